@@ -1,0 +1,3 @@
+from canary.cli import main
+
+main()

@@ -1,0 +1,65 @@
+"""The ``canary`` command: a thin click skin over the library.
+
+Subcommands live one per module under ``canary.commands`` and are imported only when invoked,
+so ``canary --help`` and the commands that need no training start without importing JAX.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from canary import __version__
+
+# name -> "module:attribute" of a click command
+COMMANDS: dict[str, str] = {
+    "run": "canary.commands.run:run",
+    "gate": "canary.commands.gate:gate",
+    "list": "canary.commands.list:list_",
+}
+
+SHORT_HELP: dict[str, str] = {
+    "run": "Train the ferry on a lane and judge it against the gates.",
+    "gate": "Judge an existing run directory or levanter tracker_metrics.jsonl.",
+    "list": "Show the ferries, lanes and gates that are defined.",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, SHORT_HELP.get(name, "")) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="canary")
+def cli() -> None:
+    """Keep a pinned tiny training run healthy on every accelerator lane.
+
+    \b
+    canary run cpu                 train the pinned MoE ferry locally and judge it
+    canary gate runs/<run_id>      judge an existing run (or a tracker_metrics.jsonl)
+    canary list                    ferries, lanes and their settings
+
+    Exit status: 0 the canary passed, 1 it failed, 2 bad input.
+    """
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=True)
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(130)

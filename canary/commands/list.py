@@ -1,0 +1,61 @@
+"""``canary list``: the ferries, lanes and gates that are defined."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+
+from canary.commands._common import emit_json, handle_errors, json_option
+from canary.config import load_ferry, load_gates, load_lanes, search_dirs
+from canary.errors import ConfigError
+from canary.render import console
+
+
+def inventory() -> dict:
+    lanes, lanes_path = load_lanes()
+    ferries = []
+    for d in search_dirs("ferries"):
+        for f in sorted(d.glob("*.toml")) if d.is_dir() else []:
+            if any(x["path"] == str(f) for x in ferries):
+                continue
+            ferry, _ = load_ferry(str(f))
+            try:
+                gates, _ = load_gates(ferry.name)
+                gate_lanes = {k: v.model_dump() for k, v in gates.lanes.items()}
+            except ConfigError:
+                gate_lanes = {}
+            ferries.append({
+                "name": ferry.name, "version": ferry.version, "path": str(f), "description": ferry.description,
+                "lanes": {k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
+                          for k, v in ferry.lanes.items()},
+            })
+    return {"lanes_file": str(lanes_path), "lanes": {k: v.model_dump() for k, v in lanes.items()}, "ferries": ferries}
+
+
+@click.command("list")
+@json_option
+@handle_errors
+def list_(as_json):
+    """Show the lanes (where and how each runs) and each ferry's per-lane settings and gates."""
+    inv = inventory()
+    if as_json:
+        emit_json(inv)
+        return
+    c = console()
+    t = Table(title=f"Lanes ({inv['lanes_file']})", title_justify="left")
+    for col in ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache"):
+        t.add_column(col)
+    for name, lane in inv["lanes"].items():
+        t.add_row(name, lane["accelerator"], str(lane["devices"]), lane["launcher"]["kind"], str(lane["attempts"]),
+                  f"{lane['timeout_s']:g}s", lane["cache_dir"] or "local default")
+    c.print(t)
+    for f in inv["ferries"]:
+        t = Table(title=f"Ferry {f['name']} v{f['version']} ({f['path']})", title_justify="left")
+        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss"):
+            t.add_column(col)
+        for name, lane in f["lanes"].items():
+            g = lane["gates"] or {}
+            t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),
+                      str(lane["vocab_size"] or "model"), lane["compute_dtype"] or "trainer", lane["ragged_dot"],
+                      str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
+        c.print(t)

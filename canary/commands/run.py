@@ -1,0 +1,83 @@
+"""``canary run LANE``: train the ferry on a lane, judge it, print the verdict."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from canary.commands._common import emit_json, handle_errors, json_option
+from canary.render import console, fmt, gates_table, verdict_line
+from canary.runner import RunOptions, run_canary
+
+
+class RichProgress:
+    """Draws one progress bar per attempt on stderr: step, loss, tokens/s."""
+
+    def __init__(self, progress: Progress):
+        self.p = progress
+        self.task = None
+
+    def attempt_started(self, attempt, of, total_steps):
+        label = f"attempt {attempt}/{of}" if of > 1 else "training"
+        self.task = self.p.add_task(label, total=total_steps, loss="—", tps="—")
+
+    def step(self, record):
+        loss = record.get("train/loss")
+        tps = record.get("throughput/tokens_per_second")
+        step = record.get("global_step", record.get("_step", 0))
+        self.p.update(self.task, completed=int(step) + 1, loss=fmt(loss),
+                      tps=f"{tps:,.0f}" if isinstance(tps, (int, float)) else "—")
+
+    def attempt_ended(self, attempt, outcome):
+        if not outcome.ok:
+            self.p.console.print(f"[red]attempt {attempt}: {outcome.outcome}[/] {outcome.detail}")
+
+
+@click.command()
+@click.argument("lane")
+@click.option("--steps", type=click.IntRange(min=1), help="Train this many steps instead of the lane's (a quick run).")
+@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML.")
+@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
+              help="Where run directories are created.")
+@click.option("--ragged-dot", type=click.Choice(["auto", "xla", "megablox", "grouped"]), default=None,
+              help="Override the lane's grouped-matmul backend.")
+@json_option
+@handle_errors
+def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
+    """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
+
+    The workload runs in its own process: a crash or hang in training is a failed canary,
+    never a harness crash. A run directory (metrics.jsonl, tracker_metrics.jsonl, train.log,
+    result.json) is left under --out.
+
+    Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
+    """
+    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot)
+    err = console(stderr=True)
+    columns = [
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]}"), TextColumn("{task.fields[tps]} tok/s"), TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
+        result = run_canary(opts, RichProgress(p))
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        out_c = console()
+        out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
+        if result.error:
+            out_c.print("[bold red]training failed:[/]")
+            out_c.print(result.error, markup=False, highlight=False)
+        s = result.summary
+        facts = [f"steps {fmt(result.steps_completed)}", f"final loss {fmt(result.final_loss)}"]
+        if "throughput/tokens_per_second" in s:
+            facts.append(f"{s['throughput/tokens_per_second']:,.0f} tokens/s")
+        if "compile/seconds" in s:
+            facts.append(f"compile {s['compile/seconds']:.1f}s")
+        out_c.print(verdict_line(result.verdict, "  ".join(facts)))
+        out_c.print(f"[dim]run directory: {result.run_dir}[/]")
+    sys.exit(0 if result.verdict == "pass" else 1)

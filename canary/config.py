@@ -1,0 +1,294 @@
+"""Ferries, lanes and gates: the plain-text files people review, loaded into pydantic models.
+
+Every model rejects unknown keys (``extra="forbid"``) and impossible values; a load error
+names the file and the dotted key, the way pre-commit names a bad hook key. This module
+does file I/O only in the ``load_*`` functions; the models themselves are pure.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from canary.errors import ConfigError
+
+RaggedDot = Literal["auto", "xla", "megablox", "grouped"]
+Tiling = Literal["per-shape", "static"]
+DType = Literal["float32", "bfloat16"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ----------------------------------------------------------------------------- ferry
+
+
+class ModelConfig(_Strict):
+    vocab_size: int = Field(gt=1)
+    hidden: int = Field(gt=0)
+    intermediate: int = Field(gt=0)
+    shared_expert_intermediate: int = Field(ge=0)
+    num_experts: int = Field(gt=0)
+    experts_per_token: int = Field(gt=0)
+    layers: int = Field(gt=0)
+    heads: int = Field(gt=0)
+    kv_heads: int = Field(gt=0)
+    head_dim: int = Field(gt=0)
+    max_seq_len: int = Field(gt=0)
+    sliding_window: int | None = Field(default=None, gt=0)
+    rope_theta: float = Field(default=10000.0, gt=0)
+    norm_eps: float = Field(default=1e-5, gt=0)
+
+    @model_validator(mode="after")
+    def _check(self) -> "ModelConfig":
+        if self.experts_per_token > self.num_experts:
+            raise ValueError(
+                f"experts_per_token ({self.experts_per_token}) exceeds num_experts ({self.num_experts})"
+            )
+        if self.heads % self.kv_heads:
+            raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
+        return self
+
+
+class OptimizerConfig(_Strict):
+    name: Literal["adamw"] = "adamw"
+    learning_rate: float = Field(gt=0)
+    weight_decay: float = Field(ge=0)
+    schedule: Literal["cosine", "constant"] = "cosine"
+    warmup: float = Field(
+        ge=0, description="warmup: a fraction of the run's steps if < 1, else a step count"
+    )
+    min_lr_ratio: float = Field(default=0.1, ge=0, le=1)
+    beta1: float = Field(default=0.9, ge=0, lt=1)
+    beta2: float = Field(default=0.95, ge=0, lt=1)
+    epsilon: float = Field(default=1e-8, gt=0)
+    max_grad_norm: float | None = Field(default=1.0, gt=0)
+
+    def warmup_steps(self, steps: int) -> int:
+        if self.warmup < 1:
+            return int(round(self.warmup * steps))
+        return min(int(self.warmup), steps)
+
+
+class TrainerConfig(_Strict):
+    seed: int = 0
+    lm_head_z_loss: float = Field(default=1e-4, ge=0)
+    router_z_loss: float = Field(default=1e-3, ge=0)
+    param_dtype: DType = "float32"
+    compute_dtype: DType = "bfloat16"
+    log_every: int = Field(default=1, gt=0)
+
+
+class DataConfig(_Strict):
+    kind: Literal["markov"] = "markov"
+    successors: int = Field(default=4, gt=0, description="next-token choices per token")
+    concentration: float = Field(default=1.0, gt=0, description="Dirichlet concentration of each row")
+    seed: int = 0
+
+
+class LaneOverrides(_Strict):
+    """Per-lane settings of a ferry: only sizes, data, kernels and dtypes may differ, never the
+    model's shape (hidden, intermediate, experts, top-k, layers)."""
+
+    batch_size: int = Field(gt=0)
+    seq_len: int = Field(gt=0)
+    steps: int = Field(gt=0)
+    vocab_size: int | None = Field(default=None, gt=1)
+    compute_dtype: DType | None = None
+    ragged_dot: RaggedDot = "auto"
+    tiling: Tiling = "per-shape"
+    data: DataConfig | None = None
+    why: str = ""
+
+
+class Ferry(_Strict):
+    name: str
+    version: int = Field(ge=1)
+    description: str = ""
+    watched_paths: list[str] = Field(default_factory=list)
+    model: ModelConfig
+    optimizer: OptimizerConfig
+    trainer: TrainerConfig = TrainerConfig()
+    data: DataConfig = DataConfig()
+    lanes: dict[str, LaneOverrides]
+
+    @model_validator(mode="after")
+    def _check_lanes(self) -> "Ferry":
+        for name, lane in self.lanes.items():
+            if lane.seq_len > self.model.max_seq_len:
+                raise ValueError(
+                    f"lanes.{name}.seq_len ({lane.seq_len}) exceeds model.max_seq_len ({self.model.max_seq_len})"
+                )
+            if (lane.data or self.data).successors > (lane.vocab_size or self.model.vocab_size):
+                raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")
+        return self
+
+    def lane(self, name: str) -> LaneOverrides:
+        try:
+            return self.lanes[name]
+        except KeyError:
+            raise ConfigError(
+                f"ferry {self.name!r} has no settings for lane {name!r}; it defines: {', '.join(sorted(self.lanes))}"
+            ) from None
+
+
+# ----------------------------------------------------------------------------- lanes
+
+
+class LauncherConfig(_Strict):
+    kind: Literal["local", "ray", "command"] = "local"
+    address: str | None = Field(default=None, description="ray: the cluster (job server) address")
+    resources: dict[str, float] = Field(default_factory=dict, description="ray: entrypoint resources")
+    start_timeout_s: float = Field(default=600, gt=0, description="fail as never-started after this")
+    command: list[str] | None = Field(default=None, description="command: argv with {entrypoint}")
+    env: dict[str, str] = Field(default_factory=dict)
+
+
+class Lane(_Strict):
+    name: str
+    description: str = ""
+    accelerator: str = "cpu"
+    platform: Literal["cpu", "tpu", "cuda"] = "cpu"
+    devices: int = Field(default=1, gt=0)
+    topology: str | None = None
+    hosts: int = Field(default=1, gt=0)
+    launcher: LauncherConfig = LauncherConfig()
+    attempts: int = Field(default=1, gt=0)
+    timeout_s: float = Field(default=1800, gt=0)
+    cache_dir: str | None = None
+    wandb_project: str | None = None
+    context: str = Field(default="", description="shown in the run context block, e.g. 'GCP, TPU v6e-4'")
+
+
+class LanesFile(_Strict):
+    lanes: dict[str, Lane]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _names(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("lanes"), dict):
+            for name, lane in data["lanes"].items():
+                if isinstance(lane, dict):
+                    lane.setdefault("name", name)
+        return data
+
+
+# ----------------------------------------------------------------------------- gates
+
+
+class LaneGates(_Strict):
+    min_steps: int = Field(ge=0)
+    max_final_loss: float = Field(gt=0)
+    require_finite: bool = True
+    loss_metric: str = "train/loss"
+
+
+class GatesFile(_Strict):
+    ferry: str | None = None
+    description: str = ""
+    lanes: dict[str, LaneGates]
+
+    def lane(self, name: str) -> LaneGates:
+        try:
+            return self.lanes[name]
+        except KeyError:
+            raise ConfigError(
+                f"the gates define no lane {name!r}; they define: {', '.join(sorted(self.lanes))}"
+            ) from None
+
+
+# ----------------------------------------------------------------------------- loading
+
+
+def project_root() -> Path:
+    """The checkout (editable install) or the installed package's bundled data."""
+    here = Path(__file__).resolve().parent
+    if (here.parent / "ferries").is_dir():
+        return here.parent
+    return here / "_data"
+
+
+def search_dirs(kind: str) -> list[Path]:
+    env = os.environ.get(f"CANARY_{kind.upper()}_PATH")
+    dirs = [Path(p) for p in env.split(os.pathsep)] if env else []
+    dirs += [Path.cwd() / kind, project_root() / kind]
+    seen: list[Path] = []
+    for d in dirs:
+        if d not in seen:
+            seen.append(d)
+    return seen
+
+
+_LABEL = {"ferries": "ferry", "gates": "gates file"}
+
+
+def resolve(kind: str, name_or_path: str) -> Path:
+    """A ferry or gates file by name (``moe-canary``) or by path."""
+    p = Path(name_or_path)
+    if p.suffix == ".toml" or os.sep in name_or_path or "/" in name_or_path:
+        if p.is_file():
+            return p
+        raise ConfigError(f"no {_LABEL[kind]} at {name_or_path}")
+    for d in search_dirs(kind):
+        cand = d / f"{name_or_path}.toml"
+        if cand.is_file():
+            return cand
+    known = sorted({f.stem for d in search_dirs(kind) if d.is_dir() for f in d.glob("*.toml")})
+    raise ConfigError(
+        f"unknown {_LABEL[kind]} {name_or_path!r}; "
+        f"known: {', '.join(known) or 'none'} (searched {', '.join(str(d) for d in search_dirs(kind))})"
+    )
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in loc if not str(p).startswith("function-after")) or "(top level)"
+
+
+def load_model(model: type[BaseModel], path: Path) -> Any:
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        lines = []
+        for err in e.errors():
+            key = _loc(err["loc"])
+            msg = err["msg"]
+            if err["type"] == "extra_forbidden":
+                msg = "unknown key"
+            lines.append(f"  {key}: {msg}")
+        raise ConfigError(f"{path}: invalid {model.__name__.lower()}:\n" + "\n".join(lines)) from None
+
+
+def load_ferry(name_or_path: str = "moe-canary") -> tuple[Ferry, Path]:
+    path = resolve("ferries", name_or_path)
+    return load_model(Ferry, path), path
+
+
+def load_gates(name_or_path: str) -> tuple[GatesFile, Path]:
+    path = resolve("gates", name_or_path)
+    return load_model(GatesFile, path), path
+
+
+def load_lanes(path: str | None = None) -> tuple[dict[str, Lane], Path]:
+    p = Path(path) if path else Path(os.environ.get("CANARY_LANES", project_root() / "lanes.toml"))
+    if not p.is_file():
+        raise ConfigError(f"no lanes file at {p}")
+    return load_model(LanesFile, p).lanes, p
+
+
+def get_lane(name: str, path: str | None = None) -> Lane:
+    lanes, p = load_lanes(path)
+    try:
+        return lanes[name]
+    except KeyError:
+        raise ConfigError(f"unknown lane {name!r}; {p} defines: {', '.join(lanes)}") from None

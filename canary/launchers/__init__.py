@@ -1,0 +1,70 @@
+"""Launchers start one attempt of the workload somewhere and report how it ended.
+
+One small protocol, one module per backend (like pre-commit's languages):
+
+    launcher.launch(attempt: AttemptRequest, poll: Callable[[], None]) -> AttemptOutcome
+
+``poll`` is called every ``poll_interval`` seconds while the attempt runs (the harness uses it
+to tail metrics and draw progress). A launcher never raises for a failed workload: a crash,
+a timeout or a job that never started is an outcome, not an exception.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Literal, Protocol
+
+from canary.config import Lane
+
+Outcome = Literal["succeeded", "failed", "timeout", "never_started", "stopped", "lost"]
+
+
+@dataclass(frozen=True)
+class AttemptRequest:
+    argv: list[str]  # the workload's command line, e.g. [python, -m, canary.workload.train, spec]
+    env: dict[str, str]  # extra environment for the workload
+    cwd: Path
+    log_path: Path  # stdout and stderr together
+    timeout_s: float
+    poll_interval: float = 0.2
+
+
+@dataclass(frozen=True)
+class AttemptOutcome:
+    outcome: Outcome
+    exit_code: int | None
+    duration_s: float
+    log_path: Path
+    signal: int | None = None
+    job_id: str | None = None
+    detail: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome == "succeeded"
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["log_path"] = str(self.log_path)
+        return d
+
+
+class Launcher(Protocol):
+    def launch(self, request: AttemptRequest, poll: Callable[[], None] = lambda: None) -> AttemptOutcome: ...
+
+
+BACKENDS = {
+    "local": "canary.launchers.local",
+}
+
+
+def for_lane(lane: Lane) -> Launcher:
+    kind = lane.launcher.kind
+    if kind not in BACKENDS:
+        from canary.errors import ConfigError
+
+        raise ConfigError(f"lane {lane.name!r}: launcher {kind!r} is not available; known: {', '.join(BACKENDS)}")
+    return importlib.import_module(BACKENDS[kind]).make(lane)

@@ -1,0 +1,77 @@
+"""The local launcher: the workload as a child process in its own process group.
+
+stdout and stderr go to the attempt's log file; a timeout (or Ctrl-C in the harness) kills the
+whole group, so no stray compiler or worker outlives the attempt."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from typing import Callable
+
+from canary.config import Lane
+from canary.launchers import AttemptOutcome, AttemptRequest
+
+
+class LocalLauncher:
+    def __init__(self, grace_s: float = 5.0):
+        self.grace_s = grace_s
+
+    def launch(self, request: AttemptRequest, poll: Callable[[], None] = lambda: None) -> AttemptOutcome:
+        request.log_path.parent.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, **request.env}
+        t0 = time.monotonic()
+        with open(request.log_path, "ab") as log:
+            proc = subprocess.Popen(
+                request.argv,
+                cwd=request.cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+            try:
+                while True:
+                    try:
+                        proc.wait(timeout=request.poll_interval)
+                        break
+                    except subprocess.TimeoutExpired:
+                        poll()
+                        if time.monotonic() - t0 > request.timeout_s:
+                            self._kill(proc)
+                            poll()
+                            return AttemptOutcome(
+                                "timeout", None, time.monotonic() - t0, request.log_path,
+                                detail=f"no exit after {request.timeout_s:g}s; process group killed",
+                            )
+            except BaseException:
+                self._kill(proc)
+                raise
+        poll()
+        rc = proc.returncode
+        duration = time.monotonic() - t0
+        if rc == 0:
+            return AttemptOutcome("succeeded", 0, duration, request.log_path)
+        if rc < 0:
+            sig = -rc
+            return AttemptOutcome("failed", rc, duration, request.log_path, signal=sig,
+                                  detail=f"killed by signal {signal.Signals(sig).name}")
+        return AttemptOutcome("failed", rc, duration, request.log_path, detail=f"exit status {rc}")
+
+    def _kill(self, proc: subprocess.Popen) -> None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=self.grace_s)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        except ProcessLookupError:
+            pass
+
+
+def make(lane: Lane) -> LocalLauncher:
+    return LocalLauncher()

@@ -1,0 +1,134 @@
+"""Reading what a training run wrote: per-step ``metrics.jsonl`` and levanter's
+``tracker_metrics.jsonl`` summary. Parsing is pure (``parse_*``); ``load_run_metrics`` is the one
+function that touches the filesystem."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from canary.errors import ConfigError
+
+METRICS_FILE = "metrics.jsonl"
+TRACKER_FILE = "tracker_metrics.jsonl"
+
+
+@dataclass(frozen=True)
+class RunMetrics:
+    """What the gates judge. ``losses`` is None when only a summary was available."""
+
+    steps_completed: int | None
+    final_loss: float | None
+    losses: list[tuple[int, float]] | None = None
+    summary: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"train": {"loss": 1}}`` -> ``{"train/loss": 1}`` (levanter writes both shapes)."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(flatten(v, key + "/"))
+        else:
+            out[key] = v
+    return out
+
+
+def as_float(v: Any) -> float | None:
+    """A metric value as a float; 'nan'/'inf' strings (JSON has no NaN) become floats."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
+def _json_lines(text: str, source: str) -> Iterable[dict[str, Any]]:
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line, parse_constant=float)
+        except json.JSONDecodeError:
+            # a torn last line from a killed process is expected; anything else is not
+            if n == len(text.splitlines()):
+                continue
+            raise ConfigError(f"{source}:{n}: not a JSON line") from None
+        if isinstance(obj, dict):
+            yield obj
+
+
+def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str = METRICS_FILE) -> RunMetrics:
+    losses: list[tuple[int, float]] = []
+    last: dict[str, Any] = {}
+    steps = 0
+    for rec in _json_lines(text, source):
+        rec = flatten(rec)
+        step = rec.get("global_step", rec.get("_step"))
+        step = int(step) if as_float(step) is not None else len(losses)
+        steps = max(steps, step + 1)
+        loss = as_float(rec.get(loss_metric))
+        if loss is not None:
+            losses.append((step, loss))
+        last = rec
+    return RunMetrics(
+        steps_completed=steps if last else None,
+        final_loss=losses[-1][1] if losses else None,
+        losses=losses,
+        summary=last,
+        source=source,
+    )
+
+
+def parse_tracker_summary(text: str, loss_metric: str = "train/loss", source: str = TRACKER_FILE) -> RunMetrics:
+    """Levanter's summary line. ``_step`` is the 0-based index of the last logged step, so a
+    run of 238 steps records ``_step`` 237: steps completed is ``_step + 1``."""
+    records = list(_json_lines(text, source))
+    if not records:
+        raise ConfigError(f"{source}: no summary line")
+    rec = records[-1]
+    summary = flatten(rec.get("summary", rec))
+    step = as_float(summary.get("_step"))
+    if step is None:
+        step = as_float(summary.get("global_step"))
+    return RunMetrics(
+        steps_completed=int(step) + 1 if step is not None and math.isfinite(step) else None,
+        final_loss=as_float(summary.get(loss_metric)),
+        losses=None,
+        summary=summary,
+        source=source,
+    )
+
+
+def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
+    """From a run directory (per-step metrics preferred, the summary filling in) or from a
+    levanter ``tracker_metrics.jsonl`` / per-step ``metrics.jsonl`` file."""
+    path = Path(path)
+    if path.is_dir():
+        steps_file, tracker_file = path / METRICS_FILE, path / TRACKER_FILE
+        if steps_file.is_file():
+            m = parse_step_metrics(steps_file.read_text(), loss_metric, str(steps_file))
+            if tracker_file.is_file():
+                s = parse_tracker_summary(tracker_file.read_text(), loss_metric, str(tracker_file))
+                m = RunMetrics(m.steps_completed, m.final_loss, m.losses, {**m.summary, **s.summary}, m.source)
+            return m
+        if tracker_file.is_file():
+            return parse_tracker_summary(tracker_file.read_text(), loss_metric, str(tracker_file))
+        raise ConfigError(f"{path}: neither {METRICS_FILE} nor {TRACKER_FILE} found")
+    if not path.is_file():
+        raise ConfigError(f"no run directory or metrics file at {path}")
+    text = path.read_text()
+    first = next(iter(_json_lines(text, str(path))), {})
+    if "summary" in first or "config" in first:
+        return parse_tracker_summary(text, loss_metric, str(path))
+    return parse_step_metrics(text, loss_metric, str(path))

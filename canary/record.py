@@ -1,0 +1,111 @@
+"""The run record: everything canary remembers about one run, pass or fail.
+
+Plain dataclasses with a JSON round trip (``to_dict`` / ``from_dict``). The runner produces one,
+``result.json`` in the run directory holds it, the history store keeps it, and the notifier and
+reports read it. Pure data; no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+SignatureKind = str  # compile_error | runtime_crash | nan | timeout | gate_regression | infrastructure
+Classification = str  # pass | deterministic | intermittent | cache-masked
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What identifies a failure across runs. ``fingerprint`` is short and stable."""
+
+    fingerprint: str
+    kind: SignatureKind
+    exception: str | None = None
+    message: str = ""
+    frames: list[str] = field(default_factory=list)
+    excerpt: str = ""  # the log lines the signature was taken from (for people, not for matching)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
+        if not d:
+            return None
+        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+
+@dataclass
+class Attempt:
+    number: int
+    outcome: str  # succeeded | failed | timeout | never_started | stopped | lost
+    exit_code: int | None
+    duration_s: float
+    log_path: str
+    steps_completed: int | None = None
+    final_loss: float | None = None
+    detail: str = ""
+    error: str | None = None  # the traceback excerpt of a failed attempt
+    cache: dict[str, Any] | None = None  # mode, requests, hits, misses, errors, compile_seconds
+    signature: Signature | None = None
+    job_id: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Attempt":
+        d = dict(d)
+        d["signature"] = Signature.from_dict(d.get("signature"))
+        d["final_loss"] = _float_or_none(d.get("final_loss"))
+        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+
+@dataclass
+class RunRecord:
+    run_id: str
+    lane: str
+    ferry: str
+    ferry_version: int
+    verdict: str  # pass | fail
+    steps_completed: int | None
+    final_loss: float | None
+    gates: list[dict[str, Any]]
+    run_dir: str
+    attempts: list[Attempt] = field(default_factory=list)
+    error: str | None = None
+    started_at: str = ""
+    ended_at: str = ""
+    summary: dict[str, Any] = field(default_factory=dict)
+    versions: dict[str, str] = field(default_factory=dict)  # canary, jax, jaxlib, optax
+    commit: str | None = None  # the checkout's git commit
+    classification: Classification | None = None
+    signature: Signature | None = None
+    cache: dict[str, Any] | None = None
+    context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
+
+    def to_dict(self) -> dict[str, Any]:
+        return _jsonable(asdict(self))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunRecord":
+        d = dict(d)
+        d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
+        d["signature"] = Signature.from_dict(d.get("signature"))
+        d["final_loss"] = _float_or_none(d.get("final_loss"))
+        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+
+def _float_or_none(v: Any) -> float | None:
+    if v is None:
+        return None
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def _jsonable(v: Any) -> Any:
+    """NaN and Inf as strings: JSON has no such numbers."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return str(v)
+    if isinstance(v, dict):
+        return {k: _jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    return v

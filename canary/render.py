@@ -1,0 +1,40 @@
+"""Rich renderings shared by the commands."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterable
+
+from rich.console import Console
+from rich.table import Table
+
+
+def fmt(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return str(v)
+        return f"{v:.4f}" if abs(v) < 1e4 else f"{v:,.0f}"
+    return str(v)
+
+
+def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
+    t = Table(title=title, title_justify="left")
+    t.add_column("check")
+    t.add_column("value", justify="right")
+    t.add_column("threshold", justify="right")
+    t.add_column("status")
+    t.add_column("detail", style="dim")
+    for g in gates:
+        style = "bold green" if g["status"] == "PASS" else "bold red"
+        t.add_row(g["name"], fmt(g["value"]), fmt(g["threshold"]), f"[{style}]{g['status']}[/]", g.get("detail", ""))
+    return t
+
+
+def verdict_line(verdict: str, what: str) -> str:
+    return f"[bold green]PASS[/] {what}" if verdict == "pass" else f"[bold red]FAIL[/] {what}"
+
+
+def console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr, highlight=False)

@@ -1,0 +1,253 @@
+"""``canary run`` as a library call: resolve the ferry, lane and gates, launch attempts of the
+workload, read what they wrote, judge it, and leave a run directory behind.
+
+    result = run_canary(RunOptions(lane="cpu"))
+    result.verdict  # "pass" | "fail"
+
+The run directory (``<out>/<run_id>/``) holds ``result.json`` (this call's answer),
+``metrics.jsonl``, ``tracker_metrics.jsonl`` and ``train.log`` of the attempt that decided the
+verdict, and one ``attempt-N/`` folder per attempt with its spec, log and metrics.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import sys
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Protocol
+
+import canary
+from canary import gates as gates_mod
+from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
+from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
+from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
+from canary.record import Attempt, RunRecord
+from canary.spec import CacheSpec, WorkloadSpec, build_spec
+
+LOG_FILE = "train.log"
+RESULT_FILE = "result.json"
+
+
+class Progress(Protocol):
+    """What the harness tells a watcher while a run goes on (the CLI draws it with rich)."""
+
+    def attempt_started(self, attempt: int, of: int, total_steps: int) -> None: ...
+    def step(self, record: dict[str, Any]) -> None: ...
+    def attempt_ended(self, attempt: int, outcome: AttemptOutcome) -> None: ...
+
+
+class _NoProgress:
+    def attempt_started(self, attempt, of, total_steps): ...
+    def step(self, record): ...
+    def attempt_ended(self, attempt, outcome): ...
+
+
+@dataclass
+class RunOptions:
+    lane: str = "cpu"
+    ferry: str = "moe-canary"
+    gates: str | None = None  # default: the gates file named like the ferry
+    steps: int | None = None
+    out: Path = Path("runs")
+    ragged_dot: str | None = None
+    tiling: str | None = None
+    cache: CacheSpec | None = None
+    lanes_file: str | None = None
+    run_id: str | None = None
+
+
+def new_run_id(lane: str, now: datetime | None = None) -> str:
+    now = now or datetime.now(timezone.utc)
+    return f"{now:%Y%m%dT%H%M%SZ}-{lane}-{secrets.token_hex(2)}"
+
+
+def workload_argv(spec_path: Path) -> list[str]:
+    return [sys.executable, "-m", "canary.workload.train", str(spec_path)]
+
+
+def workload_env(lane: Lane) -> dict[str, str]:
+    pkg_root = str(Path(canary.__file__).resolve().parent.parent)
+    env = {
+        "PYTHONUNBUFFERED": "1",
+        "PYTHONPATH": os.pathsep.join(p for p in (pkg_root, os.environ.get("PYTHONPATH")) if p),
+    }
+    if lane.platform == "cpu":
+        env["JAX_PLATFORMS"] = "cpu"
+    env.update(lane.launcher.env)
+    return env
+
+
+def error_excerpt(log_text: str, max_lines: int = 40) -> str | None:
+    """The last traceback (or the last lines) of a failed attempt's log."""
+    lines = log_text.rstrip().splitlines()
+    if not lines:
+        return None
+    start = None
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].startswith("Traceback (most recent call last)"):
+            start = i
+            break
+    chunk = lines[start:] if start is not None else lines[-max_lines:]
+    if len(chunk) > max_lines:
+        chunk = chunk[:5] + ["..."] + chunk[-(max_lines - 6):]
+    return "\n".join(chunk)
+
+
+class _MetricsTail:
+    """Reads new complete lines from a growing metrics.jsonl."""
+
+    def __init__(self, path: Path, sink: Progress):
+        self.path, self.sink, self.offset, self.buf = path, sink, 0, b""
+
+    def __call__(self) -> None:
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.offset)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        self.offset += len(data)
+        self.buf += data
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            if line.strip():
+                try:
+                    self.sink.step(flatten(json.loads(line)))
+                except json.JSONDecodeError:
+                    pass
+
+
+def _promote(attempt_dir: Path, run_dir: Path) -> None:
+    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE):
+        src = attempt_dir / name
+        if src.is_file():
+            shutil.copyfile(src, run_dir / name)
+
+
+def _metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
+    if (path / METRICS_FILE).is_file() or (path / TRACKER_FILE).is_file():
+        return load_run_metrics(path, loss_metric)
+    return RunMetrics(None, None, [], {}, str(path))
+
+
+def versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"canary": canary.__version__}
+    for dist in ("jax", "jaxlib", "optax"):
+        try:
+            out[dist] = version(dist)
+        except PackageNotFoundError:
+            pass
+    return out
+
+
+def resolve_inputs(opts: RunOptions) -> tuple[Ferry, Path, Lane, GatesFile]:
+    ferry, ferry_path = load_ferry(opts.ferry)
+    lane = get_lane(opts.lane, opts.lanes_file)
+    ferry.lane(lane.name)  # the ferry must have settings for this lane
+    gates_file, _ = load_gates(opts.gates or ferry.name)
+    gates_file.lane(lane.name)
+    return ferry, ferry_path, lane, gates_file
+
+
+def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
+    progress = progress or _NoProgress()
+    ferry, _, lane, gates_file = resolve_inputs(opts)
+    lane_gates = gates_file.lane(lane.name)
+    run_id = opts.run_id or new_run_id(lane.name)
+    run_dir = Path(opts.out).resolve() / run_id
+    run_dir.mkdir(parents=True, exist_ok=False)
+    started = datetime.now(timezone.utc)
+    launcher = for_lane(lane)
+
+    attempts: list[Attempt] = []
+    metrics = RunMetrics(None, None, [], {})
+    results: list[gates_mod.GateResult] = []
+    error: str | None = None
+    spec: WorkloadSpec | None = None
+    for n in range(1, lane.attempts + 1):
+        attempt_dir = run_dir / f"attempt-{n}"
+        attempt_dir.mkdir()
+        spec = build_spec(
+            ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
+            ragged_dot=opts.ragged_dot, tiling=opts.tiling, cache=opts.cache,
+        )
+        spec_path = spec.write(attempt_dir / "spec.json")
+        progress.attempt_started(n, lane.attempts, spec.steps)
+        request = AttemptRequest(
+            argv=workload_argv(spec_path), env=workload_env(lane), cwd=Path.cwd(),
+            log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s,
+        )
+        outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
+        progress.attempt_ended(n, outcome)
+        metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
+        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=spec.steps)
+        log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
+        error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
+        attempts.append(Attempt(
+            n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
+            metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+        ))
+        _promote(attempt_dir, run_dir)
+        # A workload that ran to the end has spoken: its gates decide, and trying again would
+        # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
+        if outcome.ok:
+            break
+
+    verdict = gates_mod.verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    result = RunRecord(
+        run_id=run_id,
+        lane=lane.name,
+        ferry=ferry.name,
+        ferry_version=ferry.version,
+        verdict=verdict,
+        steps_completed=metrics.steps_completed,
+        final_loss=metrics.final_loss,
+        gates=[r.to_dict() for r in results],
+        run_dir=str(run_dir),
+        attempts=attempts,
+        error=error,
+        started_at=started.isoformat(timespec="seconds"),
+        ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
+        versions=versions(),
+    )
+    (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    return result
+
+
+SUMMARY_KEYS = (
+    "throughput/tokens_per_second",
+    "throughput/median_step_seconds",
+    "compile/seconds",
+    "data/entropy_floor",
+    "parameter_count",
+    "_runtime",
+)
+
+
+def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
+    """``canary gate``: gates on an existing run directory or metrics file."""
+    path = Path(path)
+    lane_name = lane
+    ferry_name = None
+    result_file = path / RESULT_FILE if path.is_dir() else None
+    if result_file and result_file.is_file():
+        prior = json.loads(result_file.read_text())
+        lane_name = lane_name or prior.get("lane")
+        ferry_name = prior.get("ferry")
+    if lane_name is None:
+        from canary.errors import ConfigError
+
+        raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
+    gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
+    lane_gates = gates_file.lane(lane_name)
+    metrics = load_run_metrics(path, lane_gates.loss_metric)
+    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps)
+    return lane_name, metrics, results

@@ -1,0 +1,75 @@
+"""The resolved description of one attempt of the workload: what the harness hands the training
+process (as ``spec.json`` in the attempt's directory). Pure data; no JAX."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from canary.config import DType, Ferry, Lane, RaggedDot, Tiling
+
+
+class CacheSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["warm", "cold"] = "warm"
+    dir: str | None = None
+
+
+class WorkloadSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    run_id: str
+    lane: str
+    platform: Literal["cpu", "tpu", "cuda"] = "cpu"
+    devices: int = 1
+    ferry: Ferry
+    steps: int = Field(gt=0)
+    batch_size: int = Field(gt=0)
+    seq_len: int = Field(gt=0)
+    vocab_size: int = Field(gt=1)
+    compute_dtype: DType
+    ragged_dot: RaggedDot
+    tiling: Tiling = "per-shape"
+    out_dir: str
+    cache: CacheSpec = CacheSpec()
+    wandb_project: str | None = None
+
+    def write(self, path: Path) -> Path:
+        path.write_text(self.model_dump_json(indent=2))
+        return path
+
+    @classmethod
+    def read(cls, path: str | Path) -> "WorkloadSpec":
+        return cls.model_validate_json(Path(path).read_text())
+
+
+def build_spec(
+    ferry: Ferry,
+    lane: Lane,
+    *,
+    run_id: str,
+    out_dir: Path,
+    steps: int | None = None,
+    ragged_dot: str | None = None,
+    tiling: str | None = None,
+    cache: CacheSpec | None = None,
+) -> WorkloadSpec:
+    o = ferry.lane(lane.name)
+    return WorkloadSpec(
+        run_id=run_id,
+        lane=lane.name,
+        platform=lane.platform,
+        devices=lane.devices,
+        ferry=ferry,
+        steps=steps or o.steps,
+        batch_size=o.batch_size,
+        seq_len=o.seq_len,
+        vocab_size=o.vocab_size or ferry.model.vocab_size,
+        compute_dtype=o.compute_dtype or ferry.trainer.compute_dtype,
+        ragged_dot=ragged_dot or o.ragged_dot,
+        tiling=tiling or o.tiling,
+        out_dir=str(out_dir),
+        cache=cache or CacheSpec(dir=lane.cache_dir),
+        wandb_project=lane.wandb_project,
+    )

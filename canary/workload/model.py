@@ -1,0 +1,221 @@
+"""The canary's model: a tiny mixture-of-experts transformer in plain JAX, in one file.
+
+Shapes, in the order data flows:
+    tokens (B, S) -> embed (B, S, D) -> [RMSNorm -> attention -> + ; RMSNorm -> MoE -> +] x L
+    -> RMSNorm -> LM head (B, S, V)
+
+The MoE layer routes every token to ``k`` of ``E`` experts:
+    router logits (float32) -> top-k on logits + a non-trainable selection bias
+    -> sigmoid combine weights (normalised over the k picks)
+    -> the (token, pick) rows sorted by expert -> three grouped matmuls through ``ragged_dot``
+    -> unsorted, weighted and summed; plus a dense shared expert.
+``ragged_dot(lhs (M, K), rhs (E, K, N), group_sizes (E,)) -> (M, N)`` is pluggable (see
+``canary.workload.ragged_dot``) so the same model runs XLA's op, the megablox Pallas kernel
+on TPU, or a grouped CPU path.
+
+Parameters are float32; activations are cast to ``compute_dtype``; router logits, norms, the
+softmax and the losses stay float32.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+
+RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
+
+
+@dataclass(frozen=True)
+class MoEConfig:
+    vocab_size: int
+    hidden: int
+    intermediate: int
+    shared_expert_intermediate: int
+    num_experts: int
+    experts_per_token: int
+    layers: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    sliding_window: int | None = None
+    rope_theta: float = 10000.0
+    norm_eps: float = 1e-5
+    compute_dtype: str = "float32"
+
+    @property
+    def dtype(self):
+        return jnp.dtype(self.compute_dtype)
+
+
+# ----------------------------------------------------------------------------- parameters
+
+
+def init_params(cfg: MoEConfig, key: jax.Array) -> dict:
+    D, I, E, V = cfg.hidden, cfg.intermediate, cfg.num_experts, cfg.vocab_size
+    Hq, Hkv, Dh, Is = cfg.heads, cfg.kv_heads, cfg.head_dim, cfg.shared_expert_intermediate
+
+    def normal(key, shape, fan_in):
+        return jax.random.normal(key, shape, jnp.float32) * (fan_in**-0.5)
+
+    keys = iter(jax.random.split(key, 2 + 10 * cfg.layers))
+    layers = []
+    for _ in range(cfg.layers):
+        layer = {
+            "attn_norm": jnp.ones((D,), jnp.float32),
+            "wq": normal(next(keys), (D, Hq * Dh), D),
+            "wk": normal(next(keys), (D, Hkv * Dh), D),
+            "wv": normal(next(keys), (D, Hkv * Dh), D),
+            "wo": normal(next(keys), (Hq * Dh, D), Hq * Dh),
+            "mlp_norm": jnp.ones((D,), jnp.float32),
+            "router": normal(next(keys), (D, E), D),
+            "w_gate": normal(next(keys), (E, D, I), D),
+            "w_up": normal(next(keys), (E, D, I), D),
+            "w_down": normal(next(keys), (E, I, D), I),
+        }
+        if Is:
+            k1, k2, k3 = jax.random.split(next(keys), 3)
+            layer["shared"] = {
+                "w_gate": normal(k1, (D, Is), D),
+                "w_up": normal(k2, (D, Is), D),
+                "w_down": normal(k3, (Is, D), Is),
+            }
+        else:
+            next(keys)
+        layers.append(layer)
+    return {
+        "embed": jax.random.normal(next(keys), (V, D), jnp.float32) * 0.02,
+        "layers": layers,
+        "final_norm": jnp.ones((D,), jnp.float32),
+        "lm_head": normal(next(keys), (D, V), D),
+    }
+
+
+def router_bias(cfg: MoEConfig) -> jax.Array:
+    """The non-trainable selection bias (used only to pick experts, never to weight them)."""
+    return jnp.zeros((cfg.layers, cfg.num_experts), jnp.float32)
+
+
+# ----------------------------------------------------------------------------- blocks
+
+
+def rms_norm(x: jax.Array, weight: jax.Array, eps: float) -> jax.Array:
+    x32 = x.astype(jnp.float32)
+    y = x32 * jax.lax.rsqrt(jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps)
+    return (y * weight).astype(x.dtype)
+
+
+def rope(x: jax.Array, theta: float) -> jax.Array:
+    """Rotary position embedding over the last axis of x (B, S, H, Dh)."""
+    S, Dh = x.shape[1], x.shape[-1]
+    freqs = theta ** (-jnp.arange(0, Dh, 2, dtype=jnp.float32) / Dh)
+    angles = jnp.arange(S, dtype=jnp.float32)[:, None] * freqs[None, :]
+    cos, sin = jnp.cos(angles)[None, :, None, :], jnp.sin(angles)[None, :, None, :]
+    x1, x2 = jnp.split(x.astype(jnp.float32), 2, axis=-1)
+    return jnp.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).astype(x.dtype)
+
+
+def attention(p: dict, x: jax.Array, cfg: MoEConfig) -> jax.Array:
+    B, S, _ = x.shape
+    dt = cfg.dtype
+    q = (x @ p["wq"].astype(dt)).reshape(B, S, cfg.heads, cfg.head_dim)
+    k = (x @ p["wk"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
+    v = (x @ p["wv"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
+    q, k = rope(q, cfg.rope_theta), rope(k, cfg.rope_theta)
+    window = None
+    if cfg.sliding_window is not None and cfg.sliding_window < S:
+        window = (cfg.sliding_window - 1, 0)
+    out = jax.nn.dot_product_attention(q, k, v, is_causal=True, local_window_size=window)
+    return out.reshape(B, S, cfg.heads * cfg.head_dim) @ p["wo"].astype(dt)
+
+
+def swiglu(x: jax.Array, w_gate: jax.Array, w_up: jax.Array, w_down: jax.Array) -> jax.Array:
+    dt = x.dtype
+    return (jax.nn.silu(x @ w_gate.astype(dt)) * (x @ w_up.astype(dt))) @ w_down.astype(dt)
+
+
+def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
+    """Routed experts plus the shared expert. Returns (y, aux) with aux the router statistics."""
+    B, S, D = x.shape
+    E, k = cfg.num_experts, cfg.experts_per_token
+    tokens = x.reshape(B * S, D)
+    T = tokens.shape[0]
+
+    logits = tokens.astype(jnp.float32) @ p["router"]  # (T, E), float32 always
+    _, expert_idx = jax.lax.top_k(logits + jax.lax.stop_gradient(bias), k)  # (T, k)
+    picked = jnp.take_along_axis(logits, expert_idx, axis=-1)
+    weights = jax.nn.sigmoid(picked)
+    weights = weights / (jnp.sum(weights, axis=-1, keepdims=True) + 1e-9)
+
+    # Sort the T*k (token, pick) rows by expert so each expert's rows are contiguous.
+    flat_expert = expert_idx.reshape(-1)
+    order = jnp.argsort(flat_expert, stable=True)
+    token_of_row = order // k
+    rows = tokens[token_of_row]
+    group_sizes = jnp.bincount(flat_expert, length=E).astype(jnp.int32)
+
+    dt = cfg.dtype
+    h = jax.nn.silu(ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
+    h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
+    out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
+
+    unsorted = jnp.zeros_like(out_rows).at[order].set(out_rows).reshape(T, k, D)
+    y = jnp.sum(unsorted * weights[..., None].astype(dt), axis=1)
+    if "shared" in p:
+        s = p["shared"]
+        y = y + swiglu(tokens, s["w_gate"], s["w_up"], s["w_down"])
+
+    # Router statistics: z-loss keeps logits small; load balance is E * sum_e f_e * P_e
+    # (1.0 when perfectly balanced).
+    z = jnp.mean(jax.nn.logsumexp(logits, axis=-1) ** 2)
+    frac_routed = group_sizes.astype(jnp.float32) / (T * k)
+    mean_prob = jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)
+    load_balance = E * jnp.sum(frac_routed * mean_prob)
+    return y.reshape(B, S, D), {"router_z_loss": z, "load_balancing_loss": load_balance}
+
+
+def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
+    """tokens (B, S) int32 -> logits (B, S, V) float32, router statistics averaged over layers."""
+    dt = cfg.dtype
+    x = params["embed"][tokens].astype(dt)
+    zs, lbs = [], []
+    for i, layer in enumerate(params["layers"]):
+        x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
+        y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
+        x = x + y
+        zs.append(aux["router_z_loss"])
+        lbs.append(aux["load_balancing_loss"])
+    x = rms_norm(x, params["final_norm"], cfg.norm_eps)
+    logits = (x @ params["lm_head"].astype(dt)).astype(jnp.float32)
+    return logits, {"router_z_loss": jnp.mean(jnp.stack(zs)), "load_balancing_loss": jnp.mean(jnp.stack(lbs))}
+
+
+def loss_fn(
+    params: dict,
+    batch: jax.Array,
+    bias: jax.Array,
+    cfg: MoEConfig,
+    ragged_dot: RaggedDotFn,
+    lm_head_z_loss: float,
+    router_z_loss: float,
+):
+    """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss."""
+    inputs, targets = batch[:, :-1], batch[:, 1:]
+    logits, aux = forward(params, inputs, bias, cfg, ragged_dot)
+    lse = jax.nn.logsumexp(logits, axis=-1)
+    target_logit = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
+    ce = jnp.mean(lse - target_logit)
+    z_lm = jnp.mean(lse**2)
+    loss = ce + lm_head_z_loss * z_lm + router_z_loss * aux["router_z_loss"]
+    metrics = {
+        "train/cross_entropy_loss": ce,
+        "train/router/router_z_loss": aux["router_z_loss"],
+        "train/router/load_balancing_loss": aux["load_balancing_loss"],
+    }
+    return loss, metrics
+
+
+def param_count(params: dict) -> int:
+    return sum(int(x.size) for x in jax.tree_util.tree_leaves(params))

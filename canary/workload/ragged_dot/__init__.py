@@ -1,0 +1,36 @@
+"""Grouped-matmul backends behind one signature:
+
+    ragged_dot(lhs (M, K), rhs (E, K, N), group_sizes (E,) int32) -> (M, N)
+
+where the rows of ``lhs`` are sorted by group and ``group_sizes`` sums to at most M. Each
+backend lives in its own module and registers a factory here; ``resolve`` maps the ferry's
+``auto`` setting to a concrete backend for the platform.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+RaggedDotFn = Callable  # (lhs, rhs, group_sizes) -> out
+
+# name -> module defining make(**options) -> RaggedDotFn
+BACKENDS: dict[str, str] = {
+    "xla": "canary.workload.ragged_dot.xla",
+}
+
+# What "auto" means on each platform.
+AUTO: dict[str, str] = {"cpu": "xla", "tpu": "xla", "cuda": "xla"}
+
+
+def resolve(name: str, platform: str) -> str:
+    if name == "auto":
+        return AUTO.get(platform, "xla")
+    if name not in BACKENDS:
+        raise ValueError(f"unknown ragged_dot backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
+    return name
+
+
+def make(name: str, platform: str = "cpu", **options) -> RaggedDotFn:
+    module = importlib.import_module(BACKENDS[resolve(name, platform)])
+    return module.make(**options)

@@ -1,0 +1,202 @@
+"""The ferry's training program: ``python -m canary.workload.train SPEC_JSON``.
+
+It reads a :class:`canary.spec.WorkloadSpec`, trains, and writes into the spec's ``out_dir``:
+
+* ``metrics.jsonl``: one JSON line per step, under levanter's metric names
+  (``train/loss``, ``global_step``, ``throughput/tokens_per_second``, ...), flushed as it goes
+  so the harness can show progress and nothing is lost if the process dies;
+* ``tracker_metrics.jsonl``: one ``{"config": ..., "summary": ...}`` line at the end, the shape
+  levanter's JSON tracker writes.
+
+Its exit status is the only other thing the harness reads; a crash is a Python traceback on
+stderr. The same functions (``make_train_step``) serve the benchmark's bare loop and the
+cross-platform lowering, so there is one train step in the project.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+
+from canary.config import Ferry, OptimizerConfig
+from canary.spec import WorkloadSpec
+from canary.workload import ragged_dot as ragged_dot_backends
+from canary.workload.data import MarkovCorpus
+from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
+
+
+def model_config(spec: WorkloadSpec) -> MoEConfig:
+    m = spec.ferry.model
+    return MoEConfig(
+        vocab_size=spec.vocab_size,
+        hidden=m.hidden,
+        intermediate=m.intermediate,
+        shared_expert_intermediate=m.shared_expert_intermediate,
+        num_experts=m.num_experts,
+        experts_per_token=m.experts_per_token,
+        layers=m.layers,
+        heads=m.heads,
+        kv_heads=m.kv_heads,
+        head_dim=m.head_dim,
+        sliding_window=m.sliding_window,
+        rope_theta=m.rope_theta,
+        norm_eps=m.norm_eps,
+        compute_dtype=spec.compute_dtype,
+    )
+
+
+def make_optimizer(cfg: OptimizerConfig, steps: int) -> tuple[optax.GradientTransformation, Callable]:
+    warmup = cfg.warmup_steps(steps)
+    if cfg.schedule == "cosine":
+        schedule = optax.warmup_cosine_decay_schedule(
+            init_value=0.0,
+            peak_value=cfg.learning_rate,
+            warmup_steps=warmup,
+            decay_steps=max(steps, warmup + 1),
+            end_value=cfg.learning_rate * cfg.min_lr_ratio,
+        )
+    else:
+        schedule = optax.linear_schedule(0.0, cfg.learning_rate, max(warmup, 1))
+    chain = [optax.clip_by_global_norm(cfg.max_grad_norm)] if cfg.max_grad_norm else []
+    chain.append(
+        optax.adamw(schedule, b1=cfg.beta1, b2=cfg.beta2, eps=cfg.epsilon, weight_decay=cfg.weight_decay)
+    )
+    return optax.chain(*chain), schedule
+
+
+class TrainStep(NamedTuple):
+    cfg: MoEConfig
+    init: Callable[[jax.Array], tuple[Any, Any]]  # key -> (params, opt_state)
+    step: Callable  # (params, opt_state, bias, batch) -> (params, opt_state, metrics); jitted
+    bias: jax.Array
+    schedule: Callable
+
+
+def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None) -> TrainStep:
+    """The jitted train step (forward, backward, optimizer update) for a spec."""
+    cfg = model_config(spec)
+    ferry: Ferry = spec.ferry
+    if ragged_dot_fn is None:
+        ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
+    tx, schedule = make_optimizer(ferry.optimizer, spec.steps)
+    t = ferry.trainer
+
+    def init(key):
+        params = init_params(cfg, key)
+        return params, tx.init(params)
+
+    def step(params, opt_state, bias, batch):
+        (loss, metrics), grads = jax.value_and_grad(loss_fn, has_aux=True)(
+            params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss
+        )
+        updates, opt_state = tx.update(grads, opt_state, params)
+        params = optax.apply_updates(params, updates)
+        metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads)})
+        return params, opt_state, metrics
+
+    return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg), schedule)
+
+
+def make_corpus(spec: WorkloadSpec) -> MarkovCorpus:
+    lane = spec.ferry.lanes.get(spec.lane)
+    d = (lane.data if lane and lane.data else None) or spec.ferry.data
+    return MarkovCorpus.make(spec.vocab_size, d.successors, d.concentration, d.seed)
+
+
+def _floats(metrics: dict) -> dict[str, float]:
+    return {k: float(v) for k, v in jax.device_get(metrics).items()}
+
+
+def _json_number(x: float) -> float | str:
+    # JSON has no NaN/Inf; levanter's tracker writes them as strings, and so do we.
+    return x if math.isfinite(x) else str(x)
+
+
+def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
+    out = Path(spec.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    t_start = time.perf_counter()
+    ts = make_train_step(spec)
+    corpus = make_corpus(spec)
+    tokens_per_step = spec.batch_size * spec.seq_len
+
+    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+    n_params = param_count(params)
+    log(
+        f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
+        f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
+        f"ragged_dot={spec.ragged_dot}, jax {jax.__version__} on {jax.default_backend()}"
+    )
+    batch = corpus.batch(0, spec.batch_size, spec.seq_len + 1)
+
+    t0 = time.perf_counter()
+    compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()
+    compile_seconds = time.perf_counter() - t0
+    log(f"compiled the train step in {compile_seconds:.2f}s")
+
+    last: dict[str, Any] = {}
+    durations: list[float] = []
+    with open(out / "metrics.jsonl", "a", buffering=1) as mf:
+        t_prev = time.perf_counter()
+        for i in range(spec.steps):
+            params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
+            if i + 1 < spec.steps:  # make the next batch while the device works
+                batch = corpus.batch(i + 1, spec.batch_size, spec.seq_len + 1)
+            values = _floats(metrics)
+            now = time.perf_counter()
+            duration, t_prev = now - t_prev, now
+            durations.append(duration)
+            record = {
+                "_step": i,
+                "global_step": i,
+                **{k: _json_number(v) for k, v in values.items()},
+                "optim/learning_rate": float(ts.schedule(i)),
+                "throughput/duration": duration,
+                "throughput/tokens_per_second": tokens_per_step / duration,
+                "throughput/examples_per_second": spec.batch_size / duration,
+                "_runtime": now - t_start,
+            }
+            mf.write(json.dumps(record) + "\n")
+            last = record
+            if i % 10 == 0 or i + 1 == spec.steps:
+                log(f"step {i:5d}  loss {values['train/loss']:.4f}  {tokens_per_step / duration:,.0f} tokens/s")
+
+    steady = sorted(durations[1:] or durations)
+    median = steady[len(steady) // 2]
+    summary = {
+        **last,
+        "throughput/tokens_per_second": tokens_per_step / median,
+        "throughput/median_step_seconds": median,
+        "compile/seconds": compile_seconds,
+        "parameter_count": n_params,
+        "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
+        "_runtime": time.perf_counter() - t_start,
+    }
+    config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id}
+    with open(out / "tracker_metrics.jsonl", "w") as tf:
+        tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
+    log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median * 1e3:.1f} ms")
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m canary.workload.train SPEC_JSON", file=sys.stderr)
+        return 2
+    spec = WorkloadSpec.read(argv[0])
+    train(spec, log=lambda s: print(s, flush=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
