@@ -78,6 +78,7 @@ class RunRecord:
     signature: Signature | None = None
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
+    steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(asdict(self))

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 import canary
 from canary import gates as gates_mod
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
+from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
@@ -217,6 +218,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(),
+        steps_requested=spec.steps if spec else None,
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
@@ -235,6 +237,8 @@ SUMMARY_KEYS = (
 def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
     """``canary gate``: gates on an existing run directory or metrics file."""
     path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"no run directory or metrics file at {path}")
     lane_name = lane
     ferry_name = None
     result_file = path / RESULT_FILE if path.is_dir() else None
@@ -242,9 +246,8 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
         prior = json.loads(result_file.read_text())
         lane_name = lane_name or prior.get("lane")
         ferry_name = prior.get("ferry")
+        requested_steps = requested_steps or prior.get("steps_requested")
     if lane_name is None:
-        from canary.errors import ConfigError
-
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
