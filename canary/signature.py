@@ -145,13 +145,16 @@ _CONTEXT = "During handling of the above exception, another exception occurred:"
 _FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S.*)$')
 # faulthandler's dumps: '  File "x.py", line 12 in f' (most recent call first)
 _FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
-_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Traceback|StackTrace|Failure|Died|Timeout\w*|[A-Z]\w*))(?::\s?(?P<msg>.*))?$")
+# "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
+_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(?P<msg>.*))?$")
 _JAX_WRAPPERS = {"jax._src.traceback_util.UnfilteredStackTrace", "jax.errors.SimplifiedTraceback",
                  "UnfilteredStackTrace", "SimplifiedTraceback"}
 _MESSAGE_END = re.compile(
     r"^(?:-{10,}|For simplicity, JAX has removed|The stack trace below excludes JAX-internal frames"
     r"|The preceding is the original exception|Set JAX_TRACEBACK_FILTERING|Traceback \(most recent call last\)"
-    r"|The above exception was the direct cause|During handling of the above exception)"
+    r"|The above exception was the direct cause|During handling of the above exception"
+    r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
+    r"|Timeout \(\d+:\d\d:\d\d)"
 )
 _MAX_MESSAGE_LINES = 12
 
@@ -173,6 +176,7 @@ class ExceptionBlock:
     message: str
     lines: list[str] = field(default_factory=list)  # the raw lines, for the excerpt
     link: str = ""  # how it follows the previous block: "cause" (raise ... from), "context" (during handling)
+    end: int = 0  # the index of the log line after it
 
 
 def _parse_exception_line(line: str) -> tuple[str, str] | None:
@@ -216,12 +220,12 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
     i += 1
     while i < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
         line = lines[i]
-        if not line.strip() or _MESSAGE_END.match(line.strip()):
+        if not line.strip() or _MESSAGE_END.match(line.strip()) or _FRAME.match(line):
             break
         message_lines.append(line.strip())
         i += 1
     message = " ".join(message_lines)
-    return ExceptionBlock(frames, exc_type, message, lines[start:i]), i
+    return ExceptionBlock(frames, exc_type, message, lines[start:i], end=i), i
 
 
 def parse_chains(lines: list[str]) -> list[list[ExceptionBlock]]:
@@ -237,13 +241,21 @@ def parse_chains(lines: list[str]) -> list[list[ExceptionBlock]]:
             block, i = _read_block(lines, i)
             if block is None:
                 continue
+            group = [block]
+            if "(" in block.exc_type and i < len(lines) and _FRAME.match(lines[i]):
+                # Ray's RayTaskError(ValueError) carries the remote traceback below its line: the
+                # remote exception is the cause; the driver's frames are not on its call path.
+                inner, i = _read_block(lines, i - 1)
+                if inner is not None:
+                    block.link = "remote"
+                    group = [inner, block]
             if current and linked:
-                block.link = linked
-                current.append(block)
+                group[0].link = linked
+                current.extend(group)
             else:
                 if current:
                     chains.append(current)
-                current = [block]
+                current = group
             linked = ""
             continue
         if stripped in (_CAUSE, _CONTEXT) and current:
@@ -272,7 +284,7 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
         if marker in f:
             return f.rsplit(marker, 1)[1], True
     m = re.search(r"/lib/python3\.\d+/(.*)$", f)
-    if m or f.startswith("<"):
+    if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
         return (m.group(1) if m else f), True
     parts = [p for p in f.split("/") if p and p != "."]
     roots = set(roots)
@@ -441,8 +453,9 @@ def _numbers_masked(line: str) -> str:
     return re.sub(r"(?<![\w<])[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?", "<n>", normalize(line))
 
 
-def _crash_without_traceback(lines: list[str], options: Options) -> Signature | None:
-    """Signals, fatal errors, failed CHECKs: crashes that print no Python traceback."""
+def _crash_without_traceback(lines: list[str], options: Options) -> tuple[int, Signature] | None:
+    """Signals, fatal errors, failed CHECKs: crashes that print no Python traceback; the last
+    one in the log, with the index of its line."""
     for i in range(len(lines) - 1, -1, -1):
         s = lines[i].strip()
         m = _FATAL.match(s)
@@ -451,16 +464,16 @@ def _crash_without_traceback(lines: list[str], options: Options) -> Signature | 
             sig = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
                    "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}.get(what)
             frames = call_path(_faulthandler_frames(lines, i), options)
-            return make("runtime_crash", sig or "FatalError", f"Fatal Python error: {what}", frames,
-                        "\n".join(lines[i:i + 30]))
+            return i, make("runtime_crash", sig or "FatalError", f"Fatal Python error: {what}", frames,
+                           "\n".join(lines[i:i + 30]))
         m = _CHECK_FAILED.match(s)
         if m:
-            return make("runtime_crash", "CheckFailed", m.group("msg") or m.group("msg2"), [],
-                        "\n".join(lines[max(0, i - 3):i + 10]))
+            return i, make("runtime_crash", "CheckFailed", m.group("msg") or m.group("msg2"), [],
+                           "\n".join(lines[max(0, i - 3):i + 10]))
         m = _ABSL_SIGNAL.match(s)
         if m:
             sig = m.group("sig")
-            return make("runtime_crash", sig, f"process received {sig}", [], "\n".join(lines[i:i + 20]))
+            return i, make("runtime_crash", sig, f"process received {sig}", [], "\n".join(lines[i:i + 20]))
     return None
 
 
@@ -516,11 +529,14 @@ def extract(
         last = _last_output([ln for ln in lines if not _FH_HEADER.match(ln.strip())], 1)
         return make("timeout", None, "hung after: " + (_numbers_masked(last[0]) if last else "no output"), [],
                     tail[-2000:])
-    if chains:
-        return _from_chain(chains[-1], options)
+    # The last failure in the log names it: an exception logged and survived earlier does not
+    # explain a later fatal signal, and a process the launcher saw killed did not die of one.
     crash = _crash_without_traceback(lines, options)
+    killed = bool(signal) or (exit_code is not None and exit_code < 0)
+    if chains and not killed and (crash is None or crash[0] < chains[-1][-1].end):
+        return _from_chain(chains[-1], options)
     if crash:
-        return crash
+        return crash[1]
     if outcome is None or outcome == "failed":
         for i in range(len(lines) - 1, -1, -1):
             if _FH_TIMEOUT.match(lines[i].strip()):

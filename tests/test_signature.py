@@ -78,6 +78,14 @@ def test_incident_text_from_the_field_notes_with_the_cache_warning():
     assert s.message == sig_of("incident-2026-08-27.log").message
 
 
+def test_ray_task_error_is_read_as_its_remote_cause():
+    s = sig_of("ray-task-error.log")
+    incident = sig_of("incident-2026-08-27.log")
+    assert (s.kind, s.exception, s.message) == ("compile_error", "ValueError", incident.message)
+    # the remote call path; neither the driver's frames nor Ray's Cython frames
+    assert s.frames == ["canary/workload/train.py:train"]
+
+
 def test_different_bugs_of_one_exception_class_differ():
     incident = sig_of("incident-2026-08-27.log")
     lut = sig_of("tiling-lut-missing.log")
@@ -192,6 +200,13 @@ def test_killed_by_a_signal():
     assert extract(quiet, outcome="failed", exit_code=-9).fingerprint == s.fingerprint
     assert extract(quiet, outcome="failed", signal=9).fingerprint == s.fingerprint
     assert extract("step 0 loss 6.2\nexit code 137\n").exception == "SIGKILL"
+
+
+def test_the_last_failure_in_the_log_names_it():
+    handled = log("chained-exception.log")  # a traceback logged earlier, then the process dies
+    assert extract(handled + log("segfault.log")).exception == "SIGSEGV"
+    assert extract(handled + "step 40 loss 3.1\n", outcome="failed", signal=9).exception == "SIGKILL"
+    assert extract(log("segfault.log") + handled).exception == "IndexError"
 
 
 def test_chained_exceptions_name_the_root_cause():
