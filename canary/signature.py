@@ -73,7 +73,7 @@ _PREFIXES = [
     # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "
     re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+\s+\d+ [\w./-]+:\d+\] ?"),
     # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | "
-    re.compile(r"^(?:\d{1,4}|task \d+|[\w.]+-\d+): ?(?=\S| |$)"),
+    re.compile(r"^(?:\d{1,4}|task \d+|[\w.]+-\d+):(?: |$)"),
     re.compile(r"^\[(?:[\w.]+-)?(?:worker|host|node|task|rank)[-_ ]?\d+\] ?"),
     re.compile(r"^[\w.-]+-\d+\s+\| ?"),
 ]

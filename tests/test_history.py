@@ -3,6 +3,8 @@
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 from canary import history as history_mod
 from canary.context import github_run_url, run_context
 from canary.errors import ConfigError
-from canary.history import StoreUnavailable, open_store, record_run, since_key
+from canary.history import open_store, record_run, since_key
 from canary.history.spool import SpoolingStore
 from canary.history.sqlite import SqliteStore
 from canary.record import Attempt, RunRecord
@@ -261,7 +263,6 @@ def test_history_command_does_not_import_jax(cli, tmp_path):
     code = ("import sys; from canary.cli import cli; "
             "import canary.commands.history, canary.commands.signature; "
             "print(any(m == 'jax' or m.startswith('jax.') for m in sys.modules))")
-    import subprocess, sys
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.stdout.strip() == "False", out.stderr
