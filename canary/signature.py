@@ -445,6 +445,16 @@ def _faulthandler_frames(lines: list[str], start: int) -> list[Frame]:
     return []
 
 
+def _faulthandler_timeout(lines: list[str], options: Options) -> Signature | None:
+    """A ``faulthandler.dump_traceback_later`` dump ("Timeout (0:30:00)!"): named by where it hung."""
+    for i in range(len(lines) - 1, -1, -1):
+        if _FH_TIMEOUT.match(lines[i].strip()):
+            frames = call_path(_faulthandler_frames(lines, i), options)
+            return make("timeout", None, "hung: " + (frames[-1] if frames else "no frames"), frames,
+                        "\n".join(lines[i:i + 30]))
+    return None
+
+
 def _last_output(lines: list[str], n: int = 1) -> list[str]:
     return [line for line in lines if line.strip()][-n:]
 
@@ -512,20 +522,18 @@ def extract(
         what = {"never_started": "the job never started", "lost": "the job was lost",
                 "stopped": "the job was stopped"}[outcome]
         return make("infrastructure", None, what + (f": {detail}" if detail else ""), [], tail[-2000:])
-    if outcome is None or outcome != "succeeded":
+    chains = parse_chains(lines)
+    if outcome != "succeeded":
         reason = infrastructure_reason(tail)
-        if reason and not parse_chains(lines):
+        if reason and not chains:
             return make("infrastructure", None, reason, [], tail[-2000:])
 
-    chains = parse_chains(lines)
+    hang = _faulthandler_timeout(lines, options)
     if outcome == "timeout":
         # A hang: where it hung is the identity. A faulthandler dump says it best; otherwise the
         # last thing it printed, with step numbers and losses masked.
-        for i in range(len(lines) - 1, -1, -1):
-            if _FH_TIMEOUT.match(lines[i].strip()):
-                frames = call_path(_faulthandler_frames(lines, i), options)
-                return make("timeout", None, "hung: " + (frames[-1] if frames else "no frames"), frames,
-                            "\n".join(lines[i:i + 30]))
+        if hang:
+            return hang
         last = _last_output([ln for ln in lines if not _FH_HEADER.match(ln.strip())], 1)
         return make("timeout", None, "hung after: " + (_numbers_masked(last[0]) if last else "no output"), [],
                     tail[-2000:])
@@ -538,11 +546,8 @@ def extract(
     if crash:
         return crash[1]
     if outcome is None or outcome == "failed":
-        for i in range(len(lines) - 1, -1, -1):
-            if _FH_TIMEOUT.match(lines[i].strip()):
-                frames = call_path(_faulthandler_frames(lines, i), options)
-                return make("timeout", None, "hung: " + (frames[-1] if frames else "no frames"), frames,
-                            "\n".join(lines[i:i + 30]))
+        if hang:  # a watchdog dumped the stacks and ended the process
+            return hang
         if _TIMEOUT_TEXT.search(tail):
             line = next(ln for ln in reversed(_last_output(lines, 40)) if _TIMEOUT_TEXT.search(ln))
             return make("timeout", None, _numbers_masked(line), [], tail[-2000:])

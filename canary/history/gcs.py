@@ -139,15 +139,18 @@ class GcsStore:
         """A lane's index entries and the generation they were read at (0: no index yet)."""
         from google.api_core import exceptions as gexc
 
-        blob = self._call(lambda: self.bucket().get_blob(name, timeout=TIMEOUT, retry=None))
-        if blob is None:
-            return [], 0
-        generation = blob.generation
-        try:
-            data = self._call(lambda: blob.download_as_bytes(if_generation_match=generation, timeout=TIMEOUT, retry=None))
-        except (gexc.PreconditionFailed, gexc.NotFound):
-            return self._read_index(name)  # replaced between the two calls: read the new one
-        return json.loads(data).get("runs", []), generation
+        for _ in range(MAX_CAS_TRIES):
+            blob = self._call(lambda: self.bucket().get_blob(name, timeout=TIMEOUT, retry=None))
+            if blob is None:
+                return [], 0
+            generation = blob.generation
+            try:
+                data = self._call(lambda: blob.download_as_bytes(
+                    if_generation_match=generation, timeout=TIMEOUT, retry=None))
+            except (gexc.PreconditionFailed, gexc.NotFound):
+                continue  # replaced between the two calls: read the new one
+            return json.loads(data).get("runs", []), generation
+        raise StoreUnavailable(f"{self.location}: could not read {name}: too much contention")
 
     # ------------------------------------------------------------------ reads
 

@@ -31,6 +31,7 @@ class SpoolingStore:
         self.location = inner.location
         self.dir = Path(spool_root) / spool_key(inner.location)
         self.last_error: str | None = None
+        self.unreachable = False
 
     # ------------------------------------------------------------------ the spool
 
@@ -54,11 +55,12 @@ class SpoolingStore:
     def flush(self) -> int:
         """Upload spooled records; stop at the first refusal. Returns how many were uploaded."""
         uploaded = 0
+        self.unreachable = False
         for record in self.pending():
             try:
                 self.inner.append(record)
             except StoreUnavailable as e:
-                self.last_error = str(e)
+                self.last_error, self.unreachable = str(e), True
                 break
             (self.dir / f"{record.run_id}.json").unlink(missing_ok=True)
             uploaded += 1
@@ -69,13 +71,14 @@ class SpoolingStore:
     def append(self, record: RunRecord) -> str:
         """Store the record, or spool it when the store is unreachable: ``"stored"`` | ``"spooled"``."""
         self.flush()
-        try:
-            self.inner.append(record)
-        except StoreUnavailable as e:
-            self.last_error = str(e)
-            self._spool(record)
-            return "spooled"
-        return "stored"
+        if not self.unreachable:  # it just refused the spool: do not wait for it a second time
+            try:
+                self.inner.append(record)
+                return "stored"
+            except StoreUnavailable as e:
+                self.last_error = str(e)
+        self._spool(record)
+        return "spooled"
 
     def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
         """The store's records and those still waiting in the spool."""
