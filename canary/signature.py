@@ -120,6 +120,9 @@ _NORMALIZERS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(pid|tid|process|thread|worker)([=: ]+)\d+\b", re.I), r"\1\2<n>"),
     (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"), "<ip>"),
     (re.compile(r"\b(localhost|127\.0\.0\.1):\d+\b"), r"\1:<port>"),
+    # XLA's per-compile numbering: program ids, HLO instruction suffixes (%fusion.123, all-reduce-start.3)
+    (re.compile(r"\bprogram_id=\d+"), "program_id=<n>"),
+    (re.compile(r"((?:%|current tracing scope: )[\w-]+)\.\d+\b"), r"\1.<n>"),
     # line numbers drift with every unrelated edit
     (re.compile(r"(\.(?:py|cc|h|cpp|c|mlir)):\d+(?::\d+)?"), r"\1:<line>"),
     (re.compile(r"\bline \d+"), "line <n>"),

@@ -209,6 +209,15 @@ def test_the_last_failure_in_the_log_names_it():
     assert extract(log("segfault.log") + handled).exception == "IndexError"
 
 
+def test_nccl_misconfiguration():
+    s = sig_of("nccl-interface.log")
+    assert (s.kind, s.exception) == ("runtime_crash", "XlaRuntimeError")
+    assert "ncclCommInitRankConfig" in s.message and "no socket interface found" in s.message
+    assert "nccl_communicator.cc:<line>" in s.message
+    recompiled = log("nccl-interface.log").replace("program_id=41", "program_id=57").replace("start.3", "start.12")
+    assert extract(recompiled).fingerprint == s.fingerprint
+
+
 def test_chained_exceptions_name_the_root_cause():
     s = sig_of("chained-exception.log")
     assert s.exception == "IndexError"
@@ -266,6 +275,8 @@ def test_gate_regression_names_gates_not_values():
     ("run 20260828T031500Z-tpu-ab12 of job raysubmit_Xq3LwT8b1mZ2", "run <run> of job <job>"),
     ("/usr/local/lib/python3.11/site-packages/jax/_src/pjit.py:457", "jax/_src/pjit.py:<line>"),
     ("digest 5f1c2b8e9a0d4e7f", "digest <hex>"),
+    ("in %fusion.123 = f32[8] (program_id=41; current tracing scope: all-reduce-start.3)",
+     "in %fusion.<n> = f32[8] (program_id=<n>; current tracing scope: all-reduce-start.<n>)"),
 ])
 def test_normalize_masks_what_varies(raw, expected):
     assert normalize(raw) == expected
