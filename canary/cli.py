@@ -18,12 +18,16 @@ COMMANDS: dict[str, str] = {
     "run": "canary.commands.run:run",
     "gate": "canary.commands.gate:gate",
     "list": "canary.commands.list:list_",
+    "lower": "canary.commands.lower:lower",
+    "repro": "canary.commands.repro:repro",
 }
 
 SHORT_HELP: dict[str, str] = {
     "run": "Train the ferry on a lane and judge it against the gates.",
     "gate": "Judge an existing run directory or levanter tracker_metrics.jsonl.",
     "list": "Show the ferries, lanes and gates that are defined.",
+    "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
+    "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
 }
 
 
