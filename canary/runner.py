@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import canary
+from canary import compile_cache
 from canary import gates as gates_mod
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
-from canary.spec import CacheSpec, WorkloadSpec, build_spec
+from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
 
 LOG_FILE = "train.log"
 RESULT_FILE = "result.json"
@@ -123,7 +124,7 @@ class _MetricsTail:
 
 
 def _promote(attempt_dir: Path, run_dir: Path) -> None:
-    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE):
+    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE, compile_cache.CACHE_FILE):
         src = attempt_dir / name
         if src.is_file():
             shutil.copyfile(src, run_dir / name)
@@ -160,6 +161,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     progress = progress or _NoProgress()
     ferry, _, lane, gates_file = resolve_inputs(opts)
     lane_gates = gates_file.lane(lane.name)
+    cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir)
+    ragged_dot = ragged_dot_override(opts.ragged_dot)
     run_id = opts.run_id or new_run_id(lane.name)
     run_dir = Path(opts.out).resolve() / run_id
     run_dir.mkdir(parents=True, exist_ok=False)
@@ -176,7 +179,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         attempt_dir.mkdir()
         spec = build_spec(
             ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-            ragged_dot=opts.ragged_dot, tiling=opts.tiling, cache=opts.cache,
+            ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
         )
         spec_path = spec.write(attempt_dir / "spec.json")
         progress.attempt_started(n, lane.attempts, spec.steps)
@@ -193,6 +196,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
             metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+            cache=compile_cache.read_facts(attempt_dir),
         ))
         _promote(attempt_dir, run_dir)
         # A workload that ran to the end has spoken: its gates decide, and trying again would
@@ -217,6 +221,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(),
+        cache=attempts[-1].cache if attempts else None,
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result

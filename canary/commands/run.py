@@ -9,8 +9,9 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.render import console, fmt, gates_table, verdict_line
+from canary.render import cache_line, console, fmt, gates_table, verdict_line
 from canary.runner import RunOptions, run_canary
+from canary.spec import CacheSpec
 
 
 class RichProgress:
@@ -44,10 +45,17 @@ class RichProgress:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
 @click.option("--ragged-dot", type=click.Choice(["auto", "xla", "megablox", "grouped"]), default=None,
-              help="Override the lane's grouped-matmul backend.")
+              help="Override the lane's grouped-matmul backend [default: $RAGGED_DOT_IMPL, else the lane's].")
+@click.option("--tiling", type=click.Choice(["per-shape", "static"]), default=None,
+              help="megablox tiling policy [default: the lane's].")
+@click.option("--cache", "cache_mode", type=click.Choice(["warm", "cold"]), default="warm", show_default=True,
+              help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written).")
+@click.option("--cold", is_flag=True, help="Same as --cache cold.")
+@click.option("--cache-dir", default=None, metavar="URL",
+              help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].")
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
+def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, as_json):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -56,7 +64,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
 
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
-    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot)
+    cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
+    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
+                      tiling=tiling, cache=cache)
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -79,5 +89,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
         if "compile/seconds" in s:
             facts.append(f"compile {s['compile/seconds']:.1f}s")
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
+        if result.cache:
+            out_c.print(cache_line(result.cache), highlight=False)
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
     sys.exit(0 if result.verdict == "pass" else 1)
