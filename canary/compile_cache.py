@@ -19,8 +19,9 @@ from canary.spec import CacheSpec
 
 CACHE_FILE = "cache.json"
 
-# What JAX needs to use a gs:// cache directory: without them it warns and runs uncached.
-GCS_MODULES = ("etils.epath", "fsspec", "gcsfs")
+# What JAX needs to use a remote cache directory, per URL scheme: without them it warns and runs
+# uncached. gs:// is what the lanes use (etils[epath,epath-gcs]).
+REMOTE_MODULES = {"gs": ("etils.epath", "fsspec", "gcsfs")}
 
 
 def default_dir(lane: str) -> str:
@@ -38,7 +39,7 @@ def missing_remote_support(url: str, find_spec: Callable[[str], Any] = importlib
     if not is_remote(url):
         return []
     missing = []
-    for name in GCS_MODULES:
+    for name in REMOTE_MODULES.get(url.split("://", 1)[0], ("etils.epath", "fsspec")):
         try:
             found = find_spec(name) is not None
         except (ImportError, ValueError):
@@ -57,6 +58,9 @@ def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
     if cache.mode == "cold":
         return CacheSpec(mode="cold", dir=None)
     directory = (cache.dir or lane_dir or default_dir(lane_name)).removeprefix("file://")
+    scheme = directory.split("://", 1)[0] if is_remote(directory) else None
+    if scheme is not None and scheme not in REMOTE_MODULES:
+        raise ConfigError(f"cache dir {directory!r}: {scheme}:// is not supported; use a local path or a gs:// URL")
     missing = missing_remote_support(directory, find_spec)
     if missing:
         raise ConfigError(

@@ -98,8 +98,8 @@ def _dims(text: str) -> list[int | None]:
 
 def parse_block_shape_error(text: str) -> dict[str, Any] | None:
     """The Pallas TPU block-shape failure in an error text, or None when there is none:
-    {kernel, location, operand, block_shape, array_shape}."""
-    m = _BLOCK_RE.search(text)
+    {kernel, location, operand, block_shape, array_shape}. Line breaks (as in a wrapped log) are spaces."""
+    m = _BLOCK_RE.search(" ".join(text.split()))
     if not m:
         return None
     where = m["where"]
