@@ -57,7 +57,8 @@ class PlatformResult:
     kernel: str | None = None
     gmm: str | None = None  # forward | grad-lhs | grad-rhs
     projection: str | None = None  # gate/up | down
-    operand: str | None = None  # outputs | inputs ...
+    operand: str | None = None  # as the lowering names it: outputs | args[i]
+    tensor: str | None = None  # which of the grouped matmul's lhs | rhs | out
     array_shape: list[int] | None = None
     block_shape: list[int | None] | None = None
     diagnosis: str | None = None
@@ -123,6 +124,9 @@ def short_error(exc: BaseException) -> str:
     return text.strip()
 
 
+_TENSOR_WORDS = {"lhs": "lhs", "rhs": "rhs", "out": "output"}
+
+
 def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, tiling: str,
              failure: dict[str, Any]) -> str:
     """One line: which grouped matmul, which block on which array, and why."""
@@ -135,9 +139,9 @@ def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, t
         else f"the tile {tuple(tile) if isinstance(tile, tuple) else tile} does not fit this shape"
     )
     return (
-        f"{gmm} of the {projection} projection ((M={M}, K={K}) x (E, {K}, {N})): block {block} on "
-        f"{failure['operand']} of shape {array} breaks the TPU rule (last two block dims divisible by "
-        f"8 and 128, or equal to the array's); {why}"
+        f"{gmm} of the {projection} projection ((M={M}, K={K}) x (E, {K}, {N})): block {block} on its "
+        f"{_TENSOR_WORDS.get(failure.get('tensor'), failure['operand'])} {array} breaks the TPU rule (last two "
+        f"block dims divisible by 8 and 128, or equal to the array's); {why}"
         + ("; a per-shape tiling (tiling(m, k, n) per grouped matmul) avoids it" if tiling == "static" else "")
     )
 
@@ -194,14 +198,17 @@ def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any
             except Exception as e:  # noqa: BLE001 - any lowering failure is the finding
                 parsed = parse_block_shape_error(str(e)) or {}
                 tile = megablox.tiling_for(tiling, rows, K, N)
-                _, dims = megablox.backward_gmms(rows, K, N)[gmm]
+                kind, dims = megablox.backward_gmms(rows, K, N)[gmm]
                 if callable(tile):
                     tile = tile(*dims)
-                failures.append({
-                    "gmm": gmm, "projection": projection, "dims": [rows, K, N], "tile": list(tile),
-                    **parsed, "error": short_error(e),
-                    "diagnosis": diagnose(gmm, projection, (rows, K, N), tile, tiling, parsed) if parsed else short_error(e),
-                })
+                # name the tensor: the block rule's own model of megablox's BlockSpecs, matched
+                # against what the lowering reported
+                tensors = [name for name, (block, array) in megablox.invalid_blocks(kind, *dims, tile).items()
+                           if [*block] == parsed.get("block_shape") and [*array] == parsed.get("array_shape")]
+                found = {"gmm": gmm, "projection": projection, "dims": [rows, K, N], "tile": list(tile),
+                         **parsed, "tensor": tensors[0] if tensors else None, "error": short_error(e)}
+                found["diagnosis"] = diagnose(gmm, projection, (rows, K, N), tile, tiling, found) if parsed else found["error"]
+                failures.append(found)
     return failures
 
 
@@ -240,7 +247,8 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
                 match = [f for f in result.failures if all(f.get(k) == parsed[k] for k in keys)]
                 first = (match or result.failures or [None])[0]
                 if first:
-                    result.gmm, result.projection, result.diagnosis = first["gmm"], first["projection"], first["diagnosis"]
+                    for k in ("gmm", "projection", "tensor", "diagnosis"):
+                        setattr(result, k, first[k])
             if result.diagnosis is None:
                 result.diagnosis = (f"block {parsed['block_shape']} on {parsed['operand']} of shape "
                                     f"{parsed['array_shape']} in {parsed['kernel']} breaks the TPU block rule")

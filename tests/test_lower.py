@@ -87,10 +87,12 @@ def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
     assert "divisible by 8 and 128" in p["error"]
     assert p["block_shape"] == [512, 32] and p["array_shape"][-1] == 128
     assert p["array_shape"] == [524288, 128]  # 32 per device x 8192 x top-2, as on the v6e-4
-    assert (p["kernel"], p["gmm"], p["projection"], p["operand"]) == ("megablox/gmm", "grad-lhs", "down", "outputs")
+    assert (p["kernel"], p["gmm"], p["projection"], p["operand"], p["tensor"]) == (
+        "megablox/gmm", "grad-lhs", "down", "outputs", "out")
     assert "forward shapes" in p["diagnosis"]
     # the up projection's grad-lhs is broken too, on its input
-    assert {(f["gmm"], f["projection"]) for f in p["failures"]} == {("grad-lhs", "down"), ("grad-lhs", "gate/up")}
+    assert {(f["gmm"], f["projection"], f["tensor"]) for f in p["failures"]} == {
+        ("grad-lhs", "down", "out"), ("grad-lhs", "gate/up", "lhs")}
 
 
 def test_per_shape_tiling_lowers_for_tpu(cli):

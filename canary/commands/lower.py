@@ -34,7 +34,8 @@ def render_report(report, c) -> None:
             others = [f for f in p.failures if (f["gmm"], f["projection"]) != (p.gmm, p.projection)]
             for f in others:
                 c.print(f"  also fails   {f['gmm']} of the {f['projection']} projection: "
-                        f"block {tuple(f.get('block_shape') or ())} on {f.get('operand')} {tuple(f.get('array_shape') or ())}",
+                        f"block {tuple(f.get('block_shape') or ())} on {f.get('tensor') or f.get('operand')} "
+                        f"{tuple(f.get('array_shape') or ())}",
                         markup=False)
 
 
