@@ -63,6 +63,7 @@ class PlatformResult:
     block_shape: list[int | None] | None = None
     diagnosis: str | None = None
     failures: list[dict[str, Any]] = field(default_factory=list)  # every failing grouped matmul
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -226,6 +227,8 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
     backend = backends.resolve(spec.ragged_dot, platform)
     result = PlatformResult(platform, lane.name, False, None, 0.0, backend, spec.tiling,
                             per_device, spec.seq_len, lane.devices)
+    if backend == "megablox" and platform != "tpu":
+        result.notes.append(f"megablox lowers in Pallas interpret mode for {platform}: TPU block rules are not checked")
     t0 = time.perf_counter()
     try:
         ts = make_train_step(spec)

@@ -20,6 +20,8 @@ def render_report(report, c) -> None:
                   f"{p.seconds:.2f}", "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
     c.print(t)
     for p in report.platforms:
+        for note in p.notes:
+            c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
         if p.ok:
             continue
         c.print(f"[bold red]{p.platform}[/] (lane {p.lane}):", highlight=False)

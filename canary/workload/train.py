@@ -137,7 +137,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
         f"ragged_dot={spec.ragged_dot}, tiling={spec.tiling}, jax {jax.__version__} on {jax.default_backend()}, "
-        f"compilation cache {cache.facts.mode} ({cache.facts.dir})"
+        f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'})"
     )
     batch = corpus.batch(0, spec.batch_size, spec.seq_len + 1)
 
