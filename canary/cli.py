@@ -20,6 +20,8 @@ COMMANDS: dict[str, str] = {
     "list": "canary.commands.list:list_",
     "signature": "canary.commands.signature:signature",
     "history": "canary.commands.history:history",
+    "lower": "canary.commands.lower:lower",
+    "repro": "canary.commands.repro:repro",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -28,6 +30,8 @@ SHORT_HELP: dict[str, str] = {
     "list": "Show the ferries, lanes and gates that are defined.",
     "signature": "Fingerprint the failure in a log: kind, exception, message, call path.",
     "history": "Show recent runs and a pass/fail strip per lane from the history store.",
+    "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
+    "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
 }
 
 

@@ -36,6 +36,18 @@ def verdict_line(verdict: str, what: str) -> str:
     return f"[bold green]PASS[/] {what}" if verdict == "pass" else f"[bold red]FAIL[/] {what}"
 
 
+def cache_line(cache: dict[str, Any]) -> str:
+    """The compilation cache facts of a run, in one line."""
+    parts = [f"cache {cache.get('mode')}", f"{cache.get('hits', 0)} hits / {cache.get('requests', 0)} requests"]
+    if cache.get("compile_seconds") is not None:
+        parts.append(f"train step compiled in {cache['compile_seconds']:.2f}s")
+    if cache.get("errors"):
+        parts.append(f"[bold red]{len(cache['errors'])} cache errors[/]: {cache['errors'][0]}")
+    if cache.get("dir") and cache.get("mode") == "warm":
+        parts.append(f"[dim]{cache['dir']}[/]")
+    return "  ".join(parts)
+
+
 def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
 

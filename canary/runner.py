@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import canary
+from canary import compile_cache
 from canary import gates as gates_mod
 from canary import history as history_mod
 from canary import signature as signature_mod
@@ -33,7 +34,7 @@ from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
-from canary.spec import CacheSpec, WorkloadSpec, build_spec
+from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
 
 LOG_FILE = "train.log"
 RESULT_FILE = "result.json"
@@ -134,7 +135,7 @@ class _MetricsTail:
 
 
 def _promote(attempt_dir: Path, run_dir: Path) -> None:
-    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE):
+    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE, compile_cache.CACHE_FILE):
         src = attempt_dir / name
         if src.is_file():
             shutil.copyfile(src, run_dir / name)
@@ -173,6 +174,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     lane_gates = gates_file.lane(lane.name)
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
+    cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir)
+    ragged_dot = ragged_dot_override(opts.ragged_dot)
     run_id = opts.run_id or new_run_id(lane.name)
     run_dir = Path(opts.out).resolve() / run_id
     run_dir.mkdir(parents=True, exist_ok=False)
@@ -190,7 +193,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         attempt_dir.mkdir()
         spec = build_spec(
             ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-            ragged_dot=opts.ragged_dot, tiling=opts.tiling, cache=opts.cache,
+            ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
         )
         spec_path = spec.write(attempt_dir / "spec.json")
         progress.attempt_started(n, lane.attempts, spec.steps)
@@ -211,6 +214,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                 log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
                 [r.to_dict() for r in results], sig_options),
             job_id=outcome.job_id,
+            cache=compile_cache.read_facts(attempt_dir),
         ))
         _promote(attempt_dir, run_dir)
         # A workload that ran to the end has spoken: its gates decide, and trying again would
@@ -241,6 +245,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
                             ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+        cache=attempts[-1].cache if attempts else None,
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     if opts.record_history:

@@ -3,12 +3,27 @@ process (as ``spec.json`` in the attempt's directory). Pure data; no JAX."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Mapping, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from canary.config import DType, Ferry, Lane, RaggedDot, Tiling
+from canary.errors import ConfigError
+
+# The environment variable teams already use to force the grouped-matmul implementation.
+RAGGED_DOT_ENV = "RAGGED_DOT_IMPL"
+
+
+def ragged_dot_override(flag: str | None, environ: Mapping[str, str] = os.environ) -> str | None:
+    """The ragged_dot backend asked for: the command-line flag, else $RAGGED_DOT_IMPL, else None
+    (the lane's own setting applies)."""
+    choice = flag or environ.get(RAGGED_DOT_ENV) or None
+    if choice is not None and choice not in get_args(RaggedDot):
+        source = "--ragged-dot" if flag else f"${RAGGED_DOT_ENV}"
+        raise ConfigError(f"{source}={choice!r} is not a ragged_dot backend; choose one of {', '.join(get_args(RaggedDot))}")
+    return choice
 
 
 class CacheSpec(BaseModel):

@@ -9,8 +9,9 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.render import console, failure_line, fmt, gates_table, history_line, verdict_line
+from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
+from canary.spec import CacheSpec
 
 
 class RichProgress:
@@ -44,7 +45,14 @@ class RichProgress:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
 @click.option("--ragged-dot", type=click.Choice(["auto", "xla", "megablox", "grouped"]), default=None,
-              help="Override the lane's grouped-matmul backend.")
+              help="Override the lane's grouped-matmul backend [default: $RAGGED_DOT_IMPL, else the lane's].")
+@click.option("--tiling", type=click.Choice(["per-shape", "static"]), default=None,
+              help="megablox tiling policy [default: the lane's].")
+@click.option("--cache", "cache_mode", type=click.Choice(["warm", "cold"]), default="warm", show_default=True,
+              help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written).")
+@click.option("--cold", is_flag=True, help="Same as --cache cold.")
+@click.option("--cache-dir", default=None, metavar="URL",
+              help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].")
 @click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
               help="Where the run is recorded [default: $CANARY_HISTORY, else SQLite in the user data dir].")
 @click.option("--no-history", is_flag=True, help="Do not record the run in the history.")
@@ -53,7 +61,8 @@ class RichProgress:
 @click.option("--wandb-url", default=None, help="The W&B run's URL [default: $CANARY_WANDB_URL].")
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, history, no_history, job_id, ci_run_url, wandb_url, as_json):
+def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, history, no_history, job_id,
+        ci_run_url, wandb_url, as_json):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -62,9 +71,10 @@ def run(lane, steps, ferry, gates, out, ragged_dot, history, no_history, job_id,
 
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
+    cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      history=history, record_history=not no_history, job_id=job_id, ci_run_url=ci_run_url,
-                      wandb_url=wandb_url)
+                      tiling=tiling, cache=cache, history=history, record_history=not no_history, job_id=job_id,
+                      ci_run_url=ci_run_url, wandb_url=wandb_url)
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -87,6 +97,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, history, no_history, job_id,
         if "compile/seconds" in s:
             facts.append(f"compile {s['compile/seconds']:.1f}s")
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
+        if result.cache:
+            out_c.print(cache_line(result.cache), highlight=False)
         if result.verdict == "fail" or result.classification not in (None, "pass"):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")

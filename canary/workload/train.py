@@ -29,6 +29,7 @@ import optax
 
 from canary.config import Ferry, OptimizerConfig
 from canary.spec import WorkloadSpec
+from canary.workload import cache as workload_cache
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
@@ -125,6 +126,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
+    cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
     ts = make_train_step(spec)
     corpus = make_corpus(spec)
     tokens_per_step = spec.batch_size * spec.seq_len
@@ -134,14 +136,17 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
-        f"ragged_dot={spec.ragged_dot}, jax {jax.__version__} on {jax.default_backend()}"
+        f"ragged_dot={spec.ragged_dot}, tiling={spec.tiling}, jax {jax.__version__} on {jax.default_backend()}, "
+        f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'})"
     )
     batch = corpus.batch(0, spec.batch_size, spec.seq_len + 1)
 
     t0 = time.perf_counter()
     compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()
     compile_seconds = time.perf_counter() - t0
-    log(f"compiled the train step in {compile_seconds:.2f}s")
+    cache.facts.compile_seconds = compile_seconds
+    log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
+        f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
 
     last: dict[str, Any] = {}
     durations: list[float] = []
@@ -194,7 +199,11 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m canary.workload.train SPEC_JSON", file=sys.stderr)
         return 2
     spec = WorkloadSpec.read(argv[0])
-    train(spec, log=lambda s: print(s, flush=True))
+    try:
+        train(spec, log=lambda s: print(s, flush=True))
+    finally:  # a crashed attempt's cache facts matter most (was the failing compile cold?)
+        if workload_cache.active() is not None:
+            workload_cache.active().write()
     return 0
 
 

