@@ -47,9 +47,9 @@ def test_interpret_mode_matches_xla_forward_and_both_gradients(tiling, M, K, N, 
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=2e-4, err_msg=what)
 
 
-def test_tpu_resolves_auto_to_megablox_and_others_to_xla():
+def test_auto_resolves_per_platform():
     assert backends.resolve("auto", "tpu") == "megablox"
-    assert backends.resolve("auto", "cpu") == "xla"
+    assert backends.resolve("auto", "cpu") == "grouped"
     assert backends.resolve("auto", "cuda") == "xla"
     assert "megablox" in backends.BACKENDS
 
