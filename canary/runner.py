@@ -59,6 +59,7 @@ class RunOptions:
     cache: CacheSpec | None = None
     lanes_file: str | None = None
     run_id: str | None = None
+    ray_address: str | None = None  # a ray lane's cluster, instead of RAY_ADDRESS or the lane's
 
 
 def new_run_id(lane: str, now: datetime | None = None) -> str:
@@ -161,10 +162,10 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     ferry, _, lane, gates_file = resolve_inputs(opts)
     lane_gates = gates_file.lane(lane.name)
     run_id = opts.run_id or new_run_id(lane.name)
+    launcher = for_lane(lane, ray_address=opts.ray_address)
     run_dir = Path(opts.out).resolve() / run_id
     run_dir.mkdir(parents=True, exist_ok=False)
     started = datetime.now(timezone.utc)
-    launcher = for_lane(lane)
 
     attempts: list[Attempt] = []
     metrics = RunMetrics(None, None, [], {})
@@ -182,7 +183,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         progress.attempt_started(n, lane.attempts, spec.steps)
         request = AttemptRequest(
             argv=workload_argv(spec_path), env=workload_env(lane), cwd=Path.cwd(),
-            log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s,
+            log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=f"{run_id}-attempt-{n}",
         )
         outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
         progress.attempt_ended(n, outcome)
@@ -192,7 +193,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
-            metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+            metrics.steps_completed, metrics.final_loss, outcome.detail, error, job_id=outcome.job_id,
         ))
         _promote(attempt_dir, run_dir)
         # A workload that ran to the end has spoken: its gates decide, and trying again would

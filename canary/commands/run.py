@@ -45,9 +45,11 @@ class RichProgress:
               help="Where run directories are created.")
 @click.option("--ragged-dot", type=click.Choice(["auto", "xla", "megablox", "grouped"]), default=None,
               help="Override the lane's grouped-matmul backend.")
+@click.option("--ray-address", default=None, metavar="URL",
+              help="A ray lane's job server (e.g. http://127.0.0.1:8265) [default: RAY_ADDRESS, else the lane's].")
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
+def run(lane, steps, ferry, gates, out, ragged_dot, ray_address, as_json):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -56,7 +58,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
 
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
-    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot)
+    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
+                      ray_address=ray_address)
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
