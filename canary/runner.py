@@ -28,6 +28,7 @@ from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, WorkloadSpec, build_spec
+from canary.workload.tracking import run_context as tracking_context
 
 LOG_FILE = "train.log"
 RESULT_FILE = "result.json"
@@ -218,9 +219,21 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(),
+        context=_context(run_dir, attempts),
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
+
+
+def _context(run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:
+    """The deciding attempt's job id and W&B run (``wandb_url`` when it was online)."""
+    if not attempts:
+        return {}
+    last = attempts[-1]
+    ctx = tracking_context(run_dir / f"attempt-{last.number}")
+    if last.job_id:
+        ctx["job_id"] = last.job_id
+    return ctx
 
 
 SUMMARY_KEYS = (

@@ -32,6 +32,7 @@ from canary.config import Ferry, OptimizerConfig
 from canary.spec import WorkloadSpec
 from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
+from canary.workload import tracking
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 
@@ -153,6 +154,13 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         f"ragged_dot={spec.ragged_dot}, jax {jax.__version__} on {jax.default_backend()}, "
         f"data-parallel over {n_devices} device(s)" + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
     )
+    tracker = tracking.open_tracker(
+        spec.wandb, out, project=spec.wandb_project, group=spec.ferry.name, lane=spec.lane, name=spec.run_id,
+        config={"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "steps": spec.steps,
+                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": spec.ragged_dot,
+                "devices": n_devices, "parameter_count": n_params},
+        environ=os.environ, say=log, enabled=primary,
+    )
     batch = next_batch(0)
 
     t0 = time.perf_counter()
@@ -183,6 +191,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 "_runtime": now - t_start,
             }
             mf.write(json.dumps(record) + "\n")
+            tracker.log(record, step=i)
             last = record
             if i % 10 == 0 or i + 1 == spec.steps:
                 log(f"step {i:5d}  loss {values['train/loss']:.4f}  {tokens_per_step / duration:,.0f} tokens/s")
@@ -202,6 +211,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id}
     with open(out / "tracker_metrics.jsonl" if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
+    tracker.finish(summary)
     log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median * 1e3:.1f} ms")
     return summary
 
