@@ -137,3 +137,18 @@ def test_cli_rejects_ray_address_for_a_local_lane(cli, tmp_path):
     r = cli("run", "cpu", "--ray-address", "http://127.0.0.1:9", "--out", str(tmp_path))
     assert r.returncode == 2 and "does not launch through Ray" in r.stderr
     assert not any(tmp_path.iterdir())  # no run directory for bad input
+
+
+def test_canary_list_shows_each_lanes_launcher_and_tracking(cli):
+    import json
+
+    from canary.commands.list import launcher_cell
+
+    r = cli("list", "--json")
+    assert r.returncode == 0, r.stderr
+    lanes = json.loads(r.stdout)["lanes"]
+    assert lanes["tpu"]["launcher"]["resources"] == {"TPU": 4} and lanes["tpu"]["wandb"] == "offline"
+    assert [launcher_cell(lanes[n]["launcher"]) for n in ("cpu", "tpu", "gpu")] == ["local", "ray TPU=4", "ray GPU=8"]
+    site = {"kind": "command", "command": ["srun", "sh", "-c", "{entrypoint}"]}
+    assert launcher_cell(site) == "command srun sh -c {entrypoint}"
+    assert "ray" in cli("list").stdout
