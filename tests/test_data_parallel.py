@@ -96,3 +96,46 @@ def test_canary_run_uses_every_device_and_says_so(cli, tmp_path):
     assert "data-parallel over 4 device(s) (the lane has 1)" in log
     tracker = json.loads((Path(result["run_dir"]) / "tracker_metrics.jsonl").read_text())
     assert tracker["summary"]["devices"] == 4
+
+
+def _spec_file(tmp_path: Path, name: str, hosts: int) -> Path:
+    from canary.config import get_lane, load_ferry
+    from canary.spec import build_spec
+
+    ferry, _ = load_ferry("moe-canary")
+    out = tmp_path / name
+    out.mkdir()
+    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3).model_copy(update={"hosts": hosts})
+    return spec.write(out / "spec.json")
+
+
+def _final_loss(out: Path) -> float:
+    return json.loads((out / "tracker_metrics.jsonl").read_text())["summary"]["train/loss"]
+
+
+@pytest.mark.slow
+def test_two_hosts_start_jax_distributed_from_the_launchers_environment(tmp_path):
+    """Two workload processes (2 CPU devices each) join through CANARY_COORDINATOR_ADDRESS & co.
+    into one 4-device mesh; only process 0 writes; the losses are one device's."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    two = _spec_file(tmp_path, "two-hosts", hosts=2)
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "canary.workload.train", str(two)], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True,
+                         env={**_env(2), "CANARY_COORDINATOR_ADDRESS": f"127.0.0.1:{port}",
+                              "CANARY_NUM_PROCESSES": "2", "CANARY_PROCESS_ID": str(i)})
+        for i in range(2)
+    ]
+    one = _spec_file(tmp_path, "one-device", hosts=1)
+    single = subprocess.run([sys.executable, "-m", "canary.workload.train", str(one)], env=_env(1),
+                            capture_output=True, text=True, timeout=600)
+    logs = [p.communicate(timeout=600)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], "\n".join(x[-3000:] for x in logs)
+    assert single.returncode == 0, single.stderr[-3000:]
+    assert all("data-parallel over 4 device(s)" in x for x in logs)
+    assert len((two.parent / "metrics.jsonl").read_text().splitlines()) == 3  # process 0 alone
+    assert _final_loss(two.parent) == pytest.approx(_final_loss(one.parent), rel=LOSS_RTOL)
