@@ -30,7 +30,12 @@ class Signature:
     def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
         if not d:
             return None
+        d = dict(d)
+        d["frames"] = list(d.get("frames") or [])
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass
@@ -78,6 +83,7 @@ class RunRecord:
     signature: Signature | None = None
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
+    steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(asdict(self))

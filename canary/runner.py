@@ -23,7 +23,13 @@ from typing import Any, Protocol
 
 import canary
 from canary import gates as gates_mod
+from canary import history as history_mod
+from canary import signature as signature_mod
+from canary.classify import classify
+from canary.context import run_context
+from canary.gitinfo import head_commit
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
+from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
@@ -61,6 +67,11 @@ class RunOptions:
     lanes_file: str | None = None
     run_id: str | None = None
     ray_address: str | None = None  # a ray lane's cluster, instead of RAY_ADDRESS or the lane's
+    history: str | None = None  # a path or gs://bucket/prefix; None: the default store
+    record_history: bool = True
+    job_id: str | None = None
+    ci_run_url: str | None = None
+    wandb_url: str | None = None
 
 
 def new_run_id(lane: str, now: datetime | None = None) -> str:
@@ -162,6 +173,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     progress = progress or _NoProgress()
     ferry, _, lane, gates_file = resolve_inputs(opts)
     lane_gates = gates_file.lane(lane.name)
+    if opts.record_history:
+        history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
     run_dir = Path(opts.out).resolve() / run_id
@@ -173,6 +186,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     results: list[gates_mod.GateResult] = []
     error: str | None = None
     spec: WorkloadSpec | None = None
+    sig_options = signature_mod.Options().with_keep(ferry.call_path)
     for n in range(1, lane.attempts + 1):
         attempt_dir = run_dir / f"attempt-{n}"
         attempt_dir.mkdir()
@@ -194,7 +208,11 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
-            metrics.steps_completed, metrics.final_loss, outcome.detail, error, job_id=outcome.job_id,
+            metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+            signature=signature_mod.for_attempt(
+                log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
+                [r.to_dict() for r in results], sig_options),
+            job_id=outcome.job_id,
         ))
         _promote(attempt_dir, run_dir)
         # A workload that ran to the end has spoken: its gates decide, and trying again would
@@ -219,20 +237,32 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(),
-        context=_context(run_dir, attempts),
+        steps_requested=spec.steps if spec else None,
+        commit=head_commit(str(Path.cwd())),
+        classification=classify(attempts),
+        signature=attempts[-1].signature if verdict == "fail" and attempts else None,
+        context=_with_tracking(
+            run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
+                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+            run_dir, attempts),
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    if opts.record_history:
+        # Recorded before the status is known; the returned record and result.json say how it went.
+        result.context["history"] = history_mod.record_run(result, opts.history)
+        (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
 
 
-def _context(run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:
-    """The deciding attempt's job id and W&B run (``wandb_url`` when it was online)."""
-    if not attempts:
-        return {}
-    last = attempts[-1]
-    ctx = tracking_context(run_dir / f"attempt-{last.number}")
-    if last.job_id:
-        ctx["job_id"] = last.job_id
+def _with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:
+    """Adds the deciding attempt's W&B run (its wandb.json): ``wandb`` (mode, id, error) and
+    ``wandb_url`` when it was online, unless a URL was given (--wandb-url)."""
+    if attempts:
+        tracked = tracking_context(run_dir / f"attempt-{attempts[-1].number}")
+        url = tracked.pop("wandb_url", None)
+        if url:
+            ctx.setdefault("wandb_url", url)
+        ctx.update(tracked)
     return ctx
 
 
@@ -249,6 +279,8 @@ SUMMARY_KEYS = (
 def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
     """``canary gate``: gates on an existing run directory or metrics file."""
     path = Path(path)
+    if not path.exists():
+        raise ConfigError(f"no run directory or metrics file at {path}")
     lane_name = lane
     ferry_name = None
     result_file = path / RESULT_FILE if path.is_dir() else None
@@ -256,9 +288,8 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
         prior = json.loads(result_file.read_text())
         lane_name = lane_name or prior.get("lane")
         ferry_name = prior.get("ferry")
+        requested_steps = requested_steps or prior.get("steps_requested")
     if lane_name is None:
-        from canary.errors import ConfigError
-
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)

@@ -127,7 +127,8 @@ def test_ray_job_states_map_to_outcomes(status, error_type, ran, expected):
 
 def test_ray_job_env_forwards_what_training_needs_and_nothing_else():
     env = forwarded_env({"XLA_FLAGS": "--x", "NCCL_DEBUG": "INFO", "JAX_TRACEBACK_FILTERING": "off",
-                         "WANDB_API_KEY": "k", "HOME": "/root", "AWS_SECRET_ACCESS_KEY": "s"})
+                         "WANDB_API_KEY": "k", "HOME": "/root", "AWS_SECRET_ACCESS_KEY": "s",
+                         "GITHUB_TOKEN": "t", "CANARY_HISTORY": "gs://b/p"})
     assert env == {"XLA_FLAGS": "--x", "NCCL_DEBUG": "INFO", "JAX_TRACEBACK_FILTERING": "off", "WANDB_API_KEY": "k"}
     rt = job_runtime_env({"pip": ["canary"], "env_vars": {"A": "lane"}}, {"A": "attempt", "B": "b"})
     assert rt == {"pip": ["canary"], "env_vars": {"A": "lane", "B": "b"}}

@@ -9,7 +9,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.render import console, fmt, gates_table, verdict_line
+from canary.render import console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
 
 
@@ -47,9 +47,16 @@ class RichProgress:
               help="Override the lane's grouped-matmul backend.")
 @click.option("--ray-address", default=None, metavar="URL",
               help="A ray lane's job server (e.g. http://127.0.0.1:8265) [default: RAY_ADDRESS, else the lane's].")
+@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
+              help="Where the run is recorded [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@click.option("--no-history", is_flag=True, help="Do not record the run in the history.")
+@click.option("--job-id", default=None, help="The scheduler's job id, for the run's context [default: $CANARY_JOB_ID].")
+@click.option("--ci-run-url", default=None, help="The CI run's URL [default: from GitHub Actions' environment].")
+@click.option("--wandb-url", default=None, help="The W&B run's URL [default: $CANARY_WANDB_URL].")
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, ray_address, as_json):
+def run(lane, steps, ferry, gates, out, ragged_dot, ray_address, history, no_history, job_id, ci_run_url, wandb_url,
+        as_json):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -59,7 +66,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, ray_address, as_json):
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      ray_address=ray_address)
+                      ray_address=ray_address, history=history, record_history=not no_history, job_id=job_id,
+                      ci_run_url=ci_run_url, wandb_url=wandb_url)
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -82,5 +90,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, ray_address, as_json):
         if "compile/seconds" in s:
             facts.append(f"compile {s['compile/seconds']:.1f}s")
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
+        if result.verdict == "fail" or result.classification not in (None, "pass"):
+            out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
+        out_c.print(history_line(result.context.get("history")))
     sys.exit(0 if result.verdict == "pass" else 1)

@@ -38,10 +38,12 @@ from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv
 
 # Variables of the harness's environment a training job needs on the cluster (field notes §2),
-# and W&B's, so tracking works the same wherever the job runs.
+# W&B's, so tracking works the same wherever the job runs, and the multi-host start's. Nothing
+# else (no GitHub or cloud credentials) leaves the harness.
 FORWARD = ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "RAGGED_DOT_IMPL", "WANDB_API_KEY", "WANDB_MODE",
-           "WANDB_BASE_URL", "WANDB_ENTITY")
-FORWARD_PREFIXES = ("NCCL_", "JAX_", "CANARY_")
+           "WANDB_BASE_URL", "WANDB_ENTITY", "CANARY_COORDINATOR_ADDRESS", "CANARY_NUM_PROCESSES",
+           "CANARY_PROCESS_ID")
+FORWARD_PREFIXES = ("NCCL_", "JAX_")
 
 # Ray's reasons a job failed before its entrypoint ran, and the ones where the job was lost.
 NOT_STARTED_ERRORS = {

@@ -25,6 +25,8 @@ from typing import Callable
 import jax
 import jax.numpy as jnp
 
+from canary.workload.gather import gather_rows, inverse_permutation
+
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
 
 
@@ -152,8 +154,8 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     # Sort the T*k (token, pick) rows by expert so each expert's rows are contiguous.
     flat_expert = expert_idx.reshape(-1)
     order = jnp.argsort(flat_expert, stable=True)
-    token_of_row = order // k
-    rows = tokens[token_of_row]
+    inv = inverse_permutation(order)
+    rows = gather_rows(jnp.repeat(tokens, k, axis=0), order, inv)
     group_sizes = jnp.bincount(flat_expert, length=E).astype(jnp.int32)
 
     dt = cfg.dtype
@@ -161,7 +163,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
     out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
 
-    unsorted = jnp.zeros_like(out_rows).at[order].set(out_rows).reshape(T, k, D)
+    unsorted = gather_rows(out_rows, inv, order).reshape(T, k, D)
     y = jnp.sum(unsorted * weights[..., None].astype(dt), axis=1)
     if "shared" in p:
         s = p["shared"]

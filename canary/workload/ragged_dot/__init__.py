@@ -17,10 +17,11 @@ RaggedDotFn = Callable  # (lhs, rhs, group_sizes) -> out
 # name -> module defining make(**options) -> RaggedDotFn
 BACKENDS: dict[str, str] = {
     "xla": "canary.workload.ragged_dot.xla",
+    "grouped": "canary.workload.ragged_dot.grouped",
 }
 
 # What "auto" means on each platform.
-AUTO: dict[str, str] = {"cpu": "xla", "tpu": "xla", "cuda": "xla"}
+AUTO: dict[str, str] = {"cpu": "grouped", "tpu": "xla", "cuda": "xla"}
 
 
 def resolve(name: str, platform: str) -> str:

@@ -1,0 +1,174 @@
+"""The cpu lane against its targets, in one invocation:
+
+    python bench/cpu_lane.py [--steps 200] [--repeat 1] [--ragged-dot auto]
+
+Prints, side by side:
+  * `canary run cpu`: time-to-verdict (wall, process start to exit), compile seconds, median step
+    time, tokens/s, final loss, verdict;
+  * the same ferry in a bare JAX loop (the workload's own train step, no harness, no metrics
+    file, no child process): wall, compile, median step, final loss;
+  * the step's FLOPs (XLA's cost analysis of the compiled step, and an analytic count of the
+    real work), this machine's float32 matmul GFLOP/s measured now, and the step's ratio to
+    its FLOP limit;
+  * the harness/bare wall ratio;
+  * start-up of the commands that need no training, and whether they imported JAX.
+A plain script, run by hand; the figures go to docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"}
+
+BARE_LOOP = r"""
+import json, sys, time
+t_start = time.perf_counter()
+from pathlib import Path
+import jax, jax.numpy as jnp
+from canary.config import get_lane, load_ferry
+from canary.spec import build_spec
+from canary.workload.train import make_corpus, make_train_step
+
+steps, ragged = int(sys.argv[1]), sys.argv[2]
+ferry, _ = load_ferry("moe-canary")
+spec = build_spec(ferry, get_lane("cpu"), run_id="bare", out_dir=Path("/tmp"), steps=steps, ragged_dot=ragged)
+ts = make_train_step(spec)
+corpus = make_corpus(spec)
+params, opt = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+batch = corpus.batch(0, spec.batch_size, spec.seq_len + 1)
+t0 = time.perf_counter()
+compiled = ts.step.lower(params, opt, ts.bias, batch).compile()
+compile_s = time.perf_counter() - t0
+cost = compiled.cost_analysis()
+cost = cost[0] if isinstance(cost, (list, tuple)) else cost
+durations = []
+for i in range(steps):
+    t = time.perf_counter()
+    params, opt, metrics = compiled(params, opt, ts.bias, batch)
+    if i + 1 < steps:
+        batch = corpus.batch(i + 1, spec.batch_size, spec.seq_len + 1)
+    loss = float(metrics["train/loss"])
+    durations.append(time.perf_counter() - t)
+
+# This machine's float32 matmul rate, measured in the same process.
+a = jnp.ones((1024, 1024), jnp.float32)
+mm = jax.jit(lambda x: x @ x)
+mm(a).block_until_ready()
+reps, t = 20, time.perf_counter()
+for _ in range(reps):
+    mm(a).block_until_ready()
+gflops = reps * 2 * 1024**3 / (time.perf_counter() - t) / 1e9
+steady = sorted(durations[1:] or durations)
+print(json.dumps({
+    "compile_s": compile_s, "median_step_s": steady[len(steady) // 2], "final_loss": loss,
+    "xla_flops": float(cost.get("flops", 0.0)), "matmul_gflops": gflops,
+    "loop_s": time.perf_counter() - t_start,
+}))
+"""
+
+
+def analytic_flops(batch: int, seq: int, vocab: int, d: int = 32, inter: int = 128, shared: int = 128,
+                   experts_per_token: int = 2, layers: int = 4, head_dim: int = 32) -> float:
+    """Matmul FLOPs of one train step doing only the real work (forward x3 for backward)."""
+    t = batch * seq
+    attn = 2 * t * d * head_dim * 4 + 2 * 2 * t * seq * head_dim / 2  # q,k,v,o + causal scores/values
+    routed = 2 * t * experts_per_token * 3 * d * inter
+    shared_mlp = 2 * t * 3 * d * shared
+    router = 2 * t * d * 32
+    head = 2 * t * d * vocab
+    return 3 * (layers * (attn + routed + shared_mlp + router) + head)
+
+
+def run_harness(steps: int, ragged: str, out: Path) -> dict:
+    args = [sys.executable, "-m", "canary", "run", "cpu", "--json", "--out", str(out), "--ragged-dot", ragged]
+    if steps != 200:
+        args += ["--steps", str(steps)]
+    t = time.perf_counter()
+    proc = subprocess.run(args, env=ENV, capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t
+    if proc.returncode not in (0, 1):
+        sys.exit(f"canary run failed to run:\n{proc.stderr}")
+    r = json.loads(proc.stdout)
+    return {
+        "wall_s": wall, "verdict": r["verdict"], "final_loss": r["final_loss"],
+        "compile_s": r["summary"].get("compile/seconds"),
+        "median_step_s": r["summary"].get("throughput/median_step_seconds"),
+        "tokens_per_s": r["summary"].get("throughput/tokens_per_second"),
+    }
+
+
+def run_bare(steps: int, ragged: str) -> dict:
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", BARE_LOOP, str(steps), ragged], env=ENV, capture_output=True, text=True)
+    wall = time.perf_counter() - t
+    if proc.returncode:
+        sys.exit(f"bare loop failed:\n{proc.stderr}")
+    return {"wall_s": wall, **json.loads(proc.stdout.strip().splitlines()[-1])}
+
+
+def startup(args: list[str]) -> tuple[float, bool]:
+    probe = (
+        "import atexit, sys; atexit.register(lambda: sys.stderr.write('JAX=%s\\n' % ('jax' in sys.modules)));"
+        f"sys.argv = ['canary'] + {args!r}; from canary.cli import main; main()"
+    )
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", probe], env=ENV, capture_output=True, text=True, cwd=ROOT)
+    return time.perf_counter() - t, "JAX=True" in proc.stderr
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each; medians are printed")
+    ap.add_argument("--ragged-dot", default="auto", help="the expert matmul backend for both loops")
+    opts = ap.parse_args()
+
+    harness, bare = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(opts.repeat):
+            # alternate the order so neither side always runs on a warmer machine
+            pair = [lambda: harness.append(run_harness(opts.steps, opts.ragged_dot, Path(tmp))),
+                    lambda: bare.append(run_bare(opts.steps, opts.ragged_dot))]
+            for f in (pair if i % 2 == 0 else pair[::-1]):
+                f()
+
+    def med(rows, key):
+        vals = [r[key] for r in rows if r.get(key) is not None]
+        return statistics.median(vals) if vals else float("nan")
+
+    tokens = 8 * 128
+    flops_xla, flops_real = med(bare, "xla_flops"), analytic_flops(8, 128, 512)
+    gflops = med(bare, "matmul_gflops")
+    limit_s = flops_real / (gflops * 1e9)
+    h_wall, b_wall = med(harness, "wall_s"), med(bare, "wall_s")
+    print(f"cpu lane, {opts.steps} steps of 8x128 tokens, ragged_dot={opts.ragged_dot}, {opts.repeat} run(s) each, medians\n")
+    print(f"{'':28s}{'canary run cpu':>16s}{'bare JAX loop':>16s}")
+    print(f"{'time-to-verdict / wall (s)':28s}{h_wall:16.2f}{b_wall:16.2f}")
+    print(f"{'compile (s)':28s}{med(harness, 'compile_s'):16.2f}{med(bare, 'compile_s'):16.2f}")
+    print(f"{'median step (ms)':28s}{med(harness, 'median_step_s') * 1e3:16.1f}{med(bare, 'median_step_s') * 1e3:16.1f}")
+    print(f"{'tokens/s':28s}{med(harness, 'tokens_per_s'):16,.0f}{tokens / med(bare, 'median_step_s'):16,.0f}")
+    print(f"{'final loss':28s}{med(harness, 'final_loss'):16.4f}{med(bare, 'final_loss'):16.4f}")
+    print(f"{'verdict':28s}{','.join(r['verdict'] for r in harness):>16s}")
+    print()
+    print(f"step FLOPs: {flops_xla / 1e9:.2f} G (XLA cost analysis), {flops_real / 1e9:.2f} G (analytic, real work)")
+    print(f"matmul rate (1024^3 float32, measured now): {gflops:.1f} GFLOP/s")
+    print(f"FLOP limit of a step: {limit_s * 1e3:.1f} ms; median step / limit: {med(bare, 'median_step_s') / limit_s:.2f}x")
+    print(f"harness / bare wall: {h_wall / b_wall:.3f}x")
+    print()
+    for args in (["--help"], ["list"], ["gate", "--help"], ["history", "--help"], ["signature", "--help"]):
+        secs, jax_loaded = startup(args)
+        print(f"start-up `canary {' '.join(args)}`: {secs:.2f}s, imports JAX: {'yes' if jax_loaded else 'no'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""Ferry, lanes and gates files: loading, validation, and errors that name the file and key."""
+
+import pytest
+
+from canary.config import get_lane, load_ferry, load_gates, load_lanes
+from canary.errors import ConfigError
+from canary.spec import build_spec
+
+
+def test_pinned_ferry_has_the_canary_model():
+    ferry, path = load_ferry("moe-canary")
+    m = ferry.model
+    assert (m.hidden, m.intermediate, m.shared_expert_intermediate) == (32, 128, 128)
+    assert (m.num_experts, m.experts_per_token, m.layers, m.heads, m.kv_heads, m.head_dim) == (32, 2, 4, 1, 1, 32)
+    assert ferry.optimizer.learning_rate == 3e-3 and ferry.optimizer.weight_decay == 0.1
+    assert ferry.optimizer.warmup_steps(238) == 48
+    tpu, gpu, cpu = ferry.lane("tpu"), ferry.lane("gpu"), ferry.lane("cpu")
+    assert (tpu.batch_size, tpu.seq_len, tpu.steps) == (128, 8192, 238)
+    assert (gpu.batch_size, gpu.seq_len, gpu.steps) == (32, 8192, 50)
+    assert all(lane.why for lane in ferry.lanes.values())
+
+
+def test_lanes_and_gates_cover_every_ferry_lane():
+    ferry, _ = load_ferry("moe-canary")
+    lanes, _ = load_lanes()
+    gates, _ = load_gates("moe-canary")
+    assert set(ferry.lanes) == set(lanes) == set(gates.lanes) == {"cpu", "tpu", "gpu"}
+    assert lanes["tpu"].attempts == 4 and lanes["cpu"].attempts == 1
+    assert gates.lane("tpu").max_final_loss == 8.0
+
+
+def _write(tmp_path, text, name="bad.toml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def _ferry_text(**replace):
+    from canary.config import project_root
+
+    text = (project_root() / "ferries" / "moe-canary.toml").read_text()
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+def test_unknown_key_is_named_with_the_file(tmp_path):
+    p = _write(tmp_path, _ferry_text(**{"hidden = 32": "hidden = 32\nhiden = 32"}))
+    with pytest.raises(ConfigError) as e:
+        load_ferry(str(p))
+    assert str(p) in str(e.value) and "model.hiden: unknown key" in str(e.value)
+
+
+def test_impossible_values_are_rejected(tmp_path):
+    p = _write(tmp_path, _ferry_text(**{"experts_per_token = 2": "experts_per_token = 64"}))
+    with pytest.raises(ConfigError, match="experts_per_token"):
+        load_ferry(str(p))
+    p = _write(tmp_path, _ferry_text(**{"batch_size = 8": "batch_size = 0"}))
+    with pytest.raises(ConfigError, match=r"lanes\.cpu\.batch_size"):
+        load_ferry(str(p))
+    p = _write(tmp_path, _ferry_text(**{"seq_len = 128": "seq_len = 100000"}))
+    with pytest.raises(ConfigError, match="max_seq_len"):
+        load_ferry(str(p))
+
+
+def test_bad_toml_and_unknown_names(tmp_path):
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_ferry(str(_write(tmp_path, "name = ")))
+    with pytest.raises(ConfigError, match="unknown ferry 'nope'.*moe-canary"):
+        load_ferry("nope")
+    with pytest.raises(ConfigError, match="unknown lane 'tpu9'"):
+        get_lane("tpu9")
+
+
+def test_spec_takes_lane_overrides():
+    ferry, _ = load_ferry("moe-canary")
+    spec = build_spec(ferry, get_lane("cpu"), run_id="r", out_dir="/tmp/x", steps=7)
+    assert (spec.steps, spec.batch_size, spec.seq_len, spec.vocab_size) == (7, 8, 128, 512)
+    assert spec.compute_dtype == "float32"
+    tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x")
+    assert (tpu.vocab_size, tpu.compute_dtype, tpu.ragged_dot, tpu.steps) == (128256, "bfloat16", "megablox", 238)

@@ -1,0 +1,78 @@
+"""Gates and metric parsing: pure functions, no training."""
+
+import json
+import math
+
+import pytest
+
+from canary import gates
+from canary.config import LaneGates
+from canary.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
+
+TPU = LaneGates(min_steps=200, max_final_loss=8.0)
+
+
+def _by_name(results):
+    return {r.name: r for r in results}
+
+
+def test_field_notes_fixed_run_passes_tpu_gates():
+    # 238 steps shown; levanter's summary records _step 237; final loss 5.7976.
+    text = json.dumps({"config": {}, "summary": {"_step": 237, "train/loss": 5.7976, "global_step": 237}})
+    m = parse_tracker_summary(text)
+    assert m.steps_completed == 238 and m.final_loss == pytest.approx(5.7976)
+    results = gates.evaluate(TPU, m)
+    assert gates.verdict(results) == "pass"
+    assert _by_name(results)["finite_loss"].value == "final only"
+
+
+def test_nested_levanter_keys_are_read():
+    text = json.dumps({"config": {}, "summary": {"_step": 99, "train": {"loss": 3.5}}})
+    m = parse_tracker_summary(text)
+    assert (m.steps_completed, m.final_loss) == (100, 3.5)
+
+
+def test_missing_loss_fails_and_says_so():
+    m = parse_tracker_summary(json.dumps({"summary": {"_step": 237}}))
+    r = _by_name(gates.evaluate(TPU, m))
+    assert r["max_final_loss"].status == "FAIL" and "missing" in r["max_final_loss"].detail
+    assert gates.verdict(list(r.values())) == "fail"
+
+
+def test_missing_steps_fail():
+    r = _by_name(gates.evaluate(TPU, RunMetrics(None, 1.0, None)))
+    assert r["min_steps"].status == "FAIL" and "no step metric" in r["min_steps"].detail
+
+
+def test_nan_fails_on_purpose_and_first_bad_step_is_named():
+    lines = [{"global_step": i, "train/loss": v} for i, v in enumerate([5.0, 4.0, "NaN", 3.0, "Infinity"])]
+    m = parse_step_metrics("\n".join(json.dumps(x) for x in lines))
+    r = _by_name(gates.evaluate(LaneGates(min_steps=5, max_final_loss=8.0), m))
+    assert r["finite_loss"].status == "FAIL" and "step 2" in r["finite_loss"].detail
+    assert r["max_final_loss"].status == "FAIL"  # final is inf
+    m2 = parse_tracker_summary(json.dumps({"summary": {"_step": 9, "train/loss": "nan"}}))
+    r2 = _by_name(gates.evaluate(TPU, m2))
+    assert r2["max_final_loss"].status == "FAIL" and math.isnan(r2["max_final_loss"].value)
+
+
+def test_steps_and_loss_thresholds():
+    m = RunMetrics(199, 8.0, [(i, 8.0) for i in range(199)])
+    r = _by_name(gates.evaluate(TPU, m))
+    assert r["min_steps"].status == "FAIL" and r["max_final_loss"].status == "PASS"  # 8.0 <= 8.0
+
+
+def test_quick_run_lowers_the_step_threshold_and_says_so():
+    r = _by_name(gates.evaluate(TPU, RunMetrics(20, 5.0, [(0, 5.0)]), requested_steps=20))
+    assert r["min_steps"].status == "PASS" and r["min_steps"].threshold == 20
+    assert "--steps 20" in r["min_steps"].detail
+
+
+def test_torn_last_line_of_a_killed_run_is_ignored():
+    text = json.dumps({"global_step": 0, "train/loss": 5.0}) + "\n" + '{"global_step": 1, "train/lo'
+    m = parse_step_metrics(text)
+    assert m.steps_completed == 1
+
+
+def test_gate_results_serialize_non_finite_values():
+    r = gates.max_final_loss(RunMetrics(1, float("nan")), 8.0)
+    assert r.to_dict()["value"] == "nan"

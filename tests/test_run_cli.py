@@ -1,0 +1,160 @@
+"""`canary run`, `canary gate` and `canary list` end to end, through the real command line."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+QUICK_GATES = """
+ferry = "moe-canary"
+[lanes.cpu]
+min_steps = 200
+max_final_loss = 6.6
+"""
+
+
+def _ferry(tmp_path, name="f.toml", **replace):
+    text = (ROOT / "ferries" / "moe-canary.toml").read_text()
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new)
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """One short real training run shared by the tests below."""
+    tmp = tmp_path_factory.mktemp("quick")
+    gates = tmp / "gates.toml"
+    gates.write_text(QUICK_GATES)
+    proc = run_cli("run", "cpu", "--steps", "30", "--gates", str(gates), "--out", str(tmp / "runs"), "--json")
+    return proc, gates
+
+
+@pytest.mark.slow
+def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
+    proc, _ = quick_run
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout)
+    for key in ("run_id", "lane", "ferry", "verdict", "steps_completed", "final_loss", "gates", "run_dir"):
+        assert key in result
+    assert (result["lane"], result["ferry"], result["verdict"], result["steps_completed"]) == ("cpu", "moe-canary", "pass", 30)
+    assert {g["name"] for g in result["gates"]} == {"min_steps", "max_final_loss", "finite_loss"}
+    assert all(set(g) >= {"name", "value", "threshold", "status"} for g in result["gates"])
+
+    run_dir = Path(result["run_dir"])
+    steps = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
+    assert len(steps) == 30
+    for name in ("train/loss", "train/cross_entropy_loss", "global_step", "throughput/tokens_per_second",
+                 "throughput/examples_per_second", "throughput/duration",
+                 "train/router/load_balancing_loss", "train/router/router_z_loss"):
+        assert name in steps[-1], name
+    tracker = [json.loads(line) for line in (run_dir / "tracker_metrics.jsonl").read_text().splitlines()]
+    assert len(tracker) == 1 and set(tracker[0]) == {"config", "summary"}
+    assert tracker[0]["summary"]["_step"] == 29
+    assert "compiled the train step" in (run_dir / "train.log").read_text()
+    assert json.loads((run_dir / "result.json").read_text())["run_id"] == result["run_id"]
+
+    # The loss falls toward the corpus's known entropy floor.
+    losses = [s["train/loss"] for s in steps]
+    floor = tracker[0]["summary"]["data/entropy_floor"]
+    assert 0.5 < floor < losses[-1]
+    assert losses[-1] < losses[0] - 0.3
+    assert (losses[-1] - floor) < 0.9 * (losses[0] - floor)
+
+
+@pytest.mark.slow
+def test_gate_on_the_run_directory_agrees(quick_run):
+    proc, gates = quick_run
+    result = json.loads(proc.stdout)
+    g = run_cli("gate", result["run_dir"], "--gates", str(gates), "--json")
+    assert g.returncode == 0, g.stderr
+    judged = json.loads(g.stdout)
+    assert judged["verdict"] == "pass" and judged["lane"] == "cpu" and judged["steps_completed"] == 30
+    # Against the real cpu gates (200 steps, loss <= 4.0) a 30-step run fails, with a table.
+    strict = run_cli("gate", result["run_dir"])
+    assert strict.returncode == 1
+    assert "min_steps" in strict.stdout and "FAIL" in strict.stdout
+
+
+def test_gate_on_a_levanter_tracker_file(tmp_path):
+    f = tmp_path / "tracker_metrics.jsonl"
+    f.write_text(json.dumps({"config": {}, "summary": {"_step": 237, "train": {"loss": 5.7976}}}) + "\n")
+    proc = run_cli("gate", str(f), "--lane", "tpu", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["steps_completed"] == 238
+    f.write_text(json.dumps({"config": {}, "summary": {"_step": 237, "train/loss": "NaN"}}) + "\n")
+    proc = run_cli("gate", str(f), "--lane", "tpu")
+    assert proc.returncode == 1 and "FAIL" in proc.stdout
+
+
+def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
+    cases = [
+        (["run", "tpu9"], "unknown lane 'tpu9'"),
+        (["run", "cpu", "--ferry", "nope"], "unknown ferry 'nope'"),
+        (["run", "cpu", "--ferry", str(_ferry(tmp_path, **{"layers = 4": "layers = 4\nlayerz = 2"}))], "model.layerz: unknown key"),
+        (["gate", str(tmp_path / "missing")], "no run directory or metrics file"),
+        (["gate", str(tmp_path / "missing.jsonl"), "--lane", "cpu"], "no run directory"),
+    ]
+    for args, message in cases:
+        proc = run_cli(*args, "--out", str(tmp_path / "runs")) if args[0] == "run" else run_cli(*args)
+        assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
+        assert message in proc.stderr, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr
+
+
+def test_a_training_crash_is_a_failed_canary_not_a_harness_crash(tmp_path):
+    # head_dim 31 cannot be split into rotary halves: the workload raises while tracing.
+    ferry = _ferry(tmp_path, **{"head_dim = 32": "head_dim = 31"})
+    proc = run_cli("run", "cpu", "--ferry", str(ferry), "--steps", "3", "--out", str(tmp_path / "runs"), "--json")
+    assert proc.returncode == 1, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["verdict"] == "fail" and result["attempts"][0]["outcome"] == "failed"
+    assert "Traceback" in result["error"] and "Error" in result["error"]
+    assert "Traceback" not in proc.stderr  # the harness itself did not crash
+    human = run_cli("run", "cpu", "--ferry", str(ferry), "--steps", "3", "--out", str(tmp_path / "runs"))
+    assert human.returncode == 1 and "training failed" in human.stdout
+
+
+@pytest.mark.slow
+def test_a_diverging_run_fails_the_finite_gate_naming_the_first_bad_step(tmp_path):
+    ferry = _ferry(tmp_path, **{"learning_rate = 3e-3": "learning_rate = 1e30"})
+    proc = run_cli("run", "cpu", "--ferry", str(ferry), "--steps", "6", "--out", str(tmp_path / "runs"), "--json")
+    assert proc.returncode == 1
+    finite = {g["name"]: g for g in json.loads(proc.stdout)["gates"]}["finite_loss"]
+    assert finite["status"] == "FAIL" and "first non-finite train/loss at step" in finite["detail"]
+
+
+def test_a_hung_workload_is_killed_at_the_lane_timeout(tmp_path):
+    lanes = (ROOT / "lanes.toml").read_text().replace("timeout_s = 900", "timeout_s = 1")
+    (tmp_path / "lanes.toml").write_text(lanes)
+    proc = run_cli("run", "cpu", "--steps", "200", "--out", str(tmp_path / "runs"), "--json",
+                   env={"CANARY_LANES": str(tmp_path / "lanes.toml")})
+    assert proc.returncode == 1
+    attempt = json.loads(proc.stdout)["attempts"][0]
+    assert attempt["outcome"] == "timeout" and "killed" in attempt["detail"]
+
+
+def test_list_shows_lanes_and_ferries():
+    proc = run_cli("list", "--json")
+    assert proc.returncode == 0
+    inv = json.loads(proc.stdout)
+    assert set(inv["lanes"]) == {"cpu", "tpu", "gpu"}
+    ferry = inv["ferries"][0]
+    assert ferry["name"] == "moe-canary" and ferry["lanes"]["tpu"]["gates"]["max_final_loss"] == 8.0
+    human = run_cli("list")
+    assert "moe-canary" in human.stdout and "v6e-4" in human.stdout
+
+
+def test_help_explains_every_command():
+    proc = run_cli("--help")
+    assert proc.returncode == 0
+    for name in ("run", "gate", "list"):
+        assert name in proc.stdout
+    run_help = run_cli("run", "--help").stdout
+    for flag in ("--steps", "--ferry", "--out", "--json", "Exit status"):
+        assert flag in run_help
