@@ -137,3 +137,22 @@ def test_lane_start_timeout_stops_a_pending_job(ray_head, tmp_path):
     assert out.outcome == "never_started" and "within 1s" in out.detail, out
     status = JobSubmissionClient(ray_head).get_job_status(out.job_id)
     assert str(status.value) in ("STOPPED", "FAILED")
+
+
+def test_cluster_gone_mid_job_is_lost(ray_head, tmp_path):
+    """Last on purpose: it stops the head (the fixture's own stop then finds nothing to do)."""
+    from ray.job_submission import JobStatus, JobSubmissionClient
+
+    req = _request(tmp_path, "orphan", "import time; time.sleep(300)")
+    other = JobSubmissionClient(ray_head)
+    job_id = f"canary-{req.name}"
+    stopped = []
+
+    def cluster_dies():
+        if not stopped and other.get_job_status(job_id) == JobStatus.RUNNING:
+            subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120)
+            stopped.append(True)
+
+    launcher = RayLauncher(ray_head, {"TPU": HEAD_TPUS}, 120, log_interval_s=0.5, lost_after_s=3)
+    out = launcher.launch(req, poll=cluster_dies)
+    assert stopped and out.outcome == "lost" and "no answer from Ray" in out.detail, out

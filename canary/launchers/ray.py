@@ -106,7 +106,7 @@ class _LogCopy:
 class RayLauncher:
     def __init__(self, address: str | None, resources: dict[str, float], start_timeout_s: float,
                  runtime_env: dict[str, Any] | None = None, python: str | None = None,
-                 log_interval_s: float = 2.0, lost_after_s: float = 120.0, grace_s: float = 30.0):
+                 log_interval_s: float = 5.0, lost_after_s: float = 120.0, grace_s: float = 30.0):
         self.address, self.resources, self.start_timeout_s = address, dict(resources), start_timeout_s
         self.runtime_env, self.python = dict(runtime_env or {}), python
         self.log_interval_s, self.lost_after_s, self.grace_s = log_interval_s, lost_after_s, grace_s
