@@ -153,3 +153,14 @@ def test_canary_list_shows_each_lanes_launcher_and_tracking(cli):
     site = {"kind": "command", "command": ["srun", "sh", "-c", "{entrypoint}"]}
     assert launcher_cell(site) == "command srun sh -c {entrypoint}"
     assert "ray" in cli("list").stdout
+
+
+def test_the_command_lane_example_in_lanes_toml_is_a_valid_lane():
+    import tomllib
+
+    from canary.config import project_root
+
+    text = (project_root() / "lanes.toml").read_text()
+    example = "\n".join(line[4:] for line in text.splitlines() if line.startswith("#   "))
+    lane = LanesFile.model_validate(tomllib.loads(example)).lanes["slurm-gpu"]
+    assert lane.launcher.kind == "command" and "{entrypoint}" in lane.launcher.command
