@@ -19,6 +19,7 @@ from canary.errors import ConfigError
 RaggedDot = Literal["auto", "xla", "megablox", "grouped"]
 Tiling = Literal["per-shape", "static"]
 DType = Literal["float32", "bfloat16"]
+WandbMode = Literal["off", "offline", "online"]
 
 
 class _Strict(BaseModel):
@@ -145,11 +146,37 @@ class Ferry(_Strict):
 
 class LauncherConfig(_Strict):
     kind: Literal["local", "ray", "command"] = "local"
-    address: str | None = Field(default=None, description="ray: the cluster (job server) address")
+    address: str | None = Field(
+        default=None, description="ray: the job server, e.g. http://head:8265 (--ray-address / RAY_ADDRESS win)"
+    )
     resources: dict[str, float] = Field(default_factory=dict, description="ray: entrypoint resources")
     start_timeout_s: float = Field(default=600, gt=0, description="fail as never-started after this")
-    command: list[str] | None = Field(default=None, description="command: argv with {entrypoint}")
+    command: list[str] | None = Field(
+        default=None, description="command: argv of a site's job CLI; {entrypoint} is the workload's command line"
+    )
     env: dict[str, str] = Field(default_factory=dict)
+    python: str | None = Field(
+        default=None, description="ray/command: the workers' interpreter [default: the harness's own]"
+    )
+    runtime_env: dict[str, Any] = Field(
+        default_factory=dict, description="ray: runtime_env for the job (pip, working_dir, env_vars, ...)"
+    )
+
+    @model_validator(mode="after")
+    def _check_kind(self) -> "LauncherConfig":
+        if self.kind == "command":
+            if not self.command:
+                raise ValueError("command: a command launcher needs an argv list, e.g. "
+                                 '["srun", "--gpus=8", "sh", "-c", "{entrypoint}"]')
+            if not any("{entrypoint}" in a for a in self.command):
+                raise ValueError("command: no argument contains {entrypoint}")
+        elif self.command is not None:
+            raise ValueError(f"command: only a command launcher takes one (kind is {self.kind!r})")
+        if self.kind != "ray":
+            for key in ("address", "runtime_env", "resources"):
+                if getattr(self, key):
+                    raise ValueError(f"{key}: only a ray launcher takes one (kind is {self.kind!r})")
+        return self
 
 
 class Lane(_Strict):
@@ -165,6 +192,10 @@ class Lane(_Strict):
     timeout_s: float = Field(default=1800, gt=0)
     cache_dir: str | None = None
     wandb_project: str | None = None
+    wandb: WandbMode = Field(
+        default="off",
+        description="off, or offline/online: per-step metrics to a W&B run (online needs WANDB_API_KEY)",
+    )
     context: str = Field(default="", description="shown in the run context block, e.g. 'GCP, TPU v6e-4'")
 
 

@@ -35,6 +35,7 @@ from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
+from canary.workload.tracking import run_context as tracking_context
 
 LOG_FILE = "train.log"
 RESULT_FILE = "result.json"
@@ -66,6 +67,7 @@ class RunOptions:
     cache: CacheSpec | None = None
     lanes_file: str | None = None
     run_id: str | None = None
+    ray_address: str | None = None  # a ray lane's cluster, instead of RAY_ADDRESS or the lane's
     history: str | None = None  # a path or gs://bucket/prefix; None: the default store
     record_history: bool = True
     job_id: str | None = None
@@ -177,10 +179,10 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir)
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     run_id = opts.run_id or new_run_id(lane.name)
+    launcher = for_lane(lane, ray_address=opts.ray_address)
     run_dir = Path(opts.out).resolve() / run_id
     run_dir.mkdir(parents=True, exist_ok=False)
     started = datetime.now(timezone.utc)
-    launcher = for_lane(lane)
 
     attempts: list[Attempt] = []
     metrics = RunMetrics(None, None, [], {})
@@ -199,7 +201,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         progress.attempt_started(n, lane.attempts, spec.steps)
         request = AttemptRequest(
             argv=workload_argv(spec_path), env=workload_env(lane), cwd=Path.cwd(),
-            log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s,
+            log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=f"{run_id}-attempt-{n}",
         )
         outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
         progress.attempt_ended(n, outcome)
@@ -243,8 +245,10 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         commit=head_commit(str(Path.cwd())),
         classification=classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
-        context=run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
-                            ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+        context=_with_tracking(
+            run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
+                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+            run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
@@ -253,6 +257,18 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         result.context["history"] = history_mod.record_run(result, opts.history)
         (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
+
+
+def _with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:
+    """Adds the deciding attempt's W&B run (its wandb.json): ``wandb`` (mode, id, error) and
+    ``wandb_url`` when it was online, unless a URL was given (--wandb-url)."""
+    if attempts:
+        tracked = tracking_context(run_dir / f"attempt-{attempts[-1].number}")
+        url = tracked.pop("wandb_url", None)
+        if url:
+            ctx.setdefault("wandb_url", url)
+        ctx.update(tracked)
+    return ctx
 
 
 SUMMARY_KEYS = (

@@ -9,7 +9,7 @@ from typing import Literal, Mapping, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from canary.config import DType, Ferry, Lane, RaggedDot, Tiling
+from canary.config import DType, Ferry, Lane, RaggedDot, Tiling, WandbMode
 from canary.errors import ConfigError
 
 # The environment variable teams already use to force the grouped-matmul implementation.
@@ -38,6 +38,7 @@ class WorkloadSpec(BaseModel):
     lane: str
     platform: Literal["cpu", "tpu", "cuda"] = "cpu"
     devices: int = 1
+    hosts: int = Field(default=1, gt=0, description="> 1: start jax.distributed from the launcher's environment")
     ferry: Ferry
     steps: int = Field(gt=0)
     batch_size: int = Field(gt=0)
@@ -49,6 +50,7 @@ class WorkloadSpec(BaseModel):
     out_dir: str
     cache: CacheSpec = CacheSpec()
     wandb_project: str | None = None
+    wandb: WandbMode = "off"
 
     def write(self, path: Path) -> Path:
         path.write_text(self.model_dump_json(indent=2))
@@ -76,6 +78,7 @@ def build_spec(
         lane=lane.name,
         platform=lane.platform,
         devices=lane.devices,
+        hosts=lane.hosts,
         ferry=ferry,
         steps=steps or o.steps,
         batch_size=o.batch_size,
@@ -87,4 +90,5 @@ def build_spec(
         out_dir=str(out_dir),
         cache=cache or CacheSpec(dir=lane.cache_dir),
         wandb_project=lane.wandb_project,
+        wandb=lane.wandb,
     )

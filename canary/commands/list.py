@@ -32,6 +32,17 @@ def inventory() -> dict:
     return {"lanes_file": str(lanes_path), "lanes": {k: v.model_dump() for k, v in lanes.items()}, "ferries": ferries}
 
 
+def launcher_cell(launcher: dict) -> str:
+    """``ray TPU=4`` / ``command srun ...`` / ``local`` (``--json`` has every setting)."""
+    kind = launcher["kind"]
+    if kind == "ray":
+        res = " ".join(f"{k}={v:g}" for k, v in launcher["resources"].items())
+        return f"ray {res}".strip() + (f" @ {launcher['address']}" if launcher["address"] else "")
+    if kind == "command":
+        return "command " + " ".join(launcher["command"] or [])
+    return kind
+
+
 @click.command("list")
 @json_option
 @handle_errors
@@ -43,11 +54,13 @@ def list_(as_json):
         return
     c = console()
     t = Table(title=f"Lanes ({inv['lanes_file']})", title_justify="left")
-    for col in ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache"):
+    for col in ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"):
         t.add_column(col)
     for name, lane in inv["lanes"].items():
-        t.add_row(name, lane["accelerator"], str(lane["devices"]), lane["launcher"]["kind"], str(lane["attempts"]),
-                  f"{lane['timeout_s']:g}s", lane["cache_dir"] or "local default")
+        t.add_row(name, lane["accelerator"], f"{lane['devices']}" + (f" x {lane['hosts']} hosts" if lane["hosts"] > 1 else ""),
+                  launcher_cell(lane["launcher"]), str(lane["attempts"]), f"{lane['timeout_s']:g}s",
+                  lane["cache_dir"] or "local default",
+                  lane["wandb"])
     c.print(t)
     for f in inv["ferries"]:
         t = Table(title=f"Ferry {f['name']} v{f['version']} ({f['path']})", title_justify="left")

@@ -53,6 +53,8 @@ class RichProgress:
 @click.option("--cold", is_flag=True, help="Same as --cache cold.")
 @click.option("--cache-dir", default=None, metavar="URL",
               help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].")
+@click.option("--ray-address", default=None, metavar="URL",
+              help="A ray lane's job server (e.g. http://127.0.0.1:8265) [default: RAY_ADDRESS, else the lane's].")
 @click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
               help="Where the run is recorded [default: $CANARY_HISTORY, else SQLite in the user data dir].")
 @click.option("--no-history", is_flag=True, help="Do not record the run in the history.")
@@ -61,8 +63,8 @@ class RichProgress:
 @click.option("--wandb-url", default=None, help="The W&B run's URL [default: $CANARY_WANDB_URL].")
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, history, no_history, job_id,
-        ci_run_url, wandb_url, as_json):
+def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
+        job_id, ci_run_url, wandb_url, as_json):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -73,7 +75,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     """
     cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      tiling=tiling, cache=cache, history=history, record_history=not no_history, job_id=job_id,
+                      tiling=tiling, cache=cache, ray_address=ray_address, history=history,
+                      record_history=not no_history, job_id=job_id,
                       ci_run_url=ci_run_url, wandb_url=wandb_url)
     err = console(stderr=True)
     columns = [

@@ -29,6 +29,7 @@ class AttemptRequest:
     log_path: Path  # stdout and stderr together
     timeout_s: float
     poll_interval: float = 0.2
+    name: str = ""  # unique per attempt (e.g. "<run_id>-attempt-1"): names the job on a cluster
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,32 @@ class Launcher(Protocol):
 
 BACKENDS = {
     "local": "canary.launchers.local",
+    "ray": "canary.launchers.ray",
+    "command": "canary.launchers.command",
 }
 
 
-def for_lane(lane: Lane) -> Launcher:
+def entrypoint_argv(request: AttemptRequest, python: str | None = None) -> list[str]:
+    """The workload's argv as another machine runs it: the lane's interpreter in place of the
+    harness's own (when the lane names one)."""
+    argv = list(request.argv)
+    if python and argv:
+        argv[0] = python
+    return argv
+
+
+def for_lane(lane: Lane, ray_address: str | None = None) -> Launcher:
+    """The lane's launcher; ``ray_address`` (``canary run --ray-address``) points a ray lane at
+    another cluster."""
+    from canary.errors import ConfigError
+
     kind = lane.launcher.kind
     if kind not in BACKENDS:
-        from canary.errors import ConfigError
-
         raise ConfigError(f"lane {lane.name!r}: launcher {kind!r} is not available; known: {', '.join(BACKENDS)}")
-    return importlib.import_module(BACKENDS[kind]).make(lane)
+    module = importlib.import_module(BACKENDS[kind])
+    if ray_address:
+        if kind != "ray":
+            raise ConfigError(f"--ray-address {ray_address}: lane {lane.name!r} does not launch through Ray "
+                              f"(its launcher is {kind!r})")
+        return module.make(lane, address=ray_address)
+    return module.make(lane)

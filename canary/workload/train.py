@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,7 +31,9 @@ import optax
 from canary.config import Ferry, OptimizerConfig
 from canary.spec import WorkloadSpec
 from canary.workload import cache as workload_cache
+from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
+from canary.workload import tracking
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 
@@ -82,8 +85,9 @@ class TrainStep(NamedTuple):
     schedule: Callable
 
 
-def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None) -> TrainStep:
-    """The jitted train step (forward, backward, optimizer update) for a spec."""
+def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
+    """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
+    (see :mod:`canary.workload.parallel`) the batch is split over its devices."""
     cfg = model_config(spec)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
@@ -95,10 +99,15 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None) -
         params = init_params(cfg, key)
         return params, tx.init(params)
 
-    def step(params, opt_state, bias, batch):
-        (loss, metrics), grads = jax.value_and_grad(loss_fn, has_aux=True)(
+    def grads_of(params, bias, batch):
+        return jax.value_and_grad(loss_fn, has_aux=True)(
             params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss
         )
+
+    grads_of = parallel.data_parallel(grads_of, mesh)
+
+    def step(params, opt_state, bias, batch):
+        (loss, metrics), grads = grads_of(params, bias, batch)
         updates, opt_state = tx.update(grads, opt_state, params)
         params = optax.apply_updates(params, updates)
         metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads)})
@@ -126,20 +135,36 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
+    parallel.start_hosts(spec.hosts, os.environ)
     cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
-    ts = make_train_step(spec)
+    mesh = parallel.device_mesh()
+    n_devices = jax.device_count()
+    primary = jax.process_index() == 0  # one host writes the run's files
+    parallel.check_divisible(spec.batch_size, n_devices)
+    ts = make_train_step(spec, mesh=mesh)
     corpus = make_corpus(spec)
     tokens_per_step = spec.batch_size * spec.seq_len
 
-    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+    def next_batch(i: int):
+        return parallel.shard_batch(corpus.batch(i, spec.batch_size, spec.seq_len + 1), mesh)
+
+    params, opt_state = parallel.replicate(ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed)), mesh)
     n_params = param_count(params)
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
         f"ragged_dot={spec.ragged_dot}, tiling={spec.tiling}, jax {jax.__version__} on {jax.default_backend()}, "
-        f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'})"
+        f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'}), "
+        f"data-parallel over {n_devices} device(s)" + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
     )
-    batch = corpus.batch(0, spec.batch_size, spec.seq_len + 1)
+    tracker = tracking.open_tracker(
+        spec.wandb, out, project=spec.wandb_project, group=spec.ferry.name, lane=spec.lane, name=spec.run_id,
+        config={"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "steps": spec.steps,
+                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": spec.ragged_dot,
+                "devices": n_devices, "parameter_count": n_params},
+        environ=os.environ, say=log, enabled=primary,
+    )
+    batch = next_batch(0)
 
     t0 = time.perf_counter()
     compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()
@@ -150,12 +175,12 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
 
     last: dict[str, Any] = {}
     durations: list[float] = []
-    with open(out / "metrics.jsonl", "a", buffering=1) as mf:
+    with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
         t_prev = time.perf_counter()
         for i in range(spec.steps):
             params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
             if i + 1 < spec.steps:  # make the next batch while the device works
-                batch = corpus.batch(i + 1, spec.batch_size, spec.seq_len + 1)
+                batch = next_batch(i + 1)
             values = _floats(metrics)
             now = time.perf_counter()
             duration, t_prev = now - t_prev, now
@@ -171,6 +196,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 "_runtime": now - t_start,
             }
             mf.write(json.dumps(record) + "\n")
+            tracker.log(record, step=i)
             last = record
             if i % 10 == 0 or i + 1 == spec.steps:
                 log(f"step {i:5d}  loss {values['train/loss']:.4f}  {tokens_per_step / duration:,.0f} tokens/s")
@@ -183,12 +209,14 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "throughput/median_step_seconds": median,
         "compile/seconds": compile_seconds,
         "parameter_count": n_params,
+        "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
         "_runtime": time.perf_counter() - t_start,
     }
     config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id}
-    with open(out / "tracker_metrics.jsonl", "w") as tf:
+    with open(out / "tracker_metrics.jsonl" if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
+    tracker.finish(summary)
     log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median * 1e3:.1f} ms")
     return summary
 

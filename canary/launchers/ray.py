@@ -1,0 +1,219 @@
+"""The ray launcher: one attempt is one job on a Ray cluster, through the Ray Jobs API.
+
+The workload's command line is the job's entrypoint; the attempt's environment (plus the
+variables a training job needs from the harness's, see ``FORWARD``) goes into the job's
+``runtime_env``; the lane's ``resources`` (``{TPU = 4}``, ``{GPU = 8}``) are the entrypoint's
+resources, so the job waits until a worker with them is free. The launcher polls the job's
+status, copies its log into the attempt's log file as it grows, stops the job on timeout (or
+when the harness is interrupted), and maps what happened to an outcome:
+
+    PENDING past the lane's start_timeout_s, or Ray gave up starting it  -> never_started
+    SUCCEEDED                                                           -> succeeded
+    FAILED in the entrypoint                                            -> failed
+    FAILED because the job's supervisor died, or the cluster went away  -> lost
+    STOPPED by someone else                                             -> stopped
+    still running after the lane's timeout_s (stopped by us)            -> timeout
+
+The cluster is the lane's ``launcher.address``, overridden by ``RAY_ADDRESS`` and then by
+``canary run --ray-address``.
+
+Where things land: the workload writes metrics.jsonl and tracker_metrics.jsonl into the spec's
+``out_dir``, an absolute path on the harness's machine. With a Ray head on the same machine (as
+in the tests) or a shared file system mounted at the same path on every worker, the harness
+reads them as they are written. A remote cluster without such a mount needs the run directory
+on storage both sides reach (``canary run --out /mnt/shared/runs``); otherwise the verdict
+sees no metrics and fails, though the job's log still arrives through Ray's log API, so the
+failure is explained. The lane's ``python`` names the workers' interpreter and
+``runtime_env`` (``pip``, ``working_dir``, ...) how the workers get canary itself.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import time
+from typing import Any, Callable
+
+from canary.config import Lane
+from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv
+
+# Variables of the harness's environment a training job needs on the cluster (field notes §2),
+# W&B's, so tracking works the same wherever the job runs, and the multi-host start's. Nothing
+# else (no GitHub or cloud credentials) leaves the harness.
+FORWARD = ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "RAGGED_DOT_IMPL", "WANDB_API_KEY", "WANDB_MODE",
+           "WANDB_BASE_URL", "WANDB_ENTITY", "CANARY_COORDINATOR_ADDRESS", "CANARY_NUM_PROCESSES",
+           "CANARY_PROCESS_ID")
+FORWARD_PREFIXES = ("NCCL_", "JAX_")
+
+# Ray's reasons a job failed before its entrypoint ran, and the ones where the job was lost.
+NOT_STARTED_ERRORS = {
+    "JOB_SUPERVISOR_ACTOR_START_TIMEOUT",
+    "JOB_SUPERVISOR_ACTOR_UNSCHEDULABLE",
+    "JOB_SUPERVISOR_ACTOR_START_FAILURE",
+    "RUNTIME_ENV_SETUP_FAILURE",
+    "JOB_ENTRYPOINT_COMMAND_START_ERROR",
+}
+LOST_ERRORS = {"JOB_SUPERVISOR_ACTOR_DIED", "JOB_SUPERVISOR_ACTOR_UNKNOWN_FAILURE"}
+
+
+def forwarded_env(environ: dict[str, str]) -> dict[str, str]:
+    return {k: v for k, v in environ.items() if k in FORWARD or k.startswith(FORWARD_PREFIXES)}
+
+
+def resolve_address(flag: str | None, environ: dict[str, str], lane_address: str | None) -> str | None:
+    """``--ray-address``, else ``RAY_ADDRESS``, else the lane's ``launcher.address``."""
+    return flag or environ.get("RAY_ADDRESS") or lane_address
+
+
+def outcome_for(status: str, error_type: str | None, ever_running: bool) -> str:
+    """A terminal Ray job status -> an attempt outcome. Pure."""
+    if status == "SUCCEEDED":
+        return "succeeded"
+    if status == "STOPPED":
+        return "stopped"
+    if status == "FAILED":
+        if error_type in LOST_ERRORS:
+            return "lost"
+        if not ever_running and (error_type in NOT_STARTED_ERRORS or error_type is None):
+            return "never_started"
+        return "failed"
+    return "lost"
+
+
+def job_runtime_env(lane_runtime_env: dict[str, Any], env: dict[str, str]) -> dict[str, Any]:
+    runtime_env = dict(lane_runtime_env)
+    runtime_env["env_vars"] = {**env, **dict(lane_runtime_env.get("env_vars", {}))}
+    return runtime_env
+
+
+class _LogCopy:
+    """Appends what is new in a job's log to the attempt's log file (Ray logs only grow)."""
+
+    def __init__(self, client, job_id: str, path):
+        self.client, self.job_id, self.path, self.copied = client, job_id, path, 0
+
+    def __call__(self) -> None:
+        try:
+            text = self.client.get_job_logs(self.job_id)
+        except Exception:  # the log is best effort; the status decides the outcome
+            return
+        if len(text) > self.copied:
+            with open(self.path, "a") as f:
+                f.write(text[self.copied:])
+            self.copied = len(text)
+
+
+class RayLauncher:
+    def __init__(self, address: str | None, resources: dict[str, float], start_timeout_s: float,
+                 runtime_env: dict[str, Any] | None = None, python: str | None = None,
+                 log_interval_s: float = 5.0, lost_after_s: float = 120.0, grace_s: float = 30.0):
+        self.address, self.resources, self.start_timeout_s = address, dict(resources), start_timeout_s
+        self.runtime_env, self.python = dict(runtime_env or {}), python
+        self.log_interval_s, self.lost_after_s, self.grace_s = log_interval_s, lost_after_s, grace_s
+
+    def launch(self, request: AttemptRequest, poll: Callable[[], None] = lambda: None) -> AttemptOutcome:
+        request.log_path.parent.mkdir(parents=True, exist_ok=True)
+        t0 = time.monotonic()
+
+        def outcome(kind: str, detail: str, job_id: str | None = None, **kw) -> AttemptOutcome:
+            return AttemptOutcome(kind, kw.pop("exit_code", None), time.monotonic() - t0, request.log_path,
+                                  job_id=job_id, detail=detail, extra={"address": self.address, **kw})
+
+        def note(text: str) -> None:
+            with open(request.log_path, "a") as f:
+                f.write(f"canary: {text}\n")
+
+        try:
+            from ray.job_submission import JobSubmissionClient
+        except ImportError as e:
+            note(f"cannot import the Ray Jobs client: {e}")
+            return outcome("never_started", f"Ray is not installed here ({e}); pip install 'ray[default]'")
+        try:
+            client = JobSubmissionClient(self.address)
+            env = {**forwarded_env(dict(os.environ)), **request.env}
+            job_id = client.submit_job(
+                entrypoint=shlex.join(entrypoint_argv(request, self.python)),
+                submission_id=f"canary-{request.name}" if request.name else None,
+                runtime_env=job_runtime_env(self.runtime_env, env),
+                entrypoint_resources=self.resources or None,
+                metadata={"canary": request.name or "attempt"},
+            )
+        except Exception as e:  # unreachable cluster, refused submission
+            note(f"could not submit to Ray at {self.address}: {type(e).__name__}: {e}")
+            return outcome("never_started", f"could not submit to Ray at {self.address}: {e}")
+        note(f"submitted Ray job {job_id} to {self.address} with resources {self.resources or 'none'}")
+
+        copy_log = _LogCopy(client, job_id, request.log_path)
+        ever_running, run_started, last_log, last_ok = False, None, 0.0, time.monotonic()
+        try:
+            while True:
+                try:
+                    info = client.get_job_info(job_id)
+                    last_ok = time.monotonic()
+                except Exception as e:
+                    if time.monotonic() - last_ok > self.lost_after_s:
+                        note(f"lost contact with Ray for {self.lost_after_s:g}s: {e}")
+                        return outcome("lost", f"no answer from Ray at {self.address} for {self.lost_after_s:g}s: {e}",
+                                       job_id)
+                    time.sleep(request.poll_interval)
+                    continue
+                status = str(getattr(info.status, "value", info.status))
+                now = time.monotonic()
+                if status == "RUNNING" and not ever_running:
+                    ever_running, run_started = True, now
+                    note(f"job {job_id} started after {now - t0:.1f}s")
+                if status in ("SUCCEEDED", "FAILED", "STOPPED"):
+                    copy_log()
+                    poll()
+                    error_type = getattr(info.error_type, "value", info.error_type)
+                    kind = outcome_for(status, error_type, ever_running or info.driver_exit_code is not None)
+                    return outcome(kind, _detail(status, info), job_id, exit_code=info.driver_exit_code,
+                                   error_type=error_type)
+                if not ever_running and now - t0 > self.start_timeout_s:
+                    self._stop(client, job_id, request.poll_interval)
+                    copy_log()
+                    note(f"job {job_id} did not start within {self.start_timeout_s:g}s; stopped it")
+                    return outcome("never_started", f"no worker with {self.resources or 'the resources'} "
+                                   f"within {self.start_timeout_s:g}s", job_id)
+                if run_started is not None and now - run_started > request.timeout_s:
+                    self._stop(client, job_id, request.poll_interval)
+                    copy_log()
+                    poll()
+                    note(f"job {job_id} still running after {request.timeout_s:g}s; stopped it")
+                    return outcome("timeout", f"no exit after {request.timeout_s:g}s; Ray job stopped", job_id)
+                if now - last_log >= self.log_interval_s:
+                    copy_log()
+                    last_log = now
+                poll()
+                time.sleep(request.poll_interval)
+        except BaseException:
+            self._stop(client, job_id, request.poll_interval)
+            raise
+
+    def _stop(self, client, job_id: str, interval: float) -> None:
+        """Asks Ray to stop the job and waits (up to grace_s) until it says it has."""
+        try:
+            client.stop_job(job_id)
+            deadline = time.monotonic() + self.grace_s
+            while time.monotonic() < deadline:
+                status = client.get_job_status(job_id)
+                if str(getattr(status, "value", status)) in ("SUCCEEDED", "FAILED", "STOPPED"):
+                    return
+                time.sleep(interval)
+        except Exception:
+            pass
+
+
+def _detail(status: str, info: Any) -> str:
+    parts = [f"Ray job {status.lower()}"]
+    if info.driver_exit_code is not None:
+        parts.append(f"exit status {info.driver_exit_code}")
+    if info.message:
+        parts.append(str(info.message).strip().splitlines()[0][:300])
+    return "; ".join(parts)
+
+
+def make(lane: Lane, address: str | None = None) -> RayLauncher:
+    lc = lane.launcher
+    return RayLauncher(resolve_address(address, dict(os.environ), lc.address), lc.resources,
+                       lc.start_timeout_s, lc.runtime_env, lc.python)

