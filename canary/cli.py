@@ -18,12 +18,14 @@ COMMANDS: dict[str, str] = {
     "run": "canary.commands.run:run",
     "gate": "canary.commands.gate:gate",
     "list": "canary.commands.list:list_",
+    "notify": "canary.commands.notify:notify",
 }
 
 SHORT_HELP: dict[str, str] = {
     "run": "Train the ferry on a lane and judge it against the gates.",
     "gate": "Judge an existing run directory or levanter tracker_metrics.jsonl.",
     "list": "Show the ferries, lanes and gates that are defined.",
+    "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
 }
 
 

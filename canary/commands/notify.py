@@ -1,0 +1,108 @@
+"""``canary notify RUN``: tell GitHub about a recorded run, exactly once."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from canary.commands._common import emit_json, handle_errors, json_option
+from canary.errors import ConfigError
+from canary.record import RunRecord
+from canary.render import console
+
+RESULT_FILE = "result.json"
+
+
+def repo_option(fn):
+    return click.option("--repo", default=lambda: os.environ.get("GITHUB_REPOSITORY"),
+                        help="OWNER/NAME of the repository to file issues in [default: $GITHUB_REPOSITORY].")(fn)
+
+
+def notify_options(fn):
+    """Flags shared by ``canary notify`` and ``canary run --notify``."""
+    fn = click.option("--dry-run", is_flag=True,
+                      help="Print the markdown and the API calls it would make; post nothing.")(fn)
+    fn = click.option("--close-on-recovery", is_flag=True,
+                      help="Close an issue when the first pass after its failures is reported.")(fn)
+    return repo_option(fn)
+
+
+def require_repo(repo: str | None) -> str:
+    if not repo:
+        raise ConfigError("say which repository to notify with --repo OWNER/NAME (or set GITHUB_REPOSITORY)")
+    return repo
+
+
+def load_record(run: str, runs_dir: Path) -> RunRecord:
+    """A run by its directory, its result.json, or its id under ``runs_dir``."""
+    p = Path(run)
+    candidates = [p / RESULT_FILE, p] if p.suffix == ".json" or p.exists() else []
+    candidates.append(runs_dir / run / RESULT_FILE)
+    for c in candidates:
+        if c.is_file():
+            try:
+                return RunRecord.from_dict(json.loads(c.read_text()))
+            except (ValueError, TypeError, KeyError) as e:
+                raise ConfigError(f"{c}: not a canary run record ({e})") from None
+    raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir}")
+
+
+def render_result(result, as_json: bool) -> None:
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    out = console()
+    for d in result.deliveries:
+        label = f"run {d.run_id}" + (" (spooled earlier)" if d.resent else "")
+        if d.status == "dry-run":
+            out.print(f"[bold]dry run for {label}[/]: these calls would be made")
+            for call in d.calls:
+                out.print(f"  {call}", markup=False, highlight=False)
+            for i, m in enumerate(d.messages, 1):
+                out.print(f"\n[bold]--- markdown {i}: {m['call']}[/]" + (f"  title: {m['title']}" if m["title"] else ""),
+                          highlight=False)
+                out.print(m["body"], markup=False, highlight=False, soft_wrap=True)
+            if not d.calls:
+                out.print("  nothing to say")
+        elif d.status == "spooled":
+            out.print(f"[yellow]not sent[/] {label}: {d.error}", highlight=False)
+            out.print(f"  kept in {d.spool_path}; the next notify sends it", highlight=False)
+        else:
+            if not d.actions:
+                out.print(f"{label}: nothing to say")
+            for a in d.actions:
+                out.print(f"{label}: {a.kind} #{a.issue} {a.url or ''} {a.detail}".rstrip(), highlight=False)
+
+
+@click.command()
+@click.argument("run")
+@click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"),
+              show_default=True, help="Where to look up RUN when it is a run id.")
+@click.option("--notify", "backend", type=click.Choice(["github"]), default="github", show_default=True,
+              help="Where to say it.")
+@notify_options
+@json_option
+@handle_errors
+def notify(run, runs_dir, backend, repo, close_on_recovery, dry_run, as_json):
+    """Tell GitHub about RUN (a run directory, its result.json, or a run id): open an issue for a
+    new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
+    first pass after failures. Every post carries a hidden marker, so notifying twice posts once.
+
+    The token is read from GITHUB_TOKEN and the API from GITHUB_API_URL (GitHub Actions sets both).
+    When GitHub cannot be reached the notification is kept beside the run record and sent by the
+    next notify.
+
+    Exit status: 0 said (or nothing to say), 1 not sent now (kept for the next notify), 2 bad input.
+    """
+    from canary.notify import notify as notify_lib
+
+    record = load_record(run, runs_dir)
+    result = notify_lib(record, None, repo=require_repo(repo), backend=backend,
+                        close_on_recovery=close_on_recovery, dry_run=dry_run,
+                        log=lambda msg: click.echo(f"canary: {msg}", err=True))
+    render_result(result, as_json)
+    sys.exit(0 if result.delivered else 1)
