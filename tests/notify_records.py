@@ -42,7 +42,7 @@ def failing(run_id: str = "20260828T060000Z-tpu-ab12", date: str = "2026-08-28",
                             signature=sig))
     fields = dict(
         run_id=run_id, lane=lane, ferry="moe-canary", ferry_version=1, verdict="fail", steps_completed=0,
-        final_loss=None, gates=[{"name": "min_steps", "ok": False}], run_dir=f"/nonexistent/runs/{run_id}",
+        final_loss=None, gates=[{"name": "min_steps", "value": 0, "threshold": 200, "status": "FAIL", "detail": "0 < 200"}], run_dir=f"/nonexistent/runs/{run_id}",
         attempts=atts, error=EXCERPT, started_at=f"{date}T06:00:00+00:00", ended_at=f"{date}T06:20:00+00:00",
         commit="c0ffee1234567890c0ffee1234567890c0ffee12", classification="deterministic", signature=sig,
         context={"job_id": f"/runner/canary-tpu-{run_id[-4:]}",
@@ -56,7 +56,7 @@ def failing(run_id: str = "20260828T060000Z-tpu-ab12", date: str = "2026-08-28",
 def passing(run_id: str = "20260901T060000Z-tpu-cd34", date: str = "2026-09-01", lane: str = "tpu", **kw) -> RunRecord:
     fields = dict(
         run_id=run_id, lane=lane, ferry="moe-canary", ferry_version=1, verdict="pass", steps_completed=238,
-        final_loss=5.7976, gates=[{"name": "min_steps", "ok": True}], run_dir=f"/nonexistent/runs/{run_id}",
+        final_loss=5.7976, gates=[{"name": "min_steps", "value": 238, "threshold": 200, "status": "PASS", "detail": ""}], run_dir=f"/nonexistent/runs/{run_id}",
         attempts=[Attempt(1, "succeeded", 0, 600.0, "train.log", 238, 5.7976)],
         started_at=f"{date}T06:00:00+00:00", ended_at=f"{date}T06:10:00+00:00", classification="pass",
         commit="feedface" * 5, context={"ci_run_url": "https://github.com/acme/canary/actions/runs/99"},

@@ -160,12 +160,13 @@ def summary_line(record: RunRecord) -> str:
         head = sig.exception or sig.kind.replace("_", " ")
         text = f"{head}: {first}" if first else head
     else:
-        failed = [g for g in record.gates if not g.get("ok", g.get("passed", True))]
+        failed = [g for g in record.gates if g.get("status") == "FAIL"]
         if record.error:
             last = [ln.strip() for ln in record.error.splitlines() if ln.strip()]
             text = last[-1] if last else "training failed"
         elif failed:
-            text = "gate failed: " + ", ".join(str(g.get("name", "?")) for g in failed)
+            text = "gate failed: " + "; ".join(
+                f"{g.get('name', '?')}" + (f" ({g['detail']})" if g.get("detail") else "") for g in failed)
         else:
             text = "canary failed"
     text = " ".join(text.split())

@@ -1,0 +1,98 @@
+"""``canary notify`` as a user (or a workflow step) runs it, against the local GitHub server."""
+
+import json
+
+from canary.notify.compose import run_marker
+from conftest import run_cli
+from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
+from notify_records import failing
+
+
+def _env(github, tmp_path, **extra):
+    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+            "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "", **extra}
+
+
+def _run_dir(tmp_path, record):
+    d = tmp_path / "runs" / record.run_id
+    d.mkdir(parents=True)
+    record.run_dir = str(d)
+    (d / "result.json").write_text(json.dumps(record.to_dict()))
+    return d
+
+
+def test_notify_opens_the_issue_then_posts_nothing_the_second_time(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    env = _env(github, tmp_path)
+    r = run_cli("notify", str(d), "--repo", REPO, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "opened #1" in r.stdout
+    [issue] = github.state.issues()
+    assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in issue["body"]
+
+    writes = len(github.state.writes())
+    r = run_cli("notify", failing().run_id, "--runs", str(tmp_path / "runs"), "--repo", REPO, "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["delivered"] is True
+    assert [a["kind"] for a in out["deliveries"][0]["actions"]] == ["already-posted"]
+    assert len(github.state.writes()) == writes
+
+
+def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", env=_env(github, tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert f"GET /repos/{REPO}/issues?labels=canary&state=open&per_page=100" in r.stdout
+    assert f"POST /repos/{REPO}/issues " in r.stdout
+    assert run_marker(failing().run_id, "tpu") in r.stdout
+    assert "### Canary run context" in r.stdout
+    assert github.state.writes() == []
+
+
+def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(github, tmp_path):
+    first = _run_dir(tmp_path, failing())
+    env = _env(github, tmp_path)
+    github.state.down = True
+    r = run_cli("notify", str(first), "--repo", REPO, env=env)
+    assert r.returncode == 1
+    assert "not sent" in r.stdout and "503" in r.stdout
+    assert "retrying in" in r.stderr and TOKEN not in r.stderr + r.stdout
+    assert (first / "notify-pending.json").is_file()
+
+    github.state.down = False
+    second = _run_dir(tmp_path, failing("20260829T060000Z-tpu-cd34", "2026-08-29"))
+    r = run_cli("notify", str(second), "--repo", REPO, "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [(d["run_id"], d["status"]) for d in out["deliveries"]] == [
+        (failing().run_id, "sent"), ("20260829T060000Z-tpu-cd34", "sent")]
+    assert not (first / "notify-pending.json").exists()
+    assert len(github.state.issues()) == 1 and len(github.state.comments(1)) == 1
+
+
+def test_repo_comes_from_github_repository(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    r = run_cli("notify", str(d), env=_env(github, tmp_path, GITHUB_REPOSITORY=REPO))
+    assert r.returncode == 0, r.stderr
+    assert len(github.state.issues()) == 1
+
+
+def test_bad_input_exits_2_with_a_clear_message(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    env = _env(github, tmp_path)
+    r = run_cli("notify", str(d), env=env)
+    assert r.returncode == 2 and "--repo OWNER/NAME" in r.stderr
+    r = run_cli("notify", "no-such-run", "--runs", str(tmp_path / "runs"), "--repo", REPO, env=env)
+    assert r.returncode == 2 and "no run 'no-such-run'" in r.stderr
+    r = run_cli("notify", str(d), "--repo", "not-a-repo", env=env)
+    assert r.returncode == 2 and "OWNER/NAME" in r.stderr
+    (tmp_path / "bad.json").write_text("{}")
+    r = run_cli("notify", str(tmp_path / "bad.json"), "--repo", REPO, env=env)
+    assert r.returncode == 2 and "not a canary run record" in r.stderr
+    assert github.state.requests == []
+
+
+def test_help_lists_notify():
+    r = run_cli("--help")
+    assert r.returncode == 0 and "notify" in r.stdout
