@@ -96,3 +96,65 @@ def test_bad_input_exits_2_with_a_clear_message(github, tmp_path):
 def test_help_lists_notify():
     r = run_cli("--help")
     assert r.returncode == 0 and "notify" in r.stdout
+
+
+LANES = """
+[lanes.cpu]
+description = "a cpu lane whose attempts always time out"
+accelerator = "cpu"
+platform = "cpu"
+launcher = { kind = "local" }
+attempts = 2
+timeout_s = 0.3
+context = "local CPU, 0.3 s budget"
+"""
+
+
+def _failing_lane(tmp_path, github, **extra):
+    lanes = tmp_path / "lanes.toml"
+    lanes.write_text(LANES)
+    return _env(github, tmp_path, CANARY_LANES=str(lanes), **extra)
+
+
+def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
+    env = _failing_lane(tmp_path, github)
+    out = tmp_path / "runs"
+    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, "--json",
+                env=env, timeout=300)
+    assert r.returncode == 1, r.stderr  # the canary failed; notifying worked
+    res = json.loads(r.stdout)
+    assert res["verdict"] == "fail" and res["notify"]["delivered"] is True
+    [issue] = github.state.issues()
+    assert issue["title"].startswith("[canary-cpu] ")
+    assert "Lane: cpu (local CPU, 0.3 s budget)" in issue["body"]
+    assert run_marker(res["run_id"], "cpu") in issue["body"]
+
+
+def test_run_notify_during_an_outage_keeps_the_verdict_and_the_next_run_sends_both(github, tmp_path):
+    env = _failing_lane(tmp_path, github)
+    out = tmp_path / "runs"
+    github.state.down = True
+    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, env=env,
+                timeout=300)
+    assert r.returncode == 1  # the verdict, not the outage
+    assert "not sent" in r.stdout
+    [pending] = list(out.glob("*/notify-pending.json"))
+
+    github.state.down = False
+    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, "--json",
+                env=env, timeout=300)
+    assert r.returncode == 1
+    res = json.loads(r.stdout)
+    assert [d["status"] for d in res["notify"]["deliveries"]] == ["sent", "sent"]
+    assert not pending.exists()
+    [issue] = github.state.issues()
+    assert len(github.state.comments(issue["number"])) == 1
+
+
+def test_run_notify_flags_are_checked_before_training(github, tmp_path):
+    env = _failing_lane(tmp_path, github)
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", env=env)
+    assert r.returncode == 2 and "--repo OWNER/NAME" in r.stderr
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--dry-run", env=env)
+    assert r.returncode == 2 and "--dry-run only applies with --notify github" in r.stderr
+    assert not (tmp_path / "runs").exists()

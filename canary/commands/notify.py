@@ -31,6 +31,41 @@ def notify_options(fn):
     return repo_option(fn)
 
 
+def run_notify_options(fn):
+    """``canary run``'s notify flags."""
+    fn = notify_options(fn)
+    return click.option("--notify", "notify_backend", type=click.Choice(["github"]), default=None,
+                        help="After the run, tell GitHub: an issue per failure signature, a comment per "
+                             "recurrence, a recovery comment. Never changes the verdict or the exit status.")(fn)
+
+
+def check_run_notify(opts: dict) -> bool:
+    """True when ``canary run`` is to notify; bad notify flags are bad input before any training."""
+    if opts["notify_backend"] is None:
+        used = [flag for flag, key in (("--dry-run", "dry_run"), ("--close-on-recovery", "close_on_recovery"))
+                if opts[key]]
+        if used:
+            raise ConfigError(f"{' and '.join(used)} only appl{'y' if len(used) > 1 else 'ies'} with --notify github")
+        return False
+    from canary.notify.github import GitHubClient, RetryPolicy
+
+    GitHubClient(require_repo(opts["repo"]), None, retry=RetryPolicy.from_env())  # validates the names
+    return True
+
+
+def notify_after_run(record: RunRecord, opts: dict):
+    """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
+    from canary.notify import Delivery, NotifyResult
+    from canary.notify import notify as notify_lib
+
+    try:
+        return notify_lib(record, None, repo=opts["repo"], backend=opts["notify_backend"],
+                          close_on_recovery=opts["close_on_recovery"], dry_run=opts["dry_run"],
+                          log=lambda msg: click.echo(f"canary: {msg}", err=True))
+    except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
+        return NotifyResult([Delivery(record.run_id, "failed", error=f"{type(e).__name__}: {e}")])
+
+
 def require_repo(repo: str | None) -> str:
     if not repo:
         raise ConfigError("say which repository to notify with --repo OWNER/NAME (or set GITHUB_REPOSITORY)")
@@ -68,6 +103,8 @@ def render_result(result, as_json: bool) -> None:
                 out.print(m["body"], markup=False, highlight=False, soft_wrap=True)
             if not d.calls:
                 out.print("  nothing to say")
+        elif d.status == "failed":
+            out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
         elif d.status == "spooled":
             out.print(f"[yellow]not sent[/] {label}: {d.error}", highlight=False)
             out.print(f"  kept in {d.spool_path}; the next notify sends it", highlight=False)

@@ -9,6 +9,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
 from canary.render import console, fmt, gates_table, verdict_line
 from canary.runner import RunOptions, run_canary
 
@@ -45,9 +46,10 @@ class RichProgress:
               help="Where run directories are created.")
 @click.option("--ragged-dot", type=click.Choice(["auto", "xla", "megablox", "grouped"]), default=None,
               help="Override the lane's grouped-matmul backend.")
+@run_notify_options
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
+def run(lane, steps, ferry, gates, out, ragged_dot, as_json, **notify_opts):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -56,6 +58,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
 
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
+    notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot)
     err = console(stderr=True)
     columns = [
@@ -64,8 +67,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
     ]
     with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
         result = run_canary(opts, RichProgress(p))
+    said = notify_after_run(result, notify_opts) if notifying else None  # never changes the verdict
     if as_json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), **({"notify": said.to_dict()} if said else {})})
     else:
         out_c = console()
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
@@ -80,4 +84,6 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json):
             facts.append(f"compile {s['compile/seconds']:.1f}s")
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
+        if said:
+            render_result(said, False)
     sys.exit(0 if result.verdict == "pass" else 1)

@@ -37,7 +37,7 @@ class Delivery:
     """The fate of one run's notification."""
 
     run_id: str
-    status: str  # sent | spooled | dry-run
+    status: str  # sent | spooled | dry-run | failed
     actions: list[Action] = field(default_factory=list)
     error: str | None = None
     spool_path: str | None = None
@@ -60,7 +60,7 @@ class NotifyResult:
     @property
     def delivered(self) -> bool:
         """Everything that had to be said was said (or, in a dry run, shown)."""
-        return all(d.status != "spooled" for d in self.deliveries)
+        return all(d.status in ("sent", "dry-run") for d in self.deliveries)
 
     def to_dict(self) -> dict[str, Any]:
         return {"delivered": self.delivered, "deliveries": [d.to_dict() for d in self.deliveries]}
