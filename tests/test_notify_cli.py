@@ -16,7 +16,7 @@ def _env(github, tmp_path, **extra):
 def _run_dir(tmp_path, record):
     d = tmp_path / "runs" / record.run_id
     d.mkdir(parents=True)
-    record.run_dir = str(d)
+    record.run_dir = f"/ci-runner/work/runs/{record.run_id}"  # written on another machine
     (d / "result.json").write_text(json.dumps(record.to_dict()))
     return d
 

@@ -80,9 +80,11 @@ def load_record(run: str, runs_dir: Path) -> RunRecord:
     for c in candidates:
         if c.is_file():
             try:
-                return RunRecord.from_dict(json.loads(c.read_text()))
+                record = RunRecord.from_dict(json.loads(c.read_text()))
             except (ValueError, TypeError, KeyError) as e:
                 raise ConfigError(f"{c}: not a canary run record ({e})") from None
+            record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
+            return record
     raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir}")
 
 
