@@ -5,6 +5,7 @@ import pytest
 from canary.notify.compose import (
     Facts,
     LastPass,
+    Previous,
     Streak,
     WindowCommit,
     cold_reason,
@@ -170,3 +171,29 @@ def test_facts_round_trip_without_secrets():
     d = facts.to_dict()
     assert "secrets" not in d and "hunter2hunter2" not in str(d)
     assert Facts.from_dict(d) == Facts(**{**facts.__dict__, "secrets": ()})
+
+
+def test_what_is_new_compares_with_the_previous_occurrence():
+    before = failing("20260827T060000Z-tpu-0001", "2026-08-27", classification="intermittent")
+    before.attempts[1].outcome = "succeeded"
+    for a in before.attempts:
+        a.cache = {"mode": "warm", "requests": 3, "hits": 3, "misses": 0, "errors": []}
+    facts = Facts(previous=Previous.of(before))
+    body = recurrence_comment(failing(), facts).body
+    line = next(ln for ln in body.splitlines() if ln.startswith("New since the previous occurrence"))
+    assert "run `20260827T060000Z-tpu-0001` (2026-08-27)" in line
+    assert "classification intermittent → deterministic" in line
+    assert "4 of 4 attempts failed (was 3 of 4)" in line
+    assert "lowered cold: yes (was no)" in line and "cache read errors: yes (was no)" in line
+
+
+def test_nothing_new_is_said_as_such():
+    facts = Facts(previous=Previous.of(failing("20260827T060000Z-tpu-0001", "2026-08-27")))
+    assert "Nothing new since the previous occurrence, run `20260827T060000Z-tpu-0001` (2026-08-27)" in \
+        recurrence_comment(failing(), facts).body
+    assert "previous occurrence" not in recurrence_comment(failing(), Facts()).body
+
+
+def test_previous_round_trips_through_facts():
+    facts = Facts(previous=Previous.of(failing()))
+    assert Facts.from_dict(facts.to_dict()) == facts

@@ -52,6 +52,27 @@ class Streak:
 
 
 @dataclass(frozen=True)
+class Previous:
+    """The latest earlier failure with this signature: what a recurrence is compared with."""
+
+    run_id: str
+    date: str
+    lane: str = ""
+    classification: str | None = None
+    attempts: int = 0
+    failed_attempts: int = 0
+    lowered_cold: bool | None = None  # None: no cache facts recorded
+    cache_errors: bool | None = None
+    commit: str | None = None
+
+    @classmethod
+    def of(cls, record: RunRecord) -> "Previous":
+        cold, errors = _cache_summary(record)
+        return cls(record.run_id, run_date(record), record.lane, record.classification, len(record.attempts),
+                   sum(1 for a in record.attempts if a.outcome != "succeeded"), cold, errors, record.commit)
+
+
+@dataclass(frozen=True)
 class Facts:
     """What a message says beyond the run record itself; all optional (unknown is said as such)."""
 
@@ -63,6 +84,7 @@ class Facts:
     window_note: str = ""  # why the window is unknown, or a caveat
     recovered: tuple[str, ...] = ()  # on a pass: fingerprints of the failure streak it ends
     failure_streak: Streak | None = None  # on a pass: the streak of failures it ends
+    previous: Previous | None = None  # on a recurrence: the latest earlier failure with this signature
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,7 +95,8 @@ class Facts:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Facts":
         d = dict(d)
-        for key, kind in (("streak", Streak), ("failure_streak", Streak), ("last_pass", LastPass)):
+        for key, kind in (("streak", Streak), ("failure_streak", Streak), ("last_pass", LastPass),
+                          ("previous", Previous)):
             d[key] = kind(**d[key]) if d.get(key) else None
         if d.get("window") is not None:
             d["window"] = tuple(WindowCommit(c["sha"], c["subject"], tuple(c.get("paths", ())), c.get("watched", False))
@@ -288,6 +311,39 @@ def streak_sentence(streak: Streak | None) -> str:
     return "First failure after the last pass."
 
 
+def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
+    """(lowered cold on any attempt, a cache read error on any attempt); None where unrecorded."""
+    caches = [a.cache for a in record.attempts if a.cache is not None] or ([record.cache] if record.cache else [])
+    if not caches:
+        return None, None
+    return any(cold_reason(c) for c in caches), any(c.get("errors") for c in caches)
+
+
+def what_is_new(record: RunRecord, previous: Previous | None) -> str:
+    """How this occurrence differs from the previous one of the same signature."""
+    if previous is None:
+        return ""
+    now = Previous.of(record)
+    changes = []
+    if previous.lane and previous.lane != now.lane:
+        changes.append(f"last seen on the {previous.lane} lane, now on {now.lane}")
+    if previous.classification != now.classification and now.classification:
+        changes.append(f"classification {previous.classification or 'unknown'} → {now.classification}")
+    if (previous.failed_attempts, previous.attempts) != (now.failed_attempts, now.attempts):
+        changes.append(f"{now.failed_attempts} of {now.attempts} attempts failed "
+                       f"(was {previous.failed_attempts} of {previous.attempts})")
+    for label, before, after in (("lowered cold", previous.lowered_cold, now.lowered_cold),
+                                 ("cache read errors", previous.cache_errors, now.cache_errors)):
+        if before is not None and after is not None and before != after:
+            changes.append(f"{label}: {'yes' if after else 'no'} (was {'yes' if before else 'no'})")
+    if previous.commit and now.commit and previous.commit != now.commit:
+        changes.append(f"commit {code(now.commit[:12])} (was {code(previous.commit[:12])})")
+    since = f"run {code(previous.run_id)} ({previous.date})"
+    if not changes:
+        return f"Nothing new since the previous occurrence, {since}: same commit, attempts and cache facts."
+    return f"New since the previous occurrence, {since}: " + "; ".join(changes) + "."
+
+
 def _window_section(facts: Facts) -> str:
     s = facts.secrets
     lines = ["### Regression window"]
@@ -371,8 +427,9 @@ def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str,
 def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
     """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
     s = facts.secrets
+    new = what_is_new(record, facts.previous)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak)]),
+        "\n".join(head + ["", streak_sentence(facts.streak)] + (["", new] if new else [])),
         _signature_section(record, s),
         _attempts_section(record),
         _cache_section(record, s),
