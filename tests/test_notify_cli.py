@@ -49,6 +49,12 @@ def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp
     assert "### Canary run context" in r.stdout
     assert github.state.writes() == []
 
+    # what it printed is exactly what it then posts
+    assert run_cli("notify", str(d), "--repo", REPO, env=_env(github, tmp_path)).returncode == 0
+    [issue] = github.state.issues()
+    assert issue["body"] in r.stdout
+    assert f"title: {issue['title']}" in r.stdout
+
 
 def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(github, tmp_path):
     first = _run_dir(tmp_path, failing())

@@ -96,15 +96,15 @@ def render_result(result, as_json: bool) -> None:
     for d in result.deliveries:
         label = f"run {d.run_id}" + (" (spooled earlier)" if d.resent else "")
         if d.status == "dry-run":
-            out.print(f"[bold]dry run for {label}[/]: these calls would be made")
+            # plain echo, not rich: the markdown is printed byte for byte as it would be posted
+            click.echo(f"dry run for {label}: these calls would be made")
             for call in d.calls:
-                out.print(f"  {call}", markup=False, highlight=False)
+                click.echo(f"  {call}")
             for i, m in enumerate(d.messages, 1):
-                out.print(f"\n[bold]--- markdown {i}: {m['call']}[/]" + (f"  title: {m['title']}" if m["title"] else ""),
-                          highlight=False)
-                out.print(m["body"], markup=False, highlight=False, soft_wrap=True)
+                click.echo(f"\n--- markdown {i}: {m['call']}" + (f"  title: {m['title']}" if m["title"] else ""))
+                click.echo(m["body"], nl=False)
             if not d.calls:
-                out.print("  nothing to say")
+                click.echo("  nothing to say")
         elif d.status == "failed":
             out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
         elif d.status == "spooled":
