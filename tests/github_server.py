@@ -28,6 +28,7 @@ class Fault:
     method: str | None = None  # only calls with this method
     path_re: str | None = None  # only calls whose path matches
     headers: dict[str, str] = field(default_factory=dict)
+    after: bool = False  # do the request, then answer with the fault (a 5xx that still did the work)
 
 
 class GitHubState:
@@ -104,7 +105,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -------------------------------------------------------------- plumbing
 
+    _override: Fault | None = None
+
     def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None) -> None:
+        if self._override is not None:
+            fault, self._override = self._override, None
+            return self._error(fault.status, fault.message)
         raw = b"" if body is None else json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -159,7 +165,9 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._body() if method in ("POST", "PATCH") else None
         if down:
             return self._error(503, "Service Unavailable")
-        if fault is not None:
+        if fault is not None and fault.after:
+            self._override = fault  # the route does the work; _send answers with the fault
+        elif fault is not None:
             headers = dict(fault.headers)
             if fault.retry_after is not None:
                 headers["Retry-After"] = fault.retry_after

@@ -145,3 +145,23 @@ def test_link_and_retry_after_parsing():
     assert _retry_after({"Retry-After": "12"}) == 12
     assert _retry_after({"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}, now=1445412470.0) == 10.0
     assert _retry_after({}) is None
+
+
+def test_a_create_that_failed_with_a_5xx_but_landed_is_not_made_twice(github, client):
+    n = client.create_issue("t", "b", ["canary"])["number"]
+    github.state.fail(502, method="POST", after=True)
+    comment = client.create_comment(n, "hello, once")
+    assert [c["body"] for c in github.state.comments(n)] == ["hello, once"]
+    assert comment["body"] == "hello, once"
+
+    github.state.fail(500, method="POST", after=True)
+    issue = client.create_issue("another", "unique body", ["canary"])
+    assert [i["title"] for i in github.state.issues()] == ["t", "another"]
+    assert issue["title"] == "another"
+
+
+def test_a_create_that_failed_without_landing_is_made_again(github, client):
+    n = client.create_issue("t", "b", ["canary"])["number"]
+    github.state.fail(503, method="POST")
+    client.create_comment(n, "hello")
+    assert [c["body"] for c in github.state.comments(n)] == ["hello"]

@@ -7,7 +7,9 @@
 Lists go through the REST list endpoints and follow ``Link: <...>; rel="next"`` to the last
 page (the search API lags and does not see HTML comments, where canary's markers live).
 Transient failures (5xx, 429, and 403 rate limits) are retried with exponential backoff by
-tenacity, waiting what ``Retry-After`` (or ``x-ratelimit-reset``) asks when GitHub says it.
+tenacity, waiting what ``Retry-After`` (or ``x-ratelimit-reset``) asks when GitHub says it. A
+create that failed with a 5xx may have been done anyway: before creating again, the client looks
+for what it was creating (the exact body), so a retry never posts twice.
 The token never appears in an error message or a log line.
 """
 
@@ -189,9 +191,27 @@ class GitHubClient:
         asked = getattr(exc, "retry_after", None)
         return asked is not None and asked > self.retry.max_wait_s
 
-    def request(self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None) -> tuple[Any, Any]:
-        """One call with retries: returns (decoded JSON, response headers); raises GitHubError."""
+    def request(self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None,
+                landed: Callable[[], Any] | None = None) -> tuple[Any, Any]:
+        """One call with retries: returns (decoded JSON, response headers); raises GitHubError.
+
+        A create that failed with a 5xx or a lost connection may have been done all the same;
+        ``landed`` looks for its result, and when it finds one the call is not made again."""
         url = self._url(path, query)
+        uncertain = False
+
+        def attempt() -> tuple[Any, Any]:
+            nonlocal uncertain
+            if uncertain and landed is not None:
+                found = landed()
+                if found is not None:
+                    return found, None
+            try:
+                return self._once(method, url, body)
+            except GitHubError as e:
+                uncertain = e.status is None or e.status >= 500
+                raise
+
         retrying = Retrying(
             retry=retry_if_exception(lambda e: isinstance(e, GitHubError) and e.transient),
             stop=stop_any(stop_after_attempt(self.retry.attempts), self._asked_too_long),
@@ -200,7 +220,7 @@ class GitHubClient:
             before_sleep=self._before_sleep,
             reraise=True,
         )
-        return retrying(self._once, method, url, body)
+        return retrying(attempt)
 
     def paginate(self, path: str, query: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
         url: str | None = self._url(path, {**(query or {}), "per_page": self.per_page})
@@ -221,7 +241,11 @@ class GitHubClient:
         return [i for i in items if "pull_request" not in i]
 
     def create_issue(self, title: str, body: str, labels: list[str]) -> dict[str, Any]:
-        issue, _ = self.request("POST", f"{self._repo_path}/issues", {"title": title, "body": body, "labels": labels})
+        def landed() -> dict[str, Any] | None:
+            return next((i for i in self.list_issues(",".join(labels) or "", "open") if i.get("body") == body), None)
+
+        issue, _ = self.request("POST", f"{self._repo_path}/issues", {"title": title, "body": body, "labels": labels},
+                                landed=landed)
         return issue
 
     def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
@@ -235,7 +259,11 @@ class GitHubClient:
         return list(self.paginate(f"{self._repo_path}/issues/{number}/comments"))
 
     def create_comment(self, number: int, body: str) -> dict[str, Any]:
-        comment, _ = self.request("POST", f"{self._repo_path}/issues/{number}/comments", {"body": body})
+        def landed() -> dict[str, Any] | None:
+            return next((c for c in reversed(self.list_comments(number)) if c.get("body") == body), None)
+
+        comment, _ = self.request("POST", f"{self._repo_path}/issues/{number}/comments", {"body": body},
+                                  landed=landed)
         return comment
 
     def ensure_label(self, name: str, color: str, description: str) -> bool:
