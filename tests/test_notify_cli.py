@@ -93,6 +93,8 @@ def test_bad_input_exits_2_with_a_clear_message(github, tmp_path):
     assert r.returncode == 2 and "no run 'no-such-run'" in r.stderr
     r = run_cli("notify", str(d), "--repo", "not-a-repo", env=env)
     assert r.returncode == 2 and "OWNER/NAME" in r.stderr
+    r = run_cli("notify", str(d), "--repo", REPO, env={**env, "GITHUB_TOKEN": ""})
+    assert r.returncode == 2 and "set GITHUB_TOKEN" in r.stderr
     (tmp_path / "bad.json").write_text("{}")
     r = run_cli("notify", str(tmp_path / "bad.json"), "--repo", REPO, env=env)
     assert r.returncode == 2 and "not a canary run record" in r.stderr
@@ -161,6 +163,9 @@ def test_run_notify_flags_are_checked_before_training(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", env=env)
     assert r.returncode == 2 and "--repo OWNER/NAME" in r.stderr
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", "--repo", REPO,
+                env={**env, "GITHUB_TOKEN": ""})
+    assert r.returncode == 2 and "set GITHUB_TOKEN" in r.stderr
     r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--dry-run", env=env)
     assert r.returncode == 2 and "--dry-run only applies with --notify github" in r.stderr
     assert not (tmp_path / "runs").exists()

@@ -140,3 +140,12 @@ def test_huge_log_keeps_the_comment_under_githubs_limit_and_keeps_the_context_bl
 def test_clean_applies_every_defence():
     out = clean(f"@octocat {GH_CLASSIC} <!-- x -->")
     assert "@octocat" not in out and GH_CLASSIC not in out and "<!--" not in out
+
+
+def test_a_huge_message_and_call_path_still_fit_and_keep_the_context():
+    sig = signature(message="M" * 200_000 + "\n" + "N" * 200_000)
+    sig = type(sig)(**{**sig.__dict__, "frames": [f"frame{i}.py:f" * 20 for i in range(5000)], "excerpt": "E" * 100_000})
+    msg = recurrence_comment(failing(signature=sig), Facts(lane_context="GCP, TPU v6e-4, europe-west4"))
+    assert len(msg.body) <= 65536
+    assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in msg.body and "Date: 2026-08-28" in msg.body
+    assert "frames ..." in msg.body

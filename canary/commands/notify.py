@@ -50,6 +50,7 @@ def check_run_notify(opts: dict) -> bool:
     from canary.notify.github import GitHubClient, RetryPolicy
 
     GitHubClient(require_repo(opts["repo"]), None, retry=RetryPolicy.from_env())  # validates the names
+    require_token(opts["dry_run"])
     return True
 
 
@@ -64,6 +65,12 @@ def notify_after_run(record: RunRecord, opts: dict):
                           log=lambda msg: click.echo(f"canary: {msg}", err=True))
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
         return NotifyResult([Delivery(record.run_id, "failed", error=f"{type(e).__name__}: {e}")])
+
+
+def require_token(dry_run: bool) -> None:
+    if not dry_run and not os.environ.get("GITHUB_TOKEN"):
+        raise ConfigError("set GITHUB_TOKEN to a token that may write issues (in GitHub Actions: "
+                          "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }} with permissions issues: write), or use --dry-run")
 
 
 def require_repo(repo: str | None) -> str:
@@ -140,7 +147,9 @@ def notify(run, runs_dir, backend, repo, close_on_recovery, dry_run, as_json):
     from canary.notify import notify as notify_lib
 
     record = load_record(run, runs_dir)
-    result = notify_lib(record, None, repo=require_repo(repo), backend=backend,
+    require_repo(repo)
+    require_token(dry_run)
+    result = notify_lib(record, None, repo=repo, backend=backend,
                         close_on_recovery=close_on_recovery, dry_run=dry_run,
                         log=lambda msg: click.echo(f"canary: {msg}", err=True))
     render_result(result, as_json)

@@ -18,10 +18,15 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
-from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit
+from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
 from canary.record import Attempt, RunRecord, Signature
 
 TITLE_MAX = 120
+# Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone
+# always brings a message under GitHub's limit.
+MESSAGE_MAX = 4000
+FRAMES_MAX = 40
+FIELD_MAX = 300
 
 
 @dataclass(frozen=True)
@@ -247,12 +252,15 @@ def _signature_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
         f"- Fingerprint: {code(sig.fingerprint)} ({code(sig.kind)})",
     ]
     if sig.exception:
-        lines.append(f"- Exception: {code(clean(sig.exception, secrets))}")
+        lines.append(f"- Exception: {code(clean(sig.exception, secrets)[:FIELD_MAX])}")
     lines.append("")
     if sig.frames:
-        lines += ["Call path:", "", fence("\n-> ".join(clean(f, secrets) for f in sig.frames))]
+        frames = [clean(f, secrets)[:FIELD_MAX] for f in sig.frames]
+        if len(frames) > FRAMES_MAX:
+            frames = frames[:5] + [f"... {len(frames) - FRAMES_MAX + 5} frames ..."] + frames[-(FRAMES_MAX - 5):]
+        lines += ["Call path:", "", fence("\n-> ".join(frames))]
     if sig.message:
-        lines += ["", "Message:", "", fence(clean(sig.message, secrets))]
+        lines += ["", "Message:", "", fence(trim_lines(clean(sig.message, secrets), MESSAGE_MAX))]
     return "\n".join(lines).rstrip()
 
 
@@ -294,7 +302,7 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
             text = str(e.get("text", e)) if isinstance(e, dict) else str(e)
             if text not in seen:
                 seen.append(text)
-        lines += ["", fence(clean("\n".join(seen[:5]), secrets))]
+        lines += ["", fence("\n".join(clean(t, secrets)[:FIELD_MAX * 2] for t in seen[:5]))]
     else:
         lines.append("- Cache read errors before lowering: none")
     return "\n".join(lines)
@@ -367,9 +375,10 @@ def _window_section(facts: Facts) -> str:
                      "dependencies and the compilation cache).")
     shown = watched + rest
     for c in shown[:50]:
-        paths = ", ".join(code(clean(p, s)) for p in c.paths[:5]) + (" …" if len(c.paths) > 5 else "")
+        paths = ", ".join(code(clean(p, s)[:FIELD_MAX]) for p in c.paths[:5]) + (" …" if len(c.paths) > 5 else "")
         mark = "**watched** " if c.watched else ""
-        lines.append(f"- {mark}{code(c.sha[:12])} {escape_inline(clean(c.subject, s))}" + (f" ({paths})" if paths else ""))
+        lines.append(f"- {mark}{code(c.sha[:12])} {escape_inline(clean(c.subject, s)[:FIELD_MAX])}"
+                     + (f" ({paths})" if paths else ""))
     if len(shown) > 50:
         lines.append(f"- … and {len(shown) - 50} more")
     if facts.window_note:
