@@ -18,6 +18,8 @@ COMMANDS: dict[str, str] = {
     "run": "canary.commands.run:run",
     "gate": "canary.commands.gate:gate",
     "list": "canary.commands.list:list_",
+    "signature": "canary.commands.signature:signature",
+    "history": "canary.commands.history:history",
     "notify": "canary.commands.notify:notify",
 }
 
@@ -25,6 +27,8 @@ SHORT_HELP: dict[str, str] = {
     "run": "Train the ferry on a lane and judge it against the gates.",
     "gate": "Judge an existing run directory or levanter tracker_metrics.jsonl.",
     "list": "Show the ferries, lanes and gates that are defined.",
+    "signature": "Fingerprint the failure in a log: kind, exception, message, call path.",
+    "history": "Show recent runs and a pass/fail strip per lane from the history store.",
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
 }
 
@@ -55,6 +59,9 @@ def cli() -> None:
     canary run cpu                 train the pinned MoE ferry locally and judge it
     canary gate runs/<run_id>      judge an existing run (or a tracker_metrics.jsonl)
     canary list                    ferries, lanes and their settings
+    canary history --lane tpu      recent runs, streaks and a pass/fail strip
+    canary signature train.log     fingerprint the failure in a log
+    canary notify RUN --repo O/N   one GitHub issue per failure signature, exactly once
 
     Exit status: 0 the canary passed, 1 it failed, 2 bad input.
     """

@@ -111,6 +111,9 @@ class Ferry(_Strict):
     version: int = Field(ge=1)
     description: str = ""
     watched_paths: list[str] = Field(default_factory=list)
+    call_path: list[str] = Field(
+        default_factory=list, description="globs of library frames kept in failure signatures' call paths"
+    )
     model: ModelConfig
     optimizer: OptimizerConfig
     trainer: TrainerConfig = TrainerConfig()

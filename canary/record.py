@@ -30,7 +30,12 @@ class Signature:
     def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
         if not d:
             return None
+        d = dict(d)
+        d["frames"] = list(d.get("frames") or [])
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
 @dataclass

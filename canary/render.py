@@ -38,3 +38,26 @@ def verdict_line(verdict: str, what: str) -> str:
 
 def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
+
+
+def failure_line(record: Any) -> str:
+    """``classification  kind  fingerprint  exception: message`` of a failed run (rich markup)."""
+    from rich.markup import escape
+
+    sig = record.signature
+    parts = [f"[bold]{record.classification or 'unclassified'}[/]"]
+    if sig:
+        parts += [sig.kind, f"[bold]{sig.fingerprint}[/]"]
+        what = f"{sig.exception}: {sig.message}" if sig.exception else sig.message
+        parts.append(escape(what if len(what) <= 160 else what[:157] + "..."))
+    return "  ".join(parts)
+
+
+def history_line(status: dict[str, Any] | None) -> str:
+    from rich.markup import escape
+
+    if not status:
+        return "[dim]history: not recorded[/]"
+    if status.get("status") == "stored":
+        return f"[dim]history: recorded in {escape(status['location'])}[/]"
+    return f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"

@@ -23,6 +23,11 @@ from typing import Any, Protocol
 
 import canary
 from canary import gates as gates_mod
+from canary import history as history_mod
+from canary import signature as signature_mod
+from canary.classify import classify
+from canary.context import run_context
+from canary.gitinfo import head_commit
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
@@ -59,6 +64,11 @@ class RunOptions:
     cache: CacheSpec | None = None
     lanes_file: str | None = None
     run_id: str | None = None
+    history: str | None = None  # a path or gs://bucket/prefix; None: the default store
+    record_history: bool = True
+    job_id: str | None = None
+    ci_run_url: str | None = None
+    wandb_url: str | None = None
 
 
 def new_run_id(lane: str, now: datetime | None = None) -> str:
@@ -160,6 +170,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     progress = progress or _NoProgress()
     ferry, _, lane, gates_file = resolve_inputs(opts)
     lane_gates = gates_file.lane(lane.name)
+    if opts.record_history:
+        history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     run_id = opts.run_id or new_run_id(lane.name)
     run_dir = Path(opts.out).resolve() / run_id
     run_dir.mkdir(parents=True, exist_ok=False)
@@ -171,6 +183,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     results: list[gates_mod.GateResult] = []
     error: str | None = None
     spec: WorkloadSpec | None = None
+    sig_options = signature_mod.Options().with_keep(ferry.call_path)
     for n in range(1, lane.attempts + 1):
         attempt_dir = run_dir / f"attempt-{n}"
         attempt_dir.mkdir()
@@ -193,6 +206,10 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
             metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+            signature=signature_mod.for_attempt(
+                log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
+                [r.to_dict() for r in results], sig_options),
+            job_id=outcome.job_id,
         ))
         _promote(attempt_dir, run_dir)
         # A workload that ran to the end has spoken: its gates decide, and trying again would
@@ -217,8 +234,17 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(),
+        commit=head_commit(str(Path.cwd())),
+        classification=classify(attempts),
+        signature=attempts[-1].signature if verdict == "fail" and attempts else None,
+        context=run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
+                            ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
     )
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    if opts.record_history:
+        # Recorded before the status is known; the returned record and result.json say how it went.
+        result.context["history"] = history_mod.record_run(result, opts.history)
+        (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
 
 

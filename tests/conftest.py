@@ -20,3 +20,18 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_history(tmp_path_factory):
+    """Runs made by the tests are recorded in a history of their own, never the user's."""
+    d = tmp_path_factory.mktemp("history")
+    saved = {k: os.environ.get(k) for k in ("CANARY_HISTORY", "CANARY_SPOOL_DIR")}
+    os.environ["CANARY_HISTORY"] = str(d / "history.sqlite3")
+    os.environ["CANARY_SPOOL_DIR"] = str(d / "spool")
+    yield
+    for k, v in saved.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v

@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
-from canary.render import console, fmt, gates_table, verdict_line
+from canary.render import console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
 
 
@@ -46,10 +46,17 @@ class RichProgress:
               help="Where run directories are created.")
 @click.option("--ragged-dot", type=click.Choice(["auto", "xla", "megablox", "grouped"]), default=None,
               help="Override the lane's grouped-matmul backend.")
+@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
+              help="Where the run is recorded [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@click.option("--no-history", is_flag=True, help="Do not record the run in the history.")
+@click.option("--job-id", default=None, help="The scheduler's job id, for the run's context [default: $CANARY_JOB_ID].")
+@click.option("--ci-run-url", default=None, help="The CI run's URL [default: from GitHub Actions' environment].")
+@click.option("--wandb-url", default=None, help="The W&B run's URL [default: $CANARY_WANDB_URL].")
 @run_notify_options
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, as_json, **notify_opts):
+def run(lane, steps, ferry, gates, out, ragged_dot, history, no_history, job_id, ci_run_url, wandb_url, as_json,
+        **notify_opts):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -59,7 +66,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json, **notify_opts):
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
     notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
-    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot)
+    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
+                      history=history, record_history=not no_history, job_id=job_id, ci_run_url=ci_run_url,
+                      wandb_url=wandb_url)
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -83,7 +92,10 @@ def run(lane, steps, ferry, gates, out, ragged_dot, as_json, **notify_opts):
         if "compile/seconds" in s:
             facts.append(f"compile {s['compile/seconds']:.1f}s")
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
+        if result.verdict == "fail" or result.classification not in (None, "pass"):
+            out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
+        out_c.print(history_line(result.context.get("history")))
         if said:
             render_result(said, False)
     sys.exit(0 if result.verdict == "pass" else 1)

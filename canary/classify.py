@@ -1,0 +1,73 @@
+"""A run's classification from its attempts. Pure; no I/O.
+
+    pass           every attempt passed
+    deterministic  every attempt failed, all with one fingerprint
+    cache-masked   the failures happened only on attempts that lowered cold (the compilation
+                   cache bypassed, missed, or unreadable) while attempts served from the cache passed
+    intermittent   anything else: attempts failed differently, or one passed after failures
+
+An attempt *failed* when it did not run to the end or carries a failure signature (a completed
+attempt that failed its gates gets a ``gate_regression`` or ``nan`` signature).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from canary.record import Attempt
+
+CLASSIFICATIONS = ("pass", "deterministic", "intermittent", "cache-masked")
+
+
+def attempt_failed(a: Attempt) -> bool:
+    return a.outcome != "succeeded" or a.signature is not None
+
+
+def lowered_cold(cache: dict[str, Any] | None) -> bool | None:
+    """Whether an attempt's program was lowered and compiled rather than served from the
+    persistent compilation cache: ``True`` cold, ``False`` served warm, ``None`` unknown.
+
+    Cold when the cache was bypassed (mode ``cold``/``off``), a read failed (``errors``), or it
+    was asked and missed (``misses`` > 0, or no ``hits``)."""
+    if not cache:
+        return None
+    if str(cache.get("mode", "")).lower() in ("cold", "off", "disabled", "bypass"):
+        return True
+    if cache.get("errors"):
+        return True
+    requests, hits, misses = (_int(cache.get(k)) for k in ("requests", "hits", "misses"))
+    if misses:
+        return True
+    if requests:
+        return not hits
+    if hits:
+        return False
+    return None
+
+
+def _int(v: Any) -> int:
+    try:
+        return int(v or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _fingerprint(a: Attempt) -> str | None:
+    return a.signature.fingerprint if a.signature else None
+
+
+def classify(attempts: Sequence[Attempt]) -> str | None:
+    """``pass`` | ``deterministic`` | ``intermittent`` | ``cache-masked``; ``None`` without attempts."""
+    if not attempts:
+        return None
+    failed = [a for a in attempts if attempt_failed(a)]
+    passed = [a for a in attempts if not attempt_failed(a)]
+    if not failed:
+        return "pass"
+    if passed and all(lowered_cold(a.cache) is True for a in failed) and all(
+        lowered_cold(a.cache) is False for a in passed
+    ):
+        return "cache-masked"
+    if not passed and len({_fingerprint(a) for a in failed}) == 1:
+        return "deterministic"
+    return "intermittent"

@@ -1,0 +1,134 @@
+"""The run history: every run's :class:`~canary.record.RunRecord`, behind one small protocol.
+
+    store = open_store(None)                      # SQLite in the user data dir (or $CANARY_HISTORY)
+    store = open_store("runs/history.sqlite3")    # SQLite at a path
+    store = open_store("gs://bucket/prefix")      # Google Cloud Storage
+    store.append(record)
+    store.records(lane="tpu", since="2026-08-01")   # oldest first
+    store.get(run_id)
+
+One module per backend (``sqlite``, ``gcs``). ``open_store`` wraps the backend in a local
+spool (:mod:`canary.history.spool`): a record that cannot be stored now (the bucket unreachable,
+the disk read-only) is kept on local disk and uploaded by the next invocation, so a storage
+outage never loses a run and never fails a canary.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from canary.errors import CanaryError, ConfigError
+from canary.record import RunRecord
+
+ENV_HISTORY = "CANARY_HISTORY"
+ENV_SPOOL = "CANARY_SPOOL_DIR"
+DEFAULT_FILE = "history.sqlite3"
+
+
+class StoreUnavailable(CanaryError):
+    """The store cannot be reached or written now; the record should be spooled and retried."""
+
+
+@runtime_checkable
+class HistoryStore(Protocol):
+    location: str
+
+    def append(self, record: RunRecord) -> None:
+        """Store one run; storing the same run id again replaces it (uploads are retried)."""
+
+    def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
+        """Runs, oldest first; only ``lane``'s, only those started at or after ``since``."""
+
+    def get(self, run_id: str) -> RunRecord | None: ...
+
+
+def user_data_dir() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("canary", appauthor=False))
+
+
+def default_location() -> str:
+    return os.environ.get(ENV_HISTORY) or str(user_data_dir() / DEFAULT_FILE)
+
+
+def spool_root() -> Path:
+    return Path(os.environ.get(ENV_SPOOL) or user_data_dir() / "spool")
+
+
+BACKENDS = {
+    "gs": "canary.history.gcs",
+    "sqlite": "canary.history.sqlite",
+}
+
+
+def backend(location: str) -> HistoryStore:
+    """The bare backend for a location, without the spool."""
+    if "://" in location:
+        scheme = location.split("://", 1)[0]
+        if scheme not in BACKENDS or scheme == "sqlite":
+            raise ConfigError(
+                f"--history {location!r}: unknown storage scheme {scheme!r}; use a file path or gs://bucket/prefix"
+            )
+        return importlib.import_module(BACKENDS[scheme]).open(location)
+    return importlib.import_module(BACKENDS["sqlite"]).open(location)
+
+
+def open_store(location: str | None = None, *, spool_dir: str | Path | None = None, flush: bool = True) -> HistoryStore:
+    """The history at ``location`` (a path, ``gs://bucket/prefix``, or ``None`` for the default),
+    with a local spool in front. Records spooled by earlier invocations are uploaded now when
+    ``flush`` (an unreachable store keeps them spooled)."""
+    from canary.history.spool import SpoolingStore
+
+    location = location or default_location()
+    store = SpoolingStore(backend(location), Path(spool_dir) if spool_dir else spool_root())
+    if flush:
+        store.flush()
+    return store
+
+
+def since_key(since: str | date | datetime | None) -> str | None:
+    """``since`` as a string comparable with records' ISO ``started_at`` (UTC)."""
+    if since is None or since == "":
+        return None
+    if isinstance(since, datetime):
+        if since.tzinfo is None:
+            since = since.replace(tzinfo=timezone.utc)
+        return since.astimezone(timezone.utc).isoformat(timespec="seconds")
+    if isinstance(since, date):
+        return since.isoformat()
+    try:
+        return since_key(datetime.fromisoformat(since)) if "T" in since or " " in since else date.fromisoformat(since).isoformat()
+    except ValueError:
+        raise ConfigError(f"--since {since!r}: not a date; use YYYY-MM-DD or an ISO timestamp") from None
+
+
+def sort_key(record: RunRecord) -> tuple[str, str]:
+    return (record.started_at or "", record.run_id)
+
+
+def select(records: list[RunRecord], lane: str | None, since: str | date | datetime | None) -> list[RunRecord]:
+    """Filter and order records the way every backend answers ``records()``."""
+    key = since_key(since)
+    out = [r for r in records if (lane is None or r.lane == lane) and (key is None or (r.started_at or "") >= key)]
+    return sorted(out, key=sort_key)
+
+
+def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]:
+    """Append a finished run to the history without ever failing the caller: an unreachable
+    store spools the record (uploaded next time); even a broken spool only reports.
+    Returns ``{"location", "status": "stored" | "spooled" | "failed", "detail"?}``."""
+    where = location or default_location()
+    try:
+        store = open_store(where)
+        status = store.append(record)
+        out = {"location": store.location, "status": status}
+        if status == "spooled":
+            out["detail"] = f"{store.last_error}; kept in {store.dir}, uploaded by the next canary run or history"
+        return out
+    except Exception as e:  # the canary's verdict matters more than its bookkeeping
+        return {"location": where, "status": "failed", "detail": f"{type(e).__name__}: {e}"}

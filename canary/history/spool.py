@@ -1,0 +1,97 @@
+"""A local spool in front of any history store, so a storage outage loses nothing.
+
+``append`` first uploads what earlier invocations spooled, then the new record; whatever the
+store refuses (:class:`~canary.history.StoreUnavailable`) is written to
+``<spool root>/<store key>/<run_id>.json`` instead, and the next invocation that opens the same
+store uploads it. Uploads are idempotent (a store replaces a run id it already has), so two
+processes flushing one spool at once do no harm.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from datetime import date, datetime
+from pathlib import Path
+
+from canary.history import HistoryStore, StoreUnavailable, select
+from canary.record import RunRecord
+
+
+def spool_key(location: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9]+", "-", location).strip("-")[-48:]
+    return f"{slug}-{hashlib.sha256(location.encode()).hexdigest()[:10]}"
+
+
+class SpoolingStore:
+    def __init__(self, inner: HistoryStore, spool_root: Path):
+        self.inner = inner
+        self.location = inner.location
+        self.dir = Path(spool_root) / spool_key(inner.location)
+        self.last_error: str | None = None
+        self.unreachable = False
+
+    # ------------------------------------------------------------------ the spool
+
+    def pending(self) -> list[RunRecord]:
+        out = []
+        for f in sorted(self.dir.glob("*.json")) if self.dir.is_dir() else []:
+            try:
+                out.append(RunRecord.from_dict(json.loads(f.read_text())))
+            except (OSError, ValueError, TypeError):
+                continue  # half-written by a process that died, or taken by a concurrent flush
+        return out
+
+    def _spool(self, record: RunRecord) -> Path:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        path = self.dir / f"{record.run_id}.json"
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(record.to_dict()))
+        os.replace(tmp, path)
+        return path
+
+    def flush(self) -> int:
+        """Upload spooled records; stop at the first refusal. Returns how many were uploaded."""
+        uploaded = 0
+        self.unreachable = False
+        for record in self.pending():
+            try:
+                self.inner.append(record)
+            except StoreUnavailable as e:
+                self.last_error, self.unreachable = str(e), True
+                break
+            (self.dir / f"{record.run_id}.json").unlink(missing_ok=True)
+            uploaded += 1
+        return uploaded
+
+    # ------------------------------------------------------------------ the store protocol
+
+    def append(self, record: RunRecord) -> str:
+        """Store the record, or spool it when the store is unreachable: ``"stored"`` | ``"spooled"``."""
+        self.flush()
+        if not self.unreachable:  # it just refused the spool: do not wait for it a second time
+            try:
+                self.inner.append(record)
+                return "stored"
+            except StoreUnavailable as e:
+                self.last_error = str(e)
+        self._spool(record)
+        return "spooled"
+
+    def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
+        """The store's records and those still waiting in the spool."""
+        stored = self.inner.records(lane=lane, since=since)
+        ids = {r.run_id for r in stored}
+        waiting = [r for r in self.pending() if r.run_id not in ids]
+        return select(stored + waiting, lane, since)
+
+    def get(self, run_id: str) -> RunRecord | None:
+        path = self.dir / f"{run_id}.json"
+        if path.is_file():
+            try:
+                return RunRecord.from_dict(json.loads(path.read_text()))
+            except (OSError, ValueError):
+                pass
+        return self.inner.get(run_id)

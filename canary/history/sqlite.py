@@ -1,0 +1,89 @@
+"""The SQLite history backend: one embedded file, one row per run (the record as JSON, plus the
+columns queries filter on). Concurrent writers on one machine are serialized by SQLite."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from datetime import date, datetime
+from pathlib import Path
+
+from canary.history import DEFAULT_FILE, StoreUnavailable, since_key
+from canary.record import RunRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY,
+    lane TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    fingerprint TEXT,
+    record TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_lane_started ON runs (lane, started_at);
+"""
+
+
+class SqliteStore:
+    def __init__(self, path: Path):
+        self.path = path
+        self.location = str(path)
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=30)
+            conn.executescript(SCHEMA)
+            return conn
+        except (OSError, sqlite3.Error) as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+
+    def append(self, record: RunRecord) -> None:
+        fp = record.signature.fingerprint if record.signature else None
+        try:
+            with closing(self._connect()) as conn, conn:
+                conn.execute(
+                    "INSERT OR REPLACE INTO runs (run_id, lane, started_at, verdict, fingerprint, record) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (record.run_id, record.lane, record.started_at or "", record.verdict, fp,
+                     json.dumps(record.to_dict())),
+                )
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+
+    def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
+        sql, args = "SELECT record FROM runs WHERE 1=1", []
+        if lane is not None:
+            sql += " AND lane = ?"
+            args.append(lane)
+        key = since_key(since)
+        if key is not None:
+            sql += " AND started_at >= ?"
+            args.append(key)
+        sql += " ORDER BY started_at, run_id"
+        if not self.path.exists():
+            return []
+        try:
+            with closing(self._connect()) as conn:
+                rows = conn.execute(sql, args).fetchall()
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+        return [RunRecord.from_dict(json.loads(r[0])) for r in rows]
+
+    def get(self, run_id: str) -> RunRecord | None:
+        if not self.path.exists():
+            return None
+        try:
+            with closing(self._connect()) as conn:
+                row = conn.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+        return RunRecord.from_dict(json.loads(row[0])) if row else None
+
+
+def open(location: str) -> SqliteStore:
+    path = Path(location).expanduser()
+    if path.is_dir() or location.endswith(("/", "\\")):
+        path = path / DEFAULT_FILE
+    return SqliteStore(path)

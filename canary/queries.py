@@ -1,0 +1,304 @@
+"""Questions asked of the run history, as pure functions over records. No I/O.
+
+    last_pass(records, "tpu")              the lane's latest passing run
+    current_streak(records, "tpu")         the failures since then: runs, days, first/last failure,
+                                           fingerprint, "fourth straight daily recurrence"
+    occurrences(records)                   per fingerprint: count, first and last seen, lanes
+    flakiness(records, "tpu")              how often the verdict flips from one run to the next
+    regression_range(records, "tpu")       (last passing commit, first failing commit)
+    regression_window(commits, globs)      those commits, the ones touching watched paths first
+
+Records are :class:`canary.record.RunRecord`; any order is accepted (they are ordered by start
+time here). Times are the records' ISO ``started_at`` strings (UTC); days are UTC calendar days.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Iterable, Protocol, Sequence
+
+from canary.classify import lowered_cold
+from canary.record import RunRecord
+
+
+def _ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
+    rs = [r for r in records if lane is None or r.lane == lane]
+    return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
+
+
+def _day(r: RunRecord) -> date | None:
+    try:
+        return datetime.fromisoformat(r.started_at).date()
+    except (TypeError, ValueError):
+        return None
+
+
+def fingerprint_of(r: RunRecord) -> str | None:
+    return r.signature.fingerprint if r.signature else None
+
+
+def last_pass(records: Iterable[RunRecord], lane: str) -> RunRecord | None:
+    """The lane's most recent passing run, or ``None`` if it never passed."""
+    passes = [r for r in _ordered(records, lane) if r.verdict == "pass"]
+    return passes[-1] if passes else None
+
+
+# ----------------------------------------------------------------------------- streaks
+
+_ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+             "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
+
+
+def ordinal(n: int) -> str:
+    """1 -> "first", 4 -> "fourth", 23 -> "23rd"."""
+    if 0 <= n < len(_ORDINALS):
+        return _ORDINALS[n]
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def daily_ordinal(consecutive_days: int) -> str:
+    """How a failure seen on ``consecutive_days`` straight days is described: the first day is
+    its occurrence, each following day a recurrence ("fourth straight daily recurrence" on day 5)."""
+    if consecutive_days <= 0:
+        return ""
+    recurrences = consecutive_days - 1
+    if recurrences == 0:
+        return "first occurrence"
+    if recurrences == 1:
+        return "first daily recurrence"
+    return f"{ordinal(recurrences)} straight daily recurrence"
+
+
+@dataclass(frozen=True)
+class Streak:
+    """The lane's current run of failures (runs since its last pass, newest included).
+
+    ``runs`` failing runs on ``days`` distinct days; ``consecutive_days`` of those days in a row
+    up to the latest failure; ``fingerprint`` the latest failure's, ``same_fingerprint`` whether
+    every failure of the streak shares it. ``runs == 0`` when the lane's latest run passed."""
+
+    runs: int = 0
+    days: int = 0
+    first_failure: RunRecord | None = None
+    last_failure: RunRecord | None = None
+    fingerprint: str | None = None
+    daily_ordinal: str = ""
+    consecutive_days: int = 0
+    same_fingerprint: bool = True
+    last_pass: RunRecord | None = None
+    fingerprints: list[str] = field(default_factory=list)
+
+    @property
+    def failing(self) -> bool:
+        return self.runs > 0
+
+
+def _consecutive_days(days: Sequence[date]) -> int:
+    """How many calendar days in a row, ending at the last of ``days`` (sorted, distinct)."""
+    if not days:
+        return 0
+    n = 1
+    for prev, cur in zip(reversed(days[:-1]), reversed(days)):
+        if (cur - prev).days != 1:
+            break
+        n += 1
+    return n
+
+
+def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> Streak:
+    """The failures since the lane's last pass. With ``fingerprint``, only the trailing failures
+    with that fingerprint count (another failure, like a pass, ends the streak)."""
+    ordered = _ordered(records, lane)
+    streak: list[RunRecord] = []
+    passed = None
+    for r in reversed(ordered):
+        if r.verdict == "pass":
+            passed = r
+            break
+        if fingerprint is not None and fingerprint_of(r) != fingerprint:
+            break
+        streak.append(r)
+    if passed is None:
+        passed = last_pass(ordered, lane)
+    if not streak:
+        return Streak(last_pass=passed)
+    streak.reverse()
+    days = sorted({d for d in map(_day, streak) if d is not None})
+    consecutive = _consecutive_days(days)
+    fps = list(dict.fromkeys(fp for fp in map(fingerprint_of, streak) if fp))
+    last_fp = fingerprint_of(streak[-1])
+    return Streak(
+        runs=len(streak),
+        days=len(days),
+        first_failure=streak[0],
+        last_failure=streak[-1],
+        fingerprint=last_fp,
+        daily_ordinal=daily_ordinal(consecutive),
+        consecutive_days=consecutive,
+        same_fingerprint=all(fingerprint_of(r) == last_fp for r in streak),
+        last_pass=passed,
+        fingerprints=fps,
+    )
+
+
+# ----------------------------------------------------------------------------- occurrences
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    count: int
+    first_seen: str  # started_at of the first run with the fingerprint
+    last_seen: str
+    lanes: list[str]
+    first_run: str = ""
+    last_run: str = ""
+    kind: str = ""
+
+
+def occurrences(records: Iterable[RunRecord]) -> dict[str, Occurrence]:
+    """Per fingerprint of failed runs: how many runs, first and last seen, on which lanes."""
+    seen: dict[str, list[RunRecord]] = {}
+    for r in _ordered(records):
+        fp = fingerprint_of(r)
+        if fp and r.verdict != "pass":
+            seen.setdefault(fp, []).append(r)
+    return {
+        fp: Occurrence(
+            count=len(rs),
+            first_seen=rs[0].started_at,
+            last_seen=rs[-1].started_at,
+            lanes=sorted({r.lane for r in rs}),
+            first_run=rs[0].run_id,
+            last_run=rs[-1].run_id,
+            kind=rs[-1].signature.kind if rs[-1].signature else "",
+        )
+        for fp, rs in seen.items()
+    }
+
+
+def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None) -> float:
+    """Pass/fail alternation over the lane's runs (the ``last`` N if given): the fraction of
+    consecutive pairs whose verdicts differ. 0.0 steady (always passing or always failing),
+    1.0 flipping every run; 0.0 with fewer than two runs."""
+    verdicts = [r.verdict == "pass" for r in _ordered(records, lane)]
+    if last is not None:
+        verdicts = verdicts[-last:]
+    if len(verdicts) < 2:
+        return 0.0
+    flips = sum(a != b for a, b in zip(verdicts, verdicts[1:]))
+    return flips / (len(verdicts) - 1)
+
+
+def strip(records: Iterable[RunRecord], lane: str, last: int = 30) -> str:
+    """The lane's recent verdicts as one line, oldest first: ``P`` pass, ``F`` fail."""
+    return "".join("P" if r.verdict == "pass" else "F" for r in _ordered(records, lane)[-last:])
+
+
+# ----------------------------------------------------------------------------- the compilation cache
+
+
+def _run_cold(r: RunRecord) -> bool | None:
+    """Whether a run's attempts lowered cold: all of them (True), none (False), unknown (None)."""
+    facts = [lowered_cold(a.cache) for a in r.attempts] or [lowered_cold(r.cache)]
+    if any(f is None for f in facts):
+        return None
+    return all(facts) if all(facts) or not any(facts) else None
+
+
+def cache_read_failed(r: RunRecord) -> bool:
+    """Whether any attempt of the run logged a compilation-cache read failure."""
+    return any(a.cache and a.cache.get("errors") for a in r.attempts) or bool(r.cache and r.cache.get("errors"))
+
+
+def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> bool:
+    """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
+    only on runs that lowered cold, while runs served warm from the cache pass? That is how a
+    shared persistent cache hides a broken lowering: history alternates and commits look innocent."""
+    ordered = _ordered(records, lane)
+    fingerprint = fingerprint or current_streak(ordered, lane).fingerprint
+    failing = [r for r in ordered if r.verdict != "pass" and fingerprint_of(r) == fingerprint]
+    passing = [r for r in ordered if r.verdict == "pass"]
+    if not fingerprint or not failing or not passing:
+        return False
+    return all(_run_cold(r) is True for r in failing) and any(_run_cold(r) is False for r in passing)
+
+
+# ----------------------------------------------------------------------------- regression windows
+
+
+def regression_range(records: Iterable[RunRecord], lane: str) -> tuple[str | None, str | None]:
+    """The commits bounding the current streak: the last passing run's and the first failing
+    run's (``None`` where unknown: never passed, not failing, or runs outside git)."""
+    s = current_streak(records, lane)
+    if not s.failing:
+        return None, None
+    good = s.last_pass.commit if s.last_pass else None
+    return good, s.first_failure.commit if s.first_failure else None
+
+
+class CommitLike(Protocol):
+    sha: str
+    subject: str
+    paths: list[str]
+
+
+@dataclass(frozen=True)
+class WindowCommit:
+    sha: str
+    subject: str
+    paths: list[str]
+    watched: bool
+    watched_paths: list[str] = field(default_factory=list)  # the paths that matched a watched glob
+
+
+@lru_cache(maxsize=256)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    """A path glob: ``**`` any number of directories, ``*`` and ``?`` within one path part,
+    ``[...]`` a character class; a glob naming a directory matches everything under it."""
+    glob = glob.rstrip("/")
+    if glob.endswith("/**"):
+        glob = glob[:-3]  # "dir/**": everything under dir, which the suffix below allows
+    out, i = [], 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif c == "*":
+            out.append("[^/]*")
+            i += 1
+        elif c == "?":
+            out.append("[^/]")
+            i += 1
+        elif c == "[" and "]" in glob[i + 1:]:
+            j = glob.index("]", i + 1)
+            out.append("[" + glob[i + 1:j].replace("!", "^", 1) + "]")
+            i = j + 1
+        else:
+            out.append(re.escape(c))
+            i += 1
+    return re.compile("".join(out) + "(?:/.*)?")
+
+
+def path_matches(path: str, globs: Iterable[str]) -> bool:
+    path = path[2:] if path.startswith("./") else path
+    return any(_glob_regex(g.lstrip("/")).fullmatch(path) for g in globs)
+
+
+def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str]) -> list[WindowCommit]:
+    """The commits of a regression window, those touching a watched path (the ferry's
+    ``watched_paths``: kernels, the model, dependency pins) first; order otherwise kept."""
+    globs = tuple(watched_globs)
+    out = []
+    for c in commits:
+        hits = [p for p in c.paths if path_matches(p, globs)]
+        out.append(WindowCommit(c.sha, c.subject, list(c.paths), bool(hits), hits))
+    return [c for c in out if c.watched] + [c for c in out if not c.watched]

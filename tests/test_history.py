@@ -1,0 +1,270 @@
+"""The history store (SQLite backend, the spool, open_store) and the runner recording into it."""
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from canary import history as history_mod
+from canary.context import github_run_url, run_context
+from canary.errors import ConfigError
+from canary.history import open_store, record_run, since_key
+from canary.history.spool import SpoolingStore
+from canary.history.sqlite import SqliteStore
+from canary.record import Attempt, RunRecord
+from canary.runner import RunOptions, run_canary
+from canary.signature import make
+
+ROOT = Path(__file__).resolve().parent.parent
+PALLAS = make("compile_error", "ValueError", "The Pallas TPU lowering currently requires ...",
+              ["canary/workload/train.py:train"])
+
+
+def rec(run_id: str, started: str, lane: str = "tpu", verdict: str = "fail") -> RunRecord:
+    attempts = [Attempt(n, "failed", 1, 2.5, f"attempt-{n}/train.log", None, None, error="ValueError: ...",
+                        cache={"mode": "warm", "requests": 3, "hits": 0, "misses": 3, "errors": [], "compile_seconds": 4.2},
+                        signature=PALLAS, job_id=f"job-{n}") for n in (1, 2)]
+    return RunRecord(
+        run_id=run_id, lane=lane, ferry="moe-canary", ferry_version=1, verdict=verdict, steps_completed=None,
+        final_loss=float("nan"), gates=[{"name": "min_steps", "value": None, "threshold": 200, "status": "FAIL"}],
+        run_dir=f"/runs/{run_id}", attempts=attempts, started_at=started, ended_at=started,
+        versions={"jax": "0.10.2"}, commit="abc123", classification="deterministic",
+        signature=PALLAS if verdict == "fail" else None, context={"job_id": "j1", "ci_run_url": "https://x/1"},
+    )
+
+
+def same(a: RunRecord, b: RunRecord) -> bool:
+    return json.dumps(a.to_dict(), sort_keys=True) == json.dumps(b.to_dict(), sort_keys=True)
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def test_record_round_trip_keeps_everything():
+    r = rec("r1", "2026-08-27T03:00:00+00:00")
+    back = RunRecord.from_dict(json.loads(json.dumps(r.to_dict())))
+    assert same(r, back)
+    assert back.attempts[0].signature == PALLAS
+    assert back.signature.frames == ["canary/workload/train.py:train"]
+    assert back.final_loss != back.final_loss  # NaN survives as "nan"
+
+
+# ----------------------------------------------------------------------------- sqlite
+
+
+def test_sqlite_append_records_get(tmp_path):
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    assert store.records() == [] and store.get("nope") is None
+    store.append(rec("b", "2026-08-28T03:00:00+00:00"))
+    store.append(rec("a", "2026-08-27T03:00:00+00:00"))
+    store.append(rec("g", "2026-08-27T05:00:00+00:00", lane="gpu", verdict="pass"))
+    assert [r.run_id for r in store.records()] == ["a", "g", "b"]  # oldest first
+    assert [r.run_id for r in store.records(lane="tpu")] == ["a", "b"]
+    assert [r.run_id for r in store.records(since="2026-08-28")] == ["b"]
+    assert [r.run_id for r in store.records(since="2026-08-27T04:00:00+00:00")] == ["g", "b"]
+    assert same(store.get("a"), rec("a", "2026-08-27T03:00:00+00:00"))
+    # storing a run id again replaces it
+    store.append(rec("a", "2026-08-27T03:00:00+00:00", verdict="pass"))
+    assert store.get("a").verdict == "pass" and len(store.records()) == 3
+
+
+def test_sqlite_concurrent_writers(tmp_path):
+    path = tmp_path / "h.sqlite3"
+
+    def write(k):
+        store = SqliteStore(path)
+        for j in range(5):
+            store.append(rec(f"w{k}-{j}", f"2026-08-{10 + j}T0{k}:00:00+00:00"))
+
+    threads = [threading.Thread(target=write, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(SqliteStore(path).records()) == 30
+
+
+def test_since_parsing():
+    assert since_key("2026-08-27") == "2026-08-27"
+    assert since_key("2026-08-27T05:00:00+02:00") == "2026-08-27T03:00:00+00:00"
+    assert since_key(None) is None
+    with pytest.raises(ConfigError, match="yesterday"):
+        since_key("yesterday")
+
+
+def test_open_store_locations(tmp_path, monkeypatch):
+    monkeypatch.setenv("CANARY_HISTORY", str(tmp_path / "env.sqlite3"))
+    assert open_store(None, spool_dir=tmp_path / "spool").location == str(tmp_path / "env.sqlite3")
+    monkeypatch.delenv("CANARY_HISTORY")
+    default = history_mod.default_location()
+    assert default.endswith("history.sqlite3") and "canary" in default
+    (tmp_path / "dir").mkdir()
+    assert open_store(str(tmp_path / "dir"), spool_dir=tmp_path / "s").location == str(tmp_path / "dir" / "history.sqlite3")
+    assert open_store("gs://bucket/some/prefix", spool_dir=tmp_path / "s", flush=False).location == "gs://bucket/some/prefix"
+    with pytest.raises(ConfigError, match="s3"):
+        open_store("s3://bucket/x")
+    with pytest.raises(ConfigError, match="bucket"):
+        open_store("gs:///x")
+
+
+# ----------------------------------------------------------------------------- spool
+
+
+def test_spool_keeps_what_the_store_refuses_and_uploads_it_next_time(tmp_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the store's directory should be")
+    location = str(blocker / "history.sqlite3")
+    spool = tmp_path / "spool"
+
+    store = open_store(location, spool_dir=spool)
+    assert store.append(rec("r1", "2026-08-27T03:00:00+00:00")) == "spooled"
+    assert store.append(rec("r2", "2026-08-28T03:00:00+00:00")) == "spooled"
+    assert "not-a-dir" in store.last_error
+    assert sorted(p.name for p in store.dir.glob("*.json")) == ["r1.json", "r2.json"]
+    assert store.get("r1").run_id == "r1"  # still readable from the spool
+
+    blocker.unlink()  # the outage ends
+    again = open_store(location, spool_dir=spool)  # the next invocation
+    assert list(again.dir.glob("*.json")) == []
+    assert [r.run_id for r in SqliteStore(Path(location)).records()] == ["r1", "r2"]
+
+
+def test_spooled_records_show_in_records(tmp_path):
+    store = SpoolingStore(SqliteStore(tmp_path / "h.sqlite3"), tmp_path / "spool")
+    store.append(rec("stored", "2026-08-27T03:00:00+00:00"))
+    store._spool(rec("waiting", "2026-08-28T03:00:00+00:00"))
+    (store.dir / "torn.json").write_text("{not json")  # a half-written file is ignored
+    assert [r.run_id for r in store.records()] == ["stored", "waiting"]
+    assert [r.run_id for r in store.records(since="2026-08-28")] == ["waiting"]
+    assert store.flush() == 1 and store.get("waiting").run_id == "waiting"
+
+
+def test_record_run_never_raises(tmp_path, monkeypatch):
+    monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "spool"))
+    ok = record_run(rec("r1", "2026-08-27T03:00:00+00:00"), str(tmp_path / "h.sqlite3"))
+    assert ok == {"location": str(tmp_path / "h.sqlite3"), "status": "stored"}
+    (tmp_path / "f").write_text("")
+    spooled = record_run(rec("r2", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
+    assert spooled["status"] == "spooled" and "uploaded by the next" in spooled["detail"]
+    monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "f" / "spool"))  # even the spool is unwritable
+    failed = record_run(rec("r3", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
+    assert failed["status"] == "failed"
+
+
+def test_sqlite_schema_is_plain(tmp_path):
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    store.append(rec("r1", "2026-08-27T03:00:00+00:00"))
+    with sqlite3.connect(tmp_path / "h.sqlite3") as conn:
+        row = conn.execute("SELECT run_id, lane, verdict, fingerprint FROM runs").fetchone()
+    assert row == ("r1", "tpu", "fail", PALLAS.fingerprint)
+
+
+# ----------------------------------------------------------------------------- context
+
+
+def test_run_context_from_github_actions():
+    env = {"GITHUB_ACTIONS": "true", "GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "org/canary",
+           "GITHUB_RUN_ID": "1234", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_WORKFLOW": "canary-tpu"}
+    assert github_run_url(env) == "https://github.com/org/canary/actions/runs/1234/attempts/2"
+    ctx = run_context(env, job_id="raysubmit_1", lane_context="GCP, TPU v6e-4, europe-west4")
+    assert ctx["ci_run_url"] == "https://github.com/org/canary/actions/runs/1234/attempts/2"
+    assert ctx["job_id"] == "raysubmit_1" and ctx["ci"]["workflow"] == "canary-tpu"
+    assert ctx["lane_context"] == "GCP, TPU v6e-4, europe-west4"
+    assert run_context(env, ci_run_url="https://ci/9")["ci_run_url"] == "https://ci/9"  # a flag wins
+    assert run_context({"CANARY_WANDB_URL": "https://wandb.ai/x/y"}) == {"wandb_url": "https://wandb.ai/x/y"}
+    assert run_context({}) == {}
+
+
+# ----------------------------------------------------------------------------- the runner
+
+
+def _broken_lanes(tmp_path) -> Path:
+    """A cpu lane whose workload cannot start JAX: a crash in seconds, on every attempt."""
+    lanes = tmp_path / "lanes.toml"
+    lanes.write_text(
+        '[lanes.cpu]\nplatform = "cpu"\nattempts = 2\ntimeout_s = 300\ncontext = "local CPU"\n'
+        'launcher = { kind = "local", env = { JAX_PLATFORMS = "nosuchplatform" } }\n'
+    )
+    return lanes
+
+
+@pytest.mark.slow
+def test_crashing_run_is_classified_fingerprinted_and_recorded(tmp_path, monkeypatch):
+    monkeypatch.setenv("GITHUB_REPOSITORY", "org/canary")
+    monkeypatch.setenv("GITHUB_RUN_ID", "42")
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    history = tmp_path / "h.sqlite3"
+    monkeypatch.chdir(ROOT)  # the checkout: its commit is recorded
+    result = run_canary(RunOptions(lane="cpu", steps=5, out=tmp_path / "runs", lanes_file=str(_broken_lanes(tmp_path)),
+                                   history=str(history), job_id="job-7"))
+    assert result.verdict == "fail"
+    assert [a.outcome for a in result.attempts] == ["failed", "failed"]
+    a1, a2 = result.attempts
+    assert a1.signature is not None and a1.signature.fingerprint == a2.signature.fingerprint
+    assert result.classification == "deterministic"
+    assert result.signature == a2.signature and result.signature.kind == "runtime_crash"
+    assert "nosuchplatform" in result.signature.message
+    assert result.commit and len(result.commit) == 40
+    assert result.context["job_id"] == "job-7"
+    assert result.context["ci_run_url"] == "https://github.com/org/canary/actions/runs/42"
+    assert result.context["history"] == {"location": str(history), "status": "stored"}
+    stored = SqliteStore(history).get(result.run_id)
+    assert stored.signature == result.signature and stored.classification == "deterministic"
+    on_disk = json.loads((Path(result.run_dir) / "result.json").read_text())
+    assert on_disk["context"]["history"]["status"] == "stored"
+
+
+@pytest.mark.slow
+def test_run_then_history_on_the_command_line(cli, tmp_path):
+    """A short training run (lenient gates, so it passes), then a crash, both through the CLI;
+    `canary history` shows them with a pass/fail strip."""
+    gates = tmp_path / "lenient.toml"
+    gates.write_text('[lanes.cpu]\nmin_steps = 10\nmax_final_loss = 20.0\n')
+    history = str(tmp_path / "h.sqlite3")
+    env = {"CANARY_SPOOL_DIR": str(tmp_path / "spool")}
+    r = cli("run", "cpu", "--steps", "10", "--gates", str(gates), "--out", str(tmp_path / "runs"),
+            "--history", history, "--wandb-url", "https://wandb.ai/org/canary/runs/abc", "--json", env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    passed = json.loads(r.stdout)
+    assert passed["classification"] == "pass" and passed["signature"] is None
+    assert passed["context"]["wandb_url"] == "https://wandb.ai/org/canary/runs/abc"
+
+    r = cli("run", "cpu", "--steps", "5", "--out", str(tmp_path / "runs"), "--history", history,
+            env={**env, "CANARY_LANES": str(_broken_lanes(tmp_path))})
+    assert r.returncode == 1
+    assert "deterministic" in r.stdout and "runtime_crash" in r.stdout
+
+    r = cli("history", "--history", history, "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert [x["verdict"] for x in report["records"]] == ["pass", "fail"]
+    assert report["lanes"]["cpu"]["strip"] == "PF"
+    assert report["lanes"]["cpu"]["streak"]["runs"] == 1
+    fp = report["records"][1]["signature"]["fingerprint"]
+    assert report["occurrences"][fp]["count"] == 1
+
+    r = cli("history", "--history", history, env=env)
+    assert r.returncode == 0
+    assert "deterministic" in r.stdout and fp in r.stdout and "flakiness 1.00" in r.stdout
+    r = cli("history", "--history", history, "--lane", "tpu", env=env)
+    assert "no runs recorded" in r.stdout
+    r = cli("history", "--history", history, "--since", "last week", env=env)
+    assert r.returncode == 2 and "--since" in r.stderr
+    r = cli("run", "cpu", "--history", "s3://x/y", env=env)
+    assert r.returncode == 2 and "s3" in r.stderr
+
+
+def test_history_command_does_not_import_jax(cli, tmp_path):
+    code = ("import sys; from canary.cli import cli; "
+            "import canary.commands.history, canary.commands.signature; "
+            "print(any(m == 'jax' or m.startswith('jax.') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.stdout.strip() == "False", out.stderr
+    r = cli("history", "--history", str(tmp_path / "empty.sqlite3"))
+    assert r.returncode == 0 and "no runs recorded" in r.stdout

@@ -1,0 +1,334 @@
+"""Failure signatures from logs shaped like real ones (tests/logs/), and `canary signature`."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from canary import signature as sig
+from canary.signature import Options, extract, gate_signature, normalize, strip_prefix
+
+LOGS = Path(__file__).parent / "logs"
+
+# The incident's error, verbatim as JAX prints it (field notes, section 1).
+INCIDENT_ERROR = """\
+ValueError: The Pallas TPU lowering currently requires that the last two
+dimensions of your block shape are divisible by 8 and 128 respectively, or be
+equal to the respective dimensions of the overall array. Block spec for outputs
+in pallas_call kernel at .../pallas/ops/tpu/megablox/gmm.py:393 has block shape
+(Blocked(block_size=512), Blocked(block_size=32)), array shape (524288, 128)"""
+
+CACHE_WARNING = """\
+UserWarning: Error reading persistent compilation cache entry for
+'jit__create_lm_example': RuntimeError: Session is closed"""
+
+
+def log(name: str) -> str:
+    return (LOGS / name).read_text()
+
+
+def sig_of(name: str, **kw):
+    s = extract(log(name), **kw)
+    assert s is not None, name
+    return s
+
+
+# ----------------------------------------------------------------------------- the incident
+
+
+def test_incident_signature():
+    s = sig_of("incident-2026-08-27.log")
+    assert s.kind == "compile_error"
+    assert s.exception == "ValueError"
+    assert s.message.startswith("The Pallas TPU lowering currently requires that the last two dimensions")
+    # what identifies the bug stays: the block shape, the array shape, the kernel
+    assert "(Blocked(block_size=512), Blocked(block_size=32))" in s.message
+    assert "array shape (524288, 128)" in s.message
+    assert "megablox/gmm.py" in s.message
+    # what drifts goes: the kernel's line number
+    assert "393" not in s.message
+    assert s.frames == ["canary/workload/train.py:<module>", "canary/workload/train.py:main",
+                        "canary/workload/train.py:train"]
+    assert len(s.fingerprint) == sig.FINGERPRINT_LEN
+    assert "Pallas TPU lowering" in s.excerpt
+
+
+def test_incident_recurrences_share_one_fingerprint():
+    """Another day, host, pid, checkout path, jax patch release (line numbers moved), log
+    prefixes of another scheduler, and JAX's unfiltered traceback mode: one bug, one fingerprint."""
+    a = sig_of("incident-2026-08-27.log")
+    b = sig_of("incident-2026-08-29.log")
+    c = sig_of("incident-unfiltered.log")
+    assert a.fingerprint == b.fingerprint == c.fingerprint
+    assert a.message == b.message == c.message
+
+
+def test_incident_text_from_the_field_notes_with_the_cache_warning():
+    text = "\n".join([
+        "canary workload: ferry moe-canary v1, lane tpu",
+        CACHE_WARNING,
+        "Traceback (most recent call last):",
+        '  File "/home/u/canary/canary/workload/train.py", line 144, in train',
+        "    compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()",
+        INCIDENT_ERROR,
+    ])
+    s = extract(text)
+    assert s.kind == "compile_error" and s.exception == "ValueError"
+    assert "Session is closed" not in s.message  # the warning before the crash is not the failure
+    assert s.message == sig_of("incident-2026-08-27.log").message
+
+
+def test_ray_task_error_is_read_as_its_remote_cause():
+    s = sig_of("ray-task-error.log")
+    incident = sig_of("incident-2026-08-27.log")
+    assert (s.kind, s.exception, s.message) == ("compile_error", "ValueError", incident.message)
+    # the remote call path; neither the driver's frames nor Ray's Cython frames
+    assert s.frames == ["canary/workload/train.py:train"]
+
+
+def test_different_bugs_of_one_exception_class_differ():
+    incident = sig_of("incident-2026-08-27.log")
+    lut = sig_of("tiling-lut-missing.log")
+    assert lut.exception == incident.exception == "ValueError"
+    assert lut.fingerprint != incident.fingerprint
+    assert lut.message == "No tuned tiling found for (m, k, n) = (524288, 32, 128)"
+
+
+def test_call_path_keeps_app_and_named_library_frames():
+    s = sig_of("tiling-lut-missing.log")
+    assert s.frames == [
+        "canary/workload/train.py:<module>",
+        "canary/workload/train.py:main",
+        "canary/workload/train.py:train",
+        "canary/workload/model.py:expert_mlp",
+        "canary/workload/ragged_dot/megablox.py:ragged_dot",
+        "jax/experimental/pallas/ops/tpu/megablox/gmm.py:gmm",
+    ]
+    # jax internals and runpy never appear
+    assert not any(f.startswith(("jax/_src", "<frozen")) for f in sig_of("incident-unfiltered.log").frames)
+
+
+def test_call_path_is_configurable():
+    text = log("incident-unfiltered.log")
+    default = extract(text)
+    wider = extract(text, options=Options().with_keep(["jax/_src/pallas/*"]))
+    assert "jax/_src/pallas/mosaic/lowering.py:_check_block_mappings" in wider.frames
+    assert "jax/_src/pallas/mosaic/lowering.py:_check_block_mappings" not in default.frames
+    assert wider.fingerprint != default.fingerprint
+    assert extract(text, options=Options(max_frames=1)).frames == ["canary/workload/train.py:train"]
+
+
+# ----------------------------------------------------------------------------- the zoo
+
+
+def test_resource_exhausted_at_compile():
+    s = sig_of("resource-exhausted-compile.log")
+    assert s.kind == "compile_error"
+    assert s.exception == "XlaRuntimeError"
+    assert s.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>."
+    other = extract(log("resource-exhausted-compile.log").replace("58004733952", "57982058496")
+                    .replace("pid=30112", "pid=998").replace("10.128.0.41", "10.128.0.7"))
+    assert other.fingerprint == s.fingerprint
+
+
+def test_resource_exhausted_while_running_is_a_runtime_crash():
+    text = """Traceback (most recent call last):
+  File "/home/u/canary/canary/workload/train.py", line 152, in train
+    params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
+jaxlib._jax.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1073741824 bytes.
+"""
+    s = extract(text)
+    assert s.kind == "runtime_crash"
+    assert s.fingerprint != sig_of("resource-exhausted-compile.log").fingerprint
+
+
+def test_deadline_exceeded_at_distributed_init():
+    s = sig_of("deadline-exceeded-init.log")
+    assert (s.kind, s.exception) == ("timeout", "XlaRuntimeError")
+    assert s.message.startswith("DEADLINE_EXCEEDED: Barrier timed out. Id: PjRT_Client_Connect.")
+    assert "/job:jax_worker/replica:0/task:1" in s.message
+    assert s.frames == ["canary/workload/train.py:<module>", "canary/workload/train.py:main"]
+    moved = log("deadline-exceeded-init.log").replace("10.128.0.52:8476", "10.128.3.9:8476").replace("21877", "4410")
+    assert extract(moved).fingerprint == s.fingerprint
+
+
+def test_nan_loss_in_the_training_log():
+    s = sig_of("nan-loss.log")
+    assert s.kind == "nan"
+    # a completed run whose gates caught the NaN gets the same fingerprint
+    gates = [{"name": "min_steps", "value": 30, "threshold": 30, "status": "PASS"},
+             {"name": "max_final_loss", "value": "nan", "threshold": 4.0, "status": "FAIL"},
+             {"name": "finite_loss", "value": "nan at step 20", "threshold": "all finite", "status": "FAIL"}]
+    assert gate_signature(gates).fingerprint == s.fingerprint
+
+
+def test_nan_caught_by_jax_debug_nans():
+    s = sig_of("nan-debug-nans.log")
+    assert s.kind == "nan"
+    assert s.exception == "FloatingPointError"
+    assert s.frames[-1] == "canary/workload/model.py:router"
+
+
+def test_hang_with_a_faulthandler_dump():
+    s = sig_of("hang-profiler.log", outcome="timeout")
+    assert s.kind == "timeout"
+    assert s.frames[-1] == "canary/workload/profile.py:stop"
+    assert s.message == "hung: canary/workload/profile.py:stop"
+    assert sig_of("hang-profiler.log").fingerprint == s.fingerprint  # the dump says so without the launcher
+
+
+def test_silent_hang_is_named_by_its_last_output():
+    s = sig_of("hang-silent.log", outcome="timeout")
+    assert s.kind == "timeout"
+    assert s.message == "hung after: step <n> loss <n> <n> tokens/s"
+    later = log("hang-silent.log") + "step    30  loss 4.0112  41,002 tokens/s\n"
+    assert extract(later, outcome="timeout").fingerprint == s.fingerprint
+    assert extract(log("hang-silent.log")) is None  # without the launcher's word, nothing failed
+
+
+def test_segfault():
+    s = sig_of("segfault.log")
+    assert (s.kind, s.exception) == ("runtime_crash", "SIGSEGV")
+    assert s.frames[-1] == "canary/workload/train.py:train"
+
+
+def test_killed_by_a_signal():
+    s = sig_of("oom-killed.log")
+    assert (s.kind, s.exception, s.message) == ("runtime_crash", "SIGKILL", "process killed by SIGKILL")
+    # the launcher's exit status says the same when the log does not
+    quiet = "step 0 loss 6.2\n"
+    assert extract(quiet, outcome="failed", exit_code=-9).fingerprint == s.fingerprint
+    assert extract(quiet, outcome="failed", signal=9).fingerprint == s.fingerprint
+    assert extract("step 0 loss 6.2\nexit code 137\n").exception == "SIGKILL"
+
+
+def test_the_last_failure_in_the_log_names_it():
+    handled = log("chained-exception.log")  # a traceback logged earlier, then the process dies
+    assert extract(handled + log("segfault.log")).exception == "SIGSEGV"
+    assert extract(handled + "step 40 loss 3.1\n", outcome="failed", signal=9).exception == "SIGKILL"
+    assert extract(log("segfault.log") + handled).exception == "IndexError"
+
+
+def test_nccl_misconfiguration():
+    s = sig_of("nccl-interface.log")
+    assert (s.kind, s.exception) == ("runtime_crash", "XlaRuntimeError")
+    assert "ncclCommInitRankConfig" in s.message and "no socket interface found" in s.message
+    assert "nccl_communicator.cc:<line>" in s.message
+    recompiled = log("nccl-interface.log").replace("program_id=41", "program_id=57").replace("start.3", "start.12")
+    assert extract(recompiled).fingerprint == s.fingerprint
+
+
+def test_chained_exceptions_name_the_root_cause():
+    s = sig_of("chained-exception.log")
+    assert s.exception == "IndexError"
+    assert s.message == "index 512 is out of bounds for axis 0 with size 512"
+    # the wrapper's frames lead to the root's; the failed cleanup is not on the path
+    assert s.frames == ["canary/workload/train.py:<module>", "canary/workload/train.py:main",
+                        "canary/workload/train.py:train", "canary/workload/data.py:batch"]
+
+
+def test_infrastructure_failures():
+    s = sig_of("preempted.log")
+    assert (s.kind, s.message) == ("infrastructure", "preempted")
+    other_host = log("preempted.log").replace("tpu-v6e-4-canary-7f2c", "tpu-v6e-4-canary-91ab")
+    assert extract(other_host).fingerprint == s.fingerprint
+    never = extract("", outcome="never_started", detail="no worker started within 1800s")
+    assert never.kind == "infrastructure"
+    assert never.fingerprint == extract("", outcome="never_started", detail="no worker started within 900s").fingerprint
+    assert extract("", outcome="lost").kind == "infrastructure"
+
+
+def test_unknown_failure_still_gets_a_signature():
+    s = extract("starting\nsomething odd happened at 0x7f3a2c5fe640\n", outcome="failed", exit_code=3)
+    assert s.kind == "runtime_crash"
+    assert s.message == "exit status 3: something odd happened at <hex>"
+
+
+def test_no_failure():
+    assert extract(log("hang-silent.log")) is None
+    assert extract("") is None
+    assert sig.for_attempt("all good", "succeeded", 0, gates=[{"name": "min_steps", "status": "PASS"}]) is None
+
+
+def test_gate_regression_names_gates_not_values():
+    a = gate_signature([{"name": "max_final_loss", "value": 6.46, "threshold": 4.0, "status": "FAIL"}])
+    b = gate_signature([{"name": "max_final_loss", "value": 5.1, "threshold": 4.0, "status": "FAIL"}])
+    assert a.kind == "gate_regression" and a.message == "failed gates: max_final_loss"
+    assert a.fingerprint == b.fingerprint
+    c = gate_signature([{"name": "min_steps", "value": 10, "threshold": 200, "status": "FAIL"}])
+    assert c.fingerprint != a.fingerprint
+
+
+# ----------------------------------------------------------------------------- normalizing
+
+
+@pytest.mark.parametrize("raw, expected", [
+    ("object at 0x7f3a2c5fe640", "object at <hex>"),
+    ("run 3f2b8c1e-9a0d-4e7f-8b1c-5f1c2b8e9a0d", "run <uuid>"),
+    ("at 2026-08-28T03:15:02.123Z and 2026-08-28 03:15:02,551", "at <time> and <time>"),
+    ("cannot open /tmp/tmpq8x1/attempt-1/spec.json: no", "cannot open <tmp>: no"),
+    ("cannot open /home/alice/data/x.bin", "cannot open ~/data/x.bin"),
+    ("worker pid=4242 died", "worker pid=<n> died"),
+    ("peer 10.128.0.52:8476 refused", "peer <ip> refused"),
+    ("took 301.5 s (300s budget, 12ms jitter)", "took <duration> (<duration> budget, <duration> jitter)"),
+    ("Used 54.52G of 31.25G hbm; 58004733952 bytes", "Used <bytes> of <bytes> hbm; <bytes>"),
+    ("run 20260828T031500Z-tpu-ab12 of job raysubmit_Xq3LwT8b1mZ2", "run <run> of job <job>"),
+    ("/usr/local/lib/python3.11/site-packages/jax/_src/pjit.py:457", "jax/_src/pjit.py:<line>"),
+    ("digest 5f1c2b8e9a0d4e7f", "digest <hex>"),
+    ("in %fusion.123 = f32[8] (program_id=41; current tracing scope: all-reduce-start.3)",
+     "in %fusion.<n> = f32[8] (program_id=<n>; current tracing scope: all-reduce-start.<n>)"),
+])
+def test_normalize_masks_what_varies(raw, expected):
+    assert normalize(raw) == expected
+
+
+def test_normalize_keeps_what_identifies():
+    kept = ("dot_general requires contracting dimensions to have the same shape, got (128,) and (32,); "
+            "f32[524288,128] bf16[32,128,32] block (512, 128, 32) in kernel gmm for metric train/loss "
+            "on v6e-4, 8 and 128")
+    assert normalize(kept) == kept
+
+
+@pytest.mark.parametrize("line", [
+    "(RayTrainWorker pid=18231, ip=10.164.0.23)   File \"x.py\", line 3, in f",
+    "(pid=18231)   File \"x.py\", line 3, in f",
+    "2026-08-29T03:16:40.002113Z   File \"x.py\", line 3, in f",
+    "2026-08-29T03:16:40.002113Z [worker-2]   File \"x.py\", line 3, in f",
+    "0:   File \"x.py\", line 3, in f",
+    "task 3:   File \"x.py\", line 3, in f",
+    "tpu-worker-1 |   File \"x.py\", line 3, in f",
+    "\x1b[31m  File \"x.py\", line 3, in f\x1b[0m",
+])
+def test_scheduler_prefixes_are_stripped(line):
+    assert strip_prefix(line) == '  File "x.py", line 3, in f'
+
+
+def test_logging_prefix_and_ray_repeats():
+    assert strip_prefix("2026-08-27 03:19:02,117\tERROR job_manager.py:1093 -- Job failed") == "Job failed"
+    assert strip_prefix("E0828 03:15:02.123456  4242 pjit.py:123] Check failed: x") == "Check failed: x"
+    assert strip_prefix("(raylet) Killed [repeated 3x across cluster]") == "Killed"
+    assert strip_prefix("ValueError: bad") == "ValueError: bad"
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def test_signature_command_json(cli):
+    r = cli("signature", str(LOGS / "incident-2026-08-27.log"), "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert {"fingerprint", "kind", "exception", "message", "frames"} <= set(d)
+    assert d["fingerprint"] == sig_of("incident-2026-08-29.log").fingerprint
+    assert d["kind"] == "compile_error"
+
+
+def test_signature_command_text_outcome_and_errors(cli, tmp_path):
+    r = cli("signature", str(LOGS / "tiling-lut-missing.log"))
+    assert r.returncode == 0
+    assert "No tuned tiling found" in r.stdout and "megablox/gmm.py:gmm" in r.stdout
+    r = cli("signature", str(LOGS / "hang-silent.log"))
+    assert r.returncode == 1 and "no failure found" in r.stdout
+    r = cli("signature", str(LOGS / "hang-silent.log"), "--outcome", "timeout", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["kind"] == "timeout"
+    r = cli("signature", str(tmp_path / "missing.log"))
+    assert r.returncode == 2 and "missing.log" in r.stderr
