@@ -10,7 +10,8 @@ from notify_records import failing
 
 def _env(github, tmp_path, **extra):
     return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
-            "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "", **extra}
+            "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
+            "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
 
 
 def _run_dir(tmp_path, record):
@@ -75,6 +76,24 @@ def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(g
         (failing().run_id, "sent"), ("20260829T060000Z-tpu-cd34", "sent")]
     assert not (first / "notify-pending.json").exists()
     assert len(github.state.issues()) == 1 and len(github.state.comments(1)) == 1
+
+
+def test_notify_finds_the_run_in_the_history_and_states_its_streak(github, tmp_path):
+    from canary.history import open_store
+
+    store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hs")
+    store.append(failing("20260827T060000Z-tpu-0027", "2026-08-27"))
+    store.append(failing("20260828T060000Z-tpu-0028", "2026-08-28"))
+    r = run_cli("notify", "20260828T060000Z-tpu-0028", "--history", str(tmp_path / "h.sqlite3"), "--repo", REPO,
+                "--runs", str(tmp_path / "nowhere"), env=_env(github, tmp_path))
+    assert r.returncode == 0, r.stderr
+    [issue] = github.state.issues()
+    assert "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)." in issue["body"]
+    assert "No passing run on this lane is recorded" in issue["body"]
+
+    r = run_cli("notify", "20260828T060000Z-tpu-0028", "--no-history", "--repo", REPO,
+                "--runs", str(tmp_path / "nowhere"), env=_env(github, tmp_path))
+    assert r.returncode == 2 and "no run '20260828T060000Z-tpu-0028'" in r.stderr
 
 
 def test_repo_comes_from_github_repository(github, tmp_path):

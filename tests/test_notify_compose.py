@@ -6,21 +6,20 @@ from canary.notify.compose import (
     Facts,
     LastPass,
     Previous,
-    Streak,
-    WindowCommit,
+    StreakFacts,
     cold_reason,
     context_block,
     determinism,
     fingerprint_of,
     issue_title,
     new_issue,
-    ordinal,
     recovery_comment,
     recurrence_comment,
     repro_commands,
     streak_sentence,
     summary_line,
 )
+from canary.queries import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
 
@@ -46,25 +45,21 @@ def test_context_block_says_na_for_what_is_unknown_and_falls_back_to_the_attempt
     assert "Job: /runner/canary-tpu-ab12-4" in block
 
 
-@pytest.mark.parametrize("days, runs, expected", [
-    (5, 5, "fourth straight daily recurrence"),
-    (2, 2, "first straight daily recurrence"),
-    (14, 14, "13th straight daily recurrence"),
-    (22, 22, "21st straight daily recurrence"),
-    (1, 3, "Failing 3 runs in a row since 2026-08-27"),
-    (1, 1, "First failure after the last pass"),
+@pytest.mark.parametrize("runs, days, consecutive, expected", [
+    (5, 5, 5, "This is the fourth straight daily recurrence (failing since 2026-08-27: 5 runs on 5 days)."),
+    (2, 2, 2, "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)."),
+    (9, 7, 3, "This is the second straight daily recurrence (failing since 2026-08-27: 9 runs on 7 days)."),
+    (3, 1, 1, "Failing 3 runs in a row (failing since 2026-08-27: 3 runs on 1 day)."),
+    (1, 1, 1, "First failure since the last pass."),
 ])
-def test_streak_sentence(days, runs, expected):
-    assert expected in streak_sentence(Streak(runs=runs, days=days, first_failure="2026-08-27"))
+def test_streak_sentence(runs, days, consecutive, expected):
+    assert streak_sentence(StreakFacts(runs, days, consecutive, "2026-08-27")) == expected
 
 
 def test_unknown_streak_is_said_plainly():
     assert "unknown" in streak_sentence(None)
-
-
-def test_ordinals():
-    assert [ordinal(n) for n in (1, 4, 11, 12, 13, 21, 22, 23, 101, 111)] == [
-        "first", "fourth", "eleventh", "twelfth", "13th", "21st", "22nd", "23rd", "101st", "111th"]
+    assert streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False) == \
+        "First failure; no passing run on this lane is recorded."
 
 
 def test_determinism_by_classification():
@@ -102,9 +97,9 @@ def test_incident_cache_facts_name_the_read_error_and_its_attempts():
 
 
 def test_window_lists_watched_commits_first():
-    window = (WindowCommit("a" * 40, "docs: typo", ("README.md",)),
-              WindowCommit("b" * 40, "ragged_dot: new tiling", ("canary/workload/ragged_dot/megablox.py",), True),
-              WindowCommit("c" * 40, "ci: bump", (".ci/run",)))
+    window = (WindowCommit("a" * 40, "docs: typo", ["README.md"], False),
+              WindowCommit("b" * 40, "ragged_dot: new tiling", ["canary/workload/ragged_dot/megablox.py"], True),
+              WindowCommit("c" * 40, "ci: bump", [".ci/run"], False))
     facts = Facts(last_pass=LastPass("20260826T060000Z-tpu-0000", "2026-08-26", "d" * 40), window=window)
     body = recurrence_comment(failing(), facts).body
     section = body.split("### Regression window")[1].split("###")[0]
@@ -152,7 +147,7 @@ def test_a_record_without_signature_still_gets_a_stable_fingerprint():
 
 
 def test_recovery_comment_says_what_passed():
-    body = recovery_comment(passing(), Facts(failure_streak=Streak(3, 2, "2026-08-30"))).body
+    body = recovery_comment(passing(), Facts(failure_streak=StreakFacts(3, 2, 2, "2026-08-30"))).body
     assert "**Recovered on the scheduled tpu canary (2026-09-01)**" in body
     assert "238 steps, final loss 5.7976" in body
     assert "began on 2026-08-30 and lasted 3 runs over 2 days" in body
@@ -165,8 +160,8 @@ def test_manual_runs_are_not_called_scheduled():
 
 
 def test_facts_round_trip_without_secrets():
-    facts = Facts(lane_context="x", platform="tpu", streak=Streak(2, 2, "2026-08-27", "r1"),
-                  last_pass=LastPass("r0", "2026-08-26", "abc"), window=(WindowCommit("s", "subj", ("p",), True),),
+    facts = Facts(lane_context="x", platform="tpu", streak=StreakFacts(2, 2, 2, "2026-08-27", "r1"),
+                  last_pass=LastPass("r0", "2026-08-26", "abc"), window=(WindowCommit("s", "subj", ["p"], True, ["p"]),),
                   recovered=("fp",), secrets=("hunter2hunter2",))
     d = facts.to_dict()
     assert "secrets" not in d and "hunter2hunter2" not in str(d)

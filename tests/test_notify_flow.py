@@ -4,7 +4,7 @@ signature, one comment per run, recovery, the creation race, outages and dry run
 import threading
 
 from canary.notify import notify, send
-from canary.notify.compose import Facts, Streak, fingerprint_marker, run_marker
+from canary.notify.compose import Facts, StreakFacts, fingerprint_marker, run_marker
 from canary.notify.github import GitHubClient, RetryPolicy
 from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, passing
@@ -30,7 +30,7 @@ def test_a_new_signature_opens_one_issue_with_labels_marker_and_title(github, cl
 def test_a_recurrence_comments_on_the_open_issue(github, client, spool_dir):
     _say(client, failing())
     facts = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu",
-                  streak=Streak(runs=5, days=5, first_failure="2026-08-27"))
+                  streak=StreakFacts(runs=5, days=5, consecutive_days=5, first_failure="2026-08-27"))
     res = _say(client, failing("20260831T060000Z-tpu-ef56", "2026-08-31"), facts)
     assert len(github.state.issues()) == 1
     [comment] = github.state.comments(1)
@@ -120,7 +120,7 @@ def test_first_pass_after_failures_says_recovered_once_on_each_failing_signature
     _say(client, failing("20260829T060000Z-tpu-bb22", fp="bbbb2222"))
     _say(client, failing("20260829T060000Z-gpu-cc33", lane="gpu", fp="cccc3333"))
     facts = Facts(lane_context="GCP", recovered=("aaaa1111", "bbbb2222"),
-                  failure_streak=Streak(runs=2, days=2, first_failure="2026-08-28"))
+                  failure_streak=StreakFacts(runs=2, days=2, consecutive_days=2, first_failure="2026-08-28"))
     for _ in range(2):
         _say(client, passing(), facts)
     for n in (1, 2):

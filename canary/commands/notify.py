@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.errors import ConfigError
+from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 from canary.render import console
 
@@ -54,13 +54,15 @@ def check_run_notify(opts: dict) -> bool:
     return True
 
 
-def notify_after_run(record: RunRecord, opts: dict):
+def notify_after_run(record: RunRecord, opts: dict, history: str | None, use_history: bool):
     """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
     from canary.notify import Delivery, NotifyResult
     from canary.notify import notify as notify_lib
+    from canary.notify.facts import facts_from_store
 
     try:
-        return notify_lib(record, None, repo=opts["repo"], backend=opts["notify_backend"],
+        return notify_lib(record, facts=facts_from_store(record, history, use_history), repo=opts["repo"],
+                          backend=opts["notify_backend"],
                           close_on_recovery=opts["close_on_recovery"], dry_run=opts["dry_run"],
                           log=lambda msg: click.echo(f"canary: {msg}", err=True))
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
@@ -79,8 +81,8 @@ def require_repo(repo: str | None) -> str:
     return repo
 
 
-def load_record(run: str, runs_dir: Path) -> RunRecord:
-    """A run by its directory, its result.json, or its id under ``runs_dir``."""
+def load_record(run: str, runs_dir: Path, history: str | None = None, use_history: bool = True) -> RunRecord:
+    """A run by its directory, its result.json, its id under ``runs_dir``, or its id in the history."""
     p = Path(run)
     candidates = [p / RESULT_FILE, p] if p.suffix == ".json" or p.exists() else []
     candidates.append(runs_dir / run / RESULT_FILE)
@@ -92,7 +94,17 @@ def load_record(run: str, runs_dir: Path) -> RunRecord:
                 raise ConfigError(f"{c}: not a canary run record ({e})") from None
             record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
             return record
-    raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir}")
+    if use_history and "/" not in run:
+        from canary.history import open_store
+
+        try:
+            record = open_store(history).get(run)
+        except CanaryError as e:
+            raise ConfigError(f"no run {run!r} under {runs_dir}, and the history cannot be read: {e}") from None
+        if record is not None:
+            return record
+    raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
+                      "or in the history")
 
 
 def render_result(result, as_json: bool) -> None:
@@ -130,11 +142,16 @@ def render_result(result, as_json: bool) -> None:
               show_default=True, help="Where to look up RUN when it is a run id.")
 @click.option("--notify", "backend", type=click.Choice(["github"]), default="github", show_default=True,
               help="Where to say it.")
+@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
+              help="The run history the streak, window and recoveries are computed from "
+                   "[default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@click.option("--no-history", is_flag=True, help="Read no history: the message leaves streak and window unknown.")
 @notify_options
 @json_option
 @handle_errors
-def notify(run, runs_dir, backend, repo, close_on_recovery, dry_run, as_json):
-    """Tell GitHub about RUN (a run directory, its result.json, or a run id): open an issue for a
+def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, as_json):
+    """Tell GitHub about RUN (a run directory, its result.json, or a run id in --runs or the
+    history): open an issue for a
     new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
     first pass after failures. Every post carries a hidden marker, so notifying twice posts once.
 
@@ -145,11 +162,12 @@ def notify(run, runs_dir, backend, repo, close_on_recovery, dry_run, as_json):
     Exit status: 0 said (or nothing to say), 1 not sent now (kept for the next notify), 2 bad input.
     """
     from canary.notify import notify as notify_lib
+    from canary.notify.facts import facts_from_store
 
-    record = load_record(run, runs_dir)
+    record = load_record(run, runs_dir, history, not no_history)
     require_repo(repo)
     require_token(dry_run)
-    result = notify_lib(record, None, repo=repo, backend=backend,
+    result = notify_lib(record, facts=facts_from_store(record, history, not no_history), repo=repo, backend=backend,
                         close_on_recovery=close_on_recovery, dry_run=dry_run,
                         log=lambda msg: click.echo(f"canary: {msg}", err=True))
     render_result(result, as_json)

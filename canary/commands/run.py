@@ -76,7 +76,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, history, no_history, job_id,
     ]
     with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
         result = run_canary(opts, RichProgress(p))
-    said = notify_after_run(result, notify_opts) if notifying else None  # never changes the verdict
+    said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
     if as_json:
         emit_json({**result.to_dict(), **({"notify": said.to_dict()} if said else {})})
     else:

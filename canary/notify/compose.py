@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable
 
 from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
+from canary.queries import WindowCommit, daily_ordinal
 from canary.record import Attempt, RunRecord, Signature
 
 TITLE_MAX = 120
@@ -30,16 +31,6 @@ FIELD_MAX = 300
 
 
 @dataclass(frozen=True)
-class WindowCommit:
-    """One commit between the last pass and this failure."""
-
-    sha: str
-    subject: str
-    paths: tuple[str, ...] = ()
-    watched: bool = False  # it touches one of the ferry's watched paths
-
-
-@dataclass(frozen=True)
 class LastPass:
     run_id: str
     date: str
@@ -47,11 +38,12 @@ class LastPass:
 
 
 @dataclass(frozen=True)
-class Streak:
-    """The current run of failures of this signature on the lane, this run included."""
+class StreakFacts:
+    """The current run of failures on the lane (of this signature, for a failure), this run included."""
 
     runs: int
-    days: int  # consecutive calendar days with a failure
+    days: int  # distinct calendar days with a failure
+    consecutive_days: int  # of those, how many in a row up to the latest
     first_failure: str  # date of the streak's first failure
     first_run_id: str | None = None
 
@@ -83,12 +75,12 @@ class Facts:
 
     lane_context: str = ""  # "GCP, TPU v6e-4, europe-west4"
     platform: str = ""  # the lane's platform (tpu, cuda, cpu): picks the lowering repro command
-    streak: Streak | None = None
+    streak: StreakFacts | None = None
     last_pass: LastPass | None = None
     window: tuple[WindowCommit, ...] | None = None  # None: not known (no history or no git)
     window_note: str = ""  # why the window is unknown, or a caveat
     recovered: tuple[str, ...] = ()  # on a pass: fingerprints of the failure streak it ends
-    failure_streak: Streak | None = None  # on a pass: the streak of failures it ends
+    failure_streak: StreakFacts | None = None  # on a pass: the streak of failures it ends
     previous: Previous | None = None  # on a recurrence: the latest earlier failure with this signature
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
@@ -100,12 +92,12 @@ class Facts:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Facts":
         d = dict(d)
-        for key, kind in (("streak", Streak), ("failure_streak", Streak), ("last_pass", LastPass),
+        for key, kind in (("streak", StreakFacts), ("failure_streak", StreakFacts), ("last_pass", LastPass),
                           ("previous", Previous)):
             d[key] = kind(**d[key]) if d.get(key) else None
         if d.get("window") is not None:
-            d["window"] = tuple(WindowCommit(c["sha"], c["subject"], tuple(c.get("paths", ())), c.get("watched", False))
-                                for c in d["window"])
+            d["window"] = tuple(WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
+                                             list(c.get("watched_paths", []))) for c in d["window"])
         d["recovered"] = tuple(d.get("recovered", ()))
         d.pop("secrets", None)
         return cls(**d)
@@ -151,17 +143,6 @@ def has_run_marker(texts: Iterable[str | None], run_id: str, lane: str) -> bool:
 
 # ----------------------------------------------------------------------------- small pieces
 
-_ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
-             "tenth", "eleventh", "twelfth"]
-
-
-def ordinal(n: int) -> str:
-    if 0 <= n < len(_ORDINALS):
-        return _ORDINALS[n]
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 def code(text: str) -> str:
     """Inline code that ``text`` cannot close."""
     text = " ".join(str(text).split())
@@ -176,7 +157,8 @@ def run_date(record: RunRecord) -> str:
 
 
 def trigger(record: RunRecord) -> str:
-    event = (record.context or {}).get("event")
+    ctx = record.context or {}
+    event = ctx.get("event") or (ctx.get("ci") or {}).get("event_name")
     return "scheduled" if event in (None, "", "schedule") else "manual" if event == "workflow_dispatch" else str(event)
 
 
@@ -253,8 +235,8 @@ def _signature_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
     ]
     if sig.exception:
         lines.append(f"- Exception: {code(clean(sig.exception, secrets)[:FIELD_MAX])}")
-    lines.append("")
     if sig.frames:
+        lines.append("")
         frames = [clean(f, secrets)[:FIELD_MAX] for f in sig.frames]
         if len(frames) > FRAMES_MAX:
             frames = frames[:5] + [f"... {len(frames) - FRAMES_MAX + 5} frames ..."] + frames[-(FRAMES_MAX - 5):]
@@ -308,15 +290,16 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def streak_sentence(streak: Streak | None) -> str:
+def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:
     if streak is None:
         return "Streak: unknown (no run history)."
-    if streak.days > 1:
-        return (f"This is the {ordinal(streak.days - 1)} straight daily recurrence: failing every day since "
-                f"{streak.first_failure} ({streak.runs} failing run{'s' if streak.runs != 1 else ''}).")
+    span = (f"failing since {streak.first_failure}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
+            f"{streak.days} day{'s' if streak.days != 1 else ''}")
+    if streak.consecutive_days > 1:
+        return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
     if streak.runs > 1:
-        return f"Failing {streak.runs} runs in a row since {streak.first_failure}."
-    return "First failure after the last pass."
+        return f"Failing {streak.runs} runs in a row ({span})."
+    return "First failure since the last pass." if ever_passed else "First failure; no passing run on this lane is recorded."
 
 
 def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
@@ -438,7 +421,7 @@ def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) 
     s = facts.secrets
     new = what_is_new(record, facts.previous)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak)] + (["", new] if new else [])),
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", new] if new else [])),
         _signature_section(record, s),
         _attempts_section(record),
         _cache_section(record, s),
