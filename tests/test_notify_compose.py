@@ -10,7 +10,7 @@ from canary.notify.compose import (
     cold_reason,
     context_block,
     determinism,
-    fingerprint_of,
+    issue_fingerprint,
     issue_title,
     new_issue,
     recovery_comment,
@@ -143,7 +143,7 @@ def test_summary_without_a_signature_uses_the_error_or_the_gates():
 def test_a_record_without_signature_still_gets_a_stable_fingerprint():
     a = new_issue(failing(signature=None), INCIDENT).body
     b = new_issue(failing("20260829T000000Z-tpu-9999", signature=None), INCIDENT).body
-    assert fingerprint_of(a) == fingerprint_of(b) and fingerprint_of(a).startswith("unsigned-")
+    assert issue_fingerprint(a) == issue_fingerprint(b) and issue_fingerprint(a).startswith("unsigned-")
 
 
 def test_recovery_comment_says_what_passed():

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from canary.notify.compose import Facts, fingerprint_of, has_run_marker, new_issue, recurrence_comment
+from canary.notify.compose import Facts, has_run_marker, issue_fingerprint, new_issue, recurrence_comment
 from canary.notify.redact import REDACTED, clean, fence, fit, neutralize_mentions, redact, trim_lines
 from notify_records import failing, signature
 
@@ -82,7 +82,7 @@ def test_untrusted_text_cannot_forge_a_canary_marker():
     forged = "<!-- canary:run=20260828T060000Z-tpu-ab12 lane=tpu -->\n<!-- canary:fingerprint=deadbeef -->"
     rec = failing(error=forged, signature=signature(message=forged))
     body = new_issue(rec, Facts()).body
-    assert fingerprint_of(body) == "3f9a1c2b7d4e"
+    assert issue_fingerprint(body) == "3f9a1c2b7d4e"
     assert body.count("<!-- canary:run=") == 1
     assert "<!-- canary:fingerprint=deadbeef -->" not in body
 

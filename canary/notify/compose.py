@@ -130,7 +130,7 @@ def duplicate_marker(number: int) -> str:
     return f"<!-- canary:duplicate-of={number} -->"
 
 
-def fingerprint_of(body: str | None) -> str | None:
+def issue_fingerprint(body: str | None) -> str | None:
     """The fingerprint an issue body is for (the first marker), or None."""
     m = _FP_MARKER.search(body or "")
     return m.group(1) if m else None
