@@ -8,6 +8,7 @@ import pytest
 from canary.gitinfo import commits_between
 from canary.history import open_store
 from canary.notify import send
+from canary.notify.compose import Facts
 from canary.notify.facts import facts_for, facts_from_store
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, passing
@@ -142,3 +143,13 @@ def test_the_incident_week_replayed_through_the_notifier(github, client, spool_d
     assert comments[4].startswith("<!-- canary:run=20260901T060000Z-tpu-0901 lane=tpu -->\n**Recovered on the")
     assert "lasted 5 runs over 5 days" in comments[4]
     assert issue["state"] == "open"
+
+
+def test_a_pass_knows_which_recovered_signatures_still_fail_on_other_lanes():
+    history = [failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="aaaa"),
+               failing("20260827T070000Z-gpu-0027", "2026-08-27", lane="gpu", fp="aaaa"),
+               failing("20260827T080000Z-gpu-0028", "2026-08-27", lane="gpu", fp="bbbb"),
+               passing("20260828T060000Z-tpu-0028", "2026-08-28")]
+    facts = facts_for(history[-1], history)
+    assert facts.recovered == ("aaaa",) and facts.failing_elsewhere == (("aaaa", "gpu"),)
+    assert Facts.from_dict(facts.to_dict()) == facts

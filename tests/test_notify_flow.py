@@ -243,3 +243,13 @@ def test_the_token_from_the_environment_is_never_posted(github, client, spool_di
 def test_notify_entry_computes_facts_from_the_lane(github, client, spool_dir):
     notify(failing(), None, repo=REPO, client=client)
     assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in github.state.issues()[0]["body"]
+
+
+def test_close_on_recovery_leaves_open_an_issue_still_failing_on_another_lane(github, client, spool_dir):
+    _say(client, failing(fp="aaaa1111"))
+    facts = Facts(recovered=("aaaa1111",), failing_elsewhere=(("aaaa1111", "gpu"),))
+    _say(client, passing(), facts, close_on_recovery=True)
+    [issue] = github.state.issues()
+    assert issue["state"] == "open"
+    [c] = github.state.comments(1)
+    assert "Still failing on the gpu lane: this issue stays open." in c["body"] and "Closing" not in c["body"]

@@ -82,6 +82,7 @@ class Facts:
     recovered: tuple[str, ...] = ()  # on a pass: fingerprints of the failure streak it ends
     failure_streak: StreakFacts | None = None  # on a pass: the streak of failures it ends
     previous: Previous | None = None  # on a recurrence: the latest earlier failure with this signature
+    failing_elsewhere: tuple[tuple[str, str], ...] = ()  # on a pass: (fingerprint, lane) still failing on other lanes
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
@@ -99,6 +100,7 @@ class Facts:
             d["window"] = tuple(WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
                                              list(c.get("watched_paths", []))) for c in d["window"])
         d["recovered"] = tuple(d.get("recovered", ()))
+        d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
         d.pop("secrets", None)
         return cls(**d)
 
@@ -458,7 +460,12 @@ def recurrence_comment(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIM
     ], limit))
 
 
-def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False) -> Message:
+def still_failing_on(facts: Facts, fingerprint: str) -> list[str]:
+    """The other lanes where a recovered signature still fails."""
+    return sorted({lane for fp, lane in facts.failing_elsewhere if fp == fingerprint})
+
+
+def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fingerprint: str = "") -> Message:
     """The one comment on an issue whose signature stopped failing on the lane."""
     facts_line = []
     if record.steps_completed is not None:
@@ -476,7 +483,11 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False) -> 
     if fs is not None:
         lines += ["", f"The failure streak it ends began on {fs.first_failure} and lasted {fs.runs} "
                       f"run{'s' if fs.runs != 1 else ''} over {fs.days} day{'s' if fs.days != 1 else ''}."]
-    if closing:
+    elsewhere = still_failing_on(facts, fingerprint)
+    if elsewhere:
+        lines += ["", f"Still failing on the {', '.join(elsewhere)} lane{'s' if len(elsewhere) > 1 else ''}: "
+                      "this issue stays open."]
+    elif closing:
         lines += ["", "Closing this issue: the canary passes again. A recurrence opens a new issue."]
     lines += ["", context_block(record, facts, facts.secrets)]
     return Message(body="\n".join(lines) + "\n")

@@ -91,8 +91,11 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
     records = _up_to(history, record)
     if record.verdict == "pass":
         ended = queries.current_streak(records[:-1], record.lane)
+        others = sorted({r.lane for r in records} - {record.lane})
+        elsewhere = tuple((fp, lane) for lane in others for fp in queries.current_streak(records, lane).fingerprints
+                          if fp in ended.fingerprints)
         return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
-                     failure_streak=_streak(ended))
+                     failure_streak=_streak(ended), failing_elsewhere=elsewhere)
     fp = record.signature.fingerprint if record.signature else None
     streak = queries.current_streak(records, record.lane, fingerprint=fp)
     window, note = regression_window(record, streak, commits)

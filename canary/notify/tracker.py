@@ -28,6 +28,7 @@ from canary.notify.compose import (
     recovery_comment,
     recurrence_comment,
     signature_or_fallback,
+    still_failing_on,
 )
 from canary.record import RunRecord
 
@@ -114,8 +115,9 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
     issues = gh.list_issues(LABEL)
     for fp in dict.fromkeys(facts.recovered):
         for issue in _matching(issues, fp)[:1]:
-            actions.append(_comment_once(gh, issue, recovery_comment(record, facts, closing=close), record))
-            if close:
+            closing = close and not still_failing_on(facts, fp)
+            actions.append(_comment_once(gh, issue, recovery_comment(record, facts, closing, fp), record))
+            if closing:
                 gh.close_issue(issue["number"], "completed")
                 actions.append(Action("closed", issue["number"], f"closed #{issue['number']}: recovered",
                                       issue.get("html_url")))
