@@ -115,10 +115,10 @@ def test_facts_from_a_sqlite_store(tmp_path, repo):
     store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hspool")
     for rec in _week(good, bad):
         store.append(rec)
-    facts = facts_from_store(failing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad),
-                             str(tmp_path / "h.sqlite3"))
+    facts = facts_from_store(failing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad), store)
     assert facts.streak.runs == 6 and facts.previous.run_id == "20260831T060000Z-tpu-0031"
-    assert facts_from_store(failing(), None, use_history=False).streak is None
+    assert facts_from_store(failing(), None).streak is None
+    assert facts_from_store(failing(), None, "the history is gone").window_note == "the history is gone"
 
 
 def test_the_incident_week_replayed_through_the_notifier(github, client, spool_dir, repo):

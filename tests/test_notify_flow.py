@@ -253,3 +253,71 @@ def test_close_on_recovery_leaves_open_an_issue_still_failing_on_another_lane(gi
     assert issue["state"] == "open"
     [c] = github.state.comments(1)
     assert "Still failing on the gpu lane: this issue stays open." in c["body"] and "Closing" not in c["body"]
+
+
+def _store(tmp_path):
+    from canary.history import open_store
+
+    return open_store(str(tmp_path / "history.sqlite3"), spool_dir=tmp_path / "history-spool")
+
+
+def test_an_outage_is_kept_in_the_history_and_sent_from_another_machine(github, spool_dir, tmp_path, monkeypatch):
+    import shutil
+
+    from canary.notify import spool
+
+    store = _store(tmp_path)
+    gh = GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(attempts=2, scale=TINY))
+    first = failing("20260828T060000Z-tpu-ab12", "2026-08-28")
+    store.append(first)
+    github.state.down = True
+    assert not send(first, FACTS, repo=REPO, client=gh, store=store).delivered
+    assert spool.PENDING_KEY in store.get(first.run_id).context
+
+    shutil.rmtree(spool_dir)  # the CI runner that ran it is gone, and its files with it
+    monkeypatch.setenv("CANARY_NOTIFY_SPOOL", str(tmp_path / "another-machine"))
+    github.state.down = False
+    second = failing("20260829T060000Z-tpu-cd34", "2026-08-29")
+    store.append(second)
+    res = send(second, FACTS, repo=REPO, client=gh, store=store)
+    assert [(d.run_id, d.status, d.resent) for d in res.deliveries] == [
+        (first.run_id, "sent", True), (second.run_id, "sent", False)]
+    assert spool.PENDING_KEY not in store.get(first.run_id).context
+    assert spool.waiting_in(store.records()) == []
+    [issue] = github.state.issues()
+    assert run_marker(first.run_id, "tpu") in issue["body"]
+    assert len(github.state.comments(issue["number"])) == 1
+
+
+def test_a_notification_kept_in_both_places_is_sent_once_and_cleared_from_both(github, spool_dir, tmp_path):
+    from canary.notify import spool
+
+    store = _store(tmp_path)
+    gh = GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(attempts=2, scale=TINY))
+    first = failing("20260828T060000Z-tpu-ab12", "2026-08-28")
+    store.append(first)
+    github.state.down = True
+    send(first, FACTS, repo=REPO, client=gh, store=store)
+    assert list(spool_dir.glob("*/notify-pending.json"))
+
+    github.state.down = False
+    res = send(passing(), Facts(), repo=REPO, client=gh, store=store)
+    assert [(d.run_id, d.status) for d in res.deliveries] == [(first.run_id, "sent"), (passing().run_id, "sent")]
+    assert not list(spool_dir.glob("*/notify-pending.json"))
+    assert spool.waiting_in(store.records()) == []
+    assert len(github.state.issues()) == 1
+
+
+def test_resending_the_same_run_clears_its_mark_in_the_history(github, spool_dir, tmp_path):
+    from canary.notify import spool
+
+    store = _store(tmp_path)
+    gh = GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(attempts=2, scale=TINY))
+    first = failing()
+    store.append(first)
+    github.state.down = True
+    send(first, FACTS, repo=REPO, client=gh, store=store)
+    github.state.down = False
+    assert send(first, FACTS, repo=REPO, client=gh, store=store).delivered
+    assert spool.PENDING_KEY not in store.get(first.run_id).context
+    assert not list(spool_dir.glob("*/notify-pending.json"))

@@ -6,13 +6,17 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.errors import CanaryError, ConfigError
+from canary.errors import ConfigError
 from canary.record import RunRecord
 from canary.render import console
+
+if TYPE_CHECKING:
+    from canary.history import HistoryStore
 
 RESULT_FILE = "result.json"
 
@@ -58,10 +62,11 @@ def notify_after_run(record: RunRecord, opts: dict, history: str | None, use_his
     """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
     from canary.notify import Delivery, NotifyResult
     from canary.notify import notify as notify_lib
-    from canary.notify.facts import facts_from_store
+    from canary.notify.facts import facts_from_store, open_history
 
     try:
-        return notify_lib(record, facts=facts_from_store(record, history, use_history), repo=opts["repo"],
+        store, why_not = open_history(history, use_history)
+        return notify_lib(record, facts=facts_from_store(record, store, why_not), store=store, repo=opts["repo"],
                           backend=opts["notify_backend"],
                           close_on_recovery=opts["close_on_recovery"], dry_run=opts["dry_run"],
                           log=lambda msg: click.echo(f"canary: {msg}", err=True))
@@ -81,7 +86,7 @@ def require_repo(repo: str | None) -> str:
     return repo
 
 
-def load_record(run: str, runs_dir: Path, history: str | None = None, use_history: bool = True) -> RunRecord:
+def load_record(run: str, runs_dir: Path, store: "HistoryStore | None" = None, why_not: str = "") -> RunRecord:
     """A run by its directory, its result.json, its id under ``runs_dir``, or its id in the history."""
     p = Path(run)
     candidates = [p / RESULT_FILE, p] if p.suffix == ".json" or p.exists() else []
@@ -94,17 +99,16 @@ def load_record(run: str, runs_dir: Path, history: str | None = None, use_histor
                 raise ConfigError(f"{c}: not a canary run record ({e})") from None
             record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
             return record
-    if use_history and "/" not in run:
-        from canary.history import open_store
-
+    if store is not None and "/" not in run:
         try:
-            record = open_store(history).get(run)
-        except CanaryError as e:
-            raise ConfigError(f"no run {run!r} under {runs_dir}, and the history cannot be read: {e}") from None
-        if record is not None:
-            return record
+            record = store.get(run)
+        except Exception as e:  # noqa: BLE001 - any storage failure is reported as such
+            why_not = f"the history cannot be read: {type(e).__name__}: {e}"
+        else:
+            if record is not None:
+                return record
     raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
-                      "or in the history")
+                      "or in the history" + (f" ({why_not})" if why_not else ""))
 
 
 def render_result(result, as_json: bool) -> None:
@@ -162,12 +166,14 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     Exit status: 0 said (or nothing to say), 1 not sent now (kept for the next notify), 2 bad input.
     """
     from canary.notify import notify as notify_lib
-    from canary.notify.facts import facts_from_store
+    from canary.notify.facts import facts_from_store, open_history
 
-    record = load_record(run, runs_dir, history, not no_history)
+    store, why_not = open_history(history, not no_history)
+    record = load_record(run, runs_dir, store, why_not)
     require_repo(repo)
     require_token(dry_run)
-    result = notify_lib(record, facts=facts_from_store(record, history, not no_history), repo=repo, backend=backend,
+    result = notify_lib(record, facts=facts_from_store(record, store, why_not), store=store, repo=repo,
+                        backend=backend,
                         close_on_recovery=close_on_recovery, dry_run=dry_run,
                         log=lambda msg: click.echo(f"canary: {msg}", err=True))
     render_result(result, as_json)

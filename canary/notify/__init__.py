@@ -20,7 +20,8 @@ import os
 import re
 import urllib.parse
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from canary.errors import ConfigError
 from canary.notify import spool
@@ -28,6 +29,9 @@ from canary.notify.compose import Facts
 from canary.notify.github import GitHubClient, GitHubError
 from canary.notify.tracker import Action, report
 from canary.record import RunRecord
+
+if TYPE_CHECKING:
+    from canary.history import HistoryStore
 
 BACKENDS = ("github",)
 
@@ -153,10 +157,36 @@ def _client(backend: str, repo: str, client: GitHubClient | None, log: Callable[
     return GitHubClient.from_env(repo, log=log)
 
 
+def _store_put(store: "HistoryStore | None", record: RunRecord) -> bool:
+    """Replace the history's copy of a record; a store that refuses only means a resend later."""
+    if store is None:
+        return False
+    try:
+        store.append(record)
+        return True
+    except Exception:  # noqa: BLE001 - the local spool file still holds the notification
+        return False
+
+
+def _waiting(record: RunRecord, store: "HistoryStore | None") -> list[tuple[Path | None, spool.Pending]]:
+    """Notifications earlier invocations could not send: spool files (path) and history records (None)."""
+    found: list[tuple[Path | None, spool.Pending]] = list(spool.waiting(spool.roots_for(record)))
+    if store is not None:
+        try:
+            from canary.notify.facts import lookback
+
+            found += [(None, p) for p in spool.waiting_in(store.records(since=lookback(record)))]
+        except Exception:  # noqa: BLE001 - an unreadable history hides nothing the files hold
+            pass
+    return sorted(found, key=lambda x: (x[1].record.started_at, x[1].record.run_id, x[0] is None))
+
+
 def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github", close_on_recovery: bool = False,
          dry_run: bool = False, client: GitHubClient | None = None, flush: bool = True,
-         log: Callable[[str], None] | None = None) -> NotifyResult:
-    """Notify about ``record`` with ``facts`` already computed; first resend what earlier runs spooled."""
+         store: "HistoryStore | None" = None, log: Callable[[str], None] | None = None) -> NotifyResult:
+    """Notify about ``record`` with ``facts`` already computed; first resend what earlier runs could
+    not send. With a history ``store``, a notification that cannot be sent is also kept in the run's
+    record there, so the next invocation finds it on any machine."""
     gh = _client(backend, repo, client, log)
     facts = replace(facts, secrets=tuple(dict.fromkeys(facts.secrets + env_secrets() + ((gh.token,) if gh.token else ()))))
     if dry_run:
@@ -167,42 +197,68 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
 
     deliveries: list[Delivery] = []
     outage: str | None = None
-    for path, pending in spool.waiting(spool.roots_for(record)) if flush else []:
-        if pending.record.run_id == record.run_id:
+    sent: set[str] = set()
+    for path, pending in _waiting(record, store) if flush else []:
+        rid = pending.record.run_id
+        if rid == record.run_id:
             continue  # superseded by this call
-        try:
-            p_facts = replace(pending.facts, secrets=facts.secrets)
-            actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
-                             pending.close_on_recovery)
-        except GitHubError as e:
-            outage = str(e)
-            deliveries.append(Delivery(pending.record.run_id, "spooled", error=outage, spool_path=str(path), resent=True))
-            break
-        spool.done(path)
-        deliveries.append(Delivery(pending.record.run_id, "sent", actions, resent=True))
+        if rid not in sent:
+            try:
+                p_facts = replace(pending.facts, secrets=facts.secrets)
+                actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
+                                 pending.close_on_recovery)
+            except GitHubError as e:
+                outage = str(e)
+                deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True))
+                break
+            sent.add(rid)
+            deliveries.append(Delivery(rid, "sent", actions, resent=True))
+        if path is not None:
+            spool.done(path)
+        else:
+            _store_put(store, spool.unmark(pending.record))
 
     error = outage
     if outage is None:
         try:
             actions = report(gh, record, facts, close_on_recovery)
-            spool.done(spool.home_of(record) / spool.PENDING_FILE)
-            deliveries.append(Delivery(record.run_id, "sent", actions))
-            return NotifyResult(deliveries)
         except GitHubError as e:
             error = str(e)
-    path = spool.put(spool.Pending(backend, repo, record, facts, close_on_recovery, error or ""))
+        else:
+            spool.done(spool.home_of(record) / spool.PENDING_FILE)
+            stored = _stored(store, record.run_id)
+            if stored is not None and spool.PENDING_KEY in stored.context:
+                _store_put(store, spool.unmark(stored))
+            deliveries.append(Delivery(record.run_id, "sent", actions))
+            return NotifyResult(deliveries)
+    pending = spool.Pending(backend, repo, record, facts, close_on_recovery, error or "")
+    path = spool.put(pending)
+    _store_put(store, spool.mark(pending))
     deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path)))
     return NotifyResult(deliveries)
 
 
+def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:
+    if store is None:
+        return None
+    try:
+        return store.get(run_id)
+    except Exception:  # noqa: BLE001
+        return None
+
+
 def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None, *, repo: str,
            backend: str = "github", close_on_recovery: bool = False, dry_run: bool = False,
-           client: GitHubClient | None = None, facts: Facts | None = None,
+           client: GitHubClient | None = None, facts: Facts | None = None, store: "HistoryStore | None" = None,
            log: Callable[[str], None] | None = None) -> NotifyResult:
-    """Compute what to say about ``record`` from the run history, then say it (see :func:`send`)."""
-    from canary.notify.facts import facts_for
+    """Compute what to say about ``record`` from the run history (``history_records``, else the
+    records of ``store``), then say it (see :func:`send`)."""
+    from canary.notify.facts import facts_for, facts_from_store
 
     if facts is None:
-        facts = facts_for(record, list(history_records) if history_records is not None else None)
+        if history_records is not None:
+            facts = facts_for(record, list(history_records))
+        else:
+            facts = facts_from_store(record, store)
     return send(record, facts, repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
-                client=client, log=log)
+                client=client, store=store, log=log)

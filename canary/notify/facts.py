@@ -8,13 +8,16 @@ guessed, and notifying goes on without it.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta
-from typing import Callable, Sequence
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from canary import queries
 from canary.errors import CanaryError, ConfigError
 from canary.notify.compose import Facts, LastPass, Previous, StreakFacts, run_date
 from canary.record import RunRecord
+
+if TYPE_CHECKING:
+    from canary.history import HistoryStore
 
 HISTORY_DAYS = 120  # how far back the history is read for a notification
 
@@ -106,26 +109,33 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
     )
 
 
-def read_history(location: str | None, record: RunRecord) -> tuple[list[RunRecord] | None, str]:
-    """The records of the last ``HISTORY_DAYS`` before ``record`` from the store at ``location``
-    (None: the default store); (None, why) when it cannot be read."""
+def open_history(location: str | None, use_history: bool = True) -> tuple[HistoryStore | None, str]:
+    """The history store at ``location`` (None: the default store), or (None, why not)."""
+    if not use_history:
+        return None, ""
     from canary.history import open_store
 
-    since = None
     try:
-        since = (datetime.fromisoformat(record.started_at) - timedelta(days=HISTORY_DAYS)).date()
-    except (TypeError, ValueError):
-        pass
-    try:
-        return open_store(location).records(since=since), ""
+        return open_store(location), ""
     except Exception as e:  # an unreadable history makes a poorer message, not a lost one
         return None, f"the run history could not be read ({type(e).__name__}: {e})"
 
 
-def facts_from_store(record: RunRecord, location: str | None, use_history: bool = True) -> Facts:
-    """:func:`facts_for` over the history store at ``location`` (None: the default store)."""
-    if not use_history:
-        return facts_for(record, None)
-    records, why = read_history(location, record)
+def lookback(record: RunRecord) -> date | None:
+    """How far back the history is read for a notification about ``record``."""
+    try:
+        return (datetime.fromisoformat(record.started_at) - timedelta(days=HISTORY_DAYS)).date()
+    except (TypeError, ValueError):
+        return None
+
+
+def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str = "") -> Facts:
+    """:func:`facts_for` over the records of ``store`` (None: no history, for the reason given)."""
+    records = None
+    if store is not None:
+        try:
+            records = store.records(since=lookback(record))
+        except Exception as e:  # noqa: BLE001 - as in open_history
+            why_not = f"the run history could not be read ({type(e).__name__}: {e})"
     facts = facts_for(record, records)
-    return replace(facts, window_note=why) if records is None else facts
+    return replace(facts, window_note=why_not) if records is None and why_not else facts

@@ -1,9 +1,14 @@
-"""Notifications that could not be sent wait next to their run record until the next invocation.
+"""Notifications that could not be sent wait with their run record until the next invocation.
 
 A GitHub outage must neither change a canary's verdict nor lose what it had to say. The pending
-notification (the run record, the facts to say about it, where to say it) is written as
-``notify-pending.json`` in the run directory, beside ``result.json``; every later notify looks for
-such files under the runs folder and sends them first, oldest first. Sending twice is harmless:
+notification (the run record, the facts to say about it, where to say it) is kept in two places:
+
+* in the run history, inside the run's own record (``context["notify_pending"]``), so that the
+  next invocation finds it on whatever machine it runs (a CI runner is gone after its job);
+* as ``notify-pending.json`` in the run directory, beside ``result.json`` (or under the default
+  spool root), for when there is no history or it cannot be written either.
+
+Every later notify sends what waits, oldest first, before its own. Sending twice is harmless:
 the run marker on the issue makes the second send post nothing.
 """
 
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -22,6 +27,7 @@ from canary.notify.compose import Facts
 from canary.record import RunRecord
 
 PENDING_FILE = "notify-pending.json"
+PENDING_KEY = "notify_pending"  # in a run record's context, in the history
 
 
 @dataclass
@@ -34,12 +40,12 @@ class Pending:
     error: str = ""
     spooled_at: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "backend": self.backend, "repo": self.repo, "record": self.record.to_dict(),
-            "facts": self.facts.to_dict(), "close_on_recovery": self.close_on_recovery,
-            "error": self.error, "spooled_at": self.spooled_at,
+    def to_dict(self, with_record: bool = True) -> dict[str, Any]:
+        d = {
+            "backend": self.backend, "repo": self.repo, "facts": self.facts.to_dict(),
+            "close_on_recovery": self.close_on_recovery, "error": self.error, "spooled_at": self.spooled_at,
         }
+        return {**d, "record": unmark(self.record).to_dict()} if with_record else d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Pending":
@@ -69,10 +75,14 @@ def roots_for(record: RunRecord) -> list[Path]:
     return list(dict.fromkeys([home.parent, default_root()]))
 
 
+def _stamp(p: Pending) -> None:
+    p.spooled_at = p.spooled_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
 def put(p: Pending) -> Path:
     folder = home_of(p.record)
     folder.mkdir(parents=True, exist_ok=True)
-    p.spooled_at = p.spooled_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
+    _stamp(p)
     path = folder / PENDING_FILE
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(p.to_dict(), indent=2))
@@ -101,3 +111,32 @@ def waiting(roots: list[Path]) -> list[tuple[Path, Pending]]:
 
 def done(path: Path) -> None:
     path.unlink(missing_ok=True)
+
+
+# ----------------------------------------------------------------------------- in the run history
+
+
+def unmark(record: RunRecord) -> RunRecord:
+    """The record without a pending notification."""
+    if PENDING_KEY not in (record.context or {}):
+        return record
+    return replace(record, context={k: v for k, v in record.context.items() if k != PENDING_KEY})
+
+
+def mark(p: Pending) -> RunRecord:
+    """The record carrying its pending notification, to be stored in the history."""
+    _stamp(p)
+    return replace(p.record, context={**unmark(p.record).context, PENDING_KEY: p.to_dict(with_record=False)})
+
+
+def waiting_in(records: list[RunRecord]) -> list[Pending]:
+    """The notifications pending in history records, oldest run first."""
+    out = []
+    for r in records:
+        entry = (r.context or {}).get(PENDING_KEY)
+        if isinstance(entry, dict):
+            try:
+                out.append(Pending.from_dict({**entry, "record": unmark(r).to_dict()}))
+            except (KeyError, TypeError, ValueError):
+                continue
+    return sorted(out, key=lambda p: (p.record.started_at, p.record.run_id))
