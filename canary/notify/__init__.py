@@ -8,8 +8,9 @@
 One entry point over backends (``BACKENDS``; GitHub issues is the one there is). The facts a
 message states are computed from the run history (:mod:`canary.notify.facts`), the words are
 composed purely (:mod:`canary.notify.compose`), the decisions are made over an issue tracker
-(:mod:`canary.notify.tracker`), and a notification that cannot be sent is spooled beside its run
-record and sent by the next invocation (:mod:`canary.notify.spool`). Notifying never changes a
+(:mod:`canary.notify.tracker`), and a notification that cannot be sent is kept with its run record
+(in the history, and beside the run directory) and sent by the next invocation
+(:mod:`canary.notify.spool`). Notifying never changes a
 canary's verdict: callers get a result to report, not an exception, when GitHub is down.
 """
 
