@@ -126,6 +126,8 @@ _NORMALIZERS: list[tuple[re.Pattern[str], str]] = [
     # line numbers drift with every unrelated edit
     (re.compile(r"(\.(?:py|cc|h|cpp|c|mlir)):\d+(?::\d+)?"), r"\1:<line>"),
     (re.compile(r"\bline \d+"), "line <n>"),
+    # pointers to documentation are not part of what failed
+    (re.compile(r"\s*(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"), ""),
     # quantities that differ run to run: durations and byte counts
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|sec|secs|seconds?|minutes?|mins?|hours?|h)\b"), "<duration>"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:bytes?|[KMGTP]i?B|[KMGTP])\b"), "<bytes>"),
@@ -150,11 +152,14 @@ _FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<
 _FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
 # "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(?P<msg>.*))?$")
-_JAX_WRAPPERS = {"jax._src.traceback_util.UnfilteredStackTrace", "jax.errors.SimplifiedTraceback",
-                 "UnfilteredStackTrace", "SimplifiedTraceback"}
+_JAX_WRAPPERS = {"UnfilteredStackTrace", "SimplifiedTraceback"}
+# JAX prints where a failing operation was traced (the model code that called it) as a cause of
+# the lowering error: those frames are the inner part of the call path.
+_JAX_SOURCE_TRACE = "JaxStackTraceBeforeTransformation"
 _MESSAGE_END = re.compile(
     r"^(?:-{10,}|For simplicity, JAX has removed|The stack trace below excludes JAX-internal frames"
-    r"|The preceding is the original exception|Set JAX_TRACEBACK_FILTERING|Traceback \(most recent call last\)"
+    r"|The preceding is the original exception|The preceding stack trace is the source of the JAX operation"
+    r"|Set JAX_TRACEBACK_FILTERING|Traceback \(most recent call last\)"
     r"|The above exception was the direct cause|During handling of the above exception"
     r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
     r"|Timeout \(\d+:\d\d:\d\d)"
@@ -280,8 +285,8 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     """The path a frame is known by, and whether it is library (installed or stdlib) code.
 
     Installed packages are named from the package down (``jax/_src/pjit.py``); application files
-    from the last directory named in ``roots`` (``canary/workload/model.py``), else by their last
-    three path parts: either survives checkouts in different directories."""
+    from the last directory named in ``roots`` (``canary/workload/model.py``), else by their
+    directory and name (``moe/probe.py``): either survives checkouts in different places."""
     f = file.replace("\\", "/")
     for marker in ("/site-packages/", "/dist-packages/"):
         if marker in f:
@@ -294,7 +299,7 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     for i in range(len(parts) - 2, -1, -1):
         if parts[i] in roots:
             return "/".join(parts[i:]), False
-    return "/".join(parts[-3:]), False
+    return "/".join(parts[-2:]), False
 
 
 def call_path(frames: Sequence[Frame], options: Options = Options()) -> list[str]:
@@ -391,8 +396,12 @@ def _short_type(exc_type: str) -> str:
     return exc_type.rsplit(".", 1)[-1]
 
 
+def _is_jax_wrapper(b: ExceptionBlock) -> bool:
+    return _short_type(b.exc_type) in _JAX_WRAPPERS or _short_type(b.exc_type) == _JAX_SOURCE_TRACE
+
+
 def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
-    real = [b for b in chain if b.exc_type not in _JAX_WRAPPERS] or chain
+    real = [b for b in chain if not _is_jax_wrapper(b)] or chain
     root = real[0]
     # Wrappers that only re-raise (Ray's RayTaskError, a trainer's "training failed", JAX's
     # unfiltered trace) come later in the chain, linked as causes; the first exception names the
@@ -404,6 +413,9 @@ def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
         if b.link != "cause":
             break
         frames = [*b.frames, *frames]
+    for b in chain[:start]:
+        if _short_type(b.exc_type) == _JAX_SOURCE_TRACE:
+            frames += b.frames
     path = call_path(frames, options)
     kind = _kind_of(root, real)
     excerpt = "\n".join(line for b in chain for line in b.lines)[-6000:]

@@ -166,6 +166,7 @@ def test_unreachable_endpoint_spools(tmp_path, monkeypatch):
     store = open_store(f"gs://{BUCKET}/nowhere", spool_dir=tmp_path / "spool")
     assert store.append(rec("r1", "2026-08-27T03:00:00+00:00")) == "spooled"
     assert store.get("r1").run_id == "r1"
+    assert store.last_error.startswith(f"gs://{BUCKET}/nowhere: ") and store.last_error.count("gs://") == 1
 
 
 def test_missing_bucket_spools(url, tmp_path):

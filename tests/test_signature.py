@@ -78,6 +78,19 @@ def test_incident_text_from_the_field_notes_with_the_cache_warning():
     assert s.message == sig_of("incident-2026-08-27.log").message
 
 
+def test_incident_as_jax_0_10_prints_it_when_cross_lowering_for_tpu():
+    """Real output: gmm's forward+backward with one static tile, lowered for TPU on a CPU machine.
+    JAX names the model code that traced the kernel call; that is the inner call path."""
+    s = sig_of("incident-jax-0.10-cross-lowering.log")
+    assert (s.kind, s.exception) == ("compile_error", "ValueError")
+    assert "has block shape (Blocked(block_size=512), Blocked(block_size=32)), array shape (524288, 128)" in s.message
+    assert "docs.jax.dev" not in s.message  # a pointer to documentation is not the failure
+    assert s.frames == ["moe/probe.py:<module>", "moe/probe.py:main", "moe/probe.py:loss",
+                        "moe/probe.py:expert_mlp", "moe/probe.py:ragged_dot"]
+    elsewhere = log("incident-jax-0.10-cross-lowering.log").replace("/tmp/xl/", "/home/ci/checkout/")
+    assert extract(elsewhere).fingerprint == s.fingerprint
+
+
 def test_ray_task_error_is_read_as_its_remote_cause():
     s = sig_of("ray-task-error.log")
     incident = sig_of("incident-2026-08-27.log")

@@ -85,7 +85,7 @@ class GcsStore:
 
         try:
             return fn()
-        except (gexc.PreconditionFailed, gexc.NotFound):
+        except (gexc.PreconditionFailed, gexc.NotFound, StoreUnavailable):
             raise
         except Exception as e:  # transport, auth, 5xx: the bucket is out of reach now
             raise StoreUnavailable(f"{self.location}: {type(e).__name__}: {e}") from e
