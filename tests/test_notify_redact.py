@@ -38,6 +38,10 @@ def test_token_shapes_are_redacted_wherever_they_appear(kind):
     ("machine api.wandb.ai\n  login user\n  password 99887766554433221100ffeeddccbbaa99887766",
      "99887766554433221100ffeeddccbbaa99887766"),
     ("api_key=local-0123456789abcdef0123456789abcdef01234567", "local-0123456789abcdef0123456789abcdef01234567"),
+    ("host key vm-" + "k" * 40, "vm-" + "k" * 40),
+    ("WANDB_API_KEY=" + "A1b_" * 21 + "xy", "A1b_" * 21 + "xy"),  # the newer 86-character keys
+    ('wandb.login(key="' + "Z9_" * 28 + 'qq", relogin=True)', "Z9_" * 28 + "qq"),
+    ("machine example.com login bot password hunter2-is-secret", "hunter2-is-secret"),
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
     ('"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
     ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc-def_ghi", "eyJhbGciOiJIUzI1NiJ9.e30.abc-def_ghi"),

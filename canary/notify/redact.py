@@ -28,12 +28,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("github_pat", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}"), REDACTED),
     # Google OAuth access tokens.
     ("google_oauth", re.compile(r"\bya29\.[0-9A-Za-z\-_.]+"), REDACTED),
-    # W&B API keys: 40 hex characters (optionally prefixed for self-hosted servers), recognised by
-    # the setting that carries them; a bare 40-hex string may well be a commit id.
+    # W&B API keys: 40 or more word characters (86 for newer keys; self-hosted ones prefixed, as in
+    # local-<key>), with no shape of their own, so recognised by what carries them: the setting,
+    # wandb login, wandb.login(key=...), a netrc entry. A bare 40-hex string may well be a commit id.
     ("wandb", re.compile(r"(?i)(\bwandb[_-]?(?:api[_-]?)?key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;]+"), r"\1" + REDACTED),
     ("wandb_login", re.compile(r"(?i)(\bwandb\s+login\s+(?:--\S+\s+)*)[^\s\"',;-][^\s\"',;]*"), r"\1" + REDACTED),
-    ("wandb_netrc", re.compile(r"(?i)(\bmachine\s+api\.wandb\.ai\b.*?\bpassword\s+)\S+", re.S), r"\1" + REDACTED),
-    ("wandb_local", re.compile(r"\blocal-[0-9a-f]{40}\b"), REDACTED),
+    ("wandb_login_call", re.compile(r"(?i)(\bwandb\.login\([^)]{0,200}?\bkey\s*=\s*[\"'])[^\"']+"), r"\1" + REDACTED),
+    ("netrc", re.compile(r"(?i)(\bmachine\s+\S+[\s\S]{0,200}?\bpassword\s+)\S+"), r"\1" + REDACTED),
+    ("wandb_onprem", re.compile(r"\b(?:local|vm)-[A-Za-z0-9_]{40,}\b"), REDACTED),
     # AWS access key ids and secret access keys.
     ("aws_key_id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"), REDACTED),
     ("aws_secret", re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+=]{40}"),
