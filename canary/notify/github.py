@@ -35,16 +35,18 @@ from canary.notify.redact import redact
 DEFAULT_API_URL = "https://api.github.com"
 USER_AGENT = "canary-notify"
 API_VERSION = "2022-11-28"
+SECONDARY_PAUSE_S = 60.0  # GitHub: after a secondary rate limit without Retry-After, wait a minute
 
 
 class GitHubError(Exception):
     """A GitHub call that failed for good (after any retries)."""
 
     def __init__(self, method: str, path: str, status: int | None, message: str,
-                 retry_after: float | None = None, transient: bool = False):
+                 retry_after: float | None = None, transient: bool = False, secondary: bool = False):
         self.method, self.path, self.status = method, path, status
         self.retry_after = retry_after
         self.transient = transient
+        self.secondary = secondary  # a secondary rate limit: GitHub asks for a minute's pause at least
         where = f"{method} {path}"
         super().__init__(f"{where}: HTTP {status}: {message}" if status else f"{where}: {message}")
 
@@ -165,7 +167,8 @@ class GitHubClient:
                 message = raw.decode(errors="replace")[:200]
             message = redact(message, [self.token or ""])
             raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
-                              _is_transient(e.code, e.headers, message)) from None
+                              _is_transient(e.code, e.headers, message),
+                              "secondary rate limit" in message.lower()) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
             raise GitHubError(method, where, None, redact(str(reason), [self.token or ""]), transient=True) from None
@@ -178,6 +181,8 @@ class GitHubClient:
         else:
             wait = self.retry.base_s * 2 ** (state.attempt_number - 1)
             wait = min(wait + random.uniform(0, wait / 2), self.retry.max_wait_s)
+            if getattr(exc, "secondary", False):
+                wait = max(wait, SECONDARY_PAUSE_S)
         return wait * self.retry.scale
 
     def _before_sleep(self, state: RetryCallState) -> None:
