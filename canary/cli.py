@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "history": "canary.commands.history:history",
     "lower": "canary.commands.lower:lower",
     "repro": "canary.commands.repro:repro",
+    "notify": "canary.commands.notify:notify",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -32,6 +33,7 @@ SHORT_HELP: dict[str, str] = {
     "history": "Show recent runs and a pass/fail strip per lane from the history store.",
     "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
     "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
+    "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
 }
 
 
@@ -63,6 +65,7 @@ def cli() -> None:
     canary list                    ferries, lanes and their settings
     canary history --lane tpu      recent runs, streaks and a pass/fail strip
     canary signature train.log     fingerprint the failure in a log
+    canary notify RUN --repo O/N   one GitHub issue per failure signature, exactly once
 
     Exit status: 0 the canary passed, 1 it failed, 2 bad input.
     """

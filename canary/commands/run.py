@@ -9,6 +9,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
 from canary.spec import CacheSpec
@@ -61,10 +62,11 @@ class RichProgress:
 @click.option("--job-id", default=None, help="The scheduler's job id, for the run's context [default: $CANARY_JOB_ID].")
 @click.option("--ci-run-url", default=None, help="The CI run's URL [default: from GitHub Actions' environment].")
 @click.option("--wandb-url", default=None, help="The W&B run's URL [default: $CANARY_WANDB_URL].")
+@run_notify_options
 @json_option
 @handle_errors
 def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
-        job_id, ci_run_url, wandb_url, as_json):
+        job_id, ci_run_url, wandb_url, as_json, **notify_opts):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
@@ -73,6 +75,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
 
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
+    notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
     cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
                       tiling=tiling, cache=cache, ray_address=ray_address, history=history,
@@ -85,8 +88,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     ]
     with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
         result = run_canary(opts, RichProgress(p))
+    said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
     if as_json:
-        emit_json(result.to_dict())
+        emit_json({**result.to_dict(), **({"notify": said.to_dict()} if said else {})})
     else:
         out_c = console()
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
@@ -106,4 +110,6 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
         out_c.print(history_line(result.context.get("history")))
+        if said:
+            render_result(said, False)
     sys.exit(0 if result.verdict == "pass" else 1)

@@ -1,0 +1,141 @@
+"""What the notifier states about a run beyond its record: the lane's description, and what the
+run history says (the streak, the last pass, the regression window, the previous occurrence, the
+failure streak a pass ends). Computed with :mod:`canary.queries` over the history's records and
+:mod:`canary.gitinfo` for the commits; anything that cannot be known is left unknown, never
+guessed, and notifying goes on without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from canary import queries
+from canary.errors import CanaryError, ConfigError
+from canary.notify.compose import Facts, LastPass, Previous, StreakFacts, run_date
+from canary.record import RunRecord
+
+if TYPE_CHECKING:
+    from canary.history import HistoryStore
+
+HISTORY_DAYS = 120  # how far back the history is read for a notification
+
+
+def lane_facts(record: RunRecord) -> tuple[str, str]:
+    """(context, platform) of the record's lane as lanes.toml describes it, else as recorded."""
+    from canary.config import get_lane
+
+    recorded = str((record.context or {}).get("lane_context") or "")
+    try:
+        lane = get_lane(record.lane)
+    except ConfigError:
+        return recorded, ""
+    return lane.context or recorded, lane.platform
+
+
+def watched_paths(ferry: str) -> list[str]:
+    from canary.config import load_ferry
+
+    try:
+        return list(load_ferry(ferry)[0].watched_paths)
+    except ConfigError:
+        return []
+
+
+def _streak(s: queries.Streak) -> StreakFacts | None:
+    if not s.failing or s.first_failure is None:
+        return None
+    return StreakFacts(s.runs, s.days, s.consecutive_days, run_date(s.first_failure), s.first_failure.run_id)
+
+
+def _last_pass(r: RunRecord | None) -> LastPass | None:
+    return LastPass(r.run_id, run_date(r), r.commit) if r else None
+
+
+def _up_to(history: Sequence[RunRecord], record: RunRecord) -> list[RunRecord]:
+    """The history as it stood when ``record`` ran: earlier runs, and the record itself."""
+    key = (record.started_at or "", record.run_id)
+    earlier = [r for r in history if r.run_id != record.run_id and (r.started_at or "", r.run_id) < key]
+    return earlier + [record]
+
+
+Commits = Callable[[str, str], list]
+
+
+def _git_commits(good: str, bad: str) -> list:
+    from canary.gitinfo import commits_between
+
+    return commits_between(good, bad)
+
+
+def regression_window(record: RunRecord, streak: queries.Streak, commits: Commits) -> tuple[tuple[queries.WindowCommit, ...] | None, str]:
+    """The commits between the last pass and the first failure of the streak (watched first)."""
+    good = streak.last_pass.commit if streak.last_pass else None
+    bad = (streak.first_failure.commit if streak.first_failure else None) or record.commit
+    if streak.last_pass is None:
+        return None, ""
+    if not good or not bad:
+        return None, "the last pass or this run has no recorded commit"
+    try:
+        found = commits(good, bad)
+    except CanaryError as e:
+        return None, str(e)
+    return tuple(queries.regression_window(found, watched_paths(record.ferry))), ""
+
+
+def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
+              commits: Commits = _git_commits) -> Facts:
+    """Everything a message about ``record`` states beyond the record. ``history`` None: unknown."""
+    context, platform = lane_facts(record)
+    if history is None:
+        return Facts(lane_context=context, platform=platform,
+                     window_note="no run history was read, so the streak and the window are unknown")
+    records = _up_to(history, record)
+    if record.verdict == "pass":
+        ended = queries.current_streak(records[:-1], record.lane)
+        others = sorted({r.lane for r in records} - {record.lane})
+        elsewhere = tuple((fp, lane) for lane in others for fp in queries.current_streak(records, lane).fingerprints
+                          if fp in ended.fingerprints)
+        return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
+                     failure_streak=_streak(ended), failing_elsewhere=elsewhere)
+    fp = record.signature.fingerprint if record.signature else None
+    streak = queries.current_streak(records, record.lane, fingerprint=fp)
+    window, note = regression_window(record, streak, commits)
+    earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and queries.fingerprint_of(r) == fp]
+    return Facts(
+        lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
+        window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
+    )
+
+
+def open_history(location: str | None, use_history: bool = True) -> tuple[HistoryStore | None, str]:
+    """The history store at ``location`` (None: the default store), or (None, why not)."""
+    if not use_history:
+        return None, ""
+    from canary.history import open_store
+
+    try:
+        return open_store(location), ""
+    except Exception as e:  # an unreadable history makes a poorer message, not a lost one
+        return None, f"the run history could not be read ({type(e).__name__}: {e})"
+
+
+def lookback(record: RunRecord) -> date | None:
+    """How far back the history is read for a notification about ``record``."""
+    try:
+        return (datetime.fromisoformat(record.started_at) - timedelta(days=HISTORY_DAYS)).date()
+    except (TypeError, ValueError):
+        return None
+
+
+def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str = "") -> Facts:
+    """:func:`facts_for` over the records of ``store`` (None: no history, for the reason given)."""
+    records = None
+    if store is not None:
+        try:
+            records = store.records(since=lookback(record))
+        except Exception as e:  # noqa: BLE001 - as in open_history
+            why_not = f"the run history could not be read ({type(e).__name__}: {e})"
+    facts = facts_for(record, records)
+    return replace(facts, window_note=why_not) if records is None and why_not else facts

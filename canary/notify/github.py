@@ -1,0 +1,288 @@
+"""A small GitHub REST client: just the issue, comment and label calls the notifier makes.
+
+    gh = GitHubClient.from_env("owner/name")      # GITHUB_TOKEN, GITHUB_API_URL
+    for issue in gh.list_issues(labels="canary"):  # every page, through the Link header
+        ...
+
+Lists go through the REST list endpoints and follow ``Link: <...>; rel="next"`` to the last
+page (the search API lags and does not see HTML comments, where canary's markers live).
+Transient failures (5xx, 429, and 403 rate limits) are retried with exponential backoff by
+tenacity, waiting what ``Retry-After`` (or ``x-ratelimit-reset``) asks when GitHub says it. A
+create that failed with a 5xx may have been done anyway: before creating again, the client looks
+for what it was creating (the exact body), so a retry never posts twice.
+The token never appears in an error message or a log line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from typing import Any, Callable, Iterator
+
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any
+
+from canary.errors import ConfigError
+from canary.notify.redact import redact
+
+DEFAULT_API_URL = "https://api.github.com"
+USER_AGENT = "canary-notify"
+API_VERSION = "2022-11-28"
+SECONDARY_PAUSE_S = 60.0  # GitHub: after a secondary rate limit without Retry-After, wait a minute
+
+
+class GitHubError(Exception):
+    """A GitHub call that failed for good (after any retries)."""
+
+    def __init__(self, method: str, path: str, status: int | None, message: str,
+                 retry_after: float | None = None, transient: bool = False, secondary: bool = False):
+        self.method, self.path, self.status = method, path, status
+        self.retry_after = retry_after
+        self.transient = transient
+        self.secondary = secondary  # a secondary rate limit: GitHub asks for a minute's pause at least
+        where = f"{method} {path}"
+        super().__init__(f"{where}: HTTP {status}: {message}" if status else f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard to try. ``scale`` multiplies every wait (``CANARY_GITHUB_BACKOFF_SCALE``): tests
+    make it tiny so backoff is exercised without the clock."""
+
+    attempts: int = 6
+    base_s: float = 1.0  # first backoff; doubles each time, with jitter
+    max_wait_s: float = 120.0  # the longest wait; asked to wait longer (Retry-After), give up instead
+    scale: float = 1.0
+
+    @classmethod
+    def from_env(cls) -> "RetryPolicy":
+        raw = os.environ.get("CANARY_GITHUB_BACKOFF_SCALE")
+        if raw is None:
+            return cls()
+        try:
+            scale = float(raw)
+        except ValueError:
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} is not a number") from None
+        if scale < 0:
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must not be negative")
+        return cls(scale=scale)
+
+
+def _retry_after(headers: Any, now: float | None = None) -> float | None:
+    """Seconds GitHub asks us to wait: ``Retry-After`` (seconds or an HTTP date), else the primary
+    rate limit's reset time when no requests remain."""
+    ra = headers.get("Retry-After") if headers else None
+    if ra:
+        ra = ra.strip()
+        if re.fullmatch(r"\d+(\.\d+)?", ra):
+            return float(ra)
+        try:
+            return max(0.0, parsedate_to_datetime(ra).timestamp() - (now or time.time()))
+        except (TypeError, ValueError):
+            return None
+    if headers and headers.get("x-ratelimit-remaining") == "0" and headers.get("x-ratelimit-reset"):
+        try:
+            return max(0.0, float(headers["x-ratelimit-reset"]) - (now or time.time()))
+        except ValueError:
+            return None
+    return None
+
+
+def _is_transient(status: int, headers: Any, message: str) -> bool:
+    if status >= 500 or status == 429:
+        return True
+    if status == 403:  # a rate limit (primary or secondary) is transient; a permission is not
+        return "rate limit" in message.lower() or (headers is not None and headers.get("x-ratelimit-remaining") == "0") \
+            or bool(headers is not None and headers.get("Retry-After"))
+    return False
+
+
+def _next_link(link_header: str | None) -> str | None:
+    for part in (link_header or "").split(","):
+        m = re.match(r'\s*<([^>]+)>\s*;(.*)', part)
+        if m and re.search(r'rel="?next"?', m.group(2)):
+            return m.group(1)
+    return None
+
+
+class GitHubClient:
+    """Issues, comments and labels of one repository."""
+
+    def __init__(self, repo: str, token: str | None, api_url: str = DEFAULT_API_URL,
+                 retry: RetryPolicy | None = None, timeout_s: float = 30.0, per_page: int = 100,
+                 sleep: Callable[[float], None] = time.sleep, log: Callable[[str], None] | None = None):
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo or ""):
+            raise ConfigError(f"--repo {repo!r} is not OWNER/NAME (for example acme/canary)")
+        self.repo = repo
+        self.token = token
+        self.api_url = api_url.rstrip("/")
+        self.retry = retry or RetryPolicy()
+        self.timeout_s = timeout_s
+        self.per_page = per_page
+        self._sleep = sleep
+        self._log = log or (lambda msg: None)
+        self.waits: list[float] = []  # every backoff wait taken (after scaling), for the record
+
+    @classmethod
+    def from_env(cls, repo: str, **kw: Any) -> "GitHubClient":
+        kw.setdefault("retry", RetryPolicy.from_env())
+        return cls(repo, os.environ.get("GITHUB_TOKEN") or None,
+                   os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL, **kw)
+
+    # ------------------------------------------------------------------ transport
+
+    def _url(self, path: str, query: dict[str, Any] | None = None) -> str:
+        url = path if path.startswith(("http://", "https://")) else f"{self.api_url}{path}"
+        if query:
+            url += ("&" if "?" in url else "?") + urllib.parse.urlencode(query)
+        return url
+
+    def _once(self, method: str, url: str, body: Any) -> tuple[Any, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Accept": "application/vnd.github+json", "User-Agent": USER_AGENT,
+                   "X-GitHub-Api-Version": API_VERSION}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        req = urllib.request.Request(url, data=data, method=method, headers=headers)
+        shown = urllib.parse.urlsplit(url)
+        where = shown.path + (f"?{shown.query}" if shown.query else "")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
+                raw = resp.read()
+                return (json.loads(raw) if raw else None), resp.headers
+        except urllib.error.HTTPError as e:
+            raw = e.read() or b""
+            try:
+                message = json.loads(raw).get("message", "")
+            except (ValueError, AttributeError):
+                message = raw.decode(errors="replace")[:200]
+            message = redact(message, [self.token or ""])
+            raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
+                              _is_transient(e.code, e.headers, message),
+                              "secondary rate limit" in message.lower()) from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
+            reason = getattr(e, "reason", e)
+            raise GitHubError(method, where, None, redact(str(reason), [self.token or ""]), transient=True) from None
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        asked = getattr(exc, "retry_after", None)
+        if asked is not None:
+            wait = asked
+        else:
+            wait = self.retry.base_s * 2 ** (state.attempt_number - 1)
+            wait = min(wait + random.uniform(0, wait / 2), self.retry.max_wait_s)
+            if getattr(exc, "secondary", False):
+                wait = max(wait, SECONDARY_PAUSE_S)
+        return wait * self.retry.scale
+
+    def _before_sleep(self, state: RetryCallState) -> None:
+        exc = state.outcome.exception() if state.outcome else None
+        wait = state.upcoming_sleep
+        self.waits.append(wait)
+        self._log(f"GitHub: {exc}; retrying in {wait:.3g}s (attempt {state.attempt_number + 1}/{self.retry.attempts})")
+
+    def _asked_too_long(self, state: RetryCallState) -> bool:
+        exc = state.outcome.exception() if state.outcome else None
+        asked = getattr(exc, "retry_after", None)
+        return asked is not None and asked > self.retry.max_wait_s
+
+    def request(self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None,
+                landed: Callable[[], Any] | None = None) -> tuple[Any, Any]:
+        """One call with retries: returns (decoded JSON, response headers); raises GitHubError.
+
+        A create that failed with a 5xx or a lost connection may have been done all the same;
+        ``landed`` looks for its result, and when it finds one the call is not made again."""
+        url = self._url(path, query)
+        uncertain = False
+
+        def attempt() -> tuple[Any, Any]:
+            nonlocal uncertain
+            if uncertain and landed is not None:
+                found = landed()
+                if found is not None:
+                    return found, None
+            try:
+                return self._once(method, url, body)
+            except GitHubError as e:
+                uncertain = e.status is None or e.status >= 500
+                raise
+
+        retrying = Retrying(
+            retry=retry_if_exception(lambda e: isinstance(e, GitHubError) and e.transient),
+            stop=stop_any(stop_after_attempt(self.retry.attempts), self._asked_too_long),
+            wait=self._wait,
+            sleep=self._sleep,
+            before_sleep=self._before_sleep,
+            reraise=True,
+        )
+        return retrying(attempt)
+
+    def paginate(self, path: str, query: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+        url: str | None = self._url(path, {**(query or {}), "per_page": self.per_page})
+        while url:
+            items, headers = self.request("GET", url)
+            yield from items or []
+            url = _next_link(headers.get("Link") if headers else None)
+
+    # ------------------------------------------------------------------ endpoints
+
+    @property
+    def _repo_path(self) -> str:
+        return f"/repos/{self.repo}"
+
+    def list_issues(self, labels: str, state: str = "open") -> list[dict[str, Any]]:
+        """Issues (never pull requests) carrying ``labels``, every page."""
+        items = self.paginate(f"{self._repo_path}/issues", {"labels": labels, "state": state})
+        return [i for i in items if "pull_request" not in i]
+
+    def create_issue(self, title: str, body: str, labels: list[str]) -> dict[str, Any]:
+        def landed() -> dict[str, Any] | None:
+            return next((i for i in self.list_issues(",".join(labels) or "", "open") if i.get("body") == body), None)
+
+        issue, _ = self.request("POST", f"{self._repo_path}/issues", {"title": title, "body": body, "labels": labels},
+                                landed=landed)
+        return issue
+
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
+        issue, _ = self.request("PATCH", f"{self._repo_path}/issues/{number}", fields)
+        return issue
+
+    def close_issue(self, number: int, reason: str = "completed") -> dict[str, Any]:
+        return self.update_issue(number, state="closed", state_reason=reason)
+
+    def list_comments(self, number: int) -> list[dict[str, Any]]:
+        return list(self.paginate(f"{self._repo_path}/issues/{number}/comments"))
+
+    def create_comment(self, number: int, body: str) -> dict[str, Any]:
+        def landed() -> dict[str, Any] | None:
+            return next((c for c in reversed(self.list_comments(number)) if c.get("body") == body), None)
+
+        comment, _ = self.request("POST", f"{self._repo_path}/issues/{number}/comments", {"body": body},
+                                  landed=landed)
+        return comment
+
+    def ensure_label(self, name: str, color: str, description: str) -> bool:
+        """Create the label if the repository lacks it; True if it was created here."""
+        try:
+            self.request("GET", f"{self._repo_path}/labels/{urllib.parse.quote(name, safe='')}")
+            return False
+        except GitHubError as e:
+            if e.status != 404:
+                raise
+        try:
+            self.request("POST", f"{self._repo_path}/labels", {"name": name, "color": color, "description": description})
+            return True
+        except GitHubError as e:
+            if e.status == 422:  # created meanwhile by someone else
+                return False
+            raise

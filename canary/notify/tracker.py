@@ -1,0 +1,131 @@
+"""One issue per failure signature, one comment per run, never a duplicate.
+
+The decisions, over any issue tracker that can list, create, close and comment (the GitHub client,
+or the dry-run recorder that only prints what it would do):
+
+* a failing run: find the open ``canary`` issue whose body carries the signature's fingerprint
+  marker; comment on it, or open one. After opening, list again: when two notifiers raced, the
+  lowest number is kept and the other is closed as its duplicate.
+* a passing run that ends a failure streak: one "Recovered" comment on each open issue of the
+  streak's signatures (closing it when asked).
+* exactly once: every body and comment carries the run's marker; a marker already on the issue
+  means this run was told, and nothing is posted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from canary.notify.compose import (
+    Facts,
+    Message,
+    duplicate_comment,
+    duplicate_marker,
+    fingerprint_marker,
+    has_run_marker,
+    new_issue,
+    recovery_comment,
+    recurrence_comment,
+    signature_or_fallback,
+    still_failing_on,
+)
+from canary.record import RunRecord
+
+LABEL = "canary"
+LABELS = {
+    "canary": ("fbca04", "A failure found by the scheduled canary"),
+    "bug": ("d73a4a", "Something isn't working"),
+}
+
+
+class IssueTracker(Protocol):
+    def list_issues(self, labels: str, state: str = "open") -> list[dict[str, Any]]: ...
+    def create_issue(self, title: str, body: str, labels: list[str]) -> dict[str, Any]: ...
+    def close_issue(self, number: int, reason: str = "completed") -> dict[str, Any]: ...
+    def list_comments(self, number: int) -> list[dict[str, Any]]: ...
+    def create_comment(self, number: int, body: str) -> dict[str, Any]: ...
+    def ensure_label(self, name: str, color: str, description: str) -> bool: ...
+
+
+@dataclass
+class Action:
+    """What the notifier did (or, in a dry run, would do) about one issue."""
+
+    kind: str  # opened | commented | closed | already-posted | closed-duplicate
+    issue: int | None
+    detail: str = ""
+    url: str | None = None
+    body: str | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "issue": self.issue, "detail": self.detail, "url": self.url}
+
+
+def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, Any]]:
+    marker = fingerprint_marker(fingerprint)
+    return sorted((i for i in issues if marker in (i.get("body") or "")), key=lambda i: i["number"])
+
+
+def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record: RunRecord) -> Action:
+    n = issue["number"]
+    if has_run_marker([issue.get("body")], record.run_id, record.lane) or has_run_marker(
+            (c.get("body") for c in gh.list_comments(n)), record.run_id, record.lane):
+        return Action("already-posted", n, f"run {record.run_id} is already on #{n}", issue.get("html_url"))
+    c = gh.create_comment(n, msg.body)
+    return Action("commented", n, f"commented on #{n}", c.get("html_url") or issue.get("html_url"), msg.body)
+
+
+def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record: RunRecord) -> Action:
+    n = dup["number"]
+    if not any(duplicate_marker(keep) in (c.get("body") or "") for c in gh.list_comments(n)):
+        gh.create_comment(n, duplicate_comment(keep, record.run_id, record.lane).body)
+    gh.close_issue(n, "not_planned")
+    return Action("closed-duplicate", n, f"closed #{n} as a duplicate of #{keep}", dup.get("html_url"))
+
+
+def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
+    fingerprint = signature_or_fallback(record).fingerprint
+    found = _matching(gh.list_issues(LABEL), fingerprint)
+    if found:
+        keep, extra = found[0], found[1:]
+        actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
+        return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
+
+    for name, (color, description) in LABELS.items():
+        gh.ensure_label(name, color, description)
+    msg = new_issue(record, facts)
+    created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
+    actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
+
+    # Another notifier may have opened the same signature's issue meanwhile: the lowest number wins.
+    again = _matching(gh.list_issues(LABEL), fingerprint)
+    if not again or again[0]["number"] == created.get("number") or created.get("number") is None:
+        return actions
+    keep = again[0]
+    actions.append(_close_as_duplicate(gh, created, keep["number"], record))
+    actions.append(_comment_once(gh, keep, recurrence_comment(record, facts), record))
+    return actions
+
+
+def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bool = False) -> list[Action]:
+    if not facts.recovered:
+        return []
+    actions: list[Action] = []
+    issues = gh.list_issues(LABEL)
+    for fp in dict.fromkeys(facts.recovered):
+        for issue in _matching(issues, fp)[:1]:
+            closing = close and not still_failing_on(facts, fp)
+            actions.append(_comment_once(gh, issue, recovery_comment(record, facts, closing, fp), record))
+            if closing:
+                gh.close_issue(issue["number"], "completed")
+                actions.append(Action("closed", issue["number"], f"closed #{issue['number']}: recovered",
+                                      issue.get("html_url")))
+    return actions
+
+
+def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False) -> list[Action]:
+    """Tell the tracker about one run: a failure, or the pass that ends a failure streak."""
+    if record.verdict == "pass":
+        return report_recovery(gh, record, facts, close_on_recovery)
+    return report_failure(gh, record, facts)

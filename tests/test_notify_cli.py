@@ -1,0 +1,190 @@
+"""``canary notify`` as a user (or a workflow step) runs it, against the local GitHub server."""
+
+import json
+
+from canary.notify.compose import run_marker
+from conftest import run_cli
+from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
+from notify_records import failing
+
+
+def _env(github, tmp_path, **extra):
+    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+            "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
+            "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
+
+
+def _run_dir(tmp_path, record):
+    d = tmp_path / "runs" / record.run_id
+    d.mkdir(parents=True)
+    record.run_dir = f"/ci-runner/work/runs/{record.run_id}"  # written on another machine
+    (d / "result.json").write_text(json.dumps(record.to_dict()))
+    return d
+
+
+def test_notify_opens_the_issue_then_posts_nothing_the_second_time(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    env = _env(github, tmp_path)
+    r = run_cli("notify", str(d), "--repo", REPO, env=env)
+    assert r.returncode == 0, r.stderr
+    assert "opened #1" in r.stdout
+    [issue] = github.state.issues()
+    assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in issue["body"]
+
+    writes = len(github.state.writes())
+    r = run_cli("notify", failing().run_id, "--runs", str(tmp_path / "runs"), "--repo", REPO, "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["delivered"] is True
+    assert [a["kind"] for a in out["deliveries"][0]["actions"]] == ["already-posted"]
+    assert len(github.state.writes()) == writes
+
+
+def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", env=_env(github, tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert f"GET /repos/{REPO}/issues?labels=canary&state=open&per_page=100" in r.stdout
+    assert f"POST /repos/{REPO}/issues " in r.stdout
+    assert run_marker(failing().run_id, "tpu") in r.stdout
+    assert "### Canary run context" in r.stdout
+    assert github.state.writes() == []
+
+    # what it printed is exactly what it then posts
+    assert run_cli("notify", str(d), "--repo", REPO, env=_env(github, tmp_path)).returncode == 0
+    [issue] = github.state.issues()
+    assert issue["body"] in r.stdout
+    assert f"title: {issue['title']}" in r.stdout
+
+
+def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(github, tmp_path):
+    first = _run_dir(tmp_path, failing())
+    env = _env(github, tmp_path)
+    github.state.down = True
+    r = run_cli("notify", str(first), "--repo", REPO, env=env)
+    assert r.returncode == 1
+    assert "not sent" in r.stdout and "503" in r.stdout
+    assert "retrying in" in r.stderr and TOKEN not in r.stderr + r.stdout
+    assert (first / "notify-pending.json").is_file()
+
+    github.state.down = False
+    second = _run_dir(tmp_path, failing("20260829T060000Z-tpu-cd34", "2026-08-29"))
+    r = run_cli("notify", str(second), "--repo", REPO, "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [(d["run_id"], d["status"]) for d in out["deliveries"]] == [
+        (failing().run_id, "sent"), ("20260829T060000Z-tpu-cd34", "sent")]
+    assert not (first / "notify-pending.json").exists()
+    assert len(github.state.issues()) == 1 and len(github.state.comments(1)) == 1
+
+
+def test_notify_finds_the_run_in_the_history_and_states_its_streak(github, tmp_path):
+    from canary.history import open_store
+
+    store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hs")
+    store.append(failing("20260827T060000Z-tpu-0027", "2026-08-27"))
+    store.append(failing("20260828T060000Z-tpu-0028", "2026-08-28"))
+    r = run_cli("notify", "20260828T060000Z-tpu-0028", "--history", str(tmp_path / "h.sqlite3"), "--repo", REPO,
+                "--runs", str(tmp_path / "nowhere"), env=_env(github, tmp_path))
+    assert r.returncode == 0, r.stderr
+    [issue] = github.state.issues()
+    assert "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)." in issue["body"]
+    assert "No passing run on this lane is recorded" in issue["body"]
+
+    r = run_cli("notify", "20260828T060000Z-tpu-0028", "--no-history", "--repo", REPO,
+                "--runs", str(tmp_path / "nowhere"), env=_env(github, tmp_path))
+    assert r.returncode == 2 and "no run '20260828T060000Z-tpu-0028'" in r.stderr
+
+
+def test_repo_comes_from_github_repository(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    r = run_cli("notify", str(d), env=_env(github, tmp_path, GITHUB_REPOSITORY=REPO))
+    assert r.returncode == 0, r.stderr
+    assert len(github.state.issues()) == 1
+
+
+def test_bad_input_exits_2_with_a_clear_message(github, tmp_path):
+    d = _run_dir(tmp_path, failing())
+    env = _env(github, tmp_path)
+    r = run_cli("notify", str(d), env=env)
+    assert r.returncode == 2 and "--repo OWNER/NAME" in r.stderr
+    r = run_cli("notify", "no-such-run", "--runs", str(tmp_path / "runs"), "--repo", REPO, env=env)
+    assert r.returncode == 2 and "no run 'no-such-run'" in r.stderr
+    r = run_cli("notify", str(d), "--repo", "not-a-repo", env=env)
+    assert r.returncode == 2 and "OWNER/NAME" in r.stderr
+    r = run_cli("notify", str(d), "--repo", REPO, env={**env, "GITHUB_TOKEN": ""})
+    assert r.returncode == 2 and "set GITHUB_TOKEN" in r.stderr
+    (tmp_path / "bad.json").write_text("{}")
+    r = run_cli("notify", str(tmp_path / "bad.json"), "--repo", REPO, env=env)
+    assert r.returncode == 2 and "not a canary run record" in r.stderr
+    assert github.state.requests == []
+
+
+def test_help_lists_notify():
+    r = run_cli("--help")
+    assert r.returncode == 0 and "notify" in r.stdout
+
+
+LANES = """
+[lanes.cpu]
+description = "a cpu lane whose attempts always time out"
+accelerator = "cpu"
+platform = "cpu"
+launcher = { kind = "local" }
+attempts = 2
+timeout_s = 0.3
+context = "local CPU, 0.3 s budget"
+"""
+
+
+def _failing_lane(tmp_path, github, **extra):
+    lanes = tmp_path / "lanes.toml"
+    lanes.write_text(LANES)
+    return _env(github, tmp_path, CANARY_LANES=str(lanes), **extra)
+
+
+def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
+    env = _failing_lane(tmp_path, github)
+    out = tmp_path / "runs"
+    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, "--json",
+                env=env, timeout=300)
+    assert r.returncode == 1, r.stderr  # the canary failed; notifying worked
+    res = json.loads(r.stdout)
+    assert res["verdict"] == "fail" and res["notify"]["delivered"] is True
+    [issue] = github.state.issues()
+    assert issue["title"].startswith("[canary-cpu] ")
+    assert "Lane: cpu (local CPU, 0.3 s budget)" in issue["body"]
+    assert run_marker(res["run_id"], "cpu") in issue["body"]
+
+
+def test_run_notify_during_an_outage_keeps_the_verdict_and_the_next_run_sends_both(github, tmp_path):
+    env = _failing_lane(tmp_path, github)
+    out = tmp_path / "runs"
+    github.state.down = True
+    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, env=env,
+                timeout=300)
+    assert r.returncode == 1  # the verdict, not the outage
+    assert "not sent" in r.stdout
+    [pending] = list(out.glob("*/notify-pending.json"))
+
+    github.state.down = False
+    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, "--json",
+                env=env, timeout=300)
+    assert r.returncode == 1
+    res = json.loads(r.stdout)
+    assert [d["status"] for d in res["notify"]["deliveries"]] == ["sent", "sent"]
+    assert not pending.exists()
+    [issue] = github.state.issues()
+    assert len(github.state.comments(issue["number"])) == 1
+
+
+def test_run_notify_flags_are_checked_before_training(github, tmp_path):
+    env = _failing_lane(tmp_path, github)
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", env=env)
+    assert r.returncode == 2 and "--repo OWNER/NAME" in r.stderr
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", "--repo", REPO,
+                env={**env, "GITHUB_TOKEN": ""})
+    assert r.returncode == 2 and "set GITHUB_TOKEN" in r.stderr
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--dry-run", env=env)
+    assert r.returncode == 2 and "--dry-run only applies with --notify github" in r.stderr
+    assert not (tmp_path / "runs").exists()

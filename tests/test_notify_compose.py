@@ -1,0 +1,194 @@
+"""The words: what a new issue, a recurrence and a recovery say (pure, no I/O)."""
+
+import pytest
+
+from canary.notify.compose import (
+    Facts,
+    LastPass,
+    Previous,
+    StreakFacts,
+    cold_reason,
+    context_block,
+    determinism,
+    issue_fingerprint,
+    issue_title,
+    new_issue,
+    recovery_comment,
+    recurrence_comment,
+    repro_commands,
+    streak_sentence,
+    summary_line,
+)
+from canary.queries import WindowCommit
+from canary.record import Attempt, Signature
+from notify_records import failing, passing
+
+INCIDENT = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
+
+
+def test_context_block_is_the_field_notes_form():
+    block = context_block(failing(), INCIDENT)
+    assert block.endswith(
+        "```text\n"
+        "Lane: tpu (GCP, TPU v6e-4, europe-west4)\n"
+        "Job: /runner/canary-tpu-ab12\n"
+        "GHA run: https://github.com/acme/canary/actions/runs/1234567\n"
+        "W&B run: https://wandb.ai/acme/canary/runs/abc123\n"
+        "Date: 2026-08-28\n"
+        "```")
+
+
+def test_context_block_says_na_for_what_is_unknown_and_falls_back_to_the_attempts_job():
+    rec = failing(context={})
+    block = context_block(rec, Facts())
+    assert "Lane: tpu\n" in block and "GHA run: n/a" in block and "W&B run: n/a" in block
+    assert "Job: /runner/canary-tpu-ab12-4" in block
+
+
+@pytest.mark.parametrize("runs, days, consecutive, expected", [
+    (5, 5, 5, "This is the fourth straight daily recurrence (failing since 2026-08-27: 5 runs on 5 days)."),
+    (2, 2, 2, "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)."),
+    (9, 7, 3, "This is the second straight daily recurrence (failing since 2026-08-27: 9 runs on 7 days)."),
+    (3, 1, 1, "Failing 3 runs in a row (failing since 2026-08-27: 3 runs on 1 day)."),
+    (1, 1, 1, "First failure since the last pass."),
+])
+def test_streak_sentence(runs, days, consecutive, expected):
+    assert streak_sentence(StreakFacts(runs, days, consecutive, "2026-08-27")) == expected
+
+
+def test_unknown_streak_is_said_plainly():
+    assert "unknown" in streak_sentence(None)
+    assert streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False) == \
+        "First failure; no passing run on this lane is recorded."
+
+
+def test_determinism_by_classification():
+    assert "all 4 attempts failed with this signature" in determinism(failing())
+    assert determinism(failing(classification="intermittent")).startswith("Intermittent: 4 of 4")
+    assert "lowered cold" in determinism(failing(classification="cache-masked"))
+    rec = failing(classification=None)
+    rec.attempts[1] = Attempt(2, "succeeded", 0, 10.0, "log")
+    assert determinism(rec) == "3 of 4 attempts failed (3 with this signature)."
+
+
+def test_cold_reasons():
+    assert cold_reason(None) is None
+    assert cold_reason({"mode": "warm", "misses": 0, "errors": []}) is None
+    assert cold_reason({"mode": "cold"}) == "cache bypassed (--cold)"
+    assert cold_reason({"mode": "warm", "misses": 2, "errors": ["x"]}) == "2 cache misses, 1 cache read error"
+
+
+def test_cache_section_reports_warm_runs_and_missing_facts():
+    rec = failing()
+    for a in rec.attempts:
+        a.cache = {"mode": "warm", "requests": 3, "hits": 3, "misses": 0, "errors": []}
+    body = new_issue(rec, INCIDENT).body
+    assert "Lowered cold: no" in body and "Cache read errors before lowering: none" in body
+    for a in rec.attempts:
+        a.cache = None
+    assert "No cache facts were recorded" in new_issue(rec, INCIDENT).body
+
+
+def test_incident_cache_facts_name_the_read_error_and_its_attempts():
+    body = new_issue(failing(), INCIDENT).body
+    assert "Lowered cold: yes" in body
+    assert "Cache read errors before lowering: yes, on attempt 1, attempt 3:" in body
+    assert "RuntimeError: Session is closed" in body
+
+
+def test_window_lists_watched_commits_first():
+    window = (WindowCommit("a" * 40, "docs: typo", ["README.md"], False),
+              WindowCommit("b" * 40, "ragged_dot: new tiling", ["canary/workload/ragged_dot/megablox.py"], True),
+              WindowCommit("c" * 40, "ci: bump", [".ci/run"], False))
+    facts = Facts(last_pass=LastPass("20260826T060000Z-tpu-0000", "2026-08-26", "d" * 40), window=window)
+    body = recurrence_comment(failing(), facts).body
+    section = body.split("### Regression window")[1].split("###")[0]
+    assert "3 commits since the last pass" in section and "1 touches watched paths (listed first)" in section
+    lines = [ln for ln in section.splitlines() if ln.startswith("- ")]
+    assert lines[0].startswith("- **watched** `bbbbbbbbbbbb` ragged\\_dot: new tiling")
+    assert "`aaaaaaaaaaaa`" in lines[1] and "`cccccccccccc`" in lines[2]
+
+
+def test_window_without_commits_points_away_from_the_code():
+    facts = Facts(last_pass=LastPass("r", "2026-08-26", "d" * 40), window=())
+    assert "the code is unchanged since the last pass" in recurrence_comment(failing(), facts).body
+
+
+def test_window_unknown_or_without_a_pass():
+    assert "No passing run on this lane is recorded" in recurrence_comment(failing(), Facts()).body
+    facts = Facts(last_pass=LastPass("r", "2026-08-26", None), window_note="git is not available")
+    assert "The commits since are unknown: git is not available" in recurrence_comment(failing(), facts).body
+
+
+def test_repro_names_the_lowering_preflight_only_for_compile_errors():
+    assert repro_commands(failing(), INCIDENT) == ["canary repro tpu --cold", "canary lower --lane tpu --platform tpu"]
+    sig = Signature("f00d", "runtime_crash", "RuntimeError", "boom")
+    assert repro_commands(failing(signature=sig), INCIDENT) == ["canary repro tpu --cold"]
+
+
+def test_title_is_one_short_line():
+    long = Signature("f00d", "runtime_crash", "RuntimeError", "x" * 500 + "\nsecond line")
+    title = issue_title(failing(signature=long))
+    assert title.startswith("[canary-tpu] RuntimeError: xxx") and "\n" not in title
+    assert len(title) <= len("[canary-tpu] ") + 120
+
+
+def test_summary_without_a_signature_uses_the_error_or_the_gates():
+    assert summary_line(failing(signature=None, error="Traceback...\nKilled by signal 9")) == "Killed by signal 9"
+    rec = failing(signature=None, error=None)
+    rec.attempts = []
+    assert summary_line(rec) == "gate failed: min_steps (0 < 200)"
+
+
+def test_a_record_without_signature_still_gets_a_stable_fingerprint():
+    a = new_issue(failing(signature=None), INCIDENT).body
+    b = new_issue(failing("20260829T000000Z-tpu-9999", signature=None), INCIDENT).body
+    assert issue_fingerprint(a) == issue_fingerprint(b) and issue_fingerprint(a).startswith("unsigned-")
+
+
+def test_recovery_comment_says_what_passed():
+    body = recovery_comment(passing(), Facts(failure_streak=StreakFacts(3, 2, 2, "2026-08-30"))).body
+    assert "**Recovered on the scheduled tpu canary (2026-09-01)**" in body
+    assert "238 steps, final loss 5.7976" in body
+    assert "began on 2026-08-30 and lasted 3 runs over 2 days" in body
+    assert "Closing" not in body
+
+
+def test_manual_runs_are_not_called_scheduled():
+    rec = failing(context={"event": "workflow_dispatch"})
+    assert "Recurred on the manual tpu canary" in recurrence_comment(rec, INCIDENT).body
+
+
+def test_facts_round_trip_without_secrets():
+    facts = Facts(lane_context="x", platform="tpu", streak=StreakFacts(2, 2, 2, "2026-08-27", "r1"),
+                  last_pass=LastPass("r0", "2026-08-26", "abc"), window=(WindowCommit("s", "subj", ["p"], True, ["p"]),),
+                  recovered=("fp",), secrets=("hunter2hunter2",))
+    d = facts.to_dict()
+    assert "secrets" not in d and "hunter2hunter2" not in str(d)
+    assert Facts.from_dict(d) == Facts(**{**facts.__dict__, "secrets": ()})
+
+
+def test_what_is_new_compares_with_the_previous_occurrence():
+    before = failing("20260827T060000Z-tpu-0001", "2026-08-27", classification="intermittent")
+    before.attempts[1].outcome = "succeeded"
+    for a in before.attempts:
+        a.cache = {"mode": "warm", "requests": 3, "hits": 3, "misses": 0, "errors": []}
+    facts = Facts(previous=Previous.of(before))
+    body = recurrence_comment(failing(), facts).body
+    line = next(ln for ln in body.splitlines() if ln.startswith("New since the previous occurrence"))
+    assert "run `20260827T060000Z-tpu-0001` (2026-08-27)" in line
+    assert "classification intermittent → deterministic" in line
+    assert "4 of 4 attempts failed (was 3 of 4)" in line
+    assert "lowered cold: yes (was no)" in line and "cache read errors: yes (was no)" in line
+
+
+def test_nothing_new_is_said_as_such():
+    facts = Facts(previous=Previous.of(failing("20260827T060000Z-tpu-0001", "2026-08-27")))
+    assert "Nothing new since the previous occurrence, run `20260827T060000Z-tpu-0001` (2026-08-27)" in \
+        recurrence_comment(failing(), facts).body
+    assert "previous occurrence" not in recurrence_comment(failing(), Facts()).body
+
+
+def test_previous_round_trips_through_facts():
+    facts = Facts(previous=Previous.of(failing()))
+    assert Facts.from_dict(facts.to_dict()) == facts
