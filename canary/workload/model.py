@@ -19,8 +19,9 @@ softmax and the losses stay float32.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -55,44 +56,59 @@ class MoEConfig:
 # ----------------------------------------------------------------------------- parameters
 
 
-def init_params(cfg: MoEConfig, key: jax.Array) -> dict:
+class Init(NamedTuple):
+    """How one parameter starts: normal(0, scale**2), or ones when scale is None."""
+
+    shape: tuple[int, ...]
+    scale: float | None
+
+
+def param_layout(cfg: MoEConfig) -> dict:
+    """Every parameter's shape and initial scale (1/sqrt(fan_in) for weights)."""
     D, I, E, V = cfg.hidden, cfg.intermediate, cfg.num_experts, cfg.vocab_size
     Hq, Hkv, Dh, Is = cfg.heads, cfg.kv_heads, cfg.head_dim, cfg.shared_expert_intermediate
 
-    def normal(key, shape, fan_in):
-        return jax.random.normal(key, shape, jnp.float32) * (fan_in**-0.5)
+    def weight(shape, fan_in):
+        return Init(shape, fan_in**-0.5)
 
-    keys = iter(jax.random.split(key, 2 + 10 * cfg.layers))
-    layers = []
-    for _ in range(cfg.layers):
-        layer = {
-            "attn_norm": jnp.ones((D,), jnp.float32),
-            "wq": normal(next(keys), (D, Hq * Dh), D),
-            "wk": normal(next(keys), (D, Hkv * Dh), D),
-            "wv": normal(next(keys), (D, Hkv * Dh), D),
-            "wo": normal(next(keys), (Hq * Dh, D), Hq * Dh),
-            "mlp_norm": jnp.ones((D,), jnp.float32),
-            "router": normal(next(keys), (D, E), D),
-            "w_gate": normal(next(keys), (E, D, I), D),
-            "w_up": normal(next(keys), (E, D, I), D),
-            "w_down": normal(next(keys), (E, I, D), I),
+    def layer():
+        p = {
+            "attn_norm": Init((D,), None),
+            "wq": weight((D, Hq * Dh), D),
+            "wk": weight((D, Hkv * Dh), D),
+            "wv": weight((D, Hkv * Dh), D),
+            "wo": weight((Hq * Dh, D), Hq * Dh),
+            "mlp_norm": Init((D,), None),
+            "router": weight((D, E), D),
+            "w_gate": weight((E, D, I), D),
+            "w_up": weight((E, D, I), D),
+            "w_down": weight((E, I, D), I),
         }
         if Is:
-            k1, k2, k3 = jax.random.split(next(keys), 3)
-            layer["shared"] = {
-                "w_gate": normal(k1, (D, Is), D),
-                "w_up": normal(k2, (D, Is), D),
-                "w_down": normal(k3, (Is, D), Is),
-            }
-        else:
-            next(keys)
-        layers.append(layer)
+            p["shared"] = {"w_gate": weight((D, Is), D), "w_up": weight((D, Is), D), "w_down": weight((Is, D), Is)}
+        return p
+
     return {
-        "embed": jax.random.normal(next(keys), (V, D), jnp.float32) * 0.02,
-        "layers": layers,
-        "final_norm": jnp.ones((D,), jnp.float32),
-        "lm_head": normal(next(keys), (D, V), D),
+        "embed": Init((V, D), 0.02),
+        "layers": [layer() for _ in range(cfg.layers)],
+        "final_norm": Init((D,), None),
+        "lm_head": weight((D, V), D),
     }
+
+
+def init_params(cfg: MoEConfig, key: jax.Array) -> dict:
+    """Every weight is carved from one normal draw: one random-number op to compile, not dozens."""
+    inits, treedef = jax.tree_util.tree_flatten(param_layout(cfg), is_leaf=lambda x: isinstance(x, Init))
+    sizes = [math.prod(i.shape) if i.scale is not None else 0 for i in inits]
+    z = jax.random.normal(key, (sum(sizes),), jnp.float32)
+    leaves, at = [], 0
+    for init, n in zip(inits, sizes):
+        if init.scale is None:
+            leaves.append(jnp.ones(init.shape, jnp.float32))
+        else:
+            leaves.append(z[at:at + n].reshape(init.shape) * init.scale)
+            at += n
+    return jax.tree_util.tree_unflatten(treedef, leaves)
 
 
 def router_bias(cfg: MoEConfig) -> jax.Array:

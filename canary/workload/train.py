@@ -173,6 +173,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
 
+    learning_rates = np.asarray(jax.vmap(ts.schedule)(jnp.arange(spec.steps)))
     last: dict[str, Any] = {}
     durations: list[float] = []
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
@@ -189,7 +190,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 "_step": i,
                 "global_step": i,
                 **{k: _json_number(v) for k, v in values.items()},
-                "optim/learning_rate": float(ts.schedule(i)),
+                "optim/learning_rate": float(learning_rates[i]),
                 "throughput/duration": duration,
                 "throughput/tokens_per_second": tokens_per_step / duration,
                 "throughput/examples_per_second": spec.batch_size / duration,
