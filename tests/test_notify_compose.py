@@ -76,6 +76,8 @@ def test_cold_reasons():
     assert cold_reason({"mode": "warm", "misses": 0, "errors": []}) is None
     assert cold_reason({"mode": "cold"}) == "cache bypassed (--cold)"
     assert cold_reason({"mode": "warm", "misses": 2, "errors": ["x"]}) == "2 cache misses, 1 cache read error"
+    write_failed = "UserWarning: Error writing persistent compilation cache entry for 'jit_step': quota"
+    assert cold_reason({"mode": "warm", "misses": 0, "errors": [write_failed]}) is None
 
 
 def test_cache_section_reports_warm_runs_and_missing_facts():

@@ -189,6 +189,13 @@ def _attempt_fingerprint(a: Attempt) -> str | None:
     return a.signature.fingerprint if a.signature else None
 
 
+def read_errors(cache: dict[str, Any] | None) -> list[str]:
+    """The cache's "Error reading ... cache entry" warnings (a failed write does not make a cold lowering)."""
+    errors = (cache or {}).get("errors") or []
+    texts = [str(e.get("text", e)) if isinstance(e, dict) else str(e) for e in errors]
+    return [t for t in texts if "writing" not in t.lower()]
+
+
 def cold_reason(cache: dict[str, Any] | None) -> str | None:
     """Why an attempt lowered cold (cache bypassed, missed or unreadable), or None if it did not.
     Raises nothing on partial facts; unknown cache facts give None."""
@@ -200,7 +207,7 @@ def cold_reason(cache: dict[str, Any] | None) -> str | None:
     misses = cache.get("misses")
     if isinstance(misses, int) and misses > 0:
         reasons.append(f"{misses} cache miss{'es' if misses != 1 else ''}")
-    errors = cache.get("errors") or []
+    errors = read_errors(cache)
     if errors:
         reasons.append(f"{len(errors)} cache read error{'s' if len(errors) != 1 else ''}")
     return ", ".join(reasons) or None
@@ -268,7 +275,7 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
     if not caches:
         return "### Compilation cache\nNo cache facts were recorded for this run."
     cold = [(n, cold_reason(c)) for n, c in caches if cold_reason(c)]
-    errors = [(n, e) for n, c in caches for e in (c.get("errors") or [])]
+    errors = [(n, e) for n, c in caches for e in read_errors(c)]
 
     def who(n: int) -> str:
         return f"attempt {n}" if n else "the run"
@@ -282,8 +289,7 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
         on = sorted({n for n, _ in errors})
         lines.append("- Cache read errors before lowering: yes, on " + ", ".join(who(n) for n in on) + ":")
         seen: list[str] = []
-        for _, e in errors:
-            text = str(e.get("text", e)) if isinstance(e, dict) else str(e)
+        for _, text in errors:
             if text not in seen:
                 seen.append(text)
         lines += ["", fence("\n".join(clean(t, secrets)[:FIELD_MAX * 2] for t in seen[:5]))]
@@ -309,7 +315,7 @@ def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
     caches = [a.cache for a in record.attempts if a.cache is not None] or ([record.cache] if record.cache else [])
     if not caches:
         return None, None
-    return any(cold_reason(c) for c in caches), any(c.get("errors") for c in caches)
+    return any(cold_reason(c) for c in caches), any(read_errors(c) for c in caches)
 
 
 def what_is_new(record: RunRecord, previous: Previous | None) -> str:
