@@ -66,7 +66,7 @@ class Previous:
     def of(cls, record: RunRecord) -> "Previous":
         cold, errors = _cache_summary(record)
         return cls(record.run_id, run_date(record), record.lane, record.classification, len(record.attempts),
-                   sum(1 for a in record.attempts if a.outcome != "succeeded"), cold, errors, record.commit)
+                   sum(1 for a in record.attempts if failed_attempt(a)), cold, errors, record.commit)
 
 
 @dataclass(frozen=True)
@@ -213,14 +213,21 @@ def cold_reason(cache: dict[str, Any] | None) -> str | None:
     return ", ".join(reasons) or None
 
 
+def failed_attempt(a: Attempt) -> bool:
+    """An attempt that crashed, or that ran to the end and failed its gates (it has a signature)."""
+    return a.outcome != "succeeded" or a.signature is not None
+
+
 def determinism(record: RunRecord) -> str:
     n = len(record.attempts)
     fp = record.signature.fingerprint if record.signature else None
-    same = sum(1 for a in record.attempts if a.outcome != "succeeded" and fp and _attempt_fingerprint(a) == fp)
-    failed = sum(1 for a in record.attempts if a.outcome != "succeeded")
+    same = sum(1 for a in record.attempts if failed_attempt(a) and fp and _attempt_fingerprint(a) == fp)
+    failed = sum(1 for a in record.attempts if failed_attempt(a))
     cls = record.classification
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
-        return f"Deterministic across attempts: all {n} attempt{'s' if n != 1 else ''} failed with this signature."
+        if n == 1:
+            return "Deterministic: the run's only attempt failed with this signature (no retry was allowed or needed)."
+        return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
         return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
                 f"compilation cache passed ({failed} of {n} attempts failed).")
