@@ -69,6 +69,9 @@ def test_determinism_by_classification():
     rec = failing(classification=None)
     rec.attempts[1] = Attempt(2, "succeeded", 0, 10.0, "log")
     assert determinism(rec) == "3 of 4 attempts failed (3 with this signature)."
+    gate_failure = failing(attempts=1)
+    gate_failure.attempts[0].outcome = "succeeded"  # ran to the end, then failed its gates
+    assert determinism(gate_failure).startswith("Deterministic: the run's only attempt failed")
 
 
 def test_cold_reasons():
@@ -76,6 +79,8 @@ def test_cold_reasons():
     assert cold_reason({"mode": "warm", "misses": 0, "errors": []}) is None
     assert cold_reason({"mode": "cold"}) == "cache bypassed (--cold)"
     assert cold_reason({"mode": "warm", "misses": 2, "errors": ["x"]}) == "2 cache misses, 1 cache read error"
+    write_failed = "UserWarning: Error writing persistent compilation cache entry for 'jit_step': quota"
+    assert cold_reason({"mode": "warm", "misses": 0, "errors": [write_failed]}) is None
 
 
 def test_cache_section_reports_warm_runs_and_missing_facts():
@@ -170,7 +175,7 @@ def test_facts_round_trip_without_secrets():
 
 def test_what_is_new_compares_with_the_previous_occurrence():
     before = failing("20260827T060000Z-tpu-0001", "2026-08-27", classification="intermittent")
-    before.attempts[1].outcome = "succeeded"
+    before.attempts[1] = Attempt(2, "succeeded", 0, 10.0, "log")
     for a in before.attempts:
         a.cache = {"mode": "warm", "requests": 3, "hits": 3, "misses": 0, "errors": []}
     facts = Facts(previous=Previous.of(before))

@@ -66,7 +66,7 @@ class Previous:
     def of(cls, record: RunRecord) -> "Previous":
         cold, errors = _cache_summary(record)
         return cls(record.run_id, run_date(record), record.lane, record.classification, len(record.attempts),
-                   sum(1 for a in record.attempts if a.outcome != "succeeded"), cold, errors, record.commit)
+                   sum(1 for a in record.attempts if failed_attempt(a)), cold, errors, record.commit)
 
 
 @dataclass(frozen=True)
@@ -189,6 +189,13 @@ def _attempt_fingerprint(a: Attempt) -> str | None:
     return a.signature.fingerprint if a.signature else None
 
 
+def read_errors(cache: dict[str, Any] | None) -> list[str]:
+    """The cache's "Error reading ... cache entry" warnings (a failed write does not make a cold lowering)."""
+    errors = (cache or {}).get("errors") or []
+    texts = [str(e.get("text", e)) if isinstance(e, dict) else str(e) for e in errors]
+    return [t for t in texts if "writing" not in t.lower()]
+
+
 def cold_reason(cache: dict[str, Any] | None) -> str | None:
     """Why an attempt lowered cold (cache bypassed, missed or unreadable), or None if it did not.
     Raises nothing on partial facts; unknown cache facts give None."""
@@ -200,20 +207,27 @@ def cold_reason(cache: dict[str, Any] | None) -> str | None:
     misses = cache.get("misses")
     if isinstance(misses, int) and misses > 0:
         reasons.append(f"{misses} cache miss{'es' if misses != 1 else ''}")
-    errors = cache.get("errors") or []
+    errors = read_errors(cache)
     if errors:
         reasons.append(f"{len(errors)} cache read error{'s' if len(errors) != 1 else ''}")
     return ", ".join(reasons) or None
 
 
+def failed_attempt(a: Attempt) -> bool:
+    """An attempt that crashed, or that ran to the end and failed its gates (it has a signature)."""
+    return a.outcome != "succeeded" or a.signature is not None
+
+
 def determinism(record: RunRecord) -> str:
     n = len(record.attempts)
     fp = record.signature.fingerprint if record.signature else None
-    same = sum(1 for a in record.attempts if a.outcome != "succeeded" and fp and _attempt_fingerprint(a) == fp)
-    failed = sum(1 for a in record.attempts if a.outcome != "succeeded")
+    same = sum(1 for a in record.attempts if failed_attempt(a) and fp and _attempt_fingerprint(a) == fp)
+    failed = sum(1 for a in record.attempts if failed_attempt(a))
     cls = record.classification
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
-        return f"Deterministic across attempts: all {n} attempt{'s' if n != 1 else ''} failed with this signature."
+        if n == 1:
+            return "Deterministic: the run's only attempt failed with this signature (no retry was allowed or needed)."
+        return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
         return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
                 f"compilation cache passed ({failed} of {n} attempts failed).")
@@ -268,7 +282,7 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
     if not caches:
         return "### Compilation cache\nNo cache facts were recorded for this run."
     cold = [(n, cold_reason(c)) for n, c in caches if cold_reason(c)]
-    errors = [(n, e) for n, c in caches for e in (c.get("errors") or [])]
+    errors = [(n, e) for n, c in caches for e in read_errors(c)]
 
     def who(n: int) -> str:
         return f"attempt {n}" if n else "the run"
@@ -282,8 +296,7 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
         on = sorted({n for n, _ in errors})
         lines.append("- Cache read errors before lowering: yes, on " + ", ".join(who(n) for n in on) + ":")
         seen: list[str] = []
-        for _, e in errors:
-            text = str(e.get("text", e)) if isinstance(e, dict) else str(e)
+        for _, text in errors:
             if text not in seen:
                 seen.append(text)
         lines += ["", fence("\n".join(clean(t, secrets)[:FIELD_MAX * 2] for t in seen[:5]))]
@@ -309,7 +322,7 @@ def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
     caches = [a.cache for a in record.attempts if a.cache is not None] or ([record.cache] if record.cache else [])
     if not caches:
         return None, None
-    return any(cold_reason(c) for c in caches), any(c.get("errors") for c in caches)
+    return any(cold_reason(c) for c in caches), any(read_errors(c) for c in caches)
 
 
 def what_is_new(record: RunRecord, previous: Previous | None) -> str:
