@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from canary.config import LaneGates
 from canary.metrics import RunMetrics
+from canary.record import jsonable
 
 Status = Literal["PASS", "FAIL"]
 
@@ -25,10 +26,7 @@ class GateResult:
         return self.status == "PASS"
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        if isinstance(d["value"], float) and not math.isfinite(d["value"]):
-            d["value"] = str(d["value"])
-        return d
+        return jsonable(asdict(self))
 
 
 def _status(ok: bool) -> Status:

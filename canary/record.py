@@ -11,6 +11,8 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from canary.metrics import as_float
+
 SignatureKind = str  # compile_error | runtime_crash | nan | timeout | gate_regression | infrastructure
 Classification = str  # pass | deterministic | intermittent | cache-masked
 
@@ -57,7 +59,7 @@ class Attempt:
     def from_dict(cls, d: dict[str, Any]) -> "Attempt":
         d = dict(d)
         d["signature"] = Signature.from_dict(d.get("signature"))
-        d["final_loss"] = _float_or_none(d.get("final_loss"))
+        d["final_loss"] = as_float(d.get("final_loss"))
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
 
 
@@ -86,32 +88,24 @@ class RunRecord:
     steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
 
     def to_dict(self) -> dict[str, Any]:
-        return _jsonable(asdict(self))
+        return jsonable(asdict(self))
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunRecord":
         d = dict(d)
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
         d["signature"] = Signature.from_dict(d.get("signature"))
-        d["final_loss"] = _float_or_none(d.get("final_loss"))
+        d["final_loss"] = as_float(d.get("final_loss"))
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
 
 
-def _float_or_none(v: Any) -> float | None:
-    if v is None:
-        return None
-    try:
-        return float(v)
-    except (TypeError, ValueError):
-        return None
-
-
-def _jsonable(v: Any) -> Any:
-    """NaN and Inf as strings: JSON has no such numbers."""
+def jsonable(v: Any) -> Any:
+    """NaN and Inf as strings ("nan", "inf"), as levanter's tracker writes them: JSON has no such
+    numbers. ``canary.metrics.as_float`` reads them back."""
     if isinstance(v, float) and not math.isfinite(v):
         return str(v)
     if isinstance(v, dict):
-        return {k: _jsonable(x) for k, x in v.items()}
+        return {k: jsonable(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
+        return [jsonable(x) for x in v]
     return v

@@ -251,11 +251,10 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
     )
-    (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     if opts.record_history:
         # Recorded before the status is known; the returned record and result.json say how it went.
         result.context["history"] = history_mod.record_run(result, opts.history)
-        (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
 
 

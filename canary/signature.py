@@ -21,12 +21,14 @@ exceptions are read as one failure whose root cause names it.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import signal as signal_mod
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any, Iterable, Sequence
 
+from canary.metrics import as_float
 from canary.record import Signature
 
 KINDS = ("compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure")
@@ -596,9 +598,8 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "") -> Signat
 
 
 def _is_nonfinite(v: Any) -> bool:
-    if isinstance(v, float):
-        return v != v or v in (float("inf"), float("-inf"))
-    return isinstance(v, str) and v.strip().lower() in ("nan", "inf", "-inf")
+    x = as_float(v)
+    return x is not None and not math.isfinite(x)
 
 
 def for_attempt(

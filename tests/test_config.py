@@ -17,6 +17,7 @@ def test_pinned_ferry_has_the_canary_model():
     tpu, gpu, cpu = ferry.lane("tpu"), ferry.lane("gpu"), ferry.lane("cpu")
     assert (tpu.batch_size, tpu.seq_len, tpu.steps) == (128, 8192, 238)
     assert (gpu.batch_size, gpu.seq_len, gpu.steps) == (32, 8192, 50)
+    assert (cpu.batch_size, cpu.seq_len, cpu.steps, cpu.vocab_size) == (8, 128, 200, 512)
     assert all(lane.why for lane in ferry.lanes.values())
 
 

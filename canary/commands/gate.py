@@ -9,6 +9,7 @@ import click
 
 from canary import gates as gates_mod
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.record import jsonable
 from canary.render import console, fmt, gates_table, verdict_line
 from canary.runner import judge_path
 
@@ -28,12 +29,11 @@ def gate(path, lane, gates, as_json):
     lane_name, metrics, results = judge_path(path, lane, gates)
     verdict = gates_mod.verdict(results)
     if as_json:
-        emit_json({
+        emit_json(jsonable({
             "path": str(path), "lane": lane_name, "verdict": verdict,
-            "steps_completed": metrics.steps_completed,
-            "final_loss": metrics.final_loss if metrics.final_loss is None or metrics.final_loss == metrics.final_loss else "nan",
+            "steps_completed": metrics.steps_completed, "final_loss": metrics.final_loss,
             "gates": [r.to_dict() for r in results],
-        })
+        }))
     else:
         c = console()
         c.print(gates_table([r.to_dict() for r in results], title=f"gates for lane {lane_name}: {metrics.source}"))

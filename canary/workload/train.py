@@ -16,7 +16,6 @@ cross-platform lowering, so there is one train step in the project.
 from __future__ import annotations
 
 import json
-import math
 import os
 import sys
 import time
@@ -29,6 +28,7 @@ import numpy as np
 import optax
 
 from canary.config import Ferry, OptimizerConfig
+from canary.record import jsonable
 from canary.spec import WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel
@@ -126,11 +126,6 @@ def _floats(metrics: dict) -> dict[str, float]:
     return {k: float(v) for k, v in jax.device_get(metrics).items()}
 
 
-def _json_number(x: float) -> float | str:
-    # JSON has no NaN/Inf; levanter's tracker writes them as strings, and so do we.
-    return x if math.isfinite(x) else str(x)
-
-
 def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -189,7 +184,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             record = {
                 "_step": i,
                 "global_step": i,
-                **{k: _json_number(v) for k, v in values.items()},
+                **jsonable(values),
                 "optim/learning_rate": float(learning_rates[i]),
                 "throughput/duration": duration,
                 "throughput/tokens_per_second": tokens_per_step / duration,
