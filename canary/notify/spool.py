@@ -21,8 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
-
+from canary.history import user_data_dir
 from canary.notify.compose import Facts
 from canary.record import RunRecord
 
@@ -56,7 +55,7 @@ class Pending:
 def default_root() -> Path:
     """Where notifications wait when their run directory is not on this machine."""
     env = os.environ.get("CANARY_NOTIFY_SPOOL")
-    return Path(env) if env else Path(user_data_dir("canary")) / "notify-spool"
+    return Path(env) if env else user_data_dir() / "notify-spool"
 
 
 def home_of(record: RunRecord) -> Path:
