@@ -28,10 +28,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from canary.runner import cpu_allocator_env  # noqa: E402
+
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"}
+# The bare loop runs in the process environment the harness gives its cpu workload (huge pages
+# for malloc's mmaps), so the harness/bare ratio measures the harness alone. Set
+# GLIBC_TUNABLES=glibc.malloc.hugetlb=0 around this script to measure both without it.
+BARE_ENV = {**ENV, **cpu_allocator_env(os.environ)}
 
 BARE_LOOP = r"""
-import json, sys, time
+import json, resource, sys, time
 t_start = time.perf_counter()
 from pathlib import Path
 import jax, jax.numpy as jnp
@@ -52,6 +59,7 @@ compile_s = time.perf_counter() - t0
 cost = compiled.cost_analysis()
 cost = cost[0] if isinstance(cost, (list, tuple)) else cost
 durations = []
+faults0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 for i in range(steps):
     t = time.perf_counter()
     params, opt, metrics = compiled(params, opt, ts.bias, batch)
@@ -59,6 +67,7 @@ for i in range(steps):
         batch = corpus.batch(i + 1, spec.batch_size, spec.seq_len + 1)
     loss = float(metrics["train/loss"])
     durations.append(time.perf_counter() - t)
+faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults0) / steps
 
 # This machine's float32 matmul rate, measured in the same process: at a size that reaches the
 # machine's peak, and at the expert MLP's own shape (2,048 routed rows x 32 -> 128).
@@ -76,7 +85,8 @@ steady = sorted(durations[1:] or durations)
 print(json.dumps({
     "compile_s": compile_s, "median_step_s": steady[len(steady) // 2], "final_loss": loss,
     "xla_flops": float(cost.get("flops", 0.0)), "matmul_gflops": gflops, "small_matmul_gflops": gflops_small,
-    "loop_s": time.perf_counter() - t_start,
+    "loop_s": time.perf_counter() - t_start, "page_faults_per_step": faults,
+    "temp_mb": compiled.memory_analysis().temp_size_in_bytes / 1e6,
 }))
 """
 
@@ -114,7 +124,7 @@ def run_harness(steps: int, ragged: str, out: Path, cache: list[str]) -> dict:
 
 def run_bare(steps: int, ragged: str) -> dict:
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", BARE_LOOP, str(steps), ragged], env=ENV, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-c", BARE_LOOP, str(steps), ragged], env=BARE_ENV, capture_output=True, text=True)
     wall = time.perf_counter() - t
     if proc.returncode:
         sys.exit(f"bare loop failed:\n{proc.stderr}")
@@ -143,7 +153,7 @@ def main() -> None:
     harness, bare, warm = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         cold, warm_cache = ["--cold"], ["--cache-dir", str(Path(tmp) / "cache")]
-        run_harness(opts.steps if opts.steps < 20 else 2, opts.ragged_dot, Path(tmp), warm_cache)  # fill it
+        run_harness(opts.steps, opts.ragged_dot, Path(tmp), warm_cache)  # fill it (the same program: same steps)
         for i in range(opts.repeat):
             # alternate the order so neither side always runs on a warmer machine
             pair = [lambda: harness.append(run_harness(opts.steps, opts.ragged_dot, Path(tmp), cold)),
@@ -178,6 +188,8 @@ def main() -> None:
     print(f"matmul rate, float32, measured now: {gflops:.1f} GFLOP/s at 1024^3, {gflops_small:.1f} GFLOP/s at 2048x32x128")
     print(f"FLOP limit of a step: {limit_s * 1e3:.1f} ms at the peak rate ({step / limit_s:.2f}x), "
           f"{limit_small_s * 1e3:.1f} ms at the expert-shape rate ({step / limit_small_s:.2f}x)")
+    print(f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, {med(bare, 'page_faults_per_step'):,.0f} page faults "
+          f"per step (GLIBC_TUNABLES={BARE_ENV['GLIBC_TUNABLES']})")
     print(f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x")
     print()
     for args in (["--help"], ["list"], ["gate", "--help"], ["history", "--help"], ["signature", "--help"]):

@@ -164,3 +164,26 @@ def test_the_command_lane_example_in_lanes_toml_is_a_valid_lane():
     example = "\n".join(line[4:] for line in text.splitlines() if line.startswith("#   "))
     lane = LanesFile.model_validate(tomllib.loads(example)).lanes["slurm-gpu"]
     assert lane.launcher.kind == "command" and "{entrypoint}" in lane.launcher.command
+
+
+def test_cpu_workloads_get_huge_pages_for_malloc_and_keep_the_callers_tunables():
+    from canary.runner import CPU_MALLOC_TUNABLE, cpu_allocator_env, workload_env
+
+    assert cpu_allocator_env({}) == {"GLIBC_TUNABLES": CPU_MALLOC_TUNABLE}
+    assert cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.arena_max=2"}) == {
+        "GLIBC_TUNABLES": f"glibc.malloc.arena_max=2:{CPU_MALLOC_TUNABLE}"}
+    # the caller's own choice wins
+    assert cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}) == {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}
+    assert workload_env(get_lane("cpu"), {})["GLIBC_TUNABLES"] == CPU_MALLOC_TUNABLE
+    assert "GLIBC_TUNABLES" not in workload_env(get_lane("tpu"), {})
+
+
+def test_the_local_launcher_hands_the_workload_its_environment(tmp_path):
+    from canary.launchers.local import LocalLauncher
+    from canary.runner import workload_env
+
+    env = workload_env(get_lane("cpu"), {})
+    code = "import os; print('TUNABLES=' + os.environ['GLIBC_TUNABLES'], 'PLATFORMS=' + os.environ['JAX_PLATFORMS'])"
+    outcome = LocalLauncher().launch(_request(tmp_path, code, env=env))
+    assert outcome.outcome == "succeeded"
+    assert f"TUNABLES={env['GLIBC_TUNABLES']} PLATFORMS=cpu" in outcome.log_path.read_text()
