@@ -175,15 +175,17 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     group_sizes = jnp.bincount(flat_expert, length=E).astype(jnp.int32)
 
     dt = cfg.dtype
-    h = jax.nn.silu(ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
-    h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
-    out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
+    with jax.named_scope("experts"):
+        h = jax.nn.silu(ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
+        h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
+        out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
 
     unsorted = gather_rows(out_rows, inv, order).reshape(T, k, D)
     y = jnp.sum(unsorted * weights[..., None].astype(dt), axis=1)
     if "shared" in p:
         s = p["shared"]
-        y = y + swiglu(tokens, s["w_gate"], s["w_up"], s["w_down"])
+        with jax.named_scope("shared_expert"):
+            y = y + swiglu(tokens, s["w_gate"], s["w_up"], s["w_down"])
 
     # Router statistics: z-loss keeps logits small; load balance is E * sum_e f_e * P_e
     # (1.0 when perfectly balanced).
@@ -200,13 +202,16 @@ def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ra
     x = params["embed"][tokens].astype(dt)
     zs, lbs = [], []
     for i, layer in enumerate(params["layers"]):
-        x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
-        y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
+        with jax.named_scope("attention"):
+            x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
+        with jax.named_scope("moe"):
+            y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
         x = x + y
         zs.append(aux["router_z_loss"])
         lbs.append(aux["load_balancing_loss"])
-    x = rms_norm(x, params["final_norm"], cfg.norm_eps)
-    logits = (x @ params["lm_head"].astype(dt)).astype(jnp.float32)
+    with jax.named_scope("lm_head"):
+        x = rms_norm(x, params["final_norm"], cfg.norm_eps)
+        logits = (x @ params["lm_head"].astype(dt)).astype(jnp.float32)
     return logits, {"router_z_loss": jnp.mean(jnp.stack(zs)), "load_balancing_loss": jnp.mean(jnp.stack(lbs))}
 
 

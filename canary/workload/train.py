@@ -108,8 +108,9 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
 
     def step(params, opt_state, bias, batch):
         (loss, metrics), grads = grads_of(params, bias, batch)
-        updates, opt_state = tx.update(grads, opt_state, params)
-        params = optax.apply_updates(params, updates)
+        with jax.named_scope("optimizer"):
+            updates, opt_state = tx.update(grads, opt_state, params)
+            params = optax.apply_updates(params, updates)
         metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads)})
         return params, opt_state, metrics
 
@@ -168,7 +169,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
 
-    learning_rates = np.asarray(jax.vmap(ts.schedule)(jnp.arange(spec.steps)))
+    # one compiled program for the whole schedule (vmap alone would dispatch its ops one by one)
+    learning_rates = np.asarray(jax.jit(jax.vmap(ts.schedule))(jnp.arange(spec.steps)))
     last: dict[str, Any] = {}
     durations: list[float] = []
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
