@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from canary.errors import ConfigError
 
 METRICS_FILE = "metrics.jsonl"
+LOG_FILE = "train.log"  # the workload's stdout and stderr, per attempt and for the deciding attempt
 TRACKER_FILE = "tracker_metrics.jsonl"
 
 

@@ -32,12 +32,11 @@ from canary.gitinfo import head_commit
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
 from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.metrics import METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
+from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
 from canary.workload.tracking import run_context as tracking_context
 
-LOG_FILE = "train.log"
 RESULT_FILE = "result.json"
 
 

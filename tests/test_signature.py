@@ -345,3 +345,18 @@ def test_signature_command_text_outcome_and_errors(cli, tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["kind"] == "timeout"
     r = cli("signature", str(tmp_path / "missing.log"))
     assert r.returncode == 2 and "missing.log" in r.stderr
+
+
+def test_signature_command_reads_a_run_directorys_log(cli, tmp_path):
+    run = tmp_path / "20260829T060000Z-tpu-ab12"
+    (run / "attempt-1").mkdir(parents=True)
+    log = (LOGS / "incident-2026-08-27.log").read_text()
+    (run / "train.log").write_text(log)
+    (run / "attempt-1" / "train.log").write_text(log)
+    want = sig_of("incident-2026-08-27.log").fingerprint
+    for path in (run, run / "attempt-1"):
+        r = cli("signature", str(path), "--json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["fingerprint"] == want
+    r = cli("signature", str(tmp_path))  # a directory without a log
+    assert r.returncode == 2 and "train.log" in r.stderr

@@ -1,4 +1,5 @@
-"""``canary signature LOGFILE``: the failure signature of a log (what a run records per attempt)."""
+"""``canary signature LOGFILE``: the failure signature of a log (what a run records per attempt),
+or of a run directory's log."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.markup import escape
 from canary import signature as signature_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
+from canary.metrics import LOG_FILE
 from canary.render import console
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
@@ -29,6 +31,8 @@ OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
 def signature(logfile, outcome, keep, max_frames, as_json):
     """Fingerprint the failure in LOGFILE: its kind, exception, normalized message and call path.
 
+    LOGFILE may be a run directory (or one of its attempt-N folders): its train.log is read.
+
     Two occurrences of one bug give one fingerprint, whatever the run, host, pid, temp path or
     timestamp; two bugs with the same exception type give two. Use `-` to read standard input.
 
@@ -37,6 +41,8 @@ def signature(logfile, outcome, keep, max_frames, as_json):
     if str(logfile) == "-":
         text = sys.stdin.read()
     else:
+        if logfile.is_dir():
+            logfile = logfile / LOG_FILE
         try:
             text = logfile.read_text(errors="replace")
         except OSError as e:
