@@ -10,7 +10,7 @@ from canary.config import LaneGates
 from canary.metrics import RunMetrics
 from canary.record import jsonable
 
-Status = Literal["PASS", "FAIL"]
+Status = Literal["PASS", "FAIL", "SKIP"]  # SKIP: not judged for this run, never a failure
 
 
 @dataclass(frozen=True)
@@ -68,21 +68,30 @@ def finite_loss(metrics: RunMetrics, metric: str = "train/loss") -> GateResult:
 
 
 def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | None = None) -> list[GateResult]:
-    """All of a lane's gates. ``requested_steps`` below the gate's minimum (a quick
-    ``--steps`` run) lowers the step threshold to what was asked for, and says so."""
+    """All of a lane's gates. A quick ``--steps`` run (``requested_steps`` below the gate's
+    minimum) lowers the step threshold to what was asked for, and leaves a finite final loss
+    unjudged (SKIP): the loss threshold is for a full run. Both say so in their detail; a
+    missing or non-finite loss still fails."""
     threshold = gates.min_steps
+    quick = requested_steps is not None and requested_steps < threshold
     results = []
-    if requested_steps is not None and requested_steps < threshold:
+    if quick:
         r = min_steps(metrics, requested_steps)
         results.append(GateResult(r.name, r.value, r.threshold, r.status,
                                   (r.detail + "; " if r.detail else "") + f"--steps {requested_steps} (gate: {gates.min_steps})"))
     else:
         results.append(min_steps(metrics, threshold))
-    results.append(max_final_loss(metrics, gates.max_final_loss, gates.loss_metric))
+    loss = max_final_loss(metrics, gates.max_final_loss, gates.loss_metric)
+    if quick and loss.value is not None and math.isfinite(loss.value):
+        loss = GateResult(loss.name, loss.value, loss.threshold, "SKIP",
+                          f"not judged: --steps {requested_steps}, the threshold is for {gates.min_steps} steps")
+    results.append(loss)
     if gates.require_finite:
         results.append(finite_loss(metrics, gates.loss_metric))
     return results
 
 
 def verdict(results: list[GateResult]) -> Literal["pass", "fail"]:
-    return "pass" if results and all(r.passed for r in results) else "fail"
+    """pass: no gate failed and at least one passed (skipped gates judge nothing)."""
+    judged = [r for r in results if r.status != "SKIP"]
+    return "pass" if judged and all(r.passed for r in judged) else "fail"

@@ -27,7 +27,7 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
     t.add_column("status")
     t.add_column("detail", style="dim")
     for g in gates:
-        style = "bold green" if g["status"] == "PASS" else "bold red"
+        style = {"PASS": "bold green", "SKIP": "bold yellow"}.get(g["status"], "bold red")
         t.add_row(g["name"], fmt(g["value"]), fmt(g["threshold"]), f"[{style}]{g['status']}[/]", g.get("detail", ""))
     return t
 

@@ -67,6 +67,24 @@ def test_quick_run_lowers_the_step_threshold_and_says_so():
     assert "--steps 20" in r["min_steps"].detail
 
 
+def test_quick_run_leaves_a_finite_loss_unjudged_but_fails_a_bad_one():
+    high = gates.evaluate(TPU, RunMetrics(20, 9.5, [(i, 9.5) for i in range(20)]), requested_steps=20)
+    r = _by_name(high)
+    assert r["max_final_loss"].status == "SKIP" and r["max_final_loss"].value == 9.5
+    assert "--steps 20" in r["max_final_loss"].detail and "200 steps" in r["max_final_loss"].detail
+    assert gates.verdict(high) == "pass"
+    nan = gates.evaluate(TPU, RunMetrics(20, float("nan"), [(0, 5.0), (19, float("nan"))]), requested_steps=20)
+    assert _by_name(nan)["max_final_loss"].status == "FAIL" and gates.verdict(nan) == "fail"
+    full = _by_name(gates.evaluate(TPU, RunMetrics(200, 9.5, [(0, 9.5)]), requested_steps=200))
+    assert full["max_final_loss"].status == "FAIL"  # a full run is judged
+
+
+def test_skipped_gates_alone_are_no_verdict_of_pass():
+    skip = gates.GateResult("max_final_loss", 5.0, 4.0, "SKIP", "not judged")
+    assert gates.verdict([skip]) == "fail"
+    assert gates.verdict([skip, gates.GateResult("min_steps", 20, 20, "PASS")]) == "pass"
+
+
 def test_torn_last_line_of_a_killed_run_is_ignored():
     text = json.dumps({"global_step": 0, "train/loss": 5.0}) + "\n" + '{"global_step": 1, "train/lo'
     m = parse_step_metrics(text)

@@ -75,8 +75,13 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     assert g.returncode == 0, g.stderr
     judged = json.loads(g.stdout)
     assert judged["verdict"] == "pass" and judged["lane"] == "cpu" and judged["steps_completed"] == 30
-    # Against the real cpu gates (200 steps, loss <= 4.0) a 30-step run fails, with a table.
-    strict = run_cli("gate", result["run_dir"])
+    # Against the real cpu gates (200 steps, loss <= 4.0), the run directory is judged as the quick
+    # run it was: the step gate follows --steps 30 and the loss is shown but not judged.
+    quick = json.loads(run_cli("gate", result["run_dir"], "--json").stdout)
+    by_name = {g["name"]: g for g in quick["gates"]}
+    assert by_name["min_steps"]["threshold"] == 30 and by_name["max_final_loss"]["status"] == "SKIP"
+    # Its bare metrics file carries no request, so it is judged as a full run: it fails, with a table.
+    strict = run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--lane", "cpu")
     assert strict.returncode == 1
     assert "min_steps" in strict.stdout and "FAIL" in strict.stdout
 

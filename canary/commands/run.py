@@ -40,7 +40,9 @@ class RichProgress:
 
 @click.command()
 @click.argument("lane")
-@click.option("--steps", type=click.IntRange(min=1), help="Train this many steps instead of the lane's (a quick run).")
+@click.option("--steps", type=click.IntRange(min=1),
+              help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
+                   "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML.")
 @click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
