@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from typing import Any, Literal
+from typing import Any, Iterable, Literal
 
 from canary.config import LaneGates
 from canary.metrics import RunMetrics
@@ -91,7 +91,11 @@ def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | No
     return results
 
 
-def verdict(results: list[GateResult]) -> Literal["pass", "fail"]:
+def verdict_of(statuses: Iterable[str]) -> Literal["pass", "fail"]:
     """pass: no gate failed and at least one passed (skipped gates judge nothing)."""
-    judged = [r for r in results if r.status != "SKIP"]
-    return "pass" if judged and all(r.passed for r in judged) else "fail"
+    judged = [s for s in statuses if s != "SKIP"]
+    return "pass" if judged and all(s == "PASS" for s in judged) else "fail"
+
+
+def verdict(results: list[GateResult]) -> Literal["pass", "fail"]:
+    return verdict_of(r.status for r in results)

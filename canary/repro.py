@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from canary.config import get_lane
+from canary.gates import verdict_of
 from canary.spec import CacheSpec
 
 REPRO_GATES = ("min_steps", "finite_loss")
@@ -75,7 +76,7 @@ def repro_verdict(record: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     gates = [g for g in record.get("gates", []) if g["name"] in REPRO_GATES]
     attempts = record.get("attempts") or []
     ran = bool(attempts) and attempts[-1]["outcome"] == "succeeded"
-    ok = ran and any(g["status"] == "PASS" for g in gates) and all(g["status"] != "FAIL" for g in gates)
+    ok = ran and verdict_of(g["status"] for g in gates) == "pass"
     return ("pass" if ok else "fail"), gates
 
 

@@ -83,9 +83,9 @@ def workload_argv(spec_path: Path) -> list[str]:
     return [sys.executable, "-m", "canary.workload.train", str(spec_path)]
 
 
-# XLA's CPU runtime allocates a step's scratch space (88 MB for the cpu lane's train step) with
-# one malloc per step, which glibc serves from a fresh mmap and unmaps afterwards: every step
-# then faults in about 21,000 new 4 KiB pages, 40% of the step's time. Transparent huge pages
+# XLA's CPU runtime allocates a step's scratch space (76-88 MB for the cpu lane's train step)
+# with one malloc per step, which glibc serves from a fresh mmap and unmaps afterwards: every
+# step then faults in about 19,000-21,000 new 4 KiB pages, about 40% of the step's time. Transparent huge pages
 # for malloc's mmaps turn that into a few dozen 2 MiB faults. (glibc >= 2.35 and the kernel's
 # THP in "madvise" or "always" mode; elsewhere the setting is ignored.)
 CPU_MALLOC_TUNABLE = "glibc.malloc.hugetlb=1"
