@@ -166,15 +166,19 @@ def test_the_command_lane_example_in_lanes_toml_is_a_valid_lane():
     assert lane.launcher.kind == "command" and "{entrypoint}" in lane.launcher.command
 
 
-def test_cpu_workloads_get_huge_pages_for_malloc_and_keep_the_callers_tunables():
-    from canary.runner import CPU_MALLOC_TUNABLE, cpu_allocator_env, workload_env
+def test_cpu_workloads_get_the_malloc_tunables_and_keep_the_callers_own():
+    from canary.runner import CPU_MALLOC_TUNABLES, cpu_allocator_env, workload_env
 
-    assert cpu_allocator_env({}) == {"GLIBC_TUNABLES": CPU_MALLOC_TUNABLE}
+    ours = ":".join(CPU_MALLOC_TUNABLES)
+    assert "glibc.malloc.mmap_max=0" in CPU_MALLOC_TUNABLES
+    assert cpu_allocator_env({}) == {"GLIBC_TUNABLES": ours}
     assert cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.arena_max=2"}) == {
-        "GLIBC_TUNABLES": f"glibc.malloc.arena_max=2:{CPU_MALLOC_TUNABLE}"}
-    # the caller's own choice wins
-    assert cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}) == {"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0"}
-    assert workload_env(get_lane("cpu"), {})["GLIBC_TUNABLES"] == CPU_MALLOC_TUNABLE
+        "GLIBC_TUNABLES": f"glibc.malloc.arena_max=2:{ours}"}
+    # the caller's own choice of a tunable wins; the others are still added
+    env = cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0:glibc.malloc.mmap_max=65536"})
+    assert env["GLIBC_TUNABLES"].split(":") == [
+        "glibc.malloc.hugetlb=0", "glibc.malloc.mmap_max=65536", "glibc.malloc.trim_threshold=1073741824"]
+    assert workload_env(get_lane("cpu"), {})["GLIBC_TUNABLES"] == ours
     assert "GLIBC_TUNABLES" not in workload_env(get_lane("tpu"), {})
 
 
