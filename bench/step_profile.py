@@ -1,6 +1,6 @@
 """Where the cpu lane's train step spends its time, by the model's named scopes.
 
-    python bench/step_profile.py [--steps 5] [--tile 32 --tile 16] [--variant dense --variant none]
+    python bench/step_profile.py [--steps 5] [--backend grouped] [--tile 16] [--variant dense --variant none]
 
 Compiles the workload's own train step (the cpu lane's settings) once per configuration, in one
 process, and times the configurations interleaved (so a busy moment of a shared machine hits
@@ -10,8 +10,9 @@ XLA's per-operation times by the scope that made each operation (``attention``,
 ``optimizer``), forward and backward apart. Operation times are summed over both CPU threads,
 so they add up to more than the step's wall time.
 
-Configurations:
-  * ``--tile N``: the grouped expert matmul's row tile (the default is the backend's);
+Configurations (the first is always the cpu lane's own: ``auto``):
+  * ``--backend NAME``: another ragged_dot backend (``grouped``, ``xla``, ``cpu_gmm``);
+  * ``--tile N``: the ``grouped`` backend with this row tile;
   * ``--variant dense``: the routed experts replaced by one dense SwiGLU of the same FLOPs
     (two experts' weights side by side), to see what a free router and perfect grouping would
     leave; ``--variant none``: no MoE block at all. Both are measurements, not models to train.
@@ -77,7 +78,7 @@ def parse_options(text: str) -> dict:
     return {k: int(v) if v.isdigit() else v for k, v in pairs}
 
 
-def build(label: str, tile: int | None, variant: str | None, backend_options: dict | None = None):
+def build(label: str, backend: str | None, tile: int | None, variant: str | None, backend_options: dict | None = None):
     import jax
 
     from canary.config import get_lane, load_ferry
@@ -94,7 +95,8 @@ def build(label: str, tile: int | None, variant: str | None, backend_options: di
     try:
         options = {"tile": tile} if tile else {}
         options.update(backend_options or {})
-        ts = make_train_step(spec, backends.make(spec.ragged_dot, "cpu", tiling=spec.tiling, **options))
+        fn = backends.make(backend or spec.ragged_dot, "cpu", tiling=spec.tiling, **options)
+        ts = make_train_step(spec, fn)
         params, opt = ts.init(jax.random.PRNGKey(0))
         batch = make_corpus(spec).batch(0, spec.batch_size, spec.seq_len + 1)
         t = time.perf_counter()
@@ -147,7 +149,8 @@ def profile_by_scope(c: dict, steps: int) -> tuple[dict, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tile", type=int, action="append", default=[], help="grouped matmul row tile (repeatable)")
+    ap.add_argument("--backend", action="append", default=[], help="another ragged_dot backend (repeatable)")
+    ap.add_argument("--tile", type=int, action="append", default=[], help="the grouped backend's row tile (repeatable)")
     ap.add_argument("--options", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]",
                     help="expert matmul backend options for one more configuration (repeatable)")
     ap.add_argument("--variant", choices=["dense", "none"], action="append", default=[])
@@ -156,10 +159,11 @@ def main() -> None:
     opts = ap.parse_args()
     _reexec_with_allocator_env()
 
-    configs = [build("default", None, None)]
-    configs += [build(f"tile {t}", t, None) for t in opts.tile]
-    configs += [build(o, None, None, parse_options(o)) for o in opts.options]
-    configs += [build(f"{v} (measurement only)", None, v) for v in opts.variant]
+    configs = [build("auto", None, None, None)]
+    configs += [build(b, b, None, None) for b in opts.backend]
+    configs += [build(f"grouped, tile {t}", "grouped", t, None) for t in opts.tile]
+    configs += [build(o, None, None, None, parse_options(o)) for o in opts.options]
+    configs += [build(f"{v} (measurement only)", None, None, v) for v in opts.variant]
     for c in configs:
         run_steps(c, 5)  # warm up
         c["durations"].clear()

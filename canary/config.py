@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from canary.errors import ConfigError
 
-RaggedDot = Literal["auto", "xla", "megablox", "grouped"]
+RaggedDot = Literal["auto", "xla", "megablox", "grouped", "cpu_gmm"]
 Tiling = Literal["per-shape", "static"]
 DType = Literal["float32", "bfloat16"]
 WandbMode = Literal["off", "offline", "online"]

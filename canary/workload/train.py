@@ -146,17 +146,18 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
 
     params, opt_state = parallel.replicate(ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed)), mesh)
     n_params = param_count(params)
+    backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
-        f"ragged_dot={spec.ragged_dot}, tiling={spec.tiling}, jax {jax.__version__} on {jax.default_backend()}, "
+        f"ragged_dot={spec.ragged_dot}" + (f" ({backend})" if backend != spec.ragged_dot else "") + f", tiling={spec.tiling}, jax {jax.__version__} on {jax.default_backend()}, "
         f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'}), "
         f"data-parallel over {n_devices} device(s)" + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
     )
     tracker = tracking.open_tracker(
         spec.wandb, out, project=spec.wandb_project, group=spec.ferry.name, lane=spec.lane, name=spec.run_id,
         config={"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "steps": spec.steps,
-                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": spec.ragged_dot,
+                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": backend,
                 "devices": n_devices, "parameter_count": n_params},
         environ=os.environ, say=log, enabled=primary,
     )

@@ -18,16 +18,22 @@ RaggedDotFn = Callable  # (lhs, rhs, group_sizes) -> out
 BACKENDS: dict[str, str] = {
     "xla": "canary.workload.ragged_dot.xla",
     "grouped": "canary.workload.ragged_dot.grouped",
+    "cpu_gmm": "canary.workload.ragged_dot.cpu_gmm",
     "megablox": "canary.workload.ragged_dot.megablox",
 }
 
 # What "auto" means on each platform.
-AUTO: dict[str, str] = {"cpu": "grouped", "tpu": "megablox", "cuda": "xla"}
+AUTO: dict[str, str] = {"cpu": "cpu_gmm", "tpu": "megablox", "cuda": "xla"}
+# What "auto" falls back to where its first choice cannot run here (cpu_gmm needs a C compiler).
+FALLBACK: dict[str, str] = {"cpu_gmm": "grouped"}
 
 
 def resolve(name: str, platform: str) -> str:
     if name == "auto":
-        return AUTO.get(platform, "xla")
+        choice = AUTO.get(platform, "xla")
+        if choice in FALLBACK and not importlib.import_module(BACKENDS[choice]).available():
+            return FALLBACK[choice]
+        return choice
     if name not in BACKENDS:
         raise ValueError(f"unknown ragged_dot backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
     return name
