@@ -46,7 +46,7 @@ SHAPES = [
     (2048, 128, 32, 32),  # its down projection
     (96, 5, 37, 8),       # widths below one vector and odd remainders
     (200, 64, 80, 3),     # 64-, and 16-wide column blocks, few groups
-    (70, 160, 130, 4),    # a transposed matrix too big for the kernel's stack buffer
+    (70, 160, 130, 4),    # matrices wider than any block, with remainders
 ]
 
 
@@ -118,9 +118,13 @@ def test_a_compile_error_names_the_command_and_the_compiler_message(tmp_path, mo
 @pytest.mark.slow
 def test_auto_falls_back_to_the_grouped_backend_without_a_compiler(tmp_path):
     code = ("from canary.workload import ragged_dot; from canary.workload.ragged_dot import cpu_gmm; "
-            "print(ragged_dot.resolve('auto', 'cpu'), cpu_gmm.available())")
+            "print(ragged_dot.resolve('auto', 'cpu'), cpu_gmm.available()); "
+            "print(ragged_dot.fallback_reason('auto', 'cpu')); print(ragged_dot.fallback_reason('xla', 'cpu'))")
     env = {**os.environ, "CC": "no-such-cc", "CANARY_KERNEL_DIR": str(tmp_path), "JAX_PLATFORMS": "cpu",
            "PYTHONPATH": str(ROOT)}
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["grouped", "False"]
+    chosen, why, explicit = r.stdout.splitlines()
+    assert chosen.split() == ["grouped", "False"]
+    assert why == "cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc is not on PATH (set $CC, or install gcc)"
+    assert explicit == "None"  # a backend asked for by name is never swapped

@@ -147,6 +147,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     params, opt_state = parallel.replicate(ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed)), mesh)
     n_params = param_count(params)
     backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
+    fallback = ragged_dot_backends.fallback_reason(spec.ragged_dot, spec.platform)
+    if fallback:
+        log(f"warning: ragged_dot {fallback}")
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "

@@ -39,6 +39,15 @@ def resolve(name: str, platform: str) -> str:
     return name
 
 
+def fallback_reason(name: str, platform: str) -> str | None:
+    """Why ``auto`` on this platform is not its first choice here (None when it is)."""
+    choice = AUTO.get(platform, "xla") if name == "auto" else None
+    if choice not in FALLBACK:
+        return None
+    reason = importlib.import_module(BACKENDS[choice]).unavailable_reason()
+    return f"{choice} is unavailable, using {FALLBACK[choice]}: {reason}" if reason else None
+
+
 def make(name: str, platform: str = "cpu", **options) -> RaggedDotFn:
     module = importlib.import_module(BACKENDS[resolve(name, platform)])
     return module.make(platform=platform, **options)

@@ -102,12 +102,12 @@ static void run_group(struct job *jb, long g) {
       break;
     case GMM_T: { /* out (rows, k) = lhs (rows, n) @ rhs[g]^T; transpose rhs[g] into scratch */
       if (rows == 0) break;
-      float stack[128 * 128], *wt = k * n <= 128 * 128 ? stack : malloc(sizeof(float) * k * n);
+      float *wt = malloc(sizeof(float) * k * n);
       const float *w = jb->rhs + g * k * n;
       for (long i = 0; i < k; i++)
         for (long j = 0; j < n; j++) wt[j * k + i] = w[i * n + j];
       matmul(jb->lhs + r0 * n, n, 1, wt, k, jb->out + r0 * k, k, rows, k, n);
-      if (wt != stack) free(wt);
+      free(wt);
       break;
     }
     case TGMM: /* out[g] (k, n) = lhs[rows]^T (k, rows) @ dout[rows] (rows, n) */

@@ -127,12 +127,17 @@ def load() -> Path:
     return path
 
 
-def available() -> bool:
+def unavailable_reason() -> str | None:
+    """None when the kernel is built and loaded here; otherwise why not."""
     try:
         load()
-    except KernelUnavailable:
-        return False
-    return True
+    except KernelUnavailable as e:
+        return str(e)
+    return None
+
+
+def available() -> bool:
+    return unavailable_reason() is None
 
 
 def _varying(x: jax.Array) -> frozenset:
