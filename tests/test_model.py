@@ -8,7 +8,7 @@ import pytest
 from canary.workload import ragged_dot
 from canary.workload.data import MarkovCorpus
 from canary.workload.gather import gather_rows, inverse_permutation
-from canary.workload.model import MoEConfig, forward, init_params, loss_fn, router_bias
+from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias
 
 jax.config.update("jax_platforms", "cpu")
 
@@ -104,6 +104,18 @@ def test_backends_agree_on_the_whole_model_and_gradients_are_finite(backend):
     assert all(bool(jnp.all(jnp.isfinite(x))) for x in leaves)
     for a, b in zip(leaves, jax.tree_util.tree_leaves(g_x)):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-3, atol=1e-5)
+
+
+def test_rope_rotates_each_pair_of_halves_by_its_positions_angle():
+    B, S, H, Dh, theta = 2, 9, 3, 8, 10000.0
+    x = np.random.default_rng(0).normal(size=(B, S, H, Dh)).astype(np.float32)
+    got = np.asarray(rope(jnp.asarray(x), theta))
+    # as complex numbers: (x[i] + 1j x[i + Dh/2]) * exp(1j * pos * theta^(-2i/Dh))
+    z = (x[..., :Dh // 2] + 1j * x[..., Dh // 2:]).astype(np.complex128)
+    angle = np.arange(S)[:, None] * theta ** (-np.arange(0, Dh, 2) / Dh)[None, :]
+    want = z * np.exp(1j * angle)[None, :, None, :]
+    np.testing.assert_allclose(got, np.concatenate([want.real, want.imag], axis=-1), rtol=1e-5, atol=1e-5)
+    assert got.dtype == np.float32
 
 
 def test_markov_corpus_is_deterministic_and_follows_its_table():
