@@ -105,6 +105,14 @@ def test_no_compiler_is_a_clear_error(tmp_path):
         cpu_gmm.library_path(env)
 
 
+def test_an_unwritable_kernel_dir_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {**os.environ, "CANARY_KERNEL_DIR": str(blocker / "kernels")}
+    with pytest.raises(cpu_gmm.KernelUnavailable, match=r"cannot write the kernel into .*a-file/kernels.*CANARY_KERNEL_DIR"):
+        cpu_gmm.build(cpu_gmm.library_path(env), env)
+
+
 def test_a_compile_error_names_the_command_and_the_compiler_message(tmp_path, monkeypatch):
     bad = tmp_path / "bad.c"
     bad.write_text("this is not C\n")

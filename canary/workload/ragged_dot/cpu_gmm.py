@@ -23,7 +23,6 @@ to ``grouped`` when it does not (no compiler, say).
 from __future__ import annotations
 
 import ctypes
-import functools
 import hashlib
 import os
 import platform
@@ -94,14 +93,21 @@ def library_path(environ=os.environ) -> Path:
 def build(path: Path, environ=os.environ) -> Path:
     """Compile the kernel into ``path`` (atomically: a concurrent build never sees half a file)."""
     cc = _compiler(environ)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".so.tmp", dir=path.parent)
-    os.close(fd)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.stem, suffix=".so.tmp", dir=path.parent)
+        os.close(fd)
+    except OSError as e:
+        raise KernelUnavailable(f"cannot write the kernel into {path.parent}: {e} (set $CANARY_KERNEL_DIR)") from e
     errors = []
     try:
         for native in (NATIVE, ()):  # a compiler that does not know -march=native still builds
             cmd = [*cc, *FLAGS, *native, "-I", jax.ffi.include_dir(), str(SOURCE), "-o", tmp]
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            try:
+                r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            except (OSError, subprocess.SubprocessError) as e:
+                errors.append(f"$ {' '.join(cmd)}\n{e}")
+                continue
             if r.returncode == 0:
                 os.replace(tmp, path)
                 return path
@@ -112,9 +118,24 @@ def build(path: Path, environ=os.environ) -> Path:
             os.unlink(tmp)
 
 
-@functools.lru_cache(maxsize=None)
+_loaded: Path | KernelUnavailable | None = None  # this process's outcome, success or failure
+
+
 def load() -> Path:
-    """Build the kernel if this machine has no build of it yet, and register its FFI targets."""
+    """Build the kernel if this machine has no build of it yet, and register its FFI targets.
+    Once per process: a failure is remembered too, not retried at every call."""
+    global _loaded
+    if _loaded is None:
+        try:
+            _loaded = _build_and_register()
+        except KernelUnavailable as e:
+            _loaded = e
+    if isinstance(_loaded, KernelUnavailable):
+        raise _loaded
+    return _loaded
+
+
+def _build_and_register() -> Path:
     path = library_path()
     if not path.exists():
         build(path)
