@@ -14,6 +14,7 @@ from canary.errors import ConfigError
 
 METRICS_FILE = "metrics.jsonl"
 LOG_FILE = "train.log"  # the workload's stdout and stderr, per attempt and for the deciding attempt
+WARNING_PREFIX = "warning: "  # a workload log line the harness repeats under the verdict
 TRACKER_FILE = "tracker_metrics.jsonl"
 
 
@@ -38,6 +39,13 @@ def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
         else:
             out[key] = v
     return out
+
+
+def workload_warnings(log_text: str) -> list[str]:
+    """The workload's own warnings in its log (lines starting with ``WARNING_PREFIX``), once
+    each, in order, without the prefix."""
+    found = (line[len(WARNING_PREFIX):].strip() for line in log_text.splitlines() if line.startswith(WARNING_PREFIX))
+    return list(dict.fromkeys(w for w in found if w))
 
 
 def as_float(v: Any) -> float | None:

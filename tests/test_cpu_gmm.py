@@ -1,6 +1,7 @@
 """The cpu lane's grouped-matmul kernel (C, through XLA's FFI): exact against XLA's ragged_dot,
 forward and both gradients, on the lane's shapes and on shapes that take every code path."""
 
+import json
 import os
 import subprocess
 import sys
@@ -136,3 +137,19 @@ def test_auto_falls_back_to_the_grouped_backend_without_a_compiler(tmp_path):
     assert chosen.split() == ["grouped", "False"]
     assert why == "cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc is not on PATH (set $CC, or install gcc)"
     assert explicit == "None"  # a backend asked for by name is never swapped
+
+
+@pytest.mark.slow
+def test_canary_run_says_under_the_verdict_when_auto_fell_back(tmp_path):
+    from conftest import run_cli
+
+    env = {"CC": "no-such-cc", "CANARY_KERNEL_DIR": str(tmp_path / "kernels")}
+    proc = run_cli("run", "cpu", "--steps", "3", "--cold", "--no-history", "--out", str(tmp_path / "runs"), env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    said = " ".join(proc.stdout.split())  # the console wraps long lines
+    assert "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc" in said
+    proc = run_cli("run", "cpu", "--steps", "3", "--cold", "--no-history", "--out", str(tmp_path / "runs"), "--json",
+                   env=env)
+    assert json.loads(proc.stdout)["warnings"] == [
+        "ragged_dot cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc is not on PATH "
+        "(set $CC, or install gcc)"]

@@ -94,3 +94,17 @@ def test_torn_last_line_of_a_killed_run_is_ignored():
 def test_gate_results_serialize_non_finite_values():
     r = gates.max_final_loss(RunMetrics(1, float("nan")), 8.0)
     assert r.to_dict()["value"] == "nan"
+
+
+def test_workload_warnings_are_the_logs_warning_lines_once_each_in_order():
+    from canary.metrics import workload_warnings
+
+    log = ("canary workload: ferry moe-canary\n"
+           "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
+           "step     0  loss 6.7\n"
+           "  warning: indented lines are someone else's\n"
+           "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
+           "warning: \n"
+           "warning: second\n")
+    assert workload_warnings(log) == ["ragged_dot cpu_gmm is unavailable, using grouped: no C compiler", "second"]
+    assert workload_warnings("") == []

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
 from canary.config import RaggedDot
+from canary.metrics import workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
 from canary.spec import CacheSpec
@@ -38,6 +39,16 @@ class RichProgress:
     def attempt_ended(self, attempt, outcome):
         if not outcome.ok:
             self.p.console.print(f"[red]attempt {attempt}: {outcome.outcome}[/] {outcome.detail}")
+
+
+def _workload_warnings(result) -> list[str]:
+    """What the deciding attempt's workload warned about (e.g. a slower fallback backend)."""
+    if not result.attempts:
+        return []
+    try:
+        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace"))
+    except OSError:
+        return []
 
 
 @click.command()
@@ -93,8 +104,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
         result = run_canary(opts, RichProgress(p))
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
+    warnings = _workload_warnings(result)
     if as_json:
-        emit_json({**result.to_dict(), **({"notify": said.to_dict()} if said else {})})
+        emit_json({**result.to_dict(), "warnings": warnings, **({"notify": said.to_dict()} if said else {})})
     else:
         out_c = console()
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
@@ -110,6 +122,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
         if result.cache:
             out_c.print(cache_line(result.cache), highlight=False)
+        for w in warnings:
+            out_c.print(f"[yellow]warning:[/] {w}", highlight=False)
         if result.verdict == "fail" or result.classification not in (None, "pass"):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")

@@ -26,6 +26,7 @@ import jax
 import optax
 
 from canary.config import Ferry, OptimizerConfig
+from canary.metrics import WARNING_PREFIX
 from canary.record import jsonable
 from canary.spec import WorkloadSpec
 from canary.workload import cache as workload_cache
@@ -150,7 +151,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
     fallback = ragged_dot_backends.fallback_reason(spec.ragged_dot, spec.platform)
     if fallback:
-        log(f"warning: ragged_dot {fallback}")
+        log(f"{WARNING_PREFIX}ragged_dot {fallback}")
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
