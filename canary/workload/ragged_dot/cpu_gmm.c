@@ -16,7 +16,7 @@
  * the caller never waits for a helper that has not started, so the call cannot deadlock when
  * every pool thread is busy.
  *
- * Built on first use with the machine's C compiler (canary/workload/ragged_dot/kernel.py).
+ * Built on first use with the machine's C compiler (canary/workload/ragged_dot/cpu_gmm.py).
  */
 #include <stdatomic.h>
 #include <stddef.h>
