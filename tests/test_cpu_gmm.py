@@ -100,6 +100,12 @@ def test_built_once_per_machine_and_reused(tmp_path):
     assert path.stat().st_mtime_ns == built
 
 
+def test_a_compiler_that_rejects_the_native_flags_still_builds_generic_code(tmp_path, monkeypatch):
+    monkeypatch.setattr(cpu_gmm, "NATIVE", ("-march=no-such-cpu",))
+    path = cpu_gmm.build(tmp_path / "k.so", {})
+    assert path.exists() and path.stat().st_size > 0 and not list(tmp_path.glob("*.tmp"))
+
+
 def test_no_compiler_is_a_clear_error(tmp_path):
     env = {"CC": "no-such-cc", "CANARY_KERNEL_DIR": str(tmp_path)}
     with pytest.raises(cpu_gmm.KernelUnavailable, match="no C compiler: no-such-cc"):
