@@ -10,7 +10,7 @@ expert's matrix in place:
     grad rhs   d_rhs[g] = lhs[rows of g]^T @ d_out[rows of g] canary_tgmm
 
 Exact (no token is dropped; rows past ``sum(group_sizes)`` give zeros, as ``ragged_dot``
-does), float32 only, and checked against the ``xla`` backend forward and both gradients in the
+does), computed in float32 (other dtypes are cast in and out), and checked against the ``xla`` backend forward and both gradients in the
 tests.
 
 The C file is compiled on first use with the machine's C compiler (``$CC``, else ``cc``) for
