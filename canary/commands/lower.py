@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import get_args
 
 import click
 from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.config import RaggedDot
+from canary.commands._kernel import kernel_options
 from canary.render import console
 
 
@@ -47,10 +46,7 @@ def render_report(report, c) -> None:
 @click.option("--lane", default=None, help="Lower this lane's settings [default: each platform's own lane].")
 @click.option("--platform", "platforms", multiple=True, type=click.Choice(["cpu", "tpu", "cuda"]),
               help="Target platform; repeat for several [default: the lane's, or every accelerator lane's].")
-@click.option("--tiling", type=click.Choice(["per-shape", "static"]), default=None,
-              help="megablox tiling policy [default: the lane's].")
-@click.option("--ragged-dot", type=click.Choice(list(get_args(RaggedDot))), default=None,
-              help="Grouped-matmul backend [default: $RAGGED_DOT_IMPL, else the lane's].")
+@kernel_options
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
 @json_option
 @handle_errors

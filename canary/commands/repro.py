@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import get_args
 
 import click
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.config import RaggedDot
+from canary.commands._kernel import kernel_options
 from canary.render import cache_line, console, gates_table, verdict_line
 
 
@@ -22,10 +21,7 @@ from canary.render import cache_line, console, gates_table, verdict_line
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where the run directory is created.")
-@click.option("--ragged-dot", type=click.Choice(list(get_args(RaggedDot))), default=None,
-              help="Grouped-matmul backend [default: $RAGGED_DOT_IMPL, else the lane's].")
-@click.option("--tiling", type=click.Choice(["per-shape", "static"]), default=None,
-              help="megablox tiling policy [default: the lane's].")
+@kernel_options
 @click.option("--cache-dir", default=None, metavar="URL", help="Cache directory for --warm.")
 @json_option
 @handle_errors

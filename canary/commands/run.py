@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import get_args
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
-from canary.config import RaggedDot
 from canary.metrics import workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
@@ -60,10 +59,7 @@ def _workload_warnings(result) -> list[str]:
 @click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
-@click.option("--ragged-dot", type=click.Choice(list(get_args(RaggedDot))), default=None,
-              help="Override the lane's grouped-matmul backend [default: $RAGGED_DOT_IMPL, else the lane's].")
-@click.option("--tiling", type=click.Choice(["per-shape", "static"]), default=None,
-              help="megablox tiling policy [default: the lane's].")
+@kernel_options
 @click.option("--cache", "cache_mode", type=click.Choice(["warm", "cold"]), default="warm", show_default=True,
               help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written).")
 @click.option("--cold", is_flag=True, help="Same as --cache cold.")

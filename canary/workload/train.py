@@ -81,7 +81,6 @@ class TrainStep(NamedTuple):
     init: Callable[[jax.Array], tuple[Any, Any]]  # key -> (params, opt_state)
     step: Callable  # (params, opt_state, bias, batch) -> (params, opt_state, metrics); jitted
     bias: jax.Array
-    schedule: Callable
 
 
 def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
@@ -116,7 +115,7 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
                                    "optim/learning_rate": learning_rate})
         return params, opt_state, metrics
 
-    return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg), schedule)
+    return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg))
 
 
 def make_corpus(spec: WorkloadSpec) -> MarkovCorpus:

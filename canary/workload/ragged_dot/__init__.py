@@ -28,17 +28,6 @@ AUTO: dict[str, str] = {"cpu": "cpu_gmm", "tpu": "megablox", "cuda": "xla"}
 FALLBACK: dict[str, str] = {"cpu_gmm": "grouped"}
 
 
-def resolve(name: str, platform: str) -> str:
-    if name == "auto":
-        choice = AUTO.get(platform, "xla")
-        if choice in FALLBACK and not importlib.import_module(BACKENDS[choice]).available():
-            return FALLBACK[choice]
-        return choice
-    if name not in BACKENDS:
-        raise ValueError(f"unknown ragged_dot backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
-    return name
-
-
 def fallback_reason(name: str, platform: str) -> str | None:
     """Why ``auto`` on this platform is not its first choice here (None when it is)."""
     choice = AUTO.get(platform, "xla") if name == "auto" else None
@@ -46,6 +35,15 @@ def fallback_reason(name: str, platform: str) -> str | None:
         return None
     reason = importlib.import_module(BACKENDS[choice]).unavailable_reason()
     return f"{choice} is unavailable, using {FALLBACK[choice]}: {reason}" if reason else None
+
+
+def resolve(name: str, platform: str) -> str:
+    if name == "auto":
+        choice = AUTO.get(platform, "xla")
+        return FALLBACK[choice] if fallback_reason(name, platform) else choice
+    if name not in BACKENDS:
+        raise ValueError(f"unknown ragged_dot backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
+    return name
 
 
 def make(name: str, platform: str = "cpu", **options) -> RaggedDotFn:
