@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from canary.errors import ConfigError
 
 RaggedDot = Literal["auto", "xla", "megablox", "grouped", "cpu_gmm"]
+Attention = Literal["auto", "xla", "cpu_fused"]
 Tiling = Literal["per-shape", "static"]
 DType = Literal["float32", "bfloat16"]
 WandbMode = Literal["off", "offline", "online"]
@@ -103,6 +104,7 @@ class LaneOverrides(_Strict):
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
     tiling: Tiling = "per-shape"
+    attention: Attention = "auto"
     data: DataConfig | None = None
     why: str = ""
 

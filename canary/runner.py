@@ -63,6 +63,7 @@ class RunOptions:
     out: Path = Path("runs")
     ragged_dot: str | None = None
     tiling: str | None = None
+    attention: str | None = None
     cache: CacheSpec | None = None
     lanes_file: str | None = None
     run_id: str | None = None
@@ -220,7 +221,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         attempt_dir.mkdir()
         spec = build_spec(
             ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-            ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
+            ragged_dot=ragged_dot, tiling=opts.tiling, attention=opts.attention, cache=cache,
         )
         spec_path = spec.write(attempt_dir / "spec.json")
         progress.attempt_started(n, lane.attempts, spec.steps)

@@ -1,23 +1,14 @@
 """The cpu lane's grouped-matmul kernel (C, through XLA's FFI): exact against XLA's ragged_dot,
 forward and both gradients, on the lane's shapes and on shapes that take every code path."""
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
 from canary.workload import ragged_dot
-from canary.workload.ragged_dot import cpu_gmm
 
 jax.config.update("jax_platforms", "cpu")
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _problem(m, k, n, e, seed=0, short=0, empty=(1,)):
@@ -87,75 +78,3 @@ def test_the_cpu_lane_uses_it_and_other_platforms_refuse_it():
     assert ragged_dot.resolve("auto", "cpu") == "cpu_gmm"
     with pytest.raises(ValueError, match="cpu platform only"):
         ragged_dot.make("cpu_gmm", "tpu")
-
-
-def test_built_once_per_machine_and_reused(tmp_path):
-    env = {**os.environ, "CANARY_KERNEL_DIR": str(tmp_path)}
-    path = cpu_gmm.library_path(env)
-    assert path.parent == tmp_path and not path.exists()
-    cpu_gmm.build(path, env)
-    built = path.stat().st_mtime_ns
-    assert cpu_gmm.library_path(env) == path  # same source, compiler, flags, jaxlib, CPU: same file
-    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary left behind
-    assert path.stat().st_mtime_ns == built
-
-
-def test_a_compiler_that_rejects_the_native_flags_still_builds_generic_code(tmp_path, monkeypatch):
-    monkeypatch.setattr(cpu_gmm, "NATIVE", ("-march=no-such-cpu",))
-    path = cpu_gmm.build(tmp_path / "k.so", {})
-    assert path.exists() and path.stat().st_size > 0 and not list(tmp_path.glob("*.tmp"))
-
-
-def test_no_compiler_is_a_clear_error(tmp_path):
-    env = {"CC": "no-such-cc", "CANARY_KERNEL_DIR": str(tmp_path)}
-    with pytest.raises(cpu_gmm.KernelUnavailable, match="no C compiler: no-such-cc"):
-        cpu_gmm.library_path(env)
-
-
-def test_an_unwritable_kernel_dir_is_a_clear_error(tmp_path):
-    blocker = tmp_path / "a-file"
-    blocker.write_text("")
-    env = {**os.environ, "CANARY_KERNEL_DIR": str(blocker / "kernels")}
-    with pytest.raises(cpu_gmm.KernelUnavailable, match=r"cannot write the kernel into .*a-file/kernels.*CANARY_KERNEL_DIR"):
-        cpu_gmm.build(cpu_gmm.library_path(env), env)
-
-
-def test_a_compile_error_names_the_command_and_the_compiler_message(tmp_path, monkeypatch):
-    bad = tmp_path / "bad.c"
-    bad.write_text("this is not C\n")
-    monkeypatch.setattr(cpu_gmm, "SOURCE", bad)
-    with pytest.raises(cpu_gmm.KernelUnavailable, match="compiling the cpu_gmm kernel failed") as e:
-        cpu_gmm.build(tmp_path / "k.so", {})
-    assert "bad.c" in str(e.value) and "error" in str(e.value)
-    assert not (tmp_path / "k.so").exists() and not list(tmp_path.glob("*.tmp"))
-
-
-@pytest.mark.slow
-def test_auto_falls_back_to_the_grouped_backend_without_a_compiler(tmp_path):
-    code = ("from canary.workload import ragged_dot; from canary.workload.ragged_dot import cpu_gmm; "
-            "print(ragged_dot.resolve('auto', 'cpu'), cpu_gmm.available()); "
-            "print(ragged_dot.fallback_reason('auto', 'cpu')); print(ragged_dot.fallback_reason('xla', 'cpu'))")
-    env = {**os.environ, "CC": "no-such-cc", "CANARY_KERNEL_DIR": str(tmp_path), "JAX_PLATFORMS": "cpu",
-           "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    chosen, why, explicit = r.stdout.splitlines()
-    assert chosen.split() == ["grouped", "False"]
-    assert why == "cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc is not on PATH (set $CC, or install gcc)"
-    assert explicit == "None"  # a backend asked for by name is never swapped
-
-
-@pytest.mark.slow
-def test_canary_run_says_under_the_verdict_when_auto_fell_back(tmp_path):
-    from conftest import run_cli
-
-    env = {"CC": "no-such-cc", "CANARY_KERNEL_DIR": str(tmp_path / "kernels")}
-    proc = run_cli("run", "cpu", "--steps", "3", "--cold", "--no-history", "--out", str(tmp_path / "runs"), env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    said = " ".join(proc.stdout.split())  # the console wraps long lines
-    assert "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc" in said
-    proc = run_cli("run", "cpu", "--steps", "3", "--cold", "--no-history", "--out", str(tmp_path / "runs"), "--json",
-                   env=env)
-    assert json.loads(proc.stdout)["warnings"] == [
-        "ragged_dot cpu_gmm is unavailable, using grouped: no C compiler: no-such-cc is not on PATH "
-        "(set $CC, or install gcc)"]

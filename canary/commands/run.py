@@ -76,7 +76,7 @@ def _workload_warnings(result) -> list[str]:
 @run_notify_options
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
+def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mode, cold, cache_dir, ray_address, history, no_history,
         job_id, ci_run_url, wandb_url, as_json, **notify_opts):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
@@ -89,7 +89,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
     cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      tiling=tiling, cache=cache, ray_address=ray_address, history=history,
+                      tiling=tiling, attention=attention, cache=cache, ray_address=ray_address, history=history,
                       record_history=not no_history, job_id=job_id,
                       ci_run_url=ci_run_url, wandb_url=wandb_url)
     err = console(stderr=True)

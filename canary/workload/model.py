@@ -11,7 +11,9 @@ The MoE layer routes every token to ``k`` of ``E`` experts:
     -> unsorted, weighted and summed; plus a dense shared expert.
 ``ragged_dot(lhs (M, K), rhs (E, K, N), group_sizes (E,)) -> (M, N)`` is pluggable (see
 ``canary.workload.ragged_dot``) so the same model runs XLA's op, the megablox Pallas kernel
-on TPU, or a grouped CPU path.
+on TPU, or a grouped CPU path. So is ``attend(q, k, v, theta, window)``, the rotary causal
+attention (see ``canary.workload.attention``): ``rotary_causal_attention`` below is its
+reference, and what every lane but the cpu one runs.
 
 Parameters are float32; activations are cast to ``compute_dtype``; router logits, norms, the
 softmax and the losses stay float32.
@@ -30,6 +32,7 @@ import numpy as np
 from canary.workload.gather import gather_rows, inverse_permutation
 
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
+AttendFn = Callable[[jax.Array, jax.Array, jax.Array, float, "int | None"], jax.Array]
 
 
 @dataclass(frozen=True)
@@ -142,17 +145,25 @@ def rope(x: jax.Array, theta: float) -> jax.Array:
     return jnp.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).astype(x.dtype)
 
 
-def attention(p: dict, x: jax.Array, cfg: MoEConfig) -> jax.Array:
+def rotary_causal_attention(q: jax.Array, k: jax.Array, v: jax.Array, theta: float, window: int | None) -> jax.Array:
+    """q (B, S, H, Dh), k and v (B, S, Hkv, Dh) -> (B, S, H, Dh): RoPE on q and k, then softmax
+    attention scaled by 1/sqrt(Dh) in which query i sees keys i - window .. i (0 .. i if window
+    is None). Query heads share key/value heads in groups of H / Hkv."""
+    q, k = rope(q, theta), rope(k, theta)
+    local = None if window is None else (window, 0)
+    return jax.nn.dot_product_attention(q, k, v, is_causal=True, local_window_size=local)
+
+
+def attention(p: dict, x: jax.Array, cfg: MoEConfig, attend: AttendFn = rotary_causal_attention) -> jax.Array:
     B, S, _ = x.shape
     dt = cfg.dtype
     q = (x @ p["wq"].astype(dt)).reshape(B, S, cfg.heads, cfg.head_dim)
     k = (x @ p["wk"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
     v = (x @ p["wv"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
-    q, k = rope(q, cfg.rope_theta), rope(k, cfg.rope_theta)
     window = None
     if cfg.sliding_window is not None and cfg.sliding_window < S:
-        window = (cfg.sliding_window - 1, 0)
-    out = jax.nn.dot_product_attention(q, k, v, is_causal=True, local_window_size=window)
+        window = cfg.sliding_window - 1
+    out = attend(q, k, v, cfg.rope_theta, window)
     return out.reshape(B, S, cfg.heads * cfg.head_dim) @ p["wo"].astype(dt)
 
 
@@ -203,14 +214,15 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     return y.reshape(B, S, D), {"router_z_loss": z, "load_balancing_loss": load_balance}
 
 
-def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
+def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn,
+            attend: AttendFn = rotary_causal_attention):
     """tokens (B, S) int32 -> logits (B, S, V) float32, router statistics averaged over layers."""
     dt = cfg.dtype
     x = params["embed"][tokens].astype(dt)
     zs, lbs = [], []
     for i, layer in enumerate(params["layers"]):
         with jax.named_scope("attention"):
-            x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
+            x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg, attend)
         with jax.named_scope("moe"):
             y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
         x = x + y
@@ -230,10 +242,11 @@ def loss_fn(
     ragged_dot: RaggedDotFn,
     lm_head_z_loss: float,
     router_z_loss: float,
+    attend: AttendFn = rotary_causal_attention,
 ):
     """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
-    logits, aux = forward(params, inputs, bias, cfg, ragged_dot)
+    logits, aux = forward(params, inputs, bias, cfg, ragged_dot, attend)
     lse = jax.nn.logsumexp(logits, axis=-1)
     target_logit = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
     ce = jnp.mean(lse - target_logit)

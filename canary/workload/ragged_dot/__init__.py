@@ -9,8 +9,9 @@ backend lives in its own module and registers a factory here; ``resolve`` maps t
 
 from __future__ import annotations
 
-import importlib
 from typing import Callable
+
+from canary.workload.backends import Choice
 
 RaggedDotFn = Callable  # (lhs, rhs, group_sizes) -> out
 
@@ -27,25 +28,5 @@ AUTO: dict[str, str] = {"cpu": "cpu_gmm", "tpu": "megablox", "cuda": "xla"}
 # What "auto" falls back to where its first choice cannot run here (cpu_gmm needs a C compiler).
 FALLBACK: dict[str, str] = {"cpu_gmm": "grouped"}
 
-
-def fallback_reason(name: str, platform: str) -> str | None:
-    """Why ``auto`` on this platform is not its first choice here (None when it is)."""
-    choice = AUTO.get(platform, "xla") if name == "auto" else None
-    if choice not in FALLBACK:
-        return None
-    reason = importlib.import_module(BACKENDS[choice]).unavailable_reason()
-    return f"{choice} is unavailable, using {FALLBACK[choice]}: {reason}" if reason else None
-
-
-def resolve(name: str, platform: str) -> str:
-    if name == "auto":
-        choice = AUTO.get(platform, "xla")
-        return FALLBACK[choice] if fallback_reason(name, platform) else choice
-    if name not in BACKENDS:
-        raise ValueError(f"unknown ragged_dot backend {name!r}; known: {', '.join(sorted(BACKENDS))}")
-    return name
-
-
-def make(name: str, platform: str = "cpu", **options) -> RaggedDotFn:
-    module = importlib.import_module(BACKENDS[resolve(name, platform)])
-    return module.make(platform=platform, **options)
+CHOICE = Choice("ragged_dot", BACKENDS, AUTO, "xla", FALLBACK)
+fallback_reason, resolve, make = CHOICE.fallback_reason, CHOICE.resolve, CHOICE.make
