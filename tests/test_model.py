@@ -7,7 +7,7 @@ import pytest
 
 from canary.workload import ragged_dot
 from canary.workload.data import MarkovCorpus
-from canary.workload.gather import gather_rows, inverse_permutation
+from canary.workload.gather import gather_repeated, gather_rows, inverse_permutation
 from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias
 
 jax.config.update("jax_platforms", "cpu")
@@ -68,6 +68,18 @@ def test_gather_rows_transpose_is_the_inverse_gather():
     cot = jnp.arange(12.0).reshape(6, 2) * 3
     g = jax.grad(lambda x: jnp.sum(gather_rows(x, perm, inv) * cot))(x)
     g_ref = jax.grad(lambda x: jnp.sum(x[perm] * cot))(x)
+    np.testing.assert_array_equal(np.asarray(g), np.asarray(g_ref))
+
+
+def test_gather_repeated_is_a_permutation_of_the_repeated_rows_and_so_is_its_gradient():
+    x = jnp.arange(12.0).reshape(4, 3)
+    order = jnp.asarray([5, 0, 7, 2, 1, 6, 3, 4])  # a permutation of the 4 x 2 repeated rows
+    inv = inverse_permutation(order)
+    want = jnp.repeat(x, 2, axis=0)[order]
+    np.testing.assert_array_equal(np.asarray(gather_repeated(x, order, inv, 2)), np.asarray(want))
+    cot = jnp.arange(24.0).reshape(8, 3) ** 2
+    g = jax.jit(jax.grad(lambda x: jnp.sum(gather_repeated(x, order, inv, 2) * cot)))(x)
+    g_ref = jax.grad(lambda x: jnp.sum(jnp.repeat(x, 2, axis=0)[order] * cot))(x)
     np.testing.assert_array_equal(np.asarray(g), np.asarray(g_ref))
 
 

@@ -2,10 +2,14 @@
 
 ``x[idx]`` differentiates into a scatter-add, which XLA's CPU backend runs as a serial loop.
 When ``idx`` takes each row of ``x`` at most once (a permutation, or a permutation into a
-padded layout) the transpose is just the inverse gather, so we say so with a custom VJP.
+padded layout) the transpose is just the inverse gather, so we say so with a custom VJP; when
+it takes each row exactly ``k`` times (a permutation of the rows repeated), the transpose is the
+inverse gather and ``k`` additions.
 """
 
 from __future__ import annotations
+
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -35,6 +39,27 @@ def _bwd(res, g):
 
 
 gather_rows.defvjp(_fwd, _bwd)
+
+
+def _repeated_fwd(x, order, inv, k):
+    return x[order // k], (order, inv)
+
+
+def _repeated_bwd(k, res, g):
+    order, inv = res
+    copies = g[inv].reshape(-1, k, g.shape[-1])  # row t's k copies, in t's order
+    return sum(copies[:, j] for j in range(k)), None, None  # k slices added: no reduction op
+
+
+@partial(jax.custom_vjp, nondiff_argnums=(3,))
+def gather_repeated(x: jax.Array, order: jax.Array, inv: jax.Array, k: int) -> jax.Array:
+    """``jnp.repeat(x, k, axis=0)[order]`` for a permutation ``order`` of ``len(x) * k`` rows
+    (``inv`` its inverse), without building the repeat; its backward is the inverse gather with
+    each row's ``k`` copies added."""
+    return x[order // k]
+
+
+gather_repeated.defvjp(_repeated_fwd, _repeated_bwd)
 
 
 def inverse_permutation(perm: jax.Array) -> jax.Array:

@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from canary.workload.gather import gather_rows, inverse_permutation
+from canary.workload.gather import gather_repeated, gather_rows, inverse_permutation
 
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
 AttendFn = Callable[[jax.Array, jax.Array, jax.Array, float, "int | None"], jax.Array]
@@ -189,7 +189,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     flat_expert = expert_idx.reshape(-1)
     order = jnp.argsort(flat_expert, stable=True)
     inv = inverse_permutation(order)
-    rows = gather_rows(jnp.repeat(tokens, k, axis=0), order, inv)
+    rows = gather_repeated(tokens, order, inv, k)  # jnp.repeat(tokens, k, axis=0)[order]
     group_sizes = jnp.bincount(flat_expert, length=E).astype(jnp.int32)
 
     dt = cfg.dtype
@@ -199,7 +199,8 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
         out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
 
     unsorted = gather_rows(out_rows, inv, order).reshape(T, k, D)
-    y = jnp.sum(unsorted * weights[..., None].astype(dt), axis=1)
+    w = weights.astype(dt)
+    y = sum(unsorted[:, j] * w[:, j, None] for j in range(k))  # k slices added: XLA's CPU reductions are slow over so short an axis
     if "shared" in p:
         s = p["shared"]
         with jax.named_scope("shared_expert"):
@@ -207,9 +208,10 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
     # Router statistics: z-loss keeps logits small; load balance is E * sum_e f_e * P_e
     # (1.0 when perfectly balanced).
-    z = jnp.mean(jax.nn.logsumexp(logits, axis=-1) ** 2)
+    lse = jax.nn.logsumexp(logits, axis=-1)
+    z = jnp.mean(lse**2)
     frac_routed = group_sizes.astype(jnp.float32) / (T * k)
-    mean_prob = jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)
+    mean_prob = jnp.mean(jnp.exp(logits - lse[:, None]), axis=0)  # the softmax, from the same lse
     load_balance = E * jnp.sum(frac_routed * mean_prob)
     return y.reshape(B, S, D), {"router_z_loss": z, "load_balancing_loss": load_balance}
 
