@@ -157,9 +157,11 @@ def rotary_causal_attention(q: jax.Array, k: jax.Array, v: jax.Array, theta: flo
 def attention(p: dict, x: jax.Array, cfg: MoEConfig, attend: AttendFn = rotary_causal_attention) -> jax.Array:
     B, S, _ = x.shape
     dt = cfg.dtype
-    q = (x @ p["wq"].astype(dt)).reshape(B, S, cfg.heads, cfg.head_dim)
-    k = (x @ p["wk"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
-    v = (x @ p["wv"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
+    nq, nkv = cfg.heads * cfg.head_dim, cfg.kv_heads * cfg.head_dim
+    qkv = x @ jnp.concatenate([p["wq"], p["wk"], p["wv"]], axis=1).astype(dt)  # one matmul, one weight gradient
+    q = qkv[..., :nq].reshape(B, S, cfg.heads, cfg.head_dim)
+    k = qkv[..., nq:nq + nkv].reshape(B, S, cfg.kv_heads, cfg.head_dim)
+    v = qkv[..., nq + nkv:].reshape(B, S, cfg.kv_heads, cfg.head_dim)
     window = None
     if cfg.sliding_window is not None and cfg.sliding_window < S:
         window = cfg.sliding_window - 1
