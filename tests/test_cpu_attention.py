@@ -1,5 +1,7 @@
-"""The cpu lane's attention kernel (C, through XLA's FFI): the model's rotary causal attention,
-forward and all three gradients, against the ``xla`` reference and a float64 NumPy one."""
+"""The cpu lane's attention kernel (C, through XLA's FFI): the model's attention layer, forward
+and every gradient (input and weights), against the ``xla`` reference and a float64 NumPy one."""
+
+import dataclasses
 
 import jax
 import jax.numpy as jnp
@@ -12,97 +14,114 @@ from canary.workload.model import MoEConfig, init_params, loss_fn, router_bias
 
 jax.config.update("jax_platforms", "cpu")
 
-THETA = 10000.0
-SHAPES = [  # B, S, H, Hkv, D, window
-    (8, 128, 1, 1, 32, None),  # the cpu lane's
-    (2, 77, 4, 2, 24, None),   # grouped query heads; S not a multiple of the query block or of 16
-    (2, 100, 2, 1, 32, 17),    # a sliding window shorter than the sequence
-    (1, 40, 3, 3, 8, 33),      # a window that ends inside the first block
-    (1, 5, 1, 1, 16, 0),       # each query sees only itself
-    (2, 1, 1, 1, 4, None),     # one position
+BASE = MoEConfig(vocab_size=64, hidden=32, intermediate=64, shared_expert_intermediate=64, num_experts=8,
+                 experts_per_token=2, layers=2, heads=1, kv_heads=1, head_dim=32)
+SHAPES = [  # B, S, hidden, heads, kv_heads, head_dim, sliding_window
+    (8, 128, 32, 1, 1, 32, 2048),  # the cpu lane's (the window longer than the sequence)
+    (2, 77, 24, 4, 2, 24, None),   # grouped query heads; S not a multiple of the query block or of 16
+    (2, 100, 32, 2, 1, 32, 18),    # a sliding window shorter than the sequence
+    (1, 40, 16, 3, 3, 8, 34),      # a window that ends inside the first block
+    (1, 5, 8, 1, 1, 16, 1),        # each query sees only itself
+    (2, 1, 8, 1, 1, 4, None),      # one position
 ]
 
 
-def _inputs(B, S, H, Hkv, D, seed=0, scale=1.0):
+def _problem(B, S, hidden, heads, kv_heads, head_dim, window, seed=0, scale=1.0):
+    cfg = dataclasses.replace(BASE, hidden=hidden, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
+                              sliding_window=window)
     rng = np.random.default_rng(seed)
-    q, d_out = (jnp.asarray(rng.normal(size=(B, S, H, D)) * scale, jnp.float32) for _ in range(2))
-    k, v = (jnp.asarray(rng.normal(size=(B, S, Hkv, D)) * scale, jnp.float32) for _ in range(2))
-    return q, k, v, d_out
+
+    def normal(*shape, s=1.0):
+        return jnp.asarray(rng.normal(size=shape) * s, jnp.float32)
+
+    p = {"wq": normal(hidden, heads * head_dim, s=scale / hidden**0.5),
+         "wk": normal(hidden, kv_heads * head_dim, s=scale / hidden**0.5),
+         "wv": normal(hidden, kv_heads * head_dim, s=hidden**-0.5),
+         "wo": normal(heads * head_dim, hidden, s=(heads * head_dim) ** -0.5)}
+    return cfg, p, normal(B, S, hidden), normal(B, S, hidden)
 
 
-def _numpy_reference(q, k, v, window):
-    """Row by row in float64: rotate, score, mask, softmax, weigh."""
-    q, k, v = (np.asarray(x, np.float64) for x in (q, k, v))
-    B, S, H, D = q.shape
-    angle = np.arange(S)[:, None] * THETA ** (-np.arange(0, D, 2) / D)[None, :]
+def _numpy_reference(cfg, p, x):
+    """Row by row in float64: project, rotate, score, mask, softmax, weigh, project."""
+    p = {k: np.asarray(v, np.float64) for k, v in p.items()}
+    x = np.asarray(x, np.float64)
+    B, S, _ = x.shape
+    H, Hkv, D = cfg.heads, cfg.kv_heads, cfg.head_dim
+    q, k, v = (np.einsum("bsm,mc->bsc", x, p[w]).reshape(B, S, -1, D) for w in ("wq", "wk", "wv"))
+    angle = np.arange(S)[:, None] * cfg.rope_theta ** (-np.arange(0, D, 2) / D)[None, :]
 
-    def rot(x):
-        z = (x[..., :D // 2] + 1j * x[..., D // 2:]) * np.exp(1j * angle)[None, :, None, :]
+    def rot(t):
+        z = (t[..., :D // 2] + 1j * t[..., D // 2:]) * np.exp(1j * angle)[None, :, None, :]
         return np.concatenate([z.real, z.imag], axis=-1)
 
     q, k = rot(q), rot(k)
-    out = np.zeros_like(q)
-    group = H // k.shape[2]
+    window = cfg.sliding_window if cfg.sliding_window is not None and cfg.sliding_window < S else None
+    out = np.zeros((B, S, H, D))
     for b in range(B):
         for h in range(H):
             for i in range(S):
-                lo = 0 if window is None else max(0, i - window)
-                s = k[b, lo:i + 1, h // group] @ q[b, i, h] / np.sqrt(D)
-                p = np.exp(s - s.max())
-                out[b, i, h] = (p / p.sum()) @ v[b, lo:i + 1, h // group]
-    return out
+                lo = 0 if window is None else max(0, i - window + 1)
+                s = k[b, lo:i + 1, h // (H // Hkv)] @ q[b, i, h] / np.sqrt(D)
+                e = np.exp(s - s.max())
+                out[b, i, h] = (e / e.sum()) @ v[b, lo:i + 1, h // (H // Hkv)]
+    return out.reshape(B, S, H * D) @ p["wo"]
 
 
-def _run(name, q, k, v, d_out, window):
-    f = jax.jit(lambda q, k, v: attention.make(name, "cpu")(q, k, v, THETA, window))
-    out, vjp = jax.vjp(f, q, k, v)
-    return out, vjp(d_out)
+def _run(name, cfg, p, x, d_y):
+    layer = attention.make(name, "cpu")
+    f = jax.jit(lambda p, x: layer(p, x, cfg))
+    y, vjp = jax.vjp(f, p, x)
+    return y, vjp(d_y)
 
 
-@pytest.mark.parametrize("B,S,H,Hkv,D,window", SHAPES)
-def test_forward_and_gradients_match_the_reference(B, S, H, Hkv, D, window):
-    q, k, v, d_out = _inputs(B, S, H, Hkv, D)
-    out, grads = _run("cpu_fused", q, k, v, d_out, window)
-    ref_out, ref_grads = _run("xla", q, k, v, d_out, window)
-    np.testing.assert_allclose(np.asarray(out), np.asarray(ref_out), rtol=1e-5, atol=2e-6)
-    np.testing.assert_allclose(np.asarray(out), _numpy_reference(q, k, v, window), rtol=1e-5, atol=2e-6)
-    for got, want, x in zip(grads, ref_grads, (q, k, v)):
-        assert got.shape == x.shape and got.dtype == jnp.float32
-        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-4, atol=1e-5)
+@pytest.mark.parametrize("shape", SHAPES)
+def test_forward_and_every_gradient_match_the_reference(shape):
+    cfg, p, x, d_y = _problem(*shape)
+    y, (d_p, d_x) = _run("cpu_fused", cfg, p, x, d_y)
+    ref_y, (ref_d_p, ref_d_x) = _run("xla", cfg, p, x, d_y)
+    np.testing.assert_allclose(np.asarray(y), np.asarray(ref_y), rtol=1e-5, atol=2e-6)
+    np.testing.assert_allclose(np.asarray(y), _numpy_reference(cfg, p, x), rtol=1e-5, atol=2e-6)
+    np.testing.assert_allclose(np.asarray(d_x), np.asarray(ref_d_x), rtol=1e-4, atol=1e-5)
+    for name in ("wq", "wk", "wv", "wo"):
+        assert d_p[name].shape == p[name].shape
+        np.testing.assert_allclose(np.asarray(d_p[name]), np.asarray(ref_d_p[name]), rtol=1e-4, atol=1e-4)
 
 
 def test_large_scores_stay_stable():
-    q, k, v, d_out = _inputs(2, 64, 2, 2, 16, seed=3, scale=8.0)  # scores in the hundreds
-    out, grads = _run("cpu_fused", q, k, v, d_out, None)
-    ref_out, ref_grads = _run("xla", q, k, v, d_out, None)
-    assert bool(jnp.all(jnp.isfinite(out)))
-    np.testing.assert_allclose(np.asarray(out), np.asarray(ref_out), rtol=1e-4, atol=1e-4)
-    for got, want in zip(grads, ref_grads):
-        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-3, atol=1e-3)
+    cfg, p, x, d_y = _problem(2, 64, 16, 2, 2, 16, None, seed=3, scale=12.0)  # scores in the hundreds
+    y, (d_p, d_x) = _run("cpu_fused", cfg, p, x, d_y)
+    ref_y, (ref_d_p, ref_d_x) = _run("xla", cfg, p, x, d_y)
+    assert bool(jnp.all(jnp.isfinite(y)))
+    np.testing.assert_allclose(np.asarray(y), np.asarray(ref_y), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(np.asarray(d_x), np.asarray(ref_d_x), rtol=1e-3, atol=1e-3)
 
 
-def test_a_nan_reaches_exactly_the_outputs_it_reaches_in_the_reference():
-    q, k, v, d_out = _inputs(1, 48, 1, 1, 16, seed=4)
-    k = k.at[0, 20, 0, 3].set(jnp.nan)  # every query from position 20 on sees it
-    out, _ = _run("cpu_fused", q, k, v, d_out, None)
-    ref_out, _ = _run("xla", q, k, v, d_out, None)
-    np.testing.assert_array_equal(np.isnan(np.asarray(out)), np.isnan(np.asarray(ref_out)))
-    assert np.isnan(np.asarray(out)[0, 20:]).all() and not np.isnan(np.asarray(out)[0, :20]).any()
+def test_a_nan_is_not_lost():
+    """What the finiteness gate relies on: a NaN in a row reaches the outputs of every query that
+    sees it (the reference spreads it further: its masked products are 0 * NaN), and no other row."""
+    cfg, p, x, d_y = _problem(2, 80, 16, 1, 1, 16, None, seed=4)
+    x = x.at[1, 40, 3].set(jnp.nan)
+    y, (d_p, d_x) = _run("cpu_fused", cfg, p, x, d_y)
+    y = np.asarray(y)
+    assert np.isnan(y[1, 40:]).all() and not np.isnan(y[0]).any()
+    assert np.isnan(np.asarray(d_p["wq"])).any() and not np.isnan(np.asarray(d_x)[0]).any()
 
 
 def test_other_dtypes_are_computed_in_float32_and_returned_as_given():
-    q, k, v, _ = _inputs(2, 33, 2, 1, 16, seed=5)
-    q, k, v = (x.astype(jnp.bfloat16) for x in (q, k, v))
-    out = jax.jit(lambda q, k, v: attention.make("cpu_fused", "cpu")(q, k, v, THETA, None))(q, k, v)
-    assert out.dtype == jnp.bfloat16
-    want = _numpy_reference(*(x.astype(jnp.float32) for x in (q, k, v)), None)
-    np.testing.assert_allclose(np.asarray(out, np.float32), want, rtol=2e-2, atol=2e-2)
+    cfg, p, x, _ = _problem(2, 33, 16, 2, 1, 16, None, seed=5)
+    cfg = dataclasses.replace(cfg, compute_dtype="bfloat16")
+    x16 = x.astype(jnp.bfloat16)
+    y = jax.jit(lambda p, x: attention.make("cpu_fused", "cpu")(p, x, cfg))(p, x16)
+    assert y.dtype == jnp.bfloat16
+    want = _numpy_reference(cfg, p, x16.astype(jnp.float32))
+    np.testing.assert_allclose(np.asarray(y, np.float32), want, rtol=3e-2, atol=3e-2)
 
 
-def test_bad_shapes_are_refused_with_the_reason():
-    q, k, v, _ = _inputs(1, 8, 3, 2, 8)  # 3 query heads cannot share 2 key/value heads
-    with pytest.raises(Exception, match="heads must be a multiple of kv heads"):
-        jax.block_until_ready(attention.make("cpu_fused", "cpu")(q, k, v, THETA, None))
+def test_bad_head_counts_are_refused_with_the_reason():
+    cfg, p, x, _ = _problem(1, 8, 8, 3, 3, 8, None)
+    cfg = dataclasses.replace(cfg, kv_heads=2)  # 3 query heads cannot share 2 key/value heads
+    with pytest.raises(Exception, match="heads must be a positive multiple of kv heads"):
+        jax.block_until_ready(attention.make("cpu_fused", "cpu")(p, x, cfg))
 
 
 def test_the_cpu_lane_uses_it_and_other_platforms_do_not():
@@ -115,8 +134,7 @@ def test_the_cpu_lane_uses_it_and_other_platforms_do_not():
 
 
 def test_the_whole_model_agrees_with_the_reference_attention():
-    cfg = MoEConfig(vocab_size=64, hidden=32, intermediate=64, shared_expert_intermediate=64, num_experts=8,
-                    experts_per_token=2, layers=2, heads=2, kv_heads=1, head_dim=16, sliding_window=16)
+    cfg = dataclasses.replace(BASE, heads=2, kv_heads=1, head_dim=16, sliding_window=16)
     params = init_params(cfg, jax.random.PRNGKey(0))
     batch = jnp.asarray(MarkovCorpus.make(64, 4, 1.0, 0).batch(0, 4, 41))
 

@@ -11,9 +11,9 @@ The MoE layer routes every token to ``k`` of ``E`` experts:
     -> unsorted, weighted and summed; plus a dense shared expert.
 ``ragged_dot(lhs (M, K), rhs (E, K, N), group_sizes (E,)) -> (M, N)`` is pluggable (see
 ``canary.workload.ragged_dot``) so the same model runs XLA's op, the megablox Pallas kernel
-on TPU, or a grouped CPU path. So is ``attend(q, k, v, theta, window)``, the rotary causal
-attention (see ``canary.workload.attention``): ``rotary_causal_attention`` below is its
-reference, and what every lane but the cpu one runs.
+on TPU, or a grouped CPU path. So is the attention layer, ``attention_fn(p, x, cfg)`` (see
+``canary.workload.attention``): ``attention`` below is its reference, and what every lane but
+the cpu one runs.
 
 Parameters are float32; activations are cast to ``compute_dtype``; router logits, norms, the
 softmax and the losses stay float32.
@@ -32,7 +32,7 @@ import numpy as np
 from canary.workload.gather import gather_repeated, gather_rows, inverse_permutation
 
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
-AttendFn = Callable[[jax.Array, jax.Array, jax.Array, float, "int | None"], jax.Array]
+AttentionFn = Callable[[dict, jax.Array, "MoEConfig"], jax.Array]  # (layer params, x, cfg) -> y
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,15 @@ def rotary_causal_attention(q: jax.Array, k: jax.Array, v: jax.Array, theta: flo
     return jax.nn.dot_product_attention(q, k, v, is_causal=True, local_window_size=local)
 
 
-def attention(p: dict, x: jax.Array, cfg: MoEConfig, attend: AttendFn = rotary_causal_attention) -> jax.Array:
+def attention_window(cfg: MoEConfig, seq_len: int) -> int | None:
+    """How many earlier keys a query sees (None: all of them)."""
+    if cfg.sliding_window is not None and cfg.sliding_window < seq_len:
+        return cfg.sliding_window - 1
+    return None
+
+
+def attention(p: dict, x: jax.Array, cfg: MoEConfig) -> jax.Array:
+    """x (B, S, D) -> (B, S, D): q, k, v projections, rotary causal attention, output projection."""
     B, S, _ = x.shape
     dt = cfg.dtype
     nq, nkv = cfg.heads * cfg.head_dim, cfg.kv_heads * cfg.head_dim
@@ -162,10 +170,7 @@ def attention(p: dict, x: jax.Array, cfg: MoEConfig, attend: AttendFn = rotary_c
     q = qkv[..., :nq].reshape(B, S, cfg.heads, cfg.head_dim)
     k = qkv[..., nq:nq + nkv].reshape(B, S, cfg.kv_heads, cfg.head_dim)
     v = qkv[..., nq + nkv:].reshape(B, S, cfg.kv_heads, cfg.head_dim)
-    window = None
-    if cfg.sliding_window is not None and cfg.sliding_window < S:
-        window = cfg.sliding_window - 1
-    out = attend(q, k, v, cfg.rope_theta, window)
+    out = rotary_causal_attention(q, k, v, cfg.rope_theta, attention_window(cfg, S))
     return out.reshape(B, S, cfg.heads * cfg.head_dim) @ p["wo"].astype(dt)
 
 
@@ -219,14 +224,14 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
 
 def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn,
-            attend: AttendFn = rotary_causal_attention):
+            attention_fn: AttentionFn = attention):
     """tokens (B, S) int32 -> logits (B, S, V) float32, router statistics averaged over layers."""
     dt = cfg.dtype
     x = params["embed"][tokens].astype(dt)
     zs, lbs = [], []
     for i, layer in enumerate(params["layers"]):
         with jax.named_scope("attention"):
-            x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg, attend)
+            x = x + attention_fn(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
         with jax.named_scope("moe"):
             y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
         x = x + y
@@ -246,11 +251,11 @@ def loss_fn(
     ragged_dot: RaggedDotFn,
     lm_head_z_loss: float,
     router_z_loss: float,
-    attend: AttendFn = rotary_causal_attention,
+    attention_fn: AttentionFn = attention,
 ):
     """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
-    logits, aux = forward(params, inputs, bias, cfg, ragged_dot, attend)
+    logits, aux = forward(params, inputs, bias, cfg, ragged_dot, attention_fn)
     lse = jax.nn.logsumexp(logits, axis=-1)
     target_logit = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
     ce = jnp.mean(lse - target_logit)

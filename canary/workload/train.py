@@ -85,7 +85,7 @@ class TrainStep(NamedTuple):
 
 
 def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None,
-                    attend_fn: Callable | None = None) -> TrainStep:
+                    attention_fn: Callable | None = None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The kernels are
     the spec's unless given."""
@@ -93,8 +93,8 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
         ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
-    if attend_fn is None:
-        attend_fn = attention_backends.make(spec.attention, spec.platform)
+    if attention_fn is None:
+        attention_fn = attention_backends.make(spec.attention, spec.platform)
     tx, schedule = make_optimizer(ferry.optimizer, spec.steps)
     t = ferry.trainer
 
@@ -104,7 +104,7 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
 
     def grads_of(params, bias, batch):
         return jax.value_and_grad(loss_fn, has_aux=True)(
-            params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss, attend_fn
+            params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss, attention_fn
         )
 
     grads_of = parallel.data_parallel(grads_of, mesh)

@@ -1,11 +1,12 @@
-"""Attention backends behind one signature, the model's rotary causal attention:
+"""Attention-layer backends behind one signature, the model's attention layer:
 
-    attend(q (B, S, H, Dh), k (B, S, Hkv, Dh), v (B, S, Hkv, Dh), theta, window) -> (B, S, H, Dh)
+    attention_fn(p, x (B, S, D), cfg) -> (B, S, D)
 
-RoPE on q and k, softmax attention scaled by 1/sqrt(Dh), query i seeing keys i - window .. i
-(0 .. i when window is None). ``xla`` is the model's own reference
-(``canary.workload.model.rotary_causal_attention``); ``cpu_fused`` is one C kernel for the
-forward pass and one for the backward, the cpu lane's choice.
+with ``p`` a layer's parameters (``wq``, ``wk``, ``wv``, ``wo``): q, k, v projections, RoPE on q
+and k, causal softmax attention scaled by 1/sqrt(head_dim) (within the sliding window, query
+heads sharing key/value heads), the output projection. ``xla`` is the model's own reference
+(``canary.workload.model.attention``); ``cpu_fused`` is one C kernel for the forward pass and
+one for the backward, the cpu lane's choice.
 """
 
 from __future__ import annotations

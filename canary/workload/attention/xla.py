@@ -1,8 +1,9 @@
-"""The model's own rotary causal attention: RoPE, then ``jax.nn.dot_product_attention``. The
-reference every other attention backend is checked against, and every lane's but the cpu one."""
+"""The model's own attention layer (projections, RoPE, ``jax.nn.dot_product_attention``, output
+projection): the reference every other attention backend is checked against, and every lane's
+but the cpu one."""
 
-from canary.workload.model import rotary_causal_attention
+from canary.workload.model import attention
 
 
 def make(**_options):
-    return rotary_causal_attention
+    return attention
