@@ -30,7 +30,10 @@ static inline v16 splat(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x,
         _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) acc[i][j] = splat(0.0f);         \
     for (long t = 0; t < depth; t++) {                                                         \
       v16 bv[CB];                                                                              \
-      _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) bv[j] = *(const v16 *)(b + t * ldb + 16 * j); \
+      _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) {                                   \
+        bv[j] = *(const v16 *)(b + t * ldb + 16 * j);                                          \
+        __asm__("" : "+v"(bv[j])); /* kept in a register, not reloaded by every row's FMA */    \
+      }                                                                                        \
       _Pragma("GCC unroll 16") for (int i = 0; i < RB; i++) {                                  \
         v16 av = splat(a[i * ai + t * at]);                                                    \
         _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) acc[i][j] += av * bv[j];         \
@@ -40,26 +43,34 @@ static inline v16 splat(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x,
         _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) *(v16 *)(c + i * ldc + 16 * j) = acc[i][j]; \
   }
 
+/* Up to 24 accumulators, the vectors of one row of b and one of a: 29 of the 32 registers. */
+DEFINE_BLOCK(6, 4)
 DEFINE_BLOCK(4, 4)
 DEFINE_BLOCK(1, 4)
-DEFINE_BLOCK(8, 2)
+DEFINE_BLOCK(12, 2)
+DEFINE_BLOCK(4, 2)
 DEFINE_BLOCK(1, 2)
-DEFINE_BLOCK(8, 1)
+DEFINE_BLOCK(16, 1)
+DEFINE_BLOCK(4, 1)
 DEFINE_BLOCK(1, 1)
 
 typedef void (*block_fn)(const float *, long, long, const float *, long, float *, long, long);
 
-/* c (rows, cols) = A (rows, depth) @ b (depth, cols); A[i, t] = a[i*ai + t*at]. */
+/* c (rows, cols) = A (rows, depth) @ b (depth, cols); A[i, t] = a[i*ai + t*at]. Columns go in
+ * 64-, then 32-, then 16-wide strips; each strip's rows in blocks of the most rows that fit the
+ * registers, then of 4, then one at a time. */
 static void matmul(const float *a, long ai, long at, const float *b, long ldb, float *c, long ldc,
                    long rows, long cols, long depth) {
   long j = 0;
-  static const struct { int width, rb; block_fn full, one; } shapes[] = {
-      {64, 4, block_4x4, block_1x4}, {32, 8, block_8x2, block_1x2}, {16, 8, block_8x1, block_1x1}};
+  static const struct { int width, rb; block_fn full, four, one; } shapes[] = {
+      {64, 6, block_6x4, block_4x4, block_1x4}, {32, 12, block_12x2, block_4x2, block_1x2},
+      {16, 16, block_16x1, block_4x1, block_1x1}};
   for (int s = 0; s < 3; s++) {
     for (; j + shapes[s].width <= cols; j += shapes[s].width) {
       long i = 0;
       for (; i + shapes[s].rb <= rows; i += shapes[s].rb)
         shapes[s].full(a + i * ai, ai, at, b + j, ldb, c + i * ldc + j, ldc, depth);
+      for (; i + 4 <= rows; i += 4) shapes[s].four(a + i * ai, ai, at, b + j, ldb, c + i * ldc + j, ldc, depth);
       for (; i < rows; i++) shapes[s].one(a + i * ai, ai, at, b + j, ldb, c + i * ldc + j, ldc, depth);
     }
   }
