@@ -51,12 +51,6 @@ static void rotate(const struct attention *a, const float *x, long ldx, float *d
   }
 }
 
-/* dst (cols, rows) = src (rows, cols) transposed; ld: the rows' strides. */
-static void transpose(const float *src, long lds, float *dst, long ldd, long rows, long cols) {
-  for (long i = 0; i < rows; i++)
-    for (long j = 0; j < cols; j++) dst[j * ldd + i] = src[i * lds + j];
-}
-
 static long first_key(const struct attention *a, long query) {
   return a->window < 0 || query - a->window < 0 ? 0 : query - a->window;
 }

@@ -82,6 +82,12 @@ static void matmul(const float *a, long ai, long at, const float *b, long ldb, f
     }
 }
 
+/* dst (cols, rows) = src (rows, cols) transposed; lds, ldd: the rows' strides. */
+static inline void transpose(const float *src, long lds, float *dst, long ldd, long rows, long cols) {
+  for (long i = 0; i < rows; i++)
+    for (long j = 0; j < cols; j++) dst[j * ldd + i] = src[i * lds + j];
+}
+
 /* ------------------------------------------------------------------ exp */
 
 /* e^x, 16 lanes at once, to about 2 ulp: 2^n * p(r) with x = n ln2 + r, |r| <= ln2 / 2.

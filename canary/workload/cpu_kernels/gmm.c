@@ -43,9 +43,7 @@ static void run_group(void *ctx, long g) {
         atomic_store(&jb->failed, 1);
         break;
       }
-      const float *w = jb->rhs + g * k * n;
-      for (long i = 0; i < k; i++)
-        for (long j = 0; j < n; j++) wt[j * k + i] = w[i * n + j];
+      transpose(jb->rhs + g * k * n, n, wt, k, k, n);
       matmul(jb->lhs + r0 * n, n, 1, wt, k, jb->out + r0 * k, k, rows, k, n);
       free(wt);
       break;
