@@ -51,9 +51,9 @@ steps, ragged = int(sys.argv[1]), sys.argv[2]
 ferry, _ = load_ferry("moe-canary")
 spec = build_spec(ferry, get_lane("cpu"), run_id="bare", out_dir=Path("/tmp"), steps=steps, ragged_dot=ragged)
 ts = make_train_step(spec)
-corpus = make_corpus(spec)
+batches = make_corpus(spec).stream(steps, spec.batch_size, spec.seq_len + 1)  # as the workload samples them
 params, opt = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
-batch = corpus.batch(0, spec.batch_size, spec.seq_len + 1)
+batch = batches.get(0)
 t0 = time.perf_counter()
 compiled = ts.step.lower(params, opt, ts.bias, batch).compile()
 compile_s = time.perf_counter() - t0
@@ -63,7 +63,7 @@ for i in range(steps):
     t = time.perf_counter()
     params, opt, metrics = compiled(params, opt, ts.bias, batch)
     if i + 1 < steps:
-        batch = corpus.batch(i + 1, spec.batch_size, spec.seq_len + 1)
+        batch = batches.get(i + 1)
     loss = float(metrics["train/loss"])
     durations.append(time.perf_counter() - t)
 faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults0) / steps

@@ -140,3 +140,13 @@ def test_markov_corpus_is_deterministic_and_follows_its_table():
             assert nxt in c.succ[prev]
     floor = c.entropy_floor(20)
     assert 0 < floor < np.log(3)
+
+
+def test_batches_sampled_together_or_streamed_are_the_per_step_batches():
+    c = MarkovCorpus.make(50, 3, 1.0, seed=7)
+    one_by_one = np.stack([c.batch(s, 4, 20) for s in range(3, 14)])
+    np.testing.assert_array_equal(c.batches(3, 11, 4, 20), one_by_one)
+    stream = c.stream(steps=14, batch_size=4, length=20, chunk_tokens=4 * 20 * 4)  # chunks of 4 steps
+    assert stream.chunk_steps == 4
+    np.testing.assert_array_equal(np.stack([stream.get(s) for s in range(3, 14)]), one_by_one)
+    np.testing.assert_array_equal(stream.get(5), one_by_one[2])  # going back re-samples

@@ -34,16 +34,29 @@ class MarkovCorpus:
 
     def batch(self, step: int, batch_size: int, length: int) -> np.ndarray:
         """(batch_size, length) int32 token sequences for this step; starts are uniform."""
-        rng = np.random.default_rng([self.seed, step])
-        out = np.empty((batch_size, length), np.int32)
-        out[:, 0] = rng.integers(0, self.vocab_size, size=batch_size)
-        u = rng.random((batch_size, length - 1))
+        return self.batches(step, 1, batch_size, length)[0]
+
+    def batches(self, first_step: int, count: int, batch_size: int, length: int) -> np.ndarray:
+        """(count, batch_size, length): the batches of ``count`` steps from ``first_step``, the
+        same as ``batch`` gives one by one, sampled together (the chain's walk is one NumPy
+        pass per position for all of them, not one per step)."""
+        n = count * batch_size
+        out = np.empty((n, length), np.int32)
+        u = np.empty((n, length - 1))
+        for i in range(count):
+            rng = np.random.default_rng([self.seed, first_step + i])
+            rows = slice(i * batch_size, (i + 1) * batch_size)
+            out[rows, 0] = rng.integers(0, self.vocab_size, size=batch_size)
+            u[rows] = rng.random((batch_size, length - 1))
         for t in range(1, length):
             prev = out[:, t - 1]
             choice = (u[:, t - 1, None] > self.cdf[prev]).sum(axis=1)
             np.minimum(choice, self.succ.shape[1] - 1, out=choice)
             out[:, t] = self.succ[prev, choice]
-        return out
+        return out.reshape(count, batch_size, length)
+
+    def stream(self, steps: int, batch_size: int, length: int, chunk_tokens: int = 1 << 20) -> "BatchStream":
+        return BatchStream(self, steps, batch_size, length, max(1, chunk_tokens // (batch_size * length)))
 
     def entropy_floor(self, length: int) -> float:
         """The best achievable mean next-token cross-entropy (nats) over positions 1..length-1
@@ -62,3 +75,23 @@ class MarkovCorpus:
                 break
             dist = nxt
         return total / positions
+
+
+@dataclass
+class BatchStream:
+    """A run's batches, step by step, sampled ``chunk_steps`` steps at a time (``batches``):
+    ``stream.get(i)`` is ``corpus.batch(i, ...)`` at a fraction of the cost per step."""
+
+    corpus: MarkovCorpus
+    steps: int
+    batch_size: int
+    length: int
+    chunk_steps: int
+    _first: int = 0
+    _chunk: np.ndarray | None = None
+
+    def get(self, step: int) -> np.ndarray:
+        if self._chunk is None or not self._first <= step < self._first + len(self._chunk):
+            count = max(1, min(self.chunk_steps, self.steps - step))
+            self._first, self._chunk = step, self.corpus.batches(step, count, self.batch_size, self.length)
+        return self._chunk[step - self._first]

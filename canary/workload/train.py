@@ -147,8 +147,10 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     corpus = make_corpus(spec)
     tokens_per_step = spec.batch_size * spec.seq_len
 
+    batches = corpus.stream(spec.steps, spec.batch_size, spec.seq_len + 1)
+
     def next_batch(i: int):
-        return parallel.shard_batch(corpus.batch(i, spec.batch_size, spec.seq_len + 1), mesh)
+        return parallel.shard_batch(batches.get(i), mesh)
 
     params, opt_state = parallel.replicate(ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed)), mesh)
     n_params = param_count(params)
@@ -187,15 +189,15 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     durations: list[float] = []
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
         t_prev = time.perf_counter()
-        for i in range(spec.steps):
-            params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
-            if i + 1 < spec.steps:  # make the next batch while the device works
-                batch = next_batch(i + 1)
+
+        def finish(i: int, metrics) -> None:
+            """Wait for step i, then record it: its duration is the time since the step before it ended."""
+            nonlocal t_prev, last
             values = _floats(metrics)
             now = time.perf_counter()
             duration, t_prev = now - t_prev, now
             durations.append(duration)
-            record = {
+            last = {
                 "_step": i,
                 "global_step": i,
                 **jsonable(values),
@@ -204,11 +206,23 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 "throughput/examples_per_second": spec.batch_size / duration,
                 "_runtime": now - t_start,
             }
-            mf.write(json.dumps(record) + "\n")
-            tracker.log(record, step=i)
-            last = record
+            mf.write(json.dumps(last) + "\n")
+            tracker.log(last, step=i)
             if i % 10 == 0 or i + 1 == spec.steps:
                 log(f"step {i:5d}  loss {values['train/loss']:.4f}  {tokens_per_step / duration:,.0f} tokens/s")
+
+        # Step i is queued before step i-1 is recorded, and the batch of step i+1 is made while
+        # it runs: the device never waits for the bookkeeping.
+        pending = None
+        for i in range(spec.steps):
+            params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
+            if pending is not None:
+                finish(*pending)
+            pending = (i, metrics)
+            if i + 1 < spec.steps:
+                batch = next_batch(i + 1)
+        if pending is not None:
+            finish(*pending)
 
     steady = sorted(durations[1:] or durations)
     median = steady[len(steady) // 2]
