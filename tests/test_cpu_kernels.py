@@ -67,6 +67,42 @@ def test_a_compile_error_names_the_command_and_the_compiler_message(tmp_path, mo
     assert not (tmp_path / "k.so").exists() and not list(tmp_path.glob("*.tmp"))
 
 
+GENERIC_CHECK = """
+import jax, jax.numpy as jnp, numpy as np
+from canary.workload import cpu_kernels, attention, ragged_dot
+from canary.workload.model import MoEConfig
+cpu_kernels.NATIVE = ()  # the build for any CPU of the architecture: no AVX-512 blocks here
+print(cpu_kernels.load().name)
+rng = np.random.default_rng(0)
+lhs, rhs = jnp.asarray(rng.normal(size=(300, 32)), jnp.float32), jnp.asarray(rng.normal(size=(4, 32, 80)), jnp.float32)
+sizes = jnp.asarray([90, 0, 150, 55], jnp.int32)
+f = lambda name: jax.jit(jax.value_and_grad(lambda l, r: jnp.sum(jnp.sin(ragged_dot.make(name)(l, r, sizes))), (0, 1)))
+(a, ga), (b, gb) = f("cpu_gmm")(lhs, rhs), f("xla")(lhs, rhs)
+np.testing.assert_allclose(a, b, rtol=1e-4); [np.testing.assert_allclose(x, y, rtol=1e-4, atol=1e-4) for x, y in zip(ga, gb)]
+cfg = MoEConfig(vocab_size=8, hidden=16, intermediate=8, shared_expert_intermediate=0, num_experts=2,
+                experts_per_token=1, layers=1, heads=2, kv_heads=1, head_dim=8, sliding_window=20)
+p = {k: jnp.asarray(rng.normal(size=s) * 0.3, jnp.float32) for k, s in (("wq", (16, 16)), ("wk", (16, 8)), ("wv", (16, 8)), ("wo", (16, 16)))}
+x = jnp.asarray(rng.normal(size=(2, 45, 16)), jnp.float32)
+g = lambda name: jax.jit(jax.value_and_grad(lambda p, x: jnp.sum(jnp.sin(attention.make(name, "cpu")(p, x, cfg))), (0, 1)))
+(a, (gp, gx)), (b, (rp, rx)) = g("cpu_fused")(p, x), g("xla")(p, x)
+np.testing.assert_allclose(a, b, rtol=1e-4); np.testing.assert_allclose(gx, rx, rtol=1e-4, atol=1e-4)
+[np.testing.assert_allclose(gp[k], rp[k], rtol=1e-3, atol=1e-4) for k in p]
+print("ok")
+"""
+
+
+@pytest.mark.slow
+def test_the_generic_build_computes_the_same(tmp_path):
+    """The library built without -march=native (what a compiler that rejects it gets, and the
+    code path of CPUs without AVX-512) is checked against XLA, grouped matmul and attention."""
+    env = {**os.environ, "CANARY_KERNEL_DIR": str(tmp_path), "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-c", GENERIC_CHECK], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+    name, verdict = r.stdout.split()
+    assert verdict == "ok" and (tmp_path / name).exists()
+    assert name != cpu_kernels.library_path({**os.environ, "CANARY_KERNEL_DIR": str(tmp_path)}).name  # flags key it
+
+
 @pytest.mark.slow
 def test_auto_falls_back_to_xla_only_backends_without_a_compiler(tmp_path):
     code = ("from canary.workload import attention, cpu_kernels, ragged_dot; "

@@ -21,6 +21,18 @@ static inline v16 splat(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x,
 
 /* ------------------------------------------------------------------ matmul */
 
+/* With AVX-512 a v16 is one of 32 registers: keep each vector of b in one (GCC would otherwise
+ * fold its load into every row's FMA, and the loads would bound the block), and use blocks of up
+ * to 24 accumulators. Elsewhere (AVX2's 16 registers of half the width, other instruction sets)
+ * the compiler's own choices, and smaller blocks. */
+#if defined(__AVX512F__)
+#define IN_REGISTER(v) __asm__("" : "+v"(v))
+#define TALL_BLOCKS 1
+#else
+#define IN_REGISTER(v) ((void)(v))
+#define TALL_BLOCKS 0
+#endif
+
 /* c[i, j] = sum_t a[i*ai + t*at] * b[t*ldb + j] for i < RB rows and j < 16*CB columns. */
 #define DEFINE_BLOCK(RB, CB)                                                                   \
   static void block_##RB##x##CB(const float *a, long ai, long at, const float *b, long ldb,    \
@@ -32,7 +44,7 @@ static inline v16 splat(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x,
       v16 bv[CB];                                                                              \
       _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) {                                   \
         bv[j] = *(const v16 *)(b + t * ldb + 16 * j);                                          \
-        __asm__("" : "+v"(bv[j])); /* kept in a register, not reloaded by every row's FMA */    \
+        IN_REGISTER(bv[j]);                                                                    \
       }                                                                                        \
       _Pragma("GCC unroll 16") for (int i = 0; i < RB; i++) {                                  \
         v16 av = splat(a[i * ai + t * at]);                                                    \
@@ -43,16 +55,20 @@ static inline v16 splat(float x) { return (v16){x, x, x, x, x, x, x, x, x, x, x,
         _Pragma("GCC unroll 16") for (int j = 0; j < CB; j++) *(v16 *)(c + i * ldc + 16 * j) = acc[i][j]; \
   }
 
-/* Up to 24 accumulators, the vectors of one row of b and one of a: 29 of the 32 registers. */
-DEFINE_BLOCK(6, 4)
 DEFINE_BLOCK(4, 4)
 DEFINE_BLOCK(1, 4)
-DEFINE_BLOCK(12, 2)
 DEFINE_BLOCK(4, 2)
 DEFINE_BLOCK(1, 2)
-DEFINE_BLOCK(16, 1)
 DEFINE_BLOCK(4, 1)
 DEFINE_BLOCK(1, 1)
+#if TALL_BLOCKS /* up to 24 accumulators, one row of b and one value of a: 29 of 32 registers */
+DEFINE_BLOCK(6, 4)
+DEFINE_BLOCK(12, 2)
+DEFINE_BLOCK(16, 1)
+#else
+DEFINE_BLOCK(8, 2)
+DEFINE_BLOCK(8, 1)
+#endif
 
 typedef void (*block_fn)(const float *, long, long, const float *, long, float *, long, long);
 
@@ -63,8 +79,13 @@ static void matmul(const float *a, long ai, long at, const float *b, long ldb, f
                    long rows, long cols, long depth) {
   long j = 0;
   static const struct { int width, rb; block_fn full, four, one; } shapes[] = {
+#if TALL_BLOCKS
       {64, 6, block_6x4, block_4x4, block_1x4}, {32, 12, block_12x2, block_4x2, block_1x2},
       {16, 16, block_16x1, block_4x1, block_1x1}};
+#else
+      {64, 4, block_4x4, block_4x4, block_1x4}, {32, 8, block_8x2, block_4x2, block_1x2},
+      {16, 8, block_8x1, block_4x1, block_1x1}};
+#endif
   for (int s = 0; s < 3; s++) {
     for (; j + shapes[s].width <= cols; j += shapes[s].width) {
       long i = 0;
