@@ -106,14 +106,16 @@ def test_cpu_lane_lowers_with_its_local_kernel(cli):
     r = cli("lower", "--lane", "cpu", "--platform", "cpu", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     (p,) = json.loads(r.stdout)["platforms"]
-    assert (p["platform"], p["ragged_dot"], p["ok"], p["error"]) == ("cpu", "cpu_gmm", True, None)
+    assert (p["platform"], p["ragged_dot"], p["attention"], p["ok"], p["error"]) == ("cpu", "cpu_gmm", "cpu_fused", True, None)
+    r = cli("lower", "--lane", "cpu", "--platform", "cpu", "--attention", "xla", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["platforms"][0]["attention"] == "xla"
 
 
 def test_gpu_lane_lowers_for_cuda_and_text_output_names_the_failure(cli):
     r = cli("lower", "--lane", "gpu", "--platform", "cuda", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     (p,) = json.loads(r.stdout)["platforms"]
-    assert (p["platform"], p["ragged_dot"], p["ok"]) == ("cuda", "xla", True)
+    assert (p["platform"], p["ragged_dot"], p["attention"], p["ok"]) == ("cuda", "xla", "xla", True)
 
     r = cli("lower", "--lane", "tpu", "--tiling", "static")
     assert r.returncode == 1

@@ -48,7 +48,7 @@ def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
 
     run_dir = Path(result["run_dir"])
     steps = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
-    assert len(steps) == 30
+    assert [s["_step"] for s in steps] == list(range(30))  # each step recorded once, in order
     for name in ("train/loss", "train/cross_entropy_loss", "global_step", "throughput/tokens_per_second",
                  "throughput/examples_per_second", "throughput/duration",
                  "train/router/load_balancing_loss", "train/router/router_z_loss"):
@@ -56,7 +56,9 @@ def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
     tracker = [json.loads(line) for line in (run_dir / "tracker_metrics.jsonl").read_text().splitlines()]
     assert len(tracker) == 1 and set(tracker[0]) == {"config", "summary"}
     assert tracker[0]["summary"]["_step"] == 29
-    assert "compiled the train step" in (run_dir / "train.log").read_text()
+    log = (run_dir / "train.log").read_text()
+    assert "compiled the train step" in log
+    assert "ragged_dot=auto (cpu_gmm)" in log and "attention=auto (cpu_fused)" in log
     assert json.loads((run_dir / "result.json").read_text())["run_id"] == result["run_id"]
 
     # The loss falls toward the corpus's known entropy floor.
@@ -84,6 +86,18 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     strict = run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--lane", "cpu")
     assert strict.returncode == 1
     assert "min_steps" in strict.stdout and "FAIL" in strict.stdout
+
+
+@pytest.mark.slow
+def test_the_kernels_can_be_chosen_by_name(tmp_path):
+    proc = run_cli("run", "cpu", "--steps", "3", "--attention", "xla", "--ragged-dot", "grouped", "--no-history",
+                   "--out", str(tmp_path), "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    attempt = Path(json.loads(proc.stdout)["run_dir"]) / "attempt-1"
+    spec = json.loads((attempt / "spec.json").read_text())
+    assert (spec["attention"], spec["ragged_dot"]) == ("xla", "grouped")
+    log = (attempt / "train.log").read_text()
+    assert "ragged_dot=grouped, tiling=per-shape, attention=xla, jax" in log
 
 
 def test_gate_on_a_levanter_tracker_file(tmp_path):
