@@ -8,7 +8,7 @@ import pytest
 from canary.workload import ragged_dot
 from canary.workload.data import MarkovCorpus
 from canary.workload.gather import gather_repeated, gather_rows, inverse_permutation
-from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias
+from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias, stable_argsort
 
 jax.config.update("jax_platforms", "cpu")
 
@@ -81,6 +81,11 @@ def test_gather_repeated_is_a_permutation_of_the_repeated_rows_and_so_is_its_gra
     g = jax.jit(jax.grad(lambda x: jnp.sum(gather_repeated(x, order, inv, 2) * cot)))(x)
     g_ref = jax.grad(lambda x: jnp.sum(jnp.repeat(x, 2, axis=0)[order] * cot))(x)
     np.testing.assert_array_equal(np.asarray(g), np.asarray(g_ref))
+
+
+def test_stable_argsort_is_numpys_stable_argsort():
+    keys = np.random.default_rng(0).integers(0, 32, size=2048).astype(np.int32)
+    np.testing.assert_array_equal(np.asarray(jax.jit(stable_argsort)(jnp.asarray(keys))), np.argsort(keys, kind="stable"))
 
 
 def test_auto_backend_per_platform():

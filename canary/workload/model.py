@@ -179,6 +179,14 @@ def swiglu(x: jax.Array, w_gate: jax.Array, w_up: jax.Array, w_down: jax.Array) 
     return (jax.nn.silu(x @ w_gate.astype(dt)) * (x @ w_up.astype(dt))) @ w_down.astype(dt)
 
 
+def stable_argsort(keys: jax.Array) -> jax.Array:
+    """``jnp.argsort(keys, stable=True)`` for small non-negative int32 keys (keys * len < 2**31),
+    as one sort of unique values (key * len + position): XLA's CPU backend runs that far faster
+    than a two-operand stable sort (0.26 ms a layer inside the cpu lane's step)."""
+    n = keys.shape[0]
+    return jnp.sort(keys * n + jnp.arange(n, dtype=keys.dtype)) % n
+
+
 def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
     """Routed experts plus the shared expert. Returns (y, aux) with aux the router statistics."""
     B, S, D = x.shape
@@ -194,7 +202,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
     # Sort the T*k (token, pick) rows by expert so each expert's rows are contiguous.
     flat_expert = expert_idx.reshape(-1)
-    order = jnp.argsort(flat_expert, stable=True)
+    order = stable_argsort(flat_expert)
     inv = inverse_permutation(order)
     rows = gather_repeated(tokens, order, inv, k)  # jnp.repeat(tokens, k, axis=0)[order]
     group_sizes = jnp.bincount(flat_expert, length=E).astype(jnp.int32)
