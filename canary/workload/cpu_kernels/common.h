@@ -6,6 +6,7 @@
 #ifndef CANARY_CPU_KERNELS_COMMON_H
 #define CANARY_CPU_KERNELS_COMMON_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -211,7 +212,15 @@ static int parallel_for(XLA_FFI_CallFrame *frame, long items, void (*run)(void *
     }
   }
   task_work(t);
-  while (atomic_load(&t->done) < items) spin_pause();
+  /* Spin briefly (a helper's item takes microseconds), then yield: on a machine with more
+   * runnable threads than cores the helper may be preempted, and spinning would keep it off
+   * the core it needs. */
+  for (long spins = 0; atomic_load(&t->done) < items; spins++) {
+    if (spins < 2000)
+      spin_pause();
+    else
+      sched_yield();
+  }
   task_release(t);
   return 0;
 }
