@@ -212,7 +212,9 @@ def main() -> None:
           f"{limit_small_s * 1e3:.1f} ms at the expert-shape rate ({step / limit_small_s:.2f}x)")
     print(f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, {med(bare, 'page_faults_per_step'):,.0f} page faults "
           f"per step (GLIBC_TUNABLES={BARE_ENV['GLIBC_TUNABLES']})")
-    print(f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x")
+    pairs = sorted(h["wall_s"] / b["wall_s"] for h, b in zip(harness, bare))
+    print(f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x (medians' ratio); "
+          f"each alternating pair: {', '.join(f'{r:.3f}' for r in pairs)} (median {statistics.median(pairs):.3f}x)")
     print()
     for args in (["--help"], ["list"], ["gate", "--help"], ["history", "--help"], ["signature", "--help"]):
         secs, jax_loaded = startup(args)
