@@ -221,6 +221,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
     import jax.numpy as jnp
 
     from canary.workload import attention as attention_backends
+    from canary.workload import cpu_kernels
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
@@ -240,12 +241,9 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
         params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
         bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
         batch = jax.ShapeDtypeStruct((per_device, spec.seq_len + 1), jnp.int32)
-        checks = []
-        if backend == "cpu_gmm" or result.attention == "cpu_fused":
-            # the cpu lane's local kernels: this preflight lowers the step, it never ships it
-            from canary.workload.cpu_kernels import TARGETS
-
-            checks = [jax.export.DisabledSafetyCheck.custom_call(t) for t in TARGETS]
+        # The cpu lane's local kernels (only ever in a cpu program) are allowed: this preflight
+        # lowers the step, it never ships it.
+        checks = [jax.export.DisabledSafetyCheck.custom_call(t) for t in cpu_kernels.TARGETS]
         jax.export.export(ts.step, platforms=[platform], disabled_checks=checks)(params, opt_state, bias, batch)
         result.ok = True
     except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash

@@ -156,11 +156,10 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     n_params = param_count(params)
     backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
     attention = attention_backends.resolve(spec.attention, spec.platform)
-    for kind, choices, name in (("ragged_dot", ragged_dot_backends, spec.ragged_dot),
-                                ("attention", attention_backends, spec.attention)):
-        fallback = choices.fallback_reason(name, spec.platform)
+    for choice, name in ((ragged_dot_backends.CHOICE, spec.ragged_dot), (attention_backends.CHOICE, spec.attention)):
+        fallback = choice.fallback_reason(name, spec.platform)
         if fallback:
-            log(f"{WARNING_PREFIX}{kind} {fallback}")
+            log(f"{WARNING_PREFIX}{choice.kind} {fallback}")
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
