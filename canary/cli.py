@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "lower": "canary.commands.lower:lower",
     "repro": "canary.commands.repro:repro",
     "notify": "canary.commands.notify:notify",
+    "golden": "canary.commands.golden:golden",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -34,6 +35,7 @@ SHORT_HELP: dict[str, str] = {
     "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
     "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
+    "golden": "Record a lane's golden curve and tolerances, or diff a new recording against it.",
 }
 
 

@@ -24,6 +24,7 @@ from typing import Any, Mapping, Protocol
 import canary
 from canary import compile_cache
 from canary import gates as gates_mod
+from canary import golden as golden_mod
 from canary import history as history_mod
 from canary import signature as signature_mod
 from canary.classify import classify
@@ -73,6 +74,8 @@ class RunOptions:
     job_id: str | None = None
     ci_run_url: str | None = None
     wandb_url: str | None = None
+    env: dict[str, str] | None = None  # extra environment for the workload (a golden recording's variants)
+    judge_golden: bool = True  # False: judge without the lane's golden (while recording one)
 
 
 def new_run_id(lane: str, now: datetime | None = None) -> str:
@@ -200,6 +203,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     progress = progress or _NoProgress()
     ferry, _, lane, gates_file = resolve_inputs(opts)
     lane_gates = gates_file.lane(lane.name)
+    golden = golden_mod.load_golden(ferry.name, lane.name, opts.gates) if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir)
@@ -226,13 +230,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         spec_path = spec.write(attempt_dir / "spec.json")
         progress.attempt_started(n, lane.attempts, spec.steps)
         request = AttemptRequest(
-            argv=workload_argv(spec_path), env=workload_env(lane), cwd=Path.cwd(),
+            argv=workload_argv(spec_path), env={**workload_env(lane), **(opts.env or {})}, cwd=Path.cwd(),
             log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=f"{run_id}-attempt-{n}",
         )
         outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
         progress.attempt_ended(n, outcome)
         metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
-        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=spec.steps)
+        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=spec.steps, golden=golden,
+                                     ferry_version=ferry.version)
         log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
         error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
         attempts.append(Attempt(
@@ -300,6 +305,11 @@ SUMMARY_KEYS = (
     "throughput/tokens_per_second",
     "throughput/median_step_seconds",
     "compile/seconds",
+    "throughput/normalized",
+    "calibration/gflops",
+    "memory/peak_bytes",
+    "memory/source",
+    "host/cpus",
     "data/entropy_floor",
     "parameter_count",
     "_runtime",
@@ -312,17 +322,20 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     if not path.exists():
         raise ConfigError(f"no run directory or metrics file at {path}")
     lane_name = lane
-    ferry_name = None
+    ferry_name = ferry_version = None
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
         prior = json.loads(result_file.read_text())
         lane_name = lane_name or prior.get("lane")
         ferry_name = prior.get("ferry")
+        ferry_version = prior.get("ferry_version")
         requested_steps = requested_steps or prior.get("steps_requested")
     if lane_name is None:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
     metrics = load_run_metrics(path, lane_gates.loss_metric)
-    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps)
+    golden = golden_mod.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name)
+    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps, golden=golden,
+                                 ferry_version=ferry_version)
     return lane_name, metrics, results

@@ -31,7 +31,10 @@ from typing import Any, Iterable, Sequence
 from canary.metrics import as_float
 from canary.record import Signature
 
-KINDS = ("compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure")
+KINDS = ("compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure",
+         "perf_regression", "cache_inconsistency")
+# gates whose failure alone is a slower (or heavier) canary, not a wrong one: perf_regression
+PERF_GATES = ("throughput", "compile_seconds", "peak_memory")
 
 # Frames kept in the call path besides the application's own (globs over the normalized path,
 # which for installed packages starts at the package: ``jax/experimental/pallas/ops/...``).
@@ -594,7 +597,8 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "") -> Signat
     if any(g["name"] == "finite_loss" or _is_nonfinite(g.get("value")) for g in failed):
         return make("nan", None, "loss became non-finite", [], detail)
     names = sorted(g["name"] for g in failed)
-    return make("gate_regression", None, "failed gates: " + ", ".join(names), [], detail)
+    kind = "perf_regression" if all(n in PERF_GATES for n in names) else "gate_regression"
+    return make(kind, None, "failed gates: " + ", ".join(names), [], detail)
 
 
 def _is_nonfinite(v: Any) -> bool:

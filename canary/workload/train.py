@@ -34,6 +34,8 @@ from canary.workload import parallel
 from canary.workload import attention as attention_backends
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import tracking
+from canary.workload import calibration
+from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 
@@ -92,7 +94,8 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     cfg = model_config(spec)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
-        ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
+        ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform,
+                                                 tiling=zoo_mod.tiling(zoo_mod.from_env(), spec.tiling))
     if attention_fn is None:
         attention_fn = attention_backends.make(spec.attention, spec.platform)
     tx, schedule = make_optimizer(ferry.optimizer, spec.steps)
@@ -133,11 +136,35 @@ def _floats(metrics: dict) -> dict[str, float]:
     return {k: float(v) for k, v in jax.device_get(metrics).items()}
 
 
+def calibrate(cfg: MoEConfig, spec: WorkloadSpec, n_devices: int) -> float:
+    """GFLOP/s at the experts' shapes, now (see :mod:`canary.workload.calibration`)."""
+    rows = spec.batch_size * spec.seq_len // n_devices * cfg.experts_per_token // cfg.num_experts
+    return calibration.gflops(*calibration.probe(cfg.num_experts, rows, cfg.hidden, cfg.intermediate))
+
+
+def peak_memory() -> tuple[int | None, str]:
+    """The device's peak bytes in use where the backend reports it, else the process's peak RSS."""
+    stats = jax.local_devices()[0].memory_stats() or {}
+    if stats.get("peak_bytes_in_use"):
+        return int(stats["peak_bytes_in_use"]), "device"
+    import resource
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (rss if sys.platform == "darwin" else rss * 1024), "host_rss"
+
+
 def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     parallel.start_hosts(spec.hosts, os.environ)
+    zoo = zoo_mod.from_env()  # test-only deliberate bugs (docs/gates.md); empty in a real run
+    if zoo:
+        zoo_mod.check_lane(zoo, spec.platform)
+        zoo_mod.install_model_bugs(zoo)
+        damaged = zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane)) \
+            if spec.cache.mode == "warm" else 0
+        log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
     cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
     mesh = parallel.device_mesh()
     n_devices = jax.device_count()
@@ -183,6 +210,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cache.facts.compile_seconds = compile_seconds
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
+    gflops_before = calibrate(ts.cfg, spec, n_devices)
 
     last: dict[str, Any] = {}
     durations: list[float] = []
@@ -213,19 +241,31 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         # The next batch is made while the step runs; the step is recorded after it ends. Queuing
         # step i+1 before recording step i was slower on a 2-core CPU (17.3 -> 20.0 ms a step):
         # the bookkeeping then competes with the step's own threads.
+        slept = 0.0
         for i in range(spec.steps):
+            if zoo:
+                params = zoo_mod.poison(zoo, i, params)
             params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
             if i + 1 < spec.steps:
                 batch = next_batch(i + 1)
             finish(i, metrics)
+            if zoo:
+                slept = zoo_mod.after_step(zoo, i, durations[-1] - slept)
 
     steady = sorted(durations[1:] or durations)
     median = steady[len(steady) // 2]
+    gflops = (gflops_before + calibrate(ts.cfg, spec, n_devices)) / 2
+    peak_bytes, peak_source = peak_memory()
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,
         "throughput/median_step_seconds": median,
         "compile/seconds": compile_seconds,
+        "calibration/gflops": gflops,
+        "throughput/normalized": tokens_per_step / median / gflops,
+        "memory/peak_bytes": peak_bytes,
+        "memory/source": peak_source,
+        "host/cpus": os.cpu_count(),
         "parameter_count": n_params,
         "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
