@@ -66,6 +66,8 @@ PERF_KEYS = {
     "compile_seconds": "compile/seconds",
     "peak_memory_bytes": "memory/peak_bytes",
 }
+# what the perf figures are of: a run with other kernels or another device count is not judged on them
+PERF_CONFIG_KEYS = ("kernels/ragged_dot", "kernels/attention", "devices")
 
 
 @dataclass(frozen=True)
@@ -225,6 +227,9 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
         vals = [p[key] for p in perfs if key in p]
         if vals:
             perf[key] = _r(statistics.median(vals))
+    config = {k: base[0].summary[k] for k in PERF_CONFIG_KEYS if k in base[0].summary}
+    if config:
+        perf["config"] = config
     for gate, key, cap in (("throughput", "normalized_throughput", THROUGHPUT_CAP),
                            ("compile_seconds", "compile_seconds", None), ("peak_memory", "peak_memory_bytes", None)):
         vals = [p[key] for p in perfs if key in p]

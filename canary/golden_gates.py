@@ -94,6 +94,17 @@ def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
     return None
 
 
+def other_config(golden: Golden, metrics: RunMetrics) -> str | None:
+    """Why the golden's perf figures are not this run's yardstick: other kernels, or another
+    device count (an equivalent variant computes the same curve at another speed)."""
+    theirs = golden.perf.get("config") or {}
+    differ = {k: (v, metrics.summary[k]) for k, v in theirs.items() if k in metrics.summary and metrics.summary[k] != v}
+    if differ:
+        return "not judged: the golden's perf is of " + ", ".join(f"{k}={a}" for k, (a, _) in differ.items()) + \
+            ", this run's " + ", ".join(f"{k}={b}" for k, (_, b) in differ.items())
+    return None
+
+
 def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
     """A floor on tokens/s per GFLOP/s of the run's own calibration (raw tokens/s when either side
     has no calibration)."""
@@ -143,24 +154,27 @@ def peak_memory(golden: Golden, metrics: RunMetrics, severity: str = "WARN") -> 
 
 def evaluate(gates: LaneGates, golden: Golden, metrics: RunMetrics, *, requested_steps: int | None = None,
              ferry_version: int | None = None) -> list[GateResult]:
-    """The golden gates the lane's gates switch on. The curve gates judge only a run of the
-    golden's length (a quick ``--steps`` run has another learning-rate schedule): SKIP otherwise."""
+    """The golden gates the lane's gates switch on. They judge only a run of the golden's length
+    (a quick ``--steps`` run has another learning-rate schedule, and its few steps another
+    median): SKIP otherwise."""
+    on = [g for g in GATES if getattr(gates, g) != "off"]
+    if requested_steps is not None and requested_steps != golden.steps:
+        why = f"not judged: --steps {requested_steps}, the golden is of {golden.steps}-step runs"
+        return [GateResult(g, None, None, "SKIP", why) for g in on]
     results = []
-    curve_applies = requested_steps is None or requested_steps == golden.steps
     why_stale = stale(golden, ferry_version)
     for gate, fn in (("loss_curve", loss_curve), ("final_loss_golden", final_loss_golden)):
         severity = getattr(gates, gate)
         if severity == "off":
             continue
-        if not curve_applies:
-            results.append(GateResult(gate, None, None, "SKIP",
-                                      f"not judged: --steps {requested_steps}, the golden is for {golden.steps} steps"))
-        elif why_stale:
+        if why_stale:
             results.append(_outside(gate, severity, None, f"{golden.ferry} v{golden.ferry_version}", None, why_stale))
         else:
             results.append(fn(golden, metrics, severity))
     for gate, fn in (("throughput", throughput), ("compile_seconds", compile_seconds), ("peak_memory", peak_memory)):
         severity = getattr(gates, gate)
-        if severity != "off":
-            results.append(fn(golden, metrics, severity))
+        if severity == "off":
+            continue
+        why_not = other_config(golden, metrics)
+        results.append(GateResult(gate, None, None, "SKIP", why_not) if why_not else fn(golden, metrics, severity))
     return results

@@ -231,3 +231,16 @@ def test_zoo_corrupts_only_a_local_cache(tmp_path):
     assert (tmp_path / "entry").read_bytes() != bytes(range(200))
     assert zoo.corrupt_cache(zoo.parse("corrupt_cache"), "gs://bucket/x") == 0
     assert zoo.corrupt_cache(zoo.parse("nan"), str(tmp_path)) == 0
+
+
+def test_perf_gates_judge_only_the_recorded_configuration():
+    runs = [golden.RunFacts("base", curve(), {**perf_summary(), "kernels/ragged_dot": "grouped", "devices": 1})]
+    g = golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20)
+    assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
+    m = metrics(curve(), tps=3_000)
+    m.summary.update({"kernels/ragged_dot": "xla", "devices": 1})
+    r = by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g, ferry_version=1))
+    assert r["throughput"].status == "SKIP" and "ragged_dot=grouped" in r["throughput"].detail
+    assert r["loss_curve"].status == "PASS"
+    m.summary["kernels/ragged_dot"] = "grouped"
+    assert by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g))["throughput"].status == "FAIL"

@@ -266,6 +266,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
         "host/cpus": os.cpu_count(),
+        "kernels/ragged_dot": backend,
+        "kernels/attention": attention,
         "parameter_count": n_params,
         "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),

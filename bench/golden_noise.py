@@ -1,0 +1,83 @@
+"""Does the cpu lane's golden cry wolf? Clean runs judged by the lane's default gates:
+
+    python bench/golden_noise.py [--runs 20] [--slow 0.3] [--gates moe-canary]
+
+Runs `canary run cpu` (warm cache, no history) --runs times, then once more with the test-only
+zoo's slow step (CANARY_ZOO=slow:F) unless --slow 0, and prints for each run: verdict, every
+golden gate's status, the raw tokens/s, the calibration GFLOP/s, the normalised throughput and
+its margin over the floor, and the loss curve's worst window. Then the count of clean runs with
+an alarm (a golden gate FAIL or WARN), and the spread (max/min) of raw against normalised
+throughput over the clean runs: what the in-run calibration buys on this machine.
+
+A plain script, run by hand (20 runs take 10-15 minutes on a 2-core machine); the figures go to
+docs/gates.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN_GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
+
+
+def run(out: Path, gates: str, env: dict[str, str]) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "canary", "run", "cpu", "--json", "--no-history", "--gates", gates,
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+    try:
+        return json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return {"verdict": "error", "gates": [], "summary": {}, "error": proc.stderr[-500:]}
+
+
+def row(n: str, r: dict) -> tuple[str, bool]:
+    g = {x["name"]: x for x in r.get("gates", [])}
+    s = r.get("summary", {})
+    statuses = " ".join(f"{k}={g[k]['status']}" for k in GOLDEN_GATES if k in g)
+    alarm = any(g[k]["status"] in ("FAIL", "WARN") for k in GOLDEN_GATES if k in g)
+    t = g.get("throughput", {})
+    margin = t.get("margin")
+    line = (f"{n:>5} {r.get('verdict', '?'):5} {s.get('throughput/tokens_per_second', 0):9,.0f} tok/s "
+            f"{s.get('calibration/gflops', 0):6.1f} GFLOP/s  normalised {s.get('throughput/normalized', 0):7.2f} "
+            f"(floor {t.get('threshold')}, margin {'—' if margin is None else f'{margin * 100:+.1f}%'})  "
+            f"curve {g.get('loss_curve', {}).get('value')}  {statuses}")
+    return line, alarm
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--slow", type=float, default=0.3, help="the slow run's extra fraction per step (0: none)")
+    ap.add_argument("--gates", default="moe-canary")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        clean = []
+        alarms = 0
+        for i in range(args.runs):
+            r = run(Path(tmp), args.gates, {})
+            line, alarm = row(str(i + 1), r)
+            alarms += alarm
+            clean.append(r)
+            print(line, flush=True)
+        raw = [r["summary"]["throughput/tokens_per_second"] for r in clean if "throughput/normalized" in r.get("summary", {})]
+        norm = [r["summary"]["throughput/normalized"] for r in clean if "throughput/normalized" in r.get("summary", {})]
+        print(f"clean runs with an alarm: {alarms} of {args.runs}")
+        if raw:
+            print(f"spread over clean runs (max/min): raw tokens/s {max(raw) / min(raw):.3f}, "
+                  f"normalised {max(norm) / min(norm):.3f}; median normalised {statistics.median(norm):.2f}")
+        if args.slow:
+            line, _ = row("slow", run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}))
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
