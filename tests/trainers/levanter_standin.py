@@ -7,7 +7,7 @@ per-step ``metrics.jsonl`` lines with levanter's metric names and, at the end, l
 How it misbehaves is chosen by ``STANDIN_MODE``:
     ok (default) | high-loss (the loss ends far above any gate) | crash-at:K (an exception at
     step K) | no-summary (exits 0 without a summary) | empty-summary (an empty summary file)
-It records the compilation-cache variables it was given in the summary's config.
+It records the compilation-cache and lane variables it was given in the summary's config.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 CACHE_VARS = ("JAX_ENABLE_COMPILATION_CACHE", "JAX_COMPILATION_CACHE_DIR")
+LANE_VARS = ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "NCCL_DEBUG")
 
 
 def loss_at(step: int, steps: int, offset: float) -> float:
@@ -36,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     crash_at = int(mode.split(":", 1)[1]) if mode.startswith("crash-at:") else None
     offset = 20.0 if mode == "high-loss" else 0.0
     args.out.mkdir(parents=True, exist_ok=True)
-    env = {k: os.environ.get(k) for k in (*CACHE_VARS, "CANARY_RUN_ID", "CANARY_LANE", "CANARY_STEPS", "CANARY_RUN_DIR")}
+    env = {k: os.environ.get(k) for k in (*CACHE_VARS, *LANE_VARS, "CANARY_RUN_ID", "CANARY_LANE", "CANARY_STEPS",
+                                          "CANARY_RUN_DIR")}
     print(f"stand-in trainer: {args.steps} steps, mode {mode}, cache {env['JAX_ENABLE_COMPILATION_CACHE']}", flush=True)
     t0 = time.time()
     loss = float("nan")
