@@ -32,7 +32,7 @@ from canary.metrics import as_float
 from canary.record import Signature
 
 KINDS = ("compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure",
-         "perf_regression", "cache_inconsistency")
+         "missing_summary", "perf_regression", "cache_inconsistency")
 # gates whose failure alone is a slower (or heavier) canary, not a wrong one: perf_regression
 PERF_GATES = ("throughput", "compile_seconds", "peak_memory")
 
