@@ -117,6 +117,7 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
     ok = cold.verdict == "pass" and last.verdict == "pass" and gate.status != "FAIL"
     if gate.status == "FAIL":
         signature = signature_of(gate)
+        attempts[-1] = replace(attempts[-1], signature=signature)  # the warm attempt is the one that failed
     else:
         signature = None if ok else (cold.signature if cold.verdict != "pass" else last.signature)
     return replace(

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from canary import golden as golden_mod
-from canary.config import get_lane, load_gates
+from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
 from canary.gitinfo import head_commit
 from canary.metrics import load_run_metrics
@@ -96,7 +96,7 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
     f, _, lane, gates_file = resolve_inputs(opts)
-    o = f.lane(lane.name)
+    o = require_builtin(f, "record a golden of").lane(lane.name)
     window = window or golden_mod.default_window(lane.platform)
     if window < 1 or runs < 1:
         raise ConfigError("--window and --runs must be at least 1")

@@ -244,3 +244,15 @@ def test_perf_gates_judge_only_the_recorded_configuration():
     assert r["loss_curve"].status == "PASS"
     m.summary["kernels/ragged_dot"] = "grouped"
     assert by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g))["throughput"].status == "FAIL"
+
+
+def test_combined_record_of_both_caches_fails_as_cache_inconsistency(tmp_path):
+    cold, warm = _record(mode="cold"), _record(hits=3)
+    L = curve(steps=10)
+    bad = consistency.judge(cold, L, warm, [(s, v * 1.01) for s, v in L])
+    rec = consistency.combine(cold, [warm], bad, "run-1", tmp_path)
+    assert rec.verdict == "fail" and rec.signature.kind == "cache_inconsistency"
+    assert [a.number for a in rec.attempts] == [1, 2] and rec.attempts[-1].signature == rec.signature
+    assert rec.gates[-1]["name"] == "cache_consistency" and rec.classification != "pass"
+    good = consistency.combine(cold, [warm], consistency.judge(cold, L, warm, L), "run-1", tmp_path)
+    assert good.verdict == "pass" and good.signature is None and good.run_dir == str(tmp_path)

@@ -1,27 +1,31 @@
-"""How fast this process can multiply at the ferry's expert shapes right now: the yardstick the
-throughput gate divides by, so that a machine that is busy, throttled or shared (a 2-core CI
-runner next to other jobs) does not read as a slower canary.
+"""How fast this process can multiply at the ferry's expert shapes, measured beside the steps it
+judges: the yardstick the throughput gate divides by, so that a machine that is busy, throttled
+or shared (a 2-core CI runner next to other jobs) does not read as a slower canary.
 
 The probe is the experts' own arithmetic: every expert's rows (tokens x top-k / experts of them)
 through the gate and down projections (hidden -> intermediate -> hidden), repeated inside one
-compiled loop so one call is tens of milliseconds, called for ``seconds``. It is measured in the
-workload process, on the same threads as the train step, before and after training; the run's
-figure is the mean of the two medians (``calibration/gflops``), and its normalised throughput
-is tokens/s per GFLOP/s (``throughput/normalized``).
+compiled loop (a few milliseconds a call). The training loop calls it after every ``EVERY``
+steps (its time is left out of the steps' durations), so each block of steps has a probe taken
+under the same load; a block's normalised throughput is its median step's tokens/s divided by
+its probe's GFLOP/s, and the run's (``throughput/normalized``) is the median over blocks.
+Pairing each block with its own probe matters on a shared machine: over one run, the load
+there moved the step time 1.7x and a probe taken once before training 7x.
 """
 
 from __future__ import annotations
 
 import statistics
 import time
+from typing import Callable
 
 import jax
 import jax.numpy as jnp
 
-REPEATS = 16  # expert passes per call
+REPEATS = 8  # expert passes per call
+EVERY = 10   # steps per block
 
 
-def probe(num_experts: int, rows: int, hidden: int, intermediate: int):
+def probe(num_experts: int, rows: int, hidden: int, intermediate: int) -> tuple[Callable[[], None], int]:
     """A compiled call and the floating-point operations it does."""
     rows = max(rows, 1)
     x = jnp.ones((num_experts, rows, hidden), jnp.float32) * 0.01
@@ -40,12 +44,37 @@ def probe(num_experts: int, rows: int, hidden: int, intermediate: int):
     return (lambda: run(x, w1, w2).block_until_ready()), flops
 
 
-def gflops(call, flops: int, seconds: float = 0.25) -> float:
-    """The median rate of calls made for ``seconds`` (at least three)."""
-    rates = []
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end or len(rates) < 3:
+class Calibrator:
+    """Pairs each block of steps with a probe taken right after it."""
+
+    def __init__(self, call: Callable[[], None], flops: int, tokens_per_step: int, every: int = EVERY):
+        self.call, self.flops, self.tokens, self.every = call, flops, tokens_per_step, every
+        self.blocks: list[tuple[float, float]] = []  # (median step seconds, probe GFLOP/s)
+
+    def gflops_now(self, calls: int = 2) -> float:
+        """The faster of ``calls`` probe calls (one call can lose the core to a neighbour)."""
+        best = 0.0
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            self.call()
+            best = max(best, self.flops / (time.perf_counter() - t0) / 1e9)
+        return best
+
+    def after_step(self, step: int, durations: list[float]) -> float:
+        """At a block's end, probe and keep the block; returns the seconds it took (to be left
+        out of the next step's duration)."""
+        if (step + 1) % self.every:
+            return 0.0
         t0 = time.perf_counter()
-        call()
-        rates.append(flops / (time.perf_counter() - t0) / 1e9)
-    return statistics.median(rates)
+        block = durations[max(1, step + 1 - self.every):step + 1]  # the first step's duration includes start-up
+        if block:
+            self.blocks.append((statistics.median(block), self.gflops_now()))
+        return time.perf_counter() - t0
+
+    def figures(self, median_step: float) -> dict[str, float]:
+        """``calibration/gflops`` and ``throughput/normalized`` (tokens/s per GFLOP/s)."""
+        blocks = self.blocks or [(median_step, self.gflops_now())]
+        return {
+            "calibration/gflops": statistics.median(g for _, g in blocks),
+            "throughput/normalized": statistics.median(self.tokens / s / g for s, g in blocks),
+        }

@@ -136,10 +136,11 @@ def _floats(metrics: dict) -> dict[str, float]:
     return {k: float(v) for k, v in jax.device_get(metrics).items()}
 
 
-def calibrate(cfg: MoEConfig, spec: WorkloadSpec, n_devices: int) -> float:
-    """GFLOP/s at the experts' shapes, now (see :mod:`canary.workload.calibration`)."""
+def calibrator(cfg: MoEConfig, spec: WorkloadSpec, n_devices: int) -> calibration.Calibrator:
+    """The in-run yardstick at the experts' shapes (see :mod:`canary.workload.calibration`)."""
     rows = spec.batch_size * spec.seq_len // n_devices * cfg.experts_per_token // cfg.num_experts
-    return calibration.gflops(*calibration.probe(cfg.num_experts, rows, cfg.hidden, cfg.intermediate))
+    return calibration.Calibrator(*calibration.probe(cfg.num_experts, rows, cfg.hidden, cfg.intermediate),
+                                  spec.batch_size * spec.seq_len)
 
 
 def peak_memory() -> tuple[int | None, str]:
@@ -210,7 +211,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cache.facts.compile_seconds = compile_seconds
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
-    gflops_before = calibrate(ts.cfg, spec, n_devices)
+    cal = calibrator(ts.cfg, spec, n_devices)
 
     last: dict[str, Any] = {}
     durations: list[float] = []
@@ -251,18 +252,17 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             finish(i, metrics)
             if zoo:
                 slept = zoo_mod.after_step(zoo, i, durations[-1] - slept)
+            t_prev += cal.after_step(i, durations)  # the probe's time is no step's
 
     steady = sorted(durations[1:] or durations)
     median = steady[len(steady) // 2]
-    gflops = (gflops_before + calibrate(ts.cfg, spec, n_devices)) / 2
     peak_bytes, peak_source = peak_memory()
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,
         "throughput/median_step_seconds": median,
         "compile/seconds": compile_seconds,
-        "calibration/gflops": gflops,
-        "throughput/normalized": tokens_per_step / median / gflops,
+        **cal.figures(median),
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
         "host/cpus": os.cpu_count(),
