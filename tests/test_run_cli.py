@@ -38,7 +38,7 @@ def quick_run(tmp_path_factory):
 
 @pytest.mark.slow
 def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
-    proc, _ = quick_run
+    proc, gates = quick_run
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)
     for key in ("run_id", "lane", "ferry", "verdict", "steps_completed", "final_loss", "gates", "run_dir"):
