@@ -67,7 +67,7 @@ PERF_KEYS = {
     "peak_memory_bytes": "memory/peak_bytes",
 }
 # what the perf figures are of: a run with other kernels or another device count is not judged on them
-PERF_CONFIG_KEYS = ("kernels/ragged_dot", "kernels/attention", "devices")
+PERF_CONFIG_KEYS = ("kernels/ragged_dot", "devices")
 
 
 @dataclass(frozen=True)
