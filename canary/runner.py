@@ -331,6 +331,8 @@ SUMMARY_KEYS = (
     "throughput/median_step_seconds",
     "compile/seconds",
     "throughput/normalized",
+    "throughput/normalized_paired",
+    "throughput/median_step_cpu_seconds",
     "calibration/gflops",
     "memory/peak_bytes",
     "memory/source",

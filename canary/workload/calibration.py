@@ -3,13 +3,14 @@ judges: the yardstick the throughput gate divides by, so that a machine that is 
 or shared (a 2-core CI runner next to other jobs) does not read as a slower canary.
 
 The probe is the experts' own arithmetic: every expert's rows (tokens x top-k / experts of them)
-through the gate and down projections (hidden -> intermediate -> hidden), repeated inside one
-compiled loop (a few milliseconds a call). The training loop calls it after every ``EVERY``
-steps (its time is left out of the steps' durations), so each block of steps has a probe taken
-under the same load; a block's normalised throughput is its median step's tokens/s divided by
-its probe's GFLOP/s, and the run's (``throughput/normalized``) is the median over blocks.
-Pairing each block with its own probe matters on a shared machine: over one run, the load
-there moved the step time 1.7x and a probe taken once before training 7x.
+through the gate and down projections (hidden -> intermediate -> hidden), a few passes in one
+compiled call (about a millisecond on a quiet 2-core machine). The training loop calls it once
+after every step (its time is left out of the steps' durations), so the probes sample the same
+moments of the run, under the same load, as the steps; the run's ``calibration/gflops`` is the
+probes' median rate and ``throughput/normalized`` the median step's tokens/s divided by it.
+Probes taken once before and after training instead (a quarter second each) moved 7x between two
+runs on a loaded shared machine where the step time moved 1.7x; a probe paired with every step
+uses the same statistic over the same moments for both.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from typing import Callable
 import jax
 import jax.numpy as jnp
 
-REPEATS = 8  # expert passes per call
-EVERY = 10   # steps per block
+REPEATS = 4  # expert passes per call
 
 
 def probe(num_experts: int, rows: int, hidden: int, intermediate: int) -> tuple[Callable[[], None], int]:
@@ -45,36 +45,29 @@ def probe(num_experts: int, rows: int, hidden: int, intermediate: int) -> tuple[
 
 
 class Calibrator:
-    """Pairs each block of steps with a probe taken right after it."""
+    """One probe after every step; figures from the medians."""
 
-    def __init__(self, call: Callable[[], None], flops: int, tokens_per_step: int, every: int = EVERY):
-        self.call, self.flops, self.tokens, self.every = call, flops, tokens_per_step, every
-        self.blocks: list[tuple[float, float]] = []  # (median step seconds, probe GFLOP/s)
+    def __init__(self, call: Callable[[], None], flops: int, tokens_per_step: int):
+        self.call, self.flops, self.tokens = call, flops, tokens_per_step
+        self.rates: list[float] = []  # GFLOP/s, one per probe
 
-    def gflops_now(self, calls: int = 2) -> float:
-        """The faster of ``calls`` probe calls (one call can lose the core to a neighbour)."""
-        best = 0.0
-        for _ in range(calls):
-            t0 = time.perf_counter()
-            self.call()
-            best = max(best, self.flops / (time.perf_counter() - t0) / 1e9)
-        return best
-
-    def after_step(self, step: int, durations: list[float]) -> float:
-        """At a block's end, probe and keep the block; returns the seconds it took (to be left
-        out of the next step's duration)."""
-        if (step + 1) % self.every:
-            return 0.0
+    def probe(self) -> float:
+        """Probes once; returns the seconds it took (to be left out of the next step's duration)."""
         t0 = time.perf_counter()
-        block = durations[max(1, step + 1 - self.every):step + 1]  # the first step's duration includes start-up
-        if block:
-            self.blocks.append((statistics.median(block), self.gflops_now()))
-        return time.perf_counter() - t0
+        self.call()
+        seconds = time.perf_counter() - t0
+        self.rates.append(self.flops / seconds / 1e9)
+        return seconds
 
-    def figures(self, median_step: float) -> dict[str, float]:
-        """``calibration/gflops`` and ``throughput/normalized`` (tokens/s per GFLOP/s)."""
-        blocks = self.blocks or [(median_step, self.gflops_now())]
-        return {
-            "calibration/gflops": statistics.median(g for _, g in blocks),
-            "throughput/normalized": statistics.median(self.tokens / s / g for s, g in blocks),
-        }
+    def figures(self, durations: list[float]) -> dict[str, float]:
+        """``calibration/gflops`` and ``throughput/normalized`` (tokens/s per GFLOP/s: the median
+        step's over the median probe's), and ``throughput/normalized_paired`` (the median over
+        steps of each step's own ratio to the probe right after it)."""
+        if not self.rates:
+            self.probe()
+        steady = durations[1:] or durations
+        gflops = statistics.median(self.rates)
+        paired = [self.tokens / d / g for d, g in zip(durations[1:], self.rates[1:]) if d > 0]
+        return {"calibration/gflops": gflops,
+                "throughput/normalized": self.tokens / statistics.median(steady) / gflops,
+                "throughput/normalized_paired": statistics.median(paired) if paired else None}

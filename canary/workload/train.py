@@ -205,16 +205,20 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
 
     last: dict[str, Any] = {}
     durations: list[float] = []
+    cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
-        t_prev = time.perf_counter()
+        t_prev, c_prev = time.perf_counter(), time.process_time()
 
         def finish(i: int, metrics) -> None:
             """Wait for step i, then record it: its duration is the time since the step before it ended."""
-            nonlocal t_prev, last
+            nonlocal t_prev, c_prev, last
             values = _floats(metrics)
             now = time.perf_counter()
             duration, t_prev = now - t_prev, now
             durations.append(duration)
+            cpu_now = time.process_time()
+            cpu_durations.append(cpu_now - c_prev)
+            c_prev = cpu_now
             last = {
                 "_step": i,
                 "global_step": i,
@@ -242,7 +246,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             finish(i, metrics)
             if zoo:
                 slept = zoo_mod.after_step(zoo, i, durations[-1] - slept)
-            t_prev += cal.after_step(i, durations)  # the probe's time is no step's
+            c0 = time.process_time()
+            t_prev += cal.probe()  # the probe's time is no step's
+            c_prev += time.process_time() - c0
 
     steady = sorted(durations[1:] or durations)
     median = steady[len(steady) // 2]
@@ -252,7 +258,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "throughput/tokens_per_second": tokens_per_step / median,
         "throughput/median_step_seconds": median,
         "compile/seconds": compile_seconds,
-        **cal.figures(median),
+        **cal.figures(durations),
+        "throughput/median_step_cpu_seconds": sorted(cpu_durations[1:] or cpu_durations)[len(cpu_durations) // 2],
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
         "host/cpus": os.cpu_count(),
