@@ -46,7 +46,8 @@ def row(n: str, r: dict) -> tuple[str, bool]:
     t = g.get("throughput", {})
     margin = t.get("margin")
     line = (f"{n:>5} {r.get('verdict', '?'):5} {s.get('throughput/tokens_per_second', 0):9,.0f} tok/s "
-            f"{s.get('calibration/gflops', 0):6.1f} GFLOP/s  normalised {s.get('throughput/normalized', 0):7.2f} "
+            f"{s.get('calibration/gflops', 0):6.1f} GFLOP/s  normalised {s.get('throughput/normalized_paired', 0):7.2f} "
+            f"(of medians {s.get('throughput/normalized', 0):7.2f}, cpu {s.get('throughput/median_step_cpu_seconds', 0) * 1e3:5.1f} ms) "
             f"(floor {t.get('threshold')}, margin {'—' if margin is None else f'{margin * 100:+.1f}%'})  "
             f"curve {g.get('loss_curve', {}).get('value')}  {statuses}")
     return line, alarm
@@ -67,12 +68,17 @@ def main() -> int:
             alarms += alarm
             clean.append(r)
             print(line, flush=True)
-        raw = [r["summary"]["throughput/tokens_per_second"] for r in clean if "throughput/normalized" in r.get("summary", {})]
-        norm = [r["summary"]["throughput/normalized"] for r in clean if "throughput/normalized" in r.get("summary", {})]
+        ok = [r["summary"] for r in clean if "throughput/normalized_paired" in r.get("summary", {})]
+        raw = [s["throughput/tokens_per_second"] for s in ok]
+        norm = [s["throughput/normalized_paired"] for s in ok]
+        medians = [s["throughput/normalized"] for s in ok]
+        cpu = [s["throughput/median_step_cpu_seconds"] for s in ok]
         print(f"clean runs with an alarm: {alarms} of {args.runs}")
         if raw:
             print(f"spread over clean runs (max/min): raw tokens/s {max(raw) / min(raw):.3f}, "
-                  f"normalised {max(norm) / min(norm):.3f}; median normalised {statistics.median(norm):.2f}")
+                  f"normalised (paired, gated) {max(norm) / min(norm):.3f}, normalised (of medians) "
+                  f"{max(medians) / min(medians):.3f}, step CPU seconds {max(cpu) / min(cpu):.3f}; "
+                  f"median normalised {statistics.median(norm):.2f}")
         if args.slow:
             line, _ = row("slow", run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}))
             print(line)

@@ -110,7 +110,7 @@ def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     has no calibration)."""
     name, tol = "throughput", golden.tolerance["throughput"].rtol
     s, p = metrics.summary, golden.perf
-    value, ref, unit = as_float(s.get("throughput/normalized")), as_float(p.get("normalized_throughput")), "normalised"
+    value, ref, unit = as_float(s.get("throughput/normalized_paired")), as_float(p.get("normalized_throughput")), "normalised"
     if value is None or ref is None:
         value, ref, unit = as_float(s.get("throughput/tokens_per_second")), as_float(p.get("tokens_per_second")), "tokens/s"
     if ref is None:

@@ -15,6 +15,7 @@ the golden's compile seconds are a cold compile's, the ceiling a warm run stays 
 
 from __future__ import annotations
 
+import json
 import os
 import platform as platform_mod
 from dataclasses import dataclass, field
@@ -89,10 +90,22 @@ class Recording:
     runs: list[dict[str, Any]]  # variant, run_id, run_dir, verdict
 
 
+def run_name(n: int, variant: str) -> str:
+    return f"{n:02d}-{variant.replace('=', '-')}"
+
+
+def variant_of(run_name: str) -> str:
+    """The variant a recording's run directory is of (``03-ragged_dot-xla`` -> ``ragged_dot=xla``)."""
+    name = run_name.split("-", 1)[1] if run_name[:2].isdigit() and "-" in run_name else run_name
+    return name if name == "base" or "-" not in name else name.replace("-", "=", 1)
+
+
 def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = None, runs: int = DEFAULT_RUNS,
            window: int | None = None, out: Path = Path("runs"), output: Path | None = None,
-           write: bool = True, progress=None, say=lambda s: None) -> Recording:
-    from canary.runner import RunOptions, resolve_inputs, run_canary, versions
+           write: bool = True, progress=None, say=lambda s: None, source: Path | None = None) -> Recording:
+    """Train the recording's runs under ``out`` and write the golden; with ``source`` (a former
+    recording's directory), derive it from those runs instead of training (``--from``)."""
+    from canary.runner import RunOptions, resolve_inputs, run_canary
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
     f, _, lane, gates_file = resolve_inputs(opts)
@@ -100,34 +113,57 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     window = window or golden_mod.default_window(lane.platform)
     if window < 1 or runs < 1:
         raise ConfigError("--window and --runs must be at least 1")
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    where = Path(out) / f"golden-{lane.name}-{stamp}"
     metric = gates_file.lane(lane.name).loss_metric
-    facts, done = [], []
-    for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size), 1):
-        say(f"recording run {n}: {v.name}")
-        rec = run_canary(RunOptions(
-            lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=f"{n:02d}-{v.name.replace('=', '-')}",
-            ragged_dot=v.ragged_dot, cache=CacheSpec(mode="cold"), record_history=False, env=v.env,
-            judge_golden=False), progress)
-        done.append({"variant": v.name, "run_id": rec.run_id, "run_dir": rec.run_dir, "verdict": rec.verdict})
-        if rec.verdict != "pass":
-            raise RecordingFailed(f"recording run {v.name} ({rec.run_dir}) failed"
-                                  + (f": {rec.error.splitlines()[-1]}" if rec.error else f": gates {rec.gates}")
-                                  + "; a golden is recorded from healthy runs only")
-        m = load_run_metrics(Path(rec.run_dir), metric)
-        facts.append(golden_mod.RunFacts(v.name, m.losses or [], m.summary, rec.run_id, v.perf_comparable))
-    host = {"cpus": facts[0].summary.get("host/cpus", os.cpu_count()), "machine": platform_mod.machine()}
-    recorded = {
+    done: list[dict[str, Any]] = []
+    if source is not None:
+        dirs = sorted(d for d in Path(source).iterdir() if (d / "result.json").is_file())
+        if not dirs:
+            raise ConfigError(f"{source}: no recording runs (run directories with a result.json) in it")
+        for d in dirs:
+            rec = json.loads((d / "result.json").read_text())
+            done.append({"variant": variant_of(d.name), "run_id": rec["run_id"], "run_dir": str(d),
+                         "verdict": rec["verdict"], "error": rec.get("error"), "gates": rec.get("gates")})
+    else:
+        where = Path(out) / f"golden-{lane.name}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}"
+        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size), 1):
+            say(f"recording run {n}: {v.name}")
+            rec = run_canary(RunOptions(
+                lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=run_name(n, v.name),
+                ragged_dot=v.ragged_dot, cache=CacheSpec(mode="cold"), record_history=False, env=v.env,
+                judge_golden=False), progress)
+            done.append({"variant": v.name, "run_id": rec.run_id, "run_dir": rec.run_dir, "verdict": rec.verdict,
+                         "error": rec.error, "gates": rec.gates})
+            _check(done[-1])
+    facts = []
+    for d in done:
+        _check(d)
+        m = load_run_metrics(Path(d["run_dir"]), metric)
+        facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], m.summary, d["run_id"], d["variant"] == "base"))
+    g = golden_mod.build(facts, ferry=f.name, ferry_version=f.version, lane=lane.name, steps=o.steps,
+                         window=window, metric=metric, host=_host(facts),
+                         recorded=_recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done))
+    path = golden_mod.write(g, output or default_path(f.name, lane.name, gates)) if write else None
+    return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
+
+
+def _check(run: dict[str, Any]) -> None:
+    if run["verdict"] != "pass":
+        why = run["error"].splitlines()[-1] if run.get("error") else f"gates {run.get('gates')}"
+        raise RecordingFailed(f"recording run {run['variant']} ({run['run_dir']}) failed: {why}; "
+                              "a golden is recorded from healthy runs only")
+
+
+def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
+    return {"cpus": facts[0].summary.get("host/cpus", os.cpu_count()), "machine": platform_mod.machine()}
+
+
+def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:
+    from canary.runner import versions
+
+    return {
         "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "commit": head_commit(str(Path.cwd())),
         "versions": versions(),
-        "command": f"canary golden record {lane.name} --runs {runs} --window {window}",
+        "command": f"canary golden record {lane} --runs {runs} --window {window}",
         "runs": [d["variant"] for d in done],
     }
-    g = golden_mod.build(facts, ferry=f.name, ferry_version=f.version, lane=lane.name, steps=o.steps,
-                         window=window, metric=metric, host=host, recorded=recorded)
-    path = None
-    if write:
-        path = golden_mod.write(g, output or default_path(f.name, lane.name, gates))
-    return Recording(g, path, done)

@@ -22,7 +22,7 @@ def curve(scale=1.0, steps=STEPS, wobble=0.0):
 
 
 def perf_summary(tps=10_000.0, gflops=20.0, compile_s=3.0, peak=400e6, cpus=2):
-    return {"throughput/tokens_per_second": tps, "calibration/gflops": gflops, "throughput/normalized": tps / gflops,
+    return {"throughput/tokens_per_second": tps, "calibration/gflops": gflops, "throughput/normalized_paired": tps / gflops,
             "throughput/median_step_seconds": 1024 / tps, "compile/seconds": compile_s, "memory/peak_bytes": peak,
             "host/cpus": cpus}
 
@@ -256,3 +256,14 @@ def test_combined_record_of_both_caches_fails_as_cache_inconsistency(tmp_path):
     assert rec.gates[-1]["name"] == "cache_consistency" and rec.classification != "pass"
     good = consistency.combine(cold, [warm], consistency.judge(cold, L, warm, L), "run-1", tmp_path)
     assert good.verdict == "pass" and good.signature is None and good.run_dir == str(tmp_path)
+
+
+def test_a_recordings_run_directories_name_their_variants():
+    from canary.golden_record import run_name, variant_of, variants
+
+    for v in ("base", "devices=4", "ragged_dot=xla"):
+        assert variant_of(run_name(3, v)) == v
+    names = [v.name for v in variants("cpu", 2, "auto", 8)]
+    assert names[:3] == ["base", "base", "devices=4"] and "ragged_dot=xla" in names
+    assert [v.name for v in variants("tpu", 3, "megablox", 128)] == ["base"] * 3
+    assert [v.name for v in variants("cpu", 1, "auto", 6)][:2] == ["base", "ragged_dot=xla"]  # 6 rows: no 4-way split

@@ -36,9 +36,11 @@ def golden() -> None:
               help="Where to write it [default: the golden the lane's gates name, else gates/<ferry>.<lane>.golden.json].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where the recording's run directories are created.")
+@click.option("--from", "source", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Derive the golden from a former recording's runs (its golden-LANE-... directory) instead of training.")
 @json_option
 @handle_errors
-def record(lane, runs, window, ferry, gates, output, out, as_json):
+def record(lane, runs, window, ferry, gates, output, out, source, as_json):
     """Train LANE's recording runs (cold cache, no history) and write its golden.
 
     Review the change with `canary golden diff LANE` (or git diff) and commit it. Exit status:
@@ -48,7 +50,7 @@ def record(lane, runs, window, ferry, gates, output, out, as_json):
 
     err = console(stderr=True)
     rec = do_record(lane, ferry=ferry, gates=gates, runs=runs, window=window, out=out, output=output,
-                    say=lambda s: err.print(f"[dim]{s}[/]", highlight=False))
+                    say=lambda s: err.print(f"[dim]{s}[/]", highlight=False), source=source)
     g = rec.golden
     if as_json:
         emit_json({"path": str(rec.path), "runs": rec.runs, "golden": g.to_dict()})
