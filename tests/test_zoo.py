@@ -89,3 +89,15 @@ def test_clean_cold_and_warm_runs_agree_bit_for_bit(tmp_path):
     top = Path(out["run_dir"])
     assert {p.name for p in top.iterdir()} >= {"cold", "warm", "warm-2", "result.json", "metrics.jsonl"}
     assert out["attempts"][0]["cache"]["mode"] == "cold" and out["attempts"][-1]["cache"]["hits"] > 0
+
+
+def test_an_equivalent_variant_raises_no_alarm(tmp_path):
+    """The batch split over 4 forced host devices computes the same function: it passes the
+    default gates, judged on its curve (its speed is another program's: the perf gates skip)."""
+    r = run_cli("run", "cpu", "--json", "--no-history", "--out", str(tmp_path / "runs"),
+                env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["summary"]["devices"] == 4
+    assert gate(out, "loss_curve")["status"] == "PASS" and gate(out, "final_loss_golden")["status"] == "PASS"
+    assert gate(out, "throughput")["status"] == "SKIP" and "devices=1" in gate(out, "throughput")["detail"]

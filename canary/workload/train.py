@@ -91,8 +91,7 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     cfg = model_config(spec)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
-        ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform,
-                                                 tiling=zoo_mod.tiling(zoo_mod.from_env(), spec.tiling))
+        ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
     tx, schedule = make_optimizer(ferry.optimizer, spec.steps)
     t = ferry.trainer
 

@@ -17,6 +17,9 @@ corrupt_cache          every entry of a warm run's compilation cache is damaged 
 =====================  ============================================================================
 
 The model's bugs are read by :mod:`canary.workload.model` from ``model.BUGS`` at trace time.
+Unlike the rest of the package, this module imports no JAX at import time: the harness reads the
+switch too, to build the spec (``static_tiling`` is a spec's tiling, so the lowering preflight
+and the run's log both say ``static``).
 """
 
 from __future__ import annotations
