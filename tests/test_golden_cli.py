@@ -92,3 +92,48 @@ def test_the_committed_cpu_golden_is_current():
     for name, tol in g.tolerance.items():
         assert tol.rtol >= tol.floor and tol.factor == 1.5, name
     assert golden.dumps(g) == (golden.lane_golden_path("moe-canary", "cpu")).read_text()  # as written
+
+
+def _fake_run(d, variant_scale, tps):
+    """A recording's run directory as the runner leaves it: result.json, metrics.jsonl, summary."""
+    d.mkdir(parents=True)
+    steps = [{"global_step": i, "train/loss": loss * variant_scale} for i, loss in
+             ((i, 1.0 + 5.0 * 0.98 ** i) for i in range(200))]
+    (d / "metrics.jsonl").write_text("\n".join(json.dumps(s) for s in steps) + "\n")
+    summary = {"_step": 199, "train/loss": steps[-1]["train/loss"], "throughput/tokens_per_second": tps,
+               "throughput/normalized_paired": tps / 10, "compile/seconds": 5.0, "memory/peak_bytes": 5e8,
+               "host/cpus": 2, "kernels/ragged_dot": "grouped", "devices": 1}
+    (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": {}, "summary": summary}) + "\n")
+    (d / "result.json").write_text(json.dumps({"run_id": d.name, "verdict": "pass"}))
+
+
+def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
+    rec = tmp_path / "golden-cpu-x"
+    _fake_run(rec / "01-base", 1.0, 1000.0)
+    _fake_run(rec / "02-base", 1.0, 1100.0)
+    _fake_run(rec / "03-devices-4", 1.002, 500.0)
+    out = tmp_path / "g.golden.json"
+    r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    g = golden.read(out)
+    assert g.recorded["runs"] == ["base", "base", "devices=4"] and len(g.windows) == 10
+    assert g.tolerance["loss_curve"].observed == pytest.approx(0.002, rel=1e-3)
+    assert g.tolerance["loss_curve"].rtol == pytest.approx(0.003, rel=1e-3)
+    assert g.perf["tokens_per_second"] == 1050.0  # the base runs' median; the variant's speed is not the lane's
+    assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
+
+    (rec / "02-base" / "result.json").write_text(json.dumps({"run_id": "02-base", "verdict": "fail", "error": "boom"}))
+    r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out))
+    assert r.exit_code == 1 and "healthy runs only" in r.output
+
+
+@pytest.mark.slow
+def test_repro_both_trains_cold_then_warm_and_compares(tmp_path):
+    from conftest import run_cli
+
+    r = run_cli("repro", "cpu", "--both", "--steps", "5", "--cache-dir", str(tmp_path / "cache"),
+                "--out", str(tmp_path / "runs"), "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["verdict"] == "pass" and "cold, then warm" in out["message"]
+    assert [g["name"] for g in out["gates"]] == ["min_steps", "finite_loss", "cache_consistency"]
