@@ -9,7 +9,7 @@ from notify_records import failing
 
 
 def _env(github, tmp_path, **extra):
-    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url if github else "", "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
             "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
             "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
 
@@ -55,6 +55,31 @@ def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp
     [issue] = github.state.issues()
     assert issue["body"] in r.stdout
     assert f"title: {issue['title']}" in r.stdout
+
+
+def test_a_dry_run_without_network_says_github_was_unreachable_and_delivered_nothing(tmp_path):
+    d = _run_dir(tmp_path, failing())
+    env = {**_env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid"), "CANARY_GITHUB_BACKOFF_SCALE": "1"}  # real backoff
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--json", env=env)
+    assert r.returncode == 1, r.stderr
+    out = json.loads(r.stdout)
+    assert out["delivered"] is False and out["dry_run"] is True
+    assert "GitHub unreachable: cannot resolve nonexistent.invalid" in out["unreachable"]
+    [dlv] = out["deliveries"]
+    assert dlv["status"] == "dry-run" and dlv["unreachable"] is True
+    assert dlv["messages"] and dlv["messages"][0]["title"].startswith("[canary-tpu] ")  # what would be posted
+    assert "retrying" not in r.stderr
+
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", env=env)
+    assert r.returncode == 1
+    assert "GitHub was unreachable, nothing was posted" in r.stdout
+    assert run_marker(failing().run_id, "tpu") in r.stdout
+
+    r = run_cli("notify", str(d), "--repo", REPO, "--json", env=env)  # a real notify: kept for the next one
+    assert r.returncode == 1 and "retrying" not in r.stderr
+    out = json.loads(r.stdout)
+    assert out["delivered"] is False and out["deliveries"][0]["status"] == "spooled"
+    assert (d / "notify-pending.json").is_file()
 
 
 def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(github, tmp_path):
