@@ -32,7 +32,8 @@ from canary.gitinfo import head_commit
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
 from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
+from canary.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
+                            read_json_lines, tracker_config)
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
 from canary.workload.tracking import run_context as tracking_context
@@ -306,6 +307,17 @@ SUMMARY_KEYS = (
 )
 
 
+def _tracker_prior(path: Path) -> dict[str, Any]:
+    """What a run record would say of a tracker file's run: lane, ferry and the steps asked for."""
+    if not path.is_file():
+        return {}
+    config = tracker_config(read_json_lines(path), str(path))
+    steps = config.get("steps")
+    return {"lane": config.get("lane") if isinstance(config.get("lane"), str) else None,
+            "ferry": config.get("ferry") if isinstance(config.get("ferry"), str) else None,
+            "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None}
+
+
 def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
     """``canary gate``: gates on an existing run directory or metrics file."""
     path = Path(path)
@@ -316,9 +328,11 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
         prior = json.loads(result_file.read_text())
-        lane_name = lane_name or prior.get("lane")
-        ferry_name = prior.get("ferry")
-        requested_steps = requested_steps or prior.get("steps_requested")
+    else:  # a tracker file canary wrote names its run in its config (levanter's names no lane)
+        prior = _tracker_prior(path / TRACKER_FILE if path.is_dir() else path)
+    lane_name = lane_name or prior.get("lane")
+    ferry_name = prior.get("ferry")
+    requested_steps = requested_steps or prior.get("steps_requested")
     if lane_name is None:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
