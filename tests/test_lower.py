@@ -102,6 +102,7 @@ def test_per_shape_tiling_lowers_for_tpu(cli):
     assert p == {**p, "ok": True, "error": None, "ragged_dot": "megablox", "batch_size": 32, "seq_len": 8192}
 
 
+@pytest.mark.slow  # lowers whole train steps, twice
 def test_cpu_lane_lowers_with_its_local_kernel(cli):
     r = cli("lower", "--lane", "cpu", "--platform", "cpu", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -111,6 +112,7 @@ def test_cpu_lane_lowers_with_its_local_kernel(cli):
     assert r.returncode == 0 and json.loads(r.stdout)["platforms"][0]["attention"] == "xla"
 
 
+@pytest.mark.slow  # lowers whole train steps, twice
 def test_gpu_lane_lowers_for_cuda_and_text_output_names_the_failure(cli):
     r = cli("lower", "--lane", "gpu", "--platform", "cuda", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -146,6 +148,7 @@ def test_help_does_not_import_jax():
     assert r.stdout.strip() == "False"
 
 
+@pytest.mark.slow  # lowers whole train steps, twice
 def test_repro_without_the_hardware_says_so_and_cross_lowers(cli):
     r = cli("repro", "tpu", "--tiling", "static", "--json")
     assert r.returncode == 1, r.stderr

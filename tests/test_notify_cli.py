@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from canary.notify.compose import run_marker
 from conftest import run_cli
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
@@ -74,12 +76,7 @@ def test_a_dry_run_without_network_says_github_was_unreachable_and_delivered_not
     assert r.returncode == 1
     assert "GitHub was unreachable, nothing was posted" in r.stdout
     assert run_marker(failing().run_id, "tpu") in r.stdout
-
-    r = run_cli("notify", str(d), "--repo", REPO, "--json", env=env)  # a real notify: kept for the next one
-    assert r.returncode == 1 and "retrying" not in r.stderr
-    out = json.loads(r.stdout)
-    assert out["delivered"] is False and out["deliveries"][0]["status"] == "spooled"
-    assert (d / "notify-pending.json").is_file()
+    assert not (d / "notify-pending.json").exists()  # a dry run keeps nothing to send later
 
 
 def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(github, tmp_path):
@@ -168,6 +165,7 @@ def _failing_lane(tmp_path, github, **extra):
     return _env(github, tmp_path, CANARY_LANES=str(lanes), **extra)
 
 
+@pytest.mark.slow  # canary run starts workload attempts
 def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     out = tmp_path / "runs"
@@ -182,6 +180,7 @@ def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
     assert run_marker(res["run_id"], "cpu") in issue["body"]
 
 
+@pytest.mark.slow  # canary run starts workload attempts
 def test_run_notify_during_an_outage_keeps_the_verdict_and_the_next_run_sends_both(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     out = tmp_path / "runs"

@@ -135,6 +135,7 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
         assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow  # two runs whose workload imports JAX and traces the model
 def test_a_training_crash_is_a_failed_canary_not_a_harness_crash(tmp_path):
     # head_dim 31 cannot be split into rotary halves: the workload raises while tracing.
     ferry = _ferry(tmp_path, **{"head_dim = 32": "head_dim = 31"})
