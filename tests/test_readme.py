@@ -32,6 +32,7 @@ def _commands_in(text: str) -> list[tuple[str, str]]:
     ``$ canary`` line or an indented code block), ``table`` (a table row's code span) or ``prose``
     (a code span in a sentence, often just naming a command)."""
     found: list[tuple[str, str]] = []
+    text = re.sub(r"\\\n\s*", " ", text)  # a command continued over lines with a backslash
     for line in text.splitlines():
         stripped = line.strip()
         if (line.startswith("    ") or stripped.startswith("$ ")) and re.search(r"(?:^|\s|/)canary\s", stripped):
@@ -43,7 +44,7 @@ def _commands_in(text: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for command, kind in found:
         command = command.split("&&")[-1].strip()  # `python3 -m venv .venv && ... && .venv/bin/canary run cpu`
-        command = re.split(r"\s+#\s", command)[0].strip()  # a trailing comment
+        command = " ".join(re.split(r"\s+#\s", command)[0].split())  # a trailing comment; runs of spaces
         command = re.sub(r"^(?:[A-Z_]+=\S+\s+)*(?:\S*/)?canary\s+", "canary ", command)  # ENV=... .venv/bin/canary
         if command.startswith("canary ") and command not in [c for c, _ in out]:
             out.append((command, kind))
@@ -81,10 +82,12 @@ def test_the_extraction_reads_blocks_tables_and_prose():
             "```console\n$ canary history --lane tpu\n```\n"
             "| `canary gate PATH` | judge it |\n"
             "A quick run (`canary run cpu --steps 20`) and `--cold` and `python x.py`; `canary gate` reads it.\n"
-            "    XLA_FLAGS=--x canary list   # every lane\n")
+            "    XLA_FLAGS=--x canary list   # every lane\n"
+            "        run: |\n          canary run tpu --ferry f.toml \\\n            --json > result.json\n")
     assert _commands_in(text) == [("canary run cpu", "block"), ("canary history --lane tpu", "block"),
                                   ("canary gate PATH", "table"), ("canary run cpu --steps 20", "prose"),
-                                  ("canary gate", "prose"), ("canary list", "block")]
+                                  ("canary gate", "prose"), ("canary list", "block"),
+                                  ("canary run tpu --ferry f.toml --json > result.json", "block")]
 
 
 @pytest.mark.parametrize("command", readme_commands())
@@ -114,6 +117,10 @@ def _runnable() -> list:
 
 @pytest.mark.parametrize("command", _runnable())
 def test_each_runnable_readme_command_runs_as_written(command, tmp_path):
+    # a scratch directory that looks like the checkout (its relative paths resolve), whose runs/ is new
+    for entry in ROOT.iterdir():
+        if entry.name not in ("runs", ".git") and not entry.name.startswith("."):
+            (tmp_path / entry.name).symlink_to(entry)
     r = run_cli(*_argv(command), cwd=tmp_path, timeout=900)
     assert r.returncode != 2, f"`{command}` was refused as bad input:\n{r.stderr}"
     assert "Traceback" not in r.stderr, r.stderr
