@@ -7,7 +7,7 @@ import pytest
 from canary.notify.compose import run_marker
 from conftest import run_cli
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
-from notify_records import failing
+from notify_records import failing, passing
 
 
 def _env(github, tmp_path, **extra):
@@ -212,3 +212,11 @@ def test_run_notify_flags_are_checked_before_training(github, tmp_path):
     r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--dry-run", env=env)
     assert r.returncode == 2 and "--dry-run only applies with --notify github" in r.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_dry_run_with_nothing_to_say_contacts_no_one(tmp_path):
+    d = _run_dir(tmp_path, passing())  # a pass that ends no failure streak
+    env = _env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid")
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--no-history", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "nothing to say, so GitHub was not contacted" in r.stdout

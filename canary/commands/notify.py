@@ -126,6 +126,8 @@ def render_result(result, as_json: bool) -> None:
                 what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
                 click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
                            "had no canary issues, these calls would be made")
+            elif not d.calls:
+                click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
             else:
                 click.echo(f"dry run for {label}: nothing was posted; these calls would be made")
             for call in d.calls:
@@ -133,8 +135,6 @@ def render_result(result, as_json: bool) -> None:
             for i, m in enumerate(d.messages, 1):
                 click.echo(f"\n--- markdown {i}: {m['call']}" + (f"  title: {m['title']}" if m["title"] else ""))
                 click.echo(m["body"], nl=False)
-            if not d.calls:
-                click.echo("  nothing to say")
         elif d.status == "failed":
             out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
         elif d.status == "spooled":
