@@ -78,6 +78,7 @@ def test_plan_rejects_bad_input_by_name(config, opts, key):
 # ----------------------------------------------------------------------------- the command
 
 
+@pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
 def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
     r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "static", "--json")
     assert r.returncode == 1, r.stderr
@@ -95,6 +96,7 @@ def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
         ("grad-lhs", "down", "out"), ("grad-lhs", "gate/up", "lhs")}
 
 
+@pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
 def test_per_shape_tiling_lowers_for_tpu(cli):
     r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "per-shape", "--json")
     assert r.returncode == 0, r.stdout + r.stderr

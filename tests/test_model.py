@@ -95,6 +95,7 @@ def test_auto_backend_per_platform():
         ragged_dot.resolve("nope", "cpu")
 
 
+@pytest.mark.slow  # compiles the whole model's forward pass
 def test_forward_shapes_and_router_statistics():
     params = init_params(CFG, jax.random.PRNGKey(0))
     tokens = jnp.zeros((2, 24), jnp.int32)
