@@ -85,7 +85,7 @@ def workload_argv(spec_path: Path) -> list[str]:
     return [sys.executable, "-m", "canary.workload.train", str(spec_path)]
 
 
-# XLA's CPU runtime allocates a step's scratch space (43-77 MB for the cpu lane's train step)
+# XLA's CPU runtime allocates a step's scratch space (77 MB for the cpu lane's train step)
 # with one malloc per step, from a worker thread. glibc serves a request that large from a fresh
 # mmap and unmaps it when the step ends, so every step faulted the whole buffer in again: about
 # 19,000 new 4 KiB pages, 40% of the step. With mmap off for malloc (the buffer then comes from
