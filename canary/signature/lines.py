@@ -1,0 +1,218 @@
+"""Reading log lines: what a scheduler, logger, markdown or a test runner put around a line, taken
+off; long logs cut to what can name a failure. Pure; no I/O beyond reading a stream it is given.
+
+A log reaches us in many wrappings: Ray's ``(TrainWorker pid=.., ip=..)``, timestamps (ISO,
+GitHub Actions', glog/absl headers), ``srun --label`` task numbers, Kubernetes pod prefixes,
+markdown quotes (``> ``) and headings (``# ``) of a pasted issue, pytest's ``E   `` lines and
+IPython's ``----> 12`` frames. :func:`strip_prefix` takes them off one line; :func:`clean_lines`
+does it for a text. Lines longer than :data:`MAX_LINE` keep their head and tail, so one huge line
+costs the same as a short one; :func:`window` and :func:`read_window` keep a long log's tail and
+the region of its last error line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from typing import IO, Iterable
+
+MAX_LINE = 8192  # characters of one line that are read (head and tail of longer ones)
+TAIL_LINES = 4000  # lines kept from the end of a long log
+REGION_LINES = 400  # lines kept around the last error line before the tail
+MAX_TEXT = 4 * 1024 * 1024  # a log text longer than this is windowed before it is read
+
+_PREFIXES = [
+    # Ray: "(TrainWorker pid=4242, ip=10.0.0.3) ", "(raylet) ", "(pid=4242) "
+    re.compile(r"\((?=[^)\n]{0,200}(?:pid=|ip=|raylet|gcs_server|autoscaler|dashboard))[^()\n]{0,200}\) ?"),
+    # ISO timestamps (GitHub Actions prints 7 fractional digits), optionally bracketed, with a
+    # logging level and a "file.py:12 --" source
+    re.compile(
+        r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
+        r"(?:\s{1,8}-?\s?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?)?"
+        r"(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?(?:\s{1,8}--?)? ?"
+    ),
+    # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "
+    re.compile(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
+    # Python logging: "ERROR:root:", "WARNING:absl:", "INFO:levanter.main:"
+    re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,100}:"),
+    # GitHub Actions annotations: "##[error]", "::error file=x::"
+    re.compile(r"##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)[^:]{0,200}::"),
+    # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | "
+    re.compile(r"(?:\d{1,4}|task \d{1,6}|[\w.]{1,100}-\d{1,6}):(?: |$)"),
+    re.compile(r"\[(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?\d{1,6}\] ?"),
+    re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
+    # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
+    re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
+    re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
+    # markdown: quotes and headings of a pasted log
+    re.compile(r"(?:> ?)+(?=\S|$)"),
+    re.compile(r"#{1,6} (?=\S)"),
+    # pytest's failure lines: "E   ValueError: ..." (its "> " source marker goes with the quotes)
+    re.compile(r"E(?: {1,8}|$)"),
+]
+# IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)".
+_IPY_FILE = re.compile(r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
+                       r" in (?P<func>[\w.<>]{1,200})")
+_IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
+_IPY_ARROW = re.compile(r"^-{2,}> ?\d{1,7} |^ {3,}\d{1,7} ")
+_IPY_RULE = re.compile(r"^-{20,}\s*$")
+_RAY_REPEAT = re.compile(r"\s{0,8}\[repeated \d{1,9}x across cluster\]\s{0,8}$")
+_ANSI = re.compile(r"\x1b\[[0-9;?]{0,20}[A-Za-z]")
+
+
+def cap_line(line: str, limit: int = MAX_LINE) -> str:
+    """A line of at most about ``limit`` characters: its head and tail around `` … ``."""
+    if len(line) <= limit:
+        return line
+    half = limit // 2
+    return line[:half] + " … " + line[-half:]
+
+
+def strip_prefix(line: str) -> str:
+    """One log line without the scheduler's, logger's and markdown's decorations."""
+    line = cap_line(line.rstrip("\r\n"))
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    if line.endswith("cluster]"):
+        line = _RAY_REPEAT.sub("", line)
+    for _ in range(6):
+        for rx in _PREFIXES:
+            m = rx.match(line)
+            if m and m.end() > 0:
+                line = line[m.end():]
+                break
+        else:
+            break
+    return _ipython(line)
+
+
+def _ipython(line: str) -> str:
+    """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
+    if not line or line[0] not in "FC-":
+        return line
+    m = _IPY_FILE.match(line)
+    if m and (m.group("line") or m.group("line2")):
+        file = m.group("file")
+        if file.startswith("Cell In"):
+            file = "<ipython-cell>"
+        return f'  File "{file}", line {m.group("line") or m.group("line2")}, in {m.group("func")}'
+    m = _IPY_CELL.match(line)
+    if m:
+        return f'  File "<ipython-cell>", line {m.group("line")}, in <module>'
+    if _IPY_RULE.match(line):
+        return ""
+    return line
+
+
+def _is_ipython_source(line: str) -> bool:
+    return bool(_IPY_ARROW.match(line))
+
+
+def clean_lines(text: str | Iterable[str]) -> list[str]:
+    """The lines of a log, each without its decorations (see :func:`strip_prefix`)."""
+    raw = text.splitlines() if isinstance(text, str) else text
+    out = []
+    for line in raw:
+        s = strip_prefix(line)
+        if _is_ipython_source(s):
+            s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
+        out.append(s)
+    return out
+
+
+# ----------------------------------------------------------------------------- long logs
+
+# A line worth keeping when it is outside the tail: what a failure's first line looks like.
+ERROR_LINE = re.compile(
+    r"Traceback \(most recent call last\)|Error\b|Exception\b|\b[A-Z]{4,}_[A-Z_]{3,}\b|Check failed|"
+    r"Fatal Python error|NCCL WARN|CUDA_ERROR|cuda error|Out of memory|Killed process|E\d{4}:"
+)
+
+
+class Window:
+    """A long log's lines, read once, kept in bounded memory: the last :data:`TAIL_LINES` lines and
+    the :data:`REGION_LINES` around the last error line seen before them."""
+
+    def __init__(self, tail: int = TAIL_LINES, region: int = REGION_LINES) -> None:
+        self.tail: deque[str] = deque(maxlen=tail)
+        self.before: deque[str] = deque(maxlen=region // 4)  # lines leading up to the region
+        self.region: list[str] = []
+        self._pending: list[str] = []  # the region being read
+        self._region_len = region
+        self._reading = False
+        self.dropped = 0
+
+    def add(self, line: str) -> None:
+        line = cap_line(line.rstrip("\r\n"))
+        if len(self.tail) == self.tail.maxlen:
+            self._evicted(self.tail[0])
+        self.tail.append(line)
+
+    def _evicted(self, line: str) -> None:
+        """A line leaves the tail: it joins the error region, or the lines before one."""
+        self.dropped += 1
+        if ERROR_LINE.search(line):
+            self._pending = [*self.before, line]
+            self._reading = True
+        elif self._reading:
+            self._pending.append(line)
+        else:
+            self.before.append(line)
+            return
+        if len(self._pending) >= self._region_len:
+            self._reading = False
+        self.region = self._pending[: self._region_len]
+
+    def lines(self) -> list[str]:
+        if not self.dropped:
+            return list(self.tail)
+        marker = [f"[… {self.dropped - len(self.region)} lines not read …]"] if self.region else []
+        return [*self.region, *marker, *self.tail]
+
+
+def window(text: str, limit: int = MAX_TEXT) -> str:
+    """``text``, or for a log longer than ``limit`` the lines a :class:`Window` keeps."""
+    if len(text) <= limit:
+        return text
+    w = Window()
+    start = 0
+    n = len(text)
+    while start < n:
+        end = text.find("\n", start)
+        if end < 0:
+            end = n
+        # a line is looked at only up to MAX_LINE characters on either end
+        if end - start > MAX_LINE:
+            w.add(text[start:start + MAX_LINE // 2] + " … " + text[end - MAX_LINE // 2:end])
+        else:
+            w.add(text[start:end])
+        start = end + 1
+    return "\n".join(w.lines())
+
+
+def read_window(stream: IO[str], chunk: int = 1 << 20) -> str:
+    """A log read from ``stream`` in chunks, in bounded memory: what :func:`window` keeps. Lines
+    longer than :data:`MAX_LINE` are held as their head and tail while they are read."""
+    w = Window()
+    head = ""  # the start of the line being read (at most MAX_LINE // 2 characters)
+    tail = ""  # its latest characters
+    long_line = False
+    while True:
+        data = stream.read(chunk)
+        if not data:
+            break
+        parts = data.split("\n")
+        for k, part in enumerate(parts):
+            if k > 0:  # a newline ended the line before this part
+                w.add(head + (" … " if long_line else "") + tail)
+                head, tail, long_line = "", "", False
+            if long_line:
+                tail = (tail + part)[-(MAX_LINE // 2):]
+            elif len(head) + len(part) > MAX_LINE:
+                joined = head + part
+                head, tail, long_line = joined[: MAX_LINE // 2], joined[-(MAX_LINE // 2):], True
+            else:
+                head += part
+    if head or tail:
+        w.add(head + (" … " if long_line else "") + tail)
+    return "\n".join(w.lines())
