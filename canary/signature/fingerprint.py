@@ -29,7 +29,7 @@ def fingerprint(kind: str, exception: str | None, message: str, frames: Sequence
 def group_key(kind: str, exception: str | None, message: str) -> str:
     """What a group is made of, readable: ``XlaRuntimeError RESOURCE_EXHAUSTED @ gmm``."""
     cls = kinds.error_class(exception, message) or kind
-    op = kinds.failing_op(message)
+    op = kinds.failing_op(message, exception)
     return f"{cls} @ {op}" if op else cls
 
 
@@ -41,8 +41,9 @@ def make(kind: str, exception: str | None, message: str, frames: Sequence[str] =
     """A signature from its parts; ``exception`` is canonicalised and ``message`` normalised here."""
     if kind not in kinds.known_kinds():
         raise ValueError(f"unknown signature kind {kind!r}; known: {', '.join(kinds.known_kinds())}")
-    exception = canonical_class(exception) if exception else exception
-    message = normalize(canonical_message(message))
+    message = canonical_message(message)
+    exception = canonical_class(exception, message) if exception else exception
+    message = normalize(message)
     frames = list(frames)
     return Signature(fingerprint(kind, exception, message, frames), kind, exception, message, frames, excerpt,
                      group=group(kind, exception, message))

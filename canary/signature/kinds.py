@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from canary.signature.normalize import STATUS_CODES, canonical_class, status_code
+from canary.signature.normalize import OLD_STATUS_NAMES, STATUS_CODES, canonical_class, status_code
 
 KINDS: tuple[str, ...] = (
     "compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure",
@@ -92,19 +92,40 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
 
 _OPS = [
     re.compile(r"pallas_call kernel (?:at \S{1,300}|\w{1,200})"),  # Pallas: where the kernel is
-    re.compile(r"\bkernel[ =:]+['\"`]?(?P<name>[A-Za-z_]\w{1,200})"),
+    re.compile(r"\b(?P<name>Mosaic) failed to compile"),
+    re.compile(r"\bkernel[ =:]+['\"`]?(?P<name>[a-z_][\w.<>]{1,200})"),
     re.compile(r"\b(?:op_name|Operator|XLA Label)[=:]\s?\"?(?P<name>[\w()./\[\]=-]{1,300})"),
-    re.compile(r"\bin (?P<name>nccl\w{1,100})"),
     re.compile(r"\b(?P<name>nccl[A-Z]\w{1,100})\b"),
     re.compile(r"\b(?P<name>cu[A-Z]\w{1,100}|cudnn\w{1,100}|cublas\w{1,100})\b"),
+    re.compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]{2,60}|CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60})\b"),
     re.compile(r"for '(?P<name>jit_\w{1,200}|pmap_\w{1,200})'"),  # compilation cache entries
     re.compile(r"\bjit\((?P<name>\w{1,200})\)"),
     re.compile(r"(?P<name>\w{1,100}\.(?:cc|cpp|cu|h)):<line>"),  # where a CHECK or a C++ error fired
+    re.compile(r"(?:Check|CHECK) failed: (?P<name>[^\s(]{1,80})"),
+]
+# NCCL's result codes, however a release or a wrapper words them.
+_NCCL_CODES = [
+    (re.compile(r"ncclUnhandledCudaError|NCCL Error 1\b|unhandled cuda error", re.I), "ncclUnhandledCudaError"),
+    (re.compile(r"ncclSystemError|NCCL Error 2\b|unhandled system error", re.I), "ncclSystemError"),
+    (re.compile(r"ncclInternalError|NCCL Error 3\b|internal check failed", re.I), "ncclInternalError"),
+    (re.compile(r"ncclInvalidArgument|NCCL Error 4\b|invalid argument", re.I), "ncclInvalidArgument"),
+    (re.compile(r"ncclInvalidUsage|NCCL Error 5\b|invalid usage", re.I), "ncclInvalidUsage"),
+    (re.compile(r"ncclRemoteError|NCCL Error 6\b|remote process exited", re.I), "ncclRemoteError"),
 ]
 
 
-def failing_op(message: str) -> str:
+def nccl_code(message: str) -> str:
+    """NCCL's name for the result a message reports (``ncclUnhandledCudaError``), or ``""``."""
+    for rx, name in _NCCL_CODES:
+        if rx.search(message):
+            return name
+    return ""
+
+
+def failing_op(message: str, exception: str | None = None) -> str:
     """The op, kernel or source file a (normalised) message names as failing, or ``""``."""
+    if exception == "NCCLError":
+        return nccl_code(message)
     for rx in _OPS:
         m = rx.search(message)
         if m:
@@ -115,7 +136,7 @@ def failing_op(message: str) -> str:
 
 def error_class(exception: str | None, message: str) -> str:
     """The coarse class of an error: its exception's canonical class and status code."""
-    cls = canonical_class(exception) if exception else ""
+    cls = canonical_class(exception, message) if exception else ""
     code = status_code(message)
     if code and code != cls:
         return f"{cls} {code}".strip()
@@ -167,9 +188,17 @@ def _python_kind(text: str) -> str:
 
 
 _CODES = "|".join(STATUS_CODES)
+_OLD = "|".join(OLD_STATUS_NAMES)
 _SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
             "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
 _CLASS_BEFORE = re.compile(r"([A-Za-z_][\w.]{0,200}(?:Error|Exception))(?:\([\w.]{1,100}\))?: (?:Bad StatusOr access: )?$")
+
+
+_PALLAS_CLASSES = {
+    "The Pallas TPU lowering currently requires": "ValueError",
+    "Mosaic kernels cannot be automatically partitioned": "NotImplementedError",
+    "Mosaic failed to compile TPU kernel": "XlaRuntimeError",
+}
 
 
 def _status_class(m: re.Match[str]) -> str:
@@ -179,21 +208,26 @@ def _status_class(m: re.Match[str]) -> str:
 
 
 BARE_ERRORS: list[BareError] = [
-    BareError("fatal-python", ("Fatal Python error",), re.compile(r"^Fatal Python error: (?P<what>.{1,300})$"),
+    BareError("compilation-cache", ("compilation cache",),
+              re.compile(r"(?P<msg>Error (?:reading|writing) persistent compilation cache entry for .{1,1000})$"),
+              "CompilationCacheError", "compile_error", context=2, weak=True),
+    BareError("fatal-python", ("Fatal Python error",), re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
               lambda m: _SIGNALS.get(m.group("what").strip(), "FatalError"),
               message=lambda m: f"Fatal Python error: {m.group('what').strip()}"),
-    BareError("check-failed", ("Check failed",), re.compile(r"(?P<msg>Check failed: .{1,1000})$"), "CheckFailed"),
+    BareError("check-failed", ("Check failed", "CHECK failed"), re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
+              "CheckFailed", context=3),
     BareError("signal", ("*** SIG",), re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10}) received"), lambda m: m.group("sig"),
               message=lambda m: f"process received {m.group('sig')}"),
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
-    # or a line that is only a status
-    BareError("xla-status", tuple(f"{c}: " for c in STATUS_CODES),
-              re.compile(rf"\b(?P<msg>(?:{_CODES}): .{{1,2000}})$"), _status_class, _status_kind, context=12),
+    # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
+    BareError("xla-status", (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
+              re.compile(rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: ))(?:{_OLD})): .{{1,2000}})$"),
+              _status_class, _status_kind, context=12),
     # Mosaic's errors carry a code: "error: E2002 ...", "MosaicError: E2003: ..."
     BareError("mosaic", ("E2",), re.compile(r"(?P<msg>\b(?P<code>E2\d{3})\b:? .{1,1000})$"),
               lambda m: f"Mosaic{m.group('code')}", "compile_error", context=6),
     BareError("nccl", ("NCCL", "nccl"),
-              re.compile(r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|nccl\w{0,40}Error\b|"
+              re.compile(r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|nccl\w{0,40}Error\b|"
                          r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
                          r"ncclRemoteError).{0,1000})$"),
               "NCCLError"),
@@ -215,7 +249,16 @@ BARE_ERRORS: list[BareError] = [
               re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))(?:\([\w.]{1,100}\))?"
                          r": (?P<msg>.{1,2000})$"),
               lambda m: canonical_class(m.group("cls")), _python_kind, context=12),
-    BareError("compilation-cache", ("compilation cache",),
-              re.compile(r"(?P<msg>Error (?:reading|writing) persistent compilation cache entry for .{1,1000})$"),
-              "CompilationCacheError", "compile_error", context=2, weak=True),
+    # XLA's rendezvous watchdog: a collective some participants never joined
+    BareError("rendezvous", ("and may be stuck",),
+              re.compile(r"(?P<msg>This thread has been waiting for .{1,2000} and may be stuck\..{0,300})$"),
+              "RendezvousStuck", "timeout", weak=True),
+    # Pallas and Mosaic messages quoted without their class: the class JAX raises them with
+    BareError("pallas", ("Pallas TPU lowering", "Mosaic kernels cannot", "Mosaic failed to compile"),
+              re.compile(r"^(?P<msg>(?P<what>The Pallas TPU lowering currently requires|Mosaic kernels cannot be "
+                         r"automatically partitioned|Mosaic failed to compile TPU kernel).{0,2000})$"),
+              lambda m: _PALLAS_CLASSES[m.group("what")], "compile_error", context=8),
+    BareError("allocator-oom", ("ran out of memory trying to allocate",),
+              re.compile(r"(?P<msg>Allocator \(\w{1,100}\) ran out of memory trying to allocate .{1,300})$"),
+              "OutOfMemory", weak=True),
 ]

@@ -31,21 +31,31 @@ _PREFIXES = [
         r"(?:\s{1,8}-?\s?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?)?"
         r"(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?(?:\s{1,8}--?)? ?"
     ),
-    # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "
+    # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "; TensorFlow's after its timestamp:
+    # "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] "
     re.compile(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
-    # Python logging: "ERROR:root:", "WARNING:absl:", "INFO:levanter.main:"
-    re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.]{1,100}:"),
+    re.compile(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
+    # vLLM's logger: "ERROR 06-17 19:23:59 [multiproc_executor.py:527] ", "ERROR 01-26 17:51:44 engine.py:387] "
+    re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? \[?[\w./-]{1,200}:\d{1,6}\] ?"),
+    # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
+    re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
+    # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
+    re.compile(r"[\w.-]{1,200}:\d{1,10}:\d{1,10} \[\d{1,4}\] "),
+    re.compile(r"\[\d{1,4}(?:,\d{1,4})?\](?:<std(?:out|err)>)?:? ?"),
+    # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ..."
+    re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
     # GitHub Actions annotations: "##[error]", "::error file=x::"
     re.compile(r"##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)[^:]{0,200}::"),
     # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | "
     re.compile(r"(?:\d{1,4}|task \d{1,6}|[\w.]{1,100}-\d{1,6}):(?: |$)"),
-    re.compile(r"\[(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?\d{1,6}\] ?"),
+    re.compile(r"\[(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?\d{1,6}\]:? ?"),
     re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
     # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
     re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
     re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
-    # markdown: quotes and headings of a pasted log
+    # markdown: quotes, headings and code fences of a pasted log
     re.compile(r"(?:> ?)+(?=\S|$)"),
+    re.compile(r"`{3}(?=\S)"),
     re.compile(r"#{1,6} (?=\S)"),
     # pytest's failure lines: "E   ValueError: ..." (its "> " source marker goes with the quotes)
     re.compile(r"E(?: {1,8}|$)"),
@@ -108,14 +118,24 @@ def _is_ipython_source(line: str) -> bool:
     return bool(_IPY_ARROW.match(line))
 
 
-def clean_lines(text: str | Iterable[str]) -> list[str]:
+class Lines(list):
+    """A log's cleaned lines; ``records`` holds the indices of lines that began a log record (a
+    logger's or scheduler's prefix was taken off them): a message does not run on into one."""
+
+    records: set[int]
+
+
+def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`)."""
     raw = text.splitlines() if isinstance(text, str) else text
-    out = []
-    for line in raw:
+    out = Lines()
+    out.records = set()
+    for i, line in enumerate(raw):
         s = strip_prefix(line)
         if _is_ipython_source(s):
             s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
+        elif len(s) < len(line.rstrip("\r\n")) and s and not s[0].isspace() and not line.startswith(("> ", "#")):
+            out.records.add(i)
         out.append(s)
     return out
 

@@ -55,10 +55,18 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(free|available|limit|total|allocated|reserved|in use|requested)([=: ]{1,3})\d+(?:\.\d+)?\b", re.I),
      r"\1\2<bytes>"),
     (re.compile(r"\ballocate \d+\b"), "allocate <bytes>"),
+    (re.compile(r"\brounded to \d+"), "rounded to <bytes>"),
+    # XLA's generated names are numbered per compile (fusion_1560, loop_fusion.12)
+    (re.compile(r"\b((?:\w{1,60}_)?fusion)[._]\d+\b"), r"\1.<n>"),
+    # a failed CHECK's operands differ run to run: "(1.4 vs. 1.4)", "(-1 vs. 0)"
+    (re.compile(r"\((?:-?[\d.]+|<bytes>) vs\. (?:-?[\d.]+|<bytes>)\)"), "(<n> vs. <n>)"),
     # lists of tasks, ranks, devices that happen to be affected this time
     (re.compile(r"\b((?:tasks?|ranks?|devices?|hosts?|replicas?|workers?|nodes?)\s?[:=]?\s?)\[[\d,\s]{1,100000}\]", re.I),
      r"\1[<list>]"),
     (re.compile(r"\{[\d,\s]{20,100000}\}"), "{<list>}"),
+    (re.compile(r"(?:/job:\w{1,100}/replica:\d{1,6}/task:\d{1,6}[\s,]{0,8}){2,}"), "<tasks> "),
+    (re.compile(r"\b((?:local_|global_)?rank)(: ?|=)\d+"), r"\1\2<n>"),
+    (re.compile(r"\bfor rank \d+"), "for rank <n>"),
 ]
 _SPACES = re.compile(r"\s+")
 
@@ -130,6 +138,8 @@ STATUS_CODES = (
     "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 )
 _STATUS = re.compile(r"(?:Bad StatusOr access: )?\b(" + "|".join(STATUS_CODES) + r")\b:")
+OLD_STATUS_NAMES = ("Resource exhausted", "Internal", "Deadline exceeded", "Invalid argument", "Failed precondition",
+                    "Unavailable", "Unimplemented", "Not found", "Aborted", "Out of range", "Cancelled", "Unknown")
 # How older releases spelled them ("Resource exhausted: ...", "Internal: ...").
 _OLD_STATUS = {
     "Resource exhausted": "RESOURCE_EXHAUSTED", "Internal": "INTERNAL", "Deadline exceeded": "DEADLINE_EXCEEDED",
@@ -140,11 +150,16 @@ _OLD_STATUS = {
 _OLD_STATUS_RX = re.compile(r"^(" + "|".join(map(re.escape, _OLD_STATUS)) + r"): ")
 
 
-def canonical_class(exc_type: str) -> str:
+def canonical_class(exc_type: str, message: str = "") -> str:
     """``jaxlib.xla_extension.XlaRuntimeError``, ``jaxlib._jax.XlaRuntimeError`` and
-    ``jax.errors.JaxRuntimeError`` name one thing: the class name, renames folded."""
+    ``jax.errors.JaxRuntimeError`` name one thing: the class name, renames folded. Older jaxlib
+    raised a plain ``RuntimeError`` for what is now an ``XlaRuntimeError``: a ``RuntimeError``
+    whose message carries a status code is one."""
     name = exc_type.rsplit(".", 1)[-1]
-    return CANONICAL_CLASSES.get(name, name)
+    name = CANONICAL_CLASSES.get(name, name)
+    if name == "RuntimeError" and message and status_code(message):
+        return "XlaRuntimeError"
+    return name
 
 
 def status_code(message: str) -> str | None:
@@ -156,9 +171,22 @@ def status_code(message: str) -> str | None:
     return _OLD_STATUS[m.group(1)] if m else None
 
 
+# Words that only wrap the error, and rewordings of one error across releases.
+_WRAPPERS = re.compile(r"Bad StatusOr access: |Failed to execute XLA Runtime executable: run time error: "
+                       r"custom call '[^']{1,200}' failed: ")
+WORDINGS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\bOut of memory allocating\b"), "Out of memory while trying to allocate"),
+    (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory)"), ""),
+    (re.compile(r"\bwrap the call in a shard_map or xmap\b"), "wrap the call in a shard_map"),
+]
+
+
 def canonical_message(message: str) -> str:
-    """A message with its status code spelled one way and no ``Bad StatusOr access:`` wrapper."""
+    """A message with its status code spelled one way, without wrappers, in one wording."""
     m = _OLD_STATUS_RX.match(message)
     if m:
         message = _OLD_STATUS[m.group(1)] + ": " + message[m.end():]
-    return message.replace("Bad StatusOr access: ", "")
+    message = _WRAPPERS.sub("", message[:MAX_MESSAGE * 2])
+    for rx, repl in WORDINGS:
+        message = rx.sub(repl, message)
+    return message

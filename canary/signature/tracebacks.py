@@ -55,7 +55,7 @@ _MESSAGE_END = re.compile(
     r"|Set JAX_TRACEBACK_FILTERING|Traceback \(most recent call last\)"
     r"|The above exception was the direct cause|During handling of the above exception"
     r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
-    r"|Timeout \(\d+:\d\d:\d\d)"
+    r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
 )
 _MAX_MESSAGE_LINES = 12
 
@@ -118,10 +118,14 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
         return None, i
     exc_type, first = parsed
     message_lines = [first] if first else []
+    # a message goes on in the stream it started in: a logged line does not run on into bare output
+    records = getattr(lines, "records", set())
+    logged = i in records
     i += 1
     while i < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
         line = lines[i]
-        if not line.strip() or _MESSAGE_END.match(line.strip()) or _FRAME.match(line):
+        if (not line.strip() or _MESSAGE_END.match(line.strip()) or _FRAME.match(line)
+                or (records and (i in records) != logged)):
             break
         message_lines.append(line.strip())
         i += 1
