@@ -233,7 +233,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         progress.attempt_ended(n, outcome)
         metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
         results = gates_mod.evaluate(lane_gates, metrics, requested_steps=spec.steps)
-        log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
+        log_text = _read_log(outcome.log_path)
         error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
@@ -282,6 +282,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         result.context["history"] = history_mod.record_run(result, opts.history)
     (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
     return result
+
+
+def _read_log(path: Path) -> str:
+    """An attempt's log, or its tail and error region when it is long (bounded memory)."""
+    if not path.is_file():
+        return ""
+    with path.open(errors="replace") as f:
+        return signature_mod.read_window(f)
 
 
 def _with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:

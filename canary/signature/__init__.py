@@ -14,7 +14,8 @@ One module per concern:
 * :mod:`~canary.signature.normalize`: masking what varies, canonical error classes;
 * :mod:`~canary.signature.kinds`: the kinds, and failures that print a line, not a traceback;
 * :mod:`~canary.signature.fingerprint`: the two grains of identity;
-* :mod:`~canary.signature.extract`: which of them names a log's failure.
+* :mod:`~canary.signature.extract`: which of them names a log's failure;
+* :mod:`~canary.signature.recorded`: the signature a run's record holds.
 
     sig = extract(log_text)                        # a log of a crashed attempt
     sig = extract(log_text, outcome="timeout")     # the launcher's word on how it ended
@@ -26,6 +27,7 @@ from canary.signature.fingerprint import FINGERPRINT_LEN, fingerprint, group, gr
 from canary.signature.kinds import KINDS, infrastructure_reason, known_kinds, register_kind
 from canary.signature.lines import clean_lines, read_window, strip_prefix, window
 from canary.signature.normalize import canonical_class, normalize, status_code
+from canary.signature.recorded import of_record
 from canary.signature.tracebacks import (
     DEFAULT_KEEP,
     DEFAULT_MAX_FRAMES,
@@ -41,5 +43,5 @@ __all__ = [
     "DEFAULT_KEEP", "DEFAULT_MAX_FRAMES", "FINGERPRINT_LEN", "KINDS", "ExceptionBlock", "Frame", "Options",
     "bare_error", "call_path", "canonical_class", "clean_lines", "extract", "fingerprint", "for_attempt",
     "frame_path", "gate_signature", "group", "group_key", "infrastructure_reason", "known_kinds", "make",
-    "normalize", "parse_chains", "read_window", "register_kind", "status_code", "strip_prefix", "window",
+    "normalize", "of_record", "parse_chains", "read_window", "register_kind", "status_code", "strip_prefix", "window",
 ]

@@ -183,6 +183,20 @@ def _status_kind(text: str) -> str:
     return "runtime_crash"
 
 
+_WRAPPER_CLASSES = ("UnfilteredStackTrace", "SimplifiedTraceback")
+_INNER = re.compile(r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>.{1,2000})$")
+
+
+def _unwrapped(m: re.Match[str]) -> tuple[str, str]:
+    """A Python exception line's class and message; JAX's traceback wrappers give the wrapped ones."""
+    cls, msg = m.group("cls"), m.group("msg")
+    if cls.rsplit(".", 1)[-1] in _WRAPPER_CLASSES:
+        inner = _INNER.match(msg)
+        if inner:
+            cls, msg = inner.group("cls"), inner.group("msg")
+    return canonical_class(cls, msg), msg
+
+
 def _python_kind(text: str) -> str:
     return kind_of(text.split(":", 1)[0], text, text, [])
 
@@ -211,6 +225,16 @@ BARE_ERRORS: list[BareError] = [
     BareError("compilation-cache", ("compilation cache",),
               re.compile(r"(?P<msg>Error (?:reading|writing) persistent compilation cache entry for .{1,1000})$"),
               "CompilationCacheError", "compile_error", context=2, weak=True),
+    BareError("ray-task", ("ray.exceptions.", "Ray"),
+              re.compile(r"^(?P<cls>ray\.exceptions\.\w{1,100}|Ray\w{0,40}Error)(?:\((?P<inner>[\w.]{1,100})\))?"
+                         r": (?P<msg>.{0,1000})$"),
+              lambda m: canonical_class(m.group("inner") or m.group("cls")), _python_kind, context=12),
+    # a Python exception line without its traceback (an excerpt, a logged error); a class-named
+    # line is read as Python printed it before what its message quotes is looked at
+    BareError("python-exception", ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
+              re.compile(r"^(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+                         r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"),
+              lambda m: _unwrapped(m)[0], _python_kind, message=lambda m: _unwrapped(m)[1], context=12),
     BareError("fatal-python", ("Fatal Python error",), re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
               lambda m: _SIGNALS.get(m.group("what").strip(), "FatalError"),
               message=lambda m: f"Fatal Python error: {m.group('what').strip()}"),
@@ -240,15 +264,6 @@ BARE_ERRORS: list[BareError] = [
               re.compile(r"(?P<msg>Out of memory: Kill|oom-kill|OOMKilled|The node was low on memory|"
                          r"Memory cgroup out of memory)"),
               "SIGKILL", message=lambda m: "killed by the kernel's OOM killer"),
-    BareError("ray-task", ("ray.exceptions.", "Ray"),
-              re.compile(r"^(?P<cls>ray\.exceptions\.\w{1,100}|Ray\w{0,40}Error)(?:\((?P<inner>[\w.]{1,100})\))?"
-                         r": (?P<msg>.{0,1000})$"),
-              lambda m: canonical_class(m.group("inner") or m.group("cls")), _python_kind, context=12),
-    # a Python exception line without its traceback (an excerpt, a logged error)
-    BareError("python-exception", ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: "),
-              re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))(?:\([\w.]{1,100}\))?"
-                         r": (?P<msg>.{1,2000})$"),
-              lambda m: canonical_class(m.group("cls")), _python_kind, context=12),
     # XLA's rendezvous watchdog: a collective some participants never joined
     BareError("rendezvous", ("and may be stuck",),
               re.compile(r"(?P<msg>This thread has been waiting for .{1,2000} and may be stuck\..{0,300})$"),
