@@ -11,10 +11,10 @@ One module per concern:
 * :mod:`~canary.signature.lines`: reading log lines (scheduler, logger, markdown, pytest and
   IPython decorations; long logs cut to their tail and error region);
 * :mod:`~canary.signature.tracebacks`: Python exception chains and call paths;
-* :mod:`~canary.signature.normalize`: masking what varies, canonical error classes;
+* :mod:`~canary.signature.masks`: masking what varies, canonical error classes;
 * :mod:`~canary.signature.kinds`: the kinds, and failures that print a line, not a traceback;
-* :mod:`~canary.signature.fingerprint`: the two grains of identity;
-* :mod:`~canary.signature.extract`: which of them names a log's failure;
+* :mod:`~canary.signature.identity`: the two grains of identity;
+* :mod:`~canary.signature.failure`: which of them names a log's failure;
 * :mod:`~canary.signature.recorded`: the signature a run's record holds.
 
     sig = extract(log_text)                        # a log of a crashed attempt
@@ -22,11 +22,11 @@ One module per concern:
     sig = gate_signature(gate_results)             # a run that completed but failed its gates
 """
 
-from canary.signature.extract import bare_error, extract, for_attempt, gate_signature
-from canary.signature.fingerprint import FINGERPRINT_LEN, fingerprint, group, group_key, make
+from canary.signature.failure import bare_error, extract, for_attempt, gate_signature
+from canary.signature.identity import FINGERPRINT_LEN, fingerprint, group, group_key, make
 from canary.signature.kinds import KINDS, infrastructure_reason, known_kinds, register_kind
 from canary.signature.lines import clean_lines, read_window, strip_prefix, window
-from canary.signature.normalize import canonical_class, normalize, status_code
+from canary.signature.masks import canonical_class, normalize, status_code
 from canary.signature.recorded import of_record
 from canary.signature.tracebacks import (
     DEFAULT_KEEP,

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from canary.signature.normalize import OLD_STATUS_NAMES, STATUS_CODES, canonical_class, status_code
+from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class, status_code
 
 KINDS: tuple[str, ...] = (
     "compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure",

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from canary.errors import ConfigError
 from canary.record import RunRecord, Signature
-from canary.signature.extract import gate_signature
-from canary.signature.fingerprint import make
+from canary.signature.failure import gate_signature
+from canary.signature.identity import make
 
 
 def of_record(record: RunRecord, attempt: int | None = None) -> Signature | None:

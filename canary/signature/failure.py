@@ -15,9 +15,9 @@ from typing import Any, Sequence
 from canary.metrics import as_float
 from canary.record import Signature
 from canary.signature import kinds
-from canary.signature.fingerprint import make
+from canary.signature.identity import make
 from canary.signature.lines import clean_lines, window
-from canary.signature.normalize import canonical_class, numbers_masked
+from canary.signature.masks import canonical_class, canonical_message, numbers_masked
 from canary.signature.tracebacks import (
     _FH_FRAME,
     _JAX_SOURCE_TRACE,
@@ -215,7 +215,6 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 
 
 def _starts(whole: str, cut: str) -> bool:
-    from canary.signature.normalize import canonical_message
     return canonical_message(whole).startswith(canonical_message(cut).rstrip())
 
 

@@ -13,7 +13,7 @@ from typing import Sequence
 
 from canary.record import Signature
 from canary.signature import kinds
-from canary.signature.normalize import canonical_class, canonical_message, normalize
+from canary.signature.masks import canonical_class, canonical_message, normalize
 
 FINGERPRINT_LEN = 12
 
