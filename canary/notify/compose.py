@@ -465,7 +465,7 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, relat
     head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
         run_marker(record.run_id, record.lane),
         f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a failure signature "
-        "not seen in any open canary issue.",
+        f"not seen in any open canary issue (ferry `{record.ferry}` v{record.ferry_version}).",
     ]
     if related:
         refs = ", ".join(f"#{n}" for n in sorted(related))

@@ -17,7 +17,7 @@ from typing import Callable
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class, status_code
 
 KINDS: tuple[str, ...] = (
-    "compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure",
+    "compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure", "missing_summary",
 )
 
 
