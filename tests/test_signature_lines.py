@@ -14,6 +14,7 @@ ERROR = "ValueError: The Pallas TPU lowering currently requires that the last tw
     "> " + ERROR,                                          # a markdown quote
     "> > " + ERROR,
     "# " + ERROR,                                          # a markdown heading
+    "#" + ERROR,
     "```" + ERROR,                                         # a code fence on the error's line
     "E   " + ERROR,                                        # pytest's failure lines
     "FAILED tests/test_gmm.py::test_tpu - " + ERROR,       # pytest's summary
@@ -32,6 +33,10 @@ ERROR = "ValueError: The Pallas TPU lowering currently requires that the last tw
 ])
 def test_wrappings_are_taken_off(line):
     assert strip_prefix(line) == ERROR
+
+
+def test_a_hash_that_is_not_a_heading_stays():
+    assert strip_prefix("# of tasks that reached the barrier: 1/2.") == "# of tasks that reached the barrier: 1/2."
 
 
 def test_ipython_frames_read_as_pythons():

@@ -57,7 +57,9 @@ _PREFIXES = [
     # markdown: quotes, headings and code fences of a pasted log
     re.compile(r"(?:> ?)+(?=\S|$)"),
     re.compile(r"`{3}(?=\S)"),
-    re.compile(r"#{1,6} (?=\S)"),
+    # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
+    re.compile(r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "
+               r"|Check failed|Fatal Python error)"),
     # pytest's failure lines: "E   ValueError: ..." (its "> " source marker goes with the quotes)
     re.compile(r"E(?: {1,8}|$)"),
 ]
