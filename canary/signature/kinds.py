@@ -122,10 +122,33 @@ def nccl_code(message: str) -> str:
     return ""
 
 
+# XLA's error codes for Mosaic's failures (its docs, errors/error_2xxx.md), for messages that do
+# not print their code.
+MOSAIC_CODES = [
+    (re.compile(r"Failed to set window params for (?:input|output)"), "E2002"),
+    (re.compile(r"cannot statically prove that index in dimension"), "E2003"),
+]
+_XLA_CODE = re.compile(r"\b(?P<code>E\d{4})\b")
+
+
+def error_code(message: str) -> str:
+    """The XLA error code a message carries or (for Mosaic's) implies: ``E2002``, or ``""``."""
+    m = _XLA_CODE.search(message)
+    if m:
+        return m.group("code")
+    for rx, code in MOSAIC_CODES:
+        if rx.search(message):
+            return code
+    return ""
+
+
 def failing_op(message: str, exception: str | None = None) -> str:
     """The op, kernel or source file a (normalised) message names as failing, or ``""``."""
     if exception == "NCCLError":
         return nccl_code(message)
+    code = error_code(message)
+    if code:
+        return f"Mosaic {code}" if "Mosaic" in message else code
     for rx in _OPS:
         m = rx.search(message)
         if m:
