@@ -83,3 +83,20 @@ def test_normalizing_long_path_like_runs_is_linear_and_capped():
     run = "/home/u/site-packages/" + "a/b-c.d_" * 25_000
     assert len(normalize(run)) <= 2000
     assert normalize(run, limit=len(run)).startswith("a/b-c.d_")
+
+
+def test_pytest_framing_and_a_message_wrapped_over_its_lines():
+    text = "\n".join([
+        "    def test_gmm_tpu():",
+        ">       lower(gmm, (512, 128, 32))",
+        "",
+        "tests/test_gmm.py:12: ",
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+        "E   ValueError: The Pallas TPU lowering currently requires that the last two",
+        "E   dimensions of your block shape are divisible by 8 and 128 respectively",
+        "",
+        "jax/_src/pallas/mosaic/lowering.py:611: ValueError",
+    ])
+    s = extract(text)
+    assert (s.exception, s.kind) == ("ValueError", "compile_error")
+    assert s.message.endswith("dimensions of your block shape are divisible by 8 and 128 respectively")

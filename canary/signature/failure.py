@@ -198,10 +198,10 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
         # absl's failure handler prints the signal after what aborted: a failed CHECK, a status
         cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1,
                       skip=("signal", "fatal-python", "python-exception", "ray-task"))
-        if cause is not None and not cause[1].exception in _ABORTS:
+        if cause is not None and cause[1].exception not in _ABORTS:
             return cause[0], cause[1]
         return i, sig
-    if i >= len(lines) - 2 and "\n" not in raw:
+    if not any(line.strip() for line in lines[i + 1:]):  # the log ends on it: perhaps cut mid-line
         j = i - 1
         while j > max(-1, i - _LOOK_BACK):
             earlier = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=j)

@@ -22,26 +22,38 @@ TAIL_LINES = 4000  # lines kept from the end of a long log
 REGION_BEFORE, REGION_AFTER = 100, 300  # lines kept around the last error line before the tail
 MAX_TEXT = 4 * 1024 * 1024  # a log text longer than this is windowed before it is read
 
+# Prefixes that begin a log record (a logger's), as against those that tag every line of a
+# stream (a scheduler's, markdown's): a message does not run on into the next record.
+_RECORD_STARTS: set[re.Pattern[str]] = set()
+
+
+def _record(pattern: str) -> re.Pattern[str]:
+    rx = re.compile(pattern)
+    _RECORD_STARTS.add(rx)
+    return rx
+
+
 _PREFIXES = [
     # Ray: "(TrainWorker pid=4242, ip=10.0.0.3) ", "(raylet) ", "(pid=4242) "
     re.compile(r"\((?=[^)\n]{0,200}(?:pid=|ip=|raylet|gcs_server|autoscaler|dashboard))[^()\n]{0,200}\) ?"),
-    # ISO timestamps (GitHub Actions prints 7 fractional digits), optionally bracketed, with a
-    # logging level and a "file.py:12 --" source
-    re.compile(
+    # ISO timestamps (GitHub Actions prints 7 fractional digits), optionally bracketed: with a
+    # logging level or a "file.py:12 --" source they begin a log record, alone they tag a stream
+    _record(
         r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
-        r"(?:\s{1,8}-?\s?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?)?"
-        r"(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?(?:\s{1,8}--?)? ?"
+        r"(?:\s{1,8}-?\s?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?"
+        r"|\s{1,8}[\w./-]{1,200}:\d{1,6})(?:\s{1,8}--?)? ?"
     ),
+    re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
     # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "; TensorFlow's after its timestamp:
     # "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] "
-    re.compile(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
-    re.compile(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
+    _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
     # vLLM's logger: "ERROR 06-17 19:23:59 [multiproc_executor.py:527] ", "ERROR 01-26 17:51:44 engine.py:387] "
-    re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? \[?[\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? \[?[\w./-]{1,200}:\d{1,6}\] ?"),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
-    re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
+    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
-    re.compile(r"[\w.-]{1,200}:\d{1,10}:\d{1,10} \[\d{1,4}\] "),
+    _record(r"[\w.-]{1,200}:\d{1,10}:\d{1,10} \[\d{1,4}\] "),
     re.compile(r"\[\d{1,4}(?:,\d{1,4})?\](?:<std(?:out|err)>)?:? ?"),
     # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ..."
     re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
@@ -83,20 +95,27 @@ def cap_line(line: str, limit: int = MAX_LINE) -> str:
 
 def strip_prefix(line: str) -> str:
     """One log line without the scheduler's, logger's and markdown's decorations."""
+    return _strip(line)[0]
+
+
+def _strip(line: str) -> tuple[str, bool]:
+    """The line without its decorations, and whether a logger's record began on it."""
     line = cap_line(line.rstrip("\r\n"))
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if line.endswith("cluster]"):
         line = _RAY_REPEAT.sub("", line)
+    record = False
     for _ in range(6):
         for rx in _PREFIXES:
             m = rx.match(line)
             if m and m.end() > 0:
                 line = line[m.end():]
+                record = record or rx in _RECORD_STARTS
                 break
         else:
             break
-    return _ipython(line)
+    return _ipython(line), record
 
 
 def _ipython(line: str) -> str:
@@ -123,7 +142,7 @@ def _is_ipython_source(line: str) -> bool:
 
 class Lines(list):
     """A log's cleaned lines; ``records`` holds the indices of lines that began a log record (a
-    logger's or scheduler's prefix was taken off them): a message does not run on into one."""
+    logger's prefix was taken off them): a message does not run on into one."""
 
     records: set[int]
 
@@ -134,10 +153,10 @@ def clean_lines(text: str | Iterable[str]) -> Lines:
     out = Lines()
     out.records = set()
     for i, line in enumerate(raw):
-        s = strip_prefix(line)
+        s, record = _strip(line)
         if _is_ipython_source(s):
             s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
-        elif len(s) < len(line.rstrip("\r\n")) and s and not s[0].isspace() and not line.startswith(("> ", "#")):
+        elif record:
             out.records.add(i)
         out.append(s)
     return out
