@@ -147,5 +147,6 @@ def page(*, title: str, subtitle: str, lanes: Sequence[LaneView], details: Seque
         ])
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<link rel=\"icon\" href=\"data:,\">"  # no favicon fetch either
             f"<title>{escape(title)}</title><style>{CSS}</style><script>{SCRIPT}</script></head><body>"
             f"<h1>{escape(title)}</h1><div class=\"meta\">{escape(subtitle)}</div>{body}</body></html>\n")
