@@ -131,3 +131,46 @@ def test_report_on_an_empty_history_says_so(tmp_path, cli):
 def test_report_bad_history_is_bad_input(tmp_path, cli):
     proc = cli("report", "--history", "ftp://nowhere/x", "--out", str(tmp_path / "r.html"))
     assert proc.returncode == 2 and "ftp" in proc.stderr
+
+
+# ----------------------------------------------------------------------------- text without colour
+
+
+def _column(lines: list[str], header: str, next_header: str) -> str:
+    """A column's text in a borderless table, folded lines joined."""
+    head = next(line for line in lines if f" {header} " in line and f" {next_header}" in line)
+    start, end = head.index(f" {header} ") + 1, head.index(f" {next_header}") + 1
+    return "".join(line[start:end].strip() for line in lines[lines.index(head) + 2:])
+
+
+def test_list_fits_80_columns_without_cutting_a_value(cli):
+    proc = cli("list", env={"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb"})
+    assert proc.returncode == 0, proc.stderr
+    assert "…" not in proc.stdout
+    lanes = proc.stdout.split("\nFerry ")[0].splitlines()
+    assert max(len(line.rstrip()) for line in lanes) <= 80
+    cache = _column(lanes, "cache", "W&B")
+    assert "gs://canary-compilation-cache/ttl=30d/tpu" in cache and "gs://canary-compilation-cache/ttl=30d/gpu" in cache
+    assert "accelerator" in proc.stdout and "megablox" in proc.stdout
+
+
+def test_history_tells_pass_from_fail_without_colour(tmp_path, cli):
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    for r in history(tmp_path):
+        store.append(r)
+    proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b[" not in proc.stdout and "…" not in proc.stdout
+    strips = {line.split()[0]: line.split()[1] for line in proc.stdout.splitlines() if line.strip().startswith(("tpu ", "cpu "))}
+    assert strips == {"tpu": "✓✗✗✓✗", "cpu": "✓✓✓✓✗✗✗"}
+    assert "✓ pass, ✗ fail" in proc.stdout and proc.stdout.count("✗ FAIL") == 6
+    assert "3f9a1c2b7d4e" in proc.stdout and "0a1b2c3d4e5f" in proc.stdout
+
+
+def test_verdict_strip_and_sparkline():
+    from canary.render import sparkline, verdict_strip
+
+    assert verdict_strip("PF") == "[green]✓[/][red]✗[/]"
+    assert sparkline([3.0, 2.0, 1.0]) == "█▅▁"
+    assert sparkline(range(100), width=10) == "▁▂▃▃▄▅▆▆▇█"
+    assert sparkline([2.0, float("nan")]) == "▁×" and sparkline([1.0, 1.0]) == "▁▁" and sparkline([]) == ""

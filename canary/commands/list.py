@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import click
-from rich.table import Table
-
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.config import load_ferry, load_gates, load_lanes, search_dirs
 from canary.errors import ConfigError
-from canary.render import console
+from canary.render import console, narrow_table
 
 
 def inventory() -> dict:
@@ -53,9 +51,8 @@ def list_(as_json):
         emit_json(inv)
         return
     c = console()
-    t = Table(title=f"Lanes ({inv['lanes_file']})", title_justify="left")
-    for col in ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"):
-        t.add_column(col)
+    t = narrow_table(f"Lanes ({inv['lanes_file']})",
+                     ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"))
     for name, lane in inv["lanes"].items():
         t.add_row(name, lane["accelerator"], f"{lane['devices']}" + (f" x {lane['hosts']} hosts" if lane["hosts"] > 1 else ""),
                   launcher_cell(lane["launcher"]), str(lane["attempts"]), f"{lane['timeout_s']:g}s",
@@ -63,9 +60,8 @@ def list_(as_json):
                   lane["wandb"])
     c.print(t)
     for f in inv["ferries"]:
-        t = Table(title=f"Ferry {f['name']} v{f['version']} ({f['path']})", title_justify="left")
-        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "attention", "min steps", "max loss"):
-            t.add_column(col)
+        t = narrow_table(f"Ferry {f['name']} v{f['version']} ({f['path']})",
+                         ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "attention", "min steps", "max loss"))
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
             t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),
