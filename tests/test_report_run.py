@@ -105,3 +105,19 @@ def test_run_prints_sparkline_writes_image_and_job_summary(cli, tmp_path):
     assert r.returncode == 0
     said = json.loads(r.stdout)["after_run"]
     assert said["loss_image"].endswith("loss.svg") and said["step_summary"] == str(tmp_path / "second.md")
+
+
+def test_the_summary_links_the_issue_the_notifier_just_used(tmp_path):
+    from canary.notify import Delivery, NotifyResult
+    from canary.notify.tracker import Action
+
+    r = failing(run_dir=str(tmp_path / "none"))
+    summary = tmp_path / "s.md"
+    url = "https://github.com/acme/canary/issues/12"
+    sent = NotifyResult([Delivery("older-run", "sent", [Action("commented", 3, "", "https://x/3")]),
+                         Delivery(r.run_id, "sent", [Action("commented", 12, "commented on #12", url)])])
+    after_run(r, use_history=False, environ={"GITHUB_STEP_SUMMARY": str(summary)}, notified=sent)
+    assert f"[GitHub issue]({url})" in summary.read_text()
+    dry = NotifyResult([Delivery(r.run_id, "dry-run", [Action("opened", None, "would open", None)])])
+    after_run(r, use_history=False, environ={"GITHUB_STEP_SUMMARY": str(tmp_path / "d.md")}, notified=dry)
+    assert "issues?q=is%3Aissue+3f9a1c2b7d4e" in (tmp_path / "d.md").read_text()

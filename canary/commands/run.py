@@ -102,7 +102,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
         result = run_canary(opts, RichProgress(p))
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
     warnings = _workload_warnings(result)
-    after = after_run(result, history, not no_history)  # loss image, sparkline, job summary; never the verdict
+    after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
         err.print(f"[yellow]note:[/] {note}", highlight=False)
     if as_json:

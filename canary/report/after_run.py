@@ -5,7 +5,7 @@ as an image in the run directory, a terminal sparkline of the loss, and, under G
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -57,8 +57,17 @@ def append_step_summary(record: RunRecord, line: str, path: str, history: str | 
         f.write(text)
 
 
+def issue_url(record: RunRecord, notified: Any = None) -> str | None:
+    """The GitHub issue the notifier just created or commented on for this run, if it did."""
+    for d in getattr(notified, "deliveries", None) or []:
+        if d.run_id == record.run_id and d.status == "sent":
+            return next((a.url for a in d.actions if a.url and a.kind != "closed-duplicate"), None)
+    return None
+
+
 def after_run(record: RunRecord, history: str | None = None, use_history: bool = True,
-              environ: Mapping[str, str] = os.environ) -> AfterRun:
+              environ: Mapping[str, str] = os.environ, notified: Any = None) -> AfterRun:
+    """``notified``: the notifier's result for this run (its issue is linked from the summary)."""
     from canary.report import run_losses
     from canary.report.charts import PlottingUnavailable
 
@@ -73,6 +82,9 @@ def after_run(record: RunRecord, history: str | None = None, use_history: bool =
         except Exception as e:  # noqa: BLE001 - a picture never fails a canary
             out.notes.append(f"no loss image: {type(e).__name__}: {e}")
     summary = environ.get(ENV_SUMMARY)
+    url = issue_url(record, notified)
+    if url:
+        record = replace(record, context={**record.context, "issue_url": url})
     if summary:
         try:
             append_step_summary(record, out.loss_line, summary, history, use_history)
