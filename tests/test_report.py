@@ -174,3 +174,29 @@ def test_verdict_strip_and_sparkline():
     assert sparkline([3.0, 2.0, 1.0]) == "█▅▁"
     assert sparkline(range(100), width=10) == "▁▂▃▃▄▅▆▆▇█"
     assert sparkline([2.0, float("nan")]) == "▁×" and sparkline([1.0, 1.0]) == "▁▁" and sparkline([]) == ""
+
+
+GOLDEN_FILE = {  # the shape `canary golden record` writes (gates/<ferry>.<lane>.golden.json)
+    "ferry": "moe-canary", "ferry_version": 1, "lane": "cpu", "steps": 40, "metric": "train/loss", "window": 20,
+    "final_loss": 6.1, "tolerance": {"loss_curve": {"rtol": 0.01, "observed": 0.004, "factor": 1.5, "floor": 0.001}},
+    "perf": {}, "host": {}, "recorded": {},
+    "loss_windows": [{"steps": [0, 19], "mean": 8.0, "spread": 0.002}, {"steps": [20, 39], "mean": 6.3, "spread": 0.001}],
+}
+
+
+def test_windowed_golden_band_and_the_runs_window_means(tmp_path, monkeypatch):
+    from canary.report import window_means
+
+    band = parse_band(GOLDEN_FILE)
+    expected = [(0, 7.92, 8.08), (19, 7.92, 8.08), (20, 6.237, 6.363), (39, 6.237, 6.363)]
+    assert [p[0] for p in band] == [e[0] for e in expected]
+    assert [p[1:] for p in band] == [pytest.approx(e[1:]) for e in expected]
+    means = window_means([(s, 10.0 - s / 10) for s in range(40)], band)
+    assert means == [(9.5, pytest.approx(9.05)), (29.5, pytest.approx(7.05))]
+    assert window_means([(0, 1.0)], [(0, 1.0, 2.0), (5, 1.5, 2.5)]) == []  # not windowed: no means
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    (gates / "moe-canary.cpu.golden.json").write_text(json.dumps(GOLDEN_FILE))
+    monkeypatch.setenv("CANARY_GATES_PATH", str(gates))
+    html = render(history(tmp_path), "test-history")
+    assert "window mean</text>" in html and "golden band</text>" in html

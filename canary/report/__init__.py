@@ -50,12 +50,43 @@ def golden_paths(ferry: str, lane: str) -> list[Path]:
     return [d / n for d in search_dirs("gates") for n in names]
 
 
+def _window_band(data: dict[str, Any]) -> Band | None:
+    """A golden of windowed loss means (``loss_windows``: ``{"steps": [first, last], "mean"}``,
+    judged within ``tolerance.loss_curve.rtol``): the band steps across each window."""
+    try:
+        rtol = float(data["tolerance"]["loss_curve"]["rtol"])
+        band: Band = []
+        for w in data["loss_windows"]:
+            first, last = (int(x) for x in w["steps"])
+            mean = float(w["mean"])
+            band += [(first, mean * (1 - rtol), mean * (1 + rtol)), (last, mean * (1 - rtol), mean * (1 + rtol))]
+        return band or None
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def window_means(losses: Sequence[tuple[int, float]], band: Band) -> list[tuple[float, float]]:
+    """The run's mean loss over each window of a windowed band (pairs of points with the same
+    low and high), at the window's middle: what a windowed golden judges."""
+    out = []
+    for (first, lo, hi), (last, lo2, hi2) in zip(band[::2], band[1::2]):
+        if (lo, hi) != (lo2, hi2) or last <= first:
+            return []
+        vals = [v for s, v in losses if first <= s <= last]
+        if vals:
+            out.append(((first + last) / 2, sum(vals) / len(vals)))
+    return out
+
+
 def parse_band(data: Any) -> Band | None:
-    """A golden curve's band as (step, low, high) points, from either shape: ``points`` of
-    ``{step, low, high}`` (or ``lower``/``upper``), or parallel ``steps`` and ``low``/``high``
-    lists, or ``steps`` and ``loss`` with a relative tolerance (``rtol``). None if neither."""
+    """A golden curve's band as (step, low, high) points, from any of these shapes: the golden
+    file's windowed means (``loss_windows`` and ``tolerance.loss_curve.rtol``); ``points`` of
+    ``{step, low, high}`` (or ``lower``/``upper``); parallel ``steps`` and ``low``/``high``
+    lists; or ``steps`` and ``loss`` with a relative tolerance (``rtol``). None if none fits."""
     if not isinstance(data, dict):
         return None
+    if isinstance(data.get("loss_windows"), list):
+        return _window_band(data)
     lo_key = next((k for k in ("low", "lower", "min") if k in data), None)
     hi_key = next((k for k in ("high", "upper", "max") if k in data), None)
     try:
@@ -109,7 +140,8 @@ def loss_view(records: Sequence[RunRecord], lane: str) -> LossView:
         if r is not latest:
             notes.append(f"the latest run, {latest.run_id}, left no per-step losses here; this is the latest that did")
         notes.append(f"golden band from {source}" if band else "no golden curve for this ferry and lane")
-        svg = charts.loss_svg(losses, band, title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}")
+        svg = charts.loss_svg(losses, band, title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}",
+                              means=window_means(losses, band) if band else None)
         return LossView(lane, r.run_id, svg, "; ".join(notes))
     return LossView(lane, latest.run_id, None,
                     f"no per-step losses: the run directories ({latest.run_dir}) are not on this machine or hold no metrics.jsonl")

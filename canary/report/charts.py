@@ -49,14 +49,18 @@ def to_svg(fig: Any) -> str:
 
 
 def loss_figure(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, float, float]] | None = None,
-                title: str = "", size: tuple[float, float] = (7.0, 3.0)) -> Any:
-    """The loss per step; with ``band`` (step, low, high), the golden band behind it."""
+                title: str = "", size: tuple[float, float] = (7.0, 3.0),
+                means: Sequence[tuple[float, float]] | None = None) -> Any:
+    """The loss per step; with ``band`` (step, low, high), the golden band behind it, and with
+    ``means`` (step, loss), the run's windowed means that a windowed golden judges."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=size)
     if band:
         ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
                         color="#90caf9", alpha=0.5, linewidth=0, label="golden band")
     ax.plot([s for s, _ in losses], [v for _, v in losses], color="#1a237e", linewidth=1.2, label="train/loss")
+    if means:
+        ax.plot([s for s, _ in means], [v for _, v in means], "o", color="#d84315", markersize=4, label="window mean")
     ax.set_xlabel("step")
     ax.set_ylabel("loss")
     if title:
@@ -68,8 +72,8 @@ def loss_figure(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, f
 
 
 def loss_svg(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, float, float]] | None = None,
-             title: str = "") -> str:
-    return to_svg(loss_figure(losses, band, title))
+             title: str = "", means: Sequence[tuple[float, float]] | None = None) -> str:
+    return to_svg(loss_figure(losses, band, title, means=means))
 
 
 def write_loss_image(path: str, losses: Sequence[tuple[int, float]], title: str = "") -> None:
