@@ -200,3 +200,19 @@ def test_windowed_golden_band_and_the_runs_window_means(tmp_path, monkeypatch):
     monkeypatch.setenv("CANARY_GATES_PATH", str(gates))
     html = render(history(tmp_path), "test-history")
     assert "window mean</text>" in html and "golden band</text>" in html
+
+
+def test_report_help_imports_neither_jax_nor_matplotlib():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys; sys.argv = ['canary', 'report', '--help']\n"
+            "from canary.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print([m for m in ('jax', 'matplotlib') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert "--history" in out.stdout and out.stdout.strip().endswith("[]")
