@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import click
+from rich.table import Table
+
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.config import load_ferry, load_gates, load_lanes, search_dirs
 from canary.errors import ConfigError
@@ -23,7 +25,9 @@ def inventory() -> dict:
             except ConfigError:
                 gate_lanes = {}
             ferries.append({
-                "name": ferry.name, "version": ferry.version, "path": str(f), "description": ferry.description,
+                "name": ferry.name, "version": ferry.version, "kind": ferry.kind, "path": str(f),
+                "description": ferry.description,
+                **({"command": ferry.command.model_dump()} if ferry.kind == "command" else {}),
                 "lanes": {k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
                           for k, v in ferry.lanes.items()},
             })
@@ -39,6 +43,16 @@ def launcher_cell(launcher: dict) -> str:
     if kind == "command":
         return "command " + " ".join(launcher["command"] or [])
     return kind
+
+
+def command_ferry_table(f: dict) -> Table:
+    t = narrow_table(f"Ferry {f['name']} v{f['version']}, command ({f['path']})", ("lane", "steps", "min steps", "max loss"))
+    t.caption, t.caption_justify = " ".join(f["command"]["argv"]), "left"
+    t.min_width = len(t.caption)  # the command on as few lines as the terminal allows
+    for name, lane in f["lanes"].items():
+        g = lane["gates"] or {}
+        t.add_row(name, str(lane["steps"]), str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
+    return t
 
 
 @click.command("list")
@@ -60,6 +74,9 @@ def list_(as_json):
                   lane["wandb"])
     c.print(t)
     for f in inv["ferries"]:
+        if f["kind"] == "command":
+            c.print(command_ferry_table(f))
+            continue
         t = narrow_table(f"Ferry {f['name']} v{f['version']} ({f['path']})",
                          ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "attention", "min steps", "max loss"))
         for name, lane in f["lanes"].items():
