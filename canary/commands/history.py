@@ -13,6 +13,7 @@ from canary.commands._common import emit_json, handle_errors, json_option
 from canary.history import open_store
 from canary.record import RunRecord
 from canary.render import console, fmt, narrow_table, verdict_strip
+from canary.report.model import run_cache
 
 
 def cache_facts(cache: dict[str, Any] | None) -> str:
@@ -27,12 +28,6 @@ def cache_facts(cache: dict[str, Any] | None) -> str:
         n = len(errors) if isinstance(errors, (list, tuple)) else errors
         parts.append(f"{n} read error{'s' if n != 1 else ''}")
     return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
-
-
-def run_cache(r: RunRecord) -> dict[str, Any] | None:
-    if r.cache:
-        return r.cache
-    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
 
 
 def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
