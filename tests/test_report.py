@@ -216,3 +216,20 @@ def test_report_help_imports_neither_jax_nor_matplotlib():
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert "--history" in out.stdout and out.stdout.strip().endswith("[]")
+
+
+def test_report_without_matplotlib_says_how_to_get_it(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    store.append(passing())
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            f"sys.argv = ['canary', 'report', '--history', {str(tmp_path / 'h.sqlite3')!r}, '--out', {str(tmp_path / 'r.html')!r}]\n"
+            "from canary.cli import main\nmain()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 2 and "matplotlib" in out.stderr and "canary[report]" in out.stderr
+    assert not (tmp_path / "r.html").exists()

@@ -157,11 +157,13 @@ def test_report_in_headless_chromium(tmp_path):
     (site_dir / "report.html").write_text(render(records, "test-history"), encoding="utf-8")
     site = Site(site_dir)
     profile = tmp_path / "profile"
+    log = open(tmp_path / "chromium.log", "w")
     proc = subprocess.Popen(
         [exe, "--headless", "--disable-gpu", "--no-sandbox", "--remote-debugging-port=0",
          "--remote-allow-origins=*", f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=open(tmp_path / "chromium.log", "w"))
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+         "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=log)
     try:
         port = devtools_port(profile, proc)
         clicked = "20260828T060000Z-tpu-0003"
@@ -172,6 +174,7 @@ def test_report_in_headless_chromium(tmp_path):
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
         site.close()
 
     assert problems(seen["events"]) == []

@@ -15,7 +15,9 @@ INSTALL_HINT = "pip install 'canary[report]'"
 
 
 class PlottingUnavailable(CanaryError):
-    """matplotlib is not installed."""
+    """matplotlib is not installed (exit 2: this machine cannot draw, as with bad input)."""
+
+    exit_code = 2
 
 
 def _pyplot() -> Any:
