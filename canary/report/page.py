@@ -21,7 +21,7 @@ font:bold 11px/26px ui-monospace,monospace;border-radius:3px;text-decoration:non
 .legend span.cell{margin-right:4px}.legend{display:flex;flex-wrap:wrap;gap:12px;color:#424242}
 table{border-collapse:collapse;margin:6px 0}td,th{border-bottom:1px solid #eee;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#fafafa}td.num{text-align:right;font-variant-numeric:tabular-nums}
-.PASS{color:#2e7d32;font-weight:bold}.FAIL{color:#c62828;font-weight:bold}.SKIP{color:#ef6c00;font-weight:bold}
+.PASS{color:#2e7d32;font-weight:bold}.FAIL{color:#c62828;font-weight:bold}.SKIP,.WARN{color:#ef6c00;font-weight:bold}
 details.run{border:1px solid #e0e0e0;border-radius:4px;margin:4px 0;padding:2px 8px}
 details.run[open]{background:#fcfcfc}details.run:target{border-color:#212121}
 details.run summary{cursor:pointer}code,pre{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;margin:4px 0}
