@@ -130,8 +130,10 @@ def test_concurrent_writers_in_processes_lose_nothing(url, gcs_env):
 
 
 def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cli):
-    """The emulator goes down during a run: the record is spooled; once it is back, the next
-    `canary history` uploads it, and it is in the bucket."""
+    """The emulator goes down during a run: the record is spooled; once it is back, `canary
+    history` shows it from the spool without writing anything, and the next run's recording
+    uploads it."""
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "1")
     e = Emulator(tmp_path / "gcs", port=free_port()).start()
     e.create_bucket(BUCKET)
     url = f"gs://{BUCKET}/outage"
@@ -154,14 +156,18 @@ def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cl
     try:
         assert r.returncode == 0, r.stderr
         assert [x["run_id"] for x in json.loads(r.stdout)["records"]] == ["before", "during"]
+        assert [p.name for p in store.dir.glob("*.json")] == ["during.json"]  # a read uploads nothing
+        assert [x.run_id for x in GcsStore(url).records()] == ["before"]
+        assert open_store(url, spool_dir=spool).append(rec("after", "2026-08-29T03:00:00+00:00")) == "stored"
         assert list(store.dir.glob("*.json")) == []
         e_records = [x.run_id for x in GcsStore(url).records()]
     finally:
         e.stop()
-    assert e_records == ["before", "during"]
+    assert e_records == ["before", "during", "after"]
 
 
 def test_unreachable_endpoint_spools(tmp_path, monkeypatch):
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "1")
     monkeypatch.setenv("STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{free_port()}")  # nothing listens
     store = open_store(f"gs://{BUCKET}/nowhere", spool_dir=tmp_path / "spool")
     assert store.append(rec("r1", "2026-08-27T03:00:00+00:00")) == "spooled"
