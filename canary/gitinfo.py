@@ -70,10 +70,23 @@ def has_commit(sha: str, repo: str = ".") -> bool:
         return False
 
 
-def _remote(repo: str) -> str | None:
-    p = _git(["remote"], repo)
+def remote(repo: str = ".") -> str | None:
+    """The remote history is fetched from: ``origin``, else the first one; None without remotes."""
+    try:
+        p = _git(["remote"], repo)
+    except (OSError, subprocess.SubprocessError):
+        return None
     names = p.stdout.split() if p.returncode == 0 else []
     return "origin" if "origin" in names else (names[0] if names else None)
+
+
+def remote_answers(repo: str = ".") -> bool:
+    """Whether the checkout's remote answers (``git ls-remote``), so history can be fetched from it."""
+    name = remote(repo)
+    try:
+        return name is not None and _git(["ls-remote", "--exit-code", name, "HEAD"], repo).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
 
 
 DEEPEN_STEPS = (50, 500)
@@ -86,17 +99,17 @@ def deepen_to(sha: str, repo: str = ".", since: str | None = None) -> list[str]:
     done: list[str] = []
     if has_commit(sha, repo) or not is_shallow(repo):
         return done
-    remote = _remote(repo)
-    if remote is None:
+    remote_ = remote(repo)
+    if remote_ is None:
         raise ConfigError(f"{repo} is a shallow clone without a remote, so commit {sha[:12]} cannot be fetched")
     tries = ([f"--shallow-since={since}"] if since else []) + [f"--deepen={n}" for n in DEEPEN_STEPS] + ["--unshallow"]
     for flag in tries:
         try:
-            p = subprocess.run(["git", "-C", str(repo), "fetch", "--quiet", "--no-tags", flag, remote],
+            p = subprocess.run(["git", "-C", str(repo), "fetch", "--quiet", "--no-tags", flag, remote_],
                                capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.SubprocessError) as e:
-            raise ConfigError(f"git fetch {flag} {remote} in {repo} failed: {e}") from None
-        done.append(f"git fetch {flag} {remote}" + ("" if p.returncode == 0 else f" (failed: {p.stderr.strip()[:200]})"))
+            raise ConfigError(f"git fetch {flag} {remote_} in {repo} failed: {e}") from None
+        done.append(f"git fetch {flag} {remote_}" + ("" if p.returncode == 0 else f" (failed: {p.stderr.strip()[:200]})"))
         if has_commit(sha, repo) or not is_shallow(repo):
             break
     if not has_commit(sha, repo):
