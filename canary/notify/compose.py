@@ -531,7 +531,8 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT) -> Me
         fingerprint_marker(signature_or_fallback(record).fingerprint),
         run_marker(record.run_id, record.lane),
         *_head(record, facts, f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a "
-                              "failure signature not seen in any open canary issue."),
+                              f"failure signature not seen in any open canary issue (ferry `{record.ferry}` "
+                              f"v{record.ferry_version})."),
     ], limit)
     return Message(body=body, title=issue_title(record), labels=labels_for(record))
 
