@@ -5,6 +5,8 @@ a run record that survives a short-lived runner (pending-record.json, `canary hi
 from __future__ import annotations
 
 import json
+
+import pytest
 from dataclasses import replace
 
 from canary import queries
@@ -138,3 +140,30 @@ def test_an_unwritable_history_leaves_the_record_in_the_run_directory_and_import
     assert [x.run_id for x in open_store(str(history), flush=False).records()] == ["r1"]
     r = cli("history", "import", str(tmp_path / "runs"), "--history", str(history))
     assert r.returncode == 2 and "no pending-record.json or result.json" in r.stderr
+
+
+def test_the_run_output_says_where_the_pending_record_waits():
+    from canary.render import history_line
+
+    line = history_line({"status": "spooled", "location": "gs://b/p", "detail": "down",
+                         "pending": "/w/runs/r1/pending-record.json"})
+    assert "/w/runs/r1/pending-record.json" in line and "canary history import /w/runs/r1" in line
+
+
+@pytest.mark.slow
+def test_a_run_whose_gs_history_is_down_leaves_its_record_for_import(cli, tmp_path):
+    from gcs_emulator import free_port
+
+    env = {"STORAGE_EMULATOR_HOST": f"http://127.0.0.1:{free_port()}", "CANARY_GCS_RETRY_S": "1",
+           "CANARY_SPOOL_DIR": str(tmp_path / "spool"), "COLUMNS": "400"}  # nothing listens there: out of reach
+    r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--history", "gs://canary-history/runs",
+            env=env, timeout=600)
+    assert r.returncode in (0, 1), r.stderr
+    [run_dir] = (tmp_path / "runs").iterdir()
+    assert (run_dir / PENDING_RECORD).is_file()
+    assert f"canary history import {run_dir}" in r.stdout
+    history = tmp_path / "elsewhere.sqlite3"
+    r = cli("history", "import", str(run_dir), "--history", str(history))
+    assert r.returncode == 0 and "stored run" in r.stdout, r.stderr
+    [stored] = open_store(str(history), flush=False).records()
+    assert stored.run_id == run_dir.name and "history" not in stored.context
