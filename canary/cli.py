@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "repro": "canary.commands.repro:repro",
     "notify": "canary.commands.notify:notify",
     "doctor": "canary.commands.doctor:doctor",
+    "report": "canary.commands.report:report",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -36,6 +37,7 @@ SHORT_HELP: dict[str, str] = {
     "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
     "doctor": "Check, without training, everything a lane's run needs (packages, cache, history, ...).",
+    "report": "Render the history as one self-contained HTML page (timeline, charts, signatures).",
 }
 
 
@@ -69,6 +71,7 @@ def cli() -> None:
     canary signature train.log     fingerprint the failure in a log
     canary notify RUN --repo O/N   one GitHub issue per failure signature, exactly once
     canary doctor tpu              check a lane's setup before a scheduled run
+    canary report --out r.html     the history as one HTML page: timeline, charts, signatures
 
     Exit status: 0 the canary passed, 1 it failed, 2 bad input.
     """

@@ -27,6 +27,7 @@ class Signature:
     message: str = ""
     frames: list[str] = field(default_factory=list)
     excerpt: str = ""  # the log lines the signature was taken from (for people, not for matching)
+    group: str = ""  # a coarser key: error class and failing op or kernel (see canary.signature)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
@@ -86,6 +87,13 @@ class RunRecord:
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
     steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
+    # The ferry and gates files the run used: where they came from, and a sha256 of their bytes
+    # (a ferries/ directory in the working directory shadows the pinned ferry). None in records
+    # made before these were kept.
+    ferry_path: str | None = None
+    ferry_sha256: str | None = None
+    gates_path: str | None = None
+    gates_sha256: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(asdict(self))

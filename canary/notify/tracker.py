@@ -23,6 +23,7 @@ from canary.notify.compose import (
     duplicate_comment,
     duplicate_marker,
     fingerprint_marker,
+    group_marker,
     has_run_marker,
     new_issue,
     recovery_comment,
@@ -86,14 +87,18 @@ def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record
 
 
 def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
-    fingerprint = signature_or_fallback(record).fingerprint
-    found = _matching(gh.list_issues(LABEL), fingerprint)
+    sig = signature_or_fallback(record)
+    fingerprint = sig.fingerprint
+    issues = gh.list_issues(LABEL)
+    found = _matching(issues, fingerprint)
     if found:
         keep, extra = found[0], found[1:]
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
         return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
 
-    msg = new_issue(record, facts)
+    # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
+    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in (i.get("body") or "")]
+    msg = new_issue(record, facts, related=related)
     for name in msg.labels:
         color, description = LABELS.get(name, ("ededed", ""))
         gh.ensure_label(name, color, description)
