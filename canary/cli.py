@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "lower": "canary.commands.lower:lower",
     "repro": "canary.commands.repro:repro",
     "notify": "canary.commands.notify:notify",
+    "bisect": "canary.commands.bisect:bisect",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -34,6 +35,7 @@ SHORT_HELP: dict[str, str] = {
     "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
     "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
+    "bisect": "Find the first bad commit between a good and a bad revision, in a temporary worktree.",
 }
 
 
