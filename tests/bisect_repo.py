@@ -1,6 +1,6 @@
 """A git repository of this project's own tree with a history to bisect: harmless commits, one
-that switches the tpu lane to the static megablox tiling (the incident's lowering bug), and
-commits that break and mend the import. Used by tests/test_bisect.py and bench/bisect.py.
+that switches the tpu lane to the static megablox tiling (the incident's lowering bug), one that
+makes the cpu lane's loss diverge, and commits that break and mend the import. Used by tests/test_bisect.py and bench/bisect.py.
 
     shas = build(tmp / "repo", ["harmless", "break-import", "fix-import", "static-tiling", "harmless"])
     shas[0]          # the base commit: this checkout's HEAD tree, as it is committed
@@ -9,13 +9,14 @@ commits that break and mend the import. Used by tests/test_bisect.py and bench/b
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FERRY = "ferries/moe-canary.toml"
 BROKEN = "import canary_missing_dependency  # a dependency this revision needs and nobody has\n"
-KINDS = ("harmless", "static-tiling", "break-import", "fix-import")
+KINDS = ("harmless", "static-tiling", "break-import", "fix-import", "nan")
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "canary tests", "GIT_AUTHOR_EMAIL": "tests@canary.invalid",
            "GIT_COMMITTER_NAME": "canary tests", "GIT_COMMITTER_EMAIL": "tests@canary.invalid"}
@@ -44,6 +45,12 @@ def _edit(repo: Path, kind: str, n: int) -> str:
     if kind == "static-tiling":
         _static_tiling(repo)
         return "ferry: tpu lane uses the static megablox tiling"
+    if kind == "nan":
+        path = repo / FERRY
+        text = path.read_text()
+        assert "\nlearning_rate = " in text
+        path.write_text(re.sub(r"(?m)^learning_rate = .*$", "learning_rate = 1e12", text, count=1))
+        return "ferry: a learning rate that diverges"
     cli = repo / "canary" / "cli.py"
     if kind == "break-import":
         cli.write_text(cli.read_text() + BROKEN)
