@@ -3,13 +3,14 @@ that switches the tpu lane to the static megablox tiling (the incident's lowerin
 makes the cpu lane's loss diverge, and commits that break and mend the import. Used by tests/test_bisect.py and bench/bisect.py.
 
     shas = build(tmp / "repo", ["harmless", "break-import", "fix-import", "static-tiling", "harmless"])
-    shas[0]          # the base commit: this checkout's HEAD tree, as it is committed
+    shas[0]          # the base commit: this checkout's files as they are
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -62,12 +63,17 @@ def _edit(repo: Path, kind: str, n: int) -> str:
 
 
 def build(repo: Path, kinds: list[str], source: Path = ROOT) -> list[str]:
-    """A new repository at ``repo``: the base commit (``source``'s committed HEAD tree) and one
-    commit per kind. Returns the full shas, base first."""
+    """A new repository at ``repo``: the base commit (``source``'s files as they are, tracked and
+    new, so the code under test is the working tree's) and one commit per kind. Returns the full
+    shas, base first."""
     repo.mkdir(parents=True)
     git(repo, "init", "--quiet", "--initial-branch=main")
-    archive = subprocess.run(["git", "-C", str(source), "archive", "HEAD"], capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(repo)], input=archive, check=True)
+    files = subprocess.run(["git", "-C", str(source), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                           capture_output=True, text=True, check=True).stdout.split("\0")
+    for name in files:
+        if name and (source / name).is_file():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / name, repo / name)
     git(repo, "add", "-A")
     git(repo, "commit", "--quiet", "-m", "base: the project as it is")
     shas = [git(repo, "rev-parse", "HEAD")]

@@ -25,7 +25,8 @@ from canary.notify.compose import Facts, FirstBad, LastPass, new_issue, recurren
 from canary.queries import WindowCommit
 from tests.bisect_repo import build, git
 from tests.conftest import run_cli
-from tests.notify_records import failing, signature
+from tests.github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
+from tests.notify_records import failing, passing, signature
 
 # ----------------------------------------------------------------------------- judging a revision (pure)
 
@@ -288,3 +289,49 @@ def test_run_bisects_a_cpu_lane_failure_by_its_fingerprint(tmp_path):
     assert out["first_bad"] == shas[1] and out["fingerprint"]
     assert [s["verdict"] for s in out["log"]] == ["bad", "good", "bad"]
     assert all(out["fingerprint"] in s["detail"] for s in out["log"] if s["verdict"] == "bad")
+
+
+def _notify(github, tmp_path, repo: Path, shas: list[str], *flags: str):
+    """``canary notify`` run in ``repo`` for a tpu compile error at its HEAD after a pass at ``shas[0]``."""
+    from canary.history import open_store
+
+    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+           "GITHUB_REPOSITORY": "", "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+           "CANARY_SPOOL_DIR": str(tmp_path / "hspool")}
+    store = open_store(env["CANARY_HISTORY"], spool_dir=env["CANARY_SPOOL_DIR"])
+    store.append(passing(commit=shas[0], date="2026-08-26"))
+    record = failing(commit=shas[-1], date="2026-08-27")
+    store.append(record)
+    d = tmp_path / "runs" / record.run_id
+    d.mkdir(parents=True)
+    (d / "result.json").write_text(json.dumps(record.to_dict()))
+    p = run_cli("notify", str(d), "--repo", REPO, *flags, cwd=repo, env=env)
+    assert p.returncode == 0, p.stderr
+    [issue] = github.state.issues()
+    return issue["body"], p.stderr
+
+
+@pytest.mark.slow
+def test_the_notifier_names_the_first_bad_commit_in_the_new_issue(github, tmp_path, tiling_repo):
+    repo, shas = tiling_repo
+    before = _untouched(repo)
+    body, stderr = _notify(github, tmp_path, repo, shas)
+    tiling = shas[1 + TILING_HISTORY.index("static-tiling")]
+    assert f"first bad commit: {tiling} ferry: tpu lane uses the static megablox tiling" in body
+    assert "canary: bisecting 6 commits with canary lower (budget 600 s)" in stderr
+    assert _untouched(repo) == before
+
+
+@pytest.mark.slow
+def test_the_notifier_says_when_the_bisect_ran_out_of_budget(github, tmp_path, tiling_repo):
+    repo, shas = tiling_repo
+    body, _ = _notify(github, tmp_path, repo, shas, "--bisect-budget", "1")
+    assert "Bisect ran out of its 1-second budget" in body and "It is one of 6:" in body
+
+
+@pytest.mark.slow
+def test_no_bisect_leaves_the_issue_without_it(github, tmp_path, small_repo):
+    repo, shas = small_repo
+    body, stderr = _notify(github, tmp_path, repo, shas[:3], "--no-bisect")
+    assert "First bad commit" not in body and "bisecting" not in stderr
+    assert "2 commits since the last pass" in body  # the window was there to bisect

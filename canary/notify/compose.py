@@ -415,7 +415,7 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
         shown = ", ".join(code(c[:12]) for c in fb.candidates[:20])
         among = f" It is one of {len(fb.candidates)}: {shown}" + (" …" if len(fb.candidates) > 20 else "") + "."
     if fb.exhausted:
-        budget = f"{fb.budget_s / 60:g}-minute " if fb.budget_s else ""
+        budget = (f"{fb.budget_s / 60:g}-minute " if fb.budget_s % 60 == 0 else f"{fb.budget_s:g}-second ") if fb.budget_s else ""
         return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
     why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
     return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
