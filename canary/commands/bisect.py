@@ -108,7 +108,7 @@ def bisect(lane, good, bad, test, fingerprint, run, steps, other_failure, budget
     failure does not reproduce at --bad, or the budget ran out), 2 bad input (an unknown revision,
     --good not an ancestor of --bad, an unknown lane).
     """
-    from canary.bisect import BisectOptions, test_for
+    from canary.bisect import BisectOptions, lane_test
     from canary.bisect import bisect as bisect_lib
     from canary.errors import ConfigError
 
@@ -121,7 +121,7 @@ def bisect(lane, good, bad, test, fingerprint, run, steps, other_failure, budget
         fingerprint = fingerprint or (sig.fingerprint if sig else None)
         steps = steps or record.steps_requested
         if test is None:
-            test = test_for(sig.kind if sig else None, lane) or "lower"
+            test = lane_test(sig.kind if sig else None, lane) or "lower"
     if lane is None:
         raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
     opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", fingerprint=fingerprint, steps=steps,

@@ -22,7 +22,7 @@ DEFAULT_BUDGET_S = 600.0
 
 def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, str] | str:
     """(test, good, bad) to bisect the failure of ``record``, or why it is not bisected."""
-    from canary.bisect import newest, test_for
+    from canary.bisect import newest, lane_test
 
     window = facts.window or ()
     if len(window) < 2:
@@ -31,7 +31,7 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
     if not good:
         return "the last pass has no recorded commit"
     sig = record.signature
-    test = test_for(sig.kind if sig else None, record.lane)
+    test = lane_test(sig.kind if sig else None, record.lane)
     if test is None:
         return f"a {sig.kind if sig else 'unsigned'} failure on lane {record.lane} cannot be tested on this machine"
     if importlib.util.find_spec("jax") is None:

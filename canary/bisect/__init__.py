@@ -24,28 +24,30 @@ Both ends are tested first: the failure must reproduce at ``bad`` (else nothing 
 be tested (canary exits 2 there: a ferry that does not validate, an option it lacks; or prints no
 result: an import error, a missing dependency) is skipped, as ``git bisect skip`` does.
 
-Judging a child's outcome and reading git's answers are pure (``judge_lower``, ``judge_run``,
-``parse_git_bisect``); git and the children are run only by ``bisect``.
+Judging a child's outcome and reading git's answers are pure (:mod:`canary.bisect.judge`); the
+git it needs is :mod:`canary.bisect.git`; children and git bisect are run only by ``bisect``.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import re
-import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 import tomllib
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Protocol
 
+from canary.bisect.git import git, newest, resolve, subject, toplevel, worktree
+from canary.bisect.judge import choose_test, judge_lower, judge_run, parse_git_bisect
 from canary.errors import CanaryError, ConfigError
+
+__all__ = ["BisectOptions", "BisectResult", "Step", "bisect", "check", "choose_test", "judge_lower", "judge_run",
+           "newest", "parse_git_bisect", "lane_test"]
 
 TESTS = ("lower", "run")
 OTHER_FAILURE = ("skip", "good")
@@ -126,22 +128,7 @@ class Quiet:
     def tested(self, step: Step, left: int) -> None: ...
 
 
-# ----------------------------------------------------------------------------- judging (pure)
-
-
-def choose_test(kind: str | None, platform: str, launcher: str = "local") -> str | None:
-    """Which test reproduces a failure of ``kind`` on a lane of ``platform`` here, or None.
-
-    Compile and lowering errors lower (any lane: cross-lowering needs no accelerator); a crash,
-    NaN or gate failure on a local cpu lane trains. Timeouts and infrastructure are not code."""
-    if kind == "compile_error":
-        return "lower"
-    if platform == "cpu" and launcher == "local" and kind in ("runtime_crash", "nan", "gate_regression"):
-        return "run"
-    return None
-
-
-def test_for(kind: str | None, lane_name: str) -> str | None:
+def lane_test(kind: str | None, lane_name: str) -> str | None:
     """:func:`choose_test` for a lane of this checkout's lanes file (None: an unknown lane)."""
     from canary.config import get_lane
 
@@ -150,133 +137,6 @@ def test_for(kind: str | None, lane_name: str) -> str | None:
     except ConfigError:
         return None
     return choose_test(kind, lane.platform, lane.launcher.kind)
-
-
-def _result_json(stdout: str) -> dict[str, Any] | None:
-    try:
-        d = json.loads(stdout)
-    except ValueError:
-        return None
-    return d if isinstance(d, dict) else None
-
-
-def _untestable(returncode: int, stderr: str) -> str:
-    lines = [ln.strip() for ln in stderr.splitlines() if ln.strip()]
-    return f"cannot be tested (exit {returncode}): {lines[-1] if lines else 'no result printed'}"[:300]
-
-
-def _first_line(text: str | None) -> str:
-    return next((ln.strip() for ln in (text or "").splitlines() if ln.strip()), "")[:300]
-
-
-def judge_lower(returncode: int, stdout: str, stderr: str = "") -> tuple[str, str]:
-    """(verdict, detail) of ``canary lower --json`` at a revision."""
-    report = _result_json(stdout)
-    if returncode not in (0, 1) or report is None or "ok" not in report:
-        return "skip", _untestable(returncode, stderr)
-    platforms = report.get("platforms") or []
-    if report["ok"] and returncode == 0:
-        return "good", "lowered for " + (", ".join(str(p.get("platform")) for p in platforms) or "every platform")
-    failed = [p for p in platforms if not p.get("ok")]
-    if not failed or returncode != 1:
-        return "skip", _untestable(returncode, stderr)
-    p = failed[0]
-    return "bad", f"{p.get('platform')}: {_first_line(p.get('diagnosis') or p.get('error'))}"
-
-
-def judge_run(returncode: int, stdout: str, stderr: str = "", fingerprint: str | None = None,
-              other_failure: str = "skip") -> tuple[str, str, str | None]:
-    """(verdict, detail, fingerprint seen) of ``canary run --json`` at a revision. With
-    ``fingerprint`` None any failure is bad (how the failure at --bad is learnt)."""
-    record = _result_json(stdout)
-    if returncode not in (0, 1) or record is None or record.get("verdict") not in ("pass", "fail"):
-        return "skip", _untestable(returncode, stderr), None
-    if record["verdict"] == "pass":
-        return "good", f"passed: {record.get('steps_completed')} steps, final loss {record.get('final_loss')}", None
-    sig = record.get("signature") or {}
-    seen = sig.get("fingerprint")
-    what = f"{sig.get('kind', 'failed')} {seen or '(no signature)'}"
-    message = _first_line(f"{sig['exception']}: {sig.get('message', '')}" if sig.get("exception") else sig.get("message"))
-    if fingerprint is None or seen == fingerprint:
-        return "bad", f"{what}: {message}".rstrip(": "), seen
-    return other_failure, f"another failure, {what}: {message}".rstrip(": "), seen
-
-
-_SHA = r"[0-9a-f]{40}"
-
-
-def parse_git_bisect(text: str) -> tuple[str, list[str], int]:
-    """What ``git bisect start|good|bad|skip`` said: ("next", [sha]), ("found", [sha]),
-    ("only-skipped", [candidates]) or ("error", []), and roughly how many steps are left."""
-    left = re.search(r"roughly (\d+) steps?", text)
-    steps = int(left.group(1)) if left else 0
-    m = re.search(rf"^({_SHA}) is the first bad commit", text, re.M)
-    if m:
-        return "found", [m.group(1)], 0
-    if "only 'skip'ped commits left" in text:
-        after = text.split("could be any of:", 1)[-1]
-        return "only-skipped", re.findall(rf"^({_SHA})\s*$", after, re.M), 0
-    m = re.search(rf"^\[({_SHA})\]", text, re.M)
-    if m:
-        return "next", [m.group(1)], steps
-    return "error", [], 0
-
-
-# ----------------------------------------------------------------------------- git
-
-
-def _git(cwd: str | Path, *args: str, check: bool = False, timeout: float = 120) -> subprocess.CompletedProcess:
-    p = subprocess.run(["git", "-c", "advice.detachedHead=false", "-C", str(cwd), *args], capture_output=True,
-                       text=True, timeout=timeout)
-    if check and p.returncode != 0:
-        raise CanaryError(f"git {' '.join(args)} failed in {cwd}: {p.stderr.strip() or p.stdout.strip()}")
-    return p
-
-
-def toplevel(checkout: str) -> str:
-    try:
-        p = _git(checkout, "rev-parse", "--show-toplevel")
-    except (OSError, subprocess.SubprocessError) as e:
-        raise ConfigError(f"cannot run git in {checkout}: {e}") from None
-    if p.returncode != 0:
-        raise ConfigError(f"{checkout} is not a git checkout: {p.stderr.strip()}")
-    return p.stdout.strip()
-
-
-def resolve(repo: str, rev: str, flag: str) -> str:
-    p = _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    if p.returncode != 0 or not p.stdout.strip():
-        raise ConfigError(f"{flag} {rev!r} is not a commit in {repo}")
-    return p.stdout.strip()
-
-
-def subject(repo: str | Path, sha: str) -> str:
-    return _git(repo, "log", "-1", "--format=%s", sha).stdout.strip()
-
-
-def newest(repo: str, shas: list[str], good: str) -> str | None:
-    """The commit of ``shas`` (a regression window above ``good``) that all the others lead to: its bad end."""
-    p = _git(repo, "rev-list", "--topo-order", "--max-count=1", *shas, "--not", good)
-    if p.returncode != 0:
-        return None
-    return p.stdout.strip() or None
-
-
-@contextmanager
-def worktree(repo: str, rev: str) -> Iterator[Path]:
-    """A detached worktree of ``repo`` at ``rev`` in a temporary directory, removed afterwards."""
-    tmp = Path(tempfile.mkdtemp(prefix="canary-bisect-"))
-    path = tmp / "checkout"
-    p = _git(repo, "worktree", "add", "--detach", "--quiet", str(path), rev, timeout=600)
-    if p.returncode != 0:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise CanaryError(f"cannot add a worktree of {repo}: {p.stderr.strip()}")
-    try:
-        yield path
-    finally:
-        _git(repo, "worktree", "remove", "--force", str(path))
-        shutil.rmtree(tmp, ignore_errors=True)
-        _git(repo, "worktree", "prune")
 
 
 def lane_at(checkout: Path, name: str) -> dict[str, Any]:
@@ -292,6 +152,25 @@ def lane_at(checkout: Path, name: str) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- testing a revision
+
+
+def run_child(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess | None:
+    """Run a revision's test in a session of its own; past ``timeout`` the whole session (a run's
+    workload too) is killed and None returned."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:  # a timeout, or the user's ^C: nothing of the test may outlive it
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        if sys.exc_info()[0] is subprocess.TimeoutExpired:
+            return None
+        raise
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 class _Tester:
@@ -316,10 +195,8 @@ class _Tester:
         left = self.left_s()
         limit = self.opts.test_timeout_s if left is None else min(self.opts.test_timeout_s, left)
         t0 = time.monotonic()
-        try:
-            p = subprocess.run(self.command(), cwd=self.checkout, env=self.env, capture_output=True, text=True,
-                               timeout=max(limit, 1))
-        except subprocess.TimeoutExpired:
+        p = run_child(self.command(), self.checkout, self.env, max(limit, 1))
+        if p is None:
             if left is not None and limit < self.opts.test_timeout_s:
                 return None
             return Step(sha, subject(self.checkout, sha), "skip", round(time.monotonic() - t0, 2),
@@ -348,7 +225,7 @@ def check(opts: BisectOptions) -> tuple[str, str, str]:
     good, bad = resolve(repo, opts.good, "--good"), resolve(repo, opts.bad, "--bad")
     if good == bad:
         raise ConfigError(f"--good and --bad are the same commit ({good[:12]}): there is nothing to bisect")
-    if _git(repo, "merge-base", "--is-ancestor", good, bad).returncode != 0:
+    if git(repo, "merge-base", "--is-ancestor", good, bad).returncode != 0:
         raise ConfigError(f"--good {opts.good} ({good[:12]}) is not an ancestor of --bad {opts.bad} ({bad[:12]})")
     return repo, good, bad
 
@@ -359,7 +236,7 @@ def bisect(opts: BisectOptions, progress: Progress | None = None) -> BisectResul
     t0 = time.monotonic()
     deadline = t0 + opts.budget_s if opts.budget_s is not None else None
     repo, good, bad = check(opts)
-    commits = int(_git(repo, "rev-list", "--count", f"{good}..{bad}", check=True).stdout.strip())
+    commits = int(git(repo, "rev-list", "--count", f"{good}..{bad}", check=True).stdout.strip())
     result = BisectResult(opts.lane, opts.test, good, bad, commits, opts.fingerprint)
     with worktree(repo, bad) as checkout, tempfile.TemporaryDirectory(prefix="canary-bisect-runs-") as scratch:
         lane = lane_at(checkout, opts.lane)
@@ -396,7 +273,7 @@ def _test(result: BisectResult, tester: _Tester, progress: Progress, sha: str, r
 
 def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progress: Progress) -> None:
     good, bad = result.good, result.bad
-    window = _git(repo, "rev-list", f"{good}..{bad}").stdout.split()
+    window = git(repo, "rev-list", f"{good}..{bad}").stdout.split()
     estimate = math.ceil(math.log2(len(window))) if len(window) > 1 else 0
     step = _test(result, tester, progress, bad, "bad end", estimate + 1)
     if step is None:
@@ -405,14 +282,14 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
         result.reason = ("the failure does not reproduce at --bad" if step.verdict == "good"
                          else f"--bad {step.detail}")
         return
-    _git(checkout, "checkout", "--quiet", "--detach", good, check=True)
+    git(checkout, "checkout", "--quiet", "--detach", good, check=True)
     step = _test(result, tester, progress, good, "good end", estimate)
     if step is None:
         return _out_of_budget(result, window)
     if step.verdict == "bad":
         result.reason = "the failure reproduces at --good too: it is older than the window"
         return
-    answer = _git(checkout, "bisect", "start", bad, good)
+    answer = git(checkout, "bisect", "start", bad, good)
     while True:
         kind, shas, left = parse_git_bisect(answer.stdout)
         if kind == "found":
@@ -429,10 +306,10 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
         step = _test(result, tester, progress, shas[0], "", left)
         if step is None:
             return _out_of_budget(result, _remaining(checkout))
-        answer = _git(checkout, "bisect", step.verdict)
+        answer = git(checkout, "bisect", step.verdict)
 
 
 def _remaining(checkout: Path) -> list[str]:
     """The commits the first bad one can still be: below refs/bisect/bad, above every good."""
-    goods = _git(checkout, "for-each-ref", "--format=%(objectname)", "refs/bisect/good-*").stdout.split()
-    return _git(checkout, "rev-list", "refs/bisect/bad", "--not", *goods).stdout.split()
+    goods = git(checkout, "for-each-ref", "--format=%(objectname)", "refs/bisect/good-*").stdout.split()
+    return git(checkout, "rev-list", "refs/bisect/bad", "--not", *goods).stdout.split()
