@@ -8,6 +8,7 @@ does file I/O only in the ``load_*`` functions; the models themselves are pure.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -109,7 +110,9 @@ class LaneOverrides(_Strict):
     why: str = ""
 
 
-class Ferry(_Strict):
+class _FerryIdentity(_Strict):
+    """What every kind of ferry has: its name and version, and the paths that matter to it."""
+
     name: str
     version: int = Field(ge=1)
     description: str = ""
@@ -117,6 +120,20 @@ class Ferry(_Strict):
     call_path: list[str] = Field(
         default_factory=list, description="globs of library frames kept in failure signatures' call paths"
     )
+
+    def lane(self, name: str):
+        try:
+            return self.lanes[name]
+        except KeyError:
+            raise ConfigError(
+                f"ferry {self.name!r} has no settings for lane {name!r}; it defines: {', '.join(sorted(self.lanes))}"
+            ) from None
+
+
+class Ferry(_FerryIdentity):
+    """The built-in ferry: canary's own JAX workload (``canary.workload``) with this model."""
+
+    kind: Literal["builtin"] = "builtin"
     model: ModelConfig
     optimizer: OptimizerConfig
     trainer: TrainerConfig = TrainerConfig()
@@ -134,13 +151,73 @@ class Ferry(_Strict):
                 raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")
         return self
 
-    def lane(self, name: str) -> LaneOverrides:
-        try:
-            return self.lanes[name]
-        except KeyError:
-            raise ConfigError(
-                f"ferry {self.name!r} has no settings for lane {name!r}; it defines: {', '.join(sorted(self.lanes))}"
-            ) from None
+
+# Placeholders a command ferry's strings may hold; ``{name}`` elsewhere is an error, ``${NAME}``
+# (a shell parameter) is left alone.
+COMMAND_PLACEHOLDERS = ("ferry_dir", "run_dir", "run_id", "attempt", "steps", "lane", "python")
+_PLACEHOLDER = re.compile(r"(?<!\$)\{([^{}]*)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``{name}`` placeholders in one of a command ferry's strings."""
+    return _PLACEHOLDER.findall(text)
+
+
+class CommandConfig(_Strict):
+    """What a command ferry runs, and where its trainer leaves its metrics."""
+
+    argv: list[str] = Field(min_length=1, description="the trainer's command line, placeholders filled in")
+    tracker_metrics: str = Field(description="levanter's summary file: a path or a gs:// URL")
+    metrics: str | None = Field(default=None, description="per-step JSON lines, levanter's metric names")
+    workdir: str | None = Field(default=None, description="the trainer's working directory [default: canary's]")
+    env: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> "CommandConfig":
+        fields = [(f"argv.{i}", a) for i, a in enumerate(self.argv)]
+        fields += [(k, getattr(self, k)) for k in ("tracker_metrics", "metrics", "workdir") if getattr(self, k)]
+        fields += [(f"env.{k}", v) for k, v in self.env.items()]
+        for key, text in fields:
+            unknown = [p for p in placeholders(text) if p not in COMMAND_PLACEHOLDERS]
+            if unknown:
+                raise ValueError(f"{key}: unknown placeholder {{{unknown[0]}}}; known: "
+                                 + ", ".join(f"{{{p}}}" for p in COMMAND_PLACEHOLDERS))
+        if not self.argv[0].strip():
+            raise ValueError("argv.0: the program to run is empty")
+        for key in ("tracker_metrics", "metrics"):
+            url = getattr(self, key)
+            if url and "://" in url and not url.startswith("gs://"):
+                raise ValueError(f"{key}: {url.split('://', 1)[0]}:// is not supported; use a path or a gs:// URL")
+        return self
+
+
+class CommandLane(_Strict):
+    """A command ferry's settings for one lane."""
+
+    steps: int = Field(gt=0)
+    env: dict[str, str] = Field(default_factory=dict, description="added to [command].env on this lane")
+    why: str = ""
+
+
+class CommandFerry(_FerryIdentity):
+    """A team's own trainer as the ferry: canary launches ``command.argv`` on the lane's launcher
+    and judges the metrics it writes, as it judges the built-in workload's."""
+
+    kind: Literal["command"]
+    command: CommandConfig
+    lanes: dict[str, CommandLane]
+
+
+AnyFerry = Ferry | CommandFerry
+FERRY_KINDS = {"builtin": Ferry, "command": CommandFerry}
+
+
+def require_builtin(ferry: AnyFerry, what: str) -> Ferry:
+    """The ferry, when it is the built-in one; a command ferry has no model for ``what``."""
+    if isinstance(ferry, CommandFerry):
+        raise ConfigError(f"ferry {ferry.name!r} is a command ferry (its trainer is {ferry.command.argv[0]!r}): "
+                          f"it has no built-in model to {what}")
+    return ferry
 
 
 # ----------------------------------------------------------------------------- lanes
@@ -285,13 +362,20 @@ def _loc(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc if not str(p).startswith("function-after")) or "(top level)"
 
 
-def load_model(model: type[BaseModel], path: Path) -> Any:
+_SUBKEY = re.compile(r"^(?P<key>[A-Za-z_][\w.]*): (?P<msg>.+)$", re.S)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(path.read_text())
+        return tomllib.loads(path.read_text())
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+
+
+def load_model(model: type[BaseModel], path: Path) -> Any:
+    data = _read_toml(path)
     try:
         return model.model_validate(data)
     except ValidationError as e:
@@ -301,13 +385,26 @@ def load_model(model: type[BaseModel], path: Path) -> Any:
             msg = err["msg"]
             if err["type"] == "extra_forbidden":
                 msg = "unknown key"
+            elif err["type"] == "value_error":
+                # a validator's "sub.key: what" names a key below the one it checks
+                msg = str(err.get("ctx", {}).get("error", msg))
+                sub = _SUBKEY.match(msg)
+                if sub:
+                    key = sub["key"] if key == "(top level)" else f"{key}.{sub['key']}"
+                    msg = sub["msg"]
             lines.append(f"  {key}: {msg}")
-        raise ConfigError(f"{path}: invalid {model.__name__.lower()}:\n" + "\n".join(lines)) from None
+        label = "ferry" if model in FERRY_KINDS.values() else model.__name__.lower()
+        raise ConfigError(f"{path}: invalid {label}:\n" + "\n".join(lines)) from None
 
 
-def load_ferry(name_or_path: str = "moe-canary") -> tuple[Ferry, Path]:
+def load_ferry(name_or_path: str = "moe-canary") -> tuple[AnyFerry, Path]:
+    """A ferry by name or path: the built-in kind, or ``kind = "command"``."""
     path = resolve("ferries", name_or_path)
-    return load_model(Ferry, path), path
+    kind = _read_toml(path).get("kind", "builtin")
+    if kind not in FERRY_KINDS:
+        raise ConfigError(f"{path}: invalid ferry:\n  kind: {kind!r} is not a ferry kind; "
+                          f"known: {', '.join(repr(k) for k in FERRY_KINDS)}")
+    return load_model(FERRY_KINDS[kind], path), path
 
 
 def load_gates(name_or_path: str) -> tuple[GatesFile, Path]:

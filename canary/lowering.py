@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from canary.config import Ferry, Lane, load_ferry, load_lanes
+from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
 from canary.spec import build_spec, ragged_dot_override
 
@@ -269,7 +269,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
 
 
 def lower_lanes(opts: LowerOptions) -> LowerReport:
-    ferry, _ = load_ferry(opts.ferry)
+    ferry = require_builtin(load_ferry(opts.ferry)[0], "lower")
     lanes, _ = load_lanes(opts.lanes_file)
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     pairs = plan(opts, ferry, lanes)

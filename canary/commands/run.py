@@ -55,7 +55,8 @@ def _workload_warnings(result) -> list[str]:
 @click.option("--steps", type=click.IntRange(min=1),
               help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
                    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML.")
+@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML: the built-in model, or a command ferry "
+                   "wrapping a team's own trainer (README: Wrapping an existing canary).")
 @click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
