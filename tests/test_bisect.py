@@ -171,6 +171,19 @@ def test_the_command_exits_2_on_bad_input(small_repo):
     assert p.returncode == 2 and "--lane" in p.stderr
 
 
+def test_the_failing_run_gives_the_lane(small_repo, tmp_path):
+    repo, _ = small_repo
+    (tmp_path / "result.json").write_text(json.dumps(failing(lane="gpu").to_dict()))
+    p = run_cli("bisect", "--run", str(tmp_path), "--good", "HEAD~1", "--bad", "HEAD", "-C", str(repo))
+    assert p.returncode == 2 and "unknown lane 'gpu'" in p.stderr
+    assert git(repo, "worktree", "list").count("\n") == 0
+
+
+def test_bisect_flags_need_notify_on_canary_run():
+    p = run_cli("run", "cpu", "--no-bisect")
+    assert p.returncode == 2 and "--no-bisect only applies with --notify github" in p.stderr
+
+
 def test_a_windows_bad_end_is_the_commit_the_others_lead_to(small_repo):
     repo, shas = small_repo
     assert newest(str(repo), [shas[1], shas[2]], shas[0]) == shas[2]

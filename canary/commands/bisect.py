@@ -32,18 +32,18 @@ class RichProgress:
         self.p.update(self.task, completed=self.done, total=max(self.done + left, self.done))
 
 
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
 def render(result, c) -> None:
     t = Table(title=f"bisect of lane {result.lane} with `canary {result.test}`: {result.good[:12]}..{result.bad[:12]} "
                     f"({result.commits} commits)", title_justify="left")
-    t.add_column("#")
-    t.add_column("commit", no_wrap=True)
-    t.add_column("subject", max_width=40, overflow="ellipsis", no_wrap=True)
-    t.add_column("verdict", no_wrap=True)
-    t.add_column("seconds", justify="right")
-    t.add_column("detail", overflow="ellipsis", no_wrap=True)
+    for col in ("#", "commit", "subject", "verdict", "seconds", "detail"):
+        t.add_column(col, no_wrap=col in ("#", "commit", "seconds"), justify="right" if col == "seconds" else "left")
     for i, s in enumerate(result.log, 1):
-        t.add_row(str(i), s.sha[:12], s.subject, f"[{VERDICT_STYLE[s.verdict]}]{s.verdict}[/]"
-                  + (f" [dim]({s.role})[/]" if s.role else ""), f"{s.seconds:.1f}", s.detail, end_section=bool(s.role))
+        t.add_row(str(i), s.sha[:12], _cut(s.subject, 40), f"[{VERDICT_STYLE[s.verdict]}]{s.verdict}[/]"
+                  + (f" [dim]({s.role})[/]" if s.role else ""), f"{s.seconds:.1f}", _cut(s.detail, 100), end_section=bool(s.role))
     c.print(t)
     summary = f"{result.tested} tested, {len(result.skipped)} skipped, {result.seconds:.1f} s"
     if result.found:
