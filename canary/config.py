@@ -7,6 +7,7 @@ does file I/O only in the ``load_*`` functions; the models themselves are pure.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tomllib
@@ -17,8 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from canary.errors import ConfigError
 
-RaggedDot = Literal["auto", "xla", "megablox", "grouped", "cpu_gmm"]
-Attention = Literal["auto", "xla", "cpu_fused"]
+RaggedDot = Literal["auto", "xla", "megablox", "grouped"]
 Tiling = Literal["per-shape", "static"]
 DType = Literal["float32", "bfloat16"]
 WandbMode = Literal["off", "offline", "online"]
@@ -105,7 +105,6 @@ class LaneOverrides(_Strict):
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
     tiling: Tiling = "per-shape"
-    attention: Attention = "auto"
     data: DataConfig | None = None
     why: str = ""
 
@@ -395,6 +394,34 @@ def load_model(model: type[BaseModel], path: Path) -> Any:
             lines.append(f"  {key}: {msg}")
         label = "ferry" if model in FERRY_KINDS.values() else model.__name__.lower()
         raise ConfigError(f"{path}: invalid {label}:\n" + "\n".join(lines)) from None
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def config_identity(kind: str, path: Path) -> dict[str, str]:
+    """What a run record keeps of the ferry or gates file it used: ``{kind}_path`` (absolute) and
+    ``{kind}_sha256`` (of the file's bytes), kind being ``ferry`` or ``gates``."""
+    return {f"{kind}_path": str(Path(path).resolve()), f"{kind}_sha256": file_sha256(path)}
+
+
+def source_note(kind: str, path: str | Path, sha256: str) -> str | None:
+    """How the ferry or gates file a run used relates to the pinned one of its name (in the
+    checkout or the installed package), given its path and the sha256 it had when used: None when
+    it is the pinned file. A ``ferries/`` or
+    ``gates/`` directory in the working directory, or ``$CANARY_FERRIES_PATH`` /
+    ``$CANARY_GATES_PATH``, is searched first, so a file there shadows the pinned one."""
+    path = Path(path).resolve()
+    label = _LABEL["ferries" if kind == "ferry" else "gates"]
+    pinned = project_root() / ("ferries" if kind == "ferry" else "gates") / path.name
+    if pinned.is_file() and pinned.resolve() == path:
+        return None
+    if not pinned.is_file():
+        return f"not a pinned {label}"
+    if file_sha256(pinned) == sha256:
+        return f"a copy of the pinned {label}"
+    return f"local override of the pinned {label}"
 
 
 def load_ferry(name_or_path: str = "moe-canary") -> tuple[AnyFerry, Path]:

@@ -30,7 +30,7 @@ from canary.classify import classify
 from canary.context import run_context
 from canary.gitinfo import head_commit
 from canary import command_ferry
-from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, get_lane, load_ferry, load_gates
+from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
 from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
@@ -64,7 +64,6 @@ class RunOptions:
     out: Path = Path("runs")
     ragged_dot: str | None = None
     tiling: str | None = None
-    attention: str | None = None
     cache: CacheSpec | None = None
     lanes_file: str | None = None
     run_id: str | None = None
@@ -201,10 +200,11 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     progress = progress or _NoProgress()
     ferry, ferry_path, lane, gates_file = resolve_inputs(opts)
     if isinstance(ferry, CommandFerry):
-        chosen = [f"--{k.replace('_', '-')}" for k in ("ragged_dot", "tiling", "attention") if getattr(opts, k)]
+        chosen = [f"--{k.replace('_', '-')}" for k in ("ragged_dot", "tiling") if getattr(opts, k)]
         if chosen:
             raise ConfigError(f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
                               "canary's kernel choices do not reach it")
+    identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
@@ -236,7 +236,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         else:
             spec = build_spec(
                 ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-                ragged_dot=ragged_dot, tiling=opts.tiling, attention=opts.attention, cache=cache,
+                ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
             )
             steps_requested = spec.steps
             request = AttemptRequest(
@@ -299,6 +299,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                         ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
+        **identity,
     )
     if opts.record_history:
         # Recorded before the status is known; the returned record and result.json say how it went.

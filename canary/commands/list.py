@@ -80,12 +80,11 @@ def list_(as_json):
             c.print(command_ferry_table(f))
             continue
         t = Table(title=f"Ferry {f['name']} v{f['version']} ({f['path']})", title_justify="left")
-        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "attention", "min steps", "max loss"):
+        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss"):
             t.add_column(col)
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
             t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),
                       str(lane["vocab_size"] or "model"), lane["compute_dtype"] or "trainer", lane["ragged_dot"],
-                      lane["attention"],
                       str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
         c.print(t)

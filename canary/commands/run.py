@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
+from canary.config import source_note
 from canary.metrics import workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
@@ -50,6 +51,12 @@ def _workload_warnings(result) -> list[str]:
         return []
 
 
+def _shown(path: str) -> str:
+    """A path under the working directory as ./relative, any other as it is."""
+    p = Path(path)
+    return f"./{p.relative_to(Path.cwd())}" if p.is_relative_to(Path.cwd()) else path
+
+
 @click.command()
 @click.argument("lane")
 @click.option("--steps", type=click.IntRange(min=1),
@@ -77,7 +84,7 @@ def _workload_warnings(result) -> list[str]:
 @run_notify_options
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mode, cold, cache_dir, ray_address, history, no_history,
+def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
         job_id, ci_run_url, wandb_url, as_json, **notify_opts):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
@@ -90,7 +97,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
     notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
     cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      tiling=tiling, attention=attention, cache=cache, ray_address=ray_address, history=history,
+                      tiling=tiling, cache=cache, ray_address=ray_address, history=history,
                       record_history=not no_history, job_id=job_id,
                       ci_run_url=ci_run_url, wandb_url=wandb_url)
     err = console(stderr=True)
@@ -106,6 +113,11 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
         emit_json({**result.to_dict(), "warnings": warnings, **({"notify": said.to_dict()} if said else {})})
     else:
         out_c = console()
+        for kind in ("ferry", "gates"):
+            path = getattr(result, f"{kind}_path")
+            note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
+            if note:
+                out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
         if result.error:
             out_c.print("[bold red]training failed:[/]")
