@@ -205,6 +205,8 @@ def test_the_notifier_bisects_only_a_testable_failure_with_a_window_of_several_c
     assert "fewer than two" in plan(record, Facts(last_pass=facts.last_pass, window=_window(shas[1])), str(repo))
     assert "fewer than two" in plan(record, Facts(), str(repo))
     assert "no recorded commit" in plan(record, Facts(last_pass=LastPass("r0", "d"), window=facts.window), str(repo))
+    command = failing(lane="tpu", ferry=str(Path(__file__).parent.parent / "ferries/examples/levanter-standin.toml"))
+    assert "runs a team's own trainer" in plan(command, facts, str(repo))
     infra = failing(lane="tpu", signature=replace(signature(), kind="infrastructure"))
     assert "cannot be tested on this machine" in plan(infra, facts, str(repo))
     assert "not in this checkout" in plan(record, Facts(last_pass=facts.last_pass, window=_window("f" * 40, "e" * 40)),

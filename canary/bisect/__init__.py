@@ -61,6 +61,7 @@ class BisectOptions:
     good: str
     bad: str
     test: str = "lower"
+    ferry: str = "moe-canary"  # a name (each revision's own ferries/) or a path
     fingerprint: str | None = None  # run: the failure to look for (None: the one --bad shows)
     steps: int | None = None  # run: train this many steps (None: the lane's)
     checkout: str = "."  # the git checkout whose history is bisected
@@ -186,8 +187,9 @@ class _Tester:
     def command(self) -> list[str]:
         o = self.opts
         if o.test == "lower":
-            return [o.python, "-m", "canary", "lower", "--lane", o.lane, "--json"]
-        cmd = [o.python, "-m", "canary", "run", o.lane, "--json", "--no-history", "--out", str(self.scratch)]
+            return [o.python, "-m", "canary", "lower", "--lane", o.lane, "--ferry", o.ferry, "--json"]
+        cmd = [o.python, "-m", "canary", "run", o.lane, "--ferry", o.ferry, "--json", "--no-history",
+               "--out", str(self.scratch)]
         return cmd + (["--steps", str(o.steps)] if o.steps else [])
 
     def __call__(self, sha: str, role: str = "") -> Step | None:

@@ -64,6 +64,8 @@ def render(result, c) -> None:
 @click.option("--test", "test", type=click.Choice(["lower", "run"]), default=None,
               help="lower: cross-lower the lane's train step; run: train the cpu lane [default: lower, or what "
                    "the --run's failure needs].")
+@click.option("--ferry", default=None, help="Ferry name (each revision's own ferries/) or TOML path "
+                                            "[default: the --run's, else moe-canary].")
 @click.option("--fingerprint", default=None, help="run: the signature fingerprint that counts as bad "
                                                   "[default: the --run's, else the one --bad shows].")
 @click.option("--run", "run", default=None, metavar="RUN_DIR",
@@ -78,7 +80,7 @@ def render(result, c) -> None:
               help="The git checkout whose history is bisected.")
 @json_option
 @handle_errors
-def bisect(lane, good, bad, test, fingerprint, run, steps, other_failure, budget_s, checkout, as_json):
+def bisect(lane, good, bad, test, ferry, fingerprint, run, steps, other_failure, budget_s, checkout, as_json):
     """Find the first commit between --good and --bad that breaks LANE, with no person in the loop.
 
     It drives `git bisect` in a temporary worktree (`git worktree add --detach`, removed after):
@@ -117,6 +119,7 @@ def bisect(lane, good, bad, test, fingerprint, run, steps, other_failure, budget
 
         record = load_record(run, Path("runs"))
         lane = lane or record.lane
+        ferry = ferry or record.ferry
         sig = record.signature
         fingerprint = fingerprint or (sig.fingerprint if sig else None)
         steps = steps or record.steps_requested
@@ -124,7 +127,8 @@ def bisect(lane, good, bad, test, fingerprint, run, steps, other_failure, budget
             test = lane_test(sig.kind if sig else None, lane) or "lower"
     if lane is None:
         raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
-    opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", fingerprint=fingerprint, steps=steps,
+    opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", ferry=ferry or "moe-canary",
+                         fingerprint=fingerprint, steps=steps,
                          checkout=checkout, budget_s=budget_s, other_failure=other_failure)
     err = console(stderr=True)
     columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -34,12 +34,24 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
     test = lane_test(sig.kind if sig else None, record.lane)
     if test is None:
         return f"a {sig.kind if sig else 'unsigned'} failure on lane {record.lane} cannot be tested on this machine"
+    if _command_ferry(record.ferry):
+        return f"ferry {record.ferry!r} runs a team's own trainer, which canary cannot lower or train here"
     if importlib.util.find_spec("jax") is None:
         return "JAX is not installed here"
     bad = newest(repo, [c.sha for c in window], good)
     if bad is None:
         return "the window's commits are not in this checkout"
     return test, good, bad
+
+
+def _command_ferry(name: str) -> bool:
+    from canary.config import load_ferry
+    from canary.errors import ConfigError
+
+    try:
+        return getattr(load_ferry(name)[0], "kind", "builtin") == "command"
+    except ConfigError:  # not here now: the revisions may have it
+        return False
 
 
 def first_bad(record: RunRecord, facts: Facts, budget_s: float = DEFAULT_BUDGET_S, repo: str = ".",
@@ -56,7 +68,8 @@ def first_bad(record: RunRecord, facts: Facts, budget_s: float = DEFAULT_BUDGET_
     test, good, bad = planned
     say(f"bisecting {len(facts.window or ())} commits with canary {test} (budget {budget_s:.0f} s)")
     sig = record.signature
-    opts = BisectOptions(lane=record.lane, good=good, bad=bad, test=test, checkout=repo, budget_s=budget_s,
+    opts = BisectOptions(lane=record.lane, good=good, bad=bad, test=test, ferry=record.ferry, checkout=repo,
+                         budget_s=budget_s,
                          fingerprint=sig.fingerprint if sig and test == "run" else None,
                          steps=record.steps_requested if test == "run" else None)
     try:
