@@ -25,7 +25,7 @@ from canary.notify.compose import Facts, FirstBad, LastPass, new_issue, recurren
 from canary.queries import WindowCommit
 from tests.bisect_repo import build, git
 from tests.conftest import run_cli
-from tests.github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
+from tests.github_server import REPO, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
 from tests.notify_records import failing, passing, signature
 
 # ----------------------------------------------------------------------------- judging a revision (pure)
@@ -238,6 +238,34 @@ def test_first_bad_survives_the_spool_round_trip():
     fb = FirstBad(None, "", "run", 3, 1, 9.5, True, 60.0, ("cd" * 20,), "out of time")
     facts = Facts(first_bad=fb)
     assert Facts.from_dict(json.loads(json.dumps(facts.to_dict()))) == facts
+
+
+class Found:
+    """A bisect hook that finds a commit at once, and counts its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, record, facts):
+        self.calls += 1
+        return replace(facts, first_bad=FirstBad("ab" * 20, "the bad one", "lower", 4, 0, 9.0, budget_s=600.0))
+
+
+def test_the_hook_runs_only_for_a_new_issue_and_its_finding_survives_an_outage(github, client, spool_dir):
+    from canary.notify import send
+
+    hook = Found()
+    github.state.fail(503, times=6, method="POST", path_re=r"/issues$")  # creating the issue fails, every retry
+    res = send(failing(), Facts(), repo=REPO, client=client, bisect=hook)
+    assert res.deliveries[-1].status == "spooled" and hook.calls == 1 and github.state.issues() == []
+    # the next notify sends the spooled issue with what the bisect found, without bisecting again
+    later = failing("20260829T060000Z-tpu-cd34", "2026-08-29")
+    send(later, Facts(), repo=REPO, client=client, bisect=hook)
+    [issue] = github.state.issues()
+    assert f"first bad commit: {'ab' * 20} the bad one" in issue["body"]
+    assert hook.calls == 1  # the recurrence that followed is a comment: no bisect
+    [comment] = github.state.comments(issue["number"])
+    assert "First bad commit" not in comment["body"]
 
 
 # ----------------------------------------------------------------------------- end to end (slow)

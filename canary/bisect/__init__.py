@@ -253,7 +253,6 @@ def bisect(opts: BisectOptions, progress: Progress | None = None) -> BisectResul
         finally:
             result.fingerprint = tester.fingerprint
             result.seconds = round(time.monotonic() - t0, 2)
-    result.seconds = round(time.monotonic() - t0, 2)
     return result
 
 
