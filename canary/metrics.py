@@ -119,6 +119,26 @@ def parse_tracker_summary(text: str, loss_metric: str = "train/loss", source: st
     )
 
 
+def tracker_config(text: str, source: str = TRACKER_FILE) -> dict[str, Any]:
+    """The ``config`` of a tracker summary line: canary's names the run's ``ferry``, ``lane`` and
+    ``steps``; levanter's is its trainer config. ``{}`` when there is none."""
+    configs = [r["config"] for r in _json_lines(text, source) if isinstance(r.get("config"), dict)]
+    return configs[-1] if configs else {}
+
+
+def read_json_lines(path: Path) -> str:
+    """A metrics file's text, or bad input when it is not JSON lines at all (a torn last line is
+    fine; a file none of whose lines is a JSON object is not a metrics file)."""
+    try:
+        text = Path(path).read_text()
+    except UnicodeDecodeError:
+        text = None
+    if text is None or (text.strip() and not any(True for _ in _json_lines(text, str(path)))):
+        raise ConfigError(f"{path}: not JSON lines; expected a per-step {METRICS_FILE} or a "
+                          f"{TRACKER_FILE} summary")
+    return text
+
+
 def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
     """From a run directory (per-step metrics preferred, the summary filling in) or from a
     levanter ``tracker_metrics.jsonl`` / per-step ``metrics.jsonl`` file."""
@@ -136,7 +156,7 @@ def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
         raise ConfigError(f"{path}: neither {METRICS_FILE} nor {TRACKER_FILE} found")
     if not path.is_file():
         raise ConfigError(f"no run directory or metrics file at {path}")
-    text = path.read_text()
+    text = read_json_lines(path)
     first = next(iter(_json_lines(text, str(path))), {})
     if "summary" in first or "config" in first:
         return parse_tracker_summary(text, loss_metric, str(path))

@@ -33,7 +33,8 @@ from canary import command_ferry
 from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
 from canary.errors import ConfigError
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
+from canary.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
+                            read_json_lines, tracker_config)
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.workload.tracking import run_context as tracking_context
@@ -84,7 +85,7 @@ def workload_argv(spec_path: Path) -> list[str]:
     return [sys.executable, "-m", "canary.workload.train", str(spec_path)]
 
 
-# XLA's CPU runtime allocates a step's scratch space (50-76 MB for the cpu lane's train step)
+# XLA's CPU runtime allocates a step's scratch space (77 MB for the cpu lane's train step)
 # with one malloc per step, from a worker thread. glibc serves a request that large from a fresh
 # mmap and unmaps it when the step ends, so every step faulted the whole buffer in again: about
 # 19,000 new 4 KiB pages, 40% of the step. With mmap off for malloc (the buffer then comes from
@@ -352,6 +353,17 @@ SUMMARY_KEYS = (
 )
 
 
+def _tracker_prior(path: Path) -> dict[str, Any]:
+    """What a run record would say of a tracker file's run: lane, ferry and the steps asked for."""
+    if not path.is_file():
+        return {}
+    config = tracker_config(read_json_lines(path), str(path))
+    steps = config.get("steps")
+    return {"lane": config.get("lane") if isinstance(config.get("lane"), str) else None,
+            "ferry": config.get("ferry") if isinstance(config.get("ferry"), str) else None,
+            "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None}
+
+
 def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
     """``canary gate``: gates on an existing run directory or metrics file."""
     path = Path(path)
@@ -362,9 +374,11 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
         prior = json.loads(result_file.read_text())
-        lane_name = lane_name or prior.get("lane")
-        ferry_name = prior.get("ferry")
-        requested_steps = requested_steps or prior.get("steps_requested")
+    else:  # a tracker file canary wrote names its run in its config (levanter's names no lane)
+        prior = _tracker_prior(path / TRACKER_FILE if path.is_dir() else path)
+    lane_name = lane_name or prior.get("lane")
+    ferry_name = prior.get("ferry")
+    requested_steps = requested_steps or prior.get("steps_requested")
     if lane_name is None:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")

@@ -118,6 +118,7 @@ for j in range(3):
 """
 
 
+@pytest.mark.slow  # four writer processes, each importing canary
 def test_concurrent_writers_in_processes_lose_nothing(url, gcs_env):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "STORAGE_EMULATOR_HOST": gcs_env.url}
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, str(k)], env=env, stderr=subprocess.PIPE, text=True)
@@ -130,6 +131,7 @@ def test_concurrent_writers_in_processes_lose_nothing(url, gcs_env):
     assert [r.started_at for r in records] == sorted(r.started_at for r in records)
 
 
+@pytest.mark.slow  # starts, stops and restarts its own emulator around a canary command
 def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cli):
     """The emulator goes down during a run: the record is spooled; once it is back, `canary
     history` shows it from the spool without writing anything, and the next run's recording

@@ -276,3 +276,5 @@ def test_history_command_does_not_import_jax(cli, tmp_path):
     assert out.stdout.strip() == "False", out.stderr
     r = cli("history", "--history", str(tmp_path / "empty.sqlite3"))
     assert r.returncode == 0 and "no runs recorded" in r.stdout
+    r = cli("history", "--history", str(tmp_path / "empty.sqlite3"), "--since", "2026-08-01")
+    assert r.returncode == 0 and "no runs recorded" in r.stdout and "since 2026-08-01" in r.stdout

@@ -105,6 +105,7 @@ def test_loss_curve_drawn_against_its_golden_band(tmp_path, monkeypatch):
     assert "golden band from" in html and "golden band</text>" in html
 
 
+@pytest.mark.slow  # two canary report commands, each importing matplotlib to draw its charts
 def test_report_command_writes_the_page(tmp_path, cli):
     store = SqliteStore(tmp_path / "h.sqlite3")
     for r in history(tmp_path):

@@ -103,7 +103,8 @@ def history(ctx, lane, since, history, last, as_json):
     if not c.is_terminal:
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
-        c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else ""))
+        c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else "")
+                + (f" since {escape(since)}" if since else ""))
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
                      ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",

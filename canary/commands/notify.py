@@ -131,23 +131,30 @@ def render_result(result, as_json: bool) -> None:
     if as_json:
         emit_json(result.to_dict())
         return
+    from rich.markup import escape
+
     out = console()
     for d in result.deliveries:
         label = f"run {d.run_id}" + (" (spooled earlier)" if d.resent else "")
         if d.status == "dry-run":
             # plain echo, not rich: the markdown is printed byte for byte as it would be posted
-            click.echo(f"dry run for {label}: these calls would be made")
+            if d.error:
+                what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
+                click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
+                           "had no canary issues, these calls would be made")
+            elif not d.calls:
+                click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
+            else:
+                click.echo(f"dry run for {label}: nothing was posted; these calls would be made")
             for call in d.calls:
                 click.echo(f"  {call}")
             for i, m in enumerate(d.messages, 1):
                 click.echo(f"\n--- markdown {i}: {m['call']}" + (f"  title: {m['title']}" if m["title"] else ""))
                 click.echo(m["body"], nl=False)
-            if not d.calls:
-                click.echo("  nothing to say")
         elif d.status == "failed":
             out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
         elif d.status == "spooled":
-            out.print(f"[yellow]not sent[/] {label}: {d.error}", highlight=False)
+            out.print(f"[yellow]not sent[/] {label}: {escape(d.error or '')}", highlight=False)
             out.print(f"  kept in {d.spool_path}; the next notify sends it", highlight=False)
         else:
             if not d.actions:
@@ -180,12 +187,18 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     When GitHub cannot be reached the notification is kept beside the run record and sent by the
     next notify.
 
+    With --dry-run nothing is posted: it reads the repository's canary issues (when there is
+    anything to say) to decide as a real notify would, and prints the calls and the markdown.
+    A host that does not resolve or refuses the connection is not retried: the notify says
+    GitHub was unreachable within a second or two.
+
     A new signature is bisected when its regression window holds more than one commit and the
     failure can be tested here (`canary bisect`: a lowering error with `--test lower`, a cpu-lane
     failure with `--test run`), within --bisect-budget; the new issue names the first bad commit,
     or says the budget ran out and which commits it is among. --no-bisect turns this off.
 
-    Exit status: 0 said (or nothing to say), 1 not sent now (kept for the next notify), 2 bad input.
+    Exit status: 0 said (or nothing to say; a dry run that could read GitHub), 1 not sent now (kept
+    for the next notify) or a dry run that could not read GitHub, 2 bad input.
     """
     from canary.notify import notify as notify_lib
     from canary.notify.facts import facts_from_store, open_history
@@ -200,4 +213,4 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
                         log=lambda msg: click.echo(f"canary: {msg}", err=True),
                         bisect=bisect_hook(no_bisect, bisect_budget))
     render_result(result, as_json)
-    sys.exit(0 if result.delivered else 1)
+    sys.exit(0 if result.ok else 1)

@@ -20,21 +20,23 @@ from canary.spec import CacheSpec
 
 
 class RichProgress:
-    """Draws one progress bar per attempt on stderr: step, loss, tokens/s."""
+    """Draws one progress bar per attempt on stderr: step, loss, tokens/s. Until the attempt's
+    first step is recorded it is starting and compiling the train step; it says "compiling"."""
 
     def __init__(self, progress: Progress):
         self.p = progress
         self.task = None
+        self.prefix = ""
 
     def attempt_started(self, attempt, of, total_steps):
-        label = f"attempt {attempt}/{of}" if of > 1 else "training"
-        self.task = self.p.add_task(label, total=total_steps, loss="—", tps="—")
+        self.prefix = f"attempt {attempt}/{of} " if of > 1 else ""
+        self.task = self.p.add_task(f"{self.prefix}compiling", total=total_steps, loss="—", tps="—")
 
     def step(self, record):
         loss = record.get("train/loss")
         tps = record.get("throughput/tokens_per_second")
         step = record.get("global_step", record.get("_step", 0))
-        self.p.update(self.task, completed=int(step) + 1, loss=fmt(loss),
+        self.p.update(self.task, description=f"{self.prefix}training", completed=int(step) + 1, loss=fmt(loss),
                       tps=f"{tps:,.0f}" if isinstance(tps, (int, float)) else "—")
 
     def attempt_ended(self, attempt, outcome):
@@ -59,7 +61,7 @@ def _shown(path: str) -> str:
 
 
 @click.command()
-@click.argument("lane")
+@click.argument("lane", required=False, default="cpu")
 @click.option("--steps", type=click.IntRange(min=1),
               help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
                    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
@@ -87,7 +89,8 @@ def _shown(path: str) -> str:
 @handle_errors
 def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
         job_id, ci_run_url, wandb_url, as_json, **notify_opts):
-    """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
+    """Train the pinned ferry on LANE (cpu, tpu, gpu; default cpu, which needs no accelerator) and
+    judge it against the gates. `canary list` shows every lane.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
     never a harness crash. A run directory (metrics.jsonl, tracker_metrics.jsonl, train.log,

@@ -49,11 +49,13 @@ class Delivery:
     calls: list[str] = field(default_factory=list)  # dry run: the API calls it would make
     messages: list[dict[str, str]] = field(default_factory=list)  # dry run: the markdown it would post
     resent: bool = False  # a spooled notification of an earlier run, sent now
+    unreachable: bool = False  # the error is GitHub's host not resolving, refusing or having no route
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id, "status": self.status, "resent": self.resent,
             "actions": [a.to_dict() for a in self.actions], "error": self.error,
+            "unreachable": self.unreachable,
             "spool_path": self.spool_path, "calls": self.calls, "messages": self.messages,
         }
 
@@ -64,11 +66,29 @@ class NotifyResult:
 
     @property
     def delivered(self) -> bool:
-        """Everything that had to be said was said (or, in a dry run, shown)."""
-        return all(d.status in ("sent", "dry-run") for d in self.deliveries)
+        """Everything that had to be said was said to GitHub. Never true of a dry run: it
+        delivers nothing."""
+        return bool(self.deliveries) and all(d.status == "sent" for d in self.deliveries)
+
+    @property
+    def dry_run(self) -> bool:
+        return any(d.status == "dry-run" for d in self.deliveries)
+
+    @property
+    def unreachable(self) -> str | None:
+        """Why GitHub could not be reached, when that is what stopped a delivery or a dry run's reads."""
+        return next((d.error for d in self.deliveries if d.unreachable and d.error), None)
+
+    @property
+    def ok(self) -> bool:
+        """Did its job: delivered, or a dry run that read GitHub and so shows what a real run would do."""
+        if self.dry_run:
+            return all(d.status == "dry-run" and d.error is None for d in self.deliveries)
+        return self.delivered
 
     def to_dict(self) -> dict[str, Any]:
-        return {"delivered": self.delivered, "deliveries": [d.to_dict() for d in self.deliveries]}
+        return {"delivered": self.delivered, "dry_run": self.dry_run, "unreachable": self.unreachable,
+                "deliveries": [d.to_dict() for d in self.deliveries]}
 
 
 _SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|CREDENTIALS?)$", re.I)
@@ -90,6 +110,7 @@ class DryRunTracker:
         self.calls: list[str] = []
         self.messages: list[dict[str, str]] = []
         self.read_error: str | None = None
+        self.unreachable = False
 
     def _read(self, call: str, fn: Callable[[], Any], empty: Any) -> Any:
         self.calls.append(call)
@@ -99,6 +120,7 @@ class DryRunTracker:
             return fn()
         except GitHubError as e:
             self.read_error = str(e)
+            self.unreachable = e.unreachable
             self.reader = None
             self.calls.append(f"  (could not read GitHub: {e}; deciding as if nothing were there)")
             return empty
@@ -209,10 +231,11 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
         dry = DryRunTracker(gh)
         actions = report(dry, record, facts, close_on_recovery, on_new)
         return NotifyResult([Delivery(record.run_id, "dry-run", actions, dry.read_error, calls=dry.calls,
-                                      messages=dry.messages)])
+                                      messages=dry.messages, unreachable=dry.unreachable)])
 
     deliveries: list[Delivery] = []
     outage: str | None = None
+    unreachable = False
     sent: set[str] = set()
     for path, pending in _waiting(record, store) if flush else []:
         rid = pending.record.run_id
@@ -224,8 +247,9 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
                 actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
                                  pending.close_on_recovery)
             except GitHubError as e:
-                outage = str(e)
-                deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True))
+                outage, unreachable = str(e), e.unreachable
+                deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True,
+                                           unreachable=unreachable))
                 break
             sent.add(rid)
             deliveries.append(Delivery(rid, "sent", actions, resent=True))
@@ -239,7 +263,7 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
         try:
             actions = report(gh, record, facts, close_on_recovery, on_new)
         except GitHubError as e:
-            error = str(e)
+            error, unreachable = str(e), e.unreachable
         else:
             spool.done(spool.home_of(record) / spool.PENDING_FILE)
             stored = _stored(store, record.run_id)
@@ -252,7 +276,7 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     pending = spool.Pending(backend, repo, record, facts, close_on_recovery, error or "")
     path = spool.put(pending)
     _store_put(store, spool.mark(pending))
-    deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path)))
+    deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path), unreachable=unreachable))
     return NotifyResult(deliveries)
 
 

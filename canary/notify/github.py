@@ -9,16 +9,21 @@ page (the search API lags and does not see HTML comments, where canary's markers
 Transient failures (5xx, 429, and 403 rate limits) are retried with exponential backoff by
 tenacity, waiting what ``Retry-After`` (or ``x-ratelimit-reset``) asks when GitHub says it. A
 create that failed with a 5xx may have been done anyway: before creating again, the client looks
-for what it was creating (the exact body), so a retry never posts twice.
+for what it was creating (the exact body), so a retry never posts twice. An API host that does not
+resolve, refuses the connection or has no route is not retried: that is a machine without network
+or a wrong ``GITHUB_API_URL``, not a blip, and the caller keeps the notification for the next
+notify rather than waiting a minute of backoff (``GitHubError.unreachable``).
 The token never appears in an error message or a log line.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
 import re
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -42,10 +47,12 @@ class GitHubError(Exception):
     """A GitHub call that failed for good (after any retries)."""
 
     def __init__(self, method: str, path: str, status: int | None, message: str,
-                 retry_after: float | None = None, transient: bool = False, secondary: bool = False):
+                 retry_after: float | None = None, transient: bool = False, secondary: bool = False,
+                 unreachable: bool = False):
         self.method, self.path, self.status = method, path, status
         self.retry_after = retry_after
         self.transient = transient
+        self.unreachable = unreachable  # no answer possible: the host does not resolve, refuses, or has no route
         self.secondary = secondary  # a secondary rate limit: GitHub asks for a minute's pause at least
         where = f"{method} {path}"
         super().__init__(f"{where}: HTTP {status}: {message}" if status else f"{where}: {message}")
@@ -102,6 +109,19 @@ def _is_transient(status: int, headers: Any, message: str) -> bool:
         return "rate limit" in message.lower() or (headers is not None and headers.get("x-ratelimit-remaining") == "0") \
             or bool(headers is not None and headers.get("Retry-After"))
     return False
+
+
+_NO_ROUTE = (errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH)
+
+
+def _unreachable(reason: Any, host: str) -> str | None:
+    """Why ``host`` cannot be reached at all (a failure a retry would only repeat), or None for a
+    failure worth retrying (a timeout, a reset connection)."""
+    if isinstance(reason, socket.gaierror):
+        return f"GitHub unreachable: cannot resolve {host} ({reason.strerror or reason})"
+    if isinstance(reason, OSError) and reason.errno in _NO_ROUTE:
+        return f"GitHub unreachable: {host}: {reason.strerror or reason}"
+    return None
 
 
 def _next_link(link_header: str | None) -> str | None:
@@ -171,7 +191,9 @@ class GitHubClient:
                               "secondary rate limit" in message.lower()) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
-            raise GitHubError(method, where, None, redact(str(reason), [self.token or ""]), transient=True) from None
+            gone = _unreachable(reason, f"{shown.hostname}" + (f":{shown.port}" if shown.port else ""))
+            raise GitHubError(method, where, None, redact(gone or str(reason), [self.token or ""]),
+                              transient=gone is None, unreachable=gone is not None) from None
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None

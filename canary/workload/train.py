@@ -221,7 +221,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
         "_runtime": time.perf_counter() - t_start,
     }
-    config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id}
+    config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
+              "steps": spec.steps}  # `canary gate` on this file alone judges the run as its run directory is judged
     with open(out / "tracker_metrics.jsonl" if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
     tracker.finish(summary)
