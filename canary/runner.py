@@ -25,6 +25,7 @@ import canary
 from canary import compile_cache
 from canary import gates as gates_mod
 from canary import history as history_mod
+from canary import signals
 from canary import signature as signature_mod
 from canary.classify import classify
 from canary.context import run_context
@@ -217,6 +218,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     spec: WorkloadSpec | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
     for n in range(1, lane.attempts + 1):
+        if signals.requested() is not None:  # told to stop: no further attempt
+            break
         attempt_dir = run_dir / f"attempt-{n}"
         attempt_dir.mkdir()
         spec = build_spec(
@@ -247,10 +250,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         _promote(attempt_dir, run_dir)
         # A workload that ran to the end has spoken: its gates decide, and trying again would
         # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
-        if outcome.ok:
+        if outcome.ok or signals.requested() is not None:
             break
 
     verdict = gates_mod.verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
+    if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
+        said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""
+        verdict, error = signals.CANCELLED, said or f"stopped by {signals.signal_name(stopped_by)}"
     result = RunRecord(
         run_id=run_id,
         lane=lane.name,
@@ -269,7 +276,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         versions=versions(),
         steps_requested=spec.steps if spec else None,
         commit=head_commit(str(Path.cwd())),
-        classification=classify(attempts),
+        classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),

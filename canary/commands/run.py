@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from canary import signals
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
@@ -97,8 +98,11 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("loss {task.fields[loss]}"), TextColumn("{task.fields[tps]} tok/s"), TimeElapsedColumn(),
     ]
-    with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
+    with signals.cancellable(), Progress(*columns, console=err, transient=False,
+                                         disable=not err.is_terminal and as_json) as p:
         result = run_canary(opts, RichProgress(p))
+        stopped = signals.requested() if result.verdict == signals.CANCELLED else None
+    notifying = notifying and stopped is None  # a stopped run is no regression: nothing to tell
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
     warnings = _workload_warnings(result)
     if as_json:
@@ -106,7 +110,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
     else:
         out_c = console()
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
-        if result.error:
+        if result.error and result.verdict != signals.CANCELLED:
             out_c.print("[bold red]training failed:[/]")
             out_c.print(result.error, markup=False, highlight=False)
         s = result.summary
@@ -120,10 +124,13 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
             out_c.print(cache_line(result.cache), highlight=False)
         for w in warnings:
             out_c.print(f"[yellow]warning:[/] {w}", highlight=False)
-        if result.verdict == "fail" or result.classification not in (None, "pass"):
+        if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
         out_c.print(history_line(result.context.get("history")))
         if said:
             render_result(said, False)
+    if stopped is not None:
+        click.echo(f"canary: {result.error}; the run is recorded as cancelled", err=True)
+        sys.exit(signals.exit_code(stopped))
     sys.exit(0 if result.verdict == "pass" else 1)
