@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from canary.errors import ConfigError
+from canary.textio import read_text
 
 RaggedDot = Literal["auto", "xla", "megablox", "grouped", "cpu_gmm"]
 Attention = Literal["auto", "xla", "cpu_fused"]
@@ -23,8 +24,11 @@ DType = Literal["float32", "bfloat16"]
 WandbMode = Literal["off", "offline", "online"]
 
 
+MAX_STEPS = 10_000_000  # a canary is a short run; more steps than this is a typo (1e20), not a plan
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 # ----------------------------------------------------------------------------- ferry
@@ -99,7 +103,7 @@ class LaneOverrides(_Strict):
 
     batch_size: int = Field(gt=0)
     seq_len: int = Field(gt=0)
-    steps: int = Field(gt=0)
+    steps: int = Field(gt=0, le=MAX_STEPS)
     vocab_size: int | None = Field(default=None, gt=1)
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
@@ -287,9 +291,11 @@ def _loc(loc: tuple[Any, ...]) -> str:
 
 def load_model(model: type[BaseModel], path: Path) -> Any:
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
     try:

@@ -32,6 +32,7 @@ from canary.context import run_context
 from canary.gitinfo import head_commit
 from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
 from canary.errors import ConfigError
+from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
@@ -158,9 +159,11 @@ class _MetricsTail:
         for line in lines:
             if line.strip():
                 try:
-                    self.sink.step(flatten(json.loads(line)))
-                except json.JSONDecodeError:
-                    pass
+                    rec = json.loads(line)
+                except (ValueError, RecursionError):  # torn, not UTF-8: the final read judges the file
+                    continue
+                if isinstance(rec, dict):
+                    self.sink.step(flatten(rec))
 
 
 def _promote(attempt_dir: Path, run_dir: Path) -> None:
@@ -171,8 +174,13 @@ def _promote(attempt_dir: Path, run_dir: Path) -> None:
 
 
 def _metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
+    """What an attempt wrote. Metrics it wrote badly (binary, absurd numbers) are that attempt's
+    failure, judged by the gates as missing, never bad input that loses the run."""
     if (path / METRICS_FILE).is_file() or (path / TRACKER_FILE).is_file():
-        return load_run_metrics(path, loss_metric)
+        try:
+            return load_run_metrics(path, loss_metric)
+        except ConfigError as e:
+            return RunMetrics(None, None, [], {}, str(path), warnings=[f"metrics unreadable: {e}"])
     return RunMetrics(None, None, [], {}, str(path))
 
 
@@ -284,6 +292,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
     )
+    if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
+        result.context["metrics_warnings"] = metrics.warnings[:20]
     if opts.record_history:
         # Recorded before the status is known; the returned record and result.json say how it went.
         result.context["history"] = history_mod.record_run(result, opts.history)
@@ -322,10 +332,10 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     ferry_name = None
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
-        prior = json.loads(result_file.read_text())
-        lane_name = lane_name or prior.get("lane")
-        ferry_name = prior.get("ferry")
-        requested_steps = requested_steps or prior.get("steps_requested")
+        prior = read_json_object(result_file)
+        lane_name = lane_name or _prior(prior, "lane", str, result_file)
+        ferry_name = _prior(prior, "ferry", str, result_file)
+        requested_steps = requested_steps or _prior(prior, "steps_requested", int, result_file)
     if lane_name is None:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
@@ -333,3 +343,10 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     metrics = load_run_metrics(path, lane_gates.loss_metric)
     results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps)
     return lane_name, metrics, results
+
+
+def _prior(record: dict[str, Any], key: str, kind: type, path: Path) -> Any:
+    value = record.get(key)
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise ConfigError(f"{path}: {key!r} is a JSON {type(value).__name__}, expected {kind.__name__}")
+    return value

@@ -12,7 +12,8 @@ from canary import signals
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
-from canary.metrics import workload_warnings
+from canary.config import MAX_STEPS
+from canary.metrics import as_float, workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
 from canary.spec import CacheSpec
@@ -32,7 +33,9 @@ class RichProgress:
     def step(self, record):
         loss = record.get("train/loss")
         tps = record.get("throughput/tokens_per_second")
-        step = record.get("global_step", record.get("_step", 0))
+        step = as_float(record.get("global_step", record.get("_step", 0)))
+        if step is None or not 0 <= step < MAX_STEPS:  # drawn only; the metrics file is judged later
+            return
         self.p.update(self.task, completed=int(step) + 1, loss=fmt(loss),
                       tps=f"{tps:,.0f}" if isinstance(tps, (int, float)) else "—")
 
@@ -43,17 +46,18 @@ class RichProgress:
 
 def _workload_warnings(result) -> list[str]:
     """What the deciding attempt's workload warned about (e.g. a slower fallback backend)."""
+    skipped = list(result.context.get("metrics_warnings", []))
     if not result.attempts:
-        return []
+        return skipped
     try:
-        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace"))
+        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace")) + skipped
     except OSError:
-        return []
+        return skipped
 
 
 @click.command()
 @click.argument("lane")
-@click.option("--steps", type=click.IntRange(min=1),
+@click.option("--steps", type=click.IntRange(min=1, max=MAX_STEPS),
               help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
                    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML.")

@@ -14,6 +14,7 @@ from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
 from canary.metrics import LOG_FILE
 from canary.render import console
+from canary.textio import decode
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
 
@@ -39,7 +40,7 @@ def signature(logfile, outcome, keep, max_frames, as_json):
     Exit status: 0 a failure was found, 1 the log shows no failure, 2 bad input.
     """
     if str(logfile) == "-":
-        text = sys.stdin.read()
+        text = decode(sys.stdin.buffer.read(), "<stdin>", lenient=True)
     else:
         if logfile.is_dir():
             logfile = logfile / LOG_FILE
