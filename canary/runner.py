@@ -34,6 +34,7 @@ from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gat
 from canary.errors import ConfigError
 from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
+from canary.notify.redact import env_secrets, redact
 from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
@@ -225,6 +226,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     error: str | None = None
     spec: WorkloadSpec | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
+    secrets = env_secrets({**os.environ, **workload_env(lane)})
     for n in range(1, lane.attempts + 1):
         if signals.requested() is not None:  # told to stop: no further attempt
             break
@@ -245,6 +247,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
         results = gates_mod.evaluate(lane_gates, metrics, requested_steps=spec.steps)
         log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
+        log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
         error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
@@ -292,6 +295,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
     )
+    result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
         result.context["metrics_warnings"] = metrics.warnings[:20]
     if opts.record_history:
