@@ -513,3 +513,115 @@ def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tm
             leaked = [f for f in _forms(secret) if f in text]
             assert not leaked, f"{secret!r} reached {where}"
         assert not [b for b in PEM_BODY if b[:16] in text], f"the PEM key reached {where}"
+
+
+# ----------------------------------------------------------------------------- 5. the GitHub client
+
+import threading  # noqa: E402
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer  # noqa: E402
+
+from github_server import REPO, TOKEN, github  # noqa: E402,F401 (fixture)
+
+
+class _Elsewhere:
+    """Another host on loopback that records whatever reaches it (and what it was told)."""
+
+    def __init__(self):
+        seen = self.seen = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                seen.append((self.path, self.headers.get("Authorization")))
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"[]")
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def elsewhere():
+    e = _Elsewhere()
+    yield e
+    e.close()
+
+
+def _client(github):
+    from canary.notify.github import GitHubClient, RetryPolicy
+
+    return GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(scale=0.001), per_page=1)
+
+
+@pytest.mark.parametrize("hostile", [
+    "{elsewhere}",                                  # another port on the same machine
+    "http://localhost:{port}",                      # the same port under another name
+    "https://127.0.0.1:{port}",                     # another scheme
+    "http://127.0.0.1:{port}@{elsewhere_host}",     # userinfo dressing up another host
+    "{elsewhere}/api.github.com",                   # a lookalike path
+])
+def test_a_link_header_to_anywhere_but_the_api_host_is_refused_and_gets_no_token(github, elsewhere, hostile):
+    from canary.notify.github import GitHubError
+
+    for n in (1, 2, 3):
+        github.state.add_issue(REPO, f"issue {n}", "body", ["canary"])
+    port = github.url.rsplit(":", 1)[1]
+    github.state.link_host = hostile.format(elsewhere=elsewhere.url, port=port,
+                                            elsewhere_host=elsewhere.url.split("//", 1)[1])
+    with pytest.raises(GitHubError, match=r"refused: not the API at .* \(the token is sent only there\)") as e:
+        _client(github).list_issues("canary")
+    assert TOKEN not in str(e.value)
+    assert elsewhere.seen == [], "a request left for another host"
+    assert len(github.state.requests) == 1, "a refusal is not retried"
+
+
+def test_a_redirect_to_another_host_is_refused_and_gets_no_token(github, elsewhere):
+    from canary.notify.github import GitHubError
+
+    github.state.redirect_to = elsewhere.url
+    with pytest.raises(GitHubError, match=r"refused a redirect .* the token goes only to the API host"):
+        _client(github).list_issues("canary")
+    assert elsewhere.seen == []
+    assert len(github.state.requests) == 1
+
+
+def test_a_url_for_another_host_is_refused_before_anything_is_sent(github, elsewhere):
+    from canary.notify.github import GitHubError
+
+    with pytest.raises(GitHubError, match="refused"):
+        _client(github).request("GET", elsewhere.url + f"/repos/{REPO}/issues")
+    assert elsewhere.seen == []
+
+
+def test_a_persons_issue_quoting_the_marker_is_never_canarys_own(github):
+    """A person's issue that quotes canary's markers (pasted from canary's issue) is neither
+    commented on as canary's, nor kept as the original, nor closed as a duplicate."""
+    from canary.notify.compose import Facts, fingerprint_marker, run_marker
+    from canary.notify.tracker import report
+    from notify_records import failing
+
+    record = failing()
+    quoted = "\n".join(["I see this too; canary's issue says:", "", "> " + fingerprint_marker("3f9a1c2b7d4e"),
+                        fingerprint_marker("3f9a1c2b7d4e"), run_marker(record.run_id, record.lane)])
+    person = github.state.add_issue(REPO, "my notes on the gmm crash", quoted, ["canary"])
+    client = _client(github)
+    actions = report(client, record, Facts())
+    assert [a.kind for a in actions] == ["opened"], actions
+    assert actions[0].issue != person["number"]
+    mine = github.state.issues()[person["number"] - 1]
+    assert mine["state"] == "open" and github.state.comments(person["number"]) == []
+
+    # the next run's recurrence goes to canary's issue, still not to the person's
+    again = report(client, failing("20260829T060000Z-tpu-cd34", "2026-08-29"), Facts())
+    assert [(a.kind, a.issue) for a in again] == [("commented", actions[0].issue)]
+    assert github.state.comments(person["number"]) == [] and mine["state"] == "open"

@@ -104,6 +104,33 @@ def _is_transient(status: int, headers: Any, message: str) -> bool:
     return False
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:  # a port that is not a number
+        port = -1
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _RefusedRedirect(urllib.error.URLError):
+    pass
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the API's own origin: urllib would otherwise carry the
+    Authorization header (the token) to whatever host a Location names."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if _origin(newurl) != _origin(req.full_url):
+            raise _RefusedRedirect(f"refused a redirect from {_origin(req.full_url)[1]} to another host "
+                                        f"({_origin(newurl)[1] or newurl[:80]}): the token goes only to the API host")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
+
+
 def _next_link(link_header: str | None) -> str | None:
     for part in (link_header or "").split(","):
         m = re.match(r'\s*<([^>]+)>\s*;(.*)', part)
@@ -144,7 +171,17 @@ class GitHubClient:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(query)
         return url
 
+    def _check_origin(self, method: str, url: str) -> None:
+        """The token goes to the configured API host and nowhere else (a Link header or a
+        caller's URL that names another host is refused, before anything is sent)."""
+        if _origin(url) != _origin(self.api_url) or not urllib.parse.urlsplit(url).path.startswith(
+                urllib.parse.urlsplit(self.api_url).path):
+            shown = urllib.parse.urlsplit(url)
+            raise GitHubError(method, f"{shown.scheme}://{shown.netloc}{shown.path}"[:200], None,
+                              f"refused: not the API at {self.api_url} (the token is sent only there)")
+
     def _once(self, method: str, url: str, body: Any) -> tuple[Any, Any]:
+        self._check_origin(method, url)
         data = None if body is None else json.dumps(body).encode()
         headers = {"Accept": "application/vnd.github+json", "User-Agent": USER_AGENT,
                    "X-GitHub-Api-Version": API_VERSION}
@@ -156,7 +193,7 @@ class GitHubClient:
         shown = urllib.parse.urlsplit(url)
         where = shown.path + (f"?{shown.query}" if shown.query else "")
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
+            with _OPENER.open(req, timeout=self.timeout_s) as resp:
                 raw = resp.read()
                 return (json.loads(raw) if raw else None), resp.headers
         except urllib.error.HTTPError as e:
@@ -169,6 +206,8 @@ class GitHubClient:
             raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
                               _is_transient(e.code, e.headers, message),
                               "secondary rate limit" in message.lower()) from None
+        except _RefusedRedirect as e:
+            raise GitHubError(method, where, None, str(e.reason)) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
             raise GitHubError(method, where, None, redact(str(reason), [self.token or ""]), transient=True) from None
