@@ -8,7 +8,7 @@ Prints, side by side:
   * the same ferry in a bare JAX loop (the workload's own train step, no harness, no metrics
     file, no child process): wall, compile, median step, final loss;
   * the step's FLOPs (an analytic count of the real work; XLA's cost analysis of the compiled
-    step, which does not see inside the expert kernel's custom calls), this machine's float32
+    step, which counts the grouped matmul's padded tile rows), this machine's float32
     matmul GFLOP/s measured now (at a peak-reaching size, and at the expert MLP's own shapes
     chained in one program), and the step's ratio to each FLOP limit;
   * the harness/bare wall ratio;
@@ -203,8 +203,8 @@ def main() -> None:
     print(f"{'verdict':28s}{','.join(r['verdict'] for r in harness):>16s}{'':16s}{','.join(r['verdict'] for r in warm):>16s}")
     print()
     print(f"step FLOPs: {flops_real / 1e9:.2f} G analytic, real work ({flops_routed / 1e9:.2f} G of it in the routed "
-          f"experts); XLA's cost analysis counts {flops_xla / 1e9:.2f} G (with ragged_dot=cpu_gmm it cannot see the "
-          f"expert kernel's custom calls; with grouped it counts padded tile rows)")
+          f"experts); XLA's cost analysis counts {flops_xla / 1e9:.2f} G (with ragged_dot=grouped it counts padded tile "
+          f"rows; with xla, every expert for every row)")
     step = med(bare, "median_step_s")
     print(f"matmul rate, float32, measured now: {gflops:.1f} GFLOP/s at 1024^3, {gflops_small:.1f} GFLOP/s at the "
           f"expert MLP's shapes (2048x32x128 and back, chained in one program)")

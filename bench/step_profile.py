@@ -11,7 +11,7 @@ XLA's per-operation times by the scope that made each operation (``attention``,
 so they add up to more than the step's wall time.
 
 Configurations (the first is always the cpu lane's own: ``auto``):
-  * ``--backend NAME``: another ragged_dot backend (``grouped``, ``xla``, ``cpu_gmm``);
+  * ``--backend NAME``: another ragged_dot backend (``grouped``, ``xla``);
   * ``--tile N``: the ``grouped`` backend with this row tile;
   * ``--variant dense``: the routed experts replaced by one dense SwiGLU of the same FLOPs
     (two experts' weights side by side), to see what a free router and perfect grouping would

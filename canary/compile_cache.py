@@ -50,10 +50,10 @@ def missing_remote_support(url: str, find_spec: Callable[[str], Any] = importlib
 
 
 def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
-            find_spec: Callable[[str], Any] = importlib.util.find_spec) -> CacheSpec:
+            find_spec: Callable[[str], Any] = importlib.util.find_spec, check_remote: bool = True) -> CacheSpec:
     """The run's cache: the requested mode, and the directory from --cache-dir, else the lane's,
     else the local default. A remote directory JAX could not read is bad input, not a silent
-    uncached run."""
+    uncached run (``check_remote=False``: the reader is another program, in its own environment)."""
     cache = cache or CacheSpec()
     if cache.mode == "cold":
         return CacheSpec(mode="cold", dir=None)
@@ -61,7 +61,7 @@ def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
     scheme = directory.split("://", 1)[0] if is_remote(directory) else None
     if scheme is not None and scheme not in REMOTE_MODULES:
         raise ConfigError(f"cache dir {directory!r}: {scheme}:// is not supported; use a local path or a gs:// URL")
-    missing = missing_remote_support(directory, find_spec)
+    missing = missing_remote_support(directory, find_spec) if check_remote else []
     if missing:
         raise ConfigError(
             f"cache dir {directory!r} is remote, but {', '.join(missing)} cannot be imported: JAX would warn and "

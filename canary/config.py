@@ -7,7 +7,9 @@ does file I/O only in the ``load_*`` functions; the models themselves are pure.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -17,8 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from canary.errors import ConfigError
 from canary.textio import read_text
 
-RaggedDot = Literal["auto", "xla", "megablox", "grouped", "cpu_gmm"]
-Attention = Literal["auto", "xla", "cpu_fused"]
+RaggedDot = Literal["auto", "xla", "megablox", "grouped"]
 Tiling = Literal["per-shape", "static"]
 DType = Literal["float32", "bfloat16"]
 WandbMode = Literal["off", "offline", "online"]
@@ -108,12 +109,13 @@ class LaneOverrides(_Strict):
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
     tiling: Tiling = "per-shape"
-    attention: Attention = "auto"
     data: DataConfig | None = None
     why: str = ""
 
 
-class Ferry(_Strict):
+class _FerryIdentity(_Strict):
+    """What every kind of ferry has: its name and version, and the paths that matter to it."""
+
     name: str
     version: int = Field(ge=1)
     description: str = ""
@@ -121,6 +123,20 @@ class Ferry(_Strict):
     call_path: list[str] = Field(
         default_factory=list, description="globs of library frames kept in failure signatures' call paths"
     )
+
+    def lane(self, name: str):
+        try:
+            return self.lanes[name]
+        except KeyError:
+            raise ConfigError(
+                f"ferry {self.name!r} has no settings for lane {name!r}; it defines: {', '.join(sorted(self.lanes))}"
+            ) from None
+
+
+class Ferry(_FerryIdentity):
+    """The built-in ferry: canary's own JAX workload (``canary.workload``) with this model."""
+
+    kind: Literal["builtin"] = "builtin"
     model: ModelConfig
     optimizer: OptimizerConfig
     trainer: TrainerConfig = TrainerConfig()
@@ -138,13 +154,73 @@ class Ferry(_Strict):
                 raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")
         return self
 
-    def lane(self, name: str) -> LaneOverrides:
-        try:
-            return self.lanes[name]
-        except KeyError:
-            raise ConfigError(
-                f"ferry {self.name!r} has no settings for lane {name!r}; it defines: {', '.join(sorted(self.lanes))}"
-            ) from None
+
+# Placeholders a command ferry's strings may hold; ``{name}`` elsewhere is an error, ``${NAME}``
+# (a shell parameter) is left alone.
+COMMAND_PLACEHOLDERS = ("ferry_dir", "run_dir", "run_id", "attempt", "steps", "lane", "python")
+_PLACEHOLDER = re.compile(r"(?<!\$)\{([^{}]*)\}")
+
+
+def placeholders(text: str) -> list[str]:
+    """The ``{name}`` placeholders in one of a command ferry's strings."""
+    return _PLACEHOLDER.findall(text)
+
+
+class CommandConfig(_Strict):
+    """What a command ferry runs, and where its trainer leaves its metrics."""
+
+    argv: list[str] = Field(min_length=1, description="the trainer's command line, placeholders filled in")
+    tracker_metrics: str = Field(description="levanter's summary file: a path or a gs:// URL")
+    metrics: str | None = Field(default=None, description="per-step JSON lines, levanter's metric names")
+    workdir: str | None = Field(default=None, description="the trainer's working directory [default: canary's]")
+    env: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> "CommandConfig":
+        fields = [(f"argv.{i}", a) for i, a in enumerate(self.argv)]
+        fields += [(k, getattr(self, k)) for k in ("tracker_metrics", "metrics", "workdir") if getattr(self, k)]
+        fields += [(f"env.{k}", v) for k, v in self.env.items()]
+        for key, text in fields:
+            unknown = [p for p in placeholders(text) if p not in COMMAND_PLACEHOLDERS]
+            if unknown:
+                raise ValueError(f"{key}: unknown placeholder {{{unknown[0]}}}; known: "
+                                 + ", ".join(f"{{{p}}}" for p in COMMAND_PLACEHOLDERS))
+        if not self.argv[0].strip():
+            raise ValueError("argv.0: the program to run is empty")
+        for key in ("tracker_metrics", "metrics"):
+            url = getattr(self, key)
+            if url and "://" in url and not url.startswith("gs://"):
+                raise ValueError(f"{key}: {url.split('://', 1)[0]}:// is not supported; use a path or a gs:// URL")
+        return self
+
+
+class CommandLane(_Strict):
+    """A command ferry's settings for one lane."""
+
+    steps: int = Field(gt=0, le=MAX_STEPS)
+    env: dict[str, str] = Field(default_factory=dict, description="added to [command].env on this lane")
+    why: str = ""
+
+
+class CommandFerry(_FerryIdentity):
+    """A team's own trainer as the ferry: canary launches ``command.argv`` on the lane's launcher
+    and judges the metrics it writes, as it judges the built-in workload's."""
+
+    kind: Literal["command"]
+    command: CommandConfig
+    lanes: dict[str, CommandLane]
+
+
+AnyFerry = Ferry | CommandFerry
+FERRY_KINDS = {"builtin": Ferry, "command": CommandFerry}
+
+
+def require_builtin(ferry: AnyFerry, what: str) -> Ferry:
+    """The ferry, when it is the built-in one; a command ferry has no model for ``what``."""
+    if isinstance(ferry, CommandFerry):
+        raise ConfigError(f"ferry {ferry.name!r} is a command ferry (its trainer is {ferry.command.argv[0]!r}): "
+                          f"it has no built-in model to {what}")
+    return ferry
 
 
 # ----------------------------------------------------------------------------- lanes
@@ -289,15 +365,22 @@ def _loc(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc if not str(p).startswith("function-after")) or "(top level)"
 
 
-def load_model(model: type[BaseModel], path: Path) -> Any:
+_SUBKEY = re.compile(r"^(?P<key>[A-Za-z_][\w.]*): (?P<msg>.+)$", re.S)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(read_text(path))
+        return tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except RecursionError:
         raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+
+
+def load_model(model: type[BaseModel], path: Path) -> Any:
+    data = _read_toml(path)
     try:
         return model.model_validate(data)
     except ValidationError as e:
@@ -307,13 +390,54 @@ def load_model(model: type[BaseModel], path: Path) -> Any:
             msg = err["msg"]
             if err["type"] == "extra_forbidden":
                 msg = "unknown key"
+            elif err["type"] == "value_error":
+                # a validator's "sub.key: what" names a key below the one it checks
+                msg = str(err.get("ctx", {}).get("error", msg))
+                sub = _SUBKEY.match(msg)
+                if sub:
+                    key = sub["key"] if key == "(top level)" else f"{key}.{sub['key']}"
+                    msg = sub["msg"]
             lines.append(f"  {key}: {msg}")
-        raise ConfigError(f"{path}: invalid {model.__name__.lower()}:\n" + "\n".join(lines)) from None
+        label = "ferry" if model in FERRY_KINDS.values() else model.__name__.lower()
+        raise ConfigError(f"{path}: invalid {label}:\n" + "\n".join(lines)) from None
 
 
-def load_ferry(name_or_path: str = "moe-canary") -> tuple[Ferry, Path]:
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def config_identity(kind: str, path: Path) -> dict[str, str]:
+    """What a run record keeps of the ferry or gates file it used: ``{kind}_path`` (absolute) and
+    ``{kind}_sha256`` (of the file's bytes), kind being ``ferry`` or ``gates``."""
+    return {f"{kind}_path": str(Path(path).resolve()), f"{kind}_sha256": file_sha256(path)}
+
+
+def source_note(kind: str, path: str | Path, sha256: str) -> str | None:
+    """How the ferry or gates file a run used relates to the pinned one of its name (in the
+    checkout or the installed package), given its path and the sha256 it had when used: None when
+    it is the pinned file. A ``ferries/`` or
+    ``gates/`` directory in the working directory, or ``$CANARY_FERRIES_PATH`` /
+    ``$CANARY_GATES_PATH``, is searched first, so a file there shadows the pinned one."""
+    path = Path(path).resolve()
+    label = _LABEL["ferries" if kind == "ferry" else "gates"]
+    pinned = project_root() / ("ferries" if kind == "ferry" else "gates") / path.name
+    if pinned.is_file() and pinned.resolve() == path:
+        return None
+    if not pinned.is_file():
+        return f"not a pinned {label}"
+    if file_sha256(pinned) == sha256:
+        return f"a copy of the pinned {label}"
+    return f"local override of the pinned {label}"
+
+
+def load_ferry(name_or_path: str = "moe-canary") -> tuple[AnyFerry, Path]:
+    """A ferry by name or path: the built-in kind, or ``kind = "command"``."""
     path = resolve("ferries", name_or_path)
-    return load_model(Ferry, path), path
+    kind = _read_toml(path).get("kind", "builtin")
+    if kind not in FERRY_KINDS:
+        raise ConfigError(f"{path}: invalid ferry:\n  kind: {kind!r} is not a ferry kind; "
+                          f"known: {', '.join(repr(k) for k in FERRY_KINDS)}")
+    return load_model(FERRY_KINDS[kind], path), path
 
 
 def load_gates(name_or_path: str) -> tuple[GatesFile, Path]:

@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from canary.config import Ferry, Lane, load_ferry, load_lanes
+from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
 from canary.spec import build_spec, ragged_dot_override
 
@@ -38,7 +38,6 @@ class LowerOptions:
     platforms: list[str] = field(default_factory=list)  # default: the lane's platform / every accelerator lane
     tiling: str | None = None
     ragged_dot: str | None = None
-    attention: str | None = None
     ferry: str = "moe-canary"
     lanes_file: str | None = None
 
@@ -55,7 +54,6 @@ class PlatformResult:
     batch_size: int  # per device
     seq_len: int
     devices: int
-    attention: str = "xla"
     kernel: str | None = None
     gmm: str | None = None  # forward | grad-lhs | grad-rhs
     projection: str | None = None  # gate/up | down
@@ -215,24 +213,20 @@ def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any
     return failures
 
 
-def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, tiling: str | None,
-              attention: str | None = None) -> PlatformResult:
+def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, tiling: str | None) -> PlatformResult:
     import jax
     import jax.numpy as jnp
 
-    from canary.workload import attention as attention_backends
-    from canary.workload import cpu_kernels
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
     o = ferry.lane(lane.name)
     per_device = o.batch_size // lane.devices if o.batch_size % lane.devices == 0 else o.batch_size
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling,
-                      attention=attention)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
     spec = spec.model_copy(update={"platform": platform, "batch_size": per_device})
     backend = backends.resolve(spec.ragged_dot, platform)
     result = PlatformResult(platform, lane.name, False, None, 0.0, backend, spec.tiling,
-                            per_device, spec.seq_len, lane.devices, attention_backends.resolve(spec.attention, platform))
+                            per_device, spec.seq_len, lane.devices)
     if backend == "megablox" and platform != "tpu":
         result.notes.append(f"megablox lowers in Pallas interpret mode for {platform}: TPU block rules are not checked")
     t0 = time.perf_counter()
@@ -241,10 +235,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
         params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
         bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
         batch = jax.ShapeDtypeStruct((per_device, spec.seq_len + 1), jnp.int32)
-        # The cpu lane's local kernels (only ever in a cpu program) are allowed: this preflight
-        # lowers the step, it never ships it.
-        checks = [jax.export.DisabledSafetyCheck.custom_call(t) for t in cpu_kernels.TARGETS]
-        jax.export.export(ts.step, platforms=[platform], disabled_checks=checks)(params, opt_state, bias, batch)
+        jax.export.export(ts.step, platforms=[platform])(params, opt_state, bias, batch)
         result.ok = True
     except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
         result.error = short_error(e)
@@ -269,12 +260,12 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
 
 
 def lower_lanes(opts: LowerOptions) -> LowerReport:
-    ferry, _ = load_ferry(opts.ferry)
+    ferry = require_builtin(load_ferry(opts.ferry)[0], "lower")
     lanes, _ = load_lanes(opts.lanes_file)
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     pairs = plan(opts, ferry, lanes)
 
     import jax
 
-    results = [lower_one(ferry, lane, platform, ragged_dot, opts.tiling, opts.attention) for platform, lane in pairs]
+    results = [lower_one(ferry, lane, platform, ragged_dot, opts.tiling) for platform, lane in pairs]
     return LowerReport(ferry.name, results, jax.__version__)

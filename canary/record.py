@@ -86,6 +86,13 @@ class RunRecord:
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
     steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
+    # The ferry and gates files the run used: where they came from, and a sha256 of their bytes
+    # (a ferries/ directory in the working directory shadows the pinned ferry). None in records
+    # made before these were kept.
+    ferry_path: str | None = None
+    ferry_sha256: str | None = None
+    gates_path: str | None = None
+    gates_sha256: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(asdict(self))

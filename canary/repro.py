@@ -82,7 +82,7 @@ def repro_verdict(record: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
 
 def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str = "moe-canary",
               out: Path = Path("runs"), ragged_dot: str | None = None, tiling: str | None = None,
-              attention: str | None = None, cache_dir: str | None = None, progress=None) -> ReproResult:
+              cache_dir: str | None = None, progress=None) -> ReproResult:
     lane = get_lane(lane_name)
     hw = probe(lane.platform, lane.devices)
     if hw.present:
@@ -90,7 +90,7 @@ def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str 
 
         cache = CacheSpec(mode="cold" if cold else "warm", dir=cache_dir)
         record = run_canary(RunOptions(lane=lane.name, ferry=ferry, steps=steps, out=out, ragged_dot=ragged_dot,
-                                       tiling=tiling, attention=attention, cache=cache), progress).to_dict()
+                                       tiling=tiling, cache=cache), progress).to_dict()
         verdict, gates = repro_verdict(record)
         how = "cold (cache bypassed)" if cold else "warm"
         msg = (f"ran {record.get('steps_completed') or 0} of {steps} steps of lane {lane.name} on {hw.detail}, "
@@ -102,7 +102,7 @@ def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str 
     from canary.lowering import LowerOptions, lower_lanes
 
     report = lower_lanes(LowerOptions(lane=lane.name, platforms=[lane.platform], tiling=tiling,
-                                      ragged_dot=ragged_dot, attention=attention, ferry=ferry))
+                                      ragged_dot=ragged_dot, ferry=ferry))
     msg = (f"no {hw.platform} hardware here (lane {lane.name} needs {hw.needed} device(s), found {hw.found}); "
            f"cross-lowered its train step for {hw.platform} instead")
     return ReproResult(lane.name, hw, "lower", "pass" if report.ok else "fail", None, msg,

@@ -30,14 +30,15 @@ from canary import signature as signature_mod
 from canary.classify import classify
 from canary.context import run_context
 from canary.gitinfo import head_commit
-from canary.config import Ferry, GatesFile, Lane, get_lane, load_ferry, load_gates
+from canary import command_ferry
+from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
 from canary.errors import ConfigError
 from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
 from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
 from canary.record import Attempt, RunRecord
-from canary.spec import CacheSpec, WorkloadSpec, build_spec, ragged_dot_override
+from canary.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.workload.tracking import run_context as tracking_context
 
 RESULT_FILE = "result.json"
@@ -66,7 +67,6 @@ class RunOptions:
     out: Path = Path("runs")
     ragged_dot: str | None = None
     tiling: str | None = None
-    attention: str | None = None
     cache: CacheSpec | None = None
     lanes_file: str | None = None
     run_id: str | None = None
@@ -197,7 +197,7 @@ def versions() -> dict[str, str]:
     return out
 
 
-def resolve_inputs(opts: RunOptions) -> tuple[Ferry, Path, Lane, GatesFile]:
+def resolve_inputs(opts: RunOptions) -> tuple[AnyFerry, Path, Lane, GatesFile]:
     ferry, ferry_path = load_ferry(opts.ferry)
     lane = get_lane(opts.lane, opts.lanes_file)
     ferry.lane(lane.name)  # the ferry must have settings for this lane
@@ -208,11 +208,19 @@ def resolve_inputs(opts: RunOptions) -> tuple[Ferry, Path, Lane, GatesFile]:
 
 def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     progress = progress or _NoProgress()
-    ferry, _, lane, gates_file = resolve_inputs(opts)
+    ferry, ferry_path, lane, gates_file = resolve_inputs(opts)
+    if isinstance(ferry, CommandFerry):
+        chosen = [f"--{k.replace('_', '-')}" for k in ("ragged_dot", "tiling") if getattr(opts, k)]
+        if chosen:
+            raise ConfigError(f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
+                              "canary's kernel choices do not reach it")
+    identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
-    cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir)
+    # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
+    cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir,
+                                  check_remote=not isinstance(ferry, CommandFerry))
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
@@ -224,7 +232,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     metrics = RunMetrics(None, None, [], {})
     results: list[gates_mod.GateResult] = []
     error: str | None = None
-    spec: WorkloadSpec | None = None
+    steps_requested: int | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
     secrets = env_secrets({**os.environ, **workload_env(lane)})
     for n in range(1, lane.attempts + 1):
@@ -232,29 +240,45 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             break
         attempt_dir = run_dir / f"attempt-{n}"
         attempt_dir.mkdir()
-        spec = build_spec(
-            ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-            ragged_dot=ragged_dot, tiling=opts.tiling, attention=opts.attention, cache=cache,
-        )
-        spec_path = spec.write(attempt_dir / "spec.json")
-        progress.attempt_started(n, lane.attempts, spec.steps)
-        request = AttemptRequest(
-            argv=workload_argv(spec_path), env=workload_env(lane), cwd=Path.cwd(),
-            log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=f"{run_id}-attempt-{n}",
-        )
+        name = f"{run_id}-attempt-{n}"
+        if isinstance(ferry, CommandFerry):
+            holders = command_ferry.placeholders(ferry_path, attempt_dir, run_id=run_id, attempt=n,
+                                                 steps=command_ferry.steps_for(ferry, lane, opts.steps), lane=lane.name)
+            steps_requested = holders.steps
+            request = command_ferry.attempt_request(ferry, lane, holders, cache, name=name)
+        else:
+            spec = build_spec(
+                ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
+                ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
+            )
+            steps_requested = spec.steps
+            request = AttemptRequest(
+                argv=workload_argv(spec.write(attempt_dir / "spec.json")), env=workload_env(lane), cwd=Path.cwd(),
+                log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
+            )
+        secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
+        progress.attempt_started(n, lane.attempts, steps_requested)
         outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
         progress.attempt_ended(n, outcome)
+        no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
         metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
-        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=spec.steps)
+        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
         log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
         log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
         error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
+        if outcome.ok and no_summary:
+            # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
+            results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
+            error = no_summary
+            signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
+        else:
+            signature = signature_mod.for_attempt(
+                log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
+                [r.to_dict() for r in results], sig_options)
         attempts.append(Attempt(
             n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
             metrics.steps_completed, metrics.final_loss, outcome.detail, error,
-            signature=signature_mod.for_attempt(
-                log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                [r.to_dict() for r in results], sig_options),
+            signature=signature,
             job_id=outcome.job_id,
             cache=compile_cache.read_facts(attempt_dir),
         ))
@@ -285,7 +309,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(),
-        steps_requested=spec.steps if spec else None,
+        steps_requested=steps_requested,
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
@@ -294,6 +318,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                         ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
+        **identity,
     )
     result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict

@@ -31,7 +31,8 @@ from typing import Any, Iterable, Sequence
 from canary.metrics import as_float
 from canary.record import Signature
 
-KINDS = ("compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure")
+KINDS = ("compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure",
+         "missing_summary")
 
 # Frames kept in the call path besides the application's own (globs over the normalized path,
 # which for installed packages starts at the package: ``jax/experimental/pallas/ops/...``).

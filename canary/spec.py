@@ -9,7 +9,7 @@ from typing import Literal, Mapping, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from canary.config import Attention, DType, Ferry, Lane, RaggedDot, Tiling, WandbMode
+from canary.config import DType, Ferry, Lane, RaggedDot, Tiling, WandbMode
 from canary.errors import ConfigError
 
 # The environment variable teams already use to force the grouped-matmul implementation.
@@ -47,7 +47,6 @@ class WorkloadSpec(BaseModel):
     compute_dtype: DType
     ragged_dot: RaggedDot
     tiling: Tiling = "per-shape"
-    attention: Attention = "auto"
     out_dir: str
     cache: CacheSpec = CacheSpec()
     wandb_project: str | None = None
@@ -71,7 +70,6 @@ def build_spec(
     steps: int | None = None,
     ragged_dot: str | None = None,
     tiling: str | None = None,
-    attention: str | None = None,
     cache: CacheSpec | None = None,
 ) -> WorkloadSpec:
     o = ferry.lane(lane.name)
@@ -89,7 +87,6 @@ def build_spec(
         compute_dtype=o.compute_dtype or ferry.trainer.compute_dtype,
         ragged_dot=ragged_dot or o.ragged_dot,
         tiling=tiling or o.tiling,
-        attention=attention or o.attention,
         out_dir=str(out_dir),
         cache=cache or CacheSpec(dir=lane.cache_dir),
         wandb_project=lane.wandb_project,

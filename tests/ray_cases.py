@@ -90,6 +90,28 @@ def test_cpu_ferry_through_ray_passes(ray_head, tmp_path, cli):
     assert "compiled the train step" in log  # the workload's own output, copied from Ray's log
 
 
+def test_command_ferry_through_ray_gets_the_lanes_variables(ray_head, tmp_path, cli):
+    """A command ferry (a team's own trainer) on a Ray lane: launched as a Ray job, judged from the
+    summary it wrote, with the harness's XLA_FLAGS / NCCL_* forwarded to it and the cold cache mode."""
+    root = Path(__file__).resolve().parent.parent
+    lanes = tmp_path / "lanes.toml"
+    lanes.write_text(
+        '[lanes.cpu]\nplatform = "cpu"\nattempts = 1\ntimeout_s = 600\n'
+        f'launcher = {{ kind = "ray", resources = {{ TPU = {HEAD_TPUS} }}, start_timeout_s = 120 }}\n'
+    )
+    r = cli("run", "cpu", "--ferry", str(root / "ferries/examples/levanter-standin.toml"),
+            "--gates", str(root / "gates/examples/levanter-standin.toml"), "--cold", "--out", str(tmp_path / "runs"),
+            "--ray-address", ray_head, "--json",
+            env={"CANARY_LANES": str(lanes), "XLA_FLAGS": "--xla_dump_hlo_as_text", "NCCL_DEBUG": "INFO"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    result = json.loads(r.stdout)
+    assert result["verdict"] == "pass" and result["steps_completed"] == 30
+    assert result["attempts"][0]["job_id"].startswith("canary-")
+    env = json.loads((Path(result["run_dir"]) / "tracker_metrics.jsonl").read_text())["config"]["env"]
+    assert env["XLA_FLAGS"] == "--xla_dump_hlo_as_text" and env["NCCL_DEBUG"] == "INFO"
+    assert env["JAX_ENABLE_COMPILATION_CACHE"] == "false"
+
+
 def test_failing_job_is_failed_with_its_log(ray_head, tmp_path):
     req = _request(tmp_path, "fails", "import os, sys; print('case', os.environ['CANARY_CASE']); sys.exit(3)")
     out = _launcher(ray_head).launch(req)

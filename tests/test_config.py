@@ -1,8 +1,10 @@
 """Ferry, lanes and gates files: loading, validation, and errors that name the file and key."""
 
+import hashlib
+
 import pytest
 
-from canary.config import get_lane, load_ferry, load_gates, load_lanes
+from canary.config import config_identity, file_sha256, get_lane, load_ferry, load_gates, load_lanes, project_root, source_note
 from canary.errors import ConfigError
 from canary.spec import build_spec
 
@@ -81,3 +83,40 @@ def test_spec_takes_lane_overrides():
     assert spec.compute_dtype == "float32"
     tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x")
     assert (tpu.vocab_size, tpu.compute_dtype, tpu.ragged_dot, tpu.steps) == (128256, "bfloat16", "megablox", 238)
+
+
+def test_a_ferries_directory_in_the_working_directory_is_named_an_override(tmp_path, monkeypatch):
+    pinned = project_root() / "ferries" / "moe-canary.toml"
+    ferry, path = load_ferry("moe-canary")
+    ident = config_identity("ferry", path)
+    assert ident == {"ferry_path": str(pinned.resolve()),
+                     "ferry_sha256": hashlib.sha256(pinned.read_bytes()).hexdigest()}
+    assert source_note("ferry", path, ident["ferry_sha256"]) is None
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ferries").mkdir()
+    local = tmp_path / "ferries" / "moe-canary.toml"
+    local.write_bytes(pinned.read_bytes())
+    _, path = load_ferry("moe-canary")  # the working directory's ferries/ is searched first
+    assert path.resolve() == local.resolve()
+    assert source_note("ferry", path, file_sha256(local)) == "a copy of the pinned ferry"
+    local.write_text(pinned.read_text().replace("learning_rate = 3e-3", "learning_rate = 1e-3"))
+    ident = config_identity("ferry", local)
+    assert ident["ferry_sha256"] != hashlib.sha256(pinned.read_bytes()).hexdigest()
+    assert source_note("ferry", local, ident["ferry_sha256"]) == "local override of the pinned ferry"
+    other = tmp_path / "ferries" / "mine.toml"
+    other.write_text(pinned.read_text())
+    assert source_note("ferry", other, file_sha256(other)) == "not a pinned ferry"
+    _, gates_path = load_gates("moe-canary")
+    assert source_note("gates", gates_path, file_sha256(gates_path)) is None
+
+
+def test_records_without_the_config_identity_still_load():
+    from canary.record import RunRecord
+
+    old = {"run_id": "r", "lane": "cpu", "ferry": "moe-canary", "ferry_version": 1, "verdict": "pass",
+           "steps_completed": 200, "final_loss": 3.0, "gates": [], "run_dir": "/tmp/r"}
+    rec = RunRecord.from_dict(old)
+    assert (rec.ferry_path, rec.ferry_sha256, rec.gates_path, rec.gates_sha256) == (None, None, None, None)
+    new = RunRecord.from_dict({**old, "ferry_sha256": "ab" * 32, "ferry_path": "/x/ferries/moe-canary.toml"})
+    assert RunRecord.from_dict(new.to_dict()).ferry_sha256 == "ab" * 32

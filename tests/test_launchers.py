@@ -39,10 +39,10 @@ def test_the_shipped_lanes_load_with_their_launchers():
 
 
 @pytest.mark.parametrize("launcher, key, words", [
-    ('{ kind = "command" }', "lanes.x.launcher", "needs an argv list"),
-    ('{ kind = "command", command = ["srun", "python"] }', "lanes.x.launcher", "no argument contains {entrypoint}"),
-    ('{ kind = "local", command = ["sh", "-c", "{entrypoint}"] }', "lanes.x.launcher", "only a command launcher"),
-    ('{ kind = "local", address = "http://h:8265" }', "lanes.x.launcher", "address: only a ray launcher"),
+    ('{ kind = "command" }', "lanes.x.launcher.command", "needs an argv list"),
+    ('{ kind = "command", command = ["srun", "python"] }', "lanes.x.launcher.command", "no argument contains {entrypoint}"),
+    ('{ kind = "local", command = ["sh", "-c", "{entrypoint}"] }', "lanes.x.launcher.command", "only a command launcher"),
+    ('{ kind = "local", address = "http://h:8265" }', "lanes.x.launcher.address", "only a ray launcher"),
     ('{ kind = "ray", resource = { TPU = 4 } }', "lanes.x.launcher.resource", "unknown key"),
     ('{ kind = "slurm" }', "lanes.x.launcher.kind", "'local', 'ray' or 'command'"),
 ])
@@ -63,6 +63,8 @@ def test_entrypoint_argv_swaps_in_the_lanes_interpreter(tmp_path):
     assert entrypoint_argv(req) == req.argv
     assert entrypoint_argv(req, "/opt/py/bin/python")[0] == "/opt/py/bin/python"
     assert entrypoint_argv(req, "/opt/py/bin/python")[1:] == req.argv[1:]
+    own = AttemptRequest(argv=["bash", "train.sh"], env={}, cwd=tmp_path, log_path=tmp_path / "log", timeout_s=5)
+    assert entrypoint_argv(own, "/opt/py/bin/python") == ["bash", "train.sh"]  # a command ferry's own program
 
 
 def test_command_template_gets_the_quoted_entrypoint_with_its_env(tmp_path):

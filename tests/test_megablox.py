@@ -49,7 +49,7 @@ def test_interpret_mode_matches_xla_forward_and_both_gradients(tiling, M, K, N, 
 
 def test_auto_resolves_per_platform():
     assert backends.resolve("auto", "tpu") == "megablox"
-    assert backends.resolve("auto", "cpu") == "cpu_gmm"
+    assert backends.resolve("auto", "cpu") == "grouped"
     assert backends.resolve("auto", "cuda") == "xla"
     assert "megablox" in backends.BACKENDS
 

@@ -7,8 +7,8 @@ import pytest
 
 from canary.workload import ragged_dot
 from canary.workload.data import MarkovCorpus
-from canary.workload.gather import gather_repeated, gather_rows, inverse_permutation
-from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias, stable_argsort
+from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias, sort_rows
+from canary.workload.ragged_dot.grouped import gather_rows
 
 jax.config.update("jax_platforms", "cpu")
 
@@ -38,7 +38,7 @@ def _problem(m=96, k=32, n=48, e=8, seed=0, short=0):
     return lhs, rhs, jnp.asarray(sizes)
 
 
-@pytest.mark.parametrize("backend", ["xla", "grouped", "cpu_gmm"])
+@pytest.mark.parametrize("backend", ["xla", "grouped"])
 @pytest.mark.parametrize("short", [0, 7])
 def test_grouped_matmul_equals_dense_reference(backend, short):
     lhs, rhs, sizes = _problem(short=short)
@@ -60,36 +60,30 @@ def test_grouped_backend_gradients_match_xla(tile):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-4, atol=1e-4)
 
 
-def test_gather_rows_transpose_is_the_inverse_gather():
+def test_sort_rows_is_the_permutation_and_its_gradient_the_inverse_gather():
     x = jnp.arange(12.0).reshape(6, 2)
     perm = jnp.asarray([3, 0, 5, 1, 4, 2])
-    inv = inverse_permutation(perm)
-    np.testing.assert_array_equal(np.asarray(gather_rows(x, perm, inv)), np.asarray(x[perm]))
+    np.testing.assert_array_equal(np.asarray(sort_rows(x, perm)), np.asarray(x[perm]))
     cot = jnp.arange(12.0).reshape(6, 2) * 3
-    g = jax.grad(lambda x: jnp.sum(gather_rows(x, perm, inv) * cot))(x)
+    g = jax.jit(jax.grad(lambda x: jnp.sum(sort_rows(x, perm) * cot)))(x)
     g_ref = jax.grad(lambda x: jnp.sum(x[perm] * cot))(x)
     np.testing.assert_array_equal(np.asarray(g), np.asarray(g_ref))
 
 
-def test_gather_repeated_is_a_permutation_of_the_repeated_rows_and_so_is_its_gradient():
-    x = jnp.arange(12.0).reshape(4, 3)
-    order = jnp.asarray([5, 0, 7, 2, 1, 6, 3, 4])  # a permutation of the 4 x 2 repeated rows
-    inv = inverse_permutation(order)
-    want = jnp.repeat(x, 2, axis=0)[order]
-    np.testing.assert_array_equal(np.asarray(gather_repeated(x, order, inv, 2)), np.asarray(want))
-    cot = jnp.arange(24.0).reshape(8, 3) ** 2
-    g = jax.jit(jax.grad(lambda x: jnp.sum(gather_repeated(x, order, inv, 2) * cot)))(x)
-    g_ref = jax.grad(lambda x: jnp.sum(jnp.repeat(x, 2, axis=0)[order] * cot))(x)
+def test_grouped_gather_into_the_padded_layout_and_its_gradient():
+    x = jnp.arange(12.0).reshape(6, 2)
+    idx = jnp.asarray([3, 6, 0, 5, 1, 6, 4, 2])  # 6 == len(x): a zero (padding) row
+    inv = jnp.asarray([2, 4, 7, 0, 6, 3])
+    want = jnp.concatenate([x, jnp.zeros((1, 2))])[idx]
+    np.testing.assert_array_equal(np.asarray(gather_rows(x, idx, inv)), np.asarray(want))
+    cot = jnp.arange(16.0).reshape(8, 2) ** 2
+    g = jax.grad(lambda x: jnp.sum(gather_rows(x, idx, inv) * cot))(x)
+    g_ref = jax.grad(lambda x: jnp.sum(jnp.concatenate([x, jnp.zeros((1, 2))])[idx] * cot))(x)
     np.testing.assert_array_equal(np.asarray(g), np.asarray(g_ref))
 
 
-def test_stable_argsort_is_numpys_stable_argsort():
-    keys = np.random.default_rng(0).integers(0, 32, size=2048).astype(np.int32)
-    np.testing.assert_array_equal(np.asarray(jax.jit(stable_argsort)(jnp.asarray(keys))), np.argsort(keys, kind="stable"))
-
-
 def test_auto_backend_per_platform():
-    assert ragged_dot.resolve("auto", "cpu") == "cpu_gmm"  # "grouped" where no C compiler is found
+    assert ragged_dot.resolve("auto", "cpu") == "grouped"  # lax.ragged_dot is dense on a CPU
     assert ragged_dot.resolve("xla", "cpu") == "xla"
     with pytest.raises(ValueError, match="unknown ragged_dot backend"):
         ragged_dot.resolve("nope", "cpu")
@@ -104,7 +98,7 @@ def test_forward_shapes_and_router_statistics():
     assert float(aux["router_z_loss"]) > 0
 
 
-@pytest.mark.parametrize("backend", ["grouped", "cpu_gmm"])
+@pytest.mark.parametrize("backend", ["grouped"])
 def test_backends_agree_on_the_whole_model_and_gradients_are_finite(backend):
     params = init_params(CFG, jax.random.PRNGKey(0))
     batch = jnp.asarray(MarkovCorpus.make(64, 4, 1.0, 0).batch(0, 4, 33))

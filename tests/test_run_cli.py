@@ -1,5 +1,6 @@
 """`canary run`, `canary gate` and `canary list` end to end, through the real command line."""
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -37,13 +38,17 @@ def quick_run(tmp_path_factory):
 
 @pytest.mark.slow
 def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
-    proc, _ = quick_run
+    proc, gates = quick_run
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)
     for key in ("run_id", "lane", "ferry", "verdict", "steps_completed", "final_loss", "gates", "run_dir"):
         assert key in result
     assert (result["lane"], result["ferry"], result["verdict"], result["steps_completed"]) == ("cpu", "moe-canary", "pass", 30)
     assert {g["name"] for g in result["gates"]} == {"min_steps", "max_final_loss", "finite_loss"}
+    pinned = ROOT / "ferries" / "moe-canary.toml"
+    assert (result["ferry_path"], result["ferry_sha256"]) == (str(pinned), hashlib.sha256(pinned.read_bytes()).hexdigest())
+    assert result["gates_path"] == str(gates.resolve())
+    assert result["gates_sha256"] == hashlib.sha256(gates.read_bytes()).hexdigest()
     assert all(set(g) >= {"name", "value", "threshold", "status"} for g in result["gates"])
 
     run_dir = Path(result["run_dir"])
@@ -58,7 +63,7 @@ def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
     assert tracker[0]["summary"]["_step"] == 29
     log = (run_dir / "train.log").read_text()
     assert "compiled the train step" in log
-    assert "ragged_dot=auto (cpu_gmm)" in log and "attention=auto (cpu_fused)" in log
+    assert "ragged_dot=auto (grouped)" in log
     assert json.loads((run_dir / "result.json").read_text())["run_id"] == result["run_id"]
 
     # The loss falls toward the corpus's known entropy floor.
@@ -89,15 +94,29 @@ def test_gate_on_the_run_directory_agrees(quick_run):
 
 
 @pytest.mark.slow
-def test_the_kernels_can_be_chosen_by_name(tmp_path):
-    proc = run_cli("run", "cpu", "--steps", "3", "--attention", "xla", "--ragged-dot", "grouped", "--no-history",
+def test_the_grouped_matmul_can_be_chosen_by_name(tmp_path):
+    proc = run_cli("run", "cpu", "--steps", "3", "--ragged-dot", "xla", "--no-history",
                    "--out", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     attempt = Path(json.loads(proc.stdout)["run_dir"]) / "attempt-1"
     spec = json.loads((attempt / "spec.json").read_text())
-    assert (spec["attention"], spec["ragged_dot"]) == ("xla", "grouped")
+    assert spec["ragged_dot"] == "xla" and "attention" not in spec
     log = (attempt / "train.log").read_text()
-    assert "ragged_dot=grouped, tiling=per-shape, attention=xla, jax" in log
+    assert "ragged_dot=xla, tiling=per-shape, jax" in log
+
+
+@pytest.mark.slow
+def test_a_local_ferries_directory_is_named_as_an_override(tmp_path):
+    (tmp_path / "ferries").mkdir()
+    local = _ferry(tmp_path / "ferries", "moe-canary.toml", **{"learning_rate = 3e-3": "learning_rate = 2e-3"})
+    proc = run_cli("run", "cpu", "--steps", "2", "--no-history", "--out", str(tmp_path / "runs"), cwd=tmp_path)
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    assert "ferry: ./ferries/moe-canary.toml (local override of the pinned ferry)" in proc.stdout
+    assert "gates:" not in proc.stdout  # the pinned gates: nothing to say
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    record = json.loads((run_dir / "result.json").read_text())
+    assert record["ferry_path"] == str(local.resolve())
+    assert record["ferry_sha256"] == hashlib.sha256(local.read_bytes()).hexdigest()
 
 
 def test_gate_on_a_levanter_tracker_file(tmp_path):

@@ -1,5 +1,5 @@
 """The options of the commands that build a train step (run, repro, lower): which grouped-matmul
-backend, which megablox tiling and which attention backend. Choices come from the config's own
+backend and which megablox tiling. Choices come from the config's own
 types, so a backend added there is offered everywhere at once."""
 
 from __future__ import annotations
@@ -8,12 +8,10 @@ from typing import Callable, get_args
 
 import click
 
-from canary.config import Attention, RaggedDot, Tiling
+from canary.config import RaggedDot, Tiling
 
 
 def kernel_options(fn: Callable) -> Callable:
-    fn = click.option("--attention", type=click.Choice(list(get_args(Attention))), default=None,
-                      help="Attention backend [default: the lane's].")(fn)
     fn = click.option("--tiling", type=click.Choice(list(get_args(Tiling))), default=None,
                       help="megablox tiling policy [default: the lane's].")(fn)
     return click.option("--ragged-dot", type=click.Choice(list(get_args(RaggedDot))), default=None,

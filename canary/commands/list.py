@@ -25,7 +25,9 @@ def inventory() -> dict:
             except ConfigError:
                 gate_lanes = {}
             ferries.append({
-                "name": ferry.name, "version": ferry.version, "path": str(f), "description": ferry.description,
+                "name": ferry.name, "version": ferry.version, "kind": ferry.kind, "path": str(f),
+                "description": ferry.description,
+                **({"command": ferry.command.model_dump()} if ferry.kind == "command" else {}),
                 "lanes": {k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
                           for k, v in ferry.lanes.items()},
             })
@@ -41,6 +43,17 @@ def launcher_cell(launcher: dict) -> str:
     if kind == "command":
         return "command " + " ".join(launcher["command"] or [])
     return kind
+
+
+def command_ferry_table(f: dict) -> Table:
+    t = Table(title=f"Ferry {f['name']} v{f['version']}, command ({f['path']})", title_justify="left",
+              caption=" ".join(f["command"]["argv"]), caption_justify="left")
+    for col in ("lane", "steps", "min steps", "max loss"):
+        t.add_column(col)
+    for name, lane in f["lanes"].items():
+        g = lane["gates"] or {}
+        t.add_row(name, str(lane["steps"]), str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
+    return t
 
 
 @click.command("list")
@@ -63,13 +76,15 @@ def list_(as_json):
                   lane["wandb"])
     c.print(t)
     for f in inv["ferries"]:
+        if f["kind"] == "command":
+            c.print(command_ferry_table(f))
+            continue
         t = Table(title=f"Ferry {f['name']} v{f['version']} ({f['path']})", title_justify="left")
-        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "attention", "min steps", "max loss"):
+        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss"):
             t.add_column(col)
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
             t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),
                       str(lane["vocab_size"] or "model"), lane["compute_dtype"] or "trainer", lane["ragged_dot"],
-                      lane["attention"],
                       str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
         c.print(t)

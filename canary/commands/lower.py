@@ -14,10 +14,10 @@ from canary.render import console
 
 def render_report(report, c) -> None:
     t = Table(title=f"cross-platform lowering of {report.ferry}", title_justify="left")
-    for col in ("platform", "lane", "ragged_dot", "tiling", "attention", "batch x seq (per device)", "seconds", "result"):
+    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "result"):
         t.add_column(col)
     for p in report.platforms:
-        t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, p.attention, f"{p.batch_size} x {p.seq_len}",
+        t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, f"{p.batch_size} x {p.seq_len}",
                   f"{p.seconds:.2f}", "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
     c.print(t)
     for p in report.platforms:
@@ -50,7 +50,7 @@ def render_report(report, c) -> None:
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
 @json_option
 @handle_errors
-def lower(lane, platforms, tiling, ragged_dot, attention, ferry, as_json):
+def lower(lane, platforms, tiling, ragged_dot, ferry, as_json):
     """Lower the lane's whole train step (forward, backward, optimizer update) for each target
     platform on this machine, through JAX's cross-platform lowering: no TPU or GPU needed.
 
@@ -63,7 +63,7 @@ def lower(lane, platforms, tiling, ragged_dot, attention, ferry, as_json):
     from canary.lowering import LowerOptions, lower_lanes
 
     report = lower_lanes(LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling,
-                                      ragged_dot=ragged_dot, attention=attention, ferry=ferry))
+                                      ragged_dot=ragged_dot, ferry=ferry))
     if as_json:
         emit_json(report.to_dict())
     else:

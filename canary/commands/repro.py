@@ -25,7 +25,7 @@ from canary.render import cache_line, console, gates_table, verdict_line
 @click.option("--cache-dir", default=None, metavar="URL", help="Cache directory for --warm.")
 @json_option
 @handle_errors
-def repro(lane, cold, steps, ferry, out, ragged_dot, tiling, attention, cache_dir, as_json):
+def repro(lane, cold, steps, ferry, out, ragged_dot, tiling, cache_dir, as_json):
     """Compile LANE's train step fresh, with the persistent compilation cache bypassed, and run a
     few steps, where the lane's hardware is present. Where it is not, say so and cross-lower the
     train step for the lane's platform instead (what `canary lower --lane LANE` does).
@@ -36,7 +36,7 @@ def repro(lane, cold, steps, ferry, out, ragged_dot, tiling, attention, cache_di
     from canary.repro import reproduce
 
     result = reproduce(lane, cold=cold, steps=steps, ferry=ferry, out=out, ragged_dot=ragged_dot,
-                       tiling=tiling, attention=attention, cache_dir=cache_dir, progress=None)
+                       tiling=tiling, cache_dir=cache_dir, progress=None)
     if as_json:
         emit_json(result.to_dict())
     else:

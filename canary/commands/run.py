@@ -12,7 +12,7 @@ from canary import signals
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
-from canary.config import MAX_STEPS
+from canary.config import MAX_STEPS, source_note
 from canary.metrics import as_float, workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.runner import RunOptions, run_canary
@@ -55,12 +55,19 @@ def _workload_warnings(result) -> list[str]:
         return skipped
 
 
+def _shown(path: str) -> str:
+    """A path under the working directory as ./relative, any other as it is."""
+    p = Path(path)
+    return f"./{p.relative_to(Path.cwd())}" if p.is_relative_to(Path.cwd()) else path
+
+
 @click.command()
 @click.argument("lane")
 @click.option("--steps", type=click.IntRange(min=1, max=MAX_STEPS),
               help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
                    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML.")
+@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML: the built-in model, or a command ferry "
+                   "wrapping a team's own trainer (README: Wrapping an existing canary).")
 @click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
@@ -81,7 +88,7 @@ def _workload_warnings(result) -> list[str]:
 @run_notify_options
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mode, cold, cache_dir, ray_address, history, no_history,
+def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
         job_id, ci_run_url, wandb_url, as_json, **notify_opts):
     """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
 
@@ -94,7 +101,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
     notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
     cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      tiling=tiling, attention=attention, cache=cache, ray_address=ray_address, history=history,
+                      tiling=tiling, cache=cache, ray_address=ray_address, history=history,
                       record_history=not no_history, job_id=job_id,
                       ci_run_url=ci_run_url, wandb_url=wandb_url)
     err = console(stderr=True)
@@ -113,6 +120,11 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, attention, cache_mod
         emit_json({**result.to_dict(), "warnings": warnings, **({"notify": said.to_dict()} if said else {})})
     else:
         out_c = console()
+        for kind in ("ferry", "gates"):
+            path = getattr(result, f"{kind}_path")
+            note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
+            if note:
+                out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
         if result.error and result.verdict != signals.CANCELLED:
             out_c.print("[bold red]training failed:[/]")

@@ -13,6 +13,7 @@ a timeout, a job that never started, or a stop asked of the harness by a signal
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Literal, Protocol
@@ -67,9 +68,10 @@ BACKENDS = {
 
 def entrypoint_argv(request: AttemptRequest, python: str | None = None) -> list[str]:
     """The workload's argv as another machine runs it: the lane's interpreter in place of the
-    harness's own (when the lane names one)."""
+    harness's own (when the lane names one). A command ferry's own program (``bash``, a
+    launcher script) is left as it is; its ``{python}`` is the harness's interpreter, so swapped."""
     argv = list(request.argv)
-    if python and argv:
+    if python and argv and argv[0] == sys.executable:
         argv[0] = python
     return argv
 

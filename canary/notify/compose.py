@@ -459,7 +459,7 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT) -> Me
         fingerprint_marker(signature_or_fallback(record).fingerprint),
         run_marker(record.run_id, record.lane),
         f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a failure signature "
-        "not seen in any open canary issue.",
+        f"not seen in any open canary issue (ferry `{record.ferry}` v{record.ferry_version}).",
     ], limit)
     return Message(body=body, title=issue_title(record), labels=("canary", "bug"))
 

@@ -11,9 +11,7 @@ The MoE layer routes every token to ``k`` of ``E`` experts:
     -> unsorted, weighted and summed; plus a dense shared expert.
 ``ragged_dot(lhs (M, K), rhs (E, K, N), group_sizes (E,)) -> (M, N)`` is pluggable (see
 ``canary.workload.ragged_dot``) so the same model runs XLA's op, the megablox Pallas kernel
-on TPU, or a grouped CPU path. So is the attention layer, ``attention_fn(p, x, cfg)`` (see
-``canary.workload.attention``): ``attention`` below is its reference, and what every lane but
-the cpu one runs.
+on TPU, or a pure-JAX tiled grouped matmul on CPU. Everything else is this file's, on every lane.
 
 Parameters are float32; activations are cast to ``compute_dtype``; router logits, norms, the
 softmax and the losses stay float32.
@@ -27,12 +25,8 @@ from typing import Callable, NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-
-from canary.workload.gather import gather_repeated, gather_rows, inverse_permutation
 
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
-AttentionFn = Callable[[dict, jax.Array, "MoEConfig"], jax.Array]  # (layer params, x, cfg) -> y
 
 
 @dataclass(frozen=True)
@@ -129,18 +123,12 @@ def rms_norm(x: jax.Array, weight: jax.Array, eps: float) -> jax.Array:
     return (y * weight).astype(x.dtype)
 
 
-def rope_tables(seq_len: int, head_dim: int, theta: float) -> tuple[np.ndarray, np.ndarray]:
-    """cos and sin of every position's rotary angles, (S, Dh/2) float32. NumPy, while tracing: the
-    compiled step holds them as constants (computing them in the step cost the cpu lane 3 ms)."""
-    freqs = theta ** (-np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
-    angles = np.arange(seq_len, dtype=np.float64)[:, None] * freqs[None, :]
-    return np.cos(angles).astype(np.float32), np.sin(angles).astype(np.float32)
-
-
 def rope(x: jax.Array, theta: float) -> jax.Array:
     """Rotary position embedding over the last axis of x (B, S, H, Dh)."""
-    cos, sin = rope_tables(x.shape[1], x.shape[-1], theta)
-    cos, sin = cos[None, :, None, :], sin[None, :, None, :]
+    S, Dh = x.shape[1], x.shape[-1]
+    freqs = theta ** (-jnp.arange(0, Dh, 2, dtype=jnp.float32) / Dh)
+    angles = jnp.arange(S, dtype=jnp.float32)[:, None] * freqs[None, :]  # (S, Dh/2)
+    cos, sin = jnp.cos(angles)[None, :, None, :], jnp.sin(angles)[None, :, None, :]
     x1, x2 = jnp.split(x.astype(jnp.float32), 2, axis=-1)
     return jnp.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).astype(x.dtype)
 
@@ -165,11 +153,9 @@ def attention(p: dict, x: jax.Array, cfg: MoEConfig) -> jax.Array:
     """x (B, S, D) -> (B, S, D): q, k, v projections, rotary causal attention, output projection."""
     B, S, _ = x.shape
     dt = cfg.dtype
-    nq, nkv = cfg.heads * cfg.head_dim, cfg.kv_heads * cfg.head_dim
-    qkv = x @ jnp.concatenate([p["wq"], p["wk"], p["wv"]], axis=1).astype(dt)  # one matmul, one weight gradient
-    q = qkv[..., :nq].reshape(B, S, cfg.heads, cfg.head_dim)
-    k = qkv[..., nq:nq + nkv].reshape(B, S, cfg.kv_heads, cfg.head_dim)
-    v = qkv[..., nq + nkv:].reshape(B, S, cfg.kv_heads, cfg.head_dim)
+    q = (x @ p["wq"].astype(dt)).reshape(B, S, cfg.heads, cfg.head_dim)
+    k = (x @ p["wk"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
+    v = (x @ p["wv"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
     out = rotary_causal_attention(q, k, v, cfg.rope_theta, attention_window(cfg, S))
     return out.reshape(B, S, cfg.heads * cfg.head_dim) @ p["wo"].astype(dt)
 
@@ -179,12 +165,23 @@ def swiglu(x: jax.Array, w_gate: jax.Array, w_up: jax.Array, w_down: jax.Array) 
     return (jax.nn.silu(x @ w_gate.astype(dt)) * (x @ w_up.astype(dt))) @ w_down.astype(dt)
 
 
-def stable_argsort(keys: jax.Array) -> jax.Array:
-    """``jnp.argsort(keys, stable=True)`` for small non-negative int32 keys (keys * len < 2**31),
-    as one sort of unique values (key * len + position): XLA's CPU backend runs that far faster
-    than a two-operand stable sort (0.26 ms a layer inside the cpu lane's step)."""
-    n = keys.shape[0]
-    return jnp.sort(keys * n + jnp.arange(n, dtype=keys.dtype)) % n
+@jax.custom_vjp
+def sort_rows(x: jax.Array, order: jax.Array) -> jax.Array:
+    """``x[order]`` for a permutation ``order`` of x's rows, whose backward pass is the inverse
+    permutation's gather instead of autodiff's scatter-add. Production MoE code does the same:
+    MaxText's ``_sort_activations`` (with ``use_custom_vjp``) sorts and unsorts this way."""
+    return x[order]
+
+
+def _sort_rows_fwd(x, order):
+    return x[order], order
+
+
+def _sort_rows_bwd(order, g):
+    return g[jnp.argsort(order)], None
+
+
+sort_rows.defvjp(_sort_rows_fwd, _sort_rows_bwd)
 
 
 def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
@@ -202,9 +199,8 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
     # Sort the T*k (token, pick) rows by expert so each expert's rows are contiguous.
     flat_expert = expert_idx.reshape(-1)
-    order = stable_argsort(flat_expert)
-    inv = inverse_permutation(order)
-    rows = gather_repeated(tokens, order, inv, k)  # jnp.repeat(tokens, k, axis=0)[order]
+    order = jnp.argsort(flat_expert, stable=True)
+    rows = sort_rows(jnp.repeat(tokens, k, axis=0), order)
     group_sizes = jnp.bincount(flat_expert, length=E).astype(jnp.int32)
 
     dt = cfg.dtype
@@ -213,9 +209,8 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
         h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
         out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
 
-    unsorted = gather_rows(out_rows, inv, order).reshape(T, k, D)
-    w = weights.astype(dt)
-    y = sum(unsorted[:, j] * w[:, j, None] for j in range(k))  # k slices added: XLA's CPU reductions are slow over so short an axis
+    unsorted = sort_rows(out_rows, jnp.argsort(order)).reshape(T, k, D)
+    y = jnp.einsum("tkd,tk->td", unsorted, weights.astype(dt))
     if "shared" in p:
         s = p["shared"]
         with jax.named_scope("shared_expert"):
@@ -226,20 +221,19 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     lse = jax.nn.logsumexp(logits, axis=-1)
     z = jnp.mean(lse**2)
     frac_routed = group_sizes.astype(jnp.float32) / (T * k)
-    mean_prob = jnp.mean(jnp.exp(logits - lse[:, None]), axis=0)  # the softmax, from the same lse
+    mean_prob = jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)
     load_balance = E * jnp.sum(frac_routed * mean_prob)
     return y.reshape(B, S, D), {"router_z_loss": z, "load_balancing_loss": load_balance}
 
 
-def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn,
-            attention_fn: AttentionFn = attention):
+def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
     """tokens (B, S) int32 -> logits (B, S, V) float32, router statistics averaged over layers."""
     dt = cfg.dtype
     x = params["embed"][tokens].astype(dt)
     zs, lbs = [], []
     for i, layer in enumerate(params["layers"]):
         with jax.named_scope("attention"):
-            x = x + attention_fn(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
+            x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
         with jax.named_scope("moe"):
             y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
         x = x + y
@@ -259,11 +253,10 @@ def loss_fn(
     ragged_dot: RaggedDotFn,
     lm_head_z_loss: float,
     router_z_loss: float,
-    attention_fn: AttentionFn = attention,
 ):
     """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
-    logits, aux = forward(params, inputs, bias, cfg, ragged_dot, attention_fn)
+    logits, aux = forward(params, inputs, bias, cfg, ragged_dot)
     lse = jax.nn.logsumexp(logits, axis=-1)
     target_logit = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
     ce = jnp.mean(lse - target_logit)

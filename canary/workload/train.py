@@ -27,12 +27,10 @@ import optax
 
 from canary import signals
 from canary.config import Ferry, OptimizerConfig
-from canary.metrics import WARNING_PREFIX
 from canary.record import jsonable
 from canary.spec import WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel
-from canary.workload import attention as attention_backends
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import tracking
 from canary.workload.data import MarkovCorpus
@@ -85,17 +83,14 @@ class TrainStep(NamedTuple):
     bias: jax.Array
 
 
-def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None,
-                    attention_fn: Callable | None = None) -> TrainStep:
+def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
-    (see :mod:`canary.workload.parallel`) the batch is split over its devices. The kernels are
-    the spec's unless given."""
+    (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
+    matmul is the spec's unless given."""
     cfg = model_config(spec)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
         ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
-    if attention_fn is None:
-        attention_fn = attention_backends.make(spec.attention, spec.platform)
     tx, schedule = make_optimizer(ferry.optimizer, spec.steps)
     t = ferry.trainer
 
@@ -105,7 +100,7 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
 
     def grads_of(params, bias, batch):
         return jax.value_and_grad(loss_fn, has_aux=True)(
-            params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss, attention_fn
+            params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss
         )
 
     grads_of = parallel.data_parallel(grads_of, mesh)
@@ -156,23 +151,18 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     params, opt_state = parallel.replicate(ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed)), mesh)
     n_params = param_count(params)
     backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
-    attention = attention_backends.resolve(spec.attention, spec.platform)
-    for choice, name in ((ragged_dot_backends.CHOICE, spec.ragged_dot), (attention_backends.CHOICE, spec.attention)):
-        fallback = choice.fallback_reason(name, spec.platform)
-        if fallback:
-            log(f"{WARNING_PREFIX}{choice.kind} {fallback}")
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
         f"ragged_dot={spec.ragged_dot}" + (f" ({backend})" if backend != spec.ragged_dot else "") + f", tiling={spec.tiling}, "
-        f"attention={spec.attention}" + (f" ({attention})" if attention != spec.attention else "") + f", jax {jax.__version__} on {jax.default_backend()}, "
+        f"jax {jax.__version__} on {jax.default_backend()}, "
         f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'}), "
         f"data-parallel over {n_devices} device(s)" + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
     )
     tracker = tracking.open_tracker(
         spec.wandb, out, project=spec.wandb_project, group=spec.ferry.name, lane=spec.lane, name=spec.run_id,
         config={"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "steps": spec.steps,
-                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": backend, "attention": attention,
+                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": backend,
                 "devices": n_devices, "parameter_count": n_params},
         environ=os.environ, say=log, enabled=primary,
     )

@@ -15,8 +15,8 @@ tiles beat a tighter fit on a CPU: each tile carries its own copy of its expert'
 16-row tiles (2,560 rows, 160 weight copies) made the cpu lane's step about 9% slower.
 
 Exact: no token is dropped, whatever the routing; rows past ``sum(group_sizes)`` give zeros,
-as ``ragged_dot`` does. Gradients come from autodiff of the gather / batched matmul /
-scatter, and are checked against the ``xla`` backend in the tests.
+as ``ragged_dot`` does. Gradients come from autodiff of the gathers and the batched matmul, and
+are checked against the ``xla`` backend in the tests.
 """
 
 from __future__ import annotations
@@ -24,9 +24,36 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from canary.workload.gather import gather_rows
-
 DEFAULT_TILE = 32
+
+
+def _take(x: jax.Array, idx: jax.Array) -> jax.Array:
+    """x[idx], where idx == len(x) selects a row of zeros."""
+    return jnp.concatenate([x, jnp.zeros((1,) + x.shape[1:], x.dtype)])[idx]
+
+
+@jax.custom_vjp
+def gather_rows(x: jax.Array, idx: jax.Array, inv: jax.Array) -> jax.Array:
+    """``x[idx]`` for an ``idx`` that takes each row of ``x`` at most once (a permutation into or
+    out of the padded tile layout); an ``idx`` entry equal to ``len(x)`` yields a zero row.
+    ``inv[r]`` is the output position holding row ``r`` of ``x`` (``len(idx)`` if none does).
+
+    Its backward pass is the inverse gather rather than autodiff's scatter-add, which XLA's CPU
+    backend runs as a serial loop. This backend exists for CPUs only (accelerator lanes use
+    ``xla`` or ``megablox``), so no accelerator program contains it."""
+    return _take(x, idx)
+
+
+def _gather_fwd(x, idx, inv):
+    return _take(x, idx), (idx, inv)
+
+
+def _gather_bwd(res, g):
+    idx, inv = res
+    return _take(g, inv), None, None
+
+
+gather_rows.defvjp(_gather_fwd, _gather_bwd)
 
 
 def tile_layout(group_sizes: jax.Array, m: int, tile: int):
@@ -57,7 +84,7 @@ def grouped_matmul(lhs: jax.Array, rhs: jax.Array, group_sizes: jax.Array, tile:
     n = rhs.shape[-1]
     dest, tile_group, n_tiles = tile_layout(group_sizes, m, tile)
     # src: which row of lhs fills each padded slot (m: none, a zero row). Both directions are
-    # gathers, forward and backward (see canary.workload.gather).
+    # gathers, forward and backward.
     slots = n_tiles * tile
     src = jnp.full((slots + 1,), m, jnp.int32).at[dest].set(jnp.arange(m, dtype=jnp.int32))[:-1]
     tiles = gather_rows(lhs, src, dest).reshape(n_tiles, tile, k)
