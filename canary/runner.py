@@ -32,6 +32,7 @@ from canary.context import run_context
 from canary.gitinfo import head_commit
 from canary import command_ferry
 from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
+from canary.disk import disk_trouble, ensure_writable
 from canary.errors import ConfigError
 from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
@@ -225,6 +226,9 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
     run_dir = Path(opts.out).resolve() / run_id
+    ensure_writable(Path(opts.out), "--out")
+    if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
+        ensure_writable(Path(cache.dir), "--cache-dir")
     run_dir.mkdir(parents=True, exist_ok=False)
     started = datetime.now(timezone.utc)
 
@@ -235,58 +239,61 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     steps_requested: int | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
     secrets = env_secrets({**os.environ, **workload_env(lane)})
-    for n in range(1, lane.attempts + 1):
-        if signals.requested() is not None:  # told to stop: no further attempt
-            break
-        attempt_dir = run_dir / f"attempt-{n}"
-        attempt_dir.mkdir()
-        name = f"{run_id}-attempt-{n}"
-        if isinstance(ferry, CommandFerry):
-            holders = command_ferry.placeholders(ferry_path, attempt_dir, run_id=run_id, attempt=n,
-                                                 steps=command_ferry.steps_for(ferry, lane, opts.steps), lane=lane.name)
-            steps_requested = holders.steps
-            request = command_ferry.attempt_request(ferry, lane, holders, cache, name=name)
-        else:
-            spec = build_spec(
-                ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-                ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
-            )
-            steps_requested = spec.steps
-            request = AttemptRequest(
-                argv=workload_argv(spec.write(attempt_dir / "spec.json")), env=workload_env(lane), cwd=Path.cwd(),
-                log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
-            )
-        secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
-        progress.attempt_started(n, lane.attempts, steps_requested)
-        outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
-        progress.attempt_ended(n, outcome)
-        no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
-        metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
-        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
-        log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
-        log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
-        error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
-        if outcome.ok and no_summary:
-            # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
-            results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
-            error = no_summary
-            signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
-        else:
-            signature = signature_mod.for_attempt(
-                log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                [r.to_dict() for r in results], sig_options)
-        attempts.append(Attempt(
-            n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
-            metrics.steps_completed, metrics.final_loss, outcome.detail, error,
-            signature=signature,
-            job_id=outcome.job_id,
-            cache=compile_cache.read_facts(attempt_dir),
-        ))
-        _promote(attempt_dir, run_dir)
-        # A workload that ran to the end has spoken: its gates decide, and trying again would
-        # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
-        if outcome.ok or signals.requested() is not None:
-            break
+    # A disk that fills up (or goes read-only) under --out ends the attempts, not the run: the
+    # verdict so far is still given and recorded, and the command says which path it was.
+    with disk_trouble(run_dir) as trouble:
+        for n in range(1, lane.attempts + 1):
+            if signals.requested() is not None:  # told to stop: no further attempt
+                break
+            attempt_dir = run_dir / f"attempt-{n}"
+            attempt_dir.mkdir()
+            name = f"{run_id}-attempt-{n}"
+            if isinstance(ferry, CommandFerry):
+                holders = command_ferry.placeholders(ferry_path, attempt_dir, run_id=run_id, attempt=n,
+                                                     steps=command_ferry.steps_for(ferry, lane, opts.steps), lane=lane.name)
+                steps_requested = holders.steps
+                request = command_ferry.attempt_request(ferry, lane, holders, cache, name=name)
+            else:
+                spec = build_spec(
+                    ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
+                    ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
+                )
+                steps_requested = spec.steps
+                request = AttemptRequest(
+                    argv=workload_argv(spec.write(attempt_dir / "spec.json")), env=workload_env(lane), cwd=Path.cwd(),
+                    log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
+                )
+            secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
+            progress.attempt_started(n, lane.attempts, steps_requested)
+            outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
+            progress.attempt_ended(n, outcome)
+            no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
+            metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
+            results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
+            log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
+            log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
+            error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
+            if outcome.ok and no_summary:
+                # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
+                results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
+                error = no_summary
+                signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
+            else:
+                signature = signature_mod.for_attempt(
+                    log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
+                    [r.to_dict() for r in results], sig_options)
+            attempts.append(Attempt(
+                n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
+                metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+                signature=signature,
+                job_id=outcome.job_id,
+                cache=compile_cache.read_facts(attempt_dir),
+            ))
+            _promote(attempt_dir, run_dir)
+            # A workload that ran to the end has spoken: its gates decide, and trying again would
+            # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
+            if outcome.ok or signals.requested() is not None:
+                break
 
     verdict = gates_mod.verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
     stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
@@ -323,10 +330,15 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
         result.context["metrics_warnings"] = metrics.warnings[:20]
+    if trouble.said:
+        result.context["disk"] = trouble.said
     if opts.record_history:
         # Recorded before the status is known; the returned record and result.json say how it went.
         result.context["history"] = history_mod.record_run(result, opts.history)
-    (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    with disk_trouble(run_dir) as writing:
+        (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    if writing.said:
+        result.context.setdefault("disk", writing.said)
     return result
 
 

@@ -625,3 +625,121 @@ def test_a_persons_issue_quoting_the_marker_is_never_canarys_own(github):
     again = report(client, failing("20260829T060000Z-tpu-cd34", "2026-08-29"), Facts())
     assert [(a.kind, a.issue) for a in again] == [("commented", actions[0].issue)]
     assert github.state.comments(person["number"]) == [] and mine["state"] == "open"
+
+
+# ----------------------------------------------------------------------------- 2. disks and permissions
+
+
+def _mount_tmpfs(path: Path, options: str) -> str | None:
+    """Mounts a tmpfs at ``path``; None, or why it could not."""
+    path.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        return "mounting a tmpfs needs root"
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(path)], capture_output=True, text=True)
+    return None if r.returncode == 0 else f"mount -t tmpfs failed: {r.stderr.strip()}"
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 256 KiB tmpfs: room for a run directory, not for much more."""
+    d = tmp_path / "small"
+    why = _mount_tmpfs(d, "size=256k")
+    if why:
+        pytest.skip(f"no small disk to fill: {why}")
+    yield d
+    subprocess.run(["umount", "-l", str(d)], check=False)
+
+
+@pytest.fixture
+def readonly_dir(tmp_path):
+    """A directory nothing can be written to: a read-only tmpfs (as root), else mode 0555."""
+    d = tmp_path / "readonly"
+    why = _mount_tmpfs(d, "ro,size=64k")
+    if why is None:
+        yield d
+        subprocess.run(["umount", "-l", str(d)], check=False)
+        return
+    if os.geteuid() == 0:
+        pytest.skip(f"no read-only directory for root: {why}")
+    d.chmod(0o555)
+    yield d
+    d.chmod(0o755)
+
+
+# A stand-in workload that writes a passing-looking metrics file, then fills the disk under --out.
+_FILLER = r'''
+import json, shlex, sys
+out = json.load(open(shlex.split(sys.argv[1])[-1]))["out_dir"]
+with open(out + "/metrics.jsonl", "w") as f:
+    for step in range(3):
+        f.write(json.dumps({"global_step": step, "train/loss": 4.0}) + "\n")
+try:
+    with open(out + "/ballast", "wb") as f:
+        while True:
+            f.write(b"\0" * 4096)
+            f.flush()
+except OSError:
+    pass
+print("trained; the disk is full now")
+'''
+
+
+@pytest.mark.slow
+def test_a_disk_that_fills_up_under_out_still_gives_the_verdict_and_records_the_run(tmp_path, small_disk):
+    lanes = _lanes(tmp_path, [PY, "-c", _FILLER, "{entrypoint}"])
+    r = _cli("run", "cpu", "--steps", "3", "--out", str(small_disk), "--cold", tmp_path=tmp_path, CANARY_LANES=str(lanes))
+    out, err = r.stdout.decode(), r.stderr.decode()
+    assert r.returncode == 1, err
+    assert "Traceback" not in out + err
+    assert ("PASS" in out or "FAIL" in out), out
+    [line] = [x for x in err.splitlines() if "no space left" in x]
+    assert line.startswith(f"canary: {small_disk}/") and line.endswith(": no space left on device"), line
+    assert "/attempt-1/" not in line, "the path named is the one that could not be written"
+    hist = _cli("history", "--json", tmp_path=tmp_path)
+    [rec] = json.loads(hist.stdout)["records"]
+    assert "no space left on device" in rec["context"]["disk"]
+
+
+@pytest.mark.parametrize("flag", ["--out", "--cache-dir"])
+def test_an_unwritable_out_or_cache_dir_is_bad_input_before_training(tmp_path, readonly_dir, flag):
+    from canary.runner import RunOptions, run_canary
+    from canary.spec import CacheSpec
+
+    where = readonly_dir / "runs"
+    opts = RunOptions(lane="cpu", out=where if flag == "--out" else tmp_path / "runs", record_history=False,
+                      cache=CacheSpec(mode="warm", dir=str(where) if flag == "--cache-dir" else str(tmp_path / "c")))
+    with pytest.raises(ConfigError, match=rf"{flag} {where}: cannot write there: (read-only file system|permission denied)"):
+        run_canary(opts)
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir()), "nothing was started"
+
+
+def test_an_out_that_is_not_a_directory_is_bad_input(tmp_path):
+    from canary.runner import RunOptions, run_canary
+
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ConfigError, match=r"--out .*/file/runs: cannot write there: not a directory"):
+        run_canary(RunOptions(lane="cpu", out=tmp_path / "file" / "runs", record_history=False))
+
+
+@pytest.mark.slow
+def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_invocation_uploads_it(tmp_path, readonly_dir):
+    lanes = _lanes(tmp_path, [PY, "-c", _WRITER, "{entrypoint}", b'{"global_step": 0, "train/loss": 1.0}\n'.hex()])
+    env = dict(CANARY_LANES=str(lanes), CANARY_HISTORY=str(readonly_dir / "history.sqlite3"),
+               CANARY_SPOOL_DIR=str(readonly_dir / "spool"), TMPDIR=str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    r = _cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path, **env)
+    assert r.returncode in (0, 1), r.stderr.decode()
+    said = json.loads(r.stdout)["context"]["history"]
+    assert said["status"] == "spooled", said
+    kept = Path(said["detail"].split("kept in ", 1)[1].split(", uploaded", 1)[0])
+    assert kept.is_file() and kept.is_relative_to(tmp_path / "tmp"), said["detail"]
+    assert json.loads(kept.read_text())["run_id"] == json.loads(r.stdout)["run_id"]
+
+    # the data dir becomes writable again: the next invocation uploads what waited
+    if os.geteuid() == 0:
+        subprocess.run(["mount", "-o", "remount,rw", str(readonly_dir)], check=True)
+    else:
+        readonly_dir.chmod(0o755)
+    hist = _cli("history", "--json", tmp_path=tmp_path, **env)
+    assert [x["run_id"] for x in json.loads(hist.stdout)["records"]] == [json.loads(r.stdout)["run_id"]]
+    assert not kept.exists()

@@ -146,6 +146,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         out_c.print(history_line(result.context.get("history")))
         if said:
             render_result(said, False)
+    if result.context.get("disk"):  # the verdict is given; what could not be written is said
+        click.echo(f"canary: {result.context['disk']}", err=True)
+        sys.exit(1)
     if stopped is not None:
         click.echo(f"canary: {result.error}; the run is recorded as cancelled", err=True)
         sys.exit(signals.exit_code(stopped))
