@@ -70,8 +70,8 @@ class RetryPolicy:
             scale = float(raw)
         except ValueError:
             raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} is not a number") from None
-        if scale < 0:
-            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must not be negative")
+        if not 0 <= scale < float("inf"):  # nan and inf too: a wait must be a number of seconds
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must be a finite number, 0 or more")
         return cls(scale=scale)
 
 
