@@ -743,3 +743,16 @@ def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_invoca
     hist = _cli("history", "--json", tmp_path=tmp_path, **env)
     assert [x["run_id"] for x in json.loads(hist.stdout)["records"]] == [json.loads(r.stdout)["run_id"]]
     assert not kept.exists()
+
+
+def test_a_cancelled_run_notified_later_posts_nothing(github):
+    """``canary notify`` on a stopped run's record, in another process, says nothing either."""
+    from dataclasses import replace as dc_replace
+
+    from canary.notify.compose import Facts
+    from canary.notify.tracker import report
+    from notify_records import failing
+
+    stopped = dc_replace(failing(), verdict="cancelled", classification="cancelled", signature=None)
+    assert report(_client(github), stopped, Facts()) == []
+    assert github.state.writes() == [] and github.state.issues() == []

@@ -139,7 +139,10 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
 
 
 def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False) -> list[Action]:
-    """Tell the tracker about one run: a failure, or the pass that ends a failure streak."""
+    """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
+    stopped by a signal (verdict ``cancelled``) is neither: nothing is said."""
+    if record.verdict == "cancelled":
+        return []
     if record.verdict == "pass":
         return report_recovery(gh, record, facts, close_on_recovery)
     return report_failure(gh, record, facts)
