@@ -58,8 +58,9 @@ def request(signum: int) -> None:
 @contextlib.contextmanager
 def cancellable() -> Iterator[None]:
     """Within the block, SIGTERM, SIGINT and SIGHUP are noted for :func:`requested` instead of
-    ending the process; the previous handlers come back afterwards. Outside the main thread
-    (where Python cannot take signals), a no-op."""
+    ending the process; the previous handlers come back afterwards, and the note is forgotten
+    (read it inside the block). Outside the main thread (where Python cannot take signals), a
+    no-op."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -70,6 +71,7 @@ def cancellable() -> Iterator[None]:
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        _requested.clear()
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

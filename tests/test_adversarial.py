@@ -756,3 +756,17 @@ def test_a_cancelled_run_notified_later_posts_nothing(github):
     stopped = dc_replace(failing(), verdict="cancelled", classification="cancelled", signature=None)
     assert report(_client(github), stopped, Facts()) == []
     assert github.state.writes() == [] and github.state.issues() == []
+
+
+def test_cancellable_notes_the_first_stop_signal_and_restores_the_handlers():
+    from canary import signals
+
+    before = signal.getsignal(signal.SIGTERM)
+    with signals.cancellable():
+        assert signals.requested() is None
+        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGHUP)
+        time.sleep(0.05)
+        assert signals.requested() == signal.SIGTERM  # the first one counts; nothing was raised
+    assert signal.getsignal(signal.SIGTERM) is before and signals.requested() is None
+    assert [signals.exit_code(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)] == [143, 130, 129]
