@@ -270,7 +270,7 @@ class Lane(_Strict):
     topology: str | None = None
     hosts: int = Field(default=1, gt=0)
     launcher: LauncherConfig = LauncherConfig()
-    attempts: int = Field(default=1, gt=0)
+    attempts: int = Field(default=1, gt=0, le=100)
     timeout_s: float = Field(default=1800, gt=0)
     cache_dir: str | None = None
     wandb_project: str | None = None
