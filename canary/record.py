@@ -27,6 +27,7 @@ class Signature:
     message: str = ""
     frames: list[str] = field(default_factory=list)
     excerpt: str = ""  # the log lines the signature was taken from (for people, not for matching)
+    group: str = ""  # a coarser key: error class and failing op or kernel (see canary.signature)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":

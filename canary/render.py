@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -75,3 +76,44 @@ def history_line(status: dict[str, Any] | None) -> str:
     if status.get("status") == "stored":
         return f"[dim]history: recorded in {escape(status['location'])}[/]"
     return f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+
+
+def narrow_table(title: str, columns: Iterable[str], numeric: Iterable[str] = ()) -> Table:
+    """A table that fits 80 columns without cutting anything: no vertical rules, one space
+    between columns, and every cell (header included) wrapped or folded onto more lines rather
+    than shortened with an ellipsis."""
+    numeric = set(numeric)
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=0, pad_edge=False)
+    for col in columns:
+        t.add_column(col, overflow="fold", justify="right" if col in numeric else "left")
+    return t
+
+
+VERDICT_GLYPHS = {"P": ("✓", "green"), "F": ("✗", "red")}
+
+
+def verdict_strip(strip: str) -> str:
+    """A strip of verdicts (``P``/``F``, oldest first) as rich markup whose glyphs differ as
+    well as their colours: ``✓`` pass, ``✗`` fail, so it reads the same without colour."""
+    return "".join(f"[{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[1]}]{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[0]}[/]"
+                   for c in strip)
+
+
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Iterable[float], width: int = 32) -> str:
+    """The values as one line of block characters, ``width`` at most (averaged into that many
+    buckets, oldest first); non-finite values show as ``×``. Pure."""
+    vals = list(values)
+    if not vals:
+        return ""
+    n = min(width, len(vals))
+    buckets = [vals[i * len(vals) // n:(i + 1) * len(vals) // n] for i in range(n)]
+    means = [None if any(not math.isfinite(v) for v in b) else sum(b) / len(b) for b in buckets]
+    finite = [m for m in means if m is not None]
+    if not finite:
+        return "×" * n
+    lo, hi = min(finite), max(finite)
+    scale = (len(SPARK) - 1) / (hi - lo) if hi > lo else 0.0
+    return "".join("×" if m is None else SPARK[round((m - lo) * scale)] for m in means)

@@ -270,7 +270,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
             metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
             results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
-            log_text = outcome.log_path.read_text(errors="replace") if outcome.log_path.is_file() else ""
+            log_text = _read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
             if outcome.ok and no_summary:
@@ -340,6 +340,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     if writing.said:
         result.context.setdefault("disk", writing.said)
     return result
+
+
+def _read_log(path: Path) -> str:
+    """An attempt's log, or its tail and error region when it is long (bounded memory)."""
+    if not path.is_file():
+        return ""
+    with path.open(errors="replace") as f:
+        return signature_mod.read_window(f)
 
 
 def _with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:

@@ -6,15 +6,14 @@ from dataclasses import asdict
 from typing import Any
 
 import click
-from rich import box
 from rich.markup import escape
-from rich.table import Table
 
 from canary import queries
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.history import open_store
 from canary.record import RunRecord
-from canary.render import console, fmt
+from canary.render import console, fmt, narrow_table, verdict_strip
+from canary.report.model import run_cache
 
 
 def cache_facts(cache: dict[str, Any] | None) -> str:
@@ -29,12 +28,6 @@ def cache_facts(cache: dict[str, Any] | None) -> str:
         n = len(errors) if isinstance(errors, (list, tuple)) else errors
         parts.append(f"{n} read error{'s' if n != 1 else ''}")
     return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
-
-
-def run_cache(r: RunRecord) -> dict[str, Any] | None:
-    if r.cache:
-        return r.cache
-    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
 
 
 def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
@@ -66,10 +59,6 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
     }
 
 
-def _strip_markup(strip: str) -> str:
-    return "".join("[green]■[/]" if c == "P" else "[red]■[/]" for c in strip)
-
-
 @click.command()
 @click.option("--lane", default=None, help="Only this lane's runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
@@ -99,13 +88,12 @@ def history(lane, since, history, last, as_json):
     if not records:
         c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else ""))
         return
-    t = Table(title=f"Runs in {escape(report['location'])}", title_justify="left", box=box.SIMPLE_HEAD)
-    for col in ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
-                "cache", "tries", "commit"):
-        t.add_column(col, justify="right" if col in ("steps", "loss", "tries") else "left", no_wrap=True)
+    t = narrow_table(f"Runs in {escape(report['location'])}",
+                     ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
+                      "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
-        verdict = {"pass": "[green]pass[/]", "cancelled": "[yellow]cancelled[/]"}.get(r.verdict, "[red]FAIL[/]")
+        verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
             sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
@@ -118,4 +106,5 @@ def history(lane, since, history, last, as_json):
         if streak["runs"]:
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
                      f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
-        c.print(f"{name:>6} {_strip_markup(s['strip'])}  {tail}")
+        c.print(f"{name:>6} {verdict_strip(s['strip'])}  {tail}")
+    c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail[/]")

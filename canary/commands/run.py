@@ -15,6 +15,7 @@ from canary.commands.notify import check_run_notify, notify_after_run, render_re
 from canary.config import MAX_STEPS, source_note
 from canary.metrics import as_float, workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
+from canary.report.after_run import after_run
 from canary.runner import RunOptions, run_canary
 from canary.spec import CacheSpec
 
@@ -116,8 +117,12 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     notifying = notifying and stopped is None  # a stopped run is no regression: nothing to tell
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
     warnings = _workload_warnings(result)
+    after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
+    for note in after.notes:
+        err.print(f"[yellow]note:[/] {note}", highlight=False)
     if as_json:
-        emit_json({**result.to_dict(), "warnings": warnings, **({"notify": said.to_dict()} if said else {})})
+        emit_json({**result.to_dict(), "warnings": warnings, "after_run": after.to_dict(),
+                   **({"notify": said.to_dict()} if said else {})})
     else:
         out_c = console()
         for kind in ("ferry", "gates"):
@@ -126,6 +131,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             if note:
                 out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
+        if after.loss_line:
+            out_c.print(f"loss {after.loss_line}", highlight=False)
         if result.error and result.verdict != signals.CANCELLED:
             out_c.print("[bold red]training failed:[/]")
             out_c.print(result.error, markup=False, highlight=False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
 from canary.queries import WindowCommit, daily_ordinal
@@ -122,6 +122,11 @@ _RUN_MARKER = re.compile(r"<!-- canary:run=(\S+) lane=(\S+) -->")
 
 def fingerprint_marker(fingerprint: str) -> str:
     return f"<!-- canary:fingerprint={fingerprint} -->"
+
+
+def group_marker(group: str) -> str:
+    """The coarser key of a signature (error class and failing op): related failures share it."""
+    return f"<!-- canary:group={group} -->"
 
 
 def run_marker(run_id: str, lane: str) -> str:
@@ -453,14 +458,20 @@ def issue_title(record: RunRecord) -> str:
     return f"[canary-{record.lane}] " + clean(summary_line(record)).replace("\n", " ")
 
 
-def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT) -> Message:
-    """The issue for a signature seen for the first time."""
-    body = _failure_body(record, facts, [
-        fingerprint_marker(signature_or_fallback(record).fingerprint),
+def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, related: Sequence[int] = ()) -> Message:
+    """The issue for a signature seen for the first time; ``related`` are the open issues whose
+    signature shares its group (error class and failing op)."""
+    sig = signature_or_fallback(record)
+    head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
         run_marker(record.run_id, record.lane),
         f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a failure signature "
         f"not seen in any open canary issue (ferry `{record.ferry}` v{record.ferry_version}).",
-    ], limit)
+    ]
+    if related:
+        refs = ", ".join(f"#{n}" for n in sorted(related))
+        head.append(f"It shares its group (the same error class and failing op, another signature) with open "
+                    f"{'issue' if len(related) == 1 else 'issues'} {refs}: perhaps one cause.")
+    body = _failure_body(record, facts, head, limit)
     return Message(body=body, title=issue_title(record), labels=("canary", "bug"))
 
 

@@ -23,6 +23,7 @@ from canary.notify.compose import (
     duplicate_comment,
     duplicate_marker,
     fingerprint_marker,
+    group_marker,
     has_run_marker,
     new_issue,
     recovery_comment,
@@ -99,8 +100,10 @@ def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record
 
 
 def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
-    fingerprint = signature_or_fallback(record).fingerprint
-    found = _matching(gh.list_issues(LABEL), fingerprint)
+    sig = signature_or_fallback(record)
+    fingerprint = sig.fingerprint
+    issues = gh.list_issues(LABEL)
+    found = _matching(issues, fingerprint)
     if found:
         keep, extra = found[0], found[1:]
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
@@ -108,7 +111,9 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Ac
 
     for name, (color, description) in LABELS.items():
         gh.ensure_label(name, color, description)
-    msg = new_issue(record, facts)
+    # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
+    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in (i.get("body") or "")]
+    msg = new_issue(record, facts, related=related)
     created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
     actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
 
