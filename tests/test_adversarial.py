@@ -85,6 +85,29 @@ def test_a_stop_signal_kills_the_attempts_process_group_and_records_a_cancelled_
 
 
 @pytest.mark.slow
+def test_a_group_that_ignores_sigterm_is_killed_after_the_grace(tmp_path):
+    pids_file = tmp_path / "pids"
+    stubborn = ["sh", "-c", "trap '' TERM; " + GROUP[2], "{entrypoint}"]
+    env = cli_env(tmp_path, CANARY_LANES=str(lanes_toml(tmp_path, stubborn)), PIDS=str(pids_file))
+    proc = subprocess.Popen([PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs"), "--json"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: pids_file.is_file() and len(pids_file.read_text().split()) == 3, what="the workload")
+        group = [int(p) for p in pids_file.read_text().split()]
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+        took = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 143, err
+    assert took < 10, f"SIGTERM took {took:.1f}s to end the run"
+    assert not [p for p in group if is_alive(p)]
+    assert "killed with SIGKILL after 5s" in json.loads(out)["attempts"][0]["detail"]
+
+
+@pytest.mark.slow
 def test_the_workload_dies_with_a_harness_killed_without_a_word(tmp_path):
     """SIGKILL of the harness: no handler runs, yet the kernel ends its child (parent-death
     signal), so no orphan keeps an accelerator busy."""

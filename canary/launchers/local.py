@@ -7,6 +7,7 @@ kernel kills it if the harness itself is killed (:func:`canary.signals.child_die
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -81,15 +82,18 @@ class LocalLauncher:
                 said = f"process group {proc.pid} ended on SIGTERM"
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
                 said = f"process group {proc.pid} killed with SIGKILL after {self.grace_s:g}s"
+                try:
+                    proc.wait(timeout=self.grace_s)
+                except subprocess.TimeoutExpired:  # stuck in the kernel (a hung driver or mount)
+                    return f"{said}, but process {proc.pid} has not exited (stuck in the kernel?)"
         except ProcessLookupError:
             proc.wait()
             return f"process {proc.pid} had already ended"
-        try:  # the leader is gone; anything left in its group goes too
+        except OSError as e:  # not ours to signal (a setuid child): say so, never crash the harness
+            return f"could not signal process group {proc.pid}: {e.strerror or e}; it may still be running"
+        with contextlib.suppress(OSError):  # the leader is gone; anything left in its group goes too
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         return said
 
 
