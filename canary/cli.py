@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "lower": "canary.commands.lower:lower",
     "repro": "canary.commands.repro:repro",
     "notify": "canary.commands.notify:notify",
+    "doctor": "canary.commands.doctor:doctor",
     "report": "canary.commands.report:report",
 }
 
@@ -35,6 +36,7 @@ SHORT_HELP: dict[str, str] = {
     "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
     "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
+    "doctor": "Check, without training, everything a lane's run needs (packages, cache, history, ...).",
     "report": "Render the history as one self-contained HTML page (timeline, charts, signatures).",
 }
 
@@ -68,6 +70,7 @@ def cli() -> None:
     canary history --lane tpu      recent runs, streaks and a pass/fail strip
     canary signature train.log     fingerprint the failure in a log
     canary notify RUN --repo O/N   one GitHub issue per failure signature, exactly once
+    canary doctor tpu              check a lane's setup before a scheduled run
     canary report --out r.html     the history as one HTML page: timeline, charts, signatures
 
     Exit status: 0 the canary passed, 1 it failed, 2 bad input.

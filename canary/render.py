@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, Iterable
 
 from rich import box
@@ -75,7 +76,12 @@ def history_line(status: dict[str, Any] | None) -> str:
         return "[dim]history: not recorded[/]"
     if status.get("status") == "stored":
         return f"[dim]history: recorded in {escape(status['location'])}[/]"
-    return f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+    line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+    if status.get("pending"):
+        pending = Path(status["pending"])
+        line += (f"\n[yellow]history: the record waits in {escape(str(pending))}; "
+                 f"`canary history import {escape(str(pending.parent))}` adds it[/]")
+    return line
 
 
 def narrow_table(title: str, columns: Iterable[str], numeric: Iterable[str] = ()) -> Table:

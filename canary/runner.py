@@ -186,14 +186,28 @@ def _metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
     return RunMetrics(None, None, [], {}, str(path))
 
 
-def versions() -> dict[str, str]:
+# What a run's result depends on besides the code: a regression window lists their changes.
+VERSIONED_DISTS = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
+                   "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax")
+
+
+def versions(ferry_path: Path | None = None) -> dict[str, str]:
+    """The harness's canary, python and JAX stack versions (those installed), and ``ferry``: the
+    sha256 of the ferry file's bytes."""
+    import hashlib
+    import platform
     from importlib.metadata import PackageNotFoundError, version
 
-    out = {"canary": canary.__version__}
-    for dist in ("jax", "jaxlib", "optax"):
+    out = {"canary": canary.__version__, "python": platform.python_version()}
+    for dist in VERSIONED_DISTS:
         try:
             out[dist] = version(dist)
         except PackageNotFoundError:
+            pass
+    if ferry_path is not None:
+        try:
+            out["ferry"] = hashlib.sha256(Path(ferry_path).read_bytes()).hexdigest()
+        except OSError:
             pass
     return out
 
@@ -315,7 +329,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         started_at=started.isoformat(timespec="seconds"),
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
-        versions=versions(),
+        versions=versions(ferry_path),
         steps_requested=steps_requested,
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),

@@ -282,7 +282,7 @@ def test_an_out_that_is_not_a_directory_is_bad_input(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_invocation_uploads_it(tmp_path, readonly_dir):
+def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_run_uploads_it(tmp_path, readonly_dir):
     lanes = lanes_toml(tmp_path, [PY, "-c", WRITER, "{entrypoint}", b'{"global_step": 0, "train/loss": 1.0}\n'.hex()])
     env = dict(CANARY_LANES=str(lanes), CANARY_HISTORY=str(readonly_dir / "history.sqlite3"),
                CANARY_SPOOL_DIR=str(readonly_dir / "spool"), TMPDIR=str(tmp_path / "tmp"))
@@ -300,9 +300,16 @@ def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_invoca
         subprocess.run(["mount", "-o", "remount,rw", str(readonly_dir)], check=True)
     else:
         readonly_dir.chmod(0o755)
-    hist = canary_cli("history", "--json", tmp_path=tmp_path, **env)
-    assert [x["run_id"] for x in json.loads(hist.stdout)["records"]] == [json.loads(r.stdout)["run_id"]]
-    assert not kept.exists()
+    first = json.loads(r.stdout)["run_id"]
+    hist = canary_cli("history", "--json", tmp_path=tmp_path, **env)  # shown while it waits
+    assert [x["run_id"] for x in json.loads(hist.stdout)["records"]] == [first]
+    r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path, **env)
+    assert json.loads(r.stdout)["context"]["history"]["status"] == "stored"
+    assert not kept.exists(), "the next run uploads what waited"
+    from canary.history.sqlite import SqliteStore
+
+    assert [x.run_id for x in SqliteStore(readonly_dir / "history.sqlite3").records()] == [
+        first, json.loads(r.stdout)["run_id"]]
 
 
 # ----------------------------------------------------------------------------- 5. the GitHub client

@@ -106,7 +106,15 @@ def test_open_store_locations(tmp_path, monkeypatch):
     assert default.endswith("history.sqlite3") and "canary" in default
     (tmp_path / "dir").mkdir()
     assert open_store(str(tmp_path / "dir"), spool_dir=tmp_path / "s").location == str(tmp_path / "dir" / "history.sqlite3")
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", "http://127.0.0.1:9")  # an emulator needs no credentials
     assert open_store("gs://bucket/some/prefix", spool_dir=tmp_path / "s", flush=False).location == "gs://bucket/some/prefix"
+    monkeypatch.delenv("STORAGE_EMULATOR_HOST")
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no gcloud application-default credentials either
+    monkeypatch.setenv("CLOUDSDK_CONFIG", str(tmp_path / "gcloud"))
+    with pytest.raises(ConfigError, match=r"--history gs://bucket/p: no Google Cloud credentials found.*"
+                                          r"google-github-actions/auth.*GOOGLE_APPLICATION_CREDENTIALS"):
+        open_store("gs://bucket/p", spool_dir=tmp_path / "s", flush=False)
     with pytest.raises(ConfigError, match="s3"):
         open_store("s3://bucket/x")
     with pytest.raises(ConfigError, match="bucket"):

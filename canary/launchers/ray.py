@@ -230,7 +230,21 @@ def _detail(status: str, info: Any) -> str:
     return "; ".join(parts)
 
 
+def require_setup(lane_name: str, address: str | None) -> str:
+    """The setup a ray lane needs before any attempt: the Ray Jobs client installed, and a job
+    server to submit to. Missing either is bad input (exit 2), never a failed canary."""
+    from canary.errors import ConfigError
+    from canary.extras import RAY, require
+
+    require(RAY, f"lane {lane_name!r} (launcher ray)")
+    if not address:
+        raise ConfigError(f"lane {lane_name!r} runs through Ray, but no Ray address is set: pass canary's "
+                          "--ray-address URL (e.g. http://head:8265) or set RAY_ADDRESS, or give the lane a "
+                          "launcher.address in its lanes file")
+    return address
+
+
 def make(lane: Lane, address: str | None = None) -> RayLauncher:
     lc = lane.launcher
-    return RayLauncher(resolve_address(address, dict(os.environ), lc.address), lc.resources,
-                       lc.start_timeout_s, lc.runtime_env, lc.python)
+    resolved = require_setup(lane.name, resolve_address(address, dict(os.environ), lc.address))
+    return RayLauncher(resolved, lc.resources, lc.start_timeout_s, lc.runtime_env, lc.python)

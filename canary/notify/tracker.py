@@ -37,6 +37,7 @@ LABEL = "canary"
 LABELS = {
     "canary": ("fbca04", "A failure found by the scheduled canary"),
     "bug": ("d73a4a", "Something isn't working"),
+    "canary-infra": ("c5def5", "The scheduled canary could not run (capacity, lost job): not a code regression"),
 }
 
 
@@ -109,11 +110,12 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Ac
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
         return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
 
-    for name, (color, description) in LABELS.items():
-        gh.ensure_label(name, color, description)
     # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
     related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in (i.get("body") or "")]
     msg = new_issue(record, facts, related=related)
+    for name in msg.labels:
+        color, description = LABELS.get(name, ("ededed", ""))
+        gh.ensure_label(name, color, description)
     created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
     actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
 
