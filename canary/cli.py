@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "notify": "canary.commands.notify:notify",
     "doctor": "canary.commands.doctor:doctor",
     "report": "canary.commands.report:report",
+    "bisect": "canary.commands.bisect:bisect",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -38,6 +39,7 @@ SHORT_HELP: dict[str, str] = {
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
     "doctor": "Check, without training, everything a lane's run needs (packages, cache, history, ...).",
     "report": "Render the history as one self-contained HTML page (timeline, charts, signatures).",
+    "bisect": "Find the first bad commit between a good and a bad revision, in a temporary worktree.",
 }
 
 

@@ -28,6 +28,11 @@ def repo_option(fn):
 
 def notify_options(fn):
     """Flags shared by ``canary notify`` and ``canary run --notify``."""
+    fn = click.option("--no-bisect", is_flag=True, help="Do not bisect a new signature's regression window.")(fn)
+    fn = click.option("--bisect-budget", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+                      help="A new signature whose window holds several commits and whose failure can be tested "
+                           "here (a lowering error, a cpu-lane failure) is bisected for at most this long; the "
+                           "issue names the first bad commit [default: 600].")(fn)
     fn = click.option("--dry-run", is_flag=True,
                       help="Print the markdown and the API calls it would make; post nothing.")(fn)
     fn = click.option("--close-on-recovery", is_flag=True,
@@ -46,7 +51,8 @@ def run_notify_options(fn):
 def check_run_notify(opts: dict) -> bool:
     """True when ``canary run`` is to notify; bad notify flags are bad input before any training."""
     if opts["notify_backend"] is None:
-        used = [flag for flag, key in (("--dry-run", "dry_run"), ("--close-on-recovery", "close_on_recovery"))
+        used = [flag for flag, key in (("--dry-run", "dry_run"), ("--close-on-recovery", "close_on_recovery"),
+                                       ("--no-bisect", "no_bisect"), ("--bisect-budget", "bisect_budget"))
                 if opts[key]]
         if used:
             raise ConfigError(f"{' and '.join(used)} only appl{'y' if len(used) > 1 else 'ies'} with --notify github")
@@ -56,6 +62,15 @@ def check_run_notify(opts: dict) -> bool:
     GitHubClient(require_repo(opts["repo"]), None, retry=RetryPolicy.from_env())  # validates the names
     require_token(opts["dry_run"])
     return True
+
+
+def bisect_hook(no_bisect: bool, budget_s: float | None):
+    """The notifier's bisect of a new signature (None: off)."""
+    if no_bisect:
+        return None
+    from canary.notify.bisecting import DEFAULT_BUDGET_S, bisector
+
+    return bisector(budget_s or DEFAULT_BUDGET_S, log=lambda msg: click.echo(f"canary: {msg}", err=True))
 
 
 def notify_after_run(record: RunRecord, opts: dict, history: str | None, use_history: bool):
@@ -69,7 +84,8 @@ def notify_after_run(record: RunRecord, opts: dict, history: str | None, use_his
         return notify_lib(record, facts=facts_from_store(record, store, why_not), store=store, repo=opts["repo"],
                           backend=opts["notify_backend"],
                           close_on_recovery=opts["close_on_recovery"], dry_run=opts["dry_run"],
-                          log=lambda msg: click.echo(f"canary: {msg}", err=True))
+                          log=lambda msg: click.echo(f"canary: {msg}", err=True),
+                          bisect=bisect_hook(opts["no_bisect"], opts["bisect_budget"]))
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
         return NotifyResult([Delivery(record.run_id, "failed", error=f"{type(e).__name__}: {e}")])
 
@@ -153,7 +169,8 @@ def render_result(result, as_json: bool) -> None:
 @notify_options
 @json_option
 @handle_errors
-def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, as_json):
+def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, bisect_budget, no_bisect,
+           as_json):
     """Tell GitHub about RUN (a run directory, its result.json, or a run id in --runs or the
     history): open an issue for a
     new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
@@ -162,6 +179,11 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     The token is read from GITHUB_TOKEN and the API from GITHUB_API_URL (GitHub Actions sets both).
     When GitHub cannot be reached the notification is kept beside the run record and sent by the
     next notify.
+
+    A new signature is bisected when its regression window holds more than one commit and the
+    failure can be tested here (`canary bisect`: a lowering error with `--test lower`, a cpu-lane
+    failure with `--test run`), within --bisect-budget; the new issue names the first bad commit,
+    or says the budget ran out and which commits it is among. --no-bisect turns this off.
 
     Exit status: 0 said (or nothing to say), 1 not sent now (kept for the next notify), 2 bad input.
     """
@@ -175,6 +197,7 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     result = notify_lib(record, facts=facts_from_store(record, store, why_not), store=store, repo=repo,
                         backend=backend,
                         close_on_recovery=close_on_recovery, dry_run=dry_run,
-                        log=lambda msg: click.echo(f"canary: {msg}", err=True))
+                        log=lambda msg: click.echo(f"canary: {msg}", err=True),
+                        bisect=bisect_hook(no_bisect, bisect_budget))
     render_result(result, as_json)
     sys.exit(0 if result.delivered else 1)

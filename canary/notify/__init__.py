@@ -178,17 +178,32 @@ def _waiting(record: RunRecord, store: "HistoryStore | None") -> list[tuple[Path
     return sorted(found, key=lambda x: (x[1].record.started_at, x[1].record.run_id, x[0] is None))
 
 
+class _OnNewIssue:
+    """Runs the ``bisect`` hook (record, facts) -> facts once, when a new issue is to be opened."""
+
+    def __init__(self, hook: Callable[[RunRecord, Facts], Facts], record: RunRecord):
+        self.hook, self.record, self.facts = hook, record, None
+
+    def __call__(self, facts: Facts) -> Facts:
+        if self.facts is None:
+            self.facts = self.hook(self.record, facts)
+        return self.facts
+
+
 def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github", close_on_recovery: bool = False,
          dry_run: bool = False, client: GitHubClient | None = None, flush: bool = True,
-         store: "HistoryStore | None" = None, log: Callable[[str], None] | None = None) -> NotifyResult:
+         store: "HistoryStore | None" = None, log: Callable[[str], None] | None = None,
+         bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
     """Notify about ``record`` with ``facts`` already computed; first resend what earlier runs could
     not send. With a history ``store``, a notification that cannot be sent is also kept in the run's
-    record there, so the next invocation finds it on any machine."""
+    record there, so the next invocation finds it on any machine. ``bisect`` adds to the facts of a
+    new issue (see :mod:`canary.notify.bisecting`)."""
     gh = _client(backend, repo, client, log)
     facts = replace(facts, secrets=tuple(dict.fromkeys(facts.secrets + env_secrets() + ((gh.token,) if gh.token else ()))))
+    on_new = _OnNewIssue(bisect, record) if bisect is not None else None
     if dry_run:
         dry = DryRunTracker(gh)
-        actions = report(dry, record, facts, close_on_recovery)
+        actions = report(dry, record, facts, close_on_recovery, on_new)
         return NotifyResult([Delivery(record.run_id, "dry-run", actions, dry.read_error, calls=dry.calls,
                                       messages=dry.messages)])
 
@@ -218,7 +233,7 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     error = outage
     if outage is None:
         try:
-            actions = report(gh, record, facts, close_on_recovery)
+            actions = report(gh, record, facts, close_on_recovery, on_new)
         except GitHubError as e:
             error = str(e)
         else:
@@ -228,6 +243,8 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
                 _store_put(store, spool.unmark(stored))
             deliveries.append(Delivery(record.run_id, "sent", actions))
             return NotifyResult(deliveries)
+    if on_new is not None and on_new.facts is not None:
+        facts = on_new.facts  # what the bisect found is kept for the resend
     pending = spool.Pending(backend, repo, record, facts, close_on_recovery, error or "")
     path = spool.put(pending)
     _store_put(store, spool.mark(pending))
@@ -247,7 +264,8 @@ def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:
 def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None, *, repo: str,
            backend: str = "github", close_on_recovery: bool = False, dry_run: bool = False,
            client: GitHubClient | None = None, facts: Facts | None = None, store: "HistoryStore | None" = None,
-           log: Callable[[str], None] | None = None) -> NotifyResult:
+           log: Callable[[str], None] | None = None,
+           bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
     """Compute what to say about ``record`` from the run history (``history_records``, else the
     records of ``store``), then say it (see :func:`send`)."""
     from canary.notify.facts import facts_for, facts_from_store
@@ -258,4 +276,4 @@ def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None
         else:
             facts = facts_from_store(record, store)
     return send(record, facts, repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
-                client=client, store=store, log=log)
+                client=client, store=store, log=log, bisect=bisect)

@@ -70,6 +70,25 @@ class Previous:
 
 
 @dataclass(frozen=True)
+class FirstBad:
+    """What bisecting the regression window found (``canary bisect``), for a new issue."""
+
+    sha: str | None  # None: not named (see note)
+    subject: str = ""
+    test: str = ""  # lower | run
+    tested: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    exhausted: bool = False  # the budget ran out
+    budget_s: float | None = None
+    candidates: tuple[str, ...] = ()  # not named: the commits it is among
+    note: str = ""  # why none was named
+
+    def __post_init__(self):
+        object.__setattr__(self, "candidates", tuple(self.candidates))
+
+
+@dataclass(frozen=True)
 class InfraFacts:
     """The lane's trailing runs that never trained (infrastructure failures), this run included."""
 
@@ -96,6 +115,7 @@ class Facts:
     failing_elsewhere: tuple[tuple[str, str], ...] = ()  # on a pass: (fingerprint, lane) still failing on other lanes
     versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
+    first_bad: FirstBad | None = None  # a new signature's window, bisected
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,7 +127,7 @@ class Facts:
     def from_dict(cls, d: dict[str, Any]) -> "Facts":
         d = dict(d)
         for key, kind in (("streak", StreakFacts), ("failure_streak", StreakFacts), ("last_pass", LastPass),
-                          ("previous", Previous), ("infra", InfraFacts)):
+                          ("previous", Previous), ("infra", InfraFacts), ("first_bad", FirstBad)):
             d[key] = kind(**d[key]) if d.get(key) else None
         if d.get("window") is not None:
             d["window"] = tuple(WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
@@ -428,6 +448,23 @@ def _versions_lines(facts: Facts) -> list[str]:
     return out
 
 
+def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
+    how = (f"`canary bisect --test {fb.test}`: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
+           f"{fb.skipped} skipped, {fb.seconds:.0f} s")
+    if fb.sha:
+        return (f"### First bad commit\nfirst bad commit: {fb.sha} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+                f"\n\nFound by {how}.")
+    among = ""
+    if fb.candidates:
+        shown = ", ".join(code(c[:12]) for c in fb.candidates[:20])
+        among = f" It is one of {len(fb.candidates)}: {shown}" + (" …" if len(fb.candidates) > 20 else "") + "."
+    if fb.exhausted:
+        budget = (f"{fb.budget_s / 60:g}-minute " if fb.budget_s % 60 == 0 else f"{fb.budget_s:g}-second ") if fb.budget_s else ""
+        return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
+    why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
+    return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
+
+
 def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
     cmds = [f"canary repro {record.lane} --cold"]
     kind = record.signature.kind if record.signature else None
@@ -485,6 +522,7 @@ def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) 
         _attempts_section(record),
         _cache_section(record, s),
         _window_section(facts),
+        *([_first_bad_section(facts.first_bad, s)] if facts.first_bad else []),
         _repro_section(record, facts),
     ]
     return _with_excerpt(before, [context_block(record, facts, s)], _excerpt_text(record), s, limit)

@@ -15,7 +15,7 @@ or the dry-run recorder that only prints what it would do):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from canary.notify.compose import (
     Facts,
@@ -100,7 +100,9 @@ def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record
     return Action("closed-duplicate", n, f"closed #{n} as a duplicate of #{keep}", dup.get("html_url"))
 
 
-def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
+def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
+                   on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
+    """``on_new``: what a new issue adds to the facts (a bisect of its window), run only for one."""
     sig = signature_or_fallback(record)
     fingerprint = sig.fingerprint
     issues = gh.list_issues(LABEL)
@@ -110,8 +112,10 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Ac
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
         return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
 
+    if on_new is not None:
+        facts = on_new(facts)
     # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
-    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in (i.get("body") or "")]
+    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in head_markers(i.get("body"))]
     msg = new_issue(record, facts, related=related)
     for name in msg.labels:
         color, description = LABELS.get(name, ("ededed", ""))
@@ -145,11 +149,12 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
     return actions
 
 
-def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False) -> list[Action]:
+def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False,
+           on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
     """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
     stopped by a signal (verdict ``cancelled``) is neither: nothing is said."""
     if record.verdict == "cancelled":
         return []
     if record.verdict == "pass":
         return report_recovery(gh, record, facts, close_on_recovery)
-    return report_failure(gh, record, facts)
+    return report_failure(gh, record, facts, on_new)
