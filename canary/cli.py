@@ -80,7 +80,21 @@ def cli() -> None:
 
 
 def main() -> None:
+    """The console script. Ctrl-C anywhere says "interrupted" and exits 130, as a shell reports
+    SIGINT (click alone would print "Aborted!" and exit 1); ``canary run`` records a stopped run
+    first (:mod:`canary.signals`)."""
     try:
-        cli.main(standalone_mode=True)
-    except KeyboardInterrupt:  # pragma: no cover
+        rv = cli.main(standalone_mode=False)
+    except click.exceptions.Abort as e:
+        if isinstance(e.__context__, KeyboardInterrupt):
+            click.echo("canary: interrupted", err=True)
+            sys.exit(130)
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("canary: interrupted", err=True)
         sys.exit(130)
+    except click.exceptions.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    sys.exit(rv if isinstance(rv, int) else 0)

@@ -25,7 +25,8 @@ from canary.record import RunRecord
 
 
 def _ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
-    rs = [r for r in records if lane is None or r.lane == lane]
+    # a run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure
+    rs = [r for r in records if (lane is None or r.lane == lane) and r.verdict != "cancelled"]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 

@@ -35,6 +35,8 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
 
 
 def verdict_line(verdict: str, what: str) -> str:
+    if verdict == "cancelled":
+        return f"[bold yellow]CANCELLED[/] {what}"
     return f"[bold green]PASS[/] {what}" if verdict == "pass" else f"[bold red]FAIL[/] {what}"
 
 

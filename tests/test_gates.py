@@ -163,5 +163,5 @@ def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_bytes(content)
-    with pytest.raises(ConfigError, match="not JSON lines"):
+    with pytest.raises(ConfigError, match="not JSON lines|not UTF-8 text .*byte offset 0"):
         judge_path(f, "cpu", None)

@@ -5,6 +5,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -159,8 +160,12 @@ def test_record_run_never_raises(tmp_path, monkeypatch):
     (tmp_path / "f").write_text("")
     spooled = record_run(rec("r2", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
     assert spooled["status"] == "spooled" and "uploaded by the next" in spooled["detail"]
-    monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "f" / "spool"))  # even the spool is unwritable
-    failed = record_run(rec("r3", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
+    monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "f" / "spool"))  # even the spool is unwritable:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # kept under the temporary directory
+    fallback = record_run(rec("r3", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
+    assert fallback["status"] == "spooled" and f"kept in {tmp_path / 'tmp'}" in fallback["detail"]
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "f" / "tmp"))  # and when that is unwritable too
+    failed = record_run(rec("r4", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
     assert failed["status"] == "failed"
 
 

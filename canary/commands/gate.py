@@ -32,6 +32,8 @@ def gate(path, lane, gates, as_json):
     Exit status: 0 all gates pass, 1 a gate failed, 2 bad input (including a file that is not JSON lines).
     """
     lane_name, metrics, results = judge_path(path, lane, gates)
+    for w in metrics.warnings:  # torn lines skipped, not fatal
+        click.echo(f"canary: warning: {w}", err=True)
     verdict = gates_mod.verdict(results)
     if as_json:
         emit_json(jsonable({

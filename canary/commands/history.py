@@ -111,7 +111,7 @@ def history(ctx, lane, since, history, last, as_json):
                       "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
-        verdict = "[green]✓ pass[/]" if r.verdict == "pass" else "[red]✗ FAIL[/]"
+        verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
             sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ import click
 
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
+from canary.textio import read_json_object
 from canary.record import RunRecord
 from canary.render import console
 
@@ -110,7 +110,7 @@ def load_record(run: str, runs_dir: Path, store: "HistoryStore | None" = None, w
     for c in candidates:
         if c.is_file():
             try:
-                record = RunRecord.from_dict(json.loads(c.read_text()))
+                record = RunRecord.from_dict(read_json_object(c))
             except (ValueError, TypeError, KeyError) as e:
                 raise ConfigError(f"{c}: not a canary run record ({e})") from None
             record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here

@@ -136,7 +136,8 @@ def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]
         status = store.append(record)
         out = {"location": store.location, "status": status}
         if status == "spooled":
-            out["detail"] = f"{store.last_error}; kept in {store.dir}, uploaded by the next canary run here"
+            out["detail"] = (f"{store.last_error}; kept in {store.kept_in or store.dir}, uploaded by the next canary "
+                             "run here")
     except Exception as e:  # the canary's verdict matters more than its bookkeeping
         out = {"location": where, "status": "failed", "detail": f"{type(e).__name__}: {e}"}
     if out["status"] != "stored":

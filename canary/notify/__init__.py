@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import urllib.parse
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from canary.errors import ConfigError
+from canary.notify import redact as redact_mod
 from canary.notify import spool
 from canary.notify.compose import Facts
 from canary.notify.github import GitHubClient, GitHubError
@@ -91,13 +91,9 @@ class NotifyResult:
                 "deliveries": [d.to_dict() for d in self.deliveries]}
 
 
-_SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|CREDENTIALS?)$", re.I)
-
-
 def env_secrets(environ: dict[str, str] | None = None) -> tuple[str, ...]:
     """Values of the environment's secret-named variables: never to be posted, whatever they look like."""
-    env = os.environ if environ is None else environ
-    return tuple(v for k, v in env.items() if _SECRET_ENV.search(k) and len(v) >= 8)
+    return redact_mod.env_secrets(os.environ if environ is None else environ)
 
 
 class DryRunTracker:

@@ -77,8 +77,8 @@ class RetryPolicy:
             scale = float(raw)
         except ValueError:
             raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} is not a number") from None
-        if scale < 0:
-            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must not be negative")
+        if not 0 <= scale < float("inf"):  # nan and inf too: a wait must be a number of seconds
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must be a finite number, 0 or more")
         return cls(scale=scale)
 
 
@@ -124,6 +124,33 @@ def _unreachable(reason: Any, host: str) -> str | None:
     return None
 
 
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:  # a port that is not a number
+        port = -1
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _RefusedRedirect(urllib.error.URLError):
+    pass
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the API's own origin: urllib would otherwise carry the
+    Authorization header (the token) to whatever host a Location names."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if _origin(newurl) != _origin(req.full_url):
+            raise _RefusedRedirect(f"refused a redirect from {_origin(req.full_url)[1]} to another host "
+                                        f"({_origin(newurl)[1] or newurl[:80]}): the token goes only to the API host")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
+
+
 def _next_link(link_header: str | None) -> str | None:
     for part in (link_header or "").split(","):
         m = re.match(r'\s*<([^>]+)>\s*;(.*)', part)
@@ -164,7 +191,17 @@ class GitHubClient:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(query)
         return url
 
+    def _check_origin(self, method: str, url: str) -> None:
+        """The token goes to the configured API host and nowhere else (a Link header or a
+        caller's URL that names another host is refused, before anything is sent)."""
+        if _origin(url) != _origin(self.api_url) or not urllib.parse.urlsplit(url).path.startswith(
+                urllib.parse.urlsplit(self.api_url).path):
+            shown = urllib.parse.urlsplit(url)
+            raise GitHubError(method, f"{shown.scheme}://{shown.netloc}{shown.path}"[:200], None,
+                              f"refused: not the API at {self.api_url} (the token is sent only there)")
+
     def _once(self, method: str, url: str, body: Any) -> tuple[Any, Any]:
+        self._check_origin(method, url)
         data = None if body is None else json.dumps(body).encode()
         headers = {"Accept": "application/vnd.github+json", "User-Agent": USER_AGENT,
                    "X-GitHub-Api-Version": API_VERSION}
@@ -176,7 +213,7 @@ class GitHubClient:
         shown = urllib.parse.urlsplit(url)
         where = shown.path + (f"?{shown.query}" if shown.query else "")
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
+            with _OPENER.open(req, timeout=self.timeout_s) as resp:
                 raw = resp.read()
                 return (json.loads(raw) if raw else None), resp.headers
         except urllib.error.HTTPError as e:
@@ -189,6 +226,8 @@ class GitHubClient:
             raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
                               _is_transient(e.code, e.headers, message),
                               "secondary rate limit" in message.lower()) from None
+        except _RefusedRedirect as e:
+            raise GitHubError(method, where, None, str(e.reason)) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
             gone = _unreachable(reason, f"{shown.hostname}" + (f":{shown.port}" if shown.port else ""))

@@ -64,15 +64,29 @@ class Action:
         return {"kind": self.kind, "issue": self.issue, "detail": self.detail, "url": self.url}
 
 
+def head_markers(body: str | None) -> str:
+    """The hidden markers canary puts at the top of what it writes: the body's leading lines
+    that are ``<!-- canary:... -->`` markers. A marker anywhere else is someone quoting it (a
+    person pasting canary's issue into their own), which makes nothing canary's."""
+    head = []
+    for line in (body or "").lstrip("\ufeff").splitlines():
+        if not (line.startswith("<!-- canary:") and line.rstrip().endswith("-->")):
+            break
+        head.append(line.rstrip())
+    return "\n".join(head)
+
+
 def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, Any]]:
+    """Canary's own issues for ``fingerprint``: the marker is the first line of the body."""
     marker = fingerprint_marker(fingerprint)
-    return sorted((i for i in issues if marker in (i.get("body") or "")), key=lambda i: i["number"])
+    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker),
+                  key=lambda i: i["number"])
 
 
 def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record: RunRecord) -> Action:
     n = issue["number"]
-    if has_run_marker([issue.get("body")], record.run_id, record.lane) or has_run_marker(
-            (c.get("body") for c in gh.list_comments(n)), record.run_id, record.lane):
+    if has_run_marker([head_markers(issue.get("body"))], record.run_id, record.lane) or has_run_marker(
+            (head_markers(c.get("body")) for c in gh.list_comments(n)), record.run_id, record.lane):
         return Action("already-posted", n, f"run {record.run_id} is already on #{n}", issue.get("html_url"))
     c = gh.create_comment(n, msg.body)
     return Action("commented", n, f"commented on #{n}", c.get("html_url") or issue.get("html_url"), msg.body)
@@ -80,7 +94,7 @@ def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record:
 
 def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record: RunRecord) -> Action:
     n = dup["number"]
-    if not any(duplicate_marker(keep) in (c.get("body") or "") for c in gh.list_comments(n)):
+    if not any(duplicate_marker(keep) in head_markers(c.get("body")) for c in gh.list_comments(n)):
         gh.create_comment(n, duplicate_comment(keep, record.run_id, record.lane).body)
     gh.close_issue(n, "not_planned")
     return Action("closed-duplicate", n, f"closed #{n} as a duplicate of #{keep}", dup.get("html_url"))
@@ -101,7 +115,7 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
     if on_new is not None:
         facts = on_new(facts)
     # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
-    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in (i.get("body") or "")]
+    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in head_markers(i.get("body"))]
     msg = new_issue(record, facts, related=related)
     for name in msg.labels:
         color, description = LABELS.get(name, ("ededed", ""))
@@ -137,7 +151,10 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
 
 def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False,
            on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
-    """Tell the tracker about one run: a failure, or the pass that ends a failure streak."""
+    """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
+    stopped by a signal (verdict ``cancelled``) is neither: nothing is said."""
+    if record.verdict == "cancelled":
+        return []
     if record.verdict == "pass":
         return report_recovery(gh, record, facts, close_on_recovery)
     return report_failure(gh, record, facts, on_new)

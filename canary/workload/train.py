@@ -25,6 +25,7 @@ from typing import Any, Callable, NamedTuple
 import jax
 import optax
 
+from canary import signals
 from canary.config import Ferry, OptimizerConfig
 from canary.record import jsonable
 from canary.spec import WorkloadSpec
@@ -235,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) != 1:
         print("usage: python -m canary.workload.train SPEC_JSON", file=sys.stderr)
         return 2
+    signals.die_with_parent()  # the process that started this one dies: so does this one
     spec = WorkloadSpec.read(argv[0])
     try:
         train(spec, log=lambda s: print(s, flush=True))
