@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, Iterable
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -36,18 +38,45 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
 
 
 def verdict_line(verdict: str, what: str) -> str:
+    if verdict == "cancelled":
+        return f"[bold yellow]CANCELLED[/] {what}"
     return f"[bold green]PASS[/] {what}" if verdict == "pass" else f"[bold red]FAIL[/] {what}"
+
+
+def _programs(n: int) -> str:
+    return f"{n} program{'s' if n != 1 else ''}"
+
+
+def cache_served(cache: dict[str, Any]) -> str:
+    """What the compilation cache did for a run, in words: ``filled with 33 programs (none were
+    cached yet)`` on a first run, ``all 33 programs read from it`` on the next, ``20 of 33
+    programs read from it, 13 compiled and stored`` in between; ``bypassed (--cold)``. A program
+    missed is stored unless a cache error says otherwise."""
+    requests, hits = int(cache.get("requests") or 0), int(cache.get("hits") or 0)
+    if cache.get("mode") == "cold":
+        return "bypassed (--cold): nothing read or stored"
+    if requests == 0:
+        return "not asked for any program"
+    stored = "compiled" if cache.get("errors") else "compiled and stored"
+    if hits == 0:
+        return (f"none of {_programs(requests)} read from it, all compiled" if cache.get("errors")
+                else f"filled with {_programs(requests)} (none were cached yet)")
+    if hits >= requests:
+        return f"all {_programs(requests)} read from it"
+    return f"{hits} of {_programs(requests)} read from it, {requests - hits} {stored}"
 
 
 def cache_line(cache: dict[str, Any]) -> str:
     """The compilation cache facts of a run, in one line."""
-    parts = [f"cache {cache.get('mode')}", f"{cache.get('hits', 0)} hits / {cache.get('requests', 0)} requests"]
+    from rich.markup import escape
+
+    parts = [f"compilation cache: {cache_served(cache)}"]
     if cache.get("compile_seconds") is not None:
         parts.append(f"train step compiled in {cache['compile_seconds']:.2f}s")
     if cache.get("errors"):
-        parts.append(f"[bold red]{len(cache['errors'])} cache errors[/]: {cache['errors'][0]}")
+        parts.append(f"[bold red]{len(cache['errors'])} cache errors[/]: {escape(str(cache['errors'][0]))}")
     if cache.get("dir") and cache.get("mode") == "warm":
-        parts.append(f"[dim]{cache['dir']}[/]")
+        parts.append(f"[dim]{escape(str(cache['dir']))}[/]")
     return "  ".join(parts)
 
 
@@ -75,4 +104,50 @@ def history_line(status: dict[str, Any] | None) -> str:
         return "[dim]history: not recorded[/]"
     if status.get("status") == "stored":
         return f"[dim]history: recorded in {escape(status['location'])}[/]"
-    return f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+    line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+    if status.get("pending"):
+        pending = Path(status["pending"])
+        line += (f"\n[yellow]history: the record waits in {escape(str(pending))}; "
+                 f"`canary history import {escape(str(pending.parent))}` adds it[/]")
+    return line
+
+
+def narrow_table(title: str, columns: Iterable[str], numeric: Iterable[str] = ()) -> Table:
+    """A table that fits 80 columns without cutting anything: no vertical rules, one space
+    between columns, and every cell (header included) wrapped or folded onto more lines rather
+    than shortened with an ellipsis."""
+    numeric = set(numeric)
+    t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=0, pad_edge=False)
+    for col in columns:
+        t.add_column(col, overflow="fold", justify="right" if col in numeric else "left")
+    return t
+
+
+VERDICT_GLYPHS = {"P": ("✓", "green"), "F": ("✗", "red")}
+
+
+def verdict_strip(strip: str) -> str:
+    """A strip of verdicts (``P``/``F``, oldest first) as rich markup whose glyphs differ as
+    well as their colours: ``✓`` pass, ``✗`` fail, so it reads the same without colour."""
+    return "".join(f"[{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[1]}]{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[0]}[/]"
+                   for c in strip)
+
+
+SPARK = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Iterable[float], width: int = 32) -> str:
+    """The values as one line of block characters, ``width`` at most (averaged into that many
+    buckets, oldest first); non-finite values show as ``×``. Pure."""
+    vals = list(values)
+    if not vals:
+        return ""
+    n = min(width, len(vals))
+    buckets = [vals[i * len(vals) // n:(i + 1) * len(vals) // n] for i in range(n)]
+    means = [None if any(not math.isfinite(v) for v in b) else sum(b) / len(b) for b in buckets]
+    finite = [m for m in means if m is not None]
+    if not finite:
+        return "×" * n
+    lo, hi = min(finite), max(finite)
+    scale = (len(SPARK) - 1) / (hi - lo) if hi > lo else 0.0
+    return "".join("×" if m is None else SPARK[round((m - lo) * scale)] for m in means)

@@ -8,7 +8,7 @@ from rich.table import Table
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.config import load_ferry, load_gates, load_lanes, search_dirs
 from canary.errors import ConfigError
-from canary.render import console
+from canary.render import console, narrow_table
 
 
 def inventory() -> dict:
@@ -46,10 +46,9 @@ def launcher_cell(launcher: dict) -> str:
 
 
 def command_ferry_table(f: dict) -> Table:
-    t = Table(title=f"Ferry {f['name']} v{f['version']}, command ({f['path']})", title_justify="left",
-              caption=" ".join(f["command"]["argv"]), caption_justify="left")
-    for col in ("lane", "steps", "min steps", "max loss"):
-        t.add_column(col)
+    t = narrow_table(f"Ferry {f['name']} v{f['version']}, command ({f['path']})", ("lane", "steps", "min steps", "max loss"))
+    t.caption, t.caption_justify = " ".join(f["command"]["argv"]), "left"
+    t.min_width = len(t.caption)  # the command on as few lines as the terminal allows
     for name, lane in f["lanes"].items():
         g = lane["gates"] or {}
         t.add_row(name, str(lane["steps"]), str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
@@ -66,9 +65,8 @@ def list_(as_json):
         emit_json(inv)
         return
     c = console()
-    t = Table(title=f"Lanes ({inv['lanes_file']})", title_justify="left")
-    for col in ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"):
-        t.add_column(col)
+    t = narrow_table(f"Lanes ({inv['lanes_file']})",
+                     ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"))
     for name, lane in inv["lanes"].items():
         t.add_row(name, lane["accelerator"], f"{lane['devices']}" + (f" x {lane['hosts']} hosts" if lane["hosts"] > 1 else ""),
                   launcher_cell(lane["launcher"]), str(lane["attempts"]), f"{lane['timeout_s']:g}s",
@@ -79,9 +77,8 @@ def list_(as_json):
         if f["kind"] == "command":
             c.print(command_ferry_table(f))
             continue
-        t = Table(title=f"Ferry {f['name']} v{f['version']} ({f['path']})", title_justify="left")
-        for col in ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss"):
-            t.add_column(col)
+        t = narrow_table(f"Ferry {f['name']} v{f['version']} ({f['path']})",
+                         ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss"))
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
             t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),

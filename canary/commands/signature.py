@@ -1,8 +1,8 @@
-"""``canary signature LOGFILE``: the failure signature of a log (what a run records per attempt),
-or of a run directory's log."""
+"""``canary signature PATH``: the failure signature of a run (what it recorded) or of a log."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -13,15 +13,19 @@ from canary import signature as signature_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
 from canary.metrics import LOG_FILE
+from canary.record import RunRecord
 from canary.render import console
+from canary.textio import decode, read_json_object
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
+RESULT_FILE = "result.json"
 
 
 @click.command()
-@click.argument("logfile", type=click.Path(path_type=Path))
+@click.argument("logfile", metavar="PATH", type=click.Path(path_type=Path))
 @click.option("--outcome", type=click.Choice(OUTCOMES), default=None,
-              help="How the attempt ended, when the log cannot say (a timeout leaves no trace in the log).")
+              help="How the attempt ended, for a bare log that cannot say (a timeout leaves no trace in the log). "
+                   "A run directory's record says it already.")
 @click.option("--keep", multiple=True, metavar="GLOB",
               help="Also keep library frames matching GLOB in the call path (e.g. 'mylib/*'); repeatable.")
 @click.option("--max-frames", type=click.IntRange(min=1), default=signature_mod.DEFAULT_MAX_FRAMES, show_default=True,
@@ -29,29 +33,33 @@ OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
 @json_option
 @handle_errors
 def signature(logfile, outcome, keep, max_frames, as_json):
-    """Fingerprint the failure in LOGFILE: its kind, exception, normalized message and call path.
+    """Fingerprint the failure of a run or a log: its kind, exception, normalized message, call
+    path, and the coarser group (error class and failing op) it shares with related failures.
 
-    LOGFILE may be a run directory (or one of its attempt-N folders): its train.log is read.
+    PATH may be a run directory: the signature its record (result.json) holds is shown, the one
+    the history and the notifier use, gate failures and runs that never started included. For an
+    attempt-N folder, that attempt's. Without a record, or for a log file, the log is read (a run
+    directory's train.log). Use `-` to read standard input.
 
-    Two occurrences of one bug give one fingerprint, whatever the run, host, pid, temp path or
-    timestamp; two bugs with the same exception type give two. Use `-` to read standard input.
+    Two occurrences of one bug give one fingerprint, whatever the run, host, pid, temp path,
+    sizes, jax release or timestamp; two bugs with the same exception type give two.
 
-    Exit status: 0 a failure was found, 1 the log shows no failure, 2 bad input.
+    Exit status: 0 a failure was found, 1 none (a passing run, a clean log), 2 bad input.
     """
-    if str(logfile) == "-":
-        text = sys.stdin.read()
+    record, attempt = _record_for(logfile)
+    if record is not None:
+        if outcome:
+            raise ConfigError(f"--outcome is for bare logs: {logfile}'s record says how the run ended")
+        sig = signature_mod.of_record(record, attempt)
+        source = RESULT_FILE
     else:
-        if logfile.is_dir():
-            logfile = logfile / LOG_FILE
-        try:
-            text = logfile.read_text(errors="replace")
-        except OSError as e:
-            raise ConfigError(f"cannot read log {logfile}: {e.strerror or e}") from None
-    options = signature_mod.Options(max_frames=max_frames).with_keep(keep)
-    sig = signature_mod.extract(text, outcome=outcome, options=options)
+        text = _read_log(logfile)
+        options = signature_mod.Options(max_frames=max_frames).with_keep(keep)
+        sig = signature_mod.extract(text, outcome=outcome, options=options)
+        source = "log"
     if as_json:
-        emit_json(sig.to_dict() if sig else {"fingerprint": None, "kind": None, "exception": None,
-                                             "message": "no failure found", "frames": []})
+        emit_json({**(sig.to_dict() if sig else {"fingerprint": None, "group": None, "kind": None, "exception": None,
+                                                 "message": "no failure found", "frames": []}), "source": source})
     else:
         c = console()
         if sig is None:
@@ -59,8 +67,43 @@ def signature(logfile, outcome, keep, max_frames, as_json):
         else:
             c.print(f"[bold]{sig.fingerprint}[/]  {sig.kind}  [bold]{escape(sig.exception or '-')}[/]")
             c.print(escape(sig.message))
+            if sig.group:
+                key = signature_mod.group_key(sig.kind, sig.exception, sig.message)
+                c.print(f"[dim]group {sig.group}: {escape(key)}[/]")
             if sig.frames:
                 c.print("[dim]call path (outermost first):[/]")
                 for f in sig.frames:
                     c.print(f"  {escape(f)}")
     sys.exit(0 if sig else 1)
+
+
+def _record_for(path: Path) -> tuple[RunRecord | None, int | None]:
+    """The run record that speaks for ``path`` (a run directory, its result.json, or one of its
+    attempt-N folders) and the attempt it names; ``(None, None)`` for a log."""
+    if str(path) == "-":
+        return None, None
+    attempt = None
+    if path.is_dir() and not (path / RESULT_FILE).is_file():
+        m = re.fullmatch(r"attempt-(\d+)", path.name)
+        if not m or not (path.parent / RESULT_FILE).is_file():
+            return None, None
+        attempt, path = int(m.group(1)), path.parent
+    result = path / RESULT_FILE if path.is_dir() else path
+    if result.name != RESULT_FILE or not result.is_file():
+        return None, None
+    try:
+        return RunRecord.from_dict(read_json_object(result)), attempt
+    except (ValueError, TypeError, KeyError) as e:
+        raise ConfigError(f"{result}: not a canary run record ({e})") from None
+
+
+def _read_log(logfile: Path) -> str:
+    if str(logfile) == "-":
+        return decode(sys.stdin.buffer.read(), "<stdin>", lenient=True)
+    if logfile.is_dir():
+        logfile = logfile / LOG_FILE
+    try:
+        with logfile.open(errors="replace") as f:
+            return signature_mod.read_window(f)  # a long log in bounded memory: its tail and error region
+    except OSError as e:
+        raise ConfigError(f"cannot read log {logfile}: {e.strerror or e}") from None

@@ -1,0 +1,41 @@
+"""``canary report``: the history as one self-contained HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from canary.commands._common import emit_json, handle_errors, json_option
+from canary.render import console
+
+
+@click.command()
+@click.option("--lane", default=None, help="Only this lane's runs [default: every lane].")
+@click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
+@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
+              help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True,
+              help="Where the page is written.")
+@json_option
+@handle_errors
+def report(lane, since, history, out, as_json):
+    """Render the history as one self-contained HTML page (no network needed to view it): a
+    timeline per lane, one cell per run coloured and labelled by classification, each opening
+    the run's verdict, gates with margins, signature, cache facts, versions and links; the latest
+    run's loss curve against its golden band where one exists; step time, tokens/s and compile
+    seconds across runs; and the failure signatures with first and last seen, runs and streak.
+
+    Needs matplotlib (pip install 'canary[report]'). Exit status: 0 written, 2 bad input (or no
+    matplotlib).
+    """
+    from canary.report import write_report
+
+    written = write_report(history, lane, since, out)
+    if as_json:
+        emit_json(written.to_dict())
+        return
+    console().print(f"wrote {escape(written.path)}: {written.runs} runs on {len(written.lanes)} "
+                    f"lane{'s' if len(written.lanes) != 1 else ''} from {escape(written.location)}", highlight=False,
+                    soft_wrap=True)

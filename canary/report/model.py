@@ -1,0 +1,297 @@
+"""What the report shows, as plain data computed from run records. Pure; no I/O.
+
+    lanes = lane_views(records)          # per lane: one cell per run, oldest first
+    details = run_details(record)        # what a cell opens: verdict, gates, signature, cache, links
+    sigs = signature_rows(records)       # the failure signatures, those still failing first
+    series = perf_series(records)        # step time, tokens/s, compile seconds per lane
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+from urllib.parse import quote_plus
+
+from canary import queries
+from canary.record import RunRecord
+
+# classification -> (short label shown in the cell, colour, what it means)
+CLASSES: dict[str, tuple[str, str, str]] = {
+    "pass": ("P", "#2e7d32", "every attempt passed"),
+    "deterministic": ("D", "#c62828", "every attempt failed the same way"),
+    "intermittent": ("I", "#ef6c00", "attempts failed differently, or one passed after failures"),
+    "cache-masked": ("CM", "#6a1b9a", "failed only where the program was lowered cold"),
+    "infrastructure": ("INF", "#1565c0", "the job never ran (no worker, lost, provisioning)"),
+    "cancelled": ("X", "#616161", "stopped before it could finish"),
+}
+UNKNOWN = ("?", "#9e9e9e", "not classified")
+FAIL_UNCLASSIFIED = ("F", "#b71c1c", "failed (not classified)")
+
+
+def run_class(r: RunRecord) -> str:
+    """The classification a cell shows: the record's, else ``pass``/``fail`` from its verdict."""
+    if r.classification:
+        return r.classification
+    return "pass" if r.verdict == "pass" else "fail"
+
+
+def class_style(name: str) -> tuple[str, str, str]:
+    if name in CLASSES:
+        return CLASSES[name]
+    return FAIL_UNCLASSIFIED if name == "fail" else UNKNOWN
+
+
+def ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
+    return sorted((r for r in records if lane is None or r.lane == lane), key=lambda r: (r.started_at or "", r.run_id))
+
+
+def run_cache(r: RunRecord) -> dict[str, Any] | None:
+    """The run's compilation cache facts: the record's, else its latest attempt's that has them."""
+    if r.cache:
+        return r.cache
+    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
+
+
+def gate_margin(g: dict[str, Any]) -> str:
+    """How far a gate's value is from its threshold, signed so that positive is headroom:
+    ``+38`` steps above a minimum, ``+2.2`` loss below a maximum, ``-1`` past it; ``""`` when unknown."""
+    value, threshold = g.get("value"), g.get("threshold")
+    if not isinstance(value, (int, float)) or not isinstance(threshold, (int, float)) or isinstance(value, bool):
+        return ""
+    if not (math.isfinite(value) and math.isfinite(threshold)):
+        return ""
+    name = str(g.get("name", ""))
+    headroom = threshold - value if name.startswith("max") else value - threshold
+    if isinstance(value, int) and isinstance(threshold, int):
+        return f"{headroom:+d}"
+    return f"{headroom:+.4g}"
+
+
+def issue_search_url(r: RunRecord) -> str | None:
+    """Where the failure's GitHub issue is: the record's own link if the notifier left one, else a
+    search of the repository's issues for the fingerprint (every issue body carries it)."""
+    ctx = r.context or {}
+    for key in ("issue_url", "github_issue_url"):
+        if ctx.get(key):
+            return str(ctx[key])
+    notify = ctx.get("notify")
+    if isinstance(notify, dict) and notify.get("url"):
+        return str(notify["url"])
+    fp = queries.fingerprint_of(r)
+    repo = repo_url(r)
+    if fp and repo:
+        return f"{repo}/issues?q={quote_plus(f'is:issue {fp}')}"
+    return None
+
+
+def repo_url(r: RunRecord) -> str | None:
+    """``https://github.com/OWNER/NAME`` from the record's Actions run URL, if it has one."""
+    url = str((r.context or {}).get("ci_run_url") or "")
+    if "/actions/runs/" in url:
+        return url.split("/actions/runs/", 1)[0]
+    return None
+
+
+@dataclass(frozen=True)
+class Link:
+    label: str
+    url: str
+
+
+def links(r: RunRecord) -> list[Link]:
+    ctx = r.context or {}
+    out = []
+    if ctx.get("ci_run_url"):
+        out.append(Link("Actions run", str(ctx["ci_run_url"])))
+    if ctx.get("wandb_url"):
+        out.append(Link("W&B run", str(ctx["wandb_url"])))
+    if r.verdict != "pass":
+        issue = issue_search_url(r)
+        if issue:
+            out.append(Link("GitHub issue", issue))
+    return out
+
+
+def cache_facts(cache: dict[str, Any] | None) -> list[tuple[str, str]]:
+    if not cache:
+        return []
+    rows = [("mode", str(cache.get("mode") or "?"))]
+    for key in ("requests", "hits", "misses"):
+        if cache.get(key) is not None:
+            rows.append((key, str(cache[key])))
+    if cache.get("compile_seconds") is not None:
+        rows.append(("compile seconds", f"{float(cache['compile_seconds']):.2f}"))
+    errors = cache.get("errors")
+    if errors:
+        errs = errors if isinstance(errors, (list, tuple)) else [str(errors)]
+        rows.append(("read errors", f"{len(errs)}: {errs[0]}"))
+    if cache.get("dir"):
+        rows.append(("dir", str(cache["dir"])))
+    return rows
+
+
+@dataclass(frozen=True)
+class RunDetails:
+    run_id: str
+    lane: str
+    started_at: str
+    verdict: str
+    classification: str
+    steps: str
+    final_loss: str
+    gates: list[dict[str, Any]]  # name, value, threshold, status, margin, detail
+    signature: dict[str, Any] | None
+    cache: list[tuple[str, str]]
+    versions: dict[str, str]
+    commit: str
+    attempts: list[str]
+    links: list[Link]
+
+
+def _num(v: Any) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, float):
+        return f"{v:.4f}" if math.isfinite(v) else str(v)
+    return str(v)
+
+
+def run_details(r: RunRecord) -> RunDetails:
+    sig = r.signature
+    return RunDetails(
+        run_id=r.run_id, lane=r.lane, started_at=r.started_at, verdict=r.verdict, classification=run_class(r),
+        steps=_num(r.steps_completed) + (f" / {r.steps_requested}" if r.steps_requested else ""),
+        final_loss=_num(r.final_loss),
+        gates=[{**g, "value": _num(g.get("value")), "threshold": _num(g.get("threshold")), "margin": gate_margin(g)}
+               for g in r.gates],
+        signature=None if sig is None else {
+            "fingerprint": sig.fingerprint, "kind": sig.kind,
+            "error": f"{sig.exception}: {sig.message}" if sig.exception else sig.message,
+            "frames": list(sig.frames),
+        },
+        cache=cache_facts(run_cache(r)),
+        versions=dict(r.versions or {}),
+        commit=r.commit or "",
+        attempts=[f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "")
+                  for a in r.attempts],
+        links=links(r),
+    )
+
+
+@dataclass(frozen=True)
+class Cell:
+    run_id: str
+    classification: str
+    label: str
+    colour: str
+    title: str  # the tooltip: date, verdict, classification, fingerprint
+
+
+@dataclass(frozen=True)
+class LaneView:
+    lane: str
+    cells: list[Cell]
+    runs: int
+    passes: int
+    flakiness: float
+    streak: queries.Streak
+    latest: RunRecord
+
+
+def cell(r: RunRecord) -> Cell:
+    name = run_class(r)
+    label, colour, _ = class_style(name)
+    fp = queries.fingerprint_of(r)
+    title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
+    return Cell(r.run_id, name, label, colour, title)
+
+
+def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
+    records = list(records)
+    views = []
+    for lane in sorted({r.lane for r in records}):
+        rs = ordered(records, lane)
+        views.append(LaneView(
+            lane=lane, cells=[cell(r) for r in rs], runs=len(rs), passes=sum(r.verdict == "pass" for r in rs),
+            flakiness=queries.flakiness(rs, lane), streak=queries.current_streak(rs, lane), latest=rs[-1],
+        ))
+    return views
+
+
+@dataclass(frozen=True)
+class SignatureRow:
+    fingerprint: str
+    kind: str
+    error: str
+    first_seen: str
+    last_seen: str
+    occurrences: int
+    lanes: list[str]
+    streak: int  # failing runs in a row with this fingerprint, summed over the lanes where it is current
+    failing_now: bool
+    issue_url: str | None
+
+
+def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
+    """Every failure signature of the records; those that are the current failure of a lane
+    (its latest runs fail with it) first, then the most recently seen."""
+    records = ordered(records)
+    occ = queries.occurrences(records)
+    latest = {fp: next(r for r in reversed(records) if queries.fingerprint_of(r) == fp and r.verdict != "pass")
+              for fp in occ}
+    rows = []
+    for fp, o in occ.items():
+        streak = sum(queries.current_streak(records, lane, fingerprint=fp).runs for lane in o.lanes)
+        sig = latest[fp].signature
+        error = (f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else ""))
+        rows.append(SignatureRow(
+            fingerprint=fp, kind=o.kind, error=error if len(error) <= 200 else error[:197] + "...",
+            first_seen=o.first_seen, last_seen=o.last_seen, occurrences=o.count, lanes=o.lanes,
+            streak=streak, failing_now=streak > 0, issue_url=issue_search_url(latest[fp]),
+        ))
+    rows.sort(key=lambda s: s.last_seen, reverse=True)
+    return sorted(rows, key=lambda s: not s.failing_now)
+
+
+PERF_METRICS = (
+    ("step_seconds", "step time (s, median)"),
+    ("tokens_per_second", "tokens/s"),
+    ("compile_seconds", "compile (s)"),
+)
+
+
+def perf_point(r: RunRecord) -> dict[str, float | None]:
+    """A run's step time, throughput and compile time, from its summary (compile: the cache facts
+    when the summary lacks it)."""
+    s = r.summary or {}
+
+    def f(v: Any) -> float | None:
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) else None
+
+    compile_s = f(s.get("compile/seconds"))
+    if compile_s is None:
+        compile_s = f((run_cache(r) or {}).get("compile_seconds"))
+    return {
+        "step_seconds": f(s.get("throughput/median_step_seconds")),
+        "tokens_per_second": f(s.get("throughput/tokens_per_second")),
+        "compile_seconds": compile_s,
+    }
+
+
+@dataclass(frozen=True)
+class Series:
+    lane: str
+    started_at: list[str] = field(default_factory=list)
+    values: dict[str, list[float | None]] = field(default_factory=dict)
+
+
+def perf_series(records: Iterable[RunRecord]) -> list[Series]:
+    """Per lane, oldest first: each metric of :data:`PERF_METRICS` per run (None where unknown)."""
+    records = list(records)
+    out = []
+    for lane in sorted({r.lane for r in records}):
+        rs = ordered(records, lane)
+        points = [perf_point(r) for r in rs]
+        out.append(Series(lane, [r.started_at for r in rs], {k: [p[k] for p in points] for k, _ in PERF_METRICS}))
+    return out

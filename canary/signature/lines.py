@@ -1,0 +1,260 @@
+"""Reading log lines: what a scheduler, logger, markdown or a test runner put around a line, taken
+off; long logs cut to what can name a failure. Pure; no I/O beyond reading a stream it is given.
+
+A log reaches us in many wrappings: Ray's ``(TrainWorker pid=.., ip=..)``, timestamps (ISO,
+GitHub Actions', glog/absl headers), ``srun --label`` task numbers, Kubernetes pod prefixes,
+markdown quotes (``> ``) and headings (``# ``) of a pasted issue, pytest's ``E   `` lines and
+IPython's ``----> 12`` frames. :func:`strip_prefix` takes them off one line; :func:`clean_lines`
+does it for a text. Lines longer than :data:`MAX_LINE` keep their head and tail, so one huge line
+costs the same as a short one; :func:`window` and :func:`read_window` keep a long log's tail and
+the region of its last error line.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import deque
+from typing import IO, Iterable
+
+MAX_LINE = 8192  # characters of one line that are read (head and tail of longer ones)
+TAIL_LINES = 4000  # lines kept from the end of a long log
+REGION_BEFORE, REGION_AFTER = 100, 300  # lines kept around the last error line before the tail
+MAX_TEXT = 4 * 1024 * 1024  # a log text longer than this is windowed before it is read
+
+# Prefixes that begin a log record (a logger's), as against those that tag every line of a
+# stream (a scheduler's, markdown's): a message does not run on into the next record.
+_RECORD_STARTS: set[re.Pattern[str]] = set()
+
+
+def _record(pattern: str) -> re.Pattern[str]:
+    rx = re.compile(pattern)
+    _RECORD_STARTS.add(rx)
+    return rx
+
+
+_PREFIXES = [
+    # Ray: "(TrainWorker pid=4242, ip=10.0.0.3) ", "(raylet) ", "(pid=4242) "
+    re.compile(r"\((?=[^)\n]{0,200}(?:pid=|ip=|raylet|gcs_server|autoscaler|dashboard))[^()\n]{0,200}\) ?"),
+    # ISO timestamps (GitHub Actions prints 7 fractional digits), optionally bracketed: with a
+    # logging level or a "file.py:12 --" source they begin a log record, alone they tag a stream
+    _record(
+        r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
+        r"(?:\s{1,8}-?\s?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?"
+        r"|\s{1,8}[\w./-]{1,200}:\d{1,6})(?:\s{1,8}--?)? ?"
+    ),
+    re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
+    # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "; TensorFlow's after its timestamp:
+    # "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] "
+    _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
+    # vLLM's logger: "ERROR 06-17 19:23:59 [multiproc_executor.py:527] ", "ERROR 01-26 17:51:44 engine.py:387] "
+    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? \[?[\w./-]{1,200}:\d{1,6}\] ?"),
+    # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
+    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
+    # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
+    _record(r"[\w.-]{1,200}:\d{1,10}:\d{1,10} \[\d{1,4}\] "),
+    re.compile(r"\[\d{1,4}(?:,\d{1,4})?\](?:<std(?:out|err)>)?:? ?"),
+    # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ..."
+    re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
+    # GitHub Actions annotations: "##[error]", "::error file=x::"
+    re.compile(r"##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)[^:]{0,200}::"),
+    # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | "
+    re.compile(r"(?:\d{1,4}|task \d{1,6}|[\w.]{1,100}-\d{1,6}):(?: |$)"),
+    re.compile(r"\[(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?\d{1,6}\]:? ?"),
+    re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
+    # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
+    re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
+    re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
+    # markdown: quotes, headings and code fences of a pasted log
+    re.compile(r"(?:> ?)+(?=\S|$)"),
+    re.compile(r"`{3}(?=\S)"),
+    # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
+    re.compile(r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "
+               r"|Check failed|Fatal Python error)"),
+    # pytest's failure lines: "E   ValueError: ..." (its "> " source marker goes with the quotes)
+    re.compile(r"E(?: {1,8}|$)"),
+]
+# IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)".
+_IPY_FILE = re.compile(r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
+                       r" in (?P<func>[\w.<>]{1,200})")
+_IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
+_IPY_ARROW = re.compile(r"^-{2,}> ?\d{1,7} |^ {3,}\d{1,7} ")
+_IPY_RULE = re.compile(r"^-{20,}\s*$")
+_RAY_REPEAT = re.compile(r"\s{0,8}\[repeated \d{1,9}x across cluster\]\s{0,8}$")
+_ANSI = re.compile(r"\x1b\[[0-9;?]{0,20}[A-Za-z]")
+
+
+def cap_line(line: str, limit: int = MAX_LINE) -> str:
+    """A line of at most about ``limit`` characters: its head and tail around `` … ``."""
+    if len(line) <= limit:
+        return line
+    half = limit // 2
+    return line[:half] + " … " + line[-half:]
+
+
+def strip_prefix(line: str) -> str:
+    """One log line without the scheduler's, logger's and markdown's decorations."""
+    return _strip(line)[0]
+
+
+def _strip(line: str) -> tuple[str, bool]:
+    """The line without its decorations, and whether a logger's record began on it."""
+    line = cap_line(line.rstrip("\r\n"))
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    if line.endswith("cluster]"):
+        line = _RAY_REPEAT.sub("", line)
+    record = False
+    for _ in range(6):
+        for rx in _PREFIXES:
+            m = rx.match(line)
+            if m and m.end() > 0:
+                line = line[m.end():]
+                record = record or rx in _RECORD_STARTS
+                break
+        else:
+            break
+    return _ipython(line), record
+
+
+def _ipython(line: str) -> str:
+    """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
+    if not line or line[0] not in "FC-":
+        return line
+    m = _IPY_FILE.match(line)
+    if m and (m.group("line") or m.group("line2")):
+        file = m.group("file")
+        if file.startswith("Cell In"):
+            file = "<ipython-cell>"
+        return f'  File "{file}", line {m.group("line") or m.group("line2")}, in {m.group("func")}'
+    m = _IPY_CELL.match(line)
+    if m:
+        return f'  File "<ipython-cell>", line {m.group("line")}, in <module>'
+    if _IPY_RULE.match(line):
+        return ""
+    return line
+
+
+def _is_ipython_source(line: str) -> bool:
+    return bool(_IPY_ARROW.match(line))
+
+
+class Lines(list):
+    """A log's cleaned lines; ``records`` holds the indices of lines that began a log record (a
+    logger's prefix was taken off them): a message does not run on into one."""
+
+    records: set[int]
+
+
+def clean_lines(text: str | Iterable[str]) -> Lines:
+    """The lines of a log, each without its decorations (see :func:`strip_prefix`)."""
+    raw = text.splitlines() if isinstance(text, str) else text
+    out = Lines()
+    out.records = set()
+    for i, line in enumerate(raw):
+        s, record = _strip(line)
+        if _is_ipython_source(s):
+            s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
+        elif record:
+            out.records.add(i)
+        out.append(s)
+    return out
+
+
+# ----------------------------------------------------------------------------- long logs
+
+# What a failure's first line holds: the last of them outside the tail marks the error region.
+# Plain substrings, found by str.rfind (a C scan of each batch), never a regular expression.
+ERROR_MARKERS = (
+    "Traceback (most recent call last)", "Error", "Exception", "Check failed", "CHECK failed", "Fatal Python error",
+    "_EXHAUSTED", "INTERNAL: ", "DEADLINE_EXCEEDED", "UNAVAILABLE: ", "INVALID_ARGUMENT", "FAILED_PRECONDITION",
+    "Mosaic", "NCCL WARN", "CUDA_ERROR", "cuda error", "Out of memory", "Killed process", "oom-kill", "*** SIG",
+)
+
+
+class Window:
+    """A long log's lines, read once, kept in bounded memory: the last :data:`TAIL_LINES` lines,
+    and the lines around the last error line seen (:data:`REGION_BEFORE` before it,
+    :data:`REGION_AFTER` from it on). Lines come in batches with their text; error lines are
+    found by one regular-expression scan of each batch's text, at C speed."""
+
+    def __init__(self, tail: int = TAIL_LINES) -> None:
+        self.tail: deque[str] = deque(maxlen=tail)
+        self.total = 0  # lines seen
+        self.region: list[str] = []
+        self.region_start = 0  # the index (among all lines) of the region's first line
+        self._need = 0  # lines still to come in the region
+
+    def extend(self, lines: list[str]) -> None:
+        lines = [line if len(line) <= MAX_LINE else cap_line(line) for line in lines]
+        if self._need:
+            self.region.extend(lines[:self._need])
+            self._need -= min(self._need, len(lines))
+        text = "\n".join(lines)
+        at = max(text.rfind(marker) for marker in ERROR_MARKERS)
+        if at >= 0:
+            idx = text.count("\n", 0, at)
+            before = list(self.tail)[len(self.tail) - max(0, REGION_BEFORE - idx):] if idx < REGION_BEFORE else []
+            start = max(0, idx - REGION_BEFORE)
+            self.region = before + lines[start:idx + REGION_AFTER]
+            self.region_start = self.total + start - len(before)
+            self._need = max(0, idx + REGION_AFTER - len(lines))
+        self.tail.extend(lines)
+        self.total += len(lines)
+
+    def lines(self) -> list[str]:
+        tail_start = self.total - len(self.tail)
+        if not self.region or self.region_start >= tail_start:
+            return list(self.tail)
+        keep = self.region[:tail_start - self.region_start]
+        skipped = tail_start - self.region_start - len(keep)
+        return [*keep, *([f"[… {skipped} lines not read …]"] if skipped else []), *self.tail]
+
+
+def window(text: str, limit: int = MAX_TEXT) -> str:
+    """``text``, or for a log longer than ``limit`` the lines a :class:`Window` keeps."""
+    if len(text) <= limit:
+        return text
+    return read_window(io.StringIO(text))
+
+
+def read_window(stream: IO[str], chunk: int = 1 << 20) -> str:
+    """A log read from ``stream`` in chunks, in bounded memory: what a :class:`Window` keeps. A
+    line longer than :data:`MAX_LINE` is held as its head and tail while it is read."""
+    w = Window()
+    half = MAX_LINE // 2
+    head, tail, long = "", "", False  # the line being read: its start, and its end when long
+
+    def grow(data: str) -> None:
+        nonlocal head, tail, long
+        if long:
+            tail = (tail + data)[-half:]
+        elif len(head) + len(data) > MAX_LINE:
+            joined = head + data
+            head, tail, long = joined[:half], joined[-half:], True
+        else:
+            head += data
+
+    def line() -> str:
+        return head + " … " + tail if long else head
+
+    while True:
+        data = stream.read(chunk)
+        if not data:
+            break
+        nl = data.find("\n")
+        if nl < 0:
+            grow(data)
+            continue
+        grow(data[:nl])
+        done = [line()]
+        last = data.rfind("\n")
+        if last > nl:
+            done.extend(data[nl + 1:last].split("\n"))
+        w.extend(done)
+        head, tail, long = "", "", False
+        grow(data[last + 1:])
+    if head or long:
+        w.extend([line()])
+    return "\n".join(w.lines())

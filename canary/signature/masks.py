@@ -1,0 +1,192 @@
+"""Normalising a failure message: mask what varies between occurrences of one bug, keep what
+identifies it, and name error classes one way across releases. Pure.
+
+Kept: tensor, block and array shapes, kernel, op and metric names, status codes, wording.
+Masked: addresses, pids, timestamps, temp and home paths, run and job ids, UUIDs, hex, durations,
+byte sizes and free memory, line numbers, task lists.
+
+Every pattern here is linear in its input: no quantifier sits inside another over unbounded
+text, paths are found as maximal runs of path characters and rewritten in Python, and at most
+:data:`MAX_MESSAGE` characters of a message are normalised.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_MESSAGE = 2000  # characters of a message that are normalised (and fingerprinted)
+
+_NORMALIZERS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (re.compile(r"\b\d{8}T\d{6}Z-[\w.-]{1,80}?-[0-9a-f]{4}\b"), "<run>"),  # canary run ids
+    (re.compile(r"\braysubmit_\w+"), "<job>"),
+    (re.compile(r"\b((?:job|run|task|attempt|trace|request)[ _-]?id)([=: ]{1,3})['\"]?[\w.:/-]+"), r"\1\2<id>"),
+    (re.compile(r"/runner/[\w.-]+"), "/runner/<id>"),
+    (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
+    (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:\.\d{1,9})?\b"), "<time>"),
+    (re.compile(r"\btime=\d+(?:\.\d+)?"), "time=<n>"),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<hex>"),
+]
+_HEX_RUN = re.compile(r"\b[0-9a-f]{8,}\b")
+
+
+def _hex(m: re.Match[str]) -> str:
+    """Digests and ids: a run of hex digits with both letters and digits."""
+    s = m.group(0)
+    return "<hex>" if not s.isdigit() and any(c.isdigit() for c in s) else s
+# After paths: numbers whose value differs between occurrences of one bug.
+_MASKS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(pid|tid|process|thread|worker)([=: ]{1,3})\d+\b", re.I), r"\1\2<n>"),
+    (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b"), "<ip>"),
+    (re.compile(r"\b(localhost|127\.0\.0\.1):\d{1,5}\b"), r"\1:<port>"),
+    # XLA's per-compile numbering: program ids, HLO instruction suffixes (%fusion.123, all-reduce-start.3)
+    (re.compile(r"\bprogram_id=\d+"), "program_id=<n>"),
+    (re.compile(r"((?:%|current tracing scope: )[\w-]{1,200})\.\d+\b"), r"\1.<n>"),
+    # line numbers drift with every unrelated edit
+    (re.compile(r"(\.(?:py|cc|h|cpp|c|cu|mlir)):\d+(?::\d+)?"), r"\1:<line>"),
+    (re.compile(r"\bline \d+"), "line <n>"),
+    # pointers to documentation are not part of what failed
+    (re.compile(r"\s?(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"), ""),
+    # quantities that differ run to run: durations and byte counts (sizes, free memory)
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|sec|secs|seconds?|minutes?|mins?|hours?|h)\b"), "<duration>"),
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:bytes?|[KMGTP]i?B|[KMGTP])(?:\s?\(\d+B?\))?(?![\w\[])"), "<bytes>"),
+    (re.compile(r"\b\d+B\b"), "<bytes>"),
+    # "free: 1.2GiB", "There are 134.44M free", "memory limit 2000 of": amounts of memory
+    (re.compile(r"\b(free|available|limit|total|allocated|reserved|in use|requested)([=: ]{1,3})\d+(?:\.\d+)?\b", re.I),
+     r"\1\2<bytes>"),
+    (re.compile(r"\ballocate \d+\b"), "allocate <bytes>"),
+    (re.compile(r"\brounded to \d+"), "rounded to <bytes>"),
+    # XLA's generated names are numbered per compile (fusion_1560, loop_fusion.12)
+    (re.compile(r"\b((?:\w{1,60}_)?fusion)[._]\d+\b"), r"\1.<n>"),
+    # a failed CHECK's operands differ run to run: "(1.4 vs. 1.4)", "(-1 vs. 0)"
+    (re.compile(r"\((?:-?[\d.]+|<bytes>) vs\. (?:-?[\d.]+|<bytes>)\)"), "(<n> vs. <n>)"),
+    # lists of tasks, ranks, devices that happen to be affected this time
+    (re.compile(r"\b((?:tasks?|ranks?|devices?|hosts?|replicas?|workers?|nodes?)\s?[:=]?\s?)\[[\d,\s]{1,100000}\]", re.I),
+     r"\1[<list>]"),
+    (re.compile(r"\{[\d,\s]{20,100000}\}"), "{<list>}"),
+    (re.compile(r"(?:/job:\w{1,100}/replica:\d{1,6}/task:\d{1,6}[\s,]{0,8}){2,}"), "<tasks> "),
+    (re.compile(r"\b((?:local_|global_)?rank)(: ?|=)\d+"), r"\1\2<n>"),
+    (re.compile(r"\bfor rank \d+"), "for rank <n>"),
+]
+_SPACES = re.compile(r"\s+")
+
+# Path-like runs: maximal, so matching never backtracks into them.
+_PATH_CHARS = r"\w.~+/\\-"
+_PATH_RUN = re.compile(rf"(?<![{_PATH_CHARS}])[{_PATH_CHARS}]*/[{_PATH_CHARS}]*")
+_PY_LIB = re.compile(r"/lib/python3\.\d+/")
+_TMP_ROOTS = ("/tmp", "/var/tmp", "/var/folders", "/dev/shm", "/private/tmp", "/private/var/folders")
+
+
+def _path(m: re.Match[str]) -> str:
+    """One path: installed packages from the package down, stdlib as ``<stdlib>/``, temp dirs
+    whole, home directories as ``~``."""
+    p = m.group(0)
+    for marker in ("site-packages/", "dist-packages/"):
+        k = p.rfind(marker)
+        if k >= 0:
+            return p[k + len(marker):]
+    if p.startswith(("/usr", "/opt", "/nix")):
+        lib = _PY_LIB.search(p)
+        if lib:
+            return "<stdlib>/" + p[lib.end():]
+    for root in _TMP_ROOTS:
+        if p == root or p.startswith(root + "/"):
+            return "<tmp>"
+    for home in ("/home/", "/Users/"):
+        if p.startswith(home):
+            rest = p[len(home):]
+            k = rest.find("/")
+            return "~" + (rest[k:] if k >= 0 else "")
+    if p.startswith("/root/"):
+        return "~" + p[len("/root"):]
+    return p
+
+
+def normalize(text: str, limit: int = MAX_MESSAGE) -> str:
+    """Mask what varies between occurrences of one failure; keep shapes, names and wording.
+    At most ``limit`` characters of ``text`` are read."""
+    if len(text) > limit:
+        text = text[:limit]
+    for rx, repl in _NORMALIZERS:
+        text = rx.sub(repl, text)
+    text = _HEX_RUN.sub(_hex, text)
+    if "/" in text:
+        text = _PATH_RUN.sub(_path, text)
+    for rx, repl in _MASKS:
+        text = rx.sub(repl, text)
+    return _SPACES.sub(" ", text).strip()
+
+
+_NUMBER = re.compile(r"(?<![\w<])[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def numbers_masked(line: str) -> str:
+    """A normalised line with every number masked (for lines that name no bug: progress output)."""
+    return _NUMBER.sub("<n>", normalize(line))
+
+
+# ----------------------------------------------------------------------------- error classes
+
+# Classes renamed across releases, or raised under another name by a wrapper, that are one thing.
+CANONICAL_CLASSES = {
+    "JaxRuntimeError": "XlaRuntimeError",  # jax.errors.JaxRuntimeError (jax >= 0.4.36)
+}
+# Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
+STATUS_CODES = (
+    "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+    "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+)
+_STATUS = re.compile(r"(?:Bad StatusOr access: )?\b(" + "|".join(STATUS_CODES) + r")\b:")
+OLD_STATUS_NAMES = ("Resource exhausted", "Internal", "Deadline exceeded", "Invalid argument", "Failed precondition",
+                    "Unavailable", "Unimplemented", "Not found", "Aborted", "Out of range", "Cancelled", "Unknown")
+# How older releases spelled them ("Resource exhausted: ...", "Internal: ...").
+_OLD_STATUS = {
+    "Resource exhausted": "RESOURCE_EXHAUSTED", "Internal": "INTERNAL", "Deadline exceeded": "DEADLINE_EXCEEDED",
+    "Invalid argument": "INVALID_ARGUMENT", "Failed precondition": "FAILED_PRECONDITION",
+    "Unavailable": "UNAVAILABLE", "Unimplemented": "UNIMPLEMENTED", "Not found": "NOT_FOUND",
+    "Aborted": "ABORTED", "Out of range": "OUT_OF_RANGE", "Cancelled": "CANCELLED", "Unknown": "UNKNOWN",
+}
+_OLD_STATUS_RX = re.compile(r"^(" + "|".join(map(re.escape, _OLD_STATUS)) + r"): ")
+
+
+def canonical_class(exc_type: str, message: str = "") -> str:
+    """``jaxlib.xla_extension.XlaRuntimeError``, ``jaxlib._jax.XlaRuntimeError`` and
+    ``jax.errors.JaxRuntimeError`` name one thing: the class name, renames folded. Older jaxlib
+    raised a plain ``RuntimeError`` for what is now an ``XlaRuntimeError``: a ``RuntimeError``
+    whose message carries a status code is one."""
+    name = exc_type.rsplit(".", 1)[-1]
+    name = CANONICAL_CLASSES.get(name, name)
+    if name == "RuntimeError" and message and status_code(message):
+        return "XlaRuntimeError"
+    return name
+
+
+def status_code(message: str) -> str | None:
+    """The status code a message carries (``RESOURCE_EXHAUSTED``), in either spelling."""
+    m = _STATUS.search(message[:400])
+    if m:
+        return m.group(1)
+    m = _OLD_STATUS_RX.match(message)
+    return _OLD_STATUS[m.group(1)] if m else None
+
+
+# Words that only wrap the error, and rewordings of one error across releases.
+_WRAPPERS = re.compile(r"Bad StatusOr access: |Failed to execute XLA Runtime executable: run time error: "
+                       r"custom call '[^']{1,200}' failed: ")
+WORDINGS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\bOut of memory allocating\b"), "Out of memory while trying to allocate"),
+    (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory)"), ""),
+    (re.compile(r"\bwrap the call in a shard_map or xmap\b"), "wrap the call in a shard_map"),
+]
+
+
+def canonical_message(message: str) -> str:
+    """A message with its status code spelled one way, without wrappers, in one wording."""
+    m = _OLD_STATUS_RX.match(message)
+    if m:
+        message = _OLD_STATUS[m.group(1)] + ": " + message[m.end():]
+    message = _WRAPPERS.sub("", message[:MAX_MESSAGE * 2])
+    for rx, repl in WORDINGS:
+        message = rx.sub(repl, message)
+    return message

@@ -1,0 +1,217 @@
+"""Reading Python tracebacks out of log lines: exception chains (causes, contexts, Ray's remote
+errors, JAX's filtered and unfiltered traces), their frames, and the call path that matters. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Iterable, Sequence
+
+# Frames kept in the call path besides the application's own (globs over the normalized path,
+# which for installed packages starts at the package: ``jax/experimental/pallas/ops/...``).
+DEFAULT_KEEP: tuple[str, ...] = (
+    "canary/*",
+    "*ragged_dot*",
+    "*/pallas/ops/*",
+    "*megablox*",
+    "levanter/*",
+    "haliax/*",
+)
+DEFAULT_MAX_FRAMES = 12
+
+
+@dataclass(frozen=True)
+class Options:
+    """How signatures are taken: which library frames count as the call path, and how many."""
+
+    keep: tuple[str, ...] = DEFAULT_KEEP
+    max_frames: int = DEFAULT_MAX_FRAMES
+
+    def roots(self) -> set[str]:
+        """Package directories named by the globs (``canary/*`` names ``canary``)."""
+        return {g.split("/", 1)[0] for g in self.keep if re.fullmatch(r"[\w.-]+/.*", g)}
+
+    def with_keep(self, extra: Iterable[str]) -> "Options":
+        return Options(tuple(dict.fromkeys((*self.keep, *extra))), self.max_frames)
+
+
+_TB_START = "Traceback (most recent call last):"
+_CAUSE = "The above exception was the direct cause of the following exception:"
+_CONTEXT = "During handling of the above exception, another exception occurred:"
+_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S.*)$')
+# faulthandler's dumps: '  File "x.py", line 12 in f' (most recent call first)
+_FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
+# "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
+_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(?P<msg>.*))?$")
+_JAX_WRAPPERS = {"UnfilteredStackTrace", "SimplifiedTraceback"}
+# JAX prints where a failing operation was traced (the model code that called it) as a cause of
+# the lowering error: those frames are the inner part of the call path.
+_JAX_SOURCE_TRACE = "JaxStackTraceBeforeTransformation"
+_MESSAGE_END = re.compile(
+    r"^(?:-{10,}|For simplicity, JAX has removed|The stack trace below excludes JAX-internal frames"
+    r"|The preceding is the original exception|The preceding stack trace is the source of the JAX operation"
+    r"|Set JAX_TRACEBACK_FILTERING|Traceback \(most recent call last\)"
+    r"|The above exception was the direct cause|During handling of the above exception"
+    r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
+    r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
+)
+_MAX_MESSAGE_LINES = 12
+
+
+@dataclass(frozen=True)
+class Frame:
+    file: str
+    func: str
+    line: int
+    code: str = ""
+
+
+@dataclass
+class ExceptionBlock:
+    """One exception as Python printed it: its traceback frames, type and message."""
+
+    frames: list[Frame]
+    exc_type: str
+    message: str
+    lines: list[str] = field(default_factory=list)  # the raw lines, for the excerpt
+    link: str = ""  # how it follows the previous block: "cause" (raise ... from), "context" (during handling)
+    end: int = 0  # the index of the log line after it
+
+
+def _parse_exception_line(line: str) -> tuple[str, str] | None:
+    if not line or line[0].isspace():
+        return None
+    m = _EXC_LINE.match(line)
+    if not m:
+        return None
+    return m.group("type"), (m.group("msg") or "").strip()
+
+
+def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
+    """Read the traceback starting at ``lines[i]`` (its header line); return it and the index after."""
+    start = max(i, 0)
+    i += 1
+    frames: list[Frame] = []
+    while i < len(lines):
+        m = _FRAME.match(lines[i])
+        if m:
+            code = ""
+            j = i + 1
+            # the source line, and 3.11+'s caret markers under it
+            while j < len(lines) and lines[j].startswith("    ") and not _FRAME.match(lines[j]):
+                if not code and lines[j].strip() and set(lines[j].strip()) - set("^~ "):
+                    code = lines[j].strip()
+                j += 1
+            frames.append(Frame(m.group("file"), m.group("func").strip(), int(m.group("line")), code))
+            i = j
+            continue
+        if lines[i].startswith("  ") or not lines[i].strip():
+            i += 1  # "[Previous line repeated N more times]", stray indented output
+            continue
+        break
+    if i >= len(lines):
+        return None, i
+    parsed = _parse_exception_line(lines[i])
+    if parsed is None:
+        return None, i
+    exc_type, first = parsed
+    message_lines = [first] if first else []
+    # a message goes on in the stream it started in: a logged line does not run on into bare output
+    records = getattr(lines, "records", set())
+    logged = i in records
+    i += 1
+    while i < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
+        line = lines[i]
+        if (not line.strip() or _MESSAGE_END.match(line.strip()) or _FRAME.match(line)
+                or (records and (i in records) != logged)):
+            break
+        message_lines.append(line.strip())
+        i += 1
+    message = " ".join(message_lines)
+    return ExceptionBlock(frames, exc_type, message, lines[start:i], end=i), i
+
+
+def parse_chains(lines: list[str]) -> list[list[ExceptionBlock]]:
+    """Every exception chain in the log, in order. A chain is the tracebacks Python prints for one
+    uncaught exception: its causes and contexts first, the exception that escaped last."""
+    chains: list[list[ExceptionBlock]] = []
+    current: list[ExceptionBlock] = []
+    linked = ""
+    i = 0
+    while i < len(lines):
+        stripped = lines[i].strip()
+        headless = stripped != _TB_START and stripped.startswith("File ") and not linked and _FRAME.match(lines[i])
+        if stripped == _TB_START or headless:
+            # a traceback whose header line was cut off (an excerpt) starts at its first frame
+            block, i = _read_block(lines, i - 1 if headless else i)
+            if block is None:
+                continue
+            group = [block]
+            if "(" in block.exc_type and i < len(lines) and _FRAME.match(lines[i]):
+                # Ray's RayTaskError(ValueError) carries the remote traceback below its line: the
+                # remote exception is the cause; the driver's frames are not on its call path.
+                inner, i = _read_block(lines, i - 1)
+                if inner is not None:
+                    block.link = "remote"
+                    group = [inner, block]
+            if current and linked:
+                group[0].link = linked
+                current.extend(group)
+            else:
+                if current:
+                    chains.append(current)
+                current = group
+            linked = ""
+            continue
+        if stripped in (_CAUSE, _CONTEXT) and current:
+            linked = "cause" if stripped == _CAUSE else "context"
+        elif stripped and current and not linked and not _MESSAGE_END.match(stripped):
+            # other output after a chain ends it (a later traceback starts a new one)
+            chains.append(current)
+            current = []
+        i += 1
+    if current:
+        chains.append(current)
+    return chains
+
+
+# ----------------------------------------------------------------------------- frames
+
+
+def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
+    """The path a frame is known by, and whether it is library (installed or stdlib) code.
+
+    Installed packages are named from the package down (``jax/_src/pjit.py``); application files
+    from the last directory named in ``roots`` (``canary/workload/model.py``), else by their
+    directory and name (``moe/probe.py``): either survives checkouts in different places."""
+    f = file.replace("\\", "/")
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in f:
+            return f.rsplit(marker, 1)[1], True
+    m = re.search(r"/lib/python3\.\d+/(.*)$", f)
+    if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
+        return (m.group(1) if m else f), True
+    parts = [p for p in f.split("/") if p and p != "."]
+    roots = set(roots)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] in roots:
+            return "/".join(parts[i:]), False
+    return "/".join(parts[-2:]), False
+
+
+def call_path(frames: Sequence[Frame], options: Options = Options()) -> list[str]:
+    """``path:function`` of the frames that matter, outermost first: the application's own and
+    those matching ``options.keep``; consecutive repeats (recursion) once."""
+    out: list[str] = []
+    roots = options.roots()
+    for fr in frames:
+        path, library = frame_path(fr.file, roots)
+        if library and not any(fnmatchcase(path, g) for g in options.keep):
+            continue
+        key = f"{path}:{fr.func}"
+        if out and out[-1] == key:
+            continue
+        out.append(key)
+    return out[-options.max_frames:] if options.max_frames else out

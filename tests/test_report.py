@@ -1,0 +1,236 @@
+"""``canary report``: what the page shows, computed from records, and the command writing it."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from canary.history.sqlite import SqliteStore
+from canary.report import golden_band, parse_band, render
+from canary.report import model
+from notify_records import failing, passing
+from report_records import history
+
+
+def test_each_run_is_a_cell_labelled_and_coloured_by_its_classification(tmp_path):
+    views = {v.lane: v for v in model.lane_views(history(tmp_path))}
+    assert [c.label for c in views["tpu"].cells] == ["P", "D", "CM", "P", "D"]
+    assert [c.classification for c in views["cpu"].cells] == ["pass"] * 4 + ["intermittent", "infrastructure", "cancelled"]
+    colours = {c.classification: c.colour for v in views.values() for c in v.cells}
+    assert len(set(colours.values())) == len(colours)  # one colour per classification
+    assert views["tpu"].streak.runs == 1 and views["tpu"].passes == 2
+
+
+def test_a_record_without_classification_shows_its_verdict():
+    r = failing(classification=None)
+    assert model.cell(r).label == "F" and model.cell(passing(classification=None)).label == "P"
+
+
+def test_gate_margins_are_headroom():
+    assert model.gate_margin({"name": "min_steps", "value": 238, "threshold": 200}) == "+38"
+    assert model.gate_margin({"name": "min_steps", "value": 0, "threshold": 200}) == "-200"
+    assert model.gate_margin({"name": "max_final_loss", "value": 5.8, "threshold": 8.0}) == "+2.2"
+    assert model.gate_margin({"name": "max_final_loss", "value": float("nan"), "threshold": 8.0}) == ""
+    assert model.gate_margin({"name": "max_final_loss", "value": None, "threshold": 8.0}) == ""
+
+
+def test_run_details_hold_gates_signature_cache_versions_and_links():
+    d = model.run_details(failing(versions={"jax": "0.10.2"}))
+    assert d.gates[0]["margin"] == "-200" and d.signature["fingerprint"] == "3f9a1c2b7d4e"
+    assert d.signature["frames"][-1].endswith("gmm.py:gmm")
+    assert dict(d.cache)["mode"] == "warm" and dict(d.cache)["misses"] == "1" and d.versions == {"jax": "0.10.2"}
+    first = model.cache_facts(failing().attempts[0].cache)
+    assert dict(first)["read errors"].startswith("1: UserWarning: Error reading persistent compilation cache")
+    labels = {link.label: link.url for link in d.links}
+    assert labels["Actions run"] == "https://github.com/acme/canary/actions/runs/1234567"
+    assert labels["W&B run"] == "https://wandb.ai/acme/canary/runs/abc123"
+    # no issue link recorded: the repository's issues searched for the fingerprint
+    assert labels["GitHub issue"] == "https://github.com/acme/canary/issues?q=is%3Aissue+3f9a1c2b7d4e"
+    linked = failing(context={"issue_url": "https://github.com/acme/canary/issues/7"})
+    assert {link.label: link.url for link in model.links(linked)}["GitHub issue"].endswith("/issues/7")
+
+
+def test_signatures_failing_now_first_with_counts_and_streak(tmp_path):
+    rows = model.signature_rows(history(tmp_path))
+    assert [r.fingerprint for r in rows][0] == "3f9a1c2b7d4e"
+    top = rows[0]
+    assert (top.occurrences, top.streak, top.failing_now, top.lanes) == (3, 1, True, ["tpu"])
+    assert top.first_seen.startswith("2026-08-27") and top.last_seen.startswith("2026-08-30")
+    assert all(not r.failing_now for r in rows[1:])
+
+
+def test_perf_series_per_lane_from_summaries_and_cache_facts(tmp_path):
+    series = {s.lane: s for s in model.perf_series(history(tmp_path))}
+    tpu = series["tpu"]
+    assert tpu.values["tokens_per_second"] == [41000.0, None, None, 43000.0, None]
+    assert tpu.values["compile_seconds"] == [9.5, 9.0, 9.0, 1.2, 9.0]  # failures: from their cache facts
+
+
+@pytest.mark.parametrize("data", [
+    {"steps": [0, 1, 2], "low": [9.0, 8.0, 7.0], "high": [11.0, 10.0, 9.0]},
+    {"points": [{"step": 0, "lower": 9.0, "upper": 11.0}, {"step": 1, "lower": 8.0, "upper": 10.0},
+                {"step": 2, "lower": 7.0, "upper": 9.0}]},
+])
+def test_golden_band_shapes(data):
+    assert parse_band(data) == [(0, 9.0, 11.0), (1, 8.0, 10.0), (2, 7.0, 9.0)]
+
+
+def test_golden_band_from_loss_and_tolerance_and_nonsense():
+    assert parse_band({"steps": [0, 10], "loss": [10.0, 5.0], "rtol": 0.1}) == [(0, 9.0, 11.0), (10, 4.5, 5.5)]
+    assert parse_band({"steps": "x"}) is None and parse_band([1, 2]) is None
+
+
+def test_the_page_holds_every_run_charts_and_no_external_resource(tmp_path):
+    records = history(tmp_path)
+    html = render(records, "test-history")
+    for r in records:
+        assert f'data-run="{r.run_id}"' in html and f'id="run-{r.run_id}"' in html
+    assert html.count('class="cell c-') == len(records)
+    assert html.count("<svg") == 2  # the cpu loss curve (tpu's run directories are elsewhere) and the figures
+    assert "no per-step losses" in html
+    assert not re.search(r"""(src|@import|url\()\s*=?\s*["']?(https?:)?//""", html)
+    assert re.findall(r"<link[^>]*>", html) == ['<link rel="icon" href="data:,">'] and "<img" not in html
+
+
+def test_loss_curve_drawn_against_its_golden_band(tmp_path, monkeypatch):
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    (gates / "moe-canary.cpu.golden.json").write_text(json.dumps(
+        {"steps": list(range(40)), "loss": [6.0 + 5.8 * 0.9 ** s for s in range(40)], "rtol": 0.05}))
+    monkeypatch.setenv("CANARY_GATES_PATH", str(gates))
+    band, source = golden_band("moe-canary", "cpu")
+    assert len(band) == 40 and source.endswith("moe-canary.cpu.golden.json")
+    html = render(history(tmp_path), "test-history")
+    assert "golden band from" in html and "golden band</text>" in html
+
+
+@pytest.mark.slow  # two canary report commands, each importing matplotlib to draw its charts
+def test_report_command_writes_the_page(tmp_path, cli):
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    for r in history(tmp_path):
+        store.append(r)
+    out = tmp_path / "site" / "report.html"
+    proc = cli("report", "--history", str(tmp_path / "h.sqlite3"), "--out", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    said = json.loads(proc.stdout)
+    assert said["runs"] == 12 and said["lanes"] == ["cpu", "tpu"] and said["path"] == str(out)
+    assert out.read_text().count('class="cell c-') == 12
+    proc = cli("report", "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", "--since", "2026-08-28",
+               "--out", str(out))
+    assert proc.returncode == 0 and "wrote" in proc.stdout and "3 runs on 1 lane" in proc.stdout
+    assert out.read_text().count('class="cell c-') == 3
+
+
+def test_report_on_an_empty_history_says_so(tmp_path, cli):
+    out = tmp_path / "r.html"
+    proc = cli("report", "--history", str(tmp_path / "empty.sqlite3"), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "No runs recorded." in out.read_text()
+
+
+def test_report_bad_history_is_bad_input(tmp_path, cli):
+    proc = cli("report", "--history", "ftp://nowhere/x", "--out", str(tmp_path / "r.html"))
+    assert proc.returncode == 2 and "ftp" in proc.stderr
+
+
+# ----------------------------------------------------------------------------- text without colour
+
+
+def _column(lines: list[str], header: str, next_header: str) -> str:
+    """A column's text in a borderless table, folded lines joined."""
+    head = next(line for line in lines if f" {header} " in line and f" {next_header}" in line)
+    start, end = head.index(f" {header} ") + 1, head.index(f" {next_header}") + 1
+    return "".join(line[start:end].strip() for line in lines[lines.index(head) + 2:])
+
+
+def test_list_fits_80_columns_without_cutting_a_value(cli):
+    proc = cli("list", env={"COLUMNS": "80", "NO_COLOR": "1", "TERM": "dumb"})
+    assert proc.returncode == 0, proc.stderr
+    assert "…" not in proc.stdout
+    lanes = proc.stdout.split("\nFerry ")[0].splitlines()
+    assert max(len(line.rstrip()) for line in lanes) <= 80
+    cache = _column(lanes, "cache", "W&B")
+    assert "gs://canary-compilation-cache/ttl=30d/tpu" in cache and "gs://canary-compilation-cache/ttl=30d/gpu" in cache
+    assert "accelerator" in proc.stdout and "megablox" in proc.stdout
+
+
+def test_history_tells_pass_from_fail_without_colour(tmp_path, cli):
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    for r in history(tmp_path):
+        store.append(r)
+    proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "80", "NO_COLOR": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "\x1b[" not in proc.stdout and "…" not in proc.stdout
+    strips = {line.split()[0]: line.split()[1] for line in proc.stdout.splitlines() if line.strip().startswith(("tpu ", "cpu "))}
+    assert strips == {"tpu": "✓✗✗✓✗", "cpu": "✓✓✓✓✗✗✗"}
+    assert "✓ pass, ✗ fail" in proc.stdout and proc.stdout.count("✗ FAIL") == 6
+    assert "3f9a1c2b7d4e" in proc.stdout and "0a1b2c3d4e5f" in proc.stdout
+
+
+def test_verdict_strip_and_sparkline():
+    from canary.render import sparkline, verdict_strip
+
+    assert verdict_strip("PF") == "[green]✓[/][red]✗[/]"
+    assert sparkline([3.0, 2.0, 1.0]) == "█▅▁"
+    assert sparkline(range(100), width=10) == "▁▂▃▃▄▅▆▆▇█"
+    assert sparkline([2.0, float("nan")]) == "▁×" and sparkline([1.0, 1.0]) == "▁▁" and sparkline([]) == ""
+
+
+GOLDEN_FILE = {  # the shape `canary golden record` writes (gates/<ferry>.<lane>.golden.json)
+    "ferry": "moe-canary", "ferry_version": 1, "lane": "cpu", "steps": 40, "metric": "train/loss", "window": 20,
+    "final_loss": 6.1, "tolerance": {"loss_curve": {"rtol": 0.01, "observed": 0.004, "factor": 1.5, "floor": 0.001}},
+    "perf": {}, "host": {}, "recorded": {},
+    "loss_windows": [{"steps": [0, 19], "mean": 8.0, "spread": 0.002}, {"steps": [20, 39], "mean": 6.3, "spread": 0.001}],
+}
+
+
+def test_windowed_golden_band_and_the_runs_window_means(tmp_path, monkeypatch):
+    from canary.report import window_means
+
+    band = parse_band(GOLDEN_FILE)
+    expected = [(0, 7.92, 8.08), (19, 7.92, 8.08), (20, 6.237, 6.363), (39, 6.237, 6.363)]
+    assert [p[0] for p in band] == [e[0] for e in expected]
+    assert [p[1:] for p in band] == [pytest.approx(e[1:]) for e in expected]
+    means = window_means([(s, 10.0 - s / 10) for s in range(40)], band)
+    assert means == [(9.5, pytest.approx(9.05)), (29.5, pytest.approx(7.05))]
+    assert window_means([(0, 1.0)], [(0, 1.0, 2.0), (5, 1.5, 2.5)]) == []  # not windowed: no means
+    gates = tmp_path / "gates"
+    gates.mkdir()
+    (gates / "moe-canary.cpu.golden.json").write_text(json.dumps(GOLDEN_FILE))
+    monkeypatch.setenv("CANARY_GATES_PATH", str(gates))
+    html = render(history(tmp_path), "test-history")
+    assert "window mean</text>" in html and "golden band</text>" in html
+
+
+def test_report_help_imports_neither_jax_nor_matplotlib():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys; sys.argv = ['canary', 'report', '--help']\n"
+            "from canary.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print([m for m in ('jax', 'matplotlib') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert "--history" in out.stdout and out.stdout.strip().endswith("[]")
+
+
+def test_report_without_matplotlib_says_how_to_get_it(tmp_path):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    store.append(passing())
+    code = ("import sys; sys.modules['matplotlib'] = None\n"
+            f"sys.argv = ['canary', 'report', '--history', {str(tmp_path / 'h.sqlite3')!r}, '--out', {str(tmp_path / 'r.html')!r}]\n"
+            "from canary.cli import main\nmain()")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 2 and "matplotlib" in out.stderr and "canary[report]" in out.stderr
+    assert not (tmp_path / "r.html").exists()

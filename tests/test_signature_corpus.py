@@ -1,0 +1,90 @@
+"""Signatures on real failure logs copied from public issue trackers (tests/logs/real/, see its
+INDEX.toml for where each comes from and which are one failure)."""
+
+import tomllib
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from canary.signature import extract
+
+REAL = Path(__file__).parent / "logs" / "real"
+INDEX = tomllib.loads((REAL / "INDEX.toml").read_text())
+LOGS = {entry["file"]: entry for entry in INDEX["log"]}
+
+
+def sig(name: str):
+    return extract((REAL / name).read_text(encoding="utf-8"))
+
+
+SIGS = {name: sig(name) for name in LOGS}
+
+
+def test_every_log_has_its_provenance():
+    on_disk = {p.name for p in REAL.glob("*.log")}
+    assert on_disk == set(LOGS)
+    assert len(LOGS) >= 40
+    for entry in INDEX["log"]:
+        assert entry["url"].startswith("https://github.com/"), entry
+    named = {n for group in INDEX["same"] + INDEX["different"] for n in group["logs"]}
+    assert named <= set(LOGS)
+
+
+def test_a_failure_is_found_in_nearly_every_log():
+    found = [n for n, s in SIGS.items() if s is not None]
+    assert len(found) >= 0.95 * len(LOGS), sorted(set(LOGS) - set(found))
+
+
+def _named(s) -> str:
+    return (s.exception or f"kind:{s.kind}") if s else "nothing"
+
+
+def test_the_failure_found_is_the_one_a_person_reads():
+    wrong = {n: (_named(SIGS[n]), e["expect"]) for n, e in LOGS.items() if _named(SIGS[n]) != e["expect"]}
+    assert len(wrong) <= 0.05 * len(LOGS), wrong
+
+
+@pytest.mark.parametrize("group", INDEX["same"], ids=lambda g: g["name"])
+def test_one_failure_has_one_identity(group):
+    sigs = [SIGS[n] for n in group["logs"]]
+    assert all(sigs), group["logs"]
+    key = "fingerprint" if group["grain"] == "fingerprint" else "group"
+    values = {n: getattr(s, key) for n, s in zip(group["logs"], sigs)}
+    assert len(set(values.values())) == 1, values
+
+
+@pytest.mark.parametrize("pair", INDEX["different"], ids=lambda p: "-vs-".join(n[:-4] for n in p["logs"]))
+def test_different_bugs_are_never_merged(pair):
+    a, b = (SIGS[n] for n in pair["logs"])
+    assert a and b
+    assert a.fingerprint != b.fingerprint, pair["why"]
+
+
+def test_groups_of_one_failure_do_not_merge_with_each_other():
+    exact = [g for g in INDEX["same"] if g["grain"] == "fingerprint"]
+    for g1, g2 in combinations(exact, 2):
+        if set(g1["logs"]) & set(g2["logs"]):
+            continue
+        assert SIGS[g1["logs"][0]].fingerprint != SIGS[g2["logs"][0]].fingerprint, (g1["name"], g2["name"])
+
+
+def test_renamed_jaxlib_modules_and_spellings_are_one_class():
+    alphafold, colabfold, old = SIGS["alphafold-1023.log"], SIGS["colabfold-65.log"], SIGS["jax-788.log"]
+    assert alphafold.exception == colabfold.exception == old.exception == "XlaRuntimeError"
+    assert alphafold.message == old.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>."
+    renamed = (REAL / "alphafold-1023.log").read_text().replace("jaxlib.xla_extension.", "jaxlib._jax.")
+    assert extract(renamed).fingerprint == alphafold.fingerprint
+    assert extract(renamed.replace("jaxlib._jax.XlaRuntimeError", "jax.errors.JaxRuntimeError")).fingerprint == \
+        alphafold.fingerprint
+
+
+def test_what_identifies_a_failure_is_kept():
+    assert "ncclCommInitRank" in SIGS["jax-17399.log"].message
+    assert "cuMemcpyDtoHAsync_v2" in SIGS["jax-3017.log"].message
+    assert "'jit_convert_element_type'" in SIGS["jax-22281.log"].message
+    assert "size=(1, s1, 24)" in SIGS["vllm-10987.log"].message
+    # and what varies is not: sizes, free memory, the tasks that timed out, CHECK operands
+    assert "There are <bytes> free" in SIGS["pytorch-xla-8020.log"].message
+    assert SIGS["levanter-432.log"].message.endswith("Timed out task names: <tasks>")
+    assert "(<n> vs. <n>)" in SIGS["marin-1921.log"].message

@@ -1,0 +1,102 @@
+"""Reading log lines: wrappings taken off, long logs read in bounded memory, linear normalising."""
+
+import io
+
+import pytest
+
+from canary.signature import extract, normalize, read_window, strip_prefix, window
+from canary.signature.lines import MAX_LINE, REGION_AFTER, REGION_BEFORE, TAIL_LINES, clean_lines
+
+ERROR = "ValueError: The Pallas TPU lowering currently requires that the last two dimensions of your block shape"
+
+
+@pytest.mark.parametrize("line", [
+    "> " + ERROR,                                          # a markdown quote
+    "> > " + ERROR,
+    "# " + ERROR,                                          # a markdown heading
+    "#" + ERROR,
+    "```" + ERROR,                                         # a code fence on the error's line
+    "E   " + ERROR,                                        # pytest's failure lines
+    "FAILED tests/test_gmm.py::test_tpu - " + ERROR,       # pytest's summary
+    "2024-05-02T10:11:12.1234567Z " + ERROR,               # GitHub Actions' timestamps
+    "##[error]" + ERROR,                                   # GitHub Actions' annotations
+    "0: " + ERROR,                                         # srun --label
+    "[rank7]: " + ERROR,                                   # torchrun
+    "[1,0]<stderr>:" + ERROR,                              # mpirun --tag-output
+    "pod/trainer-0-7f9c " + ERROR,                         # kubectl logs --prefix
+    "[pod/trainer-0-7f9c/main] " + ERROR,
+    "(VllmWorker rank=0 pid=225) ERROR 06-17 19:23:59 [multiproc_executor.py:527] " + ERROR,  # vLLM
+    "ERROR 01-26 17:51:44 engine.py:387] " + ERROR,
+    "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] " + ERROR,  # TensorFlow's logger
+    "host-1:843:843 [5] " + ERROR,                         # NCCL's
+    "WARNING:pt-xla-profiler:" + ERROR,                    # Python logging
+])
+def test_wrappings_are_taken_off(line):
+    assert strip_prefix(line) == ERROR
+
+
+def test_a_hash_that_is_not_a_heading_stays():
+    assert strip_prefix("# of tasks that reached the barrier: 1/2.") == "# of tasks that reached the barrier: 1/2."
+
+
+def test_ipython_frames_read_as_pythons():
+    lines = clean_lines([
+        "ValueError                                Traceback (most recent call last)",
+        "Cell In[3], line 1",
+        "----> 1 y = f(x)",
+        "File ~/proj/model.py:97, in create(env_name, **kwargs)",
+        "     96 def create(env_name):",
+        "---> 97   return _envs[env_name]()",
+        "ValueError: bad env",
+    ])
+    assert lines[1] == '  File "<ipython-cell>", line 1, in <module>'
+    assert lines[3] == '  File "~/proj/model.py", line 97, in create'
+    assert lines[5].strip() == "return _envs[env_name]()"
+
+
+def test_an_excerpt_starting_inside_a_traceback_is_read():
+    text = '  File "/home/u/canary/canary/workload/train.py", line 144, in train\n    step()\n' + ERROR + "\n"
+    s = extract(text)
+    assert (s.exception, s.frames) == ("ValueError", ["canary/workload/train.py:train"])
+
+
+def test_a_long_log_keeps_its_tail_and_its_error_region():
+    lines = [f"step {i} loss 4.{i % 97}" for i in range(60_000)]
+    lines[20_000] = ERROR
+    text = "\n".join(lines) + "\n"
+    kept = read_window(io.StringIO(text), chunk=4096).splitlines()
+    assert len(kept) == REGION_BEFORE + REGION_AFTER + 1 + TAIL_LINES
+    assert kept[REGION_BEFORE] == ERROR and kept[-1] == "step 59999 loss 4.53"
+    assert window(text, limit=1000).splitlines() == kept
+    assert extract(text).exception == "ValueError"
+
+
+def test_one_huge_line_is_read_as_its_head_and_tail():
+    huge = "x" * 5_000_000 + " /opt/a/b" * 300_000
+    kept = read_window(io.StringIO(huge + "\n" + ERROR + "\n"), chunk=65536).splitlines()
+    assert [len(k) for k in kept] == [MAX_LINE + 3, len(ERROR)]
+    assert extract(huge + "\n" + ERROR).exception == "ValueError"
+
+
+def test_normalizing_long_path_like_runs_is_linear_and_capped():
+    # Nested quantifiers over runs of path characters made this quadratic (minutes for 200 KB).
+    run = "/home/u/site-packages/" + "a/b-c.d_" * 25_000
+    assert len(normalize(run)) <= 2000
+    assert normalize(run, limit=len(run)).startswith("a/b-c.d_")
+
+
+def test_pytest_framing_and_a_message_wrapped_over_its_lines():
+    text = "\n".join([
+        "    def test_gmm_tpu():",
+        ">       lower(gmm, (512, 128, 32))",
+        "",
+        "tests/test_gmm.py:12: ",
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+        "E   ValueError: The Pallas TPU lowering currently requires that the last two",
+        "E   dimensions of your block shape are divisible by 8 and 128 respectively",
+        "",
+        "jax/_src/pallas/mosaic/lowering.py:611: ValueError",
+    ])
+    s = extract(text)
+    assert (s.exception, s.kind) == ("ValueError", "compile_error")
+    assert s.message.endswith("dimensions of your block shape are divisible by 8 and 128 respectively")
