@@ -21,10 +21,12 @@ def curve(scale=1.0, steps=STEPS, wobble=0.0):
     return [(i, scale * (1.0 + 5.0 * math.exp(-i / 30)) * (1 + (wobble if i % 2 else -wobble))) for i in range(steps)]
 
 
-def perf_summary(tps=10_000.0, gflops=20.0, compile_s=3.0, peak=400e6, cpus=2):
-    return {"throughput/tokens_per_second": tps, "calibration/gflops": gflops, "throughput/normalized_paired": tps / gflops,
-            "throughput/median_step_seconds": 1024 / tps, "compile/seconds": compile_s, "memory/peak_bytes": peak,
-            "host/cpus": cpus}
+def perf_summary(tps=10_000.0, busy=2.0, compile_s=3.0, peak=400e6, cpus=2):
+    """A run's summary; ``busy``: how much CPU time a step's wall second holds (2 threads flat out)."""
+    step = 1024 / tps
+    return {"throughput/tokens_per_second": tps, "throughput/median_step_seconds": step,
+            "throughput/median_step_cpu_seconds": step * busy, "compile/seconds": compile_s,
+            "memory/peak_bytes": peak, "host/cpus": cpus}
 
 
 def recording():
@@ -66,7 +68,7 @@ def test_tolerance_is_observed_spread_times_factor_with_a_floor():
     assert golden.tolerance("loss_curve", 0.0).rtol == golden.FLOORS["loss_curve"]
     # throughput: base runs only; 10,000 and 10,400 -> median 10,200, 2% -> the 10% floor
     assert g.tolerance["throughput"].rtol == golden.FLOORS["throughput"]
-    assert g.perf["normalized_throughput"] == pytest.approx(510)
+    assert g.perf["cpu_throughput"] == pytest.approx(1024 / (1024 / 10_200 * 2))
     assert golden.tolerance("throughput", 0.5, cap=golden.THROUGHPUT_CAP).capped
 
 
@@ -143,11 +145,13 @@ def test_a_30_percent_slower_step_fails_throughput_and_is_a_perf_regression():
     assert gate_signature([x.to_dict() for x in results]).kind == "perf_regression"
 
 
-def test_throughput_divides_by_the_runs_calibration():
+def test_throughput_is_what_a_step_costs_in_cpu_time():
     g = recording()
-    # a machine twice as busy: half the tokens/s and half the matmul rate -> the same normalised figure
-    r = golden_gates.throughput(g, metrics(curve(), tps=5_100, gflops=10.0))
-    assert r.status == "PASS"
+    # a machine twice as busy: half the tokens/s, each wall second holding half the CPU time -> the same cost
+    r = golden_gates.throughput(g, metrics(curve(), tps=5_100, busy=1.0))
+    assert r.status == "PASS" and "CPU-second" in r.detail
+    # the same wall speed with 30% more CPU time a step: 23% fewer tokens per CPU-second
+    assert golden_gates.throughput(g, metrics(curve(), tps=10_200, busy=2.6)).status == "FAIL"
     # another host shape: a miss is only a warning
     r = golden_gates.throughput(g, metrics(curve(), tps=5_000, cpus=16))
     assert r.status == "WARN" and "16" in r.detail
@@ -237,7 +241,7 @@ def test_perf_gates_judge_only_the_recorded_configuration():
     runs = [golden.RunFacts("base", curve(), {**perf_summary(), "kernels/ragged_dot": "grouped", "devices": 1})]
     g = golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20)
     assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
-    m = metrics(curve(), tps=3_000)
+    m = metrics(curve(), tps=3_000, busy=6.0)
     m.summary.update({"kernels/ragged_dot": "xla", "devices": 1})
     r = by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g, ferry_version=1))
     assert r["throughput"].status == "SKIP" and "ragged_dot=grouped" in r["throughput"].detail

@@ -10,7 +10,7 @@ nan[:k]                the parameters become NaN before step k (default 50)
 unnormalised_combine   the experts' combine weights are not normalised over the top-k picks
 top1                   every token goes to one expert instead of the ferry's top-k
 gelu_experts           the experts use gelu instead of silu
-slow[:f]               every step takes f times longer (default 0.3: 30% slower)
+slow[:f]               every step does f times more work (default 0.3: 30% slower)
 hang[:k]               the process hangs after step k (default 20)
 crash[:k]              the process raises after step k (default 20)
 corrupt_cache          every entry of a warm run's compilation cache is damaged before it starts
@@ -94,20 +94,24 @@ def poison(zoo: Zoo, step: int, params):
     return params
 
 
-def after_step(zoo: Zoo, step: int, seconds: float) -> float:
-    """Called with each step's own duration (without the zoo's sleep) once it has ended; returns
-    the seconds it slept."""
-    slept = 0.0
+def after_step(zoo: Zoo, step: int, cpu_seconds: float) -> float:
+    """Called with each step's own CPU seconds (without the zoo's extra work) once it has ended;
+    returns the CPU seconds of extra work it did. ``slow`` is work, not a sleep: the step costs
+    ``f`` times more CPU time, and at least as much more wall time."""
+    spent = 0.0
     if zoo.has("slow"):
-        slept = seconds * zoo.bugs["slow"]
-        time.sleep(slept)
+        target = cpu_seconds * zoo.bugs["slow"]
+        t0 = time.process_time()
+        while time.process_time() - t0 < target:
+            sum(range(1000))
+        spent = time.process_time() - t0
     if zoo.has("crash") and step == zoo.step("crash"):
         raise RuntimeError(f"zoo: deliberate crash after step {step}")
     if zoo.has("hang") and step == zoo.step("hang"):
         print(f"zoo: hanging after step {step}", flush=True)
         while True:
             time.sleep(3600)
-    return slept
+    return spent
 
 
 def corrupt_cache(zoo: Zoo, directory: str | None) -> int:
