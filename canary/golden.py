@@ -45,9 +45,10 @@ FLOORS = {
     "loss_curve": 0.001,
     # one step's loss moves up to 2% between equivalent variants late in training
     "final_loss_golden": 0.005,
-    # normalised throughput: 10%. A 30% slower step is a 23% lower throughput; the floor keeps
-    # two or three recording runs on a quiet machine from setting a limit a busy one breaks
-    "throughput": 0.10,
+    # the fastest step's throughput: 15%. On one shared 2-core machine the fastest step of 13
+    # clean runs was at most 12% slower than their median; a 30% slower step is a 23% lower
+    # throughput, outside it
+    "throughput": 0.15,
     # compile seconds vary with machine load far more than steps do (0.8 s warm, 3-11 s cold on
     # one shared 2-core machine); it is a ceiling, and a WARN by default
     "compile_seconds": 0.50,
@@ -59,8 +60,9 @@ SUFFIX = ".golden.json"
 
 # the run summary's keys a golden's perf figures come from
 PERF_KEYS = {
+    "best_tokens_per_second": "throughput/best_tokens_per_second",  # the gated figure (docs/gates.md)
     "tokens_per_second": "throughput/tokens_per_second",
-    "cpu_throughput": "",  # the gated figure: tokens per CPU-second (see cpu_throughput)
+    "cpu_throughput": "",  # tokens per CPU-second (see cpu_throughput)
     "normalized_throughput": "throughput/normalized_paired",
     "calibration_gflops": "calibration/gflops",
     "median_step_seconds": "throughput/median_step_seconds",
@@ -245,7 +247,7 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
     config = {k: base[0].summary[k] for k in PERF_CONFIG_KEYS if k in base[0].summary}
     if config:
         perf["config"] = config
-    for gate, key, cap in (("throughput", "cpu_throughput", THROUGHPUT_CAP),
+    for gate, key, cap in (("throughput", "best_tokens_per_second", THROUGHPUT_CAP),
                            ("compile_seconds", "compile_seconds", None), ("peak_memory", "peak_memory_bytes", None)):
         vals = [p[key] for p in perfs if key in p]
         if vals:
@@ -321,7 +323,7 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
     for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):
         o, n = old.tolerance.get(gate), new.tolerance.get(gate)
         rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
-    perf_tol = {"cpu_throughput": "throughput", "compile_seconds": "compile_seconds",
+    perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
                 "peak_memory_bytes": "peak_memory"}
     for key in sorted(old.perf.keys() | new.perf.keys()):
         t = old.tolerance.get(perf_tol.get(key, ""))

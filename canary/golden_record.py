@@ -138,12 +138,27 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     for d in done:
         _check(d)
         m = load_run_metrics(Path(d["run_dir"]), metric)
-        facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], m.summary, d["run_id"], d["variant"] == "base"))
+        summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
+        facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
     g = golden_mod.build(facts, ferry=f.name, ferry_version=f.version, lane=lane.name, steps=o.steps,
                          window=window, metric=metric, host=_host(facts),
                          recorded=_recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done))
     path = golden_mod.write(g, output or default_path(f.name, lane.name, gates)) if write else None
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
+
+
+def _best_step(run_dir: Path, summary: dict[str, Any]) -> dict[str, float]:
+    """The fastest steady step of a run whose summary predates ``throughput/best_*`` (--from on an
+    older recording), from its per-step durations."""
+    tps, median = summary.get("throughput/tokens_per_second"), summary.get("throughput/median_step_seconds")
+    try:
+        steps = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines() if line.strip()]
+        best = min(s["throughput/duration"] for s in steps[1:])
+    except (OSError, ValueError, KeyError):
+        return {}
+    if not (tps and median and best > 0):
+        return {}
+    return {"throughput/best_step_seconds": best, "throughput/best_tokens_per_second": tps * median / best}
 
 
 def _check(run: dict[str, Any]) -> None:

@@ -387,6 +387,8 @@ SUMMARY_KEYS = (
     "throughput/tokens_per_second",
     "throughput/median_step_seconds",
     "compile/seconds",
+    "throughput/best_tokens_per_second",
+    "throughput/best_step_seconds",
     "throughput/normalized",
     "throughput/normalized_paired",
     "throughput/median_step_cpu_seconds",

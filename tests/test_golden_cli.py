@@ -101,6 +101,7 @@ def _fake_run(d, variant_scale, tps):
              ((i, 1.0 + 5.0 * 0.98 ** i) for i in range(200))]
     (d / "metrics.jsonl").write_text("\n".join(json.dumps(s) for s in steps) + "\n")
     summary = {"_step": 199, "train/loss": steps[-1]["train/loss"], "throughput/tokens_per_second": tps,
+               "throughput/best_tokens_per_second": tps * 1.2,
                "throughput/median_step_seconds": 1024 / tps, "throughput/median_step_cpu_seconds": 2048 / tps,
                "compile/seconds": 5.0, "memory/peak_bytes": 5e8,
                "host/cpus": 2, "kernels/ragged_dot": "grouped", "devices": 1}

@@ -257,6 +257,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,
         "throughput/median_step_seconds": median,
+        # the fastest steady step: noise (a busy machine) only ever adds to a step's time
+        "throughput/best_step_seconds": steady[0],
+        "throughput/best_tokens_per_second": tokens_per_step / steady[0],
         "compile/seconds": compile_seconds,
         **cal.figures(durations),
         "throughput/median_step_cpu_seconds": sorted(cpu_durations[1:] or cpu_durations)[len(cpu_durations) // 2],
