@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from canary import history as history_mod
+from canary import signals
 from canary import signature as signature_mod
 from canary.classify import classify
 from canary.gates import GateResult, verdict_of
@@ -138,13 +139,18 @@ def run_both(opts, progress=None) -> RunRecord:
     sub = dict(out=top, record_history=False)
     cold = run_canary(replace(opts, run_id="cold", cache=CacheSpec(mode="cold"), **sub), progress)
     warm_cache = CacheSpec(mode="warm", dir=opts.cache.dir if opts.cache else None)
-    warms = [run_canary(replace(opts, run_id="warm", cache=warm_cache, **sub), progress)]
-    if _ran(warms[0]) and not (warms[0].cache or {}).get("hits"):
-        warms.append(run_canary(replace(opts, run_id="warm-2", cache=warm_cache, **sub), progress))
-    gate = judge(cold, _losses(cold), warms[-1], _losses(warms[-1]), bitwise=_is_cpu(opts.lane, opts.lanes_file))
-    result = combine(cold, warms, gate, run_id, top)
+    warms: list[RunRecord] = []
+    for name in ("warm", "warm-2"):
+        if signals.requested() is not None or (warms and (not _ran(warms[0]) or (warms[0].cache or {}).get("hits"))):
+            break  # told to stop; or the first warm run failed, or was already served from the cache
+        warms.append(run_canary(replace(opts, run_id=name, cache=warm_cache, **sub), progress))
+    if not warms or signals.requested() is not None:  # a stopped run compares nothing: it says so
+        result = replace(warms[-1] if warms else cold, run_id=run_id, run_dir=str(top))
+    else:
+        gate = judge(cold, _losses(cold), warms[-1], _losses(warms[-1]), bitwise=_is_cpu(opts.lane, opts.lanes_file))
+        result = combine(cold, warms, gate, run_id, top)
     for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE, "cache.json"):
-        src = Path(warms[-1].run_dir) / name
+        src = Path((warms or [cold])[-1].run_dir) / name
         if src.is_file():
             shutil.copyfile(src, top / name)
     if opts.record_history:
