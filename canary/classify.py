@@ -5,6 +5,8 @@
     cache-masked   the failures happened only on attempts that lowered cold (the compilation
                    cache bypassed, missed, or unreadable) while attempts served from the cache passed
     intermittent   anything else: attempts failed differently, or one passed after failures
+    infrastructure every attempt failed before or outside training (never started for lack of
+                   capacity, lost with its cluster, stopped by someone else): no verdict on the code
 
 An attempt *failed* when it did not run to the end or carries a failure signature (a completed
 attempt that failed its gates gets a ``gate_regression`` or ``nan`` signature).
@@ -16,7 +18,7 @@ from typing import Any, Sequence
 
 from canary.record import Attempt
 
-CLASSIFICATIONS = ("pass", "deterministic", "intermittent", "cache-masked")
+CLASSIFICATIONS = ("pass", "deterministic", "intermittent", "cache-masked", "infrastructure")
 
 
 def attempt_failed(a: Attempt) -> bool:
@@ -57,13 +59,16 @@ def _fingerprint(a: Attempt) -> str | None:
 
 
 def classify(attempts: Sequence[Attempt]) -> str | None:
-    """``pass`` | ``deterministic`` | ``intermittent`` | ``cache-masked``; ``None`` without attempts."""
+    """``pass`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` | ``infrastructure``;
+    ``None`` without attempts."""
     if not attempts:
         return None
     failed = [a for a in attempts if attempt_failed(a)]
     passed = [a for a in attempts if not attempt_failed(a)]
     if not failed:
         return "pass"
+    if not passed and all(a.signature is not None and a.signature.kind == "infrastructure" for a in failed):
+        return "infrastructure"
     if passed and all(lowered_cold(a.cache) is True for a in failed) and all(
         lowered_cold(a.cache) is False for a in passed
     ):

@@ -23,7 +23,9 @@ COMMANDS: dict[str, str] = {
     "lower": "canary.commands.lower:lower",
     "repro": "canary.commands.repro:repro",
     "notify": "canary.commands.notify:notify",
+    "doctor": "canary.commands.doctor:doctor",
     "report": "canary.commands.report:report",
+    "bisect": "canary.commands.bisect:bisect",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -35,7 +37,9 @@ SHORT_HELP: dict[str, str] = {
     "lower": "Lower a lane's train step for TPU/CUDA on this machine (kernel preflight).",
     "repro": "Reproduce a lane's cold compile: run it cold, or cross-lower it off its hardware.",
     "notify": "Tell GitHub about a recorded run: one issue per failure signature.",
+    "doctor": "Check, without training, everything a lane's run needs (packages, cache, history, ...).",
     "report": "Render the history as one self-contained HTML page (timeline, charts, signatures).",
+    "bisect": "Find the first bad commit between a good and a bad revision, in a temporary worktree.",
 }
 
 
@@ -68,6 +72,7 @@ def cli() -> None:
     canary history --lane tpu      recent runs, streaks and a pass/fail strip
     canary signature train.log     fingerprint the failure in a log
     canary notify RUN --repo O/N   one GitHub issue per failure signature, exactly once
+    canary doctor tpu              check a lane's setup before a scheduled run
     canary report --out r.html     the history as one HTML page: timeline, charts, signatures
 
     Exit status: 0 the canary passed, 1 it failed, 2 bad input.
@@ -75,7 +80,21 @@ def cli() -> None:
 
 
 def main() -> None:
+    """The console script. Ctrl-C anywhere says "interrupted" and exits 130, as a shell reports
+    SIGINT (click alone would print "Aborted!" and exit 1); ``canary run`` records a stopped run
+    first (:mod:`canary.signals`)."""
     try:
-        cli.main(standalone_mode=True)
-    except KeyboardInterrupt:  # pragma: no cover
+        rv = cli.main(standalone_mode=False)
+    except click.exceptions.Abort as e:
+        if isinstance(e.__context__, KeyboardInterrupt):
+            click.echo("canary: interrupted", err=True)
+            sys.exit(130)
+        click.echo("Aborted!", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("canary: interrupted", err=True)
         sys.exit(130)
+    except click.exceptions.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    sys.exit(rv if isinstance(rv, int) else 0)

@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from canary.errors import ConfigError
+from canary.extras import INSTALL
 from canary.spec import CacheSpec
 
 CACHE_FILE = "cache.json"
 
 # What JAX needs to use a remote cache directory, per URL scheme: without them it warns and runs
 # uncached. gs:// is what the lanes use (etils[epath,epath-gcs]).
-REMOTE_MODULES = {"gs": ("etils.epath", "fsspec", "gcsfs")}
+REMOTE_MODULES = {"gs": ("etils.epath", "fsspec", "gcsfs")}  # canary.extras.GCS_CACHE: the gcs extra
 
 
 def default_dir(lane: str) -> str:
@@ -36,17 +37,12 @@ def is_remote(url: str) -> bool:
 
 def missing_remote_support(url: str, find_spec: Callable[[str], Any] = importlib.util.find_spec) -> list[str]:
     """The modules a remote cache URL needs that are not importable (found without importing JAX)."""
+    from canary.extras import Need, missing
+
     if not is_remote(url):
         return []
-    missing = []
-    for name in REMOTE_MODULES.get(url.split("://", 1)[0], ("etils.epath", "fsspec")):
-        try:
-            found = find_spec(name) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            missing.append(name)
-    return missing
+    modules = REMOTE_MODULES.get(url.split("://", 1)[0], ("etils.epath", "fsspec"))
+    return missing(Need("a remote compilation cache", modules, "gcs"), find_spec)
 
 
 def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
@@ -65,7 +61,7 @@ def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
     if missing:
         raise ConfigError(
             f"cache dir {directory!r} is remote, but {', '.join(missing)} cannot be imported: JAX would warn and "
-            f"run without any cache. Install etils[epath,epath-gcs] (pip install 'etils[epath,epath-gcs]'), "
+            f"run without any cache. Install canary's lanes extra, which brings etils[epath,epath-gcs] ({INSTALL}), "
             f"or use --cache-dir with a local path, or --cold."
         )
     return CacheSpec(mode=cache.mode, dir=directory)

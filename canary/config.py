@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from canary.errors import ConfigError
+from canary.textio import read_text
 
 RaggedDot = Literal["auto", "xla", "megablox", "grouped"]
 Tiling = Literal["per-shape", "static"]
@@ -24,8 +25,11 @@ DType = Literal["float32", "bfloat16"]
 WandbMode = Literal["off", "offline", "online"]
 
 
+MAX_STEPS = 10_000_000  # a canary is a short run; more steps than this is a typo (1e20), not a plan
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 # ----------------------------------------------------------------------------- ferry
@@ -100,7 +104,7 @@ class LaneOverrides(_Strict):
 
     batch_size: int = Field(gt=0)
     seq_len: int = Field(gt=0)
-    steps: int = Field(gt=0)
+    steps: int = Field(gt=0, le=MAX_STEPS)
     vocab_size: int | None = Field(default=None, gt=1)
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
@@ -193,7 +197,7 @@ class CommandConfig(_Strict):
 class CommandLane(_Strict):
     """A command ferry's settings for one lane."""
 
-    steps: int = Field(gt=0)
+    steps: int = Field(gt=0, le=MAX_STEPS)
     env: dict[str, str] = Field(default_factory=dict, description="added to [command].env on this lane")
     why: str = ""
 
@@ -266,7 +270,7 @@ class Lane(_Strict):
     topology: str | None = None
     hosts: int = Field(default=1, gt=0)
     launcher: LauncherConfig = LauncherConfig()
-    attempts: int = Field(default=1, gt=0)
+    attempts: int = Field(default=1, gt=0, le=100)
     timeout_s: float = Field(default=1800, gt=0)
     cache_dir: str | None = None
     wandb_project: str | None = None
@@ -366,9 +370,11 @@ _SUBKEY = re.compile(r"^(?P<key>[A-Za-z_][\w.]*): (?P<msg>.+)$", re.S)
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text())
+        return tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
     except OSError as e:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from canary.errors import ConfigError
+from canary.textio import read_text
 
 METRICS_FILE = "metrics.jsonl"
 LOG_FILE = "train.log"  # the workload's stdout and stderr, per attempt and for the deciding attempt
@@ -27,6 +28,7 @@ class RunMetrics:
     losses: list[tuple[int, float]] | None = None
     summary: dict[str, Any] = field(default_factory=dict)
     source: str = ""
+    warnings: list[str] = field(default_factory=list)  # lines skipped (torn, not JSON objects)
 
 
 def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -62,29 +64,49 @@ def as_float(v: Any) -> float | None:
     return None
 
 
-def _json_lines(text: str, source: str) -> Iterable[dict[str, Any]]:
-    for n, line in enumerate(text.splitlines(), 1):
+def _json_lines(text: str, source: str, warnings: list[str] | None = None) -> Iterable[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file. A torn line (a writer killed mid-line, a disk that
+    filled up) is skipped: silently when it is the last line, the expected end of a killed
+    process, with a note in ``warnings`` when it is in the middle."""
+    lines = text.splitlines()
+    for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line, parse_constant=float)
-        except json.JSONDecodeError:
-            # a torn last line from a killed process is expected; anything else is not
-            if n == len(text.splitlines()):
-                continue
-            raise ConfigError(f"{source}:{n}: not a JSON line") from None
+        except (json.JSONDecodeError, RecursionError):
+            if n != len(lines) and warnings is not None:
+                warnings.append(f"{source}:{n}: skipped a line that is not JSON (torn or truncated)")
+            continue
         if isinstance(obj, dict):
             yield obj
+        elif warnings is not None:
+            warnings.append(f"{source}:{n}: skipped a line that is not a JSON object")
+
+
+MAX_STEP = 2**53  # past this a step number is no count of steps: no float holds it exactly
+
+
+def step_number(value: Any, where: str) -> int | None:
+    """A logged step (``global_step``, ``_step``) as an int; None when absent or not a number;
+    bad input when it is a number no run could reach (negative, infinite, 1e400, over 2**53)."""
+    f = as_float(value)
+    if f is None:
+        return None
+    if not math.isfinite(f) or f < 0 or f >= MAX_STEP:
+        raise ConfigError(f"{where}: step {value!r} is not a step number (from 0 to 2**53)")
+    return int(f)
 
 
 def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str = METRICS_FILE) -> RunMetrics:
     losses: list[tuple[int, float]] = []
     last: dict[str, Any] = {}
     steps = 0
-    for rec in _json_lines(text, source):
+    warnings: list[str] = []
+    for rec in _json_lines(text, source, warnings):
         rec = flatten(rec)
-        step = rec.get("global_step", rec.get("_step"))
-        step = int(step) if as_float(step) is not None else len(losses)
+        step = step_number(rec.get("global_step", rec.get("_step")), source)
+        step = len(losses) if step is None else step
         steps = max(steps, step + 1)
         loss = as_float(rec.get(loss_metric))
         if loss is not None:
@@ -96,27 +118,51 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
         losses=losses,
         summary=last,
         source=source,
+        warnings=warnings,
     )
 
 
 def parse_tracker_summary(text: str, loss_metric: str = "train/loss", source: str = TRACKER_FILE) -> RunMetrics:
     """Levanter's summary line. ``_step`` is the 0-based index of the last logged step, so a
     run of 238 steps records ``_step`` 237: steps completed is ``_step + 1``."""
-    records = list(_json_lines(text, source))
+    warnings: list[str] = []
+    records = list(_json_lines(text, source, warnings))
     if not records:
         raise ConfigError(f"{source}: no summary line")
     rec = records[-1]
-    summary = flatten(rec.get("summary", rec))
-    step = as_float(summary.get("_step"))
+    summary = rec.get("summary", rec)
+    if not isinstance(summary, dict):
+        raise ConfigError(f"{source}: \"summary\" is a JSON {type(summary).__name__}, not an object of metrics")
+    summary = flatten(summary)
+    step = step_number(summary.get("_step"), source)
     if step is None:
-        step = as_float(summary.get("global_step"))
+        step = step_number(summary.get("global_step"), source)
     return RunMetrics(
-        steps_completed=int(step) + 1 if step is not None and math.isfinite(step) else None,
+        steps_completed=step + 1 if step is not None else None,
         final_loss=as_float(summary.get(loss_metric)),
         losses=None,
         summary=summary,
         source=source,
+        warnings=warnings,
     )
+
+
+def tracker_config(text: str, source: str = TRACKER_FILE) -> dict[str, Any]:
+    """The ``config`` of a tracker summary line: canary's names the run's ``ferry``, ``lane`` and
+    ``steps``; levanter's is its trainer config. ``{}`` when there is none."""
+    configs = [r["config"] for r in _json_lines(text, source) if isinstance(r.get("config"), dict)]
+    return configs[-1] if configs else {}
+
+
+def read_json_lines(path: Path) -> str:
+    """A metrics file's text (bad bytes are bad input, naming the offset), or bad input when it is
+    not JSON lines at all: a torn line is fine; a file none of whose lines is a JSON object is not
+    a metrics file."""
+    text = read_text(path)
+    if text.strip() and not any(True for _ in _json_lines(text, str(path))):
+        raise ConfigError(f"{path}: not JSON lines; expected a per-step {METRICS_FILE} or a "
+                          f"{TRACKER_FILE} summary")
+    return text
 
 
 def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
@@ -126,17 +172,18 @@ def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
     if path.is_dir():
         steps_file, tracker_file = path / METRICS_FILE, path / TRACKER_FILE
         if steps_file.is_file():
-            m = parse_step_metrics(steps_file.read_text(), loss_metric, str(steps_file))
+            m = parse_step_metrics(read_text(steps_file), loss_metric, str(steps_file))
             if tracker_file.is_file():
-                s = parse_tracker_summary(tracker_file.read_text(), loss_metric, str(tracker_file))
-                m = RunMetrics(m.steps_completed, m.final_loss, m.losses, {**m.summary, **s.summary}, m.source)
+                s = parse_tracker_summary(read_text(tracker_file), loss_metric, str(tracker_file))
+                m = RunMetrics(m.steps_completed, m.final_loss, m.losses, {**m.summary, **s.summary}, m.source,
+                               m.warnings + s.warnings)
             return m
         if tracker_file.is_file():
-            return parse_tracker_summary(tracker_file.read_text(), loss_metric, str(tracker_file))
+            return parse_tracker_summary(read_text(tracker_file), loss_metric, str(tracker_file))
         raise ConfigError(f"{path}: neither {METRICS_FILE} nor {TRACKER_FILE} found")
     if not path.is_file():
         raise ConfigError(f"no run directory or metrics file at {path}")
-    text = path.read_text()
+    text = read_json_lines(path)
     first = next(iter(_json_lines(text, str(path))), {})
     if "summary" in first or "config" in first:
         return parse_tracker_summary(text, loss_metric, str(path))

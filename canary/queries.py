@@ -25,7 +25,8 @@ from canary.record import RunRecord
 
 
 def _ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
-    rs = [r for r in records if lane is None or r.lane == lane]
+    # a run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure
+    rs = [r for r in records if (lane is None or r.lane == lane) and r.verdict != "cancelled"]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 
@@ -302,3 +303,64 @@ def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str
         hits = [p for p in c.paths if path_matches(p, globs)]
         out.append(WindowCommit(c.sha, c.subject, list(c.paths), bool(hits), hits))
     return [c for c in out if c.watched] + [c for c in out if not c.watched]
+
+
+# ----------------------------------------------------------------------------- versions
+
+# The versions a regression window lists, most likely culprit first; any other recorded key follows.
+VERSION_ORDER = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
+                 "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax", "python", "ferry", "canary")
+
+
+@dataclass(frozen=True)
+class VersionChange:
+    name: str
+    before: str | None  # None: not installed (or not recorded) at the last pass
+    after: str | None  # None: not installed now
+
+
+def version_changes(before: dict[str, str] | None, after: dict[str, str] | None) -> list[VersionChange]:
+    """What changed between two records' ``versions`` (the last pass's and this run's): added,
+    removed or different, in ``VERSION_ORDER`` then by name. Empty when either is unknown."""
+    if not before or not after:
+        return []
+    names = [n for n in VERSION_ORDER if n in before or n in after]
+    names += sorted((set(before) | set(after)) - set(names))
+    return [VersionChange(n, before.get(n), after.get(n)) for n in names if before.get(n) != after.get(n)]
+
+
+# ----------------------------------------------------------------------------- infrastructure
+
+INFRA_ALERT_DAYS = 2
+
+
+@dataclass(frozen=True)
+class InfraStreak:
+    """The lane's latest runs that were all infrastructure failures (no verdict on the code):
+    ``runs`` of them on ``days`` distinct days since ``first`` (a record)."""
+
+    runs: int = 0
+    days: int = 0
+    first: RunRecord | None = None
+    last_verdict: RunRecord | None = None  # the latest run before them that trained and was judged
+
+    @property
+    def alert(self) -> bool:
+        """Two days without a verdict: the scheduled canary must not go silent."""
+        return self.days >= INFRA_ALERT_DAYS
+
+
+def infrastructure_streak(records: Iterable[RunRecord], lane: str) -> InfraStreak:
+    """The trailing runs of ``lane`` classified ``infrastructure``."""
+    ordered = _ordered(records, lane)
+    streak: list[RunRecord] = []
+    for r in reversed(ordered):
+        if r.classification != "infrastructure":
+            break
+        streak.append(r)
+    if not streak:
+        return InfraStreak(last_verdict=ordered[-1] if ordered else None)
+    streak.reverse()
+    days = {d for d in map(_day, streak) if d is not None}
+    before = ordered[: len(ordered) - len(streak)]
+    return InfraStreak(len(streak), len(days), streak[0], before[-1] if before else None)

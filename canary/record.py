@@ -8,8 +8,8 @@ reports read it. Pure data; no I/O.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any, Callable
 
 from canary.metrics import as_float
 
@@ -98,6 +98,18 @@ class RunRecord:
     def to_dict(self) -> dict[str, Any]:
         return jsonable(asdict(self))
 
+    def scrubbed(self, scrub: Callable[[str], str]) -> "RunRecord":
+        """This record with ``scrub`` (e.g. secret redaction) applied to every text that came from
+        outside: errors, details, signatures, summary and context values. Ids, paths and
+        fingerprints are canary's own and stay as they are."""
+        return replace(
+            self, error=_scrub(self.error, scrub), signature=_scrub_signature(self.signature, scrub),
+            attempts=[replace(a, error=_scrub(a.error, scrub), detail=_scrub(a.detail, scrub),
+                              signature=_scrub_signature(a.signature, scrub), cache=_scrub(a.cache, scrub))
+                      for a in self.attempts],
+            summary=_scrub(self.summary, scrub), context=_scrub(self.context, scrub), cache=_scrub(self.cache, scrub),
+        )
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunRecord":
         d = dict(d)
@@ -105,6 +117,23 @@ class RunRecord:
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+
+def _scrub(v: Any, scrub: Callable[[str], str]) -> Any:
+    if isinstance(v, str):
+        return scrub(v)
+    if isinstance(v, dict):
+        return {k: _scrub(x, scrub) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return type(v)(_scrub(x, scrub) for x in v)
+    return v
+
+
+def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Signature | None:
+    if sig is None:
+        return None
+    return replace(sig, exception=_scrub(sig.exception, scrub), message=scrub(sig.message),
+                   frames=[scrub(f) for f in sig.frames], excerpt=scrub(sig.excerpt))
 
 
 def jsonable(v: Any) -> Any:

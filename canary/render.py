@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, Iterable
 
 from rich import box
@@ -34,18 +35,45 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
 
 
 def verdict_line(verdict: str, what: str) -> str:
+    if verdict == "cancelled":
+        return f"[bold yellow]CANCELLED[/] {what}"
     return f"[bold green]PASS[/] {what}" if verdict == "pass" else f"[bold red]FAIL[/] {what}"
+
+
+def _programs(n: int) -> str:
+    return f"{n} program{'s' if n != 1 else ''}"
+
+
+def cache_served(cache: dict[str, Any]) -> str:
+    """What the compilation cache did for a run, in words: ``filled with 33 programs (none were
+    cached yet)`` on a first run, ``all 33 programs read from it`` on the next, ``20 of 33
+    programs read from it, 13 compiled and stored`` in between; ``bypassed (--cold)``. A program
+    missed is stored unless a cache error says otherwise."""
+    requests, hits = int(cache.get("requests") or 0), int(cache.get("hits") or 0)
+    if cache.get("mode") == "cold":
+        return "bypassed (--cold): nothing read or stored"
+    if requests == 0:
+        return "not asked for any program"
+    stored = "compiled" if cache.get("errors") else "compiled and stored"
+    if hits == 0:
+        return (f"none of {_programs(requests)} read from it, all compiled" if cache.get("errors")
+                else f"filled with {_programs(requests)} (none were cached yet)")
+    if hits >= requests:
+        return f"all {_programs(requests)} read from it"
+    return f"{hits} of {_programs(requests)} read from it, {requests - hits} {stored}"
 
 
 def cache_line(cache: dict[str, Any]) -> str:
     """The compilation cache facts of a run, in one line."""
-    parts = [f"cache {cache.get('mode')}", f"{cache.get('hits', 0)} hits / {cache.get('requests', 0)} requests"]
+    from rich.markup import escape
+
+    parts = [f"compilation cache: {cache_served(cache)}"]
     if cache.get("compile_seconds") is not None:
         parts.append(f"train step compiled in {cache['compile_seconds']:.2f}s")
     if cache.get("errors"):
-        parts.append(f"[bold red]{len(cache['errors'])} cache errors[/]: {cache['errors'][0]}")
+        parts.append(f"[bold red]{len(cache['errors'])} cache errors[/]: {escape(str(cache['errors'][0]))}")
     if cache.get("dir") and cache.get("mode") == "warm":
-        parts.append(f"[dim]{cache['dir']}[/]")
+        parts.append(f"[dim]{escape(str(cache['dir']))}[/]")
     return "  ".join(parts)
 
 
@@ -73,7 +101,12 @@ def history_line(status: dict[str, Any] | None) -> str:
         return "[dim]history: not recorded[/]"
     if status.get("status") == "stored":
         return f"[dim]history: recorded in {escape(status['location'])}[/]"
-    return f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+    line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
+    if status.get("pending"):
+        pending = Path(status["pending"])
+        line += (f"\n[yellow]history: the record waits in {escape(str(pending))}; "
+                 f"`canary history import {escape(str(pending.parent))}` adds it[/]")
+    return line
 
 
 def narrow_table(title: str, columns: Iterable[str], numeric: Iterable[str] = ()) -> Table:

@@ -25,15 +25,20 @@ import canary
 from canary import compile_cache
 from canary import gates as gates_mod
 from canary import history as history_mod
+from canary import signals
 from canary import signature as signature_mod
 from canary.classify import classify
 from canary.context import run_context
 from canary.gitinfo import head_commit
 from canary import command_ferry
 from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
+from canary.disk import disk_trouble, ensure_writable
 from canary.errors import ConfigError
+from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics
+from canary.notify.redact import env_secrets, redact
+from canary.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
+                            read_json_lines, tracker_config)
 from canary.record import Attempt, RunRecord
 from canary.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.workload.tracking import run_context as tracking_context
@@ -84,7 +89,7 @@ def workload_argv(spec_path: Path) -> list[str]:
     return [sys.executable, "-m", "canary.workload.train", str(spec_path)]
 
 
-# XLA's CPU runtime allocates a step's scratch space (50-76 MB for the cpu lane's train step)
+# XLA's CPU runtime allocates a step's scratch space (77 MB for the cpu lane's train step)
 # with one malloc per step, from a worker thread. glibc serves a request that large from a fresh
 # mmap and unmaps it when the step ends, so every step faulted the whole buffer in again: about
 # 19,000 new 4 KiB pages, 40% of the step. With mmap off for malloc (the buffer then comes from
@@ -157,9 +162,11 @@ class _MetricsTail:
         for line in lines:
             if line.strip():
                 try:
-                    self.sink.step(flatten(json.loads(line)))
-                except json.JSONDecodeError:
-                    pass
+                    rec = json.loads(line)
+                except (ValueError, RecursionError):  # torn, not UTF-8: the final read judges the file
+                    continue
+                if isinstance(rec, dict):
+                    self.sink.step(flatten(rec))
 
 
 def _promote(attempt_dir: Path, run_dir: Path) -> None:
@@ -170,19 +177,38 @@ def _promote(attempt_dir: Path, run_dir: Path) -> None:
 
 
 def _metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
+    """What an attempt wrote. Metrics it wrote badly (binary, absurd numbers) are that attempt's
+    failure, judged by the gates as missing, never bad input that loses the run."""
     if (path / METRICS_FILE).is_file() or (path / TRACKER_FILE).is_file():
-        return load_run_metrics(path, loss_metric)
+        try:
+            return load_run_metrics(path, loss_metric)
+        except ConfigError as e:
+            return RunMetrics(None, None, [], {}, str(path), warnings=[f"metrics unreadable: {e}"])
     return RunMetrics(None, None, [], {}, str(path))
 
 
-def versions() -> dict[str, str]:
+# What a run's result depends on besides the code: a regression window lists their changes.
+VERSIONED_DISTS = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
+                   "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax")
+
+
+def versions(ferry_path: Path | None = None) -> dict[str, str]:
+    """The harness's canary, python and JAX stack versions (those installed), and ``ferry``: the
+    sha256 of the ferry file's bytes."""
+    import hashlib
+    import platform
     from importlib.metadata import PackageNotFoundError, version
 
-    out = {"canary": canary.__version__}
-    for dist in ("jax", "jaxlib", "optax"):
+    out = {"canary": canary.__version__, "python": platform.python_version()}
+    for dist in VERSIONED_DISTS:
         try:
             out[dist] = version(dist)
         except PackageNotFoundError:
+            pass
+    if ferry_path is not None:
+        try:
+            out["ferry"] = hashlib.sha256(Path(ferry_path).read_bytes()).hexdigest()
+        except OSError:
             pass
     return out
 
@@ -215,6 +241,9 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
     run_dir = Path(opts.out).resolve() / run_id
+    ensure_writable(Path(opts.out), "--out")
+    if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
+        ensure_writable(Path(cache.dir), "--cache-dir")
     run_dir.mkdir(parents=True, exist_ok=False)
     started = datetime.now(timezone.utc)
 
@@ -224,56 +253,68 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     error: str | None = None
     steps_requested: int | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
-    for n in range(1, lane.attempts + 1):
-        attempt_dir = run_dir / f"attempt-{n}"
-        attempt_dir.mkdir()
-        name = f"{run_id}-attempt-{n}"
-        if isinstance(ferry, CommandFerry):
-            holders = command_ferry.placeholders(ferry_path, attempt_dir, run_id=run_id, attempt=n,
-                                                 steps=command_ferry.steps_for(ferry, lane, opts.steps), lane=lane.name)
-            steps_requested = holders.steps
-            request = command_ferry.attempt_request(ferry, lane, holders, cache, name=name)
-        else:
-            spec = build_spec(
-                ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-                ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
-            )
-            steps_requested = spec.steps
-            request = AttemptRequest(
-                argv=workload_argv(spec.write(attempt_dir / "spec.json")), env=workload_env(lane), cwd=Path.cwd(),
-                log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
-            )
-        progress.attempt_started(n, lane.attempts, steps_requested)
-        outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
-        progress.attempt_ended(n, outcome)
-        no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
-        metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
-        results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
-        log_text = _read_log(outcome.log_path)
-        error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
-        if outcome.ok and no_summary:
-            # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
-            results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
-            error = no_summary
-            signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
-        else:
-            signature = signature_mod.for_attempt(
-                log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                [r.to_dict() for r in results], sig_options)
-        attempts.append(Attempt(
-            n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
-            metrics.steps_completed, metrics.final_loss, outcome.detail, error,
-            signature=signature,
-            job_id=outcome.job_id,
-            cache=compile_cache.read_facts(attempt_dir),
-        ))
-        _promote(attempt_dir, run_dir)
-        # A workload that ran to the end has spoken: its gates decide, and trying again would
-        # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
-        if outcome.ok:
-            break
+    secrets = env_secrets({**os.environ, **workload_env(lane)})
+    # A disk that fills up (or goes read-only) under --out ends the attempts, not the run: the
+    # verdict so far is still given and recorded, and the command says which path it was.
+    with disk_trouble(run_dir) as trouble:
+        for n in range(1, lane.attempts + 1):
+            if signals.requested() is not None:  # told to stop: no further attempt
+                break
+            attempt_dir = run_dir / f"attempt-{n}"
+            attempt_dir.mkdir()
+            name = f"{run_id}-attempt-{n}"
+            if isinstance(ferry, CommandFerry):
+                holders = command_ferry.placeholders(ferry_path, attempt_dir, run_id=run_id, attempt=n,
+                                                     steps=command_ferry.steps_for(ferry, lane, opts.steps), lane=lane.name)
+                steps_requested = holders.steps
+                request = command_ferry.attempt_request(ferry, lane, holders, cache, name=name)
+            else:
+                spec = build_spec(
+                    ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
+                    ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
+                )
+                steps_requested = spec.steps
+                request = AttemptRequest(
+                    argv=workload_argv(spec.write(attempt_dir / "spec.json")), env=workload_env(lane), cwd=Path.cwd(),
+                    log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
+                )
+            secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
+            progress.attempt_started(n, lane.attempts, steps_requested)
+            outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
+            progress.attempt_ended(n, outcome)
+            no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
+            metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
+            results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
+            log_text = _read_log(outcome.log_path)
+            log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
+            error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
+            if outcome.ok and no_summary:
+                # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
+                results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
+                error = no_summary
+                signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
+            else:
+                signature = signature_mod.for_attempt(
+                    log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
+                    [r.to_dict() for r in results], sig_options)
+            attempts.append(Attempt(
+                n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
+                metrics.steps_completed, metrics.final_loss, outcome.detail, error,
+                signature=signature,
+                job_id=outcome.job_id,
+                cache=compile_cache.read_facts(attempt_dir),
+            ))
+            _promote(attempt_dir, run_dir)
+            # A workload that ran to the end has spoken: its gates decide, and trying again would
+            # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
+            if outcome.ok or signals.requested() is not None:
+                break
 
     verdict = gates_mod.verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
+    if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
+        said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""
+        verdict, error = signals.CANCELLED, said or f"stopped by {signals.signal_name(stopped_by)}"
     result = RunRecord(
         run_id=run_id,
         lane=lane.name,
@@ -289,10 +330,10 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         started_at=started.isoformat(timespec="seconds"),
         ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
-        versions=versions(),
+        versions=versions(ferry_path),
         steps_requested=steps_requested,
         commit=head_commit(str(Path.cwd())),
-        classification=classify(attempts),
+        classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
@@ -301,10 +342,18 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         cache=attempts[-1].cache if attempts else None,
         **identity,
     )
+    result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
+    if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
+        result.context["metrics_warnings"] = metrics.warnings[:20]
+    if trouble.said:
+        result.context["disk"] = trouble.said
     if opts.record_history:
         # Recorded before the status is known; the returned record and result.json say how it went.
         result.context["history"] = history_mod.record_run(result, opts.history)
-    (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    with disk_trouble(run_dir) as writing:
+        (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    if writing.said:
+        result.context.setdefault("disk", writing.said)
     return result
 
 
@@ -338,6 +387,17 @@ SUMMARY_KEYS = (
 )
 
 
+def _tracker_prior(path: Path) -> dict[str, Any]:
+    """What a run record would say of a tracker file's run: lane, ferry and the steps asked for."""
+    if not path.is_file():
+        return {}
+    config = tracker_config(read_json_lines(path), str(path))
+    steps = config.get("steps")
+    return {"lane": config.get("lane") if isinstance(config.get("lane"), str) else None,
+            "ferry": config.get("ferry") if isinstance(config.get("ferry"), str) else None,
+            "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None}
+
+
 def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
     """``canary gate``: gates on an existing run directory or metrics file."""
     path = Path(path)
@@ -347,10 +407,16 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     ferry_name = None
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
-        prior = json.loads(result_file.read_text())
-        lane_name = lane_name or prior.get("lane")
-        ferry_name = prior.get("ferry")
-        requested_steps = requested_steps or prior.get("steps_requested")
+        prior, source = read_json_object(result_file), result_file
+    else:  # a tracker file canary wrote names its run in its config (levanter's names no lane)
+        source = path / TRACKER_FILE if path.is_dir() else path
+        prior = _tracker_prior(source)
+    lane_name = lane_name or _prior(prior, "lane", str, source)
+    ferry_name = _prior(prior, "ferry", str, source)
+    requested_steps = requested_steps or _prior(prior, "steps_requested", int, source)
+    recorded_gates = _prior(prior, "gates_path", str, source)  # a command ferry's gates are often a path
+    if gates is None and recorded_gates and Path(recorded_gates).is_file():
+        gates = recorded_gates
     if lane_name is None:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
@@ -358,3 +424,10 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     metrics = load_run_metrics(path, lane_gates.loss_metric)
     results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps)
     return lane_name, metrics, results
+
+
+def _prior(record: dict[str, Any], key: str, kind: type, path: Path) -> Any:
+    value = record.get(key)
+    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+        raise ConfigError(f"{path}: {key!r} is a JSON {type(value).__name__}, expected {kind.__name__}")
+    return value

@@ -41,6 +41,8 @@ class GitHubState:
         self.down = False
         self.requests: list[tuple[str, str]] = []  # (method, path?query)
         self.on_create_issue: Callable[[dict[str, Any]], None] | None = None
+        self.link_host: str | None = None  # hostile: page links name this origin instead of ours
+        self.redirect_to: str | None = None  # hostile: every call is answered 307 to this URL
         self._comment_id = 1000
         self.repo(owner_repo)
 
@@ -135,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
         page = max(1, int(query.get("page", ["1"])[0]))
         last = max(1, -(-len(items) // per_page))
         chunk = items[(page - 1) * per_page: page * per_page]
-        host = f"http://{self.server.server_address[0]}:{self.server.server_address[1]}"
+        host = self.state.link_host or f"http://{self.server.server_address[0]}:{self.server.server_address[1]}"
 
         def url(p: int) -> str:
             q = {k: v[0] for k, v in query.items()}
@@ -165,6 +167,12 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._body() if method in ("POST", "PATCH") else None
         if down:
             return self._error(503, "Service Unavailable")
+        if st.redirect_to:
+            self.send_response(307)
+            self.send_header("Location", st.redirect_to + self.path)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if fault is not None and fault.after:
             self._override = fault  # the route does the work; _send answers with the fault
         elif fault is not None:

@@ -25,7 +25,9 @@ from canary.launchers.ray import RayLauncher
 
 RAY = str(Path(sys.executable).parent / "ray")
 HEAD_TPUS = 4
-START_TIMEOUT_S = 5  # RAY_JOB_START_TIMEOUT_SECONDS: how long Ray tries to start a job's supervisor
+# RAY_JOB_START_TIMEOUT_SECONDS: how long Ray tries to start a job's supervisor (short here, so
+# the never-started case is quick; the rehearsal, whose jobs must start on a busy machine, asks more)
+START_TIMEOUT_S = int(os.environ.get("CANARY_TEST_RAY_START_TIMEOUT_S", "5"))
 
 
 def _free_port() -> int:
@@ -178,3 +180,28 @@ def test_cluster_gone_mid_job_is_lost(ray_head, tmp_path):
     launcher = RayLauncher(ray_head, {"TPU": HEAD_TPUS}, 120, log_interval_s=0.5, lost_after_s=3)
     out = launcher.launch(req, poll=cluster_dies)
     assert stopped and out.outcome == "lost" and "no answer from Ray" in out.detail, out
+
+
+def test_a_stop_signal_to_the_harness_stops_the_job_as_cancelled(ray_head, tmp_path):
+    """SIGTERM/SIGINT/SIGHUP to `canary run` (noted by canary.signals) stops the running Ray job
+    within the harness's 10 s, and the attempt ends as cancelled, saying what the stop did."""
+    import signal
+
+    from ray.job_submission import JobStatus, JobSubmissionClient
+
+    from canary import signals
+
+    req = _request(tmp_path, "cancel", "import time; print('sleeping', flush=True); time.sleep(300)")
+    other = JobSubmissionClient(ray_head)
+    job_id = f"canary-{req.name}"
+
+    def told_to_stop():
+        if other.get_job_status(job_id) == JobStatus.RUNNING:
+            signals.request(signal.SIGTERM)
+
+    with signals.cancellable():
+        out = _launcher(ray_head).launch(req, poll=told_to_stop)
+    assert out.outcome == "cancelled" and out.job_id == job_id, out
+    assert out.detail.startswith("stopped by SIGTERM; stopped Ray job"), out.detail
+    assert other.get_job_status(job_id) == JobStatus.STOPPED
+    assert "stopped by SIGTERM" in req.log_path.read_text()

@@ -54,6 +54,27 @@ def test_read_facts_of_an_attempt_that_wrote_none(tmp_path):
     assert compile_cache.read_facts(tmp_path) == {"mode": "warm", "hits": 3}
 
 
+@pytest.mark.parametrize("facts, words", [
+    ({"mode": "warm", "requests": 33, "hits": 0, "errors": []}, "filled with 33 programs (none were cached yet)"),
+    ({"mode": "warm", "requests": 33, "hits": 33, "errors": []}, "all 33 programs read from it"),
+    ({"mode": "warm", "requests": 33, "hits": 20, "errors": []}, "20 of 33 programs read from it, 13 compiled and stored"),
+    ({"mode": "warm", "requests": 12, "hits": 0, "errors": ["UserWarning: Error reading ..."]},
+     "none of 12 programs read from it, all compiled"),
+    ({"mode": "warm", "requests": 12, "hits": 9, "errors": ["UserWarning: Error writing ..."]},
+     "9 of 12 programs read from it, 3 compiled"),
+    ({"mode": "cold", "requests": 0, "hits": 0, "errors": []}, "bypassed (--cold): nothing read or stored"),
+    ({"mode": "warm", "requests": 1, "hits": 0, "errors": []}, "filled with 1 program (none were cached yet)"),
+])
+def test_the_cache_line_says_what_the_cache_did(facts, words):
+    from canary.render import cache_line, cache_served
+
+    assert cache_served(facts) == words
+    line = cache_line({**facts, "dir": "/c/jax-cache/cpu", "compile_seconds": 7.52})
+    assert line.startswith(f"compilation cache: {words}  train step compiled in 7.52s")
+    assert "warm" not in line.split("  ")[0]  # a first run's cache is not called warm
+    assert ("/c/jax-cache/cpu" in line) == (facts["mode"] == "warm")
+
+
 # ----------------------------------------------------------------------------- real runs
 
 

@@ -108,3 +108,60 @@ def test_workload_warnings_are_the_logs_warning_lines_once_each_in_order():
            "warning: second\n")
     assert workload_warnings(log) == ["ragged_dot cpu_gmm is unavailable, using grouped: no C compiler", "second"]
     assert workload_warnings("") == []
+
+
+def _canary_run_dir(tmp_path, steps=30, loss=6.0, lane="cpu"):
+    """A run directory as `canary run cpu --steps 30` leaves it (a quick run whose loss is above
+    the full run's threshold)."""
+    d = tmp_path / "20261201T000000Z-cpu-ab12"
+    d.mkdir()
+    lines = [{"_step": i, "global_step": i, "train/loss": loss + (steps - i) * 0.01} for i in range(steps)]
+    (d / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    config = {"ferry": "moe-canary", "ferry_version": 1, "lane": lane, "run_id": d.name, "steps": steps}
+    (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": config, "summary": lines[-1]}) + "\n")
+    (d / "result.json").write_text(json.dumps({"lane": lane, "ferry": "moe-canary", "steps_requested": steps}))
+    return d
+
+
+def _statuses(judged):
+    lane, metrics, results = judged
+    return lane, metrics.steps_completed, {r.name: (r.status, r.threshold) for r in results if r.name != "finite_loss"}
+
+
+def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_file(tmp_path):
+    from canary.runner import judge_path
+
+    d = _canary_run_dir(tmp_path)
+    from_dir = _statuses(judge_path(d, None, None))
+    from_tracker = _statuses(judge_path(d / "tracker_metrics.jsonl", None, None))  # no --lane: the config says cpu
+    assert from_dir == from_tracker == ("cpu", 30, {"min_steps": ("PASS", 30), "max_final_loss": ("SKIP", 4.0)})
+    assert gates.verdict(judge_path(d / "tracker_metrics.jsonl", None, None)[2]) == "pass"
+
+    (d / "result.json").unlink()  # a directory copied without its record: the tracker file's config stands in
+    assert _statuses(judge_path(d, None, None)) == from_dir
+    # --lane still wins over the file's own lane
+    assert judge_path(d / "tracker_metrics.jsonl", "tpu", None)[0] == "tpu"
+
+
+def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
+    from canary.errors import ConfigError
+    from canary.runner import judge_path
+
+    f = tmp_path / "tracker_metrics.jsonl"
+    f.write_text(json.dumps({"config": {"trainer": {"seed": 0}}, "summary": {"_step": 237, "train/loss": 5.8}}) + "\n")
+    with pytest.raises(ConfigError, match="--lane"):
+        judge_path(f, None, None)
+    lane, metrics, results = judge_path(f, "tpu", None)
+    assert metrics.steps_completed == 238 and gates.verdict(results) == "pass"
+
+
+@pytest.mark.parametrize("content", [b"this is not json\n", b"<html><body>502</body></html>", b"\xff\xfe\x00binary",
+                                     b"[1, 2, 3]\n"])
+def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
+    from canary.errors import ConfigError
+    from canary.runner import judge_path
+
+    f = tmp_path / "tracker_metrics.jsonl"
+    f.write_bytes(content)
+    with pytest.raises(ConfigError, match="not JSON lines|not UTF-8 text .*byte offset 0"):
+        judge_path(f, "cpu", None)

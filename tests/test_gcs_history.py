@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from canary.errors import ConfigError
 from canary.history import StoreUnavailable, open_store
 from canary.history.gcs import GcsStore, parse_url
 from canary.record import RunRecord
@@ -117,6 +118,7 @@ for j in range(3):
 """
 
 
+@pytest.mark.slow  # four writer processes, each importing canary
 def test_concurrent_writers_in_processes_lose_nothing(url, gcs_env):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "STORAGE_EMULATOR_HOST": gcs_env.url}
     procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, str(k)], env=env, stderr=subprocess.PIPE, text=True)
@@ -129,9 +131,12 @@ def test_concurrent_writers_in_processes_lose_nothing(url, gcs_env):
     assert [r.started_at for r in records] == sorted(r.started_at for r in records)
 
 
+@pytest.mark.slow  # starts, stops and restarts its own emulator around a canary command
 def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cli):
-    """The emulator goes down during a run: the record is spooled; once it is back, the next
-    `canary history` uploads it, and it is in the bucket."""
+    """The emulator goes down during a run: the record is spooled; once it is back, `canary
+    history` shows it from the spool without writing anything, and the next run's recording
+    uploads it."""
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "1")
     e = Emulator(tmp_path / "gcs", port=free_port()).start()
     e.create_bucket(BUCKET)
     url = f"gs://{BUCKET}/outage"
@@ -154,14 +159,18 @@ def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cl
     try:
         assert r.returncode == 0, r.stderr
         assert [x["run_id"] for x in json.loads(r.stdout)["records"]] == ["before", "during"]
+        assert [p.name for p in store.dir.glob("*.json")] == ["during.json"]  # a read uploads nothing
+        assert [x.run_id for x in GcsStore(url).records()] == ["before"]
+        assert open_store(url, spool_dir=spool).append(rec("after", "2026-08-29T03:00:00+00:00")) == "stored"
         assert list(store.dir.glob("*.json")) == []
         e_records = [x.run_id for x in GcsStore(url).records()]
     finally:
         e.stop()
-    assert e_records == ["before", "during"]
+    assert e_records == ["before", "during", "after"]
 
 
 def test_unreachable_endpoint_spools(tmp_path, monkeypatch):
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "1")
     monkeypatch.setenv("STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{free_port()}")  # nothing listens
     store = open_store(f"gs://{BUCKET}/nowhere", spool_dir=tmp_path / "spool")
     assert store.append(rec("r1", "2026-08-27T03:00:00+00:00")) == "spooled"
@@ -173,3 +182,36 @@ def test_missing_bucket_spools(url, tmp_path):
     store = open_store("gs://no-such-bucket-here/x", spool_dir=tmp_path / "spool")
     assert store.append(rec("r1", "2026-08-27T03:00:00+00:00")) == "spooled"
     assert "no-such-bucket-here" in store.last_error
+
+
+def test_writes_retry_only_with_a_generation_precondition(monkeypatch):
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "7")
+    store = GcsStore("gs://b/p", client_factory=lambda: None)
+    assert store.read_retry._timeout == 7
+    assert store.write_retry.get_retry_policy_if_conditions_met(query_params={"ifGenerationMatch": 0}) is not None
+    assert store.write_retry.get_retry_policy_if_conditions_met(query_params={}) is None
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "soon")
+    with pytest.raises(ConfigError, match="CANARY_GCS_RETRY_S"):
+        GcsStore("gs://b/p", client_factory=lambda: None)
+
+
+@pytest.mark.slow
+def test_a_short_outage_is_ridden_out_by_the_retry_policy(tmp_path, monkeypatch):
+    """The server is down when the record is written and back two seconds later: the library's
+    retries store it (no spool), and the precondition keeps the retried create from doubling it."""
+    e = Emulator(tmp_path / "gcs", port=free_port()).start()
+    e.create_bucket(BUCKET)
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", e.url)
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "30")
+    url = f"gs://{BUCKET}/blip"
+    store = open_store(url, spool_dir=tmp_path / "spool")
+    store.append(rec("before", "2026-08-27T03:00:00+00:00"))
+    e.stop()
+    timer = threading.Timer(2.0, e.start)
+    timer.start()
+    try:
+        assert store.append(rec("during", "2026-08-28T03:00:00+00:00")) == "stored"
+        assert [r.run_id for r in GcsStore(url).records()] == ["before", "during"]
+    finally:
+        timer.join()
+        e.stop()

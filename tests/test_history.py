@@ -5,6 +5,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -105,7 +106,15 @@ def test_open_store_locations(tmp_path, monkeypatch):
     assert default.endswith("history.sqlite3") and "canary" in default
     (tmp_path / "dir").mkdir()
     assert open_store(str(tmp_path / "dir"), spool_dir=tmp_path / "s").location == str(tmp_path / "dir" / "history.sqlite3")
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", "http://127.0.0.1:9")  # an emulator needs no credentials
     assert open_store("gs://bucket/some/prefix", spool_dir=tmp_path / "s", flush=False).location == "gs://bucket/some/prefix"
+    monkeypatch.delenv("STORAGE_EMULATOR_HOST")
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))  # no gcloud application-default credentials either
+    monkeypatch.setenv("CLOUDSDK_CONFIG", str(tmp_path / "gcloud"))
+    with pytest.raises(ConfigError, match=r"--history gs://bucket/p: no Google Cloud credentials found.*"
+                                          r"google-github-actions/auth.*GOOGLE_APPLICATION_CREDENTIALS"):
+        open_store("gs://bucket/p", spool_dir=tmp_path / "s", flush=False)
     with pytest.raises(ConfigError, match="s3"):
         open_store("s3://bucket/x")
     with pytest.raises(ConfigError, match="bucket"):
@@ -151,8 +160,12 @@ def test_record_run_never_raises(tmp_path, monkeypatch):
     (tmp_path / "f").write_text("")
     spooled = record_run(rec("r2", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
     assert spooled["status"] == "spooled" and "uploaded by the next" in spooled["detail"]
-    monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "f" / "spool"))  # even the spool is unwritable
-    failed = record_run(rec("r3", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
+    monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "f" / "spool"))  # even the spool is unwritable:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))  # kept under the temporary directory
+    fallback = record_run(rec("r3", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
+    assert fallback["status"] == "spooled" and f"kept in {tmp_path / 'tmp'}" in fallback["detail"]
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "f" / "tmp"))  # and when that is unwritable too
+    failed = record_run(rec("r4", "2026-08-27T03:00:00+00:00"), str(tmp_path / "f" / "h.sqlite3"))
     assert failed["status"] == "failed"
 
 
@@ -268,3 +281,5 @@ def test_history_command_does_not_import_jax(cli, tmp_path):
     assert out.stdout.strip() == "False", out.stderr
     r = cli("history", "--history", str(tmp_path / "empty.sqlite3"))
     assert r.returncode == 0 and "no runs recorded" in r.stdout
+    r = cli("history", "--history", str(tmp_path / "empty.sqlite3"), "--since", "2026-08-01")
+    assert r.returncode == 0 and "no runs recorded" in r.stdout and "since 2026-08-01" in r.stdout

@@ -78,6 +78,7 @@ def test_plan_rejects_bad_input_by_name(config, opts, key):
 # ----------------------------------------------------------------------------- the command
 
 
+@pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
 def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
     r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "static", "--json")
     assert r.returncode == 1, r.stderr
@@ -95,6 +96,7 @@ def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
         ("grad-lhs", "down", "out"), ("grad-lhs", "gate/up", "lhs")}
 
 
+@pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
 def test_per_shape_tiling_lowers_for_tpu(cli):
     r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "per-shape", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -102,6 +104,7 @@ def test_per_shape_tiling_lowers_for_tpu(cli):
     assert p == {**p, "ok": True, "error": None, "ragged_dot": "megablox", "batch_size": 32, "seq_len": 8192}
 
 
+@pytest.mark.slow  # lowers the cpu lane's whole train step in a subprocess
 def test_cpu_lane_lowers_with_its_pure_jax_grouped_matmul(cli):
     r = cli("lower", "--lane", "cpu", "--platform", "cpu", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -110,6 +113,7 @@ def test_cpu_lane_lowers_with_its_pure_jax_grouped_matmul(cli):
     assert "attention" not in p  # one attention layer, the model's own, on every lane
 
 
+@pytest.mark.slow  # lowers whole train steps, twice
 def test_gpu_lane_lowers_for_cuda_and_text_output_names_the_failure(cli):
     r = cli("lower", "--lane", "gpu", "--platform", "cuda", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
@@ -145,6 +149,7 @@ def test_help_does_not_import_jax():
     assert r.stdout.strip() == "False"
 
 
+@pytest.mark.slow  # lowers whole train steps, twice
 def test_repro_without_the_hardware_says_so_and_cross_lowers(cli):
     r = cli("repro", "tpu", "--tiling", "static", "--json")
     assert r.returncode == 1, r.stderr

@@ -23,6 +23,7 @@ def _grads(fn, lhs, rhs, group_sizes, cotangent):
     return out, g_lhs, g_rhs
 
 
+@pytest.mark.slow  # interprets the Pallas kernel: 4-6 s a case
 @pytest.mark.parametrize(
     "tiling, M, K, N, sizes",
     [

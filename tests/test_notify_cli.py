@@ -2,14 +2,16 @@
 
 import json
 
+import pytest
+
 from canary.notify.compose import run_marker
 from conftest import run_cli
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
-from notify_records import failing
+from notify_records import failing, passing
 
 
 def _env(github, tmp_path, **extra):
-    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url if github else "", "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
             "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
             "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
 
@@ -55,6 +57,26 @@ def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp
     [issue] = github.state.issues()
     assert issue["body"] in r.stdout
     assert f"title: {issue['title']}" in r.stdout
+
+
+def test_a_dry_run_without_network_says_github_was_unreachable_and_delivered_nothing(tmp_path):
+    d = _run_dir(tmp_path, failing())
+    env = {**_env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid"), "CANARY_GITHUB_BACKOFF_SCALE": "1"}  # real backoff
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--json", env=env)
+    assert r.returncode == 1, r.stderr
+    out = json.loads(r.stdout)
+    assert out["delivered"] is False and out["dry_run"] is True
+    assert "GitHub unreachable: cannot resolve nonexistent.invalid" in out["unreachable"]
+    [dlv] = out["deliveries"]
+    assert dlv["status"] == "dry-run" and dlv["unreachable"] is True
+    assert dlv["messages"] and dlv["messages"][0]["title"].startswith("[canary-tpu] ")  # what would be posted
+    assert "retrying" not in r.stderr
+
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", env=env)
+    assert r.returncode == 1
+    assert "GitHub was unreachable, nothing was posted" in r.stdout
+    assert run_marker(failing().run_id, "tpu") in r.stdout
+    assert not (d / "notify-pending.json").exists()  # a dry run keeps nothing to send later
 
 
 def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(github, tmp_path):
@@ -143,6 +165,7 @@ def _failing_lane(tmp_path, github, **extra):
     return _env(github, tmp_path, CANARY_LANES=str(lanes), **extra)
 
 
+@pytest.mark.slow  # canary run starts workload attempts
 def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     out = tmp_path / "runs"
@@ -157,6 +180,7 @@ def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
     assert run_marker(res["run_id"], "cpu") in issue["body"]
 
 
+@pytest.mark.slow  # canary run starts workload attempts
 def test_run_notify_during_an_outage_keeps_the_verdict_and_the_next_run_sends_both(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     out = tmp_path / "runs"
@@ -188,3 +212,11 @@ def test_run_notify_flags_are_checked_before_training(github, tmp_path):
     r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--dry-run", env=env)
     assert r.returncode == 2 and "--dry-run only applies with --notify github" in r.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_dry_run_with_nothing_to_say_contacts_no_one(tmp_path):
+    d = _run_dir(tmp_path, passing())  # a pass that ends no failure streak
+    env = _env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid")
+    r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--no-history", env=env)
+    assert r.returncode == 0, r.stderr
+    assert "nothing to say, so GitHub was not contacted" in r.stdout

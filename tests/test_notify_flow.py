@@ -2,6 +2,7 @@
 signature, one comment per run, recovery, the creation race, outages and dry runs."""
 
 import threading
+from pathlib import Path
 
 from canary.notify import notify, send
 from canary.notify.compose import Facts, StreakFacts, fingerprint_marker, run_marker
@@ -210,6 +211,7 @@ def test_dry_run_prints_markdown_and_calls_and_touches_nothing(github, client, s
     res = _say(client, failing("20260829T060000Z-tpu-aa11", "2026-08-29", fp="aaaa1111"), dry_run=True)
     [d] = res.deliveries
     assert d.status == "dry-run"
+    assert not res.delivered and res.ok and res.unreachable is None  # it read GitHub; it delivered nothing
     assert len(github.state.writes()) == writes
     assert d.calls[0].startswith(f"GET /repos/{REPO}/issues?labels=canary&state=open")
     assert d.calls[-1].startswith(f"POST /repos/{REPO}/issues/1/comments")
@@ -228,6 +230,20 @@ def test_dry_run_without_github_says_it_could_not_read_and_still_shows_the_issue
     [d] = res.deliveries
     assert d.error and any("could not read GitHub" in c for c in d.calls)
     assert d.messages and d.messages[0]["title"].startswith("[canary-tpu]")
+    assert d.unreachable and "Connection refused" in res.unreachable
+    assert not res.delivered and not res.ok
+    assert res.to_dict()["delivered"] is False and res.to_dict()["dry_run"] is True
+
+
+def test_an_unresolvable_api_host_is_spooled_at_once_without_backoff(spool_dir):
+    slept: list[float] = []
+    gh = GitHubClient(REPO, TOKEN, "http://nonexistent.invalid", retry=RetryPolicy(), sleep=slept.append)
+    res = send(failing(), FACTS, repo=REPO, client=gh)
+    [d] = res.deliveries
+    assert d.status == "spooled" and d.unreachable and "cannot resolve nonexistent.invalid" in d.error
+    assert not res.delivered and not res.ok and res.unreachable == d.error
+    assert slept == []
+    assert Path(d.spool_path) == spool_dir / failing().run_id / "notify-pending.json" and Path(d.spool_path).is_file()
 
 
 def test_the_token_from_the_environment_is_never_posted(github, client, spool_dir, monkeypatch):

@@ -1,5 +1,7 @@
 """The REST client against a real HTTP server on 127.0.0.1: pagination, retries, errors."""
 
+import socket
+
 import pytest
 
 from canary.errors import ConfigError
@@ -96,11 +98,38 @@ def test_a_retry_after_beyond_the_longest_wait_gives_up_instead_of_sleeping(gith
     assert gh.waits == []
 
 
-def test_unreachable_server_is_a_transient_error():
-    gh = GitHubClient(REPO, TOKEN, "http://127.0.0.1:9", retry=RetryPolicy(attempts=2, scale=TINY), timeout_s=2)
+def _refused_port() -> int:
+    with socket.socket() as s:  # bound, never listening: a connection to it is refused
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("url, why", [
+    ("http://nonexistent.invalid", "cannot resolve nonexistent.invalid"),  # .invalid never resolves (RFC 6761)
+    (None, "Connection refused"),
+])
+def test_a_host_that_does_not_resolve_or_refuses_is_unreachable_and_not_retried(url, why):
+    slept: list[float] = []
+    url = url or f"http://127.0.0.1:{_refused_port()}"
+    gh = GitHubClient(REPO, TOKEN, url, retry=RetryPolicy(), timeout_s=2, sleep=slept.append)  # real backoff
     with pytest.raises(GitHubError) as e:
         gh.list_issues("canary")
-    assert e.value.transient and e.value.status is None
+    assert e.value.unreachable and not e.value.transient and e.value.status is None
+    assert "GitHub unreachable" in str(e.value) and why in str(e.value)
+    assert slept == [] and gh.waits == []
+    assert TOKEN not in str(e.value)
+
+
+def test_a_server_that_accepts_and_never_answers_is_retried():
+    with socket.socket() as s:  # the kernel completes the handshake; nobody ever reads the request
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+        gh = GitHubClient(REPO, TOKEN, f"http://127.0.0.1:{s.getsockname()[1]}",
+                          retry=RetryPolicy(attempts=2, scale=TINY), timeout_s=0.2)
+        with pytest.raises(GitHubError) as e:
+            gh.list_issues("canary")
+    assert e.value.transient and not e.value.unreachable and e.value.status is None
+    assert len(gh.waits) == 1
 
 
 def test_labels_are_created_once(github, client):

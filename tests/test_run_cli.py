@@ -87,6 +87,13 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     quick = json.loads(run_cli("gate", result["run_dir"], "--json").stdout)
     by_name = {g["name"]: g for g in quick["gates"]}
     assert by_name["min_steps"]["threshold"] == 30 and by_name["max_final_loss"]["status"] == "SKIP"
+    # Its tracker file alone names the lane and the steps asked for: the same run, the same verdict.
+    tracker = run_cli("gate", str(Path(result["run_dir"]) / "tracker_metrics.jsonl"), "--json")
+    assert tracker.returncode == 0, tracker.stderr
+    alone = json.loads(tracker.stdout)
+    assert (alone["lane"], alone["verdict"], alone["steps_completed"]) == ("cpu", quick["verdict"], 30)
+    assert [(g["name"], g["status"], g["threshold"]) for g in alone["gates"]][:2] == \
+        [(g["name"], g["status"], g["threshold"]) for g in quick["gates"]][:2]
     # Its bare metrics file carries no request, so it is judged as a full run: it fails, with a table.
     strict = run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--lane", "cpu")
     assert strict.returncode == 1
@@ -137,7 +144,9 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
         (["run", "cpu", "--ferry", str(_ferry(tmp_path, **{"layers = 4": "layers = 4\nlayerz = 2"}))], "model.layerz: unknown key"),
         (["gate", str(tmp_path / "missing")], "no run directory or metrics file"),
         (["gate", str(tmp_path / "missing.jsonl"), "--lane", "cpu"], "no run directory"),
+        (["gate", str(tmp_path / "garbage.jsonl")], "JSON line"),
     ]
+    (tmp_path / "garbage.jsonl").write_text("Traceback (most recent call last):\n  oops\n")
     for args, message in cases:
         proc = run_cli(*args, "--out", str(tmp_path / "runs")) if args[0] == "run" else run_cli(*args)
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
@@ -145,6 +154,7 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
         assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.slow  # two runs whose workload imports JAX and traces the model
 def test_a_training_crash_is_a_failed_canary_not_a_harness_crash(tmp_path):
     # head_dim 31 cannot be split into rotary halves: the workload raises while tracing.
     ferry = _ferry(tmp_path, **{"head_dim = 32": "head_dim = 31"})
@@ -196,3 +206,37 @@ def test_help_explains_every_command():
     run_help = run_cli("run", "--help").stdout
     for flag in ("--steps", "--ferry", "--out", "--json", "Exit status"):
         assert flag in run_help
+
+
+def test_run_without_a_lane_is_the_cpu_lane_and_its_help_says_so(tmp_path):
+    from click.testing import CliRunner
+
+    from canary.cli import cli
+
+    r = CliRunner().invoke(cli, ["run", "--help"])
+    assert r.exit_code == 0 and "[LANE]" in r.output and "default cpu" in r.output
+    gates = tmp_path / "gates.toml"
+    gates.write_text(QUICK_GATES.replace("[lanes.cpu]", "[lanes.tpu]"))
+    r = CliRunner().invoke(cli, ["run", "--gates", str(gates), "--out", str(tmp_path / "runs")])
+    assert r.exit_code == 2 and "Missing argument" not in r.output
+    assert "no lane 'cpu'" in r.output  # the lane it chose, judged against gates that lack it
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_progress_bar_says_compiling_until_the_first_step_then_training():
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from canary.commands.run import RichProgress
+
+    for attempts, prefix in ((1, ""), (3, "attempt 2/3 ")):
+        p = Progress(console=Console(file=io.StringIO()))
+        bar = RichProgress(p)
+        bar.attempt_started(2 if attempts > 1 else 1, attempts, 200)
+        [task] = p.tasks
+        assert task.description == f"{prefix}compiling" and task.completed == 0
+        bar.step({"global_step": 0, "train/loss": 11.8, "throughput/tokens_per_second": 1234.0})
+        assert task.description == f"{prefix}training" and task.completed == 1
+        assert task.fields["loss"] == "11.8000" and task.fields["tps"] == "1,234"

@@ -124,3 +124,18 @@ def test_ci_script_guarantees_shellcheck():
     assert "need+=(shellcheck)" in text and "apt-get install" in text
     r = subprocess.run([_shellcheck(), str(ROOT / ".ci" / "run")], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout
+
+
+def test_the_lane_job_installs_the_lanes_extra_checks_out_history_and_runs_doctor_first():
+    steps = _load("canary-lane.yml")["jobs"]["canary"]["steps"]
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout"))
+    assert checkout["with"]["fetch-depth"] == 0
+    install = next(s for s in steps if s.get("name") == "Install canary")
+    assert "pip install -e '.[lanes]'" in install["run"]
+    ids = [s.get("id") for s in steps]
+    assert ids.index("doctor") < ids.index("canary")
+    doctor = steps[ids.index("doctor")]
+    assert 'canary doctor "$LANE" --notify github --history "$CANARY_HISTORY" --json' in doctor["run"]
+    assert "if" not in steps[ids.index("canary")]  # a failing doctor stops the job before training
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert "doctor.json" in upload["with"]["path"]

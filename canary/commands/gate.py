@@ -16,7 +16,8 @@ from canary.runner import judge_path
 
 @click.command()
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--lane", default=None, help="Whose gates apply [default: the run's own lane].")
+@click.option("--lane", default=None, help="Whose gates apply [default: the run's own lane, from its result.json "
+                                           "or the config line of a tracker file canary wrote].")
 @click.option("--gates", default=None, help="Gates name or TOML path [default: the run's ferry, else moe-canary].")
 @json_option
 @handle_errors
@@ -24,9 +25,15 @@ def gate(path, lane, gates, as_json):
     """Evaluate the gates on PATH: a run directory, a per-step metrics.jsonl, or levanter's
     tracker_metrics.jsonl (flat `train/loss` or nested {"train": {"loss": ...}} keys).
 
-    Exit status: 0 all gates pass, 1 a gate failed, 2 bad input.
+    A run is judged by the same rules from its directory or from its tracker file alone: canary's
+    tracker file names the lane and the steps asked for, so a quick --steps run is judged as one.
+    A bare per-step metrics.jsonl, or levanter's own tracker file, names neither: give --lane.
+
+    Exit status: 0 all gates pass, 1 a gate failed, 2 bad input (including a file that is not JSON lines).
     """
     lane_name, metrics, results = judge_path(path, lane, gates)
+    for w in metrics.warnings:  # torn lines skipped, not fatal
+        click.echo(f"canary: warning: {w}", err=True)
     verdict = gates_mod.verdict(results)
     if as_json:
         emit_json(jsonable({

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 
 import click
@@ -31,8 +32,11 @@ def cache_facts(cache: dict[str, Any] | None) -> str:
 
 
 def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
+    from canary.notify.facts import lane_window
+
     s = queries.current_streak(records, lane)
     lp = queries.last_pass(records, lane)
+    infra = queries.infrastructure_streak(records, lane)
     return {
         "strip": queries.strip(records, lane, last),
         "runs": sum(r.lane == lane for r in records),
@@ -44,11 +48,14 @@ def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, An
             "first_failure": s.first_failure.run_id if s.first_failure else None,
             "daily_ordinal": s.daily_ordinal,
         },
+        "window": lane_window(records, lane),
+        "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
+                           "since": infra.first.run_id if infra.first else None},
     }
 
 
 def history_report(location: str | None, lane: str | None, since: str | None, last: int) -> dict[str, Any]:
-    store = open_store(location)
+    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
     records = store.records(lane=lane, since=since)
     lanes = sorted({r.lane for r in records})
     return {
@@ -59,7 +66,7 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
     }
 
 
-@click.command()
+@click.group(invoke_without_command=True)
 @click.option("--lane", default=None, help="Only this lane's runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
 @click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
@@ -67,11 +74,21 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
 @click.option("--last", type=click.IntRange(min=1), default=30, show_default=True,
               help="Show this many most recent runs (the JSON has all that match).")
 @json_option
+@click.pass_context
 @handle_errors
-def history(lane, since, history, last, as_json):
+def history(ctx, lane, since, history, last, as_json):
     """Show recent runs (verdict, classification, fingerprint, steps, loss, cache facts) and a
-    one-line pass/fail strip per lane, oldest to newest. Records that an earlier run could not
-    upload (a storage outage) are uploaded now."""
+    one-line pass/fail strip per lane, oldest to newest; for a failing lane, its regression
+    window (commits and version changes since the last pass) in --json. Reading writes nothing:
+    records an earlier run could not upload are shown from the local spool, and uploaded by the
+    next `canary run` or by `canary history import RUN_DIR`.
+
+    \b
+    canary history import RUN_DIR   add a run directory's pending record to the history
+    """
+    if ctx.invoked_subcommand is not None:
+        ctx.obj = {"history": history}
+        return
     report = history_report(history, lane, since, last)
     records: list[RunRecord] = report["records"]
     if as_json:
@@ -86,14 +103,15 @@ def history(lane, since, history, last, as_json):
     if not c.is_terminal:
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
-        c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else ""))
+        c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else "")
+                + (f" since {escape(since)}" if since else ""))
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
                      ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
                       "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
-        verdict = "[green]✓ pass[/]" if r.verdict == "pass" else "[red]✗ FAIL[/]"
+        verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
             sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
@@ -108,3 +126,27 @@ def history(lane, since, history, last, as_json):
                      f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
         c.print(f"{name:>6} {verdict_strip(s['strip'])}  {tail}")
     c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail[/]")
+
+
+@history.command("import")
+@click.argument("run_dir", type=click.Path(exists=True, path_type=Path))
+@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
+              help="The history store [default: the one given to `canary history`, else $CANARY_HISTORY, "
+                   "else SQLite in the user data dir].")
+@json_option
+@click.pass_context
+@handle_errors
+def import_(ctx, run_dir, history, as_json):
+    """Add RUN_DIR's record to the history: its pending-record.json (left there when the run could
+    not write the history, e.g. a CI runner's storage outage; the workflow keeps the run directory
+    as an artifact), else its result.json. Storing a run already there replaces it.
+
+    Exit status: 0 stored, 1 the history still cannot take it, 2 bad input."""
+    from canary.history import import_pending
+
+    record, location = import_pending(run_dir, history or (ctx.obj or {}).get("history"))
+    if as_json:
+        emit_json({"run_id": record.run_id, "lane": record.lane, "location": location, "status": "stored"})
+    else:
+        console().print(f"stored run {escape(record.run_id)} ({escape(record.lane)}, {record.verdict}) in "
+                        f"{escape(location)}", highlight=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ import click
 
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
+from canary.textio import read_json_object
 from canary.record import RunRecord
 from canary.render import console
 
@@ -28,6 +28,11 @@ def repo_option(fn):
 
 def notify_options(fn):
     """Flags shared by ``canary notify`` and ``canary run --notify``."""
+    fn = click.option("--no-bisect", is_flag=True, help="Do not bisect a new signature's regression window.")(fn)
+    fn = click.option("--bisect-budget", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+                      help="A new signature whose window holds several commits and whose failure can be tested "
+                           "here (a lowering error, a cpu-lane failure) is bisected for at most this long; the "
+                           "issue names the first bad commit [default: 600].")(fn)
     fn = click.option("--dry-run", is_flag=True,
                       help="Print the markdown and the API calls it would make; post nothing.")(fn)
     fn = click.option("--close-on-recovery", is_flag=True,
@@ -46,7 +51,8 @@ def run_notify_options(fn):
 def check_run_notify(opts: dict) -> bool:
     """True when ``canary run`` is to notify; bad notify flags are bad input before any training."""
     if opts["notify_backend"] is None:
-        used = [flag for flag, key in (("--dry-run", "dry_run"), ("--close-on-recovery", "close_on_recovery"))
+        used = [flag for flag, key in (("--dry-run", "dry_run"), ("--close-on-recovery", "close_on_recovery"),
+                                       ("--no-bisect", "no_bisect"), ("--bisect-budget", "bisect_budget"))
                 if opts[key]]
         if used:
             raise ConfigError(f"{' and '.join(used)} only appl{'y' if len(used) > 1 else 'ies'} with --notify github")
@@ -56,6 +62,15 @@ def check_run_notify(opts: dict) -> bool:
     GitHubClient(require_repo(opts["repo"]), None, retry=RetryPolicy.from_env())  # validates the names
     require_token(opts["dry_run"])
     return True
+
+
+def bisect_hook(no_bisect: bool, budget_s: float | None):
+    """The notifier's bisect of a new signature (None: off)."""
+    if no_bisect:
+        return None
+    from canary.notify.bisecting import DEFAULT_BUDGET_S, bisector
+
+    return bisector(budget_s or DEFAULT_BUDGET_S, log=lambda msg: click.echo(f"canary: {msg}", err=True))
 
 
 def notify_after_run(record: RunRecord, opts: dict, history: str | None, use_history: bool):
@@ -69,7 +84,8 @@ def notify_after_run(record: RunRecord, opts: dict, history: str | None, use_his
         return notify_lib(record, facts=facts_from_store(record, store, why_not), store=store, repo=opts["repo"],
                           backend=opts["notify_backend"],
                           close_on_recovery=opts["close_on_recovery"], dry_run=opts["dry_run"],
-                          log=lambda msg: click.echo(f"canary: {msg}", err=True))
+                          log=lambda msg: click.echo(f"canary: {msg}", err=True),
+                          bisect=bisect_hook(opts["no_bisect"], opts["bisect_budget"]))
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
         return NotifyResult([Delivery(record.run_id, "failed", error=f"{type(e).__name__}: {e}")])
 
@@ -94,7 +110,7 @@ def load_record(run: str, runs_dir: Path, store: "HistoryStore | None" = None, w
     for c in candidates:
         if c.is_file():
             try:
-                record = RunRecord.from_dict(json.loads(c.read_text()))
+                record = RunRecord.from_dict(read_json_object(c))
             except (ValueError, TypeError, KeyError) as e:
                 raise ConfigError(f"{c}: not a canary run record ({e})") from None
             record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
@@ -115,23 +131,30 @@ def render_result(result, as_json: bool) -> None:
     if as_json:
         emit_json(result.to_dict())
         return
+    from rich.markup import escape
+
     out = console()
     for d in result.deliveries:
         label = f"run {d.run_id}" + (" (spooled earlier)" if d.resent else "")
         if d.status == "dry-run":
             # plain echo, not rich: the markdown is printed byte for byte as it would be posted
-            click.echo(f"dry run for {label}: these calls would be made")
+            if d.error:
+                what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
+                click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
+                           "had no canary issues, these calls would be made")
+            elif not d.calls:
+                click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
+            else:
+                click.echo(f"dry run for {label}: nothing was posted; these calls would be made")
             for call in d.calls:
                 click.echo(f"  {call}")
             for i, m in enumerate(d.messages, 1):
                 click.echo(f"\n--- markdown {i}: {m['call']}" + (f"  title: {m['title']}" if m["title"] else ""))
                 click.echo(m["body"], nl=False)
-            if not d.calls:
-                click.echo("  nothing to say")
         elif d.status == "failed":
             out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
         elif d.status == "spooled":
-            out.print(f"[yellow]not sent[/] {label}: {d.error}", highlight=False)
+            out.print(f"[yellow]not sent[/] {label}: {escape(d.error or '')}", highlight=False)
             out.print(f"  kept in {d.spool_path}; the next notify sends it", highlight=False)
         else:
             if not d.actions:
@@ -153,7 +176,8 @@ def render_result(result, as_json: bool) -> None:
 @notify_options
 @json_option
 @handle_errors
-def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, as_json):
+def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, bisect_budget, no_bisect,
+           as_json):
     """Tell GitHub about RUN (a run directory, its result.json, or a run id in --runs or the
     history): open an issue for a
     new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
@@ -163,7 +187,18 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     When GitHub cannot be reached the notification is kept beside the run record and sent by the
     next notify.
 
-    Exit status: 0 said (or nothing to say), 1 not sent now (kept for the next notify), 2 bad input.
+    With --dry-run nothing is posted: it reads the repository's canary issues (when there is
+    anything to say) to decide as a real notify would, and prints the calls and the markdown.
+    A host that does not resolve or refuses the connection is not retried: the notify says
+    GitHub was unreachable within a second or two.
+
+    A new signature is bisected when its regression window holds more than one commit and the
+    failure can be tested here (`canary bisect`: a lowering error with `--test lower`, a cpu-lane
+    failure with `--test run`), within --bisect-budget; the new issue names the first bad commit,
+    or says the budget ran out and which commits it is among. --no-bisect turns this off.
+
+    Exit status: 0 said (or nothing to say; a dry run that could read GitHub), 1 not sent now (kept
+    for the next notify) or a dry run that could not read GitHub, 2 bad input.
     """
     from canary.notify import notify as notify_lib
     from canary.notify.facts import facts_from_store, open_history
@@ -175,6 +210,7 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     result = notify_lib(record, facts=facts_from_store(record, store, why_not), store=store, repo=repo,
                         backend=backend,
                         close_on_recovery=close_on_recovery, dry_run=dry_run,
-                        log=lambda msg: click.echo(f"canary: {msg}", err=True))
+                        log=lambda msg: click.echo(f"canary: {msg}", err=True),
+                        bisect=bisect_hook(no_bisect, bisect_budget))
     render_result(result, as_json)
-    sys.exit(0 if result.delivered else 1)
+    sys.exit(0 if result.ok else 1)

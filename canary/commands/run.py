@@ -6,13 +6,15 @@ import sys
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from canary import signals
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
-from canary.config import source_note
-from canary.metrics import workload_warnings
+from canary.config import MAX_STEPS, source_note
+from canary.metrics import as_float, workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.report.after_run import after_run
 from canary.runner import RunOptions, run_canary
@@ -20,21 +22,25 @@ from canary.spec import CacheSpec
 
 
 class RichProgress:
-    """Draws one progress bar per attempt on stderr: step, loss, tokens/s."""
+    """Draws one progress bar per attempt on stderr: step, loss, tokens/s. Until the attempt's
+    first step is recorded it is starting and compiling the train step; it says "compiling"."""
 
     def __init__(self, progress: Progress):
         self.p = progress
         self.task = None
+        self.prefix = ""
 
     def attempt_started(self, attempt, of, total_steps):
-        label = f"attempt {attempt}/{of}" if of > 1 else "training"
-        self.task = self.p.add_task(label, total=total_steps, loss="—", tps="—")
+        self.prefix = f"attempt {attempt}/{of} " if of > 1 else ""
+        self.task = self.p.add_task(f"{self.prefix}compiling", total=total_steps, loss="—", tps="—")
 
     def step(self, record):
         loss = record.get("train/loss")
         tps = record.get("throughput/tokens_per_second")
-        step = record.get("global_step", record.get("_step", 0))
-        self.p.update(self.task, completed=int(step) + 1, loss=fmt(loss),
+        step = as_float(record.get("global_step", record.get("_step", 0)))
+        if step is None or not 0 <= step < MAX_STEPS:  # drawn only; the metrics file is judged later
+            return
+        self.p.update(self.task, description=f"{self.prefix}training", completed=int(step) + 1, loss=fmt(loss),
                       tps=f"{tps:,.0f}" if isinstance(tps, (int, float)) else "—")
 
     def attempt_ended(self, attempt, outcome):
@@ -44,12 +50,13 @@ class RichProgress:
 
 def _workload_warnings(result) -> list[str]:
     """What the deciding attempt's workload warned about (e.g. a slower fallback backend)."""
+    skipped = list(result.context.get("metrics_warnings", []))
     if not result.attempts:
-        return []
+        return skipped
     try:
-        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace"))
+        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace")) + skipped
     except OSError:
-        return []
+        return skipped
 
 
 def _shown(path: str) -> str:
@@ -59,8 +66,8 @@ def _shown(path: str) -> str:
 
 
 @click.command()
-@click.argument("lane")
-@click.option("--steps", type=click.IntRange(min=1),
+@click.argument("lane", required=False, default="cpu")
+@click.option("--steps", type=click.IntRange(min=1, max=MAX_STEPS),
               help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
                    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML: the built-in model, or a command ferry "
@@ -87,7 +94,8 @@ def _shown(path: str) -> str:
 @handle_errors
 def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
         job_id, ci_run_url, wandb_url, as_json, **notify_opts):
-    """Train the pinned ferry on LANE (cpu, tpu, gpu) and judge it against the gates.
+    """Train the pinned ferry on LANE (cpu, tpu, gpu; default cpu, which needs no accelerator) and
+    judge it against the gates. `canary list` shows every lane.
 
     The workload runs in its own process: a crash or hang in training is a failed canary,
     never a harness crash. A run directory (metrics.jsonl, tracker_metrics.jsonl, train.log,
@@ -106,13 +114,16 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("loss {task.fields[loss]}"), TextColumn("{task.fields[tps]} tok/s"), TimeElapsedColumn(),
     ]
-    with Progress(*columns, console=err, transient=False, disable=not err.is_terminal and as_json) as p:
+    with signals.cancellable(), Progress(*columns, console=err, transient=False,
+                                         disable=not err.is_terminal and as_json) as p:
         result = run_canary(opts, RichProgress(p))
+        stopped = signals.requested() if result.verdict == signals.CANCELLED else None
+    notifying = notifying and stopped is None  # a stopped run is no regression: nothing to tell
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
     warnings = _workload_warnings(result)
     after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
-        err.print(f"[yellow]note:[/] {note}", highlight=False)
+        err.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     if as_json:
         emit_json({**result.to_dict(), "warnings": warnings, "after_run": after.to_dict(),
                    **({"notify": said.to_dict()} if said else {})})
@@ -126,7 +137,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
         if after.loss_line:
             out_c.print(f"loss {after.loss_line}", highlight=False)
-        if result.error:
+        if result.error and result.verdict != signals.CANCELLED:
             out_c.print("[bold red]training failed:[/]")
             out_c.print(result.error, markup=False, highlight=False)
         s = result.summary
@@ -140,10 +151,16 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             out_c.print(cache_line(result.cache), highlight=False)
         for w in warnings:
             out_c.print(f"[yellow]warning:[/] {w}", highlight=False)
-        if result.verdict == "fail" or result.classification not in (None, "pass"):
+        if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
         out_c.print(history_line(result.context.get("history")))
         if said:
             render_result(said, False)
+    if result.context.get("disk"):  # the verdict is given; what could not be written is said
+        click.echo(f"canary: {result.context['disk']}", err=True)
+        sys.exit(1)
+    if stopped is not None:
+        click.echo(f"canary: {result.error}; the run is recorded as cancelled", err=True)
+        sys.exit(signals.exit_code(stopped))
     sys.exit(0 if result.verdict == "pass" else 1)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from canary.errors import ConfigError
 from canary.metrics import LOG_FILE
 from canary.record import RunRecord
 from canary.render import console
+from canary.textio import decode, read_json_object
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
 RESULT_FILE = "result.json"
@@ -92,14 +92,14 @@ def _record_for(path: Path) -> tuple[RunRecord | None, int | None]:
     if result.name != RESULT_FILE or not result.is_file():
         return None, None
     try:
-        return RunRecord.from_dict(json.loads(result.read_text())), attempt
+        return RunRecord.from_dict(read_json_object(result)), attempt
     except (ValueError, TypeError, KeyError) as e:
         raise ConfigError(f"{result}: not a canary run record ({e})") from None
 
 
 def _read_log(logfile: Path) -> str:
     if str(logfile) == "-":
-        return sys.stdin.read()
+        return decode(sys.stdin.buffer.read(), "<stdin>", lenient=True)
     if logfile.is_dir():
         logfile = logfile / LOG_FILE
     try:

@@ -16,6 +16,7 @@ outage never loses a run and never fails a canary.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -25,6 +26,7 @@ from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 
 ENV_HISTORY = "CANARY_HISTORY"
+PENDING_RECORD = "pending-record.json"  # in a run directory: a record the history did not take
 ENV_SPOOL = "CANARY_SPOOL_DIR"
 DEFAULT_FILE = "history.sqlite3"
 
@@ -74,6 +76,10 @@ def backend(location: str) -> HistoryStore:
             raise ConfigError(
                 f"--history {location!r}: unknown storage scheme {scheme!r}; use a file path or gs://bucket/prefix"
             )
+        if scheme == "gs":
+            from canary.extras import GCS_HISTORY, require
+
+            require(GCS_HISTORY, f"--history {location}")
         return importlib.import_module(BACKENDS[scheme]).open(location)
     return importlib.import_module(BACKENDS["sqlite"]).open(location)
 
@@ -120,15 +126,57 @@ def select(records: list[RunRecord], lane: str | None, since: str | date | datet
 
 def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]:
     """Append a finished run to the history without ever failing the caller: an unreachable
-    store spools the record (uploaded next time); even a broken spool only reports.
-    Returns ``{"location", "status": "stored" | "spooled" | "failed", "detail"?}``."""
+    store spools the record (uploaded by the next run on this machine) and leaves it in the run
+    directory as ``pending-record.json`` (which outlives a short-lived CI runner as an artifact;
+    ``canary history import RUN_DIR`` adds it later); even a broken spool only reports.
+    Returns ``{"location", "status": "stored" | "spooled" | "failed", "detail"?, "pending"?}``."""
     where = location or default_location()
     try:
         store = open_store(where)
         status = store.append(record)
         out = {"location": store.location, "status": status}
         if status == "spooled":
-            out["detail"] = f"{store.last_error}; kept in {store.dir}, uploaded by the next canary run or history"
-        return out
+            out["detail"] = (f"{store.last_error}; kept in {store.kept_in or store.dir}, uploaded by the next canary "
+                             "run here")
     except Exception as e:  # the canary's verdict matters more than its bookkeeping
-        return {"location": where, "status": "failed", "detail": f"{type(e).__name__}: {e}"}
+        out = {"location": where, "status": "failed", "detail": f"{type(e).__name__}: {e}"}
+    if out["status"] != "stored":
+        pending = write_pending(record)
+        if pending:
+            out["pending"] = pending
+    return out
+
+
+def write_pending(record: RunRecord) -> str | None:
+    """The record the history did not take, kept in its run directory; None when that fails too."""
+    if not record.run_dir:
+        return None
+    path = Path(record.run_dir) / PENDING_RECORD
+    try:
+        path.write_text(json.dumps(record.to_dict(), indent=2))
+    except OSError:
+        return None
+    return str(path)
+
+
+def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[RunRecord, str]:
+    """``canary history import``: add a run directory's record to the history (its
+    ``pending-record.json``, else its ``result.json``), replacing any copy of the same run.
+    Raises StoreUnavailable when the history still cannot take it. Returns (record, location)."""
+    run_dir = Path(run_dir)
+    if run_dir.is_file():
+        run_dir = run_dir.parent
+    source = next((p for p in (run_dir / PENDING_RECORD, run_dir / "result.json") if p.is_file()), None)
+    if source is None:
+        raise ConfigError(f"{run_dir}: no {PENDING_RECORD} or result.json here; give a run directory "
+                          "(runs/<run_id>, or the unpacked artifact of a scheduled run)")
+    try:
+        record = RunRecord.from_dict(json.loads(source.read_text()))
+    except (ValueError, TypeError, KeyError) as e:
+        raise ConfigError(f"{source}: not a canary run record ({e})") from None
+    record.context.pop("history", None)  # result.json's note of how the recording went
+    store = backend(location or default_location())
+    store.append(record)
+    if source.name == PENDING_RECORD:
+        source.unlink(missing_ok=True)
+    return record, store.location

@@ -5,8 +5,12 @@ Layout under the prefix::
     runs/<run_id>.json      one object per run: the whole record
     index/<lane>.json       per lane, a small summary of every run (id, start, verdict, fingerprint)
 
-Concurrent writers (lanes running at once, retries, spool uploads) lose nothing because every
-write carries a generation precondition: a run's object is created with ``if_generation_match=0``
+Every call goes through the client library's retry policy (transient errors: 429, 5xx,
+connection resets, timeouts), bounded by ``CANARY_GCS_RETRY_S`` seconds (default 60). Writes
+retry only with a generation precondition (``DEFAULT_RETRY_IF_GENERATION_SPECIFIED``): a retried
+upload whose first try landed meets a 412, never a silent overwrite. Concurrent writers (lanes
+running at once, retries, spool uploads) lose nothing because every write carries a generation
+precondition: a run's object is created with ``if_generation_match=0``
 (or replaced at the generation just read), and a lane's index is read, changed and written back
 with ``if_generation_match=<the generation read>``; a 412 means someone else wrote first, so the
 writer reads again and retries. Both objects stay far below 8 MiB, so every upload is one
@@ -33,7 +37,32 @@ from canary.record import RunRecord
 
 TIMEOUT = (5.0, 30.0)  # connect, read (seconds)
 MAX_CAS_TRIES = 60
+ENV_RETRY_S = "CANARY_GCS_RETRY_S"
+DEFAULT_RETRY_S = 60.0
+PROBE_DIR = "doctor"
 T = TypeVar("T")
+
+
+def retry_deadline(environ=os.environ) -> float:
+    raw = environ.get(ENV_RETRY_S)
+    if raw is None:
+        return DEFAULT_RETRY_S
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{ENV_RETRY_S}={raw!r} is not a number of seconds") from None
+    if value < 0:
+        raise ConfigError(f"{ENV_RETRY_S}={raw!r} must not be negative")
+    return value
+
+
+def policies(deadline: float) -> tuple[Any, Any]:
+    """(reads, conditional writes): the library's retry policies, bounded by ``deadline`` seconds.
+    A write retries only when it carries ``if_generation_match``, which every write here does."""
+    from google.cloud.storage.retry import DEFAULT_RETRY, ConditionalRetryPolicy, is_generation_specified
+
+    reads = DEFAULT_RETRY.with_timeout(deadline)
+    return reads, ConditionalRetryPolicy(reads, is_generation_specified, ["query_params"])
 
 
 def parse_url(url: str) -> tuple[str, str]:
@@ -63,6 +92,7 @@ class GcsStore:
         self._client_factory = client_factory or _default_client
         self._client = None
         self._bucket = None
+        self.read_retry, self.write_retry = policies(retry_deadline())
 
     # ------------------------------------------------------------------ plumbing
 
@@ -102,11 +132,11 @@ class GcsStore:
             try:
                 self._call(lambda: blob.upload_from_string(
                     data, content_type="application/json", if_generation_match=generation,
-                    timeout=TIMEOUT, retry=None))
+                    timeout=TIMEOUT, retry=self.write_retry))
                 break
             except gexc.PreconditionFailed:
                 # the run was stored before (a spool upload retried): replace it at its generation
-                current = self._call(lambda: self.bucket().get_blob(blob.name, timeout=TIMEOUT, retry=None))
+                current = self._call(lambda: self.bucket().get_blob(blob.name, timeout=TIMEOUT, retry=self.read_retry))
                 generation = current.generation if current is not None else 0
             except gexc.NotFound as e:
                 raise StoreUnavailable(f"{self.location}: bucket {self.bucket_name!r} not found") from e
@@ -127,7 +157,7 @@ class GcsStore:
             try:
                 self._call(lambda: self.bucket().blob(name).upload_from_string(
                     data, content_type="application/json", if_generation_match=generation,
-                    timeout=TIMEOUT, retry=None))
+                    timeout=TIMEOUT, retry=self.write_retry))
                 return
             except gexc.PreconditionFailed:
                 time.sleep(random.uniform(0, min(0.05 * 2 ** min(attempt, 5), 1.0)))  # another writer won
@@ -140,13 +170,13 @@ class GcsStore:
         from google.api_core import exceptions as gexc
 
         for _ in range(MAX_CAS_TRIES):
-            blob = self._call(lambda: self.bucket().get_blob(name, timeout=TIMEOUT, retry=None))
+            blob = self._call(lambda: self.bucket().get_blob(name, timeout=TIMEOUT, retry=self.read_retry))
             if blob is None:
                 return [], 0
             generation = blob.generation
             try:
                 data = self._call(lambda: blob.download_as_bytes(
-                    if_generation_match=generation, timeout=TIMEOUT, retry=None))
+                    if_generation_match=generation, timeout=TIMEOUT, retry=self.read_retry))
             except (gexc.PreconditionFailed, gexc.NotFound):
                 continue  # replaced between the two calls: read the new one
             return json.loads(data).get("runs", []), generation
@@ -157,7 +187,7 @@ class GcsStore:
     def _lanes(self) -> list[str]:
         prefix = self._name("index") + "/"
         blobs = self._call(lambda: list(self.client().list_blobs(
-            self.bucket_name, prefix=prefix, timeout=TIMEOUT, retry=None)))
+            self.bucket_name, prefix=prefix, timeout=TIMEOUT, retry=self.read_retry)))
         return [b.name[len(prefix):-len(".json")] for b in blobs if b.name.endswith(".json")]
 
     def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
@@ -175,17 +205,59 @@ class GcsStore:
 
         blob = self.bucket().blob(self._name("runs", f"{run_id}.json"))
         try:
-            data = self._call(lambda: blob.download_as_bytes(timeout=TIMEOUT, retry=None))
+            data = self._call(lambda: blob.download_as_bytes(timeout=TIMEOUT, retry=self.read_retry))
         except gexc.NotFound:
             return None
         return RunRecord.from_dict(json.loads(data))
+
+
+    # ------------------------------------------------------------------ doctor
+
+    def probe(self) -> str:
+        """Read the store and write (then delete) one probe object under ``<prefix>/doctor/``;
+        raises StoreUnavailable when either fails. Never touches a run or an index."""
+        from google.api_core import exceptions as gexc
+
+        self._lanes()
+        name = self._name(PROBE_DIR, f"probe-{os.getpid()}-{random.getrandbits(32):08x}")
+        blob = self.bucket().blob(name)
+        self._call(lambda: blob.upload_from_string(b"canary doctor probe", if_generation_match=0,
+                                                   timeout=TIMEOUT, retry=self.write_retry))
+        try:
+            self._call(lambda: blob.delete(if_generation_match=blob.generation, timeout=TIMEOUT,
+                                           retry=self.write_retry))
+        except gexc.NotFound:
+            pass  # a retried delete whose first try landed
+        return f"listed gs://{self.bucket_name}/{self._name('index')}/, wrote and deleted gs://{self.bucket_name}/{name}"
+
+
+def _emulator() -> str | None:
+    return os.environ.get("STORAGE_EMULATOR_HOST")
+
+
+def require_credentials(location: str) -> None:
+    """Application Default Credentials must be findable (unless an emulator is used): without
+    them every write would fail after the run, so it is a setup error (exit 2) before it."""
+    if _emulator():
+        return
+    import google.auth
+    from google.auth.exceptions import DefaultCredentialsError
+
+    try:
+        google.auth.default()
+    except DefaultCredentialsError:
+        raise ConfigError(
+            f"--history {location}: no Google Cloud credentials found. In GitHub Actions run "
+            "google-github-actions/auth before canary; elsewhere set GOOGLE_APPLICATION_CREDENTIALS or run "
+            "`gcloud auth application-default login`; or set STORAGE_EMULATOR_HOST for an emulator"
+        ) from None
 
 
 def _default_client():
     from google.auth.credentials import AnonymousCredentials
     from google.cloud import storage
 
-    emulator = os.environ.get("STORAGE_EMULATOR_HOST")
+    emulator = _emulator()
     if emulator:
         return storage.Client(project="canary", credentials=AnonymousCredentials(),
                               client_options={"api_endpoint": emulator})
@@ -193,4 +265,6 @@ def _default_client():
 
 
 def open(location: str) -> GcsStore:
+    parse_url(location)
+    require_credentials(location)
     return GcsStore(location)

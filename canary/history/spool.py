@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+import tempfile
 from datetime import date, datetime
 from pathlib import Path
 
@@ -25,44 +26,69 @@ def spool_key(location: str) -> str:
     return f"{slug}-{hashlib.sha256(location.encode()).hexdigest()[:10]}"
 
 
+def fallback_spool_root() -> Path:
+    """Where records wait when the spool's own folder (in the user data dir) is read-only."""
+    uid = os.getuid() if hasattr(os, "getuid") else "user"
+    return Path(tempfile.gettempdir()) / f"canary-{uid}" / "spool"
+
+
+def _write_atomic(folder: Path, record: RunRecord) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{record.run_id}.json"
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(record.to_dict()))
+    os.replace(tmp, path)
+    return path
+
+
 class SpoolingStore:
     def __init__(self, inner: HistoryStore, spool_root: Path):
         self.inner = inner
         self.location = inner.location
         self.dir = Path(spool_root) / spool_key(inner.location)
+        self.fallback_dir = fallback_spool_root() / spool_key(inner.location)
+        self.kept_in: Path | None = None  # where the last spooled record went
         self.last_error: str | None = None
         self.unreachable = False
 
     # ------------------------------------------------------------------ the spool
 
-    def pending(self) -> list[RunRecord]:
+    def _pending_files(self) -> list[tuple[Path, RunRecord]]:
         out = []
-        for f in sorted(self.dir.glob("*.json")) if self.dir.is_dir() else []:
-            try:
-                out.append(RunRecord.from_dict(json.loads(f.read_text())))
-            except (OSError, ValueError, TypeError):
-                continue  # half-written by a process that died, or taken by a concurrent flush
+        for d in dict.fromkeys((self.dir, self.fallback_dir)):
+            for f in sorted(d.glob("*.json")) if d.is_dir() else []:
+                try:
+                    out.append((f, RunRecord.from_dict(json.loads(f.read_text()))))
+                except (OSError, ValueError, TypeError):
+                    continue  # half-written by a process that died, or taken by a concurrent flush
         return out
 
+    def pending(self) -> list[RunRecord]:
+        return [r for _, r in self._pending_files()]
+
     def _spool(self, record: RunRecord) -> Path:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        path = self.dir / f"{record.run_id}.json"
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(record.to_dict()))
-        os.replace(tmp, path)
+        """Keeps the record in the spool; when the spool's own folder cannot be written (a
+        read-only data dir), in the fallback folder under the temporary directory, and says
+        where (``kept_in``)."""
+        try:
+            path = _write_atomic(self.dir, record)
+        except OSError as e:
+            self.last_error = f"{self.last_error}; the spool {self.dir} refused it too ({e.strerror or e})"
+            path = _write_atomic(self.fallback_dir, record)
+        self.kept_in = path
         return path
 
     def flush(self) -> int:
         """Upload spooled records; stop at the first refusal. Returns how many were uploaded."""
         uploaded = 0
         self.unreachable = False
-        for record in self.pending():
+        for path, record in self._pending_files():
             try:
                 self.inner.append(record)
             except StoreUnavailable as e:
                 self.last_error, self.unreachable = str(e), True
                 break
-            (self.dir / f"{record.run_id}.json").unlink(missing_ok=True)
+            path.unlink(missing_ok=True)
             uploaded += 1
         return uploaded
 
@@ -88,10 +114,11 @@ class SpoolingStore:
         return select(stored + waiting, lane, since)
 
     def get(self, run_id: str) -> RunRecord | None:
-        path = self.dir / f"{run_id}.json"
-        if path.is_file():
-            try:
-                return RunRecord.from_dict(json.loads(path.read_text()))
-            except (OSError, ValueError):
-                pass
+        for folder in (self.dir, self.fallback_dir):
+            path = folder / f"{run_id}.json"
+            if path.is_file():
+                try:
+                    return RunRecord.from_dict(json.loads(path.read_text()))
+                except (OSError, ValueError):
+                    pass
         return self.inner.get(run_id)

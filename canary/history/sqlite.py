@@ -4,6 +4,7 @@ columns queries filter on). Concurrent writers on one machine are serialized by 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from contextlib import closing
 from datetime import date, datetime
@@ -80,6 +81,27 @@ class SqliteStore:
         except sqlite3.Error as e:
             raise StoreUnavailable(f"{self.path}: {e}") from e
         return RunRecord.from_dict(json.loads(row[0])) if row else None
+
+
+    def probe(self) -> str:
+        """Read the store and take (then release) its write lock, writing nothing; a store not
+        created yet is checked by the directory it will be created in. Raises StoreUnavailable."""
+        if not self.path.exists():
+            parent = next((p for p in self.path.parents if p.exists()), None)
+            if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK):
+                raise StoreUnavailable(f"{self.path}: does not exist and {parent} is not writable")
+            return f"{self.path} does not exist yet; {parent} is writable, so the first run creates it"
+        for p in (self.path, self.path.parent):  # the file, and the directory its journal goes in
+            if not os.access(p, os.W_OK):
+                raise StoreUnavailable(f"{p}: not writable")
+        try:
+            with closing(sqlite3.connect(self.path, timeout=30, isolation_level=None)) as conn:
+                n = conn.execute("SELECT count(*) FROM runs").fetchone()[0]
+                conn.execute("BEGIN IMMEDIATE")  # the write lock a run's append takes
+                conn.execute("ROLLBACK")
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+        return f"read {n} run{'s' if n != 1 else ''} and took the write lock of {self.path}"
 
 
 def open(location: str) -> SqliteStore:

@@ -6,7 +6,8 @@ One small protocol, one module per backend (like pre-commit's languages):
 
 ``poll`` is called every ``poll_interval`` seconds while the attempt runs (the harness uses it
 to tail metrics and draw progress). A launcher never raises for a failed workload: a crash,
-a timeout or a job that never started is an outcome, not an exception.
+a timeout, a job that never started, or a stop asked of the harness by a signal
+(``cancelled``, :mod:`canary.signals`) is an outcome, not an exception.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Callable, Literal, Protocol
 
 from canary.config import Lane
 
-Outcome = Literal["succeeded", "failed", "timeout", "never_started", "stopped", "lost"]
+Outcome = Literal["succeeded", "failed", "timeout", "never_started", "stopped", "lost", "cancelled"]
 
 
 @dataclass(frozen=True)

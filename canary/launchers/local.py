@@ -1,10 +1,13 @@
 """The local launcher: the workload as a child process in its own process group.
 
-stdout and stderr go to the attempt's log file; a timeout (or Ctrl-C in the harness) kills the
-whole group, so no stray compiler or worker outlives the attempt."""
+stdout and stderr go to the attempt's log file; a timeout, or a signal that stops the harness
+(:func:`canary.signals.requested`), kills the whole group (SIGTERM, then SIGKILL after a grace),
+so no stray compiler or worker outlives the attempt. The child also dies with the harness: the
+kernel kills it if the harness itself is killed (:func:`canary.signals.child_dies_with_parent`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,6 +16,7 @@ from typing import Callable
 
 from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest
+from canary import signals
 
 
 class LocalLauncher:
@@ -32,6 +36,7 @@ class LocalLauncher:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=signals.child_dies_with_parent(),
             )
             try:
                 while True:
@@ -40,6 +45,13 @@ class LocalLauncher:
                         break
                     except subprocess.TimeoutExpired:
                         poll()
+                        if (stop := signals.requested()) is not None:
+                            said = self._kill(proc)
+                            poll()
+                            return AttemptOutcome(
+                                signals.CANCELLED, None, time.monotonic() - t0, request.log_path,
+                                detail=f"stopped by {signals.signal_name(stop)}; {said}",
+                            )
                         if time.monotonic() - t0 > request.timeout_s:
                             self._kill(proc)
                             poll()
@@ -61,16 +73,28 @@ class LocalLauncher:
                                   detail=f"killed by signal {signal.Signals(sig).name}")
         return AttemptOutcome("failed", rc, duration, request.log_path, detail=f"exit status {rc}")
 
-    def _kill(self, proc: subprocess.Popen) -> None:
+    def _kill(self, proc: subprocess.Popen) -> str:
+        """SIGTERM to the child's process group, SIGKILL after ``grace_s``; says what it took."""
         try:
             os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=self.grace_s)
+                said = f"process group {proc.pid} ended on SIGTERM"
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+                said = f"process group {proc.pid} killed with SIGKILL after {self.grace_s:g}s"
+                try:
+                    proc.wait(timeout=self.grace_s)
+                except subprocess.TimeoutExpired:  # stuck in the kernel (a hung driver or mount)
+                    return f"{said}, but process {proc.pid} has not exited (stuck in the kernel?)"
         except ProcessLookupError:
-            pass
+            proc.wait()
+            return f"process {proc.pid} had already ended"
+        except OSError as e:  # not ours to signal (a setuid child): say so, never crash the harness
+            return f"could not signal process group {proc.pid}: {e.strerror or e}; it may still be running"
+        with contextlib.suppress(OSError):  # the leader is gone; anything left in its group goes too
+            os.killpg(proc.pid, signal.SIGKILL)
+        return said
 
 
 def make(lane: Lane) -> LocalLauncher:

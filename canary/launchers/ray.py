@@ -36,6 +36,7 @@ from typing import Any, Callable
 
 from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv
+from canary import signals
 
 # Variables of the harness's environment a training job needs on the cluster (field notes §2),
 # W&B's, so tracking works the same wherever the job runs, and the multi-host start's. Nothing
@@ -46,6 +47,8 @@ FORWARD = ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "RAGGED_DOT_IMPL", "WANDB_API_KEY", 
 FORWARD_PREFIXES = ("NCCL_", "JAX_")
 
 # Ray's reasons a job failed before its entrypoint ran, and the ones where the job was lost.
+CANCEL_WAIT_S = 8.0  # a stopped harness waits this long for Ray to confirm the job stopped
+
 NOT_STARTED_ERRORS = {
     "JOB_SUPERVISOR_ACTOR_START_TIMEOUT",
     "JOB_SUPERVISOR_ACTOR_UNSCHEDULABLE",
@@ -170,38 +173,52 @@ class RayLauncher:
                     return outcome(kind, _detail(status, info), job_id, exit_code=info.driver_exit_code,
                                    error_type=error_type)
                 if not ever_running and now - t0 > self.start_timeout_s:
-                    self._stop(client, job_id, request.poll_interval)
+                    said = self._stop(client, job_id, request.poll_interval)
                     copy_log()
-                    note(f"job {job_id} did not start within {self.start_timeout_s:g}s; stopped it")
+                    note(f"job {job_id} did not start within {self.start_timeout_s:g}s; {said}")
                     return outcome("never_started", f"no worker with {self.resources or 'the resources'} "
                                    f"within {self.start_timeout_s:g}s", job_id)
                 if run_started is not None and now - run_started > request.timeout_s:
-                    self._stop(client, job_id, request.poll_interval)
+                    said = self._stop(client, job_id, request.poll_interval)
                     copy_log()
                     poll()
-                    note(f"job {job_id} still running after {request.timeout_s:g}s; stopped it")
-                    return outcome("timeout", f"no exit after {request.timeout_s:g}s; Ray job stopped", job_id)
+                    note(f"job {job_id} still running after {request.timeout_s:g}s; {said}")
+                    return outcome("timeout", f"no exit after {request.timeout_s:g}s; {said}", job_id)
+                if (stop := signals.requested()) is not None:  # the harness was told to stop
+                    said = self._stop(client, job_id, request.poll_interval, wait_s=min(self.grace_s, CANCEL_WAIT_S))
+                    copy_log()
+                    poll()
+                    note(f"stopped by {signals.signal_name(stop)}; {said}")
+                    return outcome(signals.CANCELLED, f"stopped by {signals.signal_name(stop)}; {said}", job_id)
                 if now - last_log >= self.log_interval_s:
                     copy_log()
                     last_log = now
                 poll()
                 time.sleep(request.poll_interval)
         except BaseException:
-            self._stop(client, job_id, request.poll_interval)
+            note(self._stop(client, job_id, request.poll_interval, wait_s=min(self.grace_s, CANCEL_WAIT_S)))
             raise
 
-    def _stop(self, client, job_id: str, interval: float) -> None:
-        """Asks Ray to stop the job and waits (up to grace_s) until it says it has."""
+    def _stop(self, client, job_id: str, interval: float, wait_s: float | None = None) -> str:
+        """Asks Ray to stop the job and waits (up to ``wait_s``, else grace_s) until it says it
+        has. Returns what happened, failures included: a job that may still hold its workers
+        must be said, not swallowed."""
+        wait_s = self.grace_s if wait_s is None else wait_s
         try:
             client.stop_job(job_id)
-            deadline = time.monotonic() + self.grace_s
+        except Exception as e:
+            return f"could not stop Ray job {job_id} at {self.address}: {type(e).__name__}: {e}; it may still be running"
+        status = "unknown"
+        deadline = time.monotonic() + wait_s
+        try:
             while time.monotonic() < deadline:
-                status = client.get_job_status(job_id)
-                if str(getattr(status, "value", status)) in ("SUCCEEDED", "FAILED", "STOPPED"):
-                    return
+                status = str(getattr(s := client.get_job_status(job_id), "value", s))
+                if status in ("SUCCEEDED", "FAILED", "STOPPED"):
+                    return f"stopped Ray job {job_id} ({status.lower()})"
                 time.sleep(interval)
-        except Exception:
-            pass
+        except Exception as e:
+            return f"asked Ray to stop job {job_id}, but could not confirm it: {type(e).__name__}: {e}"
+        return f"asked Ray to stop job {job_id}; still {status.lower()} after {wait_s:g}s"
 
 
 def _detail(status: str, info: Any) -> str:
@@ -213,7 +230,21 @@ def _detail(status: str, info: Any) -> str:
     return "; ".join(parts)
 
 
+def require_setup(lane_name: str, address: str | None) -> str:
+    """The setup a ray lane needs before any attempt: the Ray Jobs client installed, and a job
+    server to submit to. Missing either is bad input (exit 2), never a failed canary."""
+    from canary.errors import ConfigError
+    from canary.extras import RAY, require
+
+    require(RAY, f"lane {lane_name!r} (launcher ray)")
+    if not address:
+        raise ConfigError(f"lane {lane_name!r} runs through Ray, but no Ray address is set: pass canary's "
+                          "--ray-address URL (e.g. http://head:8265) or set RAY_ADDRESS, or give the lane a "
+                          "launcher.address in its lanes file")
+    return address
+
+
 def make(lane: Lane, address: str | None = None) -> RayLauncher:
     lc = lane.launcher
-    return RayLauncher(resolve_address(address, dict(os.environ), lc.address), lc.resources,
-                       lc.start_timeout_s, lc.runtime_env, lc.python)
+    resolved = require_setup(lane.name, resolve_address(address, dict(os.environ), lc.address))
+    return RayLauncher(resolved, lc.resources, lc.start_timeout_s, lc.runtime_env, lc.python)

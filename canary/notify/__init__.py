@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import urllib.parse
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from canary.errors import ConfigError
+from canary.notify import redact as redact_mod
 from canary.notify import spool
 from canary.notify.compose import Facts
 from canary.notify.github import GitHubClient, GitHubError
@@ -49,11 +49,13 @@ class Delivery:
     calls: list[str] = field(default_factory=list)  # dry run: the API calls it would make
     messages: list[dict[str, str]] = field(default_factory=list)  # dry run: the markdown it would post
     resent: bool = False  # a spooled notification of an earlier run, sent now
+    unreachable: bool = False  # the error is GitHub's host not resolving, refusing or having no route
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id, "status": self.status, "resent": self.resent,
             "actions": [a.to_dict() for a in self.actions], "error": self.error,
+            "unreachable": self.unreachable,
             "spool_path": self.spool_path, "calls": self.calls, "messages": self.messages,
         }
 
@@ -64,20 +66,34 @@ class NotifyResult:
 
     @property
     def delivered(self) -> bool:
-        """Everything that had to be said was said (or, in a dry run, shown)."""
-        return all(d.status in ("sent", "dry-run") for d in self.deliveries)
+        """Everything that had to be said was said to GitHub. Never true of a dry run: it
+        delivers nothing."""
+        return bool(self.deliveries) and all(d.status == "sent" for d in self.deliveries)
+
+    @property
+    def dry_run(self) -> bool:
+        return any(d.status == "dry-run" for d in self.deliveries)
+
+    @property
+    def unreachable(self) -> str | None:
+        """Why GitHub could not be reached, when that is what stopped a delivery or a dry run's reads."""
+        return next((d.error for d in self.deliveries if d.unreachable and d.error), None)
+
+    @property
+    def ok(self) -> bool:
+        """Did its job: delivered, or a dry run that read GitHub and so shows what a real run would do."""
+        if self.dry_run:
+            return all(d.status == "dry-run" and d.error is None for d in self.deliveries)
+        return self.delivered
 
     def to_dict(self) -> dict[str, Any]:
-        return {"delivered": self.delivered, "deliveries": [d.to_dict() for d in self.deliveries]}
-
-
-_SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|API_KEY|ACCESS_KEY|CREDENTIALS?)$", re.I)
+        return {"delivered": self.delivered, "dry_run": self.dry_run, "unreachable": self.unreachable,
+                "deliveries": [d.to_dict() for d in self.deliveries]}
 
 
 def env_secrets(environ: dict[str, str] | None = None) -> tuple[str, ...]:
     """Values of the environment's secret-named variables: never to be posted, whatever they look like."""
-    env = os.environ if environ is None else environ
-    return tuple(v for k, v in env.items() if _SECRET_ENV.search(k) and len(v) >= 8)
+    return redact_mod.env_secrets(os.environ if environ is None else environ)
 
 
 class DryRunTracker:
@@ -90,6 +106,7 @@ class DryRunTracker:
         self.calls: list[str] = []
         self.messages: list[dict[str, str]] = []
         self.read_error: str | None = None
+        self.unreachable = False
 
     def _read(self, call: str, fn: Callable[[], Any], empty: Any) -> Any:
         self.calls.append(call)
@@ -99,6 +116,7 @@ class DryRunTracker:
             return fn()
         except GitHubError as e:
             self.read_error = str(e)
+            self.unreachable = e.unreachable
             self.reader = None
             self.calls.append(f"  (could not read GitHub: {e}; deciding as if nothing were there)")
             return empty
@@ -182,22 +200,38 @@ def _waiting(record: RunRecord, store: "HistoryStore | None") -> list[tuple[Path
     return sorted(found, key=lambda x: (x[1].record.started_at, x[1].record.run_id, x[0] is None))
 
 
+class _OnNewIssue:
+    """Runs the ``bisect`` hook (record, facts) -> facts once, when a new issue is to be opened."""
+
+    def __init__(self, hook: Callable[[RunRecord, Facts], Facts], record: RunRecord):
+        self.hook, self.record, self.facts = hook, record, None
+
+    def __call__(self, facts: Facts) -> Facts:
+        if self.facts is None:
+            self.facts = self.hook(self.record, facts)
+        return self.facts
+
+
 def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github", close_on_recovery: bool = False,
          dry_run: bool = False, client: GitHubClient | None = None, flush: bool = True,
-         store: "HistoryStore | None" = None, log: Callable[[str], None] | None = None) -> NotifyResult:
+         store: "HistoryStore | None" = None, log: Callable[[str], None] | None = None,
+         bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
     """Notify about ``record`` with ``facts`` already computed; first resend what earlier runs could
     not send. With a history ``store``, a notification that cannot be sent is also kept in the run's
-    record there, so the next invocation finds it on any machine."""
+    record there, so the next invocation finds it on any machine. ``bisect`` adds to the facts of a
+    new issue (see :mod:`canary.notify.bisecting`)."""
     gh = _client(backend, repo, client, log)
     facts = replace(facts, secrets=tuple(dict.fromkeys(facts.secrets + env_secrets() + ((gh.token,) if gh.token else ()))))
+    on_new = _OnNewIssue(bisect, record) if bisect is not None else None
     if dry_run:
         dry = DryRunTracker(gh)
-        actions = report(dry, record, facts, close_on_recovery)
+        actions = report(dry, record, facts, close_on_recovery, on_new)
         return NotifyResult([Delivery(record.run_id, "dry-run", actions, dry.read_error, calls=dry.calls,
-                                      messages=dry.messages)])
+                                      messages=dry.messages, unreachable=dry.unreachable)])
 
     deliveries: list[Delivery] = []
     outage: str | None = None
+    unreachable = False
     sent: set[str] = set()
     for path, pending in _waiting(record, store) if flush else []:
         rid = pending.record.run_id
@@ -209,8 +243,9 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
                 actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
                                  pending.close_on_recovery)
             except GitHubError as e:
-                outage = str(e)
-                deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True))
+                outage, unreachable = str(e), e.unreachable
+                deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True,
+                                           unreachable=unreachable))
                 break
             sent.add(rid)
             deliveries.append(Delivery(rid, "sent", actions, resent=True))
@@ -222,9 +257,9 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     error = outage
     if outage is None:
         try:
-            actions = report(gh, record, facts, close_on_recovery)
+            actions = report(gh, record, facts, close_on_recovery, on_new)
         except GitHubError as e:
-            error = str(e)
+            error, unreachable = str(e), e.unreachable
         else:
             spool.done(spool.home_of(record) / spool.PENDING_FILE)
             stored = _stored(store, record.run_id)
@@ -232,10 +267,12 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
                 _store_put(store, spool.unmark(stored))
             deliveries.append(Delivery(record.run_id, "sent", actions))
             return NotifyResult(deliveries)
+    if on_new is not None and on_new.facts is not None:
+        facts = on_new.facts  # what the bisect found is kept for the resend
     pending = spool.Pending(backend, repo, record, facts, close_on_recovery, error or "")
     path = spool.put(pending)
     _store_put(store, spool.mark(pending))
-    deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path)))
+    deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path), unreachable=unreachable))
     return NotifyResult(deliveries)
 
 
@@ -251,7 +288,8 @@ def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:
 def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None, *, repo: str,
            backend: str = "github", close_on_recovery: bool = False, dry_run: bool = False,
            client: GitHubClient | None = None, facts: Facts | None = None, store: "HistoryStore | None" = None,
-           log: Callable[[str], None] | None = None) -> NotifyResult:
+           log: Callable[[str], None] | None = None,
+           bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
     """Compute what to say about ``record`` from the run history (``history_records``, else the
     records of ``store``), then say it (see :func:`send`)."""
     from canary.notify.facts import facts_for, facts_from_store
@@ -262,4 +300,4 @@ def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None
         else:
             facts = facts_from_store(record, store)
     return send(record, facts, repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
-                client=client, store=store, log=log)
+                client=client, store=store, log=log, bisect=bisect)

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
-from canary.queries import WindowCommit, daily_ordinal
+from canary.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.record import Attempt, RunRecord, Signature
 
 TITLE_MAX = 120
@@ -70,6 +70,36 @@ class Previous:
 
 
 @dataclass(frozen=True)
+class FirstBad:
+    """What bisecting the regression window found (``canary bisect``), for a new issue."""
+
+    sha: str | None  # None: not named (see note)
+    subject: str = ""
+    test: str = ""  # lower | run
+    tested: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    exhausted: bool = False  # the budget ran out
+    budget_s: float | None = None
+    candidates: tuple[str, ...] = ()  # not named: the commits it is among
+    note: str = ""  # why none was named
+
+    def __post_init__(self):
+        object.__setattr__(self, "candidates", tuple(self.candidates))
+
+
+@dataclass(frozen=True)
+class InfraFacts:
+    """The lane's trailing runs that never trained (infrastructure failures), this run included."""
+
+    runs: int
+    days: int
+    since: str  # date of the first of them
+    alert: bool  # two days or more without a verdict: the canary has gone silent
+    last_verdict: str | None = None  # date of the latest run that trained and was judged
+
+
+@dataclass(frozen=True)
 class Facts:
     """What a message says beyond the run record itself; all optional (unknown is said as such)."""
 
@@ -83,6 +113,9 @@ class Facts:
     failure_streak: StreakFacts | None = None  # on a pass: the streak of failures it ends
     previous: Previous | None = None  # on a recurrence: the latest earlier failure with this signature
     failing_elsewhere: tuple[tuple[str, str], ...] = ()  # on a pass: (fingerprint, lane) still failing on other lanes
+    versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
+    infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
+    first_bad: FirstBad | None = None  # a new signature's window, bisected
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
@@ -94,11 +127,13 @@ class Facts:
     def from_dict(cls, d: dict[str, Any]) -> "Facts":
         d = dict(d)
         for key, kind in (("streak", StreakFacts), ("failure_streak", StreakFacts), ("last_pass", LastPass),
-                          ("previous", Previous)):
+                          ("previous", Previous), ("infra", InfraFacts), ("first_bad", FirstBad)):
             d[key] = kind(**d[key]) if d.get(key) else None
         if d.get("window") is not None:
             d["window"] = tuple(WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
                                              list(c.get("watched_paths", []))) for c in d["window"])
+        if d.get("versions") is not None:
+            d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
         d.pop("secrets", None)
@@ -366,7 +401,7 @@ def _window_section(facts: Facts) -> str:
     if facts.window is None:
         lines.append(f"Last pass: {since}. The commits since are unknown"
                      + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else "."))
-        return "\n".join(lines)
+        return "\n".join(lines + _versions_lines(facts))
     watched = [c for c in facts.window if c.watched]
     rest = [c for c in facts.window if not c.watched]
     n = len(facts.window)
@@ -386,7 +421,48 @@ def _window_section(facts: Facts) -> str:
         lines.append(f"- … and {len(shown) - 50} more")
     if facts.window_note:
         lines.append(escape_inline(clean(facts.window_note, s)))
-    return "\n".join(lines)
+    return "\n".join(lines + _versions_lines(facts))
+
+
+def short_version(name: str, value: str | None) -> str:
+    if value is None:
+        return "not installed"
+    return value[:12] if name == "ferry" else value
+
+
+def _versions_lines(facts: Facts) -> list[str]:
+    """The version changes since the last pass, under the commits."""
+    if facts.last_pass is None:
+        return []
+    if facts.versions is None:
+        return ["", "Version changes since the last pass: unknown."]
+    if not facts.versions:
+        return ["", "Versions since the last pass: unchanged (jax, jaxlib, the accelerator plugin, optax, python, "
+                    "the ferry's content)."]
+    n = len(facts.versions)
+    out = ["", f"{n} version change{'s' if n != 1 else ''} since the last pass:"]
+    for v in facts.versions:
+        what = "ferry content sha256" if v.name == "ferry" else v.name
+        out.append(f"- {escape_inline(what)}: {code(short_version(v.name, v.before))} → "
+                   f"{code(short_version(v.name, v.after))}")
+    return out
+
+
+def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
+    how = (f"`canary bisect --test {fb.test}`: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
+           f"{fb.skipped} skipped, {fb.seconds:.0f} s")
+    if fb.sha:
+        return (f"### First bad commit\nfirst bad commit: {fb.sha} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+                f"\n\nFound by {how}.")
+    among = ""
+    if fb.candidates:
+        shown = ", ".join(code(c[:12]) for c in fb.candidates[:20])
+        among = f" It is one of {len(fb.candidates)}: {shown}" + (" …" if len(fb.candidates) > 20 else "") + "."
+    if fb.exhausted:
+        budget = (f"{fb.budget_s / 60:g}-minute " if fb.budget_s % 60 == 0 else f"{fb.budget_s:g}-second ") if fb.budget_s else ""
+        return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
+    why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
+    return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
 
 
 def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
@@ -446,6 +522,7 @@ def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) 
         _attempts_section(record),
         _cache_section(record, s),
         _window_section(facts),
+        *([_first_bad_section(facts.first_bad, s)] if facts.first_bad else []),
         _repro_section(record, facts),
     ]
     return _with_excerpt(before, [context_block(record, facts, s)], _excerpt_text(record), s, limit)
@@ -458,29 +535,63 @@ def issue_title(record: RunRecord) -> str:
     return f"[canary-{record.lane}] " + clean(summary_line(record)).replace("\n", " ")
 
 
+INFRA_LABEL = "canary-infra"
+
+
+def is_infrastructure(record: RunRecord) -> bool:
+    """A run that never trained (no capacity, lost, stopped): posted under ``canary-infra``, apart
+    from code regressions."""
+    return record.classification == "infrastructure"
+
+
+def labels_for(record: RunRecord) -> tuple[str, ...]:
+    return ("canary", INFRA_LABEL) if is_infrastructure(record) else ("canary", "bug")
+
+
+def silence_lines(facts: Facts) -> list[str]:
+    """On an infrastructure failure, how long the lane has had no verdict; loud from two days on."""
+    i = facts.infra
+    if i is None:
+        return []
+    runs = f"{i.runs} run{'s' if i.runs != 1 else ''}"
+    last = f"the last run that trained was on {i.last_verdict}" if i.last_verdict else "no run has trained yet"
+    if i.alert:
+        return ["", f"**No verdict for {i.days} days**: all {runs} of this lane since {i.since} failed before "
+                    f"training; {last}. The canary is silent, not passing: the lane needs attention."]
+    return ["", f"No verdict since {i.since} ({runs}); {last}. After {INFRA_ALERT_DAYS} days without one this becomes an alert."]
+
+
+def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
+    if is_infrastructure(record):
+        return [f"**The {trigger(record)} {record.lane} canary could not run ({run_date(record)})**: an "
+                "infrastructure failure (it never trained), not a code regression."] + silence_lines(facts)
+    return [failed]
+
+
 def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, related: Sequence[int] = ()) -> Message:
     """The issue for a signature seen for the first time; ``related`` are the open issues whose
     signature shares its group (error class and failing op)."""
     sig = signature_or_fallback(record)
     head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
         run_marker(record.run_id, record.lane),
-        f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a failure signature "
-        f"not seen in any open canary issue (ferry `{record.ferry}` v{record.ferry_version}).",
+        *_head(record, facts, f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a "
+                              f"failure signature not seen in any open canary issue (ferry `{record.ferry}` "
+                              f"v{record.ferry_version})."),
     ]
     if related:
         refs = ", ".join(f"#{n}" for n in sorted(related))
         head.append(f"It shares its group (the same error class and failing op, another signature) with open "
                     f"{'issue' if len(related) == 1 else 'issues'} {refs}: perhaps one cause.")
     body = _failure_body(record, facts, head, limit)
-    return Message(body=body, title=issue_title(record), labels=("canary", "bug"))
+    return Message(body=body, title=issue_title(record), labels=labels_for(record))
 
 
 def recurrence_comment(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT) -> Message:
     """The comment on the open issue of a signature that failed again."""
     return Message(body=_failure_body(record, facts, [
         run_marker(record.run_id, record.lane),
-        f"**Recurred on the {trigger(record)} {record.lane} canary ({run_date(record)})**: same signature and "
-        "call path.",
+        *_head(record, facts, f"**Recurred on the {trigger(record)} {record.lane} canary ({run_date(record)})**: "
+                              "same signature and call path."),
     ], limit))
 
 

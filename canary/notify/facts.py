@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from canary import queries
 from canary.errors import CanaryError, ConfigError
-from canary.notify.compose import Facts, LastPass, Previous, StreakFacts, run_date
+from canary.notify.compose import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
 from canary.record import RunRecord
 
 if TYPE_CHECKING:
@@ -64,9 +64,25 @@ Commits = Callable[[str, str], list]
 
 
 def _git_commits(good: str, bad: str) -> list:
+    """The checkout's commits ``good..bad``; a shallow CI checkout is deepened until ``good`` is in it."""
     from canary.gitinfo import commits_between
 
-    return commits_between(good, bad)
+    return commits_between(good, bad, deepen=True)
+
+
+def _versions(record: RunRecord, streak: queries.Streak) -> tuple[queries.VersionChange, ...] | None:
+    """What changed in the JAX stack, python and the ferry since the last pass (None: no last pass)."""
+    if streak.last_pass is None:
+        return None
+    return tuple(queries.version_changes(streak.last_pass.versions, record.versions))
+
+
+def _infra(records: Sequence[RunRecord], record: RunRecord) -> InfraFacts | None:
+    s = queries.infrastructure_streak(records, record.lane)
+    if record.classification != "infrastructure" or not s.runs or s.first is None:
+        return None
+    return InfraFacts(s.runs, s.days, run_date(s.first), s.alert,
+                      run_date(s.last_verdict) if s.last_verdict else None)
 
 
 def regression_window(record: RunRecord, streak: queries.Streak, commits: Commits) -> tuple[tuple[queries.WindowCommit, ...] | None, str]:
@@ -106,6 +122,7 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
     return Facts(
         lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
         window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
+        versions=_versions(record, streak), infra=_infra(records, record),
     )
 
 
@@ -139,3 +156,32 @@ def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str
             why_not = f"the run history could not be read ({type(e).__name__}: {e})"
     facts = facts_for(record, records)
     return replace(facts, window_note=why_not) if records is None and why_not else facts
+
+
+def _checkout_commits(good: str, bad: str) -> list:
+    """The checkout's commits ``good..bad`` as they are (a read: no fetching)."""
+    from canary.gitinfo import commits_between
+
+    return commits_between(good, bad)
+
+
+def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits = _checkout_commits) -> dict | None:
+    """The regression window of a failing lane, for ``canary history --json``: the last pass, the
+    first failure, the commits between (watched first; None with a ``note`` when unknown) and the
+    version changes since the last pass. None when the lane is not failing."""
+    from dataclasses import asdict
+
+    s = queries.current_streak(records, lane)
+    if not s.failing or s.last_failure is None:
+        return None
+    window, note = regression_window(s.last_failure, s, commits)
+    changes = _versions(s.last_failure, s)
+    return {
+        "last_pass": s.last_pass.run_id if s.last_pass else None,
+        "good": s.last_pass.commit if s.last_pass else None,
+        "first_failure": s.first_failure.run_id if s.first_failure else None,
+        "bad": (s.first_failure.commit if s.first_failure else None) or s.last_failure.commit,
+        "commits": [asdict(c) for c in window] if window is not None else None,
+        "note": note,
+        "versions": [asdict(v) for v in changes] if changes is not None else None,
+    }

@@ -9,16 +9,21 @@ page (the search API lags and does not see HTML comments, where canary's markers
 Transient failures (5xx, 429, and 403 rate limits) are retried with exponential backoff by
 tenacity, waiting what ``Retry-After`` (or ``x-ratelimit-reset``) asks when GitHub says it. A
 create that failed with a 5xx may have been done anyway: before creating again, the client looks
-for what it was creating (the exact body), so a retry never posts twice.
+for what it was creating (the exact body), so a retry never posts twice. An API host that does not
+resolve, refuses the connection or has no route is not retried: that is a machine without network
+or a wrong ``GITHUB_API_URL``, not a blip, and the caller keeps the notification for the next
+notify rather than waiting a minute of backoff (``GitHubError.unreachable``).
 The token never appears in an error message or a log line.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
 import re
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -42,10 +47,12 @@ class GitHubError(Exception):
     """A GitHub call that failed for good (after any retries)."""
 
     def __init__(self, method: str, path: str, status: int | None, message: str,
-                 retry_after: float | None = None, transient: bool = False, secondary: bool = False):
+                 retry_after: float | None = None, transient: bool = False, secondary: bool = False,
+                 unreachable: bool = False):
         self.method, self.path, self.status = method, path, status
         self.retry_after = retry_after
         self.transient = transient
+        self.unreachable = unreachable  # no answer possible: the host does not resolve, refuses, or has no route
         self.secondary = secondary  # a secondary rate limit: GitHub asks for a minute's pause at least
         where = f"{method} {path}"
         super().__init__(f"{where}: HTTP {status}: {message}" if status else f"{where}: {message}")
@@ -70,8 +77,8 @@ class RetryPolicy:
             scale = float(raw)
         except ValueError:
             raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} is not a number") from None
-        if scale < 0:
-            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must not be negative")
+        if not 0 <= scale < float("inf"):  # nan and inf too: a wait must be a number of seconds
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must be a finite number, 0 or more")
         return cls(scale=scale)
 
 
@@ -102,6 +109,46 @@ def _is_transient(status: int, headers: Any, message: str) -> bool:
         return "rate limit" in message.lower() or (headers is not None and headers.get("x-ratelimit-remaining") == "0") \
             or bool(headers is not None and headers.get("Retry-After"))
     return False
+
+
+_NO_ROUTE = (errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH)
+
+
+def _unreachable(reason: Any, host: str) -> str | None:
+    """Why ``host`` cannot be reached at all (a failure a retry would only repeat), or None for a
+    failure worth retrying (a timeout, a reset connection)."""
+    if isinstance(reason, socket.gaierror):
+        return f"GitHub unreachable: cannot resolve {host} ({reason.strerror or reason})"
+    if isinstance(reason, OSError) and reason.errno in _NO_ROUTE:
+        return f"GitHub unreachable: {host}: {reason.strerror or reason}"
+    return None
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:  # a port that is not a number
+        port = -1
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _RefusedRedirect(urllib.error.URLError):
+    pass
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the API's own origin: urllib would otherwise carry the
+    Authorization header (the token) to whatever host a Location names."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if _origin(newurl) != _origin(req.full_url):
+            raise _RefusedRedirect(f"refused a redirect from {_origin(req.full_url)[1]} to another host "
+                                        f"({_origin(newurl)[1] or newurl[:80]}): the token goes only to the API host")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
 
 
 def _next_link(link_header: str | None) -> str | None:
@@ -144,7 +191,17 @@ class GitHubClient:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(query)
         return url
 
+    def _check_origin(self, method: str, url: str) -> None:
+        """The token goes to the configured API host and nowhere else (a Link header or a
+        caller's URL that names another host is refused, before anything is sent)."""
+        if _origin(url) != _origin(self.api_url) or not urllib.parse.urlsplit(url).path.startswith(
+                urllib.parse.urlsplit(self.api_url).path):
+            shown = urllib.parse.urlsplit(url)
+            raise GitHubError(method, f"{shown.scheme}://{shown.netloc}{shown.path}"[:200], None,
+                              f"refused: not the API at {self.api_url} (the token is sent only there)")
+
     def _once(self, method: str, url: str, body: Any) -> tuple[Any, Any]:
+        self._check_origin(method, url)
         data = None if body is None else json.dumps(body).encode()
         headers = {"Accept": "application/vnd.github+json", "User-Agent": USER_AGENT,
                    "X-GitHub-Api-Version": API_VERSION}
@@ -156,7 +213,7 @@ class GitHubClient:
         shown = urllib.parse.urlsplit(url)
         where = shown.path + (f"?{shown.query}" if shown.query else "")
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
+            with _OPENER.open(req, timeout=self.timeout_s) as resp:
                 raw = resp.read()
                 return (json.loads(raw) if raw else None), resp.headers
         except urllib.error.HTTPError as e:
@@ -169,9 +226,13 @@ class GitHubClient:
             raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
                               _is_transient(e.code, e.headers, message),
                               "secondary rate limit" in message.lower()) from None
+        except _RefusedRedirect as e:
+            raise GitHubError(method, where, None, str(e.reason)) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
-            raise GitHubError(method, where, None, redact(str(reason), [self.token or ""]), transient=True) from None
+            gone = _unreachable(reason, f"{shown.hostname}" + (f":{shown.port}" if shown.port else ""))
+            raise GitHubError(method, where, None, redact(gone or str(reason), [self.token or ""]),
+                              transient=gone is None, unreachable=gone is not None) from None
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None

@@ -7,8 +7,10 @@ code fence by :func:`fence`, which picks a fence longer than any backtick run in
 
 from __future__ import annotations
 
+import json
 import re
-from typing import Callable, Iterable
+import urllib.parse
+from typing import Callable, Iterable, Mapping
 
 REDACTED = "[REDACTED]"
 
@@ -16,42 +18,120 @@ REDACTED = "[REDACTED]"
 GITHUB_BODY_LIMIT = 65536
 DEFAULT_LIMIT = 65000
 
+# How a setting's name meets its value, in the forms logs show it: KEY=v, "KEY": "v", KEY: 'v',
+# URL-encoded (KEY%3Dv), JSON inside JSON (\"KEY\": \"v\"), \u003d. Bounded runs only: every
+# pattern below is linear in the text (no nested quantifiers over unbounded input).
+_Q = r"""(?:\\{0,3}["']|%2[27])?"""
+_SEP = r"(?:\s|%20|\+){0,8}(?:[:=]|%3[aAdD]|\\u003[aAdD])(?:\s|%20|\+){0,8}"
+_KV = _Q + _SEP + _Q
+_VALUE = r"""[^\s"'\\,;&<>)\]}]"""  # a value runs until a quote, a backslash escape, a separator
+
+# Words that name a secret, as UPPER_CASE, lower_case, Title_Case and camelCase spell them (listed
+# rather than matched case-blind: a case-blind alternation costs five times as much per byte).
+_SECRET_WORDS = sorted({form for w in ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY",
+                                       "ACCESSKEY", "PRIVATE_KEY", "PRIVATEKEY", "CREDENTIALS", "CREDENTIAL")
+                        for form in (w, w.lower(), w.title(), w.title().replace("_", ""))}
+                       | {"apiKey", "accessKey", "privateKey"}, key=len, reverse=True)
+
+# Where a token may start: not inside a longer run of its own characters (which also keeps the
+# scan linear: one try per run), but right after an escaped newline (\n in a repr or JSON) or a
+# URL-encoded byte (%0A).
+_START = r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt])|(?<=%[0-9A-Fa-f]{2}))"
+_START_UPPER = r"(?:(?<![A-Z0-9])|(?<=%[0-9A-Fa-f]{2}))"
+
 # (name, pattern, replacement). Patterns with a group keep the group (a key's name) and redact
-# only the value after it.
+# only the value after it. Token shapes carry no word boundary after them: a suffix glued on
+# (``ghp_...abc.log``, ``..._v2``) must not let the token through.
 _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
+    # PEM private keys, whole blocks: as printed, inside a Python repr or JSON (\n escaped), or
+    # URL-encoded; a block cut short (no END line) is redacted to where its base64 stops.
+    ("pem", re.compile(r"-----BEGIN(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----"
+                       r"(?:[A-Za-z0-9+/=\s:,]|-(?!----)|\\[nr/]|%[0-9A-Fa-f]{2})*+"
+                       r"(?:-----END(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----)?"),
+     REDACTED),
     # Authorization headers and bearer tokens, whatever the token looks like.
-    ("authorization", re.compile(r"(?i)(\bauthorization\b[\"']?\s*[:=]\s*[\"']?)(?:(?:bearer|token|basic)\s+)?[^\s\"',;]+"),
+    ("authorization", re.compile(r"(?i)(\bauthorization\b" + _KV + r")(?:(?:bearer|token|basic)(?:\s|%20|\+)+)?" + _VALUE + "+"),
      r"\1" + REDACTED),
-    ("bearer", re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9\-._~+/]+=*"), r"\1" + REDACTED),
+    ("bearer", re.compile(r"(?i)(\bbearer(?:\s|%20|\+)+)[A-Za-z0-9\-._~+/]+=*"), r"\1" + REDACTED),
+    # Credentials in a URL: scheme://user:password@host.
+    ("url_password", re.compile(r"(://[^/\s:@\"']{1,256}:)[^/\s@\"']{1,256}(?=@)"), r"\1" + REDACTED),
     # GitHub tokens: classic and app tokens (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
-    ("github", re.compile(r"\bgh[opusr]_[A-Za-z0-9]{20,}\b"), REDACTED),
-    ("github_pat", re.compile(r"\bgithub_pat_[A-Za-z0-9_]{20,}"), REDACTED),
-    # Google OAuth access tokens.
-    ("google_oauth", re.compile(r"\bya29\.[0-9A-Za-z\-_.]+"), REDACTED),
+    ("github", re.compile(r"gh[opusr]_[A-Za-z0-9]{20,}"), REDACTED),
+    ("github_pat", re.compile(r"github_pat_[A-Za-z0-9_]{20,}"), REDACTED),
+    # GitLab personal/project/group access tokens; Slack bot, user, app and refresh tokens.
+    ("gitlab", re.compile(r"glpat-[A-Za-z0-9_\-]{20,}"), REDACTED),
+    ("slack", re.compile(r"xox[abeoprs]-[A-Za-z0-9\-]{10,}"), REDACTED),
+    ("slack_app", re.compile(r"xapp-[0-9]-[A-Za-z0-9\-]{10,}"), REDACTED),
+    # Stripe secret and restricted keys.
+    ("stripe", re.compile(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"), REDACTED),
+    # Google API keys, OAuth access tokens and refresh tokens.
+    ("google_api_key", re.compile(r"AIza[0-9A-Za-z_\-]{35}"), REDACTED),
+    ("google_oauth", re.compile(r"ya29\.[0-9A-Za-z\-_.]+"), REDACTED),
+    ("google_refresh", re.compile(_START + r"1//0[A-Za-z0-9_\-]{20,}"), REDACTED),
+    # JSON Web Tokens: header.payload.signature, the first two base64url JSON objects.
+    ("jwt", re.compile(_START + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"), REDACTED),
+    # Hugging Face, npm and OpenAI-style keys.
+    ("huggingface", re.compile(r"hf_[A-Za-z0-9]{30,}"), REDACTED),
+    ("npm", re.compile(r"npm_[A-Za-z0-9]{36,}"), REDACTED),
+    ("openai", re.compile(_START + r"sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,}"), REDACTED),
     # W&B API keys: 40 or more word characters (86 for newer keys; self-hosted ones prefixed, as in
     # local-<key>), with no shape of their own, so recognised by what carries them: the setting,
     # wandb login, wandb.login(key=...), a netrc entry. A bare 40-hex string may well be a commit id.
-    ("wandb", re.compile(r"(?i)(\bwandb[_-]?(?:api[_-]?)?key[\"']?\s*[:=]\s*[\"']?)[^\s\"',;]+"), r"\1" + REDACTED),
+    ("wandb", re.compile(r"(?i)(\bwandb[_-]?(?:api[_-]?)?key" + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
     ("wandb_login", re.compile(r"(?i)(\bwandb\s+login\s+(?:--\S+\s+)*)[^\s\"',;-][^\s\"',;]*"), r"\1" + REDACTED),
     ("wandb_login_call", re.compile(r"(?i)(\bwandb\.login\([^)]{0,200}?\bkey\s*=\s*[\"'])[^\"']+"), r"\1" + REDACTED),
     ("netrc", re.compile(r"(?i)(\bmachine\s+\S+[\s\S]{0,200}?\bpassword\s+)\S+"), r"\1" + REDACTED),
-    ("wandb_onprem", re.compile(r"\b(?:local|vm)-[A-Za-z0-9_]{40,}\b"), REDACTED),
-    # AWS access key ids and secret access keys.
-    ("aws_key_id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"), REDACTED),
-    ("aws_secret", re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?)[A-Za-z0-9/+=]{40}"),
-     r"\1" + REDACTED),
+    ("wandb_onprem", re.compile(r"\b(?:local|vm)-[A-Za-z0-9_]{40,}"), REDACTED),
+    # AWS access key ids and secret access keys (also as STS prints them: "SecretAccessKey").
+    ("aws_key_id", re.compile(_START_UPPER + r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ABIA|ACCA)[0-9A-Z]{16}"), REDACTED),
+    ("aws_secret", re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
+    ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
     # Anything handed over as KEY=VALUE whose key says it is secret.
-    ("secret_env", re.compile(r"(?i)(\b[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|API_KEY)\b[\"']?\s*[:=]\s*[\"']?)(?!\[REDACTED\])[^\s\"',;]{8,}"),
+    # (The match starts at the word that says so, not at the name's start: MY_TOKEN=v keeps MY_.)
+    ("secret_env", re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
      r"\1" + REDACTED),
 ]
 
+# A pattern runs only over text holding one of its words (lower case): a cheap substring test
+# that spares a long, ordinary log most of the regular-expression passes.
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "pem": ("private",), "authorization": ("authorization",), "bearer": ("bearer",), "url_password": ("://",),
+    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "github_pat": ("github_pat_",), "gitlab": ("glpat-",),
+    "slack": ("xox",), "slack_app": ("xapp-",), "stripe": ("_live_", "_test_"), "google_api_key": ("aiza",),
+    "google_oauth": ("ya29.",), "google_refresh": ("1//0",), "jwt": ("eyj",), "huggingface": ("hf_",),
+    "npm": ("npm_",), "openai": ("sk-",), "wandb": ("wandb",), "wandb_login": ("wandb",),
+    "wandb_login_call": ("wandb",), "netrc": ("machine",), "wandb_onprem": ("local-", "vm-"),
+    "aws_key_id": ("akia", "asia", "agpa", "aida", "aroa", "abia", "acca"), "aws_secret": ("secret",),
+    "aws_sts_secret": ("secretaccesskey",),
+    "secret_env": ("token", "secret", "passw", "key", "credential"),
+}
+
+_SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$", re.I)
+
+
+def env_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
+    """Values of the environment's secret-named variables (GITHUB_TOKEN, WANDB_API_KEY, ...):
+    never to be kept or posted, whatever they look like."""
+    return tuple(v for k, v in environ.items() if _SECRET_ENV.search(k) and len(v) >= 8)
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """The ways a log may spell one secret: as is, URL-encoded, JSON-escaped, in a Python repr."""
+    forms = {secret, urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret),
+             json.dumps(secret)[1:-1], repr(secret)[1:-1]}
+    return {f for f in forms if f}
+
 
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Replace every secret-looking token in ``text`` (and each exact string in ``secrets``)."""
-    for s in sorted({s for s in secrets if s and len(s) >= 6}, key=len, reverse=True):
+    """Replace every secret-looking token in ``text`` (and each exact string in ``secrets``, in
+    any of its :func:`encoded_forms`)."""
+    exact = {f for s in secrets if s and len(s) >= 6 for f in encoded_forms(s)}
+    for s in sorted(exact, key=len, reverse=True):
         text = text.replace(s, REDACTED)
-    for _, pattern, repl in _PATTERNS:
-        text = pattern.sub(repl, text)
+    lower = text.lower()
+    for name, pattern, repl in _PATTERNS:
+        if any(n in lower for n in _NEEDLES[name]):
+            text = pattern.sub(repl, text)
     return text
 
 

@@ -15,7 +15,7 @@ or the dry-run recorder that only prints what it would do):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from canary.notify.compose import (
     Facts,
@@ -37,6 +37,7 @@ LABEL = "canary"
 LABELS = {
     "canary": ("fbca04", "A failure found by the scheduled canary"),
     "bug": ("d73a4a", "Something isn't working"),
+    "canary-infra": ("c5def5", "The scheduled canary could not run (capacity, lost job): not a code regression"),
 }
 
 
@@ -63,15 +64,29 @@ class Action:
         return {"kind": self.kind, "issue": self.issue, "detail": self.detail, "url": self.url}
 
 
+def head_markers(body: str | None) -> str:
+    """The hidden markers canary puts at the top of what it writes: the body's leading lines
+    that are ``<!-- canary:... -->`` markers. A marker anywhere else is someone quoting it (a
+    person pasting canary's issue into their own), which makes nothing canary's."""
+    head = []
+    for line in (body or "").lstrip("\ufeff").splitlines():
+        if not (line.startswith("<!-- canary:") and line.rstrip().endswith("-->")):
+            break
+        head.append(line.rstrip())
+    return "\n".join(head)
+
+
 def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, Any]]:
+    """Canary's own issues for ``fingerprint``: the marker is the first line of the body."""
     marker = fingerprint_marker(fingerprint)
-    return sorted((i for i in issues if marker in (i.get("body") or "")), key=lambda i: i["number"])
+    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker),
+                  key=lambda i: i["number"])
 
 
 def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record: RunRecord) -> Action:
     n = issue["number"]
-    if has_run_marker([issue.get("body")], record.run_id, record.lane) or has_run_marker(
-            (c.get("body") for c in gh.list_comments(n)), record.run_id, record.lane):
+    if has_run_marker([head_markers(issue.get("body"))], record.run_id, record.lane) or has_run_marker(
+            (head_markers(c.get("body")) for c in gh.list_comments(n)), record.run_id, record.lane):
         return Action("already-posted", n, f"run {record.run_id} is already on #{n}", issue.get("html_url"))
     c = gh.create_comment(n, msg.body)
     return Action("commented", n, f"commented on #{n}", c.get("html_url") or issue.get("html_url"), msg.body)
@@ -79,13 +94,15 @@ def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record:
 
 def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record: RunRecord) -> Action:
     n = dup["number"]
-    if not any(duplicate_marker(keep) in (c.get("body") or "") for c in gh.list_comments(n)):
+    if not any(duplicate_marker(keep) in head_markers(c.get("body")) for c in gh.list_comments(n)):
         gh.create_comment(n, duplicate_comment(keep, record.run_id, record.lane).body)
     gh.close_issue(n, "not_planned")
     return Action("closed-duplicate", n, f"closed #{n} as a duplicate of #{keep}", dup.get("html_url"))
 
 
-def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
+def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
+                   on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
+    """``on_new``: what a new issue adds to the facts (a bisect of its window), run only for one."""
     sig = signature_or_fallback(record)
     fingerprint = sig.fingerprint
     issues = gh.list_issues(LABEL)
@@ -95,11 +112,14 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Ac
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
         return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
 
-    for name, (color, description) in LABELS.items():
-        gh.ensure_label(name, color, description)
+    if on_new is not None:
+        facts = on_new(facts)
     # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
-    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in (i.get("body") or "")]
+    related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in head_markers(i.get("body"))]
     msg = new_issue(record, facts, related=related)
+    for name in msg.labels:
+        color, description = LABELS.get(name, ("ededed", ""))
+        gh.ensure_label(name, color, description)
     created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
     actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
 
@@ -129,8 +149,12 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
     return actions
 
 
-def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False) -> list[Action]:
-    """Tell the tracker about one run: a failure, or the pass that ends a failure streak."""
+def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False,
+           on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
+    """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
+    stopped by a signal (verdict ``cancelled``) is neither: nothing is said."""
+    if record.verdict == "cancelled":
+        return []
     if record.verdict == "pass":
         return report_recovery(gh, record, facts, close_on_recovery)
-    return report_failure(gh, record, facts)
+    return report_failure(gh, record, facts, on_new)

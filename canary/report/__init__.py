@@ -182,7 +182,7 @@ def write_report(location: str | None, lane: str | None, since: str | None, out:
     page and writes it to ``out``."""
     from canary.history import open_store
 
-    store = open_store(location)
+    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
     records = store.records(lane=lane, since=since)
     html = render(records, store.location, title=f"canary report: {lane}" if lane else "canary report")
     out = Path(out)

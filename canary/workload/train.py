@@ -25,6 +25,7 @@ from typing import Any, Callable, NamedTuple
 import jax
 import optax
 
+from canary import signals
 from canary.config import Ferry, OptimizerConfig
 from canary.record import jsonable
 from canary.spec import WorkloadSpec
@@ -221,7 +222,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
         "_runtime": time.perf_counter() - t_start,
     }
-    config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id}
+    config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
+              "steps": spec.steps}  # `canary gate` on this file alone judges the run as its run directory is judged
     with open(out / "tracker_metrics.jsonl" if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
     tracker.finish(summary)
@@ -234,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(argv) != 1:
         print("usage: python -m canary.workload.train SPEC_JSON", file=sys.stderr)
         return 2
+    signals.die_with_parent()  # the process that started this one dies: so does this one
     spec = WorkloadSpec.read(argv[0])
     try:
         train(spec, log=lambda s: print(s, flush=True))

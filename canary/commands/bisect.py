@@ -1,0 +1,143 @@
+"""``canary bisect``: name the first bad commit between a good and a bad revision."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from canary.commands._common import emit_json, handle_errors, json_option
+from canary.render import console
+
+VERDICT_STYLE = {"good": "bold green", "bad": "bold red", "skip": "bold yellow"}
+
+
+class RichProgress:
+    """A bar on stderr: revisions tested of roughly how many, and the one under test."""
+
+    def __init__(self, p: Progress):
+        self.p, self.task, self.done = p, None, 0
+
+    def started(self, commits, estimate):
+        self.task = self.p.add_task(f"bisecting {commits} commits", total=estimate, now="")
+
+    def testing(self, sha, subject, role):
+        self.p.update(self.task, now=f"{role or 'testing'} {sha[:12]} {subject[:50]}")
+
+    def tested(self, step, left):
+        self.done += 1
+        self.p.update(self.task, completed=self.done, total=max(self.done + left, self.done))
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def render(result, c) -> None:
+    t = Table(title=f"bisect of lane {result.lane} with `canary {result.test}`: {result.good[:12]}..{result.bad[:12]} "
+                    f"({result.commits} commits)", title_justify="left")
+    for col in ("#", "commit", "subject", "verdict", "seconds", "detail"):
+        t.add_column(col, no_wrap=col in ("#", "commit", "seconds"), justify="right" if col == "seconds" else "left")
+    for i, s in enumerate(result.log, 1):
+        t.add_row(str(i), s.sha[:12], _cut(s.subject, 40), f"[{VERDICT_STYLE[s.verdict]}]{s.verdict}[/]"
+                  + (f" [dim]({s.role})[/]" if s.role else ""), f"{s.seconds:.1f}", _cut(s.detail, 100), end_section=bool(s.role))
+    c.print(t)
+    summary = f"{result.tested} tested, {len(result.skipped)} skipped, {result.seconds:.1f} s"
+    if result.found:
+        c.print(f"[bold]first bad commit:[/] {result.first_bad} {result.subject}", highlight=False)
+    else:
+        c.print(f"[bold red]no first bad commit named:[/] {result.reason}", highlight=False)
+        for sha in result.candidates[:20]:
+            c.print(f"  candidate {sha}", highlight=False)
+        if len(result.candidates) > 20:
+            c.print(f"  ... and {len(result.candidates) - 20} more")
+    c.print(f"[dim]{summary}[/]")
+
+
+@click.command()
+@click.option("--lane", default=None, help="The failing lane [default: the --run's].")
+@click.option("--good", required=True, metavar="REV", help="A revision where the lane passed (the last pass).")
+@click.option("--bad", required=True, metavar="REV", help="A revision where it fails (the first failure).")
+@click.option("--test", "test", type=click.Choice(["lower", "run"]), default=None,
+              help="lower: cross-lower the lane's train step; run: train the cpu lane [default: lower, or what "
+                   "the --run's failure needs].")
+@click.option("--ferry", default=None, help="Ferry name (each revision's own ferries/) or TOML path "
+                                            "[default: the --run's, else moe-canary].")
+@click.option("--fingerprint", default=None, help="run: the signature fingerprint that counts as bad "
+                                                  "[default: the --run's, else the one --bad shows].")
+@click.option("--run", "run", default=None, metavar="RUN_DIR",
+              help="The failing run (directory, result.json or run id): its lane, fingerprint and test.")
+@click.option("--steps", type=click.IntRange(min=1), default=None,
+              help="run: train this many steps [default: the --run's, else the lane's].")
+@click.option("--other-failure", type=click.Choice(["skip", "good"]), default="skip", show_default=True,
+              help="run: what a revision that fails with another signature counts as.")
+@click.option("--budget", "budget_s", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
+              help="Stop after this long and name the commits the first bad one is among [default: no limit].")
+@click.option("-C", "--checkout", default=".", show_default=True, type=click.Path(file_okay=False),
+              help="The git checkout whose history is bisected.")
+@json_option
+@handle_errors
+def bisect(lane, good, bad, test, ferry, fingerprint, run, steps, other_failure, budget_s, checkout, as_json):
+    """Find the first commit between --good and --bad that breaks LANE, with no person in the loop.
+
+    It drives `git bisect` in a temporary worktree (`git worktree add --detach`, removed after):
+    your checkout, its HEAD and its files are never touched. Each revision is tested with its own
+    code: `python -m canary ...` runs in the worktree with it as PYTHONPATH, so the package, the
+    ferry and the lanes at that revision are what runs.
+
+    \b
+    --test lower  `canary lower --lane LANE`: bad when the train step fails to lower for the
+                  lane's platform (seconds, any CPU). The test for compile and lowering errors.
+    --test run    `canary run LANE --no-history` on a local cpu lane: bad only when the run
+                  fails with the same signature fingerprint as the failing run. A revision that
+                  fails differently cannot show whether this bug is there (another failure came
+                  first), so it is skipped; --other-failure good counts it as good ("not this
+                  bug", as git bisect would) when the other failure is known to come later.
+
+    Both ends are tested first: the failure must reproduce at --bad, and a --good that fails the
+    same way means the bug is older than the window. A revision that cannot be tested (canary
+    exits 2 there, e.g. a ferry that does not validate, or prints no result: an import error, a
+    missing dependency) is skipped, as `git bisect skip` does.
+
+    --json prints first_bad (the full sha, or null), subject, tested (revisions tested), skipped
+    (their shas), seconds, log (one entry per revision: sha, subject, verdict, seconds, detail,
+    role), reason, exhausted, candidates.
+
+    Exit status: 0 the first bad commit was named, 1 it was not (only skipped commits left, the
+    failure does not reproduce at --bad, or the budget ran out), 2 bad input (an unknown revision,
+    --good not an ancestor of --bad, an unknown lane).
+    """
+    from canary.bisect import BisectOptions, lane_test
+    from canary.bisect import bisect as bisect_lib
+    from canary.errors import ConfigError
+
+    if run is not None:
+        from canary.commands.notify import load_record
+
+        record = load_record(run, Path("runs"))
+        lane = lane or record.lane
+        ferry = ferry or record.ferry
+        sig = record.signature
+        fingerprint = fingerprint or (sig.fingerprint if sig else None)
+        steps = steps or record.steps_requested
+        if test is None:
+            test = lane_test(sig.kind if sig else None, lane) or "lower"
+    if lane is None:
+        raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
+    opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", ferry=ferry or "moe-canary",
+                         fingerprint=fingerprint, steps=steps,
+                         checkout=checkout, budget_s=budget_s, other_failure=other_failure)
+    err = console(stderr=True)
+    columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("{task.fields[now]}")]
+    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as p:
+        result = bisect_lib(opts, RichProgress(p))
+    if as_json:
+        emit_json(result.to_dict())
+    else:
+        render(result, console())
+    sys.exit(0 if result.found else 1)
+

@@ -1,0 +1,64 @@
+"""Reading text canary did not write itself: ferries, gates, lanes, metrics, result.json, logs.
+
+Whatever the bytes, the answer is text or one :class:`~canary.errors.ConfigError` line that names
+the file and the byte offset of the first thing wrong (exit 2), never a UnicodeDecodeError's
+traceback.
+
+    text = read_text(path)                    # UTF-8 or bad input
+    text = decode(sys.stdin.buffer.read(), "<stdin>", lenient=True)   # a log: stray bytes replaced
+
+Config and metrics files are strict: one invalid byte is bad input. Logs are lenient: a crashing
+process may tear a multi-byte character, so invalid bytes become U+FFFD; but a NUL byte (a binary
+file, a core dump, a log truncated under a writer) still says the input is not a log.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from canary.errors import ConfigError
+
+BOM = b"\xef\xbb\xbf"
+
+
+def decode(data: bytes, source: str, lenient: bool = False) -> str:
+    """``data`` as text, or a ConfigError naming ``source`` and the offset of the first bad byte."""
+    skip = len(BOM) if data.startswith(BOM) else 0
+    nul = data.find(b"\x00")
+    bad = None
+    try:
+        text = data[skip:].decode("utf-8", errors="replace" if lenient else "strict")
+    except UnicodeDecodeError as e:
+        bad = e.start + skip
+    if nul >= 0 and (bad is None or nul < bad):
+        raise ConfigError(f"{source}: binary content, not text (a NUL byte at byte offset {nul})")
+    if bad is not None:
+        raise ConfigError(f"{source}: not UTF-8 text (byte 0x{data[bad]:02x} at byte offset {bad})")
+    return text
+
+
+def read_text(path: Path | str, lenient: bool = False) -> str:
+    """A file's text (see :func:`decode`); an unreadable file is bad input too."""
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory, not a file") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+    return decode(data, str(path), lenient)
+
+
+def read_json_object(path: Path | str) -> dict[str, Any]:
+    """A file holding one JSON object (result.json, a spec): anything else is bad input."""
+    text = read_text(path)
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: JSON nested too deeply") from None
+    if not isinstance(obj, dict):
+        raise ConfigError(f"{path}: expected a JSON object, found {type(obj).__name__}")
+    return obj

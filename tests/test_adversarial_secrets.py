@@ -1,0 +1,183 @@
+"""Secrets are redacted at capture: every common token shape, in every encoding a log spells it,
+in linear time; a failing workload's planted secrets reach neither GitHub nor the record, the
+history or the spools."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from adversary import PY, canary_cli, lanes_toml
+from canary.notify.redact import REDACTED, redact
+
+
+# Fake credentials of every common shape (assembled, so no scanner mistakes this file for a leak).
+TOKENS = {
+    "github classic": "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8",
+    "github oauth": "gho_" + "Z9y8X7w6V5" * 3 + "u4T3s2",
+    "github user": "ghu_" + "0aB1cD2eF3" * 3 + "gH4iJ5",
+    "github app": "ghs_" + "kL6mN7oP8q" * 3 + "R9sT0u",
+    "github refresh": "ghr_" + "vW1xY2zA3b" * 3 + "C4dE5f",
+    "github fine-grained": "github_" + "pat_11ABCDEFG0" + "x" * 20 + "_" + "Y" * 59,
+    "gitlab": "glpat" + "-Ab3De6Gh9Jk2Mn5Pq8St",
+    "slack bot": "xoxb" + "-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+    "slack user": "xoxp" + "-123456789012-123456789012-123456789012-0123456789abcdef0123456789abcdef",
+    "stripe live": "sk_" + "live_" + "4eC39HqLyjWDarjtT1zdp7dc",
+    "stripe restricted": "rk_" + "live_" + "51H8c2eKl9ZbCdEfGhIjKlMn",
+    "google api key": "AIza" + "SyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY",
+    "google oauth": "ya29" + ".a0AfB_byC-1234567890abcdefGHIJKLmnop_qrstuvWXYZ",
+    "aws key id": "AKIA" + "IOSFODNN7EXAMPLE",
+    "aws temporary key id": "ASIA" + "Y34FZKBOKMUTVV7A",
+    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "hugging face": "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
+}
+# Secrets with no shape of their own: recognised by the name that carries them.
+KEYED = {
+    "aws secret key": ("aws_secret_access_key = ", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+    "w&b key": ("WANDB_API_KEY=", "0123456789abcdef0123456789abcdef01234567"),
+    "secret-named setting": ("DB_PASSWORD=", "correct-horse-battery-staple"),
+    "client secret": ('"client_secret": "', "Zq3-opaque-Client-Secret-Value"),
+}
+PEM_BODY = ["MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Zlo", "gkSr1Bo4P1ZpNRCxZ7mZ0wNmeVuRQdUtW0fAx4T8", "pJq5c3Kx0Qv+u/w=="]
+PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END RSA PRIVATE KEY-----"
+
+ENCODINGS = {
+    "plain": lambda s: f"ERROR request failed: {s} was rejected",
+    "url-encoded": lambda s: f"GET /callback?state={urllib.parse.quote(s, safe='')}&x=1 HTTP/1.1",
+    "python repr": lambda s: f"ValueError: {repr(chr(10).join(['header', s, 'footer']))}",
+    "json-escaped": lambda s: json.dumps({"event": "auth", "detail": f"line one\n{s}\n"}),
+    "suffix glued on": lambda s: f"wrote /tmp/{s}_v2.log and {s}abc",
+}
+
+
+def _forms(secret: str) -> set[str]:
+    return {secret, urllib.parse.quote(secret, safe=""), json.dumps(secret)[1:-1], repr(secret)[1:-1]}
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+@pytest.mark.parametrize("kind", sorted(TOKENS))
+def test_every_token_format_is_redacted_in_every_encoding(kind, encoding):
+    secret = TOKENS[kind]
+    out = redact(ENCODINGS[encoding](secret))
+    assert not [f for f in _forms(secret) if f in out], out
+    assert REDACTED in out
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+@pytest.mark.parametrize("kind", sorted(KEYED))
+def test_secrets_named_by_their_key_are_redacted_in_every_encoding(kind, encoding):
+    key, secret = KEYED[kind]
+    out = redact(ENCODINGS[encoding](key + secret))
+    assert not [f for f in _forms(secret) if f in out], out
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_a_pem_private_key_is_redacted_whole_in_every_encoding(encoding):
+    out = redact(ENCODINGS[encoding](PEM))
+    assert not [b for b in PEM_BODY if b[:16] in out or urllib.parse.quote(b[:16], safe="") in out], out
+
+
+def test_a_pem_key_cut_short_is_redacted_to_its_end():
+    out = redact("key = '" + PEM.split("-----END")[0][:-12] + "'\nnext line (kept)")
+    assert "MIIEpAIBAAKCAQEA" not in out and "gkSr1Bo4" not in out and "next line (kept)" in out
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_exact_values_of_secret_environment_variables_in_every_encoding(encoding):
+    value = "opaque value/with+odd=chars&more"
+    out = redact(ENCODINGS[encoding](value), [value])
+    assert not [f for f in _forms(value) if f in out], out
+
+
+def test_ordinary_training_logs_survive_redaction():
+    text = ("step 12 train/loss=5.7976 throughput/tokens_per_second=123456.7 max_tokens: 8192 KeyError: 'x'\n"
+            "commit c0ffee1234567890c0ffee1234567890c0ffee12 in /home/ci/canary/workload/model.py:393\n"
+            "Block spec (Blocked(block_size=512), Blocked(block_size=32)), array shape (524288, 128)\n"
+            "https://github.com/acme/canary/actions/runs/123 token_count=17 desk-check ok")
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "A" * 300_000, "TOKEN" * 60_000, "X_" * 150_000 + "TOKEN", "eyJ" * 100_000, "%3D" * 100_000, '\\"' * 150_000,
+    "-----BEGIN PRIVATE KEY-----" * 10_000, "-----BEGIN RSA PRIVATE KEY-----" + "A" * 300_000, "ghp_" * 75_000,
+    "TOKEN=" * 50_000, "://a:" * 60_000, "1//0" * 75_000, "sk-" * 100_000, "AKIA" * 75_000,
+])
+def test_redaction_stays_linear_on_hostile_input(text):
+    """No pattern backtracks over unbounded input: these would take minutes if one did."""
+    t0 = time.process_time()
+    redact(text)
+    assert time.process_time() - t0 < 5, "a pattern is not linear in its input"
+
+
+def test_redacting_before_truncating_never_leaves_half_a_secret():
+    from canary.runner import error_excerpt
+
+    secret = TOKENS["github classic"]
+    log = "\n".join([f"noise {i}" for i in range(100)] + ["Traceback (most recent call last):"]
+                    + [f'  File "x.py", line {i}, in f  # {secret}' for i in range(60)] + [f"RuntimeError: {secret}"])
+    excerpt = error_excerpt(redact(log))
+    assert secret[:12] not in excerpt and REDACTED in excerpt
+
+
+# A failing stand-in workload that prints every planted secret, in every encoding, then dies with
+# a traceback whose message (the issue's title) carries a token too.
+_LEAKER = r'''
+import json, os, sys
+planted = json.loads(os.environ["PLANTED"])
+for line in planted:
+    print(line, flush=True)
+print("Traceback (most recent call last):")
+print('  File "/srv/train.py", line 3, in <module>')
+print("    login()")
+print("RuntimeError: login refused for " + planted[0].split()[-1] + " (password " + os.environ["OPAQUE_PASSWORD"] + ")")
+sys.exit(1)
+'''
+
+
+@pytest.mark.slow
+def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tmp_path):
+    from github_server import REPO, TOKEN, GitHubServer
+
+    opaque = "Opaque&Value/Without=Shape-77"
+    secrets = list(TOKENS.values()) + [s for _, s in KEYED.values()] + [opaque]
+    planted = [f"auth with {TOKENS['github classic']}"]
+    for kind, token in TOKENS.items():
+        planted += [enc(token) for enc in ENCODINGS.values()]
+    for key, value in KEYED.values():
+        planted += [enc(key + value) for enc in ENCODINGS.values()]
+    planted += [enc(PEM) for enc in ENCODINGS.values()] + [enc(opaque) for enc in ENCODINGS.values()]
+    lanes = lanes_toml(tmp_path, [PY, "-c", _LEAKER, "{entrypoint}"])
+    with GitHubServer(TOKEN, REPO) as github:
+        env = dict(CANARY_LANES=str(lanes), PLANTED=json.dumps(planted), OPAQUE_PASSWORD=opaque, GITHUB_TOKEN=TOKEN,
+                   GITHUB_API_URL=github.url, CANARY_GITHUB_BACKOFF_SCALE="0.001",
+                   CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"))
+        github.state.down = True  # the first telling fails: the notification waits in the spool
+        r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO,
+                 tmp_path=tmp_path, **env)
+        assert r.returncode == 1, r.stderr.decode()
+        result = json.loads(r.stdout)
+        assert result["notify"]["delivered"] is False
+        run_dir = Path(result["run_dir"])
+        assert (run_dir / "notify-pending.json").is_file()
+        kept = {"result.json": (run_dir / "result.json").read_bytes(), "stdout": r.stdout,
+                "history": (tmp_path / "history.sqlite3").read_bytes(),
+                **{str(p): p.read_bytes() for p in tmp_path.rglob("*.json") if "attempt-" not in str(p)}}
+
+        # a later notify, in another process without the secret environment, sends what was kept
+        github.state.down = False
+        env.pop("OPAQUE_PASSWORD")
+        r = canary_cli("notify", str(run_dir), "--repo", REPO, tmp_path=tmp_path, **env)
+        assert r.returncode == 0, r.stderr.decode()
+        [issue] = github.state.issues()
+        posted = {"title": issue["title"], "body": issue["body"]}
+    assert "RuntimeError" in posted["body"] and REDACTED in posted["title"]
+    for where, data in {**kept, **posted}.items():
+        text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+        for secret in secrets:
+            leaked = [f for f in _forms(secret) if f in text]
+            assert not leaked, f"{secret!r} reached {where}"
+        assert not [b for b in PEM_BODY if b[:16] in text], f"the PEM key reached {where}"
