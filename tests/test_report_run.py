@@ -77,7 +77,7 @@ def test_without_matplotlib_the_run_says_so_once_and_goes_on(tmp_path):
                          env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"})
     assert out.returncode == 0, out.stderr
     notes, line = out.stdout.splitlines()
-    assert notes.count("no loss image") == 1 and "matplotlib" in notes and "canary[report]" in notes
+    assert notes.count("no loss image") == 1 and "matplotlib" in notes and "pip install matplotlib" in notes
     assert line.startswith("█")
     assert not (run_dir / "loss.svg").exists()
 

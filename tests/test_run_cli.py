@@ -82,13 +82,16 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     assert g.returncode == 0, g.stderr
     judged = json.loads(g.stdout)
     assert judged["verdict"] == "pass" and judged["lane"] == "cpu" and judged["steps_completed"] == 30
+    # Without --gates, the run directory is judged by the gates file its record names.
+    recorded = json.loads(run_cli("gate", result["run_dir"], "--json").stdout)
+    assert {g["name"]: g["threshold"] for g in recorded["gates"]}["max_final_loss"] == 6.6
     # Against the real cpu gates (200 steps, loss <= 4.0), the run directory is judged as the quick
     # run it was: the step gate follows --steps 30 and the loss is shown but not judged.
-    quick = json.loads(run_cli("gate", result["run_dir"], "--json").stdout)
+    quick = json.loads(run_cli("gate", result["run_dir"], "--gates", "moe-canary", "--json").stdout)
     by_name = {g["name"]: g for g in quick["gates"]}
     assert by_name["min_steps"]["threshold"] == 30 and by_name["max_final_loss"]["status"] == "SKIP"
     # Its tracker file alone names the lane and the steps asked for: the same run, the same verdict.
-    tracker = run_cli("gate", str(Path(result["run_dir"]) / "tracker_metrics.jsonl"), "--json")
+    tracker = run_cli("gate", str(Path(result["run_dir"]) / "tracker_metrics.jsonl"), "--gates", "moe-canary", "--json")
     assert tracker.returncode == 0, tracker.stderr
     alone = json.loads(tracker.stdout)
     assert (alone["lane"], alone["verdict"], alone["steps_completed"]) == ("cpu", quick["verdict"], 30)

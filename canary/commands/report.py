@@ -27,7 +27,7 @@ def report(lane, since, history, out, as_json):
     run's loss curve against its golden band where one exists; step time, tokens/s and compile
     seconds across runs; and the failure signatures with first and last seen, runs and streak.
 
-    Needs matplotlib (pip install 'canary[report]'). Exit status: 0 written, 2 bad input (or no
+    Needs matplotlib (canary's own install brings it). Exit status: 0 written, 2 bad input (or no
     matplotlib).
     """
     from canary.report import write_report

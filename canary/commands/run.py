@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from canary import signals
@@ -129,7 +130,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     warnings = _workload_warnings(result)
     after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
-        err.print(f"[yellow]note:[/] {note}", highlight=False)
+        err.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     if as_json:
         emit_json({**result.to_dict(), "warnings": warnings, "after_run": after.to_dict(),
                    **({"notify": said.to_dict()} if said else {})})

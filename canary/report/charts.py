@@ -1,7 +1,7 @@
 """The report's charts: matplotlib figures rendered to inline SVG (text kept as text, no
 external fonts or images). matplotlib is imported here only, on first use, with the Agg
 backend, so the rest of canary starts without it; :class:`PlottingUnavailable` says when it
-is not installed (``pip install 'canary[report]'``)."""
+is missing (``pip install matplotlib``; canary's own install brings it)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from canary.errors import CanaryError
 
-INSTALL_HINT = "pip install 'canary[report]'"
+INSTALL_HINT = "pip install matplotlib"
 
 
 class PlottingUnavailable(CanaryError):
