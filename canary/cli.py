@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "doctor": "canary.commands.doctor:doctor",
     "report": "canary.commands.report:report",
     "bisect": "canary.commands.bisect:bisect",
+    "golden": "canary.commands.golden:golden",
 }
 
 SHORT_HELP: dict[str, str] = {
@@ -40,6 +41,7 @@ SHORT_HELP: dict[str, str] = {
     "doctor": "Check, without training, everything a lane's run needs (packages, cache, history, ...).",
     "report": "Render the history as one self-contained HTML page (timeline, charts, signatures).",
     "bisect": "Find the first bad commit between a good and a bad revision, in a temporary worktree.",
+    "golden": "Record a lane's golden curve and tolerances, or diff a new recording against it.",
 }
 
 

@@ -297,11 +297,23 @@ class LanesFile(_Strict):
 # ----------------------------------------------------------------------------- gates
 
 
+Severity = Literal["FAIL", "WARN", "off"]
+
+
 class LaneGates(_Strict):
     min_steps: int = Field(ge=0)
     max_final_loss: float = Field(gt=0)
     require_finite: bool = True
     loss_metric: str = "train/loss"
+    golden: str | None = Field(
+        default=None, description="the lane's golden (canary golden record), relative to the gates file"
+    )
+    # what each golden gate's failure means: FAIL fails the run, WARN is shown and never fails it
+    loss_curve: Severity = "FAIL"
+    final_loss_golden: Severity = "FAIL"
+    throughput: Severity = "FAIL"
+    compile_seconds: Severity = "WARN"
+    peak_memory: Severity = "WARN"
 
 
 class GatesFile(_Strict):

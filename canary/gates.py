@@ -10,7 +10,8 @@ from canary.config import LaneGates
 from canary.metrics import RunMetrics
 from canary.record import jsonable
 
-Status = Literal["PASS", "FAIL", "SKIP"]  # SKIP: not judged for this run, never a failure
+# SKIP: not judged for this run; WARN: outside a threshold whose gate only warns. Neither fails a run.
+Status = Literal["PASS", "FAIL", "WARN", "SKIP"]
 
 
 @dataclass(frozen=True)
@@ -20,10 +21,11 @@ class GateResult:
     threshold: Any
     status: Status
     detail: str = ""
+    margin: float | None = None  # how far inside the threshold, relative; negative: outside (golden gates)
 
     @property
     def passed(self) -> bool:
-        return self.status == "PASS"
+        return self.status in ("PASS", "WARN")
 
     def to_dict(self) -> dict[str, Any]:
         return jsonable(asdict(self))
@@ -67,11 +69,13 @@ def finite_loss(metrics: RunMetrics, metric: str = "train/loss") -> GateResult:
     return GateResult("finite_loss", f"{len(metrics.losses)} finite", "all finite", "PASS")
 
 
-def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | None = None) -> list[GateResult]:
+def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | None = None,
+             golden: Any = None, ferry_version: int | None = None) -> list[GateResult]:
     """All of a lane's gates. A quick ``--steps`` run (``requested_steps`` below the gate's
     minimum) lowers the step threshold to what was asked for, and leaves a finite final loss
     unjudged (SKIP): the loss threshold is for a full run. Both say so in their detail; a
-    missing or non-finite loss still fails."""
+    missing or non-finite loss still fails. With the lane's ``golden`` (a
+    :class:`canary.golden.Golden`), the golden gates follow (:mod:`canary.golden_gates`)."""
     threshold = gates.min_steps
     quick = requested_steps is not None and requested_steps < threshold
     results = []
@@ -88,13 +92,19 @@ def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | No
     results.append(loss)
     if gates.require_finite:
         results.append(finite_loss(metrics, gates.loss_metric))
+    if golden is not None:
+        from canary import golden_gates
+
+        results += golden_gates.evaluate(gates, golden, metrics, requested_steps=requested_steps,
+                                         ferry_version=ferry_version)
     return results
 
 
 def verdict_of(statuses: Iterable[str]) -> Literal["pass", "fail"]:
-    """pass: no gate failed and at least one passed (skipped gates judge nothing)."""
+    """pass: no gate failed and at least one passed (skipped gates judge nothing; a WARN never
+    fails a run)."""
     judged = [s for s in statuses if s != "SKIP"]
-    return "pass" if judged and all(s == "PASS" for s in judged) else "fail"
+    return "pass" if judged and all(s in ("PASS", "WARN") for s in judged) and "PASS" in judged else "fail"
 
 
 def verdict(results: list[GateResult]) -> Literal["pass", "fail"]:

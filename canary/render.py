@@ -26,11 +26,14 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
     t.add_column("check")
     t.add_column("value", justify="right")
     t.add_column("threshold", justify="right")
+    t.add_column("margin", justify="right")
     t.add_column("status")
     t.add_column("detail", style="dim")
     for g in gates:
-        style = {"PASS": "bold green", "SKIP": "bold yellow"}.get(g["status"], "bold red")
-        t.add_row(g["name"], fmt(g["value"]), fmt(g["threshold"]), f"[{style}]{g['status']}[/]", g.get("detail", ""))
+        style = {"PASS": "bold green", "SKIP": "bold yellow", "WARN": "bold magenta"}.get(g["status"], "bold red")
+        margin = g.get("margin")
+        t.add_row(g["name"], fmt(g["value"]), fmt(g["threshold"]), "" if margin is None else f"{margin * 100:+.1f}%",
+                  f"[{style}]{g['status']}[/]", g.get("detail", ""))
     return t
 
 

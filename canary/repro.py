@@ -20,7 +20,7 @@ from canary.config import get_lane
 from canary.gates import verdict_of
 from canary.spec import CacheSpec
 
-REPRO_GATES = ("min_steps", "finite_loss")
+REPRO_GATES = ("min_steps", "finite_loss", "cache_consistency")
 
 
 @dataclass
@@ -82,17 +82,24 @@ def repro_verdict(record: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
 
 def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str = "moe-canary",
               out: Path = Path("runs"), ragged_dot: str | None = None, tiling: str | None = None,
-              cache_dir: str | None = None, progress=None) -> ReproResult:
+              cache_dir: str | None = None, progress=None,
+              both: bool = False) -> ReproResult:
     lane = get_lane(lane_name)
     hw = probe(lane.platform, lane.devices)
     if hw.present:
         from canary.runner import RunOptions, run_canary
 
-        cache = CacheSpec(mode="cold" if cold else "warm", dir=cache_dir)
-        record = run_canary(RunOptions(lane=lane.name, ferry=ferry, steps=steps, out=out, ragged_dot=ragged_dot,
-                                       tiling=tiling, cache=cache), progress).to_dict()
+        cache = CacheSpec(mode="cold" if cold and not both else "warm", dir=cache_dir)
+        run_opts = RunOptions(lane=lane.name, ferry=ferry, steps=steps, out=out, ragged_dot=ragged_dot,
+                              tiling=tiling, cache=cache)
+        if both:
+            from canary.consistency import run_both
+
+            record = run_both(run_opts, progress).to_dict()
+        else:
+            record = run_canary(run_opts, progress).to_dict()
         verdict, gates = repro_verdict(record)
-        how = "cold (cache bypassed)" if cold else "warm"
+        how = "cold, then warm, compared" if both else ("cold (cache bypassed)" if cold else "warm")
         msg = (f"ran {record.get('steps_completed') or 0} of {steps} steps of lane {lane.name} on {hw.detail}, "
                f"compiled {how}")
         if record.get("error"):

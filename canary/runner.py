@@ -24,6 +24,7 @@ from typing import Any, Mapping, Protocol
 import canary
 from canary import compile_cache
 from canary import gates as gates_mod
+from canary import golden as golden_mod
 from canary import history as history_mod
 from canary import signals
 from canary import signature as signature_mod
@@ -78,6 +79,8 @@ class RunOptions:
     job_id: str | None = None
     ci_run_url: str | None = None
     wandb_url: str | None = None
+    env: dict[str, str] | None = None  # extra environment for the workload (a golden recording's variants)
+    judge_golden: bool = True  # False: judge without the lane's golden (while recording one)
 
 
 def new_run_id(lane: str, now: datetime | None = None) -> str:
@@ -232,6 +235,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                               "canary's kernel choices do not reach it")
     identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
+    golden = golden_mod.load_golden(ferry.name, lane.name, opts.gates) if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
@@ -275,7 +279,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                 )
                 steps_requested = spec.steps
                 request = AttemptRequest(
-                    argv=workload_argv(spec.write(attempt_dir / "spec.json")), env=workload_env(lane), cwd=Path.cwd(),
+                    argv=workload_argv(spec.write(attempt_dir / "spec.json")),
+                    env={**workload_env(lane), **(opts.env or {})}, cwd=Path.cwd(),
                     log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
                 )
             secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
@@ -284,7 +289,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             progress.attempt_ended(n, outcome)
             no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
             metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
-            results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested)
+            results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested,
+                                         golden=golden, ferry_version=ferry.version)
             log_text = _read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
@@ -381,6 +387,17 @@ SUMMARY_KEYS = (
     "throughput/tokens_per_second",
     "throughput/median_step_seconds",
     "compile/seconds",
+    "throughput/best_tokens_per_second",
+    "throughput/best_step_seconds",
+    "throughput/normalized",
+    "throughput/normalized_paired",
+    "throughput/median_step_cpu_seconds",
+    "calibration/gflops",
+    "memory/peak_bytes",
+    "memory/source",
+    "host/cpus",
+    "kernels/ragged_dot",
+    "devices",
     "data/entropy_floor",
     "parameter_count",
     "_runtime",
@@ -404,7 +421,6 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     if not path.exists():
         raise ConfigError(f"no run directory or metrics file at {path}")
     lane_name = lane
-    ferry_name = None
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
         prior, source = read_json_object(result_file), result_file
@@ -413,6 +429,7 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
         prior = _tracker_prior(source)
     lane_name = lane_name or _prior(prior, "lane", str, source)
     ferry_name = _prior(prior, "ferry", str, source)
+    ferry_version = _prior(prior, "ferry_version", int, source)
     requested_steps = requested_steps or _prior(prior, "steps_requested", int, source)
     recorded_gates = _prior(prior, "gates_path", str, source)  # a command ferry's gates are often a path
     if gates is None and recorded_gates and Path(recorded_gates).is_file():
@@ -422,7 +439,9 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
     metrics = load_run_metrics(path, lane_gates.loss_metric)
-    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps)
+    golden = golden_mod.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name)
+    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps, golden=golden,
+                                 ferry_version=ferry_version)
     return lane_name, metrics, results
 
 

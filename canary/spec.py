@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from canary.config import DType, Ferry, Lane, RaggedDot, Tiling, WandbMode
 from canary.errors import ConfigError
+from canary.workload import zoo
 
 # The environment variable teams already use to force the grouped-matmul implementation.
 RAGGED_DOT_ENV = "RAGGED_DOT_IMPL"
@@ -86,7 +87,7 @@ def build_spec(
         vocab_size=o.vocab_size or ferry.model.vocab_size,
         compute_dtype=o.compute_dtype or ferry.trainer.compute_dtype,
         ragged_dot=ragged_dot or o.ragged_dot,
-        tiling=tiling or o.tiling,
+        tiling=zoo.tiling(zoo.from_env(), tiling or o.tiling),  # static only under the test-only zoo
         out_dir=str(out_dir),
         cache=cache or CacheSpec(dir=lane.cache_dir),
         wandb_project=lane.wandb_project,

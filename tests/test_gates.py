@@ -125,7 +125,8 @@ def _canary_run_dir(tmp_path, steps=30, loss=6.0, lane="cpu"):
 
 def _statuses(judged):
     lane, metrics, results = judged
-    return lane, metrics.steps_completed, {r.name: (r.status, r.threshold) for r in results if r.name != "finite_loss"}
+    loose = ("min_steps", "max_final_loss")  # the golden gates skip a quick run (tests/test_golden.py)
+    return lane, metrics.steps_completed, {r.name: (r.status, r.threshold) for r in results if r.name in loose}
 
 
 def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_file(tmp_path):

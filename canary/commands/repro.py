@@ -16,6 +16,9 @@ from canary.render import cache_line, console, gates_table, verdict_line
 @click.argument("lane")
 @click.option("--cold/--warm", default=True, show_default=True,
               help="Bypass the compilation cache (the point of a repro), or use it to compare.")
+@click.option("--both", is_flag=True,
+              help="Train cold, then warm, and compare the losses bit for bit and the cache hits "
+                   "(a difference fails as cache_inconsistency).")
 @click.option("--steps", type=click.IntRange(min=1), default=10, show_default=True,
               help="Steps to run where the lane's hardware is present.")
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
@@ -25,7 +28,7 @@ from canary.render import cache_line, console, gates_table, verdict_line
 @click.option("--cache-dir", default=None, metavar="URL", help="Cache directory for --warm.")
 @json_option
 @handle_errors
-def repro(lane, cold, steps, ferry, out, ragged_dot, tiling, cache_dir, as_json):
+def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as_json):
     """Compile LANE's train step fresh, with the persistent compilation cache bypassed, and run a
     few steps, where the lane's hardware is present. Where it is not, say so and cross-lower the
     train step for the lane's platform instead (what `canary lower --lane LANE` does).
@@ -36,7 +39,8 @@ def repro(lane, cold, steps, ferry, out, ragged_dot, tiling, cache_dir, as_json)
     from canary.repro import reproduce
 
     result = reproduce(lane, cold=cold, steps=steps, ferry=ferry, out=out, ragged_dot=ragged_dot,
-                       tiling=tiling, cache_dir=cache_dir, progress=None)
+                       tiling=tiling, cache_dir=cache_dir, progress=None,
+                       both=both)
     if as_json:
         emit_json(result.to_dict())
     else:

@@ -76,8 +76,9 @@ def _shown(path: str) -> str:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
 @kernel_options
-@click.option("--cache", "cache_mode", type=click.Choice(["warm", "cold"]), default="warm", show_default=True,
-              help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written).")
+@click.option("--cache", "cache_mode", type=click.Choice(["warm", "cold", "both"]), default="warm", show_default=True,
+              help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written); both: "
+                   "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit.")
 @click.option("--cold", is_flag=True, help="Same as --cache cold.")
 @click.option("--cache-dir", default=None, metavar="URL",
               help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].")
@@ -104,7 +105,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
     notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
-    cache = CacheSpec(mode="cold" if cold else cache_mode, dir=cache_dir)
+    both = cache_mode == "both" and not cold
+    cache = CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
                       tiling=tiling, cache=cache, ray_address=ray_address, history=history,
                       record_history=not no_history, job_id=job_id,
@@ -116,7 +118,12 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     ]
     with signals.cancellable(), Progress(*columns, console=err, transient=False,
                                          disable=not err.is_terminal and as_json) as p:
-        result = run_canary(opts, RichProgress(p))
+        if both:
+            from canary.consistency import run_both
+
+            result = run_both(opts, RichProgress(p))
+        else:
+            result = run_canary(opts, RichProgress(p))
         stopped = signals.requested() if result.verdict == signals.CANCELLED else None
     notifying = notifying and stopped is None  # a stopped run is no regression: nothing to tell
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict

@@ -310,7 +310,8 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "") -> Signat
     if any(g["name"] == "finite_loss" or _is_nonfinite(g.get("value")) for g in failed):
         return make("nan", None, "loss became non-finite", [], detail)
     names = sorted(g["name"] for g in failed)
-    return make("gate_regression", None, "failed gates: " + ", ".join(names), [], detail)
+    kind = "perf_regression" if all(n in kinds.PERF_GATES for n in names) else "gate_regression"
+    return make(kind, None, "failed gates: " + ", ".join(names), [], detail)
 
 
 def _is_nonfinite(v: Any) -> bool:

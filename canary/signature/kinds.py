@@ -18,7 +18,10 @@ from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_cla
 
 KINDS: tuple[str, ...] = (
     "compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure", "missing_summary",
+    "perf_regression", "cache_inconsistency",
 )
+# gates whose failure alone is a slower (or heavier) canary, not a wrong one: perf_regression
+PERF_GATES = ("throughput", "compile_seconds", "peak_memory")
 
 
 def register_kind(kind: str) -> None:

@@ -33,6 +33,8 @@ from canary.workload import cache as workload_cache
 from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import tracking
+from canary.workload import calibration
+from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 
@@ -129,11 +131,36 @@ def _floats(metrics: dict) -> dict[str, float]:
     return {k: float(v) for k, v in jax.device_get(metrics).items()}
 
 
+def calibrator(cfg: MoEConfig, spec: WorkloadSpec, n_devices: int) -> calibration.Calibrator:
+    """The in-run yardstick at the experts' shapes (see :mod:`canary.workload.calibration`)."""
+    rows = spec.batch_size * spec.seq_len // n_devices * cfg.experts_per_token // cfg.num_experts
+    return calibration.Calibrator(*calibration.probe(cfg.num_experts, rows, cfg.hidden, cfg.intermediate),
+                                  spec.batch_size * spec.seq_len)
+
+
+def peak_memory() -> tuple[int | None, str]:
+    """The device's peak bytes in use where the backend reports it, else the process's peak RSS."""
+    stats = jax.local_devices()[0].memory_stats() or {}
+    if stats.get("peak_bytes_in_use"):
+        return int(stats["peak_bytes_in_use"]), "device"
+    import resource
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return (rss if sys.platform == "darwin" else rss * 1024), "host_rss"
+
+
 def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     parallel.start_hosts(spec.hosts, os.environ)
+    zoo = zoo_mod.from_env()  # test-only deliberate bugs (docs/gates.md); empty in a real run
+    if zoo:
+        zoo_mod.check_lane(zoo, spec.platform)
+        zoo_mod.install_model_bugs(zoo)
+        damaged = zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane)) \
+            if spec.cache.mode == "warm" else 0
+        log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
     cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
     mesh = parallel.device_mesh()
     n_devices = jax.device_count()
@@ -174,19 +201,24 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cache.facts.compile_seconds = compile_seconds
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
+    cal = calibrator(ts.cfg, spec, n_devices)
 
     last: dict[str, Any] = {}
     durations: list[float] = []
+    cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
-        t_prev = time.perf_counter()
+        t_prev, c_prev = time.perf_counter(), time.process_time()
 
         def finish(i: int, metrics) -> None:
             """Wait for step i, then record it: its duration is the time since the step before it ended."""
-            nonlocal t_prev, last
+            nonlocal t_prev, c_prev, last
             values = _floats(metrics)
             now = time.perf_counter()
             duration, t_prev = now - t_prev, now
             durations.append(duration)
+            cpu_now = time.process_time()
+            cpu_durations.append(cpu_now - c_prev)
+            c_prev = cpu_now
             last = {
                 "_step": i,
                 "global_step": i,
@@ -204,19 +236,37 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         # The next batch is made while the step runs; the step is recorded after it ends. Queuing
         # step i+1 before recording step i was slower on a 2-core CPU (17.3 -> 20.0 ms a step):
         # the bookkeeping then competes with the step's own threads.
+        spent = 0.0  # the zoo's deliberate extra work after the last step (test-only)
         for i in range(spec.steps):
+            if zoo:
+                params = zoo_mod.poison(zoo, i, params)
             params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
             if i + 1 < spec.steps:
                 batch = next_batch(i + 1)
             finish(i, metrics)
+            if zoo:
+                spent = zoo_mod.after_step(zoo, i, cpu_durations[-1] - spent)
+            c0 = time.process_time()
+            t_prev += cal.probe()  # the probe's time is no step's
+            c_prev += time.process_time() - c0
 
     steady = sorted(durations[1:] or durations)
     median = steady[len(steady) // 2]
+    peak_bytes, peak_source = peak_memory()
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,
         "throughput/median_step_seconds": median,
+        # the fastest steady step: noise (a busy machine) only ever adds to a step's time
+        "throughput/best_step_seconds": steady[0],
+        "throughput/best_tokens_per_second": tokens_per_step / steady[0],
         "compile/seconds": compile_seconds,
+        **cal.figures(durations),
+        "throughput/median_step_cpu_seconds": sorted(cpu_durations[1:] or cpu_durations)[len(cpu_durations) // 2],
+        "memory/peak_bytes": peak_bytes,
+        "memory/source": peak_source,
+        "host/cpus": os.cpu_count(),
+        "kernels/ragged_dot": backend,
         "parameter_count": n_params,
         "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),

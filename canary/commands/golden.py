@@ -1,0 +1,108 @@
+"""``canary golden record LANE`` and ``canary golden diff LANE``: the lane's golden curve."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from canary.commands._common import emit_json, handle_errors, json_option
+from canary.render import console, fmt
+
+
+@click.group()
+def golden() -> None:
+    """A lane's golden: the loss curve (windowed means), final loss, throughput, compile seconds
+    and peak memory of healthy runs, with tolerances measured from their spread (docs/gates.md).
+
+    \b
+    canary golden record cpu         train the recording runs, write gates/<ferry>.cpu.golden.json
+    canary golden diff cpu           the working golden against the committed one
+    canary golden diff cpu NEW       the stored golden against NEW (a golden file or a run directory)
+    """
+
+
+@golden.command()
+@click.argument("lane")
+@click.option("--runs", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs of the lane as configured (on cpu the equivalent variants run once each besides).")
+@click.option("--window", type=click.IntRange(min=1), default=None,
+              help="Steps per loss window [default: 20 on cpu lanes, 1 (per step) elsewhere].")
+@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
+@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write it [default: the golden the lane's gates name, else gates/<ferry>.<lane>.golden.json].")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
+              help="Where the recording's run directories are created.")
+@click.option("--from", "source", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+              help="Derive the golden from a former recording's runs (its golden-LANE-... directory) instead of training.")
+@json_option
+@handle_errors
+def record(lane, runs, window, ferry, gates, output, out, source, as_json):
+    """Train LANE's recording runs (cold cache, no history) and write its golden.
+
+    Review the change with `canary golden diff LANE` (or git diff) and commit it. Exit status:
+    0 written, 1 a recording run failed (nothing written), 2 bad input.
+    """
+    from canary.golden_record import record as do_record
+
+    err = console(stderr=True)
+    rec = do_record(lane, ferry=ferry, gates=gates, runs=runs, window=window, out=out, output=output,
+                    say=lambda s: err.print(f"[dim]{s}[/]", highlight=False), source=source)
+    g = rec.golden
+    if as_json:
+        emit_json({"path": str(rec.path), "runs": rec.runs, "golden": g.to_dict()})
+        return
+    c = console()
+    t = Table(title=f"golden of {g.ferry} v{g.ferry_version} on {g.lane}: {len(g.windows)} windows of {g.window} steps",
+              title_justify="left")
+    for col in ("gate", "tolerance", "observed", "floor"):
+        t.add_column(col, justify="left" if col == "gate" else "right")
+    for name, tol in g.tolerance.items():
+        t.add_row(name, f"{tol.rtol * 100:.2f}%" + (" (cap)" if tol.capped else ""),
+                  f"{tol.observed * 100:.3f}%", f"{tol.floor * 100:.1f}%")
+    c.print(t)
+    c.print(f"runs: {', '.join(r['variant'] for r in rec.runs)}", highlight=False)
+    c.print(f"wrote {rec.path}; review it with `canary golden diff {g.lane}` and commit it", highlight=False)
+
+
+@golden.command()
+@click.argument("lane")
+@click.argument("new", required=False, type=click.Path(exists=True, path_type=Path))
+@click.option("--rev", default="HEAD", show_default=True, help="Without NEW: the commit whose golden is the old side.")
+@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
+@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@click.option("--all", "show_all", is_flag=True, help="Show unchanged rows too.")
+@json_option
+@handle_errors
+def diff(lane, new, rev, ferry, gates, show_all, as_json):
+    """How a new recording differs from the stored golden, window by window, judged with the
+    stored golden's tolerances.
+
+    NEW is a golden file or a run directory (its curve and perf figures); without it, the
+    lane's golden file as it is now is compared with the one committed at --rev. Exit status: 0 every
+    change within tolerance, 1 a change outside it, 2 bad input.
+    """
+    from canary.golden_diff import compare
+
+    result = compare(lane, new, rev=rev, ferry=ferry, gates=gates)
+    rows = result.rows if show_all else [r for r in result.rows if r.status != "same"]
+    outside = [r for r in result.rows if r.status in ("outside", "added", "removed")]
+    if as_json:
+        emit_json({"old": result.old_label, "new": result.new_label, "rows": [r.to_dict() for r in result.rows],
+                   "outside": len(outside)})
+    else:
+        c = console()
+        t = Table(title=f"{result.old_label}  ->  {result.new_label}", title_justify="left")
+        for col in ("what", "old", "new", "change", "tolerance", "status"):
+            t.add_column(col, justify="left" if col in ("what", "status") else "right")
+        style = {"same": "dim", "within": "green", "outside": "bold red", "added": "yellow", "removed": "yellow"}
+        for r in rows:
+            t.add_row(r.what, fmt(r.old), fmt(r.new), "" if r.change is None else f"{r.change * 100:+.3f}%",
+                      "" if r.rtol is None else f"±{r.rtol * 100:.2f}%", f"[{style[r.status]}]{r.status}[/]")
+        c.print(t)
+        c.print(f"{len(outside)} change(s) outside the stored tolerances" if outside else
+                "every change is within the stored tolerances", highlight=False)
+    sys.exit(1 if outside else 0)

@@ -1,0 +1,165 @@
+"""Cold/warm consistency: ``canary run LANE --cache both`` (and ``canary repro LANE --both``).
+
+A compilation cache fails in both directions: it can hide a bug (a lowering that breaks only
+when compiled fresh), and it can cause one (a warm read that crashes, or serves a program that
+computes something else, where a cold compile passes). So the lane trains its steps twice:
+
+1. ``cold``: the cache bypassed, every program lowered and compiled fresh;
+2. ``warm``: the lane's cache (or ``--cache-dir``); when that found the cache empty (no hits:
+   it has just filled it), ``warm-2`` trains once more, served from the filled cache.
+
+then compares (:func:`judge`, pure) the per-step losses, bit for bit on CPU (to a relative
+1e-6 elsewhere: accelerators need not be bit-reproducible), and the cache facts: the last warm
+run must have been served from the cache (hits, no failed reads). Any difference is the gate
+``cache_consistency`` failing, and the run's failure kind is ``cache_inconsistency``; a warm run
+that crashes where the cold one passed is one too, with the crash's own signature in its detail.
+
+The run directory holds ``cold/`` and ``warm/`` (and ``warm-2/``), each an ordinary run
+directory; the top level holds the deciding (last warm) run's files and the combined result.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Sequence
+
+from canary import history as history_mod
+from canary import signals
+from canary import signature as signature_mod
+from canary.classify import classify
+from canary.gates import GateResult, verdict_of
+from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, load_run_metrics
+from canary.record import RunRecord
+from canary.spec import CacheSpec
+
+GATE = "cache_consistency"
+KIND = "cache_inconsistency"
+NON_CPU_RTOL = 1e-6
+
+
+def _ran(record: RunRecord) -> bool:
+    return bool(record.attempts) and record.attempts[-1].outcome == "succeeded"
+
+
+def first_difference(cold: Sequence[tuple[int, float]], warm: Sequence[tuple[int, float]],
+                     rtol: float = 0.0) -> tuple[int, float | None, float | None] | None:
+    """The first step whose loss differs (bitwise when ``rtol`` is 0), or None."""
+    a, b = dict(cold), dict(warm)
+    for step in sorted(a.keys() | b.keys()):
+        x, y = a.get(step), b.get(step)
+        if x is None or y is None:
+            return step, x, y
+        if x == y or (math.isnan(x) and math.isnan(y)):
+            continue
+        if rtol and math.isfinite(x) and math.isfinite(y) and abs(x - y) <= rtol * abs(x):
+            continue
+        return step, x, y
+    return None
+
+
+def judge(cold: RunRecord, cold_losses: Sequence[tuple[int, float]], warm: RunRecord,
+          warm_losses: Sequence[tuple[int, float]], bitwise: bool = True) -> GateResult:
+    """The ``cache_consistency`` gate. Pure. SKIP when the cold run itself did not run to the
+    end (then there is nothing to compare; its own failure is the verdict)."""
+    how = "bitwise" if bitwise else f"rtol {NON_CPU_RTOL:g}"
+    threshold = f"cold == warm ({how}), warm served from the cache"
+    if not _ran(cold):
+        return GateResult(GATE, None, threshold, "SKIP", "not judged: the cold run did not finish")
+    if not _ran(warm):
+        sig = warm.signature or (warm.attempts[-1].signature if warm.attempts else None)
+        what = f"{sig.kind}: {sig.message}" if sig else (warm.error or "no detail").splitlines()[-1]
+        return GateResult(GATE, "warm run failed", threshold, "FAIL",
+                          f"the warm run failed where the cold run passed ({what})")
+    diff = first_difference(cold_losses, warm_losses, 0.0 if bitwise else NON_CPU_RTOL)
+    if diff:
+        step, x, y = diff
+        return GateResult(GATE, f"differs at step {step}", threshold, "FAIL",
+                          f"cold loss {x!r}, warm loss {y!r} at step {step}: the cache served another program")
+    cache = warm.cache or {}
+    if cache.get("errors"):
+        return GateResult(GATE, "cache read failed", threshold, "FAIL",
+                          f"the warm run could not read its cache ({len(cache['errors'])} error(s)): "
+                          + str(cache["errors"][0]).splitlines()[0][:300])
+    if not cache.get("hits"):
+        return GateResult(GATE, "0 hits", threshold, "FAIL",
+                          f"the warm run compiled everything ({cache.get('requests', 0)} requests, 0 hits): "
+                          "nothing was served from the cache")
+    return GateResult(GATE, f"{len(warm_losses)} steps identical", threshold, "PASS",
+                      f"{cache.get('hits')} of {cache.get('requests')} programs from the cache")
+
+
+def signature_of(gate: GateResult, excerpt: str = "") -> Any:
+    """The run's signature when the consistency gate failed: kind ``cache_inconsistency``, the
+    message naming what differed (not the values, which vary)."""
+    what = {"warm run failed": "the warm run failed where the cold run passed",
+            "cache read failed": "the warm run could not read its compilation cache",
+            "0 hits": "the warm run was served nothing from its cache"}.get(
+        gate.value, "the warm run's losses differ from the cold run's")
+    return signature_mod.make(KIND, None, what, [], excerpt or gate.detail)
+
+
+def _losses(record: RunRecord) -> list[tuple[int, float]]:
+    try:
+        return load_run_metrics(Path(record.run_dir)).losses or []
+    except Exception:  # noqa: BLE001 - a run that wrote nothing has no losses to compare
+        return []
+
+
+def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: str, run_dir: Path) -> RunRecord:
+    """The one record of a both-caches run: the last warm run's figures, every attempt, the
+    consistency gate, and the verdict and signature that follow. Pure."""
+    last = warms[-1]
+    attempts = [replace(a, number=i) for i, a in enumerate([*cold.attempts, *(a for w in warms for a in w.attempts)], 1)]
+    gates = [*last.gates, gate.to_dict()]
+    ok = cold.verdict == "pass" and last.verdict == "pass" and gate.status != "FAIL"
+    if gate.status == "FAIL":
+        signature = signature_of(gate)
+        attempts[-1] = replace(attempts[-1], signature=signature)  # the warm attempt is the one that failed
+    else:
+        signature = None if ok else (cold.signature if cold.verdict != "pass" else last.signature)
+    return replace(
+        last, run_id=run_id, run_dir=str(run_dir), verdict="pass" if ok and verdict_of(g["status"] for g in gates) == "pass" else "fail",
+        gates=gates, attempts=attempts, started_at=cold.started_at, signature=signature,
+        classification=classify(attempts), error=last.error or cold.error,
+        context={**last.context, "cache_both": {"cold": cold.run_dir, "warm": [w.run_dir for w in warms]}},
+    )
+
+
+def run_both(opts, progress=None) -> RunRecord:
+    """Cold, then warm (twice when the first warm run found the cache empty), compared."""
+    from canary.runner import RESULT_FILE, new_run_id, run_canary
+
+    run_id = opts.run_id or new_run_id(opts.lane)
+    top = Path(opts.out).resolve() / run_id
+    top.mkdir(parents=True, exist_ok=False)
+    sub = dict(out=top, record_history=False)
+    cold = run_canary(replace(opts, run_id="cold", cache=CacheSpec(mode="cold"), **sub), progress)
+    warm_cache = CacheSpec(mode="warm", dir=opts.cache.dir if opts.cache else None)
+    warms: list[RunRecord] = []
+    for name in ("warm", "warm-2"):
+        if signals.requested() is not None or (warms and (not _ran(warms[0]) or (warms[0].cache or {}).get("hits"))):
+            break  # told to stop; or the first warm run failed, or was already served from the cache
+        warms.append(run_canary(replace(opts, run_id=name, cache=warm_cache, **sub), progress))
+    if not warms or signals.requested() is not None:  # a stopped run compares nothing: it says so
+        result = replace(warms[-1] if warms else cold, run_id=run_id, run_dir=str(top))
+    else:
+        gate = judge(cold, _losses(cold), warms[-1], _losses(warms[-1]), bitwise=_is_cpu(opts.lane, opts.lanes_file))
+        result = combine(cold, warms, gate, run_id, top)
+    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE, "cache.json"):
+        src = Path((warms or [cold])[-1].run_dir) / name
+        if src.is_file():
+            shutil.copyfile(src, top / name)
+    if opts.record_history:
+        result.context["history"] = history_mod.record_run(result, opts.history)
+    (top / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    return result
+
+
+def _is_cpu(lane: str, lanes_file: str | None) -> bool:
+    from canary.config import get_lane
+
+    return get_lane(lane, lanes_file).platform == "cpu"

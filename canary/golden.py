@@ -1,0 +1,393 @@
+"""Golden curves: what a healthy run of a ferry on a lane looks like, recorded, reviewed in a pull
+request, and judged against by the gates (:mod:`canary.golden_gates`).
+
+A golden is plain JSON under ``gates/`` (``<ferry>.<lane>.golden.json``), keyed inside by ferry
+name, ferry version and lane. It holds:
+
+* ``loss_windows``: the per-step loss reduced to means over consecutive windows of ``window``
+  steps (20 on the cpu lane: a single step's loss moves up to 2% between numerically equivalent
+  runs, a 20-step mean at most 0.5%; 1 on accelerator lanes, whose goldens are per step), one
+  window per line so that a pull request's diff reads window by window;
+* ``final_loss``: the last step's loss;
+* ``perf``: throughput (raw and normalised by the run's own matmul calibration), the median step,
+  compile seconds, and peak memory where the backend reports it;
+* ``tolerance``: for each judged figure, the tolerance and the evidence it came from (the largest
+  deviation observed among the recording's runs, the factor applied to it, and the floor).
+
+Tolerances are measured, never guessed: ``tolerance = max(observed × FACTOR, floor)``. On the cpu
+lane the recording's runs are numerically equivalent variants of one computation (the lane as
+configured, the batch split over 4 forced host devices, and every other ragged_dot backend that
+computes the same function); on an accelerator lane, repeated runs on the lane itself.
+
+Everything here but ``read``/``write``/``load_golden``/``committed_text`` is pure.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from canary.errors import ConfigError
+from canary.metrics import as_float
+
+FACTOR = 1.5  # tolerance = the largest observed deviation x FACTOR (Megatron's functional tests)
+# Floors (relative), below which a tolerance is never set, whatever the recording observed. A cpu
+# recording's base runs are bit-identical, so without a floor a figure measured only there
+# would get a zero tolerance.
+FLOORS = {
+    # the windowed loss: 0.1%, Megatron's floor; the cpu lane's equivalent variants measure
+    # about 0.5% (so the floor rarely binds there), its quiet model bugs 1-6%
+    "loss_curve": 0.001,
+    # one step's loss moves up to 2% between equivalent variants late in training
+    "final_loss_golden": 0.005,
+    # the fastest step's throughput: 18%, the cap. On one shared 2-core machine the fastest step
+    # of 33 clean runs fell up to 15% below the golden's (bench/golden_noise.py, docs/gates.md);
+    # a 30% slower step is a 23% lower throughput, outside it
+    "throughput": 0.18,
+    # compile seconds vary with machine load far more than steps do (0.8 s warm, 3-11 s cold on
+    # one shared 2-core machine); it is a ceiling, and a WARN by default
+    "compile_seconds": 0.50,
+    "peak_memory": 0.10,
+}
+THROUGHPUT_CAP = 0.18  # a tolerance wider than this could not fail a 30% slower step (-23%)
+DEFAULT_WINDOW = {"cpu": 20}  # platform -> window; any other platform: 1 (per-step)
+SUFFIX = ".golden.json"
+
+# the run summary's keys a golden's perf figures come from
+PERF_KEYS = {
+    "best_tokens_per_second": "throughput/best_tokens_per_second",  # the gated figure (docs/gates.md)
+    "tokens_per_second": "throughput/tokens_per_second",
+    "cpu_throughput": "",  # tokens per CPU-second (see cpu_throughput)
+    "normalized_throughput": "throughput/normalized_paired",
+    "calibration_gflops": "calibration/gflops",
+    "median_step_seconds": "throughput/median_step_seconds",
+    "compile_seconds": "compile/seconds",
+    "peak_memory_bytes": "memory/peak_bytes",
+}
+# what the perf figures are of: a run with other kernels or another device count is not judged on them
+PERF_CONFIG_KEYS = ("kernels/ragged_dot", "devices")
+
+
+@dataclass(frozen=True)
+class Window:
+    first: int  # first step (0-based) of the window
+    last: int   # last step, inclusive
+    mean: float
+    spread: float = 0.0  # largest relative deviation among the recording's runs, this window
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    rtol: float
+    observed: float
+    factor: float = FACTOR
+    floor: float = 0.0
+    capped: bool = False  # the measured tolerance was cut to the cap (see THROUGHPUT_CAP)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = {"rtol": _r(self.rtol), "observed": _r(self.observed), "factor": self.factor, "floor": self.floor}
+        return d | ({"capped": True} if self.capped else {})
+
+
+@dataclass(frozen=True)
+class Golden:
+    ferry: str
+    ferry_version: int
+    lane: str
+    steps: int
+    window: int
+    metric: str
+    windows: list[Window]
+    final_loss: float
+    tolerance: dict[str, Tolerance]
+    perf: dict[str, Any] = field(default_factory=dict)
+    host: dict[str, Any] = field(default_factory=dict)
+    recorded: dict[str, Any] = field(default_factory=dict)
+    path: str = ""
+
+    @property
+    def allowed_outliers(self) -> int:
+        """Windows allowed out of band: about one in a hundred (none in a 10-window curve)."""
+        return len(self.windows) // 100
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ferry": self.ferry, "ferry_version": self.ferry_version, "lane": self.lane, "steps": self.steps,
+            "metric": self.metric, "window": self.window, "final_loss": _r(self.final_loss),
+            "tolerance": {k: t.to_dict() for k, t in self.tolerance.items()},
+            "perf": self.perf, "host": self.host, "recorded": self.recorded,
+            "loss_windows": [{"steps": [w.first, w.last], "mean": _r(w.mean), "spread": _r(w.spread)}
+                             for w in self.windows],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], path: str = "") -> "Golden":
+        try:
+            return cls(
+                ferry=d["ferry"], ferry_version=int(d["ferry_version"]), lane=d["lane"], steps=int(d["steps"]),
+                window=int(d["window"]), metric=d.get("metric", "train/loss"),
+                windows=[Window(int(w["steps"][0]), int(w["steps"][1]), float(w["mean"]), float(w.get("spread", 0)))
+                         for w in d["loss_windows"]],
+                final_loss=float(d["final_loss"]),
+                tolerance={k: Tolerance(float(t["rtol"]), float(t.get("observed", 0)), float(t.get("factor", FACTOR)),
+                                        float(t.get("floor", 0)), bool(t.get("capped", False)))
+                           for k, t in d["tolerance"].items()},
+                perf=dict(d.get("perf") or {}), host=dict(d.get("host") or {}), recorded=dict(d.get("recorded") or {}),
+                path=path,
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as e:
+            raise ConfigError(f"{path or 'golden'}: not a golden file ({type(e).__name__}: {e})") from None
+
+
+def _r(x: float | None, digits: int = 6) -> float | None:
+    """Rounded to 6 significant digits: a diff shows changes, not float noise."""
+    if x is None or not math.isfinite(x) or x == 0:
+        return x
+    return round(x, digits - 1 - int(math.floor(math.log10(abs(x)))))
+
+
+# ----------------------------------------------------------------------------- pure building
+
+
+def window_means(losses: Sequence[tuple[int, float]], window: int, steps: int | None = None) -> list[Window]:
+    """Means of the loss over consecutive windows of ``window`` steps (a last, shorter window
+    keeps the remainder). ``steps``: the run's length, so a window a short run never reached is
+    absent rather than partial."""
+    by_step = dict(losses)
+    end = steps if steps is not None else (max(by_step) + 1 if by_step else 0)
+    out = []
+    for first in range(0, end, window):
+        last = min(first + window, end) - 1
+        vals = [by_step[s] for s in range(first, last + 1) if s in by_step]
+        if len(vals) == last - first + 1:
+            out.append(Window(first, last, math.fsum(vals) / len(vals)))
+    return out
+
+
+def rel_dev(value: float, reference: float) -> float:
+    if not (math.isfinite(value) and math.isfinite(reference)):
+        return math.inf
+    return abs(value - reference) / abs(reference) if reference else abs(value)
+
+
+def tolerance(kind: str, observed: float, cap: float | None = None) -> Tolerance:
+    floor = FLOORS[kind]
+    rtol = max(observed * FACTOR, floor)
+    if cap is not None and rtol > cap:
+        return Tolerance(cap, observed, FACTOR, floor, capped=True)
+    return Tolerance(rtol, observed, FACTOR, floor)
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What a recording keeps of one run."""
+
+    variant: str  # "base", "devices=4", "ragged_dot=xla", ...
+    losses: list[tuple[int, float]]
+    summary: dict[str, Any]
+    run_id: str = ""
+    perf_comparable: bool = True  # the lane as configured: its speed, compile time and memory count
+
+
+def cpu_throughput(summary: dict[str, Any]) -> float | None:
+    """Tokens per CPU-second of the median step: tokens/s x median step seconds (the tokens a step)
+    over the median step's CPU seconds (every thread of the process). What the step costs, whatever
+    else the machine runs: on one shared 2-core machine it moved 12% where tokens/s moved 2x."""
+    tps, step, cpu = (as_float(summary.get(k)) for k in (
+        "throughput/tokens_per_second", "throughput/median_step_seconds", "throughput/median_step_cpu_seconds"))
+    if tps is None or step is None or not cpu:
+        return None
+    return tps * step / cpu
+
+
+def _perf(run: RunFacts) -> dict[str, float]:
+    out = {k: v for k, key in PERF_KEYS.items() if key and (v := as_float(run.summary.get(key))) is not None}
+    if (c := cpu_throughput(run.summary)) is not None:
+        out["cpu_throughput"] = c
+    return out
+
+
+def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str, steps: int, window: int,
+          metric: str = "train/loss", host: dict[str, Any] | None = None,
+          recorded: dict[str, Any] | None = None) -> Golden:
+    """The golden of a recording: the curve and perf of the base runs (their median), and each
+    figure's tolerance from its largest deviation among the runs."""
+    if not runs:
+        raise ValueError("a golden needs at least one run")
+    base = [r for r in runs if r.perf_comparable] or list(runs)
+    curves = [window_means(r.losses, window, steps) for r in runs]
+    n = len(window_means(base[0].losses, window, steps))
+    if n == 0 or any(len(c) != n for c in curves):
+        raise ValueError("every run of a recording must complete every window: "
+                         + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves)))
+    ref = [window_means(r.losses, window, steps) for r in base]
+    windows = []
+    for i in range(n):
+        mean = statistics.median(c[i].mean for c in ref)
+        spread = max(rel_dev(c[i].mean, mean) for c in curves)
+        windows.append(Window(ref[0][i].first, ref[0][i].last, mean, spread))
+    finals = [r.losses[-1][1] for r in runs]
+    final = statistics.median(r.losses[-1][1] for r in base)
+
+    perfs = [_perf(r) for r in base]
+    perf: dict[str, Any] = {}
+    tol = {
+        "loss_curve": tolerance("loss_curve", max(w.spread for w in windows)),
+        "final_loss_golden": tolerance("final_loss_golden", max(rel_dev(f, final) for f in finals)),
+    }
+    for key in PERF_KEYS:
+        vals = [p[key] for p in perfs if key in p]
+        if vals:
+            perf[key] = _r(statistics.median(vals))
+    config = {k: base[0].summary[k] for k in PERF_CONFIG_KEYS if k in base[0].summary}
+    if config:
+        perf["config"] = config
+    for gate, key, cap in (("throughput", "best_tokens_per_second", THROUGHPUT_CAP),
+                           ("compile_seconds", "compile_seconds", None), ("peak_memory", "peak_memory_bytes", None)):
+        vals = [p[key] for p in perfs if key in p]
+        if vals:
+            tol[gate] = tolerance(gate, max(rel_dev(v, perf[key]) for v in vals), cap)
+    return Golden(ferry, ferry_version, lane, steps, window, metric, windows, final, tol, perf,
+                  dict(host or {}), dict(recorded or {}))
+
+
+# ----------------------------------------------------------------------------- text
+
+
+def dumps(golden: Golden) -> str:
+    """Pretty JSON with one loss window per line."""
+    d = golden.to_dict()
+    windows = d.pop("loss_windows")
+    body = json.dumps(d, indent=2)[:-2]  # without the closing "\n}"
+    rows = ",\n".join("    " + json.dumps(w) for w in windows)
+    return f'{body},\n  "loss_windows": [\n{rows}\n  ]\n}}\n'
+
+
+def loads(text: str, path: str = "") -> Golden:
+    try:
+        return Golden.from_dict(json.loads(text), path)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{path or 'golden'}: not valid JSON: {e}") from None
+
+
+# ----------------------------------------------------------------------------- diff (pure)
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    what: str
+    old: float | None
+    new: float | None
+    change: float | None  # relative
+    rtol: float | None
+    status: str  # same | within | outside | added | removed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "old": self.old, "new": self.new, "change": self.change,
+                "rtol": self.rtol, "status": self.status}
+
+
+def _row(what: str, old: float | None, new: float | None, rtol: float | None) -> DiffRow:
+    if old is None or new is None:
+        return DiffRow(what, old, new, None, rtol, "added" if old is None else "removed")
+    change = (new - old) / abs(old) if old else (new - old)
+    if new == old:
+        status = "same"
+    else:
+        status = "within" if rtol is not None and abs(change) <= rtol else "outside"
+    return DiffRow(what, old, new, change, rtol, status)
+
+
+def diff(old: Golden, new: Golden) -> list[DiffRow]:
+    """Window by window, then final loss, tolerances and perf, judged with the stored (old)
+    golden's tolerances: ``outside`` is a change the gates would call a regression."""
+    rows = []
+    if (old.ferry, old.ferry_version, old.lane, old.steps, old.window) != (
+            new.ferry, new.ferry_version, new.lane, new.steps, new.window):
+        rows.append(DiffRow(f"key: {old.ferry} v{old.ferry_version} {old.lane} {old.steps} steps /{old.window} -> "
+                            f"{new.ferry} v{new.ferry_version} {new.lane} {new.steps} steps /{new.window}",
+                            None, None, None, None, "outside"))
+    curve_tol = old.tolerance.get("loss_curve")
+    olds = {(w.first, w.last): w.mean for w in old.windows}
+    news = {(w.first, w.last): w.mean for w in new.windows}
+    for key in sorted(olds.keys() | news.keys()):
+        rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key),
+                         curve_tol.rtol if curve_tol else None))
+    fl = old.tolerance.get("final_loss_golden")
+    rows.append(_row("final loss", old.final_loss, new.final_loss, fl.rtol if fl else None))
+    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):
+        o, n = old.tolerance.get(gate), new.tolerance.get(gate)
+        rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
+    perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
+                "peak_memory_bytes": "peak_memory"}
+    for key in sorted(old.perf.keys() | new.perf.keys()):
+        t = old.tolerance.get(perf_tol.get(key, ""))
+        rows.append(_row(f"perf {key}", as_float(old.perf.get(key)), as_float(new.perf.get(key)), t.rtol if t else None))
+    return rows
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def default_window(platform: str) -> int:
+    return DEFAULT_WINDOW.get(platform, 1)
+
+
+def file_name(ferry: str, lane: str) -> str:
+    return f"{ferry}{'' if ferry.endswith('.') else '.'}{lane}{SUFFIX}"
+
+
+def resolve_path(gates_path: Path, ref: str) -> Path:
+    """A gates file's ``golden`` reference: relative to the gates file's directory."""
+    p = Path(ref)
+    return p if p.is_absolute() else Path(gates_path).parent / p
+
+
+def read(path: Path) -> Golden:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the golden: {e.strerror}") from None
+    return loads(text, str(path))
+
+
+def write(golden: Golden, path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps(golden))
+    return path
+
+
+def lane_golden_path(ferry: str, lane: str, gates: str | None = None) -> Path | None:
+    """Where the gates file of ``ferry`` says ``lane``'s golden is (None: it names none)."""
+    from canary.config import load_gates
+
+    gates_file, gates_path = load_gates(gates or ferry)
+    ref = gates_file.lane(lane).golden
+    return resolve_path(gates_path, ref) if ref else None
+
+
+def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None) -> Golden | None:
+    """The golden the gates judge ``lane`` against, or None when its gates name none (the loose
+    lanes). For reports: ``windows`` with ``tolerance['loss_curve'].rtol`` is the band."""
+    path = lane_golden_path(ferry, lane, gates)
+    return read(path) if path else None
+
+
+def committed_text(path: Path, rev: str = "HEAD") -> str | None:
+    """The golden file as committed at ``rev`` (None: not in git, or not committed there)."""
+    path = Path(path).resolve()
+    try:
+        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True,
+                             text=True, check=True).stdout.strip()
+        rel = path.relative_to(Path(top).resolve())
+        return subprocess.run(["git", "show", f"{rev}:{rel.as_posix()}"], cwd=top, capture_output=True, text=True,
+                              check=True).stdout
+    except (OSError, ValueError, subprocess.CalledProcessError):
+        return None

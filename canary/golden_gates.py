@@ -1,0 +1,180 @@
+"""The gates that judge a run against its lane's golden (:mod:`canary.golden`). Pure: (golden,
+metrics, severity) -> :class:`canary.gates.GateResult`. No I/O.
+
+Every result carries ``value``, ``threshold`` and ``margin`` (how far inside the threshold the
+value is, relative: negative is outside). A gate that is outside reports the severity the gates
+file gives it: ``FAIL`` fails the run, ``WARN`` is shown and never fails it.
+
+* ``loss_curve``: every window's mean within ``± rtol`` of the golden's (two-sided: a curve that
+  got "better" from a code change is a change too, to be re-recorded); about one window in a
+  hundred may stray (none in the cpu lane's ten);
+* ``final_loss_golden``: the last step's loss within ``± rtol`` of the golden's;
+* ``throughput``: the tokens/s of the run's fastest steady step at least ``golden × (1 - rtol)``
+  (a busy machine only ever adds to a step's time, so the fastest step is what the code can do;
+  a step that got slower makes every step slower, the fastest too); on a host with another CPU
+  count than the recording's, a miss is only a WARN;
+* ``compile_seconds`` and ``peak_memory``: ceilings at ``golden × (1 + rtol)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from canary.config import LaneGates
+from canary.gates import GateResult
+from canary.golden import Golden, rel_dev, window_means
+from canary.metrics import RunMetrics, as_float
+
+MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
+GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:+.2f}%"
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None or not math.isfinite(x) else round(x, 6)
+
+
+def _outside(name: str, severity: str, value: Any, threshold: Any, margin: float | None, detail: str) -> GateResult:
+    return GateResult(name, value, threshold, "WARN" if severity == "WARN" else "FAIL", detail, _r(margin))
+
+
+def stale(golden: Golden, ferry_version: int | None) -> str | None:
+    """Why the golden's curve does not apply to this run (None: it does)."""
+    if ferry_version is not None and ferry_version != golden.ferry_version:
+        return (f"the golden was recorded for {golden.ferry} v{golden.ferry_version}, this is v{ferry_version}: "
+                f"re-record it (canary golden record {golden.lane})")
+    return None
+
+
+def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
+    name, tol = "loss_curve", golden.tolerance["loss_curve"].rtol
+    threshold = f"±{tol * 100:.2f}% /{golden.window} steps"
+    if metrics.losses is None:
+        return GateResult(name, None, threshold, "SKIP", "not judged: only a summary, no per-step losses")
+    if not metrics.losses:
+        return _outside(name, severity, None, threshold, None, "no per-step losses to compare")
+    got = window_means(metrics.losses, golden.window, golden.steps)
+    if len(got) < len(golden.windows):
+        return _outside(name, severity, f"{len(got)} of {len(golden.windows)} windows", threshold, None,
+                        f"the run completed {len(got)} of the golden's {len(golden.windows)} windows")
+    devs = [((w.mean - g.mean) / abs(g.mean) if math.isfinite(w.mean) else math.inf, w, g)
+            for w, g in zip(got, golden.windows)]
+    worst = max(devs, key=lambda d: abs(d[0]))
+    out = [d for d in devs if not abs(d[0]) <= tol]
+    dev, w, g = worst
+    detail = (f"worst: steps {w.first}-{w.last} {w.mean:.4f} vs {g.mean:.4f} ({_pct(dev) if math.isfinite(dev) else dev}); "
+              f"{len(out)} of {len(devs)} windows outside")
+    margin = tol - abs(dev)
+    if len(out) > golden.allowed_outliers:
+        return _outside(name, severity, _r(dev), threshold, margin, detail)
+    return GateResult(name, _r(dev), threshold, "PASS", detail, _r(margin))
+
+
+def final_loss_golden(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
+    name, tol = "final_loss_golden", golden.tolerance["final_loss_golden"].rtol
+    threshold = f"{golden.final_loss:.4f} ±{tol * 100:.2f}%"
+    v = metrics.final_loss
+    if v is None or not math.isfinite(v):
+        return _outside(name, severity, v, threshold, None, f"final loss is {v}")
+    dev = rel_dev(v, golden.final_loss)
+    detail = f"{_pct((v - golden.final_loss) / abs(golden.final_loss))} from the golden"
+    if dev > tol:
+        return _outside(name, severity, v, threshold, tol - dev, detail)
+    return GateResult(name, v, threshold, "PASS", detail, _r(tol - dev))
+
+
+def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
+    mine, theirs = as_float(metrics.summary.get("host/cpus")), as_float(golden.host.get("cpus"))
+    if mine is not None and theirs is not None and mine != theirs:
+        return f"recorded on a {theirs:.0f}-CPU host, this one has {mine:.0f}: a WARN at most"
+    return None
+
+
+def other_config(golden: Golden, metrics: RunMetrics) -> str | None:
+    """Why the golden's perf figures are not this run's yardstick: other kernels, or another
+    device count (an equivalent variant computes the same curve at another speed)."""
+    theirs = golden.perf.get("config") or {}
+    differ = {k: (v, metrics.summary[k]) for k, v in theirs.items() if k in metrics.summary and metrics.summary[k] != v}
+    if differ:
+        return "not judged: the golden's perf is of " + ", ".join(f"{k}={a}" for k, (a, _) in differ.items()) + \
+            ", this run's " + ", ".join(f"{k}={b}" for k, (_, b) in differ.items())
+    return None
+
+
+def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
+    """A floor on the fastest steady step's tokens/s (the median step's when either side lacks it)."""
+    name, tol = "throughput", golden.tolerance["throughput"].rtol
+    s, p = metrics.summary, golden.perf
+    value, ref, unit = (as_float(s.get("throughput/best_tokens_per_second")), as_float(p.get("best_tokens_per_second")),
+                        "fastest step's tokens/s")
+    if value is None or ref is None:
+        value, ref, unit = as_float(s.get("throughput/tokens_per_second")), as_float(p.get("tokens_per_second")), "tokens/s"
+    if ref is None:
+        return GateResult(name, value, None, "SKIP", "the golden has no throughput")
+    steps = metrics.steps_completed or 0
+    floor = ref * (1 - tol)
+    if value is None or steps < MIN_PERF_STEPS:
+        return GateResult(name, value, _r(floor), "SKIP", f"not judged: {steps} steps (needs {MIN_PERF_STEPS})")
+    margin = (value - floor) / floor
+    detail = f"{unit}: {_pct(value / ref - 1)} from the golden's {ref:.4g}"
+    if value >= floor:
+        return GateResult(name, _r(value), _r(floor), "PASS", detail, _r(margin))
+    host = _host_differs(golden, metrics)
+    return _outside(name, "WARN" if host else severity, _r(value), _r(floor), margin,
+                    detail + (f"; {host}" if host else ""))
+
+
+def _ceiling(name: str, key: str, summary_key: str, golden: Golden, metrics: RunMetrics, severity: str,
+             unit: str) -> GateResult:
+    ref = as_float(golden.perf.get(key))
+    value = as_float(metrics.summary.get(summary_key))
+    if ref is None or name not in golden.tolerance:
+        return GateResult(name, value, None, "SKIP", f"the golden has no {key}")
+    ceiling = ref * (1 + golden.tolerance[name].rtol)
+    if value is None:
+        return GateResult(name, None, _r(ceiling), "SKIP", f"the run reported no {summary_key}")
+    margin = (ceiling - value) / ceiling
+    detail = f"{_pct(value / ref - 1)} from the golden's {ref:.4g} {unit}"
+    if value <= ceiling:
+        return GateResult(name, _r(value), _r(ceiling), "PASS", detail, _r(margin))
+    return _outside(name, severity, _r(value), _r(ceiling), margin, detail)
+
+
+def compile_seconds(golden: Golden, metrics: RunMetrics, severity: str = "WARN") -> GateResult:
+    return _ceiling("compile_seconds", "compile_seconds", "compile/seconds", golden, metrics, severity, "s")
+
+
+def peak_memory(golden: Golden, metrics: RunMetrics, severity: str = "WARN") -> GateResult:
+    return _ceiling("peak_memory", "peak_memory_bytes", "memory/peak_bytes", golden, metrics, severity, "bytes")
+
+
+def evaluate(gates: LaneGates, golden: Golden, metrics: RunMetrics, *, requested_steps: int | None = None,
+             ferry_version: int | None = None) -> list[GateResult]:
+    """The golden gates the lane's gates switch on. They judge only a run of the golden's length
+    (a quick ``--steps`` run has another learning-rate schedule, and its few steps another
+    median): SKIP otherwise."""
+    on = [g for g in GATES if getattr(gates, g) != "off"]
+    if requested_steps is not None and requested_steps != golden.steps:
+        why = f"not judged: --steps {requested_steps}, the golden is of {golden.steps}-step runs"
+        return [GateResult(g, None, None, "SKIP", why) for g in on]
+    results = []
+    why_stale = stale(golden, ferry_version)
+    for gate, fn in (("loss_curve", loss_curve), ("final_loss_golden", final_loss_golden)):
+        severity = getattr(gates, gate)
+        if severity == "off":
+            continue
+        if why_stale:
+            results.append(_outside(gate, severity, None, f"{golden.ferry} v{golden.ferry_version}", None, why_stale))
+        else:
+            results.append(fn(golden, metrics, severity))
+    for gate, fn in (("throughput", throughput), ("compile_seconds", compile_seconds), ("peak_memory", peak_memory)):
+        severity = getattr(gates, gate)
+        if severity == "off":
+            continue
+        why_not = other_config(golden, metrics)
+        results.append(GateResult(gate, None, None, "SKIP", why_not) if why_not else fn(golden, metrics, severity))
+    return results

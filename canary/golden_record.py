@@ -1,0 +1,184 @@
+"""``canary golden record LANE``: train the lane's recording runs and write its golden.
+
+On a cpu lane the runs are numerically equivalent variants of one computation, so the spread
+among them is what "the same model, computed another legitimate way" may move the figures:
+
+* ``base`` x ``runs``: the lane as configured (their speed, compile time and memory are the
+  golden's perf figures);
+* ``devices=4``: the batch split over 4 forced host devices (data parallel, per-device routing);
+* ``ragged_dot=<b>``: every other ragged_dot backend that computes the same function on CPU.
+
+On any other lane the runs are ``runs`` repetitions of the lane itself (accelerators are not
+bit-reproducible run to run; that spread is the one to tolerate). Every run compiles cold, so
+the golden's compile seconds are a cold compile's, the ceiling a warm run stays far under.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform as platform_mod
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from canary import golden as golden_mod
+from canary.config import load_gates, require_builtin
+from canary.errors import CanaryError, ConfigError
+from canary.gitinfo import head_commit
+from canary.metrics import load_run_metrics
+from canary.spec import CacheSpec
+
+FORCED_DEVICES = 4
+EQUIVALENT_RAGGED_DOT = ("xla", "grouped")  # on CPU: the same function, computed differently
+DEFAULT_RUNS = 3
+
+
+class RecordingFailed(CanaryError):
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    ragged_dot: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    perf_comparable: bool = False
+
+
+def forced_devices_env(n: int, environ: dict[str, str] | os._Environ = os.environ) -> dict[str, str]:
+    flags = [f for f in environ.get("XLA_FLAGS", "").split() if not f.startswith("--xla_force_host_platform_device_count")]
+    return {"XLA_FLAGS": " ".join([*flags, f"--xla_force_host_platform_device_count={n}"])}
+
+
+def base_backend(ragged_dot: str, platform: str) -> str | None:
+    """What the lane's ragged_dot setting resolves to here (None: unknown)."""
+    try:
+        from canary.workload import ragged_dot as backends
+
+        return backends.resolve(ragged_dot, platform)
+    except Exception:  # noqa: BLE001 - an unknown base only means one more variant runs
+        return None
+
+
+def variants(platform: str, runs: int, ragged_dot: str, batch_size: int) -> list[Variant]:
+    """The recording's runs for a lane (pure but for resolving ``auto``)."""
+    out = [Variant("base", perf_comparable=True) for _ in range(runs)]
+    if platform != "cpu":
+        return out
+    if batch_size % FORCED_DEVICES == 0:
+        out.append(Variant(f"devices={FORCED_DEVICES}", env=forced_devices_env(FORCED_DEVICES)))
+    base = base_backend(ragged_dot, platform)
+    out += [Variant(f"ragged_dot={b}", ragged_dot=b) for b in EQUIVALENT_RAGGED_DOT if b != base]
+    return out
+
+
+def default_path(ferry: str, lane: str, gates: str | None = None) -> Path:
+    """The golden the lane's gates name, else ``<ferry>.<lane>.golden.json`` beside the gates file."""
+    named = golden_mod.lane_golden_path(ferry, lane, gates)
+    if named:
+        return named
+    _, gates_path = load_gates(gates or ferry)
+    return gates_path.parent / golden_mod.file_name(ferry, lane)
+
+
+@dataclass
+class Recording:
+    golden: golden_mod.Golden
+    path: Path | None
+    runs: list[dict[str, Any]]  # variant, run_id, run_dir, verdict
+
+
+def run_name(n: int, variant: str) -> str:
+    return f"{n:02d}-{variant.replace('=', '-')}"
+
+
+def variant_of(run_name: str) -> str:
+    """The variant a recording's run directory is of (``03-ragged_dot-xla`` -> ``ragged_dot=xla``)."""
+    name = run_name.split("-", 1)[1] if run_name[:2].isdigit() and "-" in run_name else run_name
+    return name if name == "base" or "-" not in name else name.replace("-", "=", 1)
+
+
+def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = None, runs: int = DEFAULT_RUNS,
+           window: int | None = None, out: Path = Path("runs"), output: Path | None = None,
+           write: bool = True, progress=None, say=lambda s: None, source: Path | None = None) -> Recording:
+    """Train the recording's runs under ``out`` and write the golden; with ``source`` (a former
+    recording's directory), derive it from those runs instead of training (``--from``)."""
+    from canary.runner import RunOptions, resolve_inputs, run_canary
+
+    opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
+    f, _, lane, gates_file = resolve_inputs(opts)
+    o = require_builtin(f, "record a golden of").lane(lane.name)
+    window = window or golden_mod.default_window(lane.platform)
+    if window < 1 or runs < 1:
+        raise ConfigError("--window and --runs must be at least 1")
+    metric = gates_file.lane(lane.name).loss_metric
+    done: list[dict[str, Any]] = []
+    if source is not None:
+        dirs = sorted(d for d in Path(source).iterdir() if (d / "result.json").is_file())
+        if not dirs:
+            raise ConfigError(f"{source}: no recording runs (run directories with a result.json) in it")
+        for d in dirs:
+            rec = json.loads((d / "result.json").read_text())
+            done.append({"variant": variant_of(d.name), "run_id": rec["run_id"], "run_dir": str(d),
+                         "verdict": rec["verdict"], "error": rec.get("error"), "gates": rec.get("gates")})
+    else:
+        where = Path(out) / f"golden-{lane.name}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}"
+        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size), 1):
+            say(f"recording run {n}: {v.name}")
+            rec = run_canary(RunOptions(
+                lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=run_name(n, v.name),
+                ragged_dot=v.ragged_dot, cache=CacheSpec(mode="cold"), record_history=False, env=v.env,
+                judge_golden=False), progress)
+            done.append({"variant": v.name, "run_id": rec.run_id, "run_dir": rec.run_dir, "verdict": rec.verdict,
+                         "error": rec.error, "gates": rec.gates})
+            _check(done[-1])
+    facts = []
+    for d in done:
+        _check(d)
+        m = load_run_metrics(Path(d["run_dir"]), metric)
+        summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
+        facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
+    g = golden_mod.build(facts, ferry=f.name, ferry_version=f.version, lane=lane.name, steps=o.steps,
+                         window=window, metric=metric, host=_host(facts),
+                         recorded=_recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done))
+    path = golden_mod.write(g, output or default_path(f.name, lane.name, gates)) if write else None
+    return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
+
+
+def _best_step(run_dir: Path, summary: dict[str, Any]) -> dict[str, float]:
+    """The fastest steady step of a run whose summary predates ``throughput/best_*`` (--from on an
+    older recording), from its per-step durations."""
+    tps, median = summary.get("throughput/tokens_per_second"), summary.get("throughput/median_step_seconds")
+    try:
+        steps = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines() if line.strip()]
+        best = min(s["throughput/duration"] for s in steps[1:])
+    except (OSError, ValueError, KeyError):
+        return {}
+    if not (tps and median and best > 0):
+        return {}
+    return {"throughput/best_step_seconds": best, "throughput/best_tokens_per_second": tps * median / best}
+
+
+def _check(run: dict[str, Any]) -> None:
+    if run["verdict"] != "pass":
+        why = run["error"].splitlines()[-1] if run.get("error") else f"gates {run.get('gates')}"
+        raise RecordingFailed(f"recording run {run['variant']} ({run['run_dir']}) failed: {why}; "
+                              "a golden is recorded from healthy runs only")
+
+
+def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
+    return {"cpus": facts[0].summary.get("host/cpus", os.cpu_count()), "machine": platform_mod.machine()}
+
+
+def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:
+    from canary.runner import versions
+
+    return {
+        "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "commit": head_commit(str(Path.cwd())),
+        "versions": versions(),
+        "command": f"canary golden record {lane} --runs {runs} --window {window}",
+        "runs": [d["variant"] for d in done],
+    }

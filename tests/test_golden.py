@@ -1,0 +1,278 @@
+"""Goldens and the gates that judge against them: pure functions on recorded figures, no training."""
+
+import json
+import math
+
+import pytest
+
+from canary import consistency, gates, golden, golden_gates
+from canary.config import LaneGates
+from canary.errors import ConfigError
+from canary.metrics import RunMetrics
+from canary.record import Attempt, RunRecord
+from canary.signature import gate_signature
+from canary.workload import zoo
+
+STEPS = 100
+
+
+def curve(scale=1.0, steps=STEPS, wobble=0.0):
+    """A falling loss curve; ``wobble`` alternates each step's loss by that fraction."""
+    return [(i, scale * (1.0 + 5.0 * math.exp(-i / 30)) * (1 + (wobble if i % 2 else -wobble))) for i in range(steps)]
+
+
+def perf_summary(tps=10_000.0, busy=2.0, compile_s=3.0, peak=400e6, cpus=2):
+    """A run's summary; ``busy``: how much CPU time a step's wall second holds (2 threads flat out)."""
+    step = 1024 / tps
+    return {"throughput/tokens_per_second": tps, "throughput/median_step_seconds": step,
+            "throughput/best_tokens_per_second": tps * 1.25,
+            "throughput/median_step_cpu_seconds": step * busy, "compile/seconds": compile_s,
+            "memory/peak_bytes": peak, "host/cpus": cpus}
+
+
+def recording():
+    """Two bit-identical base runs and two variants that move the windows by up to 0.4%."""
+    runs = [
+        golden.RunFacts("base", curve(), perf_summary(tps=10_000)),
+        golden.RunFacts("base", curve(), perf_summary(tps=10_400, compile_s=3.3)),
+        golden.RunFacts("devices=4", curve(1.004), perf_summary(tps=6_000), perf_comparable=False),
+        golden.RunFacts("ragged_dot=xla", curve(0.998, wobble=0.01), perf_summary(tps=3_000), perf_comparable=False),
+    ]
+    return golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20,
+                        host={"cpus": 2})
+
+
+def metrics(losses, **summary):
+    s = perf_summary(**summary)
+    return RunMetrics(len(losses), losses[-1][1] if losses else None, losses, s)
+
+
+GATES = LaneGates(min_steps=STEPS, max_final_loss=8.0, golden="x.golden.json")
+
+
+def by_name(results):
+    return {r.name: r for r in results}
+
+
+def test_window_means_drop_an_unfinished_window():
+    losses = [(i, float(i)) for i in range(45)]
+    ws = golden.window_means(losses, 20, steps=50)
+    assert [(w.first, w.last, w.mean) for w in ws] == [(0, 19, 9.5), (20, 39, 29.5)]
+    assert golden.window_means(losses, 20)[-1] == golden.Window(40, 44, 42.0)
+
+
+def test_tolerance_is_observed_spread_times_factor_with_a_floor():
+    g = recording()
+    t = g.tolerance["loss_curve"]
+    assert t.observed == pytest.approx(0.004, rel=1e-3)  # devices=4 moved every window by 0.4%
+    assert t.rtol == pytest.approx(0.006, rel=1e-3) and t.factor == 1.5
+    assert golden.tolerance("loss_curve", 0.0).rtol == golden.FLOORS["loss_curve"]
+    # throughput: base runs only; 10,000 and 10,400 -> median 10,200, 2% -> the 18% floor
+    assert g.tolerance["throughput"].rtol == golden.FLOORS["throughput"]
+    assert g.perf["best_tokens_per_second"] == pytest.approx(12_750)
+    assert g.perf["cpu_throughput"] == pytest.approx(1024 / (1024 / 10_200 * 2))
+    assert golden.tolerance("throughput", 0.5, cap=golden.THROUGHPUT_CAP).capped
+
+
+def test_a_recording_needs_every_window_from_every_run():
+    runs = [golden.RunFacts("base", curve(), {}), golden.RunFacts("x", curve(steps=50), {}, perf_comparable=False)]
+    with pytest.raises(ValueError, match="every window"):
+        golden.build(runs, ferry="f", ferry_version=1, lane="cpu", steps=STEPS, window=20)
+
+
+def test_the_file_has_one_window_per_line_and_round_trips():
+    g = recording()
+    text = golden.dumps(g)
+    lines = text.splitlines()
+    window_lines = [ln for ln in lines if ln.strip().startswith('{"steps"')]
+    assert len(window_lines) == len(g.windows) == 5
+    assert json.loads(text)["ferry"] == "moe-canary"
+    back = golden.loads(text)
+    assert back.windows[2].first == 40 and back.tolerance.keys() == g.tolerance.keys()
+    assert golden.dumps(back) == text
+    with pytest.raises(ConfigError, match="not a golden"):
+        golden.loads('{"ferry": "x"}', "gates/x.golden.json")
+
+
+def test_clean_and_equivalent_runs_pass_every_golden_gate():
+    g = recording()
+    for losses in (curve(), curve(1.004), curve(0.998, wobble=0.01)):
+        r = gates.evaluate(GATES, metrics(losses), requested_steps=STEPS, golden=g, ferry_version=1)
+        assert gates.verdict(r) == "pass", [x for x in r if x.status != "PASS"]
+        assert by_name(r)["loss_curve"].margin > 0
+
+
+@pytest.mark.parametrize("scale", [1.012, 0.988])
+def test_loss_curve_is_two_sided(scale):
+    r = by_name(gates.evaluate(GATES, metrics(curve(scale)), requested_steps=STEPS, golden=recording(), ferry_version=1))
+    assert r["loss_curve"].status == "FAIL" and r["loss_curve"].margin < 0
+    assert "5 of 5 windows outside" in r["loss_curve"].detail
+    assert gate_signature([x.to_dict() for x in r.values()]).kind == "gate_regression"
+
+
+def test_one_bad_window_fails_the_curve():
+    losses = [(i, v * (1.03 if 40 <= i < 60 else 1.0)) for i, v in curve()]
+    r = golden_gates.loss_curve(recording(), metrics(losses))
+    assert r.status == "FAIL" and "steps 40-59" in r.detail and "1 of 5" in r.detail
+
+
+def test_a_quick_run_skips_the_curve_and_a_stale_golden_fails_it():
+    g = recording()
+    r = by_name(gates.evaluate(GATES, metrics(curve(steps=20)), requested_steps=20, golden=g))
+    assert r["loss_curve"].status == "SKIP" and r["final_loss_golden"].status == "SKIP"
+    r = by_name(gates.evaluate(GATES, metrics(curve()), requested_steps=STEPS, golden=g, ferry_version=2))
+    assert r["loss_curve"].status == "FAIL" and "re-record" in r["loss_curve"].detail
+
+
+def test_a_crash_midway_fails_the_curve_by_its_missing_windows():
+    r = golden_gates.loss_curve(recording(), metrics(curve(steps=50)))
+    assert r.status == "FAIL" and "2 of the golden's 5 windows" in r.detail
+
+
+def test_a_nan_loss_is_a_nan_signature_not_a_curve_regression():
+    losses = curve()
+    losses[70] = (70, math.nan)
+    r = gates.evaluate(GATES, metrics(losses), requested_steps=STEPS, golden=recording(), ferry_version=1)
+    assert gates.verdict(r) == "fail"
+    assert gate_signature([x.to_dict() for x in r]).kind == "nan"
+
+
+def test_a_30_percent_slower_step_fails_throughput_and_is_a_perf_regression():
+    g = recording()
+    ok = golden_gates.throughput(g, metrics(curve(), tps=8_700))  # -15%: inside the 18% floor
+    assert ok.status == "PASS" and ok.margin > 0
+    slow = golden_gates.throughput(g, metrics(curve(), tps=10_200 / 1.3))
+    assert slow.status == "FAIL" and slow.value < slow.threshold
+    results = [gates.GateResult("min_steps", STEPS, STEPS, "PASS"), slow]
+    assert gate_signature([x.to_dict() for x in results]).kind == "perf_regression"
+
+
+def test_throughput_judges_the_fastest_step():
+    g = recording()
+    # a busy machine: the median step twice as slow, the fastest step as fast as ever
+    m = metrics(curve(), tps=5_100)
+    m.summary["throughput/best_tokens_per_second"] = 12_500.0
+    r = golden_gates.throughput(g, m)
+    assert r.status == "PASS" and "fastest step" in r.detail
+    # without the fastest step's figure on either side: the median's
+    del m.summary["throughput/best_tokens_per_second"]
+    assert golden_gates.throughput(g, m).status == "FAIL"
+    # another host shape: a miss is only a warning
+    r = golden_gates.throughput(g, metrics(curve(), tps=5_000, cpus=16))
+    assert r.status == "WARN" and "16" in r.detail
+
+
+def test_warn_gates_never_fail_a_run():
+    g = recording()
+    m = metrics(curve(), compile_s=30.0, peak=900e6)
+    r = by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g, ferry_version=1))
+    assert r["compile_seconds"].status == "WARN" and r["peak_memory"].status == "WARN"
+    assert r["compile_seconds"].margin < 0
+    assert gates.verdict(list(r.values())) == "pass"
+    assert gate_signature([x.to_dict() for x in r.values()]) is None
+    strict = LaneGates(min_steps=STEPS, max_final_loss=8.0, compile_seconds="FAIL", peak_memory="off")
+    r = by_name(gates.evaluate(strict, m, requested_steps=STEPS, golden=g, ferry_version=1))
+    assert r["compile_seconds"].status == "FAIL" and "peak_memory" not in r
+
+
+def test_only_warnings_and_skips_do_not_make_a_pass():
+    assert gates.verdict_of(["WARN", "SKIP"]) == "fail"
+    assert gates.verdict_of(["PASS", "WARN"]) == "pass"
+
+
+def test_diff_marks_changes_against_the_stored_tolerances():
+    old = recording()
+    same = golden.diff(old, old)
+    assert all(r.status == "same" for r in same)
+    runs = [golden.RunFacts("base", [(i, v * (1.02 if i >= 80 else 1.001)) for i, v in curve()], perf_summary())]
+    new = golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20)
+    rows = {r.what: r for r in golden.diff(old, new)}
+    assert rows["loss steps 0-19"].status == "within"
+    assert rows["loss steps 80-99"].status == "outside"
+    assert rows["loss steps 80-99"].change == pytest.approx(0.02, rel=1e-3)
+
+
+def _record(losses_ok=True, hits=0, errors=(), outcome="succeeded", mode="warm"):
+    a = Attempt(1, outcome, 0 if outcome == "succeeded" else 1, 1.0, "train.log")
+    return RunRecord("r", "cpu", "moe-canary", 1, "pass" if outcome == "succeeded" else "fail", 10, 1.0, [], "/x",
+                     attempts=[a], cache={"mode": mode, "requests": 3, "hits": hits, "errors": list(errors)})
+
+
+def test_consistency_is_bitwise_and_needs_cache_hits():
+    cold = _record(mode="cold")
+    L = curve(steps=10)
+    ok = consistency.judge(cold, L, _record(hits=3), L)
+    assert ok.status == "PASS"
+    moved = [(s, v) if s != 6 else (s, math.nextafter(v, 9.0)) for s, v in L]
+    bad = consistency.judge(cold, L, _record(hits=3), moved)
+    assert bad.status == "FAIL" and "step 6" in bad.detail
+    assert consistency.judge(cold, L, _record(hits=3), moved, bitwise=False).status == "PASS"
+    assert consistency.judge(cold, L, _record(hits=0), L).status == "FAIL"
+    unread = consistency.judge(cold, L, _record(hits=3, errors=["UserWarning: Error reading persistent compilation cache entry"]), L)
+    assert unread.status == "FAIL" and "could not read" in unread.detail
+    crashed = consistency.judge(cold, L, _record(outcome="failed"), [])
+    assert crashed.status == "FAIL" and consistency.signature_of(crashed).kind == "cache_inconsistency"
+    assert consistency.judge(_record(outcome="failed", mode="cold"), [], _record(hits=3), L).status == "SKIP"
+
+
+def test_consistency_signature_is_stable_across_values():
+    cold, L = _record(mode="cold"), curve(steps=10)
+    a = consistency.judge(cold, L, _record(hits=3), [(s, v + 1e-3) for s, v in L])
+    b = consistency.judge(cold, L, _record(hits=3), [(s, v + 2e-3) for s, v in L])
+    assert consistency.signature_of(a).fingerprint == consistency.signature_of(b).fingerprint
+
+
+def test_zoo_switch_parses_and_refuses_accelerator_lanes():
+    z = zoo.parse("nan:7,slow")
+    assert z.step("nan") == 7 and z.bugs["slow"] == 0.3 and not zoo.parse("")
+    with pytest.raises(ValueError, match="unknown bug"):
+        zoo.parse("typo")
+    with pytest.raises(RuntimeError, match="test-only"):
+        zoo.check_lane(z, "tpu", {})
+    zoo.check_lane(z, "tpu", {zoo.FORCE_ENV: "1"})
+    zoo.check_lane(z, "cpu", {})
+    assert zoo.tiling(zoo.parse("static_tiling"), "per-shape") == "static"
+
+
+def test_zoo_corrupts_only_a_local_cache(tmp_path):
+    (tmp_path / "entry").write_bytes(bytes(range(200)))
+    assert zoo.corrupt_cache(zoo.parse("corrupt_cache"), str(tmp_path)) == 1
+    assert (tmp_path / "entry").read_bytes() != bytes(range(200))
+    assert zoo.corrupt_cache(zoo.parse("corrupt_cache"), "gs://bucket/x") == 0
+    assert zoo.corrupt_cache(zoo.parse("nan"), str(tmp_path)) == 0
+
+
+def test_perf_gates_judge_only_the_recorded_configuration():
+    runs = [golden.RunFacts("base", curve(), {**perf_summary(), "kernels/ragged_dot": "grouped", "devices": 1})]
+    g = golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20)
+    assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
+    m = metrics(curve(), tps=3_000, busy=6.0)
+    m.summary.update({"kernels/ragged_dot": "xla", "devices": 1})
+    r = by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g, ferry_version=1))
+    assert r["throughput"].status == "SKIP" and "ragged_dot=grouped" in r["throughput"].detail
+    assert r["loss_curve"].status == "PASS"
+    m.summary["kernels/ragged_dot"] = "grouped"
+    assert by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g))["throughput"].status == "FAIL"
+
+
+def test_combined_record_of_both_caches_fails_as_cache_inconsistency(tmp_path):
+    cold, warm = _record(mode="cold"), _record(hits=3)
+    L = curve(steps=10)
+    bad = consistency.judge(cold, L, warm, [(s, v * 1.01) for s, v in L])
+    rec = consistency.combine(cold, [warm], bad, "run-1", tmp_path)
+    assert rec.verdict == "fail" and rec.signature.kind == "cache_inconsistency"
+    assert [a.number for a in rec.attempts] == [1, 2] and rec.attempts[-1].signature == rec.signature
+    assert rec.gates[-1]["name"] == "cache_consistency" and rec.classification != "pass"
+    good = consistency.combine(cold, [warm], consistency.judge(cold, L, warm, L), "run-1", tmp_path)
+    assert good.verdict == "pass" and good.signature is None and good.run_dir == str(tmp_path)
+
+
+def test_a_recordings_run_directories_name_their_variants():
+    from canary.golden_record import run_name, variant_of, variants
+
+    for v in ("base", "devices=4", "ragged_dot=xla"):
+        assert variant_of(run_name(3, v)) == v
+    names = [v.name for v in variants("cpu", 2, "auto", 8)]
+    assert names[:3] == ["base", "base", "devices=4"] and "ragged_dot=xla" in names
+    assert [v.name for v in variants("tpu", 3, "megablox", 128)] == ["base"] * 3
+    assert [v.name for v in variants("cpu", 1, "auto", 6)][:2] == ["base", "ragged_dot=xla"]  # 6 rows: no 4-way split

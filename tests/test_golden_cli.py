@@ -1,0 +1,141 @@
+"""`canary golden diff` and the golden's place in the gates file, in process (no training)."""
+
+import json
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from canary import golden
+from canary.cli import cli
+from canary.config import load_gates
+from canary.errors import ConfigError
+from test_golden import recording
+
+GATES = """ferry = "moe-canary"
+[lanes.cpu]
+min_steps = 100
+max_final_loss = 6.0
+golden = "moe-canary.cpu.golden.json"
+"""
+
+
+@pytest.fixture
+def repo(tmp_path):
+    """A git checkout holding a gates file and its committed golden."""
+    (tmp_path / "gates").mkdir()
+    (tmp_path / "gates" / "g.toml").write_text(GATES)
+    golden.write(recording(), tmp_path / "gates" / "moe-canary.cpu.golden.json")
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "golden"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True)
+    return tmp_path
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_diff_against_the_committed_golden(repo):
+    path = repo / "gates" / "moe-canary.cpu.golden.json"
+    r = invoke("golden", "diff", "cpu", "--gates", str(repo / "gates" / "g.toml"))
+    assert r.exit_code == 0, r.output
+    assert "every change is within" in r.output
+
+    g = recording()
+    moved = golden.Golden(**{**g.__dict__, "windows": [golden.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0))
+                                                      for w in g.windows]})
+    golden.write(moved, path)
+    r = invoke("golden", "diff", "cpu", "--gates", str(repo / "gates" / "g.toml"), "--json")
+    assert r.exit_code == 1, r.output
+    out = json.loads(r.output)
+    changed = [row for row in out["rows"] if row["status"] != "same"]
+    assert [row["what"] for row in changed] == ["loss steps 40-59"] and out["outside"] == 1
+    assert changed[0]["change"] == pytest.approx(0.03, rel=1e-3)
+
+
+def test_diff_against_another_golden_file(repo, tmp_path):
+    other = tmp_path / "new.golden.json"
+    golden.write(recording(), other)
+    r = invoke("golden", "diff", "cpu", str(other), "--gates", str(repo / "gates" / "g.toml"), "--all")
+    assert r.exit_code == 0, r.output
+    assert "loss steps 80-99" in r.output and "same" in r.output
+
+
+def test_the_gates_file_names_the_golden_and_load_golden_reads_it(repo):
+    g = golden.load_golden("moe-canary", "cpu", str(repo / "gates" / "g.toml"))
+    assert g.lane == "cpu" and len(g.windows) == 5 and g.tolerance["loss_curve"].rtol > 0
+    gates, _ = load_gates(str(repo / "gates" / "g.toml"))
+    assert gates.lane("cpu").loss_curve == "FAIL" and gates.lane("cpu").compile_seconds == "WARN"
+
+
+def test_a_bad_severity_or_a_missing_golden_is_bad_input(repo):
+    bad = repo / "gates" / "bad.toml"
+    bad.write_text(GATES + 'throughput = "LOUD"\n')
+    with pytest.raises(ConfigError, match="throughput"):
+        load_gates(str(bad))
+    missing = repo / "gates" / "missing.toml"
+    missing.write_text(GATES.replace("moe-canary.cpu.golden.json", "nope.golden.json"))
+    with pytest.raises(ConfigError, match="cannot read the golden"):
+        golden.load_golden("moe-canary", "cpu", str(missing))
+    r = invoke("golden", "diff", "cpu", "--gates", str(missing))
+    assert r.exit_code == 2 and "nope.golden.json" in r.output
+
+
+def test_the_committed_cpu_golden_is_current():
+    """The cpu lane's default gates name a golden that exists, for this ferry version and lane."""
+    from canary.config import load_ferry
+
+    g = golden.load_golden("moe-canary", "cpu")
+    ferry, _ = load_ferry("moe-canary")
+    assert g is not None and (g.ferry, g.ferry_version, g.lane) == (ferry.name, ferry.version, "cpu")
+    assert g.steps == ferry.lanes["cpu"].steps and g.window == 20 and len(g.windows) == g.steps // 20
+    for name, tol in g.tolerance.items():
+        assert tol.rtol >= tol.floor and tol.factor == 1.5, name
+    assert golden.dumps(g) == (golden.lane_golden_path("moe-canary", "cpu")).read_text()  # as written
+
+
+def _fake_run(d, variant_scale, tps):
+    """A recording's run directory as the runner leaves it: result.json, metrics.jsonl, summary."""
+    d.mkdir(parents=True)
+    steps = [{"global_step": i, "train/loss": loss * variant_scale} for i, loss in
+             ((i, 1.0 + 5.0 * 0.98 ** i) for i in range(200))]
+    (d / "metrics.jsonl").write_text("\n".join(json.dumps(s) for s in steps) + "\n")
+    summary = {"_step": 199, "train/loss": steps[-1]["train/loss"], "throughput/tokens_per_second": tps,
+               "throughput/best_tokens_per_second": tps * 1.2,
+               "throughput/median_step_seconds": 1024 / tps, "throughput/median_step_cpu_seconds": 2048 / tps,
+               "compile/seconds": 5.0, "memory/peak_bytes": 5e8,
+               "host/cpus": 2, "kernels/ragged_dot": "grouped", "devices": 1}
+    (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": {}, "summary": summary}) + "\n")
+    (d / "result.json").write_text(json.dumps({"run_id": d.name, "verdict": "pass"}))
+
+
+def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
+    rec = tmp_path / "golden-cpu-x"
+    _fake_run(rec / "01-base", 1.0, 1000.0)
+    _fake_run(rec / "02-base", 1.0, 1100.0)
+    _fake_run(rec / "03-devices-4", 1.002, 500.0)
+    out = tmp_path / "g.golden.json"
+    r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    g = golden.read(out)
+    assert g.recorded["runs"] == ["base", "base", "devices=4"] and len(g.windows) == 10
+    assert g.tolerance["loss_curve"].observed == pytest.approx(0.002, rel=1e-3)
+    assert g.tolerance["loss_curve"].rtol == pytest.approx(0.003, rel=1e-3)
+    assert g.perf["tokens_per_second"] == 1050.0  # the base runs' median; the variant's speed is not the lane's
+    assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
+
+    (rec / "02-base" / "result.json").write_text(json.dumps({"run_id": "02-base", "verdict": "fail", "error": "boom"}))
+    r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out))
+    assert r.exit_code == 1 and "healthy runs only" in r.output
+
+
+@pytest.mark.slow
+def test_repro_both_trains_cold_then_warm_and_compares(tmp_path):
+    from conftest import run_cli
+
+    r = run_cli("repro", "cpu", "--both", "--steps", "5", "--cache-dir", str(tmp_path / "cache"),
+                "--out", str(tmp_path / "runs"), "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["verdict"] == "pass" and "cold, then warm" in out["message"]
+    assert [g["name"] for g in out["gates"]] == ["min_steps", "finite_loss", "cache_consistency"]

@@ -1,0 +1,103 @@
+"""The regression zoo: every deliberate bug (CANARY_ZOO, test-only; docs/gates.md) is caught by
+its lane's default gates, with its own failure kind, through the real command line.
+
+The cpu lane's default gates judge a full run against the committed golden
+(gates/moe-canary.cpu.golden.json), so the curve bugs and the slow step train the lane's full
+200 steps; the others stop early."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+pytestmark = pytest.mark.slow
+
+
+def zoo_run(tmp_path, bug, *args, env=None):
+    r = run_cli("run", "cpu", "--json", "--no-history", "--out", str(tmp_path / "runs"), *args,
+                env={"CANARY_ZOO": bug, **(env or {})})
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    return r.returncode, json.loads(r.stdout)
+
+
+def gate(result, name):
+    return next(g for g in result["gates"] if g["name"] == name)
+
+
+def test_static_tiling_is_caught_by_the_lowering_preflight():
+    r = run_cli("repro", "tpu", "--json", env={"CANARY_ZOO": "static_tiling"})
+    assert r.returncode == 1, r.stdout + r.stderr
+    (p,) = json.loads(r.stdout)["lowering"]["platforms"]
+    assert p["ok"] is False and p["gmm"] == "grad-lhs" and "divisible by 8 and 128" in p["error"]
+
+
+def test_nan_at_step_k_is_a_nan(tmp_path):
+    rc, out = zoo_run(tmp_path, "nan:5", "--steps", "12")
+    assert rc == 1 and out["signature"]["kind"] == "nan"
+    assert "step 5" in gate(out, "finite_loss")["detail"]
+
+
+@pytest.mark.parametrize("bug", ["unnormalised_combine", "top1", "gelu_experts"])
+def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
+    rc, out = zoo_run(tmp_path, bug)
+    curve = gate(out, "loss_curve")
+    assert rc == 1 and curve["status"] == "FAIL", curve
+    assert out["signature"]["kind"] == "gate_regression" and "loss_curve" in out["signature"]["message"]
+    # the loose gates alone would have passed it
+    assert all(g["status"] == "PASS" for g in out["gates"] if g["name"] in ("min_steps", "max_final_loss", "finite_loss"))
+
+
+def test_a_30_percent_slower_step_fails_throughput(tmp_path):
+    rc, out = zoo_run(tmp_path, "slow:0.3")
+    assert rc == 1 and gate(out, "throughput")["status"] == "FAIL"
+    assert gate(out, "loss_curve")["status"] == "PASS"  # the numbers are the same, only slower
+    assert out["signature"]["kind"] == "perf_regression"
+
+
+def test_a_crash_midway_is_a_runtime_crash(tmp_path):
+    rc, out = zoo_run(tmp_path, "crash:5", "--steps", "12")
+    assert rc == 1 and out["signature"]["kind"] == "runtime_crash"
+    assert "deliberate crash" in out["signature"]["message"]
+
+
+def test_a_hang_after_step_k_is_a_timeout(tmp_path):
+    lanes = (ROOT / "lanes.toml").read_text().replace("timeout_s = 900", "timeout_s = 60", 1)
+    assert "timeout_s = 60" in lanes
+    (tmp_path / "lanes.toml").write_text(lanes)
+    rc, out = zoo_run(tmp_path, "hang:3", "--steps", "12", env={"CANARY_LANES": str(tmp_path / "lanes.toml")})
+    assert rc == 1 and out["attempts"][-1]["outcome"] == "timeout"
+    assert out["signature"]["kind"] == "timeout"
+
+
+def test_a_corrupted_cache_entry_is_a_cache_inconsistency_never_a_silent_pass(tmp_path):
+    cache = tmp_path / "cache"
+    rc, out = zoo_run(tmp_path, "corrupt_cache", "--steps", "8", "--cache", "both", "--cache-dir", str(cache))
+    assert rc == 1, out
+    assert gate(out, "cache_consistency")["status"] == "FAIL"
+    assert out["signature"]["kind"] == "cache_inconsistency"
+
+
+def test_clean_cold_and_warm_runs_agree_bit_for_bit(tmp_path):
+    r = run_cli("run", "cpu", "--json", "--no-history", "--steps", "8", "--cache", "both",
+                "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "runs"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    g = gate(out, "cache_consistency")
+    assert g["status"] == "PASS" and g["value"] == "8 steps identical"
+    top = Path(out["run_dir"])
+    assert {p.name for p in top.iterdir()} >= {"cold", "warm", "warm-2", "result.json", "metrics.jsonl"}
+    assert out["attempts"][0]["cache"]["mode"] == "cold" and out["attempts"][-1]["cache"]["hits"] > 0
+
+
+def test_an_equivalent_variant_raises_no_alarm(tmp_path):
+    """The batch split over 4 forced host devices computes the same function: it passes the
+    default gates, judged on its curve (its speed is another program's: the perf gates skip)."""
+    r = run_cli("run", "cpu", "--json", "--no-history", "--out", str(tmp_path / "runs"),
+                env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["summary"]["devices"] == 4
+    assert gate(out, "loss_curve")["status"] == "PASS" and gate(out, "final_loss_golden")["status"] == "PASS"
+    assert gate(out, "throughput")["status"] == "SKIP" and "devices=1" in gate(out, "throughput")["detail"]
