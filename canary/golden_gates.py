@@ -88,9 +88,14 @@ def final_loss_golden(golden: Golden, metrics: RunMetrics, severity: str = "FAIL
 
 
 def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
+    """Why the golden's speed is no yardstick for this run: another kind of machine (CPU count or
+    model). A floor recorded on one machine would cry wolf on every slower one."""
     mine, theirs = as_float(metrics.summary.get("host/cpus")), as_float(golden.host.get("cpus"))
     if mine is not None and theirs is not None and mine != theirs:
         return f"recorded on a {theirs:.0f}-CPU host, this one has {mine:.0f}: a WARN at most"
+    model, recorded = metrics.summary.get("host/cpu_model"), golden.host.get("cpu_model")
+    if model and recorded and model != recorded:
+        return f"recorded on {recorded!r}, this host is {model!r}: a WARN at most"
     return None
 
 

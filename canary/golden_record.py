@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import platform as platform_mod
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from canary import golden as golden_mod
+from canary import host as host_mod
 from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
 from canary.gitinfo import head_commit
@@ -169,7 +169,12 @@ def _check(run: dict[str, Any]) -> None:
 
 
 def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
-    return {"cpus": facts[0].summary.get("host/cpus", os.cpu_count()), "machine": platform_mod.machine()}
+    """The recording machine, from its runs' summaries (this machine's facts where a summary
+    predates them: ``--from`` re-derives on the machine that recorded)."""
+    here = host_mod.facts()
+    s = facts[0].summary
+    return {"cpus": s.get("host/cpus", here["cpus"]), "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
+            "machine": here["machine"]}
 
 
 def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Goldens and the gates that judge against them: pure functions on recorded figures, no training."""
 
+import dataclasses
 import json
 import math
 
@@ -160,6 +161,21 @@ def test_throughput_judges_the_fastest_step():
     # another host shape: a miss is only a warning
     r = golden_gates.throughput(g, metrics(curve(), tps=5_000, cpus=16))
     assert r.status == "WARN" and "16" in r.detail
+    # the same CPU count, another CPU model (a laptop, another cloud machine): a warning too
+    modelled = dataclasses.replace(g, host={"cpus": 2, "cpu_model": "Intel(R) Xeon(R) Processor"})
+    laptop = metrics(curve(), tps=5_000)
+    laptop.summary["host/cpu_model"] = "AMD Ryzen 7 7840U"
+    r = golden_gates.throughput(modelled, laptop)
+    assert r.status == "WARN" and "AMD Ryzen 7 7840U" in r.detail
+    laptop.summary["host/cpu_model"] = "Intel(R) Xeon(R) Processor"  # the recording's kind of machine
+    assert golden_gates.throughput(modelled, laptop).status == "FAIL"
+
+
+def test_the_cpu_model_is_read_from_cpuinfo():
+    from canary import host
+
+    assert host.cpu_model("processor\t: 0\nmodel name\t: AMD EPYC 9654\nflags\t: fpu\n") == "AMD EPYC 9654"
+    assert host.cpu_model("") == (__import__("platform").processor() or __import__("platform").machine())
 
 
 def test_warn_gates_never_fail_a_run():

@@ -25,7 +25,7 @@ from typing import Any, Callable, NamedTuple
 import jax
 import optax
 
-from canary import signals
+from canary import host, signals
 from canary.config import Ferry, OptimizerConfig
 from canary.record import jsonable
 from canary.spec import WorkloadSpec
@@ -266,6 +266,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
         "host/cpus": os.cpu_count(),
+        "host/cpu_model": host.cpu_model(),
         "kernels/ragged_dot": backend,
         "parameter_count": n_params,
         "devices": n_devices,
