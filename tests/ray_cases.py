@@ -163,25 +163,6 @@ def test_lane_start_timeout_stops_a_pending_job(ray_head, tmp_path):
     assert str(status.value) in ("STOPPED", "FAILED")
 
 
-def test_cluster_gone_mid_job_is_lost(ray_head, tmp_path):
-    """Last on purpose: it stops the head (the fixture's own stop then finds nothing to do)."""
-    from ray.job_submission import JobStatus, JobSubmissionClient
-
-    req = _request(tmp_path, "orphan", "import time; time.sleep(300)")
-    other = JobSubmissionClient(ray_head)
-    job_id = f"canary-{req.name}"
-    stopped = []
-
-    def cluster_dies():
-        if not stopped and other.get_job_status(job_id) == JobStatus.RUNNING:
-            subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120)
-            stopped.append(True)
-
-    launcher = RayLauncher(ray_head, {"TPU": HEAD_TPUS}, 120, log_interval_s=0.5, lost_after_s=3)
-    out = launcher.launch(req, poll=cluster_dies)
-    assert stopped and out.outcome == "lost" and "no answer from Ray" in out.detail, out
-
-
 def test_a_stop_signal_to_the_harness_stops_the_job_as_cancelled(ray_head, tmp_path):
     """SIGTERM/SIGINT/SIGHUP to `canary run` (noted by canary.signals) stops the running Ray job
     within the harness's 10 s, and the attempt ends as cancelled, saying what the stop did."""
@@ -205,3 +186,22 @@ def test_a_stop_signal_to_the_harness_stops_the_job_as_cancelled(ray_head, tmp_p
     assert out.detail.startswith("stopped by SIGTERM; stopped Ray job"), out.detail
     assert other.get_job_status(job_id) == JobStatus.STOPPED
     assert "stopped by SIGTERM" in req.log_path.read_text()
+
+
+def test_cluster_gone_mid_job_is_lost(ray_head, tmp_path):
+    """Last on purpose: it stops the head (the fixture's own stop then finds nothing to do)."""
+    from ray.job_submission import JobStatus, JobSubmissionClient
+
+    req = _request(tmp_path, "orphan", "import time; time.sleep(300)")
+    other = JobSubmissionClient(ray_head)
+    job_id = f"canary-{req.name}"
+    stopped = []
+
+    def cluster_dies():
+        if not stopped and other.get_job_status(job_id) == JobStatus.RUNNING:
+            subprocess.run([RAY, "stop", "--force"], capture_output=True, timeout=120)
+            stopped.append(True)
+
+    launcher = RayLauncher(ray_head, {"TPU": HEAD_TPUS}, 120, log_interval_s=0.5, lost_after_s=3)
+    out = launcher.launch(req, poll=cluster_dies)
+    assert stopped and out.outcome == "lost" and "no answer from Ray" in out.detail, out
