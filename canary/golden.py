@@ -326,8 +326,13 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
     perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
                 "peak_memory_bytes": "peak_memory"}
     for key in sorted(old.perf.keys() | new.perf.keys()):
+        o, n = old.perf.get(key), new.perf.get(key)
+        if isinstance(o, dict) or isinstance(n, dict):  # what the figures are of: the same, or not
+            rows.append(DiffRow(f"perf {key}", None, None, None, None,
+                                "same" if o == n else "added" if o is None else "removed" if n is None else "outside"))
+            continue
         t = old.tolerance.get(perf_tol.get(key, ""))
-        rows.append(_row(f"perf {key}", as_float(old.perf.get(key)), as_float(new.perf.get(key)), t.rtol if t else None))
+        rows.append(_row(f"perf {key}", as_float(o), as_float(n), t.rtol if t else None))
     return rows
 
 

@@ -208,6 +208,14 @@ def test_diff_marks_changes_against_the_stored_tolerances():
     assert rows["loss steps 80-99"].change == pytest.approx(0.02, rel=1e-3)
 
 
+def test_diff_compares_what_the_perf_figures_are_of():
+    config = {"kernels/ragged_dot": "grouped", "devices": 1}
+    old = dataclasses.replace(recording(), perf={**recording().perf, "config": config})
+    assert all(r.status == "same" for r in golden.diff(old, old))
+    other = dataclasses.replace(old, perf={**old.perf, "config": {**config, "devices": 4}})
+    assert {r.what: r.status for r in golden.diff(old, other)}["perf config"] == "outside"
+
+
 def _record(losses_ok=True, hits=0, errors=(), outcome="succeeded", mode="warm"):
     a = Attempt(1, outcome, 0 if outcome == "succeeded" else 1, 1.0, "train.log")
     return RunRecord("r", "cpu", "moe-canary", 1, "pass" if outcome == "succeeded" else "fail", 10, 1.0, [], "/x",
