@@ -1,20 +1,83 @@
 import os
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Whether the test being run is marked slow: its commands then run in a process of their own.
+_SLOW_TEST = [False]
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600):
-    """Run the real ``canary`` command line in a subprocess (as a user would)."""
-    full_env = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "canary", *args],
-        cwd=cwd or ROOT, env=full_env, capture_output=True, text=True, timeout=timeout,
-    )
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600,
+            own_process: bool = False) -> subprocess.CompletedProcess:
+    """Run the real ``canary`` command line and return its exit status, stdout and stderr.
+
+    A slow (end-to-end) test, or a caller that passes ``own_process=True``, gets a fresh
+    ``python -m canary`` subprocess, exactly as a user would. That is needed by whatever depends
+    on the process itself: what gets imported at start-up, environment read at import time,
+    signals, a workload started and killed. Everything else runs the same entry point in this
+    process (:func:`_run_in_process`), which spares each call an interpreter start and its imports.
+    """
+    overrides = {"PYTHONPATH": str(ROOT), **(env or {})}
+    if own_process or _SLOW_TEST[0]:
+        return subprocess.run(
+            [sys.executable, "-m", "canary", *args],
+            cwd=cwd or ROOT, env={**os.environ, **overrides}, capture_output=True, text=True, timeout=timeout,
+        )
+    return _run_in_process(list(args), cwd or ROOT, overrides)
+
+
+def _run_in_process(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """``canary.cli.main`` as ``python -m canary`` runs it: with ``args`` as its argv, ``env`` over
+    the environment and ``cwd`` as its working directory (all three restored afterwards), stdout and
+    stderr captured apart, and the exit status a process would have: SystemExit's code, or 1 and the
+    traceback on stderr for an exception that escapes."""
+    from click import formatting
+    from click.testing import CliRunner
+
+    from canary.cli import main
+
+    saved_argv, saved_cwd = sys.argv, os.getcwd()
+    with CliRunner().isolation(env=env) as (out, err, _):
+        formatting.FORCED_WIDTH = None  # help is wrapped to the terminal's width, as in a process
+        sys.argv = ["canary", *args]
+        try:
+            os.chdir(cwd)
+            main()
+            code = 0
+        except SystemExit as e:
+            code = _exit_status(e.code)
+        except Exception:  # what the interpreter does with an uncaught exception
+            traceback.print_exc(file=sys.stderr)
+            code = 1
+        finally:
+            sys.argv = saved_argv
+            os.chdir(saved_cwd)
+            sys.stdout.flush()
+            sys.stderr.flush()
+        stdout, stderr = out.getvalue().decode(), err.getvalue().decode(errors="replace")
+    return subprocess.CompletedProcess(["canary", *args], code, stdout, stderr)
+
+
+def _exit_status(code: object) -> int:
+    """The status ``sys.exit(code)`` gives a process (a message is printed to stderr and is 1)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+@pytest.fixture(autouse=True)
+def _cli_process_for_slow_tests(request):
+    _SLOW_TEST[0] = request.node.get_closest_marker("slow") is not None
+    yield
+    _SLOW_TEST[0] = False
 
 
 @pytest.fixture

@@ -184,7 +184,7 @@ def test_a_hung_workload_is_killed_at_the_lane_timeout(tmp_path):
     lanes = (ROOT / "lanes.toml").read_text().replace("timeout_s = 900", "timeout_s = 1")
     (tmp_path / "lanes.toml").write_text(lanes)
     proc = run_cli("run", "cpu", "--steps", "200", "--out", str(tmp_path / "runs"), "--json",
-                   env={"CANARY_LANES": str(tmp_path / "lanes.toml")})
+                   env={"CANARY_LANES": str(tmp_path / "lanes.toml")}, own_process=True)  # starts and kills a workload
     assert proc.returncode == 1
     attempt = json.loads(proc.stdout)["attempts"][0]
     assert attempt["outcome"] == "timeout" and "killed" in attempt["detail"]
