@@ -170,7 +170,7 @@ def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cl
 
 
 def test_unreachable_endpoint_spools(tmp_path, monkeypatch):
-    monkeypatch.setenv("CANARY_GCS_RETRY_S", "1")
+    monkeypatch.setenv("CANARY_GCS_RETRY_S", "0.2")  # retried until the deadline, then spooled
     monkeypatch.setenv("STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{free_port()}")  # nothing listens
     store = open_store(f"gs://{BUCKET}/nowhere", spool_dir=tmp_path / "spool")
     assert store.append(rec("r1", "2026-08-27T03:00:00+00:00")) == "spooled"
