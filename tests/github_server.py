@@ -285,7 +285,8 @@ class GitHubServer:
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        # shutdown() waits for the loop's next poll: a short one keeps each test's teardown short
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
 
     def __enter__(self) -> "GitHubServer":
         self.thread.start()
