@@ -2,6 +2,7 @@ import os
 import subprocess
 import sys
 import traceback
+import types
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # Whether the test being run is marked slow: its commands then run in a process of their own.
-_SLOW_TEST = [False]
+# One flag, also when a test module imports this file again as ``tests.conftest``.
+_SLOW_TEST = getattr(sys.modules.get("conftest"), "_SLOW_TEST", None) or [False]
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600,
@@ -41,10 +43,13 @@ def _run_in_process(args: list[str], cwd: Path, env: dict[str, str]) -> subproce
 
     from canary.cli import main
 
-    saved_argv, saved_cwd = sys.argv, os.getcwd()
+    saved_argv, saved_cwd, saved_main = sys.argv, os.getcwd(), sys.modules["__main__"]
+    main_module = types.ModuleType("__main__")  # what click names the program after: python -m canary
+    main_module.__package__ = "canary"
     with CliRunner().isolation(env=env) as (out, err, _):
         formatting.FORCED_WIDTH = None  # help is wrapped to the terminal's width, as in a process
-        sys.argv = ["canary", *args]
+        sys.argv = [str(ROOT / "canary" / "__main__.py"), *args]
+        sys.modules["__main__"] = main_module
         try:
             os.chdir(cwd)
             main()
@@ -55,7 +60,7 @@ def _run_in_process(args: list[str], cwd: Path, env: dict[str, str]) -> subproce
             traceback.print_exc(file=sys.stderr)
             code = 1
         finally:
-            sys.argv = saved_argv
+            sys.argv, sys.modules["__main__"] = saved_argv, saved_main
             os.chdir(saved_cwd)
             sys.stdout.flush()
             sys.stderr.flush()
@@ -73,9 +78,11 @@ def _exit_status(code: object) -> int:
     return 1
 
 
-@pytest.fixture(autouse=True)
-def _cli_process_for_slow_tests(request):
-    _SLOW_TEST[0] = request.node.get_closest_marker("slow") is not None
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Notes whether the test is slow before any of its fixtures is set up: a module's fixture
+    that trains for its slow tests runs ``canary`` in a process of its own too."""
+    _SLOW_TEST[0] = item.get_closest_marker("slow") is not None
     yield
     _SLOW_TEST[0] = False
 
