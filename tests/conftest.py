@@ -22,7 +22,8 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
     ``python -m canary`` subprocess, exactly as a user would. That is needed by whatever depends
     on the process itself: what gets imported at start-up, environment read at import time,
     signals, a workload started and killed. Everything else runs the same entry point in this
-    process (:func:`_run_in_process`), which spares each call an interpreter start and its imports.
+    process (:func:`_run_in_process`), which spares each call an interpreter start and its imports;
+    ``timeout`` then does not apply (a quick test's command has nothing to wait for).
     """
     overrides = {"PYTHONPATH": str(ROOT), **(env or {})}
     if own_process or _SLOW_TEST[0]:
