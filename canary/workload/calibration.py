@@ -60,7 +60,7 @@ class Calibrator:
         return seconds
 
     def figures(self, durations: list[float]) -> dict[str, float]:
-        """``calibration/gflops`` and ``throughput/normalized`` (tokens/s per GFLOP/s: the median
+        """``calibration/gflops`` (and ``calibration/best_gflops``, the fastest probe's) and ``throughput/normalized`` (tokens/s per GFLOP/s: the median
         step's over the median probe's), and ``throughput/normalized_paired`` (the median over
         steps of each step's own ratio to the probe right after it)."""
         if not self.rates:
@@ -69,5 +69,6 @@ class Calibrator:
         gflops = statistics.median(self.rates)
         paired = [self.tokens / d / g for d, g in zip(durations[1:], self.rates[1:]) if d > 0]
         return {"calibration/gflops": gflops,
+                "calibration/best_gflops": max(self.rates),
                 "throughput/normalized": self.tokens / statistics.median(steady) / gflops,
                 "throughput/normalized_paired": statistics.median(paired) if paired else None}

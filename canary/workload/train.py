@@ -33,7 +33,7 @@ from canary.workload import cache as workload_cache
 from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import tracking
-from canary.workload import calibration
+from canary.workload import calibration, contention
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
@@ -212,6 +212,10 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     last: dict[str, Any] = {}
     durations: list[float] = []
     cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
+    others: list[float | None] = []  # other processes' CPU seconds during each step
+    machine = host.MatmulProbe()  # the machine's speed, apart from JAX: before and after the steps
+    machine.sample()
+    sampler = contention.Sampler()
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
         t_prev, c_prev = time.perf_counter(), time.process_time()
 
@@ -225,6 +229,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             cpu_now = time.process_time()
             cpu_durations.append(cpu_now - c_prev)
             c_prev = cpu_now
+            others.append(sampler.mark())
             last = {
                 "_step": i,
                 "global_step": i,
@@ -232,6 +237,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 "throughput/duration": duration,
                 "throughput/tokens_per_second": tokens_per_step / duration,
                 "throughput/examples_per_second": spec.batch_size / duration,
+                **({"throughput/others_cpu_seconds": others[-1]} if others[-1] is not None else {}),
                 "_runtime": now - t_start,
             }
             mf.write(json.dumps(last) + "\n")
@@ -255,9 +261,14 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             c0 = time.process_time()
             t_prev += cal.probe()  # the probe's time is no step's
             c_prev += time.process_time() - c0
+            sampler.skip()
 
     steady = sorted(durations[1:] or durations)
     median = _median(steady)
+    machine.sample()
+    n_cpus = os.cpu_count() or 1
+    quiet = contention.quiet(durations[1:], others[1:], n_cpus)
+    busy = contention.others_share(durations[1:], others[1:], n_cpus)
     peak_bytes, peak_source = peak_memory()
     summary = {
         **last,
@@ -269,9 +280,13 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "compile/seconds": compile_seconds,
         **cal.figures(durations),
         "throughput/median_step_cpu_seconds": _median(cpu_durations[1:] or cpu_durations),
+        # how busy the machine was: steps in quiet windows, and others' share of its CPUs
+        "throughput/quiet_steps": sum(quiet),
+        **({"throughput/others_share": busy} if busy is not None else {}),
+        "host/matmul_gflops": machine.best,
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
-        "host/cpus": os.cpu_count(),
+        "host/cpus": n_cpus,
         "host/cpu_model": host.cpu_model(),
         "kernels/ragged_dot": backend,
         "parameter_count": n_params,
