@@ -33,6 +33,8 @@ def machine_busy_seconds(path: str = STAT) -> float | None:
     try:
         with open(path, "rb") as f:
             fields = f.readline().split()
+        if len(fields) < 5 or fields[0] != b"cpu":
+            return None
         ticks = [int(x) for x in fields[1:9]]
         user, nice, system, idle, iowait, irq, softirq, steal = (ticks + [0] * 8)[:8]
     except (OSError, ValueError):

@@ -267,8 +267,14 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     median = _median(steady)
     machine.sample()
     n_cpus = os.cpu_count() or 1
-    quiet = contention.quiet(durations[1:], others[1:], n_cpus)
-    busy = contention.others_share(durations[1:], others[1:], n_cpus)
+    # on a CPU lane, where the CPUs run the steps: how busy the machine was (steps in quiet
+    # windows, others' share of its CPUs) and how fast it is apart from JAX
+    machine_figures: dict[str, Any] = {}
+    if spec.platform == "cpu":
+        busy = contention.others_share(durations[1:], others[1:], n_cpus)
+        machine_figures = {"throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
+                           "host/matmul_gflops": machine.best,
+                           **({"throughput/others_share": busy} if busy is not None else {})}
     peak_bytes, peak_source = peak_memory()
     summary = {
         **last,
@@ -280,10 +286,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "compile/seconds": compile_seconds,
         **cal.figures(durations),
         "throughput/median_step_cpu_seconds": _median(cpu_durations[1:] or cpu_durations),
-        # how busy the machine was: steps in quiet windows, and others' share of its CPUs
-        "throughput/quiet_steps": sum(quiet),
-        **({"throughput/others_share": busy} if busy is not None else {}),
-        "host/matmul_gflops": machine.best,
+        **machine_figures,
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
         "host/cpus": n_cpus,
