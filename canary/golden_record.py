@@ -148,6 +148,13 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
         m = load_run_metrics(Path(d["run_dir"]), metric)
         summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
         facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
+    busy = busy_runs(facts)
+    if busy and stored is not None:
+        raise RecordingFailed(f"the machine was busy during {busy}: speed figures measured there would set the "
+                              "floor too low; measure again while nothing else runs")
+    if busy:
+        say(f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
+            f"them on a quiet machine with `canary golden record {lane.name} --perf-only`")
     if stored is not None:
         check_curve(stored, facts)
     recorded = _recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done)
@@ -165,6 +172,20 @@ def _stored(path: Path, lane: str) -> golden_mod.Golden:
     if not path.is_file():
         raise ConfigError(f"{path}: no golden to re-measure; record one first with `canary golden record {lane}`")
     return golden_mod.read(path)
+
+
+def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
+    """The perf-comparable runs too busy to measure speed on (canary.golden_gates.MIN_QUIET_STEPS),
+    as one phrase; empty when none was."""
+    from canary.golden_gates import MIN_QUIET_STEPS
+
+    out = []
+    for r in facts:
+        quiet, share = r.summary.get("throughput/quiet_steps"), r.summary.get("throughput/others_share")
+        if r.perf_comparable and isinstance(quiet, (int, float)) and quiet < MIN_QUIET_STEPS:
+            out.append(f"{r.run_id or r.variant} ({quiet:.0f} quiet steps"
+                       + (f", others used {share:.0%} of the CPUs)" if isinstance(share, float) else ")"))
+    return ", ".join(out)
 
 
 def check_curve(stored: golden_mod.Golden, facts: list[golden_mod.RunFacts]) -> None:

@@ -32,9 +32,9 @@ class MatmulProbe:
     fastest of a run's calls is the machine's speed even on a busy machine (96x96 x 8 matmuls:
     0.108-0.110 ms over three processes on a loaded 2-core Xeon).
 
-    The workload samples it before its first step and after its last, not between steps: right
-    after a step, XLA's own worker threads still spin for work, and a probe there read 80 GFLOP/s
-    where the same probe before and after the steps read 128.
+    The workload samples it before JAX has started a thread and again after its last step, once
+    XLA's worker threads have parked: right after XLA runs anything, its threads still spin for
+    more work, and a probe there read 80-92 GFLOP/s where it read 128 on a quiet machine.
 
     The throughput gate compares it with the golden's to tell another kind of machine (or one
     throttled for the whole run) behind the same CPU model name: virtual machines often report
@@ -50,8 +50,11 @@ class MatmulProbe:
         self.best: float | None = None
         self()  # the first call pays for BLAS's start-up
 
-    def sample(self, calls: int = 100) -> float | None:
-        """Probes ``calls`` times (about 20 ms); returns the best rate so far."""
+    def sample(self, calls: int = 100, settle: float = 0.0) -> float | None:
+        """Probes ``calls`` times (about 20 ms), after ``settle`` seconds of sleep; returns the
+        best rate so far."""
+        if settle:
+            time.sleep(settle)
         for _ in range(calls):
             self()
         return self.best

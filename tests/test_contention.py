@@ -112,3 +112,12 @@ def perf_summary_fast():
     from test_golden import perf_summary
 
     return perf_summary(tps=20_000)
+
+
+def test_a_recording_says_which_runs_were_too_busy_to_measure_speed():
+    quiet = golden.RunFacts("base", curve(), {"throughput/quiet_steps": 190}, run_id="01-base")
+    held = golden.RunFacts("base", curve(), {"throughput/quiet_steps": 3, "throughput/others_share": 0.55},
+                           run_id="02-base")
+    variant = golden.RunFacts("devices=4", curve(), {"throughput/quiet_steps": 0}, run_id="03", perf_comparable=False)
+    assert golden_record.busy_runs([quiet, variant]) == ""  # a variant's speed is not recorded
+    assert golden_record.busy_runs([quiet, held]) == "02-base (3 quiet steps, others used 55% of the CPUs)"

@@ -53,6 +53,19 @@ def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
     assert all(g["status"] == "PASS" for g in out["gates"] if g["name"] in ("min_steps", "max_final_loss", "finite_loss"))
 
 
+BUSY = "the machine was busy"
+
+
+def until_judged(attempt, busy, tries=3):
+    """``attempt()`` again while the machine was too busy to measure speed (the gate or the
+    recording says so, and judges nothing): a speed can be measured only on a quiet machine."""
+    for _ in range(tries - 1):
+        r = attempt()
+        if not busy(r):
+            return r
+    return attempt()
+
+
 def this_machines_gates(tmp_path):
     """A copy of the lane's gates whose golden's speed was measured here (`canary golden record
     cpu --perf-only`): a throughput floor fails only on the kind of machine it was measured on,
@@ -60,8 +73,9 @@ def this_machines_gates(tmp_path):
     gates = tmp_path / "gates"
     shutil.copytree(ROOT / "gates", gates)
     committed = json.loads((gates / "moe-canary.cpu.golden.json").read_text())
-    r = run_cli("golden", "record", "cpu", "--perf-only", "--runs", "1", "--gates", str(gates / "moe-canary.toml"),
-                "--out", str(tmp_path / "recording"), "--json")
+    r = until_judged(lambda: run_cli("golden", "record", "cpu", "--perf-only", "--runs", "3", "--gates",
+                                     str(gates / "moe-canary.toml"), "--out", str(tmp_path / "recording"), "--json"),
+                     busy=lambda r: BUSY in r.stdout + r.stderr)
     assert r.returncode == 0, r.stdout + r.stderr
     measured = json.loads((gates / "moe-canary.cpu.golden.json").read_text())
     assert measured["loss_windows"] == committed["loss_windows"] and measured["host"]["matmul_gflops"] > 0
@@ -70,7 +84,9 @@ def this_machines_gates(tmp_path):
 
 
 def test_a_30_percent_slower_step_fails_throughput(tmp_path):
-    rc, out = zoo_run(tmp_path, "slow:0.3", "--gates", str(this_machines_gates(tmp_path)))
+    gates = this_machines_gates(tmp_path)
+    rc, out = until_judged(lambda: zoo_run(tmp_path, "slow:0.3", "--gates", str(gates)),
+                           busy=lambda r: BUSY in gate(r[1], "throughput")["detail"])
     throughput = gate(out, "throughput")
     assert rc == 1 and throughput["status"] == "FAIL", throughput
     assert gate(out, "loss_curve")["status"] == "PASS"  # the numbers are the same, only slower

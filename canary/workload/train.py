@@ -159,6 +159,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
+    machine = host.MatmulProbe()  # the machine's speed apart from JAX, before any XLA thread exists
+    machine.sample()
     parallel.start_hosts(spec.hosts, os.environ)
     zoo = zoo_mod.from_env()  # test-only deliberate bugs (docs/gates.md); empty in a real run
     if zoo:
@@ -213,8 +215,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     durations: list[float] = []
     cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
     others: list[float | None] = []  # other processes' CPU seconds during each step
-    machine = host.MatmulProbe()  # the machine's speed, apart from JAX: before and after the steps
-    machine.sample()
     sampler = contention.Sampler()
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
         t_prev, c_prev = time.perf_counter(), time.process_time()
@@ -265,7 +265,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
 
     steady = sorted(durations[1:] or durations)
     median = _median(steady)
-    machine.sample()
+    machine.sample(settle=0.05)  # and after the steps, once XLA's worker threads stopped spinning
     n_cpus = os.cpu_count() or 1
     # on a CPU lane, where the CPUs run the steps: how busy the machine was (steps in quiet
     # windows, others' share of its CPUs) and how fast it is apart from JAX
