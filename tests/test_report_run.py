@@ -59,17 +59,31 @@ def test_after_run_writes_loss_image_and_appends_the_summary(tmp_path):
     assert "No passing run on this lane is recorded" in text  # the (empty) history was read
 
 
+def test_the_plotting_preload_ends_before_the_image_is_drawn(tmp_path):
+    from canary.report import after_run as after_run_mod
+
+    run_dir = tmp_path / "runs" / "r1"
+    write_metrics(run_dir, steps=12)
+    after_run_mod.preload_plotting()
+    after_run_mod.preload_plotting()  # once per process
+    said = after_run(passing(run_dir=str(run_dir)), environ={})
+    assert not after_run_mod._plotting.is_alive()
+    assert said.notes == [] and "<svg" in (run_dir / "loss.svg").read_text()
+
+
 def test_after_run_without_metrics_or_summary_does_nothing(tmp_path):
     said = after_run(passing(run_dir=str(tmp_path / "gone")), environ={})
     assert (said.loss_line, said.loss_image, said.step_summary, said.notes) == ("", None, None, [])
     assert loss_line([]) == ""
 
 
-def test_without_matplotlib_the_run_says_so_once_and_goes_on(tmp_path):
+@pytest.mark.parametrize("preload", [False, True], ids=["drawn", "preloaded"])
+def test_without_matplotlib_the_run_says_so_once_and_goes_on(tmp_path, preload):
     run_dir = tmp_path / "r"
     write_metrics(run_dir, steps=5)
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from canary.report.after_run import after_run\n"
+            "from canary.report.after_run import after_run, preload_plotting\n"
+            + ("preload_plotting()\n" if preload else "") +
             "from notify_records import passing\n"
             f"said = after_run(passing(run_dir={str(run_dir)!r}), environ={{}})\n"
             "print(said.notes); print(said.loss_line)")
