@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -71,8 +72,10 @@ if _out:
 
     def _write():
         _marks["exit"] = time.time()
+        cpu = os.times()
         with open(_out, "a") as f:
-            f.write(json.dumps({"pid": os.getpid(), "argv": sys.argv, "marks": _marks}) + "\n")
+            f.write(json.dumps({"pid": os.getpid(), "argv": sys.argv, "marks": _marks,
+                                "cpu_s": cpu.user + cpu.system}) + "\n")
 
     atexit.register(_write)
 '''
@@ -81,29 +84,32 @@ STAGES = ("cli start + imports", "parent before launch", "child start + imports"
           "steps", "child after training", "child exit -> parent", "parent after training", "parent after result")
 
 
-def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool) -> dict:
-    out = tmp / "runs"
+def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty: bool = False) -> dict:
+    out = tmp / f"runs-{time.time_ns()}"
     trace_file = tmp / "trace.jsonl"
     trace_file.unlink(missing_ok=True)
     env = {**os.environ, "JAX_PLATFORMS": "cpu",
            "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), str(tmp) if trace else "") if p)}
     if trace:
         env["CANARY_BREAKDOWN_TRACE"] = str(trace_file)
-    args = [sys.executable, "-m", "canary", "run", lane, "--cold", "--steps", str(steps), "--no-history", "--json",
-            "--out", str(out), *extra]
+    args = [sys.executable, "-m", "canary", "run", lane, "--cold", "--steps", str(steps), "--no-history",
+            *([] if tty else ["--json"]), "--out", str(out), *extra]
+    if tty:  # in a pseudo-terminal, as a person runs it: the progress bar and the table are drawn
+        args = ["script", "-qec", shlex.join(args), "/dev/null"]
     t0 = time.time()
     proc = subprocess.run(args, env=env, capture_output=True, text=True, cwd=ROOT)
     t_end = time.time()
     if proc.returncode not in (0, 1):
-        sys.exit(f"canary run failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
-    result = json.loads(proc.stdout)
+        sys.exit(f"canary run failed ({proc.returncode}):\n{proc.stderr[-3000:]}{proc.stdout[-3000:]}")
+    [run_dir] = out.iterdir()
+    result = json.loads((run_dir / "result.json").read_text())
     row = {"wall": t_end - t0, "verdict": result["verdict"]}
     if not trace:
         return row
     procs = [json.loads(line) for line in trace_file.read_text().splitlines()]
-    parent = next(p["marks"] for p in procs if "workload/train" not in " ".join(p["argv"])
-                  and "popen" in p["marks"])
-    child = next(p["marks"] for p in procs if "workload/train" in " ".join(p["argv"]))
+    parent_p = next(p for p in procs if "workload/train" not in " ".join(p["argv"]) and "popen" in p["marks"])
+    child_p = next(p for p in procs if "workload/train" in " ".join(p["argv"]))
+    parent, child = parent_p["marks"], child_p["marks"]
     summary = result.get("summary", {})
     compile_s = summary.get("compile/seconds", 0.0)
     child_ready = child["spec.json:r"]  # the workload's imports are done when it reads its spec
@@ -122,6 +128,7 @@ def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool) -> 
         "parent after result": t_end - parent["result.json:w"],
     }
     row.update(stages)
+    row["parent cpu"], row["child cpu"] = parent_p["cpu_s"], child_p["cpu_s"]
     row["parent exit"] = t_end - parent["exit"]  # after the last atexit handler: interpreter teardown
     row["median step"] = summary.get("throughput/median_step_seconds")
     return row
@@ -133,6 +140,7 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-trace", action="store_true", help="also time runs without the tracer, alternating")
+    ap.add_argument("--tty", action="store_true", help="run in a pseudo-terminal without --json (progress bar drawn)")
     ap.add_argument("extra", nargs="*", help="further `canary run` arguments (after --)")
     opts = ap.parse_args()
     load0 = os.getloadavg()[0]
@@ -141,16 +149,17 @@ def main() -> None:
         tmp_p = Path(tmp)
         (tmp_p / "sitecustomize.py").write_text(TRACER)
         for _ in range(opts.repeat):
-            traced.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=True))
+            traced.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=True, tty=opts.tty))
             if opts.no_trace:
-                plain.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=False))
+                plain.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=False, tty=opts.tty))
     load1 = os.getloadavg()[0]
 
     def med(rows, key):
         vals = [r[key] for r in rows if r.get(key) is not None]
         return statistics.median(vals) if vals else float("nan")
 
-    print(f"`canary run {opts.lane} --cold --steps {opts.steps} --no-history --json {' '.join(opts.extra)}`".rstrip()
+    how = "in a pseudo-terminal" if opts.tty else "--json"
+    print(f"`canary run {opts.lane} --cold --steps {opts.steps} --no-history {how} {' '.join(opts.extra)}`".rstrip()
           + f", {opts.repeat} run(s), medians; load average {load0:.2f} at the start, {load1:.2f} at the end\n")
     total = 0.0
     for stage in STAGES:
@@ -160,6 +169,7 @@ def main() -> None:
     print(f"  {'sum of the medians':26s}{total:8.2f} s")
     print(f"  {'wall (median)':26s}{med(traced, 'wall'):8.2f} s   (" + ", ".join(f"{r['wall']:.2f}" for r in traced) + ")")
     print(f"  {'of which parent teardown':26s}{med(traced, 'parent exit'):8.2f} s   (after its atexit handlers)")
+    print(f"  CPU seconds (user + system): harness {med(traced, 'parent cpu'):.2f}, workload {med(traced, 'child cpu'):.2f}")
     print(f"  median step {med(traced, 'median step') * 1e3:.1f} ms; verdicts {', '.join(r['verdict'] for r in traced)}")
     if plain:
         print(f"\n  wall without the tracer    {med(plain, 'wall'):8.2f} s   (" +
