@@ -16,7 +16,7 @@ from canary.commands.notify import check_run_notify, notify_after_run, render_re
 from canary.config import MAX_STEPS, source_note
 from canary.metrics import as_float, workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
-from canary.report.after_run import after_run, preload_plotting
+from canary.report.after_run import after_run
 from canary.runner import RunOptions, run_canary
 from canary.spec import CacheSpec
 
@@ -116,7 +116,6 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("loss {task.fields[loss]}"), TextColumn("{task.fields[tps]} tok/s"), TimeElapsedColumn(),
     ]
-    preload_plotting()  # for the loss image: imported while the workload starts and compiles
     with signals.cancellable(), Progress(*columns, console=err, transient=False,
                                          disable=not err.is_terminal and as_json) as p:
         if both:

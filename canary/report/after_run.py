@@ -5,7 +5,6 @@ as an image in the run directory, a terminal sparkline of the loss, and, under G
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -15,29 +14,6 @@ from canary.render import sparkline
 
 LOSS_IMAGE = "loss.svg"
 ENV_SUMMARY = "GITHUB_STEP_SUMMARY"
-
-_plotting: threading.Thread | None = None
-
-
-def preload_plotting() -> None:
-    """Imports the plotting library (about 1 s) on a background thread, so the loss image after
-    the run waits for no import. ``canary run`` calls it as the workload starts: the workload's
-    own start-up and compile leave a core idle. Best effort: an import that fails here fails
-    again, and is said, when the image is drawn."""
-    global _plotting
-    if _plotting is not None:
-        return
-
-    def load() -> None:
-        from canary.report.charts import _pyplot
-
-        try:
-            _pyplot()
-        except Exception:  # noqa: BLE001 - said by after_run, which tries again
-            pass
-
-    _plotting = threading.Thread(target=load, name="canary-preload-plotting", daemon=True)
-    _plotting.start()
 
 
 @dataclass
@@ -93,18 +69,13 @@ def after_run(record: RunRecord, history: str | None = None, use_history: bool =
               environ: Mapping[str, str] = os.environ, notified: Any = None) -> AfterRun:
     """``notified``: the notifier's result for this run (its issue is linked from the summary)."""
     from canary.report import run_losses
-    from canary.report.charts import PlottingUnavailable
 
     out = AfterRun()
-    if _plotting is not None:
-        _plotting.join()  # never two threads importing and configuring matplotlib at once
     losses = run_losses(record.run_dir) or []
     out.loss_line = loss_line(losses)
     if losses:
         try:
             out.loss_image = write_loss_image(record, losses)
-        except PlottingUnavailable as e:
-            out.notes.append(f"no loss image: {e}")
         except Exception as e:  # noqa: BLE001 - a picture never fails a canary
             out.notes.append(f"no loss image: {type(e).__name__}: {e}")
     summary = environ.get(ENV_SUMMARY)
