@@ -1,6 +1,7 @@
 """Where the wall time of `canary run cpu --cold` goes, process start to exit:
 
-    python bench/run_breakdown.py [--steps 20] [--repeat 3] [--lane cpu] [-- extra run args]
+    python bench/run_breakdown.py [--steps 20] [--repeat 3] [--lane cpu] [--tty] [--against DIR]
+                                  [-- extra run args]
 
 Runs `python -m canary run LANE --cold --steps N --no-history --json` (and, with
 --no-trace, once more without the tracer to show what tracing costs) and splits each run's wall
@@ -22,6 +23,8 @@ How: a `sitecustomize` module on PYTHONPATH (this script's temporary directory, 
 harness and its child load it) adds an audit hook that notes the time of a few events (the
 first open of the ferry file, the child's spawn, spec.json, metrics.jsonl, tracker_metrics.jsonl,
 result.json, loss.svg) and writes them at exit. The tracer's own cost is shown by --no-trace.
+With --against DIR (another checkout, e.g. `git worktree add /tmp/before <rev>`), runs of
+that checkout and this one alternate, and the medians are printed side by side.
 A plain script, run by hand; the figures go to docs/benchmarks.md.
 """
 
@@ -84,12 +87,13 @@ STAGES = ("cli start + imports", "parent before launch", "child start + imports"
           "steps", "child after training", "child exit -> parent", "parent after training", "parent after result")
 
 
-def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty: bool = False) -> dict:
+def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty: bool = False,
+            root: Path = ROOT) -> dict:
     out = tmp / f"runs-{time.time_ns()}"
     trace_file = tmp / "trace.jsonl"
     trace_file.unlink(missing_ok=True)
     env = {**os.environ, "JAX_PLATFORMS": "cpu",
-           "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), str(tmp) if trace else "") if p)}
+           "PYTHONPATH": os.pathsep.join(p for p in (str(root), str(tmp) if trace else "") if p)}
     if trace:
         env["CANARY_BREAKDOWN_TRACE"] = str(trace_file)
     args = [sys.executable, "-m", "canary", "run", lane, "--cold", "--steps", str(steps), "--no-history",
@@ -97,7 +101,7 @@ def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty
     if tty:  # in a pseudo-terminal, as a person runs it: the progress bar and the table are drawn
         args = ["script", "-qec", shlex.join(args), "/dev/null"]
     t0 = time.time()
-    proc = subprocess.run(args, env=env, capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(args, env=env, capture_output=True, text=True, cwd=root)
     t_end = time.time()
     if proc.returncode not in (0, 1):
         sys.exit(f"canary run failed ({proc.returncode}):\n{proc.stderr[-3000:]}{proc.stdout[-3000:]}")
@@ -141,15 +145,19 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-trace", action="store_true", help="also time runs without the tracer, alternating")
     ap.add_argument("--tty", action="store_true", help="run in a pseudo-terminal without --json (progress bar drawn)")
+    ap.add_argument("--against", type=Path, metavar="DIR", help="another checkout, run alternately with this one")
     ap.add_argument("extra", nargs="*", help="further `canary run` arguments (after --)")
     opts = ap.parse_args()
     load0 = os.getloadavg()[0]
-    traced, plain = [], []
+    traced, plain, other = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         tmp_p = Path(tmp)
         (tmp_p / "sitecustomize.py").write_text(TRACER)
-        for _ in range(opts.repeat):
-            traced.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=True, tty=opts.tty))
+        checkouts = [ROOT] + ([opts.against.resolve()] if opts.against else [])
+        for i in range(opts.repeat):
+            for root in checkouts if i % 2 == 0 else checkouts[::-1]:  # neither always on a warmer machine
+                (traced if root == ROOT else other).append(
+                    one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=True, tty=opts.tty, root=root))
             if opts.no_trace:
                 plain.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=False, tty=opts.tty))
     load1 = os.getloadavg()[0]
@@ -161,6 +169,11 @@ def main() -> None:
     how = "in a pseudo-terminal" if opts.tty else "--json"
     print(f"`canary run {opts.lane} --cold --steps {opts.steps} --no-history {how} {' '.join(opts.extra)}`".rstrip()
           + f", {opts.repeat} run(s), medians; load average {load0:.2f} at the start, {load1:.2f} at the end\n")
+    if other:
+        print(f"  {'':26s}{'--against':>10s}{'this checkout':>16s}")
+        for key in (*STAGES, "wall", "parent cpu", "child cpu"):
+            print(f"  {key:26s}{med(other, key):10.2f}{med(traced, key):16.2f}")
+        return
     total = 0.0
     for stage in STAGES:
         m = med(traced, stage)
