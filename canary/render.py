@@ -33,7 +33,7 @@ def fold_skips(gates: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:
             groups.append([g])
     return [group[0] if len(group) == 1 else
-            {**group[0], "name": f"{len(group)} gates: {group[0]['name']} … {group[-1]['name']}" if len(group) > 2
+            {**group[0], "name": f"{group[0]['name']} … {group[-1]['name']} ({len(group)})" if len(group) > 2
              else f"{group[0]['name']}, {group[1]['name']}"} for group in groups]
 
 

@@ -176,7 +176,7 @@ def test_the_table_folds_gates_skipped_for_one_reason_into_one_row():
         {"name": n, "status": "SKIP", "value": None, "detail": why}
         for n in ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")]
     folded = fold_skips(rows)
-    assert [r["name"] for r in folded] == ["finite_loss", "5 gates: loss_curve … peak_memory"]
+    assert [r["name"] for r in folded] == ["finite_loss", "loss_curve … peak_memory (5)"]
     assert folded[1]["detail"] == why
     # other reasons, or a skip with a value, stay rows of their own
     rows[2] = {**rows[2], "detail": "the golden has no final loss"}
