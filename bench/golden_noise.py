@@ -5,9 +5,9 @@
 Runs `canary run cpu` (warm cache, no history) --runs times, then once more with the test-only
 zoo's slow step (CANARY_ZOO=slow:F) unless --slow 0, and prints for each run: verdict, the
 median step's tokens/s, the fastest step's (the gated figure) with its floor and margin, the
-probe-normalised figure and the step's CPU time (recorded, not gated), the loss curve's worst
-window, how busy the machine was (steps in quiet windows, others' share of the CPUs), the
-machine-speed probe, and every golden gate's status. Then the count of clean runs with an alarm
+step's CPU time (recorded, not gated), the loss curve's worst window, how busy the machine was
+(steps in quiet windows, others' share of the CPUs), the machine-speed probe, and every golden
+gate's status. Then the count of clean runs with an alarm
 (a golden gate FAIL or WARN) and with a FAIL, and the spread (max/min) of each throughput figure
 over the clean runs. ``--hogs N`` keeps N other processes spinning through every run (a machine
 others hold: the gate must not fail a clean run there).
@@ -57,7 +57,7 @@ def row(n: str, r: dict) -> tuple[str, bool, bool]:
     margin = t.get("margin")
     line = (f"{n:>5} {r.get('verdict', '?'):5} median step {s.get('throughput/tokens_per_second', 0):7,.0f} tok/s, "
             f"fastest {s.get('throughput/best_tokens_per_second', 0):7,.0f} (floor {t.get('threshold')}, margin "
-            f"{'—' if margin is None else f'{margin * 100:+.1f}%'}); probe-normalised {s.get('throughput/normalized_paired', 0):6.1f}, "
+            f"{'—' if margin is None else f'{margin * 100:+.1f}%'}); "
             f"step CPU {s.get('throughput/median_step_cpu_seconds', 0) * 1e3:5.1f} ms; "
             f"quiet steps {s.get('throughput/quiet_steps', '?')}, others {s.get('throughput/others_share') or 0:.0%}, "
             f"machine {s.get('host/matmul_gflops') or 0:.0f} GFLOP/s; "
@@ -85,15 +85,12 @@ def main() -> int:
         ok = [r["summary"] for r in clean if "throughput/best_tokens_per_second" in r.get("summary", {})]
         raw = [s["throughput/tokens_per_second"] for s in ok]
         best = [s["throughput/best_tokens_per_second"] for s in ok]
-        norm = [s["throughput/normalized_paired"] for s in ok]
-        medians = [s["throughput/normalized"] for s in ok]
         cpu = [s["throughput/median_step_cpu_seconds"] for s in ok]
         machine = [s["host/matmul_gflops"] for s in ok if s.get("host/matmul_gflops")]
         print(f"clean runs with an alarm: {alarms} of {args.runs}; with a FAIL: {fails}")
         if raw:
             print(f"spread over clean runs (max/min): median step's tokens/s {max(raw) / min(raw):.3f}, fastest step's "
-                  f"(gated) {max(best) / min(best):.3f}, probe-normalised (paired) {max(norm) / min(norm):.3f}, (of medians) "
-                  f"{max(medians) / min(medians):.3f}, step CPU seconds {max(cpu) / min(cpu):.3f}; "
+                  f"(gated) {max(best) / min(best):.3f}, step CPU seconds {max(cpu) / min(cpu):.3f}; "
                   f"median of the fastest step's tokens/s {statistics.median(best):,.0f}"
                   + (f"; machine probe {max(machine) / min(machine):.3f}" if machine else ""))
         if args.slow:

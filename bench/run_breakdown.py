@@ -10,10 +10,9 @@ into the harness's own stretches and the workload child's, then prints the media
   cli start + imports      the harness process starts, imports click/pydantic/rich and canary
   parent before launch     ferry, lane, gates and golden read; spec written; child spawned
   child start + imports    the workload's interpreter and its imports (jax, optax, canary)
-  child setup + probe      backend, mesh, parameters, corpus, the first batch, and after the
-                           compile the calibration probe's own compile
+  child setup              backend, mesh, parameters, corpus, the first batch
   compile                  the train step's trace, lowering and compile (the workload's figure)
-  steps                    the training loop (with its per-step probes), first step to summary
+  steps                    the training loop, first step to summary
   child after training     tracker file, W&B, cache facts, atexit handlers
   child exit -> parent     the child's interpreter teardown, and the harness noticing its exit
   parent after training    gates, signature, versions, commit, history, result.json
@@ -83,7 +82,7 @@ if _out:
     atexit.register(_write)
 '''
 
-STAGES = ("cli start + imports", "parent before launch", "child start + imports", "child setup + probe", "compile",
+STAGES = ("cli start + imports", "parent before launch", "child start + imports", "child setup", "compile",
           "steps", "child after training", "child exit -> parent", "parent after training", "parent after result")
 
 
@@ -117,13 +116,13 @@ def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty
     summary = result.get("summary", {})
     compile_s = summary.get("compile/seconds", 0.0)
     child_ready = child["spec.json:r"]  # the workload's imports are done when it reads its spec
-    loop_open = child["metrics.jsonl:w"]  # opened (append) after the compile and the calibration probe
+    loop_open = child["metrics.jsonl:w"]  # opened (append) after the compile
     train_done = child["tracker_metrics.jsonl:w"]  # the summary is made just before
     stages = {
         "cli start + imports": parent["ferry:r"] - t0,
         "parent before launch": parent["popen"] - parent["ferry:r"],
         "child start + imports": child_ready - parent["popen"],
-        "child setup + probe": loop_open - child_ready - compile_s,
+        "child setup": loop_open - child_ready - compile_s,
         "compile": compile_s,
         "steps": train_done - loop_open,
         "child after training": child["exit"] - train_done,

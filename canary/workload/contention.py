@@ -62,10 +62,6 @@ class Sampler:
             return None
         return max((now[0] - last[0]) - (now[1] - last[1]), 0.0)
 
-    def skip(self) -> None:
-        """Starts a new interval without reporting one (the time between is no step's)."""
-        self._last = self._read()
-
 
 def quiet(durations: list[float], others: list[float | None], cpus: int, *, window: int = WINDOW,
           share: float = QUIET_SHARE) -> list[bool]:

@@ -33,7 +33,7 @@ from canary.workload import cache as workload_cache
 from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import tracking
-from canary.workload import calibration, contention
+from canary.workload import contention
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
@@ -131,13 +131,6 @@ def _floats(metrics: dict) -> dict[str, float]:
     return {k: float(v) for k, v in jax.device_get(metrics).items()}
 
 
-def calibrator(cfg: MoEConfig, spec: WorkloadSpec, n_devices: int) -> calibration.Calibrator:
-    """The in-run yardstick at the experts' shapes (see :mod:`canary.workload.calibration`)."""
-    rows = spec.batch_size * spec.seq_len // n_devices * cfg.experts_per_token // cfg.num_experts
-    return calibration.Calibrator(*calibration.probe(cfg.num_experts, rows, cfg.hidden, cfg.intermediate),
-                                  spec.batch_size * spec.seq_len)
-
-
 def peak_memory() -> tuple[int | None, str]:
     """The device's peak bytes in use where the backend reports it, else the process's peak RSS."""
     stats = jax.local_devices()[0].memory_stats() or {}
@@ -209,7 +202,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cache.facts.compile_seconds = compile_seconds
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
-    cal = calibrator(ts.cfg, spec, n_devices)
 
     last: dict[str, Any] = {}
     durations: list[float] = []
@@ -258,10 +250,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             finish(i, metrics)
             if zoo:
                 spent = zoo_mod.after_step(zoo, i, cpu_durations[-1] - spent)
-            c0 = time.process_time()
-            t_prev += cal.probe()  # the probe's time is no step's
-            c_prev += time.process_time() - c0
-            sampler.skip()
 
     steady = sorted(durations[1:] or durations)
     median = _median(steady)
@@ -284,7 +272,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "throughput/best_step_seconds": steady[0],
         "throughput/best_tokens_per_second": tokens_per_step / steady[0],
         "compile/seconds": compile_seconds,
-        **cal.figures(durations),
         "throughput/median_step_cpu_seconds": _median(cpu_durations[1:] or cpu_durations),
         **machine_figures,
         "memory/peak_bytes": peak_bytes,
