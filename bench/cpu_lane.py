@@ -184,14 +184,18 @@ def main() -> None:
         vals = [r[key] for r in rows if r.get(key) is not None]
         return statistics.median(vals) if vals else float("nan")
 
-    tokens = 8 * 128
+    from canary.config import load_ferry
+
+    lane = load_ferry("moe-canary")[0].lane("cpu")
+    batch, seq, vocab = lane.batch_size, lane.seq_len, lane.vocab_size or 512
+    tokens = batch * seq
     flops_xla = med(bare, "xla_flops")
-    flops_real, flops_routed = analytic_flops(8, 128, 512)
+    flops_real, flops_routed = analytic_flops(batch, seq, vocab)
     gflops, gflops_small = med(bare, "matmul_gflops"), med(bare, "small_matmul_gflops")
     limit_s = flops_real / (gflops * 1e9)
     limit_small_s = flops_real / (gflops_small * 1e9)
     h_wall, b_wall = med(harness, "wall_s"), med(bare, "wall_s")
-    print(f"cpu lane, {opts.steps} steps of 8x128 tokens, ragged_dot={opts.ragged_dot}, {opts.repeat} run(s) each, medians\n")
+    print(f"cpu lane, {opts.steps} steps of {batch}x{seq} tokens, ragged_dot={opts.ragged_dot}, {opts.repeat} run(s) each, medians\n")
     print(f"{'':28s}{'canary, cold':>16s}{'bare JAX loop':>16s}{'canary, warm':>16s}")
     print(f"{'time-to-verdict / wall (s)':28s}{h_wall:16.2f}{b_wall:16.2f}{med(warm, 'wall_s'):16.2f}")
     print(f"{'compile (s)':28s}{med(harness, 'compile_s'):16.2f}{med(bare, 'compile_s'):16.2f}{med(warm, 'compile_s'):16.2f}")

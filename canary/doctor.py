@@ -205,12 +205,16 @@ def check_github(notify: str | None, repo: str | None) -> Check:
     return Check("github", True, f"{repo}: the token reads its canary issues at {gh.api_url}")
 
 
-def check_git(checkout: str, lane: str, records: list[RunRecord] | None) -> Check:
+def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github") -> Check:
+    """The checkout a failure's regression window is read from. Outside one, only a run that
+    tells GitHub is missing something (its issue would name no commits)."""
     head = gitinfo.head_commit(checkout)
     fix_checkout = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
     if head is None:
-        return Check("git", False, f"{os.path.abspath(checkout)} is not a git checkout: runs get no commit and "
-                                   "failures no regression window", fix_checkout)
+        detail = f"{os.path.abspath(checkout)} is not a git checkout: runs get no commit and failures no regression window"
+        if notify is None:
+            return Check("git", True, detail + " (needed only where a run tells GitHub: --notify github)", fix_checkout)
+        return Check("git", False, detail, fix_checkout)
     shallow = gitinfo.is_shallow(checkout)
     if records is None:
         return Check("git", not shallow, f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
@@ -255,5 +259,5 @@ def diagnose(opts: DoctorOptions) -> Report:
     report.checks.append(history_check)
     report.checks.append(check_launcher(lane, opts.ray_address))
     report.checks.append(check_github(opts.notify, repo))
-    report.checks.append(check_git(opts.checkout, lane.name, records))
+    report.checks.append(check_git(opts.checkout, lane.name, records, opts.notify))
     return report

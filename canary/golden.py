@@ -9,8 +9,8 @@ name, ferry version and lane. It holds:
   runs, a 20-step mean at most 0.5%; 1 on accelerator lanes, whose goldens are per step), one
   window per line so that a pull request's diff reads window by window;
 * ``final_loss``: the last step's loss;
-* ``perf``: throughput (raw and normalised by the run's own matmul calibration), the median step,
-  compile seconds, and peak memory where the backend reports it;
+* ``perf``: throughput (the fastest steady step's tokens/s, the median step's, tokens per
+  CPU-second), the median step, compile seconds, and peak memory where the backend reports it;
 * ``tolerance``: for each judged figure, the tolerance and the evidence it came from (the largest
   deviation observed among the recording's runs, the factor applied to it, and the floor).
 
@@ -63,8 +63,6 @@ PERF_KEYS = {
     "best_tokens_per_second": "throughput/best_tokens_per_second",  # the gated figure (docs/gates.md)
     "tokens_per_second": "throughput/tokens_per_second",
     "cpu_throughput": "",  # tokens per CPU-second (see cpu_throughput)
-    "normalized_throughput": "throughput/normalized_paired",
-    "calibration_gflops": "calibration/gflops",
     "median_step_seconds": "throughput/median_step_seconds",
     "compile_seconds": "compile/seconds",
     "peak_memory_bytes": "memory/peak_bytes",

@@ -11,8 +11,10 @@ file gives it: ``FAIL`` fails the run, ``WARN`` is shown and never fails it.
 * ``final_loss_golden``: the last step's loss within ``± rtol`` of the golden's;
 * ``throughput``: the tokens/s of the run's fastest steady step at least ``golden × (1 - rtol)``
   (a busy machine only ever adds to a step's time, so the fastest step is what the code can do;
-  a step that got slower makes every step slower, the fastest too); on a host with another CPU
-  count than the recording's, a miss is only a WARN;
+  a step that got slower makes every step slower, the fastest too). A miss is only a WARN on
+  another kind of machine (another CPU count or model, or a machine-speed probe outside
+  ``MACHINE_BAND`` of the recording's) and on a machine too busy to judge (fewer than
+  ``MIN_QUIET_STEPS`` steps ran while other processes left the CPUs alone);
 * ``compile_seconds`` and ``peak_memory``: ceilings at ``golden × (1 + rtol)``.
 """
 
@@ -27,6 +29,8 @@ from canary.golden import Golden, rel_dev, window_means
 from canary.metrics import RunMetrics, as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
+MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs
+MACHINE_BAND = 0.10  # the machine-speed probe within this of the recording's: the same kind of machine
 GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
 
 
@@ -96,7 +100,24 @@ def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
     model, recorded = metrics.summary.get("host/cpu_model"), golden.host.get("cpu_model")
     if model and recorded and model != recorded:
         return f"recorded on {recorded!r}, this host is {model!r}: a WARN at most"
+    speed, theirs = as_float(metrics.summary.get("host/matmul_gflops")), as_float(golden.host.get("matmul_gflops"))
+    if speed and theirs and abs(speed / theirs - 1) > MACHINE_BAND:
+        return (f"this machine's matmul probe ran at {speed / theirs:.0%} of the recording machine's "
+                f"({speed:.0f} vs {theirs:.0f} GFLOP/s): another kind of machine, a WARN at most "
+                f"(measure this one's with `canary golden record {golden.lane} --perf-only`)")
     return None
+
+
+def _busy(metrics: RunMetrics) -> str | None:
+    """Why this run's speed says little about the code: other processes held the CPUs through
+    nearly all of it, so not even its fastest steps ran alone."""
+    quiet = as_float(metrics.summary.get("throughput/quiet_steps"))
+    if quiet is None or quiet >= MIN_QUIET_STEPS:
+        return None
+    share = as_float(metrics.summary.get("throughput/others_share"))
+    used = f"other processes used {share:.0%} of its CPUs, " if share is not None else ""
+    return (f"the machine was busy: {used}{quiet:.0f} steps ran in a quiet window "
+            f"(a FAIL needs {MIN_QUIET_STEPS}): a WARN at most")
 
 
 def other_config(golden: Golden, metrics: RunMetrics) -> str | None:
@@ -128,9 +149,9 @@ def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     detail = f"{unit}: {_pct(value / ref - 1)} from the golden's {ref:.4g}"
     if value >= floor:
         return GateResult(name, _r(value), _r(floor), "PASS", detail, _r(margin))
-    host = _host_differs(golden, metrics)
-    return _outside(name, "WARN" if host else severity, _r(value), _r(floor), margin,
-                    detail + (f"; {host}" if host else ""))
+    why = _host_differs(golden, metrics) or _busy(metrics)
+    return _outside(name, "WARN" if why else severity, _r(value), _r(floor), margin,
+                    detail + (f"; {why}" if why else ""))
 
 
 def _ceiling(name: str, key: str, summary_key: str, golden: Golden, metrics: RunMetrics, severity: str,

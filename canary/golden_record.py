@@ -15,8 +15,10 @@ the golden's compile seconds are a cold compile's, the ceiling a warm run stays 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import statistics
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -62,10 +64,11 @@ def base_backend(ragged_dot: str, platform: str) -> str | None:
         return None
 
 
-def variants(platform: str, runs: int, ragged_dot: str, batch_size: int) -> list[Variant]:
-    """The recording's runs for a lane (pure but for resolving ``auto``)."""
+def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_only: bool = False) -> list[Variant]:
+    """The recording's runs for a lane (pure but for resolving ``auto``): with ``perf_only``,
+    only the lane as configured (its speed is what is re-measured)."""
     out = [Variant("base", perf_comparable=True) for _ in range(runs)]
-    if platform != "cpu":
+    if platform != "cpu" or perf_only:
         return out
     if batch_size % FORCED_DEVICES == 0:
         out.append(Variant(f"devices={FORCED_DEVICES}", env=forced_devices_env(FORCED_DEVICES)))
@@ -102,9 +105,12 @@ def variant_of(run_name: str) -> str:
 
 def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = None, runs: int = DEFAULT_RUNS,
            window: int | None = None, out: Path = Path("runs"), output: Path | None = None,
-           write: bool = True, progress=None, say=lambda s: None, source: Path | None = None) -> Recording:
+           write: bool = True, progress=None, say=lambda s: None, source: Path | None = None,
+           perf_only: bool = False) -> Recording:
     """Train the recording's runs under ``out`` and write the golden; with ``source`` (a former
-    recording's directory), derive it from those runs instead of training (``--from``)."""
+    recording's directory), derive it from those runs instead of training (``--from``). With
+    ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
+    :func:`with_perf_of`): the lane's own runs, none of the equivalent variants."""
     from canary.runner import RunOptions, resolve_inputs, run_canary
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
@@ -114,6 +120,8 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     if window < 1 or runs < 1:
         raise ConfigError("--window and --runs must be at least 1")
     metric = gates_file.lane(lane.name).loss_metric
+    stored_path = output or default_path(f.name, lane.name, gates)
+    stored = _stored(stored_path, lane.name) if perf_only else None
     done: list[dict[str, Any]] = []
     if source is not None:
         dirs = sorted(d for d in Path(source).iterdir() if (d / "result.json").is_file())
@@ -125,7 +133,7 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
                          "verdict": rec["verdict"], "error": rec.get("error"), "gates": rec.get("gates")})
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}"
-        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size), 1):
+        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only), 1):
             say(f"recording run {n}: {v.name}")
             rec = run_canary(RunOptions(
                 lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=run_name(n, v.name),
@@ -140,11 +148,72 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
         m = load_run_metrics(Path(d["run_dir"]), metric)
         summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
         facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
+    busy = busy_runs(facts)
+    if busy and stored is not None:
+        raise RecordingFailed(f"the machine was busy during {busy}: speed figures measured there would set the "
+                              "floor too low; measure again while nothing else runs")
+    if busy:
+        say(f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
+            f"them on a quiet machine with `canary golden record {lane.name} --perf-only`")
+    if stored is not None:
+        check_curve(stored, facts)
+    recorded = _recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done)
     g = golden_mod.build(facts, ferry=f.name, ferry_version=f.version, lane=lane.name, steps=o.steps,
-                         window=window, metric=metric, host=_host(facts),
-                         recorded=_recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done))
-    path = golden_mod.write(g, output or default_path(f.name, lane.name, gates)) if write else None
+                         window=stored.window if stored else window, metric=metric, host=_host(facts),
+                         recorded=recorded)
+    if stored is not None:
+        recorded["command"] = f"canary golden record {lane.name} --perf-only --runs {runs}"
+        g = with_perf_of(stored, g, recorded)
+    path = golden_mod.write(g, stored_path) if write else None
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
+
+
+def _stored(path: Path, lane: str) -> golden_mod.Golden:
+    if not path.is_file():
+        raise ConfigError(f"{path}: no golden to re-measure; record one first with `canary golden record {lane}`")
+    return golden_mod.read(path)
+
+
+def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
+    """The perf-comparable runs too busy to measure speed on (canary.golden_gates.MIN_QUIET_STEPS),
+    as one phrase; empty when none was."""
+    from canary.golden_gates import MIN_QUIET_STEPS
+
+    out = []
+    for r in facts:
+        quiet, share = r.summary.get("throughput/quiet_steps"), r.summary.get("throughput/others_share")
+        if r.perf_comparable and isinstance(quiet, (int, float)) and quiet < MIN_QUIET_STEPS:
+            out.append(f"{r.run_id or r.variant} ({quiet:.0f} quiet steps"
+                       + (f", others used {share:.0%} of the CPUs)" if isinstance(share, float) else ")"))
+    return ", ".join(out)
+
+
+def check_curve(stored: golden_mod.Golden, facts: list[golden_mod.RunFacts]) -> None:
+    """A perf-only recording's runs must still draw the stored curve: a changed curve is a new
+    golden, not a new machine."""
+    from canary import golden_gates
+    from canary.metrics import RunMetrics
+
+    for r in facts:
+        final = r.losses[-1][1] if r.losses else None
+        curve = golden_gates.loss_curve(stored, RunMetrics(len(r.losses), final, list(r.losses), r.summary))
+        if curve.status != "PASS":
+            raise RecordingFailed(f"run {r.run_id}: its loss curve left the golden's ({curve.detail}): a changed "
+                                  f"curve is a new golden (`canary golden record {stored.lane}`), not a new machine")
+
+
+def with_perf_of(stored: golden_mod.Golden, measured: golden_mod.Golden, recorded: dict[str, Any]) -> golden_mod.Golden:
+    """The stored golden with the performance figures, their tolerances and the machine of a new
+    recording on this machine; its curve, final loss and their tolerances unchanged."""
+    if (stored.ferry, stored.ferry_version, stored.steps) != (measured.ferry, measured.ferry_version, measured.steps):
+        raise ConfigError(f"{stored.path}: the golden is of {stored.ferry} v{stored.ferry_version}, {stored.steps} steps; "
+                          f"this recording is of {measured.ferry} v{measured.ferry_version}, {measured.steps} steps: "
+                          "record the whole golden, not --perf-only")
+    curve_gates = ("loss_curve", "final_loss_golden")
+    tol = {**{k: v for k, v in measured.tolerance.items() if k not in curve_gates},
+           **{k: v for k, v in stored.tolerance.items() if k in curve_gates}}
+    return dataclasses.replace(stored, perf=measured.perf, host=measured.host, tolerance=tol,
+                               recorded={**stored.recorded, "perf": recorded})
 
 
 def _best_step(run_dir: Path, summary: dict[str, Any]) -> dict[str, float]:
@@ -173,8 +242,12 @@ def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
     predates them: ``--from`` re-derives on the machine that recorded)."""
     here = host_mod.facts()
     s = facts[0].summary
-    return {"cpus": s.get("host/cpus", here["cpus"]), "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
-            "machine": here["machine"]}
+    out = {"cpus": s.get("host/cpus", here["cpus"]), "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
+           "machine": here["machine"]}
+    speeds = [v for r in facts if r.perf_comparable and (v := r.summary.get("host/matmul_gflops"))]
+    if speeds:  # the machine-speed probe (canary.host.MatmulProbe), the runs' median
+        out["matmul_gflops"] = round(statistics.median(speeds), 2)
+    return out
 
 
 def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:

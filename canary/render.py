@@ -21,6 +21,22 @@ def fmt(v: Any) -> str:
     return str(v)
 
 
+def fold_skips(gates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive gates skipped for one reason (a quick run skips every golden gate) as one row
+    that names them; ``--json`` keeps every gate."""
+    groups: list[list[dict[str, Any]]] = []
+    for g in gates:
+        prev = groups[-1][-1] if groups else None
+        if (prev and g["status"] == "SKIP" == prev["status"] and g.get("detail") and g.get("detail") == prev.get("detail")
+                and g.get("value") is None and prev.get("value") is None):
+            groups[-1].append(g)
+        else:
+            groups.append([g])
+    return [group[0] if len(group) == 1 else
+            {**group[0], "name": f"{group[0]['name']} … {group[-1]['name']} ({len(group)})" if len(group) > 2
+             else f"{group[0]['name']}, {group[1]['name']}"} for group in groups]
+
+
 def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
     t = Table(title=title, title_justify="left")
     t.add_column("check")
@@ -29,7 +45,7 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
     t.add_column("margin", justify="right")
     t.add_column("status")
     t.add_column("detail", style="dim")
-    for g in gates:
+    for g in fold_skips(list(gates)):
         style = {"PASS": "bold green", "SKIP": "bold yellow", "WARN": "bold magenta"}.get(g["status"], "bold red")
         margin = g.get("margin")
         t.add_row(g["name"], fmt(g["value"]), fmt(g["threshold"]), "" if margin is None else f"{margin * 100:+.1f}%",

@@ -37,7 +37,7 @@ from canary.disk import disk_trouble, ensure_writable
 from canary.errors import ConfigError
 from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.notify.redact import env_secrets, redact
+from canary.notify.redact import env_secrets, redact, redact_file
 from canary.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
                             read_json_lines, tracker_config)
 from canary.record import Attempt, RunRecord
@@ -293,6 +293,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                                          golden=golden, ferry_version=ferry.version)
             log_text = _read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
+            _redact_log(outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
             if outcome.ok and no_summary:
                 # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
@@ -363,6 +364,20 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     return result
 
 
+def _redact_log(path: Path, secrets, redacted_window: str) -> None:
+    """The attempt's log file, redacted in place. Where that cannot be written (a full disk), the
+    file is cut to its redacted error window, which is smaller: a log kept raw could leak."""
+    if not path.is_file():
+        return
+    try:
+        redact_file(path, secrets)
+    except OSError:
+        try:
+            path.write_text(redacted_window)
+        except OSError:
+            path.unlink(missing_ok=True)
+
+
 def _read_log(path: Path) -> str:
     """An attempt's log, or its tail and error region when it is long (bounded memory)."""
     if not path.is_file():
@@ -389,10 +404,10 @@ SUMMARY_KEYS = (
     "compile/seconds",
     "throughput/best_tokens_per_second",
     "throughput/best_step_seconds",
-    "throughput/normalized",
-    "throughput/normalized_paired",
     "throughput/median_step_cpu_seconds",
-    "calibration/gflops",
+    "throughput/quiet_steps",
+    "throughput/others_share",
+    "host/matmul_gflops",
     "memory/peak_bytes",
     "memory/source",
     "host/cpus",

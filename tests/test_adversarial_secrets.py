@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from adversary import PY, canary_cli, lanes_toml
+from canary.notify import redact as redact_mod
 from canary.notify.redact import REDACTED, redact
 
 
@@ -165,7 +166,10 @@ def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tm
         assert (run_dir / "notify-pending.json").is_file()
         kept = {"result.json": (run_dir / "result.json").read_bytes(), "stdout": r.stdout,
                 "history": (tmp_path / "history.sqlite3").read_bytes(),
-                **{str(p): p.read_bytes() for p in tmp_path.rglob("*.json") if "attempt-" not in str(p)}}
+                **{str(p): p.read_bytes() for p in tmp_path.rglob("*.json") if "attempt-" not in str(p)},
+                # the run directory is uploaded as a CI artifact: its logs, every attempt's too
+                **{str(p): p.read_bytes() for p in run_dir.rglob("train.log")}}
+        assert any(k.endswith("train.log") for k in kept)
 
         # a later notify, in another process without the secret environment, sends what was kept
         github.state.down = False
@@ -181,3 +185,16 @@ def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tm
             leaked = [f for f in _forms(secret) if f in text]
             assert not leaked, f"{secret!r} reached {where}"
         assert not [b for b in PEM_BODY if b[:16] in text], f"the PEM key reached {where}"
+
+
+def test_a_log_file_is_redacted_in_place_whatever_its_size(tmp_path, monkeypatch):
+    monkeypatch.setattr(redact_mod, "CHUNK", 64)  # chunks far shorter than the log, cut at line ends
+    token = TOKENS["github classic"]
+    lines = [f"step {i} loss 2.0" for i in range(50)] + [f"auth with {token} failed", PEM, "x" * 300]
+    log = tmp_path / "train.log"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert redact_mod.redact_file(log, [])
+    text = log.read_text()
+    assert token not in text and not [b for b in PEM_BODY if b[:16] in text] and REDACTED in text
+    assert "step 49 loss 2.0" in text and "x" * 300 in text and text.endswith("\n")
+    assert not redact_mod.redact_file(log, []) and not list(tmp_path.glob("*.redacting"))  # nothing left to do

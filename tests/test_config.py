@@ -19,7 +19,7 @@ def test_pinned_ferry_has_the_canary_model():
     tpu, gpu, cpu = ferry.lane("tpu"), ferry.lane("gpu"), ferry.lane("cpu")
     assert (tpu.batch_size, tpu.seq_len, tpu.steps) == (128, 8192, 238)
     assert (gpu.batch_size, gpu.seq_len, gpu.steps) == (32, 8192, 50)
-    assert (cpu.batch_size, cpu.seq_len, cpu.steps, cpu.vocab_size) == (8, 128, 200, 512)
+    assert (cpu.batch_size, cpu.seq_len, cpu.steps, cpu.vocab_size) == (8, 64, 200, 512)
     assert all(lane.why for lane in ferry.lanes.values())
 
 
@@ -62,7 +62,7 @@ def test_impossible_values_are_rejected(tmp_path):
     p = _write(tmp_path, _ferry_text(**{"batch_size = 8": "batch_size = 0"}))
     with pytest.raises(ConfigError, match=r"lanes\.cpu\.batch_size"):
         load_ferry(str(p))
-    p = _write(tmp_path, _ferry_text(**{"seq_len = 128": "seq_len = 100000"}))
+    p = _write(tmp_path, _ferry_text(**{"seq_len = 64": "seq_len = 100000"}))
     with pytest.raises(ConfigError, match="max_seq_len"):
         load_ferry(str(p))
 
@@ -79,7 +79,7 @@ def test_bad_toml_and_unknown_names(tmp_path):
 def test_spec_takes_lane_overrides():
     ferry, _ = load_ferry("moe-canary")
     spec = build_spec(ferry, get_lane("cpu"), run_id="r", out_dir="/tmp/x", steps=7)
-    assert (spec.steps, spec.batch_size, spec.seq_len, spec.vocab_size) == (7, 8, 128, 512)
+    assert (spec.steps, spec.batch_size, spec.seq_len, spec.vocab_size) == (7, 8, 64, 512)
     assert spec.compute_dtype == "float32"
     tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x")
     assert (tpu.vocab_size, tpu.compute_dtype, tpu.ragged_dot, tpu.steps) == (128256, "bfloat16", "megablox", 238)

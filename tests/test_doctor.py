@@ -236,3 +236,6 @@ def test_git_check_on_full_shallow_and_no_checkout(tmp_path):
     assert doctor.check_git(str(clone), "cpu", []).ok  # no last pass: nothing to reach back to
     none = doctor.check_git(str(tmp_path), "cpu", [])
     assert not none.ok and "fetch-depth: 0" in none.fix
+    # a laptop's run outside a checkout tells nobody: no commit is missing anyone
+    local = doctor.check_git(str(tmp_path), "cpu", [], notify=None)
+    assert local.ok and "not a git checkout" in local.detail and "--notify github" in local.detail

@@ -166,3 +166,18 @@ def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
     f.write_bytes(content)
     with pytest.raises(ConfigError, match="not JSON lines|not UTF-8 text .*byte offset 0"):
         judge_path(f, "cpu", None)
+
+
+def test_the_table_folds_gates_skipped_for_one_reason_into_one_row():
+    from canary.render import fold_skips
+
+    why = "not judged: --steps 5, the golden is of 200-step runs"
+    rows = [{"name": "finite_loss", "status": "PASS", "value": "5 finite", "detail": ""}] + [
+        {"name": n, "status": "SKIP", "value": None, "detail": why}
+        for n in ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")]
+    folded = fold_skips(rows)
+    assert [r["name"] for r in folded] == ["finite_loss", "loss_curve … peak_memory (5)"]
+    assert folded[1]["detail"] == why
+    # other reasons, or a skip with a value, stay rows of their own
+    rows[2] = {**rows[2], "detail": "the golden has no final loss"}
+    assert len(fold_skips(rows)) == 4

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -120,9 +121,14 @@ def _runnable() -> list:
 
 @pytest.mark.parametrize("command", _runnable())
 def test_each_runnable_readme_command_runs_as_written(command, tmp_path):
-    # a scratch directory that looks like the checkout (its relative paths resolve), whose runs/ is new
+    # a scratch directory that looks like the checkout (its relative paths resolve), whose runs/ is
+    # new; for `canary golden record` its gates/ is a copy, so the golden is written there, never
+    # into the checkout
+    writes_gates = _argv(command)[:2] == ["golden", "record"]
     for entry in ROOT.iterdir():
-        if entry.name not in ("runs", ".git") and not entry.name.startswith("."):
+        if entry.name == "gates" and writes_gates:
+            shutil.copytree(entry, tmp_path / entry.name)
+        elif entry.name not in ("runs", ".git") and not entry.name.startswith("."):
             (tmp_path / entry.name).symlink_to(entry)
     r = run_cli(*_argv(command), cwd=tmp_path, timeout=900)
     assert r.returncode != 2, f"`{command}` was refused as bad input:\n{r.stderr}"

@@ -3,6 +3,7 @@ sparkline, and the GitHub Actions job summary."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -65,7 +66,7 @@ def test_after_run_without_metrics_or_summary_does_nothing(tmp_path):
     assert loss_line([]) == ""
 
 
-def test_without_matplotlib_the_run_says_so_once_and_goes_on(tmp_path):
+def test_the_loss_image_needs_no_matplotlib(tmp_path):
     run_dir = tmp_path / "r"
     write_metrics(run_dir, steps=5)
     code = ("import sys; sys.modules['matplotlib'] = None\n"
@@ -77,9 +78,29 @@ def test_without_matplotlib_the_run_says_so_once_and_goes_on(tmp_path):
                          env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"})
     assert out.returncode == 0, out.stderr
     notes, line = out.stdout.splitlines()
-    assert notes.count("no loss image") == 1 and "matplotlib" in notes and "pip install matplotlib" in notes
-    assert line.startswith("█")
-    assert not (run_dir / "loss.svg").exists()
+    assert notes == "[]" and line.startswith("█")
+    assert "<polyline" in (run_dir / "loss.svg").read_text()
+
+
+def test_the_loss_image_is_an_svg_document_with_axes_title_and_a_broken_line():
+    import xml.etree.ElementTree as ET
+
+    from canary.report.charts import loss_image_svg, nice_ticks
+
+    assert nice_ticks(0, 199) == [0, 50, 100, 150]
+    assert nice_ticks(2.37, 6.93) == [3, 4, 5, 6]
+    assert nice_ticks(0.1, 0.35) == [0.1, 0.15, 0.2, 0.25, 0.3, 0.35]
+    assert nice_ticks(5.0, 5.0) == [5.0]
+    assert nice_ticks(0, 2, least=1) == [0, 1, 2]
+    losses = [(0, 6.7), (1, 6.1), (2, float("nan")), (3, 5.2), (4, 4.9)]
+    svg = loss_image_svg(losses, title="moe-canary v1 on cpu <r1>")
+    root = ET.fromstring(svg.split("?>", 1)[1])  # well-formed XML
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(root.findall(f"{ns}polyline")) == 2  # broken at the NaN step
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert "step" in texts and "loss" in texts and "moe-canary v1 on cpu <r1>" in texts
+    assert loss_image_svg([(0, 5.0)])  # one point, no range: still drawn
+    assert "<polyline" not in loss_image_svg([(0, float("inf"))])
 
 
 @pytest.mark.slow
@@ -97,7 +118,7 @@ def test_run_prints_sparkline_writes_image_and_job_summary(cli, tmp_path):
     run_dir = next((tmp_path / "runs").iterdir())
     assert (run_dir / "loss.svg").read_text().lstrip().startswith("<?xml")
     md = summary.read_text()
-    assert md.startswith("## canary ✅ PASS: moe-canary v1 on cpu") and "| min\\_steps | 8 | 8 | +0 | PASS |" in md
+    assert re.match(r"## canary ✅ PASS: moe-canary v\d+ on cpu", md) and "| min\\_steps | 8 | 8 | +0 | PASS |" in md
     assert "[Actions run](https://github.com/acme/canary/actions/runs/77)" in md
 
     r = cli("run", "cpu", "--steps", "8", "--gates", str(gates), "--out", str(tmp_path / "runs"), "--json",

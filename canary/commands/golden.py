@@ -38,10 +38,17 @@ def golden() -> None:
               help="Where the recording's run directories are created.")
 @click.option("--from", "source", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="Derive the golden from a former recording's runs (its golden-LANE-... directory) instead of training.")
+@click.option("--perf-only", is_flag=True,
+              help="Re-measure only the stored golden's performance figures (throughput, compile seconds, "
+                   "peak memory) and machine on this machine, from the lane's own runs; the curve stays. "
+                   "For a new kind of runner: a throughput floor fails only on the kind of machine it was measured on.")
 @json_option
 @handle_errors
-def record(lane, runs, window, ferry, gates, output, out, source, as_json):
+def record(lane, runs, window, ferry, gates, output, out, source, perf_only, as_json):
     """Train LANE's recording runs (cold cache, no history) and write its golden.
+
+    With --perf-only, only the speed figures are re-measured here, and the runs must still draw
+    the stored curve (a changed curve is a new golden).
 
     Review the change with `canary golden diff LANE` (or git diff) and commit it. Exit status:
     0 written, 1 a recording run failed (nothing written), 2 bad input.
@@ -50,7 +57,8 @@ def record(lane, runs, window, ferry, gates, output, out, source, as_json):
 
     err = console(stderr=True)
     rec = do_record(lane, ferry=ferry, gates=gates, runs=runs, window=window, out=out, output=output,
-                    say=lambda s: err.print(f"[dim]{s}[/]", highlight=False), source=source)
+                    say=lambda s: err.print(f"[dim]{s}[/]", highlight=False), source=source,
+                    perf_only=perf_only)
     g = rec.golden
     if as_json:
         emit_json({"path": str(rec.path), "runs": rec.runs, "golden": g.to_dict()})

@@ -78,10 +78,11 @@ def list_(as_json):
             c.print(command_ferry_table(f))
             continue
         t = narrow_table(f"Ferry {f['name']} v{f['version']} ({f['path']})",
-                         ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss"))
+                         ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss",
+                          "golden"))
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
             t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),
                       str(lane["vocab_size"] or "model"), lane["compute_dtype"] or "trainer", lane["ragged_dot"],
-                      str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")))
+                      str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")), g.get("golden") or "—")
         c.print(t)

@@ -116,7 +116,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("loss {task.fields[loss]}"), TextColumn("{task.fields[tps]} tok/s"), TimeElapsedColumn(),
     ]
-    with signals.cancellable(), Progress(*columns, console=err, transient=False,
+    # redrawn 4 times a second, not rich's 10: the workload's step uses every core meanwhile
+    with signals.cancellable(), Progress(*columns, console=err, transient=False, refresh_per_second=4,
                                          disable=not err.is_terminal and as_json) as p:
         if both:
             from canary.consistency import run_both

@@ -8,8 +8,10 @@ code fence by :func:`fence`, which picks a fence longer than any backtick run in
 from __future__ import annotations
 
 import json
+import os
 import re
 import urllib.parse
+from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 REDACTED = "[REDACTED]"
@@ -133,6 +135,52 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
         if any(n in lower for n in _NEEDLES[name]):
             text = pattern.sub(repl, text)
     return text
+
+
+CHUNK = 4 << 20  # bytes of a log redacted at a time, cut at a line end
+
+
+def _safe_cut(text: str) -> int:
+    """Where a chunk of a log may end: after its last line end, but before a ``-----BEGIN``
+    block that has not ended yet (a key cut in two would keep its second half)."""
+    cut = text.rfind("\n") + 1
+    begin = text.rfind("-----BEGIN", 0, cut)
+    if begin != -1 and text.find("-----END", begin, cut) == -1:
+        cut = text.rfind("\n", 0, begin) + 1
+    return cut
+
+
+def redact_file(path: Path, secrets: Iterable[str] = ()) -> bool:
+    """Redacts a log file in place (a run directory is uploaded as a CI artifact: no copy of the
+    log may keep a secret). Streams it in chunks cut at line ends, so a log of any size costs
+    bounded memory; writes a sibling and renames it over the file only when something changed.
+    Returns whether it did."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".redacting")
+    changed = False
+    try:
+        with path.open("r", encoding="utf-8", errors="replace", newline="") as src, \
+                tmp.open("w", encoding="utf-8", newline="") as dst:
+            carry = ""
+            while True:
+                block = src.read(CHUNK)
+                text = carry + block
+                cut = _safe_cut(text) if block else len(text)
+                if cut == 0 and block and len(text) < 16 * CHUNK:
+                    carry = text  # no line end yet, or a key block still open: read on
+                    continue
+                cut = cut or len(text)
+                part, carry = text[:cut], text[cut:]
+                out = redact(part, secrets)
+                changed |= out != part
+                dst.write(out)
+                if not block:
+                    break
+        if changed:
+            os.replace(tmp, path)
+        return changed
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 _MENTION = re.compile(r"(?<![\w@`/.+-])@(?=[A-Za-z0-9])")

@@ -69,7 +69,6 @@ def after_run(record: RunRecord, history: str | None = None, use_history: bool =
               environ: Mapping[str, str] = os.environ, notified: Any = None) -> AfterRun:
     """``notified``: the notifier's result for this run (its issue is linked from the summary)."""
     from canary.report import run_losses
-    from canary.report.charts import PlottingUnavailable
 
     out = AfterRun()
     losses = run_losses(record.run_dir) or []
@@ -77,8 +76,6 @@ def after_run(record: RunRecord, history: str | None = None, use_history: bool =
     if losses:
         try:
             out.loss_image = write_loss_image(record, losses)
-        except PlottingUnavailable as e:
-            out.notes.append(f"no loss image: {e}")
         except Exception as e:  # noqa: BLE001 - a picture never fails a canary
             out.notes.append(f"no loss image: {type(e).__name__}: {e}")
     summary = environ.get(ENV_SUMMARY)

@@ -1,12 +1,16 @@
 """The report's charts: matplotlib figures rendered to inline SVG (text kept as text, no
 external fonts or images). matplotlib is imported here only, on first use, with the Agg
 backend, so the rest of canary starts without it; :class:`PlottingUnavailable` says when it
-is missing (``pip install matplotlib``; canary's own install brings it)."""
+is missing (``pip install matplotlib``; canary's own install brings it). The loss image
+``canary run`` leaves in a run directory is plain SVG written here without matplotlib: its
+import and its teardown (about 1.5 s of CPU) would sit between the training and the exit."""
 
 from __future__ import annotations
 
 import io
+import math
 from datetime import datetime
+from html import escape
 from typing import Any, Sequence
 
 from canary.errors import CanaryError
@@ -78,14 +82,73 @@ def loss_svg(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, floa
     return to_svg(loss_figure(losses, band, title, means=means))
 
 
+def nice_ticks(lo: float, hi: float, count: int = 5, least: float = 0.0) -> list[float]:
+    """Round tick values (1, 2 or 5 times a power of ten apart, ``least`` at the closest) within
+    [lo, hi]. Pure."""
+    if not hi > lo:
+        return [lo]
+    raw = (hi - lo) / count
+    mag = 10 ** math.floor(math.log10(raw))
+    step = max(next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw), least)
+    first = math.ceil(lo / step - 1e-9)
+    return [round(i * step, 12) for i in range(first, math.floor(hi / step + 1e-9) + 1)]
+
+
+def loss_image_svg(losses: Sequence[tuple[int, float]], title: str = "") -> str:
+    """The loss per step as a small standalone SVG document (700 x 300), drawn without
+    matplotlib: axes with round ticks, a light grid, one line (broken where the loss is not
+    finite), "step" and "loss" labels, the title. ``canary run``'s loss image; the report's
+    charts are matplotlib's. Pure."""
+    w, h, left, right, top, bottom = 700, 300, 58, 16, 28, 40
+    pts = [(float(s), float(v)) for s, v in losses]
+    finite = [(s, v) for s, v in pts if math.isfinite(v)]
+    x0, x1 = min(s for s, _ in pts), max(s for s, _ in pts)
+    x0, x1 = (x0 - 1, x1 + 1) if x0 == x1 else (x0, x1)
+    y0, y1 = (min(v for _, v in finite), max(v for _, v in finite)) if finite else (0.0, 1.0)
+    pad = (y1 - y0) * 0.05 or 0.5
+    y0, y1 = y0 - pad, y1 + pad
+
+    def px(x: float) -> float:
+        return left + (x - x0) / (x1 - x0) * (w - left - right)
+
+    def py(y: float) -> float:
+        return h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom)
+
+    out = ['<?xml version="1.0" encoding="utf-8" standalone="no"?>',
+           f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'font-family="DejaVu Sans, sans-serif" font-size="12">',
+           f'<rect width="{w}" height="{h}" fill="#ffffff"/>']
+    for t in nice_ticks(x0, x1, least=1):  # steps are whole
+        out.append(f'<line x1="{px(t):.1f}" y1="{top}" x2="{px(t):.1f}" y2="{h - bottom}" stroke="#b0b0b0" '
+                   f'stroke-opacity="0.3"/><text x="{px(t):.1f}" y="{h - bottom + 15}" text-anchor="middle">{t:g}</text>')
+    for t in nice_ticks(y0, y1):
+        out.append(f'<line x1="{left}" y1="{py(t):.1f}" x2="{w - right}" y2="{py(t):.1f}" stroke="#b0b0b0" '
+                   f'stroke-opacity="0.3"/><text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{t:g}</text>')
+    out.append(f'<path d="M{left} {top}V{h - bottom}H{w - right}" fill="none" stroke="#000000" stroke-width="0.8"/>')
+    runs: list[list[tuple[float, float]]] = [[]]
+    for s, v in pts:
+        if math.isfinite(v):
+            runs[-1].append((px(s), py(v)))
+        elif runs[-1]:
+            runs.append([])
+    for run in runs:
+        if run:
+            coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
+            out.append(f'<polyline points="{coords}" fill="none" stroke="#1a237e" stroke-width="1.6" '
+                       'stroke-linejoin="round"/>')
+    out.append(f'<text x="{(left + w - right) / 2:.0f}" y="{h - 6}" text-anchor="middle">step</text>')
+    out.append(f'<text transform="translate(14 {(top + h - bottom) / 2:.0f}) rotate(-90)" '
+               'text-anchor="middle">loss</text>')
+    if title:
+        out.append(f'<text x="{left}" y="{top - 10}">{escape(title)}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 def write_loss_image(path: str, losses: Sequence[tuple[int, float]], title: str = "") -> None:
-    """Writes the loss curve to ``path`` (the suffix picks the format: .svg, .png)."""
-    plt = _pyplot()
-    fig = loss_figure(losses, None, title)
-    try:
-        fig.savefig(path, bbox_inches="tight", metadata={"Date": None} if str(path).endswith(".svg") else None)
-    finally:
-        plt.close(fig)
+    """Writes the loss curve to ``path`` as SVG (:func:`loss_image_svg`)."""
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(loss_image_svg(losses, title))
 
 
 def _when(iso: str) -> datetime | None:

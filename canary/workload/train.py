@@ -33,7 +33,7 @@ from canary.workload import cache as workload_cache
 from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import tracking
-from canary.workload import calibration
+from canary.workload import contention
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
@@ -131,13 +131,6 @@ def _floats(metrics: dict) -> dict[str, float]:
     return {k: float(v) for k, v in jax.device_get(metrics).items()}
 
 
-def calibrator(cfg: MoEConfig, spec: WorkloadSpec, n_devices: int) -> calibration.Calibrator:
-    """The in-run yardstick at the experts' shapes (see :mod:`canary.workload.calibration`)."""
-    rows = spec.batch_size * spec.seq_len // n_devices * cfg.experts_per_token // cfg.num_experts
-    return calibration.Calibrator(*calibration.probe(cfg.num_experts, rows, cfg.hidden, cfg.intermediate),
-                                  spec.batch_size * spec.seq_len)
-
-
 def peak_memory() -> tuple[int | None, str]:
     """The device's peak bytes in use where the backend reports it, else the process's peak RSS."""
     stats = jax.local_devices()[0].memory_stats() or {}
@@ -159,6 +152,8 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
+    machine = host.MatmulProbe()  # the machine's speed apart from JAX, before any XLA thread exists
+    machine.sample()
     parallel.start_hosts(spec.hosts, os.environ)
     zoo = zoo_mod.from_env()  # test-only deliberate bugs (docs/gates.md); empty in a real run
     if zoo:
@@ -207,11 +202,12 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cache.facts.compile_seconds = compile_seconds
     log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
         f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
-    cal = calibrator(ts.cfg, spec, n_devices)
 
     last: dict[str, Any] = {}
     durations: list[float] = []
     cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
+    others: list[float | None] = []  # other processes' CPU seconds during each step
+    sampler = contention.Sampler()
     with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
         t_prev, c_prev = time.perf_counter(), time.process_time()
 
@@ -225,6 +221,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             cpu_now = time.process_time()
             cpu_durations.append(cpu_now - c_prev)
             c_prev = cpu_now
+            others.append(sampler.mark())
             last = {
                 "_step": i,
                 "global_step": i,
@@ -232,6 +229,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 "throughput/duration": duration,
                 "throughput/tokens_per_second": tokens_per_step / duration,
                 "throughput/examples_per_second": spec.batch_size / duration,
+                **({"throughput/others_cpu_seconds": others[-1]} if others[-1] is not None else {}),
                 "_runtime": now - t_start,
             }
             mf.write(json.dumps(last) + "\n")
@@ -252,12 +250,19 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             finish(i, metrics)
             if zoo:
                 spent = zoo_mod.after_step(zoo, i, cpu_durations[-1] - spent)
-            c0 = time.process_time()
-            t_prev += cal.probe()  # the probe's time is no step's
-            c_prev += time.process_time() - c0
 
     steady = sorted(durations[1:] or durations)
     median = _median(steady)
+    machine.sample(settle=0.05)  # and after the steps, once XLA's worker threads stopped spinning
+    n_cpus = os.cpu_count() or 1
+    # on a CPU lane, where the CPUs run the steps: how busy the machine was (steps in quiet
+    # windows, others' share of its CPUs) and how fast it is apart from JAX
+    machine_figures: dict[str, Any] = {}
+    if spec.platform == "cpu":
+        busy = contention.others_share(durations[1:], others[1:], n_cpus)
+        machine_figures = {"throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
+                           "host/matmul_gflops": machine.best,
+                           **({"throughput/others_share": busy} if busy is not None else {})}
     peak_bytes, peak_source = peak_memory()
     summary = {
         **last,
@@ -267,11 +272,11 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "throughput/best_step_seconds": steady[0],
         "throughput/best_tokens_per_second": tokens_per_step / steady[0],
         "compile/seconds": compile_seconds,
-        **cal.figures(durations),
         "throughput/median_step_cpu_seconds": _median(cpu_durations[1:] or cpu_durations),
+        **machine_figures,
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
-        "host/cpus": os.cpu_count(),
+        "host/cpus": n_cpus,
         "host/cpu_model": host.cpu_model(),
         "kernels/ragged_dot": backend,
         "parameter_count": n_params,
