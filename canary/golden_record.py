@@ -210,8 +210,8 @@ def with_perf_of(stored: golden_mod.Golden, measured: golden_mod.Golden, recorde
                           f"this recording is of {measured.ferry} v{measured.ferry_version}, {measured.steps} steps: "
                           "record the whole golden, not --perf-only")
     curve_gates = ("loss_curve", "final_loss_golden")
-    tol = {**{k: v for k, v in measured.tolerance.items() if k not in curve_gates},
-           **{k: v for k, v in stored.tolerance.items() if k in curve_gates}}
+    tol = {k: v if k in curve_gates else measured.tolerance.get(k, v) for k, v in stored.tolerance.items()}
+    tol.update({k: v for k, v in measured.tolerance.items() if k not in tol and k not in curve_gates})
     return dataclasses.replace(stored, perf=measured.perf, host=measured.host, tolerance=tol,
                                recorded={**stored.recorded, "perf": recorded})
 

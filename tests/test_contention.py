@@ -95,6 +95,7 @@ def test_perf_only_keeps_the_curve_and_takes_this_machines_speed():
     new = golden_record.with_perf_of(old, here, {"command": "canary golden record cpu --perf-only --runs 1"})
     assert new.windows == old.windows and new.final_loss == old.final_loss
     assert new.tolerance["loss_curve"] == old.tolerance["loss_curve"]
+    assert list(new.tolerance) == list(old.tolerance)  # the file's diff shows only what was re-measured
     assert new.perf["best_tokens_per_second"] == here.perf["best_tokens_per_second"] != old.perf["best_tokens_per_second"]
     assert new.host["cpu_model"] == "B" and new.recorded["commit"] == "abc" and "--perf-only" in new.recorded["perf"]["command"]
 
