@@ -6,8 +6,7 @@ Runs `canary run cpu` (warm cache, no history) --runs times, then once more with
 zoo's slow step (CANARY_ZOO=slow:F) unless --slow 0, and prints for each run: verdict, the
 median step's tokens/s, the fastest step's (the gated figure) with its floor and margin, the
 step's CPU time (recorded, not gated), the loss curve's worst window, how busy the machine was
-(steps in quiet windows, others' share of the CPUs), the machine-speed probe, and every golden
-gate's status. Then the count of clean runs with an alarm
+(steps in quiet windows, others' share of the CPUs) and every golden gate's status. Then the count of clean runs with an alarm
 (a golden gate FAIL or WARN) and with a FAIL, and the spread (max/min) of each throughput figure
 over the clean runs. ``--hogs N`` keeps N other processes spinning through every run (a machine
 others hold: the gate must not fail a clean run there).
@@ -60,7 +59,6 @@ def row(n: str, r: dict) -> tuple[str, bool, bool]:
             f"{'—' if margin is None else f'{margin * 100:+.1f}%'}); "
             f"step CPU {s.get('throughput/median_step_cpu_seconds', 0) * 1e3:5.1f} ms; "
             f"quiet steps {s.get('throughput/quiet_steps', '?')}, others {s.get('throughput/others_share') or 0:.0%}, "
-            f"machine {s.get('host/matmul_gflops') or 0:.0f} GFLOP/s; "
             f"curve {g.get('loss_curve', {}).get('value')}  {statuses}")
     return line, alarm, failed
 
@@ -86,13 +84,11 @@ def main() -> int:
         raw = [s["throughput/tokens_per_second"] for s in ok]
         best = [s["throughput/best_tokens_per_second"] for s in ok]
         cpu = [s["throughput/median_step_cpu_seconds"] for s in ok]
-        machine = [s["host/matmul_gflops"] for s in ok if s.get("host/matmul_gflops")]
         print(f"clean runs with an alarm: {alarms} of {args.runs}; with a FAIL: {fails}")
         if raw:
             print(f"spread over clean runs (max/min): median step's tokens/s {max(raw) / min(raw):.3f}, fastest step's "
                   f"(gated) {max(best) / min(best):.3f}, step CPU seconds {max(cpu) / min(cpu):.3f}; "
-                  f"median of the fastest step's tokens/s {statistics.median(best):,.0f}"
-                  + (f"; machine probe {max(machine) / min(machine):.3f}" if machine else ""))
+                  f"median of the fastest step's tokens/s {statistics.median(best):,.0f}")
         if args.slow:
             line, _, _ = row("slow", run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}, args.hogs))
             print(line)

@@ -12,9 +12,8 @@ file gives it: ``FAIL`` fails the run, ``WARN`` is shown and never fails it.
 * ``throughput``: the tokens/s of the run's fastest steady step at least ``golden × (1 - rtol)``
   (a busy machine only ever adds to a step's time, so the fastest step is what the code can do;
   a step that got slower makes every step slower, the fastest too). A miss is only a WARN on
-  another kind of machine (another CPU count or model, or a machine-speed probe outside
-  ``MACHINE_BAND`` of the recording's) and on a machine too busy to judge (fewer than
-  ``MIN_QUIET_STEPS`` steps ran while other processes left the CPUs alone);
+  another kind of machine (another CPU count or model) and on a machine too busy to judge
+  (fewer than ``MIN_QUIET_STEPS`` steps ran while other processes left the CPUs alone);
 * ``compile_seconds`` and ``peak_memory``: ceilings at ``golden × (1 + rtol)``.
 """
 
@@ -30,7 +29,6 @@ from canary.metrics import RunMetrics, as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
 MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs
-MACHINE_BAND = 0.10  # the machine-speed probe within this of the recording's: the same kind of machine
 GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
 
 
@@ -100,11 +98,6 @@ def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
     model, recorded = metrics.summary.get("host/cpu_model"), golden.host.get("cpu_model")
     if model and recorded and model != recorded:
         return f"recorded on {recorded!r}, this host is {model!r}: a WARN at most"
-    speed, theirs = as_float(metrics.summary.get("host/matmul_gflops")), as_float(golden.host.get("matmul_gflops"))
-    if speed and theirs and abs(speed / theirs - 1) > MACHINE_BAND:
-        return (f"this machine's matmul probe ran at {speed / theirs:.0%} of the recording machine's "
-                f"({speed:.0f} vs {theirs:.0f} GFLOP/s): another kind of machine, a WARN at most "
-                f"(measure this one's with `canary golden record {golden.lane} --perf-only`)")
     return None
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import statistics
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -242,12 +241,8 @@ def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
     predates them: ``--from`` re-derives on the machine that recorded)."""
     here = host_mod.facts()
     s = facts[0].summary
-    out = {"cpus": s.get("host/cpus", here["cpus"]), "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
-           "machine": here["machine"]}
-    speeds = [v for r in facts if r.perf_comparable and (v := r.summary.get("host/matmul_gflops"))]
-    if speeds:  # the machine-speed probe (canary.host.MatmulProbe), the runs' median
-        out["matmul_gflops"] = round(statistics.median(speeds), 2)
-    return out
+    return {"cpus": s.get("host/cpus", here["cpus"]), "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
+            "machine": here["machine"]}
 
 
 def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:

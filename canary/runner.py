@@ -407,7 +407,6 @@ SUMMARY_KEYS = (
     "throughput/median_step_cpu_seconds",
     "throughput/quiet_steps",
     "throughput/others_share",
-    "host/matmul_gflops",
     "memory/peak_bytes",
     "memory/source",
     "host/cpus",

@@ -152,8 +152,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
-    machine = host.MatmulProbe()  # the machine's speed apart from JAX, before any XLA thread exists
-    machine.sample()
     parallel.start_hosts(spec.hosts, os.environ)
     zoo = zoo_mod.from_env()  # test-only deliberate bugs (docs/gates.md); empty in a real run
     if zoo:
@@ -253,7 +251,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
 
     steady = sorted(durations[1:] or durations)
     median = _median(steady)
-    machine.sample(settle=0.05)  # and after the steps, once XLA's worker threads stopped spinning
     n_cpus = os.cpu_count() or 1
     # on a CPU lane, where the CPUs run the steps: how busy the machine was (steps in quiet
     # windows, others' share of its CPUs) and how fast it is apart from JAX
@@ -261,7 +258,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     if spec.platform == "cpu":
         busy = contention.others_share(durations[1:], others[1:], n_cpus)
         machine_figures = {"throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
-                           "host/matmul_gflops": machine.best,
                            **({"throughput/others_share": busy} if busy is not None else {})}
     peak_bytes, peak_source = peak_memory()
     summary = {
