@@ -13,7 +13,8 @@ file gives it: ``FAIL`` fails the run, ``WARN`` is shown and never fails it.
   (a busy machine only ever adds to a step's time, so the fastest step is what the code can do;
   a step that got slower makes every step slower, the fastest too). A miss is only a WARN on
   another kind of machine (another CPU count or model) and on a machine too busy to judge
-  (fewer than ``MIN_QUIET_STEPS`` steps ran while other processes left the CPUs alone);
+  (fewer than half its steps, or than ``MIN_QUIET_STEPS``, ran while other processes left the
+  CPUs alone);
 * ``compile_seconds`` and ``peak_memory``: ceilings at ``golden × (1 + rtol)``.
 """
 
@@ -28,7 +29,8 @@ from canary.golden import Golden, rel_dev, window_means
 from canary.metrics import RunMetrics, as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
-MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs
+MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs,
+MIN_QUIET_SHARE = 0.5  # and at least this share of the run's steps
 GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
 
 
@@ -101,16 +103,24 @@ def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
     return None
 
 
+def quiet_enough(quiet: float, steps: float | None) -> int | None:
+    """None when a run with ``quiet`` steps in quiet windows (of ``steps``) can be judged on its
+    speed, else how many quiet steps it needed."""
+    need = max(MIN_QUIET_STEPS, math.ceil(MIN_QUIET_SHARE * max((steps or 0) - 1, 0)))
+    return None if quiet >= need else need
+
+
 def _busy(metrics: RunMetrics) -> str | None:
     """Why this run's speed says little about the code: other processes held the CPUs through
-    nearly all of it, so not even its fastest steps ran alone."""
+    most of it, so its fastest steps did not run alone."""
     quiet = as_float(metrics.summary.get("throughput/quiet_steps"))
-    if quiet is None or quiet >= MIN_QUIET_STEPS:
+    need = None if quiet is None else quiet_enough(quiet, metrics.steps_completed)
+    if need is None:
         return None
     share = as_float(metrics.summary.get("throughput/others_share"))
     used = f"other processes used {share:.0%} of its CPUs, " if share is not None else ""
     return (f"the machine was busy: {used}{quiet:.0f} steps ran in a quiet window "
-            f"(a FAIL needs {MIN_QUIET_STEPS}): a WARN at most")
+            f"(a FAIL needs {need}): a WARN at most")
 
 
 def other_config(golden: Golden, metrics: RunMetrics) -> str | None:

@@ -174,14 +174,14 @@ def _stored(path: Path, lane: str) -> golden_mod.Golden:
 
 
 def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
-    """The perf-comparable runs too busy to measure speed on (canary.golden_gates.MIN_QUIET_STEPS),
+    """The perf-comparable runs too busy to measure speed on (:func:`canary.golden_gates.quiet_enough`),
     as one phrase; empty when none was."""
-    from canary.golden_gates import MIN_QUIET_STEPS
+    from canary.golden_gates import quiet_enough
 
     out = []
     for r in facts:
         quiet, share = r.summary.get("throughput/quiet_steps"), r.summary.get("throughput/others_share")
-        if r.perf_comparable and isinstance(quiet, (int, float)) and quiet < MIN_QUIET_STEPS:
+        if r.perf_comparable and isinstance(quiet, (int, float)) and quiet_enough(quiet, len(r.losses) or None):
             out.append(f"{r.run_id or r.variant} ({quiet:.0f} quiet steps"
                        + (f", others used {share:.0%} of the CPUs)" if isinstance(share, float) else ")"))
     return ", ".join(out)

@@ -59,8 +59,11 @@ def test_a_miss_on_a_busy_machine_is_only_a_warning():
     slow = 10_200 / 1.3
     r = golden_gates.throughput(g, busy(metrics(curve(), tps=slow), quiet_steps=0))
     assert r.status == "WARN" and "busy" in r.detail and "55%" in r.detail
-    # enough quiet steps: the same figure fails
-    assert golden_gates.throughput(g, busy(metrics(curve(), tps=slow), quiet_steps=40)).status == "FAIL"
+    # a few quiet windows in a run others held (40 of 99 steady steps): not enough to judge
+    r = golden_gates.throughput(g, busy(metrics(curve(), tps=slow), quiet_steps=40))
+    assert r.status == "WARN" and "a FAIL needs 50" in r.detail
+    # most steps quiet: the same figure fails
+    assert golden_gates.throughput(g, busy(metrics(curve(), tps=slow), quiet_steps=60)).status == "FAIL"
     # a busy machine that still made the floor: a pass
     assert golden_gates.throughput(g, busy(metrics(curve()), quiet_steps=0)).status == "PASS"
 
