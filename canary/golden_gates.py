@@ -29,8 +29,8 @@ from canary.golden import Golden, rel_dev, window_means
 from canary.metrics import RunMetrics, as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
-MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs,
-MIN_QUIET_SHARE = 0.5  # and at least this share of the run's steps
+MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs
+MIN_QUIET_SHARE = 0.5  # ... and at least this share of the run's steady steps
 GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
 
 
@@ -103,9 +103,9 @@ def _host_differs(golden: Golden, metrics: RunMetrics) -> str | None:
     return None
 
 
-def quiet_enough(quiet: float, steps: float | None) -> int | None:
-    """None when a run with ``quiet`` steps in quiet windows (of ``steps``) can be judged on its
-    speed, else how many quiet steps it needed."""
+def quiet_steps_needed(quiet: float, steps: float | None) -> int | None:
+    """How many steps in quiet windows a run of ``steps`` with only ``quiet`` of them needed to
+    be judged on its speed; None when it had enough."""
     need = max(MIN_QUIET_STEPS, math.ceil(MIN_QUIET_SHARE * max((steps or 0) - 1, 0)))
     return None if quiet >= need else need
 
@@ -114,7 +114,7 @@ def _busy(metrics: RunMetrics) -> str | None:
     """Why this run's speed says little about the code: other processes held the CPUs through
     most of it, so its fastest steps did not run alone."""
     quiet = as_float(metrics.summary.get("throughput/quiet_steps"))
-    need = None if quiet is None else quiet_enough(quiet, metrics.steps_completed)
+    need = None if quiet is None else quiet_steps_needed(quiet, metrics.steps_completed)
     if need is None:
         return None
     share = as_float(metrics.summary.get("throughput/others_share"))

@@ -161,8 +161,7 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
                          window=stored.window if stored else window, metric=metric, host=_host(facts),
                          recorded=recorded)
     if stored is not None:
-        recorded["command"] = f"canary golden record {lane.name} --perf-only --runs {runs}"
-        g = with_perf_of(stored, g, recorded)
+        g = with_perf_of(stored, g, {**recorded, "command": f"canary golden record {lane.name} --perf-only --runs {runs}"})
     path = golden_mod.write(g, stored_path) if write else None
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
 
@@ -174,14 +173,14 @@ def _stored(path: Path, lane: str) -> golden_mod.Golden:
 
 
 def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
-    """The perf-comparable runs too busy to measure speed on (:func:`canary.golden_gates.quiet_enough`),
+    """The perf-comparable runs too busy to measure speed on (:func:`canary.golden_gates.quiet_steps_needed`),
     as one phrase; empty when none was."""
-    from canary.golden_gates import quiet_enough
+    from canary.golden_gates import quiet_steps_needed
 
     out = []
     for r in facts:
         quiet, share = r.summary.get("throughput/quiet_steps"), r.summary.get("throughput/others_share")
-        if r.perf_comparable and isinstance(quiet, (int, float)) and quiet_enough(quiet, len(r.losses) or None):
+        if r.perf_comparable and isinstance(quiet, (int, float)) and quiet_steps_needed(quiet, len(r.losses) or None):
             out.append(f"{r.run_id or r.variant} ({quiet:.0f} quiet steps"
                        + (f", others used {share:.0%} of the CPUs)" if isinstance(share, float) else ")"))
     return ", ".join(out)

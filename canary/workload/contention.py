@@ -10,11 +10,11 @@ is slow. This module tells such a run apart from a slow canary:
   seconds. What the machine spent beyond this process was spent by others.
 * :func:`quiet` (pure) groups the steps into windows of ``WINDOW`` and calls a window quiet when
   others used under ``QUIET_SHARE`` of the machine's CPUs over it. ``/proc/stat`` counts in
-  10 ms ticks, too coarse for one ~80 ms step, accurate enough over ten.
+  10 ms ticks, too coarse for one ~50 ms step, accurate enough over ten.
 
-The gate then judges the fastest step of the quiet windows, and a run with too few quiet steps
-can miss its floor only as a WARN (docs/gates.md). Where the kernel does not say (not Linux),
-every step counts as quiet: the gate behaves as before.
+The gate still judges the run's fastest step; a run with too few steps in quiet windows can miss
+its floor only as a WARN (:func:`canary.golden_gates.quiet_steps_needed`, docs/gates.md). Where
+the kernel does not say (not Linux), every step counts as quiet.
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ class Sampler:
 
     def __init__(self, path: str = STAT):
         self.path = path
-        self.cpus = os.cpu_count() or 1
         self._last = self._read()
 
     def _read(self) -> tuple[float, float] | None:

@@ -142,11 +142,11 @@ def peak_memory() -> tuple[int | None, str]:
     return (rss if sys.platform == "darwin" else rss * 1024), "host_rss"
 
 
-
 def _median(values: list[float]) -> float:
     """The upper median (a step's time as recorded, not an average of two)."""
     ordered = sorted(values)
     return ordered[len(ordered) // 2]
+
 
 def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out = Path(spec.out_dir)
@@ -253,7 +253,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     median = _median(steady)
     n_cpus = os.cpu_count() or 1
     # on a CPU lane, where the CPUs run the steps: how busy the machine was (steps in quiet
-    # windows, others' share of its CPUs) and how fast it is apart from JAX
+    # windows, others' share of its CPUs)
     machine_figures: dict[str, Any] = {}
     if spec.platform == "cpu":
         busy = contention.others_share(durations[1:], others[1:], n_cpus)
