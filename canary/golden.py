@@ -12,12 +12,15 @@ name, ferry version and lane. It holds:
 * ``perf``: throughput (the fastest steady step's tokens/s, the median step's, tokens per
   CPU-second), the median step, compile seconds, and peak memory where the backend reports it;
 * ``tolerance``: for each judged figure, the tolerance and the evidence it came from (the largest
-  deviation observed among the recording's runs, the factor applied to it, and the floor).
+  deviation observed among the recording's runs, the factor applied to it, and the floor); the
+  curve's is the widest of its windows', each window carrying its own (``rtol``, see
+  :func:`curve_tolerances`).
 
 Tolerances are measured, never guessed: ``tolerance = max(observed × FACTOR, floor)``. On the cpu
 lane the recording's runs are numerically equivalent variants of one computation (the lane as
-configured, the batch split over 4 forced host devices, and every other ragged_dot backend that
-computes the same function); on an accelerator lane, repeated runs on the lane itself.
+configured, the batch split over 4 forced host devices, every other ragged_dot backend that
+computes the same function, and on x86 the program compiled for each older instruction set);
+on an accelerator lane, repeated runs on the lane itself.
 
 Everything here but ``read``/``write``/``load_golden``/``committed_text`` is pure.
 """
@@ -77,6 +80,7 @@ class Window:
     last: int   # last step, inclusive
     mean: float
     spread: float = 0.0  # largest relative deviation among the recording's runs, this window
+    rtol: float | None = None  # this window's tolerance (see curve_tolerances); None: the golden's loss_curve rtol
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,11 @@ class Golden:
     recorded: dict[str, Any] = field(default_factory=dict)
     path: str = ""
 
+    def window_rtol(self, i: int) -> float:
+        """The tolerance of window ``i``: its own where the file gives one, else the curve's."""
+        own = self.windows[i].rtol
+        return self.tolerance["loss_curve"].rtol if own is None else own
+
     @property
     def allowed_outliers(self) -> int:
         """Windows allowed out of band: about one in a hundred (none in a 10-window curve)."""
@@ -120,7 +129,7 @@ class Golden:
             "tolerance": {k: t.to_dict() for k, t in self.tolerance.items()},
             "perf": self.perf, "host": self.host, "recorded": self.recorded,
             "loss_windows": [{"steps": [w.first, w.last], "mean": _r(w.mean), "spread": _r(w.spread)}
-                             for w in self.windows],
+                             | ({} if w.rtol is None else {"rtol": _r(w.rtol)}) for w in self.windows],
         }
 
     @classmethod
@@ -129,7 +138,8 @@ class Golden:
             return cls(
                 ferry=d["ferry"], ferry_version=int(d["ferry_version"]), lane=d["lane"], steps=int(d["steps"]),
                 window=int(d["window"]), metric=d.get("metric", "train/loss"),
-                windows=[Window(int(w["steps"][0]), int(w["steps"][1]), float(w["mean"]), float(w.get("spread", 0)))
+                windows=[Window(int(w["steps"][0]), int(w["steps"][1]), float(w["mean"]), float(w.get("spread", 0)),
+                                None if w.get("rtol") is None else float(w["rtol"]))
                          for w in d["loss_windows"]],
                 final_loss=float(d["final_loss"]),
                 tolerance={k: Tolerance(float(t["rtol"]), float(t.get("observed", 0)), float(t.get("factor", FACTOR)),
@@ -173,6 +183,21 @@ def rel_dev(value: float, reference: float) -> float:
     return abs(value - reference) / abs(reference) if reference else abs(value)
 
 
+def curve_tolerances(spreads: Sequence[float]) -> list[float]:
+    """Each window's ``loss_curve`` tolerance: ``max(floor, FACTOR x the largest spread observed
+    in it or any earlier window)``. Two runs that round differently agree to the last digit at
+    first, then drift apart as MoE routing amplifies the difference (a token whose two best
+    experts were nearly tied picks another), and a drifted trajectory stays drifted. So the band
+    is tight where the recording's runs agreed (where a bug that moves the curve shows first) and
+    widens only as far as their spread did, never narrowing again where a later window happened
+    to re-converge."""
+    out, widest = [], 0.0
+    for s in spreads:
+        widest = max(widest, s)
+        out.append(tolerance("loss_curve", widest).rtol)
+    return out
+
+
 def tolerance(kind: str, observed: float, cap: float | None = None) -> Tolerance:
     floor = FLOORS[kind]
     rtol = max(observed * FACTOR, floor)
@@ -213,8 +238,9 @@ def _perf(run: RunFacts) -> dict[str, float]:
 def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str, steps: int, window: int,
           metric: str = "train/loss", host: dict[str, Any] | None = None,
           recorded: dict[str, Any] | None = None) -> Golden:
-    """The golden of a recording: the curve and perf of the base runs (their median), and each
-    figure's tolerance from its largest deviation among the runs."""
+    """The golden of a recording: the curve and final loss at the median of its distinct runs,
+    perf from the base runs (their median), and each figure's tolerance from its largest
+    deviation among the runs."""
     if not runs:
         raise ValueError("a golden needs at least one run")
     base = [r for r in runs if r.perf_comparable] or list(runs)
@@ -224,13 +250,15 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
         raise ValueError("every run of a recording must complete every window: "
                          + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves)))
     ref = [window_means(r.losses, window, steps) for r in base]
-    windows = []
-    for i in range(n):
-        mean = statistics.median(c[i].mean for c in ref)
-        spread = max(rel_dev(c[i].mean, mean) for c in curves)
-        windows.append(Window(ref[0][i].first, ref[0][i].last, mean, spread))
+    # the curve's centre: the median of every distinct run (bit-identical repeats count once), so
+    # the band sits where rounding's many trajectories lie, not on the one the base runs drew
+    distinct = list({tuple(w.mean for w in c): c for c in curves}.values())
+    means = [statistics.median(c[i].mean for c in distinct) for i in range(n)]
+    spreads = [max(rel_dev(c[i].mean, means[i]) for c in curves) for i in range(n)]
+    windows = [Window(ref[0][i].first, ref[0][i].last, m, s, t)
+               for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads)))]
     finals = [r.losses[-1][1] for r in runs]
-    final = statistics.median(r.losses[-1][1] for r in base)
+    final = statistics.median({tuple(v for _, v in r.losses): r.losses[-1][1] for r in runs}.values())
 
     perfs = [_perf(r) for r in base]
     perf: dict[str, Any] = {}
@@ -313,9 +341,9 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
     curve_tol = old.tolerance.get("loss_curve")
     olds = {(w.first, w.last): w.mean for w in old.windows}
     news = {(w.first, w.last): w.mean for w in new.windows}
+    old_tol = {(w.first, w.last): old.window_rtol(i) for i, w in enumerate(old.windows)} if curve_tol else {}
     for key in sorted(olds.keys() | news.keys()):
-        rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key),
-                         curve_tol.rtol if curve_tol else None))
+        rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key), old_tol.get(key)))
     fl = old.tolerance.get("final_loss_golden")
     rows.append(_row("final loss", old.final_loss, new.final_loss, fl.rtol if fl else None))
     for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):

@@ -5,9 +5,10 @@ Every result carries ``value``, ``threshold`` and ``margin`` (how far inside the
 value is, relative: negative is outside). A gate that is outside reports the severity the gates
 file gives it: ``FAIL`` fails the run, ``WARN`` is shown and never fails it.
 
-* ``loss_curve``: every window's mean within ``± rtol`` of the golden's (two-sided: a curve that
-  got "better" from a code change is a change too, to be re-recorded); about one window in a
-  hundred may stray (none in the cpu lane's ten);
+* ``loss_curve``: every window's mean within ``± rtol`` of the golden's, each window its own
+  tolerance: tight where the recording's runs agreed, wider where they drifted apart
+  (two-sided: a curve that got "better" from a code change is a change too, to be re-recorded);
+  about one window in a hundred may stray (none in the cpu lane's ten);
 * ``final_loss_golden``: the last step's loss within ``± rtol`` of the golden's;
 * ``throughput``: the tokens/s of the run's fastest steady step at least ``golden × (1 - rtol)``
   (a busy machine only ever adds to a step's time, so the fastest step is what the code can do;
@@ -54,9 +55,19 @@ def stale(golden: Golden, ferry_version: int | None) -> str | None:
     return None
 
 
+def curve_threshold(golden: Golden) -> str:
+    """The band as one phrase: ``±0.50% /20 steps``, or ``±0.10-2.20% /20 steps`` when it widens."""
+    tols = [golden.window_rtol(i) for i in range(len(golden.windows))] or [golden.tolerance["loss_curve"].rtol]
+    lo, hi = min(tols), max(tols)
+    band = f"±{lo * 100:.2f}%" if round(lo, 4) == round(hi, 4) else f"±{lo * 100:.2f}-{hi * 100:.2f}%"
+    return f"{band} /{golden.window} steps"
+
+
 def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
-    name, tol = "loss_curve", golden.tolerance["loss_curve"].rtol
-    threshold = f"±{tol * 100:.2f}% /{golden.window} steps"
+    """Every window within its own tolerance (:func:`canary.golden.curve_tolerances`); the worst
+    window is the one furthest out relative to its tolerance."""
+    name = "loss_curve"
+    threshold = curve_threshold(golden)
     if metrics.losses is None:
         return GateResult(name, None, threshold, "SKIP", "not judged: only a summary, no per-step losses")
     if not metrics.losses:
@@ -65,12 +76,13 @@ def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     if len(got) < len(golden.windows):
         return _outside(name, severity, f"{len(got)} of {len(golden.windows)} windows", threshold, None,
                         f"the run completed {len(got)} of the golden's {len(golden.windows)} windows")
-    devs = [((w.mean - g.mean) / abs(g.mean) if math.isfinite(w.mean) else math.inf, w, g)
-            for w, g in zip(got, golden.windows)]
-    worst = max(devs, key=lambda d: abs(d[0]))
-    out = [d for d in devs if not abs(d[0]) <= tol]
-    dev, w, g = worst
-    detail = (f"worst: steps {w.first}-{w.last} {w.mean:.4f} vs {g.mean:.4f} ({_pct(dev) if math.isfinite(dev) else dev}); "
+    devs = [((w.mean - g.mean) / abs(g.mean) if math.isfinite(w.mean) else math.inf, golden.window_rtol(i), w, g)
+            for i, (w, g) in enumerate(zip(got, golden.windows))]
+    worst = max(devs, key=lambda d: abs(d[0]) / d[1] if d[1] > 0 else math.inf)
+    out = [d for d in devs if not abs(d[0]) <= d[1]]
+    dev, tol, w, g = worst
+    detail = (f"worst: steps {w.first}-{w.last} {w.mean:.4f} vs {g.mean:.4f} "
+              f"({_pct(dev) if math.isfinite(dev) else dev} of ±{tol * 100:.2f}%); "
               f"{len(out)} of {len(devs)} windows outside")
     margin = tol - abs(dev)
     if len(out) > golden.allowed_outliers:

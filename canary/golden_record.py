@@ -6,7 +6,16 @@ among them is what "the same model, computed another legitimate way" may move th
 * ``base`` x ``runs``: the lane as configured (their speed, compile time and memory are the
   golden's perf figures);
 * ``devices=4``: the batch split over 4 forced host devices (data parallel, per-device routing);
-* ``ragged_dot=<b>``: every other ragged_dot backend that computes the same function on CPU.
+* ``ragged_dot=<b>``: every other ragged_dot backend that computes the same function on CPU;
+* ``isa=<tier>``: on x86, XLA told to stay within each older instruction set than this CPU's
+  (``--xla_cpu_max_isa``): the same program, compiled as for another machine. Another CPU rounds
+  differently, and MoE routing amplifies the difference: in ferry v2 the same commit's curve moved
+  0.5% from one x86 machine to another, and 1.6% under ``isa=AVX``, late in training where the
+  loss falls fastest. Without these runs a golden would fail every other kind of runner;
+* ``nudged=<seed>`` x ``nudged``: the lane as configured from weights moved one float32 step
+  each (``$CANARY_NUDGE_SEED``, :func:`canary.workload.train.nudged`). Where a rounding
+  difference sets the trajectory drifting is chance; these runs sample it, so the band is not
+  set by the two or three ways of computing the step this machine happens to offer.
 
 On any other lane the runs are ``runs`` repetitions of the lane itself (accelerators are not
 bit-reproducible run to run; that spread is the one to tolerate). Every run compiles cold, so
@@ -34,6 +43,8 @@ from canary.spec import CacheSpec
 FORCED_DEVICES = 4
 EQUIVALENT_RAGGED_DOT = ("xla", "grouped")  # on CPU: the same function, computed differently
 DEFAULT_RUNS = 3
+DEFAULT_NUDGED = 8  # with 12 such runs, each left out in turn stayed inside the others' band (docs/gates.md)
+NUDGE_ENV = "CANARY_NUDGE_SEED"  # canary.workload.train reads it (not imported here: that imports JAX)
 
 
 class RecordingFailed(CanaryError):
@@ -48,9 +59,14 @@ class Variant:
     perf_comparable: bool = False
 
 
+def xla_flag_env(name: str, value: object, environ: dict[str, str] | os._Environ = os.environ) -> dict[str, str]:
+    """``XLA_FLAGS`` with ``--name=value`` in place of any setting of it the environment has."""
+    flags = [f for f in environ.get("XLA_FLAGS", "").split() if f.split("=", 1)[0] != f"--{name}"]
+    return {"XLA_FLAGS": " ".join([*flags, f"--{name}={value}"])}
+
+
 def forced_devices_env(n: int, environ: dict[str, str] | os._Environ = os.environ) -> dict[str, str]:
-    flags = [f for f in environ.get("XLA_FLAGS", "").split() if not f.startswith("--xla_force_host_platform_device_count")]
-    return {"XLA_FLAGS": " ".join([*flags, f"--xla_force_host_platform_device_count={n}"])}
+    return xla_flag_env("xla_force_host_platform_device_count", n, environ)
 
 
 def base_backend(ragged_dot: str, platform: str) -> str | None:
@@ -63,9 +79,11 @@ def base_backend(ragged_dot: str, platform: str) -> str | None:
         return None
 
 
-def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_only: bool = False) -> list[Variant]:
-    """The recording's runs for a lane (pure but for resolving ``auto``): with ``perf_only``,
-    only the lane as configured (its speed is what is re-measured)."""
+def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_only: bool = False,
+             native_isa: str | None = "here", nudged: int = DEFAULT_NUDGED) -> list[Variant]:
+    """The recording's runs for a lane (pure but for resolving ``auto`` and, by default, reading
+    this CPU's instruction set): with ``perf_only``, only the lane as configured (its speed is
+    what is re-measured)."""
     out = [Variant("base", perf_comparable=True) for _ in range(runs)]
     if platform != "cpu" or perf_only:
         return out
@@ -73,6 +91,9 @@ def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_on
         out.append(Variant(f"devices={FORCED_DEVICES}", env=forced_devices_env(FORCED_DEVICES)))
     base = base_backend(ragged_dot, platform)
     out += [Variant(f"ragged_dot={b}", ragged_dot=b) for b in EQUIVALENT_RAGGED_DOT if b != base]
+    native = host_mod.isa() if native_isa == "here" else native_isa
+    out += [Variant(f"isa={t}", env=xla_flag_env("xla_cpu_max_isa", t)) for t in host_mod.older_isas(native)]
+    out += [Variant(f"nudged={seed}", env={NUDGE_ENV: str(seed)}) for seed in range(1, nudged + 1)]
     return out
 
 
@@ -105,7 +126,7 @@ def variant_of(run_name: str) -> str:
 def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = None, runs: int = DEFAULT_RUNS,
            window: int | None = None, out: Path = Path("runs"), output: Path | None = None,
            write: bool = True, progress=None, say=lambda s: None, source: Path | None = None,
-           perf_only: bool = False) -> Recording:
+           perf_only: bool = False, nudged: int = DEFAULT_NUDGED) -> Recording:
     """Train the recording's runs under ``out`` and write the golden; with ``source`` (a former
     recording's directory), derive it from those runs instead of training (``--from``). With
     ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
@@ -118,6 +139,8 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     window = window or golden_mod.default_window(lane.platform)
     if window < 1 or runs < 1:
         raise ConfigError("--window and --runs must be at least 1")
+    if nudged < 0:
+        raise ConfigError("--nudged must be 0 or more")
     metric = gates_file.lane(lane.name).loss_metric
     stored_path = output or default_path(f.name, lane.name, gates)
     stored = _stored(stored_path, lane.name) if perf_only else None
@@ -132,7 +155,8 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
                          "verdict": rec["verdict"], "error": rec.get("error"), "gates": rec.get("gates")})
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}"
-        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only), 1):
+        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only,
+                                       nudged=nudged), 1):
             say(f"recording run {n}: {v.name}")
             rec = run_canary(RunOptions(
                 lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=run_name(n, v.name),
@@ -251,6 +275,7 @@ def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> 
         "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "commit": head_commit(str(Path.cwd())),
         "versions": versions(),
-        "command": f"canary golden record {lane} --runs {runs} --window {window}",
+        "command": f"canary golden record {lane} --runs {runs} --window {window}"
+                   + (f" --nudged {n}" if (n := sum(d["variant"].startswith("nudged=") for d in done)) else ""),
         "runs": [d["variant"] for d in done],
     }

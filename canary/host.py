@@ -24,3 +24,33 @@ def cpu_model(cpuinfo: str | None = None) -> str:
 
 def facts() -> dict[str, object]:
     return {"cpus": os.cpu_count(), "cpu_model": cpu_model(), "machine": platform.machine()}
+
+
+# XLA's CPU instruction-set tiers (its ``--xla_cpu_max_isa`` values on x86), oldest first.
+X86_ISAS = ("SSE4_2", "AVX", "AVX2", "AVX512")
+_ISA_FLAG = {"avx512f": "AVX512", "avx2": "AVX2", "avx": "AVX", "sse4_2": "SSE4_2"}
+
+
+def isa(cpuinfo: str | None = None, machine: str | None = None) -> str | None:
+    """The newest of :data:`X86_ISAS` this CPU has (Linux's /proc/cpuinfo flags), or None off x86
+    or where the flags are unknown."""
+    if (machine or platform.machine()).lower() not in ("x86_64", "amd64"):
+        return None
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
+        except OSError:
+            return None
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "flags":
+            have = set(value.split())
+            return max((_ISA_FLAG[f] for f in _ISA_FLAG if f in have), key=X86_ISAS.index, default=None)
+    return None
+
+
+def older_isas(native: str | None) -> list[str]:
+    """The x86 tiers below ``native``, newest first (what XLA can be told to stay within)."""
+    if native not in X86_ISAS:
+        return []
+    return list(reversed(X86_ISAS[:X86_ISAS.index(native)]))

@@ -300,3 +300,75 @@ def test_a_recordings_run_directories_name_their_variants():
     assert names[:3] == ["base", "base", "devices=4"] and "ragged_dot=xla" in names
     assert [v.name for v in variants("tpu", 3, "megablox", 128)] == ["base"] * 3
     assert [v.name for v in variants("cpu", 1, "auto", 6)][:2] == ["base", "ragged_dot=xla"]  # 6 rows: no 4-way split
+
+
+def test_each_window_has_its_own_tolerance_widening_as_the_runs_drift_apart():
+    # the recording's runs agree at first, then drift 0.1%, 0.8%, then re-converge to 0.2%
+    assert golden.curve_tolerances([0.0, 0.0005, 0.001, 0.008, 0.002]) == pytest.approx(
+        [0.001, 0.001, 0.0015, 0.012, 0.012])
+    early = golden.Golden("f", 1, "cpu", 40, 20, "train/loss",
+                          [golden.Window(0, 19, 5.0, 0.0, 0.001), golden.Window(20, 39, 3.0, 0.008, 0.012)],
+                          3.0, {"loss_curve": golden.tolerance("loss_curve", 0.008)})
+
+    def run(first, second):
+        return RunMetrics(40, second, [(i, first if i < 20 else second) for i in range(40)], {})
+
+    late = golden_gates.loss_curve(early, run(5.0, 3.0 * 1.01))  # 1% late: inside the late window's 1.2%
+    assert late.status == "PASS" and "of ±1.20%" in late.detail and late.threshold == "±0.10-1.20% /20 steps"
+    soon = golden_gates.loss_curve(early, run(5.0 * 1.004, 3.0))  # 0.4% early: four times the early 0.1%
+    assert soon.status == "FAIL" and "steps 0-19" in soon.detail and "of ±0.10%" in soon.detail
+    assert soon.margin == pytest.approx(0.001 - 0.004)
+    # the worst window is the one furthest out for its own band, not the largest deviation
+    both = golden_gates.loss_curve(early, run(5.0 * 1.002, 3.0 * 1.011))
+    assert "steps 0-19" in both.detail and "1 of 2 windows outside" in both.detail
+
+
+def test_a_golden_without_window_tolerances_judges_every_window_by_the_curves():
+    g = recording()
+    old = dataclasses.replace(g, windows=[dataclasses.replace(w, rtol=None) for w in g.windows])
+    assert '"rtol"' not in json.dumps(old.to_dict()["loss_windows"])
+    assert golden.loads(golden.dumps(old)).windows[0].rtol is None
+    assert all(old.window_rtol(i) == g.tolerance["loss_curve"].rtol for i in range(len(g.windows)))
+    assert golden_gates.loss_curve(old, metrics(curve(1.012))).status == "FAIL"
+
+
+def test_the_curves_centre_is_the_median_of_the_distinct_runs():
+    runs = [golden.RunFacts("base", curve(), {}), golden.RunFacts("base", curve(), {}),
+            golden.RunFacts("base", curve(), {}),  # bit-identical repeats count once
+            golden.RunFacts("nudged=1", curve(1.01), {}, perf_comparable=False),
+            golden.RunFacts("nudged=2", curve(1.02), {}, perf_comparable=False)]
+    g = golden.build(runs, ferry="f", ferry_version=1, lane="cpu", steps=STEPS, window=20)
+    centre = golden.window_means(curve(1.01), 20, STEPS)
+    assert [w.mean for w in g.windows] == pytest.approx([w.mean for w in centre])
+    assert g.final_loss == pytest.approx(curve(1.01)[-1][1])
+    assert g.tolerance["loss_curve"].observed == pytest.approx(0.01 / 1.01, rel=1e-6)
+
+
+def test_the_instruction_set_is_read_from_cpuinfo_flags():
+    from canary import host
+
+    flags = "processor\t: 0\nflags\t\t: fpu sse4_2 avx avx2 fma\n"
+    assert host.isa(flags, machine="x86_64") == "AVX2"
+    assert host.isa(flags.replace(" avx2", " avx512f avx2"), machine="x86_64") == "AVX512"
+    assert host.isa("flags\t: fpu sse2\n", machine="x86_64") is None
+    assert host.isa(flags, machine="aarch64") is None
+    assert host.older_isas("AVX2") == ["AVX", "SSE4_2"] and host.older_isas(None) == []
+
+
+def test_a_cpu_recording_compiles_for_older_instruction_sets_and_nudges_the_weights():
+    from canary.golden_record import variants
+
+    vs = variants("cpu", 1, "auto", 8, native_isa="AVX2", nudged=3)
+    names = [v.name for v in vs]
+    assert names[-5:] == ["isa=AVX", "isa=SSE4_2", "nudged=1", "nudged=2", "nudged=3"]
+    isa = {v.name: v for v in vs}["isa=AVX"]
+    assert isa.env["XLA_FLAGS"].endswith("--xla_cpu_max_isa=AVX") and not isa.perf_comparable
+    assert {v.name: v for v in vs}["nudged=2"].env == {"CANARY_NUDGE_SEED": "2"}
+    assert [v.name for v in variants("cpu", 1, "auto", 8, native_isa=None, nudged=0)] == [
+        "base", "devices=4", "ragged_dot=xla"]
+    assert [v.name for v in variants("tpu", 2, "megablox", 128, native_isa="AVX512")] == ["base", "base"]
+    assert [v.name for v in variants("cpu", 2, "auto", 8, perf_only=True)] == ["base", "base"]
+    from canary.golden_record import xla_flag_env
+
+    assert xla_flag_env("xla_cpu_max_isa", "AVX", {"XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX2"}) == {
+        "XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX"}

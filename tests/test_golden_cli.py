@@ -114,13 +114,17 @@ def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
     _fake_run(rec / "01-base", 1.0, 1000.0)
     _fake_run(rec / "02-base", 1.0, 1100.0)
     _fake_run(rec / "03-devices-4", 1.002, 500.0)
+    _fake_run(rec / "04-isa-AVX2", 0.998, 900.0)
     out = tmp_path / "g.golden.json"
     r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out), "--json")
     assert r.exit_code == 0, r.output
     g = golden.read(out)
-    assert g.recorded["runs"] == ["base", "base", "devices=4"] and len(g.windows) == 10
+    assert g.recorded["runs"] == ["base", "base", "devices=4", "isa=AVX2"] and len(g.windows) == 10
+    # the centre is the median of the three distinct curves (the base's); each moved 0.2% from it
+    assert g.windows[0].mean == pytest.approx(sum(1.0 + 5.0 * 0.98 ** i for i in range(20)) / 20, rel=1e-5)
     assert g.tolerance["loss_curve"].observed == pytest.approx(0.002, rel=1e-3)
     assert g.tolerance["loss_curve"].rtol == pytest.approx(0.003, rel=1e-3)
+    assert [w.rtol for w in g.windows] == [pytest.approx(0.003, rel=1e-3)] * 10
     assert g.perf["tokens_per_second"] == 1050.0  # the base runs' median; the variant's speed is not the lane's
     assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
 

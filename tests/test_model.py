@@ -167,3 +167,23 @@ def test_batches_sampled_together_or_streamed_are_the_per_step_batches():
     assert stream.chunk_steps == 4
     np.testing.assert_array_equal(np.stack([stream.get(s) for s in range(3, 14)]), one_by_one)
     np.testing.assert_array_equal(stream.get(5), one_by_one[2])  # going back re-samples
+
+
+def test_a_nudge_moves_every_weight_exactly_one_float32_step():
+    from canary.workload.train import nudge_of, nudged
+
+    params = init_params(CFG, jax.random.PRNGKey(0))
+    moved = nudged(params, 3)
+    ups = 0
+    for p, q in zip(jax.tree_util.tree_leaves(params), jax.tree_util.tree_leaves(moved)):
+        p, q = np.asarray(p), np.asarray(q)
+        up, down = np.nextafter(p, np.float32(np.inf)), np.nextafter(p, np.float32(-np.inf))
+        assert q.dtype == np.float32 and np.all((q == up) | (q == down))
+        ups += int(np.sum(q == up))
+    n = sum(int(np.size(x)) for x in jax.tree_util.tree_leaves(params))
+    assert 0.45 < ups / n < 0.55  # up or down at random
+    same = nudged(params, 3)
+    assert all(np.array_equal(a, b) for a, b in zip(jax.tree_util.tree_leaves(moved), jax.tree_util.tree_leaves(same)))
+    assert nudge_of({}) is None and nudge_of({"CANARY_NUDGE_SEED": " 7 "}) == 7
+    with pytest.raises(SystemExit, match="not an integer"):
+        nudge_of({"CANARY_NUDGE_SEED": "x"})

@@ -28,6 +28,9 @@ def golden() -> None:
 @click.argument("lane")
 @click.option("--runs", type=click.IntRange(min=1), default=3, show_default=True,
               help="Runs of the lane as configured (on cpu the equivalent variants run once each besides).")
+@click.option("--nudged", type=click.IntRange(min=0), default=8, show_default=True,
+              help="On cpu lanes: runs from weights nudged one float32 step each, which measure how far "
+                   "rounding alone (another CPU, another library build) moves the loss curve.")
 @click.option("--window", type=click.IntRange(min=1), default=None,
               help="Steps per loss window [default: 20 on cpu lanes, 1 (per step) elsewhere].")
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
@@ -44,7 +47,7 @@ def golden() -> None:
                    "For a new kind of runner: a throughput floor fails only on the kind of machine it was measured on.")
 @json_option
 @handle_errors
-def record(lane, runs, window, ferry, gates, output, out, source, perf_only, as_json):
+def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_only, as_json):
     """Train LANE's recording runs (cold cache, no history) and write its golden.
 
     With --perf-only, only the speed figures are re-measured here, and the runs must still draw
@@ -58,7 +61,7 @@ def record(lane, runs, window, ferry, gates, output, out, source, perf_only, as_
     err = console(stderr=True)
     rec = do_record(lane, ferry=ferry, gates=gates, runs=runs, window=window, out=out, output=output,
                     say=lambda s: err.print(f"[dim]{s}[/]", highlight=False), source=source,
-                    perf_only=perf_only)
+                    perf_only=perf_only, nudged=nudged)
     g = rec.golden
     if as_json:
         emit_json({"path": str(rec.path), "runs": rec.runs, "golden": g.to_dict()})
@@ -68,8 +71,11 @@ def record(lane, runs, window, ferry, gates, output, out, source, perf_only, as_
               title_justify="left")
     for col in ("gate", "tolerance", "observed", "floor"):
         t.add_column(col, justify="left" if col == "gate" else "right")
+    from canary.golden_gates import curve_threshold
+
     for name, tol in g.tolerance.items():
-        t.add_row(name, f"{tol.rtol * 100:.2f}%" + (" (cap)" if tol.capped else ""),
+        shown = curve_threshold(g).split(" /")[0].lstrip("±") + " by window" if name == "loss_curve" else f"{tol.rtol * 100:.2f}%"
+        t.add_row(name, shown + (" (cap)" if tol.capped else ""),
                   f"{tol.observed * 100:.3f}%", f"{tol.floor * 100:.1f}%")
     c.print(t)
     c.print(f"runs: {', '.join(r['variant'] for r in rec.runs)}", highlight=False)

@@ -52,13 +52,14 @@ def golden_paths(ferry: str, lane: str) -> list[Path]:
 
 def _window_band(data: dict[str, Any]) -> Band | None:
     """A golden of windowed loss means (``loss_windows``: ``{"steps": [first, last], "mean"}``,
-    judged within ``tolerance.loss_curve.rtol``): the band steps across each window."""
+    judged within each window's ``rtol``, else ``tolerance.loss_curve.rtol``): the band steps
+    across each window."""
     try:
-        rtol = float(data["tolerance"]["loss_curve"]["rtol"])
+        curve_rtol = float(data["tolerance"]["loss_curve"]["rtol"])
         band: Band = []
         for w in data["loss_windows"]:
             first, last = (int(x) for x in w["steps"])
-            mean = float(w["mean"])
+            mean, rtol = float(w["mean"]), float(w.get("rtol", curve_rtol))
             band += [(first, mean * (1 - rtol), mean * (1 + rtol)), (last, mean * (1 - rtol), mean * (1 + rtol))]
         return band or None
     except (KeyError, TypeError, ValueError):

@@ -121,6 +121,33 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg))
 
 
+NUDGE_ENV = "CANARY_NUDGE_SEED"
+
+
+def nudge_of(environ) -> int | None:
+    """The seed of a nudged run (``$CANARY_NUDGE_SEED``), or None in every ordinary run."""
+    value = environ.get(NUDGE_ENV, "").strip()
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise SystemExit(f"{NUDGE_ENV}={value!r}: not an integer seed") from None
+
+
+def nudged(params, seed: int):
+    """Every weight moved one float32 step up or down, at random: the smallest change a number can
+    take, the size of one rounding difference. A golden recording trains from several such starts
+    (``nudged=<seed>``) to measure how far rounding alone moves the loss curve (canary.golden_record)."""
+    import jax.numpy as jnp
+
+    leaves, treedef = jax.tree_util.tree_flatten(params)
+    keys = jax.random.split(jax.random.PRNGKey(seed), len(leaves))
+    out = [jnp.nextafter(p, jnp.where(jax.random.bernoulli(k, 0.5, p.shape), jnp.inf, -jnp.inf).astype(p.dtype))
+           for p, k in zip(leaves, keys)]
+    return jax.tree_util.tree_unflatten(treedef, out)
+
+
 def make_corpus(spec: WorkloadSpec) -> MarkovCorpus:
     lane = spec.ferry.lanes.get(spec.lane)
     d = (lane.data if lane and lane.data else None) or spec.ferry.data
@@ -174,7 +201,12 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     def next_batch(i: int):
         return parallel.shard_batch(batches.get(i), mesh)
 
-    params, opt_state = parallel.replicate(ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed)), mesh)
+    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+    nudge_seed = nudge_of(os.environ)
+    if nudge_seed is not None:
+        params = nudged(params, nudge_seed)
+        log(f"weights nudged one float32 step each ({NUDGE_ENV}={nudge_seed}): a golden recording's run")
+    params, opt_state = parallel.replicate((params, opt_state), mesh)
     n_params = param_count(params)
     backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
     log(
@@ -278,6 +310,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "parameter_count": n_params,
         "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
+        **({"init/nudge_seed": nudge_seed} if nudge_seed is not None else {}),
         "_runtime": time.perf_counter() - t_start,
     }
     config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
