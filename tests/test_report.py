@@ -195,6 +195,10 @@ def test_windowed_golden_band_and_the_runs_window_means(tmp_path, monkeypatch):
     means = window_means([(s, 10.0 - s / 10) for s in range(40)], band)
     assert means == [(9.5, pytest.approx(9.05)), (29.5, pytest.approx(7.05))]
     assert window_means([(0, 1.0)], [(0, 1.0, 2.0), (5, 1.5, 2.5)]) == []  # not windowed: no means
+    own = {**GOLDEN_FILE, "loss_windows": [dict(GOLDEN_FILE["loss_windows"][0], rtol=0.001),
+                                           dict(GOLDEN_FILE["loss_windows"][1], rtol=0.02)]}
+    assert [p[1:] for p in parse_band(own)] == [pytest.approx(e) for e in (
+        (7.992, 8.008), (7.992, 8.008), (6.174, 6.426), (6.174, 6.426))]  # each window its own band
     gates = tmp_path / "gates"
     gates.mkdir()
     (gates / "moe-canary.cpu.golden.json").write_text(json.dumps(GOLDEN_FILE))
