@@ -301,67 +301,6 @@ def loads(text: str, path: str = "") -> Golden:
         raise ConfigError(f"{path or 'golden'}: not valid JSON: {e}") from None
 
 
-# ----------------------------------------------------------------------------- diff (pure)
-
-
-@dataclass(frozen=True)
-class DiffRow:
-    what: str
-    old: float | None
-    new: float | None
-    change: float | None  # relative
-    rtol: float | None
-    status: str  # same | within | outside | added | removed
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"what": self.what, "old": self.old, "new": self.new, "change": self.change,
-                "rtol": self.rtol, "status": self.status}
-
-
-def _row(what: str, old: float | None, new: float | None, rtol: float | None) -> DiffRow:
-    if old is None or new is None:
-        return DiffRow(what, old, new, None, rtol, "added" if old is None else "removed")
-    change = (new - old) / abs(old) if old else (new - old)
-    if new == old:
-        status = "same"
-    else:
-        status = "within" if rtol is not None and abs(change) <= rtol else "outside"
-    return DiffRow(what, old, new, change, rtol, status)
-
-
-def diff(old: Golden, new: Golden) -> list[DiffRow]:
-    """Window by window, then final loss, tolerances and perf, judged with the stored (old)
-    golden's tolerances: ``outside`` is a change the gates would call a regression."""
-    rows = []
-    if (old.ferry, old.ferry_version, old.lane, old.steps, old.window) != (
-            new.ferry, new.ferry_version, new.lane, new.steps, new.window):
-        rows.append(DiffRow(f"key: {old.ferry} v{old.ferry_version} {old.lane} {old.steps} steps /{old.window} -> "
-                            f"{new.ferry} v{new.ferry_version} {new.lane} {new.steps} steps /{new.window}",
-                            None, None, None, None, "outside"))
-    curve_tol = old.tolerance.get("loss_curve")
-    olds = {(w.first, w.last): w.mean for w in old.windows}
-    news = {(w.first, w.last): w.mean for w in new.windows}
-    old_tol = {(w.first, w.last): old.window_rtol(i) for i, w in enumerate(old.windows)} if curve_tol else {}
-    for key in sorted(olds.keys() | news.keys()):
-        rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key), old_tol.get(key)))
-    fl = old.tolerance.get("final_loss_golden")
-    rows.append(_row("final loss", old.final_loss, new.final_loss, fl.rtol if fl else None))
-    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):
-        o, n = old.tolerance.get(gate), new.tolerance.get(gate)
-        rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
-    perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
-                "peak_memory_bytes": "peak_memory"}
-    for key in sorted(old.perf.keys() | new.perf.keys()):
-        o, n = old.perf.get(key), new.perf.get(key)
-        if isinstance(o, dict) or isinstance(n, dict):  # what the figures are of: the same, or not
-            rows.append(DiffRow(f"perf {key}", None, None, None, None,
-                                "same" if o == n else "added" if o is None else "removed" if n is None else "outside"))
-            continue
-        t = old.tolerance.get(perf_tol.get(key, ""))
-        rows.append(_row(f"perf {key}", as_float(o), as_float(n), t.rtol if t else None))
-    return rows
-
-
 # ----------------------------------------------------------------------------- files
 
 

@@ -1,23 +1,83 @@
-"""``canary golden diff``: find the two sides (the stored golden, and a new golden file, a run
-directory, or the committed version of the stored file) and compare them with
-:func:`canary.golden.diff`."""
+"""``canary golden diff``: compare two goldens window by window (:func:`diff`, pure), after
+finding the two sides (the stored golden, and a new golden file, a run directory, or the
+committed version of the stored file)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from canary import golden as golden_mod
 from canary.config import load_gates
 from canary.errors import ConfigError
-from canary.metrics import load_run_metrics
+from canary.golden import Golden
+from canary.metrics import as_float, load_run_metrics
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    what: str
+    old: float | None
+    new: float | None
+    change: float | None  # relative
+    rtol: float | None
+    status: str  # same | within | outside | added | removed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "old": self.old, "new": self.new, "change": self.change,
+                "rtol": self.rtol, "status": self.status}
+
+
+def _row(what: str, old: float | None, new: float | None, rtol: float | None) -> DiffRow:
+    if old is None or new is None:
+        return DiffRow(what, old, new, None, rtol, "added" if old is None else "removed")
+    change = (new - old) / abs(old) if old else (new - old)
+    if new == old:
+        status = "same"
+    else:
+        status = "within" if rtol is not None and abs(change) <= rtol else "outside"
+    return DiffRow(what, old, new, change, rtol, status)
+
+
+def diff(old: Golden, new: Golden) -> list[DiffRow]:
+    """Window by window, then final loss, tolerances and perf, judged with the stored (old)
+    golden's tolerances: ``outside`` is a change the gates would call a regression."""
+    rows = []
+    if (old.ferry, old.ferry_version, old.lane, old.steps, old.window) != (
+            new.ferry, new.ferry_version, new.lane, new.steps, new.window):
+        rows.append(DiffRow(f"key: {old.ferry} v{old.ferry_version} {old.lane} {old.steps} steps /{old.window} -> "
+                            f"{new.ferry} v{new.ferry_version} {new.lane} {new.steps} steps /{new.window}",
+                            None, None, None, None, "outside"))
+    curve_tol = old.tolerance.get("loss_curve")
+    olds = {(w.first, w.last): w.mean for w in old.windows}
+    news = {(w.first, w.last): w.mean for w in new.windows}
+    old_tol = {(w.first, w.last): old.window_rtol(i) for i, w in enumerate(old.windows)} if curve_tol else {}
+    for key in sorted(olds.keys() | news.keys()):
+        rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key), old_tol.get(key)))
+    fl = old.tolerance.get("final_loss_golden")
+    rows.append(_row("final loss", old.final_loss, new.final_loss, fl.rtol if fl else None))
+    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):
+        o, n = old.tolerance.get(gate), new.tolerance.get(gate)
+        rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
+    perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
+                "peak_memory_bytes": "peak_memory"}
+    for key in sorted(old.perf.keys() | new.perf.keys()):
+        o, n = old.perf.get(key), new.perf.get(key)
+        if isinstance(o, dict) or isinstance(n, dict):  # what the figures are of: the same, or not
+            rows.append(DiffRow(f"perf {key}", None, None, None, None,
+                                "same" if o == n else "added" if o is None else "removed" if n is None else "outside"))
+            continue
+        t = old.tolerance.get(perf_tol.get(key, ""))
+        rows.append(_row(f"perf {key}", as_float(o), as_float(n), t.rtol if t else None))
+    return rows
 
 
 @dataclass
 class DiffResult:
     old_label: str
     new_label: str
-    rows: list[golden_mod.DiffRow]
+    rows: list[DiffRow]
 
 
 def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
@@ -43,8 +103,8 @@ def compare(lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe
         if old_text is None:
             raise ConfigError(f"{path} is not committed at {rev}: nothing to compare it with (give NEW)")
         old = golden_mod.loads(old_text, f"{path}@{rev}")
-        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", golden_mod.diff(old, golden_mod.read(path)))
+        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_mod.read(path)))
     old = golden_mod.read(path)
     new = Path(new)
     other = from_run(new, old) if new.is_dir() else golden_mod.read(new)
-    return DiffResult(str(path.name), str(new), golden_mod.diff(old, other))
+    return DiffResult(str(path.name), str(new), diff(old, other))

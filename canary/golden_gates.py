@@ -55,12 +55,16 @@ def stale(golden: Golden, ferry_version: int | None) -> str | None:
     return None
 
 
-def curve_threshold(golden: Golden) -> str:
-    """The band as one phrase: ``±0.50% /20 steps``, or ``±0.10-2.20% /20 steps`` when it widens."""
+def curve_band(golden: Golden) -> str:
+    """The curve's tolerances as one phrase: ``0.50%``, or ``0.10-2.20%`` when they widen."""
     tols = [golden.window_rtol(i) for i in range(len(golden.windows))] or [golden.tolerance["loss_curve"].rtol]
     lo, hi = min(tols), max(tols)
-    band = f"±{lo * 100:.2f}%" if round(lo, 4) == round(hi, 4) else f"±{lo * 100:.2f}-{hi * 100:.2f}%"
-    return f"{band} /{golden.window} steps"
+    return f"{lo * 100:.2f}%" if round(lo, 4) == round(hi, 4) else f"{lo * 100:.2f}-{hi * 100:.2f}%"
+
+
+def curve_threshold(golden: Golden) -> str:
+    """The loss_curve gate's threshold: ``±0.50% /20 steps``, or ``±0.10-2.20% /20 steps``."""
+    return f"±{curve_band(golden)} /{golden.window} steps"
 
 
 def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:

@@ -334,8 +334,9 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         run_dir=str(run_dir),
         attempts=attempts,
         error=error,
-        started_at=started.isoformat(timespec="seconds"),
-        ended_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        # milliseconds: two runs started within one second still keep their order in the history
+        started_at=started.isoformat(timespec="milliseconds"),
+        ended_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(ferry_path),
         steps_requested=steps_requested,

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from canary import consistency, gates, golden, golden_gates
+from canary import consistency, gates, golden, golden_diff, golden_gates
 from canary.config import LaneGates
 from canary.errors import ConfigError
 from canary.metrics import RunMetrics
@@ -198,11 +198,11 @@ def test_only_warnings_and_skips_do_not_make_a_pass():
 
 def test_diff_marks_changes_against_the_stored_tolerances():
     old = recording()
-    same = golden.diff(old, old)
+    same = golden_diff.diff(old, old)
     assert all(r.status == "same" for r in same)
     runs = [golden.RunFacts("base", [(i, v * (1.02 if i >= 80 else 1.001)) for i, v in curve()], perf_summary())]
     new = golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20)
-    rows = {r.what: r for r in golden.diff(old, new)}
+    rows = {r.what: r for r in golden_diff.diff(old, new)}
     assert rows["loss steps 0-19"].status == "within"
     assert rows["loss steps 80-99"].status == "outside"
     assert rows["loss steps 80-99"].change == pytest.approx(0.02, rel=1e-3)
@@ -211,9 +211,9 @@ def test_diff_marks_changes_against_the_stored_tolerances():
 def test_diff_compares_what_the_perf_figures_are_of():
     config = {"kernels/ragged_dot": "grouped", "devices": 1}
     old = dataclasses.replace(recording(), perf={**recording().perf, "config": config})
-    assert all(r.status == "same" for r in golden.diff(old, old))
+    assert all(r.status == "same" for r in golden_diff.diff(old, old))
     other = dataclasses.replace(old, perf={**old.perf, "config": {**config, "devices": 4}})
-    assert {r.what: r.status for r in golden.diff(old, other)}["perf config"] == "outside"
+    assert {r.what: r.status for r in golden_diff.diff(old, other)}["perf config"] == "outside"
 
 
 def _record(losses_ok=True, hits=0, errors=(), outcome="succeeded", mode="warm"):

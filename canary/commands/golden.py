@@ -71,10 +71,10 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
               title_justify="left")
     for col in ("gate", "tolerance", "observed", "floor"):
         t.add_column(col, justify="left" if col == "gate" else "right")
-    from canary.golden_gates import curve_threshold
+    from canary.golden_gates import curve_band
 
     for name, tol in g.tolerance.items():
-        shown = curve_threshold(g).split(" /")[0].lstrip("±") + " by window" if name == "loss_curve" else f"{tol.rtol * 100:.2f}%"
+        shown = f"{curve_band(g)} by window" if name == "loss_curve" else f"{tol.rtol * 100:.2f}%"
         t.add_row(name, shown + (" (cap)" if tol.capped else ""),
                   f"{tol.observed * 100:.3f}%", f"{tol.floor * 100:.1f}%")
     c.print(t)
