@@ -38,13 +38,12 @@ from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
 from canary.gitinfo import head_commit
 from canary.metrics import load_run_metrics
-from canary.spec import CacheSpec
+from canary.spec import NUDGE_ENV, CacheSpec
 
 FORCED_DEVICES = 4
 EQUIVALENT_RAGGED_DOT = ("xla", "grouped")  # on CPU: the same function, computed differently
 DEFAULT_RUNS = 3
 DEFAULT_NUDGED = 8  # with 12 such runs, each left out in turn stayed inside the others' band (docs/gates.md)
-NUDGE_ENV = "CANARY_NUDGE_SEED"  # canary.workload.train reads it (not imported here: that imports JAX)
 
 
 class RecordingFailed(CanaryError):

@@ -1,5 +1,7 @@
-"""What kind of machine a run ran on: its CPU model and count. Performance figures (a golden's
-throughput floor) are only a yardstick on the same kind of machine; elsewhere they inform."""
+"""What kind of machine a run ran on: its CPU model and count, and on x86 its newest instruction
+set. Performance figures (a golden's throughput floor) are only a yardstick on the same kind of
+machine; elsewhere they inform. The instruction sets below this CPU's are what a golden
+recording compiles for, to see how another machine's rounding moves the curve."""
 
 from __future__ import annotations
 
@@ -8,14 +10,17 @@ import platform
 from pathlib import Path
 
 
+def _cpuinfo() -> str:
+    """Linux's /proc/cpuinfo ("" where there is none)."""
+    try:
+        return Path("/proc/cpuinfo").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def cpu_model(cpuinfo: str | None = None) -> str:
     """The CPU's model name (Linux's /proc/cpuinfo), else what the platform module says."""
-    if cpuinfo is None:
-        try:
-            cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
-        except OSError:
-            cpuinfo = ""
-    for line in cpuinfo.splitlines():
+    for line in (_cpuinfo() if cpuinfo is None else cpuinfo).splitlines():
         key, _, value = line.partition(":")
         if key.strip() in ("model name", "Model", "cpu model") and value.strip():
             return value.strip()
@@ -36,12 +41,7 @@ def isa(cpuinfo: str | None = None, machine: str | None = None) -> str | None:
     or where the flags are unknown."""
     if (machine or platform.machine()).lower() not in ("x86_64", "amd64"):
         return None
-    if cpuinfo is None:
-        try:
-            cpuinfo = Path("/proc/cpuinfo").read_text(errors="replace")
-        except OSError:
-            return None
-    for line in cpuinfo.splitlines():
+    for line in (_cpuinfo() if cpuinfo is None else cpuinfo).splitlines():
         key, _, value = line.partition(":")
         if key.strip() == "flags":
             have = set(value.split())

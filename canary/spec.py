@@ -15,6 +15,9 @@ from canary.workload import zoo
 
 # The environment variable teams already use to force the grouped-matmul implementation.
 RAGGED_DOT_ENV = "RAGGED_DOT_IMPL"
+# A golden recording's nudged runs: the workload moves every weight one float32 step, from this
+# seed (canary.workload.train.nudged); unset in every ordinary run.
+NUDGE_ENV = "CANARY_NUDGE_SEED"
 
 
 def ragged_dot_override(flag: str | None, environ: Mapping[str, str] = os.environ) -> str | None:

@@ -28,7 +28,7 @@ import optax
 from canary import host, signals
 from canary.config import Ferry, OptimizerConfig
 from canary.record import jsonable
-from canary.spec import WorkloadSpec
+from canary.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel
 from canary.workload import ragged_dot as ragged_dot_backends
@@ -119,9 +119,6 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
         return params, opt_state, metrics
 
     return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg))
-
-
-NUDGE_ENV = "CANARY_NUDGE_SEED"
 
 
 def nudge_of(environ) -> int | None:
