@@ -108,8 +108,11 @@ def test_a_clean_run_on_a_machine_others_hold_raises_no_alarm(tmp_path):
     assert out["summary"]["throughput/quiet_steps"] < 20 and out["summary"]["throughput/others_share"] > 0.3
     throughput = gate(out, "throughput")
     assert throughput["status"] in ("PASS", "WARN"), throughput
+    # The meaning, whatever the host: a miss here is never a FAIL. Against a golden recorded on
+    # this kind of machine the reason is that the machine was busy; on another kind (another CPU
+    # model or count) that the golden's speed is no yardstick here. Both end in one phrase.
     if throughput["status"] == "WARN":
-        assert "busy" in throughput["detail"] or "another kind of machine" in throughput["detail"]
+        assert throughput["detail"].endswith("a WARN at most"), throughput
 
 
 def test_a_crash_midway_is_a_runtime_crash(tmp_path):
