@@ -56,9 +56,9 @@ def test_the_window_holds_both_ends_and_what_lies_between():
 @pytest.mark.parametrize("old, new, match", [
     ("0.2.99.dev33617068238", "0.2.96.dev33307221957", "--old 0.2.99.dev33617068238 is not older than --new"),
     ("0.2.96.dev33307221957", "0.2.96.dev33307221957", "is not older than"),
-    ("0.2.97.dev1", "0.2.99.dev33617068238", r"--old 0.2.97.dev1: marin-haliax publishes no such version.*"
+    ("0.2.97.dev1", "0.2.99.dev33617068238", r"--old 0.2.97.dev1: no such version of marin-haliax is published.*"
                                              r"nearest are 0.2.97.dev33389124828"),
-    ("0.2.96.dev33307221957", "0.2.300", r"--new 0.2.300: marin-haliax publishes no such version"),
+    ("0.2.96.dev33307221957", "0.2.300", r"--new 0.2.300: no such version of marin-haliax is published"),
     ("yesterday", "0.2.99.dev33617068238", r"--old 'yesterday' is not a version"),
 ])
 def test_a_bad_window_names_the_bad_flag(old, new, match):

@@ -57,8 +57,8 @@ def window(published: Iterable[str], old: str, new: str, package: str = "the pac
     for flag, text, want in (("--old", old, lo), ("--new", new, hi)):
         if want not in known:
             near = sorted(versions, key=lambda v: _distance(Version(v), want))[:3]
-            hint = f"; the nearest are {', '.join(near)}" if near else "; it publishes none"
-            raise ConfigError(f"{flag} {text}: {package} publishes no such version for this Python{hint}")
+            hint = f"; the nearest are {', '.join(near)}" if near else "; none is published"
+            raise ConfigError(f"{flag} {text}: no such version of {package} is published for this Python{hint}")
     return [v for v in versions if lo <= Version(v) <= hi]
 
 
