@@ -22,6 +22,7 @@ from typing import Iterable, Protocol, Sequence
 
 from canary.classify import lowered_cold
 from canary.record import RunRecord
+from canary.signature import identity
 
 
 def _ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
@@ -38,7 +39,24 @@ def _day(r: RunRecord) -> date | None:
 
 
 def fingerprint_of(r: RunRecord) -> str | None:
-    return r.signature.fingerprint if r.signature else None
+    """The run's fingerprint as today's rules name it (a record an earlier canary wrote is folded again)."""
+    sig = identity.current(r.signature, r.ferry)
+    return sig.fingerprint if sig else None
+
+
+def aliases(records: Iterable[RunRecord], fingerprints: Iterable[str]) -> list[tuple[str, str]]:
+    """``(fingerprint, older)`` for each of ``fingerprints``: the fingerprints the same failure had
+    by earlier rules, as the runs' records hold them (what issues opened before carry)."""
+    wanted = set(fingerprints)
+    out: dict[tuple[str, str], None] = {}
+    for r in records:
+        sig = identity.current(r.signature, r.ferry)
+        if sig is None or sig.fingerprint not in wanted:
+            continue
+        for old in sig.legacy:
+            if old != sig.fingerprint:
+                out[(sig.fingerprint, old)] = None
+    return list(out)
 
 
 def last_pass(records: Iterable[RunRecord], lane: str) -> RunRecord | None:

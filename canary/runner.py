@@ -303,7 +303,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             else:
                 signature = signature_mod.for_attempt(
                     log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                    [r.to_dict() for r in results], sig_options)
+                    [r.to_dict() for r in results], sig_options, ferry=ferry.name)
             attempts.append(Attempt(
                 n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
                 metrics.steps_completed, metrics.final_loss, outcome.detail, error,
