@@ -87,6 +87,9 @@ class RunRecord:
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
     steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
+    # The steps the ferry sets for the lane: a run that asked for fewer (a repro, --steps) is short,
+    # kept in the history but never its series' last pass or streak. None in older records.
+    ferry_steps: int | None = None
     # The ferry and gates files the run used: where they came from, and a sha256 of their bytes
     # (a ferries/ directory in the working directory shadows the pinned ferry). None in records
     # made before these were kept.

@@ -340,6 +340,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(ferry_path),
         steps_requested=steps_requested,
+        ferry_steps=ferry.lane(lane.name).steps,
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
