@@ -23,7 +23,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from canary import compile_cache, extras, gitinfo, queries
+from canary import extras, git
+from canary.history import queries
+from canary.run import compile_cache
 from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
@@ -213,14 +215,14 @@ def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify:
               ferry: str | None = None) -> Check:
     """The checkout a failure's regression window is read from. Outside one, only a run that
     tells GitHub is missing something (its issue would name no commits)."""
-    head = gitinfo.head_commit(checkout)
+    head = git.head_commit(checkout)
     fix_checkout = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
     if head is None:
         detail = f"{os.path.abspath(checkout)} is not a git checkout: runs get no commit and failures no regression window"
         if notify is None:
             return Check("git", True, detail + " (needed only where a run tells GitHub: --notify github)", fix_checkout)
         return Check("git", False, detail, fix_checkout)
-    shallow = gitinfo.is_shallow(checkout)
+    shallow = git.is_shallow(checkout)
     if records is None:
         return Check("git", not shallow, f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
                                          "pass is unknown (the history could not be read)",
@@ -230,18 +232,18 @@ def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify:
     if lp is None or not lp.commit:
         return Check("git", True, f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
                                   "so the window has nothing to reach back to")
-    if gitinfo.has_commit(lp.commit, checkout):
+    if git.has_commit(lp.commit, checkout):
         return Check("git", True, f"HEAD {head[:12]}; the last pass's commit {lp.commit[:12]} ({lp.run_id}) is "
                                   "in the checkout")
     if not shallow:
         return Check("git", False, f"the last pass's commit {lp.commit[:12]} ({lp.run_id}) is not in this "
                                    "(full) checkout: rewritten history, or another repository",
                      "fetch the branch the lane ran from (git fetch origin)")
-    if not gitinfo.remote_answers(checkout):
+    if not git.remote_answers(checkout):
         return Check("git", False, f"shallow checkout without the last pass's commit {lp.commit[:12]}, and no "
                                    "remote answers to fetch it from", fix_checkout)
     return Check("git", True, f"HEAD {head[:12]}; shallow, without the last pass's commit {lp.commit[:12]}: the "
-                              f"regression window fetches history from {gitinfo.remote(checkout)} (which answers) until it is there")
+                              f"regression window fetches history from {git.remote(checkout)} (which answers) until it is there")
 
 
 def diagnose(opts: DoctorOptions) -> Report:

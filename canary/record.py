@@ -11,7 +11,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
 
-from canary.metrics import as_float
+from canary.run.metrics import as_float
 
 SignatureKind = str  # compile_error | runtime_crash | nan | timeout | gate_regression | infrastructure
 Classification = str  # pass | deterministic | intermittent | cache-masked
@@ -141,7 +141,7 @@ def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Sign
 
 def jsonable(v: Any) -> Any:
     """NaN and Inf as strings ("nan", "inf"), as levanter's tracker writes them: JSON has no such
-    numbers. ``canary.metrics.as_float`` reads them back."""
+    numbers. ``canary.run.metrics.as_float`` reads them back."""
     if isinstance(v, float) and not math.isfinite(v):
         return str(v)
     if isinstance(v, dict):

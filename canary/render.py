@@ -118,7 +118,7 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
     whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
     from rich.markup import escape
 
-    from canary import queries
+    from canary.history import queries
 
     if not status:
         return "[dim]history: not recorded[/]"

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from canary import history as history_mod
-from canary.context import github_run_url, run_context
+from canary.run.context import github_run_url, run_context
 from canary.errors import ConfigError
 from canary.history import open_store, record_run, since_key
 from canary.history.spool import SpoolingStore
 from canary.history.sqlite import SqliteStore
 from canary.record import Attempt, RunRecord
-from canary.runner import RunOptions, run_canary
+from canary.run.runner import RunOptions, run_canary
 from canary.signature import make
 
 ROOT = Path(__file__).resolve().parent.parent

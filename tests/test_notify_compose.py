@@ -19,7 +19,7 @@ from canary.notify.compose import (
     streak_sentence,
     summary_line,
 )
-from canary.queries import WindowCommit
+from canary.history.queries import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
 

@@ -5,10 +5,10 @@ from dataclasses import replace
 
 import pytest
 
-from canary import queries as q
 from canary.config import load_ferry
 from canary.errors import ConfigError
-from canary.gitinfo import Commit, commits_between, head_commit, parse_log
+from canary.git import Commit, commits_between, head_commit, parse_log
+from canary.history import queries as q
 from canary.record import RunRecord, Signature
 
 INCIDENT = Signature("79eb0cfbcef3", "compile_error", "ValueError", "The Pallas TPU lowering ...")

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from canary import queries
+from canary.history import queries
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.history import known_lane, open_store
 from canary.record import RunRecord

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
-from canary.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
+from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.record import Attempt, RunRecord, Signature
 
 TITLE_MAX = 120

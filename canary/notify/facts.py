@@ -1,7 +1,7 @@
 """What the notifier states about a run beyond its record: the lane's description, and what the
 run history says (the streak, the last pass, the regression window, the previous occurrence, the
-failure streak a pass ends). Computed with :mod:`canary.queries` over the history's records and
-:mod:`canary.gitinfo` for the commits; anything that cannot be known is left unknown, never
+failure streak a pass ends). Computed with :mod:`canary.history.queries` over the history's records and
+:mod:`canary.git` for the commits; anything that cannot be known is left unknown, never
 guessed, and notifying goes on without it.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from canary import queries
+from canary.history import queries
 from canary.errors import CanaryError, ConfigError
 from canary.notify.compose import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
 from canary.record import RunRecord
@@ -65,7 +65,7 @@ Commits = Callable[[str, str], list]
 
 def _git_commits(good: str, bad: str) -> list:
     """The checkout's commits ``good..bad``; a shallow CI checkout is deepened until ``good`` is in it."""
-    from canary.gitinfo import commits_between
+    from canary.git import commits_between
 
     return commits_between(good, bad, deepen=True)
 
@@ -162,7 +162,7 @@ def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str
 
 def _checkout_commits(good: str, bad: str) -> list:
     """The checkout's commits ``good..bad`` as they are (a read: no fetching)."""
-    from canary.gitinfo import commits_between
+    from canary.git import commits_between
 
     return commits_between(good, bad)
 

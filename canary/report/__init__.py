@@ -30,7 +30,7 @@ Band = list[tuple[int, float, float]]
 def run_losses(run_dir: str | Path) -> list[tuple[int, float]] | None:
     """The per-step loss a run directory holds (its ``metrics.jsonl``); None when it is not on
     this machine or has no per-step metrics."""
-    from canary.metrics import load_run_metrics
+    from canary.run.metrics import load_run_metrics
 
     path = Path(run_dir)
     if not path.is_dir():
@@ -129,7 +129,7 @@ def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None)
     """The series' latest full run's loss chart (or the latest that has per-step losses here,
     saying so), against the golden band where one exists. A short run (a repro, --steps) is not
     the series' latest curve."""
-    from canary import queries
+    from canary.history import queries
     from canary.report import charts
 
     series = f"{lane}/{ferry}" if ferry else lane
@@ -203,7 +203,7 @@ def write_report(location: str | None, lane: str | None, since: str | None, out:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
-    from canary.queries import series_keys
+    from canary.history.queries import series_keys
 
     return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()),
                    [str(k) for k in series_keys(records)])

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from urllib.parse import quote_plus
 
-from canary import queries
+from canary.history import queries
 from canary.record import RunRecord
 
 # classification -> (short label shown in the cell, colour, what it means)

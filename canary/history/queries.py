@@ -30,7 +30,7 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
-from canary.classify import lowered_cold
+from canary.judge.classify import lowered_cold
 from canary.record import RunRecord
 
 
