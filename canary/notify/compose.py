@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
-from canary.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
+from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.record import Attempt, RunRecord, Signature
 
 TITLE_MAX = 120
@@ -357,7 +357,9 @@ def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str
         return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
     if streak.runs > 1:
         return f"Failing {streak.runs} runs in a row ({span})."
-    return "First failure since the last pass." if ever_passed else "First failure; no passing run on this lane is recorded."
+    if ever_passed:
+        return "First failure since the last pass."
+    return "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
