@@ -155,6 +155,7 @@ class Streak:
     same_fingerprint: bool = True
     last_pass: RunRecord | None = None
     fingerprints: list[str] = field(default_factory=list)
+    confirmed: bool = False  # the last two runs failed with one fingerprint: seen twice, not once
 
     @property
     def failing(self) -> bool:
@@ -207,6 +208,7 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
         same_fingerprint=all(fingerprint_of(r) == last_fp for r in streak),
         last_pass=passed,
         fingerprints=fps,
+        confirmed=len(streak) >= 2 and last_fp is not None and fingerprint_of(streak[-2]) == last_fp,
     )
 
 

@@ -202,9 +202,20 @@ def run_date(record: RunRecord) -> str:
 
 
 def trigger(record: RunRecord) -> str:
+    """How the run was started: ``scheduled`` (a ``schedule`` event), ``manual`` (a dispatch), the
+    name of another Actions event, or ``""`` outside Actions."""
     ctx = record.context or {}
     event = ctx.get("event") or (ctx.get("ci") or {}).get("event_name")
-    return "scheduled" if event in (None, "", "schedule") else "manual" if event == "workflow_dispatch" else str(event)
+    return {"schedule": "scheduled", "workflow_dispatch": "manual"}.get(event, str(event or ""))
+
+
+def which_canary(record: RunRecord) -> str:
+    """The canary a message speaks of: "scheduled tpu canary", or "tpu canary run by hand on HOST"."""
+    how = trigger(record)
+    if how:
+        return f"{how} {record.lane} canary"
+    host = (record.context or {}).get("host")
+    return f"{record.lane} canary run by hand on {host or 'an unrecorded host'}"
 
 
 def summary_line(record: RunRecord) -> str:
@@ -267,9 +278,10 @@ def determinism(record: RunRecord) -> str:
     same = sum(1 for a in record.attempts if failed_attempt(a) and fp and _attempt_fingerprint(a) == fp)
     failed = sum(1 for a in record.attempts if failed_attempt(a))
     cls = record.classification
+    if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
+        return ("Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it "
+                "repeats.")
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
-        if n == 1:
-            return "Deterministic: the run's only attempt failed with this signature (no retry was allowed or needed)."
         return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
         return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
@@ -517,12 +529,25 @@ def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str,
     return fit(render, excerpt, limit)
 
 
+def confirmation(record: RunRecord, facts: Facts) -> str:
+    """Whether the failure is confirmed: its lane's last two runs failed with this signature. A run
+    that made one attempt alone is unconfirmed until the next one fails the same way."""
+    if facts.streak is not None and facts.streak.runs >= 2:
+        return "Confirmed: the last two runs on this lane failed with this signature."
+    if record.classification == "unconfirmed" or (len(record.attempts) == 1 and record.classification == "deterministic"):
+        return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
+                "the next run that fails with this signature confirms it.")
+    return ""
+
+
 def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
     """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
     s = facts.secrets
     new = what_is_new(record, facts.previous)
+    said = confirmation(record, facts)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", new] if new else [])),
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", said] if said else [])
+                  + (["", new] if new else [])),
         _signature_section(record, s),
         _attempts_section(record),
         _cache_section(record, s),
@@ -568,7 +593,7 @@ def silence_lines(facts: Facts) -> list[str]:
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
     if is_infrastructure(record):
-        return [f"**The {trigger(record)} {record.lane} canary could not run ({run_date(record)})**: an "
+        return [f"**The {which_canary(record)} could not run ({run_date(record)})**: an "
                 "infrastructure failure (it never trained), not a code regression."] + silence_lines(facts)
     return [failed]
 
@@ -579,7 +604,7 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, relat
     sig = signature_or_fallback(record)
     head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
         run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a "
+        *_head(record, facts, f"**The {which_canary(record)} failed ({run_date(record)})** with a "
                               f"failure signature not seen in any open canary issue (ferry `{record.ferry}` "
                               f"v{record.ferry_version})."),
     ]
@@ -595,7 +620,7 @@ def recurrence_comment(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIM
     """The comment on the open issue of a signature that failed again."""
     return Message(body=_failure_body(record, facts, [
         run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**Recurred on the {trigger(record)} {record.lane} canary ({run_date(record)})**: "
+        *_head(record, facts, f"**Recurred on the {which_canary(record)} ({run_date(record)})**: "
                               "same signature and call path."),
     ], limit))
 
@@ -616,7 +641,7 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fin
         facts_line.append(f"commit {code(record.commit[:12])}")
     lines = [
         run_marker(record.run_id, record.lane),
-        f"**Recovered on the {trigger(record)} {record.lane} canary ({run_date(record)})**: run "
+        f"**Recovered on the {which_canary(record)} ({run_date(record)})**: run "
         f"{code(record.run_id)} passed" + (f" ({', '.join(facts_line)})" if facts_line else "") + ".",
     ]
     fs = facts.failure_streak

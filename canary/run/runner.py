@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import secrets
 import shutil
 import sys
@@ -346,7 +347,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
-                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,
+                        host=platform.node()),
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
         **identity,
