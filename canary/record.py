@@ -12,7 +12,7 @@ import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
 
-from canary.metrics import as_float
+from canary.run.metrics import as_float
 
 # What an id that becomes a file or folder name may hold: no separator, no "..", no control.
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=-]{0,199}")
@@ -101,6 +101,9 @@ class RunRecord:
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
     steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
+    # The steps the ferry sets for the lane: a run that asked for fewer (a repro, --steps) is short,
+    # kept in the history but never its series' last pass or streak. None in older records.
+    ferry_steps: int | None = None
     # The ferry and gates files the run used: where they came from, and a sha256 of their bytes
     # (a ferries/ directory in the working directory shadows the pinned ferry). None in records
     # made before these were kept.
@@ -153,7 +156,7 @@ def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Sign
 
 def jsonable(v: Any) -> Any:
     """NaN and Inf as strings ("nan", "inf"), as levanter's tracker writes them: JSON has no such
-    numbers. ``canary.metrics.as_float`` reads them back."""
+    numbers. ``canary.run.metrics.as_float`` reads them back."""
     if isinstance(v, float) and not math.isfinite(v):
         return str(v)
     if isinstance(v, dict):

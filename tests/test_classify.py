@@ -2,7 +2,7 @@
 
 import pytest
 
-from canary.classify import attempt_failed, classify, lowered_cold
+from canary.judge.classify import attempt_failed, classify, lowered_cold
 from canary.record import Attempt
 from canary.signature import make
 

@@ -19,7 +19,7 @@ from canary.notify.compose import (
     streak_sentence,
     summary_line,
 )
-from canary.queries import WindowCommit
+from canary.history.queries import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
 
@@ -59,7 +59,7 @@ def test_streak_sentence(runs, days, consecutive, expected):
 def test_unknown_streak_is_said_plainly():
     assert "unknown" in streak_sentence(None)
     assert streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False) == \
-        "First failure; no passing run on this lane is recorded."
+        "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def test_determinism_by_classification():

@@ -20,11 +20,11 @@ import urllib.parse
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
+from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.notify.redact import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
                                   neutralize_mentions, neutralize_refs, trim_lines)
-from canary.textio import printable
-from canary.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.record import Attempt, RunRecord, Signature
+from canary.textio import printable
 
 TITLE_MAX = 120
 # Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone
@@ -366,7 +366,9 @@ def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str
         return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
     if streak.runs > 1:
         return f"Failing {streak.runs} runs in a row ({span})."
-    return "First failure since the last pass." if ever_passed else "First failure; no passing run on this lane is recorded."
+    if ever_passed:
+        return "First failure since the last pass."
+    return "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:

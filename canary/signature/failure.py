@@ -12,7 +12,7 @@ import re
 import signal as signal_mod
 from typing import Any, Sequence
 
-from canary.metrics import as_float
+from canary.run.metrics import as_float
 from canary.record import Signature
 from canary.signature import kinds
 from canary.signature.identity import make
