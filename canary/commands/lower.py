@@ -60,7 +60,7 @@ def lower(lane, platforms, tiling, ragged_dot, ferry, as_json):
 
     Exit status: 0 every platform lowered, 1 one failed, 2 bad input.
     """
-    from canary.lowering import LowerOptions, lower_lanes
+    from canary.run.lowering import LowerOptions, lower_lanes
 
     report = lower_lanes(LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling,
                                       ragged_dot=ragged_dot, ferry=ferry))

@@ -26,7 +26,7 @@ from typing import Any
 
 from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
-from canary.spec import build_spec, ragged_dot_override
+from canary.run.spec import build_spec, ragged_dot_override
 
 PLATFORMS = ("cpu", "tpu", "cuda")
 TILINGS = ("per-shape", "static")
