@@ -157,6 +157,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
         if result.cache:
             out_c.print(cache_line(result.cache), highlight=False)
+        if result.context.get("golden_note"):
+            out_c.print(f"[yellow]note:[/] {escape(result.context['golden_note'])}", highlight=False)
         for w in warnings:
             out_c.print(f"[yellow]warning:[/] {w}", highlight=False)
         if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
