@@ -217,3 +217,43 @@ def test_one_run_gets_one_judgement_from_its_directory_its_metrics_file_and_a_co
     assert throughput(judge_path(bare, "cpu", None)) == ("FAIL", 16000.0)  # no host facts: the floor stands
     proc = cli("gate", str(d / "metrics.jsonl"), env={"COLUMNS": "200"})
     assert "from " + str(from_dir.gates_path) in proc.stdout.replace("\n", "") and "judged as that run" in proc.stdout
+
+
+def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
+    """A first run's WARNs explain themselves in their detail: a compile time over its ceiling
+    is a WARN because the gates file says so (and why); the curve's value is a percent, like its
+    threshold and margin."""
+    from canary.config import load_gates
+    from canary.golden.curve import load_golden
+    from canary.judge import golden_gates
+    from canary.render import gate_value
+    from canary.run.metrics import RunMetrics
+
+    g = load_golden("moe-canary", "cpu")
+    lane = load_gates("moe-canary")[0].lane("cpu")
+    slow = RunMetrics(200, g.final_loss, [(s, 3.0) for s in range(200)],
+                      {"compile/seconds": g.perf["compile_seconds"] * 3})
+    [compile_gate] = [r for r in golden_gates.evaluate(lane, g, slow) if r.name == "compile_seconds"]
+    assert compile_gate.status == "WARN" and 'the gates set compile_seconds = "WARN"' in compile_gate.detail
+    assert "machine's load" in compile_gate.detail
+    assert gate_value({"name": "loss_curve", "value": 0.0038}) == "+0.38%"
+    assert gate_value({"name": "max_final_loss", "value": 2.8032}) == "2.8032"
+
+
+def test_the_gates_table_at_80_columns_keeps_every_name_and_lists_the_details_under_it():
+    from rich.console import Console
+
+    from canary.render import gates_table
+
+    rows = [{"name": "max_final_loss", "value": 2.8, "threshold": 4.0, "status": "PASS", "detail": ""},
+            {"name": "final_loss_golden", "value": 2.8, "threshold": "2.7858 ±3.92%", "status": "PASS",
+             "detail": "+0.62% from the golden", "margin": 0.033},
+            {"name": "compile_seconds", "value": 7.1, "threshold": 5.6, "status": "WARN", "margin": -0.2,
+             "detail": 'a WARN, never a FAIL: the gates set compile_seconds = "WARN"'}]
+    for width in (80, 140):
+        c = Console(width=width, record=True, color_system=None)
+        c.print(gates_table(rows, width=c.width))
+        out = c.export_text()
+        assert "…" not in out and all(r["name"] in out for r in rows), out
+        assert max(len(line) for line in out.splitlines()) <= width
+        assert ("compile_seconds: a WARN" in out) == (width == 80)

@@ -50,7 +50,7 @@ def gate(path, lane, gates, as_json):
         c = console()
         for note in judged.notes:
             c.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
-        c.print(gates_table([r.to_dict() for r in results],
+        c.print(gates_table([r.to_dict() for r in results], width=c.width,
                             title=f"gates for lane {judged.lane} from {judged.gates_path}: {metrics.source}"))
         c.print(verdict_line(verdict, f"steps {fmt(metrics.steps_completed)}  final loss {fmt(metrics.final_loss)}"))
     sys.exit(0 if verdict == "pass" else 1)
