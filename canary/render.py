@@ -75,7 +75,8 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates", width: in
         t.add_row(*cells, *([] if narrow else [g.get("detail", "")]))
     if not narrow:
         return t
-    details = [Text.from_markup(f"[dim]{escape(g['name'])}: {escape(str(g['detail']))}[/]") for g in rows if g.get("detail")]
+    details = [Text.from_markup(f"[dim]{escape(g['name'])}: {escape(str(g['detail']))}[/]")
+               for g in rows if g.get("detail")]
     return Group(t, *details)
 
 

@@ -142,8 +142,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
             if note:
                 out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
-        out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})",
-                                width=out_c.width))
+        title = f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"
+        out_c.print(gates_table(result.gates, title=title, width=out_c.width))
         if after.loss_line:
             out_c.print(f"loss {after.loss_line}", highlight=False)
         if result.error and result.verdict != signals.CANCELLED:
