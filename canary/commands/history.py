@@ -53,6 +53,7 @@ def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) 
             "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
             "first_failure": s.first_failure.run_id if s.first_failure else None,
             "daily_ordinal": s.daily_ordinal,
+            "confirmed": s.confirmed,
         },
         "window": lane_window(records, lane, ferry=ferry),
         "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
@@ -128,7 +129,7 @@ def history(ctx, lane, ferry, since, history, last, as_json):
         steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
-            r.classification or "—", sig.kind if sig else "", sig.fingerprint if sig else "", steps,
+            r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
             fmt(r.final_loss),
             cache_facts(run_cache(r)), str(len(r.attempts)), (r.commit or "")[:8],
         )
@@ -139,7 +140,8 @@ def history(ctx, lane, ferry, since, history, last, as_json):
         tail = f"flakiness {s['flakiness']:.2f}"
         if streak["runs"]:
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
+                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+                     f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}")
         if s["short_runs"]:
             tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
         c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")

@@ -116,8 +116,9 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
                           for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints
                           if fp in ended.fingerprints)
         return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
-                     failure_streak=_streak(ended), failing_elsewhere=elsewhere)
-    fp = record.signature.fingerprint if record.signature else None
+                     failure_streak=_streak(ended), failing_elsewhere=elsewhere,
+                     aliases=tuple(queries.aliases(records, ended.fingerprints)))
+    fp = queries.fingerprint_of(record)
     streak = queries.current_streak(records, record.lane, fingerprint=fp, ferry=record.ferry)
     window, note = regression_window(record, streak, commits)
     earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and queries.fingerprint_of(r) == fp]
@@ -125,6 +126,7 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
         lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
         window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
         versions=_versions(record, streak), infra=_infra(records, record),
+        aliases=tuple(queries.aliases(records, [fp] if fp else [])),
     )
 
 

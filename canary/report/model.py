@@ -19,6 +19,7 @@ from canary.record import RunRecord
 # classification -> (short label shown in the cell, colour, what it means)
 CLASSES: dict[str, tuple[str, str, str]] = {
     "pass": ("P", "#2e7d32", "every attempt passed"),
+    "unconfirmed": ("U", "#e57373", "the run's only attempt failed: not yet seen twice"),
     "deterministic": ("D", "#c62828", "every attempt failed the same way"),
     "intermittent": ("I", "#ef6c00", "attempts failed differently, or one passed after failures"),
     "cache-masked": ("CM", "#6a1b9a", "failed only where the program was lowered cold"),
