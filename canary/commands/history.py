@@ -31,6 +31,14 @@ def cache_facts(cache: dict[str, Any] | None) -> str:
     return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
 
 
+def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
+    """``same`` or ``new`` program against the last pass before the run; ``—`` when unknown."""
+    from canary.history.programs import program_note
+
+    note = program_note(r, records)
+    return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
+
+
 def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
     from canary.notify.facts import lane_window
 
@@ -54,9 +62,10 @@ def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, An
     }
 
 
-def history_report(location: str | None, lane: str | None, since: str | None, last: int) -> dict[str, Any]:
+def history_report(location: str | None, lane: str | None, since: str | None, last: int,
+                   ferry: str | None = None) -> dict[str, Any]:
     store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = store.records(lane=lane, since=since)
+    records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
     lanes = sorted({r.lane for r in records})
     return {
         "location": store.location,
@@ -66,8 +75,29 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
     }
 
 
+def render_changes(location: str, steps: list, c) -> None:
+    if not steps:
+        c.print(f"no steps found in the passing runs of {escape(location)}")
+        return
+    t = narrow_table(f"Steps in the passing runs of {escape(location)}",
+                     ("started (UTC)", "lane", "ferry", "metric", "run", "commit", "before", "after", "change", "p",
+                      "versions"), numeric=("before", "after", "change", "p"))
+    for s in steps:
+        colour = "red" if s.worse else "green"
+        t.add_row((s.started_at or "")[:16].replace("T", " "), s.lane, s.ferry, s.metric, s.run_id,
+                  (s.commit or "")[:8], fmt(s.before), fmt(s.after), f"[{colour}]{s.change:+.1%}[/]", f"{s.pvalue:.3f}",
+                  escape(", ".join(f"{v.name} {v.before or '—'} → {v.after or '—'}" for v in s.versions)) or "—")
+    c.print(t)
+    c.print("[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
+            "the change, its before and after the medians of the segments either side[/]")
+
+
 @click.group(invoke_without_command=True)
 @click.option("--lane", default=None, help="Only this lane's runs.")
+@click.option("--ferry", default=None, help="Only this ferry's runs.")
+@click.option("--changes", "show_changes", is_flag=True,
+              help="List the steps (change points) in throughput, compile time, peak memory and final loss "
+                   "over each lane's passing runs, instead of the runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
 @click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
               help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
@@ -76,10 +106,11 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
 @json_option
 @click.pass_context
 @handle_errors
-def history(ctx, lane, since, history, last, as_json):
+def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     """Show recent runs (verdict, classification, fingerprint, steps, loss, cache facts) and a
     one-line pass/fail strip per lane, oldest to newest; for a failing lane, its regression
-    window (commits and version changes since the last pass) in --json. Reading writes nothing:
+    window (commits and version changes since the last pass) in --json; with --changes, the steps
+    found in each lane's passing runs (docs/gates.md, "Change points"). Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
 
@@ -89,14 +120,26 @@ def history(ctx, lane, since, history, last, as_json):
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"history": history}
         return
-    report = history_report(history, lane, since, last)
+    report = history_report(history, lane, since, last, ferry)
     records: list[RunRecord] = report["records"]
+    if show_changes:
+        from canary.history.changes import changes
+
+        steps = changes(records, lane, ferry)
+        if as_json:
+            emit_json({"location": report["location"], "changes": [s.to_dict() for s in steps]})
+        else:
+            render_changes(report["location"], steps, console())
+        return
     if as_json:
+        from canary.history.programs import program_note
+
         emit_json({
             "location": report["location"],
             "lanes": report["lanes"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
             "records": [r.to_dict() for r in records],
+            "programs": {r.run_id: program_note(r, records) for r in records},
         })
         return
     c = console()
@@ -108,14 +151,14 @@ def history(ctx, lane, since, history, last, as_json):
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
                      ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
-                      "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
+                      "cache", "tries", "program", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
             sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
-            cache_facts(run_cache(r)), str(len(r.attempts)), (r.commit or "")[:8],
+            cache_facts(run_cache(r)), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
         )
     c.print(t)
     for name, s in report["lanes"].items():
@@ -125,7 +168,8 @@ def history(ctx, lane, since, history, last, as_json):
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
                      f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
         c.print(f"{name:>6} {verdict_strip(s['strip'])}  {tail}")
-    c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail[/]")
+    c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail; program: the lowered train step, same as or new "
+            "since the lane's last pass[/]")
 
 
 @history.command("import")
