@@ -12,8 +12,10 @@ import pytest
 
 from canary.history import programs as pg
 from canary.lowering import program_fingerprint, strip_noise
+from canary.notify.compose import Facts, LastPass, new_issue
 from canary.queries import WindowCommit
 from conftest import ROOT
+from notify_records import failing
 from tests.perf_records import run
 
 MODULE = """#loc = loc(unknown)
@@ -139,3 +141,10 @@ def test_a_run_records_the_program_canary_lower_computes_and_both_say_so(tmp_pat
     assert again.returncode == 0, again.stdout + again.stderr
     shown = json.loads(cli("history", "--history", history, "--json").stdout)
     assert list(shown["programs"].values()) == [None, "same program as the last pass"]
+
+
+def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_program():
+    facts = Facts(last_pass=LastPass("20260826T060000Z-tpu-aa00", "2026-08-26", "c" * 40), versions=(),
+                  program="same program as the last pass")
+    assert "Lowered program: same program as the last pass." in new_issue(failing(), facts).body
+    assert "Lowered program" not in new_issue(failing(), Facts(last_pass=facts.last_pass, versions=())).body

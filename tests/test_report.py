@@ -238,3 +238,15 @@ def test_report_without_matplotlib_says_how_to_get_it(tmp_path):
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 2 and "matplotlib" in out.stderr and "pip install matplotlib" in out.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_step_in_the_passing_runs_is_marked_on_its_chart():
+    from tests.perf_records import history as perf_history, stepped
+
+    records = perf_history(stepped(40, 20, -0.05, seed=1))
+    (mark,) = model.step_marks(records)
+    assert (mark.lane, mark.chart, mark.run_id, mark.worse) == ("cpu", "tokens_per_second", records[20].run_id, True)
+    assert mark.label.startswith("-") and mark.label.endswith("% moe-canary")
+    html = render(records, "test")
+    assert html.count(f'id="step-{records[20].run_id}"') == 1 and f"step {mark.label}" in html
+    assert model.step_marks(perf_history([12000.0] * 40)) == []
