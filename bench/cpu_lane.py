@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from canary.runner import cpu_allocator_env  # noqa: E402
+from canary.run.runner import cpu_allocator_env  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"}
 # The bare loop runs in the process environment the harness gives its cpu workload (its malloc
@@ -44,7 +44,7 @@ t_start = time.perf_counter()
 from pathlib import Path
 import jax, jax.numpy as jnp
 from canary.config import get_lane, load_ferry
-from canary.spec import build_spec
+from canary.run.spec import build_spec
 from canary.workload.train import make_corpus, make_train_step
 
 steps, ragged = int(sys.argv[1]), sys.argv[2]

@@ -41,7 +41,7 @@ SCOPES = ("experts", "shared_expert", "moe", "attention", "lm_head", "optimizer"
 
 
 def _reexec_with_allocator_env() -> None:
-    from canary.runner import cpu_allocator_env
+    from canary.run.runner import cpu_allocator_env
 
     env = cpu_allocator_env(os.environ)
     if os.environ.get("GLIBC_TUNABLES") != env["GLIBC_TUNABLES"]:  # glibc reads it at start-up
@@ -82,7 +82,7 @@ def build(label: str, backend: str | None, tile: int | None, variant: str | None
     import jax
 
     from canary.config import get_lane, load_ferry
-    from canary.spec import build_spec
+    from canary.run.spec import build_spec
     from canary.workload import model
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_corpus, make_train_step

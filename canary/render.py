@@ -113,13 +113,24 @@ def failure_line(record: Any) -> str:
     return "  ".join(parts)
 
 
-def history_line(status: dict[str, Any] | None) -> str:
+def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
+    """How the run went into the history; with its ``record``, in which series (lane/ferry), and
+    whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
     from rich.markup import escape
+
+    from canary.history import queries
 
     if not status:
         return "[dim]history: not recorded[/]"
     if status.get("status") == "stored":
-        return f"[dim]history: recorded in {escape(status['location'])}[/]"
+        where = f"history: recorded in {escape(status['location'])}"
+        if record is None:
+            return f"[dim]{where}[/]"
+        series = escape(str(queries.series_of(record)))
+        if queries.is_short(record):
+            return (f"[dim]{where}, series {series}, as a short run ({record.steps_requested} of the ferry's "
+                    f"{record.ferry_steps} steps): listed, never the series' last pass or streak[/]")
+        return f"[dim]{where}, series {series}[/]"
     line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
     if status.get("pending"):
         pending = Path(status["pending"])

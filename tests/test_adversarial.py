@@ -122,7 +122,7 @@ def test_the_workload_dies_with_a_harness_killed_without_a_word(tmp_path):
 def test_parent_death_signal_is_armed_in_the_workload_itself(tmp_path):
     """The workload arms it too (for launchers whose child is not the workload: a Ray driver,
     a site's job CLI): a python parent that dies by SIGKILL takes the workload-like child along."""
-    child_code = "import time; from canary import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
+    child_code = "import time; from canary.run import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
     code = ("import subprocess, sys, time\n"
             f"c = subprocess.Popen([sys.executable, '-c', {child_code!r}], stdout=subprocess.PIPE)\n"
             "c.stdout.readline(); print(c.pid, flush=True); time.sleep(300)\n")
@@ -161,7 +161,7 @@ def test_a_ray_job_that_cannot_be_stopped_is_said_not_swallowed():
 
 
 def test_cancelled_runs_are_neither_passes_nor_failures_in_the_history_queries():
-    from canary import queries
+    from canary.history import queries
     from canary.record import RunRecord
 
     def rec(i, verdict):
@@ -174,7 +174,7 @@ def test_cancelled_runs_are_neither_passes_nor_failures_in_the_history_queries()
 
 
 def test_cancellable_notes_the_first_stop_signal_and_restores_the_handlers():
-    from canary import signals
+    from canary.run import signals
 
     before = signal.getsignal(signal.SIGTERM)
     with signals.cancellable():
@@ -262,8 +262,8 @@ def test_a_disk_that_fills_up_under_out_still_gives_the_verdict_and_records_the_
 
 @pytest.mark.parametrize("flag", ["--out", "--cache-dir"])
 def test_an_unwritable_out_or_cache_dir_is_bad_input_before_training(tmp_path, readonly_dir, flag):
-    from canary.runner import RunOptions, run_canary
-    from canary.spec import CacheSpec
+    from canary.run.runner import RunOptions, run_canary
+    from canary.run.spec import CacheSpec
 
     where = readonly_dir / "runs"
     opts = RunOptions(lane="cpu", out=where if flag == "--out" else tmp_path / "runs", record_history=False,
@@ -274,7 +274,7 @@ def test_an_unwritable_out_or_cache_dir_is_bad_input_before_training(tmp_path, r
 
 
 def test_an_out_that_is_not_a_directory_is_bad_input(tmp_path):
-    from canary.runner import RunOptions, run_canary
+    from canary.run.runner import RunOptions, run_canary
 
     (tmp_path / "file").write_text("x")
     with pytest.raises(ConfigError, match=r"--out .*/file/runs: cannot write there: not a directory"):

@@ -10,7 +10,7 @@ import pytest
 
 from adversary import PY, WRITER, canary_cli, lanes_toml
 from canary.errors import ConfigError
-from canary.metrics import load_run_metrics, parse_step_metrics, parse_tracker_summary
+from canary.run.metrics import load_run_metrics, parse_step_metrics, parse_tracker_summary
 from canary.textio import decode, read_text
 
 
@@ -101,7 +101,7 @@ def test_a_summary_that_is_not_an_object_is_bad_input(summary):
     (b"[" * 100000, r"result.json: (not valid JSON|JSON nested too deeply)"),
 ])
 def test_a_hostile_result_json_is_bad_input_for_gate(tmp_path, content, match):
-    from canary.runner import judge_path
+    from canary.run.runner import judge_path
 
     (tmp_path / "result.json").write_bytes(content)
     (tmp_path / "metrics.jsonl").write_text('{"global_step": 0, "train/loss": 1.0}\n')

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from canary import compile_cache
+from canary.run import compile_cache
 from canary.errors import ConfigError
 from canary.record import RunRecord
-from canary.spec import CacheSpec
+from canary.run.spec import CacheSpec
 
 
 def _no_gcsfs(name):

@@ -2,6 +2,7 @@
 synthetic series with known steps."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -65,7 +66,7 @@ def test_bad_values_are_refused_by_the_bare_search():
 def test_the_series_skips_missing_and_non_finite_values_failures_side_runs_and_other_ferries():
     records = [run(0), run(1, tokens=None), run(2, tokens=math.nan), run(3, verdict="fail"),
                run(4, ferry="grug-moe-canary"), run(5, lane="tpu"),
-               run(6, gates=[{"name": "min_steps", "status": "PASS", "detail": "--steps 10 (gate: 200)"}]), run(7)]
+               replace(run(6), steps_requested=10, ferry_steps=200), run(7)]
     pts = ch.series(records, "cpu", "moe-canary", "throughput")
     assert [p.run_id for p in pts] == [records[0].run_id, records[7].run_id]
     assert [p.run_id for p in ch.series(records, "cpu", "moe-canary", "compile_seconds")] == [

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from canary import command_ferry
+from canary.run import command_ferry
 from canary.config import CommandFerry, get_lane, load_ferry
 from canary.errors import ConfigError
 from canary.history import backend
-from canary.runner import RunOptions, run_canary
-from canary.spec import CacheSpec
+from canary.run.runner import RunOptions, run_canary
+from canary.run.spec import CacheSpec
 from conftest import ROOT, run_cli
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 

@@ -6,7 +6,7 @@ import pytest
 
 from canary.config import config_identity, file_sha256, get_lane, load_ferry, load_gates, load_lanes, project_root, source_note
 from canary.errors import ConfigError
-from canary.spec import build_spec
+from canary.run.spec import build_spec
 
 
 def test_pinned_ferry_has_the_canary_model():

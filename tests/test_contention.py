@@ -6,9 +6,11 @@ import dataclasses
 
 import pytest
 
-from canary import golden, golden_gates, golden_record
+from canary.golden import curve as golden
+from canary.golden import recording as golden_record
+from canary.judge import golden_gates
 from canary.errors import ConfigError
-from canary.metrics import RunMetrics
+from canary.run.metrics import RunMetrics
 from canary.workload import contention
 
 from test_golden import curve, metrics, recording

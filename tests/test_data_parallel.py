@@ -20,7 +20,7 @@ _COMPARE = r"""
 import json, sys
 import jax, numpy as np
 from canary.config import load_ferry, get_lane
-from canary.spec import build_spec
+from canary.run.spec import build_spec
 from canary.workload import parallel
 from canary.workload.train import make_train_step, make_corpus
 
@@ -100,7 +100,7 @@ def test_canary_run_uses_every_device_and_says_so(cli, tmp_path):
 
 def _spec_file(tmp_path: Path, name: str, hosts: int) -> Path:
     from canary.config import get_lane, load_ferry
-    from canary.spec import build_spec
+    from canary.run.spec import build_spec
 
     ferry, _ = load_ferry("moe-canary")
     out = tmp_path / name

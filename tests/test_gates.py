@@ -5,9 +5,9 @@ import math
 
 import pytest
 
-from canary import gates
+from canary.judge import gates
 from canary.config import LaneGates
-from canary.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
+from canary.run.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
 
 TPU = LaneGates(min_steps=200, max_final_loss=8.0)
 
@@ -97,7 +97,7 @@ def test_gate_results_serialize_non_finite_values():
 
 
 def test_workload_warnings_are_the_logs_warning_lines_once_each_in_order():
-    from canary.metrics import workload_warnings
+    from canary.run.metrics import workload_warnings
 
     log = ("canary workload: ferry moe-canary\n"
            "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
@@ -130,7 +130,7 @@ def _statuses(judged):
 
 
 def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_file(tmp_path):
-    from canary.runner import judge_path
+    from canary.run.runner import judge_path
 
     d = _canary_run_dir(tmp_path)
     from_dir = _statuses(judge_path(d, None, None))
@@ -146,7 +146,7 @@ def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_fil
 
 def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
     from canary.errors import ConfigError
-    from canary.runner import judge_path
+    from canary.run.runner import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_text(json.dumps({"config": {"trainer": {"seed": 0}}, "summary": {"_step": 237, "train/loss": 5.8}}) + "\n")
@@ -160,7 +160,7 @@ def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
                                      b"[1, 2, 3]\n"])
 def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
     from canary.errors import ConfigError
-    from canary.runner import judge_path
+    from canary.run.runner import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_bytes(content)

@@ -6,10 +6,14 @@ import math
 
 import pytest
 
-from canary import consistency, gates, golden, golden_diff, golden_gates
+from canary.golden import curve as golden
+from canary.golden import diff as golden_diff
+from canary.judge import gates
+from canary.judge import golden_gates
+from canary.run import consistency
 from canary.config import LaneGates
 from canary.errors import ConfigError
-from canary.metrics import RunMetrics
+from canary.run.metrics import RunMetrics
 from canary.record import Attempt, RunRecord
 from canary.signature import gate_signature
 from canary.workload import zoo
@@ -292,7 +296,7 @@ def test_combined_record_of_both_caches_fails_as_cache_inconsistency(tmp_path):
 
 
 def test_a_recordings_run_directories_name_their_variants():
-    from canary.golden_record import run_name, variant_of, variants
+    from canary.golden.recording import run_name, variant_of, variants
 
     for v in ("base", "devices=4", "ragged_dot=xla"):
         assert variant_of(run_name(3, v)) == v
@@ -356,7 +360,7 @@ def test_the_instruction_set_is_read_from_cpuinfo_flags():
 
 
 def test_a_cpu_recording_compiles_for_older_instruction_sets_and_nudges_the_weights():
-    from canary.golden_record import variants
+    from canary.golden.recording import variants
 
     vs = variants("cpu", 1, "auto", 8, native_isa="AVX2", nudged=3)
     names = [v.name for v in vs]
@@ -368,7 +372,7 @@ def test_a_cpu_recording_compiles_for_older_instruction_sets_and_nudges_the_weig
         "base", "devices=4", "ragged_dot=xla"]
     assert [v.name for v in variants("tpu", 2, "megablox", 128, native_isa="AVX512")] == ["base", "base"]
     assert [v.name for v in variants("cpu", 2, "auto", 8, perf_only=True)] == ["base", "base"]
-    from canary.golden_record import xla_flag_env
+    from canary.golden.recording import xla_flag_env
 
     assert xla_flag_env("xla_cpu_max_isa", "AVX", {"XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX2"}) == {
         "XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX"}

@@ -6,7 +6,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from canary import golden
+from canary.golden import curve as golden
 from canary.cli import cli
 from canary.config import load_gates
 from canary.errors import ConfigError

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from canary.gitinfo import commits_between
+from canary.git import commits_between
 from canary.history import open_store
 from canary.notify import send
 from canary.notify.compose import Facts

@@ -3,7 +3,7 @@ against the local GitHub server, with the window's commits from a real git repos
 
 import pytest
 
-from canary.gitinfo import commits_between
+from canary.git import commits_between
 from canary.notify import send
 from canary.notify.compose import Facts
 from canary.notify.facts import facts_for

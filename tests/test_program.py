@@ -11,9 +11,9 @@ import sys
 import pytest
 
 from canary.history import programs as pg
-from canary.lowering import program_fingerprint, strip_noise
+from canary.run.lowering import program_fingerprint, strip_noise
 from canary.notify.compose import Facts, LastPass, new_issue
-from canary.queries import WindowCommit
+from canary.history.queries import WindowCommit
 from conftest import ROOT
 from notify_records import failing
 from tests.perf_records import run

@@ -9,8 +9,8 @@ import json
 import pytest
 from dataclasses import replace
 
-from canary import queries
-from canary.classify import classify
+from canary.history import queries
+from canary.judge.classify import classify
 from canary.history import PENDING_RECORD, open_store, record_run
 from canary.notify import send
 from canary.notify.compose import INFRA_LABEL, Facts, new_issue, recurrence_comment

@@ -133,7 +133,7 @@ def test_wandb_server_unreachable_never_fails_a_canary(cli, tmp_path):
 def test_the_harness_reads_tracking_without_importing_wandb():
     import subprocess
 
-    code = "import sys, canary.runner; print('wandb' in sys.modules, 'jax' in sys.modules)"
+    code = "import sys, canary.run.runner; print('wandb' in sys.modules, 'jax' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(Path(tracking.__file__).parents[2])}).stdout.split()
     assert out == ["False", "False"]

@@ -14,6 +14,8 @@ from canary.render import console
 
 @click.command()
 @click.argument("lane")
+@click.option("--ferry", default="moe-canary", show_default=True, metavar="NAME|PATH",
+              help="The run's ferry: the history and git checks read its series (lane, ferry).")
 @click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
               help="The history the run records to [default: $CANARY_HISTORY, else SQLite in the user data dir].")
 @click.option("--cache-dir", default=None, metavar="URL", help="The run's compilation cache [default: the lane's].")
@@ -24,7 +26,7 @@ from canary.render import console
 @click.option("--repo", default=None, help="OWNER/NAME to notify [default: $GITHUB_REPOSITORY].")
 @json_option
 @handle_errors
-def doctor(lane, history, cache_dir, ray_address, notify, repo, as_json):
+def doctor(lane, ferry, history, cache_dir, ray_address, notify, repo, as_json):
     """Check everything LANE's run needs, without training: packages (the lane's extras),
     cache (a probe object written to and deleted from the compilation cache), history (read, and
     a probe write), launcher (the Ray job server answers, or the command is found), github (when
@@ -33,8 +35,8 @@ def doctor(lane, history, cache_dir, ray_address, notify, repo, as_json):
 
     Exit status: 0 every check passed, 1 a check failed, 2 bad input.
     """
-    report = diagnose(DoctorOptions(lane=lane, cache_dir=cache_dir, history=history, ray_address=ray_address,
-                                    notify=notify, repo=repo))
+    report = diagnose(DoctorOptions(lane=lane, ferry=ferry, cache_dir=cache_dir, history=history,
+                                    ray_address=ray_address, notify=notify, repo=repo))
     if as_json:
         emit_json(report.to_dict())
     else:

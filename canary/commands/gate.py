@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from canary import gates as gates_mod
+from canary.judge import gates as gates_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.record import jsonable
 from canary.render import console, fmt, gates_table, verdict_line
-from canary.runner import judge_path
+from canary.run.runner import judge_path
 
 
 @click.command()

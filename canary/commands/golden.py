@@ -56,7 +56,7 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
     Review the change with `canary golden diff LANE` (or git diff) and commit it. Exit status:
     0 written, 1 a recording run failed (nothing written), 2 bad input.
     """
-    from canary.golden_record import record as do_record
+    from canary.golden.recording import record as do_record
 
     err = console(stderr=True)
     rec = do_record(lane, ferry=ferry, gates=gates, runs=runs, window=window, out=out, output=output,
@@ -71,7 +71,7 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
               title_justify="left")
     for col in ("gate", "tolerance", "observed", "floor"):
         t.add_column(col, justify="left" if col == "gate" else "right")
-    from canary.golden_gates import curve_band
+    from canary.judge.golden_gates import curve_band
 
     for name, tol in g.tolerance.items():
         shown = f"{curve_band(g)} by window" if name == "loss_curve" else f"{tol.rtol * 100:.2f}%"
@@ -99,7 +99,7 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
     lane's golden file as it is now is compared with the one committed at --rev. Exit status: 0 every
     change within tolerance, 1 a change outside it, 2 bad input.
     """
-    from canary.golden_diff import compare
+    from canary.golden.diff import compare
 
     result = compare(lane, new, rev=rev, ferry=ferry, gates=gates)
     rows = result.rows if show_all else [r for r in result.rows if r.status != "same"]

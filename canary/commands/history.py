@@ -1,4 +1,5 @@
-"""``canary history``: recent runs from the history store, and a pass/fail strip per lane."""
+"""``canary history``: recent runs from the history store, and a pass/fail strip per series
+(lane, ferry)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from canary import queries
+from canary.history import queries
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.history import open_store
+from canary.history import known_lane, open_store
 from canary.record import RunRecord
 from canary.render import console, fmt, narrow_table, verdict_strip
 from canary.report.model import run_cache
@@ -39,24 +40,30 @@ def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
     return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
 
 
-def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
+def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) -> dict[str, Any]:
+    """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
     from canary.notify.facts import lane_window
 
-    s = queries.current_streak(records, lane)
-    lp = queries.last_pass(records, lane)
-    infra = queries.infrastructure_streak(records, lane)
+    lane, ferry = key.lane, key.ferry
+    s = queries.current_streak(records, lane, ferry=ferry)
+    lp = queries.last_pass(records, lane, ferry=ferry)
+    infra = queries.infrastructure_streak(records, lane, ferry=ferry)
+    runs = queries.in_series(records, lane, ferry)
     return {
-        "strip": queries.strip(records, lane, last),
-        "runs": sum(r.lane == lane for r in records),
-        "flakiness": round(queries.flakiness(records, lane, last), 3),
+        "series": str(key), "lane": lane, "ferry": ferry,
+        "strip": queries.strip(records, lane, last, ferry=ferry),
+        "runs": len(runs),
+        "short_runs": sum(queries.is_short(r) for r in runs),
+        "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
         "last_pass": lp.run_id if lp else None,
         "streak": {
             "runs": s.runs, "days": s.days, "consecutive_days": s.consecutive_days,
             "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
             "first_failure": s.first_failure.run_id if s.first_failure else None,
             "daily_ordinal": s.daily_ordinal,
+            "confirmed": s.confirmed,
         },
-        "window": lane_window(records, lane),
+        "window": lane_window(records, lane, ferry=ferry),
         "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
                            "since": infra.first.run_id if infra.first else None},
     }
@@ -66,11 +73,12 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
                    ferry: str | None = None) -> dict[str, Any]:
     store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
     records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
-    lanes = sorted({r.lane for r in records})
+    if lane is not None and not records:
+        known_lane(lane, store)
     return {
         "location": store.location,
         "records": records,
-        "lanes": {name: lane_summary(records, name, last) for name in lanes},
+        "series": [series_summary(records, key, last) for key in queries.series_keys(records)],
         "occurrences": queries.occurrences(records),
     }
 
@@ -94,7 +102,7 @@ def render_changes(location: str, steps: list, c) -> None:
 
 @click.group(invoke_without_command=True)
 @click.option("--lane", default=None, help="Only this lane's runs.")
-@click.option("--ferry", default=None, help="Only this ferry's runs.")
+@click.option("--ferry", default=None, metavar="NAME", help="Only this ferry's runs (the series is lane and ferry).")
 @click.option("--changes", "show_changes", is_flag=True,
               help="List the steps (change points) in throughput, compile time, peak memory and final loss "
                    "over each lane's passing runs, instead of the runs.")
@@ -107,10 +115,13 @@ def render_changes(location: str, steps: list, c) -> None:
 @click.pass_context
 @handle_errors
 def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
-    """Show recent runs (verdict, classification, fingerprint, steps, loss, cache facts) and a
-    one-line pass/fail strip per lane, oldest to newest; for a failing lane, its regression
-    window (commits and version changes since the last pass) in --json; with --changes, the steps
-    found in each lane's passing runs (docs/gates.md, "Change points"). Reading writes nothing:
+    """Show recent runs (ferry, verdict, classification, fingerprint, steps, loss, cache facts) and
+    a one-line pass/fail strip per series, oldest to newest. A series is one lane and one ferry;
+    a run that asked for fewer steps than its ferry's (a repro, --steps) is listed, marked short,
+    but is never the series' last pass, nor part of its strip, streak or flakiness. For a failing
+    series, its regression window (commits and version changes since the last pass) is in --json.
+    With --changes, the steps found in each series' passing runs (docs/gates.md, "Change points").
+    An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
 
@@ -136,9 +147,10 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
 
         emit_json({
             "location": report["location"],
-            "lanes": report["lanes"],
+            "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [r.to_dict() for r in records],
+            "records": [{**r.to_dict(), "series": str(queries.series_of(r)), "short": queries.is_short(r)}
+                        for r in records],
             "programs": {r.run_id: program_note(r, records) for r in records},
         })
         return
@@ -147,29 +159,36 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
         c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else "")
-                + (f" since {escape(since)}" if since else ""))
+                + (f" of ferry {escape(ferry)}" if ferry else "") + (f" since {escape(since)}" if since else ""))
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
-                     ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
-                      "cache", "tries", "program", "commit"), numeric=("steps", "loss", "tries"))
+                     ("started (UTC)", "lane", "ferry", "verdict", "classification", "kind", "fingerprint", "steps",
+                      "loss", "cache", "tries", "program", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
+        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
         t.add_row(
-            (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
-            sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
+            (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
+            r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
+            fmt(r.final_loss),
             cache_facts(run_cache(r)), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
         )
     c.print(t)
-    for name, s in report["lanes"].items():
+    width = max(len(s["series"]) for s in report["series"])
+    for s in report["series"]:
         streak = s["streak"]
         tail = f"flakiness {s['flakiness']:.2f}"
         if streak["runs"]:
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
-        c.print(f"{name:>6} {verdict_strip(s['strip'])}  {tail}")
-    c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail; program: the lowered train step, same as or new "
-            "since the lane's last pass[/]")
+                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+                     f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}")
+        if s["short_runs"]:
+            tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
+        c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
+    c.print("[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
+            "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new since the "
+            "series' last pass[/]")
 
 
 @history.command("import")

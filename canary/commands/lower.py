@@ -75,7 +75,7 @@ def lower(lane, platforms, tiling, ragged_dot, ferry, history, no_history, as_js
 
     Exit status: 0 every platform lowered, 1 one failed, 2 bad input.
     """
-    from canary.lowering import LowerOptions, against_history, lower_lanes
+    from canary.run.lowering import LowerOptions, against_history, lower_lanes
 
     report = lower_lanes(LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling,
                                       ragged_dot=ragged_dot, ferry=ferry))

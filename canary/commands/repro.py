@@ -36,7 +36,7 @@ def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as
     The verdict: the step compiled and ran with finite losses (a few steps cannot meet a
     final-loss gate). Exit status: 0 pass, 1 fail, 2 bad input.
     """
-    from canary.repro import reproduce
+    from canary.run.repro import reproduce
 
     result = reproduce(lane, cold=cold, steps=steps, ferry=ferry, out=out, ragged_dot=ragged_dot,
                        tiling=tiling, cache_dir=cache_dir, progress=None,

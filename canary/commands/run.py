@@ -9,16 +9,16 @@ import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from canary import signals
+from canary.run import signals
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
 from canary.config import MAX_STEPS, source_note
-from canary.metrics import as_float, workload_warnings
+from canary.run.metrics import as_float, workload_warnings
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
 from canary.report.after_run import after_run
-from canary.runner import RunOptions, run_canary
-from canary.spec import CacheSpec
+from canary.run.runner import RunOptions, run_canary
+from canary.run.spec import CacheSpec
 
 
 class RichProgress:
@@ -120,7 +120,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     with signals.cancellable(), Progress(*columns, console=err, transient=False, refresh_per_second=4,
                                          disable=not err.is_terminal and as_json) as p:
         if both:
-            from canary.consistency import run_both
+            from canary.run.consistency import run_both
 
             result = run_both(opts, RichProgress(p))
         else:
@@ -162,7 +162,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
-        out_c.print(history_line(result.context.get("history")))
+        out_c.print(history_line(result.context.get("history"), result))
         if said:
             render_result(said, False)
     if result.context.get("disk"):  # the verdict is given; what could not be written is said

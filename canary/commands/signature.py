@@ -12,7 +12,7 @@ from rich.markup import escape
 from canary import signature as signature_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
-from canary.metrics import LOG_FILE
+from canary.run.metrics import LOG_FILE
 from canary.record import RunRecord
 from canary.render import console
 from canary.textio import decode, read_json_object

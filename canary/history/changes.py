@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from canary.queries import VersionChange, version_changes
+from canary.history.queries import VersionChange, in_series, is_short, version_changes
 from canary.record import RunRecord
 
 MAX_PVALUE = 0.01  # a split is a step when chance splits the segment as well this rarely
@@ -112,12 +112,6 @@ class Step:
 # ----------------------------------------------------------------------------- the series
 
 
-def side_run(r: RunRecord) -> bool:
-    """A short run beside the scheduled ones (``--steps N``, ``canary repro``): its step gate
-    followed the steps asked for, so its figures are not the lane's."""
-    return any(g.get("name") == "min_steps" and "--steps" in str(g.get("detail") or "") for g in r.gates)
-
-
 def value_of(r: RunRecord, metric: Metric) -> float | None:
     v = r.final_loss if metric.key is None else (r.summary or {}).get(metric.key)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -126,10 +120,9 @@ def value_of(r: RunRecord, metric: Metric) -> float | None:
 
 
 def passing_runs(records: Iterable[RunRecord], lane: str, ferry: str | None = None) -> list[RunRecord]:
-    """The lane's (and ferry's) passing full runs, oldest first."""
-    rs = [r for r in records if r.lane == lane and (ferry is None or r.ferry == ferry)
-          and r.verdict == "pass" and not side_run(r)]
-    return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
+    """The lane's (and ferry's) passing full runs, oldest first: a short run (a repro, ``--steps``)
+    is mostly compilation, and its figures are not the series'."""
+    return [r for r in in_series(records, lane, ferry) if r.verdict == "pass" and not is_short(r)]
 
 
 def series(records: Iterable[RunRecord], lane: str, ferry: str | None, metric: str) -> list[Point]:

@@ -36,7 +36,7 @@ from typing import Any, Callable
 
 from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv
-from canary import signals
+from canary.run import signals
 
 # Variables of the harness's environment a training job needs on the cluster (field notes §2),
 # W&B's, so tracking works the same wherever the job runs, and the multi-host start's. Nothing

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shlex
+import urllib.parse
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
-from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline, fence, fit, trim_lines
-from canary.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
+from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
+from canary.notify.redact import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
+                                  neutralize_mentions, neutralize_refs, trim_lines)
 from canary.record import Attempt, RunRecord, Signature
+from canary.textio import printable
 
 TITLE_MAX = 120
 # Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone
@@ -118,6 +122,8 @@ class Facts:
     first_bad: FirstBad | None = None  # a new signature's window, bisected
     program: str = ""  # the run's lowered program against the last pass's ("same program as the last pass")
     steps: tuple = ()  # on a pass: the new steps in gated metrics (canary.notify.performance.StepNote)
+    # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
+    aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
@@ -142,6 +148,7 @@ class Facts:
         d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
+        d["aliases"] = tuple((fp, old) for fp, old in d.get("aliases", ()))
         d.pop("secrets", None)
         return cls(**d)
 
@@ -157,21 +164,28 @@ class Message:
 
 # ----------------------------------------------------------------------------- markers
 
-_FP_MARKER = re.compile(r"<!-- canary:fingerprint=([A-Za-z0-9_.:-]+) -->")
+_FP_MARKER = re.compile(r"<!-- canary:fingerprint=([A-Za-z0-9_.:%+-]+) -->")
+_MARKER_SAFE = "._:+-"
+
+
+def marker_value(text: str) -> str:
+    """A value as a marker holds it: anything but letters, digits and ``._:+-`` percent-encoded, so
+    no lane, run id or fingerprint can end the comment or add a key."""
+    return urllib.parse.quote(str(text), safe=_MARKER_SAFE)
 _RUN_MARKER = re.compile(r"<!-- canary:run=(\S+) lane=(\S+) -->")
 
 
 def fingerprint_marker(fingerprint: str) -> str:
-    return f"<!-- canary:fingerprint={fingerprint} -->"
+    return f"<!-- canary:fingerprint={marker_value(fingerprint)} -->"
 
 
 def group_marker(group: str) -> str:
     """The coarser key of a signature (error class and failing op): related failures share it."""
-    return f"<!-- canary:group={group} -->"
+    return f"<!-- canary:group={marker_value(group)} -->"
 
 
 def run_marker(run_id: str, lane: str) -> str:
-    return f"<!-- canary:run={run_id} lane={lane} -->"
+    return f"<!-- canary:run={marker_value(run_id)} lane={marker_value(lane)} -->"
 
 
 def duplicate_marker(number: int) -> str:
@@ -181,7 +195,7 @@ def duplicate_marker(number: int) -> str:
 def issue_fingerprint(body: str | None) -> str | None:
     """The fingerprint an issue body is for (the first marker), or None."""
     m = _FP_MARKER.search(body or "")
-    return m.group(1) if m else None
+    return urllib.parse.unquote(m.group(1)) if m else None
 
 
 def has_run_marker(texts: Iterable[str | None], run_id: str, lane: str) -> bool:
@@ -192,8 +206,8 @@ def has_run_marker(texts: Iterable[str | None], run_id: str, lane: str) -> bool:
 # ----------------------------------------------------------------------------- small pieces
 
 def code(text: str) -> str:
-    """Inline code that ``text`` cannot close."""
-    text = " ".join(str(text).split())
+    """Inline code that ``text`` cannot close (nor forge a marker with, nor drive a terminal)."""
+    text = neutralize_refs(neutralize_markers(neutralize_mentions(" ".join(printable(str(text)).split()))))
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     bar = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -205,9 +219,21 @@ def run_date(record: RunRecord) -> str:
 
 
 def trigger(record: RunRecord) -> str:
+    """How the run was started: ``scheduled`` (a ``schedule`` event), ``manual`` (a dispatch), the
+    name of another Actions event, or ``""`` outside Actions."""
     ctx = record.context or {}
     event = ctx.get("event") or (ctx.get("ci") or {}).get("event_name")
-    return "scheduled" if event in (None, "", "schedule") else "manual" if event == "workflow_dispatch" else str(event)
+    return {"schedule": "scheduled", "workflow_dispatch": "manual"}.get(event, escape_inline(event or ""))
+
+
+def which_canary(record: RunRecord) -> str:
+    """The canary a message speaks of: "scheduled tpu canary", or "tpu canary run by hand on HOST"."""
+    how = trigger(record)
+    lane = escape_inline(record.lane)
+    if how:
+        return f"{how} {lane} canary"
+    host = (record.context or {}).get("host")
+    return f"{lane} canary run by hand on {escape_inline(host) if host else 'an unrecorded host'}"
 
 
 def summary_line(record: RunRecord) -> str:
@@ -270,9 +296,10 @@ def determinism(record: RunRecord) -> str:
     same = sum(1 for a in record.attempts if failed_attempt(a) and fp and _attempt_fingerprint(a) == fp)
     failed = sum(1 for a in record.attempts if failed_attempt(a))
     cls = record.classification
+    if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
+        return ("Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it "
+                "repeats.")
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
-        if n == 1:
-            return "Deterministic: the run's only attempt failed with this signature (no retry was allowed or needed)."
         return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
         return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
@@ -316,7 +343,7 @@ def _attempts_section(record: RunRecord) -> str:
             fp = _attempt_fingerprint(a)
             cold = cold_reason(a.cache)
             known = a.cache is not None
-            lines.append(f"| {a.number} | {escape_inline(a.outcome)} | {code(fp) if fp else '—'} | "
+            lines.append(f"| {escape_inline(a.number)} | {escape_inline(a.outcome)} | {code(fp) if fp else '—'} | "
                          f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
     return "\n".join(lines)
 
@@ -354,13 +381,15 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
 def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:
     if streak is None:
         return "Streak: unknown (no run history)."
-    span = (f"failing since {streak.first_failure}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
+    span = (f"failing since {escape_inline(streak.first_failure)}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
             f"{streak.days} day{'s' if streak.days != 1 else ''}")
     if streak.consecutive_days > 1:
         return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
     if streak.runs > 1:
         return f"Failing {streak.runs} runs in a row ({span})."
-    return "First failure since the last pass." if ever_passed else "First failure; no passing run on this lane is recorded."
+    if ever_passed:
+        return "First failure since the last pass."
+    return "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
@@ -378,9 +407,10 @@ def what_is_new(record: RunRecord, previous: Previous | None) -> str:
     now = Previous.of(record)
     changes = []
     if previous.lane and previous.lane != now.lane:
-        changes.append(f"last seen on the {previous.lane} lane, now on {now.lane}")
+        changes.append(f"last seen on the {escape_inline(previous.lane)} lane, now on {escape_inline(now.lane)}")
     if previous.classification != now.classification and now.classification:
-        changes.append(f"classification {previous.classification or 'unknown'} → {now.classification}")
+        changes.append(f"classification {escape_inline(previous.classification or 'unknown')} → "
+                       f"{escape_inline(now.classification)}")
     if (previous.failed_attempts, previous.attempts) != (now.failed_attempts, now.attempts):
         changes.append(f"{now.failed_attempts} of {now.attempts} attempts failed "
                        f"(was {previous.failed_attempts} of {previous.attempts})")
@@ -390,7 +420,7 @@ def what_is_new(record: RunRecord, previous: Previous | None) -> str:
             changes.append(f"{label}: {'yes' if after else 'no'} (was {'yes' if before else 'no'})")
     if previous.commit and now.commit and previous.commit != now.commit:
         changes.append(f"commit {code(now.commit[:12])} (was {code(previous.commit[:12])})")
-    since = f"run {code(previous.run_id)} ({previous.date})"
+    since = f"run {code(previous.run_id)} ({escape_inline(previous.date)})"
     if not changes:
         return f"Nothing new since the previous occurrence, {since}: same commit, attempts and cache facts."
     return f"New since the previous occurrence, {since}: " + "; ".join(changes) + "."
@@ -403,7 +433,7 @@ def _window_section(facts: Facts) -> str:
     if lp is None:
         lines.append("No passing run on this lane is recorded, so there is no window to show.")
         return "\n".join(lines + ([escape_inline(clean(facts.window_note, s))] if facts.window_note else []))
-    since = f"run {code(lp.run_id)} on {lp.date}" + (f" at {code(lp.commit[:12])}" if lp.commit else "")
+    since = f"run {code(lp.run_id)} on {escape_inline(lp.date)}" + (f" at {code(lp.commit[:12])}" if lp.commit else "")
     if facts.window is None:
         lines.append(f"Last pass: {since}. The commits since are unknown"
                      + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else "."))
@@ -461,10 +491,10 @@ def _version_changes(facts: Facts) -> list[str]:
 
 
 def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
-    how = (f"`canary bisect --test {fb.test}`: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
+    how = (f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
            f"{fb.skipped} skipped, {fb.seconds:.0f} s")
     if fb.sha:
-        return (f"### First bad commit\nfirst bad commit: {fb.sha} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
                 f"\n\nFound by {how}.")
     among = ""
     if fb.candidates:
@@ -478,11 +508,12 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
 
 
 def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
-    cmds = [f"canary repro {record.lane} --cold"]
+    lane = shlex.quote(clean(record.lane))
+    cmds = [f"canary repro {lane} --cold"]
     kind = record.signature.kind if record.signature else None
     if kind == "compile_error":
-        platform = facts.platform or record.lane
-        cmds.append(f"canary lower --lane {record.lane} --platform {platform}")
+        platform = shlex.quote(clean(facts.platform)) if facts.platform else lane
+        cmds.append(f"canary lower --lane {lane} --platform {platform}")
     return cmds
 
 
@@ -524,12 +555,25 @@ def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str,
     return fit(render, excerpt, limit)
 
 
+def confirmation(record: RunRecord, facts: Facts) -> str:
+    """Whether the failure is confirmed: its lane's last two runs failed with this signature. A run
+    that made one attempt alone is unconfirmed until the next one fails the same way."""
+    if facts.streak is not None and facts.streak.runs >= 2:
+        return "Confirmed: the last two runs on this lane failed with this signature."
+    if record.classification == "unconfirmed" or (len(record.attempts) == 1 and record.classification == "deterministic"):
+        return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
+                "the next run that fails with this signature confirms it.")
+    return ""
+
+
 def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
     """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
     s = facts.secrets
     new = what_is_new(record, facts.previous)
+    said = confirmation(record, facts)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", new] if new else [])),
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", said] if said else [])
+                  + (["", new] if new else [])),
         _signature_section(record, s),
         _attempts_section(record),
         _cache_section(record, s),
@@ -543,8 +587,8 @@ def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) 
 # ----------------------------------------------------------------------------- messages
 
 
-def issue_title(record: RunRecord) -> str:
-    return f"[canary-{record.lane}] " + clean(summary_line(record)).replace("\n", " ")
+def issue_title(record: RunRecord, secrets: tuple[str, ...] = ()) -> str:
+    return " ".join(clean(f"[canary-{record.lane}] {summary_line(record)}", secrets).split())
 
 
 INFRA_LABEL = "canary-infra"
@@ -566,16 +610,16 @@ def silence_lines(facts: Facts) -> list[str]:
     if i is None:
         return []
     runs = f"{i.runs} run{'s' if i.runs != 1 else ''}"
-    last = f"the last run that trained was on {i.last_verdict}" if i.last_verdict else "no run has trained yet"
+    last = f"the last run that trained was on {escape_inline(i.last_verdict)}" if i.last_verdict else "no run has trained yet"
     if i.alert:
-        return ["", f"**No verdict for {i.days} days**: all {runs} of this lane since {i.since} failed before "
+        return ["", f"**No verdict for {i.days} days**: all {runs} of this lane since {escape_inline(i.since)} failed before "
                     f"training; {last}. The canary is silent, not passing: the lane needs attention."]
-    return ["", f"No verdict since {i.since} ({runs}); {last}. After {INFRA_ALERT_DAYS} days without one this becomes an alert."]
+    return ["", f"No verdict since {escape_inline(i.since)} ({runs}); {last}. After {INFRA_ALERT_DAYS} days without one this becomes an alert."]
 
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
     if is_infrastructure(record):
-        return [f"**The {trigger(record)} {record.lane} canary could not run ({run_date(record)})**: an "
+        return [f"**The {which_canary(record)} could not run ({escape_inline(run_date(record))})**: an "
                 "infrastructure failure (it never trained), not a code regression."] + silence_lines(facts)
     return [failed]
 
@@ -586,23 +630,23 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, relat
     sig = signature_or_fallback(record)
     head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
         run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**The {trigger(record)} {record.lane} canary failed ({run_date(record)})** with a "
-                              f"failure signature not seen in any open canary issue (ferry `{record.ferry}` "
-                              f"v{record.ferry_version})."),
+        *_head(record, facts, f"**The {which_canary(record)} failed ({escape_inline(run_date(record))})** with a "
+                              f"failure signature not seen in any open canary issue (ferry {code(record.ferry)} "
+                              f"v{escape_inline(record.ferry_version)})."),
     ]
     if related:
         refs = ", ".join(f"#{n}" for n in sorted(related))
         head.append(f"It shares its group (the same error class and failing op, another signature) with open "
                     f"{'issue' if len(related) == 1 else 'issues'} {refs}: perhaps one cause.")
     body = _failure_body(record, facts, head, limit)
-    return Message(body=body, title=issue_title(record), labels=labels_for(record))
+    return Message(body=body, title=issue_title(record, facts.secrets), labels=labels_for(record))
 
 
 def recurrence_comment(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT) -> Message:
     """The comment on the open issue of a signature that failed again."""
     return Message(body=_failure_body(record, facts, [
         run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**Recurred on the {trigger(record)} {record.lane} canary ({run_date(record)})**: "
+        *_head(record, facts, f"**Recurred on the {which_canary(record)} ({escape_inline(run_date(record))})**: "
                               "same signature and call path."),
     ], limit))
 
@@ -623,16 +667,16 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fin
         facts_line.append(f"commit {code(record.commit[:12])}")
     lines = [
         run_marker(record.run_id, record.lane),
-        f"**Recovered on the {trigger(record)} {record.lane} canary ({run_date(record)})**: run "
+        f"**Recovered on the {which_canary(record)} ({escape_inline(run_date(record))})**: run "
         f"{code(record.run_id)} passed" + (f" ({', '.join(facts_line)})" if facts_line else "") + ".",
     ]
     fs = facts.failure_streak
     if fs is not None:
-        lines += ["", f"The failure streak it ends began on {fs.first_failure} and lasted {fs.runs} "
+        lines += ["", f"The failure streak it ends began on {escape_inline(fs.first_failure)} and lasted {fs.runs} "
                       f"run{'s' if fs.runs != 1 else ''} over {fs.days} day{'s' if fs.days != 1 else ''}."]
     elsewhere = still_failing_on(facts, fingerprint)
     if elsewhere:
-        lines += ["", f"Still failing on the {', '.join(elsewhere)} lane{'s' if len(elsewhere) > 1 else ''}: "
+        lines += ["", f"Still failing on the {', '.join(escape_inline(e) for e in elsewhere)} lane{'s' if len(elsewhere) > 1 else ''}: "
                       "this issue stays open."]
     elif closing:
         lines += ["", "Closing this issue: the canary passes again. A recurrence opens a new issue."]

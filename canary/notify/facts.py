@@ -1,7 +1,7 @@
 """What the notifier states about a run beyond its record: the lane's description, and what the
 run history says (the streak, the last pass, the regression window, the previous occurrence, the
-failure streak a pass ends). Computed with :mod:`canary.queries` over the history's records and
-:mod:`canary.gitinfo` for the commits; anything that cannot be known is left unknown, never
+failure streak a pass ends). Computed with :mod:`canary.history.queries` over the history's records and
+:mod:`canary.git` for the commits; anything that cannot be known is left unknown, never
 guessed, and notifying goes on without it.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from canary import queries
+from canary.history import queries
 from canary.errors import CanaryError, ConfigError
 from canary.notify.compose import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
 from canary.record import RunRecord
@@ -65,7 +65,7 @@ Commits = Callable[[str, str], list]
 
 def _git_commits(good: str, bad: str) -> list:
     """The checkout's commits ``good..bad``; a shallow CI checkout is deepened until ``good`` is in it."""
-    from canary.gitinfo import commits_between
+    from canary.git import commits_between
 
     return commits_between(good, bad, deepen=True)
 
@@ -78,7 +78,7 @@ def _versions(record: RunRecord, streak: queries.Streak) -> tuple[queries.Versio
 
 
 def _infra(records: Sequence[RunRecord], record: RunRecord) -> InfraFacts | None:
-    s = queries.infrastructure_streak(records, record.lane)
+    s = queries.infrastructure_streak(records, record.lane, ferry=record.ferry)
     if record.classification != "infrastructure" or not s.runs or s.first is None:
         return None
     return InfraFacts(s.runs, s.days, run_date(s.first), s.alert,
@@ -135,21 +135,25 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
 
     program = program_note(record, records) or ""
     if record.verdict == "pass":
-        ended = queries.current_streak(records[:-1], record.lane)
-        others = sorted({r.lane for r in records} - {record.lane})
-        elsewhere = tuple((fp, lane) for lane in others for fp in queries.current_streak(records, lane).fingerprints
+        ended = queries.current_streak(records[:-1], record.lane, ferry=record.ferry)
+        others = [k for k in queries.series_keys(records) if k != queries.series_of(record)]
+        # another lane's series of the same ferry is named by its lane; another ferry's, in full
+        elsewhere = tuple((fp, k.lane if k.ferry == record.ferry else str(k)) for k in others
+                          for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints
                           if fp in ended.fingerprints)
         return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
-                     failure_streak=_streak(ended), failing_elsewhere=elsewhere, program=program,
+                     failure_streak=_streak(ended), failing_elsewhere=elsewhere,
+                     aliases=tuple(queries.aliases(records, ended.fingerprints)), program=program,
                      steps=step_notes(record, records, commits))
-    fp = record.signature.fingerprint if record.signature else None
-    streak = queries.current_streak(records, record.lane, fingerprint=fp)
+    fp = queries.fingerprint_of(record)
+    streak = queries.current_streak(records, record.lane, fingerprint=fp, ferry=record.ferry)
     window, note = regression_window(record, streak, commits)
     earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and queries.fingerprint_of(r) == fp]
     return Facts(
         lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
         window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
-        versions=_versions(record, streak), infra=_infra(records, record), program=program,
+        versions=_versions(record, streak), infra=_infra(records, record),
+        aliases=tuple(queries.aliases(records, [fp] if fp else [])), program=program,
     )
 
 
@@ -187,18 +191,19 @@ def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str
 
 def _checkout_commits(good: str, bad: str) -> list:
     """The checkout's commits ``good..bad`` as they are (a read: no fetching)."""
-    from canary.gitinfo import commits_between
+    from canary.git import commits_between
 
     return commits_between(good, bad)
 
 
-def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits = _checkout_commits) -> dict | None:
-    """The regression window of a failing lane, for ``canary history --json``: the last pass, the
-    first failure, the commits between (watched first; None with a ``note`` when unknown) and the
-    version changes since the last pass. None when the lane is not failing."""
+def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits = _checkout_commits, *,
+                ferry: str | None = None) -> dict | None:
+    """The regression window of a failing series (``lane``, ``ferry``), for ``canary history --json``:
+    the last pass, the first failure, the commits between (watched first; None with a ``note`` when
+    unknown) and the version changes since the last pass. None when the series is not failing."""
     from dataclasses import asdict
 
-    s = queries.current_streak(records, lane)
+    s = queries.current_streak(records, lane, ferry=ferry)
     if not s.failing or s.last_failure is None:
         return None
     window, note = regression_window(s.last_failure, s, commits)

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Sequence
 from canary.history.changes import METRICS, Step
 from canary.notify.compose import FIELD_MAX, Facts, Message, code, context_block, run_date, run_marker, short_version
 from canary.notify.redact import clean, escape_inline
-from canary.queries import WindowCommit
+from canary.history.queries import WindowCommit
 from canary.record import RunRecord
 
 LABEL = "canary-performance"

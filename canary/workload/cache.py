@@ -24,8 +24,8 @@ from pathlib import Path
 
 import jax
 
-from canary.compile_cache import CACHE_FILE, default_dir, missing_remote_support
-from canary.spec import CacheSpec
+from canary.run.compile_cache import CACHE_FILE, default_dir, missing_remote_support
+from canary.run.spec import CacheSpec
 
 REQUEST_EVENT = "/jax/compilation_cache/compile_requests_use_cache"
 HIT_EVENT = "/jax/compilation_cache/cache_hits"

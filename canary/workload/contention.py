@@ -13,7 +13,7 @@ is slow. This module tells such a run apart from a slow canary:
   10 ms ticks, too coarse for one ~50 ms step, accurate enough over ten.
 
 The gate still judges the run's fastest step; a run with too few steps in quiet windows can miss
-its floor only as a WARN (:func:`canary.golden_gates.quiet_steps_needed`, docs/gates.md). Where
+its floor only as a WARN (:func:`canary.judge.golden_gates.quiet_steps_needed`, docs/gates.md). Where
 the kernel does not say (not Linux), every step counts as quiet.
 """
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from canary import golden as golden_mod
+from canary.golden import curve as golden_mod
 from canary.config import load_gates
 from canary.errors import ConfigError
-from canary.golden import Golden
-from canary.metrics import as_float, load_run_metrics
+from canary.golden.curve import Golden
+from canary.run.metrics import as_float, load_run_metrics
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Any
 
 from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
-from canary.spec import build_spec, ragged_dot_override
+from canary.run.spec import build_spec, ragged_dot_override
 
 PLATFORMS = ("cpu", "tpu", "cuda")
 TILINGS = ("per-shape", "static")
@@ -351,13 +351,13 @@ def against_history(report: LowerReport, ferry_ref: str, location: str | None = 
     history at ``location``, None: the default), with the likely causes from the window: the
     commits since that run's (those on the ferry's watched paths) and the version changes. A
     history or git that cannot answer leaves the comparison saying so, never fails the lowering."""
-    from canary import gitinfo, queries
-    from canary.history import open_store
+    from canary import git
+    from canary.history import open_store, queries
     from canary.history.programs import compare
-    from canary.runner import versions
+    from canary.run.runner import versions
 
     ferry, ferry_path = load_ferry(ferry_ref)
-    now, head = versions(ferry_path), gitinfo.head_commit()
+    now, head = versions(ferry_path), git.head_commit()
     for p in report.platforms:
         if not p.fingerprint:
             continue
@@ -370,7 +370,7 @@ def against_history(report: LowerReport, ferry_ref: str, location: str | None = 
         c = compare(p.platform, p.lane, ferry.name, p.fingerprint, records)
         if c.changed and c.last_commit and head:
             try:
-                window = queries.regression_window(gitinfo.commits_between(c.last_commit, head), ferry.watched_paths)
+                window = queries.regression_window(git.commits_between(c.last_commit, head), ferry.watched_paths)
             except ConfigError as e:
                 note = str(e)
         elif c.changed:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import secrets
 import shutil
 import sys
@@ -22,26 +23,26 @@ from pathlib import Path
 from typing import Any, Mapping, Protocol
 
 import canary
-from canary import compile_cache
-from canary import gates as gates_mod
-from canary import golden as golden_mod
+from canary.run import compile_cache
+from canary.judge import gates as gates_mod
+from canary.golden import curve as golden_mod
 from canary import history as history_mod
-from canary import signals
+from canary.run import signals
 from canary import signature as signature_mod
-from canary.classify import classify
-from canary.context import run_context
-from canary.gitinfo import head_commit
-from canary import command_ferry
+from canary.judge.classify import classify
+from canary.run.context import run_context
+from canary.git import head_commit
+from canary.run import command_ferry
 from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
-from canary.disk import disk_trouble, ensure_writable
+from canary.run.disk import disk_trouble, ensure_writable
 from canary.errors import ConfigError
 from canary.textio import read_json_object
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact, redact_file
-from canary.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
+from canary.run.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
                             read_json_lines, tracker_config)
 from canary.record import Attempt, RunRecord
-from canary.spec import CacheSpec, build_spec, ragged_dot_override
+from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.workload.tracking import run_context as tracking_context
 
 RESULT_FILE = "result.json"
@@ -303,7 +304,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             else:
                 signature = signature_mod.for_attempt(
                     log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                    [r.to_dict() for r in results], sig_options)
+                    [r.to_dict() for r in results], sig_options, ferry=ferry.name)
             attempts.append(Attempt(
                 n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
                 metrics.steps_completed, metrics.final_loss, outcome.detail, error,
@@ -340,12 +341,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(ferry_path),
         steps_requested=steps_requested,
+        ferry_steps=ferry.lane(lane.name).steps,
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
-                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,
+                        host=platform.node()),
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
         **identity,

@@ -31,8 +31,8 @@ from pathlib import Path
 from canary.config import CommandFerry, Lane
 from canary.errors import ConfigError
 from canary.launchers import AttemptRequest
-from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE
-from canary.spec import CacheSpec
+from canary.run.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE
+from canary.run.spec import CacheSpec
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Literal
 
 from canary.config import LaneGates
-from canary.metrics import RunMetrics
+from canary.run.metrics import RunMetrics
 from canary.record import jsonable
 
 # SKIP: not judged for this run; WARN: outside a threshold whose gate only warns. Neither fails a run.
@@ -75,7 +75,7 @@ def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | No
     minimum) lowers the step threshold to what was asked for, and leaves a finite final loss
     unjudged (SKIP): the loss threshold is for a full run. Both say so in their detail; a
     missing or non-finite loss still fails. With the lane's ``golden`` (a
-    :class:`canary.golden.Golden`), the golden gates follow (:mod:`canary.golden_gates`)."""
+    :class:`canary.golden.curve.Golden`), the golden gates follow (:mod:`canary.judge.golden_gates`)."""
     threshold = gates.min_steps
     quick = requested_steps is not None and requested_steps < threshold
     results = []
@@ -93,7 +93,7 @@ def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | No
     if gates.require_finite:
         results.append(finite_loss(metrics, gates.loss_metric))
     if golden is not None:
-        from canary import golden_gates
+        from canary.judge import golden_gates
 
         results += golden_gates.evaluate(gates, golden, metrics, requested_steps=requested_steps,
                                          ferry_version=ferry_version)

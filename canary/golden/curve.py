@@ -1,5 +1,5 @@
 """Golden curves: what a healthy run of a ferry on a lane looks like, recorded, reviewed in a pull
-request, and judged against by the gates (:mod:`canary.golden_gates`).
+request, and judged against by the gates (:mod:`canary.judge.golden_gates`).
 
 A golden is plain JSON under ``gates/`` (``<ferry>.<lane>.golden.json``), keyed inside by ferry
 name, ferry version and lane. It holds:
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from canary.errors import ConfigError
-from canary.metrics import as_float
+from canary.run.metrics import as_float
 
 FACTOR = 1.5  # tolerance = the largest observed deviation x FACTOR (Megatron's functional tests)
 # Floors (relative), below which a tolerance is never set, whatever the recording observed. A cpu

@@ -1,5 +1,5 @@
-"""The gates that judge a run against its lane's golden (:mod:`canary.golden`). Pure: (golden,
-metrics, severity) -> :class:`canary.gates.GateResult`. No I/O.
+"""The gates that judge a run against its lane's golden (:mod:`canary.golden.curve`). Pure: (golden,
+metrics, severity) -> :class:`canary.judge.gates.GateResult`. No I/O.
 
 Every result carries ``value``, ``threshold`` and ``margin`` (how far inside the threshold the
 value is, relative: negative is outside). A gate that is outside reports the severity the gates
@@ -25,9 +25,9 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
-from canary.gates import GateResult
-from canary.golden import Golden, rel_dev, window_means
-from canary.metrics import RunMetrics, as_float
+from canary.judge.gates import GateResult
+from canary.golden.curve import Golden, rel_dev, window_means
+from canary.run.metrics import RunMetrics, as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
 MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs
@@ -68,7 +68,7 @@ def curve_threshold(golden: Golden) -> str:
 
 
 def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
-    """Every window within its own tolerance (:func:`canary.golden.curve_tolerances`); the worst
+    """Every window within its own tolerance (:func:`canary.golden.curve.curve_tolerances`); the worst
     window is the one furthest out relative to its tolerance."""
     name = "loss_curve"
     threshold = curve_threshold(golden)

@@ -335,7 +335,7 @@ class GatesFile(_Strict):
 
 def project_root() -> Path:
     """The checkout (editable install) or the installed package's bundled data."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # the canary package
     if (here.parent / "ferries").is_dir():
         return here.parent
     return here / "_data"

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from canary.errors import ConfigError
 from canary.extras import INSTALL
-from canary.spec import CacheSpec
+from canary.run.spec import CacheSpec
 
 CACHE_FILE = "cache.json"
 

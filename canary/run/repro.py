@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from canary.config import get_lane
-from canary.gates import verdict_of
-from canary.spec import CacheSpec
+from canary.judge.gates import verdict_of
+from canary.run.spec import CacheSpec
 
 REPRO_GATES = ("min_steps", "finite_loss", "cache_consistency")
 
@@ -44,7 +44,7 @@ class ReproResult:
     cache: dict[str, Any] | None
     message: str
     run: dict[str, Any] | None = None
-    lowering: Any = None  # canary.lowering.LowerReport
+    lowering: Any = None  # canary.run.lowering.LowerReport
     gates: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -87,13 +87,13 @@ def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str 
     lane = get_lane(lane_name)
     hw = probe(lane.platform, lane.devices)
     if hw.present:
-        from canary.runner import RunOptions, run_canary
+        from canary.run.runner import RunOptions, run_canary
 
         cache = CacheSpec(mode="cold" if cold and not both else "warm", dir=cache_dir)
         run_opts = RunOptions(lane=lane.name, ferry=ferry, steps=steps, out=out, ragged_dot=ragged_dot,
                               tiling=tiling, cache=cache)
         if both:
-            from canary.consistency import run_both
+            from canary.run.consistency import run_both
 
             record = run_both(run_opts, progress).to_dict()
         else:
@@ -106,7 +106,7 @@ def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str 
             msg += "; training failed"
         return ReproResult(lane.name, hw, "run", verdict, record.get("cache"), msg, run=record, gates=gates)
 
-    from canary.lowering import LowerOptions, lower_lanes
+    from canary.run.lowering import LowerOptions, lower_lanes
 
     report = lower_lanes(LowerOptions(lane=lane.name, platforms=[lane.platform], tiling=tiling,
                                       ragged_dot=ragged_dot, ferry=ferry))

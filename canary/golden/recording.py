@@ -32,13 +32,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from canary import golden as golden_mod
+from canary.golden import curve as golden_mod
 from canary import host as host_mod
 from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
-from canary.gitinfo import head_commit
-from canary.metrics import load_run_metrics
-from canary.spec import NUDGE_ENV, CacheSpec
+from canary.git import head_commit
+from canary.run.metrics import load_run_metrics
+from canary.run.spec import NUDGE_ENV, CacheSpec
 
 FORCED_DEVICES = 4
 EQUIVALENT_RAGGED_DOT = ("xla", "grouped")  # on CPU: the same function, computed differently
@@ -130,7 +130,7 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     recording's directory), derive it from those runs instead of training (``--from``). With
     ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
     :func:`with_perf_of`): the lane's own runs, none of the equivalent variants."""
-    from canary.runner import RunOptions, resolve_inputs, run_canary
+    from canary.run.runner import RunOptions, resolve_inputs, run_canary
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
     f, _, lane, gates_file = resolve_inputs(opts)
@@ -196,9 +196,9 @@ def _stored(path: Path, lane: str) -> golden_mod.Golden:
 
 
 def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
-    """The perf-comparable runs too busy to measure speed on (:func:`canary.golden_gates.quiet_steps_needed`),
+    """The perf-comparable runs too busy to measure speed on (:func:`canary.judge.golden_gates.quiet_steps_needed`),
     as one phrase; empty when none was."""
-    from canary.golden_gates import quiet_steps_needed
+    from canary.judge.golden_gates import quiet_steps_needed
 
     out = []
     for r in facts:
@@ -212,8 +212,8 @@ def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
 def check_curve(stored: golden_mod.Golden, facts: list[golden_mod.RunFacts]) -> None:
     """A perf-only recording's runs must still draw the stored curve: a changed curve is a new
     golden, not a new machine."""
-    from canary import golden_gates
-    from canary.metrics import RunMetrics
+    from canary.judge import golden_gates
+    from canary.run.metrics import RunMetrics
 
     for r in facts:
         final = r.losses[-1][1] if r.losses else None
@@ -268,7 +268,7 @@ def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
 
 
 def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:
-    from canary.runner import versions
+    from canary.run.runner import versions
 
     return {
         "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),

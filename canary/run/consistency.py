@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from canary import history as history_mod
-from canary import signals
+from canary.run import signals
 from canary import signature as signature_mod
-from canary.classify import classify
-from canary.gates import GateResult, verdict_of
-from canary.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, load_run_metrics
+from canary.judge.classify import classify
+from canary.judge.gates import GateResult, verdict_of
+from canary.run.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, load_run_metrics
 from canary.record import RunRecord
-from canary.spec import CacheSpec
+from canary.run.spec import CacheSpec
 
 GATE = "cache_consistency"
 KIND = "cache_inconsistency"
@@ -131,7 +131,7 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
 
 def run_both(opts, progress=None) -> RunRecord:
     """Cold, then warm (twice when the first warm run found the cache empty), compared."""
-    from canary.runner import RESULT_FILE, new_run_id, run_canary
+    from canary.run.runner import RESULT_FILE, new_run_id, run_canary
 
     run_id = opts.run_id or new_run_id(opts.lane)
     top = Path(opts.out).resolve() / run_id

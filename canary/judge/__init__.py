@@ -1,0 +1,1 @@
+"""Judgement, pure: gate results, the regression gates, the golden gates, and a run's classification."""

@@ -1,0 +1,1 @@
+"""Running the workload: a run from its inputs to its run directory, and what it wrote there."""
