@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shlex
 import urllib.parse
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
@@ -23,6 +22,7 @@ from typing import Any, Iterable, Sequence
 from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.notify.redact import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
                                   neutralize_mentions, neutralize_refs, trim_lines)
+from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.record import Attempt, RunRecord, Signature
 from canary.textio import printable
 
@@ -343,7 +343,8 @@ def _attempts_section(record: RunRecord) -> str:
             fp = _attempt_fingerprint(a)
             cold = cold_reason(a.cache)
             known = a.cache is not None
-            lines.append(f"| {escape_inline(a.number)} | {escape_inline(a.outcome)} | {code(fp) if fp else '—'} | "
+            outcome = "trained to the end, failed its gates" if trained_to_the_end(a) else a.outcome
+            lines.append(f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
                          f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
     return "\n".join(lines)
 
@@ -505,16 +506,6 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
         return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
     why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
     return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
-
-
-def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
-    lane = shlex.quote(clean(record.lane))
-    cmds = [f"canary repro {lane} --cold"]
-    kind = record.signature.kind if record.signature else None
-    if kind == "compile_error":
-        platform = shlex.quote(clean(facts.platform)) if facts.platform else lane
-        cmds.append(f"canary lower --lane {lane} --platform {platform}")
-    return cmds
 
 
 def _repro_section(record: RunRecord, facts: Facts) -> str:
