@@ -120,6 +120,8 @@ class Facts:
     versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
     first_bad: FirstBad | None = None  # a new signature's window, bisected
+    program: str = ""  # the run's lowered program against the last pass's ("same program as the last pass")
+    steps: tuple = ()  # on a pass: the new steps in gated metrics (canary.notify.performance.StepNote)
     # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
     aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
@@ -127,6 +129,7 @@ class Facts:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("secrets")
+        d["steps"] = [n.to_dict() for n in self.steps]
         return d
 
     @classmethod
@@ -140,6 +143,9 @@ class Facts:
                                              list(c.get("watched_paths", []))) for c in d["window"])
         if d.get("versions") is not None:
             d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
+        from canary.notify.performance import StepNote
+
+        d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
         d["aliases"] = tuple((fp, old) for fp, old in d.get("aliases", ()))
@@ -462,7 +468,13 @@ def short_version(name: str, value: str | None) -> str:
 
 
 def _versions_lines(facts: Facts) -> list[str]:
-    """The version changes since the last pass, under the commits."""
+    """The version changes since the last pass, under the commits, and whether the lowered
+    program is the last pass's."""
+    program = ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
+    return _version_changes(facts) + program
+
+
+def _version_changes(facts: Facts) -> list[str]:
     if facts.last_pass is None:
         return []
     if facts.versions is None:
