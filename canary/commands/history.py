@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.markup import escape
 
-from canary.history import queries
+from canary.history import queries, series
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.history import known_lane, open_store
 from canary.record import RunRecord
@@ -40,7 +40,7 @@ def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
     return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
 
 
-def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) -> dict[str, Any]:
+def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int) -> dict[str, Any]:
     """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
     from canary.notify.facts import lane_window
 
@@ -48,12 +48,12 @@ def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) 
     s = queries.current_streak(records, lane, ferry=ferry)
     lp = queries.last_pass(records, lane, ferry=ferry)
     infra = queries.infrastructure_streak(records, lane, ferry=ferry)
-    runs = queries.in_series(records, lane, ferry)
+    runs = series.in_series(records, lane, ferry)
     return {
         "series": str(key), "lane": lane, "ferry": ferry,
         "strip": queries.strip(records, lane, last, ferry=ferry),
         "runs": len(runs),
-        "short_runs": sum(queries.is_short(r) for r in runs),
+        "short_runs": sum(series.is_short(r) for r in runs),
         "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
         "last_pass": lp.run_id if lp else None,
         "streak": {
@@ -78,7 +78,7 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
     return {
         "location": store.location,
         "records": records,
-        "series": [series_summary(records, key, last) for key in queries.series_keys(records)],
+        "series": [series_summary(records, key, last) for key in series.series_keys(records)],
         "occurrences": queries.occurrences(records),
     }
 
@@ -149,7 +149,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             "location": report["location"],
             "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [{**r.to_dict(), "series": str(queries.series_of(r)), "short": queries.is_short(r)}
+            "records": [{**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)}
                         for r in records],
             "programs": {r.run_id: program_note(r, records) for r in records},
         })
@@ -167,7 +167,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
-        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
+        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if series.is_short(r) else "")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
             r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
