@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shlex
 import urllib.parse
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
@@ -23,6 +22,7 @@ from typing import Any, Iterable, Sequence
 from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.notify.redact import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
                                   neutralize_mentions, neutralize_refs, trim_lines)
+from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.record import Attempt, RunRecord, Signature
 from canary.textio import printable
 
@@ -120,6 +120,8 @@ class Facts:
     versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
     first_bad: FirstBad | None = None  # a new signature's window, bisected
+    program: str = ""  # the run's lowered program against the last pass's ("same program as the last pass")
+    steps: tuple = ()  # on a pass: the new steps in gated metrics (canary.notify.performance.StepNote)
     # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
     aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
@@ -127,6 +129,7 @@ class Facts:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("secrets")
+        d["steps"] = [n.to_dict() for n in self.steps]
         return d
 
     @classmethod
@@ -140,6 +143,9 @@ class Facts:
                                              list(c.get("watched_paths", []))) for c in d["window"])
         if d.get("versions") is not None:
             d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
+        from canary.notify.performance import StepNote
+
+        d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
         d["aliases"] = tuple((fp, old) for fp, old in d.get("aliases", ()))
@@ -337,7 +343,8 @@ def _attempts_section(record: RunRecord) -> str:
             fp = _attempt_fingerprint(a)
             cold = cold_reason(a.cache)
             known = a.cache is not None
-            lines.append(f"| {escape_inline(a.number)} | {escape_inline(a.outcome)} | {code(fp) if fp else '—'} | "
+            outcome = "trained to the end, failed its gates" if trained_to_the_end(a) else a.outcome
+            lines.append(f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
                          f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
     return "\n".join(lines)
 
@@ -461,7 +468,13 @@ def short_version(name: str, value: str | None) -> str:
 
 
 def _versions_lines(facts: Facts) -> list[str]:
-    """The version changes since the last pass, under the commits."""
+    """The version changes since the last pass, under the commits, and whether the lowered
+    program is the last pass's."""
+    program = ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
+    return _version_changes(facts) + program
+
+
+def _version_changes(facts: Facts) -> list[str]:
     if facts.last_pass is None:
         return []
     if facts.versions is None:
@@ -493,16 +506,6 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
         return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
     why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
     return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
-
-
-def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
-    lane = shlex.quote(clean(record.lane))
-    cmds = [f"canary repro {lane} --cold"]
-    kind = record.signature.kind if record.signature else None
-    if kind == "compile_error":
-        platform = shlex.quote(clean(facts.platform)) if facts.platform else lane
-        cmds.append(f"canary lower --lane {lane} --platform {platform}")
-    return cmds
 
 
 def _repro_section(record: RunRecord, facts: Facts) -> str:
