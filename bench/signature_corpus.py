@@ -10,6 +10,7 @@ keeps) and by today's; and the pairs only the group matches, with the reason IND
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tomllib
 from pathlib import Path
@@ -23,6 +24,7 @@ REAL = ROOT / "tests" / "logs" / "real"
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     index = tomllib.loads((REAL / "INDEX.toml").read_text())
     sigs = {e["file"]: extract((REAL / e["file"]).read_text(encoding="utf-8")) for e in index["log"]}
 
