@@ -130,7 +130,7 @@ def _statuses(judged):
 
 
 def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_file(tmp_path):
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     d = _canary_run_dir(tmp_path)
     from_dir = _statuses(judge_path(d, None, None))
@@ -146,7 +146,7 @@ def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_fil
 
 def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
     from canary.errors import ConfigError
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_text(json.dumps({"config": {"trainer": {"seed": 0}}, "summary": {"_step": 237, "train/loss": 5.8}}) + "\n")
@@ -160,7 +160,7 @@ def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
                                      b"[1, 2, 3]\n"])
 def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
     from canary.errors import ConfigError
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_bytes(content)

@@ -4,73 +4,20 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
 
-from canary.history import queries
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.history import open_store
+from canary.commands._options import history_option, lane_option
 from canary.record import RunRecord
-from canary.render import console, fmt, narrow_table, verdict_strip
-from canary.report.model import run_cache
-
-
-def cache_facts(cache: dict[str, Any] | None) -> str:
-    """``warm 12/12 hits``, ``cold``, ``warm 3/12 hits, 1 read error``; ``—`` when unknown."""
-    if not cache:
-        return "—"
-    parts = [str(cache.get("mode") or "?")]
-    if cache.get("requests"):
-        parts.append(f"{cache.get('hits', 0)}/{cache['requests']} hits")
-    errors = cache.get("errors")
-    if errors:
-        n = len(errors) if isinstance(errors, (list, tuple)) else errors
-        parts.append(f"{n} read error{'s' if n != 1 else ''}")
-    return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
-
-
-def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
-    from canary.notify.facts import lane_window
-
-    s = queries.current_streak(records, lane)
-    lp = queries.last_pass(records, lane)
-    infra = queries.infrastructure_streak(records, lane)
-    return {
-        "strip": queries.strip(records, lane, last),
-        "runs": sum(r.lane == lane for r in records),
-        "flakiness": round(queries.flakiness(records, lane, last), 3),
-        "last_pass": lp.run_id if lp else None,
-        "streak": {
-            "runs": s.runs, "days": s.days, "consecutive_days": s.consecutive_days,
-            "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
-            "first_failure": s.first_failure.run_id if s.first_failure else None,
-            "daily_ordinal": s.daily_ordinal,
-        },
-        "window": lane_window(records, lane),
-        "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
-                           "since": infra.first.run_id if infra.first else None},
-    }
-
-
-def history_report(location: str | None, lane: str | None, since: str | None, last: int) -> dict[str, Any]:
-    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = store.records(lane=lane, since=since)
-    lanes = sorted({r.lane for r in records})
-    return {
-        "location": store.location,
-        "records": records,
-        "lanes": {name: lane_summary(records, name, last) for name in lanes},
-        "occurrences": queries.occurrences(records),
-    }
+from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 
 
 @click.group(invoke_without_command=True)
-@click.option("--lane", default=None, help="Only this lane's runs.")
+@lane_option("Only this lane's runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@history_option()
 @click.option("--last", type=click.IntRange(min=1), default=30, show_default=True,
               help="Show this many most recent runs (the JSON has all that match).")
 @json_option
@@ -89,7 +36,10 @@ def history(ctx, lane, since, history, last, as_json):
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"history": history}
         return
-    report = history_report(history, lane, since, last)
+    from canary.git import checkout_commits
+    from canary.history.lanes import history_report
+
+    report = history_report(history, lane, since, last, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
     if as_json:
         emit_json({
@@ -115,7 +65,7 @@ def history(ctx, lane, since, history, last, as_json):
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
             sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
-            cache_facts(run_cache(r)), str(len(r.attempts)), (r.commit or "")[:8],
+            cache_brief(r.run_cache()), str(len(r.attempts)), (r.commit or "")[:8],
         )
     c.print(t)
     for name, s in report["lanes"].items():
@@ -130,9 +80,7 @@ def history(ctx, lane, since, history, last, as_json):
 
 @history.command("import")
 @click.argument("run_dir", type=click.Path(exists=True, path_type=Path))
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: the one given to `canary history`, else $CANARY_HISTORY, "
-                   "else SQLite in the user data dir].")
+@history_option("the one given to `canary history`, else $CANARY_HISTORY, else SQLite in the user data dir")
 @json_option
 @click.pass_context
 @handle_errors

@@ -22,7 +22,7 @@ configured, the batch split over 4 forced host devices, every other ragged_dot b
 computes the same function, and on x86 the program compiled for each older instruction set);
 on an accelerator lane, repeated runs on the lane itself.
 
-Everything here but ``read``/``write``/``load_golden``/``committed_text`` is pure.
+Everything here is pure; reading and writing golden files is :mod:`canary.golden.store`'s.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ from __future__ import annotations
 import json
 import math
 import statistics
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -316,48 +315,3 @@ def resolve_path(gates_path: Path, ref: str) -> Path:
     """A gates file's ``golden`` reference: relative to the gates file's directory."""
     p = Path(ref)
     return p if p.is_absolute() else Path(gates_path).parent / p
-
-
-def read(path: Path) -> Golden:
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read the golden: {e.strerror}") from None
-    return loads(text, str(path))
-
-
-def write(golden: Golden, path: Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(golden))
-    return path
-
-
-def lane_golden_path(ferry: str, lane: str, gates: str | None = None) -> Path | None:
-    """Where the gates file of ``ferry`` says ``lane``'s golden is (None: it names none)."""
-    from canary.config import load_gates
-
-    gates_file, gates_path = load_gates(gates or ferry)
-    ref = gates_file.lane(lane).golden
-    return resolve_path(gates_path, ref) if ref else None
-
-
-def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None) -> Golden | None:
-    """The golden the gates judge ``lane`` against, or None when its gates name none (the loose
-    lanes). For reports: ``windows`` with ``tolerance['loss_curve'].rtol`` is the band."""
-    path = lane_golden_path(ferry, lane, gates)
-    return read(path) if path else None
-
-
-def committed_text(path: Path, rev: str = "HEAD") -> str | None:
-    """The golden file as committed at ``rev`` (None: not in git, or not committed there)."""
-    path = Path(path).resolve()
-    try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True,
-                             text=True, check=True).stdout.strip()
-        rel = path.relative_to(Path(top).resolve())
-        return subprocess.run(["git", "show", f"{rev}:{rel.as_posix()}"], cwd=top, capture_output=True, text=True,
-                              check=True).stdout
-    except (OSError, ValueError, subprocess.CalledProcessError):
-        return None

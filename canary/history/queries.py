@@ -20,7 +20,6 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
-from canary.judge.classify import lowered_cold
 from canary.record import RunRecord
 
 
@@ -35,10 +34,6 @@ def _day(r: RunRecord) -> date | None:
         return datetime.fromisoformat(r.started_at).date()
     except (TypeError, ValueError):
         return None
-
-
-def fingerprint_of(r: RunRecord) -> str | None:
-    return r.signature.fingerprint if r.signature else None
 
 
 def last_pass(records: Iterable[RunRecord], lane: str) -> RunRecord | None:
@@ -121,7 +116,7 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
         if r.verdict == "pass":
             passed = r
             break
-        if fingerprint is not None and fingerprint_of(r) != fingerprint:
+        if fingerprint is not None and r.fingerprint != fingerprint:
             break
         streak.append(r)
     if passed is None:
@@ -131,8 +126,8 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
     streak.reverse()
     days = sorted({d for d in map(_day, streak) if d is not None})
     consecutive = _consecutive_days(days)
-    fps = list(dict.fromkeys(fp for fp in map(fingerprint_of, streak) if fp))
-    last_fp = fingerprint_of(streak[-1])
+    fps = list(dict.fromkeys(fp for fp in (r.fingerprint for r in streak) if fp))
+    last_fp = streak[-1].fingerprint
     return Streak(
         runs=len(streak),
         days=len(days),
@@ -141,7 +136,7 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
         fingerprint=last_fp,
         daily_ordinal=daily_ordinal(consecutive),
         consecutive_days=consecutive,
-        same_fingerprint=all(fingerprint_of(r) == last_fp for r in streak),
+        same_fingerprint=all(r.fingerprint == last_fp for r in streak),
         last_pass=passed,
         fingerprints=fps,
     )
@@ -165,7 +160,7 @@ def occurrences(records: Iterable[RunRecord]) -> dict[str, Occurrence]:
     """Per fingerprint of failed runs: how many runs, first and last seen, on which lanes."""
     seen: dict[str, list[RunRecord]] = {}
     for r in _ordered(records):
-        fp = fingerprint_of(r)
+        fp = r.fingerprint
         if fp and r.verdict != "pass":
             seen.setdefault(fp, []).append(r)
     return {
@@ -203,30 +198,17 @@ def strip(records: Iterable[RunRecord], lane: str, last: int = 30) -> str:
 # ----------------------------------------------------------------------------- the compilation cache
 
 
-def _run_cold(r: RunRecord) -> bool | None:
-    """Whether a run's attempts lowered cold: all of them (True), none (False), unknown (None)."""
-    facts = [lowered_cold(a.cache) for a in r.attempts] or [lowered_cold(r.cache)]
-    if any(f is None for f in facts):
-        return None
-    return all(facts) if all(facts) or not any(facts) else None
-
-
-def cache_read_failed(r: RunRecord) -> bool:
-    """Whether any attempt of the run logged a compilation-cache read failure."""
-    return any(a.cache and a.cache.get("errors") for a in r.attempts) or bool(r.cache and r.cache.get("errors"))
-
-
 def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> bool:
     """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
     only on runs that lowered cold, while runs served warm from the cache pass? That is how a
     shared persistent cache hides a broken lowering: history alternates and commits look innocent."""
     ordered = _ordered(records, lane)
     fingerprint = fingerprint or current_streak(ordered, lane).fingerprint
-    failing = [r for r in ordered if r.verdict != "pass" and fingerprint_of(r) == fingerprint]
+    failing = [r for r in ordered if r.verdict != "pass" and r.fingerprint == fingerprint]
     passing = [r for r in ordered if r.verdict == "pass"]
     if not fingerprint or not failing or not passing:
         return False
-    return all(_run_cold(r) is True for r in failing) and any(_run_cold(r) is False for r in passing)
+    return all(r.lowered_cold() is True for r in failing) and any(r.lowered_cold() is False for r in passing)
 
 
 # ----------------------------------------------------------------------------- regression windows

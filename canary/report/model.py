@@ -46,13 +46,6 @@ def ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRe
     return sorted((r for r in records if lane is None or r.lane == lane), key=lambda r: (r.started_at or "", r.run_id))
 
 
-def run_cache(r: RunRecord) -> dict[str, Any] | None:
-    """The run's compilation cache facts: the record's, else its latest attempt's that has them."""
-    if r.cache:
-        return r.cache
-    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
-
-
 def gate_margin(g: dict[str, Any]) -> str:
     """How far a gate's value is from its threshold, signed so that positive is headroom:
     ``+38`` steps above a minimum, ``+2.2`` loss below a maximum, ``-1`` past it; ``""`` when unknown."""
@@ -78,7 +71,7 @@ def issue_search_url(r: RunRecord) -> str | None:
     notify = ctx.get("notify")
     if isinstance(notify, dict) and notify.get("url"):
         return str(notify["url"])
-    fp = queries.fingerprint_of(r)
+    fp = r.fingerprint
     repo = repo_url(r)
     if fp and repo:
         return f"{repo}/issues?q={quote_plus(f'is:issue {fp}')}"
@@ -170,7 +163,7 @@ def run_details(r: RunRecord) -> RunDetails:
             "error": f"{sig.exception}: {sig.message}" if sig.exception else sig.message,
             "frames": list(sig.frames),
         },
-        cache=cache_facts(run_cache(r)),
+        cache=cache_facts(r.run_cache()),
         versions=dict(r.versions or {}),
         commit=r.commit or "",
         attempts=[f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "")
@@ -202,7 +195,7 @@ class LaneView:
 def cell(r: RunRecord) -> Cell:
     name = run_class(r)
     label, colour, _ = class_style(name)
-    fp = queries.fingerprint_of(r)
+    fp = r.fingerprint
     title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
     return Cell(r.run_id, name, label, colour, title)
 
@@ -238,7 +231,7 @@ def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
     (its latest runs fail with it) first, then the most recently seen."""
     records = ordered(records)
     occ = queries.occurrences(records)
-    latest = {fp: next(r for r in reversed(records) if queries.fingerprint_of(r) == fp and r.verdict != "pass")
+    latest = {fp: next(r for r in reversed(records) if r.fingerprint == fp and r.verdict != "pass")
               for fp in occ}
     rows = []
     for fp, o in occ.items():
@@ -271,7 +264,7 @@ def perf_point(r: RunRecord) -> dict[str, float | None]:
 
     compile_s = f(s.get("compile/seconds"))
     if compile_s is None:
-        compile_s = f((run_cache(r) or {}).get("compile_seconds"))
+        compile_s = f((r.run_cache() or {}).get("compile_seconds"))
     return {
         "step_seconds": f(s.get("throughput/median_step_seconds")),
         "tokens_per_second": f(s.get("throughput/tokens_per_second")),
