@@ -26,7 +26,7 @@ from typing import Any
 from canary import extras, git
 from canary.history import queries
 from canary.run import compile_cache
-from canary.config import Lane, get_lane
+from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 
@@ -47,6 +47,7 @@ class Check:
 @dataclass
 class DoctorOptions:
     lane: str
+    ferry: str = "moe-canary"  # the run's --ferry: the history series is (lane, ferry)
     lanes_file: str | None = None
     cache_dir: str | None = None  # the run's --cache-dir
     history: str | None = None  # the run's --history (None: the default store)
@@ -59,6 +60,7 @@ class DoctorOptions:
 @dataclass
 class Report:
     lane: str
+    ferry: str = ""
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -66,7 +68,7 @@ class Report:
         return all(c.ok for c in self.checks)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"lane": self.lane, "ok": self.ok, "checks": [c.to_dict() for c in self.checks]}
+        return {"lane": self.lane, "ferry": self.ferry, "ok": self.ok, "checks": [c.to_dict() for c in self.checks]}
 
 
 def _error(e: BaseException) -> str:
@@ -137,9 +139,9 @@ def check_cache(lane: Lane, cache_dir: str | None) -> Check:
     return Check("cache", True, f"{path}: wrote and deleted a probe file")
 
 
-def check_history(location: str, lane: str) -> tuple[Check, list[RunRecord] | None]:
-    """The store answers a read of the lane's recent runs and takes a probe write; returns the runs
-    too (the git check reaches back to the last pass)."""
+def check_history(location: str, lane: str, ferry: str) -> tuple[Check, list[RunRecord] | None]:
+    """The store answers a read of the series' recent runs (``lane``, ``ferry``) and takes a probe
+    write; returns the runs too (the git check reaches back to the series' last pass)."""
     from canary.history import backend
     from canary.notify.facts import HISTORY_DAYS
     from datetime import datetime, timedelta, timezone
@@ -148,11 +150,13 @@ def check_history(location: str, lane: str) -> tuple[Check, list[RunRecord] | No
            "to read and write objects under the prefix")
     try:
         store = backend(location)
-        records = store.records(lane=lane, since=(datetime.now(timezone.utc) - timedelta(days=HISTORY_DAYS)).date())
+        since = (datetime.now(timezone.utc) - timedelta(days=HISTORY_DAYS)).date()
+        records = [r for r in store.records(lane=lane, since=since) if r.ferry == ferry]
         probed = store.probe()
     except Exception as e:  # noqa: BLE001 - unreachable, unauthenticated, not installed: all a failed check
         return Check("history", False, f"{location}: {_error(e)}", fix), None
-    return Check("history", True, f"{len(records)} recent {lane} run{'s' if len(records) != 1 else ''}; {probed}"), records
+    said = f"{len(records)} recent run{'s' if len(records) != 1 else ''} of {lane}/{ferry}"
+    return Check("history", True, f"{said}; {probed}"), records
 
 
 def check_launcher(lane: Lane, ray_address: str | None) -> Check:
@@ -207,7 +211,8 @@ def check_github(notify: str | None, repo: str | None) -> Check:
     return Check("github", True, f"{repo}: the token reads its canary issues at {gh.api_url}")
 
 
-def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github") -> Check:
+def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github",
+              ferry: str | None = None) -> Check:
     """The checkout a failure's regression window is read from. Outside one, only a run that
     tells GitHub is missing something (its issue would name no commits)."""
     head = git.head_commit(checkout)
@@ -222,10 +227,11 @@ def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify:
         return Check("git", not shallow, f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
                                          "pass is unknown (the history could not be read)",
                      "" if not shallow else fix_checkout)
-    lp = queries.last_pass(records, lane)
+    lp = queries.last_pass(records, lane, ferry=ferry)
+    series = f"{lane}/{ferry}" if ferry else lane
     if lp is None or not lp.commit:
-        return Check("git", True, f"HEAD {head[:12]}; no passing {lane} run with a commit is recorded, so the "
-                                  "window has nothing to reach back to")
+        return Check("git", True, f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
+                                  "so the window has nothing to reach back to")
     if git.has_commit(lp.commit, checkout):
         return Check("git", True, f"HEAD {head[:12]}; the last pass's commit {lp.commit[:12]} ({lp.run_id}) is "
                                   "in the checkout")
@@ -245,6 +251,7 @@ def diagnose(opts: DoctorOptions) -> Report:
     from canary.history import default_location
 
     lane = get_lane(opts.lane, opts.lanes_file)
+    ferry = load_ferry(opts.ferry)[0].name
     history = opts.history or default_location()
     if "://" in history:
         from canary.history import gcs
@@ -254,12 +261,12 @@ def diagnose(opts: DoctorOptions) -> Report:
         gcs.parse_url(history)
     cache_dir = opts.cache_dir or lane.cache_dir
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
-    report = Report(lane.name)
+    report = Report(lane.name, ferry)
     report.checks.append(check_packages(lane, cache_dir, history))
     report.checks.append(check_cache(lane, opts.cache_dir))
-    history_check, records = check_history(history, lane.name)
+    history_check, records = check_history(history, lane.name, ferry)
     report.checks.append(history_check)
     report.checks.append(check_launcher(lane, opts.ray_address))
     report.checks.append(check_github(opts.notify, repo))
-    report.checks.append(check_git(opts.checkout, lane.name, records, opts.notify))
+    report.checks.append(check_git(opts.checkout, lane.name, records, opts.notify, ferry))
     return report

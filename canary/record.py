@@ -11,8 +11,22 @@ the classification, the notifier's words and the history's queries). Pure data; 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
+
+# What an id that becomes a file or folder name may hold: no separator, no "..", no control.
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=-]{0,199}")
+
+
+def check_id(value: Any, what: str) -> str:
+    """``value`` when it is safe as one path component; otherwise ValueError naming ``what``."""
+    if not isinstance(value, str) or not _SAFE_ID.fullmatch(value) or ".." in value:
+        shown = repr(value)[:80] if isinstance(value, str) else f"a JSON {type(value).__name__}"
+        raise ValueError(f"{what} {shown} is not a safe id (letters, digits and ._:+=- only, no '..', "
+                         "at most 200 characters)")
+    return value
+
 
 SignatureKind = str  # compile_error | runtime_crash | nan | timeout | gate_regression | infrastructure
 Classification = str  # pass | deterministic | intermittent | cache-masked
@@ -29,6 +43,7 @@ class Signature:
     frames: list[str] = field(default_factory=list)
     excerpt: str = ""  # the log lines the signature was taken from (for people, not for matching)
     group: str = ""  # a coarser key: error class and failing op or kernel (see canary.signature)
+    legacy: list[str] = field(default_factory=list)  # fingerprints this failure had by earlier rules
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
@@ -36,6 +51,7 @@ class Signature:
             return None
         d = dict(d)
         d["frames"] = list(d.get("frames") or [])
+        d["legacy"] = list(d.get("legacy") or [])
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,6 +123,9 @@ class RunRecord:
     cache: dict[str, Any] | None = None
     context: dict[str, Any] = field(default_factory=dict)  # job_id, ci_run_url, wandb_url, ...
     steps_requested: int | None = None  # the steps asked for (a quick --steps run asks fewer)
+    # The steps the ferry sets for the lane: a run that asked for fewer (a repro, --steps) is short,
+    # kept in the history but never its series' last pass or streak. None in older records.
+    ferry_steps: int | None = None
     # The ferry and gates files the run used: where they came from, and a sha256 of their bytes
     # (a ferries/ directory in the working directory shadows the pinned ferry). None in records
     # made before these were kept.
@@ -120,6 +139,8 @@ class RunRecord:
 
     @property
     def fingerprint(self) -> str | None:
+        """The fingerprint as recorded (:func:`canary.history.queries.fingerprint_of` names it by
+        today's rules, folding a record an earlier canary wrote again)."""
         return self.signature.fingerprint if self.signature else None
 
     def run_cache(self) -> dict[str, Any] | None:
@@ -154,6 +175,7 @@ class RunRecord:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunRecord":
         d = dict(d)
+        check_id(d.get("run_id"), "run_id")  # it names files: a spool entry, a run directory
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))

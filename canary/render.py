@@ -128,13 +128,24 @@ def failure_line(record: Any) -> str:
     return "  ".join(parts)
 
 
-def history_line(status: dict[str, Any] | None) -> str:
+def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
+    """How the run went into the history; with its ``record``, in which series (lane/ferry), and
+    whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
     from rich.markup import escape
+
+    from canary.history import queries
 
     if not status:
         return "[dim]history: not recorded[/]"
     if status.get("status") == "stored":
-        return f"[dim]history: recorded in {escape(status['location'])}[/]"
+        where = f"history: recorded in {escape(status['location'])}"
+        if record is None:
+            return f"[dim]{where}[/]"
+        series = escape(str(queries.series_of(record)))
+        if queries.is_short(record):
+            return (f"[dim]{where}, series {series}, as a short run ({record.steps_requested} of the ferry's "
+                    f"{record.ferry_steps} steps): listed, never the series' last pass or streak[/]")
+        return f"[dim]{where}, series {series}[/]"
     line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
     if status.get("pending"):
         pending = Path(status["pending"])
@@ -199,7 +210,8 @@ def notify_result(result: Any) -> None:
             if d.error:
                 what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
                 click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
-                           "had no canary issues, these calls would be made")
+                           "had no canary issues, these calls would be made (a guess, so the exit status is 1: "
+                           "with the open issues read, a recurrence comments instead of opening one)")
             elif not d.calls:
                 click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
             else:

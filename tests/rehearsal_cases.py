@@ -226,7 +226,8 @@ def test_doctor_then_two_scheduled_runs(stage):
     hist = subprocess.run(["canary", "history", "--lane", "tpu", "--history", HISTORY, "--json"],
                           cwd=stage["checkout"], env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
     assert hist.returncode == 0, hist.stderr
-    w = json.loads(hist.stdout)["lanes"]["tpu"]["window"]
+    [series] = json.loads(hist.stdout)["series"]
+    w = series["window"]
     assert [c["sha"] for c in w["commits"]] == [shas[2], shas[3], shas[1]]
     assert {v["name"] for v in w["versions"]} >= {"jax", "jaxlib", "optax", "ferry"}
 

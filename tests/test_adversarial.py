@@ -122,7 +122,7 @@ def test_the_workload_dies_with_a_harness_killed_without_a_word(tmp_path):
 def test_parent_death_signal_is_armed_in_the_workload_itself(tmp_path):
     """The workload arms it too (for launchers whose child is not the workload: a Ray driver,
     a site's job CLI): a python parent that dies by SIGKILL takes the workload-like child along."""
-    child_code = "import time; from canary import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
+    child_code = "import time; from canary.run import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
     code = ("import subprocess, sys, time\n"
             f"c = subprocess.Popen([sys.executable, '-c', {child_code!r}], stdout=subprocess.PIPE)\n"
             "c.stdout.readline(); print(c.pid, flush=True); time.sleep(300)\n")

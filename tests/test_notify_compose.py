@@ -47,7 +47,7 @@ def test_streak_sentence(runs, days, consecutive, expected):
 def test_unknown_streak_is_said_plainly():
     assert "unknown" in streak_sentence(None)
     assert streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False) == \
-        "First failure; no passing run on this lane is recorded."
+        "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def test_determinism_by_classification():
@@ -59,7 +59,7 @@ def test_determinism_by_classification():
     assert determinism(rec) == "3 of 4 attempts failed (3 with this signature)."
     gate_failure = failing(attempts=1)
     gate_failure.attempts[0].outcome = "succeeded"  # ran to the end, then failed its gates
-    assert determinism(gate_failure).startswith("Deterministic: the run's only attempt failed")
+    assert determinism(gate_failure).startswith("Unconfirmed: the run's only attempt failed")
 
 
 def test_cold_reasons():
@@ -150,6 +150,23 @@ def test_recovery_comment_says_what_passed():
 def test_manual_runs_are_not_called_scheduled():
     rec = failing(context={"event": "workflow_dispatch"})
     assert "Recurred on the manual tpu canary" in recurrence_comment(rec, INCIDENT).body
+    # outside Actions (a person at a laptop with --notify github): run by hand, on the host it ran on
+    by_hand = failing(context={"host": "ada-laptop"})
+    assert "**Recurred on the tpu canary run by hand on ada-laptop (2026-08-28)**" in recurrence_comment(by_hand, INCIDENT).body
+    assert "run by hand on an unrecorded host" in new_issue(failing(context={}), INCIDENT).body
+    pushed = failing(context={"ci": {"event_name": "push"}})
+    assert "scheduled" not in new_issue(pushed, INCIDENT).body and "The push tpu canary" in new_issue(pushed, INCIDENT).body
+
+
+def test_one_attempt_is_unconfirmed_until_it_recurs_and_two_failed_runs_confirm_it():
+    once = failing(attempts=1, classification="unconfirmed")
+    body = new_issue(once, INCIDENT).body
+    assert "Unconfirmed: the run's only attempt failed" in body and "Unconfirmed until it recurs" in body
+    assert "eterministic" not in body
+    twice = Facts(streak=StreakFacts(2, 2, 2, "2026-08-27", "r1"))
+    comment = recurrence_comment(once, twice).body
+    assert "Confirmed: the last two runs on this lane failed with this signature." in comment
+    assert "Unconfirmed until" not in comment
 
 
 def test_facts_round_trip_without_secrets():

@@ -1,6 +1,7 @@
 """Queries over run history (pure), and the git facts regression windows are built from."""
 
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -39,6 +40,47 @@ HISTORY = [
     rec("2026-08-31", "fail", INCIDENT, commit="c31"),
     rec("2026-08-31", "pass", lane="gpu", commit="c31"),
 ]
+
+
+def test_two_ferries_on_one_lane_are_two_series():
+    """A second ferry (a command ferry's example, another pinned ferry) on the tpu lane has its own
+    last pass, streak, strip and flakiness; neither mixes into the other."""
+    other = [replace(rec(f"2026-08-{d}", v, OTHER if v == "fail" else None, commit=f"o{d}"), ferry="levanter-standin")
+             for d, v in (("27", "pass"), ("28", "fail"), ("31", "pass"))]
+    rs = HISTORY + other
+    assert q.series_keys(rs) == [q.SeriesKey("gpu", "moe-canary"), q.SeriesKey("tpu", "levanter-standin"),
+                                 q.SeriesKey("tpu", "moe-canary")]
+    assert str(q.series_of(other[0])) == "tpu/levanter-standin"
+    assert q.last_pass(rs, "tpu", ferry="moe-canary").commit == "c26"
+    assert q.last_pass(rs, "tpu", ferry="levanter-standin").commit == "o31"
+    assert q.current_streak(rs, "tpu", ferry="moe-canary").runs == 5
+    assert not q.current_streak(rs, "tpu", ferry="levanter-standin").failing
+    assert q.strip(rs, "tpu", ferry="moe-canary") == q.strip(HISTORY, "tpu") == "PFPFPFFFFF"
+    assert q.strip(rs, "tpu", ferry="levanter-standin") == "PFP"
+    assert q.flakiness(rs, "tpu", ferry="levanter-standin") == 1.0
+    assert q.regression_range(rs, "tpu", ferry="moe-canary") == ("c26", "c27")
+    assert q.regression_range(rs, "tpu", ferry="levanter-standin") == (None, None)
+
+
+def test_a_short_run_is_kept_but_never_the_series_last_pass_or_streak():
+    """A repro (10 steps of a 238-step ferry) that passes is no last pass; one that fails neither
+    starts nor extends the streak; a run of the ferry's own steps counts."""
+    def short(when, verdict, sig=None):
+        return replace(rec(when, verdict, sig, commit="s"), steps_requested=10, ferry_steps=238)
+
+    full = replace(rec("2026-08-26", "pass", commit="full"), steps_requested=238, ferry_steps=238)
+    assert not q.is_short(full) and q.is_short(short("2026-08-27", "pass"))
+    assert not q.is_short(rec("2026-08-27", "pass"))  # an older record, without the ferry's steps: a full run
+    rs = [full, short("2026-08-27", "pass"), rec("2026-08-28", "fail", INCIDENT, commit="c28"),
+          short("2026-08-29", "fail", OTHER), short("2026-08-30", "pass")]
+    assert q.last_pass(rs, "tpu").commit == "full"
+    s = q.current_streak(rs, "tpu")
+    assert (s.runs, s.fingerprint, s.last_pass.commit) == (1, INCIDENT.fingerprint, "full")
+    assert q.strip(rs, "tpu") == "PF" and q.flakiness(rs, "tpu") == 1.0
+    assert q.regression_range(rs, "tpu") == ("full", "c28")
+    assert [r.commit for r in q.in_series(rs, "tpu", "moe-canary")] == ["full", "s", "c28", "s", "s"]
+    assert q.occurrences(rs)[OTHER.fingerprint].count == 1  # its failure is still an occurrence
+    assert q.last_pass([short("2026-08-27", "pass")], "tpu") is None
 
 
 def test_last_pass():

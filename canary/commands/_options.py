@@ -24,12 +24,14 @@ def history_option(default: str = HISTORY_DEFAULT) -> Callable:
                         help=f"The run history: a SQLite file or a gs:// prefix [default: {default}].")
 
 
-def ferry_option(default: str | None = "moe-canary", note: str = "", more: str = "") -> Callable:
+def ferry_option(default: str | None = "moe-canary", note: str = "", more: str = "", *, help: str | None = None,  # noqa: A002
+                 metavar: str | None = None) -> Callable:
     """``--ferry``: a ferry's name (in ferries/) or a ferry TOML's path (``note``: the default in
-    words, where it is not a name; ``more``: what else the command says of it)."""
+    words, where it is not a name; ``more``: what else the command says of it; ``help``: what it
+    means instead, for a command that picks runs by ferry)."""
     shown = f" [default: {note}]" if note else ""
-    return click.option("--ferry", default=default, show_default=default is not None and not note,
-                        help=f"Ferry name (in ferries/) or path to a ferry TOML{more}{shown}.")
+    return click.option("--ferry", default=default, show_default=default is not None and not note, metavar=metavar,
+                        help=help or f"Ferry name (in ferries/) or path to a ferry TOML{more}{shown}.")
 
 
 def gates_option(default_note: str = "the ferry's name") -> Callable:

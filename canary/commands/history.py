@@ -1,4 +1,5 @@
-"""``canary history``: recent runs from the history store, and a pass/fail strip per lane."""
+"""``canary history``: recent runs from the history store, and a pass/fail strip per series
+(lane, ferry)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ import click
 from rich.markup import escape
 
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.commands._options import history_option, lane_option
+from canary.commands._options import ferry_option, history_option, lane_option
+from canary.history import queries
 from canary.record import RunRecord
 from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 
 
 @click.group(invoke_without_command=True)
 @lane_option("Only this lane's runs.")
+@ferry_option(None, help="Only this ferry's runs (the series is lane and ferry).", metavar="NAME")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
 @history_option()
 @click.option("--last", type=click.IntRange(min=1), default=30, show_default=True,
@@ -23,10 +26,13 @@ from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 @json_option
 @click.pass_context
 @handle_errors
-def history(ctx, lane, since, history, last, as_json):
-    """Show recent runs (verdict, classification, fingerprint, steps, loss, cache facts) and a
-    one-line pass/fail strip per lane, oldest to newest; for a failing lane, its regression
-    window (commits and version changes since the last pass) in --json. Reading writes nothing:
+def history(ctx, lane, ferry, since, history, last, as_json):
+    """Show recent runs (ferry, verdict, classification, fingerprint, steps, loss, cache facts) and
+    a one-line pass/fail strip per series, oldest to newest. A series is one lane and one ferry;
+    a run that asked for fewer steps than its ferry's (a repro, --steps) is listed, marked short,
+    but is never the series' last pass, nor part of its strip, streak or flakiness. For a failing
+    series, its regression window (commits and version changes since the last pass) is in --json.
+    An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
 
@@ -39,14 +45,15 @@ def history(ctx, lane, since, history, last, as_json):
     from canary.git import checkout_commits
     from canary.history.lanes import history_report
 
-    report = history_report(history, lane, since, last, commits=checkout_commits)
+    report = history_report(history, lane, since, last, ferry, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
     if as_json:
         emit_json({
             "location": report["location"],
-            "lanes": report["lanes"],
+            "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [r.to_dict() for r in records],
+            "records": [{**r.to_dict(), "series": str(queries.series_of(r)), "short": queries.is_short(r)}
+                        for r in records],
         })
         return
     c = console()
@@ -54,28 +61,35 @@ def history(ctx, lane, since, history, last, as_json):
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
         c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else "")
-                + (f" since {escape(since)}" if since else ""))
+                + (f" of ferry {escape(ferry)}" if ferry else "") + (f" since {escape(since)}" if since else ""))
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
-                     ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
-                      "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
+                     ("started (UTC)", "lane", "ferry", "verdict", "classification", "kind", "fingerprint", "steps",
+                      "loss", "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
+        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
         t.add_row(
-            (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
-            sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
+            (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
+            r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
+            fmt(r.final_loss),
             cache_brief(r.run_cache()), str(len(r.attempts)), (r.commit or "")[:8],
         )
     c.print(t)
-    for name, s in report["lanes"].items():
+    width = max(len(s["series"]) for s in report["series"])
+    for s in report["series"]:
         streak = s["streak"]
         tail = f"flakiness {s['flakiness']:.2f}"
         if streak["runs"]:
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
-        c.print(f"{name:>6} {verdict_strip(s['strip'])}  {tail}")
-    c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail[/]")
+                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+                     f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}")
+        if s["short_runs"]:
+            tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
+        c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
+    c.print("[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
+            "than its ferry's) is listed above but not counted[/]")
 
 
 @history.command("import")

@@ -45,7 +45,9 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     or says the budget ran out and which commits it is among. --no-bisect turns this off.
 
     Exit status: 0 said (or nothing to say; a dry run that could read GitHub), 1 not sent now (kept
-    for the next notify) or a dry run that could not read GitHub, 2 bad input.
+    for the next notify), or a dry run that could not read GitHub: it shows what it would post as if
+    the repository had no canary issues, which is a guess (a recurrence would comment on its open
+    issue instead), so it does not exit 0; 2 bad input.
     """
     from canary.notify.after_run import NotifyOptions, require_repo, require_token, tell
     from canary.notify.facts import open_history

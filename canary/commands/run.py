@@ -167,7 +167,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
-        out_c.print(history_line(result.context.get("history")))
+        out_c.print(history_line(result.context.get("history"), result))
         if said:
             notify_result(said)
     if result.context.get("disk"):  # the verdict is given; what could not be written is said

@@ -123,6 +123,19 @@ def select(records: list[RunRecord], lane: str | None, since: str | date | datet
     return sorted(out, key=sort_key)
 
 
+def known_lane(lane: str, store: HistoryStore) -> None:
+    """Raise ConfigError (bad input) for a lane that lanes.toml does not define and the history has
+    no run of: ``--lane nope`` is a typo, not an empty history."""
+    if store.records(lane=lane):
+        return
+    from canary.config import get_lane
+
+    try:
+        get_lane(lane)
+    except ConfigError as e:
+        raise ConfigError(f"--lane: {e}; the history at {store.location} has no runs of it either") from None
+
+
 def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]:
     """Append a finished run to the history without ever failing the caller: an unreachable
     store spools the record (uploaded by the next run on this machine) and leaves it in the run

@@ -50,11 +50,12 @@ def regression_window(record: RunRecord, streak: queries.Streak, commits: Commit
     return tuple(queries.regression_window(found, watched_paths(record.ferry))), ""
 
 
-def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits) -> dict | None:
-    """The regression window of a failing lane, for ``canary history --json``: the last pass, the
-    first failure, the commits between (watched first; None with a ``note`` when unknown) and the
-    version changes since the last pass. None when the lane is not failing."""
-    s = queries.current_streak(records, lane)
+def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *,
+                ferry: str | None = None) -> dict | None:
+    """The regression window of a failing series (``lane``, ``ferry``), for ``canary history --json``:
+    the last pass, the first failure, the commits between (watched first; None with a ``note`` when
+    unknown) and the version changes since the last pass. None when the series is not failing."""
+    s = queries.current_streak(records, lane, ferry=ferry)
     if not s.failing or s.last_failure is None:
         return None
     window, note = regression_window(s.last_failure, s, commits)
@@ -70,40 +71,46 @@ def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits) -> di
     }
 
 
-def lane_summary(records: list[RunRecord], lane: str, last: int, commits: Commits) -> dict[str, Any]:
-    """What ``canary history --json`` says of one lane."""
-    s = queries.current_streak(records, lane)
-    lp = queries.last_pass(records, lane)
-    infra = queries.infrastructure_streak(records, lane)
+def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int, commits: Commits) -> dict[str, Any]:
+    """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
+    lane, ferry = key.lane, key.ferry
+    s = queries.current_streak(records, lane, ferry=ferry)
+    lp = queries.last_pass(records, lane, ferry=ferry)
+    infra = queries.infrastructure_streak(records, lane, ferry=ferry)
+    runs = queries.in_series(records, lane, ferry)
     return {
-        "strip": queries.strip(records, lane, last),
-        "runs": sum(r.lane == lane for r in records),
-        "flakiness": round(queries.flakiness(records, lane, last), 3),
+        "series": str(key), "lane": lane, "ferry": ferry,
+        "strip": queries.strip(records, lane, last, ferry=ferry),
+        "runs": len(runs),
+        "short_runs": sum(queries.is_short(r) for r in runs),
+        "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
         "last_pass": lp.run_id if lp else None,
         "streak": {
             "runs": s.runs, "days": s.days, "consecutive_days": s.consecutive_days,
             "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
             "first_failure": s.first_failure.run_id if s.first_failure else None,
             "daily_ordinal": s.daily_ordinal,
+            "confirmed": s.confirmed,
         },
-        "window": lane_window(records, lane, commits),
+        "window": lane_window(records, lane, commits, ferry=ferry),
         "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
                            "since": infra.first.run_id if infra.first else None},
     }
 
 
 def history_report(location: str | None, lane: str | None, since: str | None, last: int,
-                   commits: Commits) -> dict[str, Any]:
-    """``canary history``: the records (of ``lane``, started ``since``), each lane's summary, and
-    how often each fingerprint occurred."""
-    from canary.history import open_store
+                   ferry: str | None = None, *, commits: Commits) -> dict[str, Any]:
+    """``canary history``: the records (of ``lane`` and ``ferry``, started ``since``), each series'
+    summary, and how often each fingerprint occurred."""
+    from canary.history import known_lane, open_store
 
     store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = store.records(lane=lane, since=since)
-    lanes = sorted({r.lane for r in records})
+    records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
+    if lane is not None and not records:
+        known_lane(lane, store)
     return {
         "location": store.location,
         "records": records,
-        "lanes": {name: lane_summary(records, name, last, commits) for name in lanes},
+        "series": [series_summary(records, key, last, commits) for key in queries.series_keys(records)],
         "occurrences": queries.occurrences(records),
     }

@@ -1,12 +1,22 @@
 """Questions asked of the run history, as pure functions over records. No I/O.
 
-    last_pass(records, "tpu")              the lane's latest passing run
-    current_streak(records, "tpu")         the failures since then: runs, days, first/last failure,
+    series_of(record)                      the record's series: SeriesKey(lane, ferry)
+    last_pass(records, "tpu", ferry="moe-canary")
+                                           the series' latest passing run
+    current_streak(records, "tpu", ferry="moe-canary")
+                                           the failures since then: runs, days, first/last failure,
                                            fingerprint, "fourth straight daily recurrence"
     occurrences(records)                   per fingerprint: count, first and last seen, lanes
-    flakiness(records, "tpu")              how often the verdict flips from one run to the next
-    regression_range(records, "tpu")       (last passing commit, first failing commit)
+    flakiness(records, "tpu", ferry=F)     how often the verdict flips from one run to the next
+    regression_range(records, "tpu", ferry=F)   (last passing commit, first failing commit)
     regression_window(commits, globs)      those commits, the ones touching watched paths first
+
+A history holds one series per (lane, ferry): two ferries on one lane are two canaries, each with
+its own last pass, streak and flakiness. The series' questions take the lane and, as the keyword
+``ferry``, the ferry (``None``: every ferry's runs on the lane, for records known to hold one).
+A run that asked for fewer steps than its ferry sets (a repro, a quick ``--steps`` run:
+:func:`is_short`) is kept in the history but is no evidence for its series: never its last pass,
+never part of its streak, its strip or its flakiness.
 
 Records are :class:`canary.record.RunRecord`; any order is accepted (they are ordered by start
 time here). Times are the records' ISO ``started_at`` strings (UTC); days are UTC calendar days.
@@ -21,11 +31,46 @@ from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
 from canary.record import RunRecord
+from canary.signature import identity
 
 
-def _ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
-    # a run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure
-    rs = [r for r in records if (lane is None or r.lane == lane) and r.verdict != "cancelled"]
+@dataclass(frozen=True, order=True)
+class SeriesKey:
+    """One canary's runs: a lane and a ferry. Shown as ``cpu/moe-canary``."""
+
+    lane: str
+    ferry: str
+
+    def __str__(self) -> str:
+        return f"{self.lane}/{self.ferry}"
+
+
+def series_of(r: RunRecord) -> SeriesKey:
+    return SeriesKey(r.lane, r.ferry)
+
+
+def series_keys(records: Iterable[RunRecord]) -> list[SeriesKey]:
+    """The series the records hold, sorted by lane then ferry."""
+    return sorted({series_of(r) for r in records})
+
+
+def is_short(r: RunRecord) -> bool:
+    """Whether the run asked for fewer steps than its ferry sets for the lane (a repro, a quick
+    ``--steps`` run). Records made before the ferry's steps were kept are taken as full runs."""
+    return r.ferry_steps is not None and r.steps_requested is not None and r.steps_requested < r.ferry_steps
+
+
+def in_series(records: Iterable[RunRecord], lane: str, ferry: str | None) -> list[RunRecord]:
+    """The series' runs, oldest first, short runs included (what ``canary history`` lists)."""
+    rs = [r for r in records if r.lane == lane and (ferry is None or r.ferry == ferry)]
+    return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
+
+
+def _ordered(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None) -> list[RunRecord]:
+    # A run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure.
+    # Within a series, neither is a short run: ten steps cannot pass or fail the ferry's gates.
+    rs = [r for r in records if r.verdict != "cancelled"
+          and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and not is_short(r)))]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 
@@ -36,9 +81,30 @@ def _day(r: RunRecord) -> date | None:
         return None
 
 
-def last_pass(records: Iterable[RunRecord], lane: str) -> RunRecord | None:
-    """The lane's most recent passing run, or ``None`` if it never passed."""
-    passes = [r for r in _ordered(records, lane) if r.verdict == "pass"]
+def fingerprint_of(r: RunRecord) -> str | None:
+    """The run's fingerprint as today's rules name it (a record an earlier canary wrote is folded again)."""
+    sig = identity.current(r.signature, r.ferry)
+    return sig.fingerprint if sig else None
+
+
+def aliases(records: Iterable[RunRecord], fingerprints: Iterable[str]) -> list[tuple[str, str]]:
+    """``(fingerprint, older)`` for each of ``fingerprints``: the fingerprints the same failure had
+    by earlier rules, as the runs' records hold them (what issues opened before carry)."""
+    wanted = set(fingerprints)
+    out: dict[tuple[str, str], None] = {}
+    for r in records:
+        sig = identity.current(r.signature, r.ferry)
+        if sig is None or sig.fingerprint not in wanted:
+            continue
+        for old in sig.legacy:
+            if old != sig.fingerprint:
+                out[(sig.fingerprint, old)] = None
+    return list(out)
+
+
+def last_pass(records: Iterable[RunRecord], lane: str, *, ferry: str | None = None) -> RunRecord | None:
+    """The series' most recent passing full run, or ``None`` if it never passed."""
+    passes = [r for r in _ordered(records, lane, ferry) if r.verdict == "pass"]
     return passes[-1] if passes else None
 
 
@@ -88,6 +154,7 @@ class Streak:
     same_fingerprint: bool = True
     last_pass: RunRecord | None = None
     fingerprints: list[str] = field(default_factory=list)
+    confirmed: bool = False  # the last two runs failed with one fingerprint: seen twice, not once
 
     @property
     def failing(self) -> bool:
@@ -106,28 +173,29 @@ def _consecutive_days(days: Sequence[date]) -> int:
     return n
 
 
-def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> Streak:
-    """The failures since the lane's last pass. With ``fingerprint``, only the trailing failures
+def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
+                   ferry: str | None = None) -> Streak:
+    """The failures since the series' last pass. With ``fingerprint``, only the trailing failures
     with that fingerprint count (another failure, like a pass, ends the streak)."""
-    ordered = _ordered(records, lane)
+    ordered = _ordered(records, lane, ferry)
     streak: list[RunRecord] = []
     passed = None
     for r in reversed(ordered):
         if r.verdict == "pass":
             passed = r
             break
-        if fingerprint is not None and r.fingerprint != fingerprint:
+        if fingerprint is not None and fingerprint_of(r) != fingerprint:
             break
         streak.append(r)
     if passed is None:
-        passed = last_pass(ordered, lane)
+        passed = last_pass(ordered, lane, ferry=ferry)
     if not streak:
         return Streak(last_pass=passed)
     streak.reverse()
     days = sorted({d for d in map(_day, streak) if d is not None})
     consecutive = _consecutive_days(days)
-    fps = list(dict.fromkeys(fp for fp in (r.fingerprint for r in streak) if fp))
-    last_fp = streak[-1].fingerprint
+    fps = list(dict.fromkeys(fp for fp in map(fingerprint_of, streak) if fp))
+    last_fp = fingerprint_of(streak[-1])
     return Streak(
         runs=len(streak),
         days=len(days),
@@ -136,9 +204,10 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
         fingerprint=last_fp,
         daily_ordinal=daily_ordinal(consecutive),
         consecutive_days=consecutive,
-        same_fingerprint=all(r.fingerprint == last_fp for r in streak),
+        same_fingerprint=all(fingerprint_of(r) == last_fp for r in streak),
         last_pass=passed,
         fingerprints=fps,
+        confirmed=len(streak) >= 2 and last_fp is not None and fingerprint_of(streak[-2]) == last_fp,
     )
 
 
@@ -160,7 +229,7 @@ def occurrences(records: Iterable[RunRecord]) -> dict[str, Occurrence]:
     """Per fingerprint of failed runs: how many runs, first and last seen, on which lanes."""
     seen: dict[str, list[RunRecord]] = {}
     for r in _ordered(records):
-        fp = r.fingerprint
+        fp = fingerprint_of(r)
         if fp and r.verdict != "pass":
             seen.setdefault(fp, []).append(r)
     return {
@@ -177,11 +246,11 @@ def occurrences(records: Iterable[RunRecord]) -> dict[str, Occurrence]:
     }
 
 
-def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None) -> float:
-    """Pass/fail alternation over the lane's runs (the ``last`` N if given): the fraction of
+def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None, *, ferry: str | None = None) -> float:
+    """Pass/fail alternation over the series' runs (the ``last`` N if given): the fraction of
     consecutive pairs whose verdicts differ. 0.0 steady (always passing or always failing),
     1.0 flipping every run; 0.0 with fewer than two runs."""
-    verdicts = [r.verdict == "pass" for r in _ordered(records, lane)]
+    verdicts = [r.verdict == "pass" for r in _ordered(records, lane, ferry)]
     if last is not None:
         verdicts = verdicts[-last:]
     if len(verdicts) < 2:
@@ -190,21 +259,22 @@ def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None) 
     return flips / (len(verdicts) - 1)
 
 
-def strip(records: Iterable[RunRecord], lane: str, last: int = 30) -> str:
-    """The lane's recent verdicts as one line, oldest first: ``P`` pass, ``F`` fail."""
-    return "".join("P" if r.verdict == "pass" else "F" for r in _ordered(records, lane)[-last:])
+def strip(records: Iterable[RunRecord], lane: str, last: int = 30, *, ferry: str | None = None) -> str:
+    """The series' recent verdicts as one line, oldest first: ``P`` pass, ``F`` fail."""
+    return "".join("P" if r.verdict == "pass" else "F" for r in _ordered(records, lane, ferry)[-last:])
 
 
 # ----------------------------------------------------------------------------- the compilation cache
 
 
-def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> bool:
+def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
+                 ferry: str | None = None) -> bool:
     """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
     only on runs that lowered cold, while runs served warm from the cache pass? That is how a
     shared persistent cache hides a broken lowering: history alternates and commits look innocent."""
-    ordered = _ordered(records, lane)
-    fingerprint = fingerprint or current_streak(ordered, lane).fingerprint
-    failing = [r for r in ordered if r.verdict != "pass" and r.fingerprint == fingerprint]
+    ordered = _ordered(records, lane, ferry)
+    fingerprint = fingerprint or current_streak(ordered, lane, ferry=ferry).fingerprint
+    failing = [r for r in ordered if r.verdict != "pass" and fingerprint_of(r) == fingerprint]
     passing = [r for r in ordered if r.verdict == "pass"]
     if not fingerprint or not failing or not passing:
         return False
@@ -214,10 +284,11 @@ def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | Non
 # ----------------------------------------------------------------------------- regression windows
 
 
-def regression_range(records: Iterable[RunRecord], lane: str) -> tuple[str | None, str | None]:
+def regression_range(records: Iterable[RunRecord], lane: str, *,
+                     ferry: str | None = None) -> tuple[str | None, str | None]:
     """The commits bounding the current streak: the last passing run's and the first failing
     run's (``None`` where unknown: never passed, not failing, or runs outside git)."""
-    s = current_streak(records, lane)
+    s = current_streak(records, lane, ferry=ferry)
     if not s.failing:
         return None, None
     good = s.last_pass.commit if s.last_pass else None
@@ -332,9 +403,9 @@ class InfraStreak:
         return self.days >= INFRA_ALERT_DAYS
 
 
-def infrastructure_streak(records: Iterable[RunRecord], lane: str) -> InfraStreak:
-    """The trailing runs of ``lane`` classified ``infrastructure``."""
-    ordered = _ordered(records, lane)
+def infrastructure_streak(records: Iterable[RunRecord], lane: str, *, ferry: str | None = None) -> InfraStreak:
+    """The trailing runs of the series classified ``infrastructure``."""
+    ordered = _ordered(records, lane, ferry)
     streak: list[RunRecord] = []
     for r in reversed(ordered):
         if r.classification != "infrastructure":

@@ -1,7 +1,9 @@
 """A run's classification from its attempts. Pure; no I/O.
 
     pass           every attempt passed
-    deterministic  every attempt failed, all with one fingerprint
+    unconfirmed    the run's only attempt failed: one attempt cannot show that a failure repeats
+                   (its lane confirms it when the next run fails the same way)
+    deterministic  two or more attempts, every one failed, all with one fingerprint
     cache-masked   the failures happened only on attempts that lowered cold (the compilation
                    cache bypassed, missed, or unreadable) while attempts served from the cache passed
     intermittent   anything else: attempts failed differently, or one passed after failures
@@ -18,12 +20,12 @@ from typing import Sequence
 
 from canary.record import Attempt
 
-CLASSIFICATIONS = ("pass", "deterministic", "intermittent", "cache-masked", "infrastructure")
+CLASSIFICATIONS = ("pass", "unconfirmed", "deterministic", "intermittent", "cache-masked", "infrastructure")
 
 
 def classify(attempts: Sequence[Attempt]) -> str | None:
-    """``pass`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` | ``infrastructure``;
-    ``None`` without attempts."""
+    """``pass`` | ``unconfirmed`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` |
+    ``infrastructure``; ``None`` without attempts."""
     if not attempts:
         return None
     failed = [a for a in attempts if a.failed]
@@ -34,6 +36,8 @@ def classify(attempts: Sequence[Attempt]) -> str | None:
         return "infrastructure"
     if passed and all(a.lowered_cold() is True for a in failed) and all(a.lowered_cold() is False for a in passed):
         return "cache-masked"
+    if len(attempts) == 1:
+        return "unconfirmed"
     if not passed and len({a.fingerprint for a in failed}) == 1:
         return "deterministic"
     return "intermittent"

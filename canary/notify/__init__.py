@@ -31,6 +31,7 @@ from canary.notify.github import GitHubClient, GitHubError
 from canary.notify.tracker import Action, report
 from canary.record import RunRecord
 from canary.run.directory import NOTIFY_PENDING
+from canary.textio import printable
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore
@@ -243,8 +244,8 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
                 p_facts = replace(pending.facts, secrets=facts.secrets)
                 actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
                                  pending.close_on_recovery)
-            except GitHubError as e:
-                outage, unreachable = str(e), e.unreachable
+            except Exception as e:  # noqa: BLE001 - whatever stops a delivery, the notification waits
+                outage, unreachable = failure(e), getattr(e, "unreachable", False)
                 deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True,
                                            unreachable=unreachable))
                 break
@@ -259,8 +260,8 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     if outage is None:
         try:
             actions = report(gh, record, facts, close_on_recovery, on_new)
-        except GitHubError as e:
-            error, unreachable = str(e), e.unreachable
+        except Exception as e:  # noqa: BLE001 - a malformed answer too: nothing is lost, it is sent later
+            error, unreachable = failure(e), getattr(e, "unreachable", False)
         else:
             spool.done(spool.home_of(record) / NOTIFY_PENDING)
             stored = _stored(store, record.run_id)
@@ -275,6 +276,22 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     _store_put(store, spool.mark(pending))
     deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path), unreachable=unreachable))
     return NotifyResult(deliveries)
+
+
+def failure(e: BaseException) -> str:
+    """What stopped a delivery, in one line: GitHub's own error, or what was wrong with its answer."""
+    if isinstance(e, GitHubError):
+        return str(e)
+    return f"GitHub's answer could not be used ({type(e).__name__}: {printable(redact_mod.redact(str(e)[:300]))})"
+
+
+def keep(record: RunRecord, repo: str, backend: str, error: str, close_on_recovery: bool = False) -> str | None:
+    """Keep a notification that failed before it could be composed (with no facts), for the next
+    notify; the path it waits at, or None when even that cannot be written."""
+    try:
+        return str(spool.put(spool.Pending(backend, repo, record, Facts(), close_on_recovery, error)))
+    except OSError:
+        return None
 
 
 def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:

@@ -29,6 +29,12 @@ class NotifyOptions:
 
 
 def require_token(dry_run: bool) -> None:
+    """GITHUB_TOKEN is set (unless a dry run) and usable as a header; GITHUB_API_URL is http(s)."""
+    from canary.notify.github import API_URL_VAR, check_api_url, check_token
+
+    check_token(os.environ.get("GITHUB_TOKEN"))
+    if os.environ.get(API_URL_VAR):
+        check_api_url(os.environ[API_URL_VAR])
     if not dry_run and not os.environ.get("GITHUB_TOKEN"):
         raise ConfigError("set GITHUB_TOKEN to a token that may write issues (in GitHub Actions: "
                           "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }} with permissions issues: write), or use --dry-run")
@@ -74,11 +80,15 @@ def tell(record: RunRecord, opts: NotifyOptions, store: HistoryStore | None, why
 def notify_after_run(record: RunRecord, opts: NotifyOptions, history: str | None, use_history: bool,
                      log: Callable[[str], None] | None = None) -> NotifyResult:
     """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
-    from canary.notify import Delivery, NotifyResult
+    from canary.notify import Delivery, NotifyResult, failure, keep
     from canary.notify.facts import open_history
 
     try:
         store, why_not = open_history(history, use_history)
         return tell(record, opts, store, why_not, log)
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
-        return NotifyResult([Delivery(record.run_id, "failed", error=f"{type(e).__name__}: {e}")])
+        error = failure(e)
+        kept = None if opts.dry_run else keep(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
+        if kept is None:
+            return NotifyResult([Delivery(record.run_id, "failed", error=error)])
+        return NotifyResult([Delivery(record.run_id, "spooled", error=error, spool_path=kept)])

@@ -54,7 +54,7 @@ def _up_to(history: Sequence[RunRecord], record: RunRecord) -> list[RunRecord]:
 
 
 def _infra(records: Sequence[RunRecord], record: RunRecord) -> InfraFacts | None:
-    s = queries.infrastructure_streak(records, record.lane)
+    s = queries.infrastructure_streak(records, record.lane, ferry=record.ferry)
     if record.classification != "infrastructure" or not s.runs or s.first is None:
         return None
     return InfraFacts(s.runs, s.days, run_date(s.first), s.alert,
@@ -71,20 +71,24 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
                      window_note="no run history was read, so the streak and the window are unknown")
     records = _up_to(history, record)
     if record.verdict == "pass":
-        ended = queries.current_streak(records[:-1], record.lane)
-        others = sorted({r.lane for r in records} - {record.lane})
-        elsewhere = tuple((fp, lane) for lane in others for fp in queries.current_streak(records, lane).fingerprints
+        ended = queries.current_streak(records[:-1], record.lane, ferry=record.ferry)
+        others = [k for k in queries.series_keys(records) if k != queries.series_of(record)]
+        # another lane's series of the same ferry is named by its lane; another ferry's, in full
+        elsewhere = tuple((fp, k.lane if k.ferry == record.ferry else str(k)) for k in others
+                          for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints
                           if fp in ended.fingerprints)
         return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
-                     failure_streak=_streak(ended), failing_elsewhere=elsewhere)
-    fp = record.signature.fingerprint if record.signature else None
-    streak = queries.current_streak(records, record.lane, fingerprint=fp)
+                     failure_streak=_streak(ended), failing_elsewhere=elsewhere,
+                     aliases=tuple(queries.aliases(records, ended.fingerprints)))
+    fp = queries.fingerprint_of(record)
+    streak = queries.current_streak(records, record.lane, fingerprint=fp, ferry=record.ferry)
     window, note = regression_window(record, streak, commits)
-    earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and r.fingerprint == fp]
+    earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and queries.fingerprint_of(r) == fp]
     return Facts(
         lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
         window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
         versions=version_changes(record, streak), infra=_infra(records, record),
+        aliases=tuple(queries.aliases(records, [fp] if fp else [])),
     )
 
 

@@ -111,6 +111,8 @@ class Facts:
     versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
     first_bad: FirstBad | None = None  # a new signature's window, bisected
+    # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
+    aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
@@ -131,6 +133,7 @@ class Facts:
             d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
+        d["aliases"] = tuple((fp, old) for fp, old in d.get("aliases", ()))
         d.pop("secrets", None)
         return cls(**d)
 

@@ -11,8 +11,19 @@ import re
 
 from canary.history.queries import daily_ordinal
 from canary.notify.model import Facts, FirstBad, Previous, StreakFacts, run_date
-from canary.notify.redact import clean, escape_inline, fence, fit, trim_lines
+from canary.notify.redact import (
+    clean,
+    escape_inline,
+    fence,
+    fit,
+    neutralize_markers,
+    neutralize_mentions,
+    neutralize_refs,
+    trim_lines,
+)
+from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.record import RunRecord, cache_read_errors, cold_reason
+from canary.textio import printable
 
 TITLE_MAX = 120
 # Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone
@@ -23,8 +34,8 @@ FIELD_MAX = 300
 
 
 def code(text: str) -> str:
-    """Inline code that ``text`` cannot close."""
-    text = " ".join(str(text).split())
+    """Inline code that ``text`` cannot close (nor forge a marker with, nor drive a terminal)."""
+    text = neutralize_refs(neutralize_markers(neutralize_mentions(" ".join(printable(str(text)).split()))))
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     bar = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -32,9 +43,21 @@ def code(text: str) -> str:
 
 
 def trigger(record: RunRecord) -> str:
+    """How the run was started: ``scheduled`` (a ``schedule`` event), ``manual`` (a dispatch), the
+    name of another Actions event, or ``""`` outside Actions."""
     ctx = record.context or {}
     event = ctx.get("event") or (ctx.get("ci") or {}).get("event_name")
-    return "scheduled" if event in (None, "", "schedule") else "manual" if event == "workflow_dispatch" else str(event)
+    return {"schedule": "scheduled", "workflow_dispatch": "manual"}.get(event, escape_inline(event or ""))
+
+
+def which_canary(record: RunRecord) -> str:
+    """The canary a message speaks of: "scheduled tpu canary", or "tpu canary run by hand on HOST"."""
+    how = trigger(record)
+    lane = escape_inline(record.lane)
+    if how:
+        return f"{how} {lane} canary"
+    host = (record.context or {}).get("host")
+    return f"{lane} canary run by hand on {escape_inline(host) if host else 'an unrecorded host'}"
 
 
 def summary_line(record: RunRecord) -> str:
@@ -64,9 +87,10 @@ def determinism(record: RunRecord) -> str:
     same = sum(1 for a in record.attempts if a.failed and fp and a.fingerprint == fp)
     failed = sum(1 for a in record.attempts if a.failed)
     cls = record.classification
+    if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
+        return ("Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it "
+                "repeats.")
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
-        if n == 1:
-            return "Deterministic: the run's only attempt failed with this signature (no retry was allowed or needed)."
         return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
         return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
@@ -110,7 +134,8 @@ def attempts_section(record: RunRecord) -> str:
             fp = a.fingerprint
             cold = a.cold_reason()
             known = a.cache is not None
-            lines.append(f"| {a.number} | {escape_inline(a.outcome)} | {code(fp) if fp else '—'} | "
+            outcome = "trained to the end, failed its gates" if trained_to_the_end(a) else a.outcome
+            lines.append(f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
                          f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
     return "\n".join(lines)
 
@@ -148,13 +173,15 @@ def cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
 def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:
     if streak is None:
         return "Streak: unknown (no run history)."
-    span = (f"failing since {streak.first_failure}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
+    span = (f"failing since {escape_inline(streak.first_failure)}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
             f"{streak.days} day{'s' if streak.days != 1 else ''}")
     if streak.consecutive_days > 1:
         return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
     if streak.runs > 1:
         return f"Failing {streak.runs} runs in a row ({span})."
-    return "First failure since the last pass." if ever_passed else "First failure; no passing run on this lane is recorded."
+    if ever_passed:
+        return "First failure since the last pass."
+    return "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def what_is_new(record: RunRecord, previous: Previous | None) -> str:
@@ -164,9 +191,10 @@ def what_is_new(record: RunRecord, previous: Previous | None) -> str:
     now = Previous.of(record)
     changes = []
     if previous.lane and previous.lane != now.lane:
-        changes.append(f"last seen on the {previous.lane} lane, now on {now.lane}")
+        changes.append(f"last seen on the {escape_inline(previous.lane)} lane, now on {escape_inline(now.lane)}")
     if previous.classification != now.classification and now.classification:
-        changes.append(f"classification {previous.classification or 'unknown'} → {now.classification}")
+        changes.append(f"classification {escape_inline(previous.classification or 'unknown')} → "
+                       f"{escape_inline(now.classification)}")
     if (previous.failed_attempts, previous.attempts) != (now.failed_attempts, now.attempts):
         changes.append(f"{now.failed_attempts} of {now.attempts} attempts failed "
                        f"(was {previous.failed_attempts} of {previous.attempts})")
@@ -176,7 +204,7 @@ def what_is_new(record: RunRecord, previous: Previous | None) -> str:
             changes.append(f"{label}: {'yes' if after else 'no'} (was {'yes' if before else 'no'})")
     if previous.commit and now.commit and previous.commit != now.commit:
         changes.append(f"commit {code(now.commit[:12])} (was {code(previous.commit[:12])})")
-    since = f"run {code(previous.run_id)} ({previous.date})"
+    since = f"run {code(previous.run_id)} ({escape_inline(previous.date)})"
     if not changes:
         return f"Nothing new since the previous occurrence, {since}: same commit, attempts and cache facts."
     return f"New since the previous occurrence, {since}: " + "; ".join(changes) + "."
@@ -189,7 +217,7 @@ def window_section(facts: Facts) -> str:
     if lp is None:
         lines.append("No passing run on this lane is recorded, so there is no window to show.")
         return "\n".join(lines + ([escape_inline(clean(facts.window_note, s))] if facts.window_note else []))
-    since = f"run {code(lp.run_id)} on {lp.date}" + (f" at {code(lp.commit[:12])}" if lp.commit else "")
+    since = f"run {code(lp.run_id)} on {escape_inline(lp.date)}" + (f" at {code(lp.commit[:12])}" if lp.commit else "")
     if facts.window is None:
         lines.append(f"Last pass: {since}. The commits since are unknown"
                      + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else "."))
@@ -241,10 +269,10 @@ def _versions_lines(facts: Facts) -> list[str]:
 
 
 def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
-    how = (f"`canary bisect --test {fb.test}`: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
+    how = (f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
            f"{fb.skipped} skipped, {fb.seconds:.0f} s")
     if fb.sha:
-        return (f"### First bad commit\nfirst bad commit: {fb.sha} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
                 f"\n\nFound by {how}.")
     among = ""
     if fb.candidates:
@@ -255,15 +283,6 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
         return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
     why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
     return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
-
-
-def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
-    cmds = [f"canary repro {record.lane} --cold"]
-    kind = record.signature.kind if record.signature else None
-    if kind == "compile_error":
-        platform = facts.platform or record.lane
-        cmds.append(f"canary lower --lane {record.lane} --platform {platform}")
-    return cmds
 
 
 def _repro_section(record: RunRecord, facts: Facts) -> str:
@@ -304,12 +323,25 @@ def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str,
     return fit(render, excerpt, limit)
 
 
+def confirmation(record: RunRecord, facts: Facts) -> str:
+    """Whether the failure is confirmed: its lane's last two runs failed with this signature. A run
+    that made one attempt alone is unconfirmed until the next one fails the same way."""
+    if facts.streak is not None and facts.streak.runs >= 2:
+        return "Confirmed: the last two runs on this lane failed with this signature."
+    if record.classification == "unconfirmed" or (len(record.attempts) == 1 and record.classification == "deterministic"):
+        return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
+                "the next run that fails with this signature confirms it.")
+    return ""
+
+
 def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
     """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
     s = facts.secrets
     new = what_is_new(record, facts.previous)
+    said = confirmation(record, facts)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", new] if new else [])),
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", said] if said else [])
+                  + (["", new] if new else [])),
         signature_section(record, s),
         attempts_section(record),
         cache_section(record, s),

@@ -23,7 +23,7 @@ from typing import Any
 
 from canary.history import user_data_dir
 from canary.notify.model import Facts
-from canary.record import RunRecord
+from canary.record import RunRecord, check_id
 from canary.run.directory import NOTIFY_PENDING
 
 PENDING_KEY = "notify_pending"  # in a run record's context, in the history
@@ -64,7 +64,7 @@ def home_of(record: RunRecord) -> Path:
     run_dir = Path(record.run_dir) if record.run_dir else None
     if run_dir is not None and run_dir.is_dir():
         return run_dir
-    return default_root() / record.run_id
+    return default_root() / check_id(record.run_id, "run_id")
 
 
 def roots_for(record: RunRecord) -> list[Path]:

@@ -4,7 +4,8 @@ The decisions, over any issue tracker that can list, create, close and comment (
 or the dry-run recorder that only prints what it would do):
 
 * a failing run: find the open ``canary`` issue whose body carries the signature's fingerprint
-  marker; comment on it, or open one. After opening, list again: when two notifiers raced, the
+  marker (or, when there is none, one an earlier canary opened under an older fingerprint of the
+  same failure); comment on it, or open one. After opening, list again: when two notifiers raced, the
   lowest number is kept and the other is closed as its duplicate.
 * a passing run that ends a failure streak: one "Recovered" comment on each open issue of the
   streak's signatures (closing it when asked).
@@ -79,6 +80,23 @@ def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, 
                   key=lambda i: i["number"])
 
 
+def older_names(fingerprint: str, facts: Facts, legacy: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The fingerprints ``fingerprint``'s failure had by earlier rules: its own record's, and
+    those the history's runs of it were recorded with."""
+    olds = [*legacy, *(old for fp, old in facts.aliases if fp == fingerprint)]
+    return [f for f in dict.fromkeys(olds) if f != fingerprint]
+
+
+def _issue_of(issues: list[dict[str, Any]], fingerprint: str, olds: list[str]) -> list[dict[str, Any]]:
+    """The open issues of ``fingerprint``; when there is none, the oldest one an earlier canary
+    opened for the same failure under an older fingerprint."""
+    found = _matching(issues, fingerprint)
+    if found or not olds:
+        return found
+    earlier = sorted((i for old in olds for i in _matching(issues, old)), key=lambda i: i["number"])
+    return earlier[:1]
+
+
 def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record: RunRecord) -> Action:
     n = issue["number"]
     if has_run_marker([head_markers(issue.get("body"))], record.run_id, record.lane) or has_run_marker(
@@ -102,7 +120,7 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
     sig = signature_or_fallback(record)
     fingerprint = sig.fingerprint
     issues = gh.list_issues(LABEL)
-    found = _matching(issues, fingerprint)
+    found = _issue_of(issues, fingerprint, older_names(fingerprint, facts, sig.legacy))
     if found:
         keep, extra = found[0], found[1:]
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
@@ -135,7 +153,7 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
     actions: list[Action] = []
     issues = gh.list_issues(LABEL)
     for fp in dict.fromkeys(facts.recovered):
-        for issue in _matching(issues, fp)[:1]:
+        for issue in _issue_of(issues, fp, older_names(fp, facts))[:1]:
             closing = close and not still_failing_on(facts, fp)
             actions.append(_comment_once(gh, issue, recovery_comment(record, facts, closing, fp), record))
             if closing:

@@ -167,7 +167,7 @@ def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]]) -> str:
         for s in series:
             pts = [(t, v) for t, v in zip(map(_when, s.started_at), s.values[key]) if t is not None and v is not None]
             if pts:
-                ax.plot([t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1, label=s.lane)
+                ax.plot([t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1, label=s.label)
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
         if ax.has_data() and len(series) > 1:

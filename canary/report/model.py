@@ -1,9 +1,9 @@
 """What the report shows, as plain data computed from run records. Pure; no I/O.
 
-    lanes = lane_views(records)          # per lane: one cell per run, oldest first
+    lanes = lane_views(records)          # per series (lane, ferry): one cell per run, oldest first
     details = run_details(record)        # what a cell opens: verdict, gates, signature, cache, links
     sigs = signature_rows(records)       # the failure signatures, those still failing first
-    series = perf_series(records)        # step time, tokens/s, compile seconds per lane
+    series = perf_series(records)        # step time, tokens/s, compile seconds per series (full runs)
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from canary.record import RunRecord
 # classification -> (short label shown in the cell, colour, what it means)
 CLASSES: dict[str, tuple[str, str, str]] = {
     "pass": ("P", "#2e7d32", "every attempt passed"),
+    "unconfirmed": ("U", "#e57373", "the run's only attempt failed: not yet seen twice"),
     "deterministic": ("D", "#c62828", "every attempt failed the same way"),
     "intermittent": ("I", "#ef6c00", "attempts failed differently, or one passed after failures"),
     "cache-masked": ("CM", "#6a1b9a", "failed only where the program was lowered cold"),
@@ -71,7 +72,7 @@ def issue_search_url(r: RunRecord) -> str | None:
     notify = ctx.get("notify")
     if isinstance(notify, dict) and notify.get("url"):
         return str(notify["url"])
-    fp = r.fingerprint
+    fp = queries.fingerprint_of(r)
     repo = repo_url(r)
     if fp and repo:
         return f"{repo}/issues?q={quote_plus(f'is:issue {fp}')}"
@@ -183,6 +184,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class LaneView:
+    """One series' timeline: a lane and a ferry (``series`` reads ``cpu/moe-canary``)."""
+
     lane: str
     cells: list[Cell]
     runs: int
@@ -190,24 +193,35 @@ class LaneView:
     flakiness: float
     streak: queries.Streak
     latest: RunRecord
+    ferry: str = ""
+    short: int = 0  # runs that asked for fewer steps than the ferry's: shown, never counted
+
+    @property
+    def series(self) -> str:
+        return f"{self.lane}/{self.ferry}" if self.ferry else self.lane
 
 
 def cell(r: RunRecord) -> Cell:
     name = run_class(r)
     label, colour, _ = class_style(name)
-    fp = r.fingerprint
+    fp = queries.fingerprint_of(r)
     title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
-    return Cell(r.run_id, name, label, colour, title)
+    if queries.is_short(r):
+        title += f"  short run: {r.steps_requested} of {r.ferry_steps} steps, not counted"
+    return Cell(r.run_id, name, label.lower() if queries.is_short(r) else label, colour, title)
 
 
 def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
     records = list(records)
     views = []
-    for lane in sorted({r.lane for r in records}):
-        rs = ordered(records, lane)
+    for key in queries.series_keys(records):
+        rs = queries.in_series(records, key.lane, key.ferry)
+        full = [r for r in rs if not queries.is_short(r)]
         views.append(LaneView(
-            lane=lane, cells=[cell(r) for r in rs], runs=len(rs), passes=sum(r.verdict == "pass" for r in rs),
-            flakiness=queries.flakiness(rs, lane), streak=queries.current_streak(rs, lane), latest=rs[-1],
+            lane=key.lane, ferry=key.ferry, cells=[cell(r) for r in rs], runs=len(rs),
+            passes=sum(r.verdict == "pass" for r in full), short=len(rs) - len(full),
+            flakiness=queries.flakiness(rs, key.lane, ferry=key.ferry),
+            streak=queries.current_streak(rs, key.lane, ferry=key.ferry), latest=(full or rs)[-1],
         ))
     return views
 
@@ -231,11 +245,12 @@ def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
     (its latest runs fail with it) first, then the most recently seen."""
     records = ordered(records)
     occ = queries.occurrences(records)
-    latest = {fp: next(r for r in reversed(records) if r.fingerprint == fp and r.verdict != "pass")
+    latest = {fp: next(r for r in reversed(records) if queries.fingerprint_of(r) == fp and r.verdict != "pass")
               for fp in occ}
     rows = []
     for fp, o in occ.items():
-        streak = sum(queries.current_streak(records, lane, fingerprint=fp).runs for lane in o.lanes)
+        streak = sum(queries.current_streak(records, k.lane, fingerprint=fp, ferry=k.ferry).runs
+                     for k in queries.series_keys(records) if k.lane in o.lanes)
         sig = latest[fp].signature
         error = (f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else ""))
         rows.append(SignatureRow(
@@ -277,14 +292,23 @@ class Series:
     lane: str
     started_at: list[str] = field(default_factory=list)
     values: dict[str, list[float | None]] = field(default_factory=dict)
+    ferry: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.lane}/{self.ferry}" if self.ferry else self.lane
 
 
 def perf_series(records: Iterable[RunRecord]) -> list[Series]:
-    """Per lane, oldest first: each metric of :data:`PERF_METRICS` per run (None where unknown)."""
+    """Per series (lane, ferry), oldest first: each metric of :data:`PERF_METRICS` per full run
+    (None where unknown); a short run's figures are mostly compilation and are left out."""
     records = list(records)
     out = []
-    for lane in sorted({r.lane for r in records}):
-        rs = ordered(records, lane)
+    for key in queries.series_keys(records):
+        rs = [r for r in queries.in_series(records, key.lane, key.ferry) if not queries.is_short(r)]
+        if not rs:
+            continue
         points = [perf_point(r) for r in rs]
-        out.append(Series(lane, [r.started_at for r in rs], {k: [p[k] for p in points] for k, _ in PERF_METRICS}))
+        out.append(Series(key.lane, [r.started_at for r in rs], {k: [p[k] for p in points] for k, _ in PERF_METRICS},
+                          ferry=key.ferry))
     return out

@@ -37,7 +37,8 @@ window.addEventListener('hashchange',openRun);document.addEventListener('DOMCont
 
 @dataclass(frozen=True)
 class LossView:
-    """A lane's loss chart: the run it is from, the SVG (None when there is none) and why not."""
+    """A series' loss chart: the run it is from, the SVG (None when there is none) and why not.
+    ``lane`` names the series (``cpu/moe-canary``)."""
 
     lane: str
     run_id: str
@@ -67,8 +68,9 @@ def lane_html(v: LaneView) -> str:
     s = v.streak
     state = (f"failing {s.runs} run{'s' if s.runs != 1 else ''} in a row ({escape(s.daily_ordinal)}), "
              + (f"<code>{escape(s.fingerprint)}</code>" if s.fingerprint else "no failure signature")) if s.failing else "latest run passed"
-    return (f'<div class="lane" id="lane-{escape(v.lane)}"><h3>{escape(v.lane)}</h3>'
-            f'<div class="meta">{v.runs} runs, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
+    short = (f" ({v.short} short run{'s' if v.short != 1 else ''}, in lower case, not counted)" if v.short else "")
+    return (f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}"><h3>{escape(v.series)}</h3>'
+            f'<div class="meta">{v.runs} runs{short}, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
             f'<div class="timeline">{"".join(_cell_html(c) for c in v.cells)}</div></div>')
 
 

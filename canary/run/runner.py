@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import secrets
 import shutil
 from dataclasses import dataclass
@@ -229,7 +230,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             else:
                 signature = signature_mod.for_attempt(
                     log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                    [r.to_dict() for r in results], sig_options)
+                    [r.to_dict() for r in results], sig_options, ferry=ferry.name)
             attempts.append(Attempt(
                 n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
                 metrics.steps_completed, metrics.final_loss, outcome.detail, error,
@@ -266,12 +267,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(ferry_path),
         steps_requested=steps_requested,
+        ferry_steps=ferry.lane(lane.name).steps,
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
-                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,
+                        host=platform.node()),
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
         **identity,
