@@ -1,5 +1,7 @@
 """The words: what a new issue, a recurrence and a recovery say (pure, no I/O)."""
 
+from dataclasses import replace
+
 import pytest
 
 from canary.notify.compose import issue_title, new_issue, recovery_comment, recurrence_comment
@@ -117,6 +119,25 @@ def test_repro_names_the_lowering_preflight_only_for_compile_errors():
     assert repro_commands(failing(), INCIDENT) == ["canary repro tpu --cold", "canary lower --lane tpu --platform tpu"]
     sig = Signature("f00d", "runtime_crash", "RuntimeError", "boom")
     assert repro_commands(failing(signature=sig), INCIDENT) == ["canary repro tpu --cold"]
+
+
+def test_a_gate_failure_is_reproduced_by_the_full_run_cold_with_its_gates():
+    """A run that trained to the end and failed its gates (the final loss) is not reproduced by a
+    10-step repro, which passes: the hint is the full run, cold, with the gates it used; its
+    attempts table says the attempt failed its gates, not that it succeeded."""
+    sig = Signature("0ddba11", "gate_regression", None, "max_final_loss: 4.2 > 4.0")
+    att = Attempt(1, "succeeded", 0, 30.0, "train.log", 200, 4.2, signature=sig)
+    run = replace(failing(lane="cpu", signature=sig, classification="deterministic"), attempts=[att],
+                  gates_path="/home/me/mine/moe-canary.toml", ferry_path="/src/canary/ferries/moe-canary.toml",
+                  steps_requested=200, ferry_steps=200)
+    assert repro_commands(run, Facts(platform="cpu")) == ["canary run cpu --cold --gates /home/me/mine/moe-canary.toml"]
+    pinned = replace(run, gates_path="/src/canary/gates/moe-canary.toml", steps_requested=50)
+    assert repro_commands(pinned, Facts()) == ["canary run cpu --cold --steps 50"]
+    crashed_late = replace(run, attempts=[replace(att, outcome="failed", steps_completed=120, signature=None)])
+    assert repro_commands(crashed_late, Facts())[0].startswith("canary run cpu --cold")
+    body = new_issue(run, Facts(platform="cpu")).body
+    assert "| 1 | trained to the end, failed its gates |" in body and "| succeeded |" not in body
+    assert "canary run cpu --cold --gates /home/me/mine/moe-canary.toml" in body and "canary repro" not in body
 
 
 def test_title_is_one_short_line():

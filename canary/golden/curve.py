@@ -110,6 +110,7 @@ class Golden:
     host: dict[str, Any] = field(default_factory=dict)
     recorded: dict[str, Any] = field(default_factory=dict)
     path: str = ""
+    note: str = ""  # how this golden was found, when it is not the one the gates file names (never written)
 
     def window_rtol(self, i: int) -> float:
         """The tolerance of window ``i``: its own where the file gives one, else the curve's."""

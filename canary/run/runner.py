@@ -162,7 +162,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                               "canary's kernel choices do not reach it")
     identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
-    golden = golden_store.load_golden(ferry.name, lane.name, opts.gates) if opts.judge_golden else None
+    golden = golden_store.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
@@ -280,6 +280,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         **identity,
     )
     result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
+    if golden is not None and golden.note:  # a copied gates file judged against the pinned golden
+        result.context["golden_note"] = golden.note
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
         result.context["metrics_warnings"] = metrics.warnings[:20]
     if trouble.said:
