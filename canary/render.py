@@ -261,18 +261,26 @@ def notify_result(result: Any) -> None:
 
 
 def lowering_report(report: Any, c: Console) -> None:
-    """A cross-platform lowering (a :class:`canary.run.lowering.LowerReport`): a row per platform, and
-    for a failure its error and the grouped matmul, shapes and diagnosis it was traced to."""
+    """A cross-platform lowering (a :class:`canary.run.lowering.LowerReport`): a row per platform, its
+    program's fingerprint against the last pass's, and for a failure its error and the grouped
+    matmul, shapes and diagnosis it was traced to."""
+    from rich.markup import escape
+
     t = Table(title=f"cross-platform lowering of {report.ferry}", title_justify="left")
-    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "result"):
+    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "program", "result"):
         t.add_column(col)
     for p in report.platforms:
         t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, f"{p.batch_size} x {p.seq_len}",
-                  f"{p.seconds:.2f}", "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
+                  f"{p.seconds:.2f}", (p.fingerprint or "—")[:12], "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
     c.print(t)
     for p in report.platforms:
         for note in p.notes:
             c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
+        if p.program and p.program.get("message"):
+            c.print(("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",
+                    highlight=False)
+            for cause in p.program.get("causes") or []:
+                c.print(f"  likely cause: {cause}", markup=False, highlight=False)
         if p.ok:
             continue
         c.print(f"[bold red]{p.platform}[/] (lane {p.lane}):", highlight=False)

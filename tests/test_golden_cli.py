@@ -157,10 +157,10 @@ def test_a_copied_gates_file_falls_back_to_the_pinned_golden_and_says_so(tmp_pat
     copy.parent.mkdir()
     copy.write_text((project_root() / "gates" / "moe-canary.toml").read_text().replace(
         "max_final_loss = 4.0", "max_final_loss = 3.0"))
-    g = golden.load_golden("moe-canary", "cpu", str(copy), ferry.version)
+    g = store.load_golden("moe-canary", "cpu", str(copy), ferry.version)
     pinned = project_root() / "gates" / "moe-canary.cpu.golden.json"
     assert g is not None and g.path == str(pinned) and g.ferry_version == ferry.version
     assert str(copy.parent / "moe-canary.cpu.golden.json") in g.note and str(pinned) in g.note
     with pytest.raises(ConfigError, match=r"is for moe-canary v\d+ on cpu, not moe-canary v999 on cpu.*absolute path"):
-        golden.load_golden("moe-canary", "cpu", str(copy), 999)
-    assert golden.load_golden("moe-canary", "cpu").note == ""  # the pinned gates' own golden: nothing to say
+        store.load_golden("moe-canary", "cpu", str(copy), 999)
+    assert store.load_golden("moe-canary", "cpu").note == ""  # the pinned gates' own golden: nothing to say

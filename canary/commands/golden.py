@@ -114,7 +114,7 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
     verdict = None
     if result.run_dir is not None:
         from canary.judge.gates import verdict as verdict_of
-        from canary.run.runner import judge_path
+        from canary.run.gate import judge_path
 
         verdict = verdict_of(judge_path(result.run_dir, lane, gates).results)
     if as_json:

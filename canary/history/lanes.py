@@ -69,10 +69,9 @@ def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *,
         "note": note,
         "versions": [asdict(v) for v in changes] if changes is not None else None,
     }
-
-
 def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int, commits: Commits) -> dict[str, Any]:
     """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
+
     lane, ferry = key.lane, key.ferry
     s = queries.current_streak(records, lane, ferry=ferry)
     lp = queries.last_pass(records, lane, ferry=ferry)
@@ -114,3 +113,5 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
         "series": [series_summary(records, key, last, commits) for key in queries.series_keys(records)],
         "occurrences": queries.occurrences(records),
     }
+
+

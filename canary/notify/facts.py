@@ -13,8 +13,8 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Sequence
 
 from canary.history import queries
-from canary.history.lanes import Commits, regression_window, version_changes
-from canary.errors import ConfigError
+from canary.history.lanes import Commits, regression_window, version_changes, watched_paths
+from canary.errors import CanaryError, ConfigError
 from canary.notify.model import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
 from canary.record import RunRecord
 
@@ -61,6 +61,29 @@ def _infra(records: Sequence[RunRecord], record: RunRecord) -> InfraFacts | None
                       run_date(s.last_verdict) if s.last_verdict else None)
 
 
+def step_notes(record: RunRecord, records: Sequence[RunRecord], commits: Commits) -> tuple:
+    """The steps ``record`` brings to light in its lane's gated metrics, each with the commits
+    between the run before it and its own (watched first)."""
+    from canary.history.changes import new_steps, series
+    from canary.notify.performance import StepNote
+
+    notes = []
+    for s in new_steps(records, record):
+        ids = [p.run_id for p in series(records, record.lane, record.ferry, s.metric)]
+        nearby = tuple(ids[i] for i in (s.index - 1, s.index + 1) if 0 <= i < len(ids))
+        window, note = None, ""
+        if s.previous_commit and s.commit:
+            try:
+                window = tuple(queries.regression_window(commits(s.previous_commit, s.commit),
+                                                         watched_paths(record.ferry)))
+            except CanaryError as e:
+                note = str(e)
+        else:
+            note = "the runs either side of the step have no recorded commit"
+        notes.append(StepNote(s, window, note, nearby))
+    return tuple(notes)
+
+
 def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: Commits) -> Facts:
     """Everything a message about ``record`` states beyond the record. ``history`` None: unknown.
     ``commits(good, bad)`` lists the commits between two (:func:`canary.git.window_commits` for the
@@ -70,6 +93,9 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
         return Facts(lane_context=context, platform=platform,
                      window_note="no run history was read, so the streak and the window are unknown")
     records = _up_to(history, record)
+    from canary.history.programs import program_note
+
+    program = program_note(record, records) or ""
     if record.verdict == "pass":
         ended = queries.current_streak(records[:-1], record.lane, ferry=record.ferry)
         others = [k for k in queries.series_keys(records) if k != queries.series_of(record)]
@@ -79,7 +105,8 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
                           if fp in ended.fingerprints)
         return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
                      failure_streak=_streak(ended), failing_elsewhere=elsewhere,
-                     aliases=tuple(queries.aliases(records, ended.fingerprints)))
+                     aliases=tuple(queries.aliases(records, ended.fingerprints)), program=program,
+                     steps=step_notes(record, records, commits))
     fp = queries.fingerprint_of(record)
     streak = queries.current_streak(records, record.lane, fingerprint=fp, ferry=record.ferry)
     window, note = regression_window(record, streak, commits)
@@ -88,7 +115,7 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
         lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
         window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
         versions=version_changes(record, streak), infra=_infra(records, record),
-        aliases=tuple(queries.aliases(records, [fp] if fp else [])),
+        aliases=tuple(queries.aliases(records, [fp] if fp else [])), program=program,
     )
 
 

@@ -111,6 +111,8 @@ class Facts:
     versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
     first_bad: FirstBad | None = None  # a new signature's window, bisected
+    program: str = ""  # the run's lowered program against the last pass's ("same program as the last pass")
+    steps: tuple = ()  # on a pass: the new steps in gated metrics (canary.notify.performance.StepNote)
     # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
     aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
@@ -118,6 +120,7 @@ class Facts:
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("secrets")
+        d["steps"] = [n.to_dict() for n in self.steps]
         return d
 
     @classmethod
@@ -131,6 +134,9 @@ class Facts:
                                              list(c.get("watched_paths", []))) for c in d["window"])
         if d.get("versions") is not None:
             d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
+        from canary.notify.performance import StepNote
+
+        d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
         d["aliases"] = tuple((fp, old) for fp, old in d.get("aliases", ()))

@@ -251,7 +251,13 @@ def short_version(name: str, value: str | None) -> str:
 
 
 def _versions_lines(facts: Facts) -> list[str]:
-    """The version changes since the last pass, under the commits."""
+    """The version changes since the last pass, under the commits, and whether the lowered
+    program is the last pass's."""
+    program = ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
+    return _version_changes(facts) + program
+
+
+def _version_changes(facts: Facts) -> list[str]:
     if facts.last_pass is None:
         return []
     if facts.versions is None:

@@ -11,6 +11,9 @@ or the dry-run recorder that only prints what it would do):
   streak's signatures (closing it when asked).
 * exactly once: every body and comment carries the run's marker; a marker already on the issue
   means this run was told, and nothing is posted.
+* a passing run that brings a step to light in a metric its lane gates (a change point, see
+  :mod:`canary.history.changes`): a comment on the lane's open ``canary-performance`` issue, or
+  the issue opened; never on a failure issue. A step already announced there is not again.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from canary.notify.compose import (
     signature_or_fallback,
     still_failing_on,
 )
+from canary.notify import performance
 from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, has_run_marker
 from canary.notify.model import Facts, Message
 from canary.record import RunRecord
@@ -35,6 +39,7 @@ LABELS = {
     "canary": ("fbca04", "A failure found by the scheduled canary"),
     "bug": ("d73a4a", "Something isn't working"),
     "canary-infra": ("c5def5", "The scheduled canary could not run (capacity, lost job): not a code regression"),
+    performance.LABEL: performance.LABEL_STYLE,
 }
 
 
@@ -163,6 +168,41 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
     return actions
 
 
+def _performance_issues(gh: IssueTracker, record: RunRecord) -> list[dict[str, Any]]:
+    marker = performance.issue_marker(record.lane, record.ferry)
+    return sorted((i for i in gh.list_issues(performance.LABEL) if head_markers(i.get("body")).split("\n", 1)[0] == marker),
+                  key=lambda i: i["number"])
+
+
+def report_performance(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
+    """The new steps of a passing run, on its lane's performance issue (opened for the first)."""
+    if not facts.steps:
+        return []
+    found = _performance_issues(gh, record)
+    if found:
+        keep, extra = found[0], found[1:]
+        actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
+        comments = gh.list_comments(keep["number"])
+        told = performance.announced(head_markers(t.get("body")) for t in [keep, *comments])
+        notes = performance.fresh(facts.steps, told)
+        n = keep["number"]
+        if not notes or has_run_marker((head_markers(t.get("body")) for t in [keep, *comments]), record.run_id,
+                                       record.lane):
+            return actions + [Action("already-posted", n, f"these steps are already on #{n}", keep.get("html_url"))]
+        msg = performance.step_comment(record, facts, notes)
+        c = gh.create_comment(n, msg.body)
+        return actions + [Action("commented", n, f"commented on #{n}", c.get("html_url") or keep.get("html_url"),
+                                 msg.body)]
+    msg = performance.new_issue(record, facts, facts.steps)
+    gh.ensure_label(performance.LABEL, *performance.LABEL_STYLE)
+    created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
+    actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
+    again = _performance_issues(gh, record)  # another notifier may have opened it meanwhile: the lowest wins
+    if again and created.get("number") is not None and again[0]["number"] != created.get("number"):
+        actions.append(_close_as_duplicate(gh, created, again[0]["number"], record))
+    return actions
+
+
 def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False,
            on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
     """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
@@ -170,5 +210,5 @@ def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery:
     if record.verdict == "cancelled":
         return []
     if record.verdict == "pass":
-        return report_recovery(gh, record, facts, close_on_recovery)
+        return report_recovery(gh, record, facts, close_on_recovery) + report_performance(gh, record, facts)
     return report_failure(gh, record, facts, on_new)

@@ -346,6 +346,10 @@ SUMMARY_KEYS = (
     "devices",
     "data/entropy_floor",
     "parameter_count",
+    "program/fingerprint",
+    "program/platform",
+    "program/fingerprint_seconds",
+    "program/error",
     "_runtime",
 )
 
