@@ -48,7 +48,6 @@ def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as
         c = console()
         if not result.hardware.present:
             c.print(f"[bold yellow]{result.message}[/]", highlight=False)
-            c.print(f"[dim]{result.hardware.detail}[/]", highlight=False)
             lowering_report(result.lowering, c)
             c.print("cache: not used (a lowering compiles nothing, so nothing is read or written)")
         else:
