@@ -23,6 +23,14 @@ from canary.record import Attempt
 CLASSIFICATIONS = ("pass", "unconfirmed", "deterministic", "intermittent", "cache-masked", "infrastructure")
 
 
+def said(classification: str | None, attempts: Sequence[Attempt]) -> str | None:
+    """A recorded classification in today's words: an earlier canary called a run whose one
+    attempt failed ``deterministic``; one attempt is ``unconfirmed``."""
+    if classification == "deterministic" and len(attempts) == 1:
+        return "unconfirmed"
+    return classification
+
+
 def classify(attempts: Sequence[Attempt]) -> str | None:
     """``pass`` | ``unconfirmed`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` |
     ``infrastructure``; ``None`` without attempts."""
