@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from canary.notify.compose import issue_fingerprint
+from canary.notify.markers import issue_fingerprint
 from conftest import run_cli
 from github_server import REPO, TOKEN, RawReply, github  # noqa: F401 (fixture)
 from notify_records import failing
