@@ -9,7 +9,7 @@ from canary.notify.markers import issue_fingerprint
 from canary.notify.model import Facts, LastPass, Previous, StreakFacts
 from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
 from canary.record import cold_reason
-from canary.history.queries import WindowCommit
+from canary.history.windows import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
 
