@@ -4,6 +4,7 @@ history or the spools."""
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 import urllib.parse
@@ -35,6 +36,10 @@ TOKENS = {
     "aws temporary key id": "ASIA" + "Y34FZKBOKMUTVV7A",
     "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "hugging face": "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
+    # round 2 (#27): shapes a hostile sweep got through
+    "pypi": "pypi-" + "AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTEyMzQtMTIzNC0xMjM0LTEyMzQ1Njc4OTAxMgACKlsz",
+    "basic auth, base64": base64.b64encode(b"ci-bot:" + b"Zq3opaqueS3cret99").decode(),
+    "x-access-token, base64": base64.b64encode(b"x-access-token:ghs_" + b"kL6mN7oP8q" * 3 + b"R9sT0u").decode(),
 }
 # Secrets with no shape of their own: recognised by the name that carries them.
 KEYED = {
@@ -42,6 +47,17 @@ KEYED = {
     "w&b key": ("WANDB_API_KEY=", "0123456789abcdef0123456789abcdef01234567"),
     "secret-named setting": ("DB_PASSWORD=", "correct-horse-battery-staple"),
     "client secret": ('"client_secret": "', "Zq3-opaque-Client-Secret-Value"),
+    # round 2 (#27)
+    "azure sas sig": ("https://acct.blob.core.windows.net/c/b.bin?sv=2022-11-02&sp=r&sig=",
+                      "abcdEFGHijkl%2BmnopQRST0123uvwx%3D"),
+    "azure account key": ("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
+                          "abcdEFGHijklMNOPqrstUVWXyz0123456789+/abcdEFGHijklMNOPqrstUVWXyz0123456789+/ABCD=="),
+    "slack webhook": ("posting to https://hooks.slack.com/services/", "T01ABCD2E/B03FGHI4J/abcdEFGHijklMNOPqrstUVWX"),
+    "x-api-key header": ("X-Api-Key: ", "a1b2c3d4e5f6a7b8c9d0e1f2"),
+    "gcs signed url": ("https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=",
+                       "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d"),
+    "password flag": ("mysql -h db --password ", "Tr0ub4dor-3xyz-Q"),
+    "private_key_id": ('"private_key_id": "', "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
 }
 PEM_BODY = ["MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Zlo", "gkSr1Bo4P1ZpNRCxZ7mZ0wNmeVuRQdUtW0fAx4T8", "pJq5c3Kx0Qv+u/w=="]
 PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END RSA PRIVATE KEY-----"

@@ -12,9 +12,9 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 from canary.errors import ConfigError
 from canary.textio import read_text
@@ -29,7 +29,13 @@ MAX_STEPS = 10_000_000  # a canary is a short run; more steps than this is a typ
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    # strict: a number is a number (steps = "200" or true is an error, not 200 or 1; 1e11 is no int)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
+
+
+# A lane, ferry or gates name becomes a run id, a folder, a marker and markdown: a safe set only.
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$"
+Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 
 
 # ----------------------------------------------------------------------------- ferry
@@ -116,7 +122,7 @@ class LaneOverrides(_Strict):
 class _FerryIdentity(_Strict):
     """What every kind of ferry has: its name and version, and the paths that matter to it."""
 
-    name: str
+    name: Name
     version: int = Field(ge=1)
     description: str = ""
     watched_paths: list[str] = Field(default_factory=list)
@@ -141,7 +147,7 @@ class Ferry(_FerryIdentity):
     optimizer: OptimizerConfig
     trainer: TrainerConfig = TrainerConfig()
     data: DataConfig = DataConfig()
-    lanes: dict[str, LaneOverrides]
+    lanes: dict[Name, LaneOverrides]
 
     @model_validator(mode="after")
     def _check_lanes(self) -> "Ferry":
@@ -208,7 +214,7 @@ class CommandFerry(_FerryIdentity):
 
     kind: Literal["command"]
     command: CommandConfig
-    lanes: dict[str, CommandLane]
+    lanes: dict[Name, CommandLane]
 
 
 AnyFerry = Ferry | CommandFerry
@@ -262,7 +268,7 @@ class LauncherConfig(_Strict):
 
 
 class Lane(_Strict):
-    name: str
+    name: Name
     description: str = ""
     accelerator: str = "cpu"
     platform: Literal["cpu", "tpu", "cuda"] = "cpu"
@@ -282,7 +288,7 @@ class Lane(_Strict):
 
 
 class LanesFile(_Strict):
-    lanes: dict[str, Lane]
+    lanes: dict[Name, Lane]
 
     @model_validator(mode="before")
     @classmethod
@@ -317,9 +323,9 @@ class LaneGates(_Strict):
 
 
 class GatesFile(_Strict):
-    ferry: str | None = None
+    ferry: Name | None = None
     description: str = ""
-    lanes: dict[str, LaneGates]
+    lanes: dict[Name, LaneGates]
 
     def lane(self, name: str) -> LaneGates:
         try:

@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
-from canary.notify.redact import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
-                                  neutralize_mentions, neutralize_refs, trim_lines)
+from canary.notify.markdown import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
+                                    neutralize_mentions, neutralize_refs, trim_lines)
 from canary.record import Attempt, RunRecord, Signature
 from canary.textio import printable
 

@@ -18,7 +18,8 @@ from canary.notify.compose import (
     _window_section,
     code,
 )
-from canary.notify.redact import escape_inline, redact
+from canary.notify.markdown import escape_inline
+from canary.notify.redact import redact
 from canary.record import RunRecord
 from canary.report.model import gate_margin, links
 
