@@ -214,3 +214,83 @@ def test_a_log_file_is_redacted_in_place_whatever_its_size(tmp_path, monkeypatch
     assert token not in text and not [b for b in PEM_BODY if b[:16] in text] and REDACTED in text
     assert "step 49 loss 2.0" in text and "x" * 300 in text and text.endswith("\n")
     assert not redact_mod.redact_file(log, []) and not list(tmp_path.glob("*.redacting"))  # nothing left to do
+
+
+# ----------------------------------------------------------------------------- round 2 (#27)
+
+def test_a_github_token_cut_by_a_line_break_is_redacted_whole():
+    token = TOKENS["github classic"]
+    for cut in (8, 20, 30):
+        for brk in ("\n", "\\\n", "\r\n", "\\n"):
+            out = redact(f"token = '{token[:cut]}{brk}{token[cut:]}'\nstep 1 loss 2.0")
+            assert token[4:cut] not in out or cut - 4 < 8, (cut, brk, out)
+            assert token[cut:] not in out, (cut, brk, out)
+            assert "step 1 loss 2.0" in out
+
+
+def test_the_environments_secrets_are_caught_in_pieces_and_in_base64():
+    secret = "Zq7xW2pL9mK4vB8nR3tY6uH1"
+    text = "\n".join([f"part one {secret[:12]}", f"part two {secret[12:]}",
+                      base64.b64encode(f"x-access-token:{secret}".encode()).decode(),
+                      base64.urlsafe_b64encode(secret.encode()).decode(), "the run went on"])
+    out = redact(text, [secret])
+    for piece in (secret[:12], secret[12:], secret[3:11]):
+        assert piece not in out, out
+    assert "the run went on" in out
+    behind = base64.b64encode(f"x-access-token:{secret}".encode()).decode()
+    assert behind[20:] not in out and base64.urlsafe_b64encode(secret.encode()).decode()[:16] not in out, out
+
+
+# A failing stand-in that prints the environment's own token in two halves, in base64 behind
+# x-access-token, and cut by line breaks, dies with an Azure SAS in its message, and leaves a
+# tracker_metrics.jsonl holding a W&B key, an hf_ token and a URL password.
+_ROUND2_LEAKER = r'''
+import base64, json, os, shlex, sys
+out = json.load(open(shlex.split(sys.argv[1])[-1]))["out_dir"]
+tok = os.environ["GITHUB_TOKEN"]
+print("first half", tok[:20]); print("second half", tok[20:])
+print("basic", base64.b64encode(("x-access-token:" + tok).encode()).decode())
+print("cut", tok[:15] + "\\"); print(tok[15:])
+with open(out + "/tracker_metrics.jsonl", "w") as f:
+    f.write(json.dumps({"config": {"wandb": {"api_key": os.environ["PLANTED_WANDB"]}, "hf_token": os.environ["PLANTED_HF"],
+                                   "data": "https://ci:" + os.environ["PLANTED_PW"] + "@data.example.com/x"},
+                        "summary": {"_step": 1, "train/loss": 4.0}}) + "\n")
+print("Traceback (most recent call last):")
+print('  File "/srv/train.py", line 3, in <module>')
+print("RuntimeError: upload to https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=" + os.environ["PLANTED_SIG"] + " failed")
+sys.exit(1)
+'''
+
+
+def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_tracker_copies(tmp_path):
+    from github_server import REPO, GitHubServer
+
+    token = "ghs_" + "Qw3Er5Ty7Ui9Op1As2Df4Gh6Jk8Lz0Xc3Vb5"
+    planted = {"PLANTED_WANDB": "f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d", "PLANTED_HF": TOKENS["hugging face"],
+               "PLANTED_PW": "Pa55-w0rd-xyz", "PLANTED_SIG": "AbCdEf0123456789%2BghIJklMNop%3D"}
+    lanes = lanes_toml(tmp_path, [PY, "-c", _ROUND2_LEAKER, "{entrypoint}"])
+    with GitHubServer(token, REPO) as github:
+        env = dict(CANARY_LANES=str(lanes), GITHUB_TOKEN=token, GITHUB_API_URL=github.url,
+                   CANARY_GITHUB_BACKOFF_SCALE="0.001", CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"), **planted)
+        r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO,
+                       tmp_path=tmp_path, **env)
+        assert r.returncode == 1, r.stderr.decode()
+        result = json.loads(r.stdout)
+        [issue] = github.state.issues()
+    run_dir = Path(result["run_dir"])
+    trackers = list(run_dir.rglob("tracker_metrics.jsonl"))
+    assert len(trackers) == 2  # the run directory's and the attempt's copy
+    for t in trackers:
+        json.loads(t.read_text().splitlines()[0])  # still the trainer's JSON, values redacted
+    kept = {"title": issue["title"].encode(), "body": issue["body"].encode(), "stdout": r.stdout, "stderr": r.stderr,
+            "result.json": (run_dir / "result.json").read_bytes(), "history": (tmp_path / "history.sqlite3").read_bytes(),
+            **{str(p): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}}
+    assert REDACTED in issue["title"]
+    secrets = [token, *planted.values()]
+    for where, data in kept.items():
+        text = data.decode("utf-8", "replace")
+        for secret in secrets:
+            assert not [f for f in _forms(secret) if f in text], f"{secret!r} reached {where}"
+        for i in range(len(token) - 8):
+            assert token[i:i + 8] not in text, f"a piece of GITHUB_TOKEN reached {where}"
+        assert base64.b64encode(("x-access-token:" + token).encode()).decode()[20:40] not in text, where
