@@ -42,6 +42,7 @@ class Signature:
     frames: list[str] = field(default_factory=list)
     excerpt: str = ""  # the log lines the signature was taken from (for people, not for matching)
     group: str = ""  # a coarser key: error class and failing op or kernel (see canary.signature)
+    legacy: list[str] = field(default_factory=list)  # fingerprints this failure had by earlier rules
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
@@ -49,6 +50,7 @@ class Signature:
             return None
         d = dict(d)
         d["frames"] = list(d.get("frames") or [])
+        d["legacy"] = list(d.get("legacy") or [])
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
 
     def to_dict(self) -> dict[str, Any]:

@@ -39,20 +39,47 @@ def fold_skips(gates: list[dict[str, Any]]) -> list[dict[str, Any]]:
              else f"{group[0]['name']}, {group[1]['name']}"} for group in groups]
 
 
-def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates") -> Table:
+PERCENT_VALUES = ("loss_curve",)  # gates whose value is a relative deviation, shown as a percent like its threshold
+WIDE_TABLE = 100  # narrower than this, a gate's detail goes under the table: its name is never cut
+
+
+def gate_value(g: dict[str, Any]) -> str:
+    """A gate's value as the table shows it: loss_curve's worst window deviation as a percent
+    (``+0.38%``), as its threshold and margin are; anything else as :func:`fmt` writes it."""
+    v = g.get("value")
+    if g.get("name") in PERCENT_VALUES and isinstance(v, float) and math.isfinite(v):
+        return f"{v * 100:+.2f}%"
+    return fmt(v)
+
+
+def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates", width: int | None = None):
+    """The gates as a table. Below ``WIDE_TABLE`` columns (a pipe at 80, a narrow terminal) the
+    details are listed under the table, one per gate, so that no gate's name is cut."""
+    from rich.console import Group
+    from rich.markup import escape
+    from rich.text import Text
+
+    rows = fold_skips(list(gates))
+    narrow = width is not None and width < WIDE_TABLE
     t = Table(title=title, title_justify="left")
-    t.add_column("check")
+    t.add_column("check", no_wrap=True, min_width=max((len(g["name"]) for g in rows), default=5))
     t.add_column("value", justify="right")
     t.add_column("threshold", justify="right")
     t.add_column("margin", justify="right")
     t.add_column("status")
-    t.add_column("detail", style="dim")
-    for g in fold_skips(list(gates)):
+    if not narrow:
+        t.add_column("detail", style="dim")
+    for g in rows:
         style = {"PASS": "bold green", "SKIP": "bold yellow", "WARN": "bold magenta"}.get(g["status"], "bold red")
         margin = g.get("margin")
-        t.add_row(g["name"], fmt(g["value"]), fmt(g["threshold"]), "" if margin is None else f"{margin * 100:+.1f}%",
-                  f"[{style}]{g['status']}[/]", g.get("detail", ""))
-    return t
+        cells = [g["name"], gate_value(g), fmt(g["threshold"]), "" if margin is None else f"{margin * 100:+.1f}%",
+                 f"[{style}]{g['status']}[/]"]
+        t.add_row(*cells, *([] if narrow else [g.get("detail", "")]))
+    if not narrow:
+        return t
+    details = [Text.from_markup(f"[dim]{escape(g['name'])}: {escape(str(g['detail']))}[/]")
+               for g in rows if g.get("detail")]
+    return Group(t, *details)
 
 
 def verdict_line(verdict: str, what: str) -> str:

@@ -48,7 +48,14 @@ def test_pass():
 def test_deterministic_every_attempt_same_fingerprint():
     # the incident: 4 attempts, all the same compile error
     assert classify([bad(n) for n in range(1, 5)]) == "deterministic"
-    assert classify([bad(1)]) == "deterministic"  # one attempt allowed (the cpu lane)
+    assert classify([bad(n) for n in range(1, 3)]) == "deterministic"
+
+
+def test_one_attempt_is_unconfirmed():
+    # one attempt (the cpu lane, any lane with attempts = 1) cannot show that a failure repeats
+    assert classify([bad(1)]) == "unconfirmed"
+    assert classify([bad(1, outcome="timeout", sig=None)]) == "unconfirmed"
+    assert classify([ok(1)]) == "pass"
 
 
 def test_intermittent():
@@ -70,6 +77,7 @@ def test_cache_masked():
 def test_completed_attempt_with_failed_gates_counts_as_failed():
     gated = Attempt(1, "succeeded", 0, 9.0, "train.log", 10, 6.4, signature=make("gate_regression", None, "failed gates: max_final_loss"))
     assert attempt_failed(gated)
-    assert classify([gated]) == "deterministic"
+    assert classify([gated]) == "unconfirmed"
+    assert classify([gated, gated]) == "deterministic"
     assert not attempt_failed(ok())
     assert attempt_failed(bad(outcome="timeout", sig=None))

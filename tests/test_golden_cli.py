@@ -39,7 +39,7 @@ def test_diff_against_the_committed_golden(repo):
     path = repo / "gates" / "moe-canary.cpu.golden.json"
     r = invoke("golden", "diff", "cpu", "--gates", str(repo / "gates" / "g.toml"))
     assert r.exit_code == 0, r.output
-    assert "every change is within" in r.output
+    assert "(working) is unchanged from moe-canary.cpu.golden.json@HEAD" in " ".join(r.output.split())
 
     g = recording()
     moved = golden.Golden(**{**g.__dict__, "windows": [golden.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0))
@@ -143,3 +143,23 @@ def test_repro_both_trains_cold_then_warm_and_compares(tmp_path):
     out = json.loads(r.stdout)
     assert out["verdict"] == "pass" and "cold, then warm" in out["message"]
     assert [g["name"] for g in out["gates"]] == ["min_steps", "finite_loss", "cache_consistency"]
+
+
+def test_a_copied_gates_file_falls_back_to_the_pinned_golden_and_says_so(tmp_path):
+    """Copy gates/moe-canary.toml elsewhere and lower a threshold: its golden, named relative to
+    the copy, is not there, so the pinned golden of the same ferry, version and lane is used, with
+    a note naming it; for another ferry version the error says how to point at a golden."""
+    from canary.config import load_ferry, project_root
+
+    ferry, _ = load_ferry("moe-canary")
+    copy = tmp_path / "mine" / "moe-canary.toml"
+    copy.parent.mkdir()
+    copy.write_text((project_root() / "gates" / "moe-canary.toml").read_text().replace(
+        "max_final_loss = 4.0", "max_final_loss = 3.0"))
+    g = golden.load_golden("moe-canary", "cpu", str(copy), ferry.version)
+    pinned = project_root() / "gates" / "moe-canary.cpu.golden.json"
+    assert g is not None and g.path == str(pinned) and g.ferry_version == ferry.version
+    assert str(copy.parent / "moe-canary.cpu.golden.json") in g.note and str(pinned) in g.note
+    with pytest.raises(ConfigError, match=r"is for moe-canary v\d+ on cpu, not moe-canary v999 on cpu.*absolute path"):
+        golden.load_golden("moe-canary", "cpu", str(copy), 999)
+    assert golden.load_golden("moe-canary", "cpu").note == ""  # the pinned gates' own golden: nothing to say

@@ -283,3 +283,16 @@ def test_an_unknown_lane_is_bad_input(tmp_path, cli, command):
     proc = cli(command, "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", *(
         ["--out", str(tmp_path / "r.html")] if command == "report" else []))
     assert proc.returncode == 0, proc.stderr  # a known lane with no runs yet: an empty answer
+
+
+def test_a_step_in_the_passing_runs_is_marked_on_its_chart():
+    from tests.perf_records import history as perf_history, stepped
+
+    records = perf_history(stepped(40, 20, -0.05, seed=1))
+    (mark,) = model.step_marks(records)
+    assert (mark.lane, mark.ferry, mark.chart, mark.run_id, mark.worse) == (
+        "cpu", "moe-canary", "tokens_per_second", records[20].run_id, True)
+    assert mark.label.startswith("-") and mark.label.endswith("%")
+    html = render(records, "test")
+    assert html.count(f'id="step-{records[20].run_id}"') == 1 and f"step {mark.label}" in html
+    assert model.step_marks(perf_history([12000.0] * 40)) == []

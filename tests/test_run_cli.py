@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -97,8 +98,14 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     assert (alone["lane"], alone["verdict"], alone["steps_completed"]) == ("cpu", quick["verdict"], 30)
     assert [(g["name"], g["status"], g["threshold"]) for g in alone["gates"]][:2] == \
         [(g["name"], g["status"], g["threshold"]) for g in quick["gates"]][:2]
-    # Its bare metrics file carries no request, so it is judged as a full run: it fails, with a table.
-    strict = run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--lane", "cpu")
+    # Its metrics file inside the run directory is judged as that run: the same verdict again.
+    inside = json.loads(run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--gates", "moe-canary",
+                                "--json").stdout)
+    assert inside["gates"] == quick["gates"] and inside["notes"][0].endswith("judged as that run")
+    # A bare copy of it carries no request, so it is judged as a full run: it fails, with a table.
+    bare = Path(result["run_dir"]).parent / "copied-metrics.jsonl"
+    shutil.copy(Path(result["run_dir"]) / "metrics.jsonl", bare)
+    strict = run_cli("gate", str(bare), "--lane", "cpu")
     assert strict.returncode == 1
     assert "min_steps" in strict.stdout and "FAIL" in strict.stdout
 

@@ -32,6 +32,14 @@ def cache_facts(cache: dict[str, Any] | None) -> str:
     return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
 
 
+def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
+    """``same`` or ``new`` program against the last pass before the run; ``—`` when unknown."""
+    from canary.history.programs import program_note
+
+    note = program_note(r, records)
+    return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
+
+
 def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) -> dict[str, Any]:
     """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
     from canary.notify.facts import lane_window
@@ -53,6 +61,7 @@ def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) 
             "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
             "first_failure": s.first_failure.run_id if s.first_failure else None,
             "daily_ordinal": s.daily_ordinal,
+            "confirmed": s.confirmed,
         },
         "window": lane_window(records, lane, ferry=ferry),
         "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
@@ -74,9 +83,29 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
     }
 
 
+def render_changes(location: str, steps: list, c) -> None:
+    if not steps:
+        c.print(f"no steps found in the passing runs of {escape(location)}")
+        return
+    t = narrow_table(f"Steps in the passing runs of {escape(location)}",
+                     ("started (UTC)", "lane", "ferry", "metric", "run", "commit", "before", "after", "change", "p",
+                      "versions"), numeric=("before", "after", "change", "p"))
+    for s in steps:
+        colour = "red" if s.worse else "green"
+        t.add_row((s.started_at or "")[:16].replace("T", " "), s.lane, s.ferry, s.metric, s.run_id,
+                  (s.commit or "")[:8], fmt(s.before), fmt(s.after), f"[{colour}]{s.change:+.1%}[/]", f"{s.pvalue:.3f}",
+                  escape(", ".join(f"{v.name} {v.before or '—'} → {v.after or '—'}" for v in s.versions)) or "—")
+    c.print(t)
+    c.print("[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
+            "the change, its before and after the medians of the segments either side[/]")
+
+
 @click.group(invoke_without_command=True)
 @click.option("--lane", default=None, help="Only this lane's runs.")
 @click.option("--ferry", default=None, metavar="NAME", help="Only this ferry's runs (the series is lane and ferry).")
+@click.option("--changes", "show_changes", is_flag=True,
+              help="List the steps (change points) in throughput, compile time, peak memory and final loss "
+                   "over each lane's passing runs, instead of the runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
 @click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
               help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
@@ -85,12 +114,13 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
 @json_option
 @click.pass_context
 @handle_errors
-def history(ctx, lane, ferry, since, history, last, as_json):
+def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     """Show recent runs (ferry, verdict, classification, fingerprint, steps, loss, cache facts) and
     a one-line pass/fail strip per series, oldest to newest. A series is one lane and one ferry;
     a run that asked for fewer steps than its ferry's (a repro, --steps) is listed, marked short,
     but is never the series' last pass, nor part of its strip, streak or flakiness. For a failing
     series, its regression window (commits and version changes since the last pass) is in --json.
+    With --changes, the steps found in each series' passing runs (docs/gates.md, "Change points").
     An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
@@ -103,13 +133,25 @@ def history(ctx, lane, ferry, since, history, last, as_json):
         return
     report = history_report(history, lane, since, last, ferry)
     records: list[RunRecord] = report["records"]
+    if show_changes:
+        from canary.history.changes import changes
+
+        steps = changes(records, lane, ferry)
+        if as_json:
+            emit_json({"location": report["location"], "changes": [s.to_dict() for s in steps]})
+        else:
+            render_changes(report["location"], steps, console())
+        return
     if as_json:
+        from canary.history.programs import program_note
+
         emit_json({
             "location": report["location"],
             "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
             "records": [{**r.to_dict(), "series": str(queries.series_of(r)), "short": queries.is_short(r)}
                         for r in records],
+            "programs": {r.run_id: program_note(r, records) for r in records},
         })
         return
     c = console()
@@ -121,16 +163,16 @@ def history(ctx, lane, ferry, since, history, last, as_json):
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
                      ("started (UTC)", "lane", "ferry", "verdict", "classification", "kind", "fingerprint", "steps",
-                      "loss", "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
+                      "loss", "cache", "tries", "program", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
-            r.classification or "—", sig.kind if sig else "", sig.fingerprint if sig else "", steps,
+            r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
             fmt(r.final_loss),
-            cache_facts(run_cache(r)), str(len(r.attempts)), (r.commit or "")[:8],
+            cache_facts(run_cache(r)), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
         )
     c.print(t)
     width = max(len(s["series"]) for s in report["series"])
@@ -139,12 +181,14 @@ def history(ctx, lane, ferry, since, history, last, as_json):
         tail = f"flakiness {s['flakiness']:.2f}"
         if streak["runs"]:
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
+                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+                     f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}")
         if s["short_runs"]:
             tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
         c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
     c.print("[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
-            "than its ferry's) is listed above but not counted[/]")
+            "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new since the "
+            "series' last pass[/]")
 
 
 @history.command("import")

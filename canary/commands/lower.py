@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
@@ -14,15 +15,20 @@ from canary.render import console
 
 def render_report(report, c) -> None:
     t = Table(title=f"cross-platform lowering of {report.ferry}", title_justify="left")
-    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "result"):
+    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "program", "result"):
         t.add_column(col)
     for p in report.platforms:
         t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, f"{p.batch_size} x {p.seq_len}",
-                  f"{p.seconds:.2f}", "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
+                  f"{p.seconds:.2f}", (p.fingerprint or "—")[:12], "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
     c.print(t)
     for p in report.platforms:
         for note in p.notes:
             c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
+        if p.program and p.program.get("message"):
+            c.print(("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",
+                    highlight=False)
+            for cause in p.program.get("causes") or []:
+                c.print(f"  likely cause: {cause}", markup=False, highlight=False)
         if p.ok:
             continue
         c.print(f"[bold red]{p.platform}[/] (lane {p.lane}):", highlight=False)
@@ -48,9 +54,13 @@ def render_report(report, c) -> None:
               help="Target platform; repeat for several [default: the lane's, or every accelerator lane's].")
 @kernel_options
 @click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
+@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
+              help="The run history whose last pass's program each fingerprint is compared with "
+                   "[default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@click.option("--no-history", is_flag=True, help="Compare with no run history.")
 @json_option
 @handle_errors
-def lower(lane, platforms, tiling, ragged_dot, ferry, as_json):
+def lower(lane, platforms, tiling, ragged_dot, ferry, history, no_history, as_json):
     """Lower the lane's whole train step (forward, backward, optimizer update) for each target
     platform on this machine, through JAX's cross-platform lowering: no TPU or GPU needed.
 
@@ -58,12 +68,19 @@ def lower(lane, platforms, tiling, ragged_dot, ferry, as_json):
     platform lowering (Pallas/Mosaic on TPU) runs exactly as a cold compile would, in seconds.
     A Pallas block-shape failure is traced to its grouped matmul (forward, grad-lhs, grad-rhs).
 
+    Each lowered program gets a fingerprint (a sha256 of its StableHLO, source locations
+    stripped), compared with the one the lane's last passing run recorded: a changed program
+    misses a shared compilation cache, and the likely cause (a commit on a watched path, a
+    version change) is named.
+
     Exit status: 0 every platform lowered, 1 one failed, 2 bad input.
     """
-    from canary.run.lowering import LowerOptions, lower_lanes
+    from canary.run.lowering import LowerOptions, against_history, lower_lanes
 
     report = lower_lanes(LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling,
                                       ragged_dot=ragged_dot, ferry=ferry))
+    if not no_history:
+        report = against_history(report, ferry, history)
     if as_json:
         emit_json(report.to_dict())
     else:

@@ -154,7 +154,8 @@ def render_result(result, as_json: bool) -> None:
             if d.error:
                 what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
                 click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
-                           "had no canary issues, these calls would be made")
+                           "had no canary issues, these calls would be made (a guess, so the exit status is 1: "
+                           "with the open issues read, a recurrence comments instead of opening one)")
             elif not d.calls:
                 click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
             else:
@@ -211,7 +212,9 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     or says the budget ran out and which commits it is among. --no-bisect turns this off.
 
     Exit status: 0 said (or nothing to say; a dry run that could read GitHub), 1 not sent now (kept
-    for the next notify) or a dry run that could not read GitHub, 2 bad input.
+    for the next notify), or a dry run that could not read GitHub: it shows what it would post as if
+    the repository had no canary issues, which is a guess (a recurrence would comment on its open
+    issue instead), so it does not exit 0; 2 bad input.
     """
     from canary.notify import notify as notify_lib
     from canary.notify.facts import facts_from_store, open_history

@@ -54,7 +54,7 @@ def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as
             c.print("cache: not used (a lowering compiles nothing, so nothing is read or written)")
         else:
             run = result.run
-            c.print(gates_table(result.gates, title=f"repro of lane {result.lane} ({run['run_id']})"))
+            c.print(gates_table(result.gates, title=f"repro of lane {result.lane} ({run['run_id']})", width=c.width))
             if run.get("error"):
                 c.print("[bold red]training failed:[/]")
                 c.print(run["error"], markup=False, highlight=False)

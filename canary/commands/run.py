@@ -116,7 +116,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("loss {task.fields[loss]}"), TextColumn("{task.fields[tps]} tok/s"), TimeElapsedColumn(),
+        TextColumn("loss {task.fields[loss]}"), TextColumn("last step {task.fields[tps]} tok/s"), TimeElapsedColumn(),
     ]
     # redrawn 4 times a second, not rich's 10: the workload's step uses every core meanwhile
     with signals.cancellable(), Progress(*columns, console=err, transient=False, refresh_per_second=4,
@@ -144,7 +144,8 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
             if note:
                 out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
-        out_c.print(gates_table(result.gates, title=f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"))
+        title = f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"
+        out_c.print(gates_table(result.gates, title=title, width=out_c.width))
         if after.loss_line:
             out_c.print(f"loss {after.loss_line}", highlight=False)
         if result.error and result.verdict != signals.CANCELLED:
@@ -153,12 +154,14 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         s = result.summary
         facts = [f"steps {fmt(result.steps_completed)}", f"final loss {fmt(result.final_loss)}"]
         if "throughput/tokens_per_second" in s:
-            facts.append(f"{s['throughput/tokens_per_second']:,.0f} tokens/s")
+            facts.append(f"median step {s['throughput/tokens_per_second']:,.0f} tokens/s")
         if "compile/seconds" in s:
             facts.append(f"compile {s['compile/seconds']:.1f}s")
         out_c.print(verdict_line(result.verdict, "  ".join(facts)))
         if result.cache:
             out_c.print(cache_line(result.cache), highlight=False)
+        if result.context.get("golden_note"):
+            out_c.print(f"[yellow]note:[/] {escape(result.context['golden_note'])}", highlight=False)
         for w in warnings:
             out_c.print(f"[yellow]warning:[/] {escape(printable(w))}", highlight=False)
         if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):

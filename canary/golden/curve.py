@@ -31,7 +31,7 @@ import json
 import math
 import statistics
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -111,6 +111,7 @@ class Golden:
     host: dict[str, Any] = field(default_factory=dict)
     recorded: dict[str, Any] = field(default_factory=dict)
     path: str = ""
+    note: str = ""  # how this golden was found, when it is not the one the gates file names (never written)
 
     def window_rtol(self, i: int) -> float:
         """The tolerance of window ``i``: its own where the file gives one, else the curve's."""
@@ -381,11 +382,41 @@ def lane_golden_path(ferry: str, lane: str, gates: str | None = None) -> Path | 
     return resolve_path(gates_path, ref) if ref else None
 
 
-def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None) -> Golden | None:
+def pinned_golden_path(ferry: str, lane: str) -> Path | None:
+    """The golden of ``ferry`` on ``lane`` where the gates files are searched (a ``gates/`` folder in
+    the working directory, then the pinned ``gates/``): ``gates/<ferry>.<lane>.golden.json``."""
+    from canary.config import search_dirs
+
+    return next((p for d in search_dirs("gates") if (p := d / file_name(ferry, lane)).is_file()), None)
+
+
+def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None,
+                ferry_version: int | None = None) -> Golden | None:
     """The golden the gates judge ``lane`` against, or None when its gates name none (the loose
-    lanes). For reports: ``windows`` with ``tolerance['loss_curve'].rtol`` is the band."""
+    lanes). For reports: ``windows`` with ``tolerance['loss_curve'].rtol`` is the band.
+
+    A gates file copied elsewhere names its golden relative to itself, where there is none: then
+    the pinned golden of the same ferry, version (``ferry_version``, when given) and lane is used,
+    and its ``note`` says so; with no such golden, the error says how to point at one."""
     path = lane_golden_path(ferry, lane, gates)
-    return read(path) if path else None
+    if path is None:
+        return None
+    if path.is_file() or gates is None or path.name != file_name(ferry, lane):
+        return read(path)  # a gates file naming another golden than the ferry's own: that one, or an error
+    pinned = pinned_golden_path(ferry, lane)
+    found = read(pinned) if pinned is not None and pinned.resolve() != path.resolve() else None
+    same = found is not None and (found.ferry, found.lane) == (ferry, lane)
+    if same and ferry_version in (None, found.ferry_version):
+        return replace(found, note=f"{path} is not there, so the gates of {gates} judge against the pinned golden "
+                                   f"of {ferry} v{found.ferry_version} on {lane}: {pinned}")
+    if found is not None:
+        why = (f"the pinned golden {pinned} is for {found.ferry} v{found.ferry_version} on {found.lane}, not "
+               f"{ferry}{f' v{ferry_version}' if ferry_version is not None else ''} on {lane}")
+    else:
+        why = f"no pinned golden of {ferry} on {lane} ({file_name(ferry, lane)}) was found either"
+    raise ConfigError(f"{path}: cannot read the golden: the gates file {gates} names it relative to itself, and "
+                      f"{why}. Set `golden` under [lanes.{lane}] of {gates} to a golden's absolute path, copy the "
+                      f"golden beside it, or record one there: canary golden record {lane} --gates {gates}")
 
 
 def committed_text(path: Path, rev: str = "HEAD") -> str | None:

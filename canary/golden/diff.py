@@ -40,9 +40,9 @@ def _row(what: str, old: float | None, new: float | None, rtol: float | None) ->
     return DiffRow(what, old, new, change, rtol, status)
 
 
-def diff(old: Golden, new: Golden) -> list[DiffRow]:
-    """Window by window, then final loss, tolerances and perf, judged with the stored (old)
-    golden's tolerances: ``outside`` is a change the gates would call a regression."""
+def diff(old: Golden, new: Golden, tolerances: bool = True) -> list[DiffRow]:
+    """Window by window, then final loss, tolerances (unless ``tolerances`` is False: a one-run
+    golden measured none) and perf, judged with the stored (old) golden's tolerances."""
     rows = []
     if (old.ferry, old.ferry_version, old.lane, old.steps, old.window) != (
             new.ferry, new.ferry_version, new.lane, new.steps, new.window):
@@ -57,7 +57,7 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
         rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key), old_tol.get(key)))
     fl = old.tolerance.get("final_loss_golden")
     rows.append(_row("final loss", old.final_loss, new.final_loss, fl.rtol if fl else None))
-    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):
+    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()) if tolerances else ():
         o, n = old.tolerance.get(gate), new.tolerance.get(gate)
         rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
     perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
@@ -75,9 +75,21 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
 
 @dataclass
 class DiffResult:
+    """Two goldens compared. ``run_dir``: the new side is the golden one run would record (no
+    tolerances of its own), which says how the curve moved, not whether the run passed."""
+
     old_label: str
     new_label: str
     rows: list[DiffRow]
+    run_dir: Path | None = None
+
+    @property
+    def outside(self) -> list[DiffRow]:
+        return [r for r in self.rows if r.status in ("outside", "added", "removed")]
+
+    @property
+    def unchanged(self) -> bool:
+        return all(r.status == "same" for r in self.rows)
 
 
 def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
@@ -106,5 +118,7 @@ def compare(lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe
         return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_mod.read(path)))
     old = golden_mod.read(path)
     new = Path(new)
-    other = from_run(new, old) if new.is_dir() else golden_mod.read(new)
-    return DiffResult(str(path.name), str(new), diff(old, other))
+    if new.is_dir():
+        return DiffResult(str(path.name), f"the golden run {new.name} would record (one run: no tolerances)",
+                          diff(old, from_run(new, old), tolerances=False), run_dir=new)
+    return DiffResult(str(path.name), str(new), diff(old, golden_mod.read(new)))

@@ -32,6 +32,7 @@ from typing import Iterable, Protocol, Sequence
 
 from canary.judge.classify import lowered_cold
 from canary.record import RunRecord
+from canary.signature import identity
 
 
 @dataclass(frozen=True, order=True)
@@ -82,7 +83,24 @@ def _day(r: RunRecord) -> date | None:
 
 
 def fingerprint_of(r: RunRecord) -> str | None:
-    return r.signature.fingerprint if r.signature else None
+    """The run's fingerprint as today's rules name it (a record an earlier canary wrote is folded again)."""
+    sig = identity.current(r.signature, r.ferry)
+    return sig.fingerprint if sig else None
+
+
+def aliases(records: Iterable[RunRecord], fingerprints: Iterable[str]) -> list[tuple[str, str]]:
+    """``(fingerprint, older)`` for each of ``fingerprints``: the fingerprints the same failure had
+    by earlier rules, as the runs' records hold them (what issues opened before carry)."""
+    wanted = set(fingerprints)
+    out: dict[tuple[str, str], None] = {}
+    for r in records:
+        sig = identity.current(r.signature, r.ferry)
+        if sig is None or sig.fingerprint not in wanted:
+            continue
+        for old in sig.legacy:
+            if old != sig.fingerprint:
+                out[(sig.fingerprint, old)] = None
+    return list(out)
 
 
 def last_pass(records: Iterable[RunRecord], lane: str, *, ferry: str | None = None) -> RunRecord | None:
@@ -137,6 +155,7 @@ class Streak:
     same_fingerprint: bool = True
     last_pass: RunRecord | None = None
     fingerprints: list[str] = field(default_factory=list)
+    confirmed: bool = False  # the last two runs failed with one fingerprint: seen twice, not once
 
     @property
     def failing(self) -> bool:
@@ -189,6 +208,7 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
         same_fingerprint=all(fingerprint_of(r) == last_fp for r in streak),
         last_pass=passed,
         fingerprints=fps,
+        confirmed=len(streak) >= 2 and last_fp is not None and fingerprint_of(streak[-2]) == last_fp,
     )
 
 

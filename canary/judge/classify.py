@@ -1,7 +1,9 @@
 """A run's classification from its attempts. Pure; no I/O.
 
     pass           every attempt passed
-    deterministic  every attempt failed, all with one fingerprint
+    unconfirmed    the run's only attempt failed: one attempt cannot show that a failure repeats
+                   (its lane confirms it when the next run fails the same way)
+    deterministic  two or more attempts, every one failed, all with one fingerprint
     cache-masked   the failures happened only on attempts that lowered cold (the compilation
                    cache bypassed, missed, or unreadable) while attempts served from the cache passed
     intermittent   anything else: attempts failed differently, or one passed after failures
@@ -20,7 +22,7 @@ from typing import Any, Sequence
 
 from canary.record import Attempt
 
-CLASSIFICATIONS = ("pass", "deterministic", "intermittent", "cache-masked", "infrastructure")
+CLASSIFICATIONS = ("pass", "unconfirmed", "deterministic", "intermittent", "cache-masked", "infrastructure")
 
 
 # The machine, not the code: a disk that filled (or a quota met) under the workload, host memory
@@ -82,8 +84,8 @@ def _fingerprint(a: Attempt) -> str | None:
 
 
 def classify(attempts: Sequence[Attempt]) -> str | None:
-    """``pass`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` | ``infrastructure``;
-    ``None`` without attempts."""
+    """``pass`` | ``unconfirmed`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` |
+    ``infrastructure``; ``None`` without attempts."""
     if not attempts:
         return None
     failed = [a for a in attempts if attempt_failed(a)]
@@ -97,6 +99,8 @@ def classify(attempts: Sequence[Attempt]) -> str | None:
         lowered_cold(a.cache) is False for a in passed
     ):
         return "cache-masked"
+    if len(attempts) == 1:
+        return "unconfirmed"
     if not passed and len({_fingerprint(a) for a in failed}) == 1:
         return "deterministic"
     return "intermittent"

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shlex
 import urllib.parse
 from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
@@ -23,6 +22,7 @@ from typing import Any, Iterable, Sequence
 from canary.history.queries import INFRA_ALERT_DAYS, VersionChange, WindowCommit, daily_ordinal
 from canary.notify.markdown import (DEFAULT_LIMIT, clean, escape_inline, fence, fit, neutralize_markers,
                                     neutralize_mentions, neutralize_refs, trim_lines)
+from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.record import Attempt, RunRecord, Signature
 from canary.textio import printable
 
@@ -120,11 +120,16 @@ class Facts:
     versions: tuple[VersionChange, ...] | None = None  # version changes since the last pass (None: unknown)
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
     first_bad: FirstBad | None = None  # a new signature's window, bisected
+    program: str = ""  # the run's lowered program against the last pass's ("same program as the last pass")
+    steps: tuple = ()  # on a pass: the new steps in gated metrics (canary.notify.performance.StepNote)
+    # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
+    aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("secrets")
+        d["steps"] = [n.to_dict() for n in self.steps]
         return d
 
     @classmethod
@@ -138,8 +143,12 @@ class Facts:
                                              list(c.get("watched_paths", []))) for c in d["window"])
         if d.get("versions") is not None:
             d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
+        from canary.notify.performance import StepNote
+
+        d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))
+        d["aliases"] = tuple((fp, old) for fp, old in d.get("aliases", ()))
         d.pop("secrets", None)
         return cls(**d)
 
@@ -210,10 +219,21 @@ def run_date(record: RunRecord) -> str:
 
 
 def trigger(record: RunRecord) -> str:
+    """How the run was started: ``scheduled`` (a ``schedule`` event), ``manual`` (a dispatch), the
+    name of another Actions event, or ``""`` outside Actions."""
     ctx = record.context or {}
     event = ctx.get("event") or (ctx.get("ci") or {}).get("event_name")
-    return "scheduled" if event in (None, "", "schedule") else "manual" if event == "workflow_dispatch" else \
-        escape_inline(event)
+    return {"schedule": "scheduled", "workflow_dispatch": "manual"}.get(event, escape_inline(event or ""))
+
+
+def which_canary(record: RunRecord) -> str:
+    """The canary a message speaks of: "scheduled tpu canary", or "tpu canary run by hand on HOST"."""
+    how = trigger(record)
+    lane = escape_inline(record.lane)
+    if how:
+        return f"{how} {lane} canary"
+    host = (record.context or {}).get("host")
+    return f"{lane} canary run by hand on {escape_inline(host) if host else 'an unrecorded host'}"
 
 
 def summary_line(record: RunRecord) -> str:
@@ -276,9 +296,10 @@ def determinism(record: RunRecord) -> str:
     same = sum(1 for a in record.attempts if failed_attempt(a) and fp and _attempt_fingerprint(a) == fp)
     failed = sum(1 for a in record.attempts if failed_attempt(a))
     cls = record.classification
+    if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
+        return ("Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it "
+                "repeats.")
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
-        if n == 1:
-            return "Deterministic: the run's only attempt failed with this signature (no retry was allowed or needed)."
         return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
         return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
@@ -322,7 +343,8 @@ def _attempts_section(record: RunRecord) -> str:
             fp = _attempt_fingerprint(a)
             cold = cold_reason(a.cache)
             known = a.cache is not None
-            lines.append(f"| {escape_inline(a.number)} | {escape_inline(a.outcome)} | {code(fp) if fp else '—'} | "
+            outcome = "trained to the end, failed its gates" if trained_to_the_end(a) else a.outcome
+            lines.append(f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
                          f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
     return "\n".join(lines)
 
@@ -446,7 +468,13 @@ def short_version(name: str, value: str | None) -> str:
 
 
 def _versions_lines(facts: Facts) -> list[str]:
-    """The version changes since the last pass, under the commits."""
+    """The version changes since the last pass, under the commits, and whether the lowered
+    program is the last pass's."""
+    program = ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
+    return _version_changes(facts) + program
+
+
+def _version_changes(facts: Facts) -> list[str]:
     if facts.last_pass is None:
         return []
     if facts.versions is None:
@@ -478,16 +506,6 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
         return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
     why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
     return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
-
-
-def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
-    lane = shlex.quote(clean(record.lane))
-    cmds = [f"canary repro {lane} --cold"]
-    kind = record.signature.kind if record.signature else None
-    if kind == "compile_error":
-        platform = shlex.quote(clean(facts.platform)) if facts.platform else lane
-        cmds.append(f"canary lower --lane {lane} --platform {platform}")
-    return cmds
 
 
 def _repro_section(record: RunRecord, facts: Facts) -> str:
@@ -528,12 +546,25 @@ def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str,
     return fit(render, excerpt, limit)
 
 
+def confirmation(record: RunRecord, facts: Facts) -> str:
+    """Whether the failure is confirmed: its lane's last two runs failed with this signature. A run
+    that made one attempt alone is unconfirmed until the next one fails the same way."""
+    if facts.streak is not None and facts.streak.runs >= 2:
+        return "Confirmed: the last two runs on this lane failed with this signature."
+    if record.classification == "unconfirmed" or (len(record.attempts) == 1 and record.classification == "deterministic"):
+        return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
+                "the next run that fails with this signature confirms it.")
+    return ""
+
+
 def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
     """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
     s = facts.secrets
     new = what_is_new(record, facts.previous)
+    said = confirmation(record, facts)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", new] if new else [])),
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", said] if said else [])
+                  + (["", new] if new else [])),
         _signature_section(record, s),
         _attempts_section(record),
         _cache_section(record, s),
@@ -579,8 +610,7 @@ def silence_lines(facts: Facts) -> list[str]:
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
     if is_infrastructure(record):
-        return [f"**The {trigger(record)} {escape_inline(record.lane)} canary could not run "
-                f"({escape_inline(run_date(record))})**: an "
+        return [f"**The {which_canary(record)} could not run ({escape_inline(run_date(record))})**: an "
                 "infrastructure failure (it never trained), not a code regression."] + silence_lines(facts)
     return [failed]
 
@@ -591,9 +621,9 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, relat
     sig = signature_or_fallback(record)
     head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
         run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**The {trigger(record)} {escape_inline(record.lane)} canary failed "
-                              f"({escape_inline(run_date(record))})** with a failure signature not seen in any open "
-                              f"canary issue (ferry {code(record.ferry)} v{escape_inline(record.ferry_version)})."),
+        *_head(record, facts, f"**The {which_canary(record)} failed ({escape_inline(run_date(record))})** with a "
+                              f"failure signature not seen in any open canary issue (ferry {code(record.ferry)} "
+                              f"v{escape_inline(record.ferry_version)})."),
     ]
     if related:
         refs = ", ".join(f"#{n}" for n in sorted(related))
@@ -607,8 +637,7 @@ def recurrence_comment(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIM
     """The comment on the open issue of a signature that failed again."""
     return Message(body=_failure_body(record, facts, [
         run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**Recurred on the {trigger(record)} {escape_inline(record.lane)} canary "
-                              f"({escape_inline(run_date(record))})**: "
+        *_head(record, facts, f"**Recurred on the {which_canary(record)} ({escape_inline(run_date(record))})**: "
                               "same signature and call path."),
     ], limit))
 
@@ -629,8 +658,7 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fin
         facts_line.append(f"commit {code(record.commit[:12])}")
     lines = [
         run_marker(record.run_id, record.lane),
-        f"**Recovered on the {trigger(record)} {escape_inline(record.lane)} canary "
-        f"({escape_inline(run_date(record))})**: run "
+        f"**Recovered on the {which_canary(record)} ({escape_inline(run_date(record))})**: run "
         f"{code(record.run_id)} passed" + (f" ({', '.join(facts_line)})" if facts_line else "") + ".",
     ]
     fs = facts.failure_streak

@@ -100,6 +100,29 @@ def regression_window(record: RunRecord, streak: queries.Streak, commits: Commit
     return tuple(queries.regression_window(found, watched_paths(record.ferry))), ""
 
 
+def step_notes(record: RunRecord, records: Sequence[RunRecord], commits: Commits) -> tuple:
+    """The steps ``record`` brings to light in its lane's gated metrics, each with the commits
+    between the run before it and its own (watched first)."""
+    from canary.history.changes import new_steps, series
+    from canary.notify.performance import StepNote
+
+    notes = []
+    for s in new_steps(records, record):
+        ids = [p.run_id for p in series(records, record.lane, record.ferry, s.metric)]
+        nearby = tuple(ids[i] for i in (s.index - 1, s.index + 1) if 0 <= i < len(ids))
+        window, note = None, ""
+        if s.previous_commit and s.commit:
+            try:
+                window = tuple(queries.regression_window(commits(s.previous_commit, s.commit),
+                                                         watched_paths(record.ferry)))
+            except CanaryError as e:
+                note = str(e)
+        else:
+            note = "the runs either side of the step have no recorded commit"
+        notes.append(StepNote(s, window, note, nearby))
+    return tuple(notes)
+
+
 def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
               commits: Commits = _git_commits) -> Facts:
     """Everything a message about ``record`` states beyond the record. ``history`` None: unknown."""
@@ -108,6 +131,9 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
         return Facts(lane_context=context, platform=platform,
                      window_note="no run history was read, so the streak and the window are unknown")
     records = _up_to(history, record)
+    from canary.history.programs import program_note
+
+    program = program_note(record, records) or ""
     if record.verdict == "pass":
         ended = queries.current_streak(records[:-1], record.lane, ferry=record.ferry)
         others = [k for k in queries.series_keys(records) if k != queries.series_of(record)]
@@ -116,8 +142,10 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
                           for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints
                           if fp in ended.fingerprints)
         return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
-                     failure_streak=_streak(ended), failing_elsewhere=elsewhere)
-    fp = record.signature.fingerprint if record.signature else None
+                     failure_streak=_streak(ended), failing_elsewhere=elsewhere,
+                     aliases=tuple(queries.aliases(records, ended.fingerprints)), program=program,
+                     steps=step_notes(record, records, commits))
+    fp = queries.fingerprint_of(record)
     streak = queries.current_streak(records, record.lane, fingerprint=fp, ferry=record.ferry)
     window, note = regression_window(record, streak, commits)
     earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and queries.fingerprint_of(r) == fp]
@@ -125,6 +153,7 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None = None,
         lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
         window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
         versions=_versions(record, streak), infra=_infra(records, record),
+        aliases=tuple(queries.aliases(records, [fp] if fp else [])), program=program,
     )
 
 

@@ -6,7 +6,8 @@
 The page holds a timeline per series, one lane and one ferry (one cell per run, coloured and
 labelled by classification; each opens the run's details; a short run's label in lower case),
 each series' latest full run's loss curve against its golden band where there is one, step
-time, tokens/s and compile time across runs, and the failure signatures. What the page shows is
+time, tokens/s, compile time, peak memory and final loss across runs (each step that
+:mod:`canary.history.changes` finds marked at its run), and the failure signatures. What the page shows is
 computed purely in :mod:`canary.report.model`, drawn by matplotlib in :mod:`canary.report.charts`
 and assembled in :mod:`canary.report.page`; this module reads what it needs (the history store, the latest run's ``metrics.jsonl``, a golden curve) and nothing else.
 """
@@ -167,7 +168,8 @@ def render(records: Iterable[RunRecord], location: str = "", generated_at: datet
         title=title, subtitle=subtitle, lanes=lanes,
         details=[model.run_details(r) for r in reversed(records)],
         losses=[loss_view(records, v.lane, v.ferry or None) for v in lanes],
-        perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS) if records else None,
+        perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS, model.step_marks(records))
+        if records else None,
         signatures=model.signature_rows(records),
     )
 

@@ -19,6 +19,7 @@ from canary.record import RunRecord
 # classification -> (short label shown in the cell, colour, what it means)
 CLASSES: dict[str, tuple[str, str, str]] = {
     "pass": ("P", "#2e7d32", "every attempt passed"),
+    "unconfirmed": ("U", "#e57373", "the run's only attempt failed: not yet seen twice"),
     "deterministic": ("D", "#c62828", "every attempt failed the same way"),
     "intermittent": ("I", "#ef6c00", "attempts failed differently, or one passed after failures"),
     "cache-masked": ("CM", "#6a1b9a", "failed only where the program was lowered cold"),
@@ -272,7 +273,12 @@ PERF_METRICS = (
     ("step_seconds", "step time (s, median)"),
     ("tokens_per_second", "tokens/s"),
     ("compile_seconds", "compile (s)"),
+    ("peak_gib", "peak memory (GiB)"),
+    ("final_loss", "final loss"),
 )
+# the change points' metrics (canary.history.changes) on the charts that draw them
+STEP_CHARTS = {"throughput": "tokens_per_second", "compile_seconds": "compile_seconds", "peak_memory": "peak_gib",
+               "final_loss": "final_loss"}
 
 
 def perf_point(r: RunRecord) -> dict[str, float | None]:
@@ -286,10 +292,13 @@ def perf_point(r: RunRecord) -> dict[str, float | None]:
     compile_s = f(s.get("compile/seconds"))
     if compile_s is None:
         compile_s = f((run_cache(r) or {}).get("compile_seconds"))
+    peak = f(s.get("memory/peak_bytes"))
     return {
         "step_seconds": f(s.get("throughput/median_step_seconds")),
         "tokens_per_second": f(s.get("throughput/tokens_per_second")),
         "compile_seconds": compile_s,
+        "peak_gib": peak / 2**30 if peak is not None else None,
+        "final_loss": f(r.final_loss),
     }
 
 
@@ -303,6 +312,27 @@ class Series:
     @property
     def label(self) -> str:
         return f"{self.lane}/{self.ferry}" if self.ferry else self.lane
+
+
+@dataclass(frozen=True)
+class StepMark:
+    """A change point drawn on a chart: at the run it starts from, labelled with its size."""
+
+    lane: str
+    ferry: str
+    chart: str  # a key of PERF_METRICS
+    started_at: str
+    run_id: str
+    label: str  # "-3.1% (p 0.005)"
+    worse: bool
+
+
+def step_marks(records: Iterable[RunRecord]) -> list[StepMark]:
+    """The steps found in each lane's (and ferry's) passing runs, as marks on the charts."""
+    from canary.history.changes import changes
+
+    return [StepMark(s.lane, s.ferry, STEP_CHARTS[s.metric], s.started_at, s.run_id, f"{s.change:+.1%}", s.worse)
+            for s in changes(records) if s.metric in STEP_CHARTS]
 
 
 def perf_series(records: Iterable[RunRecord]) -> list[Series]:

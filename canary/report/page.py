@@ -142,7 +142,9 @@ def page(*, title: str, subtitle: str, lanes: Sequence[LaneView], details: Seque
         body = "".join([
             "<h2>Timeline</h2>", legend_html(), "".join(lane_html(v) for v in lanes),
             "<h2>Latest loss curve</h2>", loss_html(losses),
-            "<h2>Step time, throughput and compile time</h2>",
+            "<h2>Step time, throughput, compile time, memory and loss</h2>",
+            '<p class="note">A dashed line marks a step in a lane\'s passing runs (a change point: the size is '
+            "the level after against the level before).</p>",
             f'<div class="chart perf-chart">{perf_svg}</div>' if perf_svg else '<p class="note">No figures recorded.</p>',
             "<h2>Failure signatures</h2>", signatures_html(signatures),
             f"<h2>Runs ({len(details)}, newest first)</h2>", "".join(details_html(d) for d in details),

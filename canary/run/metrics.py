@@ -100,11 +100,23 @@ def step_number(value: Any, where: str) -> int | None:
     return int(f)
 
 
+def step_speeds(speeds: list[float]) -> dict[str, float]:
+    """The run's throughput as a run's summary states it, from its steps' tokens/s: the median and
+    the fastest steady step (the first step, which compiles, left out). Empty without steps."""
+    steady = sorted(speeds[1:] or speeds)
+    if not steady:
+        return {}
+    mid = len(steady) // 2
+    median = steady[mid] if len(steady) % 2 else (steady[mid - 1] + steady[mid]) / 2
+    return {"throughput/tokens_per_second": median, "throughput/best_tokens_per_second": steady[-1]}
+
+
 def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str = METRICS_FILE) -> RunMetrics:
     losses: list[tuple[int, float]] = []
     last: dict[str, Any] = {}
     steps = 0
     warnings: list[str] = []
+    speeds: list[float] = []
     for rec in _json_lines(text, source, warnings):
         rec = flatten(rec)
         step = step_number(rec.get("global_step", rec.get("_step")), source)
@@ -113,12 +125,15 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
         loss = as_float(rec.get(loss_metric))
         if loss is not None:
             losses.append((step, loss))
+        speed = as_float(rec.get("throughput/tokens_per_second"))
+        if speed is not None and speed > 0:
+            speeds.append(speed)
         last = rec
     return RunMetrics(
         steps_completed=steps if last else None,
         final_loss=losses[-1][1] if losses else None,
         losses=losses,
-        summary=last,
+        summary={**last, **step_speeds(speeds)},
         source=source,
         warnings=warnings,
     )

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import secrets
 import shutil
 import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Protocol
+from typing import Any, Mapping, NamedTuple, Protocol
 
 import canary
 from canary.run import compile_cache
@@ -238,7 +239,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                               "canary's kernel choices do not reach it")
     identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
-    golden = golden_mod.load_golden(ferry.name, lane.name, opts.gates) if opts.judge_golden else None
+    golden = golden_mod.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
@@ -306,7 +307,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             else:
                 signature = signature_mod.for_attempt(
                     log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                    [r.to_dict() for r in results], sig_options)
+                    [r.to_dict() for r in results], sig_options, ferry=ferry.name)
             attempts.append(Attempt(
                 n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
                 metrics.steps_completed, metrics.final_loss, outcome.detail, error,
@@ -349,13 +350,16 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
-                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context),
+                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,
+                        host=platform.node()),
             run_dir, attempts),
         cache=attempts[-1].cache if attempts else None,
         **identity,
     )
     # result.json, history, spool: no secret, and nothing a terminal would act on
     result = result.scrubbed(lambda text: printable(redact(text, secrets)))
+    if golden is not None and golden.note:  # a copied gates file judged against the pinned golden
+        result.context["golden_note"] = golden.note
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
         result.context["metrics_warnings"] = metrics.warnings[:20]
     if trouble.said:
@@ -417,6 +421,10 @@ SUMMARY_KEYS = (
     "devices",
     "data/entropy_floor",
     "parameter_count",
+    "program/fingerprint",
+    "program/platform",
+    "program/fingerprint_seconds",
+    "program/error",
     "_runtime",
 )
 
@@ -432,11 +440,28 @@ def _tracker_prior(path: Path) -> dict[str, Any]:
             "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None}
 
 
-def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None):
-    """``canary gate``: gates on an existing run directory or metrics file."""
+class Judgement(NamedTuple):
+    """What ``canary gate`` found: the lane, the metrics, the gate results, the gates file used and
+    notes on how the run was read (a file inside a run directory is read as that run)."""
+
+    lane: str
+    metrics: RunMetrics
+    results: list[gates_mod.GateResult]
+    gates_path: Path
+    notes: list[str]
+
+
+def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None) -> Judgement:
+    """``canary gate``: gates on an existing run directory or metrics file. A metrics or tracker
+    file inside a run directory (beside its result.json) is judged as that run, as ``canary run``
+    judged it: one run, one judgement."""
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"no run directory or metrics file at {path}")
+    notes: list[str] = []
+    if path.is_file() and path.name in (METRICS_FILE, TRACKER_FILE) and (path.parent / RESULT_FILE).is_file():
+        notes.append(f"{path.name} is in the run directory {path.parent}: judged as that run")
+        path = path.parent
     lane_name = lane
     result_file = path / RESULT_FILE if path.is_dir() else None
     if result_file and result_file.is_file():
@@ -451,15 +476,19 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
     recorded_gates = _prior(prior, "gates_path", str, source)  # a command ferry's gates are often a path
     if gates is None and recorded_gates and Path(recorded_gates).is_file():
         gates = recorded_gates
+        notes.append(f"the gates file the run recorded: {recorded_gates} (--gates chooses another)")
     if lane_name is None:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
-    gates_file, _ = load_gates(gates or ferry_name or "moe-canary")
+    gates_file, gates_path = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
-    golden = golden_mod.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name)
+    golden = golden_mod.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name,
+                                    ferry_version)  # a broken golden is bad input before the run is read
+    if golden is not None and golden.note:
+        notes.append(golden.note)
     metrics = load_run_metrics(path, lane_gates.loss_metric)
     results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps, golden=golden,
                                  ferry_version=ferry_version)
-    return lane_name, metrics, results
+    return Judgement(lane_name, metrics, results, gates_path, notes)
 
 
 def _prior(record: dict[str, Any], key: str, kind: type, path: Path) -> Any:

@@ -28,6 +28,7 @@ import optax
 from canary import host
 from canary.run import signals
 from canary.config import Ferry, OptimizerConfig
+from canary.run.lowering import run_fingerprint
 from canary.record import jsonable
 from canary.run.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
@@ -290,6 +291,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         machine_figures = {"throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
                            **({"throughput/others_share": busy} if busy is not None else {})}
     peak_bytes, peak_source = peak_memory()
+    # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
+    # step (no compilation, nothing timed above), so the history can say whether the program changed
+    program = run_fingerprint(spec) if primary else {}
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,
@@ -309,6 +313,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
         **({"init/nudge_seed": nudge_seed} if nudge_seed is not None else {}),
+        **program,
         "_runtime": time.perf_counter() - t_start,
     }
     config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
