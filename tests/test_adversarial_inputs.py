@@ -190,7 +190,7 @@ def test_memory_or_disk_exhausted_in_the_workload_is_infrastructure(kind, tmp_pa
 
 def test_a_code_crash_is_still_a_regression(tmp_path):
     crash = "import sys\nprint('Traceback (most recent call last):')\nprint('ValueError: bad block shape')\nsys.exit(1)"
-    lanes = lanes_toml(tmp_path, [PY, "-c", crash, "{entrypoint}"])
+    lanes = lanes_toml(tmp_path, [PY, "-c", crash, "{entrypoint}"], attempts=2)
     r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path, CANARY_LANES=str(lanes))
     assert json.loads(r.stdout)["classification"] == "deterministic"
 
