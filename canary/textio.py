@@ -102,6 +102,7 @@ class LogStream:
             data, self.offset = data[len(BOM):], len(BOM)
         nul = data.find(b"\x00")
         if nul >= 0:
-            raise ConfigError(f"{self.source}: binary content, not text (a NUL byte at byte offset {self.offset + nul})")
+            raise ConfigError(f"{self.source}: binary content, not text "
+                              f"(a NUL byte at byte offset {self.offset + nul})")
         self.offset += len(data)
         return self._decoder.decode(data, final=not data)

@@ -13,7 +13,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from adversary import PY, canary_cli, cli_env, lanes_toml, wait_for
 from conftest import ROOT
 from test_adversarial import small_disk  # noqa: F401 (fixture)
@@ -33,7 +32,8 @@ def _nothing_trained(runs: Path) -> None:
 
 # ----------------------------------------------------------------------------- 5. names at config load
 
-@pytest.mark.parametrize("name", ["ci @everyone -->", "inj` @team `x", "../up", "a/b", "tpu\x1b]0;x\x07", ".hidden", ""])
+@pytest.mark.parametrize("name", ["ci @everyone -->", "inj` @team `x", "../up", "a/b", "tpu\x1b]0;x\x07", ".hidden",
+                                  ""])
 def test_a_lane_name_outside_the_safe_set_is_bad_input_at_load(name, tmp_path):
     lanes = tmp_path / "lanes.toml"
     lanes.write_text(f'[lanes.{json.dumps(name)}]\naccelerator = "cpu"\nplatform = "cpu"\n')

@@ -10,7 +10,6 @@ import subprocess
 import threading
 
 import pytest
-
 from adversary import PY, canary_cli, cli_env, lanes_toml
 from conftest import ROOT
 

@@ -382,7 +382,8 @@ def _cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
 def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:
     if streak is None:
         return "Streak: unknown (no run history)."
-    span = (f"failing since {escape_inline(streak.first_failure)}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
+    span = (f"failing since {escape_inline(streak.first_failure)}: "
+            f"{streak.runs} run{'s' if streak.runs != 1 else ''} on "
             f"{streak.days} day{'s' if streak.days != 1 else ''}")
     if streak.consecutive_days > 1:
         return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."

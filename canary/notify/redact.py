@@ -107,7 +107,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
     # Cloud signatures and keys: Azure SAS (sig=) and storage account keys, signed URLs (GCS, S3),
     # a Slack webhook's secret path, API-key headers, PyPI upload tokens, passwords given as flags.
-    ("sas_sig", re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
+    ("sas_sig", re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
+                           r"[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
     ("signed_url", re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
      r"\1" + REDACTED),
     ("slack_webhook", re.compile(r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
@@ -116,7 +117,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("api_key_header", re.compile(r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)"
                                   + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
     ("pypi", re.compile(_START + r"pypi-[A-Za-z0-9_\-]{16,}"), REDACTED),
-    ("password_flag", re.compile(r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
+    ("password_flag", re.compile(r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
+                                 r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
                                  r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"),
      r"\1" + REDACTED),
     # Anything handed over as KEY=VALUE whose key says it is secret.
