@@ -9,11 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
+
+from canary.notify.markers import issue_fingerprint
 from conftest import run_cli
 from github_server import REPO, TOKEN, RawReply, github  # noqa: F401 (fixture)
 from notify_records import failing
 
-from canary.notify.compose import issue_fingerprint
 
 
 def _env(github, tmp_path, **extra):

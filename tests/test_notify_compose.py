@@ -4,23 +4,11 @@ from dataclasses import replace
 
 import pytest
 
-from canary.notify.compose import (
-    Facts,
-    LastPass,
-    Previous,
-    StreakFacts,
-    cold_reason,
-    context_block,
-    determinism,
-    issue_fingerprint,
-    issue_title,
-    new_issue,
-    recovery_comment,
-    recurrence_comment,
-    repro_commands,
-    streak_sentence,
-    summary_line,
-)
+from canary.notify.compose import issue_title, new_issue, recovery_comment, recurrence_comment
+from canary.notify.markers import issue_fingerprint
+from canary.notify.model import Facts, LastPass, Previous, StreakFacts
+from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
+from canary.record import cold_reason
 from canary.history.queries import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing

@@ -304,7 +304,7 @@ def test_cache_masked_across_runs():
           _with_cache(rec("2026-08-27", "fail", INCIDENT), READ_FAILED, attempts=4)]
     assert q.cache_masked(rs, "tpu")
     assert q.cache_masked(rs, "tpu", INCIDENT.fingerprint)
-    assert q.cache_read_failed(rs[1]) and not q.cache_read_failed(rs[0])
+    assert rs[1].cache_read_failed() and not rs[0].cache_read_failed()
     # the same failure on a warm run: the cache does not explain it
     rs.append(_with_cache(rec("2026-08-28", "fail", INCIDENT), WARM))
     assert not q.cache_masked(rs, "tpu")

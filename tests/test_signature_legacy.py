@@ -7,7 +7,7 @@ from pathlib import Path
 
 from canary.history import open_store
 from canary.notify import notify
-from canary.notify.compose import issue_fingerprint
+from canary.notify.markers import issue_fingerprint
 from canary.record import Attempt, RunRecord
 from canary.signature import current, extract, gate_signature
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)

@@ -12,13 +12,12 @@ from rich.markup import escape
 from canary import signature as signature_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
-from canary.run.metrics import LOG_FILE
 from canary.record import RunRecord
 from canary.render import console
-from canary.textio import LogStream, printable, read_json_object
+from canary.run.directory import LOG_FILE, RESULT_FILE, read_record
+from canary.textio import LogStream, printable
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
-RESULT_FILE = "result.json"
 
 
 @click.command()
@@ -92,10 +91,7 @@ def _record_for(path: Path) -> tuple[RunRecord | None, int | None]:
     result = path / RESULT_FILE if path.is_dir() else path
     if result.name != RESULT_FILE or not result.is_file():
         return None, None
-    try:
-        return RunRecord.from_dict(read_json_object(result)), attempt
-    except (ValueError, TypeError, KeyError) as e:
-        raise ConfigError(f"{result}: not a canary run record ({e})") from None
+    return read_record(result), attempt
 
 
 def _read_log(logfile: Path) -> str:

@@ -30,7 +30,6 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
-from canary.judge.classify import lowered_cold
 from canary.record import RunRecord
 from canary.signature import identity
 
@@ -268,19 +267,6 @@ def strip(records: Iterable[RunRecord], lane: str, last: int = 30, *, ferry: str
 # ----------------------------------------------------------------------------- the compilation cache
 
 
-def _run_cold(r: RunRecord) -> bool | None:
-    """Whether a run's attempts lowered cold: all of them (True), none (False), unknown (None)."""
-    facts = [lowered_cold(a.cache) for a in r.attempts] or [lowered_cold(r.cache)]
-    if any(f is None for f in facts):
-        return None
-    return all(facts) if all(facts) or not any(facts) else None
-
-
-def cache_read_failed(r: RunRecord) -> bool:
-    """Whether any attempt of the run logged a compilation-cache read failure."""
-    return any(a.cache and a.cache.get("errors") for a in r.attempts) or bool(r.cache and r.cache.get("errors"))
-
-
 def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
                  ferry: str | None = None) -> bool:
     """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
@@ -292,7 +278,7 @@ def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | Non
     passing = [r for r in ordered if r.verdict == "pass"]
     if not fingerprint or not failing or not passing:
         return False
-    return all(_run_cold(r) is True for r in failing) and any(_run_cold(r) is False for r in passing)
+    return all(r.lowered_cold() is True for r in failing) and any(r.lowered_cold() is False for r in passing)
 
 
 # ----------------------------------------------------------------------------- regression windows

@@ -22,13 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from canary.notify.compose import (
-    Facts,
-    Message,
     duplicate_comment,
-    duplicate_marker,
-    fingerprint_marker,
-    group_marker,
-    has_run_marker,
     new_issue,
     recovery_comment,
     recurrence_comment,
@@ -36,6 +30,8 @@ from canary.notify.compose import (
     still_failing_on,
 )
 from canary.notify import performance
+from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, has_run_marker
+from canary.notify.model import Facts, Message
 from canary.record import RunRecord
 
 LABEL = "canary"

@@ -47,13 +47,6 @@ def ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRe
     return sorted((r for r in records if lane is None or r.lane == lane), key=lambda r: (r.started_at or "", r.run_id))
 
 
-def run_cache(r: RunRecord) -> dict[str, Any] | None:
-    """The run's compilation cache facts: the record's, else its latest attempt's that has them."""
-    if r.cache:
-        return r.cache
-    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
-
-
 def gate_margin(g: dict[str, Any]) -> str:
     """How far a gate's value is from its threshold, signed so that positive is headroom:
     ``+38`` steps above a minimum, ``+2.2`` loss below a maximum, ``-1`` past it; ``""`` when unknown."""
@@ -171,7 +164,7 @@ def run_details(r: RunRecord) -> RunDetails:
             "error": f"{sig.exception}: {sig.message}" if sig.exception else sig.message,
             "frames": list(sig.frames),
         },
-        cache=cache_facts(run_cache(r)),
+        cache=cache_facts(r.run_cache()),
         versions=dict(r.versions or {}),
         commit=r.commit or "",
         attempts=[f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "")
@@ -291,7 +284,7 @@ def perf_point(r: RunRecord) -> dict[str, float | None]:
 
     compile_s = f(s.get("compile/seconds"))
     if compile_s is None:
-        compile_s = f((run_cache(r) or {}).get("compile_seconds"))
+        compile_s = f((r.run_cache() or {}).get("compile_seconds"))
     peak = f(s.get("memory/peak_bytes"))
     return {
         "step_seconds": f(s.get("throughput/median_step_seconds")),
