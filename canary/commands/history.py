@@ -12,6 +12,7 @@ from rich.markup import escape
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._options import ferry_option, history_option, lane_option
 from canary.history import queries
+from canary.judge.classify import said
 from canary.record import RunRecord
 from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 
@@ -113,7 +114,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
         steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
-            r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
+            said(r.classification, r.attempts) or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
             fmt(r.final_loss),
             cache_brief(r.run_cache()), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
         )

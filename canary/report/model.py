@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from urllib.parse import quote_plus
 
 from canary.history import queries
+from canary.judge.classify import said
 from canary.record import RunRecord
 
 # classification -> (short label shown in the cell, colour, what it means)
@@ -33,7 +34,7 @@ FAIL_UNCLASSIFIED = ("F", "#b71c1c", "failed (not classified)")
 def run_class(r: RunRecord) -> str:
     """The classification a cell shows: the record's, else ``pass``/``fail`` from its verdict."""
     if r.classification:
-        return r.classification
+        return said(r.classification, r.attempts) or r.classification
     return "pass" if r.verdict == "pass" else "fail"
 
 
