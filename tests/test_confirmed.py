@@ -53,3 +53,14 @@ def test_history_and_report_say_unconfirmed_and_confirmed(tmp_path, cli):
     line = next(ln for ln in proc.stdout.splitlines() if ln.strip().startswith("cpu/"))
     assert line.rstrip().endswith("0a1b2c3d4e5f, unconfirmed")  # another failure: seen once so far
     assert model.cell(first).label == "U" and "unconfirmed" in model.CLASSES
+
+
+def test_a_run_an_earlier_canary_called_deterministic_on_one_attempt_is_shown_unconfirmed(tmp_path, cli):
+    old = failing("20260828T060000Z-cpu-ab12", "2026-08-28", lane="cpu", attempts=1, classification="deterministic")
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    store.append(old)
+    proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert "unconfirmed" in proc.stdout and "deterministic" not in proc.stdout
+    assert model.cell(old).label == "U"
+    four = failing("20260828T060000Z-tpu-ab12", "2026-08-28", attempts=4, classification="deterministic")
+    assert model.cell(four).label == "D"  # four attempts failing alike were seen

@@ -180,6 +180,8 @@ def test_manual_runs_are_not_called_scheduled():
     by_hand = failing(context={"host": "ada-laptop"})
     assert "**Recurred on the tpu canary run by hand on ada-laptop (2026-08-28)**" in recurrence_comment(by_hand, INCIDENT).body
     assert "run by hand on an unrecorded host" in new_issue(failing(context={}), INCIDENT).body
+    unnamed = failing(context={"ci": {"workflow": "canary"}})  # Actions, its event not recorded
+    assert "The tpu canary run by GitHub Actions failed" in new_issue(unnamed, INCIDENT).body
     pushed = failing(context={"ci": {"event_name": "push"}})
     assert "scheduled" not in new_issue(pushed, INCIDENT).body and "The push tpu canary" in new_issue(pushed, INCIDENT).body
 

@@ -6,9 +6,9 @@ import re
 import pytest
 
 from canary.notify.compose import new_issue, recurrence_comment
+from canary.notify.markdown import clean, fence, fit, neutralize_mentions, trim_lines
 from canary.notify.markers import has_run_marker, issue_fingerprint
 from canary.notify.model import Facts
-from canary.notify.markdown import clean, fence, fit, neutralize_mentions, trim_lines
 from canary.notify.redact import REDACTED, redact
 from notify_records import failing, signature
 

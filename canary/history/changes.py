@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from canary.history.queries import in_series, is_short
+from canary.history.series import in_series, is_short
 from canary.history.windows import VersionChange, version_changes
 from canary.record import RunRecord
 

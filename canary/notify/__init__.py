@@ -162,6 +162,10 @@ class DryRunTracker:
         self._write(f"PATCH {self.base}/issues/{number}", {"state": "closed", "state_reason": reason})
         return {"number": number}
 
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
+        self._write(f"PATCH {self.base}/issues/{number}", fields)
+        return {"number": number}
+
     def create_comment(self, number: int, body: str) -> dict[str, Any]:
         self._write(f"POST {self.base}/issues/{number}/comments", {"body": body})
         return {}

@@ -18,43 +18,156 @@ The token never appears in an error message or a log line.
 
 from __future__ import annotations
 
+import errno
 import http.client
 import json
 import os
 import random
 import re
+import socket
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Iterator
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any
 
 from canary.errors import ConfigError
 from canary.notify.redact import redact
+from canary.notify.settings import API_URL_VAR, TOKEN_VAR, check_api_url, check_token
 from canary.textio import printable
-from canary.notify.transport import (
-    API_URL_VAR,
-    API_VERSION,
-    DEFAULT_API_URL,
-    GitHubError,
-    MESSAGE_MAX,
-    RetryPolicy,
-    SECONDARY_PAUSE_S,
-    TOKEN_VAR,
-    USER_AGENT,
-    _OPENER,
-    _RefusedRedirect,
-    _is_transient,
-    _next_link,
-    _origin,
-    _retry_after,
-    _short,
-    _unreachable,
-    check_api_url,
-    check_token,
-)
+
+DEFAULT_API_URL = "https://api.github.com"
+USER_AGENT = "canary-notify"
+API_VERSION = "2022-11-28"
+SECONDARY_PAUSE_S = 60.0  # GitHub: after a secondary rate limit without Retry-After, wait a minute
+MESSAGE_MAX = 500  # characters of an API error message kept (GitHub's own are one line)
+def _short(message: str, limit: int = MESSAGE_MAX, total: int | None = None) -> str:
+    """One line of at most ``limit`` characters (and a note of how long it was)."""
+    total = len(message) if total is None else total
+    message = " ".join(printable(message[:limit * 4]).split())
+    if len(message) <= limit and total <= limit * 4:
+        return message
+    return message[:limit] + f"… ({total} characters in all)"
+
+
+class GitHubError(Exception):
+    """A GitHub call that failed for good (after any retries)."""
+
+    def __init__(self, method: str, path: str, status: int | None, message: str,
+                 retry_after: float | None = None, transient: bool = False, secondary: bool = False,
+                 unreachable: bool = False):
+        self.method, self.path, self.status = method, path, status
+        self.retry_after = retry_after
+        self.transient = transient
+        self.unreachable = unreachable  # no answer possible: the host does not resolve, refuses, or has no route
+        self.secondary = secondary  # a secondary rate limit: GitHub asks for a minute's pause at least
+        where = f"{method} {path}"
+        super().__init__(f"{where}: HTTP {status}: {message}" if status else f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How hard to try. ``scale`` multiplies every wait (``CANARY_GITHUB_BACKOFF_SCALE``): tests
+    make it tiny so backoff is exercised without the clock."""
+
+    attempts: int = 6
+    base_s: float = 1.0  # first backoff; doubles each time, with jitter
+    max_wait_s: float = 120.0  # the longest wait; asked to wait longer (Retry-After), give up instead
+    scale: float = 1.0
+
+    @classmethod
+    def from_env(cls) -> "RetryPolicy":
+        raw = os.environ.get("CANARY_GITHUB_BACKOFF_SCALE")
+        if raw is None:
+            return cls()
+        try:
+            scale = float(raw)
+        except ValueError:
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} is not a number") from None
+        if not 0 <= scale < float("inf"):  # nan and inf too: a wait must be a number of seconds
+            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must be a finite number, 0 or more")
+        return cls(scale=scale)
+
+
+def _retry_after(headers: Any, now: float | None = None) -> float | None:
+    """Seconds GitHub asks us to wait: ``Retry-After`` (seconds or an HTTP date), else the primary
+    rate limit's reset time when no requests remain."""
+    ra = headers.get("Retry-After") if headers else None
+    if ra:
+        ra = ra.strip()
+        if re.fullmatch(r"\d+(\.\d+)?", ra):
+            return float(ra)
+        try:
+            return max(0.0, parsedate_to_datetime(ra).timestamp() - (now or time.time()))
+        except (TypeError, ValueError):
+            return None
+    if headers and headers.get("x-ratelimit-remaining") == "0" and headers.get("x-ratelimit-reset"):
+        try:
+            return max(0.0, float(headers["x-ratelimit-reset"]) - (now or time.time()))
+        except ValueError:
+            return None
+    return None
+
+
+def _is_transient(status: int, headers: Any, message: str) -> bool:
+    if status >= 500 or status == 429:
+        return True
+    if status == 403:  # a rate limit (primary or secondary) is transient; a permission is not
+        return "rate limit" in message.lower() or (headers is not None and headers.get("x-ratelimit-remaining") == "0") \
+            or bool(headers is not None and headers.get("Retry-After"))
+    return False
+
+
+_NO_ROUTE = (errno.ECONNREFUSED, errno.ENETUNREACH, errno.EHOSTUNREACH)
+
+
+def _unreachable(reason: Any, host: str) -> str | None:
+    """Why ``host`` cannot be reached at all (a failure a retry would only repeat), or None for a
+    failure worth retrying (a timeout, a reset connection)."""
+    if isinstance(reason, socket.gaierror):
+        return f"GitHub unreachable: cannot resolve {host} ({reason.strerror or reason})"
+    if isinstance(reason, OSError) and reason.errno in _NO_ROUTE:
+        return f"GitHub unreachable: {host}: {reason.strerror or reason}"
+    return None
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:  # a port that is not a number
+        port = -1
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
+
+class _RefusedRedirect(urllib.error.URLError):
+    pass
+
+
+class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only within the API's own origin: urllib would otherwise carry the
+    Authorization header (the token) to whatever host a Location names."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if _origin(newurl) != _origin(req.full_url):
+            raise _RefusedRedirect(f"refused a redirect from {_origin(req.full_url)[1]} to another host "
+                                        f"({_origin(newurl)[1] or newurl[:80]}): the token goes only to the API host")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_SameOriginRedirects)
+
+
+def _next_link(link_header: str | None) -> str | None:
+    for part in (link_header or "").split(","):
+        m = re.match(r'\s*<([^>]+)>\s*;(.*)', part)
+        if m and re.search(r'rel="?next"?', m.group(2)):
+            return m.group(1)
+    return None
 
 
 class GitHubClient:

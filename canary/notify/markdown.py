@@ -1,12 +1,16 @@
-"""Markdown that text from outside cannot break: no pings (@mentions), no forged markers or
-issue references, inline text escaped, excerpts fenced by a fence longer than any backtick run
-inside them, and every body cut to fit GitHub's limit. :func:`clean` redacts secrets first
-(:mod:`canary.notify.redact`). Pure string work."""
+"""Untrusted text made safe to post as markdown: no markdown injection, no pings, no forged
+markers, no terminal controls, bounded size.
+
+Text that came from logs, commit subjects, exception messages or a record's names goes through
+:func:`clean` (fenced text) or :func:`escape_inline` (prose) before it reaches a GitHub issue;
+both redact secrets first (:mod:`canary.notify.redact`). Log excerpts are put in a code fence by
+:func:`fence`, which picks a fence longer than any backtick run inside them. Pure string work.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from typing import Callable, Iterable
 
 from canary.notify.redact import redact
 from canary.textio import printable

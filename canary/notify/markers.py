@@ -5,6 +5,8 @@ reading an issue back:
     <!-- canary:group=<group> -->                 beside it, for related signatures
     <!-- canary:run=<run_id> lane=<lane> -->      in every issue body and comment canary posts
     <!-- canary:duplicate-of=<number> -->         in the comment that closes a duplicate issue
+    <!-- canary:also-fingerprint=<fingerprint> --> under the first, on an issue an earlier canary opened
+                                                  under an older fingerprint of the same failure
 
 Text from outside cannot forge one (see :mod:`canary.notify.redact`).
 """
@@ -28,6 +30,12 @@ _RUN_MARKER = re.compile(r"<!-- canary:run=(\S+) lane=(\S+) -->")
 
 def fingerprint_marker(fingerprint: str) -> str:
     return f"<!-- canary:fingerprint={marker_value(fingerprint)} -->"
+
+
+def also_marker(fingerprint: str) -> str:
+    """Added to an issue opened under an older fingerprint of the failure: today's, so later runs
+    find it without the history that tied the two."""
+    return f"<!-- canary:also-fingerprint={marker_value(fingerprint)} -->"
 
 
 def group_marker(group: str) -> str:

@@ -19,6 +19,7 @@ import re
 from typing import Iterable, Sequence
 
 from canary.history.changes import METRICS, Step
+from canary.notify.markdown import clean, escape_inline
 from canary.notify.markers import run_marker
 from canary.notify.model import Facts, Message, StepNote, run_date
 from canary.notify.sections import FIELD_MAX, code, context_block, short_version

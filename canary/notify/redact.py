@@ -1,9 +1,9 @@
-"""No secrets in what canary keeps or posts: tokens, keys and passwords in the forms logs show
-them, the environment's own secrets and their fragments, redacted in text and in log files.
+"""No secret kept or posted: every shape a token, key or password takes in a log, in every
+encoding a log spells it, and the environment's own secret values (whole, in pieces, encoded).
 
-Everything here is pure string work but :func:`redact_file`. Text that came from logs, commit
-subjects or exception messages goes through :func:`canary.notify.markdown.clean` (redaction,
-then markdown safety) before it reaches a GitHub issue.
+Everything here but :func:`redact_file` is pure string work, linear in its input. What makes
+redacted text safe to post as markdown (mentions, markers, fences, size) is
+:mod:`canary.notify.markdown`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import re
 import urllib.parse
 from pathlib import Path
 from typing import Iterable, Mapping
-
 
 REDACTED = "[REDACTED]"
 
@@ -108,16 +107,20 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
     # Cloud signatures and keys: Azure SAS (sig=) and storage account keys, signed URLs (GCS, S3),
     # a Slack webhook's secret path, API-key headers, PyPI upload tokens, passwords given as flags.
-    ("sas_sig", re.compile(r"(?<![A-Za-z0-9_])((?:sig|Signature)(?:=|%3[dD]))[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
+    ("sas_sig", re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
+                           r"[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
     ("signed_url", re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
      r"\1" + REDACTED),
-    ("slack_webhook", re.compile(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]+"),
+    ("slack_webhook", re.compile(r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
+                                 r"(?:[A-Za-z0-9_/\-]|%2[fF])+"),
      r"\1" + REDACTED),
     ("api_key_header", re.compile(r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)"
                                   + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
     ("pypi", re.compile(_START + r"pypi-[A-Za-z0-9_\-]{16,}"), REDACTED),
-    ("password_flag", re.compile(r"(?i)((?<![\w-])--?(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
-                                 r"secret-key|client-secret)(?:=|\s+))(?!-)[^\s\"']+"), r"\1" + REDACTED),
+    ("password_flag", re.compile(r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
+                                 r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
+                                 r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"),
+     r"\1" + REDACTED),
     # Anything handed over as KEY=VALUE whose key says it is secret.
     # (The match starts at the word that says so, not at the name's start: MY_TOKEN=v keeps MY_.)
     ("secret_env", re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
@@ -207,31 +210,42 @@ def _fragments(text: str, secrets: Iterable[str]) -> str:
 
 # A run of base64 (standard or URL-safe) long enough to hide a credential: decoded, and redacted
 # when what it holds is a secret (a token shape, an environment secret) or a user:password pair.
-_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,4096}={0,2}(?![A-Za-z0-9+/=_\-])")
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,4096}(?:=|%3[Dd]){0,2}")
 _USER_PASS = re.compile(r"[^\s:]{1,128}:[^\s]{6,}")
 
 
 def _decoded(blob: str) -> str | None:
-    body = blob.rstrip("=")
-    if len(body) % 4 == 1 or body.islower() or body.isupper():  # base64 of 12 bytes or more mixes cases
+    """What a run of base64 says, when it says printable text: the whole run, or (a suffix glued
+    on) its longest whole 4-character groups."""
+    body = urllib.parse.unquote(blob).rstrip("=") if "%" in blob else blob.rstrip("=")
+    if body.islower() or body.isupper():  # base64 of 12 bytes or more mixes cases
         return None
-        return None
-    try:
-        alt = "-" in body or "_" in body
-        raw = (base64.urlsafe_b64decode if alt else base64.b64decode)(body + "=" * (-len(body) % 4))
-        text = raw.decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return text if text.isprintable() else None
+    decode = base64.urlsafe_b64decode if ("-" in body or "_" in body) else base64.b64decode
+    starts = [0] + [i + 1 for i, c in enumerate(body[:64]) if c == "/"][:3]  # a path's folders before it
+    for start in starts:
+        part = body[start:]
+        for cut in dict.fromkeys((len(part), len(part) // 4 * 4, len(part) // 4 * 4 - 4)):
+            if cut < 12 or cut % 4 == 1:
+                continue
+            try:
+                text = decode(part[:cut] + "=" * (-cut % 4)).decode("utf-8")
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if text.isprintable():
+                return text
+    return None
 
 
 def _redact_base64(text: str, secrets: Iterable[str]) -> str:
     def one(m: re.Match[str]) -> str:
-        inner = _decoded(m.group(0))
+        blob, keep = m.group(0), ""
+        if m.start() and text[m.start() - 1] == "\\" and blob[0] in "nrt":  # an escaped line break before it
+            blob, keep = blob[1:], blob[0]
+        inner = _decoded(blob)
         if inner is None:
             return m.group(0)
-        if _USER_PASS.fullmatch(inner) or _redact(inner, secrets, nested=True) != inner:
-            return REDACTED
+        if _USER_PASS.match(inner) or _redact(inner, secrets, nested=True) != inner:
+            return keep + REDACTED
         return m.group(0)
 
     return _B64.sub(one, text)

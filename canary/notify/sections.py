@@ -56,6 +56,8 @@ def which_canary(record: RunRecord) -> str:
     lane = escape_inline(record.lane)
     if how:
         return f"{how} {lane} canary"
+    if (record.context or {}).get("ci"):
+        return f"{lane} canary run by GitHub Actions"  # an event it did not record
     host = (record.context or {}).get("host")
     return f"{lane} canary run by hand on {escape_inline(host) if host else 'an unrecorded host'}"
 
