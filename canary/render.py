@@ -160,7 +160,7 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
     whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
     from rich.markup import escape
 
-    from canary.history import queries
+    from canary.history import series
 
     if not status:
         return "[dim]history: not recorded[/]"
@@ -168,11 +168,11 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
         where = f"history: recorded in {escape(status['location'])}"
         if record is None:
             return f"[dim]{where}[/]"
-        series = escape(str(queries.series_of(record)))
-        if queries.is_short(record):
-            return (f"[dim]{where}, series {series}, as a short run ({record.steps_requested} of the ferry's "
+        name = escape(str(series.series_of(record)))
+        if series.is_short(record):
+            return (f"[dim]{where}, series {name}, as a short run ({record.steps_requested} of the ferry's "
                     f"{record.ferry_steps} steps): listed, never the series' last pass or streak[/]")
-        return f"[dim]{where}, series {series}[/]"
+        return f"[dim]{where}, series {name}[/]"
     line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
     if status.get("pending"):
         pending = Path(status["pending"])

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._options import ferry_option, history_option, lane_option
-from canary.history import queries
+from canary.history import queries, series
 from canary.judge.classify import said
 from canary.record import RunRecord
 from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
@@ -93,7 +93,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             "location": report["location"],
             "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [{**r.to_dict(), "series": str(queries.series_of(r)), "short": queries.is_short(r)}
+            "records": [{**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)}
                         for r in records],
             "programs": {r.run_id: program_note(r, records) for r in records},
         })
@@ -111,7 +111,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
-        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
+        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if series.is_short(r) else "")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
             said(r.classification, r.attempts) or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from canary.errors import CanaryError, ConfigError
-from canary.history import queries
+from canary.history import queries, series
 from canary.record import RunRecord
 
 Commits = Callable[[str, str], list]
@@ -69,19 +69,19 @@ def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *,
         "note": note,
         "versions": [asdict(v) for v in changes] if changes is not None else None,
     }
-def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int, commits: Commits) -> dict[str, Any]:
+def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int, commits: Commits) -> dict[str, Any]:
     """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
 
     lane, ferry = key.lane, key.ferry
     s = queries.current_streak(records, lane, ferry=ferry)
     lp = queries.last_pass(records, lane, ferry=ferry)
     infra = queries.infrastructure_streak(records, lane, ferry=ferry)
-    runs = queries.in_series(records, lane, ferry)
+    runs = series.in_series(records, lane, ferry)
     return {
         "series": str(key), "lane": lane, "ferry": ferry,
         "strip": queries.strip(records, lane, last, ferry=ferry),
         "runs": len(runs),
-        "short_runs": sum(queries.is_short(r) for r in runs),
+        "short_runs": sum(series.is_short(r) for r in runs),
         "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
         "last_pass": lp.run_id if lp else None,
         "streak": {
@@ -110,7 +110,7 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
     return {
         "location": store.location,
         "records": records,
-        "series": [series_summary(records, key, last, commits) for key in queries.series_keys(records)],
+        "series": [series_summary(records, key, last, commits) for key in series.series_keys(records)],
         "occurrences": queries.occurrences(records),
     }
 

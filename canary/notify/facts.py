@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Sequence
 
-from canary.history import queries
+from canary.history import queries, series
 from canary.history.lanes import Commits, regression_window, version_changes, watched_paths
 from canary.errors import CanaryError, ConfigError
 from canary.notify.model import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
@@ -98,7 +98,7 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
     program = program_note(record, records) or ""
     if record.verdict == "pass":
         ended = queries.current_streak(records[:-1], record.lane, ferry=record.ferry)
-        others = [k for k in queries.series_keys(records) if k != queries.series_of(record)]
+        others = [k for k in series.series_keys(records) if k != series.series_of(record)]
         # another lane's series of the same ferry is named by its lane; another ferry's, in full
         elsewhere = tuple((fp, k.lane if k.ferry == record.ferry else str(k)) for k in others
                           for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from urllib.parse import quote_plus
 
-from canary.history import queries
+from canary.history import queries, series
 from canary.judge.classify import said
 from canary.record import RunRecord
 
@@ -207,17 +207,17 @@ def cell(r: RunRecord) -> Cell:
     label, colour, _ = class_style(name)
     fp = queries.fingerprint_of(r)
     title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
-    if queries.is_short(r):
+    if series.is_short(r):
         title += f"  short run: {r.steps_requested} of {r.ferry_steps} steps, not counted"
-    return Cell(r.run_id, name, label.lower() if queries.is_short(r) else label, colour, title)
+    return Cell(r.run_id, name, label.lower() if series.is_short(r) else label, colour, title)
 
 
 def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
     records = list(records)
     views = []
-    for key in queries.series_keys(records):
-        rs = queries.in_series(records, key.lane, key.ferry)
-        full = [r for r in rs if not queries.is_short(r)]
+    for key in series.series_keys(records):
+        rs = series.in_series(records, key.lane, key.ferry)
+        full = [r for r in rs if not series.is_short(r)]
         views.append(LaneView(
             lane=key.lane, ferry=key.ferry, cells=[cell(r) for r in rs], runs=len(rs),
             passes=sum(r.verdict == "pass" for r in full), short=len(rs) - len(full),
@@ -251,7 +251,7 @@ def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
     rows = []
     for fp, o in occ.items():
         streak = sum(queries.current_streak(records, k.lane, fingerprint=fp, ferry=k.ferry).runs
-                     for k in queries.series_keys(records) if k.lane in o.lanes)
+                     for k in series.series_keys(records) if k.lane in o.lanes)
         sig = latest[fp].signature
         error = (f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else ""))
         rows.append(SignatureRow(
@@ -334,8 +334,8 @@ def perf_series(records: Iterable[RunRecord]) -> list[Series]:
     (None where unknown); a short run's figures are mostly compilation and are left out."""
     records = list(records)
     out = []
-    for key in queries.series_keys(records):
-        rs = [r for r in queries.in_series(records, key.lane, key.ferry) if not queries.is_short(r)]
+    for key in series.series_keys(records):
+        rs = [r for r in series.in_series(records, key.lane, key.ferry) if not series.is_short(r)]
         if not rs:
             continue
         points = [perf_point(r) for r in rs]
