@@ -11,7 +11,7 @@ import re
 
 from canary.history.queries import daily_ordinal
 from canary.notify.model import Facts, FirstBad, Previous, StreakFacts, run_date
-from canary.notify.redact import (
+from canary.notify.markdown import (
     clean,
     escape_inline,
     fence,
