@@ -55,8 +55,8 @@ COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]
     # the registration barrier "[Init]Wait_for_all_tasks_to_register" (later)
     (re.compile(r"^DEADLINE_EXCEEDED: Deadline Exceeded\b(?=.{0,600}CoordinationService/RegisterTask\b).*$"),
      _REGISTER),
-    (re.compile(r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): \[Init\]Wait_for_all_tasks_to_register\b.*$"),
-     _REGISTER),
+    (re.compile(r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): "
+                r"\[Init\]Wait_for_all_tasks_to_register\b.*$"), _REGISTER),
     # "Barrier timed out. Barrier_id: X." (jaxlib <= 0.4.3x) / "Barrier timed out. Id: X::0." (later);
     # the barrier's per-call counter ("multihost_broadcast_sync3", "::0") masked
     (re.compile(r"Barrier timed out\. (?:Barrier_id|Id): ([A-Za-z_\[][\w.\[\]-]{0,200}?)(<n>|\d{1,9})?(::\d{1,9})?"
@@ -117,7 +117,8 @@ _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be
 def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _ADVICE.sub("", message)
     if "Last NCCL warning" in message:
-        message = _LAST_WARNING.sub(lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
+        message = _LAST_WARNING.sub(
+            lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
     return exc, message, frames
 
 
