@@ -122,6 +122,22 @@ def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
+# versions are the environment's, the direction of the mismatch is the failure
+_JAXLIB_OLD = re.compile(r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$")
+_JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
+
+
+def _jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("ValueError", "RuntimeError") and message.startswith("jaxlib "):
+        text = message.rstrip(".")
+        if _JAXLIB_OLD.match(text):
+            return "RuntimeError", "jaxlib is older than this version of jax requires", frames
+        if _JAXLIB_NEW.match(text):
+            return "RuntimeError", "jaxlib is newer than and incompatible with this version of jax", frames
+    return exc, message, frames
+
+
 # a slice's chip that ran out ("(0x0x0_HBM0)", "(1x0x0_HBM0)") is where, not what
 _DEVICE = re.compile(r"\((?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\)|\bmemory (?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\b")
 
@@ -219,6 +235,8 @@ RULES: tuple[Rule, ...] = (
     Rule("advice", "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
          "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
          _advice),
+    Rule("jaxlib-version", "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
+         "(adding '>='); the versions named are the environment's, which way they mismatch is the failure", _jaxlib),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
     Rule("detail", "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
          "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",
