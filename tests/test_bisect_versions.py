@@ -13,7 +13,7 @@ from dataclasses import fields
 import pytest
 
 from canary.bisect import BisectResult, Step
-from canary.bisect.envs import Layer, unpack
+from canary.bisect.envs import Layer, canary_requirements, unpack
 from canary.bisect.judge import judge_lower_failure, lower_fingerprint
 from canary.bisect.published import VersionBisectResult
 from canary.bisect.versions import between, common, next_probe, ordered, parse_listing, pinned_along, remaining, window
@@ -197,6 +197,19 @@ def test_a_layer_says_where_the_dependencies_differ():
     layer = Layer([("marin-haliax", "0.2.20"), ("marin_fray", "0.2.20"), ("jax", "0.10.2")], ["/x"])
     assert layer.summary(["marin-haliax", "marin-fray"]) == "also jax 0.10.2"
     assert Layer([("marin-haliax", "0.2.20")]).summary(["marin-haliax"]) == "over the base as it is"
+
+
+def test_the_base_holds_canarys_requirements_and_the_rest_of_the_extra_that_brings_a_package():
+    import tomllib
+
+    from tests.conftest import ROOT
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert canary_requirements() == project["dependencies"]
+    # the gcs extra installs google-cloud-storage with etils: bisecting the one brings the other
+    gcs = canary_requirements(["google-cloud-storage"])
+    assert gcs[: len(project["dependencies"])] == project["dependencies"]
+    assert [r for r in gcs if r.startswith("etils")] and not [r for r in gcs if r.startswith("google-cloud")]
 
 
 def test_a_wheel_is_unpacked_as_installed_once(tmp_path):

@@ -304,21 +304,43 @@ def unpack(wheel: Path, site: Path) -> Path:
     return target
 
 
-def canary_requirements() -> list[str]:
-    """What canary itself needs (no extras): installed into every base venv."""
+def canary_requirements(packages: list[str] = ()) -> list[str]:
+    """What canary needs in every base venv: its dependencies, and the rest of each extra that
+    installs one of ``packages`` (the levanter extra's GitPython, which levanter 0.2.20 imports
+    without declaring it), the packages themselves left to the bisect."""
+    from packaging.requirements import Requirement
+
+    deps, extras = _declared()
+    moving = {canonicalize_name(p) for p in packages}
+    out = list(deps)
+    for reqs in extras.values():
+        names = {canonicalize_name(Requirement(r).name) for r in reqs}
+        if names & moving:
+            out += [r for r in reqs if canonicalize_name(Requirement(r).name) not in moving | {"canary"}]
+    return list(dict.fromkeys(out))
+
+
+def _declared() -> tuple[list[str], dict[str, list[str]]]:
+    """canary's dependencies and extras: from the checkout's pyproject.toml, else the installed metadata."""
     import importlib.metadata
+    import tomllib
 
     from packaging.requirements import Requirement
 
-    try:
-        lines = importlib.metadata.requires("canary") or []
-    except importlib.metadata.PackageNotFoundError:
-        import tomllib
+    from canary.config import project_root
 
-        from canary.config import project_root
-
-        lines = tomllib.loads((project_root() / "pyproject.toml").read_text())["project"]["dependencies"]
-    return [ln for ln in lines if "extra" not in str(Requirement(ln).marker or "")]
+    pyproject = project_root() / "pyproject.toml"
+    if pyproject.is_file():
+        project = tomllib.loads(pyproject.read_text())["project"]
+        return list(project.get("dependencies", [])), dict(project.get("optional-dependencies", {}))
+    deps, extras = [], {}
+    for line in importlib.metadata.requires("canary") or []:
+        m = re.search(r"""extra\s*==\s*['"]([^'"]+)['"]""", str(Requirement(line).marker or ""))
+        if m:
+            extras.setdefault(m.group(1), []).append(line.split(";")[0].strip())
+        else:
+            deps.append(line)
+    return deps, extras
 
 
 def canary_layer(scratch: Path) -> str:

@@ -200,7 +200,7 @@ def bisect_versions(opts: VersionBisectOptions, progress: Progress | None = None
                                  unpublished=between(some, opts.old, opts.new))
     cache = cache_root(opts.cache)
     progress.preparing(f"the {py.describe()} environment")
-    base = base_env(py, opts.packages, opts.new, canary_requirements(), cache, progress.preparing)
+    base = base_env(py, opts.packages, opts.new, canary_requirements(opts.packages), cache, progress.preparing)
     result.moved, result.environment = list(base.moving), str(base.root)
     with tempfile.TemporaryDirectory(prefix="canary-bisect-versions-") as scratch:
         tester = _Tester(opts, base, cache, Path(scratch), deadline)
