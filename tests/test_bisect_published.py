@@ -93,4 +93,5 @@ def test_the_registry_answers_bad_input_with_exit_2():
     assert p.returncode == 2 and f"nearest are {LAST_STATIC}" in p.stderr, p.stderr
     # Python 3.11 is offered nothing after 0.2.20: pip's own view decides what a Python can bisect
     p = run_cli("bisect", *PACKAGES, "--old", OLD, "--new", NEW, "--lane", "tpu", "--python", "3.11")
-    assert p.returncode == 2 and "--old 0.2.95.dev33250980001: no such version of marin-levanter and marin-haliax" in p.stderr
+    assert p.returncode == 2
+    assert "--old 0.2.95.dev33250980001: no such version of marin-levanter and marin-haliax" in p.stderr
