@@ -64,6 +64,11 @@ class PlatformResult:
     diagnosis: str | None = None
     failures: list[dict[str, Any]] = field(default_factory=list)  # every failing grouped matmul
     notes: list[str] = field(default_factory=list)
+    # a stack ferry's: the failing kernel's call path through the library's files (outermost first),
+    # the distribution and version owning its innermost frame, and the stack's installed versions
+    call_path: list[str] = field(default_factory=list)
+    owner: str | None = None
+    distributions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -262,6 +267,16 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
 def lower_lanes(opts: LowerOptions) -> LowerReport:
     ferry = require_builtin(load_ferry(opts.ferry)[0], "lower")
     lanes, _ = load_lanes(opts.lanes_file)
+    if ferry.stack:  # the library's code, its own kernels
+        from canary.run import stack_lowering
+
+        stack_lowering.check_options(ferry, opts.ragged_dot, opts.tiling)
+        pairs = plan(opts, ferry, lanes)
+
+        import jax
+
+        results = [stack_lowering.lower_one(ferry, lane, platform) for platform, lane in pairs]
+        return LowerReport(ferry.name, results, jax.__version__)
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     pairs = plan(opts, ferry, lanes)
 

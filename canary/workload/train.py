@@ -79,8 +79,22 @@ def make_optimizer(cfg: OptimizerConfig, steps: int) -> tuple[optax.GradientTran
     return optax.chain(*chain), schedule
 
 
+def update(tx, schedule, params, opt_state, loss_and_metrics, grads):
+    """The optimizer's update of ``params`` from ``grads``, and the step's metrics: the loss's own,
+    ``train/loss``, the gradient norm and the learning rate the update used."""
+    loss, metrics = loss_and_metrics
+    with jax.named_scope("optimizer"):
+        # the rate this update uses: the schedule at the optimizer's count before the update
+        learning_rate = schedule(optax.tree_utils.tree_get_all_with_path(opt_state, "count")[0][1])
+        updates, opt_state = tx.update(grads, opt_state, params)
+        params = optax.apply_updates(params, updates)
+    metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads),
+                               "optim/learning_rate": learning_rate})
+    return params, opt_state, metrics
+
+
 class TrainStep(NamedTuple):
-    cfg: MoEConfig
+    cfg: Any  # MoEConfig, or a stack ferry's model config
     init: Callable[[jax.Array], tuple[Any, Any]]  # key -> (params, opt_state)
     step: Callable  # (params, opt_state, bias, batch) -> (params, opt_state, metrics); jitted
     bias: jax.Array
@@ -89,7 +103,11 @@ class TrainStep(NamedTuple):
 def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
-    matmul is the spec's unless given."""
+    matmul is the spec's unless given. A stack ferry's step is its own (:mod:`canary.workload.stack`)."""
+    if spec.ferry.stack:
+        from canary.workload import stack
+
+        return stack.make_train_step(spec)
     cfg = model_config(spec)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
@@ -109,15 +127,7 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     grads_of = parallel.data_parallel(grads_of, mesh)
 
     def step(params, opt_state, bias, batch):
-        (loss, metrics), grads = grads_of(params, bias, batch)
-        with jax.named_scope("optimizer"):
-            # the rate this update uses: the schedule at the optimizer's count before the update
-            learning_rate = schedule(optax.tree_utils.tree_get_all_with_path(opt_state, "count")[0][1])
-            updates, opt_state = tx.update(grads, opt_state, params)
-            params = optax.apply_updates(params, updates)
-        metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads),
-                                   "optim/learning_rate": learning_rate})
-        return params, opt_state, metrics
+        return update(tx, schedule, params, opt_state, *grads_of(params, bias, batch))
 
     return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg))
 
@@ -144,6 +154,15 @@ def nudged(params, seed: int):
     out = [jnp.nextafter(p, jnp.where(jax.random.bernoulli(k, 0.5, p.shape), jnp.inf, -jnp.inf).astype(p.dtype))
            for p, k in zip(leaves, keys)]
     return jax.tree_util.tree_unflatten(treedef, out)
+
+
+def kernel_choice(spec: WorkloadSpec) -> str:
+    """The grouped matmul this run uses: the spec's backend, or the one a stack ferry's library picks."""
+    if spec.ferry.stack:
+        from canary.workload import stack
+
+        return stack.ragged_dot_choice()
+    return ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
 
 
 def make_corpus(spec: WorkloadSpec) -> MarkovCorpus:
@@ -191,6 +210,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     primary = jax.process_index() == 0  # one host writes the run's files
     parallel.check_divisible(spec.batch_size, n_devices)
     ts = make_train_step(spec, mesh=mesh)
+    mesh = getattr(ts.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
     corpus = make_corpus(spec)
     tokens_per_step = spec.batch_size * spec.seq_len
 
@@ -206,7 +226,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         log(f"weights nudged one float32 step each ({NUDGE_ENV}={nudge_seed}): a golden recording's run")
     params, opt_state = parallel.replicate((params, opt_state), mesh)
     n_params = param_count(params)
-    backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
+    backend = kernel_choice(spec)
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
