@@ -18,19 +18,21 @@ import os
 import secrets
 import shutil
 import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from canary import extras, git
 from canary.history import queries
 from canary.run import compile_cache
-from canary.config import Lane, get_lane
+from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 
 CHECKS = ("packages", "cache", "history", "launcher", "github", "git")
+PROBE_S = 5.0  # the longest any one check may wait on the network (gcsfs alone retries for most of a minute)
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Check:
 @dataclass
 class DoctorOptions:
     lane: str
+    ferry: str = "moe-canary"  # the run's --ferry: the history series is (lane, ferry)
     lanes_file: str | None = None
     cache_dir: str | None = None  # the run's --cache-dir
     history: str | None = None  # the run's --history (None: the default store)
@@ -59,6 +62,7 @@ class DoctorOptions:
 @dataclass
 class Report:
     lane: str
+    ferry: str = ""
     checks: list[Check] = field(default_factory=list)
 
     @property
@@ -66,7 +70,7 @@ class Report:
         return all(c.ok for c in self.checks)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"lane": self.lane, "ok": self.ok, "checks": [c.to_dict() for c in self.checks]}
+        return {"lane": self.lane, "ferry": self.ferry, "ok": self.ok, "checks": [c.to_dict() for c in self.checks]}
 
 
 def _error(e: BaseException) -> str:
@@ -137,9 +141,9 @@ def check_cache(lane: Lane, cache_dir: str | None) -> Check:
     return Check("cache", True, f"{path}: wrote and deleted a probe file")
 
 
-def check_history(location: str, lane: str) -> tuple[Check, list[RunRecord] | None]:
-    """The store answers a read of the lane's recent runs and takes a probe write; returns the runs
-    too (the git check reaches back to the last pass)."""
+def check_history(location: str, lane: str, ferry: str) -> tuple[Check, list[RunRecord] | None]:
+    """The store answers a read of the series' recent runs (``lane``, ``ferry``) and takes a probe
+    write; returns the runs too (the git check reaches back to the series' last pass)."""
     from canary.history import backend
     from canary.notify.facts import HISTORY_DAYS
     from datetime import datetime, timedelta, timezone
@@ -148,11 +152,13 @@ def check_history(location: str, lane: str) -> tuple[Check, list[RunRecord] | No
            "to read and write objects under the prefix")
     try:
         store = backend(location)
-        records = store.records(lane=lane, since=(datetime.now(timezone.utc) - timedelta(days=HISTORY_DAYS)).date())
+        since = (datetime.now(timezone.utc) - timedelta(days=HISTORY_DAYS)).date()
+        records = [r for r in store.records(lane=lane, since=since) if r.ferry == ferry]
         probed = store.probe()
     except Exception as e:  # noqa: BLE001 - unreachable, unauthenticated, not installed: all a failed check
         return Check("history", False, f"{location}: {_error(e)}", fix), None
-    return Check("history", True, f"{len(records)} recent {lane} run{'s' if len(records) != 1 else ''}; {probed}"), records
+    said = f"{len(records)} recent run{'s' if len(records) != 1 else ''} of {lane}/{ferry}"
+    return Check("history", True, f"{said}; {probed}"), records
 
 
 def check_launcher(lane: Lane, ray_address: str | None) -> Check:
@@ -207,7 +213,8 @@ def check_github(notify: str | None, repo: str | None) -> Check:
     return Check("github", True, f"{repo}: the token reads its canary issues at {gh.api_url}")
 
 
-def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github") -> Check:
+def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github",
+              ferry: str | None = None) -> Check:
     """The checkout a failure's regression window is read from. Outside one, only a run that
     tells GitHub is missing something (its issue would name no commits)."""
     head = git.head_commit(checkout)
@@ -222,10 +229,11 @@ def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify:
         return Check("git", not shallow, f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
                                          "pass is unknown (the history could not be read)",
                      "" if not shallow else fix_checkout)
-    lp = queries.last_pass(records, lane)
+    lp = queries.last_pass(records, lane, ferry=ferry)
+    series = f"{lane}/{ferry}" if ferry else lane
     if lp is None or not lp.commit:
-        return Check("git", True, f"HEAD {head[:12]}; no passing {lane} run with a commit is recorded, so the "
-                                  "window has nothing to reach back to")
+        return Check("git", True, f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
+                                  "so the window has nothing to reach back to")
     if git.has_commit(lp.commit, checkout):
         return Check("git", True, f"HEAD {head[:12]}; the last pass's commit {lp.commit[:12]} ({lp.run_id}) is "
                                   "in the checkout")
@@ -240,11 +248,36 @@ def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify:
                               f"regression window fetches history from {git.remote(checkout)} (which answers) until it is there")
 
 
+def bounded(name: str, probe: Callable[[], Any], fallback: Any = None, seconds: float = PROBE_S) -> Any:
+    """``probe()``'s answer, or, when it has none within ``seconds``, a failed check that says so
+    (the probe's thread is left to finish on its own; it holds nothing the report needs)."""
+    box: list[Any] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(probe())
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
+            failed.append(e)
+
+    worker = threading.Thread(target=run, name=f"canary-doctor-{name}", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if failed:
+        raise failed[0]
+    if box:
+        return box[0]
+    late = Check(name, False, f"no answer within {seconds:g} s (unreachable, or retrying)",
+                 "check the network path and the credentials from this machine; the run itself would wait as long")
+    return late if fallback is None else fallback(late)
+
+
 def diagnose(opts: DoctorOptions) -> Report:
     """Every check for the lane; bad input (an unknown lane, a bad --history scheme) raises ConfigError."""
     from canary.history import default_location
 
     lane = get_lane(opts.lane, opts.lanes_file)
+    ferry = load_ferry(opts.ferry)[0].name
     history = opts.history or default_location()
     if "://" in history:
         from canary.history import gcs
@@ -254,12 +287,14 @@ def diagnose(opts: DoctorOptions) -> Report:
         gcs.parse_url(history)
     cache_dir = opts.cache_dir or lane.cache_dir
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
-    report = Report(lane.name)
+    report = Report(lane.name, ferry)
     report.checks.append(check_packages(lane, cache_dir, history))
-    report.checks.append(check_cache(lane, opts.cache_dir))
-    history_check, records = check_history(history, lane.name)
+    # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
+    report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
+    history_check, records = bounded("history", lambda: check_history(history, lane.name, ferry),
+                                     lambda late: (late, None))
     report.checks.append(history_check)
-    report.checks.append(check_launcher(lane, opts.ray_address))
-    report.checks.append(check_github(opts.notify, repo))
-    report.checks.append(check_git(opts.checkout, lane.name, records, opts.notify))
+    report.checks.append(bounded("launcher", lambda: check_launcher(lane, opts.ray_address)))
+    report.checks.append(bounded("github", lambda: check_github(opts.notify, repo)))
+    report.checks.append(bounded("git", lambda: check_git(opts.checkout, lane.name, records, opts.notify, ferry)))
     return report

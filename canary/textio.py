@@ -14,9 +14,11 @@ file, a core dump, a log truncated under a writer) still says the input is not a
 
 from __future__ import annotations
 
+import codecs
 import json
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from canary.errors import ConfigError
 
@@ -62,3 +64,45 @@ def read_json_object(path: Path | str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise ConfigError(f"{path}: expected a JSON object, found {type(obj).__name__}")
     return obj
+
+
+# What a terminal or a renderer would act on rather than show: escape sequences (CSI, and OSC:
+# a window title, a clipboard write, a hyperlink), C0 and C1 control characters but tab and line
+# feed, and the bidirectional overrides that make text read other than it is stored.
+_TERMINAL = re.compile(
+    r"\x1b\][^\x07\x1b\x9c]{0,65536}(?:\x07|\x1b\\|\x9c)?"  # OSC ... BEL or ST (or cut short)
+    r"|\x1b[P^_X][^\x1b\x9c]{0,65536}(?:\x1b\\|\x9c)?"  # DCS, PM, APC, SOS strings
+    r"|\x9d[^\x07\x1b\x9c]{0,65536}(?:\x07|\x9c)?"  # OSC, as one C1 byte
+    r"|(?:\x1b\[|\x9b)[0-?]{0,64}[ -/]{0,16}[@-~]?"  # CSI
+    r"|\x1b[ -/]{0,4}[0-~]?"  # any other escape
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def printable(text: str) -> str:
+    """``text`` without terminal control sequences: safe to echo to a terminal or to post."""
+    if not _TERMINAL.search(text):
+        return text
+    return _TERMINAL.sub("", text)
+
+
+class LogStream:
+    """A log as text, read in chunks from a binary stream (a file, standard input): bounded
+    memory whatever its size. Lenient like :func:`decode` (a torn character becomes U+FFFD), and
+    like it, a NUL byte anywhere is bad input, whether the log came by path or on stdin."""
+
+    def __init__(self, raw: BinaryIO, source: str):
+        self.raw, self.source = raw, source
+        self.offset = 0
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def read(self, size: int = 1 << 20) -> str:
+        data = self.raw.read(max(size, 1))
+        if self.offset == 0 and data.startswith(BOM):
+            data, self.offset = data[len(BOM):], len(BOM)
+        nul = data.find(b"\x00")
+        if nul >= 0:
+            raise ConfigError(f"{self.source}: binary content, not text "
+                              f"(a NUL byte at byte offset {self.offset + nul})")
+        self.offset += len(data)
+        return self._decoder.decode(data, final=not data)

@@ -5,7 +5,7 @@ token, 422 on a duplicate label), paginates lists with ``per_page``/``page`` and
 (rel="next"/"last"/"prev"/"first"), lists issues newest first and comments oldest first, includes
 pull requests in the issues list as GitHub does, and can be told to fail: ``fail(status, times,
 ...)`` queues 500s, 429s with ``Retry-After`` or 403 secondary rate limits; ``down = True`` makes
-every call a 503 (an outage). ``requests`` records every call made.
+every call a 503 (an outage); ``raw`` queues hostile answers (:class:`RawReply`). ``requests`` records every call made.
 """
 
 from __future__ import annotations
@@ -31,6 +31,18 @@ class Fault:
     after: bool = False  # do the request, then answer with the fault (a 5xx that still did the work)
 
 
+@dataclass
+class RawReply:
+    """A hostile answer, sent as is: a torn JSON body, an HTML page with status 200, the wrong shape."""
+
+    status: int
+    body: bytes
+    content_type: str = "application/json; charset=utf-8"
+    times: int = 1
+    path_re: str | None = None
+    method: str | None = None
+
+
 class GitHubState:
     def __init__(self, token: str, owner_repo: str = "acme/canary", user: str = "canary-bot"):
         self.token = token
@@ -43,6 +55,7 @@ class GitHubState:
         self.on_create_issue: Callable[[dict[str, Any]], None] | None = None
         self.link_host: str | None = None  # hostile: page links name this origin instead of ours
         self.redirect_to: str | None = None  # hostile: every call is answered 307 to this URL
+        self.raw: deque[RawReply] = deque()  # hostile: answers that are not what GitHub sends
         self._comment_id = 1000
         self.repo(owner_repo)
 
@@ -164,7 +177,20 @@ class _Handler(BaseHTTPRequestHandler):
                     st.faults.remove(f)
                     break
             down = st.down
+            raw = next((r for r in st.raw if r.method in (None, method) and (r.path_re is None
+                                                                           or re.search(r.path_re, path))), None)
+            if raw is not None:
+                raw.times -= 1
+                if raw.times <= 0:
+                    st.raw.remove(raw)
         body = self._body() if method in ("POST", "PATCH") else None
+        if raw is not None:
+            self.send_response(raw.status)
+            self.send_header("Content-Type", raw.content_type)
+            self.send_header("Content-Length", str(len(raw.body)))
+            self.end_headers()
+            self.wfile.write(raw.body)
+            return
         if down:
             return self._error(503, "Service Unavailable")
         if st.redirect_to:

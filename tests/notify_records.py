@@ -47,7 +47,7 @@ def failing(run_id: str = "20260828T060000Z-tpu-ab12", date: str = "2026-08-28",
         commit="c0ffee1234567890c0ffee1234567890c0ffee12", classification="deterministic", signature=sig,
         context={"job_id": f"/runner/canary-tpu-{run_id[-4:]}",
                  "ci_run_url": "https://github.com/acme/canary/actions/runs/1234567",
-                 "wandb_url": "https://wandb.ai/acme/canary/runs/abc123"},
+                 "wandb_url": "https://wandb.ai/acme/canary/runs/abc123", "ci": {"event_name": "schedule"}},
     )
     fields.update(kw)
     return RunRecord(**fields)
@@ -59,7 +59,13 @@ def passing(run_id: str = "20260901T060000Z-tpu-cd34", date: str = "2026-09-01",
         final_loss=5.7976, gates=[{"name": "min_steps", "value": 238, "threshold": 200, "status": "PASS", "detail": ""}], run_dir=f"/nonexistent/runs/{run_id}",
         attempts=[Attempt(1, "succeeded", 0, 600.0, "train.log", 238, 5.7976)],
         started_at=f"{date}T06:00:00+00:00", ended_at=f"{date}T06:10:00+00:00", classification="pass",
-        commit="feedface" * 5, context={"ci_run_url": "https://github.com/acme/canary/actions/runs/99"},
+        commit="feedface" * 5, context={"ci_run_url": "https://github.com/acme/canary/actions/runs/99",
+                                                  "ci": {"event_name": "schedule"}},
     )
     fields.update(kw)
     return RunRecord(**fields)
+
+
+def no_git(good: str, bad: str) -> list:
+    """The ``commits`` of facts whose records name no commit to compare: a git call would be a bug."""
+    raise AssertionError(f"no commits were to be listed ({good}..{bad})")

@@ -101,7 +101,7 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     ferry.write_text(ferry_text)
 
     # The history holds the lane's last pass, at the first commit, with older versions.
-    from canary.run.runner import versions
+    from canary.run.workload import versions
 
     passed = RunRecord(run_id="20260830T031700Z-tpu-0000", lane="tpu", ferry="moe-canary", ferry_version=1,
                        verdict="pass", steps_completed=238, final_loss=5.79, gates=[], run_dir="",
@@ -226,7 +226,8 @@ def test_doctor_then_two_scheduled_runs(stage):
     hist = subprocess.run(["canary", "history", "--lane", "tpu", "--history", HISTORY, "--json"],
                           cwd=stage["checkout"], env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
     assert hist.returncode == 0, hist.stderr
-    w = json.loads(hist.stdout)["lanes"]["tpu"]["window"]
+    [series] = json.loads(hist.stdout)["series"]
+    w = series["window"]
     assert [c["sha"] for c in w["commits"]] == [shas[2], shas[3], shas[1]]
     assert {v["name"] for v in w["versions"]} >= {"jax", "jaxlib", "optax", "ferry"}
 

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from canary.judge import gates
+from canary.judge import results as gate_results
 from canary.config import LaneGates
 from canary.run.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
 
@@ -22,7 +23,7 @@ def test_field_notes_fixed_run_passes_tpu_gates():
     m = parse_tracker_summary(text)
     assert m.steps_completed == 238 and m.final_loss == pytest.approx(5.7976)
     results = gates.evaluate(TPU, m)
-    assert gates.verdict(results) == "pass"
+    assert gate_results.verdict(results) == "pass"
     assert _by_name(results)["finite_loss"].value == "final only"
 
 
@@ -36,7 +37,7 @@ def test_missing_loss_fails_and_says_so():
     m = parse_tracker_summary(json.dumps({"summary": {"_step": 237}}))
     r = _by_name(gates.evaluate(TPU, m))
     assert r["max_final_loss"].status == "FAIL" and "missing" in r["max_final_loss"].detail
-    assert gates.verdict(list(r.values())) == "fail"
+    assert gate_results.verdict(list(r.values())) == "fail"
 
 
 def test_missing_steps_fail():
@@ -72,17 +73,17 @@ def test_quick_run_leaves_a_finite_loss_unjudged_but_fails_a_bad_one():
     r = _by_name(high)
     assert r["max_final_loss"].status == "SKIP" and r["max_final_loss"].value == 9.5
     assert "--steps 20" in r["max_final_loss"].detail and "200 steps" in r["max_final_loss"].detail
-    assert gates.verdict(high) == "pass"
+    assert gate_results.verdict(high) == "pass"
     nan = gates.evaluate(TPU, RunMetrics(20, float("nan"), [(0, 5.0), (19, float("nan"))]), requested_steps=20)
-    assert _by_name(nan)["max_final_loss"].status == "FAIL" and gates.verdict(nan) == "fail"
+    assert _by_name(nan)["max_final_loss"].status == "FAIL" and gate_results.verdict(nan) == "fail"
     full = _by_name(gates.evaluate(TPU, RunMetrics(200, 9.5, [(0, 9.5)]), requested_steps=200))
     assert full["max_final_loss"].status == "FAIL"  # a full run is judged
 
 
 def test_skipped_gates_alone_are_no_verdict_of_pass():
-    skip = gates.GateResult("max_final_loss", 5.0, 4.0, "SKIP", "not judged")
-    assert gates.verdict([skip]) == "fail"
-    assert gates.verdict([skip, gates.GateResult("min_steps", 20, 20, "PASS")]) == "pass"
+    skip = gate_results.GateResult("max_final_loss", 5.0, 4.0, "SKIP", "not judged")
+    assert gate_results.verdict([skip]) == "fail"
+    assert gate_results.verdict([skip, gate_results.GateResult("min_steps", 20, 20, "PASS")]) == "pass"
 
 
 def test_torn_last_line_of_a_killed_run_is_ignored():
@@ -124,43 +125,43 @@ def _canary_run_dir(tmp_path, steps=30, loss=6.0, lane="cpu"):
 
 
 def _statuses(judged):
-    lane, metrics, results = judged
+    lane, metrics, results = judged.lane, judged.metrics, judged.results
     loose = ("min_steps", "max_final_loss")  # the golden gates skip a quick run (tests/test_golden.py)
     return lane, metrics.steps_completed, {r.name: (r.status, r.threshold) for r in results if r.name in loose}
 
 
 def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_file(tmp_path):
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     d = _canary_run_dir(tmp_path)
     from_dir = _statuses(judge_path(d, None, None))
     from_tracker = _statuses(judge_path(d / "tracker_metrics.jsonl", None, None))  # no --lane: the config says cpu
     assert from_dir == from_tracker == ("cpu", 30, {"min_steps": ("PASS", 30), "max_final_loss": ("SKIP", 4.0)})
-    assert gates.verdict(judge_path(d / "tracker_metrics.jsonl", None, None)[2]) == "pass"
+    assert gate_results.verdict(judge_path(d / "tracker_metrics.jsonl", None, None).results) == "pass"
 
     (d / "result.json").unlink()  # a directory copied without its record: the tracker file's config stands in
     assert _statuses(judge_path(d, None, None)) == from_dir
     # --lane still wins over the file's own lane
-    assert judge_path(d / "tracker_metrics.jsonl", "tpu", None)[0] == "tpu"
+    assert judge_path(d / "tracker_metrics.jsonl", "tpu", None).lane == "tpu"
 
 
 def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
     from canary.errors import ConfigError
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_text(json.dumps({"config": {"trainer": {"seed": 0}}, "summary": {"_step": 237, "train/loss": 5.8}}) + "\n")
     with pytest.raises(ConfigError, match="--lane"):
         judge_path(f, None, None)
-    lane, metrics, results = judge_path(f, "tpu", None)
-    assert metrics.steps_completed == 238 and gates.verdict(results) == "pass"
+    lane, metrics, results, _, _ = judge_path(f, "tpu", None)
+    assert metrics.steps_completed == 238 and gate_results.verdict(results) == "pass"
 
 
 @pytest.mark.parametrize("content", [b"this is not json\n", b"<html><body>502</body></html>", b"\xff\xfe\x00binary",
                                      b"[1, 2, 3]\n"])
 def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
     from canary.errors import ConfigError
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_bytes(content)
@@ -181,3 +182,79 @@ def test_the_table_folds_gates_skipped_for_one_reason_into_one_row():
     # other reasons, or a skip with a value, stay rows of their own
     rows[2] = {**rows[2], "detail": "the golden has no final loss"}
     assert len(fold_skips(rows)) == 4
+
+
+def test_one_run_gets_one_judgement_from_its_directory_its_metrics_file_and_a_copy(tmp_path, cli):
+    """`canary gate` on a run's metrics.jsonl judges the run as its directory does (its summary,
+    its host, its recorded gates); a bare copy of the file elsewhere is still judged on its
+    fastest step's tokens/s, as a run is, not on its last or median step's."""
+    from canary.run.gate import judge_path
+
+    steps = 200
+    d = tmp_path / "20261201T000000Z-cpu-cd34"
+    d.mkdir()
+    speeds = [900.0] + [15000.0] * (steps - 2) + [16000.0]
+    lines = [{"global_step": i, "train/loss": 6.0 - i * 0.01, "throughput/tokens_per_second": speeds[i]}
+             for i in range(steps)]
+    (d / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    summary = {**lines[-1], "_step": steps - 1, "throughput/tokens_per_second": 15000.0,
+               "throughput/best_tokens_per_second": 16000.0, "throughput/quiet_steps": 199,
+               "host/cpus": 2, "host/cpu_model": "Some Other CPU"}
+    config = {"ferry": "moe-canary", "lane": "cpu", "steps": steps}
+    (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": config, "summary": summary}) + "\n")
+    (d / "result.json").write_text(json.dumps({"lane": "cpu", "ferry": "moe-canary", "steps_requested": steps}))
+
+    def throughput(judged):
+        return next((r.status, r.value) for r in judged.results if r.name == "throughput")
+
+    from_dir = judge_path(d, None, None)
+    from_file = judge_path(d / "metrics.jsonl", "cpu", None)
+    assert throughput(from_dir) == throughput(from_file) == ("WARN", 16000.0)
+    assert [r.to_dict() for r in from_dir.results] == [r.to_dict() for r in from_file.results]
+    assert from_file.notes[0].endswith("judged as that run") and from_dir.gates_path.name == "moe-canary.toml"
+    bare = tmp_path / "elsewhere" / "metrics.jsonl"
+    bare.parent.mkdir()
+    bare.write_text((d / "metrics.jsonl").read_text())
+    assert throughput(judge_path(bare, "cpu", None)) == ("FAIL", 16000.0)  # no host facts: the floor stands
+    proc = cli("gate", str(d / "metrics.jsonl"), env={"COLUMNS": "200"})
+    assert "from " + str(from_dir.gates_path) in proc.stdout.replace("\n", "") and "judged as that run" in proc.stdout
+
+
+def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
+    """A first run's WARNs explain themselves in their detail: a compile time over its ceiling
+    is a WARN because the gates file says so (and why); the curve's value is a percent, like its
+    threshold and margin."""
+    from canary.config import load_gates
+    from canary.golden.store import load_golden
+    from canary.judge import golden_gates
+    from canary.render import gate_value
+    from canary.run.metrics import RunMetrics
+
+    g = load_golden("moe-canary", "cpu")
+    lane = load_gates("moe-canary")[0].lane("cpu")
+    slow = RunMetrics(200, g.final_loss, [(s, 3.0) for s in range(200)],
+                      {"compile/seconds": g.perf["compile_seconds"] * 3})
+    [compile_gate] = [r for r in golden_gates.evaluate(lane, g, slow) if r.name == "compile_seconds"]
+    assert compile_gate.status == "WARN" and 'the gates set compile_seconds = "WARN"' in compile_gate.detail
+    assert "machine's load" in compile_gate.detail
+    assert gate_value({"name": "loss_curve", "value": 0.0038}) == "+0.38%"
+    assert gate_value({"name": "max_final_loss", "value": 2.8032}) == "2.8032"
+
+
+def test_the_gates_table_at_80_columns_keeps_every_name_and_lists_the_details_under_it():
+    from rich.console import Console
+
+    from canary.render import gates_table
+
+    rows = [{"name": "max_final_loss", "value": 2.8, "threshold": 4.0, "status": "PASS", "detail": ""},
+            {"name": "final_loss_golden", "value": 2.8, "threshold": "2.7858 ±3.92%", "status": "PASS",
+             "detail": "+0.62% from the golden", "margin": 0.033},
+            {"name": "compile_seconds", "value": 7.1, "threshold": 5.6, "status": "WARN", "margin": -0.2,
+             "detail": 'a WARN, never a FAIL: the gates set compile_seconds = "WARN"'}]
+    for width in (80, 140):
+        c = Console(width=width, record=True, color_system=None)
+        c.print(gates_table(rows, width=c.width))
+        out = c.export_text()
+        assert "…" not in out and all(r["name"] in out for r in rows), out
+        assert max(len(line) for line in out.splitlines()) <= width
+        assert ("compile_seconds: a WARN" in out) == (width == 80)

@@ -234,36 +234,44 @@ def test_crashing_run_is_classified_fingerprinted_and_recorded(tmp_path, monkeyp
 
 @pytest.mark.slow
 def test_run_then_history_on_the_command_line(cli, tmp_path):
-    """A short training run (lenient gates, so it passes), then a crash, both through the CLI;
-    `canary history` shows them with a pass/fail strip."""
+    """A 10-step ferry's run (lenient gates, so it passes), then a crash, then a crash that asked
+    for fewer steps than the ferry's, all through the CLI; `canary history` shows them with a
+    pass/fail strip of the series (cpu/moe-canary) that counts the first two only."""
     gates = tmp_path / "lenient.toml"
     gates.write_text('[lanes.cpu]\nmin_steps = 10\nmax_final_loss = 20.0\n')
+    pinned = (Path(__file__).parents[1] / "ferries" / "moe-canary.toml").read_text()
+    assert pinned.count("steps = 200\n") == 1
+    ferry = tmp_path / "moe-canary.toml"
+    ferry.write_text(pinned.replace("steps = 200\n", "steps = 10\n"))
     history = str(tmp_path / "h.sqlite3")
     env = {"CANARY_SPOOL_DIR": str(tmp_path / "spool")}
-    r = cli("run", "cpu", "--steps", "10", "--gates", str(gates), "--out", str(tmp_path / "runs"),
+    r = cli("run", "cpu", "--ferry", str(ferry), "--gates", str(gates), "--out", str(tmp_path / "runs"),
             "--history", history, "--wandb-url", "https://wandb.ai/org/canary/runs/abc", "--json", env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     passed = json.loads(r.stdout)
     assert passed["classification"] == "pass" and passed["signature"] is None
     assert passed["context"]["wandb_url"] == "https://wandb.ai/org/canary/runs/abc"
 
-    r = cli("run", "cpu", "--steps", "5", "--out", str(tmp_path / "runs"), "--history", history,
-            env={**env, "CANARY_LANES": str(_broken_lanes(tmp_path))})
-    assert r.returncode == 1
-    assert "deterministic" in r.stdout and "runtime_crash" in r.stdout
+    for steps in ([], ["--steps", "5"]):
+        r = cli("run", "cpu", "--ferry", str(ferry), *steps, "--out", str(tmp_path / "runs"), "--history", history,
+                env={**env, "CANARY_LANES": str(_broken_lanes(tmp_path))})
+        assert r.returncode == 1
+        assert "deterministic" in r.stdout and "runtime_crash" in r.stdout
 
     r = cli("history", "--history", history, "--json", env=env)
     assert r.returncode == 0, r.stderr
     report = json.loads(r.stdout)
-    assert [x["verdict"] for x in report["records"]] == ["pass", "fail"]
-    assert report["lanes"]["cpu"]["strip"] == "PF"
-    assert report["lanes"]["cpu"]["streak"]["runs"] == 1
+    assert [(x["verdict"], x["short"]) for x in report["records"]] == [("pass", False), ("fail", False), ("fail", True)]
+    [series] = report["series"]
+    assert (series["series"], series["strip"], series["runs"], series["short_runs"]) == ("cpu/moe-canary", "PF", 3, 1)
+    assert series["streak"]["runs"] == 1
     fp = report["records"][1]["signature"]["fingerprint"]
-    assert report["occurrences"][fp]["count"] == 1
+    assert report["occurrences"][fp]["count"] == 2  # a short run's failure is still an occurrence
 
     r = cli("history", "--history", history, env=env)
     assert r.returncode == 0
     assert "deterministic" in r.stdout and fp in r.stdout and "flakiness 1.00" in r.stdout
+    assert "of 5, short" in r.stdout and "1 short run not counted" in r.stdout
     r = cli("history", "--history", history, "--lane", "tpu", env=env)
     assert "no runs recorded" in r.stdout
     r = cli("history", "--history", history, "--since", "last week", env=env)

@@ -1,25 +1,15 @@
 """The words: what a new issue, a recurrence and a recovery say (pure, no I/O)."""
 
+from dataclasses import replace
+
 import pytest
 
-from canary.notify.compose import (
-    Facts,
-    LastPass,
-    Previous,
-    StreakFacts,
-    cold_reason,
-    context_block,
-    determinism,
-    issue_fingerprint,
-    issue_title,
-    new_issue,
-    recovery_comment,
-    recurrence_comment,
-    repro_commands,
-    streak_sentence,
-    summary_line,
-)
-from canary.history.queries import WindowCommit
+from canary.notify.compose import issue_title, new_issue, recovery_comment, recurrence_comment
+from canary.notify.markers import issue_fingerprint
+from canary.notify.model import Facts, LastPass, Previous, StreakFacts
+from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
+from canary.record import cold_reason
+from canary.history.windows import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
 
@@ -59,7 +49,7 @@ def test_streak_sentence(runs, days, consecutive, expected):
 def test_unknown_streak_is_said_plainly():
     assert "unknown" in streak_sentence(None)
     assert streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False) == \
-        "First failure; no passing run on this lane is recorded."
+        "First failure; no passing full run of this ferry on this lane is recorded."
 
 
 def test_determinism_by_classification():
@@ -71,7 +61,7 @@ def test_determinism_by_classification():
     assert determinism(rec) == "3 of 4 attempts failed (3 with this signature)."
     gate_failure = failing(attempts=1)
     gate_failure.attempts[0].outcome = "succeeded"  # ran to the end, then failed its gates
-    assert determinism(gate_failure).startswith("Deterministic: the run's only attempt failed")
+    assert determinism(gate_failure).startswith("Unconfirmed: the run's only attempt failed")
 
 
 def test_cold_reasons():
@@ -131,6 +121,30 @@ def test_repro_names_the_lowering_preflight_only_for_compile_errors():
     assert repro_commands(failing(signature=sig), INCIDENT) == ["canary repro tpu --cold"]
 
 
+def test_a_gate_failure_is_reproduced_by_the_full_run_cold_with_its_gates():
+    """A run that trained to the end and failed its gates (the final loss) is not reproduced by a
+    10-step repro, which passes: the hint is the full run, cold, with the gates it used; its
+    attempts table says the attempt failed its gates, not that it succeeded."""
+    sig = Signature("0ddba11", "gate_regression", None, "max_final_loss: 4.2 > 4.0")
+    att = Attempt(1, "succeeded", 0, 30.0, "train.log", 200, 4.2, signature=sig)
+    run = replace(failing(lane="cpu", signature=sig, classification="deterministic"), attempts=[att],
+                  gates_path="/home/me/mine/moe-canary.toml", ferry_path="/src/canary/ferries/moe-canary.toml",
+                  steps_requested=200, ferry_steps=200)
+    assert repro_commands(run, Facts(platform="cpu")) == ["canary run cpu --cold --gates /home/me/mine/moe-canary.toml"]
+    pinned = replace(run, gates_path="/src/canary/gates/moe-canary.toml", steps_requested=50)
+    assert repro_commands(pinned, Facts()) == ["canary run cpu --cold --steps 50"]
+    crashed_late = replace(run, attempts=[replace(att, outcome="failed", steps_completed=120, signature=None)])
+    assert repro_commands(crashed_late, Facts())[0].startswith("canary run cpu --cold")
+    body = new_issue(run, Facts(platform="cpu")).body
+    assert "| 1 | trained to the end, failed its gates |" in body and "| succeeded |" not in body
+    assert "canary run cpu --cold --gates /home/me/mine/moe-canary.toml" in body and "canary repro" not in body
+
+
+def test_a_failure_says_which_series_its_streak_is_of():
+    body = new_issue(failing(), Facts(streak=StreakFacts(2, 2, 2, "2026-08-27"))).body
+    assert "(Streak and last pass of the tpu/moe-canary series: full runs of ferry moe-canary on lane tpu.)" in body
+
+
 def test_title_is_one_short_line():
     long = Signature("f00d", "runtime_crash", "RuntimeError", "x" * 500 + "\nsecond line")
     title = issue_title(failing(signature=long))
@@ -162,6 +176,27 @@ def test_recovery_comment_says_what_passed():
 def test_manual_runs_are_not_called_scheduled():
     rec = failing(context={"event": "workflow_dispatch"})
     assert "Recurred on the manual tpu canary" in recurrence_comment(rec, INCIDENT).body
+    # outside Actions (a person at a laptop with --notify github): run by hand, on the host it ran on
+    by_hand = failing(context={"host": "ada-laptop"})
+    said = recurrence_comment(by_hand, INCIDENT).body
+    assert "**Recurred on the tpu canary run by hand on ada-laptop (2026-08-28)**" in said
+    assert "run by hand on an unrecorded host" in new_issue(failing(context={}), INCIDENT).body
+    unnamed = failing(context={"ci": {"workflow": "canary"}})  # Actions, its event not recorded
+    assert "The tpu canary run by GitHub Actions failed" in new_issue(unnamed, INCIDENT).body
+    pushed = failing(context={"ci": {"event_name": "push"}})
+    pushed_body = new_issue(pushed, INCIDENT).body
+    assert "scheduled" not in pushed_body and "The push tpu canary" in pushed_body
+
+
+def test_one_attempt_is_unconfirmed_until_it_recurs_and_two_failed_runs_confirm_it():
+    once = failing(attempts=1, classification="unconfirmed")
+    body = new_issue(once, INCIDENT).body
+    assert "Unconfirmed: the run's only attempt failed" in body and "Unconfirmed until it recurs" in body
+    assert "eterministic" not in body
+    twice = Facts(streak=StreakFacts(2, 2, 2, "2026-08-27", "r1"))
+    comment = recurrence_comment(once, twice).body
+    assert "Confirmed: the last two runs on this lane failed with this signature." in comment
+    assert "Unconfirmed until" not in comment
 
 
 def test_facts_round_trip_without_secrets():

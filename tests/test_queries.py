@@ -1,6 +1,7 @@
 """Queries over run history (pure), and the git facts regression windows are built from."""
 
 import subprocess
+from dataclasses import replace
 
 import pytest
 
@@ -8,6 +9,7 @@ from canary.config import load_ferry
 from canary.errors import ConfigError
 from canary.git import Commit, commits_between, head_commit, parse_log
 from canary.history import queries as q
+from canary.history import series, windows
 from canary.record import RunRecord, Signature
 
 INCIDENT = Signature("79eb0cfbcef3", "compile_error", "ValueError", "The Pallas TPU lowering ...")
@@ -39,6 +41,47 @@ HISTORY = [
     rec("2026-08-31", "fail", INCIDENT, commit="c31"),
     rec("2026-08-31", "pass", lane="gpu", commit="c31"),
 ]
+
+
+def test_two_ferries_on_one_lane_are_two_series():
+    """A second ferry (a command ferry's example, another pinned ferry) on the tpu lane has its own
+    last pass, streak, strip and flakiness; neither mixes into the other."""
+    other = [replace(rec(f"2026-08-{d}", v, OTHER if v == "fail" else None, commit=f"o{d}"), ferry="levanter-standin")
+             for d, v in (("27", "pass"), ("28", "fail"), ("31", "pass"))]
+    rs = HISTORY + other
+    key = series.SeriesKey
+    assert series.series_keys(rs) == [key("gpu", "moe-canary"), key("tpu", "levanter-standin"), key("tpu", "moe-canary")]
+    assert str(series.series_of(other[0])) == "tpu/levanter-standin"
+    assert q.last_pass(rs, "tpu", ferry="moe-canary").commit == "c26"
+    assert q.last_pass(rs, "tpu", ferry="levanter-standin").commit == "o31"
+    assert q.current_streak(rs, "tpu", ferry="moe-canary").runs == 5
+    assert not q.current_streak(rs, "tpu", ferry="levanter-standin").failing
+    assert q.strip(rs, "tpu", ferry="moe-canary") == q.strip(HISTORY, "tpu") == "PFPFPFFFFF"
+    assert q.strip(rs, "tpu", ferry="levanter-standin") == "PFP"
+    assert q.flakiness(rs, "tpu", ferry="levanter-standin") == 1.0
+    assert q.regression_range(rs, "tpu", ferry="moe-canary") == ("c26", "c27")
+    assert q.regression_range(rs, "tpu", ferry="levanter-standin") == (None, None)
+
+
+def test_a_short_run_is_kept_but_never_the_series_last_pass_or_streak():
+    """A repro (10 steps of a 238-step ferry) that passes is no last pass; one that fails neither
+    starts nor extends the streak; a run of the ferry's own steps counts."""
+    def short(when, verdict, sig=None):
+        return replace(rec(when, verdict, sig, commit="s"), steps_requested=10, ferry_steps=238)
+
+    full = replace(rec("2026-08-26", "pass", commit="full"), steps_requested=238, ferry_steps=238)
+    assert not series.is_short(full) and series.is_short(short("2026-08-27", "pass"))
+    assert not series.is_short(rec("2026-08-27", "pass"))  # an older record, without the ferry's steps: a full run
+    rs = [full, short("2026-08-27", "pass"), rec("2026-08-28", "fail", INCIDENT, commit="c28"),
+          short("2026-08-29", "fail", OTHER), short("2026-08-30", "pass")]
+    assert q.last_pass(rs, "tpu").commit == "full"
+    s = q.current_streak(rs, "tpu")
+    assert (s.runs, s.fingerprint, s.last_pass.commit) == (1, INCIDENT.fingerprint, "full")
+    assert q.strip(rs, "tpu") == "PF" and q.flakiness(rs, "tpu") == 1.0
+    assert q.regression_range(rs, "tpu") == ("full", "c28")
+    assert [r.commit for r in series.in_series(rs, "tpu", "moe-canary")] == ["full", "s", "c28", "s", "s"]
+    assert q.occurrences(rs)[OTHER.fingerprint].count == 1  # its failure is still an occurrence
+    assert q.last_pass([short("2026-08-27", "pass")], "tpu") is None
 
 
 def test_last_pass():
@@ -147,12 +190,12 @@ COMMITS = [
 
 def test_regression_window_flags_watched_paths_first():
     ferry, _ = load_ferry("moe-canary")
-    w = q.regression_window(COMMITS, ferry.watched_paths)
+    w = windows.regression_window(COMMITS, ferry.watched_paths)
     assert [c.sha for c in w] == ["b2", "c3", "a1", "d4"]
     assert [c.watched for c in w] == [True, True, False, False]
     assert w[1].watched_paths == ["canary/workload/ragged_dot/megablox.py"]
     assert w[1].paths == ["canary/workload/ragged_dot/megablox.py", "tests/test_rd.py"]
-    assert all(not c.watched for c in q.regression_window(COMMITS, []))
+    assert all(not c.watched for c in windows.regression_window(COMMITS, []))
 
 
 @pytest.mark.parametrize("path, glob, hit", [
@@ -172,7 +215,7 @@ def test_regression_window_flags_watched_paths_first():
     ("requirements-tpu.txt", "requirements-[a-z]*.txt", True),
 ])
 def test_watched_path_globs(path, glob, hit):
-    assert q.path_matches(path, [glob]) is hit
+    assert windows.path_matches(path, [glob]) is hit
 
 
 def test_ordinals():
@@ -216,7 +259,7 @@ def test_git_window_end_to_end(repo):
     commits = commits_between(good, bad, str(repo))
     assert [c.subject for c in commits] == ["CI tweak", "Static tiling for gmm", "Docs"]  # newest first
     assert commits[1].paths == ["canary/workload/ragged_dot/megablox.py", "notes.txt"]
-    w = q.regression_window(commits, ["canary/workload/**", "pyproject.toml"])
+    w = windows.regression_window(commits, ["canary/workload/**", "pyproject.toml"])
     assert [(c.subject, c.watched) for c in w] == [
         ("Static tiling for gmm", True), ("CI tweak", False), ("Docs", False)]
     assert commits_between(bad, bad, str(repo)) == []
@@ -262,7 +305,7 @@ def test_cache_masked_across_runs():
           _with_cache(rec("2026-08-27", "fail", INCIDENT), READ_FAILED, attempts=4)]
     assert q.cache_masked(rs, "tpu")
     assert q.cache_masked(rs, "tpu", INCIDENT.fingerprint)
-    assert q.cache_read_failed(rs[1]) and not q.cache_read_failed(rs[0])
+    assert rs[1].cache_read_failed() and not rs[0].cache_read_failed()
     # the same failure on a warm run: the cache does not explain it
     rs.append(_with_cache(rec("2026-08-28", "fail", INCIDENT), WARM))
     assert not q.cache_masked(rs, "tpu")

@@ -4,13 +4,15 @@ import json
 import re
 from pathlib import Path
 
+from dataclasses import replace
+
 import pytest
 
 from canary.history.sqlite import SqliteStore
-from canary.report import golden_band, parse_band, render
+from canary.report import golden_band, loss_view, parse_band, render
 from canary.report import model
 from notify_records import failing, passing
-from report_records import history
+from report_records import SUMMARY, history, write_metrics
 
 
 def test_each_run_is_a_cell_labelled_and_coloured_by_its_classification(tmp_path):
@@ -118,7 +120,7 @@ def test_report_command_writes_the_page(tmp_path, cli):
     assert out.read_text().count('class="cell c-') == 12
     proc = cli("report", "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", "--since", "2026-08-28",
                "--out", str(out))
-    assert proc.returncode == 0 and "wrote" in proc.stdout and "3 runs on 1 lane" in proc.stdout
+    assert proc.returncode == 0 and "wrote" in proc.stdout and "3 runs in 1 series" in proc.stdout
     assert out.read_text().count('class="cell c-') == 3
 
 
@@ -162,8 +164,9 @@ def test_history_tells_pass_from_fail_without_colour(tmp_path, cli):
     proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "\x1b[" not in proc.stdout and "…" not in proc.stdout
-    strips = {line.split()[0]: line.split()[1] for line in proc.stdout.splitlines() if line.strip().startswith(("tpu ", "cpu "))}
-    assert strips == {"tpu": "✓✗✗✓✗", "cpu": "✓✓✓✓✗✗✗"}
+    strips = {line.split()[0]: line.split()[1] for line in proc.stdout.splitlines()
+              if line.strip().startswith(("tpu/", "cpu/"))}
+    assert strips == {"tpu/moe-canary": "✓✗✗✓✗", "cpu/moe-canary": "✓✓✓✓✗✗✗"}
     assert "✓ pass, ✗ fail" in proc.stdout and proc.stdout.count("✗ FAIL") == 6
     assert "3f9a1c2b7d4e" in proc.stdout and "0a1b2c3d4e5f" in proc.stdout
 
@@ -238,3 +241,58 @@ def test_report_without_matplotlib_says_how_to_get_it(tmp_path):
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert out.returncode == 2 and "matplotlib" in out.stderr and "pip install matplotlib" in out.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def _short(r, requested=10, ferry_steps=40):
+    return replace(r, steps_requested=requested, ferry_steps=ferry_steps)
+
+
+def test_a_second_ferry_and_a_short_run_are_their_own_timeline_and_never_the_latest_curve(tmp_path):
+    """A command ferry's example on the cpu lane is its own series; a 10-step repro is shown in
+    the cpu/moe-canary timeline (label in lower case) but is not the series' latest loss curve,
+    nor part of its passes, streak or figures."""
+    rs = history(tmp_path)
+    repro_dir = tmp_path / "runs" / "repro"
+    write_metrics(repro_dir, steps=10)
+    rs.append(_short(passing("20260902T070000Z-cpu-1008", "2026-09-02", lane="cpu", run_dir=str(repro_dir),
+                             summary=dict(SUMMARY))))
+    rs.append(passing("20260902T080000Z-cpu-2001", "2026-09-02", lane="cpu", ferry="levanter-standin"))
+    views = {v.series: v for v in model.lane_views(rs)}
+    assert set(views) == {"cpu/moe-canary", "cpu/levanter-standin", "tpu/moe-canary"}
+    cpu = views["cpu/moe-canary"]
+    assert cpu.runs == 8 and cpu.short == 1 and cpu.passes == 4 and cpu.cells[-1].label == "p"
+    assert "short run: 10 of 40 steps" in cpu.cells[-1].title
+    assert cpu.latest.run_id == "20260901T070000Z-cpu-1007"
+    assert views["cpu/levanter-standin"].runs == 1 and views["tpu/moe-canary"].runs == 5
+    loss = loss_view(rs, "cpu", "moe-canary")
+    assert loss.lane == "cpu/moe-canary" and loss.run_id == "20260829T070000Z-cpu-1004"
+    series = {s.label: s for s in model.perf_series(rs)}
+    assert len(series["cpu/moe-canary"].started_at) == 7  # the short run's figures left out
+    html = render(rs, "test-history")
+    assert "<h3>cpu/levanter-standin</h3>" in html and "1 short run, in lower case, not counted" in html
+
+
+@pytest.mark.parametrize("command", ["history", "report"])
+def test_an_unknown_lane_is_bad_input(tmp_path, cli, command):
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    store.append(passing(lane="cpu"))
+    proc = cli(command, "--history", str(tmp_path / "h.sqlite3"), "--lane", "nope", "--out" if command == "report"
+               else "--last", str(tmp_path / "r.html") if command == "report" else "5")
+    assert proc.returncode == 2 and "unknown lane 'nope'" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "r.html").exists()
+    proc = cli(command, "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", *(
+        ["--out", str(tmp_path / "r.html")] if command == "report" else []))
+    assert proc.returncode == 0, proc.stderr  # a known lane with no runs yet: an empty answer
+
+
+def test_a_step_in_the_passing_runs_is_marked_on_its_chart():
+    from tests.perf_records import history as perf_history, stepped
+
+    records = perf_history(stepped(40, 20, -0.05, seed=1))
+    (mark,) = model.step_marks(records)
+    assert (mark.lane, mark.ferry, mark.chart, mark.run_id, mark.worse) == (
+        "cpu", "moe-canary", "tokens_per_second", records[20].run_id, True)
+    assert mark.label.startswith("-") and mark.label.endswith("%")
+    html = render(records, "test")
+    assert html.count(f'id="step-{records[20].run_id}"') == 1 and f"step {mark.label}" in html
+    assert model.step_marks(perf_history([12000.0] * 40)) == []

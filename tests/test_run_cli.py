@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -97,8 +98,14 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     assert (alone["lane"], alone["verdict"], alone["steps_completed"]) == ("cpu", quick["verdict"], 30)
     assert [(g["name"], g["status"], g["threshold"]) for g in alone["gates"]][:2] == \
         [(g["name"], g["status"], g["threshold"]) for g in quick["gates"]][:2]
-    # Its bare metrics file carries no request, so it is judged as a full run: it fails, with a table.
-    strict = run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--lane", "cpu")
+    # Its metrics file inside the run directory is judged as that run: the same verdict again.
+    inside = json.loads(run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--gates", "moe-canary",
+                                "--json").stdout)
+    assert inside["gates"] == quick["gates"] and inside["notes"][0].endswith("judged as that run")
+    # A bare copy of it carries no request, so it is judged as a full run: it fails, with a table.
+    bare = Path(result["run_dir"]).parent / "copied-metrics.jsonl"
+    shutil.copy(Path(result["run_dir"]) / "metrics.jsonl", bare)
+    strict = run_cli("gate", str(bare), "--lane", "cpu")
     assert strict.returncode == 1
     assert "min_steps" in strict.stdout and "FAIL" in strict.stdout
 
@@ -155,6 +162,7 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert message in proc.stderr, (args, proc.stderr)
         assert "Traceback" not in proc.stderr
+        assert proc.stderr.startswith("canary: "), (args, proc.stderr[:80])  # no blank line before it
 
 
 @pytest.mark.slow  # two runs whose workload imports JAX and traces the model
@@ -197,9 +205,14 @@ def test_list_shows_lanes_and_ferries():
     assert set(inv["lanes"]) == {"cpu", "tpu", "gpu"}
     ferries = {f["name"]: f for f in inv["ferries"]}
     assert {"moe-canary", "grug-moe-canary"} <= set(ferries)
-    assert ferries["moe-canary"]["lanes"]["tpu"]["gates"]["max_final_loss"] == 8.0
-    human = run_cli("list")
+    ferry = ferries["moe-canary"]
+    assert ferry["lanes"]["tpu"]["gates"]["max_final_loss"] == 8.0
+    human = run_cli("list", env={"COLUMNS": "120"})
     assert "moe-canary" in human.stdout and "v6e-4" in human.stdout
+    # a lane that sets no vocab or dtype shows the ferry's own, marked, never the section's name
+    tpu = next(line for line in human.stdout.splitlines() if line.split()[:1] == ["tpu"] and "megablox" in line)
+    assert f"{ferry['model']['vocab_size']}*" in tpu and f"{ferry['trainer']['compute_dtype']}*" in tpu
+    assert " model " not in tpu and " trainer " not in tpu and "* inherited" in human.stdout
 
 
 def test_help_explains_every_command():

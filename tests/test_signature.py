@@ -138,7 +138,7 @@ def test_resource_exhausted_at_compile():
     s = sig_of("resource-exhausted-compile.log")
     assert s.kind == "compile_error"
     assert s.exception == "XlaRuntimeError"
-    assert s.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>."
+    assert s.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>"
     other = extract(log("resource-exhausted-compile.log").replace("58004733952", "57982058496")
                     .replace("pid=30112", "pid=998").replace("10.128.0.41", "10.128.0.7"))
     assert other.fingerprint == s.fingerprint
@@ -158,8 +158,9 @@ jaxlib._jax.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to a
 def test_deadline_exceeded_at_distributed_init():
     s = sig_of("deadline-exceeded-init.log")
     assert (s.kind, s.exception) == ("timeout", "XlaRuntimeError")
-    assert s.message.startswith("DEADLINE_EXCEEDED: Barrier timed out. Id: PjRT_Client_Connect.")
-    assert "/job:jax_worker/replica:0/task:1" in s.message
+    # the barrier names the failure; the tasks that timed out and the gRPC details are its circumstances
+    assert s.message == "DEADLINE_EXCEEDED: Barrier timed out. Id: PjRT_Client_Connect"
+    assert "/job:jax_worker/replica:0/task:1" in s.excerpt
     assert s.frames == ["canary/workload/train.py:<module>", "canary/workload/train.py:main"]
     moved = log("deadline-exceeded-init.log").replace("10.128.0.52:8476", "10.128.3.9:8476").replace("21877", "4410")
     assert extract(moved).fingerprint == s.fingerprint
@@ -226,7 +227,8 @@ def test_nccl_misconfiguration():
     s = sig_of("nccl-interface.log")
     assert (s.kind, s.exception) == ("runtime_crash", "XlaRuntimeError")
     assert "ncclCommInitRankConfig" in s.message and "no socket interface found" in s.message
-    assert "nccl_communicator.cc:<line>" in s.message
+    # where in XLA's C++ the status was made is not kept: builds print it or not
+    assert s.message.startswith("INTERNAL: NCCL operation ncclCommInitRankConfig") and ".cc:" not in s.message
     recompiled = log("nccl-interface.log").replace("program_id=41", "program_id=57").replace("start.3", "start.12")
     assert extract(recompiled).fingerprint == s.fingerprint
 

@@ -22,13 +22,13 @@ def record(attempts, verdict="fail", gates=(), signature="last"):
 
 def attempt(n, outcome, log="", gates=(), detail=""):
     return Attempt(n, outcome, None, 1.0, "train.log", detail=detail,
-                   signature=for_attempt(log, outcome, detail=detail, gates=list(gates)))
+                   signature=for_attempt(log, outcome, detail=detail, gates=list(gates), ferry="moe-canary"))
 
 
 def test_a_gate_regression_and_a_run_that_never_started_have_their_recorded_signature():
     gated = record([attempt(1, "succeeded", "step 237 loss 6.46\n", FAILED_GATES)], gates=FAILED_GATES)
     assert of_record(gated).kind == "gate_regression"
-    assert of_record(gated) == gate_signature(FAILED_GATES)
+    assert of_record(gated) == gate_signature(FAILED_GATES, ferry="moe-canary")
     assert extract("step 237 loss 6.46\n") is None  # the log alone says nothing failed
     never = record([attempt(1, "never_started", detail="no worker started within 1800s")])
     assert of_record(never).kind == "infrastructure"
@@ -43,7 +43,7 @@ def test_an_attempts_own_signature_and_a_record_written_without_one():
     with pytest.raises(ConfigError, match="no attempt 3"):
         of_record(r, 3)
     old = record([Attempt(1, "succeeded", 0, 1.0, "train.log")], gates=FAILED_GATES, signature=None)
-    assert of_record(old) == gate_signature(FAILED_GATES)  # recomputed from the recorded gates
+    assert of_record(old) == gate_signature(FAILED_GATES, ferry="moe-canary")  # recomputed from the recorded gates
     lost = record([Attempt(1, "lost", None, 1.0, "train.log", detail="node died")], signature=None)
     assert (of_record(lost).kind, of_record(lost).message) == ("infrastructure", "attempt 1 lost: node died")
 
@@ -58,7 +58,7 @@ def test_signature_command_reads_the_record(cli, tmp_path):
     r = cli("signature", str(tmp_path / "gated"), "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    assert (d["kind"], d["fingerprint"], d["source"]) == ("gate_regression", gate_signature(FAILED_GATES).fingerprint,
+    assert (d["kind"], d["fingerprint"], d["source"]) == ("gate_regression", gate_signature(FAILED_GATES, ferry="moe-canary").fingerprint,
                                                           "result.json")
     assert d["group"]
     r = cli("signature", str(tmp_path / "never" / "attempt-1"))

@@ -25,7 +25,7 @@ be tested (canary exits 2 there: a ferry that does not validate, an option it la
 result: an import error, a missing dependency) is skipped, as ``git bisect skip`` does.
 
 Judging a child's outcome and reading git's answers are pure (:mod:`canary.bisect.judge`); the
-git it needs is :mod:`canary.bisect.git`; children and git bisect are run only by ``bisect``.
+git it needs is :mod:`canary.git`; children and git bisect are run only by ``bisect``.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from canary.bisect.git import git, newest, resolve, subject, toplevel, worktree
-from canary.bisect.judge import choose_test, judge_lower, judge_run, parse_git_bisect
+from canary.bisect.judge import choose_test, judge_lower, judge_run, parse_git_bisect, test_command
+from canary.git import git, newest, resolve, subject, toplevel, worktree
 from canary.errors import CanaryError, ConfigError
 
 __all__ = ["BisectOptions", "BisectResult", "Step", "bisect", "check", "choose_test", "judge_lower", "judge_run",
@@ -118,12 +118,14 @@ class BisectResult:
 
 
 class Progress(Protocol):
+    def preparing(self, what: str) -> None: ...  # long work before the first test (an environment)
     def started(self, commits: int, estimate: int) -> None: ...
     def testing(self, sha: str, subject: str, role: str) -> None: ...
     def tested(self, step: Step, left: int) -> None: ...
 
 
 class Quiet:
+    def preparing(self, what: str) -> None: ...
     def started(self, commits: int, estimate: int) -> None: ...
     def testing(self, sha: str, subject: str, role: str) -> None: ...
     def tested(self, step: Step, left: int) -> None: ...
@@ -186,11 +188,7 @@ class _Tester:
 
     def command(self) -> list[str]:
         o = self.opts
-        if o.test == "lower":
-            return [o.python, "-m", "canary", "lower", "--lane", o.lane, "--ferry", o.ferry, "--json"]
-        cmd = [o.python, "-m", "canary", "run", o.lane, "--ferry", o.ferry, "--json", "--no-history",
-               "--out", str(self.scratch)]
-        return cmd + (["--steps", str(o.steps)] if o.steps else [])
+        return test_command(o.python, o.test, o.lane, o.ferry, str(self.scratch), o.steps)
 
     def __call__(self, sha: str, role: str = "") -> Step | None:
         """Test the worktree's HEAD (``sha``); None when the budget ran out meanwhile."""
@@ -256,11 +254,10 @@ def bisect(opts: BisectOptions, progress: Progress | None = None) -> BisectResul
     return result
 
 
-def _out_of_budget(result: BisectResult, candidates: list[str]) -> None:
+def out_of_budget(result: BisectResult, candidates: list[str], what: str = "the first bad commit") -> None:
     result.exhausted = True
     result.candidates = candidates
-    result.reason = (f"the budget ran out after {result.tested} tests; the first bad commit is one of "
-                     f"{len(candidates)}")
+    result.reason = f"the budget ran out after {result.tested} tests; {what} is one of {len(candidates)}"
 
 
 def _test(result: BisectResult, tester: _Tester, progress: Progress, sha: str, role: str, left: int) -> Step | None:
@@ -278,7 +275,7 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
     estimate = math.ceil(math.log2(len(window))) if len(window) > 1 else 0
     step = _test(result, tester, progress, bad, "bad end", estimate + 1)
     if step is None:
-        return _out_of_budget(result, window)
+        return out_of_budget(result, window)
     if step.verdict != "bad":
         result.reason = ("the failure does not reproduce at --bad" if step.verdict == "good"
                          else f"--bad {step.detail}")
@@ -286,7 +283,7 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
     git(checkout, "checkout", "--quiet", "--detach", good, check=True)
     step = _test(result, tester, progress, good, "good end", estimate)
     if step is None:
-        return _out_of_budget(result, window)
+        return out_of_budget(result, window)
     if step.verdict == "bad":
         result.reason = "the failure reproduces at --good too: it is older than the window"
         return
@@ -303,10 +300,10 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
         if kind != "next":
             raise CanaryError(f"git bisect said: {(answer.stdout + answer.stderr).strip()[-500:]}")
         if tester.left_s() is not None and tester.left_s() <= 0:
-            return _out_of_budget(result, _remaining(checkout))
+            return out_of_budget(result, _remaining(checkout))
         step = _test(result, tester, progress, shas[0], "", left)
         if step is None:
-            return _out_of_budget(result, _remaining(checkout))
+            return out_of_budget(result, _remaining(checkout))
         answer = git(checkout, "bisect", step.verdict)
 
 

@@ -19,6 +19,14 @@ def choose_test(kind: str | None, platform: str, launcher: str = "local") -> str
     return None
 
 
+def test_command(python: str, test: str, lane: str, ferry: str, scratch: str, steps: int | None = None) -> list[str]:
+    """The child that tests one revision or version: ``canary lower`` or a ``canary run`` (no history)."""
+    if test == "lower":
+        return [python, "-m", "canary", "lower", "--lane", lane, "--ferry", ferry, "--json"]
+    cmd = [python, "-m", "canary", "run", lane, "--ferry", ferry, "--json", "--no-history", "--out", scratch]
+    return cmd + (["--steps", str(steps)] if steps else [])
+
+
 def _result_json(stdout: str) -> dict[str, Any] | None:
     try:
         d = json.loads(stdout)
@@ -87,3 +95,43 @@ def parse_git_bisect(text: str) -> tuple[str, list[str], int]:
     if m:
         return "next", [m.group(1)], steps
     return "error", [], 0
+
+
+def lower_fingerprint(stdout: str) -> str | None:
+    """The failure a ``canary lower --json`` report shows, as a fingerprint (None: nothing failed).
+
+    A failure the lowering traced to a kernel is named by what it found (platform, kernel, grouped
+    matmul, projection, operand, shapes), which no path, line number or library version changes;
+    else by the report's own fingerprint; else by the platform and the error's first line, its
+    source paths cut to the file name and line numbers masked."""
+    from canary.signature import make
+
+    report = _result_json(stdout) or {}
+    failed = [p for p in report.get("platforms") or [] if isinstance(p, dict) and not p.get("ok")]
+    if not failed:
+        return None
+    p = failed[0]
+    if p.get("block_shape") is not None:
+        parts = [str(p.get(k)) for k in ("platform", "kernel", "gmm", "projection", "tensor", "operand",
+                                         "array_shape", "block_shape")]
+        return make("compile_error", "BlockShapeError", " ".join(parts)).fingerprint
+    if p.get("fingerprint"):
+        return str(p["fingerprint"])
+    head = _first_line(str(p.get("error") or p.get("diagnosis") or ""))
+    head = re.sub(r"[\w.~+/\\-]*/([\w.-]+\.py)(?::\d+)?", r"\1", head)
+    exception, _, message = head.partition(": ") if re.match(r"[\w.]+: ", head) else ("", "", head)
+    return make("compile_error", exception or None, message, [str(p.get("platform"))]).fingerprint
+
+
+def judge_lower_failure(returncode: int, stdout: str, stderr: str = "", fingerprint: str | None = None,
+                        other_failure: str = "skip") -> tuple[str, str, str | None]:
+    """:func:`judge_lower` that tells failures apart, as :func:`judge_run` does: (verdict, detail,
+    fingerprint seen). With ``fingerprint`` None any lowering failure is bad; otherwise one that
+    fails another way counts as ``other_failure``."""
+    verdict, detail = judge_lower(returncode, stdout, stderr)
+    if verdict != "bad":
+        return verdict, detail, None
+    seen = lower_fingerprint(stdout)
+    if fingerprint is None or seen == fingerprint:
+        return "bad", f"{detail} [{seen}]", seen
+    return other_failure, f"another failure [{seen}], {detail}", seen

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, lane_option
 from canary.render import console
 
 VERDICT_STYLE = {"good": "bold green", "bad": "bold red", "skip": "bold yellow"}
@@ -18,14 +19,23 @@ VERDICT_STYLE = {"good": "bold green", "bad": "bold red", "skip": "bold yellow"}
 class RichProgress:
     """A bar on stderr: revisions tested of roughly how many, and the one under test."""
 
-    def __init__(self, p: Progress):
-        self.p, self.task, self.done = p, None, 0
+    def __init__(self, p: Progress, what: str = "commits"):
+        self.p, self.task, self.done, self.what = p, None, 0, what
+        self.preparation = None
+
+    def preparing(self, what):
+        if self.preparation is None:
+            self.preparation = self.p.add_task("preparing", total=None, now="")
+        self.p.update(self.preparation, now=what[:100])
 
     def started(self, commits, estimate):
-        self.task = self.p.add_task(f"bisecting {commits} commits", total=estimate, now="")
+        if self.preparation is not None:
+            self.p.remove_task(self.preparation)
+        self.task = self.p.add_task(f"bisecting {commits} {self.what}", total=estimate, now="")
 
     def testing(self, sha, subject, role):
-        self.p.update(self.task, now=f"{role or 'testing'} {sha[:12]} {subject[:50]}")
+        rev = sha if self.what == "versions" else sha[:12]
+        self.p.update(self.task, now=f"{role or 'testing'} {rev} {subject[:50]}")
 
     def tested(self, step, left):
         self.done += 1
@@ -37,19 +47,34 @@ def _cut(text: str, n: int) -> str:
 
 
 def render(result, c) -> None:
-    t = Table(title=f"bisect of lane {result.lane} with `canary {result.test}`: {result.good[:12]}..{result.bad[:12]} "
-                    f"({result.commits} commits)", title_justify="left")
-    for col in ("#", "commit", "subject", "verdict", "seconds", "detail"):
-        t.add_column(col, no_wrap=col in ("#", "commit", "seconds"), justify="right" if col == "seconds" else "left")
+    versions = hasattr(result, "versions")
+    if versions:
+        title = (f"bisect of {', '.join(result.packages)} {result.old}..{result.new} ({len(result.versions)} "
+                 f"versions) on lane {result.lane} with `canary {result.test}`, Python {result.python_version}")
+    else:
+        title = (f"bisect of lane {result.lane} with `canary {result.test}`: {result.good[:12]}..{result.bad[:12]} "
+                 f"({result.commits} commits)")
+    t = Table(title=title, title_justify="left")
+    what = "version" if versions else "commit"
+    for col in ("#", what, "installed" if versions else "subject", "verdict", "seconds", "detail"):
+        t.add_column(col, no_wrap=col in ("#", what, "seconds"), justify="right" if col == "seconds" else "left")
     for i, s in enumerate(result.log, 1):
-        t.add_row(str(i), s.sha[:12], _cut(s.subject, 40), f"[{VERDICT_STYLE[s.verdict]}]{s.verdict}[/]"
-                  + (f" [dim]({s.role})[/]" if s.role else ""), f"{s.seconds:.1f}", _cut(s.detail, 100), end_section=bool(s.role))
+        verdict = f"[{VERDICT_STYLE[s.verdict]}]{s.verdict}[/]" + (f" [dim]({s.role})[/]" if s.role else "")
+        t.add_row(str(i), s.sha if versions else s.sha[:12], _cut(s.subject, 40), verdict, f"{s.seconds:.1f}",
+                  _cut(s.detail, 100), end_section=bool(s.role))
     c.print(t)
     summary = f"{result.tested} tested, {len(result.skipped)} skipped, {result.seconds:.1f} s"
-    if result.found:
+    if versions:
+        c.print(f"[dim]Python {result.python_version} ({result.python}); moving together: "
+                f"{', '.join(result.moved)}; environment {result.environment}[/]", highlight=False)
+    if result.found and versions:
+        which = "first bad version" if result.first_bad else "first fixed version"
+        c.print(f"[bold]{which}:[/] {result.first} ({result.subject})", highlight=False)
+    elif result.found:
         c.print(f"[bold]first bad commit:[/] {result.first_bad} {result.subject}", highlight=False)
     else:
-        c.print(f"[bold red]no first bad commit named:[/] {result.reason}", highlight=False)
+        c.print(f"[bold red]no first {'version' if versions else 'bad commit'} named:[/] {result.reason}",
+                highlight=False)
         for sha in result.candidates[:20]:
             c.print(f"  candidate {sha}", highlight=False)
         if len(result.candidates) > 20:
@@ -58,30 +83,41 @@ def render(result, c) -> None:
 
 
 @click.command()
-@click.option("--lane", default=None, help="The failing lane [default: the --run's].")
-@click.option("--good", required=True, metavar="REV", help="A revision where the lane passed (the last pass).")
-@click.option("--bad", required=True, metavar="REV", help="A revision where it fails (the first failure).")
+@lane_option("The failing lane [default: the --run's].")
+@click.option("--good", default=None, metavar="REV", help="A revision where the lane passed (the last pass).")
+@click.option("--bad", default=None, metavar="REV", help="A revision where it fails (the first failure).")
+@click.option("--package", "packages", multiple=True, metavar="NAME",
+              help="Bisect published versions of this distribution instead of commits; repeat for several "
+                   "that move together.")
+@click.option("--old", default=None, metavar="VERSION", help="--package: the older end of the version window.")
+@click.option("--new", default=None, metavar="VERSION", help="--package: the newer end of the version window.")
+@click.option("--python", "python", default=None, metavar="PY",
+              help="--package: the interpreter of the environments: a path, a command or a version such as "
+                   "3.12 [default: this one, else the newest found that is offered both ends].")
+@click.option("--cache", "cache", default=None, metavar="DIR", type=click.Path(file_okay=False),
+              help="--package: where the environments and wheels are kept [default: the user cache dir].")
 @click.option("--test", "test", type=click.Choice(["lower", "run"]), default=None,
               help="lower: cross-lower the lane's train step; run: train the cpu lane [default: lower, or what "
                    "the --run's failure needs].")
-@click.option("--ferry", default=None, help="Ferry name (each revision's own ferries/) or TOML path "
-                                            "[default: the --run's, else moe-canary].")
-@click.option("--fingerprint", default=None, help="run: the signature fingerprint that counts as bad "
-                                                  "[default: the --run's, else the one --bad shows].")
+@ferry_option(None, note="the --run's, else moe-canary", more=" (each revision's own ferries/)")
+@click.option("--fingerprint", default=None, help="The signature fingerprint that counts as bad "
+                                                  "[default: the --run's, else the one the failing end shows].")
 @click.option("--run", "run", default=None, metavar="RUN_DIR",
               help="The failing run (directory, result.json or run id): its lane, fingerprint and test.")
 @click.option("--steps", type=click.IntRange(min=1), default=None,
               help="run: train this many steps [default: the --run's, else the lane's].")
 @click.option("--other-failure", type=click.Choice(["skip", "good"]), default="skip", show_default=True,
-              help="run: what a revision that fails with another signature counts as.")
+              help="run, and lower over versions: what one that fails with another signature counts as.")
 @click.option("--budget", "budget_s", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
               help="Stop after this long and name the commits the first bad one is among [default: no limit].")
 @click.option("-C", "--checkout", default=".", show_default=True, type=click.Path(file_okay=False),
               help="The git checkout whose history is bisected.")
 @json_option
 @handle_errors
-def bisect(lane, good, bad, test, ferry, fingerprint, run, steps, other_failure, budget_s, checkout, as_json):
-    """Find the first commit between --good and --bad that breaks LANE, with no person in the loop.
+def bisect(lane, good, bad, packages, old, new, python, cache, test, ferry, fingerprint, run, steps, other_failure,
+           budget_s, checkout, as_json):
+    """Find the first commit between --good and --bad that breaks LANE, with no person in the loop;
+    or, with --package, the first published version between --old and --new whose verdict differs.
 
     It drives `git bisect` in a temporary worktree (`git worktree add --detach`, removed after):
     your checkout, its HEAD and its files are never touched. Each revision is tested with its own
@@ -102,20 +138,35 @@ def bisect(lane, good, bad, test, ferry, fingerprint, run, steps, other_failure,
     exits 2 there, e.g. a ferry that does not validate, or prints no result: an import error, a
     missing dependency) is skipped, as `git bisect skip` does.
 
+    \b
+    Published versions (--package NAME --old V1 --new V2 [--python PY]): the candidates are the
+    versions the registry publishes for that Python from V1 to V2, .dev builds included, in PEP 440
+    order. One venv per Python holds canary's requirements and V2's dependencies (built once, in the
+    user cache dir); each candidate's wheels are laid over it, first on PYTHONPATH, the packages
+    given moving together with every distribution they pin to their own version. This canary runs
+    the test inside each candidate's environment, judged as above (a lowering failure too is told
+    apart by its fingerprint). It names the first version whose verdict differs from V1's: the
+    first bad version when V1 passes, the first fixed one when V1 fails. A version that cannot be
+    installed or imported is skipped.
+
     --json prints first_bad (the full sha, or null), subject, tested (revisions tested), skipped
     (their shas), seconds, log (one entry per revision: sha, subject, verdict, seconds, detail,
-    role), reason, exhausted, candidates.
+    role), reason, exhausted, candidates. A version bisect prints the same keys with versions for
+    shas (first_bad is null for a fix), and adds first (the version named), first_fixed, direction
+    (regression or fix), old, new, packages, moved, python, python_version, environment, versions
+    and unpublished.
 
-    Exit status: 0 the first bad commit was named, 1 it was not (only skipped commits left, the
-    failure does not reproduce at --bad, or the budget ran out), 2 bad input (an unknown revision,
-    --good not an ancestor of --bad, an unknown lane).
+    Exit status: 0 the first bad commit (or differing version) was named, 1 it was not (only
+    skipped ones left, the failure does not reproduce at --bad, both ends agree, or the budget ran
+    out), 2 bad input (an unknown revision, --good not an ancestor of --bad, an unknown lane, an
+    unknown package or version, no such Python).
     """
     from canary.bisect import BisectOptions, lane_test
     from canary.bisect import bisect as bisect_lib
     from canary.errors import ConfigError
 
     if run is not None:
-        from canary.commands.notify import load_record
+        from canary.run.directory import load_record
 
         record = load_record(run, Path("runs"))
         lane = lane or record.lane
@@ -127,17 +178,33 @@ def bisect(lane, good, bad, test, ferry, fingerprint, run, steps, other_failure,
             test = lane_test(sig.kind if sig else None, lane) or "lower"
     if lane is None:
         raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
-    opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", ferry=ferry or "moe-canary",
-                         fingerprint=fingerprint, steps=steps,
-                         checkout=checkout, budget_s=budget_s, other_failure=other_failure)
+    if packages:
+        if good or bad or old is None or new is None:
+            raise ConfigError("--package bisects published versions: give --old V1 and --new V2 "
+                              "(--good and --bad are revisions of a commit bisect)")
+        from canary.bisect.published import VersionBisectOptions, bisect_versions
+
+        vopts = VersionBisectOptions(packages=list(packages), old=old, new=new, lane=lane, test=test or "lower",
+                                     ferry=ferry or "moe-canary", python=python, fingerprint=fingerprint,
+                                     steps=steps, budget_s=budget_s, other_failure=other_failure, cache=cache)
+        what, work = "versions", lambda progress: bisect_versions(vopts, progress)
+    else:
+        if good is None or bad is None:
+            raise ConfigError("give --good REV and --bad REV (or --package NAME --old V1 --new V2 to bisect "
+                              "published versions)")
+        if old or new or python or cache:
+            raise ConfigError("--old, --new, --python and --cache belong to a version bisect: add --package NAME")
+        opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", ferry=ferry or "moe-canary",
+                             fingerprint=fingerprint, steps=steps,
+                             checkout=checkout, budget_s=budget_s, other_failure=other_failure)
+        what, work = "commits", lambda progress: bisect_lib(opts, progress)
     err = console(stderr=True)
     columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[now]}")]
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as p:
-        result = bisect_lib(opts, RichProgress(p))
+        result = work(RichProgress(p, what))
     if as_json:
         emit_json(result.to_dict())
     else:
         render(result, console())
     sys.exit(0 if result.found else 1)
-

@@ -8,14 +8,15 @@ import click
 from rich.markup import escape
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, history_option
 from canary.doctor import DoctorOptions, diagnose
 from canary.render import console
 
 
 @click.command()
 @click.argument("lane")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history the run records to [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@ferry_option(metavar="NAME|PATH", help="The run's ferry: the history and git checks read its series (lane, ferry).")
+@history_option()
 @click.option("--cache-dir", default=None, metavar="URL", help="The run's compilation cache [default: the lane's].")
 @click.option("--ray-address", default=None, metavar="URL",
               help="A ray lane's job server [default: RAY_ADDRESS, else the lane's].")
@@ -24,7 +25,7 @@ from canary.render import console
 @click.option("--repo", default=None, help="OWNER/NAME to notify [default: $GITHUB_REPOSITORY].")
 @json_option
 @handle_errors
-def doctor(lane, history, cache_dir, ray_address, notify, repo, as_json):
+def doctor(lane, ferry, history, cache_dir, ray_address, notify, repo, as_json):
     """Check everything LANE's run needs, without training: packages (the lane's extras),
     cache (a probe object written to and deleted from the compilation cache), history (read, and
     a probe write), launcher (the Ray job server answers, or the command is found), github (when
@@ -33,8 +34,8 @@ def doctor(lane, history, cache_dir, ray_address, notify, repo, as_json):
 
     Exit status: 0 every check passed, 1 a check failed, 2 bad input.
     """
-    report = diagnose(DoctorOptions(lane=lane, cache_dir=cache_dir, history=history, ray_address=ray_address,
-                                    notify=notify, repo=repo))
+    report = diagnose(DoctorOptions(lane=lane, ferry=ferry, cache_dir=cache_dir, history=history,
+                                    ray_address=ray_address, notify=notify, repo=repo))
     if as_json:
         emit_json(report.to_dict())
     else:

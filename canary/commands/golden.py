@@ -6,9 +6,11 @@ import sys
 from pathlib import Path
 
 import click
+from rich.markup import escape
 from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, gates_option
 from canary.render import console, fmt
 
 
@@ -33,8 +35,8 @@ def golden() -> None:
                    "rounding alone (another CPU, another library build) moves the loss curve.")
 @click.option("--window", type=click.IntRange(min=1), default=None,
               help="Steps per loss window [default: 20 on cpu lanes, 1 (per step) elsewhere].")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
-@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@ferry_option()
+@gates_option()
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write it [default: the golden the lane's gates name, else gates/<ferry>.<lane>.golden.json].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
@@ -86,37 +88,57 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
 @click.argument("lane")
 @click.argument("new", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--rev", default="HEAD", show_default=True, help="Without NEW: the commit whose golden is the old side.")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
-@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@ferry_option()
+@gates_option()
 @click.option("--all", "show_all", is_flag=True, help="Show unchanged rows too.")
 @json_option
 @handle_errors
 def diff(lane, new, rev, ferry, gates, show_all, as_json):
-    """How a new recording differs from the stored golden, window by window, judged with the
-    stored golden's tolerances.
+    """Compare two goldens: how a new recording differs from the stored golden, window by window,
+    judged with the stored golden's tolerances.
 
-    NEW is a golden file or a run directory (its curve and perf figures); without it, the
-    lane's golden file as it is now is compared with the one committed at --rev. Exit status: 0 every
-    change within tolerance, 1 a change outside it, 2 bad input.
+    NEW is a golden file or a run directory (the golden that one run would record: its curve and
+    perf figures, no tolerances of its own); without it, the lane's golden file as it is now is
+    compared with the one committed at --rev. This compares goldens, it does not judge a run: for
+    a run directory the run's own verdict (the one `canary run` and `canary gate` give) is shown
+    beside the comparison.
+
+    Exit status: 0 the goldens agree within the stored tolerances, 1 they differ beyond them (for a
+    run directory: its curve would make another golden, whatever its verdict), 2 bad input.
     """
     from canary.golden.diff import compare
 
     result = compare(lane, new, rev=rev, ferry=ferry, gates=gates)
     rows = result.rows if show_all else [r for r in result.rows if r.status != "same"]
-    outside = [r for r in result.rows if r.status in ("outside", "added", "removed")]
+    outside = result.outside
+    verdict = None
+    if result.run_dir is not None:
+        from canary.judge.results import verdict as verdict_of
+        from canary.run.gate import judge_path
+
+        verdict = verdict_of(judge_path(result.run_dir, lane, gates).results)
     if as_json:
-        emit_json({"old": result.old_label, "new": result.new_label, "rows": [r.to_dict() for r in result.rows],
-                   "outside": len(outside)})
-    else:
-        c = console()
-        t = Table(title=f"{result.old_label}  ->  {result.new_label}", title_justify="left")
-        for col in ("what", "old", "new", "change", "tolerance", "status"):
-            t.add_column(col, justify="left" if col in ("what", "status") else "right")
-        style = {"same": "dim", "within": "green", "outside": "bold red", "added": "yellow", "removed": "yellow"}
-        for r in rows:
-            t.add_row(r.what, fmt(r.old), fmt(r.new), "" if r.change is None else f"{r.change * 100:+.3f}%",
-                      "" if r.rtol is None else f"±{r.rtol * 100:.2f}%", f"[{style[r.status]}]{r.status}[/]")
-        c.print(t)
-        c.print(f"{len(outside)} change(s) outside the stored tolerances" if outside else
-                "every change is within the stored tolerances", highlight=False)
+        emit_json({"compares": "goldens", "old": result.old_label, "new": result.new_label,
+                   "rows": [r.to_dict() for r in result.rows], "outside": len(outside), "unchanged": result.unchanged,
+                   **({"run_verdict": verdict} if verdict else {})})
+        sys.exit(1 if outside else 0)
+    c = console()
+    if result.unchanged and not show_all:
+        c.print(f"{escape(result.new_label)} is unchanged from {escape(result.old_label)}: every window, the final "
+                "loss, the tolerances and the perf figures are the same", highlight=False)
+        sys.exit(0)
+    t = Table(title=f"comparing goldens: {escape(result.old_label)}  ->  {escape(result.new_label)}",
+              title_justify="left")
+    for col in ("what", "old", "new", "change", "tolerance", "status"):
+        t.add_column(col, justify="left" if col in ("what", "status") else "right")
+    style = {"same": "dim", "within": "green", "outside": "bold red", "added": "yellow", "removed": "yellow"}
+    for r in rows:
+        t.add_row(r.what, fmt(r.old), fmt(r.new), "" if r.change is None else f"{r.change * 100:+.3f}%",
+                  "" if r.rtol is None else f"±{r.rtol * 100:.2f}%", f"[{style[r.status]}]{r.status}[/]")
+    c.print(t)
+    c.print(f"the goldens differ: {len(outside)} figure(s) outside the stored tolerances" if outside else
+            "the goldens agree: every change is within the stored tolerances", highlight=False)
+    if verdict:
+        c.print(f"this compares goldens; the run's own verdict (canary gate {escape(str(result.run_dir))}): "
+                f"{verdict.upper()}", highlight=False)
     sys.exit(1 if outside else 0)

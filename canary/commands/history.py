@@ -1,85 +1,68 @@
-"""``canary history``: recent runs from the history store, and a pass/fail strip per lane."""
+"""``canary history``: recent runs from the history store, and a pass/fail strip per series
+(lane, ferry)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
 
-from canary.history import queries
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.history import open_store
+from canary.commands._options import ferry_option, history_option, lane_option
+from canary.history import queries, series
+from canary.judge.classify import said
 from canary.record import RunRecord
-from canary.render import console, fmt, narrow_table, verdict_strip
-from canary.report.model import run_cache
+from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 
 
-def cache_facts(cache: dict[str, Any] | None) -> str:
-    """``warm 12/12 hits``, ``cold``, ``warm 3/12 hits, 1 read error``; ``—`` when unknown."""
-    if not cache:
-        return "—"
-    parts = [str(cache.get("mode") or "?")]
-    if cache.get("requests"):
-        parts.append(f"{cache.get('hits', 0)}/{cache['requests']} hits")
-    errors = cache.get("errors")
-    if errors:
-        n = len(errors) if isinstance(errors, (list, tuple)) else errors
-        parts.append(f"{n} read error{'s' if n != 1 else ''}")
-    return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
+def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
+    """``same`` or ``new`` program against the last pass before the run; ``—`` when unknown."""
+    from canary.history.programs import program_note
+
+    note = program_note(r, records)
+    return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
 
 
-def lane_summary(records: list[RunRecord], lane: str, last: int) -> dict[str, Any]:
-    from canary.notify.facts import lane_window
-
-    s = queries.current_streak(records, lane)
-    lp = queries.last_pass(records, lane)
-    infra = queries.infrastructure_streak(records, lane)
-    return {
-        "strip": queries.strip(records, lane, last),
-        "runs": sum(r.lane == lane for r in records),
-        "flakiness": round(queries.flakiness(records, lane, last), 3),
-        "last_pass": lp.run_id if lp else None,
-        "streak": {
-            "runs": s.runs, "days": s.days, "consecutive_days": s.consecutive_days,
-            "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
-            "first_failure": s.first_failure.run_id if s.first_failure else None,
-            "daily_ordinal": s.daily_ordinal,
-        },
-        "window": lane_window(records, lane),
-        "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
-                           "since": infra.first.run_id if infra.first else None},
-    }
-
-
-def history_report(location: str | None, lane: str | None, since: str | None, last: int) -> dict[str, Any]:
-    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = store.records(lane=lane, since=since)
-    lanes = sorted({r.lane for r in records})
-    return {
-        "location": store.location,
-        "records": records,
-        "lanes": {name: lane_summary(records, name, last) for name in lanes},
-        "occurrences": queries.occurrences(records),
-    }
+def render_changes(location: str, steps: list, c) -> None:
+    if not steps:
+        c.print(f"no steps found in the passing runs of {escape(location)}")
+        return
+    t = narrow_table(f"Steps in the passing runs of {escape(location)}",
+                     ("started (UTC)", "lane", "ferry", "metric", "run", "commit", "before", "after", "change", "p",
+                      "versions"), numeric=("before", "after", "change", "p"))
+    for s in steps:
+        colour = "red" if s.worse else "green"
+        t.add_row((s.started_at or "")[:16].replace("T", " "), s.lane, s.ferry, s.metric, s.run_id,
+                  (s.commit or "")[:8], fmt(s.before), fmt(s.after), f"[{colour}]{s.change:+.1%}[/]", f"{s.pvalue:.3f}",
+                  escape(", ".join(f"{v.name} {v.before or '—'} → {v.after or '—'}" for v in s.versions)) or "—")
+    c.print(t)
+    c.print("[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
+            "the change, its before and after the medians of the segments either side[/]")
 
 
 @click.group(invoke_without_command=True)
-@click.option("--lane", default=None, help="Only this lane's runs.")
+@lane_option("Only this lane's runs.")
+@ferry_option(None, help="Only this ferry's runs (the series is lane and ferry).", metavar="NAME")
+@click.option("--changes", "show_changes", is_flag=True,
+              help="List the steps (change points) in throughput, compile time, peak memory and final loss "
+                   "over each lane's passing runs, instead of the runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@history_option()
 @click.option("--last", type=click.IntRange(min=1), default=30, show_default=True,
               help="Show this many most recent runs (the JSON has all that match).")
 @json_option
 @click.pass_context
 @handle_errors
-def history(ctx, lane, since, history, last, as_json):
-    """Show recent runs (verdict, classification, fingerprint, steps, loss, cache facts) and a
-    one-line pass/fail strip per lane, oldest to newest; for a failing lane, its regression
-    window (commits and version changes since the last pass) in --json. Reading writes nothing:
+def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
+    """Show recent runs (ferry, verdict, classification, fingerprint, steps, loss, cache facts) and
+    a one-line pass/fail strip per series, oldest to newest. A series is one lane and one ferry;
+    a run that asked for fewer steps than its ferry's (a repro, --steps) is listed, marked short,
+    but is never the series' last pass, nor part of its strip, streak or flakiness. For a failing
+    series, its regression window (commits and version changes since the last pass) is in --json.
+    With --changes, the steps found in each series' passing runs (docs/gates.md, "Change points").
+    An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
 
@@ -89,14 +72,30 @@ def history(ctx, lane, since, history, last, as_json):
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"history": history}
         return
-    report = history_report(history, lane, since, last)
+    from canary.git import checkout_commits
+    from canary.history.lanes import history_report
+
+    report = history_report(history, lane, since, last, ferry, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
+    if show_changes:
+        from canary.history.changes import changes
+
+        steps = changes(records, lane, ferry)
+        if as_json:
+            emit_json({"location": report["location"], "changes": [s.to_dict() for s in steps]})
+        else:
+            render_changes(report["location"], steps, console())
+        return
     if as_json:
+        from canary.history.programs import program_note
+
         emit_json({
             "location": report["location"],
-            "lanes": report["lanes"],
+            "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [r.to_dict() for r in records],
+            "records": [{**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)}
+                        for r in records],
+            "programs": {r.run_id: program_note(r, records) for r in records},
         })
         return
     c = console()
@@ -104,35 +103,41 @@ def history(ctx, lane, since, history, last, as_json):
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
         c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else "")
-                + (f" since {escape(since)}" if since else ""))
+                + (f" of ferry {escape(ferry)}" if ferry else "") + (f" since {escape(since)}" if since else ""))
         return
     t = narrow_table(f"Runs in {escape(report['location'])}",
-                     ("started (UTC)", "lane", "verdict", "classification", "kind", "fingerprint", "steps", "loss",
-                      "cache", "tries", "commit"), numeric=("steps", "loss", "tries"))
+                     ("started (UTC)", "lane", "ferry", "verdict", "classification", "kind", "fingerprint", "steps",
+                      "loss", "cache", "tries", "program", "commit"), numeric=("steps", "loss", "tries"))
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
+        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if series.is_short(r) else "")
         t.add_row(
-            (r.started_at or "")[:16].replace("T", " "), r.lane, verdict, r.classification or "—",
-            sig.kind if sig else "", sig.fingerprint if sig else "", fmt(r.steps_completed), fmt(r.final_loss),
-            cache_facts(run_cache(r)), str(len(r.attempts)), (r.commit or "")[:8],
+            (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
+            said(r.classification, r.attempts) or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
+            fmt(r.final_loss),
+            cache_brief(r.run_cache()), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
         )
     c.print(t)
-    for name, s in report["lanes"].items():
+    width = max(len(s["series"]) for s in report["series"])
+    for s in report["series"]:
         streak = s["streak"]
         tail = f"flakiness {s['flakiness']:.2f}"
         if streak["runs"]:
             tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}")
-        c.print(f"{name:>6} {verdict_strip(s['strip'])}  {tail}")
-    c.print("[dim]strip: oldest to newest, ✓ pass, ✗ fail[/]")
+                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+                     f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}")
+        if s["short_runs"]:
+            tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
+        c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
+    c.print("[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
+            "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new since the "
+            "series' last pass[/]")
 
 
 @history.command("import")
 @click.argument("run_dir", type=click.Path(exists=True, path_type=Path))
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: the one given to `canary history`, else $CANARY_HISTORY, "
-                   "else SQLite in the user data dir].")
+@history_option("the one given to `canary history`, else $CANARY_HISTORY, else SQLite in the user data dir")
 @json_option
 @click.pass_context
 @handle_errors

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from canary.golden import curve as golden_mod
+from canary.golden import store as golden_store
 from canary.config import load_gates
 from canary.errors import ConfigError
+from canary.git import committed_text
 from canary.golden.curve import Golden
 from canary.run.metrics import as_float, load_run_metrics
 
@@ -40,9 +42,9 @@ def _row(what: str, old: float | None, new: float | None, rtol: float | None) ->
     return DiffRow(what, old, new, change, rtol, status)
 
 
-def diff(old: Golden, new: Golden) -> list[DiffRow]:
-    """Window by window, then final loss, tolerances and perf, judged with the stored (old)
-    golden's tolerances: ``outside`` is a change the gates would call a regression."""
+def diff(old: Golden, new: Golden, tolerances: bool = True) -> list[DiffRow]:
+    """Window by window, then final loss, tolerances (unless ``tolerances`` is False: a one-run
+    golden measured none) and perf, judged with the stored (old) golden's tolerances."""
     rows = []
     if (old.ferry, old.ferry_version, old.lane, old.steps, old.window) != (
             new.ferry, new.ferry_version, new.lane, new.steps, new.window):
@@ -57,7 +59,7 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
         rows.append(_row(f"loss steps {key[0]}-{key[1]}", olds.get(key), news.get(key), old_tol.get(key)))
     fl = old.tolerance.get("final_loss_golden")
     rows.append(_row("final loss", old.final_loss, new.final_loss, fl.rtol if fl else None))
-    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()):
+    for gate in sorted(old.tolerance.keys() | new.tolerance.keys()) if tolerances else ():
         o, n = old.tolerance.get(gate), new.tolerance.get(gate)
         rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
     perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
@@ -75,9 +77,21 @@ def diff(old: Golden, new: Golden) -> list[DiffRow]:
 
 @dataclass
 class DiffResult:
+    """Two goldens compared. ``run_dir``: the new side is the golden one run would record (no
+    tolerances of its own), which says how the curve moved, not whether the run passed."""
+
     old_label: str
     new_label: str
     rows: list[DiffRow]
+    run_dir: Path | None = None
+
+    @property
+    def outside(self) -> list[DiffRow]:
+        return [r for r in self.rows if r.status in ("outside", "added", "removed")]
+
+    @property
+    def unchanged(self) -> bool:
+        return all(r.status == "same" for r in self.rows)
 
 
 def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
@@ -94,17 +108,19 @@ def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
 
 def compare(lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe-canary",
             gates: str | None = None) -> DiffResult:
-    path = golden_mod.lane_golden_path(ferry, lane, gates)
+    path = golden_store.lane_golden_path(ferry, lane, gates)
     if path is None:
         _, gates_path = load_gates(gates or ferry)
         path = gates_path.parent / golden_mod.file_name(ferry, lane)
     if new is None:
-        old_text = golden_mod.committed_text(path, rev)
+        old_text = committed_text(path, rev)
         if old_text is None:
             raise ConfigError(f"{path} is not committed at {rev}: nothing to compare it with (give NEW)")
         old = golden_mod.loads(old_text, f"{path}@{rev}")
-        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_mod.read(path)))
-    old = golden_mod.read(path)
+        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_store.read(path)))
+    old = golden_store.read(path)
     new = Path(new)
-    other = from_run(new, old) if new.is_dir() else golden_mod.read(new)
-    return DiffResult(str(path.name), str(new), diff(old, other))
+    if new.is_dir():
+        return DiffResult(str(path.name), f"the golden run {new.name} would record (one run: no tolerances)",
+                          diff(old, from_run(new, old), tolerances=False), run_dir=new)
+    return DiffResult(str(path.name), str(new), diff(old, golden_store.read(new)))

@@ -16,36 +16,22 @@ outage never loses a run and never fails a canary.
 from __future__ import annotations
 
 import importlib
-import json
 import os
-from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
-from canary.errors import CanaryError, ConfigError
+from canary.errors import ConfigError
 from canary.record import RunRecord
+from canary.history.store import DEFAULT_FILE, HistoryStore, StoreUnavailable, select, since_key, sort_key
+from canary.run.directory import PENDING_RECORD, RESULT_FILE, read_record, write_record
+
+__all__ = [
+    "BACKENDS", "DEFAULT_FILE", "ENV_HISTORY", "ENV_SPOOL", "HistoryStore", "StoreUnavailable", "backend",
+    "default_location", "import_pending", "known_lane", "open_store", "record_run", "select", "since_key",
+    "sort_key", "spool_root", "user_data_dir", "write_pending",
+]
 
 ENV_HISTORY = "CANARY_HISTORY"
-PENDING_RECORD = "pending-record.json"  # in a run directory: a record the history did not take
 ENV_SPOOL = "CANARY_SPOOL_DIR"
-DEFAULT_FILE = "history.sqlite3"
-
-
-class StoreUnavailable(CanaryError):
-    """The store cannot be reached or written now; the record should be spooled and retried."""
-
-
-@runtime_checkable
-class HistoryStore(Protocol):
-    location: str
-
-    def append(self, record: RunRecord) -> None:
-        """Store one run; storing the same run id again replaces it (uploads are retried)."""
-
-    def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
-        """Runs, oldest first; only ``lane``'s, only those started at or after ``since``."""
-
-    def get(self, run_id: str) -> RunRecord | None: ...
 
 
 def user_data_dir() -> Path:
@@ -97,31 +83,17 @@ def open_store(location: str | None = None, *, spool_dir: str | Path | None = No
     return store
 
 
-def since_key(since: str | date | datetime | None) -> str | None:
-    """``since`` as a string comparable with records' ISO ``started_at`` (UTC)."""
-    if since is None or since == "":
-        return None
-    if isinstance(since, datetime):
-        if since.tzinfo is None:
-            since = since.replace(tzinfo=timezone.utc)
-        return since.astimezone(timezone.utc).isoformat(timespec="seconds")
-    if isinstance(since, date):
-        return since.isoformat()
+def known_lane(lane: str, store: HistoryStore) -> None:
+    """Raise ConfigError (bad input) for a lane that lanes.toml does not define and the history has
+    no run of: ``--lane nope`` is a typo, not an empty history."""
+    if store.records(lane=lane):
+        return
+    from canary.config import get_lane
+
     try:
-        return since_key(datetime.fromisoformat(since)) if "T" in since or " " in since else date.fromisoformat(since).isoformat()
-    except ValueError:
-        raise ConfigError(f"--since {since!r}: not a date; use YYYY-MM-DD or an ISO timestamp") from None
-
-
-def sort_key(record: RunRecord) -> tuple[str, str]:
-    return (record.started_at or "", record.run_id)
-
-
-def select(records: list[RunRecord], lane: str | None, since: str | date | datetime | None) -> list[RunRecord]:
-    """Filter and order records the way every backend answers ``records()``."""
-    key = since_key(since)
-    out = [r for r in records if (lane is None or r.lane == lane) and (key is None or (r.started_at or "") >= key)]
-    return sorted(out, key=sort_key)
+        get_lane(lane)
+    except ConfigError as e:
+        raise ConfigError(f"--lane: {e}; the history at {store.location} has no runs of it either") from None
 
 
 def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]:
@@ -151,12 +123,10 @@ def write_pending(record: RunRecord) -> str | None:
     """The record the history did not take, kept in its run directory; None when that fails too."""
     if not record.run_dir:
         return None
-    path = Path(record.run_dir) / PENDING_RECORD
     try:
-        path.write_text(json.dumps(record.to_dict(), indent=2))
+        return str(write_record(Path(record.run_dir) / PENDING_RECORD, record))
     except OSError:
         return None
-    return str(path)
 
 
 def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[RunRecord, str]:
@@ -166,14 +136,11 @@ def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[Ru
     run_dir = Path(run_dir)
     if run_dir.is_file():
         run_dir = run_dir.parent
-    source = next((p for p in (run_dir / PENDING_RECORD, run_dir / "result.json") if p.is_file()), None)
+    source = next((p for p in (run_dir / PENDING_RECORD, run_dir / RESULT_FILE) if p.is_file()), None)
     if source is None:
-        raise ConfigError(f"{run_dir}: no {PENDING_RECORD} or result.json here; give a run directory "
+        raise ConfigError(f"{run_dir}: no {PENDING_RECORD} or {RESULT_FILE} here; give a run directory "
                           "(runs/<run_id>, or the unpacked artifact of a scheduled run)")
-    try:
-        record = RunRecord.from_dict(json.loads(source.read_text()))
-    except (ValueError, TypeError, KeyError) as e:
-        raise ConfigError(f"{source}: not a canary run record ({e})") from None
+    record = read_record(source)
     record.context.pop("history", None)  # result.json's note of how the recording went
     store = backend(location or default_location())
     store.append(record)

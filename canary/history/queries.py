@@ -1,12 +1,20 @@
 """Questions asked of the run history, as pure functions over records. No I/O.
 
-    last_pass(records, "tpu")              the lane's latest passing run
-    current_streak(records, "tpu")         the failures since then: runs, days, first/last failure,
+    last_pass(records, "tpu", ferry="moe-canary")
+                                           the series' latest passing run
+    current_streak(records, "tpu", ferry="moe-canary")
+                                           the failures since then: runs, days, first/last failure,
                                            fingerprint, "fourth straight daily recurrence"
     occurrences(records)                   per fingerprint: count, first and last seen, lanes
-    flakiness(records, "tpu")              how often the verdict flips from one run to the next
-    regression_range(records, "tpu")       (last passing commit, first failing commit)
-    regression_window(commits, globs)      those commits, the ones touching watched paths first
+    flakiness(records, "tpu", ferry=F)     how often the verdict flips from one run to the next
+    regression_range(records, "tpu", ferry=F)   (last passing commit, first failing commit)
+
+A history holds one series per (lane, ferry): two ferries on one lane are two canaries, each with
+its own last pass, streak and flakiness. The series' questions take the lane and, as the keyword
+``ferry``, the ferry (``None``: every ferry's runs on the lane, for records known to hold one).
+A run that asked for fewer steps than its ferry sets (a repro, a quick ``--steps`` run;
+:mod:`canary.history.series`) is kept in the history but is no evidence for its series: never
+its last pass, never part of its streak, its strip or its flakiness.
 
 Records are :class:`canary.record.RunRecord`; any order is accepted (they are ordered by start
 time here). Times are the records' ISO ``started_at`` strings (UTC); days are UTC calendar days.
@@ -14,19 +22,20 @@ time here). Times are the records' ISO ``started_at`` strings (UTC); days are UT
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import lru_cache
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Sequence
 
-from canary.judge.classify import lowered_cold
+from canary.history.series import is_short
 from canary.record import RunRecord
+from canary.signature import identity
 
 
-def _ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
-    # a run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure
-    rs = [r for r in records if (lane is None or r.lane == lane) and r.verdict != "cancelled"]
+def _ordered(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None) -> list[RunRecord]:
+    # A run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure.
+    # Within a series, neither is a short run: ten steps cannot pass or fail the ferry's gates.
+    rs = [r for r in records if r.verdict != "cancelled"
+          and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and not is_short(r)))]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 
@@ -38,12 +47,29 @@ def _day(r: RunRecord) -> date | None:
 
 
 def fingerprint_of(r: RunRecord) -> str | None:
-    return r.signature.fingerprint if r.signature else None
+    """The run's fingerprint as today's rules name it (a record an earlier canary wrote is folded again)."""
+    sig = identity.current(r.signature, r.ferry)
+    return sig.fingerprint if sig else None
 
 
-def last_pass(records: Iterable[RunRecord], lane: str) -> RunRecord | None:
-    """The lane's most recent passing run, or ``None`` if it never passed."""
-    passes = [r for r in _ordered(records, lane) if r.verdict == "pass"]
+def aliases(records: Iterable[RunRecord], fingerprints: Iterable[str]) -> list[tuple[str, str]]:
+    """``(fingerprint, older)`` for each of ``fingerprints``: the fingerprints the same failure had
+    by earlier rules, as the runs' records hold them (what issues opened before carry)."""
+    wanted = set(fingerprints)
+    out: dict[tuple[str, str], None] = {}
+    for r in records:
+        sig = identity.current(r.signature, r.ferry)
+        if sig is None or sig.fingerprint not in wanted:
+            continue
+        for old in sig.legacy:
+            if old != sig.fingerprint:
+                out[(sig.fingerprint, old)] = None
+    return list(out)
+
+
+def last_pass(records: Iterable[RunRecord], lane: str, *, ferry: str | None = None) -> RunRecord | None:
+    """The series' most recent passing full run, or ``None`` if it never passed."""
+    passes = [r for r in _ordered(records, lane, ferry) if r.verdict == "pass"]
     return passes[-1] if passes else None
 
 
@@ -93,6 +119,7 @@ class Streak:
     same_fingerprint: bool = True
     last_pass: RunRecord | None = None
     fingerprints: list[str] = field(default_factory=list)
+    confirmed: bool = False  # the last two runs failed with one fingerprint: seen twice, not once
 
     @property
     def failing(self) -> bool:
@@ -111,10 +138,11 @@ def _consecutive_days(days: Sequence[date]) -> int:
     return n
 
 
-def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> Streak:
-    """The failures since the lane's last pass. With ``fingerprint``, only the trailing failures
+def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
+                   ferry: str | None = None) -> Streak:
+    """The failures since the series' last pass. With ``fingerprint``, only the trailing failures
     with that fingerprint count (another failure, like a pass, ends the streak)."""
-    ordered = _ordered(records, lane)
+    ordered = _ordered(records, lane, ferry)
     streak: list[RunRecord] = []
     passed = None
     for r in reversed(ordered):
@@ -125,7 +153,7 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
             break
         streak.append(r)
     if passed is None:
-        passed = last_pass(ordered, lane)
+        passed = last_pass(ordered, lane, ferry=ferry)
     if not streak:
         return Streak(last_pass=passed)
     streak.reverse()
@@ -144,6 +172,7 @@ def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | N
         same_fingerprint=all(fingerprint_of(r) == last_fp for r in streak),
         last_pass=passed,
         fingerprints=fps,
+        confirmed=len(streak) >= 2 and last_fp is not None and fingerprint_of(streak[-2]) == last_fp,
     )
 
 
@@ -182,11 +211,11 @@ def occurrences(records: Iterable[RunRecord]) -> dict[str, Occurrence]:
     }
 
 
-def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None) -> float:
-    """Pass/fail alternation over the lane's runs (the ``last`` N if given): the fraction of
+def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None, *, ferry: str | None = None) -> float:
+    """Pass/fail alternation over the series' runs (the ``last`` N if given): the fraction of
     consecutive pairs whose verdicts differ. 0.0 steady (always passing or always failing),
     1.0 flipping every run; 0.0 with fewer than two runs."""
-    verdicts = [r.verdict == "pass" for r in _ordered(records, lane)]
+    verdicts = [r.verdict == "pass" for r in _ordered(records, lane, ferry)]
     if last is not None:
         verdicts = verdicts[-last:]
     if len(verdicts) < 2:
@@ -195,141 +224,41 @@ def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None) 
     return flips / (len(verdicts) - 1)
 
 
-def strip(records: Iterable[RunRecord], lane: str, last: int = 30) -> str:
-    """The lane's recent verdicts as one line, oldest first: ``P`` pass, ``F`` fail."""
-    return "".join("P" if r.verdict == "pass" else "F" for r in _ordered(records, lane)[-last:])
+def strip(records: Iterable[RunRecord], lane: str, last: int = 30, *, ferry: str | None = None) -> str:
+    """The series' recent verdicts as one line, oldest first: ``P`` pass, ``F`` fail."""
+    return "".join("P" if r.verdict == "pass" else "F" for r in _ordered(records, lane, ferry)[-last:])
 
 
 # ----------------------------------------------------------------------------- the compilation cache
 
 
-def _run_cold(r: RunRecord) -> bool | None:
-    """Whether a run's attempts lowered cold: all of them (True), none (False), unknown (None)."""
-    facts = [lowered_cold(a.cache) for a in r.attempts] or [lowered_cold(r.cache)]
-    if any(f is None for f in facts):
-        return None
-    return all(facts) if all(facts) or not any(facts) else None
-
-
-def cache_read_failed(r: RunRecord) -> bool:
-    """Whether any attempt of the run logged a compilation-cache read failure."""
-    return any(a.cache and a.cache.get("errors") for a in r.attempts) or bool(r.cache and r.cache.get("errors"))
-
-
-def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None) -> bool:
+def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
+                 ferry: str | None = None) -> bool:
     """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
     only on runs that lowered cold, while runs served warm from the cache pass? That is how a
     shared persistent cache hides a broken lowering: history alternates and commits look innocent."""
-    ordered = _ordered(records, lane)
-    fingerprint = fingerprint or current_streak(ordered, lane).fingerprint
+    ordered = _ordered(records, lane, ferry)
+    fingerprint = fingerprint or current_streak(ordered, lane, ferry=ferry).fingerprint
     failing = [r for r in ordered if r.verdict != "pass" and fingerprint_of(r) == fingerprint]
     passing = [r for r in ordered if r.verdict == "pass"]
     if not fingerprint or not failing or not passing:
         return False
-    return all(_run_cold(r) is True for r in failing) and any(_run_cold(r) is False for r in passing)
+    return all(r.lowered_cold() is True for r in failing) and any(r.lowered_cold() is False for r in passing)
 
 
 # ----------------------------------------------------------------------------- regression windows
 
 
-def regression_range(records: Iterable[RunRecord], lane: str) -> tuple[str | None, str | None]:
+def regression_range(records: Iterable[RunRecord], lane: str, *,
+                     ferry: str | None = None) -> tuple[str | None, str | None]:
     """The commits bounding the current streak: the last passing run's and the first failing
     run's (``None`` where unknown: never passed, not failing, or runs outside git)."""
-    s = current_streak(records, lane)
+    s = current_streak(records, lane, ferry=ferry)
     if not s.failing:
         return None, None
     good = s.last_pass.commit if s.last_pass else None
     return good, s.first_failure.commit if s.first_failure else None
 
-
-class CommitLike(Protocol):
-    sha: str
-    subject: str
-    paths: list[str]
-
-
-@dataclass(frozen=True)
-class WindowCommit:
-    sha: str
-    subject: str
-    paths: list[str]
-    watched: bool
-    watched_paths: list[str] = field(default_factory=list)  # the paths that matched a watched glob
-
-
-@lru_cache(maxsize=256)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    """A path glob: ``**`` any number of directories, ``*`` and ``?`` within one path part,
-    ``[...]`` a character class; a glob naming a directory matches everything under it."""
-    glob = glob.rstrip("/")
-    if glob.endswith("/**"):
-        glob = glob[:-3]  # "dir/**": everything under dir, which the suffix below allows
-    out, i = [], 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[" and "]" in glob[i + 1:]:
-            j = glob.index("]", i + 1)
-            out.append("[" + glob[i + 1:j].replace("!", "^", 1) + "]")
-            i = j + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + "(?:/.*)?")
-
-
-def path_matches(path: str, globs: Iterable[str]) -> bool:
-    path = path[2:] if path.startswith("./") else path
-    return any(_glob_regex(g.lstrip("/")).fullmatch(path) for g in globs)
-
-
-def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str]) -> list[WindowCommit]:
-    """The commits of a regression window, those touching a watched path (the ferry's
-    ``watched_paths``: kernels, the model, dependency pins) first; order otherwise kept."""
-    globs = tuple(watched_globs)
-    out = []
-    for c in commits:
-        hits = [p for p in c.paths if path_matches(p, globs)]
-        out.append(WindowCommit(c.sha, c.subject, list(c.paths), bool(hits), hits))
-    return [c for c in out if c.watched] + [c for c in out if not c.watched]
-
-
-# ----------------------------------------------------------------------------- versions
-
-# The versions a regression window lists, most likely culprit first; any other recorded key follows.
-VERSION_ORDER = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
-                 "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax", "python", "ferry", "canary")
-
-
-@dataclass(frozen=True)
-class VersionChange:
-    name: str
-    before: str | None  # None: not installed (or not recorded) at the last pass
-    after: str | None  # None: not installed now
-
-
-def version_changes(before: dict[str, str] | None, after: dict[str, str] | None) -> list[VersionChange]:
-    """What changed between two records' ``versions`` (the last pass's and this run's): added,
-    removed or different, in ``VERSION_ORDER`` then by name. Empty when either is unknown."""
-    if not before or not after:
-        return []
-    names = [n for n in VERSION_ORDER if n in before or n in after]
-    names += sorted((set(before) | set(after)) - set(names))
-    return [VersionChange(n, before.get(n), after.get(n)) for n in names if before.get(n) != after.get(n)]
-
-
-# ----------------------------------------------------------------------------- infrastructure
 
 INFRA_ALERT_DAYS = 2
 
@@ -350,9 +279,9 @@ class InfraStreak:
         return self.days >= INFRA_ALERT_DAYS
 
 
-def infrastructure_streak(records: Iterable[RunRecord], lane: str) -> InfraStreak:
-    """The trailing runs of ``lane`` classified ``infrastructure``."""
-    ordered = _ordered(records, lane)
+def infrastructure_streak(records: Iterable[RunRecord], lane: str, *, ferry: str | None = None) -> InfraStreak:
+    """The trailing runs of the series classified ``infrastructure``."""
+    ordered = _ordered(records, lane, ferry)
     streak: list[RunRecord] = []
     for r in reversed(ordered):
         if r.classification != "infrastructure":

@@ -1,5 +1,5 @@
 """The gates that judge a run against its lane's golden (:mod:`canary.golden.curve`). Pure: (golden,
-metrics, severity) -> :class:`canary.judge.gates.GateResult`. No I/O.
+metrics, severity) -> :class:`canary.judge.results.GateResult`. No I/O.
 
 Every result carries ``value``, ``threshold`` and ``margin`` (how far inside the threshold the
 value is, relative: negative is outside). A gate that is outside reports the severity the gates
@@ -25,7 +25,7 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
-from canary.judge.gates import GateResult
+from canary.judge.results import GateResult
 from canary.golden.curve import Golden, rel_dev, window_means
 from canary.run.metrics import RunMetrics, as_float
 
@@ -45,6 +45,19 @@ def _r(x: float | None) -> float | None:
 
 def _outside(name: str, severity: str, value: Any, threshold: Any, margin: float | None, detail: str) -> GateResult:
     return GateResult(name, value, threshold, "WARN" if severity == "WARN" else "FAIL", detail, _r(margin))
+
+
+# why a gate's miss is only a WARN when its gates file says so, in the words a first run needs
+WARN_WHY = {"compile_seconds": "compile time follows the machine's load far more than step time",
+            "peak_memory": "memory peaks differ between allocators and library versions"}
+
+
+def _set_to_warn(name: str, severity: str, detail: str) -> str:
+    """The detail of a miss the gates file made a WARN, saying so (and why, where it is known)."""
+    if severity != "WARN":
+        return detail
+    why = f": {WARN_WHY[name]}" if name in WARN_WHY else ""
+    return f'{detail}; a WARN, never a FAIL: the gates set {name} = "WARN"{why}'
 
 
 def stale(golden: Golden, ferry_version: int | None) -> str | None:
@@ -90,7 +103,7 @@ def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
               f"{len(out)} of {len(devs)} windows outside")
     margin = tol - abs(dev)
     if len(out) > golden.allowed_outliers:
-        return _outside(name, severity, _r(dev), threshold, margin, detail)
+        return _outside(name, severity, _r(dev), threshold, margin, _set_to_warn(name, severity, detail))
     return GateResult(name, _r(dev), threshold, "PASS", detail, _r(margin))
 
 
@@ -103,7 +116,7 @@ def final_loss_golden(golden: Golden, metrics: RunMetrics, severity: str = "FAIL
     dev = rel_dev(v, golden.final_loss)
     detail = f"{_pct((v - golden.final_loss) / abs(golden.final_loss))} from the golden"
     if dev > tol:
-        return _outside(name, severity, v, threshold, tol - dev, detail)
+        return _outside(name, severity, v, threshold, tol - dev, _set_to_warn(name, severity, detail))
     return GateResult(name, v, threshold, "PASS", detail, _r(tol - dev))
 
 
@@ -165,12 +178,12 @@ def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     if value is None or steps < MIN_PERF_STEPS:
         return GateResult(name, value, _r(floor), "SKIP", f"not judged: {steps} steps (needs {MIN_PERF_STEPS})")
     margin = (value - floor) / floor
-    detail = f"{unit}: {_pct(value / ref - 1)} from the golden's {ref:.4g}"
+    detail = f"{unit}: {_pct(value / ref - 1)} from the golden's {ref:,.0f}"
     if value >= floor:
         return GateResult(name, _r(value), _r(floor), "PASS", detail, _r(margin))
     why = _host_differs(golden, metrics) or _busy(metrics)
     return _outside(name, "WARN" if why else severity, _r(value), _r(floor), margin,
-                    detail + (f"; {why}" if why else ""))
+                    detail + f"; {why}" if why else _set_to_warn(name, severity, detail))
 
 
 def _ceiling(name: str, key: str, summary_key: str, golden: Golden, metrics: RunMetrics, severity: str,
@@ -186,7 +199,7 @@ def _ceiling(name: str, key: str, summary_key: str, golden: Golden, metrics: Run
     detail = f"{_pct(value / ref - 1)} from the golden's {ref:.4g} {unit}"
     if value <= ceiling:
         return GateResult(name, _r(value), _r(ceiling), "PASS", detail, _r(margin))
-    return _outside(name, severity, _r(value), _r(ceiling), margin, detail)
+    return _outside(name, severity, _r(value), _r(ceiling), margin, _set_to_warn(name, severity, detail))
 
 
 def compile_seconds(golden: Golden, metrics: RunMetrics, severity: str = "WARN") -> GateResult:

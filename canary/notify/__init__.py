@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from canary.errors import ConfigError
 from canary.notify import redact as redact_mod
 from canary.notify import spool
-from canary.notify.compose import Facts
+from canary.notify.model import Facts
 from canary.notify.github import GitHubClient, GitHubError
 from canary.notify.tracker import Action, report
 from canary.record import RunRecord
+from canary.run.directory import NOTIFY_PENDING
+from canary.textio import printable
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore
@@ -160,6 +162,10 @@ class DryRunTracker:
         self._write(f"PATCH {self.base}/issues/{number}", {"state": "closed", "state_reason": reason})
         return {"number": number}
 
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
+        self._write(f"PATCH {self.base}/issues/{number}", fields)
+        return {"number": number}
+
     def create_comment(self, number: int, body: str) -> dict[str, Any]:
         self._write(f"POST {self.base}/issues/{number}/comments", {"body": body})
         return {}
@@ -242,8 +248,8 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
                 p_facts = replace(pending.facts, secrets=facts.secrets)
                 actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
                                  pending.close_on_recovery)
-            except GitHubError as e:
-                outage, unreachable = str(e), e.unreachable
+            except Exception as e:  # noqa: BLE001 - whatever stops a delivery, the notification waits
+                outage, unreachable = failure(e), getattr(e, "unreachable", False)
                 deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True,
                                            unreachable=unreachable))
                 break
@@ -258,10 +264,10 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     if outage is None:
         try:
             actions = report(gh, record, facts, close_on_recovery, on_new)
-        except GitHubError as e:
-            error, unreachable = str(e), e.unreachable
+        except Exception as e:  # noqa: BLE001 - a malformed answer too: nothing is lost, it is sent later
+            error, unreachable = failure(e), getattr(e, "unreachable", False)
         else:
-            spool.done(spool.home_of(record) / spool.PENDING_FILE)
+            spool.done(spool.home_of(record) / NOTIFY_PENDING)
             stored = _stored(store, record.run_id)
             if stored is not None and spool.PENDING_KEY in stored.context:
                 _store_put(store, spool.unmark(stored))
@@ -274,6 +280,22 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
     _store_put(store, spool.mark(pending))
     deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path), unreachable=unreachable))
     return NotifyResult(deliveries)
+
+
+def failure(e: BaseException) -> str:
+    """What stopped a delivery, in one line: GitHub's own error, or what was wrong with its answer."""
+    if isinstance(e, GitHubError):
+        return str(e)
+    return f"GitHub's answer could not be used ({type(e).__name__}: {printable(redact_mod.redact(str(e)[:300]))})"
+
+
+def keep(record: RunRecord, repo: str, backend: str, error: str, close_on_recovery: bool = False) -> str | None:
+    """Keep a notification that failed before it could be composed (with no facts), for the next
+    notify; the path it waits at, or None when even that cannot be written."""
+    try:
+        return str(spool.put(spool.Pending(backend, repo, record, Facts(), close_on_recovery, error)))
+    except OSError:
+        return None
 
 
 def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:
@@ -289,15 +311,19 @@ def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None
            backend: str = "github", close_on_recovery: bool = False, dry_run: bool = False,
            client: GitHubClient | None = None, facts: Facts | None = None, store: "HistoryStore | None" = None,
            log: Callable[[str], None] | None = None,
-           bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
+           bisect: Callable[[RunRecord, Facts], Facts] | None = None,
+           commits: Callable[[str, str], list] | None = None) -> NotifyResult:
     """Compute what to say about ``record`` from the run history (``history_records``, else the
-    records of ``store``), then say it (see :func:`send`)."""
+    records of ``store``) and the commits ``commits(good, bad)`` lists (None: the checkout's,
+    :func:`canary.git.window_commits`), then say it (see :func:`send`)."""
+    from canary import git
     from canary.notify.facts import facts_for, facts_from_store
 
     if facts is None:
+        commits = commits or git.window_commits
         if history_records is not None:
-            facts = facts_for(record, list(history_records))
+            facts = facts_for(record, list(history_records), commits)
         else:
-            facts = facts_from_store(record, store)
+            facts = facts_from_store(record, store, commits=commits)
     return send(record, facts, repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
                 client=client, store=store, log=log, bisect=bisect)

@@ -19,6 +19,7 @@ The token never appears in an error message or a log line.
 from __future__ import annotations
 
 import errno
+import http.client
 import json
 import os
 import random
@@ -36,11 +37,21 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from canary.errors import ConfigError
 from canary.notify.redact import redact
+from canary.notify.settings import API_URL_VAR, TOKEN_VAR, check_api_url, check_token
+from canary.textio import printable
 
 DEFAULT_API_URL = "https://api.github.com"
 USER_AGENT = "canary-notify"
 API_VERSION = "2022-11-28"
 SECONDARY_PAUSE_S = 60.0  # GitHub: after a secondary rate limit without Retry-After, wait a minute
+MESSAGE_MAX = 500  # characters of an API error message kept (GitHub's own are one line)
+def _short(message: str, limit: int = MESSAGE_MAX, total: int | None = None) -> str:
+    """One line of at most ``limit`` characters (and a note of how long it was)."""
+    total = len(message) if total is None else total
+    message = " ".join(printable(message[:limit * 4]).split())
+    if len(message) <= limit and total <= limit * 4:
+        return message
+    return message[:limit] + f"… ({total} characters in all)"
 
 
 class GitHubError(Exception):
@@ -165,8 +176,9 @@ class GitHubClient:
     def __init__(self, repo: str, token: str | None, api_url: str = DEFAULT_API_URL,
                  retry: RetryPolicy | None = None, timeout_s: float = 30.0, per_page: int = 100,
                  sleep: Callable[[float], None] = time.sleep, log: Callable[[str], None] | None = None):
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo or ""):
-            raise ConfigError(f"--repo {repo!r} is not OWNER/NAME (for example acme/canary)")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo or "") or \
+                any(part in (".", "..") for part in repo.split("/")):
+            raise ConfigError(f"--repo {printable(str(repo))[:200]!r} is not OWNER/NAME (for example acme/canary)")
         self.repo = repo
         self.token = token
         self.api_url = api_url.rstrip("/")
@@ -180,8 +192,8 @@ class GitHubClient:
     @classmethod
     def from_env(cls, repo: str, **kw: Any) -> "GitHubClient":
         kw.setdefault("retry", RetryPolicy.from_env())
-        return cls(repo, os.environ.get("GITHUB_TOKEN") or None,
-                   os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL, **kw)
+        return cls(repo, check_token(os.environ.get(TOKEN_VAR)),
+                   check_api_url(os.environ.get(API_URL_VAR) or DEFAULT_API_URL), **kw)
 
     # ------------------------------------------------------------------ transport
 
@@ -201,7 +213,12 @@ class GitHubClient:
                               f"refused: not the API at {self.api_url} (the token is sent only there)")
 
     def _once(self, method: str, url: str, body: Any) -> tuple[Any, Any]:
-        self._check_origin(method, url)
+        try:
+            self._check_origin(method, url)
+            shown = urllib.parse.urlsplit(url)
+        except ValueError as e:  # urllib's word for a URL it cannot use: "http://[::1"
+            raise GitHubError(method, printable(url)[:200], None, f"GitHub unreachable: {_short(str(e))} in "
+                              f"{printable(self.api_url)[:200]}", unreachable=True) from None
         data = None if body is None else json.dumps(body).encode()
         headers = {"Accept": "application/vnd.github+json", "User-Agent": USER_AGENT,
                    "X-GitHub-Api-Version": API_VERSION}
@@ -209,30 +226,44 @@ class GitHubClient:
             headers["Content-Type"] = "application/json"
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
-        req = urllib.request.Request(url, data=data, method=method, headers=headers)
-        shown = urllib.parse.urlsplit(url)
         where = shown.path + (f"?{shown.query}" if shown.query else "")
         try:
+            req = urllib.request.Request(url, data=data, method=method, headers=headers)
             with _OPENER.open(req, timeout=self.timeout_s) as resp:
                 raw = resp.read()
-                return (json.loads(raw) if raw else None), resp.headers
+                headers_in = resp.headers
         except urllib.error.HTTPError as e:
             raw = e.read() or b""
             try:
-                message = json.loads(raw).get("message", "")
-            except (ValueError, AttributeError):
-                message = raw.decode(errors="replace")[:200]
-            message = redact(message, [self.token or ""])
+                message = str(json.loads(raw).get("message", ""))
+            except (ValueError, AttributeError, RecursionError):
+                message = raw.decode(errors="replace")
+            message = _short(redact(message[:MESSAGE_MAX * 4], [self.token or ""]), total=len(message))
             raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
                               _is_transient(e.code, e.headers, message),
                               "secondary rate limit" in message.lower()) from None
         except _RefusedRedirect as e:
             raise GitHubError(method, where, None, str(e.reason)) from None
-        except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as e:
+        except ValueError as e:  # urllib's word for a URL it cannot use: a port past 65535, "[::1"
+            raise GitHubError(method, where, None, f"GitHub unreachable: {_short(str(e))} in {self.api_url[:200]}",
+                              unreachable=True) from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError, OSError, http.client.HTTPException) as e:
             reason = getattr(e, "reason", e)
-            gone = _unreachable(reason, f"{shown.hostname}" + (f":{shown.port}" if shown.port else ""))
-            raise GitHubError(method, where, None, redact(gone or str(reason), [self.token or ""]),
+            try:
+                host = f"{shown.hostname}" + (f":{shown.port}" if shown.port else "")
+            except ValueError:
+                host = shown.netloc
+            gone = _unreachable(reason, host)
+            raise GitHubError(method, where, None, _short(redact(gone or str(reason), [self.token or ""])),
                               transient=gone is None, unreachable=gone is not None) from None
+        if not raw:
+            return None, headers_in
+        try:
+            return json.loads(raw), headers_in
+        except (ValueError, RecursionError):
+            kind = headers_in.get("Content-Type", "unknown type") if headers_in else "unknown type"
+            raise GitHubError(method, where, None, f"the answer is not JSON ({_short(kind, 80)}, {len(raw)} bytes)",
+                              transient=True) from None
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -292,6 +323,10 @@ class GitHubClient:
         url: str | None = self._url(path, {**(query or {}), "per_page": self.per_page})
         while url:
             items, headers = self.request("GET", url)
+            if items is not None and not (isinstance(items, list) and all(isinstance(i, dict) for i in items)):
+                where = urllib.parse.urlsplit(url).path
+                raise GitHubError("GET", where, None, f"the answer is a JSON {type(items).__name__}, not a list "
+                                                      "of objects")
             yield from items or []
             url = _next_link(headers.get("Link") if headers else None)
 

@@ -1,24 +1,22 @@
-"""Make untrusted text safe to post: no secrets, no markdown injection, no pings, bounded size.
+"""No secret kept or posted: every shape a token, key or password takes in a log, in every
+encoding a log spells it, and the environment's own secret values (whole, in pieces, encoded).
 
-Everything here is pure string work. Text that came from logs, commit subjects or exception
-messages goes through :func:`clean` before it reaches a GitHub issue; log excerpts are put in a
-code fence by :func:`fence`, which picks a fence longer than any backtick run inside them.
+Everything here but :func:`redact_file` is pure string work, linear in its input. What makes
+redacted text safe to post as markdown (mentions, markers, fences, size) is
+:mod:`canary.notify.markdown`.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
 import urllib.parse
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 REDACTED = "[REDACTED]"
-
-# GitHub limits an issue body or comment to 65536 characters; stay a little under it.
-GITHUB_BODY_LIMIT = 65536
-DEFAULT_LIMIT = 65000
 
 # How a setting's name meets its value, in the forms logs show it: KEY=v, "KEY": "v", KEY: 'v',
 # URL-encoded (KEY%3Dv), JSON inside JSON (\"KEY\": \"v\"), \u003d. Bounded runs only: every
@@ -31,7 +29,8 @@ _VALUE = r"""[^\s"'\\,;&<>)\]}]"""  # a value runs until a quote, a backslash es
 # Words that name a secret, as UPPER_CASE, lower_case, Title_Case and camelCase spell them (listed
 # rather than matched case-blind: a case-blind alternation costs five times as much per byte).
 _SECRET_WORDS = sorted({form for w in ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY",
-                                       "ACCESSKEY", "PRIVATE_KEY", "PRIVATEKEY", "CREDENTIALS", "CREDENTIAL")
+                                       "ACCESSKEY", "PRIVATE_KEY_ID", "PRIVATE_KEY", "PRIVATEKEY", "CREDENTIALS",
+                                       "CREDENTIAL", "ACCOUNT_KEY", "SHARED_ACCESS_KEY")
                         for form in (w, w.lower(), w.title(), w.title().replace("_", ""))}
                        | {"apiKey", "accessKey", "privateKey"}, key=len, reverse=True)
 
@@ -40,6 +39,23 @@ _SECRET_WORDS = sorted({form for w in ("TOKEN", "SECRET", "PASSWORD", "PASSWD", 
 # URL-encoded byte (%0A).
 _START = r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt])|(?<=%[0-9A-Fa-f]{2}))"
 _START_UPPER = r"(?:(?<![A-Z0-9])|(?<=%[0-9A-Fa-f]{2}))"
+
+GITHUB_TOKEN_LEN = 36  # characters after a classic or app token's prefix (ghp_, ghs_, ...)
+_BREAK = re.compile(r"\\?(?:\r?\n|\\n)")
+
+
+def _github(m: re.Match[str]) -> str:
+    """A GitHub token, joined across a line break when its first line holds less than a whole one."""
+    text = m.group(0)
+    cut = _BREAK.search(text)
+    head = text[:cut.start()] if cut else text
+    if cut and len(head) - 4 < GITHUB_TOKEN_LEN:
+        tail = text[cut.end():].lstrip(" \t>|")
+        return REDACTED if len(head) - 4 + len(tail) >= 20 else text
+    if len(head) - 4 < 20:
+        return text
+    return REDACTED + text[len(head):]
+
 
 # (name, pattern, replacement). Patterns with a group keep the group (a key's name) and redact
 # only the value after it. Token shapes carry no word boundary after them: a suffix glued on
@@ -58,7 +74,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # Credentials in a URL: scheme://user:password@host.
     ("url_password", re.compile(r"(://[^/\s:@\"']{1,256}:)[^/\s@\"']{1,256}(?=@)"), r"\1" + REDACTED),
     # GitHub tokens: classic and app tokens (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
-    ("github", re.compile(r"gh[opusr]_[A-Za-z0-9]{20,}"), REDACTED),
+    # A token cut by a line break (optionally after a backslash, or an escaped \\n) keeps going on the next line.
+    ("github", re.compile(r"gh[opusr]_[A-Za-z0-9]{1,255}(?:\\?(?:\r?\n|\\n)[ \t>|]{0,8}[A-Za-z0-9]{1,255}(?![A-Za-z0-9_]))?"), _github),
     ("github_pat", re.compile(r"github_pat_[A-Za-z0-9_]{20,}"), REDACTED),
     # GitLab personal/project/group access tokens; Slack bot, user, app and refresh tokens.
     ("gitlab", re.compile(r"glpat-[A-Za-z0-9_\-]{20,}"), REDACTED),
@@ -88,6 +105,22 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("aws_key_id", re.compile(_START_UPPER + r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ABIA|ACCA)[0-9A-Z]{16}"), REDACTED),
     ("aws_secret", re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
     ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
+    # Cloud signatures and keys: Azure SAS (sig=) and storage account keys, signed URLs (GCS, S3),
+    # a Slack webhook's secret path, API-key headers, PyPI upload tokens, passwords given as flags.
+    ("sas_sig", re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
+                           r"[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
+    ("signed_url", re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
+     r"\1" + REDACTED),
+    ("slack_webhook", re.compile(r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
+                                 r"(?:[A-Za-z0-9_/\-]|%2[fF])+"),
+     r"\1" + REDACTED),
+    ("api_key_header", re.compile(r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)"
+                                  + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
+    ("pypi", re.compile(_START + r"pypi-[A-Za-z0-9_\-]{16,}"), REDACTED),
+    ("password_flag", re.compile(r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
+                                 r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
+                                 r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"),
+     r"\1" + REDACTED),
     # Anything handed over as KEY=VALUE whose key says it is secret.
     # (The match starts at the word that says so, not at the name's start: MY_TOKEN=v keeps MY_.)
     ("secret_env", re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
@@ -106,6 +139,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "aws_key_id": ("akia", "asia", "agpa", "aida", "aroa", "abia", "acca"), "aws_secret": ("secret",),
     "aws_sts_secret": ("secretaccesskey",),
     "secret_env": ("token", "secret", "passw", "key", "credential"),
+    "sas_sig": ("sig=", "sig%3d", "signature=", "signature%3d"), "signed_url": ("x-goog-", "x-amz-"),
+    "slack_webhook": ("hooks.slack.com",), "api_key_header": ("api-key", "-token"), "pypi": ("pypi-",),
+    "password_flag": ("-pass", "-token", "-secret", "-api", "-access"),
 }
 
 _SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$", re.I)
@@ -118,23 +154,121 @@ def env_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
 
 
 def encoded_forms(secret: str) -> set[str]:
-    """The ways a log may spell one secret: as is, URL-encoded, JSON-escaped, in a Python repr."""
+    """The ways a log may spell one secret: as is, URL-encoded, JSON-escaped, in a Python repr,
+    in base64 (standard and URL-safe, without its padding)."""
+    raw = secret.encode("utf-8", "surrogatepass")
     forms = {secret, urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret),
-             json.dumps(secret)[1:-1], repr(secret)[1:-1]}
+             json.dumps(secret)[1:-1], repr(secret)[1:-1],
+             base64.b64encode(raw).decode().rstrip("="), base64.urlsafe_b64encode(raw).decode().rstrip("=")}
     return {f for f in forms if f}
 
 
+SUBSTRING_MIN = 8  # a secret's fragment this long (a token printed in two halves) is redacted too
+
+
+def _opaque(secret: str) -> bool:
+    """A value whose fragments are worth hunting: not a path or a URL, which share their parts
+    with every path and URL in a log."""
+    return not (any(c.isspace() for c in secret) or secret.startswith(("/", "~", ".")) or "://" in secret
+                or os.sep in secret[:3])
+
+
+def _fragments(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every piece of a secret at least SUBSTRING_MIN characters long redacted (a
+    token printed in two halves). Linear: one ``str.find`` pass per fragment start, jumping over
+    what is already covered."""
+    n = SUBSTRING_MIN
+    cover: bytearray | None = None
+    for secret in secrets:
+        for i in range(len(secret) - n + 1):
+            gram = secret[i:i + n]
+            pos = text.find(gram)
+            while pos != -1:
+                if cover is None:
+                    cover = bytearray(len(text))
+                free = cover.find(0, pos, pos + n)
+                if free == -1:  # inside what is already covered: on past it
+                    nxt = cover.find(0, pos)
+                    pos = -1 if nxt == -1 else text.find(gram, max(pos + 1, nxt - n + 1))
+                    continue
+                lo, k = pos, i
+                while lo > 0 and k > 0 and text[lo - 1] == secret[k - 1]:
+                    lo, k = lo - 1, k - 1
+                hi, k = pos + n, i + n
+                while hi < len(text) and k < len(secret) and text[hi] == secret[k]:
+                    hi, k = hi + 1, k + 1
+                cover[lo:hi] = b"\x01" * (hi - lo)
+                pos = text.find(gram, pos + 1)
+    if cover is None:
+        return text
+    out, at = [], 0
+    for m in re.finditer(b"\x01+", cover):
+        out += [text[at:m.start()], REDACTED]
+        at = m.end()
+    return "".join(out) + text[at:]
+
+
+# A run of base64 (standard or URL-safe) long enough to hide a credential: decoded, and redacted
+# when what it holds is a secret (a token shape, an environment secret) or a user:password pair.
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,4096}(?:=|%3[Dd]){0,2}")
+_USER_PASS = re.compile(r"[^\s:]{1,128}:[^\s]{6,}")
+
+
+def _decoded(blob: str) -> str | None:
+    """What a run of base64 says, when it says printable text: the whole run, or (a suffix glued
+    on) its longest whole 4-character groups."""
+    body = urllib.parse.unquote(blob).rstrip("=") if "%" in blob else blob.rstrip("=")
+    if body.islower() or body.isupper():  # base64 of 12 bytes or more mixes cases
+        return None
+    decode = base64.urlsafe_b64decode if ("-" in body or "_" in body) else base64.b64decode
+    starts = [0] + [i + 1 for i, c in enumerate(body[:64]) if c == "/"][:3]  # a path's folders before it
+    for start in starts:
+        part = body[start:]
+        for cut in dict.fromkeys((len(part), len(part) // 4 * 4, len(part) // 4 * 4 - 4)):
+            if cut < 12 or cut % 4 == 1:
+                continue
+            try:
+                text = decode(part[:cut] + "=" * (-cut % 4)).decode("utf-8")
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if text.isprintable():
+                return text
+    return None
+
+
+def _redact_base64(text: str, secrets: Iterable[str]) -> str:
+    def one(m: re.Match[str]) -> str:
+        blob, keep = m.group(0), ""
+        if m.start() and text[m.start() - 1] == "\\" and blob[0] in "nrt":  # an escaped line break before it
+            blob, keep = blob[1:], blob[0]
+        inner = _decoded(blob)
+        if inner is None:
+            return m.group(0)
+        if _USER_PASS.match(inner) or _redact(inner, secrets, nested=True) != inner:
+            return keep + REDACTED
+        return m.group(0)
+
+    return _B64.sub(one, text)
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Replace every secret-looking token in ``text`` (and each exact string in ``secrets``, in
-    any of its :func:`encoded_forms`)."""
-    exact = {f for s in secrets if s and len(s) >= 6 for f in encoded_forms(s)}
+    """Replace every secret-looking token in ``text``, every exact string in ``secrets`` in any of
+    its :func:`encoded_forms`, and every fragment of one at least SUBSTRING_MIN characters long;
+    base64 that decodes to a secret or a user:password pair goes too."""
+    return _redact(text, tuple(secrets))
+
+
+def _redact(text: str, secrets: tuple[str, ...], nested: bool = False) -> str:
+    secrets = tuple(s for s in secrets if s and len(s) >= 6)
+    exact = {f for s in secrets for f in encoded_forms(s)}
     for s in sorted(exact, key=len, reverse=True):
         text = text.replace(s, REDACTED)
+    text = _fragments(text, [s for s in secrets if len(s) >= SUBSTRING_MIN and _opaque(s)])
     lower = text.lower()
     for name, pattern, repl in _PATTERNS:
         if any(n in lower for n in _NEEDLES[name]):
             text = pattern.sub(repl, text)
-    return text
+    return text if nested else _redact_base64(text, secrets)
 
 
 CHUNK = 4 << 20  # bytes of a log redacted at a time, cut at a line end
@@ -181,93 +315,3 @@ def redact_file(path: Path, secrets: Iterable[str] = ()) -> bool:
         return changed
     finally:
         tmp.unlink(missing_ok=True)
-
-
-_MENTION = re.compile(r"(?<![\w@`/.+-])@(?=[A-Za-z0-9])")
-_HTML_COMMENT = re.compile(r"<!--")
-
-
-def neutralize_mentions(text: str) -> str:
-    """``@user`` and ``@org/team`` no longer notify anyone (a zero-width space follows the @)."""
-    return _MENTION.sub("@\u200b", text)
-
-
-def neutralize_markers(text: str) -> str:
-    """Untrusted text must not be able to forge canary's hidden ``<!-- canary:... -->`` markers."""
-    return _HTML_COMMENT.sub("<!\u200b--", text)
-
-
-def clean(text: str, secrets: Iterable[str] = ()) -> str:
-    """Redact secrets, defuse mentions and hidden markers: for any untrusted text."""
-    return neutralize_markers(neutralize_mentions(redact(text, secrets)))
-
-
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
-
-
-def escape_inline(text: str) -> str:
-    """One line of untrusted prose (a commit subject, a summary), shown as plain text."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
-
-
-def fence(text: str, info: str = "text") -> str:
-    """A code block that ``text`` cannot close: the fence is longer than any backtick run inside."""
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    bar = "`" * max(3, longest + 1)
-    return f"{bar}{info}\n{text.rstrip()}\n{bar}"
-
-
-def trim_lines(text: str, max_chars: int) -> str:
-    """Shorten ``text`` to at most ``max_chars`` by dropping lines from its middle (the head says
-    where it happened, the tail says what happened); a single huge line is cut by characters."""
-    if len(text) <= max_chars:
-        return text
-    if max_chars <= 0:
-        return ""
-    lines = text.splitlines()
-    head: list[str] = []
-    tail: list[str] = []
-    used = 0
-    lo, hi = 0, len(lines) - 1
-    take_tail = True
-    while lo <= hi:
-        line = lines[hi] if take_tail else lines[lo]
-        note = len(f"... {hi - lo + 1} lines trimmed ...") + 2
-        if used + len(line) + 1 + note > max_chars:
-            break
-        if take_tail:
-            tail.insert(0, line)
-            hi -= 1
-        else:
-            head.append(line)
-            lo += 1
-        used += len(line) + 1
-        take_tail = not take_tail
-    dropped = hi - lo + 1
-    if not head and not tail:  # one line longer than the whole budget
-        marker = " ... [trimmed] ... "
-        if max_chars <= len(marker):
-            return text[:max_chars]
-        keep = max_chars - len(marker)
-        return text[: keep // 2] + marker + text[len(text) - (keep - keep // 2):]
-    return "\n".join(head + [f"... {dropped} lines trimmed ..."] + tail)
-
-
-def fit(render: Callable[[str], str], excerpt: str, limit: int = DEFAULT_LIMIT) -> str:
-    """``render(excerpt)`` trimmed to at most ``limit`` characters by shortening only the excerpt.
-
-    ``render`` builds the whole markdown around an excerpt; the context it adds is never cut.
-    """
-    out = render(excerpt)
-    if len(out) <= limit:
-        return out
-    budget = len(excerpt) - (len(out) - limit)
-    while budget > 0:
-        out = render(trim_lines(excerpt, budget))
-        if len(out) <= limit:
-            return out
-        budget -= max(64, len(out) - limit)  # the fence may have grown; try again, smaller
-    out = render("")
-    if len(out) > limit:
-        raise ValueError(f"the message without its excerpt is {len(out)} characters, over the limit {limit}")
-    return out

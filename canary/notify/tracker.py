@@ -4,12 +4,16 @@ The decisions, over any issue tracker that can list, create, close and comment (
 or the dry-run recorder that only prints what it would do):
 
 * a failing run: find the open ``canary`` issue whose body carries the signature's fingerprint
-  marker; comment on it, or open one. After opening, list again: when two notifiers raced, the
+  marker (or, when there is none, one an earlier canary opened under an older fingerprint of the
+  same failure); comment on it, or open one. After opening, list again: when two notifiers raced, the
   lowest number is kept and the other is closed as its duplicate.
 * a passing run that ends a failure streak: one "Recovered" comment on each open issue of the
   streak's signatures (closing it when asked).
 * exactly once: every body and comment carries the run's marker; a marker already on the issue
   means this run was told, and nothing is posted.
+* a passing run that brings a step to light in a metric its lane gates (a change point, see
+  :mod:`canary.history.changes`): a comment on the lane's open ``canary-performance`` issue, or
+  the issue opened; never on a failure issue. A step already announced there is not again.
 """
 
 from __future__ import annotations
@@ -18,19 +22,23 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from canary.notify.compose import (
-    Facts,
-    Message,
     duplicate_comment,
-    duplicate_marker,
-    fingerprint_marker,
-    group_marker,
-    has_run_marker,
     new_issue,
     recovery_comment,
     recurrence_comment,
     signature_or_fallback,
     still_failing_on,
 )
+from canary.notify import performance
+from canary.notify.markers import (
+    also_marker,
+    duplicate_marker,
+    fingerprint_marker,
+    group_marker,
+    has_run_marker,
+    issue_fingerprint,
+)
+from canary.notify.model import Facts, Message
 from canary.record import RunRecord
 
 LABEL = "canary"
@@ -38,6 +46,7 @@ LABELS = {
     "canary": ("fbca04", "A failure found by the scheduled canary"),
     "bug": ("d73a4a", "Something isn't working"),
     "canary-infra": ("c5def5", "The scheduled canary could not run (capacity, lost job): not a code regression"),
+    performance.LABEL: performance.LABEL_STYLE,
 }
 
 
@@ -45,6 +54,7 @@ class IssueTracker(Protocol):
     def list_issues(self, labels: str, state: str = "open") -> list[dict[str, Any]]: ...
     def create_issue(self, title: str, body: str, labels: list[str]) -> dict[str, Any]: ...
     def close_issue(self, number: int, reason: str = "completed") -> dict[str, Any]: ...
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]: ...
     def list_comments(self, number: int) -> list[dict[str, Any]]: ...
     def create_comment(self, number: int, body: str) -> dict[str, Any]: ...
     def ensure_label(self, name: str, color: str, description: str) -> bool: ...
@@ -77,10 +87,37 @@ def head_markers(body: str | None) -> str:
 
 
 def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, Any]]:
-    """Canary's own issues for ``fingerprint``: the marker is the first line of the body."""
-    marker = fingerprint_marker(fingerprint)
-    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker),
-                  key=lambda i: i["number"])
+    """Canary's own issues for ``fingerprint``: the marker is the first line of the body, or (on an
+    issue an earlier canary opened under an older fingerprint) among its head markers."""
+    marker, also = fingerprint_marker(fingerprint), also_marker(fingerprint)
+    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker
+                   or also in head_markers(i.get("body")).splitlines()), key=lambda i: i["number"])
+
+
+def _mark_also(gh: IssueTracker, issue: dict[str, Any], fingerprint: str) -> None:
+    """Put today's fingerprint under an issue's first marker (once): later runs find it directly."""
+    body = issue.get("body") or ""
+    if also_marker(fingerprint) in head_markers(body).splitlines():
+        return
+    first, _, rest = body.partition("\n")
+    gh.update_issue(issue["number"], body=f"{first}\n{also_marker(fingerprint)}\n{rest}")
+
+
+def older_names(fingerprint: str, facts: Facts, legacy: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The fingerprints ``fingerprint``'s failure had by earlier rules: its own record's, and
+    those the history's runs of it were recorded with."""
+    olds = [*legacy, *(old for fp, old in facts.aliases if fp == fingerprint)]
+    return [f for f in dict.fromkeys(olds) if f != fingerprint]
+
+
+def _issue_of(issues: list[dict[str, Any]], fingerprint: str, olds: list[str]) -> list[dict[str, Any]]:
+    """The open issues of ``fingerprint``; when there is none, the oldest one an earlier canary
+    opened for the same failure under an older fingerprint."""
+    found = _matching(issues, fingerprint)
+    if found or not olds:
+        return found
+    earlier = sorted((i for old in olds for i in _matching(issues, old)), key=lambda i: i["number"])
+    return earlier[:1]
 
 
 def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record: RunRecord) -> Action:
@@ -106,11 +143,14 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
     sig = signature_or_fallback(record)
     fingerprint = sig.fingerprint
     issues = gh.list_issues(LABEL)
-    found = _matching(issues, fingerprint)
+    found = _issue_of(issues, fingerprint, older_names(fingerprint, facts, sig.legacy))
     if found:
         keep, extra = found[0], found[1:]
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
-        return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
+        actions.append(_comment_once(gh, keep, recurrence_comment(record, facts), record))
+        if issue_fingerprint(keep.get("body")) != fingerprint:
+            _mark_also(gh, keep, fingerprint)
+        return actions
 
     if on_new is not None:
         facts = on_new(facts)
@@ -139,13 +179,48 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
     actions: list[Action] = []
     issues = gh.list_issues(LABEL)
     for fp in dict.fromkeys(facts.recovered):
-        for issue in _matching(issues, fp)[:1]:
+        for issue in _issue_of(issues, fp, older_names(fp, facts))[:1]:
             closing = close and not still_failing_on(facts, fp)
             actions.append(_comment_once(gh, issue, recovery_comment(record, facts, closing, fp), record))
             if closing:
                 gh.close_issue(issue["number"], "completed")
                 actions.append(Action("closed", issue["number"], f"closed #{issue['number']}: recovered",
                                       issue.get("html_url")))
+    return actions
+
+
+def _performance_issues(gh: IssueTracker, record: RunRecord) -> list[dict[str, Any]]:
+    marker = performance.issue_marker(record.lane, record.ferry)
+    return sorted((i for i in gh.list_issues(performance.LABEL) if head_markers(i.get("body")).split("\n", 1)[0] == marker),
+                  key=lambda i: i["number"])
+
+
+def report_performance(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
+    """The new steps of a passing run, on its lane's performance issue (opened for the first)."""
+    if not facts.steps:
+        return []
+    found = _performance_issues(gh, record)
+    if found:
+        keep, extra = found[0], found[1:]
+        actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
+        comments = gh.list_comments(keep["number"])
+        told = performance.announced(head_markers(t.get("body")) for t in [keep, *comments])
+        notes = performance.fresh(facts.steps, told)
+        n = keep["number"]
+        if not notes or has_run_marker((head_markers(t.get("body")) for t in [keep, *comments]), record.run_id,
+                                       record.lane):
+            return actions + [Action("already-posted", n, f"these steps are already on #{n}", keep.get("html_url"))]
+        msg = performance.step_comment(record, facts, notes)
+        c = gh.create_comment(n, msg.body)
+        return actions + [Action("commented", n, f"commented on #{n}", c.get("html_url") or keep.get("html_url"),
+                                 msg.body)]
+    msg = performance.new_issue(record, facts, facts.steps)
+    gh.ensure_label(performance.LABEL, *performance.LABEL_STYLE)
+    created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
+    actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
+    again = _performance_issues(gh, record)  # another notifier may have opened it meanwhile: the lowest wins
+    if again and created.get("number") is not None and again[0]["number"] != created.get("number"):
+        actions.append(_close_as_duplicate(gh, created, again[0]["number"], record))
     return actions
 
 
@@ -156,5 +231,5 @@ def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery:
     if record.verdict == "cancelled":
         return []
     if record.verdict == "pass":
-        return report_recovery(gh, record, facts, close_on_recovery)
+        return report_recovery(gh, record, facts, close_on_recovery) + report_performance(gh, record, facts)
     return report_failure(gh, record, facts, on_new)

@@ -3,18 +3,19 @@
     html = render(records, location="gs://bucket/runs")     # records in, a page out
     written = write_report(location, lane, since, Path("report.html"))
 
-The page holds a timeline per lane (one cell per run, coloured and labelled by classification;
-each opens the run's details), the latest run's loss curve against its golden band where there
-is one, step time, tokens/s and compile time across runs, and the failure signatures. What the
-page shows is computed purely in :mod:`canary.report.model`, drawn by matplotlib in
-:mod:`canary.report.charts` and assembled in :mod:`canary.report.page`; this module reads what
-it needs (the history store, the latest run's ``metrics.jsonl``, a golden curve) and nothing else.
+The page holds a timeline per series, one lane and one ferry (one cell per run, coloured and
+labelled by classification; each opens the run's details; a short run's label in lower case),
+each series' latest full run's loss curve against its golden band where there is one, step
+time, tokens/s, compile time, peak memory and final loss across runs (each step that
+:mod:`canary.history.changes` finds marked at its run), and the failure signatures. What the page shows is
+computed purely in :mod:`canary.report.model`, drawn by matplotlib in :mod:`canary.report.charts`
+and assembled in :mod:`canary.report.page`; this module reads what it needs (the history store, the latest run's ``metrics.jsonl``, a golden curve) and nothing else.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -125,12 +126,18 @@ def golden_band(ferry: str, lane: str) -> tuple[Band | None, str]:
     return None, ""
 
 
-def loss_view(records: Sequence[RunRecord], lane: str) -> LossView:
-    """The lane's latest run's loss chart (or the latest run that has per-step losses here,
-    saying so), against the golden band where one exists."""
+def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None) -> LossView:
+    """The series' latest full run's loss chart (or the latest that has per-step losses here,
+    saying so), against the golden band where one exists. A short run (a repro, --steps) is not
+    the series' latest curve."""
+    from canary.history import series
     from canary.report import charts
 
-    rs = model.ordered(records, lane)
+    label = f"{lane}/{ferry}" if ferry else lane
+    runs = series.in_series(records, lane, ferry)
+    rs = [r for r in runs if not series.is_short(r)]
+    if not rs:
+        return LossView(label, runs[-1].run_id, None, "only short runs (fewer steps than the ferry's): no full curve")
     latest = rs[-1]
     for r in reversed(rs):
         losses = run_losses(r.run_dir)
@@ -143,8 +150,8 @@ def loss_view(records: Sequence[RunRecord], lane: str) -> LossView:
         notes.append(f"golden band from {source}" if band else "no golden curve for this ferry and lane")
         svg = charts.loss_svg(losses, band, title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}",
                               means=window_means(losses, band) if band else None)
-        return LossView(lane, r.run_id, svg, "; ".join(notes))
-    return LossView(lane, latest.run_id, None,
+        return LossView(label, r.run_id, svg, "; ".join(notes))
+    return LossView(label, latest.run_id, None,
                     f"no per-step losses: the run directories ({latest.run_dir}) are not on this machine or hold no metrics.jsonl")
 
 
@@ -160,8 +167,9 @@ def render(records: Iterable[RunRecord], location: str = "", generated_at: datet
     return page(
         title=title, subtitle=subtitle, lanes=lanes,
         details=[model.run_details(r) for r in reversed(records)],
-        losses=[loss_view(records, v.lane) for v in lanes],
-        perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS) if records else None,
+        losses=[loss_view(records, v.lane, v.ferry or None) for v in lanes],
+        perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS, model.step_marks(records))
+        if records else None,
         signatures=model.signature_rows(records),
     )
 
@@ -173,20 +181,31 @@ class Written:
     runs: int
     lanes: list[str]
     bytes: int
+    series: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "location": self.location, "runs": self.runs, "lanes": self.lanes, "bytes": self.bytes}
+        return {"path": self.path, "location": self.location, "runs": self.runs, "lanes": self.lanes,
+                "series": self.series, "bytes": self.bytes}
 
 
-def write_report(location: str | None, lane: str | None, since: str | None, out: Path) -> Written:
+def write_report(location: str | None, lane: str | None, since: str | None, out: Path,
+                 ferry: str | None = None) -> Written:
     """Reads the history store (``location``: a path or gs://, None: the default), renders the
     page and writes it to ``out``."""
     from canary.history import open_store
 
+    from canary.history import known_lane
+
     store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = store.records(lane=lane, since=since)
-    html = render(records, store.location, title=f"canary report: {lane}" if lane else "canary report")
+    records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
+    if lane is not None and not records:
+        known_lane(lane, store)
+    which = "/".join(x for x in (lane, ferry) if x)
+    html = render(records, store.location, title=f"canary report: {which}" if which else "canary report")
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
-    return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()))
+    from canary.history.series import series_keys
+
+    return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()),
+                   [str(k) for k in series_keys(records)])

@@ -158,16 +158,25 @@ def _when(iso: str) -> datetime | None:
         return None
 
 
-def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]]) -> str:
+def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]], marks: Sequence[Any] = ()) -> str:
     """One row per metric, one line per lane, over the runs' start times (runs without the
-    metric are left out of its line)."""
+    metric are left out of its line); each change point in ``marks`` (lane, ferry, chart,
+    started_at, label, worse) a dashed vertical line at its run, in its lane's colour, labelled with its size."""
     plt = _pyplot()
     fig, axes = plt.subplots(len(metrics), 1, figsize=(7.0, 1.9 * len(metrics)), sharex=True, squeeze=False)
     for (key, label), ax in zip(metrics, axes[:, 0]):
         for s in series:
             pts = [(t, v) for t, v in zip(map(_when, s.started_at), s.values[key]) if t is not None and v is not None]
             if pts:
-                ax.plot([t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1, label=s.lane)
+                line, = ax.plot([t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1,
+                                label=s.label)
+                for m in marks:
+                    when = _when(m.started_at)
+                    if (m.lane, m.ferry, m.chart) == (s.lane, s.ferry, key) and when is not None:
+                        ax.axvline(when, color=line.get_color(), linestyle="--", linewidth=1, gid=f"step-{m.run_id}")
+                        ax.annotate(f"step {m.label}", (when, 1.0), xycoords=("data", "axes fraction"),
+                                    xytext=(3, -2), textcoords="offset points", va="top", fontsize=7,
+                                    color="#c62828" if m.worse else "#2e7d32")
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
         if ax.has_data() and len(series) > 1:

@@ -1,9 +1,9 @@
 """What the report shows, as plain data computed from run records. Pure; no I/O.
 
-    lanes = lane_views(records)          # per lane: one cell per run, oldest first
+    lanes = lane_views(records)          # per series (lane, ferry): one cell per run, oldest first
     details = run_details(record)        # what a cell opens: verdict, gates, signature, cache, links
     sigs = signature_rows(records)       # the failure signatures, those still failing first
-    series = perf_series(records)        # step time, tokens/s, compile seconds per lane
+    series = perf_series(records)        # step time, tokens/s, compile seconds per series (full runs)
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from urllib.parse import quote_plus
 
-from canary.history import queries
+from canary.history import queries, series
+from canary.judge.classify import said
 from canary.record import RunRecord
 
 # classification -> (short label shown in the cell, colour, what it means)
 CLASSES: dict[str, tuple[str, str, str]] = {
     "pass": ("P", "#2e7d32", "every attempt passed"),
+    "unconfirmed": ("U", "#e57373", "the run's only attempt failed: not yet seen twice"),
     "deterministic": ("D", "#c62828", "every attempt failed the same way"),
     "intermittent": ("I", "#ef6c00", "attempts failed differently, or one passed after failures"),
     "cache-masked": ("CM", "#6a1b9a", "failed only where the program was lowered cold"),
@@ -32,7 +34,7 @@ FAIL_UNCLASSIFIED = ("F", "#b71c1c", "failed (not classified)")
 def run_class(r: RunRecord) -> str:
     """The classification a cell shows: the record's, else ``pass``/``fail`` from its verdict."""
     if r.classification:
-        return r.classification
+        return said(r.classification, r.attempts) or r.classification
     return "pass" if r.verdict == "pass" else "fail"
 
 
@@ -44,13 +46,6 @@ def class_style(name: str) -> tuple[str, str, str]:
 
 def ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
     return sorted((r for r in records if lane is None or r.lane == lane), key=lambda r: (r.started_at or "", r.run_id))
-
-
-def run_cache(r: RunRecord) -> dict[str, Any] | None:
-    """The run's compilation cache facts: the record's, else its latest attempt's that has them."""
-    if r.cache:
-        return r.cache
-    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
 
 
 def gate_margin(g: dict[str, Any]) -> str:
@@ -170,7 +165,7 @@ def run_details(r: RunRecord) -> RunDetails:
             "error": f"{sig.exception}: {sig.message}" if sig.exception else sig.message,
             "frames": list(sig.frames),
         },
-        cache=cache_facts(run_cache(r)),
+        cache=cache_facts(r.run_cache()),
         versions=dict(r.versions or {}),
         commit=r.commit or "",
         attempts=[f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "")
@@ -190,6 +185,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class LaneView:
+    """One series' timeline: a lane and a ferry (``series`` reads ``cpu/moe-canary``)."""
+
     lane: str
     cells: list[Cell]
     runs: int
@@ -197,6 +194,12 @@ class LaneView:
     flakiness: float
     streak: queries.Streak
     latest: RunRecord
+    ferry: str = ""
+    short: int = 0  # runs that asked for fewer steps than the ferry's: shown, never counted
+
+    @property
+    def series(self) -> str:
+        return f"{self.lane}/{self.ferry}" if self.ferry else self.lane
 
 
 def cell(r: RunRecord) -> Cell:
@@ -204,17 +207,22 @@ def cell(r: RunRecord) -> Cell:
     label, colour, _ = class_style(name)
     fp = queries.fingerprint_of(r)
     title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
-    return Cell(r.run_id, name, label, colour, title)
+    if series.is_short(r):
+        title += f"  short run: {r.steps_requested} of {r.ferry_steps} steps, not counted"
+    return Cell(r.run_id, name, label.lower() if series.is_short(r) else label, colour, title)
 
 
 def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
     records = list(records)
     views = []
-    for lane in sorted({r.lane for r in records}):
-        rs = ordered(records, lane)
+    for key in series.series_keys(records):
+        rs = series.in_series(records, key.lane, key.ferry)
+        full = [r for r in rs if not series.is_short(r)]
         views.append(LaneView(
-            lane=lane, cells=[cell(r) for r in rs], runs=len(rs), passes=sum(r.verdict == "pass" for r in rs),
-            flakiness=queries.flakiness(rs, lane), streak=queries.current_streak(rs, lane), latest=rs[-1],
+            lane=key.lane, ferry=key.ferry, cells=[cell(r) for r in rs], runs=len(rs),
+            passes=sum(r.verdict == "pass" for r in full), short=len(rs) - len(full),
+            flakiness=queries.flakiness(rs, key.lane, ferry=key.ferry),
+            streak=queries.current_streak(rs, key.lane, ferry=key.ferry), latest=(full or rs)[-1],
         ))
     return views
 
@@ -242,7 +250,8 @@ def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
               for fp in occ}
     rows = []
     for fp, o in occ.items():
-        streak = sum(queries.current_streak(records, lane, fingerprint=fp).runs for lane in o.lanes)
+        streak = sum(queries.current_streak(records, k.lane, fingerprint=fp, ferry=k.ferry).runs
+                     for k in series.series_keys(records) if k.lane in o.lanes)
         sig = latest[fp].signature
         error = (f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else ""))
         rows.append(SignatureRow(
@@ -258,7 +267,12 @@ PERF_METRICS = (
     ("step_seconds", "step time (s, median)"),
     ("tokens_per_second", "tokens/s"),
     ("compile_seconds", "compile (s)"),
+    ("peak_gib", "peak memory (GiB)"),
+    ("final_loss", "final loss"),
 )
+# the change points' metrics (canary.history.changes) on the charts that draw them
+STEP_CHARTS = {"throughput": "tokens_per_second", "compile_seconds": "compile_seconds", "peak_memory": "peak_gib",
+               "final_loss": "final_loss"}
 
 
 def perf_point(r: RunRecord) -> dict[str, float | None]:
@@ -271,11 +285,14 @@ def perf_point(r: RunRecord) -> dict[str, float | None]:
 
     compile_s = f(s.get("compile/seconds"))
     if compile_s is None:
-        compile_s = f((run_cache(r) or {}).get("compile_seconds"))
+        compile_s = f((r.run_cache() or {}).get("compile_seconds"))
+    peak = f(s.get("memory/peak_bytes"))
     return {
         "step_seconds": f(s.get("throughput/median_step_seconds")),
         "tokens_per_second": f(s.get("throughput/tokens_per_second")),
         "compile_seconds": compile_s,
+        "peak_gib": peak / 2**30 if peak is not None else None,
+        "final_loss": f(r.final_loss),
     }
 
 
@@ -284,14 +301,44 @@ class Series:
     lane: str
     started_at: list[str] = field(default_factory=list)
     values: dict[str, list[float | None]] = field(default_factory=dict)
+    ferry: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.lane}/{self.ferry}" if self.ferry else self.lane
+
+
+@dataclass(frozen=True)
+class StepMark:
+    """A change point drawn on a chart: at the run it starts from, labelled with its size."""
+
+    lane: str
+    ferry: str
+    chart: str  # a key of PERF_METRICS
+    started_at: str
+    run_id: str
+    label: str  # "-3.1% (p 0.005)"
+    worse: bool
+
+
+def step_marks(records: Iterable[RunRecord]) -> list[StepMark]:
+    """The steps found in each lane's (and ferry's) passing runs, as marks on the charts."""
+    from canary.history.changes import changes
+
+    return [StepMark(s.lane, s.ferry, STEP_CHARTS[s.metric], s.started_at, s.run_id, f"{s.change:+.1%}", s.worse)
+            for s in changes(records) if s.metric in STEP_CHARTS]
 
 
 def perf_series(records: Iterable[RunRecord]) -> list[Series]:
-    """Per lane, oldest first: each metric of :data:`PERF_METRICS` per run (None where unknown)."""
+    """Per series (lane, ferry), oldest first: each metric of :data:`PERF_METRICS` per full run
+    (None where unknown); a short run's figures are mostly compilation and are left out."""
     records = list(records)
     out = []
-    for lane in sorted({r.lane for r in records}):
-        rs = ordered(records, lane)
+    for key in series.series_keys(records):
+        rs = [r for r in series.in_series(records, key.lane, key.ferry) if not series.is_short(r)]
+        if not rs:
+            continue
         points = [perf_point(r) for r in rs]
-        out.append(Series(lane, [r.started_at for r in rs], {k: [p[k] for p in points] for k, _ in PERF_METRICS}))
+        out.append(Series(key.lane, [r.started_at for r in rs], {k: [p[k] for p in points] for k, _ in PERF_METRICS},
+                          ferry=key.ferry))
     return out

@@ -37,7 +37,8 @@ window.addEventListener('hashchange',openRun);document.addEventListener('DOMCont
 
 @dataclass(frozen=True)
 class LossView:
-    """A lane's loss chart: the run it is from, the SVG (None when there is none) and why not."""
+    """A series' loss chart: the run it is from, the SVG (None when there is none) and why not.
+    ``lane`` names the series (``cpu/moe-canary``)."""
 
     lane: str
     run_id: str
@@ -67,8 +68,9 @@ def lane_html(v: LaneView) -> str:
     s = v.streak
     state = (f"failing {s.runs} run{'s' if s.runs != 1 else ''} in a row ({escape(s.daily_ordinal)}), "
              + (f"<code>{escape(s.fingerprint)}</code>" if s.fingerprint else "no failure signature")) if s.failing else "latest run passed"
-    return (f'<div class="lane" id="lane-{escape(v.lane)}"><h3>{escape(v.lane)}</h3>'
-            f'<div class="meta">{v.runs} runs, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
+    short = (f" ({v.short} short run{'s' if v.short != 1 else ''}, in lower case, not counted)" if v.short else "")
+    return (f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}"><h3>{escape(v.series)}</h3>'
+            f'<div class="meta">{v.runs} runs{short}, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
             f'<div class="timeline">{"".join(_cell_html(c) for c in v.cells)}</div></div>')
 
 
@@ -140,7 +142,9 @@ def page(*, title: str, subtitle: str, lanes: Sequence[LaneView], details: Seque
         body = "".join([
             "<h2>Timeline</h2>", legend_html(), "".join(lane_html(v) for v in lanes),
             "<h2>Latest loss curve</h2>", loss_html(losses),
-            "<h2>Step time, throughput and compile time</h2>",
+            "<h2>Step time, throughput, compile time, memory and loss</h2>",
+            '<p class="note">A dashed line marks a step in a lane\'s passing runs (a change point: the size is '
+            "the level after against the level before).</p>",
             f'<div class="chart perf-chart">{perf_svg}</div>' if perf_svg else '<p class="note">No figures recorded.</p>',
             "<h2>Failure signatures</h2>", signatures_html(signatures),
             f"<h2>Runs ({len(details)}, newest first)</h2>", "".join(details_html(d) for d in details),

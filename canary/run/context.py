@@ -27,7 +27,9 @@ def run_context(
     ci_run_url: str | None = None,
     wandb_url: str | None = None,
     lane_context: str = "",
+    host: str = "",
 ) -> dict[str, Any]:
+    """The run's context; ``host`` is the machine it ran on (the words for a run made by hand)."""
     ctx: dict[str, Any] = {
         "job_id": job_id or env.get("CANARY_JOB_ID"),
         "ci_run_url": ci_run_url or env.get("CANARY_CI_RUN_URL") or github_run_url(env),
@@ -35,6 +37,8 @@ def run_context(
     }
     if lane_context:
         ctx["lane_context"] = lane_context
+    if host:
+        ctx["host"] = host
     if env.get("GITHUB_ACTIONS") == "true":
         ctx["ci"] = {k.removeprefix("GITHUB_").lower(): env[k] for k in (
             "GITHUB_WORKFLOW", "GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_SHA", "GITHUB_JOB") if env.get(k)}

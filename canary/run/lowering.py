@@ -19,14 +19,15 @@ The parsing of failures is pure (``parse_block_shape_error``); JAX is imported o
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
+from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.run.spec import build_spec, ragged_dot_override
+from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, short_error
 
 PLATFORMS = ("cpu", "tpu", "cuda")
 TILINGS = ("per-shape", "static")
@@ -40,35 +41,6 @@ class LowerOptions:
     ragged_dot: str | None = None
     ferry: str = "moe-canary"
     lanes_file: str | None = None
-
-
-@dataclass
-class PlatformResult:
-    platform: str
-    lane: str
-    ok: bool
-    error: str | None
-    seconds: float
-    ragged_dot: str
-    tiling: str
-    batch_size: int  # per device
-    seq_len: int
-    devices: int
-    kernel: str | None = None
-    gmm: str | None = None  # forward | grad-lhs | grad-rhs
-    projection: str | None = None  # gate/up | down
-    operand: str | None = None  # as the lowering names it: outputs | args[i]
-    tensor: str | None = None  # which of the grouped matmul's lhs | rhs | out
-    array_shape: list[int] | None = None
-    block_shape: list[int | None] | None = None
-    diagnosis: str | None = None
-    failures: list[dict[str, Any]] = field(default_factory=list)  # every failing grouped matmul
-    notes: list[str] = field(default_factory=list)
-    # a stack ferry's: the failing kernel's call path through the library's files (outermost first),
-    # the distribution and version owning its innermost frame, and the stack's installed versions
-    call_path: list[str] = field(default_factory=list)
-    owner: str | None = None
-    distributions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -87,48 +59,6 @@ class LowerReport:
 
 
 # ----------------------------------------------------------------------------- parsing (pure)
-
-_BLOCK_RE = re.compile(
-    r"Block spec for (?P<operand>.+?) in pallas_call kernel at (?P<where>\S+?):(?P<line>\d+) "
-    r"has block shape \((?P<block>.*?)\), array shape \((?P<array>[\d, ]*)\)",
-    re.S,
-)
-_DIM_RE = re.compile(r"Blocked\(block_size=(\d+)\)|(Squeezed\(\)|None)|(\d+)")
-
-
-def _dims(text: str) -> list[int | None]:
-    out: list[int | None] = []
-    for blocked, squeezed, plain in _DIM_RE.findall(text):
-        out.append(None if squeezed else int(blocked or plain))
-    return out
-
-
-def parse_block_shape_error(text: str) -> dict[str, Any] | None:
-    """The Pallas TPU block-shape failure in an error text, or None when there is none:
-    {kernel, location, operand, block_shape, array_shape}. Line breaks (as in a wrapped log) are spaces."""
-    m = _BLOCK_RE.search(" ".join(text.split()))
-    if not m:
-        return None
-    where = m["where"]
-    parts = where.replace("\\", "/").split("/")
-    kernel = "/".join(parts[-2:]).removesuffix(".py") if len(parts) > 1 else where
-    return {
-        "kernel": kernel,
-        "location": f"{where}:{m['line']}",
-        "operand": m["operand"],
-        "block_shape": _dims(m["block"]),
-        "array_shape": [int(x) for x in m["array"].replace(" ", "").split(",") if x],
-    }
-
-
-def short_error(exc: BaseException) -> str:
-    """The error as one paragraph: Pallas appends the block's index map as a jaxpr; drop it."""
-    text = f"{type(exc).__name__}: {exc}"
-    cut = text.find(", and index_map")
-    if cut != -1:
-        text = text[:cut]
-    return text.strip()
-
 
 _TENSOR_WORDS = {"lhs": "lhs", "rhs": "rhs", "out": "output"}
 
@@ -152,8 +82,7 @@ def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, t
     )
 
 
-# ----------------------------------------------------------------------------- planning
-
+# ----------------------------------------------------------------------------- the program's fingerprint (pure)
 
 def plan(opts: LowerOptions, ferry: Ferry, lanes: dict[str, Lane]) -> list[tuple[str, Lane]]:
     """(platform, lane) pairs to lower, from the options. Pure given the loaded config."""
@@ -219,16 +148,12 @@ def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any
 
 
 def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, tiling: str | None) -> PlatformResult:
-    import jax
-    import jax.numpy as jnp
-
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
-    o = ferry.lane(lane.name)
-    per_device = o.batch_size // lane.devices if o.batch_size % lane.devices == 0 else o.batch_size
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
-    spec = spec.model_copy(update={"platform": platform, "batch_size": per_device})
+    spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
+    per_device = spec.batch_size
     backend = backends.resolve(spec.ragged_dot, platform)
     result = PlatformResult(platform, lane.name, False, None, 0.0, backend, spec.tiling,
                             per_device, spec.seq_len, lane.devices)
@@ -236,12 +161,11 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
         result.notes.append(f"megablox lowers in Pallas interpret mode for {platform}: TPU block rules are not checked")
     t0 = time.perf_counter()
     try:
-        ts = make_train_step(spec)
-        params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
-        bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
-        batch = jax.ShapeDtypeStruct((per_device, spec.seq_len + 1), jnp.int32)
-        jax.export.export(ts.step, platforms=[platform])(params, opt_state, bias, batch)
+        exported = export_train_step(spec, make_train_step)
         result.ok = True
+        t1 = time.perf_counter()
+        result.fingerprint = program_fingerprint(exported.mlir_module())
+        result.fingerprint_seconds = round(time.perf_counter() - t1, 3)
     except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
         result.error = short_error(e)
         parsed = parse_block_shape_error(str(e))
@@ -284,3 +208,38 @@ def lower_lanes(opts: LowerOptions) -> LowerReport:
 
     results = [lower_one(ferry, lane, platform, ragged_dot, opts.tiling) for platform, lane in pairs]
     return LowerReport(ferry.name, results, jax.__version__)
+
+
+def against_history(report: LowerReport, ferry_ref: str, location: str | None = None) -> LowerReport:
+    """Each lowered platform's fingerprint against the last passing run's on its lane (the
+    history at ``location``, None: the default), with the likely causes from the window: the
+    commits since that run's (those on the ferry's watched paths) and the version changes. A
+    history or git that cannot answer leaves the comparison saying so, never fails the lowering."""
+    from canary import git
+    from canary.history import open_store, windows
+    from canary.history.programs import compare
+    from canary.run.workload import versions
+
+    ferry, ferry_path = load_ferry(ferry_ref)
+    now, head = versions(ferry_path), git.head_commit()
+    for p in report.platforms:
+        if not p.fingerprint:
+            continue
+        try:
+            records = open_store(location, flush=False).records(lane=p.lane)
+        except Exception as e:  # noqa: BLE001 - an unreadable history leaves the comparison unknown
+            p.program = {"changed": None, "message": f"the run history could not be read ({type(e).__name__}: {e})"}
+            continue
+        window, note = None, ""
+        c = compare(p.platform, p.lane, ferry.name, p.fingerprint, records)
+        if c.changed and c.last_commit and head:
+            try:
+                window = windows.regression_window(git.commits_between(c.last_commit, head), ferry.watched_paths)
+            except ConfigError as e:
+                note = str(e)
+        elif c.changed:
+            note = "the last pass or this checkout has no recorded commit"
+        if c.changed:
+            c = compare(p.platform, p.lane, ferry.name, p.fingerprint, records, now, window, note)
+        p.program = c.to_dict()
+    return report

@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from canary.errors import ConfigError
+from canary.record import as_float
+from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.textio import read_text
 
-METRICS_FILE = "metrics.jsonl"
-LOG_FILE = "train.log"  # the workload's stdout and stderr, per attempt and for the deciding attempt
 WARNING_PREFIX = "warning: "  # a workload log line the harness repeats under the verdict
-TRACKER_FILE = "tracker_metrics.jsonl"
 
 
 @dataclass(frozen=True)
@@ -43,25 +42,13 @@ def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def workload_warnings(log_text: str) -> list[str]:
+def workload_warnings(log: str | Iterable[str]) -> list[str]:
     """The workload's own warnings in its log (lines starting with ``WARNING_PREFIX``), once
-    each, in order, without the prefix."""
-    found = (line[len(WARNING_PREFIX):].strip() for line in log_text.splitlines() if line.startswith(WARNING_PREFIX))
+    each, in order, without the prefix. ``log`` is its text or its lines (an open file: a log
+    of any size is read a line at a time)."""
+    lines = log.splitlines() if isinstance(log, str) else log
+    found = (line[len(WARNING_PREFIX):].strip() for line in lines if line.startswith(WARNING_PREFIX))
     return list(dict.fromkeys(w for w in found if w))
-
-
-def as_float(v: Any) -> float | None:
-    """A metric value as a float; 'nan'/'inf' strings (JSON has no NaN) become floats."""
-    if isinstance(v, bool) or v is None:
-        return None
-    if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
-        try:
-            return float(v)
-        except ValueError:
-            return None
-    return None
 
 
 def _json_lines(text: str, source: str, warnings: list[str] | None = None) -> Iterable[dict[str, Any]]:
@@ -98,11 +85,23 @@ def step_number(value: Any, where: str) -> int | None:
     return int(f)
 
 
+def step_speeds(speeds: list[float]) -> dict[str, float]:
+    """The run's throughput as a run's summary states it, from its steps' tokens/s: the median and
+    the fastest steady step (the first step, which compiles, left out). Empty without steps."""
+    steady = sorted(speeds[1:] or speeds)
+    if not steady:
+        return {}
+    mid = len(steady) // 2
+    median = steady[mid] if len(steady) % 2 else (steady[mid - 1] + steady[mid]) / 2
+    return {"throughput/tokens_per_second": median, "throughput/best_tokens_per_second": steady[-1]}
+
+
 def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str = METRICS_FILE) -> RunMetrics:
     losses: list[tuple[int, float]] = []
     last: dict[str, Any] = {}
     steps = 0
     warnings: list[str] = []
+    speeds: list[float] = []
     for rec in _json_lines(text, source, warnings):
         rec = flatten(rec)
         step = step_number(rec.get("global_step", rec.get("_step")), source)
@@ -111,12 +110,15 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
         loss = as_float(rec.get(loss_metric))
         if loss is not None:
             losses.append((step, loss))
+        speed = as_float(rec.get("throughput/tokens_per_second"))
+        if speed is not None and speed > 0:
+            speeds.append(speed)
         last = rec
     return RunMetrics(
         steps_completed=steps if last else None,
         final_loss=losses[-1][1] if losses else None,
         losses=losses,
-        summary=last,
+        summary={**last, **step_speeds(speeds)},
         source=source,
         warnings=warnings,
     )

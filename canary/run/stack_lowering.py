@@ -25,13 +25,13 @@ from typing import Any
 from canary.config import Ferry, Lane
 from canary.errors import ConfigError
 from canary.extras import LEVANTER, require
-from canary.run.lowering import PlatformResult, parse_block_shape_error, short_error
+from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.run.ownership import describe, owner_of, stack_versions
 from canary.run.spec import build_spec
+from canary.workload.program import (UNSTABLE_CUSTOM_CALLS, export_train_step, per_device_spec, program_fingerprint,
+                                     short_error)
 
 LIBRARY_PACKAGES = ("haliax", "levanter")
-# Export refuses custom calls it cannot promise to keep stable; Triton kernels are one.
-_GPU_CUSTOM_CALLS = ("triton_kernel_call",)
 
 
 def check_options(ferry: Ferry, ragged_dot: str | None, tiling: str | None) -> None:
@@ -93,7 +93,7 @@ def _components(rows: int, K: int, N: int, experts: int, dtype) -> dict[str, tup
 def _export(fn, args, platform: str):
     import jax
 
-    checks = [jax.export.DisabledSafetyCheck.custom_call(n) for n in _GPU_CUSTOM_CALLS] if platform == "cuda" else []
+    checks = [jax.export.DisabledSafetyCheck.custom_call(n) for n in UNSTABLE_CUSTOM_CALLS if platform == "cuda"]
     return jax.export.export(fn, platforms=[platform], disabled_checks=checks)(*args)
 
 
@@ -136,29 +136,27 @@ def diagnose(found: dict[str, Any], owner: str | None) -> str:
 
 def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     import jax
-    import jax.numpy as jnp
 
     from canary.workload import stack
     from canary.workload.platform_view import shown_platform
 
-    o = ferry.lane(lane.name)
-    per_device = o.batch_size // lane.devices if o.batch_size % lane.devices == 0 else o.batch_size
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull)
-    spec = spec.model_copy(update={"platform": platform, "batch_size": per_device})
-    result = PlatformResult(platform, lane.name, False, None, 0.0, "auto", "library", per_device, spec.seq_len,
+    spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
+    result = PlatformResult(platform, lane.name, False, None, 0.0, "auto", "library", spec.batch_size, spec.seq_len,
                             lane.devices, distributions=stack_versions())
     t0 = time.perf_counter()
-    ts = stack.make_train_step(spec, mesh=stack.device_mesh(jax.devices()[:1]))
-    with shown_platform(platform, LIBRARY_PACKAGES), jax.set_mesh(ts.step.mesh):
+    one_device = stack.device_mesh(jax.devices()[:1])  # the per-device program, as each chip runs it
+    with shown_platform(platform, LIBRARY_PACKAGES):
         result.ragged_dot = stack.ragged_dot_choice()
         try:
-            model, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
-            bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
-            batch = jax.ShapeDtypeStruct((per_device, spec.seq_len + 1), jnp.int32)
-            _export(ts.step.jitted, (model, opt_state, bias, batch), platform)
+            exported = export_train_step(spec, lambda s: stack.make_train_step(s, mesh=one_device))
             result.ok = True
+            t1 = time.perf_counter()
+            result.fingerprint = program_fingerprint(exported.mlir_module())
+            result.fingerprint_seconds = round(time.perf_counter() - t1, 3)
         except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
-            _explain(result, e, platform, per_device * spec.seq_len * ferry.model.experts_per_token, ts.cfg)
+            cfg = stack.grug_config(spec)
+            _explain(result, e, platform, spec.batch_size * spec.seq_len * ferry.model.experts_per_token, cfg)
     if platform == "cuda":
         result.notes.append("the export's stability check for Triton custom calls is disabled (they lower, "
                             "but jax.export does not promise to keep them stable)")

@@ -13,7 +13,8 @@ One module per concern:
 * :mod:`~canary.signature.tracebacks`: Python exception chains and call paths;
 * :mod:`~canary.signature.masks`: masking what varies, canonical error classes;
 * :mod:`~canary.signature.kinds`: the kinds, and failures that print a line, not a traceback;
-* :mod:`~canary.signature.identity`: the two grains of identity;
+* :mod:`~canary.signature.folds`: the rules that fold one failure's drift across releases;
+* :mod:`~canary.signature.identity`: the two grains of identity, and a recorded one made current;
 * :mod:`~canary.signature.failure`: which of them names a log's failure;
 * :mod:`~canary.signature.recorded`: the signature a run's record holds.
 
@@ -23,7 +24,8 @@ One module per concern:
 """
 
 from canary.signature.failure import bare_error, extract, for_attempt, gate_signature
-from canary.signature.identity import FINGERPRINT_LEN, fingerprint, group, group_key, make
+from canary.signature.folds import RULES, frame_key
+from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, group, group_key, make
 from canary.signature.kinds import KINDS, infrastructure_reason, known_kinds, register_kind
 from canary.signature.lines import clean_lines, read_window, strip_prefix, window
 from canary.signature.masks import canonical_class, normalize, status_code
@@ -40,8 +42,9 @@ from canary.signature.tracebacks import (
 )
 
 __all__ = [
-    "DEFAULT_KEEP", "DEFAULT_MAX_FRAMES", "FINGERPRINT_LEN", "KINDS", "ExceptionBlock", "Frame", "Options",
-    "bare_error", "call_path", "canonical_class", "clean_lines", "extract", "fingerprint", "for_attempt",
+    "DEFAULT_KEEP", "DEFAULT_MAX_FRAMES", "FINGERPRINT_LEN", "KINDS", "RULES", "ExceptionBlock", "Frame", "Options",
+    "bare_error", "call_path", "canonical_class", "clean_lines", "current", "extract", "fingerprint", "for_attempt",
+    "frame_key",
     "frame_path", "gate_signature", "group", "group_key", "infrastructure_reason", "known_kinds", "make",
     "normalize", "of_record", "parse_chains", "read_window", "register_kind", "status_code", "strip_prefix", "window",
 ]

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from canary.run.metrics import as_float
 from canary.record import Signature
 from canary.signature import kinds
-from canary.signature.identity import make
+from canary.signature.identity import make, with_ferry
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, canonical_message, numbers_masked
 from canary.signature.tracebacks import (
@@ -299,9 +299,10 @@ def extract(
     return None
 
 
-def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "") -> Signature | None:
+def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "", ferry: str = "") -> Signature | None:
     """The signature of a run that completed but failed its gates: ``nan`` when the loss went
-    non-finite, else ``gate_regression`` naming the failed gates (not their values, which vary)."""
+    non-finite, else ``gate_regression`` naming the failed gates (not their values, which vary)
+    and the ``ferry`` that failed them."""
     failed = [g for g in gates if g.get("status") == "FAIL"]
     if not failed:
         return None
@@ -311,7 +312,9 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "") -> Signat
         return make("nan", None, "loss became non-finite", [], detail)
     names = sorted(g["name"] for g in failed)
     kind = "perf_regression" if all(n in kinds.PERF_GATES for n in names) else "gate_regression"
-    return make(kind, None, "failed gates: " + ", ".join(names), [], detail)
+    message = "failed gates: " + ", ".join(names)
+    before = make(kind, None, message).fingerprint  # how it was named before it named its ferry
+    return make(kind, None, with_ferry(message, ferry), [], detail, legacy=[before])
 
 
 def _is_nonfinite(v: Any) -> bool:
@@ -327,9 +330,10 @@ def for_attempt(
     detail: str = "",
     gates: Sequence[dict[str, Any]] = (),
     options: Options = Options(),
+    ferry: str = "",
 ) -> Signature | None:
     """The signature of one attempt: from its log when it did not run to the end, from its gates
     when it did and they failed, ``None`` when it passed."""
     if outcome != "succeeded":
         return extract(log_text, outcome=outcome, exit_code=exit_code, signal=signal, detail=detail, options=options)
-    return gate_signature(gates)
+    return gate_signature(gates, ferry=ferry)

@@ -1,21 +1,30 @@
-"""Fingerprinting: a signature from its parts, at two grains. Pure.
+"""Fingerprinting: a signature from its parts, at two grains, and the identity of one recorded
+by an earlier canary. Pure.
 
 The exact ``fingerprint`` hashes the kind, the canonical exception class, the normalised message
-and the call path: one bug in one program gives one fingerprint. The coarser ``group`` hashes the
-error class (canonical class and status code) and the failing op or kernel: failures that share a
-group are worth a look together even when their messages differ.
+and the call path, after the rules of :mod:`~canary.signature.folds`: one bug in one program gives
+one fingerprint. The coarser ``group`` hashes the error class (canonical class and status code)
+and the failing op or kernel: failures that share a group are worth a look together even when
+their messages differ.
+
+A signature also keeps the fingerprints the same parts had by earlier rules (``legacy``), and
+:func:`current` folds a signature an earlier canary recorded, so a history and the issues it
+opened keep matching after the rules change.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
+from functools import lru_cache
 from typing import Sequence
 
 from canary.record import Signature
-from canary.signature import kinds
+from canary.signature import folds, kinds
 from canary.signature.masks import canonical_class, canonical_message, normalize
 
 FINGERPRINT_LEN = 12
+GATE_KINDS = ("gate_regression", "perf_regression")
 
 
 def _hash(parts: Sequence[str]) -> str:
@@ -23,6 +32,7 @@ def _hash(parts: Sequence[str]) -> str:
 
 
 def fingerprint(kind: str, exception: str | None, message: str, frames: Sequence[str]) -> str:
+    """The hash of the parts as given (the rules of :mod:`~canary.signature.folds` already applied)."""
     return _hash([kind, exception or "", message, *frames])
 
 
@@ -37,13 +47,52 @@ def group(kind: str, exception: str | None, message: str) -> str:
     return _hash(["group", group_key(kind, exception, message)])
 
 
-def make(kind: str, exception: str | None, message: str, frames: Sequence[str] = (), excerpt: str = "") -> Signature:
-    """A signature from its parts; ``exception`` is canonicalised and ``message`` normalised here."""
+def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str]) -> tuple[Signature, str]:
+    """The signature of parts taken as earlier canaries took them, and the fingerprint those had."""
+    before = fingerprint(kind, exception, message, frames)
+    exc, msg, path = folds.fold(exception, message, frames)
+    fp = fingerprint(folds.kind_key(kind, exc), exc, msg, [folds.frame_key(f) for f in path])
+    return Signature(fp, kind, exc, msg, path, group=group(kind, exc, msg)), before
+
+
+def make(kind: str, exception: str | None, message: str, frames: Sequence[str] = (), excerpt: str = "",
+         legacy: Sequence[str] = ()) -> Signature:
+    """A signature from its parts; ``exception`` is canonicalised and ``message`` normalised here,
+    then the folding rules are applied. ``legacy``: fingerprints it had by rules no longer here."""
     if kind not in kinds.known_kinds():
         raise ValueError(f"unknown signature kind {kind!r}; known: {', '.join(kinds.known_kinds())}")
     message = canonical_message(message)
     exception = canonical_class(exception, message) if exception else exception
-    message = normalize(message)
-    frames = list(frames)
-    return Signature(fingerprint(kind, exception, message, frames), kind, exception, message, frames, excerpt,
-                     group=group(kind, exception, message))
+    sig, before = _folded(kind, exception, normalize(message), list(frames))
+    old = [f for f in dict.fromkeys([*legacy, before]) if f != sig.fingerprint]
+    return replace(sig, excerpt=excerpt, legacy=old)
+
+
+def with_ferry(message: str, ferry: str) -> str:
+    """A gate failure's message names its ferry: two ferries failing one gate are two failures."""
+    return f"{message} (ferry {ferry})" if ferry and " (ferry " not in message else message
+
+
+def current(sig: Signature | None, ferry: str = "") -> Signature | None:
+    """``sig`` as this canary names it: a signature recorded by an earlier canary (its parts as
+    the earlier rules left them) folded by today's rules, its old fingerprint kept in ``legacy``;
+    ``ferry`` is the run's (a gate failure's message names it now). A signature already current,
+    or not made from parts (a fallback key), is returned as it is."""
+    if sig is None or sig.kind not in kinds.known_kinds():
+        return sig
+    new = _current(sig.fingerprint, sig.kind, sig.exception, sig.message, tuple(sig.frames), ferry)
+    if new is None:
+        return sig
+    return replace(new, frames=list(new.frames), excerpt=sig.excerpt,
+                   legacy=list(dict.fromkeys([*sig.legacy, sig.fingerprint])))
+
+
+@lru_cache(maxsize=4096)
+def _current(fp: str, kind: str, exception: str | None, message: str, frames: tuple[str, ...],
+             ferry: str) -> Signature | None:
+    if fp != fingerprint(kind, exception, message, frames):
+        return None  # not parts an earlier canary hashed as they are: made by these rules, or by hand
+    if kind in GATE_KINDS and message.startswith("failed gates: "):
+        message = with_ferry(message, ferry)
+    new, _ = _folded(kind, exception, message, frames)
+    return None if new.fingerprint == fp else new

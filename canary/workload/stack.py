@@ -17,7 +17,7 @@ from jax.sharding import AxisType, Mesh
 
 from canary.run.spec import WorkloadSpec
 from canary.workload import grug_model
-from canary.workload.train import TrainStep, make_optimizer, update
+from canary.workload.optim import TrainStep, make_optimizer, update
 
 MESH_AXES = ("data", "expert", "model")
 LIBRARY_PACKAGES = ("haliax", "levanter")  # the top-level packages whose kernel choices follow the platform

@@ -20,15 +20,16 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 import jax
-import optax
 
 from canary import host
 from canary.run import signals
-from canary.config import Ferry, OptimizerConfig
+from canary.config import Ferry
+from canary.workload.program import run_fingerprint
 from canary.record import jsonable
+from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.run.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel
@@ -37,6 +38,7 @@ from canary.workload import tracking
 from canary.workload import contention
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
+from canary.workload.optim import TrainStep, make_optimizer, update
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 
 
@@ -58,46 +60,6 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
         norm_eps=m.norm_eps,
         compute_dtype=spec.compute_dtype,
     )
-
-
-def make_optimizer(cfg: OptimizerConfig, steps: int) -> tuple[optax.GradientTransformation, Callable]:
-    warmup = cfg.warmup_steps(steps)
-    if cfg.schedule == "cosine":
-        schedule = optax.warmup_cosine_decay_schedule(
-            init_value=0.0,
-            peak_value=cfg.learning_rate,
-            warmup_steps=warmup,
-            decay_steps=max(steps, warmup + 1),
-            end_value=cfg.learning_rate * cfg.min_lr_ratio,
-        )
-    else:
-        schedule = optax.linear_schedule(0.0, cfg.learning_rate, max(warmup, 1))
-    chain = [optax.clip_by_global_norm(cfg.max_grad_norm)] if cfg.max_grad_norm else []
-    chain.append(
-        optax.adamw(schedule, b1=cfg.beta1, b2=cfg.beta2, eps=cfg.epsilon, weight_decay=cfg.weight_decay)
-    )
-    return optax.chain(*chain), schedule
-
-
-def update(tx, schedule, params, opt_state, loss_and_metrics, grads):
-    """The optimizer's update of ``params`` from ``grads``, and the step's metrics: the loss's own,
-    ``train/loss``, the gradient norm and the learning rate the update used."""
-    loss, metrics = loss_and_metrics
-    with jax.named_scope("optimizer"):
-        # the rate this update uses: the schedule at the optimizer's count before the update
-        learning_rate = schedule(optax.tree_utils.tree_get_all_with_path(opt_state, "count")[0][1])
-        updates, opt_state = tx.update(grads, opt_state, params)
-        params = optax.apply_updates(params, updates)
-    metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads),
-                               "optim/learning_rate": learning_rate})
-    return params, opt_state, metrics
-
-
-class TrainStep(NamedTuple):
-    cfg: Any  # MoEConfig, or a stack ferry's model config
-    init: Callable[[jax.Array], tuple[Any, Any]]  # key -> (params, opt_state)
-    step: Callable  # (params, opt_state, bias, batch) -> (params, opt_state, metrics); jitted
-    bias: jax.Array
 
 
 def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
@@ -256,7 +218,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
     others: list[float | None] = []  # other processes' CPU seconds during each step
     sampler = contention.Sampler()
-    with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
+    with open(out / METRICS_FILE if primary else os.devnull, "a", buffering=1) as mf:
         t_prev, c_prev = time.perf_counter(), time.process_time()
 
         def finish(i: int, metrics) -> None:
@@ -310,6 +272,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         machine_figures = {"throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
                            **({"throughput/others_share": busy} if busy is not None else {})}
     peak_bytes, peak_source = peak_memory()
+    # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
+    # step (no compilation, nothing timed above), so the history can say whether the program changed
+    program = run_fingerprint(spec, make_train_step) if primary else {}
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,
@@ -329,11 +294,12 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "devices": n_devices,
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
         **({"init/nudge_seed": nudge_seed} if nudge_seed is not None else {}),
+        **program,
         "_runtime": time.perf_counter() - t_start,
     }
     config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
               "steps": spec.steps}  # `canary gate` on this file alone judges the run as its run directory is judged
-    with open(out / "tracker_metrics.jsonl" if primary else os.devnull, "w") as tf:
+    with open(out / TRACKER_FILE if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
     tracker.finish(summary)
     log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median * 1e3:.1f} ms")

@@ -1,0 +1,162 @@
+"""Published versions, pure: pip's listing read, the window between two versions ordered, which
+distributions move together, and the search for the first version whose verdict differs from the
+old end's. No I/O: :mod:`canary.bisect.published` asks pip and runs the tests.
+
+    window(["0.2.99.dev1", "0.2.97.dev3", "0.2.98.dev2"], "0.2.97.dev3", "0.2.99.dev1")
+    # ['0.2.97.dev3', '0.2.98.dev2', '0.2.99.dev1']: ordered as packaging.version orders them
+    probe = next_probe(len(versions), {0: "good", len(versions) - 1: "bad"})
+    # Probe("test", index) -> test versions[index]; Probe("found", index) -> the first that differs
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+from packaging.version import InvalidVersion, Version
+
+from canary.errors import ConfigError
+
+
+def parse_listing(text: str) -> list[str]:
+    """The versions in ``pip index versions NAME --pre``'s answer (its ``Available versions:`` line)."""
+    m = re.search(r"^Available versions:\s*(.*)$", text, re.M)
+    return [v.strip() for v in m.group(1).split(",") if v.strip()] if m else []
+
+
+def _version(text: str, flag: str) -> Version:
+    try:
+        return Version(text)
+    except InvalidVersion:
+        raise ConfigError(f"{flag} {text!r} is not a version (PEP 440: e.g. 0.2.20.dev202606180959)") from None
+
+
+def ordered(versions: Iterable[str]) -> list[str]:
+    """Distinct parseable versions, oldest first (pre-releases and .dev builds in their PEP 440 place)."""
+    parsed: dict[Version, str] = {}
+    for v in versions:
+        try:
+            parsed.setdefault(Version(v), v)
+        except InvalidVersion:
+            continue
+    return [parsed[k] for k in sorted(parsed)]
+
+
+def window(published: Iterable[str], old: str, new: str, package: str = "the package") -> list[str]:
+    """The published versions from ``old`` to ``new``, both ends included, oldest first. Raises
+    ConfigError naming the bad flag when either end is not published or ``old`` is not older."""
+    lo, hi = _version(old, "--old"), _version(new, "--new")
+    if lo >= hi:
+        raise ConfigError(f"--old {old} is not older than --new {new}: there is nothing to bisect")
+    versions = ordered(published)
+    known = {Version(v) for v in versions}
+    for flag, text, want in (("--old", old, lo), ("--new", new, hi)):
+        if want not in known:
+            near = sorted(versions, key=lambda v: _distance(Version(v), want))[:3]
+            hint = f"; the nearest are {', '.join(near)}" if near else "; none is published"
+            raise ConfigError(f"{flag} {text}: no such version of {package} is published for this Python{hint}")
+    return [v for v in versions if lo <= Version(v) <= hi]
+
+
+def _distance(a: Version, b: Version) -> tuple[int, ...]:
+    """How far apart two versions are, for naming the nearest ones: release part by part, then .dev number."""
+    ra, rb = (a.release + (0, 0, 0))[:3], (b.release + (0, 0, 0))[:3]
+    return (*(abs(x - y) for x, y in zip(ra, rb)), abs((a.dev or 0) - (b.dev or 0)))
+
+
+def between(versions: Iterable[str], old: str, new: str) -> list[str]:
+    """The versions from ``old`` to ``new`` (both included), oldest first."""
+    lo, hi = Version(old), Version(new)
+    return [v for v in ordered(versions) if lo <= Version(v) <= hi]
+
+
+def common(listings: Mapping[str, list[str]]) -> tuple[list[str], list[str]]:
+    """(versions every package publishes, versions only some do), each oldest first."""
+    sets = [{Version(v) for v in ordered(vs)} for vs in listings.values()]
+    everyone = set.intersection(*sets) if sets else set()
+    by_version = {Version(v): v for vs in listings.values() for v in ordered(vs)}
+    some = set.union(*sets) - everyone if sets else set()
+    return [by_version[v] for v in sorted(everyone)], [by_version[v] for v in sorted(some)]
+
+
+def pinned_along(packages: Iterable[str], version: str, requires: Mapping[str, Iterable[str]]) -> list[str]:
+    """The distributions that move with ``packages`` at ``version``: the packages themselves and,
+    transitively, every distribution one of them pins to that same version (``marin-levanter``
+    pins ``marin-haliax==V``, ``marin-fray==V``, ...). ``requires`` maps a distribution's name
+    to its Requires-Dist lines (those without a known entry add nothing)."""
+    want = Version(version)
+    reqs = {canonicalize_name(k): list(v) for k, v in requires.items()}
+    moving = [canonicalize_name(p) for p in packages]
+    i = 0
+    while i < len(moving):
+        for line in reqs.get(moving[i], ()):
+            try:
+                req = Requirement(line)
+            except InvalidRequirement:
+                continue
+            if req.marker is not None and not req.marker.evaluate({"extra": ""}):
+                continue
+            pins = [s for s in req.specifier if s.operator in ("==", "===")]
+            if pins and all(_matches(s.version, want) for s in pins):
+                name = canonicalize_name(req.name)
+                if name not in moving:
+                    moving.append(name)
+        i += 1
+    return moving
+
+
+def _matches(pin: str, want: Version) -> bool:
+    try:
+        return Version(pin) == want
+    except InvalidVersion:
+        return False
+
+
+# ----------------------------------------------------------------------------- the search
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What to do next: test ``index``; or the first version that differs is ``index`` ("found");
+    or only untestable versions are left ("only-skipped": it is one of ``candidates``)."""
+
+    kind: str  # test | found | only-skipped
+    index: int | None = None
+    candidates: tuple[int, ...] = field(default_factory=tuple)
+    left: int = 0  # roughly how many tests are left (test)
+
+
+def next_probe(n: int, verdicts: Mapping[int, str]) -> Probe:
+    """Binary search over versions ``0 .. n-1`` (oldest first) for the first whose verdict differs
+    from version 0's. ``verdicts`` holds what is known (good | bad | skip); both ends must be known,
+    testable and different. A skipped version is stepped round, as ``git bisect skip`` does: the
+    untested version nearest the middle is tested instead."""
+    old, new = verdicts.get(0), verdicts.get(n - 1)
+    if n < 2 or old in (None, "skip") or new in (None, "skip") or old == new:
+        raise ValueError("both ends must be tested, testable and of different verdicts")
+    lo = max(i for i, v in verdicts.items() if v == old)
+    above = [i for i, v in verdicts.items() if v not in (old, "skip") and i > lo]
+    hi = min(above) if above else n - 1
+    inside = range(lo + 1, hi)
+    untested = [i for i in inside if i not in verdicts]
+    if untested:
+        middle = (lo + hi) / 2
+        index = min(untested, key=lambda i: (abs(i - middle), i))
+        return Probe("test", index, left=math.ceil(math.log2(len(untested) + 1)))
+    skipped = tuple(i for i in inside if verdicts.get(i) == "skip")
+    if skipped:
+        return Probe("only-skipped", candidates=skipped + (hi,))
+    return Probe("found", hi)
+
+
+def remaining(n: int, verdicts: Mapping[int, str]) -> list[int]:
+    """The versions the first that differs can still be (when the search stops early)."""
+    old = verdicts.get(0)
+    lo = max((i for i, v in verdicts.items() if v == old), default=0)
+    above = [i for i, v in verdicts.items() if v not in (old, "skip") and i > lo]
+    hi = min(above) if above else n - 1
+    return list(range(lo + 1, hi + 1))

@@ -1,0 +1,257 @@
+"""The rules that fold one failure's drift across releases into one identity. Pure.
+
+A signature's parts are first taken as they always were (:mod:`~canary.signature.masks`,
+:mod:`~canary.signature.tracebacks`); the rules here then fold what a JAX, jaxlib, XLA or NCCL
+release, a wrapper or a cut excerpt changes about the same failure. Every rule reads only those
+parts (class, normalised message, call path), so a signature recorded before a rule existed can
+be folded again from its record (:func:`canary.signature.identity.current`) and land on the same
+identity as a new one; the fingerprint it had before is kept beside it (``legacy``).
+
+Each rule is stated once, in :data:`RULES`, with the reason it is safe.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from canary.signature import kinds
+from canary.signature.masks import STATUS_CODES
+
+Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    reason: str
+    apply: Callable[[str | None, str, list[str]], Parts]
+
+
+_CODE_HEAD = re.compile(r"^(?:" + "|".join(STATUS_CODES) + r"): ")
+
+
+def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc and exc != "XlaRuntimeError" and _CODE_HEAD.match(message):
+        return "XlaRuntimeError", message, frames
+    return exc, message, frames
+
+
+# "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
+_SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line>: ")
+
+
+def _source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _SOURCE_LOCATION.sub("", message, count=2), frames
+
+
+# The coordination service's errors, in the words of each release, as one wording.
+_REGISTER = "DEADLINE_EXCEEDED: RegisterTask timed out"
+_HEARTBEAT = "a task stopped sending heartbeats"  # which task is incidental
+COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
+    # registering with the service: gRPC's "Deadline Exceeded" on RegisterTask (jaxlib <= 0.4.2x) /
+    # the registration barrier "[Init]Wait_for_all_tasks_to_register" (later)
+    (re.compile(r"^DEADLINE_EXCEEDED: Deadline Exceeded\b(?=.{0,600}CoordinationService/RegisterTask\b).*$"),
+     _REGISTER),
+    (re.compile(r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): "
+                r"\[Init\]Wait_for_all_tasks_to_register\b.*$"), _REGISTER),
+    # "Barrier timed out. Barrier_id: X." (jaxlib <= 0.4.3x) / "Barrier timed out. Id: X::0." (later);
+    # the barrier's per-call counter ("multihost_broadcast_sync3", "::0") masked
+    (re.compile(r"Barrier timed out\. (?:Barrier_id|Id): ([A-Za-z_\[][\w.\[\]-]{0,200}?)(<n>|\d{1,9})?(::\d{1,9})?"
+                r"(?=[.\s]|$)"),
+     lambda m: f"Barrier timed out. Id: {m.group(1)}" + ("<n>" if m.group(2) or m.group(3) else "")),
+    # heartbeats: "The following tasks are unhealthy (stopped sending heartbeats): <tasks>" (older)
+    # and "Task <task> heartbeat timeout" (later): a peer task stopped
+    (re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):.*$"), _HEARTBEAT),
+    (re.compile(r"Task /job:[\w/:]{1,200} heartbeat timeout\b.*$"), _HEARTBEAT),
+]
+
+
+def _coordination(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "imed out" in message or "heartbeat" in message or "Deadline Exceeded" in message:
+        for rx, repl in COORDINATION:
+            message = rx.sub(repl, message)
+    return exc, message, frames
+
+
+# "RuntimeError: Unable to initialize backend 'tpu': ABORTED: ..." (jax raising it) and the same status
+# logged by itself: the backend's status is the failure
+_BACKEND = re.compile(r"^Unable to initialize backend '(\w{1,40})': (?=(?:" + "|".join(STATUS_CODES) + r"): )")
+
+
+def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Unable to initialize backend"):
+        message = _BACKEND.sub("", message)
+    return exc, message, frames
+
+
+# "NCCL operation ncclX(...) failed: ..." is XLA's INTERNAL status whether or not the line kept "INTERNAL: "
+def _nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "NCCLError" and message.startswith("NCCL operation "):
+        return "XlaRuntimeError", "INTERNAL: " + message, frames
+    return exc, message, frames
+
+
+# NCCL's result, in the words of its release: "NCCL Error 1: unhandled cuda error" (NCCL 2.4-2.6, older
+# PyTorch) and "ncclUnhandledCudaError: Call to CUDA function failed." (later), when that is all the line says
+_NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z][^.;:]{0,200}\.?)$")
+
+
+def _nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "NCCLError":
+        m = _NCCL_RESULT.match(message)
+        code = kinds.nccl_code(message) if m else ""
+        if code and (not m.group(1) or m.group(1) == code):
+            return exc, code, frames
+    return exc, message, frames
+
+
+# advice a release added to a message, and NCCL's last warning when it only repeats the error
+_ADVICE = re.compile(r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
+                     r"\(set JAX_PLATFORMS='' to automatically choose an available backend\))")
+_LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
+
+
+def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
+    message = _ADVICE.sub("", message)
+    if "Last NCCL warning" in message:
+        message = _LAST_WARNING.sub(
+            lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
+    return exc, message, frames
+
+
+# jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
+# versions are the environment's, the direction of the mismatch is the failure
+_JAXLIB_OLD = re.compile(r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$")
+_JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
+
+
+def _jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("ValueError", "RuntimeError") and message.startswith("jaxlib "):
+        text = message.rstrip(".")
+        if _JAXLIB_OLD.match(text):
+            return "RuntimeError", "jaxlib is older than this version of jax requires", frames
+        if _JAXLIB_NEW.match(text):
+            return "RuntimeError", "jaxlib is newer than and incompatible with this version of jax", frames
+    return exc, message, frames
+
+
+# a slice's chip that ran out ("(0x0x0_HBM0)", "(1x0x0_HBM0)") is where, not what
+_DEVICE = re.compile(r"\((?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\)|\bmemory (?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\b")
+
+
+def _device(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "_HBM" in message:
+        message = _DEVICE.sub(lambda m: "memory <device>" if m.group(0).startswith("memory") else "(<device>)", message)
+    return exc, message, frames
+
+
+# Where XLA's message stops naming the failure and starts telling its circumstances: what follows
+# is cut at any point by excerpts, and differs run to run.
+_DETAILS = re.compile(
+    r"(?:\.|:|;)?\s?(?:Additional GRPC error information|:\{\"created\"|\[type\.googleapis\.com/|"
+    r": while running replica \d|;\s?current tracing scope:|"
+    r"Timed out task names|Some timed out task names|This usually happens because a task|"
+    r"# of tasks that reached the barrier|The first task at the barrier|"
+    r"This indicates that the remote task|The tasks have crashed|Check the task logs|"
+    r"BufferAssignment OOM Debugging|Largest program allocations in)"
+)
+
+
+# the one part of gRPC's detail that names the failure, when the head is only gRPC's own words: the call
+_RPC = re.compile(r"while calling /tensorflow\.CoordinationService/(\w{1,60})")
+_GRPC_ONLY = re.compile(r"^[A-Z_]+: (?:Deadline Exceeded|Socket closed|Connection reset by peer|Cancelled|"
+                        r"failed to connect to all addresses)$")
+
+
+def _detail(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if _CODE_HEAD.match(message) or exc == "XlaRuntimeError":
+        m = _DETAILS.search(message)
+        if m and m.start() > 0:
+            rpc = _RPC.search(message, m.start())
+            grpc = "Additional GRPC" in message[m.start():]
+            message = message[:m.start()].rstrip(" .:;")
+            if grpc and _GRPC_ONLY.match(message):
+                message += f" (gRPC {rpc.group(1)})" if rpc else " (gRPC)"
+        message = message.rstrip(" .;\"'")  # an excerpt ends its sentence (or its quote), or is cut before it
+    return exc, message, frames
+
+
+ROOTS = ("canary", "levanter", "haliax")  # the default call path's package roots (tracebacks.DEFAULT_KEEP)
+
+
+def frame_key(frame: str, roots: Iterable[str] = ROOTS) -> str:
+    """What a call-path entry (``path:function``) is known by: ``..`` resolved, then from its
+    package root when it has one, else by its file name alone."""
+    path, sep, func = frame.rpartition(":")
+    if not sep:
+        path, func = frame, ""
+    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
+    roots = set(roots)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] in roots:
+            return "/".join(parts[i:]) + sep + func
+    return (parts[-1] if parts else path) + sep + func
+
+
+def _resolved(frame: str) -> str:
+    path, sep, func = frame.rpartition(":")
+    if not sep or ".." not in path.split("/"):
+        return frame
+    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) + sep + func
+
+
+def _frames(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, message, [_resolved(f) for f in frames]
+
+
+# compile_error, runtime_crash and timeout of one exception: which one depends on whether the excerpt shows
+# the compile frames, or on a release's words ("heartbeat timeout" for "stopped sending heartbeats")
+ERROR_KINDS = ("compile_error", "runtime_crash", "timeout")
+
+
+def kind_key(kind: str, exception: str | None) -> str:
+    """The kind as the fingerprint knows it (see the ``kind`` rule)."""
+    return "error" if exception and kind in ERROR_KINDS else kind
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("status-class", "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
+         "RuntimeError by release and caller; the status-coded message is the failure", _status_class),
+    Rule("source-location", "some XLA builds prepend the C++ file and line that made the status "
+         "('nccl_utils.cc:<line>: '), others do not; the words after it are the failure", _source_location),
+    Rule("coordination", "JAX's coordination service rewords its barrier, RegisterTask and heartbeat timeouts "
+         "between releases (Barrier_id/Id, counters, the gRPC text); the barrier or step that timed out is kept",
+         _coordination),
+    Rule("backend", "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' "
+         "and logs the bare status otherwise; the status is the failure", _backend),
+    Rule("nccl-status", "XLA's 'NCCL operation ... failed' is an INTERNAL status, printed bare by one log and as "
+         "'INTERNAL: ...' by another", _nccl_status),
+    Rule("nccl-result", "NCCL words one result as 'NCCL Error 1: unhandled cuda error' in older releases and "
+         "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones", _nccl_result),
+    Rule("advice", "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
+         "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
+         _advice),
+    Rule("jaxlib-version", "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
+         "(adding '>='); the versions named are the environment's, which way they mismatch is the failure", _jaxlib),
+    Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
+    Rule("detail", "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
+         "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",
+         _detail),
+    Rule("kind", "an exception is a compile_error when its excerpt shows the compile frames, a runtime_crash when "
+         "cut above them, a timeout when a release words it so; one kind in the fingerprint (the signature says which)",
+         lambda exc, message, frames: (exc, message, frames)),
+    Rule("frames", "a call path names files relative to their package root with '..' resolved (and, in the "
+         "fingerprint, by file name outside a package), so a checkout's location does not matter", _frames),
+)
+
+
+def fold(exception: str | None, message: str, frames: Sequence[str]) -> Parts:
+    """The parts of a signature with every rule applied (idempotent)."""
+    parts: Parts = (exception, message, list(frames))
+    for rule in RULES:
+        parts = rule.apply(*parts)
+    return parts

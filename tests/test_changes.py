@@ -1,0 +1,139 @@
+"""Change points over the run history (pure): E-divisive means with a seeded permutation test, on
+synthetic series with known steps."""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from canary.history import changes as ch
+from tests.perf_records import LOOSE_GATES, history, noisy, run, stepped
+
+
+def test_a_3_percent_step_in_40_noisy_points_is_found_at_the_right_run():
+    records = history(stepped(40, at=20, size=-0.03, seed=1))
+    found = ch.changes(records, lane="cpu", metrics=["throughput"])
+    assert len(found) == 1
+    s = found[0]
+    assert (s.index, s.run_id, s.previous_run) == (20, records[20].run_id, records[19].run_id)
+    assert s.commit == records[20].commit and s.previous_commit == records[19].commit
+    assert s.metric == "throughput" and s.worse and -0.05 < s.change < -0.015
+    assert s.pvalue <= ch.MAX_PVALUE
+
+
+def test_60_points_of_pure_noise_give_no_step():
+    for seed in range(5):
+        assert ch.changes(history(noisy(60, seed=seed)), metrics=["throughput"]) == [], seed
+
+
+def test_over_many_series_the_3_percent_step_is_mostly_found_within_a_run_of_its_place():
+    near = sum(any(abs(i - 20) <= 1 for i, _ in ch.e_divisive(stepped(40, 20, -0.03, seed=s))) for s in range(20))
+    false = sum(bool(ch.e_divisive(noisy(60, seed=100 + s))) for s in range(20))
+    assert near >= 12 and false <= 2, (near, false)
+
+
+def test_same_series_same_answer():
+    x = stepped(50, 30, 0.04, seed=3)
+    assert ch.e_divisive(x) == ch.e_divisive(x) == ch.e_divisive(list(x), seed=ch.SEED)
+
+
+def test_two_steps_are_both_found_hierarchically():
+    x = noisy(90, noise=0.01, seed=4)
+    x[30:] *= 0.95
+    x[60:] *= 1.08
+    assert [i for i, _ in ch.e_divisive(x)] == [30, 60]
+
+
+@pytest.mark.parametrize("values", [[], [1.0], [1.0, 2.0, 3.0, 4.0, 5.0], [7.0] * 40])
+def test_too_few_points_or_a_constant_series_give_no_step(values):
+    assert ch.e_divisive(values) == []
+
+
+def test_a_step_of_min_size_points_at_the_end_is_allowed_but_not_fewer():
+    x = [1.0] * 20 + [2.0] * 3
+    assert [i for i, _ in ch.e_divisive(x)] == [20]
+    assert ch.e_divisive([1.0] * 20 + [2.0] * 2) == []
+
+
+def test_bad_values_are_refused_by_the_bare_search():
+    with pytest.raises(ValueError):
+        ch.e_divisive([1.0, math.nan, 2.0])
+    with pytest.raises(ValueError):
+        ch.e_divisive([1.0] * 10, min_size=1)
+
+
+def test_the_series_skips_missing_and_non_finite_values_failures_side_runs_and_other_ferries():
+    records = [run(0), run(1, tokens=None), run(2, tokens=math.nan), run(3, verdict="fail"),
+               run(4, ferry="grug-moe-canary"), run(5, lane="tpu"),
+               replace(run(6), steps_requested=10, ferry_steps=200), run(7)]
+    pts = ch.series(records, "cpu", "moe-canary", "throughput")
+    assert [p.run_id for p in pts] == [records[0].run_id, records[7].run_id]
+    assert [p.run_id for p in ch.series(records, "cpu", "moe-canary", "compile_seconds")] == [
+        records[i].run_id for i in (0, 1, 2, 7)]
+    assert [p.run_id for p in ch.series(records, "cpu", None, "throughput")] == [
+        records[i].run_id for i in (0, 4, 7)]
+
+
+def test_each_metric_and_each_ferry_is_its_own_series():
+    x = stepped(30, 15, 0.10, noise=0.01, seed=5)
+    records = [run(i, compile_s=float(v) / 2000, peak=9e8, loss=1.9) for i, v in enumerate(x)]
+    records += [run(i, ferry="grug-moe-canary", tokens=9000.0) for i in range(30)]
+    found = ch.changes(records)
+    assert {(s.metric, s.ferry, s.index) for s in found} == {("compile_seconds", "moe-canary", 15)}
+    assert found[0].worse  # compile time went up
+    assert ch.changes(records, ferry="grug-moe-canary") == []
+
+
+def test_a_step_names_the_version_changes_at_its_run():
+    x = stepped(30, 18, -0.08, noise=0.01, seed=6)
+    new = {"jax": "0.10.1", "jaxlib": "0.10.1", "python": "3.11.7"}
+    records = [run(i, tokens=float(v), versions=new if i >= 18 else None) for i, v in enumerate(x)]
+    (s,) = ch.changes(records, metrics=["throughput"])
+    assert [(v.name, v.before, v.after) for v in s.versions] == [("jax", "0.10.0", "0.10.1"),
+                                                                  ("jaxlib", "0.10.0", "0.10.1")]
+    assert ch.Step.from_dict(s.to_dict()) == s
+
+
+def test_final_loss_is_a_metric_too():
+    loss = noisy(40, level=1.9, noise=0.005, seed=7)
+    loss[25:] *= 1.03
+    records = [run(i, loss=float(v)) for i, v in enumerate(loss)]
+    (s,) = ch.changes(records, metrics=["final_loss"])
+    assert s.index == 25 and s.worse
+
+
+def test_gated_metrics_follow_the_lanes_gates():
+    assert ch.gated_metrics(run(0)) == ["throughput", "compile_seconds", "peak_memory", "final_loss"]
+    assert ch.gated_metrics(run(0, gates=LOOSE_GATES)) == ["final_loss"]
+
+
+def test_a_step_is_new_once_and_within_5_runs_of_the_change():
+    # a daily history growing run by run; a 6% throughput drop (3x the noise) from run 35 on
+    x = stepped(45, 35, -0.06, seed=0)
+    records = history(x)
+    told = []
+    for n in range(1, len(records) + 1):
+        told += [(n - 1, s) for s in ch.new_steps(records[:n], records[n - 1])]
+    assert len(told) == 1, told
+    at, s = told[0]
+    assert (s.metric, s.index, s.run_id) == ("throughput", 35, records[35].run_id)
+    assert at <= 35 + 5
+
+
+def test_within_5_runs_over_many_series():
+    late = []
+    for seed in range(10):
+        records = history(stepped(40, 33, -0.06, seed=200 + seed))
+        if not any(abs(s.index - 33) <= 1 for n in range(33 + ch.MIN_SIZE, 33 + 6)
+                   for s in ch.new_steps(records[:n], records[n - 1])):
+            late.append(seed)
+    assert len(late) <= 1, late
+
+
+def test_no_new_step_for_a_failure_or_an_ungated_metric():
+    x = stepped(30, 20, -0.10, noise=0.01, seed=9)
+    records = history(x, gates=LOOSE_GATES)  # throughput not gated on this lane
+    assert ch.new_steps(records[:24], records[23]) == []
+    failing = run(40, tokens=1.0, verdict="fail")
+    assert ch.new_steps(records + [failing], failing) == []

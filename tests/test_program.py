@@ -1,0 +1,151 @@
+"""The lowered program's fingerprint: what is stripped (pure), how runs compare with the last
+pass's program (pure), and end to end: the same tree twice, a one-line model change, an
+unrelated change, and a run that records what `canary lower` computes."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from canary.history import programs as pg
+from canary.workload.program import program_fingerprint, strip_noise
+from canary.notify.compose import new_issue
+from canary.notify.model import Facts, LastPass
+from canary.history.windows import WindowCommit
+from conftest import ROOT
+from notify_records import failing
+from tests.perf_records import run
+
+MODULE = """#loc = loc(unknown)
+#loc1 = loc("params['embed']")
+module @jit_step attributes {mhlo.num_partitions = 1 : i32} {
+  func.func public @main(%arg0: tensor<8xf32> loc("params['embed']")) -> (tensor<8xf32> {jax.result_info = "[0]"}) {
+    %0 = stablehlo.add %arg0, %arg0 : tensor<8xf32> loc(#loc3)
+    %1 = stablehlo.custom_call @tpu_custom_call(%0) {backend_config = "{\\22body\\22: \\22TUzvUgE=\\22}"} : (tensor<8xf32>) -> tensor<8xf32> loc(callsite("f(x)"("/work/a/model.py":12:4 to :9) at #loc1))
+    return %1 : tensor<8xf32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc3 = loc("/work/a/canary/workload/model.py":125:8)
+"""
+
+
+def test_strip_noise_drops_every_location_and_keeps_the_program():
+    text = strip_noise(MODULE)
+    assert "loc" not in text and ".py" not in text and "#loc" not in text
+    assert "stablehlo.add %arg0, %arg0 : tensor<8xf32>\n" in text
+    assert '@tpu_custom_call(%0) {backend_config = "{\\22body\\22: \\22TUzvUgE=\\22}"}' in text  # the kernel stays
+    assert "jax.result_info" in text and text.endswith("}\n")
+
+
+def test_locations_alone_do_not_change_the_fingerprint_and_the_program_does():
+    moved = MODULE.replace("/work/a/", "/home/runner/work/b/").replace(":125:8", ":131:8")
+    assert program_fingerprint(moved) == program_fingerprint(MODULE)
+    assert program_fingerprint(MODULE.replace("stablehlo.add", "stablehlo.multiply")) != program_fingerprint(MODULE)
+    assert program_fingerprint(MODULE.replace("TUzvUgE=", "TUzvUgF=")) != program_fingerprint(MODULE)
+    assert len(program_fingerprint(MODULE)) == 64
+
+
+def _with_program(i, fp, platform="cpu", **kw):
+    r = run(i, **kw)
+    r.summary.update({pg.FINGERPRINT: fp, pg.PLATFORM: platform})
+    return r
+
+
+def test_program_note_against_the_last_pass_before_the_run():
+    a, b = "a" * 64, "b" * 64
+    records = [_with_program(0, a), _with_program(1, a), run(2), _with_program(3, b, verdict="fail"),
+               _with_program(4, b)]
+    assert pg.program_note(records[0], records) is None  # nothing before it
+    assert pg.program_note(records[1], records) == "same program as the last pass"
+    assert pg.program_note(records[2], records) is None  # recorded none
+    assert pg.program_note(records[3], records).startswith(f"new program since the last pass, {records[1].run_id}")
+    assert pg.program_note(records[4], records).startswith("new program")  # the failure is no pass
+    assert pg.last_pass_program(records, "cpu", "moe-canary", "cpu") is records[4]
+    assert pg.last_pass_program(records, "cpu", "moe-canary", "tpu") is None
+    assert pg.last_pass_program(records, "cpu", "grug-moe-canary") is None
+
+
+def test_compare_names_the_run_the_commit_and_the_likely_causes():
+    a, b = "a" * 64, "b" * 64
+    records = [_with_program(0, a, platform="tpu", lane="tpu")]
+    same = pg.compare("tpu", "tpu", "moe-canary", a, records)
+    assert same.changed is False and "is the one the last pass ran" in same.message
+    window = [WindowCommit("1" * 40, "docs: typo", ["README.md"], False),
+              WindowCommit("2" * 40, "model: gelu", ["canary/workload/model.py"], True, ["canary/workload/model.py"])]
+    new = {**records[0].versions, "jax": "0.10.1"}
+    c = pg.compare("tpu", "tpu", "moe-canary", b, records, new, window)
+    assert c.changed and c.message == (f"the tpu program changed since {records[0].run_id}, {records[0].commit[:12]}; "
+                                       "a shared compilation cache will miss, and this lane lowers cold")
+    assert c.causes == ["jax 0.10.0 -> 0.10.1", f"commit {'2' * 12} model: gelu (touches canary/workload/model.py)"]
+    quiet = pg.compare("tpu", "tpu", "moe-canary", b, records, records[0].versions, window[:1])
+    assert quiet.causes == ["no version change and no commit on a watched path; 1 other commit in the window"]
+    assert pg.compare("tpu", "tpu", "moe-canary", b, [], None).changed is None
+
+
+# ----------------------------------------------------------------------------- end to end
+
+
+def _tree(dst):
+    shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "runs", "tests", "bench"))
+    return dst
+
+
+def _lower(tree):
+    proc = subprocess.run([sys.executable, "-m", "canary", "lower", "--lane", "cpu", "--platform", "cpu", "--json",
+                           "--no-history"], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)["platforms"][0]["fingerprint"]
+
+
+def _edit(path, old, new):
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+@pytest.mark.slow  # lowers the cpu lane's train step five times, each in a process of its own
+def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_not(tmp_path):
+    base = _tree(tmp_path / "base")
+    first = _lower(base)
+    assert _lower(base) == first
+
+    unrelated = _tree(tmp_path / "unrelated")  # another checkout path, too
+    _edit(unrelated / "canary" / "report" / "page.py", "def run_anchor(", "# anchors\n\n\ndef run_anchor(")
+    _edit(unrelated / "canary" / "workload" / "model.py", "def rms_norm(", "# a comment shifts every line below\n\n"
+          "def rms_norm(")
+    assert _lower(unrelated) == first
+
+    changed = _tree(tmp_path / "changed")
+    _edit(changed / "canary" / "workload" / "model.py", "jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps",
+          "jnp.mean(x32 * x32, axis=-1, keepdims=True) + 2 * eps")
+    assert _lower(changed) != first
+
+
+@pytest.mark.slow  # one full cpu run, two lowerings
+def test_a_run_records_the_program_canary_lower_computes_and_both_say_so(tmp_path, cli):
+    history = str(tmp_path / "history.sqlite3")
+    proc = cli("run", "cpu", "--out", str(tmp_path / "runs"), "--history", history, "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = json.loads(proc.stdout)["summary"]
+    assert summary[pg.PLATFORM] == "cpu" and summary["program/fingerprint_seconds"] > 0
+    lowered = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", history, "--json")
+    assert lowered.returncode == 0, lowered.stderr
+    p = json.loads(lowered.stdout)["platforms"][0]
+    assert p["fingerprint"] == summary[pg.FINGERPRINT]
+    assert p["program"]["changed"] is False and "is the one the last pass ran" in p["program"]["message"]
+
+    again = cli("run", "cpu", "--out", str(tmp_path / "runs"), "--history", history, "--json")
+    assert again.returncode == 0, again.stdout + again.stderr
+    shown = json.loads(cli("history", "--history", history, "--json").stdout)
+    assert list(shown["programs"].values()) == [None, "same program as the last pass"]
+
+
+def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_program():
+    facts = Facts(last_pass=LastPass("20260826T060000Z-tpu-aa00", "2026-08-26", "c" * 40), versions=(),
+                  program="same program as the last pass")
+    assert "Lowered program: same program as the last pass." in new_issue(failing(), facts).body
+    assert "Lowered program" not in new_issue(failing(), Facts(last_pass=facts.last_pass, versions=())).body
