@@ -12,7 +12,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from canary.errors import ConfigError
-from canary.history import DEFAULT_FILE, StoreUnavailable, since_key
+from canary.history.store import DEFAULT_FILE, StoreUnavailable, since_key
 from canary.record import RunRecord
 
 SCHEMA = """
