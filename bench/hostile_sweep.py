@@ -407,9 +407,9 @@ def judge(case: Case, o: Outcome, tmp: Path, outside_before: set[str]) -> list[s
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--only", default="")
-    ap.add_argument("--json", action="store_true")
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", default="", metavar="WORD", help="only the cases whose name or area holds WORD")
+    ap.add_argument("--json", action="store_true", help="also print the rows as JSON")
     a = ap.parse_args()
     rows = []
     for case in CASES:
