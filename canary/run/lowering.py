@@ -151,7 +151,8 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling,
+                      environ=os.environ)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
     per_device = spec.batch_size
     backend = backends.resolve(spec.ragged_dot, platform)
@@ -201,7 +202,7 @@ def lower_lanes(opts: LowerOptions) -> LowerReport:
 
         results = [stack_lowering.lower_one(ferry, lane, platform) for platform, lane in pairs]
         return LowerReport(ferry.name, results, jax.__version__)
-    ragged_dot = ragged_dot_override(opts.ragged_dot)
+    ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
     pairs = plan(opts, ferry, lanes)
 
     import jax

@@ -140,7 +140,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     from canary.workload import stack
     from canary.workload.platform_view import shown_platform
 
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
     result = PlatformResult(platform, lane.name, False, None, 0.0, "auto", "library", spec.batch_size, spec.seq_len,
                             lane.devices, distributions=stack_versions())
