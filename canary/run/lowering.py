@@ -18,6 +18,7 @@ The parsing of failures is pure (``parse_block_shape_error``); JAX is imported o
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -271,7 +272,10 @@ def export_train_step(spec):
     params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
     bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
     batch = jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32)
-    return jax.export.export(ts.step, platforms=[spec.platform])(params, opt_state, bias, batch)
+    # a step traced under its own mesh (a stack ferry's) is exported as its jitted function, under that mesh
+    step, mesh = getattr(ts.step, "jitted", ts.step), getattr(ts.step, "mesh", None)
+    with jax.set_mesh(mesh) if mesh is not None else contextlib.nullcontext():
+        return jax.export.export(step, platforms=[spec.platform])(params, opt_state, bias, batch)
 
 
 def per_device_spec(spec, devices: int):
