@@ -158,6 +158,22 @@ def test_a_lowering_failure_is_told_apart_by_its_fingerprint():
     assert judge_lower_failure(1, "Traceback ...", "ModuleNotFoundError: No module named 'levanter'")[0] == "skip"
 
 
+def test_a_lowering_failures_fingerprint_ignores_where_and_in_which_version_the_library_lies():
+    error = ("ValueError: Block spec for outputs in pallas_call kernel at {}/jax/experimental/pallas/ops/tpu/"
+             "megablox/gmm.py:{} has block shape (Blocked(block_size=512), Blocked(block_size=32))")
+    one = _report(False, error.format("/root/.cache/canary/bisect/site/cp312/jax-0.10.2-py3-none-any", 393))
+    two = _report(False, error.format("/venv/lib/python3.12/site-packages", 401))
+    assert lower_fingerprint(one) == lower_fingerprint(two)
+    assert lower_fingerprint(one) != lower_fingerprint(_report(False, error.replace("outputs", "args[0]")))
+    # a failure traced to its grouped matmul is named by what was found, whatever the words
+    traced = dict(kernel="gmm", gmm="grad-lhs", projection="down", tensor="out", operand="outputs",
+                  array_shape=[4096, 128], block_shape=[512, 32])
+    assert lower_fingerprint(_report(False, "ValueError: one wording", **traced)) == \
+        lower_fingerprint(_report(False, "ValueError: another wording", **traced))
+    assert lower_fingerprint(_report(False, **{**traced, "gmm": "forward"})) != \
+        lower_fingerprint(_report(False, **traced))
+
+
 # ----------------------------------------------------------------------------- the output contract
 
 
@@ -191,7 +207,7 @@ def test_a_wheel_is_unpacked_as_installed_once(tmp_path):
         z.writestr("demo_pkg-1.0.data/purelib/demo_extra.py", "")
         z.writestr("demo_pkg-1.0.data/scripts/demo", "#!python\n")
     site = unpack(wheel, tmp_path / "site")
-    assert site == tmp_path / "site" / "demo_pkg-1.0-py3-none-any"
+    assert site == tmp_path / "site" / "demo_pkg-1.0-py3-none-any" / "site-packages"
     assert sorted(p.name for p in site.iterdir()) == ["demo_extra.py", "demo_pkg", "demo_pkg-1.0.dist-info"]
     (site / "demo_pkg" / "__init__.py").write_text("VALUE = 2\n")
     assert unpack(wheel, tmp_path / "site") == site and "2" in (site / "demo_pkg" / "__init__.py").read_text()

@@ -158,9 +158,12 @@ def test_repro_without_the_hardware_says_so_and_cross_lowers(cli):
     assert out["message"].startswith("no tpu hardware here")
     assert out["lowering"]["platforms"][0]["block_shape"] == [512, 32]
 
+    assert out["hardware"]["detail"] == "JAX has no tpu backend here"  # JAX's own words only in --json
+
     r = cli("repro", "tpu")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "no tpu hardware here" in r.stdout and "PASS" in r.stdout
+    assert "libtpu" not in r.stdout + r.stderr and "failed to initialize" not in r.stdout + r.stderr
 
 
 @pytest.mark.slow
@@ -172,3 +175,4 @@ def test_repro_on_cpu_runs_cold(cli, tmp_path):
     assert out["cache"]["mode"] == "cold" and out["cache"]["hits"] == 0 and out["cache"]["requests"] == 0
     assert out["run"]["steps_completed"] == 3
     assert {g["name"] for g in out["gates"]} == {"min_steps", "finite_loss"}
+    assert out["run"]["steps_requested"] == 3 and out["run"]["ferry_steps"] == 200  # recorded as a short run

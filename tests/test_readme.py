@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -135,7 +136,26 @@ def test_each_runnable_readme_command_runs_as_written(command, tmp_path):
     assert "Traceback" not in r.stderr, r.stderr
     shown = _sample_output(command)
     if shown is not None and re.search(r"^PASS\b", shown, re.M):
-        assert r.returncode == 0, f"README shows `{command}` passing; it exited {r.returncode}:\n{r.stdout}{r.stderr}"
+        assert r.returncode == 0, f"README shows `{command}` passing; it exited {r.returncode}:\n" + _why(r.stdout) + \
+            f"\n{r.stdout}{r.stderr}"
+
+
+def _why(stdout: str) -> str:
+    """What a README run's failure depends on. The loss gates hold on any x86 machine (the golden's
+    band covers other instruction sets); the throughput floor is a FAIL only on the golden's kind of
+    machine (its CPU count and model), where a slower run is a finding, not noise."""
+    import json
+
+    m = re.search(r"^run directory: (\S+)", stdout, re.M)
+    if not m or not (Path(m.group(1)) / "result.json").is_file():
+        return "(no run directory)"
+    record = json.loads((Path(m.group(1)) / "result.json").read_text())
+    failed = [f"{g['name']}: {g.get('detail')}" for g in record["gates"] if g["status"] == "FAIL"]
+    host = {k: record["summary"].get(f"host/{k}") for k in ("cpus", "cpu_model")}
+    perf = all(f.split(":")[0] in ("throughput", "compile_seconds", "peak_memory") for f in failed)
+    return ("failed gates: " + "; ".join(failed) + f"; this host: {host}" +
+            ("; only perf gates failed, so this host is the golden's kind and slower than its floor: "
+             "measure its speed with `canary golden record cpu --perf-only`" if failed and perf else ""))
 
 
 def _sample_output(command: str) -> str | None:
@@ -168,3 +188,20 @@ def test_the_flags_a_table_row_describes_belong_to_its_command():
         text = CliRunner().invoke(cli, [*path, "--help"]).output
         missing = [f for f in flags if not _has_flag(text, f)]
         assert not missing, f"README's row for `{command}` names {missing}, which `canary {' '.join(path)}` lacks"
+
+
+@pytest.mark.slow  # collects the whole suite in a child pytest (several seconds on 2 cores)
+def test_the_quick_suite_count_in_the_readme_is_in_step_with_the_suite():
+    """The README dates its quick-suite figures; the count is checkable, so it must stay within a
+    tenth of what the suite collects (the times follow the machine and its load, and are not)."""
+    import subprocess
+    import sys
+
+    said = re.search(r"the quick suite \((\d+) tests on (\d{4}-\d\d-\d\d)", " ".join(README.read_text().split()))
+    assert said, "README's Development section no longer says how many quick tests there are, and when"
+    argv = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "not slow", "-p", "no:cacheprovider"]
+    r = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    collected = re.search(r"^(\d+)/\d+ tests collected", r.stdout, re.M)
+    assert collected, r.stdout[-2000:] + r.stderr[-2000:]
+    n, claimed = int(collected.group(1)), int(said.group(1))
+    assert abs(n - claimed) <= claimed // 10, f"README says {claimed} quick tests ({said.group(2)}); the suite has {n}"

@@ -162,6 +162,7 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
         assert proc.returncode == 2, (args, proc.stdout, proc.stderr)
         assert message in proc.stderr, (args, proc.stderr)
         assert "Traceback" not in proc.stderr
+        assert proc.stderr.startswith("canary: "), (args, proc.stderr[:80])  # no blank line before it
 
 
 @pytest.mark.slow  # two runs whose workload imports JAX and traces the model
@@ -204,8 +205,12 @@ def test_list_shows_lanes_and_ferries():
     assert set(inv["lanes"]) == {"cpu", "tpu", "gpu"}
     ferry = inv["ferries"][0]
     assert ferry["name"] == "moe-canary" and ferry["lanes"]["tpu"]["gates"]["max_final_loss"] == 8.0
-    human = run_cli("list")
+    human = run_cli("list", env={"COLUMNS": "120"})
     assert "moe-canary" in human.stdout and "v6e-4" in human.stdout
+    # a lane that sets no vocab or dtype shows the ferry's own, marked, never the section's name
+    tpu = next(line for line in human.stdout.splitlines() if line.split()[:1] == ["tpu"] and "megablox" in line)
+    assert f"{ferry['model']['vocab_size']}*" in tpu and f"{ferry['trainer']['compute_dtype']}*" in tpu
+    assert " model " not in tpu and " trainer " not in tpu and "* inherited" in human.stdout
 
 
 def test_help_explains_every_command():

@@ -266,12 +266,17 @@ def _wheels(directory: Path) -> dict[tuple[str, Version], Path]:
 
 
 def unpack(wheel: Path, site: Path) -> Path:
-    """The wheel's files as installed (its ``.data/purelib`` and ``platlib`` at the top), once."""
-    target = site / wheel.name[: -len(".whl")]
+    """(Called under the wheel cache's lock.) The wheel's files as installed (its ``.data/purelib`` and ``platlib`` at the top), once. The
+    directory is named ``site-packages``, as an install's is, so that the paths in a traceback
+    or an error message read as they would from an install (signatures cut them there) and a
+    failure's fingerprint does not change with the cache's location or the wheel's version."""
+    home = site / wheel.name[: -len(".whl")]
+    target = home / "site-packages"
     if target.is_dir():
         return target
-    partial = target.with_name(target.name + f".partial-{os.getpid()}")
-    shutil.rmtree(partial, ignore_errors=True)
+    partial = home.with_name(home.name + f".partial-{os.getpid()}")
+    for stale in (partial, home):  # an interrupted unpack, or an older layout
+        shutil.rmtree(stale, ignore_errors=True)
     with zipfile.ZipFile(wheel) as z:
         for info in z.infolist():
             parts = info.filename.split("/")
@@ -279,7 +284,7 @@ def unpack(wheel: Path, site: Path) -> Path:
                 if len(parts) < 3 or parts[1] not in ("purelib", "platlib"):
                     continue
                 parts = parts[2:]
-            dest = partial.joinpath(*parts)
+            dest = partial.joinpath("site-packages", *parts)
             if info.is_dir():
                 dest.mkdir(parents=True, exist_ok=True)
                 continue
@@ -289,10 +294,8 @@ def unpack(wheel: Path, site: Path) -> Path:
             mode = info.external_attr >> 16
             if mode & 0o111:
                 dest.chmod(0o755)
-    try:
-        partial.rename(target)
-    except OSError:  # another bisect unpacked it meanwhile
-        shutil.rmtree(partial, ignore_errors=True)
+    (partial / "site-packages").mkdir(parents=True, exist_ok=True)
+    partial.rename(home)
     return target
 
 

@@ -98,8 +98,12 @@ def parse_git_bisect(text: str) -> tuple[str, list[str], int]:
 
 
 def lower_fingerprint(stdout: str) -> str | None:
-    """The failure a ``canary lower --json`` report shows, as a signature fingerprint: the first
-    failing platform's own, or one made from its platform and error (None: nothing failed)."""
+    """The failure a ``canary lower --json`` report shows, as a fingerprint (None: nothing failed).
+
+    A failure the lowering traced to a kernel is named by what it found (platform, kernel, grouped
+    matmul, projection, operand, shapes), which no path, line number or library version changes;
+    else by the report's own fingerprint; else by the platform and the error's first line, its
+    source paths cut to the file name and line numbers masked."""
     from canary.signature import make
 
     report = _result_json(stdout) or {}
@@ -107,10 +111,14 @@ def lower_fingerprint(stdout: str) -> str | None:
     if not failed:
         return None
     p = failed[0]
+    if p.get("block_shape") is not None:
+        parts = [str(p.get(k)) for k in ("platform", "kernel", "gmm", "projection", "tensor", "operand",
+                                         "array_shape", "block_shape")]
+        return make("compile_error", "BlockShapeError", " ".join(parts)).fingerprint
     if p.get("fingerprint"):
         return str(p["fingerprint"])
-    error = str(p.get("error") or p.get("diagnosis") or "")
-    head = _first_line(error)
+    head = _first_line(str(p.get("error") or p.get("diagnosis") or ""))
+    head = re.sub(r"[\w.~+/\\-]*/([\w.-]+\.py)(?::\d+)?", r"\1", head)
     exception, _, message = head.partition(": ") if re.match(r"[\w.]+: ", head) else ("", "", head)
     return make("compile_error", exception or None, message, [str(p.get("platform"))]).fingerprint
 

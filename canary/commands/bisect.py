@@ -33,7 +33,8 @@ class RichProgress:
         self.task = self.p.add_task(f"bisecting {commits} {self.what}", total=estimate, now="")
 
     def testing(self, sha, subject, role):
-        self.p.update(self.task, now=f"{role or 'testing'} {sha[:12]} {subject[:50]}")
+        rev = sha if self.what == "versions" else sha[:12]
+        self.p.update(self.task, now=f"{role or 'testing'} {rev} {subject[:50]}")
 
     def tested(self, step, left):
         self.done += 1

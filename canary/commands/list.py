@@ -27,7 +27,9 @@ def inventory() -> dict:
             ferries.append({
                 "name": ferry.name, "version": ferry.version, "kind": ferry.kind, "path": str(f),
                 "description": ferry.description,
-                **({"command": ferry.command.model_dump()} if ferry.kind == "command" else {}),
+                **({"command": ferry.command.model_dump()} if ferry.kind == "command" else
+                   {"model": {"vocab_size": ferry.model.vocab_size},
+                    "trainer": {"compute_dtype": ferry.trainer.compute_dtype}}),
                 "lanes": {k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
                           for k, v in ferry.lanes.items()},
             })
@@ -80,9 +82,21 @@ def list_(as_json):
         t = narrow_table(f"Ferry {f['name']} v{f['version']} ({f['path']})",
                          ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss",
                           "golden"))
+        inherited = False
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
-            t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]),
-                      str(lane["vocab_size"] or "model"), lane["compute_dtype"] or "trainer", lane["ragged_dot"],
-                      str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")), g.get("golden") or "—")
+            vocab, dtype = (own_or_inherited(lane[k], f[part][k]) for part, k in
+                            (("model", "vocab_size"), ("trainer", "compute_dtype")))
+            inherited = inherited or vocab.endswith("*") or dtype.endswith("*")
+            t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]), vocab, dtype,
+                      lane["ragged_dot"], str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")),
+                      g.get("golden") or "—")
+        if inherited:
+            t.caption = "* inherited: the ferry's own \\[model] vocab_size or \\[trainer] compute_dtype"
+            t.caption_justify = "left"
         c.print(t)
+
+
+def own_or_inherited(own, ferry_value) -> str:
+    """A lane's setting, or (marked ``*``) the ferry-wide one it inherits when it sets none."""
+    return str(own) if own is not None else f"{ferry_value}*"

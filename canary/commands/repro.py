@@ -47,7 +47,6 @@ def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as
         c = console()
         if not result.hardware.present:
             c.print(f"[bold yellow]{result.message}[/]", highlight=False)
-            c.print(f"[dim]{result.hardware.detail}[/]", highlight=False)
             from canary.commands.lower import render_report
 
             render_report(result.lowering, c)

@@ -29,8 +29,16 @@ class RichProgress:
         self.p = progress
         self.task = None
         self.prefix = ""
+        self.started = False
+
+    def stop(self) -> None:
+        if self.started:  # rich's stop prints a line break on a pipe, even for a bar never drawn
+            self.p.stop()
 
     def attempt_started(self, attempt, of, total_steps):
+        if not self.started:  # drawn from the first attempt on: an error before it prints no empty line
+            self.p.start()
+            self.started = True
         self.prefix = f"attempt {attempt}/{of} " if of > 1 else ""
         self.task = self.p.add_task(f"{self.prefix}compiling", total=total_steps, loss="—", tps="—")
 
@@ -117,14 +125,18 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         TextColumn("loss {task.fields[loss]}"), TextColumn("last step {task.fields[tps]} tok/s"), TimeElapsedColumn(),
     ]
     # redrawn 4 times a second, not rich's 10: the workload's step uses every core meanwhile
-    with signals.cancellable(), Progress(*columns, console=err, transient=False, refresh_per_second=4,
-                                         disable=not err.is_terminal and as_json) as p:
-        if both:
-            from canary.run.consistency import run_both
+    p = Progress(*columns, console=err, transient=False, refresh_per_second=4, disable=not err.is_terminal and as_json)
+    with signals.cancellable():
+        bars = RichProgress(p)
+        try:
+            if both:
+                from canary.run.consistency import run_both
 
-            result = run_both(opts, RichProgress(p))
-        else:
-            result = run_canary(opts, RichProgress(p))
+                result = run_both(opts, bars)
+            else:
+                result = run_canary(opts, bars)
+        finally:
+            bars.stop()
         stopped = signals.requested() if result.verdict == signals.CANCELLED else None
     notifying = notifying and stopped is None  # a stopped run is no regression: nothing to tell
     said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict

@@ -29,6 +29,7 @@ class Hardware:
     needed: int
     found: int
     detail: str = ""
+    error: str = ""  # what JAX said when it could not open the platform (kept for --json, not shown)
 
     @property
     def present(self) -> bool:
@@ -67,8 +68,8 @@ def probe(platform: str, needed: int) -> Hardware:
     try:
         found = len(jax.devices(platform))
         return Hardware(platform, needed, found, f"{found} {platform} device(s)")
-    except RuntimeError as e:
-        return Hardware(platform, needed, 0, str(e).splitlines()[0])
+    except RuntimeError as e:  # JAX's own words (e.g. libtpu.so cannot be opened) stay out of the way
+        return Hardware(platform, needed, 0, f"JAX has no {platform} backend here", (str(e).splitlines() or [""])[0])
 
 
 def repro_verdict(record: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
