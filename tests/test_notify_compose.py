@@ -152,6 +152,11 @@ def test_a_gate_failure_is_reproduced_by_the_full_run_cold_with_its_gates():
     assert "canary run cpu --cold --gates /home/me/mine/moe-canary.toml" in body and "canary repro" not in body
 
 
+def test_a_failure_says_which_series_its_streak_is_of():
+    body = new_issue(failing(), Facts(streak=StreakFacts(2, 2, 2, "2026-08-27"))).body
+    assert "(Streak and last pass of the tpu/moe-canary series: full runs of ferry moe-canary on lane tpu.)" in body
+
+
 def test_title_is_one_short_line():
     long = Signature("f00d", "runtime_crash", "RuntimeError", "x" * 500 + "\nsecond line")
     title = issue_title(failing(signature=long))

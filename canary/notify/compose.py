@@ -393,6 +393,15 @@ def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str
     return "First failure; no passing full run of this ferry on this lane is recorded."
 
 
+def series_note(record: RunRecord, facts: Facts) -> str:
+    """Which history the streak and the last pass are read from: the run's series (its lane and
+    its ferry; a second ferry on the lane is another series, and short runs are not counted)."""
+    if facts.streak is None and facts.last_pass is None:
+        return ""
+    return (f" (Streak and last pass of the {escape_inline(record.lane)}/{escape_inline(record.ferry)} series: "
+            f"full runs of ferry {escape_inline(record.ferry)} on lane {escape_inline(record.lane)}.)")
+
+
 def _cache_summary(record: RunRecord) -> tuple[bool | None, bool | None]:
     """(lowered cold on any attempt, a cache read error on any attempt); None where unrecorded."""
     caches = [a.cache for a in record.attempts if a.cache is not None] or ([record.cache] if record.cache else [])
@@ -563,8 +572,8 @@ def _failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) 
     new = what_is_new(record, facts.previous)
     said = confirmation(record, facts)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None)] + (["", said] if said else [])
-                  + (["", new] if new else [])),
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None) + series_note(record, facts)]
+                  + (["", said] if said else []) + (["", new] if new else [])),
         _signature_section(record, s),
         _attempts_section(record),
         _cache_section(record, s),
