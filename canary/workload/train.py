@@ -28,8 +28,8 @@ import optax
 from canary import host
 from canary.run import signals
 from canary.config import Ferry, OptimizerConfig
-from canary.run.lowering import run_fingerprint
 from canary.record import jsonable
+from canary.run.lowering import run_fingerprint
 from canary.run.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel
