@@ -1,8 +1,11 @@
 """The run record: everything canary remembers about one run, pass or fail.
 
 Plain dataclasses with a JSON round trip (``to_dict`` / ``from_dict``). The runner produces one,
-``result.json`` in the run directory holds it, the history store keeps it, and the notifier and
-reports read it. Pure data; no I/O.
+``result.json`` in the run directory holds it (:mod:`canary.run.directory` reads and writes it),
+the history store keeps it, and the notifier and reports read it. What the record says of itself
+is asked of it: an attempt's fingerprint, whether it failed, and its compilation cache facts,
+above all whether its program was *lowered cold* (one definition, :func:`lowered_cold`, used by
+the classification, the notifier's words and the history's queries). Pure data; no I/O.
 """
 
 from __future__ import annotations
@@ -11,8 +14,6 @@ import math
 import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable
-
-from canary.run.metrics import as_float
 
 # What an id that becomes a file or folder name may hold: no separator, no "..", no control.
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=-]{0,199}")
@@ -72,6 +73,25 @@ class Attempt:
     signature: Signature | None = None
     job_id: str | None = None
 
+    @property
+    def fingerprint(self) -> str | None:
+        return self.signature.fingerprint if self.signature else None
+
+    @property
+    def failed(self) -> bool:
+        """It did not run to the end, or it carries a failure signature (a completed attempt that
+        failed its gates gets a ``gate_regression`` or ``nan`` one)."""
+        return self.outcome != "succeeded" or self.signature is not None
+
+    def lowered_cold(self) -> bool | None:
+        return lowered_cold(self.cache)
+
+    def cold_reason(self) -> str | None:
+        return cold_reason(self.cache)
+
+    def cache_read_errors(self) -> list[str]:
+        return cache_read_errors(self.cache)
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Attempt":
         d = dict(d)
@@ -117,6 +137,29 @@ class RunRecord:
     def to_dict(self) -> dict[str, Any]:
         return jsonable(asdict(self))
 
+    @property
+    def fingerprint(self) -> str | None:
+        """The fingerprint as recorded (:func:`canary.history.queries.fingerprint_of` names it by
+        today's rules, folding a record an earlier canary wrote again)."""
+        return self.signature.fingerprint if self.signature else None
+
+    def run_cache(self) -> dict[str, Any] | None:
+        """The run's compilation cache facts: the record's, else its latest attempt's that has them."""
+        if self.cache:
+            return self.cache
+        return next((a.cache for a in reversed(self.attempts) if a.cache), None)
+
+    def lowered_cold(self) -> bool | None:
+        """Whether the run's attempts lowered cold: all of them (True), none (False), unknown (None)."""
+        facts = [a.lowered_cold() for a in self.attempts] or [lowered_cold(self.cache)]
+        if any(f is None for f in facts):
+            return None
+        return all(facts) if all(facts) or not any(facts) else None
+
+    def cache_read_failed(self) -> bool:
+        """Whether any attempt of the run (or the run's own facts) logged a cache read failure."""
+        return any(a.cache_read_errors() for a in self.attempts) or bool(cache_read_errors(self.cache))
+
     def scrubbed(self, scrub: Callable[[str], str]) -> "RunRecord":
         """This record with ``scrub`` (e.g. secret redaction) applied to every text that came from
         outside: errors, details, signatures, summary and context values. Ids, paths and
@@ -139,6 +182,75 @@ class RunRecord:
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
 
 
+# ----------------------------------------------------------------------------- compilation cache facts
+# What the workload's cache.json says of one attempt: mode (warm | cold | off), requests, hits,
+# misses, errors (the "Error reading/writing persistent compilation cache entry" warnings), dir,
+# compile_seconds.
+
+COLD_MODES = ("cold", "off", "disabled", "bypass")
+
+
+def cache_read_errors(cache: dict[str, Any] | None) -> list[str]:
+    """The cache's read failures ("Error reading ... cache entry"). A failed *write* does not count:
+    JAX writes an entry only after compiling the program, so the miss that made it compile is
+    already counted, and a write error says nothing about whether what ran was served from the
+    cache. Counting it would call a run cache-masked that read every program it ran from the cache.
+    (The August incident's tell was a read failure before lowering.)"""
+    errors = (cache or {}).get("errors") or []
+    if not isinstance(errors, (list, tuple)):
+        errors = [errors]
+    texts = [str(e.get("text", e)) if isinstance(e, dict) else str(e) for e in errors]
+    return [t for t in texts if "writing" not in t.lower()]
+
+
+def lowered_cold(cache: dict[str, Any] | None) -> bool | None:
+    """Whether an attempt's program was lowered and compiled rather than served from the persistent
+    compilation cache: ``True`` cold, ``False`` served warm, ``None`` unknown (no facts, or a cache
+    never asked). Cold when the cache was bypassed (mode ``cold``/``off``), a read failed
+    (:func:`cache_read_errors`), it missed, or it was asked and served nothing."""
+    if not cache:
+        return None
+    if str(cache.get("mode", "")).lower() in COLD_MODES:
+        return True
+    if cache_read_errors(cache):
+        return True
+    requests, hits, misses = (_int(cache.get(k)) for k in ("requests", "hits", "misses"))
+    if misses:
+        return True
+    if requests:
+        return not hits
+    if hits:
+        return False
+    return None
+
+
+def cold_reason(cache: dict[str, Any] | None) -> str | None:
+    """Why an attempt lowered cold, in words (None when :func:`lowered_cold` says it did not, or
+    cannot say). Raises nothing on partial facts."""
+    if not cache or lowered_cold(cache) is not True:
+        return None
+    mode = str(cache.get("mode", "")).lower()
+    reasons = []
+    if mode == "cold":
+        reasons.append("cache bypassed (--cold)")
+    elif mode in COLD_MODES:
+        reasons.append(f"cache {mode}")
+    misses = _int(cache.get("misses"))
+    if misses > 0:
+        reasons.append(f"{misses} cache miss{'es' if misses != 1 else ''}")
+    errors = cache_read_errors(cache)
+    if errors:
+        reasons.append(f"{len(errors)} cache read error{'s' if len(errors) != 1 else ''}")
+    return ", ".join(reasons) or "no program was served from the cache"
+
+
+def _int(v: Any) -> int:
+    try:
+        return int(v or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
 def _scrub(v: Any, scrub: Callable[[str], str]) -> Any:
     if isinstance(v, str):
         return scrub(v)
@@ -156,9 +268,23 @@ def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Sign
                    frames=[scrub(f) for f in sig.frames], excerpt=scrub(sig.excerpt))
 
 
+def as_float(v: Any) -> float | None:
+    """A metric value as a float; 'nan'/'inf' strings (JSON has no NaN) become floats."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return None
+    return None
+
+
 def jsonable(v: Any) -> Any:
     """NaN and Inf as strings ("nan", "inf"), as levanter's tracker writes them: JSON has no such
-    numbers. ``canary.run.metrics.as_float`` reads them back."""
+    numbers. :func:`as_float` reads them back."""
     if isinstance(v, float) and not math.isfinite(v):
         return str(v)
     if isinstance(v, dict):

@@ -10,6 +10,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from canary.textio import printable
+
 
 def fmt(v: Any) -> str:
     if v is None:
@@ -123,6 +125,21 @@ def cache_line(cache: dict[str, Any]) -> str:
     return "  ".join(parts)
 
 
+def cache_brief(cache: dict[str, Any] | None) -> str:
+    """``warm 12/12 hits``, ``cold``, ``warm 3/12 hits, 1 read error``; ``—`` when unknown."""
+    from canary.record import cache_read_errors
+
+    if not cache:
+        return "—"
+    parts = [str(cache.get("mode") or "?")]
+    if cache.get("requests"):
+        parts.append(f"{cache.get('hits', 0)}/{cache['requests']} hits")
+    n = len(cache_read_errors(cache))
+    if n:
+        parts.append(f"{n} read error{'s' if n != 1 else ''}")
+    return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
+
+
 def console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False)
 
@@ -136,6 +153,7 @@ def failure_line(record: Any) -> str:
     if sig:
         parts += [sig.kind, f"[bold]{sig.fingerprint}[/]"]
         what = f"{sig.exception}: {sig.message}" if sig.exception else sig.message
+        what = " ".join(printable(what).split())
         parts.append(escape(what if len(what) <= 160 else what[:157] + "..."))
     return "  ".join(parts)
 
@@ -145,7 +163,7 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
     whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
     from rich.markup import escape
 
-    from canary.history import queries
+    from canary.history import series
 
     if not status:
         return "[dim]history: not recorded[/]"
@@ -153,11 +171,11 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
         where = f"history: recorded in {escape(status['location'])}"
         if record is None:
             return f"[dim]{where}[/]"
-        series = escape(str(queries.series_of(record)))
-        if queries.is_short(record):
-            return (f"[dim]{where}, series {series}, as a short run ({record.steps_requested} of the ferry's "
+        name = escape(str(series.series_of(record)))
+        if series.is_short(record):
+            return (f"[dim]{where}, series {name}, as a short run ({record.steps_requested} of the ferry's "
                     f"{record.ferry_steps} steps): listed, never the series' last pass or streak[/]")
-        return f"[dim]{where}, series {series}[/]"
+        return f"[dim]{where}, series {name}[/]"
     line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
     if status.get("pending"):
         pending = Path(status["pending"])
@@ -205,3 +223,81 @@ def sparkline(values: Iterable[float], width: int = 32) -> str:
     lo, hi = min(finite), max(finite)
     scale = (len(SPARK) - 1) / (hi - lo) if hi > lo else 0.0
     return "".join("×" if m is None else SPARK[round((m - lo) * scale)] for m in means)
+
+
+def notify_result(result: Any) -> None:
+    """What a notification did (a :class:`canary.notify.NotifyResult`), per run: the calls and
+    markdown of a dry run (printed byte for byte, as they would be posted), what was posted, or why
+    nothing was."""
+    import click
+    from rich.markup import escape
+
+    out = console()
+    for d in result.deliveries:
+        label = f"run {d.run_id}" + (" (spooled earlier)" if d.resent else "")
+        if d.status == "dry-run":
+            # plain echo, not rich: the markdown is printed byte for byte as it would be posted
+            if d.error:
+                what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
+                click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
+                           "had no canary issues, these calls would be made (a guess, so the exit status is 1: "
+                           "with the open issues read, a recurrence comments instead of opening one)")
+            elif not d.calls:
+                click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
+            else:
+                click.echo(f"dry run for {label}: nothing was posted; these calls would be made")
+            for call in d.calls:
+                click.echo(f"  {call}")
+            for i, m in enumerate(d.messages, 1):
+                click.echo(f"\n--- markdown {i}: {m['call']}" + (f"  title: {m['title']}" if m["title"] else ""))
+                click.echo(m["body"], nl=False)
+        elif d.status == "failed":
+            out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
+        elif d.status == "spooled":
+            out.print(f"[yellow]not sent[/] {label}: {escape(d.error or '')}", highlight=False)
+            out.print(f"  kept in {d.spool_path}; the next notify sends it", highlight=False)
+        else:
+            if not d.actions:
+                out.print(f"{label}: nothing to say")
+            for a in d.actions:
+                out.print(f"{label}: {a.kind} #{a.issue} {a.url or ''} {a.detail}".rstrip(), highlight=False)
+
+
+def lowering_report(report: Any, c: Console) -> None:
+    """A cross-platform lowering (a :class:`canary.run.lowering.LowerReport`): a row per platform, its
+    program's fingerprint against the last pass's, and for a failure its error and the grouped
+    matmul, shapes and diagnosis it was traced to."""
+    from rich.markup import escape
+
+    t = Table(title=f"cross-platform lowering of {report.ferry}", title_justify="left")
+    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "program", "result"):
+        t.add_column(col)
+    for p in report.platforms:
+        t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, f"{p.batch_size} x {p.seq_len}",
+                  f"{p.seconds:.2f}", (p.fingerprint or "—")[:12], "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
+    c.print(t)
+    for p in report.platforms:
+        for note in p.notes:
+            c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
+        if p.program and p.program.get("message"):
+            c.print(("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",
+                    highlight=False)
+            for cause in p.program.get("causes") or []:
+                c.print(f"  likely cause: {cause}", markup=False, highlight=False)
+        if p.ok:
+            continue
+        c.print(f"[bold red]{p.platform}[/] (lane {p.lane}):", highlight=False)
+        c.print(p.error, markup=False, highlight=False)
+        if p.block_shape is not None:
+            c.print(f"  kernel       {p.kernel}", markup=False)
+            c.print(f"  grouped mm   {p.gmm or 'unknown'}" + (f" of the {p.projection} projection" if p.projection else ""),
+                    markup=False)
+            c.print(f"  array shape  {tuple(p.array_shape)}", markup=False)
+            c.print(f"  block shape  {tuple(p.block_shape)}", markup=False)
+            c.print(f"  diagnosis    {p.diagnosis}", markup=False)
+            others = [f for f in p.failures if (f["gmm"], f["projection"]) != (p.gmm, p.projection)]
+            for f in others:
+                c.print(f"  also fails   {f['gmm']} of the {f['projection']} projection: "
+                        f"block {tuple(f.get('block_shape') or ())} on {f.get('tensor') or f.get('operand')} "
+                        f"{tuple(f.get('array_shape') or ())}",
+                        markup=False)

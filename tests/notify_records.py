@@ -64,3 +64,8 @@ def passing(run_id: str = "20260901T060000Z-tpu-cd34", date: str = "2026-09-01",
     )
     fields.update(kw)
     return RunRecord(**fields)
+
+
+def no_git(good: str, bad: str) -> list:
+    """The ``commits`` of facts whose records name no commit to compare: a git call would be a bug."""
+    raise AssertionError(f"no commits were to be listed ({good}..{bad})")

@@ -101,7 +101,7 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     ferry.write_text(ferry_text)
 
     # The history holds the lane's last pass, at the first commit, with older versions.
-    from canary.run.runner import versions
+    from canary.run.workload import versions
 
     passed = RunRecord(run_id="20260830T031700Z-tpu-0000", lane="tpu", ferry="moe-canary", ferry_version=1,
                        verdict="pass", steps_completed=238, final_loss=5.79, gates=[], run_dir="",

@@ -397,7 +397,8 @@ def test_a_url_for_another_host_is_refused_before_anything_is_sent(github, elsew
 def test_a_persons_issue_quoting_the_marker_is_never_canarys_own(github):
     """A person's issue that quotes canary's markers (pasted from canary's issue) is neither
     commented on as canary's, nor kept as the original, nor closed as a duplicate."""
-    from canary.notify.compose import Facts, fingerprint_marker, run_marker
+    from canary.notify.markers import fingerprint_marker, run_marker
+    from canary.notify.model import Facts
     from canary.notify.tracker import report
     from notify_records import failing
 
@@ -422,7 +423,7 @@ def test_a_cancelled_run_notified_later_posts_nothing(github):
     """``canary notify`` on a stopped run's record, in another process, says nothing either."""
     from dataclasses import replace as dc_replace
 
-    from canary.notify.compose import Facts
+    from canary.notify.model import Facts
     from canary.notify.tracker import report
     from notify_records import failing
 

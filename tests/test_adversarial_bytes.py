@@ -101,7 +101,7 @@ def test_a_summary_that_is_not_an_object_is_bad_input(summary):
     (b"[" * 100000, r"result.json: (not valid JSON|JSON nested too deeply)"),
 ])
 def test_a_hostile_result_json_is_bad_input_for_gate(tmp_path, content, match):
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     (tmp_path / "result.json").write_bytes(content)
     (tmp_path / "metrics.jsonl").write_text('{"global_step": 0, "train/loss": 1.0}\n')

@@ -21,7 +21,8 @@ from canary.bisect import (
 )
 from canary.errors import ConfigError
 from canary.notify.bisecting import plan
-from canary.notify.compose import Facts, FirstBad, LastPass, new_issue, recurrence_comment
+from canary.notify.compose import new_issue, recurrence_comment
+from canary.notify.model import Facts, FirstBad, LastPass
 from canary.history.queries import WindowCommit
 from tests.bisect_repo import build, git
 from tests.conftest import run_cli

@@ -2,8 +2,8 @@
 
 import pytest
 
-from canary.judge.classify import attempt_failed, classify, lowered_cold
-from canary.record import Attempt
+from canary.judge.classify import classify
+from canary.record import Attempt, cold_reason, lowered_cold
 from canary.signature import make
 
 PALLAS = make("compile_error", "ValueError", "The Pallas TPU lowering currently requires ...")
@@ -35,9 +35,13 @@ def bad(n=1, sig=PALLAS, cache=None, outcome="failed"):
     ({"mode": "off"}, True),
     ({"mode": "warm", "requests": 5, "hits": 0, "misses": 0, "errors": []}, True),  # asked, never served
     ({"mode": "warm", "requests": 0, "hits": 0, "misses": 0, "errors": []}, None),  # never asked
+    # a failed write comes after a compile whose miss is counted: alone it is no cold lowering
+    ({"mode": "warm", "requests": 3, "hits": 3, "misses": 0,
+      "errors": ["UserWarning: Error writing persistent compilation cache entry for 'jit_step': quota"]}, False),
 ])
 def test_lowered_cold(cache, cold):
     assert lowered_cold(cache) is cold
+    assert (cold_reason(cache) is not None) == (cold is True)  # the notifier's words say the same
 
 
 def test_pass():
@@ -76,8 +80,8 @@ def test_cache_masked():
 
 def test_completed_attempt_with_failed_gates_counts_as_failed():
     gated = Attempt(1, "succeeded", 0, 9.0, "train.log", 10, 6.4, signature=make("gate_regression", None, "failed gates: max_final_loss"))
-    assert attempt_failed(gated)
+    assert gated.failed
     assert classify([gated]) == "unconfirmed"
     assert classify([gated, gated]) == "deterministic"
-    assert not attempt_failed(ok())
-    assert attempt_failed(bad(outcome="timeout", sig=None))
+    assert not ok().failed
+    assert bad(outcome="timeout", sig=None).failed

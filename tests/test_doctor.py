@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -239,3 +240,27 @@ def test_git_check_on_full_shallow_and_no_checkout(tmp_path):
     # a laptop's run outside a checkout tells nobody: no commit is missing anyone
     local = doctor.check_git(str(tmp_path), "cpu", [], notify=None)
     assert local.ok and "not a git checkout" in local.detail and "--notify github" in local.detail
+
+
+def test_the_history_and_git_checks_read_the_runs_ferrys_series(tmp_path):
+    """doctor --ferry: the last pass the git check reaches back to is the series' (lane, ferry):
+    another ferry's pass on the lane is not it, and neither is a short run's."""
+    from dataclasses import replace
+
+    from canary.history.sqlite import SqliteStore
+
+    src, shas = source_repo(tmp_path / "src", [("a", "one"), ("b", "two")])
+    other = replace(_passed_at(shas[1]), run_id="p2", ferry="levanter-standin", started_at="2026-08-27T03:00:00+00:00")
+    short = replace(_passed_at(shas[1]), run_id="p3", steps_requested=10, ferry_steps=200,
+                    started_at="2026-08-28T03:00:00+00:00")
+    records = [_passed_at(shas[0]), other, short]
+    ours = doctor.check_git(str(src), "cpu", records, ferry="moe-canary")
+    assert ours.ok and f"last pass's commit {shas[0][:12]} (p1)" in ours.detail
+    theirs = doctor.check_git(str(src), "cpu", records, ferry="levanter-standin")
+    assert "(p2)" in theirs.detail
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    for r in records:
+        r.started_at = datetime.now(timezone.utc).isoformat()
+        store.append(r)
+    c = _checks(diagnose(DoctorOptions("cpu", history=str(tmp_path / "h.sqlite3"), checkout=str(src))))
+    assert c["history"].ok and "2 recent runs of cpu/moe-canary" in c["history"].detail

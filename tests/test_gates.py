@@ -130,7 +130,7 @@ def _statuses(judged):
 
 
 def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_file(tmp_path):
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     d = _canary_run_dir(tmp_path)
     from_dir = _statuses(judge_path(d, None, None))
@@ -146,7 +146,7 @@ def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_fil
 
 def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
     from canary.errors import ConfigError
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_text(json.dumps({"config": {"trainer": {"seed": 0}}, "summary": {"_step": 237, "train/loss": 5.8}}) + "\n")
@@ -160,7 +160,7 @@ def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
                                      b"[1, 2, 3]\n"])
 def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
     from canary.errors import ConfigError
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     f = tmp_path / "tracker_metrics.jsonl"
     f.write_bytes(content)
@@ -187,7 +187,7 @@ def test_one_run_gets_one_judgement_from_its_directory_its_metrics_file_and_a_co
     """`canary gate` on a run's metrics.jsonl judges the run as its directory does (its summary,
     its host, its recorded gates); a bare copy of the file elsewhere is still judged on its
     fastest step's tokens/s, as a run is, not on its last or median step's."""
-    from canary.run.runner import judge_path
+    from canary.run.gate import judge_path
 
     steps = 200
     d = tmp_path / "20261201T000000Z-cpu-cd34"
@@ -224,7 +224,7 @@ def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
     is a WARN because the gates file says so (and why); the curve's value is a percent, like its
     threshold and margin."""
     from canary.config import load_gates
-    from canary.golden.curve import load_golden
+    from canary.golden.store import load_golden
     from canary.judge import golden_gates
     from canary.render import gate_value
     from canary.run.metrics import RunMetrics

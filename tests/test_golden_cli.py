@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from canary.golden import curve as golden
+from canary.golden import store
 from canary.cli import cli
 from canary.config import load_gates
 from canary.errors import ConfigError
@@ -25,7 +26,7 @@ def repo(tmp_path):
     """A git checkout holding a gates file and its committed golden."""
     (tmp_path / "gates").mkdir()
     (tmp_path / "gates" / "g.toml").write_text(GATES)
-    golden.write(recording(), tmp_path / "gates" / "moe-canary.cpu.golden.json")
+    store.write(recording(), tmp_path / "gates" / "moe-canary.cpu.golden.json")
     for args in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "golden"]):
         subprocess.run(["git", *args], cwd=tmp_path, check=True)
     return tmp_path
@@ -44,7 +45,7 @@ def test_diff_against_the_committed_golden(repo):
     g = recording()
     moved = golden.Golden(**{**g.__dict__, "windows": [golden.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0))
                                                       for w in g.windows]})
-    golden.write(moved, path)
+    store.write(moved, path)
     r = invoke("golden", "diff", "cpu", "--gates", str(repo / "gates" / "g.toml"), "--json")
     assert r.exit_code == 1, r.output
     out = json.loads(r.output)
@@ -55,14 +56,14 @@ def test_diff_against_the_committed_golden(repo):
 
 def test_diff_against_another_golden_file(repo, tmp_path):
     other = tmp_path / "new.golden.json"
-    golden.write(recording(), other)
+    store.write(recording(), other)
     r = invoke("golden", "diff", "cpu", str(other), "--gates", str(repo / "gates" / "g.toml"), "--all")
     assert r.exit_code == 0, r.output
     assert "loss steps 80-99" in r.output and "same" in r.output
 
 
 def test_the_gates_file_names_the_golden_and_load_golden_reads_it(repo):
-    g = golden.load_golden("moe-canary", "cpu", str(repo / "gates" / "g.toml"))
+    g = store.load_golden("moe-canary", "cpu", str(repo / "gates" / "g.toml"))
     assert g.lane == "cpu" and len(g.windows) == 5 and g.tolerance["loss_curve"].rtol > 0
     gates, _ = load_gates(str(repo / "gates" / "g.toml"))
     assert gates.lane("cpu").loss_curve == "FAIL" and gates.lane("cpu").compile_seconds == "WARN"
@@ -76,7 +77,7 @@ def test_a_bad_severity_or_a_missing_golden_is_bad_input(repo):
     missing = repo / "gates" / "missing.toml"
     missing.write_text(GATES.replace("moe-canary.cpu.golden.json", "nope.golden.json"))
     with pytest.raises(ConfigError, match="cannot read the golden"):
-        golden.load_golden("moe-canary", "cpu", str(missing))
+        store.load_golden("moe-canary", "cpu", str(missing))
     r = invoke("golden", "diff", "cpu", "--gates", str(missing))
     assert r.exit_code == 2 and "nope.golden.json" in r.output
 
@@ -85,13 +86,13 @@ def test_the_committed_cpu_golden_is_current():
     """The cpu lane's default gates name a golden that exists, for this ferry version and lane."""
     from canary.config import load_ferry
 
-    g = golden.load_golden("moe-canary", "cpu")
+    g = store.load_golden("moe-canary", "cpu")
     ferry, _ = load_ferry("moe-canary")
     assert g is not None and (g.ferry, g.ferry_version, g.lane) == (ferry.name, ferry.version, "cpu")
     assert g.steps == ferry.lanes["cpu"].steps and g.window == 20 and len(g.windows) == g.steps // 20
     for name, tol in g.tolerance.items():
         assert tol.rtol >= tol.floor and tol.factor == 1.5, name
-    assert golden.dumps(g) == (golden.lane_golden_path("moe-canary", "cpu")).read_text()  # as written
+    assert golden.dumps(g) == (store.lane_golden_path("moe-canary", "cpu")).read_text()  # as written
 
 
 def _fake_run(d, variant_scale, tps):
@@ -118,7 +119,7 @@ def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
     out = tmp_path / "g.golden.json"
     r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out), "--json")
     assert r.exit_code == 0, r.output
-    g = golden.read(out)
+    g = store.read(out)
     assert g.recorded["runs"] == ["base", "base", "devices=4", "isa=AVX2"] and len(g.windows) == 10
     # the centre is the median of the three distinct curves (the base's); each moved 0.2% from it
     assert g.windows[0].mean == pytest.approx(sum(1.0 + 5.0 * 0.98 ** i for i in range(20)) / 20, rel=1e-5)
@@ -156,10 +157,10 @@ def test_a_copied_gates_file_falls_back_to_the_pinned_golden_and_says_so(tmp_pat
     copy.parent.mkdir()
     copy.write_text((project_root() / "gates" / "moe-canary.toml").read_text().replace(
         "max_final_loss = 4.0", "max_final_loss = 3.0"))
-    g = golden.load_golden("moe-canary", "cpu", str(copy), ferry.version)
+    g = store.load_golden("moe-canary", "cpu", str(copy), ferry.version)
     pinned = project_root() / "gates" / "moe-canary.cpu.golden.json"
     assert g is not None and g.path == str(pinned) and g.ferry_version == ferry.version
     assert str(copy.parent / "moe-canary.cpu.golden.json") in g.note and str(pinned) in g.note
     with pytest.raises(ConfigError, match=r"is for moe-canary v\d+ on cpu, not moe-canary v999 on cpu.*absolute path"):
-        golden.load_golden("moe-canary", "cpu", str(copy), 999)
-    assert golden.load_golden("moe-canary", "cpu").note == ""  # the pinned gates' own golden: nothing to say
+        store.load_golden("moe-canary", "cpu", str(copy), 999)
+    assert store.load_golden("moe-canary", "cpu").note == ""  # the pinned gates' own golden: nothing to say

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from canary.notify.compose import run_marker
+from canary.notify.markers import run_marker
 from conftest import run_cli
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 from notify_records import failing, passing

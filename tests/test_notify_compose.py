@@ -4,23 +4,11 @@ from dataclasses import replace
 
 import pytest
 
-from canary.notify.compose import (
-    Facts,
-    LastPass,
-    Previous,
-    StreakFacts,
-    cold_reason,
-    context_block,
-    determinism,
-    issue_fingerprint,
-    issue_title,
-    new_issue,
-    recovery_comment,
-    recurrence_comment,
-    repro_commands,
-    streak_sentence,
-    summary_line,
-)
+from canary.notify.compose import issue_title, new_issue, recovery_comment, recurrence_comment
+from canary.notify.markers import issue_fingerprint
+from canary.notify.model import Facts, LastPass, Previous, StreakFacts
+from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
+from canary.record import cold_reason
 from canary.history.queries import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
@@ -192,6 +180,8 @@ def test_manual_runs_are_not_called_scheduled():
     by_hand = failing(context={"host": "ada-laptop"})
     assert "**Recurred on the tpu canary run by hand on ada-laptop (2026-08-28)**" in recurrence_comment(by_hand, INCIDENT).body
     assert "run by hand on an unrecorded host" in new_issue(failing(context={}), INCIDENT).body
+    unnamed = failing(context={"ci": {"workflow": "canary"}})  # Actions, its event not recorded
+    assert "The tpu canary run by GitHub Actions failed" in new_issue(unnamed, INCIDENT).body
     pushed = failing(context={"ci": {"event_name": "push"}})
     assert "scheduled" not in new_issue(pushed, INCIDENT).body and "The push tpu canary" in new_issue(pushed, INCIDENT).body
 

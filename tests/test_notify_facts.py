@@ -8,10 +8,10 @@ import pytest
 from canary.git import commits_between
 from canary.history import open_store
 from canary.notify import send
-from canary.notify.compose import Facts
+from canary.notify.model import Facts
 from canary.notify.facts import facts_for, facts_from_store
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
-from notify_records import failing, passing
+from notify_records import failing, no_git, passing
 
 FP = "3f9a1c2b7d4e"
 
@@ -85,19 +85,19 @@ def test_the_first_pass_after_failures_names_the_signatures_it_recovers():
                failing("20260828T060000Z-tpu-0028", "2026-08-28", fp="bbbb"),
                failing("20260828T070000Z-gpu-0028", "2026-08-28", lane="gpu", fp="cccc"),
                passing("20260829T060000Z-tpu-0029", "2026-08-29")]
-    facts = facts_for(history[-1], history)
+    facts = facts_for(history[-1], history, no_git)
     assert facts.recovered == ("aaaa", "bbbb")
     assert (facts.failure_streak.runs, facts.failure_streak.first_failure) == (2, "2026-08-27")
     history.append(passing("20260830T060000Z-tpu-0030", "2026-08-30"))
-    assert facts_for(history[-1], history).recovered == ()
+    assert facts_for(history[-1], history, no_git).recovered == ()
 
 
 def test_a_window_that_cannot_be_known_is_said_to_be_unknown(repo):
     r, good, bad = repo
     history = _week(good, bad)
     history[0].commit = None
-    assert facts_for(history[-1], history).window is None
-    assert "no recorded commit" in facts_for(history[-1], history).window_note
+    assert facts_for(history[-1], history, no_git).window is None
+    assert "no recorded commit" in facts_for(history[-1], history, no_git).window_note
     history[0].commit = "0" * 40  # not in this repository
     facts = facts_for(history[-1], history, commits=lambda g, b: commits_between(g, b, str(r)))
     assert facts.window is None and "git log" in facts.window_note
@@ -105,20 +105,21 @@ def test_a_window_that_cannot_be_known_is_said_to_be_unknown(repo):
 
 def test_never_passed_means_no_window_and_no_history_means_unknown():
     history = [failing("20260827T060000Z-tpu-0027", "2026-08-27")]
-    facts = facts_for(history[-1], history)
+    facts = facts_for(history[-1], history, no_git)
     assert facts.last_pass is None and facts.window is None and facts.streak.runs == 1
-    assert facts_for(history[-1], None).streak is None
+    assert facts_for(history[-1], None, no_git).streak is None
 
 
 def test_facts_from_a_sqlite_store(tmp_path, repo):
-    _, good, bad = repo
+    r, good, bad = repo
     store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hspool")
     for rec in _week(good, bad):
         store.append(rec)
-    facts = facts_from_store(failing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad), store)
+    facts = facts_from_store(failing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad), store,
+                             commits=lambda g, b: commits_between(g, b, str(r)))
     assert facts.streak.runs == 6 and facts.previous.run_id == "20260831T060000Z-tpu-0031"
-    assert facts_from_store(failing(), None).streak is None
-    assert facts_from_store(failing(), None, "the history is gone").window_note == "the history is gone"
+    assert facts_from_store(failing(), None, commits=no_git).streak is None
+    assert facts_from_store(failing(), None, "the history is gone", commits=no_git).window_note == "the history is gone"
 
 
 def test_the_incident_week_replayed_through_the_notifier(github, client, spool_dir, repo):
@@ -150,6 +151,6 @@ def test_a_pass_knows_which_recovered_signatures_still_fail_on_other_lanes():
                failing("20260827T070000Z-gpu-0027", "2026-08-27", lane="gpu", fp="aaaa"),
                failing("20260827T080000Z-gpu-0028", "2026-08-27", lane="gpu", fp="bbbb"),
                passing("20260828T060000Z-tpu-0028", "2026-08-28")]
-    facts = facts_for(history[-1], history)
+    facts = facts_for(history[-1], history, no_git)
     assert facts.recovered == ("aaaa",) and facts.failing_elsewhere == (("aaaa", "gpu"),)
     assert Facts.from_dict(facts.to_dict()) == facts

@@ -5,7 +5,8 @@ import threading
 from pathlib import Path
 
 from canary.notify import notify, send
-from canary.notify.compose import Facts, StreakFacts, fingerprint_marker, run_marker
+from canary.notify.markers import fingerprint_marker, run_marker
+from canary.notify.model import Facts, StreakFacts
 from canary.notify.github import GitHubClient, RetryPolicy
 from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, passing

@@ -5,7 +5,7 @@ import pytest
 
 from canary.git import commits_between
 from canary.notify import send
-from canary.notify.compose import Facts
+from canary.notify.model import Facts
 from canary.notify.facts import facts_for
 from canary.notify.performance import LABEL, StepNote, announced, issue_marker
 from canary.notify.tracker import LABEL as FAILURE_LABEL

@@ -12,7 +12,8 @@ import pytest
 
 from canary.history import programs as pg
 from canary.run.lowering import program_fingerprint, strip_noise
-from canary.notify.compose import Facts, LastPass, new_issue
+from canary.notify.compose import new_issue
+from canary.notify.model import Facts, LastPass
 from canary.history.queries import WindowCommit
 from conftest import ROOT
 from notify_records import failing

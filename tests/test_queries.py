@@ -9,6 +9,7 @@ from canary.config import load_ferry
 from canary.errors import ConfigError
 from canary.git import Commit, commits_between, head_commit, parse_log
 from canary.history import queries as q
+from canary.history import series
 from canary.record import RunRecord, Signature
 
 INCIDENT = Signature("79eb0cfbcef3", "compile_error", "ValueError", "The Pallas TPU lowering ...")
@@ -48,9 +49,9 @@ def test_two_ferries_on_one_lane_are_two_series():
     other = [replace(rec(f"2026-08-{d}", v, OTHER if v == "fail" else None, commit=f"o{d}"), ferry="levanter-standin")
              for d, v in (("27", "pass"), ("28", "fail"), ("31", "pass"))]
     rs = HISTORY + other
-    assert q.series_keys(rs) == [q.SeriesKey("gpu", "moe-canary"), q.SeriesKey("tpu", "levanter-standin"),
-                                 q.SeriesKey("tpu", "moe-canary")]
-    assert str(q.series_of(other[0])) == "tpu/levanter-standin"
+    key = series.SeriesKey
+    assert series.series_keys(rs) == [key("gpu", "moe-canary"), key("tpu", "levanter-standin"), key("tpu", "moe-canary")]
+    assert str(series.series_of(other[0])) == "tpu/levanter-standin"
     assert q.last_pass(rs, "tpu", ferry="moe-canary").commit == "c26"
     assert q.last_pass(rs, "tpu", ferry="levanter-standin").commit == "o31"
     assert q.current_streak(rs, "tpu", ferry="moe-canary").runs == 5
@@ -69,8 +70,8 @@ def test_a_short_run_is_kept_but_never_the_series_last_pass_or_streak():
         return replace(rec(when, verdict, sig, commit="s"), steps_requested=10, ferry_steps=238)
 
     full = replace(rec("2026-08-26", "pass", commit="full"), steps_requested=238, ferry_steps=238)
-    assert not q.is_short(full) and q.is_short(short("2026-08-27", "pass"))
-    assert not q.is_short(rec("2026-08-27", "pass"))  # an older record, without the ferry's steps: a full run
+    assert not series.is_short(full) and series.is_short(short("2026-08-27", "pass"))
+    assert not series.is_short(rec("2026-08-27", "pass"))  # an older record, without the ferry's steps: a full run
     rs = [full, short("2026-08-27", "pass"), rec("2026-08-28", "fail", INCIDENT, commit="c28"),
           short("2026-08-29", "fail", OTHER), short("2026-08-30", "pass")]
     assert q.last_pass(rs, "tpu").commit == "full"
@@ -78,7 +79,7 @@ def test_a_short_run_is_kept_but_never_the_series_last_pass_or_streak():
     assert (s.runs, s.fingerprint, s.last_pass.commit) == (1, INCIDENT.fingerprint, "full")
     assert q.strip(rs, "tpu") == "PF" and q.flakiness(rs, "tpu") == 1.0
     assert q.regression_range(rs, "tpu") == ("full", "c28")
-    assert [r.commit for r in q.in_series(rs, "tpu", "moe-canary")] == ["full", "s", "c28", "s", "s"]
+    assert [r.commit for r in series.in_series(rs, "tpu", "moe-canary")] == ["full", "s", "c28", "s", "s"]
     assert q.occurrences(rs)[OTHER.fingerprint].count == 1  # its failure is still an occurrence
     assert q.last_pass([short("2026-08-27", "pass")], "tpu") is None
 
@@ -304,7 +305,7 @@ def test_cache_masked_across_runs():
           _with_cache(rec("2026-08-27", "fail", INCIDENT), READ_FAILED, attempts=4)]
     assert q.cache_masked(rs, "tpu")
     assert q.cache_masked(rs, "tpu", INCIDENT.fingerprint)
-    assert q.cache_read_failed(rs[1]) and not q.cache_read_failed(rs[0])
+    assert rs[1].cache_read_failed() and not rs[0].cache_read_failed()
     # the same failure on a warm run: the cache does not explain it
     rs.append(_with_cache(rec("2026-08-28", "fail", INCIDENT), WARM))
     assert not q.cache_masked(rs, "tpu")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from canary.notify.compose import Facts, LastPass
+from canary.notify.model import Facts, LastPass
 from canary.history.queries import WindowCommit
 from canary.report.after_run import after_run, loss_line
 from canary.report.summary import run_summary

@@ -11,14 +11,17 @@ from dataclasses import replace
 
 from canary.history import queries
 from canary.judge.classify import classify
-from canary.history import PENDING_RECORD, open_store, record_run
+from canary.history import open_store, record_run
 from canary.notify import send
-from canary.notify.compose import INFRA_LABEL, Facts, new_issue, recurrence_comment
-from canary.notify.facts import facts_for, lane_window
+from canary.notify.compose import INFRA_LABEL, new_issue, recurrence_comment
+from canary.notify.model import Facts
+from canary.history.lanes import lane_window
+from canary.notify.facts import facts_for
 from canary.record import Attempt, RunRecord
+from canary.run.directory import PENDING_RECORD
 from canary.signature import make
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
-from notify_records import failing, passing
+from notify_records import failing, no_git, passing
 
 V_OLD = {"canary": "0.1.0", "python": "3.11.7", "jax": "0.6.0", "jaxlib": "0.6.0", "libtpu": "0.0.15",
          "optax": "0.2.4", "ferry": "a" * 64}
@@ -58,9 +61,13 @@ def test_infrastructure_streak_alerts_after_two_days():
 
 def test_infrastructure_failures_are_posted_under_their_own_label_apart_from_regressions(github, client, spool_dir):
     history = [passing(date="2026-08-25")]
+
+    def no_commits(good, bad):  # the regression window's commits do not matter here
+        return []
+
     day1 = never_started("20260826T031700Z-tpu-0001", "2026-08-26")
     history.append(day1)
-    [a] = send(day1, facts_for(day1, history), repo=REPO, client=client).deliveries[0].actions
+    [a] = send(day1, facts_for(day1, history, no_commits), repo=REPO, client=client).deliveries[0].actions
     issue = github.state.issues()[0]
     assert a.kind == "opened" and {lb["name"] for lb in issue["labels"]} == {"canary", INFRA_LABEL}
     assert "bug" not in {lb["name"] for lb in issue["labels"]} and "infrastructure" in issue["title"]
@@ -69,14 +76,14 @@ def test_infrastructure_failures_are_posted_under_their_own_label_apart_from_reg
 
     day2 = never_started("20260827T031700Z-tpu-0002", "2026-08-27")
     history.append(day2)
-    [a] = send(day2, facts_for(day2, history), repo=REPO, client=client).deliveries[0].actions
+    [a] = send(day2, facts_for(day2, history, no_commits), repo=REPO, client=client).deliveries[0].actions
     assert a.kind == "commented" and a.issue == issue["number"]
     body = github.state.comments(issue["number"])[-1]["body"]
     assert "**No verdict for 2 days**" in body and "the last run that trained was on 2026-08-25" in body
 
     regression = failing(run_id="20260828T031700Z-tpu-0003", date="2026-08-28")
     history.append(regression)
-    [a] = send(regression, facts_for(regression, history), repo=REPO, client=client).deliveries[0].actions
+    [a] = send(regression, facts_for(regression, history, no_commits), repo=REPO, client=client).deliveries[0].actions
     assert a.kind == "opened" and a.issue != issue["number"]
     reg = next(i for i in github.state.issues() if i["number"] == a.issue)
     assert {lb["name"] for lb in reg["labels"]} == {"canary", "bug"}
@@ -113,7 +120,7 @@ def test_history_json_has_the_lane_window_with_versions(tmp_path):
     w = lane_window([good, bad], "tpu", commits=lambda g, b: commits[(g, b)])
     assert w["last_pass"] == good.run_id and w["commits"][0]["watched"] is True
     assert [v["name"] for v in w["versions"]] == ["jax", "jaxlib", "libtpu", "ferry"]
-    assert lane_window([good, bad, passing(run_id="p2", date="2026-08-29")], "tpu") is None  # passing again
+    assert lane_window([good, bad, passing(run_id="p2", date="2026-08-29")], "tpu", no_git) is None  # passing again
 
 
 # ----------------------------------------------------------------------------- a record that survives the runner

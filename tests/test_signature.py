@@ -138,7 +138,7 @@ def test_resource_exhausted_at_compile():
     s = sig_of("resource-exhausted-compile.log")
     assert s.kind == "compile_error"
     assert s.exception == "XlaRuntimeError"
-    assert s.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>."
+    assert s.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>"
     other = extract(log("resource-exhausted-compile.log").replace("58004733952", "57982058496")
                     .replace("pid=30112", "pid=998").replace("10.128.0.41", "10.128.0.7"))
     assert other.fingerprint == s.fingerprint

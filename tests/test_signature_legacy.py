@@ -7,7 +7,7 @@ from pathlib import Path
 
 from canary.history import open_store
 from canary.notify import notify
-from canary.notify.compose import issue_fingerprint
+from canary.notify.markers import issue_fingerprint
 from canary.record import Attempt, RunRecord
 from canary.signature import current, extract, gate_signature
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
@@ -50,6 +50,15 @@ def test_an_issue_opened_before_the_rules_changed_gets_the_comment_of_the_later_
     assert len(github.state.issues()) == 1
     [comment] = github.state.comments(number)
     assert "Recurred on" in comment["body"] and sig.fingerprint in comment["body"]
+    # the issue now carries today's fingerprint under its own: a later run finds it without the history
+    [issue] = github.state.issues()
+    assert issue["body"].splitlines()[:2] == [f"<!-- canary:fingerprint={old_fp} -->",
+                                              f"<!-- canary:also-fingerprint={sig.fingerprint} -->"]
+    assert issue_fingerprint(issue["body"]) == old_fp
+    res = notify(_run("20260716T021003Z-gpu2-0f1e", sig, started="2026-07-16T02:10:03+00:00"), [], repo=REPO,
+                 client=client)
+    assert [(a.kind, a.issue) for a in res.deliveries[-1].actions] == [("commented", number)]
+    assert github.state.issues()[0]["body"].count("also-fingerprint") == 1
 
 
 def test_the_same_log_read_by_todays_rules_finds_the_issue_without_a_history(github, client, spool_dir):
@@ -71,19 +80,18 @@ def test_the_same_log_read_by_todays_rules_finds_the_issue_without_a_history(git
 
 
 def test_an_exact_match_is_preferred_and_another_failure_opens_its_own_issue(github, client, spool_dir, tmp_path):
+    sig = extract((HERE / "logs" / "deadline-exceeded-init.log").read_text())
+    # an open issue of today's fingerprint wins over the one an earlier canary opened under an older one
+    old = _file(github, OLD_ISSUE)
+    exact = github.state.add_issue(REPO, "[canary-gpu2] today's", OLD_ISSUE["body"].replace(
+        issue_fingerprint(OLD_ISSUE["body"]), sig.fingerprint), ["canary", "bug"])["number"]
     store = open_store(str(tmp_path / "history.sqlite3"))
     for r in OLD_RECORDS:
         store.append(r)
-    old = _file(github, OLD_ISSUE)
-    sig = extract((HERE / "logs" / "deadline-exceeded-init.log").read_text())
-    first = notify(_run("20260715T021003Z-gpu2-7a8b", sig), repo=REPO, client=client, store=store)
-    assert first.deliveries[-1].status == "sent"
-    store.append(_run("20260715T021003Z-gpu2-7a8b", sig))  # the runner records a run before it notifies
-    exact = github.state.add_issue(REPO, "[canary-gpu2] today's", OLD_ISSUE["body"].replace(
-        issue_fingerprint(OLD_ISSUE["body"]), sig.fingerprint), ["canary", "bug"])["number"]
     res = notify(_run("20260716T021003Z-gpu2-5b6c", sig, started="2026-07-16T02:10:03+00:00"), repo=REPO,
                  client=client, store=store)
     assert [(a.kind, a.issue) for a in res.deliveries[-1].actions] == [("commented", exact)] and exact != old
+    assert "also-fingerprint" not in github.state.issues()[0]["body"]  # nothing to tie: it had its own
 
     other = extract((HERE / "logs" / "nccl-interface.log").read_text())
     res = notify(_run("20260717T021003Z-gpu2-3d4e", other, started="2026-07-17T02:10:03+00:00"), repo=REPO,

@@ -5,7 +5,8 @@ the local GitHub server."""
 import dataclasses
 
 from canary.notify import send
-from canary.notify.compose import Facts, fingerprint_marker, group_marker
+from canary.notify.markers import fingerprint_marker, group_marker
+from canary.notify.model import Facts
 from canary.signature import extract
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing

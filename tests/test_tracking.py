@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from canary.workload import tracking
-from canary.workload.tracking import WANDB_FILE, open_tracker, resolve_mode, run_context
+from canary.run.directory import WANDB_FILE
+from canary.workload.tracking import open_tracker, resolve_mode, run_context
 
 KEY = "k" * 40
 

@@ -25,7 +25,7 @@ be tested (canary exits 2 there: a ferry that does not validate, an option it la
 result: an import error, a missing dependency) is skipped, as ``git bisect skip`` does.
 
 Judging a child's outcome and reading git's answers are pure (:mod:`canary.bisect.judge`); the
-git it needs is :mod:`canary.bisect.git`; children and git bisect are run only by ``bisect``.
+git it needs is :mod:`canary.git`; children and git bisect are run only by ``bisect``.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from canary.bisect.git import git, newest, resolve, subject, toplevel, worktree
 from canary.bisect.judge import choose_test, judge_lower, judge_run, parse_git_bisect, test_command
+from canary.git import git, newest, resolve, subject, toplevel, worktree
 from canary.errors import CanaryError, ConfigError
 
 __all__ = ["BisectOptions", "BisectResult", "Step", "bisect", "check", "choose_test", "judge_lower", "judge_run",

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, lane_option
 from canary.render import console
 
 VERDICT_STYLE = {"good": "bold green", "bad": "bold red", "skip": "bold yellow"}
@@ -82,7 +83,7 @@ def render(result, c) -> None:
 
 
 @click.command()
-@click.option("--lane", default=None, help="The failing lane [default: the --run's].")
+@lane_option("The failing lane [default: the --run's].")
 @click.option("--good", default=None, metavar="REV", help="A revision where the lane passed (the last pass).")
 @click.option("--bad", default=None, metavar="REV", help="A revision where it fails (the first failure).")
 @click.option("--package", "packages", multiple=True, metavar="NAME",
@@ -98,8 +99,7 @@ def render(result, c) -> None:
 @click.option("--test", "test", type=click.Choice(["lower", "run"]), default=None,
               help="lower: cross-lower the lane's train step; run: train the cpu lane [default: lower, or what "
                    "the --run's failure needs].")
-@click.option("--ferry", default=None, help="Ferry name (each revision's own ferries/) or TOML path "
-                                            "[default: the --run's, else moe-canary].")
+@ferry_option(None, note="the --run's, else moe-canary", more=" (each revision's own ferries/)")
 @click.option("--fingerprint", default=None, help="The signature fingerprint that counts as bad "
                                                   "[default: the --run's, else the one the failing end shows].")
 @click.option("--run", "run", default=None, metavar="RUN_DIR",
@@ -166,7 +166,7 @@ def bisect(lane, good, bad, packages, old, new, python, cache, test, ferry, fing
     from canary.errors import ConfigError
 
     if run is not None:
-        from canary.commands.notify import load_record
+        from canary.run.directory import load_record
 
         record = load_record(run, Path("runs"))
         lane = lane or record.lane

@@ -8,16 +8,15 @@ import click
 from rich.markup import escape
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, history_option
 from canary.doctor import DoctorOptions, diagnose
 from canary.render import console
 
 
 @click.command()
 @click.argument("lane")
-@click.option("--ferry", default="moe-canary", show_default=True, metavar="NAME|PATH",
-              help="The run's ferry: the history and git checks read its series (lane, ferry).")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history the run records to [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@ferry_option(metavar="NAME|PATH", help="The run's ferry: the history and git checks read its series (lane, ferry).")
+@history_option()
 @click.option("--cache-dir", default=None, metavar="URL", help="The run's compilation cache [default: the lane's].")
 @click.option("--ray-address", default=None, metavar="URL",
               help="A ray lane's job server [default: RAY_ADDRESS, else the lane's].")

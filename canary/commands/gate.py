@@ -10,16 +10,17 @@ from rich.markup import escape
 
 from canary.judge import gates as gates_mod
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import gates_option, lane_option
 from canary.record import jsonable
 from canary.render import console, fmt, gates_table, verdict_line
-from canary.run.runner import judge_path
+from canary.run.gate import judge_path
 
 
 @click.command()
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--lane", default=None, help="Whose gates apply [default: the run's own lane, from its result.json "
-                                           "or the config line of a tracker file canary wrote].")
-@click.option("--gates", default=None, help="Gates name or TOML path [default: the run's ferry, else moe-canary].")
+@lane_option("Whose gates apply [default: the run's own lane, from its result.json "
+             "or the config line of a tracker file canary wrote].")
+@gates_option("the run's ferry, else moe-canary")
 @json_option
 @handle_errors
 def gate(path, lane, gates, as_json):

@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, gates_option
 from canary.render import console, fmt
 
 
@@ -34,8 +35,8 @@ def golden() -> None:
                    "rounding alone (another CPU, another library build) moves the loss curve.")
 @click.option("--window", type=click.IntRange(min=1), default=None,
               help="Steps per loss window [default: 20 on cpu lanes, 1 (per step) elsewhere].")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
-@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@ferry_option()
+@gates_option()
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write it [default: the golden the lane's gates name, else gates/<ferry>.<lane>.golden.json].")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
@@ -87,8 +88,8 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
 @click.argument("lane")
 @click.argument("new", required=False, type=click.Path(exists=True, path_type=Path))
 @click.option("--rev", default="HEAD", show_default=True, help="Without NEW: the commit whose golden is the old side.")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
-@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@ferry_option()
+@gates_option()
 @click.option("--all", "show_all", is_flag=True, help="Show unchanged rows too.")
 @json_option
 @handle_errors
@@ -113,7 +114,7 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
     verdict = None
     if result.run_dir is not None:
         from canary.judge.gates import verdict as verdict_of
-        from canary.run.runner import judge_path
+        from canary.run.gate import judge_path
 
         verdict = verdict_of(judge_path(result.run_dir, lane, gates).results)
     if as_json:

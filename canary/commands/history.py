@@ -5,31 +5,16 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.markup import escape
 
-from canary.history import queries
 from canary.commands._common import emit_json, handle_errors, json_option
-from canary.history import known_lane, open_store
+from canary.commands._options import ferry_option, history_option, lane_option
+from canary.history import queries, series
+from canary.judge.classify import said
 from canary.record import RunRecord
-from canary.render import console, fmt, narrow_table, verdict_strip
-from canary.report.model import run_cache
-
-
-def cache_facts(cache: dict[str, Any] | None) -> str:
-    """``warm 12/12 hits``, ``cold``, ``warm 3/12 hits, 1 read error``; ``—`` when unknown."""
-    if not cache:
-        return "—"
-    parts = [str(cache.get("mode") or "?")]
-    if cache.get("requests"):
-        parts.append(f"{cache.get('hits', 0)}/{cache['requests']} hits")
-    errors = cache.get("errors")
-    if errors:
-        n = len(errors) if isinstance(errors, (list, tuple)) else errors
-        parts.append(f"{n} read error{'s' if n != 1 else ''}")
-    return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
+from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 
 
 def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
@@ -38,49 +23,6 @@ def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
 
     note = program_note(r, records)
     return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
-
-
-def series_summary(records: list[RunRecord], key: queries.SeriesKey, last: int) -> dict[str, Any]:
-    """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
-    from canary.notify.facts import lane_window
-
-    lane, ferry = key.lane, key.ferry
-    s = queries.current_streak(records, lane, ferry=ferry)
-    lp = queries.last_pass(records, lane, ferry=ferry)
-    infra = queries.infrastructure_streak(records, lane, ferry=ferry)
-    runs = queries.in_series(records, lane, ferry)
-    return {
-        "series": str(key), "lane": lane, "ferry": ferry,
-        "strip": queries.strip(records, lane, last, ferry=ferry),
-        "runs": len(runs),
-        "short_runs": sum(queries.is_short(r) for r in runs),
-        "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
-        "last_pass": lp.run_id if lp else None,
-        "streak": {
-            "runs": s.runs, "days": s.days, "consecutive_days": s.consecutive_days,
-            "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
-            "first_failure": s.first_failure.run_id if s.first_failure else None,
-            "daily_ordinal": s.daily_ordinal,
-            "confirmed": s.confirmed,
-        },
-        "window": lane_window(records, lane, ferry=ferry),
-        "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
-                           "since": infra.first.run_id if infra.first else None},
-    }
-
-
-def history_report(location: str | None, lane: str | None, since: str | None, last: int,
-                   ferry: str | None = None) -> dict[str, Any]:
-    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
-    if lane is not None and not records:
-        known_lane(lane, store)
-    return {
-        "location": store.location,
-        "records": records,
-        "series": [series_summary(records, key, last) for key in queries.series_keys(records)],
-        "occurrences": queries.occurrences(records),
-    }
 
 
 def render_changes(location: str, steps: list, c) -> None:
@@ -101,14 +43,13 @@ def render_changes(location: str, steps: list, c) -> None:
 
 
 @click.group(invoke_without_command=True)
-@click.option("--lane", default=None, help="Only this lane's runs.")
-@click.option("--ferry", default=None, metavar="NAME", help="Only this ferry's runs (the series is lane and ferry).")
+@lane_option("Only this lane's runs.")
+@ferry_option(None, help="Only this ferry's runs (the series is lane and ferry).", metavar="NAME")
 @click.option("--changes", "show_changes", is_flag=True,
               help="List the steps (change points) in throughput, compile time, peak memory and final loss "
                    "over each lane's passing runs, instead of the runs.")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@history_option()
 @click.option("--last", type=click.IntRange(min=1), default=30, show_default=True,
               help="Show this many most recent runs (the JSON has all that match).")
 @json_option
@@ -131,7 +72,10 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"history": history}
         return
-    report = history_report(history, lane, since, last, ferry)
+    from canary.git import checkout_commits
+    from canary.history.lanes import history_report
+
+    report = history_report(history, lane, since, last, ferry, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
     if show_changes:
         from canary.history.changes import changes
@@ -149,7 +93,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             "location": report["location"],
             "series": report["series"],
             "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [{**r.to_dict(), "series": str(queries.series_of(r)), "short": queries.is_short(r)}
+            "records": [{**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)}
                         for r in records],
             "programs": {r.run_id: program_note(r, records) for r in records},
         })
@@ -167,12 +111,12 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
-        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if queries.is_short(r) else "")
+        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if series.is_short(r) else "")
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
-            r.classification or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
+            said(r.classification, r.attempts) or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
             fmt(r.final_loss),
-            cache_facts(run_cache(r)), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
+            cache_brief(r.run_cache()), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
         )
     c.print(t)
     width = max(len(s["series"]) for s in report["series"])
@@ -193,9 +137,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
 
 @history.command("import")
 @click.argument("run_dir", type=click.Path(exists=True, path_type=Path))
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: the one given to `canary history`, else $CANARY_HISTORY, "
-                   "else SQLite in the user data dir].")
+@history_option("the one given to `canary history`, else $CANARY_HISTORY, else SQLite in the user data dir")
 @json_option
 @click.pass_context
 @handle_errors

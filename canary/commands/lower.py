@@ -5,58 +5,20 @@ from __future__ import annotations
 import sys
 
 import click
-from rich.markup import escape
-from rich.table import Table
 
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
-from canary.render import console
-
-
-def render_report(report, c) -> None:
-    t = Table(title=f"cross-platform lowering of {report.ferry}", title_justify="left")
-    for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "program", "result"):
-        t.add_column(col)
-    for p in report.platforms:
-        t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, f"{p.batch_size} x {p.seq_len}",
-                  f"{p.seconds:.2f}", (p.fingerprint or "—")[:12], "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
-    c.print(t)
-    for p in report.platforms:
-        for note in p.notes:
-            c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
-        if p.program and p.program.get("message"):
-            c.print(("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",
-                    highlight=False)
-            for cause in p.program.get("causes") or []:
-                c.print(f"  likely cause: {cause}", markup=False, highlight=False)
-        if p.ok:
-            continue
-        c.print(f"[bold red]{p.platform}[/] (lane {p.lane}):", highlight=False)
-        c.print(p.error, markup=False, highlight=False)
-        if p.block_shape is not None:
-            c.print(f"  kernel       {p.kernel}", markup=False)
-            c.print(f"  grouped mm   {p.gmm or 'unknown'}" + (f" of the {p.projection} projection" if p.projection else ""),
-                    markup=False)
-            c.print(f"  array shape  {tuple(p.array_shape)}", markup=False)
-            c.print(f"  block shape  {tuple(p.block_shape)}", markup=False)
-            c.print(f"  diagnosis    {p.diagnosis}", markup=False)
-            others = [f for f in p.failures if (f["gmm"], f["projection"]) != (p.gmm, p.projection)]
-            for f in others:
-                c.print(f"  also fails   {f['gmm']} of the {f['projection']} projection: "
-                        f"block {tuple(f.get('block_shape') or ())} on {f.get('tensor') or f.get('operand')} "
-                        f"{tuple(f.get('array_shape') or ())}",
-                        markup=False)
+from canary.commands._options import ferry_option, history_option, lane_option
+from canary.render import console, lowering_report
 
 
 @click.command()
-@click.option("--lane", default=None, help="Lower this lane's settings [default: each platform's own lane].")
+@lane_option("Lower this lane's settings [default: each platform's own lane].")
 @click.option("--platform", "platforms", multiple=True, type=click.Choice(["cpu", "tpu", "cuda"]),
               help="Target platform; repeat for several [default: the lane's, or every accelerator lane's].")
 @kernel_options
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The run history whose last pass's program each fingerprint is compared with "
-                   "[default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@ferry_option()
+@history_option()
 @click.option("--no-history", is_flag=True, help="Compare with no run history.")
 @json_option
 @handle_errors
@@ -84,5 +46,5 @@ def lower(lane, platforms, tiling, ragged_dot, ferry, history, no_history, as_js
     if as_json:
         emit_json(report.to_dict())
     else:
-        render_report(report, console())
+        lowering_report(report, console())
     sys.exit(0 if report.ok else 1)

@@ -8,15 +8,15 @@ import click
 from rich.markup import escape
 
 from canary.commands._common import emit_json, handle_errors, json_option
+from canary.commands._options import ferry_option, history_option, lane_option
 from canary.render import console
 
 
 @click.command()
-@click.option("--lane", default=None, help="Only this lane's runs [default: every lane].")
-@click.option("--ferry", default=None, metavar="NAME", help="Only this ferry's runs [default: every ferry].")
+@lane_option("Only this lane's runs [default: every lane].")
+@ferry_option(None, help="Only this ferry's runs [default: every ferry].", metavar="NAME")
 @click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="The history store [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@history_option()
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True,
               help="Where the page is written.")
 @json_option

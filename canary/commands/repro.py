@@ -9,7 +9,8 @@ import click
 
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
-from canary.render import cache_line, console, gates_table, verdict_line
+from canary.commands._options import ferry_option
+from canary.render import cache_line, console, gates_table, lowering_report, verdict_line
 
 
 @click.command()
@@ -21,7 +22,7 @@ from canary.render import cache_line, console, gates_table, verdict_line
                    "(a difference fails as cache_inconsistency).")
 @click.option("--steps", type=click.IntRange(min=1), default=10, show_default=True,
               help="Steps to run where the lane's hardware is present.")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name or TOML path.")
+@ferry_option()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where the run directory is created.")
 @kernel_options
@@ -47,9 +48,7 @@ def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as
         c = console()
         if not result.hardware.present:
             c.print(f"[bold yellow]{result.message}[/]", highlight=False)
-            from canary.commands.lower import render_report
-
-            render_report(result.lowering, c)
+            lowering_report(result.lowering, c)
             c.print("cache: not used (a lowering compiles nothing, so nothing is read or written)")
         else:
             run = result.run

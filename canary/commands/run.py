@@ -9,16 +9,19 @@ import click
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from canary.run import signals
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
-from canary.commands.notify import check_run_notify, notify_after_run, render_result, run_notify_options
+from canary.commands._options import ferry_option, gates_option, history_option, run_notify, run_notify_options
 from canary.config import MAX_STEPS, source_note
-from canary.run.metrics import as_float, workload_warnings
-from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, verdict_line
+from canary.record import as_float
+from canary.render import (cache_line, console, failure_line, fmt, gates_table, history_line, notify_result,
+                           verdict_line)
 from canary.report.after_run import after_run
+from canary.run import signals
+from canary.run.metrics import workload_warnings
 from canary.run.runner import RunOptions, run_canary
 from canary.run.spec import CacheSpec
+from canary.textio import printable
 
 
 class RichProgress:
@@ -62,7 +65,8 @@ def _workload_warnings(result) -> list[str]:
     if not result.attempts:
         return skipped
     try:
-        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace")) + skipped
+        with open(result.attempts[-1].log_path, errors="replace") as log:  # streamed: a log may be huge
+            return workload_warnings(iter(lambda: log.readline(1 << 16), "")) + skipped
     except OSError:
         return skipped
 
@@ -78,9 +82,9 @@ def _shown(path: str) -> str:
 @click.option("--steps", type=click.IntRange(min=1, max=MAX_STEPS),
               help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
                    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
-@click.option("--ferry", default="moe-canary", show_default=True, help="Ferry name (in ferries/) or path to a ferry TOML: the built-in model, or a command ferry "
-                   "wrapping a team's own trainer (README: Wrapping an existing canary).")
-@click.option("--gates", default=None, help="Gates name or TOML path [default: the ferry's name].")
+@ferry_option(more=": the built-in model, or a command ferry wrapping a team's own trainer "
+                   "(README: Wrapping an existing canary)")
+@gates_option()
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
               help="Where run directories are created.")
 @kernel_options
@@ -92,8 +96,7 @@ def _shown(path: str) -> str:
               help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].")
 @click.option("--ray-address", default=None, metavar="URL",
               help="A ray lane's job server (e.g. http://127.0.0.1:8265) [default: RAY_ADDRESS, else the lane's].")
-@click.option("--history", "history", default=None, metavar="PATH|gs://BUCKET/PREFIX",
-              help="Where the run is recorded [default: $CANARY_HISTORY, else SQLite in the user data dir].")
+@history_option()
 @click.option("--no-history", is_flag=True, help="Do not record the run in the history.")
 @click.option("--job-id", default=None, help="The scheduler's job id, for the run's context [default: $CANARY_JOB_ID].")
 @click.option("--ci-run-url", default=None, help="The CI run's URL [default: from GitHub Actions' environment].")
@@ -112,7 +115,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
 
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
-    notifying = check_run_notify(notify_opts)  # bad notify flags fail now, not after training
+    notifying = run_notify(notify_opts)  # bad notify flags fail now, not after training
     both = cache_mode == "both" and not cold
     cache = CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir)
     opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
@@ -138,12 +141,16 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         finally:
             bars.stop()
         stopped = signals.requested() if result.verdict == signals.CANCELLED else None
-    notifying = notifying and stopped is None  # a stopped run is no regression: nothing to tell
-    said = notify_after_run(result, notify_opts, history, not no_history) if notifying else None  # never changes the verdict
+    said = None
+    if notifying and stopped is None:  # a stopped run is no regression: nothing to tell
+        from canary.notify.after_run import notify_after_run
+
+        said = notify_after_run(result, notifying, history, not no_history,  # never changes the verdict
+                                log=lambda msg: click.echo(f"canary: {msg}", err=True))
     warnings = _workload_warnings(result)
     after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
-        err.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+        err.print(f"[yellow]note:[/] {escape(printable(note))}", highlight=False)
     if as_json:
         emit_json({**result.to_dict(), "warnings": warnings, "after_run": after.to_dict(),
                    **({"notify": said.to_dict()} if said else {})})
@@ -160,7 +167,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             out_c.print(f"loss {after.loss_line}", highlight=False)
         if result.error and result.verdict != signals.CANCELLED:
             out_c.print("[bold red]training failed:[/]")
-            out_c.print(result.error, markup=False, highlight=False)
+            out_c.print(printable(result.error), markup=False, highlight=False)
         s = result.summary
         facts = [f"steps {fmt(result.steps_completed)}", f"final loss {fmt(result.final_loss)}"]
         if "throughput/tokens_per_second" in s:
@@ -173,17 +180,17 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         if result.context.get("golden_note"):
             out_c.print(f"[yellow]note:[/] {escape(result.context['golden_note'])}", highlight=False)
         for w in warnings:
-            out_c.print(f"[yellow]warning:[/] {w}", highlight=False)
+            out_c.print(f"[yellow]warning:[/] {escape(printable(w))}", highlight=False)
         if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
         out_c.print(history_line(result.context.get("history"), result))
         if said:
-            render_result(said, False)
+            notify_result(said)
     if result.context.get("disk"):  # the verdict is given; what could not be written is said
-        click.echo(f"canary: {result.context['disk']}", err=True)
+        click.echo(f"canary: {printable(str(result.context['disk']))}", err=True)
         sys.exit(1)
     if stopped is not None:
-        click.echo(f"canary: {result.error}; the run is recorded as cancelled", err=True)
+        click.echo(f"canary: {printable(result.error or '')}; the run is recorded as cancelled", err=True)
         sys.exit(signals.exit_code(stopped))
     sys.exit(0 if result.verdict == "pass" else 1)

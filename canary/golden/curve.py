@@ -22,7 +22,7 @@ configured, the batch split over 4 forced host devices, every other ragged_dot b
 computes the same function, and on x86 the program compiled for each older instruction set);
 on an accelerator lane, repeated runs on the lane itself.
 
-Everything here but ``read``/``write``/``load_golden``/``committed_text`` is pure.
+Everything here is pure; reading and writing golden files is :mod:`canary.golden.store`'s.
 """
 
 from __future__ import annotations
@@ -30,8 +30,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
-import subprocess
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -151,6 +150,37 @@ class Golden:
             )
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ConfigError(f"{path or 'golden'}: not a golden file ({type(e).__name__}: {e})") from None
+
+    def check(self) -> "Golden":
+        """The golden, when it can judge a run; bad input (naming the key) when a hand edit broke it:
+        checked when it is loaded, before any attempt trains."""
+        where = self.path or "golden"
+
+        def bad(key: str, why: str) -> ConfigError:
+            return ConfigError(f"{where}: invalid golden:\n  {key}: {why}")
+
+        for key, value in (("steps", self.steps), ("window", self.window), ("ferry_version", self.ferry_version)):
+            if value < 1:
+                raise bad(key, f"{value} must be 1 or more")
+        if not self.windows:
+            raise bad("loss_windows", "empty: a golden needs at least one window")
+        if not math.isfinite(self.final_loss):
+            raise bad("final_loss", f"{self.final_loss} is not a finite number")
+        for i, w in enumerate(self.windows):
+            if not math.isfinite(w.mean) or not math.isfinite(w.spread) or w.spread < 0:
+                raise bad(f"loss_windows.{i}", "mean and spread must be finite numbers (spread 0 or more)")
+            if not 0 <= w.first <= w.last:
+                raise bad(f"loss_windows.{i}.steps", f"[{w.first}, {w.last}] is not a range of steps")
+            if w.rtol is not None and not (math.isfinite(w.rtol) and w.rtol >= 0):
+                raise bad(f"loss_windows.{i}.rtol", f"{w.rtol} must be a finite number, 0 or more")
+        for name, t in self.tolerance.items():
+            for field_name in ("rtol", "observed", "factor", "floor"):
+                value = getattr(t, field_name)
+                if not (math.isfinite(value) and value >= 0):
+                    raise bad(f"tolerance.{name}.{field_name}", f"{value} must be a finite number, 0 or more")
+        if "loss_curve" not in self.tolerance and any(w.rtol is None for w in self.windows):
+            raise bad("tolerance.loss_curve", "missing, and a window has no rtol of its own")
+        return self
 
 
 def _r(x: float | None, digits: int = 6) -> float | None:
@@ -297,9 +327,14 @@ def dumps(golden: Golden) -> str:
 
 def loads(text: str, path: str = "") -> Golden:
     try:
-        return Golden.from_dict(json.loads(text), path)
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path or 'golden'}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path or 'golden'}: not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path or 'golden'}: not a golden file (a JSON {type(data).__name__}, not an object)")
+    return Golden.from_dict(data, path).check()
 
 
 # ----------------------------------------------------------------------------- files
@@ -317,78 +352,3 @@ def resolve_path(gates_path: Path, ref: str) -> Path:
     """A gates file's ``golden`` reference: relative to the gates file's directory."""
     p = Path(ref)
     return p if p.is_absolute() else Path(gates_path).parent / p
-
-
-def read(path: Path) -> Golden:
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read the golden: {e.strerror}") from None
-    return loads(text, str(path))
-
-
-def write(golden: Golden, path: Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(golden))
-    return path
-
-
-def lane_golden_path(ferry: str, lane: str, gates: str | None = None) -> Path | None:
-    """Where the gates file of ``ferry`` says ``lane``'s golden is (None: it names none)."""
-    from canary.config import load_gates
-
-    gates_file, gates_path = load_gates(gates or ferry)
-    ref = gates_file.lane(lane).golden
-    return resolve_path(gates_path, ref) if ref else None
-
-
-def pinned_golden_path(ferry: str, lane: str) -> Path | None:
-    """The golden of ``ferry`` on ``lane`` where the gates files are searched (a ``gates/`` folder in
-    the working directory, then the pinned ``gates/``): ``gates/<ferry>.<lane>.golden.json``."""
-    from canary.config import search_dirs
-
-    return next((p for d in search_dirs("gates") if (p := d / file_name(ferry, lane)).is_file()), None)
-
-
-def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None,
-                ferry_version: int | None = None) -> Golden | None:
-    """The golden the gates judge ``lane`` against, or None when its gates name none (the loose
-    lanes). For reports: ``windows`` with ``tolerance['loss_curve'].rtol`` is the band.
-
-    A gates file copied elsewhere names its golden relative to itself, where there is none: then
-    the pinned golden of the same ferry, version (``ferry_version``, when given) and lane is used,
-    and its ``note`` says so; with no such golden, the error says how to point at one."""
-    path = lane_golden_path(ferry, lane, gates)
-    if path is None:
-        return None
-    if path.is_file() or gates is None or path.name != file_name(ferry, lane):
-        return read(path)  # a gates file naming another golden than the ferry's own: that one, or an error
-    pinned = pinned_golden_path(ferry, lane)
-    found = read(pinned) if pinned is not None and pinned.resolve() != path.resolve() else None
-    same = found is not None and (found.ferry, found.lane) == (ferry, lane)
-    if same and ferry_version in (None, found.ferry_version):
-        return replace(found, note=f"{path} is not there, so the gates of {gates} judge against the pinned golden "
-                                   f"of {ferry} v{found.ferry_version} on {lane}: {pinned}")
-    if found is not None:
-        why = (f"the pinned golden {pinned} is for {found.ferry} v{found.ferry_version} on {found.lane}, not "
-               f"{ferry}{f' v{ferry_version}' if ferry_version is not None else ''} on {lane}")
-    else:
-        why = f"no pinned golden of {ferry} on {lane} ({file_name(ferry, lane)}) was found either"
-    raise ConfigError(f"{path}: cannot read the golden: the gates file {gates} names it relative to itself, and "
-                      f"{why}. Set `golden` under [lanes.{lane}] of {gates} to a golden's absolute path, copy the "
-                      f"golden beside it, or record one there: canary golden record {lane} --gates {gates}")
-
-
-def committed_text(path: Path, rev: str = "HEAD") -> str | None:
-    """The golden file as committed at ``rev`` (None: not in git, or not committed there)."""
-    path = Path(path).resolve()
-    try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True,
-                             text=True, check=True).stdout.strip()
-        rel = path.relative_to(Path(top).resolve())
-        return subprocess.run(["git", "show", f"{rev}:{rel.as_posix()}"], cwd=top, capture_output=True, text=True,
-                              check=True).stdout
-    except (OSError, ValueError, subprocess.CalledProcessError):
-        return None

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from canary.golden import curve as golden_mod
+from canary.golden import store as golden_store
 from canary.config import load_gates
 from canary.errors import ConfigError
+from canary.git import committed_text
 from canary.golden.curve import Golden
 from canary.run.metrics import as_float, load_run_metrics
 
@@ -106,19 +108,19 @@ def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
 
 def compare(lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe-canary",
             gates: str | None = None) -> DiffResult:
-    path = golden_mod.lane_golden_path(ferry, lane, gates)
+    path = golden_store.lane_golden_path(ferry, lane, gates)
     if path is None:
         _, gates_path = load_gates(gates or ferry)
         path = gates_path.parent / golden_mod.file_name(ferry, lane)
     if new is None:
-        old_text = golden_mod.committed_text(path, rev)
+        old_text = committed_text(path, rev)
         if old_text is None:
             raise ConfigError(f"{path} is not committed at {rev}: nothing to compare it with (give NEW)")
         old = golden_mod.loads(old_text, f"{path}@{rev}")
-        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_mod.read(path)))
-    old = golden_mod.read(path)
+        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_store.read(path)))
+    old = golden_store.read(path)
     new = Path(new)
     if new.is_dir():
         return DiffResult(str(path.name), f"the golden run {new.name} would record (one run: no tolerances)",
                           diff(old, from_run(new, old), tolerances=False), run_dir=new)
-    return DiffResult(str(path.name), str(new), diff(old, golden_mod.read(new)))
+    return DiffResult(str(path.name), str(new), diff(old, golden_store.read(new)))

@@ -33,10 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from canary.golden import curve as golden_mod
+from canary.golden import store as golden_store
 from canary import host as host_mod
 from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
 from canary.git import head_commit
+from canary.run.directory import METRICS_FILE, RESULT_FILE, read_result
 from canary.run.metrics import load_run_metrics
 from canary.run.spec import NUDGE_ENV, CacheSpec
 
@@ -98,7 +100,7 @@ def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_on
 
 def default_path(ferry: str, lane: str, gates: str | None = None) -> Path:
     """The golden the lane's gates name, else ``<ferry>.<lane>.golden.json`` beside the gates file."""
-    named = golden_mod.lane_golden_path(ferry, lane, gates)
+    named = golden_store.lane_golden_path(ferry, lane, gates)
     if named:
         return named
     _, gates_path = load_gates(gates or ferry)
@@ -145,11 +147,11 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     stored = _stored(stored_path, lane.name) if perf_only else None
     done: list[dict[str, Any]] = []
     if source is not None:
-        dirs = sorted(d for d in Path(source).iterdir() if (d / "result.json").is_file())
+        dirs = sorted(d for d in Path(source).iterdir() if (d / RESULT_FILE).is_file())
         if not dirs:
             raise ConfigError(f"{source}: no recording runs (run directories with a result.json) in it")
         for d in dirs:
-            rec = json.loads((d / "result.json").read_text())
+            rec = read_result(d)
             done.append({"variant": variant_of(d.name), "run_id": rec["run_id"], "run_dir": str(d),
                          "verdict": rec["verdict"], "error": rec.get("error"), "gates": rec.get("gates")})
     else:
@@ -185,14 +187,14 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
                          recorded=recorded)
     if stored is not None:
         g = with_perf_of(stored, g, {**recorded, "command": f"canary golden record {lane.name} --perf-only --runs {runs}"})
-    path = golden_mod.write(g, stored_path) if write else None
+    path = golden_store.write(g, stored_path) if write else None
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
 
 
 def _stored(path: Path, lane: str) -> golden_mod.Golden:
     if not path.is_file():
         raise ConfigError(f"{path}: no golden to re-measure; record one first with `canary golden record {lane}`")
-    return golden_mod.read(path)
+    return golden_store.read(path)
 
 
 def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
@@ -242,7 +244,7 @@ def _best_step(run_dir: Path, summary: dict[str, Any]) -> dict[str, float]:
     older recording), from its per-step durations."""
     tps, median = summary.get("throughput/tokens_per_second"), summary.get("throughput/median_step_seconds")
     try:
-        steps = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines() if line.strip()]
+        steps = [json.loads(line) for line in (run_dir / METRICS_FILE).read_text().splitlines() if line.strip()]
         best = min(s["throughput/duration"] for s in steps[1:])
     except (OSError, ValueError, KeyError):
         return {}
@@ -268,7 +270,7 @@ def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
 
 
 def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:
-    from canary.run.runner import versions
+    from canary.run.workload import versions
 
     return {
         "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),

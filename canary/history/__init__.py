@@ -16,7 +16,6 @@ outage never loses a run and never fails a canary.
 from __future__ import annotations
 
 import importlib
-import json
 import os
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -24,9 +23,9 @@ from typing import Protocol, runtime_checkable
 
 from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
+from canary.run.directory import PENDING_RECORD, RESULT_FILE, read_record, write_record
 
 ENV_HISTORY = "CANARY_HISTORY"
-PENDING_RECORD = "pending-record.json"  # in a run directory: a record the history did not take
 ENV_SPOOL = "CANARY_SPOOL_DIR"
 DEFAULT_FILE = "history.sqlite3"
 
@@ -164,12 +163,10 @@ def write_pending(record: RunRecord) -> str | None:
     """The record the history did not take, kept in its run directory; None when that fails too."""
     if not record.run_dir:
         return None
-    path = Path(record.run_dir) / PENDING_RECORD
     try:
-        path.write_text(json.dumps(record.to_dict(), indent=2))
+        return str(write_record(Path(record.run_dir) / PENDING_RECORD, record))
     except OSError:
         return None
-    return str(path)
 
 
 def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[RunRecord, str]:
@@ -179,14 +176,11 @@ def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[Ru
     run_dir = Path(run_dir)
     if run_dir.is_file():
         run_dir = run_dir.parent
-    source = next((p for p in (run_dir / PENDING_RECORD, run_dir / "result.json") if p.is_file()), None)
+    source = next((p for p in (run_dir / PENDING_RECORD, run_dir / RESULT_FILE) if p.is_file()), None)
     if source is None:
-        raise ConfigError(f"{run_dir}: no {PENDING_RECORD} or result.json here; give a run directory "
+        raise ConfigError(f"{run_dir}: no {PENDING_RECORD} or {RESULT_FILE} here; give a run directory "
                           "(runs/<run_id>, or the unpacked artifact of a scheduled run)")
-    try:
-        record = RunRecord.from_dict(json.loads(source.read_text()))
-    except (ValueError, TypeError, KeyError) as e:
-        raise ConfigError(f"{source}: not a canary run record ({e})") from None
+    record = read_record(source)
     record.context.pop("history", None)  # result.json's note of how the recording went
     store = backend(location or default_location())
     store.append(record)

@@ -1,6 +1,5 @@
 """Questions asked of the run history, as pure functions over records. No I/O.
 
-    series_of(record)                      the record's series: SeriesKey(lane, ferry)
     last_pass(records, "tpu", ferry="moe-canary")
                                            the series' latest passing run
     current_streak(records, "tpu", ferry="moe-canary")
@@ -14,9 +13,9 @@
 A history holds one series per (lane, ferry): two ferries on one lane are two canaries, each with
 its own last pass, streak and flakiness. The series' questions take the lane and, as the keyword
 ``ferry``, the ferry (``None``: every ferry's runs on the lane, for records known to hold one).
-A run that asked for fewer steps than its ferry sets (a repro, a quick ``--steps`` run:
-:func:`is_short`) is kept in the history but is no evidence for its series: never its last pass,
-never part of its streak, its strip or its flakiness.
+A run that asked for fewer steps than its ferry sets (a repro, a quick ``--steps`` run;
+:mod:`canary.history.series`) is kept in the history but is no evidence for its series: never
+its last pass, never part of its streak, its strip or its flakiness.
 
 Records are :class:`canary.record.RunRecord`; any order is accepted (they are ordered by start
 time here). Times are the records' ISO ``started_at`` strings (UTC); days are UTC calendar days.
@@ -30,41 +29,9 @@ from datetime import date, datetime
 from functools import lru_cache
 from typing import Iterable, Protocol, Sequence
 
-from canary.judge.classify import lowered_cold
+from canary.history.series import is_short
 from canary.record import RunRecord
 from canary.signature import identity
-
-
-@dataclass(frozen=True, order=True)
-class SeriesKey:
-    """One canary's runs: a lane and a ferry. Shown as ``cpu/moe-canary``."""
-
-    lane: str
-    ferry: str
-
-    def __str__(self) -> str:
-        return f"{self.lane}/{self.ferry}"
-
-
-def series_of(r: RunRecord) -> SeriesKey:
-    return SeriesKey(r.lane, r.ferry)
-
-
-def series_keys(records: Iterable[RunRecord]) -> list[SeriesKey]:
-    """The series the records hold, sorted by lane then ferry."""
-    return sorted({series_of(r) for r in records})
-
-
-def is_short(r: RunRecord) -> bool:
-    """Whether the run asked for fewer steps than its ferry sets for the lane (a repro, a quick
-    ``--steps`` run). Records made before the ferry's steps were kept are taken as full runs."""
-    return r.ferry_steps is not None and r.steps_requested is not None and r.steps_requested < r.ferry_steps
-
-
-def in_series(records: Iterable[RunRecord], lane: str, ferry: str | None) -> list[RunRecord]:
-    """The series' runs, oldest first, short runs included (what ``canary history`` lists)."""
-    rs = [r for r in records if r.lane == lane and (ferry is None or r.ferry == ferry)]
-    return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 
 def _ordered(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None) -> list[RunRecord]:
@@ -268,19 +235,6 @@ def strip(records: Iterable[RunRecord], lane: str, last: int = 30, *, ferry: str
 # ----------------------------------------------------------------------------- the compilation cache
 
 
-def _run_cold(r: RunRecord) -> bool | None:
-    """Whether a run's attempts lowered cold: all of them (True), none (False), unknown (None)."""
-    facts = [lowered_cold(a.cache) for a in r.attempts] or [lowered_cold(r.cache)]
-    if any(f is None for f in facts):
-        return None
-    return all(facts) if all(facts) or not any(facts) else None
-
-
-def cache_read_failed(r: RunRecord) -> bool:
-    """Whether any attempt of the run logged a compilation-cache read failure."""
-    return any(a.cache and a.cache.get("errors") for a in r.attempts) or bool(r.cache and r.cache.get("errors"))
-
-
 def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
                  ferry: str | None = None) -> bool:
     """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
@@ -292,7 +246,7 @@ def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | Non
     passing = [r for r in ordered if r.verdict == "pass"]
     if not fingerprint or not failing or not passing:
         return False
-    return all(_run_cold(r) is True for r in failing) and any(_run_cold(r) is False for r in passing)
+    return all(r.lowered_cold() is True for r in failing) and any(r.lowered_cold() is False for r in passing)
 
 
 # ----------------------------------------------------------------------------- regression windows

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from canary.errors import ConfigError
 from canary.notify import redact as redact_mod
 from canary.notify import spool
-from canary.notify.compose import Facts
+from canary.notify.model import Facts
 from canary.notify.github import GitHubClient, GitHubError
 from canary.notify.tracker import Action, report
 from canary.record import RunRecord
+from canary.run.directory import NOTIFY_PENDING
 from canary.textio import printable
 
 if TYPE_CHECKING:
@@ -161,6 +162,10 @@ class DryRunTracker:
         self._write(f"PATCH {self.base}/issues/{number}", {"state": "closed", "state_reason": reason})
         return {"number": number}
 
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
+        self._write(f"PATCH {self.base}/issues/{number}", fields)
+        return {"number": number}
+
     def create_comment(self, number: int, body: str) -> dict[str, Any]:
         self._write(f"POST {self.base}/issues/{number}/comments", {"body": body})
         return {}
@@ -262,7 +267,7 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
         except Exception as e:  # noqa: BLE001 - a malformed answer too: nothing is lost, it is sent later
             error, unreachable = failure(e), getattr(e, "unreachable", False)
         else:
-            spool.done(spool.home_of(record) / spool.PENDING_FILE)
+            spool.done(spool.home_of(record) / NOTIFY_PENDING)
             stored = _stored(store, record.run_id)
             if stored is not None and spool.PENDING_KEY in stored.context:
                 _store_put(store, spool.unmark(stored))
@@ -306,15 +311,19 @@ def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None
            backend: str = "github", close_on_recovery: bool = False, dry_run: bool = False,
            client: GitHubClient | None = None, facts: Facts | None = None, store: "HistoryStore | None" = None,
            log: Callable[[str], None] | None = None,
-           bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
+           bisect: Callable[[RunRecord, Facts], Facts] | None = None,
+           commits: Callable[[str, str], list] | None = None) -> NotifyResult:
     """Compute what to say about ``record`` from the run history (``history_records``, else the
-    records of ``store``), then say it (see :func:`send`)."""
+    records of ``store``) and the commits ``commits(good, bad)`` lists (None: the checkout's,
+    :func:`canary.git.window_commits`), then say it (see :func:`send`)."""
+    from canary import git
     from canary.notify.facts import facts_for, facts_from_store
 
     if facts is None:
+        commits = commits or git.window_commits
         if history_records is not None:
-            facts = facts_for(record, list(history_records))
+            facts = facts_for(record, list(history_records), commits)
         else:
-            facts = facts_from_store(record, store)
+            facts = facts_from_store(record, store, commits=commits)
     return send(record, facts, repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
                 client=client, store=store, log=log, bisect=bisect)

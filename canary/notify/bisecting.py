@@ -14,7 +14,7 @@ import importlib.util
 from dataclasses import replace
 from typing import Callable
 
-from canary.notify.compose import Facts, FirstBad
+from canary.notify.model import Facts, FirstBad
 from canary.record import RunRecord
 
 DEFAULT_BUDGET_S = 600.0

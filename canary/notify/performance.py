@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from canary.history.changes import METRICS, Step
-from canary.notify.compose import FIELD_MAX, Facts, Message, code, context_block, run_date, run_marker, short_version
-from canary.notify.redact import clean, escape_inline
+from canary.notify.markdown import clean, escape_inline
+from canary.notify.markers import run_marker
+from canary.notify.model import Facts, Message, run_date
+from canary.notify.sections import FIELD_MAX, code, context_block, short_version
 from canary.history.queries import WindowCommit
 from canary.record import RunRecord
 

@@ -8,11 +8,11 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from canary.notify.redact import clean
+from canary.notify.markdown import clean
 from canary.record import Attempt, RunRecord
 
 if TYPE_CHECKING:
-    from canary.notify.compose import Facts
+    from canary.notify.model import Facts
 
 REPRO_STEPS = 10  # what `canary repro` runs: enough to compile and take a few steps, not to pass a loss gate
 

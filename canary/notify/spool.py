@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from canary.history import user_data_dir
-from canary.notify.compose import Facts
+from canary.notify.model import Facts
 from canary.record import RunRecord, check_id
+from canary.run.directory import NOTIFY_PENDING
 
-PENDING_FILE = "notify-pending.json"
 PENDING_KEY = "notify_pending"  # in a run record's context, in the history
 
 
@@ -82,7 +82,7 @@ def put(p: Pending) -> Path:
     folder = home_of(p.record)
     folder.mkdir(parents=True, exist_ok=True)
     _stamp(p)
-    path = folder / PENDING_FILE
+    path = folder / NOTIFY_PENDING
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(p.to_dict(), indent=2))
     tmp.replace(path)
@@ -97,7 +97,7 @@ def waiting(roots: list[Path]) -> list[tuple[Path, Pending]]:
     for root in roots:
         if not root.is_dir():
             continue
-        for path in root.glob(f"*/{PENDING_FILE}"):
+        for path in root.glob(f"*/{NOTIFY_PENDING}"):
             if path.resolve() in seen:
                 continue
             seen.add(path.resolve())

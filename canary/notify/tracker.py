@@ -22,13 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from canary.notify.compose import (
-    Facts,
-    Message,
     duplicate_comment,
-    duplicate_marker,
-    fingerprint_marker,
-    group_marker,
-    has_run_marker,
     new_issue,
     recovery_comment,
     recurrence_comment,
@@ -36,6 +30,15 @@ from canary.notify.compose import (
     still_failing_on,
 )
 from canary.notify import performance
+from canary.notify.markers import (
+    also_marker,
+    duplicate_marker,
+    fingerprint_marker,
+    group_marker,
+    has_run_marker,
+    issue_fingerprint,
+)
+from canary.notify.model import Facts, Message
 from canary.record import RunRecord
 
 LABEL = "canary"
@@ -51,6 +54,7 @@ class IssueTracker(Protocol):
     def list_issues(self, labels: str, state: str = "open") -> list[dict[str, Any]]: ...
     def create_issue(self, title: str, body: str, labels: list[str]) -> dict[str, Any]: ...
     def close_issue(self, number: int, reason: str = "completed") -> dict[str, Any]: ...
+    def update_issue(self, number: int, **fields: Any) -> dict[str, Any]: ...
     def list_comments(self, number: int) -> list[dict[str, Any]]: ...
     def create_comment(self, number: int, body: str) -> dict[str, Any]: ...
     def ensure_label(self, name: str, color: str, description: str) -> bool: ...
@@ -83,10 +87,20 @@ def head_markers(body: str | None) -> str:
 
 
 def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, Any]]:
-    """Canary's own issues for ``fingerprint``: the marker is the first line of the body."""
-    marker = fingerprint_marker(fingerprint)
-    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker),
-                  key=lambda i: i["number"])
+    """Canary's own issues for ``fingerprint``: the marker is the first line of the body, or (on an
+    issue an earlier canary opened under an older fingerprint) among its head markers."""
+    marker, also = fingerprint_marker(fingerprint), also_marker(fingerprint)
+    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker
+                   or also in head_markers(i.get("body")).splitlines()), key=lambda i: i["number"])
+
+
+def _mark_also(gh: IssueTracker, issue: dict[str, Any], fingerprint: str) -> None:
+    """Put today's fingerprint under an issue's first marker (once): later runs find it directly."""
+    body = issue.get("body") or ""
+    if also_marker(fingerprint) in head_markers(body).splitlines():
+        return
+    first, _, rest = body.partition("\n")
+    gh.update_issue(issue["number"], body=f"{first}\n{also_marker(fingerprint)}\n{rest}")
 
 
 def older_names(fingerprint: str, facts: Facts, legacy: tuple[str, ...] | list[str] = ()) -> list[str]:
@@ -133,7 +147,10 @@ def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
     if found:
         keep, extra = found[0], found[1:]
         actions = [_close_as_duplicate(gh, d, keep["number"], record) for d in extra]
-        return actions + [_comment_once(gh, keep, recurrence_comment(record, facts), record)]
+        actions.append(_comment_once(gh, keep, recurrence_comment(record, facts), record))
+        if issue_fingerprint(keep.get("body")) != fingerprint:
+            _mark_also(gh, keep, fingerprint)
+        return actions
 
     if on_new is not None:
         facts = on_new(facts)

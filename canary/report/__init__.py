@@ -130,14 +130,14 @@ def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None)
     """The series' latest full run's loss chart (or the latest that has per-step losses here,
     saying so), against the golden band where one exists. A short run (a repro, --steps) is not
     the series' latest curve."""
-    from canary.history import queries
+    from canary.history import series
     from canary.report import charts
 
-    series = f"{lane}/{ferry}" if ferry else lane
-    runs = queries.in_series(records, lane, ferry)
-    rs = [r for r in runs if not queries.is_short(r)]
+    label = f"{lane}/{ferry}" if ferry else lane
+    runs = series.in_series(records, lane, ferry)
+    rs = [r for r in runs if not series.is_short(r)]
     if not rs:
-        return LossView(series, runs[-1].run_id, None, "only short runs (fewer steps than the ferry's): no full curve")
+        return LossView(label, runs[-1].run_id, None, "only short runs (fewer steps than the ferry's): no full curve")
     latest = rs[-1]
     for r in reversed(rs):
         losses = run_losses(r.run_dir)
@@ -150,8 +150,8 @@ def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None)
         notes.append(f"golden band from {source}" if band else "no golden curve for this ferry and lane")
         svg = charts.loss_svg(losses, band, title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}",
                               means=window_means(losses, band) if band else None)
-        return LossView(series, r.run_id, svg, "; ".join(notes))
-    return LossView(series, latest.run_id, None,
+        return LossView(label, r.run_id, svg, "; ".join(notes))
+    return LossView(label, latest.run_id, None,
                     f"no per-step losses: the run directories ({latest.run_dir}) are not on this machine or hold no metrics.jsonl")
 
 
@@ -205,7 +205,7 @@ def write_report(location: str | None, lane: str | None, since: str | None, out:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(html, encoding="utf-8")
-    from canary.history.queries import series_keys
+    from canary.history.series import series_keys
 
     return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()),
                    [str(k) for k in series_keys(records)])

@@ -11,8 +11,8 @@ from typing import Any, Mapping
 
 from canary.record import RunRecord
 from canary.render import sparkline
+from canary.run.directory import LOSS_IMAGE
 
-LOSS_IMAGE = "loss.svg"
 ENV_SUMMARY = "GITHUB_STEP_SUMMARY"
 
 
@@ -44,6 +44,7 @@ def write_loss_image(record: RunRecord, losses: list[tuple[int, float]]) -> str:
 
 
 def append_step_summary(record: RunRecord, line: str, path: str, history: str | None, use_history: bool) -> None:
+    from canary import git
     from canary.notify import env_secrets
     from canary.notify.facts import facts_from_store, open_history
     from canary.report.summary import run_summary
@@ -51,7 +52,7 @@ def append_step_summary(record: RunRecord, line: str, path: str, history: str | 
     facts = None
     if record.verdict != "pass":
         store, why_not = open_history(history, use_history)
-        facts = facts_from_store(record, store, why_not)
+        facts = facts_from_store(record, store, why_not, commits=git.window_commits)
     text = run_summary(record, facts, line, env_secrets())
     with open(path, "a", encoding="utf-8") as f:
         f.write(text)

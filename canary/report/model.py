@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 from urllib.parse import quote_plus
 
-from canary.history import queries
+from canary.history import queries, series
+from canary.judge.classify import said
 from canary.record import RunRecord
 
 # classification -> (short label shown in the cell, colour, what it means)
@@ -33,7 +34,7 @@ FAIL_UNCLASSIFIED = ("F", "#b71c1c", "failed (not classified)")
 def run_class(r: RunRecord) -> str:
     """The classification a cell shows: the record's, else ``pass``/``fail`` from its verdict."""
     if r.classification:
-        return r.classification
+        return said(r.classification, r.attempts) or r.classification
     return "pass" if r.verdict == "pass" else "fail"
 
 
@@ -45,13 +46,6 @@ def class_style(name: str) -> tuple[str, str, str]:
 
 def ordered(records: Iterable[RunRecord], lane: str | None = None) -> list[RunRecord]:
     return sorted((r for r in records if lane is None or r.lane == lane), key=lambda r: (r.started_at or "", r.run_id))
-
-
-def run_cache(r: RunRecord) -> dict[str, Any] | None:
-    """The run's compilation cache facts: the record's, else its latest attempt's that has them."""
-    if r.cache:
-        return r.cache
-    return next((a.cache for a in reversed(r.attempts) if a.cache), None)
 
 
 def gate_margin(g: dict[str, Any]) -> str:
@@ -171,7 +165,7 @@ def run_details(r: RunRecord) -> RunDetails:
             "error": f"{sig.exception}: {sig.message}" if sig.exception else sig.message,
             "frames": list(sig.frames),
         },
-        cache=cache_facts(run_cache(r)),
+        cache=cache_facts(r.run_cache()),
         versions=dict(r.versions or {}),
         commit=r.commit or "",
         attempts=[f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "")
@@ -213,17 +207,17 @@ def cell(r: RunRecord) -> Cell:
     label, colour, _ = class_style(name)
     fp = queries.fingerprint_of(r)
     title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
-    if queries.is_short(r):
+    if series.is_short(r):
         title += f"  short run: {r.steps_requested} of {r.ferry_steps} steps, not counted"
-    return Cell(r.run_id, name, label.lower() if queries.is_short(r) else label, colour, title)
+    return Cell(r.run_id, name, label.lower() if series.is_short(r) else label, colour, title)
 
 
 def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
     records = list(records)
     views = []
-    for key in queries.series_keys(records):
-        rs = queries.in_series(records, key.lane, key.ferry)
-        full = [r for r in rs if not queries.is_short(r)]
+    for key in series.series_keys(records):
+        rs = series.in_series(records, key.lane, key.ferry)
+        full = [r for r in rs if not series.is_short(r)]
         views.append(LaneView(
             lane=key.lane, ferry=key.ferry, cells=[cell(r) for r in rs], runs=len(rs),
             passes=sum(r.verdict == "pass" for r in full), short=len(rs) - len(full),
@@ -257,7 +251,7 @@ def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
     rows = []
     for fp, o in occ.items():
         streak = sum(queries.current_streak(records, k.lane, fingerprint=fp, ferry=k.ferry).runs
-                     for k in queries.series_keys(records) if k.lane in o.lanes)
+                     for k in series.series_keys(records) if k.lane in o.lanes)
         sig = latest[fp].signature
         error = (f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else ""))
         rows.append(SignatureRow(
@@ -291,7 +285,7 @@ def perf_point(r: RunRecord) -> dict[str, float | None]:
 
     compile_s = f(s.get("compile/seconds"))
     if compile_s is None:
-        compile_s = f((run_cache(r) or {}).get("compile_seconds"))
+        compile_s = f((r.run_cache() or {}).get("compile_seconds"))
     peak = f(s.get("memory/peak_bytes"))
     return {
         "step_seconds": f(s.get("throughput/median_step_seconds")),
@@ -340,8 +334,8 @@ def perf_series(records: Iterable[RunRecord]) -> list[Series]:
     (None where unknown); a short run's figures are mostly compilation and are left out."""
     records = list(records)
     out = []
-    for key in queries.series_keys(records):
-        rs = [r for r in queries.in_series(records, key.lane, key.ferry) if not queries.is_short(r)]
+    for key in series.series_keys(records):
+        rs = [r for r in series.in_series(records, key.lane, key.ferry) if not series.is_short(r)]
         if not rs:
             continue
         points = [perf_point(r) for r in rs]

@@ -10,15 +10,10 @@ from __future__ import annotations
 from typing import Iterable
 
 # The notifier's sections, so that the job summary and the issue read alike.
-from canary.notify.compose import (
-    Facts,
-    _attempts_section,
-    _cache_section,
-    _signature_section,
-    _window_section,
-    code,
-)
-from canary.notify.redact import escape_inline, redact
+from canary.notify.markdown import escape_inline
+from canary.notify.model import Facts
+from canary.notify.redact import redact
+from canary.notify.sections import attempts_section, cache_section, code, signature_section, window_section
 from canary.record import RunRecord
 from canary.report.model import gate_margin, links
 
@@ -70,10 +65,10 @@ def run_summary(r: RunRecord, facts: Facts | None = None, loss_line: str = "", s
     parts.append("### Gates\n" + gates_markdown(r.gates))
     failed = r.verdict != "pass"
     if failed:
-        parts += [_signature_section(r, secrets), _attempts_section(r)]
-    parts.append(_cache_section(r, secrets))
+        parts += [signature_section(r, secrets), attempts_section(r)]
+    parts.append(cache_section(r, secrets))
     if failed:
-        parts.append(_window_section(facts))
+        parts.append(window_section(facts))
     found = links(r)
     if found:
         parts.append("### Links\n" + "\n".join(f"- [{link.label}]({link.url})" for link in found))

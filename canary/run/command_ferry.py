@@ -31,7 +31,7 @@ from pathlib import Path
 from canary.config import CommandFerry, Lane
 from canary.errors import ConfigError
 from canary.launchers import AttemptRequest
-from canary.run.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE
+from canary.run.directory import LOG_FILE, METRICS_FILE, TRACKER_FILE
 from canary.run.spec import CacheSpec
 
 

@@ -20,7 +20,6 @@ directory; the top level holds the deciding (last warm) run's files and the comb
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 from dataclasses import replace
@@ -32,7 +31,8 @@ from canary.run import signals
 from canary import signature as signature_mod
 from canary.judge.classify import classify
 from canary.judge.gates import GateResult, verdict_of
-from canary.run.metrics import LOG_FILE, METRICS_FILE, TRACKER_FILE, load_run_metrics
+from canary.run.directory import PROMOTED, write_record
+from canary.run.metrics import load_run_metrics
 from canary.record import RunRecord
 from canary.run.spec import CacheSpec
 
@@ -131,7 +131,7 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
 
 def run_both(opts, progress=None) -> RunRecord:
     """Cold, then warm (twice when the first warm run found the cache empty), compared."""
-    from canary.run.runner import RESULT_FILE, new_run_id, run_canary
+    from canary.run.runner import new_run_id, run_canary
 
     run_id = opts.run_id or new_run_id(opts.lane)
     top = Path(opts.out).resolve() / run_id
@@ -149,13 +149,13 @@ def run_both(opts, progress=None) -> RunRecord:
     else:
         gate = judge(cold, _losses(cold), warms[-1], _losses(warms[-1]), bitwise=_is_cpu(opts.lane, opts.lanes_file))
         result = combine(cold, warms, gate, run_id, top)
-    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE, "cache.json"):
+    for name in PROMOTED:
         src = Path((warms or [cold])[-1].run_dir) / name
         if src.is_file():
             shutil.copyfile(src, top / name)
     if opts.record_history:
         result.context["history"] = history_mod.record_run(result, opts.history)
-    (top / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+    write_record(top, result)
     return result
 
 

@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from canary.errors import ConfigError
+from canary.record import as_float
+from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.textio import read_text
 
-METRICS_FILE = "metrics.jsonl"
-LOG_FILE = "train.log"  # the workload's stdout and stderr, per attempt and for the deciding attempt
 WARNING_PREFIX = "warning: "  # a workload log line the harness repeats under the verdict
-TRACKER_FILE = "tracker_metrics.jsonl"
 
 
 @dataclass(frozen=True)
@@ -43,25 +42,13 @@ def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def workload_warnings(log_text: str) -> list[str]:
+def workload_warnings(log: str | Iterable[str]) -> list[str]:
     """The workload's own warnings in its log (lines starting with ``WARNING_PREFIX``), once
-    each, in order, without the prefix."""
-    found = (line[len(WARNING_PREFIX):].strip() for line in log_text.splitlines() if line.startswith(WARNING_PREFIX))
+    each, in order, without the prefix. ``log`` is its text or its lines (an open file: a log
+    of any size is read a line at a time)."""
+    lines = log.splitlines() if isinstance(log, str) else log
+    found = (line[len(WARNING_PREFIX):].strip() for line in lines if line.startswith(WARNING_PREFIX))
     return list(dict.fromkeys(w for w in found if w))
-
-
-def as_float(v: Any) -> float | None:
-    """A metric value as a float; 'nan'/'inf' strings (JSON has no NaN) become floats."""
-    if isinstance(v, bool) or v is None:
-        return None
-    if isinstance(v, (int, float)):
-        return float(v)
-    if isinstance(v, str):
-        try:
-            return float(v)
-        except ValueError:
-            return None
-    return None
 
 
 def _json_lines(text: str, source: str, warnings: list[str] | None = None) -> Iterable[dict[str, Any]]:

@@ -4,7 +4,7 @@ workload, read what they wrote, judge it, and leave a run directory behind.
     result = run_canary(RunOptions(lane="cpu"))
     result.verdict  # "pass" | "fail"
 
-The run directory (``<out>/<run_id>/``) holds ``result.json`` (this call's answer),
+The run directory (``<out>/<run_id>/``, :mod:`canary.run.directory`) holds ``result.json`` (this call's answer),
 ``metrics.jsonl``, ``tracker_metrics.jsonl`` and ``train.log`` of the attempt that decided the
 verdict, and one ``attempt-N/`` folder per attempt with its spec, log and metrics.
 """
@@ -16,36 +16,32 @@ import os
 import platform
 import secrets
 import shutil
-import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple, Protocol
+from typing import Any, Protocol
 
-import canary
-from canary.run import compile_cache
-from canary.judge import gates as gates_mod
-from canary.golden import curve as golden_mod
 from canary import history as history_mod
-from canary.run import signals
 from canary import signature as signature_mod
-from canary.judge.classify import classify
-from canary.run.context import run_context
-from canary.git import head_commit
-from canary.run import command_ferry
 from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
-from canary.run.disk import disk_trouble, ensure_writable
 from canary.errors import ConfigError
-from canary.textio import read_json_object
+from canary.git import head_commit
+from canary.golden import store as golden_store
+from canary.judge import gates as gates_mod
+from canary.judge.classify import classify
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.notify.redact import env_secrets, redact, redact_file
-from canary.run.metrics import (LOG_FILE, METRICS_FILE, TRACKER_FILE, RunMetrics, flatten, load_run_metrics,
-                            read_json_lines, tracker_config)
+from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
+from canary.run import command_ferry, compile_cache, directory, signals
+from canary.run.context import run_context
+from canary.run.directory import LOG_FILE, METRICS_FILE, PROMOTED, SPEC_FILE, TRACKER_FILE
+from canary.run.disk import disk_trouble, ensure_writable
+from canary.run.scrub import scrub_attempt
+from canary.textio import printable
+from canary.run.metrics import RunMetrics, flatten, load_run_metrics
 from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
+from canary.run.workload import versions, workload_argv, workload_env
 from canary.workload.tracking import run_context as tracking_context
-
-RESULT_FILE = "result.json"
 
 
 class Progress(Protocol):
@@ -87,48 +83,6 @@ class RunOptions:
 def new_run_id(lane: str, now: datetime | None = None) -> str:
     now = now or datetime.now(timezone.utc)
     return f"{now:%Y%m%dT%H%M%SZ}-{lane}-{secrets.token_hex(2)}"
-
-
-def workload_argv(spec_path: Path) -> list[str]:
-    return [sys.executable, "-m", "canary.workload.train", str(spec_path)]
-
-
-# XLA's CPU runtime allocates a step's scratch space (77 MB for the cpu lane's train step)
-# with one malloc per step, from a worker thread. glibc serves a request that large from a fresh
-# mmap and unmaps it when the step ends, so every step faulted the whole buffer in again: about
-# 19,000 new 4 KiB pages, 40% of the step. With mmap off for malloc (the buffer then comes from
-# the main heap) and the heap's top kept instead of trimmed, the buffer is reused from step to
-# step: about 1 ms of kernel time a step instead of 9 (with 2 MiB pages) or 40 (without), and
-# about 80 MB more resident. Huge pages stay on for whatever is still mapped fresh. (glibc >=
-# 2.26 for tunables, >= 2.35 for hugetlb; an unknown tunable is ignored.)
-CPU_MALLOC_TUNABLES = (
-    "glibc.malloc.hugetlb=1",
-    "glibc.malloc.mmap_max=0",
-    "glibc.malloc.trim_threshold=1073741824",
-)
-
-
-def cpu_allocator_env(environ: Mapping[str, str]) -> dict[str, str]:
-    """GLIBC_TUNABLES for a CPU workload process: the caller's own tunables, plus each of
-    ``CPU_MALLOC_TUNABLES`` whose name the caller has not set. Pure."""
-    mine = [t for t in environ.get("GLIBC_TUNABLES", "").split(":") if t]
-    chosen = {t.split("=", 1)[0] for t in mine}
-    added = [t for t in CPU_MALLOC_TUNABLES if t.split("=", 1)[0] not in chosen]
-    return {"GLIBC_TUNABLES": ":".join(mine + added)}
-
-
-def workload_env(lane: Lane, environ: Mapping[str, str] = os.environ) -> dict[str, str]:
-    """The environment the workload process gets on top of the harness's own."""
-    pkg_root = str(Path(canary.__file__).resolve().parent.parent)
-    env = {
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONPATH": os.pathsep.join(p for p in (pkg_root, environ.get("PYTHONPATH")) if p),
-    }
-    if lane.platform == "cpu":
-        env["JAX_PLATFORMS"] = "cpu"
-        env.update(cpu_allocator_env(environ))
-    env.update(lane.launcher.env)
-    return env
 
 
 def error_excerpt(log_text: str, max_lines: int = 40) -> str | None:
@@ -174,7 +128,7 @@ class _MetricsTail:
 
 
 def _promote(attempt_dir: Path, run_dir: Path) -> None:
-    for name in (METRICS_FILE, TRACKER_FILE, LOG_FILE, compile_cache.CACHE_FILE):
+    for name in PROMOTED:
         src = attempt_dir / name
         if src.is_file():
             shutil.copyfile(src, run_dir / name)
@@ -191,37 +145,13 @@ def _metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
     return RunMetrics(None, None, [], {}, str(path))
 
 
-# What a run's result depends on besides the code: a regression window lists their changes.
-VERSIONED_DISTS = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
-                   "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax")
-
-
-def versions(ferry_path: Path | None = None) -> dict[str, str]:
-    """The harness's canary, python and JAX stack versions (those installed), and ``ferry``: the
-    sha256 of the ferry file's bytes."""
-    import hashlib
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
-
-    out = {"canary": canary.__version__, "python": platform.python_version()}
-    for dist in VERSIONED_DISTS:
-        try:
-            out[dist] = version(dist)
-        except PackageNotFoundError:
-            pass
-    if ferry_path is not None:
-        try:
-            out["ferry"] = hashlib.sha256(Path(ferry_path).read_bytes()).hexdigest()
-        except OSError:
-            pass
-    return out
-
-
 def resolve_inputs(opts: RunOptions) -> tuple[AnyFerry, Path, Lane, GatesFile]:
     ferry, ferry_path = load_ferry(opts.ferry)
     lane = get_lane(opts.lane, opts.lanes_file)
     ferry.lane(lane.name)  # the ferry must have settings for this lane
-    gates_file, _ = load_gates(opts.gates or ferry.name)
+    gates_file, gates_path = load_gates(opts.gates or ferry.name)
+    if gates_file.ferry is not None and gates_file.ferry != ferry.name:
+        raise ConfigError(f"{gates_path}: ferry: these gates are for ferry {gates_file.ferry!r}, not {ferry.name!r}")
     gates_file.lane(lane.name)
     return ferry, ferry_path, lane, gates_file
 
@@ -236,7 +166,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                               "canary's kernel choices do not reach it")
     identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
-    golden = golden_mod.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
+    golden = golden_store.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
@@ -245,8 +175,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
+    ensure_writable(Path(opts.out), "--out")  # a symlink loop too: bad input, before resolve() meets it
     run_dir = Path(opts.out).resolve() / run_id
-    ensure_writable(Path(opts.out), "--out")
     if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
         ensure_writable(Path(cache.dir), "--cache-dir")
     run_dir.mkdir(parents=True, exist_ok=False)
@@ -265,7 +195,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         for n in range(1, lane.attempts + 1):
             if signals.requested() is not None:  # told to stop: no further attempt
                 break
-            attempt_dir = run_dir / f"attempt-{n}"
+            attempt_dir = directory.attempt_dir(run_dir, n)
             attempt_dir.mkdir()
             name = f"{run_id}-attempt-{n}"
             if isinstance(ferry, CommandFerry):
@@ -280,7 +210,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                 )
                 steps_requested = spec.steps
                 request = AttemptRequest(
-                    argv=workload_argv(spec.write(attempt_dir / "spec.json")),
+                    argv=workload_argv(spec.write(attempt_dir / SPEC_FILE)),
                     env={**workload_env(lane), **(opts.env or {})}, cwd=Path.cwd(),
                     log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
                 )
@@ -294,7 +224,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                                          golden=golden, ferry_version=ferry.version)
             log_text = _read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
-            _redact_log(outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
+            scrub_attempt(attempt_dir, outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
             if outcome.ok and no_summary:
                 # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
@@ -353,35 +283,26 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         cache=attempts[-1].cache if attempts else None,
         **identity,
     )
-    result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
+    # result.json, history, spool: no secret, and nothing a terminal would act on
+    result = result.scrubbed(lambda text: printable(redact(text, secrets)))
     if golden is not None and golden.note:  # a copied gates file judged against the pinned golden
         result.context["golden_note"] = golden.note
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
         result.context["metrics_warnings"] = metrics.warnings[:20]
     if trouble.said:
         result.context["disk"] = trouble.said
-    if opts.record_history:
-        # Recorded before the status is known; the returned record and result.json say how it went.
-        result.context["history"] = history_mod.record_run(result, opts.history)
+    # result.json first: killed during the history write, the run is still where `canary history
+    # import` finds it; written again after, saying how the recording went.
     with disk_trouble(run_dir) as writing:
-        (run_dir / RESULT_FILE).write_text(json.dumps(result.to_dict(), indent=2))
+        directory.write_record(run_dir, result)
+    if opts.record_history:
+        result.context["history"] = history_mod.record_run(result, opts.history)
+        with disk_trouble(run_dir) as again:
+            directory.write_record(run_dir, result)
+        writing.said = writing.said or again.said
     if writing.said:
         result.context.setdefault("disk", writing.said)
     return result
-
-
-def _redact_log(path: Path, secrets, redacted_window: str) -> None:
-    """The attempt's log file, redacted in place. Where that cannot be written (a full disk), the
-    file is cut to its redacted error window, which is smaller: a log kept raw could leak."""
-    if not path.is_file():
-        return
-    try:
-        redact_file(path, secrets)
-    except OSError:
-        try:
-            path.write_text(redacted_window)
-        except OSError:
-            path.unlink(missing_ok=True)
 
 
 def _read_log(path: Path) -> str:
@@ -396,7 +317,7 @@ def _with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) 
     """Adds the deciding attempt's W&B run (its wandb.json): ``wandb`` (mode, id, error) and
     ``wandb_url`` when it was online, unless a URL was given (--wandb-url)."""
     if attempts:
-        tracked = tracking_context(run_dir / f"attempt-{attempts[-1].number}")
+        tracked = tracking_context(directory.attempt_dir(run_dir, attempts[-1].number))
         url = tracked.pop("wandb_url", None)
         if url:
             ctx.setdefault("wandb_url", url)
@@ -428,70 +349,3 @@ SUMMARY_KEYS = (
 )
 
 
-def _tracker_prior(path: Path) -> dict[str, Any]:
-    """What a run record would say of a tracker file's run: lane, ferry and the steps asked for."""
-    if not path.is_file():
-        return {}
-    config = tracker_config(read_json_lines(path), str(path))
-    steps = config.get("steps")
-    return {"lane": config.get("lane") if isinstance(config.get("lane"), str) else None,
-            "ferry": config.get("ferry") if isinstance(config.get("ferry"), str) else None,
-            "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None}
-
-
-class Judgement(NamedTuple):
-    """What ``canary gate`` found: the lane, the metrics, the gate results, the gates file used and
-    notes on how the run was read (a file inside a run directory is read as that run)."""
-
-    lane: str
-    metrics: RunMetrics
-    results: list[gates_mod.GateResult]
-    gates_path: Path
-    notes: list[str]
-
-
-def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps: int | None = None) -> Judgement:
-    """``canary gate``: gates on an existing run directory or metrics file. A metrics or tracker
-    file inside a run directory (beside its result.json) is judged as that run, as ``canary run``
-    judged it: one run, one judgement."""
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"no run directory or metrics file at {path}")
-    notes: list[str] = []
-    if path.is_file() and path.name in (METRICS_FILE, TRACKER_FILE) and (path.parent / RESULT_FILE).is_file():
-        notes.append(f"{path.name} is in the run directory {path.parent}: judged as that run")
-        path = path.parent
-    lane_name = lane
-    result_file = path / RESULT_FILE if path.is_dir() else None
-    if result_file and result_file.is_file():
-        prior, source = read_json_object(result_file), result_file
-    else:  # a tracker file canary wrote names its run in its config (levanter's names no lane)
-        source = path / TRACKER_FILE if path.is_dir() else path
-        prior = _tracker_prior(source)
-    lane_name = lane_name or _prior(prior, "lane", str, source)
-    ferry_name = _prior(prior, "ferry", str, source)
-    ferry_version = _prior(prior, "ferry_version", int, source)
-    requested_steps = requested_steps or _prior(prior, "steps_requested", int, source)
-    recorded_gates = _prior(prior, "gates_path", str, source)  # a command ferry's gates are often a path
-    if gates is None and recorded_gates and Path(recorded_gates).is_file():
-        gates = recorded_gates
-        notes.append(f"the gates file the run recorded: {recorded_gates} (--gates chooses another)")
-    if lane_name is None:
-        raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
-    gates_file, gates_path = load_gates(gates or ferry_name or "moe-canary")
-    lane_gates = gates_file.lane(lane_name)
-    metrics = load_run_metrics(path, lane_gates.loss_metric)
-    golden = golden_mod.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name,
-                                    ferry_version)
-    if golden is not None and golden.note:
-        notes.append(golden.note)
-    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps, golden=golden,
-                                 ferry_version=ferry_version)
-    return Judgement(lane_name, metrics, results, gates_path, notes)
-
-
-def _prior(record: dict[str, Any], key: str, kind: type, path: Path) -> Any:
-    value = record.get(key)
-    if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
-        raise ConfigError(f"{path}: {key!r} is a JSON {type(value).__name__}, expected {kind.__name__}")
-    return value

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from canary.signature import kinds
 from canary.signature.masks import STATUS_CODES
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
@@ -48,6 +49,7 @@ def _source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # The coordination service's errors, in the words of each release, as one wording.
 _REGISTER = "DEADLINE_EXCEEDED: RegisterTask timed out"
+_HEARTBEAT = "a task stopped sending heartbeats"  # which task is incidental
 COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # registering with the service: gRPC's "Deadline Exceeded" on RegisterTask (jaxlib <= 0.4.2x) /
     # the registration barrier "[Init]Wait_for_all_tasks_to_register" (later)
@@ -62,8 +64,8 @@ COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]
      lambda m: f"Barrier timed out. Id: {m.group(1)}" + ("<n>" if m.group(2) or m.group(3) else "")),
     # heartbeats: "The following tasks are unhealthy (stopped sending heartbeats): <tasks>" (older)
     # and "Task <task> heartbeat timeout" (later): a peer task stopped
-    (re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):"), "heartbeat timeout:"),
-    (re.compile(r"Task /job:[\w/:]{1,200} heartbeat timeout\.?"), "heartbeat timeout:"),
+    (re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):.*$"), _HEARTBEAT),
+    (re.compile(r"Task /job:[\w/:]{1,200} heartbeat timeout\b.*$"), _HEARTBEAT),
 ]
 
 
@@ -74,10 +76,66 @@ def _coordination(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# "RuntimeError: Unable to initialize backend 'tpu': ABORTED: ..." (jax raising it) and the same status
+# logged by itself: the backend's status is the failure
+_BACKEND = re.compile(r"^Unable to initialize backend '(\w{1,40})': (?=(?:" + "|".join(STATUS_CODES) + r"): )")
+
+
+def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Unable to initialize backend"):
+        message = _BACKEND.sub("", message)
+    return exc, message, frames
+
+
+# "NCCL operation ncclX(...) failed: ..." is XLA's INTERNAL status whether or not the line kept "INTERNAL: "
+def _nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "NCCLError" and message.startswith("NCCL operation "):
+        return "XlaRuntimeError", "INTERNAL: " + message, frames
+    return exc, message, frames
+
+
+# NCCL's result, in the words of its release: "NCCL Error 1: unhandled cuda error" (NCCL 2.4-2.6, older
+# PyTorch) and "ncclUnhandledCudaError: Call to CUDA function failed." (later), when that is all the line says
+_NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z][^.;:]{0,200}\.?)$")
+
+
+def _nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "NCCLError":
+        m = _NCCL_RESULT.match(message)
+        code = kinds.nccl_code(message) if m else ""
+        if code and (not m.group(1) or m.group(1) == code):
+            return exc, code, frames
+    return exc, message, frames
+
+
+# advice a release added to a message, and NCCL's last warning when it only repeats the error
+_ADVICE = re.compile(r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
+                     r"\(set JAX_PLATFORMS='' to automatically choose an available backend\))")
+_LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
+
+
+def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
+    message = _ADVICE.sub("", message)
+    if "Last NCCL warning" in message:
+        message = _LAST_WARNING.sub(lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
+    return exc, message, frames
+
+
+# a slice's chip that ran out ("(0x0x0_HBM0)", "(1x0x0_HBM0)") is where, not what
+_DEVICE = re.compile(r"\((?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\)|\bmemory (?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\b")
+
+
+def _device(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "_HBM" in message:
+        message = _DEVICE.sub(lambda m: "memory <device>" if m.group(0).startswith("memory") else "(<device>)", message)
+    return exc, message, frames
+
+
 # Where XLA's message stops naming the failure and starts telling its circumstances: what follows
 # is cut at any point by excerpts, and differs run to run.
 _DETAILS = re.compile(
-    r"(?:\.|:)?\s?(?:Additional GRPC error information|:\{\"created\"|\[type\.googleapis\.com/|"
+    r"(?:\.|:|;)?\s?(?:Additional GRPC error information|:\{\"created\"|\[type\.googleapis\.com/|"
+    r": while running replica \d|;\s?current tracing scope:|"
     r"Timed out task names|Some timed out task names|This usually happens because a task|"
     r"# of tasks that reached the barrier|The first task at the barrier|"
     r"This indicates that the remote task|The tasks have crashed|Check the task logs|"
@@ -85,11 +143,22 @@ _DETAILS = re.compile(
 )
 
 
+# the one part of gRPC's detail that names the failure, when the head is only gRPC's own words: the call
+_RPC = re.compile(r"while calling /tensorflow\.CoordinationService/(\w{1,60})")
+_GRPC_ONLY = re.compile(r"^[A-Z_]+: (?:Deadline Exceeded|Socket closed|Connection reset by peer|Cancelled|"
+                        r"failed to connect to all addresses)$")
+
+
 def _detail(exc: str | None, message: str, frames: list[str]) -> Parts:
     if _CODE_HEAD.match(message) or exc == "XlaRuntimeError":
         m = _DETAILS.search(message)
         if m and m.start() > 0:
-            message = message[:m.start()].rstrip(" .:")
+            rpc = _RPC.search(message, m.start())
+            grpc = "Additional GRPC" in message[m.start():]
+            message = message[:m.start()].rstrip(" .:;")
+            if grpc and _GRPC_ONLY.match(message):
+                message += f" (gRPC {rpc.group(1)})" if rpc else " (gRPC)"
+        message = message.rstrip(" .;\"'")  # an excerpt ends its sentence (or its quote), or is cut before it
     return exc, message, frames
 
 
@@ -122,6 +191,16 @@ def _frames(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, [_resolved(f) for f in frames]
 
 
+# compile_error, runtime_crash and timeout of one exception: which one depends on whether the excerpt shows
+# the compile frames, or on a release's words ("heartbeat timeout" for "stopped sending heartbeats")
+ERROR_KINDS = ("compile_error", "runtime_crash", "timeout")
+
+
+def kind_key(kind: str, exception: str | None) -> str:
+    """The kind as the fingerprint knows it (see the ``kind`` rule)."""
+    return "error" if exception and kind in ERROR_KINDS else kind
+
+
 RULES: tuple[Rule, ...] = (
     Rule("status-class", "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
          "RuntimeError by release and caller; the status-coded message is the failure", _status_class),
@@ -130,8 +209,22 @@ RULES: tuple[Rule, ...] = (
     Rule("coordination", "JAX's coordination service rewords its barrier, RegisterTask and heartbeat timeouts "
          "between releases (Barrier_id/Id, counters, the gRPC text); the barrier or step that timed out is kept",
          _coordination),
+    Rule("backend", "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' "
+         "and logs the bare status otherwise; the status is the failure", _backend),
+    Rule("nccl-status", "XLA's 'NCCL operation ... failed' is an INTERNAL status, printed bare by one log and as "
+         "'INTERNAL: ...' by another", _nccl_status),
+    Rule("nccl-result", "NCCL words one result as 'NCCL Error 1: unhandled cuda error' in older releases and "
+         "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones", _nccl_result),
+    Rule("advice", "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
+         "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
+         _advice),
+    Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
     Rule("detail", "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
-         "is cut anywhere by excerpts; the head before it identifies the failure", _detail),
+         "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",
+         _detail),
+    Rule("kind", "an exception is a compile_error when its excerpt shows the compile frames, a runtime_crash when "
+         "cut above them, a timeout when a release words it so; one kind in the fingerprint (the signature says which)",
+         lambda exc, message, frames: (exc, message, frames)),
     Rule("frames", "a call path names files relative to their package root with '..' resolved (and, in the "
          "fingerprint, by file name outside a package), so a checkout's location does not matter", _frames),
 )

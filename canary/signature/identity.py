@@ -51,7 +51,7 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     """The signature of parts taken as earlier canaries took them, and the fingerprint those had."""
     before = fingerprint(kind, exception, message, frames)
     exc, msg, path = folds.fold(exception, message, frames)
-    fp = fingerprint(kind, exc, msg, [folds.frame_key(f) for f in path])
+    fp = fingerprint(folds.kind_key(kind, exc), exc, msg, [folds.frame_key(f) for f in path])
     return Signature(fp, kind, exc, msg, path, group=group(kind, exc, msg)), before
 
 

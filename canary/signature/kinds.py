@@ -54,7 +54,8 @@ TIMEOUT_TEXT = re.compile(r"DEADLINE_EXCEEDED|timed out|time(?:d)?out|exceeded t
                           r"Barrier (?:timed out|failed)", re.I)
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"preempt", re.I), "preempted"),
+    # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
+    (re.compile(r"preempt(?!ed, or crashed)", re.I), "preempted"),
     (re.compile(r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"
                 r"ZONE_RESOURCE_POOL_EXHAUSTED|not enough resources? (?:available|to schedule)", re.I),
      "no capacity: the job never started"),

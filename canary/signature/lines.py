@@ -21,6 +21,7 @@ MAX_LINE = 8192  # characters of one line that are read (head and tail of longer
 TAIL_LINES = 4000  # lines kept from the end of a long log
 REGION_BEFORE, REGION_AFTER = 100, 300  # lines kept around the last error line before the tail
 MAX_TEXT = 4 * 1024 * 1024  # a log text longer than this is windowed before it is read
+MAX_LINES = 3 * TAIL_LINES  # and one of more lines than this (a long training log of short lines)
 
 # Prefixes that begin a log record (a logger's), as against those that tag every line of a
 # stream (a scheduler's, markdown's): a message does not run on into the next record.
@@ -75,6 +76,11 @@ _PREFIXES = [
     # pytest's failure lines: "E   ValueError: ..." (its "> " source marker goes with the quotes)
     re.compile(r"E(?: {1,8}|$)"),
 ]
+# All of them as one alternation, tried in order by the regex engine (one C call per prefix taken off,
+# not one per pattern): the first that matches wins, as in the list. None matches the empty string.
+_ANY_PREFIX = re.compile("|".join(f"(?P<p{i}>{rx.pattern})" for i, rx in enumerate(_PREFIXES)))
+_RECORD_GROUPS = {f"p{i}" for i, rx in enumerate(_PREFIXES) if rx in _RECORD_STARTS}
+
 # IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)".
 _IPY_FILE = re.compile(r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
                        r" in (?P<func>[\w.<>]{1,200})")
@@ -107,14 +113,11 @@ def _strip(line: str) -> tuple[str, bool]:
         line = _RAY_REPEAT.sub("", line)
     record = False
     for _ in range(6):
-        for rx in _PREFIXES:
-            m = rx.match(line)
-            if m and m.end() > 0:
-                line = line[m.end():]
-                record = record or rx in _RECORD_STARTS
-                break
-        else:
+        m = _ANY_PREFIX.match(line)
+        if m is None or not m.end():
             break
+        line = line[m.end():]
+        record = record or m.lastgroup in _RECORD_GROUPS
     return _ipython(line), record
 
 
@@ -212,9 +215,10 @@ class Window:
         return [*keep, *([f"[… {skipped} lines not read …]"] if skipped else []), *self.tail]
 
 
-def window(text: str, limit: int = MAX_TEXT) -> str:
-    """``text``, or for a log longer than ``limit`` the lines a :class:`Window` keeps."""
-    if len(text) <= limit:
+def window(text: str, limit: int = MAX_TEXT, max_lines: int = MAX_LINES) -> str:
+    """``text``, or for a log longer than ``limit`` characters or ``max_lines`` lines the lines a
+    :class:`Window` keeps (its tail and the region of its last error: what can name the failure)."""
+    if len(text) <= limit and (len(text) < max_lines or text.count("\n", 0, limit) <= max_lines):
         return text
     return read_window(io.StringIO(text))
 

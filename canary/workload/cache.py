@@ -24,7 +24,8 @@ from pathlib import Path
 
 import jax
 
-from canary.run.compile_cache import CACHE_FILE, default_dir, missing_remote_support
+from canary.run.compile_cache import default_dir, missing_remote_support
+from canary.run.directory import CACHE_FILE
 from canary.run.spec import CacheSpec
 
 REQUEST_EVENT = "/jax/compilation_cache/compile_requests_use_cache"

@@ -24,7 +24,8 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-WANDB_FILE = "wandb.json"
+from canary.run.directory import WANDB_FILE
+
 # Bookkeeping keys of the metrics record that W&B keeps itself.
 _NOT_LOGGED = ("_step", "_runtime")
 

@@ -29,6 +29,7 @@ from canary import host
 from canary.run import signals
 from canary.config import Ferry, OptimizerConfig
 from canary.record import jsonable
+from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.run.lowering import run_fingerprint
 from canary.run.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
@@ -237,7 +238,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
     others: list[float | None] = []  # other processes' CPU seconds during each step
     sampler = contention.Sampler()
-    with open(out / "metrics.jsonl" if primary else os.devnull, "a", buffering=1) as mf:
+    with open(out / METRICS_FILE if primary else os.devnull, "a", buffering=1) as mf:
         t_prev, c_prev = time.perf_counter(), time.process_time()
 
         def finish(i: int, metrics) -> None:
@@ -318,7 +319,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     }
     config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
               "steps": spec.steps}  # `canary gate` on this file alone judges the run as its run directory is judged
-    with open(out / "tracker_metrics.jsonl" if primary else os.devnull, "w") as tf:
+    with open(out / TRACKER_FILE if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
     tracker.finish(summary)
     log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median * 1e3:.1f} ms")

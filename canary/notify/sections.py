@@ -1,0 +1,369 @@
+"""The parts of a failure message (the new issue, the recurrence comment): the summary line, the
+signature, the attempts, the compilation cache, the regression window and version changes, what
+bisecting found, the repro commands, the run's context and the log excerpt. Pure functions of a
+:class:`~canary.record.RunRecord` and its :class:`~canary.notify.model.Facts`; all text that came
+from outside is redacted, fenced or escaped (:mod:`canary.notify.redact`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.history.queries import daily_ordinal
+from canary.notify.model import Facts, FirstBad, Previous, StreakFacts, run_date
+from canary.notify.markdown import (
+    clean,
+    escape_inline,
+    fence,
+    fit,
+    neutralize_markers,
+    neutralize_mentions,
+    neutralize_refs,
+    trim_lines,
+)
+from canary.notify.reproduce import repro_commands, trained_to_the_end
+from canary.record import RunRecord, cache_read_errors, cold_reason
+from canary.textio import printable
+
+TITLE_MAX = 120
+# Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone
+# always brings a message under GitHub's limit.
+MESSAGE_MAX = 4000
+FRAMES_MAX = 40
+FIELD_MAX = 300
+
+
+def code(text: str) -> str:
+    """Inline code that ``text`` cannot close (nor forge a marker with, nor drive a terminal)."""
+    text = neutralize_refs(neutralize_markers(neutralize_mentions(" ".join(printable(str(text)).split()))))
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    bar = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{bar}{pad}{text}{pad}{bar}"
+
+
+def trigger(record: RunRecord) -> str:
+    """How the run was started: ``scheduled`` (a ``schedule`` event), ``manual`` (a dispatch), the
+    name of another Actions event, or ``""`` outside Actions."""
+    ctx = record.context or {}
+    event = ctx.get("event") or (ctx.get("ci") or {}).get("event_name")
+    return {"schedule": "scheduled", "workflow_dispatch": "manual"}.get(event, escape_inline(event or ""))
+
+
+def which_canary(record: RunRecord) -> str:
+    """The canary a message speaks of: "scheduled tpu canary", or "tpu canary run by hand on HOST"."""
+    how = trigger(record)
+    lane = escape_inline(record.lane)
+    if how:
+        return f"{how} {lane} canary"
+    if (record.context or {}).get("ci"):
+        return f"{lane} canary run by GitHub Actions"  # an event it did not record
+    host = (record.context or {}).get("host")
+    return f"{lane} canary run by hand on {escape_inline(host) if host else 'an unrecorded host'}"
+
+
+def summary_line(record: RunRecord) -> str:
+    """One line that names the failure: the issue title's text."""
+    sig = record.signature
+    if sig is not None:
+        first = next((ln.strip() for ln in (sig.message or "").splitlines() if ln.strip()), "")
+        head = sig.exception or sig.kind.replace("_", " ")
+        text = f"{head}: {first}" if first else head
+    else:
+        failed = [g for g in record.gates if g.get("status") == "FAIL"]
+        if record.error:
+            last = [ln.strip() for ln in record.error.splitlines() if ln.strip()]
+            text = last[-1] if last else "training failed"
+        elif failed:
+            text = "gate failed: " + "; ".join(
+                f"{g.get('name', '?')}" + (f" ({g['detail']})" if g.get("detail") else "") for g in failed)
+        else:
+            text = "canary failed"
+    text = " ".join(text.split())
+    return text if len(text) <= TITLE_MAX else text[: TITLE_MAX - 1] + "…"
+
+
+def determinism(record: RunRecord) -> str:
+    n = len(record.attempts)
+    fp = record.signature.fingerprint if record.signature else None
+    same = sum(1 for a in record.attempts if a.failed and fp and a.fingerprint == fp)
+    failed = sum(1 for a in record.attempts if a.failed)
+    cls = record.classification
+    if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
+        return ("Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it "
+                "repeats.")
+    if cls == "deterministic" or (cls is None and n > 0 and same == n):
+        return f"Deterministic across attempts: all {n} attempts failed with this signature."
+    if cls == "cache-masked":
+        return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
+                f"compilation cache passed ({failed} of {n} attempts failed).")
+    if cls == "intermittent":
+        return f"Intermittent: {failed} of {n} attempts failed ({same} with this signature)."
+    if n == 0:
+        return "No attempt information was recorded."
+    return f"{failed} of {n} attempts failed ({same} with this signature)."
+
+
+# ----------------------------------------------------------------------------- sections
+
+
+def signature_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
+    sig = record.signature
+    if sig is None:
+        return "### Signature\nNo failure signature was recorded for this run."
+    lines = [
+        "### Signature",
+        f"- Fingerprint: {code(sig.fingerprint)} ({code(sig.kind)})",
+    ]
+    if sig.exception:
+        lines.append(f"- Exception: {code(clean(sig.exception, secrets)[:FIELD_MAX])}")
+    if sig.frames:
+        lines.append("")
+        frames = [clean(f, secrets)[:FIELD_MAX] for f in sig.frames]
+        if len(frames) > FRAMES_MAX:
+            frames = frames[:5] + [f"... {len(frames) - FRAMES_MAX + 5} frames ..."] + frames[-(FRAMES_MAX - 5):]
+        lines += ["Call path:", "", fence("\n-> ".join(frames))]
+    if sig.message:
+        lines += ["", "Message:", "", fence(trim_lines(clean(sig.message, secrets), MESSAGE_MAX))]
+    return "\n".join(lines).rstrip()
+
+
+def attempts_section(record: RunRecord) -> str:
+    lines = ["### Attempts", determinism(record)]
+    if record.attempts:
+        lines += ["", "| attempt | outcome | fingerprint | lowered cold |", "|---|---|---|---|"]
+        for a in record.attempts:
+            fp = a.fingerprint
+            cold = a.cold_reason()
+            known = a.cache is not None
+            outcome = "trained to the end, failed its gates" if trained_to_the_end(a) else a.outcome
+            lines.append(f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
+                         f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
+    return "\n".join(lines)
+
+
+def cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
+    caches = [(a.number, a.cache) for a in record.attempts if a.cache is not None]
+    if not caches and record.cache:
+        caches = [(0, record.cache)]
+    if not caches:
+        return "### Compilation cache\nNo cache facts were recorded for this run."
+    cold = [(n, cold_reason(c)) for n, c in caches if cold_reason(c)]
+    errors = [(n, e) for n, c in caches for e in cache_read_errors(c)]
+
+    def who(n: int) -> str:
+        return f"attempt {n}" if n else "the run"
+
+    lines = ["### Compilation cache"]
+    if cold:
+        lines.append("- Lowered cold: yes (" + "; ".join(f"{who(n)}: {r}" for n, r in cold) + ")")
+    else:
+        lines.append("- Lowered cold: no (every attempt was served from the compilation cache)")
+    if errors:
+        on = sorted({n for n, _ in errors})
+        lines.append("- Cache read errors before lowering: yes, on " + ", ".join(who(n) for n in on) + ":")
+        seen: list[str] = []
+        for _, text in errors:
+            if text not in seen:
+                seen.append(text)
+        lines += ["", fence("\n".join(clean(t, secrets)[:FIELD_MAX * 2] for t in seen[:5]))]
+    else:
+        lines.append("- Cache read errors before lowering: none")
+    return "\n".join(lines)
+
+
+def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:
+    if streak is None:
+        return "Streak: unknown (no run history)."
+    span = (f"failing since {escape_inline(streak.first_failure)}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
+            f"{streak.days} day{'s' if streak.days != 1 else ''}")
+    if streak.consecutive_days > 1:
+        return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
+    if streak.runs > 1:
+        return f"Failing {streak.runs} runs in a row ({span})."
+    if ever_passed:
+        return "First failure since the last pass."
+    return "First failure; no passing full run of this ferry on this lane is recorded."
+
+
+def series_note(record: RunRecord, facts: Facts) -> str:
+    """Which history the streak and the last pass are read from: the run's series (its lane and
+    its ferry; a second ferry on the lane is another series, and short runs are not counted)."""
+    if facts.streak is None and facts.last_pass is None:
+        return ""
+    return (f" (Streak and last pass of the {escape_inline(record.lane)}/{escape_inline(record.ferry)} series: "
+            f"full runs of ferry {escape_inline(record.ferry)} on lane {escape_inline(record.lane)}.)")
+
+
+def what_is_new(record: RunRecord, previous: Previous | None) -> str:
+    """How this occurrence differs from the previous one of the same signature."""
+    if previous is None:
+        return ""
+    now = Previous.of(record)
+    changes = []
+    if previous.lane and previous.lane != now.lane:
+        changes.append(f"last seen on the {escape_inline(previous.lane)} lane, now on {escape_inline(now.lane)}")
+    if previous.classification != now.classification and now.classification:
+        changes.append(f"classification {escape_inline(previous.classification or 'unknown')} → "
+                       f"{escape_inline(now.classification)}")
+    if (previous.failed_attempts, previous.attempts) != (now.failed_attempts, now.attempts):
+        changes.append(f"{now.failed_attempts} of {now.attempts} attempts failed "
+                       f"(was {previous.failed_attempts} of {previous.attempts})")
+    for label, before, after in (("lowered cold", previous.lowered_cold, now.lowered_cold),
+                                 ("cache read errors", previous.cache_errors, now.cache_errors)):
+        if before is not None and after is not None and before != after:
+            changes.append(f"{label}: {'yes' if after else 'no'} (was {'yes' if before else 'no'})")
+    if previous.commit and now.commit and previous.commit != now.commit:
+        changes.append(f"commit {code(now.commit[:12])} (was {code(previous.commit[:12])})")
+    since = f"run {code(previous.run_id)} ({escape_inline(previous.date)})"
+    if not changes:
+        return f"Nothing new since the previous occurrence, {since}: same commit, attempts and cache facts."
+    return f"New since the previous occurrence, {since}: " + "; ".join(changes) + "."
+
+
+def window_section(facts: Facts) -> str:
+    s = facts.secrets
+    lines = ["### Regression window"]
+    lp = facts.last_pass
+    if lp is None:
+        lines.append("No passing run on this lane is recorded, so there is no window to show.")
+        return "\n".join(lines + ([escape_inline(clean(facts.window_note, s))] if facts.window_note else []))
+    since = f"run {code(lp.run_id)} on {escape_inline(lp.date)}" + (f" at {code(lp.commit[:12])}" if lp.commit else "")
+    if facts.window is None:
+        lines.append(f"Last pass: {since}. The commits since are unknown"
+                     + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else "."))
+        return "\n".join(lines + _versions_lines(facts))
+    watched = [c for c in facts.window if c.watched]
+    rest = [c for c in facts.window if not c.watched]
+    n = len(facts.window)
+    lines.append(f"{n} commit{'s' if n != 1 else ''} since the last pass ({since}); "
+                 + (f"{len(watched)} touch{'es' if len(watched) == 1 else ''} watched paths (listed first):"
+                    if watched else "none touches watched paths" + (":" if n else ".")))
+    if n == 0:
+        lines.append("No commits: the code is unchanged since the last pass (look at the environment, the "
+                     "dependencies and the compilation cache).")
+    shown = watched + rest
+    for c in shown[:50]:
+        paths = ", ".join(code(clean(p, s)[:FIELD_MAX]) for p in c.paths[:5]) + (" …" if len(c.paths) > 5 else "")
+        mark = "**watched** " if c.watched else ""
+        lines.append(f"- {mark}{code(c.sha[:12])} {escape_inline(clean(c.subject, s)[:FIELD_MAX])}"
+                     + (f" ({paths})" if paths else ""))
+    if len(shown) > 50:
+        lines.append(f"- … and {len(shown) - 50} more")
+    if facts.window_note:
+        lines.append(escape_inline(clean(facts.window_note, s)))
+    return "\n".join(lines + _versions_lines(facts))
+
+
+def short_version(name: str, value: str | None) -> str:
+    if value is None:
+        return "not installed"
+    return value[:12] if name == "ferry" else value
+
+
+def _versions_lines(facts: Facts) -> list[str]:
+    """The version changes since the last pass, under the commits, and whether the lowered
+    program is the last pass's."""
+    program = ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
+    return _version_changes(facts) + program
+
+
+def _version_changes(facts: Facts) -> list[str]:
+    if facts.last_pass is None:
+        return []
+    if facts.versions is None:
+        return ["", "Version changes since the last pass: unknown."]
+    if not facts.versions:
+        return ["", "Versions since the last pass: unchanged (jax, jaxlib, the accelerator plugin, optax, python, "
+                    "the ferry's content)."]
+    n = len(facts.versions)
+    out = ["", f"{n} version change{'s' if n != 1 else ''} since the last pass:"]
+    for v in facts.versions:
+        what = "ferry content sha256" if v.name == "ferry" else v.name
+        out.append(f"- {escape_inline(what)}: {code(short_version(v.name, v.before))} → "
+                   f"{code(short_version(v.name, v.after))}")
+    return out
+
+
+def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
+    how = (f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
+           f"{fb.skipped} skipped, {fb.seconds:.0f} s")
+    if fb.sha:
+        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+                f"\n\nFound by {how}.")
+    among = ""
+    if fb.candidates:
+        shown = ", ".join(code(c[:12]) for c in fb.candidates[:20])
+        among = f" It is one of {len(fb.candidates)}: {shown}" + (" …" if len(fb.candidates) > 20 else "") + "."
+    if fb.exhausted:
+        budget = (f"{fb.budget_s / 60:g}-minute " if fb.budget_s % 60 == 0 else f"{fb.budget_s:g}-second ") if fb.budget_s else ""
+        return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
+    why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
+    return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
+
+
+def _repro_section(record: RunRecord, facts: Facts) -> str:
+    return "### How to reproduce\n" + fence("\n".join(repro_commands(record, facts)), "sh")
+
+
+def context_block(record: RunRecord, facts: Facts, secrets: tuple[str, ...] = ()) -> str:
+    """The run context block, in the form the team's on-call people already read."""
+    ctx = record.context or {}
+    job = ctx.get("job_id") or next((a.job_id for a in reversed(record.attempts) if a.job_id), None)
+    lane = record.lane + (f" ({facts.lane_context})" if facts.lane_context else "")
+    lines = [
+        f"Lane: {lane}",
+        f"Job: {job or 'n/a'}",
+        f"GHA run: {ctx.get('ci_run_url') or 'n/a'}",
+        f"W&B run: {ctx.get('wandb_url') or 'n/a'}",
+        f"Date: {run_date(record)}",
+    ]
+    return "### Canary run context\n" + fence(clean("\n".join(lines), secrets))
+
+
+def _excerpt_text(record: RunRecord) -> str:
+    if record.signature and record.signature.excerpt:
+        return record.signature.excerpt
+    if record.error:
+        return record.error
+    return next((a.error for a in reversed(record.attempts) if a.error), "") or ""
+
+
+def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str, secrets: tuple[str, ...],
+                  limit: int) -> str:
+    excerpt = clean(excerpt, secrets)
+
+    def render(text: str) -> str:
+        mid = ["### Log excerpt\n" + fence(text)] if text.strip() else []
+        return "\n\n".join(parts_before + mid + parts_after) + "\n"
+
+    return fit(render, excerpt, limit)
+
+
+def confirmation(record: RunRecord, facts: Facts) -> str:
+    """Whether the failure is confirmed: its lane's last two runs failed with this signature. A run
+    that made one attempt alone is unconfirmed until the next one fails the same way."""
+    if facts.streak is not None and facts.streak.runs >= 2:
+        return "Confirmed: the last two runs on this lane failed with this signature."
+    if record.classification == "unconfirmed" or (len(record.attempts) == 1 and record.classification == "deterministic"):
+        return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
+                "the next run that fails with this signature confirms it.")
+    return ""
+
+
+def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
+    """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
+    s = facts.secrets
+    new = what_is_new(record, facts.previous)
+    said = confirmation(record, facts)
+    before = [
+        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None) + series_note(record, facts)]
+                  + (["", said] if said else []) + (["", new] if new else [])),
+        signature_section(record, s),
+        attempts_section(record),
+        cache_section(record, s),
+        window_section(facts),
+        *([_first_bad_section(facts.first_bad, s)] if facts.first_bad else []),
+        _repro_section(record, facts),
+    ]
+    return _with_excerpt(before, [context_block(record, facts, s)], _excerpt_text(record), s, limit)

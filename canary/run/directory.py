@@ -1,0 +1,99 @@
+"""A run directory: the names of the files a run leaves behind, and its record written and read back.
+
+    <out>/<run_id>/
+        result.json              the run's record (:class:`~canary.record.RunRecord`)
+        pending-record.json      the record, when the history could not take it (``canary history import``)
+        notify-pending.json      a notification GitHub did not take (sent by the next ``canary notify``)
+        metrics.jsonl            per-step metrics     \\
+        tracker_metrics.jsonl    levanter's summary    | of the attempt that decided the verdict
+        train.log                the workload's output |
+        cache.json               compilation cache facts /
+        loss.svg                 the loss curve
+        attempt-N/               spec.json, wandb.json and the four files above, per attempt
+
+Every reader of a record goes through :func:`read_record` (or :func:`load_record`, which also
+finds a run by its id): text it cannot read is one :class:`~canary.errors.ConfigError` line
+(exit 2), never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from canary.errors import ConfigError
+from canary.record import RunRecord
+from canary.textio import read_json_object
+
+if TYPE_CHECKING:
+    from canary.history import HistoryStore
+
+RESULT_FILE = "result.json"
+PENDING_RECORD = "pending-record.json"
+NOTIFY_PENDING = "notify-pending.json"
+METRICS_FILE = "metrics.jsonl"
+TRACKER_FILE = "tracker_metrics.jsonl"
+LOG_FILE = "train.log"  # the workload's stdout and stderr, per attempt and for the deciding attempt
+CACHE_FILE = "cache.json"
+SPEC_FILE = "spec.json"
+WANDB_FILE = "wandb.json"
+LOSS_IMAGE = "loss.svg"
+# What the run directory keeps of the attempt that decided the verdict.
+PROMOTED = (METRICS_FILE, TRACKER_FILE, LOG_FILE, CACHE_FILE)
+
+
+def attempt_dir(run_dir: Path, number: int) -> Path:
+    return Path(run_dir) / f"attempt-{number}"
+
+
+def read_result(path: Path | str) -> dict[str, Any]:
+    """What a record file (or a run directory's result.json) holds, as JSON: for readers that need
+    only some of its keys and check their types themselves (``canary gate``, a golden's recording)."""
+    path = Path(path)
+    return read_json_object(path / RESULT_FILE if path.is_dir() else path)
+
+
+def read_record(path: Path | str) -> RunRecord:
+    """The record in ``path``: a run directory (its result.json) or a record file."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RESULT_FILE
+    try:
+        return RunRecord.from_dict(read_result(path))
+    except (ValueError, TypeError, KeyError, AttributeError) as e:
+        raise ConfigError(f"{path}: not a canary run record ({e})") from None
+
+
+def write_record(path: Path | str, record: RunRecord) -> Path:
+    """``record`` as JSON in ``path`` (a run directory: its result.json)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RESULT_FILE
+    tmp = path.with_name(f".{path.name}.tmp")  # whole or not at all: a sibling renamed over it
+    tmp.write_text(json.dumps(record.to_dict(), indent=2))
+    os.replace(tmp, path)
+    return path
+
+
+def load_record(run: str, runs_dir: Path, store: HistoryStore | None = None, why_not: str = "") -> RunRecord:
+    """A run by its directory, its result.json, its id under ``runs_dir``, or its id in the history."""
+    p = Path(run)
+    candidates = [p / RESULT_FILE, p] if p.suffix == ".json" or p.exists() else []
+    candidates.append(Path(runs_dir) / run / RESULT_FILE)
+    for c in candidates:
+        if c.is_file():
+            record = read_record(c)
+            record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
+            return record
+    if store is not None and "/" not in run:
+        try:
+            record = store.get(run)
+        except Exception as e:  # noqa: BLE001 - any storage failure is reported as such
+            why_not = f"the history cannot be read: {type(e).__name__}: {e}"
+        else:
+            if record is not None:
+                return record
+    raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
+                      "or in the history" + (f" ({why_not})" if why_not else ""))
