@@ -62,8 +62,9 @@ def fingerprint(repeat: int) -> None:
     import os
 
     from canary.config import load_ferry, load_lanes
-    from canary.run.lowering import export_train_step, per_device_spec, program_fingerprint, run_fingerprint
     from canary.run.spec import build_spec
+    from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, run_fingerprint
+    from canary.workload.train import make_train_step
 
     ferry = load_ferry("moe-canary")[0]
     lanes, _ = load_lanes()
@@ -71,12 +72,12 @@ def fingerprint(repeat: int) -> None:
         lane = lanes[lane_name]
         spec = per_device_spec(build_spec(ferry, lane, run_id="bench", out_dir=os.devnull), lane.devices)
         spec = spec.model_copy(update={"platform": platform})
-        t_export, exported = best(lambda spec=spec: export_train_step(spec), repeat)
+        t_export, exported = best(lambda spec=spec: export_train_step(spec, make_train_step), repeat)
         t_hash, fp = best(lambda e=exported: program_fingerprint(e.mlir_module()), repeat)
         print(f"{lane_name} lane for {platform}: export {t_export:.2f} s; print, strip and hash {t_hash:.3f} s "
               f"({fp[:12]})")
     spec = build_spec(ferry, lanes["cpu"], run_id="bench", out_dir=os.devnull)
-    t, out = best(lambda: run_fingerprint(spec), repeat)
+    t, out = best(lambda: run_fingerprint(spec, make_train_step), repeat)
     print(f"run_fingerprint (what a cpu run adds after its last step): {t:.2f} s ({out['program/fingerprint'][:12]})")
 
 

@@ -11,7 +11,7 @@ from contextlib import closing
 from datetime import date, datetime
 from pathlib import Path
 
-from canary.history import DEFAULT_FILE, StoreUnavailable, since_key
+from canary.history.store import DEFAULT_FILE, StoreUnavailable, since_key
 from canary.record import RunRecord
 
 SCHEMA = """

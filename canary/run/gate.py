@@ -10,6 +10,7 @@ from canary.config import load_gates
 from canary.errors import ConfigError
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
+from canary.judge.results import GateResult
 from canary.run.directory import METRICS_FILE, RESULT_FILE, TRACKER_FILE, read_result
 from canary.run.metrics import RunMetrics, load_run_metrics, read_json_lines, tracker_config
 
@@ -31,7 +32,7 @@ class Judgement(NamedTuple):
 
     lane: str
     metrics: RunMetrics
-    results: list[gates_mod.GateResult]
+    results: list[GateResult]
     gates_path: Path
     notes: list[str]
 

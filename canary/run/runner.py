@@ -28,6 +28,7 @@ from canary.errors import ConfigError
 from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
+from canary.judge.results import GateResult, verdict
 from canary.judge.classify import classify
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
@@ -184,7 +185,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
 
     attempts: list[Attempt] = []
     metrics = RunMetrics(None, None, [], {})
-    results: list[gates_mod.GateResult] = []
+    results: list[GateResult] = []
     error: str | None = None
     steps_requested: int | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
@@ -228,7 +229,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
             if outcome.ok and no_summary:
                 # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
-                results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
+                results.append(GateResult("summary", None, "present", "FAIL", no_summary))
                 error = no_summary
                 signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
             else:
@@ -248,7 +249,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             if outcome.ok or signals.requested() is not None:
                 break
 
-    verdict = gates_mod.verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    verdict = verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
     stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
     if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
         said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""
