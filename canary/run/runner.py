@@ -28,7 +28,7 @@ from canary.errors import ConfigError
 from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
-from canary.judge.results import GateResult, verdict
+from canary.judge.results import GateResult, verdict as verdict_of_gates
 from canary.judge.classify import classify
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
@@ -249,7 +249,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             if outcome.ok or signals.requested() is not None:
                 break
 
-    verdict = verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    verdict = verdict_of_gates(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
     stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
     if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
         said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""
