@@ -26,6 +26,8 @@ def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
 
 
 def render_changes(location: str, steps: list, c) -> None:
+    if not c.is_terminal:
+        c.width = max(c.width, 160)  # a pipe or a CI log: one line per step
     if not steps:
         c.print(f"no steps found in the passing runs of {escape(location)}")
         return
