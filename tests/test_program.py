@@ -159,7 +159,8 @@ def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_progr
 def test_canary_lower_says_the_program_changed_since_the_last_pass_and_why(tmp_path, cli):
     from canary.history.sqlite import SqliteStore
 
-    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD~3"], capture_output=True, text=True).stdout.strip()
+    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD~3"], capture_output=True,
+                          text=True).stdout.strip()
     last = _with_program(0, "0" * 64, commit=base, versions={"jax": "0.9.0", "python": "3.11.7"})
     SqliteStore(tmp_path / "h.sqlite3").append(last)
     proc = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3"), "--json")
