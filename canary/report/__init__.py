@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from canary.errors import CanaryError
+from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 from canary.report import model
 from canary.report.page import LossView, page
@@ -71,7 +71,7 @@ def window_means(losses: Sequence[tuple[int, float]], band: Band) -> list[tuple[
     """The run's mean loss over each window of a windowed band (pairs of points with the same
     low and high), at the window's middle: what a windowed golden judges."""
     out = []
-    for (first, lo, hi), (last, lo2, hi2) in zip(band[::2], band[1::2]):
+    for (first, lo, hi), (last, lo2, hi2) in zip(band[::2], band[1::2], strict=False):
         if (lo, hi) != (lo2, hi2) or last <= first:
             return []
         vals = [v for s, v in losses if first <= s <= last]
@@ -104,10 +104,10 @@ def parse_band(data: Any) -> Band | None:
         steps = data.get("steps")
         if isinstance(steps, list):
             if lo_key and hi_key:
-                return [(int(s), float(lo), float(hi)) for s, lo, hi in zip(steps, data[lo_key], data[hi_key])]
+                return [(int(s), float(lo), float(hi)) for s, lo, hi in zip(steps, data[lo_key], data[hi_key], strict=False)]
             if isinstance(data.get("loss"), list):
                 rtol = float(data.get("rtol", data.get("tolerance", 0.05)))
-                return [(int(s), float(v) * (1 - rtol), float(v) * (1 + rtol)) for s, v in zip(steps, data["loss"])]
+                return [(int(s), float(v) * (1 - rtol), float(v) * (1 + rtol)) for s, v in zip(steps, data["loss"], strict=False)]
     except (KeyError, TypeError, ValueError):
         return None
     return None
@@ -203,8 +203,11 @@ def write_report(location: str | None, lane: str | None, since: str | None, out:
     which = "/".join(x for x in (lane, ferry) if x)
     html = render(records, store.location, title=f"canary report: {which}" if which else "canary report")
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"--out {out}: cannot write there: {e.strerror or e}") from None
     from canary.history.series import series_keys
 
     return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()),
