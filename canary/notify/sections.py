@@ -281,7 +281,8 @@ def _version_changes(facts: Facts) -> list[str]:
     for v in facts.versions:
         what = "ferry content sha256" if v.name == "ferry" else v.name
         out.append(f"- {escape_inline(what)}: {code(short_version(v.name, v.before))} → "
-                   f"{code(short_version(v.name, v.after))}")
+                   f"{code(short_version(v.name, v.after))}"
+                   + (" (owns the failing frame: listed first)" if v.owns_failure else ""))
     return out
 
 

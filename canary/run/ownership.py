@@ -63,5 +63,29 @@ def owner_of(path: str) -> tuple[str, str] | None:
     return None
 
 
+def owner_of_frame(frame: str) -> tuple[str, str] | None:
+    """(distribution, version) owning a signature's frame (``haliax/nn/ragged_dot.py:fn``, an installed
+    file named from its package down), or None (an application file, or no such installed file)."""
+    rel = frame.rsplit(":", 1)[0]
+    top = rel.split("/", 1)[0].removesuffix(".py")
+    for name in _packages().get(top, []):
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if any(f.as_posix() == rel for f in dist.files or ()):
+            return dist.metadata["Name"], dist.version
+    return None
+
+
+def failing_distribution(signature) -> str | None:
+    """The installed distribution owning the innermost frame of a failure's call path that one owns."""
+    for frame in reversed(getattr(signature, "frames", None) or []):
+        owner = owner_of_frame(frame)
+        if owner:
+            return owner[0]
+    return None
+
+
 def describe(owner: tuple[str, str] | None) -> str | None:
     return f"{owner[0]} {owner[1]}" if owner else None

@@ -41,6 +41,7 @@ from canary.run.disk import disk_trouble, ensure_writable
 from canary.run.scrub import scrub_attempt
 from canary.textio import printable
 from canary.run.metrics import RunMetrics, flatten, load_run_metrics
+from canary.run.ownership import failing_distribution
 from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.run.workload import versions, workload_argv, workload_env
 from canary.workload.tracking import run_context as tracking_context
@@ -277,6 +278,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
+        failing_distribution=failing_distribution(attempts[-1].signature) if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
                         ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,
