@@ -167,6 +167,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         if chosen:
             raise ConfigError(f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
                               "canary's kernel choices do not reach it")
+    if getattr(ferry, "stack", None):
+        from canary.extras import STACKS, require
+
+        if opts.ragged_dot or opts.tiling:
+            raise ConfigError(f"--ragged-dot/--tiling: ferry {ferry.name!r} is a {ferry.stack} stack ferry; its "
+                              "kernels are the library's own choice")
+        if lane.launcher.kind == "local":  # a remote worker's environment is its own (canary doctor checks)
+            require(STACKS[ferry.stack], f"ferry {ferry.name!r}")
     identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
     golden = golden_store.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
