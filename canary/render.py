@@ -140,8 +140,17 @@ def cache_brief(cache: dict[str, Any] | None) -> str:
     return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
 
 
+class _Console(Console):
+    """A rich console that shows text, never acts on it: every string it renders (printed, or a
+    table's cell) loses its control sequences first (a log's window title, clipboard write,
+    hyperlink or clear-screen reaches no terminal)."""
+
+    def render_str(self, text: str, *args: Any, **kwargs: Any):
+        return super().render_str(printable(text), *args, **kwargs)
+
+
 def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False)
+    return _Console(stderr=stderr, highlight=False)
 
 
 def failure_line(record: Any) -> str:
@@ -295,6 +304,11 @@ def lowering_report(report: Any, c: Console) -> None:
             c.print(f"  array shape  {tuple(p.array_shape)}", markup=False)
             c.print(f"  block shape  {tuple(p.block_shape)}", markup=False)
             c.print(f"  diagnosis    {p.diagnosis}", markup=False)
+        for i, frame in enumerate(p.call_path):
+            c.print(f"  {'call path' if i == 0 else '':<12} {frame}", markup=False)
+        if p.owner:
+            c.print(f"  owned by     {p.owner} (the failing frame's distribution)", markup=False)
+        if p.block_shape is not None:
             others = [f for f in p.failures if (f["gmm"], f["projection"]) != (p.gmm, p.projection)]
             for f in others:
                 c.print(f"  also fails   {f['gmm']} of the {f['projection']} projection: "
