@@ -18,10 +18,11 @@ import os
 import secrets
 import shutil
 import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from canary import extras, git
 from canary.history import queries
@@ -31,6 +32,7 @@ from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 
 CHECKS = ("packages", "cache", "history", "launcher", "github", "git")
+PROBE_S = 5.0  # the longest any one check may wait on the network (gcsfs alone retries for most of a minute)
 
 
 @dataclass
@@ -246,6 +248,30 @@ def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify:
                               f"regression window fetches history from {git.remote(checkout)} (which answers) until it is there")
 
 
+def bounded(name: str, probe: Callable[[], Any], fallback: Any = None, seconds: float = PROBE_S) -> Any:
+    """``probe()``'s answer, or, when it has none within ``seconds``, a failed check that says so
+    (the probe's thread is left to finish on its own; it holds nothing the report needs)."""
+    box: list[Any] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(probe())
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
+            failed.append(e)
+
+    worker = threading.Thread(target=run, name=f"canary-doctor-{name}", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if failed:
+        raise failed[0]
+    if box:
+        return box[0]
+    late = Check(name, False, f"no answer within {seconds:g} s (unreachable, or retrying)",
+                 "check the network path and the credentials from this machine; the run itself would wait as long")
+    return late if fallback is None else fallback(late)
+
+
 def diagnose(opts: DoctorOptions) -> Report:
     """Every check for the lane; bad input (an unknown lane, a bad --history scheme) raises ConfigError."""
     from canary.history import default_location
@@ -263,10 +289,12 @@ def diagnose(opts: DoctorOptions) -> Report:
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
     report = Report(lane.name, ferry)
     report.checks.append(check_packages(lane, cache_dir, history))
-    report.checks.append(check_cache(lane, opts.cache_dir))
-    history_check, records = check_history(history, lane.name, ferry)
+    # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
+    report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
+    history_check, records = bounded("history", lambda: check_history(history, lane.name, ferry),
+                                     lambda late: (late, None))
     report.checks.append(history_check)
-    report.checks.append(check_launcher(lane, opts.ray_address))
-    report.checks.append(check_github(opts.notify, repo))
-    report.checks.append(check_git(opts.checkout, lane.name, records, opts.notify, ferry))
+    report.checks.append(bounded("launcher", lambda: check_launcher(lane, opts.ray_address)))
+    report.checks.append(bounded("github", lambda: check_github(opts.notify, repo)))
+    report.checks.append(bounded("git", lambda: check_git(opts.checkout, lane.name, records, opts.notify, ferry)))
     return report

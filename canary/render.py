@@ -10,6 +10,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from canary.textio import printable
+
 
 def fmt(v: Any) -> str:
     if v is None:
@@ -151,6 +153,7 @@ def failure_line(record: Any) -> str:
     if sig:
         parts += [sig.kind, f"[bold]{sig.fingerprint}[/]"]
         what = f"{sig.exception}: {sig.message}" if sig.exception else sig.message
+        what = " ".join(printable(what).split())
         parts.append(escape(what if len(what) <= 160 else what[:157] + "..."))
     return "  ".join(parts)
 

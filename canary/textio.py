@@ -14,10 +14,11 @@ file, a core dump, a log truncated under a writer) still says the input is not a
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from canary.errors import ConfigError
 
@@ -83,3 +84,25 @@ def printable(text: str) -> str:
     if not _TERMINAL.search(text):
         return text
     return _TERMINAL.sub("", text)
+
+
+class LogStream:
+    """A log as text, read in chunks from a binary stream (a file, standard input): bounded
+    memory whatever its size. Lenient like :func:`decode` (a torn character becomes U+FFFD), and
+    like it, a NUL byte anywhere is bad input, whether the log came by path or on stdin."""
+
+    def __init__(self, raw: BinaryIO, source: str):
+        self.raw, self.source = raw, source
+        self.offset = 0
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def read(self, size: int = 1 << 20) -> str:
+        data = self.raw.read(max(size, 1))
+        if self.offset == 0 and data.startswith(BOM):
+            data, self.offset = data[len(BOM):], len(BOM)
+        nul = data.find(b"\x00")
+        if nul >= 0:
+            raise ConfigError(f"{self.source}: binary content, not text "
+                              f"(a NUL byte at byte offset {self.offset + nul})")
+        self.offset += len(data)
+        return self._decoder.decode(data, final=not data)

@@ -16,8 +16,10 @@ from github_server import REPO, TOKEN, RawReply, github  # noqa: F401 (fixture)
 from notify_records import failing
 
 
+
 def _env(github, tmp_path, **extra):
-    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url if github else "", "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url if github else "",
+            "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
             "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
             "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
 
@@ -112,7 +114,8 @@ def test_a_malformed_answer_keeps_the_notification_pending_and_it_is_sent_later(
 @pytest.mark.parametrize("url", ["http://127.0.0.1:99999", "http://[::1", "http://[::1]:70000/api"])
 def test_an_api_url_urllib_cannot_use_spools(url, tmp_path):
     d = _run_dir(tmp_path)
-    r = run_cli("notify", str(d), "--repo", REPO, "--no-history", "--json", env=_env(None, tmp_path, GITHUB_API_URL=url))
+    r = run_cli("notify", str(d), "--repo", REPO, "--no-history", "--json",
+                env=_env(None, tmp_path, GITHUB_API_URL=url))
     assert r.returncode == 1, r.stderr
     _no_traceback(r)
     out = json.loads(r.stdout)

@@ -4,6 +4,7 @@ history or the spools."""
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 import urllib.parse
@@ -35,6 +36,10 @@ TOKENS = {
     "aws temporary key id": "ASIA" + "Y34FZKBOKMUTVV7A",
     "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "hugging face": "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
+    # round 2 (#27): shapes a hostile sweep got through
+    "pypi": "pypi-" + "AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTEyMzQtMTIzNC0xMjM0LTEyMzQ1Njc4OTAxMgACKlsz",
+    "basic auth, base64": base64.b64encode(b"ci-bot:" + b"Zq3opaqueS3cret99").decode(),
+    "x-access-token, base64": base64.b64encode(b"x-access-token:ghs_" + b"kL6mN7oP8q" * 3 + b"R9sT0u").decode(),
 }
 # Secrets with no shape of their own: recognised by the name that carries them.
 KEYED = {
@@ -42,6 +47,17 @@ KEYED = {
     "w&b key": ("WANDB_API_KEY=", "0123456789abcdef0123456789abcdef01234567"),
     "secret-named setting": ("DB_PASSWORD=", "correct-horse-battery-staple"),
     "client secret": ('"client_secret": "', "Zq3-opaque-Client-Secret-Value"),
+    # round 2 (#27)
+    "azure sas sig": ("https://acct.blob.core.windows.net/c/b.bin?sv=2022-11-02&sp=r&sig=",
+                      "abcdEFGHijkl%2BmnopQRST0123uvwx%3D"),
+    "azure account key": ("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
+                          "abcdEFGHijklMNOPqrstUVWXyz0123456789+/abcdEFGHijklMNOPqrstUVWXyz0123456789+/ABCD=="),
+    "slack webhook": ("posting to https://hooks.slack.com/services/", "T01ABCD2E/B03FGHI4J/abcdEFGHijklMNOPqrstUVWX"),
+    "x-api-key header": ("X-Api-Key: ", "a1b2c3d4e5f6a7b8c9d0e1f2"),
+    "gcs signed url": ("https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=",
+                       "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d"),
+    "password flag": ("mysql -h db --password ", "Tr0ub4dor-3xyz-Q"),
+    "private_key_id": ('"private_key_id": "', "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
 }
 PEM_BODY = ["MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Zlo", "gkSr1Bo4P1ZpNRCxZ7mZ0wNmeVuRQdUtW0fAx4T8", "pJq5c3Kx0Qv+u/w=="]
 PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END RSA PRIVATE KEY-----"
@@ -198,3 +214,83 @@ def test_a_log_file_is_redacted_in_place_whatever_its_size(tmp_path, monkeypatch
     assert token not in text and not [b for b in PEM_BODY if b[:16] in text] and REDACTED in text
     assert "step 49 loss 2.0" in text and "x" * 300 in text and text.endswith("\n")
     assert not redact_mod.redact_file(log, []) and not list(tmp_path.glob("*.redacting"))  # nothing left to do
+
+
+# ----------------------------------------------------------------------------- round 2 (#27)
+
+def test_a_github_token_cut_by_a_line_break_is_redacted_whole():
+    token = TOKENS["github classic"]
+    for cut in (8, 20, 30):
+        for brk in ("\n", "\\\n", "\r\n", "\\n"):
+            out = redact(f"token = '{token[:cut]}{brk}{token[cut:]}'\nstep 1 loss 2.0")
+            assert token[4:cut] not in out or cut - 4 < 8, (cut, brk, out)
+            assert token[cut:] not in out, (cut, brk, out)
+            assert "step 1 loss 2.0" in out
+
+
+def test_the_environments_secrets_are_caught_in_pieces_and_in_base64():
+    secret = "Zq7xW2pL9mK4vB8nR3tY6uH1"
+    text = "\n".join([f"part one {secret[:12]}", f"part two {secret[12:]}",
+                      base64.b64encode(f"x-access-token:{secret}".encode()).decode(),
+                      base64.urlsafe_b64encode(secret.encode()).decode(), "the run went on"])
+    out = redact(text, [secret])
+    for piece in (secret[:12], secret[12:], secret[3:11]):
+        assert piece not in out, out
+    assert "the run went on" in out
+    behind = base64.b64encode(f"x-access-token:{secret}".encode()).decode()
+    assert behind[20:] not in out and base64.urlsafe_b64encode(secret.encode()).decode()[:16] not in out, out
+
+
+# A failing stand-in that prints the environment's own token in two halves, in base64 behind
+# x-access-token, and cut by line breaks, dies with an Azure SAS in its message, and leaves a
+# tracker_metrics.jsonl holding a W&B key, an hf_ token and a URL password.
+_ROUND2_LEAKER = r'''
+import base64, json, os, shlex, sys
+out = json.load(open(shlex.split(sys.argv[1])[-1]))["out_dir"]
+tok = os.environ["GITHUB_TOKEN"]
+print("first half", tok[:20]); print("second half", tok[20:])
+print("basic", base64.b64encode(("x-access-token:" + tok).encode()).decode())
+print("cut", tok[:15] + "\\"); print(tok[15:])
+with open(out + "/tracker_metrics.jsonl", "w") as f:
+    f.write(json.dumps({"config": {"wandb": {"api_key": os.environ["PLANTED_WANDB"]}, "hf_token": os.environ["PLANTED_HF"],
+                                   "data": "https://ci:" + os.environ["PLANTED_PW"] + "@data.example.com/x"},
+                        "summary": {"_step": 1, "train/loss": 4.0}}) + "\n")
+print("Traceback (most recent call last):")
+print('  File "/srv/train.py", line 3, in <module>')
+print("RuntimeError: upload to https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=" + os.environ["PLANTED_SIG"] + " failed")
+sys.exit(1)
+'''
+
+
+def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_tracker_copies(tmp_path):
+    from github_server import REPO, GitHubServer
+
+    token = "ghs_" + "Qw3Er5Ty7Ui9Op1As2Df4Gh6Jk8Lz0Xc3Vb5"
+    planted = {"PLANTED_WANDB": "f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d", "PLANTED_HF": TOKENS["hugging face"],
+               "PLANTED_PW": "Pa55-w0rd-xyz", "PLANTED_SIG": "AbCdEf0123456789%2BghIJklMNop%3D"}
+    lanes = lanes_toml(tmp_path, [PY, "-c", _ROUND2_LEAKER, "{entrypoint}"])
+    with GitHubServer(token, REPO) as github:
+        env = dict(CANARY_LANES=str(lanes), GITHUB_TOKEN=token, GITHUB_API_URL=github.url,
+                   CANARY_GITHUB_BACKOFF_SCALE="0.001", CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"), **planted)
+        r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO,
+                       tmp_path=tmp_path, **env)
+        assert r.returncode == 1, r.stderr.decode()
+        result = json.loads(r.stdout)
+        [issue] = github.state.issues()
+    run_dir = Path(result["run_dir"])
+    trackers = list(run_dir.rglob("tracker_metrics.jsonl"))
+    assert len(trackers) == 2  # the run directory's and the attempt's copy
+    for t in trackers:
+        json.loads(t.read_text().splitlines()[0])  # still the trainer's JSON, values redacted
+    kept = {"title": issue["title"].encode(), "body": issue["body"].encode(), "stdout": r.stdout, "stderr": r.stderr,
+            "result.json": (run_dir / "result.json").read_bytes(), "history": (tmp_path / "history.sqlite3").read_bytes(),
+            **{str(p): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}}
+    assert REDACTED in issue["title"]
+    secrets = [token, *planted.values()]
+    for where, data in kept.items():
+        text = data.decode("utf-8", "replace")
+        for secret in secrets:
+            assert not [f for f in _forms(secret) if f in text], f"{secret!r} reached {where}"
+        for i in range(len(token) - 8):
+            assert token[i:i + 8] not in text, f"a piece of GITHUB_TOKEN reached {where}"
+        assert base64.b64encode(("x-access-token:" + token).encode()).decode()[20:40] not in text, where

@@ -23,7 +23,7 @@ from canary.errors import ConfigError
 from canary.notify.bisecting import plan
 from canary.notify.compose import new_issue, recurrence_comment
 from canary.notify.model import Facts, FirstBad, LastPass
-from canary.history.queries import WindowCommit
+from canary.history.windows import WindowCommit
 from tests.bisect_repo import build, git
 from tests.conftest import run_cli
 from tests.github_server import REPO, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from canary.judge import gates
+from canary.judge import results as gate_results
 from canary.config import LaneGates
 from canary.run.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
 
@@ -22,7 +23,7 @@ def test_field_notes_fixed_run_passes_tpu_gates():
     m = parse_tracker_summary(text)
     assert m.steps_completed == 238 and m.final_loss == pytest.approx(5.7976)
     results = gates.evaluate(TPU, m)
-    assert gates.verdict(results) == "pass"
+    assert gate_results.verdict(results) == "pass"
     assert _by_name(results)["finite_loss"].value == "final only"
 
 
@@ -36,7 +37,7 @@ def test_missing_loss_fails_and_says_so():
     m = parse_tracker_summary(json.dumps({"summary": {"_step": 237}}))
     r = _by_name(gates.evaluate(TPU, m))
     assert r["max_final_loss"].status == "FAIL" and "missing" in r["max_final_loss"].detail
-    assert gates.verdict(list(r.values())) == "fail"
+    assert gate_results.verdict(list(r.values())) == "fail"
 
 
 def test_missing_steps_fail():
@@ -72,17 +73,17 @@ def test_quick_run_leaves_a_finite_loss_unjudged_but_fails_a_bad_one():
     r = _by_name(high)
     assert r["max_final_loss"].status == "SKIP" and r["max_final_loss"].value == 9.5
     assert "--steps 20" in r["max_final_loss"].detail and "200 steps" in r["max_final_loss"].detail
-    assert gates.verdict(high) == "pass"
+    assert gate_results.verdict(high) == "pass"
     nan = gates.evaluate(TPU, RunMetrics(20, float("nan"), [(0, 5.0), (19, float("nan"))]), requested_steps=20)
-    assert _by_name(nan)["max_final_loss"].status == "FAIL" and gates.verdict(nan) == "fail"
+    assert _by_name(nan)["max_final_loss"].status == "FAIL" and gate_results.verdict(nan) == "fail"
     full = _by_name(gates.evaluate(TPU, RunMetrics(200, 9.5, [(0, 9.5)]), requested_steps=200))
     assert full["max_final_loss"].status == "FAIL"  # a full run is judged
 
 
 def test_skipped_gates_alone_are_no_verdict_of_pass():
-    skip = gates.GateResult("max_final_loss", 5.0, 4.0, "SKIP", "not judged")
-    assert gates.verdict([skip]) == "fail"
-    assert gates.verdict([skip, gates.GateResult("min_steps", 20, 20, "PASS")]) == "pass"
+    skip = gate_results.GateResult("max_final_loss", 5.0, 4.0, "SKIP", "not judged")
+    assert gate_results.verdict([skip]) == "fail"
+    assert gate_results.verdict([skip, gate_results.GateResult("min_steps", 20, 20, "PASS")]) == "pass"
 
 
 def test_torn_last_line_of_a_killed_run_is_ignored():
@@ -136,7 +137,7 @@ def test_a_run_gets_the_same_verdict_from_its_directory_and_from_its_tracker_fil
     from_dir = _statuses(judge_path(d, None, None))
     from_tracker = _statuses(judge_path(d / "tracker_metrics.jsonl", None, None))  # no --lane: the config says cpu
     assert from_dir == from_tracker == ("cpu", 30, {"min_steps": ("PASS", 30), "max_final_loss": ("SKIP", 4.0)})
-    assert gates.verdict(judge_path(d / "tracker_metrics.jsonl", None, None).results) == "pass"
+    assert gate_results.verdict(judge_path(d / "tracker_metrics.jsonl", None, None).results) == "pass"
 
     (d / "result.json").unlink()  # a directory copied without its record: the tracker file's config stands in
     assert _statuses(judge_path(d, None, None)) == from_dir
@@ -153,7 +154,7 @@ def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
     with pytest.raises(ConfigError, match="--lane"):
         judge_path(f, None, None)
     lane, metrics, results, _, _ = judge_path(f, "tpu", None)
-    assert metrics.steps_completed == 238 and gates.verdict(results) == "pass"
+    assert metrics.steps_completed == 238 and gate_results.verdict(results) == "pass"
 
 
 @pytest.mark.parametrize("content", [b"this is not json\n", b"<html><body>502</body></html>", b"\xff\xfe\x00binary",

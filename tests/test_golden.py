@@ -9,6 +9,7 @@ import pytest
 from canary.golden import curve as golden
 from canary.golden import diff as golden_diff
 from canary.judge import gates
+from canary.judge import results as gate_results
 from canary.judge import golden_gates
 from canary.run import consistency
 from canary.config import LaneGates
@@ -103,7 +104,7 @@ def test_clean_and_equivalent_runs_pass_every_golden_gate():
     g = recording()
     for losses in (curve(), curve(1.004), curve(0.998, wobble=0.01)):
         r = gates.evaluate(GATES, metrics(losses), requested_steps=STEPS, golden=g, ferry_version=1)
-        assert gates.verdict(r) == "pass", [x for x in r if x.status != "PASS"]
+        assert gate_results.verdict(r) == "pass", [x for x in r if x.status != "PASS"]
         assert by_name(r)["loss_curve"].margin > 0
 
 
@@ -138,7 +139,7 @@ def test_a_nan_loss_is_a_nan_signature_not_a_curve_regression():
     losses = curve()
     losses[70] = (70, math.nan)
     r = gates.evaluate(GATES, metrics(losses), requested_steps=STEPS, golden=recording(), ferry_version=1)
-    assert gates.verdict(r) == "fail"
+    assert gate_results.verdict(r) == "fail"
     assert gate_signature([x.to_dict() for x in r]).kind == "nan"
 
 
@@ -148,8 +149,8 @@ def test_a_30_percent_slower_step_fails_throughput_and_is_a_perf_regression():
     assert ok.status == "PASS" and ok.margin > 0
     slow = golden_gates.throughput(g, metrics(curve(), tps=10_200 / 1.3))
     assert slow.status == "FAIL" and slow.value < slow.threshold
-    results = [gates.GateResult("min_steps", STEPS, STEPS, "PASS"), slow]
-    assert gate_signature([x.to_dict() for x in results]).kind == "perf_regression"
+    judged = [gate_results.GateResult("min_steps", STEPS, STEPS, "PASS"), slow]
+    assert gate_signature([x.to_dict() for x in judged]).kind == "perf_regression"
 
 
 def test_throughput_judges_the_fastest_step():
@@ -188,7 +189,7 @@ def test_warn_gates_never_fail_a_run():
     r = by_name(gates.evaluate(GATES, m, requested_steps=STEPS, golden=g, ferry_version=1))
     assert r["compile_seconds"].status == "WARN" and r["peak_memory"].status == "WARN"
     assert r["compile_seconds"].margin < 0
-    assert gates.verdict(list(r.values())) == "pass"
+    assert gate_results.verdict(list(r.values())) == "pass"
     assert gate_signature([x.to_dict() for x in r.values()]) is None
     strict = LaneGates(min_steps=STEPS, max_final_loss=8.0, compile_seconds="FAIL", peak_memory="off")
     r = by_name(gates.evaluate(strict, m, requested_steps=STEPS, golden=g, ferry_version=1))
@@ -196,8 +197,8 @@ def test_warn_gates_never_fail_a_run():
 
 
 def test_only_warnings_and_skips_do_not_make_a_pass():
-    assert gates.verdict_of(["WARN", "SKIP"]) == "fail"
-    assert gates.verdict_of(["PASS", "WARN"]) == "pass"
+    assert gate_results.verdict_of(["WARN", "SKIP"]) == "fail"
+    assert gate_results.verdict_of(["PASS", "WARN"]) == "pass"
 
 
 def test_diff_marks_changes_against_the_stored_tolerances():

@@ -9,7 +9,8 @@ import pytest
 
 from canary.config import load_ferry, load_lanes
 from canary.errors import ConfigError
-from canary.run.lowering import LowerOptions, parse_block_shape_error, plan, short_error
+from canary.run.lowering import LowerOptions, parse_block_shape_error, plan
+from canary.workload.program import short_error
 from tests.conftest import ROOT
 
 INCIDENT = """ValueError: The Pallas TPU lowering currently requires that the last two

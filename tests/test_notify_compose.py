@@ -9,7 +9,7 @@ from canary.notify.markers import issue_fingerprint
 from canary.notify.model import Facts, LastPass, Previous, StreakFacts
 from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
 from canary.record import cold_reason
-from canary.history.queries import WindowCommit
+from canary.history.windows import WindowCommit
 from canary.record import Attempt, Signature
 from notify_records import failing, passing
 
@@ -178,12 +178,14 @@ def test_manual_runs_are_not_called_scheduled():
     assert "Recurred on the manual tpu canary" in recurrence_comment(rec, INCIDENT).body
     # outside Actions (a person at a laptop with --notify github): run by hand, on the host it ran on
     by_hand = failing(context={"host": "ada-laptop"})
-    assert "**Recurred on the tpu canary run by hand on ada-laptop (2026-08-28)**" in recurrence_comment(by_hand, INCIDENT).body
+    said = recurrence_comment(by_hand, INCIDENT).body
+    assert "**Recurred on the tpu canary run by hand on ada-laptop (2026-08-28)**" in said
     assert "run by hand on an unrecorded host" in new_issue(failing(context={}), INCIDENT).body
     unnamed = failing(context={"ci": {"workflow": "canary"}})  # Actions, its event not recorded
     assert "The tpu canary run by GitHub Actions failed" in new_issue(unnamed, INCIDENT).body
     pushed = failing(context={"ci": {"event_name": "push"}})
-    assert "scheduled" not in new_issue(pushed, INCIDENT).body and "The push tpu canary" in new_issue(pushed, INCIDENT).body
+    pushed_body = new_issue(pushed, INCIDENT).body
+    assert "scheduled" not in pushed_body and "The push tpu canary" in pushed_body
 
 
 def test_one_attempt_is_unconfirmed_until_it_recurs_and_two_failed_runs_confirm_it():

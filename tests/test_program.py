@@ -11,10 +11,10 @@ import sys
 import pytest
 
 from canary.history import programs as pg
-from canary.run.lowering import program_fingerprint, strip_noise
+from canary.workload.program import program_fingerprint, strip_noise
 from canary.notify.compose import new_issue
 from canary.notify.model import Facts, LastPass
-from canary.history.queries import WindowCommit
+from canary.history.windows import WindowCommit
 from conftest import ROOT
 from notify_records import failing
 from tests.perf_records import run

@@ -9,7 +9,7 @@ from canary.config import load_ferry
 from canary.errors import ConfigError
 from canary.git import Commit, commits_between, head_commit, parse_log
 from canary.history import queries as q
-from canary.history import series
+from canary.history import series, windows
 from canary.record import RunRecord, Signature
 
 INCIDENT = Signature("79eb0cfbcef3", "compile_error", "ValueError", "The Pallas TPU lowering ...")
@@ -190,12 +190,12 @@ COMMITS = [
 
 def test_regression_window_flags_watched_paths_first():
     ferry, _ = load_ferry("moe-canary")
-    w = q.regression_window(COMMITS, ferry.watched_paths)
+    w = windows.regression_window(COMMITS, ferry.watched_paths)
     assert [c.sha for c in w] == ["b2", "c3", "a1", "d4"]
     assert [c.watched for c in w] == [True, True, False, False]
     assert w[1].watched_paths == ["canary/workload/ragged_dot/megablox.py"]
     assert w[1].paths == ["canary/workload/ragged_dot/megablox.py", "tests/test_rd.py"]
-    assert all(not c.watched for c in q.regression_window(COMMITS, []))
+    assert all(not c.watched for c in windows.regression_window(COMMITS, []))
 
 
 @pytest.mark.parametrize("path, glob, hit", [
@@ -215,7 +215,7 @@ def test_regression_window_flags_watched_paths_first():
     ("requirements-tpu.txt", "requirements-[a-z]*.txt", True),
 ])
 def test_watched_path_globs(path, glob, hit):
-    assert q.path_matches(path, [glob]) is hit
+    assert windows.path_matches(path, [glob]) is hit
 
 
 def test_ordinals():
@@ -259,7 +259,7 @@ def test_git_window_end_to_end(repo):
     commits = commits_between(good, bad, str(repo))
     assert [c.subject for c in commits] == ["CI tweak", "Static tiling for gmm", "Docs"]  # newest first
     assert commits[1].paths == ["canary/workload/ragged_dot/megablox.py", "notes.txt"]
-    w = q.regression_window(commits, ["canary/workload/**", "pyproject.toml"])
+    w = windows.regression_window(commits, ["canary/workload/**", "pyproject.toml"])
     assert [(c.subject, c.watched) for c in w] == [
         ("Static tiling for gmm", True), ("CI tweak", False), ("Docs", False)]
     assert commits_between(bad, bad, str(repo)) == []

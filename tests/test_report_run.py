@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from canary.notify.model import Facts, LastPass
-from canary.history.queries import WindowCommit
+from canary.history.windows import WindowCommit
 from canary.report.after_run import after_run, loss_line
 from canary.report.summary import run_summary
 from conftest import ROOT

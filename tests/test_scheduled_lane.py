@@ -9,7 +9,7 @@ import json
 import pytest
 from dataclasses import replace
 
-from canary.history import queries
+from canary.history import queries, windows
 from canary.judge.classify import classify
 from canary.history import open_store, record_run
 from canary.notify import send
@@ -93,10 +93,10 @@ def test_infrastructure_failures_are_posted_under_their_own_label_apart_from_reg
 
 
 def test_version_changes_in_order_with_added_and_removed():
-    changes = queries.version_changes({**V_OLD, "jax-cuda12-plugin": "0.6.0"}, {**V_NEW, "wandb": "0.31"})
+    changes = windows.version_changes({**V_OLD, "jax-cuda12-plugin": "0.6.0"}, {**V_NEW, "wandb": "0.31"})
     assert [c.name for c in changes] == ["jax", "jaxlib", "libtpu", "jax-cuda12-plugin", "ferry", "wandb"]
     assert changes[3].after is None and changes[5].before is None
-    assert queries.version_changes(V_OLD, V_OLD) == [] and queries.version_changes({}, V_NEW) == []
+    assert windows.version_changes(V_OLD, V_OLD) == [] and windows.version_changes({}, V_NEW) == []
 
 
 def test_the_window_shows_version_changes_since_the_last_pass():

@@ -13,7 +13,8 @@ from canary.signature.folds import fold
 LOGS = Path(__file__).parent / "logs"
 REAL = LOGS / "real"
 
-BUFFER = "RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 4.39G. That was not possible. There are 2.30G free.; (0x0x0_HBM0)"
+BUFFER = ("RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 4.39G. That was not possible. "
+          "There are 2.30G free.; (0x0x0_HBM0)")
 
 
 def test_every_rule_is_stated_once_with_a_one_line_reason():
@@ -125,7 +126,8 @@ def test_a_signature_recorded_by_the_previous_rules_is_folded_from_its_parts():
     # the parts as the previous rules left them, hashed as they hashed them
     parts = ("timeout", "XlaRuntimeError", "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. "
              "Timed out task names: <tasks> Additional GRPC error information from remote target x while calling "
-             "/tensorflow.CoordinationService/Barrier:", ["canary/workload/train.py:<module>", "canary/workload/train.py:main"])
+             "/tensorflow.CoordinationService/Barrier:",
+             ["canary/workload/train.py:<module>", "canary/workload/train.py:main"])
     old = Signature(fingerprint(*parts), *parts)
     new = current(old)
     today = extract((LOGS / "deadline-exceeded-init.log").read_text())

@@ -128,12 +128,17 @@ def pip_error(p: subprocess.CompletedProcess) -> str:
 
 
 def listing(python: Python, package: str) -> list[str] | None:
-    """What the registry publishes of ``package`` for this Python (pre-releases too); None: nothing."""
-    p = pip(python.path, "index", "versions", "--pre", package, timeout=300)
+    """What the registry publishes of ``package`` for this Python (pre-releases too); None: nothing.
+    ConfigError when this Python's pip cannot say (no pip, or one too old for ``pip index``)."""
     from canary.bisect.versions import parse_listing
 
+    p = pip(python.path, "index", "versions", "--pre", package, timeout=300)
     versions = parse_listing(p.stdout)
-    return versions if p.returncode == 0 and versions else None
+    if p.returncode == 0 and versions:
+        return versions
+    if "No matching distribution" in p.stderr + p.stdout:
+        return None
+    raise ConfigError(f"{python.describe()} cannot list what the registry publishes: {pip_error(p)}")
 
 
 @contextmanager

@@ -96,6 +96,10 @@ class VersionBisectResult(BisectResult):
         return d
 
 
+class UnknownPackage(ConfigError):
+    """The registry publishes nothing of that name."""
+
+
 def choose_python(spec: str | None, packages: list[str], old: str, new: str) -> tuple[Python, dict[str, list[str]]]:
     """The interpreter and what the registry publishes of each package for it."""
     if spec is not None:
@@ -109,10 +113,10 @@ def choose_python(spec: str | None, packages: list[str], old: str, new: str) -> 
         try:
             listings = _listings(py, packages)
             window(common(listings)[0], old, new, " and ".join(packages))
+        except UnknownPackage:
+            raise
         except ConfigError as e:
             tried.append(f"{py.version}: {e}")
-            if "publishes nothing" in str(e):
-                raise
             continue
         return py, listings
     raise ConfigError("no Python on this machine is offered both ends (give one with --python): "
@@ -124,7 +128,7 @@ def _listings(py: Python, packages: list[str]) -> dict[str, list[str]]:
     for name in packages:
         versions = listing(py, name)
         if versions is None:
-            raise ConfigError(f"--package {name}: the registry publishes nothing of that name for "
+            raise UnknownPackage(f"--package {name}: the registry publishes nothing of that name for "
                               f"{py.describe()} (is it spelt as on the registry?)")
         out[name] = versions
     return out

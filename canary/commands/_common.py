@@ -10,6 +10,7 @@ from typing import Any, Callable
 import click
 
 from canary.errors import CanaryError
+from canary.textio import printable
 
 
 def handle_errors(fn: Callable) -> Callable:
@@ -20,7 +21,7 @@ def handle_errors(fn: Callable) -> Callable:
         try:
             return fn(*args, **kwargs)
         except CanaryError as e:
-            click.echo(f"canary: {e}", err=True)
+            click.echo(f"canary: {printable(str(e))}", err=True)
             sys.exit(e.exit_code)
 
     return wrapper

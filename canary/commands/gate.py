@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from canary.judge import gates as gates_mod
+from canary.judge.results import verdict as verdict_of
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._options import gates_option, lane_option
 from canary.record import jsonable
@@ -40,7 +40,7 @@ def gate(path, lane, gates, as_json):
     metrics, results = judged.metrics, judged.results
     for w in metrics.warnings:  # torn lines skipped, not fatal
         click.echo(f"canary: warning: {w}", err=True)
-    verdict = gates_mod.verdict(results)
+    verdict = verdict_of(results)
     if as_json:
         emit_json(jsonable({
             "path": str(path), "lane": judged.lane, "verdict": verdict, "gates_file": str(judged.gates_path),

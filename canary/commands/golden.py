@@ -113,7 +113,7 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
     outside = result.outside
     verdict = None
     if result.run_dir is not None:
-        from canary.judge.gates import verdict as verdict_of
+        from canary.judge.results import verdict as verdict_of
         from canary.run.gate import judge_path
 
         verdict = verdict_of(judge_path(result.run_dir, lane, gates).results)

@@ -21,6 +21,7 @@ from canary.run import signals
 from canary.run.metrics import workload_warnings
 from canary.run.runner import RunOptions, run_canary
 from canary.run.spec import CacheSpec
+from canary.textio import printable
 
 
 class RichProgress:
@@ -64,7 +65,8 @@ def _workload_warnings(result) -> list[str]:
     if not result.attempts:
         return skipped
     try:
-        return workload_warnings(Path(result.attempts[-1].log_path).read_text(errors="replace")) + skipped
+        with open(result.attempts[-1].log_path, errors="replace") as log:  # streamed: a log may be huge
+            return workload_warnings(iter(lambda: log.readline(1 << 16), "")) + skipped
     except OSError:
         return skipped
 
@@ -148,7 +150,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     warnings = _workload_warnings(result)
     after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
-        err.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+        err.print(f"[yellow]note:[/] {escape(printable(note))}", highlight=False)
     if as_json:
         emit_json({**result.to_dict(), "warnings": warnings, "after_run": after.to_dict(),
                    **({"notify": said.to_dict()} if said else {})})
@@ -165,7 +167,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
             out_c.print(f"loss {after.loss_line}", highlight=False)
         if result.error and result.verdict != signals.CANCELLED:
             out_c.print("[bold red]training failed:[/]")
-            out_c.print(result.error, markup=False, highlight=False)
+            out_c.print(printable(result.error), markup=False, highlight=False)
         s = result.summary
         facts = [f"steps {fmt(result.steps_completed)}", f"final loss {fmt(result.final_loss)}"]
         if "throughput/tokens_per_second" in s:
@@ -178,7 +180,7 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         if result.context.get("golden_note"):
             out_c.print(f"[yellow]note:[/] {escape(result.context['golden_note'])}", highlight=False)
         for w in warnings:
-            out_c.print(f"[yellow]warning:[/] {w}", highlight=False)
+            out_c.print(f"[yellow]warning:[/] {escape(printable(w))}", highlight=False)
         if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
@@ -186,9 +188,9 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
         if said:
             notify_result(said)
     if result.context.get("disk"):  # the verdict is given; what could not be written is said
-        click.echo(f"canary: {result.context['disk']}", err=True)
+        click.echo(f"canary: {printable(str(result.context['disk']))}", err=True)
         sys.exit(1)
     if stopped is not None:
-        click.echo(f"canary: {result.error}; the run is recorded as cancelled", err=True)
+        click.echo(f"canary: {printable(result.error or '')}; the run is recorded as cancelled", err=True)
         sys.exit(signals.exit_code(stopped))
     sys.exit(0 if result.verdict == "pass" else 1)

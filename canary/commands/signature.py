@@ -15,7 +15,7 @@ from canary.errors import ConfigError
 from canary.record import RunRecord
 from canary.render import console
 from canary.run.directory import LOG_FILE, RESULT_FILE, read_record
-from canary.textio import decode
+from canary.textio import LogStream, printable
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
 
@@ -62,17 +62,18 @@ def signature(logfile, outcome, keep, max_frames, as_json):
     else:
         c = console()
         if sig is None:
-            c.print(f"no failure found in {escape(str(logfile))}")
+            c.print(f"no failure found in {escape(printable(str(logfile)))}")
         else:
-            c.print(f"[bold]{sig.fingerprint}[/]  {sig.kind}  [bold]{escape(sig.exception or '-')}[/]")
-            c.print(escape(sig.message))
+            c.print(f"[bold]{escape(printable(sig.fingerprint))}[/]  {escape(printable(sig.kind))}  "
+                    f"[bold]{escape(printable(sig.exception or '-'))}[/]")
+            c.print(escape(printable(sig.message)))
             if sig.group:
                 key = signature_mod.group_key(sig.kind, sig.exception, sig.message)
-                c.print(f"[dim]group {sig.group}: {escape(key)}[/]")
+                c.print(f"[dim]group {escape(printable(sig.group))}: {escape(printable(key))}[/]")
             if sig.frames:
                 c.print("[dim]call path (outermost first):[/]")
                 for f in sig.frames:
-                    c.print(f"  {escape(f)}")
+                    c.print(f"  {escape(printable(f))}")
     sys.exit(0 if sig else 1)
 
 
@@ -94,12 +95,14 @@ def _record_for(path: Path) -> tuple[RunRecord | None, int | None]:
 
 
 def _read_log(logfile: Path) -> str:
+    """The log's window (tail and error region), streamed: a log of any size, by path or on
+    standard input, in bounded memory; a NUL byte is bad input either way."""
     if str(logfile) == "-":
-        return decode(sys.stdin.buffer.read(), "<stdin>", lenient=True)
+        return signature_mod.read_window(LogStream(sys.stdin.buffer, "<stdin>"))
     if logfile.is_dir():
         logfile = logfile / LOG_FILE
     try:
-        with logfile.open(errors="replace") as f:
-            return signature_mod.read_window(f)  # a long log in bounded memory: its tail and error region
+        with logfile.open("rb") as f:
+            return signature_mod.read_window(LogStream(f, str(logfile)))
     except OSError as e:
         raise ConfigError(f"cannot read log {logfile}: {e.strerror or e}") from None

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from canary.config.base import MAX_STEPS, DType, RaggedDot, Strict, Tiling
+from canary.config.base import MAX_STEPS, DType, Name, RaggedDot, Strict, Tiling
 from canary.errors import ConfigError
 
 
@@ -93,7 +93,7 @@ class LaneOverrides(Strict):
 class _FerryIdentity(Strict):
     """What every kind of ferry has: its name and version, and the paths that matter to it."""
 
-    name: str
+    name: Name
     version: int = Field(ge=1)
     description: str = ""
     watched_paths: list[str] = Field(default_factory=list)
@@ -118,7 +118,7 @@ class Ferry(_FerryIdentity):
     optimizer: OptimizerConfig
     trainer: TrainerConfig = TrainerConfig()
     data: DataConfig = DataConfig()
-    lanes: dict[str, LaneOverrides]
+    lanes: dict[Name, LaneOverrides]
 
     @model_validator(mode="after")
     def _check_lanes(self) -> "Ferry":
@@ -185,7 +185,7 @@ class CommandFerry(_FerryIdentity):
 
     kind: Literal["command"]
     command: CommandConfig
-    lanes: dict[str, CommandLane]
+    lanes: dict[Name, CommandLane]
 
 
 AnyFerry = Ferry | CommandFerry

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from canary.config.base import Strict
+from canary.config.base import Name, Strict
 from canary.errors import ConfigError
 
 
@@ -31,9 +31,9 @@ class LaneGates(Strict):
 
 
 class GatesFile(Strict):
-    ferry: str | None = None
+    ferry: Name | None = None
     description: str = ""
-    lanes: dict[str, LaneGates]
+    lanes: dict[Name, LaneGates]
 
     def lane(self, name: str) -> LaneGates:
         try:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from canary.config.base import Strict, WandbMode
+from canary.config.base import Name, Strict, WandbMode
 
 
 class LauncherConfig(Strict):
@@ -46,7 +46,7 @@ class LauncherConfig(Strict):
 
 
 class Lane(Strict):
-    name: str
+    name: Name
     description: str = ""
     accelerator: str = "cpu"
     platform: Literal["cpu", "tpu", "cuda"] = "cpu"
@@ -66,7 +66,7 @@ class Lane(Strict):
 
 
 class LanesFile(Strict):
-    lanes: dict[str, Lane]
+    lanes: dict[Name, Lane]
 
     @model_validator(mode="before")
     @classmethod

@@ -151,6 +151,37 @@ class Golden:
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ConfigError(f"{path or 'golden'}: not a golden file ({type(e).__name__}: {e})") from None
 
+    def check(self) -> "Golden":
+        """The golden, when it can judge a run; bad input (naming the key) when a hand edit broke it:
+        checked when it is loaded, before any attempt trains."""
+        where = self.path or "golden"
+
+        def bad(key: str, why: str) -> ConfigError:
+            return ConfigError(f"{where}: invalid golden:\n  {key}: {why}")
+
+        for key, value in (("steps", self.steps), ("window", self.window), ("ferry_version", self.ferry_version)):
+            if value < 1:
+                raise bad(key, f"{value} must be 1 or more")
+        if not self.windows:
+            raise bad("loss_windows", "empty: a golden needs at least one window")
+        if not math.isfinite(self.final_loss):
+            raise bad("final_loss", f"{self.final_loss} is not a finite number")
+        for i, w in enumerate(self.windows):
+            if not math.isfinite(w.mean) or not math.isfinite(w.spread) or w.spread < 0:
+                raise bad(f"loss_windows.{i}", "mean and spread must be finite numbers (spread 0 or more)")
+            if not 0 <= w.first <= w.last:
+                raise bad(f"loss_windows.{i}.steps", f"[{w.first}, {w.last}] is not a range of steps")
+            if w.rtol is not None and not (math.isfinite(w.rtol) and w.rtol >= 0):
+                raise bad(f"loss_windows.{i}.rtol", f"{w.rtol} must be a finite number, 0 or more")
+        for name, t in self.tolerance.items():
+            for field_name in ("rtol", "observed", "factor", "floor"):
+                value = getattr(t, field_name)
+                if not (math.isfinite(value) and value >= 0):
+                    raise bad(f"tolerance.{name}.{field_name}", f"{value} must be a finite number, 0 or more")
+        if "loss_curve" not in self.tolerance and any(w.rtol is None for w in self.windows):
+            raise bad("tolerance.loss_curve", "missing, and a window has no rtol of its own")
+        return self
+
 
 def _r(x: float | None, digits: int = 6) -> float | None:
     """Rounded to 6 significant digits: a diff shows changes, not float noise."""
@@ -296,9 +327,14 @@ def dumps(golden: Golden) -> str:
 
 def loads(text: str, path: str = "") -> Golden:
     try:
-        return Golden.from_dict(json.loads(text), path)
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ConfigError(f"{path or 'golden'}: not valid JSON: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{path or 'golden'}: not valid JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path or 'golden'}: not a golden file (a JSON {type(data).__name__}, not an object)")
+    return Golden.from_dict(data, path).check()
 
 
 # ----------------------------------------------------------------------------- files

@@ -9,15 +9,17 @@ from pathlib import Path
 from canary.config import load_gates, search_dirs
 from canary.errors import ConfigError
 from canary.golden.curve import Golden, dumps, file_name, loads, resolve_path
+from canary.textio import decode
 
 
 def read(path: Path) -> Golden:
+    """A golden file, checked (:meth:`Golden.check`): a hand edit that broke it is bad input."""
     path = Path(path)
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the golden: {e.strerror}") from None
-    return loads(text, str(path))
+    return loads(decode(data, str(path)), str(path))
 
 
 def write(golden: Golden, path: Path) -> Path:

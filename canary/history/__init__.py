@@ -17,34 +17,21 @@ from __future__ import annotations
 
 import importlib
 import os
-from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
-from canary.errors import CanaryError, ConfigError
+from canary.errors import ConfigError
 from canary.record import RunRecord
+from canary.history.store import DEFAULT_FILE, HistoryStore, StoreUnavailable, select, since_key, sort_key
 from canary.run.directory import PENDING_RECORD, RESULT_FILE, read_record, write_record
+
+__all__ = [
+    "BACKENDS", "DEFAULT_FILE", "ENV_HISTORY", "ENV_SPOOL", "HistoryStore", "StoreUnavailable", "backend",
+    "default_location", "import_pending", "known_lane", "open_store", "record_run", "select", "since_key",
+    "sort_key", "spool_root", "user_data_dir", "write_pending",
+]
 
 ENV_HISTORY = "CANARY_HISTORY"
 ENV_SPOOL = "CANARY_SPOOL_DIR"
-DEFAULT_FILE = "history.sqlite3"
-
-
-class StoreUnavailable(CanaryError):
-    """The store cannot be reached or written now; the record should be spooled and retried."""
-
-
-@runtime_checkable
-class HistoryStore(Protocol):
-    location: str
-
-    def append(self, record: RunRecord) -> None:
-        """Store one run; storing the same run id again replaces it (uploads are retried)."""
-
-    def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
-        """Runs, oldest first; only ``lane``'s, only those started at or after ``since``."""
-
-    def get(self, run_id: str) -> RunRecord | None: ...
 
 
 def user_data_dir() -> Path:
@@ -94,33 +81,6 @@ def open_store(location: str | None = None, *, spool_dir: str | Path | None = No
     if flush:
         store.flush()
     return store
-
-
-def since_key(since: str | date | datetime | None) -> str | None:
-    """``since`` as a string comparable with records' ISO ``started_at`` (UTC)."""
-    if since is None or since == "":
-        return None
-    if isinstance(since, datetime):
-        if since.tzinfo is None:
-            since = since.replace(tzinfo=timezone.utc)
-        return since.astimezone(timezone.utc).isoformat(timespec="seconds")
-    if isinstance(since, date):
-        return since.isoformat()
-    try:
-        return since_key(datetime.fromisoformat(since)) if "T" in since or " " in since else date.fromisoformat(since).isoformat()
-    except ValueError:
-        raise ConfigError(f"--since {since!r}: not a date; use YYYY-MM-DD or an ISO timestamp") from None
-
-
-def sort_key(record: RunRecord) -> tuple[str, str]:
-    return (record.started_at or "", record.run_id)
-
-
-def select(records: list[RunRecord], lane: str | None, since: str | date | datetime | None) -> list[RunRecord]:
-    """Filter and order records the way every backend answers ``records()``."""
-    key = since_key(since)
-    out = [r for r in records if (lane is None or r.lane == lane) and (key is None or (r.started_at or "") >= key)]
-    return sorted(out, key=sort_key)
 
 
 def known_lane(lane: str, store: HistoryStore) -> None:

@@ -27,8 +27,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from canary.history.queries import VersionChange, version_changes
 from canary.history.series import in_series, is_short
+from canary.history.windows import VersionChange, version_changes
 from canary.record import RunRecord
 
 MAX_PVALUE = 0.01  # a split is a step when chance splits the segment as well this rarely

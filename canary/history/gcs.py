@@ -32,7 +32,7 @@ from datetime import date, datetime
 from typing import Any, Callable, TypeVar
 
 from canary.errors import ConfigError
-from canary.history import StoreUnavailable, select, since_key
+from canary.history.store import StoreUnavailable, select, since_key
 from canary.record import RunRecord
 
 TIMEOUT = (5.0, 30.0)  # connect, read (seconds)

@@ -13,7 +13,7 @@ from dataclasses import asdict
 from typing import Any
 
 from canary.errors import CanaryError, ConfigError
-from canary.history import queries, series
+from canary.history import queries, series, windows
 from canary.record import RunRecord
 
 Commits = Callable[[str, str], list]
@@ -28,14 +28,14 @@ def watched_paths(ferry: str) -> list[str]:
         return []
 
 
-def version_changes(record: RunRecord, streak: queries.Streak) -> tuple[queries.VersionChange, ...] | None:
+def version_changes(record: RunRecord, streak: queries.Streak) -> tuple[windows.VersionChange, ...] | None:
     """What changed in the JAX stack, python and the ferry since the last pass (None: no last pass)."""
     if streak.last_pass is None:
         return None
-    return tuple(queries.version_changes(streak.last_pass.versions, record.versions))
+    return tuple(windows.version_changes(streak.last_pass.versions, record.versions))
 
 
-def regression_window(record: RunRecord, streak: queries.Streak, commits: Commits) -> tuple[tuple[queries.WindowCommit, ...] | None, str]:
+def regression_window(record: RunRecord, streak: queries.Streak, commits: Commits) -> tuple[tuple[windows.WindowCommit, ...] | None, str]:
     """The commits between the last pass and the first failure of the streak (watched first)."""
     good = streak.last_pass.commit if streak.last_pass else None
     bad = (streak.first_failure.commit if streak.first_failure else None) or record.commit
@@ -47,7 +47,7 @@ def regression_window(record: RunRecord, streak: queries.Streak, commits: Commit
         found = commits(good, bad)
     except CanaryError as e:
         return None, str(e)
-    return tuple(queries.regression_window(found, watched_paths(record.ferry))), ""
+    return tuple(windows.regression_window(found, watched_paths(record.ferry))), ""
 
 
 def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *,

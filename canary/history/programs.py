@@ -5,7 +5,7 @@
     c = compare("tpu", "tpu", "moe-canary", fingerprint, records, versions_now, window)
     c.message    # "the tpu program changed since <run>, <commit>; a shared compilation cache will miss, ..."
 
-A run records the fingerprint of its lane's train step (``canary.run.lowering.run_fingerprint``) in
+A run records the fingerprint of its lane's train step (``canary.workload.program.run_fingerprint``) in
 its summary; ``canary lower`` computes the same for each platform it lowers. A shared persistent
 compilation cache keys its entries on that program: when it changed, the next run misses the
 cache and lowers cold, which is when a broken lowering shows (the incident hid behind warm runs).
@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Sequence
 
 from canary.history.changes import passing_runs
-from canary.history.queries import VersionChange, WindowCommit
+from canary.history.windows import VersionChange, WindowCommit
 from canary.record import RunRecord
 
 FINGERPRINT = "program/fingerprint"
@@ -103,7 +103,7 @@ def compare(platform: str, lane: str, ferry: str, fingerprint: str, records: Ite
             window_note: str = "") -> Comparison:
     """``fingerprint`` (just lowered for ``platform``) against the lane's last pass's. The
     ``window`` is the commits from the last pass's commit to now (watched ones flagged)."""
-    from canary.history.queries import version_changes
+    from canary.history.windows import version_changes
 
     last = last_pass_program(records, lane, ferry, platform)
     if last is None:

@@ -8,7 +8,6 @@
     occurrences(records)                   per fingerprint: count, first and last seen, lanes
     flakiness(records, "tpu", ferry=F)     how often the verdict flips from one run to the next
     regression_range(records, "tpu", ferry=F)   (last passing commit, first failing commit)
-    regression_window(commits, globs)      those commits, the ones touching watched paths first
 
 A history holds one series per (lane, ferry): two ferries on one lane are two canaries, each with
 its own last pass, streak and flakiness. The series' questions take the lane and, as the keyword
@@ -23,11 +22,9 @@ time here). Times are the records' ISO ``started_at`` strings (UTC); days are UT
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import lru_cache
-from typing import Iterable, Protocol, Sequence
+from typing import Iterable, Sequence
 
 from canary.history.series import is_short
 from canary.record import RunRecord
@@ -262,95 +259,6 @@ def regression_range(records: Iterable[RunRecord], lane: str, *,
     good = s.last_pass.commit if s.last_pass else None
     return good, s.first_failure.commit if s.first_failure else None
 
-
-class CommitLike(Protocol):
-    sha: str
-    subject: str
-    paths: list[str]
-
-
-@dataclass(frozen=True)
-class WindowCommit:
-    sha: str
-    subject: str
-    paths: list[str]
-    watched: bool
-    watched_paths: list[str] = field(default_factory=list)  # the paths that matched a watched glob
-
-
-@lru_cache(maxsize=256)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    """A path glob: ``**`` any number of directories, ``*`` and ``?`` within one path part,
-    ``[...]`` a character class; a glob naming a directory matches everything under it."""
-    glob = glob.rstrip("/")
-    if glob.endswith("/**"):
-        glob = glob[:-3]  # "dir/**": everything under dir, which the suffix below allows
-    out, i = [], 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[" and "]" in glob[i + 1:]:
-            j = glob.index("]", i + 1)
-            out.append("[" + glob[i + 1:j].replace("!", "^", 1) + "]")
-            i = j + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + "(?:/.*)?")
-
-
-def path_matches(path: str, globs: Iterable[str]) -> bool:
-    path = path[2:] if path.startswith("./") else path
-    return any(_glob_regex(g.lstrip("/")).fullmatch(path) for g in globs)
-
-
-def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str]) -> list[WindowCommit]:
-    """The commits of a regression window, those touching a watched path (the ferry's
-    ``watched_paths``: kernels, the model, dependency pins) first; order otherwise kept."""
-    globs = tuple(watched_globs)
-    out = []
-    for c in commits:
-        hits = [p for p in c.paths if path_matches(p, globs)]
-        out.append(WindowCommit(c.sha, c.subject, list(c.paths), bool(hits), hits))
-    return [c for c in out if c.watched] + [c for c in out if not c.watched]
-
-
-# ----------------------------------------------------------------------------- versions
-
-# The versions a regression window lists, most likely culprit first; any other recorded key follows.
-VERSION_ORDER = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
-                 "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax", "python", "ferry", "canary")
-
-
-@dataclass(frozen=True)
-class VersionChange:
-    name: str
-    before: str | None  # None: not installed (or not recorded) at the last pass
-    after: str | None  # None: not installed now
-
-
-def version_changes(before: dict[str, str] | None, after: dict[str, str] | None) -> list[VersionChange]:
-    """What changed between two records' ``versions`` (the last pass's and this run's): added,
-    removed or different, in ``VERSION_ORDER`` then by name. Empty when either is unknown."""
-    if not before or not after:
-        return []
-    names = [n for n in VERSION_ORDER if n in before or n in after]
-    names += sorted((set(before) | set(after)) - set(names))
-    return [VersionChange(n, before.get(n), after.get(n)) for n in names if before.get(n) != after.get(n)]
-
-
-# ----------------------------------------------------------------------------- infrastructure
 
 INFRA_ALERT_DAYS = 2
 

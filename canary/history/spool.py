@@ -17,7 +17,7 @@ import tempfile
 from datetime import date, datetime
 from pathlib import Path
 
-from canary.history import HistoryStore, StoreUnavailable, select
+from canary.history.store import HistoryStore, StoreUnavailable, select
 from canary.record import RunRecord
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import urllib.parse
 from contextlib import closing
 from datetime import date, datetime
 from pathlib import Path
 
-from canary.history import DEFAULT_FILE, StoreUnavailable, since_key
+from canary.history.store import DEFAULT_FILE, StoreUnavailable, since_key
 from canary.record import RunRecord
 
 SCHEMA = """
@@ -40,6 +41,22 @@ class SqliteStore:
         except (OSError, sqlite3.Error) as e:
             raise StoreUnavailable(f"{self.path}: {e}") from e
 
+    def _read(self, sql: str, args: list | tuple) -> list[tuple]:
+        """Rows of a query, the file opened read-only: a read creates nothing (no schema in an
+        empty file, no journal beside it, not even beside /dev/null)."""
+        if not self.path.exists():
+            return []
+        try:
+            uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode=ro"
+            with closing(sqlite3.connect(uri, uri=True, timeout=30)) as conn:
+                return conn.execute(sql, args).fetchall()
+        except sqlite3.OperationalError as e:
+            if "no such table" in str(e):  # an empty file, or not created by canary yet: no runs
+                return []
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+        except (OSError, sqlite3.Error) as e:
+            raise StoreUnavailable(f"{self.path}: {e}") from e
+
     def append(self, record: RunRecord) -> None:
         fp = record.signature.fingerprint if record.signature else None
         try:
@@ -63,24 +80,11 @@ class SqliteStore:
             sql += " AND started_at >= ?"
             args.append(key)
         sql += " ORDER BY started_at, run_id"
-        if not self.path.exists():
-            return []
-        try:
-            with closing(self._connect()) as conn:
-                rows = conn.execute(sql, args).fetchall()
-        except sqlite3.Error as e:
-            raise StoreUnavailable(f"{self.path}: {e}") from e
-        return [RunRecord.from_dict(json.loads(r[0])) for r in rows]
+        return [RunRecord.from_dict(json.loads(r[0])) for r in self._read(sql, args)]
 
     def get(self, run_id: str) -> RunRecord | None:
-        if not self.path.exists():
-            return None
-        try:
-            with closing(self._connect()) as conn:
-                row = conn.execute("SELECT record FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        except sqlite3.Error as e:
-            raise StoreUnavailable(f"{self.path}: {e}") from e
-        return RunRecord.from_dict(json.loads(row[0])) if row else None
+        rows = self._read("SELECT record FROM runs WHERE run_id = ?", (run_id,))
+        return RunRecord.from_dict(json.loads(rows[0][0])) if rows else None
 
 
     def probe(self) -> str:

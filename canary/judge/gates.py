@@ -3,32 +3,11 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Literal
+from typing import Any
 
 from canary.config import LaneGates
+from canary.judge.results import GateResult, Status
 from canary.run.metrics import RunMetrics
-from canary.record import jsonable
-
-# SKIP: not judged for this run; WARN: outside a threshold whose gate only warns. Neither fails a run.
-Status = Literal["PASS", "FAIL", "WARN", "SKIP"]
-
-
-@dataclass(frozen=True)
-class GateResult:
-    name: str
-    value: Any
-    threshold: Any
-    status: Status
-    detail: str = ""
-    margin: float | None = None  # how far inside the threshold, relative; negative: outside (golden gates)
-
-    @property
-    def passed(self) -> bool:
-        return self.status in ("PASS", "WARN")
-
-    def to_dict(self) -> dict[str, Any]:
-        return jsonable(asdict(self))
 
 
 def _status(ok: bool) -> Status:
@@ -98,14 +77,3 @@ def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | No
         results += golden_gates.evaluate(gates, golden, metrics, requested_steps=requested_steps,
                                          ferry_version=ferry_version)
     return results
-
-
-def verdict_of(statuses: Iterable[str]) -> Literal["pass", "fail"]:
-    """pass: no gate failed and at least one passed (skipped gates judge nothing; a WARN never
-    fails a run)."""
-    judged = [s for s in statuses if s != "SKIP"]
-    return "pass" if judged and all(s in ("PASS", "WARN") for s in judged) and "PASS" in judged else "fail"
-
-
-def verdict(results: list[GateResult]) -> Literal["pass", "fail"]:
-    return verdict_of(r.status for r in results)

@@ -1,5 +1,5 @@
 """The gates that judge a run against its lane's golden (:mod:`canary.golden.curve`). Pure: (golden,
-metrics, severity) -> :class:`canary.judge.gates.GateResult`. No I/O.
+metrics, severity) -> :class:`canary.judge.results.GateResult`. No I/O.
 
 Every result carries ``value``, ``threshold`` and ``margin`` (how far inside the threshold the
 value is, relative: negative is outside). A gate that is outside reports the severity the gates
@@ -25,7 +25,7 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
-from canary.judge.gates import GateResult
+from canary.judge.results import GateResult
 from canary.golden.curve import Golden, rel_dev, window_means
 from canary.run.metrics import RunMetrics, as_float
 

@@ -30,7 +30,7 @@ class NotifyOptions:
 
 def require_token(dry_run: bool) -> None:
     """GITHUB_TOKEN is set (unless a dry run) and usable as a header; GITHUB_API_URL is http(s)."""
-    from canary.notify.github import API_URL_VAR, check_api_url, check_token
+    from canary.notify.settings import API_URL_VAR, check_api_url, check_token
 
     check_token(os.environ.get("GITHUB_TOKEN"))
     if os.environ.get(API_URL_VAR):

@@ -14,7 +14,7 @@ from typing import Sequence
 from canary.history.queries import INFRA_ALERT_DAYS
 from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, run_marker
 from canary.notify.model import Facts, Message, run_date
-from canary.notify.redact import DEFAULT_LIMIT, clean, escape_inline
+from canary.notify.markdown import DEFAULT_LIMIT, clean, escape_inline
 from canary.notify.sections import code, context_block, failure_body, summary_line, which_canary
 from canary.record import RunRecord, Signature
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Sequence
 
-from canary.history import queries, series
+from canary.history import queries, series, windows
 from canary.history.lanes import Commits, regression_window, version_changes, watched_paths
 from canary.errors import CanaryError, ConfigError
 from canary.notify.model import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
@@ -65,7 +65,7 @@ def step_notes(record: RunRecord, records: Sequence[RunRecord], commits: Commits
     """The steps ``record`` brings to light in its lane's gated metrics, each with the commits
     between the run before it and its own (watched first)."""
     from canary.history.changes import new_steps, series
-    from canary.notify.performance import StepNote
+    from canary.notify.model import StepNote
 
     notes = []
     for s in new_steps(records, record):
@@ -74,7 +74,7 @@ def step_notes(record: RunRecord, records: Sequence[RunRecord], commits: Commits
         window, note = None, ""
         if s.previous_commit and s.commit:
             try:
-                window = tuple(queries.regression_window(commits(s.previous_commit, s.commit),
+                window = tuple(windows.regression_window(commits(s.previous_commit, s.commit),
                                                          watched_paths(record.ferry)))
             except CanaryError as e:
                 note = str(e)

@@ -7,10 +7,13 @@ Computed by :mod:`canary.notify.facts`; put into words by :mod:`canary.notify.co
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from canary.history.queries import VersionChange, WindowCommit
+from canary.history.windows import VersionChange, WindowCommit
 from canary.record import RunRecord, cache_read_errors, lowered_cold
+
+if TYPE_CHECKING:
+    from canary.history.changes import Step
 
 
 def run_date(record: RunRecord) -> str:
@@ -95,6 +98,32 @@ class InfraFacts:
 
 
 @dataclass(frozen=True)
+class StepNote:
+    """A step to announce, with its window: the commits between the run before it and its run."""
+
+    step: Step
+    window: tuple[WindowCommit, ...] | None = None  # None: unknown (see note)
+    note: str = ""
+    nearby: tuple[str, ...] = ()  # the runs beside the step's in the series: the same step, placed there
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"step": self.step.to_dict(), "note": self.note, "nearby": list(self.nearby),
+                "window": None if self.window is None else [
+                    {"sha": c.sha, "subject": c.subject, "paths": list(c.paths), "watched": c.watched,
+                     "watched_paths": list(c.watched_paths)} for c in self.window]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "StepNote":
+        from canary.history.changes import Step
+
+        window = d.get("window")
+        return cls(Step.from_dict(d["step"]), None if window is None else tuple(
+            WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
+                         list(c.get("watched_paths", []))) for c in window), d.get("note", ""),
+                   tuple(d.get("nearby") or ()))
+
+
+@dataclass(frozen=True)
 class Facts:
     """What a message says beyond the run record itself; all optional (unknown is said as such)."""
 
@@ -112,7 +141,7 @@ class Facts:
     infra: InfraFacts | None = None  # on an infrastructure failure: how long the lane has had no verdict
     first_bad: FirstBad | None = None  # a new signature's window, bisected
     program: str = ""  # the run's lowered program against the last pass's ("same program as the last pass")
-    steps: tuple = ()  # on a pass: the new steps in gated metrics (canary.notify.performance.StepNote)
+    steps: tuple[StepNote, ...] = ()  # on a pass: the new steps in gated metrics
     # (fingerprint, older): what the same failure was named by earlier rules; issues opened then carry it
     aliases: tuple[tuple[str, str], ...] = ()
     secrets: tuple[str, ...] = field(default=(), repr=False)  # exact strings never to post
@@ -134,8 +163,6 @@ class Facts:
                                              list(c.get("watched_paths", []))) for c in d["window"])
         if d.get("versions") is not None:
             d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
-        from canary.notify.performance import StepNote
-
         d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))

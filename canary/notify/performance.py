@@ -16,44 +16,19 @@ earlier or later) is not announced again. Pure, like :mod:`canary.notify.compose
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from canary.history.changes import METRICS, Step
+from canary.notify.markdown import clean, escape_inline
 from canary.notify.markers import run_marker
-from canary.notify.model import Facts, Message, run_date
+from canary.notify.model import Facts, Message, StepNote, run_date
 from canary.notify.sections import FIELD_MAX, code, context_block, short_version
-from canary.notify.redact import clean, escape_inline
-from canary.history.queries import WindowCommit
+from canary.notify.markdown import clean, escape_inline
 from canary.record import RunRecord
 
 LABEL = "canary-performance"
 LABEL_STYLE = ("5319e7", "A step in a lane's throughput, compile time, memory or loss across passing runs")
 _STEP_MARKER = re.compile(r"<!-- canary:step=([A-Za-z0-9_]+)@(\S+) -->")
-
-
-@dataclass(frozen=True)
-class StepNote:
-    """A step to announce, with its window: the commits between the run before it and its run."""
-
-    step: Step
-    window: tuple[WindowCommit, ...] | None = None  # None: unknown (see note)
-    note: str = ""
-    nearby: tuple[str, ...] = ()  # the runs beside the step's in the series: the same step, placed there
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step.to_dict(), "note": self.note, "nearby": list(self.nearby),
-                "window": None if self.window is None else [
-                    {"sha": c.sha, "subject": c.subject, "paths": list(c.paths), "watched": c.watched,
-                     "watched_paths": list(c.watched_paths)} for c in self.window]}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "StepNote":
-        window = d.get("window")
-        return cls(Step.from_dict(d["step"]), None if window is None else tuple(
-            WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
-                         list(c.get("watched_paths", []))) for c in window), d.get("note", ""),
-                   tuple(d.get("nearby") or ()))
 
 
 def issue_marker(lane: str, ferry: str) -> str:

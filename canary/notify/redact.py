@@ -1,8 +1,9 @@
-"""Make untrusted text safe to post: no secrets, no markdown injection, no pings, bounded size.
+"""No secret kept or posted: every shape a token, key or password takes in a log, in every
+encoding a log spells it, and the environment's own secret values (whole, in pieces, encoded).
 
-Everything here is pure string work. Text that came from logs, commit subjects or exception
-messages goes through :func:`clean` before it reaches a GitHub issue; log excerpts are put in a
-code fence by :func:`fence`, which picks a fence longer than any backtick run inside them.
+Everything here but :func:`redact_file` is pure string work, linear in its input. What makes
+redacted text safe to post as markdown (mentions, markers, fences, size) is
+:mod:`canary.notify.markdown`.
 """
 
 from __future__ import annotations
@@ -13,15 +14,9 @@ import os
 import re
 import urllib.parse
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
-
-from canary.textio import printable
+from typing import Iterable, Mapping
 
 REDACTED = "[REDACTED]"
-
-# GitHub limits an issue body or comment to 65536 characters; stay a little under it.
-GITHUB_BODY_LIMIT = 65536
-DEFAULT_LIMIT = 65000
 
 # How a setting's name meets its value, in the forms logs show it: KEY=v, "KEY": "v", KEY: 'v',
 # URL-encoded (KEY%3Dv), JSON inside JSON (\"KEY\": \"v\"), \u003d. Bounded runs only: every
@@ -112,16 +107,20 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
     # Cloud signatures and keys: Azure SAS (sig=) and storage account keys, signed URLs (GCS, S3),
     # a Slack webhook's secret path, API-key headers, PyPI upload tokens, passwords given as flags.
-    ("sas_sig", re.compile(r"(?<![A-Za-z0-9_])((?:sig|Signature)(?:=|%3[dD]))[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
+    ("sas_sig", re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
+                           r"[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
     ("signed_url", re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
      r"\1" + REDACTED),
-    ("slack_webhook", re.compile(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/\-]+"),
+    ("slack_webhook", re.compile(r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
+                                 r"(?:[A-Za-z0-9_/\-]|%2[fF])+"),
      r"\1" + REDACTED),
     ("api_key_header", re.compile(r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)"
                                   + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
     ("pypi", re.compile(_START + r"pypi-[A-Za-z0-9_\-]{16,}"), REDACTED),
-    ("password_flag", re.compile(r"(?i)((?<![\w-])--?(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
-                                 r"secret-key|client-secret)(?:=|\s+))(?!-)[^\s\"']+"), r"\1" + REDACTED),
+    ("password_flag", re.compile(r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
+                                 r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
+                                 r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"),
+     r"\1" + REDACTED),
     # Anything handed over as KEY=VALUE whose key says it is secret.
     # (The match starts at the word that says so, not at the name's start: MY_TOKEN=v keeps MY_.)
     ("secret_env", re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
@@ -211,31 +210,42 @@ def _fragments(text: str, secrets: Iterable[str]) -> str:
 
 # A run of base64 (standard or URL-safe) long enough to hide a credential: decoded, and redacted
 # when what it holds is a secret (a token shape, an environment secret) or a user:password pair.
-_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,4096}={0,2}(?![A-Za-z0-9+/=_\-])")
+_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,4096}(?:=|%3[Dd]){0,2}")
 _USER_PASS = re.compile(r"[^\s:]{1,128}:[^\s]{6,}")
 
 
 def _decoded(blob: str) -> str | None:
-    body = blob.rstrip("=")
-    if len(body) % 4 == 1 or body.islower() or body.isupper():  # base64 of 12 bytes or more mixes cases
+    """What a run of base64 says, when it says printable text: the whole run, or (a suffix glued
+    on) its longest whole 4-character groups."""
+    body = urllib.parse.unquote(blob).rstrip("=") if "%" in blob else blob.rstrip("=")
+    if body.islower() or body.isupper():  # base64 of 12 bytes or more mixes cases
         return None
-        return None
-    try:
-        alt = "-" in body or "_" in body
-        raw = (base64.urlsafe_b64decode if alt else base64.b64decode)(body + "=" * (-len(body) % 4))
-        text = raw.decode("utf-8")
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return text if text.isprintable() else None
+    decode = base64.urlsafe_b64decode if ("-" in body or "_" in body) else base64.b64decode
+    starts = [0] + [i + 1 for i, c in enumerate(body[:64]) if c == "/"][:3]  # a path's folders before it
+    for start in starts:
+        part = body[start:]
+        for cut in dict.fromkeys((len(part), len(part) // 4 * 4, len(part) // 4 * 4 - 4)):
+            if cut < 12 or cut % 4 == 1:
+                continue
+            try:
+                text = decode(part[:cut] + "=" * (-cut % 4)).decode("utf-8")
+            except (ValueError, UnicodeDecodeError):
+                continue
+            if text.isprintable():
+                return text
+    return None
 
 
 def _redact_base64(text: str, secrets: Iterable[str]) -> str:
     def one(m: re.Match[str]) -> str:
-        inner = _decoded(m.group(0))
+        blob, keep = m.group(0), ""
+        if m.start() and text[m.start() - 1] == "\\" and blob[0] in "nrt":  # an escaped line break before it
+            blob, keep = blob[1:], blob[0]
+        inner = _decoded(blob)
         if inner is None:
             return m.group(0)
-        if _USER_PASS.fullmatch(inner) or _redact(inner, secrets, nested=True) != inner:
-            return REDACTED
+        if _USER_PASS.match(inner) or _redact(inner, secrets, nested=True) != inner:
+            return keep + REDACTED
         return m.group(0)
 
     return _B64.sub(one, text)
@@ -305,105 +315,3 @@ def redact_file(path: Path, secrets: Iterable[str] = ()) -> bool:
         return changed
     finally:
         tmp.unlink(missing_ok=True)
-
-
-# A mention pings unless a word character comes right before the @ (an e-mail address): after
-# ".", "-", "+", "/" or a bracket GitHub still links it.
-_MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
-_HTML_COMMENT = re.compile(r"<!--")
-_GH_REF = re.compile(r"(?i)\b(GH)-(?=\d)")  # GH-3: GitHub's other spelling of #3
-
-
-def neutralize_mentions(text: str) -> str:
-    """``@user`` and ``@org/team`` no longer notify anyone (a zero-width space follows the @)."""
-    return _MENTION.sub("@\u200b", text)
-
-
-def neutralize_markers(text: str) -> str:
-    """Untrusted text must not be able to forge canary's hidden ``<!-- canary:... -->`` markers."""
-    return _HTML_COMMENT.sub("<!\u200b--", text)
-
-
-def neutralize_refs(text: str) -> str:
-    """``GH-3`` no longer links (and so no longer notifies) issue 3."""
-    return _GH_REF.sub("\\1\u200b-", text)
-
-
-def clean(text: str, secrets: Iterable[str] = ()) -> str:
-    """Redact secrets, strip terminal controls, defuse mentions, issue references and hidden
-    markers: for any untrusted text, fenced or not."""
-    return neutralize_refs(neutralize_markers(neutralize_mentions(printable(redact(text, secrets)))))
-
-
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
-
-
-def escape_inline(text: object, secrets: Iterable[str] = ()) -> str:
-    """The one way untrusted text (a lane, a ferry, a run id, a commit subject, a summary) is
-    put into markdown prose: on one line, secrets redacted, controls stripped, markdown specials
-    escaped, mentions, issue references and markers defused."""
-    text = " ".join(printable(redact(str(text), secrets)).split())
-    return neutralize_refs(neutralize_markers(neutralize_mentions(_MD_SPECIAL.sub(r"\\\1", text))))
-
-
-def fence(text: str, info: str = "text") -> str:
-    """A code block that ``text`` cannot close: the fence is longer than any backtick run inside."""
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    bar = "`" * max(3, longest + 1)
-    return f"{bar}{info}\n{text.rstrip()}\n{bar}"
-
-
-def trim_lines(text: str, max_chars: int) -> str:
-    """Shorten ``text`` to at most ``max_chars`` by dropping lines from its middle (the head says
-    where it happened, the tail says what happened); a single huge line is cut by characters."""
-    if len(text) <= max_chars:
-        return text
-    if max_chars <= 0:
-        return ""
-    lines = text.splitlines()
-    head: list[str] = []
-    tail: list[str] = []
-    used = 0
-    lo, hi = 0, len(lines) - 1
-    take_tail = True
-    while lo <= hi:
-        line = lines[hi] if take_tail else lines[lo]
-        note = len(f"... {hi - lo + 1} lines trimmed ...") + 2
-        if used + len(line) + 1 + note > max_chars:
-            break
-        if take_tail:
-            tail.insert(0, line)
-            hi -= 1
-        else:
-            head.append(line)
-            lo += 1
-        used += len(line) + 1
-        take_tail = not take_tail
-    dropped = hi - lo + 1
-    if not head and not tail:  # one line longer than the whole budget
-        marker = " ... [trimmed] ... "
-        if max_chars <= len(marker):
-            return text[:max_chars]
-        keep = max_chars - len(marker)
-        return text[: keep // 2] + marker + text[len(text) - (keep - keep // 2):]
-    return "\n".join(head + [f"... {dropped} lines trimmed ..."] + tail)
-
-
-def fit(render: Callable[[str], str], excerpt: str, limit: int = DEFAULT_LIMIT) -> str:
-    """``render(excerpt)`` trimmed to at most ``limit`` characters by shortening only the excerpt.
-
-    ``render`` builds the whole markdown around an excerpt; the context it adds is never cut.
-    """
-    out = render(excerpt)
-    if len(out) <= limit:
-        return out
-    budget = len(excerpt) - (len(out) - limit)
-    while budget > 0:
-        out = render(trim_lines(excerpt, budget))
-        if len(out) <= limit:
-            return out
-        budget -= max(64, len(out) - limit)  # the fence may have grown; try again, smaller
-    out = render("")
-    if len(out) > limit:
-        raise ValueError(f"the message without its excerpt is {len(out)} characters, over the limit {limit}")
-    return out

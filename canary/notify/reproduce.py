@@ -8,7 +8,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from canary.notify.redact import clean
+from canary.notify.markdown import clean
 from canary.record import Attempt, RunRecord
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import re
 
 from canary.history.queries import daily_ordinal
 from canary.notify.model import Facts, FirstBad, Previous, StreakFacts, run_date
-from canary.notify.redact import (
+from canary.notify.markdown import (
     clean,
     escape_inline,
     fence,
@@ -345,7 +345,8 @@ def confirmation(record: RunRecord, facts: Facts) -> str:
     that made one attempt alone is unconfirmed until the next one fails the same way."""
     if facts.streak is not None and facts.streak.runs >= 2:
         return "Confirmed: the last two runs on this lane failed with this signature."
-    if record.classification == "unconfirmed" or (len(record.attempts) == 1 and record.classification == "deterministic"):
+    one_attempt = len(record.attempts) == 1 and record.classification == "deterministic"  # an earlier canary's word
+    if record.classification == "unconfirmed" or one_attempt:
         return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
                 "the next run that fails with this signature confirms it.")
     return ""

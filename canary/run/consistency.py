@@ -30,7 +30,7 @@ from canary import history as history_mod
 from canary.run import signals
 from canary import signature as signature_mod
 from canary.judge.classify import classify
-from canary.judge.gates import GateResult, verdict_of
+from canary.judge.results import GateResult, verdict_of
 from canary.run.directory import PROMOTED, write_record
 from canary.run.metrics import load_run_metrics
 from canary.record import RunRecord

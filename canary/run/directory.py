@@ -19,6 +19,7 @@ finds a run by its id): text it cannot read is one :class:`~canary.errors.Config
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,9 @@ def write_record(path: Path | str, record: RunRecord) -> Path:
     path = Path(path)
     if path.is_dir():
         path = path / RESULT_FILE
-    path.write_text(json.dumps(record.to_dict(), indent=2))
+    tmp = path.with_name(f".{path.name}.tmp")  # whole or not at all: a sibling renamed over it
+    tmp.write_text(json.dumps(record.to_dict(), indent=2))
+    os.replace(tmp, path)
     return path
 
 

@@ -41,6 +41,10 @@ def ensure_writable(path: Path, what: str) -> None:
     path = Path(path)
     probe = path / f".canary-probe-{os.getpid()}"
     try:
+        path.resolve(strict=False)  # a symlink loop: RuntimeError on Python 3.11, OSError (ELOOP) later
+    except RuntimeError as e:
+        raise ConfigError(f"{what} {path}: cannot write there: {e}") from None
+    try:
         path.mkdir(parents=True, exist_ok=True)
         with open(probe, "wb") as f:
             f.write(b"canary")

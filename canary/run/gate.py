@@ -10,6 +10,7 @@ from canary.config import load_gates
 from canary.errors import ConfigError
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
+from canary.judge.results import GateResult
 from canary.run.directory import METRICS_FILE, RESULT_FILE, TRACKER_FILE, read_result
 from canary.run.metrics import RunMetrics, load_run_metrics, read_json_lines, tracker_config
 
@@ -31,7 +32,7 @@ class Judgement(NamedTuple):
 
     lane: str
     metrics: RunMetrics
-    results: list[gates_mod.GateResult]
+    results: list[GateResult]
     gates_path: Path
     notes: list[str]
 
@@ -66,11 +67,11 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, gates_path = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
-    metrics = load_run_metrics(path, lane_gates.loss_metric)
     golden = golden_store.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name,
-                                      ferry_version)
+                                      ferry_version)  # a broken golden is bad input before the run is read
     if golden is not None and golden.note:
         notes.append(golden.note)
+    metrics = load_run_metrics(path, lane_gates.loss_metric)
     results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps, golden=golden,
                                  ferry_version=ferry_version)
     return Judgement(lane_name, metrics, results, gates_path, notes)

@@ -27,6 +27,7 @@ from typing import Any
 from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
 from canary.run.spec import build_spec, ragged_dot_override
+from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, short_error
 
 PLATFORMS = ("cpu", "tpu", "cuda")
 TILINGS = ("per-shape", "static")
@@ -119,15 +120,6 @@ def parse_block_shape_error(text: str) -> dict[str, Any] | None:
     }
 
 
-def short_error(exc: BaseException) -> str:
-    """The error as one paragraph: Pallas appends the block's index map as a jaxpr; drop it."""
-    text = f"{type(exc).__name__}: {exc}"
-    cut = text.find(", and index_map")
-    if cut != -1:
-        text = text[:cut]
-    return text.strip()
-
-
 _TENSOR_WORDS = {"lhs": "lhs", "rhs": "rhs", "out": "output"}
 
 
@@ -151,49 +143,6 @@ def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, t
 
 
 # ----------------------------------------------------------------------------- the program's fingerprint (pure)
-
-_LOC = re.compile(r" ?(?<![\w.#%@$])loc\(")
-
-
-def strip_noise(text: str) -> str:
-    """A lowered module's text without what changes when the program does not: every source
-    location (the ``#locN = loc(...)`` aliases and each inline ``loc(...)``: file paths that differ
-    between checkouts and environments, line numbers that any edit above a function shifts, name
-    scopes) and blank or trailing space. That is what JAX's own compilation-cache key drops (its
-    ``strip-debuginfo`` pass), so the fingerprint changes when the cache key's program does. The
-    kernels' own serialized bodies (a Pallas call's ``backend_config``) are kept, as the cache key
-    keeps them."""
-    kept = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
-    out, i = [], 0
-    while (m := _LOC.search(kept, i)) is not None:
-        out.append(kept[i:m.start()])
-        j, depth, quoted = m.end(), 1, False
-        while j < len(kept) and depth:
-            c = kept[j]
-            if quoted:
-                if c == "\\":
-                    j += 1
-                elif c == '"':
-                    quoted = False
-            elif c == '"':
-                quoted = True
-            elif c in "()":
-                depth += 1 if c == "(" else -1
-            j += 1
-        i = j
-    out.append(kept[i:])
-    return "\n".join(line.rstrip() for line in "".join(out).splitlines() if line.strip()) + "\n"
-
-
-def program_fingerprint(text: str) -> str:
-    """The sha256 (hex) of a lowered module's text with its noise stripped (:func:`strip_noise`)."""
-    import hashlib
-
-    return hashlib.sha256(strip_noise(text).encode()).hexdigest()
-
-
-# ----------------------------------------------------------------------------- planning
-
 
 def plan(opts: LowerOptions, ferry: Ferry, lanes: dict[str, Lane]) -> list[tuple[str, Lane]]:
     """(platform, lane) pairs to lower, from the options. Pure given the loaded config."""
@@ -258,44 +207,9 @@ def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any
     return failures
 
 
-def export_train_step(spec):
-    """The spec's whole train step exported for ``spec.platform`` at ``spec.batch_size`` (per
-    device, no mesh), from abstract inputs: lowered, not compiled. What ``canary lower`` checks,
-    and what a run fingerprints."""
-    import jax
-    import jax.numpy as jnp
-
-    from canary.workload.train import make_train_step
-
-    ts = make_train_step(spec)
-    params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
-    bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
-    batch = jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32)
-    return jax.export.export(ts.step, platforms=[spec.platform])(params, opt_state, bias, batch)
-
-
-def per_device_spec(spec, devices: int):
-    """The spec of one device's share of the batch (the whole batch when it does not divide)."""
-    per_device = spec.batch_size // devices if spec.batch_size % devices == 0 else spec.batch_size
-    return spec.model_copy(update={"batch_size": per_device})
-
-
-def run_fingerprint(spec) -> dict[str, Any]:
-    """A run's program fingerprint, as ``canary lower`` computes it for the run's lane and
-    platform (a second lowering, no compilation): the summary keys ``program/fingerprint``,
-    ``program/platform`` and ``program/fingerprint_seconds``; ``program/error`` when it could not."""
-    t0 = time.perf_counter()
-    try:
-        text = export_train_step(per_device_spec(spec, spec.devices)).mlir_module()
-        out = {"program/fingerprint": program_fingerprint(text)}
-    except Exception as e:  # noqa: BLE001 - the fingerprint is a fact about the run, never its verdict
-        out = {"program/error": short_error(e)[:300]}
-    return {**out, "program/platform": spec.platform, "program/fingerprint_seconds": time.perf_counter() - t0}
-
-
 def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, tiling: str | None) -> PlatformResult:
     from canary.workload import ragged_dot as backends
-    from canary.workload.train import model_config
+    from canary.workload.train import make_train_step, model_config
 
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
@@ -307,7 +221,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
         result.notes.append(f"megablox lowers in Pallas interpret mode for {platform}: TPU block rules are not checked")
     t0 = time.perf_counter()
     try:
-        exported = export_train_step(spec)
+        exported = export_train_step(spec, make_train_step)
         result.ok = True
         t1 = time.perf_counter()
         result.fingerprint = program_fingerprint(exported.mlir_module())
@@ -352,9 +266,9 @@ def against_history(report: LowerReport, ferry_ref: str, location: str | None = 
     commits since that run's (those on the ferry's watched paths) and the version changes. A
     history or git that cannot answer leaves the comparison saying so, never fails the lowering."""
     from canary import git
-    from canary.history import open_store, queries
+    from canary.history import open_store, windows
     from canary.history.programs import compare
-    from canary.run.runner import versions
+    from canary.run.workload import versions
 
     ferry, ferry_path = load_ferry(ferry_ref)
     now, head = versions(ferry_path), git.head_commit()
@@ -370,7 +284,7 @@ def against_history(report: LowerReport, ferry_ref: str, location: str | None = 
         c = compare(p.platform, p.lane, ferry.name, p.fingerprint, records)
         if c.changed and c.last_commit and head:
             try:
-                window = queries.regression_window(git.commits_between(c.last_commit, head), ferry.watched_paths)
+                window = windows.regression_window(git.commits_between(c.last_commit, head), ferry.watched_paths)
             except ConfigError as e:
                 note = str(e)
         elif c.changed:

@@ -42,10 +42,12 @@ def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def workload_warnings(log_text: str) -> list[str]:
+def workload_warnings(log: str | Iterable[str]) -> list[str]:
     """The workload's own warnings in its log (lines starting with ``WARNING_PREFIX``), once
-    each, in order, without the prefix."""
-    found = (line[len(WARNING_PREFIX):].strip() for line in log_text.splitlines() if line.startswith(WARNING_PREFIX))
+    each, in order, without the prefix. ``log`` is its text or its lines (an open file: a log
+    of any size is read a line at a time)."""
+    lines = log.splitlines() if isinstance(log, str) else log
+    found = (line[len(WARNING_PREFIX):].strip() for line in lines if line.startswith(WARNING_PREFIX))
     return list(dict.fromkeys(w for w in found if w))
 
 

@@ -28,14 +28,17 @@ from canary.errors import ConfigError
 from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
+from canary.judge.results import GateResult, verdict
 from canary.judge.classify import classify
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
-from canary.notify.redact import env_secrets, redact, redact_file
+from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
 from canary.run import command_ferry, compile_cache, directory, signals
 from canary.run.context import run_context
 from canary.run.directory import LOG_FILE, METRICS_FILE, PROMOTED, SPEC_FILE, TRACKER_FILE
 from canary.run.disk import disk_trouble, ensure_writable
+from canary.run.scrub import scrub_attempt
+from canary.textio import printable
 from canary.run.metrics import RunMetrics, flatten, load_run_metrics
 from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.run.workload import versions, workload_argv, workload_env
@@ -147,7 +150,9 @@ def resolve_inputs(opts: RunOptions) -> tuple[AnyFerry, Path, Lane, GatesFile]:
     ferry, ferry_path = load_ferry(opts.ferry)
     lane = get_lane(opts.lane, opts.lanes_file)
     ferry.lane(lane.name)  # the ferry must have settings for this lane
-    gates_file, _ = load_gates(opts.gates or ferry.name)
+    gates_file, gates_path = load_gates(opts.gates or ferry.name)
+    if gates_file.ferry is not None and gates_file.ferry != ferry.name:
+        raise ConfigError(f"{gates_path}: ferry: these gates are for ferry {gates_file.ferry!r}, not {ferry.name!r}")
     gates_file.lane(lane.name)
     return ferry, ferry_path, lane, gates_file
 
@@ -171,8 +176,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     ragged_dot = ragged_dot_override(opts.ragged_dot)
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
+    ensure_writable(Path(opts.out), "--out")  # a symlink loop too: bad input, before resolve() meets it
     run_dir = Path(opts.out).resolve() / run_id
-    ensure_writable(Path(opts.out), "--out")
     if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
         ensure_writable(Path(cache.dir), "--cache-dir")
     run_dir.mkdir(parents=True, exist_ok=False)
@@ -180,7 +185,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
 
     attempts: list[Attempt] = []
     metrics = RunMetrics(None, None, [], {})
-    results: list[gates_mod.GateResult] = []
+    results: list[GateResult] = []
     error: str | None = None
     steps_requested: int | None = None
     sig_options = signature_mod.Options().with_keep(ferry.call_path)
@@ -220,11 +225,11 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                                          golden=golden, ferry_version=ferry.version)
             log_text = _read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
-            _redact_log(outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
+            scrub_attempt(attempt_dir, outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
             if outcome.ok and no_summary:
                 # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
-                results.append(gates_mod.GateResult("summary", None, "present", "FAIL", no_summary))
+                results.append(GateResult("summary", None, "present", "FAIL", no_summary))
                 error = no_summary
                 signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
             else:
@@ -244,7 +249,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             if outcome.ok or signals.requested() is not None:
                 break
 
-    verdict = gates_mod.verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    verdict = verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
     stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
     if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
         said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""
@@ -279,35 +284,26 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         cache=attempts[-1].cache if attempts else None,
         **identity,
     )
-    result = result.scrubbed(lambda text: redact(text, secrets))  # result.json, history, spool
+    # result.json, history, spool: no secret, and nothing a terminal would act on
+    result = result.scrubbed(lambda text: printable(redact(text, secrets)))
     if golden is not None and golden.note:  # a copied gates file judged against the pinned golden
         result.context["golden_note"] = golden.note
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
         result.context["metrics_warnings"] = metrics.warnings[:20]
     if trouble.said:
         result.context["disk"] = trouble.said
-    if opts.record_history:
-        # Recorded before the status is known; the returned record and result.json say how it went.
-        result.context["history"] = history_mod.record_run(result, opts.history)
+    # result.json first: killed during the history write, the run is still where `canary history
+    # import` finds it; written again after, saying how the recording went.
     with disk_trouble(run_dir) as writing:
         directory.write_record(run_dir, result)
+    if opts.record_history:
+        result.context["history"] = history_mod.record_run(result, opts.history)
+        with disk_trouble(run_dir) as again:
+            directory.write_record(run_dir, result)
+        writing.said = writing.said or again.said
     if writing.said:
         result.context.setdefault("disk", writing.said)
     return result
-
-
-def _redact_log(path: Path, secrets, redacted_window: str) -> None:
-    """The attempt's log file, redacted in place. Where that cannot be written (a full disk), the
-    file is cut to its redacted error window, which is smaller: a log kept raw could leak."""
-    if not path.is_file():
-        return
-    try:
-        redact_file(path, secrets)
-    except OSError:
-        try:
-            path.write_text(redacted_window)
-        except OSError:
-            path.unlink(missing_ok=True)
 
 
 def _read_log(path: Path) -> str:

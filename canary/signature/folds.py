@@ -55,8 +55,8 @@ COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]
     # the registration barrier "[Init]Wait_for_all_tasks_to_register" (later)
     (re.compile(r"^DEADLINE_EXCEEDED: Deadline Exceeded\b(?=.{0,600}CoordinationService/RegisterTask\b).*$"),
      _REGISTER),
-    (re.compile(r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): \[Init\]Wait_for_all_tasks_to_register\b.*$"),
-     _REGISTER),
+    (re.compile(r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): "
+                r"\[Init\]Wait_for_all_tasks_to_register\b.*$"), _REGISTER),
     # "Barrier timed out. Barrier_id: X." (jaxlib <= 0.4.3x) / "Barrier timed out. Id: X::0." (later);
     # the barrier's per-call counter ("multihost_broadcast_sync3", "::0") masked
     (re.compile(r"Barrier timed out\. (?:Barrier_id|Id): ([A-Za-z_\[][\w.\[\]-]{0,200}?)(<n>|\d{1,9})?(::\d{1,9})?"
@@ -117,7 +117,24 @@ _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be
 def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _ADVICE.sub("", message)
     if "Last NCCL warning" in message:
-        message = _LAST_WARNING.sub(lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
+        message = _LAST_WARNING.sub(
+            lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
+    return exc, message, frames
+
+
+# jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
+# versions are the environment's, the direction of the mismatch is the failure
+_JAXLIB_OLD = re.compile(r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$")
+_JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
+
+
+def _jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("ValueError", "RuntimeError") and message.startswith("jaxlib "):
+        text = message.rstrip(".")
+        if _JAXLIB_OLD.match(text):
+            return "RuntimeError", "jaxlib is older than this version of jax requires", frames
+        if _JAXLIB_NEW.match(text):
+            return "RuntimeError", "jaxlib is newer than and incompatible with this version of jax", frames
     return exc, message, frames
 
 
@@ -218,6 +235,8 @@ RULES: tuple[Rule, ...] = (
     Rule("advice", "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
          "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
          _advice),
+    Rule("jaxlib-version", "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
+         "(adding '>='); the versions named are the environment's, which way they mismatch is the failure", _jaxlib),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
     Rule("detail", "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
          "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",

@@ -83,7 +83,8 @@ def current(sig: Signature | None, ferry: str = "") -> Signature | None:
     new = _current(sig.fingerprint, sig.kind, sig.exception, sig.message, tuple(sig.frames), ferry)
     if new is None:
         return sig
-    return replace(new, excerpt=sig.excerpt, legacy=list(dict.fromkeys([*sig.legacy, sig.fingerprint])))
+    return replace(new, frames=list(new.frames), excerpt=sig.excerpt,
+                   legacy=list(dict.fromkeys([*sig.legacy, sig.fingerprint])))
 
 
 @lru_cache(maxsize=4096)

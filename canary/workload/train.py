@@ -28,7 +28,7 @@ import optax
 from canary import host
 from canary.run import signals
 from canary.config import Ferry, OptimizerConfig
-from canary.run.lowering import run_fingerprint
+from canary.workload.program import run_fingerprint
 from canary.record import jsonable
 from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.run.spec import NUDGE_ENV, WorkloadSpec
@@ -294,7 +294,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     peak_bytes, peak_source = peak_memory()
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
-    program = run_fingerprint(spec) if primary else {}
+    program = run_fingerprint(spec, make_train_step) if primary else {}
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,

@@ -1,0 +1,57 @@
+"""What every history backend shares: the :class:`HistoryStore` protocol, the error that says a
+store cannot be reached now (the record is spooled), and how records are selected and ordered.
+The backends (``sqlite``, ``gcs``) and the spool build on it; :mod:`canary.history` opens them."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Protocol, runtime_checkable
+
+from canary.errors import CanaryError, ConfigError
+from canary.record import RunRecord
+
+DEFAULT_FILE = "history.sqlite3"
+
+
+class StoreUnavailable(CanaryError):
+    """The store cannot be reached or written now; the record should be spooled and retried."""
+
+
+@runtime_checkable
+class HistoryStore(Protocol):
+    location: str
+
+    def append(self, record: RunRecord) -> None:
+        """Store one run; storing the same run id again replaces it (uploads are retried)."""
+
+    def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
+        """Runs, oldest first; only ``lane``'s, only those started at or after ``since``."""
+
+    def get(self, run_id: str) -> RunRecord | None: ...
+
+
+def since_key(since: str | date | datetime | None) -> str | None:
+    """``since`` as a string comparable with records' ISO ``started_at`` (UTC)."""
+    if since is None or since == "":
+        return None
+    if isinstance(since, datetime):
+        if since.tzinfo is None:
+            since = since.replace(tzinfo=timezone.utc)
+        return since.astimezone(timezone.utc).isoformat(timespec="seconds")
+    if isinstance(since, date):
+        return since.isoformat()
+    try:
+        return since_key(datetime.fromisoformat(since)) if "T" in since or " " in since else date.fromisoformat(since).isoformat()
+    except ValueError:
+        raise ConfigError(f"--since {since!r}: not a date; use YYYY-MM-DD or an ISO timestamp") from None
+
+
+def sort_key(record: RunRecord) -> tuple[str, str]:
+    return (record.started_at or "", record.run_id)
+
+
+def select(records: list[RunRecord], lane: str | None, since: str | date | datetime | None) -> list[RunRecord]:
+    """Filter and order records the way every backend answers ``records()``."""
+    key = since_key(since)
+    out = [r for r in records if (lane is None or r.lane == lane) and (key is None or (r.started_at or "") >= key)]
+    return sorted(out, key=sort_key)

@@ -1,0 +1,97 @@
+"""A train step's lowered program and its fingerprint: the spec's whole train step exported for its
+platform from abstract inputs (lowered, not compiled), and a sha256 of that module's text with
+what does not change the program stripped. ``canary lower`` fingerprints each platform's program
+(:mod:`canary.run.lowering`); a run fingerprints its own after its last step (:mod:`canary.workload.train`).
+The train step's maker is passed in, so that this module imports neither of them."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def short_error(exc: BaseException) -> str:
+    """The error as one paragraph: Pallas appends the block's index map as a jaxpr; drop it."""
+    text = f"{type(exc).__name__}: {exc}"
+    cut = text.find(", and index_map")
+    if cut != -1:
+        text = text[:cut]
+    return text.strip()
+
+
+_LOC = re.compile(r" ?(?<![\w.#%@$])loc\(")
+
+
+def strip_noise(text: str) -> str:
+    """A lowered module's text without what changes when the program does not: every source
+    location (the ``#locN = loc(...)`` aliases and each inline ``loc(...)``: file paths that differ
+    between checkouts and environments, line numbers that any edit above a function shifts, name
+    scopes) and blank or trailing space. That is what JAX's own compilation-cache key drops (its
+    ``strip-debuginfo`` pass), so the fingerprint changes when the cache key's program does. The
+    kernels' own serialized bodies (a Pallas call's ``backend_config``) are kept, as the cache key
+    keeps them."""
+    kept = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
+    out, i = [], 0
+    while (m := _LOC.search(kept, i)) is not None:
+        out.append(kept[i:m.start()])
+        j, depth, quoted = m.end(), 1, False
+        while j < len(kept) and depth:
+            c = kept[j]
+            if quoted:
+                if c == "\\":
+                    j += 1
+                elif c == '"':
+                    quoted = False
+            elif c == '"':
+                quoted = True
+            elif c in "()":
+                depth += 1 if c == "(" else -1
+            j += 1
+        i = j
+    out.append(kept[i:])
+    return "\n".join(line.rstrip() for line in "".join(out).splitlines() if line.strip()) + "\n"
+
+
+def program_fingerprint(text: str) -> str:
+    """The sha256 (hex) of a lowered module's text with its noise stripped (:func:`strip_noise`)."""
+    import hashlib
+
+    return hashlib.sha256(strip_noise(text).encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------------- planning
+
+
+def export_train_step(spec, make_train_step: Callable):
+    """The spec's whole train step exported for ``spec.platform`` at ``spec.batch_size`` (per
+    device, no mesh), from abstract inputs: lowered, not compiled. What ``canary lower`` checks,
+    and what a run fingerprints."""
+    import jax
+    import jax.numpy as jnp
+
+    ts = make_train_step(spec)
+    params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
+    bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
+    batch = jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32)
+    return jax.export.export(ts.step, platforms=[spec.platform])(params, opt_state, bias, batch)
+
+
+def per_device_spec(spec, devices: int):
+    """The spec of one device's share of the batch (the whole batch when it does not divide)."""
+    per_device = spec.batch_size // devices if spec.batch_size % devices == 0 else spec.batch_size
+    return spec.model_copy(update={"batch_size": per_device})
+
+
+def run_fingerprint(spec, make_train_step: Callable) -> dict[str, Any]:
+    """A run's program fingerprint, as ``canary lower`` computes it for the run's lane and
+    platform (a second lowering, no compilation): the summary keys ``program/fingerprint``,
+    ``program/platform`` and ``program/fingerprint_seconds``; ``program/error`` when it could not."""
+    t0 = time.perf_counter()
+    try:
+        text = export_train_step(per_device_spec(spec, spec.devices), make_train_step).mlir_module()
+        out = {"program/fingerprint": program_fingerprint(text)}
+    except Exception as e:  # noqa: BLE001 - the fingerprint is a fact about the run, never its verdict
+        out = {"program/error": short_error(e)[:300]}
+    return {**out, "program/platform": spec.platform, "program/fingerprint_seconds": time.perf_counter() - t0}
