@@ -49,7 +49,8 @@ from canary.workload.train import make_corpus, make_train_step
 
 steps, ragged = int(sys.argv[1]), sys.argv[2]
 ferry, _ = load_ferry("moe-canary")
-spec = build_spec(ferry, get_lane("cpu"), run_id="bare", out_dir=Path("/tmp"), steps=steps, ragged_dot=ragged)
+spec = build_spec(ferry, get_lane("cpu"), run_id="bare", out_dir=Path("/tmp"), steps=steps, ragged_dot=ragged,
+                  environ=os.environ)
 ts = make_train_step(spec)
 batches = make_corpus(spec).stream(steps, spec.batch_size, spec.seq_len + 1)  # as the workload samples them
 params, opt = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
@@ -216,7 +217,7 @@ def main() -> None:
           f"{limit_small_s * 1e3:.1f} ms at the expert-shape rate ({step / limit_small_s:.2f}x)")
     print(f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, {med(bare, 'page_faults_per_step'):,.0f} page faults "
           f"per step (GLIBC_TUNABLES={BARE_ENV['GLIBC_TUNABLES']})")
-    pairs = sorted(h["wall_s"] / b["wall_s"] for h, b in zip(harness, bare))
+    pairs = sorted(h["wall_s"] / b["wall_s"] for h, b in zip(harness, bare, strict=False))
     print(f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x (medians' ratio); "
           f"each alternating pair: {', '.join(f'{r:.3f}' for r in pairs)} (median {statistics.median(pairs):.3f}x)")
     print()

@@ -88,7 +88,8 @@ def build(label: str, backend: str | None, tile: int | None, variant: str | None
     from canary.workload.train import make_corpus, make_train_step
 
     ferry, _ = load_ferry("moe-canary")
-    spec = build_spec(ferry, get_lane("cpu"), run_id="profile", out_dir=Path(tempfile.gettempdir()), steps=200)
+    spec = build_spec(ferry, get_lane("cpu"), run_id="profile", out_dir=Path(tempfile.gettempdir()), steps=200,
+                      environ=os.environ)
     original = model.moe
     if variant:
         model.moe = _variant_moe(variant)

@@ -38,8 +38,8 @@ def history(tmp: Path) -> list[RunRecord]:
         write_metrics(run_dir, start=11.8, end=6.0 + n * 0.05)
         rs.append(passing(run_id, day, lane="cpu", run_dir=str(run_dir), steps_completed=40, final_loss=6.1,
                           summary={**SUMMARY, "throughput/median_step_seconds": 0.2 + n / 100},
-                          context={"ci_run_url": "https://github.com/acme/canary/actions/runs/7%d" % n,
-                                   "wandb_url": "https://wandb.ai/acme/canary/runs/cpu%d" % n}))
+                          context={"ci_run_url": f"https://github.com/acme/canary/actions/runs/7{n}",
+                                   "wandb_url": f"https://wandb.ai/acme/canary/runs/cpu{n}"}))
     sig_nan = replace(signature("9e8d7c6b5a41"), kind="nan", exception=None, message="train/loss is nan at step 12")
     rs.append(passing("20260830T070000Z-cpu-1005", "2026-08-30", lane="cpu", verdict="fail", classification="intermittent",
                       signature=sig_nan, attempts=[Attempt(1, "failed", 1, 5.0, "a1/train.log", 12, float("nan"), signature=sig_nan),

@@ -89,7 +89,7 @@ def test_absurd_step_numbers_are_bad_input(text, match):
 @pytest.mark.parametrize("summary", ["[1, 2]", '"x"', "3", "null"])
 def test_a_summary_that_is_not_an_object_is_bad_input(summary):
     with pytest.raises(ConfigError, match=r't.jsonl: "summary" is a JSON \w+, not an object of metrics'):
-        parse_tracker_summary('{"config": {}, "summary": %s}\n' % summary, source="t.jsonl")
+        parse_tracker_summary('{"config": {}, "summary": ' + summary + '}\n', source="t.jsonl")
 
 
 @pytest.mark.parametrize("content, match", [

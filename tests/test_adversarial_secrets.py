@@ -162,7 +162,7 @@ def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tm
     opaque = "Opaque&Value/Without=Shape-77"
     secrets = list(TOKENS.values()) + [s for _, s in KEYED.values()] + [opaque]
     planted = [f"auth with {TOKENS['github classic']}"]
-    for kind, token in TOKENS.items():
+    for token in TOKENS.values():
         planted += [enc(token) for enc in ENCODINGS.values()]
     for key, value in KEYED.values():
         planted += [enc(key + value) for enc in ENCODINGS.values()]

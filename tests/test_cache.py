@@ -152,9 +152,10 @@ def gcs_bucket(tmp_path):
             try:
                 urllib.request.urlopen(f"{url}/storage/v1/b", timeout=1)
                 break
-            except OSError:
+            except OSError as e:
                 if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"fake-gcs-server did not start: {(tmp_path / 'fake-gcs-server.log').read_text()}")
+                    log = (tmp_path / "fake-gcs-server.log").read_text()
+                    raise RuntimeError(f"fake-gcs-server did not start: {log}") from e
                 time.sleep(0.1)
         create = urllib.request.Request(f"{url}/storage/v1/b", data=b'{"name": "canary-cache"}',
                                         headers={"Content-Type": "application/json"}, method="POST")

@@ -78,10 +78,10 @@ def test_bad_toml_and_unknown_names(tmp_path):
 
 def test_spec_takes_lane_overrides():
     ferry, _ = load_ferry("moe-canary")
-    spec = build_spec(ferry, get_lane("cpu"), run_id="r", out_dir="/tmp/x", steps=7)
+    spec = build_spec(ferry, get_lane("cpu"), run_id="r", out_dir="/tmp/x", steps=7, environ={})
     assert (spec.steps, spec.batch_size, spec.seq_len, spec.vocab_size) == (7, 8, 64, 512)
     assert spec.compute_dtype == "float32"
-    tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x")
+    tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x", environ={})
     assert (tpu.vocab_size, tpu.compute_dtype, tpu.ragged_dot, tpu.steps) == (128256, "bfloat16", "megablox", 238)
 
 

@@ -25,7 +25,7 @@ from canary.workload import parallel
 from canary.workload.train import make_train_step, make_corpus
 
 ferry, _ = load_ferry("moe-canary")
-spec = build_spec(ferry, get_lane("cpu"), run_id="dp", out_dir=sys.argv[1], steps=4)
+spec = build_spec(ferry, get_lane("cpu"), run_id="dp", out_dir=sys.argv[1], steps=4, environ={})
 spec = spec.model_copy(update={"batch_size": 8, "seq_len": 32})
 corpus = make_corpus(spec)
 curves = {}
@@ -60,7 +60,7 @@ def test_four_devices_give_the_single_device_losses(tmp_path):
     assert out["devices"] == 4 and out["batch_devices"] == 4 and out["param_replicated"]
     one, four = out["one"], out["four"]
     assert len(one) == len(four) == 4
-    for a, b in zip(one, four):
+    for a, b in zip(one, four, strict=True):
         assert abs(a - b) <= LOSS_RTOL * abs(a), (one, four)
     assert four[-1] < four[0]  # and it trains
 
@@ -105,7 +105,8 @@ def _spec_file(tmp_path: Path, name: str, hosts: int) -> Path:
     ferry, _ = load_ferry("moe-canary")
     out = tmp_path / name
     out.mkdir()
-    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3).model_copy(update={"hosts": hosts})
+    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3,
+                      environ={}).model_copy(update={"hosts": hosts})
     return spec.write(out / "spec.json")
 
 

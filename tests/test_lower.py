@@ -60,10 +60,10 @@ def test_plan_defaults_to_every_accelerator_lane(config):
 
 
 def test_plan_with_lane_and_platforms(config):
-    assert [(p, l.name) for p, l in plan(LowerOptions(lane="tpu"), *config)] == [("tpu", "tpu")]
-    assert [(p, l.name) for p, l in plan(LowerOptions(lane="tpu", platforms=["tpu", "cuda"]), *config)] == [
+    assert [(p, lane.name) for p, lane in plan(LowerOptions(lane="tpu"), *config)] == [("tpu", "tpu")]
+    assert [(p, lane.name) for p, lane in plan(LowerOptions(lane="tpu", platforms=["tpu", "cuda"]), *config)] == [
         ("tpu", "tpu"), ("cuda", "tpu")]
-    assert [(p, l.name) for p, l in plan(LowerOptions(platforms=["cuda"]), *config)] == [("cuda", "gpu")]
+    assert [(p, lane.name) for p, lane in plan(LowerOptions(platforms=["cuda"]), *config)] == [("cuda", "gpu")]
 
 
 @pytest.mark.parametrize("opts, key", [

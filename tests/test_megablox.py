@@ -43,7 +43,7 @@ def test_interpret_mode_matches_xla_forward_and_both_gradients(tiling, M, K, N, 
     mb = backends.make("megablox", "cpu", tiling=tiling)
     ref = backends.make("xla", "cpu")
     for got, want, what in zip(_grads(mb, lhs, rhs, gs, cot), _grads(ref, lhs, rhs, gs, cot),
-                               ("forward", "grad-lhs", "grad-rhs")):
+                               ("forward", "grad-lhs", "grad-rhs"), strict=True):
         assert got.shape == want.shape, what
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=2e-4, err_msg=what)
 

@@ -58,7 +58,7 @@ def _problem_grads(backend: str, **kw):
     lhs, rhs, sizes = _problem(seed=1, short=5)
     cot = jnp.asarray(np.random.default_rng(2).normal(size=(lhs.shape[0], rhs.shape[-1])), jnp.float32)
     fn = ragged_dot.make(backend, **kw)
-    return jax.jit(jax.grad(lambda l, r: jnp.sum(fn(l, r, sizes) * cot), argnums=(0, 1)))(lhs, rhs)
+    return jax.jit(jax.grad(lambda lh, rh: jnp.sum(fn(lh, rh, sizes) * cot), argnums=(0, 1)))(lhs, rhs)
 
 
 @functools.cache
@@ -70,7 +70,7 @@ def _xla_grads():
 def test_grouped_backend_gradients_match_xla(tile):
     g_ref = _xla_grads()
     g_new = _problem_grads("grouped", tile=tile)
-    for a, b in zip(g_new, g_ref):
+    for a, b in zip(g_new, g_ref, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-4, atol=1e-4)
 
 
@@ -131,7 +131,7 @@ def test_backends_agree_on_the_whole_model_and_gradients_are_finite(backend):
     assert np.isclose(float(l_x), float(l_g), rtol=1e-5)
     leaves = jax.tree_util.tree_leaves(g_g)
     assert all(bool(jnp.all(jnp.isfinite(x))) for x in leaves)
-    for a, b in zip(leaves, jax.tree_util.tree_leaves(g_x)):
+    for a, b in zip(leaves, jax.tree_util.tree_leaves(g_x), strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-3, atol=1e-5)
 
 
@@ -153,7 +153,7 @@ def test_markov_corpus_is_deterministic_and_follows_its_table():
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c.batch(6, 4, 20))
     for row in a:
-        for prev, nxt in zip(row[:-1], row[1:]):
+        for prev, nxt in zip(row[:-1], row[1:], strict=False):
             assert nxt in c.succ[prev]
     floor = c.entropy_floor(20)
     assert 0 < floor < np.log(3)
@@ -175,7 +175,7 @@ def test_a_nudge_moves_every_weight_exactly_one_float32_step():
     params = init_params(CFG, jax.random.PRNGKey(0))
     moved = nudged(params, 3)
     ups = 0
-    for p, q in zip(jax.tree_util.tree_leaves(params), jax.tree_util.tree_leaves(moved)):
+    for p, q in zip(jax.tree_util.tree_leaves(params), jax.tree_util.tree_leaves(moved), strict=True):
         p, q = np.asarray(p), np.asarray(q)
         up, down = np.nextafter(p, np.float32(np.inf)), np.nextafter(p, np.float32(-np.inf))
         assert q.dtype == np.float32 and np.all((q == up) | (q == down))
@@ -183,7 +183,7 @@ def test_a_nudge_moves_every_weight_exactly_one_float32_step():
     n = sum(int(np.size(x)) for x in jax.tree_util.tree_leaves(params))
     assert 0.45 < ups / n < 0.55  # up or down at random
     same = nudged(params, 3)
-    assert all(np.array_equal(a, b) for a, b in zip(jax.tree_util.tree_leaves(moved), jax.tree_util.tree_leaves(same)))
+    assert all(np.array_equal(a, b) for a, b in zip(jax.tree_util.tree_leaves(moved), jax.tree_util.tree_leaves(same), strict=True))
     assert nudge_of({}) is None and nudge_of({"CANARY_NUDGE_SEED": " 7 "}) == 7
     with pytest.raises(SystemExit, match="not an integer"):
         nudge_of({"CANARY_NUDGE_SEED": "x"})

@@ -71,7 +71,7 @@ def test_exact_secret_values_are_redacted_whatever_their_shape():
 def test_fence_is_longer_than_any_backtick_run_inside():
     nasty = "ok\n````\n# Heading injected\n```\n[click](http://evil)\n`````x"
     block = fence(nasty)
-    bar = block.splitlines()[0].rstrip("text")
+    bar = block.splitlines()[0].removesuffix("text")
     assert len(bar) == 6 and set(bar) == {"`"}
     inner = block.splitlines()[1:-1]
     assert all(not ln.startswith(bar) for ln in inner)  # nothing inside can close it

@@ -61,7 +61,7 @@ def test_one_failure_has_one_identity(group):
     sigs = [SIGS[n] for n in group["logs"]]
     assert all(sigs), group["logs"]
     key = "fingerprint" if group["grain"] == "fingerprint" else "group"
-    values = {n: getattr(s, key) for n, s in zip(group["logs"], sigs)}
+    values = {n: getattr(s, key) for n, s in zip(group["logs"], sigs, strict=True)}
     assert len(set(values.values())) == 1, values
 
 

@@ -65,7 +65,7 @@ def window(published: Iterable[str], old: str, new: str, package: str = "the pac
 def _distance(a: Version, b: Version) -> tuple[int, ...]:
     """How far apart two versions are, for naming the nearest ones: release part by part, then .dev number."""
     ra, rb = (a.release + (0, 0, 0))[:3], (b.release + (0, 0, 0))[:3]
-    return (*(abs(x - y) for x, y in zip(ra, rb)), abs((a.dev or 0) - (b.dev or 0)))
+    return (*(abs(x - y) for x, y in zip(ra, rb, strict=True)), abs((a.dev or 0) - (b.dev or 0)))
 
 
 def between(versions: Iterable[str], old: str, new: str) -> list[str]:

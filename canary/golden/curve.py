@@ -279,7 +279,7 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
     n = len(window_means(base[0].losses, window, steps))
     if n == 0 or any(len(c) != n for c in curves):
         raise ValueError("every run of a recording must complete every window: "
-                         + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves)))
+                         + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves, strict=True)))
     ref = [window_means(r.losses, window, steps) for r in base]
     # the curve's centre: the median of every distinct run (bit-identical repeats count once), so
     # the band sits where rounding's many trajectories lie, not on the one the base runs drew
@@ -287,7 +287,7 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
     means = [statistics.median(c[i].mean for c in distinct) for i in range(n)]
     spreads = [max(rel_dev(c[i].mean, means[i]) for c in curves) for i in range(n)]
     windows = [Window(ref[0][i].first, ref[0][i].last, m, s, t)
-               for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads)))]
+               for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads), strict=True))]
     finals = [r.losses[-1][1] for r in runs]
     final = statistics.median({tuple(v for _, v in r.losses): r.losses[-1][1] for r in runs}.values())
 

@@ -130,7 +130,7 @@ class GcsStore:
         generation = 0  # create only
         for _ in range(MAX_CAS_TRIES):
             try:
-                self._call(lambda: blob.upload_from_string(
+                self._call(lambda generation=generation: blob.upload_from_string(
                     data, content_type="application/json", if_generation_match=generation,
                     timeout=TIMEOUT, retry=self.write_retry))
                 break
@@ -155,7 +155,7 @@ class GcsStore:
             runs.sort(key=lambda r: (r.get("started_at") or "", r.get("run_id") or ""))
             data = json.dumps({"version": 1, "lane": record.lane, "runs": runs}).encode()
             try:
-                self._call(lambda: self.bucket().blob(name).upload_from_string(
+                self._call(lambda data=data, generation=generation: self.bucket().blob(name).upload_from_string(
                     data, content_type="application/json", if_generation_match=generation,
                     timeout=TIMEOUT, retry=self.write_retry))
                 return
@@ -175,7 +175,7 @@ class GcsStore:
                 return [], 0
             generation = blob.generation
             try:
-                data = self._call(lambda: blob.download_as_bytes(
+                data = self._call(lambda blob=blob, generation=generation: blob.download_as_bytes(
                     if_generation_match=generation, timeout=TIMEOUT, retry=self.read_retry))
             except (gexc.PreconditionFailed, gexc.NotFound):
                 continue  # replaced between the two calls: read the new one

@@ -131,7 +131,7 @@ def _consecutive_days(days: Sequence[date]) -> int:
     if not days:
         return 0
     n = 1
-    for prev, cur in zip(reversed(days[:-1]), reversed(days)):
+    for prev, cur in zip(reversed(days[:-1]), reversed(days), strict=False):
         if (cur - prev).days != 1:
             break
         n += 1
@@ -220,7 +220,7 @@ def flakiness(records: Iterable[RunRecord], lane: str, last: int | None = None, 
         verdicts = verdicts[-last:]
     if len(verdicts) < 2:
         return 0.0
-    flips = sum(a != b for a, b in zip(verdicts, verdicts[1:]))
+    flips = sum(a != b for a, b in zip(verdicts, verdicts[1:], strict=False))
     return flips / (len(verdicts) - 1)
 
 

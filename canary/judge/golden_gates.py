@@ -94,7 +94,7 @@ def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
         return _outside(name, severity, f"{len(got)} of {len(golden.windows)} windows", threshold, None,
                         f"the run completed {len(got)} of the golden's {len(golden.windows)} windows")
     devs = [((w.mean - g.mean) / abs(g.mean) if math.isfinite(w.mean) else math.inf, golden.window_rtol(i), w, g)
-            for i, (w, g) in enumerate(zip(got, golden.windows))]
+            for i, (w, g) in enumerate(zip(got, golden.windows, strict=False))]
     worst = max(devs, key=lambda d: abs(d[0]) / d[1] if d[1] > 0 else math.inf)
     out = [d for d in devs if not abs(d[0]) <= d[1]]
     dev, tol, w, g = worst

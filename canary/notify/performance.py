@@ -23,7 +23,6 @@ from canary.notify.markdown import clean, escape_inline
 from canary.notify.markers import run_marker
 from canary.notify.model import Facts, Message, StepNote, run_date
 from canary.notify.sections import FIELD_MAX, code, context_block, short_version
-from canary.notify.markdown import clean, escape_inline
 from canary.record import RunRecord
 
 LABEL = "canary-performance"

@@ -71,7 +71,7 @@ def window_means(losses: Sequence[tuple[int, float]], band: Band) -> list[tuple[
     """The run's mean loss over each window of a windowed band (pairs of points with the same
     low and high), at the window's middle: what a windowed golden judges."""
     out = []
-    for (first, lo, hi), (last, lo2, hi2) in zip(band[::2], band[1::2]):
+    for (first, lo, hi), (last, lo2, hi2) in zip(band[::2], band[1::2], strict=False):
         if (lo, hi) != (lo2, hi2) or last <= first:
             return []
         vals = [v for s, v in losses if first <= s <= last]
@@ -104,10 +104,10 @@ def parse_band(data: Any) -> Band | None:
         steps = data.get("steps")
         if isinstance(steps, list):
             if lo_key and hi_key:
-                return [(int(s), float(lo), float(hi)) for s, lo, hi in zip(steps, data[lo_key], data[hi_key])]
+                return [(int(s), float(lo), float(hi)) for s, lo, hi in zip(steps, data[lo_key], data[hi_key], strict=False)]
             if isinstance(data.get("loss"), list):
                 rtol = float(data.get("rtol", data.get("tolerance", 0.05)))
-                return [(int(s), float(v) * (1 - rtol), float(v) * (1 + rtol)) for s, v in zip(steps, data["loss"])]
+                return [(int(s), float(v) * (1 - rtol), float(v) * (1 + rtol)) for s, v in zip(steps, data["loss"], strict=False)]
     except (KeyError, TypeError, ValueError):
         return None
     return None

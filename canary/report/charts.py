@@ -164,9 +164,10 @@ def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]], marks: S
     started_at, label, worse) a dashed vertical line at its run, in its lane's colour, labelled with its size."""
     plt = _pyplot()
     fig, axes = plt.subplots(len(metrics), 1, figsize=(7.0, 1.9 * len(metrics)), sharex=True, squeeze=False)
-    for (key, label), ax in zip(metrics, axes[:, 0]):
+    for (key, label), ax in zip(metrics, axes[:, 0], strict=True):
         for s in series:
-            pts = [(t, v) for t, v in zip(map(_when, s.started_at), s.values[key]) if t is not None and v is not None]
+            pts = [(t, v) for t, v in zip(map(_when, s.started_at), s.values[key], strict=False)
+                   if t is not None and v is not None]
             if pts:
                 line, = ax.plot([t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1,
                                 label=s.label)

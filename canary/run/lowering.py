@@ -211,7 +211,8 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling,
+                      environ=os.environ)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
     per_device = spec.batch_size
     backend = backends.resolve(spec.ragged_dot, platform)
@@ -251,7 +252,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
 def lower_lanes(opts: LowerOptions) -> LowerReport:
     ferry = require_builtin(load_ferry(opts.ferry)[0], "lower")
     lanes, _ = load_lanes(opts.lanes_file)
-    ragged_dot = ragged_dot_override(opts.ragged_dot)
+    ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
     pairs = plan(opts, ferry, lanes)
 
     import jax

@@ -28,7 +28,8 @@ from canary.errors import ConfigError
 from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
-from canary.judge.results import GateResult, verdict
+from canary.judge.results import GateResult
+from canary.judge.results import verdict as gates_verdict
 from canary.judge.classify import classify
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
@@ -173,7 +174,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
     cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir,
                                   check_remote=not isinstance(ferry, CommandFerry))
-    ragged_dot = ragged_dot_override(opts.ragged_dot)
+    ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
     ensure_writable(Path(opts.out), "--out")  # a symlink loop too: bad input, before resolve() meets it
@@ -207,7 +208,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             else:
                 spec = build_spec(
                     ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-                    ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache,
+                    ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache, environ=os.environ,
                 )
                 steps_requested = spec.steps
                 request = AttemptRequest(
@@ -249,7 +250,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             if outcome.ok or signals.requested() is not None:
                 break
 
-    verdict = verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
+    verdict = gates_verdict(results) if attempts and attempts[-1].outcome == "succeeded" else "fail"
     stopped_by = signals.requested() if not attempts or attempts[-1].outcome != "succeeded" else None
     if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
         said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""

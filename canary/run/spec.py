@@ -1,9 +1,9 @@
 """The resolved description of one attempt of the workload: what the harness hands the training
-process (as ``spec.json`` in the attempt's directory). Pure data; no JAX."""
+process (as ``spec.json`` in the attempt's directory). Pure data; no JAX. What it reads of the
+environment (``$RAGGED_DOT_IMPL``, the test-only ``$CANARY_ZOO``) it is given."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal, Mapping, get_args
 
@@ -20,7 +20,7 @@ RAGGED_DOT_ENV = "RAGGED_DOT_IMPL"
 NUDGE_ENV = "CANARY_NUDGE_SEED"
 
 
-def ragged_dot_override(flag: str | None, environ: Mapping[str, str] = os.environ) -> str | None:
+def ragged_dot_override(flag: str | None, environ: Mapping[str, str]) -> str | None:
     """The ragged_dot backend asked for: the command-line flag, else $RAGGED_DOT_IMPL, else None
     (the lane's own setting applies)."""
     choice = flag or environ.get(RAGGED_DOT_ENV) or None
@@ -75,7 +75,10 @@ def build_spec(
     ragged_dot: str | None = None,
     tiling: str | None = None,
     cache: CacheSpec | None = None,
+    environ: Mapping[str, str],
 ) -> WorkloadSpec:
+    """The spec of one attempt of ``ferry`` on ``lane``; ``environ`` is the environment it reads
+    (the test-only regression zoo's ``static_tiling`` is a tiling)."""
     o = ferry.lane(lane.name)
     return WorkloadSpec(
         run_id=run_id,
@@ -90,7 +93,7 @@ def build_spec(
         vocab_size=o.vocab_size or ferry.model.vocab_size,
         compute_dtype=o.compute_dtype or ferry.trainer.compute_dtype,
         ragged_dot=ragged_dot or o.ragged_dot,
-        tiling=zoo.tiling(zoo.from_env(), tiling or o.tiling),  # static only under the test-only zoo
+        tiling=zoo.tiling(zoo.from_env(environ), tiling or o.tiling),  # static only under the test-only zoo
         out_dir=str(out_dir),
         cache=cache or CacheSpec(dir=lane.cache_dir),
         wandb_project=lane.wandb_project,

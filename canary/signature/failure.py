@@ -12,8 +12,8 @@ import re
 import signal as signal_mod
 from typing import Any, Sequence
 
-from canary.run.metrics import as_float
 from canary.record import Signature
+from canary.run.metrics import as_float
 from canary.signature import kinds
 from canary.signature.identity import make, with_ferry
 from canary.signature.lines import clean_lines, window
@@ -23,6 +23,7 @@ from canary.signature.tracebacks import (
     _JAX_SOURCE_TRACE,
     _JAX_WRAPPERS,
     _MESSAGE_END,
+    DEFAULT_OPTIONS,
     ExceptionBlock,
     Frame,
     Options,
@@ -239,7 +240,7 @@ def extract(
     exit_code: int | None = None,
     signal: int | None = None,
     detail: str = "",
-    options: Options = Options(),
+    options: Options = DEFAULT_OPTIONS,
 ) -> Signature | None:
     """The signature of the failure ``log_text`` shows, or ``None`` when it shows none and the
     launcher reported none (``outcome`` ``succeeded`` or unknown).
@@ -329,7 +330,7 @@ def for_attempt(
     signal: int | None = None,
     detail: str = "",
     gates: Sequence[dict[str, Any]] = (),
-    options: Options = Options(),
+    options: Options = DEFAULT_OPTIONS,
     ferry: str = "",
 ) -> Signature | None:
     """The signature of one attempt: from its log when it did not run to the end, from its gates

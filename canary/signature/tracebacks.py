@@ -37,6 +37,8 @@ class Options:
         return Options(tuple(dict.fromkeys((*self.keep, *extra))), self.max_frames)
 
 
+DEFAULT_OPTIONS = Options()  # frozen: one shared default
+
 _TB_START = "Traceback (most recent call last):"
 _CAUSE = "The above exception was the direct cause of the following exception:"
 _CONTEXT = "During handling of the above exception, another exception occurred:"
@@ -201,7 +203,7 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     return "/".join(parts[-2:]), False
 
 
-def call_path(frames: Sequence[Frame], options: Options = Options()) -> list[str]:
+def call_path(frames: Sequence[Frame], options: Options = DEFAULT_OPTIONS) -> list[str]:
     """``path:function`` of the frames that matter, outermost first: the application's own and
     those matching ``options.keep``; consecutive repeats (recursion) once."""
     out: list[str] = []

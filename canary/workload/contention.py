@@ -80,7 +80,7 @@ def quiet(durations: list[float], others: list[float | None], cpus: int, *, wind
 
 def others_share(durations: list[float], others: list[float | None], cpus: int) -> float | None:
     """Others' share of the machine's CPUs over the given steps (None where unknown)."""
-    known = [(d, o) for d, o in zip(durations, others) if o is not None]
+    known = [(d, o) for d, o in zip(durations, others, strict=False) if o is not None]
     if not known or len(known) < len(durations):
         return None
     wall = sum(d for d, _ in known)

@@ -27,9 +27,7 @@ import jax
 import jax.numpy as jnp
 
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
-# TEST-ONLY: deliberate bugs from the regression zoo (canary.workload.zoo, $CANARY_ZOO), read at
-# trace time; always empty in a real run.
-BUGS: frozenset[str] = frozenset()
+EXPERT_ACTIVATIONS = {"silu": jax.nn.silu, "gelu": jax.nn.gelu}
 
 
 @dataclass(frozen=True)
@@ -48,6 +46,8 @@ class MoEConfig:
     rope_theta: float = 10000.0
     norm_eps: float = 1e-5
     compute_dtype: str = "float32"
+    normalize_combine: bool = True  # the picked experts' sigmoid weights are normalised over the top-k
+    expert_activation: str = "silu"  # the experts' gate activation (EXPERT_ACTIVATIONS)
 
     @property
     def dtype(self):
@@ -103,7 +103,7 @@ def init_params(cfg: MoEConfig, key: jax.Array) -> dict:
     sizes = [math.prod(i.shape) if i.scale is not None else 0 for i in inits]
     z = jax.random.normal(key, (sum(sizes),), jnp.float32)
     leaves, at = [], 0
-    for init, n in zip(inits, sizes):
+    for init, n in zip(inits, sizes, strict=True):
         if init.scale is None:
             leaves.append(jnp.ones(init.shape, jnp.float32))
         else:
@@ -190,7 +190,7 @@ sort_rows.defvjp(_sort_rows_fwd, _sort_rows_bwd)
 def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
     """Routed experts plus the shared expert. Returns (y, aux) with aux the router statistics."""
     B, S, D = x.shape
-    E, k = cfg.num_experts, (1 if "top1" in BUGS else cfg.experts_per_token)
+    E, k = cfg.num_experts, cfg.experts_per_token
     tokens = x.reshape(B * S, D)
     T = tokens.shape[0]
 
@@ -198,7 +198,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     _, expert_idx = jax.lax.top_k(logits + jax.lax.stop_gradient(bias), k)  # (T, k)
     picked = jnp.take_along_axis(logits, expert_idx, axis=-1)
     weights = jax.nn.sigmoid(picked)
-    if "unnormalised_combine" not in BUGS:
+    if cfg.normalize_combine:
         weights = weights / (jnp.sum(weights, axis=-1, keepdims=True) + 1e-9)
 
     # Sort the T*k (token, pick) rows by expert so each expert's rows are contiguous.
@@ -209,7 +209,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
     dt = cfg.dtype
     with jax.named_scope("experts"):
-        h = (jax.nn.gelu if "gelu_experts" in BUGS else jax.nn.silu)(ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
+        h = EXPERT_ACTIVATIONS[cfg.expert_activation](ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
         h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
         out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
 

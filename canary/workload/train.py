@@ -15,6 +15,7 @@ cross-platform lowering, so there is one train step in the project.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -88,11 +89,15 @@ class TrainStep(NamedTuple):
     bias: jax.Array
 
 
-def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
+def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None,
+                    patch: Callable[[MoEConfig], MoEConfig] | None = None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
-    matmul is the spec's unless given."""
+    matmul is the spec's unless given; ``patch`` transforms the model's configuration (the
+    regression zoo's model bugs, :func:`canary.workload.zoo.patch_model`)."""
     cfg = model_config(spec)
+    if patch is not None:
+        cfg = patch(cfg)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
         ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
@@ -144,7 +149,7 @@ def nudged(params, seed: int):
     leaves, treedef = jax.tree_util.tree_flatten(params)
     keys = jax.random.split(jax.random.PRNGKey(seed), len(leaves))
     out = [jnp.nextafter(p, jnp.where(jax.random.bernoulli(k, 0.5, p.shape), jnp.inf, -jnp.inf).astype(p.dtype))
-           for p, k in zip(leaves, keys)]
+           for p, k in zip(leaves, keys, strict=True)]
     return jax.tree_util.tree_unflatten(treedef, out)
 
 
@@ -180,10 +185,10 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     parallel.start_hosts(spec.hosts, os.environ)
-    zoo = zoo_mod.from_env()  # test-only deliberate bugs (docs/gates.md); empty in a real run
+    zoo = zoo_mod.from_env(os.environ)  # test-only deliberate bugs (docs/gates.md); empty in a real run
+    patch = zoo_mod.model_patch(zoo)  # the zoo's model bugs, applied to the model from outside
     if zoo:
-        zoo_mod.check_lane(zoo, spec.platform)
-        zoo_mod.install_model_bugs(zoo)
+        zoo_mod.check_lane(zoo, spec.platform, os.environ)
         damaged = zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane)) \
             if spec.cache.mode == "warm" else 0
         log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
@@ -192,7 +197,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     n_devices = jax.device_count()
     primary = jax.process_index() == 0  # one host writes the run's files
     parallel.check_divisible(spec.batch_size, n_devices)
-    ts = make_train_step(spec, mesh=mesh)
+    ts = make_train_step(spec, mesh=mesh, patch=patch)
     corpus = make_corpus(spec)
     tokens_per_step = spec.batch_size * spec.seq_len
 
@@ -294,7 +299,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     peak_bytes, peak_source = peak_memory()
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
-    program = run_fingerprint(spec, make_train_step) if primary else {}
+    program = run_fingerprint(spec, functools.partial(make_train_step, patch=patch)) if primary else {}
     summary = {
         **last,
         "throughput/tokens_per_second": tokens_per_step / median,

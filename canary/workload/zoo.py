@@ -16,7 +16,9 @@ crash[:k]              the process raises after step k (default 20)
 corrupt_cache          every entry of a warm run's compilation cache is damaged before it starts
 =====================  ============================================================================
 
-The model's bugs are read by :mod:`canary.workload.model` from ``model.BUGS`` at trace time.
+The model's bugs are the zoo's own transform of the model's configuration
+(:func:`patch_model`: one expert instead of the top-k, raw combine weights, gelu experts), which
+the workload applies to the train step it builds; the model itself knows nothing of the zoo.
 Unlike the rest of the package, this module imports no JAX at import time: the harness reads the
 switch too, to build the spec (``static_tiling`` is a spec's tiling, so the lowering preflight
 and the run's log both say ``static``).
@@ -24,12 +26,14 @@ and the run's log both say ``static``).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
-import os
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any
 
 ENV = "CANARY_ZOO"
 FORCE_ENV = "CANARY_ZOO_FORCE"
@@ -65,11 +69,11 @@ def parse(value: str | None) -> Zoo:
     return Zoo(bugs)
 
 
-def from_env(environ: Mapping[str, str] = os.environ) -> Zoo:
+def from_env(environ: Mapping[str, str]) -> Zoo:
     return parse(environ.get(ENV))
 
 
-def check_lane(zoo: Zoo, platform: str, environ: Mapping[str, str] = os.environ) -> None:
+def check_lane(zoo: Zoo, platform: str, environ: Mapping[str, str]) -> None:
     if zoo and platform != "cpu" and environ.get(FORCE_ENV) != "1":
         raise RuntimeError(f"{ENV} is a test-only switch and this lane's platform is {platform}; "
                            f"set {FORCE_ENV}=1 to train a deliberately broken model there")
@@ -79,10 +83,22 @@ def tiling(zoo: Zoo, policy: str) -> str:
     return "static" if zoo.has("static_tiling") else policy
 
 
-def install_model_bugs(zoo: Zoo) -> None:
-    from canary.workload import model
+def patch_model(zoo: Zoo, cfg: Any) -> Any:
+    """The model configuration ``cfg`` (a :class:`canary.workload.model.MoEConfig`) with the zoo's
+    model bugs: the same MoE, configured wrong from outside."""
+    changes: dict[str, Any] = {}
+    if zoo.has("top1"):
+        changes["experts_per_token"] = 1
+    if zoo.has("unnormalised_combine"):
+        changes["normalize_combine"] = False
+    if zoo.has("gelu_experts"):
+        changes["expert_activation"] = "gelu"
+    return dataclasses.replace(cfg, **changes) if changes else cfg
 
-    model.BUGS = frozenset(b for b in MODEL_BUGS if zoo.has(b))
+
+def model_patch(zoo: Zoo) -> Callable[[Any], Any] | None:
+    """What the workload applies to its model configuration (None: no model bug is on)."""
+    return functools.partial(patch_model, zoo) if any(zoo.has(b) for b in MODEL_BUGS) else None
 
 
 def poison(zoo: Zoo, step: int, params):
