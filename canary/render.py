@@ -140,8 +140,17 @@ def cache_brief(cache: dict[str, Any] | None) -> str:
     return " ".join(parts[:2]) + (", " + parts[2] if len(parts) > 2 else "")
 
 
+class _Console(Console):
+    """A rich console that shows text, never acts on it: every string it renders (printed, or a
+    table's cell) loses its control sequences first (a log's window title, clipboard write,
+    hyperlink or clear-screen reaches no terminal)."""
+
+    def render_str(self, text: str, *args: Any, **kwargs: Any):
+        return super().render_str(printable(text), *args, **kwargs)
+
+
 def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False)
+    return _Console(stderr=stderr, highlight=False)
 
 
 def failure_line(record: Any) -> str:

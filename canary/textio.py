@@ -41,10 +41,26 @@ def decode(data: bytes, source: str, lenient: bool = False) -> str:
     return text
 
 
+MAX_FILE = 256 << 20  # a config, record or golden this big is not one (/dev/zero, a log named by mistake)
+
+
+def read_bytes(path: Path | str, limit: int = MAX_FILE) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them: a FIFO, a device or a file past the
+    limit is bad input, never a read that blocks or fills memory."""
+    p = Path(path)
+    if p.exists() and not p.is_file() and not p.is_dir():
+        raise ConfigError(f"{path}: not a regular file")
+    with p.open("rb") as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise ConfigError(f"{path}: over {limit >> 20} MiB, too big to be what canary reads here")
+    return data
+
+
 def read_text(path: Path | str, lenient: bool = False) -> str:
     """A file's text (see :func:`decode`); an unreadable file is bad input too."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path)
     except IsADirectoryError:
         raise ConfigError(f"{path}: is a directory, not a file") from None
     except OSError as e:

@@ -261,7 +261,7 @@ def test_read_only_commands_never_write_beside_dev_null(command, tmp_path):
     args = [str(tmp_path / "report.html") if a == "REPORT" else a for a in command]
     r = canary_cli(*args, "--history", "/dev/null", tmp_path=tmp_path)
     _no_traceback(r)
-    assert r.returncode in (0, 2), r.stderr
+    assert r.returncode == 2 and b"not a regular file" in r.stderr, r.stderr
     assert not Path("/dev/null-journal").exists() and not Path("/dev/null-wal").exists()
     assert set(os.listdir("/dev")) - before == set()
 
@@ -291,3 +291,28 @@ def test_a_nul_after_a_megabyte_is_found_on_stdin_too(tmp_path):
     r = canary_cli("signature", "-", tmp_path=tmp_path, stdin=data)
     assert r.returncode == 2 and f"byte offset {len(data) - 6}".encode() in r.stderr, r.stderr
 
+
+
+# ----------------------------------------------------------------------------- found by bench/hostile_sweep.py
+
+def test_a_fifo_as_history_is_bad_input_not_a_hang(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    r = canary_cli("history", "--history", str(fifo), tmp_path=tmp_path)
+    assert r.returncode != 0 and b"not a regular file" in r.stderr, r.stderr
+    _no_traceback(r)
+
+
+def test_a_golden_that_is_dev_zero_is_bad_input_not_a_hang(tmp_path):
+    gates = _golden_copy(tmp_path, lambda g: "{}")
+    gates.write_text(gates.read_text().replace("moe-canary.cpu.golden.json", "zero.golden.json"))
+    (gates.parent / "zero.golden.json").symlink_to("/dev/zero")
+    r = canary_cli("run", "cpu", "--gates", str(gates), "--out", str(tmp_path / "runs"), tmp_path=tmp_path)
+    assert r.returncode == 2 and b"not a regular file" in r.stderr, r.stderr
+    _nothing_trained(tmp_path / "runs")
+
+
+def test_a_report_that_cannot_be_written_is_bad_input(tmp_path):
+    r = canary_cli("report", "--out", "/proc/canary-report/r.html", tmp_path=tmp_path)
+    assert r.returncode == 2 and b"--out" in r.stderr, r.stderr
+    _no_traceback(r)

@@ -294,3 +294,16 @@ def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_t
         for i in range(len(token) - 8):
             assert token[i:i + 8] not in text, f"a piece of GITHUB_TOKEN reached {where}"
         assert base64.b64encode(("x-access-token:" + token).encode()).decode()[20:40] not in text, where
+
+
+@pytest.mark.parametrize("spell", [lambda s: s.encode().hex(), lambda s: s.encode().hex().upper(),
+                                   lambda s: "".join(f"\\u{ord(c):04x}" for c in s)], ids=["hex", "HEX", "\\u"])
+def test_the_environments_secrets_are_caught_in_hex_and_as_unicode_escapes(spell):
+    secret = "Vq8Zr3Wn6Tb1Yc5Xm0Ls7Kd2Pf4Hg9"
+    assert spell(secret) not in redact(f"dump: {spell(secret)} end", [secret])
+
+
+@pytest.mark.parametrize("token", ["SG." + "a1B2c3D4e5F6g7H8i9J0kL" + "." + "M" * 43, "glrt-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn",
+                                   "glptt-" + "0123456789abcdefABCDEF"])
+def test_sendgrid_and_gitlab_runner_tokens_are_redacted(token):
+    assert token not in redact(f"using {token} now")

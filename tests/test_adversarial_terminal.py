@@ -167,3 +167,18 @@ def test_doctor_bounds_a_gs_cache_that_never_answers(tmp_path):
     checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
     assert not checks["cache"]["ok"] and "no answer within 5 s" in checks["cache"]["detail"], checks["cache"]
     assert checks["history"]["ok"], checks["history"]
+
+
+def test_canary_history_shows_a_hostile_record_without_its_control_sequences(tmp_path):
+    from notify_records import failing
+
+    d = tmp_path / "runs" / "r1"
+    d.mkdir(parents=True)
+    rec = failing(run_id="r-esc").to_dict()
+    rec["lane"] = "\x1b[2J\x1b]0;pwned\x07tpu"
+    (d / "result.json").write_text(json.dumps(rec))
+    assert canary_cli("history", "import", str(d), tmp_path=tmp_path).returncode == 0
+    r = canary_cli("history", tmp_path=tmp_path, FORCE_COLOR="1", COLUMNS="200")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    assert "tpu" in out and not _clean(out), repr(out)

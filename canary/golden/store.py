@@ -9,14 +9,14 @@ from pathlib import Path
 from canary.config import load_gates, search_dirs
 from canary.errors import ConfigError
 from canary.golden.curve import Golden, dumps, file_name, loads, resolve_path
-from canary.textio import decode
+from canary.textio import decode, read_bytes
 
 
 def read(path: Path) -> Golden:
     """A golden file, checked (:meth:`Golden.check`): a hand edit that broke it is bad input."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path)
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the golden: {e.strerror}") from None
     return loads(decode(data, str(path)), str(path))

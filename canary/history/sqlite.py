@@ -11,6 +11,7 @@ from contextlib import closing
 from datetime import date, datetime
 from pathlib import Path
 
+from canary.errors import ConfigError
 from canary.history.store import DEFAULT_FILE, StoreUnavailable, since_key
 from canary.record import RunRecord
 
@@ -33,6 +34,8 @@ class SqliteStore:
         self.location = str(path)
 
     def _connect(self) -> sqlite3.Connection:
+        if self.path.exists() and not self.path.is_file():
+            raise StoreUnavailable(f"{self.path}: not a regular file")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=30)
@@ -46,6 +49,8 @@ class SqliteStore:
         empty file, no journal beside it, not even beside /dev/null)."""
         if not self.path.exists():
             return []
+        if not self.path.is_file():  # a FIFO would block the open; a device is no history
+            raise StoreUnavailable(f"{self.path}: not a regular file")
         try:
             uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode=ro"
             with closing(sqlite3.connect(uri, uri=True, timeout=30)) as conn:
@@ -110,6 +115,8 @@ class SqliteStore:
 
 def open(location: str) -> SqliteStore:
     path = Path(location).expanduser()
+    if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO would block; a device is no history
+        raise ConfigError(f"--history {location}: not a regular file")
     if path.is_dir() or location.endswith(("/", "\\")):
         path = path / DEFAULT_FILE
     return SqliteStore(path)

@@ -78,7 +78,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("github", re.compile(r"gh[opusr]_[A-Za-z0-9]{1,255}(?:\\?(?:\r?\n|\\n)[ \t>|]{0,8}[A-Za-z0-9]{1,255}(?![A-Za-z0-9_]))?"), _github),
     ("github_pat", re.compile(r"github_pat_[A-Za-z0-9_]{20,}"), REDACTED),
     # GitLab personal/project/group access tokens; Slack bot, user, app and refresh tokens.
-    ("gitlab", re.compile(r"glpat-[A-Za-z0-9_\-]{20,}"), REDACTED),
+    ("gitlab", re.compile(r"gl(?:pat|rt|ptt|dt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_\-]{20,}"), REDACTED),
+    ("sendgrid", re.compile(r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"), REDACTED),
     ("slack", re.compile(r"xox[abeoprs]-[A-Za-z0-9\-]{10,}"), REDACTED),
     ("slack_app", re.compile(r"xapp-[0-9]-[A-Za-z0-9\-]{10,}"), REDACTED),
     # Stripe secret and restricted keys.
@@ -131,7 +132,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
 # that spares a long, ordinary log most of the regular-expression passes.
 _NEEDLES: dict[str, tuple[str, ...]] = {
     "pem": ("private",), "authorization": ("authorization",), "bearer": ("bearer",), "url_password": ("://",),
-    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "github_pat": ("github_pat_",), "gitlab": ("glpat-",),
+    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "github_pat": ("github_pat_",), "gitlab": ("glpat-", "glrt-", "glptt-", "gldt-", "glcbt-", "glimt-", "glsoat-", "glffct-", "gloas-"),
+    "sendgrid": ("sg.",),
     "slack": ("xox",), "slack_app": ("xapp-",), "stripe": ("_live_", "_test_"), "google_api_key": ("aiza",),
     "google_oauth": ("ya29.",), "google_refresh": ("1//0",), "jwt": ("eyj",), "huggingface": ("hf_",),
     "npm": ("npm_",), "openai": ("sk-",), "wandb": ("wandb",), "wandb_login": ("wandb",),
@@ -155,11 +157,12 @@ def env_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
 
 def encoded_forms(secret: str) -> set[str]:
     """The ways a log may spell one secret: as is, URL-encoded, JSON-escaped, in a Python repr,
-    in base64 (standard and URL-safe, without its padding)."""
+    in base64 (standard and URL-safe, without its padding), in hex, as \\u escapes."""
     raw = secret.encode("utf-8", "surrogatepass")
     forms = {secret, urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret),
              json.dumps(secret)[1:-1], repr(secret)[1:-1],
-             base64.b64encode(raw).decode().rstrip("="), base64.urlsafe_b64encode(raw).decode().rstrip("=")}
+             base64.b64encode(raw).decode().rstrip("="), base64.urlsafe_b64encode(raw).decode().rstrip("="),
+             raw.hex(), raw.hex().upper(), "".join(f"\\u{ord(c):04x}" for c in secret)}
     return {f for f in forms if f}
 
 

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from canary.errors import CanaryError
+from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
 from canary.report import model
 from canary.report.page import LossView, page
@@ -203,8 +203,11 @@ def write_report(location: str | None, lane: str | None, since: str | None, out:
     which = "/".join(x for x in (lane, ferry) if x)
     html = render(records, store.location, title=f"canary report: {which}" if which else "canary report")
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(html, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"--out {out}: cannot write there: {e.strerror or e}") from None
     from canary.history.series import series_keys
 
     return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()),
