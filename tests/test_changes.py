@@ -137,3 +137,9 @@ def test_no_new_step_for_a_failure_or_an_ungated_metric():
     assert ch.new_steps(records[:24], records[23]) == []
     failing = run(40, tokens=1.0, verdict="fail")
     assert ch.new_steps(records + [failing], failing) == []
+
+
+def test_the_notifier_analyses_the_latest_runs_and_names_the_step_by_its_place_in_the_whole_series():
+    records = history(stepped(ch.WINDOW + 100, ch.WINDOW + 90, -0.06, seed=0))
+    found = [s for n in range(ch.WINDOW + 93, ch.WINDOW + 97) for s in ch.new_steps(records[:n], records[n - 1])]
+    assert [(s.index, s.run_id) for s in found] == [(ch.WINDOW + 90, records[ch.WINDOW + 90].run_id)]

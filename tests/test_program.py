@@ -94,11 +94,13 @@ def _tree(dst):
 
 
 def _lower(tree):
-    proc = subprocess.run([sys.executable, "-m", "canary", "lower", "--lane", "cpu", "--platform", "cpu", "--json",
+    """The cpu lane's program for cpu and the tpu lane's for tpu (megablox: Pallas kernels whose
+    serialized bodies would carry their call path's locations)."""
+    proc = subprocess.run([sys.executable, "-m", "canary", "lower", "--platform", "cpu", "--platform", "tpu", "--json",
                            "--no-history"], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)["platforms"][0]["fingerprint"]
+    return {p["platform"]: p["fingerprint"] for p in json.loads(proc.stdout)["platforms"]}
 
 
 def _edit(path, old, new):
@@ -107,7 +109,7 @@ def _edit(path, old, new):
     path.write_text(text.replace(old, new))
 
 
-@pytest.mark.slow  # lowers the cpu lane's train step five times, each in a process of its own
+@pytest.mark.slow  # lowers the cpu and tpu lanes' train steps four times, each in a process of its own
 def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_not(tmp_path):
     base = _tree(tmp_path / "base")
     first = _lower(base)
@@ -117,12 +119,14 @@ def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_no
     _edit(unrelated / "canary" / "report" / "page.py", "def run_anchor(", "# anchors\n\n\ndef run_anchor(")
     _edit(unrelated / "canary" / "workload" / "model.py", "def rms_norm(", "# a comment shifts every line below\n\n"
           "def rms_norm(")
+    _edit(unrelated / "canary" / "workload" / "train.py", "def make_optimizer(", "# and here\n\n\ndef make_optimizer(")
     assert _lower(unrelated) == first
 
     changed = _tree(tmp_path / "changed")
     _edit(changed / "canary" / "workload" / "model.py", "jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps",
           "jnp.mean(x32 * x32, axis=-1, keepdims=True) + 2 * eps")
-    assert _lower(changed) != first
+    again = _lower(changed)
+    assert again["cpu"] != first["cpu"] and again["tpu"] != first["tpu"]
 
 
 @pytest.mark.slow  # one full cpu run, two lowerings
