@@ -153,3 +153,22 @@ def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_progr
                   program="same program as the last pass")
     assert "Lowered program: same program as the last pass." in new_issue(failing(), facts).body
     assert "Lowered program" not in new_issue(failing(), Facts(last_pass=facts.last_pass, versions=())).body
+
+
+@pytest.mark.slow  # lowers the cpu lane's train step
+def test_canary_lower_says_the_program_changed_since_the_last_pass_and_why(tmp_path, cli):
+    from canary.history.sqlite import SqliteStore
+
+    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD~3"], capture_output=True,
+                          text=True).stdout.strip()
+    last = _with_program(0, "0" * 64, commit=base, versions={"jax": "0.9.0", "python": "3.11.7"})
+    SqliteStore(tmp_path / "h.sqlite3").append(last)
+    proc = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    program = json.loads(proc.stdout)["platforms"][0]["program"]
+    assert program["changed"] is True and program["last_pass"] == last.run_id
+    assert program["message"] == (f"the cpu program changed since {last.run_id}, {base[:12]}; a shared compilation "
+                                  "cache will miss, and this lane lowers cold")
+    assert program["causes"][0].startswith("jax 0.9.0 -> ")
+    text = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3")).stdout
+    assert "likely cause: jax 0.9.0 -> " in text
