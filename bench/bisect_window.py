@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tests.bisect_repo import build  # noqa: E402
+sys.path.insert(0, str(ROOT / "tests"))  # tests/ by path: an installed `tests` package (draccus's) would shadow it
+from bisect_repo import build  # noqa: E402
 
 
 def history(size: int) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any, Callable
 from canary.errors import ConfigError
 
 INSTALL = "pip install 'canary[lanes]' (from a checkout: pip install -e '.[lanes]')"
+LANES_EXTRAS = ("ray", "gcs", "wandb")  # what the `lanes` extra installs
 
 
 @dataclass(frozen=True)
@@ -25,13 +26,19 @@ class Need:
     extra: str  # the extra that installs them
 
     def fix(self) -> str:
-        return f"{INSTALL}, or just the {self.extra!r} extra"
+        if self.extra in LANES_EXTRAS:
+            return f"{INSTALL}, or just the {self.extra!r} extra"
+        return f"pip install 'canary[{self.extra}]' (from a checkout: pip install -e '.[{self.extra}]')"
 
 
 RAY = Need("the Ray launcher", ("ray",), "ray")
 GCS_CACHE = Need("a gs:// compilation cache", ("etils.epath", "fsspec", "gcsfs"), "gcs")  # JAX reads it so
 GCS_HISTORY = Need("a gs:// run history", ("google.cloud.storage", "google.auth"), "gcs")
 WANDB = Need("W&B tracking", ("wandb",), "wandb")
+# A stack ferry's model: levanter's grug MoE over haliax (and GitPython, which levanter 0.2.20 imports
+# without declaring it)
+LEVANTER = Need("levanter's grug MoE (marin-levanter, marin-haliax)", ("levanter", "haliax", "git"), "levanter")
+STACKS = {"levanter": LEVANTER}
 
 
 def missing(need: Need, find_spec: Callable[[str], Any] = importlib.util.find_spec) -> list[str]:

@@ -304,6 +304,11 @@ def lowering_report(report: Any, c: Console) -> None:
             c.print(f"  array shape  {tuple(p.array_shape)}", markup=False)
             c.print(f"  block shape  {tuple(p.block_shape)}", markup=False)
             c.print(f"  diagnosis    {p.diagnosis}", markup=False)
+        for i, frame in enumerate(p.call_path):
+            c.print(f"  {'call path' if i == 0 else '':<12} {frame}", markup=False)
+        if p.owner:
+            c.print(f"  owned by     {p.owner} (the failing frame's distribution)", markup=False)
+        if p.block_shape is not None:
             others = [f for f in p.failures if (f["gmm"], f["projection"]) != (p.gmm, p.projection)]
             for f in others:
                 c.print(f"  also fails   {f['gmm']} of the {f['projection']} projection: "

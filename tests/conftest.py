@@ -9,6 +9,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# ``tests.*`` is this directory. It is a namespace package, and a regular package of the same name
+# anywhere on sys.path would win: draccus (which levanter pulls in) installs a top-level ``tests``.
+if list(getattr(sys.modules.get("tests"), "__path__", [])) != [str(ROOT / "tests")]:
+    _tests = types.ModuleType("tests")
+    _tests.__path__ = [str(ROOT / "tests")]
+    sys.modules["tests"] = _tests
+
 # Whether the test being run is marked slow: its commands then run in a process of their own.
 # One flag, also when a test module imports this file again as ``tests.conftest``.
 _SLOW_TEST = getattr(sys.modules.get("conftest"), "_SLOW_TEST", None) or [False]

@@ -137,3 +137,31 @@ def test_no_new_step_for_a_failure_or_an_ungated_metric():
     assert ch.new_steps(records[:24], records[23]) == []
     failing = run(40, tokens=1.0, verdict="fail")
     assert ch.new_steps(records + [failing], failing) == []
+
+
+def test_the_notifier_analyses_the_latest_runs_and_names_the_step_by_its_place_in_the_whole_series():
+    records = history(stepped(ch.WINDOW + 100, ch.WINDOW + 90, -0.06, seed=0))
+    found = [s for n in range(ch.WINDOW + 93, ch.WINDOW + 97) for s in ch.new_steps(records[:n], records[n - 1])]
+    assert [(s.index, s.run_id) for s in found] == [(ch.WINDOW + 90, records[ch.WINDOW + 90].run_id)]
+
+
+def test_history_changes_lists_the_steps_as_json_and_text(tmp_path, cli):
+    import json
+
+    from canary.history.sqlite import SqliteStore
+
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    records = history(stepped(40, 20, -0.03, seed=1)) + [run(i, lane="tpu", gates=LOOSE_GATES) for i in range(10)]
+    for r in records:
+        store.append(r)
+    where = str(tmp_path / "h.sqlite3")
+    proc = cli("history", "--history", where, "--changes", "--json")
+    assert proc.returncode == 0, proc.stderr
+    (step,) = json.loads(proc.stdout)["changes"]
+    assert (step["lane"], step["ferry"], step["metric"], step["run_id"]) == ("cpu", "moe-canary", "throughput",
+                                                                          records[20].run_id)
+    assert step["worse"] and step["pvalue"] <= ch.MAX_PVALUE and step["previous_run"] == records[19].run_id
+    text = cli("history", "--history", where, "--changes", "--lane", "cpu").stdout
+    assert records[20].run_id in text and "throughput" in text and "%" in text
+    none = cli("history", "--history", where, "--changes", "--lane", "tpu", "--ferry", "moe-canary")
+    assert none.returncode == 0 and "no steps found" in none.stdout

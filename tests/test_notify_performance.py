@@ -98,8 +98,10 @@ def test_a_step_in_an_ungated_metric_is_not_told(github, client, spool_dir, repo
 def test_the_step_note_survives_the_spool_round_trip(repo):
     root, shas = repo
     records = _history(shas)
-    notes = next(f.steps for n in range(36, 46)
-                 if (f := facts_for(records[n - 1], records[:n], commits=lambda g, b: commits_between(g, b, str(root)))).steps)
+    def facts(n):
+        return facts_for(records[n - 1], records[:n], commits=lambda g, b: commits_between(g, b, str(root)))
+
+    notes = next(f.steps for n in range(36, 46) if (f := facts(n)).steps)
     facts = Facts(steps=notes, program="same program as the last pass")
     back = Facts.from_dict(facts.to_dict())
     assert back.steps == notes and isinstance(back.steps[0], StepNote) and back.program == facts.program

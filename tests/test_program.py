@@ -94,11 +94,13 @@ def _tree(dst):
 
 
 def _lower(tree):
-    proc = subprocess.run([sys.executable, "-m", "canary", "lower", "--lane", "cpu", "--platform", "cpu", "--json",
+    """The cpu lane's program for cpu and the tpu lane's for tpu (megablox: Pallas kernels whose
+    serialized bodies would carry their call path's locations)."""
+    proc = subprocess.run([sys.executable, "-m", "canary", "lower", "--platform", "cpu", "--platform", "tpu", "--json",
                            "--no-history"], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)["platforms"][0]["fingerprint"]
+    return {p["platform"]: p["fingerprint"] for p in json.loads(proc.stdout)["platforms"]}
 
 
 def _edit(path, old, new):
@@ -107,7 +109,7 @@ def _edit(path, old, new):
     path.write_text(text.replace(old, new))
 
 
-@pytest.mark.slow  # lowers the cpu lane's train step five times, each in a process of its own
+@pytest.mark.slow  # lowers the cpu and tpu lanes' train steps four times, each in a process of its own
 def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_not(tmp_path):
     base = _tree(tmp_path / "base")
     first = _lower(base)
@@ -117,12 +119,14 @@ def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_no
     _edit(unrelated / "canary" / "report" / "page.py", "def run_anchor(", "# anchors\n\n\ndef run_anchor(")
     _edit(unrelated / "canary" / "workload" / "model.py", "def rms_norm(", "# a comment shifts every line below\n\n"
           "def rms_norm(")
+    _edit(unrelated / "canary" / "workload" / "train.py", "def make_optimizer(", "# and here\n\n\ndef make_optimizer(")
     assert _lower(unrelated) == first
 
     changed = _tree(tmp_path / "changed")
     _edit(changed / "canary" / "workload" / "model.py", "jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps",
           "jnp.mean(x32 * x32, axis=-1, keepdims=True) + 2 * eps")
-    assert _lower(changed) != first
+    again = _lower(changed)
+    assert again["cpu"] != first["cpu"] and again["tpu"] != first["tpu"]
 
 
 @pytest.mark.slow  # one full cpu run, two lowerings
@@ -149,3 +153,22 @@ def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_progr
                   program="same program as the last pass")
     assert "Lowered program: same program as the last pass." in new_issue(failing(), facts).body
     assert "Lowered program" not in new_issue(failing(), Facts(last_pass=facts.last_pass, versions=())).body
+
+
+@pytest.mark.slow  # lowers the cpu lane's train step
+def test_canary_lower_says_the_program_changed_since_the_last_pass_and_why(tmp_path, cli):
+    from canary.history.sqlite import SqliteStore
+
+    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD~3"], capture_output=True,
+                          text=True).stdout.strip()
+    last = _with_program(0, "0" * 64, commit=base, versions={"jax": "0.9.0", "python": "3.11.7"})
+    SqliteStore(tmp_path / "h.sqlite3").append(last)
+    proc = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    program = json.loads(proc.stdout)["platforms"][0]["program"]
+    assert program["changed"] is True and program["last_pass"] == last.run_id
+    assert program["message"] == (f"the cpu program changed since {last.run_id}, {base[:12]}; a shared compilation "
+                                  "cache will miss, and this lane lowers cold")
+    assert program["causes"][0].startswith("jax 0.9.0 -> ")
+    text = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3")).stdout
+    assert "likely cause: jax 0.9.0 -> " in text

@@ -26,6 +26,8 @@ def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
 
 
 def render_changes(location: str, steps: list, c) -> None:
+    if not c.is_terminal:
+        c.width = max(c.width, 160)  # a pipe or a CI log: one line per step
     if not steps:
         c.print(f"no steps found in the passing runs of {escape(location)}")
         return
@@ -131,8 +133,8 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
         c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
     c.print("[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
-            "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new since the "
-            "series' last pass[/]")
+            "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new "
+            "since the series' last pass[/]")
 
 
 @history.command("import")

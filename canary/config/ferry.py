@@ -110,10 +110,17 @@ class _FerryIdentity(Strict):
             ) from None
 
 
+# Stacks a built-in ferry's model may be assembled from
+Stack = Literal["levanter"]
+
+
 class Ferry(_FerryIdentity):
-    """The built-in ferry: canary's own JAX workload (``canary.workload``) with this model."""
+    """The built-in ferry: canary's own JAX workload (``canary.workload``) with this model; with
+    ``stack = "levanter"``, the model is assembled from levanter's grug MoE over haliax
+    (``canary.workload.grug_model``) and the library picks every kernel."""
 
     kind: Literal["builtin"] = "builtin"
+    stack: Stack | None = Field(default=None, description="the library stack the model is built from")
     model: ModelConfig
     optimizer: OptimizerConfig
     trainer: TrainerConfig = TrainerConfig()
@@ -129,6 +136,10 @@ class Ferry(_FerryIdentity):
                 )
             if (lane.data or self.data).successors > (lane.vocab_size or self.model.vocab_size):
                 raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")
+            if self.stack and (lane.ragged_dot != "auto" or lane.tiling != "per-shape"):
+                key = "ragged_dot" if lane.ragged_dot != "auto" else "tiling"
+                raise ValueError(f"lanes.{name}.{key}: a {self.stack} stack ferry's kernels are the library's "
+                                 "own choice; leave it unset")
         return self
 
 

@@ -22,7 +22,7 @@ Pure functions over records (numpy for the arithmetic); no I/O. The shape follow
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -37,6 +37,7 @@ MIN_SIZE = 3  # points on each side of a step
 SEED = 0
 CONFIRM = 2  # a step is news once the analyses after two runs in a row find it
 RECENT = 10  # and when it is among the last this many runs (older steps were news before)
+WINDOW = 100  # the notifier analyses a series' latest runs only: its cost stays that of 100 runs
 
 
 @dataclass(frozen=True)
@@ -235,15 +236,18 @@ def gated_metrics(record: RunRecord) -> list[str]:
 
 def _confirmed(points: Sequence[Point], end: int, confirm: int, metric: str, lane: str, ferry: str,
                options: dict[str, Any]) -> list[Step]:
-    """The steps of ``points[:end]`` also found (within a run of the same place) in each of the
-    ``confirm - 1`` analyses before it, the series one, two ... runs shorter."""
-    if end - confirm + 1 < 0:
+    """The steps of the series' latest ``WINDOW`` runs up to ``end`` also found (within a run of
+    the same place) in each of the ``confirm - 1`` analyses before it, the series one, two ...
+    runs shorter. Indices are the runs' places in the whole series."""
+    start = max(0, end - WINDOW)
+    if end - start - confirm + 1 < 0:
         return []
-    now = steps(points[:end], metric, lane, ferry, **options)
-    for shorter in range(end - confirm + 1, end):
-        there = [s.index for s in steps(points[:shorter], metric, lane, ferry, **options)]
+    window = points[start:end]
+    now = steps(window, metric, lane, ferry, **options)
+    for shorter in range(len(window) - confirm + 1, len(window)):
+        there = [s.index for s in steps(window[:shorter], metric, lane, ferry, **options)]
         now = [s for s in now if any(abs(s.index - i) <= 1 for i in there)]
-    return now
+    return [replace(s, index=s.index + start) for s in now]
 
 
 def new_steps(records: Iterable[RunRecord], record: RunRecord, within: int = RECENT, confirm: int = CONFIRM,
@@ -253,7 +257,7 @@ def new_steps(records: Iterable[RunRecord], record: RunRecord, within: int = REC
     (a run shorter each: a split that one new run takes back was noise, and analysing after
     every run would otherwise raise it); it is new when it was not found so at the run before,
     and it is at one of the last ``within`` runs. Empty when ``record`` is not in the series (a
-    failure, a side run)."""
+    failure, a short run). Only the series' latest ``WINDOW`` runs are analysed."""
     records = list(records)
     out = []
     for metric in gated_metrics(record):

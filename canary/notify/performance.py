@@ -98,7 +98,8 @@ def _body(record: RunRecord, facts: Facts, notes: Sequence[StepNote], head: list
     parts = ["\n".join(head + [run_marker(record.run_id, record.lane)] + [step_marker(n.step) for n in notes])]
     k = len(notes)
     parts.append(f"**{'A step' if k == 1 else f'{k} steps'} in the {record.lane} canary's passing runs** (ferry "
-                 f"{code(record.ferry)}), found after its run {code(record.run_id)} ({run_date(record)}), which passed; "
+                 f"{code(record.ferry)}), found after its run {code(record.run_id)} ({run_date(record)}), which "
+                 "passed; "
                  f"every step is in `canary history --changes --lane {record.lane}`.")
     parts += [_step_section(n, facts.secrets) for n in notes]
     if facts.program:

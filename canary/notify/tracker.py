@@ -191,8 +191,8 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
 
 def _performance_issues(gh: IssueTracker, record: RunRecord) -> list[dict[str, Any]]:
     marker = performance.issue_marker(record.lane, record.ferry)
-    return sorted((i for i in gh.list_issues(performance.LABEL) if head_markers(i.get("body")).split("\n", 1)[0] == marker),
-                  key=lambda i: i["number"])
+    issues = gh.list_issues(performance.LABEL)
+    return sorted((i for i in issues if head_markers(i.get("body")).split("\n", 1)[0] == marker), key=lambda i: i["number"])
 
 
 def report_performance(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:

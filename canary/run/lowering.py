@@ -19,13 +19,13 @@ The parsing of failures is pure (``parse_block_shape_error``); JAX is imported o
 from __future__ import annotations
 
 import os
-import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
+from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.run.spec import build_spec, ragged_dot_override
 from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, short_error
 
@@ -44,33 +44,6 @@ class LowerOptions:
 
 
 @dataclass
-class PlatformResult:
-    platform: str
-    lane: str
-    ok: bool
-    error: str | None
-    seconds: float
-    ragged_dot: str
-    tiling: str
-    batch_size: int  # per device
-    seq_len: int
-    devices: int
-    kernel: str | None = None
-    gmm: str | None = None  # forward | grad-lhs | grad-rhs
-    projection: str | None = None  # gate/up | down
-    operand: str | None = None  # as the lowering names it: outputs | args[i]
-    tensor: str | None = None  # which of the grouped matmul's lhs | rhs | out
-    array_shape: list[int] | None = None
-    block_shape: list[int | None] | None = None
-    diagnosis: str | None = None
-    failures: list[dict[str, Any]] = field(default_factory=list)  # every failing grouped matmul
-    notes: list[str] = field(default_factory=list)
-    fingerprint: str | None = None  # sha256 of the lowered module, noise stripped (program_fingerprint)
-    fingerprint_seconds: float | None = None  # what printing and hashing the module cost
-    program: dict[str, Any] | None = None  # compared with the last pass's (canary.history.programs)
-
-
-@dataclass
 class LowerReport:
     ferry: str
     platforms: list[PlatformResult]
@@ -86,39 +59,6 @@ class LowerReport:
 
 
 # ----------------------------------------------------------------------------- parsing (pure)
-
-_BLOCK_RE = re.compile(
-    r"Block spec for (?P<operand>.+?) in pallas_call kernel at (?P<where>\S+?):(?P<line>\d+) "
-    r"has block shape \((?P<block>.*?)\), array shape \((?P<array>[\d, ]*)\)",
-    re.S,
-)
-_DIM_RE = re.compile(r"Blocked\(block_size=(\d+)\)|(Squeezed\(\)|None)|(\d+)")
-
-
-def _dims(text: str) -> list[int | None]:
-    out: list[int | None] = []
-    for blocked, squeezed, plain in _DIM_RE.findall(text):
-        out.append(None if squeezed else int(blocked or plain))
-    return out
-
-
-def parse_block_shape_error(text: str) -> dict[str, Any] | None:
-    """The Pallas TPU block-shape failure in an error text, or None when there is none:
-    {kernel, location, operand, block_shape, array_shape}. Line breaks (as in a wrapped log) are spaces."""
-    m = _BLOCK_RE.search(" ".join(text.split()))
-    if not m:
-        return None
-    where = m["where"]
-    parts = where.replace("\\", "/").split("/")
-    kernel = "/".join(parts[-2:]).removesuffix(".py") if len(parts) > 1 else where
-    return {
-        "kernel": kernel,
-        "location": f"{where}:{m['line']}",
-        "operand": m["operand"],
-        "block_shape": _dims(m["block"]),
-        "array_shape": [int(x) for x in m["array"].replace(" ", "").split(",") if x],
-    }
-
 
 _TENSOR_WORDS = {"lhs": "lhs", "rhs": "rhs", "out": "output"}
 
@@ -252,6 +192,16 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
 def lower_lanes(opts: LowerOptions) -> LowerReport:
     ferry = require_builtin(load_ferry(opts.ferry)[0], "lower")
     lanes, _ = load_lanes(opts.lanes_file)
+    if ferry.stack:  # the library's code, its own kernels
+        from canary.run import stack_lowering
+
+        stack_lowering.check_options(ferry, opts.ragged_dot, opts.tiling)
+        pairs = plan(opts, ferry, lanes)
+
+        import jax
+
+        results = [stack_lowering.lower_one(ferry, lane, platform) for platform, lane in pairs]
+        return LowerReport(ferry.name, results, jax.__version__)
     ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
     pairs = plan(opts, ferry, lanes)
 

@@ -6,6 +6,7 @@ The train step's maker is passed in, so that this module imports neither of them
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable
@@ -30,8 +31,8 @@ def strip_noise(text: str) -> str:
     between checkouts and environments, line numbers that any edit above a function shifts, name
     scopes) and blank or trailing space. That is what JAX's own compilation-cache key drops (its
     ``strip-debuginfo`` pass), so the fingerprint changes when the cache key's program does. The
-    kernels' own serialized bodies (a Pallas call's ``backend_config``) are kept, as the cache key
-    keeps them."""
+    kernels' own serialized bodies (a Pallas call's ``backend_config``) are kept whole, as the cache
+    key keeps them; :func:`export_train_step` lowers them without locations."""
     kept = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
     out, i = [], 0
     while (m := _LOC.search(kept, i)) is not None:
@@ -64,18 +65,49 @@ def program_fingerprint(text: str) -> str:
 # ----------------------------------------------------------------------------- planning
 
 
+# Custom calls jax.export will not promise to keep stable, which a GPU program may hold (haliax's
+# Pallas Triton grouped matmul): they lower, and a fingerprint of them is as good as any.
+UNSTABLE_CUSTOM_CALLS = ("triton_kernel_call",)
+
+
 def export_train_step(spec, make_train_step: Callable):
     """The spec's whole train step exported for ``spec.platform`` at ``spec.batch_size`` (per
-    device, no mesh), from abstract inputs: lowered, not compiled. What ``canary lower`` checks,
-    and what a run fingerprints."""
+    device), from abstract inputs: lowered, not compiled. What ``canary lower`` checks, and what a
+    run fingerprints. A step that brings its own mesh (a stack ferry's) is traced under it."""
     import jax
     import jax.numpy as jnp
 
+    with _no_kernel_locations(jax):
+        return _export(spec, make_train_step, jax, jnp)
+
+
+@contextlib.contextmanager
+def _no_kernel_locations(jax):
+    """Lowered with no source locations (``jax_traceback_in_locations_limit = 0``). A Pallas
+    kernel's serialized body (its ``backend_config``, which :func:`strip_noise` cannot read into)
+    otherwise carries its call path's file paths and line numbers: a moved checkout, or a line
+    added above the model's call, would change a TPU program's fingerprint."""
+    name = "jax_traceback_in_locations_limit"
+    before = getattr(jax.config, name)
+    jax.config.update(name, 0)
+    try:
+        yield
+    finally:
+        jax.config.update(name, before)
+
+
+def _export(spec, make_train_step: Callable, jax, jnp):
     ts = make_train_step(spec)
     params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
     bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
     batch = jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32)
-    return jax.export.export(ts.step, platforms=[spec.platform])(params, opt_state, bias, batch)
+    mesh = getattr(ts.step, "mesh", None)
+    checks = [jax.export.DisabledSafetyCheck.custom_call(n) for n in UNSTABLE_CUSTOM_CALLS] \
+        if spec.platform == "cuda" else []
+    with jax.set_mesh(mesh) if mesh is not None else contextlib.nullcontext():
+        step = getattr(ts.step, "jitted", ts.step)
+        exported = jax.export.export(step, platforms=[spec.platform], disabled_checks=checks)
+        return exported(params, opt_state, bias, batch)
 
 
 def per_device_spec(spec, devices: int):

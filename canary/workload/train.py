@@ -21,14 +21,13 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
 import jax
-import optax
 
 from canary import host
 from canary.run import signals
-from canary.config import Ferry, OptimizerConfig
+from canary.config import Ferry
 from canary.workload.program import run_fingerprint
 from canary.record import jsonable
 from canary.run.directory import METRICS_FILE, TRACKER_FILE
@@ -40,6 +39,7 @@ from canary.workload import tracking
 from canary.workload import contention
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
+from canary.workload.optim import TrainStep, make_optimizer, update
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 
 
@@ -63,38 +63,17 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
     )
 
 
-def make_optimizer(cfg: OptimizerConfig, steps: int) -> tuple[optax.GradientTransformation, Callable]:
-    warmup = cfg.warmup_steps(steps)
-    if cfg.schedule == "cosine":
-        schedule = optax.warmup_cosine_decay_schedule(
-            init_value=0.0,
-            peak_value=cfg.learning_rate,
-            warmup_steps=warmup,
-            decay_steps=max(steps, warmup + 1),
-            end_value=cfg.learning_rate * cfg.min_lr_ratio,
-        )
-    else:
-        schedule = optax.linear_schedule(0.0, cfg.learning_rate, max(warmup, 1))
-    chain = [optax.clip_by_global_norm(cfg.max_grad_norm)] if cfg.max_grad_norm else []
-    chain.append(
-        optax.adamw(schedule, b1=cfg.beta1, b2=cfg.beta2, eps=cfg.epsilon, weight_decay=cfg.weight_decay)
-    )
-    return optax.chain(*chain), schedule
-
-
-class TrainStep(NamedTuple):
-    cfg: MoEConfig
-    init: Callable[[jax.Array], tuple[Any, Any]]  # key -> (params, opt_state)
-    step: Callable  # (params, opt_state, bias, batch) -> (params, opt_state, metrics); jitted
-    bias: jax.Array
-
-
 def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None,
                     patch: Callable[[MoEConfig], MoEConfig] | None = None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
     matmul is the spec's unless given; ``patch`` transforms the model's configuration (the
-    regression zoo's model bugs, :func:`canary.workload.zoo.patch_model`)."""
+    regression zoo's model bugs, :func:`canary.workload.zoo.patch_model`). A stack ferry's step is
+    its own (:mod:`canary.workload.stack`)."""
+    if spec.ferry.stack:
+        from canary.workload import stack
+
+        return stack.make_train_step(spec)
     cfg = model_config(spec)
     if patch is not None:
         cfg = patch(cfg)
@@ -116,15 +95,7 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     grads_of = parallel.data_parallel(grads_of, mesh)
 
     def step(params, opt_state, bias, batch):
-        (loss, metrics), grads = grads_of(params, bias, batch)
-        with jax.named_scope("optimizer"):
-            # the rate this update uses: the schedule at the optimizer's count before the update
-            learning_rate = schedule(optax.tree_utils.tree_get_all_with_path(opt_state, "count")[0][1])
-            updates, opt_state = tx.update(grads, opt_state, params)
-            params = optax.apply_updates(params, updates)
-        metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads),
-                                   "optim/learning_rate": learning_rate})
-        return params, opt_state, metrics
+        return update(tx, schedule, params, opt_state, *grads_of(params, bias, batch))
 
     return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg))
 
@@ -151,6 +122,15 @@ def nudged(params, seed: int):
     out = [jnp.nextafter(p, jnp.where(jax.random.bernoulli(k, 0.5, p.shape), jnp.inf, -jnp.inf).astype(p.dtype))
            for p, k in zip(leaves, keys, strict=True)]
     return jax.tree_util.tree_unflatten(treedef, out)
+
+
+def kernel_choice(spec: WorkloadSpec) -> str:
+    """The grouped matmul this run uses: the spec's backend, or the one a stack ferry's library picks."""
+    if spec.ferry.stack:
+        from canary.workload import stack
+
+        return stack.ragged_dot_choice()
+    return ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
 
 
 def make_corpus(spec: WorkloadSpec) -> MarkovCorpus:
@@ -198,6 +178,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     primary = jax.process_index() == 0  # one host writes the run's files
     parallel.check_divisible(spec.batch_size, n_devices)
     ts = make_train_step(spec, mesh=mesh, patch=patch)
+    mesh = getattr(ts.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
     corpus = make_corpus(spec)
     tokens_per_step = spec.batch_size * spec.seq_len
 
@@ -213,7 +194,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         log(f"weights nudged one float32 step each ({NUDGE_ENV}={nudge_seed}): a golden recording's run")
     params, opt_state = parallel.replicate((params, opt_state), mesh)
     n_params = param_count(params)
-    backend = ragged_dot_backends.resolve(spec.ragged_dot, spec.platform)
+    backend = kernel_choice(spec)
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
