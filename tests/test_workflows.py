@@ -135,7 +135,8 @@ def test_the_lane_job_installs_the_lanes_extra_checks_out_history_and_runs_docto
     ids = [s.get("id") for s in steps]
     assert ids.index("doctor") < ids.index("canary")
     doctor = steps[ids.index("doctor")]
-    assert 'canary doctor "$LANE" --notify github --history "$CANARY_HISTORY" --json' in doctor["run"]
+    run = " ".join(doctor["run"].replace("\\\n", " ").split())
+    assert 'canary doctor "$LANE" --ferry "${FERRY:-moe-canary}" --notify github --history "$CANARY_HISTORY" --json' in run
     assert "if" not in steps[ids.index("canary")]  # a failing doctor stops the job before training
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert "doctor.json" in upload["with"]["path"]
