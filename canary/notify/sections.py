@@ -289,7 +289,8 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
     how = (f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
            f"{fb.skipped} skipped, {fb.seconds:.0f} s")
     if fb.sha:
-        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} "
+                f"{escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
                 f"\n\nFound by {how}.")
     among = ""
     if fb.candidates:
