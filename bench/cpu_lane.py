@@ -196,16 +196,20 @@ def main() -> None:
     limit_s = flops_real / (gflops * 1e9)
     limit_small_s = flops_real / (gflops_small * 1e9)
     h_wall, b_wall = med(harness, "wall_s"), med(bare, "wall_s")
-    print(f"cpu lane, {opts.steps} steps of {batch}x{seq} tokens, ragged_dot={opts.ragged_dot}, {opts.repeat} run(s) each, medians\n")
+    print(f"cpu lane, {opts.steps} steps of {batch}x{seq} tokens, ragged_dot={opts.ragged_dot}, "
+          f"{opts.repeat} run(s) each, medians\n")
     print(f"{'':28s}{'canary, cold':>16s}{'bare JAX loop':>16s}{'canary, warm':>16s}")
     print(f"{'time-to-verdict / wall (s)':28s}{h_wall:16.2f}{b_wall:16.2f}{med(warm, 'wall_s'):16.2f}")
-    print(f"{'compile (s)':28s}{med(harness, 'compile_s'):16.2f}{med(bare, 'compile_s'):16.2f}{med(warm, 'compile_s'):16.2f}")
+    print(f"{'compile (s)':28s}{med(harness, 'compile_s'):16.2f}{med(bare, 'compile_s'):16.2f}"
+          f"{med(warm, 'compile_s'):16.2f}")
     print(f"{'median step (ms)':28s}{med(harness, 'median_step_s') * 1e3:16.1f}{med(bare, 'median_step_s') * 1e3:16.1f}"
           f"{med(warm, 'median_step_s') * 1e3:16.1f}")
     print(f"{'tokens/s':28s}{med(harness, 'tokens_per_s'):16,.0f}{tokens / med(bare, 'median_step_s'):16,.0f}"
           f"{med(warm, 'tokens_per_s'):16,.0f}")
-    print(f"{'final loss':28s}{med(harness, 'final_loss'):16.4f}{med(bare, 'final_loss'):16.4f}{med(warm, 'final_loss'):16.4f}")
-    print(f"{'verdict':28s}{','.join(r['verdict'] for r in harness):>16s}{'':16s}{','.join(r['verdict'] for r in warm):>16s}")
+    print(f"{'final loss':28s}{med(harness, 'final_loss'):16.4f}{med(bare, 'final_loss'):16.4f}"
+          f"{med(warm, 'final_loss'):16.4f}")
+    print(f"{'verdict':28s}{','.join(r['verdict'] for r in harness):>16s}{'':16s}"
+          f"{','.join(r['verdict'] for r in warm):>16s}")
     print()
     print(f"step FLOPs: {flops_real / 1e9:.2f} G analytic, real work ({flops_routed / 1e9:.2f} G of it in the routed "
           f"experts); XLA's cost analysis counts {flops_xla / 1e9:.2f} G (with ragged_dot=grouped it counts padded tile "
@@ -215,7 +219,8 @@ def main() -> None:
           f"expert MLP's shapes (2048x32x128 and back, chained in one program)")
     print(f"FLOP limit of a step (analytic real work): {limit_s * 1e3:.1f} ms at the peak rate ({step / limit_s:.2f}x), "
           f"{limit_small_s * 1e3:.1f} ms at the expert-shape rate ({step / limit_small_s:.2f}x)")
-    print(f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, {med(bare, 'page_faults_per_step'):,.0f} page faults "
+    print(f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, "
+          f"{med(bare, 'page_faults_per_step'):,.0f} page faults "
           f"per step (GLIBC_TUNABLES={BARE_ENV['GLIBC_TUNABLES']})")
     pairs = sorted(h["wall_s"] / b["wall_s"] for h, b in zip(harness, bare, strict=False))
     print(f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x (medians' ratio); "

@@ -6,10 +6,10 @@ Runs `canary run cpu` (warm cache, no history) --runs times, then once more with
 zoo's slow step (CANARY_ZOO=slow:F) unless --slow 0, and prints for each run: verdict, the
 median step's tokens/s, the fastest step's (the gated figure) with its floor and margin, the
 step's CPU time (recorded, not gated), the loss curve's worst window, how busy the machine was
-(steps in quiet windows, others' share of the CPUs) and every golden gate's status. Then the count of clean runs with an alarm
-(a golden gate FAIL or WARN) and with a FAIL, and the spread (max/min) of each throughput figure
-over the clean runs. ``--hogs N`` keeps N other processes spinning through every run (a machine
-others hold: the gate must not fail a clean run there).
+(steps in quiet windows, others' share of the CPUs) and every golden gate's status. Then the
+count of clean runs with an alarm (a golden gate FAIL or WARN) and with a FAIL, and the spread
+(max/min) of each throughput figure over the clean runs. ``--hogs N`` keeps N other processes
+spinning through every run (a machine others hold: the gate must not fail a clean run there).
 
 A plain script, run by hand (20 runs take 10-15 minutes on a 2-core machine); the figures go to
 docs/gates.md.

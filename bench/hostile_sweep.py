@@ -228,7 +228,8 @@ CASES: list[Case] = [
          run_case(printing(f"> Authorization: token {GH}")), (GH,)),
     Case("service-account JSON, escaped", "secrets", (1,),
          run_case(printing(json.dumps({"type": "service_account", "private_key_id": "9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6",
-                                       "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n"}))),
+                                       "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+                                                      "-----END PRIVATE KEY-----\n"}))),
          ("9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC")),
     Case("token after 6 MB of log", "secrets", (1,),
          run_case("import sys\nfor i in range(60000): print('step', i, 'x' * 90)\n"
@@ -347,7 +348,8 @@ CASES: list[Case] = [
     Case("a workload writing 50,000 tiny lines per second", "machine", (1,),
          run_case("import sys\nfor i in range(200000): sys.stdout.write('.\\n')\nsys.exit(1)")),
     Case("a workload that prints invalid UTF-8", "machine", (1,),
-         run_case("import sys\nsys.stdout.buffer.write(b'\\xff\\xfe bad \\xc3\\n')\nprint('Traceback (most recent call last):')\n"
+         run_case("import sys\nsys.stdout.buffer.write(b'\\xff\\xfe bad \\xc3\\n')\n"
+                  "print('Traceback (most recent call last):')\n"
                   "print('RuntimeError: bytes')\nsys.exit(1)")),
     Case("a workload that forks and leaves a child", "machine", (1,),
          run_case("import os, sys, time\nif os.fork() == 0:\n    time.sleep(3)\n    os._exit(0)\nsys.exit(1)")),

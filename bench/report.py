@@ -57,7 +57,8 @@ def main() -> None:
             records = history(Path(tmp), runs, args.lanes)
             t = time.perf_counter()
             html = render(records)
-            print(f"{args.lanes} lanes x {runs} runs: {time.perf_counter() - t:.2f} s, {len(html.encode()) / 1024:.0f} KiB")
+            print(f"{args.lanes} lanes x {runs} runs: {time.perf_counter() - t:.2f} s, "
+                  f"{len(html.encode()) / 1024:.0f} KiB")
 
 
 if __name__ == "__main__":

@@ -181,7 +181,8 @@ def main() -> None:
     print(f"  {'sum of the medians':26s}{total:8.2f} s")
     print(f"  {'wall (median)':26s}{med(traced, 'wall'):8.2f} s   (" + ", ".join(f"{r['wall']:.2f}" for r in traced) + ")")
     print(f"  {'of which parent teardown':26s}{med(traced, 'parent exit'):8.2f} s   (after its atexit handlers)")
-    print(f"  CPU seconds (user + system): harness {med(traced, 'parent cpu'):.2f}, workload {med(traced, 'child cpu'):.2f}")
+    print(f"  CPU seconds (user + system): harness {med(traced, 'parent cpu'):.2f}, "
+          f"workload {med(traced, 'child cpu'):.2f}")
     print(f"  median step {med(traced, 'median step') * 1e3:.1f} ms; verdicts {', '.join(r['verdict'] for r in traced)}")
     if plain:
         print(f"\n  wall without the tracer    {med(plain, 'wall'):8.2f} s   (" +

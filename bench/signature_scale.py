@@ -88,7 +88,8 @@ def bench_file(mb: int):
 
         base = child("")  # the interpreter and canary.signature alone
         s, rss, exc = child(str(path))
-        print(f"read+extract {size:>5.0f} MB file, error in the middle    {float(s):8.2f} s   peak RSS {float(rss):.0f} MiB "
+        print(f"read+extract {size:>5.0f} MB file, error in the middle    {float(s):8.2f} s   "
+              f"peak RSS {float(rss):.0f} MiB "
               f"(the interpreter alone: {float(base[1]):.0f} MiB) -> {exc}")
 
 

@@ -80,15 +80,19 @@ def _error(e: BaseException) -> str:
 # ----------------------------------------------------------------------------- the checks
 
 
-def check_packages(lane: Lane, cache_dir: str | None, history: str) -> Check:
+def check_packages(lane: Lane, cache_dir: str | None, history: str, stack: str | None = None) -> Check:
+    """What the lane's settings need, and the ferry's: a stack ferry (``stack = "levanter"``) needs
+    its extra wherever it runs."""
     needs = extras.lane_needs(lane.launcher.kind, cache_dir, history, lane.wandb)
+    if stack:
+        needs.append(extras.STACKS[stack])
     gone = [(n, extras.missing(n)) for n in needs]
     gone = [(n, m) for n, m in gone if m]
     if not needs:
         return Check("packages", True, "the default install is all this lane needs")
     if gone:
         return Check("packages", False, "; ".join(f"{n.what} needs {', '.join(m)}" for n, m in gone),
-                     extras.INSTALL + " (extras: " + ", ".join(sorted({n.extra for n, _ in gone})) + ")")
+                     "; ".join(dict.fromkeys(n.fix() for n, _ in gone)))
     return Check("packages", True, "importable: " + ", ".join(f"{n.what} ({', '.join(n.modules)})" for n in needs))
 
 
@@ -277,7 +281,8 @@ def diagnose(opts: DoctorOptions) -> Report:
     from canary.history import default_location
 
     lane = get_lane(opts.lane, opts.lanes_file)
-    ferry = load_ferry(opts.ferry)[0].name
+    loaded = load_ferry(opts.ferry)[0]
+    ferry = loaded.name
     history = opts.history or default_location()
     if "://" in history:
         from canary.history import gcs
@@ -288,7 +293,7 @@ def diagnose(opts: DoctorOptions) -> Report:
     cache_dir = opts.cache_dir or lane.cache_dir
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
     report = Report(lane.name, ferry)
-    report.checks.append(check_packages(lane, cache_dir, history))
+    report.checks.append(check_packages(lane, cache_dir, history, getattr(loaded, "stack", None)))
     # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
     report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
     history_check, records = bounded("history", lambda: check_history(history, lane.name, ferry),

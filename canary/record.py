@@ -116,7 +116,9 @@ class RunRecord:
     started_at: str = ""
     ended_at: str = ""
     summary: dict[str, Any] = field(default_factory=dict)
-    versions: dict[str, str] = field(default_factory=dict)  # canary, jax, jaxlib, optax
+    versions: dict[str, str] = field(default_factory=dict)  # canary, jax, jaxlib, optax, the stack's
+    # the installed distribution that owns the failing call path's innermost frame ("marin-haliax")
+    failing_distribution: str | None = None
     commit: str | None = None  # the checkout's git commit
     classification: Classification | None = None
     signature: Signature | None = None

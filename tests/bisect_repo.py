@@ -1,6 +1,7 @@
 """A git repository of this project's own tree with a history to bisect: harmless commits, one
 that switches the tpu lane to the static megablox tiling (the incident's lowering bug), one that
-makes the cpu lane's loss diverge, and commits that break and mend the import. Used by tests/test_bisect.py and bench/bisect.py.
+makes the cpu lane's loss diverge, and commits that break and mend the import. Used by
+tests/test_bisect.py and bench/bisect.py.
 
     shas = build(tmp / "repo", ["harmless", "break-import", "fix-import", "static-tiling", "harmless"])
     shas[0]          # the base commit: this checkout's files as they are

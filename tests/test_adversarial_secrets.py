@@ -252,12 +252,14 @@ print("first half", tok[:20]); print("second half", tok[20:])
 print("basic", base64.b64encode(("x-access-token:" + tok).encode()).decode())
 print("cut", tok[:15] + "\\"); print(tok[15:])
 with open(out + "/tracker_metrics.jsonl", "w") as f:
-    f.write(json.dumps({"config": {"wandb": {"api_key": os.environ["PLANTED_WANDB"]}, "hf_token": os.environ["PLANTED_HF"],
+    f.write(json.dumps({"config": {"wandb": {"api_key": os.environ["PLANTED_WANDB"]},
+                                   "hf_token": os.environ["PLANTED_HF"],
                                    "data": "https://ci:" + os.environ["PLANTED_PW"] + "@data.example.com/x"},
                         "summary": {"_step": 1, "train/loss": 4.0}}) + "\n")
 print("Traceback (most recent call last):")
 print('  File "/srv/train.py", line 3, in <module>')
-print("RuntimeError: upload to https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig=" + os.environ["PLANTED_SIG"] + " failed")
+print("RuntimeError: upload to https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig="
+      + os.environ["PLANTED_SIG"] + " failed")
 sys.exit(1)
 '''
 

@@ -264,3 +264,16 @@ def test_the_history_and_git_checks_read_the_runs_ferrys_series(tmp_path):
         store.append(r)
     c = _checks(diagnose(DoctorOptions("cpu", history=str(tmp_path / "h.sqlite3"), checkout=str(src))))
     assert c["history"].ok and "2 recent runs of cpu/moe-canary" in c["history"].detail
+
+
+def test_packages_check_names_the_levanter_extra_for_a_stack_ferry():
+    from canary import doctor, extras
+    from canary.config import get_lane
+
+    lane = get_lane("cpu")
+    ok = doctor.check_packages(lane, None, "/tmp/h.sqlite3", "levanter")
+    assert ok.ok and "levanter's grug MoE" in ok.detail  # the test extra installs it
+    need = extras.Need(extras.LEVANTER.what, ("levanter_not_installed_here",), "levanter")
+    assert extras.missing(need) == ["levanter_not_installed_here"]
+    assert "pip install 'canary[levanter]'" in need.fix() and "lanes" not in need.fix()
+    assert doctor.check_packages(lane, None, "/tmp/h.sqlite3").detail.startswith("the default install")

@@ -114,7 +114,8 @@ store = GcsStore(url)
 for j in range(3):
     lane = ("tpu", "gpu")[j % 2]
     store.append(RunRecord(run_id=f"p{k}-{j}", lane=lane, ferry="moe-canary", ferry_version=1, verdict="pass",
-                           steps_completed=1, final_loss=1.0, gates=[], run_dir="", started_at=f"2026-09-0{j + 1}T00:00:0{k}+00:00"))
+                           steps_completed=1, final_loss=1.0, gates=[], run_dir="",
+                           started_at=f"2026-09-0{j + 1}T00:00:0{k}+00:00"))
 """
 
 

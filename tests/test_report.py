@@ -235,7 +235,8 @@ def test_report_without_matplotlib_says_how_to_get_it(tmp_path):
     store = SqliteStore(tmp_path / "h.sqlite3")
     store.append(passing())
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            f"sys.argv = ['canary', 'report', '--history', {str(tmp_path / 'h.sqlite3')!r}, '--out', {str(tmp_path / 'r.html')!r}]\n"
+            f"sys.argv = ['canary', 'report', '--history', {str(tmp_path / 'h.sqlite3')!r}, "
+            f"'--out', {str(tmp_path / 'r.html')!r}]\n"
             "from canary.cli import main\nmain()")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})

@@ -131,11 +131,23 @@ def test_the_lane_job_installs_the_lanes_extra_checks_out_history_and_runs_docto
     checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout"))
     assert checkout["with"]["fetch-depth"] == 0
     install = next(s for s in steps if s.get("name") == "Install canary")
-    assert "pip install -e '.[lanes]'" in install["run"]
+    assert "pip install -e '.[lanes,levanter]'" in install["run"]
     ids = [s.get("id") for s in steps]
     assert ids.index("doctor") < ids.index("canary")
     doctor = steps[ids.index("doctor")]
-    assert 'canary doctor "$LANE" --notify github --history "$CANARY_HISTORY" --json' in doctor["run"]
+    run = " ".join(doctor["run"].replace("\\\n", " ").split())
+    assert 'canary doctor "$LANE" --ferry "${FERRY:-moe-canary}" --notify github --history "$CANARY_HISTORY" --json' in run
     assert "if" not in steps[ids.index("canary")]  # a failing doctor stops the job before training
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert "doctor.json" in upload["with"]["path"]
+
+
+@pytest.mark.parametrize("lane", LANES)
+def test_lane_workflows_run_both_pinned_ferries_on_a_python_with_the_newest_stack(lane):
+    job = _load(f"canary-{lane}.yml")["jobs"]["canary"]
+    matrix = job["strategy"]["matrix"]["ferry"]
+    assert "moe-canary" in matrix and "grug-moe-canary" in matrix and job["with"]["ferry"] == "${{ matrix.ferry }}"
+    assert job["strategy"]["max-parallel"] == 1  # one ferry at a time on the lane's accelerators
+    steps = _load("canary-lane.yml")["jobs"]["canary"]["steps"]
+    setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
+    assert setup["with"]["python-version"] == "3.12"  # Python 3.11 resolves marin-levanter only to 0.2.20

@@ -271,9 +271,9 @@ def _wheels(directory: Path) -> dict[tuple[str, Version], Path]:
 
 
 def unpack(wheel: Path, site: Path) -> Path:
-    """The wheel's files as installed (its ``.data/purelib`` and ``platlib`` at the top), once; called
-    under the wheel cache's lock. The directory is named ``site-packages``, as an install's is, so
-    that the paths in a traceback or an error message read as they would from an install
+    """(Called under the wheel cache's lock.) The wheel's files as installed (its ``.data/purelib``
+    and ``platlib`` at the top), once. The directory is named ``site-packages``, as an install's
+    is, so that the paths in a traceback or an error message read as they would from an install
     (signatures cut them there) and a failure's fingerprint does not change with the cache's
     location or the wheel's version."""
     home = site / wheel.name[: -len(".whl")]

@@ -81,17 +81,17 @@ def base_backend(ragged_dot: str, platform: str) -> str | None:
 
 
 def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_only: bool = False,
-             native_isa: str | None = "here", nudged: int = DEFAULT_NUDGED) -> list[Variant]:
+             native_isa: str | None = "here", nudged: int = DEFAULT_NUDGED, stack: bool = False) -> list[Variant]:
     """The recording's runs for a lane (pure but for resolving ``auto`` and, by default, reading
     this CPU's instruction set): with ``perf_only``, only the lane as configured (its speed is
-    what is re-measured)."""
+    what is re-measured). A ``stack`` ferry's kernels are its library's, so no other ragged_dot."""
     out = [Variant("base", perf_comparable=True) for _ in range(runs)]
     if platform != "cpu" or perf_only:
         return out
     if batch_size % FORCED_DEVICES == 0:
         out.append(Variant(f"devices={FORCED_DEVICES}", env=forced_devices_env(FORCED_DEVICES)))
     base = base_backend(ragged_dot, platform)
-    out += [Variant(f"ragged_dot={b}", ragged_dot=b) for b in EQUIVALENT_RAGGED_DOT if b != base]
+    out += [Variant(f"ragged_dot={b}", ragged_dot=b) for b in EQUIVALENT_RAGGED_DOT if b != base and not stack]
     native = host_mod.isa() if native_isa == "here" else native_isa
     out += [Variant(f"isa={t}", env=xla_flag_env("xla_cpu_max_isa", t)) for t in host_mod.older_isas(native)]
     out += [Variant(f"nudged={seed}", env={NUDGE_ENV: str(seed)}) for seed in range(1, nudged + 1)]
@@ -157,7 +157,7 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}"
         for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only,
-                                       nudged=nudged), 1):
+                                       nudged=nudged, stack=bool(f.stack)), 1):
             say(f"recording run {n}: {v.name}")
             rec = run_canary(RunOptions(
                 lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=run_name(n, v.name),

@@ -32,7 +32,7 @@ def version_changes(record: RunRecord, streak: queries.Streak) -> tuple[windows.
     """What changed in the JAX stack, python and the ferry since the last pass (None: no last pass)."""
     if streak.last_pass is None:
         return None
-    return tuple(windows.version_changes(streak.last_pass.versions, record.versions))
+    return tuple(windows.version_changes(streak.last_pass.versions, record.versions, record.failing_distribution))
 
 
 def regression_window(record: RunRecord, streak: queries.Streak, commits: Commits) -> tuple[tuple[windows.WindowCommit, ...] | None, str]:

@@ -89,16 +89,22 @@ class VersionChange:
     name: str
     before: str | None  # None: not installed (or not recorded) at the last pass
     after: str | None  # None: not installed now
+    owns_failure: bool = False  # the distribution owns the failing call path's innermost frame
 
 
-def version_changes(before: dict[str, str] | None, after: dict[str, str] | None) -> list[VersionChange]:
+def version_changes(before: dict[str, str] | None, after: dict[str, str] | None,
+                    failing: str | None = None) -> list[VersionChange]:
     """What changed between two records' ``versions`` (the last pass's and this run's): added,
-    removed or different, in ``VERSION_ORDER`` then by name. Empty when either is unknown."""
+    removed or different, in ``VERSION_ORDER`` then by name; the ``failing`` distribution (the one
+    owning the failing frame), when it changed, first of all. Empty when either is unknown."""
     if not before or not after:
         return []
     names = [n for n in VERSION_ORDER if n in before or n in after]
     names += sorted((set(before) | set(after)) - set(names))
-    return [VersionChange(n, before.get(n), after.get(n)) for n in names if before.get(n) != after.get(n)]
+    if failing in names:
+        names = [failing] + [n for n in names if n != failing]
+    return [VersionChange(n, before.get(n), after.get(n), n == failing) for n in names
+            if before.get(n) != after.get(n)]
 
 
 # ----------------------------------------------------------------------------- infrastructure

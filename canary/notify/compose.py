@@ -46,7 +46,8 @@ def silence_lines(facts: Facts) -> list[str]:
     if i.alert:
         return ["", f"**No verdict for {i.days} days**: all {runs} of this lane since {escape_inline(i.since)} failed before "
                     f"training; {last}. The canary is silent, not passing: the lane needs attention."]
-    return ["", f"No verdict since {escape_inline(i.since)} ({runs}); {last}. After {INFRA_ALERT_DAYS} days without one this becomes an alert."]
+    return ["", f"No verdict since {escape_inline(i.since)} ({runs}); {last}. "
+                f"After {INFRA_ALERT_DAYS} days without one this becomes an alert."]
 
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
@@ -108,7 +109,8 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fin
                       f"run{'s' if fs.runs != 1 else ''} over {fs.days} day{'s' if fs.days != 1 else ''}."]
     elsewhere = still_failing_on(facts, fingerprint)
     if elsewhere:
-        lines += ["", f"Still failing on the {', '.join(escape_inline(e) for e in elsewhere)} lane{'s' if len(elsewhere) > 1 else ''}: "
+        lines += ["", f"Still failing on the {', '.join(escape_inline(e) for e in elsewhere)} "
+                      f"lane{'s' if len(elsewhere) > 1 else ''}: "
                       "this issue stays open."]
     elif closing:
         lines += ["", "Closing this issue: the canary passes again. A recurrence opens a new issue."]

@@ -162,7 +162,9 @@ class Facts:
             d["window"] = tuple(WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
                                              list(c.get("watched_paths", []))) for c in d["window"])
         if d.get("versions") is not None:
-            d["versions"] = tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d["versions"])
+            d["versions"] = tuple(
+                VersionChange(v["name"], v.get("before"), v.get("after"), v.get("owns_failure", False))
+                for v in d["versions"])
         d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))

@@ -281,7 +281,8 @@ def _version_changes(facts: Facts) -> list[str]:
     for v in facts.versions:
         what = "ferry content sha256" if v.name == "ferry" else v.name
         out.append(f"- {escape_inline(what)}: {code(short_version(v.name, v.before))} → "
-                   f"{code(short_version(v.name, v.after))}")
+                   f"{code(short_version(v.name, v.after))}"
+                   + (" (owns the failing frame: listed first)" if v.owns_failure else ""))
     return out
 
 
@@ -289,7 +290,8 @@ def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
     how = (f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
            f"{fb.skipped} skipped, {fb.seconds:.0f} s")
     if fb.sha:
-        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} {escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} "
+                f"{escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
                 f"\n\nFound by {how}.")
     among = ""
     if fb.candidates:

@@ -9,14 +9,15 @@ each series' latest full run's loss curve against its golden band where there is
 time, tokens/s, compile time, peak memory and final loss across runs (each step that
 :mod:`canary.history.changes` finds marked at its run), and the failure signatures. What the page shows is
 computed purely in :mod:`canary.report.model`, drawn by matplotlib in :mod:`canary.report.charts`
-and assembled in :mod:`canary.report.page`; this module reads what it needs (the history store, the latest run's ``metrics.jsonl``, a golden curve) and nothing else.
+and assembled in :mod:`canary.report.page`; this module reads what it needs (the history store,
+the latest run's ``metrics.jsonl``, a golden curve) and nothing else.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -162,7 +163,7 @@ def render(records: Iterable[RunRecord], location: str = "", generated_at: datet
 
     records = model.ordered(records)
     lanes = model.lane_views(records)
-    when = (generated_at or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+    when = (generated_at or datetime.now(UTC)).isoformat(timespec="seconds")
     subtitle = f"{len(records)} runs from {location or 'the history'}; generated {when}"
     return page(
         title=title, subtitle=subtitle, lanes=lanes,

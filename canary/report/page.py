@@ -19,7 +19,8 @@ h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px;border-bott
 font:bold 11px/26px ui-monospace,monospace;border-radius:3px;text-decoration:none}
 .cell:focus,.cell:hover{outline:2px solid #212121;outline-offset:1px}
 .legend span.cell{margin-right:4px}.legend{display:flex;flex-wrap:wrap;gap:12px;color:#424242}
-table{border-collapse:collapse;margin:6px 0}td,th{border-bottom:1px solid #eee;padding:3px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:6px 0}
+td,th{border-bottom:1px solid #eee;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#fafafa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .PASS{color:#2e7d32;font-weight:bold}.FAIL{color:#c62828;font-weight:bold}.SKIP,.WARN{color:#ef6c00;font-weight:bold}
 details.run{border:1px solid #e0e0e0;border-radius:4px;margin:4px 0;padding:2px 8px}
@@ -52,7 +53,8 @@ def run_anchor(run_id: str) -> str:
 
 def _cell_html(c) -> str:
     label = escape(c.label)
-    return (f'<a class="cell c-{escape(c.classification)}" style="background:{c.colour}" href="#{escape(run_anchor(c.run_id))}"'
+    return (f'<a class="cell c-{escape(c.classification)}" style="background:{c.colour}" '
+            f'href="#{escape(run_anchor(c.run_id))}"'
             f' title="{escape(c.title)}" aria-label="{escape(c.title)}" data-run="{escape(c.run_id)}">{label}</a>')
 
 
@@ -87,7 +89,8 @@ def details_html(d: RunDetails) -> str:
     parts = [
         f'<details class="run" id="{escape(run_anchor(d.run_id))}"><summary><b>{escape(d.run_id)}</b> '
         f'{escape(d.lane)} · {escape(d.started_at[:16].replace("T", " "))} · '
-        f'<span class="{"PASS" if d.verdict == "pass" else "FAIL"}">{escape(d.verdict)}</span> · {escape(d.classification)}</summary>',
+        f'<span class="{"PASS" if d.verdict == "pass" else "FAIL"}">{escape(d.verdict)}</span> · '
+        f'{escape(d.classification)}</summary>',
         f"<p>steps {escape(d.steps)} · final loss {escape(d.final_loss)}"
         + (f" · commit <code>{escape(d.commit[:12])}</code>" if d.commit else "") + "</p>",
     ]

@@ -44,6 +44,18 @@ def _packages() -> dict[str, list[str]]:
     return importlib.metadata.packages_distributions()
 
 
+def _owner(top: str, rel: str) -> tuple[str, str] | None:
+    """The distribution among those providing top-level package ``top`` that installed ``rel``."""
+    for name in _packages().get(top, []):
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        if any(f.as_posix() == rel for f in dist.files or ()):
+            return dist.metadata["Name"], dist.version
+    return None
+
+
 @functools.lru_cache(maxsize=256)
 def owner_of(path: str) -> tuple[str, str] | None:
     """(distribution, version) that installed ``path``, or None (not an installed file)."""
@@ -52,14 +64,22 @@ def owner_of(path: str) -> tuple[str, str] | None:
     if found is None:
         return None
     root, top = found
-    rel = resolved.relative_to(root).as_posix()
-    for name in _packages().get(top, []):
-        try:
-            dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-        if any(f.as_posix() == rel for f in dist.files or ()):
-            return dist.metadata["Name"], dist.version
+    return _owner(top, resolved.relative_to(root).as_posix())
+
+
+def owner_of_frame(frame: str) -> tuple[str, str] | None:
+    """(distribution, version) owning a signature's frame (``haliax/nn/ragged_dot.py:fn``, an installed
+    file named from its package down), or None (an application file, or no such installed file)."""
+    rel = frame.rsplit(":", 1)[0]
+    return _owner(rel.split("/", 1)[0].removesuffix(".py"), rel)
+
+
+def failing_distribution(signature) -> str | None:
+    """The installed distribution owning the innermost frame of a failure's call path that one owns."""
+    for frame in reversed(getattr(signature, "frames", None) or []):
+        owner = owner_of_frame(frame)
+        if owner:
+            return owner[0]
     return None
 
 

@@ -41,6 +41,7 @@ from canary.run.disk import disk_trouble, ensure_writable
 from canary.run.scrub import scrub_attempt
 from canary.textio import printable
 from canary.run.metrics import RunMetrics, flatten, load_run_metrics
+from canary.run.ownership import failing_distribution
 from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.run.workload import versions, workload_argv, workload_env
 from canary.workload.tracking import run_context as tracking_context
@@ -166,6 +167,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         if chosen:
             raise ConfigError(f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
                               "canary's kernel choices do not reach it")
+    if getattr(ferry, "stack", None):
+        from canary.extras import STACKS, require
+
+        if opts.ragged_dot or opts.tiling:
+            raise ConfigError(f"--ragged-dot/--tiling: ferry {ferry.name!r} is a {ferry.stack} stack ferry; its "
+                              "kernels are the library's own choice")
+        if lane.launcher.kind == "local":  # a remote worker's environment is its own (canary doctor checks)
+            require(STACKS[ferry.stack], f"ferry {ferry.name!r}")
     identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
     lane_gates = gates_file.lane(lane.name)
     golden = golden_store.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
@@ -277,6 +286,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         commit=head_commit(str(Path.cwd())),
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
+        failing_distribution=failing_distribution(attempts[-1].signature) if verdict == "fail" and attempts else None,
         context=_with_tracking(
             run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
                         ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,

@@ -10,6 +10,7 @@ from typing import Mapping
 
 import canary
 from canary.config import Lane
+from canary.run.ownership import STACK_DISTRIBUTIONS
 
 
 def workload_argv(spec_path: Path) -> list[str]:
@@ -56,7 +57,7 @@ def workload_env(lane: Lane, environ: Mapping[str, str] = os.environ) -> dict[st
 
 # What a run's result depends on besides the code: a regression window lists their changes.
 VERSIONED_DISTS = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
-                   "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax")
+                   "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax", *STACK_DISTRIBUTIONS)
 
 
 def versions(ferry_path: Path | None = None) -> dict[str, str]:

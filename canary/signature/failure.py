@@ -32,7 +32,8 @@ from canary.signature.tracebacks import (
 )
 
 _SHELL_SIGNAL = re.compile(
-    r"(?:^|(?<=[\s\]*`]))(?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated)(?:\s{1,8}\(core dumped\))?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
+    r"(?:^|(?<=[\s\]*`]))(?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated)"
+    r"(?:\s{1,8}\(core dumped\))?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
 _SIGNAL_WORDS = {"Killed": "SIGKILL", "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT",
                  "Bus error": "SIGBUS", "Terminated": "SIGTERM"}

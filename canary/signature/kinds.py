@@ -278,7 +278,8 @@ BARE_ERRORS: list[BareError] = [
     BareError("mosaic", ("E2",), re.compile(r"(?P<msg>\b(?P<code>E2\d{3})\b:? .{1,1000})$"),
               lambda m: f"Mosaic{m.group('code')}", "compile_error", context=6),
     BareError("nccl", ("NCCL", "nccl"),
-              re.compile(r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|nccl\w{0,40}Error\b|"
+              re.compile(r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+                         r"nccl\w{0,40}Error\b|"
                          r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
                          r"ncclRemoteError).{0,1000})$"),
               "NCCLError"),

@@ -50,7 +50,8 @@ _PREFIXES = [
     _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
     _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
     # vLLM's logger: "ERROR 06-17 19:23:59 [multiproc_executor.py:527] ", "ERROR 01-26 17:51:44 engine.py:387] "
-    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? \[?[\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? "
+            r"\[?[\w./-]{1,200}:\d{1,6}\] ?"),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "

@@ -181,7 +181,7 @@ class MoEMLP(eqx.Module):
         y = experts(tokens, selected, combine.astype(x.dtype))
         if self.shared is not None:
             y = y + self.shared(tokens)
-        return y.reshape(b, s, d), _router_stats(logits, selected, cfg.num_experts)
+        return jnp.reshape(y, (b, s, d), out_sharding=BATCH), _router_stats(logits, selected, cfg.num_experts)
 
 
 def _router_stats(logits: jax.Array, selected: jax.Array, num_experts: int) -> dict[str, jax.Array]:
