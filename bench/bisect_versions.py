@@ -36,9 +36,28 @@ def _children_cpu() -> float:
 def bisect_once(args: argparse.Namespace, cache: Path) -> tuple[float, float, dict]:
     """(wall seconds, CPU seconds of canary bisect and its children, its --json)."""
     packages = [a for p in args.packages.split(",") for a in ("--package", p)]
-    cmd = [sys.executable, "-m", "canary", "bisect", *packages, "--old", args.old, "--new", args.new,
-           "--python", args.python, "--test", args.test, "--ferry", args.ferry, "--lane", args.lane,
-           "--cache", str(cache), "--json"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "canary",
+        "bisect",
+        *packages,
+        "--old",
+        args.old,
+        "--new",
+        args.new,
+        "--python",
+        args.python,
+        "--test",
+        args.test,
+        "--ferry",
+        args.ferry,
+        "--lane",
+        args.lane,
+        "--cache",
+        str(cache),
+        "--json",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cpu0, t0 = _children_cpu(), time.perf_counter()
     p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -70,13 +89,21 @@ def main() -> None:
             seconds, cpu, d = bisect_once(args, cache)
             per = [s["seconds"] for s in d["log"]]
             setup = d["seconds"] - sum(per)
-            named = (f"first {'bad' if d['first_bad'] else 'fixed'} {d['first']}" if d["found"]
-                     else f"nothing: {d['reason']}")
-            print(f"| {label} | {len(d['versions'])} | {d['tested']} | {seconds:.1f} | {cpu:.1f} | {setup:.1f} | "
-                  f"{statistics.median(per) if per else 0:.1f} | {named} |", flush=True)
+            named = (
+                f"first {'bad' if d['first_bad'] else 'fixed'} {d['first']}"
+                if d["found"]
+                else f"nothing: {d['reason']}"
+            )
+            print(
+                f"| {label} | {len(d['versions'])} | {d['tested']} | {seconds:.1f} | {cpu:.1f} | {setup:.1f} | "
+                f"{statistics.median(per) if per else 0:.1f} | {named} |",
+                flush=True,
+            )
             for s in d["log"]:
-                print(f"    {s['sha']:<26} {s['verdict']:<5} {s['seconds']:6.1f} s  {s['role'] or '':<8} "
-                      f"{s['subject'][:60]} | {s['detail'][:90]}")
+                print(
+                    f"    {s['sha']:<26} {s['verdict']:<5} {s['seconds']:6.1f} s  {s['role'] or '':<8} "
+                    f"{s['subject'][:60]} | {s['detail'][:90]}"
+                )
         print(f"Python {d['python_version']}; moved together: {', '.join(d['moved'])}")
 
 

@@ -37,8 +37,12 @@ def megablox_tiling(version: str, tmp: Path) -> ast.expr:
     """The ``tiling=`` argument haliax ``version``'s megablox wrapper passes to megablox's gmm, read
     from the wheel the registry serves (fetched here by pip itself, apart from the bisect)."""
     python = find_python("3.12").path
-    subprocess.run([python, "-m", "pip", "download", "--quiet", "--no-deps", "--pre", "-d", str(tmp),
-                    f"marin-haliax=={version}"], check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [python, "-m", "pip", "download", "--quiet", "--no-deps", "--pre", "-d", str(tmp), f"marin-haliax=={version}"],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     wheel = next(tmp.glob(f"marin_haliax-{version}-*.whl"))
     tree = ast.parse(zipfile.ZipFile(wheel).read("haliax/nn/ragged_dot.py"))
     wrapper = next(f for f in tree.body if isinstance(f, ast.FunctionDef) and f.name == "_ragged_dot_megablox_impl")
@@ -78,7 +82,9 @@ def test_a_cpu_run_over_versions_whose_verdicts_agree_names_none():
     assert p.returncode == 1 and not d["found"] and d["first"] is None
     assert d["reason"] == "--old and --new both pass: no version between them changes the verdict"
     assert [(s["sha"], s["role"], s["verdict"]) for s in d["log"]] == [
-        (FIRST_CALLABLE, "old end", "good"), (NEW, "new end", "good")]
+        (FIRST_CALLABLE, "old end", "good"),
+        (NEW, "new end", "good"),
+    ]
     assert all(s["detail"].startswith("passed: ") for s in d["log"])
     assert d["python_version"].startswith("3.12.")
     env = Path(d["environment"])
@@ -86,8 +92,19 @@ def test_a_cpu_run_over_versions_whose_verdicts_agree_names_none():
 
 
 def test_the_registry_answers_bad_input_with_exit_2():
-    p = run_cli("bisect", "--package", "marin-haliax-never-published", "--old", "1.0", "--new", "2.0",
-                "--lane", "tpu", "--python", "3.12")
+    p = run_cli(
+        "bisect",
+        "--package",
+        "marin-haliax-never-published",
+        "--old",
+        "1.0",
+        "--new",
+        "2.0",
+        "--lane",
+        "tpu",
+        "--python",
+        "3.12",
+    )
     assert p.returncode == 2 and "--package marin-haliax-never-published: the registry publishes nothing" in p.stderr
     p = run_cli("bisect", *PACKAGES, "--old", "0.2.97.dev1", "--new", NEW, "--lane", "tpu", "--python", "3.12")
     assert p.returncode == 2 and f"nearest are {LAST_STATIC}" in p.stderr, p.stderr

@@ -36,31 +36,57 @@ def test_reads_pips_listing():
 def test_versions_are_ordered_as_pep_440_orders_them_not_as_text():
     # the .dev numbers change scheme at 0.2.60 (a date, then a build number): the release decides first
     assert ordered(parse_listing(LISTING)) == [
-        "0.2.20.dev202606180959", "0.2.21.dev202606191006", "0.2.59.dev202607260759", "0.2.60.dev30223685542",
-        "0.2.96.dev33307221957", "0.2.97.dev33389124828", "0.2.98.dev33498022413", "0.2.99.dev33617068238",
-        "0.2.227.dev40316220070"]
+        "0.2.20.dev202606180959",
+        "0.2.21.dev202606191006",
+        "0.2.59.dev202607260759",
+        "0.2.60.dev30223685542",
+        "0.2.96.dev33307221957",
+        "0.2.97.dev33389124828",
+        "0.2.98.dev33498022413",
+        "0.2.99.dev33617068238",
+        "0.2.227.dev40316220070",
+    ]
     assert ordered(["1.0", "1.0rc1", "1.0.dev3", "1.0.post1", "0.9", "not-a-version"]) == [
-        "0.9", "1.0.dev3", "1.0rc1", "1.0", "1.0.post1"]
+        "0.9",
+        "1.0.dev3",
+        "1.0rc1",
+        "1.0",
+        "1.0.post1",
+    ]
 
 
 def test_the_window_holds_both_ends_and_what_lies_between():
     published = parse_listing(LISTING)
     assert window(published, "0.2.96.dev33307221957", "0.2.99.dev33617068238") == [
-        "0.2.96.dev33307221957", "0.2.97.dev33389124828", "0.2.98.dev33498022413", "0.2.99.dev33617068238"]
+        "0.2.96.dev33307221957",
+        "0.2.97.dev33389124828",
+        "0.2.98.dev33498022413",
+        "0.2.99.dev33617068238",
+    ]
     assert len(window(published, "0.2.20.dev202606180959", "0.2.227.dev40316220070")) == 9
     # a .dev build comes before its release: 0.2.99.dev... < 0.2.99
     assert between(published, "0.2.97.dev0", "0.2.99") == [
-        "0.2.97.dev33389124828", "0.2.98.dev33498022413", "0.2.99.dev33617068238"]
+        "0.2.97.dev33389124828",
+        "0.2.98.dev33498022413",
+        "0.2.99.dev33617068238",
+    ]
 
 
-@pytest.mark.parametrize("old, new, match", [
-    ("0.2.99.dev33617068238", "0.2.96.dev33307221957", "--old 0.2.99.dev33617068238 is not older than --new"),
-    ("0.2.96.dev33307221957", "0.2.96.dev33307221957", "is not older than"),
-    ("0.2.97.dev1", "0.2.99.dev33617068238", r"--old 0.2.97.dev1: no such version of marin-haliax is published.*"
-                                             r"nearest are 0.2.97.dev33389124828"),
-    ("0.2.96.dev33307221957", "0.2.300", r"--new 0.2.300: no such version of marin-haliax is published"),
-    ("yesterday", "0.2.99.dev33617068238", r"--old 'yesterday' is not a version"),
-])
+@pytest.mark.parametrize(
+    "old, new, match",
+    [
+        ("0.2.99.dev33617068238", "0.2.96.dev33307221957", "--old 0.2.99.dev33617068238 is not older than --new"),
+        ("0.2.96.dev33307221957", "0.2.96.dev33307221957", "is not older than"),
+        (
+            "0.2.97.dev1",
+            "0.2.99.dev33617068238",
+            r"--old 0.2.97.dev1: no such version of marin-haliax is published.*"
+            r"nearest are 0.2.97.dev33389124828",
+        ),
+        ("0.2.96.dev33307221957", "0.2.300", r"--new 0.2.300: no such version of marin-haliax is published"),
+        ("yesterday", "0.2.99.dev33617068238", r"--old 'yesterday' is not a version"),
+    ],
+)
 def test_a_bad_window_names_the_bad_flag(old, new, match):
     with pytest.raises(ConfigError, match=match):
         window(parse_listing(LISTING), old, new, "marin-haliax")
@@ -73,10 +99,17 @@ def test_packages_given_together_bisect_the_versions_all_of_them_publish():
 
 # Requires-Dist of marin-levanter 0.2.20.dev202606180959 (from its wheel's METADATA), in part.
 LEVANTER_0_2_20 = [
-    "marin-haliax==0.2.20.dev202606180959", "equinox>=0.11.7,!=0.12.0", "jax>=0.9.2,<0.11",
-    "marin-fray==0.2.20.dev202606180959", "marin-rigging==0.2.20.dev202606180959",
-    "marin-zephyr==0.2.20.dev202606180959", "einops", "humanfriendly==10.0", "pydantic<3",
-    "jax[cuda13]==0.10.0 ; extra == 'gpu'", "jax==0.10.0 ; extra == 'tpu'",
+    "marin-haliax==0.2.20.dev202606180959",
+    "equinox>=0.11.7,!=0.12.0",
+    "jax>=0.9.2,<0.11",
+    "marin-fray==0.2.20.dev202606180959",
+    "marin-rigging==0.2.20.dev202606180959",
+    "marin-zephyr==0.2.20.dev202606180959",
+    "einops",
+    "humanfriendly==10.0",
+    "pydantic<3",
+    "jax[cuda13]==0.10.0 ; extra == 'gpu'",
+    "jax==0.10.0 ; extra == 'tpu'",
 ]
 
 
@@ -139,9 +172,13 @@ def test_the_search_needs_both_ends_and_says_what_is_left():
 # ----------------------------------------------------------------------------- the judge
 
 
-def _report(ok: bool, error: str = "ValueError: Block spec for outputs in pallas_call kernel at gmm.py:393 has "
-                                   "block shape (Blocked(block_size=512), Blocked(block_size=32)), array shape "
-                                   "(4096, 128)", **extra) -> str:
+def _report(
+    ok: bool,
+    error: str = "ValueError: Block spec for outputs in pallas_call kernel at gmm.py:393 has "
+    "block shape (Blocked(block_size=512), Blocked(block_size=32)), array shape "
+    "(4096, 128)",
+    **extra,
+) -> str:
     p = {"platform": "tpu", "ok": ok, "error": None if ok else error, "diagnosis": None if ok else "grad-lhs", **extra}
     return json.dumps({"ferry": "grug-moe-canary", "ok": ok, "platforms": [p]})
 
@@ -159,19 +196,30 @@ def test_a_lowering_failure_is_told_apart_by_its_fingerprint():
 
 
 def test_a_lowering_failures_fingerprint_ignores_where_and_in_which_version_the_library_lies():
-    error = ("ValueError: Block spec for outputs in pallas_call kernel at {}/jax/experimental/pallas/ops/tpu/"
-             "megablox/gmm.py:{} has block shape (Blocked(block_size=512), Blocked(block_size=32))")
+    error = (
+        "ValueError: Block spec for outputs in pallas_call kernel at {}/jax/experimental/pallas/ops/tpu/"
+        "megablox/gmm.py:{} has block shape (Blocked(block_size=512), Blocked(block_size=32))"
+    )
     one = _report(False, error.format("/root/.cache/canary/bisect/site/cp312/jax-0.10.2-py3-none-any", 393))
     two = _report(False, error.format("/venv/lib/python3.12/site-packages", 401))
     assert lower_fingerprint(one) == lower_fingerprint(two)
     assert lower_fingerprint(one) != lower_fingerprint(_report(False, error.replace("outputs", "args[0]")))
     # a failure traced to its grouped matmul is named by what was found, whatever the words
-    traced = dict(kernel="gmm", gmm="grad-lhs", projection="down", tensor="out", operand="outputs",
-                  array_shape=[4096, 128], block_shape=[512, 32])
-    assert lower_fingerprint(_report(False, "ValueError: one wording", **traced)) == \
-        lower_fingerprint(_report(False, "ValueError: another wording", **traced))
-    assert lower_fingerprint(_report(False, **{**traced, "gmm": "forward"})) != \
-        lower_fingerprint(_report(False, **traced))
+    traced = dict(
+        kernel="gmm",
+        gmm="grad-lhs",
+        projection="down",
+        tensor="out",
+        operand="outputs",
+        array_shape=[4096, 128],
+        block_shape=[512, 32],
+    )
+    assert lower_fingerprint(_report(False, "ValueError: one wording", **traced)) == lower_fingerprint(
+        _report(False, "ValueError: another wording", **traced)
+    )
+    assert lower_fingerprint(_report(False, **{**traced, "gmm": "forward"})) != lower_fingerprint(
+        _report(False, **traced)
+    )
 
 
 # ----------------------------------------------------------------------------- the output contract
@@ -179,14 +227,27 @@ def test_a_lowering_failures_fingerprint_ignores_where_and_in_which_version_the_
 
 def test_a_version_bisect_prints_the_commit_bisects_keys():
     commit = BisectResult("tpu", "lower", "a" * 40, "b" * 40, 3).to_dict()
-    version = VersionBisectResult("tpu", "lower", "0.2.98", "0.2.96", 3, packages=["marin-haliax"],
-                                  old="0.2.96", new="0.2.99", direction="fix", first_fixed="0.2.98",
-                                  log=[Step("0.2.96", "over the base as it is", "bad", 3.0, "tpu: grad-lhs", "old end"),
-                                       Step("0.2.99", "", "good", 2.0, "lowered for tpu", "new end"),
-                                       Step("0.2.97", "", "skip", 1.0, "cannot be installed", "")]).to_dict()
+    version = VersionBisectResult(
+        "tpu",
+        "lower",
+        "0.2.98",
+        "0.2.96",
+        3,
+        packages=["marin-haliax"],
+        old="0.2.96",
+        new="0.2.99",
+        direction="fix",
+        first_fixed="0.2.98",
+        log=[
+            Step("0.2.96", "over the base as it is", "bad", 3.0, "tpu: grad-lhs", "old end"),
+            Step("0.2.99", "", "good", 2.0, "lowered for tpu", "new end"),
+            Step("0.2.97", "", "skip", 1.0, "cannot be installed", ""),
+        ],
+    ).to_dict()
     assert set(commit) <= set(version)
-    assert {k: type(v) for k, v in commit.items() if v is not None} == \
-        {k: type(version[k]) for k, v in commit.items() if v is not None}
+    assert {k: type(v) for k, v in commit.items() if v is not None} == {
+        k: type(version[k]) for k, v in commit.items() if v is not None
+    }
     assert version["found"] and version["first"] == "0.2.98" and version["first_bad"] is None
     assert version["tested"] == 3 and version["skipped"] == ["0.2.97"]
     assert [f.name for f in fields(Step)] == list(version["log"][0])
@@ -229,23 +290,52 @@ def test_a_wheel_is_unpacked_as_installed_once(tmp_path):
 # ----------------------------------------------------------------------------- bad input (no registry asked)
 
 
-@pytest.mark.parametrize("args, match", [
-    (["--package", "marin-haliax", "--new", "0.2.99", "--lane", "tpu"], "give --old V1 and --new V2"),
-    (["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--good", "HEAD", "--lane", "tpu"],
-     "--good and --bad are revisions"),
-    (["--old", "0.2.96", "--new", "0.2.99", "--good", "HEAD~1", "--bad", "HEAD", "--lane", "tpu"],
-     "belong to a version bisect"),
-    (["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "nolane"], "unknown lane 'nolane'"),
-    (["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--test", "run"],
-     "--test run trains here"),
-    (["--package", "marin-haliax", "--old", "0.2.99", "--new", "0.2.96", "--lane", "tpu"], "is not older than"),
-    (["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--ferry", "no-such"],
-     "unknown ferry 'no-such'"),
-    (["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--python", "3.99"],
-     r"--python 3.99: no Python 3.99 on this machine"),
-    (["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--python", "/no/python"],
-     r"--python /no/python: no such Python"),
-])
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (["--package", "marin-haliax", "--new", "0.2.99", "--lane", "tpu"], "give --old V1 and --new V2"),
+        (
+            ["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--good", "HEAD", "--lane", "tpu"],
+            "--good and --bad are revisions",
+        ),
+        (
+            ["--old", "0.2.96", "--new", "0.2.99", "--good", "HEAD~1", "--bad", "HEAD", "--lane", "tpu"],
+            "belong to a version bisect",
+        ),
+        (
+            ["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "nolane"],
+            "unknown lane 'nolane'",
+        ),
+        (
+            ["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--test", "run"],
+            "--test run trains here",
+        ),
+        (["--package", "marin-haliax", "--old", "0.2.99", "--new", "0.2.96", "--lane", "tpu"], "is not older than"),
+        (
+            ["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--ferry", "no-such"],
+            "unknown ferry 'no-such'",
+        ),
+        (
+            ["--package", "marin-haliax", "--old", "0.2.96", "--new", "0.2.99", "--lane", "tpu", "--python", "3.99"],
+            r"--python 3.99: no Python 3.99 on this machine",
+        ),
+        (
+            [
+                "--package",
+                "marin-haliax",
+                "--old",
+                "0.2.96",
+                "--new",
+                "0.2.99",
+                "--lane",
+                "tpu",
+                "--python",
+                "/no/python",
+            ],
+            r"--python /no/python: no such Python",
+        ),
+    ],
+)
 def test_bad_input_exits_2_naming_it(args, match):
     p = run_cli("bisect", *args)
     assert p.returncode == 2, p.stderr

@@ -43,11 +43,22 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from canary.bisect.judge import choose_test, judge_lower, judge_run, parse_git_bisect, test_command
-from canary.git import git, newest, resolve, subject, toplevel, worktree
 from canary.errors import CanaryError, ConfigError
+from canary.git import git, newest, resolve, subject, toplevel, worktree
 
-__all__ = ["BisectOptions", "BisectResult", "Step", "bisect", "check", "choose_test", "judge_lower", "judge_run",
-           "newest", "parse_git_bisect", "lane_test"]
+__all__ = [
+    "BisectOptions",
+    "BisectResult",
+    "Step",
+    "bisect",
+    "check",
+    "choose_test",
+    "judge_lower",
+    "judge_run",
+    "newest",
+    "parse_git_bisect",
+    "lane_test",
+]
 
 TESTS = ("lower", "run")
 OTHER_FAILURE = ("skip", "good")
@@ -160,8 +171,9 @@ def lane_at(checkout: Path, name: str) -> dict[str, Any]:
 def run_child(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess | None:
     """Run a revision's test in a session of its own; past ``timeout`` the whole session (a run's
     workload too) is killed and None returned."""
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
     except BaseException:  # a timeout, or the user's ^C: nothing of the test may outlive it
@@ -199,14 +211,21 @@ class _Tester:
         if p is None:
             if left is not None and limit < self.opts.test_timeout_s:
                 return None
-            return Step(sha, subject(self.checkout, sha), "skip", round(time.monotonic() - t0, 2),
-                        f"cannot be tested: no result in {limit:.0f} s", role)
+            return Step(
+                sha,
+                subject(self.checkout, sha),
+                "skip",
+                round(time.monotonic() - t0, 2),
+                f"cannot be tested: no result in {limit:.0f} s",
+                role,
+            )
         seconds = round(time.monotonic() - t0, 2)
         if self.opts.test == "lower":
             verdict, detail = judge_lower(p.returncode, p.stdout, p.stderr)
         else:
-            verdict, detail, seen = judge_run(p.returncode, p.stdout, p.stderr, self.fingerprint,
-                                              self.opts.other_failure)
+            verdict, detail, seen = judge_run(
+                p.returncode, p.stdout, p.stderr, self.fingerprint, self.opts.other_failure
+            )
             if self.fingerprint is None and verdict == "bad":
                 self.fingerprint = seen
         return Step(sha, subject(self.checkout, sha), verdict, seconds, detail, role)
@@ -242,8 +261,10 @@ def bisect(opts: BisectOptions, progress: Progress | None = None) -> BisectResul
         lane = lane_at(checkout, opts.lane)
         launcher = (lane.get("launcher") or {}).get("kind", "local")
         if opts.test == "run" and (lane.get("platform", "cpu") != "cpu" or launcher != "local"):
-            raise ConfigError(f"--test run trains here, and lane {opts.lane!r} is not a local cpu lane "
-                              f"({lane.get('platform', 'cpu')}, {launcher}); use --test lower")
+            raise ConfigError(
+                f"--test run trains here, and lane {opts.lane!r} is not a local cpu lane "
+                f"({lane.get('platform', 'cpu')}, {launcher}); use --test lower"
+            )
         tester = _Tester(opts, checkout, Path(scratch), deadline)
         progress.started(commits, 2 + math.ceil(math.log2(commits)) if commits > 1 else 2)
         try:
@@ -277,8 +298,7 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
     if step is None:
         return out_of_budget(result, window)
     if step.verdict != "bad":
-        result.reason = ("the failure does not reproduce at --bad" if step.verdict == "good"
-                         else f"--bad {step.detail}")
+        result.reason = "the failure does not reproduce at --bad" if step.verdict == "good" else f"--bad {step.detail}"
         return
     git(checkout, "checkout", "--quiet", "--detach", good, check=True)
     step = _test(result, tester, progress, good, "good end", estimate)

@@ -24,10 +24,10 @@ import re
 import shutil
 import subprocess
 import zipfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
 
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import Version
@@ -60,8 +60,12 @@ class Python:
 
 def probe(path: str) -> Python | None:
     try:
-        p = subprocess.run([path, "-c", "import sys; print('%d.%d.%d cp%d%d' % (sys.version_info[:3] + "
-                                        "sys.version_info[:2]))"], capture_output=True, text=True, timeout=60)
+        p = subprocess.run(
+            [path, "-c", "import sys; print('%d.%d.%d cp%d%d' % (sys.version_info[:3] + sys.version_info[:2]))"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     parts = p.stdout.split()
@@ -97,13 +101,17 @@ def find_python(spec: str) -> Python:
             py = probe(path) if path else None
             if py and tuple(int(x) for x in py.version.split("."))[: len(want)] == want:
                 return py
-        raise ConfigError(f"--python {spec}: no Python {spec} on this machine (PATH or pyenv); found: "
-                          f"{', '.join(discovered()) or 'none'}")
+        raise ConfigError(
+            f"--python {spec}: no Python {spec} on this machine (PATH or pyenv); found: "
+            f"{', '.join(discovered()) or 'none'}"
+        )
     path = spec if os.sep in spec else shutil.which(spec)
     py = probe(path) if path else None
     if py is None:
-        raise ConfigError(f"--python {spec}: no such Python (not a path to an interpreter, a command on PATH, "
-                          f"or a version such as 3.12)")
+        raise ConfigError(
+            f"--python {spec}: no such Python (not a path to an interpreter, a command on PATH, "
+            f"or a version such as 3.12)"
+        )
     return py
 
 
@@ -116,8 +124,9 @@ def pip(python: str, *args: str, timeout: float = 1800) -> subprocess.CompletedP
     try:
         return subprocess.run([python, "-m", "pip", *args], capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess([python, "-m", "pip", *args], 124, "",
-                                           f"ERROR: pip ran past {timeout:.0f} s")
+        return subprocess.CompletedProcess(
+            [python, "-m", "pip", *args], 124, "", f"ERROR: pip ran past {timeout:.0f} s"
+        )
 
 
 def pip_error(p: subprocess.CompletedProcess) -> str:
@@ -171,8 +180,14 @@ def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
-def base_env(python: Python, packages: list[str], new: str, requires: list[str], cache: Path,
-             say: Callable[[str], None] = lambda _: None) -> Base:
+def base_env(
+    python: Python,
+    packages: list[str],
+    new: str,
+    requires: list[str],
+    cache: Path,
+    say: Callable[[str], None] = lambda _: None,
+) -> Base:
     """The venv every candidate is laid over (built once; kept in ``cache``)."""
     from canary.bisect.versions import pinned_along
 
@@ -246,16 +261,18 @@ def lay(base: Base, packages: list[str], version: str, cache: Path) -> Layer:
         have = _wheels(wheels_dir)
         missing = [f"{n}=={v}" for n, v in dists if (canonicalize_name(n), Version(v)) not in have]
         if missing:
-            p = pip(base.interpreter, "wheel", "--no-deps", "--pre", "--quiet", "--wheel-dir", str(wheels_dir),
-                    *missing)
+            p = pip(
+                base.interpreter, "wheel", "--no-deps", "--pre", "--quiet", "--wheel-dir", str(wheels_dir), *missing
+            )
             if p.returncode != 0:
                 return Layer(dists, error=f"cannot be fetched: {pip_error(p)}")
             have = _wheels(wheels_dir)
         gone = wanted - set(have)
         if gone:
             return Layer(dists, error="cannot be fetched: no wheel of " + ", ".join(f"{n} {v}" for n, v in gone))
-        paths = [str(unpack(have[(canonicalize_name(n), Version(v))], cache / "site" / base.python.tag))
-                 for n, v in dists]
+        paths = [
+            str(unpack(have[(canonicalize_name(n), Version(v))], cache / "site" / base.python.tag)) for n, v in dists
+        ]
     return Layer(dists, paths)
 
 
@@ -357,6 +374,7 @@ def canary_layer(scratch: Path) -> str:
 
 def child_env(layer: Layer, canary_dir: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    env.update(PYTHONPATH=os.pathsep.join([*layer.paths, canary_dir]), PYTHONNOUSERSITE="1",
-               PYTHONDONTWRITEBYTECODE="1")
+    env.update(
+        PYTHONPATH=os.pathsep.join([*layer.paths, canary_dir]), PYTHONNOUSERSITE="1", PYTHONDONTWRITEBYTECODE="1"
+    )
     return env

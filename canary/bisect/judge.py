@@ -59,8 +59,9 @@ def judge_lower(returncode: int, stdout: str, stderr: str = "") -> tuple[str, st
     return "bad", f"{p.get('platform')}: {_first_line(p.get('diagnosis') or p.get('error'))}"
 
 
-def judge_run(returncode: int, stdout: str, stderr: str = "", fingerprint: str | None = None,
-              other_failure: str = "skip") -> tuple[str, str, str | None]:
+def judge_run(
+    returncode: int, stdout: str, stderr: str = "", fingerprint: str | None = None, other_failure: str = "skip"
+) -> tuple[str, str, str | None]:
     """(verdict, detail, fingerprint seen) of ``canary run --json`` at a revision. With
     ``fingerprint`` None any failure is bad (how the failure at --bad is learnt)."""
     record = _result_json(stdout)
@@ -71,7 +72,9 @@ def judge_run(returncode: int, stdout: str, stderr: str = "", fingerprint: str |
     sig = record.get("signature") or {}
     seen = sig.get("fingerprint")
     what = f"{sig.get('kind', 'failed')} {seen or '(no signature)'}"
-    message = _first_line(f"{sig['exception']}: {sig.get('message', '')}" if sig.get("exception") else sig.get("message"))
+    message = _first_line(
+        f"{sig['exception']}: {sig.get('message', '')}" if sig.get("exception") else sig.get("message")
+    )
     if fingerprint is None or seen == fingerprint:
         return "bad", f"{what}: {message}".rstrip(": "), seen
     return other_failure, f"another failure, {what}: {message}".rstrip(": "), seen
@@ -112,8 +115,10 @@ def lower_fingerprint(stdout: str) -> str | None:
         return None
     p = failed[0]
     if p.get("block_shape") is not None:
-        parts = [str(p.get(k)) for k in ("platform", "kernel", "gmm", "projection", "tensor", "operand",
-                                         "array_shape", "block_shape")]
+        parts = [
+            str(p.get(k))
+            for k in ("platform", "kernel", "gmm", "projection", "tensor", "operand", "array_shape", "block_shape")
+        ]
         return make("compile_error", "BlockShapeError", " ".join(parts)).fingerprint
     if p.get("fingerprint"):
         return str(p["fingerprint"])
@@ -123,8 +128,9 @@ def lower_fingerprint(stdout: str) -> str | None:
     return make("compile_error", exception or None, message, [str(p.get("platform"))]).fingerprint
 
 
-def judge_lower_failure(returncode: int, stdout: str, stderr: str = "", fingerprint: str | None = None,
-                        other_failure: str = "skip") -> tuple[str, str, str | None]:
+def judge_lower_failure(
+    returncode: int, stdout: str, stderr: str = "", fingerprint: str | None = None, other_failure: str = "skip"
+) -> tuple[str, str, str | None]:
     """:func:`judge_lower` that tells failures apart, as :func:`judge_run` does: (verdict, detail,
     fingerprint seen). With ``fingerprint`` None any lowering failure is bad; otherwise one that
     fails another way counts as ``other_failure``."""

@@ -119,8 +119,9 @@ def choose_python(spec: str | None, packages: list[str], old: str, new: str) -> 
             tried.append(f"{py.version}: {e}")
             continue
         return py, listings
-    raise ConfigError("no Python on this machine is offered both ends (give one with --python): "
-                      + "; ".join(tried or ["none found"]))
+    raise ConfigError(
+        "no Python on this machine is offered both ends (give one with --python): " + "; ".join(tried or ["none found"])
+    )
 
 
 def _listings(py: Python, packages: list[str]) -> dict[str, list[str]]:
@@ -128,8 +129,10 @@ def _listings(py: Python, packages: list[str]) -> dict[str, list[str]]:
     for name in packages:
         versions = listing(py, name)
         if versions is None:
-            raise UnknownPackage(f"--package {name}: the registry publishes nothing of that name for "
-                              f"{py.describe()} (is it spelt as on the registry?)")
+            raise UnknownPackage(
+                f"--package {name}: the registry publishes nothing of that name for "
+                f"{py.describe()} (is it spelt as on the registry?)"
+            )
         out[name] = versions
     return out
 
@@ -147,8 +150,10 @@ def check(opts: VersionBisectOptions) -> None:
     window([opts.old, opts.new], opts.old, opts.new)  # both parse, old < new
     lane = get_lane(opts.lane)
     if opts.test == "run" and (lane.platform != "cpu" or lane.launcher.kind != "local"):
-        raise ConfigError(f"--test run trains here, and lane {opts.lane!r} is not a local cpu lane "
-                          f"({lane.platform}, {lane.launcher.kind}); use --test lower")
+        raise ConfigError(
+            f"--test run trains here, and lane {opts.lane!r} is not a local cpu lane "
+            f"({lane.platform}, {lane.launcher.kind}); use --test lower"
+        )
     resolve("ferries", opts.ferry)
 
 
@@ -194,10 +199,21 @@ def bisect_versions(opts: VersionBisectOptions, progress: Progress | None = None
     py, listings = choose_python(opts.python, opts.packages, opts.old, opts.new)
     everyone, some = common(listings)
     versions = window(everyone, opts.old, opts.new, " and ".join(opts.packages))
-    result = VersionBisectResult(opts.lane, opts.test, "", "", len(versions) - 1, opts.fingerprint,
-                                 packages=list(opts.packages), old=opts.old, new=opts.new, python=py.path,
-                                 python_version=py.version, versions=versions,
-                                 unpublished=between(some, opts.old, opts.new))
+    result = VersionBisectResult(
+        opts.lane,
+        opts.test,
+        "",
+        "",
+        len(versions) - 1,
+        opts.fingerprint,
+        packages=list(opts.packages),
+        old=opts.old,
+        new=opts.new,
+        python=py.path,
+        python_version=py.version,
+        versions=versions,
+        unpublished=between(some, opts.old, opts.new),
+    )
     cache = cache_root(opts.cache)
     progress.preparing(f"the {py.describe()} environment")
     base = base_env(py, opts.packages, opts.new, canary_requirements(opts.packages), cache, progress.preparing)
@@ -213,8 +229,9 @@ def bisect_versions(opts: VersionBisectOptions, progress: Progress | None = None
     return result
 
 
-def _test(result: VersionBisectResult, tester: _Tester, progress: Progress, version: str, role: str,
-          left: int) -> Step | None:
+def _test(
+    result: VersionBisectResult, tester: _Tester, progress: Progress, version: str, role: str, left: int
+) -> Step | None:
     progress.testing(version, "installing and testing", role)
     step = tester(version, role)
     if step is not None:
@@ -241,8 +258,10 @@ def _run(result: VersionBisectResult, versions: list[str], tester: _Tester, prog
         verdicts[index] = step.verdict
     old, new = verdicts[0], verdicts[n - 1]
     if old == new:
-        result.reason = (f"--old and --new both {'pass' if old == 'good' else 'fail the same way'}: "
-                         f"no version between them changes the verdict")
+        result.reason = (
+            f"--old and --new both {'pass' if old == 'good' else 'fail the same way'}: "
+            f"no version between them changes the verdict"
+        )
         result.good, result.bad = (versions[0], "") if old == "good" else ("", versions[0])
         return
     result.direction = "regression" if old == "good" else "fix"
@@ -260,8 +279,7 @@ def _run(result: VersionBisectResult, versions: list[str], tester: _Tester, prog
             return
         if p.kind == "only-skipped":
             result.candidates = [versions[i] for i in p.candidates]
-            result.reason = (f"only skipped versions are left: the first that differs is one of "
-                             f"{len(p.candidates)}")
+            result.reason = f"only skipped versions are left: the first that differs is one of {len(p.candidates)}"
             return
         if tester.left_s() is not None and tester.left_s() <= 0:
             return _out_of_budget(result, [versions[i] for i in remaining(n, verdicts)])

@@ -49,32 +49,47 @@ def _cut(text: str, n: int) -> str:
 def render(result, c) -> None:
     versions = hasattr(result, "versions")
     if versions:
-        title = (f"bisect of {', '.join(result.packages)} {result.old}..{result.new} ({len(result.versions)} "
-                 f"versions) on lane {result.lane} with `canary {result.test}`, Python {result.python_version}")
+        title = (
+            f"bisect of {', '.join(result.packages)} {result.old}..{result.new} ({len(result.versions)} "
+            f"versions) on lane {result.lane} with `canary {result.test}`, Python {result.python_version}"
+        )
     else:
-        title = (f"bisect of lane {result.lane} with `canary {result.test}`: {result.good[:12]}..{result.bad[:12]} "
-                 f"({result.commits} commits)")
+        title = (
+            f"bisect of lane {result.lane} with `canary {result.test}`: {result.good[:12]}..{result.bad[:12]} "
+            f"({result.commits} commits)"
+        )
     t = Table(title=title, title_justify="left")
     what = "version" if versions else "commit"
     for col in ("#", what, "installed" if versions else "subject", "verdict", "seconds", "detail"):
         t.add_column(col, no_wrap=col in ("#", what, "seconds"), justify="right" if col == "seconds" else "left")
     for i, s in enumerate(result.log, 1):
         verdict = f"[{VERDICT_STYLE[s.verdict]}]{s.verdict}[/]" + (f" [dim]({s.role})[/]" if s.role else "")
-        t.add_row(str(i), s.sha if versions else s.sha[:12], _cut(s.subject, 40), verdict, f"{s.seconds:.1f}",
-                  _cut(s.detail, 100), end_section=bool(s.role))
+        t.add_row(
+            str(i),
+            s.sha if versions else s.sha[:12],
+            _cut(s.subject, 40),
+            verdict,
+            f"{s.seconds:.1f}",
+            _cut(s.detail, 100),
+            end_section=bool(s.role),
+        )
     c.print(t)
     summary = f"{result.tested} tested, {len(result.skipped)} skipped, {result.seconds:.1f} s"
     if versions:
-        c.print(f"[dim]Python {result.python_version} ({result.python}); moving together: "
-                f"{', '.join(result.moved)}; environment {result.environment}[/]", highlight=False)
+        c.print(
+            f"[dim]Python {result.python_version} ({result.python}); moving together: "
+            f"{', '.join(result.moved)}; environment {result.environment}[/]",
+            highlight=False,
+        )
     if result.found and versions:
         which = "first bad version" if result.first_bad else "first fixed version"
         c.print(f"[bold]{which}:[/] {result.first} ({result.subject})", highlight=False)
     elif result.found:
         c.print(f"[bold]first bad commit:[/] {result.first_bad} {result.subject}", highlight=False)
     else:
-        c.print(f"[bold red]no first {'version' if versions else 'bad commit'} named:[/] {result.reason}",
-                highlight=False)
+        c.print(
+            f"[bold red]no first {'version' if versions else 'bad commit'} named:[/] {result.reason}", highlight=False
+        )
         for sha in result.candidates[:20]:
             c.print(f"  candidate {sha}", highlight=False)
         if len(result.candidates) > 20:
@@ -86,36 +101,102 @@ def render(result, c) -> None:
 @lane_option("The failing lane [default: the --run's].")
 @click.option("--good", default=None, metavar="REV", help="A revision where the lane passed (the last pass).")
 @click.option("--bad", default=None, metavar="REV", help="A revision where it fails (the first failure).")
-@click.option("--package", "packages", multiple=True, metavar="NAME",
-              help="Bisect published versions of this distribution instead of commits; repeat for several "
-                   "that move together.")
+@click.option(
+    "--package",
+    "packages",
+    multiple=True,
+    metavar="NAME",
+    help="Bisect published versions of this distribution instead of commits; repeat for several that move together.",
+)
 @click.option("--old", default=None, metavar="VERSION", help="--package: the older end of the version window.")
 @click.option("--new", default=None, metavar="VERSION", help="--package: the newer end of the version window.")
-@click.option("--python", "python", default=None, metavar="PY",
-              help="--package: the interpreter of the environments: a path, a command or a version such as "
-                   "3.12 [default: this one, else the newest found that is offered both ends].")
-@click.option("--cache", "cache", default=None, metavar="DIR", type=click.Path(file_okay=False),
-              help="--package: where the environments and wheels are kept [default: the user cache dir].")
-@click.option("--test", "test", type=click.Choice(["lower", "run"]), default=None,
-              help="lower: cross-lower the lane's train step; run: train the cpu lane [default: lower, or what "
-                   "the --run's failure needs].")
+@click.option(
+    "--python",
+    "python",
+    default=None,
+    metavar="PY",
+    help="--package: the interpreter of the environments: a path, a command or a version such as "
+    "3.12 [default: this one, else the newest found that is offered both ends].",
+)
+@click.option(
+    "--cache",
+    "cache",
+    default=None,
+    metavar="DIR",
+    type=click.Path(file_okay=False),
+    help="--package: where the environments and wheels are kept [default: the user cache dir].",
+)
+@click.option(
+    "--test",
+    "test",
+    type=click.Choice(["lower", "run"]),
+    default=None,
+    help="lower: cross-lower the lane's train step; run: train the cpu lane [default: lower, or what "
+    "the --run's failure needs].",
+)
 @ferry_option(None, note="the --run's, else moe-canary", more=" (each revision's own ferries/)")
-@click.option("--fingerprint", default=None, help="The signature fingerprint that counts as bad "
-                                                  "[default: the --run's, else the one the failing end shows].")
-@click.option("--run", "run", default=None, metavar="RUN_DIR",
-              help="The failing run (directory, result.json or run id): its lane, fingerprint and test.")
-@click.option("--steps", type=click.IntRange(min=1), default=None,
-              help="run: train this many steps [default: the --run's, else the lane's].")
-@click.option("--other-failure", type=click.Choice(["skip", "good"]), default="skip", show_default=True,
-              help="run, and lower over versions: what one that fails with another signature counts as.")
-@click.option("--budget", "budget_s", type=click.FloatRange(min=1), default=None, metavar="SECONDS",
-              help="Stop after this long and name the commits the first bad one is among [default: no limit].")
-@click.option("-C", "--checkout", default=".", show_default=True, type=click.Path(file_okay=False),
-              help="The git checkout whose history is bisected.")
+@click.option(
+    "--fingerprint",
+    default=None,
+    help="The signature fingerprint that counts as bad [default: the --run's, else the one the failing end shows].",
+)
+@click.option(
+    "--run",
+    "run",
+    default=None,
+    metavar="RUN_DIR",
+    help="The failing run (directory, result.json or run id): its lane, fingerprint and test.",
+)
+@click.option(
+    "--steps",
+    type=click.IntRange(min=1),
+    default=None,
+    help="run: train this many steps [default: the --run's, else the lane's].",
+)
+@click.option(
+    "--other-failure",
+    type=click.Choice(["skip", "good"]),
+    default="skip",
+    show_default=True,
+    help="run, and lower over versions: what one that fails with another signature counts as.",
+)
+@click.option(
+    "--budget",
+    "budget_s",
+    type=click.FloatRange(min=1),
+    default=None,
+    metavar="SECONDS",
+    help="Stop after this long and name the commits the first bad one is among [default: no limit].",
+)
+@click.option(
+    "-C",
+    "--checkout",
+    default=".",
+    show_default=True,
+    type=click.Path(file_okay=False),
+    help="The git checkout whose history is bisected.",
+)
 @json_option
 @handle_errors
-def bisect(lane, good, bad, packages, old, new, python, cache, test, ferry, fingerprint, run, steps, other_failure,
-           budget_s, checkout, as_json):
+def bisect(
+    lane,
+    good,
+    bad,
+    packages,
+    old,
+    new,
+    python,
+    cache,
+    test,
+    ferry,
+    fingerprint,
+    run,
+    steps,
+    other_failure,
+    budget_s,
+    checkout,
+    as_json,
+):
     """Find the first commit between --good and --bad that breaks LANE, with no person in the loop;
     or, with --package, the first published version between --old and --new whose verdict differs.
 
@@ -180,27 +261,55 @@ def bisect(lane, good, bad, packages, old, new, python, cache, test, ferry, fing
         raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
     if packages:
         if good or bad or old is None or new is None:
-            raise ConfigError("--package bisects published versions: give --old V1 and --new V2 "
-                              "(--good and --bad are revisions of a commit bisect)")
+            raise ConfigError(
+                "--package bisects published versions: give --old V1 and --new V2 "
+                "(--good and --bad are revisions of a commit bisect)"
+            )
         from canary.bisect.published import VersionBisectOptions, bisect_versions
 
-        vopts = VersionBisectOptions(packages=list(packages), old=old, new=new, lane=lane, test=test or "lower",
-                                     ferry=ferry or "moe-canary", python=python, fingerprint=fingerprint,
-                                     steps=steps, budget_s=budget_s, other_failure=other_failure, cache=cache)
+        vopts = VersionBisectOptions(
+            packages=list(packages),
+            old=old,
+            new=new,
+            lane=lane,
+            test=test or "lower",
+            ferry=ferry or "moe-canary",
+            python=python,
+            fingerprint=fingerprint,
+            steps=steps,
+            budget_s=budget_s,
+            other_failure=other_failure,
+            cache=cache,
+        )
         what, work = "versions", lambda progress: bisect_versions(vopts, progress)
     else:
         if good is None or bad is None:
-            raise ConfigError("give --good REV and --bad REV (or --package NAME --old V1 --new V2 to bisect "
-                              "published versions)")
+            raise ConfigError(
+                "give --good REV and --bad REV (or --package NAME --old V1 --new V2 to bisect published versions)"
+            )
         if old or new or python or cache:
             raise ConfigError("--old, --new, --python and --cache belong to a version bisect: add --package NAME")
-        opts = BisectOptions(lane=lane, good=good, bad=bad, test=test or "lower", ferry=ferry or "moe-canary",
-                             fingerprint=fingerprint, steps=steps,
-                             checkout=checkout, budget_s=budget_s, other_failure=other_failure)
+        opts = BisectOptions(
+            lane=lane,
+            good=good,
+            bad=bad,
+            test=test or "lower",
+            ferry=ferry or "moe-canary",
+            fingerprint=fingerprint,
+            steps=steps,
+            checkout=checkout,
+            budget_s=budget_s,
+            other_failure=other_failure,
+        )
         what, work = "commits", lambda progress: bisect_lib(opts, progress)
     err = console(stderr=True)
-    columns = [TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               TextColumn("{task.fields[now]}")]
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[now]}"),
+    ]
     with Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as p:
         result = work(RichProgress(p, what))
     if as_json:
