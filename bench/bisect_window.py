@@ -45,8 +45,29 @@ def bisect_once(repo: Path, good: str) -> tuple[float, float, dict]:
     """(wall seconds, CPU seconds of canary bisect and its children, its --json)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cpu0, t0 = _children_cpu(), time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "canary", "bisect", "--lane", "tpu", "--test", "lower", "--good", good,
-                        "--bad", "HEAD", "-C", str(repo), "--json"], cwd=ROOT, env=env, capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "canary",
+            "bisect",
+            "--lane",
+            "tpu",
+            "--test",
+            "lower",
+            "--good",
+            good,
+            "--bad",
+            "HEAD",
+            "-C",
+            str(repo),
+            "--json",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     seconds, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
     if p.returncode not in (0, 1):
         sys.exit(f"canary bisect failed (exit {p.returncode}): {p.stderr.strip()}")
@@ -61,8 +82,10 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     print(f"machine: {os.cpu_count()} cpus, load average {load[0]:.1f} at start" if load else "")
-    print(f"{'window':>7} {'tests':>6} {'skipped':>8} {'seconds':>8} {'cpu s':>7} {'s/revision':>11} "
-          f"{'harness s':>10}  first bad")
+    print(
+        f"{'window':>7} {'tests':>6} {'skipped':>8} {'seconds':>8} {'cpu s':>7} {'s/revision':>11} "
+        f"{'harness s':>10}  first bad"
+    )
     for size in sizes:
         with tempfile.TemporaryDirectory(prefix="canary-bench-bisect-") as tmp:
             kinds = history(size)
@@ -73,8 +96,10 @@ def main() -> None:
         per = statistics.median(s["seconds"] for s in out["log"])
         children = sum(s["seconds"] for s in out["log"])
         verdict = "right" if out["first_bad"] == expected else f"WRONG (expected {expected[:12]})"
-        print(f"{size:>7} {out['tested']:>6} {len(out['skipped']):>8} {wall:>8.1f} {cpu:>7.1f} {per:>11.1f} "
-              f"{wall - children:>10.1f}  {(out['first_bad'] or 'none')[:12]} {verdict}")
+        print(
+            f"{size:>7} {out['tested']:>6} {len(out['skipped']):>8} {wall:>8.1f} {cpu:>7.1f} {per:>11.1f} "
+            f"{wall - children:>10.1f}  {(out['first_bad'] or 'none')[:12]} {verdict}"
+        )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ def year(n: int) -> list:
     compile_s = noisy(n, 6.0, 0.10, seed=2)
     peak = noisy(n, 9e8, 0.005, seed=3)
     loss = noisy(n, 1.9, 0.005, seed=4)
-    return [run(i, tokens=float(tokens[i]), compile_s=float(compile_s[i]), peak=float(peak[i]), loss=float(loss[i]))
-            for i in range(n)]
+    return [
+        run(i, tokens=float(tokens[i]), compile_s=float(compile_s[i]), peak=float(peak[i]), loss=float(loss[i]))
+        for i in range(n)
+    ]
 
 
 def best(fn, repeat: int) -> tuple[float, object]:
@@ -52,8 +54,10 @@ def change_points(runs: int, repeat: int) -> None:
     records = year(runs)
     for label, rs in ((f"{runs} runs", records), ("the notifier's 120 days", records[-120:])):
         t, found = best(lambda rs=rs: changes(rs), repeat)
-        print(f"changes() over {label}, 4 metrics: {t:.2f} s, {len(found)} step(s): "
-              + ", ".join(f"{s.metric} at run {s.index} ({s.change:+.1%}, p {s.pvalue:.3f})" for s in found))
+        print(
+            f"changes() over {label}, 4 metrics: {t:.2f} s, {len(found)} step(s): "
+            + ", ".join(f"{s.metric} at run {s.index} ({s.change:+.1%}, p {s.pvalue:.3f})" for s in found)
+        )
         t, _ = best(lambda rs=rs: new_steps(rs, rs[-1]), repeat)
         print(f"new_steps() after the latest of {label}: {t:.2f} s")
 
@@ -74,8 +78,10 @@ def fingerprint(repeat: int) -> None:
         spec = spec.model_copy(update={"platform": platform})
         t_export, exported = best(lambda spec=spec: export_train_step(spec, make_train_step), repeat)
         t_hash, fp = best(lambda e=exported: program_fingerprint(e.mlir_module()), repeat)
-        print(f"{lane_name} lane for {platform}: export {t_export:.2f} s; print, strip and hash {t_hash:.3f} s "
-              f"({fp[:12]})")
+        print(
+            f"{lane_name} lane for {platform}: export {t_export:.2f} s; print, strip and hash {t_hash:.3f} s "
+            f"({fp[:12]})"
+        )
     spec = build_spec(ferry, lanes["cpu"], run_id="bench", out_dir=os.devnull)
     t, out = best(lambda: run_fingerprint(spec, make_train_step), repeat)
     print(f"run_fingerprint (what a cpu run adds after its last step): {t:.2f} s ({out['program/fingerprint'][:12]})")

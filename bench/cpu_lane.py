@@ -106,8 +106,17 @@ print(json.dumps({
 """
 
 
-def analytic_flops(batch: int, seq: int, vocab: int, d: int = 32, inter: int = 128, shared: int = 128,
-                   experts_per_token: int = 2, layers: int = 4, head_dim: int = 32) -> tuple[float, float]:
+def analytic_flops(
+    batch: int,
+    seq: int,
+    vocab: int,
+    d: int = 32,
+    inter: int = 128,
+    shared: int = 128,
+    experts_per_token: int = 2,
+    layers: int = 4,
+    head_dim: int = 32,
+) -> tuple[float, float]:
     """Matmul FLOPs of one train step doing only the real work (forward x3 for backward):
     (the whole step, the routed experts' part)."""
     t = batch * seq
@@ -120,8 +129,20 @@ def analytic_flops(batch: int, seq: int, vocab: int, d: int = 32, inter: int = 1
 
 
 def run_harness(steps: int, ragged: str, out: Path, cache: list[str]) -> dict:
-    args = [sys.executable, "-m", "canary", "run", "cpu", "--json", "--out", str(out), "--ragged-dot", ragged,
-            "--no-history", *cache]
+    args = [
+        sys.executable,
+        "-m",
+        "canary",
+        "run",
+        "cpu",
+        "--json",
+        "--out",
+        str(out),
+        "--ragged-dot",
+        ragged,
+        "--no-history",
+        *cache,
+    ]
     if steps != 200:
         args += ["--steps", str(steps)]
     t = time.perf_counter()
@@ -131,7 +152,9 @@ def run_harness(steps: int, ragged: str, out: Path, cache: list[str]) -> dict:
         sys.exit(f"canary run failed to run:\n{proc.stderr}")
     r = json.loads(proc.stdout)
     return {
-        "wall_s": wall, "verdict": r["verdict"], "final_loss": r["final_loss"],
+        "wall_s": wall,
+        "verdict": r["verdict"],
+        "final_loss": r["final_loss"],
         "compile_s": r["summary"].get("compile/seconds"),
         "median_step_s": r["summary"].get("throughput/median_step_seconds"),
         "tokens_per_s": r["summary"].get("throughput/tokens_per_second"),
@@ -140,7 +163,9 @@ def run_harness(steps: int, ragged: str, out: Path, cache: list[str]) -> dict:
 
 def run_bare(steps: int, ragged: str) -> dict:
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", BARE_LOOP, str(steps), ragged], env=BARE_ENV, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", BARE_LOOP, str(steps), ragged], env=BARE_ENV, capture_output=True, text=True
+    )
     wall = time.perf_counter() - t
     if proc.returncode:
         sys.exit(f"bare loop failed:\n{proc.stderr}")
@@ -175,9 +200,11 @@ def main() -> None:
         run_harness(opts.steps, opts.ragged_dot, Path(tmp), warm_cache)  # fill it (the same program: same steps)
         for i in range(opts.repeat):
             # alternate the order so neither side always runs on a warmer machine
-            pair = [lambda: harness.append(run_harness(opts.steps, opts.ragged_dot, Path(tmp), cold)),
-                    lambda: bare.append(run_bare(opts.steps, opts.ragged_dot))]
-            for f in (pair if i % 2 == 0 else pair[::-1]):
+            pair = [
+                lambda: harness.append(run_harness(opts.steps, opts.ragged_dot, Path(tmp), cold)),
+                lambda: bare.append(run_bare(opts.steps, opts.ragged_dot)),
+            ]
+            for f in pair if i % 2 == 0 else pair[::-1]:
                 f()
             warm.append(run_harness(opts.steps, opts.ragged_dot, Path(tmp), warm_cache))
 
@@ -196,35 +223,57 @@ def main() -> None:
     limit_s = flops_real / (gflops * 1e9)
     limit_small_s = flops_real / (gflops_small * 1e9)
     h_wall, b_wall = med(harness, "wall_s"), med(bare, "wall_s")
-    print(f"cpu lane, {opts.steps} steps of {batch}x{seq} tokens, ragged_dot={opts.ragged_dot}, "
-          f"{opts.repeat} run(s) each, medians\n")
+    print(
+        f"cpu lane, {opts.steps} steps of {batch}x{seq} tokens, ragged_dot={opts.ragged_dot}, "
+        f"{opts.repeat} run(s) each, medians\n"
+    )
     print(f"{'':28s}{'canary, cold':>16s}{'bare JAX loop':>16s}{'canary, warm':>16s}")
     print(f"{'time-to-verdict / wall (s)':28s}{h_wall:16.2f}{b_wall:16.2f}{med(warm, 'wall_s'):16.2f}")
-    print(f"{'compile (s)':28s}{med(harness, 'compile_s'):16.2f}{med(bare, 'compile_s'):16.2f}"
-          f"{med(warm, 'compile_s'):16.2f}")
-    print(f"{'median step (ms)':28s}{med(harness, 'median_step_s') * 1e3:16.1f}{med(bare, 'median_step_s') * 1e3:16.1f}"
-          f"{med(warm, 'median_step_s') * 1e3:16.1f}")
-    print(f"{'tokens/s':28s}{med(harness, 'tokens_per_s'):16,.0f}{tokens / med(bare, 'median_step_s'):16,.0f}"
-          f"{med(warm, 'tokens_per_s'):16,.0f}")
-    print(f"{'final loss':28s}{med(harness, 'final_loss'):16.4f}{med(bare, 'final_loss'):16.4f}"
-          f"{med(warm, 'final_loss'):16.4f}")
-    print(f"{'verdict':28s}{','.join(r['verdict'] for r in harness):>16s}{'':16s}"
-          f"{','.join(r['verdict'] for r in warm):>16s}")
+    print(
+        f"{'compile (s)':28s}{med(harness, 'compile_s'):16.2f}{med(bare, 'compile_s'):16.2f}"
+        f"{med(warm, 'compile_s'):16.2f}"
+    )
+    print(
+        f"{'median step (ms)':28s}{med(harness, 'median_step_s') * 1e3:16.1f}{med(bare, 'median_step_s') * 1e3:16.1f}"
+        f"{med(warm, 'median_step_s') * 1e3:16.1f}"
+    )
+    print(
+        f"{'tokens/s':28s}{med(harness, 'tokens_per_s'):16,.0f}{tokens / med(bare, 'median_step_s'):16,.0f}"
+        f"{med(warm, 'tokens_per_s'):16,.0f}"
+    )
+    print(
+        f"{'final loss':28s}{med(harness, 'final_loss'):16.4f}{med(bare, 'final_loss'):16.4f}"
+        f"{med(warm, 'final_loss'):16.4f}"
+    )
+    print(
+        f"{'verdict':28s}{','.join(r['verdict'] for r in harness):>16s}{'':16s}"
+        f"{','.join(r['verdict'] for r in warm):>16s}"
+    )
     print()
-    print(f"step FLOPs: {flops_real / 1e9:.2f} G analytic, real work ({flops_routed / 1e9:.2f} G of it in the routed "
-          f"experts); XLA's cost analysis counts {flops_xla / 1e9:.2f} G (with ragged_dot=grouped it counts padded tile "
-          f"rows; with xla, every expert for every row)")
+    print(
+        f"step FLOPs: {flops_real / 1e9:.2f} G analytic, real work ({flops_routed / 1e9:.2f} G of it in the routed "
+        f"experts); XLA's cost analysis counts {flops_xla / 1e9:.2f} G (with ragged_dot=grouped it counts padded tile "
+        f"rows; with xla, every expert for every row)"
+    )
     step = med(bare, "median_step_s")
-    print(f"matmul rate, float32, measured now: {gflops:.1f} GFLOP/s at 1024^3, {gflops_small:.1f} GFLOP/s at the "
-          f"expert MLP's shapes (2048x32x128 and back, chained in one program)")
-    print(f"FLOP limit of a step (analytic real work): {limit_s * 1e3:.1f} ms at the peak rate ({step / limit_s:.2f}x), "
-          f"{limit_small_s * 1e3:.1f} ms at the expert-shape rate ({step / limit_small_s:.2f}x)")
-    print(f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, "
-          f"{med(bare, 'page_faults_per_step'):,.0f} page faults "
-          f"per step (GLIBC_TUNABLES={BARE_ENV['GLIBC_TUNABLES']})")
+    print(
+        f"matmul rate, float32, measured now: {gflops:.1f} GFLOP/s at 1024^3, {gflops_small:.1f} GFLOP/s at the "
+        f"expert MLP's shapes (2048x32x128 and back, chained in one program)"
+    )
+    print(
+        f"FLOP limit of a step (analytic real work): {limit_s * 1e3:.1f} ms at the peak rate ({step / limit_s:.2f}x), "
+        f"{limit_small_s * 1e3:.1f} ms at the expert-shape rate ({step / limit_small_s:.2f}x)"
+    )
+    print(
+        f"bare loop: {med(bare, 'temp_mb'):.1f} MB of XLA scratch per step, "
+        f"{med(bare, 'page_faults_per_step'):,.0f} page faults "
+        f"per step (GLIBC_TUNABLES={BARE_ENV['GLIBC_TUNABLES']})"
+    )
     pairs = sorted(h["wall_s"] / b["wall_s"] for h, b in zip(harness, bare, strict=False))
-    print(f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x (medians' ratio); "
-          f"each alternating pair: {', '.join(f'{r:.3f}' for r in pairs)} (median {statistics.median(pairs):.3f}x)")
+    print(
+        f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x (medians' ratio); "
+        f"each alternating pair: {', '.join(f'{r:.3f}' for r in pairs)} (median {statistics.median(pairs):.3f}x)"
+    )
     print()
     for args in (["--help"], ["list"], ["gate", "--help"], ["history", "--help"], ["signature", "--help"]):
         secs, jax_loaded = startup(args)

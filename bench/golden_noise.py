@@ -33,9 +33,25 @@ GOLDEN_GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_second
 def run(out: Path, gates: str, env: dict[str, str], hogs: int = 0) -> dict:
     spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     try:
-            proc = subprocess.run([sys.executable, "-m", "canary", "run", "cpu", "--json", "--no-history", "--gates", gates,
-                               "--out", str(out)], cwd=ROOT, capture_output=True, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "canary",
+                "run",
+                "cpu",
+                "--json",
+                "--no-history",
+                "--gates",
+                gates,
+                "--out",
+                str(out),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        )
     finally:
         for h in spinning:
             h.kill()
@@ -54,12 +70,14 @@ def row(n: str, r: dict) -> tuple[str, bool, bool]:
     failed = any(g[k]["status"] == "FAIL" for k in GOLDEN_GATES if k in g)
     t = g.get("throughput", {})
     margin = t.get("margin")
-    line = (f"{n:>5} {r.get('verdict', '?'):5} median step {s.get('throughput/tokens_per_second', 0):7,.0f} tok/s, "
-            f"fastest {s.get('throughput/best_tokens_per_second', 0):7,.0f} (floor {t.get('threshold')}, margin "
-            f"{'—' if margin is None else f'{margin * 100:+.1f}%'}); "
-            f"step CPU {s.get('throughput/median_step_cpu_seconds', 0) * 1e3:5.1f} ms; "
-            f"quiet steps {s.get('throughput/quiet_steps', '?')}, others {s.get('throughput/others_share') or 0:.0%}, "
-            f"curve {g.get('loss_curve', {}).get('value')}  {statuses}")
+    line = (
+        f"{n:>5} {r.get('verdict', '?'):5} median step {s.get('throughput/tokens_per_second', 0):7,.0f} tok/s, "
+        f"fastest {s.get('throughput/best_tokens_per_second', 0):7,.0f} (floor {t.get('threshold')}, margin "
+        f"{'—' if margin is None else f'{margin * 100:+.1f}%'}); "
+        f"step CPU {s.get('throughput/median_step_cpu_seconds', 0) * 1e3:5.1f} ms; "
+        f"quiet steps {s.get('throughput/quiet_steps', '?')}, others {s.get('throughput/others_share') or 0:.0%}, "
+        f"curve {g.get('loss_curve', {}).get('value')}  {statuses}"
+    )
     return line, alarm, failed
 
 
@@ -86,9 +104,11 @@ def main() -> int:
         cpu = [s["throughput/median_step_cpu_seconds"] for s in ok]
         print(f"clean runs with an alarm: {alarms} of {args.runs}; with a FAIL: {fails}")
         if raw:
-            print(f"spread over clean runs (max/min): median step's tokens/s {max(raw) / min(raw):.3f}, fastest step's "
-                  f"(gated) {max(best) / min(best):.3f}, step CPU seconds {max(cpu) / min(cpu):.3f}; "
-                  f"median of the fastest step's tokens/s {statistics.median(best):,.0f}")
+            print(
+                f"spread over clean runs (max/min): median step's tokens/s {max(raw) / min(raw):.3f}, fastest step's "
+                f"(gated) {max(best) / min(best):.3f}, step CPU seconds {max(cpu) / min(cpu):.3f}; "
+                f"median of the fastest step's tokens/s {statistics.median(best):,.0f}"
+            )
         if args.slow:
             line, _, _ = row("slow", run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}, args.hogs))
             print(line)

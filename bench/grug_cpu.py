@@ -47,16 +47,24 @@ def main() -> int:
     t0 = time.perf_counter()
     import jax
     import jax.numpy as jnp
+
     t_jax = time.perf_counter() - t0
     from canary.config import get_lane, load_ferry
     from canary.run.spec import CacheSpec, build_spec
     from canary.workload import grug_model, stack
     from canary.workload.train import make_corpus
+
     t_lib = time.perf_counter() - t0 - t_jax
 
     ferry, _ = load_ferry("grug-moe-canary")
-    spec = build_spec(ferry, get_lane("cpu"), run_id="bench", out_dir=Path(os.devnull), cache=CacheSpec(mode="cold"),
-                      environ=os.environ)
+    spec = build_spec(
+        ferry,
+        get_lane("cpu"),
+        run_id="bench",
+        out_dir=Path(os.devnull),
+        cache=CacheSpec(mode="cold"),
+        environ=os.environ,
+    )
     ts = stack.make_train_step(spec)
     batches = make_corpus(spec).stream(args.steps + 1, spec.batch_size, spec.seq_len + 1)
     model, opt = ts.init(jax.random.PRNGKey(0))
@@ -99,8 +107,10 @@ def main() -> int:
         times = {name: _median_ms(fn, a, args.repeat) for name, (fn, a) in parts.items()}
     layers = cfg.num_layers
     in_step = {"attention": layers * times["attention"], "moe": layers * times["moe"], "loss": times["loss"]}
-    print(f"grug-moe-canary cpu lane: {spec.batch_size} x {spec.seq_len} tokens, {layers} layers, "
-          f"jax {jax.__version__} on {os.cpu_count()} CPUs, ragged_dot {stack.ragged_dot_choice()}")
+    print(
+        f"grug-moe-canary cpu lane: {spec.batch_size} x {spec.seq_len} tokens, {layers} layers, "
+        f"jax {jax.__version__} on {os.cpu_count()} CPUs, ragged_dot {stack.ragged_dot_choice()}"
+    )
     print(f"  import jax             {t_jax:7.2f} s")
     print(f"  import levanter/haliax {t_lib:7.2f} s")
     print(f"  trace the train step   {t_trace:7.2f} s")

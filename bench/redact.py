@@ -16,15 +16,25 @@ import time
 
 from canary.notify.redact import redact
 
-LINE = ("step 123 train/loss=5.7976 throughput/tokens_per_second=123456.7 compile 1.2s KeyError: 'x' "
-        "path=/home/ci/canary/workload/model.py:393 in expert_mlp\n")
-SECRETS = ("ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8 glpat-Ab3De6Gh9Jk2Mn5Pq8St AKIAIOSFODNN7EXAMPLE "
-           "WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567 hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh\n")
+LINE = (
+    "step 123 train/loss=5.7976 throughput/tokens_per_second=123456.7 compile 1.2s KeyError: 'x' "
+    "path=/home/ci/canary/workload/model.py:393 in expert_mlp\n"
+)
+SECRETS = (
+    "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8 glpat-Ab3De6Gh9Jk2Mn5Pq8St AKIAIOSFODNN7EXAMPLE "
+    "WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567 hf_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh\n"
+)
 HOSTILE = {
-    "A run": "A" * 1_000_000, "TOKEN run": "TOKEN" * 200_000, "long identifier": "X_" * 500_000 + "TOKEN",
-    "eyJ run": "eyJ" * 333_333, "%3D run": "%3D" * 333_333, "PEM headers": "-----BEGIN PRIVATE KEY-----" * 37_000,
-    "PEM without end": "-----BEGIN RSA PRIVATE KEY-----" + "A" * 1_000_000, "TOKEN= run": "TOKEN=" * 166_666,
-    "bearer run": "bearer " * 142_857, "netrc run": "machine password " * 58_823,
+    "A run": "A" * 1_000_000,
+    "TOKEN run": "TOKEN" * 200_000,
+    "long identifier": "X_" * 500_000 + "TOKEN",
+    "eyJ run": "eyJ" * 333_333,
+    "%3D run": "%3D" * 333_333,
+    "PEM headers": "-----BEGIN PRIVATE KEY-----" * 37_000,
+    "PEM without end": "-----BEGIN RSA PRIVATE KEY-----" + "A" * 1_000_000,
+    "TOKEN= run": "TOKEN=" * 166_666,
+    "bearer run": "bearer " * 142_857,
+    "netrc run": "machine password " * 58_823,
 }
 
 

@@ -37,8 +37,15 @@ def history(tmp: Path, runs: int, lanes: int) -> list:
                 run_dir = tmp / run_id
                 if n == runs - 1:
                     write_metrics(run_dir, steps=200)
-                out.append(passing(run_id, day, lane=lane, run_dir=str(run_dir),
-                                   summary={**SUMMARY, "throughput/tokens_per_second": 40000.0 + n}))
+                out.append(
+                    passing(
+                        run_id,
+                        day,
+                        lane=lane,
+                        run_dir=str(run_dir),
+                        summary={**SUMMARY, "throughput/tokens_per_second": 40000.0 + n},
+                    )
+                )
     return out
 
 
@@ -57,8 +64,10 @@ def main() -> None:
             records = history(Path(tmp), runs, args.lanes)
             t = time.perf_counter()
             html = render(records)
-            print(f"{args.lanes} lanes x {runs} runs: {time.perf_counter() - t:.2f} s, "
-                  f"{len(html.encode()) / 1024:.0f} KiB")
+            print(
+                f"{args.lanes} lanes x {runs} runs: {time.perf_counter() - t:.2f} s, "
+                f"{len(html.encode()) / 1024:.0f} KiB"
+            )
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-TRACER = r'''
+TRACER = r"""
 import atexit, json, os, sys, time
 _out = os.environ.get("CANARY_BREAKDOWN_TRACE")
 if _out:
@@ -80,23 +80,50 @@ if _out:
                                 "cpu_s": cpu.user + cpu.system}) + "\n")
 
     atexit.register(_write)
-'''
+"""
 
-STAGES = ("cli start + imports", "parent before launch", "child start + imports", "child setup", "compile",
-          "steps", "child after training", "child exit -> parent", "parent after training", "parent after result")
+STAGES = (
+    "cli start + imports",
+    "parent before launch",
+    "child start + imports",
+    "child setup",
+    "compile",
+    "steps",
+    "child after training",
+    "child exit -> parent",
+    "parent after training",
+    "parent after result",
+)
 
 
-def one_run(lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty: bool = False,
-            root: Path = ROOT) -> dict:
+def one_run(
+    lane: str, steps: int, extra: list[str], tmp: Path, trace: bool, tty: bool = False, root: Path = ROOT
+) -> dict:
     out = tmp / f"runs-{time.time_ns()}"
     trace_file = tmp / "trace.jsonl"
     trace_file.unlink(missing_ok=True)
-    env = {**os.environ, "JAX_PLATFORMS": "cpu",
-           "PYTHONPATH": os.pathsep.join(p for p in (str(root), str(tmp) if trace else "") if p)}
+    env = {
+        **os.environ,
+        "JAX_PLATFORMS": "cpu",
+        "PYTHONPATH": os.pathsep.join(p for p in (str(root), str(tmp) if trace else "") if p),
+    }
     if trace:
         env["CANARY_BREAKDOWN_TRACE"] = str(trace_file)
-    args = [sys.executable, "-m", "canary", "run", lane, "--cold", "--steps", str(steps), "--no-history",
-            *([] if tty else ["--json"]), "--out", str(out), *extra]
+    args = [
+        sys.executable,
+        "-m",
+        "canary",
+        "run",
+        lane,
+        "--cold",
+        "--steps",
+        str(steps),
+        "--no-history",
+        *([] if tty else ["--json"]),
+        "--out",
+        str(out),
+        *extra,
+    ]
     if tty:  # in a pseudo-terminal, as a person runs it: the progress bar and the table are drawn
         args = ["script", "-qec", shlex.join(args), "/dev/null"]
     t0 = time.time()
@@ -156,7 +183,8 @@ def main() -> None:
         for i in range(opts.repeat):
             for root in checkouts if i % 2 == 0 else checkouts[::-1]:  # neither always on a warmer machine
                 (traced if root == ROOT else other).append(
-                    one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=True, tty=opts.tty, root=root))
+                    one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=True, tty=opts.tty, root=root)
+                )
             if opts.no_trace:
                 plain.append(one_run(opts.lane, opts.steps, opts.extra, tmp_p, trace=False, tty=opts.tty))
     load1 = os.getloadavg()[0]
@@ -166,8 +194,10 @@ def main() -> None:
         return statistics.median(vals) if vals else float("nan")
 
     how = "in a pseudo-terminal" if opts.tty else "--json"
-    print(f"`canary run {opts.lane} --cold --steps {opts.steps} --no-history {how} {' '.join(opts.extra)}`".rstrip()
-          + f", {opts.repeat} run(s), medians; load average {load0:.2f} at the start, {load1:.2f} at the end\n")
+    print(
+        f"`canary run {opts.lane} --cold --steps {opts.steps} --no-history {how} {' '.join(opts.extra)}`".rstrip()
+        + f", {opts.repeat} run(s), medians; load average {load0:.2f} at the start, {load1:.2f} at the end\n"
+    )
     if other:
         print(f"  {'':26s}{'--against':>10s}{'this checkout':>16s}")
         for key in (*STAGES, "wall", "parent cpu", "child cpu"):
@@ -179,14 +209,23 @@ def main() -> None:
         total += m
         print(f"  {stage:26s}{m:8.2f} s   (" + ", ".join(f"{r[stage]:.2f}" for r in traced) + ")")
     print(f"  {'sum of the medians':26s}{total:8.2f} s")
-    print(f"  {'wall (median)':26s}{med(traced, 'wall'):8.2f} s   (" + ", ".join(f"{r['wall']:.2f}" for r in traced) + ")")
+    print(
+        f"  {'wall (median)':26s}{med(traced, 'wall'):8.2f} s   (" + ", ".join(f"{r['wall']:.2f}" for r in traced) + ")"
+    )
     print(f"  {'of which parent teardown':26s}{med(traced, 'parent exit'):8.2f} s   (after its atexit handlers)")
-    print(f"  CPU seconds (user + system): harness {med(traced, 'parent cpu'):.2f}, "
-          f"workload {med(traced, 'child cpu'):.2f}")
-    print(f"  median step {med(traced, 'median step') * 1e3:.1f} ms; verdicts {', '.join(r['verdict'] for r in traced)}")
+    print(
+        f"  CPU seconds (user + system): harness {med(traced, 'parent cpu'):.2f}, "
+        f"workload {med(traced, 'child cpu'):.2f}"
+    )
+    print(
+        f"  median step {med(traced, 'median step') * 1e3:.1f} ms; verdicts {', '.join(r['verdict'] for r in traced)}"
+    )
     if plain:
-        print(f"\n  wall without the tracer    {med(plain, 'wall'):8.2f} s   (" +
-              ", ".join(f"{r['wall']:.2f}" for r in plain) + ")")
+        print(
+            f"\n  wall without the tracer    {med(plain, 'wall'):8.2f} s   ("
+            + ", ".join(f"{r['wall']:.2f}" for r in plain)
+            + ")"
+        )
 
 
 if __name__ == "__main__":

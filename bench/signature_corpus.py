@@ -35,8 +35,10 @@ def main() -> None:
     def now(name: str) -> str:
         return sigs[name].fingerprint
 
-    for label, part in (("corpus before #28", lambda e: e.get("issue") != 28), ("pairs added by #28",
-                                                                                 lambda e: e.get("issue") == 28)):
+    for label, part in (
+        ("corpus before #28", lambda e: e.get("issue") != 28),
+        ("pairs added by #28", lambda e: e.get("issue") == 28),
+    ):
         same = [g for g in index["same"] if part(g)]
         pairs = [(g, g["logs"][0], n) for g in same for n in g["logs"][1:]]
         diff = [d for d in index["different"] if part(d)]
@@ -44,8 +46,10 @@ def main() -> None:
         for key, fn in (("before", before), ("now", now)):
             matched = sum(fn(a) == fn(b) for _, a, b in pairs)
             apart = sum(fn(d["logs"][0]) != fn(d["logs"][1]) for d in diff)
-            print(f"  {key:6} same failure, one fingerprint: {matched:>3} of {len(pairs)}   "
-                  f"look-alikes apart: {apart:>3} of {len(diff)}")
+            print(
+                f"  {key:6} same failure, one fingerprint: {matched:>3} of {len(pairs)}   "
+                f"look-alikes apart: {apart:>3} of {len(diff)}"
+            )
         grouped = sum(sigs[a].group == sigs[b].group for _, a, b in pairs)
         print(f"  now    same failure, one group:       {grouped:>3} of {len(pairs)}")
         for g, a, b in pairs:

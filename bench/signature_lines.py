@@ -29,9 +29,16 @@ STYLES = {
     "glog": lambda i: f"I0828 03:15:02.123456  4242 train.py:123] step {i} loss={5 + 1 / (i + 1):.4f}",
     "ray+actions": lambda i: f"2026-08-27T03:15:02.1234567Z (pid=42) step {i} loss={5 + 1 / (i + 1):.3f}",
     "logging": lambda i: f"INFO:levanter.trainer:step {i} loss {5 + 1 / (i + 1):.4f} mfu 0.31",
-    "mixed": lambda i: (STYLES["plain"], STYLES["glog"], STYLES["ray+actions"], STYLES["logging"],
-                        lambda j: "W0828 03:15:02.1 42 xla_bridge.py:889] An NVIDIA GPU may be present on this "
-                                  "machine, but a CUDA-enabled jaxlib is not installed.")[i % 5](i),
+    "mixed": lambda i: (
+        STYLES["plain"],
+        STYLES["glog"],
+        STYLES["ray+actions"],
+        STYLES["logging"],
+        lambda j: (
+            "W0828 03:15:02.1 42 xla_bridge.py:889] An NVIDIA GPU may be present on this "
+            "machine, but a CUDA-enabled jaxlib is not installed."
+        ),
+    )[i % 5](i),
 }
 
 
@@ -53,8 +60,10 @@ def main() -> None:
             t = time.perf_counter()
             sig = extract(text)
             times.append(time.perf_counter() - t)
-        print(f"{style:12} {len(text) / 2**20:5.1f} MB   median {statistics.median(times):6.3f} s   "
-              f"min {min(times):6.3f} s   -> {sig.exception if sig else None}")
+        print(
+            f"{style:12} {len(text) / 2**20:5.1f} MB   median {statistics.median(times):6.3f} s   "
+            f"min {min(times):6.3f} s   -> {sig.exception if sig else None}"
+        )
 
 
 if __name__ == "__main__":

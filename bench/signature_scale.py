@@ -24,8 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from canary.signature import extract, normalize, read_window  # noqa: E402
 
-ERROR = ("jaxlib._jax.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
-         "58004733952 bytes.\n")
+ERROR = "jaxlib._jax.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 58004733952 bytes.\n"
 
 
 def timed(fn):
@@ -43,14 +42,18 @@ def bench_normalize(sizes):
         text = path_like(n)
         _, capped = timed(lambda text=text: normalize(text))
         _, whole = timed(lambda text=text: normalize(text, limit=len(text)))
-        print(f"normalize  {n // 1024:>6} KB of path-like characters   {capped * 1000:8.1f} ms capped, "
-              f"{whole * 1000:8.1f} ms uncapped")
+        print(
+            f"normalize  {n // 1024:>6} KB of path-like characters   {capped * 1000:8.1f} ms capped, "
+            f"{whole * 1000:8.1f} ms uncapped"
+        )
 
 
 def bench_single_line(mb: int):
     text = "x" * 40 + "/opt/data/" * (mb * 1024 * 1024 // 10) + "\n" + ERROR
     sig, s = timed(lambda: extract(text))
-    print(f"extract    {mb:>6} MB single-line log + error line       {s:8.2f} s   -> {sig.exception}: {sig.message[:40]}")
+    print(
+        f"extract    {mb:>6} MB single-line log + error line       {s:8.2f} s   -> {sig.exception}: {sig.message[:40]}"
+    )
 
 
 def read_and_extract(path: str) -> None:
@@ -78,7 +81,7 @@ def bench_file(mb: int):
             n = mb * 1024 * 1024 // len(line)
             for i in range(n):
                 if i == n // 2:
-                    f.write("Traceback (most recent call last):\n  File \"/x/train.py\", line 3, in step\n" + ERROR)
+                    f.write('Traceback (most recent call last):\n  File "/x/train.py", line 3, in step\n' + ERROR)
                 f.write(line)
         size = path.stat().st_size / 2**20
 
@@ -88,9 +91,11 @@ def bench_file(mb: int):
 
         base = child("")  # the interpreter and canary.signature alone
         s, rss, exc = child(str(path))
-        print(f"read+extract {size:>5.0f} MB file, error in the middle    {float(s):8.2f} s   "
-              f"peak RSS {float(rss):.0f} MiB "
-              f"(the interpreter alone: {float(base[1]):.0f} MiB) -> {exc}")
+        print(
+            f"read+extract {size:>5.0f} MB file, error in the middle    {float(s):8.2f} s   "
+            f"peak RSS {float(rss):.0f} MiB "
+            f"(the interpreter alone: {float(base[1]):.0f} MiB) -> {exc}"
+        )
 
 
 def main():

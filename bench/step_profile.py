@@ -88,8 +88,9 @@ def build(label: str, backend: str | None, tile: int | None, variant: str | None
     from canary.workload.train import make_corpus, make_train_step
 
     ferry, _ = load_ferry("moe-canary")
-    spec = build_spec(ferry, get_lane("cpu"), run_id="profile", out_dir=Path(tempfile.gettempdir()), steps=200,
-                      environ=os.environ)
+    spec = build_spec(
+        ferry, get_lane("cpu"), run_id="profile", out_dir=Path(tempfile.gettempdir()), steps=200, environ=os.environ
+    )
     original = model.moe
     if variant:
         model.moe = _variant_moe(variant)
@@ -105,8 +106,15 @@ def build(label: str, backend: str | None, tile: int | None, variant: str | None
         compile_s = time.perf_counter() - t
     finally:
         model.moe = original
-    return {"label": label, "compiled": compiled, "state": [params, opt], "bias": ts.bias, "batch": batch,
-            "compile_s": compile_s, "durations": []}
+    return {
+        "label": label,
+        "compiled": compiled,
+        "state": [params, opt],
+        "bias": ts.bias,
+        "batch": batch,
+        "compile_s": compile_s,
+        "durations": [],
+    }
 
 
 def run_steps(c: dict, n: int) -> None:
@@ -152,8 +160,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--backend", action="append", default=[], help="another ragged_dot backend (repeatable)")
     ap.add_argument("--tile", type=int, action="append", default=[], help="the grouped backend's row tile (repeatable)")
-    ap.add_argument("--options", action="append", default=[], metavar="KEY=VALUE[,KEY=VALUE]",
-                    help="expert matmul backend options for one more configuration (repeatable)")
+    ap.add_argument(
+        "--options",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE[,KEY=VALUE]",
+        help="expert matmul backend options for one more configuration (repeatable)",
+    )
     ap.add_argument("--variant", choices=["dense", "none"], action="append", default=[])
     ap.add_argument("--rounds", type=int, default=12, help="interleaved rounds of 8 steps per configuration")
     ap.add_argument("--steps", type=int, default=5, help="steps under the profiler")
@@ -171,12 +184,16 @@ def main() -> None:
     for _ in range(opts.rounds):
         for c in configs:
             run_steps(c, 8)
-    print(f"train step, cpu lane, {opts.rounds} interleaved rounds of 8 steps "
-          f"(GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')})")
+    print(
+        f"train step, cpu lane, {opts.rounds} interleaved rounds of 8 steps "
+        f"(GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '')})"
+    )
     for c in configs:
         d = c["durations"]
-        print(f"  {c['label']:28s} median {statistics.median(d) * 1e3:6.1f} ms   "
-              f"p25 {statistics.quantiles(d, n=4)[0] * 1e3:6.1f} ms   compile {c['compile_s']:.2f} s")
+        print(
+            f"  {c['label']:28s} median {statistics.median(d) * 1e3:6.1f} ms   "
+            f"p25 {statistics.quantiles(d, n=4)[0] * 1e3:6.1f} ms   compile {c['compile_s']:.2f} s"
+        )
     totals, total = profile_by_scope(configs[0], opts.steps)
     print(f"\nXLA operation time per step of '{configs[0]['label']}', by scope (both threads: {total:.1f} ms)")
     for scope, ms in sorted(totals.items(), key=lambda kv: -kv[1]):

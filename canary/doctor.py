@@ -19,17 +19,19 @@ import secrets
 import shutil
 import sys
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from datetime import UTC
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from canary import extras, git
-from canary.history import queries
-from canary.run import compile_cache
 from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
+from canary.history import queries
 from canary.record import RunRecord
+from canary.run import compile_cache
 
 CHECKS = ("packages", "cache", "history", "launcher", "github", "git")
 PROBE_S = 5.0  # the longest any one check may wait on the network (gcsfs alone retries for most of a minute)
@@ -91,8 +93,12 @@ def check_packages(lane: Lane, cache_dir: str | None, history: str, stack: str |
     if not needs:
         return Check("packages", True, "the default install is all this lane needs")
     if gone:
-        return Check("packages", False, "; ".join(f"{n.what} needs {', '.join(m)}" for n, m in gone),
-                     "; ".join(dict.fromkeys(n.fix() for n, _ in gone)))
+        return Check(
+            "packages",
+            False,
+            "; ".join(f"{n.what} needs {', '.join(m)}" for n, m in gone),
+            "; ".join(dict.fromkeys(n.fix() for n, _ in gone)),
+        )
     return Check("packages", True, "importable: " + ", ".join(f"{n.what} ({', '.join(n.modules)})" for n in needs))
 
 
@@ -126,9 +132,13 @@ def check_cache(lane: Lane, cache_dir: str | None) -> Check:
                 probe.write_bytes(b"canary doctor probe")
                 probe.unlink()
         except Exception as e:  # noqa: BLE001 - whatever keeps JAX from writing there
-            return Check("cache", False, f"{directory}: could not write a probe object: {_error(e)}",
-                         "give the runner's service account write access to the bucket (roles/storage.objectUser), "
-                         "or pass --cache-dir with a reachable location, or run --cold")
+            return Check(
+                "cache",
+                False,
+                f"{directory}: could not write a probe object: {_error(e)}",
+                "give the runner's service account write access to the bucket (roles/storage.objectUser), "
+                "or pass --cache-dir with a reachable location, or run --cold",
+            )
         return Check("cache", True, f"{directory}: wrote and deleted a probe object")
     path = Path(directory).expanduser()
     if not path.exists():
@@ -148,15 +158,18 @@ def check_cache(lane: Lane, cache_dir: str | None) -> Check:
 def check_history(location: str, lane: str, ferry: str) -> tuple[Check, list[RunRecord] | None]:
     """The store answers a read of the series' recent runs (``lane``, ``ferry``) and takes a probe
     write; returns the runs too (the git check reaches back to the series' last pass)."""
+    from datetime import datetime, timedelta
+
     from canary.history import backend
     from canary.notify.facts import HISTORY_DAYS
-    from datetime import datetime, timedelta, timezone
 
-    fix = ("check --history (or CANARY_HISTORY) and the runner's credentials: the service account needs "
-           "to read and write objects under the prefix")
+    fix = (
+        "check --history (or CANARY_HISTORY) and the runner's credentials: the service account needs "
+        "to read and write objects under the prefix"
+    )
     try:
         store = backend(location)
-        since = (datetime.now(timezone.utc) - timedelta(days=HISTORY_DAYS)).date()
+        since = (datetime.now(UTC) - timedelta(days=HISTORY_DAYS)).date()
         records = [r for r in store.records(lane=lane, since=since) if r.ferry == ferry]
         probed = store.probe()
     except Exception as e:  # noqa: BLE001 - unreachable, unauthenticated, not installed: all a failed check
@@ -173,10 +186,14 @@ def check_launcher(lane: Lane, ray_address: str | None) -> Check:
         exe = (lane.launcher.command or [""])[0]
         found = shutil.which(exe)
         if not found:
-            return Check("launcher", False, f"command: {exe!r} is not on PATH",
-                         f"install the site's job CLI ({exe}) on this machine, or fix launcher.command")
+            return Check(
+                "launcher",
+                False,
+                f"command: {exe!r} is not on PATH",
+                f"install the site's job CLI ({exe}) on this machine, or fix launcher.command",
+            )
         return Check("launcher", True, f"command: {exe} is {found}")
-    from canary.launchers.ray import resolve_address, require_setup
+    from canary.launchers.ray import require_setup, resolve_address
 
     try:
         address = require_setup(lane.name, resolve_address(ray_address, dict(os.environ), lane.launcher.address))
@@ -185,13 +202,26 @@ def check_launcher(lane: Lane, ray_address: str | None) -> Check:
         client = JobSubmissionClient(address)  # asks the job server for its version
         version = client.get_version() if hasattr(client, "get_version") else "?"
     except CanaryError as e:
-        return Check("launcher", False, str(e), "pass --ray-address URL or set RAY_ADDRESS (the repository "
-                                                "variable RAY_ADDRESS in the workflow); install the lanes extra")
+        return Check(
+            "launcher",
+            False,
+            str(e),
+            "pass --ray-address URL or set RAY_ADDRESS (the repository "
+            "variable RAY_ADDRESS in the workflow); install the lanes extra",
+        )
     except Exception as e:  # noqa: BLE001 - the cluster did not answer
-        return Check("launcher", False, f"ray: the job server at {address} did not answer: {_error(e)}",
-                     "check that the Ray head is up and that its dashboard port (8265) is reachable from here")
-    return Check("launcher", True, f"ray: the job server at {address} answers (Jobs API {version}); "
-                                   f"entrypoint resources {lane.launcher.resources or 'none'}")
+        return Check(
+            "launcher",
+            False,
+            f"ray: the job server at {address} did not answer: {_error(e)}",
+            "check that the Ray head is up and that its dashboard port (8265) is reachable from here",
+        )
+    return Check(
+        "launcher",
+        True,
+        f"ray: the job server at {address} answers (Jobs API {version}); "
+        f"entrypoint resources {lane.launcher.resources or 'none'}",
+    )
 
 
 def check_github(notify: str | None, repo: str | None) -> Check:
@@ -202,54 +232,85 @@ def check_github(notify: str | None, repo: str | None) -> Check:
     if not repo:
         return Check("github", False, "no repository to notify", "pass --repo OWNER/NAME or set GITHUB_REPOSITORY")
     if not os.environ.get("GITHUB_TOKEN"):
-        return Check("github", False, "GITHUB_TOKEN is not set",
-                     "set GITHUB_TOKEN (in GitHub Actions: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }} with "
-                     "permissions issues: write)")
+        return Check(
+            "github",
+            False,
+            "GITHUB_TOKEN is not set",
+            "set GITHUB_TOKEN (in GitHub Actions: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }} with "
+            "permissions issues: write)",
+        )
     try:
         gh = GitHubClient.from_env(repo, retry=RetryPolicy(attempts=2, base_s=0.5))
         gh.request("GET", f"/repos/{repo}/issues", query={"labels": "canary", "state": "open", "per_page": 1})
     except CanaryError as e:
         return Check("github", False, str(e), "pass --repo OWNER/NAME")
     except GitHubError as e:
-        return Check("github", False, f"{repo}: {e}",
-                     "check that the token may read and write the repository's issues (issues: write) and "
-                     "GITHUB_API_URL")
+        return Check(
+            "github",
+            False,
+            f"{repo}: {e}",
+            "check that the token may read and write the repository's issues (issues: write) and GITHUB_API_URL",
+        )
     return Check("github", True, f"{repo}: the token reads its canary issues at {gh.api_url}")
 
 
-def check_git(checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github",
-              ferry: str | None = None) -> Check:
+def check_git(
+    checkout: str, lane: str, records: list[RunRecord] | None, notify: str | None = "github", ferry: str | None = None
+) -> Check:
     """The checkout a failure's regression window is read from. Outside one, only a run that
     tells GitHub is missing something (its issue would name no commits)."""
     head = git.head_commit(checkout)
     fix_checkout = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
     if head is None:
-        detail = f"{os.path.abspath(checkout)} is not a git checkout: runs get no commit and failures no regression window"
+        detail = (
+            f"{os.path.abspath(checkout)} is not a git checkout: runs get no commit and failures no regression window"
+        )
         if notify is None:
             return Check("git", True, detail + " (needed only where a run tells GitHub: --notify github)", fix_checkout)
         return Check("git", False, detail, fix_checkout)
     shallow = git.is_shallow(checkout)
     if records is None:
-        return Check("git", not shallow, f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
-                                         "pass is unknown (the history could not be read)",
-                     "" if not shallow else fix_checkout)
+        return Check(
+            "git",
+            not shallow,
+            f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
+            "pass is unknown (the history could not be read)",
+            "" if not shallow else fix_checkout,
+        )
     lp = queries.last_pass(records, lane, ferry=ferry)
     series = f"{lane}/{ferry}" if ferry else lane
     if lp is None or not lp.commit:
-        return Check("git", True, f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
-                                  "so the window has nothing to reach back to")
+        return Check(
+            "git",
+            True,
+            f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
+            "so the window has nothing to reach back to",
+        )
     if git.has_commit(lp.commit, checkout):
-        return Check("git", True, f"HEAD {head[:12]}; the last pass's commit {lp.commit[:12]} ({lp.run_id}) is "
-                                  "in the checkout")
+        return Check(
+            "git", True, f"HEAD {head[:12]}; the last pass's commit {lp.commit[:12]} ({lp.run_id}) is in the checkout"
+        )
     if not shallow:
-        return Check("git", False, f"the last pass's commit {lp.commit[:12]} ({lp.run_id}) is not in this "
-                                   "(full) checkout: rewritten history, or another repository",
-                     "fetch the branch the lane ran from (git fetch origin)")
+        return Check(
+            "git",
+            False,
+            f"the last pass's commit {lp.commit[:12]} ({lp.run_id}) is not in this "
+            "(full) checkout: rewritten history, or another repository",
+            "fetch the branch the lane ran from (git fetch origin)",
+        )
     if not git.remote_answers(checkout):
-        return Check("git", False, f"shallow checkout without the last pass's commit {lp.commit[:12]}, and no "
-                                   "remote answers to fetch it from", fix_checkout)
-    return Check("git", True, f"HEAD {head[:12]}; shallow, without the last pass's commit {lp.commit[:12]}: the "
-                              f"regression window fetches history from {git.remote(checkout)} (which answers) until it is there")
+        return Check(
+            "git",
+            False,
+            f"shallow checkout without the last pass's commit {lp.commit[:12]}, and no remote answers to fetch it from",
+            fix_checkout,
+        )
+    return Check(
+        "git",
+        True,
+        f"HEAD {head[:12]}; shallow, without the last pass's commit {lp.commit[:12]}: the "
+        f"regression window fetches history from {git.remote(checkout)} (which answers) until it is there",
+    )
 
 
 def bounded(name: str, probe: Callable[[], Any], fallback: Any = None, seconds: float = PROBE_S) -> Any:
@@ -271,8 +332,12 @@ def bounded(name: str, probe: Callable[[], Any], fallback: Any = None, seconds: 
         raise failed[0]
     if box:
         return box[0]
-    late = Check(name, False, f"no answer within {seconds:g} s (unreachable, or retrying)",
-                 "check the network path and the credentials from this machine; the run itself would wait as long")
+    late = Check(
+        name,
+        False,
+        f"no answer within {seconds:g} s (unreachable, or retrying)",
+        "check the network path and the credentials from this machine; the run itself would wait as long",
+    )
     return late if fallback is None else fallback(late)
 
 
@@ -296,8 +361,9 @@ def diagnose(opts: DoctorOptions) -> Report:
     report.checks.append(check_packages(lane, cache_dir, history, getattr(loaded, "stack", None)))
     # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
     report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
-    history_check, records = bounded("history", lambda: check_history(history, lane.name, ferry),
-                                     lambda late: (late, None))
+    history_check, records = bounded(
+        "history", lambda: check_history(history, lane.name, ferry), lambda late: (late, None)
+    )
     report.checks.append(history_check)
     report.checks.append(bounded("launcher", lambda: check_launcher(lane, opts.ray_address)))
     report.checks.append(bounded("github", lambda: check_github(opts.notify, repo)))

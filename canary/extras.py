@@ -10,8 +10,9 @@ costs nothing at startup.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from canary.errors import ConfigError
 

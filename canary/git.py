@@ -33,8 +33,12 @@ class Commit:
 
 
 def git(cwd: str | Path, *args: str, check: bool = False, timeout: float = 120) -> subprocess.CompletedProcess:
-    p = subprocess.run(["git", "-c", "advice.detachedHead=false", "-C", str(cwd), *args], capture_output=True,
-                       text=True, timeout=timeout)
+    p = subprocess.run(
+        ["git", "-c", "advice.detachedHead=false", "-C", str(cwd), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if check and p.returncode != 0:
         raise CanaryError(f"git {' '.join(args)} failed in {cwd}: {p.stderr.strip() or p.stdout.strip()}")
     return p
@@ -119,7 +123,9 @@ def deepen_to(sha: str, repo: str = ".", since: str | None = None) -> list[str]:
             p = git(repo, "fetch", "--quiet", "--no-tags", flag, remote_, timeout=600)
         except (OSError, subprocess.SubprocessError) as e:
             raise ConfigError(f"git fetch {flag} {remote_} in {repo} failed: {e}") from None
-        done.append(f"git fetch {flag} {remote_}" + ("" if p.returncode == 0 else f" (failed: {p.stderr.strip()[:200]})"))
+        done.append(
+            f"git fetch {flag} {remote_}" + ("" if p.returncode == 0 else f" (failed: {p.stderr.strip()[:200]})")
+        )
         if has_commit(sha, repo) or not is_shallow(repo):
             break
     if not has_commit(sha, repo):
@@ -127,8 +133,9 @@ def deepen_to(sha: str, repo: str = ".", since: str | None = None) -> list[str]:
     return done
 
 
-def commits_between(good: str, bad: str, repo: str = ".", deepen: bool = False,
-                    since: str | None = None) -> list[Commit]:
+def commits_between(
+    good: str, bad: str, repo: str = ".", deepen: bool = False, since: str | None = None
+) -> list[Commit]:
     """Commits reachable from ``bad`` but not from ``good`` (``good..bad``), newest first, each
     with the paths it touched. With ``deepen``, a shallow checkout first fetches history back to
     ``good`` (see :func:`deepen_to`; ``since`` is ``good``'s date, when known). Bad input (an
@@ -136,8 +143,16 @@ def commits_between(good: str, bad: str, repo: str = ".", deepen: bool = False,
     if deepen:
         deepen_to(good, repo, since)
     try:
-        p = git(repo, "log", "--no-color", "--name-only", f"--format={_RS}%H{_US}%an{_US}%aI{_US}%s",
-                f"{good}..{bad}", "--", timeout=60)
+        p = git(
+            repo,
+            "log",
+            "--no-color",
+            "--name-only",
+            f"--format={_RS}%H{_US}%an{_US}%aI{_US}%s",
+            f"{good}..{bad}",
+            "--",
+            timeout=60,
+        )
     except (OSError, subprocess.SubprocessError) as e:
         raise ConfigError(f"cannot run git in {repo}: {e}") from None
     if p.returncode != 0:
@@ -166,11 +181,13 @@ def committed_text(path: Path, rev: str = "HEAD") -> str | None:
     """A file as committed at ``rev`` (None: not in git, or not committed there)."""
     path = Path(path).resolve()
     try:
-        top = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True,
-                             text=True, check=True).stdout.strip()
+        top = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"], cwd=path.parent, capture_output=True, text=True, check=True
+        ).stdout.strip()
         rel = path.relative_to(Path(top).resolve())
-        return subprocess.run(["git", "show", f"{rev}:{rel.as_posix()}"], cwd=top, capture_output=True, text=True,
-                              check=True).stdout
+        return subprocess.run(
+            ["git", "show", f"{rev}:{rel.as_posix()}"], cwd=top, capture_output=True, text=True, check=True
+        ).stdout
     except (OSError, ValueError, subprocess.CalledProcessError):
         return None
 

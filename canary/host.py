@@ -53,4 +53,4 @@ def older_isas(native: str | None) -> list[str]:
     """The x86 tiers below ``native``, newest first (what XLA can be told to stay within)."""
     if native not in X86_ISAS:
         return []
-    return list(reversed(X86_ISAS[:X86_ISAS.index(native)]))
+    return list(reversed(X86_ISAS[: X86_ISAS.index(native)]))

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Callable
+from typing import Any
 
 # What an id that becomes a file or folder name may hold: no separator, no "..", no control.
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=-]{0,199}")
@@ -23,8 +24,9 @@ def check_id(value: Any, what: str) -> str:
     """``value`` when it is safe as one path component; otherwise ValueError naming ``what``."""
     if not isinstance(value, str) or not _SAFE_ID.fullmatch(value) or ".." in value:
         shown = repr(value)[:80] if isinstance(value, str) else f"a JSON {type(value).__name__}"
-        raise ValueError(f"{what} {shown} is not a safe id (letters, digits and ._:+=- only, no '..', "
-                         "at most 200 characters)")
+        raise ValueError(
+            f"{what} {shown} is not a safe id (letters, digits and ._:+=- only, no '..', at most 200 characters)"
+        )
     return value
 
 
@@ -46,7 +48,7 @@ class Signature:
     legacy: list[str] = field(default_factory=list)  # fingerprints this failure had by earlier rules
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any] | None) -> "Signature | None":
+    def from_dict(cls, d: dict[str, Any] | None) -> Signature | None:
         if not d:
             return None
         d = dict(d)
@@ -93,7 +95,7 @@ class Attempt:
         return cache_read_errors(self.cache)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Attempt":
+    def from_dict(cls, d: dict[str, Any]) -> Attempt:
         d = dict(d)
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
@@ -162,20 +164,31 @@ class RunRecord:
         """Whether any attempt of the run (or the run's own facts) logged a cache read failure."""
         return any(a.cache_read_errors() for a in self.attempts) or bool(cache_read_errors(self.cache))
 
-    def scrubbed(self, scrub: Callable[[str], str]) -> "RunRecord":
+    def scrubbed(self, scrub: Callable[[str], str]) -> RunRecord:
         """This record with ``scrub`` (e.g. secret redaction) applied to every text that came from
         outside: errors, details, signatures, summary and context values. Ids, paths and
         fingerprints are canary's own and stay as they are."""
         return replace(
-            self, error=_scrub(self.error, scrub), signature=_scrub_signature(self.signature, scrub),
-            attempts=[replace(a, error=_scrub(a.error, scrub), detail=_scrub(a.detail, scrub),
-                              signature=_scrub_signature(a.signature, scrub), cache=_scrub(a.cache, scrub))
-                      for a in self.attempts],
-            summary=_scrub(self.summary, scrub), context=_scrub(self.context, scrub), cache=_scrub(self.cache, scrub),
+            self,
+            error=_scrub(self.error, scrub),
+            signature=_scrub_signature(self.signature, scrub),
+            attempts=[
+                replace(
+                    a,
+                    error=_scrub(a.error, scrub),
+                    detail=_scrub(a.detail, scrub),
+                    signature=_scrub_signature(a.signature, scrub),
+                    cache=_scrub(a.cache, scrub),
+                )
+                for a in self.attempts
+            ],
+            summary=_scrub(self.summary, scrub),
+            context=_scrub(self.context, scrub),
+            cache=_scrub(self.cache, scrub),
         )
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "RunRecord":
+    def from_dict(cls, d: dict[str, Any]) -> RunRecord:
         d = dict(d)
         check_id(d.get("run_id"), "run_id")  # it names files: a spool entry, a run directory
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
@@ -266,8 +279,13 @@ def _scrub(v: Any, scrub: Callable[[str], str]) -> Any:
 def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Signature | None:
     if sig is None:
         return None
-    return replace(sig, exception=_scrub(sig.exception, scrub), message=scrub(sig.message),
-                   frames=[scrub(f) for f in sig.frames], excerpt=scrub(sig.excerpt))
+    return replace(
+        sig,
+        exception=_scrub(sig.exception, scrub),
+        message=scrub(sig.message),
+        frames=[scrub(f) for f in sig.frames],
+        excerpt=scrub(sig.excerpt),
+    )
 
 
 def as_float(v: Any) -> float | None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from rich import box
 from rich.console import Console
@@ -29,14 +30,28 @@ def fold_skips(gates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: list[list[dict[str, Any]]] = []
     for g in gates:
         prev = groups[-1][-1] if groups else None
-        if (prev and g["status"] == "SKIP" == prev["status"] and g.get("detail") and g.get("detail") == prev.get("detail")
-                and g.get("value") is None and prev.get("value") is None):
+        if (
+            prev
+            and g["status"] == "SKIP" == prev["status"]
+            and g.get("detail")
+            and g.get("detail") == prev.get("detail")
+            and g.get("value") is None
+            and prev.get("value") is None
+        ):
             groups[-1].append(g)
         else:
             groups.append([g])
-    return [group[0] if len(group) == 1 else
-            {**group[0], "name": f"{group[0]['name']} … {group[-1]['name']} ({len(group)})" if len(group) > 2
-             else f"{group[0]['name']}, {group[1]['name']}"} for group in groups]
+    return [
+        group[0]
+        if len(group) == 1
+        else {
+            **group[0],
+            "name": f"{group[0]['name']} … {group[-1]['name']} ({len(group)})"
+            if len(group) > 2
+            else f"{group[0]['name']}, {group[1]['name']}",
+        }
+        for group in groups
+    ]
 
 
 PERCENT_VALUES = ("loss_curve",)  # gates whose value is a relative deviation, shown as a percent like its threshold
@@ -72,13 +87,19 @@ def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates", width: in
     for g in rows:
         style = {"PASS": "bold green", "SKIP": "bold yellow", "WARN": "bold magenta"}.get(g["status"], "bold red")
         margin = g.get("margin")
-        cells = [g["name"], gate_value(g), fmt(g["threshold"]), "" if margin is None else f"{margin * 100:+.1f}%",
-                 f"[{style}]{g['status']}[/]"]
+        cells = [
+            g["name"],
+            gate_value(g),
+            fmt(g["threshold"]),
+            "" if margin is None else f"{margin * 100:+.1f}%",
+            f"[{style}]{g['status']}[/]",
+        ]
         t.add_row(*cells, *([] if narrow else [g.get("detail", "")]))
     if not narrow:
         return t
-    details = [Text.from_markup(f"[dim]{escape(g['name'])}: {escape(str(g['detail']))}[/]")
-               for g in rows if g.get("detail")]
+    details = [
+        Text.from_markup(f"[dim]{escape(g['name'])}: {escape(str(g['detail']))}[/]") for g in rows if g.get("detail")
+    ]
     return Group(t, *details)
 
 
@@ -104,8 +125,11 @@ def cache_served(cache: dict[str, Any]) -> str:
         return "not asked for any program"
     stored = "compiled" if cache.get("errors") else "compiled and stored"
     if hits == 0:
-        return (f"none of {_programs(requests)} read from it, all compiled" if cache.get("errors")
-                else f"filled with {_programs(requests)} (none were cached yet)")
+        return (
+            f"none of {_programs(requests)} read from it, all compiled"
+            if cache.get("errors")
+            else f"filled with {_programs(requests)} (none were cached yet)"
+        )
     if hits >= requests:
         return f"all {_programs(requests)} read from it"
     return f"{hits} of {_programs(requests)} read from it, {requests - hits} {stored}"
@@ -182,14 +206,18 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
             return f"[dim]{where}[/]"
         name = escape(str(series.series_of(record)))
         if series.is_short(record):
-            return (f"[dim]{where}, series {name}, as a short run ({record.steps_requested} of the ferry's "
-                    f"{record.ferry_steps} steps): listed, never the series' last pass or streak[/]")
+            return (
+                f"[dim]{where}, series {name}, as a short run ({record.steps_requested} of the ferry's "
+                f"{record.ferry_steps} steps): listed, never the series' last pass or streak[/]"
+            )
         return f"[dim]{where}, series {name}[/]"
     line = f"[yellow]history: {status.get('status')} ({escape(status.get('detail', ''))})[/]"
     if status.get("pending"):
         pending = Path(status["pending"])
-        line += (f"\n[yellow]history: the record waits in {escape(str(pending))}; "
-                 f"`canary history import {escape(str(pending.parent))}` adds it[/]")
+        line += (
+            f"\n[yellow]history: the record waits in {escape(str(pending))}; "
+            f"`canary history import {escape(str(pending.parent))}` adds it[/]"
+        )
     return line
 
 
@@ -210,8 +238,9 @@ VERDICT_GLYPHS = {"P": ("✓", "green"), "F": ("✗", "red")}
 def verdict_strip(strip: str) -> str:
     """A strip of verdicts (``P``/``F``, oldest first) as rich markup whose glyphs differ as
     well as their colours: ``✓`` pass, ``✗`` fail, so it reads the same without colour."""
-    return "".join(f"[{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[1]}]{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[0]}[/]"
-                   for c in strip)
+    return "".join(
+        f"[{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[1]}]{VERDICT_GLYPHS.get(c, ('?', 'yellow'))[0]}[/]" for c in strip
+    )
 
 
 SPARK = "▁▂▃▄▅▆▇█"
@@ -224,7 +253,7 @@ def sparkline(values: Iterable[float], width: int = 32) -> str:
     if not vals:
         return ""
     n = min(width, len(vals))
-    buckets = [vals[i * len(vals) // n:(i + 1) * len(vals) // n] for i in range(n)]
+    buckets = [vals[i * len(vals) // n : (i + 1) * len(vals) // n] for i in range(n)]
     means = [None if any(not math.isfinite(v) for v in b) else sum(b) / len(b) for b in buckets]
     finite = [m for m in means if m is not None]
     if not finite:
@@ -248,9 +277,11 @@ def notify_result(result: Any) -> None:
             # plain echo, not rich: the markdown is printed byte for byte as it would be posted
             if d.error:
                 what = "GitHub was unreachable" if d.unreachable else "GitHub could not be read"
-                click.echo(f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
-                           "had no canary issues, these calls would be made (a guess, so the exit status is 1: "
-                           "with the open issues read, a recurrence comments instead of opening one)")
+                click.echo(
+                    f"dry run for {label}: {what}, nothing was posted; deciding as if the repository "
+                    "had no canary issues, these calls would be made (a guess, so the exit status is 1: "
+                    "with the open issues read, a recurrence comments instead of opening one)"
+                )
             elif not d.calls:
                 click.echo(f"dry run for {label}: nothing to say, so GitHub was not contacted")
             else:
@@ -282,15 +313,25 @@ def lowering_report(report: Any, c: Console) -> None:
     for col in ("platform", "lane", "ragged_dot", "tiling", "batch x seq (per device)", "seconds", "program", "result"):
         t.add_column(col)
     for p in report.platforms:
-        t.add_row(p.platform, p.lane, p.ragged_dot, p.tiling, f"{p.batch_size} x {p.seq_len}",
-                  f"{p.seconds:.2f}", (p.fingerprint or "—")[:12], "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]")
+        t.add_row(
+            p.platform,
+            p.lane,
+            p.ragged_dot,
+            p.tiling,
+            f"{p.batch_size} x {p.seq_len}",
+            f"{p.seconds:.2f}",
+            (p.fingerprint or "—")[:12],
+            "[bold green]OK[/]" if p.ok else "[bold red]FAILED[/]",
+        )
     c.print(t)
     for p in report.platforms:
         for note in p.notes:
             c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
         if p.program and p.program.get("message"):
-            c.print(("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",
-                    highlight=False)
+            c.print(
+                ("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",
+                highlight=False,
+            )
             for cause in p.program.get("causes") or []:
                 c.print(f"  likely cause: {cause}", markup=False, highlight=False)
         if p.ok:
@@ -299,8 +340,10 @@ def lowering_report(report: Any, c: Console) -> None:
         c.print(p.error, markup=False, highlight=False)
         if p.block_shape is not None:
             c.print(f"  kernel       {p.kernel}", markup=False)
-            c.print(f"  grouped mm   {p.gmm or 'unknown'}" + (f" of the {p.projection} projection" if p.projection else ""),
-                    markup=False)
+            c.print(
+                f"  grouped mm   {p.gmm or 'unknown'}" + (f" of the {p.projection} projection" if p.projection else ""),
+                markup=False,
+            )
             c.print(f"  array shape  {tuple(p.array_shape)}", markup=False)
             c.print(f"  block shape  {tuple(p.block_shape)}", markup=False)
             c.print(f"  diagnosis    {p.diagnosis}", markup=False)
@@ -311,7 +354,9 @@ def lowering_report(report: Any, c: Console) -> None:
         if p.block_shape is not None:
             others = [f for f in p.failures if (f["gmm"], f["projection"]) != (p.gmm, p.projection)]
             for f in others:
-                c.print(f"  also fails   {f['gmm']} of the {f['projection']} projection: "
-                        f"block {tuple(f.get('block_shape') or ())} on {f.get('tensor') or f.get('operand')} "
-                        f"{tuple(f.get('array_shape') or ())}",
-                        markup=False)
+                c.print(
+                    f"  also fails   {f['gmm']} of the {f['projection']} projection: "
+                    f"block {tuple(f.get('block_shape') or ())} on {f.get('tensor') or f.get('operand')} "
+                    f"{tuple(f.get('array_shape') or ())}",
+                    markup=False,
+                )

@@ -115,10 +115,11 @@ class LogStream:
     def read(self, size: int = 1 << 20) -> str:
         data = self.raw.read(max(size, 1))
         if self.offset == 0 and data.startswith(BOM):
-            data, self.offset = data[len(BOM):], len(BOM)
+            data, self.offset = data[len(BOM) :], len(BOM)
         nul = data.find(b"\x00")
         if nul >= 0:
-            raise ConfigError(f"{self.source}: binary content, not text "
-                              f"(a NUL byte at byte offset {self.offset + nul})")
+            raise ConfigError(
+                f"{self.source}: binary content, not text (a NUL byte at byte offset {self.offset + nul})"
+            )
         self.offset += len(data)
         return self._decoder.decode(data, final=not data)

@@ -20,21 +20,32 @@ def lanes_toml(tmp_path: Path, command: list[str], attempts: int = 1, timeout_s:
     of the workload: the ferry and gates of the real cpu lane still apply."""
     p = tmp_path / "lanes.toml"
     p.write_text(
-        "[lanes.cpu]\naccelerator = \"cpu\"\nplatform = \"cpu\"\n"
-        f"launcher = {{ kind = \"command\", command = {json.dumps(command)} }}\n"
+        '[lanes.cpu]\naccelerator = "cpu"\nplatform = "cpu"\n'
+        f'launcher = {{ kind = "command", command = {json.dumps(command)} }}\n'
         f"attempts = {attempts}\ntimeout_s = {timeout_s}\n"
     )
     return p
 
 
 def cli_env(tmp_path: Path, **extra: str) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
-            "CANARY_SPOOL_DIR": str(tmp_path / "spool"), **extra}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+        "CANARY_SPOOL_DIR": str(tmp_path / "spool"),
+        **extra,
+    }
 
 
 def canary_cli(*args: str, tmp_path: Path, stdin: bytes | None = None, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([PY, "-m", "canary", *args], cwd=ROOT, env=cli_env(tmp_path, **env), input=stdin,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [PY, "-m", "canary", *args],
+        cwd=ROOT,
+        env=cli_env(tmp_path, **env),
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 def is_alive(pid: int) -> bool:
@@ -59,9 +70,9 @@ def wait_for(pred, timeout: float = 30.0, what: str = "") -> None:
 
 # A stand-in workload that finishes after writing the metrics it is given (hex, the second
 # argument); the spec (the last word of the entrypoint) says where its attempt directory is.
-WRITER = r'''
+WRITER = r"""
 import json, shlex, sys
 spec = json.load(open(shlex.split(sys.argv[1])[-1]))
 out = spec["out_dir"]
 open(out + "/metrics.jsonl", "wb").write(bytes.fromhex(sys.argv[2]))
-'''
+"""

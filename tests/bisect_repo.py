@@ -20,13 +20,22 @@ FERRY = "ferries/moe-canary.toml"
 BROKEN = "import canary_missing_dependency  # a dependency this revision needs and nobody has\n"
 KINDS = ("harmless", "static-tiling", "break-import", "fix-import", "nan")
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "canary tests", "GIT_AUTHOR_EMAIL": "tests@canary.invalid",
-           "GIT_COMMITTER_NAME": "canary tests", "GIT_COMMITTER_EMAIL": "tests@canary.invalid"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "canary tests",
+    "GIT_AUTHOR_EMAIL": "tests@canary.invalid",
+    "GIT_COMMITTER_NAME": "canary tests",
+    "GIT_COMMITTER_EMAIL": "tests@canary.invalid",
+}
 
 
 def git(repo: Path, *args: str) -> str:
-    p = subprocess.run(["git", "-c", "commit.gpgsign=false", "-C", str(repo), *args], capture_output=True,
-                       text=True, env={**os.environ, **GIT_ENV}, check=True)
+    p = subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", "-C", str(repo), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **GIT_ENV},
+        check=True,
+    )
     return p.stdout.strip()
 
 
@@ -35,7 +44,7 @@ def _static_tiling(repo: Path) -> None:
     text = path.read_text()
     tpu = text.index("[lanes.tpu]")
     line = text.index('tiling = "per-shape"', tpu)
-    path.write_text(text[:line] + 'tiling = "static"' + text[line + len('tiling = "per-shape"'):])
+    path.write_text(text[:line] + 'tiling = "static"' + text[line + len('tiling = "per-shape"') :])
 
 
 def _edit(repo: Path, kind: str, n: int) -> str:
@@ -69,8 +78,12 @@ def build(repo: Path, kinds: list[str], source: Path = ROOT) -> list[str]:
     shas, base first."""
     repo.mkdir(parents=True)
     git(repo, "init", "--quiet", "--initial-branch=main")
-    files = subprocess.run(["git", "-C", str(source), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                           capture_output=True, text=True, check=True).stdout.split("\0")
+    files = subprocess.run(
+        ["git", "-C", str(source), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
     for name in files:
         if name and (source / name).is_file():
             (repo / name).parent.mkdir(parents=True, exist_ok=True)

@@ -21,8 +21,9 @@ if list(getattr(sys.modules.get("tests"), "__path__", [])) != [str(ROOT / "tests
 _SLOW_TEST = getattr(sys.modules.get("conftest"), "_SLOW_TEST", None) or [False]
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600,
-            own_process: bool = False) -> subprocess.CompletedProcess:
+def run_cli(
+    *args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600, own_process: bool = False
+) -> subprocess.CompletedProcess:
     """Run the real ``canary`` command line and return its exit status, stdout and stderr.
 
     A slow (end-to-end) test, or a caller that passes ``own_process=True``, gets a fresh
@@ -36,7 +37,11 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict | None = None, timeou
     if own_process or _SLOW_TEST[0]:
         return subprocess.run(
             [sys.executable, "-m", "canary", *args],
-            cwd=cwd or ROOT, env={**os.environ, **overrides}, capture_output=True, text=True, timeout=timeout,
+            cwd=cwd or ROOT,
+            env={**os.environ, **overrides},
+            capture_output=True,
+            text=True,
+            timeout=timeout,
         )
     return _run_in_process(list(args), cwd or ROOT, overrides)
 

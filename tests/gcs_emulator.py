@@ -34,12 +34,28 @@ class Emulator:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "Emulator":
+    def start(self) -> Emulator:
         self.root.mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
-            [str(binary()), "-scheme", "http", "-backend", "filesystem", "-filesystem-root", str(self.root),
-             "-host", "127.0.0.1", "-port", str(self.port), "-external-url", self.url, "-log-level", "error"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [
+                str(binary()),
+                "-scheme",
+                "http",
+                "-backend",
+                "filesystem",
+                "-filesystem-root",
+                str(self.root),
+                "-host",
+                "127.0.0.1",
+                "-port",
+                str(self.port),
+                "-external-url",
+                self.url,
+                "-log-level",
+                "error",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -68,6 +84,7 @@ class Emulator:
         from google.auth.credentials import AnonymousCredentials
         from google.cloud import storage
 
-        client = storage.Client(project="canary", credentials=AnonymousCredentials(),
-                                client_options={"api_endpoint": self.url})
+        client = storage.Client(
+            project="canary", credentials=AnonymousCredentials(), client_options={"api_endpoint": self.url}
+        )
         client.create_bucket(name)

@@ -7,13 +7,20 @@ import os
 import subprocess
 from pathlib import Path
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
 
 def git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True,
-                          env={**os.environ, **GIT_ENV}).stdout.strip()
+    return subprocess.run(
+        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env={**os.environ, **GIT_ENV}
+    ).stdout.strip()
 
 
 def source_repo(root: Path, commits: list[tuple[str, str]]) -> tuple[Path, list[str]]:
@@ -32,6 +39,10 @@ def source_repo(root: Path, commits: list[tuple[str, str]]) -> tuple[Path, list[
 
 
 def shallow_clone(src: Path, dest: Path) -> Path:
-    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{src}", str(dest)], check=True,
-                   capture_output=True, env={**os.environ, **GIT_ENV})
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{src}", str(dest)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **GIT_ENV},
+    )
     return dest

@@ -15,9 +15,10 @@ import re
 import threading
 import urllib.parse
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass
@@ -61,22 +62,29 @@ class GitHubState:
 
     def repo(self, name: str) -> dict[str, Any]:
         with self.lock:
-            return self.repos.setdefault(name, {"issues": {}, "labels": {"bug": _label("bug", "d73a4a")},
-                                                "next": 1})
+            return self.repos.setdefault(name, {"issues": {}, "labels": {"bug": _label("bug", "d73a4a")}, "next": 1})
 
     # -------------------------------------------------------------- helpers for tests
 
-    def add_issue(self, repo: str, title: str, body: str, labels: list[str], state: str = "open",
-                  pull_request: bool = False) -> dict[str, Any]:
+    def add_issue(
+        self, repo: str, title: str, body: str, labels: list[str], state: str = "open", pull_request: bool = False
+    ) -> dict[str, Any]:
         with self.lock:
             r = self.repo(repo)
             n = r["next"]
             r["next"] += 1
             issue = {
-                "id": 100000 + n, "number": n, "title": title, "body": body, "state": state,
-                "state_reason": None, "labels": [r["labels"].get(x) or _label(x) for x in labels],
-                "comments": 0, "html_url": f"https://github.test/{repo}/issues/{n}",
-                "url": f"/repos/{repo}/issues/{n}", "user": {"login": self.user},
+                "id": 100000 + n,
+                "number": n,
+                "title": title,
+                "body": body,
+                "state": state,
+                "state_reason": None,
+                "labels": [r["labels"].get(x) or _label(x) for x in labels],
+                "comments": 0,
+                "html_url": f"https://github.test/{repo}/issues/{n}",
+                "url": f"/repos/{repo}/issues/{n}",
+                "user": {"login": self.user},
                 "_comments": [],
             }
             if pull_request:
@@ -86,8 +94,11 @@ class GitHubState:
 
     def issues(self, repo: str = "acme/canary", state: str | None = None) -> list[dict[str, Any]]:
         with self.lock:
-            return [i for i in self.repo(repo)["issues"].values()
-                    if "pull_request" not in i and (state is None or i["state"] == state)]
+            return [
+                i
+                for i in self.repo(repo)["issues"].values()
+                if "pull_request" not in i and (state is None or i["state"] == state)
+            ]
 
     def comments(self, number: int, repo: str = "acme/canary") -> list[dict[str, Any]]:
         with self.lock:
@@ -137,8 +148,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(raw)
 
     def _error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        self._send(status, {"message": message, "documentation_url": "https://docs.github.com/rest",
-                            "status": str(status)}, headers)
+        self._send(
+            status,
+            {"message": message, "documentation_url": "https://docs.github.com/rest", "status": str(status)},
+            headers,
+        )
 
     def _body(self) -> Any:
         n = int(self.headers.get("Content-Length") or 0)
@@ -149,7 +163,7 @@ class _Handler(BaseHTTPRequestHandler):
         per_page = max(1, min(100, int(query.get("per_page", ["30"])[0])))
         page = max(1, int(query.get("page", ["1"])[0]))
         last = max(1, -(-len(items) // per_page))
-        chunk = items[(page - 1) * per_page: page * per_page]
+        chunk = items[(page - 1) * per_page : page * per_page]
         host = self.state.link_host or f"http://{self.server.server_address[0]}:{self.server.server_address[1]}"
 
         def url(p: int) -> str:
@@ -177,8 +191,10 @@ class _Handler(BaseHTTPRequestHandler):
                     st.faults.remove(f)
                     break
             down = st.down
-            raw = next((r for r in st.raw if r.method in (None, method) and (r.path_re is None
-                                                                           or re.search(r.path_re, path))), None)
+            raw = next(
+                (r for r in st.raw if r.method in (None, method) and (r.path_re is None or re.search(r.path_re, path))),
+                None,
+            )
             if raw is not None:
                 raw.times -= 1
                 if raw.times <= 0:
@@ -218,26 +234,45 @@ class _Handler(BaseHTTPRequestHandler):
         except KeyError:
             self._error(404, "Not Found")
 
-    def _route(self, method: str, repo: str, r: dict[str, Any], rest: str, query: dict[str, list[str]], body: Any) -> None:
+    def _route(
+        self, method: str, repo: str, r: dict[str, Any], rest: str, query: dict[str, list[str]], body: Any
+    ) -> None:
         st = self.state
         if rest == "/issues" and method == "GET":
             state = query.get("state", ["open"])[0]
             want = [x for x in query.get("labels", [""])[0].split(",") if x]
             with st.lock:
                 items = [
-                    _public(i) for i in sorted(r["issues"].values(), key=lambda i: -i["number"])
+                    _public(i)
+                    for i in sorted(r["issues"].values(), key=lambda i: -i["number"])
                     if (state == "all" or i["state"] == state)
                     and all(any(lb["name"] == w for lb in i["labels"]) for w in want)
                 ]
             return self._page(items, f"/repos/{repo}/issues", query)
         if rest == "/issues" and method == "POST":
             if not body.get("title"):
-                return self._send(422, {"message": "Validation Failed",
-                                        "errors": [{"resource": "Issue", "field": "title", "code": "missing_field"}]})
+                return self._send(
+                    422,
+                    {
+                        "message": "Validation Failed",
+                        "errors": [{"resource": "Issue", "field": "title", "code": "missing_field"}],
+                    },
+                )
             if len(body.get("body") or "") > 65536:
-                return self._send(422, {"message": "Validation Failed",
-                                        "errors": [{"resource": "Issue", "field": "body", "code": "custom",
-                                                    "message": "body is too long (maximum is 65536 characters)"}]})
+                return self._send(
+                    422,
+                    {
+                        "message": "Validation Failed",
+                        "errors": [
+                            {
+                                "resource": "Issue",
+                                "field": "body",
+                                "code": "custom",
+                                "message": "body is too long (maximum is 65536 characters)",
+                            }
+                        ],
+                    },
+                )
             with st.lock:
                 for name in body.get("labels", []):
                     r["labels"].setdefault(name, _label(name))
@@ -267,15 +302,30 @@ class _Handler(BaseHTTPRequestHandler):
             return self._page(items, f"/repos/{repo}/issues/{m.group(1)}/comments", query)
         if m and method == "POST":
             if len(body.get("body") or "") > 65536:
-                return self._send(422, {"message": "Validation Failed",
-                                        "errors": [{"resource": "IssueComment", "field": "body", "code": "custom",
-                                                    "message": "body is too long (maximum is 65536 characters)"}]})
+                return self._send(
+                    422,
+                    {
+                        "message": "Validation Failed",
+                        "errors": [
+                            {
+                                "resource": "IssueComment",
+                                "field": "body",
+                                "code": "custom",
+                                "message": "body is too long (maximum is 65536 characters)",
+                            }
+                        ],
+                    },
+                )
             with st.lock:
                 issue = r["issues"][int(m.group(1))]
                 st._comment_id += 1
-                c = {"id": st._comment_id, "body": body.get("body", ""), "user": {"login": st.user},
-                     "html_url": f"{issue['html_url']}#issuecomment-{st._comment_id}",
-                     "issue_url": issue["url"]}
+                c = {
+                    "id": st._comment_id,
+                    "body": body.get("body", ""),
+                    "user": {"login": st.user},
+                    "html_url": f"{issue['html_url']}#issuecomment-{st._comment_id}",
+                    "issue_url": issue["url"],
+                }
                 issue["_comments"].append(c)
             return self._send(201, c)
         m = re.fullmatch(r"/labels/([^/]+)", rest)
@@ -286,9 +336,16 @@ class _Handler(BaseHTTPRequestHandler):
         if rest == "/labels" and method == "POST":
             with st.lock:
                 if body["name"] in r["labels"]:
-                    return self._send(422, {"message": "Validation Failed",
-                                            "errors": [{"resource": "Label", "code": "already_exists", "field": "name"}]})
-                r["labels"][body["name"]] = _label(body["name"], body.get("color", "ededed"), body.get("description", ""))
+                    return self._send(
+                        422,
+                        {
+                            "message": "Validation Failed",
+                            "errors": [{"resource": "Label", "code": "already_exists", "field": "name"}],
+                        },
+                    )
+                r["labels"][body["name"]] = _label(
+                    body["name"], body.get("color", "ededed"), body.get("description", "")
+                )
                 return self._send(201, r["labels"][body["name"]])
         self._error(404, "Not Found")
 
@@ -314,7 +371,7 @@ class GitHubServer:
         # shutdown() waits for the loop's next poll: a short one keeps each test's teardown short
         self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
 
-    def __enter__(self) -> "GitHubServer":
+    def __enter__(self) -> GitHubServer:
         self.thread.start()
         return self
 

@@ -27,10 +27,20 @@ def run_cases(cases: Path, timeout: float = 1200, env: dict[str, str] | None = N
     cmd = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc"]
     if os.geteuid() != 0:
         cmd.append("--map-root-user")
-    cmd += ["sh", "-c", 'ip link set lo up && "$0" -m pytest -q -p no:cacheprovider --durations=3 "$1"',
-            sys.executable, str(cases)]
-    full_env = {**os.environ, "CANARY_RAY_NETNS": "1", "PYTHONPATH": str(ROOT), "RAY_USAGE_STATS_ENABLED": "0",
-                **(env or {})}
+    cmd += [
+        "sh",
+        "-c",
+        'ip link set lo up && "$0" -m pytest -q -p no:cacheprovider --durations=3 "$1"',
+        sys.executable,
+        str(cases),
+    ]
+    full_env = {
+        **os.environ,
+        "CANARY_RAY_NETNS": "1",
+        "PYTHONPATH": str(ROOT),
+        "RAY_USAGE_STATS_ENABLED": "0",
+        **(env or {}),
+    }
     return subprocess.run(cmd, cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=timeout)
 
 

@@ -3,15 +3,17 @@ throughput, compile time, peak memory and final loss follow given series."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
 from canary.record import RunRecord
 
-START = datetime(2026, 9, 1, 6, tzinfo=timezone.utc)
-GOLDEN_GATES = [{"name": n, "status": "PASS"} for n in
-                ("min_steps", "max_final_loss", "finite_loss", "throughput", "compile_seconds", "peak_memory")]
+START = datetime(2026, 9, 1, 6, tzinfo=UTC)
+GOLDEN_GATES = [
+    {"name": n, "status": "PASS"}
+    for n in ("min_steps", "max_final_loss", "finite_loss", "throughput", "compile_seconds", "peak_memory")
+]
 LOOSE_GATES = [{"name": n, "status": "PASS"} for n in ("min_steps", "max_final_loss", "finite_loss")]
 
 
@@ -27,19 +29,38 @@ def stepped(n: int, at: int, size: float, level: float = 12_000.0, noise: float 
     return x
 
 
-def run(i: int, lane: str = "cpu", ferry: str = "moe-canary", tokens: float | None = 12_000.0,
-        compile_s: float | None = 6.0, peak: float | None = 9.0e8, loss: float | None = 1.9,
-        verdict: str = "pass", gates: list | None = None, versions: dict | None = None,
-        commit: str | None = None, **summary) -> RunRecord:
+def run(
+    i: int,
+    lane: str = "cpu",
+    ferry: str = "moe-canary",
+    tokens: float | None = 12_000.0,
+    compile_s: float | None = 6.0,
+    peak: float | None = 9.0e8,
+    loss: float | None = 1.9,
+    verdict: str = "pass",
+    gates: list | None = None,
+    versions: dict | None = None,
+    commit: str | None = None,
+    **summary,
+) -> RunRecord:
     """The ``i``-th daily run of a lane."""
     when = START + timedelta(days=i)
     s = {"throughput/tokens_per_second": tokens, "compile/seconds": compile_s, "memory/peak_bytes": peak, **summary}
     return RunRecord(
-        run_id=f"{when:%Y%m%dT%H%M%SZ}-{lane}-{i:04d}", lane=lane, ferry=ferry, ferry_version=2, verdict=verdict,
-        steps_completed=200, final_loss=loss, gates=list(GOLDEN_GATES if gates is None else gates), run_dir="",
-        started_at=when.isoformat(timespec="seconds"), summary={k: v for k, v in s.items() if v is not None},
+        run_id=f"{when:%Y%m%dT%H%M%SZ}-{lane}-{i:04d}",
+        lane=lane,
+        ferry=ferry,
+        ferry_version=2,
+        verdict=verdict,
+        steps_completed=200,
+        final_loss=loss,
+        gates=list(GOLDEN_GATES if gates is None else gates),
+        run_dir="",
+        started_at=when.isoformat(timespec="seconds"),
+        summary={k: v for k, v in s.items() if v is not None},
         versions=dict(versions or {"jax": "0.10.0", "jaxlib": "0.10.0", "python": "3.11.7"}),
-        commit=commit or f"{i:04d}" + "c" * 36, classification="pass" if verdict == "pass" else "deterministic",
+        commit=commit or f"{i:04d}" + "c" * 36,
+        classification="pass" if verdict == "pass" else "deterministic",
     )
 
 

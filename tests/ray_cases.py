@@ -47,11 +47,24 @@ def ray_head():
     dashboard = _free_port()
     env = {**os.environ, "RAY_JOB_START_TIMEOUT_SECONDS": str(START_TIMEOUT_S)}
     subprocess.run(
-        [RAY, "start", "--head", f"--port={_free_port()}", "--node-ip-address=127.0.0.1",
-         "--dashboard-host=127.0.0.1", f"--dashboard-port={dashboard}", "--include-dashboard=true",
-         "--num-cpus=2", f"--resources={json.dumps({'TPU': HEAD_TPUS})}", f"--temp-dir={temp}",
-         "--disable-usage-stats"],
-        check=True, env=env, capture_output=True, timeout=180,
+        [
+            RAY,
+            "start",
+            "--head",
+            f"--port={_free_port()}",
+            "--node-ip-address=127.0.0.1",
+            "--dashboard-host=127.0.0.1",
+            f"--dashboard-port={dashboard}",
+            "--include-dashboard=true",
+            "--num-cpus=2",
+            f"--resources={json.dumps({'TPU': HEAD_TPUS})}",
+            f"--temp-dir={temp}",
+            "--disable-usage-stats",
+        ],
+        check=True,
+        env=env,
+        capture_output=True,
+        timeout=180,
     )
     try:
         yield f"http://127.0.0.1:{dashboard}"
@@ -61,9 +74,15 @@ def ray_head():
 
 
 def _request(tmp_path: Path, name: str, code: str, timeout_s: float = 300) -> AttemptRequest:
-    return AttemptRequest(argv=[sys.executable, "-c", code], env={"CANARY_CASE": name}, cwd=tmp_path,
-                          log_path=tmp_path / name / "train.log", timeout_s=timeout_s, poll_interval=0.2,
-                          name=f"{name}-{os.getpid()}-{time.time_ns()}")
+    return AttemptRequest(
+        argv=[sys.executable, "-c", code],
+        env={"CANARY_CASE": name},
+        cwd=tmp_path,
+        log_path=tmp_path / name / "train.log",
+        timeout_s=timeout_s,
+        poll_interval=0.2,
+        name=f"{name}-{os.getpid()}-{time.time_ns()}",
+    )
 
 
 def _launcher(address: str, tpus: float = HEAD_TPUS, start_timeout_s: float = 120) -> RayLauncher:
@@ -76,12 +95,24 @@ def test_cpu_ferry_through_ray_passes(ray_head, tmp_path, cli):
     lanes.write_text(
         '[lanes.cpu]\nplatform = "cpu"\nattempts = 1\ntimeout_s = 600\n'
         f'launcher = {{ kind = "ray", address = "http://127.0.0.1:9", resources = {{ TPU = {HEAD_TPUS} }}, '
-        'start_timeout_s = 120 }\n'
+        "start_timeout_s = 120 }\n"
     )
     gates = tmp_path / "gates.toml"
-    gates.write_text('[lanes.cpu]\nmin_steps = 200\nmax_final_loss = 10.0\n')
-    r = cli("run", "cpu", "--steps", "4", "--gates", str(gates), "--out", str(tmp_path / "runs"),
-            "--ray-address", ray_head, "--json", env={"CANARY_LANES": str(lanes)})
+    gates.write_text("[lanes.cpu]\nmin_steps = 200\nmax_final_loss = 10.0\n")
+    r = cli(
+        "run",
+        "cpu",
+        "--steps",
+        "4",
+        "--gates",
+        str(gates),
+        "--out",
+        str(tmp_path / "runs"),
+        "--ray-address",
+        ray_head,
+        "--json",
+        env={"CANARY_LANES": str(lanes)},
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout)
     assert result["verdict"] == "pass" and result["steps_completed"] == 4
@@ -101,10 +132,21 @@ def test_command_ferry_through_ray_gets_the_lanes_variables(ray_head, tmp_path, 
         '[lanes.cpu]\nplatform = "cpu"\nattempts = 1\ntimeout_s = 600\n'
         f'launcher = {{ kind = "ray", resources = {{ TPU = {HEAD_TPUS} }}, start_timeout_s = 120 }}\n'
     )
-    r = cli("run", "cpu", "--ferry", str(root / "ferries/examples/levanter-standin.toml"),
-            "--gates", str(root / "gates/examples/levanter-standin.toml"), "--cold", "--out", str(tmp_path / "runs"),
-            "--ray-address", ray_head, "--json",
-            env={"CANARY_LANES": str(lanes), "XLA_FLAGS": "--xla_dump_hlo_as_text", "NCCL_DEBUG": "INFO"})
+    r = cli(
+        "run",
+        "cpu",
+        "--ferry",
+        str(root / "ferries/examples/levanter-standin.toml"),
+        "--gates",
+        str(root / "gates/examples/levanter-standin.toml"),
+        "--cold",
+        "--out",
+        str(tmp_path / "runs"),
+        "--ray-address",
+        ray_head,
+        "--json",
+        env={"CANARY_LANES": str(lanes), "XLA_FLAGS": "--xla_dump_hlo_as_text", "NCCL_DEBUG": "INFO"},
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout)
     assert result["verdict"] == "pass" and result["steps_completed"] == 30

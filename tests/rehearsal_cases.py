@@ -30,23 +30,27 @@ from pathlib import Path
 
 import pytest
 import yaml
+from gcs_emulator import Emulator
+from git_repos import shallow_clone, source_repo
+from github_server import REPO, TOKEN, GitHubServer
+from ray_cases import ray_head  # noqa: F401 (fixture)
 
 from canary import extras
 from canary.config import get_lane
 from canary.history.gcs import GcsStore
 from canary.record import RunRecord
-from gcs_emulator import Emulator
-from git_repos import shallow_clone, source_repo
-from github_server import REPO, TOKEN, GitHubServer
-from ray_cases import ray_head  # noqa: F401 (fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "canary-lane.yml"
 CACHE_BUCKET, HISTORY_BUCKET = "canary-compilation-cache", "canary-history"
 HISTORY = f"gs://{HISTORY_BUCKET}/runs"
 STEPS = 4
-COMMITS = [("README.md", "the last pass ran here"), ("docs/notes.md", "notes"),
-           ("canary/workload/model.py", "route tokens to experts by a new rule"), ("bench/b.py", "a bench")]
+COMMITS = [
+    ("README.md", "the last pass ran here"),
+    ("docs/notes.md", "notes"),
+    ("canary/workload/model.py", "route tokens to experts by a new rule"),
+    ("bench/b.py", "a bench"),
+]
 OLD_VERSIONS = {"jax": "0.0.1", "jaxlib": "0.0.1", "optax": "0.0.1", "ferry": "0" * 64}
 
 
@@ -65,8 +69,12 @@ def gcs(tmp_path_factory):
     e = Emulator(tmp_path_factory.mktemp("gcs")).start()
     for b in (CACHE_BUCKET, HISTORY_BUCKET):
         e.create_bucket(b)
-    env = {"STORAGE_EMULATOR_HOST": e.url, "NO_GCE_CHECK": "true", "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false",
-           "CANARY_GCS_RETRY_S": "10"}
+    env = {
+        "STORAGE_EMULATOR_HOST": e.url,
+        "NO_GCE_CHECK": "true",
+        "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false",
+        "CANARY_GCS_RETRY_S": "10",
+    }
     os.environ.update(env)
     yield e
     e.stop()
@@ -84,20 +92,25 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     text = (ROOT / "lanes.toml").read_text()
     block = re.search(r"^\[lanes\.tpu\]\n.*?(?=^\[|\Z)", text, flags=re.S | re.M).group(0)
     block = block.replace('platform = "tpu"', 'platform = "cpu"').replace("devices = 4", "devices = 1")
-    block = re.sub(r'^topology = .*\n', "", block, flags=re.M)
+    block = re.sub(r"^topology = .*\n", "", block, flags=re.M)
     lanes = tmp / "lanes.toml"
     lanes.write_text(block)
     lane = get_lane("tpu", str(lanes))
     assert (lane.platform, lane.launcher.kind, lane.attempts, lane.cache_dir) == (
-        "cpu", "ray", tpu["attempts"], tpu["cache_dir"])
+        "cpu",
+        "ray",
+        tpu["attempts"],
+        tpu["cache_dir"],
+    )
 
     # The ferry with the cpu lane's sizes under [lanes.tpu], STEPS steps (so that a scheduled run is
     # a full run of its ferry, not a short one), and a learning rate that makes NaN.
     ferry_text = (ROOT / "ferries" / "moe-canary.toml").read_text()
     cpu = re.search(r"^\[lanes\.cpu\]\n.*?(?=^\[|\Z)", ferry_text, flags=re.S | re.M).group(0)
     cpu = re.sub(r"^steps = \d+$", f"steps = {STEPS}", cpu, flags=re.M)
-    ferry_text = re.sub(r"^\[lanes\.tpu\]\n.*?(?=^\[|\Z)", cpu.replace("[lanes.cpu]", "[lanes.tpu]"), ferry_text,
-                        flags=re.S | re.M)
+    ferry_text = re.sub(
+        r"^\[lanes\.tpu\]\n.*?(?=^\[|\Z)", cpu.replace("[lanes.cpu]", "[lanes.tpu]"), ferry_text, flags=re.S | re.M
+    )
     ferry_text = re.sub(r"^learning_rate = .*$", "learning_rate = 1e30", ferry_text, flags=re.M)
     ferry = tmp / "moe-canary.toml"
     ferry.write_text(ferry_text)
@@ -105,10 +118,21 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     # The history holds the lane's last pass, at the first commit, with older versions.
     from canary.run.workload import versions
 
-    passed = RunRecord(run_id="20260830T031700Z-tpu-0000", lane="tpu", ferry="moe-canary", ferry_version=1,
-                       verdict="pass", steps_completed=238, final_loss=5.79, gates=[], run_dir="",
-                       started_at="2026-08-30T03:17:00+00:00", commit=shas[0], classification="pass",
-                       versions={**versions(), **OLD_VERSIONS})
+    passed = RunRecord(
+        run_id="20260830T031700Z-tpu-0000",
+        lane="tpu",
+        ferry="moe-canary",
+        ferry_version=1,
+        verdict="pass",
+        steps_completed=238,
+        final_loss=5.79,
+        gates=[],
+        run_dir="",
+        started_at="2026-08-30T03:17:00+00:00",
+        commit=shas[0],
+        classification="pass",
+        versions={**versions(), **OLD_VERSIONS},
+    )
     GcsStore(HISTORY).append(passed)
 
     gh = GitHubServer(TOKEN, REPO).__enter__()
@@ -117,15 +141,32 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     output = tmp / "github_output"
     env = {
         # what the workflow's env: blocks give the steps, here
-        "LANE": "tpu", "COLD": "false", "STEPS": str(STEPS), "FERRY": str(ferry), "CANARY_HISTORY": HISTORY,
-        "RAY_ADDRESS": ray_head, "WANDB_MODE": "online", "WANDB_API_KEY": "", "GITHUB_TOKEN": TOKEN,
+        "LANE": "tpu",
+        "COLD": "false",
+        "STEPS": str(STEPS),
+        "FERRY": str(ferry),
+        "CANARY_HISTORY": HISTORY,
+        "RAY_ADDRESS": ray_head,
+        "WANDB_MODE": "online",
+        "WANDB_API_KEY": "",
+        "GITHUB_TOKEN": TOKEN,
         # what GitHub Actions sets
-        "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(output), "GITHUB_REPOSITORY": REPO, "GITHUB_API_URL": gh.url,
-        "GITHUB_SERVER_URL": "https://github.com", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
-        "GITHUB_EVENT_NAME": "schedule", "GITHUB_WORKFLOW": "canary-tpu", "GITHUB_SHA": shas[-1],
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_API_URL": gh.url,
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_RUN_ID": "4242",
+        "GITHUB_RUN_ATTEMPT": "1",
+        "GITHUB_EVENT_NAME": "schedule",
+        "GITHUB_WORKFLOW": "canary-tpu",
+        "GITHUB_SHA": shas[-1],
         # the rehearsal's own: its lanes file, its code, no user history or spool
-        "CANARY_LANES": str(lanes), "PYTHONPATH": str(ROOT), "CANARY_SPOOL_DIR": str(tmp / "spool"),
-        "CANARY_NOTIFY_SPOOL": str(tmp / "notify-spool"), "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+        "CANARY_LANES": str(lanes),
+        "PYTHONPATH": str(ROOT),
+        "CANARY_SPOOL_DIR": str(tmp / "spool"),
+        "CANARY_NOTIFY_SPOOL": str(tmp / "notify-spool"),
+        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
     }
     yield {"tmp": tmp, "checkout": checkout, "shas": shas, "env": env, "gh": gh, "output": output, "passed": passed}
@@ -138,8 +179,14 @@ def run_step(stage: dict, step_id: str) -> tuple[subprocess.CompletedProcess, fl
     missing = set(s.get("env", {})) - set(stage["env"])
     assert not missing, f"the rehearsal does not set {missing}, which the workflow's {step_id} step gets"
     t0 = time.monotonic()
-    r = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s["run"]], cwd=stage["checkout"],
-                       env={**os.environ, **stage["env"]}, capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", s["run"]],
+        cwd=stage["checkout"],
+        env={**os.environ, **stage["env"]},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     return r, time.monotonic() - t0
 
 
@@ -180,7 +227,10 @@ def test_doctor_then_two_scheduled_runs(stage):
     checks = {c["name"]: c for c in report["checks"]}
     assert list(checks) == ["packages", "cache", "history", "launcher", "github", "git"]
     assert "wrote and deleted a probe object" in checks["cache"]["detail"]
-    assert "1 recent run of tpu/moe-canary" in checks["history"]["detail"] and env["RAY_ADDRESS"] in checks["launcher"]["detail"]
+    assert (
+        "1 recent run of tpu/moe-canary" in checks["history"]["detail"]
+        and env["RAY_ADDRESS"] in checks["launcher"]["detail"]
+    )
     assert REPO in checks["github"]["detail"] and "shallow" in checks["git"]["detail"]
     (tmp / "doctor.json").write_text(json.dumps(report, indent=2))
 
@@ -226,8 +276,14 @@ def test_doctor_then_two_scheduled_runs(stage):
         listed = re.findall(r"^- (?:\*\*watched\*\* )?`([0-9a-f]{12})`", window, flags=re.M)
         assert listed == [shas[2][:12], shas[3][:12], shas[1][:12]], window
         assert "- jax: `0.0.1` → `" in window and "- ferry content sha256: `000000000000` → `" in window
-    hist = subprocess.run(["canary", "history", "--lane", "tpu", "--history", HISTORY, "--json"],
-                          cwd=stage["checkout"], env={**os.environ, **env}, capture_output=True, text=True, timeout=120)
+    hist = subprocess.run(
+        ["canary", "history", "--lane", "tpu", "--history", HISTORY, "--json"],
+        cwd=stage["checkout"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert hist.returncode == 0, hist.stderr
     [series] = json.loads(hist.stdout)["series"]
     w = series["window"]

@@ -18,11 +18,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from adversary import PY, WRITER, canary_cli, cli_env, is_alive, lanes_toml, wait_for
-from canary.errors import ConfigError
 from conftest import ROOT
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
+
+from canary.errors import ConfigError
 
 
 def _assert_child_dies_with(parent: subprocess.Popen, child_pid) -> None:
@@ -40,7 +40,6 @@ def _assert_child_dies_with(parent: subprocess.Popen, child_pid) -> None:
             parent.kill()
 
 
-
 # A stand-in workload: a process group of three sleepers (the shell and two children) that
 # writes their pids and would run for five minutes.
 GROUP = ["sh", "-c", 'sleep 300 & a=$!; sleep 300 & b=$!; echo "$$ $a $b" > "$PIDS"; wait', "{entrypoint}"]
@@ -54,9 +53,28 @@ GROUP = ["sh", "-c", 'sleep 300 & a=$!; sleep 300 & b=$!; echo "$$ $a $b" > "$PI
 def test_a_stop_signal_kills_the_attempts_process_group_and_records_a_cancelled_run(tmp_path, sig, code):
     pids_file = tmp_path / "pids"
     env = cli_env(tmp_path, CANARY_LANES=str(lanes_toml(tmp_path, GROUP, attempts=3)), PIDS=str(pids_file))
-    proc = subprocess.Popen([PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs"), "--json",
-                             "--notify", "github", "--repo", "acme/canary", "--dry-run"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "canary",
+            "run",
+            "cpu",
+            "--out",
+            str(tmp_path / "runs"),
+            "--json",
+            "--notify",
+            "github",
+            "--repo",
+            "acme/canary",
+            "--dry-run",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for(lambda: pids_file.is_file() and len(pids_file.read_text().split()) == 3, what="the workload")
         group = [int(p) for p in pids_file.read_text().split()]
@@ -89,8 +107,14 @@ def test_a_group_that_ignores_sigterm_is_killed_after_the_grace(tmp_path):
     pids_file = tmp_path / "pids"
     stubborn = ["sh", "-c", "trap '' TERM; " + GROUP[2], "{entrypoint}"]
     env = cli_env(tmp_path, CANARY_LANES=str(lanes_toml(tmp_path, stubborn)), PIDS=str(pids_file))
-    proc = subprocess.Popen([PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs"), "--json"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs"), "--json"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         wait_for(lambda: pids_file.is_file() and len(pids_file.read_text().split()) == 3, what="the workload")
         group = [int(p) for p in pids_file.read_text().split()]
@@ -114,18 +138,29 @@ def test_the_workload_dies_with_a_harness_killed_without_a_word(tmp_path):
     pids_file = tmp_path / "pids"
     child = ["sh", "-c", 'echo $$ > "$PIDS"; exec sleep 300', "{entrypoint}"]
     env = cli_env(tmp_path, CANARY_LANES=str(lanes_toml(tmp_path, child)), PIDS=str(pids_file))
-    proc = subprocess.Popen([PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs")],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _assert_child_dies_with(proc, lambda: pids_file.is_file() and pids_file.read_text().strip() and int(pids_file.read_text()))
+    proc = subprocess.Popen(
+        [PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _assert_child_dies_with(
+        proc, lambda: pids_file.is_file() and pids_file.read_text().strip() and int(pids_file.read_text())
+    )
 
 
 def test_parent_death_signal_is_armed_in_the_workload_itself(tmp_path):
     """The workload arms it too (for launchers whose child is not the workload: a Ray driver,
     a site's job CLI): a python parent that dies by SIGKILL takes the workload-like child along."""
-    child_code = "import time; from canary.run import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
-    code = ("import subprocess, sys, time\n"
-            f"c = subprocess.Popen([sys.executable, '-c', {child_code!r}], stdout=subprocess.PIPE)\n"
-            "c.stdout.readline(); print(c.pid, flush=True); time.sleep(300)\n")
+    child_code = (
+        "import time; from canary.run import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
+    )
+    code = (
+        "import subprocess, sys, time\n"
+        f"c = subprocess.Popen([sys.executable, '-c', {child_code!r}], stdout=subprocess.PIPE)\n"
+        "c.stdout.readline(); print(c.pid, flush=True); time.sleep(300)\n"
+    )
     parent = subprocess.Popen([PY, "-c", code], cwd=ROOT, env=cli_env(tmp_path), stdout=subprocess.PIPE, text=True)
     _assert_child_dies_with(parent, lambda: int(parent.stdout.readline()))
 
@@ -133,8 +168,15 @@ def test_parent_death_signal_is_armed_in_the_workload_itself(tmp_path):
 @pytest.mark.slow
 def test_sigint_says_interrupted_and_exits_130(tmp_path):
     """Ctrl-C in any command: a short line and 130, not click's "Aborted!" and 1."""
-    proc = subprocess.Popen([PY, "-m", "canary", "signature", "-"], cwd=ROOT, env=cli_env(tmp_path),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [PY, "-m", "canary", "signature", "-"],
+        cwd=ROOT,
+        env=cli_env(tmp_path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(1.0)  # reading stdin by now
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=20)
@@ -165,8 +207,9 @@ def test_cancelled_runs_are_neither_passes_nor_failures_in_the_history_queries()
     from canary.record import RunRecord
 
     def rec(i, verdict):
-        return RunRecord(f"r{i}", "cpu", "moe-canary", 1, verdict, None, None, [], "",
-                         started_at=f"2026-08-2{i}T00:00:00+00:00")
+        return RunRecord(
+            f"r{i}", "cpu", "moe-canary", 1, verdict, None, None, [], "", started_at=f"2026-08-2{i}T00:00:00+00:00"
+        )
 
     runs = [rec(1, "pass"), rec(2, "cancelled"), rec(3, "pass"), rec(4, "cancelled")]
     assert queries.flakiness(runs, "cpu") == 0.0
@@ -227,7 +270,7 @@ def readonly_dir(tmp_path):
 
 
 # A stand-in workload that writes a passing-looking metrics file, then fills the disk under --out.
-_FILLER = r'''
+_FILLER = r"""
 import json, shlex, sys
 out = json.load(open(shlex.split(sys.argv[1])[-1]))["out_dir"]
 with open(out + "/metrics.jsonl", "w") as f:
@@ -241,17 +284,19 @@ try:
 except OSError:
     pass
 print("trained; the disk is full now")
-'''
+"""
 
 
 @pytest.mark.slow
 def test_a_disk_that_fills_up_under_out_still_gives_the_verdict_and_records_the_run(tmp_path, small_disk):
     lanes = lanes_toml(tmp_path, [PY, "-c", _FILLER, "{entrypoint}"])
-    r = canary_cli("run", "cpu", "--steps", "3", "--out", str(small_disk), "--cold", tmp_path=tmp_path, CANARY_LANES=str(lanes))
+    r = canary_cli(
+        "run", "cpu", "--steps", "3", "--out", str(small_disk), "--cold", tmp_path=tmp_path, CANARY_LANES=str(lanes)
+    )
     out, err = r.stdout.decode(), r.stderr.decode()
     assert r.returncode == 1, err
     assert "Traceback" not in out + err
-    assert ("PASS" in out or "FAIL" in out), out
+    assert "PASS" in out or "FAIL" in out, out
     [line] = [x for x in err.splitlines() if "no space left" in x]
     assert line.startswith(f"canary: {small_disk}/") and line.endswith(": no space left on device"), line
     assert "/attempt-1/" not in line, "the path named is the one that could not be written"
@@ -266,9 +311,15 @@ def test_an_unwritable_out_or_cache_dir_is_bad_input_before_training(tmp_path, r
     from canary.run.spec import CacheSpec
 
     where = readonly_dir / "runs"
-    opts = RunOptions(lane="cpu", out=where if flag == "--out" else tmp_path / "runs", record_history=False,
-                      cache=CacheSpec(mode="warm", dir=str(where) if flag == "--cache-dir" else str(tmp_path / "c")))
-    with pytest.raises(ConfigError, match=rf"{flag} {where}: cannot write there: (read-only file system|permission denied)"):
+    opts = RunOptions(
+        lane="cpu",
+        out=where if flag == "--out" else tmp_path / "runs",
+        record_history=False,
+        cache=CacheSpec(mode="warm", dir=str(where) if flag == "--cache-dir" else str(tmp_path / "c")),
+    )
+    with pytest.raises(
+        ConfigError, match=rf"{flag} {where}: cannot write there: (read-only file system|permission denied)"
+    ):
         run_canary(opts)
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir()), "nothing was started"
 
@@ -284,8 +335,12 @@ def test_an_out_that_is_not_a_directory_is_bad_input(tmp_path):
 @pytest.mark.slow
 def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_run_uploads_it(tmp_path, readonly_dir):
     lanes = lanes_toml(tmp_path, [PY, "-c", WRITER, "{entrypoint}", b'{"global_step": 0, "train/loss": 1.0}\n'.hex()])
-    env = dict(CANARY_LANES=str(lanes), CANARY_HISTORY=str(readonly_dir / "history.sqlite3"),
-               CANARY_SPOOL_DIR=str(readonly_dir / "spool"), TMPDIR=str(tmp_path / "tmp"))
+    env = dict(
+        CANARY_LANES=str(lanes),
+        CANARY_HISTORY=str(readonly_dir / "history.sqlite3"),
+        CANARY_SPOOL_DIR=str(readonly_dir / "spool"),
+        TMPDIR=str(tmp_path / "tmp"),
+    )
     (tmp_path / "tmp").mkdir()
     r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path, **env)
     assert r.returncode in (0, 1), r.stderr.decode()
@@ -309,10 +364,13 @@ def test_a_read_only_data_dir_keeps_the_record_where_it_says_and_the_next_run_up
     from canary.history.sqlite import SqliteStore
 
     assert [x.run_id for x in SqliteStore(readonly_dir / "history.sqlite3").records()] == [
-        first, json.loads(r.stdout)["run_id"]]
+        first,
+        json.loads(r.stdout)["run_id"],
+    ]
 
 
 # ----------------------------------------------------------------------------- 5. the GitHub client
+
 
 class _Elsewhere:
     """Another host on loopback that records whatever reaches it (and what it was told)."""
@@ -354,21 +412,25 @@ def _client(github):
     return GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(scale=0.001), per_page=1)
 
 
-@pytest.mark.parametrize("hostile", [
-    "{elsewhere}",                                  # another port on the same machine
-    "http://localhost:{port}",                      # the same port under another name
-    "https://127.0.0.1:{port}",                     # another scheme
-    "http://127.0.0.1:{port}@{elsewhere_host}",     # userinfo dressing up another host
-    "{elsewhere}/api.github.com",                   # a lookalike path
-])
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "{elsewhere}",  # another port on the same machine
+        "http://localhost:{port}",  # the same port under another name
+        "https://127.0.0.1:{port}",  # another scheme
+        "http://127.0.0.1:{port}@{elsewhere_host}",  # userinfo dressing up another host
+        "{elsewhere}/api.github.com",  # a lookalike path
+    ],
+)
 def test_a_link_header_to_anywhere_but_the_api_host_is_refused_and_gets_no_token(github, elsewhere, hostile):
     from canary.notify.github import GitHubError
 
     for n in (1, 2, 3):
         github.state.add_issue(REPO, f"issue {n}", "body", ["canary"])
     port = github.url.rsplit(":", 1)[1]
-    github.state.link_host = hostile.format(elsewhere=elsewhere.url, port=port,
-                                            elsewhere_host=elsewhere.url.split("//", 1)[1])
+    github.state.link_host = hostile.format(
+        elsewhere=elsewhere.url, port=port, elsewhere_host=elsewhere.url.split("//", 1)[1]
+    )
     with pytest.raises(GitHubError, match=r"refused: not the API at .* \(the token is sent only there\)") as e:
         _client(github).list_issues("canary")
     assert TOKEN not in str(e.value)
@@ -397,14 +459,22 @@ def test_a_url_for_another_host_is_refused_before_anything_is_sent(github, elsew
 def test_a_persons_issue_quoting_the_marker_is_never_canarys_own(github):
     """A person's issue that quotes canary's markers (pasted from canary's issue) is neither
     commented on as canary's, nor kept as the original, nor closed as a duplicate."""
+    from notify_records import failing
+
     from canary.notify.markers import fingerprint_marker, run_marker
     from canary.notify.model import Facts
     from canary.notify.tracker import report
-    from notify_records import failing
 
     record = failing()
-    quoted = "\n".join(["I see this too; canary's issue says:", "", "> " + fingerprint_marker("3f9a1c2b7d4e"),
-                        fingerprint_marker("3f9a1c2b7d4e"), run_marker(record.run_id, record.lane)])
+    quoted = "\n".join(
+        [
+            "I see this too; canary's issue says:",
+            "",
+            "> " + fingerprint_marker("3f9a1c2b7d4e"),
+            fingerprint_marker("3f9a1c2b7d4e"),
+            run_marker(record.run_id, record.lane),
+        ]
+    )
     person = github.state.add_issue(REPO, "my notes on the gmm crash", quoted, ["canary"])
     client = _client(github)
     actions = report(client, record, Facts())
@@ -423,9 +493,10 @@ def test_a_cancelled_run_notified_later_posts_nothing(github):
     """``canary notify`` on a stopped run's record, in another process, says nothing either."""
     from dataclasses import replace as dc_replace
 
+    from notify_records import failing
+
     from canary.notify.model import Facts
     from canary.notify.tracker import report
-    from notify_records import failing
 
     stopped = dc_replace(failing(), verdict="cancelled", classification="cancelled", signature=None)
     assert report(_client(github), stopped, Facts()) == []

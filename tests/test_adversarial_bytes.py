@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from adversary import PY, WRITER, canary_cli, lanes_toml
+
 from canary.errors import ConfigError
 from canary.run.metrics import load_run_metrics, parse_step_metrics, parse_tracker_summary
 from canary.textio import decode, read_text
-
 
 HOSTILE = [  # (name, bytes, the offset the message must give)
     ("latin-1", "loss = 1 # caf\u00e9\n".encode("latin-1"), 14),
@@ -67,18 +66,23 @@ def test_a_torn_line_in_the_middle_is_skipped_with_a_warning():
     text = '{"global_step": 0, "train/loss": 5.0}\n{"global_step": 1, "tr\n{"global_step": 2, "train/loss": 4.0}\n[1]\n'
     m = parse_step_metrics(text, source="m.jsonl")
     assert (m.steps_completed, m.final_loss) == (3, 4.0)
-    assert m.warnings == ["m.jsonl:2: skipped a line that is not JSON (torn or truncated)",
-                          "m.jsonl:4: skipped a line that is not a JSON object"]
+    assert m.warnings == [
+        "m.jsonl:2: skipped a line that is not JSON (torn or truncated)",
+        "m.jsonl:4: skipped a line that is not a JSON object",
+    ]
     # the expected torn end of a killed writer is silent
     assert parse_step_metrics('{"global_step": 0, "train/loss": 5.0}\n{"glo', source="m").warnings == []
 
 
-@pytest.mark.parametrize("text, match", [
-    ('{"global_step": 1e400, "train/loss": 1.0}\n', r"step inf is not a step number"),
-    ('{"global_step": -3, "train/loss": 1.0}\n', r"step -3 is not a step number"),
-    ('{"global_step": "nan", "train/loss": 1.0}\n', r"step 'nan' is not a step number"),
-    ('{"global_step": 1e20, "train/loss": 1.0}\n', r"step 1e\+20 is not a step number"),
-])
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ('{"global_step": 1e400, "train/loss": 1.0}\n', r"step inf is not a step number"),
+        ('{"global_step": -3, "train/loss": 1.0}\n', r"step -3 is not a step number"),
+        ('{"global_step": "nan", "train/loss": 1.0}\n', r"step 'nan' is not a step number"),
+        ('{"global_step": 1e20, "train/loss": 1.0}\n', r"step 1e\+20 is not a step number"),
+    ],
+)
 def test_absurd_step_numbers_are_bad_input(text, match):
     with pytest.raises(ConfigError, match=match):
         parse_step_metrics(text, source="m.jsonl")
@@ -89,17 +93,20 @@ def test_absurd_step_numbers_are_bad_input(text, match):
 @pytest.mark.parametrize("summary", ["[1, 2]", '"x"', "3", "null"])
 def test_a_summary_that_is_not_an_object_is_bad_input(summary):
     with pytest.raises(ConfigError, match=r't.jsonl: "summary" is a JSON \w+, not an object of metrics'):
-        parse_tracker_summary('{"config": {}, "summary": ' + summary + '}\n', source="t.jsonl")
+        parse_tracker_summary('{"config": {}, "summary": ' + summary + "}\n", source="t.jsonl")
 
 
-@pytest.mark.parametrize("content, match", [
-    (b"\x00\x01binary", r"result.json: binary content, .*byte offset 0"),
-    (b'{"lane": "cpu\xff"}', r"result.json: not UTF-8 text .*byte offset 13"),
-    (b"[1, 2]", r"result.json: expected a JSON object, found list"),
-    (b'{"lane": ["cpu"]}', r"result.json: 'lane' is a JSON list, expected str"),
-    (b'{"lane": "cpu", "steps_requested": "many"}', r"'steps_requested' is a JSON str, expected int"),
-    (b"[" * 100000, r"result.json: (not valid JSON|JSON nested too deeply)"),
-])
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (b"\x00\x01binary", r"result.json: binary content, .*byte offset 0"),
+        (b'{"lane": "cpu\xff"}', r"result.json: not UTF-8 text .*byte offset 13"),
+        (b"[1, 2]", r"result.json: expected a JSON object, found list"),
+        (b'{"lane": ["cpu"]}', r"result.json: 'lane' is a JSON list, expected str"),
+        (b'{"lane": "cpu", "steps_requested": "many"}', r"'steps_requested' is a JSON str, expected int"),
+        (b"[" * 100000, r"result.json: (not valid JSON|JSON nested too deeply)"),
+    ],
+)
 def test_a_hostile_result_json_is_bad_input_for_gate(tmp_path, content, match):
     from canary.run.gate import judge_path
 
@@ -137,11 +144,17 @@ def test_the_command_line_says_one_line_and_exits_2_for_hostile_bytes(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("metrics, verdict", [
-    ('{"global_step": 0, "train/loss": 5.0}\n{"global_step": 1, "tr\n{"global_step": 2, "train/loss": 4.0}\n', "fail"),
-    ('{"global_step": 1e400, "train/loss": 1.0}\n', "fail"),
-    ("\x00\x00\x00", "fail"),
-])
+@pytest.mark.parametrize(
+    "metrics, verdict",
+    [
+        (
+            '{"global_step": 0, "train/loss": 5.0}\n{"global_step": 1, "tr\n{"global_step": 2, "train/loss": 4.0}\n',
+            "fail",
+        ),
+        ('{"global_step": 1e400, "train/loss": 1.0}\n', "fail"),
+        ("\x00\x00\x00", "fail"),
+    ],
+)
 def test_a_finished_run_with_bad_metrics_is_recorded_never_bad_input(tmp_path, metrics, verdict):
     lanes = lanes_toml(tmp_path, [PY, "-c", WRITER, "{entrypoint}", metrics.encode().hex()])
     r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path, CANARY_LANES=str(lanes))

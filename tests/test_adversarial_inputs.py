@@ -32,8 +32,10 @@ def _nothing_trained(runs: Path) -> None:
 
 # ----------------------------------------------------------------------------- 5. names at config load
 
-@pytest.mark.parametrize("name", ["ci @everyone -->", "inj` @team `x", "../up", "a/b", "tpu\x1b]0;x\x07", ".hidden",
-                                  ""])
+
+@pytest.mark.parametrize(
+    "name", ["ci @everyone -->", "inj` @team `x", "../up", "a/b", "tpu\x1b]0;x\x07", ".hidden", ""]
+)
 def test_a_lane_name_outside_the_safe_set_is_bad_input_at_load(name, tmp_path):
     lanes = tmp_path / "lanes.toml"
     lanes.write_text(f'[lanes.{json.dumps(name)}]\naccelerator = "cpu"\nplatform = "cpu"\n')
@@ -48,8 +50,17 @@ def test_a_lane_name_outside_the_safe_set_is_bad_input_at_load(name, tmp_path):
 def test_a_ferry_name_outside_the_safe_set_is_bad_input_at_load(name, tmp_path):
     ferry = tmp_path / "f.toml"
     ferry.write_text(FERRY.read_text().replace('name = "moe-canary"', f"name = {json.dumps(name)}", 1))
-    r = canary_cli("run", "cpu", "--ferry", str(ferry), "--gates", str(GATES / "moe-canary.toml"),
-                   "--out", str(tmp_path / "runs"), tmp_path=tmp_path)
+    r = canary_cli(
+        "run",
+        "cpu",
+        "--ferry",
+        str(ferry),
+        "--gates",
+        str(GATES / "moe-canary.toml"),
+        "--out",
+        str(tmp_path / "runs"),
+        tmp_path=tmp_path,
+    )
     assert r.returncode == 2, r.stderr
     _no_traceback(r)
     assert b"name" in r.stderr
@@ -57,6 +68,7 @@ def test_a_ferry_name_outside_the_safe_set_is_bad_input_at_load(name, tmp_path):
 
 
 # ----------------------------------------------------------------------------- 8. goldens, gates, ferries
+
 
 def _golden_copy(tmp_path: Path, edit) -> Path:
     """The cpu lane's gates and golden, copied, with the golden edited by ``edit(dict)``."""
@@ -80,6 +92,7 @@ def _set(path: str, value):
             at[int(last)] = value
         else:
             at[last] = value
+
     return edit
 
 
@@ -114,8 +127,11 @@ def test_a_gates_file_naming_another_ferry_is_bad_input(tmp_path):
     gates = tmp_path / "g.toml"
     import re
 
-    text = (GATES / "moe-canary.toml").read_text().replace("moe-canary.cpu.golden.json",
-                                                           str(GATES / "moe-canary.cpu.golden.json"))
+    text = (
+        (GATES / "moe-canary.toml")
+        .read_text()
+        .replace("moe-canary.cpu.golden.json", str(GATES / "moe-canary.cpu.golden.json"))
+    )
     gates.write_text(re.sub(r'(?m)^ferry = ".*"$', 'ferry = "another-ferry"', text))
     assert "another-ferry" in gates.read_text()
     r = canary_cli("run", "cpu", "--gates", str(gates), "--out", str(tmp_path / "runs"), tmp_path=tmp_path)
@@ -134,8 +150,17 @@ def test_a_ferry_number_that_is_not_an_integer_is_bad_input(key, value, tmp_path
     ferry = tmp_path / "moe-canary.toml"
     ferry.write_text(re.sub(rf"(?m)^{key} = \d+$", f"{key} = {value}", text, count=1))
     assert ferry.read_text() != text
-    r = canary_cli("run", "cpu", "--ferry", str(ferry), "--gates", str(GATES / "moe-canary.toml"),
-                   "--out", str(tmp_path / "runs"), tmp_path=tmp_path)
+    r = canary_cli(
+        "run",
+        "cpu",
+        "--ferry",
+        str(ferry),
+        "--gates",
+        str(GATES / "moe-canary.toml"),
+        "--out",
+        str(tmp_path / "runs"),
+        tmp_path=tmp_path,
+    )
     assert r.returncode == 2, r.stderr
     _no_traceback(r)
     assert key.encode() in r.stderr and b"integer" in r.stderr, r.stderr
@@ -144,7 +169,7 @@ def test_a_ferry_number_that_is_not_an_integer_is_bad_input(key, value, tmp_path
 
 # ----------------------------------------------------------------------------- 9. the machine, not the code
 
-_DISK_FILLER = r'''
+_DISK_FILLER = r"""
 import json, shlex, sys
 out = json.load(open(shlex.split(sys.argv[1])[-1]))["out_dir"]
 with open(out + "/metrics.jsonl", "w") as f:
@@ -153,7 +178,7 @@ with open(out + "/checkpoint.bin", "wb") as f:   # the workload's own write: no 
     while True:
         f.write(b"\0" * 4096)
         f.flush()
-'''
+"""
 
 
 @pytest.mark.slow
@@ -168,7 +193,7 @@ def test_a_disk_that_fills_under_the_workload_is_infrastructure_not_a_regression
 
 _OUT_OF_MEMORY = {
     "numpy": "numpy.core._exceptions._ArrayMemoryError: Unable to allocate 745. GiB for an array with shape "
-             "(100000000000, 2) and data type int32",
+    "(100000000000, 2) and data type int32",
     "MemoryError": "MemoryError",
     "c++": "RuntimeError: std::bad_alloc",
     "ENOSPC": "OSError: [Errno 28] No space left on device: '/ckpt/step-100'",
@@ -178,8 +203,10 @@ _OUT_OF_MEMORY = {
 
 @pytest.mark.parametrize("kind", sorted(_OUT_OF_MEMORY))
 def test_memory_or_disk_exhausted_in_the_workload_is_infrastructure(kind, tmp_path):
-    crash = ("import sys\nprint('Traceback (most recent call last):')\nprint('  File \"/srv/train.py\", line 9, in "
-             f"<module>')\nprint('    batch = corpus.batches()')\nprint({_OUT_OF_MEMORY[kind]!r})\nsys.exit(1)")
+    crash = (
+        "import sys\nprint('Traceback (most recent call last):')\nprint('  File \"/srv/train.py\", line 9, in "
+        f"<module>')\nprint('    batch = corpus.batches()')\nprint({_OUT_OF_MEMORY[kind]!r})\nsys.exit(1)"
+    )
     lanes = lanes_toml(tmp_path, [PY, "-c", crash, "{entrypoint}"], attempts=2)
     r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path, CANARY_LANES=str(lanes))
     assert r.returncode == 1, r.stderr
@@ -202,8 +229,20 @@ def test_a_batch_too_big_for_the_host_is_infrastructure(tmp_path):
 
     ferry = tmp_path / "moe-canary.toml"
     ferry.write_text(re.sub(r"(?m)^batch_size = \d+$", "batch_size = 100000000000", FERRY.read_text()))
-    r = canary_cli("run", "cpu", "--ferry", str(ferry), "--gates", str(GATES / "moe-canary.toml"), "--steps", "2",
-                   "--out", str(tmp_path / "runs"), "--json", tmp_path=tmp_path)
+    r = canary_cli(
+        "run",
+        "cpu",
+        "--ferry",
+        str(ferry),
+        "--gates",
+        str(GATES / "moe-canary.toml"),
+        "--steps",
+        "2",
+        "--out",
+        str(tmp_path / "runs"),
+        "--json",
+        tmp_path=tmp_path,
+    )
     assert r.returncode == 1, r.stderr
     result = json.loads(r.stdout)
     assert result["classification"] == "infrastructure", result["signature"]
@@ -211,17 +250,24 @@ def test_a_batch_too_big_for_the_host_is_infrastructure(tmp_path):
 
 # ----------------------------------------------------------------------------- 10. killed while writing history
 
+
 def test_a_harness_killed_during_the_history_write_leaves_a_record_history_import_takes(tmp_path):
     history = tmp_path / "history.sqlite3"
     holder = sqlite3.connect(history, isolation_level=None)
-    holder.executescript("CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, lane TEXT NOT NULL, "
-                         "started_at TEXT NOT NULL, verdict TEXT NOT NULL, fingerprint TEXT, record TEXT NOT NULL);")
+    holder.executescript(
+        "CREATE TABLE IF NOT EXISTS runs (run_id TEXT PRIMARY KEY, lane TEXT NOT NULL, "
+        "started_at TEXT NOT NULL, verdict TEXT NOT NULL, fingerprint TEXT, record TEXT NOT NULL);"
+    )
     holder.execute("BEGIN EXCLUSIVE")  # the history's write waits on this lock: the harness is killed meanwhile
     lanes = lanes_toml(tmp_path, [PY, "-c", "import sys; print('RuntimeError: x'); sys.exit(1)", "{entrypoint}"])
     runs = tmp_path / "runs"
-    proc = subprocess.Popen([PY, "-m", "canary", "run", "cpu", "--out", str(runs)], cwd=ROOT,
-                            env=cli_env(tmp_path, CANARY_LANES=str(lanes)), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [PY, "-m", "canary", "run", "cpu", "--out", str(runs)],
+        cwd=ROOT,
+        env=cli_env(tmp_path, CANARY_LANES=str(lanes)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for(lambda: any(runs.glob("*/result.json")), timeout=120, what="result.json before the history write")
         assert proc.poll() is None, "the harness should still be waiting on the history's lock"
@@ -241,6 +287,7 @@ def test_a_harness_killed_during_the_history_write_leaves_a_record_history_impor
 
 
 # ----------------------------------------------------------------------------- 14. read-only commands
+
 
 @pytest.mark.parametrize("command", [["history"], ["history", "--json"], ["report", "--out", "REPORT"]])
 def test_read_only_commands_leave_an_empty_history_file_as_it_is(command, tmp_path):
@@ -292,8 +339,8 @@ def test_a_nul_after_a_megabyte_is_found_on_stdin_too(tmp_path):
     assert r.returncode == 2 and f"byte offset {len(data) - 6}".encode() in r.stderr, r.stderr
 
 
-
 # ----------------------------------------------------------------------------- found by bench/hostile_sweep.py
+
 
 def test_a_fifo_as_history_is_bad_input_not_a_hang(tmp_path):
     fifo = tmp_path / "fifo"

@@ -9,19 +9,24 @@ import json
 from pathlib import Path
 
 import pytest
-
-from canary.notify.markers import issue_fingerprint
 from conftest import run_cli
 from github_server import REPO, TOKEN, RawReply, github  # noqa: F401 (fixture)
 from notify_records import failing
 
+from canary.notify.markers import issue_fingerprint
 
 
 def _env(github, tmp_path, **extra):
-    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url if github else "",
-            "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
-            "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
-            "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
+    return {
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": github.url if github else "",
+        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+        "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
+        "GITHUB_REPOSITORY": "",
+        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+        "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),
+        **extra,
+    }
 
 
 def _run_dir(tmp_path, record=None, raw: dict | None = None) -> Path:
@@ -63,8 +68,20 @@ def test_a_token_that_cannot_be_a_header_is_bad_input_named_never_shown(kind, gi
 
 def test_run_notify_refuses_a_bad_token_before_training(github, tmp_path):
     token = BAD_TOKENS["trailing newline"]
-    r = run_cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--json", "--notify", "github",
-                "--repo", REPO, env=_env(github, tmp_path, GITHUB_TOKEN=token))
+    r = run_cli(
+        "run",
+        "cpu",
+        "--steps",
+        "2",
+        "--out",
+        str(tmp_path / "runs"),
+        "--json",
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+        env=_env(github, tmp_path, GITHUB_TOKEN=token),
+    )
     assert r.returncode == 2, r.stderr
     _no_traceback(r)
     assert "GITHUB_TOKEN" in r.stderr and token.strip()[:12] not in r.stderr + r.stdout
@@ -72,6 +89,7 @@ def test_run_notify_refuses_a_bad_token_before_training(github, tmp_path):
 
 
 # ----------------------------------------------------------------------------- 6. --repo
+
 
 @pytest.mark.parametrize("repo", ["../x", "a/..", "a/.", "./b", "../..", "a/b/../c"])
 def test_repo_with_dot_segments_is_bad_input_and_nothing_is_sent(repo, github, tmp_path):
@@ -114,16 +132,27 @@ def test_a_malformed_answer_keeps_the_notification_pending_and_it_is_sent_later(
 @pytest.mark.parametrize("url", ["http://127.0.0.1:99999", "http://[::1", "http://[::1]:70000/api"])
 def test_an_api_url_urllib_cannot_use_spools(url, tmp_path):
     d = _run_dir(tmp_path)
-    r = run_cli("notify", str(d), "--repo", REPO, "--no-history", "--json",
-                env=_env(None, tmp_path, GITHUB_API_URL=url))
+    r = run_cli(
+        "notify", str(d), "--repo", REPO, "--no-history", "--json", env=_env(None, tmp_path, GITHUB_API_URL=url)
+    )
     assert r.returncode == 1, r.stderr
     _no_traceback(r)
     out = json.loads(r.stdout)
     assert out["deliveries"][0]["status"] == "spooled" and (d / "notify-pending.json").is_file()
 
 
-@pytest.mark.parametrize("url", ["file:///etc/passwd", "ftp://127.0.0.1/", "javascript:alert(1)", "api.github.com",
-                                 "127.0.0.1:8080", "http:/127.0.0.1", "gopher://127.0.0.1:70/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "ftp://127.0.0.1/",
+        "javascript:alert(1)",
+        "api.github.com",
+        "127.0.0.1:8080",
+        "http:/127.0.0.1",
+        "gopher://127.0.0.1:70/",
+    ],
+)
 def test_an_api_url_of_another_scheme_is_bad_input(url, tmp_path):
     d = _run_dir(tmp_path)
     r = run_cli("notify", str(d), "--repo", REPO, "--no-history", env=_env(None, tmp_path, GITHUB_API_URL=url))
@@ -139,8 +168,19 @@ def test_run_notify_keeps_the_notification_when_the_answer_is_malformed(github, 
 
     lanes = lanes_toml(tmp_path, [PY, "-c", "import sys; print('RuntimeError: boom'); sys.exit(1)", "{entrypoint}"])
     github.state.raw.append(RawReply(200, b"<html>not json</html>", "text/html", times=50))
-    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO,
-                env=_env(github, tmp_path, CANARY_LANES=str(lanes)), own_process=True)
+    r = run_cli(
+        "run",
+        "cpu",
+        "--out",
+        str(tmp_path / "runs"),
+        "--json",
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+        env=_env(github, tmp_path, CANARY_LANES=str(lanes)),
+        own_process=True,
+    )
     assert r.returncode == 1, r.stderr
     _no_traceback(r)
     result = json.loads(r.stdout)
@@ -149,6 +189,7 @@ def test_run_notify_keeps_the_notification_when_the_answer_is_malformed(github, 
 
 
 # ----------------------------------------------------------------------------- 14. huge error messages
+
 
 def test_a_huge_api_error_message_is_cut_once_and_kept_short(github, tmp_path):
     d = _run_dir(tmp_path)
@@ -164,14 +205,20 @@ def test_a_huge_api_error_message_is_cut_once_and_kept_short(github, tmp_path):
 
 # ----------------------------------------------------------------------------- 4. ids that climb out
 
+
 @pytest.mark.parametrize("run_id", ["../../../../x", "a/../../b", "..", "x/y", "/abs/x", "run\nid", ""])
 def test_a_run_id_that_would_become_a_path_outside_is_bad_input(run_id, tmp_path):
     rec = failing().to_dict()
     rec["run_id"] = run_id
     d = _run_dir(tmp_path, raw=rec)
     spool = tmp_path / "deep" / "a" / "b" / "spool"
-    env = _env(None, tmp_path, GITHUB_API_URL="http://127.0.0.1:9", CANARY_NOTIFY_SPOOL=str(spool),
-               CANARY_HISTORY="/proc/canary-no-history/h.sqlite3")
+    env = _env(
+        None,
+        tmp_path,
+        GITHUB_API_URL="http://127.0.0.1:9",
+        CANARY_NOTIFY_SPOOL=str(spool),
+        CANARY_HISTORY="/proc/canary-no-history/h.sqlite3",
+    )
     before = set(tmp_path.rglob("*"))
     r = run_cli("notify", str(d), "--repo", REPO, env=env)
     assert r.returncode == 2, r.stderr

@@ -11,11 +11,10 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-
 from adversary import PY, canary_cli, lanes_toml
+
 from canary.notify import redact as redact_mod
 from canary.notify.redact import REDACTED, redact
-
 
 # Fake credentials of every common shape (assembled, so no scanner mistakes this file for a leak).
 TOKENS = {
@@ -34,7 +33,8 @@ TOKENS = {
     "google oauth": "ya29" + ".a0AfB_byC-1234567890abcdefGHIJKLmnop_qrstuvWXYZ",
     "aws key id": "AKIA" + "IOSFODNN7EXAMPLE",
     "aws temporary key id": "ASIA" + "Y34FZKBOKMUTVV7A",
-    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "jwt": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    + ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
     "hugging face": "hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh",
     # round 2 (#27): shapes a hostile sweep got through
     "pypi": "pypi-" + "AgEIcHlwaS5vcmcCJDEyMzQ1Njc4LTEyMzQtMTIzNC0xMjM0LTEyMzQ1Njc4OTAxMgACKlsz",
@@ -48,14 +48,20 @@ KEYED = {
     "secret-named setting": ("DB_PASSWORD=", "correct-horse-battery-staple"),
     "client secret": ('"client_secret": "', "Zq3-opaque-Client-Secret-Value"),
     # round 2 (#27)
-    "azure sas sig": ("https://acct.blob.core.windows.net/c/b.bin?sv=2022-11-02&sp=r&sig=",
-                      "abcdEFGHijkl%2BmnopQRST0123uvwx%3D"),
-    "azure account key": ("DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
-                          "abcdEFGHijklMNOPqrstUVWXyz0123456789+/abcdEFGHijklMNOPqrstUVWXyz0123456789+/ABCD=="),
+    "azure sas sig": (
+        "https://acct.blob.core.windows.net/c/b.bin?sv=2022-11-02&sp=r&sig=",
+        "abcdEFGHijkl%2BmnopQRST0123uvwx%3D",
+    ),
+    "azure account key": (
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=",
+        "abcdEFGHijklMNOPqrstUVWXyz0123456789+/abcdEFGHijklMNOPqrstUVWXyz0123456789+/ABCD==",
+    ),
     "slack webhook": ("posting to https://hooks.slack.com/services/", "T01ABCD2E/B03FGHI4J/abcdEFGHijklMNOPqrstUVWX"),
     "x-api-key header": ("X-Api-Key: ", "a1b2c3d4e5f6a7b8c9d0e1f2"),
-    "gcs signed url": ("https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=",
-                       "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d"),
+    "gcs signed url": (
+        "https://storage.googleapis.com/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=",
+        "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d",
+    ),
     "password flag": ("mysql -h db --password ", "Tr0ub4dor-3xyz-Q"),
     "private_key_id": ('"private_key_id": "', "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
 }
@@ -111,18 +117,34 @@ def test_exact_values_of_secret_environment_variables_in_every_encoding(encoding
 
 
 def test_ordinary_training_logs_survive_redaction():
-    text = ("step 12 train/loss=5.7976 throughput/tokens_per_second=123456.7 max_tokens: 8192 KeyError: 'x'\n"
-            "commit c0ffee1234567890c0ffee1234567890c0ffee12 in /home/ci/canary/workload/model.py:393\n"
-            "Block spec (Blocked(block_size=512), Blocked(block_size=32)), array shape (524288, 128)\n"
-            "https://github.com/acme/canary/actions/runs/123 token_count=17 desk-check ok")
+    text = (
+        "step 12 train/loss=5.7976 throughput/tokens_per_second=123456.7 max_tokens: 8192 KeyError: 'x'\n"
+        "commit c0ffee1234567890c0ffee1234567890c0ffee12 in /home/ci/canary/workload/model.py:393\n"
+        "Block spec (Blocked(block_size=512), Blocked(block_size=32)), array shape (524288, 128)\n"
+        "https://github.com/acme/canary/actions/runs/123 token_count=17 desk-check ok"
+    )
     assert redact(text) == text
 
 
-@pytest.mark.parametrize("text", [
-    "A" * 300_000, "TOKEN" * 60_000, "X_" * 150_000 + "TOKEN", "eyJ" * 100_000, "%3D" * 100_000, '\\"' * 150_000,
-    "-----BEGIN PRIVATE KEY-----" * 10_000, "-----BEGIN RSA PRIVATE KEY-----" + "A" * 300_000, "ghp_" * 75_000,
-    "TOKEN=" * 50_000, "://a:" * 60_000, "1//0" * 75_000, "sk-" * 100_000, "AKIA" * 75_000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A" * 300_000,
+        "TOKEN" * 60_000,
+        "X_" * 150_000 + "TOKEN",
+        "eyJ" * 100_000,
+        "%3D" * 100_000,
+        '\\"' * 150_000,
+        "-----BEGIN PRIVATE KEY-----" * 10_000,
+        "-----BEGIN RSA PRIVATE KEY-----" + "A" * 300_000,
+        "ghp_" * 75_000,
+        "TOKEN=" * 50_000,
+        "://a:" * 60_000,
+        "1//0" * 75_000,
+        "sk-" * 100_000,
+        "AKIA" * 75_000,
+    ],
+)
 def test_redaction_stays_linear_on_hostile_input(text):
     """No pattern backtracks over unbounded input: these would take minutes if one did."""
     t0 = time.process_time()
@@ -134,15 +156,19 @@ def test_redacting_before_truncating_never_leaves_half_a_secret():
     from canary.run.runner import error_excerpt
 
     secret = TOKENS["github classic"]
-    log = "\n".join([f"noise {i}" for i in range(100)] + ["Traceback (most recent call last):"]
-                    + [f'  File "x.py", line {i}, in f  # {secret}' for i in range(60)] + [f"RuntimeError: {secret}"])
+    log = "\n".join(
+        [f"noise {i}" for i in range(100)]
+        + ["Traceback (most recent call last):"]
+        + [f'  File "x.py", line {i}, in f  # {secret}' for i in range(60)]
+        + [f"RuntimeError: {secret}"]
+    )
     excerpt = error_excerpt(redact(log))
     assert secret[:12] not in excerpt and REDACTED in excerpt
 
 
 # A failing stand-in workload that prints every planted secret, in every encoding, then dies with
 # a traceback whose message (the issue's title) carries a token too.
-_LEAKER = r'''
+_LEAKER = r"""
 import json, os, sys
 planted = json.loads(os.environ["PLANTED"])
 for line in planted:
@@ -152,7 +178,7 @@ print('  File "/srv/train.py", line 3, in <module>')
 print("    login()")
 print("RuntimeError: login refused for " + planted[0].split()[-1] + " (password " + os.environ["OPAQUE_PASSWORD"] + ")")
 sys.exit(1)
-'''
+"""
 
 
 @pytest.mark.slow
@@ -169,22 +195,42 @@ def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tm
     planted += [enc(PEM) for enc in ENCODINGS.values()] + [enc(opaque) for enc in ENCODINGS.values()]
     lanes = lanes_toml(tmp_path, [PY, "-c", _LEAKER, "{entrypoint}"])
     with GitHubServer(TOKEN, REPO) as github:
-        env = dict(CANARY_LANES=str(lanes), PLANTED=json.dumps(planted), OPAQUE_PASSWORD=opaque, GITHUB_TOKEN=TOKEN,
-                   GITHUB_API_URL=github.url, CANARY_GITHUB_BACKOFF_SCALE="0.001",
-                   CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"))
+        env = dict(
+            CANARY_LANES=str(lanes),
+            PLANTED=json.dumps(planted),
+            OPAQUE_PASSWORD=opaque,
+            GITHUB_TOKEN=TOKEN,
+            GITHUB_API_URL=github.url,
+            CANARY_GITHUB_BACKOFF_SCALE="0.001",
+            CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"),
+        )
         github.state.down = True  # the first telling fails: the notification waits in the spool
-        r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO,
-                 tmp_path=tmp_path, **env)
+        r = canary_cli(
+            "run",
+            "cpu",
+            "--out",
+            str(tmp_path / "runs"),
+            "--json",
+            "--notify",
+            "github",
+            "--repo",
+            REPO,
+            tmp_path=tmp_path,
+            **env,
+        )
         assert r.returncode == 1, r.stderr.decode()
         result = json.loads(r.stdout)
         assert result["notify"]["delivered"] is False
         run_dir = Path(result["run_dir"])
         assert (run_dir / "notify-pending.json").is_file()
-        kept = {"result.json": (run_dir / "result.json").read_bytes(), "stdout": r.stdout,
-                "history": (tmp_path / "history.sqlite3").read_bytes(),
-                **{str(p): p.read_bytes() for p in tmp_path.rglob("*.json") if "attempt-" not in str(p)},
-                # the run directory is uploaded as a CI artifact: its logs, every attempt's too
-                **{str(p): p.read_bytes() for p in run_dir.rglob("train.log")}}
+        kept = {
+            "result.json": (run_dir / "result.json").read_bytes(),
+            "stdout": r.stdout,
+            "history": (tmp_path / "history.sqlite3").read_bytes(),
+            **{str(p): p.read_bytes() for p in tmp_path.rglob("*.json") if "attempt-" not in str(p)},
+            # the run directory is uploaded as a CI artifact: its logs, every attempt's too
+            **{str(p): p.read_bytes() for p in run_dir.rglob("train.log")},
+        }
         assert any(k.endswith("train.log") for k in kept)
 
         # a later notify, in another process without the secret environment, sends what was kept
@@ -218,6 +264,7 @@ def test_a_log_file_is_redacted_in_place_whatever_its_size(tmp_path, monkeypatch
 
 # ----------------------------------------------------------------------------- round 2 (#27)
 
+
 def test_a_github_token_cut_by_a_line_break_is_redacted_whole():
     token = TOKENS["github classic"]
     for cut in (8, 20, 30):
@@ -230,9 +277,15 @@ def test_a_github_token_cut_by_a_line_break_is_redacted_whole():
 
 def test_the_environments_secrets_are_caught_in_pieces_and_in_base64():
     secret = "Zq7xW2pL9mK4vB8nR3tY6uH1"
-    text = "\n".join([f"part one {secret[:12]}", f"part two {secret[12:]}",
-                      base64.b64encode(f"x-access-token:{secret}".encode()).decode(),
-                      base64.urlsafe_b64encode(secret.encode()).decode(), "the run went on"])
+    text = "\n".join(
+        [
+            f"part one {secret[:12]}",
+            f"part two {secret[12:]}",
+            base64.b64encode(f"x-access-token:{secret}".encode()).decode(),
+            base64.urlsafe_b64encode(secret.encode()).decode(),
+            "the run went on",
+        ]
+    )
     out = redact(text, [secret])
     for piece in (secret[:12], secret[12:], secret[3:11]):
         assert piece not in out, out
@@ -244,7 +297,7 @@ def test_the_environments_secrets_are_caught_in_pieces_and_in_base64():
 # A failing stand-in that prints the environment's own token in two halves, in base64 behind
 # x-access-token, and cut by line breaks, dies with an Azure SAS in its message, and leaves a
 # tracker_metrics.jsonl holding a W&B key, an hf_ token and a URL password.
-_ROUND2_LEAKER = r'''
+_ROUND2_LEAKER = r"""
 import base64, json, os, shlex, sys
 out = json.load(open(shlex.split(sys.argv[1])[-1]))["out_dir"]
 tok = os.environ["GITHUB_TOKEN"]
@@ -261,21 +314,42 @@ print('  File "/srv/train.py", line 3, in <module>')
 print("RuntimeError: upload to https://acct.blob.core.windows.net/c/b?sv=2022-11-02&sig="
       + os.environ["PLANTED_SIG"] + " failed")
 sys.exit(1)
-'''
+"""
 
 
 def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_tracker_copies(tmp_path):
     from github_server import REPO, GitHubServer
 
     token = "ghs_" + "Qw3Er5Ty7Ui9Op1As2Df4Gh6Jk8Lz0Xc3Vb5"
-    planted = {"PLANTED_WANDB": "f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d", "PLANTED_HF": TOKENS["hugging face"],
-               "PLANTED_PW": "Pa55-w0rd-xyz", "PLANTED_SIG": "AbCdEf0123456789%2BghIJklMNop%3D"}
+    planted = {
+        "PLANTED_WANDB": "f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d",
+        "PLANTED_HF": TOKENS["hugging face"],
+        "PLANTED_PW": "Pa55-w0rd-xyz",
+        "PLANTED_SIG": "AbCdEf0123456789%2BghIJklMNop%3D",
+    }
     lanes = lanes_toml(tmp_path, [PY, "-c", _ROUND2_LEAKER, "{entrypoint}"])
     with GitHubServer(token, REPO) as github:
-        env = dict(CANARY_LANES=str(lanes), GITHUB_TOKEN=token, GITHUB_API_URL=github.url,
-                   CANARY_GITHUB_BACKOFF_SCALE="0.001", CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"), **planted)
-        r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO,
-                       tmp_path=tmp_path, **env)
+        env = dict(
+            CANARY_LANES=str(lanes),
+            GITHUB_TOKEN=token,
+            GITHUB_API_URL=github.url,
+            CANARY_GITHUB_BACKOFF_SCALE="0.001",
+            CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"),
+            **planted,
+        )
+        r = canary_cli(
+            "run",
+            "cpu",
+            "--out",
+            str(tmp_path / "runs"),
+            "--json",
+            "--notify",
+            "github",
+            "--repo",
+            REPO,
+            tmp_path=tmp_path,
+            **env,
+        )
         assert r.returncode == 1, r.stderr.decode()
         result = json.loads(r.stdout)
         [issue] = github.state.issues()
@@ -284,9 +358,15 @@ def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_t
     assert len(trackers) == 2  # the run directory's and the attempt's copy
     for t in trackers:
         json.loads(t.read_text().splitlines()[0])  # still the trainer's JSON, values redacted
-    kept = {"title": issue["title"].encode(), "body": issue["body"].encode(), "stdout": r.stdout, "stderr": r.stderr,
-            "result.json": (run_dir / "result.json").read_bytes(), "history": (tmp_path / "history.sqlite3").read_bytes(),
-            **{str(p): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()}}
+    kept = {
+        "title": issue["title"].encode(),
+        "body": issue["body"].encode(),
+        "stdout": r.stdout,
+        "stderr": r.stderr,
+        "result.json": (run_dir / "result.json").read_bytes(),
+        "history": (tmp_path / "history.sqlite3").read_bytes(),
+        **{str(p): p.read_bytes() for p in run_dir.rglob("*") if p.is_file()},
+    }
     assert REDACTED in issue["title"]
     secrets = [token, *planted.values()]
     for where, data in kept.items():
@@ -294,18 +374,27 @@ def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_t
         for secret in secrets:
             assert not [f for f in _forms(secret) if f in text], f"{secret!r} reached {where}"
         for i in range(len(token) - 8):
-            assert token[i:i + 8] not in text, f"a piece of GITHUB_TOKEN reached {where}"
+            assert token[i : i + 8] not in text, f"a piece of GITHUB_TOKEN reached {where}"
         assert base64.b64encode(("x-access-token:" + token).encode()).decode()[20:40] not in text, where
 
 
-@pytest.mark.parametrize("spell", [lambda s: s.encode().hex(), lambda s: s.encode().hex().upper(),
-                                   lambda s: "".join(f"\\u{ord(c):04x}" for c in s)], ids=["hex", "HEX", "\\u"])
+@pytest.mark.parametrize(
+    "spell",
+    [lambda s: s.encode().hex(), lambda s: s.encode().hex().upper(), lambda s: "".join(f"\\u{ord(c):04x}" for c in s)],
+    ids=["hex", "HEX", "\\u"],
+)
 def test_the_environments_secrets_are_caught_in_hex_and_as_unicode_escapes(spell):
     secret = "Vq8Zr3Wn6Tb1Yc5Xm0Ls7Kd2Pf4Hg9"
     assert spell(secret) not in redact(f"dump: {spell(secret)} end", [secret])
 
 
-@pytest.mark.parametrize("token", ["SG." + "a1B2c3D4e5F6g7H8i9J0kL" + "." + "M" * 43, "glrt-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn",
-                                   "glptt-" + "0123456789abcdefABCDEF"])
+@pytest.mark.parametrize(
+    "token",
+    [
+        "SG." + "a1B2c3D4e5F6g7H8i9J0kL" + "." + "M" * 43,
+        "glrt-" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn",
+        "glptt-" + "0123456789abcdefABCDEF",
+    ],
+)
 def test_sendgrid_and_gitlab_runner_tokens_are_redacted(token):
     assert token not in redact(f"using {token} now")

@@ -32,8 +32,12 @@ def _clean(text: str) -> list[str]:
 
 
 def _log_with_escapes() -> str:
-    lines = ["step 1 loss 4.0", "Traceback (most recent call last):", '  File "/srv/train.py", line 9, in <module>',
-             "    step()"]
+    lines = [
+        "step 1 loss 4.0",
+        "Traceback (most recent call last):",
+        '  File "/srv/train.py", line 9, in <module>',
+        "    step()",
+    ]
     lines.append("RuntimeError: boom " + " ".join(HOSTILE_SEQUENCES.values()))
     return "\n".join(lines) + "\n"
 
@@ -43,18 +47,19 @@ def test_canary_signature_echoes_no_control_sequence(how, tmp_path):
     log = tmp_path / "train.log"
     log.write_text(_log_with_escapes())
     args = ["signature", "-" if how == "stdin" else str(log)] + (["--json"] if how == "json" else [])
-    r = canary_cli(*args, tmp_path=tmp_path, stdin=log.read_bytes() if how == "stdin" else None, FORCE_COLOR="1",
-                   COLUMNS="200")
+    r = canary_cli(
+        *args, tmp_path=tmp_path, stdin=log.read_bytes() if how == "stdin" else None, FORCE_COLOR="1", COLUMNS="200"
+    )
     assert r.returncode == 0, r.stderr
     out = r.stdout.decode()
     assert "RuntimeError" in out and not _clean(out), repr(out)
 
 
-_ESCAPER = r'''
+_ESCAPER = r"""
 import sys
 print(sys.argv[2])
 sys.exit(1)
-'''
+"""
 
 
 def test_canary_run_echoes_and_posts_no_control_sequence(tmp_path):
@@ -62,9 +67,23 @@ def test_canary_run_echoes_and_posts_no_control_sequence(tmp_path):
 
     lanes = lanes_toml(tmp_path, [PY, "-c", _ESCAPER, "{entrypoint}", _log_with_escapes()])
     with GitHubServer(TOKEN, REPO) as github:
-        r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", "--repo", REPO,
-                       tmp_path=tmp_path, CANARY_LANES=str(lanes), GITHUB_TOKEN=TOKEN, GITHUB_API_URL=github.url,
-                       FORCE_COLOR="1", COLUMNS="200", CANARY_NOTIFY_SPOOL=str(tmp_path / "ns"))
+        r = canary_cli(
+            "run",
+            "cpu",
+            "--out",
+            str(tmp_path / "runs"),
+            "--notify",
+            "github",
+            "--repo",
+            REPO,
+            tmp_path=tmp_path,
+            CANARY_LANES=str(lanes),
+            GITHUB_TOKEN=TOKEN,
+            GITHUB_API_URL=github.url,
+            FORCE_COLOR="1",
+            COLUMNS="200",
+            CANARY_NOTIFY_SPOOL=str(tmp_path / "ns"),
+        )
         [issue] = github.state.issues()
     out, err = r.stdout.decode(), r.stderr.decode()
     assert r.returncode == 1, err
@@ -85,26 +104,32 @@ def test_a_config_error_naming_a_hostile_key_echoes_no_control_sequence(tmp_path
 
 # ----------------------------------------------------------------------------- 13. streamed, not read whole
 
-_MEASURE = r'''
+_MEASURE = r"""
 import resource, subprocess, sys
 producer = subprocess.Popen([sys.executable, "-c", sys.argv[1]], stdout=subprocess.PIPE)
 consumer = subprocess.run(sys.argv[2:], stdin=producer.stdout, capture_output=True)
 producer.wait()
 print(consumer.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
-'''
-_PRODUCE_MB = r'''
+"""
+_PRODUCE_MB = r"""
 import sys
 line = b"step 12 train/loss=4.0 " + b"x" * 100 + b"\n"
 for _ in range({mb} * 1024 * 1024 // len(line)):
     sys.stdout.buffer.write(line)
 sys.stdout.buffer.write(b"Traceback (most recent call last):\nRuntimeError: at the end\n")
-'''
+"""
 
 
 def test_canary_signature_streams_a_huge_stdin(tmp_path):
     mb = 150
-    r = subprocess.run([PY, "-c", _MEASURE, _PRODUCE_MB.format(mb=mb), PY, "-m", "canary", "signature", "-"],
-                       capture_output=True, text=True, cwd=ROOT, env=cli_env(tmp_path), timeout=600)
+    r = subprocess.run(
+        [PY, "-c", _MEASURE, _PRODUCE_MB.format(mb=mb), PY, "-m", "canary", "signature", "-"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=cli_env(tmp_path),
+        timeout=600,
+    )
     rc, peak_mb = map(int, r.stdout.split())
     assert rc == 0, r.stderr
     assert peak_mb < mb * 2 // 3, f"{peak_mb} MB for a {mb} MB stdin: it was read whole"
@@ -115,15 +140,21 @@ def test_canary_run_streams_a_huge_workload_log(tmp_path):
     mb = 150
     lanes = lanes_toml(tmp_path, [PY, "-c", _PRODUCE_MB.format(mb=mb) + "sys.exit(1)\n", "{entrypoint}"])
     measure = _MEASURE.replace("stdin=producer.stdout, ", "")
-    r = subprocess.run([PY, "-c", measure, "pass", PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs")],
-                       capture_output=True, text=True, cwd=ROOT, env=cli_env(tmp_path, CANARY_LANES=str(lanes)),
-                       timeout=900)
+    r = subprocess.run(
+        [PY, "-c", measure, "pass", PY, "-m", "canary", "run", "cpu", "--out", str(tmp_path / "runs")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=cli_env(tmp_path, CANARY_LANES=str(lanes)),
+        timeout=900,
+    )
     rc, peak_mb = map(int, r.stdout.split())
     assert rc == 1, r.stderr
     assert peak_mb < mb * 2 // 3 + 60, f"{peak_mb} MB for a {mb} MB log: it was read whole"
 
 
 # ----------------------------------------------------------------------------- 11. a doctor that waits
+
 
 class _Blackhole:
     """A TCP server that takes connections and never answers (a gs:// endpoint gone quiet)."""
@@ -158,11 +189,31 @@ class _Blackhole:
 def test_doctor_bounds_a_gs_cache_that_never_answers(tmp_path):
     pytest.importorskip("gcsfs")
     with _Blackhole() as hole:
-        env = cli_env(tmp_path, STORAGE_EMULATOR_HOST=f"http://127.0.0.1:{hole.port}", NO_GCE_CHECK="true",
-                      GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT="false")
-        r = subprocess.run([PY, "-m", "canary", "doctor", "cpu", "--cache-dir", "gs://quiet-bucket/cache", "--json",
-                            "--history", str(tmp_path / "h.sqlite3")], capture_output=True, text=True, cwd=ROOT,
-                           env=env, timeout=120)
+        env = cli_env(
+            tmp_path,
+            STORAGE_EMULATOR_HOST=f"http://127.0.0.1:{hole.port}",
+            NO_GCE_CHECK="true",
+            GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT="false",
+        )
+        r = subprocess.run(
+            [
+                PY,
+                "-m",
+                "canary",
+                "doctor",
+                "cpu",
+                "--cache-dir",
+                "gs://quiet-bucket/cache",
+                "--json",
+                "--history",
+                str(tmp_path / "h.sqlite3"),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=120,
+        )
     assert r.returncode == 1, r.stderr
     checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
     assert not checks["cache"]["ok"] and "no answer within 5 s" in checks["cache"]["detail"], checks["cache"]

@@ -20,10 +20,10 @@ from canary.bisect import (
     parse_git_bisect,
 )
 from canary.errors import ConfigError
+from canary.history.windows import WindowCommit
 from canary.notify.bisecting import plan
 from canary.notify.compose import new_issue, recurrence_comment
 from canary.notify.model import Facts, FirstBad, LastPass
-from canary.history.windows import WindowCommit
 from tests.bisect_repo import build, git
 from tests.conftest import run_cli
 from tests.github_server import REPO, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
@@ -33,8 +33,12 @@ from tests.notify_records import failing, passing, signature
 
 
 def _lower_report(ok: bool) -> str:
-    p = {"platform": "tpu", "ok": ok, "error": None if ok else "ValueError: The Pallas TPU lowering currently requires",
-         "diagnosis": None if ok else "grad-lhs of the down projection: block (512, 32) on its output"}
+    p = {
+        "platform": "tpu",
+        "ok": ok,
+        "error": None if ok else "ValueError: The Pallas TPU lowering currently requires",
+        "diagnosis": None if ok else "grad-lhs of the down projection: block (512, 32) on its output",
+    }
     return json.dumps({"ferry": "moe-canary", "ok": ok, "platforms": [p]})
 
 
@@ -44,12 +48,15 @@ def test_lower_verdicts():
     assert verdict == "bad" and detail.startswith("tpu: grad-lhs of the down projection")
 
 
-@pytest.mark.parametrize("rc, stdout, stderr", [
-    (2, "", "canary: ferries/moe-canary.toml: invalid ferry:\n  lanes.tpu.tiling: Input should be 'per-shape'"),
-    (1, "", "Traceback (most recent call last):\nModuleNotFoundError: No module named 'canary_missing_dependency'"),
-    (2, "", "Error: No such command 'lower'."),
-    (1, "not json", ""),
-])
+@pytest.mark.parametrize(
+    "rc, stdout, stderr",
+    [
+        (2, "", "canary: ferries/moe-canary.toml: invalid ferry:\n  lanes.tpu.tiling: Input should be 'per-shape'"),
+        (1, "", "Traceback (most recent call last):\nModuleNotFoundError: No module named 'canary_missing_dependency'"),
+        (2, "", "Error: No such command 'lower'."),
+        (1, "not json", ""),
+    ],
+)
 def test_a_revision_that_cannot_be_tested_is_skipped(rc, stdout, stderr):
     verdict, detail = judge_lower(rc, stdout, stderr)
     assert verdict == "skip" and f"exit {rc}" in detail
@@ -60,8 +67,9 @@ def test_a_revision_that_cannot_be_tested_is_skipped(rc, stdout, stderr):
 
 def _run_record(verdict: str, fingerprint: str | None = None, kind: str = "nan") -> str:
     sig = {"fingerprint": fingerprint, "kind": kind, "exception": None, "message": "loss became non-finite"}
-    return json.dumps({"verdict": verdict, "steps_completed": 5, "final_loss": 1.5,
-                       "signature": sig if fingerprint else None})
+    return json.dumps(
+        {"verdict": verdict, "steps_completed": 5, "final_loss": 1.5, "signature": sig if fingerprint else None}
+    )
 
 
 def test_run_counts_only_the_same_failure_as_bad():
@@ -74,37 +82,48 @@ def test_run_counts_only_the_same_failure_as_bad():
     assert judge_run(1, _run_record("fail", "fp9"), "", None)[0::2] == ("bad", "fp9")
 
 
-@pytest.mark.parametrize("kind, platform, launcher, test", [
-    ("compile_error", "tpu", "ray", "lower"),
-    ("compile_error", "cpu", "local", "lower"),
-    ("nan", "cpu", "local", "run"),
-    ("runtime_crash", "cpu", "local", "run"),
-    ("gate_regression", "cpu", "local", "run"),
-    ("nan", "tpu", "ray", None),
-    ("runtime_crash", "cpu", "ray", None),
-    ("timeout", "cpu", "local", None),
-    ("infrastructure", "tpu", "ray", None),
-    (None, "cpu", "local", None),
-])
+@pytest.mark.parametrize(
+    "kind, platform, launcher, test",
+    [
+        ("compile_error", "tpu", "ray", "lower"),
+        ("compile_error", "cpu", "local", "lower"),
+        ("nan", "cpu", "local", "run"),
+        ("runtime_crash", "cpu", "local", "run"),
+        ("gate_regression", "cpu", "local", "run"),
+        ("nan", "tpu", "ray", None),
+        ("runtime_crash", "cpu", "ray", None),
+        ("timeout", "cpu", "local", None),
+        ("infrastructure", "tpu", "ray", None),
+        (None, "cpu", "local", None),
+    ],
+)
 def test_which_failures_can_be_tested_here(kind, platform, launcher, test):
     assert choose_test(kind, platform, launcher) == test
 
 
 # git's own words, as git 2.39 prints them
-NEXT = ("Bisecting: 2 revisions left to test after this (roughly 2 steps)\n"
-        "[782fed72b6be8245ab93cf9d560b567326cf58b7] c3\n")
-FOUND = ("c5305cd62eacbf9e73b1c9145e56410ec3c3401c is the first bad commit\n"
-         "commit c5305cd62eacbf9e73b1c9145e56410ec3c3401c\nAuthor: a <a@b>\n\n    c5\n")
-ONLY_SKIPPED = ("There are only 'skip'ped commits left to test.\nThe first bad commit could be any of:\n"
-                "782fed72b6be8245ab93cf9d560b567326cf58b7\n63fabae8eda4994c3d36349f78131307bdf73bb5\n"
-                "We cannot bisect more!\n")
+NEXT = (
+    "Bisecting: 2 revisions left to test after this (roughly 2 steps)\n[782fed72b6be8245ab93cf9d560b567326cf58b7] c3\n"
+)
+FOUND = (
+    "c5305cd62eacbf9e73b1c9145e56410ec3c3401c is the first bad commit\n"
+    "commit c5305cd62eacbf9e73b1c9145e56410ec3c3401c\nAuthor: a <a@b>\n\n    c5\n"
+)
+ONLY_SKIPPED = (
+    "There are only 'skip'ped commits left to test.\nThe first bad commit could be any of:\n"
+    "782fed72b6be8245ab93cf9d560b567326cf58b7\n63fabae8eda4994c3d36349f78131307bdf73bb5\n"
+    "We cannot bisect more!\n"
+)
 
 
 def test_reads_what_git_bisect_says():
     assert parse_git_bisect(NEXT) == ("next", ["782fed72b6be8245ab93cf9d560b567326cf58b7"], 2)
     assert parse_git_bisect(FOUND) == ("found", ["c5305cd62eacbf9e73b1c9145e56410ec3c3401c"], 0)
-    assert parse_git_bisect(ONLY_SKIPPED) == ("only-skipped", ["782fed72b6be8245ab93cf9d560b567326cf58b7",
-                                                               "63fabae8eda4994c3d36349f78131307bdf73bb5"], 0)
+    assert parse_git_bisect(ONLY_SKIPPED) == (
+        "only-skipped",
+        ["782fed72b6be8245ab93cf9d560b567326cf58b7", "63fabae8eda4994c3d36349f78131307bdf73bb5"],
+        0,
+    )
     assert parse_git_bisect("fatal: something else")[0] == "error"
 
 
@@ -116,8 +135,9 @@ def small_repo(tmp_path_factory) -> tuple[Path, list[str]]:
     """Three commits of a lanes file and a note, and a side branch: history for the input checks."""
     repo = tmp_path_factory.mktemp("small")
     git(repo, "init", "--quiet", "--initial-branch=main")
-    (repo / "lanes.toml").write_text('[lanes.cpu]\nplatform = "cpu"\n\n[lanes.tpu]\nplatform = "tpu"\n'
-                                     'launcher = { kind = "ray" }\n')
+    (repo / "lanes.toml").write_text(
+        '[lanes.cpu]\nplatform = "cpu"\n\n[lanes.tpu]\nplatform = "tpu"\nlauncher = { kind = "ray" }\n'
+    )
     shas = []
     for n in range(3):
         (repo / "note.txt").write_text(f"{n}\n")
@@ -133,14 +153,17 @@ def small_repo(tmp_path_factory) -> tuple[Path, list[str]]:
     return repo, shas
 
 
-@pytest.mark.parametrize("good, bad, lane, test, match", [
-    ("nope", "HEAD", "cpu", "lower", "--good 'nope' is not a commit"),
-    ("HEAD~2", "nope", "cpu", "lower", "--bad 'nope' is not a commit"),
-    ("HEAD", "HEAD~2", "cpu", "lower", "is not an ancestor of --bad"),
-    ("HEAD", "HEAD", "cpu", "lower", "nothing to bisect"),
-    ("side", "HEAD", "cpu", "lower", "is not an ancestor of --bad"),
-    ("HEAD~2", "HEAD", "cpu", "fuzz", "--test 'fuzz' is not a test"),
-])
+@pytest.mark.parametrize(
+    "good, bad, lane, test, match",
+    [
+        ("nope", "HEAD", "cpu", "lower", "--good 'nope' is not a commit"),
+        ("HEAD~2", "nope", "cpu", "lower", "--bad 'nope' is not a commit"),
+        ("HEAD", "HEAD~2", "cpu", "lower", "is not an ancestor of --bad"),
+        ("HEAD", "HEAD", "cpu", "lower", "nothing to bisect"),
+        ("side", "HEAD", "cpu", "lower", "is not an ancestor of --bad"),
+        ("HEAD~2", "HEAD", "cpu", "fuzz", "--test 'fuzz' is not a test"),
+    ],
+)
 def test_bad_revisions_are_bad_input(small_repo, good, bad, lane, test, match):
     repo, _ = small_repo
     with pytest.raises(ConfigError, match=match):
@@ -148,14 +171,21 @@ def test_bad_revisions_are_bad_input(small_repo, good, bad, lane, test, match):
 
 
 def _untouched(repo: Path) -> tuple[str, str, str, str]:
-    return (git(repo, "rev-parse", "HEAD"), git(repo, "status", "--porcelain", "--untracked-files=all"),
-            git(repo, "worktree", "list", "--porcelain"), git(repo, "for-each-ref"))
+    return (
+        git(repo, "rev-parse", "HEAD"),
+        git(repo, "status", "--porcelain", "--untracked-files=all"),
+        git(repo, "worktree", "list", "--porcelain"),
+        git(repo, "for-each-ref"),
+    )
 
 
-@pytest.mark.parametrize("lane, test, match", [
-    ("gpu", "lower", "unknown lane 'gpu'; lanes.toml at --bad defines: cpu, tpu"),
-    ("tpu", "run", "lane 'tpu' is not a local cpu lane"),
-])
+@pytest.mark.parametrize(
+    "lane, test, match",
+    [
+        ("gpu", "lower", "unknown lane 'gpu'; lanes.toml at --bad defines: cpu, tpu"),
+        ("tpu", "run", "lane 'tpu' is not a local cpu lane"),
+    ],
+)
 def test_an_unknown_or_untrainable_lane_is_bad_input_and_leaves_nothing_behind(small_repo, lane, test, match):
     repo, _ = small_repo
     before = _untouched(repo)
@@ -210,8 +240,9 @@ def test_the_notifier_bisects_only_a_testable_failure_with_a_window_of_several_c
     assert "runs a team's own trainer" in plan(command, facts, str(repo))
     infra = failing(lane="tpu", signature=replace(signature(), kind="infrastructure"))
     assert "cannot be tested on this machine" in plan(infra, facts, str(repo))
-    assert "not in this checkout" in plan(record, Facts(last_pass=facts.last_pass, window=_window("f" * 40, "e" * 40)),
-                                          str(repo))
+    assert "not in this checkout" in plan(
+        record, Facts(last_pass=facts.last_pass, window=_window("f" * 40, "e" * 40)), str(repo)
+    )
 
 
 def test_a_new_issue_names_the_first_bad_commit():
@@ -229,10 +260,14 @@ def test_a_new_issue_says_when_the_bisect_ran_out_of_budget_or_found_nothing():
     record = failing(lane="tpu")
     out = FirstBad(None, "", "lower", 3, 0, 600.4, True, 600.0, ("cd" * 20, "ef" * 20), "the budget ran out")
     body = new_issue(record, Facts(first_bad=out)).body
-    assert "Bisect ran out of its 10-minute budget" in body and "It is one of 2: `cdcdcdcdcdcd`, `efefefefefef`." in body
+    assert (
+        "Bisect ran out of its 10-minute budget" in body and "It is one of 2: `cdcdcdcdcdcd`, `efefefefefef`." in body
+    )
     none = FirstBad(None, "", "lower", 1, 0, 4.0, note="the failure does not reproduce at --bad")
-    assert "Bisect named none (`canary bisect --test lower`: 1 revision tested, 0 skipped, 4 s): the failure does not " \
-           "reproduce at --bad." in new_issue(record, Facts(first_bad=none)).body
+    assert (
+        "Bisect named none (`canary bisect --test lower`: 1 revision tested, 0 skipped, 4 s): the failure does not "
+        "reproduce at --bad." in new_issue(record, Facts(first_bad=none)).body
+    )
 
 
 def test_first_bad_survives_the_spool_round_trip():
@@ -326,8 +361,22 @@ def test_out_of_budget_names_the_commits_left(tiling_repo):
 def test_run_bisects_a_cpu_lane_failure_by_its_fingerprint(tmp_path):
     repo = tmp_path / "repo"
     shas = build(repo, ["nan", "harmless"])
-    p = run_cli("bisect", "--lane", "cpu", "--test", "run", "--steps", "3", "--good", shas[0], "--bad", shas[-1],
-                "-C", str(repo), "--json")
+    p = run_cli(
+        "bisect",
+        "--lane",
+        "cpu",
+        "--test",
+        "run",
+        "--steps",
+        "3",
+        "--good",
+        shas[0],
+        "--bad",
+        shas[-1],
+        "-C",
+        str(repo),
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["first_bad"] == shas[1] and out["fingerprint"]
@@ -339,9 +388,14 @@ def _notify(github, tmp_path, repo: Path, shas: list[str], *flags: str):
     """``canary notify`` run in ``repo`` for a tpu compile error at its HEAD after a pass at ``shas[0]``."""
     from canary.history import open_store
 
-    env = {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url, "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
-           "GITHUB_REPOSITORY": "", "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
-           "CANARY_SPOOL_DIR": str(tmp_path / "hspool")}
+    env = {
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": github.url,
+        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+        "GITHUB_REPOSITORY": "",
+        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+        "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),
+    }
     store = open_store(env["CANARY_HISTORY"], spool_dir=env["CANARY_SPOOL_DIR"])
     store.append(passing(commit=shas[0], date="2026-08-26"))
     record = failing(commit=shas[-1], date="2026-08-27")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from canary.run import compile_cache
 from canary.errors import ConfigError
 from canary.record import RunRecord
+from canary.run import compile_cache
 from canary.run.spec import CacheSpec
 
 
@@ -24,7 +24,9 @@ def _no_gcsfs(name):
 
 
 def test_cold_reads_and_writes_nowhere():
-    assert compile_cache.resolve(CacheSpec(mode="cold", dir="/somewhere"), "cpu", "/lane") == CacheSpec(mode="cold", dir=None)
+    assert compile_cache.resolve(CacheSpec(mode="cold", dir="/somewhere"), "cpu", "/lane") == CacheSpec(
+        mode="cold", dir=None
+    )
 
 
 def test_warm_directory_precedence():
@@ -54,17 +56,27 @@ def test_read_facts_of_an_attempt_that_wrote_none(tmp_path):
     assert compile_cache.read_facts(tmp_path) == {"mode": "warm", "hits": 3}
 
 
-@pytest.mark.parametrize("facts, words", [
-    ({"mode": "warm", "requests": 33, "hits": 0, "errors": []}, "filled with 33 programs (none were cached yet)"),
-    ({"mode": "warm", "requests": 33, "hits": 33, "errors": []}, "all 33 programs read from it"),
-    ({"mode": "warm", "requests": 33, "hits": 20, "errors": []}, "20 of 33 programs read from it, 13 compiled and stored"),
-    ({"mode": "warm", "requests": 12, "hits": 0, "errors": ["UserWarning: Error reading ..."]},
-     "none of 12 programs read from it, all compiled"),
-    ({"mode": "warm", "requests": 12, "hits": 9, "errors": ["UserWarning: Error writing ..."]},
-     "9 of 12 programs read from it, 3 compiled"),
-    ({"mode": "cold", "requests": 0, "hits": 0, "errors": []}, "bypassed (--cold): nothing read or stored"),
-    ({"mode": "warm", "requests": 1, "hits": 0, "errors": []}, "filled with 1 program (none were cached yet)"),
-])
+@pytest.mark.parametrize(
+    "facts, words",
+    [
+        ({"mode": "warm", "requests": 33, "hits": 0, "errors": []}, "filled with 33 programs (none were cached yet)"),
+        ({"mode": "warm", "requests": 33, "hits": 33, "errors": []}, "all 33 programs read from it"),
+        (
+            {"mode": "warm", "requests": 33, "hits": 20, "errors": []},
+            "20 of 33 programs read from it, 13 compiled and stored",
+        ),
+        (
+            {"mode": "warm", "requests": 12, "hits": 0, "errors": ["UserWarning: Error reading ..."]},
+            "none of 12 programs read from it, all compiled",
+        ),
+        (
+            {"mode": "warm", "requests": 12, "hits": 9, "errors": ["UserWarning: Error writing ..."]},
+            "9 of 12 programs read from it, 3 compiled",
+        ),
+        ({"mode": "cold", "requests": 0, "hits": 0, "errors": []}, "bypassed (--cold): nothing read or stored"),
+        ({"mode": "warm", "requests": 1, "hits": 0, "errors": []}, "filled with 1 program (none were cached yet)"),
+    ],
+)
 def test_the_cache_line_says_what_the_cache_did(facts, words):
     from canary.render import cache_line, cache_served
 
@@ -142,9 +154,21 @@ def gcs_bucket(tmp_path):
     url = f"http://127.0.0.1:{port}"
     log = open(tmp_path / "fake-gcs-server.log", "wb")
     proc = subprocess.Popen(
-        [str(_server._get_binary_path()), "-scheme", "http", "-backend", "memory", "-host", "127.0.0.1",
-         "-port", str(port), "-external-url", url],
-        stdout=log, stderr=subprocess.STDOUT,
+        [
+            str(_server._get_binary_path()),
+            "-scheme",
+            "http",
+            "-backend",
+            "memory",
+            "-host",
+            "127.0.0.1",
+            "-port",
+            str(port),
+            "-external-url",
+            url,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 20
@@ -157,12 +181,18 @@ def gcs_bucket(tmp_path):
                     log = (tmp_path / "fake-gcs-server.log").read_text()
                     raise RuntimeError(f"fake-gcs-server did not start: {log}") from e
                 time.sleep(0.1)
-        create = urllib.request.Request(f"{url}/storage/v1/b", data=b'{"name": "canary-cache"}',
-                                        headers={"Content-Type": "application/json"}, method="POST")
+        create = urllib.request.Request(
+            f"{url}/storage/v1/b",
+            data=b'{"name": "canary-cache"}',
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
         urllib.request.urlopen(create, timeout=5)
         # no cloud credentials here: skip the metadata-server probe and the gRPC bucket-type check
-        yield "canary-cache", {"STORAGE_EMULATOR_HOST": url, "NO_GCE_CHECK": "true",
-                               "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false"}
+        yield (
+            "canary-cache",
+            {"STORAGE_EMULATOR_HOST": url, "NO_GCE_CHECK": "true", "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false"},
+        )
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -175,8 +205,19 @@ def test_warm_runs_share_a_gs_cache(cli, tmp_path, gcs_bucket):
     url = f"gs://{bucket}/ttl=30d/cpu"
 
     def run():
-        r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--json", "--cache-dir", url,
-                env=env, timeout=300)
+        r = cli(
+            "run",
+            "cpu",
+            "--steps",
+            "2",
+            "--out",
+            str(tmp_path / "runs"),
+            "--json",
+            "--cache-dir",
+            url,
+            env=env,
+            timeout=300,
+        )
         assert r.returncode in (0, 1), r.stderr
         return json.loads(r.stdout)["cache"]
 

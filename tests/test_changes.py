@@ -4,7 +4,6 @@ synthetic series with known steps."""
 import math
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 from canary.history import changes as ch
@@ -64,15 +63,22 @@ def test_bad_values_are_refused_by_the_bare_search():
 
 
 def test_the_series_skips_missing_and_non_finite_values_failures_side_runs_and_other_ferries():
-    records = [run(0), run(1, tokens=None), run(2, tokens=math.nan), run(3, verdict="fail"),
-               run(4, ferry="grug-moe-canary"), run(5, lane="tpu"),
-               replace(run(6), steps_requested=10, ferry_steps=200), run(7)]
+    records = [
+        run(0),
+        run(1, tokens=None),
+        run(2, tokens=math.nan),
+        run(3, verdict="fail"),
+        run(4, ferry="grug-moe-canary"),
+        run(5, lane="tpu"),
+        replace(run(6), steps_requested=10, ferry_steps=200),
+        run(7),
+    ]
     pts = ch.series(records, "cpu", "moe-canary", "throughput")
     assert [p.run_id for p in pts] == [records[0].run_id, records[7].run_id]
     assert [p.run_id for p in ch.series(records, "cpu", "moe-canary", "compile_seconds")] == [
-        records[i].run_id for i in (0, 1, 2, 7)]
-    assert [p.run_id for p in ch.series(records, "cpu", None, "throughput")] == [
-        records[i].run_id for i in (0, 4, 7)]
+        records[i].run_id for i in (0, 1, 2, 7)
+    ]
+    assert [p.run_id for p in ch.series(records, "cpu", None, "throughput")] == [records[i].run_id for i in (0, 4, 7)]
 
 
 def test_each_metric_and_each_ferry_is_its_own_series():
@@ -90,8 +96,10 @@ def test_a_step_names_the_version_changes_at_its_run():
     new = {"jax": "0.10.1", "jaxlib": "0.10.1", "python": "3.11.7"}
     records = [run(i, tokens=float(v), versions=new if i >= 18 else None) for i, v in enumerate(x)]
     (s,) = ch.changes(records, metrics=["throughput"])
-    assert [(v.name, v.before, v.after) for v in s.versions] == [("jax", "0.10.0", "0.10.1"),
-                                                                  ("jaxlib", "0.10.0", "0.10.1")]
+    assert [(v.name, v.before, v.after) for v in s.versions] == [
+        ("jax", "0.10.0", "0.10.1"),
+        ("jaxlib", "0.10.0", "0.10.1"),
+    ]
     assert ch.Step.from_dict(s.to_dict()) == s
 
 
@@ -125,8 +133,11 @@ def test_within_5_runs_over_many_series():
     late = []
     for seed in range(10):
         records = history(stepped(40, 33, -0.06, seed=200 + seed))
-        if not any(abs(s.index - 33) <= 1 for n in range(33 + ch.MIN_SIZE, 33 + 6)
-                   for s in ch.new_steps(records[:n], records[n - 1])):
+        if not any(
+            abs(s.index - 33) <= 1
+            for n in range(33 + ch.MIN_SIZE, 33 + 6)
+            for s in ch.new_steps(records[:n], records[n - 1])
+        ):
             late.append(seed)
     assert len(late) <= 1, late
 
@@ -158,8 +169,12 @@ def test_history_changes_lists_the_steps_as_json_and_text(tmp_path, cli):
     proc = cli("history", "--history", where, "--changes", "--json")
     assert proc.returncode == 0, proc.stderr
     (step,) = json.loads(proc.stdout)["changes"]
-    assert (step["lane"], step["ferry"], step["metric"], step["run_id"]) == ("cpu", "moe-canary", "throughput",
-                                                                          records[20].run_id)
+    assert (step["lane"], step["ferry"], step["metric"], step["run_id"]) == (
+        "cpu",
+        "moe-canary",
+        "throughput",
+        records[20].run_id,
+    )
     assert step["worse"] and step["pvalue"] <= ch.MAX_PVALUE and step["previous_run"] == records[19].run_id
     text = cli("history", "--history", where, "--changes", "--lane", "cpu").stdout
     assert records[20].run_id in text and "throughput" in text and "%" in text

@@ -11,9 +11,15 @@ OOM = make("compile_error", "XlaRuntimeError", "RESOURCE_EXHAUSTED: Out of memor
 
 WARM = {"mode": "warm", "requests": 12, "hits": 12, "misses": 0, "errors": [], "compile_seconds": 0.4}
 MISS = {"mode": "warm", "requests": 12, "hits": 9, "misses": 3, "errors": [], "compile_seconds": 41.0}
-READ_FAILED = {"mode": "warm", "requests": 12, "hits": 0, "misses": 0,
-               "errors": ["Error reading persistent compilation cache entry for 'jit__create_lm_example': "
-                          "RuntimeError: Session is closed"]}
+READ_FAILED = {
+    "mode": "warm",
+    "requests": 12,
+    "hits": 0,
+    "misses": 0,
+    "errors": [
+        "Error reading persistent compilation cache entry for 'jit__create_lm_example': RuntimeError: Session is closed"
+    ],
+}
 COLD = {"mode": "cold", "requests": 0, "hits": 0, "misses": 0, "errors": []}
 
 
@@ -25,20 +31,31 @@ def bad(n=1, sig=PALLAS, cache=None, outcome="failed"):
     return Attempt(n, outcome, 1, 3.0, f"attempt-{n}/train.log", None, None, error="...", cache=cache, signature=sig)
 
 
-@pytest.mark.parametrize("cache, cold", [
-    (None, None),
-    ({}, None),
-    (WARM, False),
-    (MISS, True),
-    (READ_FAILED, True),
-    (COLD, True),
-    ({"mode": "off"}, True),
-    ({"mode": "warm", "requests": 5, "hits": 0, "misses": 0, "errors": []}, True),  # asked, never served
-    ({"mode": "warm", "requests": 0, "hits": 0, "misses": 0, "errors": []}, None),  # never asked
-    # a failed write comes after a compile whose miss is counted: alone it is no cold lowering
-    ({"mode": "warm", "requests": 3, "hits": 3, "misses": 0,
-      "errors": ["UserWarning: Error writing persistent compilation cache entry for 'jit_step': quota"]}, False),
-])
+@pytest.mark.parametrize(
+    "cache, cold",
+    [
+        (None, None),
+        ({}, None),
+        (WARM, False),
+        (MISS, True),
+        (READ_FAILED, True),
+        (COLD, True),
+        ({"mode": "off"}, True),
+        ({"mode": "warm", "requests": 5, "hits": 0, "misses": 0, "errors": []}, True),  # asked, never served
+        ({"mode": "warm", "requests": 0, "hits": 0, "misses": 0, "errors": []}, None),  # never asked
+        # a failed write comes after a compile whose miss is counted: alone it is no cold lowering
+        (
+            {
+                "mode": "warm",
+                "requests": 3,
+                "hits": 3,
+                "misses": 0,
+                "errors": ["UserWarning: Error writing persistent compilation cache entry for 'jit_step': quota"],
+            },
+            False,
+        ),
+    ],
+)
 def test_lowered_cold(cache, cold):
     assert lowered_cold(cache) is cold
     assert (cold_reason(cache) is not None) == (cold is True)  # the notifier's words say the same
@@ -79,7 +96,16 @@ def test_cache_masked():
 
 
 def test_completed_attempt_with_failed_gates_counts_as_failed():
-    gated = Attempt(1, "succeeded", 0, 9.0, "train.log", 10, 6.4, signature=make("gate_regression", None, "failed gates: max_final_loss"))
+    gated = Attempt(
+        1,
+        "succeeded",
+        0,
+        9.0,
+        "train.log",
+        10,
+        6.4,
+        signature=make("gate_regression", None, "failed gates: max_final_loss"),
+    )
     assert gated.failed
     assert classify([gated]) == "unconfirmed"
     assert classify([gated, gated]) == "deterministic"

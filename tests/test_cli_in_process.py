@@ -4,8 +4,7 @@ exactly as ``python -m canary`` does, and leave the test's process as it found i
 import os
 
 import pytest
-
-from conftest import ROOT, run_cli
+from conftest import run_cli
 
 CASES = [
     (["--help"], {}),  # click's help, wrapped to the terminal's width

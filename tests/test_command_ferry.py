@@ -6,15 +6,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, run_cli
+from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
-from canary.run import command_ferry
 from canary.config import CommandFerry, get_lane, load_ferry
 from canary.errors import ConfigError
 from canary.history import backend
+from canary.run import command_ferry
 from canary.run.runner import RunOptions, run_canary
 from canary.run.spec import CacheSpec
-from conftest import ROOT, run_cli
-from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
 EXAMPLE = ROOT / "ferries" / "examples" / "levanter-standin.toml"
 GATES = ROOT / "gates" / "examples" / "levanter-standin.toml"
@@ -43,10 +43,15 @@ def _ferry(tmp_path: Path, text: str) -> Path:
     return p
 
 
-def _standin_ferry(tmp_path: Path, *, metrics: bool = True, tracker: str = "{run_dir}/out/tracker_metrics.jsonl") -> Path:
+def _standin_ferry(
+    tmp_path: Path, *, metrics: bool = True, tracker: str = "{run_dir}/out/tracker_metrics.jsonl"
+) -> Path:
     """The stand-in writes under {run_dir}/out; canary copies what the ferry names."""
     lines = [
-        'name = "standin"', "version = 1", 'kind = "command"', "[command]",
+        'name = "standin"',
+        "version = 1",
+        'kind = "command"',
+        "[command]",
         f'argv = ["{{python}}", "{STANDIN}", "--steps", "{{steps}}", "--out", "{{run_dir}}/out"]',
         f'tracker_metrics = "{tracker}"',
     ]
@@ -59,8 +64,14 @@ def _standin_ferry(tmp_path: Path, *, metrics: bool = True, tracker: str = "{run
 def _run(tmp_path, ferry=EXAMPLE, gates=GATES, monkeypatch=None, mode=None, **kw):
     if monkeypatch is not None and mode is not None:
         monkeypatch.setenv("STANDIN_MODE", mode)
-    opts = RunOptions(lane="cpu", ferry=str(ferry), gates=str(gates), out=tmp_path / "runs",
-                      history=str(tmp_path / "history.sqlite3"), **kw)
+    opts = RunOptions(
+        lane="cpu",
+        ferry=str(ferry),
+        gates=str(gates),
+        out=tmp_path / "runs",
+        history=str(tmp_path / "history.sqlite3"),
+        **kw,
+    )
     return run_canary(opts)
 
 
@@ -79,16 +90,24 @@ def test_the_pinned_ferry_is_the_builtin_kind():
     assert ferry.kind == "builtin"
 
 
-@pytest.mark.parametrize("edit, message", [
-    (('"--steps", "{steps}"', '"--steps", "{step}"'), "command.argv.3: unknown placeholder {step}"),
-    (('tracker_metrics = "{run_dir}/tracker_metrics.jsonl"', 'tracker_metrics = "http://x/t.jsonl"'),
-     "tracker_metrics: http:// is not supported"),
-    (('kind = "command"', 'kind = "levanter"'), "kind: 'levanter' is not a ferry kind"),
-    (("[lanes.cpu]\nsteps = 30", "[lanes.cpu]\nsteps = 0"), "lanes.cpu.steps"),
-    (("steps = 30\n", "steps = 30\n[model]\nhidden = 32\n"), "model: unknown key"),
-    (('tracker_metrics = "{run_dir}/tracker_metrics.jsonl"\n', ""), "command.tracker_metrics: Field required"),
-    (('env = { NAME = "value", RUN = "{run_id}" }', 'env = { NAME = "{who}" }'), "command.env.NAME: unknown placeholder"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (('"--steps", "{steps}"', '"--steps", "{step}"'), "command.argv.3: unknown placeholder {step}"),
+        (
+            ('tracker_metrics = "{run_dir}/tracker_metrics.jsonl"', 'tracker_metrics = "http://x/t.jsonl"'),
+            "tracker_metrics: http:// is not supported",
+        ),
+        (('kind = "command"', 'kind = "levanter"'), "kind: 'levanter' is not a ferry kind"),
+        (("[lanes.cpu]\nsteps = 30", "[lanes.cpu]\nsteps = 0"), "lanes.cpu.steps"),
+        (("steps = 30\n", "steps = 30\n[model]\nhidden = 32\n"), "model: unknown key"),
+        (('tracker_metrics = "{run_dir}/tracker_metrics.jsonl"\n', ""), "command.tracker_metrics: Field required"),
+        (
+            ('env = { NAME = "value", RUN = "{run_id}" }', 'env = { NAME = "{who}" }'),
+            "command.env.NAME: unknown placeholder",
+        ),
+    ],
+)
 def test_a_bad_command_ferry_names_its_key(tmp_path, edit, message):
     text = DOCUMENTED.replace(*edit)
     assert text != DOCUMENTED
@@ -127,12 +146,22 @@ def test_the_trainer_gets_the_run_the_cache_mode_and_the_lanes_env():
     cold = command_ferry.trainer_env(ferry, lane, p, CacheSpec(mode="cold"))
     assert cold["JAX_ENABLE_COMPILATION_CACHE"] == "false" and "JAX_COMPILATION_CACHE_DIR" not in cold
     assert {k: cold[k] for k in ("CANARY_RUN_DIR", "CANARY_RUN_ID", "CANARY_STEPS", "CANARY_LANE")} == {
-        "CANARY_RUN_DIR": "/runs/r1/attempt-2", "CANARY_RUN_ID": "r1", "CANARY_STEPS": "7", "CANARY_LANE": "cpu"}
+        "CANARY_RUN_DIR": "/runs/r1/attempt-2",
+        "CANARY_RUN_ID": "r1",
+        "CANARY_STEPS": "7",
+        "CANARY_LANE": "cpu",
+    }
     warm = command_ferry.trainer_env(ferry, lane, p, CacheSpec(mode="warm", dir="gs://b/cache"))
     assert warm["JAX_COMPILATION_CACHE_DIR"] == "gs://b/cache" and warm["JAX_ENABLE_COMPILATION_CACHE"] == "true"
     request = command_ferry.attempt_request(ferry, lane, p, CacheSpec(mode="cold"), name="r1-attempt-2")
-    assert request.argv == [sys.executable, "/f/../../tests/trainers/levanter_standin.py",
-                            "--steps", "7", "--out", "/runs/r1/attempt-2"]
+    assert request.argv == [
+        sys.executable,
+        "/f/../../tests/trainers/levanter_standin.py",
+        "--steps",
+        "7",
+        "--out",
+        "/runs/r1/attempt-2",
+    ]
     assert request.timeout_s == lane.timeout_s and request.log_path == Path("/runs/r1/attempt-2/train.log")
 
 
@@ -225,15 +254,22 @@ def test_a_summary_in_gcs_is_fetched(tmp_path, monkeypatch):
         bucket = client.create_bucket("trainer-out")
         summary = {"summary": {"_step": 11, "train/loss": 2.5}}
         bucket.blob("canary/r9/1/tracker_metrics.jsonl").upload_from_string(json.dumps(summary) + "\n")
-        ferry, path = load_ferry(str(_standin_ferry(tmp_path, metrics=False,
-                                                    tracker="gs://trainer-out/canary/{run_id}/{attempt}/tracker_metrics.jsonl")))
+        ferry, path = load_ferry(
+            str(
+                _standin_ferry(
+                    tmp_path, metrics=False, tracker="gs://trainer-out/canary/{run_id}/{attempt}/tracker_metrics.jsonl"
+                )
+            )
+        )
         attempt_dir = tmp_path / "a1"
         attempt_dir.mkdir()
         p = command_ferry.placeholders(path, attempt_dir, run_id="r9", attempt=1, steps=12, lane="cpu")
         assert command_ferry.collect(ferry, p) is None
         assert json.loads((attempt_dir / "tracker_metrics.jsonl").read_text()) == summary
         missing = command_ferry.placeholders(path, attempt_dir, run_id="r9", attempt=2, steps=12, lane="cpu")
-        assert "wrote no summary at gs://trainer-out/canary/r9/2/tracker_metrics.jsonl" in command_ferry.collect(ferry, missing)
+        assert "wrote no summary at gs://trainer-out/canary/r9/2/tracker_metrics.jsonl" in command_ferry.collect(
+            ferry, missing
+        )
     finally:
         emu.stop()
 
@@ -254,11 +290,29 @@ def test_canary_run_with_a_command_ferry_passes_and_a_crash_exits_1(tmp_path):
 
 @pytest.mark.slow
 def test_a_failing_command_ferry_is_notified_once(github, tmp_path):  # noqa: F811 (fixture)
-    env = {"STANDIN_MODE": "high-loss", "GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url,
-           "CANARY_GITHUB_BACKOFF_SCALE": "0.001", "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
-           "GITHUB_REPOSITORY": "", "CANARY_HISTORY": str(tmp_path / "history.sqlite3")}
-    args = ("run", "cpu", "--ferry", str(EXAMPLE), "--gates", str(GATES), "--out", str(tmp_path / "runs"),
-            "--notify", "github", "--repo", REPO)
+    env = {
+        "STANDIN_MODE": "high-loss",
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": github.url,
+        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+        "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
+        "GITHUB_REPOSITORY": "",
+        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+    }
+    args = (
+        "run",
+        "cpu",
+        "--ferry",
+        str(EXAMPLE),
+        "--gates",
+        str(GATES),
+        "--out",
+        str(tmp_path / "runs"),
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+    )
     first = run_cli(*args, env=env)
     assert first.returncode == 1, first.stderr
     [issue] = github.state.issues()

@@ -4,7 +4,16 @@ import hashlib
 
 import pytest
 
-from canary.config import config_identity, file_sha256, get_lane, load_ferry, load_gates, load_lanes, project_root, source_note
+from canary.config import (
+    config_identity,
+    file_sha256,
+    get_lane,
+    load_ferry,
+    load_gates,
+    load_lanes,
+    project_root,
+    source_note,
+)
 from canary.errors import ConfigError
 from canary.run.spec import build_spec
 
@@ -89,8 +98,10 @@ def test_a_ferries_directory_in_the_working_directory_is_named_an_override(tmp_p
     pinned = project_root() / "ferries" / "moe-canary.toml"
     ferry, path = load_ferry("moe-canary")
     ident = config_identity("ferry", path)
-    assert ident == {"ferry_path": str(pinned.resolve()),
-                     "ferry_sha256": hashlib.sha256(pinned.read_bytes()).hexdigest()}
+    assert ident == {
+        "ferry_path": str(pinned.resolve()),
+        "ferry_sha256": hashlib.sha256(pinned.read_bytes()).hexdigest(),
+    }
     assert source_note("ferry", path, ident["ferry_sha256"]) is None
 
     monkeypatch.chdir(tmp_path)
@@ -114,8 +125,17 @@ def test_a_ferries_directory_in_the_working_directory_is_named_an_override(tmp_p
 def test_records_without_the_config_identity_still_load():
     from canary.record import RunRecord
 
-    old = {"run_id": "r", "lane": "cpu", "ferry": "moe-canary", "ferry_version": 1, "verdict": "pass",
-           "steps_completed": 200, "final_loss": 3.0, "gates": [], "run_dir": "/tmp/r"}
+    old = {
+        "run_id": "r",
+        "lane": "cpu",
+        "ferry": "moe-canary",
+        "ferry_version": 1,
+        "verdict": "pass",
+        "steps_completed": 200,
+        "final_loss": 3.0,
+        "gates": [],
+        "run_dir": "/tmp/r",
+    }
     rec = RunRecord.from_dict(old)
     assert (rec.ferry_path, rec.ferry_sha256, rec.gates_path, rec.gates_sha256) == (None, None, None, None)
     new = RunRecord.from_dict({**old, "ferry_sha256": "ab" * 32, "ferry_path": "/x/ferries/moe-canary.toml"})

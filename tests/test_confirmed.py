@@ -5,12 +5,13 @@ and the report."""
 import dataclasses
 import json
 
+from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
+from notify_records import failing
+
 from canary.history.sqlite import SqliteStore
 from canary.judge.classify import classify
 from canary.notify import notify
 from canary.report import model
-from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
-from notify_records import failing
 
 
 def _once(run_id: str, date: str):
@@ -46,8 +47,10 @@ def test_history_and_report_say_unconfirmed_and_confirmed(tmp_path, cli):
     proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), "--json")
     [series] = json.loads(proc.stdout)["series"]
     assert series["streak"]["runs"] == 2 and series["streak"]["confirmed"] is True
-    other = dataclasses.replace(_once("20260830T060000Z-cpu-ef56", "2026-08-30"),
-                                signature=dataclasses.replace(first.signature, fingerprint="0a1b2c3d4e5f"))
+    other = dataclasses.replace(
+        _once("20260830T060000Z-cpu-ef56", "2026-08-30"),
+        signature=dataclasses.replace(first.signature, fingerprint="0a1b2c3d4e5f"),
+    )
     store.append(other)
     proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "200", "NO_COLOR": "1"})
     line = next(ln for ln in proc.stdout.splitlines() if ln.strip().startswith("cpu/"))

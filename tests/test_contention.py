@@ -5,15 +5,13 @@ machine (canary.workload.contention), and a golden's speed re-measured on anothe
 import dataclasses
 
 import pytest
+from test_golden import curve, metrics, recording
 
+from canary.errors import ConfigError
 from canary.golden import curve as golden
 from canary.golden import recording as golden_record
 from canary.judge import golden_gates
-from canary.errors import ConfigError
-from canary.run.metrics import RunMetrics
 from canary.workload import contention
-
-from test_golden import curve, metrics, recording
 
 
 def test_a_window_is_quiet_while_others_use_under_a_tenth_of_the_machine():
@@ -71,21 +69,33 @@ def test_a_miss_on_a_busy_machine_is_only_a_warning():
 
 
 def stored():
-    return dataclasses.replace(recording(), host={"cpus": 2, "cpu_model": "A"},
-                               recorded={"commit": "abc"})
+    return dataclasses.replace(recording(), host={"cpus": 2, "cpu_model": "A"}, recorded={"commit": "abc"})
 
 
 def test_perf_only_keeps_the_curve_and_takes_this_machines_speed():
     old = stored()
-    here = golden.build([golden.RunFacts("base", curve(), perf_summary_fast())], ferry="moe-canary",
-                        ferry_version=1, lane="cpu", steps=100, window=20, host={"cpus": 2, "cpu_model": "B"})
+    here = golden.build(
+        [golden.RunFacts("base", curve(), perf_summary_fast())],
+        ferry="moe-canary",
+        ferry_version=1,
+        lane="cpu",
+        steps=100,
+        window=20,
+        host={"cpus": 2, "cpu_model": "B"},
+    )
     golden_record.check_curve(old, [golden.RunFacts("base", curve(), {})])
     new = golden_record.with_perf_of(old, here, {"command": "canary golden record cpu --perf-only --runs 1"})
     assert new.windows == old.windows and new.final_loss == old.final_loss
     assert new.tolerance["loss_curve"] == old.tolerance["loss_curve"]
     assert list(new.tolerance) == list(old.tolerance)  # the file's diff shows only what was re-measured
-    assert new.perf["best_tokens_per_second"] == here.perf["best_tokens_per_second"] != old.perf["best_tokens_per_second"]
-    assert new.host["cpu_model"] == "B" and new.recorded["commit"] == "abc" and "--perf-only" in new.recorded["perf"]["command"]
+    assert (
+        new.perf["best_tokens_per_second"] == here.perf["best_tokens_per_second"] != old.perf["best_tokens_per_second"]
+    )
+    assert (
+        new.host["cpu_model"] == "B"
+        and new.recorded["commit"] == "abc"
+        and "--perf-only" in new.recorded["perf"]["command"]
+    )
 
 
 def test_perf_only_refuses_a_moved_curve_or_another_ferry():
@@ -105,8 +115,9 @@ def perf_summary_fast():
 
 def test_a_recording_says_which_runs_were_too_busy_to_measure_speed():
     quiet = golden.RunFacts("base", curve(), {"throughput/quiet_steps": 190}, run_id="01-base")
-    held = golden.RunFacts("base", curve(), {"throughput/quiet_steps": 3, "throughput/others_share": 0.55},
-                           run_id="02-base")
+    held = golden.RunFacts(
+        "base", curve(), {"throughput/quiet_steps": 3, "throughput/others_share": 0.55}, run_id="02-base"
+    )
     variant = golden.RunFacts("devices=4", curve(), {"throughput/quiet_steps": 0}, run_id="03", perf_comparable=False)
     assert golden_record.busy_runs([quiet, variant]) == ""  # a variant's speed is not recorded
     assert golden_record.busy_runs([quiet, held]) == "02-base (3 quiet steps, others used 55% of the CPUs)"

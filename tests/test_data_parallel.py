@@ -47,14 +47,19 @@ print(json.dumps({"devices": jax.device_count(), **curves}))
 
 
 def _env(devices: int) -> dict:
-    return {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu",
-            "XLA_FLAGS": f"--xla_force_host_platform_device_count={devices}"}
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "JAX_PLATFORMS": "cpu",
+        "XLA_FLAGS": f"--xla_force_host_platform_device_count={devices}",
+    }
 
 
 @pytest.mark.slow
 def test_four_devices_give_the_single_device_losses(tmp_path):
-    r = subprocess.run([sys.executable, "-c", _COMPARE, str(tmp_path)], env=_env(4), capture_output=True,
-                       text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-c", _COMPARE, str(tmp_path)], env=_env(4), capture_output=True, text=True, timeout=600
+    )
     assert r.returncode == 0, r.stderr[-4000:]
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["devices"] == 4 and out["batch_devices"] == 4 and out["param_replicated"]
@@ -87,8 +92,18 @@ def test_multi_host_start_reads_the_launchers_environment():
 def test_canary_run_uses_every_device_and_says_so(cli, tmp_path):
     gates = tmp_path / "gates.toml"
     gates.write_text("[lanes.cpu]\nmin_steps = 200\nmax_final_loss = 10.0\n")
-    r = cli("run", "cpu", "--steps", "3", "--gates", str(gates), "--out", str(tmp_path), "--json",
-            env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
+    r = cli(
+        "run",
+        "cpu",
+        "--steps",
+        "3",
+        "--gates",
+        str(gates),
+        "--out",
+        str(tmp_path),
+        "--json",
+        env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"},
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     result = json.loads(r.stdout)
     assert result["verdict"] == "pass"
@@ -105,8 +120,9 @@ def _spec_file(tmp_path: Path, name: str, hosts: int) -> Path:
     ferry, _ = load_ferry("moe-canary")
     out = tmp_path / name
     out.mkdir()
-    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3,
-                      environ={}).model_copy(update={"hosts": hosts})
+    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3, environ={}).model_copy(
+        update={"hosts": hosts}
+    )
     return spec.write(out / "spec.json")
 
 
@@ -125,15 +141,28 @@ def test_two_hosts_start_jax_distributed_from_the_launchers_environment(tmp_path
         port = s.getsockname()[1]
     two = _spec_file(tmp_path, "two-hosts", hosts=2)
     procs = [
-        subprocess.Popen([sys.executable, "-m", "canary.workload.train", str(two)], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True,
-                         env={**_env(2), "CANARY_COORDINATOR_ADDRESS": f"127.0.0.1:{port}",
-                              "CANARY_NUM_PROCESSES": "2", "CANARY_PROCESS_ID": str(i)})
+        subprocess.Popen(
+            [sys.executable, "-m", "canary.workload.train", str(two)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={
+                **_env(2),
+                "CANARY_COORDINATOR_ADDRESS": f"127.0.0.1:{port}",
+                "CANARY_NUM_PROCESSES": "2",
+                "CANARY_PROCESS_ID": str(i),
+            },
+        )
         for i in range(2)
     ]
     one = _spec_file(tmp_path, "one-device", hosts=1)
-    single = subprocess.run([sys.executable, "-m", "canary.workload.train", str(one)], env=_env(1),
-                            capture_output=True, text=True, timeout=600)
+    single = subprocess.run(
+        [sys.executable, "-m", "canary.workload.train", str(one)],
+        env=_env(1),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     logs = [p.communicate(timeout=600)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0], "\n".join(x[-3000:] for x in logs)
     assert single.returncode == 0, single.stderr[-3000:]

@@ -5,19 +5,18 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from gcs_emulator import Emulator, free_port
+from git_repos import shallow_clone, source_repo
+from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
 from canary import doctor, extras
 from canary.doctor import DoctorOptions, diagnose
 from canary.errors import ConfigError
-from canary.history.gcs import GcsStore
 from canary.record import RunRecord
-from gcs_emulator import Emulator, free_port
-from git_repos import shallow_clone, source_repo
-from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
 TPU_LIKE = """
 [lanes.tpu]
@@ -57,8 +56,14 @@ def test_bad_input_exits_2(cli, tmp_path):
 
 def test_a_ray_lane_without_an_address_fails_the_launcher_check(cli, tmp_path):
     lanes = _lanes(tmp_path, str(tmp_path / "cache"))
-    r = cli("doctor", "tpu", "--json", "--history", str(tmp_path / "h.sqlite3"), env={"CANARY_LANES": lanes,
-                                                                                   "RAY_ADDRESS": ""})
+    r = cli(
+        "doctor",
+        "tpu",
+        "--json",
+        "--history",
+        str(tmp_path / "h.sqlite3"),
+        env={"CANARY_LANES": lanes, "RAY_ADDRESS": ""},
+    )
     assert r.returncode == 1, r.stderr
     launcher = next(c for c in json.loads(r.stdout)["checks"] if c["name"] == "launcher")
     assert launcher["ok"] is False and "--ray-address" in launcher["detail"] and "RAY_ADDRESS" in launcher["fix"]
@@ -94,8 +99,11 @@ def test_packages_name_the_extra_that_is_missing():
     need = extras.lane_needs("ray", "gs://b/c", "gs://b/h", "offline")
     assert [n.extra for n in need] == ["ray", "gcs", "gcs", "wandb"]
     assert extras.missing(extras.RAY, find_spec) == ["ray"]
-    with pytest.raises(ConfigError, match=r"lane 'tpu' needs the Ray launcher, but ray cannot be imported.*"
-                                          r"canary\[lanes\].*'ray' extra"):
+    with pytest.raises(
+        ConfigError,
+        match=r"lane 'tpu' needs the Ray launcher, but ray cannot be imported.*"
+        r"canary\[lanes\].*'ray' extra",
+    ):
         extras.require(extras.RAY, "lane 'tpu'", find_spec)
     assert extras.lane_needs("local", None, "/x/h.sqlite3", "off") == []
 
@@ -115,21 +123,34 @@ main()
 
 
 def _without(tmp_path, blocked, *args, env=None):
+    import os
     import subprocess
 
     from conftest import ROOT
-    import os
 
     script = tmp_path / "without.py"
     script.write_text(WITHOUT.format(blocked=set(blocked)))
-    return subprocess.run([sys.executable, str(script), *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+    )
 
 
 def test_doctor_packages_fails_on_a_plain_install(tmp_path):
     lanes = _lanes(tmp_path, "gs://canary-cache/tpu", "http://127.0.0.1:9")
-    r = _without(tmp_path, {"ray", "etils", "gcsfs", "wandb"}, "doctor", "tpu", "--json", "--history",
-                 "gs://h/p", env={"CANARY_LANES": lanes, "STORAGE_EMULATOR_HOST": "http://127.0.0.1:9"})
+    r = _without(
+        tmp_path,
+        {"ray", "etils", "gcsfs", "wandb"},
+        "doctor",
+        "tpu",
+        "--json",
+        "--history",
+        "gs://h/p",
+        env={"CANARY_LANES": lanes, "STORAGE_EMULATOR_HOST": "http://127.0.0.1:9"},
+    )
     assert r.returncode == 1, r.stderr
     checks = {c["name"]: c for c in json.loads(r.stdout)["checks"]}
     assert not checks["packages"]["ok"] and "canary[lanes]" in checks["packages"]["fix"]
@@ -143,8 +164,17 @@ def test_doctor_packages_fails_on_a_plain_install(tmp_path):
 def test_run_without_a_ray_address_exits_2_before_any_attempt(cli, tmp_path):
     history = tmp_path / "h.sqlite3"
     lanes = _lanes(tmp_path, str(tmp_path / "cache"))
-    r = cli("run", "tpu", "--out", str(tmp_path / "runs"), "--history", str(history), "--json",
-            env={"CANARY_LANES": lanes, "RAY_ADDRESS": ""}, timeout=120)
+    r = cli(
+        "run",
+        "tpu",
+        "--out",
+        str(tmp_path / "runs"),
+        "--history",
+        str(history),
+        "--json",
+        env={"CANARY_LANES": lanes, "RAY_ADDRESS": ""},
+        timeout=120,
+    )
     assert r.returncode == 2, r.stdout + r.stderr
     assert "--ray-address" in r.stderr and "RAY_ADDRESS" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
@@ -153,8 +183,9 @@ def test_run_without_a_ray_address_exits_2_before_any_attempt(cli, tmp_path):
 
 def test_run_without_the_ray_package_exits_2_naming_the_extra(tmp_path):
     lanes = _lanes(tmp_path, str(tmp_path / "cache"), "http://127.0.0.1:9")
-    r = _without(tmp_path, {"ray"}, "run", "tpu", "--out", str(tmp_path / "runs"), "--no-history",
-                 env={"CANARY_LANES": lanes})
+    r = _without(
+        tmp_path, {"ray"}, "run", "tpu", "--out", str(tmp_path / "runs"), "--no-history", env={"CANARY_LANES": lanes}
+    )
     assert r.returncode == 2 and "ray cannot be imported" in r.stderr and "canary[lanes]" in r.stderr, r.stderr
     assert not (tmp_path / "runs").exists()
 
@@ -163,9 +194,21 @@ def test_run_without_the_ray_package_exits_2_naming_the_extra(tmp_path):
 def test_run_with_a_gs_history_without_the_package_or_credentials_exits_2(tmp_path, cli):
     r = _without(tmp_path, set(), "run", "cpu", "--out", str(tmp_path / "runs"), "--history", "gs://b/p")
     assert r.returncode == 2 and "google.cloud.storage" in r.stderr and "canary[lanes]" in r.stderr, r.stderr
-    r = cli("run", "cpu", "--out", str(tmp_path / "runs"), "--history", "gs://b/p",
-            env={"GOOGLE_APPLICATION_CREDENTIALS": "", "HOME": str(tmp_path), "NO_GCE_CHECK": "true",
-                 "CLOUDSDK_CONFIG": str(tmp_path / "gcloud"), "STORAGE_EMULATOR_HOST": ""})
+    r = cli(
+        "run",
+        "cpu",
+        "--out",
+        str(tmp_path / "runs"),
+        "--history",
+        "gs://b/p",
+        env={
+            "GOOGLE_APPLICATION_CREDENTIALS": "",
+            "HOME": str(tmp_path),
+            "NO_GCE_CHECK": "true",
+            "CLOUDSDK_CONFIG": str(tmp_path / "gcloud"),
+            "STORAGE_EMULATOR_HOST": "",
+        },
+    )
     assert r.returncode == 2 and "no Google Cloud credentials found" in r.stderr, r.stderr
     assert not (tmp_path / "runs").exists()
 
@@ -178,8 +221,12 @@ def gcs(tmp_path, monkeypatch):
     e = Emulator(tmp_path / "gcs").start()
     for b in ("cache", "history"):
         e.create_bucket(b)
-    for k, v in {"STORAGE_EMULATOR_HOST": e.url, "NO_GCE_CHECK": "true", "CANARY_GCS_RETRY_S": "1",
-                 "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false"}.items():
+    for k, v in {
+        "STORAGE_EMULATOR_HOST": e.url,
+        "NO_GCE_CHECK": "true",
+        "CANARY_GCS_RETRY_S": "1",
+        "GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT": "false",
+    }.items():
         monkeypatch.setenv(k, v)
     yield e
     e.stop()
@@ -194,7 +241,9 @@ def test_gs_cache_and_history_probes_leave_nothing(gcs, tmp_path, monkeypatch):
     from google.auth.credentials import AnonymousCredentials
     from google.cloud import storage
 
-    client = storage.Client(project="canary", credentials=AnonymousCredentials(), client_options={"api_endpoint": gcs.url})
+    client = storage.Client(
+        project="canary", credentials=AnonymousCredentials(), client_options={"api_endpoint": gcs.url}
+    )
     assert [b.name for b in client.list_blobs("cache")] == [] and [b.name for b in client.list_blobs("history")] == []
     gcs.stop()  # an outage
     c = _checks(diagnose(DoctorOptions("tpu", history="gs://history/runs")))
@@ -212,15 +261,27 @@ def test_github_check(github, monkeypatch, tmp_path):
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     c = _checks(diagnose(opts))["github"]
     assert c.ok and REPO in c.detail
-    assert not _checks(diagnose(DoctorOptions("cpu", history=str(tmp_path / "h"), notify="github",
-                                              repo="acme/other")))["github"].ok
+    assert not _checks(diagnose(DoctorOptions("cpu", history=str(tmp_path / "h"), notify="github", repo="acme/other")))[
+        "github"
+    ].ok
     assert _checks(diagnose(DoctorOptions("cpu", history=str(tmp_path / "h"))))["github"].ok  # not asked
 
 
 def _passed_at(commit: str | None) -> RunRecord:
-    return RunRecord(run_id="p1", lane="cpu", ferry="moe-canary", ferry_version=1, verdict="pass",
-                     steps_completed=200, final_loss=2.6, gates=[], run_dir="", started_at="2026-08-26T03:00:00+00:00",
-                     commit=commit, classification="pass")
+    return RunRecord(
+        run_id="p1",
+        lane="cpu",
+        ferry="moe-canary",
+        ferry_version=1,
+        verdict="pass",
+        steps_completed=200,
+        final_loss=2.6,
+        gates=[],
+        run_dir="",
+        started_at="2026-08-26T03:00:00+00:00",
+        commit=commit,
+        classification="pass",
+    )
 
 
 def test_git_check_on_full_shallow_and_no_checkout(tmp_path):
@@ -251,8 +312,9 @@ def test_the_history_and_git_checks_read_the_runs_ferrys_series(tmp_path):
 
     src, shas = source_repo(tmp_path / "src", [("a", "one"), ("b", "two")])
     other = replace(_passed_at(shas[1]), run_id="p2", ferry="levanter-standin", started_at="2026-08-27T03:00:00+00:00")
-    short = replace(_passed_at(shas[1]), run_id="p3", steps_requested=10, ferry_steps=200,
-                    started_at="2026-08-28T03:00:00+00:00")
+    short = replace(
+        _passed_at(shas[1]), run_id="p3", steps_requested=10, ferry_steps=200, started_at="2026-08-28T03:00:00+00:00"
+    )
     records = [_passed_at(shas[0]), other, short]
     ours = doctor.check_git(str(src), "cpu", records, ferry="moe-canary")
     assert ours.ok and f"last pass's commit {shas[0][:12]} (p1)" in ours.detail
@@ -260,7 +322,7 @@ def test_the_history_and_git_checks_read_the_runs_ferrys_series(tmp_path):
     assert "(p2)" in theirs.detail
     store = SqliteStore(tmp_path / "h.sqlite3")
     for r in records:
-        r.started_at = datetime.now(timezone.utc).isoformat()
+        r.started_at = datetime.now(UTC).isoformat()
         store.append(r)
     c = _checks(diagnose(DoctorOptions("cpu", history=str(tmp_path / "h.sqlite3"), checkout=str(src))))
     assert c["history"].ok and "2 recent runs of cpu/moe-canary" in c["history"].detail

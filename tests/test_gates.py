@@ -5,9 +5,9 @@ import math
 
 import pytest
 
+from canary.config import LaneGates
 from canary.judge import gates
 from canary.judge import results as gate_results
-from canary.config import LaneGates
 from canary.run.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
 
 TPU = LaneGates(min_steps=200, max_final_loss=8.0)
@@ -100,13 +100,15 @@ def test_gate_results_serialize_non_finite_values():
 def test_workload_warnings_are_the_logs_warning_lines_once_each_in_order():
     from canary.run.metrics import workload_warnings
 
-    log = ("canary workload: ferry moe-canary\n"
-           "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
-           "step     0  loss 6.7\n"
-           "  warning: indented lines are someone else's\n"
-           "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
-           "warning: \n"
-           "warning: second\n")
+    log = (
+        "canary workload: ferry moe-canary\n"
+        "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
+        "step     0  loss 6.7\n"
+        "  warning: indented lines are someone else's\n"
+        "warning: ragged_dot cpu_gmm is unavailable, using grouped: no C compiler\n"
+        "warning: \n"
+        "warning: second\n"
+    )
     assert workload_warnings(log) == ["ragged_dot cpu_gmm is unavailable, using grouped: no C compiler", "second"]
     assert workload_warnings("") == []
 
@@ -157,8 +159,9 @@ def test_a_levanter_tracker_file_still_needs_a_lane(tmp_path):
     assert metrics.steps_completed == 238 and gate_results.verdict(results) == "pass"
 
 
-@pytest.mark.parametrize("content", [b"this is not json\n", b"<html><body>502</body></html>", b"\xff\xfe\x00binary",
-                                     b"[1, 2, 3]\n"])
+@pytest.mark.parametrize(
+    "content", [b"this is not json\n", b"<html><body>502</body></html>", b"\xff\xfe\x00binary", b"[1, 2, 3]\n"]
+)
 def test_a_file_that_is_not_json_lines_is_bad_input(tmp_path, content):
     from canary.errors import ConfigError
     from canary.run.gate import judge_path
@@ -175,7 +178,8 @@ def test_the_table_folds_gates_skipped_for_one_reason_into_one_row():
     why = "not judged: --steps 5, the golden is of 200-step runs"
     rows = [{"name": "finite_loss", "status": "PASS", "value": "5 finite", "detail": ""}] + [
         {"name": n, "status": "SKIP", "value": None, "detail": why}
-        for n in ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")]
+        for n in ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
+    ]
     folded = fold_skips(rows)
     assert [r["name"] for r in folded] == ["finite_loss", "loss_curve … peak_memory (5)"]
     assert folded[1]["detail"] == why
@@ -194,12 +198,20 @@ def test_one_run_gets_one_judgement_from_its_directory_its_metrics_file_and_a_co
     d = tmp_path / "20261201T000000Z-cpu-cd34"
     d.mkdir()
     speeds = [900.0] + [15000.0] * (steps - 2) + [16000.0]
-    lines = [{"global_step": i, "train/loss": 6.0 - i * 0.01, "throughput/tokens_per_second": speeds[i]}
-             for i in range(steps)]
+    lines = [
+        {"global_step": i, "train/loss": 6.0 - i * 0.01, "throughput/tokens_per_second": speeds[i]}
+        for i in range(steps)
+    ]
     (d / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    summary = {**lines[-1], "_step": steps - 1, "throughput/tokens_per_second": 15000.0,
-               "throughput/best_tokens_per_second": 16000.0, "throughput/quiet_steps": 199,
-               "host/cpus": 2, "host/cpu_model": "Some Other CPU"}
+    summary = {
+        **lines[-1],
+        "_step": steps - 1,
+        "throughput/tokens_per_second": 15000.0,
+        "throughput/best_tokens_per_second": 16000.0,
+        "throughput/quiet_steps": 199,
+        "host/cpus": 2,
+        "host/cpu_model": "Some Other CPU",
+    }
     config = {"ferry": "moe-canary", "lane": "cpu", "steps": steps}
     (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": config, "summary": summary}) + "\n")
     (d / "result.json").write_text(json.dumps({"lane": "cpu", "ferry": "moe-canary", "steps_requested": steps}))
@@ -232,8 +244,9 @@ def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
 
     g = load_golden("moe-canary", "cpu")
     lane = load_gates("moe-canary")[0].lane("cpu")
-    slow = RunMetrics(200, g.final_loss, [(s, 3.0) for s in range(200)],
-                      {"compile/seconds": g.perf["compile_seconds"] * 3})
+    slow = RunMetrics(
+        200, g.final_loss, [(s, 3.0) for s in range(200)], {"compile/seconds": g.perf["compile_seconds"] * 3}
+    )
     [compile_gate] = [r for r in golden_gates.evaluate(lane, g, slow) if r.name == "compile_seconds"]
     assert compile_gate.status == "WARN" and 'the gates set compile_seconds = "WARN"' in compile_gate.detail
     assert "machine's load" in compile_gate.detail
@@ -246,11 +259,25 @@ def test_the_gates_table_at_80_columns_keeps_every_name_and_lists_the_details_un
 
     from canary.render import gates_table
 
-    rows = [{"name": "max_final_loss", "value": 2.8, "threshold": 4.0, "status": "PASS", "detail": ""},
-            {"name": "final_loss_golden", "value": 2.8, "threshold": "2.7858 ±3.92%", "status": "PASS",
-             "detail": "+0.62% from the golden", "margin": 0.033},
-            {"name": "compile_seconds", "value": 7.1, "threshold": 5.6, "status": "WARN", "margin": -0.2,
-             "detail": 'a WARN, never a FAIL: the gates set compile_seconds = "WARN"'}]
+    rows = [
+        {"name": "max_final_loss", "value": 2.8, "threshold": 4.0, "status": "PASS", "detail": ""},
+        {
+            "name": "final_loss_golden",
+            "value": 2.8,
+            "threshold": "2.7858 ±3.92%",
+            "status": "PASS",
+            "detail": "+0.62% from the golden",
+            "margin": 0.033,
+        },
+        {
+            "name": "compile_seconds",
+            "value": 7.1,
+            "threshold": 5.6,
+            "status": "WARN",
+            "margin": -0.2,
+            "detail": 'a WARN, never a FAIL: the gates set compile_seconds = "WARN"',
+        },
+    ]
     for width in (80, 140):
         c = Console(width=width, record=True, color_system=None)
         c.print(gates_table(rows, width=c.width))

@@ -9,14 +9,13 @@ import threading
 from pathlib import Path
 
 import pytest
+from gcs_emulator import Emulator, free_port
 
 from canary.errors import ConfigError
 from canary.history import StoreUnavailable, open_store
 from canary.history.gcs import GcsStore, parse_url
 from canary.record import RunRecord
 from canary.signature import make
-
-from gcs_emulator import Emulator, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BUCKET = "canary-history"
@@ -46,10 +45,20 @@ def url(gcs_env):
 
 
 def rec(run_id: str, started: str, lane: str = "tpu", verdict: str = "fail") -> RunRecord:
-    return RunRecord(run_id=run_id, lane=lane, ferry="moe-canary", ferry_version=1, verdict=verdict,
-                     steps_completed=238, final_loss=5.8, gates=[], run_dir="", started_at=started,
-                     classification="deterministic" if verdict == "fail" else "pass",
-                     signature=SIG if verdict == "fail" else None)
+    return RunRecord(
+        run_id=run_id,
+        lane=lane,
+        ferry="moe-canary",
+        ferry_version=1,
+        verdict=verdict,
+        steps_completed=238,
+        final_loss=5.8,
+        gates=[],
+        run_dir="",
+        started_at=started,
+        classification="deterministic" if verdict == "fail" else "pass",
+        signature=SIG if verdict == "fail" else None,
+    )
 
 
 def test_parse_url():
@@ -80,8 +89,16 @@ def test_layout_is_one_object_per_run_and_an_index_per_lane(url, gcs_env):
     names = sorted(b.name for b in client.list_blobs(bucket, prefix=prefix + "/"))
     assert names == [f"{prefix}/index/tpu.json", f"{prefix}/runs/r1.json"]
     index = json.loads(client.bucket(bucket).blob(f"{prefix}/index/tpu.json").download_as_bytes())
-    assert index["runs"] == [{"run_id": "r1", "lane": "tpu", "started_at": "2026-08-27T03:00:00+00:00",
-                              "verdict": "fail", "classification": "deterministic", "fingerprint": SIG.fingerprint}]
+    assert index["runs"] == [
+        {
+            "run_id": "r1",
+            "lane": "tpu",
+            "started_at": "2026-08-27T03:00:00+00:00",
+            "verdict": "fail",
+            "classification": "deterministic",
+            "fingerprint": SIG.fingerprint,
+        }
+    ]
 
 
 def test_concurrent_writers_in_threads_lose_nothing(url):
@@ -122,8 +139,10 @@ for j in range(3):
 @pytest.mark.slow  # four writer processes, each importing canary
 def test_concurrent_writers_in_processes_lose_nothing(url, gcs_env):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "STORAGE_EMULATOR_HOST": gcs_env.url}
-    procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, str(k)], env=env, stderr=subprocess.PIPE, text=True)
-             for k in range(4)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", WRITER, url, str(k)], env=env, stderr=subprocess.PIPE, text=True)
+        for k in range(4)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
@@ -154,8 +173,7 @@ def test_outage_spools_and_the_next_invocation_uploads(tmp_path, monkeypatch, cl
             store.records()
     finally:
         e.start()  # the same port and contents: storage is back
-    r = cli("history", "--history", url, "--json",
-            env={"STORAGE_EMULATOR_HOST": e.url, "CANARY_SPOOL_DIR": str(spool)})
+    r = cli("history", "--history", url, "--json", env={"STORAGE_EMULATOR_HOST": e.url, "CANARY_SPOOL_DIR": str(spool)})
     e_records = None
     try:
         assert r.returncode == 0, r.stderr

@@ -4,14 +4,18 @@ commit is there."""
 from __future__ import annotations
 
 import pytest
-
-from canary import git
-from canary.errors import ConfigError
 from git_repos import git as run_git
 from git_repos import shallow_clone, source_repo
 
-COMMITS = [("README.md", "the last pass ran here"), ("docs/a.md", "docs"),
-           ("canary/workload/model.py", "route tokens differently"), ("bench/x.py", "a bench")]
+from canary import git
+from canary.errors import ConfigError
+
+COMMITS = [
+    ("README.md", "the last pass ran here"),
+    ("docs/a.md", "docs"),
+    ("canary/workload/model.py", "route tokens differently"),
+    ("bench/x.py", "a bench"),
+]
 
 
 @pytest.fixture

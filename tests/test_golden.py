@@ -6,16 +6,15 @@ import math
 
 import pytest
 
-from canary.golden import curve as golden
-from canary.golden import diff as golden_diff
-from canary.judge import gates
-from canary.judge import results as gate_results
-from canary.judge import golden_gates
-from canary.run import consistency
 from canary.config import LaneGates
 from canary.errors import ConfigError
-from canary.run.metrics import RunMetrics
+from canary.golden import curve as golden
+from canary.golden import diff as golden_diff
+from canary.judge import gates, golden_gates
+from canary.judge import results as gate_results
 from canary.record import Attempt, RunRecord
+from canary.run import consistency
+from canary.run.metrics import RunMetrics
 from canary.signature import gate_signature
 from canary.workload import zoo
 
@@ -30,10 +29,15 @@ def curve(scale=1.0, steps=STEPS, wobble=0.0):
 def perf_summary(tps=10_000.0, busy=2.0, compile_s=3.0, peak=400e6, cpus=2):
     """A run's summary; ``busy``: how much CPU time a step's wall second holds (2 threads flat out)."""
     step = 1024 / tps
-    return {"throughput/tokens_per_second": tps, "throughput/median_step_seconds": step,
-            "throughput/best_tokens_per_second": tps * 1.25,
-            "throughput/median_step_cpu_seconds": step * busy, "compile/seconds": compile_s,
-            "memory/peak_bytes": peak, "host/cpus": cpus}
+    return {
+        "throughput/tokens_per_second": tps,
+        "throughput/median_step_seconds": step,
+        "throughput/best_tokens_per_second": tps * 1.25,
+        "throughput/median_step_cpu_seconds": step * busy,
+        "compile/seconds": compile_s,
+        "memory/peak_bytes": peak,
+        "host/cpus": cpus,
+    }
 
 
 def recording():
@@ -44,8 +48,7 @@ def recording():
         golden.RunFacts("devices=4", curve(1.004), perf_summary(tps=6_000), perf_comparable=False),
         golden.RunFacts("ragged_dot=xla", curve(0.998, wobble=0.01), perf_summary(tps=3_000), perf_comparable=False),
     ]
-    return golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20,
-                        host={"cpus": 2})
+    return golden.build(runs, ferry="moe-canary", ferry_version=1, lane="cpu", steps=STEPS, window=20, host={"cpus": 2})
 
 
 def metrics(losses, **summary):
@@ -110,7 +113,9 @@ def test_clean_and_equivalent_runs_pass_every_golden_gate():
 
 @pytest.mark.parametrize("scale", [1.012, 0.988])
 def test_loss_curve_is_two_sided(scale):
-    r = by_name(gates.evaluate(GATES, metrics(curve(scale)), requested_steps=STEPS, golden=recording(), ferry_version=1))
+    r = by_name(
+        gates.evaluate(GATES, metrics(curve(scale)), requested_steps=STEPS, golden=recording(), ferry_version=1)
+    )
     assert r["loss_curve"].status == "FAIL" and r["loss_curve"].margin < 0
     assert "5 of 5 windows outside" in r["loss_curve"].detail
     assert gate_signature([x.to_dict() for x in r.values()]).kind == "gate_regression"
@@ -223,8 +228,19 @@ def test_diff_compares_what_the_perf_figures_are_of():
 
 def _record(losses_ok=True, hits=0, errors=(), outcome="succeeded", mode="warm"):
     a = Attempt(1, outcome, 0 if outcome == "succeeded" else 1, 1.0, "train.log")
-    return RunRecord("r", "cpu", "moe-canary", 1, "pass" if outcome == "succeeded" else "fail", 10, 1.0, [], "/x",
-                     attempts=[a], cache={"mode": mode, "requests": 3, "hits": hits, "errors": list(errors)})
+    return RunRecord(
+        "r",
+        "cpu",
+        "moe-canary",
+        1,
+        "pass" if outcome == "succeeded" else "fail",
+        10,
+        1.0,
+        [],
+        "/x",
+        attempts=[a],
+        cache={"mode": mode, "requests": 3, "hits": hits, "errors": list(errors)},
+    )
 
 
 def test_consistency_is_bitwise_and_needs_cache_hits():
@@ -237,7 +253,9 @@ def test_consistency_is_bitwise_and_needs_cache_hits():
     assert bad.status == "FAIL" and "step 6" in bad.detail
     assert consistency.judge(cold, L, _record(hits=3), moved, bitwise=False).status == "PASS"
     assert consistency.judge(cold, L, _record(hits=0), L).status == "FAIL"
-    unread = consistency.judge(cold, L, _record(hits=3, errors=["UserWarning: Error reading persistent compilation cache entry"]), L)
+    unread = consistency.judge(
+        cold, L, _record(hits=3, errors=["UserWarning: Error reading persistent compilation cache entry"]), L
+    )
     assert unread.status == "FAIL" and "could not read" in unread.detail
     crashed = consistency.judge(cold, L, _record(outcome="failed"), [])
     assert crashed.status == "FAIL" and consistency.signature_of(crashed).kind == "cache_inconsistency"
@@ -310,10 +328,19 @@ def test_a_recordings_run_directories_name_their_variants():
 def test_each_window_has_its_own_tolerance_widening_as_the_runs_drift_apart():
     # the recording's runs agree at first, then drift 0.1%, 0.8%, then re-converge to 0.2%
     assert golden.curve_tolerances([0.0, 0.0005, 0.001, 0.008, 0.002]) == pytest.approx(
-        [0.001, 0.001, 0.0015, 0.012, 0.012])
-    early = golden.Golden("f", 1, "cpu", 40, 20, "train/loss",
-                          [golden.Window(0, 19, 5.0, 0.0, 0.001), golden.Window(20, 39, 3.0, 0.008, 0.012)],
-                          3.0, {"loss_curve": golden.tolerance("loss_curve", 0.008)})
+        [0.001, 0.001, 0.0015, 0.012, 0.012]
+    )
+    early = golden.Golden(
+        "f",
+        1,
+        "cpu",
+        40,
+        20,
+        "train/loss",
+        [golden.Window(0, 19, 5.0, 0.0, 0.001), golden.Window(20, 39, 3.0, 0.008, 0.012)],
+        3.0,
+        {"loss_curve": golden.tolerance("loss_curve", 0.008)},
+    )
 
     def run(first, second):
         return RunMetrics(40, second, [(i, first if i < 20 else second) for i in range(40)], {})
@@ -338,10 +365,13 @@ def test_a_golden_without_window_tolerances_judges_every_window_by_the_curves():
 
 
 def test_the_curves_centre_is_the_median_of_the_distinct_runs():
-    runs = [golden.RunFacts("base", curve(), {}), golden.RunFacts("base", curve(), {}),
-            golden.RunFacts("base", curve(), {}),  # bit-identical repeats count once
-            golden.RunFacts("nudged=1", curve(1.01), {}, perf_comparable=False),
-            golden.RunFacts("nudged=2", curve(1.02), {}, perf_comparable=False)]
+    runs = [
+        golden.RunFacts("base", curve(), {}),
+        golden.RunFacts("base", curve(), {}),
+        golden.RunFacts("base", curve(), {}),  # bit-identical repeats count once
+        golden.RunFacts("nudged=1", curve(1.01), {}, perf_comparable=False),
+        golden.RunFacts("nudged=2", curve(1.02), {}, perf_comparable=False),
+    ]
     g = golden.build(runs, ferry="f", ferry_version=1, lane="cpu", steps=STEPS, window=20)
     centre = golden.window_means(curve(1.01), 20, STEPS)
     assert [w.mean for w in g.windows] == pytest.approx([w.mean for w in centre])
@@ -370,10 +400,14 @@ def test_a_cpu_recording_compiles_for_older_instruction_sets_and_nudges_the_weig
     assert isa.env["XLA_FLAGS"].endswith("--xla_cpu_max_isa=AVX") and not isa.perf_comparable
     assert {v.name: v for v in vs}["nudged=2"].env == {"CANARY_NUDGE_SEED": "2"}
     assert [v.name for v in variants("cpu", 1, "auto", 8, native_isa=None, nudged=0)] == [
-        "base", "devices=4", "ragged_dot=xla"]
+        "base",
+        "devices=4",
+        "ragged_dot=xla",
+    ]
     assert [v.name for v in variants("tpu", 2, "megablox", 128, native_isa="AVX512")] == ["base", "base"]
     assert [v.name for v in variants("cpu", 2, "auto", 8, perf_only=True)] == ["base", "base"]
     from canary.golden.recording import xla_flag_env
 
     assert xla_flag_env("xla_cpu_max_isa", "AVX", {"XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX2"}) == {
-        "XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX"}
+        "XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX"
+    }

@@ -5,13 +5,13 @@ import subprocess
 
 import pytest
 from click.testing import CliRunner
+from test_golden import recording
 
-from canary.golden import curve as golden
-from canary.golden import store
 from canary.cli import cli
 from canary.config import load_gates
 from canary.errors import ConfigError
-from test_golden import recording
+from canary.golden import curve as golden
+from canary.golden import store
 
 GATES = """ferry = "moe-canary"
 [lanes.cpu]
@@ -27,7 +27,11 @@ def repo(tmp_path):
     (tmp_path / "gates").mkdir()
     (tmp_path / "gates" / "g.toml").write_text(GATES)
     store.write(recording(), tmp_path / "gates" / "moe-canary.cpu.golden.json")
-    for args in (["init", "-q"], ["add", "."], ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "golden"]):
+    for args in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "golden"],
+    ):
         subprocess.run(["git", *args], cwd=tmp_path, check=True)
     return tmp_path
 
@@ -43,8 +47,12 @@ def test_diff_against_the_committed_golden(repo):
     assert "(working) is unchanged from moe-canary.cpu.golden.json@HEAD" in " ".join(r.output.split())
 
     g = recording()
-    moved = golden.Golden(**{**g.__dict__, "windows": [golden.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0))
-                                                      for w in g.windows]})
+    moved = golden.Golden(
+        **{
+            **g.__dict__,
+            "windows": [golden.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0)) for w in g.windows],
+        }
+    )
     store.write(moved, path)
     r = invoke("golden", "diff", "cpu", "--gates", str(repo / "gates" / "g.toml"), "--json")
     assert r.exit_code == 1, r.output
@@ -98,14 +106,24 @@ def test_the_committed_cpu_golden_is_current():
 def _fake_run(d, variant_scale, tps):
     """A recording's run directory as the runner leaves it: result.json, metrics.jsonl, summary."""
     d.mkdir(parents=True)
-    steps = [{"global_step": i, "train/loss": loss * variant_scale} for i, loss in
-             ((i, 1.0 + 5.0 * 0.98 ** i) for i in range(200))]
+    steps = [
+        {"global_step": i, "train/loss": loss * variant_scale}
+        for i, loss in ((i, 1.0 + 5.0 * 0.98**i) for i in range(200))
+    ]
     (d / "metrics.jsonl").write_text("\n".join(json.dumps(s) for s in steps) + "\n")
-    summary = {"_step": 199, "train/loss": steps[-1]["train/loss"], "throughput/tokens_per_second": tps,
-               "throughput/best_tokens_per_second": tps * 1.2,
-               "throughput/median_step_seconds": 1024 / tps, "throughput/median_step_cpu_seconds": 2048 / tps,
-               "compile/seconds": 5.0, "memory/peak_bytes": 5e8,
-               "host/cpus": 2, "kernels/ragged_dot": "grouped", "devices": 1}
+    summary = {
+        "_step": 199,
+        "train/loss": steps[-1]["train/loss"],
+        "throughput/tokens_per_second": tps,
+        "throughput/best_tokens_per_second": tps * 1.2,
+        "throughput/median_step_seconds": 1024 / tps,
+        "throughput/median_step_cpu_seconds": 2048 / tps,
+        "compile/seconds": 5.0,
+        "memory/peak_bytes": 5e8,
+        "host/cpus": 2,
+        "kernels/ragged_dot": "grouped",
+        "devices": 1,
+    }
     (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": {}, "summary": summary}) + "\n")
     (d / "result.json").write_text(json.dumps({"run_id": d.name, "verdict": "pass"}))
 
@@ -122,7 +140,7 @@ def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
     g = store.read(out)
     assert g.recorded["runs"] == ["base", "base", "devices=4", "isa=AVX2"] and len(g.windows) == 10
     # the centre is the median of the three distinct curves (the base's); each moved 0.2% from it
-    assert g.windows[0].mean == pytest.approx(sum(1.0 + 5.0 * 0.98 ** i for i in range(20)) / 20, rel=1e-5)
+    assert g.windows[0].mean == pytest.approx(sum(1.0 + 5.0 * 0.98**i for i in range(20)) / 20, rel=1e-5)
     assert g.tolerance["loss_curve"].observed == pytest.approx(0.002, rel=1e-3)
     assert g.tolerance["loss_curve"].rtol == pytest.approx(0.003, rel=1e-3)
     assert [w.rtol for w in g.windows] == [pytest.approx(0.003, rel=1e-3)] * 10
@@ -138,8 +156,18 @@ def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
 def test_repro_both_trains_cold_then_warm_and_compares(tmp_path):
     from conftest import run_cli
 
-    r = run_cli("repro", "cpu", "--both", "--steps", "5", "--cache-dir", str(tmp_path / "cache"),
-                "--out", str(tmp_path / "runs"), "--json")
+    r = run_cli(
+        "repro",
+        "cpu",
+        "--both",
+        "--steps",
+        "5",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--out",
+        str(tmp_path / "runs"),
+        "--json",
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
     assert out["verdict"] == "pass" and "cold, then warm" in out["message"]
@@ -155,8 +183,11 @@ def test_a_copied_gates_file_falls_back_to_the_pinned_golden_and_says_so(tmp_pat
     ferry, _ = load_ferry("moe-canary")
     copy = tmp_path / "mine" / "moe-canary.toml"
     copy.parent.mkdir()
-    copy.write_text((project_root() / "gates" / "moe-canary.toml").read_text().replace(
-        "max_final_loss = 4.0", "max_final_loss = 3.0"))
+    copy.write_text(
+        (project_root() / "gates" / "moe-canary.toml")
+        .read_text()
+        .replace("max_final_loss = 4.0", "max_final_loss = 3.0")
+    )
     g = store.load_golden("moe-canary", "cpu", str(copy), ferry.version)
     pinned = project_root() / "gates" / "moe-canary.cpu.golden.json"
     assert g is not None and g.path == str(pinned) and g.ferry_version == ferry.version

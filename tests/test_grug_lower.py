@@ -16,7 +16,6 @@ from canary.run.ownership import owner_of
 from canary.workload.platform_view import shown_platform
 
 
-
 def _static_tile_in_installed_haliax() -> bool:
     """Read the installed haliax's megablox wrapper: does it pass megablox one tile tuple (the
     incident's bug) rather than a per-shape callable?"""
@@ -62,11 +61,15 @@ def test_grug_ferry_fails_tpu_lowering_with_the_incidents_diagnosis(cli):
     out = json.loads(r.stdout)
     (p,) = out["platforms"]
     assert (p["platform"], p["lane"], p["ok"], p["ragged_dot"]) == ("tpu", "tpu", False, "megablox")
-    assert ("The Pallas TPU lowering currently requires that the last two dimensions of your block shape are "
-            "divisible by 8 and 128 respectively, or be equal to the respective dimensions of the overall array. "
-            "Block spec for outputs in pallas_call kernel at ") in p["error"]
-    assert p["error"].endswith("megablox/gmm.py:393 has block shape (Blocked(block_size=512), "
-                               "Blocked(block_size=32)), array shape (524288, 128)")
+    assert (
+        "The Pallas TPU lowering currently requires that the last two dimensions of your block shape are "
+        "divisible by 8 and 128 respectively, or be equal to the respective dimensions of the overall array. "
+        "Block spec for outputs in pallas_call kernel at "
+    ) in p["error"]
+    assert p["error"].endswith(
+        "megablox/gmm.py:393 has block shape (Blocked(block_size=512), "
+        "Blocked(block_size=32)), array shape (524288, 128)"
+    )
     assert p["block_shape"] == [512, 32] and p["array_shape"] == [524288, 128]  # 32 x 8192 x top-2 a chip
     assert (p["kernel"], p["gmm"], p["projection"], p["tensor"]) == ("megablox/gmm", "grad-lhs", "down", "out")
     # the call path through the library's files, ending in haliax's megablox wrapper
@@ -80,7 +83,9 @@ def test_grug_ferry_fails_tpu_lowering_with_the_incidents_diagnosis(cli):
     assert p["distributions"]["marin-levanter"] == importlib.metadata.version("marin-levanter")
     # the up projection's grad-lhs breaks the same way, on its input
     assert {(f["gmm"], f["projection"], f["tensor"]) for f in p["failures"]} == {
-        ("grad-lhs", "down", "out"), ("grad-lhs", "gate/up", "lhs")}
+        ("grad-lhs", "down", "out"),
+        ("grad-lhs", "gate/up", "lhs"),
+    }
 
 
 def test_grug_ferry_kernels_are_not_canarys_to_set(cli):

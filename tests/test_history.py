@@ -12,30 +12,56 @@ from pathlib import Path
 import pytest
 
 from canary import history as history_mod
-from canary.run.context import github_run_url, run_context
 from canary.errors import ConfigError
 from canary.history import open_store, record_run, since_key
 from canary.history.spool import SpoolingStore
 from canary.history.sqlite import SqliteStore
 from canary.record import Attempt, RunRecord
+from canary.run.context import github_run_url, run_context
 from canary.run.runner import RunOptions, run_canary
 from canary.signature import make
 
 ROOT = Path(__file__).resolve().parent.parent
-PALLAS = make("compile_error", "ValueError", "The Pallas TPU lowering currently requires ...",
-              ["canary/workload/train.py:train"])
+PALLAS = make(
+    "compile_error", "ValueError", "The Pallas TPU lowering currently requires ...", ["canary/workload/train.py:train"]
+)
 
 
 def rec(run_id: str, started: str, lane: str = "tpu", verdict: str = "fail") -> RunRecord:
-    attempts = [Attempt(n, "failed", 1, 2.5, f"attempt-{n}/train.log", None, None, error="ValueError: ...",
-                        cache={"mode": "warm", "requests": 3, "hits": 0, "misses": 3, "errors": [], "compile_seconds": 4.2},
-                        signature=PALLAS, job_id=f"job-{n}") for n in (1, 2)]
+    attempts = [
+        Attempt(
+            n,
+            "failed",
+            1,
+            2.5,
+            f"attempt-{n}/train.log",
+            None,
+            None,
+            error="ValueError: ...",
+            cache={"mode": "warm", "requests": 3, "hits": 0, "misses": 3, "errors": [], "compile_seconds": 4.2},
+            signature=PALLAS,
+            job_id=f"job-{n}",
+        )
+        for n in (1, 2)
+    ]
     return RunRecord(
-        run_id=run_id, lane=lane, ferry="moe-canary", ferry_version=1, verdict=verdict, steps_completed=None,
-        final_loss=float("nan"), gates=[{"name": "min_steps", "value": None, "threshold": 200, "status": "FAIL"}],
-        run_dir=f"/runs/{run_id}", attempts=attempts, started_at=started, ended_at=started,
-        versions={"jax": "0.10.2"}, commit="abc123", classification="deterministic",
-        signature=PALLAS if verdict == "fail" else None, context={"job_id": "j1", "ci_run_url": "https://x/1"},
+        run_id=run_id,
+        lane=lane,
+        ferry="moe-canary",
+        ferry_version=1,
+        verdict=verdict,
+        steps_completed=None,
+        final_loss=float("nan"),
+        gates=[{"name": "min_steps", "value": None, "threshold": 200, "status": "FAIL"}],
+        run_dir=f"/runs/{run_id}",
+        attempts=attempts,
+        started_at=started,
+        ended_at=started,
+        versions={"jax": "0.10.2"},
+        commit="abc123",
+        classification="deterministic",
+        signature=PALLAS if verdict == "fail" else None,
+        context={"job_id": "j1", "ci_run_url": "https://x/1"},
     )
 
 
@@ -105,15 +131,23 @@ def test_open_store_locations(tmp_path, monkeypatch):
     default = history_mod.default_location()
     assert default.endswith("history.sqlite3") and "canary" in default
     (tmp_path / "dir").mkdir()
-    assert open_store(str(tmp_path / "dir"), spool_dir=tmp_path / "s").location == str(tmp_path / "dir" / "history.sqlite3")
+    assert open_store(str(tmp_path / "dir"), spool_dir=tmp_path / "s").location == str(
+        tmp_path / "dir" / "history.sqlite3"
+    )
     monkeypatch.setenv("STORAGE_EMULATOR_HOST", "http://127.0.0.1:9")  # an emulator needs no credentials
-    assert open_store("gs://bucket/some/prefix", spool_dir=tmp_path / "s", flush=False).location == "gs://bucket/some/prefix"
+    assert (
+        open_store("gs://bucket/some/prefix", spool_dir=tmp_path / "s", flush=False).location
+        == "gs://bucket/some/prefix"
+    )
     monkeypatch.delenv("STORAGE_EMULATOR_HOST")
     monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))  # no gcloud application-default credentials either
     monkeypatch.setenv("CLOUDSDK_CONFIG", str(tmp_path / "gcloud"))
-    with pytest.raises(ConfigError, match=r"--history gs://bucket/p: no Google Cloud credentials found.*"
-                                          r"google-github-actions/auth.*GOOGLE_APPLICATION_CREDENTIALS"):
+    with pytest.raises(
+        ConfigError,
+        match=r"--history gs://bucket/p: no Google Cloud credentials found.*"
+        r"google-github-actions/auth.*GOOGLE_APPLICATION_CREDENTIALS",
+    ):
         open_store("gs://bucket/p", spool_dir=tmp_path / "s", flush=False)
     with pytest.raises(ConfigError, match="s3"):
         open_store("s3://bucket/x")
@@ -181,8 +215,14 @@ def test_sqlite_schema_is_plain(tmp_path):
 
 
 def test_run_context_from_github_actions():
-    env = {"GITHUB_ACTIONS": "true", "GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "org/canary",
-           "GITHUB_RUN_ID": "1234", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_WORKFLOW": "canary-tpu"}
+    env = {
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_REPOSITORY": "org/canary",
+        "GITHUB_RUN_ID": "1234",
+        "GITHUB_RUN_ATTEMPT": "2",
+        "GITHUB_WORKFLOW": "canary-tpu",
+    }
     assert github_run_url(env) == "https://github.com/org/canary/actions/runs/1234/attempts/2"
     ctx = run_context(env, job_id="raysubmit_1", lane_context="GCP, TPU v6e-4, europe-west4")
     assert ctx["ci_run_url"] == "https://github.com/org/canary/actions/runs/1234/attempts/2"
@@ -213,8 +253,16 @@ def test_crashing_run_is_classified_fingerprinted_and_recorded(tmp_path, monkeyp
     monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
     history = tmp_path / "h.sqlite3"
     monkeypatch.chdir(ROOT)  # the checkout: its commit is recorded
-    result = run_canary(RunOptions(lane="cpu", steps=5, out=tmp_path / "runs", lanes_file=str(_broken_lanes(tmp_path)),
-                                   history=str(history), job_id="job-7"))
+    result = run_canary(
+        RunOptions(
+            lane="cpu",
+            steps=5,
+            out=tmp_path / "runs",
+            lanes_file=str(_broken_lanes(tmp_path)),
+            history=str(history),
+            job_id="job-7",
+        )
+    )
     assert result.verdict == "fail"
     assert [a.outcome for a in result.attempts] == ["failed", "failed"]
     a1, a2 = result.attempts
@@ -238,23 +286,47 @@ def test_run_then_history_on_the_command_line(cli, tmp_path):
     for fewer steps than the ferry's, all through the CLI; `canary history` shows them with a
     pass/fail strip of the series (cpu/moe-canary) that counts the first two only."""
     gates = tmp_path / "lenient.toml"
-    gates.write_text('[lanes.cpu]\nmin_steps = 10\nmax_final_loss = 20.0\n')
+    gates.write_text("[lanes.cpu]\nmin_steps = 10\nmax_final_loss = 20.0\n")
     pinned = (Path(__file__).parents[1] / "ferries" / "moe-canary.toml").read_text()
     assert pinned.count("steps = 200\n") == 1
     ferry = tmp_path / "moe-canary.toml"
     ferry.write_text(pinned.replace("steps = 200\n", "steps = 10\n"))
     history = str(tmp_path / "h.sqlite3")
     env = {"CANARY_SPOOL_DIR": str(tmp_path / "spool")}
-    r = cli("run", "cpu", "--ferry", str(ferry), "--gates", str(gates), "--out", str(tmp_path / "runs"),
-            "--history", history, "--wandb-url", "https://wandb.ai/org/canary/runs/abc", "--json", env=env)
+    r = cli(
+        "run",
+        "cpu",
+        "--ferry",
+        str(ferry),
+        "--gates",
+        str(gates),
+        "--out",
+        str(tmp_path / "runs"),
+        "--history",
+        history,
+        "--wandb-url",
+        "https://wandb.ai/org/canary/runs/abc",
+        "--json",
+        env=env,
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     passed = json.loads(r.stdout)
     assert passed["classification"] == "pass" and passed["signature"] is None
     assert passed["context"]["wandb_url"] == "https://wandb.ai/org/canary/runs/abc"
 
     for steps in ([], ["--steps", "5"]):
-        r = cli("run", "cpu", "--ferry", str(ferry), *steps, "--out", str(tmp_path / "runs"), "--history", history,
-                env={**env, "CANARY_LANES": str(_broken_lanes(tmp_path))})
+        r = cli(
+            "run",
+            "cpu",
+            "--ferry",
+            str(ferry),
+            *steps,
+            "--out",
+            str(tmp_path / "runs"),
+            "--history",
+            history,
+            env={**env, "CANARY_LANES": str(_broken_lanes(tmp_path))},
+        )
         assert r.returncode == 1
         assert "deterministic" in r.stdout and "runtime_crash" in r.stdout
 
@@ -281,11 +353,18 @@ def test_run_then_history_on_the_command_line(cli, tmp_path):
 
 
 def test_history_command_does_not_import_jax(cli, tmp_path):
-    code = ("import sys; from canary.cli import cli; "
-            "import canary.commands.history, canary.commands.signature; "
-            "print(any(m == 'jax' or m.startswith('jax.') for m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    code = (
+        "import sys; from canary.cli import cli; "
+        "import canary.commands.history, canary.commands.signature; "
+        "print(any(m == 'jax' or m.startswith('jax.') for m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert out.stdout.strip() == "False", out.stderr
     r = cli("history", "--history", str(tmp_path / "empty.sqlite3"))
     assert r.returncode == 0 and "no runs recorded" in r.stdout

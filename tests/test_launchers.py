@@ -11,7 +11,7 @@ import pytest
 
 from canary.config import LanesFile, get_lane, load_lanes, load_model
 from canary.errors import ConfigError
-from canary.launchers import AttemptRequest, BACKENDS, entrypoint_argv, for_lane
+from canary.launchers import BACKENDS, AttemptRequest, entrypoint_argv, for_lane
 from canary.launchers import command as command_mod
 from canary.launchers.ray import forwarded_env, job_runtime_env, outcome_for, resolve_address
 
@@ -23,9 +23,15 @@ def _lanes(tmp_path: Path, text: str) -> Path:
 
 
 def _request(tmp_path: Path, code: str, timeout_s: float = 60, env: dict | None = None) -> AttemptRequest:
-    return AttemptRequest(argv=[sys.executable, "-c", code], env=env or {}, cwd=tmp_path,
-                          log_path=tmp_path / "attempt" / "train.log", timeout_s=timeout_s,
-                          poll_interval=0.05, name="r1-attempt-1")
+    return AttemptRequest(
+        argv=[sys.executable, "-c", code],
+        env=env or {},
+        cwd=tmp_path,
+        log_path=tmp_path / "attempt" / "train.log",
+        timeout_s=timeout_s,
+        poll_interval=0.05,
+        name="r1-attempt-1",
+    )
 
 
 def test_the_shipped_lanes_load_with_their_launchers():
@@ -38,14 +44,25 @@ def test_the_shipped_lanes_load_with_their_launchers():
     assert set(BACKENDS) == {"local", "ray", "command"}
 
 
-@pytest.mark.parametrize("launcher, key, words", [
-    ('{ kind = "command" }', "lanes.x.launcher.command", "needs an argv list"),
-    ('{ kind = "command", command = ["srun", "python"] }', "lanes.x.launcher.command", "no argument contains {entrypoint}"),
-    ('{ kind = "local", command = ["sh", "-c", "{entrypoint}"] }', "lanes.x.launcher.command", "only a command launcher"),
-    ('{ kind = "local", address = "http://h:8265" }', "lanes.x.launcher.address", "only a ray launcher"),
-    ('{ kind = "ray", resource = { TPU = 4 } }', "lanes.x.launcher.resource", "unknown key"),
-    ('{ kind = "slurm" }', "lanes.x.launcher.kind", "'local', 'ray' or 'command'"),
-])
+@pytest.mark.parametrize(
+    "launcher, key, words",
+    [
+        ('{ kind = "command" }', "lanes.x.launcher.command", "needs an argv list"),
+        (
+            '{ kind = "command", command = ["srun", "python"] }',
+            "lanes.x.launcher.command",
+            "no argument contains {entrypoint}",
+        ),
+        (
+            '{ kind = "local", command = ["sh", "-c", "{entrypoint}"] }',
+            "lanes.x.launcher.command",
+            "only a command launcher",
+        ),
+        ('{ kind = "local", address = "http://h:8265" }', "lanes.x.launcher.address", "only a ray launcher"),
+        ('{ kind = "ray", resource = { TPU = 4 } }', "lanes.x.launcher.resource", "unknown key"),
+        ('{ kind = "slurm" }', "lanes.x.launcher.kind", "'local', 'ray' or 'command'"),
+    ],
+)
 def test_bad_launcher_settings_name_the_key(tmp_path, launcher, key, words):
     p = _lanes(tmp_path, f"[lanes.x]\nlauncher = {launcher}\n")
     with pytest.raises(ConfigError) as e:
@@ -86,10 +103,12 @@ def test_command_launcher_runs_through_a_site_cli(tmp_path):
 
 def test_command_launcher_passes_failure_and_timeout_through(tmp_path):
     fails = command_mod.CommandLauncher(["sh", "-c", "{entrypoint}"]).launch(
-        _request(tmp_path, "import sys; sys.exit(7)"))
+        _request(tmp_path, "import sys; sys.exit(7)")
+    )
     assert (fails.outcome, fails.exit_code) == ("failed", 7)
     slow = command_mod.CommandLauncher(["sh", "-c", "{entrypoint}"], grace_s=1).launch(
-        _request(tmp_path, "import time; time.sleep(60)", timeout_s=0.5))
+        _request(tmp_path, "import time; time.sleep(60)", timeout_s=0.5)
+    )
     assert slow.outcome == "timeout"
 
 
@@ -111,26 +130,38 @@ def test_ray_address_flag_then_env_then_lane():
     assert resolve_address(None, {}, None) is None
 
 
-@pytest.mark.parametrize("status, error_type, ran, expected", [
-    ("SUCCEEDED", None, True, "succeeded"),
-    ("FAILED", "JOB_ENTRYPOINT_COMMAND_ERROR", True, "failed"),
-    ("FAILED", "JOB_SUPERVISOR_ACTOR_START_TIMEOUT", False, "never_started"),
-    ("FAILED", "JOB_SUPERVISOR_ACTOR_UNSCHEDULABLE", False, "never_started"),
-    ("FAILED", "RUNTIME_ENV_SETUP_FAILURE", False, "never_started"),
-    ("FAILED", None, False, "never_started"),
-    ("FAILED", None, True, "failed"),
-    ("FAILED", "JOB_SUPERVISOR_ACTOR_DIED", True, "lost"),
-    ("STOPPED", None, True, "stopped"),
-    ("STOPPED", None, False, "stopped"),
-])
+@pytest.mark.parametrize(
+    "status, error_type, ran, expected",
+    [
+        ("SUCCEEDED", None, True, "succeeded"),
+        ("FAILED", "JOB_ENTRYPOINT_COMMAND_ERROR", True, "failed"),
+        ("FAILED", "JOB_SUPERVISOR_ACTOR_START_TIMEOUT", False, "never_started"),
+        ("FAILED", "JOB_SUPERVISOR_ACTOR_UNSCHEDULABLE", False, "never_started"),
+        ("FAILED", "RUNTIME_ENV_SETUP_FAILURE", False, "never_started"),
+        ("FAILED", None, False, "never_started"),
+        ("FAILED", None, True, "failed"),
+        ("FAILED", "JOB_SUPERVISOR_ACTOR_DIED", True, "lost"),
+        ("STOPPED", None, True, "stopped"),
+        ("STOPPED", None, False, "stopped"),
+    ],
+)
 def test_ray_job_states_map_to_outcomes(status, error_type, ran, expected):
     assert outcome_for(status, error_type, ran) == expected
 
 
 def test_ray_job_env_forwards_what_training_needs_and_nothing_else():
-    env = forwarded_env({"XLA_FLAGS": "--x", "NCCL_DEBUG": "INFO", "JAX_TRACEBACK_FILTERING": "off",
-                         "WANDB_API_KEY": "k", "HOME": "/root", "AWS_SECRET_ACCESS_KEY": "s",
-                         "GITHUB_TOKEN": "t", "CANARY_HISTORY": "gs://b/p"})
+    env = forwarded_env(
+        {
+            "XLA_FLAGS": "--x",
+            "NCCL_DEBUG": "INFO",
+            "JAX_TRACEBACK_FILTERING": "off",
+            "WANDB_API_KEY": "k",
+            "HOME": "/root",
+            "AWS_SECRET_ACCESS_KEY": "s",
+            "GITHUB_TOKEN": "t",
+            "CANARY_HISTORY": "gs://b/p",
+        }
+    )
     assert env == {"XLA_FLAGS": "--x", "NCCL_DEBUG": "INFO", "JAX_TRACEBACK_FILTERING": "off", "WANDB_API_KEY": "k"}
     rt = job_runtime_env({"pip": ["canary"], "env_vars": {"A": "lane"}}, {"A": "attempt", "B": "b"})
     assert rt == {"pip": ["canary"], "env_vars": {"A": "lane", "B": "b"}}
@@ -175,11 +206,15 @@ def test_cpu_workloads_get_the_malloc_tunables_and_keep_the_callers_own():
     assert "glibc.malloc.mmap_max=0" in CPU_MALLOC_TUNABLES
     assert cpu_allocator_env({}) == {"GLIBC_TUNABLES": ours}
     assert cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.arena_max=2"}) == {
-        "GLIBC_TUNABLES": f"glibc.malloc.arena_max=2:{ours}"}
+        "GLIBC_TUNABLES": f"glibc.malloc.arena_max=2:{ours}"
+    }
     # the caller's own choice of a tunable wins; the others are still added
     env = cpu_allocator_env({"GLIBC_TUNABLES": "glibc.malloc.hugetlb=0:glibc.malloc.mmap_max=65536"})
     assert env["GLIBC_TUNABLES"].split(":") == [
-        "glibc.malloc.hugetlb=0", "glibc.malloc.mmap_max=65536", "glibc.malloc.trim_threshold=1073741824"]
+        "glibc.malloc.hugetlb=0",
+        "glibc.malloc.mmap_max=65536",
+        "glibc.malloc.trim_threshold=1073741824",
+    ]
     assert workload_env(get_lane("cpu"), {})["GLIBC_TUNABLES"] == ours
     assert "GLIBC_TUNABLES" not in workload_env(get_lane("tpu"), {})
 

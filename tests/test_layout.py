@@ -34,7 +34,8 @@ MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _runtime_nodes(tree: ast.AST):
@@ -132,9 +133,12 @@ def test_no_import_cycles():
 
 def test_shared_options_are_declared_once():
     declared = re.compile(r"click\.option\(\s*\"(" + "|".join(map(re.escape, SHARED_OPTIONS)) + r")\"")
-    where = {name: declared.findall(MODULES[name].read_text()) for name in MODULES if name.startswith("canary.commands")}
+    where = {
+        name: declared.findall(MODULES[name].read_text()) for name in MODULES if name.startswith("canary.commands")
+    }
     assert {name: found for name, found in where.items() if found} == {
-        "canary.commands._options": sorted(SHARED_OPTIONS, key=lambda o: where["canary.commands._options"].index(o))}
+        "canary.commands._options": sorted(SHARED_OPTIONS, key=lambda o: where["canary.commands._options"].index(o))
+    }
 
 
 def test_a_handful_of_top_level_modules_and_none_too_long():

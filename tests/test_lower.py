@@ -35,8 +35,10 @@ def test_parses_the_incidents_error_as_printed():
 
 
 def test_parses_squeezed_dims_and_ignores_other_errors():
-    text = ("Block spec for args[3] in pallas_call kernel at /x/k.py:7 has block shape "
-            "(Squeezed(), Blocked(block_size=16), Blocked(block_size=64)), array shape (4, 40, 256), and index_map {...}")
+    text = (
+        "Block spec for args[3] in pallas_call kernel at /x/k.py:7 has block shape "
+        "(Squeezed(), Blocked(block_size=16), Blocked(block_size=64)), array shape (4, 40, 256), and index_map {...}"
+    )
     p = parse_block_shape_error(text)
     assert p["block_shape"] == [None, 16, 64] and p["array_shape"] == [4, 40, 256] and p["operand"] == "args[3]"
     assert parse_block_shape_error("RESOURCE_EXHAUSTED: out of memory while compiling") is None
@@ -62,15 +64,20 @@ def test_plan_defaults_to_every_accelerator_lane(config):
 def test_plan_with_lane_and_platforms(config):
     assert [(p, lane.name) for p, lane in plan(LowerOptions(lane="tpu"), *config)] == [("tpu", "tpu")]
     assert [(p, lane.name) for p, lane in plan(LowerOptions(lane="tpu", platforms=["tpu", "cuda"]), *config)] == [
-        ("tpu", "tpu"), ("cuda", "tpu")]
+        ("tpu", "tpu"),
+        ("cuda", "tpu"),
+    ]
     assert [(p, lane.name) for p, lane in plan(LowerOptions(platforms=["cuda"]), *config)] == [("cuda", "gpu")]
 
 
-@pytest.mark.parametrize("opts, key", [
-    (LowerOptions(lane="nope"), "nope"),
-    (LowerOptions(platforms=["rocm"]), "rocm"),
-    (LowerOptions(lane="tpu", tiling="diagonal"), "diagonal"),
-])
+@pytest.mark.parametrize(
+    "opts, key",
+    [
+        (LowerOptions(lane="nope"), "nope"),
+        (LowerOptions(platforms=["rocm"]), "rocm"),
+        (LowerOptions(lane="tpu", tiling="diagonal"), "diagonal"),
+    ],
+)
 def test_plan_rejects_bad_input_by_name(config, opts, key):
     with pytest.raises(ConfigError, match=key):
         plan(opts, *config)
@@ -90,11 +97,18 @@ def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
     assert p["block_shape"] == [512, 32] and p["array_shape"][-1] == 128
     assert p["array_shape"] == [524288, 128]  # 32 per device x 8192 x top-2, as on the v6e-4
     assert (p["kernel"], p["gmm"], p["projection"], p["operand"], p["tensor"]) == (
-        "megablox/gmm", "grad-lhs", "down", "outputs", "out")
+        "megablox/gmm",
+        "grad-lhs",
+        "down",
+        "outputs",
+        "out",
+    )
     assert "forward shapes" in p["diagnosis"]
     # the up projection's grad-lhs is broken too, on its input
     assert {(f["gmm"], f["projection"], f["tensor"]) for f in p["failures"]} == {
-        ("grad-lhs", "down", "out"), ("grad-lhs", "gate/up", "lhs")}
+        ("grad-lhs", "down", "out"),
+        ("grad-lhs", "gate/up", "lhs"),
+    }
 
 
 @pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
@@ -126,11 +140,14 @@ def test_gpu_lane_lowers_for_cuda_and_text_output_names_the_failure(cli):
     assert "grad-lhs of the down projection" in r.stdout and "(512, 32)" in r.stdout
 
 
-@pytest.mark.parametrize("args, env, needle", [
-    (("lower", "--lane", "nope"), {}, "nope"),
-    (("lower", "--lane", "tpu"), {"RAGGED_DOT_IMPL": "cublas"}, "RAGGED_DOT_IMPL"),
-    (("repro", "nope"), {}, "nope"),
-])
+@pytest.mark.parametrize(
+    "args, env, needle",
+    [
+        (("lower", "--lane", "nope"), {}, "nope"),
+        (("lower", "--lane", "tpu"), {"RAGGED_DOT_IMPL": "cublas"}, "RAGGED_DOT_IMPL"),
+        (("repro", "nope"), {}, "nope"),
+    ],
+)
 def test_bad_input_exits_2(cli, args, env, needle):
     r = cli(*args, env=env)
     assert r.returncode == 2
@@ -144,8 +161,13 @@ def test_help_does_not_import_jax():
         "    r = CliRunner().invoke(cli, args)\n    assert r.exit_code == 0, r.output\n"
         "print('jax' in sys.modules)\n"
     )
-    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "False"
 

@@ -28,7 +28,7 @@ def _grads(fn, lhs, rhs, group_sizes, cotangent):
     "tiling, M, K, N, sizes",
     [
         ("per-shape", 48, 32, 128, [10, 0, 24, 14]),  # an empty group; groups cross row tiles
-        ("static", 48, 128, 32, [0, 20, 20, 8]),      # the down projection's shape class
+        ("static", 48, 128, 32, [0, 20, 20, 8]),  # the down projection's shape class
         ("per-shape", 516, 8, 128, [300, 0, 200, 16]),  # more rows than a tile and not a multiple of 8
     ],
 )
@@ -42,8 +42,9 @@ def test_interpret_mode_matches_xla_forward_and_both_gradients(tiling, M, K, N, 
 
     mb = backends.make("megablox", "cpu", tiling=tiling)
     ref = backends.make("xla", "cpu")
-    for got, want, what in zip(_grads(mb, lhs, rhs, gs, cot), _grads(ref, lhs, rhs, gs, cot),
-                               ("forward", "grad-lhs", "grad-rhs"), strict=True):
+    for got, want, what in zip(
+        _grads(mb, lhs, rhs, gs, cot), _grads(ref, lhs, rhs, gs, cot), ("forward", "grad-lhs", "grad-rhs"), strict=True
+    ):
         assert got.shape == want.shape, what
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-5, atol=2e-4, err_msg=what)
 

@@ -14,8 +14,19 @@ from canary.workload.ragged_dot.grouped import gather_rows
 
 jax.config.update("jax_platforms", "cpu")
 
-CFG = MoEConfig(vocab_size=64, hidden=32, intermediate=128, shared_expert_intermediate=128, num_experts=32,
-                experts_per_token=2, layers=2, heads=1, kv_heads=1, head_dim=32, sliding_window=16)
+CFG = MoEConfig(
+    vocab_size=64,
+    hidden=32,
+    intermediate=128,
+    shared_expert_intermediate=128,
+    num_experts=32,
+    experts_per_token=2,
+    layers=2,
+    heads=1,
+    kv_heads=1,
+    head_dim=32,
+    sliding_window=16,
+)
 
 
 def dense_reference(lhs, rhs, group_sizes):
@@ -109,7 +120,9 @@ def test_forward_shapes_and_router_statistics():
     params = init_params(CFG, jax.random.PRNGKey(0))
     tokens = jnp.zeros((2, 24), jnp.int32)
     # jitted: one compile instead of dispatching the model's few hundred operations one by one (6x faster)
-    logits, aux = jax.jit(forward, static_argnums=(3, 4))(params, tokens, router_bias(CFG), CFG, ragged_dot.make("grouped"))
+    logits, aux = jax.jit(forward, static_argnums=(3, 4))(
+        params, tokens, router_bias(CFG), CFG, ragged_dot.make("grouped")
+    )
     assert logits.shape == (2, 24, CFG.vocab_size) and logits.dtype == jnp.float32
     assert float(aux["load_balancing_loss"]) >= 1.0 - 1e-5  # 1.0 is perfectly balanced
     assert float(aux["router_z_loss"]) > 0
@@ -140,7 +153,7 @@ def test_rope_rotates_each_pair_of_halves_by_its_positions_angle():
     x = np.random.default_rng(0).normal(size=(B, S, H, Dh)).astype(np.float32)
     got = np.asarray(jax.jit(rope, static_argnums=1)(jnp.asarray(x), theta))
     # as complex numbers: (x[i] + 1j x[i + Dh/2]) * exp(1j * pos * theta^(-2i/Dh))
-    z = (x[..., :Dh // 2] + 1j * x[..., Dh // 2:]).astype(np.complex128)
+    z = (x[..., : Dh // 2] + 1j * x[..., Dh // 2 :]).astype(np.complex128)
     angle = np.arange(S)[:, None] * theta ** (-np.arange(0, Dh, 2) / Dh)[None, :]
     want = z * np.exp(1j * angle)[None, :, None, :]
     np.testing.assert_allclose(got, np.concatenate([want.real, want.imag], axis=-1), rtol=1e-5, atol=1e-5)
@@ -183,7 +196,10 @@ def test_a_nudge_moves_every_weight_exactly_one_float32_step():
     n = sum(int(np.size(x)) for x in jax.tree_util.tree_leaves(params))
     assert 0.45 < ups / n < 0.55  # up or down at random
     same = nudged(params, 3)
-    assert all(np.array_equal(a, b) for a, b in zip(jax.tree_util.tree_leaves(moved), jax.tree_util.tree_leaves(same), strict=True))
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(jax.tree_util.tree_leaves(moved), jax.tree_util.tree_leaves(same), strict=True)
+    )
     assert nudge_of({}) is None and nudge_of({"CANARY_NUDGE_SEED": " 7 "}) == 7
     with pytest.raises(SystemExit, match="not an integer"):
         nudge_of({"CANARY_NUDGE_SEED": "x"})

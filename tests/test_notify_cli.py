@@ -3,17 +3,24 @@
 import json
 
 import pytest
-
-from canary.notify.markers import run_marker
 from conftest import run_cli
 from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 from notify_records import failing, passing
 
+from canary.notify.markers import run_marker
+
 
 def _env(github, tmp_path, **extra):
-    return {"GITHUB_TOKEN": TOKEN, "GITHUB_API_URL": github.url if github else "", "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
-            "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"), "GITHUB_REPOSITORY": "",
-            "CANARY_HISTORY": str(tmp_path / "history.sqlite3"), "CANARY_SPOOL_DIR": str(tmp_path / "hspool"), **extra}
+    return {
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": github.url if github else "",
+        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+        "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
+        "GITHUB_REPOSITORY": "",
+        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+        "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),
+        **extra,
+    }
 
 
 def _run_dir(tmp_path, record):
@@ -61,7 +68,10 @@ def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp
 
 def test_a_dry_run_without_network_says_github_was_unreachable_and_delivered_nothing(tmp_path):
     d = _run_dir(tmp_path, failing())
-    env = {**_env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid"), "CANARY_GITHUB_BACKOFF_SCALE": "1"}  # real backoff
+    env = {
+        **_env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid"),
+        "CANARY_GITHUB_BACKOFF_SCALE": "1",
+    }  # real backoff
     r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--json", env=env)
     assert r.returncode == 1, r.stderr
     out = json.loads(r.stdout)
@@ -95,7 +105,9 @@ def test_an_outage_exits_1_keeps_the_notification_and_the_next_notify_sends_it(g
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert [(d["run_id"], d["status"]) for d in out["deliveries"]] == [
-        (failing().run_id, "sent"), ("20260829T060000Z-tpu-cd34", "sent")]
+        (failing().run_id, "sent"),
+        ("20260829T060000Z-tpu-cd34", "sent"),
+    ]
     assert not (first / "notify-pending.json").exists()
     assert len(github.state.issues()) == 1 and len(github.state.comments(1)) == 1
 
@@ -106,15 +118,32 @@ def test_notify_finds_the_run_in_the_history_and_states_its_streak(github, tmp_p
     store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hs")
     store.append(failing("20260827T060000Z-tpu-0027", "2026-08-27"))
     store.append(failing("20260828T060000Z-tpu-0028", "2026-08-28"))
-    r = run_cli("notify", "20260828T060000Z-tpu-0028", "--history", str(tmp_path / "h.sqlite3"), "--repo", REPO,
-                "--runs", str(tmp_path / "nowhere"), env=_env(github, tmp_path))
+    r = run_cli(
+        "notify",
+        "20260828T060000Z-tpu-0028",
+        "--history",
+        str(tmp_path / "h.sqlite3"),
+        "--repo",
+        REPO,
+        "--runs",
+        str(tmp_path / "nowhere"),
+        env=_env(github, tmp_path),
+    )
     assert r.returncode == 0, r.stderr
     [issue] = github.state.issues()
     assert "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)." in issue["body"]
     assert "No passing run on this lane is recorded" in issue["body"]
 
-    r = run_cli("notify", "20260828T060000Z-tpu-0028", "--no-history", "--repo", REPO,
-                "--runs", str(tmp_path / "nowhere"), env=_env(github, tmp_path))
+    r = run_cli(
+        "notify",
+        "20260828T060000Z-tpu-0028",
+        "--no-history",
+        "--repo",
+        REPO,
+        "--runs",
+        str(tmp_path / "nowhere"),
+        env=_env(github, tmp_path),
+    )
     assert r.returncode == 2 and "no run '20260828T060000Z-tpu-0028'" in r.stderr
 
 
@@ -169,8 +198,21 @@ def _failing_lane(tmp_path, github, **extra):
 def test_run_notify_opens_an_issue_and_keeps_the_verdict(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     out = tmp_path / "runs"
-    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, "--json",
-                env=env, timeout=300)
+    r = run_cli(
+        "run",
+        "cpu",
+        "--steps",
+        "10",
+        "--out",
+        str(out),
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+        "--json",
+        env=env,
+        timeout=300,
+    )
     assert r.returncode == 1, r.stderr  # the canary failed; notifying worked
     res = json.loads(r.stdout)
     assert res["verdict"] == "fail" and res["notify"]["delivered"] is True
@@ -185,15 +227,29 @@ def test_run_notify_during_an_outage_keeps_the_verdict_and_the_next_run_sends_bo
     env = _failing_lane(tmp_path, github)
     out = tmp_path / "runs"
     github.state.down = True
-    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, env=env,
-                timeout=300)
+    r = run_cli(
+        "run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, env=env, timeout=300
+    )
     assert r.returncode == 1  # the verdict, not the outage
     assert "not sent" in r.stdout
     [pending] = list(out.glob("*/notify-pending.json"))
 
     github.state.down = False
-    r = run_cli("run", "cpu", "--steps", "10", "--out", str(out), "--notify", "github", "--repo", REPO, "--json",
-                env=env, timeout=300)
+    r = run_cli(
+        "run",
+        "cpu",
+        "--steps",
+        "10",
+        "--out",
+        str(out),
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+        "--json",
+        env=env,
+        timeout=300,
+    )
     assert r.returncode == 1
     res = json.loads(r.stdout)
     assert [d["status"] for d in res["notify"]["deliveries"]] == ["sent", "sent"]
@@ -206,8 +262,17 @@ def test_run_notify_flags_are_checked_before_training(github, tmp_path):
     env = _failing_lane(tmp_path, github)
     r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", env=env)
     assert r.returncode == 2 and "--repo OWNER/NAME" in r.stderr
-    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--notify", "github", "--repo", REPO,
-                env={**env, "GITHUB_TOKEN": ""})
+    r = run_cli(
+        "run",
+        "cpu",
+        "--out",
+        str(tmp_path / "runs"),
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+        env={**env, "GITHUB_TOKEN": ""},
+    )
     assert r.returncode == 2 and "set GITHUB_TOKEN" in r.stderr
     r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--dry-run", env=env)
     assert r.returncode == 2 and "--dry-run only applies with --notify github" in r.stderr

@@ -3,15 +3,14 @@
 from dataclasses import replace
 
 import pytest
+from notify_records import failing, passing
 
+from canary.history.windows import WindowCommit
 from canary.notify.compose import issue_title, new_issue, recovery_comment, recurrence_comment
 from canary.notify.markers import issue_fingerprint
 from canary.notify.model import Facts, LastPass, Previous, StreakFacts
 from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
-from canary.record import cold_reason
-from canary.history.windows import WindowCommit
-from canary.record import Attempt, Signature
-from notify_records import failing, passing
+from canary.record import Attempt, Signature, cold_reason
 
 INCIDENT = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
 
@@ -25,7 +24,8 @@ def test_context_block_is_the_field_notes_form():
         "GHA run: https://github.com/acme/canary/actions/runs/1234567\n"
         "W&B run: https://wandb.ai/acme/canary/runs/abc123\n"
         "Date: 2026-08-28\n"
-        "```")
+        "```"
+    )
 
 
 def test_context_block_says_na_for_what_is_unknown_and_falls_back_to_the_attempts_job():
@@ -35,21 +35,26 @@ def test_context_block_says_na_for_what_is_unknown_and_falls_back_to_the_attempt
     assert "Job: /runner/canary-tpu-ab12-4" in block
 
 
-@pytest.mark.parametrize("runs, days, consecutive, expected", [
-    (5, 5, 5, "This is the fourth straight daily recurrence (failing since 2026-08-27: 5 runs on 5 days)."),
-    (2, 2, 2, "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)."),
-    (9, 7, 3, "This is the second straight daily recurrence (failing since 2026-08-27: 9 runs on 7 days)."),
-    (3, 1, 1, "Failing 3 runs in a row (failing since 2026-08-27: 3 runs on 1 day)."),
-    (1, 1, 1, "First failure since the last pass."),
-])
+@pytest.mark.parametrize(
+    "runs, days, consecutive, expected",
+    [
+        (5, 5, 5, "This is the fourth straight daily recurrence (failing since 2026-08-27: 5 runs on 5 days)."),
+        (2, 2, 2, "This is the first daily recurrence (failing since 2026-08-27: 2 runs on 2 days)."),
+        (9, 7, 3, "This is the second straight daily recurrence (failing since 2026-08-27: 9 runs on 7 days)."),
+        (3, 1, 1, "Failing 3 runs in a row (failing since 2026-08-27: 3 runs on 1 day)."),
+        (1, 1, 1, "First failure since the last pass."),
+    ],
+)
 def test_streak_sentence(runs, days, consecutive, expected):
     assert streak_sentence(StreakFacts(runs, days, consecutive, "2026-08-27")) == expected
 
 
 def test_unknown_streak_is_said_plainly():
     assert "unknown" in streak_sentence(None)
-    assert streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False) == \
-        "First failure; no passing full run of this ferry on this lane is recorded."
+    assert (
+        streak_sentence(StreakFacts(1, 1, 1, "2026-08-27"), ever_passed=False)
+        == "First failure; no passing full run of this ferry on this lane is recorded."
+    )
 
 
 def test_determinism_by_classification():
@@ -92,9 +97,11 @@ def test_incident_cache_facts_name_the_read_error_and_its_attempts():
 
 
 def test_window_lists_watched_commits_first():
-    window = (WindowCommit("a" * 40, "docs: typo", ["README.md"], False),
-              WindowCommit("b" * 40, "ragged_dot: new tiling", ["canary/workload/ragged_dot/megablox.py"], True),
-              WindowCommit("c" * 40, "ci: bump", [".ci/run"], False))
+    window = (
+        WindowCommit("a" * 40, "docs: typo", ["README.md"], False),
+        WindowCommit("b" * 40, "ragged_dot: new tiling", ["canary/workload/ragged_dot/megablox.py"], True),
+        WindowCommit("c" * 40, "ci: bump", [".ci/run"], False),
+    )
     facts = Facts(last_pass=LastPass("20260826T060000Z-tpu-0000", "2026-08-26", "d" * 40), window=window)
     body = recurrence_comment(failing(), facts).body
     section = body.split("### Regression window")[1].split("###")[0]
@@ -127,9 +134,14 @@ def test_a_gate_failure_is_reproduced_by_the_full_run_cold_with_its_gates():
     attempts table says the attempt failed its gates, not that it succeeded."""
     sig = Signature("0ddba11", "gate_regression", None, "max_final_loss: 4.2 > 4.0")
     att = Attempt(1, "succeeded", 0, 30.0, "train.log", 200, 4.2, signature=sig)
-    run = replace(failing(lane="cpu", signature=sig, classification="deterministic"), attempts=[att],
-                  gates_path="/home/me/mine/moe-canary.toml", ferry_path="/src/canary/ferries/moe-canary.toml",
-                  steps_requested=200, ferry_steps=200)
+    run = replace(
+        failing(lane="cpu", signature=sig, classification="deterministic"),
+        attempts=[att],
+        gates_path="/home/me/mine/moe-canary.toml",
+        ferry_path="/src/canary/ferries/moe-canary.toml",
+        steps_requested=200,
+        ferry_steps=200,
+    )
     assert repro_commands(run, Facts(platform="cpu")) == ["canary run cpu --cold --gates /home/me/mine/moe-canary.toml"]
     pinned = replace(run, gates_path="/src/canary/gates/moe-canary.toml", steps_requested=50)
     assert repro_commands(pinned, Facts()) == ["canary run cpu --cold --steps 50"]
@@ -200,9 +212,15 @@ def test_one_attempt_is_unconfirmed_until_it_recurs_and_two_failed_runs_confirm_
 
 
 def test_facts_round_trip_without_secrets():
-    facts = Facts(lane_context="x", platform="tpu", streak=StreakFacts(2, 2, 2, "2026-08-27", "r1"),
-                  last_pass=LastPass("r0", "2026-08-26", "abc"), window=(WindowCommit("s", "subj", ["p"], True, ["p"]),),
-                  recovered=("fp",), secrets=("hunter2hunter2",))
+    facts = Facts(
+        lane_context="x",
+        platform="tpu",
+        streak=StreakFacts(2, 2, 2, "2026-08-27", "r1"),
+        last_pass=LastPass("r0", "2026-08-26", "abc"),
+        window=(WindowCommit("s", "subj", ["p"], True, ["p"]),),
+        recovered=("fp",),
+        secrets=("hunter2hunter2",),
+    )
     d = facts.to_dict()
     assert "secrets" not in d and "hunter2hunter2" not in str(d)
     assert Facts.from_dict(d) == Facts(**{**facts.__dict__, "secrets": ()})
@@ -224,8 +242,10 @@ def test_what_is_new_compares_with_the_previous_occurrence():
 
 def test_nothing_new_is_said_as_such():
     facts = Facts(previous=Previous.of(failing("20260827T060000Z-tpu-0001", "2026-08-27")))
-    assert "Nothing new since the previous occurrence, run `20260827T060000Z-tpu-0001` (2026-08-27)" in \
-        recurrence_comment(failing(), facts).body
+    assert (
+        "Nothing new since the previous occurrence, run `20260827T060000Z-tpu-0001` (2026-08-27)"
+        in recurrence_comment(failing(), facts).body
+    )
     assert "previous occurrence" not in recurrence_comment(failing(), Facts()).body
 
 

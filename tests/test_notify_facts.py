@@ -4,14 +4,14 @@ repository; and the incident's week replayed through the notifier against the lo
 import subprocess
 
 import pytest
+from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
+from notify_records import failing, no_git, passing
 
 from canary.git import commits_between
 from canary.history import open_store
 from canary.notify import send
-from canary.notify.model import Facts
 from canary.notify.facts import facts_for, facts_from_store
-from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
-from notify_records import failing, no_git, passing
+from canary.notify.model import Facts
 
 FP = "3f9a1c2b7d4e"
 
@@ -71,20 +71,24 @@ def test_a_later_run_does_not_leak_into_an_earlier_runs_facts(repo):
 
 
 def test_only_trailing_failures_of_the_same_signature_make_the_streak():
-    history = [passing("20260826T060000Z-tpu-0000", "2026-08-26"),
-               failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="other0000000"),
-               failing("20260828T060000Z-tpu-0028", "2026-08-28"),
-               failing("20260829T060000Z-tpu-0029", "2026-08-29")]
+    history = [
+        passing("20260826T060000Z-tpu-0000", "2026-08-26"),
+        failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="other0000000"),
+        failing("20260828T060000Z-tpu-0028", "2026-08-28"),
+        failing("20260829T060000Z-tpu-0029", "2026-08-29"),
+    ]
     facts = facts_for(history[-1], history, commits=lambda g, b: [])
     assert facts.streak.runs == 2 and facts.streak.first_failure == "2026-08-28"
 
 
 def test_the_first_pass_after_failures_names_the_signatures_it_recovers():
-    history = [passing("20260826T060000Z-tpu-0000", "2026-08-26"),
-               failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="aaaa"),
-               failing("20260828T060000Z-tpu-0028", "2026-08-28", fp="bbbb"),
-               failing("20260828T070000Z-gpu-0028", "2026-08-28", lane="gpu", fp="cccc"),
-               passing("20260829T060000Z-tpu-0029", "2026-08-29")]
+    history = [
+        passing("20260826T060000Z-tpu-0000", "2026-08-26"),
+        failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="aaaa"),
+        failing("20260828T060000Z-tpu-0028", "2026-08-28", fp="bbbb"),
+        failing("20260828T070000Z-gpu-0028", "2026-08-28", lane="gpu", fp="cccc"),
+        passing("20260829T060000Z-tpu-0029", "2026-08-29"),
+    ]
     facts = facts_for(history[-1], history, no_git)
     assert facts.recovered == ("aaaa", "bbbb")
     assert (facts.failure_streak.runs, facts.failure_streak.first_failure) == (2, "2026-08-27")
@@ -115,8 +119,11 @@ def test_facts_from_a_sqlite_store(tmp_path, repo):
     store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hspool")
     for rec in _week(good, bad):
         store.append(rec)
-    facts = facts_from_store(failing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad), store,
-                             commits=lambda g, b: commits_between(g, b, str(r)))
+    facts = facts_from_store(
+        failing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad),
+        store,
+        commits=lambda g, b: commits_between(g, b, str(r)),
+    )
     assert facts.streak.runs == 6 and facts.previous.run_id == "20260831T060000Z-tpu-0031"
     assert facts_from_store(failing(), None, commits=no_git).streak is None
     assert facts_from_store(failing(), None, "the history is gone", commits=no_git).window_note == "the history is gone"
@@ -147,10 +154,12 @@ def test_the_incident_week_replayed_through_the_notifier(github, client, spool_d
 
 
 def test_a_pass_knows_which_recovered_signatures_still_fail_on_other_lanes():
-    history = [failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="aaaa"),
-               failing("20260827T070000Z-gpu-0027", "2026-08-27", lane="gpu", fp="aaaa"),
-               failing("20260827T080000Z-gpu-0028", "2026-08-27", lane="gpu", fp="bbbb"),
-               passing("20260828T060000Z-tpu-0028", "2026-08-28")]
+    history = [
+        failing("20260827T060000Z-tpu-0027", "2026-08-27", fp="aaaa"),
+        failing("20260827T070000Z-gpu-0027", "2026-08-27", lane="gpu", fp="aaaa"),
+        failing("20260827T080000Z-gpu-0028", "2026-08-27", lane="gpu", fp="bbbb"),
+        passing("20260828T060000Z-tpu-0028", "2026-08-28"),
+    ]
     facts = facts_for(history[-1], history, no_git)
     assert facts.recovered == ("aaaa",) and facts.failing_elsewhere == (("aaaa", "gpu"),)
     assert Facts.from_dict(facts.to_dict()) == facts

@@ -4,12 +4,13 @@ signature, one comment per run, recovery, the creation race, outages and dry run
 import threading
 from pathlib import Path
 
-from canary.notify import notify, send
-from canary.notify.markers import fingerprint_marker, run_marker
-from canary.notify.model import Facts, StreakFacts
-from canary.notify.github import GitHubClient, RetryPolicy
 from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, passing
+
+from canary.notify import notify, send
+from canary.notify.github import GitHubClient, RetryPolicy
+from canary.notify.markers import fingerprint_marker, run_marker
+from canary.notify.model import Facts, StreakFacts
 
 FACTS = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
 
@@ -31,8 +32,11 @@ def test_a_new_signature_opens_one_issue_with_labels_marker_and_title(github, cl
 
 def test_a_recurrence_comments_on_the_open_issue(github, client, spool_dir):
     _say(client, failing())
-    facts = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu",
-                  streak=StreakFacts(runs=5, days=5, consecutive_days=5, first_failure="2026-08-27"))
+    facts = Facts(
+        lane_context="GCP, TPU v6e-4, europe-west4",
+        platform="tpu",
+        streak=StreakFacts(runs=5, days=5, consecutive_days=5, first_failure="2026-08-27"),
+    )
     res = _say(client, failing("20260831T060000Z-tpu-ef56", "2026-08-31"), facts)
     assert len(github.state.issues()) == 1
     [comment] = github.state.comments(1)
@@ -121,8 +125,11 @@ def test_first_pass_after_failures_says_recovered_once_on_each_failing_signature
     _say(client, failing(fp="aaaa1111"))
     _say(client, failing("20260829T060000Z-tpu-bb22", fp="bbbb2222"))
     _say(client, failing("20260829T060000Z-gpu-cc33", lane="gpu", fp="cccc3333"))
-    facts = Facts(lane_context="GCP", recovered=("aaaa1111", "bbbb2222"),
-                  failure_streak=StreakFacts(runs=2, days=2, consecutive_days=2, first_failure="2026-08-28"))
+    facts = Facts(
+        lane_context="GCP",
+        recovered=("aaaa1111", "bbbb2222"),
+        failure_streak=StreakFacts(runs=2, days=2, consecutive_days=2, first_failure="2026-08-28"),
+    )
     for _ in range(2):
         _say(client, passing(), facts)
     for n in (1, 2):
@@ -177,7 +184,9 @@ def test_an_outage_spools_and_the_next_invocation_sends(github, spool_dir):
     res = _say(gh, second)
     assert res.delivered
     assert [(d.run_id, d.status, d.resent) for d in res.deliveries] == [
-        (first.run_id, "sent", True), (second.run_id, "sent", False)]
+        (first.run_id, "sent", True),
+        (second.run_id, "sent", False),
+    ]
     assert not list(spool_dir.glob("*/notify-pending.json"))
     [issue] = github.state.issues()
     assert run_marker(first.run_id, "tpu") in issue["body"]  # the earlier run opened the issue
@@ -199,7 +208,9 @@ def test_an_outage_mid_way_loses_nothing_and_a_resend_does_not_duplicate(github,
     github.state.down = False
     res = _say(gh, failing("20260829T060000Z-tpu-zz99", "2026-08-29", fp="aaaa1111"))
     assert [(d.run_id, [a.kind for a in d.actions]) for d in res.deliveries] == [
-        (first.run_id, ["already-posted"]), ("20260829T060000Z-tpu-zz99", ["commented"])]
+        (first.run_id, ["already-posted"]),
+        ("20260829T060000Z-tpu-zz99", ["commented"]),
+    ]
     [issue] = github.state.issues()
     texts = [issue["body"]] + [c["body"] for c in github.state.comments(issue["number"])]
     assert sum(run_marker(first.run_id, "tpu") in t for t in texts) == 1
@@ -298,7 +309,9 @@ def test_an_outage_is_kept_in_the_history_and_sent_from_another_machine(github, 
     store.append(second)
     res = send(second, FACTS, repo=REPO, client=gh, store=store)
     assert [(d.run_id, d.status, d.resent) for d in res.deliveries] == [
-        (first.run_id, "sent", True), (second.run_id, "sent", False)]
+        (first.run_id, "sent", True),
+        (second.run_id, "sent", False),
+    ]
     assert spool.PENDING_KEY not in store.get(first.run_id).context
     assert spool.waiting_in(store.records()) == []
     [issue] = github.state.issues()

@@ -3,18 +3,19 @@
 import socket
 
 import pytest
+from github_server import REPO, TINY, TOKEN, client, github  # noqa: F401 (fixtures)
 
 from canary.errors import ConfigError
 from canary.notify.github import GitHubClient, GitHubError, RetryPolicy, _next_link, _retry_after
-from github_server import REPO, TINY, TOKEN, client, github  # noqa: F401 (fixtures)
 
 SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 
 
 def test_lists_every_page_through_the_link_header_and_skips_pull_requests(github):
     for i in range(1, 251):
-        github.state.add_issue(REPO, f"issue {i}", f"body {i}", ["canary"] if i % 5 else ["other"],
-                               pull_request=(i == 7))
+        github.state.add_issue(
+            REPO, f"issue {i}", f"body {i}", ["canary"] if i % 5 else ["other"], pull_request=(i == 7)
+        )
     gh = GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(scale=TINY), per_page=30)
     issues = gh.list_issues("canary")
     numbers = sorted(i["number"] for i in issues)
@@ -59,8 +60,9 @@ def test_primary_rate_limit_waits_until_the_reset(github, client):
     import time
 
     reset = int(time.time()) + 40
-    github.state.fail(403, message="API rate limit exceeded",
-                      headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)})
+    github.state.fail(
+        403, message="API rate limit exceeded", headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)}
+    )
     client.list_issues("canary")
     assert 30 * TINY <= client.waits[0] <= 41 * TINY
 
@@ -104,10 +106,13 @@ def _refused_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.mark.parametrize("url, why", [
-    ("http://nonexistent.invalid", "cannot resolve nonexistent.invalid"),  # .invalid never resolves (RFC 6761)
-    (None, "Connection refused"),
-])
+@pytest.mark.parametrize(
+    "url, why",
+    [
+        ("http://nonexistent.invalid", "cannot resolve nonexistent.invalid"),  # .invalid never resolves (RFC 6761)
+        (None, "Connection refused"),
+    ],
+)
 def test_a_host_that_does_not_resolve_or_refuses_is_unreachable_and_not_retried(url, why):
     slept: list[float] = []
     url = url or f"http://127.0.0.1:{_refused_port()}"
@@ -124,8 +129,13 @@ def test_a_server_that_accepts_and_never_answers_is_retried():
     with socket.socket() as s:  # the kernel completes the handshake; nobody ever reads the request
         s.bind(("127.0.0.1", 0))
         s.listen(8)
-        gh = GitHubClient(REPO, TOKEN, f"http://127.0.0.1:{s.getsockname()[1]}",
-                          retry=RetryPolicy(attempts=2, scale=TINY), timeout_s=0.2)
+        gh = GitHubClient(
+            REPO,
+            TOKEN,
+            f"http://127.0.0.1:{s.getsockname()[1]}",
+            retry=RetryPolicy(attempts=2, scale=TINY),
+            timeout_s=0.2,
+        )
         with pytest.raises(GitHubError) as e:
             gh.list_issues("canary")
     assert e.value.transient and not e.value.unreachable and e.value.status is None

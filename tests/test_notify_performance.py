@@ -2,16 +2,16 @@
 against the local GitHub server, with the window's commits from a real git repository."""
 
 import pytest
-
-from canary.git import commits_between
-from canary.notify import send
-from canary.notify.model import Facts
-from canary.notify.facts import facts_for
-from canary.notify.performance import LABEL, StepNote, announced, issue_marker
-from canary.notify.tracker import LABEL as FAILURE_LABEL
 from git_repos import source_repo
 from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing
+
+from canary.git import commits_between
+from canary.notify import send
+from canary.notify.facts import facts_for
+from canary.notify.model import Facts
+from canary.notify.performance import LABEL, StepNote, announced, issue_marker
+from canary.notify.tracker import LABEL as FAILURE_LABEL
 from tests.perf_records import LOOSE_GATES, run, stepped
 
 NEW = {"jax": "0.10.1", "jaxlib": "0.10.1", "python": "3.11.7"}
@@ -19,15 +19,23 @@ NEW = {"jax": "0.10.1", "jaxlib": "0.10.1", "python": "3.11.7"}
 
 @pytest.fixture
 def repo(tmp_path):
-    return source_repo(tmp_path / "src", [("README.md", "docs: start"), ("README.md", "docs: a typo"),
-                                           ("canary/workload/model.py", "model: fuse the router's softmax")])
+    return source_repo(
+        tmp_path / "src",
+        [
+            ("README.md", "docs: start"),
+            ("README.md", "docs: a typo"),
+            ("canary/workload/model.py", "model: fuse the router's softmax"),
+        ],
+    )
 
 
 def _history(shas, n=45, at=35, size=-0.06, seed=0):
     """Daily passing cpu runs; from run ``at`` on, 6% slower, at the model commit, with a new jax."""
     x = stepped(n, at, size, seed=seed)
-    return [run(i, tokens=float(v), commit=shas[2] if i >= at else shas[0], versions=NEW if i >= at else None)
-            for i, v in enumerate(x)]
+    return [
+        run(i, tokens=float(v), commit=shas[2] if i >= at else shas[0], versions=NEW if i >= at else None)
+        for i, v in enumerate(x)
+    ]
 
 
 def _after_each_run(client, records, root, start=1):
@@ -98,6 +106,7 @@ def test_a_step_in_an_ungated_metric_is_not_told(github, client, spool_dir, repo
 def test_the_step_note_survives_the_spool_round_trip(repo):
     root, shas = repo
     records = _history(shas)
+
     def facts(n):
         return facts_for(records[n - 1], records[:n], commits=lambda g, b: commits_between(g, b, str(root)))
 

@@ -4,13 +4,13 @@ posts fit GitHub's size limit by trimming only the excerpt."""
 import re
 
 import pytest
+from notify_records import failing, signature
 
 from canary.notify.compose import new_issue, recurrence_comment
 from canary.notify.markdown import clean, fence, fit, neutralize_mentions, trim_lines
 from canary.notify.markers import has_run_marker, issue_fingerprint
 from canary.notify.model import Facts
 from canary.notify.redact import REDACTED, redact
-from notify_records import failing, signature
 
 GH_CLASSIC = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 SECRETS = {
@@ -34,24 +34,38 @@ def test_token_shapes_are_redacted_wherever_they_appear(kind):
     assert "fetching with" in out  # the rest of the line is kept
 
 
-@pytest.mark.parametrize("line, secret", [
-    ("WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef01234567"),
-    ("wandb: export WANDB_KEY: 'fedcba9876543210fedcba9876543210fedcba98'", "fedcba9876543210fedcba9876543210fedcba98"),
-    ("$ wandb login 00112233445566778899aabbccddeeff00112233", "00112233445566778899aabbccddeeff00112233"),
-    ("machine api.wandb.ai\n  login user\n  password 99887766554433221100ffeeddccbbaa99887766",
-     "99887766554433221100ffeeddccbbaa99887766"),
-    ("api_key=local-0123456789abcdef0123456789abcdef01234567", "local-0123456789abcdef0123456789abcdef01234567"),
-    ("host key vm-" + "k" * 40, "vm-" + "k" * 40),
-    ("WANDB_API_KEY=" + "A1b_" * 21 + "xy", "A1b_" * 21 + "xy"),  # the newer 86-character keys
-    ('wandb.login(key="' + "Z9_" * 28 + 'qq", relogin=True)', "Z9_" * 28 + "qq"),
-    ("machine example.com login bot password hunter2-is-secret", "hunter2-is-secret"),
-    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
-    ('"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"', "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
-    ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc-def_ghi", "eyJhbGciOiJIUzI1NiJ9.e30.abc-def_ghi"),
-    ("-H 'authorization: token s3cr3t-0paque-value'", "s3cr3t-0paque-value"),
-    ("proxy sent bearer abc.DEF-ghi_jkl/mno+pqr==", "abc.DEF-ghi_jkl/mno+pqr=="),
-    ("GCS_HMAC_SECRET=verysecretvalue123", "verysecretvalue123"),
-])
+@pytest.mark.parametrize(
+    "line, secret",
+    [
+        ("WANDB_API_KEY=0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef01234567"),
+        (
+            "wandb: export WANDB_KEY: 'fedcba9876543210fedcba9876543210fedcba98'",
+            "fedcba9876543210fedcba9876543210fedcba98",
+        ),
+        ("$ wandb login 00112233445566778899aabbccddeeff00112233", "00112233445566778899aabbccddeeff00112233"),
+        (
+            "machine api.wandb.ai\n  login user\n  password 99887766554433221100ffeeddccbbaa99887766",
+            "99887766554433221100ffeeddccbbaa99887766",
+        ),
+        ("api_key=local-0123456789abcdef0123456789abcdef01234567", "local-0123456789abcdef0123456789abcdef01234567"),
+        ("host key vm-" + "k" * 40, "vm-" + "k" * 40),
+        ("WANDB_API_KEY=" + "A1b_" * 21 + "xy", "A1b_" * 21 + "xy"),  # the newer 86-character keys
+        ('wandb.login(key="' + "Z9_" * 28 + 'qq", relogin=True)', "Z9_" * 28 + "qq"),
+        ("machine example.com login bot password hunter2-is-secret", "hunter2-is-secret"),
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
+        (
+            '"AWS_SECRET_ACCESS_KEY": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"',
+            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        ),
+        ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc-def_ghi", "eyJhbGciOiJIUzI1NiJ9.e30.abc-def_ghi"),
+        ("-H 'authorization: token s3cr3t-0paque-value'", "s3cr3t-0paque-value"),
+        ("proxy sent bearer abc.DEF-ghi_jkl/mno+pqr==", "abc.DEF-ghi_jkl/mno+pqr=="),
+        ("GCS_HMAC_SECRET=verysecretvalue123", "verysecretvalue123"),
+    ],
+)
 def test_secrets_given_by_their_setting_or_header_are_redacted(line, secret):
     out = redact(line)
     assert secret not in out
@@ -59,8 +73,10 @@ def test_secrets_given_by_their_setting_or_header_are_redacted(line, secret):
 
 
 def test_commit_ids_and_ordinary_log_text_survive_redaction():
-    text = ("commit c0ffee1234567890c0ffee1234567890c0ffee12 touched canary/workload/model.py\n"
-            "array shape (524288, 128) tokens_per_second=1234.5 max_tokens: 8192")
+    text = (
+        "commit c0ffee1234567890c0ffee1234567890c0ffee12 touched canary/workload/model.py\n"
+        "array shape (524288, 128) tokens_per_second=1234.5 max_tokens: 8192"
+    )
     assert redact(text) == text
 
 
@@ -133,8 +149,10 @@ def test_huge_log_keeps_the_comment_under_githubs_limit_and_keeps_the_context_bl
     huge = "\n".join(f"E1128 worker {i}: ``` stray fence ``` and noise " + "z" * 80 for i in range(2_000))
     sig = signature()
     rec = failing(signature=type(sig)(**{**sig.__dict__, "excerpt": huge}))
-    for msg in (new_issue(rec, Facts(lane_context="GCP, TPU v6e-4, europe-west4")),
-                recurrence_comment(rec, Facts(lane_context="GCP, TPU v6e-4, europe-west4"))):
+    for msg in (
+        new_issue(rec, Facts(lane_context="GCP, TPU v6e-4, europe-west4")),
+        recurrence_comment(rec, Facts(lane_context="GCP, TPU v6e-4, europe-west4")),
+    ):
         assert len(msg.body) <= 65536
         assert "lines trimmed" in msg.body
         assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in msg.body
@@ -151,7 +169,9 @@ def test_clean_applies_every_defence():
 
 def test_a_huge_message_and_call_path_still_fit_and_keep_the_context():
     sig = signature(message="M" * 100_000 + "\n" + "N" * 100_000)
-    sig = type(sig)(**{**sig.__dict__, "frames": [f"frame{i}.py:f" * 20 for i in range(1000)], "excerpt": "E" * 100_000})
+    sig = type(sig)(
+        **{**sig.__dict__, "frames": [f"frame{i}.py:f" * 20 for i in range(1000)], "excerpt": "E" * 100_000}
+    )
     msg = recurrence_comment(failing(signature=sig), Facts(lane_context="GCP, TPU v6e-4, europe-west4"))
     assert len(msg.body) <= 65536
     assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in msg.body and "Date: 2026-08-28" in msg.body

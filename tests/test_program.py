@@ -9,14 +9,14 @@ import subprocess
 import sys
 
 import pytest
-
-from canary.history import programs as pg
-from canary.workload.program import program_fingerprint, strip_noise
-from canary.notify.compose import new_issue
-from canary.notify.model import Facts, LastPass
-from canary.history.windows import WindowCommit
 from conftest import ROOT
 from notify_records import failing
+
+from canary.history import programs as pg
+from canary.history.windows import WindowCommit
+from canary.notify.compose import new_issue
+from canary.notify.model import Facts, LastPass
+from canary.workload.program import program_fingerprint, strip_noise
 from tests.perf_records import run
 
 MODULE = """#loc = loc(unknown)
@@ -56,8 +56,13 @@ def _with_program(i, fp, platform="cpu", **kw):
 
 def test_program_note_against_the_last_pass_before_the_run():
     a, b = "a" * 64, "b" * 64
-    records = [_with_program(0, a), _with_program(1, a), run(2), _with_program(3, b, verdict="fail"),
-               _with_program(4, b)]
+    records = [
+        _with_program(0, a),
+        _with_program(1, a),
+        run(2),
+        _with_program(3, b, verdict="fail"),
+        _with_program(4, b),
+    ]
     assert pg.program_note(records[0], records) is None  # nothing before it
     assert pg.program_note(records[1], records) == "same program as the last pass"
     assert pg.program_note(records[2], records) is None  # recorded none
@@ -73,12 +78,16 @@ def test_compare_names_the_run_the_commit_and_the_likely_causes():
     records = [_with_program(0, a, platform="tpu", lane="tpu")]
     same = pg.compare("tpu", "tpu", "moe-canary", a, records)
     assert same.changed is False and "is the one the last pass ran" in same.message
-    window = [WindowCommit("1" * 40, "docs: typo", ["README.md"], False),
-              WindowCommit("2" * 40, "model: gelu", ["canary/workload/model.py"], True, ["canary/workload/model.py"])]
+    window = [
+        WindowCommit("1" * 40, "docs: typo", ["README.md"], False),
+        WindowCommit("2" * 40, "model: gelu", ["canary/workload/model.py"], True, ["canary/workload/model.py"]),
+    ]
     new = {**records[0].versions, "jax": "0.10.1"}
     c = pg.compare("tpu", "tpu", "moe-canary", b, records, new, window)
-    assert c.changed and c.message == (f"the tpu program changed since {records[0].run_id}, {records[0].commit[:12]}; "
-                                       "a shared compilation cache will miss, and this lane lowers cold")
+    assert c.changed and c.message == (
+        f"the tpu program changed since {records[0].run_id}, {records[0].commit[:12]}; "
+        "a shared compilation cache will miss, and this lane lowers cold"
+    )
     assert c.causes == ["jax 0.10.0 -> 0.10.1", f"commit {'2' * 12} model: gelu (touches canary/workload/model.py)"]
     quiet = pg.compare("tpu", "tpu", "moe-canary", b, records, records[0].versions, window[:1])
     assert quiet.causes == ["no version change and no commit on a watched path; 1 other commit in the window"]
@@ -96,9 +105,14 @@ def _tree(dst):
 def _lower(tree):
     """The cpu lane's program for cpu and the tpu lane's for tpu (megablox: Pallas kernels whose
     serialized bodies would carry their call path's locations)."""
-    proc = subprocess.run([sys.executable, "-m", "canary", "lower", "--platform", "cpu", "--platform", "tpu", "--json",
-                           "--no-history"], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "canary", "lower", "--platform", "cpu", "--platform", "tpu", "--json", "--no-history"],
+        cwd=tree,
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return {p["platform"]: p["fingerprint"] for p in json.loads(proc.stdout)["platforms"]}
 
@@ -117,14 +131,20 @@ def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_no
 
     unrelated = _tree(tmp_path / "unrelated")  # another checkout path, too
     _edit(unrelated / "canary" / "report" / "page.py", "def run_anchor(", "# anchors\n\n\ndef run_anchor(")
-    _edit(unrelated / "canary" / "workload" / "model.py", "def rms_norm(", "# a comment shifts every line below\n\n"
-          "def rms_norm(")
+    _edit(
+        unrelated / "canary" / "workload" / "model.py",
+        "def rms_norm(",
+        "# a comment shifts every line below\n\ndef rms_norm(",
+    )
     _edit(unrelated / "canary" / "workload" / "train.py", "def make_optimizer(", "# and here\n\n\ndef make_optimizer(")
     assert _lower(unrelated) == first
 
     changed = _tree(tmp_path / "changed")
-    _edit(changed / "canary" / "workload" / "model.py", "jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps",
-          "jnp.mean(x32 * x32, axis=-1, keepdims=True) + 2 * eps")
+    _edit(
+        changed / "canary" / "workload" / "model.py",
+        "jnp.mean(x32 * x32, axis=-1, keepdims=True) + eps",
+        "jnp.mean(x32 * x32, axis=-1, keepdims=True) + 2 * eps",
+    )
     again = _lower(changed)
     assert again["cpu"] != first["cpu"] and again["tpu"] != first["tpu"]
 
@@ -149,8 +169,11 @@ def test_a_run_records_the_program_canary_lower_computes_and_both_say_so(tmp_pat
 
 
 def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_program():
-    facts = Facts(last_pass=LastPass("20260826T060000Z-tpu-aa00", "2026-08-26", "c" * 40), versions=(),
-                  program="same program as the last pass")
+    facts = Facts(
+        last_pass=LastPass("20260826T060000Z-tpu-aa00", "2026-08-26", "c" * 40),
+        versions=(),
+        program="same program as the last pass",
+    )
     assert "Lowered program: same program as the last pass." in new_issue(failing(), facts).body
     assert "Lowered program" not in new_issue(failing(), Facts(last_pass=facts.last_pass, versions=())).body
 
@@ -159,16 +182,19 @@ def test_the_notifier_says_whether_the_failing_run_lowered_the_last_pass_s_progr
 def test_canary_lower_says_the_program_changed_since_the_last_pass_and_why(tmp_path, cli):
     from canary.history.sqlite import SqliteStore
 
-    base = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD~3"], capture_output=True,
-                          text=True).stdout.strip()
+    base = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "HEAD~3"], capture_output=True, text=True
+    ).stdout.strip()
     last = _with_program(0, "0" * 64, commit=base, versions={"jax": "0.9.0", "python": "3.11.7"})
     SqliteStore(tmp_path / "h.sqlite3").append(last)
     proc = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3"), "--json")
     assert proc.returncode == 0, proc.stderr
     program = json.loads(proc.stdout)["platforms"][0]["program"]
     assert program["changed"] is True and program["last_pass"] == last.run_id
-    assert program["message"] == (f"the cpu program changed since {last.run_id}, {base[:12]}; a shared compilation "
-                                  "cache will miss, and this lane lowers cold")
+    assert program["message"] == (
+        f"the cpu program changed since {last.run_id}, {base[:12]}; a shared compilation "
+        "cache will miss, and this lane lowers cold"
+    )
     assert program["causes"][0].startswith("jax 0.9.0 -> ")
     text = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3")).stdout
     assert "likely cause: jax 0.9.0 -> " in text

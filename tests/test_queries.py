@@ -16,13 +16,27 @@ INCIDENT = Signature("79eb0cfbcef3", "compile_error", "ValueError", "The Pallas 
 OTHER = Signature("0123456789ab", "runtime_crash", "IndexError", "index out of range")
 
 
-def rec(when: str, verdict: str, sig: Signature | None = None, lane: str = "tpu", commit: str | None = None,
-        run_id: str | None = None) -> RunRecord:
+def rec(
+    when: str,
+    verdict: str,
+    sig: Signature | None = None,
+    lane: str = "tpu",
+    commit: str | None = None,
+    run_id: str | None = None,
+) -> RunRecord:
     return RunRecord(
         run_id=run_id or f"{when.replace('-', '').replace(':', '')}-{lane}",
-        lane=lane, ferry="moe-canary", ferry_version=1, verdict=verdict, steps_completed=238,
-        final_loss=5.8, gates=[], run_dir="", started_at=f"{when}+00:00" if "T" in when else f"{when}T03:00:00+00:00",
-        commit=commit, signature=sig if verdict == "fail" else None,
+        lane=lane,
+        ferry="moe-canary",
+        ferry_version=1,
+        verdict=verdict,
+        steps_completed=238,
+        final_loss=5.8,
+        gates=[],
+        run_dir="",
+        started_at=f"{when}+00:00" if "T" in when else f"{when}T03:00:00+00:00",
+        commit=commit,
+        signature=sig if verdict == "fail" else None,
         classification="pass" if verdict == "pass" else "deterministic",
     )
 
@@ -46,11 +60,17 @@ HISTORY = [
 def test_two_ferries_on_one_lane_are_two_series():
     """A second ferry (a command ferry's example, another pinned ferry) on the tpu lane has its own
     last pass, streak, strip and flakiness; neither mixes into the other."""
-    other = [replace(rec(f"2026-08-{d}", v, OTHER if v == "fail" else None, commit=f"o{d}"), ferry="levanter-standin")
-             for d, v in (("27", "pass"), ("28", "fail"), ("31", "pass"))]
+    other = [
+        replace(rec(f"2026-08-{d}", v, OTHER if v == "fail" else None, commit=f"o{d}"), ferry="levanter-standin")
+        for d, v in (("27", "pass"), ("28", "fail"), ("31", "pass"))
+    ]
     rs = HISTORY + other
     key = series.SeriesKey
-    assert series.series_keys(rs) == [key("gpu", "moe-canary"), key("tpu", "levanter-standin"), key("tpu", "moe-canary")]
+    assert series.series_keys(rs) == [
+        key("gpu", "moe-canary"),
+        key("tpu", "levanter-standin"),
+        key("tpu", "moe-canary"),
+    ]
     assert str(series.series_of(other[0])) == "tpu/levanter-standin"
     assert q.last_pass(rs, "tpu", ferry="moe-canary").commit == "c26"
     assert q.last_pass(rs, "tpu", ferry="levanter-standin").commit == "o31"
@@ -66,14 +86,20 @@ def test_two_ferries_on_one_lane_are_two_series():
 def test_a_short_run_is_kept_but_never_the_series_last_pass_or_streak():
     """A repro (10 steps of a 238-step ferry) that passes is no last pass; one that fails neither
     starts nor extends the streak; a run of the ferry's own steps counts."""
+
     def short(when, verdict, sig=None):
         return replace(rec(when, verdict, sig, commit="s"), steps_requested=10, ferry_steps=238)
 
     full = replace(rec("2026-08-26", "pass", commit="full"), steps_requested=238, ferry_steps=238)
     assert not series.is_short(full) and series.is_short(short("2026-08-27", "pass"))
     assert not series.is_short(rec("2026-08-27", "pass"))  # an older record, without the ferry's steps: a full run
-    rs = [full, short("2026-08-27", "pass"), rec("2026-08-28", "fail", INCIDENT, commit="c28"),
-          short("2026-08-29", "fail", OTHER), short("2026-08-30", "pass")]
+    rs = [
+        full,
+        short("2026-08-27", "pass"),
+        rec("2026-08-28", "fail", INCIDENT, commit="c28"),
+        short("2026-08-29", "fail", OTHER),
+        short("2026-08-30", "pass"),
+    ]
     assert q.last_pass(rs, "tpu").commit == "full"
     s = q.current_streak(rs, "tpu")
     assert (s.runs, s.fingerprint, s.last_pass.commit) == (1, INCIDENT.fingerprint, "full")
@@ -102,22 +128,29 @@ def test_streak_of_the_incident():
     assert s.last_pass.started_at.startswith("2026-08-26")
 
 
-@pytest.mark.parametrize("upto, text", [
-    ("2026-08-27", "first occurrence"),
-    ("2026-08-28", "first daily recurrence"),
-    ("2026-08-29", "second straight daily recurrence"),
-    ("2026-08-30", "third straight daily recurrence"),
-    ("2026-08-31", "fourth straight daily recurrence"),
-])
+@pytest.mark.parametrize(
+    "upto, text",
+    [
+        ("2026-08-27", "first occurrence"),
+        ("2026-08-28", "first daily recurrence"),
+        ("2026-08-29", "second straight daily recurrence"),
+        ("2026-08-30", "third straight daily recurrence"),
+        ("2026-08-31", "fourth straight daily recurrence"),
+    ],
+)
 def test_daily_recurrence_wording(upto, text):
     rs = [r for r in HISTORY if r.started_at[:10] <= upto]
     assert q.current_streak(rs, "tpu").daily_ordinal == text
 
 
 def test_streak_counts_runs_and_days_separately():
-    rs = [rec("2026-09-01", "pass"),
-          rec("2026-09-02T01:00:00", "fail", INCIDENT), rec("2026-09-02T13:00:00", "fail", INCIDENT),
-          rec("2026-09-04T01:00:00", "fail", INCIDENT), rec("2026-09-05T01:00:00", "fail", INCIDENT)]
+    rs = [
+        rec("2026-09-01", "pass"),
+        rec("2026-09-02T01:00:00", "fail", INCIDENT),
+        rec("2026-09-02T13:00:00", "fail", INCIDENT),
+        rec("2026-09-04T01:00:00", "fail", INCIDENT),
+        rec("2026-09-05T01:00:00", "fail", INCIDENT),
+    ]
     s = q.current_streak(rs, "tpu")
     assert (s.runs, s.days) == (4, 3)
     assert s.consecutive_days == 2  # Sep 4 and 5; Sep 3 had no run
@@ -126,8 +159,12 @@ def test_streak_counts_runs_and_days_separately():
 
 
 def test_streak_with_changing_fingerprints():
-    rs = [rec("2026-09-01", "pass"), rec("2026-09-02", "fail", OTHER), rec("2026-09-03", "fail", INCIDENT),
-          rec("2026-09-04", "fail", INCIDENT)]
+    rs = [
+        rec("2026-09-01", "pass"),
+        rec("2026-09-02", "fail", OTHER),
+        rec("2026-09-03", "fail", INCIDENT),
+        rec("2026-09-04", "fail", INCIDENT),
+    ]
     s = q.current_streak(rs, "tpu")
     assert s.runs == 3 and not s.same_fingerprint
     assert s.fingerprint == INCIDENT.fingerprint
@@ -198,38 +235,61 @@ def test_regression_window_flags_watched_paths_first():
     assert all(not c.watched for c in windows.regression_window(COMMITS, []))
 
 
-@pytest.mark.parametrize("path, glob, hit", [
-    ("canary/workload/model.py", "canary/workload/**", True),
-    ("canary/workload/ragged_dot/xla.py", "canary/workload/**", True),
-    ("canary/workload", "canary/workload/**", True),
-    ("canary/runner.py", "canary/workload/**", False),
-    ("pyproject.toml", "pyproject.toml", True),
-    ("sub/pyproject.toml", "pyproject.toml", False),
-    ("sub/pyproject.toml", "**/pyproject.toml", True),
-    ("pyproject.toml", "**/pyproject.toml", True),
-    ("canary/workload/model.py", "canary/*.py", False),
-    ("canary/gates.py", "canary/*.py", True),
-    ("kernels/gmm_v2.py", "kernels/gmm_v?.py", True),
-    ("ferries/moe-canary.toml", "ferries", True),
-    ("./ferries/moe-canary.toml", "ferries/*.toml", True),
-    ("requirements-tpu.txt", "requirements-[a-z]*.txt", True),
-])
+@pytest.mark.parametrize(
+    "path, glob, hit",
+    [
+        ("canary/workload/model.py", "canary/workload/**", True),
+        ("canary/workload/ragged_dot/xla.py", "canary/workload/**", True),
+        ("canary/workload", "canary/workload/**", True),
+        ("canary/runner.py", "canary/workload/**", False),
+        ("pyproject.toml", "pyproject.toml", True),
+        ("sub/pyproject.toml", "pyproject.toml", False),
+        ("sub/pyproject.toml", "**/pyproject.toml", True),
+        ("pyproject.toml", "**/pyproject.toml", True),
+        ("canary/workload/model.py", "canary/*.py", False),
+        ("canary/gates.py", "canary/*.py", True),
+        ("kernels/gmm_v2.py", "kernels/gmm_v?.py", True),
+        ("ferries/moe-canary.toml", "ferries", True),
+        ("./ferries/moe-canary.toml", "ferries/*.toml", True),
+        ("requirements-tpu.txt", "requirements-[a-z]*.txt", True),
+    ],
+)
 def test_watched_path_globs(path, glob, hit):
     assert windows.path_matches(path, [glob]) is hit
 
 
 def test_ordinals():
     assert [q.ordinal(n) for n in (1, 2, 3, 4, 11, 20, 21, 22, 23, 111)] == [
-        "first", "second", "third", "fourth", "eleventh", "twentieth", "21st", "22nd", "23rd", "111th"]
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "eleventh",
+        "twentieth",
+        "21st",
+        "22nd",
+        "23rd",
+        "111th",
+    ]
 
 
 # ----------------------------------------------------------------------------- git
 
 
 def _git(repo, *args):
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
-                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
-                        "GIT_COMMITTER_EMAIL": "t@x", "HOME": str(repo), "PATH": "/usr/bin:/bin:/usr/local/bin"})
+    subprocess.run(
+        ["git", "-C", str(repo), *args],
+        check=True,
+        capture_output=True,
+        env={
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@x",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@x",
+            "HOME": str(repo),
+            "PATH": "/usr/bin:/bin:/usr/local/bin",
+        },
+    )
 
 
 def _commit(repo, files: dict[str, str], message: str) -> str:
@@ -261,7 +321,10 @@ def test_git_window_end_to_end(repo):
     assert commits[1].paths == ["canary/workload/ragged_dot/megablox.py", "notes.txt"]
     w = windows.regression_window(commits, ["canary/workload/**", "pyproject.toml"])
     assert [(c.subject, c.watched) for c in w] == [
-        ("Static tiling for gmm", True), ("CI tweak", False), ("Docs", False)]
+        ("Static tiling for gmm", True),
+        ("CI tweak", False),
+        ("Docs", False),
+    ]
     assert commits_between(bad, bad, str(repo)) == []
 
 
@@ -277,7 +340,9 @@ def test_git_errors(repo, tmp_path):
 
 
 def test_parse_log_handles_subjects_with_separators():
-    text = "\x1eabc\x1fA U Thor\x1f2026-08-27T03:00:00+00:00\x1fFix: a | b\n\ncanary/x.py\n\x1edef\x1fB\x1f2026\x1fEmpty\n"
+    text = (
+        "\x1eabc\x1fA U Thor\x1f2026-08-27T03:00:00+00:00\x1fFix: a | b\n\ncanary/x.py\n\x1edef\x1fB\x1f2026\x1fEmpty\n"
+    )
     cs = parse_log(text)
     assert [(c.sha, c.subject, c.paths) for c in cs] == [("abc", "Fix: a | b", ["canary/x.py"]), ("def", "Empty", [])]
 
@@ -285,24 +350,41 @@ def test_parse_log_handles_subjects_with_separators():
 # ----------------------------------------------------------------------------- the compilation cache
 
 WARM = {"mode": "warm", "requests": 12, "hits": 12, "misses": 0, "errors": []}
-READ_FAILED = {"mode": "warm", "requests": 12, "hits": 0, "misses": 0,
-               "errors": ["Error reading persistent compilation cache entry for 'jit__create_lm_example'"]}
+READ_FAILED = {
+    "mode": "warm",
+    "requests": 12,
+    "hits": 0,
+    "misses": 0,
+    "errors": ["Error reading persistent compilation cache entry for 'jit__create_lm_example'"],
+}
 
 
 def _with_cache(r: RunRecord, cache: dict, attempts: int = 1) -> RunRecord:
     from canary.record import Attempt
 
     ok = r.verdict == "pass"
-    r.attempts = [Attempt(n, "succeeded" if ok else "failed", 0 if ok else 1, 1.0, "log", cache=cache,
-                          signature=None if ok else r.signature) for n in range(1, attempts + 1)]
+    r.attempts = [
+        Attempt(
+            n,
+            "succeeded" if ok else "failed",
+            0 if ok else 1,
+            1.0,
+            "log",
+            cache=cache,
+            signature=None if ok else r.signature,
+        )
+        for n in range(1, attempts + 1)
+    ]
     return r
 
 
 def test_cache_masked_across_runs():
-    rs = [_with_cache(rec("2026-08-24", "pass"), WARM),
-          _with_cache(rec("2026-08-25", "fail", INCIDENT), READ_FAILED, attempts=4),
-          _with_cache(rec("2026-08-26", "pass"), WARM),
-          _with_cache(rec("2026-08-27", "fail", INCIDENT), READ_FAILED, attempts=4)]
+    rs = [
+        _with_cache(rec("2026-08-24", "pass"), WARM),
+        _with_cache(rec("2026-08-25", "fail", INCIDENT), READ_FAILED, attempts=4),
+        _with_cache(rec("2026-08-26", "pass"), WARM),
+        _with_cache(rec("2026-08-27", "fail", INCIDENT), READ_FAILED, attempts=4),
+    ]
     assert q.cache_masked(rs, "tpu")
     assert q.cache_masked(rs, "tpu", INCIDENT.fingerprint)
     assert rs[1].cache_read_failed() and not rs[0].cache_read_failed()

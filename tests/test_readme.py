@@ -16,15 +16,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import ROOT, run_cli
 
 README = ROOT / "README.md"
 
 QUICK = {"list", "history", "signature", "gate", "report"}  # commands that train, compile and lower nothing
 # what a command needs that a test machine does not have
-NEEDS_MORE = re.compile(r"gs://|--ray-address|--notify\b|--repo\b|^notify\b(?!.*--dry-run)|^run (tpu|gpu)\b"
-                        r"|^repro (tpu|gpu)\b(?!.*--json)")
+NEEDS_MORE = re.compile(
+    r"gs://|--ray-address|--notify\b|--repo\b|^notify\b(?!.*--dry-run)|^run (tpu|gpu)\b"
+    r"|^repro (tpu|gpu)\b(?!.*--json)"
+)
 PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_/]{1,}\b|[<>\[\]]|\.\.\.|\bN\b")
 
 
@@ -79,16 +80,23 @@ def test_the_readme_shows_commands():
 
 
 def test_the_extraction_reads_blocks_tables_and_prose():
-    text = ("    python3 -m venv .venv && .venv/bin/canary run cpu\n"
-            "```console\n$ canary history --lane tpu\n```\n"
-            "| `canary gate PATH` | judge it |\n"
-            "A quick run (`canary run cpu --steps 20`) and `--cold` and `python x.py`; `canary gate` reads it.\n"
-            "    XLA_FLAGS=--x canary list   # every lane\n"
-            "        run: |\n          canary run tpu --ferry f.toml \\\n            --json > result.json\n")
-    assert _commands_in(text) == [("canary run cpu", "block"), ("canary history --lane tpu", "block"),
-                                  ("canary gate PATH", "table"), ("canary run cpu --steps 20", "prose"),
-                                  ("canary gate", "prose"), ("canary list", "block"),
-                                  ("canary run tpu --ferry f.toml --json > result.json", "block")]
+    text = (
+        "    python3 -m venv .venv && .venv/bin/canary run cpu\n"
+        "```console\n$ canary history --lane tpu\n```\n"
+        "| `canary gate PATH` | judge it |\n"
+        "A quick run (`canary run cpu --steps 20`) and `--cold` and `python x.py`; `canary gate` reads it.\n"
+        "    XLA_FLAGS=--x canary list   # every lane\n"
+        "        run: |\n          canary run tpu --ferry f.toml \\\n            --json > result.json\n"
+    )
+    assert _commands_in(text) == [
+        ("canary run cpu", "block"),
+        ("canary history --lane tpu", "block"),
+        ("canary gate PATH", "table"),
+        ("canary run cpu --steps 20", "prose"),
+        ("canary gate", "prose"),
+        ("canary list", "block"),
+        ("canary run tpu --ferry f.toml --json > result.json", "block"),
+    ]
 
 
 @pytest.mark.parametrize("command", readme_commands())
@@ -111,7 +119,7 @@ def _has_flag(help_text: str, flag: str) -> bool:
 def _runnable() -> list:
     out = []
     for command, kind in _commands_in(README.read_text()):
-        if PLACEHOLDER.search(command) or NEEDS_MORE.search(command[len("canary "):]):
+        if PLACEHOLDER.search(command) or NEEDS_MORE.search(command[len("canary ") :]):
             continue
         if kind == "prose" and len(_argv(command)) == 1:
             continue  # a sentence naming a command (`canary gate` reads ...), not a sample
@@ -136,8 +144,11 @@ def test_each_runnable_readme_command_runs_as_written(command, tmp_path):
     assert "Traceback" not in r.stderr, r.stderr
     shown = _sample_output(command)
     if shown is not None and re.search(r"^PASS\b", shown, re.M):
-        assert r.returncode == 0, f"README shows `{command}` passing; it exited {r.returncode}:\n" + _why(r.stdout) + \
-            f"\n{r.stdout}{r.stderr}"
+        assert r.returncode == 0, (
+            f"README shows `{command}` passing; it exited {r.returncode}:\n"
+            + _why(r.stdout)
+            + f"\n{r.stdout}{r.stderr}"
+        )
 
 
 def _why(stdout: str) -> str:
@@ -153,9 +164,17 @@ def _why(stdout: str) -> str:
     failed = [f"{g['name']}: {g.get('detail')}" for g in record["gates"] if g["status"] == "FAIL"]
     host = {k: record["summary"].get(f"host/{k}") for k in ("cpus", "cpu_model")}
     perf = all(f.split(":")[0] in ("throughput", "compile_seconds", "peak_memory") for f in failed)
-    return ("failed gates: " + "; ".join(failed) + f"; this host: {host}" +
-            ("; only perf gates failed, so this host is the golden's kind and slower than its floor: "
-             "measure its speed with `canary golden record cpu --perf-only`" if failed and perf else ""))
+    return (
+        "failed gates: "
+        + "; ".join(failed)
+        + f"; this host: {host}"
+        + (
+            "; only perf gates failed, so this host is the golden's kind and slower than its floor: "
+            "measure its speed with `canary golden record cpu --perf-only`"
+            if failed and perf
+            else ""
+        )
+    )
 
 
 def _sample_output(command: str) -> str | None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from netns import assert_all_passed, run_cases
 
 CASES = Path(__file__).resolve().parent / "rehearsal_cases.py"

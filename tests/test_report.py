@@ -2,23 +2,24 @@
 
 import json
 import re
-from pathlib import Path
-
 from dataclasses import replace
 
 import pytest
-
-from canary.history.sqlite import SqliteStore
-from canary.report import golden_band, loss_view, parse_band, render
-from canary.report import model
 from notify_records import failing, passing
 from report_records import SUMMARY, history, write_metrics
+
+from canary.history.sqlite import SqliteStore
+from canary.report import golden_band, loss_view, model, parse_band, render
 
 
 def test_each_run_is_a_cell_labelled_and_coloured_by_its_classification(tmp_path):
     views = {v.lane: v for v in model.lane_views(history(tmp_path))}
     assert [c.label for c in views["tpu"].cells] == ["P", "D", "CM", "P", "D"]
-    assert [c.classification for c in views["cpu"].cells] == ["pass"] * 4 + ["intermittent", "infrastructure", "cancelled"]
+    assert [c.classification for c in views["cpu"].cells] == ["pass"] * 4 + [
+        "intermittent",
+        "infrastructure",
+        "cancelled",
+    ]
     colours = {c.classification: c.colour for v in views.values() for c in v.cells}
     assert len(set(colours.values())) == len(colours)  # one colour per classification
     assert views["tpu"].streak.runs == 1 and views["tpu"].passes == 2
@@ -69,11 +70,19 @@ def test_perf_series_per_lane_from_summaries_and_cache_facts(tmp_path):
     assert tpu.values["compile_seconds"] == [9.5, 9.0, 9.0, 1.2, 9.0]  # failures: from their cache facts
 
 
-@pytest.mark.parametrize("data", [
-    {"steps": [0, 1, 2], "low": [9.0, 8.0, 7.0], "high": [11.0, 10.0, 9.0]},
-    {"points": [{"step": 0, "lower": 9.0, "upper": 11.0}, {"step": 1, "lower": 8.0, "upper": 10.0},
-                {"step": 2, "lower": 7.0, "upper": 9.0}]},
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"steps": [0, 1, 2], "low": [9.0, 8.0, 7.0], "high": [11.0, 10.0, 9.0]},
+        {
+            "points": [
+                {"step": 0, "lower": 9.0, "upper": 11.0},
+                {"step": 1, "lower": 8.0, "upper": 10.0},
+                {"step": 2, "lower": 7.0, "upper": 9.0},
+            ]
+        },
+    ],
+)
 def test_golden_band_shapes(data):
     assert parse_band(data) == [(0, 9.0, 11.0), (1, 8.0, 10.0), (2, 7.0, 9.0)]
 
@@ -98,8 +107,9 @@ def test_the_page_holds_every_run_charts_and_no_external_resource(tmp_path):
 def test_loss_curve_drawn_against_its_golden_band(tmp_path, monkeypatch):
     gates = tmp_path / "gates"
     gates.mkdir()
-    (gates / "moe-canary.cpu.golden.json").write_text(json.dumps(
-        {"steps": list(range(40)), "loss": [6.0 + 5.8 * 0.9 ** s for s in range(40)], "rtol": 0.05}))
+    (gates / "moe-canary.cpu.golden.json").write_text(
+        json.dumps({"steps": list(range(40)), "loss": [6.0 + 5.8 * 0.9**s for s in range(40)], "rtol": 0.05})
+    )
     monkeypatch.setenv("CANARY_GATES_PATH", str(gates))
     band, source = golden_band("moe-canary", "cpu")
     assert len(band) == 40 and source.endswith("moe-canary.cpu.golden.json")
@@ -118,8 +128,9 @@ def test_report_command_writes_the_page(tmp_path, cli):
     said = json.loads(proc.stdout)
     assert said["runs"] == 12 and said["lanes"] == ["cpu", "tpu"] and said["path"] == str(out)
     assert out.read_text().count('class="cell c-') == 12
-    proc = cli("report", "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", "--since", "2026-08-28",
-               "--out", str(out))
+    proc = cli(
+        "report", "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", "--since", "2026-08-28", "--out", str(out)
+    )
     assert proc.returncode == 0 and "wrote" in proc.stdout and "3 runs in 1 series" in proc.stdout
     assert out.read_text().count('class="cell c-') == 3
 
@@ -143,7 +154,7 @@ def _column(lines: list[str], header: str, next_header: str) -> str:
     """A column's text in a borderless table, folded lines joined."""
     head = next(line for line in lines if f" {header} " in line and f" {next_header}" in line)
     start, end = head.index(f" {header} ") + 1, head.index(f" {next_header}") + 1
-    return "".join(line[start:end].strip() for line in lines[lines.index(head) + 2:])
+    return "".join(line[start:end].strip() for line in lines[lines.index(head) + 2 :])
 
 
 def test_list_fits_80_columns_without_cutting_a_value(cli):
@@ -164,8 +175,11 @@ def test_history_tells_pass_from_fail_without_colour(tmp_path, cli):
     proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "80", "NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stderr
     assert "\x1b[" not in proc.stdout and "…" not in proc.stdout
-    strips = {line.split()[0]: line.split()[1] for line in proc.stdout.splitlines()
-              if line.strip().startswith(("tpu/", "cpu/"))}
+    strips = {
+        line.split()[0]: line.split()[1]
+        for line in proc.stdout.splitlines()
+        if line.strip().startswith(("tpu/", "cpu/"))
+    }
     assert strips == {"tpu/moe-canary": "✓✗✗✓✗", "cpu/moe-canary": "✓✓✓✓✗✗✗"}
     assert "✓ pass, ✗ fail" in proc.stdout and proc.stdout.count("✗ FAIL") == 6
     assert "3f9a1c2b7d4e" in proc.stdout and "0a1b2c3d4e5f" in proc.stdout
@@ -181,10 +195,21 @@ def test_verdict_strip_and_sparkline():
 
 
 GOLDEN_FILE = {  # the shape `canary golden record` writes (gates/<ferry>.<lane>.golden.json)
-    "ferry": "moe-canary", "ferry_version": 1, "lane": "cpu", "steps": 40, "metric": "train/loss", "window": 20,
-    "final_loss": 6.1, "tolerance": {"loss_curve": {"rtol": 0.01, "observed": 0.004, "factor": 1.5, "floor": 0.001}},
-    "perf": {}, "host": {}, "recorded": {},
-    "loss_windows": [{"steps": [0, 19], "mean": 8.0, "spread": 0.002}, {"steps": [20, 39], "mean": 6.3, "spread": 0.001}],
+    "ferry": "moe-canary",
+    "ferry_version": 1,
+    "lane": "cpu",
+    "steps": 40,
+    "metric": "train/loss",
+    "window": 20,
+    "final_loss": 6.1,
+    "tolerance": {"loss_curve": {"rtol": 0.01, "observed": 0.004, "factor": 1.5, "floor": 0.001}},
+    "perf": {},
+    "host": {},
+    "recorded": {},
+    "loss_windows": [
+        {"steps": [0, 19], "mean": 8.0, "spread": 0.002},
+        {"steps": [20, 39], "mean": 6.3, "spread": 0.001},
+    ],
 }
 
 
@@ -198,10 +223,16 @@ def test_windowed_golden_band_and_the_runs_window_means(tmp_path, monkeypatch):
     means = window_means([(s, 10.0 - s / 10) for s in range(40)], band)
     assert means == [(9.5, pytest.approx(9.05)), (29.5, pytest.approx(7.05))]
     assert window_means([(0, 1.0)], [(0, 1.0, 2.0), (5, 1.5, 2.5)]) == []  # not windowed: no means
-    own = {**GOLDEN_FILE, "loss_windows": [dict(GOLDEN_FILE["loss_windows"][0], rtol=0.001),
-                                           dict(GOLDEN_FILE["loss_windows"][1], rtol=0.02)]}
-    assert [p[1:] for p in parse_band(own)] == [pytest.approx(e) for e in (
-        (7.992, 8.008), (7.992, 8.008), (6.174, 6.426), (6.174, 6.426))]  # each window its own band
+    own = {
+        **GOLDEN_FILE,
+        "loss_windows": [
+            dict(GOLDEN_FILE["loss_windows"][0], rtol=0.001),
+            dict(GOLDEN_FILE["loss_windows"][1], rtol=0.02),
+        ],
+    }
+    assert [p[1:] for p in parse_band(own)] == [
+        pytest.approx(e) for e in ((7.992, 8.008), (7.992, 8.008), (6.174, 6.426), (6.174, 6.426))
+    ]  # each window its own band
     gates = tmp_path / "gates"
     gates.mkdir()
     (gates / "moe-canary.cpu.golden.json").write_text(json.dumps(GOLDEN_FILE))
@@ -216,12 +247,19 @@ def test_report_help_imports_neither_jax_nor_matplotlib():
 
     from conftest import ROOT
 
-    code = ("import sys; sys.argv = ['canary', 'report', '--help']\n"
-            "from canary.cli import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print([m for m in ('jax', 'matplotlib') if m in sys.modules])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import sys; sys.argv = ['canary', 'report', '--help']\n"
+        "from canary.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print([m for m in ('jax', 'matplotlib') if m in sys.modules])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr
     assert "--history" in out.stdout and out.stdout.strip().endswith("[]")
 
@@ -234,12 +272,19 @@ def test_report_without_matplotlib_says_how_to_get_it(tmp_path):
 
     store = SqliteStore(tmp_path / "h.sqlite3")
     store.append(passing())
-    code = ("import sys; sys.modules['matplotlib'] = None\n"
-            f"sys.argv = ['canary', 'report', '--history', {str(tmp_path / 'h.sqlite3')!r}, "
-            f"'--out', {str(tmp_path / 'r.html')!r}]\n"
-            "from canary.cli import main\nmain()")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        f"sys.argv = ['canary', 'report', '--history', {str(tmp_path / 'h.sqlite3')!r}, "
+        f"'--out', {str(tmp_path / 'r.html')!r}]\n"
+        "from canary.cli import main\nmain()"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 2 and "matplotlib" in out.stderr and "pip install matplotlib" in out.stderr
     assert not (tmp_path / "r.html").exists()
 
@@ -255,8 +300,13 @@ def test_a_second_ferry_and_a_short_run_are_their_own_timeline_and_never_the_lat
     rs = history(tmp_path)
     repro_dir = tmp_path / "runs" / "repro"
     write_metrics(repro_dir, steps=10)
-    rs.append(_short(passing("20260902T070000Z-cpu-1008", "2026-09-02", lane="cpu", run_dir=str(repro_dir),
-                             summary=dict(SUMMARY))))
+    rs.append(
+        _short(
+            passing(
+                "20260902T070000Z-cpu-1008", "2026-09-02", lane="cpu", run_dir=str(repro_dir), summary=dict(SUMMARY)
+            )
+        )
+    )
     rs.append(passing("20260902T080000Z-cpu-2001", "2026-09-02", lane="cpu", ferry="levanter-standin"))
     views = {v.series: v for v in model.lane_views(rs)}
     assert set(views) == {"cpu/moe-canary", "cpu/levanter-standin", "tpu/moe-canary"}
@@ -277,22 +327,41 @@ def test_a_second_ferry_and_a_short_run_are_their_own_timeline_and_never_the_lat
 def test_an_unknown_lane_is_bad_input(tmp_path, cli, command):
     store = SqliteStore(tmp_path / "h.sqlite3")
     store.append(passing(lane="cpu"))
-    proc = cli(command, "--history", str(tmp_path / "h.sqlite3"), "--lane", "nope", "--out" if command == "report"
-               else "--last", str(tmp_path / "r.html") if command == "report" else "5")
+    proc = cli(
+        command,
+        "--history",
+        str(tmp_path / "h.sqlite3"),
+        "--lane",
+        "nope",
+        "--out" if command == "report" else "--last",
+        str(tmp_path / "r.html") if command == "report" else "5",
+    )
     assert proc.returncode == 2 and "unknown lane 'nope'" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "r.html").exists()
-    proc = cli(command, "--history", str(tmp_path / "h.sqlite3"), "--lane", "tpu", *(
-        ["--out", str(tmp_path / "r.html")] if command == "report" else []))
+    proc = cli(
+        command,
+        "--history",
+        str(tmp_path / "h.sqlite3"),
+        "--lane",
+        "tpu",
+        *(["--out", str(tmp_path / "r.html")] if command == "report" else []),
+    )
     assert proc.returncode == 0, proc.stderr  # a known lane with no runs yet: an empty answer
 
 
 def test_a_step_in_the_passing_runs_is_marked_on_its_chart():
-    from tests.perf_records import history as perf_history, stepped
+    from tests.perf_records import history as perf_history
+    from tests.perf_records import stepped
 
     records = perf_history(stepped(40, 20, -0.05, seed=1))
     (mark,) = model.step_marks(records)
     assert (mark.lane, mark.ferry, mark.chart, mark.run_id, mark.worse) == (
-        "cpu", "moe-canary", "tokens_per_second", records[20].run_id, True)
+        "cpu",
+        "moe-canary",
+        "tokens_per_second",
+        records[20].run_id,
+        True,
+    )
     assert mark.label.startswith("-") and mark.label.endswith("%")
     html = render(records, "test")
     assert html.count(f'id="step-{records[20].run_id}"') == 1 and f"step {mark.label}" in html

@@ -15,9 +15,9 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from report_records import history
 
 from canary.report import render
-from report_records import history
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +57,9 @@ def devtools_port(profile: Path, proc: subprocess.Popen, timeout: float = 60) ->
     path = profile / "DevToolsActivePort"
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"chromium exited {proc.returncode}: {(profile.parent / 'chromium.log').read_text()[-2000:]}")
+            raise AssertionError(
+                f"chromium exited {proc.returncode}: {(profile.parent / 'chromium.log').read_text()[-2000:]}"
+            )
         if path.is_file() and path.read_text().strip():
             return int(path.read_text().splitlines()[0])
         time.sleep(0.1)
@@ -113,7 +115,9 @@ async def visit(port: int, url: str, run_id: str) -> dict:
             pump = asyncio.create_task(dt.pump())
             for domain in ("Page", "Runtime", "Log", "Network"):
                 await dt.send(f"{domain}.enable")
-            await dt.send("Emulation.setDeviceMetricsOverride", width=1200, height=900, deviceScaleFactor=1, mobile=False)
+            await dt.send(
+                "Emulation.setDeviceMetricsOverride", width=1200, height=900, deviceScaleFactor=1, mobile=False
+            )
             await dt.send("Page.navigate", url=url)
             await dt.until("Page.loadEventFired")
             seen = {
@@ -128,8 +132,12 @@ async def visit(port: int, url: str, run_id: str) -> dict:
             seen["opened"] = await dt.value(f"document.getElementById('run-{run_id}').open")
             seen["opened_text"] = await dt.value(f"document.getElementById('run-{run_id}').innerText")
             await dt.value("window.scrollTo(0, 0)")
-            shot = await dt.send("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                                 clip={"x": 0, "y": 0, "width": 1200, "height": 2400, "scale": 1})
+            shot = await dt.send(
+                "Page.captureScreenshot",
+                format="png",
+                captureBeyondViewport=True,
+                clip={"x": 0, "y": 0, "width": 1200, "height": 2400, "scale": 1},
+            )
             seen["png"] = base64.b64decode(shot["data"])
             pump.cancel()
             seen["events"] = dt.events
@@ -159,11 +167,25 @@ def test_report_in_headless_chromium(tmp_path):
     profile = tmp_path / "profile"
     log = open(tmp_path / "chromium.log", "w")
     proc = subprocess.Popen(
-        [exe, "--headless", "--disable-gpu", "--no-sandbox", "--remote-debugging-port=0",
-         "--remote-allow-origins=*", f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-         "about:blank"],
-        stdout=subprocess.DEVNULL, stderr=log)
+        [
+            exe,
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--remote-debugging-port=0",
+            "--remote-allow-origins=*",
+            f"--user-data-dir={profile}",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )
     try:
         port = devtools_port(profile, proc)
         clicked = "20260828T060000Z-tpu-0003"

@@ -8,22 +8,27 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ROOT
+from notify_records import failing, passing
+from report_records import write_metrics
 
-from canary.notify.model import Facts, LastPass
 from canary.history.windows import WindowCommit
+from canary.notify.model import Facts, LastPass
 from canary.report.after_run import after_run, loss_line
 from canary.report.summary import run_summary
-from conftest import ROOT
-from notify_records import CACHE_ERROR, failing, passing
-from report_records import write_metrics
 
 
 def test_failing_run_summary_has_verdict_gates_signature_cache_window_and_links():
     r = failing()
-    window = (WindowCommit("a1b2c3d4e5f6a7b8", "Bump jax", ["pyproject.toml"], True, ["pyproject.toml"]),
-              WindowCommit("0f0f0f0f0f0f0f0f", "docs: typo", ["README.md"], False))
-    md = run_summary(r, Facts(last_pass=LastPass("20260826T060000Z-tpu-0001", "2026-08-26", "feedface" * 5),
-                              window=window), loss_line="▇▅▃▁ 11.80 → 6.10 (steps 0–39)")
+    window = (
+        WindowCommit("a1b2c3d4e5f6a7b8", "Bump jax", ["pyproject.toml"], True, ["pyproject.toml"]),
+        WindowCommit("0f0f0f0f0f0f0f0f", "docs: typo", ["README.md"], False),
+    )
+    md = run_summary(
+        r,
+        Facts(last_pass=LastPass("20260826T060000Z-tpu-0001", "2026-08-26", "feedface" * 5), window=window),
+        loss_line="▇▅▃▁ 11.80 → 6.10 (steps 0–39)",
+    )
     assert md.startswith("## canary ❌ FAIL (deterministic): moe-canary v1 on tpu")
     assert "| min\\_steps | 0 | 200 | -200 | **FAIL** | 0 \\< 200 |" in md
     assert "`3f9a1c2b7d4e`" in md and "Call path:" in md and "megablox/gmm.py:gmm" in md
@@ -35,8 +40,17 @@ def test_failing_run_summary_has_verdict_gates_signature_cache_window_and_links(
 
 
 def test_passing_run_summary_is_short_and_secrets_never_appear():
-    r = passing(gates=[{"name": "max_final_loss", "value": 5.7976, "threshold": 8.0, "status": "PASS",
-                        "detail": "token ghp_" + "x" * 36}])
+    r = passing(
+        gates=[
+            {
+                "name": "max_final_loss",
+                "value": 5.7976,
+                "threshold": 8.0,
+                "status": "PASS",
+                "detail": "token ghp_" + "x" * 36,
+            }
+        ]
+    )
     md = run_summary(r, secrets=("hunter2-secret",))
     assert md.startswith("## canary ✅ PASS: moe-canary v1 on tpu")
     assert "| max\\_final\\_loss | 5.7976 | 8.0000 | +2.202 | PASS |" in md
@@ -69,13 +83,20 @@ def test_after_run_without_metrics_or_summary_does_nothing(tmp_path):
 def test_the_loss_image_needs_no_matplotlib(tmp_path):
     run_dir = tmp_path / "r"
     write_metrics(run_dir, steps=5)
-    code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from canary.report.after_run import after_run\n"
-            "from notify_records import passing\n"
-            f"said = after_run(passing(run_dir={str(run_dir)!r}), environ={{}})\n"
-            "print(said.notes); print(said.loss_line)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                         env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"})
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from canary.report.after_run import after_run\n"
+        "from notify_records import passing\n"
+        f"said = after_run(passing(run_dir={str(run_dir)!r}), environ={{}})\n"
+        "print(said.notes); print(said.loss_line)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'tests'}"},
+    )
     assert out.returncode == 0, out.stderr
     notes, line = out.stdout.splitlines()
     assert notes == "[]" and line.startswith("█")
@@ -106,12 +127,28 @@ def test_the_loss_image_is_an_svg_document_with_axes_title_and_a_broken_line():
 @pytest.mark.slow
 def test_run_prints_sparkline_writes_image_and_job_summary(cli, tmp_path):
     gates = tmp_path / "lenient.toml"
-    gates.write_text('[lanes.cpu]\nmin_steps = 8\nmax_final_loss = 20.0\n')
+    gates.write_text("[lanes.cpu]\nmin_steps = 8\nmax_final_loss = 20.0\n")
     summary = tmp_path / "summary.md"
-    env = {"GITHUB_STEP_SUMMARY": str(summary), "GITHUB_REPOSITORY": "acme/canary", "GITHUB_RUN_ID": "77",
-           "GITHUB_SERVER_URL": "https://github.com", "COLUMNS": "100"}
-    r = cli("run", "cpu", "--steps", "8", "--gates", str(gates), "--out", str(tmp_path / "runs"),
-            "--history", str(tmp_path / "h.sqlite3"), env=env)
+    env = {
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "GITHUB_REPOSITORY": "acme/canary",
+        "GITHUB_RUN_ID": "77",
+        "GITHUB_SERVER_URL": "https://github.com",
+        "COLUMNS": "100",
+    }
+    r = cli(
+        "run",
+        "cpu",
+        "--steps",
+        "8",
+        "--gates",
+        str(gates),
+        "--out",
+        str(tmp_path / "runs"),
+        "--history",
+        str(tmp_path / "h.sqlite3"),
+        env=env,
+    )
     assert r.returncode == 0, r.stderr[-3000:]
     line = next(x for x in r.stdout.splitlines() if x.startswith("loss "))
     assert any(c in line for c in "▁▂▃▄▅▆▇█") and "(steps 0–7)" in line
@@ -121,8 +158,19 @@ def test_run_prints_sparkline_writes_image_and_job_summary(cli, tmp_path):
     assert re.match(r"## canary ✅ PASS: moe-canary v\d+ on cpu", md) and "| min\\_steps | 8 | 8 | +0 | PASS |" in md
     assert "[Actions run](https://github.com/acme/canary/actions/runs/77)" in md
 
-    r = cli("run", "cpu", "--steps", "8", "--gates", str(gates), "--out", str(tmp_path / "runs"), "--json",
-            "--no-history", env={**env, "GITHUB_STEP_SUMMARY": str(tmp_path / "second.md")})
+    r = cli(
+        "run",
+        "cpu",
+        "--steps",
+        "8",
+        "--gates",
+        str(gates),
+        "--out",
+        str(tmp_path / "runs"),
+        "--json",
+        "--no-history",
+        env={**env, "GITHUB_STEP_SUMMARY": str(tmp_path / "second.md")},
+    )
     assert r.returncode == 0
     said = json.loads(r.stdout)["after_run"]
     assert said["loss_image"].endswith("loss.svg") and said["step_summary"] == str(tmp_path / "second.md")
@@ -135,8 +183,12 @@ def test_the_summary_links_the_issue_the_notifier_just_used(tmp_path):
     r = failing(run_dir=str(tmp_path / "none"))
     summary = tmp_path / "s.md"
     url = "https://github.com/acme/canary/issues/12"
-    sent = NotifyResult([Delivery("older-run", "sent", [Action("commented", 3, "", "https://x/3")]),
-                         Delivery(r.run_id, "sent", [Action("commented", 12, "commented on #12", url)])])
+    sent = NotifyResult(
+        [
+            Delivery("older-run", "sent", [Action("commented", 3, "", "https://x/3")]),
+            Delivery(r.run_id, "sent", [Action("commented", 12, "commented on #12", url)]),
+        ]
+    )
     after_run(r, use_history=False, environ={"GITHUB_STEP_SUMMARY": str(summary)}, notified=sent)
     assert f"[GitHub issue]({url})" in summary.read_text()
     dry = NotifyResult([Delivery(r.run_id, "dry-run", [Action("opened", None, "would open", None)])])

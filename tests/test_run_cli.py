@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 
 QUICK_GATES = """
@@ -44,10 +43,18 @@ def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
     result = json.loads(proc.stdout)
     for key in ("run_id", "lane", "ferry", "verdict", "steps_completed", "final_loss", "gates", "run_dir"):
         assert key in result
-    assert (result["lane"], result["ferry"], result["verdict"], result["steps_completed"]) == ("cpu", "moe-canary", "pass", 30)
+    assert (result["lane"], result["ferry"], result["verdict"], result["steps_completed"]) == (
+        "cpu",
+        "moe-canary",
+        "pass",
+        30,
+    )
     assert {g["name"] for g in result["gates"]} == {"min_steps", "max_final_loss", "finite_loss"}
     pinned = ROOT / "ferries" / "moe-canary.toml"
-    assert (result["ferry_path"], result["ferry_sha256"]) == (str(pinned), hashlib.sha256(pinned.read_bytes()).hexdigest())
+    assert (result["ferry_path"], result["ferry_sha256"]) == (
+        str(pinned),
+        hashlib.sha256(pinned.read_bytes()).hexdigest(),
+    )
     assert result["gates_path"] == str(gates.resolve())
     assert result["gates_sha256"] == hashlib.sha256(gates.read_bytes()).hexdigest()
     assert all(set(g) >= {"name", "value", "threshold", "status"} for g in result["gates"])
@@ -55,9 +62,16 @@ def test_run_cpu_trains_writes_a_run_directory_and_passes(quick_run):
     run_dir = Path(result["run_dir"])
     steps = [json.loads(line) for line in (run_dir / "metrics.jsonl").read_text().splitlines()]
     assert [s["_step"] for s in steps] == list(range(30))  # each step recorded once, in order
-    for name in ("train/loss", "train/cross_entropy_loss", "global_step", "throughput/tokens_per_second",
-                 "throughput/examples_per_second", "throughput/duration",
-                 "train/router/load_balancing_loss", "train/router/router_z_loss"):
+    for name in (
+        "train/loss",
+        "train/cross_entropy_loss",
+        "global_step",
+        "throughput/tokens_per_second",
+        "throughput/examples_per_second",
+        "throughput/duration",
+        "train/router/load_balancing_loss",
+        "train/router/router_z_loss",
+    ):
         assert name in steps[-1], name
     tracker = [json.loads(line) for line in (run_dir / "tracker_metrics.jsonl").read_text().splitlines()]
     assert len(tracker) == 1 and set(tracker[0]) == {"config", "summary"}
@@ -96,11 +110,13 @@ def test_gate_on_the_run_directory_agrees(quick_run):
     assert tracker.returncode == 0, tracker.stderr
     alone = json.loads(tracker.stdout)
     assert (alone["lane"], alone["verdict"], alone["steps_completed"]) == ("cpu", quick["verdict"], 30)
-    assert [(g["name"], g["status"], g["threshold"]) for g in alone["gates"]][:2] == \
-        [(g["name"], g["status"], g["threshold"]) for g in quick["gates"]][:2]
+    assert [(g["name"], g["status"], g["threshold"]) for g in alone["gates"]][:2] == [
+        (g["name"], g["status"], g["threshold"]) for g in quick["gates"]
+    ][:2]
     # Its metrics file inside the run directory is judged as that run: the same verdict again.
-    inside = json.loads(run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--gates", "moe-canary",
-                                "--json").stdout)
+    inside = json.loads(
+        run_cli("gate", str(Path(result["run_dir"]) / "metrics.jsonl"), "--gates", "moe-canary", "--json").stdout
+    )
     assert inside["gates"] == quick["gates"] and inside["notes"][0].endswith("judged as that run")
     # A bare copy of it carries no request, so it is judged as a full run: it fails, with a table.
     bare = Path(result["run_dir"]).parent / "copied-metrics.jsonl"
@@ -112,8 +128,9 @@ def test_gate_on_the_run_directory_agrees(quick_run):
 
 @pytest.mark.slow
 def test_the_grouped_matmul_can_be_chosen_by_name(tmp_path):
-    proc = run_cli("run", "cpu", "--steps", "3", "--ragged-dot", "xla", "--no-history",
-                   "--out", str(tmp_path), "--json")
+    proc = run_cli(
+        "run", "cpu", "--steps", "3", "--ragged-dot", "xla", "--no-history", "--out", str(tmp_path), "--json"
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     attempt = Path(json.loads(proc.stdout)["run_dir"]) / "attempt-1"
     spec = json.loads((attempt / "spec.json").read_text())
@@ -151,7 +168,10 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(tmp_path):
     cases = [
         (["run", "tpu9"], "unknown lane 'tpu9'"),
         (["run", "cpu", "--ferry", "nope"], "unknown ferry 'nope'"),
-        (["run", "cpu", "--ferry", str(_ferry(tmp_path, **{"layers = 4": "layers = 4\nlayerz = 2"}))], "model.layerz: unknown key"),
+        (
+            ["run", "cpu", "--ferry", str(_ferry(tmp_path, **{"layers = 4": "layers = 4\nlayerz = 2"}))],
+            "model.layerz: unknown key",
+        ),
         (["gate", str(tmp_path / "missing")], "no run directory or metrics file"),
         (["gate", str(tmp_path / "missing.jsonl"), "--lane", "cpu"], "no run directory"),
         (["gate", str(tmp_path / "garbage.jsonl")], "JSON line"),
@@ -191,8 +211,17 @@ def test_a_diverging_run_fails_the_finite_gate_naming_the_first_bad_step(tmp_pat
 def test_a_hung_workload_is_killed_at_the_lane_timeout(tmp_path):
     lanes = (ROOT / "lanes.toml").read_text().replace("timeout_s = 900", "timeout_s = 1")
     (tmp_path / "lanes.toml").write_text(lanes)
-    proc = run_cli("run", "cpu", "--steps", "200", "--out", str(tmp_path / "runs"), "--json",
-                   env={"CANARY_LANES": str(tmp_path / "lanes.toml")}, own_process=True)  # starts and kills a workload
+    proc = run_cli(
+        "run",
+        "cpu",
+        "--steps",
+        "200",
+        "--out",
+        str(tmp_path / "runs"),
+        "--json",
+        env={"CANARY_LANES": str(tmp_path / "lanes.toml")},
+        own_process=True,
+    )  # starts and kills a workload
     assert proc.returncode == 1
     attempt = json.loads(proc.stdout)["attempts"][0]
     assert attempt["outcome"] == "timeout" and "killed" in attempt["detail"]

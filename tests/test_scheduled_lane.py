@@ -5,37 +5,57 @@ a run record that survives a short-lived runner (pending-record.json, `canary hi
 from __future__ import annotations
 
 import json
-
-import pytest
 from dataclasses import replace
 
-from canary.history import queries, windows
-from canary.judge.classify import classify
-from canary.history import open_store, record_run
-from canary.notify import send
-from canary.notify.compose import INFRA_LABEL, new_issue, recurrence_comment
-from canary.notify.model import Facts
-from canary.history.lanes import lane_window
-from canary.notify.facts import facts_for
-from canary.record import Attempt, RunRecord
-from canary.run.directory import PENDING_RECORD
-from canary.signature import make
+import pytest
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, no_git, passing
 
-V_OLD = {"canary": "0.1.0", "python": "3.11.7", "jax": "0.6.0", "jaxlib": "0.6.0", "libtpu": "0.0.15",
-         "optax": "0.2.4", "ferry": "a" * 64}
+from canary.history import open_store, queries, record_run, windows
+from canary.history.lanes import lane_window
+from canary.judge.classify import classify
+from canary.notify import send
+from canary.notify.compose import INFRA_LABEL, new_issue, recurrence_comment
+from canary.notify.facts import facts_for
+from canary.notify.model import Facts
+from canary.record import Attempt, RunRecord
+from canary.run.directory import PENDING_RECORD
+from canary.signature import make
+
+V_OLD = {
+    "canary": "0.1.0",
+    "python": "3.11.7",
+    "jax": "0.6.0",
+    "jaxlib": "0.6.0",
+    "libtpu": "0.0.15",
+    "optax": "0.2.4",
+    "ferry": "a" * 64,
+}
 V_NEW = {**V_OLD, "jax": "0.6.2", "jaxlib": "0.6.2", "libtpu": "0.0.17", "ferry": "b" * 64}
 
 
 def never_started(run_id: str, date: str, n: int = 4) -> RunRecord:
     sig = make("infrastructure", None, "the job never started: no worker with {'TPU': 4} within 1800s")
-    atts = [Attempt(i, "never_started", None, 1800.0, "train.log", detail="no worker", signature=sig)
-            for i in range(1, n + 1)]
-    return RunRecord(run_id=run_id, lane="tpu", ferry="moe-canary", ferry_version=1, verdict="fail",
-                     steps_completed=None, final_loss=None, gates=[], run_dir="", attempts=atts,
-                     started_at=f"{date}T03:17:00+00:00", classification=classify(atts), signature=sig,
-                     commit="c0ffee" * 6 + "c0ff")
+    atts = [
+        Attempt(i, "never_started", None, 1800.0, "train.log", detail="no worker", signature=sig)
+        for i in range(1, n + 1)
+    ]
+    return RunRecord(
+        run_id=run_id,
+        lane="tpu",
+        ferry="moe-canary",
+        ferry_version=1,
+        verdict="fail",
+        steps_completed=None,
+        final_loss=None,
+        gates=[],
+        run_dir="",
+        attempts=atts,
+        started_at=f"{date}T03:17:00+00:00",
+        classification=classify(atts),
+        signature=sig,
+        commit="c0ffee" * 6 + "c0ff",
+    )
 
 
 # ----------------------------------------------------------------------------- infrastructure
@@ -116,7 +136,11 @@ def test_the_window_shows_version_changes_since_the_last_pass():
 def test_history_json_has_the_lane_window_with_versions(tmp_path):
     good = passing(date="2026-08-26", versions=V_OLD, commit="1" * 40)
     bad = failing(date="2026-08-28", versions=V_NEW, commit="2" * 40)
-    commits = {("1" * 40, "2" * 40): [type("C", (), {"sha": "2" * 40, "subject": "x", "paths": ["canary/workload/model.py"]})()]}
+    commits = {
+        ("1" * 40, "2" * 40): [
+            type("C", (), {"sha": "2" * 40, "subject": "x", "paths": ["canary/workload/model.py"]})()
+        ]
+    }
     w = lane_window([good, bad], "tpu", commits=lambda g, b: commits[(g, b)])
     assert w["last_pass"] == good.run_id and w["commits"][0]["watched"] is True
     assert [v["name"] for v in w["versions"]] == ["jax", "jaxlib", "libtpu", "ferry"]
@@ -152,8 +176,9 @@ def test_an_unwritable_history_leaves_the_record_in_the_run_directory_and_import
 def test_the_run_output_says_where_the_pending_record_waits():
     from canary.render import history_line
 
-    line = history_line({"status": "spooled", "location": "gs://b/p", "detail": "down",
-                         "pending": "/w/runs/r1/pending-record.json"})
+    line = history_line(
+        {"status": "spooled", "location": "gs://b/p", "detail": "down", "pending": "/w/runs/r1/pending-record.json"}
+    )
     assert "/w/runs/r1/pending-record.json" in line and "canary history import /w/runs/r1" in line
 
 
@@ -161,10 +186,24 @@ def test_the_run_output_says_where_the_pending_record_waits():
 def test_a_run_whose_gs_history_is_down_leaves_its_record_for_import(cli, tmp_path):
     from gcs_emulator import free_port
 
-    env = {"STORAGE_EMULATOR_HOST": f"http://127.0.0.1:{free_port()}", "CANARY_GCS_RETRY_S": "1",
-           "CANARY_SPOOL_DIR": str(tmp_path / "spool"), "COLUMNS": "400"}  # nothing listens there: out of reach
-    r = cli("run", "cpu", "--steps", "2", "--out", str(tmp_path / "runs"), "--history", "gs://canary-history/runs",
-            env=env, timeout=600)
+    env = {
+        "STORAGE_EMULATOR_HOST": f"http://127.0.0.1:{free_port()}",
+        "CANARY_GCS_RETRY_S": "1",
+        "CANARY_SPOOL_DIR": str(tmp_path / "spool"),
+        "COLUMNS": "400",
+    }  # nothing listens there: out of reach
+    r = cli(
+        "run",
+        "cpu",
+        "--steps",
+        "2",
+        "--out",
+        str(tmp_path / "runs"),
+        "--history",
+        "gs://canary-history/runs",
+        env=env,
+        timeout=600,
+    )
     assert r.returncode in (0, 1), r.stderr
     [run_dir] = (tmp_path / "runs").iterdir()
     assert (run_dir / PENDING_RECORD).is_file()

@@ -20,8 +20,13 @@ sys.exit(3)
 
 def test_exit_handlers_files_and_status_survive_the_frozen_exit(tmp_path):
     target = tmp_path / "out.txt"
-    proc = subprocess.run([sys.executable, "-c", CODE, str(target)], cwd=ROOT, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, "-c", CODE, str(target)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 3, proc.stderr
     # the later-registered handler ran before the freeze (it saw nothing frozen yet)
     assert "later handler ran True" in proc.stdout

@@ -47,8 +47,11 @@ def test_incident_signature():
     assert "megablox/gmm.py" in s.message
     # what drifts goes: the kernel's line number
     assert "393" not in s.message
-    assert s.frames == ["canary/workload/train.py:<module>", "canary/workload/train.py:main",
-                        "canary/workload/train.py:train"]
+    assert s.frames == [
+        "canary/workload/train.py:<module>",
+        "canary/workload/train.py:main",
+        "canary/workload/train.py:train",
+    ]
     assert len(s.fingerprint) == sig.FINGERPRINT_LEN
     assert "Pallas TPU lowering" in s.excerpt
 
@@ -64,14 +67,16 @@ def test_incident_recurrences_share_one_fingerprint():
 
 
 def test_incident_text_from_the_field_notes_with_the_cache_warning():
-    text = "\n".join([
-        "canary workload: ferry moe-canary v1, lane tpu",
-        CACHE_WARNING,
-        "Traceback (most recent call last):",
-        '  File "/home/u/canary/canary/workload/train.py", line 144, in train',
-        "    compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()",
-        INCIDENT_ERROR,
-    ])
+    text = "\n".join(
+        [
+            "canary workload: ferry moe-canary v1, lane tpu",
+            CACHE_WARNING,
+            "Traceback (most recent call last):",
+            '  File "/home/u/canary/canary/workload/train.py", line 144, in train',
+            "    compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()",
+            INCIDENT_ERROR,
+        ]
+    )
     s = extract(text)
     assert s.kind == "compile_error" and s.exception == "ValueError"
     assert "Session is closed" not in s.message  # the warning before the crash is not the failure
@@ -85,8 +90,13 @@ def test_incident_as_jax_0_10_prints_it_when_cross_lowering_for_tpu():
     assert (s.kind, s.exception) == ("compile_error", "ValueError")
     assert "has block shape (Blocked(block_size=512), Blocked(block_size=32)), array shape (524288, 128)" in s.message
     assert "docs.jax.dev" not in s.message  # a pointer to documentation is not the failure
-    assert s.frames == ["moe/probe.py:<module>", "moe/probe.py:main", "moe/probe.py:loss",
-                        "moe/probe.py:expert_mlp", "moe/probe.py:ragged_dot"]
+    assert s.frames == [
+        "moe/probe.py:<module>",
+        "moe/probe.py:main",
+        "moe/probe.py:loss",
+        "moe/probe.py:expert_mlp",
+        "moe/probe.py:ragged_dot",
+    ]
     elsewhere = log("incident-jax-0.10-cross-lowering.log").replace("/tmp/xl/", "/home/ci/checkout/")
     assert extract(elsewhere).fingerprint == s.fingerprint
 
@@ -139,8 +149,12 @@ def test_resource_exhausted_at_compile():
     assert s.kind == "compile_error"
     assert s.exception == "XlaRuntimeError"
     assert s.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>"
-    other = extract(log("resource-exhausted-compile.log").replace("58004733952", "57982058496")
-                    .replace("pid=30112", "pid=998").replace("10.128.0.41", "10.128.0.7"))
+    other = extract(
+        log("resource-exhausted-compile.log")
+        .replace("58004733952", "57982058496")
+        .replace("pid=30112", "pid=998")
+        .replace("10.128.0.41", "10.128.0.7")
+    )
     assert other.fingerprint == s.fingerprint
 
 
@@ -170,9 +184,11 @@ def test_nan_loss_in_the_training_log():
     s = sig_of("nan-loss.log")
     assert s.kind == "nan"
     # a completed run whose gates caught the NaN gets the same fingerprint
-    gates = [{"name": "min_steps", "value": 30, "threshold": 30, "status": "PASS"},
-             {"name": "max_final_loss", "value": "nan", "threshold": 4.0, "status": "FAIL"},
-             {"name": "finite_loss", "value": "nan at step 20", "threshold": "all finite", "status": "FAIL"}]
+    gates = [
+        {"name": "min_steps", "value": 30, "threshold": 30, "status": "PASS"},
+        {"name": "max_final_loss", "value": "nan", "threshold": 4.0, "status": "FAIL"},
+        {"name": "finite_loss", "value": "nan at step 20", "threshold": "all finite", "status": "FAIL"},
+    ]
     assert gate_signature(gates).fingerprint == s.fingerprint
 
 
@@ -238,8 +254,12 @@ def test_chained_exceptions_name_the_root_cause():
     assert s.exception == "IndexError"
     assert s.message == "index 512 is out of bounds for axis 0 with size 512"
     # the wrapper's frames lead to the root's; the failed cleanup is not on the path
-    assert s.frames == ["canary/workload/train.py:<module>", "canary/workload/train.py:main",
-                        "canary/workload/train.py:train", "canary/workload/data.py:batch"]
+    assert s.frames == [
+        "canary/workload/train.py:<module>",
+        "canary/workload/train.py:main",
+        "canary/workload/train.py:train",
+        "canary/workload/data.py:batch",
+    ]
 
 
 def test_infrastructure_failures():
@@ -277,43 +297,53 @@ def test_gate_regression_names_gates_not_values():
 # ----------------------------------------------------------------------------- normalizing
 
 
-@pytest.mark.parametrize("raw, expected", [
-    ("object at 0x7f3a2c5fe640", "object at <hex>"),
-    ("run 3f2b8c1e-9a0d-4e7f-8b1c-5f1c2b8e9a0d", "run <uuid>"),
-    ("at 2026-08-28T03:15:02.123Z and 2026-08-28 03:15:02,551", "at <time> and <time>"),
-    ("cannot open /tmp/tmpq8x1/attempt-1/spec.json: no", "cannot open <tmp>: no"),
-    ("cannot open /home/alice/data/x.bin", "cannot open ~/data/x.bin"),
-    ("worker pid=4242 died", "worker pid=<n> died"),
-    ("peer 10.128.0.52:8476 refused", "peer <ip> refused"),
-    ("took 301.5 s (300s budget, 12ms jitter)", "took <duration> (<duration> budget, <duration> jitter)"),
-    ("Used 54.52G of 31.25G hbm; 58004733952 bytes", "Used <bytes> of <bytes> hbm; <bytes>"),
-    ("run 20260828T031500Z-tpu-ab12 of job raysubmit_Xq3LwT8b1mZ2", "run <run> of job <job>"),
-    ("/usr/local/lib/python3.11/site-packages/jax/_src/pjit.py:457", "jax/_src/pjit.py:<line>"),
-    ("digest 5f1c2b8e9a0d4e7f", "digest <hex>"),
-    ("in %fusion.123 = f32[8] (program_id=41; current tracing scope: all-reduce-start.3)",
-     "in %fusion.<n> = f32[8] (program_id=<n>; current tracing scope: all-reduce-start.<n>)"),
-])
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("object at 0x7f3a2c5fe640", "object at <hex>"),
+        ("run 3f2b8c1e-9a0d-4e7f-8b1c-5f1c2b8e9a0d", "run <uuid>"),
+        ("at 2026-08-28T03:15:02.123Z and 2026-08-28 03:15:02,551", "at <time> and <time>"),
+        ("cannot open /tmp/tmpq8x1/attempt-1/spec.json: no", "cannot open <tmp>: no"),
+        ("cannot open /home/alice/data/x.bin", "cannot open ~/data/x.bin"),
+        ("worker pid=4242 died", "worker pid=<n> died"),
+        ("peer 10.128.0.52:8476 refused", "peer <ip> refused"),
+        ("took 301.5 s (300s budget, 12ms jitter)", "took <duration> (<duration> budget, <duration> jitter)"),
+        ("Used 54.52G of 31.25G hbm; 58004733952 bytes", "Used <bytes> of <bytes> hbm; <bytes>"),
+        ("run 20260828T031500Z-tpu-ab12 of job raysubmit_Xq3LwT8b1mZ2", "run <run> of job <job>"),
+        ("/usr/local/lib/python3.11/site-packages/jax/_src/pjit.py:457", "jax/_src/pjit.py:<line>"),
+        ("digest 5f1c2b8e9a0d4e7f", "digest <hex>"),
+        (
+            "in %fusion.123 = f32[8] (program_id=41; current tracing scope: all-reduce-start.3)",
+            "in %fusion.<n> = f32[8] (program_id=<n>; current tracing scope: all-reduce-start.<n>)",
+        ),
+    ],
+)
 def test_normalize_masks_what_varies(raw, expected):
     assert normalize(raw) == expected
 
 
 def test_normalize_keeps_what_identifies():
-    kept = ("dot_general requires contracting dimensions to have the same shape, got (128,) and (32,); "
-            "f32[524288,128] bf16[32,128,32] block (512, 128, 32) in kernel gmm for metric train/loss "
-            "on v6e-4, 8 and 128")
+    kept = (
+        "dot_general requires contracting dimensions to have the same shape, got (128,) and (32,); "
+        "f32[524288,128] bf16[32,128,32] block (512, 128, 32) in kernel gmm for metric train/loss "
+        "on v6e-4, 8 and 128"
+    )
     assert normalize(kept) == kept
 
 
-@pytest.mark.parametrize("line", [
-    "(RayTrainWorker pid=18231, ip=10.164.0.23)   File \"x.py\", line 3, in f",
-    "(pid=18231)   File \"x.py\", line 3, in f",
-    "2026-08-29T03:16:40.002113Z   File \"x.py\", line 3, in f",
-    "2026-08-29T03:16:40.002113Z [worker-2]   File \"x.py\", line 3, in f",
-    "0:   File \"x.py\", line 3, in f",
-    "task 3:   File \"x.py\", line 3, in f",
-    "tpu-worker-1 |   File \"x.py\", line 3, in f",
-    "\x1b[31m  File \"x.py\", line 3, in f\x1b[0m",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        '(RayTrainWorker pid=18231, ip=10.164.0.23)   File "x.py", line 3, in f',
+        '(pid=18231)   File "x.py", line 3, in f',
+        '2026-08-29T03:16:40.002113Z   File "x.py", line 3, in f',
+        '2026-08-29T03:16:40.002113Z [worker-2]   File "x.py", line 3, in f',
+        '0:   File "x.py", line 3, in f',
+        'task 3:   File "x.py", line 3, in f',
+        'tpu-worker-1 |   File "x.py", line 3, in f',
+        '\x1b[31m  File "x.py", line 3, in f\x1b[0m',
+    ],
+)
 def test_scheduler_prefixes_are_stripped(line):
     assert strip_prefix(line) == '  File "x.py", line 3, in f'
 

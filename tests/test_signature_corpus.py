@@ -86,8 +86,10 @@ def test_renamed_jaxlib_modules_and_spellings_are_one_class():
     assert alphafold.message == old.message == "RESOURCE_EXHAUSTED: Out of memory while trying to allocate <bytes>"
     renamed = (REAL / "alphafold-1023.log").read_text().replace("jaxlib.xla_extension.", "jaxlib._jax.")
     assert extract(renamed).fingerprint == alphafold.fingerprint
-    assert extract(renamed.replace("jaxlib._jax.XlaRuntimeError", "jax.errors.JaxRuntimeError")).fingerprint == \
-        alphafold.fingerprint
+    assert (
+        extract(renamed.replace("jaxlib._jax.XlaRuntimeError", "jax.errors.JaxRuntimeError")).fingerprint
+        == alphafold.fingerprint
+    )
 
 
 def test_what_identifies_a_failure_is_kept():

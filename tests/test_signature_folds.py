@@ -13,8 +13,10 @@ from canary.signature.folds import fold
 LOGS = Path(__file__).parent / "logs"
 REAL = LOGS / "real"
 
-BUFFER = ("RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 4.39G. That was not possible. "
-          "There are 2.30G free.; (0x0x0_HBM0)")
+BUFFER = (
+    "RESOURCE_EXHAUSTED: Error allocating device buffer: Attempting to allocate 4.39G. That was not possible. "
+    "There are 2.30G free.; (0x0x0_HBM0)"
+)
 
 
 def test_every_rule_is_stated_once_with_a_one_line_reason():
@@ -24,8 +26,16 @@ def test_every_rule_is_stated_once_with_a_one_line_reason():
         assert r.reason and "\n" not in r.reason and len(r.reason) < 300, r.name
 
 
-@pytest.mark.parametrize("cls", ["jaxlib.xla_extension.XlaRuntimeError", "jaxlib._jax.XlaRuntimeError",
-                                 "jax.errors.JaxRuntimeError", "ValueError", "RuntimeError"])
+@pytest.mark.parametrize(
+    "cls",
+    [
+        "jaxlib.xla_extension.XlaRuntimeError",
+        "jaxlib._jax.XlaRuntimeError",
+        "jax.errors.JaxRuntimeError",
+        "ValueError",
+        "RuntimeError",
+    ],
+)
 def test_one_status_error_under_any_class_is_one_identity(cls):
     assert extract(f"{cls}: {BUFFER}\n").fingerprint == extract(f"XlaRuntimeError: {BUFFER}\n").fingerprint
     # a ValueError that carries no status is a ValueError
@@ -34,9 +44,11 @@ def test_one_status_error_under_any_class_is_one_identity(cls):
 
 def test_source_locations_and_wrappers_fold_away_and_what_failed_stays():
     bare = "INTERNAL: NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library.\n"
-    located = ("XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call "
-               "'xla.gpu.all_reduce' failed: external/xla/xla/service/gpu/nccl_utils.cc:133: NCCL operation "
-               "ncclGetUniqueId(&id) failed: Unable to load NCCL library.\n")
+    located = (
+        "XlaRuntimeError: INTERNAL: Failed to execute XLA Runtime executable: run time error: custom call "
+        "'xla.gpu.all_reduce' failed: external/xla/xla/service/gpu/nccl_utils.cc:133: NCCL operation "
+        "ncclGetUniqueId(&id) failed: Unable to load NCCL library.\n"
+    )
     printed_bare = "NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library.\n"
     fps = {extract(t).fingerprint for t in (bare, located, printed_bare)}
     assert len(fps) == 1
@@ -45,21 +57,31 @@ def test_source_locations_and_wrappers_fold_away_and_what_failed_stays():
 
 
 def test_the_coordination_service_in_the_words_of_each_release():
-    old = ("jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: "
-           "multihost_broadcast_sync0. Timed out task names:\n/job:jax_worker/replica:0/task:3\n")
-    new = ("jaxlib._jax.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Id: multihost_broadcast_sync::0. "
-           "This usually happens because a task triggered the barrier too early or too slowly.\n")
+    old = (
+        "jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: "
+        "multihost_broadcast_sync0. Timed out task names:\n/job:jax_worker/replica:0/task:3\n"
+    )
+    new = (
+        "jaxlib._jax.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Id: multihost_broadcast_sync::0. "
+        "This usually happens because a task triggered the barrier too early or too slowly.\n"
+    )
     assert extract(old).fingerprint == extract(new).fingerprint
     connect = new.replace("multihost_broadcast_sync::0", "PjRT_Client_Connect")
     assert extract(connect).fingerprint != extract(new).fingerprint  # another barrier
-    beat_old = ("XlaRuntimeError: UNAVAILABLE: The following tasks are unhealthy (stopped sending heartbeats):\n"
-                "/job:jax_worker/replica:0/task:1\n")
-    beat_new = ("XlaRuntimeError: UNAVAILABLE: Task /job:jax_worker/replica:0/task:1 heartbeat timeout. This "
-                "indicates that the remote task has failed, got preempted, or crashed unexpectedly.\n")
+    beat_old = (
+        "XlaRuntimeError: UNAVAILABLE: The following tasks are unhealthy (stopped sending heartbeats):\n"
+        "/job:jax_worker/replica:0/task:1\n"
+    )
+    beat_new = (
+        "XlaRuntimeError: UNAVAILABLE: Task /job:jax_worker/replica:0/task:1 heartbeat timeout. This "
+        "indicates that the remote task has failed, got preempted, or crashed unexpectedly.\n"
+    )
     assert extract(beat_old).fingerprint == extract(beat_new).fingerprint != extract(old).fingerprint
-    register_old = ("XlaRuntimeError: DEADLINE_EXCEEDED: Deadline Exceeded\nAdditional GRPC error information from "
-                    "remote target unknown_target_for_coordination_leader while calling "
-                    "/tensorflow.CoordinationService/RegisterTask:\n")
+    register_old = (
+        "XlaRuntimeError: DEADLINE_EXCEEDED: Deadline Exceeded\nAdditional GRPC error information from "
+        "remote target unknown_target_for_coordination_leader while calling "
+        "/tensorflow.CoordinationService/RegisterTask:\n"
+    )
     register_new = (REAL / "gpu-recipes-2.log").read_text()
     assert extract(register_old).fingerprint == extract(register_new).fingerprint
     shutdown = register_old.replace("while calling /tensorflow.CoordinationService/RegisterTask:", ":")
@@ -68,14 +90,16 @@ def test_the_coordination_service_in_the_words_of_each_release():
 
 def test_an_excerpt_cut_in_the_details_matches_its_whole_form():
     whole = (REAL / "levanter-432.log").read_text()
-    in_tasks = whole[:whole.index("/job:jax_worker/replica:0/task:0") + len("/job:jax_wor")]
-    before_tasks = whole[:whole.index("Timed out task names:")]
+    in_tasks = whole[: whole.index("/job:jax_worker/replica:0/task:0") + len("/job:jax_wor")]
+    before_tasks = whole[: whole.index("Timed out task names:")]
     assert extract(in_tasks).fingerprint == extract(before_tasks).fingerprint == extract(whole).fingerprint
-    assert extract("XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed\n").fingerprint == \
-        extract((REAL / "jax-16082.log").read_text()).fingerprint
+    assert (
+        extract("XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed\n").fingerprint
+        == extract((REAL / "jax-16082.log").read_text()).fingerprint
+    )
 
 
-APP = '''Traceback (most recent call last):
+APP = """Traceback (most recent call last):
   File "{root}/ferries/examples/../../tests/trainers/levanter_standin.py", line 40, in <module>
     main()
   File "{root}/canary/workload/train.py", line 12, in main
@@ -83,16 +107,16 @@ APP = '''Traceback (most recent call last):
   File "{root}/train.py", line 3, in step
     raise ValueError("loss exploded")
 ValueError: loss exploded
-'''
+"""
 
 
-PACKAGE = '''Traceback (most recent call last):
+PACKAGE = """Traceback (most recent call last):
   File "{root}/canary/run/runner.py", line 40, in run
     main()
   File "{root}/canary/workload/../workload/train.py", line 12, in main
     raise ValueError("loss exploded")
 ValueError: loss exploded
-'''
+"""
 
 
 def test_the_same_code_gives_the_same_frames_from_any_checkout_or_install():
@@ -124,10 +148,14 @@ def test_folding_is_idempotent_and_a_recorded_signature_folds_to_the_same_identi
 
 def test_a_signature_recorded_by_the_previous_rules_is_folded_from_its_parts():
     # the parts as the previous rules left them, hashed as they hashed them
-    parts = ("timeout", "XlaRuntimeError", "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. "
-             "Timed out task names: <tasks> Additional GRPC error information from remote target x while calling "
-             "/tensorflow.CoordinationService/Barrier:",
-             ["canary/workload/train.py:<module>", "canary/workload/train.py:main"])
+    parts = (
+        "timeout",
+        "XlaRuntimeError",
+        "DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: PjRT_Client_Connect. "
+        "Timed out task names: <tasks> Additional GRPC error information from remote target x while calling "
+        "/tensorflow.CoordinationService/Barrier:",
+        ["canary/workload/train.py:<module>", "canary/workload/train.py:main"],
+    )
     old = Signature(fingerprint(*parts), *parts)
     new = current(old)
     today = extract((LOGS / "deadline-exceeded-init.log").read_text())

@@ -10,27 +10,30 @@ from canary.signature.lines import MAX_LINE, REGION_AFTER, REGION_BEFORE, TAIL_L
 ERROR = "ValueError: The Pallas TPU lowering currently requires that the last two dimensions of your block shape"
 
 
-@pytest.mark.parametrize("line", [
-    "> " + ERROR,                                          # a markdown quote
-    "> > " + ERROR,
-    "# " + ERROR,                                          # a markdown heading
-    "#" + ERROR,
-    "```" + ERROR,                                         # a code fence on the error's line
-    "E   " + ERROR,                                        # pytest's failure lines
-    "FAILED tests/test_gmm.py::test_tpu - " + ERROR,       # pytest's summary
-    "2024-05-02T10:11:12.1234567Z " + ERROR,               # GitHub Actions' timestamps
-    "##[error]" + ERROR,                                   # GitHub Actions' annotations
-    "0: " + ERROR,                                         # srun --label
-    "[rank7]: " + ERROR,                                   # torchrun
-    "[1,0]<stderr>:" + ERROR,                              # mpirun --tag-output
-    "pod/trainer-0-7f9c " + ERROR,                         # kubectl logs --prefix
-    "[pod/trainer-0-7f9c/main] " + ERROR,
-    "(VllmWorker rank=0 pid=225) ERROR 06-17 19:23:59 [multiproc_executor.py:527] " + ERROR,  # vLLM
-    "ERROR 01-26 17:51:44 engine.py:387] " + ERROR,
-    "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] " + ERROR,  # TensorFlow's logger
-    "host-1:843:843 [5] " + ERROR,                         # NCCL's
-    "WARNING:pt-xla-profiler:" + ERROR,                    # Python logging
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "> " + ERROR,  # a markdown quote
+        "> > " + ERROR,
+        "# " + ERROR,  # a markdown heading
+        "#" + ERROR,
+        "```" + ERROR,  # a code fence on the error's line
+        "E   " + ERROR,  # pytest's failure lines
+        "FAILED tests/test_gmm.py::test_tpu - " + ERROR,  # pytest's summary
+        "2024-05-02T10:11:12.1234567Z " + ERROR,  # GitHub Actions' timestamps
+        "##[error]" + ERROR,  # GitHub Actions' annotations
+        "0: " + ERROR,  # srun --label
+        "[rank7]: " + ERROR,  # torchrun
+        "[1,0]<stderr>:" + ERROR,  # mpirun --tag-output
+        "pod/trainer-0-7f9c " + ERROR,  # kubectl logs --prefix
+        "[pod/trainer-0-7f9c/main] " + ERROR,
+        "(VllmWorker rank=0 pid=225) ERROR 06-17 19:23:59 [multiproc_executor.py:527] " + ERROR,  # vLLM
+        "ERROR 01-26 17:51:44 engine.py:387] " + ERROR,
+        "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] " + ERROR,  # TensorFlow's logger
+        "host-1:843:843 [5] " + ERROR,  # NCCL's
+        "WARNING:pt-xla-profiler:" + ERROR,  # Python logging
+    ],
+)
 def test_wrappings_are_taken_off(line):
     assert strip_prefix(line) == ERROR
 
@@ -40,15 +43,17 @@ def test_a_hash_that_is_not_a_heading_stays():
 
 
 def test_ipython_frames_read_as_pythons():
-    lines = clean_lines([
-        "ValueError                                Traceback (most recent call last)",
-        "Cell In[3], line 1",
-        "----> 1 y = f(x)",
-        "File ~/proj/model.py:97, in create(env_name, **kwargs)",
-        "     96 def create(env_name):",
-        "---> 97   return _envs[env_name]()",
-        "ValueError: bad env",
-    ])
+    lines = clean_lines(
+        [
+            "ValueError                                Traceback (most recent call last)",
+            "Cell In[3], line 1",
+            "----> 1 y = f(x)",
+            "File ~/proj/model.py:97, in create(env_name, **kwargs)",
+            "     96 def create(env_name):",
+            "---> 97   return _envs[env_name]()",
+            "ValueError: bad env",
+        ]
+    )
     assert lines[1] == '  File "<ipython-cell>", line 1, in <module>'
     assert lines[3] == '  File "~/proj/model.py", line 97, in create'
     assert lines[5].strip() == "return _envs[env_name]()"
@@ -86,17 +91,19 @@ def test_normalizing_long_path_like_runs_is_linear_and_capped():
 
 
 def test_pytest_framing_and_a_message_wrapped_over_its_lines():
-    text = "\n".join([
-        "    def test_gmm_tpu():",
-        ">       lower(gmm, (512, 128, 32))",
-        "",
-        "tests/test_gmm.py:12: ",
-        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
-        "E   ValueError: The Pallas TPU lowering currently requires that the last two",
-        "E   dimensions of your block shape are divisible by 8 and 128 respectively",
-        "",
-        "jax/_src/pallas/mosaic/lowering.py:611: ValueError",
-    ])
+    text = "\n".join(
+        [
+            "    def test_gmm_tpu():",
+            ">       lower(gmm, (512, 128, 32))",
+            "",
+            "tests/test_gmm.py:12: ",
+            "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _",
+            "E   ValueError: The Pallas TPU lowering currently requires that the last two",
+            "E   dimensions of your block shape are divisible by 8 and 128 respectively",
+            "",
+            "jax/_src/pallas/mosaic/lowering.py:611: ValueError",
+        ]
+    )
     s = extract(text)
     assert (s.exception, s.kind) == ("ValueError", "compile_error")
     assert s.message.endswith("dimensions of your block shape are divisible by 8 and 128 respectively")

@@ -4,16 +4,19 @@ the local GitHub server."""
 
 import dataclasses
 
+from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
+from notify_records import failing
+
 from canary.notify import send
 from canary.notify.markers import fingerprint_marker, group_marker
 from canary.notify.model import Facts
 from canary.signature import extract
-from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
-from notify_records import failing
 
 FACTS = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
-SYSTEM = ("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL "
-          "operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error\n")
+SYSTEM = (
+    "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:305: NCCL "
+    "operation ncclCommInitRank(&comm, nranks, id, rank) failed: unhandled system error\n"
+)
 CUDA = SYSTEM.replace("unhandled system error", "unhandled cuda error").replace(":305:", ":275:")
 
 

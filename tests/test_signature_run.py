@@ -8,21 +8,40 @@ from canary.errors import ConfigError
 from canary.record import Attempt, RunRecord
 from canary.signature import extract, for_attempt, gate_signature, of_record
 
-FAILED_GATES = [{"name": "max_final_loss", "value": 6.46, "threshold": 4.0, "status": "FAIL"},
-                {"name": "min_steps", "value": 238, "threshold": 200, "status": "PASS"}]
+FAILED_GATES = [
+    {"name": "max_final_loss", "value": 6.46, "threshold": 4.0, "status": "FAIL"},
+    {"name": "min_steps", "value": 238, "threshold": 200, "status": "PASS"},
+]
 
 
 def record(attempts, verdict="fail", gates=(), signature="last"):
-    r = RunRecord("20260829T060000Z-tpu-ab12", "tpu", "moe-canary", 1, verdict, None, None, list(gates), "/runs/x",
-                  attempts=attempts)
+    r = RunRecord(
+        "20260829T060000Z-tpu-ab12",
+        "tpu",
+        "moe-canary",
+        1,
+        verdict,
+        None,
+        None,
+        list(gates),
+        "/runs/x",
+        attempts=attempts,
+    )
     if signature == "last" and verdict == "fail":
         r.signature = attempts[-1].signature
     return r
 
 
 def attempt(n, outcome, log="", gates=(), detail=""):
-    return Attempt(n, outcome, None, 1.0, "train.log", detail=detail,
-                   signature=for_attempt(log, outcome, detail=detail, gates=list(gates), ferry="moe-canary"))
+    return Attempt(
+        n,
+        outcome,
+        None,
+        1.0,
+        "train.log",
+        detail=detail,
+        signature=for_attempt(log, outcome, detail=detail, gates=list(gates), ferry="moe-canary"),
+    )
 
 
 def test_a_gate_regression_and_a_run_that_never_started_have_their_recorded_signature():
@@ -58,8 +77,11 @@ def test_signature_command_reads_the_record(cli, tmp_path):
     r = cli("signature", str(tmp_path / "gated"), "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    assert (d["kind"], d["fingerprint"], d["source"]) == ("gate_regression", gate_signature(FAILED_GATES, ferry="moe-canary").fingerprint,
-                                                          "result.json")
+    assert (d["kind"], d["fingerprint"], d["source"]) == (
+        "gate_regression",
+        gate_signature(FAILED_GATES, ferry="moe-canary").fingerprint,
+        "result.json",
+    )
     assert d["group"]
     r = cli("signature", str(tmp_path / "never" / "attempt-1"))
     assert r.returncode == 0 and "infrastructure" in r.stdout and "never started" in r.stdout

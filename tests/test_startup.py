@@ -4,7 +4,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT
 
 PROBE = (
@@ -17,7 +16,12 @@ NO_JAX = [["--help"], ["list"], ["list", "--json"], ["gate", "--help"], ["run", 
 
 @pytest.mark.parametrize("args", NO_JAX, ids=" ".join)
 def test_command_does_not_import_jax(args):
-    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=ROOT, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert "JAX=False" in proc.stderr

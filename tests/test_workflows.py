@@ -25,13 +25,20 @@ def _actionlint() -> str:
 
 def _shellcheck() -> str:
     exe = shutil.which("shellcheck")
-    assert exe, "shellcheck is missing, so actionlint would skip every script check: apt-get install shellcheck (.ci/run does)"
+    assert exe, (
+        "shellcheck is missing, so actionlint would skip every script check: apt-get install shellcheck (.ci/run does)"
+    )
     return exe
 
 
 def _lint(*paths: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([_actionlint(), "-no-color", "-shellcheck", _shellcheck(), *map(str, paths)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [_actionlint(), "-no-color", "-shellcheck", _shellcheck(), *map(str, paths)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _load(name: str) -> dict:
@@ -61,8 +68,7 @@ def test_every_workflow_passes_actionlint_with_shellcheck():
 def test_actionlint_really_runs_shellcheck_on_scripts(tmp_path):
     bad = tmp_path / ".github" / "workflows" / "bad.yml"
     bad.parent.mkdir(parents=True)
-    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
-                   "      - run: echo $UNQUOTED_VALUE\n")
+    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo $UNQUOTED_VALUE\n")
     r = _lint(bad)
     assert r.returncode != 0 and "SC2086" in r.stdout, r.stdout + r.stderr
 
@@ -136,7 +142,9 @@ def test_the_lane_job_installs_the_lanes_extra_checks_out_history_and_runs_docto
     assert ids.index("doctor") < ids.index("canary")
     doctor = steps[ids.index("doctor")]
     run = " ".join(doctor["run"].replace("\\\n", " ").split())
-    assert 'canary doctor "$LANE" --ferry "${FERRY:-moe-canary}" --notify github --history "$CANARY_HISTORY" --json' in run
+    assert (
+        'canary doctor "$LANE" --ferry "${FERRY:-moe-canary}" --notify github --history "$CANARY_HISTORY" --json' in run
+    )
     assert "if" not in steps[ids.index("canary")]  # a failing doctor stops the job before training
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert "doctor.json" in upload["with"]["path"]

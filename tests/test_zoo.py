@@ -13,15 +13,22 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, run_cli
 
 pytestmark = pytest.mark.slow
 
 
 def zoo_run(tmp_path, bug, *args, env=None):
-    r = run_cli("run", "cpu", "--json", "--no-history", "--out", str(tmp_path / "runs"), *args,
-                env={"CANARY_ZOO": bug, **(env or {})})
+    r = run_cli(
+        "run",
+        "cpu",
+        "--json",
+        "--no-history",
+        "--out",
+        str(tmp_path / "runs"),
+        *args,
+        env={"CANARY_ZOO": bug, **(env or {})},
+    )
     assert r.returncode in (0, 1), r.stdout + r.stderr
     return r.returncode, json.loads(r.stdout)
 
@@ -50,7 +57,9 @@ def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
     assert rc == 1 and curve["status"] == "FAIL", curve
     assert out["signature"]["kind"] == "gate_regression" and "loss_curve" in out["signature"]["message"]
     # the loose gates alone would have passed it
-    assert all(g["status"] == "PASS" for g in out["gates"] if g["name"] in ("min_steps", "max_final_loss", "finite_loss"))
+    assert all(
+        g["status"] == "PASS" for g in out["gates"] if g["name"] in ("min_steps", "max_final_loss", "finite_loss")
+    )
 
 
 BUSY = "the machine was busy"
@@ -73,9 +82,22 @@ def this_machines_gates(tmp_path):
     gates = tmp_path / "gates"
     shutil.copytree(ROOT / "gates", gates)
     committed = json.loads((gates / "moe-canary.cpu.golden.json").read_text())
-    r = until_judged(lambda: run_cli("golden", "record", "cpu", "--perf-only", "--runs", "3", "--gates",
-                                     str(gates / "moe-canary.toml"), "--out", str(tmp_path / "recording"), "--json"),
-                     busy=lambda r: BUSY in r.stdout + r.stderr)
+    r = until_judged(
+        lambda: run_cli(
+            "golden",
+            "record",
+            "cpu",
+            "--perf-only",
+            "--runs",
+            "3",
+            "--gates",
+            str(gates / "moe-canary.toml"),
+            "--out",
+            str(tmp_path / "recording"),
+            "--json",
+        ),
+        busy=lambda r: BUSY in r.stdout + r.stderr,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     measured = json.loads((gates / "moe-canary.cpu.golden.json").read_text())
     assert measured["loss_windows"] == committed["loss_windows"] and measured["host"]["cpus"] == os.cpu_count()
@@ -85,8 +107,10 @@ def this_machines_gates(tmp_path):
 
 def test_a_30_percent_slower_step_fails_throughput(tmp_path):
     gates = this_machines_gates(tmp_path)
-    rc, out = until_judged(lambda: zoo_run(tmp_path, "slow:0.3", "--gates", str(gates)),
-                           busy=lambda r: BUSY in gate(r[1], "throughput")["detail"])
+    rc, out = until_judged(
+        lambda: zoo_run(tmp_path, "slow:0.3", "--gates", str(gates)),
+        busy=lambda r: BUSY in gate(r[1], "throughput")["detail"],
+    )
     throughput = gate(out, "throughput")
     assert rc == 1 and throughput["status"] == "FAIL", throughput
     assert gate(out, "loss_curve")["status"] == "PASS"  # the numbers are the same, only slower
@@ -139,8 +163,20 @@ def test_a_corrupted_cache_entry_is_a_cache_inconsistency_never_a_silent_pass(tm
 
 
 def test_clean_cold_and_warm_runs_agree_bit_for_bit(tmp_path):
-    r = run_cli("run", "cpu", "--json", "--no-history", "--steps", "8", "--cache", "both",
-                "--cache-dir", str(tmp_path / "cache"), "--out", str(tmp_path / "runs"))
+    r = run_cli(
+        "run",
+        "cpu",
+        "--json",
+        "--no-history",
+        "--steps",
+        "8",
+        "--cache",
+        "both",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--out",
+        str(tmp_path / "runs"),
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
     g = gate(out, "cache_consistency")
@@ -153,8 +189,15 @@ def test_clean_cold_and_warm_runs_agree_bit_for_bit(tmp_path):
 def test_an_equivalent_variant_raises_no_alarm(tmp_path):
     """The batch split over 4 forced host devices computes the same function: it passes the
     default gates, judged on its curve (its speed is another program's: the perf gates skip)."""
-    r = run_cli("run", "cpu", "--json", "--no-history", "--out", str(tmp_path / "runs"),
-                env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"})
+    r = run_cli(
+        "run",
+        "cpu",
+        "--json",
+        "--no-history",
+        "--out",
+        str(tmp_path / "runs"),
+        env={"XLA_FLAGS": "--xla_force_host_platform_device_count=4"},
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
     assert out["summary"]["devices"] == 4

@@ -18,10 +18,19 @@ from canary.render import console
 @ferry_option(metavar="NAME|PATH", help="The run's ferry: the history and git checks read its series (lane, ferry).")
 @history_option()
 @click.option("--cache-dir", default=None, metavar="URL", help="The run's compilation cache [default: the lane's].")
-@click.option("--ray-address", default=None, metavar="URL",
-              help="A ray lane's job server [default: RAY_ADDRESS, else the lane's].")
-@click.option("--notify", "notify", type=click.Choice(["github"]), default=None,
-              help="The run notifies GitHub: check the token and the repository.")
+@click.option(
+    "--ray-address",
+    default=None,
+    metavar="URL",
+    help="A ray lane's job server [default: RAY_ADDRESS, else the lane's].",
+)
+@click.option(
+    "--notify",
+    "notify",
+    type=click.Choice(["github"]),
+    default=None,
+    help="The run notifies GitHub: check the token and the repository.",
+)
 @click.option("--repo", default=None, help="OWNER/NAME to notify [default: $GITHUB_REPOSITORY].")
 @json_option
 @handle_errors
@@ -34,8 +43,17 @@ def doctor(lane, ferry, history, cache_dir, ray_address, notify, repo, as_json):
 
     Exit status: 0 every check passed, 1 a check failed, 2 bad input.
     """
-    report = diagnose(DoctorOptions(lane=lane, ferry=ferry, cache_dir=cache_dir, history=history,
-                                    ray_address=ray_address, notify=notify, repo=repo))
+    report = diagnose(
+        DoctorOptions(
+            lane=lane,
+            ferry=ferry,
+            cache_dir=cache_dir,
+            history=history,
+            ray_address=ray_address,
+            notify=notify,
+            repo=repo,
+        )
+    )
     if as_json:
         emit_json(report.to_dict())
     else:

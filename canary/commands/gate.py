@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from canary.judge.results import verdict as verdict_of
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._options import gates_option, lane_option
+from canary.judge.results import verdict as verdict_of
 from canary.record import jsonable
 from canary.render import console, fmt, gates_table, verdict_line
 from canary.run.gate import judge_path
@@ -18,8 +18,10 @@ from canary.run.gate import judge_path
 
 @click.command()
 @click.argument("path", type=click.Path(path_type=Path))
-@lane_option("Whose gates apply [default: the run's own lane, from its result.json "
-             "or the config line of a tracker file canary wrote].")
+@lane_option(
+    "Whose gates apply [default: the run's own lane, from its result.json "
+    "or the config line of a tracker file canary wrote]."
+)
 @gates_option("the run's ferry, else moe-canary")
 @json_option
 @handle_errors
@@ -42,16 +44,30 @@ def gate(path, lane, gates, as_json):
         click.echo(f"canary: warning: {w}", err=True)
     verdict = verdict_of(results)
     if as_json:
-        emit_json(jsonable({
-            "path": str(path), "lane": judged.lane, "verdict": verdict, "gates_file": str(judged.gates_path),
-            "notes": judged.notes, "steps_completed": metrics.steps_completed, "final_loss": metrics.final_loss,
-            "gates": [r.to_dict() for r in results],
-        }))
+        emit_json(
+            jsonable(
+                {
+                    "path": str(path),
+                    "lane": judged.lane,
+                    "verdict": verdict,
+                    "gates_file": str(judged.gates_path),
+                    "notes": judged.notes,
+                    "steps_completed": metrics.steps_completed,
+                    "final_loss": metrics.final_loss,
+                    "gates": [r.to_dict() for r in results],
+                }
+            )
+        )
     else:
         c = console()
         for note in judged.notes:
             c.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
-        c.print(gates_table([r.to_dict() for r in results], width=c.width,
-                            title=f"gates for lane {judged.lane} from {judged.gates_path}: {metrics.source}"))
+        c.print(
+            gates_table(
+                [r.to_dict() for r in results],
+                width=c.width,
+                title=f"gates for lane {judged.lane} from {judged.gates_path}: {metrics.source}",
+            )
+        )
         c.print(verdict_line(verdict, f"steps {fmt(metrics.steps_completed)}  final loss {fmt(metrics.final_loss)}"))
     sys.exit(0 if verdict == "pass" else 1)

@@ -28,25 +28,56 @@ def golden() -> None:
 
 @golden.command()
 @click.argument("lane")
-@click.option("--runs", type=click.IntRange(min=1), default=3, show_default=True,
-              help="Runs of the lane as configured (on cpu the equivalent variants run once each besides).")
-@click.option("--nudged", type=click.IntRange(min=0), default=8, show_default=True,
-              help="On cpu lanes: runs from weights nudged one float32 step each, which measure how far "
-                   "rounding alone (another CPU, another library build) moves the loss curve.")
-@click.option("--window", type=click.IntRange(min=1), default=None,
-              help="Steps per loss window [default: 20 on cpu lanes, 1 (per step) elsewhere].")
+@click.option(
+    "--runs",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Runs of the lane as configured (on cpu the equivalent variants run once each besides).",
+)
+@click.option(
+    "--nudged",
+    type=click.IntRange(min=0),
+    default=8,
+    show_default=True,
+    help="On cpu lanes: runs from weights nudged one float32 step each, which measure how far "
+    "rounding alone (another CPU, another library build) moves the loss curve.",
+)
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Steps per loss window [default: 20 on cpu lanes, 1 (per step) elsewhere].",
+)
 @ferry_option()
 @gates_option()
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write it [default: the golden the lane's gates name, else gates/<ferry>.<lane>.golden.json].")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
-              help="Where the recording's run directories are created.")
-@click.option("--from", "source", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-              help="Derive the golden from a former recording's runs (its golden-LANE-... directory) instead of training.")
-@click.option("--perf-only", is_flag=True,
-              help="Re-measure only the stored golden's performance figures (throughput, compile seconds, "
-                   "peak memory) and machine on this machine, from the lane's own runs; the curve stays. "
-                   "For a new kind of runner: a throughput floor fails only on the kind of machine it was measured on.")
+@click.option(
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Where to write it [default: the golden the lane's gates name, else gates/<ferry>.<lane>.golden.json].",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="Where the recording's run directories are created.",
+)
+@click.option(
+    "--from",
+    "source",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Derive the golden from a former recording's runs (its golden-LANE-... directory) instead of training.",
+)
+@click.option(
+    "--perf-only",
+    is_flag=True,
+    help="Re-measure only the stored golden's performance figures (throughput, compile seconds, "
+    "peak memory) and machine on this machine, from the lane's own runs; the curve stays. "
+    "For a new kind of runner: a throughput floor fails only on the kind of machine it was measured on.",
+)
 @json_option
 @handle_errors
 def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_only, as_json):
@@ -61,24 +92,37 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
     from canary.golden.recording import record as do_record
 
     err = console(stderr=True)
-    rec = do_record(lane, ferry=ferry, gates=gates, runs=runs, window=window, out=out, output=output,
-                    say=lambda s: err.print(f"[dim]{s}[/]", highlight=False), source=source,
-                    perf_only=perf_only, nudged=nudged)
+    rec = do_record(
+        lane,
+        ferry=ferry,
+        gates=gates,
+        runs=runs,
+        window=window,
+        out=out,
+        output=output,
+        say=lambda s: err.print(f"[dim]{s}[/]", highlight=False),
+        source=source,
+        perf_only=perf_only,
+        nudged=nudged,
+    )
     g = rec.golden
     if as_json:
         emit_json({"path": str(rec.path), "runs": rec.runs, "golden": g.to_dict()})
         return
     c = console()
-    t = Table(title=f"golden of {g.ferry} v{g.ferry_version} on {g.lane}: {len(g.windows)} windows of {g.window} steps",
-              title_justify="left")
+    t = Table(
+        title=f"golden of {g.ferry} v{g.ferry_version} on {g.lane}: {len(g.windows)} windows of {g.window} steps",
+        title_justify="left",
+    )
     for col in ("gate", "tolerance", "observed", "floor"):
         t.add_column(col, justify="left" if col == "gate" else "right")
     from canary.judge.golden_gates import curve_band
 
     for name, tol in g.tolerance.items():
         shown = f"{curve_band(g)} by window" if name == "loss_curve" else f"{tol.rtol * 100:.2f}%"
-        t.add_row(name, shown + (" (cap)" if tol.capped else ""),
-                  f"{tol.observed * 100:.3f}%", f"{tol.floor * 100:.1f}%")
+        t.add_row(
+            name, shown + (" (cap)" if tol.capped else ""), f"{tol.observed * 100:.3f}%", f"{tol.floor * 100:.1f}%"
+        )
     c.print(t)
     c.print(f"runs: {', '.join(r['variant'] for r in rec.runs)}", highlight=False)
     c.print(f"wrote {rec.path}; review it with `canary golden diff {g.lane}` and commit it", highlight=False)
@@ -118,27 +162,52 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
 
         verdict = verdict_of(judge_path(result.run_dir, lane, gates).results)
     if as_json:
-        emit_json({"compares": "goldens", "old": result.old_label, "new": result.new_label,
-                   "rows": [r.to_dict() for r in result.rows], "outside": len(outside), "unchanged": result.unchanged,
-                   **({"run_verdict": verdict} if verdict else {})})
+        emit_json(
+            {
+                "compares": "goldens",
+                "old": result.old_label,
+                "new": result.new_label,
+                "rows": [r.to_dict() for r in result.rows],
+                "outside": len(outside),
+                "unchanged": result.unchanged,
+                **({"run_verdict": verdict} if verdict else {}),
+            }
+        )
         sys.exit(1 if outside else 0)
     c = console()
     if result.unchanged and not show_all:
-        c.print(f"{escape(result.new_label)} is unchanged from {escape(result.old_label)}: every window, the final "
-                "loss, the tolerances and the perf figures are the same", highlight=False)
+        c.print(
+            f"{escape(result.new_label)} is unchanged from {escape(result.old_label)}: every window, the final "
+            "loss, the tolerances and the perf figures are the same",
+            highlight=False,
+        )
         sys.exit(0)
-    t = Table(title=f"comparing goldens: {escape(result.old_label)}  ->  {escape(result.new_label)}",
-              title_justify="left")
+    t = Table(
+        title=f"comparing goldens: {escape(result.old_label)}  ->  {escape(result.new_label)}", title_justify="left"
+    )
     for col in ("what", "old", "new", "change", "tolerance", "status"):
         t.add_column(col, justify="left" if col in ("what", "status") else "right")
     style = {"same": "dim", "within": "green", "outside": "bold red", "added": "yellow", "removed": "yellow"}
     for r in rows:
-        t.add_row(r.what, fmt(r.old), fmt(r.new), "" if r.change is None else f"{r.change * 100:+.3f}%",
-                  "" if r.rtol is None else f"±{r.rtol * 100:.2f}%", f"[{style[r.status]}]{r.status}[/]")
+        t.add_row(
+            r.what,
+            fmt(r.old),
+            fmt(r.new),
+            "" if r.change is None else f"{r.change * 100:+.3f}%",
+            "" if r.rtol is None else f"±{r.rtol * 100:.2f}%",
+            f"[{style[r.status]}]{r.status}[/]",
+        )
     c.print(t)
-    c.print(f"the goldens differ: {len(outside)} figure(s) outside the stored tolerances" if outside else
-            "the goldens agree: every change is within the stored tolerances", highlight=False)
+    c.print(
+        f"the goldens differ: {len(outside)} figure(s) outside the stored tolerances"
+        if outside
+        else "the goldens agree: every change is within the stored tolerances",
+        highlight=False,
+    )
     if verdict:
-        c.print(f"this compares goldens; the run's own verdict (canary gate {escape(str(result.run_dir))}): "
-                f"{verdict.upper()}", highlight=False)
+        c.print(
+            f"this compares goldens; the run's own verdict (canary gate {escape(str(result.run_dir))}): "
+            f"{verdict.upper()}",
+            highlight=False,
+        )
     sys.exit(1 if outside else 0)

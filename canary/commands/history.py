@@ -31,29 +31,54 @@ def render_changes(location: str, steps: list, c) -> None:
     if not steps:
         c.print(f"no steps found in the passing runs of {escape(location)}")
         return
-    t = narrow_table(f"Steps in the passing runs of {escape(location)}",
-                     ("started (UTC)", "lane", "ferry", "metric", "run", "commit", "before", "after", "change", "p",
-                      "versions"), numeric=("before", "after", "change", "p"))
+    t = narrow_table(
+        f"Steps in the passing runs of {escape(location)}",
+        ("started (UTC)", "lane", "ferry", "metric", "run", "commit", "before", "after", "change", "p", "versions"),
+        numeric=("before", "after", "change", "p"),
+    )
     for s in steps:
         colour = "red" if s.worse else "green"
-        t.add_row((s.started_at or "")[:16].replace("T", " "), s.lane, s.ferry, s.metric, s.run_id,
-                  (s.commit or "")[:8], fmt(s.before), fmt(s.after), f"[{colour}]{s.change:+.1%}[/]", f"{s.pvalue:.3f}",
-                  escape(", ".join(f"{v.name} {v.before or '—'} → {v.after or '—'}" for v in s.versions)) or "—")
+        t.add_row(
+            (s.started_at or "")[:16].replace("T", " "),
+            s.lane,
+            s.ferry,
+            s.metric,
+            s.run_id,
+            (s.commit or "")[:8],
+            fmt(s.before),
+            fmt(s.after),
+            f"[{colour}]{s.change:+.1%}[/]",
+            f"{s.pvalue:.3f}",
+            escape(", ".join(f"{v.name} {v.before or '—'} → {v.after or '—'}" for v in s.versions)) or "—",
+        )
     c.print(t)
-    c.print("[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
-            "the change, its before and after the medians of the segments either side[/]")
+    c.print(
+        "[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
+        "the change, its before and after the medians of the segments either side[/]"
+    )
 
 
 @click.group(invoke_without_command=True)
 @lane_option("Only this lane's runs.")
 @ferry_option(None, help="Only this ferry's runs (the series is lane and ferry).", metavar="NAME")
-@click.option("--changes", "show_changes", is_flag=True,
-              help="List the steps (change points) in throughput, compile time, peak memory and final loss "
-                   "over each lane's passing runs, instead of the runs.")
-@click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
+@click.option(
+    "--changes",
+    "show_changes",
+    is_flag=True,
+    help="List the steps (change points) in throughput, compile time, peak memory and final loss "
+    "over each lane's passing runs, instead of the runs.",
+)
+@click.option(
+    "--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time)."
+)
 @history_option()
-@click.option("--last", type=click.IntRange(min=1), default=30, show_default=True,
-              help="Show this many most recent runs (the JSON has all that match).")
+@click.option(
+    "--last",
+    type=click.IntRange(min=1),
+    default=30,
+    show_default=True,
+    help="Show this many most recent runs (the JSON has all that match).",
+)
 @json_option
 @click.pass_context
 @handle_errors
@@ -91,34 +116,66 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     if as_json:
         from canary.history.programs import program_note
 
-        emit_json({
-            "location": report["location"],
-            "series": report["series"],
-            "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-            "records": [{**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)}
-                        for r in records],
-            "programs": {r.run_id: program_note(r, records) for r in records},
-        })
+        emit_json(
+            {
+                "location": report["location"],
+                "series": report["series"],
+                "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
+                "records": [
+                    {**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)} for r in records
+                ],
+                "programs": {r.run_id: program_note(r, records) for r in records},
+            }
+        )
         return
     c = console()
     if not c.is_terminal:
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
-        c.print(f"no runs recorded in {escape(report['location'])}" + (f" for lane {escape(lane)}" if lane else "")
-                + (f" of ferry {escape(ferry)}" if ferry else "") + (f" since {escape(since)}" if since else ""))
+        c.print(
+            f"no runs recorded in {escape(report['location'])}"
+            + (f" for lane {escape(lane)}" if lane else "")
+            + (f" of ferry {escape(ferry)}" if ferry else "")
+            + (f" since {escape(since)}" if since else "")
+        )
         return
-    t = narrow_table(f"Runs in {escape(report['location'])}",
-                     ("started (UTC)", "lane", "ferry", "verdict", "classification", "kind", "fingerprint", "steps",
-                      "loss", "cache", "tries", "program", "commit"), numeric=("steps", "loss", "tries"))
+    t = narrow_table(
+        f"Runs in {escape(report['location'])}",
+        (
+            "started (UTC)",
+            "lane",
+            "ferry",
+            "verdict",
+            "classification",
+            "kind",
+            "fingerprint",
+            "steps",
+            "loss",
+            "cache",
+            "tries",
+            "program",
+            "commit",
+        ),
+        numeric=("steps", "loss", "tries"),
+    )
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if series.is_short(r) else "")
         t.add_row(
-            (r.started_at or "")[:16].replace("T", " "), r.lane, f"{r.ferry} v{r.ferry_version}", verdict,
-            said(r.classification, r.attempts) or "—", sig.kind if sig else "", queries.fingerprint_of(r) or "", steps,
+            (r.started_at or "")[:16].replace("T", " "),
+            r.lane,
+            f"{r.ferry} v{r.ferry_version}",
+            verdict,
+            said(r.classification, r.attempts) or "—",
+            sig.kind if sig else "",
+            queries.fingerprint_of(r) or "",
+            steps,
             fmt(r.final_loss),
-            cache_brief(r.run_cache()), str(len(r.attempts)), program_cell(r, records), (r.commit or "")[:8],
+            cache_brief(r.run_cache()),
+            str(len(r.attempts)),
+            program_cell(r, records),
+            (r.commit or "")[:8],
         )
     c.print(t)
     width = max(len(s["series"]) for s in report["series"])
@@ -126,15 +183,19 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
         streak = s["streak"]
         tail = f"flakiness {s['flakiness']:.2f}"
         if streak["runs"]:
-            tail += (f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                     f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
-                     f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}")
+            tail += (
+                f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
+                f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+                f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}"
+            )
         if s["short_runs"]:
             tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
         c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
-    c.print("[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
-            "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new "
-            "since the series' last pass[/]")
+    c.print(
+        "[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
+        "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new "
+        "since the series' last pass[/]"
+    )
 
 
 @history.command("import")
@@ -155,5 +216,7 @@ def import_(ctx, run_dir, history, as_json):
     if as_json:
         emit_json({"run_id": record.run_id, "lane": record.lane, "location": location, "status": "stored"})
     else:
-        console().print(f"stored run {escape(record.run_id)} ({escape(record.lane)}, {record.verdict}) in "
-                        f"{escape(location)}", highlight=False)
+        console().print(
+            f"stored run {escape(record.run_id)} ({escape(record.lane)}, {record.verdict}) in {escape(location)}",
+            highlight=False,
+        )

@@ -24,15 +24,27 @@ def inventory() -> dict:
                 gate_lanes = {k: v.model_dump() for k, v in gates.lanes.items()}
             except ConfigError:
                 gate_lanes = {}
-            ferries.append({
-                "name": ferry.name, "version": ferry.version, "kind": ferry.kind, "path": str(f),
-                "description": ferry.description,
-                **({"command": ferry.command.model_dump()} if ferry.kind == "command" else
-                   {"model": {"vocab_size": ferry.model.vocab_size},
-                    "trainer": {"compute_dtype": ferry.trainer.compute_dtype}}),
-                "lanes": {k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
-                          for k, v in ferry.lanes.items()},
-            })
+            ferries.append(
+                {
+                    "name": ferry.name,
+                    "version": ferry.version,
+                    "kind": ferry.kind,
+                    "path": str(f),
+                    "description": ferry.description,
+                    **(
+                        {"command": ferry.command.model_dump()}
+                        if ferry.kind == "command"
+                        else {
+                            "model": {"vocab_size": ferry.model.vocab_size},
+                            "trainer": {"compute_dtype": ferry.trainer.compute_dtype},
+                        }
+                    ),
+                    "lanes": {
+                        k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
+                        for k, v in ferry.lanes.items()
+                    },
+                }
+            )
     return {"lanes_file": str(lanes_path), "lanes": {k: v.model_dump() for k, v in lanes.items()}, "ferries": ferries}
 
 
@@ -48,7 +60,9 @@ def launcher_cell(launcher: dict) -> str:
 
 
 def command_ferry_table(f: dict) -> Table:
-    t = narrow_table(f"Ferry {f['name']} v{f['version']}, command ({f['path']})", ("lane", "steps", "min steps", "max loss"))
+    t = narrow_table(
+        f"Ferry {f['name']} v{f['version']}, command ({f['path']})", ("lane", "steps", "min steps", "max loss")
+    )
     t.caption, t.caption_justify = " ".join(f["command"]["argv"]), "left"
     t.min_width = len(t.caption)  # the command on as few lines as the terminal allows
     for name, lane in f["lanes"].items():
@@ -67,30 +81,50 @@ def list_(as_json):
         emit_json(inv)
         return
     c = console()
-    t = narrow_table(f"Lanes ({inv['lanes_file']})",
-                     ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"))
+    t = narrow_table(
+        f"Lanes ({inv['lanes_file']})",
+        ("lane", "accelerator", "devices", "launcher", "attempts", "timeout", "cache", "W&B"),
+    )
     for name, lane in inv["lanes"].items():
-        t.add_row(name, lane["accelerator"], f"{lane['devices']}" + (f" x {lane['hosts']} hosts" if lane["hosts"] > 1 else ""),
-                  launcher_cell(lane["launcher"]), str(lane["attempts"]), f"{lane['timeout_s']:g}s",
-                  lane["cache_dir"] or "local default",
-                  lane["wandb"])
+        t.add_row(
+            name,
+            lane["accelerator"],
+            f"{lane['devices']}" + (f" x {lane['hosts']} hosts" if lane["hosts"] > 1 else ""),
+            launcher_cell(lane["launcher"]),
+            str(lane["attempts"]),
+            f"{lane['timeout_s']:g}s",
+            lane["cache_dir"] or "local default",
+            lane["wandb"],
+        )
     c.print(t)
     for f in inv["ferries"]:
         if f["kind"] == "command":
             c.print(command_ferry_table(f))
             continue
-        t = narrow_table(f"Ferry {f['name']} v{f['version']} ({f['path']})",
-                         ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss",
-                          "golden"))
+        t = narrow_table(
+            f"Ferry {f['name']} v{f['version']} ({f['path']})",
+            ("lane", "batch", "seq", "steps", "vocab", "dtype", "ragged_dot", "min steps", "max loss", "golden"),
+        )
         inherited = False
         for name, lane in f["lanes"].items():
             g = lane["gates"] or {}
-            vocab, dtype = (own_or_inherited(lane[k], f[part][k]) for part, k in
-                            (("model", "vocab_size"), ("trainer", "compute_dtype")))
+            vocab, dtype = (
+                own_or_inherited(lane[k], f[part][k])
+                for part, k in (("model", "vocab_size"), ("trainer", "compute_dtype"))
+            )
             inherited = inherited or vocab.endswith("*") or dtype.endswith("*")
-            t.add_row(name, str(lane["batch_size"]), str(lane["seq_len"]), str(lane["steps"]), vocab, dtype,
-                      lane["ragged_dot"], str(g.get("min_steps", "—")), str(g.get("max_final_loss", "—")),
-                      g.get("golden") or "—")
+            t.add_row(
+                name,
+                str(lane["batch_size"]),
+                str(lane["seq_len"]),
+                str(lane["steps"]),
+                vocab,
+                dtype,
+                lane["ragged_dot"],
+                str(g.get("min_steps", "—")),
+                str(g.get("max_final_loss", "—")),
+                g.get("golden") or "—",
+            )
         if inherited:
             t.caption = "* inherited: the ferry's own \\[model] vocab_size or \\[trainer] compute_dtype"
             t.caption_justify = "left"

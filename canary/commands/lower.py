@@ -14,8 +14,13 @@ from canary.render import console, lowering_report
 
 @click.command()
 @lane_option("Lower this lane's settings [default: each platform's own lane].")
-@click.option("--platform", "platforms", multiple=True, type=click.Choice(["cpu", "tpu", "cuda"]),
-              help="Target platform; repeat for several [default: the lane's, or every accelerator lane's].")
+@click.option(
+    "--platform",
+    "platforms",
+    multiple=True,
+    type=click.Choice(["cpu", "tpu", "cuda"]),
+    help="Target platform; repeat for several [default: the lane's, or every accelerator lane's].",
+)
 @kernel_options
 @ferry_option()
 @history_option()
@@ -39,8 +44,9 @@ def lower(lane, platforms, tiling, ragged_dot, ferry, history, no_history, as_js
     """
     from canary.run.lowering import LowerOptions, against_history, lower_lanes
 
-    report = lower_lanes(LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling,
-                                      ragged_dot=ragged_dot, ferry=ferry))
+    report = lower_lanes(
+        LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling, ragged_dot=ragged_dot, ferry=ferry)
+    )
     if not no_history:
         report = against_history(report, ferry, history)
     if as_json:

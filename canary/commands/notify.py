@@ -14,17 +14,25 @@ from canary.render import notify_result
 
 @click.command()
 @click.argument("run")
-@click.option("--runs", "runs_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"),
-              show_default=True, help="Where to look up RUN when it is a run id.")
-@click.option("--notify", "backend", type=click.Choice(["github"]), default="github", show_default=True,
-              help="Where to say it.")
+@click.option(
+    "--runs",
+    "runs_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="Where to look up RUN when it is a run id.",
+)
+@click.option(
+    "--notify", "backend", type=click.Choice(["github"]), default="github", show_default=True, help="Where to say it."
+)
 @history_option()
 @click.option("--no-history", is_flag=True, help="Read no history: the message leaves streak and window unknown.")
 @notify_options
 @json_option
 @handle_errors
-def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, bisect_budget, no_bisect,
-           as_json):
+def notify(
+    run, runs_dir, backend, history, no_history, repo, close_on_recovery, dry_run, bisect_budget, no_bisect, as_json
+):
     """Tell GitHub about RUN (a run directory, its result.json, or a run id in --runs or the
     history): open an issue for a
     new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
@@ -57,8 +65,14 @@ def notify(run, runs_dir, backend, history, no_history, repo, close_on_recovery,
     record = load_record(run, runs_dir, store, why_not)
     require_repo(repo)
     require_token(dry_run)
-    opts = NotifyOptions(repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
-                         no_bisect=no_bisect, bisect_budget=bisect_budget)
+    opts = NotifyOptions(
+        repo=repo,
+        backend=backend,
+        close_on_recovery=close_on_recovery,
+        dry_run=dry_run,
+        no_bisect=no_bisect,
+        bisect_budget=bisect_budget,
+    )
     result = tell(record, opts, store, why_not, log=lambda msg: click.echo(f"canary: {msg}", err=True))
     if as_json:
         emit_json(result.to_dict())

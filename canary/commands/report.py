@@ -15,10 +15,17 @@ from canary.render import console
 @click.command()
 @lane_option("Only this lane's runs [default: every lane].")
 @ferry_option(None, help="Only this ferry's runs [default: every ferry].", metavar="NAME")
-@click.option("--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time).")
+@click.option(
+    "--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time)."
+)
 @history_option()
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=Path("report.html"), show_default=True,
-              help="Where the page is written.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("report.html"),
+    show_default=True,
+    help="Where the page is written.",
+)
 @json_option
 @handle_errors
 def report(lane, ferry, since, history, out, as_json):
@@ -39,6 +46,9 @@ def report(lane, ferry, since, history, out, as_json):
         emit_json(written.to_dict())
         return
     n = len(written.series)
-    console().print(f"wrote {escape(written.path)}: {written.runs} runs in {n} series "
-                    f"({escape(', '.join(written.series)) or 'none'}) from {escape(written.location)}", highlight=False,
-                    soft_wrap=True)
+    console().print(
+        f"wrote {escape(written.path)}: {written.runs} runs in {n} series "
+        f"({escape(', '.join(written.series)) or 'none'}) from {escape(written.location)}",
+        highlight=False,
+        soft_wrap=True,
+    )

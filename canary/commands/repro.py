@@ -15,16 +15,33 @@ from canary.render import cache_line, console, gates_table, lowering_report, ver
 
 @click.command()
 @click.argument("lane")
-@click.option("--cold/--warm", default=True, show_default=True,
-              help="Bypass the compilation cache (the point of a repro), or use it to compare.")
-@click.option("--both", is_flag=True,
-              help="Train cold, then warm, and compare the losses bit for bit and the cache hits "
-                   "(a difference fails as cache_inconsistency).")
-@click.option("--steps", type=click.IntRange(min=1), default=10, show_default=True,
-              help="Steps to run where the lane's hardware is present.")
+@click.option(
+    "--cold/--warm",
+    default=True,
+    show_default=True,
+    help="Bypass the compilation cache (the point of a repro), or use it to compare.",
+)
+@click.option(
+    "--both",
+    is_flag=True,
+    help="Train cold, then warm, and compare the losses bit for bit and the cache hits "
+    "(a difference fails as cache_inconsistency).",
+)
+@click.option(
+    "--steps",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Steps to run where the lane's hardware is present.",
+)
 @ferry_option()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
-              help="Where the run directory is created.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="Where the run directory is created.",
+)
 @kernel_options
 @click.option("--cache-dir", default=None, metavar="URL", help="Cache directory for --warm.")
 @json_option
@@ -39,9 +56,18 @@ def repro(lane, cold, both, steps, ferry, out, ragged_dot, tiling, cache_dir, as
     """
     from canary.run.repro import reproduce
 
-    result = reproduce(lane, cold=cold, steps=steps, ferry=ferry, out=out, ragged_dot=ragged_dot,
-                       tiling=tiling, cache_dir=cache_dir, progress=None,
-                       both=both)
+    result = reproduce(
+        lane,
+        cold=cold,
+        steps=steps,
+        ferry=ferry,
+        out=out,
+        ragged_dot=ragged_dot,
+        tiling=tiling,
+        cache_dir=cache_dir,
+        progress=None,
+        both=both,
+    )
     if as_json:
         emit_json(result.to_dict())
     else:

@@ -14,8 +14,7 @@ from canary.commands._kernel import kernel_options
 from canary.commands._options import ferry_option, gates_option, history_option, run_notify, run_notify_options
 from canary.config import MAX_STEPS, source_note
 from canary.record import as_float
-from canary.render import (cache_line, console, failure_line, fmt, gates_table, history_line, notify_result,
-                           verdict_line)
+from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, notify_result, verdict_line
 from canary.report.after_run import after_run
 from canary.run import signals
 from canary.run.metrics import workload_warnings
@@ -51,8 +50,13 @@ class RichProgress:
         step = as_float(record.get("global_step", record.get("_step", 0)))
         if step is None or not 0 <= step < MAX_STEPS:  # drawn only; the metrics file is judged later
             return
-        self.p.update(self.task, description=f"{self.prefix}training", completed=int(step) + 1, loss=fmt(loss),
-                      tps=f"{tps:,.0f}" if isinstance(tps, (int, float)) else "—")
+        self.p.update(
+            self.task,
+            description=f"{self.prefix}training",
+            completed=int(step) + 1,
+            loss=fmt(loss),
+            tps=f"{tps:,.0f}" if isinstance(tps, (int, float)) else "—",
+        )
 
     def attempt_ended(self, attempt, outcome):
         if not outcome.ok:
@@ -79,23 +83,46 @@ def _shown(path: str) -> str:
 
 @click.command()
 @click.argument("lane", required=False, default="cpu")
-@click.option("--steps", type=click.IntRange(min=1, max=MAX_STEPS),
-              help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
-                   "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).")
-@ferry_option(more=": the built-in model, or a command ferry wrapping a team's own trainer "
-                   "(README: Wrapping an existing canary)")
+@click.option(
+    "--steps",
+    type=click.IntRange(min=1, max=MAX_STEPS),
+    help="Train this many steps instead of the lane's (a quick run: the step gate follows it, and a "
+    "finite final loss is shown but not judged, SKIP, since the loss threshold is for a full run).",
+)
+@ferry_option(
+    more=": the built-in model, or a command ferry wrapping a team's own trainer (README: Wrapping an existing canary)"
+)
 @gates_option()
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True,
-              help="Where run directories are created.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("runs"),
+    show_default=True,
+    help="Where run directories are created.",
+)
 @kernel_options
-@click.option("--cache", "cache_mode", type=click.Choice(["warm", "cold", "both"]), default="warm", show_default=True,
-              help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written); both: "
-                   "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit.")
+@click.option(
+    "--cache",
+    "cache_mode",
+    type=click.Choice(["warm", "cold", "both"]),
+    default="warm",
+    show_default=True,
+    help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written); both: "
+    "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit.",
+)
 @click.option("--cold", is_flag=True, help="Same as --cache cold.")
-@click.option("--cache-dir", default=None, metavar="URL",
-              help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].")
-@click.option("--ray-address", default=None, metavar="URL",
-              help="A ray lane's job server (e.g. http://127.0.0.1:8265) [default: RAY_ADDRESS, else the lane's].")
+@click.option(
+    "--cache-dir",
+    default=None,
+    metavar="URL",
+    help="Compilation cache directory or gs:// URL [default: the lane's, else the user cache dir].",
+)
+@click.option(
+    "--ray-address",
+    default=None,
+    metavar="URL",
+    help="A ray lane's job server (e.g. http://127.0.0.1:8265) [default: RAY_ADDRESS, else the lane's].",
+)
 @history_option()
 @click.option("--no-history", is_flag=True, help="Do not record the run in the history.")
 @click.option("--job-id", default=None, help="The scheduler's job id, for the run's context [default: $CANARY_JOB_ID].")
@@ -104,8 +131,26 @@ def _shown(path: str) -> str:
 @run_notify_options
 @json_option
 @handle_errors
-def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, cache_dir, ray_address, history, no_history,
-        job_id, ci_run_url, wandb_url, as_json, **notify_opts):
+def run(
+    lane,
+    steps,
+    ferry,
+    gates,
+    out,
+    ragged_dot,
+    tiling,
+    cache_mode,
+    cold,
+    cache_dir,
+    ray_address,
+    history,
+    no_history,
+    job_id,
+    ci_run_url,
+    wandb_url,
+    as_json,
+    **notify_opts,
+):
     """Train the pinned ferry on LANE (cpu, tpu, gpu; default cpu, which needs no accelerator) and
     judge it against the gates. `canary list` shows every lane.
 
@@ -118,14 +163,30 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     notifying = run_notify(notify_opts)  # bad notify flags fail now, not after training
     both = cache_mode == "both" and not cold
     cache = CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir)
-    opts = RunOptions(lane=lane, ferry=ferry, gates=gates, steps=steps, out=out, ragged_dot=ragged_dot,
-                      tiling=tiling, cache=cache, ray_address=ray_address, history=history,
-                      record_history=not no_history, job_id=job_id,
-                      ci_run_url=ci_run_url, wandb_url=wandb_url)
+    opts = RunOptions(
+        lane=lane,
+        ferry=ferry,
+        gates=gates,
+        steps=steps,
+        out=out,
+        ragged_dot=ragged_dot,
+        tiling=tiling,
+        cache=cache,
+        ray_address=ray_address,
+        history=history,
+        record_history=not no_history,
+        job_id=job_id,
+        ci_run_url=ci_run_url,
+        wandb_url=wandb_url,
+    )
     err = console(stderr=True)
     columns = [
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("loss {task.fields[loss]}"), TextColumn("last step {task.fields[tps]} tok/s"), TimeElapsedColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]}"),
+        TextColumn("last step {task.fields[tps]} tok/s"),
+        TimeElapsedColumn(),
     ]
     # redrawn 4 times a second, not rich's 10: the workload's step uses every core meanwhile
     p = Progress(*columns, console=err, transient=False, refresh_per_second=4, disable=not err.is_terminal and as_json)
@@ -145,15 +206,28 @@ def run(lane, steps, ferry, gates, out, ragged_dot, tiling, cache_mode, cold, ca
     if notifying and stopped is None:  # a stopped run is no regression: nothing to tell
         from canary.notify.after_run import notify_after_run
 
-        said = notify_after_run(result, notifying, history, not no_history,  # never changes the verdict
-                                log=lambda msg: click.echo(f"canary: {msg}", err=True))
+        said = notify_after_run(
+            result,
+            notifying,
+            history,
+            not no_history,  # never changes the verdict
+            log=lambda msg: click.echo(f"canary: {msg}", err=True),
+        )
     warnings = _workload_warnings(result)
-    after = after_run(result, history, not no_history, notified=said)  # loss image, sparkline, job summary; never the verdict
+    after = after_run(
+        result, history, not no_history, notified=said
+    )  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
         err.print(f"[yellow]note:[/] {escape(printable(note))}", highlight=False)
     if as_json:
-        emit_json({**result.to_dict(), "warnings": warnings, "after_run": after.to_dict(),
-                   **({"notify": said.to_dict()} if said else {})})
+        emit_json(
+            {
+                **result.to_dict(),
+                "warnings": warnings,
+                "after_run": after.to_dict(),
+                **({"notify": said.to_dict()} if said else {}),
+            }
+        )
     else:
         out_c = console()
         for kind in ("ferry", "gates"):

@@ -22,13 +22,26 @@ OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
 
 @click.command()
 @click.argument("logfile", metavar="PATH", type=click.Path(path_type=Path))
-@click.option("--outcome", type=click.Choice(OUTCOMES), default=None,
-              help="How the attempt ended, for a bare log that cannot say (a timeout leaves no trace in the log). "
-                   "A run directory's record says it already.")
-@click.option("--keep", multiple=True, metavar="GLOB",
-              help="Also keep library frames matching GLOB in the call path (e.g. 'mylib/*'); repeatable.")
-@click.option("--max-frames", type=click.IntRange(min=1), default=signature_mod.DEFAULT_MAX_FRAMES, show_default=True,
-              help="Keep at most this many innermost frames.")
+@click.option(
+    "--outcome",
+    type=click.Choice(OUTCOMES),
+    default=None,
+    help="How the attempt ended, for a bare log that cannot say (a timeout leaves no trace in the log). "
+    "A run directory's record says it already.",
+)
+@click.option(
+    "--keep",
+    multiple=True,
+    metavar="GLOB",
+    help="Also keep library frames matching GLOB in the call path (e.g. 'mylib/*'); repeatable.",
+)
+@click.option(
+    "--max-frames",
+    type=click.IntRange(min=1),
+    default=signature_mod.DEFAULT_MAX_FRAMES,
+    show_default=True,
+    help="Keep at most this many innermost frames.",
+)
 @json_option
 @handle_errors
 def signature(logfile, outcome, keep, max_frames, as_json):
@@ -57,15 +70,32 @@ def signature(logfile, outcome, keep, max_frames, as_json):
         sig = signature_mod.extract(text, outcome=outcome, options=options)
         source = "log"
     if as_json:
-        emit_json({**(sig.to_dict() if sig else {"fingerprint": None, "group": None, "kind": None, "exception": None,
-                                                 "message": "no failure found", "frames": []}), "source": source})
+        emit_json(
+            {
+                **(
+                    sig.to_dict()
+                    if sig
+                    else {
+                        "fingerprint": None,
+                        "group": None,
+                        "kind": None,
+                        "exception": None,
+                        "message": "no failure found",
+                        "frames": [],
+                    }
+                ),
+                "source": source,
+            }
+        )
     else:
         c = console()
         if sig is None:
             c.print(f"no failure found in {escape(printable(str(logfile)))}")
         else:
-            c.print(f"[bold]{escape(printable(sig.fingerprint))}[/]  {escape(printable(sig.kind))}  "
-                    f"[bold]{escape(printable(sig.exception or '-'))}[/]")
+            c.print(
+                f"[bold]{escape(printable(sig.fingerprint))}[/]  {escape(printable(sig.kind))}  "
+                f"[bold]{escape(printable(sig.exception or '-'))}[/]"
+            )
             c.print(escape(printable(sig.message)))
             if sig.group:
                 key = signature_mod.group_key(sig.kind, sig.exception, sig.message)

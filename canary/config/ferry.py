@@ -29,11 +29,9 @@ class ModelConfig(Strict):
     norm_eps: float = Field(default=1e-5, gt=0)
 
     @model_validator(mode="after")
-    def _check(self) -> "ModelConfig":
+    def _check(self) -> ModelConfig:
         if self.experts_per_token > self.num_experts:
-            raise ValueError(
-                f"experts_per_token ({self.experts_per_token}) exceeds num_experts ({self.num_experts})"
-            )
+            raise ValueError(f"experts_per_token ({self.experts_per_token}) exceeds num_experts ({self.num_experts})")
         if self.heads % self.kv_heads:
             raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
         return self
@@ -44,9 +42,7 @@ class OptimizerConfig(Strict):
     learning_rate: float = Field(gt=0)
     weight_decay: float = Field(ge=0)
     schedule: Literal["cosine", "constant"] = "cosine"
-    warmup: float = Field(
-        ge=0, description="warmup: a fraction of the run's steps if < 1, else a step count"
-    )
+    warmup: float = Field(ge=0, description="warmup: a fraction of the run's steps if < 1, else a step count")
     min_lr_ratio: float = Field(default=0.1, ge=0, le=1)
     beta1: float = Field(default=0.9, ge=0, lt=1)
     beta2: float = Field(default=0.95, ge=0, lt=1)
@@ -128,7 +124,7 @@ class Ferry(_FerryIdentity):
     lanes: dict[Name, LaneOverrides]
 
     @model_validator(mode="after")
-    def _check_lanes(self) -> "Ferry":
+    def _check_lanes(self) -> Ferry:
         for name, lane in self.lanes.items():
             if lane.seq_len > self.model.max_seq_len:
                 raise ValueError(
@@ -138,8 +134,10 @@ class Ferry(_FerryIdentity):
                 raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")
             if self.stack and (lane.ragged_dot != "auto" or lane.tiling != "per-shape"):
                 key = "ragged_dot" if lane.ragged_dot != "auto" else "tiling"
-                raise ValueError(f"lanes.{name}.{key}: a {self.stack} stack ferry's kernels are the library's "
-                                 "own choice; leave it unset")
+                raise ValueError(
+                    f"lanes.{name}.{key}: a {self.stack} stack ferry's kernels are the library's "
+                    "own choice; leave it unset"
+                )
         return self
 
 
@@ -164,15 +162,17 @@ class CommandConfig(Strict):
     env: dict[str, str] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _check(self) -> "CommandConfig":
+    def _check(self) -> CommandConfig:
         fields = [(f"argv.{i}", a) for i, a in enumerate(self.argv)]
         fields += [(k, getattr(self, k)) for k in ("tracker_metrics", "metrics", "workdir") if getattr(self, k)]
         fields += [(f"env.{k}", v) for k, v in self.env.items()]
         for key, text in fields:
             unknown = [p for p in placeholders(text) if p not in COMMAND_PLACEHOLDERS]
             if unknown:
-                raise ValueError(f"{key}: unknown placeholder {{{unknown[0]}}}; known: "
-                                 + ", ".join(f"{{{p}}}" for p in COMMAND_PLACEHOLDERS))
+                raise ValueError(
+                    f"{key}: unknown placeholder {{{unknown[0]}}}; known: "
+                    + ", ".join(f"{{{p}}}" for p in COMMAND_PLACEHOLDERS)
+                )
         if not self.argv[0].strip():
             raise ValueError("argv.0: the program to run is empty")
         for key in ("tracker_metrics", "metrics"):
@@ -206,6 +206,8 @@ FERRY_KINDS = {"builtin": Ferry, "command": CommandFerry}
 def require_builtin(ferry: AnyFerry, what: str) -> Ferry:
     """The ferry, when it is the built-in one; a command ferry has no model for ``what``."""
     if isinstance(ferry, CommandFerry):
-        raise ConfigError(f"ferry {ferry.name!r} is a command ferry (its trainer is {ferry.command.argv[0]!r}): "
-                          f"it has no built-in model to {what}")
+        raise ConfigError(
+            f"ferry {ferry.name!r} is a command ferry (its trainer is {ferry.command.argv[0]!r}): "
+            f"it has no built-in model to {what}"
+        )
     return ferry

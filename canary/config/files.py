@@ -134,8 +134,10 @@ def load_ferry(name_or_path: str = "moe-canary") -> tuple[AnyFerry, Path]:
     path = resolve("ferries", name_or_path)
     kind = _read_toml(path).get("kind", "builtin")
     if kind not in FERRY_KINDS:
-        raise ConfigError(f"{path}: invalid ferry:\n  kind: {kind!r} is not a ferry kind; "
-                          f"known: {', '.join(repr(k) for k in FERRY_KINDS)}")
+        raise ConfigError(
+            f"{path}: invalid ferry:\n  kind: {kind!r} is not a ferry kind; "
+            f"known: {', '.join(repr(k) for k in FERRY_KINDS)}"
+        )
     return load_model(FERRY_KINDS[kind], path), path
 
 

@@ -10,7 +10,6 @@ from pydantic import Field
 from canary.config.base import Name, Strict
 from canary.errors import ConfigError
 
-
 Severity = Literal["FAIL", "WARN", "off"]
 
 

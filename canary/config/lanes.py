@@ -29,11 +29,13 @@ class LauncherConfig(Strict):
     )
 
     @model_validator(mode="after")
-    def _check_kind(self) -> "LauncherConfig":
+    def _check_kind(self) -> LauncherConfig:
         if self.kind == "command":
             if not self.command:
-                raise ValueError("command: a command launcher needs an argv list, e.g. "
-                                 '["srun", "--gpus=8", "sh", "-c", "{entrypoint}"]')
+                raise ValueError(
+                    "command: a command launcher needs an argv list, e.g. "
+                    '["srun", "--gpus=8", "sh", "-c", "{entrypoint}"]'
+                )
             if not any("{entrypoint}" in a for a in self.command):
                 raise ValueError("command: no argument contains {entrypoint}")
         elif self.command is not None:

@@ -30,9 +30,10 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from canary.errors import ConfigError
 from canary.run.metrics import as_float
@@ -76,7 +77,7 @@ PERF_CONFIG_KEYS = ("kernels/ragged_dot", "devices")
 @dataclass(frozen=True)
 class Window:
     first: int  # first step (0-based) of the window
-    last: int   # last step, inclusive
+    last: int  # last step, inclusive
     mean: float
     spread: float = 0.0  # largest relative deviation among the recording's runs, this window
     rtol: float | None = None  # this window's tolerance (see curve_tolerances); None: the golden's loss_curve rtol
@@ -124,34 +125,64 @@ class Golden:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ferry": self.ferry, "ferry_version": self.ferry_version, "lane": self.lane, "steps": self.steps,
-            "metric": self.metric, "window": self.window, "final_loss": _r(self.final_loss),
+            "ferry": self.ferry,
+            "ferry_version": self.ferry_version,
+            "lane": self.lane,
+            "steps": self.steps,
+            "metric": self.metric,
+            "window": self.window,
+            "final_loss": _r(self.final_loss),
             "tolerance": {k: t.to_dict() for k, t in self.tolerance.items()},
-            "perf": self.perf, "host": self.host, "recorded": self.recorded,
-            "loss_windows": [{"steps": [w.first, w.last], "mean": _r(w.mean), "spread": _r(w.spread)}
-                             | ({} if w.rtol is None else {"rtol": _r(w.rtol)}) for w in self.windows],
+            "perf": self.perf,
+            "host": self.host,
+            "recorded": self.recorded,
+            "loss_windows": [
+                {"steps": [w.first, w.last], "mean": _r(w.mean), "spread": _r(w.spread)}
+                | ({} if w.rtol is None else {"rtol": _r(w.rtol)})
+                for w in self.windows
+            ],
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any], path: str = "") -> "Golden":
+    def from_dict(cls, d: dict[str, Any], path: str = "") -> Golden:
         try:
             return cls(
-                ferry=d["ferry"], ferry_version=int(d["ferry_version"]), lane=d["lane"], steps=int(d["steps"]),
-                window=int(d["window"]), metric=d.get("metric", "train/loss"),
-                windows=[Window(int(w["steps"][0]), int(w["steps"][1]), float(w["mean"]), float(w.get("spread", 0)),
-                                None if w.get("rtol") is None else float(w["rtol"]))
-                         for w in d["loss_windows"]],
+                ferry=d["ferry"],
+                ferry_version=int(d["ferry_version"]),
+                lane=d["lane"],
+                steps=int(d["steps"]),
+                window=int(d["window"]),
+                metric=d.get("metric", "train/loss"),
+                windows=[
+                    Window(
+                        int(w["steps"][0]),
+                        int(w["steps"][1]),
+                        float(w["mean"]),
+                        float(w.get("spread", 0)),
+                        None if w.get("rtol") is None else float(w["rtol"]),
+                    )
+                    for w in d["loss_windows"]
+                ],
                 final_loss=float(d["final_loss"]),
-                tolerance={k: Tolerance(float(t["rtol"]), float(t.get("observed", 0)), float(t.get("factor", FACTOR)),
-                                        float(t.get("floor", 0)), bool(t.get("capped", False)))
-                           for k, t in d["tolerance"].items()},
-                perf=dict(d.get("perf") or {}), host=dict(d.get("host") or {}), recorded=dict(d.get("recorded") or {}),
+                tolerance={
+                    k: Tolerance(
+                        float(t["rtol"]),
+                        float(t.get("observed", 0)),
+                        float(t.get("factor", FACTOR)),
+                        float(t.get("floor", 0)),
+                        bool(t.get("capped", False)),
+                    )
+                    for k, t in d["tolerance"].items()
+                },
+                perf=dict(d.get("perf") or {}),
+                host=dict(d.get("host") or {}),
+                recorded=dict(d.get("recorded") or {}),
                 path=path,
             )
         except (KeyError, TypeError, ValueError, IndexError) as e:
             raise ConfigError(f"{path or 'golden'}: not a golden file ({type(e).__name__}: {e})") from None
 
-    def check(self) -> "Golden":
+    def check(self) -> Golden:
         """The golden, when it can judge a run; bad input (naming the key) when a hand edit broke it:
         checked when it is loaded, before any attempt trains."""
         where = self.path or "golden"
@@ -252,8 +283,14 @@ def cpu_throughput(summary: dict[str, Any]) -> float | None:
     """Tokens per CPU-second of the median step: tokens/s x median step seconds (the tokens a step)
     over the median step's CPU seconds (every thread of the process). What the step costs, whatever
     else the machine runs: on one shared 2-core machine it moved 12% where tokens/s moved 2x."""
-    tps, step, cpu = (as_float(summary.get(k)) for k in (
-        "throughput/tokens_per_second", "throughput/median_step_seconds", "throughput/median_step_cpu_seconds"))
+    tps, step, cpu = (
+        as_float(summary.get(k))
+        for k in (
+            "throughput/tokens_per_second",
+            "throughput/median_step_seconds",
+            "throughput/median_step_cpu_seconds",
+        )
+    )
     if tps is None or step is None or not cpu:
         return None
     return tps * step / cpu
@@ -266,9 +303,18 @@ def _perf(run: RunFacts) -> dict[str, float]:
     return out
 
 
-def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str, steps: int, window: int,
-          metric: str = "train/loss", host: dict[str, Any] | None = None,
-          recorded: dict[str, Any] | None = None) -> Golden:
+def build(
+    runs: Sequence[RunFacts],
+    *,
+    ferry: str,
+    ferry_version: int,
+    lane: str,
+    steps: int,
+    window: int,
+    metric: str = "train/loss",
+    host: dict[str, Any] | None = None,
+    recorded: dict[str, Any] | None = None,
+) -> Golden:
     """The golden of a recording: the curve and final loss at the median of its distinct runs,
     perf from the base runs (their median), and each figure's tolerance from its largest
     deviation among the runs."""
@@ -278,16 +324,20 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
     curves = [window_means(r.losses, window, steps) for r in runs]
     n = len(window_means(base[0].losses, window, steps))
     if n == 0 or any(len(c) != n for c in curves):
-        raise ValueError("every run of a recording must complete every window: "
-                         + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves, strict=True)))
+        raise ValueError(
+            "every run of a recording must complete every window: "
+            + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves, strict=True))
+        )
     ref = [window_means(r.losses, window, steps) for r in base]
     # the curve's centre: the median of every distinct run (bit-identical repeats count once), so
     # the band sits where rounding's many trajectories lie, not on the one the base runs drew
     distinct = list({tuple(w.mean for w in c): c for c in curves}.values())
     means = [statistics.median(c[i].mean for c in distinct) for i in range(n)]
     spreads = [max(rel_dev(c[i].mean, means[i]) for c in curves) for i in range(n)]
-    windows = [Window(ref[0][i].first, ref[0][i].last, m, s, t)
-               for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads), strict=True))]
+    windows = [
+        Window(ref[0][i].first, ref[0][i].last, m, s, t)
+        for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads), strict=True))
+    ]
     finals = [r.losses[-1][1] for r in runs]
     final = statistics.median({tuple(v for _, v in r.losses): r.losses[-1][1] for r in runs}.values())
 
@@ -304,13 +354,28 @@ def build(runs: Sequence[RunFacts], *, ferry: str, ferry_version: int, lane: str
     config = {k: base[0].summary[k] for k in PERF_CONFIG_KEYS if k in base[0].summary}
     if config:
         perf["config"] = config
-    for gate, key, cap in (("throughput", "best_tokens_per_second", THROUGHPUT_CAP),
-                           ("compile_seconds", "compile_seconds", None), ("peak_memory", "peak_memory_bytes", None)):
+    for gate, key, cap in (
+        ("throughput", "best_tokens_per_second", THROUGHPUT_CAP),
+        ("compile_seconds", "compile_seconds", None),
+        ("peak_memory", "peak_memory_bytes", None),
+    ):
         vals = [p[key] for p in perfs if key in p]
         if vals:
             tol[gate] = tolerance(gate, max(rel_dev(v, perf[key]) for v in vals), cap)
-    return Golden(ferry, ferry_version, lane, steps, window, metric, windows, final, tol, perf,
-                  dict(host or {}), dict(recorded or {}))
+    return Golden(
+        ferry,
+        ferry_version,
+        lane,
+        steps,
+        window,
+        metric,
+        windows,
+        final,
+        tol,
+        perf,
+        dict(host or {}),
+        dict(recorded or {}),
+    )
 
 
 # ----------------------------------------------------------------------------- text

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from canary.golden import curve as golden_mod
-from canary.golden import store as golden_store
 from canary.config import load_gates
 from canary.errors import ConfigError
 from canary.git import committed_text
+from canary.golden import curve as golden_mod
+from canary.golden import store as golden_store
 from canary.golden.curve import Golden
 from canary.run.metrics import as_float, load_run_metrics
 
@@ -27,8 +27,14 @@ class DiffRow:
     status: str  # same | within | outside | added | removed
 
     def to_dict(self) -> dict[str, Any]:
-        return {"what": self.what, "old": self.old, "new": self.new, "change": self.change,
-                "rtol": self.rtol, "status": self.status}
+        return {
+            "what": self.what,
+            "old": self.old,
+            "new": self.new,
+            "change": self.change,
+            "rtol": self.rtol,
+            "status": self.status,
+        }
 
 
 def _row(what: str, old: float | None, new: float | None, rtol: float | None) -> DiffRow:
@@ -47,10 +53,23 @@ def diff(old: Golden, new: Golden, tolerances: bool = True) -> list[DiffRow]:
     golden measured none) and perf, judged with the stored (old) golden's tolerances."""
     rows = []
     if (old.ferry, old.ferry_version, old.lane, old.steps, old.window) != (
-            new.ferry, new.ferry_version, new.lane, new.steps, new.window):
-        rows.append(DiffRow(f"key: {old.ferry} v{old.ferry_version} {old.lane} {old.steps} steps /{old.window} -> "
-                            f"{new.ferry} v{new.ferry_version} {new.lane} {new.steps} steps /{new.window}",
-                            None, None, None, None, "outside"))
+        new.ferry,
+        new.ferry_version,
+        new.lane,
+        new.steps,
+        new.window,
+    ):
+        rows.append(
+            DiffRow(
+                f"key: {old.ferry} v{old.ferry_version} {old.lane} {old.steps} steps /{old.window} -> "
+                f"{new.ferry} v{new.ferry_version} {new.lane} {new.steps} steps /{new.window}",
+                None,
+                None,
+                None,
+                None,
+                "outside",
+            )
+        )
     curve_tol = old.tolerance.get("loss_curve")
     olds = {(w.first, w.last): w.mean for w in old.windows}
     news = {(w.first, w.last): w.mean for w in new.windows}
@@ -62,13 +81,24 @@ def diff(old: Golden, new: Golden, tolerances: bool = True) -> list[DiffRow]:
     for gate in sorted(old.tolerance.keys() | new.tolerance.keys()) if tolerances else ():
         o, n = old.tolerance.get(gate), new.tolerance.get(gate)
         rows.append(_row(f"tolerance {gate}", o.rtol if o else None, n.rtol if n else None, None))
-    perf_tol = {"best_tokens_per_second": "throughput", "compile_seconds": "compile_seconds",
-                "peak_memory_bytes": "peak_memory"}
+    perf_tol = {
+        "best_tokens_per_second": "throughput",
+        "compile_seconds": "compile_seconds",
+        "peak_memory_bytes": "peak_memory",
+    }
     for key in sorted(old.perf.keys() | new.perf.keys()):
         o, n = old.perf.get(key), new.perf.get(key)
         if isinstance(o, dict) or isinstance(n, dict):  # what the figures are of: the same, or not
-            rows.append(DiffRow(f"perf {key}", None, None, None, None,
-                                "same" if o == n else "added" if o is None else "removed" if n is None else "outside"))
+            rows.append(
+                DiffRow(
+                    f"perf {key}",
+                    None,
+                    None,
+                    None,
+                    None,
+                    "same" if o == n else "added" if o is None else "removed" if n is None else "outside",
+                )
+            )
             continue
         t = old.tolerance.get(perf_tol.get(key, ""))
         rows.append(_row(f"perf {key}", as_float(o), as_float(n), t.rtol if t else None))
@@ -99,15 +129,23 @@ def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
     m = load_run_metrics(run_dir, like.metric)
     facts = golden_mod.RunFacts("run", m.losses or [], m.summary, Path(run_dir).name)
     try:
-        g = golden_mod.build([facts], ferry=like.ferry, ferry_version=like.ferry_version, lane=like.lane,
-                             steps=like.steps, window=like.window, metric=like.metric)
+        g = golden_mod.build(
+            [facts],
+            ferry=like.ferry,
+            ferry_version=like.ferry_version,
+            lane=like.lane,
+            steps=like.steps,
+            window=like.window,
+            metric=like.metric,
+        )
     except ValueError as e:
         raise ConfigError(f"{run_dir}: {e} (the golden is for {like.steps} steps)") from None
     return g
 
 
-def compare(lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe-canary",
-            gates: str | None = None) -> DiffResult:
+def compare(
+    lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe-canary", gates: str | None = None
+) -> DiffResult:
     path = golden_store.lane_golden_path(ferry, lane, gates)
     if path is None:
         _, gates_path = load_gates(gates or ferry)
@@ -121,6 +159,10 @@ def compare(lane: str, new: Path | None, *, rev: str = "HEAD", ferry: str = "moe
     old = golden_store.read(path)
     new = Path(new)
     if new.is_dir():
-        return DiffResult(str(path.name), f"the golden run {new.name} would record (one run: no tolerances)",
-                          diff(old, from_run(new, old), tolerances=False), run_dir=new)
+        return DiffResult(
+            str(path.name),
+            f"the golden run {new.name} would record (one run: no tolerances)",
+            diff(old, from_run(new, old), tolerances=False),
+            run_dir=new,
+        )
     return DiffResult(str(path.name), str(new), diff(old, golden_store.read(new)))

@@ -28,16 +28,16 @@ import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from canary.golden import curve as golden_mod
-from canary.golden import store as golden_store
 from canary import host as host_mod
 from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
 from canary.git import head_commit
+from canary.golden import curve as golden_mod
+from canary.golden import store as golden_store
 from canary.run.directory import METRICS_FILE, RESULT_FILE, read_result
 from canary.run.metrics import load_run_metrics
 from canary.run.spec import NUDGE_ENV, CacheSpec
@@ -80,8 +80,16 @@ def base_backend(ragged_dot: str, platform: str) -> str | None:
         return None
 
 
-def variants(platform: str, runs: int, ragged_dot: str, batch_size: int, perf_only: bool = False,
-             native_isa: str | None = "here", nudged: int = DEFAULT_NUDGED, stack: bool = False) -> list[Variant]:
+def variants(
+    platform: str,
+    runs: int,
+    ragged_dot: str,
+    batch_size: int,
+    perf_only: bool = False,
+    native_isa: str | None = "here",
+    nudged: int = DEFAULT_NUDGED,
+    stack: bool = False,
+) -> list[Variant]:
     """The recording's runs for a lane (pure but for resolving ``auto`` and, by default, reading
     this CPU's instruction set): with ``perf_only``, only the lane as configured (its speed is
     what is re-measured). A ``stack`` ferry's kernels are its library's, so no other ragged_dot."""
@@ -124,10 +132,22 @@ def variant_of(run_name: str) -> str:
     return name if name == "base" or "-" not in name else name.replace("-", "=", 1)
 
 
-def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = None, runs: int = DEFAULT_RUNS,
-           window: int | None = None, out: Path = Path("runs"), output: Path | None = None,
-           write: bool = True, progress=None, say=lambda s: None, source: Path | None = None,
-           perf_only: bool = False, nudged: int = DEFAULT_NUDGED) -> Recording:
+def record(
+    lane_name: str,
+    *,
+    ferry: str = "moe-canary",
+    gates: str | None = None,
+    runs: int = DEFAULT_RUNS,
+    window: int | None = None,
+    out: Path = Path("runs"),
+    output: Path | None = None,
+    write: bool = True,
+    progress=None,
+    say=lambda s: None,
+    source: Path | None = None,
+    perf_only: bool = False,
+    nudged: int = DEFAULT_NUDGED,
+) -> Recording:
     """Train the recording's runs under ``out`` and write the golden; with ``source`` (a former
     recording's directory), derive it from those runs instead of training (``--from``). With
     ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
@@ -152,19 +172,47 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
             raise ConfigError(f"{source}: no recording runs (run directories with a result.json) in it")
         for d in dirs:
             rec = read_result(d)
-            done.append({"variant": variant_of(d.name), "run_id": rec["run_id"], "run_dir": str(d),
-                         "verdict": rec["verdict"], "error": rec.get("error"), "gates": rec.get("gates")})
+            done.append(
+                {
+                    "variant": variant_of(d.name),
+                    "run_id": rec["run_id"],
+                    "run_dir": str(d),
+                    "verdict": rec["verdict"],
+                    "error": rec.get("error"),
+                    "gates": rec.get("gates"),
+                }
+            )
     else:
-        where = Path(out) / f"golden-{lane.name}-{datetime.now(timezone.utc):%Y%m%dT%H%M%SZ}"
-        for n, v in enumerate(variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only,
-                                       nudged=nudged, stack=bool(f.stack)), 1):
+        where = Path(out) / f"golden-{lane.name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
+        for n, v in enumerate(
+            variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack)), 1
+        ):
             say(f"recording run {n}: {v.name}")
-            rec = run_canary(RunOptions(
-                lane=lane.name, ferry=ferry, gates=gates, out=where, run_id=run_name(n, v.name),
-                ragged_dot=v.ragged_dot, cache=CacheSpec(mode="cold"), record_history=False, env=v.env,
-                judge_golden=False), progress)
-            done.append({"variant": v.name, "run_id": rec.run_id, "run_dir": rec.run_dir, "verdict": rec.verdict,
-                         "error": rec.error, "gates": rec.gates})
+            rec = run_canary(
+                RunOptions(
+                    lane=lane.name,
+                    ferry=ferry,
+                    gates=gates,
+                    out=where,
+                    run_id=run_name(n, v.name),
+                    ragged_dot=v.ragged_dot,
+                    cache=CacheSpec(mode="cold"),
+                    record_history=False,
+                    env=v.env,
+                    judge_golden=False,
+                ),
+                progress,
+            )
+            done.append(
+                {
+                    "variant": v.name,
+                    "run_id": rec.run_id,
+                    "run_dir": rec.run_dir,
+                    "verdict": rec.verdict,
+                    "error": rec.error,
+                    "gates": rec.gates,
+                }
+            )
             _check(done[-1])
     facts = []
     for d in done:
@@ -174,19 +222,33 @@ def record(lane_name: str, *, ferry: str = "moe-canary", gates: str | None = Non
         facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
     busy = busy_runs(facts)
     if busy and stored is not None:
-        raise RecordingFailed(f"the machine was busy during {busy}: speed figures measured there would set the "
-                              "floor too low; measure again while nothing else runs")
+        raise RecordingFailed(
+            f"the machine was busy during {busy}: speed figures measured there would set the "
+            "floor too low; measure again while nothing else runs"
+        )
     if busy:
-        say(f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
-            f"them on a quiet machine with `canary golden record {lane.name} --perf-only`")
+        say(
+            f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
+            f"them on a quiet machine with `canary golden record {lane.name} --perf-only`"
+        )
     if stored is not None:
         check_curve(stored, facts)
     recorded = _recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done)
-    g = golden_mod.build(facts, ferry=f.name, ferry_version=f.version, lane=lane.name, steps=o.steps,
-                         window=stored.window if stored else window, metric=metric, host=_host(facts),
-                         recorded=recorded)
+    g = golden_mod.build(
+        facts,
+        ferry=f.name,
+        ferry_version=f.version,
+        lane=lane.name,
+        steps=o.steps,
+        window=stored.window if stored else window,
+        metric=metric,
+        host=_host(facts),
+        recorded=recorded,
+    )
     if stored is not None:
-        g = with_perf_of(stored, g, {**recorded, "command": f"canary golden record {lane.name} --perf-only --runs {runs}"})
+        g = with_perf_of(
+            stored, g, {**recorded, "command": f"canary golden record {lane.name} --perf-only --runs {runs}"}
+        )
     path = golden_store.write(g, stored_path) if write else None
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
 
@@ -206,8 +268,10 @@ def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
     for r in facts:
         quiet, share = r.summary.get("throughput/quiet_steps"), r.summary.get("throughput/others_share")
         if r.perf_comparable and isinstance(quiet, (int, float)) and quiet_steps_needed(quiet, len(r.losses) or None):
-            out.append(f"{r.run_id or r.variant} ({quiet:.0f} quiet steps"
-                       + (f", others used {share:.0%} of the CPUs)" if isinstance(share, float) else ")"))
+            out.append(
+                f"{r.run_id or r.variant} ({quiet:.0f} quiet steps"
+                + (f", others used {share:.0%} of the CPUs)" if isinstance(share, float) else ")")
+            )
     return ", ".join(out)
 
 
@@ -221,22 +285,27 @@ def check_curve(stored: golden_mod.Golden, facts: list[golden_mod.RunFacts]) -> 
         final = r.losses[-1][1] if r.losses else None
         curve = golden_gates.loss_curve(stored, RunMetrics(len(r.losses), final, list(r.losses), r.summary))
         if curve.status != "PASS":
-            raise RecordingFailed(f"run {r.run_id}: its loss curve left the golden's ({curve.detail}): a changed "
-                                  f"curve is a new golden (`canary golden record {stored.lane}`), not a new machine")
+            raise RecordingFailed(
+                f"run {r.run_id}: its loss curve left the golden's ({curve.detail}): a changed "
+                f"curve is a new golden (`canary golden record {stored.lane}`), not a new machine"
+            )
 
 
 def with_perf_of(stored: golden_mod.Golden, measured: golden_mod.Golden, recorded: dict[str, Any]) -> golden_mod.Golden:
     """The stored golden with the performance figures, their tolerances and the machine of a new
     recording on this machine; its curve, final loss and their tolerances unchanged."""
     if (stored.ferry, stored.ferry_version, stored.steps) != (measured.ferry, measured.ferry_version, measured.steps):
-        raise ConfigError(f"{stored.path}: the golden is of {stored.ferry} v{stored.ferry_version}, {stored.steps} steps; "
-                          f"this recording is of {measured.ferry} v{measured.ferry_version}, {measured.steps} steps: "
-                          "record the whole golden, not --perf-only")
+        raise ConfigError(
+            f"{stored.path}: the golden is of {stored.ferry} v{stored.ferry_version}, {stored.steps} steps; "
+            f"this recording is of {measured.ferry} v{measured.ferry_version}, {measured.steps} steps: "
+            "record the whole golden, not --perf-only"
+        )
     curve_gates = ("loss_curve", "final_loss_golden")
     tol = {k: v if k in curve_gates else measured.tolerance.get(k, v) for k, v in stored.tolerance.items()}
     tol.update({k: v for k, v in measured.tolerance.items() if k not in tol and k not in curve_gates})
-    return dataclasses.replace(stored, perf=measured.perf, host=measured.host, tolerance=tol,
-                               recorded={**stored.recorded, "perf": recorded})
+    return dataclasses.replace(
+        stored, perf=measured.perf, host=measured.host, tolerance=tol, recorded={**stored.recorded, "perf": recorded}
+    )
 
 
 def _best_step(run_dir: Path, summary: dict[str, Any]) -> dict[str, float]:
@@ -256,8 +325,10 @@ def _best_step(run_dir: Path, summary: dict[str, Any]) -> dict[str, float]:
 def _check(run: dict[str, Any]) -> None:
     if run["verdict"] != "pass":
         why = run["error"].splitlines()[-1] if run.get("error") else f"gates {run.get('gates')}"
-        raise RecordingFailed(f"recording run {run['variant']} ({run['run_dir']}) failed: {why}; "
-                              "a golden is recorded from healthy runs only")
+        raise RecordingFailed(
+            f"recording run {run['variant']} ({run['run_dir']}) failed: {why}; "
+            "a golden is recorded from healthy runs only"
+        )
 
 
 def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
@@ -265,18 +336,21 @@ def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
     predates them: ``--from`` re-derives on the machine that recorded)."""
     here = host_mod.facts()
     s = facts[0].summary
-    return {"cpus": s.get("host/cpus", here["cpus"]), "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
-            "machine": here["machine"]}
+    return {
+        "cpus": s.get("host/cpus", here["cpus"]),
+        "cpu_model": s.get("host/cpu_model", here["cpu_model"]),
+        "machine": here["machine"],
+    }
 
 
 def _recorded(lane: str, runs: int, window: int, done: list[dict[str, Any]]) -> dict[str, Any]:
     from canary.run.workload import versions
 
     return {
-        "at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
         "commit": head_commit(str(Path.cwd())),
         "versions": versions(),
         "command": f"canary golden record {lane} --runs {runs} --window {window}"
-                   + (f" --nudged {n}" if (n := sum(d["variant"].startswith("nudged=") for d in done)) else ""),
+        + (f" --nudged {n}" if (n := sum(d["variant"].startswith("nudged=") for d in done)) else ""),
         "runs": [d["variant"] for d in done],
     }

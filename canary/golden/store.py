@@ -42,8 +42,9 @@ def pinned_golden_path(ferry: str, lane: str) -> Path | None:
     return next((p for d in search_dirs("gates") if (p := d / file_name(ferry, lane)).is_file()), None)
 
 
-def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None,
-                ferry_version: int | None = None) -> Golden | None:
+def load_golden(
+    ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None, ferry_version: int | None = None
+) -> Golden | None:
     """The golden the gates judge ``lane`` against, or None when its gates name none (the loose
     lanes). For reports: ``windows`` with ``tolerance['loss_curve'].rtol`` is the band.
 
@@ -59,13 +60,20 @@ def load_golden(ferry: str = "moe-canary", lane: str = "cpu", gates: str | None 
     found = read(pinned) if pinned is not None and pinned.resolve() != path.resolve() else None
     same = found is not None and (found.ferry, found.lane) == (ferry, lane)
     if same and ferry_version in (None, found.ferry_version):
-        return replace(found, note=f"{path} is not there, so the gates of {gates} judge against the pinned golden "
-                                   f"of {ferry} v{found.ferry_version} on {lane}: {pinned}")
+        return replace(
+            found,
+            note=f"{path} is not there, so the gates of {gates} judge against the pinned golden "
+            f"of {ferry} v{found.ferry_version} on {lane}: {pinned}",
+        )
     if found is not None:
-        why = (f"the pinned golden {pinned} is for {found.ferry} v{found.ferry_version} on {found.lane}, not "
-               f"{ferry}{f' v{ferry_version}' if ferry_version is not None else ''} on {lane}")
+        why = (
+            f"the pinned golden {pinned} is for {found.ferry} v{found.ferry_version} on {found.lane}, not "
+            f"{ferry}{f' v{ferry_version}' if ferry_version is not None else ''} on {lane}"
+        )
     else:
         why = f"no pinned golden of {ferry} on {lane} ({file_name(ferry, lane)}) was found either"
-    raise ConfigError(f"{path}: cannot read the golden: the gates file {gates} names it relative to itself, and "
-                      f"{why}. Set `golden` under [lanes.{lane}] of {gates} to a golden's absolute path, copy the "
-                      f"golden beside it, or record one there: canary golden record {lane} --gates {gates}")
+    raise ConfigError(
+        f"{path}: cannot read the golden: the gates file {gates} names it relative to itself, and "
+        f"{why}. Set `golden` under [lanes.{lane}] of {gates} to a golden's absolute path, copy the "
+        f"golden beside it, or record one there: canary golden record {lane} --gates {gates}"
+    )

@@ -20,14 +20,29 @@ import os
 from pathlib import Path
 
 from canary.errors import ConfigError
-from canary.record import RunRecord
 from canary.history.store import DEFAULT_FILE, HistoryStore, StoreUnavailable, select, since_key, sort_key
+from canary.record import RunRecord
 from canary.run.directory import PENDING_RECORD, RESULT_FILE, read_record, write_record
 
 __all__ = [
-    "BACKENDS", "DEFAULT_FILE", "ENV_HISTORY", "ENV_SPOOL", "HistoryStore", "StoreUnavailable", "backend",
-    "default_location", "import_pending", "known_lane", "open_store", "record_run", "select", "since_key",
-    "sort_key", "spool_root", "user_data_dir", "write_pending",
+    "BACKENDS",
+    "DEFAULT_FILE",
+    "ENV_HISTORY",
+    "ENV_SPOOL",
+    "HistoryStore",
+    "StoreUnavailable",
+    "backend",
+    "default_location",
+    "import_pending",
+    "known_lane",
+    "open_store",
+    "record_run",
+    "select",
+    "since_key",
+    "sort_key",
+    "spool_root",
+    "user_data_dir",
+    "write_pending",
 ]
 
 ENV_HISTORY = "CANARY_HISTORY"
@@ -108,8 +123,9 @@ def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]
         status = store.append(record)
         out = {"location": store.location, "status": status}
         if status == "spooled":
-            out["detail"] = (f"{store.last_error}; kept in {store.kept_in or store.dir}, uploaded by the next canary "
-                             "run here")
+            out["detail"] = (
+                f"{store.last_error}; kept in {store.kept_in or store.dir}, uploaded by the next canary run here"
+            )
     except Exception as e:  # the canary's verdict matters more than its bookkeeping
         out = {"location": where, "status": "failed", "detail": f"{type(e).__name__}: {e}"}
     if out["status"] != "stored":
@@ -138,8 +154,10 @@ def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[Ru
         run_dir = run_dir.parent
     source = next((p for p in (run_dir / PENDING_RECORD, run_dir / RESULT_FILE) if p.is_file()), None)
     if source is None:
-        raise ConfigError(f"{run_dir}: no {PENDING_RECORD} or {RESULT_FILE} here; give a run directory "
-                          "(runs/<run_id>, or the unpacked artifact of a scheduled run)")
+        raise ConfigError(
+            f"{run_dir}: no {PENDING_RECORD} or {RESULT_FILE} here; give a run directory "
+            "(runs/<run_id>, or the unpacked artifact of a scheduled run)"
+        )
     record = read_record(source)
     record.context.pop("history", None)  # result.json's note of how the recording went
     store = backend(location or default_location())

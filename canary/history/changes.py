@@ -22,8 +22,9 @@ Pure functions over records (numpy for the arithmetic); no I/O. The shape follow
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -50,12 +51,15 @@ class Metric:
     gates: tuple[str, ...]  # the gates that judge it: a step in it is news when the lane has one of them
 
 
-METRICS: dict[str, Metric] = {m.name: m for m in (
-    Metric("throughput", "throughput", "tokens/s", True, "throughput/tokens_per_second", ("throughput",)),
-    Metric("compile_seconds", "compile time", "s", False, "compile/seconds", ("compile_seconds",)),
-    Metric("peak_memory", "peak memory", "bytes", False, "memory/peak_bytes", ("peak_memory",)),
-    Metric("final_loss", "final loss", "", False, None, ("max_final_loss", "final_loss_golden")),
-)}
+METRICS: dict[str, Metric] = {
+    m.name: m
+    for m in (
+        Metric("throughput", "throughput", "tokens/s", True, "throughput/tokens_per_second", ("throughput",)),
+        Metric("compile_seconds", "compile time", "s", False, "compile/seconds", ("compile_seconds",)),
+        Metric("peak_memory", "peak memory", "bytes", False, "memory/peak_bytes", ("peak_memory",)),
+        Metric("final_loss", "final loss", "", False, None, ("max_final_loss", "final_loss_golden")),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -95,20 +99,44 @@ class Step:
         return (self.change < 0) == METRICS[self.metric].higher_is_better
 
     def to_dict(self) -> dict[str, Any]:
-        return {"metric": self.metric, "lane": self.lane, "ferry": self.ferry, "index": self.index,
-                "run_id": self.run_id, "started_at": self.started_at, "commit": self.commit,
-                "previous_run": self.previous_run, "previous_commit": self.previous_commit,
-                "before": self.before, "after": self.after, "change": round(self.change, 6), "worse": self.worse,
-                "pvalue": self.pvalue,
-                "versions": [{"name": v.name, "before": v.before, "after": v.after} for v in self.versions]}
+        return {
+            "metric": self.metric,
+            "lane": self.lane,
+            "ferry": self.ferry,
+            "index": self.index,
+            "run_id": self.run_id,
+            "started_at": self.started_at,
+            "commit": self.commit,
+            "previous_run": self.previous_run,
+            "previous_commit": self.previous_commit,
+            "before": self.before,
+            "after": self.after,
+            "change": round(self.change, 6),
+            "worse": self.worse,
+            "pvalue": self.pvalue,
+            "versions": [{"name": v.name, "before": v.before, "after": v.after} for v in self.versions],
+        }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Step":
-        keys = ("metric", "lane", "ferry", "index", "run_id", "started_at", "commit", "previous_run",
-                "previous_commit", "before", "after", "pvalue")
-        return cls(**{k: d.get(k) for k in keys},
-                   versions=tuple(VersionChange(v["name"], v.get("before"), v.get("after"))
-                                  for v in d.get("versions") or ()))
+    def from_dict(cls, d: dict[str, Any]) -> Step:
+        keys = (
+            "metric",
+            "lane",
+            "ferry",
+            "index",
+            "run_id",
+            "started_at",
+            "commit",
+            "previous_run",
+            "previous_commit",
+            "before",
+            "after",
+            "pvalue",
+        )
+        return cls(
+            **{k: d.get(k) for k in keys},
+            versions=tuple(VersionChange(v["name"], v.get("before"), v.get("after")) for v in d.get("versions") or ()),
+        )
 
 
 # ----------------------------------------------------------------------------- the series
@@ -160,8 +188,14 @@ def _qhat(d: np.ndarray, min_size: int) -> tuple[int, float]:
     return int(t[i]), float(q[i])
 
 
-def e_divisive(values: Sequence[float], *, max_pvalue: float = MAX_PVALUE, permutations: int = PERMUTATIONS,
-               min_size: int = MIN_SIZE, seed: int = SEED) -> list[tuple[int, float]]:
+def e_divisive(
+    values: Sequence[float],
+    *,
+    max_pvalue: float = MAX_PVALUE,
+    permutations: int = PERMUTATIONS,
+    min_size: int = MIN_SIZE,
+    seed: int = SEED,
+) -> list[tuple[int, float]]:
     """The change points of a series: (index, p-value) pairs, by index; ``index`` is the first
     point after the change. Empty for fewer than ``2 * min_size`` points or a constant series."""
     x = np.asarray(values, dtype=float)
@@ -184,8 +218,10 @@ def e_divisive(values: Sequence[float], *, max_pvalue: float = MAX_PVALUE, permu
             break
         q, a, b, tau = best
         seg = d[a:b, a:b]
-        as_good = sum(_qhat(seg[np.ix_(order, order)], min_size)[1] >= q
-                      for order in (rng.permutation(b - a) for _ in range(permutations)))
+        as_good = sum(
+            _qhat(seg[np.ix_(order, order)], min_size)[1] >= q
+            for order in (rng.permutation(b - a) for _ in range(permutations))
+        )
         pvalue = (as_good + 1) / (permutations + 1)
         if pvalue > max_pvalue:
             break
@@ -195,32 +231,61 @@ def e_divisive(values: Sequence[float], *, max_pvalue: float = MAX_PVALUE, permu
     return sorted(found)
 
 
-def steps(points: Sequence[Point], metric: str = "throughput", lane: str = "", ferry: str = "", *,
-          max_pvalue: float = MAX_PVALUE, permutations: int = PERMUTATIONS, min_size: int = MIN_SIZE,
-          seed: int = SEED) -> list[Step]:
+def steps(
+    points: Sequence[Point],
+    metric: str = "throughput",
+    lane: str = "",
+    ferry: str = "",
+    *,
+    max_pvalue: float = MAX_PVALUE,
+    permutations: int = PERMUTATIONS,
+    min_size: int = MIN_SIZE,
+    seed: int = SEED,
+) -> list[Step]:
     """The steps of one series: each with its run, the level (median) of the segments either side,
     the p-value, and the version changes between the run before it and its own."""
-    found = e_divisive([p.value for p in points], max_pvalue=max_pvalue, permutations=permutations,
-                       min_size=min_size, seed=seed)
+    found = e_divisive(
+        [p.value for p in points], max_pvalue=max_pvalue, permutations=permutations, min_size=min_size, seed=seed
+    )
     bounds = [0] + [i for i, _ in found] + [len(points)]
     out = []
     for n, (i, pvalue) in enumerate(found):
-        before = [p.value for p in points[bounds[n]:i]]
-        after = [p.value for p in points[i:bounds[n + 2]]]
+        before = [p.value for p in points[bounds[n] : i]]
+        after = [p.value for p in points[i : bounds[n + 2]]]
         prev, run = points[i - 1], points[i]
-        out.append(Step(metric, lane, ferry, i, run.run_id, run.started_at, run.commit, prev.run_id, prev.commit,
-                        float(np.median(before)), float(np.median(after)), pvalue,
-                        tuple(version_changes(prev.versions, run.versions))))
+        out.append(
+            Step(
+                metric,
+                lane,
+                ferry,
+                i,
+                run.run_id,
+                run.started_at,
+                run.commit,
+                prev.run_id,
+                prev.commit,
+                float(np.median(before)),
+                float(np.median(after)),
+                pvalue,
+                tuple(version_changes(prev.versions, run.versions)),
+            )
+        )
     return out
 
 
-def changes(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None,
-            metrics: Iterable[str] = tuple(METRICS), **options: Any) -> list[Step]:
+def changes(
+    records: Iterable[RunRecord],
+    lane: str | None = None,
+    ferry: str | None = None,
+    metrics: Iterable[str] = tuple(METRICS),
+    **options: Any,
+) -> list[Step]:
     """Every step of every metric, for each (lane, ferry) of the records (or only ``lane``'s,
     ``ferry``'s), ordered by when the step's run started."""
     records = list(records)
-    pairs = sorted({(r.lane, r.ferry) for r in records
-                    if (lane is None or r.lane == lane) and (ferry is None or r.ferry == ferry)})
+    pairs = sorted(
+        {(r.lane, r.ferry) for r in records if (lane is None or r.lane == lane) and (ferry is None or r.ferry == ferry)}
+    )
     out = []
     for ln, fy in pairs:
         for metric in metrics:
@@ -234,8 +299,9 @@ def gated_metrics(record: RunRecord) -> list[str]:
     return [m.name for m in METRICS.values() if names & set(m.gates)]
 
 
-def _confirmed(points: Sequence[Point], end: int, confirm: int, metric: str, lane: str, ferry: str,
-               options: dict[str, Any]) -> list[Step]:
+def _confirmed(
+    points: Sequence[Point], end: int, confirm: int, metric: str, lane: str, ferry: str, options: dict[str, Any]
+) -> list[Step]:
     """The steps of the series' latest ``WINDOW`` runs up to ``end`` also found (within a run of
     the same place) in each of the ``confirm - 1`` analyses before it, the series one, two ...
     runs shorter. Indices are the runs' places in the whole series."""
@@ -250,8 +316,9 @@ def _confirmed(points: Sequence[Point], end: int, confirm: int, metric: str, lan
     return [replace(s, index=s.index + start) for s in now]
 
 
-def new_steps(records: Iterable[RunRecord], record: RunRecord, within: int = RECENT, confirm: int = CONFIRM,
-              **options: Any) -> list[Step]:
+def new_steps(
+    records: Iterable[RunRecord], record: RunRecord, within: int = RECENT, confirm: int = CONFIRM, **options: Any
+) -> list[Step]:
     """The steps a run brings to light, in the metrics its lane gates. A step is found when the
     series up to and including ``record`` has it and so do the ``confirm - 1`` series before
     (a run shorter each: a split that one new run takes back was noise, and analysing after
@@ -268,6 +335,9 @@ def new_steps(records: Iterable[RunRecord], record: RunRecord, within: int = REC
         n = ids.index(record.run_id) + 1
         args = (confirm, metric, record.lane, record.ferry, options)
         before = [s.index for s in _confirmed(points, n - 1, *args)]
-        out += [s for s in _confirmed(points, n, *args)
-                if s.index >= n - within and not any(abs(s.index - i) <= 1 for i in before)]
+        out += [
+            s
+            for s in _confirmed(points, n, *args)
+            if s.index >= n - within and not any(abs(s.index - i) <= 1 for i in before)
+        ]
     return out

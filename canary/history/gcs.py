@@ -27,9 +27,10 @@ import json
 import os
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from canary.errors import ConfigError
 from canary.history.store import StoreUnavailable, select, since_key
@@ -68,7 +69,7 @@ def policies(deadline: float) -> tuple[Any, Any]:
 def parse_url(url: str) -> tuple[str, str]:
     if not url.startswith("gs://"):
         raise ConfigError(f"--history {url!r}: a GCS location looks like gs://bucket/prefix")
-    bucket, _, prefix = url[len("gs://"):].partition("/")
+    bucket, _, prefix = url[len("gs://") :].partition("/")
     if not bucket:
         raise ConfigError(f"--history {url!r}: no bucket name; use gs://bucket/prefix")
     return bucket, prefix.strip("/")
@@ -130,9 +131,15 @@ class GcsStore:
         generation = 0  # create only
         for _ in range(MAX_CAS_TRIES):
             try:
-                self._call(lambda generation=generation: blob.upload_from_string(
-                    data, content_type="application/json", if_generation_match=generation,
-                    timeout=TIMEOUT, retry=self.write_retry))
+                self._call(
+                    lambda generation=generation: blob.upload_from_string(
+                        data,
+                        content_type="application/json",
+                        if_generation_match=generation,
+                        timeout=TIMEOUT,
+                        retry=self.write_retry,
+                    )
+                )
                 break
             except gexc.PreconditionFailed:
                 # the run was stored before (a spool upload retried): replace it at its generation
@@ -155,9 +162,19 @@ class GcsStore:
             runs.sort(key=lambda r: (r.get("started_at") or "", r.get("run_id") or ""))
             data = json.dumps({"version": 1, "lane": record.lane, "runs": runs}).encode()
             try:
-                self._call(lambda data=data, generation=generation: self.bucket().blob(name).upload_from_string(
-                    data, content_type="application/json", if_generation_match=generation,
-                    timeout=TIMEOUT, retry=self.write_retry))
+                self._call(
+                    lambda data=data, generation=generation: (
+                        self.bucket()
+                        .blob(name)
+                        .upload_from_string(
+                            data,
+                            content_type="application/json",
+                            if_generation_match=generation,
+                            timeout=TIMEOUT,
+                            retry=self.write_retry,
+                        )
+                    )
+                )
                 return
             except gexc.PreconditionFailed:
                 time.sleep(random.uniform(0, min(0.05 * 2 ** min(attempt, 5), 1.0)))  # another writer won
@@ -175,8 +192,11 @@ class GcsStore:
                 return [], 0
             generation = blob.generation
             try:
-                data = self._call(lambda blob=blob, generation=generation: blob.download_as_bytes(
-                    if_generation_match=generation, timeout=TIMEOUT, retry=self.read_retry))
+                data = self._call(
+                    lambda blob=blob, generation=generation: blob.download_as_bytes(
+                        if_generation_match=generation, timeout=TIMEOUT, retry=self.read_retry
+                    )
+                )
             except (gexc.PreconditionFailed, gexc.NotFound):
                 continue  # replaced between the two calls: read the new one
             return json.loads(data).get("runs", []), generation
@@ -186,14 +206,17 @@ class GcsStore:
 
     def _lanes(self) -> list[str]:
         prefix = self._name("index") + "/"
-        blobs = self._call(lambda: list(self.client().list_blobs(
-            self.bucket_name, prefix=prefix, timeout=TIMEOUT, retry=self.read_retry)))
-        return [b.name[len(prefix):-len(".json")] for b in blobs if b.name.endswith(".json")]
+        blobs = self._call(
+            lambda: list(
+                self.client().list_blobs(self.bucket_name, prefix=prefix, timeout=TIMEOUT, retry=self.read_retry)
+            )
+        )
+        return [b.name[len(prefix) : -len(".json")] for b in blobs if b.name.endswith(".json")]
 
     def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
         key = since_key(since)
         entries = []
-        for name in ([lane] if lane is not None else self._lanes()):
+        for name in [lane] if lane is not None else self._lanes():
             runs, _ = self._read_index(self._name("index", f"{name}.json"))
             entries += [r for r in runs if key is None or (r.get("started_at") or "") >= key]
         with ThreadPoolExecutor(max_workers=8) as pool:
@@ -210,7 +233,6 @@ class GcsStore:
             return None
         return RunRecord.from_dict(json.loads(data))
 
-
     # ------------------------------------------------------------------ doctor
 
     def probe(self) -> str:
@@ -221,14 +243,20 @@ class GcsStore:
         self._lanes()
         name = self._name(PROBE_DIR, f"probe-{os.getpid()}-{random.getrandbits(32):08x}")
         blob = self.bucket().blob(name)
-        self._call(lambda: blob.upload_from_string(b"canary doctor probe", if_generation_match=0,
-                                                   timeout=TIMEOUT, retry=self.write_retry))
+        self._call(
+            lambda: blob.upload_from_string(
+                b"canary doctor probe", if_generation_match=0, timeout=TIMEOUT, retry=self.write_retry
+            )
+        )
         try:
-            self._call(lambda: blob.delete(if_generation_match=blob.generation, timeout=TIMEOUT,
-                                           retry=self.write_retry))
+            self._call(
+                lambda: blob.delete(if_generation_match=blob.generation, timeout=TIMEOUT, retry=self.write_retry)
+            )
         except gexc.NotFound:
             pass  # a retried delete whose first try landed
-        return f"listed gs://{self.bucket_name}/{self._name('index')}/, wrote and deleted gs://{self.bucket_name}/{name}"
+        return (
+            f"listed gs://{self.bucket_name}/{self._name('index')}/, wrote and deleted gs://{self.bucket_name}/{name}"
+        )
 
 
 def _emulator() -> str | None:
@@ -259,8 +287,9 @@ def _default_client():
 
     emulator = _emulator()
     if emulator:
-        return storage.Client(project="canary", credentials=AnonymousCredentials(),
-                              client_options={"api_endpoint": emulator})
+        return storage.Client(
+            project="canary", credentials=AnonymousCredentials(), client_options={"api_endpoint": emulator}
+        )
     return storage.Client()
 
 

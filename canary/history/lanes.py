@@ -35,7 +35,9 @@ def version_changes(record: RunRecord, streak: queries.Streak) -> tuple[windows.
     return tuple(windows.version_changes(streak.last_pass.versions, record.versions, record.failing_distribution))
 
 
-def regression_window(record: RunRecord, streak: queries.Streak, commits: Commits) -> tuple[tuple[windows.WindowCommit, ...] | None, str]:
+def regression_window(
+    record: RunRecord, streak: queries.Streak, commits: Commits
+) -> tuple[tuple[windows.WindowCommit, ...] | None, str]:
     """The commits between the last pass and the first failure of the streak (watched first)."""
     good = streak.last_pass.commit if streak.last_pass else None
     bad = (streak.first_failure.commit if streak.first_failure else None) or record.commit
@@ -50,8 +52,7 @@ def regression_window(record: RunRecord, streak: queries.Streak, commits: Commit
     return tuple(windows.regression_window(found, watched_paths(record.ferry))), ""
 
 
-def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *,
-                ferry: str | None = None) -> dict | None:
+def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *, ferry: str | None = None) -> dict | None:
     """The regression window of a failing series (``lane``, ``ferry``), for ``canary history --json``:
     the last pass, the first failure, the commits between (watched first; None with a ``note`` when
     unknown) and the version changes since the last pass. None when the series is not failing."""
@@ -69,6 +70,8 @@ def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *,
         "note": note,
         "versions": [asdict(v) for v in changes] if changes is not None else None,
     }
+
+
 def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int, commits: Commits) -> dict[str, Any]:
     """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
 
@@ -78,27 +81,37 @@ def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int, c
     infra = queries.infrastructure_streak(records, lane, ferry=ferry)
     runs = series.in_series(records, lane, ferry)
     return {
-        "series": str(key), "lane": lane, "ferry": ferry,
+        "series": str(key),
+        "lane": lane,
+        "ferry": ferry,
         "strip": queries.strip(records, lane, last, ferry=ferry),
         "runs": len(runs),
         "short_runs": sum(series.is_short(r) for r in runs),
         "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
         "last_pass": lp.run_id if lp else None,
         "streak": {
-            "runs": s.runs, "days": s.days, "consecutive_days": s.consecutive_days,
-            "fingerprint": s.fingerprint, "same_fingerprint": s.same_fingerprint,
+            "runs": s.runs,
+            "days": s.days,
+            "consecutive_days": s.consecutive_days,
+            "fingerprint": s.fingerprint,
+            "same_fingerprint": s.same_fingerprint,
             "first_failure": s.first_failure.run_id if s.first_failure else None,
             "daily_ordinal": s.daily_ordinal,
             "confirmed": s.confirmed,
         },
         "window": lane_window(records, lane, commits, ferry=ferry),
-        "infrastructure": {"runs": infra.runs, "days": infra.days, "alert": infra.alert,
-                           "since": infra.first.run_id if infra.first else None},
+        "infrastructure": {
+            "runs": infra.runs,
+            "days": infra.days,
+            "alert": infra.alert,
+            "since": infra.first.run_id if infra.first else None,
+        },
     }
 
 
-def history_report(location: str | None, lane: str | None, since: str | None, last: int,
-                   ferry: str | None = None, *, commits: Commits) -> dict[str, Any]:
+def history_report(
+    location: str | None, lane: str | None, since: str | None, last: int, ferry: str | None = None, *, commits: Commits
+) -> dict[str, Any]:
     """``canary history``: the records (of ``lane`` and ``ferry``, started ``since``), each series'
     summary, and how often each fingerprint occurred."""
     from canary.history import known_lane, open_store
@@ -113,5 +126,3 @@ def history_report(location: str | None, lane: str | None, since: str | None, la
         "series": [series_summary(records, key, last, commits) for key in series.series_keys(records)],
         "occurrences": queries.occurrences(records),
     }
-
-

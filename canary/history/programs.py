@@ -14,8 +14,9 @@ Pure functions over records; the commits and versions are given. No I/O.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from canary.history.changes import passing_runs
 from canary.history.windows import VersionChange, WindowCommit
@@ -37,8 +38,13 @@ def program_of(r: RunRecord, platform: str | None = None) -> str | None:
     return fp
 
 
-def last_pass_program(records: Iterable[RunRecord], lane: str, ferry: str | None, platform: str | None = None,
-                      before: RunRecord | None = None) -> RunRecord | None:
+def last_pass_program(
+    records: Iterable[RunRecord],
+    lane: str,
+    ferry: str | None,
+    platform: str | None = None,
+    before: RunRecord | None = None,
+) -> RunRecord | None:
     """The lane's (and ferry's) latest passing full run that recorded a fingerprint (for
     ``platform``), started before ``before`` when given."""
     key = (before.started_at or "", before.run_id) if before is not None else None
@@ -93,28 +99,62 @@ def causes(window: Sequence[WindowCommit] | None, versions: Sequence[VersionChan
     out += [f"commit {c.sha[:SHORT]} {c.subject} (touches {', '.join(c.watched_paths[:3])})" for c in watched]
     if not out:
         n = len(window)
-        out.append(f"no version change and no commit on a watched path; {n} other commit{'s' if n != 1 else ''} "
-                   "in the window" if n else "no version change and no commit since: the environment changed")
+        out.append(
+            f"no version change and no commit on a watched path; {n} other commit{'s' if n != 1 else ''} in the window"
+            if n
+            else "no version change and no commit since: the environment changed"
+        )
     return out
 
 
-def compare(platform: str, lane: str, ferry: str, fingerprint: str, records: Iterable[RunRecord],
-            versions_now: dict[str, str] | None = None, window: Sequence[WindowCommit] | None = None,
-            window_note: str = "") -> Comparison:
+def compare(
+    platform: str,
+    lane: str,
+    ferry: str,
+    fingerprint: str,
+    records: Iterable[RunRecord],
+    versions_now: dict[str, str] | None = None,
+    window: Sequence[WindowCommit] | None = None,
+    window_note: str = "",
+) -> Comparison:
     """``fingerprint`` (just lowered for ``platform``) against the lane's last pass's. The
     ``window`` is the commits from the last pass's commit to now (watched ones flagged)."""
     from canary.history.windows import version_changes
 
     last = last_pass_program(records, lane, ferry, platform)
     if last is None:
-        return Comparison(platform, lane, ferry, fingerprint,
-                          message=f"no passing {lane} run of {ferry} recorded a {platform} program fingerprint yet")
+        return Comparison(
+            platform,
+            lane,
+            ferry,
+            fingerprint,
+            message=f"no passing {lane} run of {ferry} recorded a {platform} program fingerprint yet",
+        )
     theirs = program_of(last, platform)
     where = f"{last.run_id}, {(last.commit or 'no commit recorded')[:SHORT]}"
     if theirs == fingerprint:
-        return Comparison(platform, lane, ferry, fingerprint, last.run_id, last.commit, theirs, False,
-                          f"the {platform} program is the one the last pass ran ({where})")
+        return Comparison(
+            platform,
+            lane,
+            ferry,
+            fingerprint,
+            last.run_id,
+            last.commit,
+            theirs,
+            False,
+            f"the {platform} program is the one the last pass ran ({where})",
+        )
     found = causes(window, version_changes(last.versions, versions_now), window_note)
-    return Comparison(platform, lane, ferry, fingerprint, last.run_id, last.commit, theirs, True,
-                      f"the {platform} program changed since {where}; a shared compilation cache will miss, "
-                      "and this lane lowers cold", found)
+    return Comparison(
+        platform,
+        lane,
+        ferry,
+        fingerprint,
+        last.run_id,
+        last.commit,
+        theirs,
+        True,
+        f"the {platform} program changed since {where}; a shared compilation cache will miss, "
+        "and this lane lowers cold",
+        found,
+    )

@@ -22,9 +22,9 @@ time here). Times are the records' ISO ``started_at`` strings (UTC); days are UT
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Iterable, Sequence
 
 from canary.history.series import is_short
 from canary.record import RunRecord
@@ -34,8 +34,12 @@ from canary.signature import identity
 def _ordered(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None) -> list[RunRecord]:
     # A run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure.
     # Within a series, neither is a short run: ten steps cannot pass or fail the ferry's gates.
-    rs = [r for r in records if r.verdict != "cancelled"
-          and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and not is_short(r)))]
+    rs = [
+        r
+        for r in records
+        if r.verdict != "cancelled"
+        and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and not is_short(r)))
+    ]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 
@@ -75,9 +79,29 @@ def last_pass(records: Iterable[RunRecord], lane: str, *, ferry: str | None = No
 
 # ----------------------------------------------------------------------------- streaks
 
-_ORDINALS = ["zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-             "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
-             "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"]
+_ORDINALS = [
+    "zeroth",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+]
 
 
 def ordinal(n: int) -> str:
@@ -138,8 +162,9 @@ def _consecutive_days(days: Sequence[date]) -> int:
     return n
 
 
-def current_streak(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
-                   ferry: str | None = None) -> Streak:
+def current_streak(
+    records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *, ferry: str | None = None
+) -> Streak:
     """The failures since the series' last pass. With ``fingerprint``, only the trailing failures
     with that fingerprint count (another failure, like a pass, ends the streak)."""
     ordered = _ordered(records, lane, ferry)
@@ -232,8 +257,9 @@ def strip(records: Iterable[RunRecord], lane: str, last: int = 30, *, ferry: str
 # ----------------------------------------------------------------------------- the compilation cache
 
 
-def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *,
-                 ferry: str | None = None) -> bool:
+def cache_masked(
+    records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *, ferry: str | None = None
+) -> bool:
     """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
     only on runs that lowered cold, while runs served warm from the cache pass? That is how a
     shared persistent cache hides a broken lowering: history alternates and commits look innocent."""
@@ -249,8 +275,9 @@ def cache_masked(records: Iterable[RunRecord], lane: str, fingerprint: str | Non
 # ----------------------------------------------------------------------------- regression windows
 
 
-def regression_range(records: Iterable[RunRecord], lane: str, *,
-                     ferry: str | None = None) -> tuple[str | None, str | None]:
+def regression_range(
+    records: Iterable[RunRecord], lane: str, *, ferry: str | None = None
+) -> tuple[str | None, str | None]:
     """The commits bounding the current streak: the last passing run's and the first failing
     run's (``None`` where unknown: never passed, not failing, or runs outside git)."""
     s = current_streak(records, lane, ferry=ferry)

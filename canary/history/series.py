@@ -11,8 +11,8 @@ leaving short runs out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from canary.record import RunRecord
 

@@ -69,8 +69,14 @@ class SqliteStore:
                 conn.execute(
                     "INSERT OR REPLACE INTO runs (run_id, lane, started_at, verdict, fingerprint, record) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    (record.run_id, record.lane, record.started_at or "", record.verdict, fp,
-                     json.dumps(record.to_dict())),
+                    (
+                        record.run_id,
+                        record.lane,
+                        record.started_at or "",
+                        record.verdict,
+                        fp,
+                        json.dumps(record.to_dict()),
+                    ),
                 )
         except sqlite3.Error as e:
             raise StoreUnavailable(f"{self.path}: {e}") from e
@@ -90,7 +96,6 @@ class SqliteStore:
     def get(self, run_id: str) -> RunRecord | None:
         rows = self._read("SELECT record FROM runs WHERE run_id = ?", (run_id,))
         return RunRecord.from_dict(json.loads(rows[0][0])) if rows else None
-
 
     def probe(self) -> str:
         """Read the store and take (then release) its write lock, writing nothing; a store not

@@ -4,7 +4,7 @@ The backends (``sqlite``, ``gcs``) and the spool build on it; :mod:`canary.histo
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Protocol, runtime_checkable
 
 from canary.errors import CanaryError, ConfigError
@@ -36,12 +36,16 @@ def since_key(since: str | date | datetime | None) -> str | None:
         return None
     if isinstance(since, datetime):
         if since.tzinfo is None:
-            since = since.replace(tzinfo=timezone.utc)
-        return since.astimezone(timezone.utc).isoformat(timespec="seconds")
+            since = since.replace(tzinfo=UTC)
+        return since.astimezone(UTC).isoformat(timespec="seconds")
     if isinstance(since, date):
         return since.isoformat()
     try:
-        return since_key(datetime.fromisoformat(since)) if "T" in since or " " in since else date.fromisoformat(since).isoformat()
+        return (
+            since_key(datetime.fromisoformat(since))
+            if "T" in since or " " in since
+            else date.fromisoformat(since).isoformat()
+        )
     except ValueError:
         raise ConfigError(f"--since {since!r}: not a date; use YYYY-MM-DD or an ISO timestamp") from None
 

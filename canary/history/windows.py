@@ -49,9 +49,9 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
         elif c == "?":
             out.append("[^/]")
             i += 1
-        elif c == "[" and "]" in glob[i + 1:]:
+        elif c == "[" and "]" in glob[i + 1 :]:
             j = glob.index("]", i + 1)
-            out.append("[" + glob[i + 1:j].replace("!", "^", 1) + "]")
+            out.append("[" + glob[i + 1 : j].replace("!", "^", 1) + "]")
             i = j + 1
         else:
             out.append(re.escape(c))
@@ -80,8 +80,20 @@ def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str
 # The versions a regression window lists, most likely culprit first; any other recorded key follows.
 
 
-VERSION_ORDER = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
-                 "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax", "python", "ferry", "canary")
+VERSION_ORDER = (
+    "jax",
+    "jaxlib",
+    "libtpu",
+    "libtpu-nightly",
+    "jax-cuda12-plugin",
+    "jax-cuda12-pjrt",
+    "jax-cuda13-plugin",
+    "jax-cuda13-pjrt",
+    "optax",
+    "python",
+    "ferry",
+    "canary",
+)
 
 
 @dataclass(frozen=True)
@@ -92,8 +104,9 @@ class VersionChange:
     owns_failure: bool = False  # the distribution owns the failing call path's innermost frame
 
 
-def version_changes(before: dict[str, str] | None, after: dict[str, str] | None,
-                    failing: str | None = None) -> list[VersionChange]:
+def version_changes(
+    before: dict[str, str] | None, after: dict[str, str] | None, failing: str | None = None
+) -> list[VersionChange]:
     """What changed between two records' ``versions`` (the last pass's and this run's): added,
     removed or different, in ``VERSION_ORDER`` then by name; the ``failing`` distribution (the one
     owning the failing frame), when it changed, first of all. Empty when either is unknown."""
@@ -103,8 +116,7 @@ def version_changes(before: dict[str, str] | None, after: dict[str, str] | None,
     names += sorted((set(before) | set(after)) - set(names))
     if failing in names:
         names = [failing] + [n for n in names if n != failing]
-    return [VersionChange(n, before.get(n), after.get(n), n == failing) for n in names
-            if before.get(n) != after.get(n)]
+    return [VersionChange(n, before.get(n), after.get(n), n == failing) for n in names if before.get(n) != after.get(n)]
 
 
 # ----------------------------------------------------------------------------- infrastructure

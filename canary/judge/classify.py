@@ -18,7 +18,7 @@ An attempt *failed* when it did not run to the end or carries a failure signatur
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from canary.record import Attempt
 
@@ -27,10 +27,17 @@ CLASSIFICATIONS = ("pass", "unconfirmed", "deterministic", "intermittent", "cach
 # The machine, not the code: a disk that filled (or a quota met) under the workload, host memory
 # that ran out. Filed as a regression, either would send someone to bisect nothing.
 _ENVIRONMENT = [
-    (re.compile(r"No space left on device|\bENOSPC\b|\[Errno 28\]|Disk quota exceeded|\bEDQUOT\b|\[Errno 122\]"),
-     "the disk filled up"),
-    (re.compile(r"Unable to allocate\b|std::bad_alloc|Cannot allocate memory|\[Errno 12\]|"
-                r"\bENOMEM\b|out of memory on the host|Out of memory: Killed process"), "the host ran out of memory"),
+    (
+        re.compile(r"No space left on device|\bENOSPC\b|\[Errno 28\]|Disk quota exceeded|\bEDQUOT\b|\[Errno 122\]"),
+        "the disk filled up",
+    ),
+    (
+        re.compile(
+            r"Unable to allocate\b|std::bad_alloc|Cannot allocate memory|\[Errno 12\]|"
+            r"\bENOMEM\b|out of memory on the host|Out of memory: Killed process"
+        ),
+        "the host ran out of memory",
+    ),
 ]
 
 
@@ -62,8 +69,9 @@ def classify(attempts: Sequence[Attempt]) -> str | None:
     passed = [a for a in attempts if not a.failed]
     if not failed:
         return "pass"
-    if not passed and all(a.signature is not None and (a.signature.kind == "infrastructure" or environment_reason(a))
-                          for a in failed):
+    if not passed and all(
+        a.signature is not None and (a.signature.kind == "infrastructure" or environment_reason(a)) for a in failed
+    ):
         return "infrastructure"
     if passed and all(a.lowered_cold() is True for a in failed) and all(a.lowered_cold() is False for a in passed):
         return "cache-masked"

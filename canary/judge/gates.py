@@ -37,19 +37,31 @@ def finite_loss(metrics: RunMetrics, metric: str = "train/loss") -> GateResult:
         if v is None:
             return GateResult("finite_loss", None, "all finite", "FAIL", f"{metric} is missing")
         ok = math.isfinite(v)
-        return GateResult("finite_loss", v if not ok else "final only", "all finite", _status(ok),
-                          "" if ok else f"final {metric} is {v}")
+        return GateResult(
+            "finite_loss",
+            v if not ok else "final only",
+            "all finite",
+            _status(ok),
+            "" if ok else f"final {metric} is {v}",
+        )
     if not metrics.losses:
         return GateResult("finite_loss", None, "all finite", "FAIL", f"{metric} is missing")
     for step, v in metrics.losses:
         if not math.isfinite(v):
-            return GateResult("finite_loss", f"{v} at step {step}", "all finite", "FAIL",
-                              f"first non-finite {metric} at step {step}")
+            return GateResult(
+                "finite_loss", f"{v} at step {step}", "all finite", "FAIL", f"first non-finite {metric} at step {step}"
+            )
     return GateResult("finite_loss", f"{len(metrics.losses)} finite", "all finite", "PASS")
 
 
-def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | None = None,
-             golden: Any = None, ferry_version: int | None = None) -> list[GateResult]:
+def evaluate(
+    gates: LaneGates,
+    metrics: RunMetrics,
+    *,
+    requested_steps: int | None = None,
+    golden: Any = None,
+    ferry_version: int | None = None,
+) -> list[GateResult]:
     """All of a lane's gates. A quick ``--steps`` run (``requested_steps`` below the gate's
     minimum) lowers the step threshold to what was asked for, and leaves a finite final loss
     unjudged (SKIP): the loss threshold is for a full run. Both say so in their detail; a
@@ -60,20 +72,33 @@ def evaluate(gates: LaneGates, metrics: RunMetrics, *, requested_steps: int | No
     results = []
     if quick:
         r = min_steps(metrics, requested_steps)
-        results.append(GateResult(r.name, r.value, r.threshold, r.status,
-                                  (r.detail + "; " if r.detail else "") + f"--steps {requested_steps} (gate: {gates.min_steps})"))
+        results.append(
+            GateResult(
+                r.name,
+                r.value,
+                r.threshold,
+                r.status,
+                (r.detail + "; " if r.detail else "") + f"--steps {requested_steps} (gate: {gates.min_steps})",
+            )
+        )
     else:
         results.append(min_steps(metrics, threshold))
     loss = max_final_loss(metrics, gates.max_final_loss, gates.loss_metric)
     if quick and loss.value is not None and math.isfinite(loss.value):
-        loss = GateResult(loss.name, loss.value, loss.threshold, "SKIP",
-                          f"not judged: --steps {requested_steps}, the threshold is for {gates.min_steps} steps")
+        loss = GateResult(
+            loss.name,
+            loss.value,
+            loss.threshold,
+            "SKIP",
+            f"not judged: --steps {requested_steps}, the threshold is for {gates.min_steps} steps",
+        )
     results.append(loss)
     if gates.require_finite:
         results.append(finite_loss(metrics, gates.loss_metric))
     if golden is not None:
         from canary.judge import golden_gates
 
-        results += golden_gates.evaluate(gates, golden, metrics, requested_steps=requested_steps,
-                                         ferry_version=ferry_version)
+        results += golden_gates.evaluate(
+            gates, golden, metrics, requested_steps=requested_steps, ferry_version=ferry_version
+        )
     return results

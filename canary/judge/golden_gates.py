@@ -25,8 +25,8 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
-from canary.judge.results import GateResult
 from canary.golden.curve import Golden, rel_dev, window_means
+from canary.judge.results import GateResult
 from canary.run.metrics import RunMetrics, as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
@@ -48,8 +48,10 @@ def _outside(name: str, severity: str, value: Any, threshold: Any, margin: float
 
 
 # why a gate's miss is only a WARN when its gates file says so, in the words a first run needs
-WARN_WHY = {"compile_seconds": "compile time follows the machine's load far more than step time",
-            "peak_memory": "memory peaks differ between allocators and library versions"}
+WARN_WHY = {
+    "compile_seconds": "compile time follows the machine's load far more than step time",
+    "peak_memory": "memory peaks differ between allocators and library versions",
+}
 
 
 def _set_to_warn(name: str, severity: str, detail: str) -> str:
@@ -63,8 +65,10 @@ def _set_to_warn(name: str, severity: str, detail: str) -> str:
 def stale(golden: Golden, ferry_version: int | None) -> str | None:
     """Why the golden's curve does not apply to this run (None: it does)."""
     if ferry_version is not None and ferry_version != golden.ferry_version:
-        return (f"the golden was recorded for {golden.ferry} v{golden.ferry_version}, this is v{ferry_version}: "
-                f"re-record it (canary golden record {golden.lane})")
+        return (
+            f"the golden was recorded for {golden.ferry} v{golden.ferry_version}, this is v{ferry_version}: "
+            f"re-record it (canary golden record {golden.lane})"
+        )
     return None
 
 
@@ -91,16 +95,26 @@ def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
         return _outside(name, severity, None, threshold, None, "no per-step losses to compare")
     got = window_means(metrics.losses, golden.window, golden.steps)
     if len(got) < len(golden.windows):
-        return _outside(name, severity, f"{len(got)} of {len(golden.windows)} windows", threshold, None,
-                        f"the run completed {len(got)} of the golden's {len(golden.windows)} windows")
-    devs = [((w.mean - g.mean) / abs(g.mean) if math.isfinite(w.mean) else math.inf, golden.window_rtol(i), w, g)
-            for i, (w, g) in enumerate(zip(got, golden.windows, strict=False))]
+        return _outside(
+            name,
+            severity,
+            f"{len(got)} of {len(golden.windows)} windows",
+            threshold,
+            None,
+            f"the run completed {len(got)} of the golden's {len(golden.windows)} windows",
+        )
+    devs = [
+        ((w.mean - g.mean) / abs(g.mean) if math.isfinite(w.mean) else math.inf, golden.window_rtol(i), w, g)
+        for i, (w, g) in enumerate(zip(got, golden.windows, strict=False))
+    ]
     worst = max(devs, key=lambda d: abs(d[0]) / d[1] if d[1] > 0 else math.inf)
     out = [d for d in devs if not abs(d[0]) <= d[1]]
     dev, tol, w, g = worst
-    detail = (f"worst: steps {w.first}-{w.last} {w.mean:.4f} vs {g.mean:.4f} "
-              f"({_pct(dev) if math.isfinite(dev) else dev} of ±{tol * 100:.2f}%); "
-              f"{len(out)} of {len(devs)} windows outside")
+    detail = (
+        f"worst: steps {w.first}-{w.last} {w.mean:.4f} vs {g.mean:.4f} "
+        f"({_pct(dev) if math.isfinite(dev) else dev} of ±{tol * 100:.2f}%); "
+        f"{len(out)} of {len(devs)} windows outside"
+    )
     margin = tol - abs(dev)
     if len(out) > golden.allowed_outliers:
         return _outside(name, severity, _r(dev), threshold, margin, _set_to_warn(name, severity, detail))
@@ -148,8 +162,7 @@ def _busy(metrics: RunMetrics) -> str | None:
         return None
     share = as_float(metrics.summary.get("throughput/others_share"))
     used = f"other processes used {share:.0%} of its CPUs, " if share is not None else ""
-    return (f"the machine was busy: {used}{quiet:.0f} steps ran in a quiet window "
-            f"(a FAIL needs {need}): a WARN at most")
+    return f"the machine was busy: {used}{quiet:.0f} steps ran in a quiet window (a FAIL needs {need}): a WARN at most"
 
 
 def other_config(golden: Golden, metrics: RunMetrics) -> str | None:
@@ -158,8 +171,12 @@ def other_config(golden: Golden, metrics: RunMetrics) -> str | None:
     theirs = golden.perf.get("config") or {}
     differ = {k: (v, metrics.summary[k]) for k, v in theirs.items() if k in metrics.summary and metrics.summary[k] != v}
     if differ:
-        return "not judged: the golden's perf is of " + ", ".join(f"{k}={a}" for k, (a, _) in differ.items()) + \
-            ", this run's " + ", ".join(f"{k}={b}" for k, (_, b) in differ.items())
+        return (
+            "not judged: the golden's perf is of "
+            + ", ".join(f"{k}={a}" for k, (a, _) in differ.items())
+            + ", this run's "
+            + ", ".join(f"{k}={b}" for k, (_, b) in differ.items())
+        )
     return None
 
 
@@ -167,10 +184,17 @@ def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     """A floor on the fastest steady step's tokens/s (the median step's when either side lacks it)."""
     name, tol = "throughput", golden.tolerance["throughput"].rtol
     s, p = metrics.summary, golden.perf
-    value, ref, unit = (as_float(s.get("throughput/best_tokens_per_second")), as_float(p.get("best_tokens_per_second")),
-                        "fastest step's tokens/s")
+    value, ref, unit = (
+        as_float(s.get("throughput/best_tokens_per_second")),
+        as_float(p.get("best_tokens_per_second")),
+        "fastest step's tokens/s",
+    )
     if value is None or ref is None:
-        value, ref, unit = as_float(s.get("throughput/tokens_per_second")), as_float(p.get("tokens_per_second")), "tokens/s"
+        value, ref, unit = (
+            as_float(s.get("throughput/tokens_per_second")),
+            as_float(p.get("tokens_per_second")),
+            "tokens/s",
+        )
     if ref is None:
         return GateResult(name, value, None, "SKIP", "the golden has no throughput")
     steps = metrics.steps_completed or 0
@@ -182,12 +206,19 @@ def throughput(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     if value >= floor:
         return GateResult(name, _r(value), _r(floor), "PASS", detail, _r(margin))
     why = _host_differs(golden, metrics) or _busy(metrics)
-    return _outside(name, "WARN" if why else severity, _r(value), _r(floor), margin,
-                    detail + f"; {why}" if why else _set_to_warn(name, severity, detail))
+    return _outside(
+        name,
+        "WARN" if why else severity,
+        _r(value),
+        _r(floor),
+        margin,
+        detail + f"; {why}" if why else _set_to_warn(name, severity, detail),
+    )
 
 
-def _ceiling(name: str, key: str, summary_key: str, golden: Golden, metrics: RunMetrics, severity: str,
-             unit: str) -> GateResult:
+def _ceiling(
+    name: str, key: str, summary_key: str, golden: Golden, metrics: RunMetrics, severity: str, unit: str
+) -> GateResult:
     ref = as_float(golden.perf.get(key))
     value = as_float(metrics.summary.get(summary_key))
     if ref is None or name not in golden.tolerance:
@@ -210,8 +241,14 @@ def peak_memory(golden: Golden, metrics: RunMetrics, severity: str = "WARN") -> 
     return _ceiling("peak_memory", "peak_memory_bytes", "memory/peak_bytes", golden, metrics, severity, "bytes")
 
 
-def evaluate(gates: LaneGates, golden: Golden, metrics: RunMetrics, *, requested_steps: int | None = None,
-             ferry_version: int | None = None) -> list[GateResult]:
+def evaluate(
+    gates: LaneGates,
+    golden: Golden,
+    metrics: RunMetrics,
+    *,
+    requested_steps: int | None = None,
+    ferry_version: int | None = None,
+) -> list[GateResult]:
     """The golden gates the lane's gates switch on. They judge only a run of the golden's length
     (a quick ``--steps`` run has another learning-rate schedule, and its few steps another
     median): SKIP otherwise."""

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Literal, Protocol
+from typing import Literal, Protocol
 
 from canary.config import Lane
 
@@ -87,7 +88,9 @@ def for_lane(lane: Lane, ray_address: str | None = None) -> Launcher:
     module = importlib.import_module(BACKENDS[kind])
     if ray_address:
         if kind != "ray":
-            raise ConfigError(f"--ray-address {ray_address}: lane {lane.name!r} does not launch through Ray "
-                              f"(its launcher is {kind!r})")
+            raise ConfigError(
+                f"--ray-address {ray_address}: lane {lane.name!r} does not launch through Ray "
+                f"(its launcher is {kind!r})"
+            )
         return module.make(lane, address=ray_address)
     return module.make(lane)

@@ -14,8 +14,8 @@ its status through (``srun`` and ``ssh`` do).
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv

@@ -12,7 +12,7 @@ import os
 import signal
 import subprocess
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest
@@ -49,14 +49,20 @@ class LocalLauncher:
                             said = self._kill(proc)
                             poll()
                             return AttemptOutcome(
-                                signals.CANCELLED, None, time.monotonic() - t0, request.log_path,
+                                signals.CANCELLED,
+                                None,
+                                time.monotonic() - t0,
+                                request.log_path,
                                 detail=f"stopped by {signals.signal_name(stop)}; {said}",
                             )
                         if time.monotonic() - t0 > request.timeout_s:
                             self._kill(proc)
                             poll()
                             return AttemptOutcome(
-                                "timeout", None, time.monotonic() - t0, request.log_path,
+                                "timeout",
+                                None,
+                                time.monotonic() - t0,
+                                request.log_path,
                                 detail=f"no exit after {request.timeout_s:g}s; process group killed",
                             )
             except BaseException:
@@ -69,8 +75,14 @@ class LocalLauncher:
             return AttemptOutcome("succeeded", 0, duration, request.log_path)
         if rc < 0:
             sig = -rc
-            return AttemptOutcome("failed", rc, duration, request.log_path, signal=sig,
-                                  detail=f"killed by signal {signal.Signals(sig).name}")
+            return AttemptOutcome(
+                "failed",
+                rc,
+                duration,
+                request.log_path,
+                signal=sig,
+                detail=f"killed by signal {signal.Signals(sig).name}",
+            )
         return AttemptOutcome("failed", rc, duration, request.log_path, detail=f"exit status {rc}")
 
     def _kill(self, proc: subprocess.Popen) -> str:

@@ -32,7 +32,8 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from canary.config import Lane
 from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv
@@ -41,9 +42,18 @@ from canary.run import signals
 # Variables of the harness's environment a training job needs on the cluster (field notes §2),
 # W&B's, so tracking works the same wherever the job runs, and the multi-host start's. Nothing
 # else (no GitHub or cloud credentials) leaves the harness.
-FORWARD = ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "RAGGED_DOT_IMPL", "WANDB_API_KEY", "WANDB_MODE",
-           "WANDB_BASE_URL", "WANDB_ENTITY", "CANARY_COORDINATOR_ADDRESS", "CANARY_NUM_PROCESSES",
-           "CANARY_PROCESS_ID")
+FORWARD = (
+    "XLA_FLAGS",
+    "LIBTPU_INIT_ARGS",
+    "RAGGED_DOT_IMPL",
+    "WANDB_API_KEY",
+    "WANDB_MODE",
+    "WANDB_BASE_URL",
+    "WANDB_ENTITY",
+    "CANARY_COORDINATOR_ADDRESS",
+    "CANARY_NUM_PROCESSES",
+    "CANARY_PROCESS_ID",
+)
 FORWARD_PREFIXES = ("NCCL_", "JAX_")
 
 # Ray's reasons a job failed before its entrypoint ran, and the ones where the job was lost.
@@ -102,14 +112,22 @@ class _LogCopy:
             return
         if len(text) > self.copied:
             with open(self.path, "a") as f:
-                f.write(text[self.copied:])
+                f.write(text[self.copied :])
             self.copied = len(text)
 
 
 class RayLauncher:
-    def __init__(self, address: str | None, resources: dict[str, float], start_timeout_s: float,
-                 runtime_env: dict[str, Any] | None = None, python: str | None = None,
-                 log_interval_s: float = 5.0, lost_after_s: float = 120.0, grace_s: float = 30.0):
+    def __init__(
+        self,
+        address: str | None,
+        resources: dict[str, float],
+        start_timeout_s: float,
+        runtime_env: dict[str, Any] | None = None,
+        python: str | None = None,
+        log_interval_s: float = 5.0,
+        lost_after_s: float = 120.0,
+        grace_s: float = 30.0,
+    ):
         self.address, self.resources, self.start_timeout_s = address, dict(resources), start_timeout_s
         self.runtime_env, self.python = dict(runtime_env or {}), python
         self.log_interval_s, self.lost_after_s, self.grace_s = log_interval_s, lost_after_s, grace_s
@@ -119,8 +137,15 @@ class RayLauncher:
         t0 = time.monotonic()
 
         def outcome(kind: str, detail: str, job_id: str | None = None, **kw) -> AttemptOutcome:
-            return AttemptOutcome(kind, kw.pop("exit_code", None), time.monotonic() - t0, request.log_path,
-                                  job_id=job_id, detail=detail, extra={"address": self.address, **kw})
+            return AttemptOutcome(
+                kind,
+                kw.pop("exit_code", None),
+                time.monotonic() - t0,
+                request.log_path,
+                job_id=job_id,
+                detail=detail,
+                extra={"address": self.address, **kw},
+            )
 
         def note(text: str) -> None:
             with open(request.log_path, "a") as f:
@@ -156,8 +181,9 @@ class RayLauncher:
                 except Exception as e:
                     if time.monotonic() - last_ok > self.lost_after_s:
                         note(f"lost contact with Ray for {self.lost_after_s:g}s: {e}")
-                        return outcome("lost", f"no answer from Ray at {self.address} for {self.lost_after_s:g}s: {e}",
-                                       job_id)
+                        return outcome(
+                            "lost", f"no answer from Ray at {self.address} for {self.lost_after_s:g}s: {e}", job_id
+                        )
                     time.sleep(request.poll_interval)
                     continue
                 status = str(getattr(info.status, "value", info.status))
@@ -170,14 +196,18 @@ class RayLauncher:
                     poll()
                     error_type = getattr(info.error_type, "value", info.error_type)
                     kind = outcome_for(status, error_type, ever_running or info.driver_exit_code is not None)
-                    return outcome(kind, _detail(status, info), job_id, exit_code=info.driver_exit_code,
-                                   error_type=error_type)
+                    return outcome(
+                        kind, _detail(status, info), job_id, exit_code=info.driver_exit_code, error_type=error_type
+                    )
                 if not ever_running and now - t0 > self.start_timeout_s:
                     said = self._stop(client, job_id, request.poll_interval)
                     copy_log()
                     note(f"job {job_id} did not start within {self.start_timeout_s:g}s; {said}")
-                    return outcome("never_started", f"no worker with {self.resources or 'the resources'} "
-                                   f"within {self.start_timeout_s:g}s", job_id)
+                    return outcome(
+                        "never_started",
+                        f"no worker with {self.resources or 'the resources'} within {self.start_timeout_s:g}s",
+                        job_id,
+                    )
                 if run_started is not None and now - run_started > request.timeout_s:
                     said = self._stop(client, job_id, request.poll_interval)
                     copy_log()
@@ -207,7 +237,9 @@ class RayLauncher:
         try:
             client.stop_job(job_id)
         except Exception as e:
-            return f"could not stop Ray job {job_id} at {self.address}: {type(e).__name__}: {e}; it may still be running"
+            return (
+                f"could not stop Ray job {job_id} at {self.address}: {type(e).__name__}: {e}; it may still be running"
+            )
         status = "unknown"
         deadline = time.monotonic() + wait_s
         try:
@@ -238,9 +270,11 @@ def require_setup(lane_name: str, address: str | None) -> str:
 
     require(RAY, f"lane {lane_name!r} (launcher ray)")
     if not address:
-        raise ConfigError(f"lane {lane_name!r} runs through Ray, but no Ray address is set: pass canary's "
-                          "--ray-address URL (e.g. http://head:8265) or set RAY_ADDRESS, or give the lane a "
-                          "launcher.address in its lanes file")
+        raise ConfigError(
+            f"lane {lane_name!r} runs through Ray, but no Ray address is set: pass canary's "
+            "--ray-address URL (e.g. http://head:8265) or set RAY_ADDRESS, or give the lane a "
+            "launcher.address in its lanes file"
+        )
     return address
 
 

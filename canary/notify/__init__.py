@@ -19,15 +19,16 @@ from __future__ import annotations
 import json
 import os
 import urllib.parse
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from canary.errors import ConfigError
 from canary.notify import redact as redact_mod
 from canary.notify import spool
-from canary.notify.model import Facts
 from canary.notify.github import GitHubClient, GitHubError
+from canary.notify.model import Facts
 from canary.notify.tracker import Action, report
 from canary.record import RunRecord
 from canary.run.directory import NOTIFY_PENDING
@@ -55,10 +56,15 @@ class Delivery:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "run_id": self.run_id, "status": self.status, "resent": self.resent,
-            "actions": [a.to_dict() for a in self.actions], "error": self.error,
+            "run_id": self.run_id,
+            "status": self.status,
+            "resent": self.resent,
+            "actions": [a.to_dict() for a in self.actions],
+            "error": self.error,
             "unreachable": self.unreachable,
-            "spool_path": self.spool_path, "calls": self.calls, "messages": self.messages,
+            "spool_path": self.spool_path,
+            "calls": self.calls,
+            "messages": self.messages,
         }
 
 
@@ -89,8 +95,12 @@ class NotifyResult:
         return self.delivered
 
     def to_dict(self) -> dict[str, Any]:
-        return {"delivered": self.delivered, "dry_run": self.dry_run, "unreachable": self.unreachable,
-                "deliveries": [d.to_dict() for d in self.deliveries]}
+        return {
+            "delivered": self.delivered,
+            "dry_run": self.dry_run,
+            "unreachable": self.unreachable,
+            "deliveries": [d.to_dict() for d in self.deliveries],
+        }
 
 
 def env_secrets(environ: dict[str, str] | None = None) -> tuple[str, ...]:
@@ -125,12 +135,16 @@ class DryRunTracker:
 
     def list_issues(self, labels: str, state: str = "open") -> list[dict[str, Any]]:
         q = urllib.parse.urlencode({"labels": labels, "state": state, "per_page": 100})
-        return self._read(f"GET {self.base}/issues?{q} (every page)",
-                          lambda: self.reader.list_issues(labels, state), [])
+        return self._read(
+            f"GET {self.base}/issues?{q} (every page)", lambda: self.reader.list_issues(labels, state), []
+        )
 
     def list_comments(self, number: int) -> list[dict[str, Any]]:
-        return self._read(f"GET {self.base}/issues/{number}/comments?per_page=100 (every page)",
-                          lambda: self.reader.list_comments(number), [])
+        return self._read(
+            f"GET {self.base}/issues/{number}/comments?per_page=100 (every page)",
+            lambda: self.reader.list_comments(number),
+            [],
+        )
 
     def ensure_label(self, name: str, color: str, description: str) -> bool:
         def exists() -> bool:
@@ -177,12 +191,13 @@ def _client(backend: str, repo: str, client: GitHubClient | None, log: Callable[
     if client is not None and client.repo == repo:
         return client
     if client is not None:  # same server and token, another repository
-        return GitHubClient(repo, client.token, client.api_url, client.retry, client.timeout_s, client.per_page,
-                            client._sleep, log)
+        return GitHubClient(
+            repo, client.token, client.api_url, client.retry, client.timeout_s, client.per_page, client._sleep, log
+        )
     return GitHubClient.from_env(repo, log=log)
 
 
-def _store_put(store: "HistoryStore | None", record: RunRecord) -> bool:
+def _store_put(store: HistoryStore | None, record: RunRecord) -> bool:
     """Replace the history's copy of a record; a store that refuses only means a resend later."""
     if store is None:
         return False
@@ -193,7 +208,7 @@ def _store_put(store: "HistoryStore | None", record: RunRecord) -> bool:
         return False
 
 
-def _waiting(record: RunRecord, store: "HistoryStore | None") -> list[tuple[Path | None, spool.Pending]]:
+def _waiting(record: RunRecord, store: HistoryStore | None) -> list[tuple[Path | None, spool.Pending]]:
     """Notifications earlier invocations could not send: spool files (path) and history records (None)."""
     found: list[tuple[Path | None, spool.Pending]] = list(spool.waiting(spool.roots_for(record)))
     if store is not None:
@@ -218,22 +233,45 @@ class _OnNewIssue:
         return self.facts
 
 
-def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github", close_on_recovery: bool = False,
-         dry_run: bool = False, client: GitHubClient | None = None, flush: bool = True,
-         store: "HistoryStore | None" = None, log: Callable[[str], None] | None = None,
-         bisect: Callable[[RunRecord, Facts], Facts] | None = None) -> NotifyResult:
+def send(
+    record: RunRecord,
+    facts: Facts,
+    *,
+    repo: str,
+    backend: str = "github",
+    close_on_recovery: bool = False,
+    dry_run: bool = False,
+    client: GitHubClient | None = None,
+    flush: bool = True,
+    store: HistoryStore | None = None,
+    log: Callable[[str], None] | None = None,
+    bisect: Callable[[RunRecord, Facts], Facts] | None = None,
+) -> NotifyResult:
     """Notify about ``record`` with ``facts`` already computed; first resend what earlier runs could
     not send. With a history ``store``, a notification that cannot be sent is also kept in the run's
     record there, so the next invocation finds it on any machine. ``bisect`` adds to the facts of a
     new issue (see :mod:`canary.notify.bisecting`)."""
     gh = _client(backend, repo, client, log)
-    facts = replace(facts, secrets=tuple(dict.fromkeys(facts.secrets + env_secrets() + ((gh.token,) if gh.token else ()))))
+    facts = replace(
+        facts, secrets=tuple(dict.fromkeys(facts.secrets + env_secrets() + ((gh.token,) if gh.token else ())))
+    )
     on_new = _OnNewIssue(bisect, record) if bisect is not None else None
     if dry_run:
         dry = DryRunTracker(gh)
         actions = report(dry, record, facts, close_on_recovery, on_new)
-        return NotifyResult([Delivery(record.run_id, "dry-run", actions, dry.read_error, calls=dry.calls,
-                                      messages=dry.messages, unreachable=dry.unreachable)])
+        return NotifyResult(
+            [
+                Delivery(
+                    record.run_id,
+                    "dry-run",
+                    actions,
+                    dry.read_error,
+                    calls=dry.calls,
+                    messages=dry.messages,
+                    unreachable=dry.unreachable,
+                )
+            ]
+        )
 
     deliveries: list[Delivery] = []
     outage: str | None = None
@@ -246,12 +284,16 @@ def send(record: RunRecord, facts: Facts, *, repo: str, backend: str = "github",
         if rid not in sent:
             try:
                 p_facts = replace(pending.facts, secrets=facts.secrets)
-                actions = report(_client(pending.backend, pending.repo, gh, log), pending.record, p_facts,
-                                 pending.close_on_recovery)
+                actions = report(
+                    _client(pending.backend, pending.repo, gh, log), pending.record, p_facts, pending.close_on_recovery
+                )
             except Exception as e:  # noqa: BLE001 - whatever stops a delivery, the notification waits
                 outage, unreachable = failure(e), getattr(e, "unreachable", False)
-                deliveries.append(Delivery(rid, "spooled", error=outage, spool_path=str(path or ""), resent=True,
-                                           unreachable=unreachable))
+                deliveries.append(
+                    Delivery(
+                        rid, "spooled", error=outage, spool_path=str(path or ""), resent=True, unreachable=unreachable
+                    )
+                )
                 break
             sent.add(rid)
             deliveries.append(Delivery(rid, "sent", actions, resent=True))
@@ -298,7 +340,7 @@ def keep(record: RunRecord, repo: str, backend: str, error: str, close_on_recove
         return None
 
 
-def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:
+def _stored(store: HistoryStore | None, run_id: str) -> RunRecord | None:
     if store is None:
         return None
     try:
@@ -307,12 +349,21 @@ def _stored(store: "HistoryStore | None", run_id: str) -> RunRecord | None:
         return None
 
 
-def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None, *, repo: str,
-           backend: str = "github", close_on_recovery: bool = False, dry_run: bool = False,
-           client: GitHubClient | None = None, facts: Facts | None = None, store: "HistoryStore | None" = None,
-           log: Callable[[str], None] | None = None,
-           bisect: Callable[[RunRecord, Facts], Facts] | None = None,
-           commits: Callable[[str, str], list] | None = None) -> NotifyResult:
+def notify(
+    record: RunRecord,
+    history_records: Iterable[RunRecord] | None = None,
+    *,
+    repo: str,
+    backend: str = "github",
+    close_on_recovery: bool = False,
+    dry_run: bool = False,
+    client: GitHubClient | None = None,
+    facts: Facts | None = None,
+    store: HistoryStore | None = None,
+    log: Callable[[str], None] | None = None,
+    bisect: Callable[[RunRecord, Facts], Facts] | None = None,
+    commits: Callable[[str, str], list] | None = None,
+) -> NotifyResult:
     """Compute what to say about ``record`` from the run history (``history_records``, else the
     records of ``store``) and the commits ``commits(good, bad)`` lists (None: the checkout's,
     :func:`canary.git.window_commits`), then say it (see :func:`send`)."""
@@ -325,5 +376,15 @@ def notify(record: RunRecord, history_records: Iterable[RunRecord] | None = None
             facts = facts_for(record, list(history_records), commits)
         else:
             facts = facts_from_store(record, store, commits=commits)
-    return send(record, facts, repo=repo, backend=backend, close_on_recovery=close_on_recovery, dry_run=dry_run,
-                client=client, store=store, log=log, bisect=bisect)
+    return send(
+        record,
+        facts,
+        repo=repo,
+        backend=backend,
+        close_on_recovery=close_on_recovery,
+        dry_run=dry_run,
+        client=client,
+        store=store,
+        log=log,
+        bisect=bisect,
+    )

@@ -5,8 +5,9 @@ history, a new signature's window may be bisected, and :func:`canary.notify.noti
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from canary.errors import ConfigError
 from canary.record import RunRecord
@@ -36,8 +37,10 @@ def require_token(dry_run: bool) -> None:
     if os.environ.get(API_URL_VAR):
         check_api_url(os.environ[API_URL_VAR])
     if not dry_run and not os.environ.get("GITHUB_TOKEN"):
-        raise ConfigError("set GITHUB_TOKEN to a token that may write issues (in GitHub Actions: "
-                          "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }} with permissions issues: write), or use --dry-run")
+        raise ConfigError(
+            "set GITHUB_TOKEN to a token that may write issues (in GitHub Actions: "
+            "GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }} with permissions issues: write), or use --dry-run"
+        )
 
 
 def require_repo(repo: str | None) -> str:
@@ -63,8 +66,13 @@ def bisect_hook(no_bisect: bool, budget_s: float | None, log: Callable[[str], No
     return bisector(budget_s or DEFAULT_BUDGET_S, log=log)
 
 
-def tell(record: RunRecord, opts: NotifyOptions, store: HistoryStore | None, why_not: str = "",
-         log: Callable[[str], None] | None = None) -> NotifyResult:
+def tell(
+    record: RunRecord,
+    opts: NotifyOptions,
+    store: HistoryStore | None,
+    why_not: str = "",
+    log: Callable[[str], None] | None = None,
+) -> NotifyResult:
     """Notify about ``record`` with the facts the history ``store`` (None: none, for ``why_not``)
     and the checkout's git history give."""
     from canary import git
@@ -72,13 +80,26 @@ def tell(record: RunRecord, opts: NotifyOptions, store: HistoryStore | None, why
     from canary.notify.facts import facts_from_store
 
     facts = facts_from_store(record, store, why_not, commits=git.window_commits)
-    return notify_lib(record, facts=facts, store=store, repo=require_repo(opts.repo), backend=opts.backend,
-                      close_on_recovery=opts.close_on_recovery, dry_run=opts.dry_run, log=log,
-                      bisect=bisect_hook(opts.no_bisect, opts.bisect_budget, log))
+    return notify_lib(
+        record,
+        facts=facts,
+        store=store,
+        repo=require_repo(opts.repo),
+        backend=opts.backend,
+        close_on_recovery=opts.close_on_recovery,
+        dry_run=opts.dry_run,
+        log=log,
+        bisect=bisect_hook(opts.no_bisect, opts.bisect_budget, log),
+    )
 
 
-def notify_after_run(record: RunRecord, opts: NotifyOptions, history: str | None, use_history: bool,
-                     log: Callable[[str], None] | None = None) -> NotifyResult:
+def notify_after_run(
+    record: RunRecord,
+    opts: NotifyOptions,
+    history: str | None,
+    use_history: bool,
+    log: Callable[[str], None] | None = None,
+) -> NotifyResult:
     """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
     from canary.notify import Delivery, NotifyResult, failure, keep
     from canary.notify.facts import open_history

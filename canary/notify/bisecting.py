@@ -11,8 +11,8 @@ the notification: whatever goes wrong is said in the issue instead.
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from canary.notify.model import Facts, FirstBad
 from canary.record import RunRecord
@@ -22,7 +22,7 @@ DEFAULT_BUDGET_S = 600.0
 
 def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, str] | str:
     """(test, good, bad) to bisect the failure of ``record``, or why it is not bisected."""
-    from canary.bisect import newest, lane_test
+    from canary.bisect import lane_test, newest
 
     window = facts.window or ()
     if len(window) < 2:
@@ -54,8 +54,13 @@ def _command_ferry(name: str) -> bool:
         return False
 
 
-def first_bad(record: RunRecord, facts: Facts, budget_s: float = DEFAULT_BUDGET_S, repo: str = ".",
-              log: Callable[[str], None] | None = None) -> FirstBad | None:
+def first_bad(
+    record: RunRecord,
+    facts: Facts,
+    budget_s: float = DEFAULT_BUDGET_S,
+    repo: str = ".",
+    log: Callable[[str], None] | None = None,
+) -> FirstBad | None:
     """Bisect the failure of ``record`` over its regression window; None when it is not bisected."""
     from canary.bisect import BisectOptions, bisect
     from canary.errors import CanaryError
@@ -68,10 +73,17 @@ def first_bad(record: RunRecord, facts: Facts, budget_s: float = DEFAULT_BUDGET_
     test, good, bad = planned
     say(f"bisecting {len(facts.window or ())} commits with canary {test} (budget {budget_s:.0f} s)")
     sig = record.signature
-    opts = BisectOptions(lane=record.lane, good=good, bad=bad, test=test, ferry=record.ferry, checkout=repo,
-                         budget_s=budget_s,
-                         fingerprint=sig.fingerprint if sig and test == "run" else None,
-                         steps=record.steps_requested if test == "run" else None)
+    opts = BisectOptions(
+        lane=record.lane,
+        good=good,
+        bad=bad,
+        test=test,
+        ferry=record.ferry,
+        checkout=repo,
+        budget_s=budget_s,
+        fingerprint=sig.fingerprint if sig and test == "run" else None,
+        steps=record.steps_requested if test == "run" else None,
+    )
     try:
         result = bisect(opts)
     except CanaryError as e:
@@ -79,12 +91,23 @@ def first_bad(record: RunRecord, facts: Facts, budget_s: float = DEFAULT_BUDGET_
     except Exception as e:  # noqa: BLE001 - a bisect bug must not cost the notification
         return FirstBad(None, test=test, budget_s=budget_s, note=f"bisect failed: {type(e).__name__}: {e}")
     say(f"bisect: {result.first_bad or result.reason} ({result.tested} tested, {result.seconds:.0f} s)")
-    return FirstBad(result.first_bad, result.subject, test, result.tested, len(result.skipped), result.seconds,
-                    result.exhausted, budget_s, tuple(result.candidates), result.reason)
+    return FirstBad(
+        result.first_bad,
+        result.subject,
+        test,
+        result.tested,
+        len(result.skipped),
+        result.seconds,
+        result.exhausted,
+        budget_s,
+        tuple(result.candidates),
+        result.reason,
+    )
 
 
-def bisector(budget_s: float = DEFAULT_BUDGET_S, repo: str = ".",
-             log: Callable[[str], None] | None = None) -> Callable[[RunRecord, Facts], Facts]:
+def bisector(
+    budget_s: float = DEFAULT_BUDGET_S, repo: str = ".", log: Callable[[str], None] | None = None
+) -> Callable[[RunRecord, Facts], Facts]:
     """The notifier's hook: ``facts`` with what bisecting found added (run only for a new issue)."""
 
     def add_first_bad(record: RunRecord, facts: Facts) -> Facts:

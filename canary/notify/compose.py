@@ -9,12 +9,12 @@ markers of :mod:`canary.notify.markers`; its parts are :mod:`canary.notify.secti
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
 
 from canary.history.queries import INFRA_ALERT_DAYS
+from canary.notify.markdown import DEFAULT_LIMIT, clean, escape_inline
 from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, run_marker
 from canary.notify.model import Facts, Message, run_date
-from canary.notify.markdown import DEFAULT_LIMIT, clean, escape_inline
 from canary.notify.sections import code, context_block, failure_body, summary_line, which_canary
 from canary.record import RunRecord, Signature
 
@@ -42,18 +42,30 @@ def silence_lines(facts: Facts) -> list[str]:
     if i is None:
         return []
     runs = f"{i.runs} run{'s' if i.runs != 1 else ''}"
-    last = f"the last run that trained was on {escape_inline(i.last_verdict)}" if i.last_verdict else "no run has trained yet"
+    last = (
+        f"the last run that trained was on {escape_inline(i.last_verdict)}"
+        if i.last_verdict
+        else "no run has trained yet"
+    )
     if i.alert:
-        return ["", f"**No verdict for {i.days} days**: all {runs} of this lane since {escape_inline(i.since)} failed before "
-                    f"training; {last}. The canary is silent, not passing: the lane needs attention."]
-    return ["", f"No verdict since {escape_inline(i.since)} ({runs}); {last}. "
-                f"After {INFRA_ALERT_DAYS} days without one this becomes an alert."]
+        return [
+            "",
+            f"**No verdict for {i.days} days**: all {runs} of this lane since {escape_inline(i.since)} failed before "
+            f"training; {last}. The canary is silent, not passing: the lane needs attention.",
+        ]
+    return [
+        "",
+        f"No verdict since {escape_inline(i.since)} ({runs}); {last}. "
+        f"After {INFRA_ALERT_DAYS} days without one this becomes an alert.",
+    ]
 
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
     if is_infrastructure(record):
-        return [f"**The {which_canary(record)} could not run ({escape_inline(run_date(record))})**: an "
-                "infrastructure failure (it never trained), not a code regression."] + silence_lines(facts)
+        return [
+            f"**The {which_canary(record)} could not run ({escape_inline(run_date(record))})**: an "
+            "infrastructure failure (it never trained), not a code regression."
+        ] + silence_lines(facts)
     return [failed]
 
 
@@ -61,27 +73,48 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, relat
     """The issue for a signature seen for the first time; ``related`` are the open issues whose
     signature shares its group (error class and failing op)."""
     sig = signature_or_fallback(record)
-    head = [fingerprint_marker(sig.fingerprint)] + ([group_marker(sig.group)] if sig.group else []) + [
-        run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**The {which_canary(record)} failed ({escape_inline(run_date(record))})** with a "
-                              f"failure signature not seen in any open canary issue (ferry {code(record.ferry)} "
-                              f"v{escape_inline(record.ferry_version)})."),
-    ]
+    head = (
+        [fingerprint_marker(sig.fingerprint)]
+        + ([group_marker(sig.group)] if sig.group else [])
+        + [
+            run_marker(record.run_id, record.lane),
+            *_head(
+                record,
+                facts,
+                f"**The {which_canary(record)} failed ({escape_inline(run_date(record))})** with a "
+                f"failure signature not seen in any open canary issue (ferry {code(record.ferry)} "
+                f"v{escape_inline(record.ferry_version)}).",
+            ),
+        ]
+    )
     if related:
         refs = ", ".join(f"#{n}" for n in sorted(related))
-        head.append(f"It shares its group (the same error class and failing op, another signature) with open "
-                    f"{'issue' if len(related) == 1 else 'issues'} {refs}: perhaps one cause.")
+        head.append(
+            f"It shares its group (the same error class and failing op, another signature) with open "
+            f"{'issue' if len(related) == 1 else 'issues'} {refs}: perhaps one cause."
+        )
     body = failure_body(record, facts, head, limit)
     return Message(body=body, title=issue_title(record, facts.secrets), labels=labels_for(record))
 
 
 def recurrence_comment(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT) -> Message:
     """The comment on the open issue of a signature that failed again."""
-    return Message(body=failure_body(record, facts, [
-        run_marker(record.run_id, record.lane),
-        *_head(record, facts, f"**Recurred on the {which_canary(record)} ({escape_inline(run_date(record))})**: "
-                              "same signature and call path."),
-    ], limit))
+    return Message(
+        body=failure_body(
+            record,
+            facts,
+            [
+                run_marker(record.run_id, record.lane),
+                *_head(
+                    record,
+                    facts,
+                    f"**Recurred on the {which_canary(record)} ({escape_inline(run_date(record))})**: "
+                    "same signature and call path.",
+                ),
+            ],
+            limit,
+        )
+    )
 
 
 def still_failing_on(facts: Facts, fingerprint: str) -> list[str]:
@@ -105,13 +138,19 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fin
     ]
     fs = facts.failure_streak
     if fs is not None:
-        lines += ["", f"The failure streak it ends began on {escape_inline(fs.first_failure)} and lasted {fs.runs} "
-                      f"run{'s' if fs.runs != 1 else ''} over {fs.days} day{'s' if fs.days != 1 else ''}."]
+        lines += [
+            "",
+            f"The failure streak it ends began on {escape_inline(fs.first_failure)} and lasted {fs.runs} "
+            f"run{'s' if fs.runs != 1 else ''} over {fs.days} day{'s' if fs.days != 1 else ''}.",
+        ]
     elsewhere = still_failing_on(facts, fingerprint)
     if elsewhere:
-        lines += ["", f"Still failing on the {', '.join(escape_inline(e) for e in elsewhere)} "
-                      f"lane{'s' if len(elsewhere) > 1 else ''}: "
-                      "this issue stays open."]
+        lines += [
+            "",
+            f"Still failing on the {', '.join(escape_inline(e) for e in elsewhere)} "
+            f"lane{'s' if len(elsewhere) > 1 else ''}: "
+            "this issue stays open.",
+        ]
     elif closing:
         lines += ["", "Closing this issue: the canary passes again. A recurrence opens a new issue."]
     lines += ["", context_block(record, facts, facts.secrets)]
@@ -119,12 +158,17 @@ def recovery_comment(record: RunRecord, facts: Facts, closing: bool = False, fin
 
 
 def duplicate_comment(keep: int, run_id: str, lane: str) -> Message:
-    return Message(body="\n".join([
-        run_marker(run_id, lane),
-        duplicate_marker(keep),
-        f"Duplicate of #{keep}: two notifiers opened an issue for the same failure signature at the same "
-        f"time; #{keep} (the lower number) is kept.",
-    ]) + "\n")
+    return Message(
+        body="\n".join(
+            [
+                run_marker(run_id, lane),
+                duplicate_marker(keep),
+                f"Duplicate of #{keep}: two notifiers opened an issue for the same failure signature at the same "
+                f"time; #{keep} (the lower number) is kept.",
+            ]
+        )
+        + "\n"
+    )
 
 
 def fallback_fingerprint(record: RunRecord) -> str:

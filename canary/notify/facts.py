@@ -8,13 +8,14 @@ left unknown, never guessed, and notifying goes on without it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
+from canary.errors import CanaryError, ConfigError
 from canary.history import queries, series, windows
 from canary.history.lanes import Commits, regression_window, version_changes, watched_paths
-from canary.errors import CanaryError, ConfigError
 from canary.notify.model import Facts, InfraFacts, LastPass, Previous, StreakFacts, run_date
 from canary.record import RunRecord
 
@@ -57,8 +58,7 @@ def _infra(records: Sequence[RunRecord], record: RunRecord) -> InfraFacts | None
     s = queries.infrastructure_streak(records, record.lane, ferry=record.ferry)
     if record.classification != "infrastructure" or not s.runs or s.first is None:
         return None
-    return InfraFacts(s.runs, s.days, run_date(s.first), s.alert,
-                      run_date(s.last_verdict) if s.last_verdict else None)
+    return InfraFacts(s.runs, s.days, run_date(s.first), s.alert, run_date(s.last_verdict) if s.last_verdict else None)
 
 
 def step_notes(record: RunRecord, records: Sequence[RunRecord], commits: Commits) -> tuple:
@@ -74,8 +74,9 @@ def step_notes(record: RunRecord, records: Sequence[RunRecord], commits: Commits
         window, note = None, ""
         if s.previous_commit and s.commit:
             try:
-                window = tuple(windows.regression_window(commits(s.previous_commit, s.commit),
-                                                         watched_paths(record.ferry)))
+                window = tuple(
+                    windows.regression_window(commits(s.previous_commit, s.commit), watched_paths(record.ferry))
+                )
             except CanaryError as e:
                 note = str(e)
         else:
@@ -90,8 +91,11 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
     checkout's, which deepens a shallow clone; a test's own)."""
     context, platform = lane_facts(record)
     if history is None:
-        return Facts(lane_context=context, platform=platform,
-                     window_note="no run history was read, so the streak and the window are unknown")
+        return Facts(
+            lane_context=context,
+            platform=platform,
+            window_note="no run history was read, so the streak and the window are unknown",
+        )
     records = _up_to(history, record)
     from canary.history.programs import program_note
 
@@ -100,22 +104,38 @@ def facts_for(record: RunRecord, history: Sequence[RunRecord] | None, commits: C
         ended = queries.current_streak(records[:-1], record.lane, ferry=record.ferry)
         others = [k for k in series.series_keys(records) if k != series.series_of(record)]
         # another lane's series of the same ferry is named by its lane; another ferry's, in full
-        elsewhere = tuple((fp, k.lane if k.ferry == record.ferry else str(k)) for k in others
-                          for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints
-                          if fp in ended.fingerprints)
-        return Facts(lane_context=context, platform=platform, recovered=tuple(ended.fingerprints),
-                     failure_streak=_streak(ended), failing_elsewhere=elsewhere,
-                     aliases=tuple(queries.aliases(records, ended.fingerprints)), program=program,
-                     steps=step_notes(record, records, commits))
+        elsewhere = tuple(
+            (fp, k.lane if k.ferry == record.ferry else str(k))
+            for k in others
+            for fp in queries.current_streak(records, k.lane, ferry=k.ferry).fingerprints
+            if fp in ended.fingerprints
+        )
+        return Facts(
+            lane_context=context,
+            platform=platform,
+            recovered=tuple(ended.fingerprints),
+            failure_streak=_streak(ended),
+            failing_elsewhere=elsewhere,
+            aliases=tuple(queries.aliases(records, ended.fingerprints)),
+            program=program,
+            steps=step_notes(record, records, commits),
+        )
     fp = queries.fingerprint_of(record)
     streak = queries.current_streak(records, record.lane, fingerprint=fp, ferry=record.ferry)
     window, note = regression_window(record, streak, commits)
     earlier = [r for r in records[:-1] if r.verdict != "pass" and fp and queries.fingerprint_of(r) == fp]
     return Facts(
-        lane_context=context, platform=platform, streak=_streak(streak), last_pass=_last_pass(streak.last_pass),
-        window=window, window_note=note, previous=Previous.of(earlier[-1]) if earlier else None,
-        versions=version_changes(record, streak), infra=_infra(records, record),
-        aliases=tuple(queries.aliases(records, [fp] if fp else [])), program=program,
+        lane_context=context,
+        platform=platform,
+        streak=_streak(streak),
+        last_pass=_last_pass(streak.last_pass),
+        window=window,
+        window_note=note,
+        previous=Previous.of(earlier[-1]) if earlier else None,
+        versions=version_changes(record, streak),
+        infra=_infra(records, record),
+        aliases=tuple(queries.aliases(records, [fp] if fp else [])),
+        program=program,
     )
 
 
@@ -139,8 +159,7 @@ def lookback(record: RunRecord) -> date | None:
         return None
 
 
-def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str = "", *,
-                     commits: Commits) -> Facts:
+def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str = "", *, commits: Commits) -> Facts:
     """:func:`facts_for` over the records of ``store`` (None: no history, for the reason given)."""
     records = None
     if store is not None:
@@ -150,5 +169,3 @@ def facts_from_store(record: RunRecord, store: HistoryStore | None, why_not: str
             why_not = f"the run history could not be read ({type(e).__name__}: {e})"
     facts = facts_for(record, records, commits)
     return replace(facts, window_note=why_not) if records is None and why_not else facts
-
-

@@ -29,9 +29,10 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any
 
@@ -45,10 +46,12 @@ USER_AGENT = "canary-notify"
 API_VERSION = "2022-11-28"
 SECONDARY_PAUSE_S = 60.0  # GitHub: after a secondary rate limit without Retry-After, wait a minute
 MESSAGE_MAX = 500  # characters of an API error message kept (GitHub's own are one line)
+
+
 def _short(message: str, limit: int = MESSAGE_MAX, total: int | None = None) -> str:
     """One line of at most ``limit`` characters (and a note of how long it was)."""
     total = len(message) if total is None else total
-    message = " ".join(printable(message[:limit * 4]).split())
+    message = " ".join(printable(message[: limit * 4]).split())
     if len(message) <= limit and total <= limit * 4:
         return message
     return message[:limit] + f"… ({total} characters in all)"
@@ -57,9 +60,17 @@ def _short(message: str, limit: int = MESSAGE_MAX, total: int | None = None) -> 
 class GitHubError(Exception):
     """A GitHub call that failed for good (after any retries)."""
 
-    def __init__(self, method: str, path: str, status: int | None, message: str,
-                 retry_after: float | None = None, transient: bool = False, secondary: bool = False,
-                 unreachable: bool = False):
+    def __init__(
+        self,
+        method: str,
+        path: str,
+        status: int | None,
+        message: str,
+        retry_after: float | None = None,
+        transient: bool = False,
+        secondary: bool = False,
+        unreachable: bool = False,
+    ):
         self.method, self.path, self.status = method, path, status
         self.retry_after = retry_after
         self.transient = transient
@@ -80,7 +91,7 @@ class RetryPolicy:
     scale: float = 1.0
 
     @classmethod
-    def from_env(cls) -> "RetryPolicy":
+    def from_env(cls) -> RetryPolicy:
         raw = os.environ.get("CANARY_GITHUB_BACKOFF_SCALE")
         if raw is None:
             return cls()
@@ -117,8 +128,11 @@ def _is_transient(status: int, headers: Any, message: str) -> bool:
     if status >= 500 or status == 429:
         return True
     if status == 403:  # a rate limit (primary or secondary) is transient; a permission is not
-        return "rate limit" in message.lower() or (headers is not None and headers.get("x-ratelimit-remaining") == "0") \
+        return (
+            "rate limit" in message.lower()
+            or (headers is not None and headers.get("x-ratelimit-remaining") == "0")
             or bool(headers is not None and headers.get("Retry-After"))
+        )
     return False
 
 
@@ -154,8 +168,10 @@ class _SameOriginRedirects(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         if _origin(newurl) != _origin(req.full_url):
-            raise _RefusedRedirect(f"refused a redirect from {_origin(req.full_url)[1]} to another host "
-                                        f"({_origin(newurl)[1] or newurl[:80]}): the token goes only to the API host")
+            raise _RefusedRedirect(
+                f"refused a redirect from {_origin(req.full_url)[1]} to another host "
+                f"({_origin(newurl)[1] or newurl[:80]}): the token goes only to the API host"
+            )
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
@@ -164,7 +180,7 @@ _OPENER = urllib.request.build_opener(_SameOriginRedirects)
 
 def _next_link(link_header: str | None) -> str | None:
     for part in (link_header or "").split(","):
-        m = re.match(r'\s*<([^>]+)>\s*;(.*)', part)
+        m = re.match(r"\s*<([^>]+)>\s*;(.*)", part)
         if m and re.search(r'rel="?next"?', m.group(2)):
             return m.group(1)
     return None
@@ -173,11 +189,20 @@ def _next_link(link_header: str | None) -> str | None:
 class GitHubClient:
     """Issues, comments and labels of one repository."""
 
-    def __init__(self, repo: str, token: str | None, api_url: str = DEFAULT_API_URL,
-                 retry: RetryPolicy | None = None, timeout_s: float = 30.0, per_page: int = 100,
-                 sleep: Callable[[float], None] = time.sleep, log: Callable[[str], None] | None = None):
-        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo or "") or \
-                any(part in (".", "..") for part in repo.split("/")):
+    def __init__(
+        self,
+        repo: str,
+        token: str | None,
+        api_url: str = DEFAULT_API_URL,
+        retry: RetryPolicy | None = None,
+        timeout_s: float = 30.0,
+        per_page: int = 100,
+        sleep: Callable[[float], None] = time.sleep,
+        log: Callable[[str], None] | None = None,
+    ):
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo or "") or any(
+            part in (".", "..") for part in repo.split("/")
+        ):
             raise ConfigError(f"--repo {printable(str(repo))[:200]!r} is not OWNER/NAME (for example acme/canary)")
         self.repo = repo
         self.token = token
@@ -190,10 +215,14 @@ class GitHubClient:
         self.waits: list[float] = []  # every backoff wait taken (after scaling), for the record
 
     @classmethod
-    def from_env(cls, repo: str, **kw: Any) -> "GitHubClient":
+    def from_env(cls, repo: str, **kw: Any) -> GitHubClient:
         kw.setdefault("retry", RetryPolicy.from_env())
-        return cls(repo, check_token(os.environ.get(TOKEN_VAR)),
-                   check_api_url(os.environ.get(API_URL_VAR) or DEFAULT_API_URL), **kw)
+        return cls(
+            repo,
+            check_token(os.environ.get(TOKEN_VAR)),
+            check_api_url(os.environ.get(API_URL_VAR) or DEFAULT_API_URL),
+            **kw,
+        )
 
     # ------------------------------------------------------------------ transport
 
@@ -207,21 +236,34 @@ class GitHubClient:
         """The token goes to the configured API host and nowhere else (a Link header or a
         caller's URL that names another host is refused, before anything is sent)."""
         if _origin(url) != _origin(self.api_url) or not urllib.parse.urlsplit(url).path.startswith(
-                urllib.parse.urlsplit(self.api_url).path):
+            urllib.parse.urlsplit(self.api_url).path
+        ):
             shown = urllib.parse.urlsplit(url)
-            raise GitHubError(method, f"{shown.scheme}://{shown.netloc}{shown.path}"[:200], None,
-                              f"refused: not the API at {self.api_url} (the token is sent only there)")
+            raise GitHubError(
+                method,
+                f"{shown.scheme}://{shown.netloc}{shown.path}"[:200],
+                None,
+                f"refused: not the API at {self.api_url} (the token is sent only there)",
+            )
 
     def _once(self, method: str, url: str, body: Any) -> tuple[Any, Any]:
         try:
             self._check_origin(method, url)
             shown = urllib.parse.urlsplit(url)
         except ValueError as e:  # urllib's word for a URL it cannot use: "http://[::1"
-            raise GitHubError(method, printable(url)[:200], None, f"GitHub unreachable: {_short(str(e))} in "
-                              f"{printable(self.api_url)[:200]}", unreachable=True) from None
+            raise GitHubError(
+                method,
+                printable(url)[:200],
+                None,
+                f"GitHub unreachable: {_short(str(e))} in {printable(self.api_url)[:200]}",
+                unreachable=True,
+            ) from None
         data = None if body is None else json.dumps(body).encode()
-        headers = {"Accept": "application/vnd.github+json", "User-Agent": USER_AGENT,
-                   "X-GitHub-Api-Version": API_VERSION}
+        headers = {
+            "Accept": "application/vnd.github+json",
+            "User-Agent": USER_AGENT,
+            "X-GitHub-Api-Version": API_VERSION,
+        }
         if data is not None:
             headers["Content-Type"] = "application/json"
         if self.token:
@@ -238,15 +280,22 @@ class GitHubClient:
                 message = str(json.loads(raw).get("message", ""))
             except (ValueError, AttributeError, RecursionError):
                 message = raw.decode(errors="replace")
-            message = _short(redact(message[:MESSAGE_MAX * 4], [self.token or ""]), total=len(message))
-            raise GitHubError(method, where, e.code, message or e.reason, _retry_after(e.headers),
-                              _is_transient(e.code, e.headers, message),
-                              "secondary rate limit" in message.lower()) from None
+            message = _short(redact(message[: MESSAGE_MAX * 4], [self.token or ""]), total=len(message))
+            raise GitHubError(
+                method,
+                where,
+                e.code,
+                message or e.reason,
+                _retry_after(e.headers),
+                _is_transient(e.code, e.headers, message),
+                "secondary rate limit" in message.lower(),
+            ) from None
         except _RefusedRedirect as e:
             raise GitHubError(method, where, None, str(e.reason)) from None
         except ValueError as e:  # urllib's word for a URL it cannot use: a port past 65535, "[::1"
-            raise GitHubError(method, where, None, f"GitHub unreachable: {_short(str(e))} in {self.api_url[:200]}",
-                              unreachable=True) from None
+            raise GitHubError(
+                method, where, None, f"GitHub unreachable: {_short(str(e))} in {self.api_url[:200]}", unreachable=True
+            ) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError, http.client.HTTPException) as e:
             reason = getattr(e, "reason", e)
             try:
@@ -254,16 +303,23 @@ class GitHubClient:
             except ValueError:
                 host = shown.netloc
             gone = _unreachable(reason, host)
-            raise GitHubError(method, where, None, _short(redact(gone or str(reason), [self.token or ""])),
-                              transient=gone is None, unreachable=gone is not None) from None
+            raise GitHubError(
+                method,
+                where,
+                None,
+                _short(redact(gone or str(reason), [self.token or ""])),
+                transient=gone is None,
+                unreachable=gone is not None,
+            ) from None
         if not raw:
             return None, headers_in
         try:
             return json.loads(raw), headers_in
         except (ValueError, RecursionError):
             kind = headers_in.get("Content-Type", "unknown type") if headers_in else "unknown type"
-            raise GitHubError(method, where, None, f"the answer is not JSON ({_short(kind, 80)}, {len(raw)} bytes)",
-                              transient=True) from None
+            raise GitHubError(
+                method, where, None, f"the answer is not JSON ({_short(kind, 80)}, {len(raw)} bytes)", transient=True
+            ) from None
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -288,8 +344,14 @@ class GitHubClient:
         asked = getattr(exc, "retry_after", None)
         return asked is not None and asked > self.retry.max_wait_s
 
-    def request(self, method: str, path: str, body: Any = None, query: dict[str, Any] | None = None,
-                landed: Callable[[], Any] | None = None) -> tuple[Any, Any]:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        query: dict[str, Any] | None = None,
+        landed: Callable[[], Any] | None = None,
+    ) -> tuple[Any, Any]:
         """One call with retries: returns (decoded JSON, response headers); raises GitHubError.
 
         A create that failed with a 5xx or a lost connection may have been done all the same;
@@ -325,8 +387,9 @@ class GitHubClient:
             items, headers = self.request("GET", url)
             if items is not None and not (isinstance(items, list) and all(isinstance(i, dict) for i in items)):
                 where = urllib.parse.urlsplit(url).path
-                raise GitHubError("GET", where, None, f"the answer is a JSON {type(items).__name__}, not a list "
-                                                      "of objects")
+                raise GitHubError(
+                    "GET", where, None, f"the answer is a JSON {type(items).__name__}, not a list of objects"
+                )
             yield from items or []
             url = _next_link(headers.get("Link") if headers else None)
 
@@ -345,8 +408,9 @@ class GitHubClient:
         def landed() -> dict[str, Any] | None:
             return next((i for i in self.list_issues(",".join(labels) or "", "open") if i.get("body") == body), None)
 
-        issue, _ = self.request("POST", f"{self._repo_path}/issues", {"title": title, "body": body, "labels": labels},
-                                landed=landed)
+        issue, _ = self.request(
+            "POST", f"{self._repo_path}/issues", {"title": title, "body": body, "labels": labels}, landed=landed
+        )
         return issue
 
     def update_issue(self, number: int, **fields: Any) -> dict[str, Any]:
@@ -363,8 +427,7 @@ class GitHubClient:
         def landed() -> dict[str, Any] | None:
             return next((c for c in reversed(self.list_comments(number)) if c.get("body") == body), None)
 
-        comment, _ = self.request("POST", f"{self._repo_path}/issues/{number}/comments", {"body": body},
-                                  landed=landed)
+        comment, _ = self.request("POST", f"{self._repo_path}/issues/{number}/comments", {"body": body}, landed=landed)
         return comment
 
     def ensure_label(self, name: str, color: str, description: str) -> bool:
@@ -376,7 +439,9 @@ class GitHubClient:
             if e.status != 404:
                 raise
         try:
-            self.request("POST", f"{self._repo_path}/labels", {"name": name, "color": color, "description": description})
+            self.request(
+                "POST", f"{self._repo_path}/labels", {"name": name, "color": color, "description": description}
+            )
             return True
         except GitHubError as e:
             if e.status == 422:  # created meanwhile by someone else

@@ -10,7 +10,7 @@ both redact secrets first (:mod:`canary.notify.redact`). Log excerpts are put in
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from canary.notify.redact import redact
 from canary.textio import printable
@@ -97,7 +97,7 @@ def trim_lines(text: str, max_chars: int) -> str:
         if max_chars <= len(marker):
             return text[:max_chars]
         keep = max_chars - len(marker)
-        return text[: keep // 2] + marker + text[len(text) - (keep - keep // 2):]
+        return text[: keep // 2] + marker + text[len(text) - (keep - keep // 2) :]
     return "\n".join(head + [f"... {dropped} lines trimmed ..."] + tail)
 
 

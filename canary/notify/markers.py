@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from typing import Iterable
+from collections.abc import Iterable
 
 _FP_MARKER = re.compile(r"<!-- canary:fingerprint=([A-Za-z0-9_.:%+-]+) -->")
 _MARKER_SAFE = "._:+-"
@@ -25,6 +25,8 @@ def marker_value(text: str) -> str:
     """A value as a marker holds it: anything but letters, digits and ``._:+-`` percent-encoded, so
     no lane, run id or fingerprint can end the comment or add a key."""
     return urllib.parse.quote(str(text), safe=_MARKER_SAFE)
+
+
 _RUN_MARKER = re.compile(r"<!-- canary:run=(\S+) lane=(\S+) -->")
 
 

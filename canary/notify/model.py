@@ -61,10 +61,19 @@ class Previous:
     commit: str | None = None
 
     @classmethod
-    def of(cls, record: RunRecord) -> "Previous":
+    def of(cls, record: RunRecord) -> Previous:
         cold, errors = cache_summary(record)
-        return cls(record.run_id, run_date(record), record.lane, record.classification, len(record.attempts),
-                   sum(1 for a in record.attempts if a.failed), cold, errors, record.commit)
+        return cls(
+            record.run_id,
+            run_date(record),
+            record.lane,
+            record.classification,
+            len(record.attempts),
+            sum(1 for a in record.attempts if a.failed),
+            cold,
+            errors,
+            record.commit,
+        )
 
 
 @dataclass(frozen=True)
@@ -107,20 +116,46 @@ class StepNote:
     nearby: tuple[str, ...] = ()  # the runs beside the step's in the series: the same step, placed there
 
     def to_dict(self) -> dict[str, Any]:
-        return {"step": self.step.to_dict(), "note": self.note, "nearby": list(self.nearby),
-                "window": None if self.window is None else [
-                    {"sha": c.sha, "subject": c.subject, "paths": list(c.paths), "watched": c.watched,
-                     "watched_paths": list(c.watched_paths)} for c in self.window]}
+        return {
+            "step": self.step.to_dict(),
+            "note": self.note,
+            "nearby": list(self.nearby),
+            "window": None
+            if self.window is None
+            else [
+                {
+                    "sha": c.sha,
+                    "subject": c.subject,
+                    "paths": list(c.paths),
+                    "watched": c.watched,
+                    "watched_paths": list(c.watched_paths),
+                }
+                for c in self.window
+            ],
+        }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "StepNote":
+    def from_dict(cls, d: dict[str, Any]) -> StepNote:
         from canary.history.changes import Step
 
         window = d.get("window")
-        return cls(Step.from_dict(d["step"]), None if window is None else tuple(
-            WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
-                         list(c.get("watched_paths", []))) for c in window), d.get("note", ""),
-                   tuple(d.get("nearby") or ()))
+        return cls(
+            Step.from_dict(d["step"]),
+            None
+            if window is None
+            else tuple(
+                WindowCommit(
+                    c["sha"],
+                    c["subject"],
+                    list(c.get("paths", [])),
+                    c.get("watched", False),
+                    list(c.get("watched_paths", [])),
+                )
+                for c in window
+            ),
+            d.get("note", ""),
+            tuple(d.get("nearby") or ()),
+        )
 
 
 @dataclass(frozen=True)
@@ -153,18 +188,33 @@ class Facts:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Facts":
+    def from_dict(cls, d: dict[str, Any]) -> Facts:
         d = dict(d)
-        for key, kind in (("streak", StreakFacts), ("failure_streak", StreakFacts), ("last_pass", LastPass),
-                          ("previous", Previous), ("infra", InfraFacts), ("first_bad", FirstBad)):
+        for key, kind in (
+            ("streak", StreakFacts),
+            ("failure_streak", StreakFacts),
+            ("last_pass", LastPass),
+            ("previous", Previous),
+            ("infra", InfraFacts),
+            ("first_bad", FirstBad),
+        ):
             d[key] = kind(**d[key]) if d.get(key) else None
         if d.get("window") is not None:
-            d["window"] = tuple(WindowCommit(c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False),
-                                             list(c.get("watched_paths", []))) for c in d["window"])
+            d["window"] = tuple(
+                WindowCommit(
+                    c["sha"],
+                    c["subject"],
+                    list(c.get("paths", [])),
+                    c.get("watched", False),
+                    list(c.get("watched_paths", [])),
+                )
+                for c in d["window"]
+            )
         if d.get("versions") is not None:
             d["versions"] = tuple(
                 VersionChange(v["name"], v.get("before"), v.get("after"), v.get("owns_failure", False))
-                for v in d["versions"])
+                for v in d["versions"]
+            )
         d["steps"] = tuple(StepNote.from_dict(n) for n in d.get("steps") or ())
         d["recovered"] = tuple(d.get("recovered", ()))
         d["failing_elsewhere"] = tuple((fp, lane) for fp, lane in d.get("failing_elsewhere", ()))

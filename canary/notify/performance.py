@@ -16,7 +16,7 @@ earlier or later) is not announced again. Pure, like :mod:`canary.notify.compose
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from canary.history.changes import METRICS, Step
 from canary.notify.markdown import clean, escape_inline
@@ -60,31 +60,47 @@ def _value(metric: str, v: float) -> str:
 def _step_section(n: StepNote, secrets: tuple[str, ...]) -> str:
     s = n.step
     m = METRICS[s.metric]
-    verb = ("rose" if s.change > 0 else "fell")
-    lines = [f"### {m.label}: {s.change:+.1%} from run {code(s.run_id)} ({run_date_of(s)})",
-             f"**{m.label}** {verb} {abs(s.change):.1%}, {'worse' if s.worse else 'better'}: from "
-             f"{_value(s.metric, s.before)} to {_value(s.metric, s.after)} (the medians of the passing runs before and "
-             f"after), p = {s.pvalue:.3g} (E-divisive means, permutation test). No gate failed: each run is judged "
-             "alone, within a tolerance a single noisy run needs.", ""]
-    since = f"the run before it, {code(s.previous_run)}" + (f" at {code(s.previous_commit[:12])}"
-                                                              if s.previous_commit else "")
+    verb = "rose" if s.change > 0 else "fell"
+    lines = [
+        f"### {m.label}: {s.change:+.1%} from run {code(s.run_id)} ({run_date_of(s)})",
+        f"**{m.label}** {verb} {abs(s.change):.1%}, {'worse' if s.worse else 'better'}: from "
+        f"{_value(s.metric, s.before)} to {_value(s.metric, s.after)} (the medians of the passing runs before and "
+        f"after), p = {s.pvalue:.3g} (E-divisive means, permutation test). No gate failed: each run is judged "
+        "alone, within a tolerance a single noisy run needs.",
+        "",
+    ]
+    since = f"the run before it, {code(s.previous_run)}" + (
+        f" at {code(s.previous_commit[:12])}" if s.previous_commit else ""
+    )
     at = f"{code(s.run_id)}" + (f" at {code(s.commit[:12])}" if s.commit else "")
     if n.window is None:
-        lines.append(f"Between {since} and {at}, the commits are unknown"
-                     + (f": {escape_inline(clean(n.note, secrets))}" if n.note else "."))
+        lines.append(
+            f"Between {since} and {at}, the commits are unknown"
+            + (f": {escape_inline(clean(n.note, secrets))}" if n.note else ".")
+        )
     else:
         watched = [c for c in n.window if c.watched]
         k = len(n.window)
-        lines.append(f"{k} commit{'s' if k != 1 else ''} between {since} and {at}"
-                     + (f"; {len(watched)} on watched paths (listed first):" if watched
-                        else ("; none on watched paths:" if k else ": the code did not change.")))
+        lines.append(
+            f"{k} commit{'s' if k != 1 else ''} between {since} and {at}"
+            + (
+                f"; {len(watched)} on watched paths (listed first):"
+                if watched
+                else ("; none on watched paths:" if k else ": the code did not change.")
+            )
+        )
         for c in (watched + [c for c in n.window if not c.watched])[:30]:
-            lines.append(f"- {'**watched** ' if c.watched else ''}{code(c.sha[:12])} "
-                         f"{escape_inline(clean(c.subject, secrets)[:FIELD_MAX])}")
+            lines.append(
+                f"- {'**watched** ' if c.watched else ''}{code(c.sha[:12])} "
+                f"{escape_inline(clean(c.subject, secrets)[:FIELD_MAX])}"
+            )
     if s.versions:
         lines += ["", "Version changes at the step:"]
-        lines += [f"- {escape_inline(v.name)}: {code(short_version(v.name, v.before))} → "
-                  f"{code(short_version(v.name, v.after))}" for v in s.versions]
+        lines += [
+            f"- {escape_inline(v.name)}: {code(short_version(v.name, v.before))} → "
+            f"{code(short_version(v.name, v.after))}"
+            for v in s.versions
+        ]
     else:
         lines += ["", "Versions at the step: unchanged."]
     return "\n".join(lines)
@@ -97,10 +113,12 @@ def run_date_of(s: Step) -> str:
 def _body(record: RunRecord, facts: Facts, notes: Sequence[StepNote], head: list[str]) -> str:
     parts = ["\n".join(head + [run_marker(record.run_id, record.lane)] + [step_marker(n.step) for n in notes])]
     k = len(notes)
-    parts.append(f"**{'A step' if k == 1 else f'{k} steps'} in the {record.lane} canary's passing runs** (ferry "
-                 f"{code(record.ferry)}), found after its run {code(record.run_id)} ({run_date(record)}), which "
-                 "passed; "
-                 f"every step is in `canary history --changes --lane {record.lane}`.")
+    parts.append(
+        f"**{'A step' if k == 1 else f'{k} steps'} in the {record.lane} canary's passing runs** (ferry "
+        f"{code(record.ferry)}), found after its run {code(record.run_id)} ({run_date(record)}), which "
+        "passed; "
+        f"every step is in `canary history --changes --lane {record.lane}`."
+    )
     parts += [_step_section(n, facts.secrets) for n in notes]
     if facts.program:
         parts.append(f"Lowered program of run {code(record.run_id)}: {escape_inline(facts.program)}.")

@@ -13,8 +13,8 @@ import json
 import os
 import re
 import urllib.parse
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping
 
 REDACTED = "[REDACTED]"
 
@@ -28,11 +28,32 @@ _VALUE = r"""[^\s"'\\,;&<>)\]}]"""  # a value runs until a quote, a backslash es
 
 # Words that name a secret, as UPPER_CASE, lower_case, Title_Case and camelCase spell them (listed
 # rather than matched case-blind: a case-blind alternation costs five times as much per byte).
-_SECRET_WORDS = sorted({form for w in ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY",
-                                       "ACCESSKEY", "PRIVATE_KEY_ID", "PRIVATE_KEY", "PRIVATEKEY", "CREDENTIALS",
-                                       "CREDENTIAL", "ACCOUNT_KEY", "SHARED_ACCESS_KEY")
-                        for form in (w, w.lower(), w.title(), w.title().replace("_", ""))}
-                       | {"apiKey", "accessKey", "privateKey"}, key=len, reverse=True)
+_SECRET_WORDS = sorted(
+    {
+        form
+        for w in (
+            "TOKEN",
+            "SECRET",
+            "PASSWORD",
+            "PASSWD",
+            "API_KEY",
+            "APIKEY",
+            "ACCESS_KEY",
+            "ACCESSKEY",
+            "PRIVATE_KEY_ID",
+            "PRIVATE_KEY",
+            "PRIVATEKEY",
+            "CREDENTIALS",
+            "CREDENTIAL",
+            "ACCOUNT_KEY",
+            "SHARED_ACCESS_KEY",
+        )
+        for form in (w, w.lower(), w.title(), w.title().replace("_", ""))
+    }
+    | {"apiKey", "accessKey", "privateKey"},
+    key=len,
+    reverse=True,
+)
 
 # Where a token may start: not inside a longer run of its own characters (which also keeps the
 # scan linear: one try per run), but right after an escaped newline (\n in a repr or JSON) or a
@@ -48,13 +69,13 @@ def _github(m: re.Match[str]) -> str:
     """A GitHub token, joined across a line break when its first line holds less than a whole one."""
     text = m.group(0)
     cut = _BREAK.search(text)
-    head = text[:cut.start()] if cut else text
+    head = text[: cut.start()] if cut else text
     if cut and len(head) - 4 < GITHUB_TOKEN_LEN:
-        tail = text[cut.end():].lstrip(" \t>|")
+        tail = text[cut.end() :].lstrip(" \t>|")
         return REDACTED if len(head) - 4 + len(tail) >= 20 else text
     if len(head) - 4 < 20:
         return text
-    return REDACTED + text[len(head):]
+    return REDACTED + text[len(head) :]
 
 
 # (name, pattern, replacement). Patterns with a group keep the group (a key's name) and redact
@@ -63,19 +84,31 @@ def _github(m: re.Match[str]) -> str:
 _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # PEM private keys, whole blocks: as printed, inside a Python repr or JSON (\n escaped), or
     # URL-encoded; a block cut short (no END line) is redacted to where its base64 stops.
-    ("pem", re.compile(r"-----BEGIN(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----"
-                       r"(?:[A-Za-z0-9+/=\s:,]|-(?!----)|\\[nr/]|%[0-9A-Fa-f]{2})*+"
-                       r"(?:-----END(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----)?"),
-     REDACTED),
+    (
+        "pem",
+        re.compile(
+            r"-----BEGIN(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----"
+            r"(?:[A-Za-z0-9+/=\s:,]|-(?!----)|\\[nr/]|%[0-9A-Fa-f]{2})*+"
+            r"(?:-----END(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----)?"
+        ),
+        REDACTED,
+    ),
     # Authorization headers and bearer tokens, whatever the token looks like.
-    ("authorization", re.compile(r"(?i)(\bauthorization\b" + _KV + r")(?:(?:bearer|token|basic)(?:\s|%20|\+)+)?" + _VALUE + "+"),
-     r"\1" + REDACTED),
+    (
+        "authorization",
+        re.compile(r"(?i)(\bauthorization\b" + _KV + r")(?:(?:bearer|token|basic)(?:\s|%20|\+)+)?" + _VALUE + "+"),
+        r"\1" + REDACTED,
+    ),
     ("bearer", re.compile(r"(?i)(\bbearer(?:\s|%20|\+)+)[A-Za-z0-9\-._~+/]+=*"), r"\1" + REDACTED),
     # Credentials in a URL: scheme://user:password@host.
     ("url_password", re.compile(r"(://[^/\s:@\"']{1,256}:)[^/\s@\"']{1,256}(?=@)"), r"\1" + REDACTED),
     # GitHub tokens: classic and app tokens (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
     # A token cut by a line break (optionally after a backslash, or an escaped \\n) keeps going on the next line.
-    ("github", re.compile(r"gh[opusr]_[A-Za-z0-9]{1,255}(?:\\?(?:\r?\n|\\n)[ \t>|]{0,8}[A-Za-z0-9]{1,255}(?![A-Za-z0-9_]))?"), _github),
+    (
+        "github",
+        re.compile(r"gh[opusr]_[A-Za-z0-9]{1,255}(?:\\?(?:\r?\n|\\n)[ \t>|]{0,8}[A-Za-z0-9]{1,255}(?![A-Za-z0-9_]))?"),
+        _github,
+    ),
     ("github_pat", re.compile(r"github_pat_[A-Za-z0-9_]{20,}"), REDACTED),
     # GitLab personal/project/group access tokens; Slack bot, user, app and refresh tokens.
     ("gitlab", re.compile(r"gl(?:pat|rt|ptt|dt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_\-]{20,}"), REDACTED),
@@ -104,45 +137,96 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     ("wandb_onprem", re.compile(r"\b(?:local|vm)-[A-Za-z0-9_]{40,}"), REDACTED),
     # AWS access key ids and secret access keys (also as STS prints them: "SecretAccessKey").
     ("aws_key_id", re.compile(_START_UPPER + r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ABIA|ACCA)[0-9A-Z]{16}"), REDACTED),
-    ("aws_secret", re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
+    (
+        "aws_secret",
+        re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key" + _KV + r")[A-Za-z0-9/+=]{40}"),
+        r"\1" + REDACTED,
+    ),
     ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
     # Cloud signatures and keys: Azure SAS (sig=) and storage account keys, signed URLs (GCS, S3),
     # a Slack webhook's secret path, API-key headers, PyPI upload tokens, passwords given as flags.
-    ("sas_sig", re.compile(r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
-                           r"[A-Za-z0-9%+/_\-]{16,}=*"), r"\1" + REDACTED),
-    ("signed_url", re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
-     r"\1" + REDACTED),
-    ("slack_webhook", re.compile(r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
-                                 r"(?:[A-Za-z0-9_/\-]|%2[fF])+"),
-     r"\1" + REDACTED),
-    ("api_key_header", re.compile(r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)"
-                                  + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
+    (
+        "sas_sig",
+        re.compile(
+            r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
+            r"[A-Za-z0-9%+/_\-]{16,}=*"
+        ),
+        r"\1" + REDACTED,
+    ),
+    (
+        "signed_url",
+        re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
+        r"\1" + REDACTED,
+    ),
+    (
+        "slack_webhook",
+        re.compile(
+            r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
+            r"(?:[A-Za-z0-9_/\-]|%2[fF])+"
+        ),
+        r"\1" + REDACTED,
+    ),
+    (
+        "api_key_header",
+        re.compile(
+            r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)" + _KV + r")" + _VALUE + "+"
+        ),
+        r"\1" + REDACTED,
+    ),
     ("pypi", re.compile(_START + r"pypi-[A-Za-z0-9_\-]{16,}"), REDACTED),
-    ("password_flag", re.compile(r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
-                                 r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
-                                 r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"),
-     r"\1" + REDACTED),
+    (
+        "password_flag",
+        re.compile(
+            r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
+            r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
+            r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"
+        ),
+        r"\1" + REDACTED,
+    ),
     # Anything handed over as KEY=VALUE whose key says it is secret.
     # (The match starts at the word that says so, not at the name's start: MY_TOKEN=v keeps MY_.)
-    ("secret_env", re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
-     r"\1" + REDACTED),
+    (
+        "secret_env",
+        re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
+        r"\1" + REDACTED,
+    ),
 ]
 
 # A pattern runs only over text holding one of its words (lower case): a cheap substring test
 # that spares a long, ordinary log most of the regular-expression passes.
 _NEEDLES: dict[str, tuple[str, ...]] = {
-    "pem": ("private",), "authorization": ("authorization",), "bearer": ("bearer",), "url_password": ("://",),
-    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), "github_pat": ("github_pat_",), "gitlab": ("glpat-", "glrt-", "glptt-", "gldt-", "glcbt-", "glimt-", "glsoat-", "glffct-", "gloas-"),
+    "pem": ("private",),
+    "authorization": ("authorization",),
+    "bearer": ("bearer",),
+    "url_password": ("://",),
+    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "github_pat": ("github_pat_",),
+    "gitlab": ("glpat-", "glrt-", "glptt-", "gldt-", "glcbt-", "glimt-", "glsoat-", "glffct-", "gloas-"),
     "sendgrid": ("sg.",),
-    "slack": ("xox",), "slack_app": ("xapp-",), "stripe": ("_live_", "_test_"), "google_api_key": ("aiza",),
-    "google_oauth": ("ya29.",), "google_refresh": ("1//0",), "jwt": ("eyj",), "huggingface": ("hf_",),
-    "npm": ("npm_",), "openai": ("sk-",), "wandb": ("wandb",), "wandb_login": ("wandb",),
-    "wandb_login_call": ("wandb",), "netrc": ("machine",), "wandb_onprem": ("local-", "vm-"),
-    "aws_key_id": ("akia", "asia", "agpa", "aida", "aroa", "abia", "acca"), "aws_secret": ("secret",),
+    "slack": ("xox",),
+    "slack_app": ("xapp-",),
+    "stripe": ("_live_", "_test_"),
+    "google_api_key": ("aiza",),
+    "google_oauth": ("ya29.",),
+    "google_refresh": ("1//0",),
+    "jwt": ("eyj",),
+    "huggingface": ("hf_",),
+    "npm": ("npm_",),
+    "openai": ("sk-",),
+    "wandb": ("wandb",),
+    "wandb_login": ("wandb",),
+    "wandb_login_call": ("wandb",),
+    "netrc": ("machine",),
+    "wandb_onprem": ("local-", "vm-"),
+    "aws_key_id": ("akia", "asia", "agpa", "aida", "aroa", "abia", "acca"),
+    "aws_secret": ("secret",),
     "aws_sts_secret": ("secretaccesskey",),
     "secret_env": ("token", "secret", "passw", "key", "credential"),
-    "sas_sig": ("sig=", "sig%3d", "signature=", "signature%3d"), "signed_url": ("x-goog-", "x-amz-"),
-    "slack_webhook": ("hooks.slack.com",), "api_key_header": ("api-key", "-token"), "pypi": ("pypi-",),
+    "sas_sig": ("sig=", "sig%3d", "signature=", "signature%3d"),
+    "signed_url": ("x-goog-", "x-amz-"),
+    "slack_webhook": ("hooks.slack.com",),
+    "api_key_header": ("api-key", "-token"),
+    "pypi": ("pypi-",),
     "password_flag": ("-pass", "-token", "-secret", "-api", "-access"),
 }
 
@@ -159,10 +243,18 @@ def encoded_forms(secret: str) -> set[str]:
     """The ways a log may spell one secret: as is, URL-encoded, JSON-escaped, in a Python repr,
     in base64 (standard and URL-safe, without its padding), in hex, as \\u escapes."""
     raw = secret.encode("utf-8", "surrogatepass")
-    forms = {secret, urllib.parse.quote(secret, safe=""), urllib.parse.quote_plus(secret),
-             json.dumps(secret)[1:-1], repr(secret)[1:-1],
-             base64.b64encode(raw).decode().rstrip("="), base64.urlsafe_b64encode(raw).decode().rstrip("="),
-             raw.hex(), raw.hex().upper(), "".join(f"\\u{ord(c):04x}" for c in secret)}
+    forms = {
+        secret,
+        urllib.parse.quote(secret, safe=""),
+        urllib.parse.quote_plus(secret),
+        json.dumps(secret)[1:-1],
+        repr(secret)[1:-1],
+        base64.b64encode(raw).decode().rstrip("="),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+        raw.hex(),
+        raw.hex().upper(),
+        "".join(f"\\u{ord(c):04x}" for c in secret),
+    }
     return {f for f in forms if f}
 
 
@@ -172,8 +264,12 @@ SUBSTRING_MIN = 8  # a secret's fragment this long (a token printed in two halve
 def _opaque(secret: str) -> bool:
     """A value whose fragments are worth hunting: not a path or a URL, which share their parts
     with every path and URL in a log."""
-    return not (any(c.isspace() for c in secret) or secret.startswith(("/", "~", ".")) or "://" in secret
-                or os.sep in secret[:3])
+    return not (
+        any(c.isspace() for c in secret)
+        or secret.startswith(("/", "~", "."))
+        or "://" in secret
+        or os.sep in secret[:3]
+    )
 
 
 def _fragments(text: str, secrets: Iterable[str]) -> str:
@@ -184,7 +280,7 @@ def _fragments(text: str, secrets: Iterable[str]) -> str:
     cover: bytearray | None = None
     for secret in secrets:
         for i in range(len(secret) - n + 1):
-            gram = secret[i:i + n]
+            gram = secret[i : i + n]
             pos = text.find(gram)
             while pos != -1:
                 if cover is None:
@@ -206,7 +302,7 @@ def _fragments(text: str, secrets: Iterable[str]) -> str:
         return text
     out, at = [], 0
     for m in re.finditer(b"\x01+", cover):
-        out += [text[at:m.start()], REDACTED]
+        out += [text[at : m.start()], REDACTED]
         at = m.end()
     return "".join(out) + text[at:]
 
@@ -296,8 +392,10 @@ def redact_file(path: Path, secrets: Iterable[str] = ()) -> bool:
     tmp = path.with_name(path.name + ".redacting")
     changed = False
     try:
-        with path.open("r", encoding="utf-8", errors="replace", newline="") as src, \
-                tmp.open("w", encoding="utf-8", newline="") as dst:
+        with (
+            path.open("r", encoding="utf-8", errors="replace", newline="") as src,
+            tmp.open("w", encoding="utf-8", newline="") as dst,
+        ):
             carry = ""
             while True:
                 block = src.read(CHUNK)

@@ -38,10 +38,14 @@ def full_run_command(record: RunRecord) -> str:
     """The run again, cold, with its ferry, gates and steps: what reproduces a failure a few
     steps cannot reach (a gate failure, a crash late in training)."""
     ferry = _file_flag("--ferry", record.ferry_path, record.ferry, "ferries") or (
-        f" --ferry {_q(record.ferry)}" if record.ferry != "moe-canary" else "")
+        f" --ferry {_q(record.ferry)}" if record.ferry != "moe-canary" else ""
+    )
     gates = _file_flag("--gates", record.gates_path, record.ferry, "gates")
-    steps = (f" --steps {record.steps_requested}" if record.steps_requested and record.ferry_steps
-             and record.steps_requested != record.ferry_steps else "")
+    steps = (
+        f" --steps {record.steps_requested}"
+        if record.steps_requested and record.ferry_steps and record.steps_requested != record.ferry_steps
+        else ""
+    )
     return f"canary run {_q(record.lane)} --cold{ferry}{gates}{steps}"
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from canary.history.queries import daily_ordinal
-from canary.notify.model import Facts, FirstBad, Previous, StreakFacts, run_date
 from canary.notify.markdown import (
     clean,
     escape_inline,
@@ -21,6 +20,7 @@ from canary.notify.markdown import (
     neutralize_refs,
     trim_lines,
 )
+from canary.notify.model import Facts, FirstBad, Previous, StreakFacts, run_date
 from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.record import RunRecord, cache_read_errors, cold_reason
 from canary.textio import printable
@@ -76,7 +76,8 @@ def summary_line(record: RunRecord) -> str:
             text = last[-1] if last else "training failed"
         elif failed:
             text = "gate failed: " + "; ".join(
-                f"{g.get('name', '?')}" + (f" ({g['detail']})" if g.get("detail") else "") for g in failed)
+                f"{g.get('name', '?')}" + (f" ({g['detail']})" if g.get("detail") else "") for g in failed
+            )
         else:
             text = "canary failed"
     text = " ".join(text.split())
@@ -90,13 +91,16 @@ def determinism(record: RunRecord) -> str:
     failed = sum(1 for a in record.attempts if a.failed)
     cls = record.classification
     if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
-        return ("Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it "
-                "repeats.")
+        return (
+            "Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it repeats."
+        )
     if cls == "deterministic" or (cls is None and n > 0 and same == n):
         return f"Deterministic across attempts: all {n} attempts failed with this signature."
     if cls == "cache-masked":
-        return ("Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
-                f"compilation cache passed ({failed} of {n} attempts failed).")
+        return (
+            "Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
+            f"compilation cache passed ({failed} of {n} attempts failed)."
+        )
     if cls == "intermittent":
         return f"Intermittent: {failed} of {n} attempts failed ({same} with this signature)."
     if n == 0:
@@ -121,7 +125,7 @@ def signature_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
         lines.append("")
         frames = [clean(f, secrets)[:FIELD_MAX] for f in sig.frames]
         if len(frames) > FRAMES_MAX:
-            frames = frames[:5] + [f"... {len(frames) - FRAMES_MAX + 5} frames ..."] + frames[-(FRAMES_MAX - 5):]
+            frames = frames[:5] + [f"... {len(frames) - FRAMES_MAX + 5} frames ..."] + frames[-(FRAMES_MAX - 5) :]
         lines += ["Call path:", "", fence("\n-> ".join(frames))]
     if sig.message:
         lines += ["", "Message:", "", fence(trim_lines(clean(sig.message, secrets), MESSAGE_MAX))]
@@ -137,8 +141,10 @@ def attempts_section(record: RunRecord) -> str:
             cold = a.cold_reason()
             known = a.cache is not None
             outcome = "trained to the end, failed its gates" if trained_to_the_end(a) else a.outcome
-            lines.append(f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
-                         f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |")
+            lines.append(
+                f"| {escape_inline(a.number)} | {escape_inline(outcome)} | {code(fp) if fp else '—'} | "
+                f"{('yes: ' + cold) if cold else ('no' if known else 'unknown')} |"
+            )
     return "\n".join(lines)
 
 
@@ -166,7 +172,7 @@ def cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
         for _, text in errors:
             if text not in seen:
                 seen.append(text)
-        lines += ["", fence("\n".join(clean(t, secrets)[:FIELD_MAX * 2] for t in seen[:5]))]
+        lines += ["", fence("\n".join(clean(t, secrets)[: FIELD_MAX * 2] for t in seen[:5]))]
     else:
         lines.append("- Cache read errors before lowering: none")
     return "\n".join(lines)
@@ -175,8 +181,10 @@ def cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
 def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:
     if streak is None:
         return "Streak: unknown (no run history)."
-    span = (f"failing since {escape_inline(streak.first_failure)}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
-            f"{streak.days} day{'s' if streak.days != 1 else ''}")
+    span = (
+        f"failing since {escape_inline(streak.first_failure)}: {streak.runs} run{'s' if streak.runs != 1 else ''} on "
+        f"{streak.days} day{'s' if streak.days != 1 else ''}"
+    )
     if streak.consecutive_days > 1:
         return f"This is the {daily_ordinal(streak.consecutive_days)} ({span})."
     if streak.runs > 1:
@@ -191,8 +199,10 @@ def series_note(record: RunRecord, facts: Facts) -> str:
     its ferry; a second ferry on the lane is another series, and short runs are not counted)."""
     if facts.streak is None and facts.last_pass is None:
         return ""
-    return (f" (Streak and last pass of the {escape_inline(record.lane)}/{escape_inline(record.ferry)} series: "
-            f"full runs of ferry {escape_inline(record.ferry)} on lane {escape_inline(record.lane)}.)")
+    return (
+        f" (Streak and last pass of the {escape_inline(record.lane)}/{escape_inline(record.ferry)} series: "
+        f"full runs of ferry {escape_inline(record.ferry)} on lane {escape_inline(record.lane)}.)"
+    )
 
 
 def what_is_new(record: RunRecord, previous: Previous | None) -> str:
@@ -204,13 +214,19 @@ def what_is_new(record: RunRecord, previous: Previous | None) -> str:
     if previous.lane and previous.lane != now.lane:
         changes.append(f"last seen on the {escape_inline(previous.lane)} lane, now on {escape_inline(now.lane)}")
     if previous.classification != now.classification and now.classification:
-        changes.append(f"classification {escape_inline(previous.classification or 'unknown')} → "
-                       f"{escape_inline(now.classification)}")
+        changes.append(
+            f"classification {escape_inline(previous.classification or 'unknown')} → "
+            f"{escape_inline(now.classification)}"
+        )
     if (previous.failed_attempts, previous.attempts) != (now.failed_attempts, now.attempts):
-        changes.append(f"{now.failed_attempts} of {now.attempts} attempts failed "
-                       f"(was {previous.failed_attempts} of {previous.attempts})")
-    for label, before, after in (("lowered cold", previous.lowered_cold, now.lowered_cold),
-                                 ("cache read errors", previous.cache_errors, now.cache_errors)):
+        changes.append(
+            f"{now.failed_attempts} of {now.attempts} attempts failed "
+            f"(was {previous.failed_attempts} of {previous.attempts})"
+        )
+    for label, before, after in (
+        ("lowered cold", previous.lowered_cold, now.lowered_cold),
+        ("cache read errors", previous.cache_errors, now.cache_errors),
+    ):
         if before is not None and after is not None and before != after:
             changes.append(f"{label}: {'yes' if after else 'no'} (was {'yes' if before else 'no'})")
     if previous.commit and now.commit and previous.commit != now.commit:
@@ -230,24 +246,35 @@ def window_section(facts: Facts) -> str:
         return "\n".join(lines + ([escape_inline(clean(facts.window_note, s))] if facts.window_note else []))
     since = f"run {code(lp.run_id)} on {escape_inline(lp.date)}" + (f" at {code(lp.commit[:12])}" if lp.commit else "")
     if facts.window is None:
-        lines.append(f"Last pass: {since}. The commits since are unknown"
-                     + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else "."))
+        lines.append(
+            f"Last pass: {since}. The commits since are unknown"
+            + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else ".")
+        )
         return "\n".join(lines + _versions_lines(facts))
     watched = [c for c in facts.window if c.watched]
     rest = [c for c in facts.window if not c.watched]
     n = len(facts.window)
-    lines.append(f"{n} commit{'s' if n != 1 else ''} since the last pass ({since}); "
-                 + (f"{len(watched)} touch{'es' if len(watched) == 1 else ''} watched paths (listed first):"
-                    if watched else "none touches watched paths" + (":" if n else ".")))
+    lines.append(
+        f"{n} commit{'s' if n != 1 else ''} since the last pass ({since}); "
+        + (
+            f"{len(watched)} touch{'es' if len(watched) == 1 else ''} watched paths (listed first):"
+            if watched
+            else "none touches watched paths" + (":" if n else ".")
+        )
+    )
     if n == 0:
-        lines.append("No commits: the code is unchanged since the last pass (look at the environment, the "
-                     "dependencies and the compilation cache).")
+        lines.append(
+            "No commits: the code is unchanged since the last pass (look at the environment, the "
+            "dependencies and the compilation cache)."
+        )
     shown = watched + rest
     for c in shown[:50]:
         paths = ", ".join(code(clean(p, s)[:FIELD_MAX]) for p in c.paths[:5]) + (" …" if len(c.paths) > 5 else "")
         mark = "**watched** " if c.watched else ""
-        lines.append(f"- {mark}{code(c.sha[:12])} {escape_inline(clean(c.subject, s)[:FIELD_MAX])}"
-                     + (f" ({paths})" if paths else ""))
+        lines.append(
+            f"- {mark}{code(c.sha[:12])} {escape_inline(clean(c.subject, s)[:FIELD_MAX])}"
+            + (f" ({paths})" if paths else "")
+        )
     if len(shown) > 50:
         lines.append(f"- … and {len(shown) - 50} more")
     if facts.window_note:
@@ -274,33 +301,46 @@ def _version_changes(facts: Facts) -> list[str]:
     if facts.versions is None:
         return ["", "Version changes since the last pass: unknown."]
     if not facts.versions:
-        return ["", "Versions since the last pass: unchanged (jax, jaxlib, the accelerator plugin, optax, python, "
-                    "the ferry's content)."]
+        return [
+            "",
+            "Versions since the last pass: unchanged (jax, jaxlib, the accelerator plugin, optax, python, "
+            "the ferry's content).",
+        ]
     n = len(facts.versions)
     out = ["", f"{n} version change{'s' if n != 1 else ''} since the last pass:"]
     for v in facts.versions:
         what = "ferry content sha256" if v.name == "ferry" else v.name
-        out.append(f"- {escape_inline(what)}: {code(short_version(v.name, v.before))} → "
-                   f"{code(short_version(v.name, v.after))}"
-                   + (" (owns the failing frame: listed first)" if v.owns_failure else ""))
+        out.append(
+            f"- {escape_inline(what)}: {code(short_version(v.name, v.before))} → "
+            f"{code(short_version(v.name, v.after))}"
+            + (" (owns the failing frame: listed first)" if v.owns_failure else "")
+        )
     return out
 
 
 def _first_bad_section(fb: FirstBad, secrets: tuple[str, ...]) -> str:
-    how = (f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
-           f"{fb.skipped} skipped, {fb.seconds:.0f} s")
+    how = (
+        f"{code('canary bisect --test ' + str(fb.test))}: {fb.tested} revision{'s' if fb.tested != 1 else ''} tested, "
+        f"{fb.skipped} skipped, {fb.seconds:.0f} s"
+    )
     if fb.sha:
-        return (f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} "
-                f"{escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
-                f"\n\nFound by {how}.")
+        return (
+            f"### First bad commit\nfirst bad commit: {escape_inline(fb.sha)} "
+            f"{escape_inline(clean(fb.subject, secrets)[:FIELD_MAX])}"
+            f"\n\nFound by {how}."
+        )
     among = ""
     if fb.candidates:
         shown = ", ".join(code(c[:12]) for c in fb.candidates[:20])
         among = f" It is one of {len(fb.candidates)}: {shown}" + (" …" if len(fb.candidates) > 20 else "") + "."
     if fb.exhausted:
-        budget = (f"{fb.budget_s / 60:g}-minute " if fb.budget_s % 60 == 0 else f"{fb.budget_s:g}-second ") if fb.budget_s else ""
+        budget = (
+            (f"{fb.budget_s / 60:g}-minute " if fb.budget_s % 60 == 0 else f"{fb.budget_s:g}-second ")
+            if fb.budget_s
+            else ""
+        )
         return f"### First bad commit\nBisect ran out of its {budget}budget ({how}) before naming it.{among}"
-    why = escape_inline(clean(fb.note, secrets)[:FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
+    why = escape_inline(clean(fb.note, secrets)[: FIELD_MAX * 2]).rstrip(".") if fb.note else "no reason given"
     return f"### First bad commit\nBisect named none ({how}): {why}.{among}"
 
 
@@ -331,8 +371,9 @@ def _excerpt_text(record: RunRecord) -> str:
     return next((a.error for a in reversed(record.attempts) if a.error), "") or ""
 
 
-def _with_excerpt(parts_before: list[str], parts_after: list[str], excerpt: str, secrets: tuple[str, ...],
-                  limit: int) -> str:
+def _with_excerpt(
+    parts_before: list[str], parts_after: list[str], excerpt: str, secrets: tuple[str, ...], limit: int
+) -> str:
     excerpt = clean(excerpt, secrets)
 
     def render(text: str) -> str:
@@ -349,8 +390,10 @@ def confirmation(record: RunRecord, facts: Facts) -> str:
         return "Confirmed: the last two runs on this lane failed with this signature."
     one_attempt = len(record.attempts) == 1 and record.classification == "deterministic"  # an earlier canary's word
     if record.classification == "unconfirmed" or one_attempt:
-        return ("Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
-                "the next run that fails with this signature confirms it.")
+        return (
+            "Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
+            "the next run that fails with this signature confirms it."
+        )
     return ""
 
 
@@ -360,8 +403,12 @@ def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -
     new = what_is_new(record, facts.previous)
     said = confirmation(record, facts)
     before = [
-        "\n".join(head + ["", streak_sentence(facts.streak, facts.last_pass is not None) + series_note(record, facts)]
-                  + (["", said] if said else []) + (["", new] if new else [])),
+        "\n".join(
+            head
+            + ["", streak_sentence(facts.streak, facts.last_pass is not None) + series_note(record, facts)]
+            + (["", said] if said else [])
+            + (["", new] if new else [])
+        ),
         signature_section(record, s),
         attempts_section(record),
         cache_section(record, s),

@@ -36,10 +36,18 @@ def check_api_url(url: str, var: str = API_URL_VAR) -> str:
     """An API URL is http(s)://host[:port][/path]; anything else (file:, ftp:, javascript:, no
     scheme) is bad input, so that urllib never reads a local file or another protocol for it."""
     scheme = url.split(":", 1)[0].lower() if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", url) else ""
-    if scheme not in ("http", "https") or not url[len(scheme):].startswith("://") or not url.isprintable() \
-            or len(url) <= len(scheme) + 3:
-        what = f"the scheme {scheme!r} is not http or https" if scheme not in ("", "http", "https") else \
-            "it is not http(s)://HOST[:PORT][/PATH]"
-        raise ConfigError(f"{var}={printable(url)[:200]!r} is not an API URL: {what} (for example "
-                          "https://api.github.com)")
+    if (
+        scheme not in ("http", "https")
+        or not url[len(scheme) :].startswith("://")
+        or not url.isprintable()
+        or len(url) <= len(scheme) + 3
+    ):
+        what = (
+            f"the scheme {scheme!r} is not http or https"
+            if scheme not in ("", "http", "https")
+            else "it is not http(s)://HOST[:PORT][/PATH]"
+        )
+        raise ConfigError(
+            f"{var}={printable(url)[:200]!r} is not an API URL: {what} (for example https://api.github.com)"
+        )
     return url

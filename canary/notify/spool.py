@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +41,26 @@ class Pending:
 
     def to_dict(self, with_record: bool = True) -> dict[str, Any]:
         d = {
-            "backend": self.backend, "repo": self.repo, "facts": self.facts.to_dict(),
-            "close_on_recovery": self.close_on_recovery, "error": self.error, "spooled_at": self.spooled_at,
+            "backend": self.backend,
+            "repo": self.repo,
+            "facts": self.facts.to_dict(),
+            "close_on_recovery": self.close_on_recovery,
+            "error": self.error,
+            "spooled_at": self.spooled_at,
         }
         return {**d, "record": unmark(self.record).to_dict()} if with_record else d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Pending":
-        return cls(d["backend"], d["repo"], RunRecord.from_dict(d["record"]), Facts.from_dict(d["facts"]),
-                   bool(d.get("close_on_recovery")), d.get("error", ""), d.get("spooled_at", ""))
+    def from_dict(cls, d: dict[str, Any]) -> Pending:
+        return cls(
+            d["backend"],
+            d["repo"],
+            RunRecord.from_dict(d["record"]),
+            Facts.from_dict(d["facts"]),
+            bool(d.get("close_on_recovery")),
+            d.get("error", ""),
+            d.get("spooled_at", ""),
+        )
 
 
 def default_root() -> Path:
@@ -75,7 +86,7 @@ def roots_for(record: RunRecord) -> list[Path]:
 
 
 def _stamp(p: Pending) -> None:
-    p.spooled_at = p.spooled_at or datetime.now(timezone.utc).isoformat(timespec="seconds")
+    p.spooled_at = p.spooled_at or datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def put(p: Pending) -> Path:

@@ -18,9 +18,11 @@ or the dry-run recorder that only prints what it would do):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
+from canary.notify import performance
 from canary.notify.compose import (
     duplicate_comment,
     new_issue,
@@ -29,7 +31,6 @@ from canary.notify.compose import (
     signature_or_fallback,
     still_failing_on,
 )
-from canary.notify import performance
 from canary.notify.markers import (
     also_marker,
     duplicate_marker,
@@ -90,8 +91,15 @@ def _matching(issues: list[dict[str, Any]], fingerprint: str) -> list[dict[str, 
     """Canary's own issues for ``fingerprint``: the marker is the first line of the body, or (on an
     issue an earlier canary opened under an older fingerprint) among its head markers."""
     marker, also = fingerprint_marker(fingerprint), also_marker(fingerprint)
-    return sorted((i for i in issues if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker
-                   or also in head_markers(i.get("body")).splitlines()), key=lambda i: i["number"])
+    return sorted(
+        (
+            i
+            for i in issues
+            if (i.get("body") or "").split("\n", 1)[0].rstrip() == marker
+            or also in head_markers(i.get("body")).splitlines()
+        ),
+        key=lambda i: i["number"],
+    )
 
 
 def _mark_also(gh: IssueTracker, issue: dict[str, Any], fingerprint: str) -> None:
@@ -123,7 +131,8 @@ def _issue_of(issues: list[dict[str, Any]], fingerprint: str, olds: list[str]) -
 def _comment_once(gh: IssueTracker, issue: dict[str, Any], msg: Message, record: RunRecord) -> Action:
     n = issue["number"]
     if has_run_marker([head_markers(issue.get("body"))], record.run_id, record.lane) or has_run_marker(
-            (head_markers(c.get("body")) for c in gh.list_comments(n)), record.run_id, record.lane):
+        (head_markers(c.get("body")) for c in gh.list_comments(n)), record.run_id, record.lane
+    ):
         return Action("already-posted", n, f"run {record.run_id} is already on #{n}", issue.get("html_url"))
     c = gh.create_comment(n, msg.body)
     return Action("commented", n, f"commented on #{n}", c.get("html_url") or issue.get("html_url"), msg.body)
@@ -137,8 +146,9 @@ def _close_as_duplicate(gh: IssueTracker, dup: dict[str, Any], keep: int, record
     return Action("closed-duplicate", n, f"closed #{n} as a duplicate of #{keep}", dup.get("html_url"))
 
 
-def report_failure(gh: IssueTracker, record: RunRecord, facts: Facts,
-                   on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
+def report_failure(
+    gh: IssueTracker, record: RunRecord, facts: Facts, on_new: Callable[[Facts], Facts] | None = None
+) -> list[Action]:
     """``on_new``: what a new issue adds to the facts (a bisect of its window), run only for one."""
     sig = signature_or_fallback(record)
     fingerprint = sig.fingerprint
@@ -184,15 +194,18 @@ def report_recovery(gh: IssueTracker, record: RunRecord, facts: Facts, close: bo
             actions.append(_comment_once(gh, issue, recovery_comment(record, facts, closing, fp), record))
             if closing:
                 gh.close_issue(issue["number"], "completed")
-                actions.append(Action("closed", issue["number"], f"closed #{issue['number']}: recovered",
-                                      issue.get("html_url")))
+                actions.append(
+                    Action("closed", issue["number"], f"closed #{issue['number']}: recovered", issue.get("html_url"))
+                )
     return actions
 
 
 def _performance_issues(gh: IssueTracker, record: RunRecord) -> list[dict[str, Any]]:
     marker = performance.issue_marker(record.lane, record.ferry)
     issues = gh.list_issues(performance.LABEL)
-    return sorted((i for i in issues if head_markers(i.get("body")).split("\n", 1)[0] == marker), key=lambda i: i["number"])
+    return sorted(
+        (i for i in issues if head_markers(i.get("body")).split("\n", 1)[0] == marker), key=lambda i: i["number"]
+    )
 
 
 def report_performance(gh: IssueTracker, record: RunRecord, facts: Facts) -> list[Action]:
@@ -207,13 +220,15 @@ def report_performance(gh: IssueTracker, record: RunRecord, facts: Facts) -> lis
         told = performance.announced(head_markers(t.get("body")) for t in [keep, *comments])
         notes = performance.fresh(facts.steps, told)
         n = keep["number"]
-        if not notes or has_run_marker((head_markers(t.get("body")) for t in [keep, *comments]), record.run_id,
-                                       record.lane):
+        if not notes or has_run_marker(
+            (head_markers(t.get("body")) for t in [keep, *comments]), record.run_id, record.lane
+        ):
             return actions + [Action("already-posted", n, f"these steps are already on #{n}", keep.get("html_url"))]
         msg = performance.step_comment(record, facts, notes)
         c = gh.create_comment(n, msg.body)
-        return actions + [Action("commented", n, f"commented on #{n}", c.get("html_url") or keep.get("html_url"),
-                                 msg.body)]
+        return actions + [
+            Action("commented", n, f"commented on #{n}", c.get("html_url") or keep.get("html_url"), msg.body)
+        ]
     msg = performance.new_issue(record, facts, facts.steps)
     gh.ensure_label(performance.LABEL, *performance.LABEL_STYLE)
     created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
@@ -224,8 +239,13 @@ def report_performance(gh: IssueTracker, record: RunRecord, facts: Facts) -> lis
     return actions
 
 
-def report(gh: IssueTracker, record: RunRecord, facts: Facts, close_on_recovery: bool = False,
-           on_new: Callable[[Facts], Facts] | None = None) -> list[Action]:
+def report(
+    gh: IssueTracker,
+    record: RunRecord,
+    facts: Facts,
+    close_on_recovery: bool = False,
+    on_new: Callable[[Facts], Facts] | None = None,
+) -> list[Action]:
     """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
     stopped by a signal (verdict ``cancelled``) is neither: nothing is said."""
     if record.verdict == "cancelled":

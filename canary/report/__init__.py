@@ -16,10 +16,11 @@ the latest run's ``metrics.jsonl``, a golden curve) and nothing else.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
@@ -105,10 +106,15 @@ def parse_band(data: Any) -> Band | None:
         steps = data.get("steps")
         if isinstance(steps, list):
             if lo_key and hi_key:
-                return [(int(s), float(lo), float(hi)) for s, lo, hi in zip(steps, data[lo_key], data[hi_key], strict=False)]
+                return [
+                    (int(s), float(lo), float(hi)) for s, lo, hi in zip(steps, data[lo_key], data[hi_key], strict=False)
+                ]
             if isinstance(data.get("loss"), list):
                 rtol = float(data.get("rtol", data.get("tolerance", 0.05)))
-                return [(int(s), float(v) * (1 - rtol), float(v) * (1 + rtol)) for s, v in zip(steps, data["loss"], strict=False)]
+                return [
+                    (int(s), float(v) * (1 - rtol), float(v) * (1 + rtol))
+                    for s, v in zip(steps, data["loss"], strict=False)
+                ]
     except (KeyError, TypeError, ValueError):
         return None
     return None
@@ -149,15 +155,24 @@ def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None)
         if r is not latest:
             notes.append(f"the latest run, {latest.run_id}, left no per-step losses here; this is the latest that did")
         notes.append(f"golden band from {source}" if band else "no golden curve for this ferry and lane")
-        svg = charts.loss_svg(losses, band, title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}",
-                              means=window_means(losses, band) if band else None)
+        svg = charts.loss_svg(
+            losses,
+            band,
+            title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}",
+            means=window_means(losses, band) if band else None,
+        )
         return LossView(label, r.run_id, svg, "; ".join(notes))
-    return LossView(label, latest.run_id, None,
-                    f"no per-step losses: the run directories ({latest.run_dir}) are not on this machine or hold no metrics.jsonl")
+    return LossView(
+        label,
+        latest.run_id,
+        None,
+        f"no per-step losses: the run directories ({latest.run_dir}) are not on this machine or hold no metrics.jsonl",
+    )
 
 
-def render(records: Iterable[RunRecord], location: str = "", generated_at: datetime | None = None,
-           title: str = "canary report") -> str:
+def render(
+    records: Iterable[RunRecord], location: str = "", generated_at: datetime | None = None, title: str = "canary report"
+) -> str:
     """The report page for ``records`` (all lanes present). Needs matplotlib when there are runs."""
     from canary.report import charts
 
@@ -166,11 +181,14 @@ def render(records: Iterable[RunRecord], location: str = "", generated_at: datet
     when = (generated_at or datetime.now(UTC)).isoformat(timespec="seconds")
     subtitle = f"{len(records)} runs from {location or 'the history'}; generated {when}"
     return page(
-        title=title, subtitle=subtitle, lanes=lanes,
+        title=title,
+        subtitle=subtitle,
+        lanes=lanes,
         details=[model.run_details(r) for r in reversed(records)],
         losses=[loss_view(records, v.lane, v.ferry or None) for v in lanes],
         perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS, model.step_marks(records))
-        if records else None,
+        if records
+        else None,
         signatures=model.signature_rows(records),
     )
 
@@ -185,17 +203,22 @@ class Written:
     series: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "location": self.location, "runs": self.runs, "lanes": self.lanes,
-                "series": self.series, "bytes": self.bytes}
+        return {
+            "path": self.path,
+            "location": self.location,
+            "runs": self.runs,
+            "lanes": self.lanes,
+            "series": self.series,
+            "bytes": self.bytes,
+        }
 
 
-def write_report(location: str | None, lane: str | None, since: str | None, out: Path,
-                 ferry: str | None = None) -> Written:
+def write_report(
+    location: str | None, lane: str | None, since: str | None, out: Path, ferry: str | None = None
+) -> Written:
     """Reads the history store (``location``: a path or gs://, None: the default), renders the
     page and writes it to ``out``."""
-    from canary.history import open_store
-
-    from canary.history import known_lane
+    from canary.history import known_lane, open_store
 
     store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
     records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
@@ -211,5 +234,11 @@ def write_report(location: str | None, lane: str | None, since: str | None, out:
         raise ConfigError(f"--out {out}: cannot write there: {e.strerror or e}") from None
     from canary.history.series import series_keys
 
-    return Written(str(out), store.location, len(records), sorted({r.lane for r in records}), len(html.encode()),
-                   [str(k) for k in series_keys(records)])
+    return Written(
+        str(out),
+        store.location,
+        len(records),
+        sorted({r.lane for r in records}),
+        len(html.encode()),
+        [str(k) for k in series_keys(records)],
+    )

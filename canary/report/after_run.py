@@ -5,9 +5,10 @@ as an image in the run directory, a terminal sparkline of the loss, and, under G
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from canary.record import RunRecord
 from canary.render import sparkline
@@ -24,8 +25,12 @@ class AfterRun:
     notes: list[str] = field(default_factory=list)  # what could not be done, and why
 
     def to_dict(self) -> dict[str, Any]:
-        return {"loss_line": self.loss_line, "loss_image": self.loss_image, "step_summary": self.step_summary,
-                "notes": self.notes}
+        return {
+            "loss_line": self.loss_line,
+            "loss_image": self.loss_image,
+            "step_summary": self.step_summary,
+            "notes": self.notes,
+        }
 
 
 def loss_line(losses: list[tuple[int, float]], width: int = 32) -> str:
@@ -66,8 +71,13 @@ def issue_url(record: RunRecord, notified: Any = None) -> str | None:
     return None
 
 
-def after_run(record: RunRecord, history: str | None = None, use_history: bool = True,
-              environ: Mapping[str, str] = os.environ, notified: Any = None) -> AfterRun:
+def after_run(
+    record: RunRecord,
+    history: str | None = None,
+    use_history: bool = True,
+    environ: Mapping[str, str] = os.environ,
+    notified: Any = None,
+) -> AfterRun:
     """``notified``: the notifier's result for this run (its issue is linked from the summary)."""
     from canary.report import run_losses
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from datetime import datetime
 from html import escape
-from typing import Any, Sequence
+from typing import Any
 
 from canary.errors import CanaryError
 
@@ -32,13 +33,15 @@ def _pyplot() -> Any:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({
-        "svg.fonttype": "none",  # text as <text>, sized by the page's own fonts
-        "svg.hashsalt": "canary",  # stable element ids: the same data gives the same page
-        "font.size": 9,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-    })
+    plt.rcParams.update(
+        {
+            "svg.fonttype": "none",  # text as <text>, sized by the page's own fonts
+            "svg.hashsalt": "canary",  # stable element ids: the same data gives the same page
+            "font.size": 9,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+        }
+    )
     return plt
 
 
@@ -51,19 +54,30 @@ def to_svg(fig: Any) -> str:
     finally:
         plt.close(fig)
     text = buf.getvalue()
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]
 
 
-def loss_figure(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, float, float]] | None = None,
-                title: str = "", size: tuple[float, float] = (7.0, 3.0),
-                means: Sequence[tuple[float, float]] | None = None) -> Any:
+def loss_figure(
+    losses: Sequence[tuple[int, float]],
+    band: Sequence[tuple[int, float, float]] | None = None,
+    title: str = "",
+    size: tuple[float, float] = (7.0, 3.0),
+    means: Sequence[tuple[float, float]] | None = None,
+) -> Any:
     """The loss per step; with ``band`` (step, low, high), the golden band behind it, and with
     ``means`` (step, loss), the run's windowed means that a windowed golden judges."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=size)
     if band:
-        ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band],
-                        color="#90caf9", alpha=0.5, linewidth=0, label="golden band")
+        ax.fill_between(
+            [b[0] for b in band],
+            [b[1] for b in band],
+            [b[2] for b in band],
+            color="#90caf9",
+            alpha=0.5,
+            linewidth=0,
+            label="golden band",
+        )
     ax.plot([s for s, _ in losses], [v for _, v in losses], color="#1a237e", linewidth=1.2, label="train/loss")
     if means:
         ax.plot([s for s, _ in means], [v for _, v in means], "o", color="#d84315", markersize=4, label="window mean")
@@ -77,8 +91,12 @@ def loss_figure(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, f
     return fig
 
 
-def loss_svg(losses: Sequence[tuple[int, float]], band: Sequence[tuple[int, float, float]] | None = None,
-             title: str = "", means: Sequence[tuple[float, float]] | None = None) -> str:
+def loss_svg(
+    losses: Sequence[tuple[int, float]],
+    band: Sequence[tuple[int, float, float]] | None = None,
+    title: str = "",
+    means: Sequence[tuple[float, float]] | None = None,
+) -> str:
     return to_svg(loss_figure(losses, band, title, means=means))
 
 
@@ -114,16 +132,22 @@ def loss_image_svg(losses: Sequence[tuple[int, float]], title: str = "") -> str:
     def py(y: float) -> float:
         return h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom)
 
-    out = ['<?xml version="1.0" encoding="utf-8" standalone="no"?>',
-           f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-           'font-family="DejaVu Sans, sans-serif" font-size="12">',
-           f'<rect width="{w}" height="{h}" fill="#ffffff"/>']
+    out = [
+        '<?xml version="1.0" encoding="utf-8" standalone="no"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        'font-family="DejaVu Sans, sans-serif" font-size="12">',
+        f'<rect width="{w}" height="{h}" fill="#ffffff"/>',
+    ]
     for t in nice_ticks(x0, x1, least=1):  # steps are whole
-        out.append(f'<line x1="{px(t):.1f}" y1="{top}" x2="{px(t):.1f}" y2="{h - bottom}" stroke="#b0b0b0" '
-                   f'stroke-opacity="0.3"/><text x="{px(t):.1f}" y="{h - bottom + 15}" text-anchor="middle">{t:g}</text>')
+        out.append(
+            f'<line x1="{px(t):.1f}" y1="{top}" x2="{px(t):.1f}" y2="{h - bottom}" stroke="#b0b0b0" '
+            f'stroke-opacity="0.3"/><text x="{px(t):.1f}" y="{h - bottom + 15}" text-anchor="middle">{t:g}</text>'
+        )
     for t in nice_ticks(y0, y1):
-        out.append(f'<line x1="{left}" y1="{py(t):.1f}" x2="{w - right}" y2="{py(t):.1f}" stroke="#b0b0b0" '
-                   f'stroke-opacity="0.3"/><text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{t:g}</text>')
+        out.append(
+            f'<line x1="{left}" y1="{py(t):.1f}" x2="{w - right}" y2="{py(t):.1f}" stroke="#b0b0b0" '
+            f'stroke-opacity="0.3"/><text x="{left - 6}" y="{py(t) + 4:.1f}" text-anchor="end">{t:g}</text>'
+        )
     out.append(f'<path d="M{left} {top}V{h - bottom}H{w - right}" fill="none" stroke="#000000" stroke-width="0.8"/>')
     runs: list[list[tuple[float, float]]] = [[]]
     for s, v in pts:
@@ -134,11 +158,13 @@ def loss_image_svg(losses: Sequence[tuple[int, float]], title: str = "") -> str:
     for run in runs:
         if run:
             coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in run)
-            out.append(f'<polyline points="{coords}" fill="none" stroke="#1a237e" stroke-width="1.6" '
-                       'stroke-linejoin="round"/>')
+            out.append(
+                f'<polyline points="{coords}" fill="none" stroke="#1a237e" stroke-width="1.6" stroke-linejoin="round"/>'
+            )
     out.append(f'<text x="{(left + w - right) / 2:.0f}" y="{h - 6}" text-anchor="middle">step</text>')
-    out.append(f'<text transform="translate(14 {(top + h - bottom) / 2:.0f}) rotate(-90)" '
-               'text-anchor="middle">loss</text>')
+    out.append(
+        f'<text transform="translate(14 {(top + h - bottom) / 2:.0f}) rotate(-90)" text-anchor="middle">loss</text>'
+    )
     if title:
         out.append(f'<text x="{left}" y="{top - 10}">{escape(title)}</text>')
     out.append("</svg>")
@@ -166,18 +192,29 @@ def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]], marks: S
     fig, axes = plt.subplots(len(metrics), 1, figsize=(7.0, 1.9 * len(metrics)), sharex=True, squeeze=False)
     for (key, label), ax in zip(metrics, axes[:, 0], strict=True):
         for s in series:
-            pts = [(t, v) for t, v in zip(map(_when, s.started_at), s.values[key], strict=False)
-                   if t is not None and v is not None]
+            pts = [
+                (t, v)
+                for t, v in zip(map(_when, s.started_at), s.values[key], strict=False)
+                if t is not None and v is not None
+            ]
             if pts:
-                line, = ax.plot([t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1,
-                                label=s.label)
+                (line,) = ax.plot(
+                    [t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1, label=s.label
+                )
                 for m in marks:
                     when = _when(m.started_at)
                     if (m.lane, m.ferry, m.chart) == (s.lane, s.ferry, key) and when is not None:
                         ax.axvline(when, color=line.get_color(), linestyle="--", linewidth=1, gid=f"step-{m.run_id}")
-                        ax.annotate(f"step {m.label}", (when, 1.0), xycoords=("data", "axes fraction"),
-                                    xytext=(3, -2), textcoords="offset points", va="top", fontsize=7,
-                                    color="#c62828" if m.worse else "#2e7d32")
+                        ax.annotate(
+                            f"step {m.label}",
+                            (when, 1.0),
+                            xycoords=("data", "axes fraction"),
+                            xytext=(3, -2),
+                            textcoords="offset points",
+                            va="top",
+                            fontsize=7,
+                            color="#c62828" if m.worse else "#2e7d32",
+                        )
         ax.set_ylabel(label)
         ax.grid(alpha=0.3)
         if ax.has_data() and len(series) > 1:

@@ -1,16 +1,17 @@
 """What the report shows, as plain data computed from run records. Pure; no I/O.
 
-    lanes = lane_views(records)          # per series (lane, ferry): one cell per run, oldest first
-    details = run_details(record)        # what a cell opens: verdict, gates, signature, cache, links
-    sigs = signature_rows(records)       # the failure signatures, those still failing first
-    series = perf_series(records)        # step time, tokens/s, compile seconds per series (full runs)
+lanes = lane_views(records)          # per series (lane, ferry): one cell per run, oldest first
+details = run_details(record)        # what a cell opens: verdict, gates, signature, cache, links
+sigs = signature_rows(records)       # the failure signatures, those still failing first
+series = perf_series(records)        # step time, tokens/s, compile seconds per series (full runs)
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import quote_plus
 
 from canary.history import queries, series
@@ -155,21 +156,31 @@ def _num(v: Any) -> str:
 def run_details(r: RunRecord) -> RunDetails:
     sig = r.signature
     return RunDetails(
-        run_id=r.run_id, lane=r.lane, started_at=r.started_at, verdict=r.verdict, classification=run_class(r),
+        run_id=r.run_id,
+        lane=r.lane,
+        started_at=r.started_at,
+        verdict=r.verdict,
+        classification=run_class(r),
         steps=_num(r.steps_completed) + (f" / {r.steps_requested}" if r.steps_requested else ""),
         final_loss=_num(r.final_loss),
-        gates=[{**g, "value": _num(g.get("value")), "threshold": _num(g.get("threshold")), "margin": gate_margin(g)}
-               for g in r.gates],
-        signature=None if sig is None else {
-            "fingerprint": sig.fingerprint, "kind": sig.kind,
+        gates=[
+            {**g, "value": _num(g.get("value")), "threshold": _num(g.get("threshold")), "margin": gate_margin(g)}
+            for g in r.gates
+        ],
+        signature=None
+        if sig is None
+        else {
+            "fingerprint": sig.fingerprint,
+            "kind": sig.kind,
             "error": f"{sig.exception}: {sig.message}" if sig.exception else sig.message,
             "frames": list(sig.frames),
         },
         cache=cache_facts(r.run_cache()),
         versions=dict(r.versions or {}),
         commit=r.commit or "",
-        attempts=[f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "")
-                  for a in r.attempts],
+        attempts=[
+            f"{a.number}: {a.outcome}" + (f" ({a.signature.fingerprint})" if a.signature else "") for a in r.attempts
+        ],
         links=links(r),
     )
 
@@ -218,12 +229,19 @@ def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
     for key in series.series_keys(records):
         rs = series.in_series(records, key.lane, key.ferry)
         full = [r for r in rs if not series.is_short(r)]
-        views.append(LaneView(
-            lane=key.lane, ferry=key.ferry, cells=[cell(r) for r in rs], runs=len(rs),
-            passes=sum(r.verdict == "pass" for r in full), short=len(rs) - len(full),
-            flakiness=queries.flakiness(rs, key.lane, ferry=key.ferry),
-            streak=queries.current_streak(rs, key.lane, ferry=key.ferry), latest=(full or rs)[-1],
-        ))
+        views.append(
+            LaneView(
+                lane=key.lane,
+                ferry=key.ferry,
+                cells=[cell(r) for r in rs],
+                runs=len(rs),
+                passes=sum(r.verdict == "pass" for r in full),
+                short=len(rs) - len(full),
+                flakiness=queries.flakiness(rs, key.lane, ferry=key.ferry),
+                streak=queries.current_streak(rs, key.lane, ferry=key.ferry),
+                latest=(full or rs)[-1],
+            )
+        )
     return views
 
 
@@ -246,19 +264,32 @@ def signature_rows(records: Iterable[RunRecord]) -> list[SignatureRow]:
     (its latest runs fail with it) first, then the most recently seen."""
     records = ordered(records)
     occ = queries.occurrences(records)
-    latest = {fp: next(r for r in reversed(records) if queries.fingerprint_of(r) == fp and r.verdict != "pass")
-              for fp in occ}
+    latest = {
+        fp: next(r for r in reversed(records) if queries.fingerprint_of(r) == fp and r.verdict != "pass") for fp in occ
+    }
     rows = []
     for fp, o in occ.items():
-        streak = sum(queries.current_streak(records, k.lane, fingerprint=fp, ferry=k.ferry).runs
-                     for k in series.series_keys(records) if k.lane in o.lanes)
+        streak = sum(
+            queries.current_streak(records, k.lane, fingerprint=fp, ferry=k.ferry).runs
+            for k in series.series_keys(records)
+            if k.lane in o.lanes
+        )
         sig = latest[fp].signature
-        error = (f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else ""))
-        rows.append(SignatureRow(
-            fingerprint=fp, kind=o.kind, error=error if len(error) <= 200 else error[:197] + "...",
-            first_seen=o.first_seen, last_seen=o.last_seen, occurrences=o.count, lanes=o.lanes,
-            streak=streak, failing_now=streak > 0, issue_url=issue_search_url(latest[fp]),
-        ))
+        error = f"{sig.exception}: {sig.message}" if sig and sig.exception else (sig.message if sig else "")
+        rows.append(
+            SignatureRow(
+                fingerprint=fp,
+                kind=o.kind,
+                error=error if len(error) <= 200 else error[:197] + "...",
+                first_seen=o.first_seen,
+                last_seen=o.last_seen,
+                occurrences=o.count,
+                lanes=o.lanes,
+                streak=streak,
+                failing_now=streak > 0,
+                issue_url=issue_search_url(latest[fp]),
+            )
+        )
     rows.sort(key=lambda s: s.last_seen, reverse=True)
     return sorted(rows, key=lambda s: not s.failing_now)
 
@@ -271,8 +302,12 @@ PERF_METRICS = (
     ("final_loss", "final loss"),
 )
 # the change points' metrics (canary.history.changes) on the charts that draw them
-STEP_CHARTS = {"throughput": "tokens_per_second", "compile_seconds": "compile_seconds", "peak_memory": "peak_gib",
-               "final_loss": "final_loss"}
+STEP_CHARTS = {
+    "throughput": "tokens_per_second",
+    "compile_seconds": "compile_seconds",
+    "peak_memory": "peak_gib",
+    "final_loss": "final_loss",
+}
 
 
 def perf_point(r: RunRecord) -> dict[str, float | None]:
@@ -325,8 +360,11 @@ def step_marks(records: Iterable[RunRecord]) -> list[StepMark]:
     """The steps found in each lane's (and ferry's) passing runs, as marks on the charts."""
     from canary.history.changes import changes
 
-    return [StepMark(s.lane, s.ferry, STEP_CHARTS[s.metric], s.started_at, s.run_id, f"{s.change:+.1%}", s.worse)
-            for s in changes(records) if s.metric in STEP_CHARTS]
+    return [
+        StepMark(s.lane, s.ferry, STEP_CHARTS[s.metric], s.started_at, s.run_id, f"{s.change:+.1%}", s.worse)
+        for s in changes(records)
+        if s.metric in STEP_CHARTS
+    ]
 
 
 def perf_series(records: Iterable[RunRecord]) -> list[Series]:
@@ -339,6 +377,12 @@ def perf_series(records: Iterable[RunRecord]) -> list[Series]:
         if not rs:
             continue
         points = [perf_point(r) for r in rs]
-        out.append(Series(key.lane, [r.started_at for r in rs], {k: [p[k] for p in points] for k, _ in PERF_METRICS},
-                          ferry=key.ferry))
+        out.append(
+            Series(
+                key.lane,
+                [r.started_at for r in rs],
+                {k: [p[k] for p in points] for k, _ in PERF_METRICS},
+                ferry=key.ferry,
+            )
+        )
     return out

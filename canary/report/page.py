@@ -4,9 +4,9 @@ Pure: data in, a string out."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Sequence
 
 from canary.report.model import CLASSES, LaneView, RunDetails, SignatureRow
 
@@ -53,27 +53,39 @@ def run_anchor(run_id: str) -> str:
 
 def _cell_html(c) -> str:
     label = escape(c.label)
-    return (f'<a class="cell c-{escape(c.classification)}" style="background:{c.colour}" '
-            f'href="#{escape(run_anchor(c.run_id))}"'
-            f' title="{escape(c.title)}" aria-label="{escape(c.title)}" data-run="{escape(c.run_id)}">{label}</a>')
+    return (
+        f'<a class="cell c-{escape(c.classification)}" style="background:{c.colour}" '
+        f'href="#{escape(run_anchor(c.run_id))}"'
+        f' title="{escape(c.title)}" aria-label="{escape(c.title)}" data-run="{escape(c.run_id)}">{label}</a>'
+    )
 
 
 def legend_html() -> str:
     items = []
     for name, (label, colour, meaning) in CLASSES.items():
-        items.append(f'<span title="{escape(meaning)}"><span class="cell" style="background:{colour}">{escape(label)}</span>'
-                     f'{escape(name)}</span>')
+        items.append(
+            f'<span title="{escape(meaning)}"><span class="cell" style="background:{colour}">{escape(label)}</span>'
+            f"{escape(name)}</span>"
+        )
     return '<div class="legend">' + "".join(items) + "</div>"
 
 
 def lane_html(v: LaneView) -> str:
     s = v.streak
-    state = (f"failing {s.runs} run{'s' if s.runs != 1 else ''} in a row ({escape(s.daily_ordinal)}), "
-             + (f"<code>{escape(s.fingerprint)}</code>" if s.fingerprint else "no failure signature")) if s.failing else "latest run passed"
-    short = (f" ({v.short} short run{'s' if v.short != 1 else ''}, in lower case, not counted)" if v.short else "")
-    return (f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}"><h3>{escape(v.series)}</h3>'
-            f'<div class="meta">{v.runs} runs{short}, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
-            f'<div class="timeline">{"".join(_cell_html(c) for c in v.cells)}</div></div>')
+    state = (
+        (
+            f"failing {s.runs} run{'s' if s.runs != 1 else ''} in a row ({escape(s.daily_ordinal)}), "
+            + (f"<code>{escape(s.fingerprint)}</code>" if s.fingerprint else "no failure signature")
+        )
+        if s.failing
+        else "latest run passed"
+    )
+    short = f" ({v.short} short run{'s' if v.short != 1 else ''}, in lower case, not counted)" if v.short else ""
+    return (
+        f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}"><h3>{escape(v.series)}</h3>'
+        f'<div class="meta">{v.runs} runs{short}, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
+        f'<div class="timeline">{"".join(_cell_html(c) for c in v.cells)}</div></div>'
+    )
 
 
 def _link(label: str, url: str) -> str:
@@ -84,23 +96,31 @@ def details_html(d: RunDetails) -> str:
     gates = "".join(
         f"<tr><td>{escape(str(g.get('name', '')))}</td><td class=num>{escape(g['value'])}</td>"
         f"<td class=num>{escape(g['threshold'])}</td><td class=num>{escape(g['margin'])}</td>"
-        f"<td class=\"{escape(str(g.get('status', '')))}\">{escape(str(g.get('status', '')))}</td>"
-        f"<td>{escape(str(g.get('detail', '')))}</td></tr>" for g in d.gates)
+        f'<td class="{escape(str(g.get("status", "")))}">{escape(str(g.get("status", "")))}</td>'
+        f"<td>{escape(str(g.get('detail', '')))}</td></tr>"
+        for g in d.gates
+    )
     parts = [
         f'<details class="run" id="{escape(run_anchor(d.run_id))}"><summary><b>{escape(d.run_id)}</b> '
-        f'{escape(d.lane)} · {escape(d.started_at[:16].replace("T", " "))} · '
+        f"{escape(d.lane)} · {escape(d.started_at[:16].replace('T', ' '))} · "
         f'<span class="{"PASS" if d.verdict == "pass" else "FAIL"}">{escape(d.verdict)}</span> · '
-        f'{escape(d.classification)}</summary>',
+        f"{escape(d.classification)}</summary>",
         f"<p>steps {escape(d.steps)} · final loss {escape(d.final_loss)}"
-        + (f" · commit <code>{escape(d.commit[:12])}</code>" if d.commit else "") + "</p>",
+        + (f" · commit <code>{escape(d.commit[:12])}</code>" if d.commit else "")
+        + "</p>",
     ]
     if d.gates:
-        parts.append("<table><tr><th>gate</th><th>value</th><th>threshold</th><th>margin</th><th>status</th><th>detail</th></tr>"
-                     + gates + "</table>")
+        parts.append(
+            "<table><tr><th>gate</th><th>value</th><th>threshold</th><th>margin</th><th>status</th><th>detail</th></tr>"
+            + gates
+            + "</table>"
+        )
     if d.signature:
         sig = d.signature
-        parts.append(f"<p>signature <code>{escape(sig['fingerprint'])}</code> ({escape(sig['kind'])})</p>"
-                     f"<pre>{escape(sig['error'])}</pre>")
+        parts.append(
+            f"<p>signature <code>{escape(sig['fingerprint'])}</code> ({escape(sig['kind'])})</p>"
+            f"<pre>{escape(sig['error'])}</pre>"
+        )
         if sig["frames"]:
             parts.append("<p>call path: " + " → ".join(f"<code>{escape(f)}</code>" for f in sig["frames"]) + "</p>")
     if d.attempts:
@@ -108,7 +128,9 @@ def details_html(d: RunDetails) -> str:
     if d.cache:
         parts.append("<p>compilation cache: " + "; ".join(f"{escape(k)} {escape(v)}" for k, v in d.cache) + "</p>")
     if d.versions:
-        parts.append("<p>versions: " + ", ".join(f"{escape(k)} {escape(str(v))}" for k, v in d.versions.items()) + "</p>")
+        parts.append(
+            "<p>versions: " + ", ".join(f"{escape(k)} {escape(str(v))}" for k, v in d.versions.items()) + "</p>"
+        )
     if d.links:
         parts.append("<p>" + " · ".join(_link(link.label, link.url) for link in d.links) + "</p>")
     return "".join(parts) + "</details>"
@@ -122,9 +144,13 @@ def signatures_html(rows: Sequence[SignatureRow]) -> str:
         f"<td>{'failing now' if s.failing_now else 'not current'}</td>"
         f"<td>{escape(s.first_seen[:16].replace('T', ' '))}</td><td>{escape(s.last_seen[:16].replace('T', ' '))}</td>"
         f"<td class=num>{s.occurrences}</td><td class=num>{s.streak}</td><td>{escape(', '.join(s.lanes))}</td>"
-        f"<td>{_link('issue', s.issue_url) if s.issue_url else '—'}</td><td>{escape(s.error)}</td></tr>" for s in rows)
-    return ("<table><tr><th>fingerprint</th><th>kind</th><th>state</th><th>first seen</th><th>last seen</th>"
-            "<th>runs</th><th>streak</th><th>lanes</th><th>issue</th><th>error</th></tr>" + body + "</table>")
+        f"<td>{_link('issue', s.issue_url) if s.issue_url else '—'}</td><td>{escape(s.error)}</td></tr>"
+        for s in rows
+    )
+    return (
+        "<table><tr><th>fingerprint</th><th>kind</th><th>state</th><th>first seen</th><th>last seen</th>"
+        "<th>runs</th><th>streak</th><th>lanes</th><th>issue</th><th>error</th></tr>" + body + "</table>"
+    )
 
 
 def loss_html(views: Sequence[LossView]) -> str:
@@ -137,23 +163,42 @@ def loss_html(views: Sequence[LossView]) -> str:
     return "".join(out)
 
 
-def page(*, title: str, subtitle: str, lanes: Sequence[LaneView], details: Sequence[RunDetails],
-         losses: Sequence[LossView], perf_svg: str | None, signatures: Sequence[SignatureRow]) -> str:
+def page(
+    *,
+    title: str,
+    subtitle: str,
+    lanes: Sequence[LaneView],
+    details: Sequence[RunDetails],
+    losses: Sequence[LossView],
+    perf_svg: str | None,
+    signatures: Sequence[SignatureRow],
+) -> str:
     if not lanes:
         body = '<p class="note">No runs recorded.</p>'
     else:
-        body = "".join([
-            "<h2>Timeline</h2>", legend_html(), "".join(lane_html(v) for v in lanes),
-            "<h2>Latest loss curve</h2>", loss_html(losses),
-            "<h2>Step time, throughput, compile time, memory and loss</h2>",
-            '<p class="note">A dashed line marks a step in a lane\'s passing runs (a change point: the size is '
-            "the level after against the level before).</p>",
-            f'<div class="chart perf-chart">{perf_svg}</div>' if perf_svg else '<p class="note">No figures recorded.</p>',
-            "<h2>Failure signatures</h2>", signatures_html(signatures),
-            f"<h2>Runs ({len(details)}, newest first)</h2>", "".join(details_html(d) for d in details),
-        ])
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            "<link rel=\"icon\" href=\"data:,\">"  # no favicon fetch either
-            f"<title>{escape(title)}</title><style>{CSS}</style><script>{SCRIPT}</script></head><body>"
-            f"<h1>{escape(title)}</h1><div class=\"meta\">{escape(subtitle)}</div>{body}</body></html>\n")
+        body = "".join(
+            [
+                "<h2>Timeline</h2>",
+                legend_html(),
+                "".join(lane_html(v) for v in lanes),
+                "<h2>Latest loss curve</h2>",
+                loss_html(losses),
+                "<h2>Step time, throughput, compile time, memory and loss</h2>",
+                '<p class="note">A dashed line marks a step in a lane\'s passing runs (a change point: the size is '
+                "the level after against the level before).</p>",
+                f'<div class="chart perf-chart">{perf_svg}</div>'
+                if perf_svg
+                else '<p class="note">No figures recorded.</p>',
+                "<h2>Failure signatures</h2>",
+                signatures_html(signatures),
+                f"<h2>Runs ({len(details)}, newest first)</h2>",
+                "".join(details_html(d) for d in details),
+            ]
+        )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="icon" href="data:,">'  # no favicon fetch either
+        f"<title>{escape(title)}</title><style>{CSS}</style><script>{SCRIPT}</script></head><body>"
+        f'<h1>{escape(title)}</h1><div class="meta">{escape(subtitle)}</div>{body}</body></html>\n'
+    )

@@ -7,7 +7,7 @@ gates with their margins, the loss sparkline and the run's links.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 # The notifier's sections, so that the job summary and the issue read alike.
 from canary.notify.markdown import escape_inline
@@ -49,9 +49,11 @@ def gates_markdown(gates: Iterable[dict]) -> str:
     rows = ["| gate | value | threshold | margin | status | detail |", "|---|--:|--:|--:|---|---|"]
     for g in gates:
         status = str(g.get("status", ""))
-        rows.append(f"| {escape_inline(str(g.get('name', '')))} | {_num(g.get('value'))} | {_num(g.get('threshold'))} | "
-                    f"{gate_margin(g) or '—'} | {'**' + status + '**' if status == 'FAIL' else status} | "
-                    f"{escape_inline(str(g.get('detail', '')))} |")
+        rows.append(
+            f"| {escape_inline(str(g.get('name', '')))} | {_num(g.get('value'))} | {_num(g.get('threshold'))} | "
+            f"{gate_margin(g) or '—'} | {'**' + status + '**' if status == 'FAIL' else status} | "
+            f"{escape_inline(str(g.get('detail', '')))} |"
+        )
     return "\n".join(rows)
 
 

@@ -53,8 +53,9 @@ class Placeholders:
         return text
 
 
-def placeholders(ferry_path: Path, attempt_dir: Path, *, run_id: str, attempt: int, steps: int,
-                 lane: str) -> Placeholders:
+def placeholders(
+    ferry_path: Path, attempt_dir: Path, *, run_id: str, attempt: int, steps: int, lane: str
+) -> Placeholders:
     return Placeholders(str(Path(ferry_path).resolve().parent), str(attempt_dir), run_id, attempt, steps, lane)
 
 
@@ -98,8 +99,12 @@ def attempt_request(ferry: CommandFerry, lane: Lane, p: Placeholders, cache: Cac
     if not workdir.is_dir():
         raise ConfigError(f"ferry {ferry.name!r}: command.workdir {str(workdir)!r} is not a directory")
     return AttemptRequest(
-        argv=[p.fill(a) for a in ferry.command.argv], env=trainer_env(ferry, lane, p, cache), cwd=workdir,
-        log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
+        argv=[p.fill(a) for a in ferry.command.argv],
+        env=trainer_env(ferry, lane, p, cache),
+        cwd=workdir,
+        log_path=attempt_dir / LOG_FILE,
+        timeout_s=lane.timeout_s,
+        name=name,
     )
 
 
@@ -107,11 +112,13 @@ def _read_remote(url: str) -> bytes | None:
     """A gs:// object's bytes, or None when it does not exist."""
     try:
         from google.api_core import exceptions
+
         from canary.history.gcs import _default_client
     except ImportError:
-        raise ConfigError(f"{url}: reading gs:// metrics needs google-cloud-storage "
-                          "(pip install google-cloud-storage)") from None
-    bucket, _, name = url[len("gs://"):].partition("/")
+        raise ConfigError(
+            f"{url}: reading gs:// metrics needs google-cloud-storage (pip install google-cloud-storage)"
+        ) from None
+    bucket, _, name = url[len("gs://") :].partition("/")
     try:
         return _default_client().bucket(bucket).blob(name).download_as_bytes()
     except exceptions.NotFound:
@@ -152,4 +159,3 @@ def collect(ferry: CommandFerry, p: Placeholders) -> str | None:
         tracker.unlink()
         return f"the trainer's summary {where} is empty"
     return None
-

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from canary.errors import ConfigError
 from canary.extras import INSTALL
@@ -44,8 +45,13 @@ def missing_remote_support(url: str, find_spec: Callable[[str], Any] = importlib
     return missing(Need("a remote compilation cache", modules, "gcs"), find_spec)
 
 
-def resolve(cache: CacheSpec | None, lane_name: str, lane_dir: str | None,
-            find_spec: Callable[[str], Any] = importlib.util.find_spec, check_remote: bool = True) -> CacheSpec:
+def resolve(
+    cache: CacheSpec | None,
+    lane_name: str,
+    lane_dir: str | None,
+    find_spec: Callable[[str], Any] = importlib.util.find_spec,
+    check_remote: bool = True,
+) -> CacheSpec:
     """The run's cache: the requested mode, and the directory from --cache-dir, else the lane's,
     else the local default. A remote directory JAX could not read is bad input, not a silent
     uncached run (``check_remote=False``: the reader is another program, in its own environment)."""

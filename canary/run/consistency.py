@@ -22,18 +22,19 @@ from __future__ import annotations
 
 import math
 import shutil
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from canary import history as history_mod
-from canary.run import signals
 from canary import signature as signature_mod
 from canary.judge.classify import classify
 from canary.judge.results import GateResult, verdict_of
+from canary.record import RunRecord
+from canary.run import signals
 from canary.run.directory import PROMOTED, write_record
 from canary.run.metrics import load_run_metrics
-from canary.record import RunRecord
 from canary.run.spec import CacheSpec
 
 GATE = "cache_consistency"
@@ -45,8 +46,9 @@ def _ran(record: RunRecord) -> bool:
     return bool(record.attempts) and record.attempts[-1].outcome == "succeeded"
 
 
-def first_difference(cold: Sequence[tuple[int, float]], warm: Sequence[tuple[int, float]],
-                     rtol: float = 0.0) -> tuple[int, float | None, float | None] | None:
+def first_difference(
+    cold: Sequence[tuple[int, float]], warm: Sequence[tuple[int, float]], rtol: float = 0.0
+) -> tuple[int, float | None, float | None] | None:
     """The first step whose loss differs (bitwise when ``rtol`` is 0), or None."""
     a, b = dict(cold), dict(warm)
     for step in sorted(a.keys() | b.keys()):
@@ -61,8 +63,13 @@ def first_difference(cold: Sequence[tuple[int, float]], warm: Sequence[tuple[int
     return None
 
 
-def judge(cold: RunRecord, cold_losses: Sequence[tuple[int, float]], warm: RunRecord,
-          warm_losses: Sequence[tuple[int, float]], bitwise: bool = True) -> GateResult:
+def judge(
+    cold: RunRecord,
+    cold_losses: Sequence[tuple[int, float]],
+    warm: RunRecord,
+    warm_losses: Sequence[tuple[int, float]],
+    bitwise: bool = True,
+) -> GateResult:
     """The ``cache_consistency`` gate. Pure. SKIP when the cold run itself did not run to the
     end (then there is nothing to compare; its own failure is the verdict)."""
     how = "bitwise" if bitwise else f"rtol {NON_CPU_RTOL:g}"
@@ -72,33 +79,55 @@ def judge(cold: RunRecord, cold_losses: Sequence[tuple[int, float]], warm: RunRe
     if not _ran(warm):
         sig = warm.signature or (warm.attempts[-1].signature if warm.attempts else None)
         what = f"{sig.kind}: {sig.message}" if sig else (warm.error or "no detail").splitlines()[-1]
-        return GateResult(GATE, "warm run failed", threshold, "FAIL",
-                          f"the warm run failed where the cold run passed ({what})")
+        return GateResult(
+            GATE, "warm run failed", threshold, "FAIL", f"the warm run failed where the cold run passed ({what})"
+        )
     diff = first_difference(cold_losses, warm_losses, 0.0 if bitwise else NON_CPU_RTOL)
     if diff:
         step, x, y = diff
-        return GateResult(GATE, f"differs at step {step}", threshold, "FAIL",
-                          f"cold loss {x!r}, warm loss {y!r} at step {step}: the cache served another program")
+        return GateResult(
+            GATE,
+            f"differs at step {step}",
+            threshold,
+            "FAIL",
+            f"cold loss {x!r}, warm loss {y!r} at step {step}: the cache served another program",
+        )
     cache = warm.cache or {}
     if cache.get("errors"):
-        return GateResult(GATE, "cache read failed", threshold, "FAIL",
-                          f"the warm run could not read its cache ({len(cache['errors'])} error(s)): "
-                          + str(cache["errors"][0]).splitlines()[0][:300])
+        return GateResult(
+            GATE,
+            "cache read failed",
+            threshold,
+            "FAIL",
+            f"the warm run could not read its cache ({len(cache['errors'])} error(s)): "
+            + str(cache["errors"][0]).splitlines()[0][:300],
+        )
     if not cache.get("hits"):
-        return GateResult(GATE, "0 hits", threshold, "FAIL",
-                          f"the warm run compiled everything ({cache.get('requests', 0)} requests, 0 hits): "
-                          "nothing was served from the cache")
-    return GateResult(GATE, f"{len(warm_losses)} steps identical", threshold, "PASS",
-                      f"{cache.get('hits')} of {cache.get('requests')} programs from the cache")
+        return GateResult(
+            GATE,
+            "0 hits",
+            threshold,
+            "FAIL",
+            f"the warm run compiled everything ({cache.get('requests', 0)} requests, 0 hits): "
+            "nothing was served from the cache",
+        )
+    return GateResult(
+        GATE,
+        f"{len(warm_losses)} steps identical",
+        threshold,
+        "PASS",
+        f"{cache.get('hits')} of {cache.get('requests')} programs from the cache",
+    )
 
 
 def signature_of(gate: GateResult, excerpt: str = "") -> Any:
     """The run's signature when the consistency gate failed: kind ``cache_inconsistency``, the
     message naming what differed (not the values, which vary)."""
-    what = {"warm run failed": "the warm run failed where the cold run passed",
-            "cache read failed": "the warm run could not read its compilation cache",
-            "0 hits": "the warm run was served nothing from its cache"}.get(
-        gate.value, "the warm run's losses differ from the cold run's")
+    what = {
+        "warm run failed": "the warm run failed where the cold run passed",
+        "cache read failed": "the warm run could not read its compilation cache",
+        "0 hits": "the warm run was served nothing from its cache",
+    }.get(gate.value, "the warm run's losses differ from the cold run's")
     return signature_mod.make(KIND, None, what, [], excerpt or gate.detail)
 
 
@@ -113,7 +142,9 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
     """The one record of a both-caches run: the last warm run's figures, every attempt, the
     consistency gate, and the verdict and signature that follow. Pure."""
     last = warms[-1]
-    attempts = [replace(a, number=i) for i, a in enumerate([*cold.attempts, *(a for w in warms for a in w.attempts)], 1)]
+    attempts = [
+        replace(a, number=i) for i, a in enumerate([*cold.attempts, *(a for w in warms for a in w.attempts)], 1)
+    ]
     gates = [*last.gates, gate.to_dict()]
     ok = cold.verdict == "pass" and last.verdict == "pass" and gate.status != "FAIL"
     if gate.status == "FAIL":
@@ -122,9 +153,16 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
     else:
         signature = None if ok else (cold.signature if cold.verdict != "pass" else last.signature)
     return replace(
-        last, run_id=run_id, run_dir=str(run_dir), verdict="pass" if ok and verdict_of(g["status"] for g in gates) == "pass" else "fail",
-        gates=gates, attempts=attempts, started_at=cold.started_at, signature=signature,
-        classification=classify(attempts), error=last.error or cold.error,
+        last,
+        run_id=run_id,
+        run_dir=str(run_dir),
+        verdict="pass" if ok and verdict_of(g["status"] for g in gates) == "pass" else "fail",
+        gates=gates,
+        attempts=attempts,
+        started_at=cold.started_at,
+        signature=signature,
+        classification=classify(attempts),
+        error=last.error or cold.error,
         context={**last.context, "cache_both": {"cold": cold.run_dir, "warm": [w.run_dir for w in warms]}},
     )
 

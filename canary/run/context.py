@@ -8,7 +8,8 @@ the environment GitHub Actions sets (``GITHUB_SERVER_URL``, ``GITHUB_REPOSITORY`
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 
 def github_run_url(env: Mapping[str, str]) -> str | None:
@@ -40,6 +41,9 @@ def run_context(
     if host:
         ctx["host"] = host
     if env.get("GITHUB_ACTIONS") == "true":
-        ctx["ci"] = {k.removeprefix("GITHUB_").lower(): env[k] for k in (
-            "GITHUB_WORKFLOW", "GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_SHA", "GITHUB_JOB") if env.get(k)}
+        ctx["ci"] = {
+            k.removeprefix("GITHUB_").lower(): env[k]
+            for k in ("GITHUB_WORKFLOW", "GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_SHA", "GITHUB_JOB")
+            if env.get(k)
+        }
     return {k: v for k, v in ctx.items() if v not in (None, "", {})}

@@ -95,5 +95,7 @@ def load_record(run: str, runs_dir: Path, store: HistoryStore | None = None, why
         else:
             if record is not None:
                 return record
-    raise ConfigError(f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
-                      "or in the history" + (f" ({why_not})" if why_not else ""))
+    raise ConfigError(
+        f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
+        "or in the history" + (f" ({why_not})" if why_not else "")
+    )

@@ -21,9 +21,11 @@ def _tracker_prior(path: Path) -> dict[str, Any]:
         return {}
     config = tracker_config(read_json_lines(path), str(path))
     steps = config.get("steps")
-    return {"lane": config.get("lane") if isinstance(config.get("lane"), str) else None,
-            "ferry": config.get("ferry") if isinstance(config.get("ferry"), str) else None,
-            "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None}
+    return {
+        "lane": config.get("lane") if isinstance(config.get("lane"), str) else None,
+        "ferry": config.get("ferry") if isinstance(config.get("ferry"), str) else None,
+        "steps_requested": steps if isinstance(steps, int) and not isinstance(steps, bool) and steps > 0 else None,
+    }
 
 
 class Judgement(NamedTuple):
@@ -67,13 +69,15 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, gates_path = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
-    golden = golden_store.load_golden(gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name,
-                                      ferry_version)  # a broken golden is bad input before the run is read
+    golden = golden_store.load_golden(
+        gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name, ferry_version
+    )  # a broken golden is bad input before the run is read
     if golden is not None and golden.note:
         notes.append(golden.note)
     metrics = load_run_metrics(path, lane_gates.loss_metric)
-    results = gates_mod.evaluate(lane_gates, metrics, requested_steps=requested_steps, golden=golden,
-                                 ferry_version=ferry_version)
+    results = gates_mod.evaluate(
+        lane_gates, metrics, requested_steps=requested_steps, golden=golden, ferry_version=ferry_version
+    )
     return Judgement(lane_name, metrics, results, gates_path, notes)
 
 

@@ -54,8 +54,12 @@ class LowerReport:
         return all(p.ok for p in self.platforms)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"ferry": self.ferry, "ok": self.ok, "jax": self.jax_version,
-                "platforms": [asdict(p) for p in self.platforms]}
+        return {
+            "ferry": self.ferry,
+            "ok": self.ok,
+            "jax": self.jax_version,
+            "platforms": [asdict(p) for p in self.platforms],
+        }
 
 
 # ----------------------------------------------------------------------------- parsing (pure)
@@ -63,8 +67,9 @@ class LowerReport:
 _TENSOR_WORDS = {"lhs": "lhs", "rhs": "rhs", "out": "output"}
 
 
-def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, tiling: str,
-             failure: dict[str, Any]) -> str:
+def diagnose(
+    gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, tiling: str, failure: dict[str, Any]
+) -> str:
     """One line: which grouped matmul, which block on which array, and why."""
     block = tuple(d for d in failure["block_shape"] if d is not None)
     array = tuple(failure["array_shape"])
@@ -83,6 +88,7 @@ def diagnose(gmm: str, projection: str, dims: tuple[int, int, int], tile: Any, t
 
 
 # ----------------------------------------------------------------------------- the program's fingerprint (pure)
+
 
 def plan(opts: LowerOptions, ferry: Ferry, lanes: dict[str, Lane]) -> list[tuple[str, Lane]]:
     """(platform, lane) pairs to lower, from the options. Pure given the loaded config."""
@@ -138,11 +144,23 @@ def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any
                     tile = tile(*dims)
                 # name the tensor: the block rule's own model of megablox's BlockSpecs, matched
                 # against what the lowering reported
-                tensors = [name for name, (block, array) in megablox.invalid_blocks(kind, *dims, tile).items()
-                           if [*block] == parsed.get("block_shape") and [*array] == parsed.get("array_shape")]
-                found = {"gmm": gmm, "projection": projection, "dims": [rows, K, N], "tile": list(tile),
-                         **parsed, "tensor": tensors[0] if tensors else None, "error": short_error(e)}
-                found["diagnosis"] = diagnose(gmm, projection, (rows, K, N), tile, tiling, found) if parsed else found["error"]
+                tensors = [
+                    name
+                    for name, (block, array) in megablox.invalid_blocks(kind, *dims, tile).items()
+                    if [*block] == parsed.get("block_shape") and [*array] == parsed.get("array_shape")
+                ]
+                found = {
+                    "gmm": gmm,
+                    "projection": projection,
+                    "dims": [rows, K, N],
+                    "tile": list(tile),
+                    **parsed,
+                    "tensor": tensors[0] if tensors else None,
+                    "error": short_error(e),
+                }
+                found["diagnosis"] = (
+                    diagnose(gmm, projection, (rows, K, N), tile, tiling, found) if parsed else found["error"]
+                )
                 failures.append(found)
     return failures
 
@@ -151,13 +169,15 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling,
-                      environ=os.environ)
+    spec = build_spec(
+        ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling, environ=os.environ
+    )
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
     per_device = spec.batch_size
     backend = backends.resolve(spec.ragged_dot, platform)
-    result = PlatformResult(platform, lane.name, False, None, 0.0, backend, spec.tiling,
-                            per_device, spec.seq_len, lane.devices)
+    result = PlatformResult(
+        platform, lane.name, False, None, 0.0, backend, spec.tiling, per_device, spec.seq_len, lane.devices
+    )
     if backend == "megablox" and platform != "tpu":
         result.notes.append(f"megablox lowers in Pallas interpret mode for {platform}: TPU block rules are not checked")
     t0 = time.perf_counter()
@@ -183,8 +203,10 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
                     for k in ("gmm", "projection", "tensor", "diagnosis"):
                         setattr(result, k, first[k])
             if result.diagnosis is None:
-                result.diagnosis = (f"block {parsed['block_shape']} on {parsed['operand']} of shape "
-                                    f"{parsed['array_shape']} in {parsed['kernel']} breaks the TPU block rule")
+                result.diagnosis = (
+                    f"block {parsed['block_shape']} on {parsed['operand']} of shape "
+                    f"{parsed['array_shape']} in {parsed['kernel']} breaks the TPU block rule"
+                )
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from canary.errors import ConfigError
 from canary.record import as_float
@@ -47,7 +48,7 @@ def workload_warnings(log: str | Iterable[str]) -> list[str]:
     each, in order, without the prefix. ``log`` is its text or its lines (an open file: a log
     of any size is read a line at a time)."""
     lines = log.splitlines() if isinstance(log, str) else log
-    found = (line[len(WARNING_PREFIX):].strip() for line in lines if line.startswith(WARNING_PREFIX))
+    found = (line[len(WARNING_PREFIX) :].strip() for line in lines if line.startswith(WARNING_PREFIX))
     return list(dict.fromkeys(w for w in found if w))
 
 
@@ -134,7 +135,7 @@ def parse_tracker_summary(text: str, loss_metric: str = "train/loss", source: st
     rec = records[-1]
     summary = rec.get("summary", rec)
     if not isinstance(summary, dict):
-        raise ConfigError(f"{source}: \"summary\" is a JSON {type(summary).__name__}, not an object of metrics")
+        raise ConfigError(f'{source}: "summary" is a JSON {type(summary).__name__}, not an object of metrics')
     summary = flatten(summary)
     step = step_number(summary.get("_step"), source)
     if step is None:
@@ -162,8 +163,7 @@ def read_json_lines(path: Path) -> str:
     a metrics file."""
     text = read_text(path)
     if text.strip() and not any(True for _ in _json_lines(text, str(path))):
-        raise ConfigError(f"{path}: not JSON lines; expected a per-step {METRICS_FILE} or a "
-                          f"{TRACKER_FILE} summary")
+        raise ConfigError(f"{path}: not JSON lines; expected a per-step {METRICS_FILE} or a {TRACKER_FILE} summary")
     return text
 
 
@@ -177,8 +177,14 @@ def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
             m = parse_step_metrics(read_text(steps_file), loss_metric, str(steps_file))
             if tracker_file.is_file():
                 s = parse_tracker_summary(read_text(tracker_file), loss_metric, str(tracker_file))
-                m = RunMetrics(m.steps_completed, m.final_loss, m.losses, {**m.summary, **s.summary}, m.source,
-                               m.warnings + s.warnings)
+                m = RunMetrics(
+                    m.steps_completed,
+                    m.final_loss,
+                    m.losses,
+                    {**m.summary, **s.summary},
+                    m.source,
+                    m.warnings + s.warnings,
+                )
             return m
         if tracker_file.is_file():
             return parse_tracker_summary(read_text(tracker_file), loss_metric, str(tracker_file))

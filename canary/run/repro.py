@@ -50,11 +50,20 @@ class ReproResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "lane": self.lane, "action": self.action, "verdict": self.verdict, "message": self.message,
-            "hardware": {"platform": self.hardware.platform, "needed": self.hardware.needed,
-                         "found": self.hardware.found, "present": self.hardware.present,
-                         "detail": self.hardware.detail},
-            "cache": self.cache, "gates": self.gates, "run": self.run,
+            "lane": self.lane,
+            "action": self.action,
+            "verdict": self.verdict,
+            "message": self.message,
+            "hardware": {
+                "platform": self.hardware.platform,
+                "needed": self.hardware.needed,
+                "found": self.hardware.found,
+                "present": self.hardware.present,
+                "detail": self.hardware.detail,
+            },
+            "cache": self.cache,
+            "gates": self.gates,
+            "run": self.run,
             "lowering": self.lowering.to_dict() if self.lowering is not None else None,
         }
 
@@ -81,18 +90,28 @@ def repro_verdict(record: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
     return ("pass" if ok else "fail"), gates
 
 
-def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str = "moe-canary",
-              out: Path = Path("runs"), ragged_dot: str | None = None, tiling: str | None = None,
-              cache_dir: str | None = None, progress=None,
-              both: bool = False) -> ReproResult:
+def reproduce(
+    lane_name: str,
+    *,
+    cold: bool = True,
+    steps: int = 10,
+    ferry: str = "moe-canary",
+    out: Path = Path("runs"),
+    ragged_dot: str | None = None,
+    tiling: str | None = None,
+    cache_dir: str | None = None,
+    progress=None,
+    both: bool = False,
+) -> ReproResult:
     lane = get_lane(lane_name)
     hw = probe(lane.platform, lane.devices)
     if hw.present:
         from canary.run.runner import RunOptions, run_canary
 
         cache = CacheSpec(mode="cold" if cold and not both else "warm", dir=cache_dir)
-        run_opts = RunOptions(lane=lane.name, ferry=ferry, steps=steps, out=out, ragged_dot=ragged_dot,
-                              tiling=tiling, cache=cache)
+        run_opts = RunOptions(
+            lane=lane.name, ferry=ferry, steps=steps, out=out, ragged_dot=ragged_dot, tiling=tiling, cache=cache
+        )
         if both:
             from canary.run.consistency import run_both
 
@@ -101,17 +120,21 @@ def reproduce(lane_name: str, *, cold: bool = True, steps: int = 10, ferry: str 
             record = run_canary(run_opts, progress).to_dict()
         verdict, gates = repro_verdict(record)
         how = "cold, then warm, compared" if both else ("cold (cache bypassed)" if cold else "warm")
-        msg = (f"ran {record.get('steps_completed') or 0} of {steps} steps of lane {lane.name} on {hw.detail}, "
-               f"compiled {how}")
+        msg = (
+            f"ran {record.get('steps_completed') or 0} of {steps} steps of lane {lane.name} on {hw.detail}, "
+            f"compiled {how}"
+        )
         if record.get("error"):
             msg += "; training failed"
         return ReproResult(lane.name, hw, "run", verdict, record.get("cache"), msg, run=record, gates=gates)
 
     from canary.run.lowering import LowerOptions, lower_lanes
 
-    report = lower_lanes(LowerOptions(lane=lane.name, platforms=[lane.platform], tiling=tiling,
-                                      ragged_dot=ragged_dot, ferry=ferry))
-    msg = (f"no {hw.platform} hardware here (lane {lane.name} needs {hw.needed} device(s), found {hw.found}); "
-           f"cross-lowered its train step for {hw.platform} instead")
-    return ReproResult(lane.name, hw, "lower", "pass" if report.ok else "fail", None, msg,
-                       lowering=report)
+    report = lower_lanes(
+        LowerOptions(lane=lane.name, platforms=[lane.platform], tiling=tiling, ragged_dot=ragged_dot, ferry=ferry)
+    )
+    msg = (
+        f"no {hw.platform} hardware here (lane {lane.name} needs {hw.needed} device(s), found {hw.found}); "
+        f"cross-lowered its train step for {hw.platform} instead"
+    )
+    return ReproResult(lane.name, hw, "lower", "pass" if report.ok else "fail", None, msg, lowering=report)

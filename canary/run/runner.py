@@ -17,20 +17,30 @@ import platform
 import secrets
 import shutil
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
 from canary import history as history_mod
 from canary import signature as signature_mod
-from canary.config import AnyFerry, CommandFerry, GatesFile, Lane, config_identity, get_lane, load_ferry, load_gates, resolve
+from canary.config import (
+    AnyFerry,
+    CommandFerry,
+    GatesFile,
+    Lane,
+    config_identity,
+    get_lane,
+    load_ferry,
+    load_gates,
+    resolve,
+)
 from canary.errors import ConfigError
 from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
+from canary.judge.classify import classify
 from canary.judge.results import GateResult
 from canary.judge.results import verdict as gates_verdict
-from canary.judge.classify import classify
 from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
@@ -38,12 +48,12 @@ from canary.run import command_ferry, compile_cache, directory, signals
 from canary.run.context import run_context
 from canary.run.directory import LOG_FILE, METRICS_FILE, PROMOTED, SPEC_FILE, TRACKER_FILE
 from canary.run.disk import disk_trouble, ensure_writable
-from canary.run.scrub import scrub_attempt
-from canary.textio import printable
 from canary.run.metrics import RunMetrics, flatten, load_run_metrics
 from canary.run.ownership import failing_distribution
+from canary.run.scrub import scrub_attempt
 from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.run.workload import versions, workload_argv, workload_env
+from canary.textio import printable
 from canary.workload.tracking import run_context as tracking_context
 
 
@@ -84,7 +94,7 @@ class RunOptions:
 
 
 def new_run_id(lane: str, now: datetime | None = None) -> str:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     return f"{now:%Y%m%dT%H%M%SZ}-{lane}-{secrets.token_hex(2)}"
 
 
@@ -100,7 +110,7 @@ def error_excerpt(log_text: str, max_lines: int = 40) -> str | None:
             break
     chunk = lines[start:] if start is not None else lines[-max_lines:]
     if len(chunk) > max_lines:
-        chunk = chunk[:5] + ["..."] + chunk[-(max_lines - 6):]
+        chunk = chunk[:5] + ["..."] + chunk[-(max_lines - 6) :]
     return "\n".join(chunk)
 
 
@@ -165,24 +175,32 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     if isinstance(ferry, CommandFerry):
         chosen = [f"--{k.replace('_', '-')}" for k in ("ragged_dot", "tiling") if getattr(opts, k)]
         if chosen:
-            raise ConfigError(f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
-                              "canary's kernel choices do not reach it")
+            raise ConfigError(
+                f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
+                "canary's kernel choices do not reach it"
+            )
     if getattr(ferry, "stack", None):
         from canary.extras import STACKS, require
 
         if opts.ragged_dot or opts.tiling:
-            raise ConfigError(f"--ragged-dot/--tiling: ferry {ferry.name!r} is a {ferry.stack} stack ferry; its "
-                              "kernels are the library's own choice")
+            raise ConfigError(
+                f"--ragged-dot/--tiling: ferry {ferry.name!r} is a {ferry.stack} stack ferry; its "
+                "kernels are the library's own choice"
+            )
         if lane.launcher.kind == "local":  # a remote worker's environment is its own (canary doctor checks)
             require(STACKS[ferry.stack], f"ferry {ferry.name!r}")
-    identity = {**config_identity("ferry", ferry_path), **config_identity("gates", resolve("gates", opts.gates or ferry.name))}
+    identity = {
+        **config_identity("ferry", ferry_path),
+        **config_identity("gates", resolve("gates", opts.gates or ferry.name)),
+    }
     lane_gates = gates_file.lane(lane.name)
     golden = golden_store.load_golden(ferry.name, lane.name, opts.gates, ferry.version) if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     # A command ferry's trainer reads a remote cache in its own environment, not the harness's.
-    cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir,
-                                  check_remote=not isinstance(ferry, CommandFerry))
+    cache = compile_cache.resolve(
+        opts.cache, lane.name, lane.cache_dir, check_remote=not isinstance(ferry, CommandFerry)
+    )
     ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
@@ -191,7 +209,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
         ensure_writable(Path(cache.dir), "--cache-dir")
     run_dir.mkdir(parents=True, exist_ok=False)
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
 
     attempts: list[Attempt] = []
     metrics = RunMetrics(None, None, [], {})
@@ -210,20 +228,36 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             attempt_dir.mkdir()
             name = f"{run_id}-attempt-{n}"
             if isinstance(ferry, CommandFerry):
-                holders = command_ferry.placeholders(ferry_path, attempt_dir, run_id=run_id, attempt=n,
-                                                     steps=command_ferry.steps_for(ferry, lane, opts.steps), lane=lane.name)
+                holders = command_ferry.placeholders(
+                    ferry_path,
+                    attempt_dir,
+                    run_id=run_id,
+                    attempt=n,
+                    steps=command_ferry.steps_for(ferry, lane, opts.steps),
+                    lane=lane.name,
+                )
                 steps_requested = holders.steps
                 request = command_ferry.attempt_request(ferry, lane, holders, cache, name=name)
             else:
                 spec = build_spec(
-                    ferry, lane, run_id=run_id, out_dir=attempt_dir, steps=opts.steps,
-                    ragged_dot=ragged_dot, tiling=opts.tiling, cache=cache, environ=os.environ,
+                    ferry,
+                    lane,
+                    run_id=run_id,
+                    out_dir=attempt_dir,
+                    steps=opts.steps,
+                    ragged_dot=ragged_dot,
+                    tiling=opts.tiling,
+                    cache=cache,
+                    environ=os.environ,
                 )
                 steps_requested = spec.steps
                 request = AttemptRequest(
                     argv=workload_argv(spec.write(attempt_dir / SPEC_FILE)),
-                    env={**workload_env(lane), **(opts.env or {})}, cwd=Path.cwd(),
-                    log_path=attempt_dir / LOG_FILE, timeout_s=lane.timeout_s, name=name,
+                    env={**workload_env(lane), **(opts.env or {})},
+                    cwd=Path.cwd(),
+                    log_path=attempt_dir / LOG_FILE,
+                    timeout_s=lane.timeout_s,
+                    name=name,
                 )
             secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
             progress.attempt_started(n, lane.attempts, steps_requested)
@@ -231,8 +265,9 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             progress.attempt_ended(n, outcome)
             no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
             metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
-            results = gates_mod.evaluate(lane_gates, metrics, requested_steps=steps_requested,
-                                         golden=golden, ferry_version=ferry.version)
+            results = gates_mod.evaluate(
+                lane_gates, metrics, requested_steps=steps_requested, golden=golden, ferry_version=ferry.version
+            )
             log_text = _read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
             scrub_attempt(attempt_dir, outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
@@ -244,15 +279,31 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                 signature = signature_mod.make("missing_summary", None, "the trainer wrote no summary", [], no_summary)
             else:
                 signature = signature_mod.for_attempt(
-                    log_text, outcome.outcome, outcome.exit_code, outcome.signal, outcome.detail,
-                    [r.to_dict() for r in results], sig_options, ferry=ferry.name)
-            attempts.append(Attempt(
-                n, outcome.outcome, outcome.exit_code, outcome.duration_s, str(outcome.log_path),
-                metrics.steps_completed, metrics.final_loss, outcome.detail, error,
-                signature=signature,
-                job_id=outcome.job_id,
-                cache=compile_cache.read_facts(attempt_dir),
-            ))
+                    log_text,
+                    outcome.outcome,
+                    outcome.exit_code,
+                    outcome.signal,
+                    outcome.detail,
+                    [r.to_dict() for r in results],
+                    sig_options,
+                    ferry=ferry.name,
+                )
+            attempts.append(
+                Attempt(
+                    n,
+                    outcome.outcome,
+                    outcome.exit_code,
+                    outcome.duration_s,
+                    str(outcome.log_path),
+                    metrics.steps_completed,
+                    metrics.final_loss,
+                    outcome.detail,
+                    error,
+                    signature=signature,
+                    job_id=outcome.job_id,
+                    cache=compile_cache.read_facts(attempt_dir),
+                )
+            )
             _promote(attempt_dir, run_dir)
             # A workload that ran to the end has spoken: its gates decide, and trying again would
             # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
@@ -278,7 +329,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         error=error,
         # milliseconds: two runs started within one second still keep their order in the history
         started_at=started.isoformat(timespec="milliseconds"),
-        ended_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+        ended_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
         summary={k: metrics.summary[k] for k in SUMMARY_KEYS if k in metrics.summary},
         versions=versions(ferry_path),
         steps_requested=steps_requested,
@@ -288,10 +339,17 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         failing_distribution=failing_distribution(attempts[-1].signature) if verdict == "fail" and attempts else None,
         context=_with_tracking(
-            run_context(os.environ, job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
-                        ci_run_url=opts.ci_run_url, wandb_url=opts.wandb_url, lane_context=lane.context,
-                        host=platform.node()),
-            run_dir, attempts),
+            run_context(
+                os.environ,
+                job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
+                ci_run_url=opts.ci_run_url,
+                wandb_url=opts.wandb_url,
+                lane_context=lane.context,
+                host=platform.node(),
+            ),
+            run_dir,
+            attempts,
+        ),
         cache=attempts[-1].cache if attempts else None,
         **identity,
     )
@@ -305,15 +363,17 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         result.context["disk"] = trouble.said
     # result.json first: killed during the history write, the run is still where `canary history
     # import` finds it; written again after, saying how the recording went.
+    # What could not be written is said in the history's copy too.
     with disk_trouble(run_dir) as writing:
         directory.write_record(run_dir, result)
+    if writing.said:
+        result.context.setdefault("disk", writing.said)
     if opts.record_history:
         result.context["history"] = history_mod.record_run(result, opts.history)
         with disk_trouble(run_dir) as again:
             directory.write_record(run_dir, result)
-        writing.said = writing.said or again.said
-    if writing.said:
-        result.context.setdefault("disk", writing.said)
+        if again.said:
+            result.context.setdefault("disk", again.said)
     return result
 
 
@@ -359,5 +419,3 @@ SUMMARY_KEYS = (
     "program/error",
     "_runtime",
 )
-
-

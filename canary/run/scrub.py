@@ -4,8 +4,8 @@ the cache's facts) is redacted in place before it is copied up to the run direct
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from canary.notify.redact import redact_file
 

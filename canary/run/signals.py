@@ -24,7 +24,7 @@ import os
 import signal
 import sys
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 STOP_SIGNALS = tuple(s for s in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)) if s is not None)
 CANCELLED = "cancelled"  # the verdict, classification and attempt outcome of a run stopped by a signal

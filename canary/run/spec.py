@@ -4,8 +4,9 @@ environment (``$RAGGED_DOT_IMPL``, the test-only ``$CANARY_ZOO``) it is given.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Literal, Mapping, get_args
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,7 +27,9 @@ def ragged_dot_override(flag: str | None, environ: Mapping[str, str]) -> str | N
     choice = flag or environ.get(RAGGED_DOT_ENV) or None
     if choice is not None and choice not in get_args(RaggedDot):
         source = "--ragged-dot" if flag else f"${RAGGED_DOT_ENV}"
-        raise ConfigError(f"{source}={choice!r} is not a ragged_dot backend; choose one of {', '.join(get_args(RaggedDot))}")
+        raise ConfigError(
+            f"{source}={choice!r} is not a ragged_dot backend; choose one of {', '.join(get_args(RaggedDot))}"
+        )
     return choice
 
 
@@ -61,7 +64,7 @@ class WorkloadSpec(BaseModel):
         return path
 
     @classmethod
-    def read(cls, path: str | Path) -> "WorkloadSpec":
+    def read(cls, path: str | Path) -> WorkloadSpec:
         return cls.model_validate_json(Path(path).read_text())
 
 

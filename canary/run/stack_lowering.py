@@ -28,8 +28,13 @@ from canary.extras import LEVANTER, require
 from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.run.ownership import describe, owner_of, stack_versions
 from canary.run.spec import build_spec
-from canary.workload.program import (UNSTABLE_CUSTOM_CALLS, export_train_step, per_device_spec, program_fingerprint,
-                                     short_error)
+from canary.workload.program import (
+    UNSTABLE_CUSTOM_CALLS,
+    export_train_step,
+    per_device_spec,
+    program_fingerprint,
+    short_error,
+)
 
 LIBRARY_PACKAGES = ("haliax", "levanter")
 
@@ -37,8 +42,10 @@ LIBRARY_PACKAGES = ("haliax", "levanter")
 def check_options(ferry: Ferry, ragged_dot: str | None, tiling: str | None) -> None:
     for flag, value in (("--ragged-dot", ragged_dot), ("--tiling", tiling)):
         if value is not None:
-            raise ConfigError(f"{flag}: ferry {ferry.name!r} is a {ferry.stack} stack ferry; its kernels are the "
-                              "library's own choice, so canary cannot set them")
+            raise ConfigError(
+                f"{flag}: ferry {ferry.name!r} is a {ferry.stack} stack ferry; its kernels are the "
+                "library's own choice, so canary cannot set them"
+            )
     require(LEVANTER, f"ferry {ferry.name!r}")
 
 
@@ -86,8 +93,11 @@ def _components(rows: int, K: int, N: int, experts: int, dtype) -> dict[str, tup
     def grad_rhs(a, b, g, c):
         return jax.vjp(lambda b_: ragged_dot(a, b_, g), b)[1](c)[0]
 
-    return {"forward": (forward, (lhs, rhs, sizes)), "grad-lhs": (grad_lhs, (lhs, rhs, sizes, cot)),
-            "grad-rhs": (grad_rhs, (lhs, rhs, sizes, cot))}
+    return {
+        "forward": (forward, (lhs, rhs, sizes)),
+        "grad-lhs": (grad_lhs, (lhs, rhs, sizes, cot)),
+        "grad-rhs": (grad_rhs, (lhs, rhs, sizes, cot)),
+    }
 
 
 def _export(fn, args, platform: str):
@@ -108,8 +118,16 @@ def attribute(platform: str, rows: int, cfg) -> list[dict[str, Any]]:
                 _export(jax.jit(fn), args, platform)
             except Exception as e:  # noqa: BLE001 - any lowering failure is the finding
                 parsed = parse_block_shape_error(str(e)) or {}
-                failures.append({"gmm": gmm, "projection": projection, "dims": [rows, K, N], **parsed,
-                                 "tensor": _tensor(gmm, parsed, rows, K, N), "error": short_error(e)})
+                failures.append(
+                    {
+                        "gmm": gmm,
+                        "projection": projection,
+                        "dims": [rows, K, N],
+                        **parsed,
+                        "tensor": _tensor(gmm, parsed, rows, K, N),
+                        "error": short_error(e),
+                    }
+                )
     return failures
 
 
@@ -117,8 +135,11 @@ def _tensor(gmm: str, parsed: dict, M: int, K: int, N: int) -> str | None:
     """Which of the grouped matmul's tensors the failing block is on: lhs, rhs or out."""
     if not parsed:
         return None
-    shapes = {"forward": {"lhs": [M, K], "out": [M, N]}, "grad-lhs": {"lhs": [M, N], "out": [M, K]},
-              "grad-rhs": {"lhs": [K, M], "rhs": [M, N], "out": [K, N]}}[gmm]
+    shapes = {
+        "forward": {"lhs": [M, K], "out": [M, N]},
+        "grad-lhs": {"lhs": [M, N], "out": [M, K]},
+        "grad-rhs": {"lhs": [K, M], "rhs": [M, N], "out": [K, N]},
+    }[gmm]
     if parsed["operand"] == "outputs":
         return "out" if shapes.get("out") == parsed["array_shape"][-2:] else None
     return next((t for t, s in shapes.items() if t != "out" and s == parsed["array_shape"][-2:]), None)
@@ -128,10 +149,12 @@ def diagnose(found: dict[str, Any], owner: str | None) -> str:
     M, K, N = found["dims"]
     block = tuple(d for d in found["block_shape"] if d is not None)
     tensor = {"lhs": "input", "rhs": "input", "out": "output"}.get(found.get("tensor"), found["operand"])
-    return (f"{found['gmm']} of the {found['projection']} projection ((M={M}, K={K}) x (E, {K}, {N})): block "
-            f"{block} on its {tensor} {tuple(found['array_shape'])} breaks the TPU rule (last two block dims "
-            f"divisible by 8 and 128, or equal to the array's); the tile comes from the library's ragged_dot"
-            + (f" ({owner})" if owner else ""))
+    return (
+        f"{found['gmm']} of the {found['projection']} projection ((M={M}, K={K}) x (E, {K}, {N})): block "
+        f"{block} on its {tensor} {tuple(found['array_shape'])} breaks the TPU rule (last two block dims "
+        f"divisible by 8 and 128, or equal to the array's); the tile comes from the library's ragged_dot"
+        + (f" ({owner})" if owner else "")
+    )
 
 
 def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
@@ -142,8 +165,19 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
 
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
-    result = PlatformResult(platform, lane.name, False, None, 0.0, "auto", "library", spec.batch_size, spec.seq_len,
-                            lane.devices, distributions=stack_versions())
+    result = PlatformResult(
+        platform,
+        lane.name,
+        False,
+        None,
+        0.0,
+        "auto",
+        "library",
+        spec.batch_size,
+        spec.seq_len,
+        lane.devices,
+        distributions=stack_versions(),
+    )
     t0 = time.perf_counter()
     one_device = stack.device_mesh(jax.devices()[:1])  # the per-device program, as each chip runs it
     with shown_platform(platform, LIBRARY_PACKAGES):
@@ -158,8 +192,10 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
             cfg = stack.grug_config(spec)
             _explain(result, e, platform, spec.batch_size * spec.seq_len * ferry.model.experts_per_token, cfg)
     if platform == "cuda":
-        result.notes.append("the export's stability check for Triton custom calls is disabled (they lower, "
-                            "but jax.export does not promise to keep them stable)")
+        result.notes.append(
+            "the export's stability check for Triton custom calls is disabled (they lower, "
+            "but jax.export does not promise to keep them stable)"
+        )
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
 
@@ -184,5 +220,7 @@ def _explain(result: PlatformResult, e: Exception, platform: str, rows: int, cfg
         for k in ("gmm", "projection", "tensor", "diagnosis"):
             setattr(result, k, first.get(k))
     else:
-        result.diagnosis = (f"block {parsed['block_shape']} on {parsed['operand']} of shape {parsed['array_shape']} "
-                            f"in {parsed['kernel']} breaks the TPU block rule")
+        result.diagnosis = (
+            f"block {parsed['block_shape']} on {parsed['operand']} of shape {parsed['array_shape']} "
+            f"in {parsed['kernel']} breaks the TPU block rule"
+        )

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import canary
 from canary.config import Lane
@@ -56,8 +56,18 @@ def workload_env(lane: Lane, environ: Mapping[str, str] = os.environ) -> dict[st
 
 
 # What a run's result depends on besides the code: a regression window lists their changes.
-VERSIONED_DISTS = ("jax", "jaxlib", "libtpu", "libtpu-nightly", "jax-cuda12-plugin", "jax-cuda12-pjrt",
-                   "jax-cuda13-plugin", "jax-cuda13-pjrt", "optax", *STACK_DISTRIBUTIONS)
+VERSIONED_DISTS = (
+    "jax",
+    "jaxlib",
+    "libtpu",
+    "libtpu-nightly",
+    "jax-cuda12-plugin",
+    "jax-cuda12-pjrt",
+    "jax-cuda13-plugin",
+    "jax-cuda13-pjrt",
+    "optax",
+    *STACK_DISTRIBUTIONS,
+)
 
 
 def versions(ferry_path: Path | None = None) -> dict[str, str]:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 import re
 import signal as signal_mod
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from canary.record import Signature
 from canary.run.metrics import as_float
@@ -35,8 +36,13 @@ _SHELL_SIGNAL = re.compile(
     r"(?:^|(?<=[\s\]*`]))(?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated)"
     r"(?:\s{1,8}\(core dumped\))?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
-_SIGNAL_WORDS = {"Killed": "SIGKILL", "Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT",
-                 "Bus error": "SIGBUS", "Terminated": "SIGTERM"}
+_SIGNAL_WORDS = {
+    "Killed": "SIGKILL",
+    "Segmentation fault": "SIGSEGV",
+    "Aborted": "SIGABRT",
+    "Bus error": "SIGBUS",
+    "Terminated": "SIGTERM",
+}
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
@@ -66,7 +72,7 @@ def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
     # ones; an exception raised while handling another (a failed cleanup) is not on that path.
     start = chain.index(root)
     frames: list[Frame] = list(chain[start].frames)
-    for b in chain[start + 1:]:
+    for b in chain[start + 1 :]:
         if b.link != "cause":
             break
         frames = [*b.frames, *frames]
@@ -75,8 +81,9 @@ def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
             frames += b.frames
     path = call_path(frames, options)
     text = " ".join(f"{b.exc_type}: {b.message}" for b in real)
-    kind = kinds.kind_of(root.exc_type, root.message, text,
-                         [(fr.file, fr.func, fr.code) for b in real for fr in b.frames])
+    kind = kinds.kind_of(
+        root.exc_type, root.message, text, [(fr.file, fr.func, fr.code) for b in real for fr in b.frames]
+    )
     excerpt = "\n".join(line for b in chain for line in b.lines)[-6000:]
     return make(kind, root.exc_type, root.message, path, excerpt)
 
@@ -86,7 +93,7 @@ def _faulthandler_frames(lines: list[str], start: int) -> list[Frame]:
     for i in range(start, len(lines)):
         if _FH_HEADER.match(lines[i].strip()):
             frames = []
-            for line in lines[i + 1:]:
+            for line in lines[i + 1 :]:
                 m = _FH_FRAME.match(line)
                 if not m:
                     break
@@ -109,8 +116,13 @@ def _faulthandler_timeout(lines: list[str], options: Options) -> Signature | Non
     for i in range(len(lines) - 1, -1, -1):
         if _FH_TIMEOUT.match(lines[i].strip()):
             frames = call_path(_faulthandler_frames(lines, i), options)
-            return make("timeout", None, "hung: " + (frames[-1] if frames else "no frames"), frames,
-                        "\n".join(lines[i:i + 30]))
+            return make(
+                "timeout",
+                None,
+                "hung: " + (frames[-1] if frames else "no frames"),
+                frames,
+                "\n".join(lines[i : i + 30]),
+            )
     return None
 
 
@@ -126,8 +138,10 @@ def _last_output(lines: list[str], n: int = 1) -> list[str]:
 
 _SENTENCE_END = (".", "!", "?", ")", "]")
 # Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
-_BARE_END = re.compile(r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
-                       r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG)")
+_BARE_END = re.compile(
+    r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
+    r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG)"
+)
 
 
 def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
@@ -135,10 +149,17 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
     message wrapped mid-sentence goes on; a finished sentence, a blank line or the next error ends it."""
     parts = [first]
     records = getattr(lines, "records", ())
-    for k, line in enumerate(lines[i + 1:i + 1 + context], start=i + 1):
+    for k, line in enumerate(lines[i + 1 : i + 1 + context], start=i + 1):
         s = line.strip()
-        if (not s or k in records or parts[-1].rstrip().endswith(_SENTENCE_END) or _MESSAGE_END.match(s) or _BARE_END.match(s)
-                or s.startswith("File ") or kinds.INFRA_TEXT.match(s)):
+        if (
+            not s
+            or k in records
+            or parts[-1].rstrip().endswith(_SENTENCE_END)
+            or _MESSAGE_END.match(s)
+            or _BARE_END.match(s)
+            or s.startswith("File ")
+            or kinds.INFRA_TEXT.match(s)
+        ):
             break
         if any(b.match(s) for b in kinds.BARE_ERRORS):
             break  # the next error, not this one's continuation
@@ -150,7 +171,7 @@ def _quoted(line: str, start: int, message: str) -> str:
     """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
     at its closing backtick."""
     if line.count("`", 0, start) % 2 == 1 and "`" in message:
-        return message[:message.index("`")]
+        return message[: message.index("`")]
     return message
 
 
@@ -159,8 +180,9 @@ _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
 
 
-def _scan(lines: list[str], options: Options, stop: int = -1, start: int | None = None,
-          skip: tuple[str, ...] = ()) -> tuple[int, Signature, str, str] | None:
+def _scan(
+    lines: list[str], options: Options, stop: int = -1, start: int | None = None, skip: tuple[str, ...] = ()
+) -> tuple[int, Signature, str, str] | None:
     """The last bare error in ``lines[stop+1:start]``: its line index, signature, recogniser and raw message."""
     weak = None
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
@@ -177,7 +199,7 @@ def _scan(lines: list[str], options: Options, stop: int = -1, start: int | None 
             frames: list[str] = []
             if rec.name == "fatal-python":
                 frames = _crash_site(_faulthandler_frames(lines, i), options)
-            excerpt = "\n".join(lines[max(0, i - 3):i + 1 + max(rec.context, 10)])
+            excerpt = "\n".join(lines[max(0, i - 3) : i + 1 + max(rec.context, 10)])
             exc = rec.exception_of(m)
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
             if not rec.weak:
@@ -198,12 +220,17 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     i, sig, name, raw = found
     if name == "signal":
         # absl's failure handler prints the signal after what aborted: a failed CHECK, a status
-        cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1,
-                      skip=("signal", "fatal-python", "python-exception", "ray-task"))
+        cause = _scan(
+            lines,
+            options,
+            stop=max(-1, i - _LOOK_BACK),
+            start=i - 1,
+            skip=("signal", "fatal-python", "python-exception", "ray-task"),
+        )
         if cause is not None and cause[1].exception not in _ABORTS:
             return cause[0], cause[1]
         return i, sig
-    if not any(line.strip() for line in lines[i + 1:]):  # the log ends on it: perhaps cut mid-line
+    if not any(line.strip() for line in lines[i + 1 :]):  # the log ends on it: perhaps cut mid-line
         j = i - 1
         while j > max(-1, i - _LOOK_BACK):
             earlier = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=j)
@@ -252,8 +279,9 @@ def extract(
     tail = "\n".join(_last_output(lines, 40))
 
     if outcome in ("never_started", "lost", "stopped"):
-        what = {"never_started": "the job never started", "lost": "the job was lost",
-                "stopped": "the job was stopped"}[outcome]
+        what = {"never_started": "the job never started", "lost": "the job was lost", "stopped": "the job was stopped"}[
+            outcome
+        ]
         return make("infrastructure", None, what + (f": {detail}" if detail else ""), [], tail[-2000:])
     chains = parse_chains(lines)
     if outcome != "succeeded":
@@ -268,17 +296,26 @@ def extract(
         if hang:
             return hang
         last = _last_output([ln for ln in lines if not _FH_HEADER.match(ln.strip())], 1)
-        return make("timeout", None, "hung after: " + (numbers_masked(last[0]) if last else "no output"), [],
-                    tail[-2000:])
+        return make(
+            "timeout", None, "hung after: " + (numbers_masked(last[0]) if last else "no output"), [], tail[-2000:]
+        )
     # The last failure in the log names it: an exception logged and survived earlier does not
     # explain a later fatal signal, and a process the launcher saw killed did not die of one.
     crash = bare_error(lines, options)
     killed = bool(signal) or (exit_code is not None and exit_code < 0)
-    if chains and not killed and (crash is None or crash[0] < max(b.end for b in chains[-1])
-                                  or crash[1].exception == "CompilationCacheError"):
+    if (
+        chains
+        and not killed
+        and (
+            crash is None or crash[0] < max(b.end for b in chains[-1]) or crash[1].exception == "CompilationCacheError"
+        )
+    ):
         return _from_chain(chains[-1], options)
-    if crash and not (killed and crash[1].exception not in ("SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS")
-                      and crash[1].exception not in ("CheckFailed", "FatalError")):
+    if crash and not (
+        killed
+        and crash[1].exception not in ("SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS")
+        and crash[1].exception not in ("CheckFailed", "FatalError")
+    ):
         return crash[1]
     if outcome is None or outcome == "failed":
         if hang:  # a watchdog dumped the stacks and ended the process
@@ -286,8 +323,11 @@ def extract(
         if kinds.TIMEOUT_TEXT.search(tail):
             line = next(ln for ln in reversed(_last_output(lines, 40)) if kinds.TIMEOUT_TEXT.search(ln))
             return make("timeout", None, numbers_masked(line), [], tail[-2000:])
-        sig = _signal_name(signal) if signal else (
-            _signal_name(-exit_code) if exit_code is not None and exit_code < 0 else _signal_from_text(lines))
+        sig = (
+            _signal_name(signal)
+            if signal
+            else (_signal_name(-exit_code) if exit_code is not None and exit_code < 0 else _signal_from_text(lines))
+        )
         if sig:
             return make("runtime_crash", sig, f"process killed by {sig}", [], tail[-2000:])
         nan_line = next((ln for ln in reversed(lines) if _LOSS_NAN.search(ln)), None)
@@ -296,8 +336,9 @@ def extract(
     if outcome == "failed":
         last = _last_output(lines, 1)
         status = f"exit status {exit_code}" if exit_code is not None else (detail or "failed")
-        return make("runtime_crash", None, f"{status}: " + (numbers_masked(last[0]) if last else "no output"), [],
-                    tail[-2000:])
+        return make(
+            "runtime_crash", None, f"{status}: " + (numbers_masked(last[0]) if last else "no output"), [], tail[-2000:]
+        )
     return None
 
 
@@ -308,8 +349,9 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "", ferry: st
     failed = [g for g in gates if g.get("status") == "FAIL"]
     if not failed:
         return None
-    detail = excerpt or "\n".join(f"{g['name']}: {g.get('value')} (threshold {g.get('threshold')}) {g.get('detail', '')}".rstrip()
-                                  for g in failed)
+    detail = excerpt or "\n".join(
+        f"{g['name']}: {g.get('value')} (threshold {g.get('threshold')}) {g.get('detail', '')}".rstrip() for g in failed
+    )
     if any(g["name"] == "finite_loss" or _is_nonfinite(g.get("value")) for g in failed):
         return make("nan", None, "loss became non-finite", [], detail)
     names = sorted(g["name"] for g in failed)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from canary.signature import kinds
 from canary.signature.masks import STATUS_CODES
@@ -53,15 +53,26 @@ _HEARTBEAT = "a task stopped sending heartbeats"  # which task is incidental
 COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # registering with the service: gRPC's "Deadline Exceeded" on RegisterTask (jaxlib <= 0.4.2x) /
     # the registration barrier "[Init]Wait_for_all_tasks_to_register" (later)
-    (re.compile(r"^DEADLINE_EXCEEDED: Deadline Exceeded\b(?=.{0,600}CoordinationService/RegisterTask\b).*$"),
-     _REGISTER),
-    (re.compile(r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): "
-                r"\[Init\]Wait_for_all_tasks_to_register\b.*$"), _REGISTER),
+    (
+        re.compile(r"^DEADLINE_EXCEEDED: Deadline Exceeded\b(?=.{0,600}CoordinationService/RegisterTask\b).*$"),
+        _REGISTER,
+    ),
+    (
+        re.compile(
+            r"^DEADLINE_EXCEEDED: Barrier timed out\. (?:Barrier_id|Id): "
+            r"\[Init\]Wait_for_all_tasks_to_register\b.*$"
+        ),
+        _REGISTER,
+    ),
     # "Barrier timed out. Barrier_id: X." (jaxlib <= 0.4.3x) / "Barrier timed out. Id: X::0." (later);
     # the barrier's per-call counter ("multihost_broadcast_sync3", "::0") masked
-    (re.compile(r"Barrier timed out\. (?:Barrier_id|Id): ([A-Za-z_\[][\w.\[\]-]{0,200}?)(<n>|\d{1,9})?(::\d{1,9})?"
-                r"(?=[.\s]|$)"),
-     lambda m: f"Barrier timed out. Id: {m.group(1)}" + ("<n>" if m.group(2) or m.group(3) else "")),
+    (
+        re.compile(
+            r"Barrier timed out\. (?:Barrier_id|Id): ([A-Za-z_\[][\w.\[\]-]{0,200}?)(<n>|\d{1,9})?(::\d{1,9})?"
+            r"(?=[.\s]|$)"
+        ),
+        lambda m: f"Barrier timed out. Id: {m.group(1)}" + ("<n>" if m.group(2) or m.group(3) else ""),
+    ),
     # heartbeats: "The following tasks are unhealthy (stopped sending heartbeats): <tasks>" (older)
     # and "Task <task> heartbeat timeout" (later): a peer task stopped
     (re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):.*$"), _HEARTBEAT),
@@ -109,8 +120,10 @@ def _nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 # advice a release added to a message, and NCCL's last warning when it only repeats the error
-_ADVICE = re.compile(r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
-                     r"\(set JAX_PLATFORMS='' to automatically choose an available backend\))")
+_ADVICE = re.compile(
+    r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
+    r"\(set JAX_PLATFORMS='' to automatically choose an available backend\))"
+)
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
 
@@ -118,13 +131,16 @@ def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _ADVICE.sub("", message)
     if "Last NCCL warning" in message:
         message = _LAST_WARNING.sub(
-            lambda m: "" if m.group(1).rstrip(".") in message[:m.start()] else m.group(0), message)
+            lambda m: "" if m.group(1).rstrip(".") in message[: m.start()] else m.group(0), message
+        )
     return exc, message, frames
 
 
 # jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
 # versions are the environment's, the direction of the mismatch is the failure
-_JAXLIB_OLD = re.compile(r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$")
+_JAXLIB_OLD = re.compile(
+    r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$"
+)
 _JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
 
 
@@ -162,8 +178,10 @@ _DETAILS = re.compile(
 
 # the one part of gRPC's detail that names the failure, when the head is only gRPC's own words: the call
 _RPC = re.compile(r"while calling /tensorflow\.CoordinationService/(\w{1,60})")
-_GRPC_ONLY = re.compile(r"^[A-Z_]+: (?:Deadline Exceeded|Socket closed|Connection reset by peer|Cancelled|"
-                        r"failed to connect to all addresses)$")
+_GRPC_ONLY = re.compile(
+    r"^[A-Z_]+: (?:Deadline Exceeded|Socket closed|Connection reset by peer|Cancelled|"
+    r"failed to connect to all addresses)$"
+)
 
 
 def _detail(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -171,8 +189,8 @@ def _detail(exc: str | None, message: str, frames: list[str]) -> Parts:
         m = _DETAILS.search(message)
         if m and m.start() > 0:
             rpc = _RPC.search(message, m.start())
-            grpc = "Additional GRPC" in message[m.start():]
-            message = message[:m.start()].rstrip(" .:;")
+            grpc = "Additional GRPC" in message[m.start() :]
+            message = message[: m.start()].rstrip(" .:;")
             if grpc and _GRPC_ONLY.match(message):
                 message += f" (gRPC {rpc.group(1)})" if rpc else " (gRPC)"
         message = message.rstrip(" .;\"'")  # an excerpt ends its sentence (or its quote), or is cut before it
@@ -219,33 +237,73 @@ def kind_key(kind: str, exception: str | None) -> str:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("status-class", "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
-         "RuntimeError by release and caller; the status-coded message is the failure", _status_class),
-    Rule("source-location", "some XLA builds prepend the C++ file and line that made the status "
-         "('nccl_utils.cc:<line>: '), others do not; the words after it are the failure", _source_location),
-    Rule("coordination", "JAX's coordination service rewords its barrier, RegisterTask and heartbeat timeouts "
-         "between releases (Barrier_id/Id, counters, the gRPC text); the barrier or step that timed out is kept",
-         _coordination),
-    Rule("backend", "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' "
-         "and logs the bare status otherwise; the status is the failure", _backend),
-    Rule("nccl-status", "XLA's 'NCCL operation ... failed' is an INTERNAL status, printed bare by one log and as "
-         "'INTERNAL: ...' by another", _nccl_status),
-    Rule("nccl-result", "NCCL words one result as 'NCCL Error 1: unhandled cuda error' in older releases and "
-         "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones", _nccl_result),
-    Rule("advice", "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
-         "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
-         _advice),
-    Rule("jaxlib-version", "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
-         "(adding '>='); the versions named are the environment's, which way they mismatch is the failure", _jaxlib),
+    Rule(
+        "status-class",
+        "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
+        "RuntimeError by release and caller; the status-coded message is the failure",
+        _status_class,
+    ),
+    Rule(
+        "source-location",
+        "some XLA builds prepend the C++ file and line that made the status "
+        "('nccl_utils.cc:<line>: '), others do not; the words after it are the failure",
+        _source_location,
+    ),
+    Rule(
+        "coordination",
+        "JAX's coordination service rewords its barrier, RegisterTask and heartbeat timeouts "
+        "between releases (Barrier_id/Id, counters, the gRPC text); the barrier or step that timed out is kept",
+        _coordination,
+    ),
+    Rule(
+        "backend",
+        "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' "
+        "and logs the bare status otherwise; the status is the failure",
+        _backend,
+    ),
+    Rule(
+        "nccl-status",
+        "XLA's 'NCCL operation ... failed' is an INTERNAL status, printed bare by one log and as "
+        "'INTERNAL: ...' by another",
+        _nccl_status,
+    ),
+    Rule(
+        "nccl-result",
+        "NCCL words one result as 'NCCL Error 1: unhandled cuda error' in older releases and "
+        "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones",
+        _nccl_result,
+    ),
+    Rule(
+        "advice",
+        "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
+        "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
+        _advice,
+    ),
+    Rule(
+        "jaxlib-version",
+        "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
+        "(adding '>='); the versions named are the environment's, which way they mismatch is the failure",
+        _jaxlib,
+    ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
-    Rule("detail", "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
-         "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",
-         _detail),
-    Rule("kind", "an exception is a compile_error when its excerpt shows the compile frames, a runtime_crash when "
-         "cut above them, a timeout when a release words it so; one kind in the fingerprint (the signature says which)",
-         lambda exc, message, frames: (exc, message, frames)),
-    Rule("frames", "a call path names files relative to their package root with '..' resolved (and, in the "
-         "fingerprint, by file name outside a package), so a checkout's location does not matter", _frames),
+    Rule(
+        "detail",
+        "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
+        "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",
+        _detail,
+    ),
+    Rule(
+        "kind",
+        "an exception is a compile_error when its excerpt shows the compile frames, a runtime_crash when "
+        "cut above them, a timeout when a release words it so; one kind in the fingerprint (the signature says which)",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "frames",
+        "a call path names files relative to their package root with '..' resolved (and, in the "
+        "fingerprint, by file name outside a package), so a checkout's location does not matter",
+        _frames,
+    ),
 )
 
 

@@ -15,9 +15,9 @@ opened keep matching after the rules change.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Sequence
 
 from canary.record import Signature
 from canary.signature import folds, kinds
@@ -55,8 +55,14 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     return Signature(fp, kind, exc, msg, path, group=group(kind, exc, msg)), before
 
 
-def make(kind: str, exception: str | None, message: str, frames: Sequence[str] = (), excerpt: str = "",
-         legacy: Sequence[str] = ()) -> Signature:
+def make(
+    kind: str,
+    exception: str | None,
+    message: str,
+    frames: Sequence[str] = (),
+    excerpt: str = "",
+    legacy: Sequence[str] = (),
+) -> Signature:
     """A signature from its parts; ``exception`` is canonicalised and ``message`` normalised here,
     then the folding rules are applied. ``legacy``: fingerprints it had by rules no longer here."""
     if kind not in kinds.known_kinds():
@@ -83,13 +89,15 @@ def current(sig: Signature | None, ferry: str = "") -> Signature | None:
     new = _current(sig.fingerprint, sig.kind, sig.exception, sig.message, tuple(sig.frames), ferry)
     if new is None:
         return sig
-    return replace(new, frames=list(new.frames), excerpt=sig.excerpt,
-                   legacy=list(dict.fromkeys([*sig.legacy, sig.fingerprint])))
+    return replace(
+        new, frames=list(new.frames), excerpt=sig.excerpt, legacy=list(dict.fromkeys([*sig.legacy, sig.fingerprint]))
+    )
 
 
 @lru_cache(maxsize=4096)
-def _current(fp: str, kind: str, exception: str | None, message: str, frames: tuple[str, ...],
-             ferry: str) -> Signature | None:
+def _current(
+    fp: str, kind: str, exception: str | None, message: str, frames: tuple[str, ...], ferry: str
+) -> Signature | None:
     if fp != fingerprint(kind, exception, message, frames):
         return None  # not parts an earlier canary hashed as they are: made by these rules, or by hand
     if kind in GATE_KINDS and message.startswith("failed gates: "):

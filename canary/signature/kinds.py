@@ -11,14 +11,21 @@ says it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class, status_code
 
 KINDS: tuple[str, ...] = (
-    "compile_error", "runtime_crash", "nan", "timeout", "gate_regression", "infrastructure", "missing_summary",
-    "perf_regression", "cache_inconsistency",
+    "compile_error",
+    "runtime_crash",
+    "nan",
+    "timeout",
+    "gate_regression",
+    "infrastructure",
+    "missing_summary",
+    "perf_regression",
+    "cache_inconsistency",
 )
 # gates whose failure alone is a slower (or heavier) canary, not a wrong one: perf_regression
 PERF_GATES = ("throughput", "compile_seconds", "peak_memory")
@@ -48,22 +55,40 @@ COMPILE_FRAME = re.compile(
     r"jaxpr_subcomp|lower_jaxpr\w*|mosaic|pallas_call_lowering\w*)(?:$|[.(_])",
     re.I,
 )
-NAN_TEXT = re.compile(r"invalid value \((?:nan|inf)\)|\bnan\b.{0,200}\b(?:loss|encountered|detected)\b|"
-                      r"\b(?:loss|gradient|grad_norm)\b.{0,200}\b(?:nan|non-finite|not finite)\b", re.I)
-TIMEOUT_TEXT = re.compile(r"DEADLINE_EXCEEDED|timed out|time(?:d)?out|exceeded the maximum execution time|"
-                          r"Barrier (?:timed out|failed)", re.I)
+NAN_TEXT = re.compile(
+    r"invalid value \((?:nan|inf)\)|\bnan\b.{0,200}\b(?:loss|encountered|detected)\b|"
+    r"\b(?:loss|gradient|grad_norm)\b.{0,200}\b(?:nan|non-finite|not finite)\b",
+    re.I,
+)
+TIMEOUT_TEXT = re.compile(
+    r"DEADLINE_EXCEEDED|timed out|time(?:d)?out|exceeded the maximum execution time|"
+    r"Barrier (?:timed out|failed)",
+    re.I,
+)
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
     # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
     (re.compile(r"preempt(?!ed, or crashed)", re.I), "preempted"),
-    (re.compile(r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"
-                r"ZONE_RESOURCE_POOL_EXHAUSTED|not enough resources? (?:available|to schedule)", re.I),
-     "no capacity: the job never started"),
-    (re.compile(r"NodeDiedError|node (?:\S{1,200} )?(?:has )?died|The node running this job|"
-                r"lost (?:contact|connection) (?:to|with) (?:the )?(?:worker|node|host)|worker (?:was )?lost", re.I),
-     "lost: the node running the job died"),
-    (re.compile(r"ActorDiedError|RaySystemError|GCS (?:server )?(?:is )?unavailable", re.I),
-     "lost: the cluster scheduler failed"),
+    (
+        re.compile(
+            r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"
+            r"ZONE_RESOURCE_POOL_EXHAUSTED|not enough resources? (?:available|to schedule)",
+            re.I,
+        ),
+        "no capacity: the job never started",
+    ),
+    (
+        re.compile(
+            r"NodeDiedError|node (?:\S{1,200} )?(?:has )?died|The node running this job|"
+            r"lost (?:contact|connection) (?:to|with) (?:the )?(?:worker|node|host)|worker (?:was )?lost",
+            re.I,
+        ),
+        "lost: the node running the job died",
+    ),
+    (
+        re.compile(r"ActorDiedError|RaySystemError|GCS (?:server )?(?:is )?unavailable", re.I),
+        "lost: the cluster scheduler failed",
+    ),
 ]
 INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)
 
@@ -84,8 +109,12 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
         return "nan"
     if COMPILE_TEXT.search(chain_text):
         return "compile_error"
-    if any(COMPILE_FRAME.search(func) or COMPILE_FRAME.search(file.rsplit("/", 1)[-1])
-           or re.search(r"\.lower\(|\.compile\(\)", code) for file, func, code in frames):
+    if any(
+        COMPILE_FRAME.search(func)
+        or COMPILE_FRAME.search(file.rsplit("/", 1)[-1])
+        or re.search(r"\.lower\(|\.compile\(\)", code)
+        for file, func, code in frames
+    ):
         return "compile_error"
     if TIMEOUT_TEXT.search(chain_text) or exc_type.endswith("TimeoutError"):
         return "timeout"
@@ -230,9 +259,16 @@ def _python_kind(text: str) -> str:
 
 _CODES = "|".join(STATUS_CODES)
 _OLD = "|".join(OLD_STATUS_NAMES)
-_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT", "Bus error": "SIGBUS",
-            "Floating point exception": "SIGFPE", "Illegal instruction": "SIGILL"}
-_CLASS_BEFORE = re.compile(r"([A-Za-z_][\w.]{0,200}(?:Error|Exception))(?:\([\w.]{1,100}\))?: (?:Bad StatusOr access: )?$")
+_SIGNALS = {
+    "Segmentation fault": "SIGSEGV",
+    "Aborted": "SIGABRT",
+    "Bus error": "SIGBUS",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+}
+_CLASS_BEFORE = re.compile(
+    r"([A-Za-z_][\w.]{0,200}(?:Error|Exception))(?:\([\w.]{1,100}\))?: (?:Bad StatusOr access: )?$"
+)
 
 
 _PALLAS_CLASSES = {
@@ -243,65 +279,143 @@ _PALLAS_CLASSES = {
 
 
 def _status_class(m: re.Match[str]) -> str:
-    before = m.string[max(0, m.start() - 300):m.start()]
+    before = m.string[max(0, m.start() - 300) : m.start()]
     c = _CLASS_BEFORE.search(before)
     return canonical_class(c.group(1)) if c else "XlaRuntimeError"
 
 
 BARE_ERRORS: list[BareError] = [
-    BareError("compilation-cache", ("compilation cache",),
-              re.compile(r"(?P<msg>Error (?:reading|writing) persistent compilation cache entry for .{1,1000})$"),
-              "CompilationCacheError", "compile_error", context=2, weak=True),
-    BareError("ray-task", ("ray.exceptions.", "Ray"),
-              re.compile(r"^(?P<cls>ray\.exceptions\.\w{1,100}|Ray\w{0,40}Error)(?:\((?P<inner>[\w.]{1,100})\))?"
-                         r": (?P<msg>.{0,1000})$"),
-              lambda m: canonical_class(m.group("inner") or m.group("cls")), _python_kind, context=12),
+    BareError(
+        "compilation-cache",
+        ("compilation cache",),
+        re.compile(r"(?P<msg>Error (?:reading|writing) persistent compilation cache entry for .{1,1000})$"),
+        "CompilationCacheError",
+        "compile_error",
+        context=2,
+        weak=True,
+    ),
+    BareError(
+        "ray-task",
+        ("ray.exceptions.", "Ray"),
+        re.compile(
+            r"^(?P<cls>ray\.exceptions\.\w{1,100}|Ray\w{0,40}Error)(?:\((?P<inner>[\w.]{1,100})\))?"
+            r": (?P<msg>.{0,1000})$"
+        ),
+        lambda m: canonical_class(m.group("inner") or m.group("cls")),
+        _python_kind,
+        context=12,
+    ),
     # a Python exception line without its traceback (an excerpt, a logged error); a class-named
     # line is read as Python printed it before what its message quotes is looked at
-    BareError("python-exception", ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
-              re.compile(r"^(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
-                         r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"),
-              lambda m: _unwrapped(m)[0], _python_kind, message=lambda m: _unwrapped(m)[1], context=12),
-    BareError("fatal-python", ("Fatal Python error",), re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
-              lambda m: _SIGNALS.get(m.group("what").strip(), "FatalError"),
-              message=lambda m: f"Fatal Python error: {m.group('what').strip()}"),
-    BareError("check-failed", ("Check failed", "CHECK failed"), re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
-              "CheckFailed", context=3),
-    BareError("signal", ("*** SIG",), re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10}) received"), lambda m: m.group("sig"),
-              message=lambda m: f"process received {m.group('sig')}"),
+    BareError(
+        "python-exception",
+        ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
+        re.compile(
+            r"^(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"
+        ),
+        lambda m: _unwrapped(m)[0],
+        _python_kind,
+        message=lambda m: _unwrapped(m)[1],
+        context=12,
+    ),
+    BareError(
+        "fatal-python",
+        ("Fatal Python error",),
+        re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
+        lambda m: _SIGNALS.get(m.group("what").strip(), "FatalError"),
+        message=lambda m: f"Fatal Python error: {m.group('what').strip()}",
+    ),
+    BareError(
+        "check-failed",
+        ("Check failed", "CHECK failed"),
+        re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
+        "CheckFailed",
+        context=3,
+    ),
+    BareError(
+        "signal",
+        ("*** SIG",),
+        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10}) received"),
+        lambda m: m.group("sig"),
+        message=lambda m: f"process received {m.group('sig')}",
+    ),
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
-    BareError("xla-status", (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
-              re.compile(rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: ))(?:{_OLD})): .{{1,2000}})$"),
-              _status_class, _status_kind, context=12),
+    BareError(
+        "xla-status",
+        (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
+        re.compile(rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: ))(?:{_OLD})): .{{1,2000}})$"),
+        _status_class,
+        _status_kind,
+        context=12,
+    ),
     # Mosaic's errors carry a code: "error: E2002 ...", "MosaicError: E2003: ..."
-    BareError("mosaic", ("E2",), re.compile(r"(?P<msg>\b(?P<code>E2\d{3})\b:? .{1,1000})$"),
-              lambda m: f"Mosaic{m.group('code')}", "compile_error", context=6),
-    BareError("nccl", ("NCCL", "nccl"),
-              re.compile(r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
-                         r"nccl\w{0,40}Error\b|"
-                         r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
-                         r"ncclRemoteError).{0,1000})$"),
-              "NCCLError"),
-    BareError("cuda", ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access"),
-              re.compile(r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|"
-                         r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
-                         r"an illegal memory access was encountered).{0,1000})$"),
-              "CUDAError"),
-    BareError("oom-killer", ("Out of memory: Kill", "oom-kill", "OOMKilled", "low on memory", "cgroup out of memory"),
-              re.compile(r"(?P<msg>Out of memory: Kill|oom-kill|OOMKilled|The node was low on memory|"
-                         r"Memory cgroup out of memory)"),
-              "SIGKILL", message=lambda m: "killed by the kernel's OOM killer"),
+    BareError(
+        "mosaic",
+        ("E2",),
+        re.compile(r"(?P<msg>\b(?P<code>E2\d{3})\b:? .{1,1000})$"),
+        lambda m: f"Mosaic{m.group('code')}",
+        "compile_error",
+        context=6,
+    ),
+    BareError(
+        "nccl",
+        ("NCCL", "nccl"),
+        re.compile(
+            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+            r"nccl\w{0,40}Error\b|"
+            r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
+            r"ncclRemoteError).{0,1000})$"
+        ),
+        "NCCLError",
+    ),
+    BareError(
+        "cuda",
+        ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access"),
+        re.compile(
+            r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|"
+            r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
+            r"an illegal memory access was encountered).{0,1000})$"
+        ),
+        "CUDAError",
+    ),
+    BareError(
+        "oom-killer",
+        ("Out of memory: Kill", "oom-kill", "OOMKilled", "low on memory", "cgroup out of memory"),
+        re.compile(
+            r"(?P<msg>Out of memory: Kill|oom-kill|OOMKilled|The node was low on memory|"
+            r"Memory cgroup out of memory)"
+        ),
+        "SIGKILL",
+        message=lambda m: "killed by the kernel's OOM killer",
+    ),
     # XLA's rendezvous watchdog: a collective some participants never joined
-    BareError("rendezvous", ("and may be stuck",),
-              re.compile(r"(?P<msg>This thread has been waiting for .{1,2000} and may be stuck\..{0,300})$"),
-              "RendezvousStuck", "timeout", weak=True),
+    BareError(
+        "rendezvous",
+        ("and may be stuck",),
+        re.compile(r"(?P<msg>This thread has been waiting for .{1,2000} and may be stuck\..{0,300})$"),
+        "RendezvousStuck",
+        "timeout",
+        weak=True,
+    ),
     # Pallas and Mosaic messages quoted without their class: the class JAX raises them with
-    BareError("pallas", ("Pallas TPU lowering", "Mosaic kernels cannot", "Mosaic failed to compile"),
-              re.compile(r"^(?P<msg>(?P<what>The Pallas TPU lowering currently requires|Mosaic kernels cannot be "
-                         r"automatically partitioned|Mosaic failed to compile TPU kernel).{0,2000})$"),
-              lambda m: _PALLAS_CLASSES[m.group("what")], "compile_error", context=8),
-    BareError("allocator-oom", ("ran out of memory trying to allocate",),
-              re.compile(r"(?P<msg>Allocator \(\w{1,100}\) ran out of memory trying to allocate .{1,300})$"),
-              "OutOfMemory", weak=True),
+    BareError(
+        "pallas",
+        ("Pallas TPU lowering", "Mosaic kernels cannot", "Mosaic failed to compile"),
+        re.compile(
+            r"^(?P<msg>(?P<what>The Pallas TPU lowering currently requires|Mosaic kernels cannot be "
+            r"automatically partitioned|Mosaic failed to compile TPU kernel).{0,2000})$"
+        ),
+        lambda m: _PALLAS_CLASSES[m.group("what")],
+        "compile_error",
+        context=8,
+    ),
+    BareError(
+        "allocator-oom",
+        ("ran out of memory trying to allocate",),
+        re.compile(r"(?P<msg>Allocator \(\w{1,100}\) ran out of memory trying to allocate .{1,300})$"),
+        "OutOfMemory",
+        weak=True,
+    ),
 ]

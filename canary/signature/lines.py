@@ -15,7 +15,8 @@ from __future__ import annotations
 import io
 import re
 from collections import deque
-from typing import IO, Iterable
+from collections.abc import Iterable
+from typing import IO
 
 MAX_LINE = 8192  # characters of one line that are read (head and tail of longer ones)
 TAIL_LINES = 4000  # lines kept from the end of a long log
@@ -50,8 +51,10 @@ _PREFIXES = [
     _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
     _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
     # vLLM's logger: "ERROR 06-17 19:23:59 [multiproc_executor.py:527] ", "ERROR 01-26 17:51:44 engine.py:387] "
-    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? "
-            r"\[?[\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(
+        r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? "
+        r"\[?[\w./-]{1,200}:\d{1,6}\] ?"
+    ),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
@@ -72,8 +75,10 @@ _PREFIXES = [
     re.compile(r"(?:> ?)+(?=\S|$)"),
     re.compile(r"`{3}(?=\S)"),
     # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
-    re.compile(r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "
-               r"|Check failed|Fatal Python error)"),
+    re.compile(
+        r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "
+        r"|Check failed|Fatal Python error)"
+    ),
     # pytest's failure lines: "E   ValueError: ..." (its "> " source marker goes with the quotes)
     re.compile(r"E(?: {1,8}|$)"),
 ]
@@ -83,8 +88,10 @@ _ANY_PREFIX = re.compile("|".join(f"(?P<p{i}>{rx.pattern})" for i, rx in enumera
 _RECORD_GROUPS = {f"p{i}" for i, rx in enumerate(_PREFIXES) if rx in _RECORD_STARTS}
 
 # IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)".
-_IPY_FILE = re.compile(r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
-                       r" in (?P<func>[\w.<>]{1,200})")
+_IPY_FILE = re.compile(
+    r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
+    r" in (?P<func>[\w.<>]{1,200})"
+)
 _IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
 _IPY_ARROW = re.compile(r"^-{2,}> ?\d{1,7} |^ {3,}\d{1,7} ")
 _IPY_RULE = re.compile(r"^-{20,}\s*$")
@@ -117,7 +124,7 @@ def _strip(line: str) -> tuple[str, bool]:
         m = _ANY_PREFIX.match(line)
         if m is None or not m.end():
             break
-        line = line[m.end():]
+        line = line[m.end() :]
         record = record or m.lastgroup in _RECORD_GROUPS
     return _ipython(line), record
 
@@ -171,9 +178,26 @@ def clean_lines(text: str | Iterable[str]) -> Lines:
 # What a failure's first line holds: the last of them outside the tail marks the error region.
 # Plain substrings, found by str.rfind (a C scan of each batch), never a regular expression.
 ERROR_MARKERS = (
-    "Traceback (most recent call last)", "Error", "Exception", "Check failed", "CHECK failed", "Fatal Python error",
-    "_EXHAUSTED", "INTERNAL: ", "DEADLINE_EXCEEDED", "UNAVAILABLE: ", "INVALID_ARGUMENT", "FAILED_PRECONDITION",
-    "Mosaic", "NCCL WARN", "CUDA_ERROR", "cuda error", "Out of memory", "Killed process", "oom-kill", "*** SIG",
+    "Traceback (most recent call last)",
+    "Error",
+    "Exception",
+    "Check failed",
+    "CHECK failed",
+    "Fatal Python error",
+    "_EXHAUSTED",
+    "INTERNAL: ",
+    "DEADLINE_EXCEEDED",
+    "UNAVAILABLE: ",
+    "INVALID_ARGUMENT",
+    "FAILED_PRECONDITION",
+    "Mosaic",
+    "NCCL WARN",
+    "CUDA_ERROR",
+    "cuda error",
+    "Out of memory",
+    "Killed process",
+    "oom-kill",
+    "*** SIG",
 )
 
 
@@ -193,15 +217,15 @@ class Window:
     def extend(self, lines: list[str]) -> None:
         lines = [line if len(line) <= MAX_LINE else cap_line(line) for line in lines]
         if self._need:
-            self.region.extend(lines[:self._need])
+            self.region.extend(lines[: self._need])
             self._need -= min(self._need, len(lines))
         text = "\n".join(lines)
         at = max(text.rfind(marker) for marker in ERROR_MARKERS)
         if at >= 0:
             idx = text.count("\n", 0, at)
-            before = list(self.tail)[len(self.tail) - max(0, REGION_BEFORE - idx):] if idx < REGION_BEFORE else []
+            before = list(self.tail)[len(self.tail) - max(0, REGION_BEFORE - idx) :] if idx < REGION_BEFORE else []
             start = max(0, idx - REGION_BEFORE)
-            self.region = before + lines[start:idx + REGION_AFTER]
+            self.region = before + lines[start : idx + REGION_AFTER]
             self.region_start = self.total + start - len(before)
             self._need = max(0, idx + REGION_AFTER - len(lines))
         self.tail.extend(lines)
@@ -211,7 +235,7 @@ class Window:
         tail_start = self.total - len(self.tail)
         if not self.region or self.region_start >= tail_start:
             return list(self.tail)
-        keep = self.region[:tail_start - self.region_start]
+        keep = self.region[: tail_start - self.region_start]
         skipped = tail_start - self.region_start - len(keep)
         return [*keep, *([f"[… {skipped} lines not read …]"] if skipped else []), *self.tail]
 
@@ -256,10 +280,10 @@ def read_window(stream: IO[str], chunk: int = 1 << 20) -> str:
         done = [line()]
         last = data.rfind("\n")
         if last > nl:
-            done.extend(data[nl + 1:last].split("\n"))
+            done.extend(data[nl + 1 : last].split("\n"))
         w.extend(done)
         head, tail, long = "", "", False
-        grow(data[last + 1:])
+        grow(data[last + 1 :])
     if head or long:
         w.extend([line()])
     return "\n".join(w.lines())

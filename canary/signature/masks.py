@@ -34,6 +34,8 @@ def _hex(m: re.Match[str]) -> str:
     """Digests and ids: a run of hex digits with both letters and digits."""
     s = m.group(0)
     return "<hex>" if not s.isdigit() and any(c.isdigit() for c in s) else s
+
+
 # After paths: numbers whose value differs between occurrences of one bug.
 _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b(pid|tid|process|thread|worker)([=: ]{1,3})\d+\b", re.I), r"\1\2<n>"),
@@ -52,8 +54,12 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:bytes?|[KMGTP]i?B|[KMGTP])(?:\s?\(\d+B?\))?(?![\w\[])"), "<bytes>"),
     (re.compile(r"\b\d+B\b"), "<bytes>"),
     # "free: 1.2GiB", "There are 134.44M free", "memory limit 2000 of": amounts of memory
-    (re.compile(r"\b(free|available|limit|total|allocated|reserved|in use|requested)([=: ]{1,3})\d+(?:\.\d+)?\b", re.I),
-     r"\1\2<bytes>"),
+    (
+        re.compile(
+            r"\b(free|available|limit|total|allocated|reserved|in use|requested)([=: ]{1,3})\d+(?:\.\d+)?\b", re.I
+        ),
+        r"\1\2<bytes>",
+    ),
     (re.compile(r"\ballocate \d+\b"), "allocate <bytes>"),
     (re.compile(r"\brounded to \d+"), "rounded to <bytes>"),
     # XLA's generated names are numbered per compile (fusion_1560, loop_fusion.12)
@@ -61,8 +67,12 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     # a failed CHECK's operands differ run to run: "(1.4 vs. 1.4)", "(-1 vs. 0)"
     (re.compile(r"\((?:-?[\d.]+|<bytes>) vs\. (?:-?[\d.]+|<bytes>)\)"), "(<n> vs. <n>)"),
     # lists of tasks, ranks, devices that happen to be affected this time
-    (re.compile(r"\b((?:tasks?|ranks?|devices?|hosts?|replicas?|workers?|nodes?)\s?[:=]?\s?)\[[\d,\s]{1,100000}\]", re.I),
-     r"\1[<list>]"),
+    (
+        re.compile(
+            r"\b((?:tasks?|ranks?|devices?|hosts?|replicas?|workers?|nodes?)\s?[:=]?\s?)\[[\d,\s]{1,100000}\]", re.I
+        ),
+        r"\1[<list>]",
+    ),
     (re.compile(r"\{[\d,\s]{20,100000}\}"), "{<list>}"),
     (re.compile(r"(?:/job:\w{1,100}/replica:\d{1,6}/task:\d{1,6}[\s,]{0,8}){2,}"), "<tasks> "),
     (re.compile(r"\b((?:local_|global_)?rank)(: ?|=)\d+"), r"\1\2<n>"),
@@ -84,21 +94,21 @@ def _path(m: re.Match[str]) -> str:
     for marker in ("site-packages/", "dist-packages/"):
         k = p.rfind(marker)
         if k >= 0:
-            return p[k + len(marker):]
+            return p[k + len(marker) :]
     if p.startswith(("/usr", "/opt", "/nix")):
         lib = _PY_LIB.search(p)
         if lib:
-            return "<stdlib>/" + p[lib.end():]
+            return "<stdlib>/" + p[lib.end() :]
     for root in _TMP_ROOTS:
         if p == root or p.startswith(root + "/"):
             return "<tmp>"
     for home in ("/home/", "/Users/"):
         if p.startswith(home):
-            rest = p[len(home):]
+            rest = p[len(home) :]
             k = rest.find("/")
             return "~" + (rest[k:] if k >= 0 else "")
     if p.startswith("/root/"):
-        return "~" + p[len("/root"):]
+        return "~" + p[len("/root") :]
     return p
 
 
@@ -133,19 +143,52 @@ CANONICAL_CLASSES = {
 }
 # Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
 STATUS_CODES = (
-    "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
-    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
-    "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+    "CANCELLED",
+    "UNKNOWN",
+    "INVALID_ARGUMENT",
+    "DEADLINE_EXCEEDED",
+    "NOT_FOUND",
+    "ALREADY_EXISTS",
+    "PERMISSION_DENIED",
+    "RESOURCE_EXHAUSTED",
+    "FAILED_PRECONDITION",
+    "ABORTED",
+    "OUT_OF_RANGE",
+    "UNIMPLEMENTED",
+    "INTERNAL",
+    "UNAVAILABLE",
+    "DATA_LOSS",
+    "UNAUTHENTICATED",
 )
 _STATUS = re.compile(r"(?:Bad StatusOr access: )?\b(" + "|".join(STATUS_CODES) + r")\b:")
-OLD_STATUS_NAMES = ("Resource exhausted", "Internal", "Deadline exceeded", "Invalid argument", "Failed precondition",
-                    "Unavailable", "Unimplemented", "Not found", "Aborted", "Out of range", "Cancelled", "Unknown")
+OLD_STATUS_NAMES = (
+    "Resource exhausted",
+    "Internal",
+    "Deadline exceeded",
+    "Invalid argument",
+    "Failed precondition",
+    "Unavailable",
+    "Unimplemented",
+    "Not found",
+    "Aborted",
+    "Out of range",
+    "Cancelled",
+    "Unknown",
+)
 # How older releases spelled them ("Resource exhausted: ...", "Internal: ...").
 _OLD_STATUS = {
-    "Resource exhausted": "RESOURCE_EXHAUSTED", "Internal": "INTERNAL", "Deadline exceeded": "DEADLINE_EXCEEDED",
-    "Invalid argument": "INVALID_ARGUMENT", "Failed precondition": "FAILED_PRECONDITION",
-    "Unavailable": "UNAVAILABLE", "Unimplemented": "UNIMPLEMENTED", "Not found": "NOT_FOUND",
-    "Aborted": "ABORTED", "Out of range": "OUT_OF_RANGE", "Cancelled": "CANCELLED", "Unknown": "UNKNOWN",
+    "Resource exhausted": "RESOURCE_EXHAUSTED",
+    "Internal": "INTERNAL",
+    "Deadline exceeded": "DEADLINE_EXCEEDED",
+    "Invalid argument": "INVALID_ARGUMENT",
+    "Failed precondition": "FAILED_PRECONDITION",
+    "Unavailable": "UNAVAILABLE",
+    "Unimplemented": "UNIMPLEMENTED",
+    "Not found": "NOT_FOUND",
+    "Aborted": "ABORTED",
+    "Out of range": "OUT_OF_RANGE",
+    "Cancelled": "CANCELLED",
+    "Unknown": "UNKNOWN",
 }
 _OLD_STATUS_RX = re.compile(r"^(" + "|".join(map(re.escape, _OLD_STATUS)) + r"): ")
 
@@ -172,8 +215,10 @@ def status_code(message: str) -> str | None:
 
 
 # Words that only wrap the error, and rewordings of one error across releases.
-_WRAPPERS = re.compile(r"Bad StatusOr access: |Failed to execute XLA Runtime executable: run time error: "
-                       r"custom call '[^']{1,200}' failed: ")
+_WRAPPERS = re.compile(
+    r"Bad StatusOr access: |Failed to execute XLA Runtime executable: run time error: "
+    r"custom call '[^']{1,200}' failed: "
+)
 WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bOut of memory allocating\b"), "Out of memory while trying to allocate"),
     (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory)"), ""),
@@ -185,8 +230,8 @@ def canonical_message(message: str) -> str:
     """A message with its status code spelled one way, without wrappers, in one wording."""
     m = _OLD_STATUS_RX.match(message)
     if m:
-        message = _OLD_STATUS[m.group(1)] + ": " + message[m.end():]
-    message = _WRAPPERS.sub("", message[:MAX_MESSAGE * 2])
+        message = _OLD_STATUS[m.group(1)] + ": " + message[m.end() :]
+    message = _WRAPPERS.sub("", message[: MAX_MESSAGE * 2])
     for rx, repl in WORDINGS:
         message = rx.sub(repl, message)
     return message

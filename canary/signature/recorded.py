@@ -34,5 +34,8 @@ def of_record(record: RunRecord, attempt: int | None = None) -> Signature | None
         return gates
     if last is None:
         return make("infrastructure", None, "the run made no attempt" + (f": {record.error}" if record.error else ""))
-    return make("infrastructure" if last.outcome in ("never_started", "lost", "stopped") else "runtime_crash",
-                None, f"attempt {last.number} {last.outcome.replace('_', ' ')}" + (f": {last.detail}" if last.detail else ""))
+    return make(
+        "infrastructure" if last.outcome in ("never_started", "lost", "stopped") else "runtime_crash",
+        None,
+        f"attempt {last.number} {last.outcome.replace('_', ' ')}" + (f": {last.detail}" if last.detail else ""),
+    )

@@ -5,9 +5,9 @@ errors, JAX's filtered and unfiltered traces), their frames, and the call path t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Iterable, Sequence
 
 # Frames kept in the call path besides the application's own (globs over the normalized path,
 # which for installed packages starts at the package: ``jax/experimental/pallas/ops/...``).
@@ -33,7 +33,7 @@ class Options:
         """Package directories named by the globs (``canary/*`` names ``canary``)."""
         return {g.split("/", 1)[0] for g in self.keep if re.fullmatch(r"[\w.-]+/.*", g)}
 
-    def with_keep(self, extra: Iterable[str]) -> "Options":
+    def with_keep(self, extra: Iterable[str]) -> Options:
         return Options(tuple(dict.fromkeys((*self.keep, *extra))), self.max_frames)
 
 
@@ -126,8 +126,12 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
     i += 1
     while i < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
         line = lines[i]
-        if (not line.strip() or _MESSAGE_END.match(line.strip()) or _FRAME.match(line)
-                or (records and (i in records) != logged)):
+        if (
+            not line.strip()
+            or _MESSAGE_END.match(line.strip())
+            or _FRAME.match(line)
+            or (records and (i in records) != logged)
+        ):
             break
         message_lines.append(line.strip())
         i += 1
@@ -216,4 +220,4 @@ def call_path(frames: Sequence[Frame], options: Options = DEFAULT_OPTIONS) -> li
         if out and out[-1] == key:
             continue
         out.append(key)
-    return out[-options.max_frames:] if options.max_frames else out
+    return out[-options.max_frames :] if options.max_frames else out

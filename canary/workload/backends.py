@@ -7,16 +7,16 @@ The ragged_dot (grouped matmul) backends are one of these: each backend is a mod
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)
 class Choice:
-    kind: str                   # what the backends implement, for messages: "ragged_dot"
-    modules: dict[str, str]     # name -> module defining make(platform=..., **options)
-    auto: dict[str, str]        # platform -> what "auto" means there
-    default: str                # what "auto" means on any other platform
+    kind: str  # what the backends implement, for messages: "ragged_dot"
+    modules: dict[str, str]  # name -> module defining make(platform=..., **options)
+    auto: dict[str, str]  # platform -> what "auto" means there
+    default: str  # what "auto" means on any other platform
 
     def resolve(self, name: str, platform: str) -> str:
         if name == "auto":

@@ -97,8 +97,10 @@ def configure(cache: CacheSpec, lane: str, out_dir: Path) -> CacheMonitor:
         cache = CacheSpec(mode="warm", dir=directory)
         missing = missing_remote_support(directory)
         if missing:
-            raise RuntimeError(f"cache dir {directory} needs {', '.join(missing)} (etils[epath,epath-gcs]); "
-                               "JAX would silently run uncached")
+            raise RuntimeError(
+                f"cache dir {directory} needs {', '.join(missing)} (etils[epath,epath-gcs]); "
+                "JAX would silently run uncached"
+            )
         if "://" not in directory:
             Path(directory).mkdir(parents=True, exist_ok=True)
         jax.config.update("jax_enable_compilation_cache", True)

@@ -62,14 +62,15 @@ class Sampler:
         return max((now[0] - last[0]) - (now[1] - last[1]), 0.0)
 
 
-def quiet(durations: list[float], others: list[float | None], cpus: int, *, window: int = WINDOW,
-          share: float = QUIET_SHARE) -> list[bool]:
+def quiet(
+    durations: list[float], others: list[float | None], cpus: int, *, window: int = WINDOW, share: float = QUIET_SHARE
+) -> list[bool]:
     """Per step: whether it ran in a quiet window. ``others[i]`` is others' CPU seconds during
     step ``i``; a window is quiet when their sum is under ``share`` of the window's wall seconds
     times the machine's CPUs. Unknown figures (None) count as quiet."""
     flags: list[bool] = []
     for start in range(0, len(durations), window):
-        d, o = durations[start:start + window], others[start:start + window]
+        d, o = durations[start : start + window], others[start : start + window]
         if any(x is None for x in o):
             ok = True
         else:

@@ -26,7 +26,7 @@ class MarkovCorpus:
         return self.succ.shape[0]
 
     @classmethod
-    def make(cls, vocab_size: int, successors: int, concentration: float, seed: int) -> "MarkovCorpus":
+    def make(cls, vocab_size: int, successors: int, concentration: float, seed: int) -> MarkovCorpus:
         rng = np.random.default_rng(seed)
         succ = np.stack([rng.choice(vocab_size, size=successors, replace=False) for _ in range(vocab_size)])
         probs = rng.dirichlet(np.full(successors, concentration), size=vocab_size)
@@ -55,7 +55,7 @@ class MarkovCorpus:
             out[:, t] = self.succ[prev, choice]
         return out.reshape(count, batch_size, length)
 
-    def stream(self, steps: int, batch_size: int, length: int, chunk_tokens: int = 1 << 20) -> "BatchStream":
+    def stream(self, steps: int, batch_size: int, length: int, chunk_tokens: int = 1 << 20) -> BatchStream:
         return BatchStream(self, steps, batch_size, length, max(1, chunk_tokens // (batch_size * length)))
 
     def entropy_floor(self, length: int) -> float:

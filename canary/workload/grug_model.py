@@ -77,7 +77,7 @@ class RMSNorm(eqx.Module):
     eps: float = eqx.field(static=True)
 
     @staticmethod
-    def init(dim: int, eps: float) -> "RMSNorm":
+    def init(dim: int, eps: float) -> RMSNorm:
         return RMSNorm(weight=jnp.ones((dim,), jnp.float32), eps=eps)
 
     def __call__(self, x: jax.Array) -> jax.Array:
@@ -94,7 +94,7 @@ class CausalSelfAttention(eqx.Module):
     cfg: GrugConfig = eqx.field(static=True)
 
     @staticmethod
-    def init(cfg: GrugConfig, *, key: jax.Array) -> "CausalSelfAttention":
+    def init(cfg: GrugConfig, *, key: jax.Array) -> CausalSelfAttention:
         k_q, k_k, k_v, k_o = random.split(key, 4)
         d, n, m, h, std = cfg.hidden_dim, cfg.num_heads, cfg.num_kv_heads, cfg.head_dim, cfg.initializer_std
         return CausalSelfAttention(
@@ -124,7 +124,7 @@ class DenseMLP(eqx.Module):
     w_down: jax.Array
 
     @staticmethod
-    def init(hidden_dim: int, intermediate_dim: int, std: float, *, key: jax.Array) -> "DenseMLP":
+    def init(hidden_dim: int, intermediate_dim: int, std: float, *, key: jax.Array) -> DenseMLP:
         k_gate, k_up, k_down = random.split(key, 3)
         return DenseMLP(
             w_gate=_init_weight(k_gate, (hidden_dim, intermediate_dim), std),
@@ -148,12 +148,13 @@ class MoEMLP(eqx.Module):
     cfg: GrugConfig = eqx.field(static=True)
 
     @staticmethod
-    def init(cfg: GrugConfig, *, key: jax.Array) -> "MoEMLP":
+    def init(cfg: GrugConfig, *, key: jax.Array) -> MoEMLP:
         k_router, k_experts, k_shared = random.split(key, 3)
         shared = None
         if cfg.shared_expert_intermediate_dim:
-            shared = DenseMLP.init(cfg.hidden_dim, cfg.shared_expert_intermediate_dim, cfg.initializer_std,
-                                   key=k_shared)
+            shared = DenseMLP.init(
+                cfg.hidden_dim, cfg.shared_expert_intermediate_dim, cfg.initializer_std, key=k_shared
+            )
         return MoEMLP(
             router=_init_weight(k_router, (cfg.hidden_dim, cfg.num_experts), cfg.initializer_std),
             experts=MoEExpertMlp.init(
@@ -201,7 +202,7 @@ class Block(eqx.Module):
     mlp: MoEMLP
 
     @staticmethod
-    def init(cfg: GrugConfig, *, key: jax.Array) -> "Block":
+    def init(cfg: GrugConfig, *, key: jax.Array) -> Block:
         k_attn, k_mlp = random.split(key)
         return Block(
             attn_norm=RMSNorm.init(cfg.hidden_dim, cfg.layer_norm_eps),
@@ -224,7 +225,7 @@ class Transformer(eqx.Module):
     cfg: GrugConfig = eqx.field(static=True)
 
     @staticmethod
-    def init(cfg: GrugConfig, *, key: jax.Array) -> "Transformer":
+    def init(cfg: GrugConfig, *, key: jax.Array) -> Transformer:
         k_embed, k_head, *k_blocks = random.split(key, cfg.num_layers + 2)
         return Transformer(
             token_embed=_init_weight(k_embed, (cfg.vocab_size, cfg.hidden_dim), cfg.initializer_std),
@@ -259,8 +260,7 @@ def loss_fn(model: Transformer, batch: jax.Array, bias: jax.Array, lm_head_z_los
     hidden, stats = model.hidden_states(inputs, bias)
     lm_head = model.lm_head.astype(hidden.dtype)
     loss = fused_linear_softmax_cross_entropy_loss(hidden, lm_head, targets, logsumexp_weight=lm_head_z_loss)
-    ce = fused_linear_softmax_cross_entropy_loss(jax.lax.stop_gradient(hidden), jax.lax.stop_gradient(lm_head),
-                                                 targets)
+    ce = fused_linear_softmax_cross_entropy_loss(jax.lax.stop_gradient(hidden), jax.lax.stop_gradient(lm_head), targets)
     metrics = {
         "train/cross_entropy_loss": ce,
         "train/router/router_z_loss": stats["router_z_loss"],

@@ -20,8 +20,9 @@ softmax and the losses stay float32.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -107,7 +108,7 @@ def init_params(cfg: MoEConfig, key: jax.Array) -> dict:
         if init.scale is None:
             leaves.append(jnp.ones(init.shape, jnp.float32))
         else:
-            leaves.append(z[at:at + n].reshape(init.shape) * init.scale)
+            leaves.append(z[at : at + n].reshape(init.shape) * init.scale)
             at += n
     return jax.tree_util.tree_unflatten(treedef, leaves)
 

@@ -4,7 +4,8 @@ model (:mod:`canary.workload.train`) and a stack ferry's (:mod:`canary.workload.
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import jax
 import optax
@@ -25,9 +26,7 @@ def make_optimizer(cfg: OptimizerConfig, steps: int) -> tuple[optax.GradientTran
     else:
         schedule = optax.linear_schedule(0.0, cfg.learning_rate, max(warmup, 1))
     chain = [optax.clip_by_global_norm(cfg.max_grad_norm)] if cfg.max_grad_norm else []
-    chain.append(
-        optax.adamw(schedule, b1=cfg.beta1, b2=cfg.beta2, eps=cfg.epsilon, weight_decay=cfg.weight_decay)
-    )
+    chain.append(optax.adamw(schedule, b1=cfg.beta1, b2=cfg.beta2, eps=cfg.epsilon, weight_decay=cfg.weight_decay))
     return optax.chain(*chain), schedule
 
 
@@ -40,8 +39,10 @@ def update(tx, schedule, params, opt_state, loss_and_metrics, grads):
         learning_rate = schedule(optax.tree_utils.tree_get_all_with_path(opt_state, "count")[0][1])
         updates, opt_state = tx.update(grads, opt_state, params)
         params = optax.apply_updates(params, updates)
-    metrics = dict(metrics, **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads),
-                               "optim/learning_rate": learning_rate})
+    metrics = dict(
+        metrics,
+        **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads), "optim/learning_rate": learning_rate},
+    )
     return params, opt_state, metrics
 
 

@@ -17,11 +17,13 @@ devices and each host feeds its own slice of the batch.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import jax
 import numpy as np
-from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+from jax.sharding import Mesh, NamedSharding
+from jax.sharding import PartitionSpec as P
 
 AXIS = "data"
 DISTRIBUTED_ENV = ("CANARY_COORDINATOR_ADDRESS", "CANARY_NUM_PROCESSES", "CANARY_PROCESS_ID")
@@ -87,5 +89,5 @@ def shard_batch(batch: np.ndarray, mesh: Mesh | None) -> Any:
     if jax.process_count() == 1:
         return jax.device_put(batch, sharding)
     rows = batch.shape[0] // jax.process_count()
-    local = batch[jax.process_index() * rows:(jax.process_index() + 1) * rows]
+    local = batch[jax.process_index() * rows : (jax.process_index() + 1) * rows]
     return jax.make_array_from_process_local_data(sharding, local, batch.shape)

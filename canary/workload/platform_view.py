@@ -22,16 +22,17 @@ from __future__ import annotations
 import functools
 import sys
 import types
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 # canary's platform names -> the names jax.default_backend() returns on them
 BACKEND_NAMES = {"cpu": "cpu", "tpu": "tpu", "cuda": "gpu", "rocm": "gpu"}
 
 
 def _library_modules(packages: tuple[str, ...]) -> list[types.ModuleType]:
-    return [m for name, m in list(sys.modules.items())
-            if isinstance(m, types.ModuleType) and name.split(".")[0] in packages]
+    return [
+        m for name, m in list(sys.modules.items()) if isinstance(m, types.ModuleType) and name.split(".")[0] in packages
+    ]
 
 
 def _backend_caches(module: types.ModuleType) -> list:

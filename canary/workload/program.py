@@ -36,7 +36,7 @@ def strip_noise(text: str) -> str:
     kept = "\n".join(line for line in text.splitlines() if not line.startswith("#loc"))
     out, i = [], 0
     while (m := _LOC.search(kept, i)) is not None:
-        out.append(kept[i:m.start()])
+        out.append(kept[i : m.start()])
         j, depth, quoted = m.end(), 1, False
         while j < len(kept) and depth:
             c = kept[j]
@@ -102,8 +102,11 @@ def _export(spec, make_train_step: Callable, jax, jnp):
     bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
     batch = jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32)
     mesh = getattr(ts.step, "mesh", None)
-    checks = [jax.export.DisabledSafetyCheck.custom_call(n) for n in UNSTABLE_CUSTOM_CALLS] \
-        if spec.platform == "cuda" else []
+    checks = (
+        [jax.export.DisabledSafetyCheck.custom_call(n) for n in UNSTABLE_CUSTOM_CALLS]
+        if spec.platform == "cuda"
+        else []
+    )
     with jax.set_mesh(mesh) if mesh is not None else contextlib.nullcontext():
         step = getattr(ts.step, "jitted", ts.step)
         exported = jax.export.export(step, platforms=[spec.platform], disabled_checks=checks)

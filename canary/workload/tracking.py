@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from canary.run.directory import WANDB_FILE
 
@@ -85,9 +86,19 @@ def _number(v: Any) -> Any:
     return v
 
 
-def open_tracker(lane_mode: str, out_dir: Path, *, project: str | None, group: str, lane: str, name: str,
-                 config: Mapping[str, Any], environ: Mapping[str, str], say: Callable[[str], None] = print,
-                 enabled: bool = True):
+def open_tracker(
+    lane_mode: str,
+    out_dir: Path,
+    *,
+    project: str | None,
+    group: str,
+    lane: str,
+    name: str,
+    config: Mapping[str, Any],
+    environ: Mapping[str, str],
+    say: Callable[[str], None] = print,
+    enabled: bool = True,
+):
     """A tracker for one attempt (``log(record, step)``, ``finish(summary)``); never raises."""
     mode = resolve_mode(lane_mode, environ) if enabled else "off"
     if mode == "off":
@@ -99,8 +110,15 @@ def open_tracker(lane_mode: str, out_dir: Path, *, project: str | None, group: s
         # wandb also reads WANDB_MODE itself (and rejects an empty one): make it agree with ours.
         os.environ["WANDB_MODE"] = mode
         run = wandb.init(
-            project=project or "canary", group=group, tags=["canary", lane], name=name, job_type="canary",
-            config=dict(config), dir=str(out_dir), mode=mode, settings=wandb.Settings(silent=True),
+            project=project or "canary",
+            group=group,
+            tags=["canary", lane],
+            name=name,
+            job_type="canary",
+            config=dict(config),
+            dir=str(out_dir),
+            mode=mode,
+            settings=wandb.Settings(silent=True),
         )
         tracker = WandbTracker(run, mode, say)
         info.update(id=run.id, url=tracker.url, dir=str(Path(run.dir).parent))

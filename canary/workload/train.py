@@ -20,27 +20,26 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import jax
 
 from canary import host
-from canary.run import signals
 from canary.config import Ferry
-from canary.workload.program import run_fingerprint
 from canary.record import jsonable
+from canary.run import signals
 from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.run.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
-from canary.workload import parallel
+from canary.workload import contention, parallel, tracking
 from canary.workload import ragged_dot as ragged_dot_backends
-from canary.workload import tracking
-from canary.workload import contention
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
-from canary.workload.optim import TrainStep, make_optimizer, update
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
+from canary.workload.optim import TrainStep, make_optimizer, update
+from canary.workload.program import run_fingerprint
 
 
 def model_config(spec: WorkloadSpec) -> MoEConfig:
@@ -63,8 +62,12 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
     )
 
 
-def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None,
-                    patch: Callable[[MoEConfig], MoEConfig] | None = None) -> TrainStep:
+def make_train_step(
+    spec: WorkloadSpec,
+    ragged_dot_fn: Callable | None = None,
+    mesh=None,
+    patch: Callable[[MoEConfig], MoEConfig] | None = None,
+) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
     matmul is the spec's unless given; ``patch`` transforms the model's configuration (the
@@ -119,8 +122,10 @@ def nudged(params, seed: int):
 
     leaves, treedef = jax.tree_util.tree_flatten(params)
     keys = jax.random.split(jax.random.PRNGKey(seed), len(leaves))
-    out = [jnp.nextafter(p, jnp.where(jax.random.bernoulli(k, 0.5, p.shape), jnp.inf, -jnp.inf).astype(p.dtype))
-           for p, k in zip(leaves, keys, strict=True)]
+    out = [
+        jnp.nextafter(p, jnp.where(jax.random.bernoulli(k, 0.5, p.shape), jnp.inf, -jnp.inf).astype(p.dtype))
+        for p, k in zip(leaves, keys, strict=True)
+    ]
     return jax.tree_util.tree_unflatten(treedef, out)
 
 
@@ -169,8 +174,11 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     patch = zoo_mod.model_patch(zoo)  # the zoo's model bugs, applied to the model from outside
     if zoo:
         zoo_mod.check_lane(zoo, spec.platform, os.environ)
-        damaged = zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane)) \
-            if spec.cache.mode == "warm" else 0
+        damaged = (
+            zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane))
+            if spec.cache.mode == "warm"
+            else 0
+        )
         log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
     cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
     mesh = parallel.device_mesh()
@@ -198,17 +206,35 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     log(
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
-        f"ragged_dot={spec.ragged_dot}" + (f" ({backend})" if backend != spec.ragged_dot else "") + f", tiling={spec.tiling}, "
+        f"ragged_dot={spec.ragged_dot}"
+        + (f" ({backend})" if backend != spec.ragged_dot else "")
+        + f", tiling={spec.tiling}, "
         f"jax {jax.__version__} on {jax.default_backend()}, "
         f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'}), "
-        f"data-parallel over {n_devices} device(s)" + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
+        f"data-parallel over {n_devices} device(s)"
+        + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
     )
     tracker = tracking.open_tracker(
-        spec.wandb, out, project=spec.wandb_project, group=spec.ferry.name, lane=spec.lane, name=spec.run_id,
-        config={"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "steps": spec.steps,
-                "batch_size": spec.batch_size, "seq_len": spec.seq_len, "ragged_dot": backend,
-                "devices": n_devices, "parameter_count": n_params},
-        environ=os.environ, say=log, enabled=primary,
+        spec.wandb,
+        out,
+        project=spec.wandb_project,
+        group=spec.ferry.name,
+        lane=spec.lane,
+        name=spec.run_id,
+        config={
+            "ferry": spec.ferry.name,
+            "ferry_version": spec.ferry.version,
+            "lane": spec.lane,
+            "steps": spec.steps,
+            "batch_size": spec.batch_size,
+            "seq_len": spec.seq_len,
+            "ragged_dot": backend,
+            "devices": n_devices,
+            "parameter_count": n_params,
+        },
+        environ=os.environ,
+        say=log,
+        enabled=primary,
     )
     batch = next_batch(0)
 
@@ -216,8 +242,10 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()
     compile_seconds = time.perf_counter() - t0
     cache.facts.compile_seconds = compile_seconds
-    log(f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
-        f"{cache.facts.hits} hits of {cache.facts.requests} requests)")
+    log(
+        f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
+        f"{cache.facts.hits} hits of {cache.facts.requests} requests)"
+    )
 
     last: dict[str, Any] = {}
     durations: list[float] = []
@@ -275,8 +303,10 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     machine_figures: dict[str, Any] = {}
     if spec.platform == "cpu":
         busy = contention.others_share(durations[1:], others[1:], n_cpus)
-        machine_figures = {"throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
-                           **({"throughput/others_share": busy} if busy is not None else {})}
+        machine_figures = {
+            "throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
+            **({"throughput/others_share": busy} if busy is not None else {}),
+        }
     peak_bytes, peak_source = peak_memory()
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
@@ -303,8 +333,13 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         **program,
         "_runtime": time.perf_counter() - t_start,
     }
-    config = {"ferry": spec.ferry.name, "ferry_version": spec.ferry.version, "lane": spec.lane, "run_id": spec.run_id,
-              "steps": spec.steps}  # `canary gate` on this file alone judges the run as its run directory is judged
+    config = {
+        "ferry": spec.ferry.name,
+        "ferry_version": spec.ferry.version,
+        "lane": spec.lane,
+        "run_id": spec.run_id,
+        "steps": spec.steps,
+    }  # `canary gate` on this file alone judges the run as its run directory is judged
     with open(out / TRACKER_FILE if primary else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
     tracker.finish(summary)

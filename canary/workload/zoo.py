@@ -75,8 +75,10 @@ def from_env(environ: Mapping[str, str]) -> Zoo:
 
 def check_lane(zoo: Zoo, platform: str, environ: Mapping[str, str]) -> None:
     if zoo and platform != "cpu" and environ.get(FORCE_ENV) != "1":
-        raise RuntimeError(f"{ENV} is a test-only switch and this lane's platform is {platform}; "
-                           f"set {FORCE_ENV}=1 to train a deliberately broken model there")
+        raise RuntimeError(
+            f"{ENV} is a test-only switch and this lane's platform is {platform}; "
+            f"set {FORCE_ENV}=1 to train a deliberately broken model there"
+        )
 
 
 def tiling(zoo: Zoo, policy: str) -> str:
@@ -140,7 +142,7 @@ def corrupt_cache(zoo: Zoo, directory: str | None) -> int:
         if path.is_file() and path.stat().st_size > 16:
             data = bytearray(path.read_bytes())
             mid = len(data) // 2
-            data[mid:mid + 64] = bytes(b ^ 0xFF for b in data[mid:mid + 64])
+            data[mid : mid + 64] = bytes(b ^ 0xFF for b in data[mid : mid + 64])
             path.write_bytes(bytes(data))
             n += 1
     return n

@@ -37,8 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     crash_at = int(mode.split(":", 1)[1]) if mode.startswith("crash-at:") else None
     offset = 20.0 if mode == "high-loss" else 0.0
     args.out.mkdir(parents=True, exist_ok=True)
-    env = {k: os.environ.get(k) for k in (*CACHE_VARS, *LANE_VARS, "CANARY_RUN_ID", "CANARY_LANE", "CANARY_STEPS",
-                                          "CANARY_RUN_DIR")}
+    env = {
+        k: os.environ.get(k)
+        for k in (*CACHE_VARS, *LANE_VARS, "CANARY_RUN_ID", "CANARY_LANE", "CANARY_STEPS", "CANARY_RUN_DIR")
+    }
     print(f"stand-in trainer: {args.steps} steps, mode {mode}, cache {env['JAX_ENABLE_COMPILATION_CACHE']}", flush=True)
     t0 = time.time()
     loss = float("nan")
@@ -47,8 +49,18 @@ def main(argv: list[str] | None = None) -> int:
             if step == crash_at:
                 raise RuntimeError(f"stand-in trainer crashed at step {step}")
             loss = loss_at(step, args.steps, offset)
-            f.write(json.dumps({"global_step": step, "train/loss": loss, "train/cross_entropy_loss": loss,
-                                "throughput/tokens_per_second": 1000.0, "throughput/duration": 0.01}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "global_step": step,
+                        "train/loss": loss,
+                        "train/cross_entropy_loss": loss,
+                        "throughput/tokens_per_second": 1000.0,
+                        "throughput/duration": 0.01,
+                    }
+                )
+                + "\n"
+            )
             f.flush()
     if mode == "no-summary":
         return 0
@@ -56,10 +68,16 @@ def main(argv: list[str] | None = None) -> int:
     if mode == "empty-summary":
         summary_path.write_text("")
         return 0
-    summary = {"_step": args.steps - 1, "global_step": args.steps, "train": {"loss": loss},
-               "_runtime": time.time() - t0, "throughput/tokens_per_second": 1000.0}
-    summary_path.write_text(json.dumps({"config": {"trainer": {"num_train_steps": args.steps}, "env": env},
-                                        "summary": summary}) + "\n")
+    summary = {
+        "_step": args.steps - 1,
+        "global_step": args.steps,
+        "train": {"loss": loss},
+        "_runtime": time.time() - t0,
+        "throughput/tokens_per_second": 1000.0,
+    }
+    summary_path.write_text(
+        json.dumps({"config": {"trainer": {"num_train_steps": args.steps}, "env": env}, "summary": summary}) + "\n"
+    )
     return 0
 
 

@@ -9,7 +9,7 @@ backend lives in its own module and registers a factory here; ``resolve`` maps t
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from canary.workload.backends import Choice
 

@@ -25,7 +25,7 @@ so the tile it is given must suit all three shapes. Two tiling policies:
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
