@@ -48,7 +48,7 @@ def _standin_ferry(
 ) -> Path:
     """The stand-in writes under {run_dir}/out; canary copies what the ferry names."""
     lines = [
-        'name = "standin"',
+        'name = "levanter-standin"',
         "version = 1",
         'kind = "command"',
         "[command]",

@@ -136,7 +136,7 @@ def test_same_tree_same_hash_a_model_line_changes_it_an_unrelated_change_does_no
         "def rms_norm(",
         "# a comment shifts every line below\n\ndef rms_norm(",
     )
-    _edit(unrelated / "canary" / "workload" / "train.py", "def make_optimizer(", "# and here\n\n\ndef make_optimizer(")
+    _edit(unrelated / "canary" / "workload" / "optim.py", "def make_optimizer(", "# and here\n\n\ndef make_optimizer(")
     assert _lower(unrelated) == first
 
     changed = _tree(tmp_path / "changed")
