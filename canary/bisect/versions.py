@@ -160,3 +160,52 @@ def remaining(n: int, verdicts: Mapping[int, str]) -> list[int]:
     above = [i for i, v in verdicts.items() if v not in (old, "skip") and i > lo]
     hi = min(above) if above else n - 1
     return list(range(lo + 1, hi + 1))
+
+
+# ----------------------------------------------------------------------------- untestable ends
+
+
+@dataclass(frozen=True)
+class Ends:
+    """Where the bisect can start: test ``index`` next ("test"); the testable versions ``lo`` and
+    ``hi`` stand in for the window's ends ("ready": ``lo`` is 0 or the oldest testable found, ``hi``
+    ``n - 1`` or the newest); only one version, ``lo``, can be tested ("one"); none can ("none")."""
+
+    kind: str  # test | ready | one | none
+    index: int | None = None
+    lo: int = 0
+    hi: int = 0
+    left: int = 0  # roughly how many tests are left before the ends are known (test)
+
+
+def next_end(n: int, verdicts: Mapping[int, str]) -> Ends:
+    """Step inward from an end that cannot be tested (verdict "skip") to the nearest version that
+    can, as a user would: both ends are tested first; when no version is known to be testable, the
+    untested version farthest from every tested one is tried (the window's middle, then its
+    quarters, ...), so each is tested before "none" is said; from an untestable end, a binary search
+    between the testable version nearest it and the untestable one nearest that finds where
+    untestability stops. The search assumes that the versions it steps over between two untestable
+    ones are untestable too; the caller names them (those outside ``lo``..``hi`` never tested)."""
+    for end in (0, n - 1):
+        if end not in verdicts:
+            return Ends("test", end, left=2)
+    testable = sorted(i for i, v in verdicts.items() if v != "skip" and 0 <= i < n)
+    if not testable:
+        untested = [i for i in range(n) if i not in verdicts]
+        if not untested:
+            return Ends("none")
+        tested = sorted(verdicts)
+        index = max(untested, key=lambda i: (min(abs(i - t) for t in tested), -i))
+        return Ends("test", index, left=len(untested))
+    lo, hi = testable[0], testable[-1]
+    below = max(i for i in verdicts if i < lo) if lo > 0 else lo
+    above = min(i for i in verdicts if i > hi) if hi < n - 1 else hi
+    if lo - below > 1:
+        return Ends("test", (below + lo) // 2, left=_log2(lo - below - 1) + _log2(above - hi - 1))
+    if above - hi > 1:
+        return Ends("test", (hi + above + 1) // 2, left=_log2(above - hi - 1))
+    return Ends("one", lo=lo, hi=hi) if lo == hi else Ends("ready", lo=lo, hi=hi)
+
+
+def _log2(k: int) -> int:
+    return math.ceil(math.log2(k + 1)) if k > 0 else 0
