@@ -76,6 +76,53 @@ def test_bisect_names_the_first_haliax_that_lowers_grug_for_tpu_and_its_sources_
     assert isinstance(megablox_tiling(FIRST_CALLABLE, tmp_path), ast.Name)
 
 
+UNIMPORTABLE, LAST_UNIMPORTABLE, FIRST_IMPORTABLE = (
+    "0.2.41.dev202607090907",
+    "0.2.42.dev202607100853",
+    "0.2.43.dev202607110727",
+)
+
+
+def _wheel(dist: str, version: str | None, tmp: Path) -> zipfile.ZipFile:
+    """A wheel the registry serves (``version`` None: its newest), fetched by pip itself, apart from the bisect."""
+    want = f"{dist}=={version}" if version else dist
+    python = find_python("3.12").path
+    d = tmp / want
+    subprocess.run(
+        [python, "-m", "pip", "download", "--quiet", "--no-deps", "--pre", "-d", str(d), want],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return zipfile.ZipFile(next(d.glob("*.whl")))
+
+
+def test_from_an_old_end_that_does_not_import_it_steps_inward_to_the_oldest_that_does(tmp_path):
+    p, d = _bisect(
+        "--old", UNIMPORTABLE, "--new", NEW, "--test", "lower", "--ferry", "grug-moe-canary", "--lane", "tpu"
+    )
+    assert p.returncode == 0, (d["reason"], d["log"])
+    [end] = d["untestable"]
+    assert end["end"] == "old" and end["version"] == UNIMPORTABLE and end["stand_in"] == FIRST_IMPORTABLE
+    assert "No module named 'rigging.filesystem.factory'" in end["error"]
+    verdicts = {s["sha"]: s["verdict"] for s in d["log"]}
+    # the boundary is tested from both sides, and the bisect runs from the stand-in
+    assert verdicts[UNIMPORTABLE] == verdicts[LAST_UNIMPORTABLE] == "skip" and verdicts[FIRST_IMPORTABLE] == "bad"
+    assert d["skipped"] == [UNIMPORTABLE, LAST_UNIMPORTABLE] and end["untested"] == []
+    assert d["direction"] == "fix" and d["first_fixed"] == FIRST_CALLABLE and d["bad"] == FIRST_IMPORTABLE
+    assert d["good"] == NEW and d["versions"][0] == UNIMPORTABLE
+    assert len(d["log"]) <= 2 + 2 * len(d["versions"]).bit_length()  # binary searches, not a walk
+    # the boundary, read from the wheels: today's marin-finelog imports rigging.filesystem.factory,
+    # which marin-rigging has from 0.2.43 on
+    finelog = _wheel("marin-finelog", None, tmp_path)
+    assert any(
+        "rigging.filesystem.factory" in finelog.read(n).decode() for n in finelog.namelist() if n.endswith(".py")
+    )
+    factory = "rigging/filesystem/factory.py"
+    assert factory not in _wheel("marin-rigging", LAST_UNIMPORTABLE, tmp_path).namelist()
+    assert factory in _wheel("marin-rigging", FIRST_IMPORTABLE, tmp_path).namelist()
+
+
 def test_a_cpu_run_over_versions_whose_verdicts_agree_names_none():
     p, d = _bisect("--old", FIRST_CALLABLE, "--new", NEW, "--test", "run", "--ferry", "moe-canary", "--lane", "cpu")
     # moe-canary is canary's own model: no haliax version changes its run, so both ends pass

@@ -16,7 +16,18 @@ from canary.bisect import BisectResult, Step
 from canary.bisect.envs import Layer, canary_requirements, unpack
 from canary.bisect.judge import judge_lower_failure, lower_fingerprint
 from canary.bisect.published import VersionBisectResult
-from canary.bisect.versions import between, common, next_probe, ordered, parse_listing, pinned_along, remaining, window
+from canary.bisect.versions import (
+    Ends,
+    between,
+    common,
+    next_end,
+    next_probe,
+    ordered,
+    parse_listing,
+    pinned_along,
+    remaining,
+    window,
+)
 from canary.errors import ConfigError
 from tests.conftest import run_cli
 
@@ -126,9 +137,9 @@ def test_what_a_package_pins_to_its_own_version_moves_with_it():
 # ----------------------------------------------------------------------------- the search
 
 
-def _search(n: int, truth: list[str], skips: set[int]) -> tuple[str, object, int]:
+def _search(n: int, truth: list[str], skips: set[int], known: dict | None = None) -> tuple[str, object, int]:
     """Drive next_probe against a known answer: (outcome, what it named, tests run)."""
-    verdicts = {0: truth[0], n - 1: truth[n - 1]}
+    verdicts = {0: truth[0], n - 1: truth[n - 1], **(known or {})}
     tests = 2
     while True:
         p = next_probe(n, verdicts)
@@ -167,6 +178,68 @@ def test_the_search_needs_both_ends_and_says_what_is_left():
     with pytest.raises(ValueError):
         next_probe(5, {0: "skip", 4: "bad"})
     assert remaining(10, {0: "good", 9: "bad", 4: "good", 7: "bad"}) == [5, 6, 7]
+
+
+def _ends(truth: list[str]) -> tuple[Ends, dict[int, str]]:
+    """Drive next_end against known verdicts (skip: cannot be tested): where it stops, what it tested."""
+    verdicts: dict[int, str] = {}
+    while (e := next_end(len(truth), verdicts)).kind == "test":
+        assert e.index not in verdicts and 0 <= e.index < len(truth)
+        verdicts[e.index] = truth[e.index]
+    return e, verdicts
+
+
+@pytest.mark.parametrize("old", ["good", "bad"])
+def test_from_an_untestable_old_end_it_steps_inward_to_the_oldest_that_can_be_tested_and_bisects_from_there(old):
+    new = "bad" if old == "good" else "good"
+    for n in range(3, 60):
+        for untestable in range(1, n - 1):
+            for first in range(untestable + 1, n):  # the first version that differs from the stand-in's
+                truth = ["skip"] * untestable + [old] * (first - untestable) + [new] * (n - first)
+                e, verdicts = _ends(truth)
+                assert (e.kind, e.lo, e.hi) == ("ready", untestable, n - 1)
+                assert verdicts[untestable - 1] == "skip"  # the boundary is tested from both sides
+                assert len(verdicts) <= 2 + (n - 1).bit_length()  # a binary search, not a walk
+                inside = {i - e.lo: v for i, v in verdicts.items() if e.lo <= i <= e.hi}
+                kind, named, _ = _search(n - e.lo, truth[e.lo :], set(), inside)
+                assert (kind, named + e.lo) == ("found", first)
+
+
+def test_an_untestable_new_end_and_both_ends_untestable_are_stepped_round_the_same_way():
+    for n in range(3, 40):
+        for lo, hi in itertools.product(range(n), range(n)):
+            if lo > hi or (lo, hi) == (0, n - 1):
+                continue
+            truth = ["skip"] * lo + ["good"] * (hi - lo + 1) + ["skip"] * (n - 1 - hi)
+            e, verdicts = _ends(truth)
+            assert (e.kind, e.lo, e.hi) == ("one" if lo == hi else "ready", lo, hi), (n, lo, hi)
+            assert len(verdicts) <= 2 * (2 + n.bit_length()) + (n - hi + lo if lo and hi < n - 1 else 0)
+
+
+def test_when_no_version_can_be_tested_every_one_is_tried_before_it_says_so():
+    for n in range(2, 20):
+        e, verdicts = _ends(["skip"] * n)
+        assert e.kind == "none" and sorted(verdicts) == list(range(n))
+    # with both ends untestable, the middle is tried first, then the quarters
+    assert list(_ends(["skip"] * 4 + ["good"] + ["skip"] * 4)[1])[:3] == [0, 8, 4]
+
+
+def test_untestability_that_is_not_a_prefix_never_hides_a_testable_version_as_untestable():
+    # every pattern of 7 versions: the stand-ins are testable, every version tested outside them
+    # is untestable, and a testable version stepped over is one never tested (so named untested)
+    for truth in itertools.product(["skip", "good", "bad"], repeat=7):
+        e, verdicts = _ends(list(truth))
+        testable = [i for i, v in enumerate(truth) if v != "skip"]
+        if not testable:
+            assert e.kind == "none" and len(verdicts) == 7
+            continue
+        assert e.kind in ("ready", "one") and truth[e.lo] != "skip" and truth[e.hi] != "skip"
+        assert all(truth[i] == "skip" for i in verdicts if i < e.lo or i > e.hi)
+        if testable == list(range(testable[0], testable[-1] + 1)):  # untestable only at the ends
+            assert (e.lo, e.hi) == (testable[0], testable[-1])
+    # 0 and 3 cannot be tested, 1 can: the binary search from 6 stops at 4, and 1 is named untested
+    e, verdicts = _ends(["skip", "good", "skip", "skip", "good", "good", "bad"])
+    assert (e.lo, 1 in verdicts) == (4, False) and verdicts[3] == "skip"
 
 
 # ----------------------------------------------------------------------------- the judge
@@ -225,24 +298,36 @@ def test_a_lowering_failures_fingerprint_ignores_where_and_in_which_version_the_
 # ----------------------------------------------------------------------------- the output contract
 
 
-def test_a_version_bisect_prints_the_commit_bisects_keys():
-    commit = BisectResult("tpu", "lower", "a" * 40, "b" * 40, 3).to_dict()
-    version = VersionBisectResult(
+def _fixed(old: str, new: str, first: str, log: list[Step] = (), good: str = "", bad: str = "", **more):
+    """A version bisect's result that names ``first`` as the first fixed version."""
+    return VersionBisectResult(
         "tpu",
         "lower",
-        "0.2.98",
-        "0.2.96",
+        good or new,
+        bad or old,
         3,
         packages=["marin-haliax"],
-        old="0.2.96",
-        new="0.2.99",
+        old=old,
+        new=new,
         direction="fix",
-        first_fixed="0.2.98",
-        log=[
+        first_fixed=first,
+        log=list(log),
+        **more,
+    )
+
+
+def test_a_version_bisect_prints_the_commit_bisects_keys():
+    commit = BisectResult("tpu", "lower", "a" * 40, "b" * 40, 3).to_dict()
+    version = _fixed(
+        "0.2.96",
+        "0.2.99",
+        "0.2.98",
+        [
             Step("0.2.96", "over the base as it is", "bad", 3.0, "tpu: grad-lhs", "old end"),
             Step("0.2.99", "", "good", 2.0, "lowered for tpu", "new end"),
             Step("0.2.97", "", "skip", 1.0, "cannot be installed", ""),
         ],
+        good="0.2.98",
     ).to_dict()
     assert set(commit) <= set(version)
     assert {k: type(v) for k, v in commit.items() if v is not None} == {
@@ -252,6 +337,39 @@ def test_a_version_bisect_prints_the_commit_bisects_keys():
     assert version["tested"] == 3 and version["skipped"] == ["0.2.97"]
     assert [f.name for f in fields(Step)] == list(version["log"][0])
     assert not VersionBisectResult("tpu", "lower", "", "", 3).to_dict()["found"]
+
+
+def test_an_untestable_end_its_stand_in_and_what_was_stepped_over_are_in_the_json_and_the_text():
+    from rich.console import Console
+
+    from canary.commands.bisect import render
+
+    error = "cannot be tested (exit 1): ModuleNotFoundError: No module named 'rigging.filesystem.factory'"
+    result = _fixed(
+        "0.2.40",
+        "0.2.99",
+        "0.2.98",
+        bad="0.2.43",
+        python_version="3.12.1",
+        versions=["0.2.40", "0.2.41", "0.2.42", "0.2.43", "0.2.98", "0.2.99"],
+        untestable=[{"end": "old", "version": "0.2.40", "error": error, "stand_in": "0.2.43", "untested": ["0.2.41"]}],
+        log=[
+            Step("0.2.40", "", "skip", 3.0, error, "old end"),
+            Step("0.2.99", "", "good", 2.0, "lowered for tpu", "new end"),
+            Step("0.2.42", "", "skip", 3.0, error, ""),
+            Step("0.2.43", "", "bad", 3.0, "tpu: grad-lhs", ""),
+            Step("0.2.98", "", "good", 3.0, "lowered for tpu", ""),
+        ],
+    )
+    d = json.loads(json.dumps(result.to_dict()))
+    assert d["skipped"] == ["0.2.40", "0.2.41", "0.2.42"] and d["tested"] == 5  # 0.2.41 stepped over untested
+    assert d["untestable"][0]["stand_in"] == "0.2.43" and d["found"] and d["first"] == "0.2.98"
+    c = Console(record=True, width=400)
+    render(result, c)
+    text = c.export_text()
+    assert "--old 0.2.40 cannot be tested (exit 1): ModuleNotFoundError: No module named" in text
+    assert "0.2.43 stands in for it, the oldest that can be (1 between them stepped over untested)" in text
+    assert "first fixed version: 0.2.98" in text and "5 tested, 3 skipped" in text
 
 
 def test_a_layer_says_where_the_dependencies_differ():

@@ -6,7 +6,8 @@ wheels laid over it.
   offered both ends (pip lists only the versions an interpreter may install).
 * The base venv, built once per Python and set of packages under the user cache dir: canary's own
   requirements and the new end's dependencies, then the moving distributions removed again, so
-  every candidate, the new end too, is laid over the same base.
+  every candidate, the new end too, is laid over the same base. The cache keeps the most
+  recently used few (:mod:`canary.bisect.cache`).
 * A candidate: pip resolves ``NAME==V ...`` against the base (``install --dry-run --report``: what
   it would install, the base's versions kept where they satisfy), those wheels are fetched into a
   wheel cache and each unpacked once into its own directory; the candidate's PYTHONPATH lists them
@@ -16,7 +17,6 @@ wheels laid over it.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -24,25 +24,18 @@ import re
 import shutil
 import subprocess
 import zipfile
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 from packaging.version import Version
 
+from canary.bisect.cache import KEEP_ENVS, READY, build_lock, hold, locked, prune
 from canary.errors import CanaryError, ConfigError
 
 PIP_ENV = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INPUT": "1", "PYTHONNOUSERSITE": "1"}
-
-
-def cache_root(cache: str | None = None) -> Path:
-    if cache:
-        return Path(cache).expanduser().resolve()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("canary")) / "bisect"
 
 
 # ----------------------------------------------------------------------------- the Python
@@ -150,17 +143,6 @@ def listing(python: Python, package: str) -> list[str] | None:
     raise ConfigError(f"{python.describe()} cannot list what the registry publishes: {pip_error(p)}")
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
 # ----------------------------------------------------------------------------- the base venv
 
 
@@ -170,14 +152,28 @@ class Base:
     python: Python
     moving: list[str]  # the distributions removed again: every candidate lays its own
     built: bool = False  # built by this call (not found in the cache)
+    held: IO[str] | None = None  # while open, the venv is in use and is not pruned
+    pruned: list[Path] = field(default_factory=list)  # the older venvs removed when this one was taken
 
     @property
     def interpreter(self) -> str:
         return str(self.root / "bin" / "python")
 
+    def release(self) -> None:
+        """No longer in use: it may be pruned when other venvs are taken."""
+        if self.held is not None:
+            self.held.close()
+            self.held = None
+
 
 def _key(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def env_root(python: Python, packages: list[str], new: str, requires: list[str], cache: Path) -> Path:
+    """Where the base venv for this Python, these packages, this new end and these requirements lies."""
+    pins = sorted(f"{canonicalize_name(p)}=={new}" for p in packages)
+    return cache / "envs" / f"py{python.version}-{_key(os.path.realpath(python.path), pins, sorted(requires))}"
 
 
 def base_env(
@@ -187,37 +183,49 @@ def base_env(
     requires: list[str],
     cache: Path,
     say: Callable[[str], None] = lambda _: None,
+    keep: int = KEEP_ENVS,
 ) -> Base:
-    """The venv every candidate is laid over (built once; kept in ``cache``)."""
+    """The venv every candidate is laid over (built once; kept in ``cache``), held in use until
+    :meth:`Base.release`; the venvs beyond the ``keep`` most recently used are removed."""
+    root = env_root(python, packages, new, requires, cache)
+    with locked(build_lock(root)):
+        base = _base_env(python, packages, new, requires, root, say)
+        base.held = hold(root)
+    base.pruned = prune(root.parent, keep, root)
+    return base
+
+
+def _base_env(
+    python: Python, packages: list[str], new: str, requires: list[str], root: Path, say: Callable[[str], None]
+) -> Base:
+    """(Under the venv's build lock.) Find the venv complete, else build it."""
     from canary.bisect.versions import pinned_along
 
     pins = sorted(f"{canonicalize_name(p)}=={new}" for p in packages)
-    root = cache / "envs" / f"py{python.version}-{_key(os.path.realpath(python.path), pins, sorted(requires))}"
-    with _locked(root.parent / f"{root.name}.lock"):
-        ready = root / "canary-base.json"
-        if ready.is_file():
-            facts = json.loads(ready.read_text())
-            return Base(root, python, facts["moving"])
+    ready = root / READY
+    if ready.is_file():
+        facts = json.loads(ready.read_text())
+        return Base(root, python, facts["moving"])
+    shutil.rmtree(root, ignore_errors=True)
+    say(f"building the {python.describe()} environment: {', '.join(pins)} and their dependencies")
+    p = subprocess.run([python.path, "-m", "venv", str(root)], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        raise CanaryError(f"cannot make a venv with {python.describe()}: {pip_error(p)}")
+    base = Base(root, python, [])
+    report = root / "install-report.json"
+    p = pip(base.interpreter, "install", "--pre", "--quiet", "--report", str(report), *requires, *pins)
+    if p.returncode != 0:
         shutil.rmtree(root, ignore_errors=True)
-        say(f"building the {python.describe()} environment: {', '.join(pins)} and their dependencies")
-        p = subprocess.run([python.path, "-m", "venv", str(root)], capture_output=True, text=True, timeout=600)
-        if p.returncode != 0:
-            raise CanaryError(f"cannot make a venv with {python.describe()}: {pip_error(p)}")
-        base = Base(root, python, [])
-        report = root / "install-report.json"
-        p = pip(base.interpreter, "install", "--pre", "--quiet", "--report", str(report), *requires, *pins)
-        if p.returncode != 0:
-            shutil.rmtree(root, ignore_errors=True)
-            raise ConfigError(f"--new {new}: cannot install {' '.join(pins)} on {python.describe()}: {pip_error(p)}")
-        installed = json.loads(report.read_text()).get("install", [])
-        metadata = {i["metadata"]["name"]: i["metadata"].get("requires_dist") or [] for i in installed}
-        base.moving = pinned_along(packages, new, metadata)
-        p = pip(base.interpreter, "uninstall", "--yes", "--quiet", *base.moving)
-        if p.returncode != 0:
-            raise CanaryError(f"cannot remove {' '.join(base.moving)} from {root}: {pip_error(p)}")
-        ready.write_text(json.dumps({"moving": base.moving, "python": python.version, "pins": pins}))
-        base.built = True
-        return base
+        raise ConfigError(f"--new {new}: cannot install {' '.join(pins)} on {python.describe()}: {pip_error(p)}")
+    installed = json.loads(report.read_text()).get("install", [])
+    metadata = {i["metadata"]["name"]: i["metadata"].get("requires_dist") or [] for i in installed}
+    base.moving = pinned_along(packages, new, metadata)
+    p = pip(base.interpreter, "uninstall", "--yes", "--quiet", *base.moving)
+    if p.returncode != 0:
+        raise CanaryError(f"cannot remove {' '.join(base.moving)} from {root}: {pip_error(p)}")
+    ready.write_text(json.dumps({"moving": base.moving, "python": python.version, "pins": pins}))
+    base.built = True
+    return base
 
 
 # ----------------------------------------------------------------------------- a candidate
@@ -256,7 +264,7 @@ def lay(base: Base, packages: list[str], version: str, cache: Path) -> Layer:
         dists = [(i["metadata"]["name"], i["metadata"]["version"]) for i in items]
         resolved.parent.mkdir(parents=True, exist_ok=True)
         resolved.write_text(json.dumps(dists))
-    with _locked(wheels_dir / ".lock"):
+    with locked(wheels_dir / ".lock"):
         wanted = {(canonicalize_name(n), Version(v)) for n, v in dists}
         have = _wheels(wheels_dir)
         missing = [f"{n}=={v}" for n, v in dists if (canonicalize_name(n), Version(v)) not in have]

@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 from canary.bisect import OTHER_FAILURE, TESTS, BisectResult, Progress, Quiet, Step, out_of_budget, run_child
+from canary.bisect.cache import cache_root
 from canary.bisect.envs import (
     Base,
     Python,
     base_env,
-    cache_root,
     canary_layer,
     canary_requirements,
     child_env,
@@ -47,7 +47,7 @@ from canary.bisect.envs import (
     probe,
 )
 from canary.bisect.judge import judge_lower_failure, judge_run, test_command
-from canary.bisect.versions import between, common, next_probe, remaining, window
+from canary.bisect.versions import between, common, next_end, next_probe, ordered, remaining, window
 from canary.errors import ConfigError
 
 
@@ -81,6 +81,7 @@ class VersionBisectResult(BisectResult):
     environment: str = ""  # the base venv
     versions: list[str] = field(default_factory=list)  # the candidates, oldest first
     unpublished: list[str] = field(default_factory=list)  # versions in the window only some packages publish
+    untestable: list[dict[str, Any]] = field(default_factory=list)  # an end that cannot be tested, and its stand-in
 
     @property
     def first(self) -> str | None:
@@ -89,6 +90,13 @@ class VersionBisectResult(BisectResult):
     @property
     def found(self) -> bool:
         return self.first is not None
+
+    @property
+    def skipped(self) -> list[str]:
+        """The versions skipped: those that could not be tested, and those stepped over untested
+        between an untestable end and the version standing in for it, oldest first."""
+        tested = [s.sha for s in self.log if s.verdict == "skip"]
+        return ordered([*tested, *(v for end in self.untestable for v in end["untested"])])
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
@@ -224,6 +232,7 @@ def bisect_versions(opts: VersionBisectOptions, progress: Progress | None = None
         try:
             _run(result, versions, tester, progress)
         finally:
+            base.release()
             result.fingerprint = tester.fingerprint
             result.seconds = round(time.monotonic() - t0, 2)
     return result
@@ -247,30 +256,51 @@ def _out_of_budget(result: VersionBisectResult, candidates: list[str]) -> None:
 def _run(result: VersionBisectResult, versions: list[str], tester: _Tester, progress: Progress) -> None:
     n = len(versions)
     verdicts: dict[int, str] = {}
+    errors: dict[int, str] = {}
     estimate = math.ceil(math.log2(max(n - 2, 1) + 1))
-    for index, role, left in ((0, "old end", estimate + 1), (n - 1, "new end", estimate)):
-        step = _test(result, tester, progress, versions[index], role, left)
+    while (e := next_end(n, verdicts)).kind == "test":
+        role = {0: "old end", n - 1: "new end"}.get(e.index, "")
+        step = _test(result, tester, progress, versions[e.index], role, e.left + estimate)
         if step is None:
             return _out_of_budget(result, versions[1:])
-        if step.verdict == "skip":
-            result.reason = f"--{role.split()[0]} {versions[index]} {step.detail}"
-            return
-        verdicts[index] = step.verdict
-    old, new = verdicts[0], verdicts[n - 1]
+        verdicts[e.index] = step.verdict
+        errors[e.index] = step.detail
+    if e.kind == "none":
+        result.untestable = [_untestable(versions, errors, i, None, verdicts) for i in (0, n - 1)]
+        result.reason = (
+            f"no version from {versions[0]} to {versions[-1]} can be tested on Python {result.python_version} "
+            f"(all {n} were tried): --old {versions[0]} {errors[0]}"
+        )
+        return
+    result.untestable = [
+        _untestable(versions, errors, end, stand_in, verdicts)
+        for end, stand_in in ((0, e.lo), (n - 1, e.hi))
+        if end != stand_in
+    ]
+    if e.kind == "one":
+        result.reason = (
+            f"only {versions[e.lo]} can be tested from {versions[0]} to {versions[-1]}: "
+            f"there is no second verdict to compare it with"
+        )
+        return
+    lo, hi = e.lo, e.hi
+    ends = "--old and --new" if (lo, hi) == (0, n - 1) else f"{versions[lo]} and {versions[hi]} (standing in)"
+    old, new = verdicts[lo], verdicts[hi]
     if old == new:
         result.reason = (
-            f"--old and --new both {'pass' if old == 'good' else 'fail the same way'}: "
+            f"{ends} both {'pass' if old == 'good' else 'fail the same way'}: "
             f"no version between them changes the verdict"
         )
-        result.good, result.bad = (versions[0], "") if old == "good" else ("", versions[0])
+        result.good, result.bad = (versions[lo], "") if old == "good" else ("", versions[lo])
         return
     result.direction = "regression" if old == "good" else "fix"
-    ends = (versions[0], versions[-1]) if old == "good" else (versions[-1], versions[0])
-    result.good, result.bad = ends
+    result.good, result.bad = (versions[lo], versions[hi]) if old == "good" else (versions[hi], versions[lo])
+    inside = versions[lo : hi + 1]
+    known = {i - lo: v for i, v in verdicts.items() if lo <= i <= hi}
     while True:
-        p = next_probe(n, verdicts)
+        p = next_probe(len(inside), known)
         if p.kind == "found":
-            first = versions[p.index]
+            first = inside[p.index]
             if result.direction == "regression":
                 result.first_bad = first
             else:
@@ -278,12 +308,27 @@ def _run(result: VersionBisectResult, versions: list[str], tester: _Tester, prog
             result.subject = next((s.subject for s in result.log if s.sha == first), "")
             return
         if p.kind == "only-skipped":
-            result.candidates = [versions[i] for i in p.candidates]
+            result.candidates = [inside[i] for i in p.candidates]
             result.reason = f"only skipped versions are left: the first that differs is one of {len(p.candidates)}"
             return
         if tester.left_s() is not None and tester.left_s() <= 0:
-            return _out_of_budget(result, [versions[i] for i in remaining(n, verdicts)])
-        step = _test(result, tester, progress, versions[p.index], "", p.left)
+            return _out_of_budget(result, [inside[i] for i in remaining(len(inside), known)])
+        step = _test(result, tester, progress, inside[p.index], "", p.left)
         if step is None:
-            return _out_of_budget(result, [versions[i] for i in remaining(n, verdicts)])
-        verdicts[p.index] = step.verdict
+            return _out_of_budget(result, [inside[i] for i in remaining(len(inside), known)])
+        known[p.index] = step.verdict
+
+
+def _untestable(
+    versions: list[str], errors: dict[int, str], end: int, stand_in: int | None, verdicts: dict[int, str]
+) -> dict[str, Any]:
+    """What ``untestable`` says of an end that cannot be tested."""
+    lo, hi = (end, stand_in) if end == 0 else (stand_in, end)
+    between = range(lo + 1, hi) if stand_in is not None else range(0)
+    return {
+        "end": "old" if end == 0 else "new",
+        "version": versions[end],
+        "error": errors[end],
+        "stand_in": None if stand_in is None else versions[stand_in],
+        "untested": [versions[i] for i in between if i not in verdicts],
+    }

@@ -81,6 +81,17 @@ def render(result, c) -> None:
             f"{', '.join(result.moved)}; environment {result.environment}[/]",
             highlight=False,
         )
+    for end in getattr(result, "untestable", ()):
+        instead = (
+            f"; {end['stand_in']} stands in for it, the {'oldest' if end['end'] == 'old' else 'newest'} that can be"
+            if end["stand_in"]
+            else ""
+        )
+        untested = f" ({len(end['untested'])} between them stepped over untested)" if end["untested"] else ""
+        c.print(
+            f"[bold yellow]--{end['end']} {end['version']}[/] {_cut(end['error'], 200)}{instead}{untested}",
+            highlight=False,
+        )
     if result.found and versions:
         which = "first bad version" if result.first_bad else "first fixed version"
         c.print(f"[bold]{which}:[/] {result.first} ({result.subject})", highlight=False)
@@ -124,7 +135,8 @@ def render(result, c) -> None:
     default=None,
     metavar="DIR",
     type=click.Path(file_okay=False),
-    help="--package: where the environments and wheels are kept [default: the user cache dir].",
+    help="--package: where the environments and wheels are kept (the 3 most recently used venvs; "
+    "older ones are removed) [default: the user cache dir].",
 )
 @click.option(
     "--test",
@@ -228,14 +240,17 @@ def bisect(
     the test inside each candidate's environment, judged as above (a lowering failure too is told
     apart by its fingerprint). It names the first version whose verdict differs from V1's: the
     first bad version when V1 passes, the first fixed one when V1 fails. A version that cannot be
-    installed or imported is skipped.
+    installed or imported is skipped; when an end cannot be, a binary search steps inward from it
+    to the nearest version that can, which stands in for it (the versions stepped over are listed
+    as skipped). The user cache dir keeps the 3 most recently used venvs; older ones are removed.
 
     --json prints first_bad (the full sha, or null), subject, tested (revisions tested), skipped
     (their shas), seconds, log (one entry per revision: sha, subject, verdict, seconds, detail,
     role), reason, exhausted, candidates. A version bisect prints the same keys with versions for
     shas (first_bad is null for a fix), and adds first (the version named), first_fixed, direction
-    (regression or fix), old, new, packages, moved, python, python_version, environment, versions
-    and unpublished.
+    (regression or fix), old, new, packages, moved, python, python_version, environment, versions,
+    unpublished and untestable (each end that cannot be tested: end, version, error, stand_in, and
+    untested: the versions stepped over without a test).
 
     Exit status: 0 the first bad commit (or differing version) was named, 1 it was not (only
     skipped ones left, the failure does not reproduce at --bad, both ends agree, or the budget ran
