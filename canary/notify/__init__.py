@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 from canary.errors import ConfigError
 from canary.notify import redact as redact_mod
 from canary.notify import spool
-from canary.notify.github import GitHubClient, GitHubError
+from canary.notify.github import GitHubClient
 from canary.notify.model import Facts
 from canary.notify.tracker import Action, report
+from canary.notify.transport import GitHubError
 from canary.record import RunRecord
 from canary.run.directory import NOTIFY_PENDING
 from canary.textio import printable
