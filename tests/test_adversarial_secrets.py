@@ -153,7 +153,7 @@ def test_redaction_stays_linear_on_hostile_input(text):
 
 
 def test_redacting_before_truncating_never_leaves_half_a_secret():
-    from canary.run.runner import error_excerpt
+    from canary.run.attempt import error_excerpt
 
     secret = TOKENS["github classic"]
     log = "\n".join(
