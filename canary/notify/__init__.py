@@ -193,7 +193,14 @@ def _client(backend: str, repo: str, client: GitHubClient | None, log: Callable[
         return client
     if client is not None:  # same server and token, another repository
         return GitHubClient(
-            repo, client.token, client.api_url, client.retry, client.timeout_s, client.per_page, client._sleep, log
+            repo,
+            client.token,
+            client.api_url,
+            retry=client.retry,
+            timeout_s=client.timeout_s,
+            per_page=client.per_page,
+            sleep=client._sleep,
+            log=log,
         )
     return GitHubClient.from_env(repo, log=log)
 

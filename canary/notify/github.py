@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-import time
 import urllib.parse
-from collections.abc import Callable
 from typing import Any
 
 from canary.errors import ConfigError
@@ -28,22 +26,14 @@ from canary.textio import printable
 class GitHubClient(Transport):
     """Issues, comments and labels of one repository."""
 
-    def __init__(
-        self,
-        repo: str,
-        token: str | None,
-        api_url: str = DEFAULT_API_URL,
-        retry: RetryPolicy | None = None,
-        timeout_s: float = 30.0,
-        per_page: int = 100,
-        sleep: Callable[[float], None] = time.sleep,
-        log: Callable[[str], None] | None = None,
-    ):
+    def __init__(self, repo: str, token: str | None, api_url: str = DEFAULT_API_URL, **transport: Any):
+        """``transport``: :class:`~canary.notify.transport.Transport`'s settings (retry, timeout_s,
+        per_page, sleep, log)."""
         if not re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repo or "") or any(
             part in (".", "..") for part in repo.split("/")
         ):
             raise ConfigError(f"--repo {printable(str(repo))[:200]!r} is not OWNER/NAME (for example acme/canary)")
-        super().__init__(token, api_url, retry, timeout_s, per_page, sleep, log)
+        super().__init__(token, api_url, **transport)
         self.repo = repo
 
     @classmethod
