@@ -192,16 +192,7 @@ def _client(backend: str, repo: str, client: GitHubClient | None, log: Callable[
     if client is not None and client.repo == repo:
         return client
     if client is not None:  # same server and token, another repository
-        return GitHubClient(
-            repo,
-            client.token,
-            client.api_url,
-            retry=client.retry,
-            timeout_s=client.timeout_s,
-            per_page=client.per_page,
-            sleep=client._sleep,
-            log=log,
-        )
+        return client.for_repo(repo, log)
     return GitHubClient.from_env(repo, log=log)
 
 

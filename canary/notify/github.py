@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import urllib.parse
+from collections.abc import Callable
 from typing import Any
 
 from canary.errors import ConfigError
@@ -45,6 +46,11 @@ class GitHubClient(Transport):
             check_api_url(os.environ.get(API_URL_VAR) or DEFAULT_API_URL),
             **kw,
         )
+
+    def for_repo(self, repo: str, log: Callable[[str], None] | None = None) -> GitHubClient:
+        """A client of another repository on the same server, with the same token and settings."""
+        kept = {"retry": self.retry, "timeout_s": self.timeout_s, "per_page": self.per_page, "sleep": self._sleep}
+        return GitHubClient(repo, self.token, self.api_url, log=log, **kept)
 
     @property
     def _repo_path(self) -> str:
