@@ -8,6 +8,7 @@ import importlib
 import importlib.metadata
 import inspect
 import json
+import os
 
 import pytest
 
@@ -103,3 +104,30 @@ def test_a_stack_ferry_lane_may_not_pick_kernels(tmp_path):
     (tmp_path / "grug.toml").write_text(text)
     with pytest.raises(ConfigError, match=r"lanes\.tpu\.ragged_dot: .*library's own choice"):
         load_ferry(str(tmp_path / "grug.toml"))
+
+
+@pytest.mark.slow  # lowers the gpu lane's whole grug train step (32 x 8192 tokens over 8 chips)
+def test_grug_ferry_lowers_for_the_gpu_with_the_librarys_triton_kernels(cli):
+    r = cli("lower", "--ferry", "grug-moe-canary", "--lane", "gpu", "--json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    (p,) = json.loads(r.stdout)["platforms"]
+    assert (p["platform"], p["lane"], p["ok"], p["ragged_dot"]) == ("cuda", "gpu", True, "triton")
+    assert (p["batch_size"], p["seq_len"], p["devices"]) == (4, 8192, 8)  # one chip's share
+    assert len(p["fingerprint"]) == 64
+    # levanter's fused cross-entropy would time kernels on this CPU before picking its block sizes
+    assert any("autotuning" in n for n in p["notes"]), p["notes"]
+
+
+def test_library_switches_are_set_only_while_lowering(monkeypatch):
+    from canary.run.stack_lowering import NO_HOST_MEASUREMENT, library_switches
+
+    (name,) = NO_HOST_MEASUREMENT
+    monkeypatch.delenv(name, raising=False)
+    environ = dict(os.environ)
+    with library_switches(environ):
+        assert environ[name] == "0"
+    assert name not in environ
+    environ[name] = "1"  # the caller's own choice wins, and is kept
+    with library_switches(environ):
+        assert environ[name] == "1"
+    assert environ[name] == "1"

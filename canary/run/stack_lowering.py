@@ -20,6 +20,8 @@ import importlib
 import os
 import time
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from canary.config import Ferry, Lane
@@ -37,6 +39,31 @@ from canary.workload.program import (
 )
 
 LIBRARY_PACKAGES = ("haliax", "levanter")
+
+# The library's switches for work that measures the machine it runs on. levanter's fused
+# cross-entropy, shown a GPU with no tuned block sizes for the shape, compiles and times each
+# candidate kernel on this machine before it picks one: on a CPU host that is the gpu lane's
+# 32 x 8192-token loss over a 128,256-word vocabulary, compiled for the CPU once per candidate
+# (it ran past 15 minutes and 6 GB). A lowering measures nothing, so the library takes the block
+# sizes it infers from its own table, as it does whenever autotuning is off.
+NO_HOST_MEASUREMENT = {"LEVANTER_PALLAS_CE_AUTOTUNE_ON_MISS": "0"}
+
+
+@contextmanager
+def library_switches(environ=os.environ, switches: dict[str, str] = NO_HOST_MEASUREMENT) -> Iterator[None]:
+    """While the block runs, ``switches`` are set in ``environ`` (the caller's own value wins);
+    afterwards ``environ`` is as it was."""
+    saved = {k: environ.get(k) for k in switches}
+    for k, v in switches.items():
+        environ.setdefault(k, v)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                environ.pop(k, None)
+            else:
+                environ[k] = v
 
 
 def check_options(ferry: Ferry, ragged_dot: str | None, tiling: str | None) -> None:
@@ -180,7 +207,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     )
     t0 = time.perf_counter()
     one_device = stack.device_mesh(jax.devices()[:1])  # the per-device program, as each chip runs it
-    with shown_platform(platform, LIBRARY_PACKAGES):
+    with shown_platform(platform, LIBRARY_PACKAGES), library_switches():
         result.ragged_dot = stack.ragged_dot_choice()
         try:
             exported = export_train_step(spec, lambda s: stack.make_train_step(s, mesh=one_device))
@@ -195,6 +222,10 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
         result.notes.append(
             "the export's stability check for Triton custom calls is disabled (they lower, "
             "but jax.export does not promise to keep them stable)"
+        )
+        result.notes.append(
+            "levanter's fused cross-entropy takes the block sizes it infers (its autotuning, which "
+            "times kernels on the machine itself, is off while lowering; the lane tunes on its GPUs)"
         )
     result.seconds = round(time.perf_counter() - t0, 3)
     return result

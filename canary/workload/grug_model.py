@@ -25,6 +25,7 @@ Nothing here looks at the platform: the library decides every kernel.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import equinox as eqx
@@ -68,6 +69,9 @@ class GrugConfig:
         return jnp.dtype(self.compute_dtype)
 
 
+# Compiled once per weight shape (seven in the model), not once per weight: the whole init as one
+# program compiled 51 truncated-normal draws, 2.9 s of a cold cpu run's 31 s on 2 cores.
+@functools.partial(jax.jit, static_argnums=(1, 2))
 def _init_weight(key: jax.Array, shape: tuple[int, ...], std: float) -> jax.Array:
     return std * random.truncated_normal(key, -3, 3, shape, jnp.float32)
 

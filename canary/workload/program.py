@@ -65,9 +65,11 @@ def program_fingerprint(text: str) -> str:
 # ----------------------------------------------------------------------------- planning
 
 
-# Custom calls jax.export will not promise to keep stable, which a GPU program may hold (haliax's
-# Pallas Triton grouped matmul): they lower, and a fingerprint of them is as good as any.
-UNSTABLE_CUSTOM_CALLS = ("triton_kernel_call",)
+# Custom calls jax.export will not promise to keep stable, which a GPU program may hold: they
+# lower, and a fingerprint of them is as good as any. Pallas's Triton lowering names its kernels
+# "__gpu$xla.gpu.triton" (haliax's grouped matmul, levanter's fused cross-entropy on a GPU);
+# "triton_kernel_call" is the older jax-triton name.
+UNSTABLE_CUSTOM_CALLS = ("__gpu$xla.gpu.triton", "triton_kernel_call")
 
 
 def export_train_step(spec, make_train_step: Callable):

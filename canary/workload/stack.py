@@ -71,10 +71,11 @@ def make_train_step(spec: WorkloadSpec, mesh: Mesh | None = None) -> TrainStep:
     tx, schedule = make_optimizer(spec.ferry.optimizer, spec.steps)
     t = spec.ferry.trainer
 
-    @jax.jit  # one program to compile, not one per weight
-    def init(key):
+    init_optimizer = jax.jit(tx.init)  # one program to compile, not one per weight
+
+    def init(key):  # each weight's draw is compiled once per shape (grug_model._init_weight)
         model = grug_model.Transformer.init(cfg, key=key)
-        return model, tx.init(model)
+        return model, init_optimizer(model)
 
     def step(model, opt_state, bias, batch):
         grads_of = jax.value_and_grad(grug_model.loss_fn, has_aux=True)
