@@ -227,7 +227,8 @@ def check_launcher(lane: Lane, ray_address: str | None) -> Check:
 def check_github(notify: str | None, repo: str | None) -> Check:
     if notify is None:
         return Check("github", True, "not asked to notify (no --notify github): nothing to check")
-    from canary.notify.github import GitHubClient, GitHubError, RetryPolicy
+    from canary.notify.github import GitHubClient
+    from canary.notify.transport import GitHubError, RetryPolicy
 
     if not repo:
         return Check("github", False, "no repository to notify", "pass --repo OWNER/NAME or set GITHUB_REPOSITORY")

@@ -397,7 +397,8 @@ def github():
 
 @pytest.fixture
 def client(github):
-    from canary.notify.github import GitHubClient, RetryPolicy
+    from canary.notify.github import GitHubClient
+    from canary.notify.transport import RetryPolicy
 
     return GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(scale=TINY))
 

@@ -407,7 +407,8 @@ def elsewhere():
 
 
 def _client(github):
-    from canary.notify.github import GitHubClient, RetryPolicy
+    from canary.notify.github import GitHubClient
+    from canary.notify.transport import RetryPolicy
 
     return GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(scale=0.001), per_page=1)
 
@@ -423,7 +424,7 @@ def _client(github):
     ],
 )
 def test_a_link_header_to_anywhere_but_the_api_host_is_refused_and_gets_no_token(github, elsewhere, hostile):
-    from canary.notify.github import GitHubError
+    from canary.notify.transport import GitHubError
 
     for n in (1, 2, 3):
         github.state.add_issue(REPO, f"issue {n}", "body", ["canary"])
@@ -439,7 +440,7 @@ def test_a_link_header_to_anywhere_but_the_api_host_is_refused_and_gets_no_token
 
 
 def test_a_redirect_to_another_host_is_refused_and_gets_no_token(github, elsewhere):
-    from canary.notify.github import GitHubError
+    from canary.notify.transport import GitHubError
 
     github.state.redirect_to = elsewhere.url
     with pytest.raises(GitHubError, match=r"refused a redirect .* the token goes only to the API host"):
@@ -449,7 +450,7 @@ def test_a_redirect_to_another_host_is_refused_and_gets_no_token(github, elsewhe
 
 
 def test_a_url_for_another_host_is_refused_before_anything_is_sent(github, elsewhere):
-    from canary.notify.github import GitHubError
+    from canary.notify.transport import GitHubError
 
     with pytest.raises(GitHubError, match="refused"):
         _client(github).request("GET", elsewhere.url + f"/repos/{REPO}/issues")

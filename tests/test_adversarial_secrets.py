@@ -14,7 +14,8 @@ import pytest
 from adversary import PY, canary_cli, lanes_toml
 
 from canary.notify import redact as redact_mod
-from canary.notify.redact import REDACTED, redact
+from canary.notify.redact import redact
+from canary.notify.secret_shapes import REDACTED
 
 # Fake credentials of every common shape (assembled, so no scanner mistakes this file for a leak).
 TOKENS = {
@@ -153,7 +154,7 @@ def test_redaction_stays_linear_on_hostile_input(text):
 
 
 def test_redacting_before_truncating_never_leaves_half_a_secret():
-    from canary.run.runner import error_excerpt
+    from canary.run.attempt import error_excerpt
 
     secret = TOKENS["github classic"]
     log = "\n".join(

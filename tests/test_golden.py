@@ -10,6 +10,7 @@ from canary.config import LaneGates
 from canary.errors import ConfigError
 from canary.golden import curve as golden
 from canary.golden import diff as golden_diff
+from canary.golden import model as golden_model
 from canary.judge import gates, golden_gates
 from canary.judge import results as gate_results
 from canary.record import Attempt, RunRecord
@@ -67,7 +68,7 @@ def test_window_means_drop_an_unfinished_window():
     losses = [(i, float(i)) for i in range(45)]
     ws = golden.window_means(losses, 20, steps=50)
     assert [(w.first, w.last, w.mean) for w in ws] == [(0, 19, 9.5), (20, 39, 29.5)]
-    assert golden.window_means(losses, 20)[-1] == golden.Window(40, 44, 42.0)
+    assert golden.window_means(losses, 20)[-1] == golden_model.Window(40, 44, 42.0)
 
 
 def test_tolerance_is_observed_spread_times_factor_with_a_floor():
@@ -91,16 +92,16 @@ def test_a_recording_needs_every_window_from_every_run():
 
 def test_the_file_has_one_window_per_line_and_round_trips():
     g = recording()
-    text = golden.dumps(g)
+    text = golden_model.dumps(g)
     lines = text.splitlines()
     window_lines = [ln for ln in lines if ln.strip().startswith('{"steps"')]
     assert len(window_lines) == len(g.windows) == 5
     assert json.loads(text)["ferry"] == "moe-canary"
-    back = golden.loads(text)
+    back = golden_model.loads(text)
     assert back.windows[2].first == 40 and back.tolerance.keys() == g.tolerance.keys()
-    assert golden.dumps(back) == text
+    assert golden_model.dumps(back) == text
     with pytest.raises(ConfigError, match="not a golden"):
-        golden.loads('{"ferry": "x"}', "gates/x.golden.json")
+        golden_model.loads('{"ferry": "x"}', "gates/x.golden.json")
 
 
 def test_clean_and_equivalent_runs_pass_every_golden_gate():
@@ -330,14 +331,14 @@ def test_each_window_has_its_own_tolerance_widening_as_the_runs_drift_apart():
     assert golden.curve_tolerances([0.0, 0.0005, 0.001, 0.008, 0.002]) == pytest.approx(
         [0.001, 0.001, 0.0015, 0.012, 0.012]
     )
-    early = golden.Golden(
+    early = golden_model.Golden(
         "f",
         1,
         "cpu",
         40,
         20,
         "train/loss",
-        [golden.Window(0, 19, 5.0, 0.0, 0.001), golden.Window(20, 39, 3.0, 0.008, 0.012)],
+        [golden_model.Window(0, 19, 5.0, 0.0, 0.001), golden_model.Window(20, 39, 3.0, 0.008, 0.012)],
         3.0,
         {"loss_curve": golden.tolerance("loss_curve", 0.008)},
     )
@@ -359,7 +360,7 @@ def test_a_golden_without_window_tolerances_judges_every_window_by_the_curves():
     g = recording()
     old = dataclasses.replace(g, windows=[dataclasses.replace(w, rtol=None) for w in g.windows])
     assert '"rtol"' not in json.dumps(old.to_dict()["loss_windows"])
-    assert golden.loads(golden.dumps(old)).windows[0].rtol is None
+    assert golden_model.loads(golden_model.dumps(old)).windows[0].rtol is None
     assert all(old.window_rtol(i) == g.tolerance["loss_curve"].rtol for i in range(len(g.windows)))
     assert golden_gates.loss_curve(old, metrics(curve(1.012))).status == "FAIL"
 

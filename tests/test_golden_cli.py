@@ -10,7 +10,7 @@ from test_golden import recording
 from canary.cli import cli
 from canary.config import load_gates
 from canary.errors import ConfigError
-from canary.golden import curve as golden
+from canary.golden import model as golden_model
 from canary.golden import store
 
 GATES = """ferry = "moe-canary"
@@ -47,10 +47,12 @@ def test_diff_against_the_committed_golden(repo):
     assert "(working) is unchanged from moe-canary.cpu.golden.json@HEAD" in " ".join(r.output.split())
 
     g = recording()
-    moved = golden.Golden(
+    moved = golden_model.Golden(
         **{
             **g.__dict__,
-            "windows": [golden.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0)) for w in g.windows],
+            "windows": [
+                golden_model.Window(w.first, w.last, w.mean * (1.03 if w.first == 40 else 1.0)) for w in g.windows
+            ],
         }
     )
     store.write(moved, path)
@@ -100,7 +102,7 @@ def test_the_committed_cpu_golden_is_current():
     assert g.steps == ferry.lanes["cpu"].steps and g.window == 20 and len(g.windows) == g.steps // 20
     for name, tol in g.tolerance.items():
         assert tol.rtol >= tol.floor and tol.factor == 1.5, name
-    assert golden.dumps(g) == (store.lane_golden_path("moe-canary", "cpu")).read_text()  # as written
+    assert golden_model.dumps(g) == (store.lane_golden_path("moe-canary", "cpu")).read_text()  # as written
 
 
 def _fake_run(d, variant_scale, tps):

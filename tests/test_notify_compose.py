@@ -9,7 +9,9 @@ from canary.history.windows import WindowCommit
 from canary.notify.compose import issue_title, new_issue, recovery_comment, recurrence_comment
 from canary.notify.markers import issue_fingerprint
 from canary.notify.model import Facts, LastPass, Previous, StreakFacts
-from canary.notify.sections import context_block, determinism, repro_commands, streak_sentence, summary_line
+from canary.notify.reproduce import repro_commands
+from canary.notify.sections import context_block, determinism, summary_line
+from canary.notify.timeline import streak_sentence
 from canary.record import Attempt, Signature, cold_reason
 
 INCIDENT = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")

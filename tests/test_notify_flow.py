@@ -8,9 +8,10 @@ from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: 
 from notify_records import failing, passing
 
 from canary.notify import notify, send
-from canary.notify.github import GitHubClient, RetryPolicy
+from canary.notify.github import GitHubClient
 from canary.notify.markers import fingerprint_marker, run_marker
 from canary.notify.model import Facts, StreakFacts
+from canary.notify.transport import RetryPolicy
 
 FACTS = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
 

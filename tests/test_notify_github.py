@@ -6,7 +6,8 @@ import pytest
 from github_server import REPO, TINY, TOKEN, client, github  # noqa: F401 (fixtures)
 
 from canary.errors import ConfigError
-from canary.notify.github import GitHubClient, GitHubError, RetryPolicy, _next_link, _retry_after
+from canary.notify.github import GitHubClient
+from canary.notify.transport import GitHubError, RetryPolicy, _next_link, _retry_after
 
 SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 

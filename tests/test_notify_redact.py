@@ -10,7 +10,8 @@ from canary.notify.compose import new_issue, recurrence_comment
 from canary.notify.markdown import clean, fence, fit, neutralize_mentions, trim_lines
 from canary.notify.markers import has_run_marker, issue_fingerprint
 from canary.notify.model import Facts
-from canary.notify.redact import REDACTED, redact
+from canary.notify.redact import redact
+from canary.notify.secret_shapes import REDACTED
 
 GH_CLASSIC = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 SECRETS = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -274,6 +275,16 @@ def bisect(
             test = lane_test(sig.kind if sig else None, lane) or "lower"
     if lane is None:
         raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
+    # what a commit bisect and a version bisect are both given
+    either: dict[str, Any] = {
+        "lane": lane,
+        "test": test or "lower",
+        "ferry": ferry or "moe-canary",
+        "fingerprint": fingerprint,
+        "steps": steps,
+        "budget_s": budget_s,
+        "other_failure": other_failure,
+    }
     if packages:
         if good or bad or old is None or new is None:
             raise ConfigError(
@@ -282,20 +293,7 @@ def bisect(
             )
         from canary.bisect.published import VersionBisectOptions, bisect_versions
 
-        vopts = VersionBisectOptions(
-            packages=list(packages),
-            old=old,
-            new=new,
-            lane=lane,
-            test=test or "lower",
-            ferry=ferry or "moe-canary",
-            python=python,
-            fingerprint=fingerprint,
-            steps=steps,
-            budget_s=budget_s,
-            other_failure=other_failure,
-            cache=cache,
-        )
+        vopts = VersionBisectOptions(packages=list(packages), old=old, new=new, python=python, cache=cache, **either)
         what, work = "versions", lambda progress: bisect_versions(vopts, progress)
     else:
         if good is None or bad is None:
@@ -304,18 +302,7 @@ def bisect(
             )
         if old or new or python or cache:
             raise ConfigError("--old, --new, --python and --cache belong to a version bisect: add --package NAME")
-        opts = BisectOptions(
-            lane=lane,
-            good=good,
-            bad=bad,
-            test=test or "lower",
-            ferry=ferry or "moe-canary",
-            fingerprint=fingerprint,
-            steps=steps,
-            checkout=checkout,
-            budget_s=budget_s,
-            other_failure=other_failure,
-        )
+        opts = BisectOptions(good=good, bad=bad, checkout=checkout, **either)
         what, work = "commits", lambda progress: bisect_lib(opts, progress)
     err = console(stderr=True)
     columns = [

@@ -11,9 +11,9 @@ from typing import Any
 from canary.config import load_gates
 from canary.errors import ConfigError
 from canary.git import committed_text
-from canary.golden import curve as golden_mod
+from canary.golden import curve as golden_curve
 from canary.golden import store as golden_store
-from canary.golden.curve import Golden
+from canary.golden.model import Golden, file_name, loads
 from canary.run.metrics import as_float, load_run_metrics
 
 
@@ -124,12 +124,12 @@ class DiffResult:
         return all(r.status == "same" for r in self.rows)
 
 
-def from_run(run_dir: Path, like: golden_mod.Golden) -> golden_mod.Golden:
+def from_run(run_dir: Path, like: Golden) -> Golden:
     """A run directory read as a one-run golden with the stored golden's window and length."""
     m = load_run_metrics(run_dir, like.metric)
-    facts = golden_mod.RunFacts("run", m.losses or [], m.summary, Path(run_dir).name)
+    facts = golden_curve.RunFacts("run", m.losses or [], m.summary, Path(run_dir).name)
     try:
-        g = golden_mod.build(
+        g = golden_curve.build(
             [facts],
             ferry=like.ferry,
             ferry_version=like.ferry_version,
@@ -149,12 +149,12 @@ def compare(
     path = golden_store.lane_golden_path(ferry, lane, gates)
     if path is None:
         _, gates_path = load_gates(gates or ferry)
-        path = gates_path.parent / golden_mod.file_name(ferry, lane)
+        path = gates_path.parent / file_name(ferry, lane)
     if new is None:
         old_text = committed_text(path, rev)
         if old_text is None:
             raise ConfigError(f"{path} is not committed at {rev}: nothing to compare it with (give NEW)")
-        old = golden_mod.loads(old_text, f"{path}@{rev}")
+        old = loads(old_text, f"{path}@{rev}")
         return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_store.read(path)))
     old = golden_store.read(path)
     new = Path(new)

@@ -36,8 +36,9 @@ from canary import host as host_mod
 from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
 from canary.git import head_commit
-from canary.golden import curve as golden_mod
+from canary.golden import curve as golden_curve
 from canary.golden import store as golden_store
+from canary.golden.model import Golden, file_name
 from canary.run.directory import METRICS_FILE, RESULT_FILE, read_result
 from canary.run.metrics import load_run_metrics
 from canary.run.spec import NUDGE_ENV, CacheSpec
@@ -112,12 +113,12 @@ def default_path(ferry: str, lane: str, gates: str | None = None) -> Path:
     if named:
         return named
     _, gates_path = load_gates(gates or ferry)
-    return gates_path.parent / golden_mod.file_name(ferry, lane)
+    return gates_path.parent / file_name(ferry, lane)
 
 
 @dataclass
 class Recording:
-    golden: golden_mod.Golden
+    golden: Golden
     path: Path | None
     runs: list[dict[str, Any]]  # variant, run_id, run_dir, verdict
 
@@ -157,7 +158,7 @@ def record(
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
     f, _, lane, gates_file = resolve_inputs(opts)
     o = require_builtin(f, "record a golden of").lane(lane.name)
-    window = window or golden_mod.default_window(lane.platform)
+    window = window or golden_curve.default_window(lane.platform)
     if window < 1 or runs < 1:
         raise ConfigError("--window and --runs must be at least 1")
     if nudged < 0:
@@ -219,7 +220,7 @@ def record(
         _check(d)
         m = load_run_metrics(Path(d["run_dir"]), metric)
         summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
-        facts.append(golden_mod.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
+        facts.append(golden_curve.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
     busy = busy_runs(facts)
     if busy and stored is not None:
         raise RecordingFailed(
@@ -234,7 +235,7 @@ def record(
     if stored is not None:
         check_curve(stored, facts)
     recorded = _recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done)
-    g = golden_mod.build(
+    g = golden_curve.build(
         facts,
         ferry=f.name,
         ferry_version=f.version,
@@ -253,13 +254,13 @@ def record(
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
 
 
-def _stored(path: Path, lane: str) -> golden_mod.Golden:
+def _stored(path: Path, lane: str) -> Golden:
     if not path.is_file():
         raise ConfigError(f"{path}: no golden to re-measure; record one first with `canary golden record {lane}`")
     return golden_store.read(path)
 
 
-def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
+def busy_runs(facts: list[golden_curve.RunFacts]) -> str:
     """The perf-comparable runs too busy to measure speed on (:func:`canary.judge.golden_gates.quiet_steps_needed`),
     as one phrase; empty when none was."""
     from canary.judge.golden_gates import quiet_steps_needed
@@ -275,7 +276,7 @@ def busy_runs(facts: list[golden_mod.RunFacts]) -> str:
     return ", ".join(out)
 
 
-def check_curve(stored: golden_mod.Golden, facts: list[golden_mod.RunFacts]) -> None:
+def check_curve(stored: Golden, facts: list[golden_curve.RunFacts]) -> None:
     """A perf-only recording's runs must still draw the stored curve: a changed curve is a new
     golden, not a new machine."""
     from canary.judge import golden_gates
@@ -291,7 +292,7 @@ def check_curve(stored: golden_mod.Golden, facts: list[golden_mod.RunFacts]) -> 
             )
 
 
-def with_perf_of(stored: golden_mod.Golden, measured: golden_mod.Golden, recorded: dict[str, Any]) -> golden_mod.Golden:
+def with_perf_of(stored: Golden, measured: Golden, recorded: dict[str, Any]) -> Golden:
     """The stored golden with the performance figures, their tolerances and the machine of a new
     recording on this machine; its curve, final loss and their tolerances unchanged."""
     if (stored.ferry, stored.ferry_version, stored.steps) != (measured.ferry, measured.ferry_version, measured.steps):
@@ -331,7 +332,7 @@ def _check(run: dict[str, Any]) -> None:
         )
 
 
-def _host(facts: list[golden_mod.RunFacts]) -> dict[str, Any]:
+def _host(facts: list[golden_curve.RunFacts]) -> dict[str, Any]:
     """The recording machine, from its runs' summaries (this machine's facts where a summary
     predates them: ``--from`` re-derives on the machine that recorded)."""
     here = host_mod.facts()

@@ -1,5 +1,5 @@
-"""Golden files on disk: read, written, and found through a lane's gates (the curve itself, pure,
-is :mod:`canary.golden.curve`'s; a golden as committed is :func:`canary.git.committed_text`)."""
+"""Golden files on disk: read, written, and found through a lane's gates (what a golden holds, pure,
+is :mod:`canary.golden.model`'s; a golden as committed is :func:`canary.git.committed_text`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from canary.config import load_gates, search_dirs
 from canary.errors import ConfigError
-from canary.golden.curve import Golden, dumps, file_name, loads, resolve_path
+from canary.golden.model import Golden, dumps, file_name, loads, resolve_path
 from canary.textio import decode, read_bytes
 
 

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from canary.history.changes import passing_runs
-from canary.history.windows import VersionChange, WindowCommit
+from canary.history.windows import VersionChange, WindowCommit, version_changes
 from canary.record import RunRecord
 
 FINGERPRINT = "program/fingerprint"
@@ -119,8 +119,6 @@ def compare(
 ) -> Comparison:
     """``fingerprint`` (just lowered for ``platform``) against the lane's last pass's. The
     ``window`` is the commits from the last pass's commit to now (watched ones flagged)."""
-    from canary.history.windows import version_changes
-
     last = last_pass_program(records, lane, ferry, platform)
     if last is None:
         return Comparison(
@@ -132,29 +130,13 @@ def compare(
         )
     theirs = program_of(last, platform)
     where = f"{last.run_id}, {(last.commit or 'no commit recorded')[:SHORT]}"
-    if theirs == fingerprint:
-        return Comparison(
-            platform,
-            lane,
-            ferry,
-            fingerprint,
-            last.run_id,
-            last.commit,
-            theirs,
-            False,
-            f"the {platform} program is the one the last pass ran ({where})",
+    changed = theirs != fingerprint
+    if changed:
+        message = (
+            f"the {platform} program changed since {where}; a shared compilation cache will miss, "
+            "and this lane lowers cold"
         )
-    found = causes(window, version_changes(last.versions, versions_now), window_note)
-    return Comparison(
-        platform,
-        lane,
-        ferry,
-        fingerprint,
-        last.run_id,
-        last.commit,
-        theirs,
-        True,
-        f"the {platform} program changed since {where}; a shared compilation cache will miss, "
-        "and this lane lowers cold",
-        found,
-    )
+        found = causes(window, version_changes(last.versions, versions_now), window_note)
+    else:
+        message, found = f"the {platform} program is the one the last pass ran ({where})", []
+    return Comparison(platform, lane, ferry, fingerprint, last.run_id, last.commit, theirs, changed, message, found)

@@ -66,7 +66,7 @@ def evaluate(
     minimum) lowers the step threshold to what was asked for, and leaves a finite final loss
     unjudged (SKIP): the loss threshold is for a full run. Both say so in their detail; a
     missing or non-finite loss still fails. With the lane's ``golden`` (a
-    :class:`canary.golden.curve.Golden`), the golden gates follow (:mod:`canary.judge.golden_gates`)."""
+    :class:`canary.golden.model.Golden`), the golden gates follow (:mod:`canary.judge.golden_gates`)."""
     threshold = gates.min_steps
     quick = requested_steps is not None and requested_steps < threshold
     results = []

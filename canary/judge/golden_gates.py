@@ -1,4 +1,4 @@
-"""The gates that judge a run against its lane's golden (:mod:`canary.golden.curve`). Pure: (golden,
+"""The gates that judge a run against its lane's golden (:mod:`canary.golden.model`). Pure: (golden,
 metrics, severity) -> :class:`canary.judge.results.GateResult`. No I/O.
 
 Every result carries ``value``, ``threshold`` and ``margin`` (how far inside the threshold the
@@ -25,7 +25,8 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
-from canary.golden.curve import Golden, rel_dev, window_means
+from canary.golden.curve import rel_dev, window_means
+from canary.golden.model import Golden
 from canary.judge.results import GateResult
 from canary.run.metrics import RunMetrics, as_float
 

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Any
 from canary.errors import ConfigError
 from canary.notify import redact as redact_mod
 from canary.notify import spool
-from canary.notify.github import GitHubClient, GitHubError
+from canary.notify.github import GitHubClient
 from canary.notify.model import Facts
 from canary.notify.tracker import Action, report
+from canary.notify.transport import GitHubError
 from canary.record import RunRecord
 from canary.run.directory import NOTIFY_PENDING
 from canary.textio import printable
@@ -191,9 +192,7 @@ def _client(backend: str, repo: str, client: GitHubClient | None, log: Callable[
     if client is not None and client.repo == repo:
         return client
     if client is not None:  # same server and token, another repository
-        return GitHubClient(
-            repo, client.token, client.api_url, client.retry, client.timeout_s, client.per_page, client._sleep, log
-        )
+        return client.for_repo(repo, log)
     return GitHubClient.from_env(repo, log=log)
 
 

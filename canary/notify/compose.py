@@ -3,7 +3,8 @@ duplicate's closing comment.
 
 Pure functions of a :class:`~canary.record.RunRecord` and the :class:`~canary.notify.model.Facts`
 that history supplies (streak, last pass, regression window). Every message carries the hidden
-markers of :mod:`canary.notify.markers`; its parts are :mod:`canary.notify.sections`.
+markers of :mod:`canary.notify.markers`; its parts are :mod:`canary.notify.sections` and
+:mod:`canary.notify.timeline`.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import hashlib
 from collections.abc import Sequence
 
 from canary.history.queries import INFRA_ALERT_DAYS
-from canary.notify.markdown import DEFAULT_LIMIT, clean, escape_inline
+from canary.notify.markdown import DEFAULT_LIMIT, clean, code, escape_inline
 from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, run_marker
 from canary.notify.model import Facts, Message, run_date
-from canary.notify.sections import code, context_block, failure_body, summary_line, which_canary
+from canary.notify.sections import context_block, failure_body, summary_line, which_canary
 from canary.record import RunRecord, Signature
 
 

@@ -18,6 +18,7 @@ from canary.textio import printable
 # GitHub limits an issue body or comment to 65536 characters; stay a little under it.
 GITHUB_BODY_LIMIT = 65536
 DEFAULT_LIMIT = 65000
+FIELD_MAX = 300  # characters of one field of a message (a frame, a path, a commit subject) shown
 
 # A mention pings unless a word character comes right before the @ (an e-mail address): after
 # ".", "-", "+", "/" or a bracket GitHub still links it.
@@ -56,6 +57,15 @@ def escape_inline(text: object, secrets: Iterable[str] = ()) -> str:
     escaped, mentions, issue references and markers defused."""
     text = " ".join(printable(redact(str(text), secrets)).split())
     return neutralize_refs(neutralize_markers(neutralize_mentions(_MD_SPECIAL.sub(r"\\\1", text))))
+
+
+def code(text: str) -> str:
+    """Inline code that ``text`` cannot close (nor forge a marker with, nor drive a terminal)."""
+    text = neutralize_refs(neutralize_markers(neutralize_mentions(" ".join(printable(str(text)).split()))))
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    bar = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{bar}{pad}{text}{pad}{bar}"
 
 
 def fence(text: str, info: str = "text") -> str:

@@ -19,10 +19,11 @@ import re
 from collections.abc import Iterable, Sequence
 
 from canary.history.changes import METRICS, Step
-from canary.notify.markdown import clean, escape_inline
+from canary.notify.markdown import FIELD_MAX, clean, code, escape_inline
 from canary.notify.markers import run_marker
 from canary.notify.model import Facts, Message, StepNote, run_date
-from canary.notify.sections import FIELD_MAX, code, context_block, short_version
+from canary.notify.sections import context_block
+from canary.notify.timeline import short_version
 from canary.record import RunRecord
 
 LABEL = "canary-performance"

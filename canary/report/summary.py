@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 # The notifier's sections, so that the job summary and the issue read alike.
-from canary.notify.markdown import escape_inline
+from canary.notify.markdown import code, escape_inline
 from canary.notify.model import Facts
 from canary.notify.redact import redact
-from canary.notify.sections import attempts_section, cache_section, code, signature_section, window_section
+from canary.notify.sections import attempts_section, cache_section, signature_section
+from canary.notify.timeline import window_section
 from canary.record import RunRecord
 from canary.report.model import gate_margin, links
 

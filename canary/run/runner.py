@@ -11,15 +11,12 @@ verdict, and one ``attempt-N/`` folder per attempt with its spec, log and metric
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import secrets
-import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
 
 from canary import history as history_mod
 from canary import signature as signature_mod
@@ -41,34 +38,21 @@ from canary.judge import gates as gates_mod
 from canary.judge.classify import classify
 from canary.judge.results import GateResult
 from canary.judge.results import verdict as gates_verdict
-from canary.launchers import AttemptOutcome, AttemptRequest, for_lane
+from canary.launchers import AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
 from canary.run import command_ferry, compile_cache, directory, signals
+from canary.run.attempt import error_excerpt, metrics_or_empty, promote, read_log, with_tracking
 from canary.run.context import run_context
-from canary.run.directory import LOG_FILE, METRICS_FILE, PROMOTED, SPEC_FILE, TRACKER_FILE
+from canary.run.directory import LOG_FILE, METRICS_FILE, SPEC_FILE
 from canary.run.disk import disk_trouble, ensure_writable
-from canary.run.metrics import RunMetrics, flatten, load_run_metrics
+from canary.run.metrics import RunMetrics
 from canary.run.ownership import failing_distribution
+from canary.run.progress import MetricsTail, NoProgress, Progress
 from canary.run.scrub import scrub_attempt
 from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.run.workload import versions, workload_argv, workload_env
 from canary.textio import printable
-from canary.workload.tracking import run_context as tracking_context
-
-
-class Progress(Protocol):
-    """What the harness tells a watcher while a run goes on (the CLI draws it with rich)."""
-
-    def attempt_started(self, attempt: int, of: int, total_steps: int) -> None: ...
-    def step(self, record: dict[str, Any]) -> None: ...
-    def attempt_ended(self, attempt: int, outcome: AttemptOutcome) -> None: ...
-
-
-class _NoProgress:
-    def attempt_started(self, attempt, of, total_steps): ...
-    def step(self, record): ...
-    def attempt_ended(self, attempt, outcome): ...
 
 
 @dataclass
@@ -98,66 +82,6 @@ def new_run_id(lane: str, now: datetime | None = None) -> str:
     return f"{now:%Y%m%dT%H%M%SZ}-{lane}-{secrets.token_hex(2)}"
 
 
-def error_excerpt(log_text: str, max_lines: int = 40) -> str | None:
-    """The last traceback (or the last lines) of a failed attempt's log."""
-    lines = log_text.rstrip().splitlines()
-    if not lines:
-        return None
-    start = None
-    for i in range(len(lines) - 1, -1, -1):
-        if lines[i].startswith("Traceback (most recent call last)"):
-            start = i
-            break
-    chunk = lines[start:] if start is not None else lines[-max_lines:]
-    if len(chunk) > max_lines:
-        chunk = chunk[:5] + ["..."] + chunk[-(max_lines - 6) :]
-    return "\n".join(chunk)
-
-
-class _MetricsTail:
-    """Reads new complete lines from a growing metrics.jsonl."""
-
-    def __init__(self, path: Path, sink: Progress):
-        self.path, self.sink, self.offset, self.buf = path, sink, 0, b""
-
-    def __call__(self) -> None:
-        try:
-            with open(self.path, "rb") as f:
-                f.seek(self.offset)
-                data = f.read()
-        except FileNotFoundError:
-            return
-        self.offset += len(data)
-        self.buf += data
-        *lines, self.buf = self.buf.split(b"\n")
-        for line in lines:
-            if line.strip():
-                try:
-                    rec = json.loads(line)
-                except (ValueError, RecursionError):  # torn, not UTF-8: the final read judges the file
-                    continue
-                if isinstance(rec, dict):
-                    self.sink.step(flatten(rec))
-
-
-def _promote(attempt_dir: Path, run_dir: Path) -> None:
-    for name in PROMOTED:
-        src = attempt_dir / name
-        if src.is_file():
-            shutil.copyfile(src, run_dir / name)
-
-
-def _metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
-    """What an attempt wrote. Metrics it wrote badly (binary, absurd numbers) are that attempt's
-    failure, judged by the gates as missing, never bad input that loses the run."""
-    if (path / METRICS_FILE).is_file() or (path / TRACKER_FILE).is_file():
-        try:
-            return load_run_metrics(path, loss_metric)
-        except ConfigError as e:
-            return RunMetrics(None, None, [], {}, str(path), warnings=[f"metrics unreadable: {e}"])
-    return RunMetrics(None, None, [], {}, str(path))
-
-
 def resolve_inputs(opts: RunOptions) -> tuple[AnyFerry, Path, Lane, GatesFile]:
     ferry, ferry_path = load_ferry(opts.ferry)
     lane = get_lane(opts.lane, opts.lanes_file)
@@ -170,7 +94,7 @@ def resolve_inputs(opts: RunOptions) -> tuple[AnyFerry, Path, Lane, GatesFile]:
 
 
 def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
-    progress = progress or _NoProgress()
+    progress = progress or NoProgress()
     ferry, ferry_path, lane, gates_file = resolve_inputs(opts)
     if isinstance(ferry, CommandFerry):
         chosen = [f"--{k.replace('_', '-')}" for k in ("ragged_dot", "tiling") if getattr(opts, k)]
@@ -261,14 +185,14 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                 )
             secrets = (*secrets, *env_secrets(request.env))  # a command ferry's own settings too
             progress.attempt_started(n, lane.attempts, steps_requested)
-            outcome = launcher.launch(request, poll=_MetricsTail(attempt_dir / METRICS_FILE, progress))
+            outcome = launcher.launch(request, poll=MetricsTail(attempt_dir / METRICS_FILE, progress))
             progress.attempt_ended(n, outcome)
             no_summary = command_ferry.collect(ferry, holders) if isinstance(ferry, CommandFerry) else None
-            metrics = _metrics_or_empty(attempt_dir, lane_gates.loss_metric)
+            metrics = metrics_or_empty(attempt_dir, lane_gates.loss_metric)
             results = gates_mod.evaluate(
                 lane_gates, metrics, requested_steps=steps_requested, golden=golden, ferry_version=ferry.version
             )
-            log_text = _read_log(outcome.log_path)
+            log_text = read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
             scrub_attempt(attempt_dir, outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
@@ -304,7 +228,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                     cache=compile_cache.read_facts(attempt_dir),
                 )
             )
-            _promote(attempt_dir, run_dir)
+            promote(attempt_dir, run_dir)
             # A workload that ran to the end has spoken: its gates decide, and trying again would
             # only repeat a deterministic run. Crashes, timeouts and lost jobs are retried.
             if outcome.ok or signals.requested() is not None:
@@ -338,7 +262,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         classification=signals.CANCELLED if stopped_by is not None else classify(attempts),
         signature=attempts[-1].signature if verdict == "fail" and attempts else None,
         failing_distribution=failing_distribution(attempts[-1].signature) if verdict == "fail" and attempts else None,
-        context=_with_tracking(
+        context=with_tracking(
             run_context(
                 os.environ,
                 job_id=opts.job_id or (attempts[-1].job_id if attempts else None),
@@ -375,26 +299,6 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         if again.said:
             result.context.setdefault("disk", again.said)
     return result
-
-
-def _read_log(path: Path) -> str:
-    """An attempt's log, or its tail and error region when it is long (bounded memory)."""
-    if not path.is_file():
-        return ""
-    with path.open(errors="replace") as f:
-        return signature_mod.read_window(f)
-
-
-def _with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:
-    """Adds the deciding attempt's W&B run (its wandb.json): ``wandb`` (mode, id, error) and
-    ``wandb_url`` when it was online, unless a URL was given (--wandb-url)."""
-    if attempts:
-        tracked = tracking_context(directory.attempt_dir(run_dir, attempts[-1].number))
-        url = tracked.pop("wandb_url", None)
-        if url:
-            ctx.setdefault("wandb_url", url)
-        ctx.update(tracked)
-    return ctx
 
 
 SUMMARY_KEYS = (

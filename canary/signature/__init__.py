@@ -12,7 +12,8 @@ One module per concern:
   IPython decorations; long logs cut to their tail and error region);
 * :mod:`~canary.signature.tracebacks`: Python exception chains and call paths;
 * :mod:`~canary.signature.masks`: masking what varies, canonical error classes;
-* :mod:`~canary.signature.kinds`: the kinds, and failures that print a line, not a traceback;
+* :mod:`~canary.signature.kinds`: the kinds, which kind an exception is, the failing op or kernel;
+* :mod:`~canary.signature.bare`: failures that print a line, not a traceback;
 * :mod:`~canary.signature.folds`: the rules that fold one failure's drift across releases;
 * :mod:`~canary.signature.identity`: the two grains of identity, and a recorded one made current;
 * :mod:`~canary.signature.failure`: which of them names a log's failure;

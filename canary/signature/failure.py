@@ -15,7 +15,7 @@ from typing import Any
 
 from canary.record import Signature
 from canary.run.metrics import as_float
-from canary.signature import kinds
+from canary.signature import bare, kinds
 from canary.signature.identity import make, with_ferry
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, canonical_message, numbers_masked
@@ -161,7 +161,7 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or kinds.INFRA_TEXT.match(s)
         ):
             break
-        if any(b.match(s) for b in kinds.BARE_ERRORS):
+        if any(b.match(s) for b in bare.BARE_ERRORS):
             break  # the next error, not this one's continuation
         parts.append(s)
     return " ".join(parts)
@@ -189,7 +189,7 @@ def _scan(
         s = lines[i].strip()
         if not s:
             continue
-        for rec in kinds.BARE_ERRORS:
+        for rec in bare.BARE_ERRORS:
             if rec.name in skip:
                 continue
             m = rec.match(s)

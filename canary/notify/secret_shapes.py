@@ -1,0 +1,236 @@
+"""The shapes a secret takes in a log: token formats (GitHub, GitLab, Slack, cloud keys, JWTs, PEM
+blocks, ...), credentials in headers, URLs, flags and netrc entries, and any ``KEY=value`` whose
+key says it is secret, in the encodings logs spell them (quoted, URL-encoded, JSON inside JSON).
+
+Add a shape by appending ``(name, pattern, replacement)`` to :data:`_PATTERNS` and its words to
+:data:`_NEEDLES`. Pure string work, linear in its input. The environment's own secret values, and
+base64 that hides one, are :mod:`canary.notify.redact`'s.
+"""
+
+from __future__ import annotations
+
+import re
+
+REDACTED = "[REDACTED]"
+
+# How a setting's name meets its value, in the forms logs show it: KEY=v, "KEY": "v", KEY: 'v',
+# URL-encoded (KEY%3Dv), JSON inside JSON (\"KEY\": \"v\"), \u003d. Bounded runs only: every
+# pattern below is linear in the text (no nested quantifiers over unbounded input).
+_Q = r"""(?:\\{0,3}["']|%2[27])?"""
+_SEP = r"(?:\s|%20|\+){0,8}(?:[:=]|%3[aAdD]|\\u003[aAdD])(?:\s|%20|\+){0,8}"
+_KV = _Q + _SEP + _Q
+_VALUE = r"""[^\s"'\\,;&<>)\]}]"""  # a value runs until a quote, a backslash escape, a separator
+
+# Words that name a secret, as UPPER_CASE, lower_case, Title_Case and camelCase spell them (listed
+# rather than matched case-blind: a case-blind alternation costs five times as much per byte).
+_SECRET_WORDS = sorted(
+    {
+        form
+        for w in (
+            "TOKEN",
+            "SECRET",
+            "PASSWORD",
+            "PASSWD",
+            "API_KEY",
+            "APIKEY",
+            "ACCESS_KEY",
+            "ACCESSKEY",
+            "PRIVATE_KEY_ID",
+            "PRIVATE_KEY",
+            "PRIVATEKEY",
+            "CREDENTIALS",
+            "CREDENTIAL",
+            "ACCOUNT_KEY",
+            "SHARED_ACCESS_KEY",
+        )
+        for form in (w, w.lower(), w.title(), w.title().replace("_", ""))
+    }
+    | {"apiKey", "accessKey", "privateKey"},
+    key=len,
+    reverse=True,
+)
+
+# Where a token may start: not inside a longer run of its own characters (which also keeps the
+# scan linear: one try per run), but right after an escaped newline (\n in a repr or JSON) or a
+# URL-encoded byte (%0A).
+_START = r"(?:(?<![A-Za-z0-9_\-])|(?<=\\[nrt])|(?<=%[0-9A-Fa-f]{2}))"
+_START_UPPER = r"(?:(?<![A-Z0-9])|(?<=%[0-9A-Fa-f]{2}))"
+
+GITHUB_TOKEN_LEN = 36  # characters after a classic or app token's prefix (ghp_, ghs_, ...)
+_BREAK = re.compile(r"\\?(?:\r?\n|\\n)")
+
+
+def _github(m: re.Match[str]) -> str:
+    """A GitHub token, joined across a line break when its first line holds less than a whole one."""
+    text = m.group(0)
+    cut = _BREAK.search(text)
+    head = text[: cut.start()] if cut else text
+    if cut and len(head) - 4 < GITHUB_TOKEN_LEN:
+        tail = text[cut.end() :].lstrip(" \t>|")
+        return REDACTED if len(head) - 4 + len(tail) >= 20 else text
+    if len(head) - 4 < 20:
+        return text
+    return REDACTED + text[len(head) :]
+
+
+# (name, pattern, replacement). Patterns with a group keep the group (a key's name) and redact
+# only the value after it. Token shapes carry no word boundary after them: a suffix glued on
+# (``ghp_...abc.log``, ``..._v2``) must not let the token through.
+_PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
+    # PEM private keys, whole blocks: as printed, inside a Python repr or JSON (\n escaped), or
+    # URL-encoded; a block cut short (no END line) is redacted to where its base64 stops.
+    (
+        "pem",
+        re.compile(
+            r"-----BEGIN(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----"
+            r"(?:[A-Za-z0-9+/=\s:,]|-(?!----)|\\[nr/]|%[0-9A-Fa-f]{2})*+"
+            r"(?:-----END(?:[ A-Z]|%20|\+){0,40}PRIVATE(?: |%20|\+)KEY-----)?"
+        ),
+        REDACTED,
+    ),
+    # Authorization headers and bearer tokens, whatever the token looks like.
+    (
+        "authorization",
+        re.compile(r"(?i)(\bauthorization\b" + _KV + r")(?:(?:bearer|token|basic)(?:\s|%20|\+)+)?" + _VALUE + "+"),
+        r"\1" + REDACTED,
+    ),
+    ("bearer", re.compile(r"(?i)(\bbearer(?:\s|%20|\+)+)[A-Za-z0-9\-._~+/]+=*"), r"\1" + REDACTED),
+    # Credentials in a URL: scheme://user:password@host.
+    ("url_password", re.compile(r"(://[^/\s:@\"']{1,256}:)[^/\s@\"']{1,256}(?=@)"), r"\1" + REDACTED),
+    # GitHub tokens: classic and app tokens (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained PATs.
+    # A token cut by a line break (optionally after a backslash, or an escaped \\n) keeps going on the next line.
+    (
+        "github",
+        re.compile(r"gh[opusr]_[A-Za-z0-9]{1,255}(?:\\?(?:\r?\n|\\n)[ \t>|]{0,8}[A-Za-z0-9]{1,255}(?![A-Za-z0-9_]))?"),
+        _github,
+    ),
+    ("github_pat", re.compile(r"github_pat_[A-Za-z0-9_]{20,}"), REDACTED),
+    # GitLab personal/project/group access tokens; Slack bot, user, app and refresh tokens.
+    ("gitlab", re.compile(r"gl(?:pat|rt|ptt|dt|cbt|imt|soat|ffct|oas)-[A-Za-z0-9_\-]{20,}"), REDACTED),
+    ("sendgrid", re.compile(r"SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"), REDACTED),
+    ("slack", re.compile(r"xox[abeoprs]-[A-Za-z0-9\-]{10,}"), REDACTED),
+    ("slack_app", re.compile(r"xapp-[0-9]-[A-Za-z0-9\-]{10,}"), REDACTED),
+    # Stripe secret and restricted keys.
+    ("stripe", re.compile(r"(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"), REDACTED),
+    # Google API keys, OAuth access tokens and refresh tokens.
+    ("google_api_key", re.compile(r"AIza[0-9A-Za-z_\-]{35}"), REDACTED),
+    ("google_oauth", re.compile(r"ya29\.[0-9A-Za-z\-_.]+"), REDACTED),
+    ("google_refresh", re.compile(_START + r"1//0[A-Za-z0-9_\-]{20,}"), REDACTED),
+    # JSON Web Tokens: header.payload.signature, the first two base64url JSON objects.
+    ("jwt", re.compile(_START + r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"), REDACTED),
+    # Hugging Face, npm and OpenAI-style keys.
+    ("huggingface", re.compile(r"hf_[A-Za-z0-9]{30,}"), REDACTED),
+    ("npm", re.compile(r"npm_[A-Za-z0-9]{36,}"), REDACTED),
+    ("openai", re.compile(_START + r"sk-(?:proj-|ant-)?[A-Za-z0-9_\-]{32,}"), REDACTED),
+    # W&B API keys: 40 or more word characters (86 for newer keys; self-hosted ones prefixed, as in
+    # local-<key>), with no shape of their own, so recognised by what carries them: the setting,
+    # wandb login, wandb.login(key=...), a netrc entry. A bare 40-hex string may well be a commit id.
+    ("wandb", re.compile(r"(?i)(\bwandb[_-]?(?:api[_-]?)?key" + _KV + r")" + _VALUE + "+"), r"\1" + REDACTED),
+    ("wandb_login", re.compile(r"(?i)(\bwandb\s+login\s+(?:--\S+\s+)*)[^\s\"',;-][^\s\"',;]*"), r"\1" + REDACTED),
+    ("wandb_login_call", re.compile(r"(?i)(\bwandb\.login\([^)]{0,200}?\bkey\s*=\s*[\"'])[^\"']+"), r"\1" + REDACTED),
+    ("netrc", re.compile(r"(?i)(\bmachine\s+\S+[\s\S]{0,200}?\bpassword\s+)\S+"), r"\1" + REDACTED),
+    ("wandb_onprem", re.compile(r"\b(?:local|vm)-[A-Za-z0-9_]{40,}"), REDACTED),
+    # AWS access key ids and secret access keys (also as STS prints them: "SecretAccessKey").
+    ("aws_key_id", re.compile(_START_UPPER + r"(?:AKIA|ASIA|AGPA|AIDA|AROA|ABIA|ACCA)[0-9A-Z]{16}"), REDACTED),
+    (
+        "aws_secret",
+        re.compile(r"(?i)(\baws_?secret_?(?:access_?)?key" + _KV + r")[A-Za-z0-9/+=]{40}"),
+        r"\1" + REDACTED,
+    ),
+    ("aws_sts_secret", re.compile(r"(\bSecretAccessKey" + _KV + r")[A-Za-z0-9/+=]{40}"), r"\1" + REDACTED),
+    # Cloud signatures and keys: Azure SAS (sig=) and storage account keys, signed URLs (GCS, S3),
+    # a Slack webhook's secret path, API-key headers, PyPI upload tokens, passwords given as flags.
+    (
+        "sas_sig",
+        re.compile(
+            r"(?:(?<![A-Za-z0-9_])|(?<=%[0-9A-Fa-f]{2}))((?:sig|Signature)(?:=|%3[dD]))"
+            r"[A-Za-z0-9%+/_\-]{16,}=*"
+        ),
+        r"\1" + REDACTED,
+    ),
+    (
+        "signed_url",
+        re.compile(r"(?i)(\bx-(?:goog|amz)-(?:signature|credential|security-token)(?:=|%3d))[^\s&\"'<>]+"),
+        r"\1" + REDACTED,
+    ),
+    (
+        "slack_webhook",
+        re.compile(
+            r"(hooks\.slack\.com(?:/|%2[fF])(?:services|workflows|triggers)(?:/|%2[fF]))"
+            r"(?:[A-Za-z0-9_/\-]|%2[fF])+"
+        ),
+        r"\1" + REDACTED,
+    ),
+    (
+        "api_key_header",
+        re.compile(
+            r"(?i)(\b(?:x-)?(?:api-key|auth-token|access-token|private-token|goog-api-key)" + _KV + r")" + _VALUE + "+"
+        ),
+        r"\1" + REDACTED,
+    ),
+    ("pypi", re.compile(_START + r"pypi-[A-Za-z0-9_\-]{16,}"), REDACTED),
+    (
+        "password_flag",
+        re.compile(
+            r"(?i)((?:(?<![\w-])|(?<=%[0-9a-f]{2}))--?"
+            r"(?:password|passwd|pass|token|secret|api-key|apikey|access-key|"
+            r"secret-key|client-secret)(?:=|%3[dD]|\s+|%20|\+))(?!-)(?:[^\s\"'%]|%(?!20|0[aAdD]))+"
+        ),
+        r"\1" + REDACTED,
+    ),
+    # Anything handed over as KEY=VALUE whose key says it is secret.
+    # (The match starts at the word that says so, not at the name's start: MY_TOKEN=v keeps MY_.)
+    (
+        "secret_env",
+        re.compile(r"((?:" + "|".join(_SECRET_WORDS) + r")\b" + _KV + r")(?!\[REDACTED\])" + _VALUE + "{8,}"),
+        r"\1" + REDACTED,
+    ),
+]
+
+# A pattern runs only over text holding one of its words (lower case): a cheap substring test
+# that spares a long, ordinary log most of the regular-expression passes.
+_NEEDLES: dict[str, tuple[str, ...]] = {
+    "pem": ("private",),
+    "authorization": ("authorization",),
+    "bearer": ("bearer",),
+    "url_password": ("://",),
+    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "github_pat": ("github_pat_",),
+    "gitlab": ("glpat-", "glrt-", "glptt-", "gldt-", "glcbt-", "glimt-", "glsoat-", "glffct-", "gloas-"),
+    "sendgrid": ("sg.",),
+    "slack": ("xox",),
+    "slack_app": ("xapp-",),
+    "stripe": ("_live_", "_test_"),
+    "google_api_key": ("aiza",),
+    "google_oauth": ("ya29.",),
+    "google_refresh": ("1//0",),
+    "jwt": ("eyj",),
+    "huggingface": ("hf_",),
+    "npm": ("npm_",),
+    "openai": ("sk-",),
+    "wandb": ("wandb",),
+    "wandb_login": ("wandb",),
+    "wandb_login_call": ("wandb",),
+    "netrc": ("machine",),
+    "wandb_onprem": ("local-", "vm-"),
+    "aws_key_id": ("akia", "asia", "agpa", "aida", "aroa", "abia", "acca"),
+    "aws_secret": ("secret",),
+    "aws_sts_secret": ("secretaccesskey",),
+    "secret_env": ("token", "secret", "passw", "key", "credential"),
+    "sas_sig": ("sig=", "sig%3d", "signature=", "signature%3d"),
+    "signed_url": ("x-goog-", "x-amz-"),
+    "slack_webhook": ("hooks.slack.com",),
+    "api_key_header": ("api-key", "-token"),
+    "pypi": ("pypi-",),
+    "password_flag": ("-pass", "-token", "-secret", "-api", "-access"),
+}
+
+
+def replace_shapes(text: str) -> str:
+    """``text`` with every secret shape redacted (a shape is looked for only in text that holds
+    one of its words)."""
+    lower = text.lower()
+    for name, pattern, repl in _PATTERNS:
+        if any(n in lower for n in _NEEDLES[name]):
+            text = pattern.sub(repl, text)
+    return text

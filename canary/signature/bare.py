@@ -1,0 +1,235 @@
+"""Failures that print a line, not a Python traceback (bare error lines). Pure.
+
+They are recognised by :data:`BARE_ERRORS`, an ordered list of :class:`BareError` (first match
+wins on a line); add a recogniser by appending one. Each names the exception (a status code,
+``NCCLError``, ``CUDAError``, ``CheckFailed``, ...), the message, and the failing op or kernel
+when the line says it; the kind comes from :mod:`canary.signature.kinds`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from canary.signature.kinds import COMPILE_TEXT, TIMEOUT_TEXT, kind_of
+from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
+
+
+@dataclass(frozen=True)
+class BareError:
+    """A failure that prints a line, not a traceback. ``exception`` names its class; ``kind``
+    is a kind or a callable of the message; ``message`` picks the identifying part of the line.
+    A line is tried only when it holds one of ``hints`` (plain substrings), so a long log costs
+    one substring scan per line and recogniser. A ``weak`` one (a warning) names the failure
+    only when nothing else in the log does."""
+
+    name: str
+    hints: tuple[str, ...]
+    pattern: re.Pattern[str]
+    exception: str | Callable[[re.Match[str]], str]
+    kind: str | Callable[[str], str] = "runtime_crash"
+    message: Callable[[re.Match[str]], str] = lambda m: m.group("msg")
+    context: int = 0  # following lines that belong to the message (a status message goes on)
+    weak: bool = False
+
+    def match(self, line: str) -> re.Match[str] | None:
+        if not any(h in line for h in self.hints):
+            return None
+        return self.pattern.search(line)
+
+    def exception_of(self, m: re.Match[str]) -> str:
+        return self.exception(m) if callable(self.exception) else self.exception
+
+    def kind_of(self, text: str) -> str:
+        return self.kind(text) if callable(self.kind) else self.kind
+
+
+def _status_kind(text: str) -> str:
+    if COMPILE_TEXT.search(text):
+        return "compile_error"
+    if TIMEOUT_TEXT.search(text):
+        return "timeout"
+    return "runtime_crash"
+
+
+_WRAPPER_CLASSES = ("UnfilteredStackTrace", "SimplifiedTraceback")
+_INNER = re.compile(r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>.{1,2000})$")
+
+
+def _unwrapped(m: re.Match[str]) -> tuple[str, str]:
+    """A Python exception line's class and message; JAX's traceback wrappers give the wrapped ones."""
+    cls, msg = m.group("cls"), m.group("msg")
+    if cls.rsplit(".", 1)[-1] in _WRAPPER_CLASSES:
+        inner = _INNER.match(msg)
+        if inner:
+            cls, msg = inner.group("cls"), inner.group("msg")
+    return canonical_class(cls, msg), msg
+
+
+def _python_kind(text: str) -> str:
+    return kind_of(text.split(":", 1)[0], text, text, [])
+
+
+_CODES = "|".join(STATUS_CODES)
+_OLD = "|".join(OLD_STATUS_NAMES)
+_SIGNALS = {
+    "Segmentation fault": "SIGSEGV",
+    "Aborted": "SIGABRT",
+    "Bus error": "SIGBUS",
+    "Floating point exception": "SIGFPE",
+    "Illegal instruction": "SIGILL",
+}
+_CLASS_BEFORE = re.compile(
+    r"([A-Za-z_][\w.]{0,200}(?:Error|Exception))(?:\([\w.]{1,100}\))?: (?:Bad StatusOr access: )?$"
+)
+
+
+_PALLAS_CLASSES = {
+    "The Pallas TPU lowering currently requires": "ValueError",
+    "Mosaic kernels cannot be automatically partitioned": "NotImplementedError",
+    "Mosaic failed to compile TPU kernel": "XlaRuntimeError",
+}
+
+
+def _status_class(m: re.Match[str]) -> str:
+    before = m.string[max(0, m.start() - 300) : m.start()]
+    c = _CLASS_BEFORE.search(before)
+    return canonical_class(c.group(1)) if c else "XlaRuntimeError"
+
+
+BARE_ERRORS: list[BareError] = [
+    BareError(
+        "compilation-cache",
+        ("compilation cache",),
+        re.compile(r"(?P<msg>Error (?:reading|writing) persistent compilation cache entry for .{1,1000})$"),
+        "CompilationCacheError",
+        "compile_error",
+        context=2,
+        weak=True,
+    ),
+    BareError(
+        "ray-task",
+        ("ray.exceptions.", "Ray"),
+        re.compile(
+            r"^(?P<cls>ray\.exceptions\.\w{1,100}|Ray\w{0,40}Error)(?:\((?P<inner>[\w.]{1,100})\))?"
+            r": (?P<msg>.{0,1000})$"
+        ),
+        lambda m: canonical_class(m.group("inner") or m.group("cls")),
+        _python_kind,
+        context=12,
+    ),
+    # a Python exception line without its traceback (an excerpt, a logged error); a class-named
+    # line is read as Python printed it before what its message quotes is looked at
+    BareError(
+        "python-exception",
+        ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
+        re.compile(
+            r"^(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"
+        ),
+        lambda m: _unwrapped(m)[0],
+        _python_kind,
+        message=lambda m: _unwrapped(m)[1],
+        context=12,
+    ),
+    BareError(
+        "fatal-python",
+        ("Fatal Python error",),
+        re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
+        lambda m: _SIGNALS.get(m.group("what").strip(), "FatalError"),
+        message=lambda m: f"Fatal Python error: {m.group('what').strip()}",
+    ),
+    BareError(
+        "check-failed",
+        ("Check failed", "CHECK failed"),
+        re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
+        "CheckFailed",
+        context=3,
+    ),
+    BareError(
+        "signal",
+        ("*** SIG",),
+        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10}) received"),
+        lambda m: m.group("sig"),
+        message=lambda m: f"process received {m.group('sig')}",
+    ),
+    # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
+    # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
+    BareError(
+        "xla-status",
+        (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
+        re.compile(rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: ))(?:{_OLD})): .{{1,2000}})$"),
+        _status_class,
+        _status_kind,
+        context=12,
+    ),
+    # Mosaic's errors carry a code: "error: E2002 ...", "MosaicError: E2003: ..."
+    BareError(
+        "mosaic",
+        ("E2",),
+        re.compile(r"(?P<msg>\b(?P<code>E2\d{3})\b:? .{1,1000})$"),
+        lambda m: f"Mosaic{m.group('code')}",
+        "compile_error",
+        context=6,
+    ),
+    BareError(
+        "nccl",
+        ("NCCL", "nccl"),
+        re.compile(
+            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+            r"nccl\w{0,40}Error\b|"
+            r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
+            r"ncclRemoteError).{0,1000})$"
+        ),
+        "NCCLError",
+    ),
+    BareError(
+        "cuda",
+        ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access"),
+        re.compile(
+            r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|"
+            r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
+            r"an illegal memory access was encountered).{0,1000})$"
+        ),
+        "CUDAError",
+    ),
+    BareError(
+        "oom-killer",
+        ("Out of memory: Kill", "oom-kill", "OOMKilled", "low on memory", "cgroup out of memory"),
+        re.compile(
+            r"(?P<msg>Out of memory: Kill|oom-kill|OOMKilled|The node was low on memory|"
+            r"Memory cgroup out of memory)"
+        ),
+        "SIGKILL",
+        message=lambda m: "killed by the kernel's OOM killer",
+    ),
+    # XLA's rendezvous watchdog: a collective some participants never joined
+    BareError(
+        "rendezvous",
+        ("and may be stuck",),
+        re.compile(r"(?P<msg>This thread has been waiting for .{1,2000} and may be stuck\..{0,300})$"),
+        "RendezvousStuck",
+        "timeout",
+        weak=True,
+    ),
+    # Pallas and Mosaic messages quoted without their class: the class JAX raises them with
+    BareError(
+        "pallas",
+        ("Pallas TPU lowering", "Mosaic kernels cannot", "Mosaic failed to compile"),
+        re.compile(
+            r"^(?P<msg>(?P<what>The Pallas TPU lowering currently requires|Mosaic kernels cannot be "
+            r"automatically partitioned|Mosaic failed to compile TPU kernel).{0,2000})$"
+        ),
+        lambda m: _PALLAS_CLASSES[m.group("what")],
+        "compile_error",
+        context=8,
+    ),
+    BareError(
+        "allocator-oom",
+        ("ran out of memory trying to allocate",),
+        re.compile(r"(?P<msg>Allocator \(\w{1,100}\) ran out of memory trying to allocate .{1,300})$"),
+        "OutOfMemory",
+        weak=True,
+    ),
+]
