@@ -76,11 +76,7 @@ def test_bisect_names_the_first_haliax_that_lowers_grug_for_tpu_and_its_sources_
     assert isinstance(megablox_tiling(FIRST_CALLABLE, tmp_path), ast.Name)
 
 
-UNIMPORTABLE, LAST_UNIMPORTABLE, FIRST_IMPORTABLE = (
-    "0.2.41.dev202607090907",
-    "0.2.42.dev202607100853",
-    "0.2.43.dev202607110727",
-)
+UNTESTABLE, FIRST_TESTABLE = "0.2.41.dev202607090907", "0.2.42.dev202607100853"
 
 
 def _wheel(dist: str, version: str | None, tmp: Path) -> zipfile.ZipFile:
@@ -97,30 +93,37 @@ def _wheel(dist: str, version: str | None, tmp: Path) -> zipfile.ZipFile:
     return zipfile.ZipFile(next(d.glob("*.whl")))
 
 
-def test_from_an_old_end_that_does_not_import_it_steps_inward_to_the_oldest_that_does(tmp_path):
-    p, d = _bisect(
-        "--old", UNIMPORTABLE, "--new", NEW, "--test", "lower", "--ferry", "grug-moe-canary", "--lane", "tpu"
-    )
+def _imports(wheel: zipfile.ZipFile, path: str) -> set[str]:
+    """The modules a source file of the wheel imports at its top level."""
+    tree = ast.parse(wheel.read(path))
+    return {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module} | {
+        a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names
+    }
+
+
+def test_from_an_old_end_that_cannot_be_tested_it_steps_inward_to_the_oldest_that_can(tmp_path):
+    p, d = _bisect("--old", UNTESTABLE, "--new", NEW, "--test", "lower", "--ferry", "grug-moe-canary", "--lane", "tpu")
     assert p.returncode == 0, (d["reason"], d["log"])
     [end] = d["untestable"]
-    assert end["end"] == "old" and end["version"] == UNIMPORTABLE and end["stand_in"] == FIRST_IMPORTABLE
-    assert "No module named 'rigging.filesystem.factory'" in end["error"]
+    assert end["end"] == "old" and end["version"] == UNTESTABLE and end["stand_in"] == FIRST_TESTABLE
+    assert "No module named 'rigging.filesystem.factory'" in end["error"] and end["untested"] == []
     verdicts = {s["sha"]: s["verdict"] for s in d["log"]}
-    # the boundary is tested from both sides, and the bisect runs from the stand-in
-    assert verdicts[UNIMPORTABLE] == verdicts[LAST_UNIMPORTABLE] == "skip" and verdicts[FIRST_IMPORTABLE] == "bad"
-    assert d["skipped"] == [UNIMPORTABLE, LAST_UNIMPORTABLE] and end["untested"] == []
-    assert d["direction"] == "fix" and d["first_fixed"] == FIRST_CALLABLE and d["bad"] == FIRST_IMPORTABLE
-    assert d["good"] == NEW and d["versions"][0] == UNIMPORTABLE
+    # the boundary is tested from both sides, and the bisect runs from the stand-in to the fix
+    assert verdicts[UNTESTABLE] == "skip" and verdicts[FIRST_TESTABLE] == "bad" and d["skipped"] == [UNTESTABLE]
+    assert d["direction"] == "fix" and d["first_fixed"] == FIRST_CALLABLE and d["bad"] == FIRST_TESTABLE
+    assert d["good"] == NEW and d["versions"][0] == UNTESTABLE
     assert len(d["log"]) <= 2 + 2 * len(d["versions"]).bit_length()  # binary searches, not a walk
-    # the boundary, read from the wheels: today's marin-finelog imports rigging.filesystem.factory,
-    # which marin-rigging has from 0.2.43 on
+    # the boundary, read from the wheels: today's marin-finelog client imports
+    # rigging.filesystem.factory, which marin-rigging 0.2.42 does not have either; marin-fray 0.2.41
+    # reaches it at `import fray` (its package imports current_client, which imports iris.client),
+    # and from 0.2.42 fray's package imports none of its submodules, so the lowering never gets there
     finelog = _wheel("marin-finelog", None, tmp_path)
-    assert any(
-        "rigging.filesystem.factory" in finelog.read(n).decode() for n in finelog.namelist() if n.endswith(".py")
-    )
-    factory = "rigging/filesystem/factory.py"
-    assert factory not in _wheel("marin-rigging", LAST_UNIMPORTABLE, tmp_path).namelist()
-    assert factory in _wheel("marin-rigging", FIRST_IMPORTABLE, tmp_path).namelist()
+    assert "rigging.filesystem.factory" in _imports(finelog, "finelog/client/object_query_client.py")
+    assert "rigging/filesystem/factory.py" not in _wheel("marin-rigging", FIRST_TESTABLE, tmp_path).namelist()
+    old_fray, new_fray = (_wheel("marin-fray", v, tmp_path) for v in (UNTESTABLE, FIRST_TESTABLE))
+    assert "fray.current_client" in _imports(old_fray, "fray/__init__.py")
+    assert "iris.client.client" in _imports(old_fray, "fray/current_client.py")
+    assert not {m for m in _imports(new_fray, "fray/__init__.py") if m.startswith(("fray", "iris"))}
 
 
 def test_a_cpu_run_over_versions_whose_verdicts_agree_names_none():
