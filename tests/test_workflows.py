@@ -123,6 +123,13 @@ def test_ci_runs_the_suite_and_the_lowering_preflight():
     scripts = [s.get("run", "") for job in doc["jobs"].values() for s in job["steps"]]
     assert ".ci/run" in scripts
     assert "canary lower --platform tpu --platform cuda" in scripts
+    stack = doc["jobs"]["preflight-stack"]["steps"]
+    setup = next(s for s in stack if s.get("uses", "").startswith("actions/setup-python"))
+    assert setup["with"]["python-version"] == "3.12"  # where the newest marin versions resolve
+    assert any("pip install -e '.[levanter]'" in s.get("run", "") for s in stack)
+    lowered = "".join(s.get("run", "") for s in stack)
+    for lane in ("tpu", "gpu"):
+        assert f"canary lower --ferry grug-moe-canary --lane {lane}" in lowered
 
 
 def test_ci_script_guarantees_shellcheck():
