@@ -243,7 +243,8 @@ def bisect(
     first bad version when V1 passes, the first fixed one when V1 fails. A version that cannot be
     installed or imported is skipped; when an end cannot be, a binary search steps inward from it
     to the nearest version that can, which stands in for it (the versions stepped over are listed
-    as skipped). The user cache dir keeps the 3 most recently used venvs; older ones are removed.
+    as skipped). The cache keeps the 3 most recently used venvs and removes older ones (never one
+    that a running bisect is using).
 
     --json prints first_bad (the full sha, or null), subject, tested (revisions tested), skipped
     (their shas), seconds, log (one entry per revision: sha, subject, verdict, seconds, detail,
