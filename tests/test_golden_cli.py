@@ -197,3 +197,21 @@ def test_a_copied_gates_file_falls_back_to_the_pinned_golden_and_says_so(tmp_pat
     with pytest.raises(ConfigError, match=r"is for moe-canary v\d+ on cpu, not moe-canary v999 on cpu.*absolute path"):
         store.load_golden("moe-canary", "cpu", str(copy), 999)
     assert store.load_golden("moe-canary", "cpu").note == ""  # the pinned gates' own golden: nothing to say
+
+
+def test_golden_diff_of_a_copied_gates_file_compares_the_pinned_golden_and_says_so(tmp_path):
+    from canary.config import project_root
+
+    copy = tmp_path / "mine" / "moe-canary.toml"
+    copy.parent.mkdir()
+    copy.write_text((project_root() / "gates" / "moe-canary.toml").read_text())
+    pinned = project_root() / "gates" / "moe-canary.cpu.golden.json"
+    r = invoke("golden", "diff", "cpu", str(pinned), "--gates", str(copy), "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["unchanged"] and out["old"] == pinned.name
+    assert str(copy.parent / "moe-canary.cpu.golden.json") in out["note"] and str(pinned) in out["note"]
+    r = invoke("golden", "diff", "cpu", str(pinned), "--gates", str(copy))
+    assert r.exit_code == 0 and "pinned golden of moe-canary on cpu" in " ".join(r.output.split()), r.output
+    r = invoke("golden", "diff", "cpu", str(pinned), "--json")
+    assert "note" not in json.loads(r.output)  # the pinned gates' own golden: nothing to say

@@ -171,10 +171,13 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
                 "outside": len(outside),
                 "unchanged": result.unchanged,
                 **({"run_verdict": verdict} if verdict else {}),
+                **({"note": result.note} if result.note else {}),
             }
         )
         sys.exit(1 if outside else 0)
     c = console()
+    if result.note:
+        c.print(escape(result.note), highlight=False)
     if result.unchanged and not show_all:
         c.print(
             f"{escape(result.new_label)} is unchanged from {escape(result.old_label)}: every window, the final "

@@ -114,6 +114,7 @@ class DiffResult:
     new_label: str
     rows: list[DiffRow]
     run_dir: Path | None = None
+    note: str | None = None  # the pinned golden stood in for the one a copied gates file names
 
     @property
     def outside(self) -> list[DiffRow]:
@@ -150,12 +151,16 @@ def compare(
     if path is None:
         _, gates_path = load_gates(gates or ferry)
         path = gates_path.parent / file_name(ferry, lane)
+    note = None
+    if golden_store.copied_away(path, ferry, lane, gates) and (pinned := golden_store.pinned_golden_path(ferry, lane)):
+        note = f"{path} is not there, so the pinned golden of {ferry} on {lane} is compared: {pinned}"
+        path = pinned  # as the gates of a copied gates file judge against it (golden.store.load_golden)
     if new is None:
         old_text = committed_text(path, rev)
         if old_text is None:
             raise ConfigError(f"{path} is not committed at {rev}: nothing to compare it with (give NEW)")
         old = loads(old_text, f"{path}@{rev}")
-        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_store.read(path)))
+        return DiffResult(f"{path.name}@{rev}", f"{path.name} (working)", diff(old, golden_store.read(path)), note=note)
     old = golden_store.read(path)
     new = Path(new)
     if new.is_dir():
@@ -164,5 +169,6 @@ def compare(
             f"the golden run {new.name} would record (one run: no tolerances)",
             diff(old, from_run(new, old), tolerances=False),
             run_dir=new,
+            note=note,
         )
-    return DiffResult(str(path.name), str(new), diff(old, golden_store.read(new)))
+    return DiffResult(str(path.name), str(new), diff(old, golden_store.read(new)), note=note)

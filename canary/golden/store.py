@@ -42,6 +42,12 @@ def pinned_golden_path(ferry: str, lane: str) -> Path | None:
     return next((p for d in search_dirs("gates") if (p := d / file_name(ferry, lane)).is_file()), None)
 
 
+def copied_away(path: Path, ferry: str, lane: str, gates: str | None) -> bool:
+    """Whether ``path``, the golden a gates file names, is the ferry's own golden named relative
+    to a gates file copied away from it (so it is not there, and the pinned one stands in)."""
+    return gates is not None and not path.is_file() and path.name == file_name(ferry, lane)
+
+
 def load_golden(
     ferry: str = "moe-canary", lane: str = "cpu", gates: str | None = None, ferry_version: int | None = None
 ) -> Golden | None:
@@ -54,7 +60,7 @@ def load_golden(
     path = lane_golden_path(ferry, lane, gates)
     if path is None:
         return None
-    if path.is_file() or gates is None or path.name != file_name(ferry, lane):
+    if not copied_away(path, ferry, lane, gates):
         return read(path)  # a gates file naming another golden than the ferry's own: that one, or an error
     pinned = pinned_golden_path(ferry, lane)
     found = read(pinned) if pinned is not None and pinned.resolve() != path.resolve() else None
