@@ -119,7 +119,7 @@ def test_grug_ferry_lowers_for_the_gpu_with_the_librarys_triton_kernels(cli):
 
 
 def test_library_switches_are_set_only_while_lowering(monkeypatch):
-    from canary.run.stack_lowering import NO_HOST_MEASUREMENT, library_switches
+    from canary.workload.platform_view import NO_HOST_MEASUREMENT, library_switches
 
     (name,) = NO_HOST_MEASUREMENT
     monkeypatch.delenv(name, raising=False)

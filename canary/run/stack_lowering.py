@@ -20,8 +20,6 @@ import importlib
 import os
 import time
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from canary.config import Ferry, Lane
@@ -39,31 +37,6 @@ from canary.workload.program import (
 )
 
 LIBRARY_PACKAGES = ("haliax", "levanter")
-
-# The library's switches for work that measures the machine it runs on. levanter's fused
-# cross-entropy, shown a GPU with no tuned block sizes for the shape, compiles and times each
-# candidate kernel on this machine before it picks one: on a CPU host that is the gpu lane's
-# 32 x 8192-token loss over a 128,256-word vocabulary, compiled for the CPU once per candidate
-# (it ran past 15 minutes and 6 GB). A lowering measures nothing, so the library takes the block
-# sizes it infers from its own table, as it does whenever autotuning is off.
-NO_HOST_MEASUREMENT = {"LEVANTER_PALLAS_CE_AUTOTUNE_ON_MISS": "0"}
-
-
-@contextmanager
-def library_switches(environ=os.environ, switches: dict[str, str] = NO_HOST_MEASUREMENT) -> Iterator[None]:
-    """While the block runs, ``switches`` are set in ``environ`` (the caller's own value wins);
-    afterwards ``environ`` is as it was."""
-    saved = {k: environ.get(k) for k in switches}
-    for k, v in switches.items():
-        environ.setdefault(k, v)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                environ.pop(k, None)
-            else:
-                environ[k] = v
 
 
 def check_options(ferry: Ferry, ragged_dot: str | None, tiling: str | None) -> None:
@@ -188,7 +161,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     import jax
 
     from canary.workload import stack
-    from canary.workload.platform_view import shown_platform
+    from canary.workload.platform_view import library_switches, shown_platform
 
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})

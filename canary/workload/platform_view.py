@@ -20,6 +20,7 @@ not interpret mode.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import types
 from collections.abc import Iterator
@@ -76,3 +77,30 @@ def shown_platform(platform: str, packages: tuple[str, ...]) -> Iterator[list[st
             setattr(module, name, original)
         for cache in caches:
             cache.cache_clear()
+
+
+# The library's switches for work that measures the machine it runs on. levanter's fused
+# cross-entropy, shown a GPU with no tuned block sizes for the shape, compiles and times each
+# candidate kernel on this machine before it picks one: on a CPU host that is the gpu lane's
+# 32 x 8192-token loss over a 128,256-word vocabulary, compiled for the CPU once per candidate
+# (it ran past 15 minutes and 6 GB). A lowering measures nothing, so the library takes the block
+# sizes it infers from its own table, as it does whenever autotuning is off; a run's own program
+# fingerprint is lowered the same way, so that it is the fingerprint `canary lower` computes.
+NO_HOST_MEASUREMENT = {"LEVANTER_PALLAS_CE_AUTOTUNE_ON_MISS": "0"}
+
+
+@contextmanager
+def library_switches(environ=os.environ, switches: dict[str, str] = NO_HOST_MEASUREMENT) -> Iterator[None]:
+    """While the block runs, ``switches`` are set in ``environ`` (the caller's own value wins);
+    afterwards ``environ`` is as it was."""
+    saved = {k: environ.get(k) for k in switches}
+    for k, v in switches.items():
+        environ.setdefault(k, v)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                environ.pop(k, None)
+            else:
+                environ[k] = v

@@ -12,6 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from canary.workload.platform_view import library_switches
+
 
 def short_error(exc: BaseException) -> str:
     """The error as one paragraph: Pallas appends the block's index map as a jaxpr; drop it."""
@@ -127,7 +129,8 @@ def run_fingerprint(spec, make_train_step: Callable) -> dict[str, Any]:
     ``program/platform`` and ``program/fingerprint_seconds``; ``program/error`` when it could not."""
     t0 = time.perf_counter()
     try:
-        text = export_train_step(per_device_spec(spec, spec.devices), make_train_step).mlir_module()
+        with library_switches():  # as `canary lower` lowers it (platform_view.NO_HOST_MEASUREMENT)
+            text = export_train_step(per_device_spec(spec, spec.devices), make_train_step).mlir_module()
         out = {"program/fingerprint": program_fingerprint(text)}
     except Exception as e:  # noqa: BLE001 - the fingerprint is a fact about the run, never its verdict
         out = {"program/error": short_error(e)[:300]}
