@@ -70,15 +70,24 @@ def read_text(path: Path | str, lenient: bool = False) -> str:
 
 def read_json_object(path: Path | str) -> dict[str, Any]:
     """A file holding one JSON object (result.json, a spec): anything else is bad input."""
-    text = read_text(path)
+    return parse_json_object(read_text(path), str(path))
+
+
+def parse_json(text: str, label: str) -> Any:
+    """``text`` as JSON; text that is not is bad input, said of ``label`` (a path)."""
     try:
-        obj = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as e:
-        raise ConfigError(f"{path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
+        raise ConfigError(f"{label}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})") from None
     except RecursionError:
-        raise ConfigError(f"{path}: JSON nested too deeply") from None
+        raise ConfigError(f"{label}: JSON nested too deeply") from None
+
+
+def parse_json_object(text: str, label: str) -> dict[str, Any]:
+    """``text`` as one JSON object; anything else is bad input, said of ``label`` (a path)."""
+    obj = parse_json(text, label)
     if not isinstance(obj, dict):
-        raise ConfigError(f"{path}: expected a JSON object, found {type(obj).__name__}")
+        raise ConfigError(f"{label}: expected a JSON object, found {type(obj).__name__}")
     return obj
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from canary.errors import ConfigError
+from canary.textio import parse_json
 
 FACTOR = 1.5  # tolerance = the largest observed deviation x FACTOR (Megatron's functional tests)
 SUFFIX = ".golden.json"
@@ -192,12 +193,7 @@ def dumps(golden: Golden) -> str:
 
 
 def loads(text: str, path: str = "") -> Golden:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ConfigError(f"{path or 'golden'}: not valid JSON: {e}") from None
-    except RecursionError:
-        raise ConfigError(f"{path or 'golden'}: not valid JSON: nested too deeply") from None
+    data = parse_json(text, path or "golden")
     if not isinstance(data, dict):
         raise ConfigError(f"{path or 'golden'}: not a golden file (a JSON {type(data).__name__}, not an object)")
     return Golden.from_dict(data, path).check()

@@ -26,6 +26,13 @@ class WindowCommit:
     watched: bool
     watched_paths: list[str] = field(default_factory=list)  # the paths that matched a watched glob
 
+    @classmethod
+    def from_dict(cls, c: dict) -> WindowCommit:
+        """A commit as a record's JSON keeps it (``dataclasses.asdict``'s keys)."""
+        return cls(
+            c["sha"], c["subject"], list(c.get("paths", [])), c.get("watched", False), list(c.get("watched_paths", []))
+        )
+
 
 @lru_cache(maxsize=256)
 def _glob_regex(glob: str) -> re.Pattern[str]:
@@ -77,10 +84,9 @@ def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str
 
 # ----------------------------------------------------------------------------- versions
 
-# The versions a regression window lists, most likely culprit first; any other recorded key follows.
-
-
-VERSION_ORDER = (
+# JAX and its platform plugins, and the optimizer library: what a run's record keeps the versions
+# of besides the team's stack (canary.run.workload.VERSIONED_DISTS).
+JAX_DISTRIBUTIONS = (
     "jax",
     "jaxlib",
     "libtpu",
@@ -90,10 +96,9 @@ VERSION_ORDER = (
     "jax-cuda13-plugin",
     "jax-cuda13-pjrt",
     "optax",
-    "python",
-    "ferry",
-    "canary",
 )
+# The versions a regression window lists, most likely culprit first; any other recorded key follows.
+VERSION_ORDER = (*JAX_DISTRIBUTIONS, "python", "ferry", "canary")
 
 
 @dataclass(frozen=True)

@@ -141,18 +141,7 @@ class StepNote:
         window = d.get("window")
         return cls(
             Step.from_dict(d["step"]),
-            None
-            if window is None
-            else tuple(
-                WindowCommit(
-                    c["sha"],
-                    c["subject"],
-                    list(c.get("paths", [])),
-                    c.get("watched", False),
-                    list(c.get("watched_paths", [])),
-                )
-                for c in window
-            ),
+            None if window is None else tuple(WindowCommit.from_dict(c) for c in window),
             d.get("note", ""),
             tuple(d.get("nearby") or ()),
         )
@@ -200,16 +189,7 @@ class Facts:
         ):
             d[key] = kind(**d[key]) if d.get(key) else None
         if d.get("window") is not None:
-            d["window"] = tuple(
-                WindowCommit(
-                    c["sha"],
-                    c["subject"],
-                    list(c.get("paths", [])),
-                    c.get("watched", False),
-                    list(c.get("watched_paths", [])),
-                )
-                for c in d["window"]
-            )
+            d["window"] = tuple(WindowCommit.from_dict(c) for c in d["window"])
         if d.get("versions") is not None:
             d["versions"] = tuple(
                 VersionChange(v["name"], v.get("before"), v.get("after"), v.get("owns_failure", False))

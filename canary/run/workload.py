@@ -10,6 +10,7 @@ from pathlib import Path
 
 import canary
 from canary.config import Lane
+from canary.history.windows import JAX_DISTRIBUTIONS
 from canary.run.ownership import STACK_DISTRIBUTIONS
 
 
@@ -56,18 +57,7 @@ def workload_env(lane: Lane, environ: Mapping[str, str] = os.environ) -> dict[st
 
 
 # What a run's result depends on besides the code: a regression window lists their changes.
-VERSIONED_DISTS = (
-    "jax",
-    "jaxlib",
-    "libtpu",
-    "libtpu-nightly",
-    "jax-cuda12-plugin",
-    "jax-cuda12-pjrt",
-    "jax-cuda13-plugin",
-    "jax-cuda13-pjrt",
-    "optax",
-    *STACK_DISTRIBUTIONS,
-)
+VERSIONED_DISTS = (*JAX_DISTRIBUTIONS, *STACK_DISTRIBUTIONS)
 
 
 def versions(ferry_path: Path | None = None) -> dict[str, str]:
