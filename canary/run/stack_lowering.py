@@ -161,7 +161,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     import jax
 
     from canary.workload import stack
-    from canary.workload.platform_view import library_switches, shown_platform
+    from canary.workload.platform_view import shown_platform
 
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
@@ -180,7 +180,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     )
     t0 = time.perf_counter()
     one_device = stack.device_mesh(jax.devices()[:1])  # the per-device program, as each chip runs it
-    with shown_platform(platform, LIBRARY_PACKAGES), library_switches():
+    with shown_platform(platform, LIBRARY_PACKAGES):
         result.ragged_dot = stack.ragged_dot_choice()
         try:
             exported = export_train_step(spec, lambda s: stack.make_train_step(s, mesh=one_device))

@@ -81,7 +81,8 @@ def export_train_step(spec, make_train_step: Callable):
     import jax
     import jax.numpy as jnp
 
-    with _no_kernel_locations(jax):
+    # the library times no kernels on this machine while it is exported (platform_view.NO_HOST_MEASUREMENT)
+    with _no_kernel_locations(jax), library_switches():
         return _export(spec, make_train_step, jax, jnp)
 
 
@@ -129,8 +130,7 @@ def run_fingerprint(spec, make_train_step: Callable) -> dict[str, Any]:
     ``program/platform`` and ``program/fingerprint_seconds``; ``program/error`` when it could not."""
     t0 = time.perf_counter()
     try:
-        with library_switches():  # as `canary lower` lowers it (platform_view.NO_HOST_MEASUREMENT)
-            text = export_train_step(per_device_spec(spec, spec.devices), make_train_step).mlir_module()
+        text = export_train_step(per_device_spec(spec, spec.devices), make_train_step).mlir_module()
         out = {"program/fingerprint": program_fingerprint(text)}
     except Exception as e:  # noqa: BLE001 - the fingerprint is a fact about the run, never its verdict
         out = {"program/error": short_error(e)[:300]}
