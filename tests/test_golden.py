@@ -412,3 +412,42 @@ def test_a_cpu_recording_compiles_for_older_instruction_sets_and_nudges_the_weig
     assert xla_flag_env("xla_cpu_max_isa", "AVX", {"XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX2"}) == {
         "XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX"
     }
+
+
+def _one_window(rtol):
+    return golden_model.Golden(
+        "f",
+        1,
+        "cpu",
+        20,
+        20,
+        "train/loss",
+        [golden_model.Window(0, 19, 3.0, 0.0, rtol)],
+        3.0,
+        {"loss_curve": golden.tolerance("loss_curve", rtol), "final_loss_golden": golden_model.Tolerance(0.005, 0.005)},
+    )
+
+
+def test_a_margin_within_a_rounding_step_prints_the_digits_that_show_its_side():
+    g = _one_window(0.00102)
+    inside = golden_gates.loss_curve(g, RunMetrics(20, 3.0, [(i, 3.0 * (1 - 0.000965)) for i in range(20)], {}))
+    # two decimals would print "-0.10% of ±0.10%" beside a PASS
+    assert inside.status == "PASS" and "(-0.097% of ±0.102%)" in inside.detail
+    outside = golden_gates.loss_curve(g, RunMetrics(20, 3.0, [(i, 3.0 * (1 + 0.00104)) for i in range(20)], {}))
+    assert outside.status == "FAIL" and "(+0.104% of ±0.102%)" in outside.detail
+    # far from the band, two decimals as before
+    assert (
+        "(+0.50% of ±0.10%)"
+        in golden_gates.loss_curve(g, RunMetrics(20, 3.0, [(i, 3.0 * 1.005) for i in range(20)], {})).detail
+    )
+
+
+def test_a_loss_below_the_golden_band_is_suspicious_not_better():
+    g = _one_window(0.001)
+    low = RunMetrics(20, 2.9, [(i, 2.9) for i in range(20)], {})  # a mask that lets a token see the next one
+    curve_gate, final_gate = golden_gates.loss_curve(g, low), golden_gates.final_loss_golden(g, low)
+    for r in (curve_gate, final_gate):
+        assert r.status == "FAIL" and "suspicious, not better" in r.detail and "sees its targets" in r.detail
+    high = RunMetrics(20, 3.1, [(i, 3.1) for i in range(20)], {})
+    assert "suspicious" not in golden_gates.loss_curve(g, high).detail
+    assert "suspicious" not in golden_gates.final_loss_golden(g, high).detail

@@ -40,6 +40,24 @@ def _pct(x: float) -> str:
     return f"{x * 100:+.2f}%"
 
 
+def _against(dev: float, tol: float) -> tuple[str, str]:
+    """A deviation and its tolerance as percentages, with enough digits that their order shows:
+    two decimals, more where rounding would print a value just inside the band as the band itself
+    (``-0.0965%`` against ``0.102%`` is ``-0.10% of ±0.10%`` at two)."""
+    digits = 2
+    while digits < 6 and abs(dev) != tol and round(abs(dev) * 100, digits) == round(tol * 100, digits):
+        digits += 1
+    return f"{dev * 100:+.{digits}f}%", f"{tol * 100:.{digits}f}%"
+
+
+# a loss below the golden's band is no improvement: a pinned ferry's curve only moves when what it
+# computes changed, and the changes that lower it are bugs of their own
+LOW_LOSS = (
+    "below the golden: suspicious, not better (a model that sees its targets, "
+    "a dropped or down-scaled loss term, a smaller effective batch)"
+)
+
+
 def _r(x: float | None) -> float | None:
     return None if x is None or not math.isfinite(x) else round(x, 6)
 
@@ -111,13 +129,15 @@ def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     worst = max(devs, key=lambda d: abs(d[0]) / d[1] if d[1] > 0 else math.inf)
     out = [d for d in devs if not abs(d[0]) <= d[1]]
     dev, tol, w, g = worst
+    shown, band = _against(dev, tol) if math.isfinite(dev) else (str(dev), f"{tol * 100:.2f}%")
     detail = (
         f"worst: steps {w.first}-{w.last} {w.mean:.4f} vs {g.mean:.4f} "
-        f"({_pct(dev) if math.isfinite(dev) else dev} of ±{tol * 100:.2f}%); "
-        f"{len(out)} of {len(devs)} windows outside"
+        f"({shown} of ±{band}); {len(out)} of {len(devs)} windows outside"
     )
     margin = tol - abs(dev)
     if len(out) > golden.allowed_outliers:
+        if dev < 0:
+            detail += f"; {LOW_LOSS}"
         return _outside(name, severity, _r(dev), threshold, margin, _set_to_warn(name, severity, detail))
     return GateResult(name, _r(dev), threshold, "PASS", detail, _r(margin))
 
@@ -129,8 +149,11 @@ def final_loss_golden(golden: Golden, metrics: RunMetrics, severity: str = "FAIL
     if v is None or not math.isfinite(v):
         return _outside(name, severity, v, threshold, None, f"final loss is {v}")
     dev = rel_dev(v, golden.final_loss)
-    detail = f"{_pct((v - golden.final_loss) / abs(golden.final_loss))} from the golden"
+    signed = (v - golden.final_loss) / abs(golden.final_loss)
+    detail = f"{_against(signed, tol)[0]} from the golden"
     if dev > tol:
+        if signed < 0:
+            detail += f"; {LOW_LOSS}"
         return _outside(name, severity, v, threshold, tol - dev, _set_to_warn(name, severity, detail))
     return GateResult(name, v, threshold, "PASS", detail, _r(tol - dev))
 
