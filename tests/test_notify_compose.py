@@ -254,3 +254,23 @@ def test_nothing_new_is_said_as_such():
 def test_previous_round_trips_through_facts():
     facts = Facts(previous=Previous.of(failing()))
     assert Facts.from_dict(facts.to_dict()) == facts
+
+
+def test_the_window_of_a_regression_with_nothing_changed_says_what_is_left():
+    from canary.history.windows import VersionChange, WindowCommit
+    from canary.notify.model import Facts, LastPass
+    from canary.notify.timeline import window_section
+
+    lp = LastPass("r1", "2026-12-01", "a" * 40)
+    same = window_section(Facts(last_pass=lp, window=(), versions=()))
+    assert "the code and every version are the last pass's" in same
+    assert "the machine, the compilation cache or the data changed" in same
+    # versions that changed come first, before the commits: the likelier cause
+    commit = WindowCommit("b" * 40, "refactor the router", ["model.py"], False)
+    moved = window_section(
+        Facts(last_pass=lp, window=(commit,), versions=(VersionChange("marin-haliax", "0.2.20", "0.2.21"),))
+    )
+    assert moved.index("marin-haliax") < moved.index("refactor the router")
+    assert moved.count("marin-haliax") == 1 and "every version" not in moved
+    unknown = window_section(Facts(last_pass=lp, window=(), versions=None))
+    assert "No commits: the code is unchanged" in unknown and "every version" not in unknown

@@ -86,6 +86,9 @@ def window_section(facts: Facts) -> str:
             + (f": {escape_inline(clean(facts.window_note, s))}" if facts.window_note else ".")
         )
         return "\n".join(lines + _versions_lines(facts))
+    # a version that changed is the likelier cause than a commit: its diff comes first
+    changed = _version_changes(facts) if facts.versions else []
+    lines += changed[1:] + [""] if changed else []
     watched = [c for c in facts.window if c.watched]
     rest = [c for c in facts.window if not c.watched]
     n = len(facts.window)
@@ -97,7 +100,12 @@ def window_section(facts: Facts) -> str:
             else "none touches watched paths" + (":" if n else ".")
         )
     )
-    if n == 0:
+    if n == 0 and facts.versions is not None and not facts.versions:
+        lines.append(
+            "No commits and no version changes: the code and every version are the last pass's, so the "
+            "machine, the compilation cache or the data changed."
+        )
+    elif n == 0:
         lines.append(
             "No commits: the code is unchanged since the last pass (look at the environment, the "
             "dependencies and the compilation cache)."
@@ -114,7 +122,7 @@ def window_section(facts: Facts) -> str:
         lines.append(f"- … and {len(shown) - 50} more")
     if facts.window_note:
         lines.append(escape_inline(clean(facts.window_note, s)))
-    return "\n".join(lines + _versions_lines(facts))
+    return "\n".join(lines + (_program_lines(facts) if changed else _versions_lines(facts)))
 
 
 def short_version(name: str, value: str | None) -> str:
@@ -126,8 +134,11 @@ def short_version(name: str, value: str | None) -> str:
 def _versions_lines(facts: Facts) -> list[str]:
     """The version changes since the last pass, under the commits, and whether the lowered
     program is the last pass's."""
-    program = ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
-    return _version_changes(facts) + program
+    return _version_changes(facts) + _program_lines(facts)
+
+
+def _program_lines(facts: Facts) -> list[str]:
+    return ["", f"Lowered program: {escape_inline(facts.program)}."] if facts.program else []
 
 
 def _version_changes(facts: Facts) -> list[str]:
