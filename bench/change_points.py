@@ -66,7 +66,7 @@ def fingerprint(repeat: int) -> None:
     import os
 
     from canary.config import load_ferry, load_lanes
-    from canary.run.spec import build_spec
+    from canary.formats.spec import build_spec
     from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, run_fingerprint
     from canary.workload.train import make_train_step
 

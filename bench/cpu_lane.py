@@ -44,13 +44,12 @@ t_start = time.perf_counter()
 from pathlib import Path
 import jax, jax.numpy as jnp
 from canary.config import get_lane, load_ferry
-from canary.run.spec import build_spec
+from canary.formats.spec import build_spec
 from canary.workload.train import make_corpus, make_train_step
 
 steps, ragged = int(sys.argv[1]), sys.argv[2]
 ferry, _ = load_ferry("moe-canary")
-spec = build_spec(ferry, get_lane("cpu"), run_id="bare", out_dir=Path("/tmp"), steps=steps, ragged_dot=ragged,
-                  environ=os.environ)
+spec = build_spec(ferry, get_lane("cpu"), run_id="bare", out_dir=Path("/tmp"), steps=steps, ragged_dot=ragged)
 ts = make_train_step(spec)
 batches = make_corpus(spec).stream(steps, spec.batch_size, spec.seq_len + 1)  # as the workload samples them
 params, opt = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))

@@ -50,7 +50,7 @@ def main() -> int:
 
     t_jax = time.perf_counter() - t0
     from canary.config import get_lane, load_ferry
-    from canary.run.spec import CacheSpec, build_spec
+    from canary.formats.spec import CacheSpec, build_spec
     from canary.workload import grug_model, stack
     from canary.workload.train import make_corpus
 
@@ -63,7 +63,6 @@ def main() -> int:
         run_id="bench",
         out_dir=Path(os.devnull),
         cache=CacheSpec(mode="cold"),
-        environ=os.environ,
     )
     ts = stack.make_train_step(spec)
     batches = make_corpus(spec).stream(args.steps + 1, spec.batch_size, spec.seq_len + 1)

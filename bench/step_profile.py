@@ -82,15 +82,13 @@ def build(label: str, backend: str | None, tile: int | None, variant: str | None
     import jax
 
     from canary.config import get_lane, load_ferry
-    from canary.run.spec import build_spec
+    from canary.formats.spec import build_spec
     from canary.workload import model
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_corpus, make_train_step
 
     ferry, _ = load_ferry("moe-canary")
-    spec = build_spec(
-        ferry, get_lane("cpu"), run_id="profile", out_dir=Path(tempfile.gettempdir()), steps=200, environ=os.environ
-    )
+    spec = build_spec(ferry, get_lane("cpu"), run_id="profile", out_dir=Path(tempfile.gettempdir()), steps=200)
     original = model.moe
     if variant:
         model.moe = _variant_moe(variant)

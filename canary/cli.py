@@ -84,7 +84,7 @@ def cli() -> None:
 def main() -> None:
     """The console script. Ctrl-C anywhere says "interrupted" and exits 130, as a shell reports
     SIGINT (click alone would print "Aborted!" and exit 1); ``canary run`` records a stopped run
-    first (:mod:`canary.run.signals`). The process ends without the collector's last walk
+    first (:mod:`canary.formats.signals`). The process ends without the collector's last walk
     (:mod:`canary.shutdown`)."""
     from canary.shutdown import freeze_at_exit
 

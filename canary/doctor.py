@@ -29,9 +29,9 @@ from typing import Any
 from canary import extras, git
 from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
+from canary.formats import compile_cache
 from canary.history import queries
 from canary.record import RunRecord
-from canary.run import compile_cache
 
 CHECKS = ("packages", "cache", "history", "launcher", "github", "git")
 PROBE_S = 5.0  # the longest any one check may wait on the network (gcsfs alone retries for most of a minute)

@@ -1,7 +1,7 @@
 """The run record: everything canary remembers about one run, pass or fail.
 
 Plain dataclasses with a JSON round trip (``to_dict`` / ``from_dict``). The runner produces one,
-``result.json`` in the run directory holds it (:mod:`canary.run.directory` reads and writes it),
+``result.json`` in the run directory holds it (:mod:`canary.formats.directory` reads and writes it),
 the history store keeps it, and the notifier and reports read it. What the record says of itself
 is asked of it: an attempt's fingerprint, whether it failed, and its compilation cache facts,
 above all whether its program was *lowered cold* (one definition, :func:`lowered_cold`, used by

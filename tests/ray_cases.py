@@ -206,13 +206,13 @@ def test_lane_start_timeout_stops_a_pending_job(ray_head, tmp_path):
 
 
 def test_a_stop_signal_to_the_harness_stops_the_job_as_cancelled(ray_head, tmp_path):
-    """SIGTERM/SIGINT/SIGHUP to `canary run` (noted by canary.run.signals) stops the running Ray job
+    """SIGTERM/SIGINT/SIGHUP to `canary run` (noted by canary.formats.signals) stops the running Ray job
     within the harness's 10 s, and the attempt ends as cancelled, saying what the stop did."""
     import signal
 
     from ray.job_submission import JobStatus, JobSubmissionClient
 
-    from canary.run import signals
+    from canary.formats import signals
 
     req = _request(tmp_path, "cancel", "import time; print('sleeping', flush=True); time.sleep(300)")
     other = JobSubmissionClient(ray_head)

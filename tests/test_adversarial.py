@@ -154,7 +154,8 @@ def test_parent_death_signal_is_armed_in_the_workload_itself(tmp_path):
     """The workload arms it too (for launchers whose child is not the workload: a Ray driver,
     a site's job CLI): a python parent that dies by SIGKILL takes the workload-like child along."""
     child_code = (
-        "import time; from canary.run import signals; signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
+        "import time; from canary.formats import signals; "
+        "signals.die_with_parent(); print(1, flush=True); time.sleep(300)"
     )
     code = (
         "import subprocess, sys, time\n"
@@ -217,7 +218,7 @@ def test_cancelled_runs_are_neither_passes_nor_failures_in_the_history_queries()
 
 
 def test_cancellable_notes_the_first_stop_signal_and_restores_the_handlers():
-    from canary.run import signals
+    from canary.formats import signals
 
     before = signal.getsignal(signal.SIGTERM)
     with signals.cancellable():
@@ -307,8 +308,8 @@ def test_a_disk_that_fills_up_under_out_still_gives_the_verdict_and_records_the_
 
 @pytest.mark.parametrize("flag", ["--out", "--cache-dir"])
 def test_an_unwritable_out_or_cache_dir_is_bad_input_before_training(tmp_path, readonly_dir, flag):
+    from canary.formats.spec import CacheSpec
     from canary.run.runner import RunOptions, run_canary
-    from canary.run.spec import CacheSpec
 
     where = readonly_dir / "runs"
     opts = RunOptions(

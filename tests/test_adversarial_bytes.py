@@ -10,7 +10,7 @@ import pytest
 from adversary import PY, WRITER, canary_cli, lanes_toml
 
 from canary.errors import ConfigError
-from canary.run.metrics import load_run_metrics, parse_step_metrics, parse_tracker_summary
+from canary.formats.metrics import load_run_metrics, parse_step_metrics, parse_tracker_summary
 from canary.textio import decode, read_text
 
 HOSTILE = [  # (name, bytes, the offset the message must give)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from canary.errors import ConfigError
+from canary.formats import compile_cache
+from canary.formats.spec import CacheSpec
 from canary.record import RunRecord
-from canary.run import compile_cache
-from canary.run.spec import CacheSpec
 
 
 def _no_gcsfs(name):

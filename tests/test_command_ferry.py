@@ -11,10 +11,10 @@ from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
 from canary.config import CommandFerry, get_lane, load_ferry
 from canary.errors import ConfigError
+from canary.formats.spec import CacheSpec
 from canary.history import backend
 from canary.run import command_ferry
 from canary.run.runner import RunOptions, run_canary
-from canary.run.spec import CacheSpec
 
 EXAMPLE = ROOT / "ferries" / "examples" / "levanter-standin.toml"
 GATES = ROOT / "gates" / "examples" / "levanter-standin.toml"

@@ -15,7 +15,7 @@ from canary.config import (
     source_note,
 )
 from canary.errors import ConfigError
-from canary.run.spec import build_spec
+from canary.formats.spec import build_spec
 
 
 def test_pinned_ferry_has_the_canary_model():
@@ -87,10 +87,10 @@ def test_bad_toml_and_unknown_names(tmp_path):
 
 def test_spec_takes_lane_overrides():
     ferry, _ = load_ferry("moe-canary")
-    spec = build_spec(ferry, get_lane("cpu"), run_id="r", out_dir="/tmp/x", steps=7, environ={})
+    spec = build_spec(ferry, get_lane("cpu"), run_id="r", out_dir="/tmp/x", steps=7)
     assert (spec.steps, spec.batch_size, spec.seq_len, spec.vocab_size) == (7, 8, 64, 512)
     assert spec.compute_dtype == "float32"
-    tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x", environ={})
+    tpu = build_spec(ferry, get_lane("tpu"), run_id="r", out_dir="/tmp/x")
     assert (tpu.vocab_size, tpu.compute_dtype, tpu.ragged_dot, tpu.steps) == (128256, "bfloat16", "megablox", 238)
 
 

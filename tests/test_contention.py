@@ -9,8 +9,8 @@ from test_golden import curve, metrics, recording
 
 from canary.errors import ConfigError
 from canary.golden import curve as golden
-from canary.golden import recording as golden_record
 from canary.judge import golden_gates
+from canary.run import recording as golden_record
 from canary.workload import contention
 
 

@@ -20,12 +20,12 @@ _COMPARE = r"""
 import json, sys
 import jax, numpy as np
 from canary.config import load_ferry, get_lane
-from canary.run.spec import build_spec
+from canary.formats.spec import build_spec
 from canary.workload import parallel
 from canary.workload.train import make_train_step, make_corpus
 
 ferry, _ = load_ferry("moe-canary")
-spec = build_spec(ferry, get_lane("cpu"), run_id="dp", out_dir=sys.argv[1], steps=4, environ={})
+spec = build_spec(ferry, get_lane("cpu"), run_id="dp", out_dir=sys.argv[1], steps=4)
 spec = spec.model_copy(update={"batch_size": 8, "seq_len": 32})
 corpus = make_corpus(spec)
 curves = {}
@@ -115,14 +115,12 @@ def test_canary_run_uses_every_device_and_says_so(cli, tmp_path):
 
 def _spec_file(tmp_path: Path, name: str, hosts: int) -> Path:
     from canary.config import get_lane, load_ferry
-    from canary.run.spec import build_spec
+    from canary.formats.spec import build_spec
 
     ferry, _ = load_ferry("moe-canary")
     out = tmp_path / name
     out.mkdir()
-    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3, environ={}).model_copy(
-        update={"hosts": hosts}
-    )
+    spec = build_spec(ferry, get_lane("cpu"), run_id=name, out_dir=out, steps=3).model_copy(update={"hosts": hosts})
     return spec.write(out / "spec.json")
 
 

@@ -6,9 +6,9 @@ import math
 import pytest
 
 from canary.config import LaneGates
+from canary.formats.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
 from canary.judge import gates
 from canary.judge import results as gate_results
-from canary.run.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
 
 TPU = LaneGates(min_steps=200, max_final_loss=8.0)
 
@@ -98,7 +98,7 @@ def test_gate_results_serialize_non_finite_values():
 
 
 def test_workload_warnings_are_the_logs_warning_lines_once_each_in_order():
-    from canary.run.metrics import workload_warnings
+    from canary.formats.metrics import workload_warnings
 
     log = (
         "canary workload: ferry moe-canary\n"
@@ -237,10 +237,10 @@ def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
     is a WARN because the gates file says so (and why); the curve's value is a percent, like its
     threshold and margin."""
     from canary.config import load_gates
+    from canary.formats.metrics import RunMetrics
     from canary.golden.store import load_golden
     from canary.judge import golden_gates
     from canary.render import gate_value
-    from canary.run.metrics import RunMetrics
 
     g = load_golden("moe-canary", "cpu")
     lane = load_gates("moe-canary")[0].lane("cpu")

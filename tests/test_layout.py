@@ -4,6 +4,9 @@
   underscored ``_common``, ``_kernel`` and ``_options``);
 * no import cycle among canary's modules, counting imports inside functions too (only the ones
   under ``if TYPE_CHECKING:`` never run);
+* no import cycle among canary's packages either (a top-level module counts as a package of its
+  own), and every import runs down the floors of docs/architecture.md, or sideways within one
+  (``FLOORS``); an import back up needs a written reason in ``UPWARD``;
 * the options several commands share are declared once, in ``commands/_options.py``;
 * a handful of modules at the package's top level, and none over 400 lines.
 """
@@ -74,6 +77,37 @@ def imports_of(name: str) -> set[str]:
 GRAPH = {name: imports_of(name) for name in MODULES}
 
 
+# The floors of the house, from the ground up (docs/architecture.md draws them). A package imports
+# only from its own floor's neighbours that it does not cycle with, or from a lower floor.
+FLOORS = {
+    0: {"errors", "textio", "host", "shutdown", "extras", "git", "record"},  # shared basics
+    1: {"config"},  # the reviewed files' models
+    2: {"formats"},  # what a run leaves on disk, and the harness-workload contract
+    3: {"signature", "golden", "launchers", "workload"},  # pure judgement of text, golden data, I/O edges
+    4: {"judge", "history", "bisect"},
+    5: {"notify"},
+    6: {"report", "render", "doctor"},
+    7: {"run"},  # one run, orchestrated
+    8: {"commands", "cli", "__main__"},  # the command line: parse, call, render
+}
+# (importer, imported): why an import runs back up a floor. Empty: none does.
+UPWARD: dict[tuple[str, str], str] = {}
+
+
+def package_of(module: str) -> str:
+    """A module's package below ``canary`` (a top-level module is a package of its own)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+PACKAGE_GRAPH: dict[str, set[str]] = {}
+for _name, _deps in GRAPH.items():
+    PACKAGE_GRAPH.setdefault(package_of(_name), set()).update(
+        package_of(d) for d in _deps if package_of(d) != package_of(_name)
+    )
+FLOOR_OF = {pkg: floor for floor, pkgs in FLOORS.items() for pkg in pkgs}
+
+
 def is_command(name: str) -> bool:
     parent, _, leaf = name.rpartition(".")
     return parent == "canary.commands" and not leaf.startswith("_")
@@ -116,7 +150,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_walk_sees_imports_inside_functions_and_skips_type_checking_only_ones():
     assert "canary.run.runner" in GRAPH["canary.run.consistency"]  # imported inside run_both
-    assert "canary.history" not in GRAPH["canary.run.directory"]  # only under TYPE_CHECKING
+    assert "canary.history" not in GRAPH["canary.formats.directory"]  # only under TYPE_CHECKING
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
@@ -129,6 +163,22 @@ def test_no_command_module_imports_another():
 
 def test_no_import_cycles():
     assert cycles(GRAPH) == []
+
+
+def test_no_import_cycles_between_packages():
+    assert cycles(PACKAGE_GRAPH) == []
+
+
+def test_every_package_stands_on_a_floor_and_imports_run_down():
+    assert set(PACKAGE_GRAPH) - {"canary"} <= set(FLOOR_OF), "give the new package a floor in FLOORS"
+    up = {
+        (a, b): f"floor {FLOOR_OF[a]} imports floor {FLOOR_OF[b]}"
+        for a, deps in PACKAGE_GRAPH.items()
+        for b in deps
+        if a in FLOOR_OF and b in FLOOR_OF and FLOOR_OF[b] > FLOOR_OF[a] and (a, b) not in UPWARD
+    }
+    assert up == {}, "an import runs back up: move the code down, or say why in UPWARD"
+    assert len(UPWARD) <= 2
 
 
 def test_shared_options_are_declared_once():

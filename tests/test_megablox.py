@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from canary.errors import ConfigError
-from canary.run.spec import ragged_dot_override
+from canary.formats.spec import ragged_dot_override
 from canary.workload import ragged_dot as backends
 from canary.workload.ragged_dot import megablox
 

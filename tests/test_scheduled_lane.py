@@ -11,6 +11,7 @@ import pytest
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, no_git, passing
 
+from canary.formats.directory import PENDING_RECORD
 from canary.history import open_store, queries, record_run, windows
 from canary.history.lanes import lane_window
 from canary.judge.classify import classify
@@ -19,7 +20,6 @@ from canary.notify.compose import INFRA_LABEL, new_issue, recurrence_comment
 from canary.notify.facts import facts_for
 from canary.notify.model import Facts
 from canary.record import Attempt, RunRecord
-from canary.run.directory import PENDING_RECORD
 from canary.signature import make
 
 V_OLD = {

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from canary.run.directory import WANDB_FILE
+from canary.formats.directory import WANDB_FILE
 from canary.workload import tracking
 from canary.workload.tracking import open_tracker, resolve_mode, run_context
 

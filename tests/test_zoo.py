@@ -37,8 +37,16 @@ def gate(result, name):
     return next(g for g in result["gates"] if g["name"] == name)
 
 
-def test_static_tiling_is_caught_by_the_lowering_preflight():
-    r = run_cli("repro", "tpu", "--json", env={"CANARY_ZOO": "static_tiling"})
+def test_static_tiling_is_caught_by_the_lowering_preflight(tmp_path):
+    # the incident's static tile, set from outside: a reviewed ferry file in the working directory
+    # shadows the pinned one, and its tpu lane asks for the static tiling
+    (tmp_path / "ferries").mkdir()
+    pinned = (ROOT / "ferries" / "moe-canary.toml").read_text()
+    (tmp_path / "ferries" / "moe-canary.toml").write_text(
+        pinned.replace('ragged_dot = "megablox"\ntiling = "per-shape"', 'ragged_dot = "megablox"\ntiling = "static"')
+    )
+    assert 'tiling = "static"' in (tmp_path / "ferries" / "moe-canary.toml").read_text()
+    r = run_cli("repro", "tpu", "--json", cwd=tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     (p,) = json.loads(r.stdout)["lowering"]["platforms"]
     assert p["ok"] is False and p["gmm"] == "grad-lhs" and "divisible by 8 and 128" in p["error"]

@@ -264,7 +264,7 @@ def bisect(
     from canary.errors import ConfigError
 
     if run is not None:
-        from canary.run.directory import load_record
+        from canary.history import load_record
 
         record = load_record(run, Path("runs"))
         lane = lane or record.lane

@@ -89,7 +89,7 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
     Review the change with `canary golden diff LANE` (or git diff) and commit it. Exit status:
     0 written, 1 a recording run failed (nothing written), 2 bad input.
     """
-    from canary.golden.recording import record as do_record
+    from canary.run.recording import record as do_record
 
     err = console(stderr=True)
     rec = do_record(

@@ -57,9 +57,9 @@ def notify(
     the repository had no canary issues, which is a guess (a recurrence would comment on its open
     issue instead), so it does not exit 0; 2 bad input.
     """
+    from canary.history import load_record
     from canary.notify.after_run import NotifyOptions, require_repo, require_token, tell
     from canary.notify.facts import open_history
-    from canary.run.directory import load_record
 
     store, why_not = open_history(history, not no_history)
     record = load_record(run, runs_dir, store, why_not)

@@ -13,13 +13,13 @@ from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._kernel import kernel_options
 from canary.commands._options import ferry_option, gates_option, history_option, run_notify, run_notify_options
 from canary.config import MAX_STEPS, source_note
+from canary.formats import signals
+from canary.formats.metrics import workload_warnings
+from canary.formats.spec import CacheSpec
 from canary.record import as_float
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, notify_result, verdict_line
 from canary.report.after_run import after_run
-from canary.run import signals
-from canary.run.metrics import workload_warnings
 from canary.run.runner import RunOptions, run_canary
-from canary.run.spec import CacheSpec
 from canary.textio import printable
 
 

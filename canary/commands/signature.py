@@ -12,9 +12,9 @@ from rich.markup import escape
 from canary import signature as signature_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
+from canary.formats.directory import LOG_FILE, RESULT_FILE, read_record
 from canary.record import RunRecord
 from canary.render import console
-from canary.run.directory import LOG_FILE, RESULT_FILE, read_record
 from canary.textio import LogStream, printable
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]

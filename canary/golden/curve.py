@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from canary.golden.model import FACTOR, Golden, Tolerance, Window, rounded
-from canary.run.metrics import as_float
+from canary.record import as_float
 
 # Floors (relative), below which a tolerance is never set, whatever the recording observed. A cpu
 # recording's base runs are bit-identical, so without a floor a figure measured only there

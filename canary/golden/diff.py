@@ -10,11 +10,12 @@ from typing import Any
 
 from canary.config import load_gates
 from canary.errors import ConfigError
+from canary.formats.metrics import load_run_metrics
 from canary.git import committed_text
 from canary.golden import curve as golden_curve
 from canary.golden import store as golden_store
 from canary.golden.model import Golden, file_name, loads
-from canary.run.metrics import as_float, load_run_metrics
+from canary.record import as_float
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,9 @@ import os
 from pathlib import Path
 
 from canary.errors import ConfigError
+from canary.formats.directory import PENDING_RECORD, RESULT_FILE, read_record, write_record
 from canary.history.store import DEFAULT_FILE, HistoryStore, StoreUnavailable, select, since_key, sort_key
 from canary.record import RunRecord
-from canary.run.directory import PENDING_RECORD, RESULT_FILE, read_record, write_record
 
 __all__ = [
     "BACKENDS",
@@ -35,6 +35,7 @@ __all__ = [
     "default_location",
     "import_pending",
     "known_lane",
+    "load_record",
     "open_store",
     "record_run",
     "select",
@@ -165,3 +166,27 @@ def import_pending(run_dir: str | Path, location: str | None = None) -> tuple[Ru
     if source.name == PENDING_RECORD:
         source.unlink(missing_ok=True)
     return record, store.location
+
+
+def load_record(run: str, runs_dir: Path, store: HistoryStore | None = None, why_not: str = "") -> RunRecord:
+    """A run by its directory, its result.json, its id under ``runs_dir``, or its id in the history."""
+    p = Path(run)
+    candidates = [p / RESULT_FILE, p] if p.suffix == ".json" or p.exists() else []
+    candidates.append(Path(runs_dir) / run / RESULT_FILE)
+    for c in candidates:
+        if c.is_file():
+            record = read_record(c)
+            record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
+            return record
+    if store is not None and "/" not in run:
+        try:
+            record = store.get(run)
+        except Exception as e:  # noqa: BLE001 - any storage failure is reported as such
+            why_not = f"the history cannot be read: {type(e).__name__}: {e}"
+        else:
+            if record is not None:
+                return record
+    raise ConfigError(
+        f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
+        "or in the history" + (f" ({why_not})" if why_not else "")
+    )

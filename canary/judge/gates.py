@@ -6,8 +6,8 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
+from canary.formats.metrics import RunMetrics
 from canary.judge.results import GateResult, Status
-from canary.run.metrics import RunMetrics
 
 
 def _status(ok: bool) -> Status:

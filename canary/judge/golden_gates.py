@@ -25,10 +25,11 @@ import math
 from typing import Any
 
 from canary.config import LaneGates
+from canary.formats.metrics import RunMetrics
 from canary.golden.curve import rel_dev, window_means
 from canary.golden.model import Golden
 from canary.judge.results import GateResult
-from canary.run.metrics import RunMetrics, as_float
+from canary.record import as_float
 
 MIN_PERF_STEPS = 20  # a run shorter than this has too few steady steps for a median
 MIN_QUIET_STEPS = 20  # steps in quiet windows (canary.workload.contention) a throughput FAIL needs

@@ -7,7 +7,7 @@ One small protocol, one module per backend (like pre-commit's languages):
 ``poll`` is called every ``poll_interval`` seconds while the attempt runs (the harness uses it
 to tail metrics and draw progress). A launcher never raises for a failed workload: a crash,
 a timeout, a job that never started, or a stop asked of the harness by a signal
-(``cancelled``, :mod:`canary.run.signals`) is an outcome, not an exception.
+(``cancelled``, :mod:`canary.formats.signals`) is an outcome, not an exception.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The local launcher: the workload as a child process in its own process group.
 
 stdout and stderr go to the attempt's log file; a timeout, or a signal that stops the harness
-(:func:`canary.run.signals.requested`), kills the whole group (SIGTERM, then SIGKILL after a grace),
+(:func:`canary.formats.signals.requested`), kills the whole group (SIGTERM, then SIGKILL after a grace),
 so no stray compiler or worker outlives the attempt. The child also dies with the harness: the
-kernel kills it if the harness itself is killed (:func:`canary.run.signals.child_dies_with_parent`)."""
+kernel kills it if the harness itself is killed (:func:`canary.formats.signals.child_dies_with_parent`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 
 from canary.config import Lane
+from canary.formats import signals
 from canary.launchers import AttemptOutcome, AttemptRequest
-from canary.run import signals
 
 
 class LocalLauncher:

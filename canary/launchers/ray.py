@@ -36,8 +36,8 @@ from collections.abc import Callable
 from typing import Any
 
 from canary.config import Lane
+from canary.formats import signals
 from canary.launchers import AttemptOutcome, AttemptRequest, entrypoint_argv
-from canary.run import signals
 
 # Variables of the harness's environment a training job needs on the cluster (field notes §2),
 # W&B's, so tracking works the same wherever the job runs, and the multi-host start's. Nothing

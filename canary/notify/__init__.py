@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from canary.errors import ConfigError
+from canary.formats.directory import NOTIFY_PENDING
 from canary.notify import redact as redact_mod
 from canary.notify import spool
 from canary.notify.github import GitHubClient
@@ -32,7 +33,6 @@ from canary.notify.model import Facts
 from canary.notify.tracker import Action, report
 from canary.notify.transport import GitHubError
 from canary.record import RunRecord
-from canary.run.directory import NOTIFY_PENDING
 from canary.textio import printable
 
 if TYPE_CHECKING:

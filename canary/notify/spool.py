@@ -21,10 +21,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from canary.formats.directory import NOTIFY_PENDING
 from canary.history import user_data_dir
 from canary.notify.model import Facts
 from canary.record import RunRecord, check_id
-from canary.run.directory import NOTIFY_PENDING
 
 PENDING_KEY = "notify_pending"  # in a run record's context, in the history
 

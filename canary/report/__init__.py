@@ -33,7 +33,7 @@ Band = list[tuple[int, float, float]]
 def run_losses(run_dir: str | Path) -> list[tuple[int, float]] | None:
     """The per-step loss a run directory holds (its ``metrics.jsonl``); None when it is not on
     this machine or has no per-step metrics."""
-    from canary.run.metrics import load_run_metrics
+    from canary.formats.metrics import load_run_metrics
 
     path = Path(run_dir)
     if not path.is_dir():

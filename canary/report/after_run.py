@@ -10,9 +10,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from canary.formats.directory import LOSS_IMAGE
 from canary.record import RunRecord
 from canary.render import sparkline
-from canary.run.directory import LOSS_IMAGE
 
 ENV_SUMMARY = "GITHUB_STEP_SUMMARY"
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from canary import signature as signature_mod
 from canary.errors import ConfigError
+from canary.formats import directory
+from canary.formats.directory import METRICS_FILE, PROMOTED, TRACKER_FILE
+from canary.formats.metrics import RunMetrics, load_run_metrics
 from canary.record import Attempt
-from canary.run import directory
-from canary.run.directory import METRICS_FILE, PROMOTED, TRACKER_FILE
-from canary.run.metrics import RunMetrics, load_run_metrics
 from canary.workload.tracking import run_context as tracking_context
 
 

@@ -30,9 +30,9 @@ from pathlib import Path
 
 from canary.config import CommandFerry, Lane
 from canary.errors import ConfigError
+from canary.formats.directory import LOG_FILE, METRICS_FILE, TRACKER_FILE
+from canary.formats.spec import CacheSpec
 from canary.launchers import AttemptRequest
-from canary.run.directory import LOG_FILE, METRICS_FILE, TRACKER_FILE
-from canary.run.spec import CacheSpec
 
 
 @dataclass(frozen=True)

@@ -29,13 +29,13 @@ from typing import Any
 
 from canary import history as history_mod
 from canary import signature as signature_mod
+from canary.formats import signals
+from canary.formats.directory import PROMOTED, write_record
+from canary.formats.metrics import load_run_metrics
+from canary.formats.spec import CacheSpec
 from canary.judge.classify import classify
 from canary.judge.results import GateResult, verdict_of
 from canary.record import RunRecord
-from canary.run import signals
-from canary.run.directory import PROMOTED, write_record
-from canary.run.metrics import load_run_metrics
-from canary.run.spec import CacheSpec
 
 GATE = "cache_consistency"
 KIND = "cache_inconsistency"

@@ -8,11 +8,11 @@ from typing import Any, NamedTuple
 
 from canary.config import load_gates
 from canary.errors import ConfigError
+from canary.formats.directory import METRICS_FILE, RESULT_FILE, TRACKER_FILE, read_result
+from canary.formats.metrics import RunMetrics, load_run_metrics, read_json_lines, tracker_config
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
 from canary.judge.results import GateResult
-from canary.run.directory import METRICS_FILE, RESULT_FILE, TRACKER_FILE, read_result
-from canary.run.metrics import RunMetrics, load_run_metrics, read_json_lines, tracker_config
 
 
 def _tracker_prior(path: Path) -> dict[str, Any]:

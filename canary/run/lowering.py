@@ -25,8 +25,8 @@ from typing import Any
 
 from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
 from canary.errors import ConfigError
+from canary.formats.spec import build_spec, ragged_dot_override
 from canary.run.lowered import PlatformResult, parse_block_shape_error
-from canary.run.spec import build_spec, ragged_dot_override
 from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, short_error
 
 PLATFORMS = ("cpu", "tpu", "cuda")
@@ -169,9 +169,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
 
-    spec = build_spec(
-        ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling, environ=os.environ
-    )
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, ragged_dot=ragged_dot, tiling=tiling)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
     per_device = spec.batch_size
     backend = backends.resolve(spec.ragged_dot, platform)

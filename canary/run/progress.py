@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any, Protocol
 
+from canary.formats.metrics import flatten
 from canary.launchers import AttemptOutcome
-from canary.run.metrics import flatten
 
 
 class Progress(Protocol):

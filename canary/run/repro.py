@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from canary.config import get_lane
+from canary.formats.spec import CacheSpec
 from canary.judge.results import verdict_of
-from canary.run.spec import CacheSpec
 
 REPRO_GATES = ("min_steps", "finite_loss", "cache_consistency")
 

@@ -4,7 +4,7 @@ workload, read what they wrote, judge it, and leave a run directory behind.
     result = run_canary(RunOptions(lane="cpu"))
     result.verdict  # "pass" | "fail"
 
-The run directory (``<out>/<run_id>/``, :mod:`canary.run.directory`) holds ``result.json`` (this call's answer),
+The run directory (``<out>/<run_id>/``, :mod:`canary.formats.directory`) holds ``result.json`` (this call's answer),
 ``metrics.jsonl``, ``tracker_metrics.jsonl`` and ``train.log`` of the attempt that decided the
 verdict, and one ``attempt-N/`` folder per attempt with its spec, log and metrics.
 """
@@ -32,6 +32,10 @@ from canary.config import (
     resolve,
 )
 from canary.errors import ConfigError
+from canary.formats import compile_cache, directory, signals
+from canary.formats.directory import LOG_FILE, METRICS_FILE, SPEC_FILE
+from canary.formats.metrics import RunMetrics
+from canary.formats.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
@@ -41,16 +45,13 @@ from canary.judge.results import verdict as gates_verdict
 from canary.launchers import AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
-from canary.run import command_ferry, compile_cache, directory, signals
+from canary.run import command_ferry
 from canary.run.attempt import error_excerpt, metrics_or_empty, promote, read_log, with_tracking
 from canary.run.context import run_context
-from canary.run.directory import LOG_FILE, METRICS_FILE, SPEC_FILE
 from canary.run.disk import disk_trouble, ensure_writable
-from canary.run.metrics import RunMetrics
 from canary.run.ownership import failing_distribution
 from canary.run.progress import MetricsTail, NoProgress, Progress
 from canary.run.scrub import scrub_attempt
-from canary.run.spec import CacheSpec, build_spec, ragged_dot_override
 from canary.run.workload import versions, workload_argv, workload_env
 from canary.textio import printable
 
@@ -172,7 +173,6 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                     ragged_dot=ragged_dot,
                     tiling=opts.tiling,
                     cache=cache,
-                    environ=os.environ,
                 )
                 steps_requested = spec.steps
                 request = AttemptRequest(

@@ -25,9 +25,9 @@ from typing import Any
 from canary.config import Ferry, Lane
 from canary.errors import ConfigError
 from canary.extras import LEVANTER, require
+from canary.formats.spec import build_spec
 from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.run.ownership import describe, owner_of, stack_versions
-from canary.run.spec import build_spec
 from canary.workload.program import (
     UNSTABLE_CUSTOM_CALLS,
     export_train_step,
@@ -163,7 +163,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     from canary.workload import stack
     from canary.workload.platform_view import shown_platform
 
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
     result = PlatformResult(
         platform,

@@ -13,8 +13,7 @@ import signal as signal_mod
 from collections.abc import Sequence
 from typing import Any
 
-from canary.record import Signature
-from canary.run.metrics import as_float
+from canary.record import Signature, as_float
 from canary.signature import bare, kinds
 from canary.signature.identity import make, with_ferry
 from canary.signature.lines import clean_lines, window

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import jax
 
-from canary.run.compile_cache import default_dir, missing_remote_support
-from canary.run.directory import CACHE_FILE
-from canary.run.spec import CacheSpec
+from canary.formats.compile_cache import default_dir, missing_remote_support
+from canary.formats.directory import CACHE_FILE
+from canary.formats.spec import CacheSpec
 
 REQUEST_EVENT = "/jax/compilation_cache/compile_requests_use_cache"
 HIT_EVENT = "/jax/compilation_cache/cache_hits"

@@ -15,7 +15,7 @@ import jax
 import numpy as np
 from jax.sharding import AxisType, Mesh
 
-from canary.run.spec import WorkloadSpec
+from canary.formats.spec import WorkloadSpec
 from canary.workload import grug_model
 from canary.workload.optim import TrainStep, make_optimizer, update
 

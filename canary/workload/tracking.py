@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from canary.run.directory import WANDB_FILE
+from canary.formats.directory import WANDB_FILE
 
 # Bookkeeping keys of the metrics record that W&B keeps itself.
 _NOT_LOGGED = ("_step", "_runtime")

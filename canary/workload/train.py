@@ -1,6 +1,6 @@
 """The ferry's training program: ``python -m canary.workload.train SPEC_JSON``.
 
-It reads a :class:`canary.run.spec.WorkloadSpec`, trains, and writes into the spec's ``out_dir``:
+It reads a :class:`canary.formats.spec.WorkloadSpec`, trains, and writes into the spec's ``out_dir``:
 
 * ``metrics.jsonl``: one JSON line per step, under levanter's metric names
   (``train/loss``, ``global_step``, ``throughput/tokens_per_second``, ...), flushed as it goes
@@ -28,10 +28,10 @@ import jax
 
 from canary import host
 from canary.config import Ferry
+from canary.formats import signals
+from canary.formats.directory import METRICS_FILE, TRACKER_FILE
+from canary.formats.spec import NUDGE_ENV, WorkloadSpec
 from canary.record import jsonable
-from canary.run import signals
-from canary.run.directory import METRICS_FILE, TRACKER_FILE
-from canary.run.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import contention, parallel, tracking
 from canary.workload import ragged_dot as ragged_dot_backends
@@ -117,7 +117,7 @@ def nudge_of(environ) -> int | None:
 def nudged(params, seed: int):
     """Every weight moved one float32 step up or down, at random: the smallest change a number can
     take, the size of one rounding difference. A golden recording trains from several such starts
-    (``nudged=<seed>``) to measure how far rounding alone moves the loss curve (canary.golden.recording)."""
+    (``nudged=<seed>``) to measure how far rounding alone moves the loss curve (canary.run.recording)."""
     import jax.numpy as jnp
 
     leaves, treedef = jax.tree_util.tree_flatten(params)

@@ -5,7 +5,6 @@ refuses it on a lane whose platform is not cpu unless ``CANARY_ZOO_FORCE=1``.
     CANARY_ZOO=<name>[:k][,<name>[:k]...]
 
 =====================  ============================================================================
-static_tiling          megablox reuses the forward pass's tile in the backward (the incident)
 nan[:k]                the parameters become NaN before step k (default 50)
 unnormalised_combine   the experts' combine weights are not normalised over the top-k picks
 top1                   every token goes to one expert instead of the ferry's top-k
@@ -19,9 +18,8 @@ corrupt_cache          every entry of a warm run's compilation cache is damaged 
 The model's bugs are the zoo's own transform of the model's configuration
 (:func:`patch_model`: one expert instead of the top-k, raw combine weights, gelu experts), which
 the workload applies to the train step it builds; the model itself knows nothing of the zoo.
-Unlike the rest of the package, this module imports no JAX at import time: the harness reads the
-switch too, to build the spec (``static_tiling`` is a spec's tiling, so the lowering preflight
-and the run's log both say ``static``).
+The incident's static megablox tile is no zoo bug: it is the ferry's own ``tiling = "static"``,
+set from outside by a ferry file in the working directory (``canary lower --tiling static`` too).
 """
 
 from __future__ import annotations
@@ -39,7 +37,7 @@ ENV = "CANARY_ZOO"
 FORCE_ENV = "CANARY_ZOO_FORCE"
 MODEL_BUGS = ("unnormalised_combine", "top1", "gelu_experts")
 DEFAULT_ARG = {"nan": 50, "slow": 0.3, "hang": 20, "crash": 20}
-NAMES = ("static_tiling", "nan", *MODEL_BUGS, "slow", "hang", "crash", "corrupt_cache")
+NAMES = ("nan", *MODEL_BUGS, "slow", "hang", "crash", "corrupt_cache")
 
 
 @dataclass(frozen=True)
@@ -79,10 +77,6 @@ def check_lane(zoo: Zoo, platform: str, environ: Mapping[str, str]) -> None:
             f"{ENV} is a test-only switch and this lane's platform is {platform}; "
             f"set {FORCE_ENV}=1 to train a deliberately broken model there"
         )
-
-
-def tiling(zoo: Zoo, policy: str) -> str:
-    return "static" if zoo.has("static_tiling") else policy
 
 
 def patch_model(zoo: Zoo, cfg: Any) -> Any:

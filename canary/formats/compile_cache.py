@@ -17,8 +17,8 @@ from typing import Any
 
 from canary.errors import ConfigError
 from canary.extras import INSTALL
-from canary.run.directory import CACHE_FILE
-from canary.run.spec import CacheSpec
+from canary.formats.directory import CACHE_FILE
+from canary.formats.spec import CacheSpec
 
 # What JAX needs to use a remote cache directory, per URL scheme: without them it warns and runs
 # uncached. gs:// is what the lanes use (etils[epath,epath-gcs]).

@@ -11,7 +11,7 @@
         loss.svg                 the loss curve
         attempt-N/               spec.json, wandb.json and the four files above, per attempt
 
-Every reader of a record goes through :func:`read_record` (or :func:`load_record`, which also
+Every reader of a record goes through :func:`read_record` (or :func:`canary.history.load_record`, which also
 finds a run by its id): text it cannot read is one :class:`~canary.errors.ConfigError` line
 (exit 2), never a traceback.
 """
@@ -21,14 +21,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from canary.errors import ConfigError
 from canary.record import RunRecord
 from canary.textio import read_json_object
-
-if TYPE_CHECKING:
-    from canary.history import HistoryStore
 
 RESULT_FILE = "result.json"
 PENDING_RECORD = "pending-record.json"
@@ -75,27 +72,3 @@ def write_record(path: Path | str, record: RunRecord) -> Path:
     tmp.write_text(json.dumps(record.to_dict(), indent=2))
     os.replace(tmp, path)
     return path
-
-
-def load_record(run: str, runs_dir: Path, store: HistoryStore | None = None, why_not: str = "") -> RunRecord:
-    """A run by its directory, its result.json, its id under ``runs_dir``, or its id in the history."""
-    p = Path(run)
-    candidates = [p / RESULT_FILE, p] if p.suffix == ".json" or p.exists() else []
-    candidates.append(Path(runs_dir) / run / RESULT_FILE)
-    for c in candidates:
-        if c.is_file():
-            record = read_record(c)
-            record.run_dir = str(c.resolve().parent)  # where it is now: a pending notification waits here
-            return record
-    if store is not None and "/" not in run:
-        try:
-            record = store.get(run)
-        except Exception as e:  # noqa: BLE001 - any storage failure is reported as such
-            why_not = f"the history cannot be read: {type(e).__name__}: {e}"
-        else:
-            if record is not None:
-                return record
-    raise ConfigError(
-        f"no run {run!r}: give a run directory, its result.json, or a run id under {runs_dir} "
-        "or in the history" + (f" ({why_not})" if why_not else "")
-    )

@@ -35,13 +35,13 @@ from typing import Any
 from canary import host as host_mod
 from canary.config import load_gates, require_builtin
 from canary.errors import CanaryError, ConfigError
+from canary.formats.directory import METRICS_FILE, RESULT_FILE, read_result
+from canary.formats.metrics import load_run_metrics
+from canary.formats.spec import NUDGE_ENV, CacheSpec
 from canary.git import head_commit
 from canary.golden import curve as golden_curve
 from canary.golden import store as golden_store
 from canary.golden.model import Golden, file_name
-from canary.run.directory import METRICS_FILE, RESULT_FILE, read_result
-from canary.run.metrics import load_run_metrics
-from canary.run.spec import NUDGE_ENV, CacheSpec
 
 FORCED_DEVICES = 4
 EQUIVALENT_RAGGED_DOT = ("xla", "grouped")  # on CPU: the same function, computed differently
@@ -279,8 +279,8 @@ def busy_runs(facts: list[golden_curve.RunFacts]) -> str:
 def check_curve(stored: Golden, facts: list[golden_curve.RunFacts]) -> None:
     """A perf-only recording's runs must still draw the stored curve: a changed curve is a new
     golden, not a new machine."""
+    from canary.formats.metrics import RunMetrics
     from canary.judge import golden_gates
-    from canary.run.metrics import RunMetrics
 
     for r in facts:
         final = r.losses[-1][1] if r.losses else None

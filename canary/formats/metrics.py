@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from canary.errors import ConfigError
+from canary.formats.directory import METRICS_FILE, TRACKER_FILE
 from canary.record import as_float
-from canary.run.directory import METRICS_FILE, TRACKER_FILE
 from canary.textio import read_text
 
 WARNING_PREFIX = "warning: "  # a workload log line the harness repeats under the verdict

@@ -1,6 +1,6 @@
 """The resolved description of one attempt of the workload: what the harness hands the training
 process (as ``spec.json`` in the attempt's directory). Pure data; no JAX. What it reads of the
-environment (``$RAGGED_DOT_IMPL``, the test-only ``$CANARY_ZOO``) it is given."""
+environment (``$RAGGED_DOT_IMPL``) it is given."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from canary.config import DType, Ferry, Lane, RaggedDot, Tiling, WandbMode
 from canary.errors import ConfigError
-from canary.workload import zoo
 
 # The environment variable teams already use to force the grouped-matmul implementation.
 RAGGED_DOT_ENV = "RAGGED_DOT_IMPL"
@@ -78,10 +77,8 @@ def build_spec(
     ragged_dot: str | None = None,
     tiling: str | None = None,
     cache: CacheSpec | None = None,
-    environ: Mapping[str, str],
 ) -> WorkloadSpec:
-    """The spec of one attempt of ``ferry`` on ``lane``; ``environ`` is the environment it reads
-    (the test-only regression zoo's ``static_tiling`` is a tiling)."""
+    """The spec of one attempt of ``ferry`` on ``lane``."""
     o = ferry.lane(lane.name)
     return WorkloadSpec(
         run_id=run_id,
@@ -96,7 +93,7 @@ def build_spec(
         vocab_size=o.vocab_size or ferry.model.vocab_size,
         compute_dtype=o.compute_dtype or ferry.trainer.compute_dtype,
         ragged_dot=ragged_dot or o.ragged_dot,
-        tiling=zoo.tiling(zoo.from_env(environ), tiling or o.tiling),  # static only under the test-only zoo
+        tiling=tiling or o.tiling,
         out_dir=str(out_dir),
         cache=cache or CacheSpec(dir=lane.cache_dir),
         wandb_project=lane.wandb_project,
