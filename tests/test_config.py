@@ -140,3 +140,12 @@ def test_records_without_the_config_identity_still_load():
     assert (rec.ferry_path, rec.ferry_sha256, rec.gates_path, rec.gates_sha256) == (None, None, None, None)
     new = RunRecord.from_dict({**old, "ferry_sha256": "ab" * 32, "ferry_path": "/x/ferries/moe-canary.toml"})
     assert RunRecord.from_dict(new.to_dict()).ferry_sha256 == "ab" * 32
+
+
+@pytest.mark.parametrize("key", ['param_dtype = "float32"', "log_every = 1"])
+def test_a_key_nothing_reads_is_a_config_error_that_names_it(tmp_path, key):
+    # the trainer's parameters are float32 and every step is logged: keys that said so were never read
+    p = _write(tmp_path, _ferry_text(**{"router_z_loss = 1e-3": f"router_z_loss = 1e-3\n{key}"}))
+    with pytest.raises(ConfigError) as e:
+        load_ferry(str(p))
+    assert f"trainer.{key.split(' ')[0]}: unknown key" in str(e.value)

@@ -59,9 +59,7 @@ class TrainerConfig(Strict):
     seed: int = 0
     lm_head_z_loss: float = Field(default=1e-4, ge=0)
     router_z_loss: float = Field(default=1e-3, ge=0)
-    param_dtype: DType = "float32"
     compute_dtype: DType = "bfloat16"
-    log_every: int = Field(default=1, gt=0)
 
 
 class DataConfig(Strict):
