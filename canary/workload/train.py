@@ -31,15 +31,15 @@ from canary.config import Ferry
 from canary.formats import signals
 from canary.formats.directory import METRICS_FILE, TRACKER_FILE
 from canary.formats.spec import NUDGE_ENV, WorkloadSpec
-from canary.record import jsonable
 from canary.workload import cache as workload_cache
-from canary.workload import contention, parallel, tracking
+from canary.workload import parallel, tracking
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 from canary.workload.optim import TrainStep, make_optimizer, update
 from canary.workload.program import run_fingerprint
+from canary.workload.steps import StepLog
 
 
 def model_config(spec: WorkloadSpec) -> MoEConfig:
@@ -159,19 +159,10 @@ def peak_memory() -> tuple[int | None, str]:
     return (rss if sys.platform == "darwin" else rss * 1024), "host_rss"
 
 
-def _median(values: list[float]) -> float:
-    """The upper median (a step's time as recorded, not an average of two)."""
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
-
-
-def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
-    out = Path(spec.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    t_start = time.perf_counter()
-    parallel.start_hosts(spec.hosts, os.environ)
-    zoo = zoo_mod.from_env(os.environ)  # test-only deliberate bugs (docs/gates.md); empty in a real run
-    patch = zoo_mod.model_patch(zoo)  # the zoo's model bugs, applied to the model from outside
+def _zoo(spec: WorkloadSpec, log: Callable[[str], None]) -> tuple[zoo_mod.Zoo, Callable | None]:
+    """The test-only deliberate bugs (docs/gates.md; empty in a real run) and the model patch they
+    make, applied to the model from outside; a warm run's cache damaged first when they ask."""
+    zoo = zoo_mod.from_env(os.environ)
     if zoo:
         zoo_mod.check_lane(zoo, spec.platform, os.environ)
         damaged = (
@@ -180,41 +171,25 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             else 0
         )
         log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
-    cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
-    mesh = parallel.device_mesh()
-    n_devices = jax.device_count()
-    primary = jax.process_index() == 0  # one host writes the run's files
-    parallel.check_divisible(spec.batch_size, n_devices)
-    ts = make_train_step(spec, mesh=mesh, patch=patch)
-    mesh = getattr(ts.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
-    corpus = make_corpus(spec)
-    tokens_per_step = spec.batch_size * spec.seq_len
+    return zoo, zoo_mod.model_patch(zoo)
 
-    batches = corpus.stream(spec.steps, spec.batch_size, spec.seq_len + 1)
 
-    def next_batch(i: int):
-        return parallel.shard_batch(batches.get(i), mesh)
-
-    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
-    nudge_seed = nudge_of(os.environ)
-    if nudge_seed is not None:
-        params = nudged(params, nudge_seed)
-        log(f"weights nudged one float32 step each ({NUDGE_ENV}={nudge_seed}): a golden recording's run")
-    params, opt_state = parallel.replicate((params, opt_state), mesh)
-    n_params = param_count(params)
-    backend = kernel_choice(spec)
-    log(
+def _start_line(spec: WorkloadSpec, n_params: int, backend: str, cache_facts, n_devices: int) -> str:
+    return (
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
         f"{n_params:,} parameters, {spec.steps} steps of {spec.batch_size}x{spec.seq_len}, "
         f"ragged_dot={spec.ragged_dot}"
         + (f" ({backend})" if backend != spec.ragged_dot else "")
         + f", tiling={spec.tiling}, "
         f"jax {jax.__version__} on {jax.default_backend()}, "
-        f"compilation cache {cache.facts.mode} ({cache.facts.dir or 'bypassed'}), "
+        f"compilation cache {cache_facts.mode} ({cache_facts.dir or 'bypassed'}), "
         f"data-parallel over {n_devices} device(s)"
         + (f" (the lane has {spec.devices})" if n_devices != spec.devices else "")
     )
-    tracker = tracking.open_tracker(
+
+
+def _tracker(spec: WorkloadSpec, out: Path, backend: str, n_devices: int, n_params: int, primary: bool, log):
+    return tracking.open_tracker(
         spec.wandb,
         out,
         project=spec.wandb_project,
@@ -236,51 +211,58 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         say=log,
         enabled=primary,
     )
-    batch = next_batch(0)
 
+
+def _initial_state(spec: WorkloadSpec, ts: TrainStep, mesh, log) -> tuple[Any, Any, int | None]:
+    """The parameters and optimizer state from the ferry's seed (nudged one float32 step each for
+    a golden recording's run), replicated over the mesh; and the nudge's seed."""
+    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+    nudge_seed = nudge_of(os.environ)
+    if nudge_seed is not None:
+        params = nudged(params, nudge_seed)
+        log(f"weights nudged one float32 step each ({NUDGE_ENV}={nudge_seed}): a golden recording's run")
+    params, opt_state = parallel.replicate((params, opt_state), mesh)
+    return params, opt_state, nudge_seed
+
+
+def _compile(spec: WorkloadSpec, ts: TrainStep, args: tuple, cache_facts, log) -> tuple[Any, float]:
+    """The train step compiled for the first batch (through the compilation cache), timed."""
     t0 = time.perf_counter()
-    compiled = ts.step.lower(params, opt_state, ts.bias, batch).compile()
-    compile_seconds = time.perf_counter() - t0
-    cache.facts.compile_seconds = compile_seconds
+    compiled = ts.step.lower(*args).compile()
+    seconds = cache_facts.compile_seconds = time.perf_counter() - t0
     log(
-        f"compiled the train step in {compile_seconds:.2f}s (cache {spec.cache.mode}: "
-        f"{cache.facts.hits} hits of {cache.facts.requests} requests)"
+        f"compiled the train step in {seconds:.2f}s (cache {spec.cache.mode}: "
+        f"{cache_facts.hits} hits of {cache_facts.requests} requests)"
     )
+    return compiled, seconds
 
-    last: dict[str, Any] = {}
-    durations: list[float] = []
-    cpu_durations: list[float] = []  # the process's CPU seconds (every thread) per step
-    others: list[float | None] = []  # other processes' CPU seconds during each step
-    sampler = contention.Sampler()
+
+def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
+    out = Path(spec.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    t_start = time.perf_counter()
+    parallel.start_hosts(spec.hosts, os.environ)
+    zoo, patch = _zoo(spec, log)
+    cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
+    mesh = parallel.device_mesh()
+    n_devices = jax.device_count()
+    primary = jax.process_index() == 0  # one host writes the run's files
+    parallel.check_divisible(spec.batch_size, n_devices)
+    ts = make_train_step(spec, mesh=mesh, patch=patch)
+    mesh = getattr(ts.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
+    corpus = make_corpus(spec)
+    batches = corpus.stream(spec.steps, spec.batch_size, spec.seq_len + 1)
+
+    params, opt_state, nudge_seed = _initial_state(spec, ts, mesh, log)
+    n_params, backend = param_count(params), kernel_choice(spec)
+    log(_start_line(spec, n_params, backend, cache.facts, n_devices))
+    tracker = _tracker(spec, out, backend, n_devices, n_params, primary, log)
+    batch = parallel.shard_batch(batches.get(0), mesh)
+
+    compiled, compile_seconds = _compile(spec, ts, (params, opt_state, ts.bias, batch), cache.facts, log)
+
     with open(out / METRICS_FILE if primary else os.devnull, "a", buffering=1) as mf:
-        t_prev, c_prev = time.perf_counter(), time.process_time()
-
-        def finish(i: int, metrics) -> None:
-            """Wait for step i, then record it: its duration is the time since the step before it ended."""
-            nonlocal t_prev, c_prev, last
-            values = _floats(metrics)
-            now = time.perf_counter()
-            duration, t_prev = now - t_prev, now
-            durations.append(duration)
-            cpu_now = time.process_time()
-            cpu_durations.append(cpu_now - c_prev)
-            c_prev = cpu_now
-            others.append(sampler.mark())
-            last = {
-                "_step": i,
-                "global_step": i,
-                **jsonable(values),
-                "throughput/duration": duration,
-                "throughput/tokens_per_second": tokens_per_step / duration,
-                "throughput/examples_per_second": spec.batch_size / duration,
-                **({"throughput/others_cpu_seconds": others[-1]} if others[-1] is not None else {}),
-                "_runtime": now - t_start,
-            }
-            mf.write(json.dumps(last) + "\n")
-            tracker.log(last, step=i)
-            if i % 10 == 0 or i + 1 == spec.steps:
-                log(f"step {i:5d}  loss {values['train/loss']:.4f}  {tokens_per_step / duration:,.0f} tokens/s")
-
+        steps = StepLog(spec, mf, tracker, log, t_start)
         # The next batch is made while the step runs; the step is recorded after it ends. Queuing
         # step i+1 before recording step i was slower on a 2-core CPU (17.3 -> 20.0 ms a step):
         # the bookkeeping then competes with the step's own threads.
@@ -290,61 +272,59 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
                 params = zoo_mod.poison(zoo, i, params)
             params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
             if i + 1 < spec.steps:
-                batch = next_batch(i + 1)
-            finish(i, metrics)
+                batch = parallel.shard_batch(batches.get(i + 1), mesh)
+            steps.finish(i, _floats(metrics))  # waits for step i
             if zoo:
-                spent = zoo_mod.after_step(zoo, i, cpu_durations[-1] - spent)
+                spent = zoo_mod.after_step(zoo, i, steps.cpu_durations[-1] - spent)
 
-    steady = sorted(durations[1:] or durations)
-    median = _median(steady)
-    n_cpus = os.cpu_count() or 1
-    # on a CPU lane, where the CPUs run the steps: how busy the machine was (steps in quiet
-    # windows, others' share of its CPUs)
-    machine_figures: dict[str, Any] = {}
-    if spec.platform == "cpu":
-        busy = contention.others_share(durations[1:], others[1:], n_cpus)
-        machine_figures = {
-            "throughput/quiet_steps": sum(contention.quiet(durations[1:], others[1:], n_cpus)),
-            **({"throughput/others_share": busy} if busy is not None else {}),
-        }
-    peak_bytes, peak_source = peak_memory()
+    facts = _run_facts(backend, n_params, n_devices, corpus.entropy_floor(spec.seq_len + 1), nudge_seed)
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
     program = run_fingerprint(spec, functools.partial(make_train_step, patch=patch)) if primary else {}
+    speed = steps.figures(spec.platform)
     summary = {
-        **last,
-        "throughput/tokens_per_second": tokens_per_step / median,
-        "throughput/median_step_seconds": median,
-        # the fastest steady step: noise (a busy machine) only ever adds to a step's time
-        "throughput/best_step_seconds": steady[0],
-        "throughput/best_tokens_per_second": tokens_per_step / steady[0],
+        **steps.last,
+        **speed,
         "compile/seconds": compile_seconds,
-        "throughput/median_step_cpu_seconds": _median(cpu_durations[1:] or cpu_durations),
-        **machine_figures,
+        **facts,
+        **program,
+        "_runtime": time.perf_counter() - t_start,
+    }
+    _write_tracker_file(spec, out if primary else None, summary)
+    tracker.finish(summary)
+    median_ms = speed["throughput/median_step_seconds"] * 1e3
+    log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median_ms:.1f} ms")
+    return summary
+
+
+def _run_facts(backend: str, n_params: int, n_devices: int, floor: float, nudge_seed: int | None) -> dict:
+    """What the summary keeps of the run besides its steps: memory (its peak so far: taken before
+    the program's fingerprint lowers it again), host, kernel, size, data."""
+    peak_bytes, peak_source = peak_memory()
+    return {
         "memory/peak_bytes": peak_bytes,
         "memory/source": peak_source,
-        "host/cpus": n_cpus,
         "host/cpu_model": host.cpu_model(),
         "kernels/ragged_dot": backend,
         "parameter_count": n_params,
         "devices": n_devices,
-        "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
+        "data/entropy_floor": floor,
         **({"init/nudge_seed": nudge_seed} if nudge_seed is not None else {}),
-        **program,
-        "_runtime": time.perf_counter() - t_start,
     }
+
+
+def _write_tracker_file(spec: WorkloadSpec, out: Path | None, summary: dict) -> None:
+    """``tracker_metrics.jsonl``: the run's config and summary, as levanter's JSON tracker writes
+    them; `canary gate` on this file alone judges the run as its run directory is judged."""
     config = {
         "ferry": spec.ferry.name,
         "ferry_version": spec.ferry.version,
         "lane": spec.lane,
         "run_id": spec.run_id,
         "steps": spec.steps,
-    }  # `canary gate` on this file alone judges the run as its run directory is judged
-    with open(out / TRACKER_FILE if primary else os.devnull, "w") as tf:
+    }
+    with open(out / TRACKER_FILE if out is not None else os.devnull, "w") as tf:
         tf.write(json.dumps({"config": config, "summary": summary}) + "\n")
-    tracker.finish(summary)
-    log(f"done: {spec.steps} steps, final loss {summary['train/loss']}, median step {median * 1e3:.1f} ms")
-    return summary
 
 
 def main(argv: list[str] | None = None) -> int:
