@@ -153,85 +153,24 @@ def record(
     recording's directory), derive it from those runs instead of training (``--from``). With
     ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
     :func:`with_perf_of`): the lane's own runs, none of the equivalent variants."""
-    from canary.run.runner import RunOptions, resolve_inputs, run_canary
+    from canary.run.runner import RunOptions, resolve_inputs
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
     f, _, lane, gates_file = resolve_inputs(opts)
     o = require_builtin(f, "record a golden of").lane(lane.name)
     window = window or golden_curve.default_window(lane.platform)
-    if window < 1 or runs < 1:
-        raise ConfigError("--window and --runs must be at least 1")
-    if nudged < 0:
-        raise ConfigError("--nudged must be 0 or more")
+    _check_counts(window, runs, nudged)
     metric = gates_file.lane(lane.name).loss_metric
     stored_path = output or default_path(f.name, lane.name, gates)
     stored = _stored(stored_path, lane.name) if perf_only else None
-    done: list[dict[str, Any]] = []
     if source is not None:
-        dirs = sorted(d for d in Path(source).iterdir() if (d / RESULT_FILE).is_file())
-        if not dirs:
-            raise ConfigError(f"{source}: no recording runs (run directories with a result.json) in it")
-        for d in dirs:
-            rec = read_result(d)
-            done.append(
-                {
-                    "variant": variant_of(d.name),
-                    "run_id": rec["run_id"],
-                    "run_dir": str(d),
-                    "verdict": rec["verdict"],
-                    "error": rec.get("error"),
-                    "gates": rec.get("gates"),
-                }
-            )
+        done = _read_runs(Path(source))
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
-        for n, v in enumerate(
-            variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack)), 1
-        ):
-            say(f"recording run {n}: {v.name}")
-            rec = run_canary(
-                RunOptions(
-                    lane=lane.name,
-                    ferry=ferry,
-                    gates=gates,
-                    out=where,
-                    run_id=run_name(n, v.name),
-                    ragged_dot=v.ragged_dot,
-                    cache=CacheSpec(mode="cold"),
-                    record_history=False,
-                    env=v.env,
-                    judge_golden=False,
-                ),
-                progress,
-            )
-            done.append(
-                {
-                    "variant": v.name,
-                    "run_id": rec.run_id,
-                    "run_dir": rec.run_dir,
-                    "verdict": rec.verdict,
-                    "error": rec.error,
-                    "gates": rec.gates,
-                }
-            )
-            _check(done[-1])
-    facts = []
-    for d in done:
-        _check(d)
-        m = load_run_metrics(Path(d["run_dir"]), metric)
-        summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
-        facts.append(golden_curve.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
-    busy = busy_runs(facts)
-    if busy and stored is not None:
-        raise RecordingFailed(
-            f"the machine was busy during {busy}: speed figures measured there would set the "
-            "floor too low; measure again while nothing else runs"
-        )
-    if busy:
-        say(
-            f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
-            f"them on a quiet machine with `canary golden record {lane.name} --perf-only`"
-        )
+        vs = variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack))
+        done = _train_runs(vs, where, opts, progress, say)
+    facts = _run_facts(done, metric)
+    _say_busy(busy_runs(facts), stored is not None, lane.name, say)
     if stored is not None:
         check_curve(stored, facts)
     recorded = _recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done)
@@ -252,6 +191,91 @@ def record(
         )
     path = golden_store.write(g, stored_path) if write else None
     return Recording(g, path, [{k: d[k] for k in ("variant", "run_id", "run_dir", "verdict")} for d in done])
+
+
+def _check_counts(window: int, runs: int, nudged: int) -> None:
+    if window < 1 or runs < 1:
+        raise ConfigError("--window and --runs must be at least 1")
+    if nudged < 0:
+        raise ConfigError("--nudged must be 0 or more")
+
+
+def _outcome(variant: str, run_id: str, run_dir: str, verdict: str, error, gates) -> dict[str, Any]:
+    return {
+        "variant": variant,
+        "run_id": run_id,
+        "run_dir": run_dir,
+        "verdict": verdict,
+        "error": error,
+        "gates": gates,
+    }
+
+
+def _read_runs(source: Path) -> list[dict[str, Any]]:
+    """A former recording's runs (``--from``), as they ended."""
+    dirs = sorted(d for d in source.iterdir() if (d / RESULT_FILE).is_file())
+    if not dirs:
+        raise ConfigError(f"{source}: no recording runs (run directories with a result.json) in it")
+    done = []
+    for d in dirs:
+        rec = read_result(d)
+        done.append(
+            _outcome(variant_of(d.name), rec["run_id"], str(d), rec["verdict"], rec.get("error"), rec.get("gates"))
+        )
+    return done
+
+
+def _train_runs(vs: list[Variant], where: Path, opts, progress, say) -> list[dict[str, Any]]:
+    """Each variant trained once, cold, under ``where``, unjudged against any golden and kept out
+    of the history; the first that fails stops the recording (:func:`_check`)."""
+    from canary.run.runner import RunOptions, run_canary
+
+    done = []
+    for n, v in enumerate(vs, 1):
+        say(f"recording run {n}: {v.name}")
+        rec = run_canary(
+            RunOptions(
+                lane=opts.lane,
+                ferry=opts.ferry,
+                gates=opts.gates,
+                out=where,
+                run_id=run_name(n, v.name),
+                ragged_dot=v.ragged_dot,
+                cache=CacheSpec(mode="cold"),
+                record_history=False,
+                env=v.env,
+                judge_golden=False,
+            ),
+            progress,
+        )
+        done.append(_outcome(v.name, rec.run_id, rec.run_dir, rec.verdict, rec.error, rec.gates))
+        _check(done[-1])
+    return done
+
+
+def _run_facts(done: list[dict[str, Any]], metric: str) -> list[golden_curve.RunFacts]:
+    facts = []
+    for d in done:
+        _check(d)
+        m = load_run_metrics(Path(d["run_dir"]), metric)
+        summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
+        facts.append(golden_curve.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
+    return facts
+
+
+def _say_busy(busy: str, perf_only: bool, lane: str, say) -> None:
+    """A busy machine's speed figures would set the floor too low: ``--perf-only`` refuses them,
+    a full recording keeps its curve and says to re-measure them."""
+    if busy and perf_only:
+        raise RecordingFailed(
+            f"the machine was busy during {busy}: speed figures measured there would set the "
+            "floor too low; measure again while nothing else runs"
+        )
+    if busy:
+        say(
+            f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
+            f"them on a quiet machine with `canary golden record {lane} --perf-only`"
+        )
 
 
 def _stored(path: Path, lane: str) -> Golden:
