@@ -116,6 +116,31 @@ class _LogCopy:
             self.copied = len(text)
 
 
+class _Attempt:
+    """One attempt on the cluster as it is watched: when it began and started running, its notes
+    in the attempt's log, and its outcome."""
+
+    def __init__(self, request: AttemptRequest, address: str) -> None:
+        self.request, self.address = request, address
+        self.t0 = time.monotonic()
+        self.run_started: float | None = None
+
+    def outcome(self, kind: str, detail: str, job_id: str | None = None, **kw) -> AttemptOutcome:
+        return AttemptOutcome(
+            kind,
+            kw.pop("exit_code", None),
+            time.monotonic() - self.t0,
+            self.request.log_path,
+            job_id=job_id,
+            detail=detail,
+            extra={"address": self.address, **kw},
+        )
+
+    def note(self, text: str) -> None:
+        with open(self.request.log_path, "a") as f:
+            f.write(f"canary: {text}\n")
+
+
 class RayLauncher:
     def __init__(
         self,
@@ -134,28 +159,12 @@ class RayLauncher:
 
     def launch(self, request: AttemptRequest, poll: Callable[[], None] = lambda: None) -> AttemptOutcome:
         request.log_path.parent.mkdir(parents=True, exist_ok=True)
-        t0 = time.monotonic()
-
-        def outcome(kind: str, detail: str, job_id: str | None = None, **kw) -> AttemptOutcome:
-            return AttemptOutcome(
-                kind,
-                kw.pop("exit_code", None),
-                time.monotonic() - t0,
-                request.log_path,
-                job_id=job_id,
-                detail=detail,
-                extra={"address": self.address, **kw},
-            )
-
-        def note(text: str) -> None:
-            with open(request.log_path, "a") as f:
-                f.write(f"canary: {text}\n")
-
+        a = _Attempt(request, self.address)
         try:
             from ray.job_submission import JobSubmissionClient
         except ImportError as e:
-            note(f"cannot import the Ray Jobs client: {e}")
-            return outcome("never_started", f"Ray is not installed here ({e}); pip install 'ray[default]'")
+            a.note(f"cannot import the Ray Jobs client: {e}")
+            return a.outcome("never_started", f"Ray is not installed here ({e}); pip install 'ray[default]'")
         try:
             client = JobSubmissionClient(self.address)
             env = {**forwarded_env(dict(os.environ)), **request.env}
@@ -167,67 +176,83 @@ class RayLauncher:
                 metadata={"canary": request.name or "attempt"},
             )
         except Exception as e:  # unreachable cluster, refused submission
-            note(f"could not submit to Ray at {self.address}: {type(e).__name__}: {e}")
-            return outcome("never_started", f"could not submit to Ray at {self.address}: {e}")
-        note(f"submitted Ray job {job_id} to {self.address} with resources {self.resources or 'none'}")
-
-        copy_log = _LogCopy(client, job_id, request.log_path)
-        ever_running, run_started, last_log, last_ok = False, None, 0.0, time.monotonic()
+            a.note(f"could not submit to Ray at {self.address}: {type(e).__name__}: {e}")
+            return a.outcome("never_started", f"could not submit to Ray at {self.address}: {e}")
+        a.note(f"submitted Ray job {job_id} to {self.address} with resources {self.resources or 'none'}")
         try:
-            while True:
-                try:
-                    info = client.get_job_info(job_id)
-                    last_ok = time.monotonic()
-                except Exception as e:
-                    if time.monotonic() - last_ok > self.lost_after_s:
-                        note(f"lost contact with Ray for {self.lost_after_s:g}s: {e}")
-                        return outcome(
-                            "lost", f"no answer from Ray at {self.address} for {self.lost_after_s:g}s: {e}", job_id
-                        )
-                    time.sleep(request.poll_interval)
-                    continue
-                status = str(getattr(info.status, "value", info.status))
-                now = time.monotonic()
-                if status == "RUNNING" and not ever_running:
-                    ever_running, run_started = True, now
-                    note(f"job {job_id} started after {now - t0:.1f}s")
-                if status in ("SUCCEEDED", "FAILED", "STOPPED"):
-                    copy_log()
-                    poll()
-                    error_type = getattr(info.error_type, "value", info.error_type)
-                    kind = outcome_for(status, error_type, ever_running or info.driver_exit_code is not None)
-                    return outcome(
-                        kind, _detail(status, info), job_id, exit_code=info.driver_exit_code, error_type=error_type
-                    )
-                if not ever_running and now - t0 > self.start_timeout_s:
-                    said = self._stop(client, job_id, request.poll_interval)
-                    copy_log()
-                    note(f"job {job_id} did not start within {self.start_timeout_s:g}s; {said}")
-                    return outcome(
-                        "never_started",
-                        f"no worker with {self.resources or 'the resources'} within {self.start_timeout_s:g}s",
-                        job_id,
-                    )
-                if run_started is not None and now - run_started > request.timeout_s:
-                    said = self._stop(client, job_id, request.poll_interval)
-                    copy_log()
-                    poll()
-                    note(f"job {job_id} still running after {request.timeout_s:g}s; {said}")
-                    return outcome("timeout", f"no exit after {request.timeout_s:g}s; {said}", job_id)
-                if (stop := signals.requested()) is not None:  # the harness was told to stop
-                    said = self._stop(client, job_id, request.poll_interval, wait_s=min(self.grace_s, CANCEL_WAIT_S))
-                    copy_log()
-                    poll()
-                    note(f"stopped by {signals.signal_name(stop)}; {said}")
-                    return outcome(signals.CANCELLED, f"stopped by {signals.signal_name(stop)}; {said}", job_id)
-                if now - last_log >= self.log_interval_s:
-                    copy_log()
-                    last_log = now
-                poll()
-                time.sleep(request.poll_interval)
+            return self._watch(client, job_id, a, poll)
         except BaseException:
-            note(self._stop(client, job_id, request.poll_interval, wait_s=min(self.grace_s, CANCEL_WAIT_S)))
+            a.note(self._stop(client, job_id, request.poll_interval, wait_s=min(self.grace_s, CANCEL_WAIT_S)))
             raise
+
+    def _watch(self, client, job_id: str, a: _Attempt, poll: Callable[[], None]) -> AttemptOutcome:
+        """Poll the job until it ends, is lost, never starts, runs past its timeout or the harness
+        is told to stop; its log copied as it goes."""
+        request = a.request
+        copy_log = _LogCopy(client, job_id, request.log_path)
+        last_log, last_ok = 0.0, time.monotonic()
+        while True:
+            try:
+                info = client.get_job_info(job_id)
+                last_ok = time.monotonic()
+            except Exception as e:
+                if time.monotonic() - last_ok > self.lost_after_s:
+                    a.note(f"lost contact with Ray for {self.lost_after_s:g}s: {e}")
+                    return a.outcome(
+                        "lost", f"no answer from Ray at {self.address} for {self.lost_after_s:g}s: {e}", job_id
+                    )
+                time.sleep(request.poll_interval)
+                continue
+            ended = self._ended(client, job_id, info, a, copy_log, poll)
+            if ended is not None:
+                return ended
+            if time.monotonic() - last_log >= self.log_interval_s:
+                copy_log()
+                last_log = time.monotonic()
+            poll()
+            time.sleep(request.poll_interval)
+
+    def _ended(self, client, job_id: str, info, a: _Attempt, copy_log, poll) -> AttemptOutcome | None:
+        """The attempt's outcome once this poll's job info ends it; None while it goes on."""
+        status, now, interval = (
+            str(getattr(info.status, "value", info.status)),
+            time.monotonic(),
+            a.request.poll_interval,
+        )
+        if status == "RUNNING" and a.run_started is None:
+            a.run_started = now
+            a.note(f"job {job_id} started after {now - a.t0:.1f}s")
+        if status in ("SUCCEEDED", "FAILED", "STOPPED"):
+            copy_log()
+            poll()
+            error_type = getattr(info.error_type, "value", info.error_type)
+            ran = a.run_started is not None or info.driver_exit_code is not None
+            kind = outcome_for(status, error_type, ran)
+            return a.outcome(
+                kind, _detail(status, info), job_id, exit_code=info.driver_exit_code, error_type=error_type
+            )
+        if a.run_started is None and now - a.t0 > self.start_timeout_s:
+            said = self._stop(client, job_id, interval)
+            copy_log()
+            a.note(f"job {job_id} did not start within {self.start_timeout_s:g}s; {said}")
+            return a.outcome(
+                "never_started",
+                f"no worker with {self.resources or 'the resources'} within {self.start_timeout_s:g}s",
+                job_id,
+            )
+        if a.run_started is not None and now - a.run_started > a.request.timeout_s:
+            said = self._stop(client, job_id, interval)
+            copy_log()
+            poll()
+            a.note(f"job {job_id} still running after {a.request.timeout_s:g}s; {said}")
+            return a.outcome("timeout", f"no exit after {a.request.timeout_s:g}s; {said}", job_id)
+        if (stop := signals.requested()) is not None:  # the harness was told to stop
+            said = self._stop(client, job_id, interval, wait_s=min(self.grace_s, CANCEL_WAIT_S))
+            copy_log()
+            poll()
+            a.note(f"stopped by {signals.signal_name(stop)}; {said}")
+            return a.outcome(signals.CANCELLED, f"stopped by {signals.signal_name(stop)}; {said}", job_id)
+        return None
 
     def _stop(self, client, job_id: str, interval: float, wait_s: float | None = None) -> str:
         """Asks Ray to stop the job and waits (up to ``wait_s``, else grace_s) until it says it
