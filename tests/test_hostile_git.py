@@ -180,12 +180,12 @@ def test_canary_history_passes_no_recorded_option_to_git(tmp_path, which):
     recorded(tmp_path, good, bad)
     p = run_cli("history", "--json", cwd=repo, env=env(tmp_path))
     assert p.returncode == 0, p.stderr
-    assert not pwned.exists()
+    assert list(pwned.parent.iterdir()) == []  # not PWNED, nor PWNED..SHA
     [series] = json.loads(p.stdout)["series"]
     assert series["window"]["commits"] is None
     assert "'--output=" in series["window"]["note"] and "is not a full commit id" in series["window"]["note"]
     p = run_cli("history", cwd=repo, env=env(tmp_path))
-    assert p.returncode == 0 and "no runs recorded" not in p.stdout and not pwned.exists()
+    assert p.returncode == 0 and "no runs recorded" not in p.stdout and list(pwned.parent.iterdir()) == []
 
 
 def _tree(repo: Path, shas: list[str]) -> str:
