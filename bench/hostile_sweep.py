@@ -363,27 +363,31 @@ RECORDED = (
 )
 
 
-def crafted_nul(tmp: Path) -> Outcome:
-    """A commit object with NUL bytes in its subject and author, forging a commit after each."""
-    shas = git_repo(tmp)
-    repo = tmp / "repo"
-    tree = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD^{tree}"], capture_output=True, text=True)
-    forged = f"\0\0{FORGED}\0a\x002026-01-01\0forged\0"
-    raw = f"tree {tree.stdout.strip()}\nparent {shas[-1]}\nauthor a{forged} <x@y> 1700000000 +0000\n"
-    raw += f"committer c <x@y> 1700000000 +0000\n\nsub{forged}\nmore\n"
-    head = (
-        subprocess.run(
+def crafted(author: str, message: str, path: str = "canary/workload/model.py") -> Callable[[Path], Outcome]:
+    """The notifier over a window whose newest commit object is written as given (``git commit``
+    cannot make it): NUL bytes, or bytes that are not UTF-8 (a surrogate stands for the byte it
+    escapes) under an ``encoding UTF-8`` header."""
+
+    def go(tmp: Path) -> Outcome:
+        shas = git_repo(tmp, "plain", path=path)
+        repo = tmp / "repo"
+        tree = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD^{tree}"], capture_output=True, text=True)
+        raw = f"tree {tree.stdout.strip()}\nparent {shas[-1]}\nauthor {author} <x@y> 1700000000 +0000\n"
+        raw += f"committer c <x@y> 1700000000 +0000\nencoding UTF-8\n\n{message}"
+        head = subprocess.run(
             ["git", "-C", str(repo), "hash-object", "--literally", "-t", "commit", "-w", "--stdin"],
-            input=raw.encode(),
+            input=raw.encode("utf-8", "surrogateescape"),
             capture_output=True,
         )
-        .stdout.decode()
-        .strip()
-    )
-    o = notify_in(tmp, repo, recorded_run(tmp, shas[0], head), "--no-bisect")
-    if "3 commits since the last pass" not in "\n".join(o.posted):
-        o.wrong.append("the window is not the 3 real commits")
-    return o
+        o = notify_in(tmp, repo, recorded_run(tmp, shas[0], head.stdout.decode().strip()), "--no-bisect")
+        if "3 commits since the last pass" not in "\n".join(o.posted):
+            o.wrong.append("the window is not the 3 real commits")
+        return o
+
+    return go
+
+
+NUL_FORGED = f"\0\0{FORGED}\0a\x002026-01-01\0forged\0"  # a NUL, then a commit after it
 
 
 def dashed_path(tmp: Path) -> Outcome:
@@ -886,7 +890,7 @@ CASES: list[Case] = [
         history_of(lambda tmp, shas: f"--output={tmp / 'PWNED'}"),
         check=window_note("'--output=", "is not a full commit id"),
     ),
-    Case("NUL bytes in a subject and an author", "git", (0,), crafted_nul),
+    Case("NUL bytes in a subject and an author", "git", (0,), crafted("a" + NUL_FORGED, f"sub{NUL_FORGED}\nmore\n")),
     *[
         Case(f"a recorded commit {name}", "git", (0,), history_of(good), check=window_note(f"{said} is not a full"))
         for name, good, said in RECORDED
@@ -910,6 +914,13 @@ CASES: list[Case] = [
         check=window_note("failed:", "tree"),
     ),
     Case("a file named --output=PWNED in the window", "git", (0,), dashed_path),
+    Case(
+        "a subject and a path that are not UTF-8",
+        "git",
+        (0,),
+        crafted("a", "raw \udcff\udcfe subject\n", path=os.fsdecode(b"f\xff")),
+        check=contains("raw \ufffd\ufffd subject", "f\ufffd", where="posted"),
+    ),
     Case(
         "bisect --good a branch named --output=PWNED", "git", (2,), dashed_branch, check=contains("is not a revision")
     ),

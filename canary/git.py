@@ -47,7 +47,8 @@ def git(cwd: str | Path, *args: str, check: bool = False, timeout: float = 120) 
     p = subprocess.run(
         ["git", "-c", "advice.detachedHead=false", "-C", str(cwd), *args],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
+        errors="replace",  # a subject or a path that is not UTF-8 is text all the same
         timeout=timeout,
     )
     if check and p.returncode != 0:

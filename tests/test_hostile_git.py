@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -19,7 +20,7 @@ from git_repos import git as run_git
 from canary import git
 from canary.doctor import check_git
 from canary.errors import ConfigError
-from canary.history import open_store
+from canary.history import open_store, windows
 from canary.notify.bisecting import plan
 from canary.notify.model import Facts, LastPass
 from tests.conftest import run_cli
@@ -82,15 +83,16 @@ def test_a_subject_cannot_forge_a_commit_or_a_field(tmp_path, option):
     assert found[1].paths == ["canary/workload/model.py"] and found[1].date.startswith("2026-08-21T12:00:00")
 
 
-def crafted_commit(repo: Path, parent: str, author: str, message: str) -> str:
-    """A commit object written as given, NUL bytes and all (``git commit`` cannot make one)."""
+def crafted_commit(repo: Path, parent: str, author: str, message: str, header: str = "") -> str:
+    """A commit object written as given, NUL bytes and all (``git commit`` cannot make one); a
+    surrogate in ``message`` stands for the byte it escapes (``\\udcff``: 0xff)."""
     tree = run_git(repo, "rev-parse", f"{parent}^{{tree}}")
     raw = f"tree {tree}\nparent {parent}\nauthor {author} <x@y> 1700000000 +0000\n"
-    raw += f"committer c <x@y> 1700000000 +0000\n\n{message}"
+    raw += f"committer c <x@y> 1700000000 +0000\n{header}\n{message}"
     return (
         subprocess.run(
             ["git", "-C", str(repo), "hash-object", "--literally", "-t", "commit", "-w", "--stdin"],
-            input=raw.encode(),
+            input=raw.encode("utf-8", "surrogateescape"),
             capture_output=True,
             check=True,
         )
@@ -110,10 +112,28 @@ def test_a_nul_in_a_subject_or_an_author_forges_nothing(tmp_path):
     assert FORGED_SHA not in repr(found) and "forged" not in repr(found)
 
 
+def test_a_subject_and_a_path_that_are_not_utf8_are_shown_all_the_same(github, tmp_path):  # noqa: F811
+    repo, shas = hostile_repo(tmp_path, "plain")
+    name = os.fsdecode(b"f\xff")
+    (repo / name).write_text("x")
+    run_git(repo, "add", "--", name)
+    run_git(repo, "commit", "-q", "-m", "a path that is not UTF-8")
+    raw = "raw \udcff\udcfe subject\n"
+    head = crafted_commit(repo, run_git(repo, "rev-parse", "HEAD"), "a", raw, "encoding UTF-8\n")
+    p = run_cli("notify", str(recorded(tmp_path, shas[0], head)), "--repo", REPO, "--no-bisect", cwd=repo,
+                env=env(tmp_path, github.url))  # fmt: skip
+    assert p.returncode == 0 and "Traceback" not in p.stderr, p.stderr
+    [issue] = github.state.issues()
+    assert "4 commits since the last pass" in issue["body"] and "raw \ufffd\ufffd subject" in issue["body"]
+    assert "f\ufffd" in issue["body"]
+
+
 def test_paths_that_look_like_options_are_only_names(tmp_path):
     repo, shas = source_repo(tmp_path / "repo", [("README.md", "base"), ("--output=PWNED", "a dash"), ("a\nb", "nl")])
     found = git.commits_between(shas[0], shas[-1], str(repo))
     assert [c.paths for c in found] == [["a\nb"], ["--output=PWNED"]]
+    window = windows.regression_window(found, ["--output=*"])  # a watched path with a leading dash
+    assert [(c.sha, c.watched) for c in window] == [(shas[1], True), (shas[2], False)]
     assert not (repo / "PWNED").exists() and not Path("PWNED").exists()
 
 
@@ -249,6 +269,13 @@ def test_golden_diff_refuses_a_rev_that_is_an_option(tmp_path):
     p = run_cli("golden", "diff", "cpu", f"--rev=--output={pwned}", env=env(tmp_path))
     assert [str(f.relative_to(tmp_path)) for f in tmp_path.rglob("*")] == ["PWNED:gates"]
     assert p.returncode == 2 and "--rev '--output=" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("rev", ["", "-", "--output=x", "-p", "main branch", "HEAD\n", "HEAD\x1b[2J", "\u202eHEAD"])
+def test_a_typed_revision_git_could_take_for_an_option_is_refused(rev):
+    with pytest.raises(ConfigError, match="--good .* is not a revision"):
+        git.typed_revision(rev, "--good")
+    assert git.typed_revision("HEAD~1", "--good") == "HEAD~1" and git.typed_revision("v1.2", "--bad") == "v1.2"
 
 
 def test_head_and_resolve_answer_only_full_ids(tmp_path):
