@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import glob
 import json
 import os
 import subprocess
@@ -28,8 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from git_repos import GIT_ENV, shallow_clone, source_repo  # noqa: E402
 from github_server import GitHubServer, RawReply  # noqa: E402  (the tests' loopback server)
-from notify_records import failing  # noqa: E402
+from notify_records import failing, passing  # noqa: E402
 
 PY = sys.executable
 REPO = "acme/canary"
@@ -46,6 +48,7 @@ class Outcome:
     files: dict[str, str] = field(default_factory=dict)
     posted: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    wrong: list[str] = field(default_factory=list)  # what the case itself saw go wrong (a file it wrote)
 
 
 @dataclass
@@ -79,12 +82,14 @@ def env(tmp: Path, **extra: str) -> dict[str, str]:
     }
 
 
-def cli(tmp: Path, *args: str, stdin: bytes | None = None, timeout: float = 90, **extra: str) -> Outcome:
+def cli(
+    tmp: Path, *args: str, stdin: bytes | None = None, timeout: float = 90, cwd: Path | None = None, **extra: str
+) -> Outcome:
     t0 = time.monotonic()
     try:
         r = subprocess.run(
             [PY, "-m", "canary", *args],
-            cwd=tmp,
+            cwd=cwd or tmp,
             env=env(tmp, **extra),
             input=stdin,
             capture_output=True,
@@ -239,6 +244,198 @@ def contains(*words: str, where: str = "any") -> Callable[[Outcome], str | None]
 
 def posted_once(o: Outcome) -> str | None:
     return None if len(o.posted) == 1 else f"{len(o.posted)} posts"
+
+
+# ----------------------------------------------------------------------------- git: hostile commits and revisions
+
+FORGED = "ab" * 20  # a commit id a subject invents
+
+
+def forging(sha: str) -> str:
+    """A subject that, split on \\x1e and \\x1f, reads as one more commit whose sha is ``sha``."""
+    return f"x\x1e{sha}\x1fa\x1f2026-01-01\x1fforged"
+
+
+def git_repo(tmp: Path, subject: str = "plain", path: str = "canary/workload/model.py") -> list[str]:
+    """A git repository at ``tmp/repo``: the last pass, a commit (``subject``, touching ``path``), docs."""
+    _, shas = source_repo(tmp / "repo", [("README.md", "the last pass ran here"), (path, subject), ("docs/a.md", "d")])
+    return shas
+
+
+def recorded_run(tmp: Path, good: str, bad: str) -> Path:
+    """A history with a pass at ``good`` and a tpu compile error at ``bad``; the failure's run directory."""
+    from canary.history import open_store
+
+    store = open_store(str(tmp / "history.sqlite3"), spool_dir=str(tmp / "spool"))
+    store.append(passing(commit=good, date="2026-08-26"))
+    rec = failing(commit=bad, date="2026-08-27")
+    store.append(rec)
+    return run_dir(tmp, rec.to_dict())
+
+
+def notify_in(tmp: Path, checkout: Path, rd: Path, *args: str) -> Outcome:
+    """``canary notify`` of ``rd`` run in ``checkout``, with the history, against the loopback server."""
+    with GitHubServer(TOKEN, REPO) as gh:
+        o = cli(tmp, "notify", str(rd), "--repo", REPO, *args, cwd=checkout, GITHUB_API_URL=gh.url, **GIT_ENV)
+        o.posted = [i["title"] + "\n" + i["body"] for i in gh.state.issues()]
+    o.files = files_under(tmp)
+    return o
+
+
+def untouched(o: Outcome, path: Path, before: bytes | None) -> Outcome:
+    """Note in ``o`` a file the case planted that changed, or (``before`` None) any file beside it
+    whose name starts with its name (``git log --output=PWNED..SHA`` writes ``PWNED..SHA``)."""
+    if before is None:
+        made = [f.name for f in path.parent.glob(glob.escape(path.name) + "*") if f.is_file()]
+        o.wrong.extend(f"{name} created" for name in made)
+    elif path.read_bytes() != before:
+        o.wrong.append(f"{path.name} now {path.stat().st_size} bytes")
+    return o
+
+
+def forged_option(target: str) -> Callable[[Path], Outcome]:
+    """The issue: a subject forging a commit ``--output=PATH``, through the notifier and its bisect plan."""
+
+    def go(tmp: Path) -> Outcome:
+        path = tmp / target
+        shas = git_repo(tmp, forging(f"--output={path}"))
+        rd = recorded_run(tmp, shas[0], shas[-1])
+        if target != "history.sqlite3":
+            path.write_bytes(b"precious\n" * 1000)
+        before = path.read_bytes()
+        o = notify_in(tmp, tmp / "repo", rd)
+        if target != "history.sqlite3":
+            return untouched(o, path, before)
+        h = cli(tmp, "history", "--json")
+        if h.rc != 0 or len(json.loads(h.out or "{}").get("records") or []) != 2:
+            o.wrong.append(f"the history lost its runs: {path.stat().st_size} bytes")
+        return o
+
+    return go
+
+
+def forged_window(o: Outcome) -> str | None:
+    said = "\n".join(o.posted)
+    if f"`{FORGED[:12]}`" in said:
+        return "an invented commit in the window"
+    return None if "2 commits since the last pass" in said else "the window is not the 2 real commits"
+
+
+def forged_sha(tmp: Path) -> Outcome:
+    shas = git_repo(tmp, forging(FORGED))
+    return notify_in(tmp, tmp / "repo", recorded_run(tmp, shas[0], shas[-1]), "--no-bisect")
+
+
+def history_of(good: Callable[[Path, list[str]], str], bad: Callable[[Path, list[str]], str] | None = None):
+    """``canary history --json`` in a repository whose recorded commits are ``good(tmp, shas)`` (and ``bad``)."""
+
+    def go(tmp: Path) -> Outcome:
+        shas = git_repo(tmp)
+        pwned = tmp / "PWNED"
+        recorded_run(tmp, good(tmp, shas), bad(tmp, shas) if bad else shas[-1])
+        o = cli(tmp, "history", "--json", cwd=tmp / "repo")
+        o.files = files_under(tmp)
+        return untouched(o, pwned, None)
+
+    return go
+
+
+def window_note(*words: str) -> Callable[[Outcome], str | None]:
+    def go(o: Outcome) -> str | None:
+        try:
+            [series] = json.loads(o.out)["series"]
+            w = series["window"]
+        except (ValueError, KeyError, TypeError):
+            return "no series in --json"
+        if w["commits"] is not None:
+            return f"a window of {len(w['commits'])} commits"
+        return None if all(x in w["note"] for x in words) else f"note {w['note'][:80]!r}"
+
+    return go
+
+
+# a last pass's commit that is no full commit id: (name, the commit, how the window's note quotes it)
+RECORDED = (
+    ("HEAD~1", lambda tmp, shas: "HEAD~1", "'HEAD~1'"),
+    ("main", lambda tmp, shas: "main", "'main'"),
+    ("of 12 hex digits", lambda tmp, shas: shas[0][:12], "'"),
+    ("of 39 hex digits", lambda tmp, shas: shas[0][:39], "'"),
+)
+
+
+def crafted(author: str, message: str, path: str = "canary/workload/model.py") -> Callable[[Path], Outcome]:
+    """The notifier over a window whose newest commit object is written as given (``git commit``
+    cannot make it): NUL bytes, or bytes that are not UTF-8 (a surrogate stands for the byte it
+    escapes) under an ``encoding UTF-8`` header."""
+
+    def go(tmp: Path) -> Outcome:
+        shas = git_repo(tmp, "plain", path=path)
+        repo = tmp / "repo"
+        tree = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD^{tree}"], capture_output=True, text=True)
+        raw = f"tree {tree.stdout.strip()}\nparent {shas[-1]}\nauthor {author} <x@y> 1700000000 +0000\n"
+        raw += f"committer c <x@y> 1700000000 +0000\nencoding UTF-8\n\n{message}"
+        head = subprocess.run(
+            ["git", "-C", str(repo), "hash-object", "--literally", "-t", "commit", "-w", "--stdin"],
+            input=raw.encode("utf-8", "surrogateescape"),
+            capture_output=True,
+        )
+        o = notify_in(tmp, repo, recorded_run(tmp, shas[0], head.stdout.decode().strip()), "--no-bisect")
+        if "3 commits since the last pass" not in "\n".join(o.posted):
+            o.wrong.append("the window is not the 3 real commits")
+        return o
+
+    return go
+
+
+NUL_FORGED = f"\0\0{FORGED}\0a\x002026-01-01\0forged\0"  # a NUL, then a commit after it
+
+
+def dashed_path(tmp: Path) -> Outcome:
+    shas = git_repo(tmp, "a file named like an option", path="--output=PWNED")
+    o = notify_in(tmp, tmp / "repo", recorded_run(tmp, shas[0], shas[-1]), "--no-bisect")
+    if "--output=PWNED" not in "\n".join(o.posted).replace("\\", ""):
+        o.wrong.append("the path is not in the window")
+    return untouched(untouched(o, tmp / "PWNED", None), tmp / "repo" / "PWNED", None)
+
+
+def dashed_branch(tmp: Path) -> Outcome:
+    shas = git_repo(tmp)
+    pwned = tmp / "PWNED"
+    subprocess.run(["git", "-C", str(tmp / "repo"), "update-ref", f"refs/heads/--output={pwned}", shas[0]], check=True)
+    o = cli(tmp, "bisect", "--lane", "tpu", "--good", f"--output={pwned}", "--bad", "HEAD", "-C", str(tmp / "repo"))
+    o.files = files_under(tmp)
+    return untouched(o, pwned, None)
+
+
+def golden_rev(tmp: Path) -> Outcome:
+    (tmp / "PWNED:gates").mkdir()  # where `git show --output=PWNED:gates/<golden>` would write
+    o = cli(tmp, "golden", "diff", "cpu", f"--rev=--output={tmp / 'PWNED'}")
+    o.files = files_under(tmp)
+    if o.files:
+        o.wrong.append(f"wrote {sorted(o.files)[:2]}")
+    return o
+
+
+def shallow(good: Callable[[Path, list[str]], str], keep_remote: bool) -> Callable[[Path], Outcome]:
+    """The notifier in a shallow clone (``actions/checkout``) that lacks the last pass's commit."""
+
+    def go(tmp: Path) -> Outcome:
+        shas = git_repo(tmp)
+        clone = shallow_clone(tmp / "repo", tmp / "clone")
+        if not keep_remote:
+            subprocess.run(["git", "-C", str(clone), "remote", "remove", "origin"], check=True)
+        o = notify_in(tmp, clone, recorded_run(tmp, good(tmp, shas), shas[-1]), "--no-bisect")
+        return untouched(o, tmp / "PWNED", None)
+
+    return go
+
+
+def doctor_of(tmp: Path) -> Outcome:
+    shas = git_repo(tmp)
+    recorded_run(tmp, f"--output={tmp / 'PWNED'}", shas[-1])
+    o = cli(tmp, "doctor", "tpu", "--json", cwd=tmp / "repo", timeout=120)
+    o.files = files_under(tmp)
+    return untouched(o, tmp / "PWNED", None)
 
 
 # ----------------------------------------------------------------------------- the cases
@@ -682,6 +879,67 @@ CASES: list[Case] = [
         (1,),
         run_case("import os, sys, time\nif os.fork() == 0:\n    time.sleep(3)\n    os._exit(0)\nsys.exit(1)"),
     ),
+    # round 3: git
+    Case("a subject forging a commit --output=the history", "git", (0,), forged_option("history.sqlite3")),
+    Case("a subject forging a commit --output=a file", "git", (0,), forged_option("other.bin")),
+    Case("a subject forging a commit into the window", "git", (0,), forged_sha, check=forged_window),
+    Case(
+        "history of a recorded commit --output=PWNED",
+        "git",
+        (0,),
+        history_of(lambda tmp, shas: f"--output={tmp / 'PWNED'}"),
+        check=window_note("'--output=", "is not a full commit id"),
+    ),
+    Case("NUL bytes in a subject and an author", "git", (0,), crafted("a" + NUL_FORGED, f"sub{NUL_FORGED}\nmore\n")),
+    *[
+        Case(f"a recorded commit {name}", "git", (0,), history_of(good), check=window_note(f"{said} is not a full"))
+        for name, good, said in RECORDED
+    ],
+    Case(
+        "a recorded failing commit with a newline and an option",
+        "git",
+        (0,),
+        history_of(lambda tmp, shas: shas[0], lambda tmp, shas: f"{shas[-1]}\n--output={tmp / 'PWNED'}"),
+        check=window_note("is not a full commit id"),
+    ),
+    Case(
+        "a recorded commit that is a tree",
+        "git",
+        (0,),
+        history_of(
+            lambda tmp, shas: subprocess.check_output(
+                ["git", "-C", str(tmp / "repo"), "rev-parse", f"{shas[0]}^{{tree}}"], text=True
+            ).strip()
+        ),
+        check=window_note("failed:", "tree"),
+    ),
+    Case("a file named --output=PWNED in the window", "git", (0,), dashed_path),
+    Case(
+        "a subject and a path that are not UTF-8",
+        "git",
+        (0,),
+        crafted("a", "raw \udcff\udcfe subject\n", path=os.fsdecode(b"f\xff")),
+        check=contains("raw \ufffd\ufffd subject", "f\ufffd", where="posted"),
+    ),
+    Case(
+        "bisect --good a branch named --output=PWNED", "git", (2,), dashed_branch, check=contains("is not a revision")
+    ),
+    Case("golden diff --rev=--output=PWNED", "git", (2,), golden_rev, check=contains("is not a revision")),
+    Case(
+        "a shallow clone without the good commit, no remote",
+        "git",
+        (0,),
+        shallow(lambda tmp, shas: shas[0], keep_remote=False),
+        check=contains("shallow clone without a remote", where="posted"),
+    ),
+    Case(
+        "a recorded --upload-pack=touch PWNED in a shallow clone",
+        "git",
+        (0,),
+        shallow(lambda tmp, shas: f"--upload-pack=touch {tmp / 'PWNED'}", keep_remote=True),
+        check=contains("is not a full commit id", where="posted"),
+    ),
+    Case("doctor of a recorded commit --output=PWNED", "git", (1,), doctor_of, check=contains("not a full commit id")),
 ]
 
 
@@ -741,6 +999,7 @@ def judge(case: Case, o: Outcome, tmp: Path, outside_before: set[str]) -> list[s
         said = case.check(o)
         if said:
             wrong.append(said)
+    wrong.extend(o.wrong)
     outside = set(os.listdir("/dev"))
     if outside - outside_before:
         wrong.append(f"wrote outside: {sorted(outside - outside_before)[:3]}")

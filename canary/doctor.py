@@ -287,6 +287,14 @@ def check_git(
             f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
             "so the window has nothing to reach back to",
         )
+    if not git.is_object_name(lp.commit):
+        return Check(
+            "git",
+            False,
+            f"the last pass's recorded commit {git.shown(lp.commit)} ({lp.run_id}) is not a full commit id "
+            "(40 or 64 lowercase hex digits): the regression window leaves it out",
+            "record runs from a git checkout (canary run records its HEAD)",
+        )
     if git.has_commit(lp.commit, checkout):
         return Check(
             "git", True, f"HEAD {head[:12]}; the last pass's commit {lp.commit[:12]} ({lp.run_id}) is in the checkout"

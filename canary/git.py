@@ -4,6 +4,15 @@ revisions, subjects and temporary worktrees a bisect needs; and a file as commit
 old side). Never raises for "not a git checkout" (``head_commit`` answers ``None``); a bad
 revision is a ConfigError.
 
+Revisions from outside never reach git as they are. One read from a record, the history or a
+spooled notification must be a full commit id (:func:`object_name`: 40 or 64 lowercase hex
+digits), never a ref name, an abbreviation or an option (``--output=PATH``); one typed on the
+command line (``--good``, ``--rev``) may be a ref name but never starts with ``-``, and is resolved
+to a full id first. Every git call that takes revisions puts ``--end-of-options`` before them
+(``git bisect start`` has none: its two are full ids, before ``--``). ``git log`` is read as
+NUL-separated fields in a fixed order (``-z``; git prints no NUL in a subject or a name) and
+checked against ``git rev-list``, so no byte of a commit message can forge a commit or a field.
+
 A CI checkout is often shallow (``actions/checkout`` fetches one commit), so the last pass's
 commit is not there and ``git log good..bad`` cannot answer. ``commits_between(...,
 deepen=True)`` then fetches more history from the checkout's remote until that commit is
@@ -12,6 +21,7 @@ present: back to a date when one is known (``--shallow-since``), then in growing
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import tempfile
@@ -21,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from canary.errors import CanaryError, ConfigError
+from canary.textio import printable
 
 
 @dataclass(frozen=True)
@@ -36,7 +47,8 @@ def git(cwd: str | Path, *args: str, check: bool = False, timeout: float = 120) 
     p = subprocess.run(
         ["git", "-c", "advice.detachedHead=false", "-C", str(cwd), *args],
         capture_output=True,
-        text=True,
+        encoding="utf-8",
+        errors="replace",  # a subject or a path that is not UTF-8 is text all the same
         timeout=timeout,
     )
     if check and p.returncode != 0:
@@ -50,22 +62,62 @@ def head_commit(repo: str = ".") -> str | None:
         p = git(repo, "rev-parse", "--verify", "HEAD", timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
-    return p.stdout.strip() if p.returncode == 0 and p.stdout.strip() else None
+    return p.stdout.strip() if p.returncode == 0 and is_object_name(p.stdout.strip()) else None
 
 
-_RS, _US = "\x1e", "\x1f"
+_OBJECT_NAME = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+def is_object_name(rev: object) -> bool:
+    """Whether ``rev`` is a full commit id: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits."""
+    return isinstance(rev, str) and _OBJECT_NAME.fullmatch(rev) is not None
+
+
+def shown(rev: object) -> str:
+    """A revision from outside, quoted for a message: escaped, and cut to 80 characters."""
+    text = rev if isinstance(rev, str) else repr(rev)
+    return printable(repr(text[:80])) + (f" (cut from {len(text)} characters)" if len(text) > 80 else "")
+
+
+def object_name(rev: object, what: str = "commit") -> str:
+    """``rev`` when it is a full commit id; else ConfigError, and git never sees it."""
+    if not is_object_name(rev):
+        raise ConfigError(f"{what} {shown(rev)} is not a full commit id (40 or 64 lowercase hex digits)")
+    return rev  # type: ignore[return-value]
+
+
+def typed_revision(rev: str, flag: str) -> str:
+    """A revision typed on the command line (a ref name such as ``HEAD~1`` is fine), or ConfigError
+    when git could take it for an option or it holds a space or a control character."""
+    if not rev or rev.startswith("-") or not rev.isprintable() or any(c.isspace() for c in rev):
+        raise ConfigError(f"{flag} {shown(rev)} is not a revision: give a commit id or a ref name")
+    return rev
+
+
+_LOG_FIELDS = "%x00%H%x00%an%x00%aI%x00%s"  # each commit: an empty field, then sha, author, date, subject
 
 
 def parse_log(text: str) -> list[Commit]:
-    """``git log --name-only --format=<RS>%H<US>%an<US>%aI<US>%s`` output as commits."""
-    commits = []
-    for chunk in text.split(_RS):
-        if not chunk.strip():
-            continue
-        header, _, rest = chunk.partition("\n")
-        sha, author, date, subject = (header.split(_US) + ["", "", ""])[:4]
-        paths = [p for p in rest.splitlines() if p.strip()]
-        commits.append(Commit(sha.strip(), subject, paths, author, date))
+    """``git log -z --name-only --format=%x00%H%x00%an%x00%aI%x00%s`` output as commits. Fields are
+    NUL-separated in a fixed order, and a commit's paths (never empty) end at the next empty field;
+    output of another shape raises ConfigError."""
+    fields = text.split("\0")
+    commits: list[Commit] = []
+    i = 0
+    while i < len(fields):
+        if fields[i] != "":
+            raise ConfigError(f"git log printed a field canary cannot read: {shown(fields[i])}")
+        if i == len(fields) - 1:
+            break  # the NUL that ends the output
+        if i + 4 >= len(fields) or not is_object_name(fields[i + 1]):
+            raise ConfigError(f"git log printed a commit canary cannot read: {shown(fields[i + 1 : i + 5])}")
+        sha, author, date, subject = fields[i + 1 : i + 5]
+        i += 5
+        paths = []
+        while i < len(fields) and fields[i] != "":
+            paths.append(fields[i][1:] if not paths and fields[i].startswith("\n") else fields[i])  # "\n" first
+            i += 1
+        commits.append(Commit(sha, subject, paths, author, date))
     return commits
 
 
@@ -79,8 +131,11 @@ def is_shallow(repo: str = ".") -> bool | None:
 
 
 def has_commit(sha: str, repo: str = ".") -> bool:
+    """Whether the full commit id ``sha`` is a commit in the checkout (anything else: False)."""
+    if not is_object_name(sha):
+        return False
     try:
-        return git(repo, "cat-file", "-e", f"{sha}^{{commit}}", timeout=60).returncode == 0
+        return git(repo, "cat-file", "-e", "--end-of-options", f"{sha}^{{commit}}", timeout=60).returncode == 0
     except (OSError, subprocess.SubprocessError):
         return False
 
@@ -99,7 +154,10 @@ def remote_answers(repo: str = ".") -> bool:
     """Whether the checkout's remote answers (``git ls-remote``), so history can be fetched from it."""
     name = remote(repo)
     try:
-        return name is not None and git(repo, "ls-remote", "--exit-code", name, "HEAD", timeout=60).returncode == 0
+        return (
+            name is not None
+            and git(repo, "ls-remote", "--exit-code", "--end-of-options", name, "HEAD", timeout=60).returncode == 0
+        )
     except (OSError, subprocess.SubprocessError):
         return False
 
@@ -112,6 +170,7 @@ def deepen_to(sha: str, repo: str = ".", since: str | None = None) -> list[str]:
     before that commit, tried first). Returns the fetches made; raises ConfigError when the commit
     is still missing after the whole history was fetched, or when there is no remote."""
     done: list[str] = []
+    object_name(sha, "the recorded commit")
     if has_commit(sha, repo) or not is_shallow(repo):
         return done
     remote_ = remote(repo)
@@ -120,7 +179,7 @@ def deepen_to(sha: str, repo: str = ".", since: str | None = None) -> list[str]:
     tries = ([f"--shallow-since={since}"] if since else []) + [f"--deepen={n}" for n in DEEPEN_STEPS] + ["--unshallow"]
     for flag in tries:
         try:
-            p = git(repo, "fetch", "--quiet", "--no-tags", flag, remote_, timeout=600)
+            p = git(repo, "fetch", "--quiet", "--no-tags", flag, "--end-of-options", remote_, timeout=600)
         except (OSError, subprocess.SubprocessError) as e:
             raise ConfigError(f"git fetch {flag} {remote_} in {repo} failed: {e}") from None
         done.append(
@@ -139,25 +198,24 @@ def commits_between(
     """Commits reachable from ``bad`` but not from ``good`` (``good..bad``), newest first, each
     with the paths it touched. With ``deepen``, a shallow checkout first fetches history back to
     ``good`` (see :func:`deepen_to`; ``since`` is ``good``'s date, when known). Bad input (an
-    unknown commit) raises ConfigError."""
+    unknown commit, one that is not a full commit id) raises ConfigError."""
+    good, bad = object_name(good, "the recorded commit"), object_name(bad, "the recorded commit")
+    span = f"{good}^{{commit}}..{bad}^{{commit}}"  # a tree or a blob is not a commit
     if deepen:
         deepen_to(good, repo, since)
+    log = ("log", "--no-color", "-z", "--name-only", f"--format={_LOG_FIELDS}", "--end-of-options", span, "--")
     try:
-        p = git(
-            repo,
-            "log",
-            "--no-color",
-            "--name-only",
-            f"--format={_RS}%H{_US}%an{_US}%aI{_US}%s",
-            f"{good}..{bad}",
-            "--",
-            timeout=60,
-        )
+        p = git(repo, *log, timeout=60)
+        listed = git(repo, "rev-list", "--end-of-options", span, "--", timeout=60) if p.returncode == 0 else p
     except (OSError, subprocess.SubprocessError) as e:
         raise ConfigError(f"cannot run git in {repo}: {e}") from None
-    if p.returncode != 0:
-        raise ConfigError(f"git log {good}..{bad} in {repo} failed: {p.stderr.strip() or 'unknown error'}")
-    return parse_log(p.stdout)
+    if p.returncode != 0 or listed.returncode != 0:
+        said = (p.stderr or listed.stderr).strip() or "unknown error"
+        raise ConfigError(f"git log {good}..{bad} in {repo} failed: {said}")
+    commits = parse_log(p.stdout)
+    if [c.sha for c in commits] != listed.stdout.split():  # a message that forged a commit
+        raise ConfigError(f"git log {good}..{bad} in {repo} lists other commits than git rev-list: not read")
+    return commits
 
 
 # ----------------------------------------------------------------------------- windows, as callers pass them
@@ -178,7 +236,9 @@ def checkout_commits(good: str, bad: str) -> list[Commit]:
 
 
 def committed_text(path: Path, rev: str = "HEAD") -> str | None:
-    """A file as committed at ``rev`` (None: not in git, or not committed there)."""
+    """A file as committed at ``rev`` (None: not in git, or not committed there). A ``rev`` git
+    could take for an option is a ConfigError."""
+    typed_revision(rev, "--rev")
     path = Path(path).resolve()
     try:
         top = subprocess.run(
@@ -186,7 +246,11 @@ def committed_text(path: Path, rev: str = "HEAD") -> str | None:
         ).stdout.strip()
         rel = path.relative_to(Path(top).resolve())
         return subprocess.run(
-            ["git", "show", f"{rev}:{rel.as_posix()}"], cwd=top, capture_output=True, text=True, check=True
+            ["git", "show", "--end-of-options", f"{rev}:{rel.as_posix()}"],
+            cwd=top,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     except (OSError, ValueError, subprocess.CalledProcessError):
         return None
@@ -206,19 +270,22 @@ def toplevel(checkout: str) -> str:
 
 
 def resolve(repo: str, rev: str, flag: str) -> str:
-    p = git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    if p.returncode != 0 or not p.stdout.strip():
-        raise ConfigError(f"{flag} {rev!r} is not a commit in {repo}")
+    """The full commit id a revision typed on the command line names (ConfigError: none)."""
+    p = git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{typed_revision(rev, flag)}^{{commit}}")
+    if p.returncode != 0 or not is_object_name(p.stdout.strip()):
+        raise ConfigError(f"{flag} {shown(rev)} is not a commit in {repo}")
     return p.stdout.strip()
 
 
 def subject(repo: str | Path, sha: str) -> str:
-    return git(repo, "log", "-1", "--format=%s", sha).stdout.strip()
+    return git(repo, "log", "-1", "--format=%s", "--end-of-options", object_name(sha), "--").stdout.strip()
 
 
 def newest(repo: str, shas: list[str], good: str) -> str | None:
-    """The commit of ``shas`` (a regression window above ``good``) that all the others lead to: its bad end."""
-    p = git(repo, "rev-list", "--topo-order", "--max-count=1", *shas, "--not", good)
+    """The commit of ``shas`` (a regression window above ``good``) that all the others lead to: its
+    bad end. Every one must be a full commit id (ConfigError)."""
+    tips = [object_name(s, "a window commit") for s in shas]
+    p = git(repo, "rev-list", "--topo-order", "--max-count=1", "--end-of-options", *tips, f"^{object_name(good)}", "--")
     if p.returncode != 0:
         return None
     return p.stdout.strip() or None
@@ -229,7 +296,9 @@ def worktree(repo: str, rev: str) -> Iterator[Path]:
     """A detached worktree of ``repo`` at ``rev`` in a temporary directory, removed afterwards."""
     tmp = Path(tempfile.mkdtemp(prefix="canary-bisect-"))
     path = tmp / "checkout"
-    p = git(repo, "worktree", "add", "--detach", "--quiet", str(path), rev, timeout=600)
+    p = git(
+        repo, "worktree", "add", "--detach", "--quiet", "--end-of-options", str(path), object_name(rev), timeout=600
+    )
     if p.returncode != 0:
         shutil.rmtree(tmp, ignore_errors=True)
         raise CanaryError(f"cannot add a worktree of {repo}: {p.stderr.strip()}")

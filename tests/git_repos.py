@@ -32,7 +32,7 @@ def source_repo(root: Path, commits: list[tuple[str, str]]) -> tuple[Path, list[
         f = root / path
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(f"{subject}\n{i}\n")
-        git(root, "add", path)
+        git(root, "add", "--", path)
         git(root, "commit", "-q", "-m", subject, "--date", f"2026-08-{20 + i:02d}T12:00:00+00:00")
         shas.append(git(root, "rev-parse", "HEAD"))
     return root, shas

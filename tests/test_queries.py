@@ -339,12 +339,15 @@ def test_git_errors(repo, tmp_path):
         commits_between("deadbeef", "HEAD", str(repo))
 
 
-def test_parse_log_handles_subjects_with_separators():
-    text = (
-        "\x1eabc\x1fA U Thor\x1f2026-08-27T03:00:00+00:00\x1fFix: a | b\n\ncanary/x.py\n\x1edef\x1fB\x1f2026\x1fEmpty\n"
-    )
+def test_parse_log_reads_nul_separated_fields_whatever_the_subject_holds():
+    a, d = "a" * 40, "d" * 40
+    text = f"\0{a}\0A U Thor\x002026-08-27T03:00:00+00:00\0Fix: a | b \x1e{d}\x1f\0\ncanary/x.py\0\n\0"
+    text += f"\0{d}\0B\x002026\0Empty\0"
     cs = parse_log(text)
-    assert [(c.sha, c.subject, c.paths) for c in cs] == [("abc", "Fix: a | b", ["canary/x.py"]), ("def", "Empty", [])]
+    assert [(c.sha, c.subject, c.paths) for c in cs] == [
+        (a, f"Fix: a | b \x1e{d}\x1f", ["canary/x.py", "\n"]),
+        (d, "Empty", []),
+    ]
 
 
 # ----------------------------------------------------------------------------- the compilation cache

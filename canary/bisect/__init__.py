@@ -244,7 +244,7 @@ def check(opts: BisectOptions) -> tuple[str, str, str]:
     good, bad = resolve(repo, opts.good, "--good"), resolve(repo, opts.bad, "--bad")
     if good == bad:
         raise ConfigError(f"--good and --bad are the same commit ({good[:12]}): there is nothing to bisect")
-    if git(repo, "merge-base", "--is-ancestor", good, bad).returncode != 0:
+    if git(repo, "merge-base", "--is-ancestor", "--end-of-options", good, bad).returncode != 0:
         raise ConfigError(f"--good {opts.good} ({good[:12]}) is not an ancestor of --bad {opts.bad} ({bad[:12]})")
     return repo, good, bad
 
@@ -255,7 +255,9 @@ def bisect(opts: BisectOptions, progress: Progress | None = None) -> BisectResul
     t0 = time.monotonic()
     deadline = t0 + opts.budget_s if opts.budget_s is not None else None
     repo, good, bad = check(opts)
-    commits = int(git(repo, "rev-list", "--count", f"{good}..{bad}", check=True).stdout.strip())
+    commits = int(
+        git(repo, "rev-list", "--count", "--end-of-options", f"{good}..{bad}", "--", check=True).stdout.strip()
+    )
     result = BisectResult(opts.lane, opts.test, good, bad, commits, opts.fingerprint)
     with worktree(repo, bad) as checkout, tempfile.TemporaryDirectory(prefix="canary-bisect-runs-") as scratch:
         lane = lane_at(checkout, opts.lane)
@@ -292,7 +294,7 @@ def _test(result: BisectResult, tester: _Tester, progress: Progress, sha: str, r
 
 def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progress: Progress) -> None:
     good, bad = result.good, result.bad
-    window = git(repo, "rev-list", f"{good}..{bad}").stdout.split()
+    window = git(repo, "rev-list", "--end-of-options", f"{good}..{bad}", "--").stdout.split()
     estimate = math.ceil(math.log2(len(window))) if len(window) > 1 else 0
     step = _test(result, tester, progress, bad, "bad end", estimate + 1)
     if step is None:
@@ -300,14 +302,14 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
     if step.verdict != "bad":
         result.reason = "the failure does not reproduce at --bad" if step.verdict == "good" else f"--bad {step.detail}"
         return
-    git(checkout, "checkout", "--quiet", "--detach", good, check=True)
+    git(checkout, "switch", "--quiet", "--detach", "--end-of-options", good, check=True)
     step = _test(result, tester, progress, good, "good end", estimate)
     if step is None:
         return out_of_budget(result, window)
     if step.verdict == "bad":
         result.reason = "the failure reproduces at --good too: it is older than the window"
         return
-    answer = git(checkout, "bisect", "start", bad, good)
+    answer = git(checkout, "bisect", "start", bad, good, "--")  # full ids (check); bisect has no --end-of-options
     while True:
         kind, shas, left = parse_git_bisect(answer.stdout)
         if kind == "found":
@@ -330,4 +332,6 @@ def _run(result: BisectResult, repo: str, checkout: Path, tester: _Tester, progr
 def _remaining(checkout: Path) -> list[str]:
     """The commits the first bad one can still be: below refs/bisect/bad, above every good."""
     goods = git(checkout, "for-each-ref", "--format=%(objectname)", "refs/bisect/good-*").stdout.split()
-    return git(checkout, "rev-list", "refs/bisect/bad", "--not", *goods).stdout.split()
+    return git(
+        checkout, "rev-list", "--end-of-options", "refs/bisect/bad", *[f"^{g}" for g in goods], "--"
+    ).stdout.split()

@@ -80,7 +80,7 @@ def judge_run(
     return other_failure, f"another failure, {what}: {message}".rstrip(": "), seen
 
 
-_SHA = r"[0-9a-f]{40}"
+_SHA = r"(?:[0-9a-f]{64}|[0-9a-f]{40})"  # SHA-256 or SHA-1
 
 
 def parse_git_bisect(text: str) -> tuple[str, list[str], int]:

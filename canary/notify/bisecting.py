@@ -38,6 +38,11 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
         return f"ferry {record.ferry!r} runs a team's own trainer, which canary cannot lower or train here"
     if importlib.util.find_spec("jax") is None:
         return "JAX is not installed here"
+    from canary.git import is_object_name, shown
+
+    odd = [sha for sha in (good, *(c.sha for c in window)) if not is_object_name(sha)]
+    if odd:
+        return f"{shown(odd[0])} is not a full commit id (40 or 64 lowercase hex digits), so git is not asked about it"
     bad = newest(repo, [c.sha for c in window], good)
     if bad is None:
         return "the window's commits are not in this checkout"
