@@ -1,6 +1,9 @@
 """The run record: everything canary remembers about one run, pass or fail.
 
-Plain dataclasses with a JSON round trip (``to_dict`` / ``from_dict``). The runner produces one,
+Plain dataclasses with a JSON round trip (``to_dict`` / ``from_dict``) under a schema version
+(``schema``: :data:`SCHEMA_VERSION`); a record an older canary wrote is brought up to it in one
+place, step by step (:func:`migrate`), so no reader carries "an older canary wrote..." branches,
+and a record of a newer schema is a clear error. The runner produces one,
 ``result.json`` in the run directory holds it (:mod:`canary.formats.directory` reads and writes it),
 the history store keeps it, and the notifier and reports read it. What the record says of itself
 is asked of it: an attempt's fingerprint, whether it failed, and its compilation cache facts,
@@ -139,7 +142,7 @@ class RunRecord:
     gates_sha256: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable(asdict(self))
+        return {"schema": SCHEMA_VERSION, **jsonable(asdict(self))}
 
     @property
     def fingerprint(self) -> str | None:
@@ -189,12 +192,65 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RunRecord:
-        d = dict(d)
+        """A record read back from its JSON, of any schema this canary knows (:func:`migrate`)."""
+        d = migrate(d)
         check_id(d.get("run_id"), "run_id")  # it names files: a spool entry, a run directory
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+
+
+# ----------------------------------------------------------------------------- schema versions
+# Version 1: every record written before records carried ``schema`` (a missing key is 1).
+# Version 2: a run whose one attempt failed is ``unconfirmed`` (version 1 said ``deterministic``),
+# and every record says the steps its ferry sets for the lane (``ferry_steps``).
+SCHEMA_VERSION = 2
+
+
+class SchemaError(ValueError):
+    """A record this canary cannot read: a newer schema, or not a schema at all."""
+
+
+def _update_to_2(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 said ``deterministic`` of a run whose only attempt failed: one attempt cannot show
+    that a failure repeats, so today's word is ``unconfirmed``. It kept no ``ferry_steps`` before
+    short runs were told apart: such a record is taken as a full run (its ferry's steps are the
+    steps it asked for). Keys that no field holds any more are dropped here, once."""
+    d = dict(d)
+    attempts = d.get("attempts") or []
+    if d.get("classification") == "deterministic" and isinstance(attempts, list) and len(attempts) == 1:
+        d["classification"] = "unconfirmed"
+    if d.get("ferry_steps") is None:
+        d["ferry_steps"] = d.get("steps_requested")
+    known = {f.name for f in fields(RunRecord)}
+    return {k: v for k, v in d.items() if k in known}
+
+
+# each step takes a record of version N - 1 to version N
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {2: _update_to_2}
+
+
+def migrate(d: dict[str, Any]) -> dict[str, Any]:
+    """A record's JSON brought up to :data:`SCHEMA_VERSION`, one version at a time, without its
+    ``schema`` key. A newer version is a :class:`SchemaError`, never keys silently dropped; so is a
+    current one holding a key no field has."""
+    if not isinstance(d, dict):
+        raise SchemaError(f"a run record is a JSON object, not a JSON {type(d).__name__}")
+    version = d.get("schema", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise SchemaError(f"a run record's schema is a version number from 1, not {str(version)[:40]!r}")
+    if version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"run record of schema {version}: this canary reads up to {SCHEMA_VERSION}; upgrade canary to read it"
+        )
+    d = {k: v for k, v in d.items() if k != "schema"}
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        d = MIGRATIONS[step](d)
+    unknown = sorted(set(d) - {f.name for f in fields(RunRecord)})
+    if unknown:
+        raise SchemaError(f"run record of schema {version} has keys no field holds: {', '.join(unknown)[:200]}")
+    return d
 
 
 # ----------------------------------------------------------------------------- compilation cache facts

@@ -91,7 +91,7 @@ def failing(
         started_at=f"{date}T06:00:00+00:00",
         ended_at=f"{date}T06:20:00+00:00",
         commit="c0ffee1234567890c0ffee1234567890c0ffee12",
-        classification="deterministic",
+        classification="deterministic" if attempts > 1 else "unconfirmed",
         signature=sig,
         context={
             "job_id": f"/runner/canary-tpu-{run_id[-4:]}",

@@ -11,6 +11,7 @@ from notify_records import failing
 from canary.history.sqlite import SqliteStore
 from canary.judge.classify import classify
 from canary.notify import notify
+from canary.record import RunRecord
 from canary.report import model
 
 
@@ -59,7 +60,11 @@ def test_history_and_report_say_unconfirmed_and_confirmed(tmp_path, cli):
 
 
 def test_a_run_an_earlier_canary_called_deterministic_on_one_attempt_is_shown_unconfirmed(tmp_path, cli):
-    old = failing("20260828T060000Z-cpu-ab12", "2026-08-28", lane="cpu", attempts=1, classification="deterministic")
+    # as a canary before record schemas wrote it: no "schema", and "deterministic" of one attempt
+    written = failing("20260828T060000Z-cpu-ab12", "2026-08-28", lane="cpu", attempts=1).to_dict()
+    del written["schema"]
+    old = RunRecord.from_dict({**written, "classification": "deterministic"})
+    assert old.classification == "unconfirmed"  # read through the one migration
     store = SqliteStore(tmp_path / "h.sqlite3")
     store.append(old)
     proc = cli("history", "--history", str(tmp_path / "h.sqlite3"), env={"COLUMNS": "200", "NO_COLOR": "1"})

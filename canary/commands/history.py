@@ -12,7 +12,6 @@ from rich.markup import escape
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._options import ferry_option, history_option, lane_option
 from canary.history import queries, series
-from canary.judge.classify import said
 from canary.record import RunRecord
 from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
 
@@ -167,7 +166,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             r.lane,
             f"{r.ferry} v{r.ferry_version}",
             verdict,
-            said(r.classification, r.attempts) or "—",
+            r.classification or "—",
             sig.kind if sig else "",
             queries.fingerprint_of(r) or "",
             steps,

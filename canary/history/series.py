@@ -39,7 +39,7 @@ def series_keys(records: Iterable[RunRecord]) -> list[SeriesKey]:
 
 def is_short(r: RunRecord) -> bool:
     """Whether the run asked for fewer steps than its ferry sets for the lane (a repro, a quick
-    ``--steps`` run). Records made before the ferry's steps were kept are taken as full runs."""
+    ``--steps`` run)."""
     return r.ferry_steps is not None and r.steps_requested is not None and r.steps_requested < r.ferry_steps
 
 

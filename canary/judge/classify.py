@@ -52,14 +52,6 @@ def environment_reason(a: Attempt) -> str | None:
     return next((why for rx, why in _ENVIRONMENT if rx.search(text)), None)
 
 
-def said(classification: str | None, attempts: Sequence[Attempt]) -> str | None:
-    """A recorded classification in today's words: an earlier canary called a run whose one
-    attempt failed ``deterministic``; one attempt is ``unconfirmed``."""
-    if classification == "deterministic" and len(attempts) == 1:
-        return "unconfirmed"
-    return classification
-
-
 def classify(attempts: Sequence[Attempt]) -> str | None:
     """``pass`` | ``unconfirmed`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` |
     ``infrastructure``; ``None`` without attempts."""

@@ -68,7 +68,7 @@ def determinism(record: RunRecord) -> str:
     same = sum(1 for a in record.attempts if a.failed and fp and a.fingerprint == fp)
     failed = sum(1 for a in record.attempts if a.failed)
     cls = record.classification
-    if n == 1 and failed == 1 and cls in ("unconfirmed", "deterministic", None):  # older records said deterministic
+    if n == 1 and failed == 1 and cls in ("unconfirmed", None):
         return (
             "Unconfirmed: the run's only attempt failed with this signature; one attempt cannot show that it repeats."
         )
@@ -200,8 +200,7 @@ def confirmation(record: RunRecord, facts: Facts) -> str:
     that made one attempt alone is unconfirmed until the next one fails the same way."""
     if facts.streak is not None and facts.streak.runs >= 2:
         return "Confirmed: the last two runs on this lane failed with this signature."
-    one_attempt = len(record.attempts) == 1 and record.classification == "deterministic"  # an earlier canary's word
-    if record.classification == "unconfirmed" or one_attempt:
+    if record.classification == "unconfirmed":
         return (
             "Unconfirmed until it recurs: this run made one attempt, so the failure is not yet known to repeat; "
             "the next run that fails with this signature confirms it."

@@ -15,7 +15,6 @@ from typing import Any
 from urllib.parse import quote_plus
 
 from canary.history import queries, series
-from canary.judge.classify import said
 from canary.record import RunRecord
 
 # classification -> (short label shown in the cell, colour, what it means)
@@ -35,7 +34,7 @@ FAIL_UNCLASSIFIED = ("F", "#b71c1c", "failed (not classified)")
 def run_class(r: RunRecord) -> str:
     """The classification a cell shows: the record's, else ``pass``/``fail`` from its verdict."""
     if r.classification:
-        return said(r.classification, r.attempts) or r.classification
+        return r.classification
     return "pass" if r.verdict == "pass" else "fail"
 
 
