@@ -62,6 +62,12 @@ def silence_lines(facts: Facts) -> list[str]:
 
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
+    if is_infrastructure(record) and record.signature is not None and record.signature.kind == "environment":
+        return [
+            f"**The {which_canary(record)} ran on a mismatched environment ({escape_inline(run_date(record))})**: "
+            "its toolchain, libraries or accelerator are not what the program was built for (signature kind "
+            "`environment`): an infrastructure failure, not a code regression."
+        ] + silence_lines(facts)
     if is_infrastructure(record):
         return [
             f"**The {which_canary(record)} could not run ({escape_inline(run_date(record))})**: an "

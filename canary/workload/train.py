@@ -328,6 +328,7 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         "kernels/ragged_dot": backend,
         "parameter_count": n_params,
         "devices": n_devices,
+        "devices/platform": jax.default_backend(),  # the backend it ran on (canary.judge.platform)
         "data/entropy_floor": corpus.entropy_floor(spec.seq_len + 1),
         **({"init/nudge_seed": nudge_seed} if nudge_seed is not None else {}),
         **program,
