@@ -7,9 +7,9 @@ call path, or an excerpt cut short of the whole message. The notifier then says 
 (:mod:`canary.notify.near`).
 
 The measure is a ratio over the normalised identity text (``class: message``, after the folds),
-as PyTorch's alerting matches its failures: difflib's ratio, or, when the shorter text is at least
-:data:`MIN_PREFIX` characters, the ratio against as much of the longer as the shorter holds (a cut
-excerpt is as close as its whole). :data:`THRESHOLD` was chosen on tests/logs/real with
+as PyTorch's alerting matches its failures: difflib's ratio; and 1 when the shorter text, of at
+least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt is as close as its
+whole). :data:`THRESHOLD` was chosen on tests/logs/real with
 bench/signature_corpus.py: the lowest value at which no more than one look-alike pair in twenty is
 linked (docs/signatures.md has the figures and the false-link rate).
 """
@@ -33,13 +33,12 @@ def identity_text(sig: Signature) -> str:
 
 
 def text_similarity(a: str, b: str) -> float:
-    """The similarity of two identity texts, 0 to 1 (1: one is the other, or a cut start of it)."""
+    """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
     short, long = sorted((a, b), key=len)
-    m = difflib.SequenceMatcher(None, short, long, autojunk=False)
-    score = m.ratio()
-    if len(short) >= MIN_PREFIX and score < 1.0:
-        score = max(score, difflib.SequenceMatcher(None, short, long[: len(short)], autojunk=False).ratio())
-    return score
+    head = short.rstrip(" .,:;")
+    if len(head) >= MIN_PREFIX and long.startswith(head):
+        return 1.0
+    return difflib.SequenceMatcher(None, short, long, autojunk=False).ratio()
 
 
 def similarity(a: Signature, b: Signature) -> float:
