@@ -180,14 +180,16 @@ ENVIRONMENT_ERRORS: list[BareError] = [
 ]
 
 
+_FALLBACK = next(b for b in ENVIRONMENT_ERRORS if b.name == "env-fallback").pattern
+
+
 def cpu_fallback(text: str) -> str | None:
-    """jax's warning that it fell back to the CPU, as the log printed it, or None."""
-    rec = next(b for b in ENVIRONMENT_ERRORS if b.name == "env-fallback")
-    for line in text.splitlines():
-        m = rec.match(line)
-        if m:
-            return m.group("msg")
-    return None
+    """jax's warning that it fell back to the CPU, as the log printed it, or None (one substring
+    scan of the whole log when it has none)."""
+    if "alling back to" not in text and "ALLING BACK TO" not in text:
+        return None
+    m = _FALLBACK.search(text)
+    return m.group("msg") if m else None
 
 
 def warned(line: str) -> bool:
