@@ -251,6 +251,12 @@ def kind_key(kind: str, exception: str | None) -> str:
 
 RULES: tuple[Rule, ...] = (
     Rule(
+        "framing",
+        "pytest's 'E   ' lines, IPython's 'Cell In[n]' and '---->' frames, markdown quotes and fences are "
+        "how a reporter or a runner framed the log, taken off each line (signature.lines) before the parts exist",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
         "environment",
         "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or driver too old, CPU "
         "fallback) is XLA's log line in one release, jax's warning or exception in another, behind how jax "
