@@ -5,10 +5,13 @@ releases, look-alikes apart; and a lane whose accelerator silently became the CP
 import tomllib
 from pathlib import Path
 
+from notify_records import failing
 from test_command_ferry import STANDIN
 
 from canary.judge.classify import classify
 from canary.judge.platform import accelerator_gate
+from canary.notify.compose import new_issue
+from canary.notify.model import Facts
 from canary.record import Attempt
 from canary.run.runner import RunOptions, run_canary
 from canary.signature import RULES, extract, gate_signature
@@ -124,3 +127,12 @@ def test_a_lane_whose_accelerator_became_the_cpu_fails(tmp_path, monkeypatch):
     assert [g["name"] for g in record.gates if g["status"] == "FAIL"] == ["platform"]
     assert record.signature.kind == "environment"
     assert record.classification == "infrastructure"
+
+
+def test_the_issue_of_an_environment_failure_says_so():
+    s = sig("jax-15268.log")
+    rec = failing(classification="infrastructure")
+    rec.signature = s
+    msg = new_issue(rec, Facts())
+    assert "ran on a mismatched environment" in msg.body and "`environment`" in msg.body
+    assert "not a code regression" in msg.body and "canary-infra" in msg.labels
