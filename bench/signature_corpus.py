@@ -53,7 +53,8 @@ def main() -> None:
         ("corpus before #28", lambda e: e.get("issue") is None),
         ("pairs added by #28", lambda e: e.get("issue") == 28),
         ("added by #38, seen", lambda e: e.get("issue") == 38 and not e.get("heldout")),
-        ("added by #38, held out", lambda e: e.get("issue") == 38 and e.get("heldout")),
+        ("added by #38, held out", lambda e: e.get("issue") == 38 and e.get("heldout") is True),
+        ("added by #38, held out (second)", lambda e: e.get("issue") == 38 and e.get("heldout") == 2),
     )
     print(f"similarity threshold {args.threshold}")
     for label, part in parts:
