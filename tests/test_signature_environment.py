@@ -82,7 +82,7 @@ def test_an_environment_failure_is_infrastructure_not_a_code_regression():
 def test_the_accelerator_gate_reads_the_backend_the_workload_recorded_and_the_log():
     assert accelerator_gate("cpu", {"devices/platform": "cpu"}) is None
     assert accelerator_gate("tpu", {"devices/platform": "tpu"}) is None
-    assert accelerator_gate("cuda", {"devices/platform": "gpu"}) is None
+    assert accelerator_gate("cuda", {"devices/platform": "gpu"}) is None  # jax's name for a CUDA backend
     lost = accelerator_gate("tpu", {"devices/platform": "cpu"})
     assert lost is not None and lost.status == "FAIL" and lost.value == "cpu" and lost.threshold == "tpu"
     log = (REAL / "taps3d-3.log").read_text()
