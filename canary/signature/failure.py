@@ -214,7 +214,7 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 
     An excerpt may end mid-line: when the last error's message is the start of an earlier one's,
     the whole earlier one names it. A signal or abort names it only when no error came just before."""
-    found = bare_failure(lines, options)
+    found = _last_bare(lines, options)
     if found is None or found[1].kind == "environment":
         return found
     # a toolchain that does not match explains the errors that follow it (cuDNN too old, then "DNN
@@ -223,8 +223,8 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     return (cause[0], cause[1]) if cause is not None else found
 
 
-def bare_failure(lines: list[str], options: Options) -> tuple[int, Signature] | None:
-    """:func:`bare_error` before a mismatched environment above it is looked for."""
+def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
+    """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
     found = _scan(lines, options)
     if found is None:
         return None
