@@ -1,11 +1,14 @@
 """How well fingerprints tell one failure from another on the real logs: prints figures, asserts nothing.
 
-    python bench/signature_corpus.py          # the corpus before #28 and the pairs #28 added
+    python bench/signature_corpus.py
 
-For each part of tests/logs/real/INDEX.toml: the occurrences of one failure ([[same]]: each log after
-the first paired with the first) that share an exact fingerprint, and the look-alike pairs
-([[different]]) that stay apart, by the rules before #28 (the ``legacy`` fingerprint a signature
-keeps) and by today's; and the pairs only the group matches, with the reason INDEX.toml gives.
+For each part of tests/logs/real/INDEX.toml (the corpus before #28, the pairs #28 added, and those #38
+added, seen and held out): the logs in which a failure is found; the occurrences of one failure
+([[same]]: each log after the first paired with the first) that share an exact fingerprint by the
+rules before #28 (unfolded: the ``legacy`` fingerprint a signature keeps) and by today's, that share a group,
+and that are at least linked (one fingerprint, or a similarity at or above
+canary.signature.similar.THRESHOLD); and the look-alike pairs ([[different]]) merged (one
+fingerprint) or linked. The pairs only the group matches are listed with the reason INDEX.toml gives.
 """
 
 from __future__ import annotations
@@ -19,42 +22,71 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from canary.signature import extract  # noqa: E402
+from canary.signature.similar import THRESHOLD, similarity  # noqa: E402
 
 REAL = ROOT / "tests" / "logs" / "real"
 
 
+def pct(n: int, d: int) -> str:
+    return f"{n:>3} of {d:<3} ({100 * n / d:3.0f}%)" if d else "  - of 0"
+
+
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--threshold", type=float, default=THRESHOLD, help="the similarity that links two signatures")
+    args = ap.parse_args()
     index = tomllib.loads((REAL / "INDEX.toml").read_text())
     sigs = {e["file"]: extract((REAL / e["file"]).read_text(encoding="utf-8")) for e in index["log"]}
 
-    def before(name: str) -> str:
+    def before(name: str) -> str | None:
         s = sigs[name]
-        return s.legacy[0] if s.legacy else s.fingerprint
+        return None if s is None else (s.legacy[0] if s.legacy else s.fingerprint)
 
-    def now(name: str) -> str:
-        return sigs[name].fingerprint
+    def now(name: str) -> str | None:
+        return sigs[name] and sigs[name].fingerprint
 
-    for label, part in (
-        ("corpus before #28", lambda e: e.get("issue") != 28),
+    def linked(a: str, b: str) -> bool:
+        sa, sb = sigs[a], sigs[b]
+        return bool(sa and sb and (sa.fingerprint == sb.fingerprint or similarity(sa, sb) >= args.threshold))
+
+    parts = (
+        ("corpus before #28", lambda e: e.get("issue") is None),
         ("pairs added by #28", lambda e: e.get("issue") == 28),
-    ):
+        ("added by #38, seen", lambda e: e.get("issue") == 38 and not e.get("heldout")),
+        ("added by #38, held out", lambda e: e.get("issue") == 38 and e.get("heldout") is True),
+        ("added by #38, held out (second)", lambda e: e.get("issue") == 38 and e.get("heldout") == 2),
+    )
+    print(f"similarity threshold {args.threshold}")
+    for label, part in parts:
         same = [g for g in index["same"] if part(g)]
         pairs = [(g, g["logs"][0], n) for g in same for n in g["logs"][1:]]
         diff = [d for d in index["different"] if part(d)]
-        print(f"{label}: {len(same)} groups of one failure ({len(pairs)} pairs), {len(diff)} look-alike pairs")
-        for key, fn in (("before", before), ("now", now)):
-            matched = sum(fn(a) == fn(b) for _, a, b in pairs)
-            apart = sum(fn(d["logs"][0]) != fn(d["logs"][1]) for d in diff)
-            print(
-                f"  {key:6} same failure, one fingerprint: {matched:>3} of {len(pairs)}   "
-                f"look-alikes apart: {apart:>3} of {len(diff)}"
-            )
-        grouped = sum(sigs[a].group == sigs[b].group for _, a, b in pairs)
-        print(f"  now    same failure, one group:       {grouped:>3} of {len(pairs)}")
+        names = {n for g in same + diff for n in g["logs"]}
+        found = sum(sigs[n] is not None for n in names)
+        print(
+            f"{label}: {len(names)} logs, {len(same)} groups of one failure ({len(pairs)} pairs), "
+            f"{len(diff)} look-alikes"
+        )
+        print(f"  found                              {pct(found, len(names))}")
+        for key, fn in (("unfolded", before), ("now", now)):
+            matched = sum(fn(a) is not None and fn(a) == fn(b) for _, a, b in pairs)
+            print(f"  same failure, one fingerprint, {key:11}{pct(matched, len(pairs))}")
+        grouped = sum(bool(sigs[a] and sigs[b]) and sigs[a].group == sigs[b].group for _, a, b in pairs)
+        print(f"  same failure, one group            {pct(grouped, len(pairs))}")
+        print(f"  same failure, at least linked      {pct(sum(linked(a, b) for _, a, b in pairs), len(pairs))}")
+        merged = sum(now(d["logs"][0]) is not None and now(d["logs"][0]) == now(d["logs"][1]) for d in diff)
+        print(f"  look-alikes merged                 {pct(merged, len(diff))}")
+        near = sum(linked(*d["logs"]) for d in diff)
+        print(f"  look-alikes linked                 {pct(near, len(diff))}")
         for g, a, b in pairs:
             if now(a) != now(b):
                 print(f"    group only: {g['name']}: {a} / {b}" + ("" if g["grain"] == "group" else "  (MISSED)"))
+        for d in diff:
+            if linked(*d["logs"]):
+                print(
+                    f"    look-alikes linked: {d['logs'][0]} / {d['logs'][1]} "
+                    f"({similarity(sigs[d['logs'][0]], sigs[d['logs'][1]]):.2f})"
+                )
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@
 Each case is a log of ``--lines`` lines of one decoration (plain, glog/absl, Ray's worker prefix with
 a GitHub Actions timestamp, Python logging, a mix of them and the JAX warnings a run prints), under
 the 4 MB that makes the reader window a log, so every line is read; the run's crash (the August
-incident's traceback) ends it.
+incident's traceback) ends it. Beside it, the scan ``canary run`` makes of the whole log for jax's
+CPU-fallback warning on a lane with an accelerator (canary.judge.platform).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from canary.signature import extract  # noqa: E402
+from canary.signature.bare import cpu_fallback  # noqa: E402
 
 CRASH = (ROOT / "tests" / "logs" / "incident-2026-08-27.log").read_text()
 
@@ -55,14 +57,18 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}; {args.lines:,} lines; median of {args.runs} runs")
     for style in STYLES:
         text = log(style, args.lines)
-        times = []
+        times, scans = [], []
         for _ in range(args.runs):
             t = time.perf_counter()
             sig = extract(text)
             times.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            cpu_fallback(text)
+            scans.append(time.perf_counter() - t)
         print(
             f"{style:12} {len(text) / 2**20:5.1f} MB   median {statistics.median(times):6.3f} s   "
-            f"min {min(times):6.3f} s   -> {sig.exception if sig else None}"
+            f"min {min(times):6.3f} s   -> {sig.exception if sig else None}   "
+            f"fallback scan median {statistics.median(scans):6.3f} s"
         )
 
 

@@ -9,7 +9,8 @@
     intermittent   anything else: attempts failed differently, or one passed after failures
     infrastructure every attempt failed before or outside training (never started for lack of
                    capacity, lost with its cluster, stopped by someone else), or was stopped by
-                   the machine it ran on (its disk full, its memory exhausted): no verdict on the code
+                   the machine it ran on (its disk full, its memory exhausted, its toolchain not the
+                   one the program was built for: signature kind ``environment``): no verdict on the code
 
 An attempt *failed* when it did not run to the end or carries a failure signature
 (:attr:`canary.record.Attempt.failed`); *lowered cold* is :func:`canary.record.lowered_cold`.
@@ -44,6 +45,8 @@ _ENVIRONMENT = [
 def environment_reason(a: Attempt) -> str | None:
     """Why a failed attempt's machine, not its code, stopped it (None: nothing says so)."""
     sig = a.signature
+    if sig is not None and sig.kind == "environment":
+        return "its toolchain or environment does not match what the program was built for"
     if sig is None or sig.kind not in ("runtime_crash", "infrastructure"):
         return None
     if (sig.exception or "").rsplit(".", 1)[-1].endswith("MemoryError"):

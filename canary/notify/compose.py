@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from canary.history.queries import INFRA_ALERT_DAYS
 from canary.notify.markdown import DEFAULT_LIMIT, clean, code, escape_inline
-from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, run_marker
+from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, identity_marker, run_marker
 from canary.notify.model import Facts, Message, run_date
+from canary.notify.near import identity_of, looks_like
 from canary.notify.sections import context_block, failure_body, summary_line, which_canary
 from canary.record import RunRecord, Signature
 
@@ -62,6 +63,12 @@ def silence_lines(facts: Facts) -> list[str]:
 
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
+    if is_infrastructure(record) and record.signature is not None and record.signature.kind == "environment":
+        return [
+            f"**The {which_canary(record)} ran on a mismatched environment ({escape_inline(run_date(record))})**: "
+            "its toolchain, libraries or accelerator are not what the program was built for (signature kind "
+            "`environment`): an infrastructure failure, not a code regression."
+        ] + silence_lines(facts)
     if is_infrastructure(record):
         return [
             f"**The {which_canary(record)} could not run ({escape_inline(run_date(record))})**: an "
@@ -70,13 +77,21 @@ def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
     return [failed]
 
 
-def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, related: Sequence[int] = ()) -> Message:
+def new_issue(
+    record: RunRecord,
+    facts: Facts,
+    limit: int = DEFAULT_LIMIT,
+    related: Sequence[int] = (),
+    near: tuple[int, float] | None = None,
+) -> Message:
     """The issue for a signature seen for the first time; ``related`` are the open issues whose
-    signature shares its group (error class and failing op)."""
+    signature shares its group (error class and failing op); ``near``, the open issue whose
+    signature is closest to it, and how close (:mod:`canary.notify.near`)."""
     sig = signature_or_fallback(record)
     head = (
         [fingerprint_marker(sig.fingerprint)]
         + ([group_marker(sig.group)] if sig.group else [])
+        + ([identity_marker(identity_of(sig, facts.secrets))] if record.signature is not None else [])
         + [
             run_marker(record.run_id, record.lane),
             *_head(
@@ -94,6 +109,8 @@ def new_issue(record: RunRecord, facts: Facts, limit: int = DEFAULT_LIMIT, relat
             f"It shares its group (the same error class and failing op, another signature) with open "
             f"{'issue' if len(related) == 1 else 'issues'} {refs}: perhaps one cause."
         )
+    if near is not None:
+        head.append(looks_like(*near))
     body = failure_body(record, facts, head, limit)
     return Message(body=body, title=issue_title(record, facts.secrets), labels=labels_for(record))
 

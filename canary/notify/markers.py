@@ -3,6 +3,7 @@ reading an issue back:
 
     <!-- canary:fingerprint=<fingerprint> -->     in the body of the issue for that signature
     <!-- canary:group=<group> -->                 beside it, for related signatures
+    <!-- canary:identity=<class: message> -->     beside it, for near matches (canary.notify.near)
     <!-- canary:run=<run_id> lane=<lane> -->      in every issue body and comment canary posts
     <!-- canary:duplicate-of=<number> -->         in the comment that closes a duplicate issue
     <!-- canary:also-fingerprint=<fingerprint> --> under the first, on an issue an earlier canary opened
@@ -43,6 +44,20 @@ def also_marker(fingerprint: str) -> str:
 def group_marker(group: str) -> str:
     """The coarser key of a signature (error class and failing op): related failures share it."""
     return f"<!-- canary:group={marker_value(group)} -->"
+
+
+def identity_marker(text: str) -> str:
+    """A signature's normalised identity text (``class: message``), for near matches."""
+    return f"<!-- canary:identity={marker_value(text)} -->"
+
+
+_IDENTITY_MARKER = re.compile(r"<!-- canary:identity=(\S+) -->")
+
+
+def issue_identity(head: str | None) -> str | None:
+    """The identity text an issue's head markers carry, or None (issues from before it carry none)."""
+    m = _IDENTITY_MARKER.search(head or "")
+    return urllib.parse.unquote(m.group(1)) if m else None
 
 
 def run_marker(run_id: str, lane: str) -> str:

@@ -40,6 +40,7 @@ from canary.notify.markers import (
     issue_fingerprint,
 )
 from canary.notify.model import Facts, Message
+from canary.notify.near import near_comment, nearest_issue
 from canary.record import RunRecord
 
 LABEL = "canary"
@@ -166,12 +167,17 @@ def report_failure(
         facts = on_new(facts)
     # Matched on the exact fingerprint only; an issue of the same group is named, not commented on.
     related = [i["number"] for i in issues if sig.group and group_marker(sig.group) in head_markers(i.get("body"))]
-    msg = new_issue(record, facts, related=related)
+    # ... and the closest open issue is linked, never merged: "looks like #N"
+    heads = ((i, head_markers(i.get("body"))) for i in issues)
+    near = nearest_issue(heads, sig, facts.secrets) if record.signature else None
+    msg = new_issue(record, facts, related=related, near=(near[0]["number"], near[1]) if near else None)
     for name in msg.labels:
         color, description = LABELS.get(name, ("ededed", ""))
         gh.ensure_label(name, color, description)
     created = gh.create_issue(msg.title or "", msg.body, list(msg.labels))
     actions = [Action("opened", created.get("number"), msg.title or "", created.get("html_url"), msg.body)]
+    if near is not None:
+        actions.append(_comment_once(gh, near[0], near_comment(record, created.get("number"), near[1]), record))
 
     # Another notifier may have opened the same signature's issue meanwhile: the lowest number wins.
     again = _matching(gh.list_issues(LABEL), fingerprint)

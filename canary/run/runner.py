@@ -40,6 +40,8 @@ from canary.git import head_commit
 from canary.golden import store as golden_store
 from canary.judge import gates as gates_mod
 from canary.judge.classify import classify
+from canary.judge.platform import SUMMARY_KEY as PLATFORM_KEY
+from canary.judge.platform import accelerator_gate
 from canary.judge.results import GateResult
 from canary.judge.results import verdict as gates_verdict
 from canary.launchers import AttemptRequest, for_lane
@@ -195,6 +197,8 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             log_text = read_log(outcome.log_path)
             log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
             scrub_attempt(attempt_dir, outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
+            lost = accelerator_gate(lane.platform, metrics.summary, log_text)  # the CPU in the accelerator's place
+            results += [lost] if lost is not None else []
             error = None if outcome.ok else (error_excerpt(log_text) or outcome.detail)
             if outcome.ok and no_summary:
                 # The trainer exited 0 but left nothing to judge: its own failure kind, not a gate regression.
@@ -315,6 +319,7 @@ SUMMARY_KEYS = (
     "host/cpus",
     "kernels/ragged_dot",
     "devices",
+    PLATFORM_KEY,
     "data/entropy_floor",
     "parameter_count",
     "program/fingerprint",

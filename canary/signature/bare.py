@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from canary.signature.kinds import COMPILE_TEXT, TIMEOUT_TEXT, kind_of
+from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 
 
@@ -46,6 +46,8 @@ class BareError:
 
 
 def _status_kind(text: str) -> str:
+    if ENVIRONMENT_TEXT.search(text):
+        return "environment"
     if COMPILE_TEXT.search(text):
         return "compile_error"
     if TIMEOUT_TEXT.search(text):
@@ -98,7 +100,105 @@ def _status_class(m: re.Match[str]) -> str:
     return canonical_class(c.group(1)) if c else "XlaRuntimeError"
 
 
+def _environment(
+    name: str,
+    hints: tuple[str, ...],
+    pattern: str,
+    exception: str = "RuntimeError",
+    weak: bool = False,
+    context: int = 0,
+) -> BareError:
+    """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
+    is the one jax raises the same check with, the kind ``environment``."""
+    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", context=context, weak=weak)
+
+
+# Environment mismatches printed, not raised; a line that starts with a Python class is the
+# python-exception recogniser's. Their wording across releases is folded by signature.folds.
+ENVIRONMENT_ERRORS: list[BareError] = [
+    _environment(
+        "cudnn-version",
+        ("CuDNN library:", "Found cuDNN version", "Found CUDA version"),
+        r"(?P<msg>Loaded runtime CuDNN library: \S{1,40}(?: \(compatibility version \S{1,20}\))? but source was "
+        r"compiled with:? [\d.]{0,20}\d|Found (?:cuDNN|CUDA) version \d{1,8}, but JAX was built against version "
+        r"\d{1,8}, which is newer)",
+    ),
+    # "CUDA backend failed to initialize: <why>" (a warning: jax goes on with the CPU)
+    _environment(
+        "backend",
+        ("backend failed to initialize: ",),
+        r"^(?![A-Za-z_][\w.]{0,200}(?:Error|Exception): )(?:.{0,120}?\s)?"
+        r"(?P<msg>\w{1,20} backend failed to initialize: .{1,1000})$",
+        context=6,
+    ),
+    _environment(
+        "pjrt-struct",
+        ("PJRT_",),
+        r"(?P<msg>Unexpected PJRT_\w{1,80} size: expected \d{1,6}, got \d{1,6}\..{0,300}?)\.?$",
+    ),
+    _environment(
+        "tpu-in-use",
+        ("libtpu.so already in use",),
+        r"(?P<msg>libtpu\.so already in use by another process.{0,400})$",
+        "XlaRuntimeError",
+    ),
+    _environment(
+        "fallback",
+        ("falling back to CPU", "Falling back to cpu", "Falling back to CPU", "falling back to cpu"),
+        r"(?P<msg>(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
+        r".{1,200}?Falling back to cpu))",
+        weak=True,
+    ),
+    _environment(
+        "ptxas-cc",
+        ("ptxas does not support CC",),
+        r"(?P<msg>Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})",
+    ),
+    _environment(
+        "ptxas-old",
+        ("You are using ptxas",),
+        r"(?P<msg>You are using ptxas [\d.]{1,20}, which is older than [\d.]{1,10})",
+        weak=True,
+    ),
+    _environment(
+        "driver-ptxas",
+        ("older than the ptxas", "older than the PTX compiler"),
+        r"(?P<msg>The NVIDIA driver's CUDA version is [\d.]{1,20} which is older than the (?:ptxas CUDA|PTX compiler) "
+        r"version \([\d.]{1,20}\))",
+        weak=True,
+    ),
+    _environment(
+        "ptx-target",
+        ("does not support target",),
+        r"(?P<msg>PTX version [\d.]{1,10} does not support target '\w{1,20}')",
+    ),
+    _environment(
+        "jaxlib-newer",
+        ("is newer than and incompatible",),
+        r"^(?P<msg>jaxlib version \S{1,40} is newer than and incompatible with jax version [\w.+]{0,40}\w)",
+    ),
+]
+
+
+_FALLBACK = next(b for b in ENVIRONMENT_ERRORS if b.name == "env-fallback").pattern
+
+
+def cpu_fallback(text: str) -> str | None:
+    """jax's warning that it fell back to the CPU, as the log printed it, or None (one substring
+    scan of the whole log when it has none)."""
+    if "alling back to" not in text and "ALLING BACK TO" not in text:
+        return None
+    m = _FALLBACK.search(text)
+    return m.group("msg") if m else None
+
+
+def warned(line: str) -> bool:
+    """Whether ``line`` is an environment warning a process carries on after (on the CPU, or slower)."""
+    return any(b.weak and b.match(line.strip()) for b in ENVIRONMENT_ERRORS)
+
+
 BARE_ERRORS: list[BareError] = [
+    *ENVIRONMENT_ERRORS,
     BareError(
         "compilation-cache",
         ("compilation cache",),
@@ -125,7 +225,7 @@ BARE_ERRORS: list[BareError] = [
         "python-exception",
         ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
         re.compile(
-            r"^(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
             r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"
         ),
         lambda m: _unwrapped(m)[0],
@@ -146,6 +246,13 @@ BARE_ERRORS: list[BareError] = [
         re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
         "CheckFailed",
         context=3,
+    ),
+    # PJRT's C API client aborting on a plugin's error ("F... pjrt_c_api_helpers.cc:241] Unexpected error status ...")
+    BareError(
+        "pjrt-fatal",
+        ("Unexpected error status",),
+        re.compile(r"Unexpected error status (?P<msg>.{1,1000})$"),
+        "CheckFailed",
     ),
     BareError(
         "signal",
@@ -233,3 +340,5 @@ BARE_ERRORS: list[BareError] = [
         weak=True,
     ),
 ]
+# every recogniser but the environment mismatches that stop a program (looking back for one)
+NOT_ENVIRONMENT = tuple(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)

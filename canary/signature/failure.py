@@ -32,7 +32,7 @@ from canary.signature.tracebacks import (
 )
 
 _SHELL_SIGNAL = re.compile(
-    r"(?:^|(?<=[\s\]*`]))(?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated)"
+    r"(?:^|(?<=[\s\]*`]))(?P<name>[Kk]illed|[Ss]egmentation fault|Aborted|Bus error|Terminated)"
     r"(?:\s{1,8}\(core dumped\))?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
 _SIGNAL_WORDS = {
@@ -213,6 +213,17 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 
     An excerpt may end mid-line: when the last error's message is the start of an earlier one's,
     the whole earlier one names it. A signal or abort names it only when no error came just before."""
+    found = _last_bare(lines, options)
+    if found is None or found[1].kind == "environment":
+        return found
+    # a toolchain that does not match explains the errors that follow it (cuDNN too old, then "DNN
+    # library initialization failed"): the mismatch names the failure
+    cause = _scan(lines, options, stop=max(-1, found[0] - _LOOK_BACK), start=found[0] - 1, skip=bare.NOT_ENVIRONMENT)
+    return (cause[0], cause[1]) if cause is not None else found
+
+
+def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
+    """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
     found = _scan(lines, options)
     if found is None:
         return None
@@ -253,7 +264,7 @@ def _signal_from_text(lines: list[str]) -> str | None:
             return _signal_name(m.group("sig"))
         m = _SHELL_SIGNAL.search(line.strip())
         if m:
-            return _SIGNAL_WORDS[m.group("name")]
+            return _SIGNAL_WORDS[m.group("name").capitalize()]  # zsh's job report is in lower case
         m = _EXIT_CODE.search(line)
         if m and int(m.group("rc")) > 128:
             return _signal_name(int(m.group("rc")) - 128)
@@ -310,6 +321,8 @@ def extract(
         )
     ):
         return _from_chain(chains[-1], options)
+    if crash and bare.warned(lines[crash[0]]) and (killed or _signal_from_text(lines)):
+        crash = None  # a process that went on after an environment warning died of something after it
     if crash and not (
         killed
         and crash[1].exception not in ("SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS")
@@ -353,6 +366,8 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "", ferry: st
     )
     if any(g["name"] == "finite_loss" or _is_nonfinite(g.get("value")) for g in failed):
         return make("nan", None, "loss became non-finite", [], detail)
+    if any(g["name"] == "platform" for g in failed):  # canary.judge.platform: the lane's accelerator unused
+        return make("environment", "RuntimeError", "No GPU/TPU found, falling back to CPU", [], detail)
     names = sorted(g["name"] for g in failed)
     kind = "perf_regression" if all(n in kinds.PERF_GATES for n in names) else "gate_regression"
     message = "failed gates: " + ", ".join(names)

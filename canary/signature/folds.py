@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from canary.signature import kinds
+from canary.signature import environment, kinds
 from canary.signature.masks import STATUS_CODES
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
@@ -122,7 +122,9 @@ def _nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
 # advice a release added to a message, and NCCL's last warning when it only repeats the error
 _ADVICE = re.compile(
     r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
-    r"\(set JAX_PLATFORMS='' to automatically choose an available backend\))"
+    r"\(set JAX_PLATFORMS='' to automatically choose an available backend\)|"
+    r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|"
+    r"\(you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend\.\))"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
@@ -174,6 +176,17 @@ _DETAILS = re.compile(
     r"This indicates that the remote task|The tasks have crashed|Check the task logs|"
     r"BufferAssignment OOM Debugging|Largest program allocations in)"
 )
+
+
+# where a reporter cut the middle or the end of a message out: "[...]", "[…]", "(...)", "<snip>"
+_ELISION = re.compile(r"\s?(?:\[(?:\.\.\.|…|snip)\]|\((?:\.\.\.|…)\)|<snip>)")
+
+
+def _elision(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _ELISION.search(message) if ("[" in message or "(" in message or "<snip" in message) else None
+    if m and m.start() > 0:
+        message = message[: m.start()].rstrip(" .:;,")
+    return exc, message, frames
 
 
 # the one part of gRPC's detail that names the failure, when the head is only gRPC's own words: the call
@@ -228,7 +241,7 @@ def _frames(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # compile_error, runtime_crash and timeout of one exception: which one depends on whether the excerpt shows
 # the compile frames, or on a release's words ("heartbeat timeout" for "stopped sending heartbeats")
-ERROR_KINDS = ("compile_error", "runtime_crash", "timeout")
+ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 
 
 def kind_key(kind: str, exception: str | None) -> str:
@@ -237,6 +250,19 @@ def kind_key(kind: str, exception: str | None) -> str:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule(
+        "framing",
+        "pytest's 'E   ' lines, IPython's 'Cell In[n]' and '---->' frames, markdown quotes and fences are "
+        "how a reporter or a runner framed the log, taken off each line (signature.lines) before the parts exist",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "environment",
+        "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or driver too old, CPU "
+        "fallback) is XLA's log line in one release, jax's warning or exception in another, behind how jax "
+        "met the backend; one wording, raised as RuntimeError",
+        environment.fold,
+    ),
     Rule(
         "status-class",
         "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
@@ -276,7 +302,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "advice",
         "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
-        "JAX_PLATFORMS'), and an NCCL last warning that repeats the error, say nothing of which failure it is",
+        "JAX_PLATFORMS', 'Set TF_CPP_MIN_LOG_LEVEL=0', 'uninstall the failing plugin'), and an NCCL "
+        "last warning that repeats the error, say nothing of which failure it is",
         _advice,
     ),
     Rule(
@@ -287,6 +314,18 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
     Rule(
+        "versions",
+        "the versions an environment check names (X.Y.Z in XLA's lines, XXYY integers in jax's, PJRT's "
+        "0.54) are the machine's; which check failed, and which way, is the failure",
+        environment.versions,
+    ),
+    Rule(
+        "elision",
+        "a reporter who cuts a message ('[...]', '(...)', '<snip>') keeps its head; what is left after the "
+        "cut is a fragment, so the message ends where the cut begins",
+        _elision,
+    ),
+    Rule(
         "detail",
         "what XLA appends after naming a failure (task lists, gRPC payloads, OOM debugging, advice) "
         "is cut anywhere by excerpts; the head before it, and the service call a gRPC error names, identify it",
@@ -295,7 +334,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "kind",
         "an exception is a compile_error when its excerpt shows the compile frames, a runtime_crash when "
-        "cut above them, a timeout when a release words it so; one kind in the fingerprint (the signature says which)",
+        "cut above them, a timeout when a release words it so, environment when it names a mismatched "
+        "toolchain; one kind in the fingerprint (the signature says which)",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -18,6 +18,7 @@ KINDS: tuple[str, ...] = (
     "timeout",
     "gate_regression",
     "infrastructure",
+    "environment",
     "missing_summary",
     "perf_regression",
     "cache_inconsistency",
@@ -60,6 +61,19 @@ TIMEOUT_TEXT = re.compile(
     r"Barrier (?:timed out|failed)",
     re.I,
 )
+# A toolchain or environment that does not match what the program was built for: infrastructure, not
+# a code regression, even when a release prints it as a warning and carries on (on the CPU, or slower).
+ENVIRONMENT_TEXT = re.compile(
+    r"jaxlib is version .{1,40} requires version|jaxlib version .{1,40} is newer than and incompatible|"
+    r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected|"
+    r"built with a later version than the framework|"
+    r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
+    r"Found (?:cuDNN|CUDA) version \d{1,8}, but JAX was built against|cuDNN \S{1,20} is older than the cuDNN|"
+    r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|Unable to load cuDNN|"
+    r"(?i:falling back to CPU)|You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
+    r"ptxas does not support CC|older than the (?:ptxas CUDA|PTX compiler) version|"
+    r"PTX version \S{1,10} does not support target|no kernel image is available for execution"
+)
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
     # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
@@ -100,6 +114,8 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
     ``frames`` are its chain's ``(file, func, code)``."""
     if INFRA_TEXT.search(chain_text):
         return "infrastructure"
+    if ENVIRONMENT_TEXT.search(chain_text):
+        return "environment"
     if exc_type.endswith("FloatingPointError") or NAN_TEXT.search(message):
         return "nan"
     if COMPILE_TEXT.search(chain_text):

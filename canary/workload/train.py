@@ -308,6 +308,7 @@ def _run_facts(backend: str, n_params: int, n_devices: int, floor: float, nudge_
         "kernels/ragged_dot": backend,
         "parameter_count": n_params,
         "devices": n_devices,
+        "devices/platform": jax.default_backend(),  # the backend it ran on (canary.judge.platform)
         "data/entropy_floor": floor,
         **({"init/nudge_seed": nudge_seed} if nudge_seed is not None else {}),
     }

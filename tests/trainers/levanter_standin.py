@@ -6,7 +6,8 @@ per-step ``metrics.jsonl`` lines with levanter's metric names and, at the end, l
 
 How it misbehaves is chosen by ``STANDIN_MODE``:
     ok (default) | high-loss (the loss ends far above any gate) | crash-at:K (an exception at
-    step K) | no-summary (exits 0 without a summary) | empty-summary (an empty summary file)
+    step K) | no-summary (exits 0 without a summary) | empty-summary (an empty summary file) |
+    cpu-fallback (jax's warning that it fell back to the CPU, then a run that passes its gates)
 It records the compilation-cache and lane variables it was given in the summary's config.
 """
 
@@ -42,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
         for k in (*CACHE_VARS, *LANE_VARS, "CANARY_RUN_ID", "CANARY_LANE", "CANARY_STEPS", "CANARY_RUN_DIR")
     }
     print(f"stand-in trainer: {args.steps} steps, mode {mode}, cache {env['JAX_ENABLE_COMPILATION_CACHE']}", flush=True)
+    if mode == "cpu-fallback":  # as jax printed it in 2025 (tests/logs/real/jax-29373.log)
+        print(
+            "WARNING:2025-06-10 14:14:30,805:jax._src.xla_bridge:791: An NVIDIA GPU may be present on this "
+            "machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.",
+            file=sys.stderr,
+            flush=True,
+        )
     t0 = time.time()
     loss = float("nan")
     with open(args.out / "metrics.jsonl", "w") as f:

@@ -1,0 +1,93 @@
+"""The wordings of one toolchain or environment check across releases, as one. Pure.
+
+The rules ``environment`` and ``versions`` of :data:`canary.signature.folds.RULES` (where their
+reasons are stated) are these functions; the checks themselves are recognised by
+:data:`canary.signature.kinds.ENVIRONMENT_TEXT` and, printed rather than raised, by
+:data:`canary.signature.bare.ENVIRONMENT_ERRORS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature import kinds
+
+Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+
+# One check of the toolchain or environment, in the words of each release, as one wording. Each
+# entry: the wordings, and the one they take.
+_TPU_IN_USE = (
+    "ABORTED: The TPU is already in use by process with pid <n>. Not attempting to load libtpu.so in this process"
+)
+ENVIRONMENT: list[tuple[re.Pattern[str], str]] = [
+    # cuDNN (or CUDA) older than the one jaxlib was built against: XLA's log line ("Loaded runtime CuDNN
+    # library: 8.5.0 but source was compiled with: 8.6.0", and 2019's "7201 (compatibility version 7200)")
+    # and jax's warning since 0.4.1x ("Found cuDNN version 8600, but JAX was built against version 8906")
+    (
+        re.compile(
+            r"^Loaded runtime CuDNN library: (\S{1,40}?)(?: \(compatibility version \S{1,20}\))? but source was "
+            r"compiled with:? ([\d.]{0,20}\d)\b.*$"
+        ),
+        r"cuDNN \1 is older than the cuDNN \2 jaxlib was built against",
+    ),
+    (
+        re.compile(
+            r"^Found (cuDNN|CUDA) version (\d{1,8}), but JAX was built against version (\d{1,8}), which is newer\b.*$"
+        ),
+        r"\1 \2 is older than the \1 \3 jaxlib was built against",
+    ),
+    # the TPU held by another process: libtpu's own line (2022) and the status jax raises or logs (later),
+    # whose pid and advice a quote may elide ("with pid ..")
+    (
+        re.compile(
+            r"^(?:libtpu\.so already in use by another process|"
+            r"ABORTED: The TPU is already in use by process with pid)\b.*$"
+        ),
+        _TPU_IN_USE,
+    ),
+    # ptxas too old for the GPU: the compiler's warning (which compute capability) and the status XLA
+    # logs after it ("ptxas <its path> too old")
+    (
+        re.compile(
+            r"^(?:UNIMPLEMENTED: ptxas \S{0,300} ?too old\. Falling back to the driver to compile|"
+            r"Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})\.?$"
+        ),
+        "UNIMPLEMENTED: ptxas too old for this GPU: the driver compiles PTX",
+    ),
+    # the driver older than the PTX compiler: "ptxas CUDA version" (jaxlib 0.4.2x), "PTX compiler version" (later)
+    (re.compile(r"\b(?:ptxas CUDA|PTX compiler) version\b"), "PTX compiler version"),
+    # no accelerator backend, so the CPU: "No GPU/TPU found" (jax <= 0.4.1x) and "An NVIDIA GPU may be
+    # present on this machine, but a CUDA-enabled jaxlib is not installed" (later)
+    (
+        re.compile(
+            r"^(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
+            r".{1,200}?Falling back to cpu)\.?$"
+        ),
+        "no GPU or TPU backend: falling back to CPU",
+    ),
+]
+# How jax prefixes a backend that failed to initialise: "Unable to initialize backend 'cuda': " (raised),
+# "Backend 'cuda' failed to initialize: " (raised, later) and "CUDA backend failed to initialize: " (warned)
+_BACKEND_HEAD = re.compile(
+    r"^(?:Unable to initialize backend '\w{1,40}'|Backend '\w{1,40}' failed to initialize|"
+    r"\w{1,20} backend failed to initialize): "
+)
+
+
+def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if not kinds.ENVIRONMENT_TEXT.search(message):
+        return exc, message, frames
+    message = _BACKEND_HEAD.sub("", message)
+    for rx, repl in ENVIRONMENT:
+        message = rx.sub(repl, message)
+    return ("RuntimeError" if exc in ("EnvironmentMismatch", None) else exc), message, frames
+
+
+# "8.6.0", "12.3.107", "0.54" and XXYY integers ("8600", "12010"): the versions an environment check names
+_VERSION = re.compile(r"(?<![\w.<])(?:\d{1,3}(?:\.\d{1,4}){1,3}|\d{4,6})(?![\w.]\d|>)")
+
+
+def versions(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if kinds.ENVIRONMENT_TEXT.search(message):
+        message = _VERSION.sub("<version>", message)
+    return exc, message, frames

@@ -1,0 +1,56 @@
+"""Near matches: how close two failure signatures are, to link one failure's issue to another's and
+never to merge them. Pure.
+
+Exact identity (the fingerprint) alone decides recurrence and confirmation. A signature whose
+identity no open issue has may still be close to one that has: the same message raised from another
+call path, or an excerpt cut short of the whole message. The notifier then says "looks like #N"
+(:mod:`canary.notify.near`).
+
+The measure is a ratio over the normalised identity text (``class: message``, after the folds),
+as PyTorch's alerting matches its failures: difflib's ratio; and 1 when the shorter text, of at
+least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt is as close as its
+whole). :data:`THRESHOLD` was chosen on tests/logs/real with
+bench/signature_corpus.py: the lowest value at which no more than one look-alike pair in twenty is
+linked (docs/signatures.md has the figures and the false-link rate).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from typing import TypeVar
+
+from canary.record import Signature
+
+THRESHOLD = 0.95
+MIN_PREFIX = 40
+T = TypeVar("T")
+
+
+def identity_text(sig: Signature) -> str:
+    """What is compared: the canonical class (the kind when there is none) and the normalised message."""
+    return f"{sig.exception or sig.kind}: {sig.message}"
+
+
+def text_similarity(a: str, b: str) -> float:
+    """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
+    short, long = sorted((a, b), key=len)
+    head = short.rstrip(" .,:;")
+    if len(head) >= MIN_PREFIX and long.startswith(head):
+        return 1.0
+    return difflib.SequenceMatcher(None, short, long, autojunk=False).ratio()
+
+
+def similarity(a: Signature, b: Signature) -> float:
+    return text_similarity(identity_text(a), identity_text(b))
+
+
+def nearest(text: str, candidates: Iterable[tuple[T, str]], threshold: float = THRESHOLD) -> tuple[T, float] | None:
+    """The candidate (a key and its identity text) closest to ``text`` at ``threshold`` or above, with
+    its similarity; the first of equals wins. None when none is that close."""
+    best: tuple[T, float] | None = None
+    for key, other in candidates:
+        score = text_similarity(text, other)
+        if score >= threshold and (best is None or score > best[1]):
+            best = (key, score)
+    return best

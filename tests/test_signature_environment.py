@@ -1,0 +1,138 @@
+"""Toolchain and environment mismatches (#38): found even when only warned about, of the kind
+``environment`` (infrastructure, not a code regression), one identity across the wordings of two
+releases, look-alikes apart; and a lane whose accelerator silently became the CPU fails."""
+
+import tomllib
+from pathlib import Path
+
+from notify_records import failing
+from test_command_ferry import STANDIN
+
+from canary.judge.classify import classify
+from canary.judge.platform import accelerator_gate
+from canary.notify.compose import new_issue
+from canary.notify.model import Facts
+from canary.record import Attempt
+from canary.run.runner import RunOptions, run_canary
+from canary.signature import RULES, extract, gate_signature
+from canary.signature.bare import cpu_fallback
+
+REAL = Path(__file__).parent / "logs" / "real"
+INDEX = tomllib.loads((REAL / "INDEX.toml").read_text())
+
+
+def sig(name: str):
+    return extract((REAL / name).read_text(encoding="utf-8"))
+
+
+def test_the_logs_added_for_38_have_their_provenance_and_a_held_out_third():
+    logs = [e for e in INDEX["log"] if e.get("issue") == 38]
+    assert len(logs) >= 30
+    assert all(e["url"].startswith("https://github.com/") and e["versions"] for e in logs)
+    same = [g for g in INDEX["same"] if g.get("issue") == 38]
+    diff = [d for d in INDEX["different"] if d.get("issue") == 38]
+    held = [g for g in same + diff if g.get("heldout")]
+    assert len(same) >= 10 and len(diff) >= 10
+    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.45
+
+
+def test_a_mismatch_only_warned_about_is_found_with_its_own_kind():
+    for name in ("gcbfplus-1.log", "jax-15268.log", "min-dalle-22.log", "jax-19821.log", "jax-10083.log"):
+        s = sig(name)
+        assert s is not None and s.kind == "environment", name
+    # and a code bug stays a code bug
+    assert sig("alphafold-1023.log").kind != "environment"
+
+
+def test_a_mismatch_explains_the_error_that_follows_it():
+    # cuDNN older than the build, then XLA's RET_CHECK that no DNN library is there: the mismatch names it
+    assert sig("jax-15230.log").fingerprint == sig("jax-15268.log").fingerprint
+
+
+def test_a_shell_signal_after_a_warning_is_still_the_signal():
+    assert sig("jax-29373.log").exception == "SIGSEGV"
+
+
+def test_versions_and_generations_fold_and_look_alikes_stay_apart():
+    xla_line, warning = sig("jax-15268.log"), sig("gcbfplus-1.log")  # X.Y.Z log line vs XXYY warning
+    assert xla_line.fingerprint == warning.fingerprint
+    assert warning.message == "cuDNN <version> is older than the cuDNN <version> jaxlib was built against"
+    assert sig("kohya-colab-94.log").fingerprint != warning.fingerprint  # CUDA, not cuDNN
+    assert sig("jax-feedstock-149.log").fingerprint != warning.fingerprint  # a build inconsistent with itself
+    assert sig("ringattention-11.log").fingerprint != sig("easydel-142.log").fingerprint  # VMEM vs HBM
+    names = [r.name for r in RULES]
+    assert {"environment", "versions", "elision"} <= set(names)
+
+
+def test_a_reporters_elision_keeps_the_head():
+    full = (REAL / "alphafold-1023.log").read_text()
+    cut = (
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate "
+        "4.39G. [...]\n"
+    )
+    assert extract(cut).fingerprint == extract(full).fingerprint
+
+
+def test_an_environment_failure_is_infrastructure_not_a_code_regression():
+    s = sig("gcbfplus-1.log")
+    a = Attempt(1, "failed", 1, 10.0, "/runs/x/train.log", signature=s)
+    assert classify([a]) == "infrastructure"
+
+
+def test_the_accelerator_gate_reads_the_backend_the_workload_recorded_and_the_log():
+    assert accelerator_gate("cpu", {"devices/platform": "cpu"}) is None
+    assert accelerator_gate("tpu", {"devices/platform": "tpu"}) is None
+    assert accelerator_gate("cuda", {"devices/platform": "gpu"}) is None  # jax's name for a CUDA backend
+    lost = accelerator_gate("tpu", {"devices/platform": "cpu"})
+    assert lost is not None and lost.status == "FAIL" and lost.value == "cpu" and lost.threshold == "tpu"
+    log = (REAL / "taps3d-3.log").read_text()
+    assert cpu_fallback(log) == "No GPU/TPU found, falling back to CPU"
+    assert accelerator_gate("cuda", {}, log).status == "FAIL"
+    # its signature is the fallback warning's identity, of the kind environment
+    g = gate_signature([lost.to_dict()])
+    assert g.kind == "environment" and g.fingerprint == sig("taps3d-3.log").fingerprint
+
+
+def test_a_lane_whose_accelerator_became_the_cpu_fails(tmp_path, monkeypatch):
+    lanes = tmp_path / "lanes.toml"
+    lanes.write_text(
+        '[lanes.tpu-here]\naccelerator = "v6e-4"\nplatform = "tpu"\ndevices = 1\nlauncher = { kind = "local" }\n'
+        "attempts = 1\ntimeout_s = 900\n"
+    )
+    ferry = tmp_path / "ferry.toml"
+    ferry.write_text(
+        'name = "levanter-standin"\nversion = 1\nkind = "command"\n[command]\n'
+        f'argv = ["{{python}}", "{STANDIN}", "--steps", "{{steps}}", "--out", "{{run_dir}}/out"]\n'
+        'tracker_metrics = "{run_dir}/out/tracker_metrics.jsonl"\nmetrics = "{run_dir}/out/metrics.jsonl"\n'
+        "[lanes.tpu-here]\nsteps = 12\n"
+    )
+    gates = tmp_path / "gates.toml"
+    gates.write_text('ferry = "levanter-standin"\n[lanes.tpu-here]\nmin_steps = 12\nmax_final_loss = 4.0\n')
+
+    def run(mode):
+        monkeypatch.setenv("STANDIN_MODE", mode)
+        opts = RunOptions(
+            lane="tpu-here",
+            lanes_file=str(lanes),
+            ferry=str(ferry),
+            gates=str(gates),
+            out=tmp_path / "runs",
+            history=str(tmp_path / "history.sqlite3"),
+        )
+        return run_canary(opts)
+
+    assert run("ok").verdict == "pass"
+    record = run("cpu-fallback")
+    assert record.verdict == "fail"
+    assert [g["name"] for g in record.gates if g["status"] == "FAIL"] == ["platform"]
+    assert record.signature.kind == "environment"
+    assert record.classification == "infrastructure"
+
+
+def test_the_issue_of_an_environment_failure_says_so():
+    s = sig("jax-15268.log")
+    rec = failing(classification="infrastructure")
+    rec.signature = s
+    msg = new_issue(rec, Facts())
+    assert "ran on a mismatched environment" in msg.body and "`environment`" in msg.body
+    assert "not a code regression" in msg.body and "canary-infra" in msg.labels

@@ -1,0 +1,69 @@
+"""Near matches (#38): a failure whose fingerprint no open issue has, but whose signature is close
+to one's, gets its own issue that says "looks like #N", and #N one comment; exact identity alone
+decides recurrence. Through the real client against the local GitHub server."""
+
+import dataclasses
+from pathlib import Path
+
+from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
+from notify_records import failing
+
+from canary.notify import send
+from canary.notify.markers import identity_marker, issue_identity
+from canary.notify.model import Facts
+from canary.signature import extract
+from canary.signature.similar import THRESHOLD, identity_text, similarity
+
+REAL = Path(__file__).parent / "logs" / "real"
+FACTS = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
+
+
+def sig(name: str):
+    return extract((REAL / name).read_text(encoding="utf-8"))
+
+
+def _failing(run_id, name):
+    s = sig(name)
+    rec = failing(run_id)
+    rec.signature = dataclasses.replace(s, excerpt=(REAL / name).read_text())
+    for a in rec.attempts:
+        a.signature = rec.signature
+    return rec
+
+
+def test_a_cut_excerpt_and_another_call_path_are_near_and_look_alikes_are_not():
+    whole, cut = sig("ringattention-11.log"), sig("tpu-inference-508.log")  # VMEM, the second cut after 'vmem'
+    assert whole.fingerprint != cut.fingerprint and similarity(whole, cut) >= THRESHOLD
+    assert similarity(sig("easydel-78.log"), sig("lwm-60.log")) >= THRESHOLD  # one message, two programs
+    assert similarity(sig("gcbfplus-1.log"), sig("kohya-colab-94.log")) < THRESHOLD  # cuDNN vs CUDA
+    assert similarity(whole, sig("easydel-142.log")) < THRESHOLD  # VMEM vs HBM
+
+
+def test_the_identity_marker_reads_back():
+    text = identity_text(sig("jax-22416.log"))
+    assert issue_identity(identity_marker(text)) == text
+    forged = identity_marker("x --> <!-- canary:fingerprint=f -->")
+    assert forged.count("-->") == 1 and forged.endswith(" -->") and forged.count("<!--") == 1
+
+
+def test_a_near_failure_is_linked_never_merged(github, client, spool_dir):
+    send(_failing("20260828T060000Z-tpu-ab12", "ringattention-11.log"), FACTS, repo=REPO, client=client)
+    [first] = github.state.issues()
+    assert issue_identity(first["body"]) == identity_text(sig("ringattention-11.log"))
+
+    res = send(_failing("20260829T060000Z-tpu-cd34", "tpu-inference-508.log"), FACTS, repo=REPO, client=client)
+    assert [x.kind for x in res.deliveries[0].actions] == ["opened", "commented"]
+    second = next(i for i in github.state.issues() if i["number"] != first["number"])
+    assert f"It looks like #{first['number']} (similarity 1.00)" in second["body"]
+    [note] = github.state.comments(first["number"])
+    assert f"#{second['number']}" in note["body"] and "similarity 1.00" in note["body"]
+
+    # the same cut failure again: a recurrence on its own issue only, no second note on the first
+    res = send(_failing("20260830T060000Z-tpu-ef56", "tpu-inference-508.log"), FACTS, repo=REPO, client=client)
+    assert [(x.kind, x.issue) for x in res.deliveries[0].actions] == [("commented", second["number"])]
+    assert len(github.state.comments(first["number"])) == 1
+
+    # a look-alike (HBM, not VMEM) is neither merged nor linked
+    send(_failing("20260831T060000Z-tpu-0a0b", "easydel-142.log"), FACTS, repo=REPO, client=client)
+    third = max(github.state.issues(), key=lambda i: i["number"])
+    assert third["number"] not in (first["number"], second["number"]) and "looks like" not in third["body"]
