@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
-from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -109,7 +107,58 @@ def render(result, c) -> None:
     c.print(f"[dim]{summary}[/]")
 
 
-@click.command()
+HELP = """Find the first commit between --good and --bad that breaks LANE, with no person in the loop;
+    or, with --package, the first published version between --old and --new whose verdict differs.
+
+    It drives `git bisect` in a temporary worktree (`git worktree add --detach`, removed after):
+    your checkout, its HEAD and its files are never touched. Each revision is tested with its own
+    code: `python -m canary ...` runs in the worktree with it as PYTHONPATH, so the package, the
+    ferry and the lanes at that revision are what runs.
+
+    \b
+    --test lower  `canary lower --lane LANE`: bad when the train step fails to lower for the
+                  lane's platform (seconds, any CPU). The test for compile and lowering errors.
+    --test run    `canary run LANE --no-history` on a local cpu lane: bad only when the run
+                  fails with the same signature fingerprint as the failing run. A revision that
+                  fails differently cannot show whether this bug is there (another failure came
+                  first), so it is skipped; --other-failure good counts it as good ("not this
+                  bug", as git bisect would) when the other failure is known to come later.
+
+    Both ends are tested first: the failure must reproduce at --bad, and a --good that fails the
+    same way means the bug is older than the window. A revision that cannot be tested (canary
+    exits 2 there, e.g. a ferry that does not validate, or prints no result: an import error, a
+    missing dependency) is skipped, as `git bisect skip` does.
+
+    \b
+    Published versions (--package NAME --old V1 --new V2 [--python PY]): the candidates are the
+    versions the registry publishes for that Python from V1 to V2, .dev builds included, in PEP 440
+    order. One venv per Python holds canary's requirements and V2's dependencies (built once, in the
+    user cache dir); each candidate's wheels are laid over it, first on PYTHONPATH, the packages
+    given moving together with every distribution they pin to their own version. This canary runs
+    the test inside each candidate's environment, judged as above (a lowering failure too is told
+    apart by its fingerprint). It names the first version whose verdict differs from V1's: the
+    first bad version when V1 passes, the first fixed one when V1 fails. A version that cannot be
+    installed or imported is skipped; when an end cannot be, a binary search steps inward from it
+    to the nearest version that can, which stands in for it (the versions stepped over are listed
+    as skipped). The cache keeps the 3 most recently used venvs and removes older ones (never one
+    that a running bisect is using).
+
+    --json prints first_bad (the full sha, or null), subject, tested (revisions tested), skipped
+    (their shas), seconds, log (one entry per revision: sha, subject, verdict, seconds, detail,
+    role), reason, exhausted, candidates. A version bisect prints the same keys with versions for
+    shas (first_bad is null for a fix), and adds first (the version named), first_fixed, direction
+    (regression or fix), old, new, packages, moved, python, python_version, environment, versions,
+    unpublished and untestable (each end that cannot be tested: end, version, error, stand_in, and
+    untested: the versions stepped over without a test).
+
+    Exit status: 0 the first bad commit (or differing version) was named, 1 it was not (only
+    skipped ones left, the failure does not reproduce at --bad, both ends agree, or the budget ran
+    out), 2 bad input (an unknown revision, --good not an ancestor of --bad, an unknown lane, an
+    unknown package or version, no such Python).
+"""
+
+
+@click.command(help=HELP)
 @lane_option("The failing lane [default: the --run's].")
 @click.option("--good", default=None, metavar="REV", help="A revision where the lane passed (the last pass).")
 @click.option("--bad", default=None, metavar="REV", help="A revision where it fails (the first failure).")
@@ -210,101 +259,28 @@ def bisect(
     checkout,
     as_json,
 ):
-    """Find the first commit between --good and --bad that breaks LANE, with no person in the loop;
-    or, with --package, the first published version between --old and --new whose verdict differs.
+    from canary.bisect.request import Request, prepare
 
-    It drives `git bisect` in a temporary worktree (`git worktree add --detach`, removed after):
-    your checkout, its HEAD and its files are never touched. Each revision is tested with its own
-    code: `python -m canary ...` runs in the worktree with it as PYTHONPATH, so the package, the
-    ferry and the lanes at that revision are what runs.
-
-    \b
-    --test lower  `canary lower --lane LANE`: bad when the train step fails to lower for the
-                  lane's platform (seconds, any CPU). The test for compile and lowering errors.
-    --test run    `canary run LANE --no-history` on a local cpu lane: bad only when the run
-                  fails with the same signature fingerprint as the failing run. A revision that
-                  fails differently cannot show whether this bug is there (another failure came
-                  first), so it is skipped; --other-failure good counts it as good ("not this
-                  bug", as git bisect would) when the other failure is known to come later.
-
-    Both ends are tested first: the failure must reproduce at --bad, and a --good that fails the
-    same way means the bug is older than the window. A revision that cannot be tested (canary
-    exits 2 there, e.g. a ferry that does not validate, or prints no result: an import error, a
-    missing dependency) is skipped, as `git bisect skip` does.
-
-    \b
-    Published versions (--package NAME --old V1 --new V2 [--python PY]): the candidates are the
-    versions the registry publishes for that Python from V1 to V2, .dev builds included, in PEP 440
-    order. One venv per Python holds canary's requirements and V2's dependencies (built once, in the
-    user cache dir); each candidate's wheels are laid over it, first on PYTHONPATH, the packages
-    given moving together with every distribution they pin to their own version. This canary runs
-    the test inside each candidate's environment, judged as above (a lowering failure too is told
-    apart by its fingerprint). It names the first version whose verdict differs from V1's: the
-    first bad version when V1 passes, the first fixed one when V1 fails. A version that cannot be
-    installed or imported is skipped; when an end cannot be, a binary search steps inward from it
-    to the nearest version that can, which stands in for it (the versions stepped over are listed
-    as skipped). The cache keeps the 3 most recently used venvs and removes older ones (never one
-    that a running bisect is using).
-
-    --json prints first_bad (the full sha, or null), subject, tested (revisions tested), skipped
-    (their shas), seconds, log (one entry per revision: sha, subject, verdict, seconds, detail,
-    role), reason, exhausted, candidates. A version bisect prints the same keys with versions for
-    shas (first_bad is null for a fix), and adds first (the version named), first_fixed, direction
-    (regression or fix), old, new, packages, moved, python, python_version, environment, versions,
-    unpublished and untestable (each end that cannot be tested: end, version, error, stand_in, and
-    untested: the versions stepped over without a test).
-
-    Exit status: 0 the first bad commit (or differing version) was named, 1 it was not (only
-    skipped ones left, the failure does not reproduce at --bad, both ends agree, or the budget ran
-    out), 2 bad input (an unknown revision, --good not an ancestor of --bad, an unknown lane, an
-    unknown package or version, no such Python).
-    """
-    from canary.bisect import BisectOptions, lane_test
-    from canary.bisect import bisect as bisect_lib
-    from canary.errors import ConfigError
-
-    if run is not None:
-        from canary.history import load_record
-
-        record = load_record(run, Path("runs"))
-        lane = lane or record.lane
-        ferry = ferry or record.ferry
-        sig = record.signature
-        fingerprint = fingerprint or (sig.fingerprint if sig else None)
-        steps = steps or record.steps_requested
-        if test is None:
-            test = lane_test(sig.kind if sig else None, lane) or "lower"
-    if lane is None:
-        raise ConfigError("say which lane with --lane LANE (or give the failing run with --run)")
-    # what a commit bisect and a version bisect are both given
-    either: dict[str, Any] = {
-        "lane": lane,
-        "test": test or "lower",
-        "ferry": ferry or "moe-canary",
-        "fingerprint": fingerprint,
-        "steps": steps,
-        "budget_s": budget_s,
-        "other_failure": other_failure,
-    }
-    if packages:
-        if good or bad or old is None or new is None:
-            raise ConfigError(
-                "--package bisects published versions: give --old V1 and --new V2 "
-                "(--good and --bad are revisions of a commit bisect)"
-            )
-        from canary.bisect.published import VersionBisectOptions, bisect_versions
-
-        vopts = VersionBisectOptions(packages=list(packages), old=old, new=new, python=python, cache=cache, **either)
-        what, work = "versions", lambda progress: bisect_versions(vopts, progress)
-    else:
-        if good is None or bad is None:
-            raise ConfigError(
-                "give --good REV and --bad REV (or --package NAME --old V1 --new V2 to bisect published versions)"
-            )
-        if old or new or python or cache:
-            raise ConfigError("--old, --new, --python and --cache belong to a version bisect: add --package NAME")
-        opts = BisectOptions(good=good, bad=bad, checkout=checkout, **either)
-        what, work = "commits", lambda progress: bisect_lib(opts, progress)
+    what, work = prepare(
+        Request(
+            lane=lane,
+            good=good,
+            bad=bad,
+            packages=list(packages),
+            old=old,
+            new=new,
+            python=python,
+            cache=cache,
+            test=test,
+            ferry=ferry,
+            fingerprint=fingerprint,
+            run=run,
+            steps=steps,
+            other_failure=other_failure,
+            budget_s=budget_s,
+            checkout=checkout,
+        )
+    )
     err = console(stderr=True)
     columns = [
         TextColumn("[bold]{task.description}"),
