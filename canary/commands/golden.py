@@ -153,8 +153,6 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
     from canary.golden.diff import compare
 
     result = compare(lane, new, rev=rev, ferry=ferry, gates=gates)
-    rows = result.rows if show_all else [r for r in result.rows if r.status != "same"]
-    outside = result.outside
     verdict = None
     if result.run_dir is not None:
         from canary.judge.results import verdict as verdict_of
@@ -168,14 +166,21 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
                 "old": result.old_label,
                 "new": result.new_label,
                 "rows": [r.to_dict() for r in result.rows],
-                "outside": len(outside),
+                "outside": len(result.outside),
                 "unchanged": result.unchanged,
                 **({"run_verdict": verdict} if verdict else {}),
                 **({"note": result.note} if result.note else {}),
             }
         )
-        sys.exit(1 if outside else 0)
-    c = console()
+    else:
+        _render_diff(console(), result, show_all, verdict)
+    sys.exit(1 if result.outside else 0)
+
+
+DIFF_STYLE = {"same": "dim", "within": "green", "outside": "bold red", "added": "yellow", "removed": "yellow"}
+
+
+def _render_diff(c, result, show_all: bool, verdict: str | None) -> None:
     if result.note:
         c.print(escape(result.note), highlight=False)
     if result.unchanged and not show_all:
@@ -184,26 +189,25 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
             "loss, the tolerances and the perf figures are the same",
             highlight=False,
         )
-        sys.exit(0)
+        return
     t = Table(
         title=f"comparing goldens: {escape(result.old_label)}  ->  {escape(result.new_label)}", title_justify="left"
     )
     for col in ("what", "old", "new", "change", "tolerance", "status"):
         t.add_column(col, justify="left" if col in ("what", "status") else "right")
-    style = {"same": "dim", "within": "green", "outside": "bold red", "added": "yellow", "removed": "yellow"}
-    for r in rows:
+    for r in result.rows if show_all else [r for r in result.rows if r.status != "same"]:
         t.add_row(
             r.what,
             fmt(r.old),
             fmt(r.new),
             "" if r.change is None else f"{r.change * 100:+.3f}%",
             "" if r.rtol is None else f"±{r.rtol * 100:.2f}%",
-            f"[{style[r.status]}]{r.status}[/]",
+            f"[{DIFF_STYLE[r.status]}]{r.status}[/]",
         )
     c.print(t)
     c.print(
-        f"the goldens differ: {len(outside)} figure(s) outside the stored tolerances"
-        if outside
+        f"the goldens differ: {len(result.outside)} figure(s) outside the stored tolerances"
+        if result.outside
         else "the goldens agree: every change is within the stored tolerances",
         highlight=False,
     )
@@ -213,4 +217,3 @@ def diff(lane, new, rev, ferry, gates, show_all, as_json):
             f"{verdict.upper()}",
             highlight=False,
         )
-    sys.exit(1 if outside else 0)
