@@ -39,35 +39,12 @@ class LocalLauncher:
                 preexec_fn=signals.child_dies_with_parent(),
             )
             try:
-                while True:
-                    try:
-                        proc.wait(timeout=request.poll_interval)
-                        break
-                    except subprocess.TimeoutExpired:
-                        poll()
-                        if (stop := signals.requested()) is not None:
-                            said = self._kill(proc)
-                            poll()
-                            return AttemptOutcome(
-                                signals.CANCELLED,
-                                None,
-                                time.monotonic() - t0,
-                                request.log_path,
-                                detail=f"stopped by {signals.signal_name(stop)}; {said}",
-                            )
-                        if time.monotonic() - t0 > request.timeout_s:
-                            self._kill(proc)
-                            poll()
-                            return AttemptOutcome(
-                                "timeout",
-                                None,
-                                time.monotonic() - t0,
-                                request.log_path,
-                                detail=f"no exit after {request.timeout_s:g}s; process group killed",
-                            )
+                stopped = self._wait(proc, request, poll, t0)
             except BaseException:
                 self._kill(proc)
                 raise
+        if stopped is not None:
+            return stopped
         poll()
         rc = proc.returncode
         duration = time.monotonic() - t0
@@ -84,6 +61,26 @@ class LocalLauncher:
                 detail=f"killed by signal {signal.Signals(sig).name}",
             )
         return AttemptOutcome("failed", rc, duration, request.log_path, detail=f"exit status {rc}")
+
+    def _wait(self, proc: subprocess.Popen, request: AttemptRequest, poll, t0: float) -> AttemptOutcome | None:
+        """Wait for the child to exit (None), polling; the outcome when the harness is told to stop
+        or the attempt runs past its timeout, the child's process group killed."""
+        while True:
+            try:
+                proc.wait(timeout=request.poll_interval)
+                return None
+            except subprocess.TimeoutExpired:
+                poll()
+            if (stop := signals.requested()) is not None:
+                said = self._kill(proc)
+                poll()
+                detail = f"stopped by {signals.signal_name(stop)}; {said}"
+                return AttemptOutcome(signals.CANCELLED, None, time.monotonic() - t0, request.log_path, detail=detail)
+            if time.monotonic() - t0 > request.timeout_s:
+                self._kill(proc)
+                poll()
+                detail = f"no exit after {request.timeout_s:g}s; process group killed"
+                return AttemptOutcome("timeout", None, time.monotonic() - t0, request.log_path, detail=detail)
 
     def _kill(self, proc: subprocess.Popen) -> str:
         """SIGTERM to the child's process group, SIGKILL after ``grace_s``; says what it took."""
