@@ -199,8 +199,8 @@ class _Tester:
         return None if self.deadline is None else self.deadline - time.monotonic()
 
     def command(self) -> list[str]:
-        o = self.opts
-        return test_command(o.python, o.test, o.lane, o.ferry, str(self.scratch), o.steps)
+        opts = self.opts
+        return test_command(opts.python, opts.test, opts.lane, opts.ferry, str(self.scratch), opts.steps)
 
     def __call__(self, sha: str, role: str = "") -> Step | None:
         """Test the worktree's HEAD (``sha``); None when the budget ran out meanwhile."""

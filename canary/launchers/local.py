@@ -72,9 +72,9 @@ class LocalLauncher:
             except subprocess.TimeoutExpired:
                 poll()
             if (stop := signals.requested()) is not None:
-                said = self._kill(proc)
+                how_stopped = self._kill(proc)
                 poll()
-                detail = f"stopped by {signals.signal_name(stop)}; {said}"
+                detail = f"stopped by {signals.signal_name(stop)}; {how_stopped}"
                 return AttemptOutcome(signals.CANCELLED, None, time.monotonic() - t0, request.log_path, detail=detail)
             if time.monotonic() - t0 > request.timeout_s:
                 self._kill(proc)
@@ -88,14 +88,14 @@ class LocalLauncher:
             os.killpg(proc.pid, signal.SIGTERM)
             try:
                 proc.wait(timeout=self.grace_s)
-                said = f"process group {proc.pid} ended on SIGTERM"
+                how_stopped = f"process group {proc.pid} ended on SIGTERM"
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
-                said = f"process group {proc.pid} killed with SIGKILL after {self.grace_s:g}s"
+                how_stopped = f"process group {proc.pid} killed with SIGKILL after {self.grace_s:g}s"
                 try:
                     proc.wait(timeout=self.grace_s)
                 except subprocess.TimeoutExpired:  # stuck in the kernel (a hung driver or mount)
-                    return f"{said}, but process {proc.pid} has not exited (stuck in the kernel?)"
+                    return f"{how_stopped}, but process {proc.pid} has not exited (stuck in the kernel?)"
         except ProcessLookupError:
             proc.wait()
             return f"process {proc.pid} had already ended"
@@ -103,7 +103,7 @@ class LocalLauncher:
             return f"could not signal process group {proc.pid}: {e.strerror or e}; it may still be running"
         with contextlib.suppress(OSError):  # the leader is gone; anything left in its group goes too
             os.killpg(proc.pid, signal.SIGKILL)
-        return said
+        return how_stopped
 
 
 def make(lane: Lane) -> LocalLauncher:

@@ -232,32 +232,32 @@ class RayLauncher:
                 kind, _detail(status, info), job_id, exit_code=info.driver_exit_code, error_type=error_type
             )
         if a.run_started is None and now - a.t0 > self.start_timeout_s:
-            said = self._stop(client, job_id, interval)
+            how_stopped = self._stop(client, job_id, interval)
             copy_log()
-            a.note(f"job {job_id} did not start within {self.start_timeout_s:g}s; {said}")
+            a.note(f"job {job_id} did not start within {self.start_timeout_s:g}s; {how_stopped}")
             return a.outcome(
                 "never_started",
                 f"no worker with {self.resources or 'the resources'} within {self.start_timeout_s:g}s",
                 job_id,
             )
         if a.run_started is not None and now - a.run_started > a.request.timeout_s:
-            said = self._stop(client, job_id, interval)
+            how_stopped = self._stop(client, job_id, interval)
             copy_log()
             poll()
-            a.note(f"job {job_id} still running after {a.request.timeout_s:g}s; {said}")
-            return a.outcome("timeout", f"no exit after {a.request.timeout_s:g}s; {said}", job_id)
+            a.note(f"job {job_id} still running after {a.request.timeout_s:g}s; {how_stopped}")
+            return a.outcome("timeout", f"no exit after {a.request.timeout_s:g}s; {how_stopped}", job_id)
         if (stop := signals.requested()) is not None:  # the harness was told to stop
-            said = self._stop(client, job_id, interval, wait_s=min(self.grace_s, CANCEL_WAIT_S))
+            how_stopped = self._stop(client, job_id, interval, wait_s=min(self.grace_s, CANCEL_WAIT_S))
             copy_log()
             poll()
-            a.note(f"stopped by {signals.signal_name(stop)}; {said}")
-            return a.outcome(signals.CANCELLED, f"stopped by {signals.signal_name(stop)}; {said}", job_id)
+            a.note(f"stopped by {signals.signal_name(stop)}; {how_stopped}")
+            return a.outcome(signals.CANCELLED, f"stopped by {signals.signal_name(stop)}; {how_stopped}", job_id)
         return None
 
     def _stop(self, client, job_id: str, interval: float, wait_s: float | None = None) -> str:
         """Asks Ray to stop the job and waits (up to ``wait_s``, else grace_s) until it says it
         has. Returns what happened, failures included: a job that may still hold its workers
-        must be said, not swallowed."""
+        must be how_stopped, not swallowed."""
         wait_s = self.grace_s if wait_s is None else wait_s
         try:
             client.stop_job(job_id)
