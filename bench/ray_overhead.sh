@@ -5,10 +5,10 @@
 #   unshare --net --pid --fork --kill-child --mount-proc bash bench/ray_overhead.sh
 #
 # (a loopback-only namespace, as in the tests: Ray binds 127.0.0.1 and its processes end with
-# the namespace). PY is the interpreter with canary, ray and jax [default: .venv/bin/python].
+# the namespace). PY is the interpreter with canary, ray and jax [default: .venv-test/bin/python, as .ci/run makes it].
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PY:-.venv/bin/python}
+PY=${PY:-.venv-test/bin/python}
 RAY="$(dirname "$PY")/ray"
 REPEAT=${REPEAT:-2}
 work=$(mktemp -d /tmp/rayoh.XXXX)
