@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -173,8 +174,18 @@ class _Console(Console):
         return super().render_str(printable(text), *args, **kwargs)
 
 
-def console(stderr: bool = False) -> Console:
-    return _Console(stderr=stderr, highlight=False)
+# The width of output to a pipe or a file (a CI log, a saved report) when COLUMNS does not give
+# one: there every line is data (paths, errors, call paths), never cut or wrapped at 80 columns.
+UNWRAPPED = 10_000
+
+
+def console(stderr: bool = False, file: Any = None) -> Console:
+    """A console for the command's output (stdout, stderr or ``file``). A terminal's width is its
+    own; a pipe or a file gets lines as long as what they hold, unless COLUMNS sets a width."""
+    c = _Console(stderr=stderr, file=file, highlight=False)
+    if not c.is_terminal and not os.environ.get("COLUMNS"):
+        c.width = UNWRAPPED
+    return c
 
 
 def failure_line(record: Any) -> str:
