@@ -74,7 +74,9 @@ def fingerprint(repeat: int) -> None:
     lanes, _ = load_lanes()
     for lane_name, platform in (("cpu", "cpu"), ("tpu", "tpu")):
         lane = lanes[lane_name]
-        spec = per_device_spec(build_spec(ferry, lane, run_id="bench", out_dir=os.devnull), lane.devices)
+        spec = per_device_spec(
+            build_spec(ferry, lane, run_id="bench", out_dir=os.devnull, environ=os.environ), lane.devices
+        )
         spec = spec.model_copy(update={"platform": platform})
         t_export, exported = best(lambda spec=spec: export_train_step(spec, make_train_step), repeat)
         t_hash, fp = best(lambda e=exported: program_fingerprint(e.mlir_module()), repeat)
@@ -82,7 +84,7 @@ def fingerprint(repeat: int) -> None:
             f"{lane_name} lane for {platform}: export {t_export:.2f} s; print, strip and hash {t_hash:.3f} s "
             f"({fp[:12]})"
         )
-    spec = build_spec(ferry, lanes["cpu"], run_id="bench", out_dir=os.devnull)
+    spec = build_spec(ferry, lanes["cpu"], run_id="bench", out_dir=os.devnull, environ=os.environ)
     t, out = best(lambda: run_fingerprint(spec, make_train_step), repeat)
     print(f"run_fingerprint (what a cpu run adds after its last step): {t:.2f} s ({out['program/fingerprint'][:12]})")
 
