@@ -93,6 +93,9 @@ def test_a_stop_signal_kills_the_attempts_process_group_and_records_a_cancelled_
     # the group ended on SIGTERM: its grace never ran out (that is the next test's SIGKILL)
     assert "process group" in result["attempts"][0]["detail"] and "ended on SIGTERM" in result["attempts"][0]["detail"]
     assert "notify" not in result, "a cancelled run is never notified"
+    # its gates saw a run cut short: none is a FAIL, each says it judged nothing
+    assert {g["status"] for g in result["gates"]} == {"SKIP"}
+    assert all(g["detail"] == f"not judged: the run was stopped by {sig.name}" for g in result["gates"])
     on_disk = json.loads(Path(result["run_dir"], "result.json").read_text())
     assert on_disk["verdict"] == "cancelled"
     assert result["context"]["history"]["status"] == "stored"

@@ -5,7 +5,7 @@ regression gates (:mod:`canary.judge.gates`) and the golden gates
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 from canary.record import jsonable
@@ -40,3 +40,9 @@ def verdict_of(statuses: Iterable[str]) -> Literal["pass", "fail"]:
 
 def verdict(results: list[GateResult]) -> Literal["pass", "fail"]:
     return verdict_of(r.status for r in results)
+
+
+def not_judged(results: Iterable[GateResult], why: str) -> list[GateResult]:
+    """``results`` as a run stopped before its end shows them: each a SKIP that says why, its value
+    kept (the gates saw a run cut short, and judge nothing of it)."""
+    return [replace(r, status="SKIP", detail=f"not judged: {why}", margin=None) for r in results]
