@@ -21,7 +21,9 @@ def fmt(v: Any) -> str:
     if isinstance(v, float):
         if not math.isfinite(v):
             return str(v)
-        return f"{v:.4f}" if abs(v) < 1e4 else f"{v:,.0f}"
+        # a loss or a few seconds to four places; a count or a rate (tokens/s, bytes) whole and
+        # grouped, from 1,000 on: one screen's speeds and thresholds read alike
+        return f"{v:.4f}" if abs(v) < 1e3 else f"{v:,.0f}"
     return str(v)
 
 
