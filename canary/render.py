@@ -204,6 +204,18 @@ def failure_line(record: Any) -> str:
     return "  ".join(parts)
 
 
+def steps_cell(record: Any) -> str:
+    """A run's steps against what it was to train: ``200``; ``5 of 30`` (it stopped early, a
+    crash or a stop); ``3 of 200, a short run of 3`` (it asked for fewer than its ferry's)."""
+    from canary.history import series
+
+    done, asked, ferry = record.steps_completed, record.steps_requested, record.ferry_steps
+    if series.is_short(record):
+        return f"{fmt(done)} of {fmt(ferry)}, a short run of {fmt(asked)}"
+    goal = asked or ferry
+    return f"{fmt(done)} of {fmt(goal)}" if done is not None and goal and done < goal else fmt(done)
+
+
 def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
     """How the run went into the history; with its ``record``, in which series (lane/ferry), and
     whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
