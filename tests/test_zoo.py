@@ -2,8 +2,9 @@
 its lane's default gates, with its own failure kind, through the real command line.
 
 The cpu lane's default gates judge a full run against the committed golden
-(gates/moe-canary.cpu.golden.json), so the curve bugs and the slow step train the lane's full
-200 steps; the others stop early."""
+(gates/moe-canary.cpu.golden.json), so the curve bugs train the lane's full 200 steps; the
+others stop early. The slow step (slow:0.3) is judged on made-up figures in test_gates.py: a
+speed measured here would depend on what else the machine runs."""
 
 import json
 import os
