@@ -39,7 +39,7 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"}
 BARE_ENV = {**ENV, **cpu_allocator_env(os.environ)}
 
 BARE_LOOP = r"""
-import json, resource, sys, time
+import json, os, resource, sys, time
 t_start = time.perf_counter()
 from pathlib import Path
 import jax, jax.numpy as jnp

@@ -1,6 +1,6 @@
 """Does the cpu lane's golden cry wolf? Clean runs judged by the lane's default gates:
 
-    python bench/golden_noise.py [--runs 20] [--slow 0.3] [--gates moe-canary] [--hogs 0]
+    python bench/golden_noise.py [--runs 20] [--slow 0.3] [--gates moe-canary] [--hogs 0] [--steps 200]
 
 Runs `canary run cpu` (warm cache, no history) --runs times, then once more with the test-only
 zoo's slow step (CANARY_ZOO=slow:F) unless --slow 0, and prints for each run: verdict, the
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
 
 
-def run(out: Path, gates: str, env: dict[str, str], hogs: int = 0) -> dict:
+def run(out: Path, gates: str, env: dict[str, str], hogs: int = 0, steps: int | None = None) -> dict:
     spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     try:
         proc = subprocess.run(
@@ -46,6 +46,7 @@ def run(out: Path, gates: str, env: dict[str, str], hogs: int = 0) -> dict:
                 gates,
                 "--out",
                 str(out),
+                *(["--steps", str(steps)] if steps else []),
             ],
             cwd=ROOT,
             capture_output=True,
@@ -87,12 +88,17 @@ def main() -> int:
     ap.add_argument("--slow", type=float, default=0.3, help="the slow run's extra fraction per step (0: none)")
     ap.add_argument("--gates", default="moe-canary")
     ap.add_argument("--hogs", type=int, default=0, help="other processes spinning through every run")
+    ap.add_argument(
+        "--steps", type=int, default=None, help="steps per run [default: the lane's; fewer: the golden gates skip]"
+    )
     args = ap.parse_args()
+    errors: list[str] = []  # the runs that came back without a verdict
     with tempfile.TemporaryDirectory() as tmp:
         clean = []
         alarms = fails = 0
         for i in range(args.runs):
-            r = run(Path(tmp), args.gates, {}, args.hogs)
+            r = run(Path(tmp), args.gates, {}, args.hogs, args.steps)
+            errors += [r["error"]] if r["verdict"] == "error" else []
             line, alarm, failed = row(str(i + 1), r)
             alarms += alarm
             fails += failed
@@ -110,9 +116,12 @@ def main() -> int:
                 f"median of the fastest step's tokens/s {statistics.median(best):,.0f}"
             )
         if args.slow:
-            line, _, _ = row("slow", run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}, args.hogs))
-            print(line)
-    return 0
+            r = run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}, args.hogs, args.steps)
+            errors += [r["error"]] if r["verdict"] == "error" else []
+            print(row("slow", r)[0])
+    if errors:
+        print(f"{len(errors)} run(s) could not be judged; the first said:\n{errors[0]}", file=sys.stderr)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

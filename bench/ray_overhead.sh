@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# The ray launcher's cost per attempt: the same 20-step cpu run through the local launcher and as
-# a Ray job on a local head (entrypoint resources {TPU = 4}), REPEAT times each. Run as root:
+# The ray launcher's cost per attempt: the same STEPS-step cpu run [default: 20] through the local
+# launcher and as a Ray job on a local head (entrypoint resources {TPU = 4}), REPEAT times each
+# [default: 2]. Run as root:
 #
 #   unshare --net --pid --fork --kill-child --mount-proc bash bench/ray_overhead.sh
 #
 # (a loopback-only namespace, as in the tests: Ray binds 127.0.0.1 and its processes end with
-# the namespace). PY is the interpreter with canary, ray and jax [default: .venv/bin/python].
+# the namespace). PY is the interpreter with canary, ray and jax [default: .venv-test/bin/python,
+# the test virtualenv .ci/run makes].
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PY:-.venv/bin/python}
+PY=${PY:-.venv-test/bin/python}
 RAY="$(dirname "$PY")/ray"
 REPEAT=${REPEAT:-2}
+STEPS=${STEPS:-20}
 work=$(mktemp -d /tmp/rayoh.XXXX)
 ip link set lo up
 export PYTHONPATH=$PWD RAY_USAGE_STATS_ENABLED=0
@@ -27,7 +30,7 @@ for i in $(seq "$REPEAT"); do
   for how in local ray; do
     lanes=$PWD/lanes.toml
     if [ "$how" = ray ]; then lanes=$work/ray-lanes.toml; fi
-    CANARY_LANES=$lanes "$PY" -m canary run cpu --steps 20 --gates "$work/gates.toml" --out "$work/runs" \
+    CANARY_LANES=$lanes "$PY" -m canary run cpu --steps "$STEPS" --gates "$work/gates.toml" --out "$work/runs" \
       --no-history --json > "$work/$how$i.json" 2>/dev/null || true
     "$PY" - "$how" "$work/$how$i.json" <<'P'
 import json, sys
@@ -39,3 +42,4 @@ P
   done
 done
 "$RAY" stop --force >/dev/null 2>&1 || true  # this namespace's head only
+rm -rf "$work"

@@ -63,6 +63,8 @@ if _out:
             except TypeError:
                 return
             name = os.path.basename(path)
+            if name.startswith(".") and name.endswith(".tmp"):  # written whole: a sibling renamed over it
+                name = name[1:-4]
             if name in _watch:
                 _note(f"{name}:{'w' if mode and any(c in mode for c in 'wax') else 'r'}")
             elif name.endswith(".toml") and os.path.basename(os.path.dirname(path)) == "ferries":

@@ -96,8 +96,8 @@ def check_packages(lane: Lane, cache_dir: str | None, history: str, stack: str |
         return Check(
             "packages",
             False,
-            "; ".join(f"{n.what} needs {', '.join(m)}" for n, m in gone),
-            "; ".join(dict.fromkeys(n.fix() for n, _ in gone)),
+            "; ".join(f"{n.what} needs {extras.named(m)}" for n, m in gone),
+            extras.fixes([n for n, _ in gone]),
         )
     return Check("packages", True, "importable: " + ", ".join(f"{n.what} ({', '.join(n.modules)})" for n in needs))
 

@@ -10,14 +10,25 @@ costs nothing at startup.
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Callable
+import shlex
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from canary.errors import ConfigError
 
-INSTALL = "pip install 'canary[lanes]' (from a checkout: pip install -e '.[lanes]')"
+# The pip of the interpreter canary runs in: a bare `pip` is often another environment's.
+PIP = f"{shlex.quote(sys.executable or 'python3')} -m pip"
+INSTALL = f"{PIP} install 'canary[lanes]' (from a checkout: {PIP} install -e '.[lanes]')"
 LANES_EXTRAS = ("ray", "gcs", "wandb")  # what the `lanes` extra installs
+# Modules whose distribution has another name: the name to install is the one to say
+DISTRIBUTIONS = {
+    "git": "GitPython",
+    "google.cloud.storage": "google-cloud-storage",
+    "google.auth": "google-auth",
+    "etils.epath": "etils",
+}
 
 
 @dataclass(frozen=True)
@@ -27,9 +38,23 @@ class Need:
     extra: str  # the extra that installs them
 
     def fix(self) -> str:
-        if self.extra in LANES_EXTRAS:
-            return f"{INSTALL}, or just the {self.extra!r} extra"
-        return f"pip install 'canary[{self.extra}]' (from a checkout: pip install -e '.[{self.extra}]')"
+        return fixes([self])
+
+
+def fixes(needs: Sequence[Need]) -> str:
+    """One line that installs what ``needs`` lack: the lanes extra named once, however many of its
+    parts are missing, then each other extra."""
+    lanes = list(dict.fromkeys(n.extra for n in needs if n.extra in LANES_EXTRAS))
+    names = " and ".join([", ".join(map(repr, lanes[:-1])), repr(lanes[-1])] if len(lanes) > 1 else map(repr, lanes))
+    parts = [f"{INSTALL}, or just the {names} extra{'s' * (len(lanes) > 1)}"] if lanes else []
+    others = dict.fromkeys(n.extra for n in needs if n.extra not in LANES_EXTRAS)
+    parts += [f"{PIP} install 'canary[{e}]' (from a checkout: {PIP} install -e '.[{e}]')" for e in others]
+    return "; ".join(parts)
+
+
+def named(modules: Sequence[str]) -> str:
+    """``modules`` as a reader installs them: ``GitPython (module git)``, ``ray``."""
+    return ", ".join(f"{DISTRIBUTIONS[m]} (module {m})" if m in DISTRIBUTIONS else m for m in modules)
 
 
 RAY = Need("the Ray launcher", ("ray",), "ray")
@@ -60,7 +85,7 @@ def require(need: Need, who: str, find_spec: Callable[[str], Any] = importlib.ut
     asked for it ("lane 'tpu'", "--history gs://b/p")."""
     gone = missing(need, find_spec)
     if gone:
-        raise ConfigError(f"{who} needs {need.what}, but {', '.join(gone)} cannot be imported here: {need.fix()}")
+        raise ConfigError(f"{who} needs {need.what}, but {named(gone)} cannot be imported here: {need.fix()}")
 
 
 def lane_needs(launcher_kind: str, cache_dir: str | None, history: str | None, wandb: str) -> list[Need]:

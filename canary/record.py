@@ -306,13 +306,22 @@ def cold_reason(cache: dict[str, Any] | None) -> str | None:
         reasons.append("cache bypassed (--cold)")
     elif mode in COLD_MODES:
         reasons.append(f"cache {mode}")
-    misses = _int(cache.get("misses"))
-    if misses > 0:
+    misses, hits = _int(cache.get("misses")), _int(cache.get("hits"))
+    if cold_in_part(cache):
+        total = max(_int(cache.get("requests")), misses + hits)
+        reasons.append(f"{misses} of {total} programs compiled fresh, {hits} read from the cache")
+    elif misses > 0:
         reasons.append(f"{misses} cache miss{'es' if misses != 1 else ''}")
     errors = cache_read_errors(cache)
     if errors:
         reasons.append(f"{len(errors)} cache read error{'s' if len(errors) != 1 else ''}")
     return ", ".join(reasons) or "no program was served from the cache"
+
+
+def cold_in_part(cache: dict[str, Any] | None) -> bool:
+    """Whether an attempt compiled some programs afresh and read the others from the cache: a warm
+    run with a few misses, which :func:`lowered_cold` counts as cold, but no cold lowering."""
+    return bool(cache) and _int(cache.get("misses")) > 0 and _int(cache.get("hits")) > 0
 
 
 def _int(v: Any) -> int:

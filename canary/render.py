@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -11,17 +12,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from canary.judge.results import fmt, gate_value
 from canary.textio import printable
-
-
-def fmt(v: Any) -> str:
-    if v is None:
-        return "—"
-    if isinstance(v, float):
-        if not math.isfinite(v):
-            return str(v)
-        return f"{v:.4f}" if abs(v) < 1e4 else f"{v:,.0f}"
-    return str(v)
 
 
 def fold_skips(gates: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -54,17 +46,7 @@ def fold_skips(gates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
-PERCENT_VALUES = ("loss_curve",)  # gates whose value is a relative deviation, shown as a percent like its threshold
 WIDE_TABLE = 100  # narrower than this, a gate's detail goes under the table: its name is never cut
-
-
-def gate_value(g: dict[str, Any]) -> str:
-    """A gate's value as the table shows it: loss_curve's worst window deviation as a percent
-    (``+0.38%``), as its threshold and margin are; anything else as :func:`fmt` writes it."""
-    v = g.get("value")
-    if g.get("name") in PERCENT_VALUES and isinstance(v, float) and math.isfinite(v):
-        return f"{v * 100:+.2f}%"
-    return fmt(v)
 
 
 def gates_table(gates: Iterable[dict[str, Any]], title: str = "Gates", width: int | None = None):
@@ -173,8 +155,18 @@ class _Console(Console):
         return super().render_str(printable(text), *args, **kwargs)
 
 
-def console(stderr: bool = False) -> Console:
-    return _Console(stderr=stderr, highlight=False)
+# The width of output to a pipe or a file (a CI log, a saved report) when COLUMNS does not give
+# one: there every line is data (paths, errors, call paths), never cut or wrapped at 80 columns.
+UNWRAPPED = 10_000
+
+
+def console(stderr: bool = False, file: Any = None) -> Console:
+    """A console for the command's output (stdout, stderr or ``file``). A terminal's width is its
+    own; a pipe or a file gets lines as long as what they hold, unless COLUMNS sets a width."""
+    c = _Console(stderr=stderr, file=file, highlight=False)
+    if not c.is_terminal and not os.environ.get("COLUMNS"):
+        c.width = UNWRAPPED
+    return c
 
 
 def failure_line(record: Any) -> str:
@@ -189,6 +181,18 @@ def failure_line(record: Any) -> str:
         what = " ".join(printable(what).split())
         parts.append(escape(what if len(what) <= 160 else what[:157] + "..."))
     return "  ".join(parts)
+
+
+def steps_cell(record: Any) -> str:
+    """A run's steps against what it was to train: ``200``; ``5 of 30`` (it stopped early, a
+    crash or a stop); ``3 of 200, a short run of 3`` (it asked for fewer than its ferry's)."""
+    from canary.history import series
+
+    done, asked, ferry = record.steps_completed, record.steps_requested, record.ferry_steps
+    if series.is_short(record):
+        return f"{fmt(done)} of {fmt(ferry)}, a short run of {fmt(asked)}"
+    goal = asked or ferry
+    return f"{fmt(done)} of {fmt(goal)}" if done is not None and goal and done < goal else fmt(done)
 
 
 def history_line(status: dict[str, Any] | None, record: Any = None) -> str:

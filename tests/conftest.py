@@ -1,8 +1,10 @@
 import os
+import shutil
 import subprocess
 import sys
 import traceback
 import types
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -105,16 +107,39 @@ def cli():
     return run_cli
 
 
+@contextmanager
+def _environ(**values: str):
+    """The environment with ``values`` set within the block, as it was after it."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _private_history(tmp_path_factory):
     """Runs made by the tests are recorded in a history of their own, never the user's."""
     d = tmp_path_factory.mktemp("history")
-    saved = {k: os.environ.get(k) for k in ("CANARY_HISTORY", "CANARY_SPOOL_DIR")}
-    os.environ["CANARY_HISTORY"] = str(d / "history.sqlite3")
-    os.environ["CANARY_SPOOL_DIR"] = str(d / "spool")
-    yield
-    for k, v in saved.items():
-        if v is None:
-            os.environ.pop(k, None)
-        else:
-            os.environ[k] = v
+    with _environ(CANARY_HISTORY=str(d / "history.sqlite3"), CANARY_SPOOL_DIR=str(d / "spool")):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory):
+    """canary's user cache dir (bisect's venvs and wheels, the cpu lane's compilation cache) is a
+    directory of the session's own, removed at its end: the suite leaves nothing under
+    ~/.cache/canary, and a user's warm cache never makes a test pass. pip keeps its own cache
+    where it was, so a bisect in the next session does not download every wheel again."""
+    import platformdirs
+
+    d = tmp_path_factory.mktemp("cache")
+    pip_cache = os.environ.get("PIP_CACHE_DIR") or platformdirs.user_cache_dir("pip")
+    with _environ(XDG_CACHE_HOME=str(d), PIP_CACHE_DIR=pip_cache):
+        yield
+    shutil.rmtree(d, ignore_errors=True)

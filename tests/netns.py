@@ -19,21 +19,28 @@ def count_cases(cases: Path) -> int:
     return len(re.findall(r"^def test_", cases.read_text(), flags=re.M))
 
 
-def run_cases(cases: Path, timeout: float = 1200, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+def in_namespace(argv: list[str]) -> list[str]:
+    """``argv`` as the first process of a fresh network and process namespace. A shell there stays
+    the namespace's first process and reaps what Ray leaves behind (a process that exits in a
+    namespace whose init does not reap stays a zombie that `ray stop` waits on); --kill-child ends
+    the whole namespace if the test is interrupted. Loopback is down until ``ip link set lo up``."""
     assert shutil.which("unshare") and shutil.which("ip"), "needs util-linux unshare and iproute2 ip"
-    # The shell stays the namespace's first process and reaps what Ray leaves behind (a process
-    # that exits in a namespace whose init does not reap stays a zombie that `ray stop` waits on);
-    # --kill-child ends the whole namespace if the test is interrupted.
     cmd = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount-proc"]
     if os.geteuid() != 0:
         cmd.append("--map-root-user")
-    cmd += [
-        "sh",
-        "-c",
-        'ip link set lo up && "$0" -m pytest -q -p no:cacheprovider --durations=3 "$1"',
-        sys.executable,
-        str(cases),
-    ]
+    return cmd + argv
+
+
+def run_cases(cases: Path, timeout: float = 1200, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    cmd = in_namespace(
+        [
+            "sh",
+            "-c",
+            'ip link set lo up && "$0" -m pytest -q -p no:cacheprovider --durations=3 "$1"',
+            sys.executable,
+            str(cases),
+        ]
+    )
     full_env = {
         **os.environ,
         "CANARY_RAY_NETNS": "1",

@@ -67,3 +67,24 @@ def run(
 def history(tokens, lane: str = "cpu", **kw) -> list[RunRecord]:
     """One passing run per value of ``tokens`` (the throughput series), one a day."""
     return [run(i, lane, tokens=float(v), **kw) for i, v in enumerate(tokens)]
+
+
+def write_run_dir(d, losses, speeds, summary, steps_requested=None):
+    """A run directory as ``canary run`` leaves one, with made-up figures: a metrics.jsonl line per
+    step (its loss from ``losses``, its tokens/s from ``speeds``), the tracker file's ``summary``
+    over the last line, and a result.json naming the cpu lane of moe-canary."""
+    import json
+
+    steps = len(losses)
+    d.mkdir(parents=True, exist_ok=True)
+    lines = [
+        {"global_step": i, "train/loss": loss, "throughput/tokens_per_second": speed}
+        for i, (loss, speed) in enumerate(zip(losses, speeds, strict=True))
+    ]
+    (d / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    config = {"ferry": "moe-canary", "lane": "cpu", "steps": steps_requested or steps}
+    tracker = {"config": config, "summary": {**lines[-1], "_step": steps - 1, **summary}}
+    (d / "tracker_metrics.jsonl").write_text(json.dumps(tracker) + "\n")
+    result = {"lane": "cpu", "ferry": "moe-canary", "steps_requested": steps_requested or steps}
+    (d / "result.json").write_text(json.dumps(result))
+    return d

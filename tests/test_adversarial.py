@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import signal
 import subprocess
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -78,23 +78,24 @@ def test_a_stop_signal_kills_the_attempts_process_group_and_records_a_cancelled_
     try:
         wait_for(lambda: pids_file.is_file() and len(pids_file.read_text().split()) == 3, what="the workload")
         group = [int(p) for p in pids_file.read_text().split()]
-        t0 = time.monotonic()
         proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
-        took = time.monotonic() - t0
+        out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == code, err
-    assert took < 10, f"{sig.name} took {took:.1f}s to end the run"
     assert not [p for p in group if is_alive(p)], "the attempt's process group outlived the run"
     result = json.loads(out)
     assert result["verdict"] == "cancelled" and result["classification"] == "cancelled"
     assert len(result["attempts"]) == 1, "a stopped run must not try again"
     assert result["attempts"][0]["outcome"] == "cancelled"
     assert f"stopped by {sig.name}" in result["error"]
-    assert "process group" in result["attempts"][0]["detail"]
+    # the group ended on SIGTERM: its grace never ran out (that is the next test's SIGKILL)
+    assert "process group" in result["attempts"][0]["detail"] and "ended on SIGTERM" in result["attempts"][0]["detail"]
     assert "notify" not in result, "a cancelled run is never notified"
+    # its gates saw a run cut short: none is a FAIL, each says it judged nothing
+    assert {g["status"] for g in result["gates"]} == {"SKIP"}
+    assert all(g["detail"] == f"not judged: the run was stopped by {sig.name}" for g in result["gates"])
     on_disk = json.loads(Path(result["run_dir"], "result.json").read_text())
     assert on_disk["verdict"] == "cancelled"
     assert result["context"]["history"]["status"] == "stored"
@@ -118,15 +119,12 @@ def test_a_group_that_ignores_sigterm_is_killed_after_the_grace(tmp_path):
     try:
         wait_for(lambda: pids_file.is_file() and len(pids_file.read_text().split()) == 3, what="the workload")
         group = [int(p) for p in pids_file.read_text().split()]
-        t0 = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-        took = time.monotonic() - t0
+        out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 143, err
-    assert took < 10, f"SIGTERM took {took:.1f}s to end the run"
     assert not [p for p in group if is_alive(p)]
     assert "killed with SIGKILL after 5s" in json.loads(out)["attempts"][0]["detail"]
 
@@ -168,19 +166,31 @@ def test_parent_death_signal_is_armed_in_the_workload_itself(tmp_path):
 
 @pytest.mark.slow
 def test_sigint_says_interrupted_and_exits_130(tmp_path):
-    """Ctrl-C in any command: a short line and 130, not click's "Aborted!" and 1."""
-    proc = subprocess.Popen(
-        [PY, "-m", "canary", "signature", "-"],
-        cwd=ROOT,
-        env=cli_env(tmp_path),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    time.sleep(1.0)  # reading stdin by now
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    """Ctrl-C in any command: a short line and 130, not click's "Aborted!" and 1. The command
+    reads a log from a terminal, as someone pasting one would, and is interrupted once it says it
+    is waiting for it."""
+    master, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [PY, "-m", "canary", "signature", "-"],
+            cwd=ROOT,
+            env=cli_env(tmp_path),
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(terminal)
+    try:
+        ready = proc.stderr.readline()
+        assert "reading a log from standard input" in ready, ready
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Aborted" not in err and "Traceback" not in err
 
@@ -223,9 +233,8 @@ def test_cancellable_notes_the_first_stop_signal_and_restores_the_handlers():
     before = signal.getsignal(signal.SIGTERM)
     with signals.cancellable():
         assert signals.requested() is None
-        os.kill(os.getpid(), signal.SIGTERM)
-        os.kill(os.getpid(), signal.SIGHUP)
-        time.sleep(0.05)
+        signal.raise_signal(signal.SIGTERM)  # delivered to this thread before the call returns
+        signal.raise_signal(signal.SIGHUP)
         assert signals.requested() == signal.SIGTERM  # the first one counts; nothing was raised
     assert signal.getsignal(signal.SIGTERM) is before and signals.requested() is None
     assert [signals.exit_code(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)] == [143, 130, 129]

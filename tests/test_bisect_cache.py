@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 from canary.bisect.cache import READY, build_lock, hold, locked, prune
 from canary.bisect.envs import Python, base_env, env_root
@@ -78,3 +79,24 @@ def test_taking_a_venv_touches_it_holds_it_and_prunes_the_others(tmp_path):
     third = base_env(other, *args, tmp_path, keep=1)
     assert [p.name for p in third.pruned] == [root.name]
     second.release(), third.release()
+
+
+def test_the_suite_keeps_its_bisect_cache_and_compilation_cache_out_of_the_home_directory(tmp_path_factory):
+    """A bisect's venvs and wheels (gigabytes) and the cpu lane's compilation cache go to the user
+    cache dir when no --cache is given; under the tests that is a directory of the session's own
+    (tests/conftest.py), removed at its end, in this process and in every command it starts."""
+    import subprocess
+
+    from canary.bisect.cache import cache_root
+    from canary.run.compile_cache import default_dir
+
+    session = tmp_path_factory.getbasetemp()
+    assert cache_root().is_relative_to(session) and cache_root().name == "bisect"
+    child = subprocess.run(
+        [sys.executable, "-c", "from canary.bisect.cache import cache_root; print(cache_root())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(child.stdout.strip()).is_relative_to(session)
+    assert Path(default_dir("cpu")).is_relative_to(session)

@@ -339,3 +339,22 @@ def test_packages_check_names_the_levanter_extra_for_a_stack_ferry():
     assert extras.missing(need) == ["levanter_not_installed_here"]
     assert "pip install 'canary[levanter]'" in need.fix() and "lanes" not in need.fix()
     assert doctor.check_packages(lane, None, "/tmp/h.sqlite3").detail.startswith("the default install")
+
+
+def test_a_missing_extra_names_the_distribution_and_this_interpreters_pip_once(monkeypatch):
+    """The fix installs with the pip of the interpreter canary runs in (a bare `pip` is often
+    another environment's), names GitPython rather than its module `git`, and says the lanes
+    extra once however many of its parts are missing."""
+    import shlex
+    import sys
+
+    from canary import extras
+    from canary.errors import ConfigError
+
+    pip = f"{shlex.quote(sys.executable)} -m pip install"
+    with pytest.raises(ConfigError) as e:
+        extras.require(extras.LEVANTER, "ferry 'grug-moe-canary'", find_spec=lambda name: None)
+    said = str(e.value)
+    assert "GitPython (module git) cannot be imported" in said and f"{pip} -e '.[levanter]'" in said
+    line = extras.fixes([extras.RAY, extras.GCS_CACHE, extras.GCS_HISTORY, extras.WANDB])
+    assert line.count("canary[lanes]") == 1 and line.endswith("or just the 'ray', 'gcs' and 'wandb' extras"), line

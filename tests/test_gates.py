@@ -4,6 +4,7 @@ import json
 import math
 
 import pytest
+from conftest import ROOT
 
 from canary.config import LaneGates
 from canary.formats.metrics import RunMetrics, parse_step_metrics, parse_tracker_summary
@@ -193,28 +194,18 @@ def test_one_run_gets_one_judgement_from_its_directory_its_metrics_file_and_a_co
     its host, its recorded gates); a bare copy of the file elsewhere is still judged on its
     fastest step's tokens/s, as a run is, not on its last or median step's."""
     from canary.run.gate import judge_path
+    from tests.perf_records import write_run_dir
 
     steps = 200
-    d = tmp_path / "20261201T000000Z-cpu-cd34"
-    d.mkdir()
     speeds = [900.0] + [15000.0] * (steps - 2) + [16000.0]
-    lines = [
-        {"global_step": i, "train/loss": 6.0 - i * 0.01, "throughput/tokens_per_second": speeds[i]}
-        for i in range(steps)
-    ]
-    (d / "metrics.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     summary = {
-        **lines[-1],
-        "_step": steps - 1,
         "throughput/tokens_per_second": 15000.0,
         "throughput/best_tokens_per_second": 16000.0,
         "throughput/quiet_steps": 199,
         "host/cpus": 2,
         "host/cpu_model": "Some Other CPU",
     }
-    config = {"ferry": "moe-canary", "lane": "cpu", "steps": steps}
-    (d / "tracker_metrics.jsonl").write_text(json.dumps({"config": config, "summary": summary}) + "\n")
-    (d / "result.json").write_text(json.dumps({"lane": "cpu", "ferry": "moe-canary", "steps_requested": steps}))
+    d = write_run_dir(tmp_path / "20261201T000000Z-cpu-cd34", [6.0 - i * 0.01 for i in range(steps)], speeds, summary)
 
     def throughput(judged):
         return next((r.status, r.value) for r in judged.results if r.name == "throughput")
@@ -232,6 +223,40 @@ def test_one_run_gets_one_judgement_from_its_directory_its_metrics_file_and_a_co
     assert "from " + str(from_dir.gates_path) in proc.stdout.replace("\n", "") and "judged as that run" in proc.stdout
 
 
+def test_a_30_percent_slower_step_fails_throughput(tmp_path, cli):
+    """The zoo's slow step (CANARY_ZOO=slow:0.3) on figures made up, not measured: a run on the
+    golden's own kind of machine, every step alone on it, whose curve is the golden's and whose
+    fastest step takes 1.3x the golden's. `canary gate` fails it on throughput alone, and its
+    signature is a perf regression. A speed measured live depends on what else the machine runs;
+    bench/golden_noise.py measures the zoo's slow step for real."""
+    from canary.signature.failure import gate_signature
+    from tests.perf_records import write_run_dir
+
+    golden = json.loads((ROOT / "gates" / "moe-canary.cpu.golden.json").read_text())
+    steps, best = golden["steps"], golden["perf"]["best_tokens_per_second"]
+    losses = [w["mean"] for w in golden["loss_windows"] for _ in range(w["steps"][1] - w["steps"][0] + 1)]
+    speeds = [best / 1.3 / 10] + [best / 1.3 * 0.9] * (steps - 2) + [best / 1.3]
+    summary = {
+        "throughput/tokens_per_second": best / 1.3 * 0.9,
+        "throughput/best_tokens_per_second": best / 1.3,
+        "throughput/quiet_steps": steps - 1,
+        "throughput/others_share": 0.0,
+        **{f"host/{k}": v for k, v in golden["host"].items()},
+    }
+    d = write_run_dir(tmp_path / "20261201T000000Z-cpu-slow", losses, speeds, summary)
+    proc = cli("gate", str(d), "--json")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    status = {g["name"]: g["status"] for g in out["gates"]}
+    assert status["throughput"] == "FAIL" and "-23.08% from the golden's" in _gate(out, "throughput")["detail"]
+    assert status["loss_curve"] == status["final_loss_golden"] == "PASS"  # the numbers are the same, only slower
+    assert gate_signature(out["gates"]).kind == "perf_regression"
+
+
+def _gate(result, name):
+    return next(g for g in result["gates"] if g["name"] == name)
+
+
 def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
     """A first run's WARNs explain themselves in their detail: a compile time over its ceiling
     is a WARN because the gates file says so (and why); the curve's value is a percent, like its
@@ -240,7 +265,7 @@ def test_every_warn_says_why_and_loss_curve_reads_as_a_percent():
     from canary.formats.metrics import RunMetrics
     from canary.golden.store import load_golden
     from canary.judge import golden_gates
-    from canary.render import gate_value
+    from canary.judge.results import gate_value
 
     g = load_golden("moe-canary", "cpu")
     lane = load_gates("moe-canary")[0].lane("cpu")

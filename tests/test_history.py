@@ -343,7 +343,7 @@ def test_run_then_history_on_the_command_line(cli, tmp_path):
     r = cli("history", "--history", history, env=env)
     assert r.returncode == 0
     assert "deterministic" in r.stdout and fp in r.stdout and "flakiness 1.00" in r.stdout
-    assert "of 5, short" in r.stdout and "1 short run not counted" in r.stdout
+    assert ", a short run of 5" in r.stdout and "1 short run not counted" in r.stdout
     r = cli("history", "--history", history, "--lane", "tpu", env=env)
     assert "no runs recorded" in r.stdout
     r = cli("history", "--history", history, "--since", "last week", env=env)
@@ -370,3 +370,17 @@ def test_history_command_does_not_import_jax(cli, tmp_path):
     assert r.returncode == 0 and "no runs recorded" in r.stdout
     r = cli("history", "--history", str(tmp_path / "empty.sqlite3"), "--since", "2026-08-01")
     assert r.returncode == 0 and "no runs recorded" in r.stdout and "since 2026-08-01" in r.stdout
+
+
+def test_the_steps_column_says_what_a_run_was_to_train():
+    """A --steps 3 run reads "3 of 200" (its ferry's), a crash at step 5 of 30 "5 of 30"."""
+    from dataclasses import replace
+
+    from canary.render import steps_cell
+    from tests.perf_records import run
+
+    full = replace(run(0), steps_completed=200, steps_requested=200, ferry_steps=200)
+    assert steps_cell(full) == "200"
+    assert steps_cell(replace(full, steps_completed=3, steps_requested=3)) == "3 of 200, a short run of 3"
+    assert steps_cell(replace(full, steps_completed=5, steps_requested=30, ferry_steps=30)) == "5 of 30"
+    assert steps_cell(replace(full, steps_requested=None, ferry_steps=None)) == "200"  # an older record

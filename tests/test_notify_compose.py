@@ -80,6 +80,16 @@ def test_cold_reasons():
     assert cold_reason({"mode": "warm", "misses": 0, "errors": [write_failed]}) is None
 
 
+def test_a_warm_run_with_one_program_compiled_afresh_is_not_called_a_cold_lowering():
+    rec = failing()
+    for a in rec.attempts:
+        a.cache = {"mode": "warm", "requests": 33, "hits": 32, "misses": 1, "errors": []}
+    assert cold_reason(rec.attempts[0].cache) == "1 of 33 programs compiled fresh, 32 read from the cache"
+    body = new_issue(rec, INCIDENT).body
+    assert "Lowered cold: in part (attempt 1: 1 of 33 programs compiled fresh, 32 read from the cache;" in body
+    assert "not a cold lowering of the train step" in body and "Lowered cold: yes" not in body
+
+
 def test_cache_section_reports_warm_runs_and_missing_facts():
     rec = failing()
     for a in rec.attempts:
@@ -128,6 +138,26 @@ def test_repro_names_the_lowering_preflight_only_for_compile_errors():
     assert repro_commands(failing(), INCIDENT) == ["canary repro tpu --cold", "canary lower --lane tpu --platform tpu"]
     sig = Signature("f00d", "runtime_crash", "RuntimeError", "boom")
     assert repro_commands(failing(signature=sig), INCIDENT) == ["canary repro tpu --cold"]
+
+
+def test_the_issue_tables_the_gates():
+    gates = [
+        {"name": "max_final_loss", "value": 4.2, "threshold": 4.0, "status": "FAIL", "detail": ""},
+        {"name": "throughput", "value": 17132.5, "threshold": 18263.2, "status": "FAIL", "margin": -0.0619},
+    ]
+    body = new_issue(replace(failing(), gates=gates), INCIDENT).body
+    assert "| gate | value | threshold | margin | status |" in body
+    assert "| `max_final_loss` | 4.2000 | 4.0000 |  | FAIL |" in body
+    assert "| `throughput` | 17,132 | 18,263 | -6.2% | FAIL |" in body
+
+
+def test_a_command_ferrys_repro_names_its_ferry():
+    """`canary repro cpu --cold` alone reruns the built-in ferry, not the command ferry that failed."""
+    sig = Signature("f00d", "runtime_crash", "RuntimeError", "boom")
+    mine = replace(failing(lane="cpu", signature=sig), ferry="levanter-standin", ferry_path="/w/standin.toml")
+    assert repro_commands(mine, Facts()) == ["canary repro cpu --cold --ferry /w/standin.toml"]
+    pinned = replace(mine, ferry_path="/src/canary/ferries/levanter-standin.toml")
+    assert repro_commands(pinned, Facts()) == ["canary repro cpu --cold --ferry levanter-standin"]
 
 
 def test_a_gate_failure_is_reproduced_by_the_full_run_cold_with_its_gates():

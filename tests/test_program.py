@@ -98,7 +98,7 @@ def test_compare_names_the_run_the_commit_and_the_likely_causes():
 
 
 def _tree(dst):
-    shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__", "runs", "tests", "bench"))
+    shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns(".venv*", ".git", "__pycache__", "runs", "tests", "bench"))
     return dst
 
 

@@ -168,6 +168,37 @@ def test_list_fits_80_columns_without_cutting_a_value(cli):
     assert "accelerator" in proc.stdout and "megablox" in proc.stdout
 
 
+def test_list_to_a_pipe_cuts_and_splits_no_value(cli):
+    """Output to a pipe or a file (a CI log) is data: without COLUMNS no cell is cut ("ragged_…")
+    and no path is split over lines, however long its line gets."""
+    proc = cli("list", env={"COLUMNS": "", "NO_COLOR": "1"})
+    assert proc.returncode == 0, proc.stderr
+    assert "…" not in proc.stdout and " ragged_dot " in proc.stdout
+    lines = proc.stdout.splitlines()
+    assert any(line.startswith("Lanes (") and line.rstrip().endswith("lanes.toml)") for line in lines)
+    assert any("gs://canary-compilation-cache/ttl=30d/tpu" in line for line in lines)
+
+
+def test_a_lowering_failure_to_a_file_keeps_its_error_and_path_on_one_line():
+    import io
+
+    from canary.render import console, lowering_report
+    from canary.run.lowered import PlatformResult
+    from canary.run.lowering import LowerReport
+
+    path = "/home/ci01/.venv/lib/python3.11/site-packages/jax/experimental/pallas/ops/tpu/megablox/gmm.py:393"
+    error = (
+        f"ValueError: The Pallas TPU lowering currently requires ... Block spec for outputs at {path} has block shape"
+    )
+    frame = "/home/ci01/.venv/lib/python3.11/site-packages/haliax/nn/ragged_dot.py:120 in ragged_dot"
+    failed = PlatformResult("tpu", "tpu", False, error, 17.1, "megablox", "static", 32, 8192, 4, call_path=[frame])
+    buf = io.StringIO()
+    lowering_report(LowerReport("moe-canary", [failed]), console(file=buf))
+    lines = buf.getvalue().splitlines()
+    assert error in lines and any(line.endswith(frame) for line in lines), lines
+    assert any("ragged_dot" in line and "batch x seq (per device)" in line for line in lines)
+
+
 def test_history_tells_pass_from_fail_without_colour(tmp_path, cli):
     store = SqliteStore(tmp_path / "h.sqlite3")
     for r in history(tmp_path):

@@ -1,11 +1,12 @@
 """Reading log lines: wrappings taken off, long logs read in bounded memory, linear normalising."""
 
 import io
+from pathlib import Path
 
 import pytest
 
 from canary.signature import extract, normalize, read_window, strip_prefix, window
-from canary.signature.lines import MAX_LINE, REGION_AFTER, REGION_BEFORE, TAIL_LINES, clean_lines
+from canary.signature.lines import MAX_LINE, REGION_AFTER, REGION_BEFORE, TAIL_LINES, clean_lines, unwrap
 
 ERROR = "ValueError: The Pallas TPU lowering currently requires that the last two dimensions of your block shape"
 
@@ -107,3 +108,33 @@ def test_pytest_framing_and_a_message_wrapped_over_its_lines():
     s = extract(text)
     assert (s.exception, s.kind) == ("ValueError", "compile_error")
     assert s.message.endswith("dimensions of your block shape are divisible by 8 and 128 respectively")
+
+
+# ----------------------------------------------------------------------------- terminal wraps
+
+LOGS = Path(__file__).parent / "logs"
+
+
+def test_a_saved_lowering_reads_the_same_at_80_and_at_250_columns():
+    """`canary lower`'s failure saved from terminals 80 and 250 columns wide (rich wraps at the
+    width): at 80 the path of the failing kernel is split, `…/ops/tpu/me` / `gablox/gmm.py:393`."""
+    narrow, wide = ((LOGS / f"lower-static-tiling-{w}.log").read_text() for w in (80, 250))
+    assert "/ops/tpu/me\ngablox/gmm.py" in narrow
+    a, b = extract(narrow), extract(wide)
+    assert a.fingerprint == b.fingerprint and a.message == b.message
+    assert "pallas/ops/tpu/megablox/gmm.py:<line> has block shape" in a.message
+
+
+def test_unwrap_joins_only_a_fold_at_the_wrap_width():
+    path = '  File "/home/ci01/.venv/lib/python3.11/site-packages/jax/_src/interpreters/mlir.py", line 12, in f'
+    folded = [path[:60], path[60:]]
+    tail = ["    raise ValueError(x)", "ValueError: " + "y" * 48]  # the text's wrap width is 60 ...
+    assert len(tail[1]) == 60 and unwrap(folded + tail) == [path] + tail
+    assert unwrap([path[:60], path[60:]]) == [path[:60], path[60:]]  # ... one line of 60 is no wrap width
+    table = ["┃ platform ┃" + " " * 48 + "┃", "┡━━━━━━━━━━╇" + "━" * 48 + "┩", "│ tpu      │" + " " * 48 + "│"]
+    assert unwrap(table) == table  # borders end where a word of no "/" ends
+    spaced = ["Block spec for outputs in pallas_call kernel at /home/ci01/g", "mm.py:393 has block shape"]
+    assert len(spaced[0]) == 60 and unwrap(spaced + tail)[0] == "".join(spaced)
+    # a path over three lines: the middle one has no "/" of its own
+    long = "at /x/" + "k" * 120 + "/gmm.py:3"
+    assert unwrap([long[:60], long[60:120], long[120:], "z" * 60]) == [long, "z" * 60]

@@ -2,12 +2,12 @@
 its lane's default gates, with its own failure kind, through the real command line.
 
 The cpu lane's default gates judge a full run against the committed golden
-(gates/moe-canary.cpu.golden.json), so the curve bugs and the slow step train the lane's full
-200 steps; the others stop early."""
+(gates/moe-canary.cpu.golden.json), so the curve bugs train the lane's full 200 steps; the
+others stop early. The slow step (slow:0.3) is judged on made-up figures in test_gates.py: a
+speed measured here would depend on what else the machine runs."""
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -68,61 +68,6 @@ def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
     assert all(
         g["status"] == "PASS" for g in out["gates"] if g["name"] in ("min_steps", "max_final_loss", "finite_loss")
     )
-
-
-BUSY = "the machine was busy"
-
-
-def until_judged(attempt, busy, tries=3):
-    """``attempt()`` again while the machine was too busy to measure speed (the gate or the
-    recording says so, and judges nothing): a speed can be measured only on a quiet machine."""
-    for _ in range(tries - 1):
-        r = attempt()
-        if not busy(r):
-            return r
-    return attempt()
-
-
-def this_machines_gates(tmp_path):
-    """A copy of the lane's gates whose golden's speed was measured here (`canary golden record
-    cpu --perf-only`): a throughput floor fails only on the kind of machine it was measured on,
-    and the machine running the tests need not be the one that recorded the committed golden."""
-    gates = tmp_path / "gates"
-    shutil.copytree(ROOT / "gates", gates)
-    committed = json.loads((gates / "moe-canary.cpu.golden.json").read_text())
-    r = until_judged(
-        lambda: run_cli(
-            "golden",
-            "record",
-            "cpu",
-            "--perf-only",
-            "--runs",
-            "3",
-            "--gates",
-            str(gates / "moe-canary.toml"),
-            "--out",
-            str(tmp_path / "recording"),
-            "--json",
-        ),
-        busy=lambda r: BUSY in r.stdout + r.stderr,
-    )
-    assert r.returncode == 0, r.stdout + r.stderr
-    measured = json.loads((gates / "moe-canary.cpu.golden.json").read_text())
-    assert measured["loss_windows"] == committed["loss_windows"] and measured["host"]["cpus"] == os.cpu_count()
-    assert "--perf-only" in measured["recorded"]["perf"]["command"]
-    return gates / "moe-canary.toml"
-
-
-def test_a_30_percent_slower_step_fails_throughput(tmp_path):
-    gates = this_machines_gates(tmp_path)
-    rc, out = until_judged(
-        lambda: zoo_run(tmp_path, "slow:0.3", "--gates", str(gates)),
-        busy=lambda r: BUSY in gate(r[1], "throughput")["detail"],
-    )
-    throughput = gate(out, "throughput")
-    assert rc == 1 and throughput["status"] == "FAIL", throughput
-    assert gate(out, "loss_curve")["status"] == "PASS"  # the numbers are the same, only slower
-    assert out["signature"]["kind"] == "perf_regression"
 
 
 def test_a_clean_run_on_a_machine_others_hold_raises_no_alarm(tmp_path):

@@ -13,7 +13,7 @@ from canary.commands._common import emit_json, handle_errors, json_option
 from canary.commands._options import ferry_option, history_option, lane_option
 from canary.history import queries, series
 from canary.record import RunRecord
-from canary.render import cache_brief, console, fmt, narrow_table, verdict_strip
+from canary.render import cache_brief, console, fmt, narrow_table, steps_cell, verdict_strip
 
 
 def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
@@ -160,7 +160,7 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     for r in records[-last:]:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
-        steps = fmt(r.steps_completed) + (f" of {r.steps_requested}, short" if series.is_short(r) else "")
+        steps = steps_cell(r)
         t.add_row(
             (r.started_at or "")[:16].replace("T", " "),
             r.lane,

@@ -51,7 +51,8 @@ def signature(logfile, outcome, keep, max_frames, as_json):
     PATH may be a run directory: the signature its record (result.json) holds is shown, the one
     the history and the notifier use, gate failures and runs that never started included. For an
     attempt-N folder, that attempt's. Without a record, or for a log file, the log is read (a run
-    directory's train.log). Use `-` to read standard input.
+    directory's train.log). Use `-` to read standard input (from a terminal, canary says so on
+    stderr; Ctrl-D ends the log).
 
     Two occurrences of one bug give one fingerprint, whatever the run, host, pid, temp path,
     sizes, jax release or timestamp; two bugs with the same exception type give two.
@@ -128,6 +129,8 @@ def _read_log(logfile: Path) -> str:
     """The log's window (tail and error region), streamed: a log of any size, by path or on
     standard input, in bounded memory; a NUL byte is bad input either way."""
     if str(logfile) == "-":
+        if sys.stdin.isatty():  # someone at a terminal: say what is awaited and how to end it
+            click.echo("canary: reading a log from standard input (Ctrl-D ends it)", err=True)
         return signature_mod.read_window(LogStream(sys.stdin.buffer, "<stdin>"))
     if logfile.is_dir():
         logfile = logfile / LOG_FILE

@@ -34,12 +34,17 @@ def _q(text: str) -> str:
     return shlex.quote(clean(text))
 
 
+def _ferry_flag(record: RunRecord) -> str:
+    """`` --ferry F`` unless the run's ferry is the built-in one, which both commands take unasked."""
+    return _file_flag("--ferry", record.ferry_path, record.ferry, "ferries") or (
+        f" --ferry {_q(record.ferry)}" if record.ferry != "moe-canary" else ""
+    )
+
+
 def full_run_command(record: RunRecord) -> str:
     """The run again, cold, with its ferry, gates and steps: what reproduces a failure a few
     steps cannot reach (a gate failure, a crash late in training)."""
-    ferry = _file_flag("--ferry", record.ferry_path, record.ferry, "ferries") or (
-        f" --ferry {_q(record.ferry)}" if record.ferry != "moe-canary" else ""
-    )
+    ferry = _ferry_flag(record)
     gates = _file_flag("--gates", record.gates_path, record.ferry, "gates")
     steps = (
         f" --steps {record.steps_requested}"
@@ -55,7 +60,7 @@ def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
     last = record.attempts[-1] if record.attempts else None
     late = last is not None and (trained_to_the_end(last) or (last.steps_completed or 0) > REPRO_STEPS)
     lane = _q(record.lane)
-    cmds = [full_run_command(record) if late else f"canary repro {lane} --cold"]
+    cmds = [full_run_command(record) if late else f"canary repro {lane} --cold{_ferry_flag(record)}"]
     kind = record.signature.kind if record.signature else None
     if kind == "compile_error":
         platform = _q(facts.platform) if facts.platform else lane

@@ -11,7 +11,7 @@ from canary.notify.markdown import FIELD_MAX, clean, code, escape_inline, fence,
 from canary.notify.model import Facts, run_date
 from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.notify.timeline import first_bad_section, series_note, streak_sentence, what_is_new, window_section
-from canary.record import RunRecord, cache_read_errors, cold_reason
+from canary.record import RunRecord, cache_read_errors, cold_in_part, cold_reason
 
 TITLE_MAX = 120
 # Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone
@@ -110,6 +110,25 @@ def signature_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
     return "\n".join(lines).rstrip()
 
 
+def gates_section(record: RunRecord) -> str:
+    """The run's gates as `canary run` tables them: value, threshold, margin and status."""
+    from canary.judge.results import fmt, gate_value
+
+    if not record.gates:
+        return ""
+    lines = ["### Gates", "", "| gate | value | threshold | margin | status |", "|---|---|---|---|---|"]
+    for g in record.gates:
+        margin = g.get("margin")
+        cells = [
+            gate_value(g),
+            fmt(g.get("threshold")),
+            "" if margin is None else f"{margin:+.1%}",
+            g.get("status", "?"),
+        ]
+        lines.append(f"| {code(str(g.get('name', '?')))} | " + " | ".join(escape_inline(c) for c in cells) + " |")
+    return "\n".join(lines)
+
+
 def attempts_section(record: RunRecord) -> str:
     lines = ["### Attempts", determinism(record)]
     if record.attempts:
@@ -139,7 +158,13 @@ def cache_section(record: RunRecord, secrets: tuple[str, ...]) -> str:
         return f"attempt {n}" if n else "the run"
 
     lines = ["### Compilation cache"]
-    if cold:
+    in_part = cold and all(cold_in_part(c) for _, c in caches if cold_reason(c))
+    if in_part:  # most programs were read from the cache: a few compiled afresh is no cold lowering
+        lines.append(
+            "- Lowered cold: in part (" + "; ".join(f"{who(n)}: {r}" for n, r in cold) + "): most programs were "
+            "read from the cache, so this is not a cold lowering of the train step"
+        )
+    elif cold:
         lines.append("- Lowered cold: yes (" + "; ".join(f"{who(n)}: {r}" for n, r in cold) + ")")
     else:
         lines.append("- Lowered cold: no (every attempt was served from the compilation cache)")
@@ -221,6 +246,7 @@ def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -
             + (["", new] if new else [])
         ),
         signature_section(record, s),
+        *([gates_section(record)] if record.gates else []),
         attempts_section(record),
         cache_section(record, s),
         window_section(facts),

@@ -42,7 +42,7 @@ from canary.judge import gates as gates_mod
 from canary.judge.classify import classify
 from canary.judge.platform import SUMMARY_KEY as PLATFORM_KEY
 from canary.judge.platform import accelerator_gate
-from canary.judge.results import GateResult
+from canary.judge.results import GateResult, not_judged
 from canary.judge.results import verdict as gates_verdict
 from canary.launchers import AttemptRequest, for_lane
 from canary.notify.redact import env_secrets, redact
@@ -243,6 +243,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     if stopped_by is not None:  # a stopped run is no regression: it says so and is never notified
         said = attempts[-1].detail if attempts and attempts[-1].outcome == signals.CANCELLED else ""
         verdict, error = signals.CANCELLED, said or f"stopped by {signals.signal_name(stopped_by)}"
+        results = not_judged(results, f"the run was stopped by {signals.signal_name(stopped_by)}")
     result = RunRecord(
         run_id=run_id,
         lane=lane.name,

@@ -23,6 +23,7 @@ TAIL_LINES = 4000  # lines kept from the end of a long log
 REGION_BEFORE, REGION_AFTER = 100, 300  # lines kept around the last error line before the tail
 MAX_TEXT = 4 * 1024 * 1024  # a log text longer than this is windowed before it is read
 MAX_LINES = 3 * TAIL_LINES  # and one of more lines than this (a long training log of short lines)
+MIN_WRAP_WIDTH = 40  # the narrowest terminal whose folds are undone (lines.unwrap)
 
 # Prefixes that begin a log record (a logger's), as against those that tag every line of a
 # stream (a scheduler's, markdown's): a message does not run on into the next record.
@@ -158,9 +159,34 @@ class Lines(list):
     records: set[int]
 
 
+def unwrap(raw: list[str]) -> list[str]:
+    """``raw`` with a terminal's folds undone, so that one output saved at 80 columns and at 250
+    reads as the same lines. A console that wraps at W columns moves a word to the next line and
+    splits one longer than the room left (a path, mostly) at exactly W characters. A fold is a line
+    of the text's widest length W, which two or more lines have (a wrap width, not one long line),
+    ending inside a word that holds a ``/`` and that the next line goes on with; a line of no
+    spaces that a fold began goes on folding. A word wrap (a break at a space) needs no undoing:
+    a message's lines are read as one."""
+    widths = [len(line) for line in raw]
+    width = max(widths, default=0)
+    if width < MIN_WRAP_WIDTH or widths.count(width) < 2:
+        return raw
+    out: list[str] = []
+    folding = False
+    for line, n in zip(raw, widths, strict=True):
+        if folding and line[:1].strip():
+            out[-1] += line
+        else:
+            out.append(line)
+        word = line.rsplit(None, 1)[-1] if line.strip() else ""
+        folding = n == width and line.endswith(word) and bool(word) and ("/" in word or (folding and word == line))
+    return out
+
+
 def clean_lines(text: str | Iterable[str]) -> Lines:
-    """The lines of a log, each without its decorations (see :func:`strip_prefix`)."""
-    raw = text.splitlines() if isinstance(text, str) else text
+    """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
+    folds undone first (:func:`unwrap`)."""
+    raw = unwrap(text.splitlines() if isinstance(text, str) else list(text))
     out = Lines()
     out.records = set()
     for i, line in enumerate(raw):
