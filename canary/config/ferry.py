@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from canary.config.base import MAX_STEPS, DType, Name, RaggedDot, Strict, Tiling
 from canary.errors import ConfigError
+from canary.history.windows import glob_error
 
 
 class ModelConfig(Strict):
@@ -96,6 +97,15 @@ class _FerryIdentity(Strict):
     call_path: list[str] = Field(
         default_factory=list, description="globs of library frames kept in failure signatures' call paths"
     )
+
+    @field_validator("watched_paths")
+    @classmethod
+    def _check_globs(cls, globs: list[str]) -> list[str]:
+        for glob in globs:
+            why = glob_error(glob)
+            if why:
+                raise ValueError(why)
+        return globs
 
     def lane(self, name: str):
         try:

@@ -66,6 +66,16 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
     return re.compile("".join(out) + "(?:/.*)?")
 
 
+def glob_error(glob: str) -> str | None:
+    """Why ``glob`` is no path glob (a character class such as ``[z-a]`` that matches nothing
+    sensible), or None: checked when a ferry is loaded, so a bad one never reaches a history query."""
+    try:
+        _glob_regex(glob.lstrip("/"))
+    except re.error as e:
+        return f"{glob!r} is not a valid glob ({e.msg})"
+    return None
+
+
 def path_matches(path: str, globs: Iterable[str]) -> bool:
     path = path[2:] if path.startswith("./") else path
     return any(_glob_regex(g.lstrip("/")).fullmatch(path) for g in globs)
