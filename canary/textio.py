@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -132,3 +133,41 @@ class LogStream:
             )
         self.offset += len(data)
         return self._decoder.decode(data, final=not data)
+
+
+# ----------------------------------------------------------------------------- the environment
+
+# Every number canary reads from a CANARY_* variable: (kind, least, most, what it is). All are
+# checked when the command starts (:func:`check_environment`), so a nan, an inf or a 1e400 is bad
+# input naming the variable, never a wait that does not end or a traceback deep in a run.
+NUMERIC_ENV: dict[str, tuple[type, float, float, str]] = {
+    "CANARY_GCS_RETRY_S": (float, 0, 86_400, "seconds a GCS history call is retried"),
+    "CANARY_GITHUB_BACKOFF_SCALE": (float, 0, 1_000, "the factor on every GitHub backoff wait"),
+    "CANARY_NUDGE_SEED": (int, 0, 2**32 - 1, "a nudged run's seed"),
+    "CANARY_NUM_PROCESSES": (int, 1, 100_000, "the processes of a multi-host run"),
+    "CANARY_PROCESS_ID": (int, 0, 99_999, "this process's index in a multi-host run"),
+}
+
+
+def env_number(name: str, environ: Any = None, default: float | None = None) -> Any:
+    """The value of the numeric variable ``name`` (one of :data:`NUMERIC_ENV`), ``default`` when
+    it is unset or empty; bad input naming the variable when it is not a finite number in range."""
+    raw = (os.environ if environ is None else environ).get(name)
+    if raw is None or not raw.strip():
+        return default
+    kind, least, most, what = NUMERIC_ENV[name]
+    try:
+        value = kind(raw)
+    except (ValueError, OverflowError):
+        raise ConfigError(
+            f"{name}={printable(raw)[:40]!r} is not {'a whole number' if kind is int else 'a number'} ({what})"
+        ) from None
+    if not least <= value <= most:  # nan fails both comparisons; inf and 1e400 (inf) the second
+        raise ConfigError(f"{name}={printable(raw)[:40]!r} must be a finite number from {least} to {most} ({what})")
+    return value
+
+
+def check_environment(environ: Any = None) -> None:
+    """Every numeric CANARY_* variable that is set, checked (see :data:`NUMERIC_ENV`)."""
+    for name in NUMERIC_ENV:
+        env_number(name, environ)
