@@ -112,6 +112,18 @@ def printable(text: str) -> str:
     return _TERMINAL.sub("", text)
 
 
+# A link a page or a summary may carry: http or https, a host, and nothing a browser would strip
+# or act on (whitespace, control characters, quotes, angle brackets, bidirectional marks), so that
+# "javascript:", " javascript:", "java\nscript:", "JaVaScRiPt:" and "data:" are never links.
+_NOT_IN_URL = r"\s\x00-\x1f\x7f-\x9f<>\"'`\\\u200b-\u200f\u202a-\u202e\u2066-\u2069"
+_WEB_URL = re.compile(rf"https?://[^/?#{_NOT_IN_URL}][^{_NOT_IN_URL}]{{0,2040}}", re.I)
+
+
+def web_url(url: object) -> str | None:
+    """``url`` when it is an http(s) URL safe to render as a link; None for anything else."""
+    return url if isinstance(url, str) and _WEB_URL.fullmatch(url) else None
+
+
 class LogStream:
     """A log as text, read in chunks from a binary stream (a file, standard input): bounded
     memory whatever its size. Lenient like :func:`decode` (a torn character becomes U+FFFD), and
