@@ -321,3 +321,26 @@ def test_an_index_that_answers_404_still_publishes_nothing():
         server.shutdown()
         server.server_close()
     assert r.returncode == 2 and "publishes nothing of that name" in _clean(r)
+
+
+# ----------------------------------------------------------------------------- beyond the issue
+
+
+def test_a_record_whose_context_is_a_list_is_bad_input_to_history_import(tmp_path):
+    d = tmp_path / "runs" / "r1"
+    d.mkdir(parents=True)
+    (d / "result.json").write_text(json.dumps(failing().to_dict() | {"context": ["x"]}))
+    r = run_cli("history", "import", str(d), "--history", str(tmp_path / "h.sqlite3"))
+    assert r.returncode == 2 and "context is a JSON list, not an object" in _clean(r)
+
+
+def test_a_sqlite_row_that_is_no_record_is_skipped_with_a_warning(tmp_path):
+    import sqlite3
+
+    history = _hostile_history(tmp_path, "https://ok.example/")
+    with sqlite3.connect(history) as conn:
+        conn.execute("UPDATE runs SET record = '{torn' WHERE run_id = 'r-bad'")
+    r = run_cli("history", "--history", history, "--json")
+    out = _clean(r)
+    assert r.returncode == 0 and [x["run_id"] for x in json.loads(r.stdout)["records"]] == ["r-ok"], out
+    assert "warning:" in r.stderr and "'r-bad' is not a canary run record" in r.stderr
