@@ -9,8 +9,8 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from canary.config.base import MAX_STEPS, DType, Name, RaggedDot, Strict, Tiling
+from canary.config.globs import glob_error
 from canary.errors import ConfigError
-from canary.history.windows import glob_error
 
 
 class ModelConfig(Strict):
