@@ -10,6 +10,10 @@ traceback.
 Config and metrics files are strict: one invalid byte is bad input. Logs are lenient: a crashing
 process may tear a multi-byte character, so invalid bytes become U+FFFD; but a NUL byte (a binary
 file, a core dump, a log truncated under a writer) still says the input is not a log.
+
+The environment is text from outside too: every numeric ``CANARY_*`` setting is read through
+:func:`env_number` and checked when a command starts (:func:`check_environment`); and a URL that
+came from outside is a link only when :func:`web_url` says it is http(s).
 """
 
 from __future__ import annotations

@@ -344,3 +344,18 @@ def test_a_sqlite_row_that_is_no_record_is_skipped_with_a_warning(tmp_path):
     out = _clean(r)
     assert r.returncode == 0 and [x["run_id"] for x in json.loads(r.stdout)["records"]] == ["r-ok"], out
     assert "warning:" in r.stderr and "'r-bad' is not a canary run record" in r.stderr
+
+
+def test_a_write_keeps_the_index_entries_it_cannot_read(gcs, tmp_path):
+    url, env, put, _ = gcs
+    store = GcsStore(url)
+    index = f"{parse_url(url)[1]}/index/tpu.json"
+    runs = json.loads(store.bucket().blob(index).download_as_bytes())["runs"]
+    put("index/tpu.json", json.dumps({"version": 1, "lane": "tpu", "runs": [{"lane": "tpu"}, *runs]}).encode())
+    d = tmp_path / "runs" / "r-third"
+    d.mkdir(parents=True)
+    (d / "result.json").write_text(json.dumps(failing("r-third", "2026-08-30").to_dict()))
+    r = run_cli("history", "import", str(d), "--history", url, env=env)
+    assert r.returncode == 0, _clean(r)
+    after = json.loads(store.bucket().blob(index).download_as_bytes())["runs"]
+    assert after[0] == {"lane": "tpu"} and [e["run_id"] for e in after[1:]] == ["r-old", "r-new", "r-third"]
