@@ -18,6 +18,7 @@ import base64
 import glob
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -382,6 +383,52 @@ def crafted(author: str, message: str, path: str = "canary/workload/model.py") -
         o = notify_in(tmp, repo, recorded_run(tmp, shas[0], head.stdout.decode().strip()), "--no-bisect")
         if "3 commits since the last pass" not in "\n".join(o.posted):
             o.wrong.append("the window is not the 3 real commits")
+
+
+GCS_BUCKET = "sweep-history"
+
+
+def gcs_case(
+    objects: dict[str, bytes | None], *args: str, stand_in: str | None = None, **extra: str
+) -> Callable[[Path], Outcome]:
+    """A command against a ``gs://`` history on the tests' fake-gcs-server (127.0.0.1), holding
+    two runs of lane tpu, then each of ``objects`` written over (None: deleted). ``{url}`` in the
+    arguments is the history; with ``stand_in``, the cpu lane runs that script."""
+
+    def go(tmp: Path) -> Outcome:
+        from gcs_emulator import Emulator
+
+        from canary.history.gcs import GcsStore
+        from canary.record import RunRecord
+
+        e = Emulator(tmp / "gcs").start()
+        saved = os.environ.get("STORAGE_EMULATOR_HOST")
+        try:
+            e.create_bucket(GCS_BUCKET)
+            url = f"gs://{GCS_BUCKET}/h"
+            os.environ["STORAGE_EMULATOR_HOST"] = e.url
+            store = GcsStore(url)
+            store.append(RunRecord.from_dict(record(run_id="r-old", started_at="2026-08-20T06:00:00+00:00")))
+            store.append(RunRecord.from_dict(record(run_id="r-new")))
+            for name, data in objects.items():
+                blob = store.bucket().blob(f"h/{name}")
+                blob.delete() if data is None else blob.upload_from_string(data)
+            if stand_in:
+                extra["CANARY_LANES"] = str(lanes(tmp, stand_in))
+            o = cli(
+                tmp,
+                *[a.replace("{url}", url).replace("{tmp}", str(tmp)) for a in args],
+                STORAGE_EMULATOR_HOST=e.url,
+                CANARY_GCS_RETRY_S="1",
+                **extra,
+            )
+        finally:
+            if saved is None:
+                os.environ.pop("STORAGE_EMULATOR_HOST", None)
+            else:
+                os.environ["STORAGE_EMULATOR_HOST"] = saved
+            e.stop()
+        o.files = {k: v for k, v in files_under(tmp).items() if not k.startswith("gcs/")}
         return o
 
     return go
@@ -427,6 +474,51 @@ def shallow(good: Callable[[Path, list[str]], str], keep_remote: bool) -> Callab
         o = notify_in(tmp, clone, recorded_run(tmp, good(tmp, shas), shas[-1]), "--no-bisect")
         return untouched(o, tmp / "PWNED", None)
 
+
+def linked(url: object, **context: object) -> Callable[[Path], Outcome]:
+    """``canary report`` of a history holding a run whose links are ``url``."""
+    ctx = {"ci_run_url": url, "wandb_url": url, "issue_url": url, **context}
+    return lambda tmp: plain("report", "--out", "{tmp}/r.html")(_imported(tmp, record(context=ctx)))
+
+
+def only_web_links(o: Outcome) -> str | None:
+    import re
+
+    page = o.files.get("r.html", "")
+    hrefs = [h for h in re.findall(r"""href\s*=\s*["']?([^"'>\s]*)""", page, re.I) if h != "data:,"]
+    bad = [h for h in hrefs if not h.startswith(("#", "http://", "https://"))]
+    return f"links {bad[:2]!r}" if bad or not page else None
+
+
+def bisect_index(index_url: str | None) -> Callable[[Path], Outcome]:
+    """``canary bisect --package`` asking only the index at ``index_url`` (None: a loopback
+    server that answers 500 to everything)."""
+
+    def go(tmp: Path) -> Outcome:
+        import http.server
+        import threading
+
+        class Answer500(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802
+                self.send_response(500)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        server = http.server.HTTPServer(("127.0.0.1", 0), Answer500)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = index_url or f"http://127.0.0.1:{server.server_port}/simple"
+        try:
+            return plain(
+                "bisect", "--package", "marin-haliax", "--old", "1.0", "--new", "2.0", "--lane", "tpu",
+                "--python", PY, PIP_INDEX_URL=url, PIP_CONFIG_FILE="/dev/null", PIP_RETRIES="0",
+                PIP_FIND_LINKS="", PIP_EXTRA_INDEX_URL="",
+            )(tmp)  # fmt: skip
+        finally:
+            server.shutdown()
+            server.server_close()
+
     return go
 
 
@@ -436,6 +528,80 @@ def doctor_of(tmp: Path) -> Outcome:
     o = cli(tmp, "doctor", "tpu", "--json", cwd=tmp / "repo", timeout=120)
     o.files = files_under(tmp)
     return untouched(o, tmp / "PWNED", None)
+
+
+def golden_edit(edit: Callable[[dict], object]) -> Callable[[Path], None]:
+    """The cpu lane's gates and golden copied to ``gates/``, the golden edited; a one-step metrics
+    file beside them for ``canary gate``."""
+
+    def go(tmp: Path) -> None:
+        g = tmp / "gates"
+        g.mkdir()
+        (g / "g.toml").write_text(
+            (ROOT / "gates" / "moe-canary.toml").read_text().replace("moe-canary.cpu.golden.json", "e.golden.json")
+        )
+        golden = json.loads((ROOT / "gates" / "moe-canary.cpu.golden.json").read_text())
+        edit(golden)
+        (g / "e.golden.json").write_text(json.dumps(golden))
+        (tmp / "metrics.jsonl").write_text(json.dumps({"global_step": 1, "train/loss": 4.0}) + "\n")
+
+    return go
+
+
+def ferry_with(old: str, new: str) -> Callable[[Path], None]:
+    return write_file(
+        "ferries/moe-canary.toml", (ROOT / "ferries" / "moe-canary.toml").read_text().replace(old, new, 1)
+    )
+
+
+def lanes_with(line: str) -> Callable[[Path], None]:
+    return write_file("lanes.toml", f'[lanes.cpu]\naccelerator = "cpu"\nplatform = "cpu"\n{line}\n')
+
+
+def symlink_loop(name: str) -> Callable[[Path], None]:
+    return lambda tmp: os.symlink(tmp / name, tmp / name)
+
+
+def warned(*words: str) -> Callable[[Outcome], str | None]:
+    return contains("canary: warning:", *words, where="err")
+
+
+RUN = ("run", "cpu", "--out", "{tmp}/runs")
+LANES = {"CANARY_LANES": "{tmp}/lanes.toml"}
+GATES_NAN = write_file("g.toml", "[lanes.cpu]\nmin_steps = 1\nmax_final_loss = nan\n")
+
+
+def gcs_read(name: str, objects: dict[str, bytes | None], rc: int, *words: str) -> Case:
+    """``canary history`` of a gs:// history with ``objects`` written over: exit 1 saying the store
+    is unavailable (a broken index), or 0 with a warning holding ``words`` (a skipped entry)."""
+    check = contains("store unavailable", *words, where="err") if rc == 1 else warned(*words)
+    return Case(name, "stores", (rc,), gcs_case(objects, "history", "--history", "{url}"), check=check)
+
+
+def golden_case(name: str, edit: Callable[[dict], object], key: str = "golden") -> Case:
+    """``canary gate`` with the cpu lane's golden edited by ``edit``: bad input naming ``key``."""
+    args = ("gate", "{tmp}", "--lane", "cpu", "--gates", "{tmp}/gates/g.toml")
+    return Case(name, "config", (2,), plain(*args, setup=golden_edit(edit)), check=contains(key, where="err"))
+
+
+def glob_case(name: str, glob: str) -> Case:
+    """``canary run`` of a ferry whose ``watched_paths`` hold ``glob`` too: bad input at load."""
+    setup = ferry_with("watched_paths = [", f"watched_paths = [{json.dumps(glob)}, ")
+    args = ("run", "cpu", "--ferry", "{tmp}/ferries/moe-canary.toml")
+    return Case(name, "config", (2,), plain(*args, setup=setup), check=contains("watched_paths", where="err"))
+
+
+def linked_case(name: str, url: object) -> Case:
+    return Case(name, "links", (0,), linked(url), check=only_web_links)
+
+
+def env_case(var: str, value: str, *args: str, **extra: str) -> Case:
+    return Case(f"{var}={value}", "env", (2,), plain(*args, **{var: value, **extra}), check=contains(var, where="err"))
+
+
+# a gs:// history where nothing listens: what a GCS retry setting bounds
+NO_GCS = ("history", "--history", "gs://b/p")
+NO_GCS_HOST = {"STORAGE_EMULATOR_HOST": "http://127.0.0.1:9"}
 
 
 # ----------------------------------------------------------------------------- the cases
@@ -940,6 +1106,145 @@ CASES: list[Case] = [
         check=contains("is not a full commit id", where="posted"),
     ),
     Case("doctor of a recorded commit --output=PWNED", "git", (1,), doctor_of, check=contains("not a full commit id")),
+    # round 3: inputs and stores
+    glob_case("watched_paths glob [z-a]", "src/[z-a]"),
+    golden_case("golden tolerance [1, 2]", lambda g: g.update(tolerance=[1, 2]), "tolerance"),
+    golden_case(
+        "golden window past its own steps",
+        lambda g: g["loss_windows"][-1].update(steps=[180, 260]),
+        "loss_windows.9.steps",
+    ),
+    gcs_read("GCS index not JSON", {"index/tpu.json": b"{not json"}, 1, "index/tpu.json"),
+    gcs_read("GCS index a list", {"index/tpu.json": b"[1, 2]"}, 1),
+    gcs_read("GCS index runs null", {"index/tpu.json": b'{"runs": null}'}, 1),
+    gcs_read(
+        "GCS index entry with no run_id",
+        {"index/tpu.json": b'{"runs": [{"lane": "tpu"}, {"run_id": "r-new"}]}'},
+        0,
+        "entry 0 has no run_id",
+    ),
+    gcs_read("GCS run object deleted", {"runs/r-old.json": None}, 0, "r-old.json", "missing"),
+    gcs_read("GCS run object garbage", {"runs/r-old.json": b"\xff garbage"}, 0, "r-old.json"),
+    Case(
+        "canary run with a broken GCS index",
+        "stores",
+        (1,),
+        gcs_case(
+            {"index/cpu.json": b"[]"},
+            "run",
+            "cpu",
+            "--out",
+            "{tmp}/runs",
+            "--history",
+            "{url}",
+            "--json",
+            stand_in="import sys; sys.exit(1)",
+        ),
+        check=contains('"status": "spooled"', "store unavailable", where="out"),
+    ),
+    Case("--ci-run-url javascript:", "links", (2,), plain(*RUN, "--ci-run-url", "javascript:alert(1)")),
+    Case("CANARY_WANDB_URL javascript:", "links", (2,), plain(*RUN, CANARY_WANDB_URL="javascript:alert(1)")),
+    linked_case("a history record with javascript: links", "javascript:alert(document.cookie)"),
+    env_case("CANARY_GCS_RETRY_S", "nan", *NO_GCS, **NO_GCS_HOST),
+    env_case("CANARY_GCS_RETRY_S", "inf", *NO_GCS, **NO_GCS_HOST),
+    env_case("CANARY_GCS_RETRY_S", "1e400", *NO_GCS, **NO_GCS_HOST),
+    Case(
+        "package index refusing connections",
+        "paths",
+        (1,),
+        bisect_index("http://127.0.0.1:9/simple"),
+        check=contains("index unreachable", where="err"),
+    ),
+    Case(
+        "package index answering 500",
+        "paths",
+        (1,),
+        bisect_index(None),
+        check=contains("index unreachable", where="err"),
+    ),
+    Case(
+        "--history a symlink loop",
+        "paths",
+        (2,),
+        plain("history", "--history", "{tmp}/loop", setup=symlink_loop("loop")),
+        check=contains("symlink loop", where="err"),
+    ),
+    # round 3, beyond the issue
+    Case(
+        "ferry with a 10 MB description",
+        "config",
+        (0,),
+        plain(
+            "list",
+            CANARY_FERRIES_PATH="{tmp}/ferries",
+            setup=ferry_with('description = "', 'description = "' + "x" * 10_000_000),
+        ),
+    ),
+    Case("gates threshold nan", "config", (2,), plain(*RUN, "--gates", "{tmp}/g.toml", setup=GATES_NAN)),
+    Case("lanes timeout_s = 1e400", "config", (2,), plain(*RUN, setup=lanes_with("timeout_s = 1e400"), **LANES)),
+    Case("lanes attempts = 1e400", "config", (2,), plain(*RUN, setup=lanes_with("attempts = 1e400"), **LANES)),
+    glob_case("watched_paths glob [!]", "[!]"),
+    golden_case("golden loss_windows an object", lambda g: g.update(loss_windows={"a": 1})),
+    Case(
+        "golden a FIFO",
+        "paths",
+        (2,),
+        lambda tmp: plain("gate", "{tmp}", "--lane", "cpu", "--gates", "{tmp}/gates/g.toml", timeout=30)(
+            (
+                golden_edit(lambda g: None)(tmp),
+                (tmp / "gates" / "e.golden.json").unlink(),
+                os.mkfifo(tmp / "gates" / "e.golden.json"),
+                tmp,
+            )[-1]
+        ),
+    ),
+    Case("--gates a symlink loop", "paths", (2,), plain(*RUN, "--gates", "{tmp}/loop", setup=symlink_loop("loop"))),
+    Case(
+        "CANARY_LANES a symlink loop", "paths", (2,), plain(*RUN, CANARY_LANES="{tmp}/loop", setup=symlink_loop("loop"))
+    ),
+    gcs_read("GCS run object a JSON list", {"runs/r-old.json": b"[1, 2, 3]"}, 0, "not a canary run record"),
+    gcs_read(
+        "GCS run object of another run",
+        {"runs/r-old.json": json.dumps(record(run_id="r-new")).encode()},
+        0,
+        "holds run 'r-new'",
+    ),
+    gcs_read("GCS index nested 100,000 deep", {"index/tpu.json": b"[" * 100_000 + b"]" * 100_000}, 1),
+    gcs_read(
+        "GCS index entry with a climbing run_id",
+        {"index/tpu.json": b'{"runs": [{"run_id": "../../etc/passwd"}, {"run_id": "r-new"}]}'},
+        0,
+        "not a safe id",
+    ),
+    Case(
+        "SQLite history row of garbage",
+        "stores",
+        (0,),
+        lambda tmp: plain("history")(
+            (
+                _imported(tmp, record()),
+                sqlite3.connect(tmp / "history.sqlite3")
+                .execute("UPDATE runs SET record = '{torn'")
+                .connection.commit(),
+                tmp,
+            )[-1]
+        ),
+        check=warned("not a canary run record"),
+    ),
+    Case(
+        "record whose context is a list",
+        "records",
+        (2,),
+        lambda tmp: plain("history", "import", "{tmp}/runs/r1")((run_dir(tmp, record(context=["x"])), tmp)[-1]),
+    ),
+    linked_case("report URL JaVaScRiPt:", "JaVaScRiPt:alert(1)"),
+    linked_case("report URL after a newline", "\njavascript:alert(1)"),
+    linked_case("report URL with a tab in its scheme", "java\tscript:alert(1)"),
+    linked_case("report URL data:text/html", "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="),
+    linked_case("report URL a JSON object", {"href": "javascript:alert(1)"}),
+    env_case("CANARY_GITHUB_BACKOFF_SCALE", "0x10", "list"),
+    env_case("CANARY_NUM_PROCESSES", "1e400", "list"),
+    env_case("CANARY_NUDGE_SEED", "-1", "list"),
 ]
 
 

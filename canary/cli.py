@@ -79,6 +79,15 @@ def cli() -> None:
 
     Exit status: 0 the canary passed, 1 it failed, 2 bad input.
     """
+    # every numeric CANARY_* setting, checked once before any command reads one
+    from canary.errors import ConfigError
+    from canary.textio import check_environment, printable
+
+    try:
+        check_environment()
+    except ConfigError as e:
+        click.echo(f"canary: {printable(str(e))}", err=True)
+        sys.exit(e.exit_code)
 
 
 def main() -> None:

@@ -105,6 +105,16 @@ class Attempt:
         return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
 
 
+_SHAPES = (
+    ("attempts", list),
+    ("gates", list),
+    ("summary", dict),
+    ("versions", dict),
+    ("context", dict),
+    ("cache", dict),
+)
+
+
 @dataclass
 class RunRecord:
     run_id: str
@@ -195,6 +205,11 @@ class RunRecord:
         """A record read back from its JSON, of any schema this canary knows (:func:`migrate`)."""
         d = migrate(d)
         check_id(d.get("run_id"), "run_id")  # it names files: a spool entry, a run directory
+        for key, kind in _SHAPES:  # a shared history's record is input: a list where a dict belongs
+            if d.get(key) is not None and not isinstance(d[key], kind):
+                raise ValueError(
+                    f"{key} is a JSON {type(d[key]).__name__}, not {'a list' if kind is list else 'an object'}"
+                )
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))

@@ -10,12 +10,17 @@ traceback.
 Config and metrics files are strict: one invalid byte is bad input. Logs are lenient: a crashing
 process may tear a multi-byte character, so invalid bytes become U+FFFD; but a NUL byte (a binary
 file, a core dump, a log truncated under a writer) still says the input is not a log.
+
+The environment is text from outside too: every numeric ``CANARY_*`` setting is read through
+:func:`env_number` and checked when a command starts (:func:`check_environment`); and a URL that
+came from outside is a link only when :func:`web_url` says it is http(s).
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -111,6 +116,18 @@ def printable(text: str) -> str:
     return _TERMINAL.sub("", text)
 
 
+# A link a page or a summary may carry: http or https, a host, and nothing a browser would strip
+# or act on (whitespace, control characters, quotes, angle brackets, bidirectional marks), so that
+# "javascript:", " javascript:", "java\nscript:", "JaVaScRiPt:" and "data:" are never links.
+_NOT_IN_URL = r"\s\x00-\x1f\x7f-\x9f<>\"'`\\\u200b-\u200f\u202a-\u202e\u2066-\u2069"
+_WEB_URL = re.compile(rf"https?://[^/?#{_NOT_IN_URL}][^{_NOT_IN_URL}]{{0,2040}}", re.I)
+
+
+def web_url(url: object) -> str | None:
+    """``url`` when it is an http(s) URL safe to render as a link; None for anything else."""
+    return url if isinstance(url, str) and _WEB_URL.fullmatch(url) else None
+
+
 class LogStream:
     """A log as text, read in chunks from a binary stream (a file, standard input): bounded
     memory whatever its size. Lenient like :func:`decode` (a torn character becomes U+FFFD), and
@@ -132,3 +149,41 @@ class LogStream:
             )
         self.offset += len(data)
         return self._decoder.decode(data, final=not data)
+
+
+# ----------------------------------------------------------------------------- the environment
+
+# Every number canary reads from a CANARY_* variable: (kind, least, most, what it is). All are
+# checked when the command starts (:func:`check_environment`), so a nan, an inf or a 1e400 is bad
+# input naming the variable, never a wait that does not end or a traceback deep in a run.
+NUMERIC_ENV: dict[str, tuple[type, float, float, str]] = {
+    "CANARY_GCS_RETRY_S": (float, 0, 86_400, "seconds a GCS history call is retried"),
+    "CANARY_GITHUB_BACKOFF_SCALE": (float, 0, 1_000, "the factor on every GitHub backoff wait"),
+    "CANARY_NUDGE_SEED": (int, 0, 2**32 - 1, "a nudged run's seed"),
+    "CANARY_NUM_PROCESSES": (int, 1, 100_000, "the processes of a multi-host run"),
+    "CANARY_PROCESS_ID": (int, 0, 99_999, "this process's index in a multi-host run"),
+}
+
+
+def env_number(name: str, environ: Any = None, default: float | None = None) -> Any:
+    """The value of the numeric variable ``name`` (one of :data:`NUMERIC_ENV`), ``default`` when
+    it is unset or empty; bad input naming the variable when it is not a finite number in range."""
+    raw = (os.environ if environ is None else environ).get(name)
+    if raw is None or not raw.strip():
+        return default
+    kind, least, most, what = NUMERIC_ENV[name]
+    try:
+        value = kind(raw)
+    except (ValueError, OverflowError):
+        raise ConfigError(
+            f"{name}={printable(raw)[:40]!r} is not {'a whole number' if kind is int else 'a number'} ({what})"
+        ) from None
+    if not least <= value <= most:  # nan fails both comparisons; inf and 1e400 (inf) the second
+        raise ConfigError(f"{name}={printable(raw)[:40]!r} must be a finite number from {least} to {most} ({what})")
+    return value
+
+
+def check_environment(environ: Any = None) -> None:
+    """Every numeric CANARY_* variable that is set, checked (see :data:`NUMERIC_ENV`)."""
+    for name in NUMERIC_ENV:
+        env_number(name, environ)

@@ -106,6 +106,11 @@ HOSTILE_GOLDENS = {
     "100,000 levels of nesting": (lambda g: "[" * 100_000 + "]" * 100_000, "nested too deeply"),
     "a list, not an object": (lambda g: "[1, 2]", "not a golden"),
     "steps reversed": (_set("loss_windows.1.steps", [30, 20]), "loss_windows.1.steps"),
+    # round 3 (#34): a tolerance that is a list, and a window past the golden's own steps (which
+    # read as a gate regression, to be filed as an issue)
+    "tolerance a list": (_set("tolerance", [1, 2]), "tolerance"),
+    "a window past the golden's steps": (_set("loss_windows.9.steps", [180, 260]), "loss_windows.9.steps"),
+    "steps 1e400": (_set("steps", float("inf")), "not a golden"),
 }
 
 

@@ -88,7 +88,7 @@ def test_the_suite_keeps_its_bisect_cache_and_compilation_cache_out_of_the_home_
     import subprocess
 
     from canary.bisect.cache import cache_root
-    from canary.run.compile_cache import default_dir
+    from canary.formats.compile_cache import default_dir
 
     session = tmp_path_factory.getbasetemp()
     assert cache_root().is_relative_to(session) and cache_root().name == "bisect"

@@ -131,13 +131,21 @@ def pip_error(p: subprocess.CompletedProcess) -> str:
 
 def listing(python: Python, package: str) -> list[str] | None:
     """What the registry publishes of ``package`` for this Python (pre-releases too); None: nothing.
-    ConfigError when this Python's pip cannot say (no pip, or one too old for ``pip index``)."""
-    from canary.bisect.versions import parse_listing
+    ConfigError when this Python's pip cannot say (no pip, or one too old for ``pip index``);
+    IndexUnreachable when pip found nothing because an index did not answer (pip says "No matching
+    distribution" either way, and names the failed fetch only at ``-vv``)."""
+    from canary.bisect.versions import IndexUnreachable, fetch_failures, parse_listing
 
-    p = pip(python.path, "index", "versions", "--pre", package, timeout=300)
+    p = pip(python.path, "index", "versions", "-vv", "--pre", package, timeout=300)
     versions = parse_listing(p.stdout)
     if p.returncode == 0 and versions:
         return versions
+    failed = fetch_failures(p.stderr + "\n" + p.stdout)
+    if failed:
+        raise IndexUnreachable(
+            f"--package {package}: index unreachable, so what it publishes is unknown "
+            f"(pip: {failed[-1].strip()[:300]}); check the index (PIP_INDEX_URL, pip.conf) and the network"
+        )
     if "No matching distribution" in p.stderr + p.stdout:
         return None
     raise ConfigError(f"{python.describe()} cannot list what the registry publishes: {pip_error(p)}")

@@ -19,13 +19,27 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from canary.errors import ConfigError
+from canary.errors import CanaryError, ConfigError
+
+
+class IndexUnreachable(CanaryError):
+    """The package index did not answer: what it publishes is unknown, not nothing."""
 
 
 def parse_listing(text: str) -> list[str]:
     """The versions in ``pip index versions NAME --pre``'s answer (its ``Available versions:`` line)."""
     m = re.search(r"^Available versions:\s*(.*)$", text, re.M)
     return [v.strip() for v in m.group(1).split(",") if v.strip()] if m else []
+
+
+# pip's words (at -vv) for an index page it could not fetch: refused, timed out, a 5xx, a proxy
+_FETCH_FAILED = re.compile(r"^(?:Could not fetch URL|WARNING: Retrying) .*$", re.M)
+_NOT_FOUND = re.compile(r"\b(?:404|410) Client Error")  # the index answering: no such project
+
+
+def fetch_failures(text: str) -> list[str]:
+    """The index fetches that failed in pip's ``-vv`` output, a 404 or 410 (an answer) aside."""
+    return [ln.strip() for ln in _FETCH_FAILED.findall(text) if not _NOT_FOUND.search(ln)]
 
 
 def _version(text: str, flag: str) -> Version:

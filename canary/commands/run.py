@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from canary.formats.spec import CacheSpec
 from canary.record import as_float
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, notify_result, verdict_line
 from canary.report.after_run import after_run
+from canary.run.context import check_urls
 from canary.run.runner import RunOptions, run_canary
 from canary.textio import printable
 
@@ -161,6 +163,7 @@ def run(
     Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
     """
     notifying = run_notify(notify_opts)  # bad notify flags fail now, not after training
+    check_urls(os.environ, ci_run_url, wandb_url)  # as are links that are not http(s)
     both = cache_mode == "both" and not cold
     cache = CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir)
     opts = RunOptions(

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from canary.config.base import MAX_STEPS, DType, Name, RaggedDot, Strict, Tiling
+from canary.config.globs import glob_error
 from canary.errors import ConfigError
 
 
@@ -94,6 +95,15 @@ class _FerryIdentity(Strict):
     call_path: list[str] = Field(
         default_factory=list, description="globs of library frames kept in failure signatures' call paths"
     )
+
+    @field_validator("watched_paths")
+    @classmethod
+    def _check_globs(cls, globs: list[str]) -> list[str]:
+        for glob in globs:
+            why = glob_error(glob)
+            if why:
+                raise ValueError(why)
+        return globs
 
     def lane(self, name: str):
         try:

@@ -107,6 +107,12 @@ class Golden:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], path: str = "") -> Golden:
+        for key, kind in (("tolerance", dict), ("loss_windows", list), ("perf", dict), ("host", dict)):
+            if d.get(key) is not None and not isinstance(d[key], kind):
+                raise ConfigError(
+                    f"{path or 'golden'}: invalid golden:\n  {key}: a JSON {type(d[key]).__name__}, "
+                    f"not {'an object' if kind is dict else 'a list'}"
+                )
         try:
             return cls(
                 ferry=d["ferry"],
@@ -141,7 +147,7 @@ class Golden:
                 recorded=dict(d.get("recorded") or {}),
                 path=path,
             )
-        except (KeyError, TypeError, ValueError, IndexError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
             raise ConfigError(f"{path or 'golden'}: not a golden file ({type(e).__name__}: {e})") from None
 
     def check(self) -> Golden:
@@ -164,6 +170,11 @@ class Golden:
                 raise bad(f"loss_windows.{i}", "mean and spread must be finite numbers (spread 0 or more)")
             if not 0 <= w.first <= w.last:
                 raise bad(f"loss_windows.{i}.steps", f"[{w.first}, {w.last}] is not a range of steps")
+            if w.last >= self.steps:
+                raise bad(
+                    f"loss_windows.{i}.steps",
+                    f"[{w.first}, {w.last}] runs past the golden's own {self.steps} steps (0 to {self.steps - 1})",
+                )
             if w.rtol is not None and not (math.isfinite(w.rtol) and w.rtol >= 0):
                 raise bad(f"loss_windows.{i}.rtol", f"{w.rtol} must be a finite number, 0 or more")
         for name, t in self.tolerance.items():

@@ -33,8 +33,9 @@ from datetime import date, datetime
 from typing import Any, TypeVar
 
 from canary.errors import ConfigError
-from canary.history.store import StoreUnavailable, select, since_key
-from canary.record import RunRecord
+from canary.history.store import BAD_RECORD, StoreUnavailable, select, since_key, warn
+from canary.record import RunRecord, check_id
+from canary.textio import env_number
 
 TIMEOUT = (5.0, 30.0)  # connect, read (seconds)
 MAX_CAS_TRIES = 60
@@ -45,16 +46,7 @@ T = TypeVar("T")
 
 
 def retry_deadline(environ=os.environ) -> float:
-    raw = environ.get(ENV_RETRY_S)
-    if raw is None:
-        return DEFAULT_RETRY_S
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigError(f"{ENV_RETRY_S}={raw!r} is not a number of seconds") from None
-    if value < 0:
-        raise ConfigError(f"{ENV_RETRY_S}={raw!r} must not be negative")
-    return value
+    return env_number(ENV_RETRY_S, environ, DEFAULT_RETRY_S)
 
 
 def policies(deadline: float) -> tuple[Any, Any]:
@@ -86,6 +78,10 @@ def _summary(record: RunRecord) -> dict[str, Any]:
     }
 
 
+class BadObject(StoreUnavailable):
+    """A run object that is not a canary run record: listing skips it; getting it fails."""
+
+
 class GcsStore:
     def __init__(self, url: str, client_factory: Callable[[], Any] | None = None):
         self.location = url
@@ -93,6 +89,7 @@ class GcsStore:
         self._client_factory = client_factory or _default_client
         self._client = None
         self._bucket = None
+        self.warnings: list[str] = []
         self.read_retry, self.write_retry = policies(retry_deadline())
 
     # ------------------------------------------------------------------ plumbing
@@ -120,6 +117,54 @@ class GcsStore:
             raise
         except Exception as e:  # transport, auth, 5xx: the bucket is out of reach now
             raise StoreUnavailable(f"{self.location}: {type(e).__name__}: {e}") from e
+
+    def _url(self, name: str) -> str:
+        return f"gs://{self.bucket_name}/{name}"
+
+    def _broken(self, name: str, why: str, kind: type[StoreUnavailable] = StoreUnavailable) -> StoreUnavailable:
+        return kind(f"{self.location}: store unavailable: {self._url(name)} {why}")
+
+    def _json(self, name: str, data: bytes) -> Any:
+        """An object's JSON; an object that is not JSON makes the store unavailable, named."""
+        try:
+            return json.loads(data)
+        except (ValueError, RecursionError) as e:  # not UTF-8, not JSON, nested too deeply
+            why = "nested too deeply" if isinstance(e, RecursionError) else f"{type(e).__name__}: {e}"
+            raise self._broken(name, f"is not valid JSON ({why[:200]})") from None
+
+    def _index_runs(self, name: str, data: bytes) -> list[Any]:
+        """An index object's entries, as stored; one that is not ``{"runs": [...]}`` makes the
+        store unavailable (a record to write is spooled and retried; none is lost)."""
+        index = self._json(name, data)
+        runs = index.get("runs") if isinstance(index, dict) else None
+        if not isinstance(runs, list):
+            found = f"a JSON {type(index).__name__}" if not isinstance(index, dict) else f"runs is {runs!r:.40}"
+            raise self._broken(name, f"is not a canary index ({found})")
+        return runs
+
+    def _warn(self, message: str) -> None:
+        """Something skipped while reading (a bad index entry, a missing or broken run object):
+        said once on stderr and kept in ``warnings``."""
+        if message not in self.warnings:
+            self.warnings.append(message)
+            warn(message)
+
+    def _entries(self, name: str, runs: list[Any]) -> list[dict[str, Any]]:
+        """The index's usable entries: an entry that is no object or names no safe run id is
+        skipped, with a warning."""
+        good = []
+        for i, entry in enumerate(runs):
+            if not isinstance(entry, dict) or entry.get("run_id") is None:
+                why = "has no run_id" if isinstance(entry, dict) else f"is a JSON {type(entry).__name__}, not an object"
+                self._warn(f"{self._url(name)}: entry {i} {why}: skipped")
+                continue
+            try:
+                check_id(entry["run_id"], "run_id")
+            except ValueError as e:
+                self._warn(f"{self._url(name)}: entry {i} skipped: {e}")
+                continue
+            good.append(entry)
+        return good
 
     # ------------------------------------------------------------------ writes
 
@@ -157,9 +202,12 @@ class GcsStore:
         name = self._name("index", f"{record.lane}.json")
         entry = _summary(record)
         for attempt in range(MAX_CAS_TRIES):
-            runs, generation = self._read_index(name)
-            runs = [r for r in runs if r.get("run_id") != record.run_id] + [entry]
-            runs.sort(key=lambda r: (r.get("started_at") or "", r.get("run_id") or ""))
+            stored, generation = self._read_index(name)
+            good = self._entries(name, stored)
+            usable = {id(g) for g in good}
+            kept = [r for r in stored if id(r) not in usable]  # bad entries: left as they are
+            runs = [r for r in good if r.get("run_id") != record.run_id] + [entry]
+            runs = kept + sorted(runs, key=lambda r: (str(r.get("started_at") or ""), r["run_id"]))
             data = json.dumps({"version": 1, "lane": record.lane, "runs": runs}).encode()
             try:
                 self._call(
@@ -199,7 +247,7 @@ class GcsStore:
                 )
             except (gexc.PreconditionFailed, gexc.NotFound):
                 continue  # replaced between the two calls: read the new one
-            return json.loads(data).get("runs", []), generation
+            return self._index_runs(name, data), generation
         raise StoreUnavailable(f"{self.location}: could not read {name}: too much contention")
 
     # ------------------------------------------------------------------ reads
@@ -217,11 +265,23 @@ class GcsStore:
         key = since_key(since)
         entries = []
         for name in [lane] if lane is not None else self._lanes():
-            runs, _ = self._read_index(self._name("index", f"{name}.json"))
-            entries += [r for r in runs if key is None or (r.get("started_at") or "") >= key]
+            index = self._name("index", f"{name}.json")
+            runs, _ = self._read_index(index)
+            entries += [r for r in self._entries(index, runs) if key is None or str(r.get("started_at") or "") >= key]
         with ThreadPoolExecutor(max_workers=8) as pool:
-            found = list(pool.map(lambda e: self.get(e["run_id"]), entries))
+            found = list(pool.map(lambda e: self._listed(e["run_id"]), entries))
         return select([r for r in found if r is not None], lane, since)
+
+    def _listed(self, run_id: str) -> RunRecord | None:
+        """A run an index lists; a run object that is gone or broken is skipped, with a warning."""
+        try:
+            record = self.get(run_id)
+        except BadObject as e:
+            self._warn(f"{e}: skipped")
+            return None
+        if record is None:
+            self._warn(f"{self._url(self._name('runs', f'{run_id}.json'))}: listed in the index but missing: skipped")
+        return record
 
     def get(self, run_id: str) -> RunRecord | None:
         from google.api_core import exceptions as gexc
@@ -231,7 +291,16 @@ class GcsStore:
             data = self._call(lambda: blob.download_as_bytes(timeout=TIMEOUT, retry=self.read_retry))
         except gexc.NotFound:
             return None
-        return RunRecord.from_dict(json.loads(data))
+        try:
+            record = RunRecord.from_dict(self._json(blob.name, data))
+        except StoreUnavailable as e:
+            raise BadObject(str(e)) from None
+        except BAD_RECORD as e:
+            why = f"is not a canary run record ({type(e).__name__}: {str(e)[:200]})"
+            raise self._broken(blob.name, why, BadObject) from None
+        if record.run_id != run_id:
+            raise self._broken(blob.name, f"holds run {record.run_id!r}, not {run_id!r}", BadObject)
+        return record
 
     # ------------------------------------------------------------------ doctor
 

@@ -17,7 +17,7 @@ import tempfile
 from datetime import date, datetime
 from pathlib import Path
 
-from canary.history.store import HistoryStore, StoreUnavailable, select
+from canary.history.store import BAD_RECORD, HistoryStore, StoreUnavailable, select
 from canary.record import RunRecord
 
 
@@ -59,7 +59,7 @@ class SpoolingStore:
             for f in sorted(d.glob("*.json")) if d.is_dir() else []:
                 try:
                     out.append((f, RunRecord.from_dict(json.loads(f.read_text()))))
-                except (OSError, ValueError, TypeError):
+                except (OSError, *BAD_RECORD):
                     continue  # half-written by a process that died, or taken by a concurrent flush
         return out
 
@@ -119,6 +119,6 @@ class SpoolingStore:
             if path.is_file():
                 try:
                     return RunRecord.from_dict(json.loads(path.read_text()))
-                except (OSError, ValueError):
+                except (OSError, *BAD_RECORD):
                     pass
         return self.inner.get(run_id)

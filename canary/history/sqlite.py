@@ -3,6 +3,7 @@ columns queries filter on). Concurrent writers on one machine are serialized by 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
@@ -12,7 +13,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from canary.errors import ConfigError
-from canary.history.store import DEFAULT_FILE, StoreUnavailable, since_key
+from canary.history.store import BAD_RECORD, DEFAULT_FILE, StoreUnavailable, since_key, stored_record, warn
 from canary.record import RunRecord
 
 SCHEMA = """
@@ -82,7 +83,7 @@ class SqliteStore:
             raise StoreUnavailable(f"{self.path}: {e}") from e
 
     def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
-        sql, args = "SELECT record FROM runs WHERE 1=1", []
+        sql, args = "SELECT run_id, record FROM runs WHERE 1=1", []
         if lane is not None:
             sql += " AND lane = ?"
             args.append(lane)
@@ -91,11 +92,24 @@ class SqliteStore:
             sql += " AND started_at >= ?"
             args.append(key)
         sql += " ORDER BY started_at, run_id"
-        return [RunRecord.from_dict(json.loads(r[0])) for r in self._read(sql, args)]
+        out = []
+        for run_id, data in self._read(sql, args):
+            try:
+                out.append(stored_record(data))
+            except BAD_RECORD as e:
+                warn(f"{self.path}: run {str(run_id)[:80]!r} is not a canary run record ({type(e).__name__}): skipped")
+        return out
 
     def get(self, run_id: str) -> RunRecord | None:
         rows = self._read("SELECT record FROM runs WHERE run_id = ?", (run_id,))
-        return RunRecord.from_dict(json.loads(rows[0][0])) if rows else None
+        if not rows:
+            return None
+        try:
+            return stored_record(rows[0][0])
+        except BAD_RECORD as e:
+            raise StoreUnavailable(
+                f"{self.path}: run {run_id!r} is not a canary run record ({type(e).__name__})"
+            ) from None
 
     def probe(self) -> str:
         """Read the store and take (then release) its write lock, writing nothing; a store not
@@ -120,6 +134,11 @@ class SqliteStore:
 
 def open(location: str) -> SqliteStore:
     path = Path(location).expanduser()
+    try:
+        os.stat(path)  # Path.exists() says False for a symlink loop, which would read as no runs
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise ConfigError(f"--history {location}: a symlink loop ({e.strerror})") from None
     if path.exists() and not path.is_file() and not path.is_dir():  # a FIFO would block; a device is no history
         raise ConfigError(f"--history {location}: not a regular file")
     if path.is_dir() or location.endswith(("/", "\\")):

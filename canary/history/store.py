@@ -4,17 +4,35 @@ The backends (``sqlite``, ``gcs``) and the spool build on it; :mod:`canary.histo
 
 from __future__ import annotations
 
+import json
+import sys
 from datetime import UTC, date, datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from canary.errors import CanaryError, ConfigError
 from canary.record import RunRecord
+from canary.textio import printable
 
 DEFAULT_FILE = "history.sqlite3"
 
 
 class StoreUnavailable(CanaryError):
     """The store cannot be reached or written now; the record should be spooled and retried."""
+
+
+# What a stored record that is not one raises, read back
+BAD_RECORD = (ValueError, TypeError, KeyError, AttributeError, RecursionError)
+
+
+def warn(message: str) -> None:
+    """Something a read skipped (a broken index entry, a run that is not a record): said on
+    stderr, and the read goes on with every other record."""
+    print(f"canary: warning: {printable(message)}", file=sys.stderr)
+
+
+def stored_record(data: Any) -> RunRecord:
+    """A record from its stored JSON text; one of :data:`BAD_RECORD` when it is not one."""
+    return RunRecord.from_dict(json.loads(data))
 
 
 @runtime_checkable

@@ -5,11 +5,11 @@ caller."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol
+
+from canary.config.globs import glob_regex
 
 
 class CommitLike(Protocol):
@@ -34,41 +34,9 @@ class WindowCommit:
         )
 
 
-@lru_cache(maxsize=256)
-def _glob_regex(glob: str) -> re.Pattern[str]:
-    """A path glob: ``**`` any number of directories, ``*`` and ``?`` within one path part,
-    ``[...]`` a character class; a glob naming a directory matches everything under it."""
-    glob = glob.rstrip("/")
-    if glob.endswith("/**"):
-        glob = glob[:-3]  # "dir/**": everything under dir, which the suffix below allows
-    out, i = [], 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif c == "*":
-            out.append("[^/]*")
-            i += 1
-        elif c == "?":
-            out.append("[^/]")
-            i += 1
-        elif c == "[" and "]" in glob[i + 1 :]:
-            j = glob.index("]", i + 1)
-            out.append("[" + glob[i + 1 : j].replace("!", "^", 1) + "]")
-            i = j + 1
-        else:
-            out.append(re.escape(c))
-            i += 1
-    return re.compile("".join(out) + "(?:/.*)?")
-
-
 def path_matches(path: str, globs: Iterable[str]) -> bool:
     path = path[2:] if path.startswith("./") else path
-    return any(_glob_regex(g.lstrip("/")).fullmatch(path) for g in globs)
+    return any(glob_regex(g.lstrip("/")).fullmatch(path) for g in globs)
 
 
 def regression_window(commits: Sequence[CommitLike], watched_globs: Iterable[str]) -> list[WindowCommit]:

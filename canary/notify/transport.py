@@ -21,7 +21,6 @@ from __future__ import annotations
 import errno
 import http.client
 import json
-import os
 import random
 import re
 import socket
@@ -36,9 +35,8 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any
 
-from canary.errors import ConfigError
 from canary.notify.redact import redact
-from canary.textio import printable
+from canary.textio import env_number, printable
 
 DEFAULT_API_URL = "https://api.github.com"
 USER_AGENT = "canary-notify"
@@ -91,15 +89,9 @@ class RetryPolicy:
 
     @classmethod
     def from_env(cls) -> RetryPolicy:
-        raw = os.environ.get("CANARY_GITHUB_BACKOFF_SCALE")
-        if raw is None:
+        scale = env_number("CANARY_GITHUB_BACKOFF_SCALE")
+        if scale is None:
             return cls()
-        try:
-            scale = float(raw)
-        except ValueError:
-            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} is not a number") from None
-        if not 0 <= scale < float("inf"):  # nan and inf too: a wait must be a number of seconds
-            raise ConfigError(f"CANARY_GITHUB_BACKOFF_SCALE={raw!r} must be a finite number, 0 or more")
         return cls(scale=scale)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from html import escape
 
 from canary.report.model import CLASSES, LaneView, RunDetails, SignatureRow
+from canary.textio import web_url
 
 CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#212121;max-width:1100px}
@@ -89,6 +90,10 @@ def lane_html(v: LaneView) -> str:
 
 
 def _link(label: str, url: str) -> str:
+    """A link, when ``url`` is http(s); any other scheme (``javascript:``, ``data:``), from a
+    flag, the environment or a shared history's record, is the label alone, never an href."""
+    if not web_url(url):
+        return escape(label)
     return f'<a href="{escape(url)}" rel="noopener noreferrer">{escape(label)}</a>'
 
 

@@ -17,6 +17,12 @@ from canary.notify.sections import attempts_section, cache_section, signature_se
 from canary.notify.timeline import window_section
 from canary.record import RunRecord
 from canary.report.model import gate_margin, links
+from canary.textio import web_url
+
+
+def markdown_url(url: str) -> str:
+    """An http(s) URL as a markdown link's target: its parentheses encoded, so none ends it early."""
+    return url.replace("(", "%28").replace(")", "%29")
 
 
 def _num(v) -> str:
@@ -72,7 +78,7 @@ def run_summary(r: RunRecord, facts: Facts | None = None, loss_line: str = "", s
     parts.append(cache_section(r, secrets))
     if failed:
         parts.append(window_section(facts))
-    found = links(r)
+    found = [link for link in links(r) if web_url(link.url)]  # http(s) only: never a javascript: link
     if found:
-        parts.append("### Links\n" + "\n".join(f"- [{link.label}]({link.url})" for link in found))
+        parts.append("### Links\n" + "\n".join(f"- [{link.label}]({markdown_url(link.url)})" for link in found))
     return redact("\n\n".join(parts), secrets) + "\n"

@@ -11,6 +11,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from canary.errors import ConfigError
+from canary.textio import printable, web_url
+
+
+def check_urls(env: Mapping[str, str], ci_run_url: str | None = None, wandb_url: str | None = None) -> None:
+    """The run's links, when given, are http(s) URLs: anything else (``javascript:``, ``data:``,
+    ``file:``) is bad input naming the flag or the variable, before any training."""
+    for flag, var, value in (
+        ("--ci-run-url", "CANARY_CI_RUN_URL", ci_run_url),
+        ("--wandb-url", "CANARY_WANDB_URL", wandb_url),
+    ):
+        source, url = (flag, value) if value else (var, env.get(var))
+        if url and not web_url(url):
+            raise ConfigError(
+                f"{source}={printable(url)[:80]!r}: not an http(s) URL (a link must be http:// or https://)"
+            )
+
 
 def github_run_url(env: Mapping[str, str]) -> str | None:
     server, repo, run_id = (env.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID"))
