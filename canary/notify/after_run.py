@@ -101,16 +101,24 @@ def notify_after_run(
     use_history: bool,
     log: Callable[[str], None] | None = None,
 ) -> NotifyResult:
-    """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
+    """Notify about a finished run. Never raises: whatever happens, the run's verdict stands (a
+    stop signal within :func:`canary.run.signals.interruptible` included: the notification is kept
+    and the result says which signal stopped it)."""
     from canary.notify import Delivery, NotifyResult, failure, keep
     from canary.notify.facts import open_history
+    from canary.run import signals
 
+    stopped = None
     try:
         store, why_not = open_history(history, use_history)
         return tell(record, opts, store, why_not, log)
+    except signals.Stopped as e:  # before anything was sent
+        error, stopped = f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
         error = failure(e)
-        kept = None if opts.dry_run else keep(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
-        if kept is None:
-            return NotifyResult([Delivery(record.run_id, "failed", error=error)])
-        return NotifyResult([Delivery(record.run_id, "spooled", error=error, spool_path=kept)])
+    kept = None if opts.dry_run else keep(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
+    if kept is None:
+        return NotifyResult([Delivery(record.run_id, "failed", error=error, repo=opts.repo or "")], stopped)
+    return NotifyResult(
+        [Delivery(record.run_id, "spooled", error=error, spool_path=kept, repo=opts.repo or "")], stopped
+    )
