@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, run_cli
 from github_server import REPO, TOKEN, cli_env, github  # noqa: F401 (fixture)
 from notify_records import failing
@@ -193,6 +194,50 @@ def test_a_garbage_pending_file_is_left_and_said_and_blocks_nothing(github, tmp_
     assert "cannot be read" in r.stderr and "Traceback" not in r.stderr
     assert (junk / "notify-pending.json").is_file()
     assert any("junk" in line for line in _pending(env, tmp_path)["unreadable"])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link to /dev/zero"])
+def test_a_pending_file_that_is_no_file_is_said_and_never_read(kind, github, tmp_path):
+    env = _env(github, tmp_path)
+    odd = tmp_path / "runs" / "odd"
+    odd.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(odd / "notify-pending.json")
+    else:
+        os.symlink("/dev/zero", odd / "notify-pending.json")
+    r, out = _notify(env, tmp_path, _run_dir(tmp_path, failing()))
+    assert r.returncode == 0 and out["deliveries"][0]["status"] == "sent"
+    assert "odd/notify-pending.json: cannot be read" in r.stderr
+
+
+def test_a_401_is_given_up_and_the_right_token_then_sends_its_own(github, tmp_path):
+    env = _env(github, tmp_path)
+    first = _run_dir(tmp_path, failing())
+    r, out = _notify({**env, "GITHUB_TOKEN": "ghp_" + "W" * 36}, tmp_path, first)
+    assert r.returncode == 1 and out["deliveries"][0]["status"] == "given-up"
+    assert "HTTP 401" in out["deliveries"][0]["error"]
+    r, out = _notify(env, tmp_path, _run_dir(tmp_path, failing(LATER, "2026-08-29")))
+    assert r.returncode == 0 and [d["run_id"] for d in out["deliveries"]] == [LATER]
+
+
+def test_a_failed_resend_by_hand_is_written_back_where_it_was_found(github, tmp_path):
+    env = _env(github, tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    planted = tmp_path / "runs" / "sibling"
+    planted.mkdir(parents=True)
+    rec = failing("20260801T060000Z-tpu-ee99", "2026-08-01")
+    rec.run_dir = str(outside)  # what the record says; not where the entry was found
+    entry = spool.Pending("github", "victim/x\x1b]0;t\x07", rec, failing_facts())
+    (planted / "notify-pending.json").write_text(json.dumps(entry.to_dict()))
+    r = run_cli("notify", "--pending", "--runs", str(tmp_path / "runs"), env=env)
+    assert r.returncode == 0 and "\x1b" not in r.stdout and "victim/x" in r.stdout
+    github.state.down = True
+    r = run_cli("notify", "--resend", "all", "--repo", REPO, "--runs", str(tmp_path / "runs"), env=env)
+    assert r.returncode == 1 and "not sent" in r.stdout
+    assert not (outside / "notify-pending.json").exists()
+    kept = json.loads((planted / "notify-pending.json").read_text())
+    assert kept["tries"] == 1 and "503" in kept["error"]
 
 
 def test_a_spool_that_cannot_be_written_still_sends(github, tmp_path):

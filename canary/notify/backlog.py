@@ -50,7 +50,7 @@ def gather(roots: list[Path], store: HistoryStore | None, since: date | None = N
         except Exception:  # noqa: BLE001 - an unreadable history hides nothing the files hold
             pass
     found.sort(key=lambda x: (x[1].record.started_at, x[1].record.run_id, x[0] is None))
-    return found, [f"{path}: cannot be read ({printable(why)}); left where it is" for path, why in bad]
+    return found, [printable(f"{path}: cannot be read ({why}); left where it is") for path, why in bad]
 
 
 def _label(path: Path | None) -> str:
@@ -61,7 +61,7 @@ def _keep(path: Path | None, p: spool.Pending, store: HistoryStore | None) -> st
     """Write ``p`` back where it was found; the path it waits at (None: the history)."""
     if path is not None:
         try:
-            return str(spool.put(p))
+            return str(spool.put(p, at=path))  # where it was found, whatever its record says
         except OSError:
             return None
     spool.store_put(store, spool.mark(p))
@@ -113,10 +113,15 @@ def resend(
                 given_up += 1
                 continue
             if not trusted:
-                say(f"ignored {path}: not spooled by this canary (its ledger does not name it); nothing was sent")
+                say(
+                    printable(
+                        f"ignored {path}: not spooled by this canary (its ledger does not name it); nothing was sent"
+                    )
+                )
                 continue
             if pending.repo != gh.repo:
-                say(f"not resent: the notification of run {rid} in {_label(path)} is for {pending.repo}, not {gh.repo}")
+                shown = printable(f"the notification of run {rid} in {_label(path)} is for {pending.repo[:200]}")
+                say(f"not resent: {shown}, not {gh.repo}")
                 continue
             if outage is not None or tried >= RESEND_MAX:
                 continue  # waits for the next invocation

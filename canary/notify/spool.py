@@ -31,10 +31,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from canary.errors import ConfigError
 from canary.history import user_data_dir
 from canary.notify.model import Facts
 from canary.record import RunRecord, check_id
 from canary.run.directory import NOTIFY_PENDING
+from canary.textio import read_json_object
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore
@@ -123,15 +125,16 @@ def _ledger(spool_id: str) -> Path:
     return default_root() / LEDGER / spool_id
 
 
-def _write(p: Pending, hold: bool) -> tuple[Path, int | None]:
-    folder = home_of(p.record)
+def _write(p: Pending, hold: bool, at: Path | None = None) -> tuple[Path, int | None]:
+    folder = at.parent if at is not None else home_of(p.record)
     folder.mkdir(parents=True, exist_ok=True)
     _stamp(p)
     path = folder / NOTIFY_PENDING
     tmp = folder / f".{NOTIFY_PENDING}.{os.getpid()}.{secrets.token_hex(4)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.write(fd, json.dumps(p.to_dict(), indent=2).encode())
+        with os.fdopen(fd, "wb", closefd=False) as f:
+            f.write(json.dumps(p.to_dict(), indent=2).encode())
         if hold:  # locked before it is in place: no other canary can take it meanwhile
             fcntl.flock(fd, fcntl.LOCK_EX)
         os.replace(tmp, path)
@@ -150,9 +153,10 @@ def _write(p: Pending, hold: bool) -> tuple[Path, int | None]:
     return path, fd
 
 
-def put(p: Pending) -> Path:
-    """Write (or rewrite) ``p`` in its folder; raises OSError when it cannot be written."""
-    return _write(p, hold=False)[0]
+def put(p: Pending, at: Path | None = None) -> Path:
+    """Write ``p`` in its run's folder, or rewrite it ``at`` the file it was read from; raises
+    OSError when it cannot be written."""
+    return _write(p, hold=False, at=at)[0]
 
 
 @contextlib.contextmanager
@@ -221,10 +225,13 @@ def scan(roots: list[Path]) -> tuple[list[tuple[Path, Pending]], list[tuple[Path
                 continue
             seen.add(path.resolve())
             try:
-                raw = json.loads(path.read_text())
-                found.append((path, Pending.from_dict(raw)))
-            except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
-                bad.append((path, f"{type(e).__name__}: {str(e)[:120]}"))
+                if path.is_symlink():  # canary writes files; a link (to a FIFO, /dev/zero, another entry) is not one
+                    raise ValueError("a link, not a file canary wrote")
+                found.append((path, Pending.from_dict(read_json_object(path))))
+            except (OSError, ConfigError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+                bad.append(
+                    (path, str(e)[:200] if isinstance(e, ConfigError) else f"{type(e).__name__}: {str(e)[:120]}")
+                )
     return sorted(found, key=lambda x: (x[1].record.started_at, x[1].record.run_id)), bad
 
 
