@@ -294,6 +294,22 @@ def test_sigterm_while_notifying_keeps_the_notification_and_exits_143(github, tm
     assert len(github.state.issues()) == 1 and not (d / "notify-pending.json").exists()
 
 
+def test_sigterm_while_resending_an_earlier_one_keeps_both(github, tmp_path):
+    env = _env(github, tmp_path)
+    github.state.down = True
+    a = _run_dir(tmp_path, failing())
+    assert _notify(env, tmp_path, a)[0].returncode == 1
+    github.state.down = False
+    github.state.hold(r"^POST /repos/acme/canary/issues$")  # the earlier run's create comes first
+    b = _run_dir(tmp_path, failing(LATER, "2026-08-29"))
+    proc = _start(env, "notify", str(b), "--repo", REPO, "--runs", str(tmp_path / "runs"), "--json")
+    out, err = _stop_while_posting(github, proc, signal.SIGTERM)
+    assert proc.returncode == 143, err
+    got = json.loads(out)
+    assert got["stopped"] == signal.SIGTERM and got["deliveries"][-1]["run_id"] == LATER
+    assert (a / "notify-pending.json").is_file() and (b / "notify-pending.json").is_file()
+
+
 def test_sigkill_while_notifying_loses_nothing(github, tmp_path):
     env = _env(github, tmp_path)
     d = _run_dir(tmp_path, failing())

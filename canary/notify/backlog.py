@@ -115,7 +115,8 @@ def resend(
             if not trusted:
                 say(
                     printable(
-                        f"ignored {path}: not spooled by this canary (its ledger does not name it); nothing was sent"
+                        f"ignored {path}: not spooled by this canary (its ledger does not name it), nothing was "
+                        f"sent; `canary notify --resend {rid} --repo OWNER/NAME` sends it, `--drop {rid}` drops it"
                     )
                 )
                 continue

@@ -241,8 +241,12 @@ def waiting(roots: list[Path]) -> list[tuple[Path, Pending]]:
 
 
 def done(path: Path, p: Pending | None = None) -> None:
-    """Remove a sent (or dropped) entry, and its line in the ledger."""
+    """Remove a sent (or dropped) entry, and its line in the ledger (and its folder under the
+    default root, once empty)."""
     path.unlink(missing_ok=True)
+    if path.parent.parent == default_root():
+        with contextlib.suppress(OSError):
+            path.parent.rmdir()
     if p is not None and _SPOOL_ID.fullmatch(p.spool_id):
         with contextlib.suppress(OSError):
             if _ledger(p.spool_id).read_text() == str(path.resolve()):
