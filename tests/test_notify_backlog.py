@@ -36,6 +36,15 @@ def _notify(env, tmp_path, run, *args, repo=REPO):
     return r, (json.loads(r.stdout) if r.stdout.strip().startswith("{") else None)
 
 
+def _waiting_after_an_outage(github, env, tmp_path, record=None, repo=REPO):
+    """A run whose notification waits: GitHub was down when it was told."""
+    github.state.down = True
+    d = _run_dir(tmp_path, record or failing())
+    assert _notify(env, tmp_path, d, repo=repo)[0].returncode == 1
+    github.state.down = False
+    return d
+
+
 def _pending(env, tmp_path):
     r = run_cli("notify", "--pending", "--runs", str(tmp_path / "runs"), "--json", env=env)
     assert r.returncode == 0, r.stderr
@@ -154,13 +163,10 @@ def test_a_hand_placed_pending_file_is_ignored_with_a_warning(github, tmp_path):
 
 def test_a_copy_of_a_real_entry_in_a_sibling_directory_is_not_resent(github, tmp_path):
     env = _env(github, tmp_path)
-    github.state.down = True
-    a = _run_dir(tmp_path, failing())
-    assert _notify(env, tmp_path, a)[0].returncode == 1
+    a = _waiting_after_an_outage(github, env, tmp_path)
     copy = tmp_path / "runs" / "copied"
     copy.mkdir()
     (copy / "notify-pending.json").write_text((a / "notify-pending.json").read_text().replace(REPO, "victim/x"))
-    github.state.down = False
     r, out = _notify(env, tmp_path, _run_dir(tmp_path, failing(LATER, "2026-08-29")))
     assert r.returncode == 0 and [d["status"] for d in out["deliveries"]] == ["sent", "sent"]
     assert _posts_to(github, "victim/x") == [] and "ignored" in r.stderr
@@ -169,10 +175,7 @@ def test_a_copy_of_a_real_entry_in_a_sibling_directory_is_not_resent(github, tmp
 def test_an_entry_for_another_repository_waits_for_a_notify_of_that_repository(github, tmp_path):
     env = _env(github, tmp_path)
     github.state.repo("acme/other")
-    github.state.down = True
-    a = _run_dir(tmp_path, failing())
-    assert _notify(env, tmp_path, a, repo="acme/other")[0].returncode == 1
-    github.state.down = False
+    a = _waiting_after_an_outage(github, env, tmp_path, repo="acme/other")
     before = len(_posts_to(github, "acme/other"))
     r, out = _notify(env, tmp_path, _run_dir(tmp_path, failing(LATER, "2026-08-29")))
     assert [d["run_id"] for d in out["deliveries"]] == [LATER] and "is for acme/other, not acme/canary" in r.stderr
@@ -296,10 +299,7 @@ def test_sigterm_while_notifying_keeps_the_notification_and_exits_143(github, tm
 
 def test_sigterm_while_resending_an_earlier_one_keeps_both(github, tmp_path):
     env = _env(github, tmp_path)
-    github.state.down = True
-    a = _run_dir(tmp_path, failing())
-    assert _notify(env, tmp_path, a)[0].returncode == 1
-    github.state.down = False
+    a = _waiting_after_an_outage(github, env, tmp_path)
     github.state.hold(r"^POST /repos/acme/canary/issues$")  # the earlier run's create comes first
     b = _run_dir(tmp_path, failing(LATER, "2026-08-29"))
     proc = _start(env, "notify", str(b), "--repo", REPO, "--runs", str(tmp_path / "runs"), "--json")
@@ -325,10 +325,7 @@ def test_sigkill_while_notifying_loses_nothing(github, tmp_path):
 
 def test_two_canaries_resending_at_once_send_an_entry_once(github, tmp_path):
     env = _env(github, tmp_path)
-    github.state.down = True
-    a = _run_dir(tmp_path, failing())
-    assert _notify(env, tmp_path, a)[0].returncode == 1
-    github.state.down = False
+    a = _waiting_after_an_outage(github, env, tmp_path)
     github.state.hold(r"^POST /repos/acme/canary/issues$")
     proc = _start(env, "notify", "--resend", "all", "--repo", REPO, "--runs", str(tmp_path / "runs"), "--no-history")
     assert github.state.received.wait(120), proc.communicate(timeout=60)
