@@ -18,6 +18,7 @@ import base64
 import glob
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -26,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
@@ -602,6 +604,283 @@ def env_case(var: str, value: str, *args: str, **extra: str) -> Case:
 # a gs:// history where nothing listens: what a GCS retry setting bounds
 NO_GCS = ("history", "--history", "gs://b/p")
 NO_GCS_HOST = {"STORAGE_EMULATOR_HOST": "http://127.0.0.1:9"}
+# ----------------------------------------------------------------------------- the notify spool
+
+
+def spooled_run(tmp: Path, run_id: str, date: str, fp: str = "3f9a1c2b7d4e") -> Path:
+    """A failing run's directory under ``tmp/runs``, named after its run id."""
+    d = tmp / "runs" / run_id
+    d.mkdir(parents=True)
+    rec = failing(run_id, date, fp=fp)
+    rec.run_dir = str(d)
+    (d / "result.json").write_text(json.dumps(rec.to_dict()))
+    return d
+
+
+def all_posts(gh: GitHubServer) -> list[str]:
+    out = []
+    for repo in list(gh.state.repos):
+        for i in gh.state.issues(repo):
+            out.append(i["title"] + "\n" + i["body"])
+            out += [c["body"] for c in gh.state.comments(i["number"], repo)]
+    return out
+
+
+def steps(*outs: Outcome, rc_of: int = -1) -> Outcome:
+    """Several commands as one case: the exit status of one of them, the output of all."""
+    return Outcome(
+        outs[rc_of].rc,
+        "\n".join(o.out for o in outs),
+        "\n".join(o.err for o in outs),
+        seconds=sum(o.seconds for o in outs),
+    )
+
+
+def spool_case(
+    scenario: Callable[[Path, GitHubServer, Callable[..., Outcome]], Outcome], *repos: str
+) -> Callable[[Path], Outcome]:
+    """A scenario of several ``canary notify`` calls against one loopback server (which also
+    knows ``repos``); ``say(run_dir_or_flag, *args, repo=REPO, **env)`` runs one of them."""
+
+    def go(tmp: Path) -> Outcome:
+        with GitHubServer(TOKEN, REPO) as gh:
+            for r in repos:
+                gh.state.repo(r)
+
+            def say(*args: str, repo: str | None = REPO, **extra: str) -> Outcome:
+                where = ("--repo", repo) if repo else ()
+                return cli(
+                    tmp, "notify", *map(str, args), *where, "--runs", str(tmp / "runs"), GITHUB_API_URL=gh.url, **extra
+                )
+
+            o = scenario(tmp, gh, say)
+            o.posted = all_posts(gh)
+        o.files = files_under(tmp)
+        return o
+
+    return go
+
+
+def _popen(tmp: Path, gh: GitHubServer, *args: str, **extra: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [PY, "-m", "canary", *args],
+        cwd=tmp,
+        env=env(tmp, GITHUB_API_URL=gh.url, **extra),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+    )
+
+
+def signalled(proc: subprocess.Popen, gh: GitHubServer, sig: int) -> Outcome:
+    """Signal ``proc`` once the server holds its call; then let the call through."""
+    t0 = time.monotonic()
+    if not gh.state.received.wait(120):
+        proc.kill()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    gh.state.hold_re = None
+    gh.state.release.set()
+    return Outcome(
+        proc.returncode if proc.returncode >= 0 else 128 - proc.returncode, out, err, seconds=time.monotonic() - t0
+    )
+
+
+def plant(tmp: Path, name: str, repo: str, run_id: str = "20260801T060000Z-tpu-ee99", **record: Any) -> Path:
+    """A ``notify-pending.json`` put in a sibling run directory by hand."""
+    from canary.notify.model import Facts
+    from canary.notify.spool import Pending
+
+    d = tmp / "runs" / name
+    d.mkdir(parents=True, exist_ok=True)
+    rec = failing("20260801T060000Z-tpu-ee99", "2026-08-01")
+    body = Pending("github", repo, rec, Facts()).to_dict()
+    body["record"].update(run_id=run_id, **record)
+    (d / "notify-pending.json").write_text(json.dumps(body))
+    return d / "notify-pending.json"
+
+
+def many_waiting(tmp: Path, n: int) -> None:
+    """``n`` notifications this canary spooled (in its ledger), each in its run's directory."""
+    from canary.notify import spool
+    from canary.notify.model import Facts
+
+    old = os.environ.get("CANARY_NOTIFY_SPOOL")
+    os.environ["CANARY_NOTIFY_SPOOL"] = str(tmp / "notify-spool")
+    try:
+        for i in range(n):
+            rid = f"20260701T{i // 3600 % 24:02d}{i // 60 % 60:02d}{i % 60:02d}Z-tpu-{i:04x}"
+            rec = failing(rid, "2026-07-01")
+            rec.started_at = f"2026-07-01T00:00:{i % 60:02d}.{i:06d}+00:00"
+            (tmp / "runs" / rid).mkdir(parents=True)
+            rec.run_dir = str(tmp / "runs" / rid)
+            spool.put(spool.Pending("github", REPO, rec, Facts(), error="HTTP 503"))
+    finally:
+        if old is None:
+            os.environ.pop("CANARY_NOTIFY_SPOOL")
+        else:
+            os.environ["CANARY_NOTIFY_SPOOL"] = old
+
+
+def said(*words: str) -> Callable[[Outcome], str | None]:
+    """Like :func:`contains`, with the output's line wrapping folded away."""
+
+    def go(o: Outcome) -> str | None:
+        text = " ".join((o.out + "\n" + o.err).split())
+        missing = [w for w in words if w not in text]
+        return f"missing {missing!r}" if missing else None
+
+    return go
+
+
+def no_file(rel: str) -> Callable[[Outcome], str | None]:
+    return lambda o: f"{rel} was written" if any(k.endswith(rel) for k in o.files) else None
+
+
+def all_of(*checks: Callable[[Outcome], str | None]) -> Callable[[Outcome], str | None]:
+    return lambda o: next((w for w in (c(o) for c in checks) if w), None)
+
+
+def posts(n: int) -> Callable[[Outcome], str | None]:
+    return lambda o: None if len(o.posted) == n else f"{len(o.posted)} posts, not {n}"
+
+
+# --- the scenarios
+
+
+def _typo_then_right(tmp, gh, say):
+    a, b = (
+        spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28"),
+        spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29"),
+    )
+    return steps(say(a, repo="acme/typo"), say(b), say("--pending", repo=None), rc_of=1)
+
+
+def _sigterm_run(tmp, gh, say):
+    script = "import sys\nprint('Traceback (most recent call last):')\nprint('RuntimeError: boom')\nsys.exit(1)"
+    lanes_file = lanes(tmp, script)
+    gh.state.hold(r"^POST /repos/acme/canary/issues$")
+    proc = _popen(
+        tmp,
+        gh,
+        "run",
+        "cpu",
+        "--out",
+        str(tmp / "runs"),
+        "--notify",
+        "github",
+        "--repo",
+        REPO,
+        CANARY_LANES=str(lanes_file),
+    )
+    return signalled(proc, gh, signal.SIGTERM)
+
+
+def _sigkill_notify(tmp, gh, say):
+    a = spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28")
+    gh.state.hold(r"^GET /repos/acme/canary/issues$")  # before anything is created
+    proc = _popen(tmp, gh, "notify", str(a), "--repo", REPO, "--runs", str(tmp / "runs"))
+    first = signalled(proc, gh, signal.SIGKILL)
+    return steps(first, say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")))
+
+
+def _planted(repo: str, **record: Any):
+    def go(tmp, gh, say):
+        plant(tmp, "sibling", repo, **record)
+        return say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29"))
+
+    return go
+
+
+def _with_file(make: Callable[[Path], None]):
+    def go(tmp, gh, say):
+        (tmp / "runs" / "odd").mkdir(parents=True)
+        make(tmp / "runs" / "odd" / "notify-pending.json")
+        return steps(
+            say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")), say("--pending", repo=None), rc_of=0
+        )
+
+    return go
+
+
+def _ten_thousand(tmp, gh, say):
+    many_waiting(tmp, 10_000)
+    return steps(
+        say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")), say("--pending", "--json", repo=None), rc_of=0
+    )
+
+
+def _copied(tmp, gh, say):
+    gh.state.down = True
+    a = spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28")
+    first = say(a)
+    gh.state.down = False
+    (tmp / "runs" / "copy").mkdir()
+    (tmp / "runs" / "copy" / "notify-pending.json").write_text((a / "notify-pending.json").read_text())
+    return steps(first, say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")))
+
+
+def _closed_meanwhile(tmp, gh, say):
+    first = say(spooled_run(tmp, "20260827T060000Z-tpu-aa01", "2026-08-27"))
+    gh.state.down = True
+    second = say(spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28"))
+    gh.state.down = False
+    for issue in gh.state.issues():
+        issue["state"] = "closed"
+    return steps(first, second, say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")))
+
+
+def _year_429(tmp, gh, say):
+    gh.state.fail(429, retry_after="31536000", message="slow down")
+    return say(spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28"))
+
+
+def _read_only(down: bool):
+    def go(tmp, gh, say):
+        d = tmp / "elsewhere"
+        d.mkdir()
+        rec = failing()
+        rec.run_dir = "/ci-runner/gone"
+        (d / "result.json").write_text(json.dumps(rec.to_dict()))
+        gh.state.down = down
+        return say(d, "--no-history", CANARY_NOTIFY_SPOOL="/proc/canary-spool")
+
+    return go
+
+
+def _two_at_once(tmp, gh, say):
+    gh.state.down = True
+    first = say(spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28"), "--no-history")
+    gh.state.down = False
+    gh.state.hold(r"^POST /repos/acme/canary/issues$")
+    proc = _popen(tmp, gh, "notify", "--resend", "all", "--repo", REPO, "--runs", str(tmp / "runs"), "--no-history")
+    gh.state.received.wait(120)
+    gh.state.hold_re = None
+    other = say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29", fp="999999999999"), "--no-history")
+    gh.state.release.set()
+    out, err = proc.communicate(timeout=120)
+    return steps(first, other, Outcome(proc.returncode, out, err), rc_of=1)
+
+
+def _climbing(tmp, gh, say):
+    plant(tmp, "sibling", REPO, run_id="../../outside", run_dir=str(tmp / "outside"))
+    (tmp / "outside").mkdir()
+    gh.state.down = True
+    return steps(say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")), say("--resend", "all"), rc_of=1)
+
+
+def _escapes(tmp, gh, say):
+    plant(tmp, "sibling", "acme/\x1b]0;pwn\x07x\x1b[2J", lane="tpu\x9b2J")
+    return steps(say("--pending", repo=None), say(spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29")))
+
+
+def _bad_token_then_good(tmp, gh, say):
+    a, b = (
+        spooled_run(tmp, "20260828T060000Z-tpu-ab12", "2026-08-28"),
+        spooled_run(tmp, "20260829T060000Z-tpu-cd34", "2026-08-29"),
+    )
+    return steps(say(a, GITHUB_TOKEN="ghp_" + "W" * 36), say(b), say("--pending", repo=None), rc_of=1)
 
 
 # ----------------------------------------------------------------------------- the cases
@@ -1245,6 +1524,100 @@ CASES: list[Case] = [
     env_case("CANARY_GITHUB_BACKOFF_SCALE", "0x10", "list"),
     env_case("CANARY_NUM_PROCESSES", "1e400", "list"),
     env_case("CANARY_NUDGE_SEED", "-1", "list"),
+    # round 3: notify spool
+    Case(
+        "404 repository, then the right one",
+        "spool",
+        (0,),
+        spool_case(_typo_then_right),
+        check=all_of(said("HTTP 404", "given-up acme/typo", "canary notify --resend"), posts(1)),
+    ),
+    Case(
+        "SIGTERM while run --notify posts",
+        "spool",
+        (143,),
+        spool_case(_sigterm_run),
+        check=all_of(
+            said("FAIL", "stopped by SIGTERM while notifying"),
+            lambda o: None if any(k.endswith("notify-pending.json") for k in o.files) else "nothing kept",
+        ),
+    ),
+    Case("SIGKILL while notifying, then the next notify", "spool", (0,), spool_case(_sigkill_notify), check=posts(2)),
+    Case(
+        "hand-placed notify-pending.json for another repository",
+        "spool",
+        (0,),
+        spool_case(_planted("victim/private"), "victim/private"),
+        check=all_of(said("not spooled by this canary"), posts(1)),
+    ),
+    Case(
+        "hand-placed notify-pending.json for the configured repository",
+        "spool",
+        (0,),
+        spool_case(_planted(REPO)),
+        check=all_of(said("not spooled by this canary"), posts(1)),
+    ),
+    Case(
+        "a pending file of binary garbage",
+        "spool",
+        (0,),
+        spool_case(_with_file(lambda p: p.write_bytes(b"\x00\xff\x1b[2J{" * 1000))),
+        check=said("cannot be read"),
+    ),
+    Case(
+        "a pending file that is a FIFO",
+        "spool",
+        (0,),
+        spool_case(_with_file(os.mkfifo)),
+        check=said("cannot be read"),
+    ),
+    Case(
+        "a pending file linking to /dev/zero",
+        "spool",
+        (0,),
+        spool_case(_with_file(lambda p: os.symlink("/dev/zero", p))),
+        check=said("cannot be read"),
+    ),
+    Case(
+        "a spool of 10,000 waiting notifications",
+        "spool",
+        (0,),
+        spool_case(_ten_thousand),
+        check=all_of(said("still wait"), posts(21)),
+    ),
+    Case("a waiting entry copied into a sibling directory", "spool", (0,), spool_case(_copied), check=posts(2)),
+    Case("a waiting entry whose issue was closed meanwhile", "spool", (0,), spool_case(_closed_meanwhile)),
+    Case(
+        "a 429 asking to wait a year",
+        "spool",
+        (1,),
+        spool_case(_year_429),
+        check=all_of(said("the next notify sends it"), lambda o: None if o.seconds < 30 else "waited"),
+    ),
+    Case("a read-only spool directory", "spool", (0,), spool_case(_read_only(False)), check=posts(1)),
+    Case(
+        "a read-only spool directory, GitHub down",
+        "spool",
+        (1,),
+        spool_case(_read_only(True)),
+        check=said("not sent"),
+    ),
+    Case("two canaries resending at once", "spool", (0,), spool_case(_two_at_once), check=posts(2)),
+    Case(
+        "a planted entry whose run id climbs out",
+        "spool",
+        (0, 1),
+        spool_case(_climbing),
+        check=no_file("outside/notify-pending.json"),
+    ),
+    Case("a planted entry with escapes in its repository", "spool", (0,), spool_case(_escapes)),
+    Case(
+        "a 401, then the right token",
+        "spool",
+        (0,),
+        spool_case(_bad_token_then_good),
+        check=all_of(said("HTTP 401", "given-up"), posts(1)),
+    ),
 ]
 
 

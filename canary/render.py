@@ -297,14 +297,39 @@ def notify_result(result: Any) -> None:
                 click.echo(m["body"], nl=False)
         elif d.status == "failed":
             out.print(f"[red]notify failed[/] for {label}: {d.error} (the verdict stands)", highlight=False)
-        elif d.status == "spooled":
-            out.print(f"[yellow]not sent[/] {label}: {escape(d.error or '')}", highlight=False)
-            out.print(f"  kept in {d.spool_path}; the next notify sends it", highlight=False)
+        elif d.status in ("spooled", "given-up"):
+            to = f" to {d.repo}" if d.repo else ""
+            where = escape(d.spool_path or "the history")
+            out.print(f"[yellow]not sent[/] {label}{to}: {escape(d.error or '')}", highlight=False)
+            if d.status == "spooled":
+                out.print(f"  kept in {where}; the next notify sends it", highlight=False)
+            else:
+                out.print(
+                    f"  GitHub refused it for good: kept in {where} as given up, never resent by itself; "
+                    f"`canary notify --pending` lists it, `canary notify --resend {d.run_id} --repo OWNER/NAME` "
+                    f"sends it, `canary notify --drop {d.run_id}` removes it",
+                    highlight=False,
+                )
         else:
             if not d.actions:
                 out.print(f"{label}: nothing to say")
             for a in d.actions:
                 out.print(f"{label}: {a.kind} #{a.issue} {a.url or ''} {a.detail}".rstrip(), highlight=False)
+
+
+def pending_table(rows: list[dict[str, Any]], unreadable: list[str], out: Console) -> None:
+    """``canary notify --pending``: a line per notification that waits (its state, repository,
+    tries and where it is), its last error and why it is not resent by itself; then the files
+    that cannot be read."""
+    if not rows and not unreadable:
+        out.print("no notification waits")
+    for r in rows:
+        head = f"{r['run_id']}  {r['state']}  {r['repo']}  tries {r['tries']}  {r['where']}"
+        lines = [head] + [f"  {k}: {r[k]}" for k in ("error", "note") if r[k]]
+        for line in lines:
+            out.print(printable(str(line)), markup=False, highlight=False)
+    for line in unreadable:
+        out.print(printable(f"unreadable: {line}"), markup=False, highlight=False)
 
 
 def lowering_report(report: Any, c: Console) -> None:

@@ -5,7 +5,8 @@ token, 422 on a duplicate label), paginates lists with ``per_page``/``page`` and
 (rel="next"/"last"/"prev"/"first"), lists issues newest first and comments oldest first, includes
 pull requests in the issues list as GitHub does, and can be told to fail: ``fail(status, times,
 ...)`` queues 500s, 429s with ``Retry-After`` or 403 secondary rate limits; ``down = True`` makes
-every call a 503 (an outage); ``raw`` queues hostile answers (:class:`RawReply`). ``requests`` records every call made.
+every call a 503 (an outage); ``raw`` queues hostile answers (:class:`RawReply`); ``hold`` keeps
+matching calls unanswered until released (a client to signal mid-call). ``requests`` records every call made.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ class GitHubState:
         self.link_host: str | None = None  # hostile: page links name this origin instead of ours
         self.redirect_to: str | None = None  # hostile: every call is answered 307 to this URL
         self.raw: deque[RawReply] = deque()  # hostile: answers that are not what GitHub sends
+        # hold(): a matching call waits, unanswered, until release is set (received is set when it came)
+        self.hold_re: str | None = None
+        self.received = threading.Event()
+        self.release = threading.Event()
         self._comment_id = 1000
         self.repo(owner_repo)
 
@@ -107,6 +112,13 @@ class GitHubState:
     def fail(self, status: int, times: int = 1, **kw: Any) -> None:
         for _ in range(times):
             self.faults.append(Fault(status, **kw))
+
+    def hold(self, method_path_re: str) -> None:
+        """The next calls whose ``METHOD /path`` matches are held unanswered until ``release`` is set;
+        ``received`` says one came (signal a client then: it is waiting on GitHub)."""
+        self.received.clear()
+        self.release.clear()
+        self.hold_re = method_path_re
 
     def writes(self) -> list[tuple[str, str]]:
         return [r for r in self.requests if r[0] != "GET"]
@@ -182,6 +194,9 @@ class _Handler(BaseHTTPRequestHandler):
         st = self.state
         split = urllib.parse.urlsplit(self.path)
         path, query = split.path, urllib.parse.parse_qs(split.query)
+        if st.hold_re is not None and re.search(st.hold_re, f"{method} {path}"):
+            st.received.set()
+            st.release.wait(300)  # a safety net, not a clock: the test sets release
         with st.lock:
             st.requests.append((method, self.path))
             fault = None
@@ -359,13 +374,21 @@ class _Handler(BaseHTTPRequestHandler):
         self._dispatch("PATCH")
 
 
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that hung up (killed): not news
+            super().handle_error(request, client_address)
+
+
 class GitHubServer:
     """``with GitHubServer(token) as gh: gh.url, gh.state``"""
 
     def __init__(self, token: str = "ghp_" + "T" * 36, repo: str = "acme/canary"):
         self.state = GitHubState(token, repo)
         handler = type("Handler", (_Handler,), {"state": self.state})
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd = _Server(("127.0.0.1", 0), handler)
         self.httpd.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
         # shutdown() waits for the loop's next poll: a short one keeps each test's teardown short
@@ -401,6 +424,21 @@ def client(github):
     from canary.notify.transport import RetryPolicy
 
     return GitHubClient(REPO, TOKEN, github.url, retry=RetryPolicy(scale=TINY))
+
+
+def cli_env(server: GitHubServer | None, tmp_path: Any, **extra: str) -> dict[str, str]:
+    """The environment of a ``canary`` command that talks to ``server`` (None: to no one), with its
+    history, spools and backoff kept under ``tmp_path``."""
+    return {
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": server.url if server else "",
+        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
+        "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
+        "GITHUB_REPOSITORY": "",
+        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
+        "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),
+        **extra,
+    }
 
 
 @pytest.fixture

@@ -4,23 +4,14 @@ import json
 
 import pytest
 from conftest import run_cli
-from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
+from github_server import REPO, TOKEN, cli_env, github  # noqa: F401 (fixture)
 from notify_records import failing, passing
 
 from canary.notify.markers import run_marker
 
 
 def _env(github, tmp_path, **extra):
-    return {
-        "GITHUB_TOKEN": TOKEN,
-        "GITHUB_API_URL": github.url if github else "",
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
-        "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
-        "GITHUB_REPOSITORY": "",
-        "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
-        "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),
-        **extra,
-    }
+    return cli_env(github, tmp_path, **extra)
 
 
 def _run_dir(tmp_path, record):

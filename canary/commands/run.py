@@ -160,7 +160,9 @@ def run(
     never a harness crash. A run directory (metrics.jsonl, tracker_metrics.jsonl, train.log,
     result.json) is left under --out.
 
-    Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input.
+    Exit status: 0 pass, 1 the canary failed (a gate failed or training crashed), 2 bad input,
+    128 + a signal's number when stopped by SIGTERM, SIGINT or SIGHUP (the run is recorded as
+    cancelled; stopped while notifying, the verdict is still printed and the notification kept).
     """
     notifying = run_notify(notify_opts)  # bad notify flags fail now, not after training
     check_urls(os.environ, ci_run_url, wandb_url)  # as are links that are not http(s)
@@ -209,13 +211,14 @@ def run(
     if notifying and stopped is None:  # a stopped run is no regression: nothing to tell
         from canary.notify.after_run import notify_after_run
 
-        said = notify_after_run(
-            result,
-            notifying,
-            history,
-            not no_history,  # never changes the verdict
-            log=lambda msg: click.echo(f"canary: {msg}", err=True),
-        )
+        with signals.interruptible():  # stopped meanwhile: the notification is kept, the verdict still said
+            said = notify_after_run(
+                result,
+                notifying,
+                history,
+                not no_history,  # never changes the verdict
+                log=lambda msg: click.echo(f"canary: {msg}", err=True),
+            )
     warnings = _workload_warnings(result)
     after = after_run(
         result, history, not no_history, notified=said
@@ -264,6 +267,10 @@ def run(
         out_c.print(history_line(result.context.get("history"), result))
         if said:
             notify_result(said)
+    if said is not None and said.stopped is not None:
+        name = signals.signal_name(said.stopped)
+        click.echo(f"canary: notifying was stopped by {name}; what was not sent is kept for the next notify", err=True)
+        sys.exit(signals.exit_code(said.stopped))
     if result.context.get("disk"):  # the verdict is given; what could not be written is said
         click.echo(f"canary: {printable(str(result.context['disk']))}", err=True)
         sys.exit(1)

@@ -61,17 +61,48 @@ def cancellable() -> Iterator[None]:
     ending the process; the previous handlers come back afterwards, and the note is forgotten
     (read it inside the block). Outside the main thread (where Python cannot take signals), a
     no-op."""
+    with _handling(lambda signum, frame: request(signum)):
+        yield
+
+
+@contextlib.contextmanager
+def _handling(handler) -> Iterator[None]:
+    """The stop signals go to ``handler`` within the block (in the main thread; elsewhere a no-op)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     _requested.clear()
-    previous = {s: signal.signal(s, lambda signum, frame: request(signum)) for s in STOP_SIGNALS}
+    previous = {s: signal.signal(s, handler) for s in STOP_SIGNALS}
     try:
         yield
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
         _requested.clear()
+
+
+class Stopped(BaseException):  # noqa: N818 - not an error: the process was asked to stop
+    """Raised by :func:`interruptible`'s handler where the code is, a blocking call included."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal_name(signum))
+        self.signum = int(signum)
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Within the block, the first SIGTERM, SIGINT or SIGHUP raises :class:`Stopped` at once (out
+    of a socket read too), so the code can keep what it has not finished and say so; a later one
+    is only noted. ``canary run --notify`` and ``canary notify`` talk to GitHub inside it. Outside
+    the main thread, a no-op."""
+
+    def stop(signum: int, frame: object) -> None:
+        if not _requested:
+            request(signum)
+            raise Stopped(signum)
+
+    with _handling(stop):
+        yield
 
 
 PR_SET_PDEATHSIG = 1  # <linux/prctl.h>

@@ -9,8 +9,9 @@ One entry point over backends (``BACKENDS``; GitHub issues is the one there is).
 message states are computed from the run history (:mod:`canary.notify.facts`), the words are
 composed purely (:mod:`canary.notify.compose`), the decisions are made over an issue tracker
 (:mod:`canary.notify.tracker`), and a notification that cannot be sent is kept with its run record
-(in the history, and beside the run directory) and sent by the next invocation
-(:mod:`canary.notify.spool`). Notifying never changes a
+(in the history, and beside the run directory, written before it is sent) and sent by the next
+invocation, each on its own; what GitHub refuses for good is kept as given up and listed
+(:mod:`canary.notify.spool`, :mod:`canary.notify.backlog`). Notifying never changes a
 canary's verdict: callers get a result to report, not an exception, when GitHub is down.
 """
 
@@ -20,88 +21,25 @@ import json
 import os
 import urllib.parse
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from canary.errors import ConfigError
+from canary.formats import signals
 from canary.formats.directory import NOTIFY_PENDING
+from canary.notify import backlog, spool
 from canary.notify import redact as redact_mod
-from canary.notify import spool
 from canary.notify.github import GitHubClient
 from canary.notify.model import Facts
-from canary.notify.tracker import Action, report
+from canary.notify.result import DRY_RUN, FAILED, GIVEN_UP, SENT, SPOOLED, Delivery, NotifyResult, failure, gives_up
+from canary.notify.tracker import report
 from canary.notify.transport import GitHubError
 from canary.record import RunRecord
-from canary.textio import printable
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore
 
 BACKENDS = ("github",)
-
-
-@dataclass
-class Delivery:
-    """The fate of one run's notification."""
-
-    run_id: str
-    status: str  # sent | spooled | dry-run | failed
-    actions: list[Action] = field(default_factory=list)
-    error: str | None = None
-    spool_path: str | None = None
-    calls: list[str] = field(default_factory=list)  # dry run: the API calls it would make
-    messages: list[dict[str, str]] = field(default_factory=list)  # dry run: the markdown it would post
-    resent: bool = False  # a spooled notification of an earlier run, sent now
-    unreachable: bool = False  # the error is GitHub's host not resolving, refusing or having no route
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "run_id": self.run_id,
-            "status": self.status,
-            "resent": self.resent,
-            "actions": [a.to_dict() for a in self.actions],
-            "error": self.error,
-            "unreachable": self.unreachable,
-            "spool_path": self.spool_path,
-            "calls": self.calls,
-            "messages": self.messages,
-        }
-
-
-@dataclass
-class NotifyResult:
-    deliveries: list[Delivery]
-
-    @property
-    def delivered(self) -> bool:
-        """Everything that had to be said was said to GitHub. Never true of a dry run: it
-        delivers nothing."""
-        return bool(self.deliveries) and all(d.status == "sent" for d in self.deliveries)
-
-    @property
-    def dry_run(self) -> bool:
-        return any(d.status == "dry-run" for d in self.deliveries)
-
-    @property
-    def unreachable(self) -> str | None:
-        """Why GitHub could not be reached, when that is what stopped a delivery or a dry run's reads."""
-        return next((d.error for d in self.deliveries if d.unreachable and d.error), None)
-
-    @property
-    def ok(self) -> bool:
-        """Did its job: delivered, or a dry run that read GitHub and so shows what a real run would do."""
-        if self.dry_run:
-            return all(d.status == "dry-run" and d.error is None for d in self.deliveries)
-        return self.delivered
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "delivered": self.delivered,
-            "dry_run": self.dry_run,
-            "unreachable": self.unreachable,
-            "deliveries": [d.to_dict() for d in self.deliveries],
-        }
 
 
 def env_secrets(environ: dict[str, str] | None = None) -> tuple[str, ...]:
@@ -196,30 +134,6 @@ def _client(backend: str, repo: str, client: GitHubClient | None, log: Callable[
     return GitHubClient.from_env(repo, log=log)
 
 
-def _store_put(store: HistoryStore | None, record: RunRecord) -> bool:
-    """Replace the history's copy of a record; a store that refuses only means a resend later."""
-    if store is None:
-        return False
-    try:
-        store.append(record)
-        return True
-    except Exception:  # noqa: BLE001 - the local spool file still holds the notification
-        return False
-
-
-def _waiting(record: RunRecord, store: HistoryStore | None) -> list[tuple[Path | None, spool.Pending]]:
-    """Notifications earlier invocations could not send: spool files (path) and history records (None)."""
-    found: list[tuple[Path | None, spool.Pending]] = list(spool.waiting(spool.roots_for(record)))
-    if store is not None:
-        try:
-            from canary.notify.facts import lookback
-
-            found += [(None, p) for p in spool.waiting_in(store.records(since=lookback(record)))]
-        except Exception:  # noqa: BLE001 - an unreadable history hides nothing the files hold
-            pass
-    return sorted(found, key=lambda x: (x[1].record.started_at, x[1].record.run_id, x[0] is None))
-
-
 class _OnNewIssue:
     """Runs the ``bisect`` hook (record, facts) -> facts once, when a new issue is to be opened."""
 
@@ -262,7 +176,7 @@ def send(
             [
                 Delivery(
                     record.run_id,
-                    "dry-run",
+                    DRY_RUN,
                     actions,
                     dry.read_error,
                     calls=dry.calls,
@@ -272,62 +186,63 @@ def send(
             ]
         )
 
+    own = backlog.own_entry(record, backend, repo, facts, close_on_recovery)
     deliveries: list[Delivery] = []
-    outage: str | None = None
-    unreachable = False
-    sent: set[str] = set()
-    for path, pending in _waiting(record, store) if flush else []:
-        rid = pending.record.run_id
-        if rid == record.run_id:
-            continue  # superseded by this call
-        if rid not in sent:
-            try:
-                p_facts = replace(pending.facts, secrets=facts.secrets)
-                actions = report(
-                    _client(pending.backend, pending.repo, gh, log), pending.record, p_facts, pending.close_on_recovery
-                )
-            except Exception as e:  # noqa: BLE001 - whatever stops a delivery, the notification waits
-                outage, unreachable = failure(e), getattr(e, "unreachable", False)
-                deliveries.append(
-                    Delivery(
-                        rid, "spooled", error=outage, spool_path=str(path or ""), resent=True, unreachable=unreachable
-                    )
-                )
-                break
-            sent.add(rid)
-            deliveries.append(Delivery(rid, "sent", actions, resent=True))
-        if path is not None:
-            spool.done(path)
-        else:
-            _store_put(store, spool.unmark(pending.record))
-
-    error = outage
-    if outage is None:
+    error, unreachable, stop, stopped = None, False, False, None
+    with spool.holding(own) as own_path:  # on disk before anything is sent; None: it cannot be
         try:
-            actions = report(gh, record, facts, close_on_recovery, on_new)
-        except Exception as e:  # noqa: BLE001 - a malformed answer too: nothing is lost, it is sent later
-            error, unreachable = failure(e), getattr(e, "unreachable", False)
-        else:
-            spool.done(spool.home_of(record) / NOTIFY_PENDING)
-            stored = _stored(store, record.run_id)
-            if stored is not None and spool.PENDING_KEY in stored.context:
-                _store_put(store, spool.unmark(stored))
-            deliveries.append(Delivery(record.run_id, "sent", actions))
-            return NotifyResult(deliveries)
+            if flush:
+                from canary.notify.facts import lookback
+
+                waiting, unreadable = backlog.gather(spool.roots_for(record), store, lookback(record))
+                for line in unreadable:
+                    (log or (lambda m: None))(line)
+                earlier = [e for e in waiting if e[1].record.run_id != record.run_id]  # this one: superseded
+                backlog.resend(earlier, gh, facts.secrets, store, log=log, into=deliveries)
+            try:
+                actions = report(gh, record, facts, close_on_recovery, on_new)
+            except Exception as e:  # noqa: BLE001 - a malformed answer too: nothing is lost, it is sent later
+                error, unreachable, stop = failure(e), getattr(e, "unreachable", False), gives_up(e)
+            else:
+                spool.done(own_path or spool.home_of(record) / NOTIFY_PENDING, own)
+                stored = _stored(store, record.run_id)
+                if stored is not None and spool.PENDING_KEY in stored.context:
+                    spool.store_put(store, spool.unmark(stored))
+                deliveries.append(Delivery(record.run_id, SENT, actions, repo=repo))
+                return NotifyResult(deliveries)
+        except signals.Stopped as e:  # what was sent stays sent; the rest is kept
+            error, stopped = f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum
     if on_new is not None and on_new.facts is not None:
-        facts = on_new.facts  # what the bisect found is kept for the resend
-    pending = spool.Pending(backend, repo, record, facts, close_on_recovery, error or "")
-    path = spool.put(pending)
-    _store_put(store, spool.mark(pending))
-    deliveries.append(Delivery(record.run_id, "spooled", error=error, spool_path=str(path), unreachable=unreachable))
+        own.facts = on_new.facts  # what the bisect found is kept for the resend
+    own.error, own.tries = error or "", 0 if stopped else 1
+    own.state = spool.GIVEN_UP if stop else spool.WAITING
+    try:
+        path: str | None = str(spool.put(own))
+    except OSError:
+        path = None
+    in_history = spool.store_put(store, spool.mark(own))
+    status = GIVEN_UP if stop else SPOOLED if path or in_history else FAILED
+    deliveries.append(Delivery(record.run_id, status, error=error, spool_path=path, unreachable=unreachable, repo=repo))
+    return NotifyResult(deliveries, stopped=stopped)
+
+
+def resend_now(
+    entries: list[backlog.Entry],
+    *,
+    repo: str,
+    store: HistoryStore | None = None,
+    log: Callable[[str], None] | None = None,
+) -> NotifyResult:
+    """Send pending notifications now, given-up ones too, to ``repo`` (``canary notify --resend``);
+    a stop signal leaves what was not sent as it was."""
+    gh = _client("github", repo, None, log)
+    secrets = tuple(dict.fromkeys(env_secrets() + ((gh.token,) if gh.token else ())))
+    deliveries: list[Delivery] = []
+    try:
+        backlog.resend(entries, gh, secrets, store, by_hand=True, log=log, into=deliveries)
+    except signals.Stopped as e:
+        return NotifyResult(deliveries, stopped=e.signum)
     return NotifyResult(deliveries)
-
-
-def failure(e: BaseException) -> str:
-    """What stopped a delivery, in one line: GitHub's own error, or what was wrong with its answer."""
-    if isinstance(e, GitHubError):
-        return str(e)
-    return f"GitHub's answer could not be used ({type(e).__name__}: {printable(redact_mod.redact(str(e)[:300]))})"
 
 
 def keep(record: RunRecord, repo: str, backend: str, error: str, close_on_recovery: bool = False) -> str | None:

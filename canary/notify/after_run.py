@@ -75,7 +75,17 @@ def tell(
     log: Callable[[str], None] | None = None,
 ) -> NotifyResult:
     """Notify about ``record`` with the facts the history ``store`` (None: none, for ``why_not``)
-    and the checkout's git history give."""
+    and the checkout's git history give. A stop signal (within
+    :func:`canary.formats.signals.interruptible`) keeps the notification and says which it was."""
+    from canary.formats import signals
+
+    try:
+        return _tell(record, opts, store, why_not, log)
+    except signals.Stopped as e:  # before anything was sent (once sending, notify keeps it itself)
+        return _kept(record, opts, f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum)
+
+
+def _tell(record, opts, store, why_not, log) -> NotifyResult:
     from canary import git
     from canary.notify import notify as notify_lib
     from canary.notify.facts import facts_from_store
@@ -101,16 +111,26 @@ def notify_after_run(
     use_history: bool,
     log: Callable[[str], None] | None = None,
 ) -> NotifyResult:
-    """Notify about a finished run. Never raises: whatever happens, the run's verdict stands."""
-    from canary.notify import Delivery, NotifyResult, failure, keep
+    """Notify about a finished run. Never raises: whatever happens, the run's verdict stands (a
+    stop signal within :func:`canary.formats.signals.interruptible` included: the notification is kept
+    and the result says which signal stopped it)."""
+    from canary.formats import signals
+    from canary.notify import failure
     from canary.notify.facts import open_history
 
     try:
         store, why_not = open_history(history, use_history)
         return tell(record, opts, store, why_not, log)
+    except signals.Stopped as e:  # while the history was opened
+        return _kept(record, opts, f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum)
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
-        error = failure(e)
-        kept = None if opts.dry_run else keep(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
-        if kept is None:
-            return NotifyResult([Delivery(record.run_id, "failed", error=error)])
-        return NotifyResult([Delivery(record.run_id, "spooled", error=error, spool_path=kept)])
+        return _kept(record, opts, failure(e))
+
+
+def _kept(record: RunRecord, opts: NotifyOptions, error: str, stopped: int | None = None) -> NotifyResult:
+    """The run's notification kept for the next notify (not for a dry run), with why it was not sent."""
+    from canary.notify import Delivery, NotifyResult, keep
+
+    kept = None if opts.dry_run else keep(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
+    status = "failed" if kept is None else "spooled"
+    return NotifyResult([Delivery(record.run_id, status, error=error, spool_path=kept, repo=opts.repo or "")], stopped)

@@ -76,6 +76,12 @@ class GitHubError(Exception):
         where = f"{method} {path}"
         super().__init__(f"{where}: HTTP {status}: {message}" if status else f"{where}: {message}")
 
+    @property
+    def gives_up(self) -> bool:
+        """GitHub refused the call for good (404, 401, 422, a 403 that is no rate limit: a 4xx
+        that is not transient): sending it again as it is would only be refused again."""
+        return self.status is not None and 400 <= self.status < 500 and not self.transient
+
 
 @dataclass(frozen=True)
 class RetryPolicy:
