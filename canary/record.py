@@ -150,6 +150,10 @@ class RunRecord:
     ferry_sha256: str | None = None
     gates_path: str | None = None
     gates_sha256: str | None = None
+    # Why the run is an experiment: its ferry or gates file differs from the pinned one of its
+    # ferry's name (canary.config.files.experiment). Recorded, never its series' evidence (last
+    # pass, streak, flakiness, charts, notifications). None: the pinned files, or records before.
+    experiment: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema": SCHEMA_VERSION, **jsonable(asdict(self))}

@@ -197,7 +197,8 @@ def steps_cell(record: Any) -> str:
 
 def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
     """How the run went into the history; with its ``record``, in which series (lane/ferry), and
-    whether it was a short run (fewer steps than the ferry's: listed, never counted)."""
+    whether it was a short run (fewer steps than the ferry's) or an experiment (a ferry or gates
+    file not the pinned one): listed, never counted."""
     from rich.markup import escape
 
     from canary.history import series
@@ -209,6 +210,11 @@ def history_line(status: dict[str, Any] | None, record: Any = None) -> str:
         if record is None:
             return f"[dim]{where}[/]"
         name = escape(str(series.series_of(record)))
+        if series.is_experiment(record):
+            return (
+                f"[yellow]{where}, series {name}, as an experiment: listed apart, never the series' "
+                "last pass, streak, flakiness, charts or notifications[/]"
+            )
         if series.is_short(record):
             return (
                 f"[dim]{where}, series {name}, as a short run ({record.steps_requested} of the ferry's "

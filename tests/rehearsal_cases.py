@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -104,7 +105,9 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     )
 
     # The ferry with the cpu lane's sizes under [lanes.tpu], STEPS steps (so that a scheduled run is
-    # a full run of its ferry, not a short one), and a learning rate that makes NaN.
+    # a full run of its ferry, not a short one), and a learning rate that makes NaN. It is a ferry
+    # of its own name (nan-canary), with the pinned gates under that name: the pinned ferry's name
+    # on other contents would make each run an experiment, which no series counts or notifies.
     ferry_text = (ROOT / "ferries" / "moe-canary.toml").read_text()
     cpu = re.search(r"^\[lanes\.cpu\]\n.*?(?=^\[|\Z)", ferry_text, flags=re.S | re.M).group(0)
     cpu = re.sub(r"^steps = \d+$", f"steps = {STEPS}", cpu, flags=re.M)
@@ -112,8 +115,14 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
         r"^\[lanes\.tpu\]\n.*?(?=^\[|\Z)", cpu.replace("[lanes.cpu]", "[lanes.tpu]"), ferry_text, flags=re.S | re.M
     )
     ferry_text = re.sub(r"^learning_rate = .*$", "learning_rate = 1e30", ferry_text, flags=re.M)
-    ferry = tmp / "moe-canary.toml"
+    ferry_text = re.sub(r'^name = "moe-canary"$', 'name = "nan-canary"', ferry_text, count=1, flags=re.M)
+    (tmp / "ferries").mkdir()
+    ferry = tmp / "ferries" / "nan-canary.toml"
     ferry.write_text(ferry_text)
+    (tmp / "gates").mkdir()
+    gates_text = (ROOT / "gates" / "moe-canary.toml").read_text()
+    (tmp / "gates" / "nan-canary.toml").write_text(gates_text.replace('ferry = "moe-canary"', 'ferry = "nan-canary"'))
+    shutil.copy(ROOT / "gates" / "moe-canary.cpu.golden.json", tmp / "gates")  # named by the cpu lane's gates
 
     # The history holds the lane's last pass, at the first commit, with older versions.
     from canary.run.workload import versions
@@ -121,7 +130,7 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
     passed = RunRecord(
         run_id="20260830T031700Z-tpu-0000",
         lane="tpu",
-        ferry="moe-canary",
+        ferry="nan-canary",
         ferry_version=1,
         verdict="pass",
         steps_completed=238,
@@ -145,6 +154,9 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
         "COLD": "false",
         "STEPS": str(STEPS),
         "FERRY": str(ferry),
+        # the ferry's name finds its gates and its watched paths
+        "CANARY_FERRIES_PATH": str(ferry.parent),
+        "CANARY_GATES_PATH": str(tmp / "gates"),
         "CANARY_HISTORY": HISTORY,
         "RAY_ADDRESS": ray_head,
         "WANDB_MODE": "online",
@@ -228,7 +240,7 @@ def test_doctor_then_two_scheduled_runs(stage):
     assert list(checks) == ["packages", "cache", "history", "launcher", "github", "git"]
     assert "wrote and deleted a probe object" in checks["cache"]["detail"]
     assert (
-        "1 recent run of tpu/moe-canary" in checks["history"]["detail"]
+        "1 recent run of tpu/nan-canary" in checks["history"]["detail"]
         and env["RAY_ADDRESS"] in checks["launcher"]["detail"]
     )
     assert REPO in checks["github"]["detail"] and "shallow" in checks["git"]["detail"]

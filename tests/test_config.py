@@ -6,6 +6,7 @@ import pytest
 
 from canary.config import (
     config_identity,
+    experiment,
     file_sha256,
     get_lane,
     load_ferry,
@@ -120,6 +121,33 @@ def test_a_ferries_directory_in_the_working_directory_is_named_an_override(tmp_p
     assert source_note("ferry", other, file_sha256(other)) == "not a pinned ferry"
     _, gates_path = load_gates("moe-canary")
     assert source_note("gates", gates_path, file_sha256(gates_path)) is None
+
+
+def test_a_run_is_an_experiment_when_its_ferry_or_gates_differ_from_the_pinned_ones(tmp_path):
+    """The pinned files, or byte-for-byte copies, are no experiment; a gates or ferry file that
+    differs from the pinned one of the ferry's name is, wherever it lies and whatever its file is
+    called; a ferry with no pinned file of its name (one's own) has nothing to differ from."""
+    root = project_root()
+
+    def identity(ferry, gates):
+        return {**config_identity("ferry", ferry), **config_identity("gates", gates)}
+
+    pinned_ferry, pinned_gates = root / "ferries" / "moe-canary.toml", root / "gates" / "moe-canary.toml"
+    assert experiment("moe-canary", identity(pinned_ferry, pinned_gates)) is None
+    copy = tmp_path / "gates" / "moe-canary.toml"
+    copy.parent.mkdir()
+    copy.write_bytes(pinned_gates.read_bytes())
+    assert experiment("moe-canary", identity(pinned_ferry, copy)) is None
+    impossible = tmp_path / "impossible.toml"
+    impossible.write_text(pinned_gates.read_text().replace("max_final_loss = 4.0", "max_final_loss = 0.01"))
+    why = experiment("moe-canary", identity(pinned_ferry, impossible))
+    assert why == f"gates file {impossible.resolve()} is not the pinned gates/moe-canary.toml"
+    ferry = tmp_path / "f.toml"
+    ferry.write_text(pinned_ferry.read_text().replace("learning_rate = 3e-3", "learning_rate = 1e-3"))
+    assert experiment("moe-canary", identity(ferry, pinned_gates)).startswith(f"ferry {ferry.resolve()} is not")
+    assert experiment("moe-canary", identity(ferry, impossible)).count(" is not the pinned ") == 2
+    own = root / "ferries" / "examples" / "levanter-standin.toml"
+    assert experiment("levanter-standin", identity(own, root / "gates" / "examples" / "levanter-standin.toml")) is None
 
 
 def test_records_without_the_config_identity_still_load():

@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
 from canary import history as history_mod
 from canary.errors import ConfigError
@@ -284,13 +286,15 @@ def test_crashing_run_is_classified_fingerprinted_and_recorded(tmp_path, monkeyp
 def test_run_then_history_on_the_command_line(cli, tmp_path):
     """A 10-step ferry's run (lenient gates, so it passes), then a crash, then a crash that asked
     for fewer steps than the ferry's, all through the CLI; `canary history` shows them with a
-    pass/fail strip of the series (cpu/moe-canary) that counts the first two only."""
+    pass/fail strip of the series (cpu/quick-canary) that counts the first two only. The 10-step
+    ferry is one of its own name: under the pinned one's name it would be an experiment."""
     gates = tmp_path / "lenient.toml"
     gates.write_text("[lanes.cpu]\nmin_steps = 10\nmax_final_loss = 20.0\n")
     pinned = (Path(__file__).parents[1] / "ferries" / "moe-canary.toml").read_text()
     assert pinned.count("steps = 200\n") == 1
-    ferry = tmp_path / "moe-canary.toml"
-    ferry.write_text(pinned.replace("steps = 200\n", "steps = 10\n"))
+    ferry = tmp_path / "quick-canary.toml"
+    own = pinned.replace("steps = 200\n", "steps = 10\n").replace('name = "moe-canary"', 'name = "quick-canary"')
+    ferry.write_text(own)
     history = str(tmp_path / "h.sqlite3")
     env = {"CANARY_SPOOL_DIR": str(tmp_path / "spool")}
     r = cli(
@@ -320,6 +324,8 @@ def test_run_then_history_on_the_command_line(cli, tmp_path):
             "cpu",
             "--ferry",
             str(ferry),
+            "--gates",
+            str(gates),
             *steps,
             "--out",
             str(tmp_path / "runs"),
@@ -335,7 +341,7 @@ def test_run_then_history_on_the_command_line(cli, tmp_path):
     report = json.loads(r.stdout)
     assert [(x["verdict"], x["short"]) for x in report["records"]] == [("pass", False), ("fail", False), ("fail", True)]
     [series] = report["series"]
-    assert (series["series"], series["strip"], series["runs"], series["short_runs"]) == ("cpu/moe-canary", "PF", 3, 1)
+    assert (series["series"], series["strip"], series["runs"], series["short_runs"]) == ("cpu/quick-canary", "PF", 3, 1)
     assert series["streak"]["runs"] == 1
     fp = report["records"][1]["signature"]["fingerprint"]
     assert report["occurrences"][fp]["count"] == 2  # a short run's failure is still an occurrence
@@ -350,6 +356,65 @@ def test_run_then_history_on_the_command_line(cli, tmp_path):
     assert r.returncode == 2 and "--since" in r.stderr
     r = cli("run", "cpu", "--history", "s3://x/y", env=env)
     assert r.returncode == 2 and "s3" in r.stderr
+
+
+@pytest.mark.slow
+def test_an_impossible_gates_copy_is_an_experiment_kept_out_of_the_series(cli, github, tmp_path):
+    """A copied gates file in the working directory made impossible: `canary run` fails it, names it
+    an experiment and suggests --no-history, notifies nothing; the history records it apart, and
+    the series keeps its last pass, no streak, flakiness 0 and no new signature, as does the report."""
+    from notify_records import passing
+
+    root = Path(__file__).parents[1]
+    history = str(tmp_path / "h.sqlite3")
+    SqliteStore(Path(history)).append(
+        passing("20261201T060000Z-cpu-0001", "2026-12-01", lane="cpu", steps_requested=200, ferry_steps=200)
+    )
+    work = tmp_path / "work"
+    shutil.copytree(root / "gates", work / "gates")  # the gates with their goldens, as a user copies them
+    pinned = (root / "gates" / "moe-canary.toml").read_text()
+    assert pinned.count("max_final_loss = 4.0") == 1
+    (work / "gates" / "moe-canary.toml").write_text(pinned.replace("max_final_loss = 4.0", "max_final_loss = 0.01"))
+    env = {
+        "CANARY_SPOOL_DIR": str(tmp_path / "spool"),
+        "CANARY_NOTIFY_SPOOL": str(tmp_path / "notify-spool"),
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": github.url,
+        "COLUMNS": "200",
+    }
+    args = ("run", "cpu", "--out", str(tmp_path / "runs"), "--history", history, "--notify", "github", "--repo", REPO)
+    r = cli(*args, cwd=work, env=env)
+    assert r.returncode == 1, r.stdout + r.stderr[-3000:]  # the impossible gate failed
+    out = " ".join(r.stdout.split())
+    assert "gates: ./gates/moe-canary.toml (local override of the pinned gates file)" in out
+    assert f"experiment: gates file {work / 'gates' / 'moe-canary.toml'} is not the pinned gates/moe-canary.toml" in out
+    assert "--no-history to leave it out of the history" in out and "not notified" in out
+    assert "as an experiment" in out
+    assert github.state.writes() == []  # no issue, no comment, no label
+
+    r = cli("history", "--history", history, "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    exp = report["records"][-1]
+    assert exp["verdict"] == "fail" and exp["counted"] is False and "gates/moe-canary.toml" in exp["experiment"]
+    [series] = report["series"]
+    assert (series["series"], series["strip"], series["runs"], series["experiments"]) == ("cpu/moe-canary", "P", 2, 1)
+    assert series["streak"]["runs"] == 0 and series["flakiness"] == 0.0
+    assert series["last_pass"] == "20261201T060000Z-cpu-0001"
+    assert report["occurrences"] == {}  # the experiment's failure is no signature of the series
+
+    r = cli("history", "--history", history, env=env)
+    assert r.returncode == 0, r.stderr
+    main, apart = r.stdout.split("Experiments (a ferry or gates file not the pinned one)")
+    assert "✗ FAIL" not in main and "1 experiment not counted" in apart and "is not the pinned" in apart
+
+    page = tmp_path / "report.html"
+    r = cli("report", "--history", history, "--out", str(page), env=env)
+    assert r.returncode == 0, r.stderr
+    html = page.read_text()
+    assert "1 experiment, in lower case, not counted" in html and "latest run passed" in html
+    signatures = html.split("<h2>Failure signatures", 1)[1].split("<h2>Runs", 1)[0]
+    assert exp["signature"]["fingerprint"] not in signatures
 
 
 def test_history_command_does_not_import_jax(cli, tmp_path):

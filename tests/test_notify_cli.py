@@ -40,6 +40,15 @@ def test_notify_opens_the_issue_then_posts_nothing_the_second_time(github, tmp_p
     assert len(github.state.writes()) == writes
 
 
+def test_an_experiment_is_never_notified(github, tmp_path):
+    """A run whose gates were not the pinned ones failed them: no issue, no comment, no label."""
+    d = _run_dir(tmp_path, failing(experiment="gates file /w/gates/moe-canary.toml is not the pinned one"))
+    r = run_cli("notify", str(d), "--repo", REPO, "--json", env=_env(github, tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["deliveries"][0]["actions"] == []
+    assert github.state.writes() == []
+
+
 def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp_path):
     d = _run_dir(tmp_path, failing())
     r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", env=_env(github, tmp_path))

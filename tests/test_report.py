@@ -349,9 +349,56 @@ def test_a_second_ferry_and_a_short_run_are_their_own_timeline_and_never_the_lat
     loss = loss_view(rs, "cpu", "moe-canary")
     assert loss.lane == "cpu/moe-canary" and loss.run_id == "20260829T070000Z-cpu-1004"
     series = {s.label: s for s in model.perf_series(rs)}
-    assert len(series["cpu/moe-canary"].started_at) == 7  # the short run's figures left out
+    # the short run's and the cancelled run's figures left out
+    assert len(series["cpu/moe-canary"].started_at) == 6
     html = render(rs, "test-history")
     assert "<h3>cpu/levanter-standin</h3>" in html and "1 short run, in lower case, not counted" in html
+
+
+def test_an_experiment_and_a_cancelled_run_are_never_the_latest_curve_nor_points_on_the_charts(tmp_path):
+    """An experiment (gates not the pinned ones) is shown in its series' timeline, in lower case,
+    and counted nowhere: not its passes, streak, charts or signatures. A cancelled run that left
+    per-step losses is not the latest loss curve, nor a point on the tokens/s and final-loss charts."""
+    rs = [r for r in history(tmp_path) if r.classification != "cancelled"]
+    stopped_dir = tmp_path / "runs" / "stopped"
+    write_metrics(stopped_dir, steps=12)
+    rs.append(
+        passing(
+            "20260902T070000Z-cpu-1008",
+            "2026-09-02",
+            lane="cpu",
+            verdict="cancelled",
+            classification="cancelled",
+            run_dir=str(stopped_dir),
+            final_loss=9.0,
+            summary=dict(SUMMARY),
+        )
+    )
+    impossible_dir = tmp_path / "runs" / "impossible"
+    write_metrics(impossible_dir)
+    why = "gates file /tmp/w/gates/moe-canary.toml is not the pinned gates/moe-canary.toml"
+    rs.append(
+        failing(
+            "20260903T070000Z-cpu-1009",
+            "2026-09-03",
+            lane="cpu",
+            fp="c0ffeec0ffee",
+            run_dir=str(impossible_dir),
+            summary=dict(SUMMARY),
+            experiment=why,
+        )
+    )
+    cpu = {v.series: v for v in model.lane_views(rs)}["cpu/moe-canary"]
+    assert cpu.experiments == 1 and cpu.short == 0 and cpu.cells[-1].label == cpu.cells[-1].label.lower()
+    assert f"experiment ({why}), not counted" in cpu.cells[-1].title
+    assert cpu.streak.runs == 2 and "c0ffeec0ffee" not in cpu.streak.fingerprints  # as before the experiment
+    assert cpu.latest.run_id != "20260903T070000Z-cpu-1009"
+    loss = loss_view(rs, "cpu", "moe-canary")
+    assert loss.run_id == "20260829T070000Z-cpu-1004"  # neither the experiment nor the cancelled run
+    charted = {s.label: s for s in model.perf_series(rs)}["cpu/moe-canary"]
+    assert all(not t.startswith(("2026-09-02", "2026-09-03")) for t in charted.started_at)
+    assert "c0ffeec0ffee" not in {row.fingerprint for row in model.signature_rows(rs)}
+    assert "1 experiment, in lower case, not counted" in render(rs, "test-history")
 
 
 @pytest.mark.parametrize("command", ["history", "report"])

@@ -24,6 +24,27 @@ def program_cell(r: RunRecord, records: list[RunRecord]) -> str:
     return "—" if note is None else ("same" if note.startswith("same") else "[yellow]new[/]")
 
 
+def experiments(c, records: list[RunRecord]) -> None:
+    """The experiments among the runs shown, apart: counted in no series."""
+    if not records:
+        return
+    t = narrow_table(
+        "Experiments (a ferry or gates file not the pinned one): recorded, never counted",
+        ("started (UTC)", "series", "verdict", "fingerprint", "steps", "why"),
+        numeric=("steps",),
+    )
+    for r in records:
+        t.add_row(
+            (r.started_at or "")[:16].replace("T", " "),
+            escape(str(series.series_of(r))),
+            r.verdict,
+            queries.fingerprint_of(r) or "",
+            fmt(r.steps_completed),
+            escape(r.experiment or ""),
+        )
+    c.print(t)
+
+
 def render_changes(location: str, steps: list, c) -> None:
     if not c.is_terminal:
         c.width = max(c.width, 160)  # a pipe or a CI log: one line per step
@@ -85,7 +106,9 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     """Show recent runs (ferry, verdict, classification, fingerprint, steps, loss, cache facts) and
     a one-line pass/fail strip per series, oldest to newest. A series is one lane and one ferry;
     a run that asked for fewer steps than its ferry's (a repro, --steps) is listed, marked short,
-    but is never the series' last pass, nor part of its strip, streak or flakiness. For a failing
+    but is never the series' last pass, nor part of its strip, streak or flakiness. An experiment
+    (a run whose ferry or gates file is not the pinned one) is counted nowhere either, and listed
+    apart, below the series' runs, with what made it one. For a failing
     series, its regression window (commits and version changes since the last pass) is in --json.
     With --changes, the steps found in each series' passing runs (docs/gates.md, "Change points").
     An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
@@ -121,7 +144,13 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
                 "series": report["series"],
                 "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
                 "records": [
-                    {**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)} for r in records
+                    {
+                        **r.to_dict(),
+                        "series": str(series.series_of(r)),
+                        "short": series.is_short(r),
+                        "counted": series.counts(r),
+                    }
+                    for r in records
                 ],
                 "programs": {r.run_id: program_note(r, records) for r in records},
             }
@@ -157,7 +186,9 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
         ),
         numeric=("steps", "loss", "tries"),
     )
-    for r in records[-last:]:
+    shown = records[-last:]
+    counted = [r for r in shown if not series.is_experiment(r)]
+    for r in counted:
         sig = r.signature
         verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
         steps = steps_cell(r)
@@ -176,7 +207,9 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             program_cell(r, records),
             (r.commit or "")[:8],
         )
-    c.print(t)
+    if counted:
+        c.print(t)
+    experiments(c, [r for r in shown if series.is_experiment(r)])
     width = max(len(s["series"]) for s in report["series"])
     for s in report["series"]:
         streak = s["streak"]
@@ -189,11 +222,13 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             )
         if s["short_runs"]:
             tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
+        if s["experiments"]:
+            tail += f"  ({s['experiments']} experiment{'s' if s['experiments'] != 1 else ''} not counted)"
         c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
     c.print(
         "[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
-        "than its ferry's) is listed above but not counted; program: the lowered train step, same as or new "
-        "since the series' last pass[/]"
+        "than its ferry's) is listed above but not counted, an experiment is listed apart; program: the "
+        "lowered train step, same as or new since the series' last pass[/]"
     )
 
 

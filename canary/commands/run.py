@@ -208,7 +208,8 @@ def run(
             bars.stop()
         stopped = signals.requested() if result.verdict == signals.CANCELLED else None
     said = None
-    if notifying and stopped is None:  # a stopped run is no regression: nothing to tell
+    # a stopped run is no regression, an experiment is not the canary's: nothing to tell
+    if notifying and stopped is None and not result.experiment:
         from canary.notify.after_run import notify_after_run
 
         with signals.interruptible():  # stopped meanwhile: the notification is kept, the verdict still said
@@ -241,6 +242,14 @@ def run(
             note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
             if note:
                 out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
+        if result.experiment:
+            out_c.print(
+                f"experiment: {result.experiment}; never counted in its series"
+                + ("" if no_history else " (run with --no-history to leave it out of the history)")
+                + (", and not notified" if notifying else ""),
+                markup=False,
+                highlight=False,
+            )
         title = f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"
         out_c.print(gates_table(result.gates, title=title, width=out_c.width))
         if after.loss_line:

@@ -26,6 +26,7 @@ from canary.config.ferry import (
 )
 from canary.config.files import (
     config_identity,
+    experiment,
     file_sha256,
     get_lane,
     load_ferry,
@@ -66,6 +67,7 @@ __all__ = [
     "TrainerConfig",
     "WandbMode",
     "config_identity",
+    "experiment",
     "file_sha256",
     "get_lane",
     "load_ferry",

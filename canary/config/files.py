@@ -1,6 +1,7 @@
 """Finding and reading the config files: a ``ferries/`` or ``gates/`` folder in the working
 directory shadows the pinned one; a load error names the file and the dotted key; every run
-records the path and sha256 of what it used. The only config module that does file I/O."""
+records the path and sha256 of what it used, and whether they make it an experiment (not the
+pinned files of its ferry's name). The only config module that does file I/O."""
 
 from __future__ import annotations
 
@@ -127,6 +128,21 @@ def source_note(kind: str, path: str | Path, sha256: str) -> str | None:
     if file_sha256(pinned) == sha256:
         return f"a copy of the pinned {label}"
     return f"local override of the pinned {label}"
+
+
+def experiment(ferry: str, identity: dict[str, str]) -> str | None:
+    """Why a run of the ferry named ``ferry`` with the files ``identity`` (:func:`config_identity`
+    of its ferry and of its gates) is an experiment, or None when it is not: a ferry or gates file
+    that differs from the pinned one of the ferry's name (a working directory's ``ferries/`` or
+    ``gates/`` shadowing it, or a file named by path). A byte-for-byte copy of the pinned file is
+    the pinned file; a ferry with no pinned file of its name (one's own) has nothing to differ from."""
+    why = []
+    for kind, folder in (("ferry", "ferries"), ("gates", "gates")):
+        pinned = project_root() / folder / f"{ferry}.toml"
+        sha = identity.get(f"{kind}_sha256")
+        if sha and pinned.is_file() and file_sha256(pinned) != sha:
+            why.append(f"{_LABEL[folder]} {identity.get(f'{kind}_path')} is not the pinned {folder}/{ferry}.toml")
+    return "; ".join(why) or None
 
 
 def load_ferry(name_or_path: str = "moe-canary") -> tuple[AnyFerry, Path]:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from canary.history.series import in_series, is_short
+from canary.history.series import counts, in_series
 from canary.history.windows import VersionChange, version_changes
 from canary.record import RunRecord
 
@@ -151,8 +151,9 @@ def value_of(r: RunRecord, metric: Metric) -> float | None:
 
 def passing_runs(records: Iterable[RunRecord], lane: str, ferry: str | None = None) -> list[RunRecord]:
     """The lane's (and ferry's) passing full runs, oldest first: a short run (a repro, ``--steps``)
-    is mostly compilation, and its figures are not the series'."""
-    return [r for r in in_series(records, lane, ferry) if r.verdict == "pass" and not is_short(r)]
+    is mostly compilation, and an experiment's ferry or gates are not the series': their figures
+    are not the series'."""
+    return [r for r in in_series(records, lane, ferry) if r.verdict == "pass" and counts(r)]
 
 
 def series(records: Iterable[RunRecord], lane: str, ferry: str | None, metric: str) -> list[Point]:

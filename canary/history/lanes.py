@@ -73,7 +73,7 @@ def lane_window(records: Sequence[RunRecord], lane: str, commits: Commits, *, fe
 
 
 def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int, commits: Commits) -> dict[str, Any]:
-    """One series' strip, flakiness, last pass, streak and window (short runs listed, not counted)."""
+    """One series' strip, flakiness, last pass, streak and window (short runs and experiments listed, not counted)."""
 
     lane, ferry = key.lane, key.ferry
     s = queries.current_streak(records, lane, ferry=ferry)
@@ -86,7 +86,8 @@ def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int, c
         "ferry": ferry,
         "strip": queries.strip(records, lane, last, ferry=ferry),
         "runs": len(runs),
-        "short_runs": sum(series.is_short(r) for r in runs),
+        "short_runs": sum(series.uncounted(r) == "short" for r in runs),
+        "experiments": sum(series.is_experiment(r) for r in runs),
         "flakiness": round(queries.flakiness(records, lane, last, ferry=ferry), 3),
         "last_pass": lp.run_id if lp else None,
         "streak": {

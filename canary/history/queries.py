@@ -13,8 +13,9 @@ A history holds one series per (lane, ferry): two ferries on one lane are two ca
 its own last pass, streak and flakiness. The series' questions take the lane and, as the keyword
 ``ferry``, the ferry (``None``: every ferry's runs on the lane, for records known to hold one).
 A run that asked for fewer steps than its ferry sets (a repro, a quick ``--steps`` run;
-:mod:`canary.history.series`) is kept in the history but is no evidence for its series: never
-its last pass, never part of its streak, its strip or its flakiness.
+:mod:`canary.history.series`), or an experiment (a ferry or gates file that is not the pinned
+one), is kept in the history but is no evidence for its series: never its last pass, never part
+of its streak, its strip or its flakiness.
 
 Records are :class:`canary.record.RunRecord`; any order is accepted (they are ordered by start
 time here). Times are the records' ISO ``started_at`` strings (UTC); days are UTC calendar days.
@@ -26,19 +27,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from canary.history.series import is_short
+from canary.history.series import counts, is_experiment
 from canary.record import RunRecord
 from canary.signature import identity
 
 
 def _ordered(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None) -> list[RunRecord]:
     # A run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure.
-    # Within a series, neither is a short run: ten steps cannot pass or fail the ferry's gates.
+    # Within a series, neither is a run that does not count (series.counts): a short run (ten
+    # steps cannot pass or fail the ferry's gates) or an experiment (not the pinned ferry or gates).
     rs = [
         r
         for r in records
         if r.verdict != "cancelled"
-        and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and not is_short(r)))
+        and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and counts(r)))
     ]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
@@ -216,11 +218,12 @@ class Occurrence:
 
 
 def occurrences(records: Iterable[RunRecord]) -> dict[str, Occurrence]:
-    """Per fingerprint of failed runs: how many runs, first and last seen, on which lanes."""
+    """Per fingerprint of failed runs: how many runs, first and last seen, on which lanes. A short
+    run's failure is one; an experiment's (a ferry or gates file not the pinned one) is not."""
     seen: dict[str, list[RunRecord]] = {}
     for r in _ordered(records):
         fp = fingerprint_of(r)
-        if fp and r.verdict != "pass":
+        if fp and r.verdict != "pass" and not is_experiment(r):
             seen.setdefault(fp, []).append(r)
     return {
         fp: Occurrence(

@@ -1,12 +1,17 @@
-"""A history's series: the runs of one ferry on one lane, and which of them are short (pure).
+"""A history's series: the runs of one ferry on one lane, and which of them count (pure).
 
     series_of(record)            SeriesKey("cpu", "moe-canary"), shown as cpu/moe-canary
     series_keys(records)         the series the records hold, by lane then ferry
-    in_series(records, lane, ferry)   the series' runs, oldest first, short ones included
+    in_series(records, lane, ferry)   the series' runs, oldest first, uncounted ones included
     is_short(record)             it asked for fewer steps than its ferry sets (repro, --steps)
+    is_experiment(record)        its ferry or gates file is not the pinned one (record.experiment)
+    counts(record)               neither: evidence for its series
+    charted(record)              counts and was not cancelled: a point of the report's charts
+    uncounted(record)            why not: "short", "experiment" or None
 
 :mod:`canary.history.queries` answers its questions (last pass, streak, flakiness) per series,
-leaving short runs out.
+the report draws its charts and the notifier states its facts from the runs that count; the
+others are listed, never counted.
 """
 
 from __future__ import annotations
@@ -43,7 +48,30 @@ def is_short(r: RunRecord) -> bool:
     return r.ferry_steps is not None and r.steps_requested is not None and r.steps_requested < r.ferry_steps
 
 
+def is_experiment(r: RunRecord) -> bool:
+    """Whether the run used a ferry or gates file that is not the pinned one of its ferry's name
+    (a copy in the working directory's ``gates/`` made impossible, ``--gates other.toml``)."""
+    return bool(r.experiment)
+
+
+def uncounted(r: RunRecord) -> str | None:
+    """Why the run is no evidence for its series (``"experiment"``, ``"short"``), or None."""
+    return "experiment" if is_experiment(r) else "short" if is_short(r) else None
+
+
+def counts(r: RunRecord) -> bool:
+    """Whether the run is evidence for its series: its last pass, streak, flakiness, charts and
+    notifications. Short runs and experiments are recorded and listed, never counted."""
+    return uncounted(r) is None
+
+
+def charted(r: RunRecord) -> bool:
+    """Whether the run is a point of its series' charts (tokens/s, final loss, the latest loss
+    curve): it counts, and it was not cancelled (a run stopped by a signal is cut short)."""
+    return counts(r) and "cancelled" not in (r.verdict, r.classification)
+
+
 def in_series(records: Iterable[RunRecord], lane: str, ferry: str | None) -> list[RunRecord]:
-    """The series' runs, oldest first, short runs included (what ``canary history`` lists)."""
+    """The series' runs, oldest first, uncounted runs included (what ``canary history`` lists)."""
     rs = [r for r in records if r.lane == lane and (ferry is None or r.ferry == ferry)]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from canary.history import series
 from canary.notify import performance
 from canary.notify.compose import (
     duplicate_comment,
@@ -253,8 +254,9 @@ def report(
     on_new: Callable[[Facts], Facts] | None = None,
 ) -> list[Action]:
     """Tell the tracker about one run: a failure, or the pass that ends a failure streak. A run
-    stopped by a signal (verdict ``cancelled``) is neither: nothing is said."""
-    if record.verdict == "cancelled":
+    stopped by a signal (verdict ``cancelled``) is neither, nor is an experiment (a ferry or gates
+    file not the pinned one, :func:`canary.history.series.is_experiment`): nothing is said."""
+    if record.verdict == "cancelled" or series.is_experiment(record):
         return []
     if record.verdict == "pass":
         return report_recovery(gh, record, facts, close_on_recovery) + report_performance(gh, record, facts)

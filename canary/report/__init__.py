@@ -135,16 +135,16 @@ def golden_band(ferry: str, lane: str) -> tuple[Band | None, str]:
 
 def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None) -> LossView:
     """The series' latest full run's loss chart (or the latest that has per-step losses here,
-    saying so), against the golden band where one exists. A short run (a repro, --steps) is not
-    the series' latest curve."""
+    saying so), against the golden band where one exists. A short run (a repro, --steps), an
+    experiment or a cancelled run is not the series' latest curve."""
     from canary.history import series
     from canary.report import charts
 
     label = f"{lane}/{ferry}" if ferry else lane
     runs = series.in_series(records, lane, ferry)
-    rs = [r for r in runs if not series.is_short(r)]
+    rs = [r for r in runs if series.charted(r)]
     if not rs:
-        return LossView(label, runs[-1].run_id, None, "only short runs (fewer steps than the ferry's): no full curve")
+        return LossView(label, runs[-1].run_id, None, "only short, cancelled or experiment runs: no full curve")
     latest = rs[-1]
     for r in reversed(rs):
         losses = run_losses(r.run_dir)

@@ -206,6 +206,7 @@ class LaneView:
     latest: RunRecord
     ferry: str = ""
     short: int = 0  # runs that asked for fewer steps than the ferry's: shown, never counted
+    experiments: int = 0  # runs with a ferry or gates file not the pinned one: shown, never counted
 
     @property
     def series(self) -> str:
@@ -217,9 +218,11 @@ def cell(r: RunRecord) -> Cell:
     label, colour, _ = class_style(name)
     fp = queries.fingerprint_of(r)
     title = f"{(r.started_at or '')[:16].replace('T', ' ')}  {r.verdict}  {name}" + (f"  {fp}" if fp else "")
-    if series.is_short(r):
+    if series.is_experiment(r):
+        title += f"  experiment ({r.experiment}), not counted"
+    elif series.is_short(r):
         title += f"  short run: {r.steps_requested} of {r.ferry_steps} steps, not counted"
-    return Cell(r.run_id, name, label.lower() if series.is_short(r) else label, colour, title)
+    return Cell(r.run_id, name, label if series.counts(r) else label.lower(), colour, title)
 
 
 def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
@@ -227,7 +230,7 @@ def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
     views = []
     for key in series.series_keys(records):
         rs = series.in_series(records, key.lane, key.ferry)
-        full = [r for r in rs if not series.is_short(r)]
+        full = [r for r in rs if series.counts(r)]
         views.append(
             LaneView(
                 lane=key.lane,
@@ -235,7 +238,8 @@ def lane_views(records: Iterable[RunRecord]) -> list[LaneView]:
                 cells=[cell(r) for r in rs],
                 runs=len(rs),
                 passes=sum(r.verdict == "pass" for r in full),
-                short=len(rs) - len(full),
+                short=sum(series.uncounted(r) == "short" for r in rs),
+                experiments=sum(series.is_experiment(r) for r in rs),
                 flakiness=queries.flakiness(rs, key.lane, ferry=key.ferry),
                 streak=queries.current_streak(rs, key.lane, ferry=key.ferry),
                 latest=(full or rs)[-1],
@@ -368,11 +372,12 @@ def step_marks(records: Iterable[RunRecord]) -> list[StepMark]:
 
 def perf_series(records: Iterable[RunRecord]) -> list[Series]:
     """Per series (lane, ferry), oldest first: each metric of :data:`PERF_METRICS` per full run
-    (None where unknown); a short run's figures are mostly compilation and are left out."""
+    (None where unknown); a short run's figures are mostly compilation, an experiment's are not the
+    series', and a cancelled run's are cut short: they are left out."""
     records = list(records)
     out = []
     for key in series.series_keys(records):
-        rs = [r for r in series.in_series(records, key.lane, key.ferry) if not series.is_short(r)]
+        rs = [r for r in series.in_series(records, key.lane, key.ferry) if series.charted(r)]
         if not rs:
             continue
         points = [perf_point(r) for r in rs]

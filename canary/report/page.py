@@ -81,7 +81,9 @@ def lane_html(v: LaneView) -> str:
         if s.failing
         else "latest run passed"
     )
-    short = f" ({v.short} short run{'s' if v.short != 1 else ''}, in lower case, not counted)" if v.short else ""
+    uncounted = [f"{v.short} short run{'s' if v.short != 1 else ''}"] if v.short else []
+    uncounted += [f"{v.experiments} experiment{'s' if v.experiments != 1 else ''}"] if v.experiments else []
+    short = f" ({' and '.join(uncounted)}, in lower case, not counted)" if uncounted else ""
     return (
         f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}"><h3>{escape(v.series)}</h3>'
         f'<div class="meta">{v.runs} runs{short}, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'

@@ -26,6 +26,7 @@ from canary.config import (
     GatesFile,
     Lane,
     config_identity,
+    experiment,
     get_lane,
     load_ferry,
     load_gates,
@@ -280,6 +281,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
             attempts,
         ),
         cache=attempts[-1].cache if attempts else None,
+        experiment=experiment(ferry.name, identity),
         **identity,
     )
     # result.json, history, spool: no secret, and nothing a terminal would act on
