@@ -33,7 +33,6 @@ from canary.notify.tracker import Action, report
 from canary.notify.transport import GitHubError
 from canary.record import RunRecord
 from canary.run.directory import NOTIFY_PENDING
-from canary.textio import printable
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore
@@ -327,7 +326,7 @@ def failure(e: BaseException) -> str:
     """What stopped a delivery, in one line: GitHub's own error, or what was wrong with its answer."""
     if isinstance(e, GitHubError):
         return str(e)
-    return f"GitHub's answer could not be used ({type(e).__name__}: {printable(redact_mod.redact(str(e)[:300]))})"
+    return f"GitHub's answer could not be used ({type(e).__name__}: {redact_mod.redact(str(e)[:300])})"
 
 
 def keep(record: RunRecord, repo: str, backend: str, error: str, close_on_recovery: bool = False) -> str | None:
