@@ -453,3 +453,37 @@ def test_secrets_in_coloured_log_lines_reach_neither_the_record_history_stdout_s
         assert password not in text, f"the coloured password reached {where}"
         assert token[4:20] not in text and token[20:] not in text, f"the interrupted token reached {where}"
         assert "\x1b" not in text, f"an escape reached {where}"
+
+
+def _corpus() -> list[str]:
+    from test_notify_redact import IDEMPOTENT, ROUND3_SHAPES
+
+    lines = [enc(t) for t in TOKENS.values() for enc in ENCODINGS.values()]
+    lines += [enc(k + v) for k, v in KEYED.values() for enc in ENCODINGS.values()]
+    lines += [h + t for h, t in ROUND3_SHAPES.values()] + IDEMPOTENT + [PEM, "machine h\n  login u\n  password p4ss"]
+    return lines
+
+
+@pytest.mark.parametrize(
+    "filler", ["step 7 loss=2.5 lr=3e-4 /data/shard-00017.bin ok\n", "eval tokens_per_second=9 key 1\n"]
+)
+def test_a_secret_far_from_any_other_is_redacted_as_on_its_own(filler):
+    """Where a shape's words are rare, it is looked for only near them: with the same result."""
+    pad = filler * 400
+    for line in _corpus():
+        assert redact(pad + line + "\n" + pad) == pad + redact(line) + "\n" + pad, line
+
+
+def test_the_deciding_log_is_kept_once_and_read_from_its_attempt_when_the_top_one_is_left_out(tmp_path):
+    lanes = lanes_toml(tmp_path, [PY, str(_COLOURED), "{entrypoint}"])
+    env = dict(CANARY_LANES=str(lanes), STANDIN_WORD="Col0ured-Pa55word", STANDIN_PUSH="ghp_" + "Q" * 36)
+    r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--no-history", tmp_path=tmp_path, **env)
+    assert r.returncode == 1, r.stderr.decode()
+    run_dir = Path(json.loads(r.stdout)["run_dir"])
+    top, kept = run_dir / "train.log", run_dir / "attempt-1" / "train.log"
+    assert top.samefile(kept) and "RuntimeError: login refused" in top.read_text()  # one file, two names
+    r = canary_cli("signature", str(run_dir), "--json", tmp_path=tmp_path)
+    top.unlink()  # as the CI artifact keeps it: in attempt-1/ only
+    again = canary_cli("signature", str(run_dir), "--json", tmp_path=tmp_path)
+    assert again.returncode == r.returncode == 0, again.stderr.decode()
+    assert json.loads(again.stdout)["fingerprint"] == json.loads(r.stdout)["fingerprint"]

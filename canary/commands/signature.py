@@ -14,7 +14,7 @@ from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
 from canary.record import RunRecord
 from canary.render import console
-from canary.run.directory import LOG_FILE, RESULT_FILE, read_record
+from canary.run.directory import RESULT_FILE, decided_log, read_record
 from canary.textio import LogStream, printable
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
@@ -130,7 +130,7 @@ def _read_log(logfile: Path) -> str:
     if str(logfile) == "-":
         return signature_mod.read_window(LogStream(sys.stdin.buffer, "<stdin>"))
     if logfile.is_dir():
-        logfile = logfile / LOG_FILE
+        logfile = decided_log(logfile)
     try:
         with logfile.open("rb") as f:
             return signature_mod.read_window(LogStream(f, str(logfile)))

@@ -17,7 +17,8 @@ import urllib.parse
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from canary.notify.secret_shapes import REDACTED, replace_shapes
+from canary.notify.secret_shapes import REDACTED
+from canary.notify.shape_search import replace_shapes
 from canary.textio import printable
 
 # A secret's variable: ..._TOKEN, ..._SECRET_KEY (MINIO_SECRET_KEY), any ..._KEY, also as base64,
@@ -107,7 +108,12 @@ def _fragments(text: str, secrets: Iterable[str]) -> str:
 # A run of base64 (standard or URL-safe) long enough to hide a credential: decoded (its first
 # B64_MAX characters), and redacted whole when what it holds is a secret (a token shape, a PEM key,
 # an environment secret) or a user:password pair.
-_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,}+(?:=|%3[Dd]){0,2}")
+# (Base64 of 12 bytes or more mixes cases: a run without both, in its first 256 characters, is a
+# path or a word, never tried.)
+_B64 = re.compile(
+    r"(?<![A-Za-z0-9+/_\-])(?<!%)(?<!%2)(?=(?:[a-z0-9+/_\-]|%2[BbFf]){0,256}+[A-Z])(?=(?:[A-Z0-9+/_\-]|%2[BbFf]){0,256}+[a-z])"
+    r"(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,}+(?:=|%3[Dd]){0,2}"
+)
 B64_MAX = 1 << 16
 _USER_PASS = re.compile(r"[^\s:]{1,128}:[^\s]{6,}")
 

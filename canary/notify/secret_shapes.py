@@ -2,9 +2,10 @@
 blocks, ...), credentials in headers, URLs, flags and netrc entries, and any ``KEY=value`` whose
 key says it is secret, in the encodings logs spell them (quoted, URL-encoded, JSON inside JSON).
 
-Add a shape by appending ``(name, pattern, replacement)`` to :data:`_PATTERNS` and its words to
-:data:`_NEEDLES`. Pure string work, linear in its input. The environment's own secret values, and
-base64 that hides one, are :mod:`canary.notify.redact`'s.
+Add a shape by appending ``(name, pattern, replacement)`` to :data:`PATTERNS` and its words to
+:data:`NEEDLES`. Pure string work, linear in its input. How they are looked for in a long log is
+:mod:`canary.notify.shape_search`'s; the environment's own secret values, and base64 that hides
+one, are :mod:`canary.notify.redact`'s.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import re
 REDACTED = "[REDACTED]"
 
 # How a setting's name meets its value, in the forms logs show it: KEY=v, "KEY": "v", KEY: 'v',
-# URL-encoded (KEY%3Dv), JSON inside JSON (\"KEY\": \"v\"), \u003d. Bounded runs only: every
+# URL-encoded (KEY%3Dv, KEY%253Dv), JSON inside JSON (\"KEY\": \"v\"), \u003d. Bounded runs only: every
 # pattern below is linear in the text (no nested quantifiers over unbounded input).
 _Q = r"""(?:\\{0,3}["']|%2[27])?"""
-_SEP = r"(?:\s|%20|\+){0,8}(?:[:=]|%3[aAdD]|\\u003[aAdD])(?:\s|%20|\+){0,8}"
+_SEP = r"(?:\s|%20|\+){0,8}(?:[:=]|%(?:25)?3[aAdD]|\\u003[aAdD])(?:\s|%20|\+){0,8}"  # %253D: encoded twice
 _KV = _Q + _SEP + _Q
 _VALUE = r"""[^\s"'\\,;&<>)\]}]"""  # a value runs until a quote, a backslash escape, a separator
 _FRESH = r"(?!\[REDACTED\])"  # a value already redacted is left as it is: redacting twice changes nothing
@@ -48,7 +49,7 @@ _SECRET_WORDS = sorted(
             "CLIENT_SECRET",
             "SESSIONID",
         )
-        for form in (w, w.lower(), w.title(), w.title().replace("_", ""))
+        for form in (w, w.lower(), w.title(), w.title().replace("_", ""), w.lower().replace("_", ""))
     }
     | {"apiKey", "accessKey", "privateKey", "secretKey", "clientSecret"},
     key=len,
@@ -81,7 +82,7 @@ def _github(m: re.Match[str]) -> str:
 # (name, pattern, replacement). Patterns with a group keep the group (a key's name) and redact
 # only the value after it. Token shapes carry no word boundary after them: a suffix glued on
 # (``ghp_...abc.log``, ``..._v2``) must not let the token through.
-_PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
+PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
     # PEM private keys, whole blocks: as printed, inside a Python repr or JSON (\n escaped), or
     # URL-encoded; a block cut short (no END line) is redacted to where its base64 stops.
     (
@@ -289,8 +290,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
 ]
 
 # A pattern runs only over text holding one of its words (lower case): a cheap substring test
-# that spares a long, ordinary log most of the regular-expression passes.
-_NEEDLES: dict[str, tuple[str, ...]] = {
+# that spares a long, ordinary log most of the regular-expression passes. A secret's name is
+# looked for as a whole word's end (tokens_per_second and KeyError are none).
+_SECRET_WORD = re.compile(r"(?:token|secret|passw(?:or)?d|key(?:_id)?|credentials?|sessionid)\b")
+Word = str | re.Pattern[str]
+NEEDLES: dict[str, tuple[Word, ...]] = {
     "pem": ("private",),
     "pgp": ("pgp private",),
     "authorization": ("authorization",),
@@ -298,9 +302,9 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "url_password": ("://",),
     "cookie": ("cookie",),
     "curl_user": ("-u", "--user"),
-    "github": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "github": (re.compile(r"gh[opusr]_"),),
     "github_pat": ("github_pat_",),
-    "gitlab": ("glpat-", "glrt-", "glptt-", "gldt-", "glcbt-", "glimt-", "glsoat-", "glffct-", "gloas-"),
+    "gitlab": (re.compile(r"gl(?:pat|rt|ptt|dt|cbt|imt|soat|ffct|oas)-"),),
     "sendgrid": ("sg.",),
     "slack": ("xox",),
     "slack_app": ("xapp-",),
@@ -317,14 +321,14 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "wandb_login_call": ("wandb",),
     "netrc": ("machine", "default"),
     "wandb_onprem": ("local-", "vm-"),
-    "aws_key_id": ("akia", "asia", "agpa", "aida", "aroa", "abia", "acca"),
+    "aws_key_id": (re.compile(r"a(?:kia|sia|gpa|ida|roa|bia|cca)"),),
     "aws_secret": ("secret",),
     "aws_sts_secret": ("secretaccesskey",),
-    "secret_env": ("token", "secret", "passw", "key", "credential", "sessionid"),
-    "secret_quoted": ("token", "secret", "passw", "key", "credential", "sessionid"),
-    "secret_short": ("secret", "passw"),
-    "secret_spaced": ("key", "secret"),
-    "sas_sig": ("sig=", "sig%3d", "signature=", "signature%3d"),
+    "secret_env": (_SECRET_WORD,),
+    "secret_quoted": (_SECRET_WORD,),
+    "secret_short": (_SECRET_WORD,),
+    "secret_spaced": (_SECRET_WORD,),
+    "sas_sig": (re.compile(r"sig(?:nature)?(?:=|%3d)"),),
     "signed_url": ("x-goog-", "x-amz-"),
     "slack_webhook": ("hooks.slack.com",),
     "api_key_header": ("api-key", "-token"),
@@ -333,15 +337,5 @@ _NEEDLES: dict[str, tuple[str, ...]] = {
     "databricks": ("dapi",),
     "hf_org": ("api_org_",),
     "discord_webhook": ("discord",),
-    "password_flag": ("-pass", "-token", "-secret", "-api", "-access", "_pass", "_token", "_secret", "_api", "_access"),
+    "password_flag": (re.compile(r"[-_](?:pass|token|secret|api|access)"),),
 }
-
-
-def replace_shapes(text: str) -> str:
-    """``text`` with every secret shape redacted (a shape is looked for only in text that holds
-    one of its words)."""
-    lower = text.lower()
-    for name, pattern, repl in _PATTERNS:
-        if any(n in lower for n in _NEEDLES[name]):
-            text = pattern.sub(repl, text)
-    return text

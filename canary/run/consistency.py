@@ -21,7 +21,6 @@ directory; the top level holds the deciding (last warm) run's files and the comb
 from __future__ import annotations
 
 import math
-import shutil
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -33,7 +32,7 @@ from canary.judge.classify import classify
 from canary.judge.results import GateResult, verdict_of
 from canary.record import RunRecord
 from canary.run import signals
-from canary.run.directory import PROMOTED, write_record
+from canary.run.directory import PROMOTED, promote_file, write_record
 from canary.run.metrics import load_run_metrics
 from canary.run.spec import CacheSpec
 
@@ -190,7 +189,7 @@ def run_both(opts, progress=None) -> RunRecord:
     for name in PROMOTED:
         src = Path((warms or [cold])[-1].run_dir) / name
         if src.is_file():
-            shutil.copyfile(src, top / name)
+            promote_file(src, top / name)
     if opts.record_history:
         result.context["history"] = history_mod.record_run(result, opts.history)
     write_record(top, result)
