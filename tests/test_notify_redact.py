@@ -322,3 +322,20 @@ def test_secrets_in_commit_subjects_are_redacted_before_a_notification_is_kept(t
         assert leaked not in kept, leaked
     assert "c0ffee1234567890c0ffee1234567890c0ffee12" in kept  # the commit is still named
     assert spool.Pending.from_dict(json.loads(path.read_text())).facts.window[0].subject.startswith("ci: rotate")
+
+
+def test_escaped_colours_and_letters_hide_no_secret_and_json_stays_json():
+    import json
+
+    line = json.dumps(
+        {
+            "event": "\x1b[36mpassword\x1b[0m=\x1b[35mHunter2Hunter2\x1b[0m",
+            "\u0070assword": "Sh0rtButSecret99",
+            "path": "C:\\u0070ath\\new",
+            "quote": 'say "hi"',
+        }
+    )  # json.dumps writes \u001b and keeps p; \u0070assword is spelled out below
+    line = line.replace('"password"', '"\\u0070assword"')
+    out = redact(line)
+    assert "Hunter2Hunter2" not in out and "Sh0rtButSecret99" not in out, out
+    assert json.loads(out)["path"] == "C:\\u0070ath\\new" and json.loads(out)["quote"] == 'say "hi"'

@@ -159,8 +159,9 @@ def _redact_base64(text: str, secrets: Iterable[str]) -> str:
 _LAYOUT = re.compile(r"[\n\r\t]")
 # What a log escapes but means as is: a colour escaped in JSON or a repr ("\u001b[31m", "\x1b[0m"),
 # which would hide a secret it interrupts as the escape itself does; a letter or digit written
-# \u0070 (a secret's name spelled so that no pattern knows it). Quotes and backslashes stay escaped.
-_ESCAPED = re.compile(r"\\(?:u001[bB]|x1[bB]|033|e)\[[0-?]{0,64}[ -/]{0,16}[@-~]|\\u00(?:[2-7][0-9a-fA-F])")
+# \u0070 (a secret's name spelled so that no pattern knows it). Quotes and backslashes stay escaped,
+# and so does what follows an escaped backslash (JSON stays JSON).
+_ESCAPED = re.compile(r"(?<!\\)\\(?:(?:u001[bB]|x1[bB]|033|e)\[[0-?]{0,64}[ -/]{0,16}[@-~]|u00[2-7][0-9a-fA-F])")
 _UNESCAPED = frozenset(chr(c) for c in range(0x20, 0x80)) - set('"\\\x7f')
 
 
