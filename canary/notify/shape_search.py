@@ -1,7 +1,9 @@
 """How the secret shapes (:mod:`canary.notify.secret_shapes`) are looked for in a long text, a
 log of hundreds of MB included: each only where one of its words is, and where those words are
 rare, only near them (the lines around each), with the patterns that share their words together.
-The result is the same as running every pattern over the whole text. Pure string work.
+The result is what running every pattern over the whole text gives (a stretch starts at a line's
+start, or _BACK characters before the word on a longer line, where a pattern may redact a little
+more). Pure string work.
 """
 
 from __future__ import annotations
