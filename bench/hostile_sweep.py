@@ -888,6 +888,40 @@ def _bad_token_then_good(tmp, gh, say):
 B64 = base64.b64encode
 GH = "ghp_" + "Mn4Bv6Cx8Za1Sd3Fg5Hj7Kl9Qw2Er4Ty6Ui8"
 SG = "SG." + "a" * 22 + "." + "b" * 43
+# round 3 (#34)
+CY, MG, RS = "\x1b[36m", "\x1b[35m", "\x1b[0m"
+PW3 = "Col0ured-Pa55word"
+GH3 = "ghp_" + "Rt5Yu7Io9Pa2Sd4Fg6Hj8Kl1Zx3Cv5Bn7Mq9W"
+JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjaS1ib3QiLCJyb2xlIjoiYWRtaW4ifQ.c2lnbmF0dXJlLXZhbHVlLTEyMzQ1Njc4"
+SA_B64 = B64(
+    json.dumps(
+        {
+            "type": "service_account",
+            "private_key_id": "9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6",
+            "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n",
+        },
+        indent=2,
+    ).encode()
+).decode()
+KEY_B64 = B64(
+    b"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Zlo\n"
+    + b"QUFB" * 300
+    + b"\n-----END RSA PRIVATE KEY-----\n"
+).decode()
+DOCKER_PAT = "dckr_pat_" + "2YotnFZFEjr1zCsicMWpAA7Q"
+DATABRICKS = "dapi" + "0123456789abcdef0123456789abcdef"
+HF_ORG = "api_org_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"
+AZ_KEY = "abcdEFGHijklMNOPqrstUVWXyz0123456789+/abcdEFGHijklMNOPqrstUVWX=="
+PGP = "\n".join(
+    [
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+        "Comment: https://keys.example.org/x.asc",
+        "",
+        "lQdGBF9xZ2sBEADHq8mJ3KlPz7vW1s0aT2eR6yU4iO9pA5sD3fG7hJ1kL8zX2cV",
+        "=Ab3d",
+        "-----END PGP PRIVATE KEY BLOCK-----",
+    ]
+)
 CASES: list[Case] = [
     # secrets: shapes and encodings the earlier rounds did not try
     Case(
@@ -1618,7 +1652,283 @@ CASES: list[Case] = [
         spool_case(_bad_token_then_good),
         check=all_of(said("HTTP 401", "given-up"), posts(1)),
     ),
+    # round 3: secrets
+    Case(
+        "coloured password=value (structlog)",
+        "secrets",
+        (1,),
+        run_case(printing(f"{CY}password{RS}={MG}{PW3}{RS} {CY}event{RS}=login")),
+        (PW3,),
+    ),
+    Case(
+        "token interrupted by an escape",
+        "secrets",
+        (1,),
+        run_case(printing(f"push with {GH3[:20]}{RS}{GH3[20:]}"), notify=True),
+        (GH3[4:20], GH3[20:]),
+    ),
+    Case(
+        "MINIO_SECRET_KEY of the environment",
+        "secrets",
+        (1,),
+        run_case(
+            "import os, sys\nprint('s3 secret', os.environ['MINIO_SECRET_KEY'])\nsys.exit(1)",
+            MINIO_SECRET_KEY="Mn1oOpaque/Val+ue77",
+        ),
+        ("Mn1oOpaque/Val+ue77",),
+    ),
+    Case(
+        'SECRET_KEY= and "secret_key": "..."',
+        "secrets",
+        (1,),
+        run_case(printing("SECRET_KEY=a8Zk2Lq9Wm4Xn7Vb", '{"secret_key": "Qp7Rs2Tu9Vw4Xy1Z"}')),
+        ("a8Zk2Lq9Wm4Xn7Vb", "Qp7Rs2Tu9Vw4Xy1Z"),
+    ),
+    Case(
+        "Django SECRET_KEY = '...'",
+        "secrets",
+        (1,),
+        run_case(printing("SECRET_KEY = 'django-insecure-k3#v&x!m(z)q^w*e9'")),
+        ("django-insecure", "x!m(z)q^w*e9"),
+    ),
+    Case(
+        "boto Credentials(secret_key=...)",
+        "secrets",
+        (1,),
+        run_case(printing("Credentials(access_key='AKIAIOSFODNN7EXAMPLE', secret_key='wJalrXUtnFEMI/K7MDENG')")),
+        ("wJalrXUtnFEMI/K7MDENG",),
+    ),
+    Case(
+        "service-account JSON as GCP_SA_KEY_B64",
+        "secrets",
+        (1,),
+        run_case(printing("GCP_SA_KEY_B64=" + SA_B64)),
+        (SA_B64[40:80], SA_B64[-40:]),
+    ),
+    Case(
+        "kubeconfig client-key-data",
+        "secrets",
+        (1,),
+        run_case(printing("    client-key-data: " + KEY_B64)),
+        (KEY_B64[40:80], KEY_B64[-40:]),
+    ),
+    Case(
+        "redis://:PASSWORD@host",
+        "secrets",
+        (1,),
+        run_case(printing("redis://:R3disPa55word@cache:6379/0")),
+        ("R3disPa55word",),
+    ),
+    Case(
+        "curl -u user:pass",
+        "secrets",
+        (1,),
+        run_case(printing("curl -u deploy:Cu7lPa55word https://x")),
+        ("Cu7lPa55word",),
+    ),
+    Case(
+        "--db-password and --hf-token flags",
+        "secrets",
+        (1,),
+        run_case(printing("serve --db-password Db9Pa55wordX --hf-token=HfT0kenValue77 --port 1")),
+        ("Db9Pa55wordX", "HfT0kenValue77"),
+    ),
+    Case(
+        "netrc default line",
+        "secrets",
+        (1,),
+        run_case(printing("default login bot password N3trcDefaultPw")),
+        ("N3trcDefaultPw",),
+    ),
+    Case(
+        "Cookie: sessionid=",
+        "secrets",
+        (1,),
+        run_case(printing("> Cookie: sessionid=s3ss10nValue42; csrftoken=Csrf7Value99")),
+        ("s3ss10nValue42", "Csrf7Value99"),
+    ),
+    Case(
+        "private_key_id <hex>, spaced",
+        "secrets",
+        (1,),
+        run_case(printing("private_key_id 9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6")),
+        ("9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6",),
+    ),
+    Case(
+        "dckr_pat_, dapi, api_org_ tokens",
+        "secrets",
+        (1,),
+        run_case(printing(DOCKER_PAT, DATABRICKS, HF_ORG)),
+        (DOCKER_PAT, DATABRICKS, HF_ORG),
+    ),
+    Case(
+        "PGP private key block",
+        "secrets",
+        (1,),
+        run_case(printing(*PGP.splitlines())),
+        ("lQdGBF9xZ2sBEADHq8mJ3KlPz7vW1s0a",),
+    ),
+    Case(
+        "Discord webhook",
+        "secrets",
+        (1,),
+        run_case(printing("POST https://discord.com/api/webhooks/1234567890/AbCdEf_GhIjKl-MnOpQrSt")),
+        ("AbCdEf_GhIjKl-MnOpQrSt",),
+    ),
+    Case("short client_secret", "secrets", (1,), run_case(printing("client_secret=x7Kp2")), ("x7Kp2",)),
+    Case(
+        "&commat; in a record's prose",
+        "secrets",
+        (0, 2),
+        notify_case({"ferry_version": "1 &commat;everyone"}),
+        check=lambda o: "&commat;everyone" in "\n".join(o.posted).replace("\\&commat;", "") and "live mention" or None,
+    ),
+    Case(
+        "a line already redacted is redacted once",
+        "secrets",
+        (1,),
+        run_case(printing("Authorization: Bearer [REDACTED]", "Cookie: [REDACTED]"), notify=True),
+        check=lambda o: any("[REDACTED]]" in t for t in [o.out, *o.posted, *o.files.values()]) and "]]" or None,
+    ),
+    Case(
+        "token in a commit subject while GitHub is down",
+        "secrets",
+        (0, 1),
+        lambda tmp: _subject_in_window(tmp),
+        (GH3,),
+        check=lambda o: (
+            None
+            if any(k.endswith("notify-pending.json") and "ci: push with [REDACTED]" in v for k, v in o.files.items())
+            else "the window was not kept"
+        ),
+    ),
+    # round 3: secrets, cases of our own
+    Case(
+        "password split by an OSC 8 hyperlink",
+        "secrets",
+        (1,),
+        run_case(printing(f"pass\x1b]8;;https://e.example\x1b\\word\x1b]8;;\x1b\\={PW3}")),
+        (PW3,),
+    ),
+    Case(
+        "password= overstruck with backspaces",
+        "secrets",
+        (1,),
+        run_case(printing("".join(c + "\b" + c for c in "password") + "=" + PW3)),
+        (PW3,),
+    ),
+    Case(
+        "token with a carriage return inside",
+        "secrets",
+        (1,),
+        run_case(printing(GH3[:22] + "\r" + GH3[22:])),
+        (GH3[22:],),
+    ),
+    Case(
+        "password URL-encoded twice",
+        "secrets",
+        (1,),
+        run_case(printing(f"GET /cb?next=%2Fx%3Fpassword%253D{PW3}%2526a=1")),
+        (PW3,),
+    ),
+    Case("JWT split by an escape", "secrets", (1,), run_case(printing(JWT[:30] + RS + JWT[30:])), (JWT[30:],)),
+    Case(
+        "Azure connection string, lower case",
+        "secrets",
+        (1,),
+        run_case(printing("defaultendpointsprotocol=https;accountname=a;accountkey=" + AZ_KEY + ";endpointsuffix=x")),
+        (AZ_KEY[:30],),
+    ),
+    Case(
+        "token as a key of wandb.json",
+        "secrets",
+        (1,),
+        run_case(
+            "import json, shlex, sys\nout = json.load(open(shlex.split(sys.argv[1])[-1]))['out_dir']\n"
+            f"open(out + '/wandb.json', 'w').write(json.dumps({{'mode': 'offline', 'config': {{'{GH3}': 1}}}}))\n"
+            "sys.exit(1)"
+        ),
+        (GH3,),
+    ),
+    Case(
+        "\\u0070assword in JSON",
+        "secrets",
+        (1,),
+        run_case(printing('{"event": "login", "\\u0070assword": "' + PW3 + '"}')),
+        (PW3,),
+    ),
+    Case(
+        "JSON-escaped colours around password=",
+        "secrets",
+        (1,),
+        run_case(printing('{"event": "\\u001b[36mpassword\\u001b[0m=\\u001b[35m' + PW3 + '\\u001b[0m"}')),
+        (PW3,),
+    ),
+    Case(
+        "repr-escaped colours around token=",
+        "secrets",
+        (1,),
+        run_case(printing("'\\x1b[36mapi_token\\x1b[0m=\\x1b[35m" + PW3 + "\\x1b[0m'")),
+        (PW3,),
+    ),
+    Case(
+        "bidi override inside a token",
+        "secrets",
+        (1,),
+        run_case(printing(GH3[:18] + "\u202e" + GH3[18:])),
+        (GH3[18:],),
+    ),
+    Case(
+        "set -x trace of curl -u",
+        "secrets",
+        (1,),
+        run_case(printing("+ curl -sS -u ci-bot:Tr4ceP4ssw0rd https://artifacts.example/x")),
+        ("Tr4ceP4ssw0rd",),
+    ),
+    Case(
+        "kubectl --from-literal=password=",
+        "secrets",
+        (1,),
+        run_case(printing("kubectl create secret generic db --from-literal=password=Kube7Pa55word")),
+        ("Kube7Pa55word",),
+    ),
+    Case(
+        "Proxy-Authorization: Basic",
+        "secrets",
+        (1,),
+        run_case(printing("> Proxy-Authorization: Basic " + B64(b"proxy:Pr0xyPa55").decode())),
+        (B64(b"proxy:Pr0xyPa55").decode(),),
+    ),
 ]
+
+
+def _subject_in_window(tmp: Path) -> Outcome:
+    """A failure whose regression window holds a commit with a token in its subject, told while
+    GitHub is down: the notification is kept (notify-pending.json, the history) for later."""
+
+    def git(*args: str) -> str:
+        cmd = ["git", "-c", "user.email=ci@example.com", "-c", "user.name=ci", *args]
+        return subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, check=True).stdout.strip()
+
+    from notify_records import passing
+
+    git("init", "-q")
+    git("commit", "-q", "--allow-empty", "-m", "base")
+    good = git("rev-parse", "HEAD")
+    git("commit", "-q", "--allow-empty", "-m", f"ci: push with {GH3} for now")
+    bad = git("rev-parse", "HEAD")
+    d = tmp / "runs" / "r0"
+    d.mkdir(parents=True)
+    (d / "result.json").write_text(
+        json.dumps({**passing("20260827T060000Z-tpu-cd34", "2026-08-27").to_dict(), "commit": good})
+    )
+    subprocess.run([PY, "-m", "canary", "history", "import", str(d)], cwd=tmp, env=env(tmp), capture_output=True)
+    bad_dir = run_dir(tmp, record(commit=bad))
+    with GitHubServer(TOKEN, REPO) as gh:
+        gh.state.down = True
+        o = cli(tmp, "notify", str(bad_dir), "--repo", REPO, GITHUB_API_URL=gh.url)
+    o.files = {k: v for k, v in files_under(tmp).items() if not k.startswith(".git/")}  # the case's own repo
+    return o
 
 
 def _zero_golden(tmp: Path) -> Path:

@@ -187,21 +187,21 @@ class RunRecord:
         fingerprints are canary's own and stay as they are."""
         return replace(
             self,
-            error=_scrub(self.error, scrub),
+            error=scrub_texts(self.error, scrub),
             signature=_scrub_signature(self.signature, scrub),
             attempts=[
                 replace(
                     a,
-                    error=_scrub(a.error, scrub),
-                    detail=_scrub(a.detail, scrub),
+                    error=scrub_texts(a.error, scrub),
+                    detail=scrub_texts(a.detail, scrub),
                     signature=_scrub_signature(a.signature, scrub),
-                    cache=_scrub(a.cache, scrub),
+                    cache=scrub_texts(a.cache, scrub),
                 )
                 for a in self.attempts
             ],
-            summary=_scrub(self.summary, scrub),
-            context=_scrub(self.context, scrub),
-            cache=_scrub(self.cache, scrub),
+            summary=scrub_texts(self.summary, scrub),
+            context=scrub_texts(self.context, scrub),
+            cache=scrub_texts(self.cache, scrub),
         )
 
     @classmethod
@@ -350,13 +350,15 @@ def _int(v: Any) -> int:
         return 0
 
 
-def _scrub(v: Any, scrub: Callable[[str], str]) -> Any:
+def scrub_texts(v: Any, scrub: Callable[[str], str]) -> Any:
+    """``v`` (JSON-like) with ``scrub`` applied to every string in it, a mapping's keys too (a
+    trainer's config may be keyed by what it should not have printed)."""
     if isinstance(v, str):
         return scrub(v)
     if isinstance(v, dict):
-        return {k: _scrub(x, scrub) for k, x in v.items()}
+        return {scrub_texts(k, scrub): scrub_texts(x, scrub) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
-        return type(v)(_scrub(x, scrub) for x in v)
+        return type(v)(scrub_texts(x, scrub) for x in v)
     return v
 
 
@@ -365,7 +367,7 @@ def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Sign
         return None
     return replace(
         sig,
-        exception=_scrub(sig.exception, scrub),
+        exception=scrub_texts(sig.exception, scrub),
         message=scrub(sig.message),
         frames=[scrub(f) for f in sig.frames],
         excerpt=scrub(sig.excerpt),

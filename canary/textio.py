@@ -109,11 +109,33 @@ _TERMINAL = re.compile(
 )
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # where any of them starts
+_STRIP = re.compile(r"(?=[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069])(?:" + _TERMINAL.pattern + ")")
+# A line that backspaces: each backspace takes back the character before it, as a terminal shows it
+# (``p\bp`` is a bold p, ``_\bp`` an underlined one, ``abc\b\b\bxyz`` reads xyz).
+_OVERSTRUCK = re.compile(r"[^\n]*\x08[^\n]*")
+
+
+def _overstrike(m: re.Match[str]) -> str:
+    out: list[str] = []
+    for c in m.group(0):
+        if c != "\b":
+            out.append(c)
+        elif out:
+            out.pop()
+    return "".join(out)
+
+
 def printable(text: str) -> str:
-    """``text`` without terminal control sequences: safe to echo to a terminal or to post."""
-    if not _TERMINAL.search(text):
+    """``text`` as a terminal shows it, without control sequences: safe to echo or to post. What
+    the sequences interrupted reads whole again (``pass\x1b[0mword`` is ``password``), so secrets
+    are redacted after this, never before (:func:`canary.notify.redact.redact` does both)."""
+    if not _CONTROL.search(text):
         return text
-    return _TERMINAL.sub("", text)
+    if "\b" not in text:
+        return _STRIP.sub("", text)
+    text = _STRIP.sub(lambda m: "\b" if m.group(0) == "\b" else "", text)  # sequences first: they print nothing
+    return _OVERSTRUCK.sub(_overstrike, text)
 
 
 # A link a page or a summary may carry: http or https, a host, and nothing a browser would strip

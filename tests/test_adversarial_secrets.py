@@ -399,3 +399,91 @@ def test_the_environments_secrets_are_caught_in_hex_and_as_unicode_escapes(spell
 )
 def test_sendgrid_and_gitlab_runner_tokens_are_redacted(token):
     assert token not in redact(f"using {token} now")
+
+
+# ----------------------------------------------------------------------------- round 3 (#34)
+
+_COLOURED = Path(__file__).parent / "trainers" / "coloured_secrets.py"
+
+
+def test_secrets_in_coloured_log_lines_reach_neither_the_record_history_stdout_spool_nor_github(tmp_path):
+    """structlog's console style (key and value each coloured) and a token with an escape in its
+    middle: stripped first, then redacted, wherever the text is kept or shown."""
+    from github_server import REPO, GitHubServer
+
+    token = "ghp_" + "Rt5Yu7Io9Pa2Sd4Fg6Hj8Kl1Zx3Cv5Bn7Mq9W"
+    password = "Col0ured-Pa55word"
+    lanes = lanes_toml(tmp_path, [PY, str(_COLOURED), "{entrypoint}"])
+    github_token = "ghs_" + "Nb4Vc6Xz8Lk1Jh3Gf5Ds7Ap9Oi2Uy4Tr6Ew8Q"
+    with GitHubServer(github_token, REPO) as github:
+        env = dict(
+            CANARY_LANES=str(lanes),
+            STANDIN_WORD=password,
+            STANDIN_PUSH=token,
+            GITHUB_TOKEN=github_token,
+            GITHUB_API_URL=github.url,
+            CANARY_GITHUB_BACKOFF_SCALE="0.001",
+            CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"),
+        )
+        github.state.down = True  # the notification waits in notify-pending.json and the history
+        out = tmp_path / "runs"
+        r = canary_cli("run", "cpu", "--out", str(out), "--notify", "github", "--repo", REPO, tmp_path=tmp_path, **env)
+        assert r.returncode == 1, r.stderr.decode()
+        stdout = r.stdout.decode()
+        assert "training failed:" in stdout and "RuntimeError: login refused" in stdout
+        [run_dir] = [p for p in out.iterdir() if p.is_dir()]
+        pending = run_dir / "notify-pending.json"
+        assert pending.is_file()
+        kept = {
+            "stdout": stdout,
+            "stderr": r.stderr.decode(),
+            "result.json": (run_dir / "result.json").read_text(),
+            "notify-pending.json": pending.read_text(),
+            "history": (tmp_path / "history.sqlite3").read_bytes().decode("utf-8", "replace"),
+            **{str(p): p.read_text() for p in run_dir.rglob("train.log")},
+        }
+        github.state.down = False
+        r = canary_cli("notify", str(run_dir), "--repo", REPO, tmp_path=tmp_path, **env)
+        assert r.returncode == 0, r.stderr.decode()
+        [issue] = github.state.issues()
+    kept |= {"title": issue["title"], "body": issue["body"]}
+    assert "RuntimeError" in issue["body"] and REDACTED in issue["title"]
+    assert "password=" + REDACTED in kept["result.json"]
+    for where, text in kept.items():
+        assert password not in text, f"the coloured password reached {where}"
+        assert token[4:20] not in text and token[20:] not in text, f"the interrupted token reached {where}"
+        assert "\x1b" not in text, f"an escape reached {where}"
+
+
+def _corpus() -> list[str]:
+    from test_notify_redact import IDEMPOTENT, ROUND3_SHAPES
+
+    lines = [enc(t) for t in TOKENS.values() for enc in ENCODINGS.values()]
+    lines += [enc(k + v) for k, v in KEYED.values() for enc in ENCODINGS.values()]
+    lines += [h + t for h, t in ROUND3_SHAPES.values()] + IDEMPOTENT + [PEM, "machine h\n  login u\n  password p4ss"]
+    return lines
+
+
+@pytest.mark.parametrize(
+    "filler", ["step 7 loss=2.5 lr=3e-4 /data/shard-00017.bin ok\n", "eval tokens_per_second=9 key 1\n"]
+)
+def test_a_secret_far_from_any_other_is_redacted_as_on_its_own(filler):
+    """Where a shape's words are rare, it is looked for only near them: with the same result."""
+    pad = filler * 400
+    for line in _corpus():
+        assert redact(pad + line + "\n" + pad) == pad + redact(line) + "\n" + pad, line
+
+
+def test_the_deciding_log_is_kept_once_and_read_from_its_attempt_when_the_top_one_is_left_out(tmp_path):
+    lanes = lanes_toml(tmp_path, [PY, str(_COLOURED), "{entrypoint}"])
+    env = dict(CANARY_LANES=str(lanes), STANDIN_WORD="Col0ured-Pa55word", STANDIN_PUSH="ghp_" + "Q" * 36)
+    r = canary_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--no-history", tmp_path=tmp_path, **env)
+    assert r.returncode == 1, r.stderr.decode()
+    run_dir = Path(json.loads(r.stdout)["run_dir"])
+    top, kept = run_dir / "train.log", run_dir / "attempt-1" / "train.log"
+    assert top.samefile(kept) and "RuntimeError: login refused" in top.read_text()  # one file, two names
+    r = canary_cli("signature", str(run_dir), "--json", tmp_path=tmp_path)
+    top.unlink()  # as the CI artifact keeps it: in attempt-1/ only
+    again = canary_cli("signature", str(run_dir), "--json", tmp_path=tmp_path)
+    assert again.returncode == r.returncode == 0, again.stderr.decode()
+    assert json.loads(again.stdout)["fingerprint"] == json.loads(r.stdout)["fingerprint"]

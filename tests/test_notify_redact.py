@@ -177,3 +177,165 @@ def test_a_huge_message_and_call_path_still_fit_and_keep_the_context():
     assert len(msg.body) <= 65536
     assert "Lane: tpu (GCP, TPU v6e-4, europe-west4)" in msg.body and "Date: 2026-08-28" in msg.body
     assert "frames ..." in msg.body
+
+
+# ----------------------------------------------------------------------------- round 3 (#34)
+
+ROUND3_SHAPES = {
+    "MinIO secret key": ("MINIO_SECRET_KEY=", "Mn1oS3cretKeyValue42"),
+    "SECRET_KEY=": ("SECRET_KEY=", "a8Zk2Lq9Wm4Xn7Vb"),
+    "secret_key in JSON": ('{"secret_key": "', 'Qp7Rs2Tu9Vw4Xy1Z"}'),
+    "Django": ("SECRET_KEY = '", "django-insecure-k3#v&x!m(z)q^w*e9'"),
+    "boto Credentials": ("Credentials(access_key='AKIAIOSFODNN7EXAMPLE', secret_key='", "wJalrXUtnFEMI/K7MDENG')"),
+    "redis empty user": ("redis://:", "R3disPassw0rd@cache:6379/0"),
+    "curl -u": ("curl -u deploy:", "Cu7lPassw0rd https://x.example"),
+    "curl --user": ("curl --user=deploy:", "Cu7lPassw0rd https://x.example"),
+    "--db-password": ("serve --db-password ", "Db9Passw0rdX --port 1"),
+    "--hf-token=": ("push --hf-token=", "HfT0kenValue77 --repo x"),
+    "--db_password": ("serve --db_password=", "Db9Passw0rdX"),
+    "netrc default": ("default login bot password ", "N3trcDefaultPw"),
+    "Cookie": ("> Cookie: sessionid=", "s3ss10nValue42; csrftoken=abc"),
+    "Set-Cookie": ("< Set-Cookie: sessionid=", "s3ss10nValue42; Path=/"),
+    "private_key_id spaced": ("private_key_id ", "9f8e7d6c5b4a39281706f5e4d3c2b1a0f9e8d7c6"),
+    "client_secret spaced": ("client_secret ", "Zq3opaqueClient5ecret"),
+    "short client_secret": ("client_secret=", "x7Kp2"),
+    "short password": ('{"password": "', 'pw12"}'),
+    "docker PAT": ("docker login -p ", "dckr_pat_" + "2YotnFZFEjr1zCsicMWpAA7Q"),
+    "databricks": ("token ", "dapi" + "0123456789abcdef0123456789abcdef-2"),
+    "HF org token": ("using ", "api_org_" + "AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh"),
+    "discord webhook": ("https://discord.com/api/webhooks/1234567890/", "AbCdEf_GhIjKl-MnOpQr"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ROUND3_SHAPES))
+def test_round_three_secret_shapes_are_redacted(kind):
+    head, tail = ROUND3_SHAPES[kind]
+    secret = re.split(r"""[ '"}@;)]""", tail)[0] if kind not in ("Django",) else tail[:-1]
+    out = redact(head + tail)
+    assert secret not in out, out
+    assert REDACTED in out
+
+
+def test_placeholders_and_tokenizer_settings_are_no_secrets():
+    text = 'password=None client_secret=*** "eos_token": "<|endoftext|>" "pad_token": "<pad>" max_tokens: 8192'
+    assert redact(text) == text
+
+
+def test_a_pgp_private_key_block_is_redacted_whole():
+    block = "\n".join(
+        [
+            "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+            "Version: GnuPG v2",
+            "Comment: https://keys.example.org/x.asc",
+            "",
+            "lQdGBF9xZ2sBEADHq8mJ3KlPz7vW1s0aT2eR6yU4iO9pA5sD3fG7hJ1kL8zX2cV",
+            "=Ab3d",
+            "-----END PGP PRIVATE KEY BLOCK-----",
+        ]
+    )
+    out = redact(f"key:\n{block}\nstep 2 loss 3.0")
+    assert "lQdGBF9xZ2sBEAD" not in out and "keys.example.org" not in out and "step 2 loss 3.0" in out
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{\n  "type": "service_account",\n  "private_key_id": "abc",\n  "private_key": "-----BEGIN PRIVATE KEY-----'
+        b'\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n-----END PRIVATE KEY-----\\n"\n}\n',
+        b"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Zlo\n"
+        + b"QUFB" * 1200
+        + b"\n-----END RSA PRIVATE KEY-----\n",
+    ],
+    ids=["service-account JSON as GCP_SA_KEY_B64", "kubeconfig client-key-data"],
+)
+def test_base64_of_a_multi_line_secret_is_redacted_whole(content):
+    import base64
+
+    blob = base64.b64encode(content).decode()
+    out = redact(f"GCP_SA_KEY_B64 {blob}\n    client-key-data: {blob}\nnext")
+    assert blob[:40] not in out and blob[-40:] not in out and out.endswith("next")
+
+
+def test_secret_named_environment_variables():
+    from canary.notify.redact import env_secrets
+
+    env = {"MINIO_SECRET_KEY": "minio-secret-1", "GCP_SA_KEY_B64": "eyJ0eXBlIjoi", "PATH": "/usr/bin:/bin"}
+    assert set(env_secrets(env)) == {"minio-secret-1", "eyJ0eXBlIjoi"}
+
+
+IDEMPOTENT = [
+    "Authorization: Bearer abc.def-ghi",
+    "Authorization: token s3cr3t-0paque-value",
+    "Cookie: sessionid=abc123; other=x",
+    f"machine h login u password pw123456 {GH_CLASSIC}",
+    "password=[REDACTED]]] x",
+    "--password [REDACTED] --token=[REDACTED]",
+    "redis://:pw@h curl -u a:b SECRET_KEY='x&y(z)12345'",
+    "X-Api-Key: a1b2c3d4e5f6a7b8c9d0e1f2 https://u:p@h/?sig=abcdEFGHijkl%2BmnopQRST",
+    "\x1b[36mpassword\x1b[0m=\x1b[35mhunter2hunter2\x1b[0m",
+]
+
+
+@pytest.mark.parametrize("text", IDEMPOTENT)
+def test_redaction_is_idempotent(text):
+    once = redact(text, ["pw123456"])
+    assert redact(once, ["pw123456"]) == once
+    assert once.count(REDACTED + "]") <= text.count(REDACTED + "]"), once
+
+
+def test_escapes_are_stripped_before_redaction():
+    coloured = "\x1b[36mpassword\x1b[0m=\x1b[35mhunter2hunter2\x1b[0m ghp_a1B2c3D4e5F6\x1b[0mg7H8i9J0k1L2m3N4o5P6q7R8"
+    out = redact(coloured)
+    assert out == f"password={REDACTED} {REDACTED}"
+    assert "hunter2" not in clean(coloured) and "g7H8i9J0" not in clean(coloured)
+
+
+def test_inline_code_redacts_and_entities_cannot_form_mentions():
+    from canary.notify.markdown import code, escape_inline
+
+    assert GH_CLASSIC not in code(f"x {GH_CLASSIC}") and REDACTED in code(f"x {GH_CLASSIC}")
+    assert "s3cr" not in code("opaque s3cr3tvalue", ["s3cr3tvalue"])
+    for entity in ("&commat;octocat", "&#64;octocat", "&#x40;octocat", "&lt;!-- canary:run=x --&gt;"):
+        out = escape_inline(f"fix: {entity}")
+        assert "&" not in out.replace("\\&", ""), out  # every & escaped: no entity forms
+
+
+def test_secrets_in_commit_subjects_are_redacted_before_a_notification_is_kept(tmp_path, monkeypatch):
+    import json
+
+    from canary.history.windows import WindowCommit
+    from canary.notify import spool
+    from canary.notify.model import Facts, FirstBad
+
+    monkeypatch.setenv("CANARY_NOTIFY_SPOOL", str(tmp_path))
+    subject = f"ci: rotate to {GH_CLASSIC} and \x1b[1mpass\x1b[0mword=Hunter2Hunter2"
+    facts = Facts(
+        window=(WindowCommit("c0ffee1234567890c0ffee1234567890c0ffee12", subject, ["a.py"], True),),
+        first_bad=FirstBad("c0ffee1234567890c0ffee1234567890c0ffee12", subject=subject),
+        secrets=("OpaqueSecretValue9",),
+        window_note="note with OpaqueSecretValue9",
+    )
+    pending = spool.Pending("github", "acme/canary", failing(error=f"boom {GH_CLASSIC}"), facts)
+    path = spool.put(pending)
+    kept = path.read_text() + json.dumps(spool.mark(pending).to_dict())
+    for leaked in (GH_CLASSIC, "Hunter2Hunter2", "OpaqueSecretValue9", "\x1b", "\\u001b"):
+        assert leaked not in kept, leaked
+    assert "c0ffee1234567890c0ffee1234567890c0ffee12" in kept  # the commit is still named
+    assert spool.Pending.from_dict(json.loads(path.read_text())).facts.window[0].subject.startswith("ci: rotate")
+
+
+def test_escaped_colours_and_letters_hide_no_secret_and_json_stays_json():
+    import json
+
+    line = json.dumps(
+        {
+            "event": "\x1b[36mpassword\x1b[0m=\x1b[35mHunter2Hunter2\x1b[0m",
+            "\u0070assword": "Sh0rtButSecret99",
+            "path": "C:\\u0070ath\\new",
+            "quote": 'say "hi"',
+        }
+    )  # json.dumps writes \u001b and keeps p; \u0070assword is spelled out below
+    line = line.replace('"password"', '"\\u0070assword"')
+    out = redact(line)
+    assert "Hunter2Hunter2" not in out and "Sh0rtButSecret99" not in out, out
+    assert json.loads(out)["path"] == "C:\\u0070ath\\new" and json.loads(out)["quote"] == 'say "hi"'

@@ -115,6 +115,8 @@ def test_the_lane_job_runs_the_canary_notifies_and_keeps_the_run():
     assert env["WANDB_API_KEY"] == "${{ secrets.WANDB_API_KEY }}"
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
     assert upload["if"] == "always()" and "steps.canary.outputs.run_dir" in upload["with"]["path"]
+    # the deciding log once: its attempt-N/ copy; the run directory's is the same file, linked
+    assert "!${{ steps.canary.outputs.run_dir || 'runs' }}/train.log" in upload["with"]["path"].splitlines()
 
 
 def test_ci_runs_the_suite_and_the_lowering_preflight():

@@ -12,7 +12,7 @@ from rich.markup import escape
 from canary import signature as signature_mod
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.errors import ConfigError
-from canary.formats.directory import LOG_FILE, RESULT_FILE, read_record
+from canary.formats.directory import RESULT_FILE, decided_log, read_record
 from canary.record import RunRecord
 from canary.render import console
 from canary.textio import LogStream, printable
@@ -133,7 +133,7 @@ def _read_log(logfile: Path) -> str:
             click.echo("canary: reading a log from standard input (Ctrl-D ends it)", err=True)
         return signature_mod.read_window(LogStream(sys.stdin.buffer, "<stdin>"))
     if logfile.is_dir():
-        logfile = logfile / LOG_FILE
+        logfile = decided_log(logfile)
     try:
         with logfile.open("rb") as f:
             return signature_mod.read_window(LogStream(f, str(logfile)))

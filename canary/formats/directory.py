@@ -6,7 +6,7 @@
         notify-pending.json      a notification GitHub did not take (sent by the next ``canary notify``)
         metrics.jsonl            per-step metrics     \\
         tracker_metrics.jsonl    levanter's summary    | of the attempt that decided the verdict
-        train.log                the workload's output |
+        train.log                the workload's output | (the attempt's own file, linked: kept once)
         cache.json               compilation cache facts /
         loss.svg                 the loss curve
         attempt-N/               spec.json, wandb.json and the four files above, per attempt
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,29 @@ PROMOTED = (METRICS_FILE, TRACKER_FILE, LOG_FILE, CACHE_FILE)
 
 def attempt_dir(run_dir: Path, number: int) -> Path:
     return Path(run_dir) / f"attempt-{number}"
+
+
+def promote_file(src: Path, dst: Path) -> None:
+    """``src`` kept at ``dst`` too, over what was there: a hard link where the file system has
+    them (a log of hundreds of MB is then kept once), else a copy."""
+    tmp = dst.with_name(f".{dst.name}.promoting")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+def decided_log(run_dir: Path) -> Path:
+    """The log of the attempt that decided a run: its ``train.log``, or where that was left out
+    (a CI artifact keeps the log once, in its ``attempt-N/``), the last attempt's."""
+    top = Path(run_dir) / LOG_FILE
+    if top.exists():
+        return top
+    found = [(p.parent.name.removeprefix("attempt-"), p) for p in Path(run_dir).glob(f"attempt-*/{LOG_FILE}")]
+    attempts = [(int(n), p) for n, p in found if n.isdigit()]
+    return max(attempts)[1] if attempts else top
 
 
 def read_result(path: Path | str) -> dict[str, Any]:

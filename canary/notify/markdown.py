@@ -3,8 +3,10 @@ markers, no terminal controls, bounded size.
 
 Text that came from logs, commit subjects, exception messages or a record's names goes through
 :func:`clean` (fenced text) or :func:`escape_inline` (prose) before it reaches a GitHub issue;
-both redact secrets first (:mod:`canary.notify.redact`). Log excerpts are put in a code fence by
-:func:`fence`, which picks a fence longer than any backtick run inside them. Pure string work.
+both redact secrets first (:mod:`canary.notify.redact`, which strips terminal controls before
+it looks, so that nothing they interrupt gets past it), and so does :func:`code`. Log excerpts
+are put in a code fence by :func:`fence`, which picks a fence longer than any backtick run inside
+them. Pure string work.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import re
 from collections.abc import Callable, Iterable
 
 from canary.notify.redact import redact
-from canary.textio import printable
 
 # GitHub limits an issue body or comment to 65536 characters; stay a little under it.
 GITHUB_BODY_LIMIT = 65536
@@ -43,25 +44,28 @@ def neutralize_refs(text: str) -> str:
 
 
 def clean(text: str, secrets: Iterable[str] = ()) -> str:
-    """Redact secrets, strip terminal controls, defuse mentions, issue references and hidden
-    markers: for any untrusted text, fenced or not."""
-    return neutralize_refs(neutralize_markers(neutralize_mentions(printable(redact(text, secrets)))))
+    """Strip terminal controls, then redact secrets (:func:`redact` does both, in that order),
+    defuse mentions, issue references and hidden markers: for any untrusted text, fenced or not."""
+    return neutralize_refs(neutralize_markers(neutralize_mentions(redact(text, secrets))))
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
+# Markdown specials, and & (an entity, &commat; or &#64;, would become its character where the
+# text renders, after every other defence: a live mention, a marker, a tag).
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!&])")
 
 
 def escape_inline(text: object, secrets: Iterable[str] = ()) -> str:
     """The one way untrusted text (a lane, a ferry, a run id, a commit subject, a summary) is
     put into markdown prose: on one line, secrets redacted, controls stripped, markdown specials
     escaped, mentions, issue references and markers defused."""
-    text = " ".join(printable(redact(str(text), secrets)).split())
+    text = " ".join(redact(str(text), secrets).split())
     return neutralize_refs(neutralize_markers(neutralize_mentions(_MD_SPECIAL.sub(r"\\\1", text))))
 
 
-def code(text: str) -> str:
-    """Inline code that ``text`` cannot close (nor forge a marker with, nor drive a terminal)."""
-    text = neutralize_refs(neutralize_markers(neutralize_mentions(" ".join(printable(str(text)).split()))))
+def code(text: str, secrets: Iterable[str] = ()) -> str:
+    """Inline code that ``text`` cannot close (nor leak a secret, forge a marker with, nor drive a
+    terminal)."""
+    text = neutralize_refs(neutralize_markers(neutralize_mentions(" ".join(redact(str(text), secrets).split()))))
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     bar = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

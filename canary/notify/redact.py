@@ -17,9 +17,17 @@ import urllib.parse
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from canary.notify.secret_shapes import REDACTED, replace_shapes
+from canary.notify.secret_shapes import REDACTED
+from canary.notify.shape_search import replace_shapes
+from canary.textio import printable
 
-_SECRET_ENV = re.compile(r"(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)$", re.I)
+# A secret's variable: ..._TOKEN, ..._SECRET_KEY (MINIO_SECRET_KEY), any ..._KEY, also as base64,
+# JSON or data (GCP_SA_KEY_B64, ..._CREDENTIALS_JSON).
+_SECRET_ENV = re.compile(
+    r"(?:TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|(?:^|_)(?:API|ACCESS|PRIVATE|SECRET)?_?KEY)"
+    r"(?:_B64|_BASE64|_JSON|_DATA)?$",
+    re.I,
+)
 
 
 def env_secrets(environ: Mapping[str, str]) -> tuple[str, ...]:
@@ -43,6 +51,7 @@ def encoded_forms(secret: str) -> set[str]:
         raw.hex(),
         raw.hex().upper(),
         "".join(f"\\u{ord(c):04x}" for c in secret),
+        "".join(c if c in _UNESCAPED else f"\\u{ord(c):04x}" for c in secret),  # as _plain leaves it
     }
     return {f for f in forms if f}
 
@@ -96,9 +105,16 @@ def _fragments(text: str, secrets: Iterable[str]) -> str:
     return "".join(out) + text[at:]
 
 
-# A run of base64 (standard or URL-safe) long enough to hide a credential: decoded, and redacted
-# when what it holds is a secret (a token shape, an environment secret) or a user:password pair.
-_B64 = re.compile(r"(?<![A-Za-z0-9+/_\-])(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,4096}(?:=|%3[Dd]){0,2}")
+# A run of base64 (standard or URL-safe) long enough to hide a credential: decoded (its first
+# B64_MAX characters), and redacted whole when what it holds is a secret (a token shape, a PEM key,
+# an environment secret) or a user:password pair.
+# (Base64 of 12 bytes or more mixes cases: a run without both, in its first 256 characters, is a
+# path or a word, never tried.)
+_B64 = re.compile(
+    r"(?<![A-Za-z0-9+/_\-])(?<!%)(?<!%2)(?=(?:[a-z0-9+/_\-]|%2[BbFf]){0,256}+[A-Z])(?=(?:[A-Z0-9+/_\-]|%2[BbFf]){0,256}+[a-z])"
+    r"(?:[A-Za-z0-9+/_\-]|%2[BbFf]){16,}+(?:=|%3[Dd]){0,2}"
+)
+B64_MAX = 1 << 16
 _USER_PASS = re.compile(r"[^\s:]{1,128}:[^\s]{6,}")
 
 
@@ -106,6 +122,7 @@ def _decoded(blob: str) -> str | None:
     """What a run of base64 says, when it says printable text: the whole run, or (a suffix glued
     on) its longest whole 4-character groups."""
     body = urllib.parse.unquote(blob).rstrip("=") if "%" in blob else blob.rstrip("=")
+    body = body[:B64_MAX]
     if body.islower() or body.isupper():  # base64 of 12 bytes or more mixes cases
         return None
     decode = base64.urlsafe_b64decode if ("-" in body or "_" in body) else base64.b64decode
@@ -119,7 +136,7 @@ def _decoded(blob: str) -> str | None:
                 text = decode(part[:cut] + "=" * (-cut % 4)).decode("utf-8")
             except (ValueError, UnicodeDecodeError):
                 continue
-            if text.isprintable():
+            if text.isprintable() or _LAYOUT.sub("", text).isprintable():  # a JSON file, a PEM key
                 return text
     return None
 
@@ -139,11 +156,39 @@ def _redact_base64(text: str, secrets: Iterable[str]) -> str:
     return _B64.sub(one, text)
 
 
+_LAYOUT = re.compile(r"[\n\r\t]")
+# What a log escapes but means as is: a colour escaped in JSON or a repr ("\u001b[31m", "\x1b[0m"),
+# which would hide a secret it interrupts as the escape itself does; a letter or digit written
+# \u0070 (a secret's name spelled so that no pattern knows it). Quotes and backslashes stay escaped,
+# and so does what follows an escaped backslash (JSON stays JSON).
+_ESCAPED = re.compile(r"(?<!\\)\\(?:(?:u001[bB]|x1[bB]|033|e)\[[0-?]{0,64}[ -/]{0,16}[@-~]|u00[2-7][0-9a-fA-F])")
+_UNESCAPED = frozenset(chr(c) for c in range(0x20, 0x80)) - set('"\\\x7f')
+
+
+def _unescape(m: re.Match[str]) -> str:
+    s = m.group(0)
+    if s[1] != "u" or s.startswith(("\\u001b", "\\u001B")):
+        return ""
+    c = chr(int(s[2:], 16))
+    return c if c in _UNESCAPED else s
+
+
+def _plain(text: str) -> str:
+    """``text`` as it reads: terminal controls stripped (so that what they interrupt is seen
+    whole), escaped colours dropped and escaped letters written out."""
+    text = printable(text)
+    if "\\" in text and _ESCAPED.search(text):
+        text = _ESCAPED.sub(_unescape, text)
+    return text
+
+
 def redact(text: str, secrets: Iterable[str] = ()) -> str:
-    """Replace every secret-looking token in ``text``, every exact string in ``secrets`` in any of
-    its :func:`encoded_forms`, and every fragment of one at least SUBSTRING_MIN characters long;
-    base64 that decodes to a secret or a user:password pair goes too."""
-    return _redact(text, tuple(secrets))
+    """``text`` without terminal controls (:func:`canary.textio.printable`, first: a secret they
+    interrupt is rejoined and seen), and with every secret-looking token, every exact string in
+    ``secrets`` in any of its :func:`encoded_forms`, and every fragment of one at least
+    SUBSTRING_MIN characters long replaced; base64 that decodes to a secret or a user:password
+    pair goes too. Safe to show or keep; redacting it again changes nothing."""
+    return _redact(_plain(text), tuple(secrets))
 
 
 def _redact(text: str, secrets: tuple[str, ...], nested: bool = False) -> str:

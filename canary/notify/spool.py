@@ -35,7 +35,8 @@ from canary.errors import ConfigError
 from canary.formats.directory import NOTIFY_PENDING
 from canary.history import user_data_dir
 from canary.notify.model import Facts
-from canary.record import RunRecord, check_id
+from canary.notify.redact import redact
+from canary.record import RunRecord, check_id, scrub_texts
 from canary.textio import read_json_object
 
 if TYPE_CHECKING:
@@ -60,19 +61,28 @@ class Pending:
     tries: int = 0  # sends that failed
     spool_id: str = ""  # its name in the ledger
 
+    def scrub(self, text: str) -> str:
+        return redact(text, self.facts.secrets)
+
+    def kept_record(self) -> RunRecord:
+        """The record as it is kept with its notification: no pending mark, every text redacted."""
+        return unmark(self.record).scrubbed(self.scrub)
+
     def to_dict(self, with_record: bool = True) -> dict[str, Any]:
+        """What is kept (notify-pending.json, the history's copy): every text redacted, the facts'
+        too (a commit subject, a bisect's note may carry a secret while GitHub is down)."""
         d = {
             "backend": self.backend,
             "repo": self.repo,
-            "facts": self.facts.to_dict(),
+            "facts": scrub_texts(self.facts.to_dict(), self.scrub),
             "close_on_recovery": self.close_on_recovery,
-            "error": self.error,
+            "error": self.scrub(self.error),
             "spooled_at": self.spooled_at,
             "state": self.state,
             "tries": self.tries,
             "spool_id": self.spool_id,
         }
-        return {**d, "record": unmark(self.record).to_dict()} if with_record else d
+        return {**d, "record": self.kept_record().to_dict()} if with_record else d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Pending:
@@ -266,7 +276,8 @@ def unmark(record: RunRecord) -> RunRecord:
 def mark(p: Pending) -> RunRecord:
     """The record carrying its pending notification, to be stored in the history."""
     _stamp(p)
-    return replace(p.record, context={**unmark(p.record).context, PENDING_KEY: p.to_dict(with_record=False)})
+    kept = p.kept_record()
+    return replace(kept, context={**kept.context, PENDING_KEY: p.to_dict(with_record=False)})
 
 
 def waiting_in(records: list[RunRecord]) -> list[Pending]:

@@ -4,7 +4,6 @@ bad input), its W&B run, and the files promoted into the run directory."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -53,12 +52,12 @@ def metrics_or_empty(path: Path, loss_metric: str) -> RunMetrics:
 
 
 def promote(attempt_dir: Path, run_dir: Path) -> None:
-    """An attempt's files, copied up into the run directory (each attempt's over the one before,
-    so the deciding attempt's stay)."""
+    """An attempt's files, kept in the run directory too (each attempt's over the one before, so
+    the deciding attempt's stay; linked, not copied, where the file system allows)."""
     for name in PROMOTED:
         src = attempt_dir / name
         if src.is_file():
-            shutil.copyfile(src, run_dir / name)
+            directory.promote_file(src, run_dir / name)
 
 
 def with_tracking(ctx: dict[str, Any], run_dir: Path, attempts: list[Attempt]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ directory; the top level holds the deciding (last warm) run's files and the comb
 from __future__ import annotations
 
 import math
-import shutil
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -30,7 +29,7 @@ from typing import Any
 from canary import history as history_mod
 from canary import signature as signature_mod
 from canary.formats import signals
-from canary.formats.directory import PROMOTED, write_record
+from canary.formats.directory import PROMOTED, promote_file, write_record
 from canary.formats.metrics import load_run_metrics
 from canary.formats.spec import CacheSpec
 from canary.judge.classify import classify
@@ -190,7 +189,7 @@ def run_both(opts, progress=None) -> RunRecord:
     for name in PROMOTED:
         src = Path((warms or [cold])[-1].run_dir) / name
         if src.is_file():
-            shutil.copyfile(src, top / name)
+            promote_file(src, top / name)
     if opts.record_history:
         result.context["history"] = history_mod.record_run(result, opts.history)
     write_record(top, result)

@@ -56,7 +56,6 @@ from canary.run.ownership import failing_distribution
 from canary.run.progress import MetricsTail, NoProgress, Progress
 from canary.run.scrub import scrub_attempt
 from canary.run.workload import versions, workload_argv, workload_env
-from canary.textio import printable
 
 
 @dataclass
@@ -196,7 +195,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
                 lane_gates, metrics, requested_steps=steps_requested, golden=golden, ferry_version=ferry.version
             )
             log_text = read_log(outcome.log_path)
-            log_text = redact(log_text, secrets)  # before any excerpt is cut: nothing kept holds a secret
+            log_text = redact(log_text, secrets)  # controls stripped, then redacted, before any excerpt is cut
             scrub_attempt(attempt_dir, outcome.log_path, secrets, log_text)  # the run directory is a CI artifact too
             lost = accelerator_gate(lane.platform, metrics.summary, log_text)  # the CPU in the accelerator's place
             results += [lost] if lost is not None else []
@@ -284,8 +283,9 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
         experiment=experiment(ferry.name, identity),
         **identity,
     )
-    # result.json, history, spool: no secret, and nothing a terminal would act on
-    result = result.scrubbed(lambda text: printable(redact(text, secrets)))
+    # result.json, history, spool: nothing a terminal would act on, then no secret (redact strips
+    # the controls first: what they interrupt is rejoined before it is looked at)
+    result = result.scrubbed(lambda text: redact(text, secrets))
     if golden is not None and golden.note:  # a copied gates file judged against the pinned golden
         result.context["golden_note"] = golden.note
     if metrics.warnings:  # lines of the metrics that were skipped: said with the verdict
