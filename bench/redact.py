@@ -2,7 +2,7 @@
 
     python bench/redact.py [--mb 10] [--file-mb 300] [--repeat 5]
 
-Prints the throughput (MB/s, median of --repeat) of ``canary.notify.redact.redact`` over an
+Prints the throughput (MB/s, median of --repeat) of ``canary.text.redact.redact`` over an
 ordinary training log (the words that wake a pattern, "token" and "key", included), over a log
 holding a secret of five shapes every 100 lines, and over a coloured one (structlog's console
 style); then of ``redact_file`` over a log file of --file-mb (the leaky kind, written once to a
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from canary.notify.redact import redact, redact_file
+from canary.text.redact import redact, redact_file
 
 LINE = (
     "step 123 train/loss=5.7976 throughput/tokens_per_second=123456.7 compile 1.2s KeyError: 'x' "

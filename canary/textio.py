@@ -129,7 +129,7 @@ def _overstrike(m: re.Match[str]) -> str:
 def printable(text: str) -> str:
     """``text`` as a terminal shows it, without control sequences: safe to echo or to post. What
     the sequences interrupted reads whole again (``pass\x1b[0mword`` is ``password``), so secrets
-    are redacted after this, never before (:func:`canary.notify.redact.redact` does both)."""
+    are redacted after this, never before (:func:`canary.text.redact.redact` does both)."""
     if not _CONTROL.search(text):
         return text
     if "\b" not in text:

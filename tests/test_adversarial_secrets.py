@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from adversary import PY, canary_cli, lanes_toml
 
-from canary.notify import redact as redact_mod
-from canary.notify.redact import redact
-from canary.notify.secret_shapes import REDACTED
+from canary.text import redact as redact_mod
+from canary.text.redact import redact
+from canary.text.secret_shapes import REDACTED
 
 # Fake credentials of every common shape (assembled, so no scanner mistakes this file for a leak).
 TOKENS = {

@@ -7,11 +7,11 @@ import pytest
 from notify_records import failing, signature
 
 from canary.notify.compose import new_issue, recurrence_comment
-from canary.notify.markdown import clean, fence, fit, neutralize_mentions, trim_lines
 from canary.notify.markers import has_run_marker, issue_fingerprint
 from canary.notify.model import Facts
-from canary.notify.redact import redact
-from canary.notify.secret_shapes import REDACTED
+from canary.text.markdown import clean, fence, fit, neutralize_mentions, trim_lines
+from canary.text.redact import redact
+from canary.text.secret_shapes import REDACTED
 
 GH_CLASSIC = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 SECRETS = {
@@ -257,7 +257,7 @@ def test_base64_of_a_multi_line_secret_is_redacted_whole(content):
 
 
 def test_secret_named_environment_variables():
-    from canary.notify.redact import env_secrets
+    from canary.text.redact import env_secrets
 
     env = {"MINIO_SECRET_KEY": "minio-secret-1", "GCP_SA_KEY_B64": "eyJ0eXBlIjoi", "PATH": "/usr/bin:/bin"}
     assert set(env_secrets(env)) == {"minio-secret-1", "eyJ0eXBlIjoi"}
@@ -291,7 +291,7 @@ def test_escapes_are_stripped_before_redaction():
 
 
 def test_inline_code_redacts_and_entities_cannot_form_mentions():
-    from canary.notify.markdown import code, escape_inline
+    from canary.text.markdown import code, escape_inline
 
     assert GH_CLASSIC not in code(f"x {GH_CLASSIC}") and REDACTED in code(f"x {GH_CLASSIC}")
     assert "s3cr" not in code("opaque s3cr3tvalue", ["s3cr3tvalue"])

@@ -28,13 +28,13 @@ from canary.errors import ConfigError
 from canary.formats import signals
 from canary.formats.directory import NOTIFY_PENDING
 from canary.notify import backlog, spool
-from canary.notify import redact as redact_mod
 from canary.notify.github import GitHubClient
 from canary.notify.model import Facts
 from canary.notify.result import DRY_RUN, FAILED, GIVEN_UP, SENT, SPOOLED, Delivery, NotifyResult, failure, gives_up
 from canary.notify.tracker import report
 from canary.notify.transport import GitHubError
 from canary.record import RunRecord
+from canary.text import redact as redact_mod
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore

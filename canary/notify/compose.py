@@ -13,12 +13,12 @@ import hashlib
 from collections.abc import Sequence
 
 from canary.history.queries import INFRA_ALERT_DAYS
-from canary.notify.markdown import DEFAULT_LIMIT, clean, code, escape_inline
 from canary.notify.markers import duplicate_marker, fingerprint_marker, group_marker, identity_marker, run_marker
 from canary.notify.model import Facts, Message, run_date
 from canary.notify.near import identity_of, looks_like
 from canary.notify.sections import context_block, failure_body, summary_line, which_canary
 from canary.record import RunRecord, Signature
+from canary.text.markdown import DEFAULT_LIMIT, clean, code, escape_inline
 
 
 def issue_title(record: RunRecord, secrets: tuple[str, ...] = ()) -> str:

@@ -9,7 +9,7 @@ reading an issue back:
     <!-- canary:also-fingerprint=<fingerprint> --> under the first, on an issue an earlier canary opened
                                                   under an older fingerprint of the same failure
 
-Text from outside cannot forge one (see :mod:`canary.notify.redact`).
+Text from outside cannot forge one (see :mod:`canary.text.redact`).
 """
 
 from __future__ import annotations

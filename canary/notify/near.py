@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from canary.notify.markdown import code, escape_inline
 from canary.notify.markers import issue_identity, run_marker
 from canary.notify.model import Message, run_date
-from canary.notify.redact import redact
 from canary.notify.sections import which_canary
 from canary.record import RunRecord, Signature
 from canary.signature.similar import identity_text, nearest
+from canary.text.markdown import code, escape_inline
+from canary.text.redact import redact
 from canary.textio import printable
 
 

@@ -19,12 +19,12 @@ import re
 from collections.abc import Iterable, Sequence
 
 from canary.history.changes import METRICS, Step
-from canary.notify.markdown import FIELD_MAX, clean, code, escape_inline
 from canary.notify.markers import run_marker
 from canary.notify.model import Facts, Message, StepNote, run_date
 from canary.notify.sections import context_block
 from canary.notify.timeline import short_version
 from canary.record import RunRecord
+from canary.text.markdown import FIELD_MAX, clean, code, escape_inline
 
 LABEL = "canary-performance"
 LABEL_STYLE = ("5319e7", "A step in a lane's throughput, compile time, memory or loss across passing runs")

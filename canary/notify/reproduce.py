@@ -8,8 +8,8 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from canary.notify.markdown import clean
 from canary.record import Attempt, RunRecord
+from canary.text.markdown import clean
 
 if TYPE_CHECKING:
     from canary.notify.model import Facts

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from canary.notify import redact as redact_mod
 from canary.notify.tracker import Action
 from canary.notify.transport import GitHubError
+from canary.text import redact as redact_mod
 from canary.textio import printable
 
 SENT, SPOOLED, GIVEN_UP, DRY_RUN, FAILED = "sent", "spooled", "given-up", "dry-run", "failed"

@@ -2,16 +2,16 @@
 signature, the attempts, the compilation cache, the repro commands, the run's context and the log
 excerpt, with where the failure stands in time (:mod:`canary.notify.timeline`). Pure functions of a
 :class:`~canary.record.RunRecord` and its :class:`~canary.notify.model.Facts`; all text that came
-from outside is redacted, fenced or escaped (:mod:`canary.notify.redact`).
+from outside is redacted, fenced or escaped (:mod:`canary.text.redact`).
 """
 
 from __future__ import annotations
 
-from canary.notify.markdown import FIELD_MAX, clean, code, escape_inline, fence, fit, trim_lines
 from canary.notify.model import Facts, run_date
 from canary.notify.reproduce import repro_commands, trained_to_the_end
 from canary.notify.timeline import first_bad_section, series_note, streak_sentence, what_is_new, window_section
 from canary.record import RunRecord, cache_read_errors, cold_in_part, cold_reason
+from canary.text.markdown import FIELD_MAX, clean, code, escape_inline, fence, fit, trim_lines
 
 TITLE_MAX = 120
 # Bounds on the parts of a message that are not the excerpt, so that trimming the excerpt alone

@@ -35,8 +35,8 @@ from canary.errors import ConfigError
 from canary.formats.directory import NOTIFY_PENDING
 from canary.history import user_data_dir
 from canary.notify.model import Facts
-from canary.notify.redact import redact
 from canary.record import RunRecord, check_id, scrub_texts
+from canary.text.redact import redact
 from canary.textio import read_json_object
 
 if TYPE_CHECKING:

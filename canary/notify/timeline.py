@@ -2,15 +2,15 @@
 previous occurrence, the regression window (the commits since the last pass, the version changes,
 whether the lowered program is the last pass's) and the first bad commit a bisect named. Pure
 functions of a :class:`~canary.record.RunRecord` and its :class:`~canary.notify.model.Facts`; all
-text that came from outside is redacted, fenced or escaped (:mod:`canary.notify.markdown`).
+text that came from outside is redacted, fenced or escaped (:mod:`canary.text.markdown`).
 """
 
 from __future__ import annotations
 
 from canary.history.queries import daily_ordinal
-from canary.notify.markdown import FIELD_MAX, clean, code, escape_inline
 from canary.notify.model import Facts, FirstBad, Previous, StreakFacts
 from canary.record import RunRecord
+from canary.text.markdown import FIELD_MAX, clean, code, escape_inline
 
 
 def streak_sentence(streak: StreakFacts | None, ever_passed: bool = True) -> str:

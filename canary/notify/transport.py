@@ -35,7 +35,7 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any
 
-from canary.notify.redact import redact
+from canary.text.redact import redact
 from canary.textio import env_number, printable
 
 DEFAULT_API_URL = "https://api.github.com"

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-# The notifier's sections, so that the job summary and the issue read alike.
-from canary.notify.markdown import code, escape_inline
 from canary.notify.model import Facts
-from canary.notify.redact import redact
 from canary.notify.sections import attempts_section, cache_section, signature_section
 from canary.notify.timeline import window_section
 from canary.record import RunRecord
 from canary.report.model import gate_margin, links
+
+# The notifier's sections, so that the job summary and the issue read alike.
+from canary.text.markdown import code, escape_inline
+from canary.text.redact import redact
 from canary.textio import web_url
 
 

@@ -46,7 +46,6 @@ from canary.judge.platform import accelerator_gate
 from canary.judge.results import GateResult, not_judged
 from canary.judge.results import verdict as gates_verdict
 from canary.launchers import AttemptRequest, for_lane
-from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
 from canary.run import command_ferry
 from canary.run.attempt import error_excerpt, metrics_or_empty, promote, read_log, with_tracking
@@ -56,6 +55,7 @@ from canary.run.ownership import failing_distribution
 from canary.run.progress import MetricsTail, NoProgress, Progress
 from canary.run.scrub import scrub_attempt
 from canary.run.workload import versions, workload_argv, workload_env
+from canary.text.redact import env_secrets, redact
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from canary.notify.redact import redact_file
+from canary.text.redact import redact_file
 
 TEXT_SUFFIXES = (".log", ".json", ".jsonl", ".txt")
 SPEC_FILE = "spec.json"  # canary's own, written before the attempt: nothing of the workload's in it

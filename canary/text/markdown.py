@@ -3,7 +3,7 @@ markers, no terminal controls, bounded size.
 
 Text that came from logs, commit subjects, exception messages or a record's names goes through
 :func:`clean` (fenced text) or :func:`escape_inline` (prose) before it reaches a GitHub issue;
-both redact secrets first (:mod:`canary.notify.redact`, which strips terminal controls before
+both redact secrets first (:mod:`canary.text.redact`, which strips terminal controls before
 it looks, so that nothing they interrupt gets past it), and so does :func:`code`. Log excerpts
 are put in a code fence by :func:`fence`, which picks a fence longer than any backtick run inside
 them. Pure string work.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from canary.notify.redact import redact
+from canary.text.redact import redact
 
 # GitHub limits an issue body or comment to 65536 characters; stay a little under it.
 GITHUB_BODY_LIMIT = 65536

@@ -1,4 +1,4 @@
-"""How the secret shapes (:mod:`canary.notify.secret_shapes`) are looked for in a long text, a
+"""How the secret shapes (:mod:`canary.text.secret_shapes`) are looked for in a long text, a
 log of hundreds of MB included: each only where one of its words is, and where those words are
 rare, only near them (the lines around each), with the patterns that share their words together.
 The result is what running every pattern over the whole text gives (a stretch starts at a line's
@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from canary.notify.secret_shapes import NEEDLES, PATTERNS, Word
+from canary.text.secret_shapes import NEEDLES, PATTERNS, Word
 
 # A shape whose words are rare in a text is looked for only near them: from the start of the line
 # holding a word (at most _BACK characters before it) to the end of the line after it (a value may

@@ -4,8 +4,8 @@ key says it is secret, in the encodings logs spell them (quoted, URL-encoded, JS
 
 Add a shape by appending ``(name, pattern, replacement)`` to :data:`PATTERNS` and its words to
 :data:`NEEDLES`. Pure string work, linear in its input. How they are looked for in a long log is
-:mod:`canary.notify.shape_search`'s; the environment's own secret values, and base64 that hides
-one, are :mod:`canary.notify.redact`'s.
+:mod:`canary.text.shape_search`'s; the environment's own secret values, and base64 that hides
+one, are :mod:`canary.text.redact`'s.
 """
 
 from __future__ import annotations

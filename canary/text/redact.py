@@ -1,10 +1,10 @@
 """No secret kept or posted: every shape a token, key or password takes in a log
-(:mod:`canary.notify.secret_shapes`), and the environment's own secret values (whole, in pieces,
+(:mod:`canary.text.secret_shapes`), and the environment's own secret values (whole, in pieces,
 in every encoding a log spells them, inside base64).
 
 Everything here but :func:`redact_file` is pure string work, linear in its input. What makes
 redacted text safe to post as markdown (mentions, markers, fences, size) is
-:mod:`canary.notify.markdown`.
+:mod:`canary.text.markdown`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import urllib.parse
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from canary.notify.secret_shapes import REDACTED
-from canary.notify.shape_search import replace_shapes
+from canary.text.secret_shapes import REDACTED
+from canary.text.shape_search import replace_shapes
 from canary.textio import printable
 
 # A secret's variable: ..._TOKEN, ..._SECRET_KEY (MINIO_SECRET_KEY), any ..._KEY, also as base64,
