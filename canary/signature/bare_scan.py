@@ -1,0 +1,158 @@
+"""Finding the last bare error line in a log (an XLA status, a Mosaic error code, NCCL, CUDA, a
+failed CHECK, a fatal Python error, the OOM killer...: :mod:`canary.signature.bare` names them) with
+its whole message, read across the lines it was cut into, and the error an abort followed. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from canary.record import Signature
+from canary.signature import bare, kinds
+from canary.signature.identity import make
+from canary.signature.masks import canonical_message
+from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path
+
+_FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
+_SENTENCE_END = (".", "!", "?", ")", "]")
+# Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
+_BARE_END = re.compile(
+    r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
+    r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG)"
+)
+
+
+def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
+    """A bare error's message: its line and the lines that continue it (up to ``context``): a
+    message wrapped mid-sentence goes on; a finished sentence, a blank line or the next error ends it."""
+    parts = [first]
+    records = getattr(lines, "records", ())
+    for k, line in enumerate(lines[i + 1 : i + 1 + context], start=i + 1):
+        s = line.strip()
+        if (
+            not s
+            or k in records
+            or parts[-1].rstrip().endswith(_SENTENCE_END)
+            or _MESSAGE_END.match(s)
+            or _BARE_END.match(s)
+            or s.startswith("File ")
+            or kinds.INFRA_TEXT.match(s)
+        ):
+            break
+        if any(b.match(s) for b in bare.BARE_ERRORS):
+            break  # the next error, not this one's continuation
+        parts.append(s)
+    return " ".join(parts)
+
+
+def _quoted(line: str, start: int, message: str) -> str:
+    """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
+    at its closing backtick."""
+    if line.count("`", 0, start) % 2 == 1 and "`" in message:
+        return message[: message.index("`")]
+    return message
+
+
+# A process that aborts says so after the error that made it abort: that error names the failure.
+_ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
+_LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
+
+
+def _scan(
+    lines: list[str], options: Options, stop: int = -1, start: int | None = None, skip: tuple[str, ...] = ()
+) -> tuple[int, Signature, str, str] | None:
+    """The last bare error in ``lines[stop+1:start]``: its line index, signature, recogniser and raw message."""
+    weak = None
+    for i in range(len(lines) - 1 if start is None else start, stop, -1):
+        s = lines[i].strip()
+        if not s:
+            continue
+        for rec in bare.BARE_ERRORS:
+            if rec.name in skip:
+                continue
+            m = rec.match(s)
+            if m is None:
+                continue
+            raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
+            frames: list[str] = []
+            if rec.name == "fatal-python":
+                frames = _crash_site(_faulthandler_frames(lines, i), options)
+            excerpt = "\n".join(lines[max(0, i - 3) : i + 1 + max(rec.context, 10)])
+            exc = rec.exception_of(m)
+            found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
+            if not rec.weak:
+                return found
+            weak = weak or found
+            break
+    return weak
+
+
+def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | None:
+    """The last failure in the log that prints a line, not a traceback, with the index of its line.
+
+    An excerpt may end mid-line: when the last error's message is the start of an earlier one's,
+    the whole earlier one names it. A signal or abort names it only when no error came just before."""
+    found = _last_bare(lines, options)
+    if found is None or found[1].kind == "environment":
+        return found
+    # a toolchain that does not match explains the errors that follow it (cuDNN too old, then "DNN
+    # library initialization failed"): the mismatch names the failure
+    cause = _scan(lines, options, stop=max(-1, found[0] - _LOOK_BACK), start=found[0] - 1, skip=bare.NOT_ENVIRONMENT)
+    return (cause[0], cause[1]) if cause is not None else found
+
+
+def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
+    """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
+    found = _scan(lines, options)
+    if found is None:
+        return None
+    i, sig, name, raw = found
+    if name == "signal":
+        # absl's failure handler prints the signal after what aborted: a failed CHECK, a status
+        cause = _scan(
+            lines,
+            options,
+            stop=max(-1, i - _LOOK_BACK),
+            start=i - 1,
+            skip=("signal", "fatal-python", "python-exception", "ray-task"),
+        )
+        if cause is not None and cause[1].exception not in _ABORTS:
+            return cause[0], cause[1]
+        return i, sig
+    if not any(line.strip() for line in lines[i + 1 :]):  # the log ends on it: perhaps cut mid-line
+        j = i - 1
+        while j > max(-1, i - _LOOK_BACK):
+            earlier = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=j)
+            if earlier is None:
+                break
+            e_raw = earlier[3]
+            if earlier[2] == name and len(e_raw) > len(raw) and _starts(e_raw, raw):
+                return earlier[0], earlier[1]
+            j = earlier[0] - 1
+    return i, sig
+
+
+def _starts(whole: str, cut: str) -> bool:
+    return canonical_message(whole).startswith(canonical_message(cut).rstrip())
+
+
+def _faulthandler_frames(lines: list[str], start: int) -> list[Frame]:
+    """The first thread in a faulthandler dump at/after ``start`` (most recent call first)."""
+    for i in range(start, len(lines)):
+        if _FH_HEADER.match(lines[i].strip()):
+            frames = []
+            for line in lines[i + 1 :]:
+                m = _FH_FRAME.match(line)
+                if not m:
+                    break
+                frames.append(Frame(m.group("file"), m.group("func").strip(), int(m.group("line"))))
+            return list(reversed(frames))
+    return []
+
+
+def _crash_site(frames: list[Frame], options: Options) -> list[str]:
+    """The call path of a crash; when none of its frames is the application's, the innermost frame
+    (the library function that crashed) names where."""
+    path = call_path(frames, options)
+    if path or not frames:
+        return path
+    return call_path(frames[-1:], Options(keep=("*",), max_frames=1))
