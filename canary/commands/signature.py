@@ -71,41 +71,38 @@ def signature(logfile, outcome, keep, max_frames, as_json):
         sig = signature_mod.extract(text, outcome=outcome, options=options)
         source = "log"
     if as_json:
-        emit_json(
-            {
-                **(
-                    sig.to_dict()
-                    if sig
-                    else {
-                        "fingerprint": None,
-                        "group": None,
-                        "kind": None,
-                        "exception": None,
-                        "message": "no failure found",
-                        "frames": [],
-                    }
-                ),
-                "source": source,
-            }
-        )
+        emit_json({**(sig.to_dict() if sig else NO_FAILURE), "source": source})
     else:
-        c = console()
-        if sig is None:
-            c.print(f"no failure found in {escape(printable(str(logfile)))}")
-        else:
-            c.print(
-                f"[bold]{escape(printable(sig.fingerprint))}[/]  {escape(printable(sig.kind))}  "
-                f"[bold]{escape(printable(sig.exception or '-'))}[/]"
-            )
-            c.print(escape(printable(sig.message)))
-            if sig.group:
-                key = signature_mod.group_key(sig.kind, sig.exception, sig.message)
-                c.print(f"[dim]group {escape(printable(sig.group))}: {escape(printable(key))}[/]")
-            if sig.frames:
-                c.print("[dim]call path (outermost first):[/]")
-                for f in sig.frames:
-                    c.print(f"  {escape(printable(f))}")
+        _render(console(), sig, logfile)
     sys.exit(0 if sig else 1)
+
+
+NO_FAILURE = {
+    "fingerprint": None,
+    "group": None,
+    "kind": None,
+    "exception": None,
+    "message": "no failure found",
+    "frames": [],
+}
+
+
+def _render(c, sig, logfile: Path) -> None:
+    if sig is None:
+        c.print(f"no failure found in {escape(printable(str(logfile)))}")
+        return
+    c.print(
+        f"[bold]{escape(printable(sig.fingerprint))}[/]  {escape(printable(sig.kind))}  "
+        f"[bold]{escape(printable(sig.exception or '-'))}[/]"
+    )
+    c.print(escape(printable(sig.message)))
+    if sig.group:
+        key = signature_mod.group_key(sig.kind, sig.exception, sig.message)
+        c.print(f"[dim]group {escape(printable(sig.group))}: {escape(printable(key))}[/]")
+    if sig.frames:
+        c.print("[dim]call path (outermost first):[/]")
+        for f in sig.frames:
+            c.print(f"  {escape(printable(f))}")
 
 
 def _record_for(path: Path) -> tuple[RunRecord | None, int | None]:
