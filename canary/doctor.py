@@ -287,6 +287,12 @@ def check_git(
             f"HEAD {head[:12]}; no passing full run of {series} with a commit is recorded, "
             "so the window has nothing to reach back to",
         )
+    return _last_pass_commit(checkout, head, lp, shallow)
+
+
+def _last_pass_commit(checkout: str, head: str, lp, shallow: bool) -> Check:
+    """Whether the regression window can reach the last pass's commit from this checkout."""
+    fix_checkout = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
     if not git.is_object_name(lp.commit):
         return Check(
             "git",
