@@ -295,8 +295,13 @@ def _run(result: VersionBisectResult, versions: list[str], tester: _Tester, prog
         return
     result.direction = "regression" if old == "good" else "fix"
     result.good, result.bad = (versions[lo], versions[hi]) if old == "good" else (versions[hi], versions[lo])
-    inside = versions[lo : hi + 1]
-    known = {i - lo: v for i, v in verdicts.items() if lo <= i <= hi}
+    _search(result, versions[lo : hi + 1], {i - lo: v for i, v in verdicts.items() if lo <= i <= hi}, tester, progress)
+
+
+def _search(
+    result: VersionBisectResult, inside: list[str], known: dict[int, str], tester: _Tester, progress: Progress
+) -> None:
+    """Between two ends whose verdicts differ, the first version whose verdict is the new end's."""
     while True:
         p = next_probe(len(inside), known)
         if p.kind == "found":
