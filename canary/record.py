@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cache
 from typing import Any
 
 # What an id that becomes a file or folder name may hold: no separator, no "..", no control.
@@ -54,7 +55,7 @@ class Signature:
         d = dict(d)
         d["frames"] = list(d.get("frames") or [])
         d["legacy"] = list(d.get("legacy") or [])
-        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+        return cls(**{k: d[k] for k in _field_names(cls) if k in d})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -99,7 +100,7 @@ class Attempt:
         d = dict(d)
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
-        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+        return cls(**{k: d[k] for k in _field_names(cls) if k in d})
 
 
 @dataclass
@@ -139,7 +140,7 @@ class RunRecord:
     gates_sha256: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable(asdict(self))
+        return plain(self)
 
     @property
     def fingerprint(self) -> str | None:
@@ -194,7 +195,7 @@ class RunRecord:
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
-        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+        return cls(**{k: d[k] for k in _field_names(cls) if k in d})
 
 
 # ----------------------------------------------------------------------------- compilation cache facts
@@ -300,6 +301,32 @@ def as_float(v: Any) -> float | None:
         except ValueError:
             return None
     return None
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def plain(v: Any) -> Any:
+    """``jsonable(asdict(v))`` in one walk and without asdict's deep copies (a history of 100,000
+    runs is written as JSON): dataclasses as dicts, tuples as lists, NaN and Inf as strings;
+    every container is new."""
+    kind = type(v)
+    if kind in _AS_IS:
+        return v
+    if kind is float:
+        return v if math.isfinite(v) else str(v)
+    if isinstance(v, dict):
+        return {k: x if type(x) in _AS_IS else plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [x if type(x) in _AS_IS else plain(x) for x in v]
+    if hasattr(kind, "__dataclass_fields__"):
+        return {k: plain(getattr(v, k)) for k in _field_names(kind)}
+    return jsonable(v)
+
+
+_AS_IS = frozenset({str, int, bool, type(None)})
 
 
 def jsonable(v: Any) -> Any:

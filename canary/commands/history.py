@@ -53,8 +53,8 @@ def render_changes(location: str, steps: list, c) -> None:
         )
     c.print(t)
     c.print(
-        "[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
-        "the change, its before and after the medians of the segments either side[/]"
+        f"[dim]E-divisive means over the passing full runs among each (lane, ferry)'s latest {series.WINDOW}; "
+        "a step's run is the first after the change, its before and after the medians of the segments either side[/]"
     )
 
 
@@ -66,7 +66,7 @@ def render_changes(location: str, steps: list, c) -> None:
     "show_changes",
     is_flag=True,
     help="List the steps (change points) in throughput, compile time, peak memory and final loss "
-    "over each lane's passing runs, instead of the runs.",
+    f"over each series' passing runs among its latest {series.WINDOW}, instead of the runs.",
 )
 @click.option(
     "--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time)."
@@ -99,34 +99,40 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"history": history}
         return
+    if show_changes:
+        from canary.history.changes import changes
+        from canary.history.lanes import read_records
+
+        location, latest = read_records(history, lane, since, ferry, per_series=series.WINDOW)
+        steps = changes(latest, lane, ferry)
+        if as_json:
+            emit_json({"location": location, "changes": [s.to_dict() for s in steps]})
+        else:
+            render_changes(location, steps, console())
+        return
     from canary.git import checkout_commits
     from canary.history.lanes import history_report
 
     report = history_report(history, lane, since, last, ferry, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
-    if show_changes:
-        from canary.history.changes import changes
-
-        steps = changes(records, lane, ferry)
-        if as_json:
-            emit_json({"location": report["location"], "changes": [s.to_dict() for s in steps]})
-        else:
-            render_changes(report["location"], steps, console())
-        return
     if as_json:
-        from canary.history.programs import program_note
+        from canary.history.programs import program_notes
+        from canary.history.store import no_collection
 
-        emit_json(
-            {
-                "location": report["location"],
-                "series": report["series"],
-                "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-                "records": [
-                    {**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)} for r in records
-                ],
-                "programs": {r.run_id: program_note(r, records) for r in records},
-            }
-        )
+        with no_collection():
+            emit_json(
+                {
+                    "location": report["location"],
+                    "series": report["series"],
+                    "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
+                    "records": (
+                        {**r.to_dict(), "series": str(series.series_of(r)), "short": series.is_short(r)}
+                        for r in records
+                    ),
+                    "programs": program_notes(records),
+                },
+                one_per_line=("records",),
+            )
         return
     c = console()
     if not c.is_terminal:

@@ -12,7 +12,7 @@ from datetime import date, datetime
 from pathlib import Path
 
 from canary.errors import ConfigError
-from canary.history.store import DEFAULT_FILE, StoreUnavailable, since_key
+from canary.history.store import DEFAULT_FILE, StoreUnavailable, no_collection, since_key
 from canary.record import RunRecord
 
 SCHEMA = """
@@ -82,16 +82,21 @@ class SqliteStore:
             raise StoreUnavailable(f"{self.path}: {e}") from e
 
     def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
-        sql, args = "SELECT record FROM runs WHERE 1=1", []
-        if lane is not None:
-            sql += " AND lane = ?"
-            args.append(lane)
-        key = since_key(since)
-        if key is not None:
-            sql += " AND started_at >= ?"
-            args.append(key)
-        sql += " ORDER BY started_at, run_id"
-        return [RunRecord.from_dict(json.loads(r[0])) for r in self._read(sql, args)]
+        where, args = _where(lane, since)
+        return _parse(self._read(f"SELECT record FROM runs {where} ORDER BY started_at, run_id", args))
+
+    def latest(
+        self, per_series: int, lane: str | None = None, since: str | date | datetime | None = None
+    ) -> list[RunRecord]:
+        """Each series' (lane, ferry) latest ``per_series`` runs, oldest first; only those rows
+        are parsed (the ferry is read from the record's JSON by SQLite)."""
+        where, args = _where(lane, since)
+        sql = (
+            "SELECT record FROM (SELECT record, started_at, run_id, ROW_NUMBER() OVER (PARTITION BY lane, "
+            "json_extract(record, '$.ferry') ORDER BY started_at DESC, run_id DESC) AS newest FROM runs "
+            f"{where}) WHERE newest <= ? ORDER BY started_at, run_id"
+        )
+        return _parse(self._read(sql, [*args, per_series]))
 
     def get(self, run_id: str) -> RunRecord | None:
         rows = self._read("SELECT record FROM runs WHERE run_id = ?", (run_id,))
@@ -116,6 +121,24 @@ class SqliteStore:
         except sqlite3.Error as e:
             raise StoreUnavailable(f"{self.path}: {e}") from e
         return f"read {n} run{'s' if n != 1 else ''} and took the write lock of {self.path}"
+
+
+def _where(lane: str | None, since: str | date | datetime | None) -> tuple[str, list[str]]:
+    """The WHERE clause (and its arguments) of ``lane``'s runs started ``since``."""
+    where, args = "WHERE 1=1", []
+    if lane is not None:
+        where += " AND lane = ?"
+        args.append(lane)
+    key = since_key(since)
+    if key is not None:
+        where += " AND started_at >= ?"
+        args.append(key)
+    return where, args
+
+
+def _parse(rows: list[tuple]) -> list[RunRecord]:
+    with no_collection():
+        return [RunRecord.from_dict(json.loads(r[0])) for r in rows]
 
 
 def open(location: str) -> SqliteStore:
