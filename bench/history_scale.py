@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -81,10 +82,13 @@ def build(path: Path, rows: int, n_series: int) -> None:
     conn.close()
 
 
-def timed(argv: list[str], env: dict[str, str], timeout: float) -> tuple[float, float, int, bool]:
-    """(wall seconds, CPU seconds, peak RSS in bytes, finished) of one child process."""
+def timed(argv: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tuple[float, float, int, bool]:
+    """(wall seconds, CPU seconds, peak RSS in bytes, finished) of one child process, run in
+    ``cwd`` (``python -m`` puts the working directory first on the path: the checkout's code)."""
     t = time.perf_counter()
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    proc = subprocess.Popen(
+        argv, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
     deadline, finished = t + timeout, True
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -128,7 +132,10 @@ def main() -> None:
         for rows in args.rows:
             db = tmp / f"h{rows}.sqlite3"
             t = time.perf_counter()
-            build(db, rows, args.series)
+            # built in a child: a forked child's peak RSS counts the parent's pages before exec
+            child = multiprocessing.get_context("fork").Process(target=build, args=(db, rows, args.series))
+            child.start()
+            child.join()
             print(f"{rows} rows built in {time.perf_counter() - t:.1f} s ({db.stat().st_size / 2**20:.0f} MiB)")
             for name in args.only or COMMANDS:
                 walls: dict[str, list[float]] = {label: [] for label, _ in checkouts}
@@ -141,7 +148,7 @@ def main() -> None:
                             continue
                         env = {**os.environ, "PYTHONPATH": str(root), "CANARY_SPOOL_DIR": str(tmp / "spool")}
                         argv = [sys.executable, "-m", "canary", *COMMANDS[name](str(db), tmp)]
-                        wall, cpu, peak, finished = timed(argv, env, args.timeout)
+                        wall, cpu, peak, finished = timed(argv, env, root, args.timeout)
                         walls[label].append(wall)
                         cpus[label].append(cpu)
                         peaks[label] = max(peaks[label], peak)
