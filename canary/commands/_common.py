@@ -40,7 +40,7 @@ def emit_json(obj: Any, one_per_line: tuple[str, ...] = ()) -> None:
     if not one_per_line or not isinstance(obj, dict):
         click.echo(json.dumps(obj, indent=2, default=str))
         return
-    out = sys.stdout
+    out, encode = sys.stdout, json.JSONEncoder(default=str).encode  # json.dumps makes an encoder a call
     out.write("{")
     for n, (key, value) in enumerate(obj.items()):
         out.write("," if n else "")
@@ -48,7 +48,7 @@ def emit_json(obj: Any, one_per_line: tuple[str, ...] = ()) -> None:
             out.write(f"\n  {json.dumps(key)}: [")
             n = 0
             for n, item in enumerate(value, 1):  # a list, or a generator: each item made as it is written
-                out.write(("," if n > 1 else "") + "\n    " + json.dumps(item, default=str))
+                out.write(("," if n > 1 else "") + "\n    " + encode(item))
             out.write("\n  ]" if n else "]")
         else:
             out.write(json.dumps({key: value}, indent=2, default=str)[1:-2])  # "\n  key: ...", as indented
