@@ -88,7 +88,8 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     a run that asked for fewer steps than its ferry's (a repro, --steps) is listed, marked short,
     but is never the series' last pass, nor part of its strip, streak or flakiness. For a failing
     series, its regression window (commits and version changes since the last pass) is in --json.
-    With --changes, the steps found in each series' passing runs (docs/gates.md, "Change points").
+    With --changes, the steps found in the passing runs among each series' latest 365 (docs/gates.md,
+    "Change points").
     An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
