@@ -18,6 +18,7 @@ BENCH = ROOT / "bench"
 # script: (its tiny settings, a phrase its output ends with or holds, slow)
 TINY = {
     "change_points.py": (["--runs", "30", "--repeat", "1", "--no-fingerprint"], "new_steps()", False),
+    "history_scale.py": (["--rows", "40", "--series", "2", "--repeat", "1"], "history --json", False),
     "redact.py": (["--mb", "0.05"], "hostile:", False),
     "report.py": (["--runs", "3", "--lanes", "1"], "1 lanes x 3 runs", False),
     "signature_corpus.py": ([], "look-alikes merged", False),

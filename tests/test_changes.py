@@ -180,3 +180,128 @@ def test_history_changes_lists_the_steps_as_json_and_text(tmp_path, cli):
     assert records[20].run_id in text and "throughput" in text and "%" in text
     none = cli("history", "--history", where, "--changes", "--lane", "tpu", "--ferry", "moe-canary")
     assert none.returncode == 0 and "no steps found" in none.stdout
+
+
+# ----------------------------------------------------------------------------- against the n x n search
+
+
+def reference_qhat(d, min_size):
+    """The best split from the segment's whole distance matrix and its 2-d prefix sums: the
+    search as first written, kept here to check the one in canary against."""
+    import numpy as np
+
+    n = d.shape[0]
+    p = np.zeros((n + 1, n + 1))
+    p[1:, 1:] = d.cumsum(0).cumsum(1)
+    t = np.arange(min_size, n - min_size + 1)
+    m, k = t.astype(float), (n - t).astype(float)
+    within_x = p[t, t] / 2
+    within_y = (p[n, n] - p[t, n] - p[n, t] + p[t, t]) / 2
+    between = p[t, n] - p[t, t]
+    e = 2 * between / (m * k) - within_x / (m * (m - 1) / 2) - within_y / (k * (k - 1) / 2)
+    q = m * k / (m + k) * e
+    i = int(np.argmax(q))
+    return int(t[i]), float(q[i])
+
+
+def reference_e_divisive(values, max_pvalue=ch.MAX_PVALUE, permutations=ch.PERMUTATIONS, min_size=ch.MIN_SIZE, seed=0):
+    """E-divisive means with an n x n distance matrix and a permuted copy of it per shuffle."""
+    import numpy as np
+
+    x = np.asarray(values, dtype=float)
+    rng = np.random.default_rng(seed)
+    d = np.abs(x[:, None] - x[None, :])
+    segments, found = [(0, len(x))], []
+    while True:
+        best = None
+        for a, b in segments:
+            if b - a >= 2 * min_size:
+                tau, q = reference_qhat(d[a:b, a:b], min_size)
+                if best is None or q > best[0]:
+                    best = (q, a, b, a + tau)
+        if best is None or not best[0] > 0:
+            break
+        q, a, b, tau = best
+        seg = d[a:b, a:b]
+        orders = [rng.permutation(b - a) for _ in range(permutations)]
+        as_good = sum(reference_qhat(seg[np.ix_(o, o)], min_size)[1] >= q for o in orders)
+        pvalue = (as_good + 1) / (permutations + 1)
+        if pvalue > max_pvalue:
+            break
+        found.append((tau, pvalue))
+        segments.remove((a, b))
+        segments += [(a, tau), (tau, b)]
+    return sorted(found)
+
+
+def small_series(rng, n, whole):
+    """A random series of ``n`` points with up to three steps; whole numbers (with ties) when
+    ``whole``, so that every sum is exact whatever order it is taken in."""
+    x = rng.normal(0, 4 if whole else 1, n)
+    for at in rng.integers(0, n, rng.integers(0, 4)):
+        x[at:] += rng.choice([-1, 1]) * rng.uniform(2, 12)
+    return x.round() if whole else x
+
+
+def test_the_search_finds_what_the_n_by_n_search_finds_with_the_same_p_values():
+    import numpy as np
+
+    rng = np.random.default_rng(42)
+    cases = 0
+    for _ in range(60):
+        n = int(rng.integers(4, 48))
+        x = small_series(rng, n, whole=True)
+        for min_size, max_pvalue, permutations in ((3, 0.01, 199), (2, 0.05, 59), (4, 1.0, 30)):
+            seed = int(rng.integers(0, 1000))
+            args = dict(max_pvalue=max_pvalue, permutations=permutations, min_size=min_size, seed=seed)
+            assert ch.e_divisive(x, **args) == reference_e_divisive(x, **args), (list(x), args)
+            cases += 1
+    assert cases == 180
+
+
+def test_on_real_valued_series_the_steps_and_p_values_are_the_n_by_n_searchs():
+    """Exactly so at the defaults. Split down to every last segment (``max_pvalue`` 1), a shuffle
+    of a segment of six points puts the same points on each side as the split itself one time
+    in ten: a tie that two sums taken in different orders break by a rounding either way, so
+    there only the places are compared (the whole numbers above compare the p-values too)."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for _ in range(25):
+        x = small_series(rng, int(rng.integers(20, 90)), whole=False)
+        assert ch.e_divisive(x) == reference_e_divisive(x), list(x)
+        ours, theirs = ch.e_divisive(x, max_pvalue=1.0), reference_e_divisive(x, max_pvalue=1.0)
+        assert [i for i, _ in ours] == [i for i, _ in theirs], list(x)
+
+
+def test_changes_and_the_report_take_each_series_latest_runs(tmp_path, cli):
+    import json
+
+    import numpy as np
+
+    from canary.history.series import WINDOW
+    from canary.history.sqlite import SqliteStore
+
+    older = 60
+    x = noisy(WINDOW + older, noise=0.01, seed=11)
+    x[30:] *= 0.9  # before the window: the report and --changes no longer reach it
+    x[older + 200 :] *= 1.1  # within it
+    records = history(x) + [run(i, lane="tpu", gates=LOOSE_GATES) for i in range(12)]
+    store = SqliteStore(tmp_path / "h.sqlite3")
+    for r in records:
+        store.append(r)
+    where = str(tmp_path / "h.sqlite3")
+    proc = cli("history", "--history", where, "--changes", "--json")
+    assert proc.returncode == 0, proc.stderr
+    found = [(s["metric"], s["run_id"]) for s in json.loads(proc.stdout)["changes"]]
+    assert found == [("throughput", records[older + 200].run_id)]
+    window = records[older : WINDOW + older]
+    assert [(s.metric, s.run_id) for s in ch.changes(window)] == found  # the search on the window alone
+    assert np.isclose(ch.changes(records[:WINDOW])[0].change, -0.1, atol=0.02)  # and the older step is there
+    page = tmp_path / "r.html"
+    proc = cli("report", "--history", where, "--out", str(page), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["runs"] == WINDOW + 12
+    html = page.read_text()
+    assert records[older].run_id in html and records[older - 1].run_id not in html
+    assert f"latest {WINDOW} at most" in html

@@ -189,6 +189,79 @@ def test_spooled_records_show_in_records(tmp_path):
     assert store.flush() == 1 and store.get("waiting").run_id == "waiting"
 
 
+def test_each_series_latest_runs_from_sqlite_and_the_spool_are_those_of_all_the_records(tmp_path):
+    import random
+    from dataclasses import replace
+
+    from canary.history import series
+    from canary.history.store import select, windowed
+
+    rng = random.Random(3)
+    store = SpoolingStore(SqliteStore(tmp_path / "h.sqlite3"), tmp_path / "spool")
+    everything = []
+    for n in range(120):
+        lane, ferry = rng.choice(["tpu", "gpu"]), rng.choice(["moe-canary", "grug-moe-canary"])
+        day = f"2026-08-{1 + rng.randrange(28):02d}T0{rng.randrange(10)}:00:00+00:00"  # ties in started_at too
+        r = replace(rec(f"r{n:03d}", day, lane=lane, verdict=rng.choice(["pass", "fail"])), ferry=ferry)
+        everything.append(r)
+        if n % 9 == 0:
+            store._spool(r)  # waiting: shown with the store's
+        else:
+            store.append(r)
+    for per_series in (1, 5, 40):
+        for lane, since in ((None, None), ("tpu", None), (None, "2026-08-15"), ("gpu", "2026-08-20")):
+            want = [r.run_id for r in series.latest(select(everything, lane, since), per_series)]
+            assert [r.run_id for r in windowed(store, per_series, lane, since)] == want, (per_series, lane, since)
+            assert [r.run_id for r in store.inner.latest(per_series, lane, since)] == [
+                r.run_id for r in series.latest(store.inner.records(lane, since), per_series)
+            ]
+    keys = {series.series_of(r) for r in everything}
+    assert len(series.latest(everything, 5)) == 5 * len(keys) and len(keys) == 4
+
+
+def test_a_record_as_a_dict_is_what_asdict_made_of_it():
+    from dataclasses import asdict, replace
+
+    from canary.record import SCHEMA_VERSION, jsonable
+
+    r = rec("r1", "2026-08-27T03:00:00+00:00")
+    r = replace(r, summary={"a": float("inf"), "b": (1, 2.5, float("nan")), "c": {"d": [True, None, {"e": 1}]}})
+    made = {"schema": SCHEMA_VERSION, **jsonable(asdict(r))}  # the schema version first, then the fields
+    assert r.to_dict() == made
+    assert json.dumps(r.to_dict()) == json.dumps(made)
+
+
+def test_json_with_one_record_a_line_is_the_indented_json():
+    import click
+    from click.testing import CliRunner
+
+    from canary.commands._common import emit_json
+
+    cases = [
+        {"location": "x\ny", "records": [{"a": [1, 2], "b": "nan"}, {"c": {}}], "more": {"d": [1, {"e": 2}]}},
+        {"records": []},
+        {"series": [], "records": [1]},
+        {},
+    ]
+
+    @click.command()
+    @click.argument("n", type=int)
+    @click.option("--lines", is_flag=True)
+    def show(n, lines):
+        case = dict(cases[n])
+        if lines and "records" in case:
+            case["records"] = iter(case["records"])  # a generator is written as it goes
+        emit_json(case, one_per_line=("records",) if lines else ())
+
+    for n, case in enumerate(cases):
+        plain = CliRunner().invoke(show, [str(n)]).output
+        lines = CliRunner().invoke(show, [str(n), "--lines"]).output
+        assert json.loads(lines) == json.loads(plain) == case
+        assert all(
+            f"    {json.dumps(r)}" in [x.rstrip(",") for x in lines.splitlines()] for r in case.get("records", [])
+        )
+
+
 def test_record_run_never_raises(tmp_path, monkeypatch):
     monkeypatch.setenv("CANARY_SPOOL_DIR", str(tmp_path / "spool"))
     ok = record_run(rec("r1", "2026-08-27T03:00:00+00:00"), str(tmp_path / "h.sqlite3"))

@@ -73,6 +73,34 @@ def test_program_note_against_the_last_pass_before_the_run():
     assert pg.last_pass_program(records, "cpu", "grug-moe-canary") is None
 
 
+def test_every_runs_note_in_one_pass_is_each_runs_own_note():
+    import random
+    from dataclasses import replace
+
+    rng = random.Random(5)
+    records = []
+    for i in range(150):
+        kw = dict(lane=rng.choice(["cpu", "tpu"]), ferry=rng.choice(["moe-canary", "grug-moe-canary"]))
+        kw["verdict"] = rng.choice(["pass", "pass", "fail"])
+        r = (
+            run(i, **kw)
+            if rng.random() < 0.2
+            else _with_program(i, rng.choice("abc") * 64, rng.choice(["cpu", "tpu", None]), **kw)
+        )
+        if rng.random() < 0.1:
+            r = replace(r, steps_requested=10, ferry_steps=200)  # short: never the last pass
+        if rng.random() < 0.2:
+            r = replace(r, started_at=records[-1].started_at if records else r.started_at)  # same start: by run id
+        records.append(r)
+    rng.shuffle(records)
+    notes = pg.program_notes(records)
+    assert notes == {r.run_id: pg.program_note(r, records) for r in records}
+    assert {n.split(",")[0] for n in notes.values() if n} == {
+        "same program as the last pass",
+        "new program since the last pass",
+    }
+
+
 def test_compare_names_the_run_the_commit_and_the_likely_causes():
     a, b = "a" * 64, "b" * 64
     records = [_with_program(0, a, platform="tpu", lane="tpu")]

@@ -73,8 +73,8 @@ def render_changes(location: str, steps: list, c) -> None:
         )
     c.print(t)
     c.print(
-        "[dim]E-divisive means over each (lane, ferry)'s passing full runs; a step's run is the first after "
-        "the change, its before and after the medians of the segments either side[/]"
+        f"[dim]E-divisive means over the passing full runs among each (lane, ferry)'s latest {series.WINDOW}; "
+        "a step's run is the first after the change, its before and after the medians of the segments either side[/]"
     )
 
 
@@ -86,7 +86,7 @@ def render_changes(location: str, steps: list, c) -> None:
     "show_changes",
     is_flag=True,
     help="List the steps (change points) in throughput, compile time, peak memory and final loss "
-    "over each lane's passing runs, instead of the runs.",
+    f"over each series' passing runs among its latest {series.WINDOW}, instead of the runs.",
 )
 @click.option(
     "--since", default=None, metavar="DATE", help="Only runs started on or after DATE (YYYY-MM-DD or ISO time)."
@@ -110,7 +110,8 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     (a run whose ferry or gates file is not the pinned one) is counted nowhere either, and listed
     apart, below the series' runs, with what made it one. For a failing
     series, its regression window (commits and version changes since the last pass) is in --json.
-    With --changes, the steps found in each series' passing runs (docs/gates.md, "Change points").
+    With --changes, the steps found in the passing runs among each series' latest 365 (docs/gates.md,
+    "Change points").
     An unknown lane (none in lanes.toml, no runs recorded) exits 2. Reading writes nothing:
     records an earlier run could not upload are shown from the local spool, and uploaded by the
     next `canary run` or by `canary history import RUN_DIR`.
@@ -121,40 +122,45 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"history": history}
         return
+    if show_changes:
+        from canary.history.changes import changes
+        from canary.history.lanes import read_records
+
+        location, latest = read_records(history, lane, since, ferry, per_series=series.WINDOW)
+        steps = changes(latest, lane, ferry)
+        if as_json:
+            emit_json({"location": location, "changes": [s.to_dict() for s in steps]})
+        else:
+            render_changes(location, steps, console())
+        return
     from canary.git import checkout_commits
     from canary.history.lanes import history_report
 
     report = history_report(history, lane, since, last, ferry, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
-    if show_changes:
-        from canary.history.changes import changes
-
-        steps = changes(records, lane, ferry)
-        if as_json:
-            emit_json({"location": report["location"], "changes": [s.to_dict() for s in steps]})
-        else:
-            render_changes(report["location"], steps, console())
-        return
     if as_json:
-        from canary.history.programs import program_note
+        from canary.history.programs import program_notes
+        from canary.history.store import no_collection
 
-        emit_json(
-            {
-                "location": report["location"],
-                "series": report["series"],
-                "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-                "records": [
-                    {
-                        **r.to_dict(),
-                        "series": str(series.series_of(r)),
-                        "short": series.is_short(r),
-                        "counted": series.counts(r),
-                    }
-                    for r in records
-                ],
-                "programs": {r.run_id: program_note(r, records) for r in records},
-            }
-        )
+        with no_collection():
+            emit_json(
+                {
+                    "location": report["location"],
+                    "series": report["series"],
+                    "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
+                    "records": (
+                        {
+                            **r.to_dict(),
+                            "series": str(series.series_of(r)),
+                            "short": series.is_short(r),
+                            "counted": series.counts(r),
+                        }
+                        for r in records
+                    ),
+                    "programs": program_notes(records),
+                },
+                one_per_line=("records",),
+            )
         return
     c = console()
     if not c.is_terminal:

@@ -35,6 +35,7 @@ def report(lane, ferry, since, history, out, as_json):
     versions and links; each series' latest full run's loss curve against its golden band where
     one exists (a short run, fewer steps than the ferry's, is shown but never counted); step time, tokens/s and compile
     seconds across runs; and the failure signatures with first and last seen, runs and streak.
+    Each series' latest 365 runs are shown; the older stay in the history (`canary history --json`).
 
     Needs matplotlib (canary's own install brings it). Exit status: 0 written, 2 bad input (an
     unknown lane, no matplotlib).

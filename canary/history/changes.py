@@ -36,6 +36,7 @@ MAX_PVALUE = 0.01  # a split is a step when chance splits the segment as well th
 PERMUTATIONS = 199  # the smallest p-value is then 1/200
 MIN_SIZE = 3  # points on each side of a step
 SEED = 0
+PERMUTATION_BATCH = 20  # shuffles scored together; a test stops after the batch that settles it
 CONFIRM = 2  # a step is news once the analyses after two runs in a row find it
 RECENT = 10  # and when it is among the last this many runs (older steps were news before)
 WINDOW = 100  # the notifier analyses a series' latest runs only: its cost stays that of 100 runs
@@ -171,22 +172,68 @@ def series(records: Iterable[RunRecord], lane: str, ferry: str | None, metric: s
 # ----------------------------------------------------------------------------- E-divisive means
 
 
-def _qhat(d: np.ndarray, min_size: int) -> tuple[int, float]:
-    """The best split of one segment from its distance matrix ``d``: (τ, Q̂(τ)), the first τ
-    points on one side. Matteson and James's Q̂ with the end of the segment fixed (κ = n):
-    Q̂ = m·k/(m+k) · (2/(m·k)·Σ|x−y| − Σ|x−x'|/C(m,2) − Σ|y−y'|/C(k,2)). Sums from 2-d prefix sums."""
-    n = d.shape[0]
-    p = np.zeros((n + 1, n + 1))
-    p[1:, 1:] = d.cumsum(0).cumsum(1)
-    t = np.arange(min_size, n - min_size + 1)
+def _row_sums(x: np.ndarray) -> np.ndarray:
+    """Σ_j |x_i − x_j| for each point of a segment, from the gaps between its sorted values (O(n)
+    memory; a gap of 0, between equal points, adds exactly nothing)."""
+    n = len(x)
+    order = np.argsort(x, kind="stable")
+    gaps = np.diff(x[order])  # gap i-1 lies between sorted points i-1 and i: i points below it, n-i above
+    i = np.arange(1, n)
+    below = np.concatenate(([0.0], np.cumsum(gaps * i)))
+    above = np.concatenate((np.cumsum((gaps * (n - i))[::-1])[::-1], [0.0]))
+    out = np.empty(n)
+    out[order] = below + above
+    return out
+
+
+def _qhat(y: np.ndarray, r: np.ndarray, total: float, min_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The best split of each row of ``y`` (orders of one segment's points; ``r`` their row sums
+    in the same order, ``total`` their sum): (τ, Q̂(τ)) per row, the first τ points on one side.
+    Matteson and James's Q̂ with the end of the segment fixed (κ = n):
+    Q̂ = m·k/(m+k) · (2/(m·k)·Σ|x−y| − Σ|x−x'|/C(m,2) − Σ|y−y'|/C(k,2)). The sums within the first
+    t points grow a column block at a time, so a row needs O(n) memory, never an n x n matrix."""
+    rows, n = y.shape
+    last = n - min_size  # splits end there: no distance from a later point is needed
+    grow = np.zeros((rows, last))  # Σ_{i<j} |y_j − y_i| for each j < last
+    block = max(1, (1 << 18) // (rows * n))  # columns at a time: a 2 MB block, close to the triangle
+    for j0 in range(0, last, block):
+        j1 = min(last, j0 + block)
+        d = np.abs(y[:, j0:j1, None] - y[:, None, :j1])
+        d *= np.arange(j1)[None, None, :] < np.arange(j0, j1)[None, :, None]
+        grow[:, j0:j1] = d.sum(axis=2)
+    t = np.arange(min_size, last + 1)
+    within_x = np.cumsum(grow, axis=1)[:, t - 1]
+    into = np.cumsum(r, axis=1)[:, t - 1]  # Σ over the first t points of their distances to all
     m, k = t.astype(float), (n - t).astype(float)
-    within_x = p[t, t] / 2
-    within_y = (p[n, n] - p[t, n] - p[n, t] + p[t, t]) / 2
-    between = p[t, n] - p[t, t]
+    within_y = (total - 2 * into + 2 * within_x) / 2
+    between = into - 2 * within_x
     e = 2 * between / (m * k) - within_x / (m * (m - 1) / 2) - within_y / (k * (k - 1) / 2)
     q = m * k / (m + k) * e
-    i = int(np.argmax(q))
-    return int(t[i]), float(q[i])
+    i = np.argmax(q, axis=1)
+    return t[i], q[np.arange(rows), i]
+
+
+def _permutation_test(
+    x: np.ndarray, q: float, rng: np.random.Generator, permutations: int, max_pvalue: float, min_size: int
+) -> int:
+    """How many of ``permutations`` shuffles of the segment split it as well as ``q``, drawn in
+    order from ``rng`` a batch at a time. The count stops at the batch that makes the p-value
+    exceed ``max_pvalue``: the split is then not significant, whatever the other shuffles say."""
+    r = _row_sums(x)
+    total = float(r.sum())
+    as_good = drawn = 0
+    while drawn < permutations and not (as_good + 1) / (permutations + 1) > max_pvalue:
+        batch = min(PERMUTATION_BATCH, permutations - drawn)
+        orders = np.stack([rng.permutation(len(x)) for _ in range(batch)])
+        as_good += int((_qhat(x[orders], r[orders], total, min_size)[1] >= q).sum())
+        drawn += batch
+    return as_good
+
+
+def _best_split(x: np.ndarray, min_size: int) -> tuple[int, float]:
+    r = _row_sums(x)
+    tau, q = _qhat(x[None, :], r[None, :], float(r.sum()), min_size)
+    return int(tau[0]), float(q[0])
 
 
 def e_divisive(
@@ -205,24 +252,22 @@ def e_divisive(
     if x.ndim != 1 or not np.isfinite(x).all():
         raise ValueError("values must be a flat series of finite numbers")
     rng = np.random.default_rng(seed)
-    d = np.abs(x[:, None] - x[None, :])
     segments = [(0, len(x))]
+    splits: dict[tuple[int, int], tuple[int, float]] = {}
     found: list[tuple[int, float]] = []
     while True:
         best = None
         for a, b in segments:
             if b - a >= 2 * min_size:
-                tau, q = _qhat(d[a:b, a:b], min_size)
+                if (a, b) not in splits:
+                    splits[(a, b)] = _best_split(x[a:b], min_size)
+                tau, q = splits[(a, b)]
                 if best is None or q > best[0]:
                     best = (q, a, b, a + tau)
         if best is None or not best[0] > 0:
             break
         q, a, b, tau = best
-        seg = d[a:b, a:b]
-        as_good = sum(
-            _qhat(seg[np.ix_(order, order)], min_size)[1] >= q
-            for order in (rng.permutation(b - a) for _ in range(permutations))
-        )
+        as_good = _permutation_test(x[a:b], q, rng, permutations, max_pvalue, min_size)
         pvalue = (as_good + 1) / (permutations + 1)
         if pvalue > max_pvalue:
             break

@@ -110,20 +110,35 @@ def series_summary(records: list[RunRecord], key: series.SeriesKey, last: int, c
     }
 
 
+def read_records(
+    location: str | None, lane: str | None, since: str | None, ferry: str | None = None, per_series: int | None = None
+) -> tuple[str, list[RunRecord]]:
+    """The history's location and its records (of ``lane`` and ``ferry``, started ``since``),
+    oldest first; with ``per_series``, each series' latest that many only (SQLite reads no
+    other row). An unknown lane is bad input (:func:`canary.history.known_lane`)."""
+    from canary.history import known_lane, open_store
+    from canary.history.store import windowed
+
+    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
+    found = store.records(lane=lane, since=since) if per_series is None else windowed(store, per_series, lane, since)
+    records = [r for r in found if ferry is None or r.ferry == ferry]
+    if lane is not None and not records:
+        known_lane(lane, store)
+    return store.location, records
+
+
 def history_report(
     location: str | None, lane: str | None, since: str | None, last: int, ferry: str | None = None, *, commits: Commits
 ) -> dict[str, Any]:
     """``canary history``: the records (of ``lane`` and ``ferry``, started ``since``), each series'
     summary, and how often each fingerprint occurred."""
-    from canary.history import known_lane, open_store
-
-    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
-    if lane is not None and not records:
-        known_lane(lane, store)
+    where, records = read_records(location, lane, since, ferry)
+    runs: dict[series.SeriesKey, list[RunRecord]] = {}
+    for r in records:  # each series' questions over its own runs, not every run each time
+        runs.setdefault(series.series_of(r), []).append(r)
     return {
-        "location": store.location,
+        "location": where,
         "records": records,
-        "series": [series_summary(records, key, last, commits) for key in series.series_keys(records)],
+        "series": [series_summary(runs[key], key, last, commits) for key in sorted(runs)],
         "occurrences": queries.occurrences(records),
     }

@@ -2,6 +2,7 @@
 
     last = last_pass_program(records, "tpu", "moe-canary", "tpu")     # the record, or None
     program_note(record, records)          # "same program as the last pass" | "new program ..." | None
+    program_notes(records)                 # every run's note, in one pass: {run_id: note}
     c = compare("tpu", "tpu", "moe-canary", fingerprint, records, versions_now, window)
     c.message    # "the tpu program changed since <run>, <commit>; a shared compilation cache will miss, ..."
 
@@ -64,9 +65,34 @@ def program_note(record: RunRecord, records: Iterable[RunRecord]) -> str | None:
     last = last_pass_program(records, record.lane, record.ferry, platform, before=record) if mine else None
     if last is None:
         return None
+    return _note(mine, last, platform)
+
+
+def _note(mine: str, last: RunRecord, platform: str | None) -> str:
     if program_of(last, platform) == mine:
         return "same program as the last pass"
     return f"new program since the last pass, {last.run_id} ({mine[:SHORT]}, was {program_of(last)[:SHORT]})"
+
+
+def program_notes(records: Iterable[RunRecord]) -> dict[str, str | None]:
+    """:func:`program_note` of every run (by run id), walking each series once in order: the
+    latest passing full run with a fingerprint so far is kept per platform it recorded."""
+    from canary.history.series import is_short
+
+    out: dict[str, str | None] = {}
+    latest: dict[tuple[str, str], dict[str | None, RunRecord]] = {}  # (lane, ferry) -> platform -> run
+    for r in sorted(records, key=lambda r: (r.started_at or "", r.run_id)):
+        seen = latest.setdefault((r.lane, r.ferry), {})
+        platform = (r.summary or {}).get(PLATFORM)
+        mine = program_of(r, platform)
+        # program_of(run, None) takes a run of any platform; program_of(run, p), of p or none recorded
+        wanted = seen.values() if platform is None else [seen[p] for p in (None, platform) if p in seen]
+        candidates = list(wanted) if mine else []
+        last = max(candidates, key=lambda c: (c.started_at or "", c.run_id), default=None)
+        out[r.run_id] = None if last is None else _note(mine, last, platform)
+        if r.verdict == "pass" and not is_short(r) and mine:
+            seen[platform] = r
+    return out
 
 
 @dataclass(frozen=True)

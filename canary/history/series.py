@@ -8,6 +8,7 @@
     counts(record)               neither: evidence for its series
     charted(record)              counts and was not cancelled: a point of the report's charts
     uncounted(record)            why not: "short", "experiment" or None
+    latest(records, 365)         each series' latest 365 runs: what the report draws and --changes searches
 
 :mod:`canary.history.queries` answers its questions (last pass, streak, flakiness) per series,
 the report draws its charts and the notifier states its facts from the runs that count; the
@@ -16,6 +17,7 @@ others are listed, never counted.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -75,3 +77,23 @@ def in_series(records: Iterable[RunRecord], lane: str, ferry: str | None) -> lis
     """The series' runs, oldest first, uncounted runs included (what ``canary history`` lists)."""
     rs = [r for r in records if r.lane == lane and (ferry is None or r.ferry == ferry)]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
+
+
+# The runs of a series that `canary report` shows and `canary history --changes` searches: a year
+# of daily runs. The page holds a cell, a details block and a point per run, and the step search
+# grows as the square of its runs, so a history of 100,000 runs (a team's, over years) stays a
+# page and a few seconds. The older runs stay in the history (and in `canary history --json`).
+WINDOW = 365
+
+
+def latest(records: Iterable[RunRecord], per_series: int) -> list[RunRecord]:
+    """Each series' latest ``per_series`` runs (short ones included), oldest first."""
+    newest_first = sorted(records, key=lambda r: (r.started_at or "", r.run_id), reverse=True)
+    taken: Counter[SeriesKey] = Counter()
+    out = []
+    for r in newest_first:
+        key = series_of(r)
+        if taken[key] < per_series:
+            taken[key] += 1
+            out.append(r)
+    return out[::-1]

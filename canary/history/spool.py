@@ -17,7 +17,7 @@ import tempfile
 from datetime import date, datetime
 from pathlib import Path
 
-from canary.history.store import BAD_RECORD, HistoryStore, StoreUnavailable, select
+from canary.history.store import BAD_RECORD, HistoryStore, StoreUnavailable, select, windowed
 from canary.record import RunRecord
 
 
@@ -111,7 +111,18 @@ class SpoolingStore:
         stored = self.inner.records(lane=lane, since=since)
         ids = {r.run_id for r in stored}
         waiting = [r for r in self.pending() if r.run_id not in ids]
-        return select(stored + waiting, lane, since)
+        return select(stored + waiting, lane, since) if waiting else stored  # the store's come ordered
+
+    def latest(
+        self, per_series: int, lane: str | None = None, since: str | date | datetime | None = None
+    ) -> list[RunRecord]:
+        """Each series' latest ``per_series`` runs, of the store's and the spool's together."""
+        from canary.history.series import latest
+
+        stored = windowed(self.inner, per_series, lane, since)
+        ids = {r.run_id for r in stored}
+        waiting = [r for r in self.pending() if r.run_id not in ids]
+        return latest(select(stored + waiting, lane, since), per_series)
 
     def get(self, run_id: str) -> RunRecord | None:
         for folder in (self.dir, self.fallback_dir):

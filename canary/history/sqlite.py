@@ -13,7 +13,15 @@ from datetime import date, datetime
 from pathlib import Path
 
 from canary.errors import ConfigError
-from canary.history.store import BAD_RECORD, DEFAULT_FILE, StoreUnavailable, since_key, stored_record, warn
+from canary.history.store import (
+    BAD_RECORD,
+    DEFAULT_FILE,
+    StoreUnavailable,
+    no_collection,
+    since_key,
+    stored_record,
+    warn,
+)
 from canary.record import RunRecord
 
 SCHEMA = """
@@ -83,22 +91,33 @@ class SqliteStore:
             raise StoreUnavailable(f"{self.path}: {e}") from e
 
     def records(self, lane: str | None = None, since: str | date | datetime | None = None) -> list[RunRecord]:
-        sql, args = "SELECT run_id, record FROM runs WHERE 1=1", []
-        if lane is not None:
-            sql += " AND lane = ?"
-            args.append(lane)
-        key = since_key(since)
-        if key is not None:
-            sql += " AND started_at >= ?"
-            args.append(key)
-        sql += " ORDER BY started_at, run_id"
+        where, args = _where(lane, since)
+        return self._parse(self._read(f"SELECT run_id, record FROM runs {where} ORDER BY started_at, run_id", args))
+
+    def _parse(self, rows: list[tuple]) -> list[RunRecord]:
+        """The records of ``(run_id, record)`` rows; a row that is no record is skipped, said."""
         out = []
-        for run_id, data in self._read(sql, args):
-            try:
-                out.append(stored_record(data))
-            except BAD_RECORD as e:
-                warn(f"{self.path}: run {str(run_id)[:80]!r} is not a canary run record ({type(e).__name__}): skipped")
+        with no_collection():
+            for run_id, data in rows:
+                try:
+                    out.append(stored_record(data))
+                except BAD_RECORD as e:
+                    shown = str(run_id)[:80]
+                    warn(f"{self.path}: run {shown!r} is not a canary run record ({type(e).__name__}): skipped")
         return out
+
+    def latest(
+        self, per_series: int, lane: str | None = None, since: str | date | datetime | None = None
+    ) -> list[RunRecord]:
+        """Each series' (lane, ferry) latest ``per_series`` runs, oldest first; only those rows
+        are parsed (the ferry is read from the record's JSON by SQLite)."""
+        where, args = _where(lane, since)
+        sql = (
+            "SELECT run_id, record FROM (SELECT run_id, record, started_at, ROW_NUMBER() OVER (PARTITION BY lane, "
+            "json_extract(record, '$.ferry') ORDER BY started_at DESC, run_id DESC) AS newest FROM runs "
+            f"{where}) WHERE newest <= ? ORDER BY started_at, run_id"
+        )
+        return self._parse(self._read(sql, [*args, per_series]))
 
     def get(self, run_id: str) -> RunRecord | None:
         rows = self._read("SELECT record FROM runs WHERE run_id = ?", (run_id,))
@@ -130,6 +149,19 @@ class SqliteStore:
         except sqlite3.Error as e:
             raise StoreUnavailable(f"{self.path}: {e}") from e
         return f"read {n} run{'s' if n != 1 else ''} and took the write lock of {self.path}"
+
+
+def _where(lane: str | None, since: str | date | datetime | None) -> tuple[str, list[str]]:
+    """The WHERE clause (and its arguments) of ``lane``'s runs started ``since``."""
+    where, args = "WHERE 1=1", []
+    if lane is not None:
+        where += " AND lane = ?"
+        args.append(lane)
+    key = since_key(since)
+    if key is not None:
+        where += " AND started_at >= ?"
+        args.append(key)
+    return where, args
 
 
 def open(location: str) -> SqliteStore:

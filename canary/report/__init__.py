@@ -173,13 +173,17 @@ def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None)
 def render(
     records: Iterable[RunRecord], location: str = "", generated_at: datetime | None = None, title: str = "canary report"
 ) -> str:
-    """The report page for ``records`` (all lanes present). Needs matplotlib when there are runs."""
+    """The report page for ``records`` (all lanes present): each series' latest
+    :data:`~canary.history.series.WINDOW` runs. Needs matplotlib when there are runs."""
+    from canary.history.series import WINDOW, latest
     from canary.report import charts
 
-    records = model.ordered(records)
+    records = latest(records, WINDOW)
     lanes = model.lane_views(records)
     when = (generated_at or datetime.now(UTC)).isoformat(timespec="seconds")
-    subtitle = f"{len(records)} runs from {location or 'the history'}; generated {when}"
+    subtitle = (
+        f"{len(records)} runs from {location or 'the history'} (each series' latest {WINDOW} at most); generated {when}"
+    )
     return page(
         title=title,
         subtitle=subtitle,
@@ -216,16 +220,15 @@ class Written:
 def write_report(
     location: str | None, lane: str | None, since: str | None, out: Path, ferry: str | None = None
 ) -> Written:
-    """Reads the history store (``location``: a path or gs://, None: the default), renders the
-    page and writes it to ``out``."""
-    from canary.history import known_lane, open_store
+    """Reads each series' latest :data:`~canary.history.series.WINDOW` runs from the history
+    store (``location``: a path or gs://, None: the default), renders the page and writes it
+    to ``out``."""
+    from canary.history.lanes import read_records
+    from canary.history.series import WINDOW
 
-    store = open_store(location, flush=False)  # a read: spooled records are shown, not uploaded
-    records = [r for r in store.records(lane=lane, since=since) if ferry is None or r.ferry == ferry]
-    if lane is not None and not records:
-        known_lane(lane, store)
+    where, records = read_records(location, lane, since, ferry, per_series=WINDOW)
     which = "/".join(x for x in (lane, ferry) if x)
-    html = render(records, store.location, title=f"canary report: {which}" if which else "canary report")
+    html = render(records, where, title=f"canary report: {which}" if which else "canary report")
     out = Path(out)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -236,7 +239,7 @@ def write_report(
 
     return Written(
         str(out),
-        store.location,
+        where,
         len(records),
         sorted({r.lane for r in records}),
         len(html.encode()),

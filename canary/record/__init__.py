@@ -17,7 +17,37 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import cache
 from typing import Any
+
+from canary.record import schema
+from canary.record.cache_facts import (
+    COLD_MODES,
+    cache_read_errors,
+    cold_in_part,
+    cold_reason,
+    lowered_cold,
+)
+from canary.record.schema import SCHEMA_VERSION, SchemaError
+
+__all__ = [
+    "COLD_MODES",
+    "SCHEMA_VERSION",
+    "Attempt",
+    "RunRecord",
+    "SchemaError",
+    "Signature",
+    "as_float",
+    "cache_read_errors",
+    "check_id",
+    "cold_in_part",
+    "cold_reason",
+    "jsonable",
+    "lowered_cold",
+    "migrate",
+    "plain",
+    "scrub_texts",
+]
 
 # What an id that becomes a file or folder name may hold: no separator, no "..", no control.
 _SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:+=-]{0,199}")
@@ -57,7 +87,7 @@ class Signature:
         d = dict(d)
         d["frames"] = list(d.get("frames") or [])
         d["legacy"] = list(d.get("legacy") or [])
-        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+        return cls(**{k: d[k] for k in _field_names(cls) if k in d})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -102,7 +132,7 @@ class Attempt:
         d = dict(d)
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
-        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
+        return cls(**{k: d[k] for k in _field_names(cls) if k in d})
 
 
 _SHAPES = (
@@ -156,7 +186,7 @@ class RunRecord:
     experiment: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema": SCHEMA_VERSION, **jsonable(asdict(self))}
+        return {"schema": SCHEMA_VERSION, **plain(self)}
 
     @property
     def fingerprint(self) -> str | None:
@@ -217,137 +247,7 @@ class RunRecord:
         d["attempts"] = [Attempt.from_dict(a) for a in d.get("attempts", [])]
         d["signature"] = Signature.from_dict(d.get("signature"))
         d["final_loss"] = as_float(d.get("final_loss"))
-        return cls(**{k: d[k] for k in (f.name for f in fields(cls)) if k in d})
-
-
-# ----------------------------------------------------------------------------- schema versions
-# Version 1: every record written before records carried ``schema`` (a missing key is 1).
-# Version 2: a run whose one attempt failed is ``unconfirmed`` (version 1 said ``deterministic``),
-# and every record says the steps its ferry sets for the lane (``ferry_steps``).
-SCHEMA_VERSION = 2
-
-
-class SchemaError(ValueError):
-    """A record this canary cannot read: a newer schema, or not a schema at all."""
-
-
-def _update_to_2(d: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 said ``deterministic`` of a run whose only attempt failed: one attempt cannot show
-    that a failure repeats, so today's word is ``unconfirmed``. It kept no ``ferry_steps`` before
-    short runs were told apart: such a record is taken as a full run (its ferry's steps are the
-    steps it asked for). Keys that no field holds any more are dropped here, once."""
-    d = dict(d)
-    attempts = d.get("attempts") or []
-    if d.get("classification") == "deterministic" and isinstance(attempts, list) and len(attempts) == 1:
-        d["classification"] = "unconfirmed"
-    if d.get("ferry_steps") is None:
-        d["ferry_steps"] = d.get("steps_requested")
-    known = {f.name for f in fields(RunRecord)}
-    return {k: v for k, v in d.items() if k in known}
-
-
-# each step takes a record of version N - 1 to version N
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {2: _update_to_2}
-
-
-def migrate(d: dict[str, Any]) -> dict[str, Any]:
-    """A record's JSON brought up to :data:`SCHEMA_VERSION`, one version at a time, without its
-    ``schema`` key. A newer version is a :class:`SchemaError`, never keys silently dropped; so is a
-    current one holding a key no field has."""
-    if not isinstance(d, dict):
-        raise SchemaError(f"a run record is a JSON object, not a JSON {type(d).__name__}")
-    version = d.get("schema", 1)
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise SchemaError(f"a run record's schema is a version number from 1, not {str(version)[:40]!r}")
-    if version > SCHEMA_VERSION:
-        raise SchemaError(
-            f"run record of schema {version}: this canary reads up to {SCHEMA_VERSION}; upgrade canary to read it"
-        )
-    d = {k: v for k, v in d.items() if k != "schema"}
-    for step in range(version + 1, SCHEMA_VERSION + 1):
-        d = MIGRATIONS[step](d)
-    unknown = sorted(set(d) - {f.name for f in fields(RunRecord)})
-    if unknown:
-        raise SchemaError(f"run record of schema {version} has keys no field holds: {', '.join(unknown)[:200]}")
-    return d
-
-
-# ----------------------------------------------------------------------------- compilation cache facts
-# What the workload's cache.json says of one attempt: mode (warm | cold | off), requests, hits,
-# misses, errors (the "Error reading/writing persistent compilation cache entry" warnings), dir,
-# compile_seconds.
-
-COLD_MODES = ("cold", "off", "disabled", "bypass")
-
-
-def cache_read_errors(cache: dict[str, Any] | None) -> list[str]:
-    """The cache's read failures ("Error reading ... cache entry"). A failed *write* does not count:
-    JAX writes an entry only after compiling the program, so the miss that made it compile is
-    already counted, and a write error says nothing about whether what ran was served from the
-    cache. Counting it would call a run cache-masked that read every program it ran from the cache.
-    (The August incident's tell was a read failure before lowering.)"""
-    errors = (cache or {}).get("errors") or []
-    if not isinstance(errors, (list, tuple)):
-        errors = [errors]
-    texts = [str(e.get("text", e)) if isinstance(e, dict) else str(e) for e in errors]
-    return [t for t in texts if "writing" not in t.lower()]
-
-
-def lowered_cold(cache: dict[str, Any] | None) -> bool | None:
-    """Whether an attempt's program was lowered and compiled rather than served from the persistent
-    compilation cache: ``True`` cold, ``False`` served warm, ``None`` unknown (no facts, or a cache
-    never asked). Cold when the cache was bypassed (mode ``cold``/``off``), a read failed
-    (:func:`cache_read_errors`), it missed, or it was asked and served nothing."""
-    if not cache:
-        return None
-    if str(cache.get("mode", "")).lower() in COLD_MODES:
-        return True
-    if cache_read_errors(cache):
-        return True
-    requests, hits, misses = (_int(cache.get(k)) for k in ("requests", "hits", "misses"))
-    if misses:
-        return True
-    if requests:
-        return not hits
-    if hits:
-        return False
-    return None
-
-
-def cold_reason(cache: dict[str, Any] | None) -> str | None:
-    """Why an attempt lowered cold, in words (None when :func:`lowered_cold` says it did not, or
-    cannot say). Raises nothing on partial facts."""
-    if not cache or lowered_cold(cache) is not True:
-        return None
-    mode = str(cache.get("mode", "")).lower()
-    reasons = []
-    if mode == "cold":
-        reasons.append("cache bypassed (--cold)")
-    elif mode in COLD_MODES:
-        reasons.append(f"cache {mode}")
-    misses, hits = _int(cache.get("misses")), _int(cache.get("hits"))
-    if cold_in_part(cache):
-        total = max(_int(cache.get("requests")), misses + hits)
-        reasons.append(f"{misses} of {total} programs compiled fresh, {hits} read from the cache")
-    elif misses > 0:
-        reasons.append(f"{misses} cache miss{'es' if misses != 1 else ''}")
-    errors = cache_read_errors(cache)
-    if errors:
-        reasons.append(f"{len(errors)} cache read error{'s' if len(errors) != 1 else ''}")
-    return ", ".join(reasons) or "no program was served from the cache"
-
-
-def cold_in_part(cache: dict[str, Any] | None) -> bool:
-    """Whether an attempt compiled some programs afresh and read the others from the cache: a warm
-    run with a few misses, which :func:`lowered_cold` counts as cold, but no cold lowering."""
-    return bool(cache) and _int(cache.get("misses")) > 0 and _int(cache.get("hits")) > 0
-
-
-def _int(v: Any) -> int:
-    try:
-        return int(v or 0)
-    except (TypeError, ValueError):
-        return 0
+        return cls(**{k: d[k] for k in _field_names(cls) if k in d})
 
 
 def scrub_texts(v: Any, scrub: Callable[[str], str]) -> Any:
@@ -388,6 +288,32 @@ def as_float(v: Any) -> float | None:
     return None
 
 
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def plain(v: Any) -> Any:
+    """``jsonable(asdict(v))`` in one walk and without asdict's deep copies (a history of 100,000
+    runs is written as JSON): dataclasses as dicts, tuples as lists, NaN and Inf as strings;
+    every container is new."""
+    kind = type(v)
+    if kind in _AS_IS:
+        return v
+    if kind is float:
+        return v if math.isfinite(v) else str(v)
+    if isinstance(v, dict):
+        return {k: x if type(x) in _AS_IS else plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [x if type(x) in _AS_IS else plain(x) for x in v]
+    if hasattr(kind, "__dataclass_fields__"):
+        return {k: plain(getattr(v, k)) for k in _field_names(kind)}
+    return jsonable(v)
+
+
+_AS_IS = frozenset({str, int, bool, type(None)})
+
+
 def jsonable(v: Any) -> Any:
     """NaN and Inf as strings ("nan", "inf"), as levanter's tracker writes them: JSON has no such
     numbers. :func:`as_float` reads them back."""
@@ -398,3 +324,8 @@ def jsonable(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return [jsonable(x) for x in v]
     return v
+
+
+def migrate(d: dict[str, Any]) -> dict[str, Any]:
+    """A run record's JSON brought up to today's schema (:mod:`canary.record.schema`)."""
+    return schema.migrate(d, frozenset(_field_names(RunRecord)))
