@@ -188,7 +188,7 @@ def test_the_job_summary_links_only_http_urls(url, tmp_path):
 
     summary = tmp_path / "summary.md"
     r = failing("r-bad", context={"ci_run_url": url, "wandb_url": "https://wandb.ai/a/b/runs/(x)"})
-    after_run(r, use_history=False, environ={"GITHUB_STEP_SUMMARY": str(summary)})
+    after_run(r, environ={"GITHUB_STEP_SUMMARY": str(summary)})
     md = summary.read_text()
     targets = re.findall(r"\]\(([^)]*)\)", md)
     assert targets == ["https://wandb.ai/a/b/runs/%28x%29"], targets

@@ -192,7 +192,7 @@ def run_both(opts, progress=None) -> RunRecord:
         if src.is_file():
             shutil.copyfile(src, top / name)
     if opts.record_history:
-        result.context["history"] = history_mod.record_run(result, opts.history)
+        result.context["history"] = history_mod.record_run(result, opts.history, opts.store)
     write_record(top, result)
     return result
 
