@@ -217,8 +217,6 @@ def test_a_link_flag_or_variable_that_is_not_http_is_bad_input_before_training(f
         ("CANARY_GCS_RETRY_S", "1e400"),
         ("CANARY_GCS_RETRY_S", "-1"),
         ("CANARY_GCS_RETRY_S", "soon"),
-        ("CANARY_GITHUB_BACKOFF_SCALE", "-inf"),
-        ("CANARY_GITHUB_BACKOFF_SCALE", "1e308"),
         ("CANARY_NUDGE_SEED", "1.5"),
         ("CANARY_NUDGE_SEED", "99999999999999999999"),
         ("CANARY_NUM_PROCESSES", "0"),

@@ -391,7 +391,6 @@ def _notify(github, tmp_path, repo: Path, shas: list[str], *flags: str):
     env = {
         "GITHUB_TOKEN": TOKEN,
         "GITHUB_API_URL": github.url,
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "GITHUB_REPOSITORY": "",
         "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
         "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),

@@ -59,10 +59,7 @@ def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp
 
 def test_a_dry_run_without_network_says_github_was_unreachable_and_delivered_nothing(tmp_path):
     d = _run_dir(tmp_path, failing())
-    env = {
-        **_env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid"),
-        "CANARY_GITHUB_BACKOFF_SCALE": "1",
-    }  # real backoff
+    env = _env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid")  # the client's real backoff
     r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--json", env=env)
     assert r.returncode == 1, r.stderr
     out = json.loads(r.stdout)

@@ -55,9 +55,8 @@ def require_repo(repo: str | None) -> str:
 def check(opts: NotifyOptions) -> None:
     """Bad notify settings are bad input, found before anything is trained or read."""
     from canary.notify.github import GitHubClient
-    from canary.notify.transport import RetryPolicy
 
-    GitHubClient(require_repo(opts.repo), None, retry=RetryPolicy.from_env())  # validates the names
+    GitHubClient(require_repo(opts.repo), None)  # validates the names
     require_token(opts.dry_run)
 
 
