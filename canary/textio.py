@@ -180,7 +180,6 @@ class LogStream:
 # input naming the variable, never a wait that does not end or a traceback deep in a run.
 NUMERIC_ENV: dict[str, tuple[type, float, float, str]] = {
     "CANARY_GCS_RETRY_S": (float, 0, 86_400, "seconds a GCS history call is retried"),
-    "CANARY_GITHUB_BACKOFF_SCALE": (float, 0, 1_000, "the factor on every GitHub backoff wait"),
     "CANARY_NUDGE_SEED": (int, 0, 2**32 - 1, "a nudged run's seed"),
     "CANARY_NUM_PROCESSES": (int, 1, 100_000, "the processes of a multi-host run"),
     "CANARY_PROCESS_ID": (int, 0, 99_999, "this process's index in a multi-host run"),

@@ -7,6 +7,10 @@ pull requests in the issues list as GitHub does, and can be told to fail: ``fail
 ...)`` queues 500s, 429s with ``Retry-After`` or 403 secondary rate limits; ``down = True`` makes
 every call a 503 (an outage); ``raw`` queues hostile answers (:class:`RawReply`); ``hold`` keeps
 matching calls unanswered until released (a client to signal mid-call). ``requests`` records every call made.
+
+What it makes up (an outage, a 5xx, a hostile answer) carries ``Retry-After: 0`` unless a fault names
+its own: the client retries at once, for real, without waiting on the clock, whatever process it
+runs in. ``retry_after = None`` says nothing, and the client's own backoff applies.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ class RawReply:
     body: bytes
     content_type: str = "application/json; charset=utf-8"
     times: int = 1
+    headers: dict[str, str] = field(default_factory=dict)
     path_re: str | None = None
     method: str | None = None
 
@@ -53,6 +58,7 @@ class GitHubState:
         self.lock = threading.RLock()
         self.faults: deque[Fault] = deque()
         self.down = False
+        self.retry_after: str | None = "0"  # asked of a client after a failure made up here (None: nothing)
         self.requests: list[tuple[str, str]] = []  # (method, path?query)
         self.on_create_issue: Callable[[dict[str, Any]], None] | None = None
         self.link_host: str | None = None  # hostile: page links name this origin instead of ours
@@ -148,7 +154,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None) -> None:
         if self._override is not None:
             fault, self._override = self._override, None
-            return self._error(fault.status, fault.message)
+            return self._error(fault.status, fault.message, self._fault_headers(fault))
         raw = b"" if body is None else json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
@@ -165,6 +171,18 @@ class _Handler(BaseHTTPRequestHandler):
             {"message": message, "documentation_url": "https://docs.github.com/rest", "status": str(status)},
             headers,
         )
+
+    def _retry_at_once(self, status: int) -> dict[str, str]:
+        """``Retry-After`` for a failure made up here: never on a 4xx (a 403 with it is a rate limit)."""
+        if self.state.retry_after is None or 400 <= status < 500:
+            return {}
+        return {"Retry-After": self.state.retry_after}
+
+    def _fault_headers(self, fault: Fault) -> dict[str, str]:
+        headers = {**self._retry_at_once(fault.status), **fault.headers}
+        if fault.retry_after is not None:
+            headers["Retry-After"] = fault.retry_after
+        return headers
 
     def _body(self) -> Any:
         n = int(self.headers.get("Content-Length") or 0)
@@ -219,11 +237,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(raw.status)
             self.send_header("Content-Type", raw.content_type)
             self.send_header("Content-Length", str(len(raw.body)))
+            for k, v in {**self._retry_at_once(raw.status), **raw.headers}.items():
+                self.send_header(k, v)
             self.end_headers()
             self.wfile.write(raw.body)
             return
         if down:
-            return self._error(503, "Service Unavailable")
+            return self._error(503, "Service Unavailable", self._retry_at_once(503))
         if st.redirect_to:
             self.send_response(307)
             self.send_header("Location", st.redirect_to + self.path)
@@ -233,10 +253,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fault is not None and fault.after:
             self._override = fault  # the route does the work; _send answers with the fault
         elif fault is not None:
-            headers = dict(fault.headers)
-            if fault.retry_after is not None:
-                headers["Retry-After"] = fault.retry_after
-            return self._error(fault.status, fault.message, headers)
+            return self._error(fault.status, fault.message, self._fault_headers(fault))
         if self.headers.get("Authorization") not in (f"Bearer {st.token}", f"token {st.token}"):
             return self._error(401, "Bad credentials")
         m = re.fullmatch(r"/repos/([^/]+/[^/]+)(/.*)", path)
@@ -409,7 +426,7 @@ import pytest  # noqa: E402
 
 TOKEN = "ghp_" + "T" * 36
 REPO = "acme/canary"
-TINY = 0.001  # backoff waits are scaled by this in tests: retried for real, without the clock
+TINY = 0.001  # a test's client scales its backoff waits by this: retried for real, without the clock
 
 
 @pytest.fixture
@@ -428,11 +445,10 @@ def client(github):
 
 def cli_env(server: GitHubServer | None, tmp_path: Any, **extra: str) -> dict[str, str]:
     """The environment of a ``canary`` command that talks to ``server`` (None: to no one), with its
-    history, spools and backoff kept under ``tmp_path``."""
+    history and spools kept under ``tmp_path``."""
     return {
         "GITHUB_TOKEN": TOKEN,
         "GITHUB_API_URL": server.url if server else "",
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
         "GITHUB_REPOSITORY": "",
         "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),

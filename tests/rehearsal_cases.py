@@ -178,7 +178,6 @@ def stage(gcs, ray_head, tmp_path_factory):  # noqa: F811 - gcs first: the head 
         "PYTHONPATH": str(ROOT),
         "CANARY_SPOOL_DIR": str(tmp / "spool"),
         "CANARY_NOTIFY_SPOOL": str(tmp / "notify-spool"),
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
     }
     yield {"tmp": tmp, "checkout": checkout, "shas": shas, "env": env, "gh": gh, "output": output, "passed": passed}

@@ -202,7 +202,6 @@ def test_planted_secrets_reach_neither_github_nor_the_record_history_or_spool(tm
             OPAQUE_PASSWORD=opaque,
             GITHUB_TOKEN=TOKEN,
             GITHUB_API_URL=github.url,
-            CANARY_GITHUB_BACKOFF_SCALE="0.001",
             CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"),
         )
         github.state.down = True  # the first telling fails: the notification waits in the spool
@@ -334,7 +333,6 @@ def test_round_two_secrets_reach_neither_github_nor_the_record_history_logs_or_t
             CANARY_LANES=str(lanes),
             GITHUB_TOKEN=token,
             GITHUB_API_URL=github.url,
-            CANARY_GITHUB_BACKOFF_SCALE="0.001",
             CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"),
             **planted,
         )
@@ -422,7 +420,6 @@ def test_secrets_in_coloured_log_lines_reach_neither_the_record_history_stdout_s
             STANDIN_PUSH=token,
             GITHUB_TOKEN=github_token,
             GITHUB_API_URL=github.url,
-            CANARY_GITHUB_BACKOFF_SCALE="0.001",
             CANARY_NOTIFY_SPOOL=str(tmp_path / "notify-spool"),
         )
         github.state.down = True  # the notification waits in notify-pending.json and the history

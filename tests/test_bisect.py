@@ -288,15 +288,15 @@ class Found:
 
 
 def test_the_hook_runs_only_for_a_new_issue_and_its_finding_survives_an_outage(github, client, spool_dir):
-    from canary.notify import send
+    from canary.notify import notify
 
     hook = Found()
     github.state.fail(503, times=6, method="POST", path_re=r"/issues$")  # creating the issue fails, every retry
-    res = send(failing(), Facts(), repo=REPO, client=client, bisect=hook)
+    res = notify(failing(), Facts(), repo=REPO, client=client, bisect=hook)
     assert res.deliveries[-1].status == "spooled" and hook.calls == 1 and github.state.issues() == []
     # the next notify sends the spooled issue with what the bisect found, without bisecting again
     later = failing("20260829T060000Z-tpu-cd34", "2026-08-29")
-    send(later, Facts(), repo=REPO, client=client, bisect=hook)
+    notify(later, Facts(), repo=REPO, client=client, bisect=hook)
     [issue] = github.state.issues()
     assert f"first bad commit: {'ab' * 20} the bad one" in issue["body"]
     assert hook.calls == 1  # the recurrence that followed is a comment: no bisect
@@ -391,7 +391,6 @@ def _notify(github, tmp_path, repo: Path, shas: list[str], *flags: str):
     env = {
         "GITHUB_TOKEN": TOKEN,
         "GITHUB_API_URL": github.url,
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "GITHUB_REPOSITORY": "",
         "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
         "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),

@@ -294,7 +294,6 @@ def test_a_failing_command_ferry_is_notified_once(github, tmp_path):  # noqa: F8
         "STANDIN_MODE": "high-loss",
         "GITHUB_TOKEN": TOKEN,
         "GITHUB_API_URL": github.url,
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "CANARY_NOTIFY_SPOOL": str(tmp_path / "spool"),
         "GITHUB_REPOSITORY": "",
         "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),

@@ -24,14 +24,14 @@ def _once(run_id: str, date: str):
 def test_one_attempt_is_unconfirmed_until_the_next_run_fails_the_same_way(github, client, spool_dir):
     first = _once("20260828T060000Z-cpu-ab12", "2026-08-28")
     assert first.classification == "unconfirmed"
-    res = notify(first, [first], repo=REPO, client=client)
+    res = notify(first, history=[first], repo=REPO, client=client)
     assert [a.kind for a in res.deliveries[-1].actions] == ["opened"]
     [issue] = github.state.issues()
     assert "Unconfirmed until it recurs" in issue["body"] and "eterministic" not in issue["body"]
     assert "**The scheduled cpu canary failed (2026-08-28)**" in issue["body"]  # filed as before
 
     second = _once("20260829T060000Z-cpu-cd34", "2026-08-29")
-    res = notify(second, [first, second], repo=REPO, client=client)
+    res = notify(second, history=[first, second], repo=REPO, client=client)
     assert [a.kind for a in res.deliveries[-1].actions] == ["commented"]
     [comment] = github.state.comments(issue["number"])
     assert "Confirmed: the last two runs on this lane failed with this signature." in comment["body"]

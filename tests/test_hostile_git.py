@@ -50,7 +50,6 @@ def env(tmp_path: Path, github_url: str = "http://127.0.0.1:9") -> dict[str, str
     return {
         "GITHUB_TOKEN": TOKEN,
         "GITHUB_API_URL": github_url,
-        "CANARY_GITHUB_BACKOFF_SCALE": "0.001",
         "GITHUB_REPOSITORY": "",
         "CANARY_HISTORY": str(tmp_path / "history.sqlite3"),
         "CANARY_SPOOL_DIR": str(tmp_path / "hspool"),

@@ -68,10 +68,7 @@ def test_dry_run_prints_the_calls_and_the_markdown_and_posts_nothing(github, tmp
 
 def test_a_dry_run_without_network_says_github_was_unreachable_and_delivered_nothing(tmp_path):
     d = _run_dir(tmp_path, failing())
-    env = {
-        **_env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid"),
-        "CANARY_GITHUB_BACKOFF_SCALE": "1",
-    }  # real backoff
+    env = _env(None, tmp_path, GITHUB_API_URL="http://nonexistent.invalid")  # the client's real backoff
     r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--json", env=env)
     assert r.returncode == 1, r.stderr
     out = json.loads(r.stdout)
@@ -285,3 +282,55 @@ def test_a_dry_run_with_nothing_to_say_contacts_no_one(tmp_path):
     r = run_cli("notify", str(d), "--repo", REPO, "--dry-run", "--no-history", env=env)
     assert r.returncode == 0, r.stderr
     assert "nothing to say, so GitHub was not contacted" in r.stdout
+
+
+def _counted(monkeypatch):
+    """Every opening of the history and every computation of a run's facts, as they happen."""
+    import canary.history
+    import canary.notify.facts as facts_mod
+
+    calls = {"opened": [], "facts": []}
+    open_store, facts_for = canary.history.open_store, facts_mod.facts_for
+
+    def opening(*a, **kw):
+        calls["opened"].append(a)
+        return open_store(*a, **kw)
+
+    def computing(record, *a, **kw):
+        calls["facts"].append(record.run_id)
+        return facts_for(record, *a, **kw)
+
+    monkeypatch.setattr(canary.history, "open_store", opening)
+    monkeypatch.setattr(facts_mod, "facts_for", computing)
+    return calls
+
+
+def test_a_failing_ci_run_opens_the_history_once_and_states_facts_computed_once(github, tmp_path, monkeypatch):
+    """``canary run --notify`` on a failing CI run: recording the run, its issue and its job summary
+    share one opening of the history and one computation of the failure's facts."""
+    from adversary import PY, lanes_toml
+
+    lanes = lanes_toml(tmp_path, [PY, "-c", "import sys; print('RuntimeError: boom'); sys.exit(1)", "{entrypoint}"])
+    summary = tmp_path / "summary.md"
+    env = _env(github, tmp_path, CANARY_LANES=str(lanes), GITHUB_STEP_SUMMARY=str(summary))
+    calls = _counted(monkeypatch)
+    r = run_cli("run", "cpu", "--out", str(tmp_path / "runs"), "--json", "--notify", "github", "--repo", REPO, env=env)
+    assert r.returncode == 1, r.stderr
+    res = json.loads(r.stdout)
+    assert res["context"]["history"]["status"] == "stored"
+    assert res["notify"]["delivered"] is True and res["after_run"]["step_summary"] == str(summary)
+    [issue] = github.state.issues()
+    assert "No passing run on this lane is recorded" in summary.read_text()  # the facts, in the summary
+    assert "No passing run" in issue["body"]  # and the same facts in the issue
+    assert len(calls["opened"]) == 1
+    assert calls["facts"] == [res["run_id"]]
+
+
+def test_notify_opens_the_history_once(github, tmp_path, monkeypatch):
+    from canary.history import open_store
+
+    open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hs").append(failing())
+    env = _env(github, tmp_path, CANARY_HISTORY=str(tmp_path / "h.sqlite3"), CANARY_SPOOL_DIR=str(tmp_path / "hs"))
+    calls = _counted(monkeypatch)
+    assert run_cli("notify", failing().run_id, "--repo", REPO, env=env).returncode == 0
+    assert len(calls["opened"]) == 1 and calls["facts"] == [failing().run_id]

@@ -9,7 +9,7 @@ from notify_records import failing, no_git, passing
 
 from canary.git import commits_between
 from canary.history import open_store
-from canary.notify import send
+from canary.notify import notify
 from canary.notify.facts import facts_for, facts_from_store
 from canary.notify.model import Facts
 
@@ -134,10 +134,10 @@ def test_the_incident_week_replayed_through_the_notifier(github, client, spool_d
     history = _week(good, bad)
     commits = lambda g, b: commits_between(g, b, str(r))  # noqa: E731
     for i in range(1, len(history)):
-        send(history[i], facts_for(history[i], history[: i + 1], commits), repo=REPO, client=client)
+        notify(history[i], facts_for(history[i], history[: i + 1], commits), repo=REPO, client=client)
     recovered = passing("20260901T060000Z-tpu-0901", "2026-09-01", commit=bad)
     history.append(recovered)
-    send(recovered, facts_for(recovered, history, commits), repo=REPO, client=client)
+    notify(recovered, facts_for(recovered, history, commits), repo=REPO, client=client)
 
     [issue] = github.state.issues()
     assert issue["title"].startswith("[canary-tpu] ValueError")

@@ -7,7 +7,7 @@ from pathlib import Path
 from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing, passing
 
-from canary.notify import notify, send
+from canary.notify import notify
 from canary.notify.github import GitHubClient
 from canary.notify.markers import fingerprint_marker, run_marker
 from canary.notify.model import Facts, StreakFacts
@@ -17,7 +17,7 @@ FACTS = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
 
 
 def _say(client, record, facts=FACTS, **kw):
-    return send(record, facts, repo=REPO, client=client, **kw)
+    return notify(record, facts, repo=REPO, client=client, **kw)
 
 
 def test_a_new_signature_opens_one_issue_with_labels_marker_and_title(github, client, spool_dir):
@@ -239,7 +239,7 @@ def test_dry_run_prints_markdown_and_calls_and_touches_nothing(github, client, s
 
 def test_dry_run_without_github_says_it_could_not_read_and_still_shows_the_issue(spool_dir):
     gh = GitHubClient(REPO, None, "http://127.0.0.1:9", retry=RetryPolicy(attempts=1, scale=TINY), timeout_s=2)
-    res = send(failing(), FACTS, repo=REPO, client=gh, dry_run=True)
+    res = notify(failing(), FACTS, repo=REPO, client=gh, dry_run=True)
     [d] = res.deliveries
     assert d.error and any("could not read GitHub" in c for c in d.calls)
     assert d.messages and d.messages[0]["title"].startswith("[canary-tpu]")
@@ -251,7 +251,7 @@ def test_dry_run_without_github_says_it_could_not_read_and_still_shows_the_issue
 def test_an_unresolvable_api_host_is_spooled_at_once_without_backoff(spool_dir):
     slept: list[float] = []
     gh = GitHubClient(REPO, TOKEN, "http://nonexistent.invalid", retry=RetryPolicy(), sleep=slept.append)
-    res = send(failing(), FACTS, repo=REPO, client=gh)
+    res = notify(failing(), FACTS, repo=REPO, client=gh)
     [d] = res.deliveries
     assert d.status == "spooled" and d.unreachable and "cannot resolve nonexistent.invalid" in d.error
     assert not res.delivered and not res.ok and res.unreachable == d.error
@@ -300,7 +300,7 @@ def test_an_outage_is_kept_in_the_history_and_sent_from_another_machine(github, 
     first = failing("20260828T060000Z-tpu-ab12", "2026-08-28")
     store.append(first)
     github.state.down = True
-    assert not send(first, FACTS, repo=REPO, client=gh, store=store).delivered
+    assert not notify(first, FACTS, repo=REPO, client=gh, store=store).delivered
     assert spool.PENDING_KEY in store.get(first.run_id).context
 
     shutil.rmtree(spool_dir)  # the CI runner that ran it is gone, and its files with it
@@ -308,7 +308,7 @@ def test_an_outage_is_kept_in_the_history_and_sent_from_another_machine(github, 
     github.state.down = False
     second = failing("20260829T060000Z-tpu-cd34", "2026-08-29")
     store.append(second)
-    res = send(second, FACTS, repo=REPO, client=gh, store=store)
+    res = notify(second, FACTS, repo=REPO, client=gh, store=store)
     assert [(d.run_id, d.status, d.resent) for d in res.deliveries] == [
         (first.run_id, "sent", True),
         (second.run_id, "sent", False),
@@ -328,11 +328,11 @@ def test_a_notification_kept_in_both_places_is_sent_once_and_cleared_from_both(g
     first = failing("20260828T060000Z-tpu-ab12", "2026-08-28")
     store.append(first)
     github.state.down = True
-    send(first, FACTS, repo=REPO, client=gh, store=store)
+    notify(first, FACTS, repo=REPO, client=gh, store=store)
     assert list(spool_dir.glob("*/notify-pending.json"))
 
     github.state.down = False
-    res = send(passing(), Facts(), repo=REPO, client=gh, store=store)
+    res = notify(passing(), Facts(), repo=REPO, client=gh, store=store)
     assert [(d.run_id, d.status) for d in res.deliveries] == [(first.run_id, "sent"), (passing().run_id, "sent")]
     assert not list(spool_dir.glob("*/notify-pending.json"))
     assert spool.waiting_in(store.records()) == []
@@ -347,8 +347,8 @@ def test_resending_the_same_run_clears_its_mark_in_the_history(github, spool_dir
     first = failing()
     store.append(first)
     github.state.down = True
-    send(first, FACTS, repo=REPO, client=gh, store=store)
+    notify(first, FACTS, repo=REPO, client=gh, store=store)
     github.state.down = False
-    assert send(first, FACTS, repo=REPO, client=gh, store=store).delivered
+    assert notify(first, FACTS, repo=REPO, client=gh, store=store).delivered
     assert spool.PENDING_KEY not in store.get(first.run_id).context
     assert not list(spool_dir.glob("*/notify-pending.json"))

@@ -3,7 +3,7 @@
 import socket
 
 import pytest
-from github_server import REPO, TINY, TOKEN, client, github  # noqa: F401 (fixtures)
+from github_server import REPO, TINY, TOKEN, RawReply, client, github  # noqa: F401 (fixtures)
 
 from canary.errors import ConfigError
 from canary.notify.github import GitHubClient
@@ -159,9 +159,9 @@ def test_close_sets_state_and_reason(github, client):
 def test_from_env_reads_token_and_api_url(github, monkeypatch):
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     monkeypatch.setenv("GITHUB_API_URL", github.url + "/")
-    monkeypatch.setenv("CANARY_GITHUB_BACKOFF_SCALE", "0.0001")
     gh = GitHubClient.from_env(REPO)
-    assert gh.api_url == github.url and gh.retry.scale == 0.0001
+    assert gh.api_url == github.url and gh.retry == RetryPolicy()
+    assert GitHubClient.from_env(REPO, retry=RetryPolicy(scale=TINY)).retry.scale == TINY
     assert gh.list_issues("canary") == []
 
 
@@ -171,10 +171,18 @@ def test_a_bad_repo_is_bad_input(repo):
         GitHubClient(repo, TOKEN)
 
 
-def test_bad_backoff_scale_is_bad_input(monkeypatch):
-    monkeypatch.setenv("CANARY_GITHUB_BACKOFF_SCALE", "fast")
-    with pytest.raises(ConfigError, match="CANARY_GITHUB_BACKOFF_SCALE"):
-        RetryPolicy.from_env()
+def test_without_a_retry_after_the_client_backs_off_by_itself(github, client):
+    github.state.retry_after = None  # the outage says nothing of when to come back
+    github.state.fail(500, times=2)
+    client.list_issues("canary")
+    first, second = client.waits
+    assert 1 * TINY <= first <= 1.5 * TINY and 2 * TINY <= second <= 3 * TINY  # doubling, with jitter
+
+
+def test_a_server_that_says_when_to_come_back_is_heeded_even_when_its_answer_is_not_json(github, client):
+    github.state.raw.append(RawReply(200, b"<html>later</html>", "text/html", headers={"Retry-After": "5"}))
+    client.list_issues("canary")
+    assert client.waits == [pytest.approx(5 * TINY)]
 
 
 def test_link_and_retry_after_parsing():

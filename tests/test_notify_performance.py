@@ -7,7 +7,7 @@ from github_server import REPO, TINY, TOKEN, client, github, spool_dir  # noqa: 
 from notify_records import failing
 
 from canary.git import commits_between
-from canary.notify import send
+from canary.notify import notify
 from canary.notify.facts import facts_for
 from canary.notify.model import Facts
 from canary.notify.performance import LABEL, StepNote, announced, issue_marker
@@ -43,7 +43,7 @@ def _after_each_run(client, records, root, start=1):
     told = []
     for n in range(start, len(records) + 1):
         facts = facts_for(records[n - 1], records[:n], commits=lambda g, b: commits_between(g, b, str(root)))
-        res = send(records[n - 1], facts, repo=REPO, client=client)
+        res = notify(records[n - 1], facts, repo=REPO, client=client)
         assert res.delivered
         if any(a.kind in ("opened", "commented") for a in res.deliveries[0].actions):
             told.append(n - 1)
@@ -89,7 +89,7 @@ def test_a_second_step_is_a_comment_and_failures_keep_their_own_issues(github, c
     assert announced([comment["body"]]) == {("throughput", records[40].run_id)}
     assert "better" in comment["body"] and "0 commits between" in comment["body"]
 
-    send(failing(), Facts(), repo=REPO, client=client)  # a failure opens a failure issue, not a comment here
+    notify(failing(), Facts(), repo=REPO, client=client)  # a failure opens a failure issue, not a comment here
     failures = [i for i in github.state.issues() if any(lb["name"] == FAILURE_LABEL for lb in i["labels"])]
     assert len(failures) == 1 and failures[0]["number"] != issue["number"]
     assert len(github.state.comments(issue["number"])) == 1

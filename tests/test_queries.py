@@ -381,19 +381,6 @@ def _with_cache(r: RunRecord, cache: dict, attempts: int = 1) -> RunRecord:
     return r
 
 
-def test_cache_masked_across_runs():
-    rs = [
-        _with_cache(rec("2026-08-24", "pass"), WARM),
-        _with_cache(rec("2026-08-25", "fail", INCIDENT), READ_FAILED, attempts=4),
-        _with_cache(rec("2026-08-26", "pass"), WARM),
-        _with_cache(rec("2026-08-27", "fail", INCIDENT), READ_FAILED, attempts=4),
-    ]
-    assert q.cache_masked(rs, "tpu")
-    assert q.cache_masked(rs, "tpu", INCIDENT.fingerprint)
-    assert rs[1].cache_read_failed() and not rs[0].cache_read_failed()
-    # the same failure on a warm run: the cache does not explain it
-    rs.append(_with_cache(rec("2026-08-28", "fail", INCIDENT), WARM))
-    assert not q.cache_masked(rs, "tpu")
-    # without cache facts nothing can be said
-    assert not q.cache_masked(HISTORY, "tpu")
-    assert not q.cache_masked([], "tpu")
+def test_a_cache_read_failure_is_a_fact_of_the_record():
+    failed = _with_cache(rec("2026-08-25", "fail", INCIDENT), READ_FAILED, attempts=4)
+    assert failed.cache_read_failed() and not _with_cache(rec("2026-08-24", "pass"), WARM).cache_read_failed()

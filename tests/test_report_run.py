@@ -12,7 +12,9 @@ from conftest import ROOT
 from notify_records import failing, passing
 from report_records import write_metrics
 
+from canary.history import open_store
 from canary.history.windows import WindowCommit
+from canary.notify.after_run import run_facts
 from canary.notify.model import Facts, LastPass
 from canary.report.after_run import after_run, loss_line
 from canary.report.summary import run_summary
@@ -64,7 +66,8 @@ def test_after_run_writes_loss_image_and_appends_the_summary(tmp_path):
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step's summary\n")
     r = failing(run_dir=str(run_dir))
-    said = after_run(r, history=str(tmp_path / "h.sqlite3"), environ={"GITHUB_STEP_SUMMARY": str(summary)})
+    store = open_store(str(tmp_path / "h.sqlite3"), spool_dir=tmp_path / "hspool")
+    said = after_run(r, run_facts(r, store), environ={"GITHUB_STEP_SUMMARY": str(summary)})
     assert said.notes == [] and said.loss_image == str(run_dir / "loss.svg")
     svg = (run_dir / "loss.svg").read_text()
     assert "<svg" in svg and r.run_id in svg and ">step<" in svg
@@ -189,8 +192,8 @@ def test_the_summary_links_the_issue_the_notifier_just_used(tmp_path):
             Delivery(r.run_id, "sent", [Action("commented", 12, "commented on #12", url)]),
         ]
     )
-    after_run(r, use_history=False, environ={"GITHUB_STEP_SUMMARY": str(summary)}, notified=sent)
+    after_run(r, environ={"GITHUB_STEP_SUMMARY": str(summary)}, notified=sent)
     assert f"[GitHub issue]({url})" in summary.read_text()
     dry = NotifyResult([Delivery(r.run_id, "dry-run", [Action("opened", None, "would open", None)])])
-    after_run(r, use_history=False, environ={"GITHUB_STEP_SUMMARY": str(tmp_path / "d.md")}, notified=dry)
+    after_run(r, environ={"GITHUB_STEP_SUMMARY": str(tmp_path / "d.md")}, notified=dry)
     assert "issues?q=is%3Aissue+3f9a1c2b7d4e" in (tmp_path / "d.md").read_text()

@@ -15,7 +15,7 @@ from canary.formats.directory import PENDING_RECORD
 from canary.history import open_store, queries, record_run, windows
 from canary.history.lanes import lane_window
 from canary.judge.classify import classify
-from canary.notify import send
+from canary.notify import notify
 from canary.notify.compose import INFRA_LABEL, new_issue, recurrence_comment
 from canary.notify.facts import facts_for
 from canary.notify.model import Facts
@@ -87,7 +87,7 @@ def test_infrastructure_failures_are_posted_under_their_own_label_apart_from_reg
 
     day1 = never_started("20260826T031700Z-tpu-0001", "2026-08-26")
     history.append(day1)
-    [a] = send(day1, facts_for(day1, history, no_commits), repo=REPO, client=client).deliveries[0].actions
+    [a] = notify(day1, facts_for(day1, history, no_commits), repo=REPO, client=client).deliveries[0].actions
     issue = github.state.issues()[0]
     assert a.kind == "opened" and {lb["name"] for lb in issue["labels"]} == {"canary", INFRA_LABEL}
     assert "bug" not in {lb["name"] for lb in issue["labels"]} and "infrastructure" in issue["title"]
@@ -96,14 +96,14 @@ def test_infrastructure_failures_are_posted_under_their_own_label_apart_from_reg
 
     day2 = never_started("20260827T031700Z-tpu-0002", "2026-08-27")
     history.append(day2)
-    [a] = send(day2, facts_for(day2, history, no_commits), repo=REPO, client=client).deliveries[0].actions
+    [a] = notify(day2, facts_for(day2, history, no_commits), repo=REPO, client=client).deliveries[0].actions
     assert a.kind == "commented" and a.issue == issue["number"]
     body = github.state.comments(issue["number"])[-1]["body"]
     assert "**No verdict for 2 days**" in body and "the last run that trained was on 2026-08-25" in body
 
     regression = failing(run_id="20260828T031700Z-tpu-0003", date="2026-08-28")
     history.append(regression)
-    [a] = send(regression, facts_for(regression, history, no_commits), repo=REPO, client=client).deliveries[0].actions
+    [a] = notify(regression, facts_for(regression, history, no_commits), repo=REPO, client=client).deliveries[0].actions
     assert a.kind == "opened" and a.issue != issue["number"]
     reg = next(i for i in github.state.issues() if i["number"] == a.issue)
     assert {lb["name"] for lb in reg["labels"]} == {"canary", "bug"}

@@ -77,7 +77,10 @@ def test_an_issue_opened_before_the_rules_changed_gets_the_comment_of_the_later_
     ]
     assert issue_fingerprint(issue["body"]) == old_fp
     res = notify(
-        _run("20260716T021003Z-gpu2-0f1e", sig, started="2026-07-16T02:10:03+00:00"), [], repo=REPO, client=client
+        _run("20260716T021003Z-gpu2-0f1e", sig, started="2026-07-16T02:10:03+00:00"),
+        history=[],
+        repo=REPO,
+        client=client,
     )
     assert [(a.kind, a.issue) for a in res.deliveries[-1].actions] == [("commented", number)]
     assert github.state.issues()[0]["body"].count("also-fingerprint") == 1
@@ -89,7 +92,10 @@ def test_the_same_log_read_by_todays_rules_finds_the_issue_without_a_history(git
     sig = extract((HERE / "logs" / "deadline-exceeded-init.log").read_text())
     assert issue_fingerprint(later["body"]) in sig.legacy and issue_fingerprint(later["body"]) != sig.fingerprint
     res = notify(
-        _run("20260718T021003Z-gpu2-9c0d", sig, started="2026-07-18T02:10:03+00:00"), [], repo=REPO, client=client
+        _run("20260718T021003Z-gpu2-9c0d", sig, started="2026-07-18T02:10:03+00:00"),
+        history=[],
+        repo=REPO,
+        client=client,
     )
     assert [(a.kind, a.issue) for a in res.deliveries[-1].actions] == [("commented", n_later)]
 
@@ -97,7 +103,10 @@ def test_the_same_log_read_by_todays_rules_finds_the_issue_without_a_history(git
     g = gate_signature(GATES, ferry="moe-canary")
     assert issue_fingerprint(gated["body"]) in g.legacy and "(ferry moe-canary)" in g.message
     res = notify(
-        _run("20260719T060000Z-cpu-1e2f", g, GATES, "2026-07-19T06:00:00+00:00", "cpu"), [], repo=REPO, client=client
+        _run("20260719T060000Z-cpu-1e2f", g, GATES, "2026-07-19T06:00:00+00:00", "cpu"),
+        history=[],
+        repo=REPO,
+        client=client,
     )
     assert [(a.kind, a.issue) for a in res.deliveries[-1].actions] == [("commented", n_gated)]
     assert gate_signature(GATES, ferry="other-ferry").fingerprint != g.fingerprint

@@ -8,7 +8,7 @@ from pathlib import Path
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
 from notify_records import failing
 
-from canary.notify import send
+from canary.notify import notify
 from canary.notify.markers import identity_marker, issue_identity
 from canary.notify.model import Facts
 from canary.signature import extract
@@ -47,11 +47,11 @@ def test_the_identity_marker_reads_back():
 
 
 def test_a_near_failure_is_linked_never_merged(github, client, spool_dir):
-    send(_failing("20260828T060000Z-tpu-ab12", "ringattention-11.log"), FACTS, repo=REPO, client=client)
+    notify(_failing("20260828T060000Z-tpu-ab12", "ringattention-11.log"), FACTS, repo=REPO, client=client)
     [first] = github.state.issues()
     assert issue_identity(first["body"]) == identity_text(sig("ringattention-11.log"))
 
-    res = send(_failing("20260829T060000Z-tpu-cd34", "tpu-inference-508.log"), FACTS, repo=REPO, client=client)
+    res = notify(_failing("20260829T060000Z-tpu-cd34", "tpu-inference-508.log"), FACTS, repo=REPO, client=client)
     assert [x.kind for x in res.deliveries[0].actions] == ["opened", "commented"]
     second = next(i for i in github.state.issues() if i["number"] != first["number"])
     assert f"It looks like #{first['number']} (similarity 1.00)" in second["body"]
@@ -59,11 +59,11 @@ def test_a_near_failure_is_linked_never_merged(github, client, spool_dir):
     assert f"#{second['number']}" in note["body"] and "similarity 1.00" in note["body"]
 
     # the same cut failure again: a recurrence on its own issue only, no second note on the first
-    res = send(_failing("20260830T060000Z-tpu-ef56", "tpu-inference-508.log"), FACTS, repo=REPO, client=client)
+    res = notify(_failing("20260830T060000Z-tpu-ef56", "tpu-inference-508.log"), FACTS, repo=REPO, client=client)
     assert [(x.kind, x.issue) for x in res.deliveries[0].actions] == [("commented", second["number"])]
     assert len(github.state.comments(first["number"])) == 1
 
     # a look-alike (HBM, not VMEM) is neither merged nor linked
-    send(_failing("20260831T060000Z-tpu-0a0b", "easydel-142.log"), FACTS, repo=REPO, client=client)
+    notify(_failing("20260831T060000Z-tpu-0a0b", "easydel-142.log"), FACTS, repo=REPO, client=client)
     third = max(github.state.issues(), key=lambda i: i["number"])
     assert third["number"] not in (first["number"], second["number"]) and "looks like" not in third["body"]

@@ -97,7 +97,7 @@ def notify(
     """
     from canary.formats import signals
     from canary.history import load_record
-    from canary.notify.after_run import NotifyOptions, require_repo, require_token, tell
+    from canary.notify.after_run import NotifyOptions, check, notify_run, run_facts
     from canary.notify.facts import open_history
 
     chosen = [
@@ -113,8 +113,6 @@ def notify(
     if run is None:
         return _backlog(runs_dir, store, pending, resend, drop, repo, dry_run, as_json, log)
     record = load_record(run, runs_dir, store, why_not)
-    require_repo(repo)
-    require_token(dry_run)
     opts = NotifyOptions(
         repo=repo,
         backend=backend,
@@ -123,8 +121,9 @@ def notify(
         no_bisect=no_bisect,
         bisect_budget=bisect_budget,
     )
+    check(opts)
     with signals.interruptible():
-        result = tell(record, opts, store, why_not, log=log)
+        result = notify_run(record, opts, run_facts(record, store, why_not), store, log=log)
     if as_json:
         emit_json(result.to_dict())
     else:
@@ -134,7 +133,7 @@ def notify(
 
 def _backlog(runs_dir, store, pending, resend, drop, repo, dry_run, as_json, log) -> None:
     from canary.formats import signals
-    from canary.notify import backlog, resend_now, spool
+    from canary.notify import backlog, notify, spool
     from canary.notify.after_run import require_repo, require_token
     from canary.render import console, pending_table
 
@@ -158,7 +157,7 @@ def _backlog(runs_dir, store, pending, resend, drop, repo, dry_run, as_json, log
     chosen = backlog.select(entries, resend)
     require_token(False)
     with signals.interruptible():
-        result = resend_now(chosen, repo=require_repo(repo), store=store, log=log)
+        result = notify(None, repo=require_repo(repo), store=store, log=log, resend=chosen)
     if as_json:
         emit_json(result.to_dict())
     else:

@@ -17,6 +17,8 @@ from canary.config import MAX_STEPS, source_note
 from canary.formats import signals
 from canary.formats.metrics import workload_warnings
 from canary.formats.spec import CacheSpec
+from canary.history import open_on_first_use
+from canary.notify.after_run import notify_run, run_facts
 from canary.record import as_float
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, notify_result, verdict_line
 from canary.report.after_run import after_run
@@ -167,6 +169,7 @@ def run(
     notifying = run_notify(notify_opts)  # bad notify flags fail now, not after training
     check_urls(os.environ, ci_run_url, wandb_url)  # as are links that are not http(s)
     both = cache_mode == "both" and not cold
+    store = None if no_history else open_on_first_use(history)  # recording, notifying, the summary: opened once
     cache = CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir)
     opts = RunOptions(
         lane=lane,
@@ -179,6 +182,7 @@ def run(
         cache=cache,
         ray_address=ray_address,
         history=history,
+        store=store,
         record_history=not no_history,
         job_id=job_id,
         ci_run_url=ci_run_url,
@@ -207,23 +211,16 @@ def run(
         finally:
             bars.stop()
         stopped = signals.requested() if result.verdict == signals.CANCELLED else None
-    said = None
+    notified = None
+    facts = run_facts(result, store)  # the history's and git's facts, computed once for the issue and the summary
     # a stopped run is no regression, an experiment is not the canary's: nothing to tell
     if notifying and stopped is None and not result.experiment:
-        from canary.notify.after_run import notify_after_run
-
         with signals.interruptible():  # stopped meanwhile: the notification is kept, the verdict still said
-            said = notify_after_run(
-                result,
-                notifying,
-                history,
-                not no_history,  # never changes the verdict
-                log=lambda msg: click.echo(f"canary: {msg}", err=True),
+            notified = notify_run(
+                result, notifying, facts, store, log=lambda msg: click.echo(f"canary: {msg}", err=True)
             )
     warnings = _workload_warnings(result)
-    after = after_run(
-        result, history, not no_history, notified=said
-    )  # loss image, sparkline, job summary; never the verdict
+    after = after_run(result, facts, notified=notified)  # loss image, sparkline, job summary; never the verdict
     for note in after.notes:
         err.print(f"[yellow]note:[/] {escape(printable(note))}", highlight=False)
     if as_json:
@@ -232,7 +229,7 @@ def run(
                 **result.to_dict(),
                 "warnings": warnings,
                 "after_run": after.to_dict(),
-                **({"notify": said.to_dict()} if said else {}),
+                **({"notify": notified.to_dict()} if notified else {}),
             }
         )
     else:
@@ -274,12 +271,12 @@ def run(
             out_c.print(failure_line(result))
         out_c.print(f"[dim]run directory: {result.run_dir}[/]")
         out_c.print(history_line(result.context.get("history"), result))
-        if said:
-            notify_result(said)
-    if said is not None and said.stopped is not None:
-        name = signals.signal_name(said.stopped)
+        if notified:
+            notify_result(notified)
+    if notified is not None and notified.stopped is not None:
+        name = signals.signal_name(notified.stopped)
         click.echo(f"canary: notifying was stopped by {name}; what was not sent is kept for the next notify", err=True)
-        sys.exit(signals.exit_code(said.stopped))
+        sys.exit(signals.exit_code(notified.stopped))
     if result.context.get("disk"):  # the verdict is given; what could not be written is said
         click.echo(f"canary: {printable(str(result.context['disk']))}", err=True)
         sys.exit(1)

@@ -36,6 +36,7 @@ __all__ = [
     "import_pending",
     "known_lane",
     "load_record",
+    "open_on_first_use",
     "open_store",
     "record_run",
     "select",
@@ -99,6 +100,38 @@ def open_store(location: str | None = None, *, spool_dir: str | Path | None = No
     return store
 
 
+class _OpenedOnFirstUse:
+    """The history at a location, opened (:func:`open_store`) by its first use and kept: one
+    command opens it once, whoever uses it. One that cannot be opened raises the same error at
+    every use, as an unreadable store does."""
+
+    def __init__(self, location: str | None):
+        self._location = location
+        self._store: HistoryStore | None = None
+        self._error: Exception | None = None
+
+    def _opened(self) -> HistoryStore:
+        if self._store is None and self._error is None:
+            try:
+                self._store = open_store(self._location)
+            except Exception as e:  # noqa: BLE001 - said again at each use, where the caller handles it
+                self._error = e
+        if self._error is not None:
+            raise self._error
+        return self._store
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):  # not set yet (a copy being made): never open for it
+            raise AttributeError(name)
+        return getattr(self._opened(), name)
+
+
+def open_on_first_use(location: str | None = None) -> HistoryStore:
+    """The history at ``location`` (None: the default), opened when it is first used and then
+    kept, so that recording a run, notifying about it and its job summary share one opening."""
+    return _OpenedOnFirstUse(location)  # type: ignore[return-value]
+
+
 def known_lane(lane: str, store: HistoryStore) -> None:
     """Raise ConfigError (bad input) for a lane that lanes.toml does not define and the history has
     no run of: ``--lane nope`` is a typo, not an empty history."""
@@ -112,15 +145,16 @@ def known_lane(lane: str, store: HistoryStore) -> None:
         raise ConfigError(f"--lane: {e}; the history at {store.location} has no runs of it either") from None
 
 
-def record_run(record: RunRecord, location: str | None = None) -> dict[str, str]:
+def record_run(record: RunRecord, location: str | None = None, store: HistoryStore | None = None) -> dict[str, str]:
     """Append a finished run to the history without ever failing the caller: an unreachable
     store spools the record (uploaded by the next run on this machine) and leaves it in the run
     directory as ``pending-record.json`` (which outlives a short-lived CI runner as an artifact;
     ``canary history import RUN_DIR`` adds it later); even a broken spool only reports.
+    ``store``: the history already open (None: opened here at ``location``).
     Returns ``{"location", "status": "stored" | "spooled" | "failed", "detail"?, "pending"?}``."""
     where = location or default_location()
     try:
-        store = open_store(where)
+        store = open_store(where) if store is None else store
         status = store.append(record)
         out = {"location": store.location, "status": status}
         if status == "spooled":

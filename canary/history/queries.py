@@ -257,24 +257,6 @@ def strip(records: Iterable[RunRecord], lane: str, last: int = 30, *, ferry: str
     return "".join("P" if r.verdict == "pass" else "F" for r in _ordered(records, lane, ferry)[-last:])
 
 
-# ----------------------------------------------------------------------------- the compilation cache
-
-
-def cache_masked(
-    records: Iterable[RunRecord], lane: str, fingerprint: str | None = None, *, ferry: str | None = None
-) -> bool:
-    """Across runs: does the failure (the current streak's fingerprint, or ``fingerprint``) appear
-    only on runs that lowered cold, while runs served warm from the cache pass? That is how a
-    shared persistent cache hides a broken lowering: history alternates and commits look innocent."""
-    ordered = _ordered(records, lane, ferry)
-    fingerprint = fingerprint or current_streak(ordered, lane, ferry=ferry).fingerprint
-    failing = [r for r in ordered if r.verdict != "pass" and fingerprint_of(r) == fingerprint]
-    passing = [r for r in ordered if r.verdict == "pass"]
-    if not fingerprint or not failing or not passing:
-        return False
-    return all(r.lowered_cold() is True for r in failing) and any(r.lowered_cold() is False for r in passing)
-
-
 # ----------------------------------------------------------------------------- regression windows
 
 

@@ -1,9 +1,10 @@
 """Say once, in the right place, that a canary failed, recurred or recovered.
 
     from canary.notify import notify
-    result = notify(record, history_records, repo="acme/canary")        # GitHub by default
-    result = notify(record, history_records, repo="acme/canary", dry_run=True)
-    print(result.deliveries[-1].calls)                                    # what it would do
+    result = notify(record, history=records, repo="acme/canary")        # GitHub by default
+    result = notify(record, facts, repo="acme/canary", dry_run=True)    # facts already computed
+    result = notify(None, repo="acme/canary", resend=entries)           # waiting ones, by hand
+    print(result.deliveries[-1].calls)                                  # what it would do
 
 One entry point over backends (``BACKENDS``; GitHub issues is the one there is). The facts a
 message states are computed from the run history (:mod:`canary.notify.facts`), the words are
@@ -146,59 +147,95 @@ class _OnNewIssue:
         return self.facts
 
 
-def send(
-    record: RunRecord,
-    facts: Facts,
+def notify(
+    record: RunRecord | None,
+    facts: Facts | None = None,
     *,
     repo: str,
+    history: Iterable[RunRecord] | None = None,
+    commits: Callable[[str, str], list] | None = None,
+    store: HistoryStore | None = None,
     backend: str = "github",
     close_on_recovery: bool = False,
     dry_run: bool = False,
     client: GitHubClient | None = None,
-    flush: bool = True,
-    store: HistoryStore | None = None,
     log: Callable[[str], None] | None = None,
     bisect: Callable[[RunRecord, Facts], Facts] | None = None,
+    resend: list[backlog.Entry] | None = None,
 ) -> NotifyResult:
-    """Notify about ``record`` with ``facts`` already computed; first resend what earlier runs could
-    not send. With a history ``store``, a notification that cannot be sent is also kept in the run's
-    record there, so the next invocation finds it on any machine. ``bisect`` adds to the facts of a
-    new issue (see :mod:`canary.notify.bisecting`)."""
+    """Say what there is to say to ``repo``: first what earlier runs could not send, then what
+    ``record`` brings. The one way into notifying: ``canary notify`` and ``canary run --notify``
+    (:mod:`canary.notify.after_run`), and the backlog's ``--resend``, all come through here.
+
+    ``facts``: what to state beyond the record; None: computed from the run history
+    (``history``'s records, else those of ``store``) and the commits ``commits(good, bad)`` lists
+    (None: the checkout's, :func:`canary.git.window_commits`). With a history ``store``, a
+    notification that cannot be sent is also kept in the run's record there, so the next
+    invocation finds it on any machine. ``bisect`` adds to the facts of a new issue (see
+    :mod:`canary.notify.bisecting`). ``resend``: the waiting notifications to send now by hand,
+    given-up ones too, with ``record`` None (``canary notify --resend``); a stop signal leaves
+    what was not sent as it was."""
     gh = _client(backend, repo, client, log)
-    facts = replace(
-        facts, secrets=tuple(dict.fromkeys(facts.secrets + env_secrets() + ((gh.token,) if gh.token else ())))
-    )
+    secrets = tuple(dict.fromkeys(env_secrets() + ((gh.token,) if gh.token else ())))
+    if record is None:
+        deliveries: list[Delivery] = []
+        try:
+            backlog.resend(resend or [], gh, secrets, store, by_hand=True, log=log, into=deliveries)
+        except signals.Stopped as e:
+            return NotifyResult(deliveries, stopped=e.signum)
+        return NotifyResult(deliveries)
+    if facts is None:
+        facts = _facts(record, history, store, commits)
+    facts = replace(facts, secrets=tuple(dict.fromkeys(facts.secrets + secrets)))
     on_new = _OnNewIssue(bisect, record) if bisect is not None else None
     if dry_run:
-        dry = DryRunTracker(gh)
-        actions = report(dry, record, facts, close_on_recovery, on_new)
-        return NotifyResult(
-            [
-                Delivery(
-                    record.run_id,
-                    DRY_RUN,
-                    actions,
-                    dry.read_error,
-                    calls=dry.calls,
-                    messages=dry.messages,
-                    unreachable=dry.unreachable,
-                )
-            ]
-        )
+        return _dry_run(gh, record, facts, close_on_recovery, on_new)
+    return _deliver(gh, backend, record, facts, close_on_recovery, on_new, store, log)
 
+
+def _facts(record, history, store, commits) -> Facts:
+    from canary import git
+    from canary.notify.facts import facts_for, facts_from_store
+
+    commits = commits or git.window_commits
+    if history is not None:
+        return facts_for(record, list(history), commits)
+    return facts_from_store(record, store, commits=commits)
+
+
+def _dry_run(gh, record, facts, close_on_recovery, on_new) -> NotifyResult:
+    dry = DryRunTracker(gh)
+    actions = report(dry, record, facts, close_on_recovery, on_new)
+    return NotifyResult(
+        [
+            Delivery(
+                record.run_id,
+                DRY_RUN,
+                actions,
+                dry.read_error,
+                calls=dry.calls,
+                messages=dry.messages,
+                unreachable=dry.unreachable,
+            )
+        ]
+    )
+
+
+def _deliver(gh, backend, record, facts, close_on_recovery, on_new, store, log) -> NotifyResult:
+    """The waiting notifications resent, then ``record``'s sent; what cannot be sent is kept."""
+    repo = gh.repo
     own = backlog.own_entry(record, backend, repo, facts, close_on_recovery)
     deliveries: list[Delivery] = []
     error, unreachable, stop, stopped = None, False, False, None
     with spool.holding(own) as own_path:  # on disk before anything is sent; None: it cannot be
         try:
-            if flush:
-                from canary.notify.facts import lookback
+            from canary.notify.facts import lookback
 
-                waiting, unreadable = backlog.gather(spool.roots_for(record), store, lookback(record))
-                for line in unreadable:
-                    (log or (lambda m: None))(line)
-                earlier = [e for e in waiting if e[1].record.run_id != record.run_id]  # this one: superseded
-                backlog.resend(earlier, gh, facts.secrets, store, log=log, into=deliveries)
+            waiting, unreadable = backlog.gather(spool.roots_for(record), store, lookback(record))
+            for line in unreadable:
+                (log or (lambda m: None))(line)
+            earlier = [e for e in waiting if e[1].record.run_id != record.run_id]  # this one: superseded
+            backlog.resend(earlier, gh, facts.secrets, store, log=log, into=deliveries)
             try:
                 actions = report(gh, record, facts, close_on_recovery, on_new)
             except Exception as e:  # noqa: BLE001 - a malformed answer too: nothing is lost, it is sent later
@@ -226,34 +263,6 @@ def send(
     return NotifyResult(deliveries, stopped=stopped)
 
 
-def resend_now(
-    entries: list[backlog.Entry],
-    *,
-    repo: str,
-    store: HistoryStore | None = None,
-    log: Callable[[str], None] | None = None,
-) -> NotifyResult:
-    """Send pending notifications now, given-up ones too, to ``repo`` (``canary notify --resend``);
-    a stop signal leaves what was not sent as it was."""
-    gh = _client("github", repo, None, log)
-    secrets = tuple(dict.fromkeys(env_secrets() + ((gh.token,) if gh.token else ())))
-    deliveries: list[Delivery] = []
-    try:
-        backlog.resend(entries, gh, secrets, store, by_hand=True, log=log, into=deliveries)
-    except signals.Stopped as e:
-        return NotifyResult(deliveries, stopped=e.signum)
-    return NotifyResult(deliveries)
-
-
-def keep(record: RunRecord, repo: str, backend: str, error: str, close_on_recovery: bool = False) -> str | None:
-    """Keep a notification that failed before it could be composed (with no facts), for the next
-    notify; the path it waits at, or None when even that cannot be written."""
-    try:
-        return str(spool.put(spool.Pending(backend, repo, record, Facts(), close_on_recovery, error)))
-    except OSError:
-        return None
-
-
 def _stored(store: HistoryStore | None, run_id: str) -> RunRecord | None:
     if store is None:
         return None
@@ -261,44 +270,3 @@ def _stored(store: HistoryStore | None, run_id: str) -> RunRecord | None:
         return store.get(run_id)
     except Exception:  # noqa: BLE001
         return None
-
-
-def notify(
-    record: RunRecord,
-    history_records: Iterable[RunRecord] | None = None,
-    *,
-    repo: str,
-    backend: str = "github",
-    close_on_recovery: bool = False,
-    dry_run: bool = False,
-    client: GitHubClient | None = None,
-    facts: Facts | None = None,
-    store: HistoryStore | None = None,
-    log: Callable[[str], None] | None = None,
-    bisect: Callable[[RunRecord, Facts], Facts] | None = None,
-    commits: Callable[[str, str], list] | None = None,
-) -> NotifyResult:
-    """Compute what to say about ``record`` from the run history (``history_records``, else the
-    records of ``store``) and the commits ``commits(good, bad)`` lists (None: the checkout's,
-    :func:`canary.git.window_commits`), then say it (see :func:`send`)."""
-    from canary import git
-    from canary.notify.facts import facts_for, facts_from_store
-
-    if facts is None:
-        commits = commits or git.window_commits
-        if history_records is not None:
-            facts = facts_for(record, list(history_records), commits)
-        else:
-            facts = facts_from_store(record, store, commits=commits)
-    return send(
-        record,
-        facts,
-        repo=repo,
-        backend=backend,
-        close_on_recovery=close_on_recovery,
-        dry_run=dry_run,
-        client=client,
-        store=store,
-        log=log,
-        bisect=bisect,
-    )

@@ -1,9 +1,11 @@
-"""Telling GitHub about a recorded run, as ``canary notify RUN`` and ``canary run --notify github``
-do: the history is opened (or not), the facts are computed from it and from the checkout's git
-history, a new signature's window may be bisected, and :func:`canary.notify.notify` says it."""
+"""Notifying about a recorded run, as ``canary notify RUN`` and ``canary run --notify github``
+do: the facts are computed once from the history the command opened (or none) and the
+checkout's git history (:func:`run_facts`, shared with the job summary), a new signature's
+window may be bisected, and :func:`canary.notify.notify` says it (:func:`notify_run`)."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,7 +16,8 @@ from canary.record import RunRecord
 
 if TYPE_CHECKING:
     from canary.history import HistoryStore
-    from canary.notify import NotifyResult
+    from canary.notify.model import Facts
+    from canary.notify.result import NotifyResult
 
 
 @dataclass(frozen=True)
@@ -52,9 +55,8 @@ def require_repo(repo: str | None) -> str:
 def check(opts: NotifyOptions) -> None:
     """Bad notify settings are bad input, found before anything is trained or read."""
     from canary.notify.github import GitHubClient
-    from canary.notify.transport import RetryPolicy
 
-    GitHubClient(require_repo(opts.repo), None, retry=RetryPolicy.from_env())  # validates the names
+    GitHubClient(require_repo(opts.repo), None)  # validates the names
     require_token(opts.dry_run)
 
 
@@ -67,70 +69,54 @@ def bisect_hook(no_bisect: bool, budget_s: float | None, log: Callable[[str], No
     return bisector(budget_s or DEFAULT_BUDGET_S, log=log)
 
 
-def tell(
-    record: RunRecord,
-    opts: NotifyOptions,
-    store: HistoryStore | None,
-    why_not: str = "",
-    log: Callable[[str], None] | None = None,
-) -> NotifyResult:
-    """Notify about ``record`` with the facts the history ``store`` (None: none, for ``why_not``)
-    and the checkout's git history give. A stop signal (within
-    :func:`canary.formats.signals.interruptible`) keeps the notification and says which it was."""
-    from canary.formats import signals
-
-    try:
-        return _tell(record, opts, store, why_not, log)
-    except signals.Stopped as e:  # before anything was sent (once sending, notify keeps it itself)
-        return _kept(record, opts, f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum)
-
-
-def _tell(record, opts, store, why_not, log) -> NotifyResult:
+def run_facts(record: RunRecord, store: HistoryStore | None, why_not: str = "") -> Callable[[], Facts]:
+    """What the history ``store`` (None: none, for ``why_not``) and the checkout's git history say
+    about ``record`` (120 days of records, the regression window's commits), computed at the first
+    call and kept: a run's notification and its job summary state the same facts, read once."""
     from canary import git
-    from canary.notify import notify as notify_lib
     from canary.notify.facts import facts_from_store
 
-    facts = facts_from_store(record, store, why_not, commits=git.window_commits)
-    return notify_lib(
-        record,
-        facts=facts,
-        store=store,
-        repo=require_repo(opts.repo),
-        backend=opts.backend,
-        close_on_recovery=opts.close_on_recovery,
-        dry_run=opts.dry_run,
-        log=log,
-        bisect=bisect_hook(opts.no_bisect, opts.bisect_budget, log),
-    )
+    return functools.cache(lambda: facts_from_store(record, store, why_not, commits=git.window_commits))
 
 
-def notify_after_run(
+def notify_run(
     record: RunRecord,
     opts: NotifyOptions,
-    history: str | None,
-    use_history: bool,
+    facts: Callable[[], Facts],
+    store: HistoryStore | None,
     log: Callable[[str], None] | None = None,
 ) -> NotifyResult:
-    """Notify about a finished run. Never raises: whatever happens, the run's verdict stands (a
-    stop signal within :func:`canary.formats.signals.interruptible` included: the notification is kept
-    and the result says which signal stopped it)."""
+    """Notify about ``record`` with ``facts()`` (see :func:`run_facts`). Never raises: whatever
+    happens, a run's verdict stands; what could not be sent is kept for the next notify (not for
+    a dry run), and a stop signal (within :func:`canary.formats.signals.interruptible`) says which
+    it was. Bad settings are found before, by :func:`check`."""
     from canary.formats import signals
-    from canary.notify import failure
-    from canary.notify.facts import open_history
+    from canary.notify import notify
+    from canary.notify.result import failure
 
     try:
-        store, why_not = open_history(history, use_history)
-        return tell(record, opts, store, why_not, log)
-    except signals.Stopped as e:  # while the history was opened
-        return _kept(record, opts, f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum)
+        return notify(
+            record,
+            facts(),
+            store=store,
+            repo=require_repo(opts.repo),
+            backend=opts.backend,
+            close_on_recovery=opts.close_on_recovery,
+            dry_run=opts.dry_run,
+            log=log,
+            bisect=bisect_hook(opts.no_bisect, opts.bisect_budget, log),
+        )
+    except signals.Stopped as e:  # before anything was sent (once sending, notify keeps it itself)
+        return _kept_for_later(record, opts, f"stopped by {signals.signal_name(e.signum)} while notifying", e.signum)
     except Exception as e:  # noqa: BLE001 - a notifier bug must not turn into a failed canary
-        return _kept(record, opts, failure(e))
+        return _kept_for_later(record, opts, failure(e))
 
 
-def _kept(record: RunRecord, opts: NotifyOptions, error: str, stopped: int | None = None) -> NotifyResult:
+def _kept_for_later(record: RunRecord, opts: NotifyOptions, error: str, stopped: int | None = None) -> NotifyResult:
     """The run's notification kept for the next notify (not for a dry run), with why it was not sent."""
-    from canary.notify import Delivery, NotifyResult, keep
+    from canary.notify.result import Delivery, NotifyResult
+    from canary.notify.spool import put_unsent
 
-    kept = None if opts.dry_run else keep(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
+    kept = None if opts.dry_run else put_unsent(record, opts.repo or "", opts.backend, error, opts.close_on_recovery)
     status = "failed" if kept is None else "spooled"
     return NotifyResult([Delivery(record.run_id, status, error=error, spool_path=kept, repo=opts.repo or "")], stopped)

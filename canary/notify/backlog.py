@@ -57,7 +57,7 @@ def _label(path: Path | None) -> str:
     return str(path) if path is not None else "the history"
 
 
-def _keep(path: Path | None, p: spool.Pending, store: HistoryStore | None) -> str | None:
+def _put_back(path: Path | None, p: spool.Pending, store: HistoryStore | None) -> str | None:
     """Write ``p`` back where it was found; the path it waits at (None: the history)."""
     if path is not None:
         try:
@@ -106,7 +106,7 @@ def resend(
             if kept is None:
                 _clear(path, pending, store)
             else:
-                _keep(path, replace(kept, spool_id=pending.spool_id), store)
+                _put_back(path, replace(kept, spool_id=pending.spool_id), store)
             continue
         if not by_hand:
             if pending.state == spool.GIVEN_UP:
@@ -140,7 +140,7 @@ def resend(
                     pending, error=error, tries=pending.tries + 1, state=spool.GIVEN_UP if stop else spool.WAITING
                 )
                 fate[rid] = kept
-                where = _keep(path, kept, store)
+                where = _put_back(path, kept, store)
                 unreachable = getattr(e, "unreachable", False)
                 status = GIVEN_UP if stop else SPOOLED
                 deliveries.append(

@@ -20,7 +20,7 @@ from typing import Any
 
 from canary.errors import ConfigError
 from canary.notify.settings import API_URL_VAR, TOKEN_VAR, check_api_url, check_token
-from canary.notify.transport import DEFAULT_API_URL, GitHubError, RetryPolicy, Transport
+from canary.notify.transport import DEFAULT_API_URL, GitHubError, Transport
 from canary.textio import printable
 
 
@@ -39,7 +39,8 @@ class GitHubClient(Transport):
 
     @classmethod
     def from_env(cls, repo: str, **kw: Any) -> GitHubClient:
-        kw.setdefault("retry", RetryPolicy.from_env())
+        """The client of ``repo`` with the token and API URL of the environment; ``kw``: the
+        transport's settings (its backoff, ``retry``, is :class:`RetryPolicy`'s defaults unless given)."""
         return cls(
             repo,
             check_token(os.environ.get(TOKEN_VAR)),

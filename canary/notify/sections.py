@@ -237,12 +237,12 @@ def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -
     """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
     s = facts.secrets
     new = what_is_new(record, facts.previous)
-    said = confirmation(record, facts)
+    confirmed = confirmation(record, facts)
     before = [
         "\n".join(
             head
             + ["", streak_sentence(facts.streak, facts.last_pass is not None) + series_note(record, facts)]
-            + (["", said] if said else [])
+            + (["", confirmed] if confirmed else [])
             + (["", new] if new else [])
         ),
         signature_section(record, s),

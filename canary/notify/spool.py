@@ -163,6 +163,15 @@ def _write(p: Pending, hold: bool, at: Path | None = None) -> tuple[Path, int | 
     return path, fd
 
 
+def put_unsent(record: RunRecord, repo: str, backend: str, error: str, close_on_recovery: bool = False) -> str | None:
+    """Spool a notification that failed before it could be composed (with no facts), for the next
+    notify; the path it waits at, or None when even that cannot be written."""
+    try:
+        return str(put(Pending(backend, repo, record, Facts(), close_on_recovery, error)))
+    except OSError:
+        return None
+
+
 def put(p: Pending, at: Path | None = None) -> Path:
     """Write ``p`` in its run's folder, or rewrite it ``at`` the file it was read from; raises
     OSError when it cannot be written."""

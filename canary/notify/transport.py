@@ -6,8 +6,9 @@
         ...
 
 Lists follow ``Link: <...>; rel="next"`` to the last page. Transient failures (5xx, 429, and 403
-rate limits) are retried with exponential backoff by tenacity, waiting what ``Retry-After`` (or
-``x-ratelimit-reset``) asks when GitHub says it. A create that failed with a 5xx may have been
+rate limits, an answer that is not JSON) are retried with exponential backoff by tenacity, waiting
+what ``Retry-After`` (or ``x-ratelimit-reset``) asks when the answer says it; the backoff is the
+client's ``retry`` setting (:class:`RetryPolicy`). A create that failed with a 5xx may have been
 done anyway: ``request(landed=...)`` looks for what it was creating before creating again, so a
 retry never posts twice. An API host that does not resolve, refuses the connection or has no route
 is not retried: that is a machine without network or a wrong ``GITHUB_API_URL``, not a blip, and
@@ -36,7 +37,7 @@ from typing import Any
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any
 
 from canary.text.redact import redact
-from canary.textio import env_number, printable
+from canary.textio import printable
 
 DEFAULT_API_URL = "https://api.github.com"
 USER_AGENT = "canary-notify"
@@ -85,20 +86,14 @@ class GitHubError(Exception):
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How hard to try. ``scale`` multiplies every wait (``CANARY_GITHUB_BACKOFF_SCALE``): tests
-    make it tiny so backoff is exercised without the clock."""
+    """How hard to try, a setting of the client (:class:`Transport`'s ``retry``): the defaults are
+    what every command uses. ``scale`` multiplies every wait; a client made with a tiny one
+    exercises its backoff without the clock."""
 
     attempts: int = 6
     base_s: float = 1.0  # first backoff; doubles each time, with jitter
     max_wait_s: float = 120.0  # the longest wait; asked to wait longer (Retry-After), give up instead
     scale: float = 1.0
-
-    @classmethod
-    def from_env(cls) -> RetryPolicy:
-        scale = env_number("CANARY_GITHUB_BACKOFF_SCALE")
-        if scale is None:
-            return cls()
-        return cls(scale=scale)
 
 
 def _retry_after(headers: Any, now: float | None = None) -> float | None:
@@ -297,7 +292,12 @@ class Transport:
         except (ValueError, RecursionError):
             kind = headers_in.get("Content-Type", "unknown type") if headers_in else "unknown type"
             raise GitHubError(
-                method, where, None, f"the answer is not JSON ({_short(kind, 80)}, {len(raw)} bytes)", transient=True
+                method,
+                where,
+                None,
+                f"the answer is not JSON ({_short(kind, 80)}, {len(raw)} bytes)",
+                _retry_after(headers_in),  # a server that says when to come back is heeded here too
+                transient=True,
             ) from None
 
     def _wait(self, state: RetryCallState) -> float:

@@ -5,14 +5,17 @@ as an image in the run directory, a terminal sparkline of the loss, and, under G
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from canary.formats.directory import LOSS_IMAGE
 from canary.record import RunRecord
 from canary.render import sparkline
+
+if TYPE_CHECKING:
+    from canary.notify.model import Facts
 
 ENV_SUMMARY = "GITHUB_STEP_SUMMARY"
 
@@ -48,17 +51,12 @@ def write_loss_image(record: RunRecord, losses: list[tuple[int, float]]) -> str:
     return str(path)
 
 
-def append_step_summary(record: RunRecord, line: str, path: str, history: str | None, use_history: bool) -> None:
-    from canary import git
+def append_step_summary(record: RunRecord, line: str, path: str, facts: Callable[[], Facts]) -> None:
+    """The job summary appended to ``path``; a failure's states ``facts()``."""
     from canary.notify import env_secrets
-    from canary.notify.facts import facts_from_store, open_history
     from canary.report.summary import run_summary
 
-    facts = None
-    if record.verdict != "pass":
-        store, why_not = open_history(history, use_history)
-        facts = facts_from_store(record, store, why_not, commits=git.window_commits)
-    text = run_summary(record, facts, line, env_secrets())
+    text = run_summary(record, facts() if record.verdict != "pass" else None, line, env_secrets())
     with open(path, "a", encoding="utf-8") as f:
         f.write(text)
 
@@ -73,12 +71,14 @@ def issue_url(record: RunRecord, notified: Any = None) -> str | None:
 
 def after_run(
     record: RunRecord,
-    history: str | None = None,
-    use_history: bool = True,
+    facts: Callable[[], Facts] | None = None,
     environ: Mapping[str, str] = os.environ,
     notified: Any = None,
 ) -> AfterRun:
-    """``notified``: the notifier's result for this run (its issue is linked from the summary)."""
+    """``facts``: what the history and git say of the run, computed once for the notifier and the
+    job summary (:func:`canary.notify.after_run.run_facts`; None: no history was read).
+    ``notified``: the notifier's result for this run (its issue is linked from the summary)."""
+    from canary.notify.after_run import run_facts
     from canary.report import run_losses
 
     out = AfterRun()
@@ -95,7 +95,7 @@ def after_run(
         record = replace(record, context={**record.context, "issue_url": url})
     if summary:
         try:
-            append_step_summary(record, out.loss_line, summary, history, use_history)
+            append_step_summary(record, out.loss_line, summary, facts or run_facts(record, None))
             out.step_summary = summary
         except Exception as e:  # noqa: BLE001 - nor does a job summary
             out.notes.append(f"no job summary: {type(e).__name__}: {e}")

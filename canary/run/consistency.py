@@ -191,7 +191,7 @@ def run_both(opts, progress=None) -> RunRecord:
         if src.is_file():
             promote_file(src, top / name)
     if opts.record_history:
-        result.context["history"] = history_mod.record_run(result, opts.history)
+        result.context["history"] = history_mod.record_run(result, opts.history, opts.store)
     write_record(top, result)
     return result
 

@@ -72,6 +72,7 @@ class RunOptions:
     run_id: str | None = None
     ray_address: str | None = None  # a ray lane's cluster, instead of RAY_ADDRESS or the lane's
     history: str | None = None  # a path or gs://bucket/prefix; None: the default store
+    store: history_mod.HistoryStore | None = None  # that history, opened once by the command (None: opened to record)
     record_history: bool = True
     job_id: str | None = None
     ci_run_url: str | None = None
@@ -300,7 +301,7 @@ def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
     if writing.said:
         result.context.setdefault("disk", writing.said)
     if opts.record_history:
-        result.context["history"] = history_mod.record_run(result, opts.history)
+        result.context["history"] = history_mod.record_run(result, opts.history, opts.store)
         with disk_trouble(run_dir) as again:
             directory.write_record(run_dir, result)
         if again.said:

@@ -1,7 +1,7 @@
 """Recognising failures: the kinds a signature can have, which kind an exception is, and the
 failing op, kernel or error code a message names. Pure.
 
-Kinds live in :data:`KINDS`; :func:`register_kind` adds one. Failures that print no Python
+Kinds live in :data:`KINDS`. Failures that print no Python
 traceback (bare error lines) are :mod:`canary.signature.bare`'s.
 """
 
@@ -25,13 +25,6 @@ KINDS: tuple[str, ...] = (
 )
 # gates whose failure alone is a slower (or heavier) canary, not a wrong one: perf_regression
 PERF_GATES = ("throughput", "compile_seconds", "peak_memory")
-
-
-def register_kind(kind: str) -> None:
-    """Make ``kind`` a known signature kind (for failures other modules name)."""
-    global KINDS
-    if kind not in KINDS:
-        KINDS = (*KINDS, kind)
 
 
 def known_kinds() -> tuple[str, ...]:
