@@ -139,30 +139,90 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
     report = history_report(history, lane, since, last, ferry, commits=checkout_commits)
     records: list[RunRecord] = report["records"]
     if as_json:
-        from canary.history.programs import program_notes
-        from canary.history.store import no_collection
+        _emit_report(report, records)
+    else:
+        _render_report(console(), report, records, lane, ferry, since, last)
 
-        with no_collection():
-            emit_json(
-                {
-                    "location": report["location"],
-                    "series": report["series"],
-                    "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
-                    "records": (
-                        {
-                            **r.to_dict(),
-                            "series": str(series.series_of(r)),
-                            "short": series.is_short(r),
-                            "counted": series.counts(r),
-                        }
-                        for r in records
-                    ),
-                    "programs": program_notes(records),
-                },
-                one_per_line=("records",),
-            )
-        return
-    c = console()
+
+def _emit_report(report: dict, records: list[RunRecord]) -> None:
+    from canary.history.programs import program_notes
+    from canary.history.store import no_collection
+
+    with no_collection():
+        emit_json(
+            {
+                "location": report["location"],
+                "series": report["series"],
+                "occurrences": {fp: asdict(o) for fp, o in report["occurrences"].items()},
+                "records": (
+                    {
+                        **r.to_dict(),
+                        "series": str(series.series_of(r)),
+                        "short": series.is_short(r),
+                        "counted": series.counts(r),
+                    }
+                    for r in records
+                ),
+                "programs": program_notes(records),
+            },
+            one_per_line=("records",),
+        )
+
+
+RUN_COLUMNS = (
+    "started (UTC)",
+    "lane",
+    "ferry",
+    "verdict",
+    "classification",
+    "kind",
+    "fingerprint",
+    "steps",
+    "loss",
+    "cache",
+    "tries",
+    "program",
+    "commit",
+)
+VERDICT_CELL = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}
+
+
+def _run_row(r: RunRecord, records: list[RunRecord]) -> tuple[str, ...]:
+    sig = r.signature
+    return (
+        (r.started_at or "")[:16].replace("T", " "),
+        r.lane,
+        f"{r.ferry} v{r.ferry_version}",
+        VERDICT_CELL.get(r.verdict, "[red]✗ FAIL[/]"),
+        r.classification or "—",
+        sig.kind if sig else "",
+        queries.fingerprint_of(r) or "",
+        steps_cell(r),
+        fmt(r.final_loss),
+        cache_brief(r.run_cache()),
+        str(len(r.attempts)),
+        program_cell(r, records),
+        (r.commit or "")[:8],
+    )
+
+
+def _series_line(s: dict) -> str:
+    streak = s["streak"]
+    tail = f"flakiness {s['flakiness']:.2f}"
+    if streak["runs"]:
+        tail += (
+            f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
+            f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
+            f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}"
+        )
+    if s["short_runs"]:
+        tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
+    if s["experiments"]:
+        tail += f"  ({s['experiments']} experiment{'s' if s['experiments'] != 1 else ''} not counted)"
+    return f"{verdict_strip(s['strip'])}  {tail}"
+
+
+def _render_report(c, report: dict, records: list[RunRecord], lane, ferry, since, last: int) -> None:
     if not c.is_terminal:
         c.width = max(c.width, 160)  # a pipe or a CI log: wide enough for one line per run
     if not records:
@@ -173,64 +233,17 @@ def history(ctx, lane, ferry, show_changes, since, history, last, as_json):
             + (f" since {escape(since)}" if since else "")
         )
         return
-    t = narrow_table(
-        f"Runs in {escape(report['location'])}",
-        (
-            "started (UTC)",
-            "lane",
-            "ferry",
-            "verdict",
-            "classification",
-            "kind",
-            "fingerprint",
-            "steps",
-            "loss",
-            "cache",
-            "tries",
-            "program",
-            "commit",
-        ),
-        numeric=("steps", "loss", "tries"),
-    )
+    t = narrow_table(f"Runs in {escape(report['location'])}", RUN_COLUMNS, numeric=("steps", "loss", "tries"))
     shown = records[-last:]
     counted = [r for r in shown if not series.is_experiment(r)]
     for r in counted:
-        sig = r.signature
-        verdict = {"pass": "[green]✓ pass[/]", "cancelled": "[yellow]○ cancelled[/]"}.get(r.verdict, "[red]✗ FAIL[/]")
-        steps = steps_cell(r)
-        t.add_row(
-            (r.started_at or "")[:16].replace("T", " "),
-            r.lane,
-            f"{r.ferry} v{r.ferry_version}",
-            verdict,
-            r.classification or "—",
-            sig.kind if sig else "",
-            queries.fingerprint_of(r) or "",
-            steps,
-            fmt(r.final_loss),
-            cache_brief(r.run_cache()),
-            str(len(r.attempts)),
-            program_cell(r, records),
-            (r.commit or "")[:8],
-        )
+        t.add_row(*_run_row(r, records))
     if counted:
         c.print(t)
     experiments(c, [r for r in shown if series.is_experiment(r)])
     width = max(len(s["series"]) for s in report["series"])
     for s in report["series"]:
-        streak = s["streak"]
-        tail = f"flakiness {s['flakiness']:.2f}"
-        if streak["runs"]:
-            tail += (
-                f"  failing {streak['runs']} run{'s' if streak['runs'] != 1 else ''} over {streak['days']} "
-                f"day{'s' if streak['days'] != 1 else ''} ({streak['daily_ordinal']}), {streak['fingerprint'] or '?'}"
-                f", {'confirmed' if streak['confirmed'] else 'unconfirmed'}"
-            )
-        if s["short_runs"]:
-            tail += f"  ({s['short_runs']} short run{'s' if s['short_runs'] != 1 else ''} not counted)"
-        if s["experiments"]:
-            tail += f"  ({s['experiments']} experiment{'s' if s['experiments'] != 1 else ''} not counted)"
-        c.print(f"{escape(s['series']):>{width}} {verdict_strip(s['strip'])}  {tail}")
+        c.print(f"{escape(s['series']):>{width}} {_series_line(s)}")
     c.print(
         "[dim]one strip per series (lane/ferry), oldest to newest: ✓ pass, ✗ fail; a short run (fewer steps "
         "than its ferry's) is listed above but not counted, an experiment is listed apart; program: the "
