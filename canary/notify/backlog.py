@@ -112,17 +112,9 @@ def resend(
             if pending.state == spool.GIVEN_UP:
                 given_up += 1
                 continue
-            if not trusted:
-                say(
-                    printable(
-                        f"ignored {path}: not spooled by this canary (its ledger does not name it), nothing was "
-                        f"sent; `canary notify --resend {rid} --repo OWNER/NAME` sends it, `--drop {rid}` drops it"
-                    )
-                )
-                continue
-            if pending.repo != gh.repo:
-                shown = printable(f"the notification of run {rid} in {_label(path)} is for {pending.repo[:200]}")
-                say(f"not resent: {shown}, not {gh.repo}")
+            why = _not_resent(path, pending, gh.repo, trusted)
+            if why:
+                say(why)
                 continue
             if outage is not None or tried >= RESEND_MAX:
                 continue  # waits for the next invocation
@@ -131,35 +123,53 @@ def resend(
                 busy.add(rid)  # another canary is sending it, or it is gone
                 continue
             tried += 1
-            try:
-                facts = replace(pending.facts, secrets=secrets)
-                actions = report(gh, pending.record, facts, pending.close_on_recovery)
-            except Exception as e:  # noqa: BLE001 - whatever stops a delivery, the entry is kept
-                error, stop = failure(e), gives_up(e)
-                kept = replace(
-                    pending, error=error, tries=pending.tries + 1, state=spool.GIVEN_UP if stop else spool.WAITING
-                )
-                fate[rid] = kept
-                where = _put_back(path, kept, store)
-                unreachable = getattr(e, "unreachable", False)
-                status = GIVEN_UP if stop else SPOOLED
-                deliveries.append(
-                    Delivery(
-                        rid, status, error=error, spool_path=where, resent=True, unreachable=unreachable, repo=gh.repo
-                    )
-                )
-                if not stop and not by_hand:
-                    outage = error  # GitHub itself is in trouble: the rest wait rather than meet it too
-                continue
-        fate[rid] = None
-        _clear(path, pending, store)
-        deliveries.append(Delivery(rid, SENT, actions, resent=True, repo=gh.repo))
+            delivery, fate[rid], retry_later = _send_one(path, pending, gh, secrets, store)
+        deliveries.append(delivery)
+        if retry_later and not by_hand:
+            outage = delivery.error  # GitHub itself is in trouble: the rest wait rather than meet it too
     left = sum(1 for _, p in order if p.record.run_id not in fate and p.record.run_id not in busy)
     if not by_hand and left - given_up > 0 and (outage or tried >= RESEND_MAX):
         say(f"{left - given_up} earlier notification(s) still wait; the next notify sends them")
     if not by_hand and given_up:
         say(f"{given_up} notification(s) GitHub refused wait as given up: `canary notify --pending` lists them")
     return deliveries
+
+
+def _not_resent(path, pending: spool.Pending, repo: str, trusted: bool) -> str | None:
+    """Why an entry is not resent by itself: not spooled by this canary, or for another repository."""
+    rid = pending.record.run_id
+    if not trusted:
+        return printable(
+            f"ignored {path}: not spooled by this canary (its ledger does not name it), nothing was "
+            f"sent; `canary notify --resend {rid} --repo OWNER/NAME` sends it, `--drop {rid}` drops it"
+        )
+    if pending.repo != repo:
+        shown = printable(f"the notification of run {rid} in {_label(path)} is for {pending.repo[:200]}")
+        return f"not resent: {shown}, not {repo}"
+    return None
+
+
+def _send_one(
+    path, pending: spool.Pending, gh: GitHubClient, secrets: tuple[str, ...], store: HistoryStore | None
+) -> tuple[Delivery, spool.Pending | None, bool]:
+    """One entry sent: its delivery, the entry as kept (None: sent, and cleared), and whether the
+    failure is worth trying again later (an outage, not a refusal)."""
+    rid = pending.record.run_id
+    try:
+        facts = replace(pending.facts, secrets=secrets)
+        actions = report(gh, pending.record, facts, pending.close_on_recovery)
+    except Exception as e:  # noqa: BLE001 - whatever stops a delivery, the entry is kept
+        error, stop = failure(e), gives_up(e)
+        kept = replace(pending, error=error, tries=pending.tries + 1, state=spool.GIVEN_UP if stop else spool.WAITING)
+        where = _put_back(path, kept, store)
+        unreachable = getattr(e, "unreachable", False)
+        status = GIVEN_UP if stop else SPOOLED
+        delivery = Delivery(
+            rid, status, error=error, spool_path=where, resent=True, unreachable=unreachable, repo=gh.repo
+        )
+        return delivery, kept, not stop
+    _clear(path, pending, store)
+    return Delivery(rid, SENT, actions, resent=True, repo=gh.repo), None, False
 
 
 def select(entries: list[Entry], ids: tuple[str, ...]) -> list[Entry]:
