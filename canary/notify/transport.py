@@ -233,37 +233,14 @@ class Transport:
                 unreachable=True,
             ) from None
         data = None if body is None else json.dumps(body).encode()
-        headers = {
-            "Accept": "application/vnd.github+json",
-            "User-Agent": USER_AGENT,
-            "X-GitHub-Api-Version": API_VERSION,
-        }
-        if data is not None:
-            headers["Content-Type"] = "application/json"
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
         where = shown.path + (f"?{shown.query}" if shown.query else "")
         try:
-            req = urllib.request.Request(url, data=data, method=method, headers=headers)
+            req = urllib.request.Request(url, data=data, method=method, headers=self._headers(data is not None))
             with _OPENER.open(req, timeout=self.timeout_s) as resp:
                 raw = resp.read()
                 headers_in = resp.headers
         except urllib.error.HTTPError as e:
-            raw = e.read() or b""
-            try:
-                message = str(json.loads(raw).get("message", ""))
-            except (ValueError, AttributeError, RecursionError):
-                message = raw.decode(errors="replace")
-            message = _short(redact(message[: MESSAGE_MAX * 4], [self.token or ""]), total=len(message))
-            raise GitHubError(
-                method,
-                where,
-                e.code,
-                message or e.reason,
-                _retry_after(e.headers),
-                _is_transient(e.code, e.headers, message),
-                "secondary rate limit" in message.lower(),
-            ) from None
+            raise self._answered(method, where, e) from None
         except _RefusedRedirect as e:
             raise GitHubError(method, where, None, str(e.reason)) from None
         except ValueError as e:  # urllib's word for a URL it cannot use: a port past 65535, "[::1"
@@ -271,20 +248,7 @@ class Transport:
                 method, where, None, f"GitHub unreachable: {_short(str(e))} in {self.api_url[:200]}", unreachable=True
             ) from None
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError, http.client.HTTPException) as e:
-            reason = getattr(e, "reason", e)
-            try:
-                host = f"{shown.hostname}" + (f":{shown.port}" if shown.port else "")
-            except ValueError:
-                host = shown.netloc
-            gone = _unreachable(reason, host)
-            raise GitHubError(
-                method,
-                where,
-                None,
-                _short(redact(gone or str(reason), [self.token or ""])),
-                transient=gone is None,
-                unreachable=gone is not None,
-            ) from None
+            raise self._no_answer(method, where, shown, e) from None
         if not raw:
             return None, headers_in
         try:
@@ -299,6 +263,54 @@ class Transport:
                 _retry_after(headers_in),  # a server that says when to come back is heeded here too
                 transient=True,
             ) from None
+
+    def _headers(self, with_body: bool) -> dict[str, str]:
+        headers = {
+            "Accept": "application/vnd.github+json",
+            "User-Agent": USER_AGENT,
+            "X-GitHub-Api-Version": API_VERSION,
+        }
+        if with_body:
+            headers["Content-Type"] = "application/json"
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def _answered(self, method: str, where: str, e: urllib.error.HTTPError) -> GitHubError:
+        """An HTTP error answer as a GitHubError: its message (redacted, cut), when to retry, and
+        whether it is worth retrying at all."""
+        raw = e.read() or b""
+        try:
+            message = str(json.loads(raw).get("message", ""))
+        except (ValueError, AttributeError, RecursionError):
+            message = raw.decode(errors="replace")
+        message = _short(redact(message[: MESSAGE_MAX * 4], [self.token or ""]), total=len(message))
+        return GitHubError(
+            method,
+            where,
+            e.code,
+            message or e.reason,
+            _retry_after(e.headers),
+            _is_transient(e.code, e.headers, message),
+            "secondary rate limit" in message.lower(),
+        )
+
+    def _no_answer(self, method: str, where: str, shown, e: BaseException) -> GitHubError:
+        """No answer (refused, reset, timed out, a name that does not resolve) as a GitHubError."""
+        reason = getattr(e, "reason", e)
+        try:
+            host = f"{shown.hostname}" + (f":{shown.port}" if shown.port else "")
+        except ValueError:
+            host = shown.netloc
+        gone = _unreachable(reason, host)
+        return GitHubError(
+            method,
+            where,
+            None,
+            _short(redact(gone or str(reason), [self.token or ""])),
+            transient=gone is None,
+            unreachable=gone is not None,
+        )
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
