@@ -13,8 +13,42 @@ from canary.commands._options import history_option, notify_options
 from canary.errors import ConfigError
 from canary.render import notify_result
 
+HELP = """Tell GitHub about RUN (a run directory, its result.json, or a run id in --runs or the
+history): open an issue for a
+new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
+first pass after failures. Every post carries a hidden marker, so notifying twice posts once.
 
-@click.command()
+The token is read from GITHUB_TOKEN and the API from GITHUB_API_URL (GitHub Actions sets both).
+When GitHub cannot be reached the notification is kept beside the run record and sent by the
+next notify. The notification is written before it is sent: a notify stopped by SIGTERM keeps
+it and exits 143 (130 for SIGINT, 129 for SIGHUP); one killed outright leaves it to the next.
+
+Notifications that wait are resent first, each on its own: one that fails never stops the
+others or this run's. What GitHub refuses for good (404, 401, 422, another 4xx that is no rate
+limit) is kept as given up and not resent by itself; only notifications this canary spooled,
+for --repo, are resent by themselves. --pending lists them (state, repository, last error),
+--resend RUN_ID sends one now to --repo (given up or not), --drop RUN_ID removes one; `all`
+names every one.
+
+With --dry-run nothing is posted: it reads the repository's canary issues (when there is
+anything to say) to decide as a real notify would, and prints the calls and the markdown.
+A host that does not resolve or refuses the connection is not retried: the notify says
+GitHub was unreachable within a second or two.
+
+A new signature is bisected when its regression window holds more than one commit and the
+failure can be tested here (`canary bisect`: a lowering error with `--test lower`, a cpu-lane
+failure with `--test run`), within --bisect-budget; the new issue names the first bad commit,
+or says the budget ran out and which commits it is among. --no-bisect turns this off.
+
+Exit status: 0 said (or nothing to say; a dry run that could read GitHub; --pending, --drop
+done; --resend sent them all), 1 not sent now (kept for the next notify), or a dry run that
+could not read GitHub: it shows what it would post as if the repository had no canary issues,
+which is a guess (a recurrence would comment on its open issue instead), so it does not exit 0;
+2 bad input; 128 + the signal's number when stopped by one while notifying.
+"""
+
+
+@click.command(help=HELP)
 @click.argument("run", required=False)
 @click.option(
     "--runs",
@@ -62,39 +96,6 @@ def notify(
     no_bisect,
     as_json,
 ):
-    """Tell GitHub about RUN (a run directory, its result.json, or a run id in --runs or the
-    history): open an issue for a
-    new failure signature, comment on the open issue of a recurring one, say "Recovered" on the
-    first pass after failures. Every post carries a hidden marker, so notifying twice posts once.
-
-    The token is read from GITHUB_TOKEN and the API from GITHUB_API_URL (GitHub Actions sets both).
-    When GitHub cannot be reached the notification is kept beside the run record and sent by the
-    next notify. The notification is written before it is sent: a notify stopped by SIGTERM keeps
-    it and exits 143 (130 for SIGINT, 129 for SIGHUP); one killed outright leaves it to the next.
-
-    Notifications that wait are resent first, each on its own: one that fails never stops the
-    others or this run's. What GitHub refuses for good (404, 401, 422, another 4xx that is no rate
-    limit) is kept as given up and not resent by itself; only notifications this canary spooled,
-    for --repo, are resent by themselves. --pending lists them (state, repository, last error),
-    --resend RUN_ID sends one now to --repo (given up or not), --drop RUN_ID removes one; `all`
-    names every one.
-
-    With --dry-run nothing is posted: it reads the repository's canary issues (when there is
-    anything to say) to decide as a real notify would, and prints the calls and the markdown.
-    A host that does not resolve or refuses the connection is not retried: the notify says
-    GitHub was unreachable within a second or two.
-
-    A new signature is bisected when its regression window holds more than one commit and the
-    failure can be tested here (`canary bisect`: a lowering error with `--test lower`, a cpu-lane
-    failure with `--test run`), within --bisect-budget; the new issue names the first bad commit,
-    or says the budget ran out and which commits it is among. --no-bisect turns this off.
-
-    Exit status: 0 said (or nothing to say; a dry run that could read GitHub; --pending, --drop
-    done; --resend sent them all), 1 not sent now (kept for the next notify), or a dry run that
-    could not read GitHub: it shows what it would post as if the repository had no canary issues,
-    which is a guess (a recurrence would comment on its open issue instead), so it does not exit 0;
-    2 bad input; 128 + the signal's number when stopped by one while notifying.
-    """
     from canary.formats import signals
     from canary.history import load_record
     from canary.notify.after_run import NotifyOptions, check, notify_run, run_facts
