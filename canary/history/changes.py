@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from canary.history.series import counts, in_series
+from canary.history.series import evidence
 from canary.history.windows import VersionChange, version_changes
 from canary.record import RunRecord
 
@@ -154,7 +154,7 @@ def passing_runs(records: Iterable[RunRecord], lane: str, ferry: str | None = No
     """The lane's (and ferry's) passing full runs, oldest first: a short run (a repro, ``--steps``)
     is mostly compilation, and an experiment's ferry or gates are not the series': their figures
     are not the series'."""
-    return [r for r in in_series(records, lane, ferry) if r.verdict == "pass" and counts(r)]
+    return [r for r in evidence(records, lane, ferry) if r.verdict == "pass"]
 
 
 def series(records: Iterable[RunRecord], lane: str, ferry: str | None, metric: str) -> list[Point]:

@@ -27,21 +27,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-from canary.history.series import counts, is_experiment
+from canary.history.series import evidence, is_experiment
 from canary.record import RunRecord
 from canary.signature import identity
 
 
 def _ordered(records: Iterable[RunRecord], lane: str | None = None, ferry: str | None = None) -> list[RunRecord]:
-    # A run stopped by a signal (verdict "cancelled") is evidence of nothing: no pass, no failure.
-    # Within a series, neither is a run that does not count (series.counts): a short run (ten
-    # steps cannot pass or fail the ferry's gates) or an experiment (not the pinned ferry or gates).
-    rs = [
-        r
-        for r in records
-        if r.verdict != "cancelled"
-        and (lane is None or (r.lane == lane and (ferry is None or r.ferry == ferry) and counts(r)))
-    ]
+    """A series' evidence (:func:`canary.history.series.evidence`); without a lane, every run that
+    was not cancelled, oldest first."""
+    if lane is not None:
+        return evidence(records, lane, ferry)
+    rs = [r for r in records if r.verdict != "cancelled"]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
 
 

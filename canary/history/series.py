@@ -3,6 +3,7 @@
     series_of(record)            SeriesKey("cpu", "moe-canary"), shown as cpu/moe-canary
     series_keys(records)         the series the records hold, by lane then ferry
     in_series(records, lane, ferry)   the series' runs, oldest first, uncounted ones included
+    evidence(records, lane, ferry)    the series' runs that count and were not cancelled, oldest first
     is_short(record)             it asked for fewer steps than its ferry sets (repro, --steps)
     is_experiment(record)        its ferry or gates file is not the pinned one (record.experiment)
     counts(record)               neither: evidence for its series
@@ -77,6 +78,13 @@ def in_series(records: Iterable[RunRecord], lane: str, ferry: str | None) -> lis
     """The series' runs, oldest first, uncounted runs included (what ``canary history`` lists)."""
     rs = [r for r in records if r.lane == lane and (ferry is None or r.ferry == ferry)]
     return sorted(rs, key=lambda r: (r.started_at or "", r.run_id))
+
+
+def evidence(records: Iterable[RunRecord], lane: str, ferry: str | None) -> list[RunRecord]:
+    """The series' runs that say something of it, oldest first: they count (:func:`counts`) and
+    were not stopped by a signal (a cancelled run is no pass and no failure). The one definition
+    the history's questions, the change points and the notifier's facts read."""
+    return [r for r in in_series(records, lane, ferry) if r.verdict != "cancelled" and counts(r)]
 
 
 # The runs of a series that `canary report` shows and `canary history --changes` searches: a year
