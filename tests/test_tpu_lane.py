@@ -155,8 +155,8 @@ MISROUTE = """\
 """
 
 CHECK_COPY = """
-import json, jax, jax.numpy as jnp
-import haliax.nn.ragged_dot as rd
+import importlib, json, jax, jax.numpy as jnp
+rd = importlib.import_module("haliax.nn.ragged_dot")
 from canary.config import load_ferry, load_lanes
 from canary.run import parity
 # the bug still lowers for the TPU: the forward grouped matmul through the patched copy

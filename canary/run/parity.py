@@ -140,21 +140,24 @@ def compare(case: dict[str, Any], fn) -> list[dict[str, Any]]:
 
 
 def owner(path: str | None) -> str | None:
-    """The distribution and version that installed the kernel's file; for a file no installed
-    distribution lists (a copy on ``sys.path`` ahead of it), the one that ships its top-level
-    package, said as such."""
+    """The distribution and version that installed the kernel's file; for a file that is not the
+    installed one (a copy on ``sys.path`` ahead of it), the distribution that ships its package,
+    said as such."""
     import importlib.metadata
+    from pathlib import Path
 
     from canary.run.ownership import describe, owner_of
 
     if not path:
         return None
+    here = Path(path).resolve()
     found = owner_of(path)
     if found:
-        return describe(found)
-    top = "haliax" if "/haliax/" in path.replace("\\", "/") else "canary"
-    for name in importlib.metadata.packages_distributions().get(top, []):
-        return f"{describe((name, importlib.metadata.version(name)))}, but loaded from {path}"
+        dist = importlib.metadata.distribution(found[0])
+        files = [f for f in dist.files or () if f.name == here.name]
+        if any(Path(dist.locate_file(f)).resolve() == here for f in files):
+            return describe(found)
+        return f"{describe(found)}, but loaded from {path}"
     return f"loaded from {path}"
 
 
