@@ -33,7 +33,7 @@ from canary.history import queries
 from canary.record import RunRecord
 from canary.run import compile_cache
 
-CHECKS = ("packages", "cache", "history", "launcher", "github", "git")
+CHECKS = ("packages", "cache", "history", "launcher", "github", "git")  # and "libtpu", a TPU lane's
 PROBE_S = 5.0  # the longest any one check may wait on the network (gcsfs alone retries for most of a minute)
 
 
@@ -100,6 +100,20 @@ def check_packages(lane: Lane, cache_dir: str | None, history: str, stack: str |
             "; ".join(dict.fromkeys(n.fix() for n, _ in gone)),
         )
     return Check("packages", True, "importable: " + ", ".join(f"{n.what} ({', '.join(n.modules)})" for n in needs))
+
+
+def check_libtpu(lane: Lane) -> Check:
+    """A TPU lane's: the TPU compiler `canary lower` lowers and compiles the lane's whole program
+    with. Missing is no failure (the run gets the TPU VM's own; `canary lower` then lowers one
+    chip's share and says so); installed at a version the installed JAX does not pair with is."""
+    from canary.run.topology import libtpu_status, topology_name
+
+    status, where = libtpu_status(), topology_name(lane)
+    if status.installed is None:
+        return Check("libtpu", True, f"{status.message()}; `canary lower` lowers one chip's share, not {where}")
+    if not status.pairs:
+        return Check("libtpu", False, status.message(), f"pip install 'jax[tpu]=={status.jax}'")
+    return Check("libtpu", True, f"{status.message()}: `canary lower --lane {lane.name}` lowers on {where}")
 
 
 @contextmanager
@@ -360,6 +374,8 @@ def diagnose(opts: DoctorOptions) -> Report:
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
     report = Report(lane.name, ferry)
     report.checks.append(check_packages(lane, cache_dir, history, getattr(loaded, "stack", None)))
+    if lane.platform == "tpu":
+        report.checks.append(check_libtpu(lane))
     # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
     report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
     history_check, records = bounded(

@@ -295,3 +295,50 @@ def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path)
     m = c["memory"]
     assert m["total"] == m["temp"] + m["arguments"] + m["outputs"] + m["generated_code"] - m["aliased"] > 0
     assert 0 < c["fraction"] < 0.9 and c["seconds"] > 0 and len(c["fingerprint"]) == 64
+
+
+# ----------------------------------------------------------------------------- canary doctor tpu
+
+
+def _fake_libtpu(root: Path, version: str) -> str:
+    """A libtpu distribution at ``version`` that no JAX pairs with: the package and its metadata."""
+    (root / "libtpu").mkdir(parents=True)
+    (root / "libtpu" / "__init__.py").write_text("")
+    info = root / f"libtpu-{version}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: libtpu\nVersion: {version}\n")
+    return str(root)
+
+
+DOCTOR = (
+    "import json; from canary.config import get_lane; from canary.doctor import check_libtpu; "
+    "print(json.dumps(check_libtpu(get_lane('tpu')).to_dict()))"
+)
+
+
+def _doctor_libtpu(path: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), path) if p)}
+    r = subprocess.run([sys.executable, "-c", DOCTOR], env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("libtpu") is not None, reason="libtpu is installed here")
+def test_doctor_tpu_checks_libtpu(tmp_path):
+    from canary.doctor import check_libtpu
+
+    missing = check_libtpu(load_lanes()[0]["tpu"])
+    assert missing.name == "libtpu" and missing.ok and "canary[tpu]" in missing.detail and "v6e:2x2" in missing.detail
+
+    wrong = _doctor_libtpu(_fake_libtpu(tmp_path / "site", "0.0.1"))
+    assert wrong["ok"] is False and "libtpu 0.0.1 does not pair with jax" in wrong["detail"]
+    assert wrong["fix"] == f"pip install 'jax[tpu]=={importlib.metadata.version('jax')}'"
+
+
+@pytest.mark.slow  # may install libtpu into the test cache
+def test_doctor_tpu_with_the_paired_libtpu(libtpu_path):
+    c = _doctor_libtpu(libtpu_path)
+    assert c["ok"] is True and "lowers on v6e:2x2" in c["detail"]
+    assert (
+        c["detail"].startswith(f"libtpu {topology.libtpu_status().wanted.strip('=*')}") or "libtpu 0.0." in c["detail"]
+    )
