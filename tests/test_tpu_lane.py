@@ -86,6 +86,7 @@ def test_the_child_never_asks_a_metadata_server_and_keeps_jax_on_the_cpu():
         "127.0.0.1",
         "0",
     )
+    assert env["ALLOW_MULTIPLE_LIBTPU_LOAD"] == "1"  # concurrent lowerings share the host
     assert "TPU_SKIP_MDS_QUERY" not in os.environ  # set for the child only
 
 

@@ -153,6 +153,9 @@ def worker_env(topology: Topology, environ: dict[str, str]) -> dict[str, str]:
         "TPU_ACCELERATOR_TYPE": f"{topology.generation}-{topology.chips}",
         "TPU_WORKER_HOSTNAMES": "127.0.0.1",
         "TPU_WORKER_ID": "0",
+        # compile-only devices hold no TPU: concurrent lowerings on one host (two preflights, the
+        # tests) must not fight over libtpu's one-process lock file (/tmp/libtpu_lockfile)
+        "ALLOW_MULTIPLE_LIBTPU_LOAD": "1",
         "GRPC_VERBOSITY": "ERROR",
         "TF_CPP_MIN_LOG_LEVEL": environ.get("TF_CPP_MIN_LOG_LEVEL", "1"),
     }
