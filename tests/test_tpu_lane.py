@@ -195,6 +195,28 @@ def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
     assert m.startswith("haliax.nn.ragged_dot (megablox) (marin-haliax ") and f"loaded from {out['file']}" in m
     assert "worst element" in m and "error" in m and "tolerance" in m
     assert any(g in m for g in ("forward", "grad-lhs", "grad-rhs"))
+    # and it fails the preflight: `canary lower --lane tpu` with the copy ahead on the path
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "canary",
+            "lower",
+            "--lane",
+            "tpu",
+            "--ferry",
+            "grug-moe-canary",
+            "--no-history",
+            "--json",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert r.returncode == 1, r.stdout[-2000:] + r.stderr[-2000:]
+    (p,) = json.loads(r.stdout)["platforms"]
+    assert p["ok"] is False and p["parity"]["ok"] is False and p["parity"]["mismatch"] == out["mismatch"]
     # the installed package is untouched
     assert "group 0's rows sent" not in Path(haliax.__file__).parent.joinpath("nn", "ragged_dot.py").read_text()
 

@@ -280,14 +280,19 @@ def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[s
     from canary.run import parity
     from canary.run.topology import lower_on_topology
 
-    result.topology = lower_on_topology(opts.ferry, lane, opts.lanes_file, opts.compile, opts.compile_timeout_s)
-    if result.topology["ran"]:
-        result.ok = result.ok and bool(result.topology.get("ok"))
-    else:
-        result.notes.append(f"{result.topology['fallback']}; lowered one chip's share only (no topology)")
+    t = result.topology = lower_on_topology(opts.ferry, lane, opts.lanes_file, opts.compile, opts.compile_timeout_s)
+    if not t["ran"]:
+        result.notes.append(f"{t['fallback']}; lowered one chip's share only (no topology)")
+    elif not t.get("ok"):
+        result.ok = False
+        c = t.get("compile") or {}
+        why = t.get("error") or c.get("error") or f"{c.get('verdict')}: over the chip's HBM"
+        result.error = result.error or f"on the topology {t['name']}: {why}"
     if opts.parity:
         result.parity = parity.check(ferry, lanes.get("cpu"), lane)
-        result.ok = result.ok and result.parity["ok"]
+        if not result.parity["ok"]:
+            result.ok = False
+            result.error = result.error or f"parity: {result.parity['mismatch']}"
 
 
 def against_history(report: LowerReport, ferry_ref: str, location: str | None = None) -> LowerReport:
