@@ -277,10 +277,17 @@ def _check_topologies(opts: LowerOptions, lanes: list[Lane]) -> None:
 def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[str, Lane], opts: LowerOptions) -> None:
     """The lane's whole program on its topology (or why only one chip's share was lowered), and its
     kernel executed for parity; either failing fails the platform."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from canary.run import parity
     from canary.run.topology import lower_on_topology
 
-    t = result.topology = lower_on_topology(opts.ferry, lane, opts.lanes_file, opts.compile, opts.compile_timeout_s)
+    # the topology's child process and the parity check (in this process) run side by side
+    with ThreadPoolExecutor(1) as pool:
+        child = pool.submit(lower_on_topology, opts.ferry, lane, opts.lanes_file, opts.compile, opts.compile_timeout_s)
+        if opts.parity:
+            result.parity = parity.check(ferry, lanes.get("cpu"), lane)
+        t = result.topology = child.result()
     if not t["ran"]:
         result.notes.append(f"{t['fallback']}; lowered one chip's share only (no topology)")
     elif not t.get("ok"):
@@ -288,11 +295,9 @@ def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[s
         c = t.get("compile") or {}
         why = t.get("error") or c.get("error") or f"{c.get('verdict')}: over the chip's HBM"
         result.error = result.error or f"on the topology {t['name']}: {why}"
-    if opts.parity:
-        result.parity = parity.check(ferry, lanes.get("cpu"), lane)
-        if not result.parity["ok"]:
-            result.ok = False
-            result.error = result.error or f"parity: {result.parity['mismatch']}"
+    if result.parity and not result.parity["ok"]:
+        result.ok = False
+        result.error = result.error or f"parity: {result.parity['mismatch']}"
 
 
 def against_history(report: LowerReport, ferry_ref: str, location: str | None = None) -> LowerReport:
