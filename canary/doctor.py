@@ -33,7 +33,8 @@ from canary.formats import compile_cache
 from canary.history import queries
 from canary.record import RunRecord
 
-CHECKS = ("packages", "cache", "history", "launcher", "github", "git")
+CHECKS = ("packages", "cache", "history", "launcher", "github", "git")  # and "libtpu", a TPU lane's
+FIX_CHECKOUT = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
 PROBE_S = 5.0  # the longest any one check may wait on the network (gcsfs alone retries for most of a minute)
 
 
@@ -100,6 +101,19 @@ def check_packages(lane: Lane, cache_dir: str | None, history: str, stack: str |
             extras.fixes([n for n, _ in gone]),
         )
     return Check("packages", True, "importable: " + ", ".join(f"{n.what} ({', '.join(n.modules)})" for n in needs))
+
+
+def check_libtpu(lane: Lane) -> Check:
+    """A TPU lane's compiler for `canary lower`: missing is no failure (the run gets the TPU VM's
+    own; one chip's share is lowered, and said), a version the installed JAX does not pair with is."""
+    from canary.run.topology import libtpu_status, topology_name
+
+    status, where = libtpu_status(), topology_name(lane)
+    if status.installed is None:
+        return Check("libtpu", True, f"{status.message()}; `canary lower` lowers one chip's share, not {where}")
+    if not status.pairs:
+        return Check("libtpu", False, status.message(), f"pip install 'jax[tpu]=={status.jax}'")
+    return Check("libtpu", True, f"{status.message()}: `canary lower --lane {lane.name}` lowers on {where}")
 
 
 @contextmanager
@@ -261,14 +275,13 @@ def check_git(
     """The checkout a failure's regression window is read from. Outside one, only a run that
     tells GitHub is missing something (its issue would name no commits)."""
     head = git.head_commit(checkout)
-    fix_checkout = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
     if head is None:
         detail = (
             f"{os.path.abspath(checkout)} is not a git checkout: runs get no commit and failures no regression window"
         )
         if notify is None:
-            return Check("git", True, detail + " (needed only where a run tells GitHub: --notify github)", fix_checkout)
-        return Check("git", False, detail, fix_checkout)
+            return Check("git", True, detail + " (needed only where a run tells GitHub: --notify github)", FIX_CHECKOUT)
+        return Check("git", False, detail, FIX_CHECKOUT)
     shallow = git.is_shallow(checkout)
     if records is None:
         return Check(
@@ -276,7 +289,7 @@ def check_git(
             not shallow,
             f"HEAD {head[:12]}; {'shallow' if shallow else 'full history'}; the last "
             "pass is unknown (the history could not be read)",
-            "" if not shallow else fix_checkout,
+            "" if not shallow else FIX_CHECKOUT,
         )
     lp = queries.last_pass(records, lane, ferry=ferry)
     series = f"{lane}/{ferry}" if ferry else lane
@@ -292,7 +305,6 @@ def check_git(
 
 def _last_pass_commit(checkout: str, head: str, lp, shallow: bool) -> Check:
     """Whether the regression window can reach the last pass's commit from this checkout."""
-    fix_checkout = "run canary from the repository's checkout (actions/checkout with fetch-depth: 0)"
     if not git.is_object_name(lp.commit):
         return Check(
             "git",
@@ -318,7 +330,7 @@ def _last_pass_commit(checkout: str, head: str, lp, shallow: bool) -> Check:
             "git",
             False,
             f"shallow checkout without the last pass's commit {lp.commit[:12]}, and no remote answers to fetch it from",
-            fix_checkout,
+            FIX_CHECKOUT,
         )
     return Check(
         "git",
@@ -374,6 +386,8 @@ def diagnose(opts: DoctorOptions) -> Report:
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
     report = Report(lane.name, ferry)
     report.checks.append(check_packages(lane, cache_dir, history, getattr(loaded, "stack", None)))
+    if lane.platform == "tpu":
+        report.checks.append(check_libtpu(lane))
     # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
     report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
     history_check, records = bounded(

@@ -362,6 +362,8 @@ def lowering_report(report: Any, c: Console) -> None:
     for p in report.platforms:
         for note in p.notes:
             c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
+        for line in report.check_lines(p):
+            c.print(line, markup=False, highlight=False)
         if p.program and p.program.get("message"):
             c.print(
                 ("[yellow]" if p.program.get("changed") else "[dim]") + escape(p.program["message"]) + "[/]",

@@ -86,8 +86,8 @@ FLOORS = {
     3: {"signature", "golden", "launchers", "workload"},  # pure judgement of text, golden data, I/O edges
     4: {"judge", "history", "bisect"},
     5: {"notify"},
-    6: {"report", "render", "doctor"},
-    7: {"run"},  # one run, orchestrated
+    6: {"report", "render"},
+    7: {"run", "doctor"},  # one run, orchestrated; what a lane's run needs, checked
     8: {"commands", "cli", "__main__"},  # the command line: parse, call, render
 }
 # (importer, imported): why an import runs back up a floor. Empty: none does.

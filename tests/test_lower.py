@@ -88,7 +88,7 @@ def test_plan_rejects_bad_input_by_name(config, opts, key):
 
 @pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
 def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
-    r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "static", "--json")
+    r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "static", "--no-parity", "--json")
     assert r.returncode == 1, r.stderr
     out = json.loads(r.stdout)
     (p,) = out["platforms"]
@@ -113,7 +113,7 @@ def test_static_tiling_fails_tpu_lowering_with_the_incidents_error(cli):
 
 @pytest.mark.slow  # lowers the tpu lane's whole train step in a subprocess (a few seconds)
 def test_per_shape_tiling_lowers_for_tpu(cli):
-    r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "per-shape", "--json")
+    r = cli("lower", "--lane", "tpu", "--platform", "tpu", "--tiling", "per-shape", "--no-parity", "--json")
     assert r.returncode == 0, r.stdout + r.stderr
     (p,) = json.loads(r.stdout)["platforms"]
     assert p == {**p, "ok": True, "error": None, "ragged_dot": "megablox", "batch_size": 32, "seq_len": 8192}
@@ -135,7 +135,7 @@ def test_gpu_lane_lowers_for_cuda_and_text_output_names_the_failure(cli):
     (p,) = json.loads(r.stdout)["platforms"]
     assert (p["platform"], p["ragged_dot"], p["ok"]) == ("cuda", "xla", True)
 
-    r = cli("lower", "--lane", "tpu", "--tiling", "static")
+    r = cli("lower", "--lane", "tpu", "--tiling", "static", "--no-parity")
     assert r.returncode == 1
     assert "grad-lhs of the down projection" in r.stdout and "(512, 32)" in r.stdout
 

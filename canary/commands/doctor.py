@@ -38,8 +38,9 @@ def doctor(lane, ferry, history, cache_dir, ray_address, notify, repo, as_json):
     """Check everything LANE's run needs, without training: packages (the lane's extras),
     cache (a probe object written to and deleted from the compilation cache), history (read, and
     a probe write), launcher (the Ray job server answers, or the command is found), github (when
-    --notify github: the token is set and the repository answers) and git (the checkout reaches
-    back to the last pass's commit, or can fetch it). Give it the flags the run gets.
+    --notify github: the token is set and the repository answers), git (the checkout reaches
+    back to the last pass's commit, or can fetch it) and, for a TPU lane, libtpu (installed and
+    paired with the installed JAX). Give it the flags the run gets.
 
     Exit status: 0 every check passed, 1 a check failed, 2 bad input.
     """

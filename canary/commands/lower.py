@@ -25,9 +25,30 @@ from canary.render import console, lowering_report
 @ferry_option()
 @history_option()
 @click.option("--no-history", is_flag=True, help="Compare with no run history.")
+@click.option(
+    "--compile",
+    "compile_",
+    is_flag=True,
+    help="Also compile a TPU lane's program on its topology with libtpu: per-chip memory against the "
+    "chip's HBM, compile seconds, the compiled program's fingerprint (needs the tpu extra).",
+)
+@click.option(
+    "--no-parity",
+    is_flag=True,
+    help="Skip executing a TPU lane's grouped-matmul kernel for parity (about 20 s on 2 cores).",
+)
+@click.option(
+    "--compile-timeout",
+    type=click.FloatRange(min=1),
+    default=1800,
+    show_default=True,
+    help="Seconds before the topology's lowering and compile are killed and reported as a timeout.",
+)
 @json_option
 @handle_errors
-def lower(lane, platforms, tiling, ragged_dot, ferry, history, no_history, as_json):
+def lower(
+    lane, platforms, tiling, ragged_dot, ferry, history, no_history, compile_, no_parity, compile_timeout, as_json
+):
     """Lower the lane's whole train step (forward, backward, optimizer update) for each target
     platform on this machine, through JAX's cross-platform lowering: no TPU or GPU needed.
 
@@ -40,12 +61,28 @@ def lower(lane, platforms, tiling, ragged_dot, ferry, history, no_history, as_js
     misses a shared compilation cache, and the likely cause (a commit on a watched path, a
     version change) is named.
 
+    A TPU lane (platform tpu) is also lowered whole on its topology when libtpu is installed (the
+    tpu extra): the lane's chips (accelerator and topology keys, v6e-4 and 2x2: v6e:2x2) as the
+    mesh, the lane's global batch sharded as the ferry trains; --compile runs libtpu's compiler
+    on it. Its grouped-matmul kernel (megablox) is executed in Pallas interpret mode against XLA's
+    ragged_dot (forward and both gradients): a mismatch fails the lowering. Without libtpu only
+    one chip's share is lowered, and the result says so.
+
     Exit status: 0 every platform lowered, 1 one failed, 2 bad input.
     """
     from canary.run.lowering import LowerOptions, against_history, lower_lanes
 
     report = lower_lanes(
-        LowerOptions(lane=lane, platforms=list(platforms), tiling=tiling, ragged_dot=ragged_dot, ferry=ferry)
+        LowerOptions(
+            lane=lane,
+            platforms=list(platforms),
+            tiling=tiling,
+            ragged_dot=ragged_dot,
+            ferry=ferry,
+            compile=compile_,
+            compile_timeout_s=compile_timeout,
+            parity=not no_parity,
+        )
     )
     if not no_history:
         report = against_history(report, ferry, history)

@@ -40,6 +40,10 @@ class PlatformResult:
     call_path: list[str] = field(default_factory=list)
     owner: str | None = None
     distributions: dict[str, str] = field(default_factory=dict)
+    # the tpu lane's: the whole program on the lane's topology (canary.run.topology) and its
+    # grouped-matmul kernel executed for parity (canary.run.parity)
+    topology: dict[str, Any] | None = None
+    parity: dict[str, Any] | None = None
 
 
 _BLOCK_RE = re.compile(

@@ -41,6 +41,10 @@ class LowerOptions:
     ragged_dot: str | None = None
     ferry: str = "moe-canary"
     lanes_file: str | None = None
+    compile: bool = False  # a TPU lane's program through libtpu's compiler too
+    compile_timeout_s: float = 1800.0
+    parity: bool = True  # a TPU lane's grouped-matmul kernel executed for parity
+    topology: bool = True  # a TPU lane's whole program on its topology, where libtpu is installed
 
 
 @dataclass
@@ -52,6 +56,13 @@ class LowerReport:
     @property
     def ok(self) -> bool:
         return all(p.ok for p in self.platforms)
+
+    @staticmethod
+    def check_lines(p: PlatformResult) -> list[str]:
+        """A platform's topology and parity checks, line by line (empty for other lanes)."""
+        from canary.run import parity, topology
+
+        return (topology.lines(p.topology) if p.topology else []) + (parity.lines(p.parity) if p.parity else [])
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -165,6 +176,29 @@ def _attribute(platform: str, rows: int, cfg, tiling: str) -> list[dict[str, Any
     return failures
 
 
+def explain(result: PlatformResult, e: Exception, platform: str, rows: int, cfg, tiling: str, backend: str) -> None:
+    """A lowering failure of canary's own model into ``result``: its error, and a Pallas block-shape
+    failure traced to its grouped matmul (``rows`` per device)."""
+    result.error = short_error(e)
+    parsed = parse_block_shape_error(str(e))
+    if parsed:
+        for k in ("kernel", "operand", "array_shape", "block_shape"):
+            setattr(result, k, parsed[k])
+        if backend == "megablox":
+            result.failures = _attribute(platform, rows, cfg, tiling)
+            keys = ("operand", "array_shape", "block_shape")
+            match = [f for f in result.failures if all(f.get(k) == parsed[k] for k in keys)]
+            first = (match or result.failures or [None])[0]
+            if first:
+                for k in ("gmm", "projection", "tensor", "diagnosis"):
+                    setattr(result, k, first[k])
+        if result.diagnosis is None:
+            result.diagnosis = (
+                f"block {parsed['block_shape']} on {parsed['operand']} of shape "
+                f"{parsed['array_shape']} in {parsed['kernel']} breaks the TPU block rule"
+            )
+
+
 def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, tiling: str | None) -> PlatformResult:
     from canary.workload import ragged_dot as backends
     from canary.workload.train import make_train_step, model_config
@@ -186,25 +220,8 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
         result.fingerprint = program_fingerprint(exported.mlir_module())
         result.fingerprint_seconds = round(time.perf_counter() - t1, 3)
     except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
-        result.error = short_error(e)
-        parsed = parse_block_shape_error(str(e))
-        if parsed:
-            for k in ("kernel", "operand", "array_shape", "block_shape"):
-                setattr(result, k, parsed[k])
-            if backend == "megablox":
-                rows = per_device * spec.seq_len * ferry.model.experts_per_token
-                result.failures = _attribute(platform, rows, model_config(spec), spec.tiling)
-                keys = ("operand", "array_shape", "block_shape")
-                match = [f for f in result.failures if all(f.get(k) == parsed[k] for k in keys)]
-                first = (match or result.failures or [None])[0]
-                if first:
-                    for k in ("gmm", "projection", "tensor", "diagnosis"):
-                        setattr(result, k, first[k])
-            if result.diagnosis is None:
-                result.diagnosis = (
-                    f"block {parsed['block_shape']} on {parsed['operand']} of shape "
-                    f"{parsed['array_shape']} in {parsed['kernel']} breaks the TPU block rule"
-                )
+        rows = per_device * spec.seq_len * ferry.model.experts_per_token
+        explain(result, e, platform, rows, model_config(spec), spec.tiling, backend)
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
 
@@ -216,19 +233,69 @@ def lower_lanes(opts: LowerOptions) -> LowerReport:
         from canary.run import stack_lowering
 
         stack_lowering.check_options(ferry, opts.ragged_dot, opts.tiling)
-        pairs = plan(opts, ferry, lanes)
-
-        import jax
-
-        results = [stack_lowering.lower_one(ferry, lane, platform) for platform, lane in pairs]
-        return LowerReport(ferry.name, results, jax.__version__)
-    ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
+    ragged_dot = None if ferry.stack else ragged_dot_override(opts.ragged_dot, os.environ)
     pairs = plan(opts, ferry, lanes)
+    on_topology = [lane for platform, lane in pairs if platform == "tpu" and lane.platform == "tpu" and opts.topology]
+    _check_topologies(opts, on_topology)
 
     import jax
+    from jax._src import xla_bridge
 
-    results = [lower_one(ferry, lane, platform, ragged_dot, opts.tiling) for platform, lane in pairs]
+    # everything in this process runs on the CPU: with libtpu installed, JAX would otherwise start
+    # the TPU runtime (its warnings on the terminal) before falling back to the CPU
+    if not os.environ.get("JAX_PLATFORMS") and not xla_bridge.backends_are_initialized():
+        jax.config.update("jax_platforms", "cpu")
+    results = []
+    for platform, lane in pairs:
+        if ferry.stack:
+            result = stack_lowering.lower_one(ferry, lane, platform)
+        else:
+            result = lower_one(ferry, lane, platform, ragged_dot, opts.tiling)
+        if lane in on_topology:
+            _on_topology(result, ferry, lane, lanes, opts)
+        results.append(result)
     return LowerReport(ferry.name, results, jax.__version__)
+
+
+def _check_topologies(opts: LowerOptions, lanes: list[Lane]) -> None:
+    """Bad input before any lowering: a TPU lane's accelerator and topology (exit 2 naming the
+    key), and a compile asked for where libtpu cannot do it."""
+    from canary.run.topology import libtpu_status, topology_of
+
+    for lane in lanes:
+        topology_of(lane)
+    if opts.compile:
+        if not lanes:
+            raise ConfigError("--compile: only a TPU lane's program is compiled (libtpu); name one with --lane")
+        status = libtpu_status()
+        if not status.ok:
+            raise ConfigError(f"--compile needs the TPU compiler: {status.message()}")
+
+
+def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[str, Lane], opts: LowerOptions) -> None:
+    """The lane's whole program on its topology (or why only one chip's share was lowered), and its
+    kernel executed for parity; either failing fails the platform."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from canary.run import parity
+    from canary.run.topology import lower_on_topology
+
+    # the topology's child process and the parity check (in this process) run side by side
+    with ThreadPoolExecutor(1) as pool:
+        child = pool.submit(lower_on_topology, opts.ferry, lane, opts.lanes_file, opts.compile, opts.compile_timeout_s)
+        if opts.parity:
+            result.parity = parity.check(ferry, lanes.get("cpu"), lane)
+        t = result.topology = child.result()
+    if not t["ran"]:
+        result.notes.append(f"{t['fallback']}; lowered one chip's share only (no topology)")
+    elif not t.get("ok"):
+        result.ok = False
+        c = t.get("compile") or {}
+        why = t.get("error") or c.get("error") or f"{c.get('verdict')}: over the chip's HBM"
+        result.error = result.error or f"on the topology {t['name']}: {why}"
+    if result.parity and not result.parity["ok"]:
+        result.ok = False
+        result.error = result.error or f"parity: {result.parity['mismatch']}"
 
 
 def against_history(report: LowerReport, ferry_ref: str, location: str | None = None) -> LowerReport:

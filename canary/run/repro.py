@@ -131,7 +131,15 @@ def reproduce(
     from canary.run.lowering import LowerOptions, lower_lanes
 
     report = lower_lanes(
-        LowerOptions(lane=lane.name, platforms=[lane.platform], tiling=tiling, ragged_dot=ragged_dot, ferry=ferry)
+        LowerOptions(
+            lane=lane.name,
+            platforms=[lane.platform],
+            tiling=tiling,
+            ragged_dot=ragged_dot,
+            ferry=ferry,
+            topology=False,  # the one-chip lowering the reproducer's kernel owner runs
+            parity=False,
+        )
     )
     msg = (
         f"no {hw.platform} hardware here (lane {lane.name} needs {hw.needed} device(s), found {hw.found}); "

@@ -73,7 +73,10 @@ def data_parallel(grad_fn: Callable, mesh: Mesh | None) -> Callable:
     def per_device(params, bias, batch):
         return jax.lax.pmean(grad_fn(params, bias, batch), AXIS)
 
-    return jax.shard_map(per_device, mesh=mesh, in_specs=(P(), P(), P(AXIS)), out_specs=P())
+    # check_vma=False: a Pallas kernel's out_shape (megablox's gmm on the tpu lane) declares no
+    # varying mesh axes, which shard_map's check rejects at trace time ("manual_axis_type on
+    # jax.ShapeDtypeStruct must not be None"); `canary lower --lane tpu` on the v6e:2x2 topology found it
+    return jax.shard_map(per_device, mesh=mesh, in_specs=(P(), P(), P(AXIS)), out_specs=P(), check_vma=False)
 
 
 def replicate(tree: Any, mesh: Mesh | None) -> Any:

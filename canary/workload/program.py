@@ -118,6 +118,28 @@ def _export(spec, make_train_step: Callable, jax, jnp):
         return exported(params, opt_state, bias, batch)
 
 
+def lower_on_mesh(spec, ts, mesh):
+    """The train step ``ts`` lowered (``jit(...).lower``) for the devices of ``mesh`` as the lane runs
+    it: the global batch (``spec.batch_size``) split over the mesh's ``data`` axis, parameters,
+    optimizer state and router bias replicated, from abstract inputs, with the settings
+    :func:`export_train_step` lowers under. The platform is the mesh's devices' (a TPU topology's
+    compile-only devices lower for the TPU on any host)."""
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding
+    from jax.sharding import PartitionSpec as P
+
+    def placed(tree, spec_):
+        sharding = NamedSharding(mesh, spec_)
+        return jax.tree.map(lambda x: jax.ShapeDtypeStruct(x.shape, x.dtype, sharding=sharding), tree)
+
+    with _no_kernel_locations(jax), library_switches(), jax.set_mesh(mesh):
+        params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
+        args = placed((params, opt_state, jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)), P())
+        batch = placed(jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32), P("data"))
+        return getattr(ts.step, "jitted", ts.step).lower(*args, batch)
+
+
 def per_device_spec(spec, devices: int):
     """The spec of one device's share of the batch (the whole batch when it does not divide)."""
     per_device = spec.batch_size // devices if spec.batch_size % devices == 0 else spec.batch_size
