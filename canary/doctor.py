@@ -29,6 +29,7 @@ from typing import Any
 from canary import extras, git
 from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
+from canary.ferries import kind_of
 from canary.formats import compile_cache
 from canary.history import queries
 from canary.record import RunRecord
@@ -367,7 +368,7 @@ def diagnose(opts: DoctorOptions) -> Report:
     cache_dir = opts.cache_dir or lane.cache_dir
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
     report = Report(lane.name, ferry)
-    report.checks.append(check_packages(lane, cache_dir, history, getattr(loaded, "stack", None)))
+    report.checks.append(check_packages(lane, cache_dir, history, kind_of(loaded).stack(loaded)))
     # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down
     report.checks.append(bounded("cache", lambda: check_cache(lane, opts.cache_dir)))
     history_check, records = bounded(

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from canary import host as host_mod
-from canary.config import load_gates, require_builtin
+from canary.config import load_gates
 from canary.errors import CanaryError, ConfigError
 from canary.formats.directory import METRICS_FILE, RESULT_FILE, read_result
 from canary.formats.metrics import load_run_metrics
@@ -156,8 +156,9 @@ def record(
     from canary.run.runner import RunOptions, resolve_inputs
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
-    f, _, lane, gates_file = resolve_inputs(opts)
-    o = require_builtin(f, "record a golden of").lane(lane.name)
+    inputs = resolve_inputs(opts)
+    f, lane, gates_file = inputs.kind.model(inputs.ferry, "record a golden of"), inputs.lane, inputs.gates_file
+    o = f.lane(lane.name)
     window = window or golden_curve.default_window(lane.platform)
     _check_counts(window, runs, nudged)
     metric = gates_file.lane(lane.name).loss_metric
@@ -167,7 +168,9 @@ def record(
         done = _read_runs(Path(source))
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
-        vs = variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack))
+        vs = variants(
+            lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(inputs.kind.stack(f))
+        )
         done = _train_runs(vs, where, opts, progress, say)
     facts = _run_facts(done, metric)
     _say_busy(busy_runs(facts), stored is not None, lane.name, say)
