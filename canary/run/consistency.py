@@ -169,7 +169,8 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
 
 def run_both(opts, progress=None) -> RunRecord:
     """Cold, then warm (twice when the first warm run found the cache empty), compared."""
-    from canary.run.runner import new_run_id, run_canary
+    from canary.run.inputs import new_run_id
+    from canary.run.runner import run_canary
 
     run_id = opts.run_id or new_run_id(opts.lane)
     top = Path(opts.out).resolve() / run_id

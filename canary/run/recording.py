@@ -153,7 +153,7 @@ def record(
     recording's directory), derive it from those runs instead of training (``--from``). With
     ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
     :func:`with_perf_of`): the lane's own runs, none of the equivalent variants."""
-    from canary.run.runner import RunOptions, resolve_inputs
+    from canary.run.inputs import RunOptions, resolve_inputs
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
     inputs = resolve_inputs(opts)

@@ -13,32 +13,19 @@ from __future__ import annotations
 
 import os
 import platform
-import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from canary import history as history_mod
 from canary import signature as signature_mod
-from canary.config import (
-    AnyFerry,
-    GatesFile,
-    Lane,
-    LaneGates,
-    config_identity,
-    get_lane,
-    load_ferry,
-    load_gates,
-)
-from canary.errors import ConfigError
-from canary.ferries import AttemptInputs, FerryKind, kind_of
+from canary.config import Lane
+from canary.ferries import AttemptInputs
 from canary.ferries.builtin import workload_env
 from canary.formats import compile_cache, directory, signals
 from canary.formats.directory import METRICS_FILE
 from canary.formats.metrics import RunMetrics
-from canary.formats.spec import CacheSpec, ragged_dot_override
 from canary.git import head_commit
-from canary.golden import store as golden_store
 from canary.golden.model import Golden
 from canary.judge import gates as gates_mod
 from canary.judge.classify import classify
@@ -46,113 +33,18 @@ from canary.judge.platform import SUMMARY_KEY as PLATFORM_KEY
 from canary.judge.platform import accelerator_gate
 from canary.judge.results import GateResult, not_judged
 from canary.judge.results import verdict as gates_verdict
-from canary.launchers import AttemptOutcome, Launcher, for_lane
+from canary.launchers import AttemptOutcome
 from canary.notify.redact import env_secrets, redact
 from canary.record import Attempt, RunRecord
 from canary.run.attempt import error_excerpt, metrics_or_empty, promote, read_log, with_tracking
 from canary.run.context import run_context
-from canary.run.disk import disk_trouble, ensure_writable
+from canary.run.disk import disk_trouble
+from canary.run.inputs import RunInputs, RunOptions, Setup, preflight, resolve_inputs
 from canary.run.ownership import failing_distribution
 from canary.run.progress import MetricsTail, NoProgress, Progress
 from canary.run.scrub import scrub_attempt
 from canary.run.workload import versions
 from canary.textio import printable
-
-
-@dataclass
-class RunOptions:
-    lane: str = "cpu"
-    ferry: str = "moe-canary"
-    gates: str | None = None  # default: the gates file named like the ferry
-    steps: int | None = None
-    out: Path = Path("runs")
-    ragged_dot: str | None = None
-    tiling: str | None = None
-    cache: CacheSpec | None = None
-    lanes_file: str | None = None
-    run_id: str | None = None
-    ray_address: str | None = None  # a ray lane's cluster, instead of RAY_ADDRESS or the lane's
-    history: str | None = None  # a path or gs://bucket/prefix; None: the default store
-    record_history: bool = True
-    job_id: str | None = None
-    ci_run_url: str | None = None
-    wandb_url: str | None = None
-    env: dict[str, str] | None = None  # extra environment for the workload (a golden recording's variants)
-    judge_golden: bool = True  # False: judge without the lane's golden (while recording one)
-
-
-def new_run_id(lane: str, now: datetime | None = None) -> str:
-    now = now or datetime.now(UTC)
-    return f"{now:%Y%m%dT%H%M%SZ}-{lane}-{secrets.token_hex(2)}"
-
-
-@dataclass(frozen=True)
-class RunInputs:
-    """A run's reviewed files, each read once: the ferry, the lane, and the gates for it."""
-
-    ferry: AnyFerry
-    ferry_path: Path
-    lane: Lane
-    gates_file: GatesFile
-    gates_path: Path
-
-    @property
-    def kind(self) -> FerryKind:
-        return kind_of(self.ferry)
-
-    @property
-    def lane_gates(self) -> LaneGates:
-        return self.gates_file.lane(self.lane.name)
-
-
-def resolve_inputs(opts: RunOptions) -> RunInputs:
-    ferry, ferry_path = load_ferry(opts.ferry)
-    lane = get_lane(opts.lane, opts.lanes_file)
-    ferry.lane(lane.name)  # the ferry must have settings for this lane
-    gates_file, gates_path = load_gates(opts.gates or ferry.name)
-    if gates_file.ferry is not None and gates_file.ferry != ferry.name:
-        raise ConfigError(f"{gates_path}: ferry: these gates are for ferry {gates_file.ferry!r}, not {ferry.name!r}")
-    gates_file.lane(lane.name)
-    return RunInputs(ferry, ferry_path, lane, gates_file, gates_path)
-
-
-@dataclass(frozen=True)
-class Setup:
-    """What the checks before training settled: the files' identity, the golden judged against,
-    the cache, the kernel asked for, the launcher and the run directory, made."""
-
-    identity: dict[str, str]
-    golden: Golden | None
-    cache: CacheSpec
-    ragged_dot: str | None
-    launcher: Launcher
-    run_id: str
-    run_dir: Path
-
-
-def preflight(opts: RunOptions, inputs: RunInputs) -> Setup:
-    """Everything that can be bad input, found before anything is trained; then the run directory."""
-    ferry, lane = inputs.ferry, inputs.lane
-    inputs.kind.check_flags(ferry, opts.ragged_dot, opts.tiling)
-    inputs.kind.check_extras(ferry, lane)
-    identity = {**config_identity("ferry", inputs.ferry_path), **config_identity("gates", inputs.gates_path)}
-    golden = None
-    if opts.judge_golden:
-        golden = golden_store.golden_of(
-            inputs.gates_file, inputs.gates_path, ferry.name, lane.name, opts.gates, ferry.version
-        )
-    if opts.record_history:
-        history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
-    cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir, check_remote=inputs.kind.checks_remote_cache)
-    ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
-    run_id = opts.run_id or new_run_id(lane.name)
-    launcher = for_lane(lane, ray_address=opts.ray_address)
-    ensure_writable(Path(opts.out), "--out")  # a symlink loop too: bad input, before resolve() meets it
-    run_dir = Path(opts.out).resolve() / run_id
-    if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
-        ensure_writable(Path(cache.dir), "--cache-dir")
-    run_dir.mkdir(parents=True, exist_ok=False)
-    return Setup(identity, golden, cache, ragged_dot, launcher, run_id, run_dir)
 
 
 @dataclass
