@@ -324,10 +324,13 @@ def test_a_failing_command_ferry_is_notified_once(github, tmp_path):  # noqa: F8
 
 
 @pytest.mark.slow
-def test_a_run_reads_its_ferry_lanes_gates_and_golden_once(tmp_path, monkeypatch):
-    """``run_canary`` reads each reviewed file once and hands the loaded objects on."""
+@pytest.mark.parametrize("both", [False, True])
+def test_a_run_reads_its_ferry_lanes_gates_and_golden_once(tmp_path, monkeypatch, both):
+    """``run_canary`` reads each reviewed file once and hands the loaded objects on; so does
+    ``--cache both`` for all its passes."""
     import canary.golden.store
     import canary.textio
+    from canary.run.consistency import run_both
 
     golden = ROOT / "gates" / "moe-canary.cpu.golden.json"
     gates = tmp_path / "gates.toml"
@@ -342,7 +345,12 @@ def test_a_run_reads_its_ferry_lanes_gates_and_golden_once(tmp_path, monkeypatch
     monkeypatch.setattr(canary.textio, "read_bytes", counted)
     monkeypatch.setattr(canary.golden.store, "read_bytes", counted)
     monkeypatch.setenv("STANDIN_MODE", "ok")
-    record = _run(tmp_path, gates=gates)
+    if both:
+        opts = RunOptions(lane="cpu", ferry=str(EXAMPLE), gates=str(gates), out=tmp_path / "runs", record_history=False)
+        record = run_both(opts)
+        assert [a.number for a in record.attempts] == [1, 2, 3]  # cold, warm, warm again: nothing was cached
+    else:
+        record = _run(tmp_path, gates=gates)
     assert record.gates_path == str(gates.resolve())
     assert {name: reads.count(name) for name in (EXAMPLE.name, "lanes.toml", gates.name, golden.name)} == {
         EXAMPLE.name: 1,

@@ -8,6 +8,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 from canary import history as history_mod
@@ -51,13 +52,21 @@ def new_run_id(lane: str, now: datetime | None = None) -> str:
 
 @dataclass(frozen=True)
 class RunInputs:
-    """A run's reviewed files, each read once: the ferry, the lane, and the gates for it."""
+    """A run's reviewed files, each read once: the ferry, the lane, the gates for it, and the
+    golden those name (read when first asked for)."""
 
     ferry: AnyFerry
     ferry_path: Path
     lane: Lane
     gates_file: GatesFile
     gates_path: Path
+    gates_named: str | None = None  # --gates as given (None: the ferry's own)
+
+    @cached_property
+    def golden(self) -> Golden | None:
+        return golden_store.golden_of(
+            self.gates_file, self.gates_path, self.ferry.name, self.lane.name, self.gates_named, self.ferry.version
+        )
 
     @property
     def kind(self) -> FerryKind:
@@ -76,7 +85,7 @@ def resolve_inputs(opts: RunOptions) -> RunInputs:
     if gates_file.ferry is not None and gates_file.ferry != ferry.name:
         raise ConfigError(f"{gates_path}: ferry: these gates are for ferry {gates_file.ferry!r}, not {ferry.name!r}")
     gates_file.lane(lane.name)
-    return RunInputs(ferry, ferry_path, lane, gates_file, gates_path)
+    return RunInputs(ferry, ferry_path, lane, gates_file, gates_path, opts.gates)
 
 
 @dataclass(frozen=True)
@@ -99,11 +108,7 @@ def preflight(opts: RunOptions, inputs: RunInputs) -> Setup:
     inputs.kind.check_flags(ferry, opts.ragged_dot, opts.tiling)
     inputs.kind.check_extras(ferry, lane)
     identity = {**config_identity("ferry", inputs.ferry_path), **config_identity("gates", inputs.gates_path)}
-    golden = None
-    if opts.judge_golden:
-        golden = golden_store.golden_of(
-            inputs.gates_file, inputs.gates_path, ferry.name, lane.name, opts.gates, ferry.version
-        )
+    golden = inputs.golden if opts.judge_golden else None
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir, check_remote=inputs.kind.checks_remote_cache)

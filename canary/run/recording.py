@@ -171,7 +171,7 @@ def record(
         vs = variants(
             lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(inputs.kind.stack(f))
         )
-        done = _train_runs(vs, where, opts, progress, say)
+        done = _train_runs(vs, where, inputs, opts, progress, say)
     facts = _run_facts(done, metric)
     _say_busy(busy_runs(facts), stored is not None, lane.name, say)
     if stored is not None:
@@ -228,7 +228,7 @@ def _read_runs(source: Path) -> list[dict[str, Any]]:
     return done
 
 
-def _train_runs(vs: list[Variant], where: Path, opts, progress, say) -> list[dict[str, Any]]:
+def _train_runs(vs: list[Variant], where: Path, inputs, opts, progress, say) -> list[dict[str, Any]]:
     """Each variant trained once, cold, under ``where``, unjudged against any golden and kept out
     of the history; the first that fails stops the recording (:func:`_check`)."""
     from canary.run.runner import RunOptions, run_canary
@@ -250,6 +250,7 @@ def _train_runs(vs: list[Variant], where: Path, opts, progress, say) -> list[dic
                 judge_golden=False,
             ),
             progress,
+            inputs,  # the ferry, lane and gates read once for every run
         )
         done.append(_outcome(v.name, rec.run_id, rec.run_dir, rec.verdict, rec.error, rec.gates))
         _check(done[-1])

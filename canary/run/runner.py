@@ -60,8 +60,10 @@ class Tried:
     disk: str | None = None
 
 
-def run_canary(opts: RunOptions, progress: Progress | None = None) -> RunRecord:
-    inputs = resolve_inputs(opts)
+def run_canary(opts: RunOptions, progress: Progress | None = None, inputs: RunInputs | None = None) -> RunRecord:
+    """One run of ``opts``; ``inputs``: its reviewed files, when its caller read them already
+    (the passes of ``--cache both``, a golden recording's runs)."""
+    inputs = inputs or resolve_inputs(opts)
     setup = preflight(opts, inputs)
     started = datetime.now(UTC)
     tried = run_attempts(opts, inputs, setup, progress or NoProgress())
