@@ -168,9 +168,7 @@ def record(
         done = _read_runs(Path(source))
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
-        vs = variants(
-            lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(inputs.kind.stack(f))
-        )
+        vs = variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack))
         done = _train_runs(vs, where, inputs, opts, progress, say)
     facts = _run_facts(done, metric)
     _say_busy(busy_runs(facts), stored is not None, lane.name, say)
