@@ -7,6 +7,11 @@ workload, read what they wrote, judge it, and leave a run directory behind.
 The run directory (``<out>/<run_id>/``, :mod:`canary.formats.directory`) holds ``result.json`` (this call's answer),
 ``metrics.jsonl``, ``tracker_metrics.jsonl`` and ``train.log`` of the attempt that decided the
 verdict, and one ``attempt-N/`` folder per attempt with its spec, log and metrics.
+
+Its steps: :func:`canary.run.inputs.resolve_inputs` (the reviewed files, read once),
+:func:`canary.run.inputs.preflight` (bad input found before training, the run directory made),
+:func:`run_attempts` (each attempt prepared by its ferry's kind, :mod:`canary.ferries`),
+:func:`judged` (the verdict and the record) and :func:`keep` (result.json and the history).
 """
 
 from __future__ import annotations
@@ -88,7 +93,9 @@ def run_attempts(opts: RunOptions, inputs: RunInputs, setup: Setup, progress: Pr
     return tried
 
 
-def _attempt(n: int, opts: RunOptions, inputs: RunInputs, setup: Setup, tried: Tried, progress: Progress):
+def _attempt(
+    n: int, opts: RunOptions, inputs: RunInputs, setup: Setup, tried: Tried, progress: Progress
+) -> AttemptOutcome:
     """Attempt ``n``: prepared by the ferry's kind, launched, judged, and kept in ``tried``."""
     lane = inputs.lane
     attempt_dir = directory.attempt_dir(setup.run_dir, n)
