@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from canary.run.workload import cpu_allocator_env  # noqa: E402
+from canary.ferries.builtin import cpu_allocator_env  # noqa: E402
 
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"}
 # The bare loop runs in the process environment the harness gives its cpu workload (its malloc

@@ -41,7 +41,7 @@ SCOPES = ("experts", "shared_expert", "moe", "attention", "lm_head", "optimizer"
 
 
 def _reexec_with_allocator_env() -> None:
-    from canary.run.workload import cpu_allocator_env
+    from canary.ferries.builtin import cpu_allocator_env
 
     env = cpu_allocator_env(os.environ)
     if os.environ.get("GLIBC_TUNABLES") != env["GLIBC_TUNABLES"]:  # glibc reads it at start-up

@@ -1,8 +1,7 @@
 """``canary doctor LANE``: everything a lane's run needs, checked without training.
 
     report = diagnose(DoctorOptions(lane="tpu", history="gs://canary-history/runs", notify="github"))
-    report.ok, [c.name for c in report.checks]
-    # ['packages', 'cache', 'history', 'launcher', 'github', 'git']
+    report.ok, [c.name for c in report.checks]  # packages, cache, history, launcher, github, git
 
 Each check answers ``name``, ``ok``, ``detail`` (what was found) and ``fix`` (what to do when it
 failed). Doctor reads settings and writes only probe objects it deletes at once: a file or
@@ -29,6 +28,7 @@ from typing import Any
 from canary import extras, git
 from canary.config import Lane, get_lane, load_ferry
 from canary.errors import CanaryError, ConfigError
+from canary.ferries import kind_of
 from canary.formats import compile_cache
 from canary.history import queries
 from canary.record import RunRecord
@@ -385,7 +385,7 @@ def diagnose(opts: DoctorOptions) -> Report:
     cache_dir = opts.cache_dir or lane.cache_dir
     repo = opts.repo or os.environ.get("GITHUB_REPOSITORY")
     report = Report(lane.name, ferry)
-    report.checks.append(check_packages(lane, cache_dir, history, getattr(loaded, "stack", None)))
+    report.checks.append(check_packages(lane, cache_dir, history, kind_of(loaded).stack(loaded)))
     if lane.platform == "tpu":
         report.checks.append(check_libtpu(lane))
     # every probe that may wait on the network is bounded: a doctor answers in seconds, whatever is down

@@ -11,9 +11,9 @@ from github_server import REPO, TOKEN, github  # noqa: F401 (fixture)
 
 from canary.config import CommandFerry, get_lane, load_ferry
 from canary.errors import ConfigError
+from canary.ferries import command as command_ferry
 from canary.formats.spec import CacheSpec
 from canary.history import backend
-from canary.run import command_ferry
 from canary.run.runner import RunOptions, run_canary
 
 EXAMPLE = ROOT / "ferries" / "examples" / "levanter-standin.toml"
@@ -320,3 +320,40 @@ def test_a_failing_command_ferry_is_notified_once(github, tmp_path):  # noqa: F8
     assert second.returncode == 1
     assert len(github.state.issues()) == 1  # a recurrence is a comment, not a second issue
     assert len(github.state.comments(issue["number"])) >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("both", [False, True])
+def test_a_run_reads_its_ferry_lanes_gates_and_golden_once(tmp_path, monkeypatch, both):
+    """``run_canary`` reads each reviewed file once and hands the loaded objects on; so does
+    ``--cache both`` for all its passes."""
+    import canary.golden.store
+    import canary.textio
+    from canary.run.consistency import run_both
+
+    golden = ROOT / "gates" / "moe-canary.cpu.golden.json"
+    gates = tmp_path / "gates.toml"
+    gates.write_text(GATES.read_text().replace("[lanes.cpu]\n", f'[lanes.cpu]\ngolden = "{golden}"\n'))
+    reads: list[str] = []
+    real = canary.textio.read_bytes
+
+    def counted(path, *args, **kw):
+        reads.append(Path(path).name)
+        return real(path, *args, **kw)
+
+    monkeypatch.setattr(canary.textio, "read_bytes", counted)
+    monkeypatch.setattr(canary.golden.store, "read_bytes", counted)
+    monkeypatch.setenv("STANDIN_MODE", "ok")
+    if both:
+        opts = RunOptions(lane="cpu", ferry=str(EXAMPLE), gates=str(gates), out=tmp_path / "runs", record_history=False)
+        record = run_both(opts)
+        assert [a.number for a in record.attempts] == [1, 2, 3]  # cold, warm, warm again: nothing was cached
+    else:
+        record = _run(tmp_path, gates=gates)
+    assert record.gates_path == str(gates.resolve())
+    assert {name: reads.count(name) for name in (EXAMPLE.name, "lanes.toml", gates.name, golden.name)} == {
+        EXAMPLE.name: 1,
+        "lanes.toml": 1,
+        gates.name: 1,
+        golden.name: 1,
+    }

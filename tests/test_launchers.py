@@ -200,7 +200,7 @@ def test_the_command_lane_example_in_lanes_toml_is_a_valid_lane():
 
 
 def test_cpu_workloads_get_the_malloc_tunables_and_keep_the_callers_own():
-    from canary.run.workload import CPU_MALLOC_TUNABLES, cpu_allocator_env, workload_env
+    from canary.ferries.builtin import CPU_MALLOC_TUNABLES, cpu_allocator_env, workload_env
 
     ours = ":".join(CPU_MALLOC_TUNABLES)
     assert "glibc.malloc.mmap_max=0" in CPU_MALLOC_TUNABLES
@@ -220,8 +220,8 @@ def test_cpu_workloads_get_the_malloc_tunables_and_keep_the_callers_own():
 
 
 def test_the_local_launcher_hands_the_workload_its_environment(tmp_path):
+    from canary.ferries.builtin import workload_env
     from canary.launchers.local import LocalLauncher
-    from canary.run.workload import workload_env
 
     env = workload_env(get_lane("cpu"), {})
     code = "import os; print('TUNABLES=' + os.environ['GLIBC_TUNABLES'], 'PLATFORMS=' + os.environ['JAX_PLATFORMS'])"

@@ -84,7 +84,7 @@ FLOORS = {
     1: {"config"},  # the reviewed files' models
     2: {"formats"},  # what a run leaves on disk, and the harness-workload contract
     3: {"signature", "golden", "launchers", "workload"},  # pure judgement of text, golden data, I/O edges
-    4: {"judge", "history", "bisect"},
+    4: {"judge", "history", "bisect", "ferries"},  # ferries: what each kind of ferry launches, lowers, bisects
     5: {"notify"},
     6: {"report", "render"},
     7: {"run", "doctor"},  # one run, orchestrated; what a lane's run needs, checked

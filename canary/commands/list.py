@@ -8,6 +8,7 @@ from rich.table import Table
 from canary.commands._common import emit_json, handle_errors, json_option
 from canary.config import load_ferry, load_gates, load_lanes, search_dirs
 from canary.errors import ConfigError
+from canary.ferries import kind_of
 from canary.render import console, narrow_table
 
 
@@ -31,14 +32,7 @@ def inventory() -> dict:
                     "kind": ferry.kind,
                     "path": str(f),
                     "description": ferry.description,
-                    **(
-                        {"command": ferry.command.model_dump()}
-                        if ferry.kind == "command"
-                        else {
-                            "model": {"vocab_size": ferry.model.vocab_size},
-                            "trainer": {"compute_dtype": ferry.trainer.compute_dtype},
-                        }
-                    ),
+                    **kind_of(ferry).listed(ferry),
                     "lanes": {
                         k: {**v.model_dump(exclude={"why", "data"}), "gates": gate_lanes.get(k)}
                         for k, v in ferry.lanes.items()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -15,15 +14,12 @@ from canary.commands._kernel import kernel_options
 from canary.commands._options import ferry_option, gates_option, history_option, run_notify, run_notify_options
 from canary.config import MAX_STEPS, source_note
 from canary.formats import signals
-from canary.formats.metrics import workload_warnings
 from canary.formats.spec import CacheSpec
 from canary.history import open_on_first_use
-from canary.notify.after_run import notify_run, run_facts
 from canary.record import as_float
 from canary.render import cache_line, console, failure_line, fmt, gates_table, history_line, notify_result, verdict_line
-from canary.report.after_run import after_run
-from canary.run.context import check_urls
-from canary.run.runner import RunOptions, run_canary
+from canary.run.answer import RunAnswer, RunChoices, run_and_tell
+from canary.run.runner import RunOptions
 from canary.textio import printable
 
 
@@ -67,22 +63,25 @@ class RichProgress:
             self.p.console.print(f"[red]attempt {attempt}: {outcome.outcome}[/] {outcome.detail}")
 
 
-def _workload_warnings(result) -> list[str]:
-    """What the deciding attempt's workload warned about (e.g. a slower fallback backend)."""
-    skipped = list(result.context.get("metrics_warnings", []))
-    if not result.attempts:
-        return skipped
-    try:
-        with open(result.attempts[-1].log_path, errors="replace") as log:  # streamed: a log may be huge
-            return workload_warnings(iter(lambda: log.readline(1 << 16), "")) + skipped
-    except OSError:
-        return skipped
-
-
 def _shown(path: str) -> str:
     """A path under the working directory as ./relative, any other as it is."""
     p = Path(path)
     return f"./{p.relative_to(Path.cwd())}" if p.is_relative_to(Path.cwd()) else path
+
+
+def _bars(as_json: bool) -> RichProgress:
+    err = console(stderr=True)
+    columns = [
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("loss {task.fields[loss]}"),
+        TextColumn("last step {task.fields[tps]} tok/s"),
+        TimeElapsedColumn(),
+    ]
+    # redrawn 4 times a second, not rich's 10: the workload's step uses every core meanwhile
+    p = Progress(*columns, console=err, transient=False, refresh_per_second=4, disable=not err.is_terminal and as_json)
+    return RichProgress(p)
 
 
 @click.command()
@@ -167,10 +166,8 @@ def run(
     cancelled; stopped while notifying, the verdict is still printed and the notification kept).
     """
     notifying = run_notify(notify_opts)  # bad notify flags fail now, not after training
-    check_urls(os.environ, ci_run_url, wandb_url)  # as are links that are not http(s)
     both = cache_mode == "both" and not cold
     store = None if no_history else open_on_first_use(history)  # recording, notifying, the summary: opened once
-    cache = CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir)
     opts = RunOptions(
         lane=lane,
         ferry=ferry,
@@ -179,7 +176,7 @@ def run(
         out=out,
         ragged_dot=ragged_dot,
         tiling=tiling,
-        cache=cache,
+        cache=CacheSpec(mode="cold" if cold else ("warm" if both else cache_mode), dir=cache_dir),
         ray_address=ray_address,
         history=history,
         store=store,
@@ -188,99 +185,63 @@ def run(
         ci_run_url=ci_run_url,
         wandb_url=wandb_url,
     )
-    err = console(stderr=True)
-    columns = [
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("loss {task.fields[loss]}"),
-        TextColumn("last step {task.fields[tps]} tok/s"),
-        TimeElapsedColumn(),
-    ]
-    # redrawn 4 times a second, not rich's 10: the workload's step uses every core meanwhile
-    p = Progress(*columns, console=err, transient=False, refresh_per_second=4, disable=not err.is_terminal and as_json)
-    with signals.cancellable():
-        bars = RichProgress(p)
-        try:
-            if both:
-                from canary.run.consistency import run_both
+    choices = RunChoices(both, notifying, log=lambda msg: click.echo(f"canary: {msg}", err=True))
+    _answer(run_and_tell(opts, choices, _bars(as_json)), as_json, (bool(notifying), no_history))
 
-                result = run_both(opts, bars)
-            else:
-                result = run_canary(opts, bars)
-        finally:
-            bars.stop()
-        stopped = signals.requested() if result.verdict == signals.CANCELLED else None
-    notified = None
-    facts = run_facts(result, store)  # the history's and git's facts, computed once for the issue and the summary
-    # a stopped run is no regression, an experiment is not the canary's: nothing to tell
-    if notifying and stopped is None and not result.experiment:
-        with signals.interruptible():  # stopped meanwhile: the notification is kept, the verdict still said
-            notified = notify_run(
-                result, notifying, facts, store, log=lambda msg: click.echo(f"canary: {msg}", err=True)
-            )
-    warnings = _workload_warnings(result)
-    after = after_run(result, facts, notified=notified)  # loss image, sparkline, job summary; never the verdict
-    for note in after.notes:
-        err.print(f"[yellow]note:[/] {escape(printable(note))}", highlight=False)
+
+def _answer(answer: RunAnswer, as_json: bool, flags: tuple[bool, bool]) -> None:
+    """The notes beside the verdict, the verdict (or ``--json``), and the exit status."""
+    for note in answer.after.notes:
+        console(stderr=True).print(f"[yellow]note:[/] {escape(printable(note))}", highlight=False)
     if as_json:
-        emit_json(
-            {
-                **result.to_dict(),
-                "warnings": warnings,
-                "after_run": after.to_dict(),
-                **({"notify": notified.to_dict()} if notified else {}),
-            }
-        )
+        emit_json(answer.to_dict())
     else:
-        out_c = console()
-        for kind in ("ferry", "gates"):
-            path = getattr(result, f"{kind}_path")
-            note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
-            if note:
-                out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
-        if result.experiment:
-            out_c.print(
-                f"experiment: {result.experiment}; never counted in its series"
-                + ("" if no_history else " (run with --no-history to leave it out of the history)")
-                + (", and not notified" if notifying else ""),
-                markup=False,
-                highlight=False,
-            )
-        title = f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"
-        out_c.print(gates_table(result.gates, title=title, width=out_c.width))
-        if after.loss_line:
-            out_c.print(f"loss {after.loss_line}", highlight=False)
-        if result.error and result.verdict != signals.CANCELLED:
-            out_c.print("[bold red]training failed:[/]")
-            out_c.print(printable(result.error), markup=False, highlight=False)
-        s = result.summary
-        facts = [f"steps {fmt(result.steps_completed)}", f"final loss {fmt(result.final_loss)}"]
-        if "throughput/tokens_per_second" in s:
-            facts.append(f"median step {s['throughput/tokens_per_second']:,.0f} tokens/s")
-        if "compile/seconds" in s:
-            facts.append(f"compile {s['compile/seconds']:.1f}s")
-        out_c.print(verdict_line(result.verdict, "  ".join(facts)))
-        if result.cache:
-            out_c.print(cache_line(result.cache), highlight=False)
-        if result.context.get("golden_note"):
-            out_c.print(f"[yellow]note:[/] {escape(result.context['golden_note'])}", highlight=False)
-        for w in warnings:
-            out_c.print(f"[yellow]warning:[/] {escape(printable(w))}", highlight=False)
-        if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
-            out_c.print(failure_line(result))
-        out_c.print(f"[dim]run directory: {result.run_dir}[/]")
-        out_c.print(history_line(result.context.get("history"), result))
-        if notified:
-            notify_result(notified)
-    if notified is not None and notified.stopped is not None:
-        name = signals.signal_name(notified.stopped)
-        click.echo(f"canary: notifying was stopped by {name}; what was not sent is kept for the next notify", err=True)
-        sys.exit(signals.exit_code(notified.stopped))
-    if result.context.get("disk"):  # the verdict is given; what could not be written is said
-        click.echo(f"canary: {printable(str(result.context['disk']))}", err=True)
-        sys.exit(1)
-    if stopped is not None:
-        click.echo(f"canary: {printable(result.error or '')}; the run is recorded as cancelled", err=True)
-        sys.exit(signals.exit_code(stopped))
-    sys.exit(0 if result.verdict == "pass" else 1)
+        _render(answer, *flags)
+    line, code = answer.ending()
+    if line is not None:
+        click.echo(f"canary: {line}", err=True)
+    sys.exit(code)
+
+
+def _render(answer: RunAnswer, notifying: bool, no_history: bool) -> None:
+    """The verdict as text: the files used, the gates, the loss, the failure, the run's facts."""
+    result, after, out_c = answer.result, answer.after, console()
+    for kind in ("ferry", "gates"):
+        path = getattr(result, f"{kind}_path")
+        note = source_note(kind, path, getattr(result, f"{kind}_sha256"))
+        if note:
+            out_c.print(f"{kind}: {_shown(path)} ({note})", markup=False, highlight=False)
+    if result.experiment:
+        out_c.print(
+            f"experiment: {result.experiment}; never counted in its series"
+            + ("" if no_history else " (run with --no-history to leave it out of the history)")
+            + (", and not notified" if notifying else ""),
+            markup=False,
+            highlight=False,
+        )
+    title = f"{result.ferry} v{result.ferry_version} on {result.lane}  ({result.run_id})"
+    out_c.print(gates_table(result.gates, title=title, width=out_c.width))
+    if after.loss_line:
+        out_c.print(f"loss {after.loss_line}", highlight=False)
+    if result.error and result.verdict != signals.CANCELLED:
+        out_c.print("[bold red]training failed:[/]")
+        out_c.print(printable(result.error), markup=False, highlight=False)
+    s = result.summary
+    facts = [f"steps {fmt(result.steps_completed)}", f"final loss {fmt(result.final_loss)}"]
+    if "throughput/tokens_per_second" in s:
+        facts.append(f"median step {s['throughput/tokens_per_second']:,.0f} tokens/s")
+    if "compile/seconds" in s:
+        facts.append(f"compile {s['compile/seconds']:.1f}s")
+    out_c.print(verdict_line(result.verdict, "  ".join(facts)))
+    if result.cache:
+        out_c.print(cache_line(result.cache), highlight=False)
+    if result.context.get("golden_note"):
+        out_c.print(f"[yellow]note:[/] {escape(result.context['golden_note'])}", highlight=False)
+    for w in answer.warnings:
+        out_c.print(f"[yellow]warning:[/] {escape(printable(w))}", highlight=False)
+    if result.verdict == "fail" or result.classification not in (None, "pass", signals.CANCELLED):
+        out_c.print(failure_line(result))
+    out_c.print(f"[dim]run directory: {result.run_dir}[/]")
+    out_c.print(history_line(result.context.get("history"), result))
+    if answer.notified:
+        notify_result(answer.notified)

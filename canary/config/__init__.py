@@ -22,7 +22,6 @@ from canary.config.ferry import (
     OptimizerConfig,
     TrainerConfig,
     placeholders,
-    require_builtin,
 )
 from canary.config.files import (
     config_identity,
@@ -76,7 +75,6 @@ __all__ = [
     "load_model",
     "placeholders",
     "project_root",
-    "require_builtin",
     "resolve",
     "search_dirs",
     "source_note",

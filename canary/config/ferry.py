@@ -209,13 +209,3 @@ class CommandFerry(_FerryIdentity):
 
 AnyFerry = Ferry | CommandFerry
 FERRY_KINDS = {"builtin": Ferry, "command": CommandFerry}
-
-
-def require_builtin(ferry: AnyFerry, what: str) -> Ferry:
-    """The ferry, when it is the built-in one; a command ferry has no model for ``what``."""
-    if isinstance(ferry, CommandFerry):
-        raise ConfigError(
-            f"ferry {ferry.name!r} is a command ferry (its trainer is {ferry.command.argv[0]!r}): "
-            f"it has no built-in model to {what}"
-        )
-    return ferry

@@ -79,8 +79,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
 
 
-def load_model(model: type[BaseModel], path: Path) -> Any:
-    data = _read_toml(path)
+def load_model(model: type[BaseModel], path: Path, data: dict[str, Any] | None = None) -> Any:
+    """The file at ``path`` (its TOML ``data``, when already read) as ``model``, or the error naming its keys."""
+    data = _read_toml(path) if data is None else data
     try:
         return model.model_validate(data)
     except ValidationError as e:
@@ -148,13 +149,14 @@ def experiment(ferry: str, identity: dict[str, str]) -> str | None:
 def load_ferry(name_or_path: str = "moe-canary") -> tuple[AnyFerry, Path]:
     """A ferry by name or path: the built-in kind, or ``kind = "command"``."""
     path = resolve("ferries", name_or_path)
-    kind = _read_toml(path).get("kind", "builtin")
+    data = _read_toml(path)
+    kind = data.get("kind", "builtin")
     if kind not in FERRY_KINDS:
         raise ConfigError(
             f"{path}: invalid ferry:\n  kind: {kind!r} is not a ferry kind; "
             f"known: {', '.join(repr(k) for k in FERRY_KINDS)}"
         )
-    return load_model(FERRY_KINDS[kind], path), path
+    return load_model(FERRY_KINDS[kind], path, data), path
 
 
 def load_gates(name_or_path: str) -> tuple[GatesFile, Path]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from canary.config import load_gates, search_dirs
+from canary.config import GatesFile, load_gates, search_dirs
 from canary.errors import ConfigError
 from canary.golden.model import Golden, dumps, file_name, loads, resolve_path
 from canary.textio import decode, read_bytes
@@ -31,7 +31,11 @@ def write(golden: Golden, path: Path) -> Path:
 
 def lane_golden_path(ferry: str, lane: str, gates: str | None = None) -> Path | None:
     """Where the gates file of ``ferry`` says ``lane``'s golden is (None: it names none)."""
-    gates_file, gates_path = load_gates(gates or ferry)
+    return named_golden_path(*load_gates(gates or ferry), lane)
+
+
+def named_golden_path(gates_file: GatesFile, gates_path: Path, lane: str) -> Path | None:
+    """Where ``gates_file`` (read from ``gates_path``) says ``lane``'s golden is (None: it names none)."""
     ref = gates_file.lane(lane).golden
     return resolve_path(gates_path, ref) if ref else None
 
@@ -57,7 +61,15 @@ def load_golden(
     A gates file copied elsewhere names its golden relative to itself, where there is none: then
     the pinned golden of the same ferry, version (``ferry_version``, when given) and lane is used,
     and its ``note`` says so; with no such golden, the error says how to point at one."""
-    path = lane_golden_path(ferry, lane, gates)
+    return golden_of(*load_gates(gates or ferry), ferry, lane, gates, ferry_version)
+
+
+def golden_of(
+    gates_file: GatesFile, gates_path: Path, ferry: str, lane: str, gates: str | None, ferry_version: int | None
+) -> Golden | None:
+    """:func:`load_golden` with the gates file already read (``gates``: the name or path it was
+    asked by, None for the ferry's own)."""
+    path = named_golden_path(gates_file, gates_path, lane)
     if path is None:
         return None
     if not copied_away(path, ferry, lane, gates):

@@ -34,8 +34,9 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
     test = lane_test(sig.kind if sig else None, record.lane)
     if test is None:
         return f"a {sig.kind if sig else 'unsigned'} failure on lane {record.lane} cannot be tested on this machine"
-    if _command_ferry(record.ferry):
-        return f"ferry {record.ferry!r} runs a team's own trainer, which canary cannot lower or train here"
+    refused = _why_not_bisected(record.ferry)
+    if refused:
+        return refused
     if importlib.util.find_spec("jax") is None:
         return "JAX is not installed here"
     from canary.git import is_object_name, shown
@@ -49,14 +50,17 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
     return test, good, bad
 
 
-def _command_ferry(name: str) -> bool:
+def _why_not_bisected(name: str) -> str | None:
+    """Why the ferry's kind cannot be bisected here (None: it can, or the ferry is not here now)."""
     from canary.config import load_ferry
     from canary.errors import ConfigError
+    from canary.ferries import kind_of
 
     try:
-        return getattr(load_ferry(name)[0], "kind", "builtin") == "command"
+        ferry = load_ferry(name)[0]
     except ConfigError:  # not here now: the revisions may have it
-        return False
+        return None
+    return kind_of(ferry).why_not_bisected(ferry)
 
 
 def first_bad(

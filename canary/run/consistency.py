@@ -168,23 +168,25 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
 
 def run_both(opts, progress=None) -> RunRecord:
     """Cold, then warm (twice when the first warm run found the cache empty), compared."""
-    from canary.run.runner import new_run_id, run_canary
+    from canary.run.inputs import new_run_id, resolve_inputs
+    from canary.run.runner import run_canary
 
+    inputs = resolve_inputs(opts)  # read once for every pass
     run_id = opts.run_id or new_run_id(opts.lane)
     top = Path(opts.out).resolve() / run_id
     top.mkdir(parents=True, exist_ok=False)
     sub = dict(out=top, record_history=False)
-    cold = run_canary(replace(opts, run_id="cold", cache=CacheSpec(mode="cold"), **sub), progress)
+    cold = run_canary(replace(opts, run_id="cold", cache=CacheSpec(mode="cold"), **sub), progress, inputs)
     warm_cache = CacheSpec(mode="warm", dir=opts.cache.dir if opts.cache else None)
     warms: list[RunRecord] = []
     for name in ("warm", "warm-2"):
         if signals.requested() is not None or (warms and (not _ran(warms[0]) or (warms[0].cache or {}).get("hits"))):
             break  # told to stop; or the first warm run failed, or was already served from the cache
-        warms.append(run_canary(replace(opts, run_id=name, cache=warm_cache, **sub), progress))
+        warms.append(run_canary(replace(opts, run_id=name, cache=warm_cache, **sub), progress, inputs))
     if not warms or signals.requested() is not None:  # a stopped run compares nothing: it says so
         result = replace(warms[-1] if warms else cold, run_id=run_id, run_dir=str(top))
     else:
-        gate = judge(cold, _losses(cold), warms[-1], _losses(warms[-1]), bitwise=_is_cpu(opts.lane, opts.lanes_file))
+        gate = judge(cold, _losses(cold), warms[-1], _losses(warms[-1]), bitwise=inputs.lane.platform == "cpu")
         result = combine(cold, warms, gate, run_id, top)
     for name in PROMOTED:
         src = Path((warms or [cold])[-1].run_dir) / name
@@ -194,9 +196,3 @@ def run_both(opts, progress=None) -> RunRecord:
         result.context["history"] = history_mod.record_run(result, opts.history, opts.store)
     write_record(top, result)
     return result
-
-
-def _is_cpu(lane: str, lanes_file: str | None) -> bool:
-    from canary.config import get_lane
-
-    return get_lane(lane, lanes_file).platform == "cpu"

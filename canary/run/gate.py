@@ -69,8 +69,13 @@ def judge_path(path: Path, lane: str | None, gates: str | None, requested_steps:
         raise ConfigError(f"{path}: say which lane's gates apply with --lane (e.g. --lane tpu)")
     gates_file, gates_path = load_gates(gates or ferry_name or "moe-canary")
     lane_gates = gates_file.lane(lane_name)
-    golden = golden_store.load_golden(
-        gates_file.ferry or ferry_name or "moe-canary", lane_name, gates or ferry_name, ferry_version
+    golden = golden_store.golden_of(
+        gates_file,
+        gates_path,
+        gates_file.ferry or ferry_name or "moe-canary",
+        lane_name,
+        gates or ferry_name,
+        ferry_version,
     )  # a broken golden is bad input before the run is read
     if golden is not None and golden.note:
         notes.append(golden.note)

@@ -23,8 +23,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from canary.config import Ferry, Lane, load_ferry, load_lanes, require_builtin
+from canary.config import Ferry, Lane, load_ferry, load_lanes
 from canary.errors import ConfigError
+from canary.ferries import kind_of
 from canary.formats.spec import build_spec, ragged_dot_override
 from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, short_error
@@ -227,9 +228,10 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
 
 
 def lower_lanes(opts: LowerOptions) -> LowerReport:
-    ferry = require_builtin(load_ferry(opts.ferry)[0], "lower")
+    loaded = load_ferry(opts.ferry)[0]
+    ferry = kind_of(loaded).model(loaded, "lower")
     lanes, _ = load_lanes(opts.lanes_file)
-    if ferry.stack:  # the library's code, its own kernels
+    if kind_of(ferry).lowering == "stack":  # the library's code, its own kernels
         from canary.run import stack_lowering
 
         stack_lowering.check_options(ferry, opts.ragged_dot, opts.tiling)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from canary import host as host_mod
-from canary.config import load_gates, require_builtin
+from canary.config import load_gates
 from canary.errors import CanaryError, ConfigError
 from canary.formats.directory import METRICS_FILE, RESULT_FILE, read_result
 from canary.formats.metrics import load_run_metrics
@@ -153,11 +153,12 @@ def record(
     recording's directory), derive it from those runs instead of training (``--from``). With
     ``perf_only``, re-measure only the stored golden's performance figures on this machine (see
     :func:`with_perf_of`): the lane's own runs, none of the equivalent variants."""
-    from canary.run.runner import RunOptions, resolve_inputs
+    from canary.run.inputs import RunOptions, resolve_inputs
 
     opts = RunOptions(lane=lane_name, ferry=ferry, gates=gates)
-    f, _, lane, gates_file = resolve_inputs(opts)
-    o = require_builtin(f, "record a golden of").lane(lane.name)
+    inputs = resolve_inputs(opts)
+    f, lane, gates_file = inputs.kind.model(inputs.ferry, "record a golden of"), inputs.lane, inputs.gates_file
+    o = f.lane(lane.name)
     window = window or golden_curve.default_window(lane.platform)
     _check_counts(window, runs, nudged)
     metric = gates_file.lane(lane.name).loss_metric
@@ -168,7 +169,7 @@ def record(
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
         vs = variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack))
-        done = _train_runs(vs, where, opts, progress, say)
+        done = _train_runs(vs, where, inputs, opts, progress, say)
     facts = _run_facts(done, metric)
     _say_busy(busy_runs(facts), stored is not None, lane.name, say)
     if stored is not None:
@@ -225,7 +226,7 @@ def _read_runs(source: Path) -> list[dict[str, Any]]:
     return done
 
 
-def _train_runs(vs: list[Variant], where: Path, opts, progress, say) -> list[dict[str, Any]]:
+def _train_runs(vs: list[Variant], where: Path, inputs, opts, progress, say) -> list[dict[str, Any]]:
     """Each variant trained once, cold, under ``where``, unjudged against any golden and kept out
     of the history; the first that fails stops the recording (:func:`_check`)."""
     from canary.run.runner import RunOptions, run_canary
@@ -247,6 +248,7 @@ def _train_runs(vs: list[Variant], where: Path, opts, progress, say) -> list[dic
                 judge_golden=False,
             ),
             progress,
+            inputs,  # the ferry, lane and gates read once for every run
         )
         done.append(_outcome(v.name, rec.run_id, rec.run_dir, rec.verdict, rec.error, rec.gates))
         _check(done[-1])

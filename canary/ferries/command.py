@@ -28,8 +28,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from canary.config import CommandFerry, Lane
+from canary.config import CommandFerry, Ferry, Lane
 from canary.errors import ConfigError
+from canary.ferries.kind import AttemptInputs, Prepared
 from canary.formats.directory import LOG_FILE, METRICS_FILE, TRACKER_FILE
 from canary.formats.spec import CacheSpec
 from canary.launchers import AttemptRequest
@@ -159,3 +160,54 @@ def collect(ferry: CommandFerry, p: Placeholders) -> str | None:
         tracker.unlink()
         return f"the trainer's summary {where} is empty"
     return None
+
+
+class Command:
+    """A team's own trainer: canary's kernel flags do not reach it, it reads a remote cache in its
+    own environment, it has no built-in model to lower, record a golden of, or bisect."""
+
+    name = "command"
+    checks_remote_cache = False  # the trainer reads a remote cache in its own environment, not the harness's
+    lowering = None
+
+    def check_flags(self, ferry: CommandFerry, ragged_dot: str | None, tiling: str | None) -> None:
+        chosen = [flag for flag, value in (("--ragged-dot", ragged_dot), ("--tiling", tiling)) if value]
+        if chosen:
+            raise ConfigError(
+                f"{', '.join(chosen)}: ferry {ferry.name!r} runs its own trainer (a command ferry); "
+                "canary's kernel choices do not reach it"
+            )
+
+    def check_extras(self, ferry: CommandFerry, lane: Lane) -> None:
+        pass
+
+    def stack(self, ferry: CommandFerry) -> str | None:
+        return None
+
+    def prepare(self, ferry: CommandFerry, inputs: AttemptInputs) -> Prepared:
+        """The trainer's command line, placeholders filled in; after it, its metrics collected."""
+        a = inputs
+        p = placeholders(
+            a.ferry_path,
+            a.attempt_dir,
+            run_id=a.run_id,
+            attempt=a.attempt,
+            steps=steps_for(ferry, a.lane, a.steps),
+            lane=a.lane.name,
+        )
+        return Prepared(attempt_request(ferry, a.lane, p, a.cache, name=a.name), p.steps, lambda: collect(ferry, p))
+
+    def model(self, ferry: CommandFerry, what: str) -> Ferry:
+        raise ConfigError(
+            f"ferry {ferry.name!r} is a command ferry (its trainer is {ferry.command.argv[0]!r}): "
+            f"it has no built-in model to {what}"
+        )
+
+    def why_not_bisected(self, ferry: CommandFerry) -> str | None:
+        return f"ferry {ferry.name!r} runs a team's own trainer, which canary cannot lower or train here"
+
+    def listed(self, ferry: CommandFerry) -> dict:
+        return {"command": ferry.command.model_dump()}
+
+
+KIND = Command()
