@@ -384,6 +384,9 @@ def crafted(author: str, message: str, path: str = "canary/workload/model.py") -
         o = notify_in(tmp, repo, recorded_run(tmp, shas[0], head.stdout.decode().strip()), "--no-bisect")
         if "3 commits since the last pass" not in "\n".join(o.posted):
             o.wrong.append("the window is not the 3 real commits")
+        return o
+
+    return go
 
 
 GCS_BUCKET = "sweep-history"
@@ -474,6 +477,8 @@ def shallow(good: Callable[[Path, list[str]], str], keep_remote: bool) -> Callab
             subprocess.run(["git", "-C", str(clone), "remote", "remove", "origin"], check=True)
         o = notify_in(tmp, clone, recorded_run(tmp, good(tmp, shas), shas[-1]), "--no-bisect")
         return untouched(o, tmp / "PWNED", None)
+
+    return go
 
 
 def linked(url: object, **context: object) -> Callable[[Path], Outcome]:
