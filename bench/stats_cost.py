@@ -1,13 +1,13 @@
 """What the train step's statistics cost a cpu run: the cold cpu verdict of the grug ferry as a
 ratio against moe-canary's, both measured in one invocation, alternating.
 
-    python bench/stats_cost.py [--repeat 2] [--root DIR]
+    python bench/stats_cost.py [--repeat 2] [--root DIR ...]
 
 Each run is ``canary run cpu --cold --no-history`` (process start to exit) of one ferry; the
 ratio of the medians is the figure compared before and after a change (docs/gates.md: "The
 model's statistics"), so a machine busier in one invocation than in another moves both.
-``--root`` runs another checkout's code (a copy of the tree before the change). Prints figures
-only; nothing is asserted.
+``--root`` (repeatable) runs another checkout's code, e.g. a copy of the tree before the change:
+each root's runs alternate with the others'. Prints figures only; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -36,17 +36,22 @@ def cold_verdict(root: Path, ferry: str, out: Path) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=2, help="runs of each ferry; medians are printed")
-    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code runs")
+    ap.add_argument("--root", type=Path, action="append", help="a checkout whose code runs [default: this one]")
     args = ap.parse_args()
-    walls: dict[str, list[float]] = {f: [] for f in FERRIES}
+    roots = [r.resolve() for r in args.root or [ROOT]]
+    walls: dict[tuple[Path, str], list[float]] = {(r, f): [] for r in roots for f in FERRIES}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.repeat):
-            for ferry in FERRIES:
-                walls[ferry].append(cold_verdict(args.root.resolve(), ferry, Path(tmp)))
-    med = {f: statistics.median(v) for f, v in walls.items()}
-    for f in FERRIES:
-        print(f"{f:<16} cold cpu verdict {med[f]:6.1f} s  (runs: {', '.join(f'{w:.1f}' for w in walls[f])})")
-    print(f"grug-moe-canary / moe-canary: {med['grug-moe-canary'] / med['moe-canary']:.3f}")
+            for root in roots:
+                for ferry in FERRIES:
+                    walls[root, ferry].append(cold_verdict(root, ferry, Path(tmp)))
+    for root in roots:
+        med = {f: statistics.median(walls[root, f]) for f in FERRIES}
+        print(root)
+        for f in FERRIES:
+            runs = ", ".join(f"{w:.1f}" for w in walls[root, f])
+            print(f"  {f:<16} cold cpu verdict {med[f]:6.1f} s  (runs: {runs})")
+        print(f"  grug-moe-canary / moe-canary: {med['grug-moe-canary'] / med['moe-canary']:.3f}")
     return 0
 
 

@@ -226,3 +226,19 @@ def test_an_issue_filed_under_the_old_identity_gets_the_recurrence_and_new_regre
         _record("20261202T010000Z-cpu-0002", new, new_gates, "2026-12-02T01:00:00+00:00"), [], repo=REPO, client=client
     )
     assert [(a.kind, a.issue) for a in res.deliveries[-1].actions] == [("commented", number)]
+
+
+def test_two_regressions_open_two_issues_each_saying_where_it_is_placed(github, client, spool_dir):  # noqa: F811
+    numbers = []
+    for n, scale in enumerate(({"stats/router/layer0/load_balance": (0.97, 40)}, {"optim/grad_norm": (1.1, 0)})):
+        failed = _failed(scale)
+        sig = gate_signature(failed, ferry="grug-moe-canary")
+        record = _record(f"20261202T0{n}0000Z-cpu-000{n}", sig, failed, f"2026-12-02T0{n}:00:00+00:00")
+        res = notify(record, [], repo=REPO, client=client)
+        [(kind, number)] = [(a.kind, a.issue) for a in res.deliveries[-1].actions]
+        assert kind == "opened"
+        numbers.append(number)
+    bodies = {i["number"]: i["body"] for i in github.state.issues()}
+    first, second = (bodies[n] for n in numbers)
+    assert "placed: router" in first and "placed: optimizer" in second
+    assert numbers[0] != numbers[1]
