@@ -61,7 +61,8 @@ def worst(golden, metrics) -> tuple[float, float, str]:
 
 def judge(name: str, golden, metrics) -> dict:
     gates_file, _ = load_gates(FERRY)
-    lane = gates_file.lane("cpu").model_copy(update={"throughput": "off", "compile_seconds": "off", "peak_memory": "off"})
+    perf_off = {"throughput": "off", "compile_seconds": "off", "peak_memory": "off"}  # the curves only
+    lane = gates_file.lane("cpu").model_copy(update=perf_off)
     results = {r.name: r for r in judge_gates.evaluate(lane, metrics, golden=golden)}
     loss, stats, stat = worst(golden, metrics)
     stats_gate = results.get("stats_curve")
@@ -104,14 +105,13 @@ def train(out: Path, only: list[str]) -> list[Path]:
 
 
 def leave_one_out(recording: Path, golden) -> None:
-    from canary.run.recording import _run_facts, _read_runs
+    from canary.run.recording import _read_runs, _run_facts
 
     facts = _run_facts(_read_runs(recording), golden.metric)
     for i, run in enumerate(facts):
         others = facts[:i] + facts[i + 1 :]
-        g = curve.build(
-            others, ferry=FERRY, ferry_version=golden.ferry_version, lane="cpu", steps=golden.steps, window=golden.window
-        )
+        version, steps, window = golden.ferry_version, golden.steps, golden.window
+        g = curve.build(others, ferry=FERRY, ferry_version=version, lane="cpu", steps=steps, window=window)
         m = load_run_metrics(Path(_read_runs(recording)[i]["run_dir"]), golden.metric)
         judge(f"{i + 1:02d} {run.variant}", g, m)
 
