@@ -109,7 +109,7 @@ def _fake_run(d, variant_scale, tps):
     """A recording's run directory as the runner leaves it: result.json, metrics.jsonl, summary."""
     d.mkdir(parents=True)
     steps = [
-        {"global_step": i, "train/loss": loss * variant_scale}
+        {"global_step": i, "train/loss": loss * variant_scale, "optim/grad_norm": loss * variant_scale / 2}
         for i, loss in ((i, 1.0 + 5.0 * 0.98**i) for i in range(200))
     ]
     (d / "metrics.jsonl").write_text("\n".join(json.dumps(s) for s in steps) + "\n")
@@ -148,6 +148,8 @@ def test_record_from_a_former_recording_derives_the_tolerances(tmp_path):
     assert [w.rtol for w in g.windows] == [pytest.approx(0.003, rel=1e-3)] * 10
     assert g.perf["tokens_per_second"] == 1050.0  # the base runs' median; the variant's speed is not the lane's
     assert g.perf["config"] == {"kernels/ragged_dot": "grouped", "devices": 1}
+    # the statistics the runs logged are banded the same way (their own floor, 0.2%, does not bind)
+    assert [w.rtol for w in g.stats["optim/grad_norm"]] == [pytest.approx(0.003, rel=1e-3)] * 10
 
     (rec / "02-base" / "result.json").write_text(json.dumps({"run_id": "02-base", "verdict": "fail", "error": "boom"}))
     r = invoke("golden", "record", "cpu", "--from", str(rec), "--output", str(out))

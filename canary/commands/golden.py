@@ -124,6 +124,12 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
             name, shown + (" (cap)" if tol.capped else ""), f"{tol.observed * 100:.3f}%", f"{tol.floor * 100:.1f}%"
         )
     c.print(t)
+    if g.stats:
+        tols = [w.rtol or 0.0 for ws in g.stats.values() for w in ws]
+        c.print(
+            f"statistics: {len(g.stats)} banded, {min(tols) * 100:.2f}-{max(tols) * 100:.2f}% by window",
+            highlight=False,
+        )
     c.print(f"runs: {', '.join(r['variant'] for r in rec.runs)}", highlight=False)
     c.print(f"wrote {rec.path}; review it with `canary golden diff {g.lane}` and commit it", highlight=False)
 

@@ -23,6 +23,7 @@ class LaneGates(Strict):
     )
     # what each golden gate's failure means: FAIL fails the run, WARN is shown and never fails it
     loss_curve: Severity = "FAIL"
+    stats_curve: Severity = "FAIL"  # the model's statistics, where the golden bands them
     final_loss_golden: Severity = "FAIL"
     throughput: Severity = "FAIL"
     compile_seconds: Severity = "WARN"

@@ -18,6 +18,26 @@ from canary.textio import read_text
 
 WARNING_PREFIX = "warning: "  # a workload log line the harness repeats under the verdict
 
+# The model's statistics a golden bands besides the loss (docs/gates.md, "The model's
+# statistics"): every ``stats/<part>/...`` metric, and these. Each is of one part of the model.
+STAT_PREFIX = "stats/"
+STAT_METRICS = {
+    "train/cross_entropy_loss": "loss",
+    "optim/grad_norm": "optimizer",
+    "optim/update_norm": "optimizer",
+}
+
+
+def is_statistic(key: str) -> bool:
+    return key.startswith(STAT_PREFIX) or key in STAT_METRICS
+
+
+def part_of(key: str) -> str:
+    """The part of the model a statistic is of: ``stats/router/layer0/z_loss`` is the router's."""
+    if key.startswith(STAT_PREFIX):
+        return key[len(STAT_PREFIX) :].split("/", 1)[0]
+    return STAT_METRICS.get(key, "loss" if key.startswith("train/") else "other")
+
 
 @dataclass(frozen=True)
 class RunMetrics:
@@ -29,6 +49,7 @@ class RunMetrics:
     summary: dict[str, Any] = field(default_factory=dict)
     source: str = ""
     warnings: list[str] = field(default_factory=list)  # lines skipped (torn, not JSON objects)
+    series: dict[str, list[tuple[int, float]]] = field(default_factory=dict)  # each statistic's steps
 
 
 def flatten(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -103,6 +124,7 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
     steps = 0
     warnings: list[str] = []
     speeds: list[float] = []
+    series: dict[str, list[tuple[int, float]]] = {}
     for rec in _json_lines(text, source, warnings):
         rec = flatten(rec)
         step = step_number(rec.get("global_step", rec.get("_step")), source)
@@ -114,6 +136,9 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
         speed = as_float(rec.get("throughput/tokens_per_second"))
         if speed is not None and speed > 0:
             speeds.append(speed)
+        for key, value in rec.items():
+            if is_statistic(key) and (v := as_float(value)) is not None:
+                series.setdefault(key, []).append((step, v))
         last = rec
     return RunMetrics(
         steps_completed=steps if last else None,
@@ -122,6 +147,7 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
         summary={**last, **step_speeds(speeds)},
         source=source,
         warnings=warnings,
+        series=series,
     )
 
 
@@ -184,6 +210,7 @@ def load_run_metrics(path: Path, loss_metric: str = "train/loss") -> RunMetrics:
                     {**m.summary, **s.summary},
                     m.source,
                     m.warnings + s.warnings,
+                    m.series,
                 )
             return m
         if tracker_file.is_file():

@@ -13,10 +13,11 @@ golden files :mod:`canary.golden.store`'s.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from canary.golden.model import FACTOR, Golden, Tolerance, Window, rounded
@@ -29,6 +30,9 @@ FLOORS = {
     # the windowed loss: 0.1%, Megatron's floor; the cpu lane's equivalent variants measure
     # about 0.5% (so the floor rarely binds there), its quiet model bugs 1-6%
     "loss_curve": 0.001,
+    # a statistic's window (stat_windows): the loss's floor, doubled, since a norm or a router's
+    # statistic moves further than the loss between equivalent runs where the runs first drift
+    "stats_curve": 0.002,
     # one step's loss moves up to 2% between equivalent variants late in training
     "final_loss_golden": 0.005,
     # the fastest step's throughput: 18%, the cap. On one shared 2-core machine the fastest step
@@ -81,7 +85,7 @@ def rel_dev(value: float, reference: float) -> float:
     return abs(value - reference) / abs(reference) if reference else abs(value)
 
 
-def curve_tolerances(spreads: Sequence[float]) -> list[float]:
+def curve_tolerances(spreads: Sequence[float], kind: str = "loss_curve") -> list[float]:
     """Each window's ``loss_curve`` tolerance: ``max(floor, FACTOR x the largest spread observed
     in it or any earlier window)``. Two runs that round differently agree to the last digit at
     first, then drift apart as MoE routing amplifies the difference (a token whose two best
@@ -92,7 +96,7 @@ def curve_tolerances(spreads: Sequence[float]) -> list[float]:
     out, widest = [], 0.0
     for s in spreads:
         widest = max(widest, s)
-        out.append(tolerance("loss_curve", widest).rtol)
+        out.append(tolerance(kind, widest).rtol)
     return out
 
 
@@ -113,6 +117,7 @@ class RunFacts:
     summary: dict[str, Any]
     run_id: str = ""
     perf_comparable: bool = True  # the lane as configured: its speed, compile time and memory count
+    series: dict[str, list[tuple[int, float]]] = field(default_factory=dict)  # each statistic's steps
 
 
 def cpu_throughput(summary: dict[str, Any]) -> float | None:
@@ -164,41 +169,17 @@ def build(
             "every run of a recording must complete every window: "
             + ", ".join(f"{r.variant}: {len(c)}" for r, c in zip(runs, curves, strict=True))
         )
-    ref = [window_means(r.losses, window, steps) for r in base]
-    # the curve's centre: the median of every distinct run (bit-identical repeats count once), so
-    # the band sits where rounding's many trajectories lie, not on the one the base runs drew
-    distinct = list({tuple(w.mean for w in c): c for c in curves}.values())
-    means = [statistics.median(c[i].mean for c in distinct) for i in range(n)]
-    spreads = [max(rel_dev(c[i].mean, means[i]) for c in curves) for i in range(n)]
-    windows = [
-        Window(ref[0][i].first, ref[0][i].last, m, s, t)
-        for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads), strict=True))
-    ]
+    windows = banded(curves, "loss_curve")
     finals = [r.losses[-1][1] for r in runs]
     final = statistics.median({tuple(v for _, v in r.losses): r.losses[-1][1] for r in runs}.values())
 
-    perfs = [_perf(r) for r in base]
-    perf: dict[str, Any] = {}
     tol = {
         "loss_curve": tolerance("loss_curve", max(w.spread for w in windows)),
         "final_loss_golden": tolerance("final_loss_golden", max(rel_dev(f, final) for f in finals)),
     }
-    for key in PERF_KEYS:
-        vals = [p[key] for p in perfs if key in p]
-        if vals:
-            perf[key] = rounded(statistics.median(vals))
-    config = {k: base[0].summary[k] for k in PERF_CONFIG_KEYS if k in base[0].summary}
-    if config:
-        perf["config"] = config
-    for gate, key, cap in (
-        ("throughput", "best_tokens_per_second", THROUGHPUT_CAP),
-        ("compile_seconds", "compile_seconds", None),
-        ("peak_memory", "peak_memory_bytes", None),
-    ):
-        vals = [p[key] for p in perfs if key in p]
-        if vals:
-            tol[gate] = tolerance(gate, max(rel_dev(v, perf[key]) for v in vals), cap)
-    return Golden(
+    perf, perf_tol = _perf_figures(base)
+    tol.update(perf_tol)
+    golden = Golden(
         ferry,
         ferry_version,
         lane,
@@ -212,3 +193,54 @@ def build(
         dict(host or {}),
         dict(recorded or {}),
     )
+    return dataclasses.replace(golden, stats=stat_windows(runs, window, steps, n))
+
+
+def _perf_figures(base: Sequence[RunFacts]) -> tuple[dict[str, Any], dict[str, Tolerance]]:
+    """The base runs' speed and memory figures (their median) with what they were of (the
+    config), and each perf gate's tolerance from the figures' largest deviation."""
+    perfs = [_perf(r) for r in base]
+    perf: dict[str, Any] = {}
+    for key in PERF_KEYS:
+        vals = [p[key] for p in perfs if key in p]
+        if vals:
+            perf[key] = rounded(statistics.median(vals))
+    config = {k: base[0].summary[k] for k in PERF_CONFIG_KEYS if k in base[0].summary}
+    if config:
+        perf["config"] = config
+    tol: dict[str, Tolerance] = {}
+    for gate, key, cap in (
+        ("throughput", "best_tokens_per_second", THROUGHPUT_CAP),
+        ("compile_seconds", "compile_seconds", None),
+        ("peak_memory", "peak_memory_bytes", None),
+    ):
+        vals = [p[key] for p in perfs if key in p]
+        if vals:
+            tol[gate] = tolerance(gate, max(rel_dev(v, perf[key]) for v in vals), cap)
+    return perf, tol
+
+
+def banded(curves: Sequence[Sequence[Window]], kind: str) -> list[Window]:
+    """The windows of one series from every run's: at each window the median of the distinct runs
+    (bit-identical repeats count once), so the band sits where rounding's many trajectories lie,
+    not on the one the base runs drew; the largest deviation from it, and the tolerance from that
+    (:func:`curve_tolerances`)."""
+    n = len(curves[0])
+    distinct = list({tuple(w.mean for w in c): c for c in curves}.values())
+    means = [statistics.median(c[i].mean for c in distinct) for i in range(n)]
+    spreads = [max(rel_dev(c[i].mean, means[i]) for c in curves) for i in range(n)]
+    return [
+        Window(curves[0][i].first, curves[0][i].last, m, s, t)
+        for i, (m, s, t) in enumerate(zip(means, spreads, curve_tolerances(spreads, kind), strict=True))
+    ]
+
+
+def stat_windows(runs: Sequence[RunFacts], window: int, steps: int, n: int) -> dict[str, list[Window]]:
+    """Each statistic every run logged through every window, banded as the loss is."""
+    names = set.intersection(*(set(r.series) for r in runs)) if runs else set()
+    out = {}
+    for name in sorted(names):
+        curves = [window_means(r.series[name], window, steps) for r in runs]
+        if all(len(c) == n for c in curves) and all(math.isfinite(w.mean) for c in curves for w in c):
+            out[name] = banded(curves, "stats_curve")
+    return out

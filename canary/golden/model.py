@@ -14,7 +14,12 @@ name, ferry version and lane. It holds:
 * ``tolerance``: for each judged figure, the tolerance and the evidence it came from (the largest
   deviation observed among the recording's runs, the factor applied to it, and the floor); the
   curve's is the widest of its windows', each window carrying its own (``rtol``, see
-  :func:`canary.golden.curve.curve_tolerances`).
+  :func:`canary.golden.curve.curve_tolerances`);
+* ``stat_windows`` (where the recording's runs logged them): each of the model's statistics
+  (:func:`canary.formats.metrics.is_statistic`: per layer the router's load balance and z-loss,
+  the experts' usage, attention and MoE output norms; the gradient and update norms; the
+  cross-entropy) reduced to windows as the loss is, each window with its own measured tolerance.
+  A golden without them judges as it did before they were recorded.
 
 How each figure's tolerance is measured, and a golden built from a recording's runs, is
 :mod:`canary.golden.curve`'s; reading and writing golden files is :mod:`canary.golden.store`'s.
@@ -74,6 +79,7 @@ class Golden:
     recorded: dict[str, Any] = field(default_factory=dict)
     path: str = ""
     note: str = ""  # how this golden was found, when it is not the one the gates file names (never written)
+    stats: dict[str, list[Window]] = field(default_factory=dict)  # each statistic's windows (stat_windows)
 
     def window_rtol(self, i: int) -> float:
         """The tolerance of window ``i``: its own where the file gives one, else the curve's."""
@@ -98,12 +104,8 @@ class Golden:
             "perf": self.perf,
             "host": self.host,
             "recorded": self.recorded,
-            "loss_windows": [
-                {"steps": [w.first, w.last], "mean": rounded(w.mean), "spread": rounded(w.spread)}
-                | ({} if w.rtol is None else {"rtol": rounded(w.rtol)})
-                for w in self.windows
-            ],
-        }
+            "loss_windows": [_window_dict(w) for w in self.windows],
+        } | ({"stat_windows": {k: [_window_dict(w) for w in ws] for k, ws in self.stats.items()}} if self.stats else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], path: str = "") -> Golden:
@@ -121,16 +123,7 @@ class Golden:
                 steps=int(d["steps"]),
                 window=int(d["window"]),
                 metric=d.get("metric", "train/loss"),
-                windows=[
-                    Window(
-                        int(w["steps"][0]),
-                        int(w["steps"][1]),
-                        float(w["mean"]),
-                        float(w.get("spread", 0)),
-                        None if w.get("rtol") is None else float(w["rtol"]),
-                    )
-                    for w in d["loss_windows"]
-                ],
+                windows=[_window(w) for w in d["loss_windows"]],
                 final_loss=float(d["final_loss"]),
                 tolerance={
                     k: Tolerance(
@@ -146,6 +139,7 @@ class Golden:
                 host=dict(d.get("host") or {}),
                 recorded=dict(d.get("recorded") or {}),
                 path=path,
+                stats={str(k): [_window(w) for w in ws] for k, ws in (d.get("stat_windows") or {}).items()},
             )
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as e:
             raise ConfigError(f"{path or 'golden'}: not a golden file ({type(e).__name__}: {e})") from None
@@ -165,18 +159,22 @@ class Golden:
             raise bad("loss_windows", "empty: a golden needs at least one window")
         if not math.isfinite(self.final_loss):
             raise bad("final_loss", f"{self.final_loss} is not a finite number")
-        for i, w in enumerate(self.windows):
-            if not math.isfinite(w.mean) or not math.isfinite(w.spread) or w.spread < 0:
-                raise bad(f"loss_windows.{i}", "mean and spread must be finite numbers (spread 0 or more)")
-            if not 0 <= w.first <= w.last:
-                raise bad(f"loss_windows.{i}.steps", f"[{w.first}, {w.last}] is not a range of steps")
-            if w.last >= self.steps:
-                raise bad(
-                    f"loss_windows.{i}.steps",
-                    f"[{w.first}, {w.last}] runs past the golden's own {self.steps} steps (0 to {self.steps - 1})",
-                )
-            if w.rtol is not None and not (math.isfinite(w.rtol) and w.rtol >= 0):
-                raise bad(f"loss_windows.{i}.rtol", f"{w.rtol} must be a finite number, 0 or more")
+        series = [("loss_windows", self.windows)] + [(f"stat_windows.{k}", ws) for k, ws in self.stats.items()]
+        for key, windows in series:
+            for i, w in enumerate(windows):
+                if not math.isfinite(w.mean) or not math.isfinite(w.spread) or w.spread < 0:
+                    raise bad(f"{key}.{i}", "mean and spread must be finite numbers (spread 0 or more)")
+                if not 0 <= w.first <= w.last:
+                    raise bad(f"{key}.{i}.steps", f"[{w.first}, {w.last}] is not a range of steps")
+                if w.last >= self.steps:
+                    raise bad(
+                        f"{key}.{i}.steps",
+                        f"[{w.first}, {w.last}] runs past the golden's own {self.steps} steps (0 to {self.steps - 1})",
+                    )
+                if w.rtol is not None and not (math.isfinite(w.rtol) and w.rtol >= 0):
+                    raise bad(f"{key}.{i}.rtol", f"{w.rtol} must be a finite number, 0 or more")
+        if any(w.rtol is None for ws in self.stats.values() for w in ws):
+            raise bad("stat_windows", "every statistic's window needs its own rtol")
         for name, t in self.tolerance.items():
             for field_name in ("rtol", "observed", "factor", "floor"):
                 value = getattr(t, field_name)
@@ -187,6 +185,21 @@ class Golden:
         return self
 
 
+def _window_dict(w: Window) -> dict[str, Any]:
+    d = {"steps": [w.first, w.last], "mean": rounded(w.mean), "spread": rounded(w.spread)}
+    return d | ({} if w.rtol is None else {"rtol": rounded(w.rtol)})
+
+
+def _window(w: dict[str, Any]) -> Window:
+    return Window(
+        int(w["steps"][0]),
+        int(w["steps"][1]),
+        float(w["mean"]),
+        float(w.get("spread", 0)),
+        None if w.get("rtol") is None else float(w["rtol"]),
+    )
+
+
 def rounded(x: float | None, digits: int = 6) -> float | None:
     """Rounded to 6 significant digits: a diff shows changes, not float noise."""
     if x is None or not math.isfinite(x) or x == 0:
@@ -195,12 +208,20 @@ def rounded(x: float | None, digits: int = 6) -> float | None:
 
 
 def dumps(golden: Golden) -> str:
-    """Pretty JSON with one loss window per line."""
+    """Pretty JSON with one loss window per line (and one statistic's window per line)."""
     d = golden.to_dict()
     windows = d.pop("loss_windows")
+    stats = d.pop("stat_windows", {})
     body = json.dumps(d, indent=2)[:-2]  # without the closing "\n}"
     rows = ",\n".join("    " + json.dumps(w) for w in windows)
-    return f'{body},\n  "loss_windows": [\n{rows}\n  ]\n}}\n'
+    out = f'{body},\n  "loss_windows": [\n{rows}\n  ]'
+    if stats:
+        blocks = (
+            f"    {json.dumps(k)}: [\n" + ",\n".join("      " + json.dumps(w) for w in ws) + "\n    ]"
+            for k, ws in stats.items()
+        )
+        out += ',\n  "stat_windows": {\n' + ",\n".join(blocks) + "\n  }"
+    return out + "\n}\n"
 
 
 def loads(text: str, path: str = "") -> Golden:

@@ -96,9 +96,10 @@ def evaluate(
     if gates.require_finite:
         results.append(finite_loss(metrics, gates.loss_metric))
     if golden is not None:
-        from canary.judge import golden_gates
+        from canary.judge import golden_gates, stats_gates
 
-        results += golden_gates.evaluate(
-            gates, golden, metrics, requested_steps=requested_steps, ferry_version=ferry_version
-        )
+        for judge in (golden_gates, stats_gates):
+            results += judge.evaluate(
+                gates, golden, metrics, requested_steps=requested_steps, ferry_version=ferry_version
+            )
     return results

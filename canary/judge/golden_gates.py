@@ -21,13 +21,14 @@ file gives it: ``FAIL`` fails the run, ``WARN`` is shown and never fails it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
 from canary.config import LaneGates
 from canary.formats.metrics import RunMetrics
 from canary.golden.curve import rel_dev, window_means
-from canary.golden.model import Golden
+from canary.golden.model import Golden, Window
 from canary.judge.results import GateResult
 from canary.record import as_float
 
@@ -104,6 +105,24 @@ def curve_threshold(golden: Golden) -> str:
     return f"±{curve_band(golden)} /{golden.window} steps"
 
 
+def moved(series: str, part: str, devs: list[tuple[float, float, Window]]) -> dict[str, Any] | None:
+    """What a series that left its band did, from each window's signed relative deviation, its
+    tolerance and the run's window: the direction and the steps of the first window outside, and
+    how many times its band the furthest window went (None: it stayed inside)."""
+    out = [(d, t, w) for d, t, w in devs if not abs(d) <= t]
+    if not out:
+        return None
+    d, _, w = out[0]
+    times = max(abs(d) / t if t > 0 else math.inf for d, t, _ in out)
+    return {
+        "series": series,
+        "part": part,
+        "direction": "below" if d < 0 else "above",
+        "first": [w.first, w.last],
+        "times": round(times, 2) if math.isfinite(times) else None,
+    }
+
+
 def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> GateResult:
     """Every window within its own tolerance (:func:`canary.golden.curve.curve_tolerances`); the worst
     window is the one furthest out relative to its tolerance."""
@@ -139,7 +158,8 @@ def loss_curve(golden: Golden, metrics: RunMetrics, severity: str = "FAIL") -> G
     if len(out) > golden.allowed_outliers:
         if dev < 0:
             detail += f"; {LOW_LOSS}"
-        return _outside(name, severity, _r(dev), threshold, margin, _set_to_warn(name, severity, detail))
+        r = _outside(name, severity, _r(dev), threshold, margin, _set_to_warn(name, severity, detail))
+        return dataclasses.replace(r, moved=[moved(golden.metric, "loss", [(d, t, w) for d, t, w, _ in devs])])
     return GateResult(name, _r(dev), threshold, "PASS", detail, _r(margin))
 
 

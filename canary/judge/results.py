@@ -23,13 +23,18 @@ class GateResult:
     status: Status
     detail: str = ""
     margin: float | None = None  # how far inside the threshold, relative; negative: outside (golden gates)
+    # what left its band, for a curve gate that failed: one entry a series (canary.judge.golden_gates.moved)
+    moved: list[dict[str, Any]] | None = None
 
     @property
     def passed(self) -> bool:
         return self.status in ("PASS", "WARN")
 
     def to_dict(self) -> dict[str, Any]:
-        return jsonable(asdict(self))
+        d = asdict(self)
+        if d["moved"] is None:
+            del d["moved"]
+        return jsonable(d)
 
 
 def verdict_of(statuses: Iterable[str]) -> Literal["pass", "fail"]:

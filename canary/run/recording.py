@@ -261,7 +261,11 @@ def _run_facts(done: list[dict[str, Any]], metric: str) -> list[golden_curve.Run
         _check(d)
         m = load_run_metrics(Path(d["run_dir"]), metric)
         summary = {**_best_step(Path(d["run_dir"]), m.summary), **m.summary}
-        facts.append(golden_curve.RunFacts(d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base"))
+        facts.append(
+            golden_curve.RunFacts(
+                d["variant"], m.losses or [], summary, d["run_id"], d["variant"] == "base", dict(m.series)
+            )
+        )
     return facts
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from canary.record import Signature, as_float
 from canary.signature import bare, kinds
 from canary.signature.bare_scan import _FH_HEADER, _faulthandler_frames, bare_error
-from canary.signature.identity import make, with_ferry
+from canary.signature.identity import make, what_moved, with_ferry
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.tracebacks import (
@@ -232,8 +232,9 @@ def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_
 
 def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "", ferry: str = "") -> Signature | None:
     """The signature of a run that completed but failed its gates: ``nan`` when the loss went
-    non-finite, else ``gate_regression`` naming the failed gates (not their values, which vary)
-    and the ``ferry`` that failed them."""
+    non-finite, else ``gate_regression`` naming the failed gates (not their values, which vary),
+    the ``ferry`` that failed them and what the curve gates saw leave its band (``moved``:
+    :func:`~canary.signature.identity.what_moved`)."""
     failed = [g for g in gates if g.get("status") == "FAIL"]
     if not failed:
         return None
@@ -246,9 +247,19 @@ def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "", ferry: st
         return make("environment", "RuntimeError", "No GPU/TPU found, falling back to CPU", [], detail)
     names = sorted(g["name"] for g in failed)
     kind = "perf_regression" if all(n in kinds.PERF_GATES for n in names) else "gate_regression"
-    message = "failed gates: " + ", ".join(names)
-    before = make(kind, None, message).fingerprint  # how it was named before it named its ferry
-    return make(kind, None, with_ferry(message, ferry), [], detail, legacy=[before])
+    message, legacy = with_ferry("failed gates: " + ", ".join(names), ferry), _named_before(kind, names, ferry)
+    what = what_moved(failed)  # said since the curve gates record it: the older names are legacy
+    return make(kind, None, f"{message}; moved: {what}" if what else message, [], detail, legacy)
+
+
+def _named_before(kind: str, names: list[str], ferry: str) -> list[str]:
+    """The fingerprints earlier canaries gave these failed gates: by their names, with and without
+    the ferry, and without the gates added since (stats_curve): a recurrence reaches its old issue."""
+    out = []
+    for gates in dict.fromkeys([tuple(names), tuple(n for n in names if n != "stats_curve")]):
+        message = "failed gates: " + ", ".join(gates)
+        out += [make(kind, None, m).fingerprint for m in (message, with_ferry(message, ferry)) if gates]
+    return out
 
 
 def _is_nonfinite(v: Any) -> bool:

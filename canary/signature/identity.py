@@ -7,6 +7,9 @@ one fingerprint. The coarser ``group`` hashes the error class (canonical class a
 and the failing op or kernel: failures that share a group are worth a look together even when
 their messages differ.
 
+A failed-gates run's message says what left its band (:func:`what_moved`): which series, which way,
+from which window, and a coarse magnitude, so two regressions are two failures.
+
 A signature also keeps the fingerprints the same parts had by earlier rules (``legacy``), and
 :func:`current` folds a signature an earlier canary recorded, so a history and the issues it
 opened keep matching after the rules change.
@@ -18,6 +21,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from canary.record import Signature
 from canary.signature import folds, kinds
@@ -104,3 +108,37 @@ def _current(
         message = with_ferry(message, ferry)
     new, _ = _folded(kind, exception, message, frames)
     return None if new.fingerprint == fp else new
+
+
+MOVED_SERIES = 3  # the statistics a gate regression's identity names, furthest out first
+BUCKETS = ("under 2x", "under 4x", "under 8x", "under 16x", "16x or more", "unbounded")  # times its band
+
+
+def _bucket(times: float | None) -> int:
+    """A coarse magnitude, the index of a ``BUCKETS`` phrase: how many times its band a series went,
+    in powers of two (a recurrence within noise stays in its bucket)."""
+    return 5 if times is None else next((i for i, top in enumerate((2, 4, 8, 16)) if times < top), 4)
+
+
+def what_moved(failed: Sequence[dict[str, Any]]) -> str:
+    """What the failed curve gates saw leave its band (their ``moved``): the loss curve's, and the
+    statistics furthest out (by magnitude bucket, then name), each with its direction, its first
+    window outside and its magnitude bucket. Empty for gates that record no such thing."""
+    moves = [
+        (g["name"], m)
+        for g in failed
+        for m in g.get("moved") or ()
+        if isinstance(m, dict) and isinstance(m.get("series"), str)
+    ]
+    curve = [m for name, m in moves if name == "loss_curve"][:1]
+    rest = sorted(
+        (m for name, m in moves if name != "loss_curve"), key=lambda m: (-_bucket(m.get("times")), m["series"])
+    )
+
+    def one(m: dict[str, Any]) -> str:
+        first = m.get("first") or ["?"]
+        return (
+            f"{m['series']} {m.get('direction')} from steps {first[0]}-{first[-1]} {BUCKETS[_bucket(m.get('times'))]}"
+        )
+
+    return "; ".join(one(m) for m in curve + sorted(rest[:MOVED_SERIES], key=lambda m: m["series"]))

@@ -38,6 +38,8 @@ from levanter.grug.grug_moe import MoEExpertMlp
 from levanter.grug.loss import fused_linear_softmax_cross_entropy_loss
 from levanter.utils.activation import ActivationFunctionEnum
 
+from canary.workload.model import layer_metrics, rms, usage_entropy
+
 # The local (single-process) MoE backend: grouped matmuls through haliax.nn.ragged_dot, then a
 # scatter-add combine. The canary has no expert-parallel mesh axis, so the expert-parallel
 # backends ("ring", ...) do not apply.
@@ -186,17 +188,23 @@ class MoEMLP(eqx.Module):
         y = experts(tokens, selected, combine.astype(x.dtype))
         if self.shared is not None:
             y = y + self.shared(tokens)
-        return jnp.reshape(y, (b, s, d), out_sharding=BATCH), _router_stats(logits, selected, cfg.num_experts)
+        stats = {**_router_stats(logits, selected, cfg.num_experts), "moe_output_rms": rms(y)}
+        return jnp.reshape(y, (b, s, d), out_sharding=BATCH), stats
 
 
 def _router_stats(logits: jax.Array, selected: jax.Array, num_experts: int) -> dict[str, jax.Array]:
-    """Router z-loss (keeps logits small) and the load-balancing statistic E * sum_e f_e * P_e
-    (1.0 when perfectly balanced; logged, not trained on)."""
+    """Router z-loss (keeps logits small), the load-balancing statistic E * sum_e f_e * P_e
+    (1.0 when perfectly balanced; logged, not trained on) and the entropy of the experts' shares
+    of the routed tokens over log E (1.0 when every expert gets as many)."""
     z = jnp.mean(jax.nn.logsumexp(logits, axis=-1) ** 2)
     counts = jnp.sum(jax.nn.one_hot(selected, num_experts, dtype=jnp.float32), axis=(0, 1))
     frac_routed = counts / selected.size
     mean_prob = jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)
-    return {"router_z_loss": z, "load_balancing_loss": num_experts * jnp.sum(frac_routed * mean_prob)}
+    return {
+        "router_z_loss": z,
+        "load_balancing_loss": num_experts * jnp.sum(frac_routed * mean_prob),
+        "usage_entropy": usage_entropy(frac_routed),
+    }
 
 
 class Block(eqx.Module):
@@ -216,9 +224,10 @@ class Block(eqx.Module):
         )
 
     def __call__(self, x: jax.Array, mask: AttentionMask, selection_bias: jax.Array):
-        x = x + self.attn(self.attn_norm(x), mask)
+        a = self.attn(self.attn_norm(x), mask)
+        x = x + a
         y, stats = self.mlp(self.mlp_norm(x), selection_bias)
-        return x + y, stats
+        return x + y, {**stats, "attention_output_rms": rms(a)}
 
 
 class Transformer(eqx.Module):
@@ -240,7 +249,7 @@ class Transformer(eqx.Module):
         )
 
     def hidden_states(self, tokens: jax.Array, selection_bias: jax.Array):
-        """tokens (B, S) -> final hidden states (B, S, D), router statistics averaged over layers."""
+        """tokens (B, S) -> final hidden states (B, S, D), each layer's statistics."""
         cfg = self.cfg
         mask = AttentionMask.causal(sliding_window=cfg.sliding_window)
         x = self.token_embed.at[tokens].get(out_sharding=BATCH).astype(cfg.dtype)
@@ -248,8 +257,7 @@ class Transformer(eqx.Module):
         for i, block in enumerate(self.blocks):
             x, s = block(x, mask, selection_bias[i])
             stats.append(s)
-        mean = {k: jnp.mean(jnp.stack([s[k] for s in stats])) for k in stats[0]}
-        return self.final_norm(x), mean
+        return self.final_norm(x), stats
 
 
 def selection_bias(cfg: GrugConfig) -> jax.Array:
@@ -261,7 +269,8 @@ def loss_fn(model: Transformer, batch: jax.Array, bias: jax.Array, lm_head_z_los
     """batch (B, S+1) tokens. loss = cross-entropy + LM-head z-loss (in the library's fused loss)
     + router z-loss. The cross-entropy alone is logged from a second, forward-only call."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
-    hidden, stats = model.hidden_states(inputs, bias)
+    hidden, layers = model.hidden_states(inputs, bias)
+    stats = {k: jnp.mean(jnp.stack([s[k] for s in layers])) for k in ("router_z_loss", "load_balancing_loss")}
     lm_head = model.lm_head.astype(hidden.dtype)
     loss = fused_linear_softmax_cross_entropy_loss(hidden, lm_head, targets, logsumexp_weight=lm_head_z_loss)
     ce = fused_linear_softmax_cross_entropy_loss(jax.lax.stop_gradient(hidden), jax.lax.stop_gradient(lm_head), targets)
@@ -269,5 +278,6 @@ def loss_fn(model: Transformer, batch: jax.Array, bias: jax.Array, lm_head_z_los
         "train/cross_entropy_loss": ce,
         "train/router/router_z_loss": stats["router_z_loss"],
         "train/router/load_balancing_loss": stats["load_balancing_loss"],
+        **layer_metrics(layers),
     }
     return loss + router_z_loss * stats["router_z_loss"], metrics

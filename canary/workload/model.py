@@ -228,26 +228,56 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
     frac_routed = group_sizes.astype(jnp.float32) / (T * k)
     mean_prob = jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)
     load_balance = E * jnp.sum(frac_routed * mean_prob)
-    return y.reshape(B, S, D), {"router_z_loss": z, "load_balancing_loss": load_balance}
+    aux = {"router_z_loss": z, "load_balancing_loss": load_balance, "usage_entropy": usage_entropy(frac_routed)}
+    return y.reshape(B, S, D), aux | {"moe_output_rms": rms(y)}
+
+
+def rms(x: jax.Array) -> jax.Array:
+    """The root mean square of an activation, in float32: a layer's output norm, for the record."""
+    return jnp.sqrt(jnp.mean(jnp.square(jax.lax.stop_gradient(x).astype(jnp.float32))))
+
+
+def usage_entropy(frac_routed: jax.Array) -> jax.Array:
+    """The entropy of the experts' shares of the routed tokens over log E: 1.0 when every expert
+    gets as many, lower as fewer experts take more of them."""
+    f = jax.lax.stop_gradient(frac_routed)
+    entropy = -jnp.sum(jnp.where(f > 0, f * jnp.log(jnp.maximum(f, 1e-30)), 0.0))
+    return entropy / jnp.log(f.shape[-1])
+
+
+# each layer's statistic -> its metric's name; the part of the model it is of is the name's second
+# component (canary.golden.stats)
+LAYER_METRICS = {
+    "attention_output_rms": "stats/attention/layer{i}/output_rms",
+    "router_z_loss": "stats/router/layer{i}/z_loss",
+    "load_balancing_loss": "stats/router/layer{i}/load_balance",
+    "usage_entropy": "stats/experts/layer{i}/usage_entropy",
+    "moe_output_rms": "stats/experts/layer{i}/output_rms",
+}
+
+
+def layer_metrics(layers: list[dict[str, jax.Array]]) -> dict[str, jax.Array]:
+    """Each layer's statistics under their metric names (``stats/<part>/layer<i>/<statistic>``)."""
+    return {LAYER_METRICS[k].format(i=i): v for i, s in enumerate(layers) for k, v in s.items() if k in LAYER_METRICS}
 
 
 def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
-    """tokens (B, S) int32 -> logits (B, S, V) float32, router statistics averaged over layers."""
+    """tokens (B, S) int32 -> logits (B, S, V) float32, each layer's statistics."""
     dt = cfg.dtype
     x = params["embed"][tokens].astype(dt)
-    zs, lbs = [], []
+    layers = []
     for i, layer in enumerate(params["layers"]):
         with jax.named_scope("attention"):
-            x = x + attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
+            a = attention(layer, rms_norm(x, layer["attn_norm"], cfg.norm_eps), cfg)
+            x = x + a
         with jax.named_scope("moe"):
             y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
         x = x + y
-        zs.append(aux["router_z_loss"])
-        lbs.append(aux["load_balancing_loss"])
+        layers.append(aux | {"attention_output_rms": rms(a)})
     with jax.named_scope("lm_head"):
         x = rms_norm(x, params["final_norm"], cfg.norm_eps)
         logits = (x @ params["lm_head"].astype(dt)).astype(jnp.float32)
-    return logits, {"router_z_loss": jnp.mean(jnp.stack(zs)), "load_balancing_loss": jnp.mean(jnp.stack(lbs))}
+    return logits, layers
 
 
 def loss_fn(
@@ -261,7 +291,8 @@ def loss_fn(
 ):
     """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
-    logits, aux = forward(params, inputs, bias, cfg, ragged_dot)
+    logits, layers = forward(params, inputs, bias, cfg, ragged_dot)
+    aux = {k: jnp.mean(jnp.stack([s[k] for s in layers])) for k in ("router_z_loss", "load_balancing_loss")}
     lse = jax.nn.logsumexp(logits, axis=-1)
     target_logit = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
     ce = jnp.mean(lse - target_logit)
@@ -271,6 +302,7 @@ def loss_fn(
         "train/cross_entropy_loss": ce,
         "train/router/router_z_loss": aux["router_z_loss"],
         "train/router/load_balancing_loss": aux["load_balancing_loss"],
+        **layer_metrics(layers),
     }
     return loss, metrics
 

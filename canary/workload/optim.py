@@ -32,7 +32,7 @@ def make_optimizer(cfg: OptimizerConfig, steps: int) -> tuple[optax.GradientTran
 
 def update(tx, schedule, params, opt_state, loss_and_metrics, grads):
     """The optimizer's update of ``params`` from ``grads``, and the step's metrics: the loss's own,
-    ``train/loss``, the gradient norm and the learning rate the update used."""
+    ``train/loss``, the gradient norm, the update's norm and the learning rate the update used."""
     loss, metrics = loss_and_metrics
     with jax.named_scope("optimizer"):
         # the rate this update uses: the schedule at the optimizer's count before the update
@@ -41,7 +41,12 @@ def update(tx, schedule, params, opt_state, loss_and_metrics, grads):
         params = optax.apply_updates(params, updates)
     metrics = dict(
         metrics,
-        **{"train/loss": loss, "optim/grad_norm": optax.global_norm(grads), "optim/learning_rate": learning_rate},
+        **{
+            "train/loss": loss,
+            "optim/grad_norm": optax.global_norm(grads),
+            "optim/update_norm": optax.global_norm(updates),
+            "optim/learning_rate": learning_rate,
+        },
     )
     return params, opt_state, metrics
 
