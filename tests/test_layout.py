@@ -8,7 +8,8 @@
   own), and every import runs down the floors of docs/architecture.md, or sideways within one
   (``FLOORS``); an import back up needs a written reason in ``UPWARD``;
 * the options several commands share are declared once, in ``commands/_options.py``;
-* a handful of modules at the package's top level, and none over 400 lines.
+* a handful of modules at the package's top level, and none over 400 lines;
+* no function over 60 lines (its docstring included): a command's long help is a module constant.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ PACKAGE = ROOT / "canary"
 SHARED_OPTIONS = ("--history", "--ferry", "--gates", "--lane")
 MAX_TOP_LEVEL = 12
 MAX_LINES = 400
+MAX_FUNCTION_LINES = 60
 
 
 def module_name(path: Path) -> str:
@@ -196,3 +198,14 @@ def test_a_handful_of_top_level_modules_and_none_too_long():
     assert len(top) <= MAX_TOP_LEVEL, top
     long = {name: n for name, path in MODULES.items() if (n := len(path.read_text().splitlines())) > MAX_LINES}
     assert long == {}, f"split these along their concerns (at most {MAX_LINES} lines a module)"
+
+
+def test_no_function_a_reader_cannot_hold():
+    long = {
+        f"{name}.{node.name}": node.end_lineno - node.lineno + 1
+        for name, path in MODULES.items()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    }
+    assert long == {}, f"split these along their steps (at most {MAX_FUNCTION_LINES} lines a function)"
