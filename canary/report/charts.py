@@ -219,7 +219,7 @@ def perf_svg(
     labelled with its size. The page's legend names the colours."""
     plt = _pyplot()
     colours = colours or series_colours([s.label for s in series])
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(12.0, 1.7 * len(metrics)), sharex=True, squeeze=False)
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(12.0, 1.4 * len(metrics)), sharex=True, squeeze=False)
     for (key, label), ax in zip(metrics, axes[:, 0], strict=True):
         for s in series:
             pts = [
@@ -253,9 +253,10 @@ def perf_svg(
                             fontsize=7,
                             color="#c62828" if m.worse else "#2e7d32",
                         )
-        ax.set_ylabel(label)
+        ax.set_ylabel(label.replace(" (", "\n("))  # two short lines: the rows are low
         ax.grid(alpha=0.3)
         if not ax.has_data():
             ax.text(0.5, 0.5, "not recorded", transform=ax.transAxes, ha="center", va="center", color="#757575")
     fig.autofmt_xdate()
+    fig.align_ylabels(axes[:, 0])
     return to_svg(fig)
