@@ -352,7 +352,10 @@ def test_a_second_ferry_and_a_short_run_are_their_own_timeline_and_never_the_lat
     # the short run's and the cancelled run's figures left out
     assert len(series["cpu/moe-canary"].started_at) == 6
     html = render(rs, "test-history")
-    assert "<h3>cpu/levanter-standin</h3>" in html and "1 short run, in lower case, not counted" in html
+    assert (
+        'data-series="cpu/levanter-standin"></span>cpu/levanter-standin</h3>' in html
+        and "1 short run, in lower case, not counted" in html
+    )
 
 
 def test_an_experiment_and_a_cancelled_run_are_never_the_latest_curve_nor_points_on_the_charts(tmp_path):
@@ -444,3 +447,49 @@ def test_a_step_in_the_passing_runs_is_marked_on_its_chart():
     html = render(records, "test")
     assert html.count(f'id="step-{records[20].run_id}"') == 1 and f"step {mark.label}" in html
     assert model.step_marks(perf_history([12000.0] * 40)) == []
+
+
+def _stroke(svg_group: str) -> str:
+    return re.search(r"stroke: ?(#[0-9a-f]{6})", svg_group).group(1)
+
+
+def test_a_series_keeps_its_colour_in_every_chart_and_the_legend(tmp_path):
+    """Three series, one of them without a step time (absent from the first panel): each series'
+    line has one colour in the loss chart and every figures panel, the legend's and its timeline's
+    swatch, and no two series share one."""
+    rs = history(tmp_path)
+    standin_dir = tmp_path / "runs" / "standin"
+    write_metrics(standin_dir)
+    no_step_time = {k: v for k, v in SUMMARY.items() if k != "throughput/median_step_seconds"}
+    rs.append(
+        passing(
+            "20260902T080000Z-cpu-2001",
+            "2026-09-02",
+            lane="cpu",
+            ferry="levanter-standin",
+            run_dir=str(standin_dir),
+            summary=no_step_time,
+        )
+    )
+    html = render(rs, "test-history")
+    drawn: dict[str, dict[str, str]] = {}  # series id -> chart -> colour
+    for m in re.finditer(
+        r'<g id="(loss|perf-[a-z_]+)-(cpu-moe-canary|cpu-levanter-standin|tpu-moe-canary)">(.*?)</g>', html, re.S
+    ):
+        drawn.setdefault(m.group(2), {})[m.group(1)] = _stroke(m.group(3))
+    swatches = re.findall(r'<span class="swatch" style="background:(#[0-9a-f]{6})" data-series="([^"]+)">', html)
+    assert {s for _, s in swatches} == {"cpu/moe-canary", "cpu/levanter-standin", "tpu/moe-canary"}
+    legend = {}
+    for colour, series in swatches:  # the legend, the timelines and the loss headings agree
+        assert legend.setdefault(series, colour) == colour, series
+    assert "perf-step_seconds" not in drawn["cpu-levanter-standin"]
+    assert "perf-step_seconds" in drawn["cpu-moe-canary"] and "perf-step_seconds" in drawn["tpu-moe-canary"]
+    assert {"loss", "perf-tokens_per_second", "perf-final_loss"} <= set(drawn["cpu-levanter-standin"])
+    assert len(drawn["cpu-moe-canary"]) >= 5
+    for series, colour in legend.items():
+        assert set(drawn[series.replace("/", "-")].values()) == {colour}, (series, drawn[series.replace("/", "-")])
+    assert len(set(legend.values())) == 3
+    # the assignment follows the sorted series keys, whatever the records' order
+    assert render(list(reversed(rs)), "test-history").count(f"background:{legend['cpu/levanter-standin']}") == (
+        html.count(f"background:{legend['cpu/levanter-standin']}")
+    )

@@ -19,6 +19,7 @@ from canary.report import render
 pytestmark = pytest.mark.slow
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+WIDTH = 1280  # a laptop's window: the page should use it, not a column down its middle
 
 
 def browser() -> str:
@@ -75,7 +76,7 @@ def visit(exe: str, origin: str, run_id: str) -> dict:
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=exe, headless=True, args=["--disable-dev-shm-usage"])
         try:
-            page = chromium.new_page(viewport={"width": 1200, "height": 900}, device_scale_factor=1)
+            page = chromium.new_page(viewport={"width": WIDTH, "height": 900}, device_scale_factor=1)
             page.set_default_timeout(60_000)
             page.route("**/*", route)
             page.on("console", console)
@@ -86,6 +87,12 @@ def visit(exe: str, origin: str, run_id: str) -> dict:
             seen["details"] = page.eval_on_selector_all("details.run", "ds => ds.map(d => d.id)")
             seen["charts"] = page.eval_on_selector_all(".chart svg", "ss => ss.map(s => s.getBBox().width)")
             seen["chart_paths"] = page.locator(".chart svg path").count()
+            seen["main_width"] = page.eval_on_selector("main", "m => m.getBoundingClientRect().width")
+            seen["perf_width"] = page.eval_on_selector(".perf-chart svg", "s => s.getBoundingClientRect().width")
+            seen["loss_widths"] = page.eval_on_selector_all(
+                ".loss-chart svg", "ss => ss.map(s => s.getBoundingClientRect().width)"
+            )
+            seen["scroll_width"] = page.evaluate("document.documentElement.scrollWidth")
             # a timeline cell opens its run's details: a real click, then wait for the block to open
             page.click(f'a.cell[data-run="{run_id}"]')
             page.wait_for_function("id => document.getElementById('run-' + id).open", arg=run_id)
@@ -116,6 +123,11 @@ def test_report_in_headless_chromium(tmp_path):
     assert sorted(seen["details"]) == sorted(f"run-{i}" for i in ids)
     assert "3f9a1c2b7d4e" in seen["opened_text"] and "margin" in seen["opened_text"]
     assert len(seen["charts"]) == 2 and all(w > 100 for w in seen["charts"]) and seen["chart_paths"] > 20
+    # the page fills the window: the content and the figures span it, nothing scrolls sideways
+    assert seen["main_width"] >= 0.9 * WIDTH, seen["main_width"]
+    assert seen["perf_width"] >= 0.9 * WIDTH - 48, seen["perf_width"]
+    assert all(w >= 0.4 * WIDTH for w in seen["loss_widths"]), seen["loss_widths"]
+    assert seen["scroll_width"] <= WIDTH, seen["scroll_width"]
     # nothing fetched but the page itself
     assert seen["blocked"] == [], seen["blocked"]
     assert seen["requests"] == [f"{site.origin}/report.html"], seen["requests"]
@@ -123,9 +135,9 @@ def test_report_in_headless_chromium(tmp_path):
     # the screenshot is a picture, not one colour
     from matplotlib.image import imread
 
-    Path(tmp_path / "report.png").write_bytes(seen["png"])
+    Path(tmp_path / "report.png").write_bytes(seen["png"])  # to look at: pytest --basetemp
     pixels = imread(io.BytesIO(seen["png"]), format="png")
-    assert pixels.shape[0] >= 900 and pixels.shape[1] >= 1000
+    assert pixels.shape[0] >= 900 and pixels.shape[1] == WIDTH
     flat = pixels.reshape(-1, pixels.shape[-1])
     distinct = len({tuple(p) for p in flat[:: max(1, len(flat) // 200000)].round(3).tolist()})
     assert distinct > 20, f"the screenshot is nearly blank ({distinct} colours)"

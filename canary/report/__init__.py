@@ -133,10 +133,11 @@ def golden_band(ferry: str, lane: str) -> tuple[Band | None, str]:
     return None, ""
 
 
-def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None) -> LossView:
+def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None, colour: str = "#1a237e") -> LossView:
     """The series' latest full run's loss chart (or the latest that has per-step losses here,
-    saying so), against the golden band where one exists. A short run (a repro, --steps), an
-    experiment or a cancelled run is not the series' latest curve."""
+    saying so), its line in ``colour`` (the series' on the page), against the golden band where
+    one exists. A short run (a repro, --steps), an experiment or a cancelled run is not the
+    series' latest curve."""
     from canary.history import series
     from canary.report import charts
 
@@ -160,6 +161,8 @@ def loss_view(records: Sequence[RunRecord], lane: str, ferry: str | None = None)
             band,
             title=f"{r.ferry} v{r.ferry_version} on {lane}, {r.run_id}",
             means=window_means(losses, band) if band else None,
+            colour=colour,
+            gid=f"loss-{charts.series_id(label)}",
         )
         return LossView(label, r.run_id, svg, "; ".join(notes))
     return LossView(
@@ -180,6 +183,7 @@ def render(
 
     records = latest(records, WINDOW)
     lanes = model.lane_views(records)
+    colours = charts.series_colours([v.series for v in lanes])  # one colour per series, every chart
     when = (generated_at or datetime.now(UTC)).isoformat(timespec="seconds")
     subtitle = (
         f"{len(records)} runs from {location or 'the history'} (each series' latest {WINDOW} at most); generated {when}"
@@ -189,11 +193,12 @@ def render(
         subtitle=subtitle,
         lanes=lanes,
         details=[model.run_details(r) for r in reversed(records)],
-        losses=[loss_view(records, v.lane, v.ferry or None) for v in lanes],
-        perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS, model.step_marks(records))
+        losses=[loss_view(records, v.lane, v.ferry or None, colours[v.series]) for v in lanes],
+        perf_svg=charts.perf_svg(model.perf_series(records), model.PERF_METRICS, model.step_marks(records), colours)
         if records
         else None,
         signatures=model.signature_rows(records),
+        colours=colours,
     )
 
 

@@ -18,6 +18,22 @@ from canary.errors import CanaryError
 
 INSTALL_HINT = "pip install matplotlib"
 
+# The series' colours (matplotlib's tab10, grey left out: it is the cancelled cells' colour),
+# dealt out in the order of the sorted series keys by :func:`series_colours`.
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#bcbd22", "#17becf")
+
+
+def series_colours(labels: Sequence[str]) -> dict[str, str]:
+    """One colour per series (``cpu/moe-canary``), from the sorted labels, for every chart and
+    the legend of a page: a series keeps its colour in every panel, whichever panels it has
+    figures in. Past the palette the colours repeat. Pure."""
+    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(sorted(set(labels)))}
+
+
+def series_id(label: str) -> str:
+    """An id fragment for a series (``cpu/moe-canary`` -> ``cpu-moe-canary``). Pure."""
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in label)
+
 
 class PlottingUnavailable(CanaryError):
     """matplotlib is not installed (exit 2: this machine cannot draw, as with bad input)."""
@@ -63,9 +79,12 @@ def loss_figure(
     title: str = "",
     size: tuple[float, float] = (7.0, 3.0),
     means: Sequence[tuple[float, float]] | None = None,
+    colour: str = "#1a237e",
+    gid: str | None = None,
 ) -> Any:
-    """The loss per step; with ``band`` (step, low, high), the golden band behind it, and with
-    ``means`` (step, loss), the run's windowed means that a windowed golden judges."""
+    """The loss per step, in ``colour`` (the series'); with ``band`` (step, low, high), the golden
+    band behind it, and with ``means`` (step, loss), the run's windowed means that a windowed
+    golden judges."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=size)
     if band:
@@ -78,9 +97,9 @@ def loss_figure(
             linewidth=0,
             label="golden band",
         )
-    ax.plot([s for s, _ in losses], [v for _, v in losses], color="#1a237e", linewidth=1.2, label="train/loss")
+    ax.plot([s for s, _ in losses], [v for _, v in losses], color=colour, linewidth=1.2, label="train/loss", gid=gid)
     if means:
-        ax.plot([s for s, _ in means], [v for _, v in means], "o", color="#d84315", markersize=4, label="window mean")
+        ax.plot([s for s, _ in means], [v for _, v in means], "o", color="#212121", markersize=4, label="window mean")
     ax.set_xlabel("step")
     ax.set_ylabel("loss")
     if title:
@@ -96,8 +115,10 @@ def loss_svg(
     band: Sequence[tuple[int, float, float]] | None = None,
     title: str = "",
     means: Sequence[tuple[float, float]] | None = None,
+    colour: str = "#1a237e",
+    gid: str | None = None,
 ) -> str:
-    return to_svg(loss_figure(losses, band, title, means=means))
+    return to_svg(loss_figure(losses, band, title, means=means, colour=colour, gid=gid))
 
 
 def nice_ticks(lo: float, hi: float, count: int = 5, least: float = 0.0) -> list[float]:
@@ -184,12 +205,21 @@ def _when(iso: str) -> datetime | None:
         return None
 
 
-def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]], marks: Sequence[Any] = ()) -> str:
-    """One row per metric, one line per lane, over the runs' start times (runs without the
-    metric are left out of its line); each change point in ``marks`` (lane, ferry, chart,
-    started_at, label, worse) a dashed vertical line at its run, in its lane's colour, labelled with its size."""
+def perf_svg(
+    series: Sequence[Any],
+    metrics: Sequence[tuple[str, str]],
+    marks: Sequence[Any] = (),
+    colours: dict[str, str] | None = None,
+) -> str:
+    """One row per metric, one line per series, over the runs' start times (runs without the
+    metric are left out of its line), each series in its colour of ``colours`` (label to
+    colour; :func:`series_colours` of the series when not given) in every row, its line's group
+    id ``perf-<metric>-<series>``; each change point in ``marks`` (lane, ferry, chart,
+    started_at, label, worse) a dashed vertical line at its run, in its series' colour,
+    labelled with its size. The page's legend names the colours."""
     plt = _pyplot()
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(7.0, 1.9 * len(metrics)), sharex=True, squeeze=False)
+    colours = colours or series_colours([s.label for s in series])
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(12.0, 1.4 * len(metrics)), sharex=True, squeeze=False)
     for (key, label), ax in zip(metrics, axes[:, 0], strict=True):
         for s in series:
             pts = [
@@ -198,13 +228,21 @@ def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]], marks: S
                 if t is not None and v is not None
             ]
             if pts:
-                (line,) = ax.plot(
-                    [t for t, _ in pts], [v for _, v in pts], marker="o", markersize=3, linewidth=1, label=s.label
+                colour = colours[s.label]
+                ax.plot(
+                    [t for t, _ in pts],
+                    [v for _, v in pts],
+                    marker="o",
+                    markersize=3,
+                    linewidth=1,
+                    color=colour,
+                    label=s.label,
+                    gid=f"perf-{key}-{series_id(s.label)}",
                 )
                 for m in marks:
                     when = _when(m.started_at)
                     if (m.lane, m.ferry, m.chart) == (s.lane, s.ferry, key) and when is not None:
-                        ax.axvline(when, color=line.get_color(), linestyle="--", linewidth=1, gid=f"step-{m.run_id}")
+                        ax.axvline(when, color=colour, linestyle="--", linewidth=1, gid=f"step-{m.run_id}")
                         ax.annotate(
                             f"step {m.label}",
                             (when, 1.0),
@@ -215,11 +253,10 @@ def perf_svg(series: Sequence[Any], metrics: Sequence[tuple[str, str]], marks: S
                             fontsize=7,
                             color="#c62828" if m.worse else "#2e7d32",
                         )
-        ax.set_ylabel(label)
+        ax.set_ylabel(label.replace(" (", "\n("))  # two short lines: the rows are low
         ax.grid(alpha=0.3)
-        if ax.has_data() and len(series) > 1:
-            ax.legend(loc="best", frameon=False, fontsize=8)
         if not ax.has_data():
             ax.text(0.5, 0.5, "not recorded", transform=ax.transAxes, ha="center", va="center", color="#757575")
     fig.autofmt_xdate()
+    fig.align_ylabels(axes[:, 0])
     return to_svg(fig)

@@ -12,7 +12,8 @@ from canary.report.model import CLASSES, LaneView, RunDetails, SignatureRow
 from canary.textio import web_url
 
 CSS = """
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#212121;max-width:1100px}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#212121}
+main{box-sizing:border-box;max-width:1800px;margin:0 auto;padding:16px 24px}
 h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #e0e0e0}
 .meta{color:#616161}.lane{margin:10px 0 16px}.lane h3{font-size:14px;margin:0 0 4px}
 .timeline{display:flex;flex-wrap:wrap;gap:3px}
@@ -27,7 +28,9 @@ th{background:#fafafa}td.num{text-align:right;font-variant-numeric:tabular-nums}
 details.run{border:1px solid #e0e0e0;border-radius:4px;margin:4px 0;padding:2px 8px}
 details.run[open]{background:#fcfcfc}details.run:target{border-color:#212121}
 details.run summary{cursor:pointer}code,pre{font:12px ui-monospace,monospace}pre{white-space:pre-wrap;margin:4px 0}
-.chart svg{max-width:100%;height:auto}.note{color:#757575;font-style:italic}
+.chart svg{display:block;width:100%;height:auto}.note{color:#757575;font-style:italic}
+.losses{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,520px),1fr));gap:0 24px}
+.swatch{display:inline-block;width:14px;height:4px;border-radius:2px;margin-right:6px;vertical-align:middle}
 """
 
 SCRIPT = """
@@ -71,7 +74,21 @@ def legend_html() -> str:
     return '<div class="legend">' + "".join(items) + "</div>"
 
 
-def lane_html(v: LaneView) -> str:
+def swatch(series: str, colours: dict[str, str]) -> str:
+    """The series' colour, as its lines are drawn in every chart."""
+    colour = colours.get(series)
+    if not colour:
+        return ""
+    return f'<span class="swatch" style="background:{colour}" data-series="{escape(series)}"></span>'
+
+
+def series_legend_html(colours: dict[str, str]) -> str:
+    """Each series' name beside its colour, the one it has in every chart."""
+    items = "".join(f"<span>{swatch(s, colours)}{escape(s)}</span>" for s in sorted(colours))
+    return f'<div class="legend series-legend">{items}</div>'
+
+
+def lane_html(v: LaneView, colours: dict[str, str] | None = None) -> str:
     s = v.streak
     state = (
         (
@@ -84,8 +101,9 @@ def lane_html(v: LaneView) -> str:
     uncounted = [f"{v.short} short run{'s' if v.short != 1 else ''}"] if v.short else []
     uncounted += [f"{v.experiments} experiment{'s' if v.experiments != 1 else ''}"] if v.experiments else []
     short = f" ({' and '.join(uncounted)}, in lower case, not counted)" if uncounted else ""
+    head = f"<h3>{swatch(v.series, colours or {})}{escape(v.series)}</h3>"
     return (
-        f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}"><h3>{escape(v.series)}</h3>'
+        f'<div class="lane" id="lane-{escape(v.series.replace("/", "-"))}">{head}'
         f'<div class="meta">{v.runs} runs{short}, {v.passes} passed, flakiness {v.flakiness:.2f}; {state}</div>'
         f'<div class="timeline">{"".join(_cell_html(c) for c in v.cells)}</div></div>'
     )
@@ -160,14 +178,14 @@ def signatures_html(rows: Sequence[SignatureRow]) -> str:
     )
 
 
-def loss_html(views: Sequence[LossView]) -> str:
+def loss_html(views: Sequence[LossView], colours: dict[str, str] | None = None) -> str:
     out = []
     for v in views:
-        head = f"<h3>{escape(v.lane)}: run {escape(v.run_id)}</h3>"
+        head = f"<h3>{swatch(v.lane, colours or {})}{escape(v.lane)}: run {escape(v.run_id)}</h3>"
         body = f'<div class="chart loss-chart">{v.svg}</div>' if v.svg else ""
         note = f'<p class="note">{escape(v.note)}</p>' if v.note else ""
         out.append(f'<div class="lane">{head}{body}{note}</div>')
-    return "".join(out)
+    return '<div class="losses">' + "".join(out) + "</div>"
 
 
 def page(
@@ -179,7 +197,11 @@ def page(
     losses: Sequence[LossView],
     perf_svg: str | None,
     signatures: Sequence[SignatureRow],
+    colours: dict[str, str] | None = None,
 ) -> str:
+    """``colours``: each series' colour (label to colour), the one its lines have in every
+    chart; the page's series legend names them."""
+    colours = colours or {}
     if not lanes:
         body = '<p class="note">No runs recorded.</p>'
     else:
@@ -187,12 +209,13 @@ def page(
             [
                 "<h2>Timeline</h2>",
                 legend_html(),
-                "".join(lane_html(v) for v in lanes),
+                "".join(lane_html(v, colours) for v in lanes),
                 "<h2>Latest loss curve</h2>",
-                loss_html(losses),
+                loss_html(losses, colours),
                 "<h2>Step time, throughput, compile time, memory and loss</h2>",
                 '<p class="note">A dashed line marks a step in a lane\'s passing runs (a change point: the size is '
                 "the level after against the level before).</p>",
+                series_legend_html(colours),
                 f'<div class="chart perf-chart">{perf_svg}</div>'
                 if perf_svg
                 else '<p class="note">No figures recorded.</p>',
@@ -207,5 +230,5 @@ def page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<link rel="icon" href="data:,">'  # no favicon fetch either
         f"<title>{escape(title)}</title><style>{CSS}</style><script>{SCRIPT}</script></head><body>"
-        f'<h1>{escape(title)}</h1><div class="meta">{escape(subtitle)}</div>{body}</body></html>\n'
+        f'<main><h1>{escape(title)}</h1><div class="meta">{escape(subtitle)}</div>{body}</main></body></html>\n'
     )
