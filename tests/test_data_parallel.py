@@ -46,6 +46,60 @@ print(json.dumps({"devices": jax.device_count(), **curves}))
 """
 
 
+_GRADS = r"""
+import json, sys
+import jax, numpy as np, optax
+from canary.config import load_ferry, get_lane
+from canary.formats.spec import build_spec
+from canary.workload import parallel
+from canary.workload import ragged_dot as backends
+from canary.workload.model import loss_fn
+from canary.workload.train import make_train_step, make_corpus
+
+ferry, _ = load_ferry("moe-canary")
+spec = build_spec(ferry, get_lane("cpu"), run_id="dp", out_dir=sys.argv[1], steps=1)
+spec = spec.model_copy(update={"batch_size": 8, "seq_len": 32})
+ts, t = make_train_step(spec), spec.ferry.trainer
+kernel = backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
+def grads_of(params, bias, batch):
+    return jax.value_and_grad(loss_fn, has_aux=True)(
+        params, batch, bias, ts.cfg, kernel, t.lm_head_z_loss, t.router_z_loss)
+params, _ = ts.init(jax.random.PRNGKey(0))
+batch = make_corpus(spec).batch(0, spec.batch_size, spec.seq_len + 1)
+out = {}
+for name, mesh, check_vma in (("one", None, False), ("four", parallel.device_mesh(), False),
+                              ("four_check_vma", parallel.device_mesh(), True)):
+    f = jax.jit(parallel.data_parallel(grads_of, mesh, check_vma=check_vma))
+    (loss, _), g = f(parallel.replicate(params, mesh), ts.bias, parallel.shard_batch(batch, mesh))
+    out[name] = {"loss": float(loss), "norm": float(optax.global_norm(g)),
+                 "leaves": [np.asarray(x, np.float64).ravel().tolist() for x in jax.tree_util.tree_leaves(g)]}
+print(json.dumps({"devices": jax.device_count(), **out}))
+"""
+
+
+@pytest.mark.slow
+def test_four_devices_give_the_single_device_gradient(tmp_path):
+    """One global batch's gradient is the same on 1 device and split over 4, with or without
+    shard_map's varying-axis check: a mean over the devices, not their sum (a 4x norm would bind
+    the ferry's gradient clipping where one device's does not)."""
+    import numpy as np
+
+    r = subprocess.run(
+        [sys.executable, "-c", _GRADS, str(tmp_path)], env=_env(4), capture_output=True, text=True, timeout=600
+    )
+    assert r.returncode == 0, r.stderr[-4000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["devices"] == 4
+    one = out["one"]
+    for name in ("four", "four_check_vma"):
+        four = out[name]
+        assert four["loss"] == pytest.approx(one["loss"], rel=LOSS_RTOL), name
+        assert four["norm"] == pytest.approx(one["norm"], rel=LOSS_RTOL), (name, four["norm"], one["norm"])
+        for a, b in zip(one["leaves"], four["leaves"], strict=True):
+            a, b = np.array(a), np.array(b)
+            assert np.linalg.norm(b - a) <= LOSS_RTOL * np.linalg.norm(a), name
+
+
 def _env(devices: int) -> dict:
     return {
         **os.environ,

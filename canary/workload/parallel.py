@@ -64,19 +64,24 @@ def device_mesh(devices: list | None = None) -> Mesh | None:
     return Mesh(np.array(devices), (AXIS,)) if len(devices) > 1 else None
 
 
-def data_parallel(grad_fn: Callable, mesh: Mesh | None) -> Callable:
+def data_parallel(grad_fn: Callable, mesh: Mesh | None, check_vma: bool = False) -> Callable:
     """``grad_fn(params, bias, batch) -> ((loss, metrics), grads)`` computed per device on its
     rows of ``batch`` and averaged over the mesh; unchanged without a mesh."""
     if mesh is None:
         return grad_fn
 
     def per_device(params, bias, batch):
+        # The parameters are cast to varying first, so each device's gradient is its own rows'
+        # alone. Left replicated, shard_map's varying-axis tracking (check_vma) transposes their
+        # implicit broadcast into a psum: the gradients come out summed over the devices and the
+        # pmean below keeps the sum (a device-count scale that gradient clipping does not ignore).
+        params = jax.lax.pcast(params, AXIS, to="varying")
         return jax.lax.pmean(grad_fn(params, bias, batch), AXIS)
 
     # check_vma=False: a Pallas kernel's out_shape (megablox's gmm on the tpu lane) declares no
     # varying mesh axes, which shard_map's check rejects at trace time ("manual_axis_type on
     # jax.ShapeDtypeStruct must not be None"); `canary lower --lane tpu` on the v6e:2x2 topology found it
-    return jax.shard_map(per_device, mesh=mesh, in_specs=(P(), P(), P(AXIS)), out_specs=P(), check_vma=False)
+    return jax.shard_map(per_device, mesh=mesh, in_specs=(P(), P(), P(AXIS)), out_specs=P(), check_vma=check_vma)
 
 
 def replicate(tree: Any, mesh: Mesh | None) -> Any:
