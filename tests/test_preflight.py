@@ -1,0 +1,91 @@
+"""`canary lower` recorded like a run: a run directory, a series of its own in the history, a
+classified and fingerprinted failure, and notified through the one-issue-per-fingerprint machinery
+(end to end against the local GitHub server). The failing preflight is moe-canary's static tiling
+on the tpu lane, which fails at its lowering with or without libtpu."""
+
+import json
+from pathlib import Path
+
+from github_server import REPO, TOKEN, cli_env, github  # noqa: F401 (fixtures)
+
+from canary.judge.results import GateResult
+from canary.run.preflight import recorded_footprint
+from canary.run.topology import GIB, memory_gate
+
+
+def _lower(cli, tmp_path, *args, server=None):
+    env = cli_env(server, tmp_path)
+    return cli("lower", "--lane", "tpu", "--no-parity", "--out", str(tmp_path / "runs"), *args, env=env)
+
+
+def test_a_failing_preflight_opens_one_issue_a_second_comments_and_a_pass_says_recovered(cli, tmp_path, github):
+    notify = ("--notify", "github", "--repo", REPO, "--no-bisect")
+    r = _lower(cli, tmp_path, "--tiling", "static", "--json", *notify, server=github)
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    [run] = out["runs"]
+    assert run["verdict"] == "fail" and run["history"]["status"] == "stored"
+    record = json.loads((Path(run["run_dir"]) / "result.json").read_text())
+    # its own series, classified and fingerprinted as a lowering failure of its own
+    assert (record["lane"], record["ferry"]) == ("tpu", "moe-canary:preflight")
+    assert record["classification"] == "unconfirmed"
+    sig = record["signature"]
+    assert sig["kind"] == "compile_error" and sig["exception"] == "ValueError"
+    assert "grad-lhs of the down projection" in sig["message"] and sig["frames"] == ["megablox/gmm", "grad-lhs"]
+    assert [g["name"] for g in record["gates"]] == ["lowering/tpu"] and record["gates"][0]["status"] == "FAIL"
+    assert (Path(run["run_dir"]) / "lower.json").is_file() and "block shape" in (
+        Path(run["run_dir"]) / "lower.log"
+    ).read_text()
+    [issue] = github.state.issues()
+    assert issue["title"].startswith("[canary-tpu]")
+    assert f"canary:fingerprint={sig['fingerprint']}" in issue["body"]
+
+    # the same failure again, recorded, then notified from its run directory: a comment
+    r = _lower(cli, tmp_path, "--tiling", "static", "--json")
+    assert r.returncode == 1
+    [again] = json.loads(r.stdout)["runs"]
+    assert again["fingerprint"] == sig["fingerprint"]
+    env = cli_env(github, tmp_path)
+    n = cli("notify", again["run_dir"], "--repo", REPO, "--no-bisect", env=env)
+    assert n.returncode == 0, n.stdout + n.stderr
+    assert [i["number"] for i in github.state.issues()] == [issue["number"]]
+    assert len(github.state.comments(issue["number"])) == 1
+
+    # a passing preflight: recovered
+    r = _lower(cli, tmp_path, *notify, server=github)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "series tpu/moe-canary:preflight" in r.stdout
+    comments = github.state.comments(issue["number"])
+    assert len(comments) == 2 and "Recovered" in comments[-1]["body"]
+
+    # a series of its own: the lane's training series holds none of it
+    h = cli("history", "--lane", "tpu", "--json", env=env)
+    assert h.returncode == 0, h.stdout + h.stderr
+    [series] = json.loads(h.stdout)["series"]
+    assert (series["series"], series["runs"], series["strip"]) == ("tpu/moe-canary:preflight", 3, "FFP")
+
+
+def test_no_history_records_nothing_but_still_writes_the_run_directory(cli, tmp_path):
+    r = _lower(cli, tmp_path, "--tiling", "static", "--no-history", "--json")
+    assert r.returncode == 1
+    [run] = json.loads(r.stdout)["runs"]
+    assert run["history"] is None and (Path(run["run_dir"]) / "result.json").is_file()
+    assert not (tmp_path / "history.sqlite3").exists()
+
+
+def _compiled(total_gib: float) -> dict:
+    return {"ok": True, "memory": {"total": int(total_gib * GIB)}, "hbm_bytes": 32 * GIB}
+
+
+def test_the_memory_gate_on_the_compiled_footprint():
+    assert memory_gate(None).status == "SKIP"
+    assert memory_gate({"ok": False, "error": "RESOURCE_EXHAUSTED"}).status == "SKIP"
+    assert memory_gate(_compiled(13)).status == "PASS"
+    assert memory_gate(_compiled(30)).status == "WARN"  # near the chip's 32 GiB
+    g = memory_gate(_compiled(33))
+    assert (g.status, g.threshold) == ("FAIL", 32 * GIB)
+    drifted = memory_gate(_compiled(15), recorded=13 * GIB)
+    assert drifted.status == "WARN" and "+15.4% from the recorded 13.00 GiB" in drifted.detail
+    assert memory_gate(_compiled(13.5), recorded=13 * GIB).status == "PASS"
+    assert isinstance(g, GateResult)
+    assert recorded_footprint(None, "tpu", "moe-canary") is None
