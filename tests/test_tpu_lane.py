@@ -294,12 +294,17 @@ def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_pa
 
 
 @pytest.mark.slow  # compiles the whole train step at the lane's shape: libtpu runs out of HBM in seconds
-def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path):
-    r = _lower(cli, libtpu_path, "--no-parity", "--compile", "--json")
+def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path, tmp_path):
+    r = _lower(cli, libtpu_path, "--no-parity", "--compile", "--json", "--out", str(tmp_path))
     assert r.returncode == 1, r.stdout + r.stderr
-    c = json.loads(r.stdout)["platforms"][0]["topology"]["compile"]
+    out = json.loads(r.stdout)
+    c = out["platforms"][0]["topology"]["compile"]
     assert c["ok"] is False and "RESOURCE_EXHAUSTED" in c["error"] and "HBM" in c["error"]
     assert len(c["error_fingerprint"]) == 64
+    # the preflight's record: a compile failure with a fingerprint of its own
+    record = json.loads((Path(out["runs"][0]["run_dir"]) / "result.json").read_text())
+    assert record["signature"]["kind"] == "compile_error" and "RESOURCE_EXHAUSTED" in record["signature"]["message"]
+    assert record["ferry"] == "moe-canary:preflight" and record["verdict"] == "fail"
 
 
 @pytest.mark.slow  # compiles a reduced-shape train step with libtpu (40-70 s on 2 cores)
@@ -309,15 +314,22 @@ def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path)
     tail = tail.replace("batch_size = 128", "batch_size = 8", 1).replace("seq_len = 8192", "seq_len = 256", 1)
     ferry = tmp_path / "moe-small.toml"
     ferry.write_text(head + sep + tail)
-    r = _lower(cli, libtpu_path, "--ferry", str(ferry), "--no-parity", "--compile", "--json")
+    r = _lower(cli, libtpu_path, "--ferry", str(ferry), "--no-parity", "--compile", "--json", "--out", str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
-    t = json.loads(r.stdout)["platforms"][0]["topology"]
+    out = json.loads(r.stdout)
+    t = out["platforms"][0]["topology"]
     c = t["compile"]
     assert (t["batch_size"], t["seq_len"]) == (8, 256)
     assert c["ok"] is True and c["verdict"] == "PASS" and c["hbm_bytes"] == 32 * GIB
     m = c["memory"]
     assert m["total"] == m["temp"] + m["arguments"] + m["outputs"] + m["generated_code"] - m["aliased"] > 0
     assert 0 < c["fraction"] < 0.9 and c["seconds"] > 0 and len(c["fingerprint"]) == 64
+    # the lane's memory gate, and the footprint in the preflight's record (what --changes searches)
+    assert c["gate"]["name"] == "compiled_memory" and c["gate"]["status"] == "PASS"
+    record = json.loads((Path(out["runs"][0]["run_dir"]) / "result.json").read_text())
+    assert record["summary"]["memory/compiled_bytes"] == m["total"]
+    assert record["summary"]["program/compiled_fingerprint"] == c["fingerprint"]
+    assert [g["name"] for g in record["gates"]] == ["lowering/tpu", "compiled_memory"]
 
 
 # ----------------------------------------------------------------------------- canary doctor tpu
