@@ -10,6 +10,7 @@ from github_server import REPO, TOKEN, cli_env, github  # noqa: F401 (fixtures)
 
 from canary.judge.results import GateResult
 from canary.run.preflight import recorded_footprint
+from canary.run.reproducer import reproduced, script
 from canary.run.topology import GIB, memory_gate
 
 
@@ -36,9 +37,17 @@ def test_a_failing_preflight_opens_one_issue_a_second_comments_and_a_pass_says_r
     assert (Path(run["run_dir"]) / "lower.json").is_file() and "block shape" in (
         Path(run["run_dir"]) / "lower.log"
     ).read_text()
+    # a reproducer of plain JAX and megablox's own call, run before it is trusted
+    repro = record["context"]["repro"]
+    script = (Path(run["run_dir"]) / "repro.py").read_text()
+    assert repro["reproduced"] is True, repro
+    assert "block [512, 32] on [524288, 128]" in repro["detail"]
+    assert len(script.splitlines()) <= 40 and "pip install jax==" in script and "transpose_rhs=True" in script
     [issue] = github.state.issues()
     assert issue["title"].startswith("[canary-tpu]")
     assert f"canary:fingerprint={sig['fingerprint']}" in issue["body"]
+    assert "<details><summary>repro.py: reproduced" in issue["body"] and "```python" in issue["body"]
+    assert "canary lower --lane tpu" in issue["body"]
 
     # the same failure again, recorded, then notified from its run directory: a comment
     r = _lower(cli, tmp_path, "--tiling", "static", "--json")
@@ -50,6 +59,7 @@ def test_a_failing_preflight_opens_one_issue_a_second_comments_and_a_pass_says_r
     assert n.returncode == 0, n.stdout + n.stderr
     assert [i["number"] for i in github.state.issues()] == [issue["number"]]
     assert len(github.state.comments(issue["number"])) == 1
+    assert "repro.py" not in github.state.comments(issue["number"])[0]["body"]  # a new issue's alone
 
     # a passing preflight: recovered
     r = _lower(cli, tmp_path, *notify, server=github)
@@ -89,3 +99,24 @@ def test_the_memory_gate_on_the_compiled_footprint():
     assert memory_gate(_compiled(13.5), recorded=13 * GIB).status == "PASS"
     assert isinstance(g, GateResult)
     assert recorded_footprint(None, "tpu", "moe-canary") is None
+
+
+def test_the_reproducer_names_its_packages_and_the_failing_call():
+    failure = {
+        "gmm": "grad-lhs",
+        "projection": "down",
+        "dims": [524288, 2048, 768],
+        "block_shape": [512, 32],
+        "array_shape": [524288, 768],
+    }
+    text = script(failure, experts=64, dtype="bfloat16", library="haliax", versions={"marin-haliax": "0.2.20"})
+    assert "pip install marin-haliax==0.2.20" in text and "from haliax.nn.ragged_dot import ragged_dot" in text
+    assert "M, K, N, E = 524288, 2048, 768, 64" in text and "implementation='megablox'), a)[1](c)[0]" in text
+    compile(text, "repro.py", "exec")
+    assert reproduced(failure, 0, "lowered")[0] is False
+    same = (
+        "Block spec for outputs in pallas_call kernel at gmm.py:393 has block shape (512, 32), "
+        "array shape (524288, 768)"
+    )
+    assert reproduced(failure, 1, same)[0] is True
+    assert reproduced(failure, 1, same.replace("768)", "128)"))[0] is False

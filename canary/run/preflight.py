@@ -131,6 +131,47 @@ def summary_of(p: PlatformResult) -> dict[str, Any]:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def failing_gmm(p: PlatformResult) -> dict[str, Any] | None:
+    """The failing grouped matmul a reproducer is written for: the one the diagnosis names (the
+    one-chip lowering's, else the topology's), or None (no grouped matmul was traced). Pure."""
+    for found, failures in ((p, p.failures), (p.topology or {}, (p.topology or {}).get("failures") or [])):
+        get = found.get if isinstance(found, dict) else lambda k, o=found: getattr(o, k, None)
+        named = [f for f in failures if f.get("gmm") == get("gmm") and f.get("projection") == get("projection")]
+        for f in named or failures:
+            if f.get("dims") and f.get("block_shape"):
+                return f
+    return None
+
+
+def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[str, Any] | None:
+    """``repro.py`` for a grouped-matmul lowering failure, written into ``run_dir`` and run
+    (:mod:`canary.run.reproducer`); None when the failure is not one (a compile, a parity check)."""
+    import importlib.metadata
+
+    from canary.run import reproducer
+
+    failure = failing_gmm(p)
+    if failure is None:
+        return None
+    settings = ferry.lane(lane)
+    dtype = getattr(settings, "compute_dtype", None) or ferry.trainer.compute_dtype
+    names = ["jax", "jaxlib"]
+    owner = p.owner or (p.topology or {}).get("owner")
+    if ferry.stack and owner:
+        names.append(owner.split()[0])
+    found = {}
+    for name in names:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    library = "haliax" if ferry.stack else "megablox"
+    out = reproducer.write_and_check(
+        run_dir, failure, experts=ferry.model.num_experts, dtype=str(dtype), library=library, versions=found
+    )
+    return {**out, "script": Path(out["path"]).read_text()}
+
+
 def new_run_id(lane: str, now: datetime) -> str:
     import secrets
 
@@ -161,6 +202,7 @@ def record_lane(
     log.write_text("\n".join(lines) + "\n")
     failing = next((p for p in platforms if not p.ok), None)
     sig = signature_of(failing, ferry.name) if failing else None
+    repro = reproduce(failing, ferry, lane_name, run_dir) if failing else None
     gates = [g for p in platforms for g in gates_of(p, memory if p.platform == "tpu" else None)]
     seconds = round(time.time() - started.timestamp(), 3)
     attempt = Attempt(
@@ -204,6 +246,7 @@ def record_lane(
         context={
             **run_context(os.environ, lane_context=lane.context if lane else "", host=platform_mod.node()),
             "preflight": [p.platform for p in platforms],
+            **({"repro": repro} if repro else {}),
         },
         experiment=experiment(ferry.name, identity),
         **identity,

@@ -1,0 +1,133 @@
+"""A reproducer a kernel owner can run: on a preflight's grouped-matmul lowering failure, a
+``repro.py`` of plain JAX and the owning library's public call (jax's megablox ``gmm``/``tgmm``
+for canary's own model, haliax's ``ragged_dot`` for a stack ferry) at the failing shapes, with
+abstract inputs, under a header naming the exact packages to install; then run in a subprocess
+to say whether it reproduced the same error (the same block on the same array).
+
+    text = script(failure, experts=8, dtype="bfloat16", library="megablox", versions={...})
+    found = write_and_check(run_dir, failure, ...)   # {"path", "reproduced", "detail", "seconds"}
+
+:func:`script` is pure; JAX runs only in the child.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from canary.run.lowered import parse_block_shape_error
+
+FILE = "repro.py"
+TIMEOUT_S = 300.0
+
+_MEGABLOX = {  # (the call, its abstract arguments) per grouped matmul of megablox's own kernels
+    "forward": ("gmm(a, b, g, dtype, TILE)", "(M, K)", "(E, K, N)"),
+    "grad-lhs": ("gmm(a, b, g, dtype, TILE, transpose_rhs=True)", "(M, N)", "(E, K, N)"),
+    "grad-rhs": ("tgmm(a, b, g, dtype, TILE, num_actual_groups=E)", "(K, M)", "(M, N)"),
+}
+_HALIAX = {  # haliax's ragged_dot, its forward or one gradient
+    "forward": "ragged_dot(a, b, g, implementation='megablox')",
+    "grad-lhs": "jax.vjp(lambda x: ragged_dot(x, b, g, implementation='megablox'), a)[1](c)[0]",
+    "grad-rhs": "jax.vjp(lambda w: ragged_dot(a, w, g, implementation='megablox'), b)[1](c)[0]",
+}
+
+
+def script(failure: dict[str, Any], *, experts: int, dtype: str, library: str, versions: dict[str, str]) -> str:
+    """``repro.py`` for one failing grouped matmul (``failure``: gmm, projection, dims [M, K, N],
+    block_shape, array_shape, diagnosis, and tile for megablox). Pure."""
+    M, K, N = failure["dims"]
+    gmm = failure["gmm"]
+    pins = " ".join(f"{name}=={v}" for name, v in sorted(versions.items()) if v)
+    head = [
+        f'"""{gmm} of the {failure.get("projection")} projection fails to lower for TPU:',
+        f"block {tuple(failure.get('block_shape') or ())} on an array {tuple(failure.get('array_shape') or ())}.",
+        "",
+        f"    pip install {pins}",
+        "    python repro.py    # exits 1 with the error when it reproduces; no TPU needed",
+        '"""',
+        "import jax",
+        "import jax.numpy as jnp",
+    ]
+    sds = "jax.ShapeDtypeStruct"
+    if library == "megablox":
+        call, a, b = _MEGABLOX[gmm]
+        body = [
+            "from jax.experimental.pallas.ops.tpu.megablox.gmm import gmm, tgmm",
+            "",
+            f"M, K, N, E, TILE = {M}, {K}, {N}, {experts}, {tuple(failure['tile'])}",
+            f"dtype = jnp.{dtype}",
+            f"args = ({sds}({a}, dtype), {sds}({b}, dtype), {sds}((E,), jnp.int32))",
+            "",
+            "",
+            "def f(a, b, g):",
+            f"    return {call}",
+        ]
+    else:
+        body = [
+            "from haliax.nn.ragged_dot import ragged_dot",
+            "",
+            f"M, K, N, E = {M}, {K}, {N}, {experts}",
+            f"dtype = jnp.{dtype}",
+            f"args = ({sds}((M, K), dtype), {sds}((E, K, N), dtype), {sds}((E,), jnp.int32), {sds}((M, N), dtype))",
+            "",
+            "",
+            "def f(a, b, g, c):",
+            f"    return {_HALIAX[gmm]}",
+        ]
+    tail = [
+        "",
+        "",
+        'jax.export.export(jax.jit(f), platforms=["tpu"])(*args)',
+        'print("lowered for TPU: not reproduced")',
+    ]
+    return "\n".join(head + body + tail) + "\n"
+
+
+def reproduced(failure: dict[str, Any], rc: int | None, output: str) -> tuple[bool, str]:
+    """Whether the child's exit and output show the same failure: the same block on the same
+    array. Pure."""
+    if rc == 0:
+        return False, "it lowered: the failure did not reproduce alone"
+    found = parse_block_shape_error(output)
+    if found is None:
+        tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
+        return False, f"it failed otherwise: {tail[0][:300]}"
+    same = found["block_shape"] == failure.get("block_shape") and found["array_shape"] == failure.get("array_shape")
+    if same:
+        return True, f"reproduced the same error: block {found['block_shape']} on {found['array_shape']}"
+    return False, f"it failed with another block: {found['block_shape']} on {found['array_shape']}"
+
+
+def write_and_check(
+    run_dir: Path,
+    failure: dict[str, Any],
+    *,
+    experts: int,
+    dtype: str,
+    library: str,
+    versions: dict[str, str],
+    timeout_s: float = TIMEOUT_S,
+) -> dict[str, Any]:
+    """``repro.py`` written into ``run_dir`` and run there in a child (JAX on the CPU, no TPU)."""
+    path = Path(run_dir) / FILE
+    path.write_text(script(failure, experts=experts, dtype=dtype, library=library, versions=versions))
+    t0 = time.perf_counter()
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    try:
+        r = subprocess.run(
+            [sys.executable, FILE],
+            cwd=run_dir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+        )
+        ok, detail = reproduced(failure, r.returncode, r.stdout + r.stderr)
+    except subprocess.TimeoutExpired:
+        ok, detail = False, f"it ran past {timeout_s:g} s and was stopped"
+    return {"path": str(path), "reproduced": ok, "detail": detail, "seconds": round(time.perf_counter() - t0, 3)}
