@@ -6,6 +6,7 @@ on the tpu lane, which fails at its lowering with or without libtpu."""
 import json
 from pathlib import Path
 
+import pytest
 from github_server import REPO, TOKEN, cli_env, github  # noqa: F401 (fixtures)
 
 from canary.judge.results import GateResult
@@ -120,3 +121,24 @@ def test_the_reproducer_names_its_packages_and_the_failing_call():
     )
     assert reproduced(failure, 1, same)[0] is True
     assert reproduced(failure, 1, same.replace("768)", "128)"))[0] is False
+
+
+@pytest.mark.slow  # lowers the grug ferry (imports levanter; about 15 s with the reproducer)
+def test_the_incident_on_the_installed_haliax_writes_a_reproducer_that_reproduces(cli, tmp_path):
+    import importlib.metadata
+
+    from tests.test_grug_lower import _static_tile_in_installed_haliax
+
+    if not _static_tile_in_installed_haliax():
+        pytest.skip("the installed haliax has the fixed tiling: no incident to reproduce")
+    r = _lower(cli, tmp_path, "--ferry", "grug-moe-canary", "--no-history", "--json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    [run] = json.loads(r.stdout)["runs"]
+    record = json.loads((Path(run["run_dir"]) / "result.json").read_text())
+    assert record["ferry"] == "grug-moe-canary:preflight" and record["failing_distribution"] == "marin-haliax"
+    assert record["signature"]["frames"][-1].endswith(" _ragged_dot_megablox_impl")
+    repro = record["context"]["repro"]
+    assert repro["reproduced"] is True, repro
+    script_text = (Path(run["run_dir"]) / "repro.py").read_text()
+    assert f"marin-haliax=={importlib.metadata.version('marin-haliax')}" in script_text
+    assert "from haliax.nn.ragged_dot import ragged_dot" in script_text and len(script_text.splitlines()) <= 40

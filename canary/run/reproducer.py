@@ -70,6 +70,7 @@ def script(failure: dict[str, Any], *, experts: int, dtype: str, library: str, v
         body = [
             "from haliax.nn.ragged_dot import ragged_dot",
             "",
+            "jax.default_backend = lambda: 'tpu'  # haliax picks its kernel from it: as on a TPU host",
             f"M, K, N, E = {M}, {K}, {N}, {experts}",
             f"dtype = jnp.{dtype}",
             f"args = ({sds}((M, K), dtype), {sds}((E, K, N), dtype), {sds}((E,), jnp.int32), {sds}((M, N), dtype))",
