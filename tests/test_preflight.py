@@ -142,3 +142,25 @@ def test_the_incident_on_the_installed_haliax_writes_a_reproducer_that_reproduce
     script_text = (Path(run["run_dir"]) / "repro.py").read_text()
     assert f"marin-haliax=={importlib.metadata.version('marin-haliax')}" in script_text
     assert "from haliax.nn.ragged_dot import ragged_dot" in script_text and len(script_text.splitlines()) <= 40
+
+
+@pytest.mark.slow  # runs haliax's megablox in interpret mode twice in a child (about 20 s)
+def test_a_parity_reproducer_finds_the_mismatch_in_a_patched_haliax_and_none_in_the_installed(tmp_path, monkeypatch):
+    import os
+
+    from canary.run import parity
+    from canary.run.reproducer import parity_reproduced, parity_script, run_script
+    from tests.conftest import ROOT
+    from tests.test_tpu_lane import misrouted_haliax
+
+    row = {"shape": "cpu lane", "projection": "down", "rows": 512, "K": 128, "N": 256, "experts": 32}
+    row |= {"dtype": "float32", "tolerance": 1e-4, "gradient": "forward"}
+    sizes = [int(x) for x in parity._inputs(row)[2]]
+    text = parity_script(row, sizes, "haliax.nn.ragged_dot (megablox)", {"marin-haliax": "0.2.20"})
+    assert len(text.splitlines()) <= 40 and "pip install marin-haliax==0.2.20" in text
+    installed = run_script(tmp_path, text, parity_reproduced)
+    assert installed["reproduced"] is False and "matched XLA" in installed["detail"], installed
+    overlay = misrouted_haliax(tmp_path)
+    monkeypatch.setenv("PYTHONPATH", f"{overlay}{os.pathsep}{ROOT}")
+    patched = run_script(tmp_path, text, parity_reproduced)
+    assert patched["reproduced"] is True and "forward: error" in patched["detail"], patched

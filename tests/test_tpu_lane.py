@@ -170,7 +170,9 @@ print(json.dumps({"file": rd.__file__, **parity.check(load_ferry("grug-moe-canar
 
 
 @pytest.mark.slow  # a copy of haliax with a megablox bug, checked for parity in a subprocess (20-30 s)
-def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
+def misrouted_haliax(tmp_path: Path) -> Path:
+    """A copy of the installed haliax whose megablox sends group 0's rows to expert 1 (it still
+    lowers), in a folder to put ahead on PYTHONPATH; the installed package is untouched."""
     import haliax
 
     overlay = tmp_path / "overlay"
@@ -180,6 +182,13 @@ def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
     head, sep, tail = text.partition("def _ragged_dot_megablox_impl")
     body_start = tail.index(":\n") + 2
     source.write_text(head + sep + tail[:body_start] + MISROUTE + tail[body_start:])
+    return overlay
+
+
+def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
+    import haliax
+
+    overlay = misrouted_haliax(tmp_path)
 
     env = {**os.environ, "PYTHONPATH": f"{overlay}{os.pathsep}{ROOT}", "JAX_PLATFORMS": "cpu"}
     r = subprocess.run(
@@ -207,6 +216,8 @@ def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
             "--ferry",
             "grug-moe-canary",
             "--no-history",
+            "--out",
+            str(tmp_path / "runs"),
             "--json",
         ],
         env=env,

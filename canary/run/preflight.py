@@ -143,32 +143,47 @@ def failing_gmm(p: PlatformResult) -> dict[str, Any] | None:
     return None
 
 
-def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[str, Any] | None:
-    """``repro.py`` for a grouped-matmul lowering failure, written into ``run_dir`` and run
-    (:mod:`canary.run.reproducer`); None when the failure is not one (a compile, a parity check)."""
+def _pinned(names: list[str]) -> dict[str, str]:
     import importlib.metadata
 
-    from canary.run import reproducer
-
-    failure = failing_gmm(p)
-    if failure is None:
-        return None
-    settings = ferry.lane(lane)
-    dtype = getattr(settings, "compute_dtype", None) or ferry.trainer.compute_dtype
-    names = ["jax", "jaxlib"]
-    owner = p.owner or (p.topology or {}).get("owner")
-    if ferry.stack and owner:
-        names.append(owner.split()[0])
     found = {}
     for name in names:
         try:
             found[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             continue
-    library = "haliax" if ferry.stack else "megablox"
-    out = reproducer.write_and_check(
-        run_dir, failure, experts=ferry.model.num_experts, dtype=str(dtype), library=library, versions=found
-    )
+    return found
+
+
+def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[str, Any] | None:
+    """``repro.py`` for a grouped-matmul lowering failure, or a stack ferry's parity mismatch,
+    written into ``run_dir`` and run (:mod:`canary.run.reproducer`); None for any other failure
+    (a compile: its reproducer is the preflight itself)."""
+    from canary.run import reproducer
+
+    owner = p.owner or (p.topology or {}).get("owner") or (p.parity or {}).get("owner")
+    names = ["jax", "jaxlib"] + ([owner.split()[0]] if ferry.stack and owner else [])
+    failure = failing_gmm(p)
+    if failure is not None:
+        settings = ferry.lane(lane)
+        dtype = getattr(settings, "compute_dtype", None) or ferry.trainer.compute_dtype
+        out = reproducer.write_and_check(
+            run_dir,
+            failure,
+            experts=ferry.model.num_experts,
+            dtype=str(dtype),
+            library="haliax" if ferry.stack else "megablox",
+            versions=_pinned(names),
+        )
+    elif ferry.stack and p.parity and not p.parity["ok"]:
+        from canary.run import parity
+
+        worst = max((r for r in p.parity["checks"] if not r["ok"]), key=lambda r: r["error"] / r["tolerance"])
+        sizes = [int(x) for x in parity._inputs(worst)[2]]
+        text = reproducer.parity_script(worst, sizes, p.parity["kernel"], _pinned(names))
+        out = reproducer.run_script(run_dir, text, reproducer.parity_reproduced)
+    else:
+        return None
     return {**out, "script": Path(out["path"]).read_text()}
 
 

@@ -114,21 +114,84 @@ def write_and_check(
     timeout_s: float = TIMEOUT_S,
 ) -> dict[str, Any]:
     """``repro.py`` written into ``run_dir`` and run there in a child (JAX on the CPU, no TPU)."""
+    text = script(failure, experts=experts, dtype=dtype, library=library, versions=versions)
+    return run_script(run_dir, text, lambda rc, out: reproduced(failure, rc, out), timeout_s)
+
+
+def parity_script(row: dict[str, Any], sizes: list[int], kernel: str, versions: dict[str, str]) -> str:
+    """``repro.py`` for a parity mismatch of haliax's megablox (``row``: the worst failing
+    comparison, :func:`canary.run.parity.compare`'s; ``sizes``: its group sizes): the kernel in
+    Pallas interpret mode against XLA's ragged_dot on the same inputs. Pure."""
+    pins = " ".join(f"{name}=={v}" for name, v in sorted(versions.items()) if v)
+    M, K, N, E, grad = row["rows"], row["K"], row["N"], row["experts"], row["gradient"]
+    return (
+        "\n".join(
+            [
+                f'"""{kernel} differs from XLA\'s ragged_dot in {grad} of the {row["projection"]} projection',
+                f"at the {row['shape']}'s shape (run in Pallas interpret mode on the CPU: no TPU needed).",
+                "",
+                f"    pip install {pins}",
+                "    python repro.py    # exits 1 when the kernel differs past the tolerance",
+                '"""',
+                "import jax",
+                "import jax.numpy as jnp",
+                "import numpy as np",
+                "from haliax.nn.ragged_dot import ragged_dot",
+                "",
+                f"M, K, N, E, dtype, TOL = {M}, {K}, {N}, {E}, jnp.{row['dtype']}, {row['tolerance']!r}",
+                f"sizes = jnp.asarray({list(sizes)}, jnp.int32)",
+                "k = jax.random.split(jax.random.PRNGKey(0), 3)",
+                "lhs = jax.random.normal(k[0], (M, K), jnp.float32).astype(dtype)",
+                "rhs = (jax.random.normal(k[1], (E, K, N), jnp.float32) / np.sqrt(K)).astype(dtype)",
+                "cot = jax.random.normal(k[2], (M, N), jnp.float32).astype(dtype)",
+                "",
+                "",
+                "def three(fn, a, b, c):",
+                "    out, vjp = jax.vjp(lambda x, w: fn(x, w, sizes), a, b)",
+                '    return dict(zip(("forward", "grad-lhs", "grad-rhs"), (out, *vjp(c))))',
+                "",
+                "",
+                "got = three(lambda a, b, g: ragged_dot(a, b, g, implementation='megablox'), lhs, rhs, cot)",
+                "f32 = [x.astype(jnp.float32) for x in (lhs, rhs, cot)]",
+                "want = three(lambda a, b, g: jax.lax.ragged_dot(a, b, g, preferred_element_type=jnp.float32), *f32)",
+                f'kernel, xla = (np.asarray(x["{grad}"], np.float32) for x in (got, want))',
+                "err = float(np.max(np.abs(kernel - xla)) / (np.max(np.abs(xla)) or 1.0))",
+                f'print(f"{grad}: error {{err:.3g}} of the output\'s scale (tolerance {{TOL:.3g}})")',
+                "raise SystemExit(0 if err <= TOL else 1)",
+            ]
+        )
+        + "\n"
+    )
+
+
+def run_script(run_dir: Path, text: str, check, timeout_s: float = TIMEOUT_S) -> dict[str, Any]:
+    """``text`` written as ``repro.py`` into ``run_dir`` and run there in a child (JAX on the CPU);
+    ``check(rc, output)`` says whether it reproduced, and how."""
     path = Path(run_dir) / FILE
-    path.write_text(script(failure, experts=experts, dtype=dtype, library=library, versions=versions))
+    path.write_text(text)
     t0 = time.perf_counter()
-    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
     try:
         r = subprocess.run(
             [sys.executable, FILE],
             cwd=run_dir,
-            env=env,
+            env={**os.environ, "JAX_PLATFORMS": "cpu"},
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
             timeout=timeout_s,
         )
-        ok, detail = reproduced(failure, r.returncode, r.stdout + r.stderr)
+        ok, detail = check(r.returncode, r.stdout + r.stderr)
     except subprocess.TimeoutExpired:
         ok, detail = False, f"it ran past {timeout_s:g} s and was stopped"
     return {"path": str(path), "reproduced": ok, "detail": detail, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def parity_reproduced(rc: int | None, output: str) -> tuple[bool, str]:
+    """Whether the parity repro's child found the mismatch again. Pure."""
+    said = next((line for line in reversed(output.splitlines()) if "of the output's scale" in line), None)
+    if rc == 1 and said:
+        return True, f"reproduced the mismatch: {said}"
+    if rc == 0:
+        return False, f"it matched XLA this time: {said}"
+    tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
+    return False, f"it failed otherwise: {tail[0][:300]}"
