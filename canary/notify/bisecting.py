@@ -14,6 +14,7 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import replace
 
+from canary.history.series import ferry_of
 from canary.notify.model import Facts, FirstBad
 from canary.record import RunRecord
 
@@ -34,7 +35,7 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
     test = lane_test(sig.kind if sig else None, record.lane)
     if test is None:
         return f"a {sig.kind if sig else 'unsigned'} failure on lane {record.lane} cannot be tested on this machine"
-    if _command_ferry(record.ferry):
+    if _command_ferry(ferry_of(record.ferry)):
         return f"ferry {record.ferry!r} runs a team's own trainer, which canary cannot lower or train here"
     if importlib.util.find_spec("jax") is None:
         return "JAX is not installed here"
@@ -83,7 +84,7 @@ def first_bad(
         good=good,
         bad=bad,
         test=test,
-        ferry=record.ferry,
+        ferry=ferry_of(record.ferry),  # a preflight's series names its ferry
         checkout=repo,
         budget_s=budget_s,
         fingerprint=sig.fingerprint if sig and test == "run" else None,
