@@ -268,8 +268,8 @@ def _lower(cli, libtpu_path, *args):
 
 
 @pytest.mark.slow  # lowers the whole train step on the v6e:2x2 topology with libtpu (about 10 s)
-def test_moe_canary_lowers_whole_on_the_lanes_topology(cli, libtpu_path):
-    r = _lower(cli, libtpu_path, "--no-parity", "--json")
+def test_moe_canary_lowers_whole_on_the_lanes_topology(cli, libtpu_path, tmp_path):
+    r = _lower(cli, libtpu_path, "--no-parity", "--json", "--out", str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
     (p,) = json.loads(r.stdout)["platforms"]
     t = p["topology"]
@@ -281,15 +281,15 @@ def test_moe_canary_lowers_whole_on_the_lanes_topology(cli, libtpu_path):
     assert "TPU_ACCELERATOR_TYPE" not in r.stderr and "libtpu" not in r.stderr
     assert Path(t["log"]).is_file()
 
-    r = _lower(cli, libtpu_path, "--no-parity")
+    r = _lower(cli, libtpu_path, "--no-parity", "--out", str(tmp_path))
     assert r.returncode == 0 and "topology     v6e:2x2 (4 x TPU v6 lite" in r.stdout
 
 
 @pytest.mark.slow  # the grug ferry on the topology (about 15 s, after importing levanter)
-def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_path):
+def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_path, tmp_path):
     from tests.test_grug_lower import _static_tile_in_installed_haliax
 
-    r = _lower(cli, libtpu_path, "--ferry", "grug-moe-canary", "--no-parity", "--json")
+    r = _lower(cli, libtpu_path, "--ferry", "grug-moe-canary", "--no-parity", "--json", "--out", str(tmp_path))
     (p,) = json.loads(r.stdout)["platforms"]
     t = p["topology"]
     assert t["name"] == "v6e:2x2" and t["mesh"] == {"data": 4, "expert": 1, "model": 1}
@@ -302,6 +302,9 @@ def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_pa
     assert t["call_path"][-1].endswith(" _ragged_dot_megablox_impl")
     assert t["owner"] == f"marin-haliax {importlib.metadata.version('marin-haliax')}"
     assert t["owner"] in t["diagnosis"]
+    # recorded in its preflight series, with a reproducer that reproduces
+    record = json.loads((tmp_path / json.loads(r.stdout)["runs"][0]["run_id"] / "result.json").read_text())
+    assert record["ferry"] == "grug-moe-canary:preflight" and record["context"]["repro"]["reproduced"] is True
 
 
 @pytest.mark.slow  # compiles the whole train step at the lane's shape: libtpu runs out of HBM in seconds
