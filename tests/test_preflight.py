@@ -164,3 +164,33 @@ def test_a_parity_reproducer_finds_the_mismatch_in_a_patched_haliax_and_none_in_
     monkeypatch.setenv("PYTHONPATH", f"{overlay}{os.pathsep}{ROOT}")
     patched = run_script(tmp_path, text, parity_reproduced)
     assert patched["reproduced"] is True and "forward: error" in patched["detail"], patched
+
+
+def test_the_memory_gate_drifts_against_the_series_last_recorded_footprint(tmp_path):
+    from canary.history import open_store
+    from canary.record import RunRecord
+
+    store = open_store(str(tmp_path / "history.sqlite3"))
+
+    def preflight(n: int, ferry: str, gib: float, verdict: str = "pass") -> RunRecord:
+        return RunRecord(
+            run_id=f"2026120{n}T060000Z-tpu-preflight-000{n}",
+            lane="tpu",
+            ferry=ferry,
+            ferry_version=2,
+            verdict=verdict,
+            steps_completed=None,
+            final_loss=None,
+            gates=[],
+            run_dir="",
+            started_at=f"2026-12-0{n}T06:00:00.000+00:00",
+            summary={"memory/compiled_bytes": int(gib * GIB)},
+        )
+
+    assert recorded_footprint(store, "tpu", "moe-canary") is None
+    store.append(preflight(1, "moe-canary:preflight", 12))
+    store.append(preflight(2, "moe-canary:preflight", 13))
+    store.append(preflight(3, "moe-canary:preflight", 20, verdict="fail"))  # not a pass: not the reference
+    store.append(preflight(4, "moe-canary", 30))  # the training series: never the preflight's reference
+    assert recorded_footprint(store, "tpu", "moe-canary") == 13 * GIB
+    assert memory_gate(_compiled(15), recorded_footprint(store, "tpu", "moe-canary")).status == "WARN"
