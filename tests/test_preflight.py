@@ -40,6 +40,7 @@ def test_a_failing_preflight_opens_one_issue_a_second_comments_and_a_pass_says_r
     ).read_text()
     # a reproducer of plain JAX and megablox's own call, run before it is trusted
     repro = record["context"]["repro"]
+    assert run["repro"] == {k: v for k, v in repro.items() if k != "script"}
     script = (Path(run["run_dir"]) / "repro.py").read_text()
     assert repro["reproduced"] is True, repro
     assert "block [512, 32] on [524288, 128]" in repro["detail"]
@@ -65,7 +66,7 @@ def test_a_failing_preflight_opens_one_issue_a_second_comments_and_a_pass_says_r
     # a passing preflight: recovered
     r = _lower(cli, tmp_path, *notify, server=github)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "series tpu/moe-canary:preflight" in r.stdout
+    assert "series tpu/moe-canary:preflight" in r.stdout and "repro.py" not in r.stdout
     comments = github.state.comments(issue["number"])
     assert len(comments) == 2 and "Recovered" in comments[-1]["body"]
 

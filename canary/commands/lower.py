@@ -145,21 +145,35 @@ def lower(
     notified = [
         notify_run(r, notifying, run_facts(r, store), store, log=log) for r in records if notifying and not r.experiment
     ]
+    _say(report, records, notified if notifying else None, as_json)
+    sys.exit(0 if report.ok else 1)
+
+
+def _say(report, records, notified, as_json: bool) -> None:
+    """The lowering, each preflight's run directory, reproducer and history line, and what was
+    notified (``notified``: None when nothing was to be)."""
     if as_json:
         runs = [
             {"run_id": r.run_id, "run_dir": r.run_dir, "verdict": r.verdict, "fingerprint": r.fingerprint,
-             "history": r.context.get("history")}
+             "history": r.context.get("history"),
+             "repro": {k: v for k, v in (r.context.get("repro") or {}).items() if k != "script"} or None}
             for r in records
         ]  # fmt: skip
         emit_json(
-            {**report.to_dict(), "runs": runs, **({"notify": [n.to_dict() for n in notified]} if notifying else {})}
+            {
+                **report.to_dict(),
+                "runs": runs,
+                **({"notify": [n.to_dict() for n in notified]} if notified is not None else {}),
+            }
         )
     else:
         c = console()
         lowering_report(report, c)
         for r in records:
             c.print(f"[dim]run directory: {r.run_dir}[/]")
+            repro = r.context.get("repro")
+            if repro:
+                c.print(f"repro.py: {repro['detail']} ({repro['path']})", markup=False, highlight=False)
             c.print(history_line(r.context.get("history"), r))
-        for n in notified:
+        for n in notified or []:
             notify_result(n)
-    sys.exit(0 if report.ok else 1)
