@@ -105,6 +105,7 @@ def lower(
 
     Exit status: 0 every platform lowered, 1 one failed, 2 bad input.
     """
+    from canary.formats import signals
     from canary.history import open_on_first_use
     from canary.notify.after_run import notify_run, run_facts
     from canary.run.lowering import LowerOptions, against_history, lower_lanes
@@ -142,10 +143,17 @@ def lower(
         record_history=not no_history,
     )
     log = lambda msg: click.echo(f"canary: {msg}", err=True)  # noqa: E731
-    notified = [
-        notify_run(r, notifying, run_facts(r, store), store, log=log) for r in records if notifying and not r.experiment
-    ]
+    with signals.interruptible():  # stopped meanwhile: the notification is kept, the verdict still said
+        notified = [
+            notify_run(r, notifying, run_facts(r, store), store, log=log)
+            for r in records
+            if notifying and not r.experiment
+        ]
     _say(report, records, notified if notifying else None, as_json)
+    stopped = next((n.stopped for n in notified if n.stopped is not None), None)
+    if stopped is not None:
+        log(f"notifying was stopped by {signals.signal_name(stopped)}; what was not sent is kept for the next notify")
+        sys.exit(signals.exit_code(stopped))
     sys.exit(0 if report.ok else 1)
 
 
