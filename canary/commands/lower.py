@@ -103,7 +103,8 @@ def lower(
     recovered. A compiled program's footprint is judged by a memory gate: FAIL over the chip's
     HBM, WARN near it or 10% over the series' last recorded footprint.
 
-    Exit status: 0 every platform lowered, 1 one failed, 2 bad input.
+    Exit status: 0 every platform lowered, 1 one failed, 2 bad input, 128 + a signal's number when
+    stopped by one while notifying (the notification is kept for the next notify).
     """
     from canary.formats import signals
     from canary.history import open_on_first_use
