@@ -85,6 +85,24 @@ def test_no_history_records_nothing_but_still_writes_the_run_directory(cli, tmp_
     assert not (tmp_path / "history.sqlite3").exists()
 
 
+def preflight(n: int, ferry: str, gib: float, verdict: str = "pass"):
+    from canary.record import RunRecord
+
+    return RunRecord(
+        run_id=f"202612{n:02d}T060000Z-tpu-preflight-{n:04d}",
+        lane="tpu",
+        ferry=ferry,
+        ferry_version=2,
+        verdict=verdict,
+        steps_completed=None,
+        final_loss=None,
+        gates=[],
+        run_dir="",
+        started_at=f"2026-12-{n:02d}T06:00:00.000+00:00",
+        summary={"memory/compiled_bytes": int(gib * GIB)},
+    )
+
+
 def _compiled(total_gib: float) -> dict:
     return {"ok": True, "memory": {"total": int(total_gib * GIB)}, "hbm_bytes": 32 * GIB}
 
@@ -169,24 +187,8 @@ def test_a_parity_reproducer_finds_the_mismatch_in_a_patched_haliax_and_none_in_
 
 def test_the_memory_gate_drifts_against_the_series_last_recorded_footprint(tmp_path):
     from canary.history import open_store
-    from canary.record import RunRecord
 
     store = open_store(str(tmp_path / "history.sqlite3"))
-
-    def preflight(n: int, ferry: str, gib: float, verdict: str = "pass") -> RunRecord:
-        return RunRecord(
-            run_id=f"2026120{n}T060000Z-tpu-preflight-000{n}",
-            lane="tpu",
-            ferry=ferry,
-            ferry_version=2,
-            verdict=verdict,
-            steps_completed=None,
-            final_loss=None,
-            gates=[],
-            run_dir="",
-            started_at=f"2026-12-0{n}T06:00:00.000+00:00",
-            summary={"memory/compiled_bytes": int(gib * GIB)},
-        )
 
     assert recorded_footprint(store, "tpu", "moe-canary") is None
     store.append(preflight(1, "moe-canary:preflight", 12))
@@ -195,3 +197,12 @@ def test_the_memory_gate_drifts_against_the_series_last_recorded_footprint(tmp_p
     store.append(preflight(4, "moe-canary", 30))  # the training series: never the preflight's reference
     assert recorded_footprint(store, "tpu", "moe-canary") == 13 * GIB
     assert memory_gate(_compiled(15), recorded_footprint(store, "tpu", "moe-canary")).status == "WARN"
+
+
+def test_history_changes_sees_the_compiled_footprint_step():
+    from canary.history.changes import changes
+
+    records = [preflight(n, "moe-canary:preflight", 12 if n <= 12 else 14) for n in range(1, 25)]
+    [step] = changes(records, lane="tpu", metrics=["compiled_memory"])
+    assert (step.metric, step.ferry, step.run_id) == ("compiled_memory", "moe-canary:preflight", records[12].run_id)
+    assert step.change > 0
