@@ -361,7 +361,7 @@ def lowering_report(report: Any, c: Console) -> None:
     c.print(t)
     for p in report.platforms:
         for note in p.notes:
-            c.print(f"[dim]{p.platform}: {note}[/]", highlight=False)
+            c.print(f"[dim]{p.platform}: {escape(note)}[/]", highlight=False)
         for line in report.check_lines(p):
             c.print(line, markup=False, highlight=False)
         if p.program and p.program.get("message"):

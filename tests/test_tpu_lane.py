@@ -79,7 +79,8 @@ def test_libtpu_pairing_is_read_from_jaxs_own_tpu_extra():
 
 
 def test_the_child_never_asks_a_metadata_server_and_keeps_jax_on_the_cpu():
-    env = worker_env(topology_of(load_lanes()[0]["tpu"]), {"PATH": "/bin", "JAX_PLATFORMS": "tpu"})
+    caller = {"PATH": "/bin", "JAX_PLATFORMS": "tpu"}
+    env = worker_env(topology_of(load_lanes()[0]["tpu"]), caller)
     assert env["TPU_SKIP_MDS_QUERY"] == "1" and env["JAX_PLATFORMS"] == "cpu"
     assert (env["TPU_ACCELERATOR_TYPE"], env["TPU_WORKER_HOSTNAMES"], env["TPU_WORKER_ID"]) == (
         "v6e-4",
@@ -87,7 +88,7 @@ def test_the_child_never_asks_a_metadata_server_and_keeps_jax_on_the_cpu():
         "0",
     )
     assert env["ALLOW_MULTIPLE_LIBTPU_LOAD"] == "1"  # concurrent lowerings share the host
-    assert "TPU_SKIP_MDS_QUERY" not in os.environ  # set for the child only
+    assert caller == {"PATH": "/bin", "JAX_PLATFORMS": "tpu"}  # the child's alone: the caller's is left as it was
 
 
 def test_compiled_memory_and_fingerprint():
@@ -170,7 +171,9 @@ print(json.dumps({"file": rd.__file__, **parity.check(load_ferry("grug-moe-canar
 
 
 @pytest.mark.slow  # a copy of haliax with a megablox bug, checked for parity in a subprocess (20-30 s)
-def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
+def misrouted_haliax(tmp_path: Path) -> Path:
+    """A copy of the installed haliax whose megablox sends group 0's rows to expert 1 (it still
+    lowers), in a folder to put ahead on PYTHONPATH; the installed package is untouched."""
     import haliax
 
     overlay = tmp_path / "overlay"
@@ -180,6 +183,13 @@ def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
     head, sep, tail = text.partition("def _ragged_dot_megablox_impl")
     body_start = tail.index(":\n") + 2
     source.write_text(head + sep + tail[:body_start] + MISROUTE + tail[body_start:])
+    return overlay
+
+
+def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
+    import haliax
+
+    overlay = misrouted_haliax(tmp_path)
 
     env = {**os.environ, "PYTHONPATH": f"{overlay}{os.pathsep}{ROOT}", "JAX_PLATFORMS": "cpu"}
     r = subprocess.run(
@@ -207,6 +217,8 @@ def test_parity_catches_a_megablox_bug_that_still_lowers(tmp_path):
             "--ferry",
             "grug-moe-canary",
             "--no-history",
+            "--out",
+            str(tmp_path / "runs"),
             "--json",
         ],
         env=env,
@@ -257,8 +269,8 @@ def _lower(cli, libtpu_path, *args):
 
 
 @pytest.mark.slow  # lowers the whole train step on the v6e:2x2 topology with libtpu (about 10 s)
-def test_moe_canary_lowers_whole_on_the_lanes_topology(cli, libtpu_path):
-    r = _lower(cli, libtpu_path, "--no-parity", "--json")
+def test_moe_canary_lowers_whole_on_the_lanes_topology(cli, libtpu_path, tmp_path):
+    r = _lower(cli, libtpu_path, "--no-parity", "--json", "--out", str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
     (p,) = json.loads(r.stdout)["platforms"]
     t = p["topology"]
@@ -270,15 +282,15 @@ def test_moe_canary_lowers_whole_on_the_lanes_topology(cli, libtpu_path):
     assert "TPU_ACCELERATOR_TYPE" not in r.stderr and "libtpu" not in r.stderr
     assert Path(t["log"]).is_file()
 
-    r = _lower(cli, libtpu_path, "--no-parity")
+    r = _lower(cli, libtpu_path, "--no-parity", "--out", str(tmp_path))
     assert r.returncode == 0 and "topology     v6e:2x2 (4 x TPU v6 lite" in r.stdout
 
 
 @pytest.mark.slow  # the grug ferry on the topology (about 15 s, after importing levanter)
-def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_path):
+def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_path, tmp_path):
     from tests.test_grug_lower import _static_tile_in_installed_haliax
 
-    r = _lower(cli, libtpu_path, "--ferry", "grug-moe-canary", "--no-parity", "--json")
+    r = _lower(cli, libtpu_path, "--ferry", "grug-moe-canary", "--no-parity", "--json", "--out", str(tmp_path))
     (p,) = json.loads(r.stdout)["platforms"]
     t = p["topology"]
     assert t["name"] == "v6e:2x2" and t["mesh"] == {"data": 4, "expert": 1, "model": 1}
@@ -291,15 +303,23 @@ def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_pa
     assert t["call_path"][-1].endswith(" _ragged_dot_megablox_impl")
     assert t["owner"] == f"marin-haliax {importlib.metadata.version('marin-haliax')}"
     assert t["owner"] in t["diagnosis"]
+    # recorded in its preflight series, with a reproducer that reproduces
+    record = json.loads((tmp_path / json.loads(r.stdout)["runs"][0]["run_id"] / "result.json").read_text())
+    assert record["ferry"] == "grug-moe-canary:preflight" and record["context"]["repro"]["reproduced"] is True
 
 
 @pytest.mark.slow  # compiles the whole train step at the lane's shape: libtpu runs out of HBM in seconds
-def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path):
-    r = _lower(cli, libtpu_path, "--no-parity", "--compile", "--json")
+def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path, tmp_path):
+    r = _lower(cli, libtpu_path, "--no-parity", "--compile", "--json", "--out", str(tmp_path))
     assert r.returncode == 1, r.stdout + r.stderr
-    c = json.loads(r.stdout)["platforms"][0]["topology"]["compile"]
+    out = json.loads(r.stdout)
+    c = out["platforms"][0]["topology"]["compile"]
     assert c["ok"] is False and "RESOURCE_EXHAUSTED" in c["error"] and "HBM" in c["error"]
     assert len(c["error_fingerprint"]) == 64
+    # the preflight's record: a compile failure with a fingerprint of its own
+    record = json.loads((Path(out["runs"][0]["run_dir"]) / "result.json").read_text())
+    assert record["signature"]["kind"] == "compile_error" and "RESOURCE_EXHAUSTED" in record["signature"]["message"]
+    assert record["ferry"] == "moe-canary:preflight" and record["verdict"] == "fail"
 
 
 @pytest.mark.slow  # compiles a reduced-shape train step with libtpu (40-70 s on 2 cores)
@@ -309,15 +329,22 @@ def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path)
     tail = tail.replace("batch_size = 128", "batch_size = 8", 1).replace("seq_len = 8192", "seq_len = 256", 1)
     ferry = tmp_path / "moe-small.toml"
     ferry.write_text(head + sep + tail)
-    r = _lower(cli, libtpu_path, "--ferry", str(ferry), "--no-parity", "--compile", "--json")
+    r = _lower(cli, libtpu_path, "--ferry", str(ferry), "--no-parity", "--compile", "--json", "--out", str(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
-    t = json.loads(r.stdout)["platforms"][0]["topology"]
+    out = json.loads(r.stdout)
+    t = out["platforms"][0]["topology"]
     c = t["compile"]
     assert (t["batch_size"], t["seq_len"]) == (8, 256)
     assert c["ok"] is True and c["verdict"] == "PASS" and c["hbm_bytes"] == 32 * GIB
     m = c["memory"]
     assert m["total"] == m["temp"] + m["arguments"] + m["outputs"] + m["generated_code"] - m["aliased"] > 0
     assert 0 < c["fraction"] < 0.9 and c["seconds"] > 0 and len(c["fingerprint"]) == 64
+    # the lane's memory gate, and the footprint in the preflight's record (what --changes searches)
+    assert c["gate"]["name"] == "compiled_memory" and c["gate"]["status"] == "PASS"
+    record = json.loads((Path(out["runs"][0]["run_dir"]) / "result.json").read_text())
+    assert record["summary"]["memory/compiled_bytes"] == m["total"]
+    assert record["summary"]["program/compiled_fingerprint"] == c["fingerprint"]
+    assert [g["name"] for g in record["gates"]] == ["lowering/tpu", "compiled_memory"]
 
 
 # ----------------------------------------------------------------------------- canary doctor tpu

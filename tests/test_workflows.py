@@ -168,3 +168,20 @@ def test_lane_workflows_run_both_pinned_ferries_on_a_python_with_the_newest_stac
     steps = _load("canary-lane.yml")["jobs"]["canary"]["steps"]
     setup = next(s for s in steps if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"]["python-version"] == "3.12"  # Python 3.11 resolves marin-levanter only to 0.2.20
+
+
+def test_the_tpu_lane_compiles_on_the_runner_before_it_submits():
+    tpu = _load("canary-tpu.yml")["jobs"]["canary"]["with"]
+    assert tpu["compile"] is True
+    lane = _load("canary-lane.yml")
+    assert lane["on"]["workflow_call"]["inputs"]["compile"]["default"] is False  # the gpu lane's stays off
+    steps = lane["jobs"]["canary"]["steps"]
+    ids = [s.get("id") for s in steps]
+    assert ids.index("doctor") < ids.index("preflight") < ids.index("canary")
+    pre = steps[ids.index("preflight")]
+    run = " ".join(pre["run"].replace("\\\n", " ").split())
+    assert pre["if"] == "inputs.compile" and "pip install -e '.[tpu]'" in run
+    assert 'canary lower --lane "$LANE" --ferry "${FERRY:-moe-canary}" --compile' in run
+    assert '--notify github --history "$CANARY_HISTORY" --out preflight' in run and 'exit "$status"' in run
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    assert "preflight" in upload["with"]["path"].splitlines()

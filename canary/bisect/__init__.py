@@ -194,6 +194,9 @@ class _Tester:
         self.fingerprint = opts.fingerprint
         self.env = {k: v for k, v in os.environ.items() if k not in CONFIG_ENV}
         self.env.update(PYTHONPATH=str(checkout), PYTHONDONTWRITEBYTECODE="1")
+        # a revision's test is no run or preflight of the lane's: what it would record (a `canary
+        # lower` records its preflight) goes to a history of its own, whatever the revision's flags
+        self.env.update(CANARY_HISTORY=str(scratch / "history.sqlite3"), CANARY_SPOOL_DIR=str(scratch / "spool"))
 
     def left_s(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()

@@ -184,6 +184,8 @@ class _Tester:
         o = self.opts
         cmd = test_command(self.base.interpreter, o.test, o.lane, o.ferry, str(self.scratch / "runs"), o.steps)
         cmd[1:1] = ["-P"]  # the working directory's own canary/ (a checkout) must not shadow this one
+        if o.test == "lower":  # a candidate's lowering is no preflight of the lane's: not recorded
+            cmd += ["--no-history", "--out", str(self.scratch / "runs")]
         p = run_child(cmd, Path.cwd(), child_env(layer, self.canary_dir), max(limit, 1))
         seconds = round(time.monotonic() - t0, 2)
         subject = layer.summary(self.base.moving)

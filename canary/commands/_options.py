@@ -1,5 +1,5 @@
 """The options several commands share, each declared once: --history, --ferry, --gates, --lane and
-the notify flags. A command says only what the option means for it where that differs (which
+--out and the notify flags. A command says only what the option means for it where that differs (which
 lane, what the default is)."""
 
 from __future__ import annotations
@@ -26,6 +26,15 @@ def history_option(default: str = HISTORY_DEFAULT) -> Callable:
         default=None,
         metavar="PATH|gs://BUCKET/PREFIX",
         help=f"The run history: a SQLite file or a gs:// prefix [default: {default}].",
+    )
+
+
+def out_option(help: str = "Where run directories are created.") -> Callable:  # noqa: A002 - click's own keyword
+    """``--out``: where run directories are created (default ``runs``)."""
+    from pathlib import Path
+
+    return click.option(
+        "--out", type=click.Path(file_okay=False, path_type=Path), default=Path("runs"), show_default=True, help=help
     )
 
 

@@ -2,7 +2,7 @@
 
     points = series(records, "cpu", "moe-canary", "throughput")   # the passing full runs, oldest first
     found = steps(points)                                           # each: its run, size, p-value
-    every = changes(records, lane="cpu")                            # all four metrics, every (lane, ferry)
+    every = changes(records, lane="cpu")                            # every metric, every (lane, ferry)
 
 Each run is judged alone against a golden, with tolerances wide enough for one noisy run; a slow
 drift (3% a week) passes every gate for a month. Across runs it is a step in a series, found here
@@ -58,6 +58,9 @@ METRICS: dict[str, Metric] = {
         Metric("throughput", "throughput", "tokens/s", True, "throughput/tokens_per_second", ("throughput",)),
         Metric("compile_seconds", "compile time", "s", False, "compile/seconds", ("compile_seconds",)),
         Metric("peak_memory", "peak memory", "bytes", False, "memory/peak_bytes", ("peak_memory",)),
+        Metric(
+            "compiled_memory", "compiled memory per chip", "bytes", False, "memory/compiled_bytes", ("compiled_memory",)
+        ),
         Metric("final_loss", "final loss", "", False, None, ("max_final_loss", "final_loss_golden")),
     )
 }

@@ -23,7 +23,7 @@ def watched_paths(ferry: str) -> list[str]:
     from canary.config import load_ferry
 
     try:
-        return list(load_ferry(ferry)[0].watched_paths)
+        return list(load_ferry(series.ferry_of(ferry))[0].watched_paths)  # a preflight's: its ferry's
     except ConfigError:
         return []
 

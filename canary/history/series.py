@@ -1,6 +1,7 @@
 """A history's series: the runs of one ferry on one lane, and which of them count (pure).
 
     series_of(record)            SeriesKey("cpu", "moe-canary"), shown as cpu/moe-canary
+    preflight_series("moe-canary")   "moe-canary:preflight": the ferry a preflight is recorded under
     series_keys(records)         the series the records hold, by lane then ferry
     in_series(records, lane, ferry)   the series' runs, oldest first, uncounted ones included
     evidence(records, lane, ferry)    the series' runs that count and were not cancelled, oldest first
@@ -34,6 +35,21 @@ class SeriesKey:
 
     def __str__(self) -> str:
         return f"{self.lane}/{self.ferry}"
+
+
+# A lowering preflight's (``canary lower``) series: its ferry named ``<ferry>:preflight``, so its
+# passes and failures are never evidence for the lane's training series, and its issues are its own.
+PREFLIGHT = ":preflight"
+
+
+def preflight_series(ferry: str) -> str:
+    """The name a ferry's preflights are recorded under (``moe-canary:preflight``)."""
+    return ferry if ferry.endswith(PREFLIGHT) else ferry + PREFLIGHT
+
+
+def ferry_of(series_ferry: str) -> str:
+    """The ferry a series is of: a preflight series' ferry without its mark."""
+    return series_ferry.removesuffix(PREFLIGHT)
 
 
 def series_of(r: RunRecord) -> SeriesKey:

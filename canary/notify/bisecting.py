@@ -14,6 +14,7 @@ import importlib.util
 from collections.abc import Callable
 from dataclasses import replace
 
+from canary.history.series import ferry_of
 from canary.notify.model import Facts, FirstBad
 from canary.record import RunRecord
 
@@ -34,7 +35,7 @@ def plan(record: RunRecord, facts: Facts, repo: str = ".") -> tuple[str, str, st
     test = lane_test(sig.kind if sig else None, record.lane)
     if test is None:
         return f"a {sig.kind if sig else 'unsigned'} failure on lane {record.lane} cannot be tested on this machine"
-    refused = _why_not_bisected(record.ferry)
+    refused = _why_not_bisected(ferry_of(record.ferry))
     if refused:
         return refused
     if importlib.util.find_spec("jax") is None:
@@ -87,7 +88,7 @@ def first_bad(
         good=good,
         bad=bad,
         test=test,
-        ferry=record.ferry,
+        ferry=ferry_of(record.ferry),  # a preflight's series names its ferry
         checkout=repo,
         budget_s=budget_s,
         fingerprint=sig.fingerprint if sig and test == "run" else None,

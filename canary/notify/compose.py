@@ -111,7 +111,7 @@ def new_issue(
         )
     if near is not None:
         head.append(looks_like(*near))
-    body = failure_body(record, facts, head, limit)
+    body = failure_body(record, facts, head, limit, new_issue=True)
     return Message(body=body, title=issue_title(record, facts.secrets), labels=labels_for(record))
 
 

@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from canary.history.series import PREFLIGHT, ferry_of
 from canary.record import Attempt, RunRecord
 from canary.text.markdown import clean
 
@@ -57,6 +58,9 @@ def full_run_command(record: RunRecord) -> str:
 def repro_commands(record: RunRecord, facts: Facts) -> list[str]:
     """What reproduces the failure: ``canary repro`` (a few cold steps) for a failure in its first
     steps, else the full run, cold, with its gates; the lowering preflight for a compile error."""
+    if record.ferry.endswith(PREFLIGHT):  # a lowering preflight: the preflight again
+        ferry = ferry_of(record.ferry)
+        return [f"canary lower --lane {_q(record.lane)}" + (f" --ferry {_q(ferry)}" if ferry != "moe-canary" else "")]
     last = record.attempts[-1] if record.attempts else None
     late = last is not None and (trained_to_the_end(last) or (last.steps_completed or 0) > REPRO_STEPS)
     lane = _q(record.lane)

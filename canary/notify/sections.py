@@ -185,6 +185,21 @@ def _repro_section(record: RunRecord, facts: Facts) -> str:
     return "### How to reproduce\n" + fence("\n".join(repro_commands(record, facts)), "sh")
 
 
+def reproducer_section(record: RunRecord, secrets: tuple[str, ...] = ()) -> str:
+    """A preflight's ``repro.py`` (:mod:`canary.run.reproducer`) in a collapsed block, saying
+    whether it reproduced the failure when canary ran it; empty when the run wrote none."""
+    repro = (record.context or {}).get("repro")
+    if not isinstance(repro, dict) or not repro.get("script"):
+        return ""
+    said = escape_inline(clean(str(repro.get("detail") or ""), secrets))
+    return (
+        f"<details><summary>repro.py: {'reproduced' if repro.get('reproduced') else 'not reproduced'} "
+        f"when canary ran it ({said})</summary>\n\n"
+        + fence(clean(repro["script"], secrets), "python")
+        + "\n\n</details>"
+    )
+
+
 def context_block(record: RunRecord, facts: Facts, secrets: tuple[str, ...] = ()) -> str:
     """The run context block, in the form the team's on-call people already read."""
     ctx = record.context or {}
@@ -233,8 +248,9 @@ def confirmation(record: RunRecord, facts: Facts) -> str:
     return ""
 
 
-def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -> str:
-    """A failure's whole story under ``head``: everything but the excerpt is kept whole."""
+def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int, new_issue: bool = False) -> str:
+    """A failure's whole story under ``head``: everything but the excerpt is kept whole; a new
+    issue's carries the run's reproducer, when it wrote one."""
     s = facts.secrets
     new = what_is_new(record, facts.previous)
     confirmed = confirmation(record, facts)
@@ -253,4 +269,6 @@ def failure_body(record: RunRecord, facts: Facts, head: list[str], limit: int) -
         *([first_bad_section(facts.first_bad, s)] if facts.first_bad else []),
         _repro_section(record, facts),
     ]
+    attached = reproducer_section(record, s) if new_issue else ""
+    before += [attached] if attached else []
     return _with_excerpt(before, [context_block(record, facts, s)], _excerpt_text(record), s, limit)

@@ -31,6 +31,7 @@ from typing import Any
 
 from canary.config import Lane
 from canary.errors import ConfigError
+from canary.judge.results import GateResult
 
 GIB = 1 << 30
 # TPU generations: the topology name's prefix for each, and one chip's HBM (public Cloud TPU specs)
@@ -236,6 +237,32 @@ def lower_on_topology(
     return out
 
 
+DRIFT = 0.10  # a compiled footprint this much over the recorded one is a warning
+
+
+def memory_gate(compiled: dict[str, Any] | None, recorded: float | None = None) -> GateResult:
+    """The lane's memory gate on the compiled per-chip footprint (``compiled``: a topology's
+    ``compile`` result): FAIL over the chip's HBM, WARN past :data:`NEAR_HBM` of it or
+    :data:`DRIFT` over ``recorded`` (the last passing preflight's), else PASS; SKIP when nothing
+    was compiled. Pure."""
+    name = "compiled_memory"
+    if not compiled or not compiled.get("ok"):
+        why = "not compiled (--compile compiles it)" if not compiled else "the compile failed"
+        return GateResult(name, None, None, "SKIP", why)
+    total, hbm = compiled["memory"]["total"], compiled["hbm_bytes"]
+    detail = f"{_gib(total)} per chip of {_gib(hbm)} HBM ({100 * total / hbm:.1f}%)"
+    if recorded:
+        detail += f"; {100 * (total / recorded - 1):+.1f}% from the recorded {_gib(int(recorded))}"
+    if total > hbm:
+        return GateResult(name, total, hbm, "FAIL", detail, round((hbm - total) / hbm, 4))
+    if total > NEAR_HBM * hbm:
+        return GateResult(name, total, int(NEAR_HBM * hbm), "WARN", detail + ": near the chip's HBM")
+    if recorded and total > recorded * (1 + DRIFT):
+        ceiling = int(recorded * (1 + DRIFT))
+        return GateResult(name, total, ceiling, "WARN", detail + f": over {100 * DRIFT:.0f}% more than recorded")
+    return GateResult(name, total, hbm, "PASS", detail, round((hbm - total) / hbm, 4))
+
+
 def _gib(n: int) -> str:
     return f"{n / GIB:.2f} GiB"
 
@@ -270,5 +297,8 @@ def lines(t: dict[str, Any]) -> list[str]:
             out.append(
                 f"  compile {'TIMED OUT' if c.get('timed_out') else 'FAILED'} after {c.get('seconds')} s: {c['error']}"
             )
+        g = c.get("gate")
+        if g and g["status"] != "SKIP":
+            out.append(f"  memory gate {g['status']}: {g['detail']}")
     out.append(f"  log {t['log']}")
     return out

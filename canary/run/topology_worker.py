@@ -111,7 +111,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         "jax": jax.__version__,
         "topology_seconds": round(time.perf_counter() - t0, 3),
     }
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull)
     spec = spec.model_copy(update={"platform": "tpu"})
     out.update(batch_size=spec.batch_size, seq_len=spec.seq_len)
     result = PlatformResult("tpu", lane.name, False, None, 0.0, "auto", spec.tiling, spec.batch_size, spec.seq_len, 0)
