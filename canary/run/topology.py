@@ -270,5 +270,8 @@ def lines(t: dict[str, Any]) -> list[str]:
             out.append(
                 f"  compile {'TIMED OUT' if c.get('timed_out') else 'FAILED'} after {c.get('seconds')} s: {c['error']}"
             )
+    from canary.run.cache_key import lines as cache_lines
+
+    out += cache_lines(t.get("cache"))
     out.append(f"  log {t['log']}")
     return out

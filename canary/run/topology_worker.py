@@ -111,7 +111,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         "jax": jax.__version__,
         "topology_seconds": round(time.perf_counter() - t0, 3),
     }
-    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull, environ=os.environ)
+    spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull)
     spec = spec.model_copy(update={"platform": "tpu"})
     out.update(batch_size=spec.batch_size, seq_len=spec.seq_len)
     result = PlatformResult("tpu", lane.name, False, None, 0.0, "auto", spec.tiling, spec.batch_size, spec.seq_len, 0)
@@ -128,9 +128,23 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         return out
     out.update(ok=True, fingerprint=program_fingerprint(lowered.as_text()))
     if request.get("compile"):
-        out["compile"] = compile_lowered(lowered)
+        from canary.run import cache_key
+
+        with cache_key.captured() as keys:
+            out["compile"] = compile_lowered(lowered)
         out["ok"] = out["compile"]["ok"]
+        out["cache"] = cache_key.report(keys, _cache_dir(lane))
     return out
+
+
+def _cache_dir(lane) -> str | None:
+    """The lane's persistent cache directory, as a run of the lane resolves it."""
+    from canary.formats import compile_cache
+
+    try:
+        return compile_cache.resolve(None, lane.name, lane.cache_dir, check_remote=False).dir
+    except Exception:  # noqa: BLE001 - a directory a run would refuse holds nothing
+        return None
 
 
 def compile_lowered(lowered) -> dict[str, Any]:
