@@ -263,9 +263,16 @@ def libtpu_path(tmp_path_factory):
     return str(target)
 
 
-def _lower(cli, libtpu_path, *args):
-    path = os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p)
-    return cli("lower", "--lane", "tpu", "--no-history", *args, env={"PYTHONPATH": path}, own_process=True)
+def _lower(cli, libtpu_path, *args, cache_dir: Path | None = None):
+    """``canary lower --lane tpu``; a compile looks its cache key up in ``cache_dir`` (local), never
+    in the lane's bucket."""
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p)}
+    if cache_dir is not None:
+        lanes = cache_dir.parent / "lanes-local-cache.toml"
+        text = (ROOT / "lanes.toml").read_text()
+        lanes.write_text(text.replace('"gs://canary-compilation-cache/ttl=30d/tpu"', json.dumps(str(cache_dir))))
+        env["CANARY_LANES"] = str(lanes)
+    return cli("lower", "--lane", "tpu", "--no-history", *args, env=env, own_process=True)
 
 
 @pytest.mark.slow  # lowers the whole train step on the v6e:2x2 topology with libtpu (about 10 s)
@@ -310,7 +317,9 @@ def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_pa
 
 @pytest.mark.slow  # compiles the whole train step at the lane's shape: libtpu runs out of HBM in seconds
 def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path, tmp_path):
-    r = _lower(cli, libtpu_path, "--no-parity", "--compile", "--json", "--out", str(tmp_path))
+    r = _lower(
+        cli, libtpu_path, "--no-parity", "--compile", "--json", "--out", str(tmp_path), cache_dir=tmp_path / "cache"
+    )
     assert r.returncode == 1, r.stdout + r.stderr
     out = json.loads(r.stdout)
     c = out["platforms"][0]["topology"]["compile"]
@@ -329,10 +338,26 @@ def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path)
     tail = tail.replace("batch_size = 128", "batch_size = 8", 1).replace("seq_len = 8192", "seq_len = 256", 1)
     ferry = tmp_path / "moe-small.toml"
     ferry.write_text(head + sep + tail)
-    r = _lower(cli, libtpu_path, "--ferry", str(ferry), "--no-parity", "--compile", "--json", "--out", str(tmp_path))
+    cache = tmp_path / "cache"
+    r = _lower(
+        cli,
+        libtpu_path,
+        "--ferry",
+        str(ferry),
+        "--no-parity",
+        "--compile",
+        "--json",
+        "--out",
+        str(tmp_path),
+        cache_dir=cache,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
     t = out["platforms"][0]["topology"]
+    # the key JAX would file the program under, and the lane's (empty) cache dir does not hold it
+    k = t["cache"]
+    assert k["key"].startswith("jit_") and (k["dir"], k["present"]) == (str(cache), False)
+    assert k["verdict"] == "the next tpu run will compile cold"
     c = t["compile"]
     assert (t["batch_size"], t["seq_len"]) == (8, 256)
     assert c["ok"] is True and c["verdict"] == "PASS" and c["hbm_bytes"] == 32 * GIB

@@ -300,5 +300,8 @@ def lines(t: dict[str, Any]) -> list[str]:
         g = c.get("gate")
         if g and g["status"] != "SKIP":
             out.append(f"  memory gate {g['status']}: {g['detail']}")
+    from canary.run.cache_key import lines as cache_lines
+
+    out += cache_lines(t.get("cache"))
     out.append(f"  log {t['log']}")
     return out

@@ -128,9 +128,23 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
         return out
     out.update(ok=True, fingerprint=program_fingerprint(lowered.as_text()))
     if request.get("compile"):
-        out["compile"] = compile_lowered(lowered)
+        from canary.run import cache_key
+
+        with cache_key.captured() as keys:
+            out["compile"] = compile_lowered(lowered)
         out["ok"] = out["compile"]["ok"]
+        out["cache"] = cache_key.report(keys, _cache_dir(lane))
     return out
+
+
+def _cache_dir(lane) -> str | None:
+    """The lane's persistent cache directory, as a run of the lane resolves it."""
+    from canary.formats import compile_cache
+
+    try:
+        return compile_cache.resolve(None, lane.name, lane.cache_dir, check_remote=False).dir
+    except Exception:  # noqa: BLE001 - a directory a run would refuse holds nothing
+        return None
 
 
 def compile_lowered(lowered) -> dict[str, Any]:

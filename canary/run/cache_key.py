@@ -1,0 +1,97 @@
+"""The persistent-cache key JAX itself gives the lane's compiled program, and whether the lane's
+cache directory already holds it: will the next run of the lane compile cold, or be served from
+the cache?
+
+``captured()`` is open around a compile in the topology child (:mod:`canary.run.topology_worker`):
+every program JAX hands its compiler (``jax._src.compiler.compile_or_get_cached``) leaves the key
+JAX's own ``compilation_cache.get_cache_key`` makes of the same arguments: the module, the devices
+(the topology's), the compile options JAX built for the lowered program, and the backend (libtpu's
+compile-only client: its platform version). The key hashes the IR without debug info, the jaxlib
+version, the platform and its version, ``XLA_FLAGS``/``LIBTPU_INIT_ARGS``, the compile options, the
+topology and JAX's custom hook. The runs set ``jax_persistent_cache_enable_xla_caches`` to
+``none`` (:mod:`canary.workload.cache`), so no cache path enters the compile options; the child
+compiles with the cache off, which adds none either.
+
+``lookup(directory, key)`` reads the directory as JAX's cache does (``jax._src.path.Path``: etils
+epath for gs://), for the file JAX names ``<key>-cache``. Imports JAX only inside its functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+SUFFIX = "-cache"  # jax._src.lru_cache names an entry's executable <key>-cache
+COLD = "the next tpu run will compile cold"
+WARM = "the next tpu run will be served from the cache"
+
+
+def key_of(backend: Any, computation: Any, devices: Any, compile_options: Any) -> str:
+    """The key ``jax._src.compiler._get_cache_key`` makes of these arguments (whether or not this
+    process has a cache enabled)."""
+    from jax._src import cache_key, compilation_cache, config
+
+    ignore = (
+        cache_key.IgnoreCallbacks.CUSTOM_PARTITIONING
+        if config.remove_custom_partitioning_ptr_from_cache_key.value
+        else cache_key.IgnoreCallbacks.NO
+    )
+    return compilation_cache.get_cache_key(computation, devices, compile_options, backend, ignore)
+
+
+@contextmanager
+def captured() -> Iterator[list[str]]:
+    """While open, each program JAX compiles appends its persistent-cache key (or ``"error: ..."``
+    when JAX could not make one) to the yielded list."""
+    from jax._src import compiler
+
+    original = compiler.compile_or_get_cached
+    keys: list[str] = []
+
+    def keyed(backend, computation, devices, compile_options, *args, **kwargs):
+        try:
+            keys.append(key_of(backend, computation, devices, compile_options))
+        except Exception as e:  # noqa: BLE001 - JAX itself would skip the cache
+            keys.append(f"error: {type(e).__name__}: {e}")
+        return original(backend, computation, devices, compile_options, *args, **kwargs)
+
+    compiler.compile_or_get_cached = keyed
+    try:
+        yield keys
+    finally:
+        compiler.compile_or_get_cached = original
+
+
+def lookup(directory: str, key: str) -> dict[str, Any]:
+    """Whether ``directory`` (a local path or a gs:// URL) holds ``key``'s entry, read as JAX reads
+    it; ``present`` is None, with the reason, when it cannot be read here."""
+    from jax._src import path as jax_path
+
+    out: dict[str, Any] = {"dir": directory, "entry": f"{key}{SUFFIX}"}
+    if "://" in directory and not jax_path.epath_installed:
+        return {**out, "present": None, "verdict": f"cannot say: reading {directory} needs etils[epath,epath-gcs]"}
+    try:
+        present = (jax_path.Path(directory) / out["entry"]).exists()
+    except Exception as e:  # noqa: BLE001 - an unreadable cache is reported, not raised
+        return {**out, "present": None, "verdict": f"cannot say: {type(e).__name__}: {str(e)[:200]}"}
+    return {**out, "present": present, "verdict": WARM if present else COLD}
+
+
+def report(keys: list[str], directory: str | None) -> dict[str, Any]:
+    """The lane's program's key (the last program compiled: the train step) and its lookup."""
+    if not keys:
+        return {"key": None, "verdict": "cannot say: no program reached JAX's compiler"}
+    key = keys[-1]
+    if key.startswith("error: ") or not directory:
+        return {"key": key, "verdict": "cannot say: JAX made no key" if directory else "cannot say: no cache dir"}
+    return {"key": key, **lookup(directory, key)}
+
+
+def lines(cache: dict[str, Any] | None) -> list[str]:
+    """The key and the verdict as the terminal shows them. Pure."""
+    if not cache:
+        return []
+    out = [f"  cache key {cache.get('key')}"]
+    where = f" ({cache['dir']})" if cache.get("dir") else ""
+    return [*out, f"  cache     {cache['verdict']}{where}"]

@@ -1,0 +1,84 @@
+"""The persistent-cache key JAX itself gives the tpu lane's compiled program (canary.run.cache_key),
+and whether the lane's cache directory, local or gs:// (fake-gcs-server), already holds it."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from canary.run import cache_key
+from canary.run.topology import Topology, worker_env
+from tests.conftest import ROOT
+from tests.test_cache import gcs_bucket  # noqa: F401 - the fake-gcs-server bucket fixture
+from tests.test_tpu_lane import libtpu_path  # noqa: F401 - libtpu for the child
+
+KEY = "jit_train_step-" + "ab" * 32
+
+# compiles a small sharded program on the v6e:2x2 topology with JAX's persistent cache on
+PROBE = """
+import json, os, sys
+import jax, jax.numpy as jnp, numpy as np
+from jax.experimental import topologies
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+from canary.run import cache_key
+d = sys.argv[1]
+for k, v in (("jax_enable_compilation_cache", True), ("jax_compilation_cache_dir", d),
+             ("jax_persistent_cache_min_compile_time_secs", 0.0), ("jax_persistent_cache_min_entry_size_bytes", -1),
+             ("jax_persistent_cache_enable_xla_caches", "none")):
+    jax.config.update(k, v)
+mesh = Mesh(np.array(topologies.get_topology_desc(platform="tpu", topology_name="v6e:2x2").devices), ("data",))
+x = jax.ShapeDtypeStruct((8, 128), jnp.float32, sharding=NamedSharding(mesh, P("data")))
+lowered = jax.jit(lambda a: (a * 2).sum()).lower(x)
+with cache_key.captured() as keys:
+    lowered.compile()
+print(json.dumps({"keys": keys, "files": sorted(os.listdir(d))}))
+"""
+
+
+def test_a_local_cache_dir_without_and_with_the_entry(tmp_path):
+    assert cache_key.lookup(str(tmp_path), KEY) == {
+        "dir": str(tmp_path),
+        "entry": f"{KEY}-cache",
+        "present": False,
+        "verdict": "the next tpu run will compile cold",
+    }
+    (tmp_path / f"{KEY}-cache").write_bytes(b"x")  # as jax._src.lru_cache names an entry
+    assert cache_key.lookup(str(tmp_path), KEY)["verdict"] == "the next tpu run will be served from the cache"
+
+
+def test_report_and_lines_say_when_there_is_nothing_to_look_up(tmp_path):
+    assert cache_key.report([], str(tmp_path))["key"] is None
+    assert cache_key.report(["error: JaxRuntimeError: x"], str(tmp_path))["verdict"].startswith("cannot say")
+    r = cache_key.report(["other-1", KEY], str(tmp_path))
+    assert r["key"] == KEY and r["present"] is False  # the last program compiled is the train step
+    assert cache_key.lines(r) == [f"  cache key {KEY}", f"  cache     {cache_key.COLD} ({tmp_path})"]
+
+
+@pytest.mark.slow  # starts fake-gcs-server
+def test_a_gs_cache_dir_without_and_with_the_entry(gcs_bucket, monkeypatch):  # noqa: F811
+    bucket, env = gcs_bucket
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    url = f"gs://{bucket}/ttl=30d/tpu"
+    assert cache_key.lookup(url, KEY)["verdict"] == cache_key.COLD
+    from jax._src import path as jax_path
+
+    (jax_path.Path(url) / f"{KEY}-cache").write_bytes(b"x")  # as JAX's cache writes an entry
+    r = cache_key.lookup(url, KEY)
+    assert (r["present"], r["verdict"]) == (True, cache_key.WARM), r
+
+
+@pytest.mark.slow  # compiles a small program on the v6e:2x2 topology with libtpu (about 6 s)
+def test_the_key_is_the_one_jax_writes_its_entry_under(tmp_path, libtpu_path):  # noqa: F811
+    d = tmp_path / "cache"
+    d.mkdir()
+    env = worker_env(Topology("v6e:2x2", "v6e", 4, 32 << 30), dict(os.environ))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p)
+    r = subprocess.run([sys.executable, "-c", PROBE, str(d)], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    (key,) = out["keys"]
+    assert key.startswith("jit__lambda-") and f"{key}-cache" in out["files"]
+    assert cache_key.lookup(str(d), key)["verdict"] == cache_key.WARM
