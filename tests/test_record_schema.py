@@ -87,3 +87,12 @@ def test_a_history_of_version_1_records_reads_through_the_store(tmp_path):
     (r,) = SqliteStore(tmp_path / "h.sqlite3").records()
     assert r.run_id == failing().run_id and len(r.attempts) == 1
     assert r.classification == "unconfirmed"  # version 1's "deterministic" of a single attempt
+
+
+def test_a_commands_json_around_a_record_reads_back_as_the_record():
+    # `canary run --json` is the record and its answer's envelope: read back, the record alone
+    r = failing()
+    answer = {**r.to_dict(), "warnings": [], "after_run": {"notes": []}, "notify": {"ok": True}}
+    assert RunRecord.from_dict(answer) == r
+    listed = {**r.to_dict(), "series": "tpu/moe-canary", "short": False, "counted": True}  # history --json
+    assert RunRecord.from_dict(listed) == r

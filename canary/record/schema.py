@@ -34,6 +34,12 @@ def _update_to_2(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
 MIGRATIONS: dict[int, Callable[[dict[str, Any], frozenset[str]], dict[str, Any]]] = {2: _update_to_2}
 
 
+# What a command's --json adds around a record (`canary run --json`: the warnings, what was done
+# after the run, the notification; `canary history --json`: each record's series and whether it
+# counts): read back as a record, these are the answer's, not the record's, and are left out.
+ENVELOPE = frozenset({"warnings", "after_run", "notify", "series", "short", "counted"})
+
+
 def migrate(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
     """A record's JSON brought up to :data:`SCHEMA_VERSION`, one version at a time, without its
     ``schema`` key (``known``: the fields a record has today). A newer version is a
@@ -48,7 +54,7 @@ def migrate(d: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
         raise SchemaError(
             f"run record of schema {version}: this canary reads up to {SCHEMA_VERSION}; upgrade canary to read it"
         )
-    d = {k: v for k, v in d.items() if k != "schema"}
+    d = {k: v for k, v in d.items() if k != "schema" and k not in ENVELOPE}
     for step in range(version + 1, SCHEMA_VERSION + 1):
         d = MIGRATIONS[step](d, known)
     unknown = sorted(set(d) - known)
