@@ -128,7 +128,8 @@ def test_ci_runs_the_suite_and_the_lowering_preflight():
     stack = doc["jobs"]["preflight-stack"]["steps"]
     setup = next(s for s in stack if s.get("uses", "").startswith("actions/setup-python"))
     assert setup["with"]["python-version"] == "3.12"  # where the newest marin versions resolve
-    assert any("pip install -e '.[levanter]'" in s.get("run", "") for s in stack)
+    # with libtpu (the tpu extra): the tpu lane is lowered whole on its topology, parity included
+    assert any("pip install -e '.[levanter,tpu]'" in s.get("run", "") for s in stack)
     lowered = "".join(s.get("run", "") for s in stack)
     for lane in ("tpu", "gpu"):
         assert f"canary lower --ferry grug-moe-canary --lane {lane}" in lowered
