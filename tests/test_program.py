@@ -226,3 +226,32 @@ def test_canary_lower_says_the_program_changed_since_the_last_pass_and_why(tmp_p
     assert program["causes"][0].startswith("jax 0.9.0 -> ")
     text = cli("lower", "--lane", "cpu", "--platform", "cpu", "--history", str(tmp_path / "h.sqlite3")).stdout
     assert "likely cause: jax 0.9.0 -> " in text
+
+
+@pytest.mark.slow  # one compiled step and four lowerings of the cpu lane's model
+def test_a_run_s_own_step_gives_the_fingerprint_canary_lower_builds(tmp_path):
+    """A one-device cpu run fingerprints the step it ran (compiled and called, as a run does)
+    rather than building it anew: the same value. Split over devices, its step is not reused."""
+    import jax
+
+    from canary.config import get_lane, load_ferry
+    from canary.formats.spec import build_spec
+    from canary.workload.program import run_fingerprint
+    from canary.workload.train import make_corpus, make_train_step
+
+    ferry, _ = load_ferry("moe-canary")
+    spec = build_spec(ferry, get_lane("cpu"), run_id="fp", out_dir=tmp_path, steps=1)
+    ts = make_train_step(spec)
+    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+    batch = make_corpus(spec).stream(1, spec.batch_size, spec.seq_len + 1).get(0)
+    ts.step.lower(params, opt_state, ts.bias, batch).compile()(params, opt_state, ts.bias, batch)
+
+    reused, built = run_fingerprint(spec, make_train_step, ts), run_fingerprint(spec, make_train_step)
+    assert "program/error" not in reused and "program/error" not in built
+    assert reused["program/fingerprint"] == built["program/fingerprint"]
+
+    four = spec.model_copy(update={"devices": 4})  # a forced-host 4-device lane: its per-device step
+    unused = object()  # would fail to export, were it taken
+    split = run_fingerprint(four, make_train_step, unused)
+    assert split["program/fingerprint"] == run_fingerprint(four, make_train_step)["program/fingerprint"]
+    assert split["program/fingerprint"] != built["program/fingerprint"]

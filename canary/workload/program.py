@@ -74,16 +74,17 @@ def program_fingerprint(text: str) -> str:
 UNSTABLE_CUSTOM_CALLS = ("__gpu$xla.gpu.triton", "triton_kernel_call")
 
 
-def export_train_step(spec, make_train_step: Callable):
+def export_train_step(spec, make_train_step: Callable, ts=None):
     """The spec's whole train step exported for ``spec.platform`` at ``spec.batch_size`` (per
     device), from abstract inputs: lowered, not compiled. What ``canary lower`` checks, and what a
-    run fingerprints. A step that brings its own mesh (a stack ferry's) is traced under it."""
+    run fingerprints. A step that brings its own mesh (a stack ferry's) is traced under it. ``ts``,
+    when given, is the train step ``make_train_step(spec)`` would build, already built."""
     import jax
     import jax.numpy as jnp
 
     # the library times no kernels on this machine while it is exported (platform_view.NO_HOST_MEASUREMENT)
     with _no_kernel_locations(jax), library_switches():
-        return _export(spec, make_train_step, jax, jnp)
+        return _export(spec, make_train_step(spec) if ts is None else ts, jax, jnp)
 
 
 @contextlib.contextmanager
@@ -101,8 +102,7 @@ def _no_kernel_locations(jax):
         jax.config.update(name, before)
 
 
-def _export(spec, make_train_step: Callable, jax, jnp):
-    ts = make_train_step(spec)
+def _export(spec, ts, jax, jnp):
     params, opt_state = jax.eval_shape(ts.init, jax.ShapeDtypeStruct((2,), jnp.uint32))
     bias = jax.ShapeDtypeStruct(ts.bias.shape, ts.bias.dtype)
     batch = jax.ShapeDtypeStruct((spec.batch_size, spec.seq_len + 1), jnp.int32)
@@ -146,13 +146,24 @@ def per_device_spec(spec, devices: int):
     return spec.model_copy(update={"batch_size": per_device})
 
 
-def run_fingerprint(spec, make_train_step: Callable) -> dict[str, Any]:
+def run_fingerprint(spec, make_train_step: Callable, run_step=None) -> dict[str, Any]:
     """A run's program fingerprint, as ``canary lower`` computes it for the run's lane and
     platform (a second lowering, no compilation): the summary keys ``program/fingerprint``,
-    ``program/platform`` and ``program/fingerprint_seconds``; ``program/error`` when it could not."""
+    ``program/platform`` and ``program/fingerprint_seconds``; ``program/error`` when it could not.
+
+    ``run_step`` is the run's own train step when it was built without a mesh: on a CPU, when
+    the lane's per-device spec is the run's spec, it is the step ``canary lower`` builds, so it is
+    exported as it is rather than built anew (a third of the fingerprint's time on the cpu lane;
+    tests/test_program.py checks both ways agree). Elsewhere the step is built as ``canary lower``
+    builds it: a step split over a mesh is another program, and JAX may reuse the run's own trace
+    of its step, made without the settings :func:`export_train_step` lowers under (a kernel's
+    serialized body with its locations, block sizes measured on the host), which a CPU program
+    has no kernel to carry."""
     t0 = time.perf_counter()
     try:
-        text = export_train_step(per_device_spec(spec, spec.devices), make_train_step).mlir_module()
+        device_spec = per_device_spec(spec, spec.devices)
+        ts = run_step if device_spec == spec and spec.platform == "cpu" else None
+        text = export_train_step(device_spec, make_train_step, ts).mlir_module()
         out = {"program/fingerprint": program_fingerprint(text)}
     except Exception as e:  # noqa: BLE001 - the fingerprint is a fact about the run, never its verdict
         out = {"program/error": short_error(e)[:300]}

@@ -280,7 +280,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     facts = _run_facts(backend, n_params, n_devices, corpus.entropy_floor(spec.seq_len + 1), nudge_seed)
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
-    program = run_fingerprint(spec, functools.partial(make_train_step, patch=patch)) if primary else {}
+    # (the run's own step is exported again when no mesh split it: program.run_fingerprint)
+    make = functools.partial(make_train_step, patch=patch)
+    program = run_fingerprint(spec, make, ts if mesh is None else None) if primary else {}
     speed = steps.figures(spec.platform)
     summary = {
         **steps.last,
