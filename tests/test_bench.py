@@ -31,6 +31,7 @@ TINY = {
     "grug_cpu.py": (["--steps", "1", "--repeat", "1"], "the rest", True),
     "run_breakdown.py": (["--steps", "2", "--repeat", "1"], "verdicts pass", True),
     "step_profile.py": (["--rounds", "1", "--steps", "1"], "lm_head", True),
+    "stats_cost.py": (["--repeat", "1"], "grug-moe-canary / moe-canary:", True),
 }
 # the program fingerprint's part of change_points.py exports the train step (JAX): slow
 FINGERPRINT = (["--runs", "30", "--repeat", "1"], "run_fingerprint")
@@ -39,6 +40,12 @@ NOT_RUN = {
     # tests/test_bisect_published.py runs the same `canary bisect --package`
     "bisect_versions.py": "the registry",
     "ray_overhead.sh": "its own test below (a Ray head in a namespace of its own)",
+    # it trains the grug ferry once per regression and clean variant (minutes each);
+    # tests/test_library_zoo.py runs the same zoo through the same helpers
+    "library_zoo.py": "tests/test_library_zoo.py",
+    # it needs libtpu importable; tests/test_tpu_lane.py runs the same `canary lower --lane tpu`
+    # with libtpu installed by its fixture
+    "tpu_lane.py": "tests/test_tpu_lane.py",
 }
 
 
