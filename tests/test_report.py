@@ -179,8 +179,10 @@ def test_list_to_a_pipe_cuts_and_splits_no_value(cli):
     assert any("gs://canary-compilation-cache/ttl=30d/tpu" in line for line in lines)
 
 
-def test_a_lowering_failure_to_a_file_keeps_its_error_and_path_on_one_line():
+def test_a_lowering_failure_to_a_file_keeps_its_error_and_path_on_one_line(monkeypatch):
     import io
+
+    monkeypatch.delenv("COLUMNS", raising=False)  # a file's lines are as long as they hold, unless COLUMNS says
 
     from canary.render import console, lowering_report
     from canary.run.lowered import PlatformResult
