@@ -120,12 +120,14 @@ def test_forward_shapes_and_router_statistics():
     params = init_params(CFG, jax.random.PRNGKey(0))
     tokens = jnp.zeros((2, 24), jnp.int32)
     # jitted: one compile instead of dispatching the model's few hundred operations one by one (6x faster)
-    logits, aux = jax.jit(forward, static_argnums=(3, 4))(
+    logits, layers = jax.jit(forward, static_argnums=(3, 4))(
         params, tokens, router_bias(CFG), CFG, ragged_dot.make("grouped")
     )
     assert logits.shape == (2, 24, CFG.vocab_size) and logits.dtype == jnp.float32
-    assert float(aux["load_balancing_loss"]) >= 1.0 - 1e-5  # 1.0 is perfectly balanced
-    assert float(aux["router_z_loss"]) > 0
+    assert len(layers) == CFG.layers  # each layer's own statistics
+    for aux in layers:
+        assert float(aux["load_balancing_loss"]) >= 1.0 - 1e-5  # 1.0 is perfectly balanced
+        assert float(aux["router_z_loss"]) > 0 and float(aux["attention_output_rms"]) > 0
 
 
 @pytest.mark.slow  # compiles the whole model's loss and gradients twice
