@@ -37,6 +37,7 @@ from canary.judge.results import verdict as gates_verdict
 from canary.record import Attempt, RunRecord, Signature
 from canary.run.context import run_context
 from canary.run.lowered import PlatformResult
+from canary.run.ownership import stack_versions
 from canary.run.workload import versions
 
 REPORT_FILE = "lower.json"
@@ -143,18 +144,6 @@ def failing_gmm(p: PlatformResult) -> dict[str, Any] | None:
     return None
 
 
-def _pinned(names: list[str]) -> dict[str, str]:
-    import importlib.metadata
-
-    found = {}
-    for name in names:
-        try:
-            found[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-    return found
-
-
 def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[str, Any] | None:
     """``repro.py`` for a grouped-matmul lowering failure, or a stack ferry's parity mismatch,
     written into ``run_dir`` and run (:mod:`canary.run.reproducer`); None for any other failure
@@ -173,14 +162,14 @@ def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[s
             experts=ferry.model.num_experts,
             dtype=str(dtype),
             library="haliax" if ferry.stack else "megablox",
-            versions=_pinned(names),
+            versions=stack_versions(tuple(names)),
         )
     elif ferry.stack and p.parity and not p.parity["ok"]:
         from canary.run import parity
 
         worst = max((r for r in p.parity["checks"] if not r["ok"]), key=lambda r: r["error"] / r["tolerance"])
         sizes = [int(x) for x in parity._inputs(worst)[2]]
-        text = reproducer.parity_script(worst, sizes, p.parity["kernel"], _pinned(names))
+        text = reproducer.parity_script(worst, sizes, p.parity["kernel"], stack_versions(tuple(names)))
         out = reproducer.run_script(run_dir, text, reproducer.parity_reproduced)
     else:
         return None
