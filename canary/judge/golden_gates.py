@@ -93,6 +93,14 @@ def stale(golden: Golden, ferry_version: int | None) -> str | None:
     return None
 
 
+def other_length(golden: Golden, requested_steps: int | None) -> str | None:
+    """Why a run is not judged against the golden's curves: a quick ``--steps`` run has another
+    learning-rate schedule (None: it is of the golden's length)."""
+    if requested_steps is not None and requested_steps != golden.steps:
+        return f"not judged: --steps {requested_steps}, the golden is of {golden.steps}-step runs"
+    return None
+
+
 def curve_band(golden: Golden) -> str:
     """The curve's tolerances as one phrase: ``0.50%``, or ``0.10-2.20%`` when they widen."""
     tols = [golden.window_rtol(i) for i in range(len(golden.windows))] or [golden.tolerance["loss_curve"].rtol]
@@ -298,8 +306,8 @@ def evaluate(
     (a quick ``--steps`` run has another learning-rate schedule, and its few steps another
     median): SKIP otherwise."""
     on = [g for g in GATES if getattr(gates, g) != "off"]
-    if requested_steps is not None and requested_steps != golden.steps:
-        why = f"not judged: --steps {requested_steps}, the golden is of {golden.steps}-step runs"
+    why = other_length(golden, requested_steps)
+    if why:
         return [GateResult(g, None, None, "SKIP", why) for g in on]
     results = []
     why_stale = stale(golden, ferry_version)

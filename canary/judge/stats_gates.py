@@ -25,7 +25,7 @@ from canary.config import LaneGates
 from canary.formats.metrics import RunMetrics, part_of
 from canary.golden.curve import window_means
 from canary.golden.model import Golden
-from canary.judge.golden_gates import _against, _outside, _r, _set_to_warn, moved, stale
+from canary.judge.golden_gates import _against, _outside, _r, _set_to_warn, moved, other_length, stale
 from canary.judge.results import GateResult
 
 NAME = "stats_curve"
@@ -114,8 +114,8 @@ def evaluate(
     severity = gates.stats_curve
     if severity == "off":
         return []
-    if requested_steps is not None and requested_steps != golden.steps:
-        why = f"not judged: --steps {requested_steps}, the golden is of {golden.steps}-step runs"
+    why = other_length(golden, requested_steps)
+    if why:
         return [GateResult(NAME, None, None, "SKIP", why)]
     if stale(golden, ferry_version):
         return [GateResult(NAME, None, None, "SKIP", "not judged: the golden is of another ferry version")]
