@@ -143,3 +143,11 @@ def _private_cache(tmp_path_factory):
     with _environ(XDG_CACHE_HOME=str(d), PIP_CACHE_DIR=pip_cache):
         yield
     shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _no_ambient_width(monkeypatch):
+    """Output to a pipe or a file is as wide as what it holds unless COLUMNS says otherwise: a width
+    left in the environment (pytest-xdist's workers, a terminal's export) would wrap a test's
+    expected line. A test that wants a width passes COLUMNS itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)
