@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
+from canary.signature.tracebacks import _JAX_WRAPPERS
 
 
 @dataclass(frozen=True)
@@ -55,14 +56,13 @@ def _status_kind(text: str) -> str:
     return "runtime_crash"
 
 
-_WRAPPER_CLASSES = ("UnfilteredStackTrace", "SimplifiedTraceback")
 _INNER = re.compile(r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>.{1,2000})$")
 
 
 def _unwrapped(m: re.Match[str]) -> tuple[str, str]:
     """A Python exception line's class and message; JAX's traceback wrappers give the wrapped ones."""
     cls, msg = m.group("cls"), m.group("msg")
-    if cls.rsplit(".", 1)[-1] in _WRAPPER_CLASSES:
+    if cls.rsplit(".", 1)[-1] in _JAX_WRAPPERS:
         inner = _INNER.match(msg)
         if inner:
             cls, msg = inner.group("cls"), inner.group("msg")
@@ -159,6 +159,18 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("You are using ptxas",),
         r"(?P<msg>You are using ptxas [\d.]{1,20}, which is older than [\d.]{1,10})",
         weak=True,
+    ),
+    # ptxas older than XLA needs, or not there: XLA's compile that follows fails (an abort, mostly)
+    _environment(
+        "ptxas-required",
+        ("requires ptxas",),
+        r"(?P<msg>You are using ptxas [\w.]{1,20}, but \w{1,20} requires ptxas [\w.]{1,20}\w)",
+    ),
+    _environment(
+        "ptxas-missing",
+        ("ptxas version string", "invoke ptxas", "suitable version of ptxas", "launch ptxas"),
+        r"(?P<msg>Couldn't get ptxas version string|Couldn't invoke ptxas|Couldn't find a suitable version of "
+        r"ptxas|Failed to launch ptxas)",
     ),
     _environment(
         "driver-ptxas",
@@ -270,6 +282,17 @@ BARE_ERRORS: list[BareError] = [
         _status_class,
         _status_kind,
         context=12,
+    ),
+    # XLA:TPU's compiler out of a memory space, as 2019's TensorFlow printed it: "Compilation failure: Ran
+    # out of memory in memory space vmem." (later releases raise it as RESOURCE_EXHAUSTED, read above)
+    BareError(
+        "memory-space",
+        ("Ran out of memory in memory space",),
+        re.compile(r"(?P<msg>Ran out of memory in memory space \w{1,20}\b.{0,1000})$"),
+        "XlaRuntimeError",
+        "compile_error",
+        message=lambda m: "RESOURCE_EXHAUSTED: " + m.group("msg"),
+        context=6,
     ),
     # Mosaic's errors carry a code: "error: E2002 ...", "MosaicError: E2003: ..."
     BareError(

@@ -10,7 +10,7 @@ from canary.record import Signature
 from canary.signature import bare, kinds
 from canary.signature.identity import make
 from canary.signature.masks import canonical_message
-from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path
+from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
 _SENTENCE_END = (".", "!", "?", ")", "]")
@@ -28,6 +28,9 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
     records = getattr(lines, "records", ())
     for k, line in enumerate(lines[i + 1 : i + 1 + context], start=i + 1):
         s = line.strip()
+        if not s and len(parts) == 1 and (detail := detail_after(lines, k, parts[0])) is not None:
+            parts.append(lines[detail].strip())
+            break
         if (
             not s
             or k in records

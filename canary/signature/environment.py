@@ -54,6 +54,27 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str]] = [
         ),
         "UNIMPLEMENTED: ptxas too old for this GPU: the driver compiles PTX",
     ),
+    # ptxas older than XLA needs: "You are using ptxas 8.x, but TF requires ptxas 9.x" (2021; compiling fails)
+    (
+        re.compile(r"^You are using ptxas [\w.]{1,20}, but \w{1,20} requires ptxas [\w.]{1,20}\b.*$"),
+        "ptxas <version> is older than the ptxas <version> XLA requires",
+    ),
+    # no ptxas at all: "Couldn't get ptxas version string: Internal: Couldn't invoke ptxas --version" and
+    # "Failed to launch ptxas" (2021), "Couldn't find a suitable version of ptxas. The following locations
+    # were considered: ..." (later)
+    (
+        re.compile(
+            r"^(?:Couldn't get ptxas version string|Couldn't invoke ptxas|Couldn't find a suitable version of ptxas|"
+            r"Failed to launch ptxas)\b.*$"
+        ),
+        "ptxas not found",
+    ),
+    # CUDA's libdevice not found: where XLA looked ("./libdevice.10.bc", a wheel's nvvm/libdevice/) is the
+    # machine's layout; the file it needs is the failure
+    (
+        re.compile(r"\blibdevice not found at \S{0,300}?([\w.-]{0,40}libdevice[\w.-]{0,40}\.bc)\b.*$"),
+        r"libdevice not found: \1",
+    ),
     # the driver older than the PTX compiler: "ptxas CUDA version" (jaxlib 0.4.2x), "PTX compiler version" (later)
     (re.compile(r"\b(?:ptxas CUDA|PTX compiler) version\b"), "PTX compiler version"),
     # no accelerator backend, so the CPU: "No GPU/TPU found" (jax <= 0.4.1x) and "An NVIDIA GPU may be

@@ -123,7 +123,7 @@ def _nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
 _ADVICE = re.compile(
     r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
     r"\(set JAX_PLATFORMS='' to automatically choose an available backend\)|"
-    r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|"
+    r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|Please file a bug against XLA\.?|"
     r"\(you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend\.\))"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
@@ -257,10 +257,24 @@ RULES: tuple[Rule, ...] = (
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(
+        "wrappers",
+        "jax prints the exception it raises inside a wrapper of its traceback (FilteredStackTrace in 0.2, "
+        "UnfilteredStackTrace and SimplifiedTraceback later); the wrapped class and message are the failure, "
+        "read so (signature.tracebacks) before the parts exist",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "generic-head",
+        "jax's concretization error up to 0.4.1x opens with a sentence all of them share and says where "
+        "it arose in the next paragraph ('The error arose in jax.numpy.reshape.'); that line is read into "
+        "the message (tracebacks.detail_after), or two programs' bugs would be one",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
         "environment",
-        "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or driver too old, CPU "
-        "fallback) is XLA's log line in one release, jax's warning or exception in another, behind how jax "
-        "met the backend; one wording, raised as RuntimeError",
+        "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or libdevice missing, "
+        "ptxas or driver too old, CPU fallback) is XLA's log line in one release, jax's warning or exception "
+        "in another; where a file was looked for is the machine's; one wording, raised as RuntimeError",
         environment.fold,
     ),
     Rule(
@@ -302,7 +316,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "advice",
         "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
-        "JAX_PLATFORMS', 'Set TF_CPP_MIN_LOG_LEVEL=0', 'uninstall the failing plugin'), and an NCCL "
+        "JAX_PLATFORMS', 'Set TF_CPP_MIN_LOG_LEVEL=0', 'uninstall the failing plugin', 'Please file a bug "
+        "against XLA'), and an NCCL "
         "last warning that repeats the error, say nothing of which failure it is",
         _advice,
     ),

@@ -62,10 +62,13 @@ ENVIRONMENT_TEXT = re.compile(
     r"built with a later version than the framework|"
     r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
     r"Found (?:cuDNN|CUDA) version \d{1,8}, but JAX was built against|cuDNN \S{1,20} is older than the cuDNN|"
-    r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|Unable to load cuDNN|"
+    r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
+    r"Unable to load cu\w{2,10}\. Is it installed|"
     r"(?i:falling back to CPU)|You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
     r"ptxas does not support CC|older than the (?:ptxas CUDA|PTX compiler) version|"
-    r"PTX version \S{1,10} does not support target|no kernel image is available for execution"
+    r"PTX version \S{1,10} does not support target|no kernel image is available for execution|"
+    r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
+    r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found"
 )
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [

@@ -56,6 +56,10 @@ _PREFIXES = [
         r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? "
         r"\[?[\w./-]{1,200}:\d{1,6}\] ?"
     ),
+    # jax's logger: "WARNING:2025-06-06 20:45:54,562:jax._src.xla_bridge:791: "
+    _record(
+        r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{1,6}:[\w.-]{1,100}:\d{1,6}: ?"
+    ),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "

@@ -47,7 +47,9 @@ _FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<
 _FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
 # "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
 _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(?P<msg>.*))?$")
-_JAX_WRAPPERS = {"UnfilteredStackTrace", "SimplifiedTraceback"}
+# jax's wrappers of the exception it prints: FilteredStackTrace (jax 0.2), UnfilteredStackTrace and
+# SimplifiedTraceback (later)
+_JAX_WRAPPERS = {"FilteredStackTrace", "UnfilteredStackTrace", "SimplifiedTraceback"}
 # JAX prints where a failing operation was traced (the model code that called it) as a cause of
 # the lowering error: those frames are the inner part of the call path.
 _JAX_SOURCE_TRACE = "JaxStackTraceBeforeTransformation"
@@ -60,6 +62,22 @@ _MESSAGE_END = re.compile(
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
 )
 _MAX_MESSAGE_LINES = 12
+# A first sentence that every error of its class shares (jax's concretization error up to 0.4.1x): the
+# paragraph after it says where it arose ("The error arose in jax.numpy.reshape.").
+_GENERIC_HEAD = re.compile(r"Abstract tracer value encountered where concrete value is expected\.$")
+
+
+def detail_after(lines: Sequence[str], i: int, message: str) -> int | None:
+    """The index of the line that names where an error of a generic first sentence arose, when
+    ``message`` is that sentence and ``lines[i]`` the blank line after it; else None."""
+    if not _GENERIC_HEAD.search(message):
+        return None
+    j = i
+    while j < min(len(lines), i + 3) and not lines[j].strip():
+        j += 1
+    if j == i or j >= len(lines) or _MESSAGE_END.match(lines[j].strip()) or _FRAME.match(lines[j]):
+        return None
+    return j
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,10 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
             break
         message_lines.append(line.strip())
         i += 1
+    detail = detail_after(lines, i, " ".join(message_lines)) if len(message_lines) == 1 else None
+    if detail is not None:
+        message_lines.append(lines[detail].strip())
+        i = detail + 1
     message = " ".join(message_lines)
     return ExceptionBlock(frames, exc_type, message, lines[start:i], end=i), i
 
