@@ -257,3 +257,21 @@ def test_a_run_s_own_step_gives_the_fingerprint_canary_lower_builds(tmp_path):
     split = run_fingerprint(four, make_train_step, unused)
     assert split["program/fingerprint"] == run_fingerprint(four, make_train_step)["program/fingerprint"]
     assert split["program/fingerprint"] != built["program/fingerprint"]
+
+
+@pytest.mark.slow  # one lowering of the cpu lane's model
+def test_printed_without_locations_the_fingerprint_is_the_one_with_them_stripped(tmp_path):
+    """The module's text is printed without source locations (cheaper); stripping them from the
+    text printed with them gives the same program, so fingerprints stay what they were."""
+    from canary.config import get_lane, load_ferry
+    from canary.formats.spec import build_spec
+    from canary.workload.program import export_train_step, exported_text, strip_noise
+    from canary.workload.train import make_train_step
+
+    ferry, _ = load_ferry("moe-canary")
+    spec = build_spec(ferry, get_lane("cpu"), run_id="fp", out_dir=tmp_path, steps=1)
+    exported = export_train_step(spec, make_train_step)
+    with_locations, without = exported.mlir_module(), exported_text(exported)
+    assert "loc(" in with_locations and "loc(" not in without
+    assert strip_noise(without) == strip_noise(with_locations)
+    assert program_fingerprint(without) == program_fingerprint(with_locations)

@@ -28,7 +28,7 @@ from canary.errors import ConfigError
 from canary.ferries import kind_of
 from canary.formats.spec import build_spec, ragged_dot_override
 from canary.run.lowered import PlatformResult, parse_block_shape_error
-from canary.workload.program import export_train_step, per_device_spec, program_fingerprint, short_error
+from canary.workload.program import export_train_step, exported_text, per_device_spec, program_fingerprint, short_error
 
 PLATFORMS = ("cpu", "tpu", "cuda")
 TILINGS = ("per-shape", "static")
@@ -218,7 +218,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str, ragged_dot: str | None, t
         exported = export_train_step(spec, make_train_step)
         result.ok = True
         t1 = time.perf_counter()
-        result.fingerprint = program_fingerprint(exported.mlir_module())
+        result.fingerprint = program_fingerprint(exported_text(exported))
         result.fingerprint_seconds = round(time.perf_counter() - t1, 3)
     except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
         rows = per_device * spec.seq_len * ferry.model.experts_per_token

@@ -31,6 +31,7 @@ from canary.run.ownership import describe, owner_of, stack_versions
 from canary.workload.program import (
     UNSTABLE_CUSTOM_CALLS,
     export_train_step,
+    exported_text,
     per_device_spec,
     program_fingerprint,
     short_error,
@@ -186,7 +187,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
             exported = export_train_step(spec, lambda s: stack.make_train_step(s, mesh=one_device))
             result.ok = True
             t1 = time.perf_counter()
-            result.fingerprint = program_fingerprint(exported.mlir_module())
+            result.fingerprint = program_fingerprint(exported_text(exported))
             result.fingerprint_seconds = round(time.perf_counter() - t1, 3)
         except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
             cfg = stack.grug_config(spec)
