@@ -34,13 +34,15 @@ def test_the_logs_added_for_38_have_their_provenance_and_held_out_batches():
     diff = [d for d in INDEX["different"] if d.get("issue") == 38]
     held = [g for g in same + diff if g.get("heldout")]
     assert len(same) >= 10 and len(diff) >= 10
-    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.6
-    # the third batch: at least 20 logs no earlier part names, in pairs of one failure and look-alikes
-    third = [g for g in same + diff if g.get("heldout") == 3]
-    earlier = {n for g in INDEX["same"] + INDEX["different"] if g.get("heldout") != 3 for n in g["logs"]}
-    new = {n for g in third for n in g["logs"]} - earlier
-    assert len(new) >= 20
-    assert {g.get("name") is None for g in third} == {True, False}  # both kinds of pair
+    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.7
+    # the third and fourth batches: at least 20 logs no earlier part names, in pairs of one failure and
+    # look-alikes
+    for batch in (3, 4):
+        parts = [g for g in same + diff if g.get("heldout") == batch]
+        earlier = {n for g in INDEX["same"] + INDEX["different"] if g.get("heldout") != batch for n in g["logs"]}
+        new = {n for g in parts for n in g["logs"]} - earlier
+        assert len(new) >= 20, batch
+        assert {g.get("name") is None for g in parts} == {True, False}, batch  # both kinds of pair
 
 
 def test_a_mismatch_only_warned_about_is_found_with_its_own_kind():
