@@ -220,3 +220,9 @@ def test_a_traceback_cut_in_its_last_line_is_the_exception_its_wrapper_printed()
     # IPython 7's frames, as Colab links them: the application's own file is the call path
     assert sig("colabfold-300.log").frames == ["model/mapping.py:mapped_fn"]
     assert sig("colabfold-300.log").fingerprint != sig("colabfold-298.log").fingerprint
+
+
+def test_tensorflows_task_after_a_status_code_and_the_hbm_table_are_not_the_failure():
+    xrt, tf_op = sig("pytorch-xla-1735.log"), sig("transformers-22328.log")  # 2020's and 2023's TPU runtimes
+    assert xrt.fingerprint == tf_op.fingerprint and "From /job" not in xrt.message
+    assert "From /job:tpu_worker" in sig("pytorch-xla-2875.log").message  # quoted inside a CHECK: kept
