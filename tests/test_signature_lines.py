@@ -60,6 +60,24 @@ def test_ipython_frames_read_as_pythons():
     assert lines[5].strip() == "return _envs[env_name]()"
 
 
+def test_ipython_7s_frames_read_as_pythons():
+    assert strip_prefix("/usr/lib/python3.7/dist-packages/haiku/_src/stateful.py in difference(before, after)") == (
+        '  File "/usr/lib/python3.7/dist-packages/haiku/_src/stateful.py", line 0, in difference'
+    )
+    assert strip_prefix("[/content/a/model.py](https://localhost:8080/#) in mapped_fn(*args)") == (
+        '  File "/content/a/model.py", line 0, in mapped_fn'
+    )
+    assert strip_prefix("[<ipython-input-4-20>](https://localhost:8080/#) in <cell line: 1>()") == (
+        '  File "<ipython-input-4-20>", line 0, in <module>'
+    )
+    assert strip_prefix("/tmp/out.txt in 3 parts") == "/tmp/out.txt in 3 parts"  # not a frame
+
+
+def test_makes_failed_recipe_ends_a_message():
+    log = "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nKeyError: 'x'\n"
+    assert extract(log + "make: *** [Makefile:35: run] Error 1\n").message == extract(log).message
+
+
 def test_an_excerpt_starting_inside_a_traceback_is_read():
     text = '  File "/home/u/canary/canary/workload/train.py", line 144, in train\n    step()\n' + ERROR + "\n"
     s = extract(text)

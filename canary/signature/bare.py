@@ -139,7 +139,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "tpu-in-use",
         ("libtpu.so already in use",),
-        r"(?P<msg>libtpu\.so already in use by another process.{0,400})$",
+        r"(?P<msg>libtpu\.so already in used? by another process.{0,400})$",
         "XlaRuntimeError",
     ),
     _environment(
@@ -269,7 +269,8 @@ BARE_ERRORS: list[BareError] = [
     BareError(
         "signal",
         ("*** SIG",),
-        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10}) received"),
+        # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"
+        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@\w{1,20}\), see \S{1,100})? received"),
         lambda m: m.group("sig"),
         message=lambda m: f"process received {m.group('sig')}",
     ),

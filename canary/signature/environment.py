@@ -9,6 +9,7 @@ reasons are stated) are these functions; the checks themselves are recognised by
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from canary.signature import kinds
 
@@ -19,16 +20,18 @@ Parts = tuple[str | None, str, list[str]]  # exception class, normalised message
 _TPU_IN_USE = (
     "ABORTED: The TPU is already in use by process with pid <n>. Not attempting to load libtpu.so in this process"
 )
-ENVIRONMENT: list[tuple[re.Pattern[str], str]] = [
+ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # cuDNN (or CUDA) older than the one jaxlib was built against: XLA's log line ("Loaded runtime CuDNN
     # library: 8.5.0 but source was compiled with: 8.6.0", and 2019's "7201 (compatibility version 7200)")
-    # and jax's warning since 0.4.1x ("Found cuDNN version 8600, but JAX was built against version 8906")
+    # and jax's warning since 0.4.1x ("Found cuDNN version 8600, but JAX was built against version 8906");
+    # XLA's line also says so of a cuDNN newer than the build ("7201 ... compiled with 7004"): which way
+    # the versions differ is the failure
     (
         re.compile(
             r"^Loaded runtime CuDNN library: (\S{1,40}?)(?: \(compatibility version \S{1,20}\))? but source was "
             r"compiled with:? ([\d.]{0,20}\d)\b.*$"
         ),
-        r"cuDNN \1 is older than the cuDNN \2 jaxlib was built against",
+        lambda m: f"cuDNN {m[1]} is {_direction(m[1], m[2])} than the cuDNN {m[2]} jaxlib was built against",
     ),
     (
         re.compile(
@@ -36,11 +39,11 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str]] = [
         ),
         r"\1 \2 is older than the \1 \3 jaxlib was built against",
     ),
-    # the TPU held by another process: libtpu's own line (2022) and the status jax raises or logs (later),
-    # whose pid and advice a quote may elide ("with pid ..")
+    # the TPU held by another process: libtpu's own line (2022; "already in used" in 2021) and the status
+    # jax raises or logs (later), whose pid and advice a quote may elide ("with pid ..")
     (
         re.compile(
-            r"^(?:libtpu\.so already in use by another process|"
+            r"^(?:libtpu\.so already in used? by another process|"
             r"ABORTED: The TPU is already in use by process with pid)\b.*$"
         ),
         _TPU_IN_USE,
@@ -87,6 +90,21 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str]] = [
         "no GPU or TPU backend: falling back to CPU",
     ),
 ]
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """``8.6.0`` as (8, 6, 0); cuDNN's integers as the same: ``7201`` (major * 1000 + minor * 100 + patch
+    before cuDNN 9) as (7, 2, 1), ``90100`` (major * 10000 + ..., since 9) as (9, 1, 0)."""
+    if "." in text:
+        return tuple(int(p) for p in text.split(".") if p.isdigit())
+    n = int(text) if text.isdigit() else 0
+    return (n // 10000, n // 100 % 100, n % 100) if n >= 10000 else (n // 1000, n // 100 % 10, n % 100)
+
+
+def _direction(runtime: str, built: str) -> str:
+    return "newer" if _version(runtime) > _version(built) else "older"
+
+
 # How jax prefixes a backend that failed to initialise: "Unable to initialize backend 'cuda': " (raised),
 # "Backend 'cuda' failed to initialize: " (raised, later) and "CUDA backend failed to initialize: " (warned)
 _BACKEND_HEAD = re.compile(
@@ -95,7 +113,24 @@ _BACKEND_HEAD = re.compile(
 )
 
 
+# The fixed heads of checks whose words a post may cut mid-word ("ABORTED: The TPU is alr"): a message that
+# is the start of one, past its first 20 characters, is that check (an excerpt's end is not a new failure)
+_HEADS = (
+    "ABORTED: The TPU is already in use by process with pid",
+    "libtpu.so already in use by another process",
+    "Couldn't find a suitable version of ptxas",
+    "No GPU/TPU found, falling back to CPU",
+)
+
+
+def _whole(message: str) -> str:
+    if len(message) < 20:
+        return message
+    return next((head for head in _HEADS if len(message) < len(head) and head.startswith(message)), message)
+
+
 def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
+    message = _whole(message)
     if not kinds.ENVIRONMENT_TEXT.search(message):
         return exc, message, frames
     message = _BACKEND_HEAD.sub("", message)

@@ -43,8 +43,12 @@ def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 _SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line>: ")
 
 
+# TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code
+_TASK = re.compile(r"^([A-Z][A-Z_]{2,40}: )From /job:[\w-]{1,60}/replica:\d{1,6}/task:\d{1,6}:\s")
+
+
 def _source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
-    return exc, _SOURCE_LOCATION.sub("", message, count=2), frames
+    return exc, _TASK.sub(r"\1", _SOURCE_LOCATION.sub("", message, count=2)), frames
 
 
 # The coordination service's errors, in the words of each release, as one wording.
@@ -174,7 +178,7 @@ _DETAILS = re.compile(
     r"Timed out task names|Some timed out task names|This usually happens because a task|"
     r"# of tasks that reached the barrier|The first task at the barrier|"
     r"This indicates that the remote task|The tasks have crashed|Check the task logs|"
-    r"BufferAssignment OOM Debugging|Largest program allocations in)"
+    r"BufferAssignment OOM Debugging|Largest program allocations in|HBM capacity <bytes>:)"
 )
 
 
@@ -274,7 +278,7 @@ RULES: tuple[Rule, ...] = (
         "environment",
         "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or libdevice missing, "
         "ptxas or driver too old, CPU fallback) is XLA's log line in one release, jax's warning or exception "
-        "in another; where a file was looked for is the machine's; one wording, raised as RuntimeError",
+        "in another; where a file was looked for is the machine's, a cut mid-word a post's; one wording",
         environment.fold,
     ),
     Rule(
@@ -286,7 +290,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "source-location",
         "some XLA builds prepend the C++ file and line that made the status "
-        "('nccl_utils.cc:<line>: '), others do not; the words after it are the failure",
+        "('nccl_utils.cc:<line>: '), TensorFlow's runtime its task ('From /job:tpu_worker/replica:0/task:0: "
+        "'), others do not; the words after it are the failure",
         _source_location,
     ),
     Rule(

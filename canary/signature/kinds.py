@@ -61,7 +61,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected|"
     r"built with a later version than the framework|"
     r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
-    r"Found (?:cuDNN|CUDA) version \d{1,8}, but JAX was built against|cuDNN \S{1,20} is older than the cuDNN|"
+    r"Found (?:cuDNN|CUDA) version \d{1,8}, but JAX was built against|cuDNN \S{1,20} is (?:older|newer) than the cuDNN|"
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
     r"Unable to load cu\w{2,10}\. Is it installed|"
     r"(?i:falling back to CPU)|You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"

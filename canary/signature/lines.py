@@ -60,6 +60,8 @@ _PREFIXES = [
     _record(
         r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{1,6}:[\w.-]{1,100}:\d{1,6}: ?"
     ),
+    # make's report of a failed recipe: "make: *** [Makefile:35: train] Error 1", "make[2]: *** "
+    _record(r"make(?:\[\d{1,4}\])?: \*\*\* "),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
@@ -96,6 +98,12 @@ _RECORD_GROUPS = {f"p{i}" for i, rx in enumerate(_PREFIXES) if rx in _RECORD_STA
 _IPY_FILE = re.compile(
     r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
     r" in (?P<func>[\w.<>]{1,200})"
+)
+# IPython 7's: "/usr/lib/python3.7/x.py in f(a, b)", "<ipython-input-8-bc07f049eb27> in <module>", and
+# Colab's rendering of them as links: "[/content/x.py](https://localhost:8080/#) in f(a)"
+_IPY7_FILE = re.compile(
+    r"^\[?(?P<file>(?:/|~/|<ipython-input-)[^\s\[\]()]{1,500}?)(?:\]\([^)\s]{1,300}\))? "
+    r"in (?P<func><cell line: \d{1,7}>|[\w.<>]{1,200})(?:\(|$)"
 )
 _IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
 _IPY_ARROW = re.compile(r"^-{2,}> ?\d{1,7} |^ {3,}\d{1,7} ")
@@ -136,8 +144,14 @@ def _strip(line: str) -> tuple[str, bool]:
 
 def _ipython(line: str) -> str:
     """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
-    if not line or line[0] not in "FC-":
+    if not line or line[0] not in "FC-/[<~":
         return line
+    if line[0] in "/[<~":
+        m = _IPY7_FILE.match(line)
+        if m is None:
+            return line
+        func = "<module>" if m.group("func").startswith("<cell") else m.group("func")
+        return f'  File "{m.group("file")}", line 0, in {func}'
     m = _IPY_FILE.match(line)
     if m and (m.group("line") or m.group("line2")):
         file = m.group("file")

@@ -9,8 +9,10 @@ call path, or an excerpt cut short of the whole message. The notifier then says 
 The measure is a ratio over the normalised identity text (``class: message``, after the folds),
 as PyTorch's alerting matches its failures: difflib's ratio; and 1 when the shorter text, of at
 least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt is as close as its
-whole). :data:`THRESHOLD` was chosen on tests/logs/real with
-bench/signature_corpus.py: the lowest value at which no more than one look-alike pair in twenty is
+whole). Two environment checks (:data:`canary.signature.kinds.ENVIRONMENT_TEXT`) are alike only when
+their texts are one: the folds already give each check one wording, so what still differs is another
+check or the other direction (cuDNN newer than the build, not older). :data:`THRESHOLD` was chosen on
+tests/logs/real with bench/signature_corpus.py: the lowest value at which no more than one look-alike pair in twenty is
 linked (docs/signatures.md has the figures and the false-link rate).
 """
 
@@ -21,6 +23,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from canary.record import Signature
+from canary.signature.kinds import ENVIRONMENT_TEXT
 
 THRESHOLD = 0.95
 MIN_PREFIX = 40
@@ -34,6 +37,8 @@ def identity_text(sig: Signature) -> str:
 
 def text_similarity(a: str, b: str) -> float:
     """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
+    if a != b and ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b):
+        return 0.0
     short, long = sorted((a, b), key=len)
     head = short.rstrip(" .,:;")
     if len(head) >= MIN_PREFIX and long.startswith(head):

@@ -62,6 +62,7 @@ _MESSAGE_END = re.compile(
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
 )
 _MAX_MESSAGE_LINES = 12
+_LOOK_BACK = 200  # lines searched above a cut exception line for the whole one
 # A first sentence that every error of its class shares (jax's concretization error up to 0.4.1x): the
 # paragraph after it says where it arose ("The error arose in jax.numpy.reshape.").
 _GENERIC_HEAD = re.compile(r"Abstract tracer value encountered where concrete value is expected\.$")
@@ -109,6 +110,19 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
     return m.group("type"), (m.group("msg") or "").strip()
 
 
+def _whole_line(lines: Sequence[str], start: int, i: int) -> str:
+    """The exception line at ``lines[i]``; when the log ends on it (an excerpt cut mid-line) and an
+    exception printed above, in one of jax's wrappers or bare, begins with it, that whole line."""
+    cut = lines[i].strip()
+    if any(line.strip() for line in lines[i + 1 :]):
+        return lines[i]
+    for line in reversed(lines[max(0, start - _LOOK_BACK) : start]):
+        whole = line.strip().split(": ", 1)[1] if line.split(":", 1)[0] in _JAX_WRAPPERS else line.strip()
+        if len(whole) > len(cut) and whole.startswith(cut) and _parse_exception_line(whole):
+            return whole
+    return lines[i]
+
+
 def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
     """Read the traceback starting at ``lines[i]`` (its header line); return it and the index after."""
     start = max(i, 0)
@@ -133,7 +147,7 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
         break
     if i >= len(lines):
         return None, i
-    parsed = _parse_exception_line(lines[i])
+    parsed = _parse_exception_line(_whole_line(lines, start, i))
     if parsed is None:
         return None, i
     exc_type, first = parsed
