@@ -15,7 +15,6 @@ cross-platform lowering, so there is one train step in the project.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
@@ -34,7 +33,6 @@ from canary.formats.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel, tracking
 from canary.workload import ragged_dot as ragged_dot_backends
-from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 from canary.workload.optim import TrainStep, make_optimizer, update
@@ -62,24 +60,15 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
     )
 
 
-def make_train_step(
-    spec: WorkloadSpec,
-    ragged_dot_fn: Callable | None = None,
-    mesh=None,
-    patch: Callable[[MoEConfig], MoEConfig] | None = None,
-) -> TrainStep:
+def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
-    matmul is the spec's unless given; ``patch`` transforms the model's configuration (the
-    regression zoo's model bugs, :func:`canary.workload.zoo.patch_model`). A stack ferry's step is
-    its own (:mod:`canary.workload.stack`)."""
+    matmul is the spec's unless given. A stack ferry's step is its own (:mod:`canary.workload.stack`)."""
     if spec.ferry.stack:
         from canary.workload import stack
 
         return stack.make_train_step(spec)
     cfg = model_config(spec)
-    if patch is not None:
-        cfg = patch(cfg)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
         ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
@@ -159,21 +148,6 @@ def peak_memory() -> tuple[int | None, str]:
     return (rss if sys.platform == "darwin" else rss * 1024), "host_rss"
 
 
-def _zoo(spec: WorkloadSpec, log: Callable[[str], None]) -> tuple[zoo_mod.Zoo, Callable | None]:
-    """The test-only deliberate bugs (docs/gates.md; empty in a real run) and the model patch they
-    make, applied to the model from outside; a warm run's cache damaged first when they ask."""
-    zoo = zoo_mod.from_env(os.environ)
-    if zoo:
-        zoo_mod.check_lane(zoo, spec.platform, os.environ)
-        damaged = (
-            zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane))
-            if spec.cache.mode == "warm"
-            else 0
-        )
-        log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
-    return zoo, zoo_mod.model_patch(zoo)
-
-
 def _start_line(spec: WorkloadSpec, n_params: int, backend: str, cache_facts, n_devices: int) -> str:
     return (
         f"canary workload: ferry {spec.ferry.name} v{spec.ferry.version}, lane {spec.lane}, "
@@ -242,13 +216,12 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     parallel.start_hosts(spec.hosts, os.environ)
-    zoo, patch = _zoo(spec, log)
     cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
     mesh = parallel.device_mesh()
     n_devices = jax.device_count()
     primary = jax.process_index() == 0  # one host writes the run's files
     parallel.check_divisible(spec.batch_size, n_devices)
-    ts = make_train_step(spec, mesh=mesh, patch=patch)
+    ts = make_train_step(spec, mesh=mesh)
     mesh = getattr(ts.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
     corpus = make_corpus(spec)
     batches = corpus.stream(spec.steps, spec.batch_size, spec.seq_len + 1)
@@ -266,23 +239,17 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
         # The next batch is made while the step runs; the step is recorded after it ends. Queuing
         # step i+1 before recording step i was slower on a 2-core CPU (17.3 -> 20.0 ms a step):
         # the bookkeeping then competes with the step's own threads.
-        spent = 0.0  # the zoo's deliberate extra work after the last step (test-only)
         for i in range(spec.steps):
-            if zoo:
-                params = zoo_mod.poison(zoo, i, params)
             params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
             if i + 1 < spec.steps:
                 batch = parallel.shard_batch(batches.get(i + 1), mesh)
             steps.finish(i, _floats(metrics))  # waits for step i
-            if zoo:
-                spent = zoo_mod.after_step(zoo, i, steps.cpu_durations[-1] - spent)
 
     facts = _run_facts(backend, n_params, n_devices, corpus.entropy_floor(spec.seq_len + 1), nudge_seed)
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
     # (the run's own step is exported again when no mesh split it: program.run_fingerprint)
-    make = functools.partial(make_train_step, patch=patch)
-    program = run_fingerprint(spec, make, ts if mesh is None else None) if primary else {}
+    program = run_fingerprint(spec, make_train_step, ts if mesh is None else None) if primary else {}
     speed = steps.figures(spec.platform)
     summary = {
         **steps.last,
