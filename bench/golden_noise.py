@@ -3,7 +3,8 @@
     python bench/golden_noise.py [--runs 20] [--slow 0.3] [--gates moe-canary] [--hogs 0] [--steps 200]
 
 Runs `canary run cpu` (warm cache, no history) --runs times, then once more with the test-only
-zoo's slow step (CANARY_ZOO=slow:F) unless --slow 0, and prints for each run: verdict, the
+zoo's slow step (CANARY_ZOO=slow:F, patched into the workload by tests/zoo, first on its
+PYTHONPATH) unless --slow 0, and prints for each run: verdict, the
 median step's tokens/s, the fastest step's (the gated figure) with its floor and margin, the
 step's CPU time (recorded, not gated), the loss curve's worst window, how busy the machine was
 (steps in quiet windows, others' share of the CPUs) and every golden gate's status. Then the
@@ -27,6 +28,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+ZOO = ROOT / "tests" / "zoo"  # the regression zoo: its sitecustomize.py patches the workload
 GOLDEN_GATES = ("loss_curve", "final_loss_golden", "throughput", "compile_seconds", "peak_memory")
 
 
@@ -116,7 +118,13 @@ def main() -> int:
                 f"median of the fastest step's tokens/s {statistics.median(best):,.0f}"
             )
         if args.slow:
-            r = run(Path(tmp), args.gates, {"CANARY_ZOO": f"slow:{args.slow}"}, args.hogs, args.steps)
+            r = run(
+                Path(tmp),
+                args.gates,
+                {"CANARY_ZOO": f"slow:{args.slow}", "PYTHONPATH": f"{ZOO}{os.pathsep}{ROOT}"},
+                args.hogs,
+                args.steps,
+            )
             errors += [r["error"]] if r["verdict"] == "error" else []
             print(row("slow", r)[0])
     if errors:

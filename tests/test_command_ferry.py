@@ -120,8 +120,15 @@ def test_a_bad_command_ferry_names_its_key(tmp_path, edit, message):
 def test_shell_parameters_are_not_placeholders(tmp_path):
     text = DOCUMENTED.replace('"--steps", "{steps}"', '"--steps", "{steps}", "--home", "${HOME}"')
     ferry, _ = load_ferry(str(_ferry(tmp_path, text)))
-    p = command_ferry.Placeholders("/f", "/r", "id", 1, 30, "cpu")
-    assert [p.fill(a) for a in ferry.command.argv] == ["python3", "/f/train.py", "--steps", "30", "--home", "${HOME}"]
+    placeholders = command_ferry.Placeholders("/f", "/r", "id", 1, 30, "cpu")
+    assert [placeholders.fill(arg) for arg in ferry.command.argv] == [
+        "python3",
+        "/f/train.py",
+        "--steps",
+        "30",
+        "--home",
+        "${HOME}",
+    ]
 
 
 def test_lowering_a_command_ferry_is_bad_input(tmp_path):
@@ -142,8 +149,8 @@ def test_kernel_flags_are_refused_for_a_command_ferry(tmp_path):
 def test_the_trainer_gets_the_run_the_cache_mode_and_the_lanes_env():
     ferry, _ = load_ferry(str(EXAMPLE))
     lane = get_lane("cpu")
-    p = command_ferry.Placeholders("/f", "/runs/r1/attempt-2", "r1", 2, 7, "cpu")
-    cold = command_ferry.trainer_env(ferry, lane, p, CacheSpec(mode="cold"))
+    placeholders = command_ferry.Placeholders("/f", "/runs/r1/attempt-2", "r1", 2, 7, "cpu")
+    cold = command_ferry.trainer_env(ferry, lane, placeholders, CacheSpec(mode="cold"))
     assert cold["JAX_ENABLE_COMPILATION_CACHE"] == "false" and "JAX_COMPILATION_CACHE_DIR" not in cold
     assert {k: cold[k] for k in ("CANARY_RUN_DIR", "CANARY_RUN_ID", "CANARY_STEPS", "CANARY_LANE")} == {
         "CANARY_RUN_DIR": "/runs/r1/attempt-2",
@@ -151,9 +158,9 @@ def test_the_trainer_gets_the_run_the_cache_mode_and_the_lanes_env():
         "CANARY_STEPS": "7",
         "CANARY_LANE": "cpu",
     }
-    warm = command_ferry.trainer_env(ferry, lane, p, CacheSpec(mode="warm", dir="gs://b/cache"))
+    warm = command_ferry.trainer_env(ferry, lane, placeholders, CacheSpec(mode="warm", dir="gs://b/cache"))
     assert warm["JAX_COMPILATION_CACHE_DIR"] == "gs://b/cache" and warm["JAX_ENABLE_COMPILATION_CACHE"] == "true"
-    request = command_ferry.attempt_request(ferry, lane, p, CacheSpec(mode="cold"), name="r1-attempt-2")
+    request = command_ferry.attempt_request(ferry, lane, placeholders, CacheSpec(mode="cold"), name="r1-attempt-2")
     assert request.argv == [
         sys.executable,
         "/f/../../tests/trainers/levanter_standin.py",
@@ -263,10 +270,10 @@ def test_a_summary_in_gcs_is_fetched(tmp_path, monkeypatch):
         )
         attempt_dir = tmp_path / "a1"
         attempt_dir.mkdir()
-        p = command_ferry.placeholders(path, attempt_dir, run_id="r9", attempt=1, steps=12, lane="cpu")
-        assert command_ferry.collect(ferry, p) is None
+        placeholders = command_ferry.placeholders_for(path, attempt_dir, run_id="r9", attempt=1, steps=12, lane="cpu")
+        assert command_ferry.collect(ferry, placeholders) is None
         assert json.loads((attempt_dir / "tracker_metrics.jsonl").read_text()) == summary
-        missing = command_ferry.placeholders(path, attempt_dir, run_id="r9", attempt=2, steps=12, lane="cpu")
+        missing = command_ferry.placeholders_for(path, attempt_dir, run_id="r9", attempt=2, steps=12, lane="cpu")
         assert "wrote no summary at gs://trainer-out/canary/r9/2/tracker_metrics.jsonl" in command_ferry.collect(
             ferry, missing
         )

@@ -17,7 +17,6 @@ from canary.judge import results as gate_results
 from canary.record import Attempt, RunRecord
 from canary.run import consistency
 from canary.signature import gate_signature
-from canary.workload import zoo
 
 STEPS = 100
 
@@ -268,27 +267,6 @@ def test_consistency_signature_is_stable_across_values():
     a = consistency.judge(cold, L, _record(hits=3), [(s, v + 1e-3) for s, v in L])
     b = consistency.judge(cold, L, _record(hits=3), [(s, v + 2e-3) for s, v in L])
     assert consistency.signature_of(a).fingerprint == consistency.signature_of(b).fingerprint
-
-
-def test_zoo_switch_parses_and_refuses_accelerator_lanes():
-    z = zoo.parse("nan:7,slow")
-    assert z.step("nan") == 7 and z.bugs["slow"] == 0.3 and not zoo.parse("")
-    with pytest.raises(ValueError, match="unknown bug"):
-        zoo.parse("typo")
-    with pytest.raises(RuntimeError, match="test-only"):
-        zoo.check_lane(z, "tpu", {})
-    zoo.check_lane(z, "tpu", {zoo.FORCE_ENV: "1"})
-    zoo.check_lane(z, "cpu", {})
-    with pytest.raises(ValueError, match="unknown bug"):  # the static tile is the ferry's tiling, not a bug
-        zoo.parse("static_tiling")
-
-
-def test_zoo_corrupts_only_a_local_cache(tmp_path):
-    (tmp_path / "entry").write_bytes(bytes(range(200)))
-    assert zoo.corrupt_cache(zoo.parse("corrupt_cache"), str(tmp_path)) == 1
-    assert (tmp_path / "entry").read_bytes() != bytes(range(200))
-    assert zoo.corrupt_cache(zoo.parse("corrupt_cache"), "gs://bucket/x") == 0
-    assert zoo.corrupt_cache(zoo.parse("nan"), str(tmp_path)) == 0
 
 
 def test_perf_gates_judge_only_the_recorded_configuration():

@@ -9,7 +9,9 @@
   (``FLOORS``); an import back up needs a written reason in ``UPWARD``;
 * the options several commands share are declared once, in ``commands/_options.py``;
 * a handful of modules at the package's top level, and none over 400 lines;
-* no function over 60 lines (its docstring included): a command's long help is a module constant.
+* no function over 60 lines (its docstring included): a command's long help is a module constant;
+* no test hook in the package: the regression zoo lives in tests/zoo and patches the workload
+  from outside, so nothing under ``canary/`` reads ``CANARY_ZOO`` or names the zoo.
 """
 
 from __future__ import annotations
@@ -209,3 +211,9 @@ def test_no_function_a_reader_cannot_hold():
         and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     }
     assert long == {}, f"split these along their steps (at most {MAX_FUNCTION_LINES} lines a function)"
+
+
+def test_no_test_hook_ships_in_the_package():
+    hooks = re.compile(r"CANARY_ZOO|\bzoo\b", re.IGNORECASE)
+    found = {name: hooks.findall(path.read_text()) for name, path in MODULES.items()}
+    assert {name: hits for name, hits in found.items() if hits} == {}, "test hooks belong in tests/"

@@ -46,7 +46,7 @@ def _open(tmp_path: Path, environ: dict, lane_mode: str = "offline"):
         name="r1",
         config={"steps": 3},
         environ=environ,
-        say=lambda s: None,
+        log=lambda s: None,
     )
 
 

@@ -1,5 +1,6 @@
-"""The regression zoo: every deliberate bug (CANARY_ZOO, test-only; docs/gates.md) is caught by
-its lane's default gates, with its own failure kind, through the real command line.
+"""The regression zoo: every deliberate bug (CANARY_ZOO, patched into the workload from outside by
+tests/zoo; docs/gates.md) is caught by its lane's default gates, with its own failure kind,
+through the real command line.
 
 The cpu lane's default gates judge a full run against the committed golden
 (gates/moe-canary.cpu.golden.json), so the curve bugs train the lane's full 200 steps; the
@@ -14,8 +15,48 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, run_cli
+from zoo import regressions
 
-pytestmark = pytest.mark.slow
+slow = pytest.mark.slow
+
+
+def test_the_switch_parses():
+    z = regressions.parse("nan:7,slow")
+    assert z.step("nan") == 7 and z.bugs["slow"] == 0.3 and not regressions.parse("")
+    with pytest.raises(ValueError, match="unknown bug"):
+        regressions.parse("typo")
+    with pytest.raises(ValueError, match="unknown bug"):  # the static tile is the ferry's tiling, not a bug
+        regressions.parse("static_tiling")
+
+
+def test_it_corrupts_only_a_local_cache(tmp_path):
+    (tmp_path / "entry").write_bytes(bytes(range(200)))
+    assert regressions.corrupt_cache(str(tmp_path)) == 1
+    assert (tmp_path / "entry").read_bytes() != bytes(range(200))
+    assert regressions.corrupt_cache("gs://bucket/x") == 0
+
+
+PROBE = """
+import sys
+sys.argv[0] = sys.argv[1]
+import jax
+from canary.workload import model
+print(model.combine_weights is jax.nn.sigmoid, model.expert_activation is jax.nn.gelu)
+"""
+
+
+@pytest.mark.parametrize("argv0, patched", [("canary/workload/train.py", True), ("canary/__main__.py", False)])
+def test_the_bugs_reach_the_workload_process_only(argv0, patched):
+    """The harness starts with the same environment as its workload: only the workload is patched."""
+    env = {**os.environ, **regressions.environment("unnormalised_combine,gelu_experts", str(ROOT))}
+    r = subprocess.run([sys.executable, "-c", PROBE, str(ROOT / argv0)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[-2:] == [str(patched)] * 2, r.stdout
+
+
+def test_a_bug_it_does_not_know_stops_the_command():
+    r = run_cli("list", env=regressions.environment("typo", str(ROOT)), own_process=True)
+    assert r.returncode != 0 and "CANARY_ZOO: unknown bug 'typo'" in r.stderr
 
 
 def zoo_run(tmp_path, bug, *args, env=None):
@@ -27,7 +68,7 @@ def zoo_run(tmp_path, bug, *args, env=None):
         "--out",
         str(tmp_path / "runs"),
         *args,
-        env={"CANARY_ZOO": bug, **(env or {})},
+        env={**regressions.environment(bug, str(ROOT)), **(env or {})},
     )
     assert r.returncode in (0, 1), r.stdout + r.stderr
     return r.returncode, json.loads(r.stdout)
@@ -37,6 +78,7 @@ def gate(result, name):
     return next(g for g in result["gates"] if g["name"] == name)
 
 
+@slow
 def test_static_tiling_is_caught_by_the_lowering_preflight(tmp_path):
     # the incident's static tile, set from outside: a reviewed ferry file in the working directory
     # shadows the pinned one, and its tpu lane asks for the static tiling
@@ -52,12 +94,14 @@ def test_static_tiling_is_caught_by_the_lowering_preflight(tmp_path):
     assert p["ok"] is False and p["gmm"] == "grad-lhs" and "divisible by 8 and 128" in p["error"]
 
 
+@slow
 def test_nan_at_step_k_is_a_nan(tmp_path):
     rc, out = zoo_run(tmp_path, "nan:5", "--steps", "12")
     assert rc == 1 and out["signature"]["kind"] == "nan"
     assert "step 5" in gate(out, "finite_loss")["detail"]
 
 
+@slow
 @pytest.mark.parametrize("bug", ["unnormalised_combine", "top1", "gelu_experts"])
 def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
     rc, out = zoo_run(tmp_path, bug)
@@ -70,6 +114,7 @@ def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
     )
 
 
+@slow
 def test_a_clean_run_on_a_machine_others_hold_raises_no_alarm(tmp_path):
     """Two processes spinning on every CPU for the whole run: no step runs alone, the steps are
     slower, and the throughput gate says the machine was busy instead of failing the canary."""
@@ -92,12 +137,14 @@ def test_a_clean_run_on_a_machine_others_hold_raises_no_alarm(tmp_path):
         assert throughput["detail"].endswith("a WARN at most"), throughput
 
 
+@slow
 def test_a_crash_midway_is_a_runtime_crash(tmp_path):
     rc, out = zoo_run(tmp_path, "crash:5", "--steps", "12")
     assert rc == 1 and out["signature"]["kind"] == "runtime_crash"
     assert "deliberate crash" in out["signature"]["message"]
 
 
+@slow
 def test_a_hang_after_step_k_is_a_timeout(tmp_path):
     lanes = (ROOT / "lanes.toml").read_text().replace("timeout_s = 900", "timeout_s = 60", 1)
     assert "timeout_s = 60" in lanes
@@ -107,6 +154,7 @@ def test_a_hang_after_step_k_is_a_timeout(tmp_path):
     assert out["signature"]["kind"] == "timeout"
 
 
+@slow
 def test_a_corrupted_cache_entry_is_a_cache_inconsistency_never_a_silent_pass(tmp_path):
     cache = tmp_path / "cache"
     rc, out = zoo_run(tmp_path, "corrupt_cache", "--steps", "8", "--cache", "both", "--cache-dir", str(cache))
@@ -115,6 +163,7 @@ def test_a_corrupted_cache_entry_is_a_cache_inconsistency_never_a_silent_pass(tm
     assert out["signature"]["kind"] == "cache_inconsistency"
 
 
+@slow
 def test_clean_cold_and_warm_runs_agree_bit_for_bit(tmp_path):
     r = run_cli(
         "run",
@@ -139,6 +188,7 @@ def test_clean_cold_and_warm_runs_agree_bit_for_bit(tmp_path):
     assert out["attempts"][0]["cache"]["mode"] == "cold" and out["attempts"][-1]["cache"]["hits"] > 0
 
 
+@slow
 def test_an_equivalent_variant_raises_no_alarm(tmp_path):
     """The batch split over 4 forced host devices computes the same function: it passes the
     default gates, judged on its curve (its speed is another program's: the perf gates skip)."""

@@ -76,24 +76,23 @@ class Builtin:
 
     def prepare(self, ferry: Ferry, inputs: AttemptInputs) -> Prepared:
         """The attempt's spec, written to its directory, and the workload started on it."""
-        a = inputs
         spec = build_spec(
             ferry,
-            a.lane,
-            run_id=a.run_id,
-            out_dir=a.attempt_dir,
-            steps=a.steps,
-            ragged_dot=a.ragged_dot,
-            tiling=a.tiling,
-            cache=a.cache,
+            inputs.lane,
+            run_id=inputs.run_id,
+            out_dir=inputs.attempt_dir,
+            steps=inputs.steps,
+            ragged_dot=inputs.ragged_dot,
+            tiling=inputs.tiling,
+            cache=inputs.cache,
         )
         request = AttemptRequest(
-            argv=workload_argv(spec.write(a.attempt_dir / SPEC_FILE)),
-            env={**workload_env(a.lane), **a.env},
+            argv=workload_argv(spec.write(inputs.attempt_dir / SPEC_FILE)),
+            env={**workload_env(inputs.lane), **inputs.env},
             cwd=Path.cwd(),
-            log_path=a.attempt_dir / LOG_FILE,
-            timeout_s=a.lane.timeout_s,
-            name=a.name,
+            log_path=inputs.attempt_dir / LOG_FILE,
+            timeout_s=inputs.lane.timeout_s,
+            name=inputs.name,
         )
         return Prepared(request, spec.steps)
 

@@ -38,6 +38,8 @@ from canary.launchers import AttemptRequest
 
 @dataclass(frozen=True)
 class Placeholders:
+    """What an attempt fills a command ferry's ``{name}`` placeholders with."""
+
     ferry_dir: str
     run_dir: str
     run_id: str
@@ -54,7 +56,7 @@ class Placeholders:
         return text
 
 
-def placeholders(
+def placeholders_for(
     ferry_path: Path, attempt_dir: Path, *, run_id: str, attempt: int, steps: int, lane: str
 ) -> Placeholders:
     return Placeholders(str(Path(ferry_path).resolve().parent), str(attempt_dir), run_id, attempt, steps, lane)
@@ -74,34 +76,36 @@ def cache_env(cache: CacheSpec) -> dict[str, str]:
     return env
 
 
-def trainer_env(ferry: CommandFerry, lane: Lane, p: Placeholders, cache: CacheSpec) -> dict[str, str]:
+def trainer_env(ferry: CommandFerry, lane: Lane, placeholders: Placeholders, cache: CacheSpec) -> dict[str, str]:
     """What the trainer gets on top of the harness's environment (the launcher adds the lane's
     forwarded variables)."""
     env = {
         "PYTHONUNBUFFERED": "1",
-        "CANARY_RUN_DIR": p.run_dir,
-        "CANARY_RUN_ID": p.run_id,
-        "CANARY_STEPS": str(p.steps),
-        "CANARY_LANE": p.lane,
-        "CANARY_ATTEMPT": str(p.attempt),
+        "CANARY_RUN_DIR": placeholders.run_dir,
+        "CANARY_RUN_ID": placeholders.run_id,
+        "CANARY_STEPS": str(placeholders.steps),
+        "CANARY_LANE": placeholders.lane,
+        "CANARY_ATTEMPT": str(placeholders.attempt),
         **cache_env(cache),
     }
     if lane.platform == "cpu":
         env["JAX_PLATFORMS"] = "cpu"
     for source in (ferry.command.env, ferry.lane(lane.name).env):
-        env.update({k: p.fill(v) for k, v in source.items()})
+        env.update({k: placeholders.fill(v) for k, v in source.items()})
     env.update(lane.launcher.env)
     return env
 
 
-def attempt_request(ferry: CommandFerry, lane: Lane, p: Placeholders, cache: CacheSpec, *, name: str) -> AttemptRequest:
-    attempt_dir = Path(p.run_dir)
-    workdir = Path(p.fill(ferry.command.workdir)) if ferry.command.workdir else Path.cwd()
+def attempt_request(
+    ferry: CommandFerry, lane: Lane, placeholders: Placeholders, cache: CacheSpec, *, name: str
+) -> AttemptRequest:
+    attempt_dir = Path(placeholders.run_dir)
+    workdir = Path(placeholders.fill(ferry.command.workdir)) if ferry.command.workdir else Path.cwd()
     if not workdir.is_dir():
         raise ConfigError(f"ferry {ferry.name!r}: command.workdir {str(workdir)!r} is not a directory")
     return AttemptRequest(
-        argv=[p.fill(a) for a in ferry.command.argv],
-        env=trainer_env(ferry, lane, p, cache),
+        argv=[placeholders.fill(arg) for arg in ferry.command.argv],
+        env=trainer_env(ferry, lane, placeholders, cache),
         cwd=workdir,
         log_path=attempt_dir / LOG_FILE,
         timeout_s=lane.timeout_s,
@@ -142,13 +146,13 @@ def _fetch(source: str, dest: Path) -> bool:
     return True
 
 
-def collect(ferry: CommandFerry, p: Placeholders) -> str | None:
+def collect(ferry: CommandFerry, placeholders: Placeholders) -> str | None:
     """Brings the trainer's metrics into the attempt's directory, under canary's own names.
     Returns why the run has no summary to judge (None when it has one)."""
-    attempt_dir = Path(p.run_dir)
+    attempt_dir = Path(placeholders.run_dir)
     if ferry.command.metrics:
-        _fetch(p.fill(ferry.command.metrics), attempt_dir / METRICS_FILE)
-    where = p.fill(ferry.command.tracker_metrics)
+        _fetch(placeholders.fill(ferry.command.metrics), attempt_dir / METRICS_FILE)
+    where = placeholders.fill(ferry.command.tracker_metrics)
     tracker = attempt_dir / TRACKER_FILE
     try:
         found = _fetch(where, tracker)
@@ -186,16 +190,19 @@ class Command:
 
     def prepare(self, ferry: CommandFerry, inputs: AttemptInputs) -> Prepared:
         """The trainer's command line, placeholders filled in; after it, its metrics collected."""
-        a = inputs
-        p = placeholders(
-            a.ferry_path,
-            a.attempt_dir,
-            run_id=a.run_id,
-            attempt=a.attempt,
-            steps=steps_for(ferry, a.lane, a.steps),
-            lane=a.lane.name,
+        placeholders = placeholders_for(
+            inputs.ferry_path,
+            inputs.attempt_dir,
+            run_id=inputs.run_id,
+            attempt=inputs.attempt,
+            steps=steps_for(ferry, inputs.lane, inputs.steps),
+            lane=inputs.lane.name,
         )
-        return Prepared(attempt_request(ferry, a.lane, p, a.cache, name=a.name), p.steps, lambda: collect(ferry, p))
+        return Prepared(
+            attempt_request(ferry, inputs.lane, placeholders, inputs.cache, name=inputs.name),
+            placeholders.steps,
+            lambda: collect(ferry, placeholders),
+        )
 
     def model(self, ferry: CommandFerry, what: str) -> Ferry:
         raise ConfigError(

@@ -28,7 +28,6 @@ import jax
 import jax.numpy as jnp
 
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
-EXPERT_ACTIVATIONS = {"silu": jax.nn.silu, "gelu": jax.nn.gelu}
 
 
 @dataclass(frozen=True)
@@ -47,8 +46,6 @@ class MoEConfig:
     rope_theta: float = 10000.0
     norm_eps: float = 1e-5
     compute_dtype: str = "float32"
-    normalize_combine: bool = True  # the picked experts' sigmoid weights are normalised over the top-k
-    expert_activation: str = "silu"  # the experts' gate activation (EXPERT_ACTIVATIONS)
 
     @property
     def dtype(self):
@@ -188,6 +185,18 @@ def _sort_rows_bwd(order, g):
 sort_rows.defvjp(_sort_rows_fwd, _sort_rows_bwd)
 
 
+def combine_weights(picked: jax.Array) -> jax.Array:
+    """The weights (T, k) of each token's k picked experts, from their router logits: sigmoids,
+    normalised over the k picks."""
+    weights = jax.nn.sigmoid(picked)
+    return weights / (jnp.sum(weights, axis=-1, keepdims=True) + 1e-9)
+
+
+def expert_activation(x: jax.Array) -> jax.Array:
+    """The routed experts' gate activation."""
+    return jax.nn.silu(x)
+
+
 def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
     """Routed experts plus the shared expert. Returns (y, aux) with aux the router statistics."""
     B, S, D = x.shape
@@ -197,10 +206,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
     logits = tokens.astype(jnp.float32) @ p["router"]  # (T, E), float32 always
     _, expert_idx = jax.lax.top_k(logits + jax.lax.stop_gradient(bias), k)  # (T, k)
-    picked = jnp.take_along_axis(logits, expert_idx, axis=-1)
-    weights = jax.nn.sigmoid(picked)
-    if cfg.normalize_combine:
-        weights = weights / (jnp.sum(weights, axis=-1, keepdims=True) + 1e-9)
+    weights = combine_weights(jnp.take_along_axis(logits, expert_idx, axis=-1))
 
     # Sort the T*k (token, pick) rows by expert so each expert's rows are contiguous.
     flat_expert = expert_idx.reshape(-1)
@@ -210,7 +216,7 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
 
     dt = cfg.dtype
     with jax.named_scope("experts"):
-        h = EXPERT_ACTIVATIONS[cfg.expert_activation](ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
+        h = expert_activation(ragged_dot(rows, p["w_gate"].astype(dt), group_sizes))
         h = h * ragged_dot(rows, p["w_up"].astype(dt), group_sizes)
         out_rows = ragged_dot(h, p["w_down"].astype(dt), group_sizes)  # (T*k, D) in sorted order
 

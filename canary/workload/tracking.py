@@ -54,8 +54,8 @@ class _Off:
 class WandbTracker:
     """A live W&B run; the first failing call turns it off (with one line in the log)."""
 
-    def __init__(self, run: Any, mode: str, say: Callable[[str], None]):
-        self.run, self.mode, self.say = run, mode, say
+    def __init__(self, run: Any, mode: str, log_line: Callable[[str], None]):
+        self.run, self.mode, self.log_line = run, mode, log_line
         self.url = getattr(run, "url", None) if mode == "online" else None
 
     def _guard(self, what: str, fn: Callable[[], None]) -> None:
@@ -64,7 +64,7 @@ class WandbTracker:
         try:
             fn()
         except Exception as e:
-            self.say(f"W&B {what} failed, tracking stops here (training goes on): {type(e).__name__}: {e}")
+            self.log_line(f"W&B {what} failed, tracking stops here (training goes on): {type(e).__name__}: {e}")
             self.run = None
 
     def log(self, record: Mapping[str, Any], step: int) -> None:
@@ -96,7 +96,7 @@ def open_tracker(
     name: str,
     config: Mapping[str, Any],
     environ: Mapping[str, str],
-    say: Callable[[str], None] = print,
+    log: Callable[[str], None] = print,
     enabled: bool = True,
 ):
     """A tracker for one attempt (``log(record, step)``, ``finish(summary)``); never raises."""
@@ -120,14 +120,14 @@ def open_tracker(
             mode=mode,
             settings=wandb.Settings(silent=True),
         )
-        tracker = WandbTracker(run, mode, say)
+        tracker = WandbTracker(run, mode, log)
         info.update(id=run.id, url=tracker.url, dir=str(Path(run.dir).parent))
-        say(f"W&B run {run.id} ({mode})" + (f": {tracker.url}" if tracker.url else f" in {info['dir']}"))
+        log(f"W&B run {run.id} ({mode})" + (f": {tracker.url}" if tracker.url else f" in {info['dir']}"))
     except BaseException as e:  # ImportError, CommError, a timeout, ...: tracking is never the failure
         if isinstance(e, KeyboardInterrupt):
             raise
         info.update(mode="off", error=f"{type(e).__name__}: {e}".strip()[:500])
-        say(f"W&B tracking is off for this run: {info['error']}")
+        log(f"W&B tracking is off for this run: {info['error']}")
         tracker = _Off()
     try:
         (out_dir / WANDB_FILE).write_text(json.dumps(info, indent=2))

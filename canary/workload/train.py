@@ -15,7 +15,6 @@ cross-platform lowering, so there is one train step in the project.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import sys
@@ -34,7 +33,6 @@ from canary.formats.spec import NUDGE_ENV, WorkloadSpec
 from canary.workload import cache as workload_cache
 from canary.workload import parallel, tracking
 from canary.workload import ragged_dot as ragged_dot_backends
-from canary.workload import zoo as zoo_mod
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 from canary.workload.optim import TrainStep, make_optimizer, update
@@ -43,48 +41,39 @@ from canary.workload.steps import StepLog
 
 
 def model_config(spec: WorkloadSpec) -> MoEConfig:
-    m = spec.ferry.model
+    model = spec.ferry.model
     return MoEConfig(
         vocab_size=spec.vocab_size,
-        hidden=m.hidden,
-        intermediate=m.intermediate,
-        shared_expert_intermediate=m.shared_expert_intermediate,
-        num_experts=m.num_experts,
-        experts_per_token=m.experts_per_token,
-        layers=m.layers,
-        heads=m.heads,
-        kv_heads=m.kv_heads,
-        head_dim=m.head_dim,
-        sliding_window=m.sliding_window,
-        rope_theta=m.rope_theta,
-        norm_eps=m.norm_eps,
+        hidden=model.hidden,
+        intermediate=model.intermediate,
+        shared_expert_intermediate=model.shared_expert_intermediate,
+        num_experts=model.num_experts,
+        experts_per_token=model.experts_per_token,
+        layers=model.layers,
+        heads=model.heads,
+        kv_heads=model.kv_heads,
+        head_dim=model.head_dim,
+        sliding_window=model.sliding_window,
+        rope_theta=model.rope_theta,
+        norm_eps=model.norm_eps,
         compute_dtype=spec.compute_dtype,
     )
 
 
-def make_train_step(
-    spec: WorkloadSpec,
-    ragged_dot_fn: Callable | None = None,
-    mesh=None,
-    patch: Callable[[MoEConfig], MoEConfig] | None = None,
-) -> TrainStep:
+def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, mesh=None) -> TrainStep:
     """The jitted train step (forward, backward, optimizer update) for a spec; with a ``mesh``
     (see :mod:`canary.workload.parallel`) the batch is split over its devices. The grouped
-    matmul is the spec's unless given; ``patch`` transforms the model's configuration (the
-    regression zoo's model bugs, :func:`canary.workload.zoo.patch_model`). A stack ferry's step is
-    its own (:mod:`canary.workload.stack`)."""
+    matmul is the spec's unless given. A stack ferry's step is its own (:mod:`canary.workload.stack`)."""
     if spec.ferry.stack:
         from canary.workload import stack
 
         return stack.make_train_step(spec)
     cfg = model_config(spec)
-    if patch is not None:
-        cfg = patch(cfg)
     ferry: Ferry = spec.ferry
     if ragged_dot_fn is None:
         ragged_dot_fn = ragged_dot_backends.make(spec.ragged_dot, spec.platform, tiling=spec.tiling)
     tx, schedule = make_optimizer(ferry.optimizer, spec.steps)
-    t = ferry.trainer
+    trainer = ferry.trainer
 
     def init(key):
         params = init_params(cfg, key)
@@ -92,7 +81,7 @@ def make_train_step(
 
     def grads_of(params, bias, batch):
         return jax.value_and_grad(loss_fn, has_aux=True)(
-            params, batch, bias, cfg, ragged_dot_fn, t.lm_head_z_loss, t.router_z_loss
+            params, batch, bias, cfg, ragged_dot_fn, trainer.lm_head_z_loss, trainer.router_z_loss
         )
 
     grads_of = parallel.data_parallel(grads_of, mesh)
@@ -140,8 +129,8 @@ def kernel_choice(spec: WorkloadSpec) -> str:
 
 def make_corpus(spec: WorkloadSpec) -> MarkovCorpus:
     lane = spec.ferry.lanes.get(spec.lane)
-    d = (lane.data if lane and lane.data else None) or spec.ferry.data
-    return MarkovCorpus.make(spec.vocab_size, d.successors, d.concentration, d.seed)
+    data = (lane.data if lane and lane.data else None) or spec.ferry.data
+    return MarkovCorpus.make(spec.vocab_size, data.successors, data.concentration, data.seed)
 
 
 def _floats(metrics: dict) -> dict[str, float]:
@@ -157,21 +146,6 @@ def peak_memory() -> tuple[int | None, str]:
 
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return (rss if sys.platform == "darwin" else rss * 1024), "host_rss"
-
-
-def _zoo(spec: WorkloadSpec, log: Callable[[str], None]) -> tuple[zoo_mod.Zoo, Callable | None]:
-    """The test-only deliberate bugs (docs/gates.md; empty in a real run) and the model patch they
-    make, applied to the model from outside; a warm run's cache damaged first when they ask."""
-    zoo = zoo_mod.from_env(os.environ)
-    if zoo:
-        zoo_mod.check_lane(zoo, spec.platform, os.environ)
-        damaged = (
-            zoo_mod.corrupt_cache(zoo, spec.cache.dir or workload_cache.default_dir(spec.lane))
-            if spec.cache.mode == "warm"
-            else 0
-        )
-        log(f"zoo: {', '.join(zoo.bugs)} (test-only); {damaged} cache entries damaged")
-    return zoo, zoo_mod.model_patch(zoo)
 
 
 def _start_line(spec: WorkloadSpec, n_params: int, backend: str, cache_facts, n_devices: int) -> str:
@@ -208,15 +182,15 @@ def _tracker(spec: WorkloadSpec, out: Path, backend: str, n_devices: int, n_para
             "parameter_count": n_params,
         },
         environ=os.environ,
-        say=log,
+        log=log,
         enabled=primary,
     )
 
 
-def _initial_state(spec: WorkloadSpec, ts: TrainStep, mesh, log) -> tuple[Any, Any, int | None]:
+def _initial_state(spec: WorkloadSpec, train_step: TrainStep, mesh, log) -> tuple[Any, Any, int | None]:
     """The parameters and optimizer state from the ferry's seed (nudged one float32 step each for
     a golden recording's run), replicated over the mesh; and the nudge's seed."""
-    params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
+    params, opt_state = train_step.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
     nudge_seed = nudge_of(os.environ)
     if nudge_seed is not None:
         params = nudged(params, nudge_seed)
@@ -225,10 +199,10 @@ def _initial_state(spec: WorkloadSpec, ts: TrainStep, mesh, log) -> tuple[Any, A
     return params, opt_state, nudge_seed
 
 
-def _compile(spec: WorkloadSpec, ts: TrainStep, args: tuple, cache_facts, log) -> tuple[Any, float]:
+def _compile(spec: WorkloadSpec, train_step: TrainStep, args: tuple, cache_facts, log) -> tuple[Any, float]:
     """The train step compiled for the first batch (through the compilation cache), timed."""
     t0 = time.perf_counter()
-    compiled = ts.step.lower(*args).compile()
+    compiled = train_step.step.lower(*args).compile()
     seconds = cache_facts.compile_seconds = time.perf_counter() - t0
     log(
         f"compiled the train step in {seconds:.2f}s (cache {spec.cache.mode}: "
@@ -242,47 +216,42 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     parallel.start_hosts(spec.hosts, os.environ)
-    zoo, patch = _zoo(spec, log)
     cache = workload_cache.configure(spec.cache, spec.lane, out)  # before anything compiles
     mesh = parallel.device_mesh()
     n_devices = jax.device_count()
     primary = jax.process_index() == 0  # one host writes the run's files
     parallel.check_divisible(spec.batch_size, n_devices)
-    ts = make_train_step(spec, mesh=mesh, patch=patch)
-    mesh = getattr(ts.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
+    train_step = make_train_step(spec, mesh=mesh)
+    mesh = getattr(train_step.step, "mesh", mesh)  # a stack ferry's step is sharded over its own mesh
     corpus = make_corpus(spec)
     batches = corpus.stream(spec.steps, spec.batch_size, spec.seq_len + 1)
 
-    params, opt_state, nudge_seed = _initial_state(spec, ts, mesh, log)
+    params, opt_state, nudge_seed = _initial_state(spec, train_step, mesh, log)
     n_params, backend = param_count(params), kernel_choice(spec)
     log(_start_line(spec, n_params, backend, cache.facts, n_devices))
     tracker = _tracker(spec, out, backend, n_devices, n_params, primary, log)
     batch = parallel.shard_batch(batches.get(0), mesh)
 
-    compiled, compile_seconds = _compile(spec, ts, (params, opt_state, ts.bias, batch), cache.facts, log)
+    compiled, compile_seconds = _compile(
+        spec, train_step, (params, opt_state, train_step.bias, batch), cache.facts, log
+    )
 
     with open(out / METRICS_FILE if primary else os.devnull, "a", buffering=1) as mf:
         steps = StepLog(spec, mf, tracker, log, t_start)
         # The next batch is made while the step runs; the step is recorded after it ends. Queuing
         # step i+1 before recording step i was slower on a 2-core CPU (17.3 -> 20.0 ms a step):
         # the bookkeeping then competes with the step's own threads.
-        spent = 0.0  # the zoo's deliberate extra work after the last step (test-only)
         for i in range(spec.steps):
-            if zoo:
-                params = zoo_mod.poison(zoo, i, params)
-            params, opt_state, metrics = compiled(params, opt_state, ts.bias, batch)
+            params, opt_state, metrics = compiled(params, opt_state, train_step.bias, batch)
             if i + 1 < spec.steps:
                 batch = parallel.shard_batch(batches.get(i + 1), mesh)
             steps.finish(i, _floats(metrics))  # waits for step i
-            if zoo:
-                spent = zoo_mod.after_step(zoo, i, steps.cpu_durations[-1] - spent)
 
     facts = _run_facts(backend, n_params, n_devices, corpus.entropy_floor(spec.seq_len + 1), nudge_seed)
     # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
     # step (no compilation, nothing timed above), so the history can say whether the program changed
     # (the run's own step is exported again when no mesh split it: program.run_fingerprint)
-    make = functools.partial(make_train_step, patch=patch)
-    program = run_fingerprint(spec, make, ts if mesh is None else None) if primary else {}
+    program = run_fingerprint(spec, make_train_step, train_step if mesh is None else None) if primary else {}
     speed = steps.figures(spec.platform)
     summary = {
         **steps.last,
