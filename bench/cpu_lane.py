@@ -67,7 +67,7 @@ for i in range(steps):
     loss = float(metrics["train/loss"])
     durations.append(time.perf_counter() - t)
 faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults0) / steps
-t_done = time.perf_counter()  # the loop's verdict; what follows is measurement, not counted in its wall
+t_done, cpu_done = time.perf_counter(), time.process_time()  # the loop's verdict; what follows is measurement
 cost = compiled.cost_analysis()
 cost = cost[0] if isinstance(cost, (list, tuple)) else cost
 temp_mb = compiled.memory_analysis().temp_size_in_bytes / 1e6
@@ -99,7 +99,8 @@ steady = sorted(durations[1:] or durations)
 print(json.dumps({
     "compile_s": compile_s, "median_step_s": steady[len(steady) // 2], "final_loss": loss,
     "xla_flops": float(cost.get("flops", 0.0)), "matmul_gflops": gflops, "small_matmul_gflops": gflops_small,
-    "loop_s": t_done - t_start, "page_faults_per_step": faults, "after_loop_s": time.perf_counter() - t_done,
+    "loop_s": t_done - t_start, "loop_cpu_s": cpu_done, "page_faults_per_step": faults,
+    "after_loop_s": time.perf_counter() - t_done,
     "temp_mb": temp_mb,
 }))
 """
@@ -144,14 +145,15 @@ def run_harness(steps: int, ragged: str, out: Path, cache: list[str]) -> dict:
     ]
     if steps != 200:
         args += ["--steps", str(steps)]
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), _children_cpu()
     proc = subprocess.run(args, env=ENV, capture_output=True, text=True, cwd=ROOT)
-    wall = time.perf_counter() - t
+    wall, cpu = time.perf_counter() - t, _children_cpu() - cpu
     if proc.returncode not in (0, 1):
         sys.exit(f"canary run failed to run:\n{proc.stderr}")
     r = json.loads(proc.stdout)
     return {
         "wall_s": wall,
+        "cpu_s": cpu,
         "verdict": r["verdict"],
         "final_loss": r["final_loss"],
         "compile_s": r["summary"].get("compile/seconds"),
@@ -171,7 +173,17 @@ def run_bare(steps: int, ragged: str) -> dict:
     r = json.loads(proc.stdout.strip().splitlines()[-1])
     # the process's wall up to the end of its loop: the matmul-rate and cost measurements after
     # it are the benchmark's, not the loop's
-    return {**r, "wall_s": wall - r["after_loop_s"]}
+    return {**r, "wall_s": wall - r["after_loop_s"], "cpu_s": r["loop_cpu_s"]}
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children: a run's parent and its
+    workload together. Far steadier than wall time on a shared machine, where another job's load
+    stretches every wall figure but a process's own CPU time much less."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def startup(args: list[str]) -> tuple[float, bool]:
@@ -272,6 +284,12 @@ def main() -> None:
     print(
         f"harness (cold) / bare wall: {h_wall / b_wall:.3f}x (medians' ratio); "
         f"each alternating pair: {', '.join(f'{r:.3f}' for r in pairs)} (median {statistics.median(pairs):.3f}x)"
+    )
+    cpu_pairs = sorted(h["cpu_s"] / b["cpu_s"] for h, b in zip(harness, bare, strict=False))
+    print(
+        f"harness (cold) / bare CPU seconds: {med(harness, 'cpu_s'):.2f} / {med(bare, 'cpu_s'):.2f} = "
+        f"{med(harness, 'cpu_s') / med(bare, 'cpu_s'):.3f}x (medians' ratio); each pair: "
+        f"{', '.join(f'{r:.3f}' for r in cpu_pairs)}"
     )
     print()
     for args in (["--help"], ["list"], ["gate", "--help"], ["history", "--help"], ["signature", "--help"]):
