@@ -157,7 +157,8 @@ def test_a_compile_failures_reproducer_compiles_the_train_step_on_the_topology()
         error=error,
         versions=versions,
     )
-    assert "pip install canary==0.1.0 jax==0.10.2 jaxlib==0.10.2 libtpu==0.0.42.1" in text
+    assert "pip install jax==0.10.2 jaxlib==0.10.2 libtpu==0.0.42.1\n" in text
+    assert "canary 0.1.0, from a checkout at HEAD" in text
     assert "topology_name='v6e:2x2'" in text and "lowered.compile()" in text and "Used 224.39G" in text
     assert len(text.splitlines()) <= 40
     compile(text, "repro.py", "exec")

@@ -195,7 +195,14 @@ def _compile_repro(p: PlatformResult, ferry_ref: str, lane: str, lanes_file: str
     versions = {"libtpu": t.get("libtpu"), **stack_versions(tuple(dict.fromkeys(names)))}
     error = t["compile"]["error"]
     text = reproducer.compile_script(
-        ferry=ferry_ref, lane=lane, lanes_file=lanes_file, topology=t["name"], env=env, error=error, versions=versions
+        ferry=ferry_ref,
+        lane=lane,
+        lanes_file=lanes_file,
+        topology=t["name"],
+        env=env,
+        error=error,
+        versions=versions,
+        commit=head_commit(str(Path.cwd())),
     )
     check = lambda rc, output: reproducer.compile_reproduced(error, rc, output)  # noqa: E731
     return reproducer.run_script(run_dir, text, check, timeout_s=reproducer.TIMEOUT_S)

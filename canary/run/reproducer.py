@@ -124,16 +124,26 @@ def write_and_check(
 
 
 def compile_script(
-    *, ferry: str, lane: str, lanes_file: str | None, topology: str, env: dict[str, str], error: str, versions: dict
+    *,
+    ferry: str,
+    lane: str,
+    lanes_file: str | None,
+    topology: str,
+    env: dict[str, str],
+    error: str,
+    versions: dict,
+    commit: str | None = None,
 ) -> str:
     """``repro.py`` for a compile failure of the train step on ``topology``: ``env`` is the TPU
-    setting the preflight's child had (no metadata server asked). Pure."""
-    pins = " ".join(f"{name}=={v}" for name, v in sorted(versions.items()) if v)
+    setting the preflight's child had (no metadata server asked); ``commit``, canary's. Pure."""
+    pins = " ".join(f"{name}=={v}" for name, v in sorted(versions.items()) if v and name != "canary")
     lines = [
         f'"""The train step of {ferry} (lane {lane}) fails to compile for TPU on {topology}:',
         (error.splitlines() or [""])[0][:300],
         "",
         f"    pip install {pins}",
+        f"    pip install -e '.[tpu]'    # canary {versions.get('canary') or ''}, "
+        f"from a checkout at {commit or 'HEAD'}",
         "    python repro.py    # exits 1 with libtpu's error when it reproduces; no TPU needed",
         '"""',
         "import os",
