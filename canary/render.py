@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from canary.judge.results import fmt, gate_value
+from canary.record.cache_facts import cache_read_errors, verified_words
 from canary.textio import printable
 
 
@@ -103,6 +104,8 @@ def cache_served(cache: dict[str, Any]) -> str:
     requests, hits = int(cache.get("requests") or 0), int(cache.get("hits") or 0)
     if cache.get("mode") == "cold":
         return "bypassed (--cold): nothing read or stored"
+    if cache.get("mode") == "verify":
+        return "verify: " + verified_words(cache)
     if requests == 0:
         return "not asked for any program"
     stored = "compiled" if cache.get("errors") else "compiled and stored"
@@ -126,15 +129,13 @@ def cache_line(cache: dict[str, Any]) -> str:
         parts.append(f"train step compiled in {cache['compile_seconds']:.2f}s")
     if cache.get("errors"):
         parts.append(f"[bold red]{len(cache['errors'])} cache errors[/]: {escape(str(cache['errors'][0]))}")
-    if cache.get("dir") and cache.get("mode") == "warm":
+    if cache.get("dir") and cache.get("mode") in ("warm", "verify"):
         parts.append(f"[dim]{escape(str(cache['dir']))}[/]")
     return "  ".join(parts)
 
 
 def cache_brief(cache: dict[str, Any] | None) -> str:
     """``warm 12/12 hits``, ``cold``, ``warm 3/12 hits, 1 read error``; ``—`` when unknown."""
-    from canary.record import cache_read_errors
-
     if not cache:
         return "—"
     parts = [str(cache.get("mode") or "?")]

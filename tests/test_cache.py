@@ -224,3 +224,77 @@ def test_warm_runs_share_a_gs_cache(cli, tmp_path, gcs_bucket):
     first, second = run(), run()
     assert first["dir"] == url and first["requests"] > 0 and first["hits"] == 0 and first["errors"] == []
     assert second["hits"] == second["requests"] > 0 and second["errors"] == []
+
+
+# ----------------------------------------------------------------------------- --cache verify
+
+STANDIN = Path(__file__).parent / "trainers" / "levanter_standin.py"
+
+
+def test_verify_on_a_cpu_lanes_own_workload_is_bad_input_said_before_training(cli, tmp_path):
+    r = cli("run", "cpu", "--cache", "verify", "--steps", "1", "--no-history", "--out", str(tmp_path / "runs"))
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "XLA:CPU does not compile the train step byte for byte" in r.stderr and "--cache both" in r.stderr
+    assert "Traceback" not in r.stderr and not list((tmp_path / "runs").glob("*"))
+
+
+def test_a_verify_mismatch_is_its_own_classification_naming_the_entry():
+    from canary.judge.classify import classify
+    from canary.record import Attempt
+    from canary.signature import kinds
+
+    text = "CacheVerificationError: Persistent compilation cache inconsistency for key jit_step-<hex>. Executable"
+    assert kinds.kind_of("jax._src.compilation_cache.CacheVerificationError", text, text, []) == "cache_poisoned"
+    assert kinds.failing_op("inconsistency for key jit_step-<hex>. Executable found") == "jit_step"
+    facts = compile_cache.said_poisoned("... " + text.replace("<hex>", "ab12") + " found ...", CacheSpec(dir="/c"))
+    assert facts["poisoned"] == {"key": "jit_step-ab12", "entry": "/c/jit_step-ab12-cache"}
+
+    def attempt(kind: str) -> Attempt:
+        sig = {"kind": kind, "fingerprint": kind, "exception": None, "message": ""}
+        return Attempt.from_dict(
+            {"number": 1, "outcome": "failed", "exit_code": 1, "duration_s": 1.0, "log_path": "", "signature": sig}
+        )
+
+    poisoned, crashed = attempt("cache_poisoned"), attempt("runtime_crash")
+    assert classify([poisoned]) == classify([poisoned, poisoned]) == "cache-poisoned"
+    assert classify([poisoned, crashed]) != "cache-poisoned"
+
+
+def _standin_ferry(tmp_path: Path) -> Path:
+    ferry = tmp_path / "standin.toml"
+    ferry.write_text(
+        'name = "levanter-standin"\nversion = 1\nkind = "command"\n[command]\n'
+        f'argv = ["{{python}}", "{STANDIN}", "--steps", "{{steps}}", "--out", "{{run_dir}}/out"]\n'
+        'tracker_metrics = "{run_dir}/out/tracker_metrics.jsonl"\nmetrics = "{run_dir}/out/metrics.jsonl"\n'
+        "[lanes.cpu]\nsteps = 12\n"
+    )
+    return ferry
+
+
+@pytest.mark.slow  # three runs of a trainer that compiles one small program through JAX's cache
+def test_verify_passes_a_clean_cache_and_classifies_a_swapped_entry_as_poisoned(cli, tmp_path):
+    from canary.notify.compose import new_issue
+    from canary.notify.model import Facts
+
+    cache = tmp_path / "cache"
+    ferry = _standin_ferry(tmp_path)
+    gates = Path(__file__).parents[1] / "gates" / "examples" / "levanter-standin.toml"
+    args = ("run", "cpu", "--ferry", str(ferry), "--gates", str(gates), "--cache", "verify", "--cache-dir", str(cache))
+    args += ("--json", "--no-history", "--out", str(tmp_path / "runs"))
+    env = {"STANDIN_MODE": "jax"}
+    for _ in range(2):  # the first fills the cache; the second compares every entry with a fresh compile
+        r = cli(*args, env=env)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert json.loads(r.stdout)["classification"] == "pass"
+    [entry] = cache.glob("jit__lambda-*-cache")
+    other = next(p for p in cache.glob("*-cache") if p != entry)
+    shutil.copyfile(other, entry)  # another program's executable under this program's key
+    r = cli(*args, env=env)
+    assert r.returncode == 1, r.stdout + r.stderr
+    out = json.loads(r.stdout)
+    assert out["classification"] == "cache-poisoned" and out["signature"]["kind"] == "cache_poisoned"
+    assert out["signature"]["exception"].endswith("CacheVerificationError")
+    assert out["attempts"][-1]["cache"]["poisoned"]["entry"] == str(entry)
+    message = new_issue(RunRecord.from_dict(out), Facts())
+    assert "canary-cache" in message.labels and "bug" not in message.labels
+    assert str(entry) in message.body and "not a code regression" in message.body

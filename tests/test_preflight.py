@@ -11,7 +11,7 @@ from github_server import REPO, TOKEN, cli_env, github  # noqa: F401 (fixtures)
 
 from canary.judge.results import GateResult
 from canary.run.preflight import recorded_footprint
-from canary.run.reproducer import reproduced, script
+from canary.run.reproducer import compile_reproduced, compile_script, reproduced, script
 from canary.run.topology import GIB, memory_gate
 
 
@@ -140,6 +140,31 @@ def test_the_reproducer_names_its_packages_and_the_failing_call():
     )
     assert reproduced(failure, 1, same)[0] is True
     assert reproduced(failure, 1, same.replace("768)", "128)"))[0] is False
+
+
+def test_a_compile_failures_reproducer_compiles_the_train_step_on_the_topology():
+    error = (
+        "XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory in memory "
+        "space hbm. Used 224.39G of 31.25G hbm. Exceeded hbm capacity by 193.14G."
+    )
+    versions = {"jax": "0.10.2", "jaxlib": "0.10.2", "libtpu": "0.0.42.1", "canary": "0.1.0"}
+    text = compile_script(
+        ferry="moe-canary",
+        lane="tpu",
+        lanes_file=None,
+        topology="v6e:2x2",
+        env={"TPU_SKIP_MDS_QUERY": "1"},
+        error=error,
+        versions=versions,
+    )
+    assert "pip install jax==0.10.2 jaxlib==0.10.2 libtpu==0.0.42.1\n" in text
+    assert "canary 0.1.0, from a checkout at HEAD" in text
+    assert "topology_name='v6e:2x2'" in text and "lowered.compile()" in text and "Used 224.39G" in text
+    assert len(text.splitlines()) <= 40
+    compile(text, "repro.py", "exec")
+    assert compile_reproduced(error, 0, "compiled for TPU: not reproduced")[0] is False
+    assert compile_reproduced(error, 1, error.replace("224.39G", "224.40G"))[0] is True  # numbers aside
+    assert compile_reproduced(error, 1, "ValueError: Mosaic failed to compile")[0] is False
 
 
 @pytest.mark.slow  # lowers the grug ferry (imports levanter; about 15 s with the reproducer)

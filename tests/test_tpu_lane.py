@@ -329,6 +329,11 @@ def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path, t
     record = json.loads((Path(out["runs"][0]["run_dir"]) / "result.json").read_text())
     assert record["signature"]["kind"] == "compile_error" and "RESOURCE_EXHAUSTED" in record["signature"]["message"]
     assert record["ferry"] == "moe-canary:preflight" and record["verdict"] == "fail"
+    # and its repro.py: the train step compiled on the topology, which runs out of HBM the same way
+    repro = record["context"]["repro"]
+    assert repro["reproduced"] is True, repro["detail"]
+    script = Path(repro["path"]).read_text()
+    assert len(script.splitlines()) <= 40 and f"libtpu=={out['platforms'][0]['topology']['libtpu']}" in script
 
 
 @pytest.mark.slow  # compiles a reduced-shape train step with libtpu (40-70 s on 2 cores)

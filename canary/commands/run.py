@@ -107,11 +107,14 @@ def _bars(as_json: bool) -> RichProgress:
 @click.option(
     "--cache",
     "cache_mode",
-    type=click.Choice(["warm", "cold", "both"]),
+    type=click.Choice(["warm", "cold", "both", "verify"]),
     default="warm",
     show_default=True,
     help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written); both: "
-    "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit.",
+    "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit; verify: "
+    "the cache with JAX's jax_compilation_cache_check_contents, each cached program compared with a fresh "
+    "compile on first use, a mismatch failing as cache_poisoned (classified cache-poisoned) naming the entry "
+    "(not for a cpu lane's own workload: XLA:CPU's compiles are not byte-reproducible).",
 )
 @click.option("--cold", is_flag=True, help="Same as --cache cold.")
 @click.option(

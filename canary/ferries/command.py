@@ -17,8 +17,9 @@ Placeholders in ``argv``, ``tracker_metrics``, ``metrics``, ``workdir`` and ``en
 The trainer's environment also carries ``CANARY_RUN_DIR``, ``CANARY_RUN_ID``, ``CANARY_STEPS``,
 ``CANARY_LANE`` and ``CANARY_ATTEMPT``, and the cache mode the way JAX reads it: with ``--cold``
 ``JAX_ENABLE_COMPILATION_CACHE=false``; warm, ``JAX_COMPILATION_CACHE_DIR`` is the lane's cache
-directory. The lane's forwarded variables (``XLA_FLAGS``, ``LIBTPU_INIT_ARGS``, ``NCCL_*``,
-``JAX_*``...) reach it as they reach the built-in workload.
+directory; ``--cache verify`` adds ``JAX_COMPILATION_CACHE_CHECK_CONTENTS=true``. The lane's
+forwarded variables (``XLA_FLAGS``, ``LIBTPU_INIT_ARGS``, ``NCCL_*``, ``JAX_*``...) reach it as
+they reach the built-in workload.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def cache_env(cache: CacheSpec) -> dict[str, str]:
     env = {"JAX_ENABLE_COMPILATION_CACHE": "true"}
     if cache.dir:
         env["JAX_COMPILATION_CACHE_DIR"] = cache.dir
+    if cache.mode == "verify":
+        env["JAX_COMPILATION_CACHE_CHECK_CONTENTS"] = "true"
     return env
 
 

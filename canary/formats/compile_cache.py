@@ -4,13 +4,17 @@ its facts in ``cache.json`` in the attempt directory, which the harness reads ba
 
 Modes: ``warm`` (the default) uses JAX's persistent compilation cache at the lane's cache
 directory (a local default under the user's cache dir when the lane names none); ``cold``
-bypasses it: nothing is read, nothing is written, so every program is lowered and compiled fresh.
+bypasses it: nothing is read, nothing is written, so every program is lowered and compiled fresh;
+``verify`` uses the cache as ``warm`` does, with JAX's ``jax_compilation_cache_check_contents``:
+the first time a program's key comes up, its entry is not served but compared with a fresh
+compile, and a mismatch stops the run as a poisoned or stale cache entry (``cache_poisoned``).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -72,6 +76,19 @@ def resolve(
     return CacheSpec(mode=cache.mode, dir=directory)
 
 
+def check_verify(cache: CacheSpec, platform: str, builtin: bool) -> None:
+    """``--cache verify`` compares executables byte for byte. XLA:CPU does not compile canary's
+    train step the same way twice (measured on jaxlib 0.10.2: two compiles of ``jit_step`` differ
+    in their buffer assignment, and small programs in the order their kernels were emitted), so on
+    a cpu lane JAX's check would call every clean entry poisoned: bad input, said before training."""
+    if cache.mode == "verify" and platform == "cpu" and builtin:
+        raise ConfigError(
+            "--cache verify: XLA:CPU does not compile the train step byte for byte the same twice, so JAX's "
+            "check (jax_compilation_cache_check_contents) would call every clean cache entry of a cpu lane "
+            "poisoned. Use --cache both on a cpu lane (it compares the losses of a cold and a warm run)."
+        )
+
+
 def read_facts(attempt_dir: Path) -> dict[str, Any] | None:
     """The cache facts the workload wrote, or None when it wrote none (it died before JAX started)."""
     path = Path(attempt_dir) / CACHE_FILE
@@ -79,3 +96,17 @@ def read_facts(attempt_dir: Path) -> dict[str, Any] | None:
         return json.loads(path.read_text())
     except (OSError, json.JSONDecodeError):
         return None
+
+
+_POISONED = re.compile(r"Persistent compilation cache inconsistency for key (?P<key>[\w.-]{1,300}?)\.? Executable")
+
+
+def said_poisoned(log_text: str, cache: CacheSpec) -> dict[str, Any] | None:
+    """A trainer that keeps no cache facts (a command ferry) but whose log says JAX's check found a
+    poisoned entry: the facts that name it, from its key and the run's cache dir (None otherwise)."""
+    m = _POISONED.search(log_text or "")
+    if m is None:
+        return None
+    key = m.group("key")
+    entry = f"{cache.dir.rstrip('/')}/{key}-cache" if cache.dir else f"{key}-cache"
+    return {"mode": cache.mode, "dir": cache.dir, "poisoned": {"key": key, "entry": entry}}

@@ -34,7 +34,7 @@ def ragged_dot_override(flag: str | None, environ: Mapping[str, str]) -> str | N
 
 class CacheSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    mode: Literal["warm", "cold"] = "warm"
+    mode: Literal["warm", "cold", "verify"] = "warm"
     dir: str | None = None
 
 

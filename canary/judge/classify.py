@@ -7,6 +7,9 @@
     cache-masked   the failures happened only on attempts that lowered cold (the compilation
                    cache bypassed, missed, or unreadable) while attempts served from the cache passed
     intermittent   anything else: attempts failed differently, or one passed after failures
+    cache-poisoned every failed attempt stopped because a compilation cache entry differs from a
+                   fresh compile of its program (``--cache verify``; signature kind
+                   ``cache_poisoned``): a poisoned or stale entry, no verdict on the code
     infrastructure every attempt failed before or outside training (never started for lack of
                    capacity, lost with its cluster, stopped by someone else), or was stopped by
                    the machine it ran on (its disk full, its memory exhausted, its toolchain not the
@@ -23,7 +26,15 @@ from collections.abc import Sequence
 
 from canary.record import Attempt
 
-CLASSIFICATIONS = ("pass", "unconfirmed", "deterministic", "intermittent", "cache-masked", "infrastructure")
+CLASSIFICATIONS = (
+    "pass",
+    "unconfirmed",
+    "deterministic",
+    "intermittent",
+    "cache-masked",
+    "cache-poisoned",
+    "infrastructure",
+)
 
 # The machine, not the code: a disk that filled (or a quota met) under the workload, host memory
 # that ran out. Filed as a regression, either would send someone to bisect nothing.
@@ -57,13 +68,15 @@ def environment_reason(a: Attempt) -> str | None:
 
 def classify(attempts: Sequence[Attempt]) -> str | None:
     """``pass`` | ``unconfirmed`` | ``deterministic`` | ``intermittent`` | ``cache-masked`` |
-    ``infrastructure``; ``None`` without attempts."""
+    ``cache-poisoned`` | ``infrastructure``; ``None`` without attempts."""
     if not attempts:
         return None
     failed = [a for a in attempts if a.failed]
     passed = [a for a in attempts if not a.failed]
     if not failed:
         return "pass"
+    if all(a.signature is not None and a.signature.kind == "cache_poisoned" for a in failed):
+        return "cache-poisoned"
     if not passed and all(
         a.signature is not None and (a.signature.kind == "infrastructure" or environment_reason(a)) for a in failed
     ):

@@ -17,7 +17,7 @@ from canary.notify.markers import duplicate_marker, fingerprint_marker, group_ma
 from canary.notify.model import Facts, Message, run_date
 from canary.notify.near import identity_of, looks_like
 from canary.notify.sections import context_block, failure_body, summary_line, which_canary
-from canary.record import RunRecord, Signature
+from canary.record import RunRecord, Signature, poisoned_entry
 from canary.text.markdown import DEFAULT_LIMIT, clean, code, escape_inline
 
 
@@ -34,8 +34,24 @@ def is_infrastructure(record: RunRecord) -> bool:
     return record.classification == "infrastructure"
 
 
+CACHE_LABEL = "canary-cache"
+
+
 def labels_for(record: RunRecord) -> tuple[str, ...]:
+    if record.classification == "cache-poisoned":
+        return ("canary", CACHE_LABEL)
     return ("canary", INFRA_LABEL) if is_infrastructure(record) else ("canary", "bug")
+
+
+def poisoned_head(record: RunRecord) -> str:
+    """A run ``--cache verify`` stopped: which entry, and that the code is not at fault."""
+    entry = poisoned_entry(record.cache) or "(not recorded: see the signature)"
+    return (
+        f"**The {which_canary(record)} met a poisoned compilation cache entry ({escape_inline(run_date(record))})**: "
+        f"{code(entry)} does not match a fresh compile of the same program under the same key (checked with "
+        "`--cache verify`, JAX's `jax_compilation_cache_check_contents`; signature kind `cache_poisoned`). A "
+        "poisoned or stale cache entry, not a code regression: delete that entry (or run `--cold`) and rerun."
+    )
 
 
 def silence_lines(facts: Facts) -> list[str]:
@@ -63,6 +79,8 @@ def silence_lines(facts: Facts) -> list[str]:
 
 
 def _head(record: RunRecord, facts: Facts, failed: str) -> list[str]:
+    if record.classification == "cache-poisoned":
+        return [poisoned_head(record)]
     if is_infrastructure(record) and record.signature is not None and record.signature.kind == "environment":
         return [
             f"**The {which_canary(record)} ran on a mismatched environment ({escape_inline(run_date(record))})**: "

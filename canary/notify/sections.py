@@ -79,6 +79,8 @@ def determinism(record: RunRecord) -> str:
             "Cache-masked: it failed only on attempts that lowered cold; attempts served from the "
             f"compilation cache passed ({failed} of {n} attempts failed)."
         )
+    if cls == "cache-poisoned":
+        return f"Cache-poisoned: {failed} of {n} attempts stopped on a cache entry that differs from a fresh compile."
     if cls == "intermittent":
         return f"Intermittent: {failed} of {n} attempts failed ({same} with this signature)."
     if n == 0:

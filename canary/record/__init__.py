@@ -27,6 +27,8 @@ from canary.record.cache_facts import (
     cold_in_part,
     cold_reason,
     lowered_cold,
+    poisoned_entry,
+    verified_words,
 )
 from canary.record.schema import SCHEMA_VERSION, SchemaError
 
@@ -46,7 +48,9 @@ __all__ = [
     "lowered_cold",
     "migrate",
     "plain",
+    "poisoned_entry",
     "scrub_texts",
+    "verified_words",
 ]
 
 # What an id that becomes a file or folder name may hold: no separator, no "..", no control.

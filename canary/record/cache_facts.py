@@ -54,6 +54,8 @@ def cold_reason(cache: dict[str, Any] | None) -> str | None:
         return None
     mode = str(cache.get("mode", "")).lower()
     reasons = []
+    if mode == "verify":
+        return "every program compiled afresh to check the cache (--cache verify)"
     if mode == "cold":
         reasons.append("cache bypassed (--cold)")
     elif mode in COLD_MODES:
@@ -74,6 +76,23 @@ def cold_in_part(cache: dict[str, Any] | None) -> bool:
     """Whether an attempt compiled some programs afresh and read the others from the cache: a warm
     run with a few misses, which :func:`lowered_cold` counts as cold, but no cold lowering."""
     return bool(cache) and _int(cache.get("misses")) > 0 and _int(cache.get("hits")) > 0
+
+
+def poisoned_entry(cache: dict[str, Any] | None) -> str | None:
+    """The cache entry ``--cache verify`` found to differ from a fresh compile (its file, else its
+    key), or None."""
+    bad = (cache or {}).get("poisoned") or {}
+    return (bad.get("entry") or bad.get("key")) if isinstance(bad, dict) else None
+
+
+def verified_words(cache: dict[str, Any]) -> str:
+    """What ``--cache verify`` found, in words: the poisoned entry, or how many entries matched."""
+    bad = poisoned_entry(cache)
+    if bad:
+        return f"the entry {bad} does not match a fresh compile of its program (poisoned or stale)"
+    n, held = _int(cache.get("requests")), cache.get("verified")
+    matched = f"{'?' if held is None else held} cached entr{'y' if held == 1 else 'ies'}"
+    return f"{n} program{'s' if n != 1 else ''} compiled afresh, {matched} matched"
 
 
 def _int(v: Any) -> int:

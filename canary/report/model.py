@@ -24,6 +24,7 @@ CLASSES: dict[str, tuple[str, str, str]] = {
     "deterministic": ("D", "#c62828", "every attempt failed the same way"),
     "intermittent": ("I", "#ef6c00", "attempts failed differently, or one passed after failures"),
     "cache-masked": ("CM", "#6a1b9a", "failed only where the program was lowered cold"),
+    "cache-poisoned": ("CP", "#4a148c", "a cache entry did not match a fresh compile (--cache verify)"),
     "infrastructure": ("INF", "#1565c0", "the job never ran (no worker, lost, provisioning)"),
     "cancelled": ("X", "#616161", "stopped before it could finish"),
 }

@@ -113,12 +113,13 @@ def preflight(opts: RunOptions, inputs: RunInputs) -> Setup:
     if opts.record_history:
         history_mod.backend(opts.history or history_mod.default_location())  # a bad --history fails now
     cache = compile_cache.resolve(opts.cache, lane.name, lane.cache_dir, check_remote=inputs.kind.checks_remote_cache)
+    compile_cache.check_verify(cache, lane.platform, builtin=inputs.kind.name != "command")
     ragged_dot = ragged_dot_override(opts.ragged_dot, os.environ)
     run_id = opts.run_id or new_run_id(lane.name)
     launcher = for_lane(lane, ray_address=opts.ray_address)
     ensure_writable(Path(opts.out), "--out")  # a symlink loop too: bad input, before resolve() meets it
     run_dir = Path(opts.out).resolve() / run_id
-    if cache.mode == "warm" and cache.dir and not compile_cache.is_remote(cache.dir):
+    if cache.mode in ("warm", "verify") and cache.dir and not compile_cache.is_remote(cache.dir):
         ensure_writable(Path(cache.dir), "--cache-dir")
     run_dir.mkdir(parents=True, exist_ok=False)
     return Setup(identity, golden, cache, ragged_dot, launcher, run_id, run_dir)

@@ -144,11 +144,18 @@ def failing_gmm(p: PlatformResult) -> dict[str, Any] | None:
     return None
 
 
-def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[str, Any] | None:
-    """``repro.py`` for a grouped-matmul lowering failure, or a stack ferry's parity mismatch,
-    written into ``run_dir`` and run (:mod:`canary.run.reproducer`); None for any other failure
-    (a compile: its reproducer is the preflight itself)."""
+def reproduce(
+    p: PlatformResult, ferry: Any, lane: str, run_dir: Path, ferry_ref: str = "", lanes_file: str | None = None
+) -> dict[str, Any] | None:
+    """``repro.py`` for a grouped-matmul lowering failure, a compile failure on the topology, or a
+    stack ferry's parity mismatch, written into ``run_dir`` and run (:mod:`canary.run.reproducer`);
+    None for any other failure (a compile past its timeout: its reproducer is the preflight)."""
     from canary.run import reproducer
+
+    compiled = (p.topology or {}).get("compile") or {}
+    if compiled.get("ok") is False and not compiled.get("timed_out") and not failing_gmm(p):
+        out = _compile_repro(p, ferry_ref or ferry.name, lane, lanes_file, run_dir)
+        return {**out, "script": Path(out["path"]).read_text()}
 
     owner = p.owner or (p.topology or {}).get("owner") or (p.parity or {}).get("owner")
     names = ["jax", "jaxlib"] + ([owner.split()[0]] if ferry.stack and owner else [])
@@ -174,6 +181,31 @@ def reproduce(p: PlatformResult, ferry: Any, lane: str, run_dir: Path) -> dict[s
     else:
         return None
     return {**out, "script": Path(out["path"]).read_text()}
+
+
+def _compile_repro(p: PlatformResult, ferry_ref: str, lane: str, lanes_file: str | None, run_dir: Path) -> dict:
+    """The compile failure's ``repro.py``: the train step compiled on the topology, with the
+    packages that made the program (jax, jaxlib, libtpu, canary, a stack ferry's distributions)."""
+    from canary.run import reproducer, topology
+
+    t = p.topology or {}
+    env = topology.worker_env(topology.topology_of(load_lanes(lanes_file)[0][lane]), {})
+    env.pop("TF_CPP_MIN_LOG_LEVEL", None)
+    names = ("jax", "jaxlib", "libtpu", "canary", *(t.get("distributions") or {}))
+    versions = {"libtpu": t.get("libtpu"), **stack_versions(tuple(dict.fromkeys(names)))}
+    error = t["compile"]["error"]
+    text = reproducer.compile_script(
+        ferry=ferry_ref,
+        lane=lane,
+        lanes_file=lanes_file,
+        topology=t["name"],
+        env=env,
+        error=error,
+        versions=versions,
+        commit=head_commit(str(Path.cwd())),
+    )
+    check = lambda rc, output: reproducer.compile_reproduced(error, rc, output)  # noqa: E731
+    return reproducer.run_script(run_dir, text, check, timeout_s=reproducer.TIMEOUT_S)
 
 
 def new_run_id(lane: str, now: datetime) -> str:
@@ -202,7 +234,7 @@ def record_lane(
     run_dir, log = _run_dir(out, run_id, report, lines)
     failing = next((p for p in platforms if not p.ok), None)
     sig = signature_of(failing, ferry.name) if failing else None
-    repro = reproduce(failing, ferry, lane_name, run_dir) if failing else None
+    repro = reproduce(failing, ferry, lane_name, run_dir, ferry_ref, lanes_file) if failing else None
     gates = [g for p in platforms for g in gates_of(p, memory if p.platform == "tpu" else None)]
     seconds = round(time.time() - started.timestamp(), 3)
     attempt = _attempt(failing, sig, seconds, log)

@@ -2,7 +2,10 @@
 ``repro.py`` of plain JAX and the owning library's public call (jax's megablox ``gmm``/``tgmm``
 for canary's own model, haliax's ``ragged_dot`` for a stack ferry) at the failing shapes, with
 abstract inputs, under a header naming the exact packages to install; then run in a subprocess
-to say whether it reproduced the same error (the same block on the same array).
+to say whether it reproduced the same error (the same block on the same array). A compile
+failure (libtpu out of memory, a Mosaic error) is the whole program's: its ``repro.py``
+(:func:`compile_script`) lowers the ferry's train step on the lane's topology, deviceless with
+``jax.experimental.topologies`` as the preflight does, and compiles it with libtpu.
 
     text = script(failure, experts=8, dtype="bfloat16", library="megablox", versions={...})
     found = write_and_check(run_dir, failure, ...)   # {"path", "reproduced", "detail", "seconds"}
@@ -12,7 +15,9 @@ to say whether it reproduced the same error (the same block on the same array).
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -118,6 +123,64 @@ def write_and_check(
     return run_script(run_dir, text, lambda rc, out: reproduced(failure, rc, out), timeout_s)
 
 
+def compile_script(
+    *,
+    ferry: str,
+    lane: str,
+    lanes_file: str | None,
+    topology: str,
+    env: dict[str, str],
+    error: str,
+    versions: dict,
+    commit: str | None = None,
+) -> str:
+    """``repro.py`` for a compile failure of the train step on ``topology``: ``env`` is the TPU
+    setting the preflight's child had (no metadata server asked); ``commit``, canary's. Pure."""
+    pins = " ".join(f"{name}=={v}" for name, v in sorted(versions.items()) if v and name != "canary")
+    lines = [
+        f'"""The train step of {ferry} (lane {lane}) fails to compile for TPU on {topology}:',
+        (error.splitlines() or [""])[0][:300],
+        "",
+        f"    pip install {pins}",
+        f"    pip install -e '.[tpu]'    # canary {versions.get('canary') or ''}, "
+        f"from a checkout at {commit or 'HEAD'}",
+        "    python repro.py    # exits 1 with libtpu's error when it reproduces; no TPU needed",
+        '"""',
+        "import os",
+        "",
+        f"os.environ.update({json.dumps(env)})",
+        "from jax.experimental import topologies  # noqa: E402",
+        "",
+        "from canary.config import load_ferry, load_lanes  # noqa: E402",
+        "from canary.formats.spec import build_spec  # noqa: E402",
+        "from canary.run.lowered import PlatformResult  # noqa: E402",
+        "from canary.run.topology_worker import lower_train_step  # noqa: E402",
+        "",
+        f'devices = topologies.get_topology_desc(platform="tpu", topology_name={topology!r}).devices',
+        f"ferry, lane = load_ferry({ferry!r})[0], load_lanes({lanes_file!r})[0][{lane!r}]",
+        'spec = build_spec(ferry, lane, run_id="repro", out_dir=os.devnull).model_copy(update={"platform": "tpu"})',
+        'result = PlatformResult("tpu", lane.name, False, None, 0.0, "auto", spec.tiling, 0, 0, 0)',
+        "mesh, lowered = lower_train_step(ferry, lane, spec, devices, result)",
+        'print(f"{ferry.name}: batch {spec.batch_size} x {spec.seq_len}, mesh {dict(mesh.shape)}")',
+        "if lowered is None:",
+        '    raise SystemExit(f"it fails earlier, lowering: {result.error}")',
+        "lowered.compile()",
+        'print("compiled for TPU: not reproduced")',
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def compile_reproduced(error: str, rc: int | None, output: str) -> tuple[bool, str]:
+    """Whether the child failed with the compile's error (its first line, numbers aside). Pure."""
+    if rc == 0:
+        return False, "it compiled: the failure did not reproduce alone"
+    masked = re.sub(r"\d+(?:\.\d+)?", "N", (error.splitlines() or [""])[0]).split(": ", 1)[-1][:200]
+    if masked and masked in re.sub(r"\d+(?:\.\d+)?", "N", output):
+        return True, f"reproduced the same error: {(error.splitlines() or [''])[0][:200]}"
+    tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
+    return False, f"it failed otherwise: {tail[0][:300]}"
+
+
 def parity_script(row: dict[str, Any], sizes: list[int], kernel: str, versions: dict[str, str]) -> str:
     """``repro.py`` for a parity mismatch of haliax's megablox (``row``: the worst failing
     comparison, :func:`canary.run.parity.compare`'s; ``sizes``: its group sizes): the kernel in
@@ -164,9 +227,11 @@ def parity_script(row: dict[str, Any], sizes: list[int], kernel: str, versions: 
     )
 
 
-def run_script(run_dir: Path, text: str, check, timeout_s: float = TIMEOUT_S) -> dict[str, Any]:
-    """``text`` written as ``repro.py`` into ``run_dir`` and run there in a child (JAX on the CPU);
-    ``check(rc, output)`` says whether it reproduced, and how."""
+def run_script(
+    run_dir: Path, text: str, check, timeout_s: float = TIMEOUT_S, env: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """``text`` written as ``repro.py`` into ``run_dir`` and run there in a child (JAX on the CPU,
+    ``env`` on top of this environment); ``check(rc, output)`` says whether it reproduced, and how."""
     path = Path(run_dir) / FILE
     path.write_text(text)
     t0 = time.perf_counter()
@@ -174,7 +239,7 @@ def run_script(run_dir: Path, text: str, check, timeout_s: float = TIMEOUT_S) ->
         r = subprocess.run(
             [sys.executable, FILE],
             cwd=run_dir,
-            env={**os.environ, "JAX_PLATFORMS": "cpu"},
+            env={**os.environ, "JAX_PLATFORMS": "cpu", **(env or {})},
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,

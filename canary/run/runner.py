@@ -31,7 +31,6 @@ from canary.formats import compile_cache, directory, signals
 from canary.formats.directory import METRICS_FILE
 from canary.formats.metrics import RunMetrics
 from canary.git import head_commit
-from canary.golden.model import Golden
 from canary.judge import gates as gates_mod
 from canary.judge.classify import classify
 from canary.judge.platform import SUMMARY_KEY as PLATFORM_KEY
@@ -121,7 +120,7 @@ def _attempt(
     outcome = setup.launcher.launch(prepared.request, poll=MetricsTail(attempt_dir / METRICS_FILE, progress))
     progress.attempt_ended(n, outcome)
     no_summary = prepared.collect()
-    tried.attempts.append(_judge_attempt(n, outcome, attempt_dir, no_summary, inputs, setup.golden, tried))
+    tried.attempts.append(_judge_attempt(n, outcome, attempt_dir, no_summary, inputs, setup, tried))
     promote(attempt_dir, setup.run_dir)
     return outcome
 
@@ -132,11 +131,11 @@ def _judge_attempt(
     attempt_dir: Path,
     no_summary: str | None,
     inputs: RunInputs,
-    golden: Golden | None,
+    setup: Setup,
     tried: Tried,
 ) -> Attempt:
     """What attempt ``n`` left, judged: its gates, its error and its failure's signature."""
-    ferry, lane_gates, secrets = inputs.ferry, inputs.lane_gates, tried.secrets
+    ferry, lane_gates, secrets, golden = inputs.ferry, inputs.lane_gates, tried.secrets, setup.golden
     metrics = metrics_or_empty(attempt_dir, lane_gates.loss_metric)
     results = gates_mod.evaluate(
         lane_gates, metrics, requested_steps=tried.steps_requested, golden=golden, ferry_version=ferry.version
@@ -176,7 +175,7 @@ def _judge_attempt(
         error,
         signature=signature,
         job_id=outcome.job_id,
-        cache=compile_cache.read_facts(attempt_dir),
+        cache=compile_cache.read_facts(attempt_dir) or compile_cache.said_poisoned(log_text, setup.cache),
     )
 
 

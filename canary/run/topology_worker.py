@@ -59,8 +59,10 @@ def memory(analysis: Any) -> dict[str, int]:
     return out
 
 
-def _lower(ferry, lane, spec, devices, result: PlatformResult):
-    """The lowered program, or None with ``result`` explaining the failure."""
+def lower_train_step(ferry, lane, spec, devices, result: PlatformResult):
+    """The ferry's train step lowered on the topology's ``devices`` as the lane runs it, with its
+    mesh: ``(mesh, lowered)``, or ``(mesh, None)`` with ``result`` explaining the failure (what a
+    compile failure's ``repro.py`` calls too)."""
     import numpy as np
     from jax.sharding import Mesh
 
@@ -116,7 +118,7 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     out.update(batch_size=spec.batch_size, seq_len=spec.seq_len)
     result = PlatformResult("tpu", lane.name, False, None, 0.0, "auto", spec.tiling, spec.batch_size, spec.seq_len, 0)
     t1 = time.perf_counter()
-    mesh, lowered = _lower(ferry, lane, spec, devices, result)
+    mesh, lowered = lower_train_step(ferry, lane, spec, devices, result)
     out["mesh"] = {str(k): int(v) for k, v in mesh.shape.items()}
     out["ragged_dot"] = result.ragged_dot
     out["lower_seconds"] = round(time.perf_counter() - t1, 3)

@@ -22,6 +22,7 @@ KINDS: tuple[str, ...] = (
     "missing_summary",
     "perf_regression",
     "cache_inconsistency",
+    "cache_poisoned",
 )
 # gates whose failure alone is a slower (or heavier) canary, not a wrong one: perf_regression
 PERF_GATES = ("throughput", "compile_seconds", "peak_memory")
@@ -70,6 +71,10 @@ ENVIRONMENT_TEXT = re.compile(
     r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
     r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found"
 )
+# JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
+# persistent cache holds differs from a fresh compile of the same program under the same key. A
+# poisoned or stale cache entry, whatever the code does.
+CACHE_POISONED_TEXT = re.compile(r"CacheVerificationError|Persistent compilation cache inconsistency for key")
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
     # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
@@ -108,6 +113,8 @@ def infrastructure_reason(text: str) -> str | None:
 def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str, str, str]]) -> str:
     """The kind of an exception: ``chain_text`` is every exception of its chain as ``type: msg``;
     ``frames`` are its chain's ``(file, func, code)``."""
+    if CACHE_POISONED_TEXT.search(f"{exc_type}: {chain_text}"):
+        return "cache_poisoned"
     if INFRA_TEXT.search(chain_text):
         return "infrastructure"
     if ENVIRONMENT_TEXT.search(chain_text):
@@ -139,6 +146,7 @@ _OPS = [
     re.compile(r"\b(?P<name>cu[A-Z]\w{1,100}|cudnn\w{1,100}|cublas\w{1,100})\b"),
     re.compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]{2,60}|CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60})\b"),
     re.compile(r"for '(?P<name>jit_\w{1,200}|pmap_\w{1,200})'"),  # compilation cache entries
+    re.compile(r"for key (?P<name>(?:jit|pmap)_\w{1,200}?)-[0-9a-f<]"),  # a cache entry that failed its check
     re.compile(r"\bjit\((?P<name>\w{1,200})\)"),
     re.compile(r"(?P<name>\w{1,100}\.(?:cc|cpp|cu|h)):<line>"),  # where a CHECK or a C++ error fired
     re.compile(r"(?:Check|CHECK) failed: (?P<name>[^\s(]{1,80})"),

@@ -7,7 +7,12 @@
   cacheable (no minimum compile time or entry size), and ``persistent_cache_enable_xla_caches``
   is ``none`` so that keys do not depend on the cache directory's path: two checkouts, or a
   local mirror of a bucket, share entries;
-* ``cold``: the cache disabled for this process: nothing is read, nothing is written.
+* ``cold``: the cache disabled for this process: nothing is read, nothing is written;
+* ``verify``: as ``warm``, with ``jax_compilation_cache_check_contents``: JAX compiles every
+  program afresh the first time its key comes up and compares the executable with the one the
+  cache holds under that key, raising ``CacheVerificationError`` on a difference. The facts then
+  say how many entries matched (``verified``) and which one did not (``poisoned``: its key and
+  file), so the verdict names the entry.
 
 It counts, through ``jax.monitoring`` listeners (not by reading logs), the compile requests that
 used the cache and the hits among them, sums the backend compile time, and keeps the text of
@@ -43,6 +48,8 @@ class CacheFacts:
     errors: list[str] = field(default_factory=list)
     compile_seconds: float | None = None  # the train step's lowering and compilation
     backend_compile_seconds: float = 0.0  # every program's backend compile (or cache fetch)
+    verified: int | None = None  # verify: entries the cache held that matched a fresh compile
+    poisoned: dict | None = None  # verify: the entry that did not (key, entry, sizes)
 
     @property
     def misses(self) -> int:
@@ -77,7 +84,28 @@ class CacheMonitor:
             self.facts.errors.append(f"{category.__name__}: {text}")
         self._showwarning(message, category, filename, lineno, file, line)
 
+    def note_failure(self, exc: BaseException) -> None:
+        """Keep the entry a ``CacheVerificationError`` names: its key and its file in the cache."""
+        key = getattr(exc, "cache_key", None)
+        if type(exc).__name__ != "CacheVerificationError" or not key:
+            return
+        self.facts.poisoned = {
+            "key": key,
+            "entry": f"{str(self.facts.dir).rstrip('/')}/{key}-cache",
+            "bytes_in_cache": len(getattr(exc, "executable_on_disk", b"") or b""),
+            "bytes_fresh": len(getattr(exc, "executable_new", b"") or b""),
+        }
+
+    def _count_verified(self) -> None:
+        from jax._src import compilation_cache
+
+        checked = compilation_cache._cache  # a VerificationCache in verify mode, once initialised
+        found, matched = getattr(checked, "base_cache_hits", {}), getattr(checked, "_verified_keys", set())
+        self.facts.verified = len(matched & found.keys())
+
     def write(self) -> Path:
+        if self.facts.mode == "verify":
+            self._count_verified()
         path = self.out_dir / CACHE_FILE
         path.write_text(json.dumps(self.facts.to_dict(), indent=2))
         return path
@@ -92,9 +120,9 @@ def configure(cache: CacheSpec, lane: str, out_dir: Path) -> CacheMonitor:
     global _active
     if _active is not None:
         return _active
-    if cache.mode == "warm":
+    if cache.mode in ("warm", "verify"):
         directory = cache.dir or default_dir(lane)
-        cache = CacheSpec(mode="warm", dir=directory)
+        cache = CacheSpec(mode=cache.mode, dir=directory)
         missing = missing_remote_support(directory)
         if missing:
             raise RuntimeError(
@@ -108,6 +136,7 @@ def configure(cache: CacheSpec, lane: str, out_dir: Path) -> CacheMonitor:
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
         jax.config.update("jax_persistent_cache_enable_xla_caches", "none")
+        jax.config.update("jax_compilation_cache_check_contents", cache.mode == "verify")
     else:
         cache = CacheSpec(mode="cold", dir=None)
         jax.config.update("jax_enable_compilation_cache", False)

@@ -308,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
     spec = WorkloadSpec.read(argv[0])
     try:
         train(spec, log=lambda s: print(s, flush=True))
+    except Exception as e:  # a poisoned cache entry: keep which one (--cache verify)
+        if workload_cache.active() is not None:
+            workload_cache.active().note_failure(e)
+        raise
     finally:  # a crashed attempt's cache facts matter most (was the failing compile cold?)
         if workload_cache.active() is not None:
             workload_cache.active().write()

@@ -1,13 +1,16 @@
 """A stand-in for a team's own trainer (a levanter entry point), for the command-ferry tests.
 
-Standard library only. It "trains" ``--steps`` steps of a fixed, deterministic loss curve, writes
-per-step ``metrics.jsonl`` lines with levanter's metric names and, at the end, levanter's
-``tracker_metrics.jsonl`` summary (``_step`` 0-based, the loss nested as ``{"train": {"loss": ...}}``).
+Standard library only (but for the ``jax`` mode). It "trains" ``--steps`` steps of a fixed,
+deterministic loss curve, writes per-step ``metrics.jsonl`` lines with levanter's metric names and,
+at the end, levanter's ``tracker_metrics.jsonl`` summary (``_step`` 0-based, the loss nested as
+``{"train": {"loss": ...}}``).
 
 How it misbehaves is chosen by ``STANDIN_MODE``:
     ok (default) | high-loss (the loss ends far above any gate) | crash-at:K (an exception at
     step K) | no-summary (exits 0 without a summary) | empty-summary (an empty summary file) |
-    cpu-fallback (jax's warning that it fell back to the CPU, then a run that passes its gates)
+    cpu-fallback (jax's warning that it fell back to the CPU, then a run that passes its gates) |
+    jax (one small jitted program first, through JAX's persistent cache as the environment sets it,
+    every program cached whatever its compile time: a trainer whose cache ``--cache verify`` checks)
 It records the compilation-cache and lane variables it was given in the summary's config.
 """
 
@@ -21,12 +24,22 @@ import sys
 import time
 from pathlib import Path
 
-CACHE_VARS = ("JAX_ENABLE_COMPILATION_CACHE", "JAX_COMPILATION_CACHE_DIR")
+CACHE_VARS = ("JAX_ENABLE_COMPILATION_CACHE", "JAX_COMPILATION_CACHE_DIR", "JAX_COMPILATION_CACHE_CHECK_CONTENTS")
 LANE_VARS = ("XLA_FLAGS", "LIBTPU_INIT_ARGS", "NCCL_DEBUG")
 
 
 def loss_at(step: int, steps: int, offset: float) -> float:
     return 2.0 + offset + 8.0 * math.exp(-3.0 * step / max(steps, 1))
+
+
+def jit_once() -> None:
+    """A one-kernel program, compiled through the persistent cache the environment names."""
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS", "0")
+    os.environ.setdefault("JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES", "-1")
+    import jax
+    import jax.numpy as jnp
+
+    print("stand-in jit:", jax.jit(lambda x: x * 2.0 + 1.0)(jnp.arange(4.0)), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
             flush=True,
         )
+    if mode == "jax":
+        jit_once()
     t0 = time.time()
     loss = float("nan")
     with open(args.out / "metrics.jsonl", "w") as f:
