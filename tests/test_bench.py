@@ -27,6 +27,7 @@ TINY = {
     "hostile_sweep.py": (["--only", "SendGrid"], "1 cases, 1 clean", True),
     "bisect_window.py": (["--sizes", "2"], "right", True),
     "cpu_lane.py": (["--steps", "3"], "harness (cold) / bare wall", True),
+    "parity.py": (["--repeat", "1"], "parity, this checkout: median", True),
     "golden_noise.py": (["--runs", "1", "--steps", "3", "--slow", "0.3"], "clean runs with an alarm", True),
     "grug_cpu.py": (["--steps", "1", "--repeat", "1"], "the rest", True),
     "run_breakdown.py": (["--steps", "2", "--repeat", "1"], "verdicts pass", True),

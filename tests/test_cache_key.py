@@ -1,10 +1,12 @@
 """The persistent-cache key JAX itself gives the tpu lane's compiled program (canary.run.cache_key),
-and whether the lane's cache directory, local or gs:// (fake-gcs-server), already holds it."""
+and whether the lane's cache directory, local or gs:// (fake-gcs-server), already holds it; the host's
+compile cache kept under that key, which serves a second identical compile and misses on a change."""
 
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +84,65 @@ def test_the_key_is_the_one_jax_writes_its_entry_under(tmp_path, libtpu_path):  
     (key,) = out["keys"]
     assert key.startswith("jit__lambda-") and f"{key}-cache" in out["files"]
     assert cache_key.lookup(str(d), key)["verdict"] == cache_key.WARM
+
+
+# ----------------------------------------------------------------------------- the host's compile cache
+
+# compiles a small sharded program on the v6e:2x2 topology as the topology's child does, with the
+# host's compile cache at argv[1]; argv[2] rows
+HOST = """
+import json, sys
+import jax, jax.numpy as jnp, numpy as np
+from jax.experimental import topologies
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+from canary.run.topology_worker import compile_on_host
+mesh = Mesh(np.array(topologies.get_topology_desc(platform="tpu", topology_name="v6e:2x2").devices), ("data",))
+x = jax.ShapeDtypeStruct((int(sys.argv[2]), 128), jnp.float32, sharding=NamedSharding(mesh, P("data")))
+compiled, keys = compile_on_host(jax.jit(lambda a: (a @ a.T).sum()).lower(x), sys.argv[1])
+print(json.dumps({"compile": compiled, "keys": keys}))
+"""
+VERSIONS = {"jax": "0.10.2", "jaxlib": "0.10.2", "libtpu": "0.0.42.1"}
+
+
+def test_the_host_cache_serves_a_record_only_for_its_key_and_versions(tmp_path):
+    compiled = {"ok": True, "seconds": 41.5, "memory": {"total": 1}, "fingerprint": "f" * 64}
+    path = cache_key.host_write(str(tmp_path), KEY, VERSIONS, compiled)
+    assert path == tmp_path / f"{KEY}.json"
+    assert cache_key.host_read(str(tmp_path), KEY, VERSIONS)["compile"] == compiled
+    assert cache_key.host_read(str(tmp_path), KEY.replace("ab", "cd"), VERSIONS) is None  # another program
+    assert cache_key.host_read(str(tmp_path), KEY, {**VERSIONS, "libtpu": "0.0.43"}) is None  # another libtpu
+    assert cache_key.host_read(str(tmp_path / "none"), KEY, VERSIONS) is None
+    path.write_text("{not json")
+    assert cache_key.host_read(str(tmp_path), KEY, VERSIONS) is None  # a torn file is a miss, not an error
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # written whole, then renamed: no leftovers
+
+
+def _compile_small(host: Path, rows: int, libtpu_path: str, **environ: str) -> dict:
+    env = worker_env(Topology("v6e:2x2", "v6e", 4, 32 << 30), {**os.environ, **environ})
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p)
+    r = subprocess.run(
+        [sys.executable, "-c", HOST, str(host), str(rows)], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow  # four small compiles on the v6e:2x2 topology with libtpu (about 6 s each)
+def test_a_second_identical_compile_is_served_from_the_host_cache_and_a_change_misses(tmp_path, libtpu_path):  # noqa: F811
+    host = tmp_path / "tpu-compile"
+    cold = _compile_small(host, 8, libtpu_path)
+    (key,) = cold["keys"]
+    assert cold["compile"]["ok"] and cold["compile"]["host_cache"] == {"dir": str(host), "served": False}
+    assert (host / f"{key}.json").is_file()
+    warm = _compile_small(host, 8, libtpu_path)
+    assert warm["keys"] == [key] and warm["compile"]["host_cache"]["served"] is True
+    assert warm["compile"]["host_cache"]["cold_seconds"] == cold["compile"]["seconds"]
+    for k in ("memory", "fingerprint", "ok"):
+        assert warm["compile"][k] == cold["compile"][k]
+    # another program (the batch doubled), and other libtpu flags, are other keys: compiled afresh
+    bigger = _compile_small(host, 16, libtpu_path)
+    flagged = _compile_small(host, 8, libtpu_path, LIBTPU_INIT_ARGS="--xla_tpu_enable_latency_hiding_scheduler=true")
+    for other in (bigger, flagged):
+        assert other["keys"] != [key] and other["compile"]["host_cache"]["served"] is False
+    assert bigger["compile"]["memory"] != cold["compile"]["memory"]
+    assert len(list(host.glob("*.json"))) == 3

@@ -210,6 +210,23 @@ def test_a_parity_reproducer_finds_the_mismatch_in_a_patched_haliax_and_none_in_
     assert patched["reproduced"] is True and "forward: error" in patched["detail"], patched
 
 
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_a_parity_reproducer_builds_the_checks_own_inputs(dtype):
+    import numpy as np
+
+    from canary.run import parity
+    from canary.run.reproducer import parity_script
+
+    row = {"shape": "tpu lane", "projection": "down", "rows": 1024, "K": 128, "N": 32, "experts": 32}
+    row |= {"dtype": dtype, "tolerance": 2**-6, "gradient": "grad-rhs"}
+    lhs, rhs, sizes, cot = parity._inputs(row)
+    text = parity_script(row, [int(x) for x in sizes], "haliax.nn.ragged_dot (megablox)", {})
+    made: dict = {}
+    exec(text[: text.index("\n\n\ndef three")].replace("from haliax.nn.ragged_dot import ragged_dot", ""), made)
+    for name, want in (("lhs", lhs), ("rhs", rhs), ("cot", cot), ("sizes", sizes)):
+        assert np.array_equal(np.asarray(made[name]), want), name
+
+
 def test_the_memory_gate_drifts_against_the_series_last_recorded_footprint(tmp_path):
     from canary.history import open_store
 

@@ -263,10 +263,10 @@ def libtpu_path(tmp_path_factory):
     return str(target)
 
 
-def _lower(cli, libtpu_path, *args, cache_dir: Path | None = None):
+def _lower(cli, libtpu_path, *args, cache_dir: Path | None = None, **environ: str):
     """``canary lower --lane tpu``; a compile looks its cache key up in ``cache_dir`` (local), never
     in the lane's bucket."""
-    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p)}
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p), **environ}
     if cache_dir is not None:
         lanes = cache_dir.parent / "lanes-local-cache.toml"
         text = (ROOT / "lanes.toml").read_text()
@@ -344,18 +344,9 @@ def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path)
     ferry = tmp_path / "moe-small.toml"
     ferry.write_text(head + sep + tail)
     cache = tmp_path / "cache"
-    r = _lower(
-        cli,
-        libtpu_path,
-        "--ferry",
-        str(ferry),
-        "--no-parity",
-        "--compile",
-        "--json",
-        "--out",
-        str(tmp_path),
-        cache_dir=cache,
-    )
+    args = ("--ferry", str(ferry), "--no-parity", "--compile", "--out", str(tmp_path))
+    xdg = {"XDG_CACHE_HOME": str(tmp_path / "user-cache")}  # this test's own host compile cache
+    r = _lower(cli, libtpu_path, *args, "--json", cache_dir=cache, **xdg)
     assert r.returncode == 0, r.stdout + r.stderr
     out = json.loads(r.stdout)
     t = out["platforms"][0]["topology"]
@@ -375,6 +366,13 @@ def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path)
     assert record["summary"]["memory/compiled_bytes"] == m["total"]
     assert record["summary"]["program/compiled_fingerprint"] == c["fingerprint"]
     assert [g["name"] for g in record["gates"]] == ["lowering/tpu", "compiled_memory"]
+    # compiled cold and kept in the host's compile cache; the same compile again is served from it
+    host = tmp_path / "user-cache" / "canary" / "tpu-compile" / "tpu"
+    assert c["host_cache"] == {"dir": str(host), "served": False} and (host / f"{k['key']}.json").is_file()
+    r = _lower(cli, libtpu_path, *args, cache_dir=cache, **xdg)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"(served from the host compile cache {host}; compiled cold in {c['seconds']} s)" in r.stdout
+    assert f"program {c['fingerprint'][:12]}; per chip: temp" in r.stdout
 
 
 # ----------------------------------------------------------------------------- canary doctor tpu

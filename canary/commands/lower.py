@@ -35,9 +35,10 @@ version change) is named.
 A TPU lane (platform tpu) is also lowered whole on its topology when libtpu is installed (the
 tpu extra): the lane's chips (accelerator and topology keys, v6e-4 and 2x2: v6e:2x2) as the
 mesh, the lane's global batch sharded as the ferry trains; --compile runs libtpu's compiler
-on it. Its grouped-matmul kernel (megablox) is executed in Pallas interpret mode against XLA's
-ragged_dot (forward and both gradients): a mismatch fails the lowering. Without libtpu only
-one chip's share is lowered, and the result says so.
+on it, and a second identical compile is served from the host's compile cache (said so;
+--no-compile-cache compiles afresh). Its grouped-matmul kernel (megablox) is executed in
+Pallas interpret mode against XLA's ragged_dot (forward and both gradients): a mismatch fails
+the lowering. Without libtpu only one chip's share is lowered, and the result says so.
 
 The preflight is recorded like a run: a run directory under --out per lane, and a record in
 the history in a series of its own (the ferry's name with ":preflight", e.g.
@@ -79,6 +80,13 @@ stopped by one while notifying (the notification is kept for the next notify).
     "chip's HBM, compile seconds, the compiled program's fingerprint (needs the tpu extra).",
 )
 @click.option(
+    "--no-compile-cache",
+    is_flag=True,
+    help="Compile afresh: neither read nor write the host's compile cache, which serves a second identical "
+    "compile (same program, topology, jax/libtpu and flags) in well under a second "
+    "(~/.cache/canary/tpu-compile/LANE; delete it to clear it).",
+)
+@click.option(
     "--no-parity",
     is_flag=True,
     help="Skip executing a TPU lane's grouped-matmul kernel for parity (about 20 s on 2 cores).",
@@ -102,6 +110,7 @@ def lower(
     no_history,
     out,
     compile_,
+    no_compile_cache,
     no_parity,
     compile_timeout,
     as_json,
@@ -123,12 +132,12 @@ def lower(
             ferry=ferry,
             compile=compile_,
             compile_timeout_s=compile_timeout,
+            compile_cache=not no_compile_cache,
             parity=not no_parity,
         )
     )
     store = None if no_history else open_on_first_use(history)
-    if not no_history:
-        report = against_history(report, ferry, history)
+    report = report if no_history else against_history(report, ferry, history)
     gates = memory_gates(report, store)
     shown = io.StringIO()
     lowering_report(report, console(file=shown))

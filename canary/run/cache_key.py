@@ -13,13 +13,28 @@ topology and JAX's custom hook. The runs set ``jax_persistent_cache_enable_xla_c
 compiles with the cache off, which adds none either.
 
 ``lookup(directory, key)`` reads the directory as JAX's cache does (``jax._src.path.Path``: etils
-epath for gs://), for the file JAX names ``<key>-cache``. Imports JAX only inside its functions.
+epath for gs://), for the file JAX names ``<key>-cache``.
+
+The host's compile cache (``host_dir(lane)``: ``~/.cache/canary/tpu-compile/LANE``) makes a second
+identical compile on this host near zero. JAX's own persistent cache cannot serve it: an executable
+compiled for the topology's compile-only devices does not deserialize there ("PjRtCompiler must be
+constructed with a Client to call DeserializeLoadedExecutable"). So the outcome canary reads from a
+compile (per-chip memory and the compiled program's fingerprint, or the compile's error) is kept
+as ``<key>.json`` under the same key JAX gives the program, with the jax, jaxlib and libtpu versions
+it came from; ``captured(serve)`` looks the key up before JAX compiles and raises :class:`Served`
+with the record instead. The key covers the program, the topology, the compile options, the
+platform version (libtpu's build), ``XLA_FLAGS`` and ``LIBTPU_INIT_ARGS``: a change to any misses.
+Deleting the directory clears it; ``canary lower --no-compile-cache`` neither reads nor writes it.
+Imports JAX only inside its functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 SUFFIX = "-cache"  # jax._src.lru_cache names an entry's executable <key>-cache
@@ -40,10 +55,19 @@ def key_of(backend: Any, computation: Any, devices: Any, compile_options: Any) -
     return compilation_cache.get_cache_key(computation, devices, compile_options, backend, ignore)
 
 
+class Served(Exception):
+    """Raised from JAX's compile when the host's compile cache holds the program's outcome."""
+
+    def __init__(self, key: str, record: dict[str, Any]):
+        super().__init__(f"served from the host's compile cache: {key}")
+        self.key, self.record = key, record
+
+
 @contextmanager
-def captured() -> Iterator[list[str]]:
+def captured(serve: Callable[[str], dict[str, Any] | None] | None = None) -> Iterator[list[str]]:
     """While open, each program JAX compiles appends its persistent-cache key (or ``"error: ..."``
-    when JAX could not make one) to the yielded list."""
+    when JAX could not make one) to the yielded list; where ``serve(key)`` gives a record, JAX does
+    not compile and :class:`Served` is raised with it."""
     from jax._src import compiler
 
     original = compiler.compile_or_get_cached
@@ -54,6 +78,9 @@ def captured() -> Iterator[list[str]]:
             keys.append(key_of(backend, computation, devices, compile_options))
         except Exception as e:  # noqa: BLE001 - JAX itself would skip the cache
             keys.append(f"error: {type(e).__name__}: {e}")
+        record = serve(keys[-1]) if serve and not keys[-1].startswith("error: ") else None
+        if record is not None:
+            raise Served(keys[-1], record)
         return original(backend, computation, devices, compile_options, *args, **kwargs)
 
     compiler.compile_or_get_cached = keyed
@@ -61,6 +88,36 @@ def captured() -> Iterator[list[str]]:
         yield keys
     finally:
         compiler.compile_or_get_cached = original
+
+
+# ----------------------------------------------------------------------------- the host's compile cache
+
+
+def host_dir(lane: str) -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("canary")) / "tpu-compile" / lane
+
+
+def host_read(directory: str, key: str, versions: dict[str, str | None]) -> dict[str, Any] | None:
+    """The compile's outcome kept under ``key``, or None: absent, unreadable, or made by other
+    versions of jax, jaxlib or libtpu than ``versions``."""
+    try:
+        record = json.loads((Path(directory) / f"{key}.json").read_text())
+    except (OSError, ValueError):
+        return None
+    ok = isinstance(record, dict) and record.get("key") == key and record.get("versions") == versions
+    return record if ok and isinstance(record.get("compile"), dict) else None
+
+
+def host_write(directory: str, key: str, versions: dict[str, str | None], compiled: dict[str, Any]) -> Path:
+    """Keep a compile's outcome under ``key`` (written whole, then renamed into place)."""
+    path = Path(directory) / f"{key}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    tmp.write_text(json.dumps({"key": key, "versions": versions, "compile": compiled}, indent=1))
+    os.replace(tmp, path)
+    return path
 
 
 def lookup(directory: str, key: str) -> dict[str, Any]:

@@ -44,6 +44,7 @@ class LowerOptions:
     lanes_file: str | None = None
     compile: bool = False  # a TPU lane's program through libtpu's compiler too
     compile_timeout_s: float = 1800.0
+    compile_cache: bool = True  # the host's compile cache (canary.run.cache_key) read and written
     parity: bool = True  # a TPU lane's grouped-matmul kernel executed for parity
     topology: bool = True  # a TPU lane's whole program on its topology, where libtpu is installed
 
@@ -284,7 +285,15 @@ def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[s
 
     # the topology's child process and the parity check (in this process) run side by side
     with ThreadPoolExecutor(1) as pool:
-        child = pool.submit(lower_on_topology, opts.ferry, lane, opts.lanes_file, opts.compile, opts.compile_timeout_s)
+        child = pool.submit(
+            lower_on_topology,
+            opts.ferry,
+            lane,
+            opts.lanes_file,
+            opts.compile,
+            opts.compile_timeout_s,
+            host_cache=opts.compile_cache,
+        )
         if opts.parity:
             result.parity = parity.check(ferry, lanes.get("cpu"), lane)
         t = result.topology = child.result()

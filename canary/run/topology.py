@@ -214,17 +214,27 @@ NEAR_HBM = 0.9  # a compiled footprint past this fraction of the chip's HBM is a
 
 
 def lower_on_topology(
-    ferry: str, lane: Lane, lanes_file: str | None, compile: bool, timeout_s: float, log: Path | None = None
+    ferry: str,
+    lane: Lane,
+    lanes_file: str | None,
+    compile: bool,
+    timeout_s: float,
+    log: Path | None = None,
+    host_cache: bool = True,
 ) -> dict[str, Any]:
     """The ferry's (a name or a path) whole train step lowered (and compiled) on the lane's topology
-    in a child process; ``{"ran": False, "fallback": ...}`` when libtpu cannot do it here."""
+    in a child process; ``{"ran": False, "fallback": ...}`` when libtpu cannot do it here. A compile
+    is served from, or kept in, the host's compile cache unless ``host_cache`` is False."""
+    from canary.run.cache_key import host_dir
+
     topology = topology_of(lane)
     status = libtpu_status()
     if not status.ok:
         return {"name": topology.name, "ran": False, "ok": True, "fallback": status.message()}
     log = log or log_dir() / f"{lane.name}-{Path(ferry).stem}.log"
     request = {"ferry": ferry, "lane": lane.name, "lanes_file": lanes_file, "topology": topology.name}
-    out = {"ran": True, "log": str(log), **run_worker({**request, "compile": compile}, topology, timeout_s, log)}
+    request.update(compile=compile, host_cache=str(host_dir(lane.name)) if compile and host_cache else None)
+    out = {"ran": True, "log": str(log), **run_worker(request, topology, timeout_s, log)}
     out["name"] = topology.name
     done = out.get("compile")
     if done and done.get("ok"):
@@ -263,6 +273,16 @@ def memory_gate(compiled: dict[str, Any] | None, recorded: float | None = None) 
     return GateResult(name, total, hbm, "PASS", detail, round((hbm - total) / hbm, 4))
 
 
+def _served(compiled: dict[str, Any]) -> str:
+    """Whether the compile's outcome came from the host's compile cache, as the line says it. Pure."""
+    h = compiled.get("host_cache")
+    if not h:
+        return " (host compile cache off)" if "timed_out" not in compiled else ""
+    if h.get("served"):
+        return f" (served from the host compile cache {h['dir']}; compiled cold in {h.get('cold_seconds')} s)"
+    return f" (not in the host compile cache; kept in {h['dir']})"
+
+
 def _gib(n: int) -> str:
     return f"{n / GIB:.2f} GiB"
 
@@ -288,14 +308,15 @@ def lines(t: dict[str, Any]) -> list[str]:
         if c.get("ok"):
             m = c["memory"]
             out.append(
-                f"  compiled in {c['seconds']} s, program {c['fingerprint'][:12]}; per chip: temp {_gib(m['temp'])}, "
-                f"arguments {_gib(m['arguments'])}, outputs {_gib(m['outputs'])}, generated code "
-                f"{_gib(m['generated_code'])}, total {_gib(m['total'])} of {_gib(c['hbm_bytes'])} HBM "
+                f"  compiled in {c['seconds']} s{_served(c)}, program {c['fingerprint'][:12]}; per chip: "
+                f"temp {_gib(m['temp'])}, arguments {_gib(m['arguments'])}, outputs {_gib(m['outputs'])}, "
+                f"generated code {_gib(m['generated_code'])}, total {_gib(m['total'])} of {_gib(c['hbm_bytes'])} HBM "
                 f"({100 * c['fraction']:.1f}%): {c['verdict']}"
             )
         else:
             out.append(
-                f"  compile {'TIMED OUT' if c.get('timed_out') else 'FAILED'} after {c.get('seconds')} s: {c['error']}"
+                f"  compile {'TIMED OUT' if c.get('timed_out') else 'FAILED'} after {c.get('seconds')} s{_served(c)}: "
+                f"{c['error']}"
             )
         g = c.get("gate")
         if g and g["status"] != "SKIP":

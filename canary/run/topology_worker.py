@@ -132,11 +132,35 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     if request.get("compile"):
         from canary.run import cache_key
 
-        with cache_key.captured() as keys:
-            out["compile"] = compile_lowered(lowered)
+        out["compile"], keys = compile_on_host(lowered, request.get("host_cache"))
         out["ok"] = out["compile"]["ok"]
         out["cache"] = cache_key.report(keys, _cache_dir(lane))
     return out
+
+
+def compile_on_host(lowered, directory: str | None) -> tuple[dict[str, Any], list[str]]:
+    """The compile's outcome (:func:`compile_lowered`), served from the host's compile cache at
+    ``directory`` when it holds the program's key, else compiled and kept there (``directory``
+    None: neither read nor written); and the keys JAX gave the programs it was handed."""
+    from canary.run import cache_key
+    from canary.run.topology import _version
+
+    versions = {name: _version(name) for name in ("jax", "jaxlib", "libtpu")}
+    serve = (lambda key: cache_key.host_read(directory, key, versions)) if directory else None
+    t0 = time.perf_counter()
+    with cache_key.captured(serve) as keys:
+        try:
+            compiled = compile_lowered(lowered)
+        except cache_key.Served as hit:
+            cold = hit.record["compile"]
+            compiled = {**cold, "seconds": round(time.perf_counter() - t0, 3)}
+            compiled["host_cache"] = {"dir": directory, "served": True, "cold_seconds": cold.get("seconds")}
+            return compiled, keys
+    if directory and keys and not keys[-1].startswith("error: "):
+        cache_key.host_write(directory, keys[-1], versions, compiled)
+    if directory:
+        compiled["host_cache"] = {"dir": directory, "served": False}
+    return compiled, keys
 
 
 def _cache_dir(lane) -> str | None:
@@ -153,8 +177,12 @@ def compile_lowered(lowered) -> dict[str, Any]:
     """libtpu's compiler on the lowered program: seconds, one chip's memory, the compiled
     program's fingerprint; or the failure (parsed as a lowering failure is, where it is one)."""
     t0 = time.perf_counter()
+    from canary.run.cache_key import Served
+
     try:
         compiled = lowered.compile()
+    except Served:
+        raise
     except Exception as e:  # noqa: BLE001 - a compile failure is the result
         error = short_error(e)
         return {
