@@ -2,7 +2,7 @@
 
     python bench/library_zoo.py train OUT [--only NAME ...]    # train the zoo and the clean runs
     python bench/library_zoo.py judge RUN_DIR ... [--golden G] # judge run directories
-    python bench/library_zoo.py loo RECORDING_DIR               # each recording run against the others
+    python bench/library_zoo.py loo RECORDING_DIR [--ferry F]   # each recording run against the others
 
 ``train``: each regression of tests/library_zoo.py patched into a copy of the installed
 marin-levanter (an overlay first on PYTHONPATH; the installed package is hashed before and after)
@@ -11,7 +11,8 @@ and two clean variants the golden was not recorded with (2 devices, a nudge of s
 ``judge``: each run against the committed golden (or ``--golden``): per curve, how many times its
 band the furthest window went (``x``: over 1.0 is outside), the gates' verdict and the placement.
 ``loo``: leave-one-out over a golden recording's runs: each run judged against the golden built
-from all the others, the false alarms a variant the golden had not seen would raise.
+from all the others, the false alarms a variant the golden had not seen would raise (``--ferry``:
+another ferry's recording, judged with its gates and ``stats_curve`` on).
 Prints figures only; nothing is asserted (docs/gates.md, "The model's statistics").
 """
 
@@ -60,9 +61,9 @@ def worst(golden, metrics) -> tuple[float, float, str]:
 
 
 def judge(name: str, golden, metrics) -> dict:
-    gates_file, _ = load_gates(FERRY)
-    perf_off = {"throughput": "off", "compile_seconds": "off", "peak_memory": "off"}  # the curves only
-    lane = gates_file.lane("cpu").model_copy(update=perf_off)
+    gates_file, _ = load_gates(golden.ferry)
+    curves_only = {"throughput": "off", "compile_seconds": "off", "peak_memory": "off", "stats_curve": "FAIL"}
+    lane = gates_file.lane("cpu").model_copy(update=curves_only)
     results = {r.name: r for r in judge_gates.evaluate(lane, metrics, golden=golden)}
     loss, stats, stat = worst(golden, metrics)
     stats_gate = results.get("stats_curve")
@@ -111,7 +112,7 @@ def leave_one_out(recording: Path, golden) -> None:
     for i, run in enumerate(facts):
         others = facts[:i] + facts[i + 1 :]
         version, steps, window = golden.ferry_version, golden.steps, golden.window
-        g = curve.build(others, ferry=FERRY, ferry_version=version, lane="cpu", steps=steps, window=window)
+        g = curve.build(others, ferry=golden.ferry, ferry_version=version, lane="cpu", steps=steps, window=window)
         m = load_run_metrics(Path(_read_runs(recording)[i]["run_dir"]), golden.metric)
         judge(f"{i + 1:02d} {run.variant}", g, m)
 
@@ -120,10 +121,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=("train", "judge", "loo"))
     ap.add_argument("paths", nargs="+", type=Path)
-    ap.add_argument("--golden", type=Path, default=ROOT / "gates" / f"{FERRY}.cpu.golden.json")
+    ap.add_argument("--ferry", default=FERRY, help="whose committed golden is the default --golden")
+    ap.add_argument("--golden", type=Path)
     ap.add_argument("--only", action="append", default=[])
     args = ap.parse_args()
-    golden = store.read(args.golden)
+    golden = store.read(args.golden or ROOT / "gates" / f"{args.ferry}.cpu.golden.json")
     if args.mode == "loo":
         leave_one_out(args.paths[0], golden)
         return 0

@@ -12,7 +12,7 @@ import pytest
 from github_server import REPO, client, github, spool_dir  # noqa: F401 (fixtures)
 
 from canary.config import LaneGates
-from canary.formats.metrics import RunMetrics, parse_step_metrics, part_of
+from canary.formats.metrics import Z_TERMS, RunMetrics, parse_step_metrics, part_of
 from canary.golden import curve as golden
 from canary.golden import model as golden_model
 from canary.judge import gates, stats_gates
@@ -140,6 +140,43 @@ def test_clean_statistics_pass_and_a_moved_one_fails_placed_in_its_part():
     assert by_series["optim/grad_norm"]["first"] == [60, 79]
     assert r.detail.startswith("placed: router (first out, steps 40-59")
     assert "furthest: optimizer" in r.detail  # 10% up against 0.6%: further than the router's 3%
+
+
+def _steps(z_terms, steps=STEPS):
+    """A run's metrics.jsonl: the cross-entropy, and the loss with ``z_terms(i)`` on top of it."""
+    return "\n".join(
+        json.dumps({"global_step": i, "train/cross_entropy_loss": loss(i), "train/loss": loss(i) + z_terms(i)})
+        for i in range(steps)
+    )
+
+
+def test_the_loss_terms_besides_the_cross_entropy_are_a_statistic_of_the_loss():
+    m = parse_step_metrics(_steps(lambda i: 0.016))
+    assert [round(v, 9) for _, v in m.series[Z_TERMS][:2]] == [0.016, 0.016] and part_of(Z_TERMS) == "loss"
+    logged = json.dumps({"train/loss": 2.0, "train/cross_entropy_loss": 1.0, Z_TERMS: 0.5})
+    assert parse_step_metrics(logged).series[Z_TERMS] == [(0, 0.5)]  # a step that logs it is believed
+    assert Z_TERMS not in parse_step_metrics(json.dumps({"train/loss": 2.0})).series
+
+
+def test_a_dropped_loss_term_is_placed_in_the_loss():
+    """The library's loss regressions (a dropped LM-head z-loss, a loss in bfloat16) move the
+    loss's own terms from the first step and the model's statistics only once training has carried
+    them into the weights: placed in the loss, the first part out, not in the furthest later one."""
+    recorded = [parse_step_metrics(_steps(lambda i, k=k: 0.016 * k)) for k in (1.0, 1.001)]
+    runs = [
+        golden.RunFacts(v, m.losses, {}, series=m.series) for v, m in zip(("base", "nudged=1"), recorded, strict=True)
+    ]
+    g = golden.build(runs, ferry="moe-canary", ferry_version=2, lane="cpu", steps=STEPS, window=20)
+    dropped = parse_step_metrics(_steps(lambda i: 0.012))
+    [r] = stats_gates.evaluate(GATES, g, dropped)
+    assert r.status == "FAIL" and r.detail.startswith("placed: loss (first out, steps 0-19: stats/loss/z_terms below")
+    experts = {"series": "stats/experts/layer2/usage_entropy", "part": "experts", "direction": "below"}
+    later = [{**experts, "first": [20, 39], "times": 150.0}, *r.moved]
+    assert stats_gates.placed(later).startswith("placed: loss (first out, steps 0-19")
+    assert "furthest: experts" in stats_gates.placed(later)
+    # a model bug moves the loss's statistics too, after its own part's: it stays placed there
+    loss_later = [{**m, "first": [40, 59]} for m in r.moved]
+    assert stats_gates.placed([*loss_later, {**experts, "first": [0, 19], "times": 3.0}]).startswith("placed: experts")
 
 
 def test_the_statistics_gate_is_skipped_for_a_quick_run_and_can_be_switched_off():

@@ -107,6 +107,7 @@ def test_a_quiet_model_bug_moves_the_curve_past_its_tolerance(tmp_path, bug):
     rc, out = zoo_run(tmp_path, bug)
     curve = gate(out, "loss_curve")
     assert rc == 1 and curve["status"] == "FAIL", curve
+    assert gate(out, "stats_curve")["status"] == "FAIL" and "placed: " in gate(out, "stats_curve")["detail"]
     assert out["signature"]["kind"] == "gate_regression" and "loss_curve" in out["signature"]["message"]
     # the loose gates alone would have passed it
     assert all(
@@ -205,4 +206,5 @@ def test_an_equivalent_variant_raises_no_alarm(tmp_path):
     out = json.loads(r.stdout)
     assert out["summary"]["devices"] == 4
     assert gate(out, "loss_curve")["status"] == "PASS" and gate(out, "final_loss_golden")["status"] == "PASS"
+    assert gate(out, "stats_curve")["status"] == "PASS"  # the golden's bands include the 4-device run's statistics
     assert gate(out, "throughput")["status"] == "SKIP" and "devices=1" in gate(out, "throughput")["detail"]

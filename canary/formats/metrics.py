@@ -26,6 +26,19 @@ STAT_METRICS = {
     "optim/grad_norm": "optimizer",
     "optim/update_norm": "optimizer",
 }
+# Derived from two losses a step logs: the loss's terms besides the cross-entropy (the LM head's
+# and the router's z-loss, weighted): ``train/loss - train/cross_entropy_loss``. A loss computed
+# another way (in another dtype) or a dropped or rescaled term moves it from the first step, while
+# the model's own statistics follow only as training carries the change into the weights.
+Z_TERMS = "stats/loss/z_terms"
+
+
+def derived_statistics(step: dict[str, Any]) -> dict[str, float]:
+    """The statistics a step's own figures imply (:data:`Z_TERMS`), unless the step logged them."""
+    total, ce = as_float(step.get("train/loss")), as_float(step.get("train/cross_entropy_loss"))
+    if total is None or ce is None or Z_TERMS in step:
+        return {}
+    return {Z_TERMS: total - ce}
 
 
 def is_statistic(key: str) -> bool:
@@ -136,7 +149,7 @@ def parse_step_metrics(text: str, loss_metric: str = "train/loss", source: str =
         speed = as_float(rec.get("throughput/tokens_per_second"))
         if speed is not None and speed > 0:
             speeds.append(speed)
-        for key, value in rec.items():
+        for key, value in {**rec, **derived_statistics(rec)}.items():
             if is_statistic(key) and (v := as_float(value)) is not None:
                 series.setdefault(key, []).append((step, v))
         last = rec
