@@ -55,7 +55,7 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
         heads=m.heads,
         kv_heads=m.kv_heads,
         head_dim=m.head_dim,
-        sliding_window=m.sliding_window,
+        sliding_window=spec.sliding_window,
         rope_theta=m.rope_theta,
         norm_eps=m.norm_eps,
         compute_dtype=spec.compute_dtype,
