@@ -5,7 +5,8 @@
     python bench/library_zoo.py loo RECORDING_DIR [--ferry F]   # each recording run against the others
 
 ``train``: each regression of tests/library_zoo.py patched into a copy of the installed
-marin-levanter (an overlay first on PYTHONPATH; the installed package is hashed before and after)
+marin-levanter or marin-haliax (an overlay first on PYTHONPATH; the installed packages are hashed
+before and after)
 and two clean variants the golden was not recorded with (2 devices, a nudge of seed 9), each one
 ``canary run cpu --ferry grug-moe-canary --cold``, then judged as ``judge`` does.
 ``judge``: each run against the committed golden (or ``--golden``): per curve, how many times its
@@ -89,7 +90,7 @@ def train(out: Path, only: list[str]) -> list[Path]:
 
     before = library_zoo.installed_digest()
     runs = []
-    todo = [(p.name, p) for p in library_zoo.PATCHES] + [(n, None) for n in CLEAN]
+    todo = [(p.name, p) for p in library_zoo.ALL] + [(n, None) for n in CLEAN]
     for name, patch in todo:
         if only and name not in only:
             continue

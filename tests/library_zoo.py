@@ -1,8 +1,12 @@
 """Quiet regressions of the team's libraries, as a library commit would bring them: each one a
-one-line patch of one module of the installed marin-levanter, applied to a COPY of the package
-(an overlay directory put first on ``PYTHONPATH``: the package's tree of links to the installed
-files, the patched module a real file in it). The installed package is never written; its files
-are hashed before and after, and :func:`installed_digest` lets a caller check they are unchanged.
+one-line patch of one module of the installed marin-levanter or marin-haliax, applied to a COPY of
+the package (an overlay directory put first on ``PYTHONPATH``: the package's tree of links to the
+installed files, the patched module a real file in it). The installed packages are never written;
+their files are hashed before and after, and :func:`installed_digest` lets a caller check they are
+unchanged.
+
+``PATH_PATCHES`` are regressions in paths the cpu lane reaches only since grug-moe-canary v3 (its
+own attention window, 480 rows to the grouped matmul): under v2's shapes neither patched line ran.
 
 Used by tests/test_library_zoo.py (slow) and bench/library_zoo.py (the figures in docs/gates.md).
 """
@@ -23,9 +27,9 @@ class Patch:
     module: str  # the file, relative to the package's directory
     old: str
     new: str
+    package: str = "levanter"
 
 
-PACKAGE = "levanter"
 PATCHES = (
     Patch(
         "mask_sees_next",
@@ -63,29 +67,46 @@ PATCHES = (
         "            logsumexp_weight=None,\n",
     ),
 )
-BY_NAME = {p.name: p for p in PATCHES}
+PATH_PATCHES = (
+    Patch(
+        "window_one_wider",
+        "a sliding window one token wider than asked",
+        "grug/attention/_core.py",
+        "allowed = k_idx >= q_idx - (self.sliding_window - 1)",
+        "allowed = k_idx >= q_idx - self.sliding_window",
+    ),
+    Patch(
+        "rows_padded_first",
+        "the grouped matmul's padding rows put before the tokens, not after them",
+        "nn/ragged_dot.py",
+        "[(0, pad_length, 0), (0, 0, 0)]",
+        "[(pad_length, 0, 0), (0, 0, 0)]",
+        package="haliax",
+    ),
+)
+ALL = PATCHES + PATH_PATCHES
+BY_NAME = {p.name: p for p in ALL}
 
 
-def installed_dir() -> Path:
-    spec = importlib.util.find_spec(PACKAGE)
-    assert spec is not None and spec.origin, f"{PACKAGE} is not installed"
+def installed_dir(package: str = "levanter") -> Path:
+    spec = importlib.util.find_spec(package)
+    assert spec is not None and spec.origin, f"{package} is not installed"
     return Path(spec.origin).parent
 
 
-def installed_digest(files: list[str] | None = None) -> str:
-    """One hash of the installed package's patched modules (all of them by default)."""
-    root = installed_dir()
+def installed_digest(patches: tuple[Patch, ...] = ALL) -> str:
+    """One hash of the installed modules the patches touch (every zoo patch's by default)."""
     h = hashlib.sha256()
-    for rel in sorted(set(files or [p.module for p in PATCHES])):
-        h.update(rel.encode() + b"\0" + (root / rel).read_bytes())
+    for package, rel in sorted({(p.package, p.module) for p in patches}):
+        h.update(f"{package}/{rel}".encode() + b"\0" + (installed_dir(package) / rel).read_bytes())
     return h.hexdigest()
 
 
 def overlay(patch: Patch, where: Path) -> Path:
     """A directory that, first on ``PYTHONPATH``, shadows the installed package with a copy of it
     in which ``patch`` is applied: links to every installed file but the patched one."""
-    src = installed_dir()
-    dst = Path(where) / patch.name / PACKAGE
+    src = installed_dir(patch.package)
+    dst = Path(where) / patch.name / patch.package
     for dirpath, dirnames, filenames in os.walk(src):
         dirnames[:] = [d for d in dirnames if d != "__pycache__"]
         rel = Path(dirpath).relative_to(src)

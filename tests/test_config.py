@@ -95,6 +95,19 @@ def test_spec_takes_lane_overrides():
     assert (tpu.vocab_size, tpu.compute_dtype, tpu.ragged_dot, tpu.steps) == (128256, "bfloat16", "megablox", 238)
 
 
+def test_a_lane_sets_its_own_attention_window_under_its_sequence(tmp_path):
+    ferry, _ = load_ferry("grug-moe-canary")
+    cpu, tpu = (build_spec(ferry, get_lane(n), run_id="r", out_dir="/tmp/x") for n in ("cpu", "tpu"))
+    assert (cpu.seq_len, cpu.sliding_window, tpu.seq_len, tpu.sliding_window) == (60, 16, 8192, 2048)
+    rows = cpu.batch_size * cpu.seq_len * ferry.model.experts_per_token  # to haliax's grouped matmul
+    assert rows % 512, "the cpu lane's rows are a multiple of 512: haliax's row padding never runs"
+    builtin, _ = load_ferry("moe-canary")  # no lane of its own sets one: the model's
+    assert build_spec(builtin, get_lane("cpu"), run_id="r", out_dir="/tmp/x").sliding_window == 2048
+    p = _write(tmp_path, _ferry_text(**{"seq_len = 64\n": "seq_len = 64\nsliding_window = 64\n"}))
+    with pytest.raises(ConfigError, match=r"lanes\.cpu\.sliding_window \(64\) must be under lanes\.cpu\.seq_len"):
+        load_ferry(str(p))
+
+
 def test_a_ferries_directory_in_the_working_directory_is_named_an_override(tmp_path, monkeypatch):
     pinned = project_root() / "ferries" / "moe-canary.toml"
     ferry, path = load_ferry("moe-canary")

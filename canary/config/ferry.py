@@ -72,12 +72,17 @@ class DataConfig(Strict):
 
 class LaneOverrides(Strict):
     """Per-lane settings of a ferry: only sizes, data, kernels and dtypes may differ, never the
-    model's shape (hidden, intermediate, experts, top-k, layers)."""
+    model's shape (hidden, intermediate, experts, top-k, layers). The attention window is a size:
+    a lane whose sequence is shorter than the model's window sets its own, under its sequence, so
+    that the window's masking runs on that lane too."""
 
     batch_size: int = Field(gt=0)
     seq_len: int = Field(gt=0)
     steps: int = Field(gt=0, le=MAX_STEPS)
     vocab_size: int | None = Field(default=None, gt=1)
+    sliding_window: int | None = Field(
+        default=None, gt=0, description="the lane's attention window [default: the model's]"
+    )
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
     tiling: Tiling = "per-shape"
@@ -137,6 +142,11 @@ class Ferry(_FerryIdentity):
             if lane.seq_len > self.model.max_seq_len:
                 raise ValueError(
                     f"lanes.{name}.seq_len ({lane.seq_len}) exceeds model.max_seq_len ({self.model.max_seq_len})"
+                )
+            if lane.sliding_window is not None and lane.sliding_window >= lane.seq_len:
+                raise ValueError(
+                    f"lanes.{name}.sliding_window ({lane.sliding_window}) must be under lanes.{name}.seq_len "
+                    f"({lane.seq_len}): a window as long as the sequence masks nothing"
                 )
             if (lane.data or self.data).successors > (lane.vocab_size or self.model.vocab_size):
                 raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")

@@ -58,6 +58,12 @@ class WorkloadSpec(BaseModel):
     wandb_project: str | None = None
     wandb: WandbMode = "off"
 
+    @property
+    def sliding_window(self) -> int | None:
+        """The attention window this attempt trains with: the lane's own, else the model's."""
+        lane = self.ferry.lanes.get(self.lane)
+        return (lane.sliding_window if lane else None) or self.ferry.model.sliding_window
+
     def write(self, path: Path) -> Path:
         path.write_text(self.model_dump_json(indent=2))
         return path

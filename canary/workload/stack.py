@@ -36,7 +36,7 @@ def grug_config(spec: WorkloadSpec) -> grug_model.GrugConfig:
         num_heads=m.heads,
         num_kv_heads=m.kv_heads,
         head_dim=m.head_dim,
-        sliding_window=m.sliding_window if m.sliding_window and m.sliding_window < spec.seq_len else None,
+        sliding_window=spec.sliding_window if spec.sliding_window and spec.sliding_window < spec.seq_len else None,
         layer_norm_eps=m.norm_eps,
         compute_dtype=spec.compute_dtype,
         rope=grug_model.RotaryConfig(theta=m.rope_theta),

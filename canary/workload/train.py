@@ -53,7 +53,7 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
         heads=model.heads,
         kv_heads=model.kv_heads,
         head_dim=model.head_dim,
-        sliding_window=model.sliding_window,
+        sliding_window=spec.sliding_window,
         rope_theta=model.rope_theta,
         norm_eps=model.norm_eps,
         compute_dtype=spec.compute_dtype,
