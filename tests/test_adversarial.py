@@ -170,6 +170,10 @@ def test_sigint_says_interrupted_and_exits_130(tmp_path):
     reads a log from a terminal, as someone pasting one would, and is interrupted once it says it
     is waiting for it."""
     master, terminal = pty.openpty()
+    # A process started while SIGINT is ignored keeps ignoring it (an ignored signal stays so across
+    # exec), as under nohup; whatever the test runner's process was told, the command here starts as
+    # from a terminal, where Ctrl-C is not ignored.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         proc = subprocess.Popen(
             [PY, "-m", "canary", "signature", "-"],
@@ -181,12 +185,19 @@ def test_sigint_says_interrupted_and_exits_130(tmp_path):
             text=True,
         )
     finally:
+        signal.signal(signal.SIGINT, before)
         os.close(terminal)
     try:
         ready = proc.stderr.readline()
         assert "reading a log from standard input" in ready, ready
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
+        try:
+            out, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:  # say how it stood: its signal masks and where it waited
+            status = Path(f"/proc/{proc.pid}/status").read_text()
+            wchan = Path(f"/proc/{proc.pid}/wchan").read_text()
+            sig = [line for line in status.splitlines() if line.startswith(("State", "Sig", "Shd"))]
+            pytest.fail(f"no exit 120 s after SIGINT (runner's SIGINT was {before!r}): {sig}, waiting in {wchan}")
     finally:
         if proc.poll() is None:
             proc.kill()
