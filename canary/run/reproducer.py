@@ -100,12 +100,17 @@ def reproduced(failure: dict[str, Any], rc: int | None, output: str) -> tuple[bo
         return False, "it lowered: the failure did not reproduce alone"
     found = parse_block_shape_error(output)
     if found is None:
-        tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
-        return False, f"it failed otherwise: {tail[0][:300]}"
+        return _failed_otherwise(rc, output)
     same = found["block_shape"] == failure.get("block_shape") and found["array_shape"] == failure.get("array_shape")
     if same:
         return True, f"reproduced the same error: block {found['block_shape']} on {found['array_shape']}"
     return False, f"it failed with another block: {found['block_shape']} on {found['array_shape']}"
+
+
+def _failed_otherwise(rc: int | None, output: str) -> tuple[bool, str]:
+    """A repro that failed, but not with the failure it was written for: its last line says how."""
+    tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
+    return False, f"it failed otherwise: {tail[0][:300]}"
 
 
 def write_and_check(
@@ -177,8 +182,7 @@ def compile_reproduced(error: str, rc: int | None, output: str) -> tuple[bool, s
     masked = re.sub(r"\d+(?:\.\d+)?", "N", (error.splitlines() or [""])[0]).split(": ", 1)[-1][:200]
     if masked and masked in re.sub(r"\d+(?:\.\d+)?", "N", output):
         return True, f"reproduced the same error: {(error.splitlines() or [''])[0][:200]}"
-    tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
-    return False, f"it failed otherwise: {tail[0][:300]}"
+    return _failed_otherwise(rc, output)
 
 
 def parity_script(row: dict[str, Any], sizes: list[int], kernel: str, versions: dict[str, str]) -> str:
@@ -259,5 +263,4 @@ def parity_reproduced(rc: int | None, output: str) -> tuple[bool, str]:
         return True, f"reproduced the mismatch: {said}"
     if rc == 0:
         return False, f"it matched XLA this time: {said}"
-    tail = output.strip().splitlines()[-1:] or [f"exit status {rc}"]
-    return False, f"it failed otherwise: {tail[0][:300]}"
+    return _failed_otherwise(rc, output)
