@@ -12,7 +12,7 @@ whole history and over the notifier's 120 days.
 
 Fingerprint: in this process, the cpu lane's train step exported for cpu and tpu (as `canary lower`
 does; its module printed, stripped and hashed: the part `canary lower` adds) and
-`run_fingerprint` (the second lowering a cpu run adds after its last step). A plain script, run by hand.
+`run_fingerprint` (the second lowering a cpu run makes while XLA compiles its step). A plain script, run by hand.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def fingerprint(repeat: int) -> None:
         )
     spec = build_spec(ferry, lanes["cpu"], run_id="bench", out_dir=os.devnull)
     t, out = best(lambda: run_fingerprint(spec, make_train_step), repeat)
-    print(f"run_fingerprint (what a cpu run adds after its last step): {t:.2f} s ({out['program/fingerprint'][:12]})")
+    print(f"run_fingerprint (a cpu run's second lowering, alone): {t:.2f} s ({out['program/fingerprint'][:12]})")
 
 
 def main() -> None:

@@ -232,13 +232,14 @@ def test_canary_lower_says_the_program_changed_since_the_last_pass_and_why(tmp_p
 
 @pytest.mark.slow  # one compiled step and four lowerings of the cpu lane's model
 def test_a_run_s_own_step_gives_the_fingerprint_canary_lower_builds(tmp_path):
-    """A one-device cpu run fingerprints the step it ran (compiled and called, as a run does)
-    rather than building it anew: the same value. Split over devices, its step is not reused."""
+    """A one-device cpu run fingerprints the step it runs rather than building it anew, on a thread
+    while XLA compiles that step (as a run does): the same value as built anew, one after the
+    other. Split over devices, its step is not reused."""
     import jax
 
     from canary.config import get_lane, load_ferry
     from canary.formats.spec import build_spec
-    from canary.workload.program import run_fingerprint
+    from canary.workload.program import fingerprint_meanwhile, run_fingerprint
     from canary.workload.train import make_corpus, make_train_step
 
     ferry, _ = load_ferry("moe-canary")
@@ -246,9 +247,11 @@ def test_a_run_s_own_step_gives_the_fingerprint_canary_lower_builds(tmp_path):
     ts = make_train_step(spec)
     params, opt_state = ts.init(jax.random.PRNGKey(spec.ferry.trainer.seed))
     batch = make_corpus(spec).stream(1, spec.batch_size, spec.seq_len + 1).get(0)
-    ts.step.lower(params, opt_state, ts.bias, batch).compile()(params, opt_state, ts.bias, batch)
+    lowered = ts.step.lower(params, opt_state, ts.bias, batch)
+    meanwhile = fingerprint_meanwhile(spec, make_train_step, ts)
+    lowered.compile()(params, opt_state, ts.bias, batch)
 
-    reused, built = run_fingerprint(spec, make_train_step, ts), run_fingerprint(spec, make_train_step)
+    reused, built = meanwhile(), run_fingerprint(spec, make_train_step)
     assert "program/error" not in reused and "program/error" not in built
     assert reused["program/fingerprint"] == built["program/fingerprint"]
 

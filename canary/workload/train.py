@@ -36,7 +36,7 @@ from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload.data import MarkovCorpus
 from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
 from canary.workload.optim import TrainStep, make_optimizer, update
-from canary.workload.program import run_fingerprint
+from canary.workload.program import fingerprint_meanwhile
 from canary.workload.steps import StepLog
 
 
@@ -199,10 +199,10 @@ def _initial_state(spec: WorkloadSpec, train_step: TrainStep, mesh, log) -> tupl
     return params, opt_state, nudge_seed
 
 
-def _compile(spec: WorkloadSpec, train_step: TrainStep, args: tuple, cache_facts, log) -> tuple[Any, float]:
-    """The train step compiled for the first batch (through the compilation cache), timed."""
-    t0 = time.perf_counter()
-    compiled = train_step.step.lower(*args).compile()
+def _compile(spec: WorkloadSpec, lowered, t0: float, cache_facts, log) -> tuple[Any, float]:
+    """The lowered train step compiled (through the compilation cache), timed from ``t0``, before
+    it was lowered."""
+    compiled = lowered.compile()
     seconds = cache_facts.compile_seconds = time.perf_counter() - t0
     log(
         f"compiled the train step in {seconds:.2f}s (cache {spec.cache.mode}: "
@@ -232,9 +232,16 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
     tracker = _tracker(spec, out, backend, n_devices, n_params, primary, log)
     batch = parallel.shard_batch(batches.get(0), mesh)
 
-    compiled, compile_seconds = _compile(
-        spec, train_step, (params, opt_state, train_step.bias, batch), cache.facts, log
-    )
+    t0 = time.perf_counter()
+    lowered = train_step.step.lower(params, opt_state, train_step.bias, batch)
+    # the program's fingerprint, as `canary lower` computes it: a second lowering, on a thread while
+    # XLA compiles the step, waited for before the first step (program.fingerprint_meanwhile), so
+    # the history can say whether the program changed (the run's own step is exported again when no
+    # mesh split it: program.run_fingerprint)
+    run_step = train_step if mesh is None else None
+    fingerprint = fingerprint_meanwhile(spec, make_train_step, run_step) if primary else dict
+    compiled, compile_seconds = _compile(spec, lowered, t0, cache.facts, log)
+    program = fingerprint()
 
     with open(out / METRICS_FILE if primary else os.devnull, "a", buffering=1) as mf:
         steps = StepLog(spec, mf, tracker, log, t_start)
@@ -248,10 +255,6 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
             steps.finish(i, _floats(metrics))  # waits for step i
 
     facts = _run_facts(backend, n_params, n_devices, corpus.entropy_floor(spec.seq_len + 1), nudge_seed)
-    # the program's fingerprint, as `canary lower` computes it: a second lowering after the last
-    # step (no compilation, nothing timed above), so the history can say whether the program changed
-    # (the run's own step is exported again when no mesh split it: program.run_fingerprint)
-    program = run_fingerprint(spec, make_train_step, train_step if mesh is None else None) if primary else {}
     speed = steps.figures(spec.platform)
     summary = {
         **steps.last,
@@ -269,8 +272,9 @@ def train(spec: WorkloadSpec, log: Callable[[str], None] = print) -> dict:
 
 
 def _run_facts(backend: str, n_params: int, n_devices: int, floor: float, nudge_seed: int | None) -> dict:
-    """What the summary keeps of the run besides its steps: memory (its peak so far: taken before
-    the program's fingerprint lowers it again), host, kernel, size, data."""
+    """What the summary keeps of the run besides its steps: memory (its peak so far; the program's
+    fingerprint lowered it again beside the compile, whose own peak is the larger), host, kernel,
+    size, data."""
     peak_bytes, peak_source = peak_memory()
     return {
         "memory/peak_bytes": peak_bytes,
