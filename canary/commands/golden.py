@@ -100,7 +100,7 @@ def record(lane, runs, nudged, window, ferry, gates, output, out, source, perf_o
         window=window,
         out=out,
         output=output,
-        say=lambda s: err.print(f"[dim]{s}[/]", highlight=False),
+        log=lambda s: err.print(f"[dim]{s}[/]", highlight=False),
         source=source,
         perf_only=perf_only,
         nudged=nudged,

@@ -144,7 +144,7 @@ def record(
     output: Path | None = None,
     write: bool = True,
     progress=None,
-    say=lambda s: None,
+    log=lambda s: None,
     source: Path | None = None,
     perf_only: bool = False,
     nudged: int = DEFAULT_NUDGED,
@@ -169,9 +169,9 @@ def record(
     else:
         where = Path(out) / f"golden-{lane.name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
         vs = variants(lane.platform, runs, o.ragged_dot, o.batch_size, perf_only, nudged=nudged, stack=bool(f.stack))
-        done = _train_runs(vs, where, inputs, opts, progress, say)
+        done = _train_runs(vs, where, inputs, opts, progress, log)
     facts = _run_facts(done, metric)
-    _say_busy(busy_runs(facts), stored is not None, lane.name, say)
+    _say_busy(busy_runs(facts), stored is not None, lane.name, log)
     if stored is not None:
         check_curve(stored, facts)
     recorded = _recorded(lane.name, sum(d["variant"] == "base" for d in done), window, done)
@@ -226,14 +226,14 @@ def _read_runs(source: Path) -> list[dict[str, Any]]:
     return done
 
 
-def _train_runs(vs: list[Variant], where: Path, inputs, opts, progress, say) -> list[dict[str, Any]]:
+def _train_runs(vs: list[Variant], where: Path, inputs, opts, progress, log) -> list[dict[str, Any]]:
     """Each variant trained once, cold, under ``where``, unjudged against any golden and kept out
     of the history; the first that fails stops the recording (:func:`_check`)."""
     from canary.run.runner import RunOptions, run_canary
 
     done = []
     for n, v in enumerate(vs, 1):
-        say(f"recording run {n}: {v.name}")
+        log(f"recording run {n}: {v.name}")
         rec = run_canary(
             RunOptions(
                 lane=opts.lane,
@@ -269,7 +269,7 @@ def _run_facts(done: list[dict[str, Any]], metric: str) -> list[golden_curve.Run
     return facts
 
 
-def _say_busy(busy: str, perf_only: bool, lane: str, say) -> None:
+def _say_busy(busy: str, perf_only: bool, lane: str, log) -> None:
     """A busy machine's speed figures would set the floor too low: ``--perf-only`` refuses them,
     a full recording keeps its curve and says to re-measure them."""
     if busy and perf_only:
@@ -278,7 +278,7 @@ def _say_busy(busy: str, perf_only: bool, lane: str, say) -> None:
             "floor too low; measure again while nothing else runs"
         )
     if busy:
-        say(
+        log(
             f"warning: the machine was busy during {busy}: the golden's speed figures are too slow; re-measure "
             f"them on a quiet machine with `canary golden record {lane} --perf-only`"
         )
