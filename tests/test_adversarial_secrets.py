@@ -484,3 +484,25 @@ def test_the_deciding_log_is_kept_once_and_read_from_its_attempt_when_the_top_on
     again = canary_cli("signature", str(run_dir), "--json", tmp_path=tmp_path)
     assert again.returncode == r.returncode == 0, again.stderr.decode()
     assert json.loads(again.stdout)["fingerprint"] == json.loads(r.stdout)["fingerprint"]
+
+
+def test_canary_signature_of_a_log_shows_no_secret_and_keeps_its_fingerprint(tmp_path, cli):
+    """`canary signature LOG` prints what a run's record would keep: a token's shape and a secret
+    environment variable's value redacted from the message and excerpt, in text and in --json,
+    and the same fingerprint as the unredacted log's."""
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    value = "plain-looking-value-42"
+    log = tmp_path / "train.log"
+    log.write_text(
+        'Traceback (most recent call last):\n  File "/w/train.py", line 3, in <module>\n    main()\n'
+        f"RuntimeError: auth failed with {token} and {value}\n"
+    )
+    env = {"MY_SERVICE_TOKEN": value}
+    shown = cli("signature", str(log), env=env)
+    as_json = cli("signature", str(log), "--json", env=env)
+    assert shown.returncode == 0 and as_json.returncode == 0, shown.stderr + as_json.stderr
+    for out in (shown.stdout, as_json.stdout):
+        assert token not in out and value not in out and REDACTED in out
+    d = json.loads(as_json.stdout)
+    assert REDACTED in d["message"] and REDACTED in d["excerpt"]
+    assert d["fingerprint"] == json.loads(cli("signature", str(log), "--json").stdout)["fingerprint"]

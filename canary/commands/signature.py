@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from canary.errors import ConfigError
 from canary.formats.directory import RESULT_FILE, decided_log, read_record
 from canary.record import RunRecord
 from canary.render import console
+from canary.text.redact import env_secrets, redact
 from canary.textio import LogStream, printable
 
 OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
@@ -69,6 +71,9 @@ def signature(logfile, outcome, keep, max_frames, as_json):
         text = _read_log(logfile)
         options = signature_mod.Options(max_frames=max_frames).with_keep(keep)
         sig = signature_mod.extract(text, outcome=outcome, options=options)
+        if sig is not None:  # shown as a run's record keeps it: secrets redacted, fingerprint as taken
+            secrets = env_secrets(os.environ)
+            sig = sig.scrubbed(lambda t: redact(t, secrets))
         source = "log"
     if as_json:
         emit_json({**(sig.to_dict() if sig else NO_FAILURE), "source": source})

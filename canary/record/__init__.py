@@ -96,6 +96,17 @@ class Signature:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def scrubbed(self, scrub: Callable[[str], str]) -> Signature:
+        """This signature with ``scrub`` (e.g. secret redaction) applied to the texts it took from
+        the log; its fingerprint and group, taken before, stay as they are."""
+        return replace(
+            self,
+            exception=scrub_texts(self.exception, scrub),
+            message=scrub(self.message),
+            frames=[scrub(f) for f in self.frames],
+            excerpt=scrub(self.excerpt),
+        )
+
 
 @dataclass
 class Attempt:
@@ -267,15 +278,7 @@ def scrub_texts(v: Any, scrub: Callable[[str], str]) -> Any:
 
 
 def _scrub_signature(sig: Signature | None, scrub: Callable[[str], str]) -> Signature | None:
-    if sig is None:
-        return None
-    return replace(
-        sig,
-        exception=scrub_texts(sig.exception, scrub),
-        message=scrub(sig.message),
-        frames=[scrub(f) for f in sig.frames],
-        excerpt=scrub(sig.excerpt),
-    )
+    return None if sig is None else sig.scrubbed(scrub)
 
 
 def as_float(v: Any) -> float | None:
