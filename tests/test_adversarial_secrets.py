@@ -65,6 +65,11 @@ KEYED = {
     ),
     "password flag": ("mysql -h db --password ", "Tr0ub4dor-3xyz-Q"),
     "private_key_id": ('"private_key_id": "', "1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b"),
+    # -p as a password (a registry login, spaced or glued; sshpass; mysql's glued -p)
+    "docker login -p": ("docker login -u ci-bot -p ", "Zq3opaqueRegistryPass"),
+    "docker login -p glued": ("docker login -u ci-bot -p", "Zq3opaqueRegistryPass"),
+    "sshpass -p": ("sshpass -p ", "Zq3opaqueSshPass"),
+    "mysql -p glued": ("mysql -h db -u root -p", "Zq3opaqueDbPass"),
 }
 PEM_BODY = ["MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM2Zlo", "gkSr1Bo4P1ZpNRCxZ7mZ0wNmeVuRQdUtW0fAx4T8", "pJq5c3Kx0Qv+u/w=="]
 PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(PEM_BODY) + "\n-----END RSA PRIVATE KEY-----"
@@ -115,6 +120,18 @@ def test_exact_values_of_secret_environment_variables_in_every_encoding(encoding
     value = "opaque value/with+odd=chars&more"
     out = redact(ENCODINGS[encoding](value), [value])
     assert not [f for f in _forms(value) if f in out], out
+
+
+def test_minus_p_stays_where_it_is_no_password():
+    """-p is a port, a plugin, a publish or mysql's prompt elsewhere: those lines are left whole."""
+    for line in (
+        "ssh -p 2222 runner@10.0.0.4",
+        "docker run -p 8080:80 ghcr.io/org/img:1",
+        "python -m pytest -p no:cacheprovider tests",
+        "mysql -u root -p canary_db",
+        "docker login -u ci-bot --password-stdin ghcr.io",
+    ):
+        assert redact(line) == line
 
 
 def test_ordinary_training_logs_survive_redaction():

@@ -236,6 +236,20 @@ PATTERNS: list[tuple[str, re.Pattern[str], str]] = [
         ),
         r"\1" + REDACTED,
     ),
+    # A password given as -p, where -p means password and not a port or a plugin: a registry login
+    # (docker login -u ci -p VALUE, glued -pVALUE too), sshpass, and mysql's glued -pVALUE (its
+    # spaced -p prompts, and the word after it is a database's name).
+    (
+        "login_p_flag",
+        re.compile(
+            r"(?i)((?:(?:\b|(?<=\\[nrt]))(?:docker|podman|buildah|skopeo|nerdctl|oras|helm(?:\s|%20|\+)+registry)"
+            r"(?:\s|%20|\+)+login\b[^\n]{0,200}?(?:\s|%20|\+)-p(?:=|%3[dD]|\s+|%20|\+)?"
+            r"|(?:\b|(?<=\\[nrt]))sshpass(?:\s|%20|\+)+-p(?:\s|%20|\+)*"
+            r"|(?:\b|(?<=\\[nrt]))mysql(?:dump|admin)?\b[^\n]{0,200}?(?:\s|%20|\+)-p(?=[^\s\-%]))"
+            r")(?!-)" + _FRESH + r"(?:[^\s\"'%]|%(?!20|0[aAdD]))+"
+        ),
+        r"\1" + REDACTED,
+    ),
     # A secret-named setting whose value is quoted: whatever it holds until its quote (Django's
     # SECRET_KEY = '...&*(...'); a tokenizer's "<|endoftext|>" is no secret.
     (
@@ -338,4 +352,5 @@ NEEDLES: dict[str, tuple[Word, ...]] = {
     "hf_org": ("api_org_",),
     "discord_webhook": ("discord",),
     "password_flag": (re.compile(r"[-_](?:pass|token|secret|api|access)"),),
+    "login_p_flag": ("login", "sshpass", "mysql"),
 }
