@@ -8,13 +8,15 @@ parity check, the compile). libtpu must be importable (the `tpu` extra) for the 
     python bench/tpu_lane.py                    # moe-canary and grug-moe-canary, no compile
     python bench/tpu_lane.py --compile-small    # also a reduced-shape (8 x 256) compile of moe-canary
     python bench/tpu_lane.py --only-compile --compile-small --warm --options
+    python bench/tpu_lane.py --only-compile --determinism 2
 
 --warm compiles the small shape a second time (served from the host's compile cache, its own
 folder). --options compiles it afresh under other batch sizes and libtpu/XLA flags (OPTIONS),
 printing the compile seconds, the per-chip memory and whether the compiled program (its
 fingerprint) is the baseline's: what an option would change about what is checked. Each compile
 also prints libtpu's own stage durations (HLO passes, backend passes, code generation, end to
-end), read from the child's log with libtpu's INFO logging on.
+end), read from the child's log with libtpu's INFO logging on. --determinism N compiles the small
+shape N more times afresh and says whether every compile gave the same executable, byte for byte.
 """
 
 from __future__ import annotations
@@ -90,6 +92,26 @@ def small_ferry(tmp: Path, batch: int = 8) -> Path:
     return path
 
 
+def determinism(tmp: Path, base: dict, n: int) -> None:
+    """The small shape compiled ``n`` more times, each afresh in a process of its own: whether libtpu
+    gives the first compile's executable byte for byte (what ``--cache verify`` compares on a tpu
+    lane) and the same compiled program."""
+    digests, programs = [base.get("executable")], [base.get("fingerprint")]
+    for i in range(n):
+        wall, p = compile_small(tmp, 8, {}, "--no-compile-cache")
+        c = (p.get("topology") or {}).get("compile") or {}
+        digests.append(c.get("executable"))
+        programs.append(c.get("fingerprint"))
+        print(f"compile {i + 2}: {figures('moe-canary 8 x 256 --compile', wall, p)}", flush=True)
+    same = None not in digests and len(set(digests)) == 1
+    print(
+        f"executables: {len(set(digests))} distinct of {len(digests)} compiles "
+        f"({'byte-identical' if same else 'NOT identical'}: {', '.join(str(d)[:12] for d in digests)}); "
+        f"compiled programs: {len(set(programs))} distinct",
+        flush=True,
+    )
+
+
 # libtpu logs its compile's stages (HLO passes, backend passes, code generation, end to end) at INFO
 LOG_STAGES = {"TPU_STDERR_LOG_LEVEL": "0", "TPU_MIN_LOG_LEVEL": "0"}
 _STAGE = re.compile(r"\] (\w+) stage duration: (\S+)")
@@ -146,13 +168,20 @@ def main() -> None:
     ap.add_argument("--only-compile", action="store_true", help="skip the lowerings and the lane-shape compile")
     ap.add_argument("--warm", action="store_true", help="compile the small shape again: the host cache serves it")
     ap.add_argument("--options", action="store_true", help="compile the small shape under OPTIONS")
+    ap.add_argument(
+        "--determinism",
+        type=int,
+        default=0,
+        metavar="N",
+        help="compile the small shape N more times afresh: are the executables byte-identical?",
+    )
     a = ap.parse_args()
     print(f"load: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}", flush=True)
     if not a.only_compile:
         for ferry in ("moe-canary", "grug-moe-canary"):
             print(figures(f"{ferry} (lower + parity)", *lower("--ferry", ferry)), flush=True)
         print(figures("moe-canary --compile (lane shape)", *lower("--no-parity", "--compile")), flush=True)
-    if a.compile_small or a.warm or a.options:
+    if a.compile_small or a.warm or a.options or a.determinism:
         with tempfile.TemporaryDirectory() as tmp:
             os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")  # a host compile cache of its own
             wall, p = compile_small(Path(tmp), 8, {})
@@ -161,6 +190,8 @@ def main() -> None:
                 print(figures("the same again (host cache)", *compile_small(Path(tmp), 8, {})), flush=True)
             if a.options:
                 options(Path(tmp), (p.get("topology") or {}).get("compile") or {})
+            if a.determinism:
+                determinism(Path(tmp), (p.get("topology") or {}).get("compile") or {}, a.determinism)
 
 
 if __name__ == "__main__":

@@ -145,4 +145,16 @@ def test_a_second_identical_compile_is_served_from_the_host_cache_and_a_change_m
     for other in (bigger, flagged):
         assert other["keys"] != [key] and other["compile"]["host_cache"]["served"] is False
     assert bigger["compile"]["memory"] != cold["compile"]["memory"]
+    assert bigger["compile"]["executable"] != cold["compile"]["executable"]
     assert len(list(host.glob("*.json"))) == 3
+
+
+@pytest.mark.slow  # two small compiles on the v6e:2x2 topology with libtpu (about 6 s each)
+def test_libtpu_compiles_one_program_to_the_same_bytes_twice(tmp_path, libtpu_path):  # noqa: F811
+    """What `--cache verify` on a tpu lane relies on: libtpu, compiling one program cold in two
+    processes, gives byte-identical executables (XLA:CPU does not: docs/lanes.md)."""
+    first = _compile_small(tmp_path / "one", 8, libtpu_path)["compile"]
+    second = _compile_small(tmp_path / "two", 8, libtpu_path)["compile"]
+    assert first["host_cache"]["served"] is False and second["host_cache"]["served"] is False
+    assert first["executable"] and len(first["executable"]) == 64
+    assert second["executable"] == first["executable"]

@@ -198,7 +198,21 @@ def compile_lowered(lowered) -> dict[str, Any]:
         "seconds": seconds,
         "memory": memory(compiled.memory_analysis()),
         "fingerprint": compiled_fingerprint(compiled.as_text()),
+        "executable": executable_digest(compiled),
     }
+
+
+def executable_digest(compiled) -> str | None:
+    """sha256 of the compiled executable's bytes as JAX serializes them, the bytes a compilation
+    cache keeps and ``--cache verify`` compares with a fresh compile's; None where the backend
+    cannot serialize it. Two cold compiles of one program giving one digest is what makes that
+    comparison meaningful on a lane (docs/lanes.md)."""
+    from jax.experimental.serialize_executable import serialize
+
+    try:
+        return hashlib.sha256(serialize(compiled)[0]).hexdigest()
+    except Exception:  # noqa: BLE001 - a fact about the compile, never its verdict
+        return None
 
 
 def main(argv: list[str]) -> int:
