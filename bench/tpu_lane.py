@@ -44,6 +44,8 @@ def lower(*args: str) -> tuple[float, dict]:
         text=True,
     )
     wall = time.perf_counter() - t0
+    if not r.stdout.strip():  # no result at all: what canary said instead (e.g. libtpu missing)
+        sys.exit(f"canary lower {' '.join(args)} gave no result (exit {r.returncode}):\n{r.stderr[-2000:]}")
     return wall, json.loads(r.stdout)["platforms"][0]
 
 
