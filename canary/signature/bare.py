@@ -118,10 +118,10 @@ def _environment(
 ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "cudnn-version",
-        ("CuDNN library:", "Found cuDNN version", "Found CUDA version"),
+        ("CuDNN library:", "Found cu", "Found CUDA version"),
         r"(?P<msg>Loaded runtime CuDNN library: \S{1,40}(?: \(compatibility version \S{1,20}\))? but source was "
-        r"compiled with:? [\d.]{0,20}\d|Found (?:cuDNN|CUDA) version \d{1,8}, but JAX was built against version "
-        r"\d{1,8}, which is newer)",
+        r"compiled with:? [\d.]{0,20}\d|Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against "
+        r"version \d{1,8}, which is newer)",
     ),
     # "CUDA backend failed to initialize: <why>" (a warning: jax goes on with the CPU)
     _environment(
@@ -130,6 +130,14 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"^(?![A-Za-z_][\w.]{0,200}(?:Error|Exception): )(?:.{0,120}?\s)?"
         r"(?P<msg>\w{1,20} backend failed to initialize: .{1,1000})$",
         context=6,
+    ),
+    # "Unable to initialize backend 'cuda': <why>" as a line of its own: jax raising it for a backend it was
+    # asked for (a backend jax only tried logs it as an INFO record, with the logger's prefix before it, and
+    # goes on); a status after it is XLA's and read as one
+    _environment(
+        "backend-raised",
+        ("Unable to initialize backend '",),
+        r"^(?P<msg>Unable to initialize backend '\w{1,40}': (?!(?:" + _CODES + r"): ).{1,1000})$",
     ),
     _environment(
         "pjrt-struct",

@@ -14,6 +14,9 @@ from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options,
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
 _SENTENCE_END = (".", "!", "?", ")", "]")
+# jax's report of a CUDA component under its finished sentence ("Outdated cuSPARSE installation found."):
+# the versions that say which way it is outdated belong to the message
+_VERSION_REPORT = re.compile(r"^(?:Version JAX was built against|Minimum supported|Installed version): \d{1,8}$")
 # Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
 _BARE_END = re.compile(
     r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
@@ -28,6 +31,9 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
     records = getattr(lines, "records", ())
     for k, line in enumerate(lines[i + 1 : i + 1 + context], start=i + 1):
         s = line.strip()
+        if _VERSION_REPORT.match(s):
+            parts.append(s)
+            continue
         if not s and len(parts) == 1 and (detail := detail_after(lines, k, parts[0])) is not None:
             parts.append(lines[detail].strip())
             break

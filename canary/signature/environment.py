@@ -23,9 +23,9 @@ _TPU_IN_USE = (
 ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     # cuDNN (or CUDA) older than the one jaxlib was built against: XLA's log line ("Loaded runtime CuDNN
     # library: 8.5.0 but source was compiled with: 8.6.0", and 2019's "7201 (compatibility version 7200)")
-    # and jax's warning since 0.4.1x ("Found cuDNN version 8600, but JAX was built against version 8906");
-    # XLA's line also says so of a cuDNN newer than the build ("7201 ... compiled with 7004"): which way
-    # the versions differ is the failure
+    # and jax's warning since 0.4.1x ("Found cuDNN version 8600, but JAX was built against version 8906",
+    # of every CUDA library it checks: cuSOLVER, cuSPARSE, cuFFT, ...); XLA's line also says so of a cuDNN
+    # newer than the build ("7201 ... compiled with 7004"): which way the versions differ is the failure
     (
         re.compile(
             r"^Loaded runtime CuDNN library: (\S{1,40}?)(?: \(compatibility version \S{1,20}\))? but source was "
@@ -35,9 +35,37 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     ),
     (
         re.compile(
-            r"^Found (cuDNN|CUDA) version (\d{1,8}), but JAX was built against version (\d{1,8}), which is newer\b.*$"
+            r"^Found (cu[A-Za-z]{2,10}|CUDA) version (\d{1,8}), but JAX was built against version (\d{1,8}), "
+            r"which is newer\b.*$"
         ),
         r"\1 \2 is older than the \1 \3 jaxlib was built against",
+    ),
+    # a CUDA library older than jax needs, in 0.4.26's words ("Outdated cuSPARSE installation found." and the
+    # versions under it): installed below the build is what 0.4.25 called "Found cuSPARSE version N, but JAX
+    # was built against version M, which is newer"; installed at or above the build (below a minimum the
+    # build itself set) is a build inconsistent with itself, and keeps its words
+    (
+        re.compile(
+            r"^(Unable to use CUDA because of the following issues with CUDA components: Outdated (\w{1,20}) "
+            r"installation found\.)(?: Version JAX was built against: (\d{1,8}) Minimum supported: \d{1,8} "
+            r"Installed version: (\d{1,8}))?.*$"
+        ),
+        lambda m: (
+            f"{m[2]} {m[4]} is older than the {m[2]} {m[3]} jaxlib was built against"
+            if m[3] and _version(m[4]) < _version(m[3])
+            else m[1]
+        ),
+    ),
+    # a CUDA library jax cannot load: jaxlib's versions_helpers fails to ask it its version ("operation
+    # cusparseGetProperty(MAJOR_VERSION, &major) failed: The cuSPARSE library was not found", "cufftGetVersion
+    # (&version) failed: cuFFT internal error") and jax raises "Unable to load cuSPARSE. Is it installed?"
+    # from it; a post cut inside the chain shows only the first, the whole chain ends on the second
+    (
+        re.compile(
+            r"^(?:\S{0,300}versions_helpers\.cc:\S{1,10}: )?operation (cu[a-z]{2,10}?|cudnn)"
+            r"Get(?:Version|Property)\(.*$"
+        ),
+        lambda m: f"Unable to load {_library(m[1])}. Is it installed?",
     ),
     # the TPU held by another process: libtpu's own line (2022; "already in used" in 2021) and the status
     # jax raises or logs (later), whose pid and advice a quote may elide ("with pid ..")
@@ -56,6 +84,14 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
             r"Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})\.?$"
         ),
         "UNIMPLEMENTED: ptxas too old for this GPU: the driver compiles PTX",
+    ),
+    # ptxas older than XLA trusts: "You are using ptxas 9.0.176, which is older than 9.2.88. ptxas 9.x before
+    # 9.2.88 is known to miscompile XLA code" (TensorFlow's XLA, 2019-2021) and "... which is older than 11.1"
+    # (later): the version in use is the machine's, the minimum is the check's own and is kept (as "v9.2.88",
+    # which the versions rule leaves: it masks the machine's versions)
+    (
+        re.compile(r"^You are using ptxas [\w.]{1,20}, which is older than (\d{1,3}(?:\.\d{1,4}){0,3})\b.*$"),
+        r"You are using ptxas <version>, which is older than v\1",
     ),
     # ptxas older than XLA needs: "You are using ptxas 8.x, but TF requires ptxas 9.x" (2021; compiling fails)
     (
@@ -90,6 +126,14 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         "no GPU or TPU backend: falling back to CPU",
     ),
 ]
+
+
+# jax's names of the CUDA libraries it checks, by the prefix of their functions
+_LIBRARIES = {"cufft": "cuFFT", "cusolver": "cuSOLVER", "cusparse": "cuSPARSE", "cublas": "cuBLAS", "cudnn": "cuDNN"}
+
+
+def _library(prefix: str) -> str:
+    return _LIBRARIES.get(prefix, prefix[:2] + prefix[2:].upper())
 
 
 def _version(text: str) -> tuple[int, ...]:

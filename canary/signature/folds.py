@@ -160,6 +160,21 @@ def _jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# Mosaic's check of a kernel operand's layout against XLA's: "XLA layout does not match MLIR layout for an
+# operand of shape S: expected A, got B" (2025) and "XLA layout (A) does not match Mosaic layout (B) for an
+# operand of shape S" (2026); which operand, its shape and the two layouts are the kernel's
+_MOSAIC_LAYOUT = re.compile(
+    r"(Failed to verify layout for Mosaic kernel operand) \S{1,10}: XLA layout (?:\(.{1,200}?\) )?does not match "
+    r"(?:MLIR|Mosaic) layout\b.*$"
+)
+
+
+def _mosaic_layout(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "Failed to verify layout" in message:
+        message = _MOSAIC_LAYOUT.sub(r"\1: XLA layout does not match the kernel's", message)
+    return exc, message, frames
+
+
 # a slice's chip that ran out ("(0x0x0_HBM0)", "(1x0x0_HBM0)") is where, not what
 _DEVICE = re.compile(r"\((?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\)|\bmemory (?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\b")
 
@@ -331,6 +346,13 @@ RULES: tuple[Rule, ...] = (
         "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
         "(adding '>='); the versions named are the environment's, which way they mismatch is the failure",
         _jaxlib,
+    ),
+    Rule(
+        "mosaic-layout",
+        "Mosaic words its check of a kernel operand's layout as 'does not match MLIR layout ...: expected A, "
+        "got B' in one release and 'XLA layout (A) does not match Mosaic layout (B)' in the next; the operand, "
+        "its shape and the layouts are the kernel's, the failed check is the failure",
+        _mosaic_layout,
     ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
     Rule(

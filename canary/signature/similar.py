@@ -11,7 +11,8 @@ as PyTorch's alerting matches its failures: difflib's ratio; and 1 when the shor
 least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt is as close as its
 whole). Two environment checks (:data:`canary.signature.kinds.ENVIRONMENT_TEXT`) are alike only when
 their texts are one: the folds already give each check one wording, so what still differs is another
-check or the other direction (cuDNN newer than the build, not older). :data:`THRESHOLD` was chosen on
+check or the other direction (cuDNN newer than the build, not older). Two out-of-memory messages that name different
+memory spaces (XLA:TPU's HBM, VMEM, SMEM) are not alike either. :data:`THRESHOLD` was chosen on
 tests/logs/real with bench/signature_corpus.py: the lowest value at which no more than one look-alike pair in twenty is
 linked (docs/signatures.md has the figures and the false-link rate).
 """
@@ -19,6 +20,7 @@ linked (docs/signatures.md has the figures and the false-link rate).
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from typing import TypeVar
 
@@ -35,9 +37,20 @@ def identity_text(sig: Signature) -> str:
     return f"{sig.exception or sig.kind}: {sig.message}"
 
 
+_SPACE = re.compile(r"\bmemory space (\w{1,20})")
+
+
+def _spaces(text: str) -> set[str]:
+    """The memory spaces an out-of-memory message names (XLA:TPU's hbm, vmem, smem): running out of one
+    is not running out of another, however alike the words."""
+    return set(_SPACE.findall(text)) if "memory space" in text else set()
+
+
 def text_similarity(a: str, b: str) -> float:
     """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
     if a != b and ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b):
+        return 0.0
+    if _spaces(a) != _spaces(b):
         return 0.0
     short, long = sorted((a, b), key=len)
     head = short.rstrip(" .,:;")
