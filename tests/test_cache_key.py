@@ -158,3 +158,27 @@ def test_libtpu_compiles_one_program_to_the_same_bytes_twice(tmp_path, libtpu_pa
     assert first["host_cache"]["served"] is False and second["host_cache"]["served"] is False
     assert first["executable"] and len(first["executable"]) == 64
     assert second["executable"] == first["executable"]
+
+
+@pytest.mark.slow  # one small compile on the v6e:2x2 topology with libtpu (about 6 s)
+def test_a_host_cache_that_cannot_be_written_leaves_the_compile_s_outcome_standing(tmp_path, libtpu_path):  # noqa: F811
+    """A full disk or a home that cannot be written: the compile's outcome is the result, and it
+    says it was not kept (and why) instead of failing the preflight."""
+    from canary.run.topology import _served
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a directory")
+    out = _compile_small(blocked / "tpu-compile", 8, libtpu_path)["compile"]
+    assert out["ok"] and out["memory"]["total"] > 0
+    assert out["host_cache"]["served"] is False and out["host_cache"]["not_kept"]
+    assert "not kept in" in _served(out)
+
+
+def test_a_write_that_fails_leaves_no_partial_entry(tmp_path):
+    """host_write on a directory it cannot finish writing in raises, and leaves nothing behind."""
+    path = cache_key.host_write(str(tmp_path), KEY, VERSIONS, {"ok": True})
+    path.unlink()
+    path.mkdir()  # the entry's name taken by a directory: the rename into place fails
+    with pytest.raises(OSError):
+        cache_key.host_write(str(tmp_path), KEY, VERSIONS, {"ok": True})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]

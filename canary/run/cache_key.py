@@ -111,12 +111,17 @@ def host_read(directory: str, key: str, versions: dict[str, str | None]) -> dict
 
 
 def host_write(directory: str, key: str, versions: dict[str, str | None], compiled: dict[str, Any]) -> Path:
-    """Keep a compile's outcome under ``key`` (written whole, then renamed into place)."""
+    """Keep a compile's outcome under ``key`` (written whole, then renamed into place); an OSError
+    (a full disk, a read-only directory) leaves no partial file behind."""
     path = Path(directory) / f"{key}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}")
-    tmp.write_text(json.dumps({"key": key, "versions": versions, "compile": compiled}, indent=1))
-    os.replace(tmp, path)
+    try:
+        tmp.write_text(json.dumps({"key": key, "versions": versions, "compile": compiled}, indent=1))
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 

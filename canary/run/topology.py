@@ -280,6 +280,8 @@ def _served(compiled: dict[str, Any]) -> str:
         return " (host compile cache off)" if "timed_out" not in compiled else ""
     if h.get("served"):
         return f" (served from the host compile cache {h['dir']}; compiled cold in {h.get('cold_seconds')} s)"
+    if h.get("not_kept"):
+        return f" (not in the host compile cache, and not kept in {h['dir']}: {h['not_kept']})"
     return f" (not in the host compile cache; kept in {h['dir']})"
 
 

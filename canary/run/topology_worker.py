@@ -156,10 +156,13 @@ def compile_on_host(lowered, directory: str | None) -> tuple[dict[str, Any], lis
             compiled = {**cold, "seconds": round(time.perf_counter() - t0, 3)}
             compiled["host_cache"] = {"dir": directory, "served": True, "cold_seconds": cold.get("seconds")}
             return compiled, keys
-    if directory and keys and not keys[-1].startswith("error: "):
-        cache_key.host_write(directory, keys[-1], versions, compiled)
     if directory:
         compiled["host_cache"] = {"dir": directory, "served": False}
+    if directory and keys and not keys[-1].startswith("error: "):
+        try:
+            cache_key.host_write(directory, keys[-1], versions, compiled)
+        except OSError as e:  # a full disk or a read-only home: the compile's outcome stands, unkept
+            compiled["host_cache"]["not_kept"] = e.strerror or str(e)
     return compiled, keys
 
 
