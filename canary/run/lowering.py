@@ -278,12 +278,15 @@ def _check_topologies(opts: LowerOptions, lanes: list[Lane]) -> None:
 def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[str, Lane], opts: LowerOptions) -> None:
     """The lane's whole program on its topology (or why only one chip's share was lowered), and its
     kernel executed for parity; either failing fails the platform."""
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
     from canary.run import parity
     from canary.run.topology import lower_on_topology
 
-    # the topology's child process and the parity check (in this process) run side by side
+    # the topology's child process and the parity check (in this process) run side by side; Ctrl-C
+    # or a failed parity check stops the child at once, never waiting out a compile of minutes
+    stop = threading.Event()
     with ThreadPoolExecutor(1) as pool:
         child = pool.submit(
             lower_on_topology,
@@ -293,10 +296,15 @@ def _on_topology(result: PlatformResult, ferry: Ferry, lane: Lane, lanes: dict[s
             opts.compile,
             opts.compile_timeout_s,
             host_cache=opts.compile_cache,
+            stop=stop,
         )
-        if opts.parity:
-            result.parity = parity.check(ferry, lanes.get("cpu"), lane)
-        t = result.topology = child.result()
+        try:
+            if opts.parity:
+                result.parity = parity.check(ferry, lanes.get("cpu"), lane)
+            t = result.topology = child.result()
+        except BaseException:
+            stop.set()
+            raise
     if not t["ran"]:
         result.notes.append(f"{t['fallback']}; lowered one chip's share only (no topology)")
     elif not t.get("ok"):

@@ -242,7 +242,7 @@ def run_script(
     t0 = time.perf_counter()
     try:
         r = subprocess.run(
-            [sys.executable, FILE],
+            [sys.executable, "-c", _DIES_WITH_PARENT, str(os.getpid()), FILE],
             cwd=run_dir,
             env={**os.environ, "JAX_PLATFORMS": "cpu", **(env or {})},
             stdin=subprocess.DEVNULL,
@@ -254,6 +254,15 @@ def run_script(
     except subprocess.TimeoutExpired:
         ok, detail = False, f"it ran past {timeout_s:g} s and was stopped"
     return {"path": str(path), "reproduced": ok, "detail": detail, "seconds": round(time.perf_counter() - t0, 3)}
+
+
+# `python repro.py`, as the child that dies with canary (a compile left running would hold the host
+# for minutes after canary is killed)
+_DIES_WITH_PARENT = (
+    "import runpy, sys; from canary.formats.signals import die_with_parent; "
+    "die_with_parent(parent=int(sys.argv[1])); sys.argv = sys.argv[2:]; "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
 
 
 def parity_reproduced(rc: int | None, output: str) -> tuple[bool, str]:

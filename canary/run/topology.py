@@ -15,6 +15,7 @@ Nothing here imports JAX or libtpu.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import importlib.util
 import json
@@ -24,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -169,11 +171,18 @@ def log_dir() -> Path:
 
 
 def run_worker(
-    request: dict[str, Any], topology: Topology, timeout_s: float, log: Path, module: str = "canary.run.topology_worker"
+    request: dict[str, Any],
+    topology: Topology,
+    timeout_s: float,
+    log: Path,
+    module: str = "canary.run.topology_worker",
+    stop: threading.Event | None = None,
 ) -> dict[str, Any]:
     """Run ``module`` (:mod:`canary.run.topology_worker`) on ``request`` in a child process (its own
     process group), its output appended to ``log``; its result, or ``{"ok": False, "timed_out":
-    True, ...}`` when it ran past ``timeout_s`` (the group is killed), or the child's failure."""
+    True, ...}`` when it ran past ``timeout_s`` (the group is killed), or the child's failure.
+    ``stop`` set (the command interrupted, from another thread) kills the group at once and raises
+    :class:`Interrupted`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="canary-topology-") as tmp:
         req, out = Path(tmp) / "request.json", Path(tmp) / "result.json"
@@ -183,7 +192,8 @@ def run_worker(
             sink.write(f"\n=== canary lower on {topology.name}: {json.dumps(request)}\n")
             sink.flush()
             proc = subprocess.Popen(
-                [sys.executable, "-m", module, str(req), str(out)],
+                # the child dies with this process (its pid last): never a compile left running
+                [sys.executable, "-m", module, str(req), str(out), str(os.getpid())],
                 env=worker_env(topology, dict(os.environ)),
                 stdin=subprocess.DEVNULL,
                 stdout=sink,
@@ -191,10 +201,8 @@ def run_worker(
                 start_new_session=True,
             )
             try:
-                rc = proc.wait(timeout=timeout_s)
+                rc = _wait(proc, t0 + timeout_s, stop)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
                 return {
                     "ok": False,
                     "timed_out": True,
@@ -210,6 +218,34 @@ def run_worker(
         }
 
 
+class Interrupted(Exception):
+    """The command was interrupted while the topology's child ran; the child is gone."""
+
+
+def _wait(proc: subprocess.Popen, deadline: float, stop: threading.Event | None) -> int:
+    """The child's exit status; past ``deadline`` (perf_counter) ``TimeoutExpired``, and when
+    ``stop`` is set :class:`Interrupted`, the child's group killed either way, as on any exception."""
+    try:
+        while True:
+            try:
+                return proc.wait(timeout=max(0.0, min(0.5, deadline - time.perf_counter())))
+            except subprocess.TimeoutExpired:
+                if stop is not None and stop.is_set():
+                    raise Interrupted("interrupted: the topology's child was killed") from None
+                if time.perf_counter() >= deadline:
+                    raise
+    except BaseException:  # Ctrl-C, a stop or the deadline: the compile stops with the command
+        _kill_group(proc)
+        raise
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL to the child's process group, and wait for the child."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
 NEAR_HBM = 0.9  # a compiled footprint past this fraction of the chip's HBM is a warning
 
 
@@ -221,10 +257,12 @@ def lower_on_topology(
     timeout_s: float,
     log: Path | None = None,
     host_cache: bool = True,
+    stop: threading.Event | None = None,
 ) -> dict[str, Any]:
     """The ferry's (a name or a path) whole train step lowered (and compiled) on the lane's topology
     in a child process; ``{"ran": False, "fallback": ...}`` when libtpu cannot do it here. A compile
-    is served from, or kept in, the host's compile cache unless ``host_cache`` is False."""
+    is served from, or kept in, the host's compile cache unless ``host_cache`` is False; ``stop``
+    set kills the child (:func:`run_worker`)."""
     from canary.run.cache_key import host_dir
 
     topology = topology_of(lane)
@@ -234,7 +272,7 @@ def lower_on_topology(
     log = log or log_dir() / f"{lane.name}-{Path(ferry).stem}.log"
     request = {"ferry": ferry, "lane": lane.name, "lanes_file": lanes_file, "topology": topology.name}
     request.update(compile=compile, host_cache=str(host_dir(lane.name)) if compile and host_cache else None)
-    out = {"ran": True, "log": str(log), **run_worker(request, topology, timeout_s, log)}
+    out = {"ran": True, "log": str(log), **run_worker(request, topology, timeout_s, log, stop=stop)}
     out["name"] = topology.name
     done = out.get("compile")
     if done and done.get("ok"):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from canary.config import load_ferry, load_lanes
+from canary.formats import signals
 from canary.formats.spec import build_spec
 from canary.run.lowered import PlatformResult, parse_block_shape_error
 from canary.workload.program import lower_on_mesh, program_fingerprint, short_error
@@ -219,6 +220,10 @@ def executable_digest(compiled) -> str | None:
 
 
 def main(argv: list[str]) -> int:
+    """``REQUEST RESULT [PARENT_PID]``: the request's result written to RESULT; with PARENT_PID,
+    this process dies with that one (a compile is never left running after canary is killed)."""
+    if len(argv) > 2:
+        signals.die_with_parent(parent=int(argv[2]))
     request = json.loads(Path(argv[0]).read_text())
     try:
         out = run(request)
