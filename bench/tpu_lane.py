@@ -85,10 +85,11 @@ OPTIONS = [
 
 
 def small_ferry(tmp: Path, batch: int = 8) -> Path:
-    """moe-canary with its tpu lane at ``batch`` x 256."""
+    """moe-canary with its tpu lane at ``batch`` x 256 (attention in blocks of 128 queries)."""
     text = (ROOT / "ferries" / "moe-canary.toml").read_text()
     head, sep, tail = text.partition("[lanes.tpu]")
     tail = tail.replace("batch_size = 128", f"batch_size = {batch}", 1).replace("seq_len = 8192", "seq_len = 256", 1)
+    tail = tail.replace("attention_block = 512", "attention_block = 128", 1)  # under the shorter sequence
     path = tmp / f"moe-small-{batch}.toml"
     path.write_text(head + sep + tail)
     return path

@@ -108,6 +108,21 @@ def test_a_lane_sets_its_own_attention_window_under_its_sequence(tmp_path):
         load_ferry(str(p))
 
 
+def test_the_tpu_lane_blocks_its_loss_and_attention_and_a_block_must_divide_the_sequence(tmp_path, cli):
+    ferry, _ = load_ferry("moe-canary")
+    tpu, cpu = (build_spec(ferry, get_lane(n), run_id="r", out_dir="/tmp/x") for n in ("tpu", "cpu"))
+    assert (tpu.block("loss_block"), tpu.block("attention_block")) == (64, 512)
+    assert (cpu.block("loss_block"), cpu.block("attention_block")) == (None, None)  # the cpu lane's program as it was
+    for key in ("loss_block", "attention_block"):
+        p = _write(tmp_path, _ferry_text(**{"seq_len = 64\n": f"seq_len = 64\n{key} = 48\n"}))
+        r = cli("lower", "--ferry", str(p), "--lane", "cpu")
+        assert r.returncode == 2 and f"lanes.cpu.{key} (48) must divide lanes.cpu.seq_len (64)" in r.stderr
+    grug = (project_root() / "ferries" / "grug-moe-canary.toml").read_text()
+    p = _write(tmp_path, grug.replace("[lanes.tpu]\n", "[lanes.tpu]\nloss_block = 64\n", 1))
+    with pytest.raises(ConfigError, match=r"lanes\.tpu\.loss_block: a levanter stack ferry's model"):
+        load_ferry(str(p))
+
+
 def test_a_ferries_directory_in_the_working_directory_is_named_an_override(tmp_path, monkeypatch):
     pinned = project_root() / "ferries" / "moe-canary.toml"
     ferry, path = load_ferry("moe-canary")

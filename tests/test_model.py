@@ -1,5 +1,6 @@
 """The workload's model: grouped matmuls against a dense reference, shapes, gradients, learning."""
 
+import dataclasses
 import functools
 
 import jax
@@ -7,9 +8,19 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from canary.workload import ragged_dot
+from canary.workload import blockwise, ragged_dot
 from canary.workload.data import MarkovCorpus
-from canary.workload.model import MoEConfig, forward, init_params, loss_fn, rope, router_bias, sort_rows
+from canary.workload.model import (
+    MoEConfig,
+    forward,
+    init_params,
+    loss_fn,
+    rope,
+    rotary_causal_attention,
+    router_bias,
+    sort_rows,
+    target_stats,
+)
 from canary.workload.ragged_dot.grouped import gather_rows
 
 jax.config.update("jax_platforms", "cpu")
@@ -148,6 +159,53 @@ def test_backends_agree_on_the_whole_model_and_gradients_are_finite(backend):
     assert all(bool(jnp.all(jnp.isfinite(x))) for x in leaves)
     for a, b in zip(leaves, jax.tree_util.tree_leaves(g_x), strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-3, atol=1e-5)
+
+
+def _close(got, want, tol):
+    for a, b in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want), strict=True):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("window, block, heads", [(5, 4, (2, 2)), (8, 8, (2, 1)), (None, 6, (1, 1)), (3, 24, (1, 1))])
+def test_blocked_attention_equals_the_whole_sequences_values_and_gradients(window, block, heads):
+    rng = np.random.default_rng(3)
+    (H, Hkv), (B, S, Dh) = heads, (2, 24, 8)
+    q, k, v, cot = (jnp.asarray(rng.normal(size=(B, S, h, Dh)), jnp.float32) for h in (H, Hkv, Hkv, H))
+
+    def run(blk):
+        f = jax.jit(lambda q, k, v: jnp.sum(rotary_causal_attention(q, k, v, 100.0, window, blk) * cot))
+        return f(q, k, v), jax.jit(jax.grad(f, argnums=(0, 1, 2)))(q, k, v)
+
+    _close(run(block), run(None), 1e-5)
+
+
+@pytest.mark.parametrize("block", [1, 4, 12])
+def test_blocked_cross_entropy_equals_the_whole_logits_values_and_gradients(block):
+    rng = np.random.default_rng(4)
+    x = jnp.asarray(rng.normal(size=(3, 12, 16)), jnp.float32)
+    w = jnp.asarray(rng.normal(size=(16, 40)) * 0.3, jnp.float32)
+    targets = jnp.asarray(rng.integers(0, 40, size=(3, 12)), jnp.int32)
+
+    def losses(lse, target_logit):  # the loss's two terms from them: cross-entropy and z-loss
+        return jnp.mean(lse - target_logit) + 1e-2 * jnp.mean(lse**2)
+
+    whole = jax.value_and_grad(lambda x, w: losses(*target_stats(x @ w, targets)), argnums=(0, 1))
+    blocked = jax.value_and_grad(lambda x, w: losses(*blockwise.token_losses(x, w, targets, block)), argnums=(0, 1))
+    _close(jax.jit(blocked)(x, w), jax.jit(whole)(x, w), 1e-5)
+
+
+@pytest.mark.slow  # compiles the whole model's loss and gradients twice
+def test_the_blocked_model_trains_on_the_same_loss_and_gradients():
+    params = init_params(CFG, jax.random.PRNGKey(0))
+    batch = jnp.asarray(MarkovCorpus.make(64, 4, 1.0, 0).batch(0, 4, 33))
+    blocked = dataclasses.replace(CFG, loss_block=8, attention_block=8)
+
+    def run(cfg):
+        f = jax.value_and_grad(loss_fn, has_aux=True)
+        fn = ragged_dot.make("xla")
+        return jax.jit(f, static_argnums=(3, 4, 5, 6))(params, batch, router_bias(CFG), cfg, fn, 1e-4, 1e-3)
+
+    _close(run(blocked), run(CFG), 1e-4)
 
 
 def test_rope_rotates_each_pair_of_halves_by_its_positions_angle():

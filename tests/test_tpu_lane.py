@@ -315,11 +315,22 @@ def test_grug_ferry_on_the_topology_keeps_the_incidents_diagnosis(cli, libtpu_pa
     assert record["ferry"] == "grug-moe-canary:preflight" and record["context"]["repro"]["reproduced"] is True
 
 
+def _unblocked_ferry(tmp_path: Path) -> Path:
+    """moe-canary with its tpu lane's whole logits and attention scores at once (no
+    ``loss_block``/``attention_block``): the program that needed 224 GiB of HBM a chip."""
+    text = (ROOT / "ferries" / "moe-canary.toml").read_text()
+    for line in ("loss_block = 64\n", "attention_block = 512\n"):
+        assert line in text
+        text = text.replace(line, "", 1)
+    ferry = tmp_path / "moe-unblocked.toml"
+    ferry.write_text(text)
+    return ferry
+
+
 @pytest.mark.slow  # compiles the whole train step at the lane's shape: libtpu runs out of HBM in seconds
-def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path, tmp_path):
-    r = _lower(
-        cli, libtpu_path, "--no-parity", "--compile", "--json", "--out", str(tmp_path), cache_dir=tmp_path / "cache"
-    )
+def test_compile_of_an_oversized_program_reports_the_hbm_it_needs(cli, libtpu_path, tmp_path):
+    args = ("--ferry", str(_unblocked_ferry(tmp_path)), "--no-parity", "--compile", "--json", "--out", str(tmp_path))
+    r = _lower(cli, libtpu_path, *args, cache_dir=tmp_path / "cache")
     assert r.returncode == 1, r.stdout + r.stderr
     out = json.loads(r.stdout)
     c = out["platforms"][0]["topology"]["compile"]
@@ -336,11 +347,25 @@ def test_compile_at_the_lanes_shape_reports_the_hbm_it_needs(cli, libtpu_path, t
     assert len(script.splitlines()) <= 40 and f"libtpu=={out['platforms'][0]['topology']['libtpu']}" in script
 
 
+@pytest.mark.slow  # compiles the whole train step at the lane's shape with libtpu (about 5 min on a busy 2-core host)
+def test_the_lanes_whole_program_compiles_within_a_v6e_chips_hbm(cli, libtpu_path, tmp_path):
+    xdg = {"XDG_CACHE_HOME": str(tmp_path / "user-cache")}  # compiled here, never served from the host's cache
+    args = ("--no-parity", "--compile", "--json", "--out", str(tmp_path))
+    r = _lower(cli, libtpu_path, *args, cache_dir=tmp_path / "cache", **xdg)
+    assert r.returncode == 0, r.stdout + r.stderr
+    t = json.loads(r.stdout)["platforms"][0]["topology"]
+    c = t["compile"]
+    assert (t["batch_size"], t["seq_len"], t["mesh"]) == (128, 8192, {"data": 4})
+    assert c["ok"] is True and c["verdict"] == "PASS" and c["gate"]["status"] == "PASS"
+    assert c["memory"]["total"] < 16 * GIB  # half a chip's HBM at most: blocked, the step is a few GiB
+
+
 @pytest.mark.slow  # compiles a reduced-shape train step with libtpu (40-70 s on 2 cores)
 def test_compile_reports_per_chip_memory_against_hbm(cli, libtpu_path, tmp_path):
     text = (ROOT / "ferries" / "moe-canary.toml").read_text()
     head, sep, tail = text.partition("[lanes.tpu]")
     tail = tail.replace("batch_size = 128", "batch_size = 8", 1).replace("seq_len = 8192", "seq_len = 256", 1)
+    tail = tail.replace("attention_block = 512", "attention_block = 128", 1)  # under the shorter sequence
     ferry = tmp_path / "moe-small.toml"
     ferry.write_text(head + sep + tail)
     cache = tmp_path / "cache"

@@ -86,8 +86,19 @@ class LaneOverrides(Strict):
     compute_dtype: DType | None = None
     ragged_dot: RaggedDot = "auto"
     tiling: Tiling = "per-shape"
+    loss_block: int | None = Field(
+        default=None, gt=0, description="sequence positions whose logits are made at once [default: all]"
+    )
+    attention_block: int | None = Field(
+        default=None, gt=0, description="sequence positions attended at once [default: all]"
+    )
     data: DataConfig | None = None
     why: str = ""
+
+
+# The lane keys that make the built-in model compute its loss and attention a block of positions at
+# a time (canary.workload.blockwise): each must divide the lane's sequence.
+BLOCK_KEYS = ("loss_block", "attention_block")
 
 
 class _FerryIdentity(Strict):
@@ -148,6 +159,10 @@ class Ferry(_FerryIdentity):
                     f"lanes.{name}.sliding_window ({lane.sliding_window}) must be under lanes.{name}.seq_len "
                     f"({lane.seq_len}): a window as long as the sequence masks nothing"
                 )
+            for key in BLOCK_KEYS:
+                block = getattr(lane, key)
+                if block is not None and lane.seq_len % block:
+                    raise ValueError(f"lanes.{name}.{key} ({block}) must divide lanes.{name}.seq_len ({lane.seq_len})")
             if (lane.data or self.data).successors > (lane.vocab_size or self.model.vocab_size):
                 raise ValueError(f"lanes.{name}: data.successors exceeds the vocabulary")
             if self.stack and (lane.ragged_dot != "auto" or lane.tiling != "per-shape"):
@@ -155,6 +170,12 @@ class Ferry(_FerryIdentity):
                 raise ValueError(
                     f"lanes.{name}.{key}: a {self.stack} stack ferry's kernels are the library's "
                     "own choice; leave it unset"
+                )
+            blocked = [key for key in BLOCK_KEYS if getattr(lane, key) is not None]
+            if self.stack and blocked:
+                raise ValueError(
+                    f"lanes.{name}.{blocked[0]}: a {self.stack} stack ferry's model is the library's own; "
+                    "leave it unset"
                 )
         return self
 

@@ -64,6 +64,11 @@ class WorkloadSpec(BaseModel):
         lane = self.ferry.lanes.get(self.lane)
         return (lane.sliding_window if lane else None) or self.ferry.model.sliding_window
 
+    def block(self, key: str) -> int | None:
+        """The lane's ``loss_block`` or ``attention_block`` (None: the whole sequence at once)."""
+        lane = self.ferry.lanes.get(self.lane)
+        return getattr(lane, key) if lane else None
+
     def write(self, path: Path) -> Path:
         path.write_text(self.model_dump_json(indent=2))
         return path

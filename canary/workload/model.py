@@ -27,6 +27,8 @@ from typing import NamedTuple
 import jax
 import jax.numpy as jnp
 
+from canary.workload import blockwise
+
 RaggedDotFn = Callable[[jax.Array, jax.Array, jax.Array], jax.Array]
 
 
@@ -46,6 +48,10 @@ class MoEConfig:
     rope_theta: float = 10000.0
     norm_eps: float = 1e-5
     compute_dtype: str = "float32"
+    # positions computed at once by the cross-entropy and the attention (None: the whole sequence;
+    # canary.workload.blockwise)
+    loss_block: int | None = None
+    attention_block: int | None = None
 
     @property
     def dtype(self):
@@ -134,11 +140,16 @@ def rope(x: jax.Array, theta: float) -> jax.Array:
     return jnp.concatenate([x1 * cos - x2 * sin, x1 * sin + x2 * cos], axis=-1).astype(x.dtype)
 
 
-def rotary_causal_attention(q: jax.Array, k: jax.Array, v: jax.Array, theta: float, window: int | None) -> jax.Array:
+def rotary_causal_attention(
+    q: jax.Array, k: jax.Array, v: jax.Array, theta: float, window: int | None, block: int | None = None
+) -> jax.Array:
     """q (B, S, H, Dh), k and v (B, S, Hkv, Dh) -> (B, S, H, Dh): RoPE on q and k, then softmax
     attention scaled by 1/sqrt(Dh) in which query i sees keys i - window .. i (0 .. i if window
-    is None). Query heads share key/value heads in groups of H / Hkv."""
+    is None). Query heads share key/value heads in groups of H / Hkv. With a ``block``, queries
+    are attended that many at a time (:func:`canary.workload.blockwise.windowed_attention`)."""
     q, k = rope(q, theta), rope(k, theta)
+    if block is not None:
+        return blockwise.windowed_attention(q, k, v, window, block)
     local = None if window is None else (window, 0)
     return jax.nn.dot_product_attention(q, k, v, is_causal=True, local_window_size=local)
 
@@ -157,7 +168,7 @@ def attention(p: dict, x: jax.Array, cfg: MoEConfig) -> jax.Array:
     q = (x @ p["wq"].astype(dt)).reshape(B, S, cfg.heads, cfg.head_dim)
     k = (x @ p["wk"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
     v = (x @ p["wv"].astype(dt)).reshape(B, S, cfg.kv_heads, cfg.head_dim)
-    out = rotary_causal_attention(q, k, v, cfg.rope_theta, attention_window(cfg, S))
+    out = rotary_causal_attention(q, k, v, cfg.rope_theta, attention_window(cfg, S), cfg.attention_block)
     return out.reshape(B, S, cfg.heads * cfg.head_dim) @ p["wo"].astype(dt)
 
 
@@ -269,6 +280,15 @@ def layer_metrics(layers: list[dict[str, jax.Array]]) -> dict[str, jax.Array]:
 
 def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
     """tokens (B, S) int32 -> logits (B, S, V) float32, each layer's statistics."""
+    x, layers = hidden_states(params, tokens, bias, cfg, ragged_dot)
+    with jax.named_scope("lm_head"):
+        logits = (x @ params["lm_head"].astype(cfg.dtype)).astype(jnp.float32)
+    return logits, layers
+
+
+def hidden_states(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
+    """tokens (B, S) int32 -> the final normed hidden states (B, S, D) the LM head reads, each
+    layer's statistics."""
     dt = cfg.dtype
     x = params["embed"][tokens].astype(dt)
     layers = []
@@ -282,8 +302,13 @@ def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ra
         layers.append(aux | {"attention_output_rms": rms(a)})
     with jax.named_scope("lm_head"):
         x = rms_norm(x, params["final_norm"], cfg.norm_eps)
-        logits = (x @ params["lm_head"].astype(dt)).astype(jnp.float32)
-    return logits, layers
+    return x, layers
+
+
+def target_stats(logits: jax.Array, targets: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """logits (B, S, V) float32, targets (B, S) -> each position's log-sum-exp (B, S), its target's logit (B, S)."""
+    lse = jax.nn.logsumexp(logits, axis=-1)
+    return lse, jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
 
 
 def loss_fn(
@@ -295,12 +320,18 @@ def loss_fn(
     lm_head_z_loss: float,
     router_z_loss: float,
 ):
-    """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss."""
+    """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss. With
+    ``cfg.loss_block``, the logits are made that many positions at a time and never whole
+    (:func:`canary.workload.blockwise.token_losses`)."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
-    logits, layers = forward(params, inputs, bias, cfg, ragged_dot)
+    blocked = cfg.loss_block is not None
+    out, layers = (hidden_states if blocked else forward)(params, inputs, bias, cfg, ragged_dot)
     aux = {k: jnp.mean(jnp.stack([s[k] for s in layers])) for k in ("router_z_loss", "load_balancing_loss")}
-    lse = jax.nn.logsumexp(logits, axis=-1)
-    target_logit = jnp.take_along_axis(logits, targets[..., None], axis=-1)[..., 0]
+    if blocked:
+        with jax.named_scope("lm_head"):
+            lse, target_logit = blockwise.token_losses(out, params["lm_head"], targets, cfg.loss_block)
+    else:
+        lse, target_logit = target_stats(out, targets)
     ce = jnp.mean(lse - target_logit)
     z_lm = jnp.mean(lse**2)
     loss = ce + lm_head_z_loss * z_lm + router_z_loss * aux["router_z_loss"]

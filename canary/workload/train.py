@@ -57,6 +57,8 @@ def model_config(spec: WorkloadSpec) -> MoEConfig:
         rope_theta=model.rope_theta,
         norm_eps=model.norm_eps,
         compute_dtype=spec.compute_dtype,
+        loss_block=spec.block("loss_block"),
+        attention_block=spec.block("attention_block"),
     )
 
 
