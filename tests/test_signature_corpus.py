@@ -56,8 +56,16 @@ def test_the_failure_found_is_the_one_a_person_reads():
     assert len(wrong) <= 0.05 * len(LOGS), wrong
 
 
+def _known_miss(request, entry):
+    """A pair the rules still miss, said so in INDEX.toml (``missed``): expected to fail, and to be
+    noticed (strict) the day a rule closes it."""
+    if entry.get("missed"):
+        request.applymarker(pytest.mark.xfail(reason=entry["missed"], strict=True))
+
+
 @pytest.mark.parametrize("group", INDEX["same"], ids=lambda g: g["name"])
-def test_one_failure_has_one_identity(group):
+def test_one_failure_has_one_identity(group, request):
+    _known_miss(request, group)
     sigs = [SIGS[n] for n in group["logs"]]
     assert all(sigs), group["logs"]
     key = "fingerprint" if group["grain"] == "fingerprint" else "group"
@@ -66,7 +74,8 @@ def test_one_failure_has_one_identity(group):
 
 
 @pytest.mark.parametrize("pair", INDEX["different"], ids=lambda p: "-vs-".join(n[:-4] for n in p["logs"]))
-def test_different_bugs_are_never_merged(pair):
+def test_different_bugs_are_never_merged(pair, request):
+    _known_miss(request, pair)
     a, b = (SIGS[n] for n in pair["logs"])
     assert a and b
     assert a.fingerprint != b.fingerprint, pair["why"]

@@ -271,3 +271,30 @@ def test_a_backend_raised_alone_is_found_and_a_backend_only_tried_is_not_the_fai
     s = sig("deepmind-research-420.log")
     assert (s.exception, s.kind) == ("RuntimeError", "environment")
     assert sig("multinerf-12.log").kind != "environment"  # INFO records of backends jax only tried
+
+
+def test_a_tpu_held_by_another_process_on_vfio_is_the_tpu_in_use():
+    held = sig("jax-10192.log")
+    for name in ("tpu-inference-926.log", "tpu-inference-2257.log", "marin-2618.log"):
+        s = sig(name)
+        assert (s.fingerprint, s.kind) == (held.fingerprint, "environment"), name
+    assert sig("jax-30834.log").fingerprint != held.fingerprint  # an mmap that fails is not a chip held
+    whole, cut = sig("pytorch-xla-3078.log"), sig("pytorch-xla-3165.log")  # XRT's /dev/accel0, cut or whole
+    assert (whole.fingerprint, whole.kind) == (cut.fingerprint, "environment")
+
+
+def test_pytorchs_nccl_error_names_its_result_across_releases():
+    cuda = sig("cuad-9.log")
+    assert sig("fewx-74.log").fingerprint == sig("ssit-19.log").fingerprint == cuda.fingerprint
+    assert sig("deep-learning-545.log").fingerprint != cuda.fingerprint  # a system error, not a CUDA one
+    # XLA's NCCL call, its arguments as two releases wrote them
+    assert sig("jax-10461.log").fingerprint == sig("jax-17399.log").fingerprint
+    assert sig("jax-17399.log").fingerprint != sig("jax-22747.log").fingerprint
+
+
+def test_pytorchs_c10_log_header_and_a_wrapper_left_alone_are_taken_off():
+    assert sig("basicsr-737.log").message.startswith("[Rank <n>] Watchdog caught collective operation timeout")
+    assert (sig("jax-triton-123.log").exception, sig("jax-triton-123.log").message) == (
+        "RuntimeError",
+        "Cannot call @triton.jit'd outside of the scope of a kernel",
+    )

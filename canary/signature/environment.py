@@ -76,6 +76,24 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         _TPU_IN_USE,
     ),
+    # the same on TPUs whose chips are VFIO groups (v5p, v6e; 2025-2026): "TPU initialization failed: open(/dev/
+    # vfio/1): Device or resource busy" (the status jax raises, UNKNOWN or FAILED_PRECONDITION by release) and
+    # libtpu's "Failed to initialize TPU system with error: FAILED_PRECONDITION: open(/dev/vfio/0): ...": busy
+    # is held, and which chip of the host is incidental
+    (
+        re.compile(
+            r"^(?:[A-Z_]{3,30}: )?(?:TPU initialization failed: )?"
+            r"open\(/dev/vfio/\d{1,4}\): Device or resource busy\b.*$"
+        ),
+        _TPU_IN_USE,
+    ),
+    # XRT cannot open the TPU device (torch_xla 1.9-1.12, 2021-2022; another process or user holds it):
+    # grpc_server_lib's "Invalid fd: -1; Couldn't open device: /dev/accel0 (Operation not permitted); ..."
+    # and the CHECK of its server's status "(PERMISSION_DENIED: open(/dev/accel0): Operation not permitted ...)"
+    (
+        re.compile(r"^.{0,300}?/dev/accel\d{1,3}\)?:? \(?Operation not permitted\b.*$"),
+        "Couldn't open the TPU device /dev/accel<n>: Operation not permitted",
+    ),
     # ptxas too old for the GPU: the compiler's warning (which compute capability) and the status XLA
     # logs after it ("ptxas <its path> too old")
     (

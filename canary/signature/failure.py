@@ -26,6 +26,7 @@ from canary.signature.tracebacks import (
     ExceptionBlock,
     Frame,
     Options,
+    _parse_exception_line,
     call_path,
     parse_chains,
 )
@@ -78,11 +79,12 @@ def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
             frames += b.frames
     path = call_path(frames, options)
     text = " ".join(f"{b.exc_type}: {b.message}" for b in real)
-    kind = kinds.kind_of(
-        root.exc_type, root.message, text, [(fr.file, fr.func, fr.code) for b in real for fr in b.frames]
-    )
+    exc_type, message = root.exc_type, root.message
+    if _is_jax_wrapper(root):  # only jax's wrapper left (the traceback it wraps cut): what it prints is the failure
+        exc_type, message = _parse_exception_line(message) or (exc_type, message)
+    kind = kinds.kind_of(exc_type, message, text, [(fr.file, fr.func, fr.code) for b in real for fr in b.frames])
     excerpt = "\n".join(line for b in chain for line in b.lines)[-6000:]
-    return make(kind, root.exc_type, root.message, path, excerpt)
+    return make(kind, exc_type, message, path, excerpt)
 
 
 def _faulthandler_timeout(lines: list[str], options: Options) -> Signature | None:

@@ -102,27 +102,6 @@ def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# "NCCL operation ncclX(...) failed: ..." is XLA's INTERNAL status whether or not the line kept "INTERNAL: "
-def _nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc == "NCCLError" and message.startswith("NCCL operation "):
-        return "XlaRuntimeError", "INTERNAL: " + message, frames
-    return exc, message, frames
-
-
-# NCCL's result, in the words of its release: "NCCL Error 1: unhandled cuda error" (NCCL 2.4-2.6, older
-# PyTorch) and "ncclUnhandledCudaError: Call to CUDA function failed." (later), when that is all the line says
-_NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z][^.;:]{0,200}\.?)$")
-
-
-def _nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc == "NCCLError":
-        m = _NCCL_RESULT.match(message)
-        code = kinds.nccl_code(message) if m else ""
-        if code and (not m.group(1) or m.group(1) == code):
-            return exc, code, frames
-    return exc, message, frames
-
-
 # advice a release added to a message, and NCCL's last warning when it only repeats the error
 _ADVICE = re.compile(
     r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
@@ -324,14 +303,15 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "nccl-status",
         "XLA's 'NCCL operation ... failed' is an INTERNAL status, printed bare by one log and as "
-        "'INTERNAL: ...' by another",
-        _nccl_status,
+        "'INTERNAL: ...' by another; the call's argument expressions are XLA's source, which releases rewrite",
+        kinds.nccl_status,
     ),
     Rule(
         "nccl-result",
         "NCCL words one result as 'NCCL Error 1: unhandled cuda error' in older releases and "
-        "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones",
-        _nccl_result,
+        "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones; PyTorch's 'NCCL error in: "
+        "<its source>, <result>, NCCL version <v>' names the result among where it was seen and which NCCL",
+        kinds.nccl_result,
     ),
     Rule(
         "advice",

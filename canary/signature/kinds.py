@@ -62,6 +62,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected|"
     r"built with a later version than the framework|"
     r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
+    r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
     r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
     r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
@@ -169,6 +170,45 @@ def nccl_code(message: str) -> str:
         if rx.search(message):
             return name
     return ""
+
+
+# The rules nccl-status and nccl-result of canary.signature.folds.RULES (where their reasons are stated).
+Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+# "NCCL operation ncclX(...) failed: ..." is XLA's INTERNAL status whether or not the line kept "INTERNAL: ";
+# the call's arguments ("(&comm, nranks, id, rank)", "(comm.get(), nranks, id, rank)") are XLA's source
+_NCCL_CALL = re.compile(r"\b(NCCL operation nccl\w{1,60})\([^()]{0,300}(?:\([^()]{0,100}\)[^()]{0,300}){0,4}\)")
+
+
+def nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "NCCL operation " in message:
+        message = _NCCL_CALL.sub(r"\1(<args>)", message)
+        if exc == "NCCLError" and message.startswith("NCCL operation "):
+            return "XlaRuntimeError", "INTERNAL: " + message, frames
+    return exc, message, frames
+
+
+# NCCL's result, in the words of its release: "NCCL Error 1: unhandled cuda error" (NCCL 2.4-2.6, older
+# PyTorch) and "ncclUnhandledCudaError: Call to CUDA function failed." (later), when that is all the line says
+_NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z][^.;:]{0,200}\.?)$")
+# PyTorch's "NCCL error in: <its file>:<line>, unhandled cuda error (run with ...), NCCL version 2.4.8", and
+# later with the result's name after it ("... NCCL version 2.20.5 ncclUnhandledCudaError: Call to CUDA ...")
+_TORCH_NCCL = re.compile(
+    r"^NCCL error in: \S{1,300}, ([a-z ]{3,60}?)(?: \([^()]{0,100}\))?, NCCL version \S{1,40}"
+    r"(?: (nccl[A-Z]\w{3,40}): .{0,300})?$"
+)
+
+
+def nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "NCCLError":
+        m = _NCCL_RESULT.match(message)
+    elif exc in ("RuntimeError", "DistBackendError") and message.startswith("NCCL error in: "):
+        m = _TORCH_NCCL.match(message)
+    else:
+        return exc, message, frames
+    code = nccl_code(m.group(0) if exc == "NCCLError" else m.group(1)) if m else ""
+    if code and (not m.group(m.re.groups) or m.group(m.re.groups) == code):
+        return "NCCLError", code, frames
+    return exc, message, frames
 
 
 # XLA's error codes for Mosaic's failures (its docs, errors/error_2xxx.md), for messages that do

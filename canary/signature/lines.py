@@ -51,6 +51,8 @@ _PREFIXES = [
     # "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] "
     _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
     _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
+    # PyTorch's c10 logger (2.x), bracketed, without a thread: "[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] "
+    _record(r"\[[IWEF]\d{3,4} \d{2}:\d{2}:\d{2}\.\d{1,9} [\w./-]{1,200}:\d{1,6}\] ?"),
     # vLLM's logger: "ERROR 06-17 19:23:59 [multiproc_executor.py:527] ", "ERROR 01-26 17:51:44 engine.py:387] "
     _record(
         r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? "
