@@ -12,9 +12,11 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -445,3 +447,71 @@ def test_doctor_tpu_with_the_paired_libtpu(libtpu_path):
     assert (
         c["detail"].startswith(f"libtpu {topology.libtpu_status().wanted.strip('=*')}") or "libtpu 0.0." in c["detail"]
     )
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    out = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:  # gone meanwhile
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            out.append(int(status.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow  # starts the lane's compile (minutes) with libtpu, twice, and stops each within seconds
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_an_interrupted_compile_leaves_no_compiler_running(libtpu_path, tmp_path, sig):
+    """Ctrl-C on `canary lower --compile` stops the topology's child at once and says interrupted
+    (exit 130), rather than after the lane's compile (about 5 minutes); a killed canary takes the
+    child with it. Signalled once the child exists, not after a delay."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), libtpu_path) if p),
+        "XDG_CACHE_HOME": str(tmp_path / "user-cache"),
+    }
+    args = ["lower", "--lane", "tpu", "--no-history", "--no-parity", "--compile"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "canary", *args, "--no-compile-cache", "--out", str(tmp_path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as at a terminal, never ignored
+    )
+    try:
+        workers: list[int] = []
+        while not workers and proc.poll() is None:  # the topology's child started: the compile is under way
+            workers = [p for p in _children(proc.pid) if "topology_worker" in _cmdline(p)]
+            time.sleep(0.2)
+        assert workers, proc.communicate()[1][-2000:]
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)  # a hang guard: the compile alone takes minutes
+        if sig == signal.SIGINT:
+            assert proc.returncode == 130 and "canary: interrupted" in err, err[-2000:]
+        for _ in range(100):  # the kernel delivers the parent's death to the child
+            if not _alive(workers[0]):
+                break
+            time.sleep(0.1)
+        assert not _alive(workers[0])
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
