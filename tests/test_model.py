@@ -14,6 +14,7 @@ from canary.workload.model import (
     MoEConfig,
     forward,
     init_params,
+    layer_statistics,
     loss_fn,
     rope,
     rotary_causal_attention,
@@ -135,9 +136,12 @@ def test_forward_shapes_and_router_statistics():
         params, tokens, router_bias(CFG), CFG, ragged_dot.make("grouped")
     )
     assert logits.shape == (2, 24, CFG.vocab_size) and logits.dtype == jnp.float32
-    assert len(layers) == CFG.layers  # each layer's own statistics
-    for aux in layers:
+    assert len(layers) == CFG.layers  # each layer's own token means, and the statistics made of them
+    for means in layers:
+        assert float(jnp.sum(means["expert_fraction"])) == pytest.approx(1.0)
+        aux = layer_statistics(means)
         assert float(aux["load_balancing_loss"]) >= 1.0 - 1e-5  # 1.0 is perfectly balanced
+        assert 0 < float(aux["usage_entropy"]) <= 1.0 + 1e-6
         assert float(aux["router_z_loss"]) > 0 and float(aux["attention_output_rms"]) > 0
 
 

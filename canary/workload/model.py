@@ -238,20 +238,29 @@ def moe(p: dict, x: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: Ragg
         with jax.named_scope("shared_expert"):
             y = y + swiglu(tokens, s["w_gate"], s["w_up"], s["w_down"])
 
-    # Router statistics: z-loss keeps logits small; load balance is E * sum_e f_e * P_e
-    # (1.0 when perfectly balanced).
+    # The router's statistics as token means (see layer_statistics): the z-loss keeps logits small.
     lse = jax.nn.logsumexp(logits, axis=-1)
-    z = jnp.mean(lse**2)
-    frac_routed = group_sizes.astype(jnp.float32) / (T * k)
-    mean_prob = jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)
-    load_balance = E * jnp.sum(frac_routed * mean_prob)
-    aux = {"router_z_loss": z, "load_balancing_loss": load_balance, "usage_entropy": usage_entropy(frac_routed)}
-    return y.reshape(B, S, D), aux | {"moe_output_rms": rms(y)}
+    aux = {
+        "router_z_loss": jnp.mean(lse**2),
+        "expert_fraction": jax.lax.stop_gradient(group_sizes.astype(jnp.float32) / (T * k)),
+        "expert_prob": jax.lax.stop_gradient(jnp.mean(jax.nn.softmax(logits, axis=-1), axis=0)),
+    }
+    return y.reshape(B, S, D), aux | {"moe_output_ms": mean_square(y)}
+
+
+def mean_square(x: jax.Array) -> jax.Array:
+    """The mean square of an activation, in float32 (its RMS's square: a token mean)."""
+    return jnp.mean(jnp.square(jax.lax.stop_gradient(x).astype(jnp.float32)))
 
 
 def rms(x: jax.Array) -> jax.Array:
     """The root mean square of an activation, in float32: a layer's output norm, for the record."""
-    return jnp.sqrt(jnp.mean(jnp.square(jax.lax.stop_gradient(x).astype(jnp.float32))))
+    return jnp.sqrt(mean_square(x))
+
+
+def load_balance(frac_routed: jax.Array, mean_prob: jax.Array) -> jax.Array:
+    """E * sum_e f_e * P_e: 1.0 when perfectly balanced (logged, not trained on)."""
+    return frac_routed.shape[-1] * jnp.sum(frac_routed * mean_prob)
 
 
 def usage_entropy(frac_routed: jax.Array) -> jax.Array:
@@ -273,13 +282,38 @@ LAYER_METRICS = {
 }
 
 
+def layer_statistics(means: dict[str, jax.Array]) -> dict[str, jax.Array]:
+    """A layer's statistics from its token means (``moe``'s and ``forward``'s per-layer dict).
+    Every mean is over the batch's tokens, so the data-parallel step averages them over its
+    devices first (equal shards: the global batch's means) and forms the statistics after, from
+    the whole batch: a load balance or an entropy of one device's quarter batch is another number."""
+    stats = {k: v for k, v in means.items() if k not in ("expert_fraction", "expert_prob")}
+    for name in ("moe_output", "attention_output"):
+        if f"{name}_ms" in stats:
+            stats[f"{name}_rms"] = jnp.sqrt(stats.pop(f"{name}_ms"))
+    if "expert_fraction" in means:
+        stats["load_balancing_loss"] = load_balance(means["expert_fraction"], means["expert_prob"])
+        stats["usage_entropy"] = usage_entropy(means["expert_fraction"])
+    return stats
+
+
+def statistics(metrics: dict) -> dict[str, jax.Array]:
+    """``loss_fn``'s metrics (each layer's token means under ``layers``, averaged over the devices
+    where the step is data-parallel) -> the step's metrics, under their names."""
+    metrics = dict(metrics)
+    layers = [layer_statistics(s) for s in metrics.pop("layers")]
+    if all("load_balancing_loss" in s for s in layers):
+        metrics["train/router/load_balancing_loss"] = jnp.mean(jnp.stack([s["load_balancing_loss"] for s in layers]))
+    return metrics | layer_metrics(layers)
+
+
 def layer_metrics(layers: list[dict[str, jax.Array]]) -> dict[str, jax.Array]:
     """Each layer's statistics under their metric names (``stats/<part>/layer<i>/<statistic>``)."""
     return {LAYER_METRICS[k].format(i=i): v for i, s in enumerate(layers) for k, v in s.items() if k in LAYER_METRICS}
 
 
 def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
-    """tokens (B, S) int32 -> logits (B, S, V) float32, each layer's statistics."""
+    """tokens (B, S) int32 -> logits (B, S, V) float32, each layer's token means (``layer_statistics``)."""
     x, layers = hidden_states(params, tokens, bias, cfg, ragged_dot)
     with jax.named_scope("lm_head"):
         logits = (x @ params["lm_head"].astype(cfg.dtype)).astype(jnp.float32)
@@ -288,7 +322,7 @@ def forward(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ra
 
 def hidden_states(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConfig, ragged_dot: RaggedDotFn):
     """tokens (B, S) int32 -> the final normed hidden states (B, S, D) the LM head reads, each
-    layer's statistics."""
+    layer's token means (``layer_statistics``)."""
     dt = cfg.dtype
     x = params["embed"][tokens].astype(dt)
     layers = []
@@ -299,7 +333,7 @@ def hidden_states(params: dict, tokens: jax.Array, bias: jax.Array, cfg: MoEConf
         with jax.named_scope("moe"):
             y, aux = moe(layer, rms_norm(x, layer["mlp_norm"], cfg.norm_eps), bias[i], cfg, ragged_dot)
         x = x + y
-        layers.append(aux | {"attention_output_rms": rms(a)})
+        layers.append(aux | {"attention_output_ms": mean_square(a)})
     with jax.named_scope("lm_head"):
         x = rms_norm(x, params["final_norm"], cfg.norm_eps)
     return x, layers
@@ -322,11 +356,12 @@ def loss_fn(
 ):
     """batch (B, S+1) tokens. loss = cross-entropy + lm-head z-loss + router z-loss. With
     ``cfg.loss_block``, the logits are made that many positions at a time and never whole
-    (:func:`canary.workload.blockwise.token_losses`)."""
+    (:func:`canary.workload.blockwise.token_losses`). The metrics are token means, each layer's
+    under ``layers``: ``statistics`` names them."""
     inputs, targets = batch[:, :-1], batch[:, 1:]
     blocked = cfg.loss_block is not None
     out, layers = (hidden_states if blocked else forward)(params, inputs, bias, cfg, ragged_dot)
-    aux = {k: jnp.mean(jnp.stack([s[k] for s in layers])) for k in ("router_z_loss", "load_balancing_loss")}
+    router_z = jnp.mean(jnp.stack([s["router_z_loss"] for s in layers]))
     if blocked:
         with jax.named_scope("lm_head"):
             lse, target_logit = blockwise.token_losses(out, params["lm_head"], targets, cfg.loss_block)
@@ -334,14 +369,8 @@ def loss_fn(
         lse, target_logit = target_stats(out, targets)
     ce = jnp.mean(lse - target_logit)
     z_lm = jnp.mean(lse**2)
-    loss = ce + lm_head_z_loss * z_lm + router_z_loss * aux["router_z_loss"]
-    metrics = {
-        "train/cross_entropy_loss": ce,
-        "train/router/router_z_loss": aux["router_z_loss"],
-        "train/router/load_balancing_loss": aux["load_balancing_loss"],
-        **layer_metrics(layers),
-    }
-    return loss, metrics
+    loss = ce + lm_head_z_loss * z_lm + router_z_loss * router_z
+    return loss, {"train/cross_entropy_loss": ce, "train/router/router_z_loss": router_z, "layers": layers}
 
 
 def param_count(params: dict) -> int:

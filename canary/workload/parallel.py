@@ -5,8 +5,9 @@ The loss and gradients are computed under ``shard_map``, so each device routes, 
 the grouped matmuls (ragged_dot) on its own rows only, exactly as a per-device kernel sees them
 on a TPU or GPU slice (M = local tokens x top-k). Every quantity in the loss is a mean over
 tokens, so with equal shards the mean over devices of the per-device loss and gradients is the
-full batch's. The logged ``train/router/load_balancing_loss`` is the mean of per-device
-statistics (it is not part of the loss).
+full batch's. So are the model's statistics: the step averages their token means (each expert's
+share of the routed tokens, its mean router probability, an output's mean square) and forms the
+load balance, the usage entropy and the RMS from those, the global batch's, not per device.
 
 With more than one host (``lane.hosts > 1``) the workload first joins the others through
 ``jax.distributed.initialize``: explicitly from ``CANARY_COORDINATOR_ADDRESS``,

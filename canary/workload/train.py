@@ -34,7 +34,7 @@ from canary.workload import cache as workload_cache
 from canary.workload import parallel, tracking
 from canary.workload import ragged_dot as ragged_dot_backends
 from canary.workload.data import MarkovCorpus
-from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias
+from canary.workload.model import MoEConfig, init_params, loss_fn, param_count, router_bias, statistics
 from canary.workload.optim import TrainStep, make_optimizer, update
 from canary.workload.program import fingerprint_meanwhile
 from canary.workload.steps import StepLog
@@ -89,7 +89,9 @@ def make_train_step(spec: WorkloadSpec, ragged_dot_fn: Callable | None = None, m
     grads_of = parallel.data_parallel(grads_of, mesh)
 
     def step(params, opt_state, bias, batch):
-        return update(tx, schedule, params, opt_state, *grads_of(params, bias, batch))
+        # the statistics are formed from the whole batch's means, after the devices' are averaged
+        (loss, means), grads = grads_of(params, bias, batch)
+        return update(tx, schedule, params, opt_state, (loss, statistics(means)), grads)
 
     return TrainStep(cfg, init, jax.jit(step, donate_argnums=(0, 1)), router_bias(cfg))
 
