@@ -182,3 +182,25 @@ def test_a_write_that_fails_leaves_no_partial_entry(tmp_path):
     with pytest.raises(OSError):
         cache_key.host_write(str(tmp_path), KEY, VERSIONS, {"ok": True})
     assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+
+
+def test_a_bucket_that_never_answers_leaves_the_lookup_unanswered_not_the_preflight_waiting(monkeypatch):
+    """A gs:// cache dir whose server accepts and never answers (no network, no credentials, a
+    stalled endpoint): the lookup says it cannot say, after its timeout, instead of gcsfs's retries."""
+    import socket
+    import threading
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    accepted: list[socket.socket] = []
+    threading.Thread(target=lambda: accepted.append(silent.accept()[0]), daemon=True).start()
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{silent.getsockname()[1]}")
+    monkeypatch.setenv("NO_GCE_CHECK", "true")
+    monkeypatch.setenv("GCSFS_EXPERIMENTAL_ZB_HNS_SUPPORT", "false")
+    try:
+        r = cache_key.lookup("gs://never-answers/ttl=30d/tpu", KEY, timeout_s=1)
+    finally:
+        silent.close()
+    assert r["present"] is None
+    assert r["verdict"] == "cannot say: gs://never-answers/ttl=30d/tpu gave no answer within 1 s"

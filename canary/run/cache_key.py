@@ -125,19 +125,50 @@ def host_write(directory: str, key: str, versions: dict[str, str | None], compil
     return path
 
 
-def lookup(directory: str, key: str) -> dict[str, Any]:
+# A bucket that does not answer (no network, no credentials: gcsfs retries for most of a minute)
+# leaves the lookup unanswered rather than holding the preflight up.
+LOOKUP_TIMEOUT_S = 10.0
+
+
+def lookup(directory: str, key: str, timeout_s: float = LOOKUP_TIMEOUT_S) -> dict[str, Any]:
     """Whether ``directory`` (a local path or a gs:// URL) holds ``key``'s entry, read as JAX reads
-    it; ``present`` is None, with the reason, when it cannot be read here."""
+    it; ``present`` is None, with the reason, when it cannot be read here, or gives no answer
+    within ``timeout_s``."""
     from jax._src import path as jax_path
 
     out: dict[str, Any] = {"dir": directory, "entry": f"{key}{SUFFIX}"}
     if "://" in directory and not jax_path.epath_installed:
         return {**out, "present": None, "verdict": f"cannot say: reading {directory} needs etils[epath,epath-gcs]"}
     try:
-        present = (jax_path.Path(directory) / out["entry"]).exists()
+        present = _within(timeout_s, (jax_path.Path(directory) / out["entry"]).exists)
+    except TimeoutError:
+        return {**out, "present": None, "verdict": f"cannot say: {directory} gave no answer within {timeout_s:g} s"}
     except Exception as e:  # noqa: BLE001 - an unreadable cache is reported, not raised
         return {**out, "present": None, "verdict": f"cannot say: {type(e).__name__}: {str(e)[:200]}"}
     return {**out, "present": present, "verdict": WARM if present else COLD}
+
+
+def _within(timeout_s: float, call):
+    """``call()``'s value, or its exception; ``TimeoutError`` when it has not returned within
+    ``timeout_s`` (it is left to finish on a daemon thread, which the process does not wait for)."""
+    import threading
+
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            done["value"] = call()
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            done["error"] = e
+
+    thread = threading.Thread(target=run, name="canary-cache-lookup", daemon=True)
+    thread.start()
+    thread.join(timeout_s)
+    if thread.is_alive():
+        raise TimeoutError(timeout_s)
+    if "error" in done:
+        raise done["error"]
+    return done["value"]
 
 
 def report(keys: list[str], directory: str | None) -> dict[str, Any]:
