@@ -47,11 +47,9 @@ def key_of(backend: Any, computation: Any, devices: Any, compile_options: Any) -
     process has a cache enabled)."""
     from jax._src import cache_key, compilation_cache, config
 
-    ignore = (
-        cache_key.IgnoreCallbacks.CUSTOM_PARTITIONING
-        if config.remove_custom_partitioning_ptr_from_cache_key.value
-        else cache_key.IgnoreCallbacks.NO
-    )
+    ignore = config.remove_custom_partitioning_ptr_from_cache_key.value
+    if hasattr(cache_key, "IgnoreCallbacks"):  # jax 0.10 passes an enum; 0.11 the flag itself
+        ignore = cache_key.IgnoreCallbacks.CUSTOM_PARTITIONING if ignore else cache_key.IgnoreCallbacks.NO
     return compilation_cache.get_cache_key(computation, devices, compile_options, backend, ignore)
 
 
