@@ -125,7 +125,7 @@ def host_write(directory: str, key: str, versions: dict[str, str | None], compil
 
 # A bucket that does not answer (no network, no credentials: gcsfs retries for most of a minute)
 # leaves the lookup unanswered rather than holding the preflight up.
-LOOKUP_TIMEOUT_S = 10.0
+LOOKUP_TIMEOUT_S = 5.0  # as `canary doctor` waits for the bucket
 
 
 def lookup(directory: str, key: str, timeout_s: float = LOOKUP_TIMEOUT_S) -> dict[str, Any]:
