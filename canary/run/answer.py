@@ -9,20 +9,28 @@ summary), the workload's warnings, and the exit status with the line that says w
 
 from __future__ import annotations
 
+import importlib
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from canary.formats import signals
 from canary.formats.metrics import workload_warnings
-from canary.notify.after_run import notify_run, run_facts
+from canary.launchers import AttemptOutcome
 from canary.record import RunRecord
-from canary.report.after_run import AfterRun, after_run
 from canary.run.context import check_urls
 from canary.run.progress import Progress
 from canary.run.runner import RunOptions, run_canary
 from canary.textio import printable
+
+if TYPE_CHECKING:
+    from canary.report.after_run import AfterRun
+
+# What is needed only once the run is judged (the notifier, the after-run extras: a third of the
+# command's imports): imported while the first attempt's workload starts, not before it.
+AFTER_THE_RUN = ("canary.notify.after_run", "canary.report.after_run")
 
 
 @dataclass(frozen=True)
@@ -72,16 +80,20 @@ def run_and_tell(opts: RunOptions, choices: RunChoices, progress: Progress) -> R
     the after-run extras; neither of those ever changes the verdict."""
     check_urls(os.environ, opts.ci_run_url, opts.wandb_url)  # links that are not http(s): bad input, now
     with signals.cancellable():
+        watched = ImportingMeanwhile(progress)
         try:
             if choices.both:
                 from canary.run.consistency import run_both
 
-                result = run_both(opts, progress)
+                result = run_both(opts, watched)
             else:
-                result = run_canary(opts, progress)
+                result = run_canary(opts, watched)
         finally:
             progress.stop()
         stopped = signals.requested() if result.verdict == signals.CANCELLED else None
+    from canary.notify.after_run import notify_run, run_facts
+    from canary.report.after_run import after_run
+
     notified = None
     facts = run_facts(result, opts.store)  # the history's and git's facts, computed once for the issue and the summary
     # a stopped run is no regression, an experiment is not the canary's: nothing to tell
@@ -91,6 +103,40 @@ def run_and_tell(opts: RunOptions, choices: RunChoices, progress: Progress) -> R
     warnings = warnings_of(result)
     after = after_run(result, facts, notified=notified)  # loss image, sparkline, job summary; never the verdict
     return RunAnswer(result, stopped, notified, after, warnings)
+
+
+class ImportingMeanwhile:
+    """The run's :class:`Progress`, passed through, that imports :data:`AFTER_THE_RUN` in a thread of
+    its own when the first attempt starts: while the workload's interpreter starts and imports JAX
+    (one core), the harness's imports take the other, instead of adding to the time before the
+    workload starts or after it ends. An import the thread has not finished is waited for where
+    it is needed (Python's import lock)."""
+
+    def __init__(self, progress: Progress):
+        self.progress, self.started = progress, False
+
+    def attempt_started(self, attempt: int, of: int, total_steps: int) -> None:
+        self.progress.attempt_started(attempt, of, total_steps)
+        if not self.started:
+            self.started = True
+            threading.Thread(target=_import_all, args=(AFTER_THE_RUN,), name="canary-imports", daemon=True).start()
+
+    def step(self, record: dict[str, Any]) -> None:
+        self.progress.step(record)
+
+    def attempt_ended(self, attempt: int, outcome: AttemptOutcome) -> None:
+        self.progress.attempt_ended(attempt, outcome)
+
+    def stop(self) -> None:
+        self.progress.stop()
+
+
+def _import_all(names: tuple[str, ...]) -> None:
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - imported again where needed, which says what failed
+            return
 
 
 def warnings_of(result: RunRecord) -> list[str]:
