@@ -482,14 +482,19 @@ def test_an_interrupted_compile_leaves_no_compiler_running(libtpu_path, tmp_path
         "XDG_CACHE_HOME": str(tmp_path / "user-cache"),
     }
     args = ["lower", "--lane", "tpu", "--no-history", "--no-parity", "--compile"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "canary", *args, "--no-compile-cache", "--out", str(tmp_path)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as at a terminal, never ignored
-    )
+    # started as from a terminal, where Ctrl-C is not ignored, whatever the test runner was told (an
+    # ignored signal stays ignored across exec; a handled one starts as the default)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "canary", *args, "--no-compile-cache", "--out", str(tmp_path)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, before)
     try:
         workers: list[int] = []
         while not workers and proc.poll() is None:  # the topology's child started: the compile is under way
