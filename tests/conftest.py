@@ -23,6 +23,19 @@ if list(getattr(sys.modules.get("tests"), "__path__", [])) != [str(ROOT / "tests
 _SLOW_TEST = getattr(sys.modules.get("conftest"), "_SLOW_TEST", None) or [False]
 
 
+def popen_as_from_a_terminal(argv: list[str], **kwargs) -> subprocess.Popen:
+    """``subprocess.Popen(argv, **kwargs)``, the child started as from a terminal, where Ctrl-C is
+    not ignored, whatever the test runner's process was told: an ignored signal stays ignored
+    across exec (as under nohup), a handled one starts as the default."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(argv, **kwargs)
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def run_cli(
     *args: str, cwd: Path | None = None, env: dict | None = None, timeout: float = 600, own_process: bool = False
 ) -> subprocess.CompletedProcess:

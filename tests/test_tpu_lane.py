@@ -26,7 +26,7 @@ from canary.errors import ConfigError
 from canary.run import topology
 from canary.run.topology import LibtpuStatus, topology_of, wanted_libtpu, worker_env
 from canary.run.topology_worker import compiled_fingerprint, memory
-from tests.conftest import ROOT
+from tests.conftest import ROOT, popen_as_from_a_terminal
 
 GIB = 1 << 30
 
@@ -482,19 +482,13 @@ def test_an_interrupted_compile_leaves_no_compiler_running(libtpu_path, tmp_path
         "XDG_CACHE_HOME": str(tmp_path / "user-cache"),
     }
     args = ["lower", "--lane", "tpu", "--no-history", "--no-parity", "--compile"]
-    # started as from a terminal, where Ctrl-C is not ignored, whatever the test runner was told (an
-    # ignored signal stays ignored across exec; a handled one starts as the default)
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "canary", *args, "--no-compile-cache", "--out", str(tmp_path)],
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-    finally:
-        signal.signal(signal.SIGINT, before)
+    proc = popen_as_from_a_terminal(
+        [sys.executable, "-m", "canary", *args, "--no-compile-cache", "--out", str(tmp_path)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         workers: list[int] = []
         while not workers and proc.poll() is None:  # the topology's child started: the compile is under way
