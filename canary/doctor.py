@@ -17,7 +17,6 @@ import os
 import secrets
 import shutil
 import sys
-import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -27,6 +26,7 @@ from typing import Any
 
 from canary import extras, git
 from canary.config import Lane, get_lane, load_ferry
+from canary.deadline import answer_within
 from canary.errors import CanaryError, ConfigError
 from canary.ferries import kind_of
 from canary.formats import compile_cache
@@ -343,22 +343,10 @@ def _last_pass_commit(checkout: str, head: str, lp, shallow: bool) -> Check:
 def bounded(name: str, probe: Callable[[], Any], fallback: Any = None, seconds: float = PROBE_S) -> Any:
     """``probe()``'s answer, or, when it has none within ``seconds``, a failed check that says so
     (the probe's thread is left to finish on its own; it holds nothing the report needs)."""
-    box: list[Any] = []
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            box.append(probe())
-        except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
-            failed.append(e)
-
-    worker = threading.Thread(target=run, name=f"canary-doctor-{name}", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if failed:
-        raise failed[0]
-    if box:
-        return box[0]
+    try:
+        return answer_within(seconds, probe, f"canary-doctor-{name}")
+    except TimeoutError:
+        pass
     late = Check(
         name,
         False,

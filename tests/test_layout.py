@@ -84,7 +84,17 @@ GRAPH = {name: imports_of(name) for name in MODULES}
 # The floors of the house, from the ground up (docs/architecture.md draws them). A package imports
 # only from its own floor's neighbours that it does not cycle with, or from a lower floor.
 FLOORS = {
-    0: {"errors", "textio", "host", "shutdown", "extras", "git", "record", "text"},  # shared basics, text made safe
+    0: {
+        "errors",
+        "textio",
+        "host",
+        "shutdown",
+        "extras",
+        "git",
+        "record",
+        "text",
+        "deadline",
+    },  # shared basics, text made safe
     1: {"config"},  # the reviewed files' models
     2: {"formats"},  # what a run leaves on disk, and the harness-workload contract
     3: {"signature", "golden", "launchers", "workload"},  # pure judgement of text, golden data, I/O edges

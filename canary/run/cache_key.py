@@ -37,6 +37,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from canary.deadline import answer_within
+
 SUFFIX = "-cache"  # jax._src.lru_cache names an entry's executable <key>-cache
 COLD = "the next tpu run will compile cold"
 WARM = "the next tpu run will be served from the cache"
@@ -138,35 +140,12 @@ def lookup(directory: str, key: str, timeout_s: float = LOOKUP_TIMEOUT_S) -> dic
     if "://" in directory and not jax_path.epath_installed:
         return {**out, "present": None, "verdict": f"cannot say: reading {directory} needs etils[epath,epath-gcs]"}
     try:
-        present = _within(timeout_s, (jax_path.Path(directory) / out["entry"]).exists)
+        present = answer_within(timeout_s, (jax_path.Path(directory) / out["entry"]).exists, "canary-cache-lookup")
     except TimeoutError:
         return {**out, "present": None, "verdict": f"cannot say: {directory} gave no answer within {timeout_s:g} s"}
     except Exception as e:  # noqa: BLE001 - an unreadable cache is reported, not raised
         return {**out, "present": None, "verdict": f"cannot say: {type(e).__name__}: {str(e)[:200]}"}
     return {**out, "present": present, "verdict": WARM if present else COLD}
-
-
-def _within(timeout_s: float, call):
-    """``call()``'s value, or its exception; ``TimeoutError`` when it has not returned within
-    ``timeout_s`` (it is left to finish on a daemon thread, which the process does not wait for)."""
-    import threading
-
-    done: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            done["value"] = call()
-        except BaseException as e:  # noqa: BLE001 - handed to the caller
-            done["error"] = e
-
-    thread = threading.Thread(target=run, name="canary-cache-lookup", daemon=True)
-    thread.start()
-    thread.join(timeout_s)
-    if thread.is_alive():
-        raise TimeoutError(timeout_s)
-    if "error" in done:
-        raise done["error"]
-    return done["value"]
 
 
 def report(keys: list[str], directory: str | None) -> dict[str, Any]:
