@@ -60,7 +60,8 @@ class GitHubState:
         self.down = False
         self.retry_after: str | None = "0"  # asked of a client after a failure made up here (None: nothing)
         self.requests: list[tuple[str, str]] = []  # (method, path?query)
-        self.on_create_issue: Callable[[dict[str, Any]], None] | None = None
+        self.on_create_issue: Callable[[dict[str, Any]], None] | None = None  # after it is created
+        self.before_create_issue: Callable[[dict[str, Any]], None] | None = None  # before it is visible
         self.link_host: str | None = None  # hostile: page links name this origin instead of ours
         self.redirect_to: str | None = None  # hostile: every call is answered 307 to this URL
         self.raw: deque[RawReply] = deque()  # hostile: answers that are not what GitHub sends
@@ -305,6 +306,8 @@ class _Handler(BaseHTTPRequestHandler):
                         ],
                     },
                 )
+            if st.before_create_issue:
+                st.before_create_issue(body)
             with st.lock:
                 for name in body.get("labels", []):
                     r["labels"].setdefault(name, _label(name))

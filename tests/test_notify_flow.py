@@ -85,8 +85,9 @@ def test_different_signatures_get_different_issues(github, client, spool_dir):
 
 
 def test_two_notifiers_racing_on_a_new_signature_end_with_one_open_issue(github, spool_dir):
-    both_created = threading.Barrier(2, timeout=20)
-    github.state.on_create_issue = lambda issue: both_created.wait()
+    # neither issue is visible until both notifiers have asked for one: each found none when it looked
+    both_asked = threading.Barrier(2, timeout=60)
+    github.state.before_create_issue = lambda body: both_asked.wait()
     records = [failing("20260828T060000Z-tpu-r001"), failing("20260828T060100Z-tpu-r002")]
     results = [None, None]
 
@@ -98,9 +99,9 @@ def test_two_notifiers_racing_on_a_new_signature_end_with_one_open_issue(github,
     for t in threads:
         t.start()
     for t in threads:
-        t.join(30)
+        t.join(90)
     assert all(r is not None and r.delivered for r in results)
-    github.state.on_create_issue = None
+    github.state.before_create_issue = None
     open_ = github.state.issues(state="open")
     closed = github.state.issues(state="closed")
     assert [i["number"] for i in open_] == [1]
