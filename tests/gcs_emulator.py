@@ -57,7 +57,7 @@ class Emulator:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"fake-gcs-server exited: {self.proc.stderr.read().decode(errors='replace')}")

@@ -171,7 +171,7 @@ def gcs_bucket(tmp_path):
         stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while True:
             try:
                 urllib.request.urlopen(f"{url}/storage/v1/b", timeout=1)
