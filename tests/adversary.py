@@ -59,7 +59,8 @@ def is_alive(pid: int) -> bool:
         return True
 
 
-def wait_for(pred, timeout: float = 30.0, what: str = "") -> None:
+def wait_for(pred, timeout: float = 120.0, what: str = "") -> None:
+    """Until ``pred()`` holds: the timeout is a safety net for a hang, never a clock."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if pred():

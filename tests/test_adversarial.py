@@ -33,8 +33,8 @@ def _assert_child_dies_with(parent: subprocess.Popen, child_pid) -> None:
         child = found[-1]
         assert is_alive(child)
         parent.kill()
-        parent.wait(timeout=10)
-        wait_for(lambda: not is_alive(child), timeout=10, what="the orphaned child to die")
+        parent.wait(timeout=60)
+        wait_for(lambda: not is_alive(child), timeout=60, what="the orphaned child to die")
     finally:
         if parent.poll() is None:
             parent.kill()
