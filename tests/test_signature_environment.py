@@ -34,10 +34,10 @@ def test_the_logs_added_for_38_have_their_provenance_and_held_out_batches():
     diff = [d for d in INDEX["different"] if d.get("issue") == 38]
     held = [g for g in same + diff if g.get("heldout")]
     assert len(same) >= 10 and len(diff) >= 10
-    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.8  # five held-out batches: most of them now
-    # the third, fourth and fifth batches: at least 20 logs no other part names, in pairs of one failure
+    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.85  # seven held-out batches: most of them now
+    # the third to the seventh batches: at least 20 logs no other part names, in pairs of one failure
     # and look-alikes
-    for batch in (3, 4, 5):
+    for batch in (3, 4, 5, 6, 7):
         parts = [g for g in same + diff if g.get("heldout") == batch]
         earlier = {n for g in INDEX["same"] + INDEX["different"] if g.get("heldout") != batch for n in g["logs"]}
         new = {n for g in parts for n in g["logs"]} - earlier
