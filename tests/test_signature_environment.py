@@ -298,3 +298,12 @@ def test_pytorchs_c10_log_header_and_a_wrapper_left_alone_are_taken_off():
         "RuntimeError",
         "Cannot call @triton.jit'd outside of the scope of a kernel",
     )
+
+
+def test_a_plugin_that_does_not_fit_its_jax_is_an_environment_mismatch():
+    # whatever the CUDA plugin raises while jax loads or initialises it: an AttributeError against a
+    # jaxlib or a jax it was not built with, an ImportError of a module its jax lacks
+    for name in ("gpu-recipes-1.log", "torax-1369.log", "thera-7.log", "spyx-31.log"):
+        assert sig(name).kind == "environment", name
+    # the fingerprint is the exception's, as before: only the kind says so
+    assert sig("gpu-recipes-1.log").fingerprint != sig("torax-1369.log").fingerprint

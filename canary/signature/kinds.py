@@ -112,6 +112,13 @@ def infrastructure_reason(text: str) -> str | None:
     return None
 
 
+def _plugin(file: str, func: str) -> bool:
+    """A frame of a PJRT plugin loading (jax's ``discover_pjrt_plugins``) or of the plugin's own code
+    (``jax_plugins/``): what fails there is a plugin that does not fit the jax or jaxlib loading it, or the
+    machine (an environment mismatch), whatever it raises."""
+    return func == "discover_pjrt_plugins" or "jax_plugins/" in file
+
+
 def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str, str, str]]) -> str:
     """The kind of an exception: ``chain_text`` is every exception of its chain as ``type: msg``;
     ``frames`` are its chain's ``(file, func, code)``."""
@@ -119,7 +126,7 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
         return "cache_poisoned"
     if INFRA_TEXT.search(chain_text):
         return "infrastructure"
-    if ENVIRONMENT_TEXT.search(chain_text):
+    if ENVIRONMENT_TEXT.search(chain_text) or any(_plugin(file, func) for file, func, _ in frames):
         return "environment"
     if exc_type.endswith("FloatingPointError") or NAN_TEXT.search(message):
         return "nan"
