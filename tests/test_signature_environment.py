@@ -307,3 +307,11 @@ def test_a_plugin_that_does_not_fit_its_jax_is_an_environment_mismatch():
         assert sig(name).kind == "environment", name
     # the fingerprint is the exception's, as before: only the kind says so
     assert sig("gpu-recipes-1.log").fingerprint != sig("torax-1369.log").fingerprint
+
+
+def test_tensorflows_status_class_and_repr_are_the_status():
+    # "<ResourceExhaustedError: Failed to allocate request ...>" is the request jax refuses as RESOURCE_EXHAUSTED
+    tf, jax = sig("transformers-13629.log"), sig("mesh-transformer-jax-237.log")
+    assert tf.fingerprint == jax.fingerprint and tf.message.startswith("RESOURCE_EXHAUSTED: Failed to allocate")
+    # a class other libraries share names no status
+    assert extract("asyncio.exceptions.CancelledError: step 3 was cancelled").exception == "CancelledError"

@@ -239,14 +239,16 @@ BARE_ERRORS: list[BareError] = [
         _python_kind,
         context=12,
     ),
-    # a Python exception line without its traceback (an excerpt, a logged error); a class-named
-    # line is read as Python printed it before what its message quotes is looked at
+    # a Python exception line without its traceback (an excerpt, a logged error), or the exception's repr
+    # as TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
+    # printed it before what its message quotes is looked at
     BareError(
         "python-exception",
         ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
         re.compile(
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
-            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?P<lt><)?(?!nccl|cuda|CUDA)"
+            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000}?)(?(lt)>)$"
         ),
         lambda m: _unwrapped(m)[0],
         _python_kind,

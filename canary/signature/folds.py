@@ -33,7 +33,19 @@ class Rule:
 _CODE_HEAD = re.compile(r"^(?:" + "|".join(STATUS_CODES) + r"): ")
 
 
+# TensorFlow raises a status as the class named after its code (ResourceExhaustedError is RESOURCE_EXHAUSTED),
+# without the code in its message; not the names other libraries share (CancelledError, NotFoundError,
+# InternalError, UnknownError), which say nothing of a status
+_TF_STATUS = {
+    "".join(w.capitalize() for w in code.split("_")) + "Error": code
+    for code in STATUS_CODES
+    if code not in ("CANCELLED", "NOT_FOUND", "INTERNAL", "UNKNOWN")
+}
+
+
 def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in _TF_STATUS and not _CODE_HEAD.match(message):
+        return "XlaRuntimeError", f"{_TF_STATUS[exc]}: {message}", frames
     if exc and exc != "XlaRuntimeError" and _CODE_HEAD.match(message):
         return "XlaRuntimeError", message, frames
     return exc, message, frames
@@ -278,7 +290,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "status-class",
         "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
-        "RuntimeError by release and caller; the status-coded message is the failure",
+        "RuntimeError by release and caller, TensorFlow as the class named after its code "
+        "(ResourceExhaustedError); the status-coded message is the failure",
         _status_class,
     ),
     Rule(
