@@ -315,3 +315,26 @@ def test_tensorflows_status_class_and_repr_are_the_status():
     assert tf.fingerprint == jax.fingerprint and tf.message.startswith("RESOURCE_EXHAUSTED: Failed to allocate")
     # a class other libraries share names no status
     assert extract("asyncio.exceptions.CancelledError: step 3 was cancelled").exception == "CancelledError"
+
+
+def test_cuinits_error_code_is_part_of_the_identity():
+    # the backend's "No visible GPU devices" is named by the cuInit error logged before it
+    not_ready, unknown, no_device = sig("jax-24866.log"), sig("alphapulldown-571.log"), sig("jax-28376.log")
+    assert not_ready.fingerprint == sig("jax-21299.log").fingerprint  # with and without "INTERNAL: CUDA error:"
+    assert len({not_ready.fingerprint, unknown.fingerprint, no_device.fingerprint}) == 3
+    assert no_device.kind == "environment" and no_device.message == "cuInit failed: CUDA_ERROR_NO_DEVICE"
+    assert no_device.exception == "XlaRuntimeError"  # the status the traceback raises
+    plugin = sig("acm-152.log")  # the CUDA plugin's check: the same code, raised as a RuntimeError
+    assert plugin.message == no_device.message and plugin.exception == "RuntimeError"
+    # cuInit's line in a log that fails otherwise does not name it
+    assert sig("ray-49146.log").kind == "infrastructure"
+
+
+def test_checks_in_words_the_recognisers_did_not_know_are_found():
+    older = sig("jax-1297.log").fingerprint
+    for name in ("bark-242.log", "alphafold-singularity-9.log"):  # after a raise statement; retyped
+        assert sig(name).fingerprint == older, name
+    driver = sig("jax-19821.log").fingerprint
+    for name in ("localcolabfold-126.log", "tensorflow-feedstock-417.log"):  # wrapped mid-word; no parentheses
+        assert sig(name).fingerprint == driver, name
+    assert sig("cfa-variant-forecasting-20-b.log").fingerprint == sig("min-dalle-22.log").fingerprint

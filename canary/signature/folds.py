@@ -136,7 +136,8 @@ def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
 # jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
 # versions are the environment's, the direction of the mismatch is the failure
 _JAXLIB_OLD = re.compile(
-    r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$"
+    r"^jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?(?:>= )?"
+    r"[\w.+]{1,40}$"
 )
 _JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
 
@@ -337,7 +338,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "jaxlib-version",
         "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
-        "(adding '>='); the versions named are the environment's, which way they mismatch is the failure",
+        "(adding '>='), a person retyping it as 'jaxlib version is'; the versions named are the environment's, "
+        "which way they mismatch is the failure",
         _jaxlib,
     ),
     Rule(
