@@ -284,8 +284,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "environment",
         "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or libdevice missing, "
-        "ptxas or driver too old, CPU fallback) is XLA's log line in one release, jax's warning or exception "
-        "in another; where a file was looked for is the machine's, a cut mid-word a post's; one wording",
+        "ptxas or driver too old, cuInit failing, CPU fallback) is XLA's log line in one release, jax's warning or "
+        "exception in another; where a file was looked for is the machine's, a cut a post's; one wording",
         environment.fold,
     ),
     Rule(
