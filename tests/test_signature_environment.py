@@ -34,10 +34,10 @@ def test_the_logs_added_for_38_have_their_provenance_and_held_out_batches():
     diff = [d for d in INDEX["different"] if d.get("issue") == 38]
     held = [g for g in same + diff if g.get("heldout")]
     assert len(same) >= 10 and len(diff) >= 10
-    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.8  # five held-out batches: most of them now
-    # the third, fourth and fifth batches: at least 20 logs no other part names, in pairs of one failure
+    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.85  # seven held-out batches: most of them now
+    # the third to the seventh batches: at least 20 logs no other part names, in pairs of one failure
     # and look-alikes
-    for batch in (3, 4, 5):
+    for batch in (3, 4, 5, 6, 7):
         parts = [g for g in same + diff if g.get("heldout") == batch]
         earlier = {n for g in INDEX["same"] + INDEX["different"] if g.get("heldout") != batch for n in g["logs"]}
         new = {n for g in parts for n in g["logs"]} - earlier
@@ -298,3 +298,43 @@ def test_pytorchs_c10_log_header_and_a_wrapper_left_alone_are_taken_off():
         "RuntimeError",
         "Cannot call @triton.jit'd outside of the scope of a kernel",
     )
+
+
+def test_a_plugin_that_does_not_fit_its_jax_is_an_environment_mismatch():
+    # whatever the CUDA plugin raises while jax loads or initialises it: an AttributeError against a
+    # jaxlib or a jax it was not built with, an ImportError of a module its jax lacks
+    for name in ("gpu-recipes-1.log", "torax-1369.log", "thera-7.log", "spyx-31.log"):
+        assert sig(name).kind == "environment", name
+    # the fingerprint is the exception's, as before: only the kind says so
+    assert sig("gpu-recipes-1.log").fingerprint != sig("torax-1369.log").fingerprint
+
+
+def test_tensorflows_status_class_and_repr_are_the_status():
+    # "<ResourceExhaustedError: Failed to allocate request ...>" is the request jax refuses as RESOURCE_EXHAUSTED
+    tf, jax = sig("transformers-13629.log"), sig("mesh-transformer-jax-237.log")
+    assert tf.fingerprint == jax.fingerprint and tf.message.startswith("RESOURCE_EXHAUSTED: Failed to allocate")
+    # a class other libraries share names no status
+    assert extract("asyncio.exceptions.CancelledError: step 3 was cancelled").exception == "CancelledError"
+
+
+def test_cuinits_error_code_is_part_of_the_identity():
+    # the backend's "No visible GPU devices" is named by the cuInit error logged before it
+    not_ready, unknown, no_device = sig("jax-24866.log"), sig("alphapulldown-571.log"), sig("jax-28376.log")
+    assert not_ready.fingerprint == sig("jax-21299.log").fingerprint  # with and without "INTERNAL: CUDA error:"
+    assert len({not_ready.fingerprint, unknown.fingerprint, no_device.fingerprint}) == 3
+    assert no_device.kind == "environment" and no_device.message == "cuInit failed: CUDA_ERROR_NO_DEVICE"
+    assert no_device.exception == "XlaRuntimeError"  # the status the traceback raises
+    plugin = sig("acm-152.log")  # the CUDA plugin's check: the same code, raised as a RuntimeError
+    assert plugin.message == no_device.message and plugin.exception == "RuntimeError"
+    # cuInit's line in a log that fails otherwise does not name it
+    assert sig("ray-49146.log").kind == "infrastructure"
+
+
+def test_checks_in_words_the_recognisers_did_not_know_are_found():
+    older = sig("jax-1297.log").fingerprint
+    for name in ("bark-242.log", "alphafold-singularity-9.log"):  # after a raise statement; retyped
+        assert sig(name).fingerprint == older, name
+    driver = sig("jax-19821.log").fingerprint
+    for name in ("localcolabfold-126.log", "tensorflow-feedstock-417.log"):  # wrapped mid-word; no parentheses
+        assert sig(name).fingerprint == driver, name
+    assert sig("cfa-variant-forecasting-20-b.log").fingerprint == sig("min-dalle-22.log").fingerprint

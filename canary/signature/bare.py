@@ -107,10 +107,11 @@ def _environment(
     exception: str = "RuntimeError",
     weak: bool = False,
     context: int = 0,
+    message: Callable[[re.Match[str]], str] = lambda m: m.group("msg"),
 ) -> BareError:
     """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
     is the one jax raises the same check with, the kind ``environment``."""
-    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", context=context, weak=weak)
+    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", message, context, weak)
 
 
 # Environment mismatches printed, not raised; a line that starts with a Python class is the
@@ -150,11 +151,12 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>libtpu\.so already in used? by another process.{0,400})$",
         "XlaRuntimeError",
     ),
+    # jax on the CPU for want of a backend; its reason quoted alone ("CUDA-enabled jaxlib is not installed") too
     _environment(
         "fallback",
-        ("falling back to CPU", "Falling back to cpu", "Falling back to CPU", "falling back to cpu"),
+        ("alling back to CPU", "alling back to cpu", "-enabled jaxlib is not installed"),
         r"(?P<msg>(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
-        r".{1,200}?Falling back to cpu))",
+        r".{1,200}?Falling back to cpu)|\b\w{2,10}-enabled jaxlib is not installed)",
         weak=True,
     ),
     _environment(
@@ -180,17 +182,36 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>Couldn't get ptxas version string|Couldn't invoke ptxas|Couldn't find a suitable version of "
         r"ptxas|Failed to launch ptxas)",
     ),
+    # the compiler's version in parentheses or not; a paste wrapped at a fixed width may cut off the driver's
     _environment(
         "driver-ptxas",
         ("older than the ptxas", "older than the PTX compiler"),
-        r"(?P<msg>The NVIDIA driver's CUDA version is [\d.]{1,20} which is older than the (?:ptxas CUDA|PTX compiler) "
-        r"version \([\d.]{1,20}\))",
+        r"(?P<msg>(?:The NVIDIA driver's CUDA version is [\d.]{1,20} )?which is older than the (?:ptxas CUDA|PTX "
+        r"compiler) version (?:\([\d.]{1,20}\)|[\d.]{0,20}\d))",
         weak=True,
+    ),
+    # cuInit failing, in XLA's words or the CUDA plugin's (folded by signature.environment): jax goes on
+    # without the GPU (a warning); the words "INTERNAL: CUDA error: " between are not a status
+    _environment(
+        "cuinit",
+        ("cuInit",),
+        r"(?P<msg>(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
+        r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(?P<code>CUDA_ERROR_[A-Z_]{2,60}))",
+        weak=True,
+        message=lambda m: f"failed call to cuInit: {m.group('code')}",
     ),
     _environment(
         "ptx-target",
         ("does not support target",),
         r"(?P<msg>PTX version [\d.]{1,10} does not support target '\w{1,20}')",
+    ),
+    # jax's check of its jaxlib anywhere in a line: after the raise statement a paste joined to it, under a
+    # class retyped by hand ("Runtime error:  jaxlib version is 0.1.69 but this version of jax requires 0.3.14.")
+    _environment(
+        "jaxlib-older",
+        ("but this version of jax requires",),
+        r"(?P<msg>jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?"
+        r"(?:>= )?[\w.+]{0,40}\w)",
     ),
     _environment(
         "jaxlib-newer",
@@ -239,14 +260,16 @@ BARE_ERRORS: list[BareError] = [
         _python_kind,
         context=12,
     ),
-    # a Python exception line without its traceback (an excerpt, a logged error); a class-named
-    # line is read as Python printed it before what its message quotes is looked at
+    # a Python exception line without its traceback (an excerpt, a logged error), or the exception's repr
+    # as TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
+    # printed it before what its message quotes is looked at
     BareError(
         "python-exception",
         ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
         re.compile(
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?!nccl|cuda|CUDA)(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
-            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000})$"
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?P<lt><)?(?!nccl|cuda|CUDA)"
+            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000}?)(?(lt)>)$"
         ),
         lambda m: _unwrapped(m)[0],
         _python_kind,

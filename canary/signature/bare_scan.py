@@ -109,6 +109,16 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     return (cause[0], cause[1]) if cause is not None else found
 
 
+# every recogniser but the toolchain and environment checks, warnings included
+_NOT_A_CHECK = tuple(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
+
+
+def environment_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
+    """The toolchain or environment check (a warning too) printed in the lines just before ``index``."""
+    found = _scan(lines, options, stop=max(-1, index - _LOOK_BACK), start=index - 1, skip=_NOT_A_CHECK)
+    return (found[0], found[1]) if found is not None else None
+
+
 def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
     """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
     found = _scan(lines, options)

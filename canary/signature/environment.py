@@ -132,14 +132,35 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         re.compile(r"\blibdevice not found at \S{0,300}?([\w.-]{0,40}libdevice[\w.-]{0,40}\.bc)\b.*$"),
         r"libdevice not found: \1",
     ),
-    # the driver older than the PTX compiler: "ptxas CUDA version" (jaxlib 0.4.2x), "PTX compiler version" (later)
+    # the driver older than the PTX compiler: "ptxas CUDA version" (jaxlib 0.4.2x), "PTX compiler version" (later),
+    # its version in parentheses or not (2025: "PTX compiler version 12.5.82."); a paste wrapped at a fixed
+    # width may leave only the check's words ("0 which is older than the ptxas CUDA version (11.6.124)")
+    (
+        re.compile(
+            r"^(?:The NVIDIA driver's CUDA version is [\d.]{1,20} )?which is older than the (?:ptxas CUDA|PTX "
+            r"compiler) version (?:\([\d.]{1,20}\)|[\d.]{0,20}\d)\.?$"
+        ),
+        "The NVIDIA driver's CUDA version is <version> which is older than the PTX compiler version (<version>)",
+    ),
     (re.compile(r"\b(?:ptxas CUDA|PTX compiler) version\b"), "PTX compiler version"),
+    # cuInit failing: XLA's log line ("failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet
+    # initialized", since 2024 with "INTERNAL: CUDA error: Failed call to cuInit: " between) and the CUDA
+    # plugin's check ("<its source>: operation cuInit(0) failed: CUDA_ERROR_NO_DEVICE"); CUDA's error code is
+    # which failure (no device, the system not ready, an unknown error), the words after it only spell it
+    (
+        re.compile(
+            r"^(?:\S{0,300}\.cc:\S{1,10}: )?(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
+            r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(CUDA_ERROR_[A-Z_]{2,60})\b.*$"
+        ),
+        r"cuInit failed: \1",
+    ),
     # no accelerator backend, so the CPU: "No GPU/TPU found" (jax <= 0.4.1x) and "An NVIDIA GPU may be
-    # present on this machine, but a CUDA-enabled jaxlib is not installed" (later)
+    # present on this machine, but a CUDA-enabled jaxlib is not installed" (later), whose reason quoted
+    # alone ("CUDA-enabled jaxlib is not installed") is the same warning
     (
         re.compile(
             r"^(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
-            r".{1,200}?Falling back to cpu)\.?$"
+            r".{1,200}?Falling back to cpu|\w{2,10}-enabled jaxlib is not installed)\.?$"
         ),
         "no GPU or TPU backend: falling back to CPU",
     ),

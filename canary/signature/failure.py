@@ -15,7 +15,7 @@ from typing import Any
 
 from canary.record import Signature, as_float
 from canary.signature import bare, kinds
-from canary.signature.bare_scan import _FH_HEADER, _faulthandler_frames, bare_error
+from canary.signature.bare_scan import _FH_HEADER, _faulthandler_frames, bare_error, environment_before
 from canary.signature.identity import make, what_moved, with_ferry
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, numbers_masked
@@ -202,7 +202,7 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
             crash is None or crash[0] < max(b.end for b in chains[-1]) or crash[1].exception == "CompilationCacheError"
         )
     ):
-        return _from_chain(chains[-1], options)
+        return _explained(lines, chains[-1], options)
     if crash and bare.warned(lines[crash[0]]) and (killed or _signal_from_text(lines)):
         crash = None  # a process that went on after an environment warning died of something after it
     if crash and not (
@@ -212,6 +212,22 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return crash[1]
     return None
+
+
+# XLA's CUDA backend finds no device ("No visible GPU devices") when cuInit failed, and logs cuInit's error
+# just before it: CUDA's error code (no device, the system not ready, an unknown error) is which failure,
+# raised as the status the traceback shows
+_NO_DEVICE = re.compile(r"\bNo visible \w{1,20} devices\b")
+
+
+def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) -> Signature:
+    """The signature of ``chain``; when its backend has no device, named by the cuInit error logged before it."""
+    sig = _from_chain(chain, options)
+    if _NO_DEVICE.search(sig.message):
+        cause = environment_before(lines, chain[0].end - len(chain[0].lines), options)
+        if cause is not None and "cuInit" in cause[1].message:
+            return make("environment", sig.exception, cause[1].message, [], sig.excerpt)
+    return sig
 
 
 def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_code: int | None) -> Signature | None:

@@ -33,7 +33,19 @@ class Rule:
 _CODE_HEAD = re.compile(r"^(?:" + "|".join(STATUS_CODES) + r"): ")
 
 
+# TensorFlow raises a status as the class named after its code (ResourceExhaustedError is RESOURCE_EXHAUSTED),
+# without the code in its message; not the names other libraries share (CancelledError, NotFoundError,
+# InternalError, UnknownError), which say nothing of a status
+_TF_STATUS = {
+    "".join(w.capitalize() for w in code.split("_")) + "Error": code
+    for code in STATUS_CODES
+    if code not in ("CANCELLED", "NOT_FOUND", "INTERNAL", "UNKNOWN")
+}
+
+
 def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in _TF_STATUS and not _CODE_HEAD.match(message):
+        return "XlaRuntimeError", f"{_TF_STATUS[exc]}: {message}", frames
     if exc and exc != "XlaRuntimeError" and _CODE_HEAD.match(message):
         return "XlaRuntimeError", message, frames
     return exc, message, frames
@@ -124,7 +136,8 @@ def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
 # jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
 # versions are the environment's, the direction of the mismatch is the failure
 _JAXLIB_OLD = re.compile(
-    r"^jaxlib is version [\w.+]{1,40}, but this version of jax requires version (?:>= )?[\w.+]{1,40}$"
+    r"^jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?(?:>= )?"
+    r"[\w.+]{1,40}$"
 )
 _JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
 
@@ -271,14 +284,15 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "environment",
         "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or libdevice missing, "
-        "ptxas or driver too old, CPU fallback) is XLA's log line in one release, jax's warning or exception "
-        "in another; where a file was looked for is the machine's, a cut mid-word a post's; one wording",
+        "ptxas or driver too old, cuInit failing, CPU fallback) is XLA's log line in one release, jax's warning or "
+        "exception in another; where a file was looked for is the machine's, a cut a post's; one wording",
         environment.fold,
     ),
     Rule(
         "status-class",
         "JAX re-raises one XLA status error as XlaRuntimeError, JaxRuntimeError, ValueError or "
-        "RuntimeError by release and caller; the status-coded message is the failure",
+        "RuntimeError by release and caller, TensorFlow as the class named after its code "
+        "(ResourceExhaustedError); the status-coded message is the failure",
         _status_class,
     ),
     Rule(
@@ -324,7 +338,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "jaxlib-version",
         "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
-        "(adding '>='); the versions named are the environment's, which way they mismatch is the failure",
+        "(adding '>='), a person retyping it as 'jaxlib version is'; the versions named are the environment's, "
+        "which way they mismatch is the failure",
         _jaxlib,
     ),
     Rule(

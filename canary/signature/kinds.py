@@ -58,7 +58,8 @@ TIMEOUT_TEXT = re.compile(
 # A toolchain or environment that does not match what the program was built for: infrastructure, not
 # a code regression, even when a release prints it as a warning and carries on (on the CPU, or slower).
 ENVIRONMENT_TEXT = re.compile(
-    r"jaxlib is version .{1,40} requires version|jaxlib version .{1,40} is newer than and incompatible|"
+    r"jaxlib is version .{1,40} requires version|jaxlib version is .{1,40} requires|"
+    r"jaxlib version .{1,40} is newer than and incompatible|"
     r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected|"
     r"built with a later version than the framework|"
     r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
@@ -67,7 +68,9 @@ ENVIRONMENT_TEXT = re.compile(
     r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
     r"Unable to load cu\w{2,10}\. Is it installed|operation cu\w{2,30}Get(?:Version|Property)\(|"
-    r"(?i:falling back to CPU)|You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
+    r"(?i:falling back to CPU)|-enabled jaxlib is not installed|"
+    r"failed call to cuInit|operation cuInit\(\d{1,3}\) failed|cuInit failed: CUDA_ERROR_|"
+    r"You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
     r"ptxas does not support CC|older than the (?:ptxas CUDA|PTX compiler) version|"
     r"PTX version \S{1,10} does not support target|no kernel image is available for execution|"
     r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
@@ -112,6 +115,13 @@ def infrastructure_reason(text: str) -> str | None:
     return None
 
 
+def _plugin(file: str, func: str) -> bool:
+    """A frame of a PJRT plugin loading (jax's ``discover_pjrt_plugins``) or of the plugin's own code
+    (``jax_plugins/``): what fails there is a plugin that does not fit the jax or jaxlib loading it, or the
+    machine (an environment mismatch), whatever it raises."""
+    return func == "discover_pjrt_plugins" or "jax_plugins/" in file
+
+
 def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str, str, str]]) -> str:
     """The kind of an exception: ``chain_text`` is every exception of its chain as ``type: msg``;
     ``frames`` are its chain's ``(file, func, code)``."""
@@ -119,7 +129,7 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
         return "cache_poisoned"
     if INFRA_TEXT.search(chain_text):
         return "infrastructure"
-    if ENVIRONMENT_TEXT.search(chain_text):
+    if ENVIRONMENT_TEXT.search(chain_text) or any(_plugin(file, func) for file, func, _ in frames):
         return "environment"
     if exc_type.endswith("FloatingPointError") or NAN_TEXT.search(message):
         return "nan"
