@@ -107,11 +107,10 @@ def _environment(
     exception: str = "RuntimeError",
     weak: bool = False,
     context: int = 0,
-    message: Callable[[re.Match[str]], str] = lambda m: m.group("msg"),
 ) -> BareError:
     """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
     is the one jax raises the same check with, the kind ``environment``."""
-    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", message, context, weak)
+    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", context=context, weak=weak)
 
 
 # Environment mismatches printed, not raised; a line that starts with a Python class is the
@@ -198,7 +197,6 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
         r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(?P<code>CUDA_ERROR_[A-Z_]{2,60}))",
         weak=True,
-        message=lambda m: f"failed call to cuInit: {m.group('code')}",
     ),
     _environment(
         "ptx-target",
