@@ -338,3 +338,37 @@ def test_checks_in_words_the_recognisers_did_not_know_are_found():
     for name in ("localcolabfold-126.log", "tensorflow-feedstock-417.log"):  # wrapped mid-word; no parentheses
         assert sig(name).fingerprint == driver, name
     assert sig("cfa-variant-forecasting-20-b.log").fingerprint == sig("min-dalle-22.log").fingerprint
+
+
+def test_one_check_raised_by_two_layers_is_one_identity():
+    # cuInit's CUDA_ERROR_NO_DEVICE as the CUDA plugin's RuntimeError and the backend's XlaRuntimeError;
+    # XRT's /dev/accel0 check as a status (2021) and a CHECK (2022): the class is the layer's
+    plugin, backend = sig("acm-152.log"), sig("jax-28376.log")
+    assert (plugin.exception, backend.exception) == ("RuntimeError", "XlaRuntimeError")
+    assert plugin.fingerprint == backend.fingerprint
+    status, check = sig("pytorch-xla-3078.log"), sig("pytorch-xla-3947.log")
+    assert check.exception == "CheckFailed" and (check.kind, check.fingerprint) == ("environment", status.fingerprint)
+    # a code failure keeps its class in the fingerprint
+    assert extract("TypeError: bad operand").fingerprint != extract("ValueError: bad operand").fingerprint
+
+
+def test_an_absl_record_with_a_long_thread_id_ends_the_message_before_it():
+    # Python's thread ids are 15 digits: "E0109 23:34:04.053623 137520083423872 xla_bridge.py:629] "
+    for name in ("gpu-recipes-1.log", "torax-1369.log"):
+        s = sig(name)
+        assert "plugin configuration" not in s.message and "xla_bridge" not in s.message, name
+    # and at INFO level it says what jax tried, not what failed
+    tried = "I0808 20:59:00.964296 139857030612800 xla_bridge.py:328] Unable to initialize backend 'tpu': no"
+    assert extract(tried) is None
+    assert extract("Unable to initialize backend 'tpu': no").kind == "environment"  # raised, it is the failure
+    assert sig("multinerf-12.log").message.startswith('NOT_FOUND: Could not find registered platform with name: "rocm"')
+
+
+def test_pybind11s_incompatible_arguments_are_told_apart_by_what_they_were_invoked_with():
+    head = (
+        "TypeError: f(): incompatible function arguments. The following argument types are supported:\n"
+        "    1. f(a: str) -> None\n\nInvoked with types: "
+    )
+    assert extract(head + "bytes").message.endswith("Invoked with types: bytes")
+    assert extract(head + "bytes").fingerprint != extract(head + "int").fingerprint
+    assert sig("spyx-31.log").fingerprint != sig("envpool-303.log").fingerprint

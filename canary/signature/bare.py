@@ -23,7 +23,8 @@ class BareError:
     is a kind or a callable of the message; ``message`` picks the identifying part of the line.
     A line is tried only when it holds one of ``hints`` (plain substrings), so a long log costs
     one substring scan per line and recogniser. A ``weak`` one (a warning) names the failure
-    only when nothing else in the log does."""
+    only when nothing else in the log does. One not ``at_info`` is not read in a record logged at
+    INFO or DEBUG level (what a program says it tried and went on from)."""
 
     name: str
     hints: tuple[str, ...]
@@ -33,6 +34,7 @@ class BareError:
     message: Callable[[re.Match[str]], str] = lambda m: m.group("msg")
     context: int = 0  # following lines that belong to the message (a status message goes on)
     weak: bool = False
+    at_info: bool = True
 
     def match(self, line: str) -> re.Match[str] | None:
         if not any(h in line for h in self.hints):
@@ -100,17 +102,11 @@ def _status_class(m: re.Match[str]) -> str:
     return canonical_class(c.group(1)) if c else "XlaRuntimeError"
 
 
-def _environment(
-    name: str,
-    hints: tuple[str, ...],
-    pattern: str,
-    exception: str = "RuntimeError",
-    weak: bool = False,
-    context: int = 0,
-) -> BareError:
+def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: str = "RuntimeError", **options):
     """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
-    is the one jax raises the same check with, the kind ``environment``."""
-    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", context=context, weak=weak)
+    is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
+    ``weak``, ``context``, ``at_info``."""
+    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)
 
 
 # Environment mismatches printed, not raised; a line that starts with a Python class is the
@@ -138,6 +134,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         "backend-raised",
         ("Unable to initialize backend '",),
         r"^(?P<msg>Unable to initialize backend '\w{1,40}': (?!(?:" + _CODES + r"): ).{1,1000})$",
+        at_info=False,
     ),
     _environment(
         "pjrt-struct",

@@ -34,7 +34,7 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
         if _VERSION_REPORT.match(s):
             parts.append(s)
             continue
-        if not s and len(parts) == 1 and (detail := detail_after(lines, k, parts[0])) is not None:
+        if not s and (detail := detail_after(lines, k, " ".join(parts))) is not None:
             parts.append(lines[detail].strip())
             break
         if (
@@ -71,6 +71,7 @@ def _scan(
 ) -> tuple[int, Signature, str, str] | None:
     """The last bare error in ``lines[stop+1:start]``: its line index, signature, recogniser and raw message."""
     weak = None
+    info = getattr(lines, "info", ())
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
         if not s:
@@ -79,7 +80,7 @@ def _scan(
             if rec.name in skip:
                 continue
             m = rec.match(s)
-            if m is None:
+            if m is None or (not rec.at_info and i in info):
                 continue
             raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
             frames: list[str] = []

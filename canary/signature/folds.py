@@ -5,9 +5,8 @@ A signature's parts are first taken as they always were (:mod:`~canary.signature
 release, a wrapper or a cut excerpt changes about the same failure. Every rule reads only those
 parts (class, normalised message, call path), so a signature recorded before a rule existed can
 be folded again from its record (:func:`canary.signature.identity.current`) and land on the same
-identity as a new one; the fingerprint it had before is kept beside it (``legacy``).
-
-Each rule is stated once, in :data:`RULES`, with the reason it is safe.
+identity as a new one; the fingerprint it had before is kept beside it (``legacy``). Each rule is
+stated once, in :data:`RULES`, with the reason it is safe.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ class Rule:
 
 _CODE_HEAD = re.compile(r"^(?:" + "|".join(STATUS_CODES) + r"): ")
 
-
 # TensorFlow raises a status as the class named after its code (ResourceExhaustedError is RESOURCE_EXHAUSTED),
 # without the code in its message; not the names other libraries share (CancelledError, NotFoundError,
 # InternalError, UnknownError), which say nothing of a status
@@ -53,7 +51,6 @@ def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
 _SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line>: ")
-
 
 # TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code
 _TASK = re.compile(r"^([A-Z][A-Z_]{2,40}: )From /job:[\w-]{1,60}/replica:\d{1,6}/task:\d{1,6}:\s")
@@ -260,6 +257,11 @@ def kind_key(kind: str, exception: str | None) -> str:
     return "error" if exception and kind in ERROR_KINDS else kind
 
 
+def class_key(kind: str, exception: str | None, message: str) -> str | None:
+    """The class as the fingerprint knows it (the ``check-class`` rule): none for an environment check."""
+    return None if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) else exception
+
+
 RULES: tuple[Rule, ...] = (
     Rule(
         "framing",
@@ -373,6 +375,12 @@ RULES: tuple[Rule, ...] = (
         "an exception is a compile_error when its excerpt shows the compile frames, a runtime_crash when "
         "cut above them, a timeout when a release words it so, environment when it names a mismatched "
         "toolchain; one kind in the fingerprint (the signature says which)",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "check-class",
+        "one toolchain check is raised by whichever layer ran it (cuInit's CUDA_ERROR_NO_DEVICE: the CUDA plugin's "
+        "RuntimeError, the backend's XlaRuntimeError); the check is the failure: its fingerprint has no class",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

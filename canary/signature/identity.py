@@ -55,7 +55,8 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     """The signature of parts taken as earlier canaries took them, and the fingerprint those had."""
     before = fingerprint(kind, exception, message, frames)
     exc, msg, path = folds.fold(exception, message, frames)
-    fp = fingerprint(folds.kind_key(kind, exc), exc, msg, [folds.frame_key(f) for f in path])
+    key = folds.class_key(kind, exc, msg)
+    fp = fingerprint(folds.kind_key(kind, exc), key, msg, [folds.frame_key(f) for f in path])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind
     return Signature(fp, kind, exc, msg, path, group=group(kind, exc, msg)), before

@@ -64,6 +64,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"built with a later version than the framework|"
     r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
     r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
+    r"Couldn't open the TPU device|"
     r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
     r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"

@@ -49,7 +49,7 @@ _PREFIXES = [
     re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
     # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "; TensorFlow's after its timestamp:
     # "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] "
-    _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,10} [\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,20} [\w./-]{1,200}:\d{1,6}\] ?"),
     _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
     # PyTorch's c10 logger (2.x), bracketed, without a thread: "[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] "
     _record(r"\[[IWEF]\d{3,4} \d{2}:\d{2}:\d{2}\.\d{1,9} [\w./-]{1,200}:\d{1,6}\] ?"),
@@ -129,19 +129,31 @@ def strip_prefix(line: str) -> str:
 
 def _strip(line: str) -> tuple[str, bool]:
     """The line without its decorations, and whether a logger's record began on it."""
+    s, record, _ = _strip_record(line)
+    return s, record
+
+
+# A record's prefix that names the INFO or DEBUG level: glog's "I0808 ...", "INFO:...", "... INFO ..."
+_INFO_PREFIX = re.compile(r"\[?I\d|I |(?:.{0,40}[\s\[:])?(?:INFO|DEBUG)\b")
+
+
+def _strip_record(line: str) -> tuple[str, bool, bool]:
+    """:func:`_strip`, and whether the record's level is INFO or DEBUG (what a program says it tried,
+    not what failed)."""
     line = cap_line(line.rstrip("\r\n"))
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     if line.endswith("cluster]"):
         line = _RAY_REPEAT.sub("", line)
-    record = False
+    record = info = False
     for _ in range(6):
         m = _ANY_PREFIX.match(line)
         if m is None or not m.end():
             break
+        if m.lastgroup in _RECORD_GROUPS and not record:
+            record, info = True, bool(_INFO_PREFIX.match(m.group()))
         line = line[m.end() :]
-        record = record or m.lastgroup in _RECORD_GROUPS
-    return _ipython(line), record
+    return _ipython(line), record, info
 
 
 def _ipython(line: str) -> str:
@@ -174,9 +186,11 @@ def _is_ipython_source(line: str) -> bool:
 
 class Lines(list):
     """A log's cleaned lines; ``records`` holds the indices of lines that began a log record (a
-    logger's prefix was taken off them): a message does not run on into one."""
+    logger's prefix was taken off them): a message does not run on into one; ``info`` those of
+    records logged at INFO or DEBUG level."""
 
     records: set[int]
+    info: set[int]
 
 
 def unwrap(raw: list[str]) -> list[str]:
@@ -209,12 +223,15 @@ def clean_lines(text: str | Iterable[str]) -> Lines:
     raw = unwrap(text.splitlines() if isinstance(text, str) else list(text))
     out = Lines()
     out.records = set()
+    out.info = set()
     for i, line in enumerate(raw):
-        s, record = _strip(line)
+        s, record, info = _strip_record(line)
         if _is_ipython_source(s):
             s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
         elif record:
             out.records.add(i)
+            if info:
+                out.info.add(i)
         out.append(s)
     return out
 

@@ -63,22 +63,31 @@ _MESSAGE_END = re.compile(
 )
 _MAX_MESSAGE_LINES = 12
 _LOOK_BACK = 200  # lines searched above a cut exception line for the whole one
-# A first sentence that every error of its class shares (jax's concretization error up to 0.4.1x): the
-# paragraph after it says where it arose ("The error arose in jax.numpy.reshape.").
-_GENERIC_HEAD = re.compile(r"Abstract tracer value encountered where concrete value is expected\.$")
+# A first paragraph that every error of its class shares, and what the paragraph after it says that
+# tells one from another: jax's concretization error up to 0.4.1x ("The error arose in
+# jax.numpy.reshape."), and pybind11's incompatible arguments, whose first paragraph lists what the
+# function takes and whose "Invoked with: ..." (or "Invoked with types: ...") says what it was given.
+_GENERIC_HEADS = (
+    (re.compile(r"Abstract tracer value encountered where concrete value is expected\.$"), None),
+    (
+        re.compile(r"incompatible function arguments\. The following argument types are supported:"),
+        re.compile(r"Invoked with(?: types)?:"),
+    ),
+)
 
 
 def detail_after(lines: Sequence[str], i: int, message: str) -> int | None:
-    """The index of the line that names where an error of a generic first sentence arose, when
-    ``message`` is that sentence and ``lines[i]`` the blank line after it; else None."""
-    if not _GENERIC_HEAD.search(message):
+    """The index of the line that tells apart errors whose first paragraph every one of their class
+    shares, when ``message`` is that paragraph and ``lines[i]`` the blank line after it; else None."""
+    head = next((detail for rx, detail in _GENERIC_HEADS if rx.search(message)), False)
+    if head is False:
         return None
     j = i
     while j < min(len(lines), i + 3) and not lines[j].strip():
         j += 1
     if j == i or j >= len(lines) or _MESSAGE_END.match(lines[j].strip()) or _FRAME.match(lines[j]):
         return None
-    return j
+    return j if head is None or head.match(lines[j].strip()) else None
 
 
 @dataclass(frozen=True)
@@ -167,7 +176,7 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
             break
         message_lines.append(line.strip())
         i += 1
-    detail = detail_after(lines, i, " ".join(message_lines)) if len(message_lines) == 1 else None
+    detail = detail_after(lines, i, " ".join(message_lines))
     if detail is not None:
         message_lines.append(lines[detail].strip())
         i = detail + 1
