@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from canary.signature import extract  # noqa: E402
-from canary.signature.bare import cpu_fallback  # noqa: E402
+from canary.signature.checks import cpu_fallback  # noqa: E402
 
 CRASH = (ROOT / "tests" / "logs" / "incident-2026-08-27.log").read_text()
 

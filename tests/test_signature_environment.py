@@ -15,7 +15,7 @@ from canary.notify.model import Facts
 from canary.record import Attempt
 from canary.run.runner import RunOptions, run_canary
 from canary.signature import RULES, extract, gate_signature
-from canary.signature.bare import cpu_fallback
+from canary.signature.checks import cpu_fallback
 from canary.signature.similar import THRESHOLD, similarity
 
 REAL = Path(__file__).parent / "logs" / "real"

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from canary.judge.results import GateResult
-from canary.signature.bare import cpu_fallback
+from canary.signature.checks import cpu_fallback
 
 GATE = "platform"
 SUMMARY_KEY = "devices/platform"

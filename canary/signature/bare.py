@@ -9,43 +9,12 @@ when the line says it; the kind comes from :mod:`canary.signature.kinds`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
+from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
+from canary.signature.recogniser import BareError
 from canary.signature.tracebacks import _JAX_WRAPPERS
-
-
-@dataclass(frozen=True)
-class BareError:
-    """A failure that prints a line, not a traceback. ``exception`` names its class; ``kind``
-    is a kind or a callable of the message; ``message`` picks the identifying part of the line.
-    A line is tried only when it holds one of ``hints`` (plain substrings), so a long log costs
-    one substring scan per line and recogniser. A ``weak`` one (a warning) names the failure
-    only when nothing else in the log does. One not ``at_info`` is not read in a record logged at
-    INFO or DEBUG level (what a program says it tried and went on from)."""
-
-    name: str
-    hints: tuple[str, ...]
-    pattern: re.Pattern[str]
-    exception: str | Callable[[re.Match[str]], str]
-    kind: str | Callable[[str], str] = "runtime_crash"
-    message: Callable[[re.Match[str]], str] = lambda m: m.group("msg")
-    context: int = 0  # following lines that belong to the message (a status message goes on)
-    weak: bool = False
-    at_info: bool = True
-
-    def match(self, line: str) -> re.Match[str] | None:
-        if not any(h in line for h in self.hints):
-            return None
-        return self.pattern.search(line)
-
-    def exception_of(self, m: re.Match[str]) -> str:
-        return self.exception(m) if callable(self.exception) else self.exception
-
-    def kind_of(self, text: str) -> str:
-        return self.kind(text) if callable(self.kind) else self.kind
 
 
 def _status_kind(text: str) -> str:
@@ -100,137 +69,6 @@ def _status_class(m: re.Match[str]) -> str:
     before = m.string[max(0, m.start() - 300) : m.start()]
     c = _CLASS_BEFORE.search(before)
     return canonical_class(c.group(1)) if c else "XlaRuntimeError"
-
-
-def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: str = "RuntimeError", **options):
-    """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
-    is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
-    ``weak``, ``context``, ``at_info``."""
-    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)
-
-
-# Environment mismatches printed, not raised; a line that starts with a Python class is the
-# python-exception recogniser's. Their wording across releases is folded by signature.folds.
-ENVIRONMENT_ERRORS: list[BareError] = [
-    _environment(
-        "cudnn-version",
-        ("CuDNN library:", "Found cu", "Found CUDA version"),
-        r"(?P<msg>Loaded runtime CuDNN library: \S{1,40}(?: \(compatibility version \S{1,20}\))? but source was "
-        r"compiled with:? [\d.]{0,20}\d|Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against "
-        r"version \d{1,8}, which is newer)",
-    ),
-    # "CUDA backend failed to initialize: <why>" (a warning: jax goes on with the CPU)
-    _environment(
-        "backend",
-        ("backend failed to initialize: ",),
-        r"^(?![A-Za-z_][\w.]{0,200}(?:Error|Exception): )(?:.{0,120}?\s)?"
-        r"(?P<msg>\w{1,20} backend failed to initialize: .{1,1000})$",
-        context=6,
-    ),
-    # "Unable to initialize backend 'cuda': <why>" as a line of its own: jax raising it for a backend it was
-    # asked for (a backend jax only tried logs it as an INFO record, with the logger's prefix before it, and
-    # goes on); a status after it is XLA's and read as one
-    _environment(
-        "backend-raised",
-        ("Unable to initialize backend '",),
-        r"^(?P<msg>Unable to initialize backend '\w{1,40}': (?!(?:" + _CODES + r"): ).{1,1000})$",
-        at_info=False,
-    ),
-    _environment(
-        "pjrt-struct",
-        ("PJRT_",),
-        r"(?P<msg>Unexpected PJRT_\w{1,80} size: expected \d{1,6}, got \d{1,6}\..{0,300}?)\.?$",
-    ),
-    _environment(
-        "tpu-in-use",
-        ("libtpu.so already in use",),
-        r"(?P<msg>libtpu\.so already in used? by another process.{0,400})$",
-        "XlaRuntimeError",
-    ),
-    # jax on the CPU for want of a backend; its reason quoted alone ("CUDA-enabled jaxlib is not installed") too
-    _environment(
-        "fallback",
-        ("alling back to CPU", "alling back to cpu", "-enabled jaxlib is not installed"),
-        r"(?P<msg>(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
-        r".{1,200}?Falling back to cpu)|\b\w{2,10}-enabled jaxlib is not installed)",
-        weak=True,
-    ),
-    _environment(
-        "ptxas-cc",
-        ("ptxas does not support CC",),
-        r"(?P<msg>Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})",
-    ),
-    _environment(
-        "ptxas-old",
-        ("You are using ptxas",),
-        r"(?P<msg>You are using ptxas [\d.]{1,20}, which is older than [\d.]{1,10})",
-        weak=True,
-    ),
-    # ptxas older than XLA needs, or not there: XLA's compile that follows fails (an abort, mostly)
-    _environment(
-        "ptxas-required",
-        ("requires ptxas",),
-        r"(?P<msg>You are using ptxas [\w.]{1,20}, but \w{1,20} requires ptxas [\w.]{1,20}\w)",
-    ),
-    _environment(
-        "ptxas-missing",
-        ("ptxas version string", "invoke ptxas", "suitable version of ptxas", "launch ptxas"),
-        r"(?P<msg>Couldn't get ptxas version string|Couldn't invoke ptxas|Couldn't find a suitable version of "
-        r"ptxas|Failed to launch ptxas)",
-    ),
-    # the compiler's version in parentheses or not; a paste wrapped at a fixed width may cut off the driver's
-    _environment(
-        "driver-ptxas",
-        ("older than the ptxas", "older than the PTX compiler"),
-        r"(?P<msg>(?:The NVIDIA driver's CUDA version is [\d.]{1,20} )?which is older than the (?:ptxas CUDA|PTX "
-        r"compiler) version (?:\([\d.]{1,20}\)|[\d.]{0,20}\d))",
-        weak=True,
-    ),
-    # cuInit failing, in XLA's words or the CUDA plugin's (folded by signature.environment): jax goes on
-    # without the GPU (a warning); the words "INTERNAL: CUDA error: " between are not a status
-    _environment(
-        "cuinit",
-        ("cuInit",),
-        r"(?P<msg>(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
-        r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(?P<code>CUDA_ERROR_[A-Z_]{2,60}))",
-        weak=True,
-    ),
-    _environment(
-        "ptx-target",
-        ("does not support target",),
-        r"(?P<msg>PTX version [\d.]{1,10} does not support target '\w{1,20}')",
-    ),
-    # jax's check of its jaxlib anywhere in a line: after the raise statement a paste joined to it, under a
-    # class retyped by hand ("Runtime error:  jaxlib version is 0.1.69 but this version of jax requires 0.3.14.")
-    _environment(
-        "jaxlib-older",
-        ("but this version of jax requires",),
-        r"(?P<msg>jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?"
-        r"(?:>= )?[\w.+]{0,40}\w)",
-    ),
-    _environment(
-        "jaxlib-newer",
-        ("is newer than and incompatible",),
-        r"^(?P<msg>jaxlib version \S{1,40} is newer than and incompatible with jax version [\w.+]{0,40}\w)",
-    ),
-]
-
-
-_FALLBACK = next(b for b in ENVIRONMENT_ERRORS if b.name == "env-fallback").pattern
-
-
-def cpu_fallback(text: str) -> str | None:
-    """jax's warning that it fell back to the CPU, as the log printed it, or None (one substring
-    scan of the whole log when it has none)."""
-    if "alling back to" not in text and "ALLING BACK TO" not in text:
-        return None
-    m = _FALLBACK.search(text)
-    return m.group("msg") if m else None
-
-
-def warned(line: str) -> bool:
-    """Whether ``line`` is an environment warning a process carries on after (on the CPU, or slower)."""
-    return any(b.weak and b.match(line.strip()) for b in ENVIRONMENT_ERRORS)
 
 
 BARE_ERRORS: list[BareError] = [

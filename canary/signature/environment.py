@@ -3,7 +3,7 @@
 The rules ``environment`` and ``versions`` of :data:`canary.signature.folds.RULES` (where their
 reasons are stated) are these functions; the checks themselves are recognised by
 :data:`canary.signature.kinds.ENVIRONMENT_TEXT` and, printed rather than raised, by
-:data:`canary.signature.bare.ENVIRONMENT_ERRORS`.
+:data:`canary.signature.checks.ENVIRONMENT_ERRORS`.
 """
 
 from __future__ import annotations

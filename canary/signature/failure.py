@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from canary.record import Signature, as_float
-from canary.signature import bare, kinds
+from canary.signature import checks, kinds
 from canary.signature.bare_scan import _FH_HEADER, _faulthandler_frames, bare_error, environment_before
 from canary.signature.identity import make, what_moved, with_ferry
 from canary.signature.lines import clean_lines, window
@@ -203,7 +203,7 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         )
     ):
         return _explained(lines, chains[-1], options)
-    if crash and bare.warned(lines[crash[0]]) and (killed or _signal_from_text(lines)):
+    if crash and checks.warned(lines[crash[0]]) and (killed or _signal_from_text(lines)):
         crash = None  # a process that went on after an environment warning died of something after it
     if crash and not (
         killed

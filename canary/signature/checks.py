@@ -1,0 +1,144 @@
+"""Toolchain and environment mismatches printed as a log line or a warning, not raised: their
+recognisers (:data:`ENVIRONMENT_ERRORS`, tried before every other bare error), and jax's fallback to
+the CPU. Pure. Their wording across releases is folded by :mod:`canary.signature.environment`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.masks import STATUS_CODES
+from canary.signature.recogniser import BareError
+
+_CODES = "|".join(STATUS_CODES)
+
+
+def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: str = "RuntimeError", **options):
+    """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
+    is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
+    ``weak``, ``context``, ``at_info``."""
+    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)
+
+
+# Environment mismatches printed, not raised; a line that starts with a Python class is the
+# python-exception recogniser's. Their wording across releases is folded by signature.folds.
+ENVIRONMENT_ERRORS: list[BareError] = [
+    _environment(
+        "cudnn-version",
+        ("CuDNN library:", "Found cu", "Found CUDA version"),
+        r"(?P<msg>Loaded runtime CuDNN library: \S{1,40}(?: \(compatibility version \S{1,20}\))? but source was "
+        r"compiled with:? [\d.]{0,20}\d|Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against "
+        r"version \d{1,8}, which is newer)",
+    ),
+    # "CUDA backend failed to initialize: <why>" (a warning: jax goes on with the CPU)
+    _environment(
+        "backend",
+        ("backend failed to initialize: ",),
+        r"^(?![A-Za-z_][\w.]{0,200}(?:Error|Exception): )(?:.{0,120}?\s)?"
+        r"(?P<msg>\w{1,20} backend failed to initialize: .{1,1000})$",
+        context=6,
+    ),
+    # "Unable to initialize backend 'cuda': <why>" as a line of its own: jax raising it for a backend it was
+    # asked for (a backend jax only tried logs it as an INFO record, with the logger's prefix before it, and
+    # goes on); a status after it is XLA's and read as one
+    _environment(
+        "backend-raised",
+        ("Unable to initialize backend '",),
+        r"^(?P<msg>Unable to initialize backend '\w{1,40}': (?!(?:" + _CODES + r"): ).{1,1000})$",
+        at_info=False,
+    ),
+    _environment(
+        "pjrt-struct",
+        ("PJRT_",),
+        r"(?P<msg>Unexpected PJRT_\w{1,80} size: expected \d{1,6}, got \d{1,6}\..{0,300}?)\.?$",
+    ),
+    _environment(
+        "tpu-in-use",
+        ("libtpu.so already in use",),
+        r"(?P<msg>libtpu\.so already in used? by another process.{0,400})$",
+        "XlaRuntimeError",
+    ),
+    # jax on the CPU for want of a backend; its reason quoted alone ("CUDA-enabled jaxlib is not installed") too
+    _environment(
+        "fallback",
+        ("alling back to CPU", "alling back to cpu", "-enabled jaxlib is not installed"),
+        r"(?P<msg>(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
+        r".{1,200}?Falling back to cpu)|\b\w{2,10}-enabled jaxlib is not installed)",
+        weak=True,
+    ),
+    _environment(
+        "ptxas-cc",
+        ("ptxas does not support CC",),
+        r"(?P<msg>Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})",
+    ),
+    _environment(
+        "ptxas-old",
+        ("You are using ptxas",),
+        r"(?P<msg>You are using ptxas [\d.]{1,20}, which is older than [\d.]{1,10})",
+        weak=True,
+    ),
+    # ptxas older than XLA needs, or not there: XLA's compile that follows fails (an abort, mostly)
+    _environment(
+        "ptxas-required",
+        ("requires ptxas",),
+        r"(?P<msg>You are using ptxas [\w.]{1,20}, but \w{1,20} requires ptxas [\w.]{1,20}\w)",
+    ),
+    _environment(
+        "ptxas-missing",
+        ("ptxas version string", "invoke ptxas", "suitable version of ptxas", "launch ptxas"),
+        r"(?P<msg>Couldn't get ptxas version string|Couldn't invoke ptxas|Couldn't find a suitable version of "
+        r"ptxas|Failed to launch ptxas)",
+    ),
+    # the compiler's version in parentheses or not; a paste wrapped at a fixed width may cut off the driver's
+    _environment(
+        "driver-ptxas",
+        ("older than the ptxas", "older than the PTX compiler"),
+        r"(?P<msg>(?:The NVIDIA driver's CUDA version is [\d.]{1,20} )?which is older than the (?:ptxas CUDA|PTX "
+        r"compiler) version (?:\([\d.]{1,20}\)|[\d.]{0,20}\d))",
+        weak=True,
+    ),
+    # cuInit failing, in XLA's words or the CUDA plugin's (folded by signature.environment): jax goes on
+    # without the GPU (a warning); the words "INTERNAL: CUDA error: " between are not a status
+    _environment(
+        "cuinit",
+        ("cuInit",),
+        r"(?P<msg>(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
+        r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(?P<code>CUDA_ERROR_[A-Z_]{2,60}))",
+        weak=True,
+    ),
+    _environment(
+        "ptx-target",
+        ("does not support target",),
+        r"(?P<msg>PTX version [\d.]{1,10} does not support target '\w{1,20}')",
+    ),
+    # jax's check of its jaxlib anywhere in a line: after the raise statement a paste joined to it, under a
+    # class retyped by hand ("Runtime error:  jaxlib version is 0.1.69 but this version of jax requires 0.3.14.")
+    _environment(
+        "jaxlib-older",
+        ("but this version of jax requires",),
+        r"(?P<msg>jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?"
+        r"(?:>= )?[\w.+]{0,40}\w)",
+    ),
+    _environment(
+        "jaxlib-newer",
+        ("is newer than and incompatible",),
+        r"^(?P<msg>jaxlib version \S{1,40} is newer than and incompatible with jax version [\w.+]{0,40}\w)",
+    ),
+]
+
+
+_FALLBACK = next(b for b in ENVIRONMENT_ERRORS if b.name == "env-fallback").pattern
+
+
+def cpu_fallback(text: str) -> str | None:
+    """jax's warning that it fell back to the CPU, as the log printed it, or None (one substring
+    scan of the whole log when it has none)."""
+    if "alling back to" not in text and "ALLING BACK TO" not in text:
+        return None
+    m = _FALLBACK.search(text)
+    return m.group("msg") if m else None
+
+
+def warned(line: str) -> bool:
+    """Whether ``line`` is an environment warning a process carries on after (on the CPU, or slower)."""
+    return any(b.weak and b.match(line.strip()) for b in ENVIRONMENT_ERRORS)

@@ -1,0 +1,38 @@
+"""What recognises a failure that prints a line, not a Python traceback. Pure."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class BareError:
+    """A failure that prints a line, not a traceback. ``exception`` names its class; ``kind``
+    is a kind or a callable of the message; ``message`` picks the identifying part of the line.
+    A line is tried only when it holds one of ``hints`` (plain substrings), so a long log costs
+    one substring scan per line and recogniser. A ``weak`` one (a warning) names the failure
+    only when nothing else in the log does. One not ``at_info`` is not read in a record logged at
+    INFO or DEBUG level (what a program says it tried and went on from)."""
+
+    name: str
+    hints: tuple[str, ...]
+    pattern: re.Pattern[str]
+    exception: str | Callable[[re.Match[str]], str]
+    kind: str | Callable[[str], str] = "runtime_crash"
+    message: Callable[[re.Match[str]], str] = lambda m: m.group("msg")
+    context: int = 0  # following lines that belong to the message (a status message goes on)
+    weak: bool = False
+    at_info: bool = True
+
+    def match(self, line: str) -> re.Match[str] | None:
+        if not any(h in line for h in self.hints):
+            return None
+        return self.pattern.search(line)
+
+    def exception_of(self, m: re.Match[str]) -> str:
+        return self.exception(m) if callable(self.exception) else self.exception
+
+    def kind_of(self, text: str) -> str:
+        return self.kind(text) if callable(self.kind) else self.kind
