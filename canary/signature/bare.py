@@ -100,7 +100,9 @@ BARE_ERRORS: list[BareError] = [
         "python-exception",
         ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
         re.compile(
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?P<lt><)?(?!nccl|cuda|CUDA)"
+            # (jax's source trace prints the exception it carries after its own name: that exception is read)
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
+            r"(?P<lt><)?(?!nccl|cuda|CUDA)"
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
             r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000}?)(?(lt)>)$"
         ),
@@ -140,6 +142,16 @@ BARE_ERRORS: list[BareError] = [
     ),
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
+    # Colab's tpu_driver (2020-2023) that cannot reach its TPU host, gRPC's status by number ("4: Deadline
+    # Exceeded"): the status of that code (gRPC numbers them in STATUS_CODES' order, from 1)
+    BareError(
+        "grpc-driver",
+        ("gRPC driver: ",),
+        re.compile(r"Failed to open the gRPC driver: (?P<code>1[0-6]|[1-9]): "),
+        "XlaRuntimeError",
+        _status_kind,
+        message=lambda m: f"{STATUS_CODES[int(m['code']) - 1]}: Failed to open the gRPC driver",
+    ),
     BareError(
         "xla-status",
         (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),

@@ -64,6 +64,7 @@ def _quoted(line: str, start: int, message: str) -> str:
 # A process that aborts says so after the error that made it abort: that error names the failure.
 _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
+_FALLBACK = "env-fallback"
 
 
 def _scan(
@@ -91,7 +92,10 @@ def _scan(
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
             if not rec.weak:
                 return found
-            weak = weak or found
+            # jax's fallback to the CPU is what it did about a check that failed just before (cuInit's
+            # error, a backend that could not start): that warning names it
+            if weak is None or (weak[2] == _FALLBACK and rec.name != _FALLBACK and weak[0] - i <= _LOOK_BACK):
+                weak = found
             break
     return weak
 

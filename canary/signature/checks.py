@@ -6,14 +6,16 @@ the CPU. Pure. Their wording across releases is folded by :mod:`canary.signature
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from canary.signature.masks import STATUS_CODES
 from canary.signature.recogniser import BareError
 
 _CODES = "|".join(STATUS_CODES)
+Exception_ = str | Callable[[re.Match[str]], str]
 
 
-def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: str = "RuntimeError", **options):
+def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: Exception_ = "RuntimeError", **options):
     """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
     is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
     ``weak``, ``context``, ``at_info``."""
@@ -102,8 +104,9 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "cuinit",
         ("cuInit",),
-        r"(?P<msg>(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
-        r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(?P<code>CUDA_ERROR_[A-Z_]{2,60}))",
+        r"(?P<msg>(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed):\s{1,4}"
+        r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?"
+        r"(?P<code>CUDA_ERROR_[A-Z_]{2,60}|UNKNOWN ERROR \(\d{1,5}\)))",
         weak=True,
     ),
     _environment(
@@ -118,6 +121,32 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("but this version of jax requires",),
         r"(?P<msg>jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?"
         r"(?:>= )?[\w.+]{0,40}\w)",
+    ),
+    # jax's cloud TPU set-up failing before a backend exists, warned with the exception's repr
+    # ('cloud_tpu_init failed: AttributeError("module \'libtpu\' has no attribute \'get_library_path\'")'):
+    # the exception is the failure (a libtpu that does not match its jax)
+    _environment(
+        "cloud-tpu-init",
+        ("cloud_tpu_init failed: ",),
+        r"cloud_tpu_init failed: (?P<cls>[A-Za-z_]\w{0,60}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>.{1,500}?)(?P=q)\)",
+        lambda m: m["cls"],
+        weak=True,
+    ),
+    # a libtpu older than the TensorFlow or jaxlib that loads it lacks a symbol, and the process aborts on
+    # it ("F ...tpu_library_init_fns.inc:34] TpuEmbeddingEngineState_Create not available in this library.")
+    _environment(
+        "tpu-symbol",
+        (" not available in this library",),
+        r"(?P<msg>\b[A-Z]\w{2,100} not available in this library\.)",
+        "SIGABRT",
+    ),
+    # the driver older than the toolkit whose code XLA links ("cuLinkAddData fails. This is usually caused by
+    # stale driver version."); XLA then raises that the CUDA linking API did not work
+    _environment(
+        "stale-driver",
+        ("stale driver",),
+        r"(?P<msg>cuLinkAddData fails\. This is usually caused by stale driver version)",
+        "XlaRuntimeError",
     ),
     _environment(
         "jaxlib-newer",

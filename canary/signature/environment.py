@@ -146,14 +146,27 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     # cuInit failing: XLA's log line ("failed call to cuInit: CUDA_ERROR_SYSTEM_NOT_READY: system not yet
     # initialized", since 2024 with "INTERNAL: CUDA error: Failed call to cuInit: " between) and the CUDA
     # plugin's check ("<its source>: operation cuInit(0) failed: CUDA_ERROR_NO_DEVICE"); CUDA's error code is
-    # which failure (no device, the system not ready, an unknown error), the words after it only spell it
+    # which failure (no device, the system not ready, an unknown error), the words after it only spell it;
+    # TensorFlow names a code it has no name for by its number ("UNKNOWN ERROR (303)"), 2015's two spaces
     (
         re.compile(
-            r"^(?:\S{0,300}\.cc:\S{1,10}: )?(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed): "
-            r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?(CUDA_ERROR_[A-Z_]{2,60})\b.*$"
+            r"^(?:\S{0,300}\.cc:\S{1,10}: )?(?:failed call to cuInit|operation cuInit\(\d{1,3}\) failed):\s{1,4}"
+            r"(?:INTERNAL: CUDA error: Failed call to cuInit: )?"
+            r"(?:(CUDA_ERROR_[A-Z_]{2,60})|UNKNOWN ERROR \((\d{1,5})\))(?:\b.*)?$"
         ),
-        r"cuInit failed: \1",
+        lambda m: f"cuInit failed: {m[1] or f'CUDA error {m[2]}'}",
     ),
+    # a library that is not installed: where it was looked for is the machine's ("Failed to open <a site-packages
+    # path>/libtpu/libtpu.so: <again>: cannot open shared object file"); which library is the failure
+    (
+        re.compile(
+            r"\bFailed to open (?:\S{0,300}/)?(lib[\w.+-]{1,100}\.so[\d.]{0,20}): (?:\S{0,300}/)?\1: (?=cannot open)"
+        ),
+        r"Failed to open \1: ",
+    ),
+    # nvlink older than what it links: "nvlink fatal : Input file '<tmp>.cubin' newer than toolkit (118 vs 117)",
+    # the cubin's and nvlink's CUDA versions being the machine's
+    (re.compile(r"\bnewer than toolkit \(\d{2,4} vs \d{2,4}\)"), "newer than toolkit (<version> vs <version>)"),
     # no accelerator backend, so the CPU: "No GPU/TPU found" (jax <= 0.4.1x) and "An NVIDIA GPU may be
     # present on this machine, but a CUDA-enabled jaxlib is not installed" (later), whose reason quoted
     # alone ("CUDA-enabled jaxlib is not installed") is the same warning

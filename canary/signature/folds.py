@@ -52,8 +52,10 @@ def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 # "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
 _SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line>: ")
 
-# TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code
-_TASK = re.compile(r"^([A-Z][A-Z_]{2,40}: )From /job:[\w-]{1,60}/replica:\d{1,6}/task:\d{1,6}:\s")
+# TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code, its XLA:TPU the stage
+_TASK = re.compile(
+    r"^([A-Z][A-Z_]{2,40}: )(?:From /job:[\w-]+/replica:\d+/task:\d+:\s|Compilation failure: (?=Ran out))"
+)
 
 
 def _source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -115,7 +117,7 @@ def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
 _ADVICE = re.compile(
     r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
     r"\(set JAX_PLATFORMS='' to automatically choose an available backend\)|"
-    r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|Please file a bug against XLA\.?|"
+    r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|Please file (?:a bug against XLA|an issue on \S+)\.?|"
     r"\(you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend\.\))"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
@@ -257,11 +259,6 @@ def kind_key(kind: str, exception: str | None) -> str:
     return "error" if exception and kind in ERROR_KINDS else kind
 
 
-def class_key(kind: str, exception: str | None, message: str) -> str | None:
-    """The class as the fingerprint knows it (the ``check-class`` rule): none for an environment check."""
-    return None if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) else exception
-
-
 RULES: tuple[Rule, ...] = (
     Rule(
         "framing",
@@ -301,7 +298,7 @@ RULES: tuple[Rule, ...] = (
         "source-location",
         "some XLA builds prepend the C++ file and line that made the status "
         "('nccl_utils.cc:<line>: '), TensorFlow's runtime its task ('From /job:tpu_worker/replica:0/task:0: "
-        "'), others do not; the words after it are the failure",
+        "'), its XLA:TPU 'Compilation failure: ', others do not; the words after it are the failure",
         _source_location,
     ),
     Rule(
@@ -332,8 +329,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "advice",
         "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
-        "JAX_PLATFORMS', 'Set TF_CPP_MIN_LOG_LEVEL=0', 'uninstall the failing plugin', 'Please file a bug "
-        "against XLA'), and an NCCL "
+        "JAX_PLATFORMS', 'uninstall the failing plugin', 'Please file a bug against XLA', 'file an issue on "
+        "<a renamed tracker>'), and an NCCL "
         "last warning that repeats the error, say nothing of which failure it is",
         _advice,
     ),

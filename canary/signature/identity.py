@@ -51,11 +51,17 @@ def group(kind: str, exception: str | None, message: str) -> str:
     return _hash(["group", group_key(kind, exception, message)])
 
 
+def _class_key(kind: str, exception: str | None, message: str) -> str | None:
+    """The class as the fingerprint knows it (the ``check-class`` rule of :mod:`~canary.signature.folds`):
+    none for a toolchain or environment check, which whichever layer ran it raises."""
+    return None if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) else exception
+
+
 def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str]) -> tuple[Signature, str]:
     """The signature of parts taken as earlier canaries took them, and the fingerprint those had."""
     before = fingerprint(kind, exception, message, frames)
     exc, msg, path = folds.fold(exception, message, frames)
-    key = folds.class_key(kind, exc, msg)
+    key = _class_key(kind, exc, msg)
     fp = fingerprint(folds.kind_key(kind, exc), key, msg, [folds.frame_key(f) for f in path])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind

@@ -70,11 +70,14 @@ ENVIRONMENT_TEXT = re.compile(
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
     r"Unable to load cu\w{2,10}\. Is it installed|operation cu\w{2,30}Get(?:Version|Property)\(|"
     r"(?i:falling back to CPU)|-enabled jaxlib is not installed|"
-    r"failed call to cuInit|operation cuInit\(\d{1,3}\) failed|cuInit failed: CUDA_ERROR_|"
+    r"failed call to cuInit|operation cuInit\(\d{1,3}\) failed|cuInit failed: CUDA|"
     r"You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
     r"ptxas does not support CC|older than the (?:ptxas CUDA|PTX compiler) version|"
     r"PTX version \S{1,10} does not support target|no kernel image is available for execution|"
     r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
+    r"module 'libtpu' has no attribute| not available in this library\.|caused by stale driver version|"
+    r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared object file|"
+    r"nvlink fatal\s{1,8}: (?:Input file .{1,300} newer than toolkit|Value 'sm_\d{1,4}' is not defined)|"
     r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the

@@ -38,6 +38,8 @@ def _hex(m: re.Match[str]) -> str:
 
 # After paths: numbers whose value differs between occurrences of one bug.
 _MASKS: list[tuple[re.Pattern[str], str]] = [
+    # a temporary file's name is made per run (hex and counters mask part of it first): its kind stays
+    (re.compile(r"<tmp>[\w<>+.-]*?((?:\.[A-Za-z][A-Za-z0-9]{0,9})?)(?![\w<>+.-])"), r"<tmp>\1"),
     (re.compile(r"\b(pid|tid|process|thread|worker)([=: ]{1,3})\d+\b", re.I), r"\1\2<n>"),
     (re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b"), "<ip>"),
     (re.compile(r"\b(localhost|127\.0\.0\.1):\d{1,5}\b"), r"\1:<port>"),
