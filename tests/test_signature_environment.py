@@ -16,6 +16,7 @@ from canary.record import Attempt
 from canary.run.runner import RunOptions, run_canary
 from canary.signature import RULES, extract, gate_signature
 from canary.signature.checks import cpu_fallback
+from canary.signature.lines import strip_prefix
 from canary.signature.similar import THRESHOLD, similarity
 
 REAL = Path(__file__).parent / "logs" / "real"
@@ -293,7 +294,8 @@ def test_pytorchs_nccl_error_names_its_result_across_releases():
 
 
 def test_pytorchs_c10_log_header_and_a_wrapper_left_alone_are_taken_off():
-    assert sig("basicsr-737.log").message.startswith("[Rank <n>] Watchdog caught collective operation timeout")
+    c10 = "[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout"
+    assert strip_prefix(c10).startswith("[Rank 0] Watchdog caught")
     assert (sig("jax-triton-123.log").exception, sig("jax-triton-123.log").message) == (
         "RuntimeError",
         "Cannot call @triton.jit'd outside of the scope of a kernel",
@@ -408,3 +410,19 @@ def test_the_eighth_batchs_checks_in_the_words_it_met():
         "NotImplementedError",
         "Unimplemented primitive in Pallas TPU lowering: dynamic_slice.",
     )
+
+
+def test_the_ninth_batchs_failures_in_the_words_it_met():
+    # PyTorch's NCCL watchdog: which collective timed out, whatever the release printed around it
+    allreduce = {sig(n).fingerprint for n in ("megatron-lm-1207.log", "vllm-6042.log", "basicsr-737.log")}
+    assert allreduce == {sig("llamafactory-7396.log").fingerprint}  # numbered by a log viewer and cut
+    scatter = sig("nccl-1111.log")
+    assert (scatter.exception, scatter.kind) == ("DistBackendError", "timeout")
+    assert scatter.message == "Watchdog caught collective operation timeout: WorkNCCL(OpType=_REDUCE_SCATTER_BASE)"
+    assert scatter.fingerprint == sig("llamafactory-6269.log").fingerprint not in allreduce
+    # Mosaic's matmul check in 2023's words, later ones and with " in this target"
+    assert sig("jax-18595.log").fingerprint == sig("maxtext-791.log").fingerprint == sig("jax-24633.log").fingerprint
+    assert sig("jax-21408.log").fingerprint != sig("maxtext-791.log").fingerprint
+    # VS Code's debugger: "Exception has occurred: FloatingPointError <message>"
+    nan = sig("jax-22291.log")
+    assert (nan.exception, nan.kind) == ("FloatingPointError", "nan")

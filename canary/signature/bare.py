@@ -111,6 +111,20 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: _unwrapped(m)[1],
         context=12,
     ),
+    # VS Code's debugger: "Exception has occurred: FloatingPointError" and the message after it, on its line
+    # or the next
+    BareError(
+        "vscode-exception",
+        ("Exception has occurred: ",),
+        re.compile(
+            r"^Exception has occurred: (?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))"
+            r"(?::? (?P<msg>.{1,2000}))?$"
+        ),
+        lambda m: canonical_class(m["cls"], m["msg"] or ""),
+        _python_kind,
+        message=lambda m: m["msg"] or "",
+        context=12,
+    ),
     BareError(
         "fatal-python",
         ("Fatal Python error",),
@@ -142,6 +156,20 @@ BARE_ERRORS: list[BareError] = [
     ),
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
+    # PyTorch's NCCL watchdog (1.x-2.x): "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7,
+    # OpType=ALLREDUCE, NumelIn=.., Timeout(ms)=..) ran for .."; which collective timed out is the failure, its
+    # sizes and sequence number the run's; the lines after it (its exception, "Some NCCL operations have failed
+    # or timed out", the process taken down) repeat it. Raised as DistBackendError since torch 2.1
+    BareError(
+        "nccl-watchdog",
+        ("Watchdog caught collective operation timeout",),
+        re.compile(
+            r"Watchdog caught collective operation timeout: WorkNCCL\((?P<work>[^)]{0,400}?OpType=(?P<op>\w{1,60}))"
+        ),
+        "DistBackendError",
+        "timeout",
+        message=lambda m: f"Watchdog caught collective operation timeout: WorkNCCL(OpType={m['op']})",
+    ),
     # Colab's tpu_driver (2020-2023) that cannot reach its TPU host, gRPC's status by number ("4: Deadline
     # Exceeded"): the status of that code (gRPC numbers them in STATUS_CODES' order, from 1)
     BareError(

@@ -151,21 +151,6 @@ def _jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# Mosaic's check of a kernel operand's layout against XLA's: "XLA layout does not match MLIR layout for an
-# operand of shape S: expected A, got B" (2025) and "XLA layout (A) does not match Mosaic layout (B) for an
-# operand of shape S" (2026); which operand, its shape and the two layouts are the kernel's
-_MOSAIC_LAYOUT = re.compile(
-    r"(Failed to verify layout for Mosaic kernel operand) \S{1,10}: XLA layout (?:\(.{1,200}?\) )?does not match "
-    r"(?:MLIR|Mosaic) layout\b.*$"
-)
-
-
-def _mosaic_layout(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if "Failed to verify layout" in message:
-        message = _MOSAIC_LAYOUT.sub(r"\1: XLA layout does not match the kernel's", message)
-    return exc, message, frames
-
-
 # a slice's chip that ran out ("(0x0x0_HBM0)", "(1x0x0_HBM0)") is where, not what
 _DEVICE = re.compile(r"\((?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\)|\bmemory (?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\b")
 
@@ -189,7 +174,7 @@ _DETAILS = re.compile(
 
 
 # where a reporter cut the middle or the end of a message out: "[...]", "[…]", "(...)", "<snip>"
-_ELISION = re.compile(r"\s?(?:\[(?:\.\.\.|…|snip)\]|\((?:\.\.\.|…)\)|<snip>)")
+_ELISION = re.compile(r"\s?(?:\[(?:\.\.\.|…|snip)\]|\((?:\.\.\.|…|extra diagnostics trimmed\.\.\.)\)|<snip>)")
 
 
 def _elision(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -343,10 +328,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "mosaic-layout",
-        "Mosaic words its check of a kernel operand's layout as 'does not match MLIR layout ...: expected A, "
-        "got B' in one release and 'XLA layout (A) does not match Mosaic layout (B)' in the next; the operand, "
-        "its shape and the layouts are the kernel's, the failed check is the failure",
-        _mosaic_layout,
+        "Mosaic rewords by release: a layout check 'does not match MLIR layout: expected A, got B', later 'XLA "
+        "layout (A) does not match Mosaic layout (B)'; 2023's 'Failed to compile a Mosaic module: ... op X' is "
+        "'Mosaic failed to compile TPU kernel: X', later with ' in this target'",
+        kinds.mosaic_wording,
     ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", _device),
     Rule(

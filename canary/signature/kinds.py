@@ -267,3 +267,25 @@ def error_class(exception: str | None, message: str) -> str:
     if code and code != cls:
         return f"{cls} {code}".strip()
     return cls
+
+
+# Mosaic's check of a kernel operand's layout against XLA's: "XLA layout does not match MLIR layout for an
+# operand of shape S: expected A, got B" (2025) and "XLA layout (A) does not match Mosaic layout (B) for an
+# operand of shape S" (2026); which operand, its shape and the two layouts are the kernel's
+_MOSAIC_LAYOUT = re.compile(
+    r"(Failed to verify layout for Mosaic kernel operand) \S{1,10}: XLA layout (?:\(.{1,200}?\) )?does not match "
+    r"(?:MLIR|Mosaic) layout\b.*$"
+)
+
+
+# 2023's "INVALID_ARGUMENT: Failed to compile a Mosaic module: 'tpu.matmul' op X" is later releases'
+# "INTERNAL: Mosaic failed to compile TPU kernel: X", some of whose checks then add " in this target"
+_MOSAIC_2023 = re.compile(r"^(?:INVALID_ARGUMENT|INTERNAL): Failed to compile a Mosaic module: '[\w.]{1,100}' op ")
+_MOSAIC_TARGET = re.compile(r"^(INTERNAL: Mosaic failed to compile TPU kernel: [^.]{1,300}?) in this target\b")
+
+
+def mosaic_wording(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "Mosaic" in message:
+        message = _MOSAIC_2023.sub("INTERNAL: Mosaic failed to compile TPU kernel: ", message)
+        message = _MOSAIC_TARGET.sub(r"\1", _MOSAIC_LAYOUT.sub(r"\1: XLA layout does not match the kernel's", message))
+    return exc, message, frames
