@@ -392,3 +392,28 @@ def test_signature_command_reads_a_run_directorys_log(cli, tmp_path):
         assert json.loads(r.stdout)["fingerprint"] == want
     r = cli("signature", str(tmp_path))  # a directory without a log
     assert r.returncode == 2 and "train.log" in r.stderr
+
+
+def test_an_exception_groups_borders_are_framing():
+    # Python 3.11's exception groups (asyncio's TaskGroup, anyio, pytest 8), as printed and under pytest's E
+    inner = [
+        "Traceback (most recent call last):",
+        '  File "/home/u/train.py", line 6, in step',
+        '    raise ValueError("loss is nan at step 3")',
+        "ValueError: loss is nan at step 3",
+    ]
+    printed = "\n".join(
+        [
+            "  + Exception Group Traceback (most recent call last):",
+            '  |   File "/home/u/train.py", line 10, in <module>',
+            "  |     asyncio.run(main())",
+            "  | ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)",
+            "  +-+---------------- 1 ----------------",
+            *(f"    | {line}" for line in inner),
+            "    +------------------------------------",
+        ]
+    )
+    plain = extract("\n".join(inner))
+    for text in (printed, "\n".join("E     " + line for line in printed.splitlines())):
+        s = extract(text)
+        assert (s.exception, s.message, s.fingerprint) == ("ValueError", "loss is nan at step 3", plain.fingerprint)

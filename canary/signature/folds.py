@@ -247,8 +247,8 @@ def kind_key(kind: str, exception: str | None) -> str:
 RULES: tuple[Rule, ...] = (
     Rule(
         "framing",
-        "pytest's 'E   ' lines, IPython's 'Cell In[n]' and '---->' frames, markdown quotes and fences are "
-        "how a reporter or a runner framed the log, taken off each line (signature.lines) before the parts exist",
+        "pytest's 'E   ' lines, IPython's 'Cell In[n]' and '---->' frames, markdown quotes and fences, an exception "
+        "group's borders are how a reporter or runner framed the log, taken off each line (signature.lines) first",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

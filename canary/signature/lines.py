@@ -217,15 +217,35 @@ def unwrap(raw: list[str]) -> list[str]:
     return out
 
 
+# Python 3.11's exception groups draw their tracebacks inside borders: "  + Exception Group Traceback ...",
+# "  | ", "+-+---------------- 1 ----------------", "+------------------------------------"
+_GROUP_BORDER = re.compile(
+    r"^\s{0,40}(?:[|+]-[-+]{0,3}-{3,}(?: (?:\d{1,4}|\.\.\.) -{3,})?\s*$|(?:[|+] ?){1,8}(?=\S| {2}))"
+)
+
+
+def _ungrouped(line: str) -> str | None:
+    """A line of an exception group's tracebacks without its border (each one then reads as a
+    traceback); None for a line that is all border."""
+    m = _GROUP_BORDER.match(line)
+    if m is None:
+        return line
+    return line[m.end() :].replace("Exception Group Traceback", "Traceback", 1) if line[m.end() :].strip() else None
+
+
 def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
-    folds undone first (:func:`unwrap`)."""
+    folds undone first (:func:`unwrap`), an exception group's borders taken off."""
     raw = unwrap(text.splitlines() if isinstance(text, str) else list(text))
+    grouped = any("Exception Group Traceback" in line for line in raw)
     out = Lines()
     out.records = set()
     out.info = set()
-    for i, line in enumerate(raw):
+    for line in raw:
         s, record, info = _strip_record(line)
+        if grouped and (s := _ungrouped(s)) is None:
+            continue
+        i = len(out)
         if _is_ipython_source(s):
             s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
         elif record:
