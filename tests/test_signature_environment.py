@@ -426,3 +426,22 @@ def test_the_ninth_batchs_failures_in_the_words_it_met():
     # VS Code's debugger: "Exception has occurred: FloatingPointError <message>"
     nan = sig("jax-22291.log")
     assert (nan.exception, nan.kind) == ("FloatingPointError", "nan")
+
+
+def test_the_tenth_batchs_failures_in_the_words_it_met():
+    # "DNN library initialization failed" is named by cuDNN's handle error logged before it
+    assert sig("jax-17553.log").fingerprint == sig("jax-19768.log").fingerprint
+    assert sig("jax-17553.log").message == "CUDNN_STATUS_NOT_INITIALIZED"
+    assert sig("jax-17553.log").fingerprint != sig("jax-22533.log").fingerprint  # an internal error, not this
+    # jax's words for a removed API, quoted alone; a lazy module's import wrapper read through
+    assert sig("equinox-1004.log").fingerprint == sig("e3nn-jax-83.log").fingerprint
+    assert (sig("eformer-5.log").exception, sig("eformer-5.log").fingerprint) == (
+        "AttributeError",
+        sig("unxt-446.log").fingerprint,
+    )
+    # ptxas older than the PTX it is given, in or out of a custom call, cut or whole
+    ptxas = sig("jax-25344.log")
+    assert ptxas.kind == "environment" and ptxas.fingerprint == sig("jax-finufft-128.log").fingerprint
+    # jax's advice cut by a post; a logger's "::DEBUG:" and a "[stdout]" tag
+    assert sig("easydel-111.log").fingerprint == sig("marin-3737.log").fingerprint
+    assert sig("pytorch-xla-9362.log").message == "module 'jax' has no attribute 'named_scope'"

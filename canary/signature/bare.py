@@ -111,6 +111,14 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: _unwrapped(m)[1],
         context=12,
     ),
+    # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
+    # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)
+    BareError(
+        "jax-removed",
+        ("was removed in JAX v",),
+        re.compile(r"^(?P<msg>jax(?:\.\w{1,100}){1,6} was removed in JAX v\d{1,3}(?:\.\d{1,4}){1,3}\b.{0,500})$"),
+        "AttributeError",
+    ),
     # VS Code's debugger: "Exception has occurred: FloatingPointError" and the message after it, on its line
     # or the next
     BareError(

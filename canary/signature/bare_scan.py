@@ -118,6 +118,15 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 _NOT_A_CHECK = tuple(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
 
 
+_NOT_CUDA = tuple(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
+
+
+def cuda_error_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
+    """The CUDA, cuDNN or cuBLAS error logged in the lines just before ``index``."""
+    found = _scan(lines, options, stop=max(-1, index - _LOOK_BACK), start=index - 1, skip=_NOT_CUDA)
+    return (found[0], found[1]) if found is not None else None
+
+
 def environment_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
     """The toolchain or environment check (a warning too) printed in the lines just before ``index``."""
     found = _scan(lines, options, stop=max(-1, index - _LOOK_BACK), start=index - 1, skip=_NOT_A_CHECK)

@@ -164,6 +164,16 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         r"Failed to open \1: ",
     ),
+    # ptxas older than the PTX it is given ("ptxas exited with non-zero error code 65280, output: ptxas /tmp/x,
+    # line 5; fatal : Unsupported .version 8.4; current version is '8.3'", then its abort): which versions is
+    # the machine's, and a post may be cut anywhere after the check's words
+    (
+        re.compile(
+            r"\bptxas exited with non-zero error code \d{1,6}, output: ptxas \S{1,300}, line \S{1,10}; "
+            r"fatal\s{0,4}: Unsupported \.version [\d.]{1,10}; current version is.*$"
+        ),
+        "ptxas is older than the PTX it is given (Unsupported .version <version>)",
+    ),
     # nvlink older than what it links: "nvlink fatal : Input file '<tmp>.cubin' newer than toolkit (118 vs 117)",
     # the cubin's and nvlink's CUDA versions being the machine's
     (re.compile(r"\bnewer than toolkit \(\d{2,4} vs \d{2,4}\)"), "newer than toolkit (<version> vs <version>)"),

@@ -15,7 +15,13 @@ from typing import Any
 
 from canary.record import Signature, as_float
 from canary.signature import checks, kinds
-from canary.signature.bare_scan import _FH_HEADER, _faulthandler_frames, bare_error, environment_before
+from canary.signature.bare_scan import (
+    _FH_HEADER,
+    _faulthandler_frames,
+    bare_error,
+    cuda_error_before,
+    environment_before,
+)
 from canary.signature.identity import make, what_moved, with_ferry
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, numbers_masked
@@ -210,23 +216,35 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         and crash[1].exception not in ("SIGKILL", "SIGSEGV", "SIGABRT", "SIGBUS")
         and crash[1].exception not in ("CheckFailed", "FatalError")
     ):
-        return crash[1]
+        return _no_dnn(lines, crash[0], crash[1], options)
     return None
 
 
 # XLA's CUDA backend finds no device ("No visible GPU devices") when cuInit failed, and logs cuInit's error
 # just before it: CUDA's error code (no device, the system not ready, an unknown error) is which failure,
-# raised as the status the traceback shows
+# raised as the status the traceback shows; likewise "DNN library initialization failed" after cuDNN's
+# "Could not create cudnn handle: CUDNN_STATUS_X" (not initialised, an internal error, out of memory)
 _NO_DEVICE = re.compile(r"\bNo visible \w{1,20} devices\b")
+_NO_DNN = re.compile(r"\bDNN library initialization failed\b")
 
 
 def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) -> Signature:
     """The signature of ``chain``; when its backend has no device, named by the cuInit error logged before it."""
     sig = _from_chain(chain, options)
+    start = chain[0].end - len(chain[0].lines)
     if _NO_DEVICE.search(sig.message):
-        cause = environment_before(lines, chain[0].end - len(chain[0].lines), options)
+        cause = environment_before(lines, start, options)
         if cause is not None and "cuInit" in cause[1].message:
             return make("environment", sig.exception, cause[1].message, [], sig.excerpt)
+    return _no_dnn(lines, start, sig, options)
+
+
+def _no_dnn(lines: list[str], index: int, sig: Signature, options: Options) -> Signature:
+    """``sig``, or when it is XLA's "DNN library initialization failed", the cuDNN error logged before it."""
+    if _NO_DNN.search(sig.message):
+        cause = cuda_error_before(lines, index, options)
+        if cause is not None and cause[1].message.startswith("CUDNN_STATUS_"):
+            return cause[1]
     return sig
 
 

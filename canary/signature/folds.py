@@ -52,9 +52,11 @@ def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 # "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
 _SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line>: ")
 
-# TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code, its XLA:TPU the stage
+# TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code, its XLA:TPU the stage,
+# some XLA:GPU releases the custom call a compile failed in
 _TASK = re.compile(
-    r"^([A-Z][A-Z_]{2,40}: )(?:From /job:[\w-]+/replica:\d+/task:\d+:\s|Compilation failure: (?=Ran out))"
+    r"^([A-Z][A-Z_]{2,40}: )"
+    r"(?:From /job:[\w-]+/replica:\d+/task:\d+:\s|Compilation failure: (?=Ran out)|CustomCall failed: )"
 )
 
 
@@ -116,7 +118,7 @@ def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
 # advice a release added to a message, and NCCL's last warning when it only repeats the error
 _ADVICE = re.compile(
     r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
-    r"\(set JAX_PLATFORMS='' to automatically choose an available backend\)|"
+    r"\(set JAX_PLATFORMS=''(?: to automatically choose an available backend\)|[^()]{0,60}$)|"
     r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|Please file (?:a bug against XLA|an issue on \S+)\.?|"
     r"\(you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend\.\))"
 )
@@ -283,7 +285,7 @@ RULES: tuple[Rule, ...] = (
         "source-location",
         "some XLA builds prepend the C++ file and line that made the status "
         "('nccl_utils.cc:<line>: '), TensorFlow's runtime its task ('From /job:tpu_worker/replica:0/task:0: "
-        "'), its XLA:TPU 'Compilation failure: ', others do not; the words after it are the failure",
+        "'), its XLA:TPU 'Compilation failure: ', XLA:GPU 'CustomCall failed: ', others do not; the words after are it",
         _source_location,
     ),
     Rule(
@@ -325,6 +327,12 @@ RULES: tuple[Rule, ...] = (
         "(adding '>='), a person retyping it as 'jaxlib version is'; the versions named are the environment's, "
         "which way they mismatch is the failure",
         _jaxlib,
+    ),
+    Rule(
+        "import-wrapper",
+        "a lazy module (transformers', diffusers', EasyDeL's) raises the import error it caught as a RuntimeError "
+        "'Failed to import X because of the following error ...: <it>'; that error, by Python's words, is the failure",
+        kinds.import_wrapper,
     ),
     Rule(
         "mosaic-layout",

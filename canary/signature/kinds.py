@@ -75,7 +75,9 @@ ENVIRONMENT_TEXT = re.compile(
     r"ptxas does not support CC|older than the (?:ptxas CUDA|PTX compiler) version|"
     r"PTX version \S{1,10} does not support target|no kernel image is available for execution|"
     r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
-    r"module 'libtpu' has no attribute| not available in this library\.|caused by stale driver version|"
+    r"Unsupported \.version \d{1,2}\.\d{1,2}; current version is|ptxas is older than the PTX it is given|"
+    r"module 'libtpu' has no attribute|"
+    r" not available in this library\.|caused by stale driver version|"
     r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared object file|"
     r"nvlink fatal\s{1,8}: (?:Input file .{1,300} newer than toolkit|Value 'sm_\d{1,4}' is not defined)|"
     r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found"
@@ -288,4 +290,25 @@ def mosaic_wording(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "Mosaic" in message:
         message = _MOSAIC_2023.sub("INTERNAL: Mosaic failed to compile TPU kernel: ", message)
         message = _MOSAIC_TARGET.sub(r"\1", _MOSAIC_LAYOUT.sub(r"\1: XLA layout does not match the kernel's", message))
+    return exc, message, frames
+
+
+# A lazy module's import wrapper (transformers', diffusers', EasyDeL's): "Failed to import X because of the
+# following error (look up to see its traceback):" and the import error it caught, in Python's own words
+_LAZY_IMPORT = re.compile(
+    r"^Failed to import [\w.]{1,200} because of the following error \(look up to see its traceback\):\s?"
+)
+_IMPORT_WORDS = (
+    (re.compile(r"^module '[\w.]{1,200}' has no attribute "), "AttributeError"),
+    (re.compile(r"^cannot import name "), "ImportError"),
+    (re.compile(r"^No module named "), "ModuleNotFoundError"),
+)
+
+
+def import_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Failed to import "):
+        inner = _LAZY_IMPORT.sub("", message)
+        cls = next((c for rx, c in _IMPORT_WORDS if rx.match(inner)), None)
+        if inner != message and cls:
+            return cls, inner, frames
     return exc, message, frames

@@ -43,7 +43,7 @@ _PREFIXES = [
     # logging level or a "file.py:12 --" source they begin a log record, alone they tag a stream
     _record(
         r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
-        r"(?:\s{1,8}-?\s?\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?"
+        r"(?:(?:\s{1,8}-?\s?|::)\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?"
         r"|\s{1,8}[\w./-]{1,200}:\d{1,6})(?:\s{1,8}--?)? ?"
     ),
     re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
@@ -69,6 +69,8 @@ _PREFIXES = [
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
     _record(r"[\w.-]{1,200}:\d{1,10}:\d{1,10} \[\d{1,4}\] "),
     re.compile(r"\[\d{1,4}(?:,\d{1,4})?\](?:<std(?:out|err)>)?:? ?"),
+    # a runner's stream tag: "[stdout] ", "[stderr] "
+    re.compile(r"\[std(?:out|err)\] ?"),
     # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ..."
     re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
     # GitHub Actions annotations: "##[error]", "::error file=x::"
