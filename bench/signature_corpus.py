@@ -35,6 +35,7 @@ def pct(n: int, d: int) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threshold", type=float, default=THRESHOLD, help="the similarity that links two signatures")
+    ap.add_argument("--sweep", action="store_true", help="the whole corpus's links at thresholds from 0.80 to 1.0")
     args = ap.parse_args()
     index = tomllib.loads((REAL / "INDEX.toml").read_text())
     sigs = {e["file"]: extract((REAL / e["file"]).read_text(encoding="utf-8")) for e in index["log"]}
@@ -66,6 +67,9 @@ def main() -> None:
         ("added by #38, held out (tenth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 10),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
+    if args.sweep:
+        sweep(index, sigs)
+        return
     print(f"similarity threshold {args.threshold}")
     for label, part in parts:
         same = [g for g in index["same"] if part(g)]
@@ -97,6 +101,27 @@ def main() -> None:
                     f"    look-alikes linked: {d['logs'][0]} / {d['logs'][1]} "
                     f"({similarity(sigs[d['logs'][0]], sigs[d['logs'][1]]):.2f})"
                 )
+
+
+def sweep(index: dict, sigs: dict) -> None:
+    """Every pair of the corpus: how many are linked at each threshold (one fingerprint, or that similarity)."""
+    same = [(g["logs"][0], n) for g in index["same"] for n in g["logs"][1:]]
+    diff = [tuple(d["logs"]) for d in index["different"]]
+
+    def count(pairs, t: float | None) -> int:
+        return sum(
+            bool(sigs[a] and sigs[b])
+            and (sigs[a].fingerprint == sigs[b].fingerprint or (t is not None and similarity(sigs[a], sigs[b]) >= t))
+            for a, b in pairs
+        )
+
+    print(f"whole corpus: {len(same)} same-failure pairs, {len(diff)} look-alike pairs")
+    print(f"  one fingerprint: same failure {count(same, None)}, look-alikes merged {count(diff, None)}")
+    for t in (0.80, 0.85, 0.90, 0.95, 1.0):
+        print(
+            f"  at {t:.2f}: same failure linked {pct(count(same, t), len(same))}"
+            f"  look-alikes linked {pct(count(diff, t), len(diff))}"
+        )
 
 
 if __name__ == "__main__":
