@@ -18,6 +18,8 @@ from collections import deque
 from collections.abc import Iterable
 from typing import IO
 
+from canary.signature import paste
+
 MAX_LINE = 8192  # characters of one line that are read (head and tail of longer ones)
 TAIL_LINES = 4000  # lines kept from the end of a long log
 REGION_BEFORE, REGION_AFTER = 100, 300  # lines kept around the last error line before the tail
@@ -226,6 +228,11 @@ _GROUP_BORDER = re.compile(
 )
 
 
+def _known(line: str) -> bool:
+    """Whether ``line`` begins with a decoration this module strips by name."""
+    return bool((m := _ANY_PREFIX.match(line)) and m.end())
+
+
 def _ungrouped(line: str) -> str | None:
     """A line of an exception group's tracebacks without its border (each one then reads as a
     traceback); None for a line that is all border."""
@@ -238,7 +245,8 @@ def _ungrouped(line: str) -> str | None:
 def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
     folds undone first (:func:`unwrap`), an exception group's borders taken off."""
-    raw = unwrap(text.splitlines() if isinstance(text, str) else list(text))
+    raw = paste.unpage(text.splitlines() if isinstance(text, str) else list(text))
+    raw = paste.untag(unwrap(raw), _known)
     grouped = any("Exception Group Traceback" in line for line in raw)
     out = Lines()
     out.records = set()

@@ -1,0 +1,85 @@
+"""How fingerprints survive what a paste or a log viewer does to a whole log: prints figures, asserts nothing.
+
+    python bench/signature_paste.py [NAME ...]
+
+Each real log of tests/logs/real/INDEX.toml in which a failure is found is marked as a paste or a viewer
+would mark it (a list item's indentation, a viewer's tag on every line, a clock, HTML entities, a
+terminal's colours, ...), and its signature taken again. For each marking: the logs whose failure is still
+found, and those whose fingerprint is the one the plain log has. A collector's tag goes on a line before a
+terminal folds it, so tags are put on the log's lines with the terminal's folds undone. A tag is only told
+on two lines or more, so a one-line log keeps it. A word wrap at 100 columns is not undone, and is shown
+for what it costs (a break at a space reads as the line's end).
+"""
+
+from __future__ import annotations
+
+import html
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from canary.signature import extract  # noqa: E402
+from canary.signature.lines import unwrap  # noqa: E402
+
+REAL = ROOT / "tests" / "logs" / "real"
+
+
+def tagged(fn):
+    return lambda t: "\n".join(fn(i, line) for i, line in enumerate(unwrap(t.splitlines())))
+
+
+def pasted(fn):
+    return lambda t: "\n".join(fn(i, line) for i, line in enumerate(t.splitlines()))
+
+
+MARKS = {
+    "indent 4": pasted(lambda i, line: "    " + line),
+    "tab": pasted(lambda i, line: "\t" + line),
+    "tag [trainer]": tagged(lambda i, line: "[trainer] " + line),
+    "tag compose": tagged(lambda i, line: "trainer  | " + line),
+    "tag clock": tagged(lambda i, line: f"12:{i % 60:02d}:{(7 * i) % 60:02d} " + line),
+    "tag k8s": tagged(lambda i, line: "trainer-0 main " + line),
+    "GHA stamp": tagged(lambda i, line: f"2024-05-01T12:00:{i % 60:02d}.1234567Z " + line),
+    "CRLF": lambda t: t.replace("\n", "\r\n"),
+    "trailing": pasted(lambda i, line: line + "   "),
+    "HTML": lambda t: html.escape(t, quote=True),
+    "ANSI": pasted(lambda i, line: "\x1b[31m" + line + "\x1b[0m"),
+    "nbsp": lambda t: t.replace("  ", "\u00a0\u00a0"),
+    "line numbers": pasted(lambda i, line: f"{i + 1:>4}  " + line),
+    "word wrap 100": lambda t: "\n".join(
+        part for line in t.splitlines() for part in (textwrap.wrap(line, 100, drop_whitespace=False) or [""])
+    ),
+}
+
+
+def main() -> None:
+    names = sys.argv[1:] or list(MARKS)
+    index = tomllib.loads((REAL / "INDEX.toml").read_text())
+    texts = {e["file"]: (REAL / e["file"]).read_text(encoding="utf-8") for e in index["log"]}
+    plain = {f: s for f, t in texts.items() if (s := extract(t)) is not None}
+    print(f"{len(plain)} of {len(texts)} real logs with a failure found")
+    for name in names:
+        mark = MARKS[name]
+        found = same = 0
+        lost: list[str] = []
+        for f, sig in plain.items():
+            s = extract(mark(texts[f]))
+            found += s is not None
+            if s is not None and s.fingerprint == sig.fingerprint:
+                same += 1
+            else:
+                lost.append(f)
+        n = len(plain)
+        print(
+            f"  {name:15} found {found:>3} ({100 * found / n:3.0f}%)"
+            f"   same fingerprint {same:>3} ({100 * same / n:3.0f}%)"
+            + (f"   e.g. {', '.join(lost[:3])}" if lost else "")
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""What a paste did to a whole log, undone before its lines are read. Pure.
+
+A log copied out of a web page, a list item or a log viewer carries marks on every line that the
+program never printed: the page's HTML entities (``&lt;module&gt;``) and non-breaking spaces, the
+list item's indentation, and a viewer's tag (``[trainer] ``, ``12:34:56 ``, ``job-0 | ``). The
+decorations :mod:`canary.signature.lines` knows by name are its own; this module finds one it has
+never seen by its being on (nearly) every line: one failure pasted with and without it then reads
+as the same lines.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Callable
+
+MIN_LINES = 3  # a tag is told from text on this many lines; on two, only one that holds a mark of a tag
+_MARKED = re.compile(r"[\[\]()|<>]|\d")  # a bracket, a pipe, a number: a tag's, not a sentence's
+SHARE = 0.9  # of the non-blank lines that must begin with it
+SAMPLE = 200  # the lines a tag is looked for on, evenly spread over a long log
+MAX_TOKENS = 24  # the longest tag looked for, in tokens (a digit run, a space run, or a character)
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]{0,20}[A-Za-z]")
+_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
+# A tag's tokens: a run of digits (a clock, a pid, a worker's number: the same tag whatever they
+# are), a run of blanks, or one other character
+_TOKEN = re.compile(r"\d+|[ \t]+|.")
+# What a tag never holds: the words that name a failure (three lines that all begin with one exception's
+# class are three failures, not a tag)
+_SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File ")
+
+
+def unpage(raw: list[str]) -> list[str]:
+    """``raw``'s lines without what the paste added (before a terminal's folds are undone): a page's
+    colour codes, HTML entities and non-breaking spaces, and the indentation every line shares."""
+    raw = [_ANSI.sub("", line) if "\x1b" in line else line for line in raw]
+    if any("&" in line and _ENTITY.search(line) for line in raw):
+        raw = [html.unescape(line) if "&" in line else line for line in raw]
+    raw = [line.replace("\u00a0", " ") if "\u00a0" in line else line for line in raw]
+    return _dedent(raw)
+
+
+def untag(raw: list[str], known: Callable[[str], bool]) -> list[str]:
+    """``raw``'s lines (a terminal's folds undone: a collector tags a line before a terminal folds
+    it) without a tag that begins (nearly) every line and that ``known`` (a decoration
+    :mod:`~canary.signature.lines` strips by name) does not already take."""
+    tag = _tag(raw, known)
+    if tag is None:
+        return raw
+    return [line[m.end() :] if (m := tag.match(line)) else line for line in raw]
+
+
+def _dedent(raw: list[str]) -> list[str]:
+    """The lines without the leading blanks every non-blank line has (a list item's, a quote's)."""
+    indents = [line[: len(line) - len(line.lstrip(" \t"))] for line in raw if line.strip()]
+    if not indents or not (common := min(indents, key=len)) or any(not i.startswith(common) for i in indents):
+        return raw
+    n = len(common)
+    return [line[n:] if line.strip() else line.strip(" \t") for line in raw]
+
+
+def _tag(raw: list[str], known: Callable[[str], bool]) -> re.Pattern[str] | None:
+    """The tag (nearly) every non-blank line begins with, as a pattern that takes it off: the
+    longest run of tokens SHARE of them share, cut after a blank (a tag is a word apart from what
+    follows it); digit runs in it match any digits. None when there is none, when it is a decoration
+    ``known`` takes, or when it holds a failure's words."""
+    lines = [line.lstrip(" \t") for line in raw if line.strip()]  # right-aligned tags: "  9 " and " 10 "
+    if len(lines) > SAMPLE:  # a tag on nearly every line is on nearly every line of an even sample
+        lines = lines[:: -(-len(lines) // SAMPLE)]
+    if len(lines) < 2:
+        return None
+    need = SHARE * len(lines)
+    if Counter("0" if line[0].isdigit() else line[0] for line in lines).most_common(1)[0][1] < need:
+        return None  # most logs: no first character on nearly every line
+    tokens, widths = zip(*(_tokens(line) for line in lines), strict=True)
+    prefix: list[str] = []
+    blanks: dict[int, int] = {}
+    alive = list(range(len(lines)))
+    for depth in range(MAX_TOKENS):
+        votes = Counter(tokens[i][depth] for i in alive if len(tokens[i]) > depth)
+        if not votes:
+            break
+        token, count = votes.most_common(1)[0]
+        if count < need:
+            break
+        prefix.append(token)
+        alive = [i for i in alive if len(tokens[i]) > depth and tokens[i][depth] == token]
+        if token == " ":  # the tag's own blanks are as many as the fewest of them
+            blanks[len(prefix)] = min(widths[i][depth] for i in alive)
+    sample = lines[alive[0]] if alive else lines[0]
+    if not prefix or prefix[0] == " ":
+        return None
+    # cut after a blank: the longest such cut, or the first after which a known decoration begins
+    # (a logger's record prefix after the tag stays, for lines to read the record by)
+    cut = None
+    for n in range(2, len(prefix) + 1):
+        if prefix[n - 1] != " ":
+            continue
+        cut = _pattern(prefix[:n], blanks[n])
+        m = cut.match(sample)
+        if m is None or known(sample[m.end() :]):
+            break
+    if cut is None or (m := cut.match(sample)) is None or known(sample) or _SPOKEN.search(m.group()):
+        return None
+    if len(lines) < MIN_LINES and not _MARKED.search(m.group()):
+        return None
+    return cut
+
+
+def _pattern(tokens: list[str], last: int) -> re.Pattern[str]:
+    """The tag's tokens as a pattern: blanks before it (a right-aligned tag's), digits any digits,
+    blanks any blanks but the last run, which is ``last`` blanks (those after it are the line's own
+    indentation)."""
+    body = "".join(r"\d+" if t == "0" else r"[ \t]+" if t == " " else re.escape(t) for t in tokens[:-1])
+    return re.compile("[ \t]*" + body + "[ \t]{" + str(last) + "}")
+
+
+def _tokens(line: str) -> tuple[list[str], list[int]]:
+    """The first MAX_TOKENS tokens of ``line`` (digit runs as ``0``, blank runs as `` ``) and their
+    lengths."""
+    out: list[str] = []
+    widths: list[int] = []
+    for m in _TOKEN.finditer(line):
+        t = m.group()
+        out.append("0" if t[0].isdigit() else " " if t[0] in " \t" else t)
+        widths.append(len(t))
+        if len(out) == MAX_TOKENS:
+            break
+    return out, widths
