@@ -4,8 +4,9 @@
 
 Each real log of tests/logs/real/INDEX.toml in which a failure is found is marked as a paste or a viewer
 would mark it (a list item's indentation, a viewer's tag on every line, a clock, HTML entities, a
-terminal's colours, ...), and its signature taken again. For each marking: the logs whose failure is still
-found, and those whose fingerprint is the one the plain log has. A collector's tag goes on a line before a
+terminal's colours, a typesetter's quotes, a double-spaced copy, markdown's escapes, ...), and its
+signature taken again. For each marking: the logs whose failure is still found, and those whose
+fingerprint is the one the plain log has. A collector's tag goes on a line before a
 terminal folds it, so tags are put on the log's lines with the terminal's folds undone. A tag is only told
 on two lines or more, so a one-line log keeps it. A word wrap at 100 columns is not undone, and is shown
 for what it costs (a break at a space reads as the line's end).
@@ -49,6 +50,10 @@ MARKS = {
     "HTML": lambda t: html.escape(t, quote=True),
     "ANSI": pasted(lambda i, line: "\x1b[31m" + line + "\x1b[0m"),
     "nbsp": lambda t: t.replace("  ", "\u00a0\u00a0"),
+    "curly quotes": lambda t: t.replace("'", "\u2019").replace('"', "\u201c"),
+    "BOM": lambda t: "\ufeff" + t,
+    "double-spaced": lambda t: t.replace("\n", "\n\n"),
+    "md escapes": lambda t: t.replace("_", "\\_").replace("*", "\\*"),
     "line numbers": pasted(lambda i, line: f"{i + 1:>4}  " + line),
     "word wrap 100": lambda t: "\n".join(
         part for line in t.splitlines() for part in (textwrap.wrap(line, 100, drop_whitespace=False) or [""])

@@ -22,6 +22,15 @@ SAMPLE = 200  # the lines a tag is looked for on, evenly spread over a long log
 MAX_TOKENS = 24  # the longest tag looked for, in tokens (a digit run, a space run, or a character)
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,20}[A-Za-z]")
+# A typesetter's characters, as the program printed them: curly quotes straight, non-breaking spaces
+# plain, zero-width spaces and joiners and a byte order mark gone
+_TYPESET = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0": " "}
+    | dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff")
+)
+_TYPESET_CHARS = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u200b\u200c\u200d\u2060\ufeff]")
+# markdown's escapes of its own marks
+_MD_ESCAPE = re.compile(r"\\([_*#\[\]<>`])")
 _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
 # A tag's tokens: a run of digits (a clock, a pid, a worker's number: the same tag whatever they
 # are), a run of blanks, or one other character
@@ -33,12 +42,28 @@ _SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File
 
 def unpage(raw: list[str]) -> list[str]:
     """``raw``'s lines without what the paste added (before a terminal's folds are undone): a page's
-    colour codes, HTML entities and non-breaking spaces, and the indentation every line shares."""
+    colour codes, HTML entities, typographer's quotes, non-breaking and zero-width spaces and byte
+    order mark, markdown's escapes where every ``_`` is escaped, a blank line after every line (a
+    double-spaced copy), and the indentation every line shares."""
     raw = [_ANSI.sub("", line) if "\x1b" in line else line for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
-    raw = [line.replace("\u00a0", " ") if "\u00a0" in line else line for line in raw]
-    return _dedent(raw)
+    raw = [line.translate(_TYPESET) if _TYPESET_CHARS.search(line) else line for line in raw]
+    escaped = sum(line.count("\\_") for line in raw)
+    if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
+        raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
+    return _dedent(_single_spaced(raw))
+
+
+def _single_spaced(raw: list[str]) -> list[str]:
+    """``raw`` without the blank line a double-spaced copy put after every line (``\\r\\r\\n`` read as
+    two line ends, a page's paragraphs): every other line blank, and a traceback's frames among the
+    text lines (no traceback has a blank line between its frames; a message's paragraphs may)."""
+    if len(raw) < 4 or any(raw[i].strip() for i in range(1, len(raw) - 1, 2)):
+        return raw
+    text = raw[::2]
+    frames = sum(1 for line in text if line.lstrip().startswith('File "'))
+    return text if frames >= 2 else raw
 
 
 def untag(raw: list[str], known: Callable[[str], bool]) -> list[str]:
