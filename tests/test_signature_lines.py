@@ -156,3 +156,33 @@ def test_unwrap_joins_only_a_fold_at_the_wrap_width():
     # a path over three lines: the middle one has no "/" of its own
     long = "at /x/" + "k" * 120 + "/gmm.py:3"
     assert unwrap([long[:60], long[60:120], long[120:], "z" * 60]) == [long, "z" * 60]
+
+
+def test_a_paste_hard_wrapped_at_a_fixed_width_is_joined_mid_word():
+    text = "UserWarning: cloud_tpu_init failed: KeyError('<!DOCTYPE html>\\n<html lang=en>\\n  <meta charset=utf-8>\\n"
+    text += (
+        "  <title>Error 404 (Not Found)!!1</title>\\n  <style>\\n    *{margin:0;padding:0}html,code{font:15px/22px}')"
+    )
+    raw = [text[i : i + 50] for i in range(0, len(text), 50)]
+    assert len(raw) >= 4 and raw[0].endswith("<!DO")  # cut mid-word
+    assert unwrap(raw) == [text]
+    # two lines of one width are no fixed width; nor are a table's rows, nor lines most of which are shorter
+    assert unwrap(raw[:2]) == raw[:2]
+    lines = ["x" * 50, "short", "y" * 50, "z" * 50, "a" * 49, "b" * 48, "c" * 47]
+    assert unwrap(lines) == lines
+
+
+def test_a_traceback_a_relay_printed_without_its_indentation_reads_as_pythons():
+    flat = [
+        "Traceback (most recent call last):",
+        'File "/app/alphafold/run_alphafold.py", line 303, in <module>',
+        "app.run(main)",
+        'File "/opt/conda/lib/python3.7/site-packages/absl/app.py", line 312, in run',
+        "_run_main(main, args)",
+        "ValueError: the shapes do not match",
+    ]
+    plain = [flat[0], "  " + flat[1], "    " + flat[2], "  " + flat[3], "    " + flat[4], flat[5]]
+    relayed, indented = extract("\n".join(flat)), extract("\n".join(plain))
+    assert relayed.exception == "ValueError" and relayed.fingerprint == indented.fingerprint
+    # a source line is never an exception's line, even cut where it is the last
+    assert extract("\n".join(flat[:3])) is None

@@ -49,10 +49,13 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"^(?P<msg>Unable to initialize backend '\w{1,40}': (?!(?:" + _CODES + r"): ).{1,1000})$",
         at_info=False,
     ),
+    # (an XLA status when the line gives its code: "INVALID_ARGUMENT: Unexpected PJRT_Client_Create_Args size")
     _environment(
         "pjrt-struct",
         ("PJRT_",),
-        r"(?P<msg>Unexpected PJRT_\w{1,80} size: expected \d{1,6}, got \d{1,6}\..{0,300}?)\.?$",
+        r"(?P<status>(?:" + _CODES + r"): )?(?P<msg>Unexpected PJRT_\w{1,80} size: expected \d{1,6}, got \d{1,6}\."
+        r".{0,300}?)\.?$",
+        lambda m: "XlaRuntimeError" if m["status"] else "RuntimeError",
     ),
     _environment(
         "tpu-in-use",
@@ -70,8 +73,11 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     ),
     _environment(
         "ptxas-cc",
-        ("ptxas does not support CC",),
-        r"(?P<msg>Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})",
+        ("ptxas does not support CC", "Used ptxas at "),
+        # (XLA logs "Used ptxas at <path>" only as the second line of this warning: a post cut before the
+        # first still shows it)
+        r"(?P<msg>Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10}|"
+        r"^Used ptxas at \S{1,300}$)",
     ),
     _environment(
         "ptxas-old",
@@ -124,11 +130,12 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     ),
     # jax's cloud TPU set-up failing before a backend exists, warned with the exception's repr
     # ('cloud_tpu_init failed: AttributeError("module \'libtpu\' has no attribute \'get_library_path\'")'):
-    # the exception is the failure (a libtpu that does not match its jax)
+    # the exception is the failure (a libtpu that does not match its jax); a post may cut the repr short
     _environment(
         "cloud-tpu-init",
         ("cloud_tpu_init failed: ",),
-        r"cloud_tpu_init failed: (?P<cls>[A-Za-z_]\w{0,60}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>.{1,500}?)(?P=q)\)",
+        r"cloud_tpu_init failed: (?P<cls>[A-Za-z_]\w{0,60}(?:Error|Exception))\((?P<q>[\"'])"
+        r"(?P<msg>(?:(?!(?P=q)\)).){1,500})",
         lambda m: m["cls"],
         weak=True,
     ),
@@ -147,6 +154,24 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("stale driver",),
         r"(?P<msg>cuLinkAddData fails\. This is usually caused by stale driver version)",
         "XlaRuntimeError",
+    ),
+    # jax asked for a platform the machine has none of ("Unknown backend: 'gpu' requested, but no platforms
+    # that are instances of gpu are present. Platforms present are: cpu"), printed without its class
+    _environment(
+        "unknown-backend",
+        ("Unknown backend",),
+        r"^(?P<msg>Unknown backend:? '?\w{1,20}'? requested, but no platforms that are instances of .{1,400})$",
+    ),
+    # jax's check of a PJRT plugin against its jaxlib, a warning ("RuntimeWarning: JAX plugin jax_cuda12_plugin
+    # version 0.9.2 is installed, but it is not compatible with the installed jaxlib version 0.9.0.1"): jax goes
+    # on without the plugin's backend; a paste may break the line after "is installed, "
+    _environment(
+        "plugin-jaxlib",
+        ("JAX plugin ",),
+        r"(?P<msg>JAX plugin \w{1,60} version [\w.+]{1,40} is installed,(?: but it is not compatible with the "
+        r"installed jaxlib version [\w.+]{0,40}\w)?)",
+        "RuntimeWarning",
+        context=1,
     ),
     _environment(
         "jaxlib-newer",

@@ -94,12 +94,14 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         re.compile(r"^.{0,300}?/dev/accel\d{1,3}\)?:? \(?Operation not permitted\b.*$"),
         "Couldn't open the TPU device /dev/accel<n>: Operation not permitted",
     ),
-    # ptxas too old for the GPU: the compiler's warning (which compute capability) and the status XLA
-    # logs after it ("ptxas <its path> too old")
+    # ptxas too old for the GPU: the compiler's warning (which compute capability; "Used ptxas at <path>",
+    # its second line, alone where a post is cut before the first) and the status XLA logs after it
+    # ("ptxas <its path> too old")
     (
         re.compile(
             r"^(?:UNIMPLEMENTED: ptxas \S{0,300} ?too old\. Falling back to the driver to compile|"
-            r"Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10})\.?$"
+            r"Falling back to the CUDA driver for PTX compilation; ptxas does not support CC [\d.]{1,10}|"
+            r"Used ptxas at \S{1,300})\.?$"
         ),
         "UNIMPLEMENTED: ptxas too old for this GPU: the driver compiles PTX",
     ),
@@ -177,6 +179,17 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     # nvlink older than what it links: "nvlink fatal : Input file '<tmp>.cubin' newer than toolkit (118 vs 117)",
     # the cubin's and nvlink's CUDA versions being the machine's
     (re.compile(r"\bnewer than toolkit \(\d{2,4} vs \d{2,4}\)"), "newer than toolkit (<version> vs <version>)"),
+    # a platform asked for that the machine has none of: jaxlib's "Unknown backend gpu" (2020, its backends
+    # by name) and jax's "Unknown backend: 'gpu' requested, but no platforms that are instances of gpu are
+    # present. Platforms present are: cpu" (later): which platform was asked for is the failure, which are
+    # there (cpu, interpreter) the machine's
+    (
+        re.compile(
+            r"^Unknown backend:? '?(\w{1,20})'?(?: requested, but no platforms that are instances of \w{1,20} are "
+            r"present\b.*)?$"
+        ),
+        r"Unknown backend '\1': no platform of it is present",
+    ),
     # no accelerator backend, so the CPU: "No GPU/TPU found" (jax <= 0.4.1x) and "An NVIDIA GPU may be
     # present on this machine, but a CUDA-enabled jaxlib is not installed" (later), whose reason quoted
     # alone ("CUDA-enabled jaxlib is not installed") is the same warning
@@ -251,5 +264,8 @@ _VERSION = re.compile(r"(?<![\w.<])(?:\d{1,3}(?:\.\d{1,4}){1,3}|\d{4,6})(?![\w.]
 
 def versions(exc: str | None, message: str, frames: list[str]) -> Parts:
     if kinds.ENVIRONMENT_TEXT.search(message):
-        message = _VERSION.sub("<version>", message)
+        # (and its last full stop, which a post cut after the version loses)
+        message = _VERSION.sub("<version>", message).rstrip(" .")
+        # (a four-part version, jaxlib's 0.9.0.1 post-release, was masked as an address)
+        message = message.replace("version <ip>", "version <version>")
     return exc, message, frames

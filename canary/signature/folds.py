@@ -269,9 +269,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "environment",
-        "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas or libdevice missing, "
-        "ptxas or driver too old, cuInit failing, CPU fallback) is XLA's log line in one release, jax's warning or "
-        "exception in another; where a file was looked for is the machine's, a cut a post's; one wording",
+        "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas, libdevice or a platform "
+        "missing, ptxas or driver too old, cuInit failing, CPU fallback) is XLA's log line in one release, jax's "
+        "warning or exception in another; where a file was looked for is the machine's, a cut a post's",
         environment.fold,
     ),
     Rule(
@@ -345,7 +345,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "versions",
         "the versions an environment check names (X.Y.Z in XLA's lines, XXYY integers in jax's, PJRT's "
-        "0.54) are the machine's; which check failed, and which way, is the failure",
+        "0.54) are the machine's, and so is the full stop after the last of them, which a post cut there "
+        "loses; which check failed, and which way, is the failure",
         environment.versions,
     ),
     Rule(

@@ -100,9 +100,10 @@ _PREFIXES = [
 _ANY_PREFIX = re.compile("|".join(f"(?P<p{i}>{rx.pattern})" for i, rx in enumerate(_PREFIXES)))
 _RECORD_GROUPS = {f"p{i}" for i, rx in enumerate(_PREFIXES) if rx in _RECORD_STARTS}
 
-# IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)".
+# IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)" (a file
+# in quotes is Python's own frame, its indentation taken off: paste.reindent's).
 _IPY_FILE = re.compile(
-    r"^(?:File|Cell) (?P<file>[^\n]{1,500}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
+    r"^(?:File|Cell) (?P<file>[^\n\"][^\n]{0,499}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
     r" in (?P<func>[\w.<>]{1,200})"
 )
 # IPython 7's: "/usr/lib/python3.7/x.py in f(a, b)", "<ipython-input-8-bc07f049eb27> in <module>", and
@@ -197,6 +198,9 @@ class Lines(list):
     info: set[int]
 
 
+_BORDER_END = re.compile(r"[\s\u2500-\u257f|+]")
+
+
 def unwrap(raw: list[str]) -> list[str]:
     """``raw`` with a terminal's folds undone, so that one output saved at 80 columns and at 250
     reads as the same lines. A console that wraps at W columns moves a word to the next line and
@@ -209,6 +213,11 @@ def unwrap(raw: list[str]) -> list[str]:
     width = max(widths, default=0)
     if width < MIN_WRAP_WIDTH or widths.count(width) < 2:
         return raw
+    # a paste hard-wrapped at a fixed width (a mail, a fixed-width text box) cuts every long line at W, a word
+    # or not: three lines or more of exactly W that end in a word, and 80% of the lines over W/2 long
+    # (a table's borders are not a word: rich draws every row at one width)
+    at_width = sum(1 for line, n in zip(raw, widths, strict=True) if n == width and not _BORDER_END.match(line[-1]))
+    fixed = at_width >= 3 and at_width >= 0.8 * sum(1 for n in widths if n > width // 2)
     out: list[str] = []
     folding = False
     for line, n in zip(raw, widths, strict=True):
@@ -217,7 +226,9 @@ def unwrap(raw: list[str]) -> list[str]:
         else:
             out.append(line)
         word = line.rsplit(None, 1)[-1] if line.strip() else ""
-        folding = n == width and line.endswith(word) and bool(word) and ("/" in word or (folding and word == line))
+        folding = (
+            n == width and line.endswith(word) and bool(word) and (fixed or "/" in word or (folding and word == line))
+        )
     return out
 
 
@@ -263,6 +274,7 @@ def clean_lines(text: str | Iterable[str]) -> Lines:
             if info:
                 out.info.add(i)
         out.append(s)
+    paste.reindent(out)
     return out
 
 

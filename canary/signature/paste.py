@@ -153,3 +153,25 @@ def _tokens(line: str) -> tuple[list[str], list[int]]:
         if len(out) == MAX_TOKENS:
             break
     return out, widths
+
+
+# A traceback a relay printed without its indentation (alphafold's run_docker.py logs each line of the
+# container's output stripped): its frames at the line's start, each source line under its frame
+_FLAT_FRAME = re.compile(r'^File "[^"]+", line \d+, in \S')
+_RAISED = re.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Warning)\b")
+
+
+def reindent(lines: list[str]) -> None:
+    """Indent, in place, the frames of a traceback printed without its indentation as Python does
+    (``  File ...``), and the source line under each (``    code``): a line after a frame that is
+    not a frame, an exception's line or a traceback's end."""
+    if not any(line.startswith('File "') for line in lines):
+        return
+    for i, line in enumerate(lines):
+        if not _FLAT_FRAME.match(line):
+            continue
+        lines[i] = "  " + line
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if nxt.strip() and not nxt[0].isspace() and not _FLAT_FRAME.match(nxt) and not _RAISED.match(nxt):
+            if i + 2 < len(lines):  # (the last line of a log is its exception's)
+                lines[i + 1] = "    " + nxt

@@ -46,7 +46,8 @@ _FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<
 # faulthandler's dumps: '  File "x.py", line 12 in f' (most recent call first)
 _FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
 # "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
-_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*(?:\([\w.]+\))?)(?::\s?(?P<msg>.*))?$")
+# (the bracketed form only after a class's name: "app.run(main)" is a relayed traceback's source line)
+_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*\([\w.]+\))(?::\s?(?P<msg>.*))?$")
 # jax's wrappers of the exception it prints: FilteredStackTrace (jax 0.2), UnfilteredStackTrace and
 # SimplifiedTraceback (later)
 _JAX_WRAPPERS = {"FilteredStackTrace", "UnfilteredStackTrace", "SimplifiedTraceback"}
