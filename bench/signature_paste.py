@@ -5,11 +5,12 @@
 Each real log of tests/logs/real/INDEX.toml in which a failure is found is marked as a paste or a viewer
 would mark it (a list item's indentation, a viewer's tag on every line, a clock, HTML entities, a
 terminal's colours, a typesetter's quotes, a double-spaced copy, markdown's escapes, ...), and its
-signature taken again. For each marking: the logs whose failure is still found, and those whose
-fingerprint is the one the plain log has. A collector's tag goes on a line before a
-terminal folds it, so tags are put on the log's lines with the terminal's folds undone. A tag is only told
-on two lines or more, so a one-line log keeps it. A word wrap at 100 columns is not undone, and is shown
-for what it costs (a break at a space reads as the line's end).
+signature taken again. For each marking: the logs whose failure is still found, those whose
+fingerprint is the one the plain log has, and those at least linked to it (similarity >= THRESHOLD). Two
+markings cut the log's last line (of 40 characters or more) as a post cut short does, at 80% and 60%.
+A collector's tag goes on a line before a terminal folds it, so tags are put on the log's lines with the
+terminal's folds undone. A tag is only told on two lines or more, so a one-line log keeps it. A word wrap
+at 100 columns is not undone, and is shown for what it costs (a break at a space reads as the line's end).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from canary.signature import extract  # noqa: E402
 from canary.signature.lines import unwrap  # noqa: E402
+from canary.signature.similar import THRESHOLD, similarity  # noqa: E402
 
 REAL = ROOT / "tests" / "logs" / "real"
 
@@ -55,10 +57,21 @@ MARKS = {
     "double-spaced": lambda t: t.replace("\n", "\n\n"),
     "md escapes": lambda t: t.replace("_", "\\_").replace("*", "\\*"),
     "line numbers": pasted(lambda i, line: f"{i + 1:>4}  " + line),
+    "cut at 80%": lambda t: cut(t, 0.8),
+    "cut at 60%": lambda t: cut(t, 0.6),
     "word wrap 100": lambda t: "\n".join(
         part for line in t.splitlines() for part in (textwrap.wrap(line, 100, drop_whitespace=False) or [""])
     ),
 }
+
+
+def cut(text: str, share: float) -> str | None:
+    """The log as a post that ends ``share`` of the way into its last line (of 40 characters or more:
+    None for a log whose last line is shorter)."""
+    lines = text.rstrip("\n").splitlines()
+    if not lines or len(lines[-1]) < 40:
+        return None
+    return "\n".join([*lines[:-1], lines[-1][: int(len(lines[-1]) * share)]])
 
 
 def main() -> None:
@@ -69,19 +82,23 @@ def main() -> None:
     print(f"{len(plain)} of {len(texts)} real logs with a failure found")
     for name in names:
         mark = MARKS[name]
-        found = same = 0
+        n = found = same = linked = 0
         lost: list[str] = []
         for f, sig in plain.items():
-            s = extract(mark(texts[f]))
+            text = mark(texts[f])
+            if text is None:
+                continue
+            n += 1
+            s = extract(text)
             found += s is not None
             if s is not None and s.fingerprint == sig.fingerprint:
                 same += 1
             else:
                 lost.append(f)
-        n = len(plain)
+            linked += s is not None and (s.fingerprint == sig.fingerprint or similarity(s, sig) >= THRESHOLD)
         print(
-            f"  {name:15} found {found:>3} ({100 * found / n:3.0f}%)"
-            f"   same fingerprint {same:>3} ({100 * same / n:3.0f}%)"
+            f"  {name:15} of {n:>3}: found {found:>3} ({100 * found / n:3.0f}%)"
+            f"   same fingerprint {same:>3} ({100 * same / n:3.0f}%)   linked {linked:>3} ({100 * linked / n:3.0f}%)"
             + (f"   e.g. {', '.join(lost[:3])}" if lost else "")
         )
 

@@ -39,6 +39,34 @@ def test_a_cut_excerpt_and_another_call_path_are_near_and_look_alikes_are_not():
     assert similarity(whole, sig("easydel-142.log")) < THRESHOLD  # VMEM vs HBM
 
 
+def test_a_post_cut_short_is_near_its_whole():
+    cut = REAL / "jax-22416.log"
+    lines = cut.read_text(encoding="utf-8").rstrip("\n").splitlines()
+    whole = sig("jax-22416.log")
+    # an environment check cut inside its words (it is its own start), and jax's advice cut after it
+    for n in (120, 140):
+        part = extract("\n".join([*lines[:-1], lines[-1][:n]]))
+        assert part.kind == "environment" and similarity(part, whole) >= THRESHOLD, n
+    advice = "RuntimeError: Unable to initialize backend 'cuda': FAILED_PRECONDITION: No visible GPU devices."
+    cut_advice = extract(advice + " (you may need to uninstall the failin")
+    assert cut_advice.fingerprint == extract(advice).fingerprint
+    # jax's jaxlib check cut after its words; where Python found a module, cut or not
+    older = "ValueError: jaxlib is version 0.1.23, but this version of jax requires version 0.1.38."
+    assert extract("ValueError: jaxlib is version 0.1.23, but this version of jax requir").fingerprint == (
+        extract(older).fingerprint
+    )
+    name = "ImportError: cannot import name 'config' from 'jax.config' "
+    assert extract(name + "(/usr/lib/python3/dist-packages/jax/config.py)").fingerprint == (
+        extract(name + "(/home/u/.local/lib/python3.10/site-").fingerprint
+    )
+    # a cut inside a figure the whole masks; a cut that drops a word that differs is not near
+    oom = "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm. Used 31.25G of 15.48G hbm. Exceeded hbm cap"
+    assert similarity(extract(oom[:66]), extract(oom)) >= THRESHOLD
+    one = extract("AttributeError: module 'jax.interpreters.xla' has no attribute 'DeviceArray'")
+    other = extract("AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'")
+    assert similarity(one, other) < THRESHOLD
+
+
 def test_the_identity_marker_reads_back():
     text = identity_text(sig("jax-22416.log"))
     assert issue_identity(identity_marker(text)) == text

@@ -1,7 +1,7 @@
 """The wordings of one toolchain or environment check across releases, as one. Pure.
 
-The rules ``environment`` and ``versions`` of :data:`canary.signature.folds.RULES` (where their
-reasons are stated) are these functions; the checks themselves are recognised by
+The rules ``environment``, ``jaxlib-version`` and ``versions`` of :data:`canary.signature.folds.RULES`
+(where their reasons are stated) are these functions; the checks themselves are recognised by
 :data:`canary.signature.kinds.ENVIRONMENT_TEXT` and, printed rather than raised, by
 :data:`canary.signature.checks.ENVIRONMENT_ERRORS`.
 """
@@ -268,4 +268,23 @@ def versions(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _VERSION.sub("<version>", message).rstrip(" .")
         # (a four-part version, jaxlib's 0.9.0.1 post-release, was masked as an address)
         message = message.replace("version <ip>", "version <version>")
+    return exc, message, frames
+
+
+# jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
+# versions are the environment's, the direction of the mismatch is the failure (a post may cut it after "jax")
+_JAXLIB_OLD = re.compile(
+    r"^jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax(?: requires (?:version )?(?:>= )?"
+    r"[\w.+]{1,40}| r[a-z]{0,7})?$"  # (or cut after its words: which version it requires is the machine's)
+)
+_JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
+
+
+def jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("ValueError", "RuntimeError") and message.startswith("jaxlib "):
+        text = message.rstrip(".")
+        if _JAXLIB_OLD.match(text):
+            return "RuntimeError", "jaxlib is older than this version of jax requires", frames
+        if _JAXLIB_NEW.match(text):
+            return "RuntimeError", "jaxlib is newer than and incompatible with this version of jax", frames
     return exc, message, frames

@@ -115,12 +115,12 @@ def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# advice a release added to a message, and NCCL's last warning when it only repeats the error
+# advice a release added to a message, and NCCL's last warning when it only repeats the error; a bracketed
+# piece of advice is known by how it opens, and runs to its bracket or to where a post cut it
 _ADVICE = re.compile(
-    r"\s?(?:\(run with NCCL_DEBUG=INFO for details\)|Look at the errors above for more details\.?|"
-    r"\(set JAX_PLATFORMS=''(?: to automatically choose an available backend\)|[^()]{0,60}$)|"
-    r"\(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info\.\)|Please file (?:a bug against XLA|an issue on \S+)\.?|"
-    r"\(you may need to uninstall the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend\.\))"
+    r"\s?(?:\((?:run with NCCL_DEBUG=|set JAX_PLATFORMS=|Set TF_CPP_MIN_LOG_LEVEL=|you may need to uninstall )"
+    r"[^()]{0,200}(?:\)|$)|Look at the errors above for more details\.?|"
+    r"Please file (?:a bug against XLA|an issue on \S+)\.?)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
@@ -134,22 +134,13 @@ def _advice(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# jax's check of the jaxlib it finds: ValueError up to jax 0.3, RuntimeError since, ">= " since 0.3; the
-# versions are the environment's, the direction of the mismatch is the failure
-_JAXLIB_OLD = re.compile(
-    r"^jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax requires (?:version )?(?:>= )?"
-    r"[\w.+]{1,40}$"
-)
-_JAXLIB_NEW = re.compile(r"^jaxlib version [\w.+]{1,40} is newer than and incompatible with jax version [\w.+]{1,40}\b")
+# Python's "cannot import name 'x' from 'y' (<where y is installed>)"
+_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,200}') \(.{0,1000}$")
 
 
-def _jaxlib(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc in ("ValueError", "RuntimeError") and message.startswith("jaxlib "):
-        text = message.rstrip(".")
-        if _JAXLIB_OLD.match(text):
-            return "RuntimeError", "jaxlib is older than this version of jax requires", frames
-        if _JAXLIB_NEW.match(text):
-            return "RuntimeError", "jaxlib is newer than and incompatible with this version of jax", frames
+def _import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("cannot import name "):
+        message = _IMPORT_FROM.sub(r"\1", message)
     return exc, message, frames
 
 
@@ -326,7 +317,7 @@ RULES: tuple[Rule, ...] = (
         "jax says its jaxlib is too old with a ValueError up to 0.3 and a RuntimeError since "
         "(adding '>='), a person retyping it as 'jaxlib version is'; the versions named are the environment's, "
         "which way they mismatch is the failure",
-        _jaxlib,
+        environment.jaxlib,
     ),
     Rule(
         "import-wrapper",
@@ -373,6 +364,12 @@ RULES: tuple[Rule, ...] = (
         "one toolchain check is raised by whichever layer ran it (cuInit's CUDA_ERROR_NO_DEVICE: the CUDA plugin's "
         "RuntimeError, the backend's XlaRuntimeError); the check is the failure: its fingerprint has no class",
         lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "import-location",
+        "where Python found the module a name could not be imported from ('(/usr/lib/python3/dist-packages/jax/"
+        "config.py)', '(unknown location)') is the machine's, and a post may cut it anywhere; the name is the failure",
+        _import_location,
     ),
     Rule(
         "frames",

@@ -59,6 +59,7 @@ TIMEOUT_TEXT = re.compile(
 # a code regression, even when a release prints it as a warning and carries on (on the CPU, or slower).
 ENVIRONMENT_TEXT = re.compile(
     r"jaxlib is version .{1,40} requires version|jaxlib version is .{1,40} requires|"
+    r"jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax\b|"
     r"jaxlib version .{1,40} is newer than and incompatible|"
     r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected|"
     r"built with a later version than the framework|"
@@ -80,7 +81,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"Unsupported \.version \d{1,2}\.\d{1,2}; current version is|ptxas is older than the PTX it is given|"
     r"module 'libtpu' has no attribute|"
     r" not available in this library\.|caused by stale driver version|"
-    r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared object file|"
+    r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared obj|"
     r"nvlink fatal\s{1,8}: (?:Input file .{1,300} newer than toolkit|Value 'sm_\d{1,4}' is not defined)|"
     r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found"
 )
