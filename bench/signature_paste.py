@@ -60,8 +60,9 @@ MARKS = {
     "cut at 80%": lambda t: cut(t, 0.8),
     "cut at 60%": lambda t: cut(t, 0.6),
     "word wrap 100": lambda t: "\n".join(
-        part for line in t.splitlines() for part in (textwrap.wrap(line, 100, drop_whitespace=False) or [""])
+        part for line in t.splitlines() for part in (textwrap.wrap(line, 100) or [""])
     ),
+    "word wrap 80": lambda t: "\n".join(part for line in t.splitlines() for part in (textwrap.wrap(line, 80) or [""])),
 }
 
 

@@ -3,13 +3,14 @@ a page's HTML entities and non-breaking spaces. One failure pasted with and with
 fingerprint; what only looks like a tag stays."""
 
 import html
+import textwrap
 from pathlib import Path
 
 import pytest
 
 from canary.signature import extract
 from canary.signature.lines import clean_lines, unwrap
-from canary.signature.paste import unpage, untag
+from canary.signature.paste import reflow, rejoin, unpage, untag
 
 REAL = Path(__file__).parent / "logs" / "real"
 # a Python traceback, a glog record whose level matters (jax's INFO-level backend attempt), NCCL's
@@ -107,3 +108,20 @@ def test_a_messages_paragraphs_are_not_a_double_spaced_copy():
 def test_indentation_is_taken_only_where_every_line_has_it():
     assert unpage(["  a", "    b", "", "  c"]) == ["a", "  b", "", "c"]
     assert unpage(["a", "  b"]) == ["a", "  b"]
+
+
+def test_a_traceback_broken_by_a_word_wrap_is_joined_again():
+    text = (REAL / "craiyon-low-vram-1.log").read_text(encoding="utf-8")
+    wrapped = "\n".join(part for line in text.splitlines() for part in (textwrap.wrap(line, 100) or [""]))
+    assert any(line.endswith(", in") for line in wrapped.splitlines())  # a frame's line cut before its function
+    assert extract(wrapped).fingerprint == extract(text).fingerprint
+    # a word-wrapped message: each line broken where the next word would not have fitted
+    prose = textwrap.wrap("ValueError: " + " ".join(f"word{i}" for i in range(60)), 72)
+    assert reflow(prose, lambda s: False) == [" ".join(prose)]
+    # a log's own lines of every length are no word wrap, nor are a logger's records
+    records = [f"E0101 00:00:0{i}.000000 1 x.cc:1] " + "y" * (60 + 3 * i) for i in range(5)]
+    assert reflow(records, lambda s: s.startswith("E0101")) == records
+    # Ray's remote traceback goes on after its exception's line
+    ray = ["Traceback (most recent call last):", '  File "a.py", line 1, in f', "    g()"]
+    ray += ["ray.exceptions.RayTaskError(ValueError): ray::f()", '  File "b.py", line 2, in h']
+    assert rejoin(ray) == ray

@@ -257,7 +257,7 @@ def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
     folds undone first (:func:`unwrap`), an exception group's borders taken off."""
     raw = paste.unpage(text.splitlines() if isinstance(text, str) else list(text))
-    raw = paste.untag(unwrap(raw), _known)
+    raw = paste.rejoin(paste.reflow(paste.untag(unwrap(raw), _known), _known))
     grouped = any("Exception Group Traceback" in line for line in raw)
     out = Lines()
     out.records = set()

@@ -19,6 +19,7 @@ MIN_LINES = 3  # a tag is told from text on this many lines; on two, only one th
 _MARKED = re.compile(r"[\[\]()|<>]|\d")  # a bracket, a pipe, a number: a tag's, not a sentence's
 SHARE = 0.9  # of the non-blank lines that must begin with it
 SAMPLE = 200  # the lines a tag is looked for on, evenly spread over a long log
+MIN_REFLOW = 60  # the narrowest word wrap undone (a tracker's 80 columns, a mail's 72)
 MAX_TOKENS = 24  # the longest tag looked for, in tokens (a digit run, a space run, or a character)
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,20}[A-Za-z]")
@@ -53,6 +54,48 @@ def unpage(raw: list[str]) -> list[str]:
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
     return _dedent(_single_spaced(raw))
+
+
+def reflow(raw: list[str], known: Callable[[str], bool]) -> list[str]:
+    """``raw`` (its tag taken off) with a word wrap at W columns undone (a tracker's plain text at 80,
+    ``fold -s``): a line
+    was broken there when the next line's first word would not have fitted after it, and that next
+    line begins at its first column, not with a decoration ``known`` takes (a logger's next record),
+    an exception's class or a traceback's header.
+    Full lines mostly of exactly W are a terminal's folds, :func:`canary.signature.lines.unwrap`'s. A
+    text is word-wrapped when its lines over half its widest are
+    mostly (60%) full, within 12 columns of it, three or more, and 80% of those were broken so (a
+    log's own lines are of every length); a traceback's source lines are indented, so a frame and
+    its code are never one line."""
+    widths = [len(line.rstrip()) for line in raw]
+    width = max(widths, default=0)
+    if width < MIN_REFLOW or len(raw) < 3:
+        return raw
+    broken = [
+        i + 1 < len(raw)
+        and widths[i] > 0
+        and raw[i + 1][:1].strip() != ""
+        and widths[i] + 1 + len(raw[i + 1].split(None, 1)[0]) > width
+        and not known(raw[i + 1])
+        and not _CLASS_LINE.match(raw[i + 1])
+        and not raw[i + 1].startswith("Traceback")
+        for i in range(len(raw))
+    ]
+    near = [i for i, n in enumerate(widths) if n >= width - 12 and i + 1 < len(raw)]
+    long = sum(1 for n in widths if n > width // 2)
+    if len(near) < 3 or len(near) < 0.6 * long or sum(broken[i] for i in near) < 0.8 * len(near):
+        return raw
+    if sum(1 for i in near if widths[i] == width) >= 0.5 * len(near):
+        return raw  # most full lines of one width: a terminal's folds (lines.unwrap's), not a word wrap
+    out: list[str] = []
+    joining = False
+    for line, wrap in zip(raw, broken, strict=True):
+        if joining:
+            out[-1] = out[-1].rstrip() + " " + line
+        else:
+            out.append(line)
+        joining = wrap
+    return out
 
 
 def _single_spaced(raw: list[str]) -> list[str]:
@@ -175,3 +218,35 @@ def reindent(lines: list[str]) -> None:
         if nxt.strip() and not nxt[0].isspace() and not _FLAT_FRAME.match(nxt) and not _RAISED.match(nxt):
             if i + 2 < len(lines):  # (the last line of a log is its exception's)
                 lines[i + 1] = "    " + nxt
+
+
+# A frame's line cut at one of its blanks by a word wrap: 'File "<path>", line <n>, in' and what it cut
+_FRAME_HEAD = re.compile(r'^\s{2,}File(?: "[^"]+",(?: line(?: \d+,(?: in)?)?)?)?\s*$')
+_FRAME_LINE = re.compile(r'^\s{2,}File "')
+# an exception's line (Ray prints a remote traceback's frames after "RayTaskError(ValueError): ...")
+_CLASS_LINE = re.compile(r"^[A-Za-z_][\w.]*(?:\([\w.]+\))?(?::|$)")
+
+
+def rejoin(raw: list[str]) -> list[str]:
+    """``raw`` with a traceback's lines that a word wrap broke joined again: a frame's line cut at a
+    blank and the rest of it on the next line, and a line of no indentation between a traceback's
+    lines that is followed by a frame (an exception's line ends a traceback; this is the end of the
+    line above it, its source line's, moved down; not an exception's line, after which Ray prints a
+    remote traceback's frames)."""
+    if not any('File "' in ln for ln in raw):
+        return raw
+    out: list[str] = []
+    inside = False
+    for i, line in enumerate(raw):
+        if "Traceback (most recent call last)" in line or _FRAME_LINE.match(line):
+            inside = True
+        elif not line.strip():
+            inside = False
+        head = out and inside and line[:1].strip() and not _FRAME_LINE.match(line)
+        nxt = raw[i + 1] if i + 1 < len(raw) else ""
+        cut_frame = head and _FRAME_HEAD.match(out[-1])
+        if cut_frame or (head and _FRAME_LINE.match(nxt) and not _CLASS_LINE.match(line) and "Traceback" not in line):
+            out[-1] = out[-1].rstrip() + " " + line
+            continue
+        out.append(line)
+    return out
