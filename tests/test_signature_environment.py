@@ -269,8 +269,9 @@ def test_mosaics_layout_check_in_two_releases_and_memory_spaces_apart():
 
 
 def test_a_backend_raised_alone_is_found_and_a_backend_only_tried_is_not_the_failure():
-    s = sig("deepmind-research-420.log")
-    assert (s.exception, s.kind) == ("RuntimeError", "environment")
+    s = sig("deepmind-research-420.log")  # the backend's error, in Python's words, is of its own class
+    assert (s.exception, s.kind) == ("AttributeError", "environment")
+    assert s.message == "module 'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'"
     assert sig("multinerf-12.log").kind != "environment"  # INFO records of backends jax only tried
 
 
@@ -472,3 +473,22 @@ def test_the_eleventh_batchs_failures_in_the_words_it_met():
     page, cut = sig("jax-7444.log"), sig("jax-13492.log")
     assert page.kind == cut.kind == "environment" and page.group == cut.group and similarity(page, cut) >= THRESHOLD
     assert page.fingerprint != sig("jax-13409.log").fingerprint  # an empty key is not a 404 page
+
+
+def test_the_twelfth_batchs_failures_in_the_words_it_met():
+    # XLA's sentence after a memory space's OOM names it alone (a title), and is advice after it
+    vmem = sig("tensorflow-38272.log")
+    assert sig("tensorflow-35603.log").fingerprint == vmem.fingerprint
+    assert vmem.message == "RESOURCE_EXHAUSTED: Ran out of memory in memory space vmem"  # no {{function_node}}
+    assert sig("pytorch-xla-2628.log").message == "RESOURCE_EXHAUSTED: Ran out of memory in memory space smem"
+    # TensorFlow's op kernel's prefix, and ptxas not found where TensorFlow looked
+    ptxas = sig("tensorflow-models-9847.log")
+    assert (ptxas.kind, ptxas.message) == ("environment", "NOT_FOUND: ptxas not found")
+    # jaxlib's gpu* names of CUDA's functions; no TPU device is an environment check
+    assert sig("jax-21950.log").fingerprint == sig("jax-8289.log").fingerprint
+    assert sig("jax-18471.log").fingerprint != sig("jax-21950.log").fingerprint  # not initialised, not internal
+    tpu = sig("maxdiffusion-471.log")
+    assert tpu.kind == "environment" and tpu.fingerprint == sig("pytorch-xla-4847.log").fingerprint
+    # jax-metal built for a newer macOS; an NCCL call named alone is NCCL's
+    assert sig("jax-20338.log").kind == "environment"
+    assert sig("horovod-108.log").exception == "NCCLError"

@@ -198,13 +198,20 @@ BARE_ERRORS: list[BareError] = [
     ),
     # XLA:TPU's compiler out of a memory space, as 2019's TensorFlow printed it: "Compilation failure: Ran
     # out of memory in memory space vmem." (later releases raise it as RESOURCE_EXHAUSTED, read above)
+    # (XLA's sentence after it, "It should not be possible to run out of vmem - please file a bug against XLA.",
+    # names it where a post quotes that alone, as a title)
     BareError(
         "memory-space",
-        ("Ran out of memory in memory space",),
-        re.compile(r"(?P<msg>Ran out of memory in memory space \w{1,20}\b.{0,1000})$"),
+        ("Ran out of memory in memory space", "It should not be possible to run out of "),
+        re.compile(
+            r"(?P<msg>Ran out of memory in memory space \w{1,20}\b.{0,1000})$|"
+            r"It should not be possible to run out of (?P<space>\w{1,20}) - please"
+        ),
         "XlaRuntimeError",
         "compile_error",
-        message=lambda m: "RESOURCE_EXHAUSTED: " + m.group("msg"),
+        message=lambda m: (
+            "RESOURCE_EXHAUSTED: " + (m["msg"] if m["msg"] else f"Ran out of memory in memory space {m['space']}")
+        ),
         context=6,
     ),
     # Mosaic's errors carry a code: "error: E2002 ...", "MosaicError: E2003: ..."
@@ -221,6 +228,7 @@ BARE_ERRORS: list[BareError] = [
         ("NCCL", "nccl"),
         re.compile(
             r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+            r"nccl[A-Z]\w{1,60} failed\b|"  # an NCCL call named alone ("ncclCommInitRank failed: ...")
             r"nccl\w{0,40}Error\b|"
             r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
             r"ncclRemoteError).{0,1000})$"

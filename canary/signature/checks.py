@@ -173,6 +173,13 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         "RuntimeWarning",
         context=1,
     ),
+    # jax-metal built for a newer macOS than the machine's: its MLIR names the MPS dialect the OS cannot read
+    # ('loc("-":0:0): error: current mps dialect version is 1.0.0, can't parse version 1.1.0'), then aborts
+    _environment(
+        "mps-dialect",
+        ("mps dialect version",),
+        r"(?P<msg>current mps dialect version is [\d.]{1,20}, can't parse version [\d.]{1,20}\d)",
+    ),
     _environment(
         "jaxlib-newer",
         ("is newer than and incompatible",),

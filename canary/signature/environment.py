@@ -128,6 +128,8 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         "ptxas not found",
     ),
+    # ptxas not found where TensorFlow's XLA looked ("Not found: ./bin/ptxas not found"): where is the machine's
+    (re.compile(r"(?:\S{0,300}/)?\bptxas not found\b"), "ptxas not found"),
     # CUDA's libdevice not found: where XLA looked ("./libdevice.10.bc", a wheel's nvvm/libdevice/) is the
     # machine's layout; the file it needs is the failure
     (
@@ -252,10 +254,15 @@ def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _whole(message)
     if not kinds.ENVIRONMENT_TEXT.search(message):
         return exc, message, frames
-    message = _BACKEND_HEAD.sub("", message)
+    inner = _BACKEND_HEAD.sub("", message)
+    # (the backend's error, in Python's words, is of its own class: jax wraps it in a RuntimeError)
+    wrapped = (
+        kinds.words_class(inner) if inner != message and exc in ("RuntimeError", "EnvironmentMismatch", None) else None
+    )
+    message = inner
     for rx, repl in ENVIRONMENT:
         message = rx.sub(repl, message)
-    return ("RuntimeError" if exc in ("EnvironmentMismatch", None) else exc), message, frames
+    return wrapped or ("RuntimeError" if exc in ("EnvironmentMismatch", None) else exc), message, frames
 
 
 # "8.6.0", "12.3.107", "0.54" and XXYY integers ("8600", "12010"): the versions an environment check names

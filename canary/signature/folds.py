@@ -107,10 +107,14 @@ def _coordination(exc: str | None, message: str, frames: list[str]) -> Parts:
 # "RuntimeError: Unable to initialize backend 'tpu': ABORTED: ..." (jax raising it) and the same status
 # logged by itself: the backend's status is the failure
 _BACKEND = re.compile(r"^Unable to initialize backend '(\w{1,40})': (?=(?:" + "|".join(STATUS_CODES) + r"): )")
+_ANY_BACKEND = re.compile(r"^Unable to initialize backend '\w{1,40}': ")
 
 
 def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("Unable to initialize backend"):
+        inner = _ANY_BACKEND.sub("", message)
+        if cls := kinds.words_class(inner):  # the wrapped error in Python's words: its class
+            return cls, inner, frames
         message = _BACKEND.sub("", message)
     return exc, message, frames
 
@@ -120,7 +124,8 @@ def _backend(exc: str | None, message: str, frames: list[str]) -> Parts:
 _ADVICE = re.compile(
     r"\s?(?:\((?:run with NCCL_DEBUG=|set JAX_PLATFORMS=|Set TF_CPP_MIN_LOG_LEVEL=|you may need to uninstall )"
     r"[^()]{0,200}(?:\)|$)|Look at the errors above for more details\.?|"
-    r"Please file (?:a bug against XLA|an issue on \S+)\.?)"
+    r"Please file (?:a bug against XLA|an issue on \S+)\.?|"
+    r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.))"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
@@ -288,7 +293,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "backend",
         "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' "
-        "and logs the bare status otherwise; the status is the failure",
+        "and logs the bare status otherwise; the status (or the wrapped error, in Python's words) is the failure",
         _backend,
     ),
     Rule(
@@ -306,10 +311,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "advice",
-        "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set "
-        "JAX_PLATFORMS', 'uninstall the failing plugin', 'Please file a bug against XLA', 'file an issue on "
-        "<a renamed tracker>'), and an NCCL "
-        "last warning that repeats the error, say nothing of which failure it is",
+        "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set JAX_PLATFORMS', "
+        "'uninstall the failing plugin', 'file a bug against XLA', 'It should not be possible to run out of "
+        "vmem'), and an NCCL last warning that repeats the error, say nothing of the failure",
         _advice,
     ),
     Rule(

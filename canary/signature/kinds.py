@@ -74,7 +74,8 @@ ENVIRONMENT_TEXT = re.compile(
     r"failed call to cuInit|operation cuInit\(\d{1,3}\) failed|cuInit failed: CUDA|"
     r"You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
     r"ptxas does not support CC|^Used ptxas at \S|older than the (?:ptxas CUDA|PTX compiler) version|"
-    r"is not compatible with the installed jaxlib version|"
+    r"is not compatible with the installed jaxlib version|current mps dialect version is|"
+    r"TPU initialization failed: No \S{1,40} device found|"
     r"\bUnknown backend:? '?\w{1,20}'?(?: requested, but no platforms|(?m:$))|"
     r"PTX version \S{1,10} does not support target|no kernel image is available for execution|"
     r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
@@ -308,10 +309,15 @@ _IMPORT_WORDS = (
 )
 
 
+def words_class(message: str) -> str | None:
+    """The class Python raises with ``message``'s words (an import's errors), or None."""
+    return next((c for rx, c in _IMPORT_WORDS if rx.match(message)), None)
+
+
 def import_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("Failed to import "):
         inner = _LAZY_IMPORT.sub("", message)
-        cls = next((c for rx, c in _IMPORT_WORDS if rx.match(inner)), None)
+        cls = words_class(inner)
         if inner != message and cls:
             return cls, inner, frames
     return exc, message, frames

@@ -71,6 +71,8 @@ _PREFIXES = [
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
     _record(r"[\w.-]{1,200}:\d{1,10}:\d{1,10} \[\d{1,4}\] "),
     re.compile(r"\[\d{1,4}(?:,\d{1,4})?\](?:<std(?:out|err)>)?:? ?"),
+    # TensorFlow's op kernel naming the op whose status it logs: "OP_REQUIRES failed at xla_ops.cc:489 : "
+    re.compile(r"OP_REQUIRES failed at [\w./-]{1,200}:\d{1,6} ?: "),
     # a runner's stream tag: "[stdout] ", "[stderr] "
     re.compile(r"\[std(?:out|err)\] ?"),
     # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ..."

@@ -217,14 +217,17 @@ def status_code(message: str) -> str | None:
 
 
 # Words that only wrap the error, and rewordings of one error across releases.
+# (TensorFlow names the graph function an op failed in: "{{function_node __inference_step_1234}} ")
 _WRAPPERS = re.compile(
     r"Bad StatusOr access: |Failed to execute XLA Runtime executable: run time error: "
-    r"custom call '[^']{1,200}' failed: "
+    r"custom call '[^']{1,200}' failed: |\{\{function_node [^{}]{1,300}\}\} ?"
 )
 WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bOut of memory allocating\b"), "Out of memory while trying to allocate"),
     (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory)"), ""),
     (re.compile(r"\bwrap the call in a shard_map or xmap\b"), "wrap the call in a shard_map"),
+    # jaxlib's names for CUDA's functions since it builds for ROCm too ("gpusolverDnCreate" for "cusolverDnCreate")
+    (re.compile(r"\bgpu(solver|sparse|blas|fft)(?=[A-Z])"), r"cu\1"),
 ]
 
 
