@@ -417,3 +417,28 @@ def test_an_exception_groups_borders_are_framing():
     for text in (printed, "\n".join("E     " + line for line in printed.splitlines())):
         s = extract(text)
         assert (s.exception, s.message, s.fingerprint) == ("ValueError", "loss is nan at step 3", plain.fingerprint)
+
+
+def test_a_traceback_cut_before_its_exception_is_named_by_where_it_was():
+    head = [
+        "Traceback (most recent call last):",
+        '  File "/home/u/train.py", line 3, in <module>',
+        "    x = jnp.arange(10)",
+        '  File "/opt/py/site-packages/jax/_src/numpy/lax_numpy.py", line 2304, in arange',
+        "    return lax.iota(dtype, start)",
+        '  File "/opt/py/site-packages/jax/_src/lax/lax.py", line 1232, in broadcasted_iota',
+    ]
+    one = extract("\n".join([*head, "    return iota_p.bind(*dynamic_shape, dtype=dtype,"]))
+    other = extract(
+        "\n".join(
+            [
+                *head[:5],
+                '  File "/Users/v/lib/python3.10/site-packages/jax/_src/lax/lax.py", line 1232, in broadcasted_iota',
+            ]
+        )
+    )
+    assert one is not None and one.exception is None and one.kind == "runtime_crash"
+    assert one.frames[-1] == "jax/_src/lax/lax.py:broadcasted_iota" and one.fingerprint == other.fingerprint
+    # output after the frames, or a single frame, is not a traceback cut short
+    assert extract("\n".join([*head, "step 10 loss 2.3"])) is None
+    assert extract("\n".join(head[:2])) is None

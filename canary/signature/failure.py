@@ -34,7 +34,9 @@ from canary.signature.tracebacks import (
     Options,
     _parse_exception_line,
     call_path,
+    frame_path,
     parse_chains,
+    unfinished,
 )
 
 _SHELL_SIGNAL = re.compile(
@@ -160,7 +162,7 @@ def extract(
     if last is not None:
         return last
     if outcome is None or outcome == "failed":
-        died = hang or _died_without_a_trace(lines, tail, signal, exit_code)
+        died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines, tail)
         if died is not None:
             return died
     if outcome == "failed":
@@ -246,6 +248,21 @@ def _no_dnn(lines: list[str], index: int, sig: Signature, options: Options) -> S
         if cause is not None and cause[1].message.startswith("CUDNN_STATUS_"):
             return cause[1]
     return sig
+
+
+def _cut_short(lines: list[str], tail: str) -> Signature | None:
+    """A log that ends inside a traceback, before its exception's line (a post cut there, or a process
+    killed while it printed): named by where it was, its innermost frames, the library's too (they are
+    all it shows of the failure)."""
+    frames = unfinished(lines)
+    if not frames:
+        return None
+    path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
+    message = f"a traceback cut before its exception's line, in {frames[-1].func}"
+    return make("runtime_crash", None, message, path, tail[-2000:])
+
+
+_CUT_FRAMES = 3  # the innermost frames that name a traceback cut before its exception
 
 
 def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_code: int | None) -> Signature | None:

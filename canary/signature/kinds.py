@@ -172,6 +172,7 @@ _OPS = [
     re.compile(r"\bjit\((?P<name>\w{1,200})\)"),
     re.compile(r"(?P<name>\w{1,100}\.(?:cc|cpp|cu|h)):<line>"),  # where a CHECK or a C++ error fired
     re.compile(r"(?:Check|CHECK) failed: (?P<name>[^\s(]{1,80})"),
+    re.compile(r"^a traceback cut before its exception's line, in (?P<name>\S{1,300})$"),  # where it was
 ]
 # NCCL's result codes, however a release or a wrapper words them.
 _NCCL_CODES = [

@@ -229,6 +229,27 @@ def parse_chains(lines: list[str]) -> list[list[ExceptionBlock]]:
     return chains
 
 
+def unfinished(lines: Sequence[str]) -> list[Frame]:
+    """The frames of a traceback the log ends inside, outermost first (a post, or a log, cut before the
+    exception's line); none when it ends anywhere else, or shows fewer than two frames."""
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    if not end or not lines[end - 1][:1].isspace():
+        return []  # the last line is no frame, source or caret line
+    start = end
+    while start and (lines[start - 1][:1].isspace() or not lines[start - 1].strip()):
+        start -= 1
+    if start and lines[start - 1].strip() != _TB_START:
+        return []  # a line of output, not a traceback's header, above the frames
+    frames = [
+        Frame(m.group("file"), m.group("func").strip(), int(m.group("line")), "")
+        for line in lines[start:end]
+        if (m := _FRAME.match(line))
+    ]
+    return frames if len(frames) >= 2 else []
+
+
 # ----------------------------------------------------------------------------- frames
 
 
