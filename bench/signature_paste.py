@@ -15,6 +15,7 @@ at 100 columns is not undone, and is shown for what it costs (a break at a space
 
 from __future__ import annotations
 
+import argparse
 import html
 import sys
 import textwrap
@@ -76,7 +77,17 @@ def cut(text: str, share: float) -> str | None:
 
 
 def main() -> None:
-    names = sys.argv[1:] or list(MARKS)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="markings to apply (all when none): " + ", ".join(MARKS).replace("%", "%%"),
+    )
+    names = ap.parse_args().names or list(MARKS)
+    unknown = [n for n in names if n not in MARKS]
+    if unknown:
+        ap.error(f"no marking {unknown[0]!r}")
     index = tomllib.loads((REAL / "INDEX.toml").read_text())
     texts = {e["file"]: (REAL / e["file"]).read_text(encoding="utf-8") for e in index["log"]}
     plain = {f: s for f, t in texts.items() if (s := extract(t)) is not None}

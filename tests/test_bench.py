@@ -24,6 +24,7 @@ TINY = {
     "signature_corpus.py": ([], "look-alikes merged", False),
     "signature_lines.py": (["--lines", "300", "--runs", "1"], "median", False),
     "signature_scale.py": (["--quick"], "extract", False),
+    "signature_paste.py": (["indent 4", "cut at 80%"], "same fingerprint", False),
     "hostile_sweep.py": (["--only", "SendGrid"], "1 cases, 1 clean", True),
     "bisect_window.py": (["--sizes", "2"], "right", True),
     "cpu_lane.py": (["--steps", "3"], "harness (cold) / bare wall", True),
