@@ -492,3 +492,28 @@ def test_the_twelfth_batchs_failures_in_the_words_it_met():
     # jax-metal built for a newer macOS; an NCCL call named alone is NCCL's
     assert sig("jax-20338.log").kind == "environment"
     assert sig("horovod-108.log").exception == "NCCLError"
+
+
+def test_the_thirteenth_batchs_failures_in_the_words_it_met():
+    # jax's fallback is named by the error logged louder before it, not by a backend it only tried at INFO
+    assert sig("jax-9859.log").fingerprint == sig("tensorflow-255.log").fingerprint
+    assert sig("jax-22070.log").message.startswith("ABORTED: The TPU is already in use")  # INFO, but all there is
+    # TensorFlow's fatal "Attempting to fetch value instead of handling error <status>", the shell's abort
+    # joined to its line; no supported CUDA devices is an environment check
+    devices = sig("segdec-net-jim2019-17.log")
+    assert devices.kind == "environment" and devices.message == "INTERNAL: no supported devices found for platform CUDA"
+    assert (
+        sig("raisimgym-50.log").fingerprint
+        == sig("frcnn-from-scratch-with-keras-92.log").fingerprint
+        == (devices.fingerprint)
+    )
+    # ROCm's HIP error by its code, in two releases' words; LLVM's fatal error aborts
+    hip = sig("legacy-rocm-build-1525.log")
+    assert (hip.exception, hip.message, hip.kind) == ("HIPError", "hipErrorNoBinaryForGpu", "environment")
+    assert hip.fingerprint == sig("tensorflow-upstream-1106.log").fingerprint
+    assert sig("jax-25302.log").exception == "SIGABRT"
+    # IPython 8's cell ("Input In [1], in <cell line: 1>()") and module frames ("File ~/x.py:17"); a post cut
+    # inside a frame's header is cut there, the class from IPython's header
+    cut = sig("chex-197.log")
+    assert cut.exception == "AttributeError" and cut.message.endswith("in optax/__init__.py:<module>")
+    assert cut.group == sig("pzflow-92.log").group

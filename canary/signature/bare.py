@@ -191,7 +191,10 @@ BARE_ERRORS: list[BareError] = [
     BareError(
         "xla-status",
         (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
-        re.compile(rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: ))(?:{_OLD})): .{{1,2000}})$"),
+        re.compile(
+            rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: )|(?<=handling error ))(?:{_OLD})): "
+            r".{1,2000})$"
+        ),
         _status_class,
         _status_kind,
         context=12,
@@ -244,6 +247,22 @@ BARE_ERRORS: list[BareError] = [
             r"an illegal memory access was encountered).{0,1000})$"
         ),
         "CUDAError",
+    ),
+    # ROCm's HIP runtime names its error by code, the words after it differ by release ("hipErrorNoBinaryForGpu:
+    # Unable to find code object for all current devices!", "... Coudn't find binary for current devices!")
+    BareError(
+        "hip",
+        ("hipError",),
+        re.compile(r"\b(?P<msg>hipError[A-Z]\w{2,60})\b"),
+        "HIPError",
+        lambda text: "environment" if ENVIRONMENT_TEXT.search(text) else "runtime_crash",
+    ),
+    # LLVM's fatal error ("LLVM ERROR: Failed to infer result type(s).") aborts the process that hit it
+    BareError(
+        "llvm",
+        ("LLVM ERROR: ",),
+        re.compile(r"^LLVM ERROR: (?P<msg>.{1,1000})$"),
+        "SIGABRT",
     ),
     BareError(
         "oom-killer",

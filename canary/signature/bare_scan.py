@@ -71,7 +71,7 @@ def _scan(
     lines: list[str], options: Options, stop: int = -1, start: int | None = None, skip: tuple[str, ...] = ()
 ) -> tuple[int, Signature, str, str] | None:
     """The last bare error in ``lines[stop+1:start]``: its line index, signature, recogniser and raw message."""
-    weak = None
+    weak = tried = None
     info = getattr(lines, "info", ())
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
@@ -90,6 +90,12 @@ def _scan(
             excerpt = "\n".join(lines[max(0, i - 3) : i + 1 + max(rec.context, 10)])
             exc = rec.exception_of(m)
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
+            if i in info and weak is not None:
+                # what jax logged at INFO of the backends it tried explains its fallback only when nothing
+                # logged louder does (cuInit's error before "Unable to initialize backend 'tpu': ...")
+                if weak[2] == _FALLBACK and tried is None and weak[0] - i <= _LOOK_BACK:
+                    tried = found
+                break
             if not rec.weak:
                 return found
             # jax's fallback to the CPU is what it did about a check that failed just before (cuInit's
@@ -97,7 +103,7 @@ def _scan(
             if weak is None or (weak[2] == _FALLBACK and rec.name != _FALLBACK and weak[0] - i <= _LOOK_BACK):
                 weak = found
             break
-    return weak
+    return tried if weak is not None and weak[2] == _FALLBACK and tried is not None else weak
 
 
 def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | None:

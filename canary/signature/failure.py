@@ -162,7 +162,7 @@ def extract(
     if last is not None:
         return last
     if outcome is None or outcome == "failed":
-        died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines, tail)
+        died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines)
         if died is not None:
             return died
     if outcome == "failed":
@@ -250,16 +250,18 @@ def _no_dnn(lines: list[str], index: int, sig: Signature, options: Options) -> S
     return sig
 
 
-def _cut_short(lines: list[str], tail: str) -> Signature | None:
+def _cut_short(lines: list[str]) -> Signature | None:
     """A log that ends inside a traceback, before its exception's line (a post cut there, or a process
     killed while it printed): named by where it was, its innermost frames, the library's too (they are
-    all it shows of the failure)."""
-    frames = unfinished(lines)
+    all it shows of the failure), and the class IPython's header names, if it does. Only when nothing
+    else names the failure: an error logged before the traceback is what it was printing."""
+    frames, exc, start = unfinished(lines)
     if not frames:
         return None
     path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
-    message = f"a traceback cut before its exception's line, in {frames[-1].func}"
-    return make("runtime_crash", None, message, path, tail[-2000:])
+    message = f"a traceback cut before its exception's line, in {path[-1]}"
+    excerpt = "\n".join(lines[max(0, start - 1) :])[-2000:]
+    return make("runtime_crash", canonical_class(exc) if exc else None, message, path, excerpt)
 
 
 _CUT_FRAMES = 3  # the innermost frames that name a traceback cut before its exception

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import IO
 
-from canary.signature import paste
+from canary.signature import ipython, paste
 
 MAX_LINE = 8192  # characters of one line that are read (head and tail of longer ones)
 TAIL_LINES = 4000  # lines kept from the end of a long log
@@ -102,21 +102,6 @@ _PREFIXES = [
 _ANY_PREFIX = re.compile("|".join(f"(?P<p{i}>{rx.pattern})" for i, rx in enumerate(_PREFIXES)))
 _RECORD_GROUPS = {f"p{i}" for i, rx in enumerate(_PREFIXES) if rx in _RECORD_STARTS}
 
-# IPython's frames: "Cell In[3], line 5", "File ~/x.py:12, in f(a, b)", "----> 12 y = f(x)" (a file
-# in quotes is Python's own frame, its indentation taken off: paste.reindent's).
-_IPY_FILE = re.compile(
-    r"^(?:File|Cell) (?P<file>[^\n\"][^\n]{0,499}?)(?::(?P<line>\d{1,7})|, line (?P<line2>\d{1,7})),"
-    r" in (?P<func>[\w.<>]{1,200})"
-)
-# IPython 7's: "/usr/lib/python3.7/x.py in f(a, b)", "<ipython-input-8-bc07f049eb27> in <module>", and
-# Colab's rendering of them as links: "[/content/x.py](https://localhost:8080/#) in f(a)"
-_IPY7_FILE = re.compile(
-    r"^\[?(?P<file>(?:/|~/|<ipython-input-)[^\s\[\]()]{1,500}?)(?:\]\([^)\s]{1,300}\))? "
-    r"in (?P<func><cell line: \d{1,7}>|[\w.<>]{1,200})(?:\(|$)"
-)
-_IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
-_IPY_ARROW = re.compile(r"^-{2,}> ?\d{1,7} |^ {3,}\d{1,7} ")
-_IPY_RULE = re.compile(r"^-{20,}\s*$")
 _RAY_REPEAT = re.compile(r"\s{0,8}\[repeated \d{1,9}x across cluster\]\s{0,8}$")
 _ANSI = re.compile(r"\x1b\[[0-9;?]{0,20}[A-Za-z]")
 
@@ -160,35 +145,7 @@ def _strip_record(line: str) -> tuple[str, bool, bool]:
         if m.lastgroup in _RECORD_GROUPS and not record:
             record, info = True, bool(_INFO_PREFIX.match(m.group()))
         line = line[m.end() :]
-    return _ipython(line), record, info
-
-
-def _ipython(line: str) -> str:
-    """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
-    if not line or line[0] not in "FC-/[<~":
-        return line
-    if line[0] in "/[<~":
-        m = _IPY7_FILE.match(line)
-        if m is None:
-            return line
-        func = "<module>" if m.group("func").startswith("<cell") else m.group("func")
-        return f'  File "{m.group("file")}", line 0, in {func}'
-    m = _IPY_FILE.match(line)
-    if m and (m.group("line") or m.group("line2")):
-        file = m.group("file")
-        if file.startswith("Cell In"):
-            file = "<ipython-cell>"
-        return f'  File "{file}", line {m.group("line") or m.group("line2")}, in {m.group("func")}'
-    m = _IPY_CELL.match(line)
-    if m:
-        return f'  File "<ipython-cell>", line {m.group("line")}, in <module>'
-    if _IPY_RULE.match(line):
-        return ""
-    return line
-
-
-def _is_ipython_source(line: str) -> bool:
-    return bool(_IPY_ARROW.match(line))
+    return ipython.frame(line), record, info
 
 
 class Lines(list):
@@ -269,7 +226,7 @@ def clean_lines(text: str | Iterable[str]) -> Lines:
         if grouped and (s := _ungrouped(s)) is None:
             continue
         i = len(out)
-        if _is_ipython_source(s):
+        if ipython.is_source(s):
             s = "    " + s.lstrip("-> ").split(" ", 1)[-1]  # IPython's numbered source line
         elif record:
             out.records.add(i)

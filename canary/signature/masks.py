@@ -226,6 +226,8 @@ WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bOut of memory allocating\b"), "Out of memory while trying to allocate"),
     (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory)"), ""),
     (re.compile(r"\bwrap the call in a shard_map or xmap\b"), "wrap the call in a shard_map"),
+    # the shell's report of the abort, joined to the message's line by a post ("... CUDA Aborted (core dumped)")
+    (re.compile(r"\s(?:Aborted|Segmentation fault|Bus error) \(core dumped\)$"), ""),
     # jaxlib's names for CUDA's functions since it builds for ROCm too ("gpusolverDnCreate" for "cusolverDnCreate")
     (re.compile(r"\bgpu(solver|sparse|blas|fft)(?=[A-Z])"), r"cu\1"),
 ]

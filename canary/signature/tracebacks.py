@@ -229,25 +229,43 @@ def parse_chains(lines: list[str]) -> list[list[ExceptionBlock]]:
     return chains
 
 
-def unfinished(lines: Sequence[str]) -> list[Frame]:
+def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     """The frames of a traceback the log ends inside, outermost first (a post, or a log, cut before the
-    exception's line); none when it ends anywhere else, or shows fewer than two frames."""
+    exception's line), and the class IPython's header names (``AttributeError   Traceback (most recent
+    call last)``) or None, and the index of its first line; no frames when it ends anywhere else, or
+    shows fewer than two. A last line that is a frame's header cut short is the cut."""
     end = len(lines)
     while end and not lines[end - 1].strip():
         end -= 1
+    if end and _CUT_HEADER.match(lines[end - 1]):
+        end -= 1
+        while end and not lines[end - 1].strip():
+            end -= 1
     if not end or not lines[end - 1][:1].isspace():
-        return []  # the last line is no frame, source or caret line
+        return [], None, end  # the last line is no frame, source or caret line
     start = end
     while start and (lines[start - 1][:1].isspace() or not lines[start - 1].strip()):
         start -= 1
-    if start and lines[start - 1].strip() != _TB_START:
-        return []  # a line of output, not a traceback's header, above the frames
+    header = _IPY_HEADER.match(lines[start - 1].strip()) if start else None
+    if start and not header:
+        return [], None, end  # a line of output, not a traceback's header, above the frames
     frames = [
         Frame(m.group("file"), m.group("func").strip(), int(m.group("line")), "")
         for line in lines[start:end]
         if (m := _FRAME.match(line))
     ]
-    return frames if len(frames) >= 2 else []
+    if len(frames) < 2:
+        return [], None, end
+    return frames, (header.group("cls") if header else None), start
+
+
+# Python's header of a traceback, and IPython's with the class before it
+_IPY_HEADER = re.compile(
+    r"^(?:(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt))\s{2,})?"
+    r"Traceback \(most recent call last\):?$"
+)
+# a frame's header cut short by the post: IPython's ("File ~/x.py:20,", "~/x.py in <mod") or Python's
+_CUT_HEADER = re.compile(r'^(?:File [~/"<]|~/|/\S{1,300}\.py |\[/)')
 
 
 # ----------------------------------------------------------------------------- frames
