@@ -42,11 +42,11 @@ _SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File
 
 
 def unpage(raw: list[str]) -> list[str]:
-    """``raw``'s lines without what the paste added (before a terminal's folds are undone): a page's
-    colour codes, HTML entities, typographer's quotes, non-breaking and zero-width spaces and byte
+    """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at
+    their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's quotes, non-breaking and zero-width spaces and byte
     order mark, markdown's escapes where every ``_`` is escaped, a blank line after every line (a
     double-spaced copy), and the indentation every line shares."""
-    raw = [_ANSI.sub("", line) if "\x1b" in line else line for line in raw]
+    raw = [(_ANSI.sub("", line) if "\x1b" in line else line).rstrip() for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
     raw = [line.translate(_TYPESET) if _TYPESET_CHARS.search(line) else line for line in raw]
