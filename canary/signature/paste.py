@@ -43,9 +43,10 @@ _SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File
 
 def unpage(raw: list[str]) -> list[str]:
     """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at
-    their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's quotes, non-breaking and zero-width spaces and byte
-    order mark, markdown's escapes where every ``_`` is escaped, a blank line after every line (a
-    double-spaced copy), and the indentation every line shares."""
+    their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's
+    quotes, non-breaking and zero-width spaces and byte order mark, markdown's escapes where every
+    ``_`` is escaped, a blank line after every line (a double-spaced copy), and the indentation every
+    line shares."""
     raw = [(_ANSI.sub("", line) if "\x1b" in line else line).rstrip() for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
@@ -133,7 +134,7 @@ def _tag(raw: list[str], known: Callable[[str], bool]) -> re.Pattern[str] | None
     longest run of tokens SHARE of them share, cut after a blank (a tag is a word apart from what
     follows it); digit runs in it match any digits. None when there is none, when it is a decoration
     ``known`` takes, or when it holds a failure's words."""
-    lines = [line.lstrip(" \t") for line in raw if line.strip()]  # right-aligned tags: "  9 " and " 10 "
+    lines = [line.lstrip(" \t") + " " for line in raw if line.strip()]  # right-aligned tags: "  9 " and " 10 "
     if len(lines) > SAMPLE:  # a tag on nearly every line is on nearly every line of an even sample
         lines = lines[:: -(-len(lines) // SAMPLE)]
     if len(lines) < 2:
@@ -154,8 +155,9 @@ def _tag(raw: list[str], known: Callable[[str], bool]) -> re.Pattern[str] | None
             break
         prefix.append(token)
         alive = [i for i in alive if len(tokens[i]) > depth and tokens[i][depth] == token]
-        if token == " ":  # the tag's own blanks are as many as the fewest of them
-            blanks[len(prefix)] = min(widths[i][depth] for i in alive)
+        if token == " ":  # the tag's own blanks are as many as the fewest of them on a line that goes on
+            going = [widths[i][depth] for i in alive if len(tokens[i]) > depth + 1]
+            blanks[len(prefix)] = min(going or [widths[i][depth] for i in alive])
     sample = lines[alive[0]] if alive else lines[0]
     if not prefix or prefix[0] == " ":
         return None
@@ -181,7 +183,7 @@ def _pattern(tokens: list[str], last: int) -> re.Pattern[str]:
     blanks any blanks but the last run, which is ``last`` blanks (those after it are the line's own
     indentation)."""
     body = "".join(r"\d+" if t == "0" else r"[ \t]+" if t == " " else re.escape(t) for t in tokens[:-1])
-    return re.compile("[ \t]*" + body + "[ \t]{" + str(last) + "}")
+    return re.compile("[ \t]*" + body + "(?:[ \t]{" + str(last) + "}|[ \t]*$)")
 
 
 def _tokens(line: str) -> tuple[list[str], list[int]]:
