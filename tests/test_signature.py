@@ -279,6 +279,28 @@ def test_unknown_failure_still_gets_a_signature():
     assert s.message == "exit status 3: something odd happened at <hex>"
 
 
+def test_a_line_that_says_error_in_words_no_rule_knows_names_the_failure():
+    # a wording met for the first time: found, named by its words, the last such line of the output
+    first = extract("loading\nLLVM ERROR: Cannot select: intrinsic %llvm.nvvm.frob\n")
+    assert first is not None and first.message.startswith("Cannot select: intrinsic")
+    clang = extract("building\nclang: error: unsupported option '-fopenmp'\ndone?\n")
+    assert clang.message == "error: unsupported option '-fopenmp'" and clang.exception is None
+    wide = extract("ERROR\uff1asomething odd happened to device 3\n")
+    assert wide.message.startswith("ERROR\uff1asomething odd happened")
+    last = extract("error: the first thing\nstep 3\nFatal error: the second thing\n")
+    assert last.message == "Fatal error: the second thing"
+    failed = extract("starting\nerror: no such toolchain\n", outcome="failed", exit_code=3)
+    assert failed.message == "error: no such toolchain"
+    # a function's name, a metric, a record logged at INFO, a line long before the end: not a failure said
+    assert extract("dlerror: libcudart.so.11.0: cannot open shared object file") is None
+    assert extract("step 10\nval error: 0.123\nerror:   3.2e-4\n") is None
+    assert extract("I0808 20:59:00.964296 139857030612800 foo.py:328] error: it tried the tpu") is None
+    assert (
+        extract("\n".join(["error: long ago", *(f"loaded {chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(80))]))
+        is None
+    )
+
+
 def test_no_failure():
     assert extract(log("hang-silent.log")) is None
     assert extract("") is None

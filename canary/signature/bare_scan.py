@@ -170,6 +170,41 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
     return i, sig
 
 
+# A line that says it is an error, in words no recogniser knows: "LLVM ERROR: ...", "error: ...",
+# "Fatal error: ...", ERROR with a full-width colon, a CUDA or HIP error code ("hipErrorNoBinaryForGpu: ..."),
+# TensorFlow's "... handling error Internal: ...". Only the word itself ("dlerror:" is a function's name),
+# and only before words ("error: 0.12" is a metric).
+_SAYS_ERROR = re.compile(
+    r"(?:(?<![\w-])(?:[A-Z][A-Za-z]{1,20} )?(?:ERROR|FATAL|[Ee]rror|[Ff]atal error)\s?[:\uff1a]"
+    r"|\b(?:cuda|hip|cu|nccl)Error[A-Z]\w{1,60}:"
+    r"|\berror (?=(?:Internal|Invalid argument|Not found|Unknown|Failed precondition|Resource exhausted"
+    r"|Unavailable|Aborted|Unimplemented|Permission denied|Data loss):))"
+    r"(?=\s{0,4}[\"'\u201c`]?[A-Za-z])"
+)
+_ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
+
+
+def error_said(lines: list[str]) -> tuple[int, Signature] | None:
+    """The last line of the log's end that says it is an error, when nothing the recognisers know
+    names the failure: a wording met for the first time is still a failure found, named by its words."""
+    info = getattr(lines, "info", ())
+    seen = 0
+    for i in range(len(lines) - 1, -1, -1):
+        s = lines[i].strip()
+        if not s:
+            continue
+        seen += 1
+        if seen > _ERROR_SAID_WITHIN:
+            break
+        m = _SAYS_ERROR.search(s)
+        if m is None or i in info:
+            continue
+        raw = _bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0)
+        excerpt = "\n".join(lines[max(0, i - 3) : i + 10])
+        return i, make(kinds.kind_of("", raw, raw, []), None, raw, [], excerpt)
+    return None
+
+
 def _starts(whole: str, cut: str) -> bool:
     return canonical_message(whole).startswith(canonical_message(cut).rstrip())
 

@@ -21,6 +21,7 @@ from canary.signature.bare_scan import (
     bare_error,
     cuda_error_before,
     environment_before,
+    error_said,
 )
 from canary.signature.identity import make, what_moved, with_ferry
 from canary.signature.lines import clean_lines, window
@@ -165,6 +166,9 @@ def extract(
         died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines)
         if died is not None:
             return died
+        said = error_said(lines)
+        if said is not None:
+            return said[1]
     if outcome == "failed":
         last_line = _last_output(lines, 1)
         status = f"exit status {exit_code}" if exit_code is not None else (detail or "failed")
