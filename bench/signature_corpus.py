@@ -68,6 +68,7 @@ def main() -> None:
         ("added by #38, held out (eleventh)", lambda e: e.get("issue") == 38 and e.get("heldout") == 11),
         ("added by #38, held out (twelfth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 12),
         ("added by #38, held out (thirteenth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 13),
+        ("added by #38, held out (fourteenth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 14),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:

@@ -291,6 +291,11 @@ def test_a_line_that_says_error_in_words_no_rule_knows_names_the_failure():
     assert last.message == "Fatal error: the second thing"
     failed = extract("starting\nerror: no such toolchain\n", outcome="failed", exit_code=3)
     assert failed.message == "error: no such toolchain"
+    # the exception it names, after the word or inside a sentence
+    title = extract("23 September error : AttributeError: 'Config' object has no attribute 'x'")
+    assert (title.exception, title.message) == ("AttributeError", "'Config' object has no attribute 'x'")
+    prose = extract("The resolver throws ValueError: Please provide a TPU Name to connect to. even with it set")
+    assert (prose.exception, prose.message) == ("ValueError", "Please provide a TPU Name to connect to.")
     # a function's name, a metric, a record logged at INFO, a line long before the end: not a failure said
     assert extract("dlerror: libcudart.so.11.0: cannot open shared object file") is None
     assert extract("step 10\nval error: 0.123\nerror:   3.2e-4\n") is None
@@ -461,6 +466,12 @@ def test_a_traceback_cut_before_its_exception_is_named_by_where_it_was():
     )
     assert one is not None and one.exception is None and one.kind == "runtime_crash"
     assert one.frames[-1] == "jax/_src/lax/lax.py:broadcasted_iota" and one.fingerprint == other.fingerprint
+    # Colab's fold of the frames between two it shows, and a last frame's path cut short, are inside it
+    colab = [head[0], head[1], head[2], "", "7 frames", "", *head[3:], "/opt/py/site-packages/jax/_src/lax/lax."]
+    assert extract("\n".join(colab)).fingerprint == one.fingerprint
+    # a post copied from inside a traceback, without its header: three frames or more say so
+    assert extract("\n".join(["step 3", *head[1:], "    return iota_p.bind("])).fingerprint == one.fingerprint
+    assert extract("\n".join(["step 3", *head[3:], "    return iota_p.bind("])) is None
     # output after the frames, or a single frame, is not a traceback cut short
     assert extract("\n".join([*head, "step 10 loss 2.3"])) is None
     assert extract("\n".join(head[:2])) is None

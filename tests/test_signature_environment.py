@@ -517,3 +517,41 @@ def test_the_thirteenth_batchs_failures_in_the_words_it_met():
     cut = sig("chex-197.log")
     assert cut.exception == "AttributeError" and cut.message.endswith("in optax/__init__.py:<module>")
     assert cut.group == sig("pzflow-92.log").group
+
+
+def test_the_fourteenth_batchs_failures_in_the_words_it_met():
+    # PyTorch's CUDA initialisation, warned, raised, quoted whole, or cut: CUDA's code is which failure
+    torch = sig("video-llava-22.log")
+    assert torch.kind == "environment"
+    assert (
+        torch.message
+        == "cudaGetDeviceCount() failed: Error 804: forward compatibility was attempted on non supported HW"
+    )
+    assert sig("icra2024-sim2real-axs-5.log").fingerprint == torch.fingerprint  # '"RuntimeError: ..."'
+    assert sig("llava-683.log").fingerprint == sig("llamafactory-7888.log").fingerprint != torch.fingerprint
+    assert sig("aperag-120.log").fingerprint not in (torch.fingerprint, sig("llava-683.log").fingerprint)
+    # TensorFlow's two lines of its fallback to the CPU, either alone
+    tf = sig("tensorflow-49022.log")
+    assert tf.kind == "environment" and tf.fingerprint == sig("dct-net-webui-2.log").fingerprint
+    assert tf.fingerprint == sig("tensorflow-34287.log").fingerprint != sig("jax-9859.log").fingerprint
+    # jax's slow TPU backend is a warning: a crash or a timeout after it names the failure
+    slow = sig("jax-19971.log")
+    assert slow.kind == "environment" and slow.fingerprint == sig("t5x-997.log").fingerprint
+    assert sig("jax-12456.log").exception == "SIGSEGV"  # absl's "*** SIGSEGV (@(nil)), see ... received"
+    assert sig("jax-14600.log").kind == "timeout"
+    # the tpu_driver that cannot reach its TPU host, in three releases' words
+    driver = sig("jax-6157.log")
+    assert driver.kind == "environment" and driver.fingerprint == sig("colabtools-3009.log").fingerprint
+    assert sig("colabtools-3405.log").message == driver.message
+    # XLA's CUDA runtime error with and without CUDA's code; an id printed as a 64-bit integer
+    assert sig("jax-22723.log").fingerprint == sig("jax-40487.log").fingerprint
+    assert sig("tensorflow-32043.log").fingerprint == sig("tensorflow-33045.log").fingerprint
+    # torch_xla's device line before a cut traceback names it
+    assert sig("pytorch-xla-2661.log").message == sig("pytorch-xla-1470.log").message
+    # a title's "error : AttributeError: ...", an exception named inside a sentence
+    assert sig("dm-haiku-576.log").fingerprint == sig("dm-haiku-565.log").fingerprint
+    assert sig("colabtools-5718.log").fingerprint == sig("colabtools-4637.log").fingerprint
+    # cut tracebacks: Colab's "7 frames", a frame's path cut short, a CI excerpt without its header
+    for name in ("alphafold-924.log", "dm-haiku-47.log", "optuna-examples-144.log"):
+        assert sig(name).message.startswith("a traceback cut before its exception's line, in "), name
+    assert sig("alphafold-924.log").group == sig("alphafold-926.log").group  # its class, no op

@@ -40,6 +40,15 @@ def _unwrapped(m: re.Match[str]) -> tuple[str, str]:
     return canonical_class(cls, msg), msg
 
 
+def _device_exception(m: re.Match[str]) -> tuple[str, str]:
+    """The class and message torch_xla printed for a device's process: a Python exception's, or a
+    RuntimeError's (a status in TensorFlow's words)."""
+    inner = _INNER.match(m["msg"])
+    if inner:
+        return canonical_class(inner["cls"], inner["msg"]), inner["msg"]
+    return canonical_class("RuntimeError", m["msg"]), m["msg"]
+
+
 def _python_kind(text: str) -> str:
     return kind_of(text.split(":", 1)[0], text, text, [])
 
@@ -93,8 +102,8 @@ BARE_ERRORS: list[BareError] = [
         _python_kind,
         context=12,
     ),
-    # a Python exception line without its traceback (an excerpt, a logged error), or the exception's repr
-    # as TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
+    # a Python exception line without its traceback (an excerpt, a logged error, one quoted whole), or the
+    # exception's repr as TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
     # printed it before what its message quotes is looked at
     BareError(
         "python-exception",
@@ -102,9 +111,9 @@ BARE_ERRORS: list[BareError] = [
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
-            r"(?P<lt><)?(?!nccl|cuda|CUDA)"
+            r"(?P<lt><)?(?P<q>\")?(?!nccl|cuda|CUDA)"
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
-            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000}?)(?(lt)>)$"
+            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000}?)(?(lt)>)(?(q)\")$"
         ),
         lambda m: _unwrapped(m)[0],
         _python_kind,
@@ -158,7 +167,7 @@ BARE_ERRORS: list[BareError] = [
         "signal",
         ("*** SIG",),
         # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"
-        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@\w{1,20}\), see \S{1,100})? received"),
+        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\), see \S{1,100})? received"),
         lambda m: m.group("sig"),
         message=lambda m: f"process received {m.group('sig')}",
     ),
@@ -301,6 +310,20 @@ BARE_ERRORS: list[BareError] = [
         re.compile(r"(?P<msg>Allocator \(\w{1,100}\) ran out of memory trying to allocate .{1,300})$"),
         "OutOfMemory",
         weak=True,
+    ),
+    # torch_xla's multiprocessing names the device whose process raised, before that process's traceback:
+    # "Exception in device=TPU:6: Aborted: Session 9d9f16636571817e is not found." (a RuntimeError's message);
+    # a status or a class only, and read after every other recogniser has had the line
+    BareError(
+        "xla-device-exception",
+        ("Exception in device=",),
+        re.compile(
+            r"^Exception in device=\w{1,10}:\d{1,5}: "
+            r"(?P<msg>(?:[A-Z][a-z]{2,20}(?: [a-z]{2,20})?|[A-Za-z_][\w.]{0,200}(?:Error|Exception)): .{1,2000})$"
+        ),
+        lambda m: _device_exception(m)[0],
+        _python_kind,
+        message=lambda m: _device_exception(m)[1],
     ),
 ]
 # every recogniser but the environment mismatches that stop a program (looking back for one)

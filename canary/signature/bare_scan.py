@@ -9,7 +9,7 @@ import re
 from canary.record import Signature
 from canary.signature import bare, kinds
 from canary.signature.identity import make
-from canary.signature.masks import canonical_message
+from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
@@ -154,7 +154,8 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
             start=i - 1,
             skip=("signal", "fatal-python", "python-exception", "ray-task"),
         )
-        if cause is not None and cause[1].exception not in _ABORTS:
+        # (a warning the process went on after, a slow TPU backend, did not make it crash)
+        if cause is not None and cause[1].exception not in _ABORTS and not _weak(cause[2]):
             return cause[0], cause[1]
         return i, sig
     if not any(line.strip() for line in lines[i + 1 :]):  # the log ends on it: perhaps cut mid-line
@@ -181,12 +182,16 @@ _SAYS_ERROR = re.compile(
     r"|Unavailable|Aborted|Unimplemented|Permission denied|Data loss):))"
     r"(?=\s{0,4}[\"'\u201c`]?[A-Za-z])"
 )
+_NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
+# an exception named inside a sentence, its message up to the sentence's end
+_IN_PROSE = re.compile(r"(?<=\s)(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>[A-Z][^.!?]{5,300}[.!?])(?=\s|$)")
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 
 
 def error_said(lines: list[str]) -> tuple[int, Signature] | None:
-    """The last line of the log's end that says it is an error, when nothing the recognisers know
-    names the failure: a wording met for the first time is still a failure found, named by its words."""
+    """The last line of the log's end that says it is an error, or names an exception inside a
+    sentence, when nothing the recognisers know names the failure: a wording met for the first time
+    is still a failure found, named by its words (by the exception, where they name one)."""
     info = getattr(lines, "info", ())
     seen = 0
     for i in range(len(lines) - 1, -1, -1):
@@ -196,13 +201,22 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
         seen += 1
         if seen > _ERROR_SAID_WITHIN:
             break
-        m = _SAYS_ERROR.search(s)
-        if m is None or i in info:
+        m = None if i in info else _SAYS_ERROR.search(s)
+        raw = _bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0) if m else ""
+        # "error : AttributeError: ...", or "... throws ValueError: Please provide a TPU Name. even with ..."
+        named = _NAMED.search(raw) if m else (None if i in info else _IN_PROSE.search(s))
+        if not (m or named):
             continue
-        raw = _bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0)
         excerpt = "\n".join(lines[max(0, i - 3) : i + 10])
+        if named:
+            cls, msg = canonical_class(named["cls"], named["msg"]), named["msg"]
+            return i, make(kinds.kind_of(cls, msg, f"{cls}: {msg}", []), cls, msg, [], excerpt)
         return i, make(kinds.kind_of("", raw, raw, []), None, raw, [], excerpt)
     return None
+
+
+def _weak(name: str) -> bool:
+    return any(b.name == name and b.weak for b in bare.BARE_ERRORS)
 
 
 def _starts(whole: str, cut: str) -> bool:

@@ -180,6 +180,36 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("mps dialect version",),
         r"(?P<msg>current mps dialect version is [\d.]{1,20}, can't parse version [\d.]{1,20}\d)",
     ),
+    # PyTorch's CUDA initialisation failing (a warning, "UserWarning: CUDA initialization: Unexpected error from
+    # cudaGetDeviceCount(). Did you run some cuda functions before ...? Error 804: forward compatibility was
+    # attempted on non supported HW", then the program on the CPU, or the same words raised as a RuntimeError):
+    # CUDA's error code is which failure (802 the fabric manager, 804 forward compatibility, 805 the MPS daemon)
+    _environment(
+        "torch-cuda-init",
+        ("cudaGetDeviceCount",),
+        r"^(?![\"']?[A-Za-z_][\w.]{0,200}(?:Error|Exception): ).{0,400}?"
+        r"(?P<msg>Unexpected error from cudaGetDeviceCount\(\)\..{0,600})$",
+        weak=True,
+    ),
+    # TensorFlow without the GPU libraries it was built against ("Cannot dlopen some GPU libraries. Please make
+    # sure the missing libraries mentioned above are installed properly ...", then "Skipping registering GPU
+    # devices..."): it goes on with the CPU, jax's fallback in TensorFlow's words
+    _environment(
+        "tf-skip-gpu",
+        ("Cannot dlopen some GPU libraries", "Skipping registering GPU devices"),
+        r"(?P<msg>Cannot dlopen some GPU libraries|Skipping registering GPU devices)",
+        weak=True,
+    ),
+    # jax's warning that the TPU backend has not started after a minute ("TPU backend initialization is taking
+    # more than 60.0 seconds. Did you run your code on all TPU hosts?"): a host of the slice not running the
+    # program, or libtpu waiting on the metadata server; a crash that follows is its own failure
+    _environment(
+        "tpu-init-slow",
+        ("TPU backend initialization is taking",),
+        r"(?P<msg>TPU backend initialization is taking more than [\d.]{1,10} seconds)",
+        "UserWarning",
+        weak=True,
+    ),
     _environment(
         "jaxlib-newer",
         ("is newer than and incompatible",),

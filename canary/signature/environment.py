@@ -195,6 +195,29 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     # no accelerator backend, so the CPU: "No GPU/TPU found" (jax <= 0.4.1x) and "An NVIDIA GPU may be
     # present on this machine, but a CUDA-enabled jaxlib is not installed" (later), whose reason quoted
     # alone ("CUDA-enabled jaxlib is not installed") is the same warning
+    # PyTorch's CUDA initialisation: CUDA's error code and its words, the advice before them dropped (a post
+    # cut before the code keeps only that it failed)
+    (
+        re.compile(r"^Unexpected error from cudaGetDeviceCount\(\)\.(?P<rest>.*)$"),
+        lambda m: (
+            "cudaGetDeviceCount() failed" + (f": Error {c[1]}: {c[2]}" if (c := _CUDA_CODE.search(m["rest"])) else "")
+        ),
+    ),
+    # TensorFlow's two lines of one fallback to the CPU, either alone
+    (
+        re.compile(r"^(?:Cannot dlopen some GPU libraries|Skipping registering GPU devices)\b.*$"),
+        "Cannot dlopen some GPU libraries: skipping registering GPU devices",
+    ),
+    (
+        re.compile(r"^TPU backend initialization is taking more than [\d.]{1,10} seconds\b.*$"),
+        "TPU backend initialization is taking more than <n> seconds",
+    ),
+    # jax's tpu_driver that cannot reach its TPU host: the status and that it failed (gRPC's detail after it
+    # differs by release, and the address is the host's)
+    (
+        re.compile(r"^((?:[A-Z_]{3,30}: )?)Failed to connect to remote server at address: grpc://\S{1,300}.*$"),
+        r"\1Failed to connect to remote server at address: grpc://<address>",
+    ),
     (
         re.compile(
             r"^(?i:No GPU/TPU found, falling back to CPU|An? [\w ]{1,40} may be present on this machine, but "
@@ -206,6 +229,8 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
 
 
 # jax's names of the CUDA libraries it checks, by the prefix of their functions
+_CUDA_CODE = re.compile(r"\bError (\d{1,4}): (.{1,300}?)(?: \(Triggered internally at .*)?[.\"'`]{0,3}$")
+
 _LIBRARIES = {"cufft": "cuFFT", "cusolver": "cuSOLVER", "cusparse": "cuSPARSE", "cublas": "cuBLAS", "cudnn": "cuDNN"}
 
 
@@ -230,6 +255,7 @@ def _direction(runtime: str, built: str) -> str:
 # "Backend 'cuda' failed to initialize: " (raised, later) and "CUDA backend failed to initialize: " (warned)
 _BACKEND_HEAD = re.compile(
     r"^(?:Unable to initialize backend '\w{1,40}'|Backend '\w{1,40}' failed to initialize|"
+    r"Requested backend \w{1,40}, but it failed to initialize|"
     r"\w{1,20} backend failed to initialize): "
 )
 

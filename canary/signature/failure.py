@@ -23,7 +23,7 @@ from canary.signature.bare_scan import (
     environment_before,
     error_said,
 )
-from canary.signature.identity import make, what_moved, with_ferry
+from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferry
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.tracebacks import (
@@ -203,6 +203,9 @@ def _hung_after(lines: list[str], tail: str) -> Signature:
     return make("timeout", None, "hung after: " + (numbers_masked(last[0]) if last else "no output"), [], tail[-2000:])
 
 
+_AFTER_WARNING = 40  # lines after a warning in which what the process died of is looked for
+
+
 def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> Signature | None:
     """The last failure in the log names it: an exception logged and survived earlier does not
     explain a later fatal signal, and a process the launcher saw killed did not die of one."""
@@ -215,7 +218,15 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         )
     ):
         return _explained(lines, chains[-1], options)
-    if crash and checks.warned(lines[crash[0]]) and (killed or _signal_from_text(lines)):
+    if (
+        crash
+        and checks.warned(lines[crash[0]])
+        and (
+            killed
+            or _signal_from_text(lines)
+            or any(kinds.TIMEOUT_TEXT.search(line) for line in lines[crash[0] + 1 : crash[0] + 1 + _AFTER_WARNING])
+        )
+    ):
         crash = None  # a process that went on after an environment warning died of something after it
     if crash and not (
         killed
@@ -263,7 +274,7 @@ def _cut_short(lines: list[str]) -> Signature | None:
     if not frames:
         return None
     path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
-    message = f"a traceback cut before its exception's line, in {path[-1]}"
+    message = f"{CUT_TRACEBACK}{path[-1]}"
     excerpt = "\n".join(lines[max(0, start - 1) :])[-2000:]
     return make("runtime_crash", canonical_class(exc) if exc else None, message, path, excerpt)
 

@@ -40,10 +40,14 @@ def fingerprint(kind: str, exception: str | None, message: str, frames: Sequence
     return _hash([kind, exception or "", message, *frames])
 
 
+CUT_TRACEBACK = "a traceback cut before its exception's line, in "
+
+
 def group_key(kind: str, exception: str | None, message: str) -> str:
     """What a group is made of, readable: ``XlaRuntimeError RESOURCE_EXHAUSTED @ gmm``."""
     cls = kinds.error_class(exception, message) or kind
-    op = kinds.failing_op(message, exception)
+    # (where a traceback was cut is no failing op: its class is all it says of the failure)
+    op = "" if message.startswith(CUT_TRACEBACK) else kinds.failing_op(message, exception)
     return f"{cls} @ {op}" if op else cls
 
 

@@ -85,7 +85,10 @@ ENVIRONMENT_TEXT = re.compile(
     r" not available in this library\.|caused by stale driver version|"
     r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared obj|"
     r"nvlink fatal\s{1,8}: (?:Input file .{1,300} newer than toolkit|Value 'sm_\d{1,4}' is not defined)|"
-    r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found"
+    r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found|"
+    r"Unexpected error from cudaGetDeviceCount\(\)|cudaGetDeviceCount\(\) failed|"
+    r"Cannot dlopen some GPU libraries|Skipping registering GPU devices|"
+    r"TPU backend initialization is taking more than|Failed to connect to remote server at address: grpc://"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A

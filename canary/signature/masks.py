@@ -79,6 +79,9 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:/job:\w{1,100}/replica:\d{1,6}/task:\d{1,6}[\s,]{0,8}){2,}"), "<tasks> "),
     (re.compile(r"\b((?:local_|global_)?rank)(: ?|=)\d+"), r"\1\2<n>"),
     (re.compile(r"\bfor rank \d+"), "for rank <n>"),
+    # an id printed as a 64-bit integer ("a context_id matching the specified one (-7989870214237460624)"):
+    # twelve digits or more, signed or not, is no size or count a message names
+    (re.compile(r"(?<![\w.<])-?\d{12,}(?![\w.])"), "<id>"),
 ]
 _SPACES = re.compile(r"\s+")
 
@@ -230,6 +233,11 @@ WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\s(?:Aborted|Segmentation fault|Bus error) \(core dumped\)$"), ""),
     # jaxlib's names for CUDA's functions since it builds for ROCm too ("gpusolverDnCreate" for "cusolverDnCreate")
     (re.compile(r"\bgpu(solver|sparse|blas|fft)(?=[A-Z])"), r"cu\1"),
+    # XLA since 2025 prefixes a CUDA runtime call's failure and names CUDA's error code before its words
+    # ("CUDA Runtime error: [0] Failed call to cudaGetFuncBySymbol: cudaErrorNoKernelImageForDevice: no kernel
+    # image is available ..."); earlier releases print the words alone
+    (re.compile(r"\bCUDA Runtime error: \[\d{1,4}\] (?=Failed call to cuda)"), ""),
+    (re.compile(r"(?<=: )cudaError[A-Z]\w{1,60}: (?=[a-z])"), ""),
 ]
 
 

@@ -244,17 +244,19 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     if not end or not lines[end - 1][:1].isspace():
         return [], None, end  # the last line is no frame, source or caret line
     start = end
-    while start and (lines[start - 1][:1].isspace() or not lines[start - 1].strip()):
+    while start and (
+        lines[start - 1][:1].isspace() or not lines[start - 1].strip() or _COLAB_FOLD.match(lines[start - 1])
+    ):
         start -= 1
     header = _IPY_HEADER.match(lines[start - 1].strip()) if start else None
-    if start and not header:
-        return [], None, end  # a line of output, not a traceback's header, above the frames
     frames = [
         Frame(m.group("file"), m.group("func").strip(), int(m.group("line")), "")
         for line in lines[start:end]
         if (m := _FRAME.match(line))
     ]
-    if len(frames) < 2:
+    # a line of output, not a traceback's header, above the frames: a post copied from inside a traceback
+    # (a CI log's excerpt) when three frames or more say so, else frames printed by something else
+    if len(frames) < (_HEADLESS_FRAMES if start and not header else 2):
         return [], None, end
     return frames, (header.group("cls") if header else None), start
 
@@ -264,8 +266,12 @@ _IPY_HEADER = re.compile(
     r"^(?:(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt))\s{2,})?"
     r"Traceback \(most recent call last\):?$"
 )
-# a frame's header cut short by the post: IPython's ("File ~/x.py:20,", "~/x.py in <mod") or Python's
-_CUT_HEADER = re.compile(r'^(?:File [~/"<]|~/|/\S{1,300}\.py |\[/)')
+# a frame's header cut short by the post: IPython's ("File ~/x.py:20,", "~/x.py in <mod", a path cut
+# before its end, "/usr/lib/x/named_call.") or Python's
+_CUT_HEADER = re.compile(r'^(?:File [~/"<]|~/|/\S{1,300}\.py |/\S{1,300}$|\[/)')
+_HEADLESS_FRAMES = 3
+# Colab's fold of the library's frames between two it shows: "7 frames"
+_COLAB_FOLD = re.compile(r"^\d{1,4} frames$")
 
 
 # ----------------------------------------------------------------------------- frames
