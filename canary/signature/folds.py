@@ -60,6 +60,18 @@ _TASK = re.compile(
 )
 
 
+# XLA since 2025 prefixes a CUDA runtime call's failure and names CUDA's error code before its words ("CUDA Runtime
+# error: [0] Failed call to cudaGetFuncBySymbol: cudaErrorNoKernelImageForDevice: no kernel image is available
+# ..."); earlier releases print "Failed call to cudaGetFuncBySymbol: no kernel image is available ..."
+_CUDA_RUNTIME = re.compile(
+    r"\bCUDA Runtime error: \[\d{1,4}\] (?=Failed call to cuda)|(?<=: )cudaError[A-Z]\w{1,60}: (?=[a-z])"
+)
+
+
+def _cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _CUDA_RUNTIME.sub("", message) if "cuda" in message else message, frames
+
+
 def _source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _TASK.sub(r"\1", _SOURCE_LOCATION.sub("", message, count=2)), frames
 
@@ -266,8 +278,10 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "environment",
         "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas, libdevice or a platform "
-        "missing, ptxas or driver too old, cuInit failing, CPU fallback) is XLA's log line in one release, jax's "
-        "warning or exception in another; where a file was looked for is the machine's, a cut a post's",
+        "missing, ptxas or driver too old, cuInit or PyTorch's cudaGetDeviceCount failing, a fallback to the CPU in "
+        "jax's or TensorFlow's words, a TPU backend slow to start, a tpu_driver that cannot reach its host) is XLA's "
+        "log line in one release, jax's warning or exception in another; where a file was looked for is the "
+        "machine's, a cut a post's",
         environment.fold,
     ),
     Rule(
@@ -292,8 +306,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "backend",
-        "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' "
-        "and logs the bare status otherwise; the status (or the wrapped error, in Python's words) is the failure",
+        "jax raises a backend's failed initialisation as 'Unable to initialize backend ...: <status>' (earlier "
+        "'Backend 'x' failed to initialize: ', 'Requested backend x, but it failed to initialize: ') and logs the "
+        "bare status otherwise; the status (or the wrapped error, in Python's words) is the failure",
         _backend,
     ),
     Rule(
@@ -301,6 +316,13 @@ RULES: tuple[Rule, ...] = (
         "XLA's 'NCCL operation ... failed' is an INTERNAL status, printed bare by one log and as "
         "'INTERNAL: ...' by another; the call's argument expressions are XLA's source, which releases rewrite",
         kinds.nccl_status,
+    ),
+    Rule(
+        "cuda-runtime",
+        "XLA since 2025 says 'CUDA Runtime error: [0] ' before a CUDA runtime call that failed and names CUDA's "
+        "error code ('cudaErrorNoKernelImageForDevice: ') before its words; earlier releases give the words alone, "
+        "and the code and its words say one thing",
+        _cuda_runtime,
     ),
     Rule(
         "nccl-result",

@@ -233,11 +233,6 @@ WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\s(?:Aborted|Segmentation fault|Bus error) \(core dumped\)$"), ""),
     # jaxlib's names for CUDA's functions since it builds for ROCm too ("gpusolverDnCreate" for "cusolverDnCreate")
     (re.compile(r"\bgpu(solver|sparse|blas|fft)(?=[A-Z])"), r"cu\1"),
-    # XLA since 2025 prefixes a CUDA runtime call's failure and names CUDA's error code before its words
-    # ("CUDA Runtime error: [0] Failed call to cudaGetFuncBySymbol: cudaErrorNoKernelImageForDevice: no kernel
-    # image is available ..."); earlier releases print the words alone
-    (re.compile(r"\bCUDA Runtime error: \[\d{1,4}\] (?=Failed call to cuda)"), ""),
-    (re.compile(r"(?<=: )cudaError[A-Z]\w{1,60}: (?=[a-z])"), ""),
 ]
 
 
