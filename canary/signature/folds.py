@@ -277,11 +277,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "environment",
-        "one toolchain check (cuDNN or CUDA older than the build, TPU in use, ptxas, libdevice or a platform "
-        "missing, ptxas or driver too old, cuInit or PyTorch's cudaGetDeviceCount failing, a fallback to the CPU in "
-        "jax's or TensorFlow's words, a TPU backend slow to start, a tpu_driver that cannot reach its host) is XLA's "
-        "log line in one release, jax's warning or exception in another; where a file was looked for is the "
-        "machine's, a cut a post's",
+        "one toolchain check (a CUDA library older than the build, TPU in use, ptxas or a platform missing, a driver "
+        "too old, CUDA init failing, a fallback to CPU, a TPU backend slow or unreachable) is a log line in one "
+        "release, a warning or exception in another; where a file was looked, or a cut, is not it",
         environment.fold,
     ),
     Rule(
