@@ -475,3 +475,15 @@ def test_a_traceback_cut_before_its_exception_is_named_by_where_it_was():
     # output after the frames, or a single frame, is not a traceback cut short
     assert extract("\n".join([*head, "step 10 loss 2.3"])) is None
     assert extract("\n".join(head[:2])) is None
+
+
+def test_a_library_run_from_its_source_tree_is_the_librarys_code():
+    from canary.signature.tracebacks import frame_path
+
+    # an editable checkout, a bazel runfiles tree: from the package down, and library code
+    assert frame_path("/home/u/jax/jax/_src/scipy/linalg.py") == ("jax/_src/scipy/linalg.py", True)
+    runfiles = "/b/execroot/org_tensorflow/bazel-out/bin/x.runfiles/org_tensorflow/tensorflow/python/__init__.py"
+    assert frame_path(runfiles) == ("tensorflow/python/__init__.py", True)
+    # a program in a directory named like one, or under a path that is no package's, is the program's
+    assert frame_path("/home/u/jax/2.py") == ("jax/2.py", False)
+    assert frame_path("/w/jax/releases/jax-release-0.4.26/grok-1/run.py")[1] is False

@@ -555,3 +555,34 @@ def test_the_fourteenth_batchs_failures_in_the_words_it_met():
     for name in ("alphafold-924.log", "dm-haiku-47.log", "optuna-examples-144.log"):
         assert sig(name).message.startswith("a traceback cut before its exception's line, in "), name
     assert sig("alphafold-924.log").group == sig("alphafold-926.log").group  # its class, no op
+
+
+def test_the_fifteenth_batchs_failures_in_the_words_it_met():
+    # PyTorch's CUDA errors: 1.x's "cuda runtime error (35) : <words> at <file>" is "CUDA error: <words>"; the
+    # driver older than the runtime, and PyTorch's own driver check, are environment checks of any class or path
+    insufficient = sig("nunif-702.log")
+    assert insufficient.kind == "environment" and insufficient.fingerprint == sig("mmskeleton-30.log").fingerprint
+    assert sig("mlcommons-inference-54.log").fingerprint == insufficient.fingerprint  # its traceback: no call path
+    old = sig("fooocus-1313.log")
+    assert old.message == "The NVIDIA driver on your system is too old (found version <version>)"
+    assert (
+        old.fingerprint == sig("yuan-2.0-65.log").fingerprint == sig("fastfcn-37.log").fingerprint
+    )  # warned, asserted
+    assert old.group == sig("fastfcn-37.log").group  # the check's group has no class either
+    assert old.fingerprint != sig("video-llava-22.log").fingerprint
+    # a glog record begun inside another line is its own record
+    assert sig("jax-14300.log").fingerprint == sig("jax-14600.log").fingerprint
+    # libtpu's metadata answered 404 at INFO is a check; a timeout is another failure
+    assert sig("jax-17495.log").kind == "environment"
+    assert sig("jax-17495.log").fingerprint != sig("jax-14300.log").fingerprint
+    # a library run from its source tree (a bazel runfiles tree, a checkout) is the library's code
+    assert sig("tensorflow-60175.log").fingerprint == sig("mqbench-213.log").fingerprint
+    assert sig("jax-20565.log").fingerprint == sig("meow-39.log").fingerprint == sig("bindcraft-132.log").fingerprint
+    # protobuf's ways out are advice; an exception's line in backticks, TensorFlow 1's "(see above for traceback)"
+    assert sig("diffusion-gen-8.log").fingerprint == sig("sfa3d-82.log").fingerprint
+    assert sig("dl-binder-design-52.log").exception == "AttributeError"
+    tf1 = sig("tensorflow-models-7142.log")
+    assert tf1.exception == "XlaRuntimeError" and tf1.message.startswith("RESOURCE_EXHAUSTED: OOM when allocating")
+    assert sig("horovod-108.log").exception == "NCCLError"  # UnknownError says nothing: its NCCL words name it
+    # a Mosaic kernel serialized by a newer jax: the head alone is linked to the whole, whatever class raised it
+    assert similarity(sig("pytorch-xla-9614.log"), sig("weathernext-132.log")) >= THRESHOLD

@@ -186,3 +186,19 @@ def test_a_traceback_a_relay_printed_without_its_indentation_reads_as_pythons():
     assert relayed.exception == "ValueError" and relayed.fingerprint == indented.fingerprint
     # a source line is never an exception's line, even cut where it is the last
     assert extract("\n".join(flat[:3])) is None
+
+
+def test_a_glog_record_begun_inside_another_line_is_its_own_line():
+    glued = (
+        "Failed to get agent-worker-number with error: Timeout was reachedE0221 14:49:23.280024242     375 "
+        "oauth2_credentials.cc:238] oauth2 failed"
+    )
+    assert list(clean_lines(glued)) == [
+        "Failed to get agent-worker-number with error: Timeout was reached",
+        "oauth2 failed",
+    ]
+    new_format = "reachedI0000 00:00:1676990894.686695      14 common_lib.cc:145] Failed to fetch URL"
+    assert list(clean_lines(new_format)) == ["reached", "Failed to fetch URL"]
+    # a record's own header, and a word that only looks like one, are not cut
+    assert list(clean_lines("E0221 14:49:23.280024 375 x.cc:1] boom")) == ["boom"]
+    assert list(clean_lines("see RFC1234 07:00:00 notes")) == ["see RFC1234 07:00:00 notes"]

@@ -12,7 +12,7 @@ from canary.notify import notify
 from canary.notify.markers import identity_marker, issue_identity
 from canary.notify.model import Facts
 from canary.signature import extract
-from canary.signature.similar import THRESHOLD, identity_text, similarity
+from canary.signature.similar import THRESHOLD, identity_text, similarity, text_similarity
 
 REAL = Path(__file__).parent / "logs" / "real"
 FACTS = Facts(lane_context="GCP, TPU v6e-4, europe-west4", platform="tpu")
@@ -62,6 +62,18 @@ def test_a_post_cut_short_is_near_its_whole():
     # a cut inside a figure the whole masks; a cut that drops a word that differs is not near
     oom = "RESOURCE_EXHAUSTED: Ran out of memory in memory space hbm. Used 31.25G of 15.48G hbm. Exceeded hbm cap"
     assert similarity(extract(oom[:66]), extract(oom)) >= THRESHOLD
+    # a check's head alone is near its whole whichever class raised each (an identity marker's text may name either)
+    head = "XlaRuntimeError: INTERNAL: Failed to deserialize the Mosaic module"
+    whole = (
+        "ValueError: Failed to deserialize the Mosaic module: INTERNAL: Unsupported version: expected <= 7 but got 8"
+    )
+    assert similarity(extract(head), extract(whole)) >= THRESHOLD
+    assert (
+        text_similarity(
+            "RuntimeError: cuInit failed: CUDA_ERROR_NO_DEVICE", "environment: cuInit failed: CUDA_ERROR_NO_DEVICE"
+        )
+        == 1.0
+    )
     one = extract("AttributeError: module 'jax.interpreters.xla' has no attribute 'DeviceArray'")
     other = extract("AttributeError: module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'")
     assert similarity(one, other) < THRESHOLD

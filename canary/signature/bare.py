@@ -102,18 +102,21 @@ BARE_ERRORS: list[BareError] = [
         _python_kind,
         context=12,
     ),
-    # a Python exception line without its traceback (an excerpt, a logged error, one quoted whole), or the
-    # exception's repr as TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
+    # a Python exception line without its traceback (an excerpt, a logged error, one quoted whole or in backticks,
+    # TensorFlow 1's "ResourceExhaustedError (see above for traceback): ...", a status class: not the classes
+    # that say nothing of one, whose message is read), or the exception's repr as
+    # TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
     # printed it before what its message quotes is looked at
     BareError(
         "python-exception",
-        ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: "),
+        ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: ", "for traceback): "),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
-            r"(?P<lt><)?(?P<q>\")?(?!nccl|cuda|CUDA)"
+            r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
-            r"(?:\([\w.]{1,100}\))?: (?P<msg>.{1,2000}?)(?(lt)>)(?(q)\")$"
+            r"(?:\([\w.]{1,100}\)|(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
+            r" \(see above for traceback\))?: (?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
         ),
         lambda m: _unwrapped(m)[0],
         _python_kind,

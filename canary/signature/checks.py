@@ -180,15 +180,16 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("mps dialect version",),
         r"(?P<msg>current mps dialect version is [\d.]{1,20}, can't parse version [\d.]{1,20}\d)",
     ),
-    # PyTorch's CUDA initialisation failing (a warning, "UserWarning: CUDA initialization: Unexpected error from
-    # cudaGetDeviceCount(). Did you run some cuda functions before ...? Error 804: forward compatibility was
-    # attempted on non supported HW", then the program on the CPU, or the same words raised as a RuntimeError):
+    # PyTorch's CUDA initialisation failing (a warning, "UserWarning: CUDA initialization: <why>", as "Unexpected
+    # error from cudaGetDeviceCount(). Did you run some cuda functions before ...? Error 804: forward compatibility
+    # was attempted on non supported HW", then the program on the CPU, or the same words raised as a RuntimeError):
     # CUDA's error code is which failure (802 the fabric manager, 804 forward compatibility, 805 the MPS daemon)
     _environment(
         "torch-cuda-init",
-        ("cudaGetDeviceCount",),
-        r"^(?![\"']?[A-Za-z_][\w.]{0,200}(?:Error|Exception): ).{0,400}?"
-        r"(?P<msg>Unexpected error from cudaGetDeviceCount\(\)\..{0,600})$",
+        ("cudaGetDeviceCount", "CUDA initialization: "),
+        r"^(?![\"'`]?[A-Za-z_][\w.]{0,200}(?:Error|Exception): ).{0,400}?"
+        r"(?:CUDA initialization: )?(?P<msg>Unexpected error from cudaGetDeviceCount\(\)\..{0,600}|"
+        r"(?<=CUDA initialization: )\S.{0,600})$",
         weak=True,
     ),
     # TensorFlow without the GPU libraries it was built against ("Cannot dlopen some GPU libraries. Please make
@@ -199,6 +200,15 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("Cannot dlopen some GPU libraries", "Skipping registering GPU devices"),
         r"(?P<msg>Cannot dlopen some GPU libraries|Skipping registering GPU devices)",
         weak=True,
+    ),
+    # libtpu's tries to read the TPU VM's metadata, answered with an HTTP error, logged at INFO ("Failed to fetch URL
+    # on try 6 out of 6: Failed to fetch URL (http status: 404) No error"): what libtpu tried before it gave up
+    _environment(
+        "tpu-metadata",
+        ("Failed to fetch URL on try",),
+        r"(?P<msg>Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(http status: \d{3}\))",
+        weak=True,
+        at_info=True,
     ),
     # jax's warning that the TPU backend has not started after a minute ("TPU backend initialization is taking
     # more than 60.0 seconds. Did you run your code on all TPU hosts?"): a host of the slice not running the

@@ -203,6 +203,28 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
             "cudaGetDeviceCount() failed" + (f": Error {c[1]}: {c[2]}" if (c := _CUDA_CODE.search(m["rest"])) else "")
         ),
     ),
+    # PyTorch's check of the driver ("The NVIDIA driver on your system is too old (found version 11040). Please
+    # update your GPU driver by downloading ... from the URL: http://...", raised, warned, or asserted by 2019's)
+    (
+        re.compile(r"^The NVIDIA driver on your system is too old \(found version [\w.]{1,20}\)\.?.*$"),
+        "The NVIDIA driver on your system is too old (found version <version>)",
+    ),
+    # a Pallas kernel serialized by a jax newer than the libtpu that reads it ("Failed to deserialize the Mosaic
+    # module: INTERNAL: Unsupported version: expected <= 7 but got 8"; a post may show the head alone)
+    (
+        re.compile(
+            r"^(?:[A-Z_]{3,30}: )?Failed to deserialize the Mosaic module\b(?::.{0,100}?(Unsupported version))?.*$"
+        ),
+        lambda m: "Failed to deserialize the Mosaic module" + (f": {m[1]}" if m[1] else ""),
+    ),
+    # libtpu asking the TPU VM's metadata server for its configuration, answered with an HTTP error (the machine
+    # is not a TPU VM, or its metadata lacks the TPU's), logged at INFO on each of its tries
+    (
+        re.compile(
+            r"^Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(http status: (\d{3})\).*$"
+        ),
+        r"libtpu could not fetch the TPU VM's metadata (http status: \1)",
+    ),
     # TensorFlow's two lines of one fallback to the CPU, either alone
     (
         re.compile(r"^(?:Cannot dlopen some GPU libraries|Skipping registering GPU devices)\b.*$"),

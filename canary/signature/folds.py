@@ -63,12 +63,17 @@ _TASK = re.compile(
 # XLA since 2025 prefixes a CUDA runtime call's failure and names CUDA's error code before its words ("CUDA Runtime
 # error: [0] Failed call to cudaGetFuncBySymbol: cudaErrorNoKernelImageForDevice: no kernel image is available
 # ..."); earlier releases print "Failed call to cudaGetFuncBySymbol: no kernel image is available ..."
+# PyTorch up to 1.x words CUDA's error as "cuda runtime error (35) : CUDA driver version is insufficient for CUDA
+# runtime version at torch/csrc/cuda/Module.cpp:32" (its code and where THC checked it), later as "CUDA error: ..."
+_THC_CUDA = re.compile(r"^cuda runtime error \(\d{1,4}\) : (.{1,500}?)(?: at \S{1,300}:(?:<line>|\d{1,6}))?$")
 _CUDA_RUNTIME = re.compile(
     r"\bCUDA Runtime error: \[\d{1,4}\] (?=Failed call to cuda)|(?<=: )cudaError[A-Z]\w{1,60}: (?=[a-z])"
 )
 
 
 def _cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("cuda runtime error ("):
+        message = _THC_CUDA.sub(r"CUDA error: \1", message)
     return exc, _CUDA_RUNTIME.sub("", message) if "cuda" in message else message, frames
 
 
@@ -137,6 +142,8 @@ _ADVICE = re.compile(
     r"\s?(?:\((?:run with NCCL_DEBUG=|set JAX_PLATFORMS=|Set TF_CPP_MIN_LOG_LEVEL=|you may need to uninstall )"
     r"[^()]{0,200}(?:\)|$)|Look at the errors above for more details\.?|"
     r"Please file (?:a bug against XLA|an issue on \S+)\.?|"
+    # protobuf's ways out of generated code older than itself, after "Descriptors cannot not be created directly."
+    r" ?If this call came from a _pb2\.py file, your generated code is out of date.{0,2000}$|"
     r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.))"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
@@ -318,8 +325,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "cuda-runtime",
         "XLA since 2025 says 'CUDA Runtime error: [0] ' before a CUDA runtime call that failed and names CUDA's "
-        "error code ('cudaErrorNoKernelImageForDevice: ') before its words; earlier releases give the words alone, "
-        "and the code and its words say one thing",
+        "error code before its words; earlier releases the words alone; PyTorch 1.x says 'cuda runtime error (35) : "
+        "<words> at <file>:<line>', later 'CUDA error: <words>': the words are the failure",
         _cuda_runtime,
     ),
     Rule(
@@ -332,8 +339,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "advice",
         "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set JAX_PLATFORMS', "
-        "'uninstall the failing plugin', 'file a bug against XLA', 'It should not be possible to run out of "
-        "vmem'), and an NCCL last warning that repeats the error, say nothing of the failure",
+        "'uninstall the failing plugin', 'file a bug against XLA', protobuf's 'If this call came from a _pb2.py "
+        "file, ...'), and an NCCL last warning that repeats the error, say nothing of the failure",
         _advice,
     ),
     Rule(
@@ -385,8 +392,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "check-class",
-        "one toolchain check is raised by whichever layer ran it (cuInit's CUDA_ERROR_NO_DEVICE: the CUDA plugin's "
-        "RuntimeError, the backend's XlaRuntimeError); the check is the failure: its fingerprint has no class",
+        "one toolchain check is raised by whichever layer ran it (the CUDA plugin's RuntimeError, the backend's "
+        "XlaRuntimeError, an older release's AssertionError), from whatever program; the check is the failure: its "
+        "fingerprint has no class and no call path",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

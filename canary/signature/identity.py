@@ -25,7 +25,7 @@ from typing import Any
 
 from canary.record import Signature
 from canary.signature import folds, kinds
-from canary.signature.masks import canonical_class, canonical_message, normalize
+from canary.signature.masks import canonical_class, canonical_message, normalize, status_code
 
 FINGERPRINT_LEN = 12
 GATE_KINDS = ("gate_regression", "perf_regression")
@@ -61,15 +61,24 @@ def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     return None if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) else exception
 
 
+def _group_class(key: str | None, exception: str | None, message: str) -> str | None:
+    """The class a group is made of: none for an environment check (whichever layer raised it), an XLA
+    status's where the check carries one."""
+    if key is None and exception is not None:
+        return "XlaRuntimeError" if status_code(message) else None
+    return exception
+
+
 def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str]) -> tuple[Signature, str]:
     """The signature of parts taken as earlier canaries took them, and the fingerprint those had."""
     before = fingerprint(kind, exception, message, frames)
     exc, msg, path = folds.fold(exception, message, frames)
     key = _class_key(kind, exc, msg)
-    fp = fingerprint(folds.kind_key(kind, exc), key, msg, [folds.frame_key(f) for f in path])
+    where = [] if key is None and exc is not None else path
+    fp = fingerprint(folds.kind_key(kind, exc), key, msg, [folds.frame_key(f) for f in where])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind
-    return Signature(fp, kind, exc, msg, path, group=group(kind, exc, msg)), before
+    return Signature(fp, kind, exc, msg, path, group=group(kind, _group_class(key, exc, msg), msg)), before
 
 
 def make(

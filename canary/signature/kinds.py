@@ -88,7 +88,9 @@ ENVIRONMENT_TEXT = re.compile(
     r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found|"
     r"Unexpected error from cudaGetDeviceCount\(\)|cudaGetDeviceCount\(\) failed|"
     r"Cannot dlopen some GPU libraries|Skipping registering GPU devices|"
-    r"TPU backend initialization is taking more than|Failed to connect to remote server at address: grpc://"
+    r"TPU backend initialization is taking more than|Failed to connect to remote server at address: grpc://|"
+    r"CUDA driver version is insufficient for CUDA runtime version|The NVIDIA driver on your system is too old|"
+    r"Failed to deserialize the Mosaic module|Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \("
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A

@@ -49,9 +49,10 @@ _PREFIXES = [
         r"|\s{1,8}[\w./-]{1,200}:\d{1,6})(?:\s{1,8}--?)? ?"
     ),
     re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
-    # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] "; TensorFlow's after its timestamp:
+    # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] " (absl before InitGoogle counts seconds since the
+    # epoch: "I0000 00:00:1694099665.260573     484 common_lib.cc:174] "); TensorFlow's after its timestamp:
     # "2019-06-13 01:17:08.886805: E external/xla/local_client.cc:672] "
-    _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{1,9}\s{1,8}\d{1,20} [\w./-]{1,200}:\d{1,6}\] ?"),
+    _record(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2,10}\.\d{1,9}\s{1,8}\d{1,20} [\w./-]{1,200}:\d{1,6}\] ?"),
     _record(r"[IWEF] [\w./-]{1,300}:\d{1,6}\] ?"),
     # PyTorch's c10 logger (2.x), bracketed, without a thread: "[E626 06:24:44.903881913 ProcessGroupNCCL.cpp:616] "
     _record(r"\[[IWEF]\d{3,4} \d{2}:\d{2}:\d{2}\.\d{1,9} [\w./-]{1,200}:\d{1,6}\] ?"),
@@ -212,11 +213,36 @@ def _ungrouped(line: str) -> str | None:
     return line[m.end() :].replace("Exception Group Traceback", "Traceback", 1) if line[m.end() :].strip() else None
 
 
+# a glog/absl record begun on another writer's unfinished line ("... with error: Timeout was reachedE0221
+# 14:49:23.280024242     375 oauth2_credentials.cc:...] ..."): two records, not one message
+_GLUED = re.compile(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2,10}(?:\.\d{1,9})?\s{1,12}\d{1,10} [\w.-]{1,100}")
+
+
+# a header glued to what came before it, looked for in the whole text at once (one scan in C)
+_GLUED_ANYWHERE = re.compile(r"[^\s\]][IWEF][01]\d{3} \d{2}:\d{2}:")
+
+
+def _unglued(raw: list[str]) -> list[str]:
+    """``raw`` with each glog record that began inside another line on a line of its own."""
+    if not _GLUED_ANYWHERE.search("\n".join(raw)):
+        return raw
+    out: list[str] = []
+    for line in raw:
+        cuts = [m.start() for m in _GLUED.finditer(line, 1) if not line[m.start() - 1].isspace()]
+        cuts = [c for c in cuts if line[c - 1] != "]"]
+        if cuts:
+            out.extend(line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True))
+        else:
+            out.append(line)
+    return out
+
+
 def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
     folds undone first (:func:`unwrap`), an exception group's borders taken off."""
     raw = paste.unpage(text.splitlines() if isinstance(text, str) else list(text))
     raw = paste.rejoin(paste.reflow(paste.untag(unwrap(raw), _known), _known))
+    raw = _unglued(raw)
     grouped = any("Exception Group Traceback" in line for line in raw)
     out = Lines()
     out.records = set()

@@ -10,9 +10,9 @@ The measure is a ratio over the normalised identity text (``class: message``, af
 as PyTorch's alerting matches its failures: difflib's ratio; and 1 when the shorter text, of at
 least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt is as close as its
 whole; one cut inside a figure that the whole masks, ``Used <bytes> of 31.25``, too). Two
-environment checks (:data:`canary.signature.kinds.ENVIRONMENT_TEXT`) are alike only when their texts
-are one, or one is cut from the other: the folds already give each check one wording, so what still
-differs is another check or the other direction (cuDNN newer than the build, not older). Two
+environment checks (:data:`canary.signature.kinds.ENVIRONMENT_TEXT`), whatever class raised them, are
+alike only when their texts are one, or one is cut from the other: the folds already give each check
+one wording, so what still differs is another check or the other direction (cuDNN newer than the build, not older). Two
 out-of-memory messages that name different memory spaces (XLA:TPU's HBM, VMEM, SMEM) are not alike
 either. :data:`THRESHOLD` was chosen on tests/logs/real with bench/signature_corpus.py: the lowest
 value at which no more than one look-alike pair in twenty is linked (docs/signatures.md has the
@@ -39,6 +39,7 @@ def identity_text(sig: Signature) -> str:
     return f"{sig.exception or sig.kind}: {sig.message}"
 
 
+_CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 _SPACE = re.compile(r"\bmemory space (\w{1,20})")
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -53,6 +54,9 @@ def text_similarity(a: str, b: str) -> float:
     """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
     if _spaces(a) != _spaces(b):
         return 0.0
+    checks = bool(ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b))
+    if checks:  # one check is raised by whichever layer ran it: its class is not compared (check-class)
+        a, b = _CLASS_HEAD.sub("environment: ", a, 1), _CLASS_HEAD.sub("environment: ", b, 1)
     short, long = sorted((a, b), key=len)
     head = short.rstrip(" .,:;")
     if len(head) >= MIN_PREFIX and long.startswith(head):
@@ -61,7 +65,7 @@ def text_similarity(a: str, b: str) -> float:
     cut = _CUT_FIGURE.sub("", head)
     if cut != head and len(cut) >= MIN_PREFIX and long.startswith(cut) and long[len(cut) :].startswith(("<", "(<")):
         return 1.0
-    if ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b):
+    if checks:
         return 1.0 if a == b else 0.0  # another check, or the other direction; a cut one is its start
     return difflib.SequenceMatcher(None, short, long, autojunk=False).ratio()
 

@@ -277,6 +277,12 @@ _COLAB_FOLD = re.compile(r"^\d{1,4} frames$")
 # ----------------------------------------------------------------------------- frames
 
 
+# packages whose code is never a program's own, wherever they are run from
+_LIBRARIES = frozenset(
+    ("jax", "jaxlib", "tensorflow", "torch", "torch_xla", "flax", "optax", "numpy", "scipy", "haiku", "chex")
+)
+
+
 def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     """The path a frame is known by, and whether it is library (installed or stdlib) code.
 
@@ -295,6 +301,11 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     for i in range(len(parts) - 2, -1, -1):
         if parts[i] in roots:
             return "/".join(parts[i:]), False
+    # a library run from its source tree (an editable install, a bazel runfiles tree): still the library's code
+    for i in range(len(parts) - 2, -1, -1):
+        # (a package's directory, not a project's file in one: every part after it names a module)
+        if parts[i] in _LIBRARIES and i + 2 < len(parts) and all(p.isidentifier() for p in parts[i + 1 : -1]):
+            return "/".join(parts[i:]), True
     return "/".join(parts[-2:]), False
 
 
