@@ -586,3 +586,28 @@ def test_the_fifteenth_batchs_failures_in_the_words_it_met():
     assert sig("horovod-108.log").exception == "NCCLError"  # UnknownError says nothing: its NCCL words name it
     # a Mosaic kernel serialized by a newer jax: the head alone is linked to the whole, whatever class raised it
     assert similarity(sig("pytorch-xla-9614.log"), sig("weathernext-132.log")) >= THRESHOLD
+
+
+def test_the_sixteenth_batchs_failures_in_the_words_it_met():
+    # the container runtime without the GPU, the hook's driver older than the image's CUDA: a tool's, no class
+    docker = sig("retinanet-examples-278.log")
+    assert (docker.kind, docker.exception) == ("environment", None)
+    assert docker.fingerprint == sig("llamafactory-5268.log").fingerprint == sig("xagent-273.log").fingerprint
+    cuda = sig("petric2-27.log")
+    assert cuda.fingerprint == sig("vortex-106.log").fingerprint  # cuda>=12.8 and cuda>=10.2: the versions masked
+    assert cuda.fingerprint != sig("nvidia-container-toolkit-302.log").fingerprint  # NVML not found
+    # pip: a wheel for another platform (whatever its version and tags), no matching distribution, a cut name
+    wheel = sig("fast-dpsgd-2.log")
+    assert wheel.message == "jaxlib wheel is not a supported wheel on this platform" and wheel.exception is None
+    assert wheel.fingerprint == sig("jax-9878.log").fingerprint == sig("grok-1-24.log").fingerprint
+    assert sig("grok-1-102.log").fingerprint != sig("viettts-19.log").fingerprint  # a pinned build, not any
+    # a flag the library does not know, absl's and XLA's; jaxlib's AVX check without its advice
+    assert sig("colabtools-4628.log").fingerprint == sig("pytorch-xla-6990.log").fingerprint  # in backticks
+    assert sig("colabtools-4628.log").fingerprint != sig("jax-15616.log").fingerprint
+    assert sig("jax-8482.log").fingerprint == sig("genjax-445.log").fingerprint == sig("jax-31723.log").fingerprint
+    # the shell's "Illegal instruction"; PyTorch's "CUDA error: ..." line is its RuntimeError
+    assert sig("jax-6671.log").exception == "SIGILL"
+    assert sig("bertgcn-16.log").fingerprint == sig("attention-is-all-you-need-pytorch-193.log").fingerprint
+    # torch_xla's RuntimeError of its runtime's failed CHECK is the check ("<file>.cc:<line> : Check failed: ...")
+    assert sig("pytorch-xla-4198.log").fingerprint == sig("pytorch-lightning-6849.log").fingerprint
+    assert sig("pytorch-lightning-6849.log").exception == "CheckFailed"

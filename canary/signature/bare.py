@@ -258,7 +258,8 @@ BARE_ERRORS: list[BareError] = [
             r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
             r"an illegal memory access was encountered).{0,1000})$"
         ),
-        "CUDAError",
+        # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class)
+        lambda m: "RuntimeError" if m.string.startswith("CUDA error: ") else "CUDAError",
     ),
     # ROCm's HIP runtime names its error by code, the words after it differ by release ("hipErrorNoBinaryForGpu:
     # Unable to find code object for all current devices!", "... Coudn't find binary for current devices!")

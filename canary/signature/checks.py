@@ -12,7 +12,7 @@ from canary.signature.masks import STATUS_CODES
 from canary.signature.recogniser import BareError
 
 _CODES = "|".join(STATUS_CODES)
-Exception_ = str | Callable[[re.Match[str]], str]
+Exception_ = str | None | Callable[[re.Match[str]], str | None]
 
 
 def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: Exception_ = "RuntimeError", **options):
@@ -219,6 +219,42 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>TPU backend initialization is taking more than [\d.]{1,10} seconds)",
         "UserWarning",
         weak=True,
+    ),
+    # the container runtime without the GPU the job asks for: Docker with no NVIDIA runtime ('could not select
+    # device driver "" with capabilities: [[gpu]]'), the NVIDIA container hook's driver older than the image's CUDA
+    # ("requirement error: unsatisfied condition: cuda>=12.8, please update your driver ..."): the tool's, no class
+    _environment(
+        "container-gpu",
+        ("could not select device driver", "unsatisfied condition: cuda"),
+        r"(?P<msg>could not select device driver \S{0,40} with capabilities: \[\[gpu\]\]|"
+        r"unsatisfied condition: cuda\s?>=\s?[\d.]{1,10}\d)",
+        None,
+    ),
+    # pip installing the stack: no wheel of a pinned jaxlib or libtpu for this machine ("No matching distribution
+    # found for jaxlib==0.4.25+cuda12.cudnn89", "Could not find a version that satisfies the requirement ...",
+    # "jaxlib-0.1.55-cp38-none-manylinux2010_x86_64.whl is not a supported wheel on this platform.") or a wheel
+    # whose metadata names another version ("Requested libtpu-nightly==0.1.dev20240729 from https://... has
+    # inconsistent version: expected ..."): the installer's, no class
+    _environment(
+        "pip",
+        (
+            "No matching distribution found for ",
+            "Could not find a version that satisfies",
+            "is not a supported wheel",
+            "has inconsistent version",
+        ),
+        r"(?P<msg>No matching distribution found for \S{1,200}|Could not find a version that satisfies the requirement "
+        r"\S{1,200}|[\w.+-]{1,200}\.whl is not a supported wheel on this platform|Requested [\w.-]{1,100}==\S{1,100} "
+        r"from \S{1,500} has inconsistent version)",
+        None,
+    ),
+    # a flag the library does not know: absl's ("ERROR: Unknown command line flag 'xla_latency_hiding_scheduler_rerun'",
+    # torch_xla setting a flag its libtpu is too old for) and XLA's ("Unknown flags in XLA_FLAGS: --xla_tpu_...")
+    _environment(
+        "unknown-flag",
+        ("Unknown command line flag", "Unknown flags in XLA_FLAGS"),
+        r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.-]{1,200})",
+        None,
     ),
     _environment(
         "jaxlib-newer",

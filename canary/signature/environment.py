@@ -225,6 +225,18 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         r"libtpu could not fetch the TPU VM's metadata (http status: \1)",
     ),
+    # a wheel pip cannot install here: the package, not its version or tags (which Python, which platform)
+    (
+        re.compile(
+            r"^([A-Za-z][\w.]{0,100}?)-\d[\w.+!]{0,60}-[\w.+-]{1,200}\.whl "
+            r"is not a supported wheel on this platform\b.*$"
+        ),
+        r"\1 wheel is not a supported wheel on this platform",
+    ),
+    (
+        re.compile(r"^unsatisfied condition: cuda\s?>=\s?[\d.]{1,10}\d\b.*$"),
+        "unsatisfied condition: cuda>=<version> (the driver is older than the image's CUDA)",
+    ),
     # TensorFlow's two lines of one fallback to the CPU, either alone
     (
         re.compile(r"^(?:Cannot dlopen some GPU libraries|Skipping registering GPU devices)\b.*$"),
@@ -298,6 +310,15 @@ def _whole(message: str) -> str:
     return next((head for head in _HEADS if len(message) < len(head) and head.startswith(message)), message)
 
 
+# the checks of tools that are not jax (an installer, a container runtime, a flag parser): a check only printed gets
+# the class jax raises checks with, but these are no Python exception
+_TOOLS = re.compile(
+    r"^(?:could not select device driver|unsatisfied condition: cuda|No matching distribution found for |Could not "
+    r"find a version that satisfies|\S{1,100} wheel is not a supported wheel|Requested \S{1,100} from \S{1,500} has "
+    r"inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library failed: )"
+)
+
+
 def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _whole(message)
     if not kinds.ENVIRONMENT_TEXT.search(message):
@@ -310,6 +331,8 @@ def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = inner
     for rx, repl in ENVIRONMENT:
         message = rx.sub(repl, message)
+    if exc is None and _TOOLS.match(message):
+        return None, message, frames  # a tool's failure (pip, Docker, the container hook, absl's flags): no class
     return wrapped or ("RuntimeError" if exc in ("EnvironmentMismatch", None) else exc), message, frames
 
 

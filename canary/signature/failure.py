@@ -41,7 +41,8 @@ from canary.signature.tracebacks import (
 )
 
 _SHELL_SIGNAL = re.compile(
-    r"(?:^|(?<=[\s\]*`]))(?P<name>[Kk]illed|[Ss]egmentation fault|Aborted|Bus error|Terminated)"
+    r"(?:^|(?<=[\s\]*`]))(?P<name>[Kk]illed|[Ss]egmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
+    r"Floating point exception)"
     r"(?:\s{1,8}\(core dumped\))?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
 _SIGNAL_WORDS = {
@@ -50,6 +51,8 @@ _SIGNAL_WORDS = {
     "Aborted": "SIGABRT",
     "Bus error": "SIGBUS",
     "Terminated": "SIGTERM",
+    "Illegal instruction": "SIGILL",  # a binary built for instructions the CPU lacks (jaxlib's AVX)
+    "Floating point exception": "SIGFPE",
 }
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)

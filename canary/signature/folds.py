@@ -50,7 +50,7 @@ def _status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 # "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
-_SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line>: ")
+_SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line> ?: ")
 
 # TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code, its XLA:TPU the stage,
 # some XLA:GPU releases the custom call a compile failed in
@@ -75,6 +75,12 @@ def _cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cuda runtime error ("):
         message = _THC_CUDA.sub(r"CUDA error: \1", message)
     return exc, _CUDA_RUNTIME.sub("", message) if "cuda" in message else message, frames
+
+
+def _failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "RuntimeError" and message.startswith("Check failed: "):
+        return "CheckFailed", message, frames
+    return exc, message, frames
 
 
 def _source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -142,6 +148,8 @@ _ADVICE = re.compile(
     r"\s?(?:\((?:run with NCCL_DEBUG=|set JAX_PLATFORMS=|Set TF_CPP_MIN_LOG_LEVEL=|you may need to uninstall )"
     r"[^()]{0,200}(?:\)|$)|Look at the errors above for more details\.?|"
     r"Please file (?:a bug against XLA|an issue on \S+)\.?|"
+    # jaxlib's way out of its AVX check, after "... which your CPU and/or operating system do not support."
+    r" ?You may be able (?:to )?work around this issue by building jaxlib from source.{0,50}$|"
     # protobuf's ways out of generated code older than itself, after "Descriptors cannot not be created directly."
     r" ?If this call came from a _pb2\.py file, your generated code is out of date.{0,2000}$|"
     r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.))"
@@ -302,6 +310,12 @@ RULES: tuple[Rule, ...] = (
         "('nccl_utils.cc:<line>: '), TensorFlow's runtime its task ('From /job:tpu_worker/replica:0/task:0: "
         "'), its XLA:TPU 'Compilation failure: ', XLA:GPU 'CustomCall failed: ', others do not; the words after are it",
         _source_location,
+    ),
+    Rule(
+        "failed-check",
+        "torch_xla raises its runtime's failed CHECK as a RuntimeError whose message is the check ('<file>.cc:<line> : "
+        "Check failed: ...'), the runtime logs it bare (and aborts); the check is the failure, as CheckFailed",
+        _failed_check,
     ),
     Rule(
         "coordination",

@@ -90,7 +90,13 @@ ENVIRONMENT_TEXT = re.compile(
     r"Cannot dlopen some GPU libraries|Skipping registering GPU devices|"
     r"TPU backend initialization is taking more than|Failed to connect to remote server at address: grpc://|"
     r"CUDA driver version is insufficient for CUDA runtime version|The NVIDIA driver on your system is too old|"
-    r"Failed to deserialize the Mosaic module|Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \("
+    r"Failed to deserialize the Mosaic module|"
+    r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(|"
+    r"could not select device driver \S{0,40} with capabilities|unsatisfied condition: cuda|"
+    r"No matching distribution found for |Could not find a version that satisfies the requirement|"
+    r"is not a supported wheel on this platform|has inconsistent version|"
+    r"Unknown command line flag '|Unknown flags in XLA_FLAGS|"
+    r"This version of jaxlib was built using AVX instructions"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A

@@ -19,7 +19,7 @@ class BareError:
     name: str
     hints: tuple[str, ...]
     pattern: re.Pattern[str]
-    exception: str | Callable[[re.Match[str]], str]
+    exception: str | None | Callable[[re.Match[str]], str | None]  # None: a tool's failure, no Python class
     kind: str | Callable[[str], str] = "runtime_crash"
     message: Callable[[re.Match[str]], str] = lambda m: m.group("msg")
     context: int = 0  # following lines that belong to the message (a status message goes on)
@@ -31,7 +31,7 @@ class BareError:
             return None
         return self.pattern.search(line)
 
-    def exception_of(self, m: re.Match[str]) -> str:
+    def exception_of(self, m: re.Match[str]) -> str | None:
         return self.exception(m) if callable(self.exception) else self.exception
 
     def kind_of(self, text: str) -> str:
