@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
-from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of
+from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of, words_class
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
 from canary.signature.tracebacks import _JAX_WRAPPERS
@@ -123,6 +123,42 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: _unwrapped(m)[1],
         context=12,
     ),
+    # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
+    # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
+    BareError(
+        "exception-repr",
+        ('Error("', "Error('", 'Exception("', "Exception('"),
+        re.compile(
+            r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>(?:(?!\\n|(?P=q)\)).){1,2000})"
+        ),
+        lambda m: canonical_class(m["cls"], m["msg"]),
+        _python_kind,
+        message=lambda m: m["msg"],
+    ),
+    # Python's own words for an import that failed or an attribute a module lacks, alone on a line (a post that
+    # quotes the message without its class: "module 'flax' has no attribute 'optim'")
+    BareError(
+        "python-words",
+        ("has no attribute ", "cannot import name ", "No module named "),
+        re.compile(
+            r"^(?P<msg>(?:module '[\w.]{1,200}' has no attribute '\w{1,200}'|cannot import name '[\w.]{1,200}' from "
+            r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'))\.?$"
+        ),
+        lambda m: words_class(m["msg"]),
+        _python_kind,
+    ),
+    # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters
+    # (4748) than supported (limit 3304)."), and TensorFlow's TPU used before it was initialised, logged bare
+    BareError(
+        "tpu-program",
+        ("Computation requires more parameters", "The TPU system has not been initialized"),
+        re.compile(
+            r"^(?P<msg>Computation requires more parameters \(\d{1,9}\) than supported \(limit \d{1,9}\)|"
+            r"(?P<init>The TPU system has not been initialized))\.?$"
+        ),
+        "XlaRuntimeError",
+        message=lambda m: ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"],
+    ),
     # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
     # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)
     BareError(
@@ -204,23 +240,25 @@ BARE_ERRORS: list[BareError] = [
         "xla-status",
         (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
         re.compile(
-            rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: )|(?<=handling error ))(?:{_OLD})): "
-            r".{1,2000})$"
+            # (TensorFlow numbers the statuses of a step's failed ops: "  (0) Invalid argument: ...")
+            rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: )|(?<=handling error )|(?<=\(\d\) ))"
+            rf"(?:{_OLD})): .{{1,2000}})$"
         ),
         _status_class,
         _status_kind,
         context=12,
     ),
     # XLA:TPU's compiler out of a memory space, as 2019's TensorFlow printed it: "Compilation failure: Ran
-    # out of memory in memory space vmem." (later releases raise it as RESOURCE_EXHAUSTED, read above)
+    # out of memory in memory space vmem." (later releases raise it as RESOURCE_EXHAUSTED, read above), or giving
+    # up before it runs out ("Aborting compilation early because it's unlikely to have enough memory. Requires ...")
     # (XLA's sentence after it, "It should not be possible to run out of vmem - please file a bug against XLA.",
     # names it where a post quotes that alone, as a title)
     BareError(
         "memory-space",
-        ("Ran out of memory in memory space", "It should not be possible to run out of "),
+        ("Ran out of memory in memory space", "It should not be possible to run out of ", "Aborting compilation early"),
         re.compile(
-            r"(?P<msg>Ran out of memory in memory space \w{1,20}\b.{0,1000})$|"
-            r"It should not be possible to run out of (?P<space>\w{1,20}) - please"
+            r"(?P<msg>(?:Ran out of memory in memory space \w{1,20}\b|Aborting compilation early because it's unlikely "
+            r"to have enough memory).{0,1000})$|It should not be possible to run out of (?P<space>\w{1,20}) - please"
         ),
         "XlaRuntimeError",
         "compile_error",

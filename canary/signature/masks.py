@@ -53,7 +53,7 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\s?(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"), ""),
     # quantities that differ run to run: durations and byte counts (sizes, free memory)
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|sec|secs|seconds?|minutes?|mins?|hours?|h)\b"), "<duration>"),
-    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:bytes?|[KMGTP]i?B|[KMGTP])(?:\s?\(\d+B?\))?(?![\w\[])"), "<bytes>"),
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:bytes?|[KMGTPE]i?B|[KMGTPE])(?:\s?\(\d+B?\))?(?![\w\[])"), "<bytes>"),
     (re.compile(r"\b\d+B\b"), "<bytes>"),
     # "free: 1.2GiB", "There are 134.44M free", "memory limit 2000 of": amounts of memory
     (
@@ -79,6 +79,16 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?:/job:\w{1,100}/replica:\d{1,6}/task:\d{1,6}[\s,]{0,8}){2,}"), "<tasks> "),
     (re.compile(r"\b((?:local_|global_)?rank)(: ?|=)\d+"), r"\1\2<n>"),
     (re.compile(r"\bfor rank \d+"), "for rank <n>"),
+    # PyTorch's start-up barrier names its key by a counter and the group's sizes, which are the run's
+    (
+        re.compile(r"\bstore_based_barrier_key:\d+(?: \(world_size=\d+, worker_count=\d+, timeout=[^)]{0,40}\))?"),
+        "store_based_barrier_key:<n>",
+    ),
+    # XRT's TPU compile names how many parameters the program has and the TPU takes
+    (
+        re.compile(r"\bmore parameters \(\d+\) than supported \(limit (?:\d+|<bytes>)\)"),
+        "more parameters (<n>) than supported (limit <n>)",
+    ),
     # an id printed as a 64-bit integer ("a context_id matching the specified one (-7989870214237460624)"):
     # twelve digits or more, signed or not, is no size or count a message names
     (re.compile(r"(?<![\w.<])-?\d{12,}(?![\w.])"), "<id>"),
@@ -227,7 +237,7 @@ _WRAPPERS = re.compile(
 )
 WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bOut of memory allocating\b"), "Out of memory while trying to allocate"),
-    (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory)"), ""),
+    (re.compile(r"\bXLA:TPU compile permanent error\. (?=Ran out of memory|Aborting compilation early)"), ""),
     (re.compile(r"\bwrap the call in a shard_map or xmap\b"), "wrap the call in a shard_map"),
     # the shell's report of the abort, joined to the message's line by a post ("... CUDA Aborted (core dumped)")
     (re.compile(r"\s(?:Aborted|Segmentation fault|Bus error) \(core dumped\)$"), ""),

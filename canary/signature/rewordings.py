@@ -181,7 +181,9 @@ _DETAILS = re.compile(
     r"Timed out task names|Some timed out task names|This usually happens because a task|"
     r"# of tasks that reached the barrier|The first task at the barrier|"
     r"This indicates that the remote task|The tasks have crashed|Check the task logs|"
-    r"BufferAssignment OOM Debugging|Largest program allocations in|HBM capacity <bytes>:)"
+    r"BufferAssignment OOM Debugging|Largest program allocations in|HBM capacity <bytes>:|"
+    # the convolution and what each algorithm said, after "Failed to determine best cudnn convolution algorithm"
+    r"(?<=best cudnn convolution algorithm)(?= for: |: ))"
 )
 
 
