@@ -218,13 +218,15 @@ def _ungrouped(line: str) -> str | None:
 _GLUED = re.compile(r"[IWEF]\d{4} \d{2}:\d{2}:\d{2,10}(?:\.\d{1,9})?\s{1,12}\d{1,10} [\w.-]{1,100}")
 
 
-# a header glued to what came before it, looked for in the whole text at once (one scan in C)
-_GLUED_ANYWHERE = re.compile(r"[^\s\]][IWEF][01]\d{3} \d{2}:\d{2}:")
+# a header's start, looked for in the whole text at once (a scan in C that skips to the level's letter); glued
+# when what comes before it is not a line's start, a blank or a bracket
+_HEADER_START = re.compile(r"[IWEF][01]\d{3} \d{2}:\d{2}:")
 
 
 def _unglued(raw: list[str]) -> list[str]:
     """``raw`` with each glog record that began inside another line on a line of its own."""
-    if not _GLUED_ANYWHERE.search("\n".join(raw)):
+    text = "\n".join(raw)
+    if not any(m.start() and text[m.start() - 1] not in " \t\n]" for m in _HEADER_START.finditer(text)):
         return raw
     out: list[str] = []
     for line in raw:
