@@ -632,3 +632,13 @@ def test_the_seventeenth_batchs_failures_in_the_words_it_met():
     assert sig("efppo-8.log").exception == "ValueError"
     assert sig("efppo-8.log").fingerprint != sig("orbax-924.log").fingerprint
     assert sig("jax3d-116.log").group == sig("vaxnerf-10.log").group  # its frames are not shown: only the group
+
+
+def test_the_eighteenth_batchs_failures_in_the_words_it_met():
+    # pip's requirement ends where a post's quote or pip's environment marker does
+    assert sig("alphageometry-51.log").fingerprint == sig("quant-comp-ls-mod-ica22-4.log").fingerprint
+    assert sig("grok-1-102.log").message.endswith("+cuda12.cudnn89")
+    # an exception whose message starts on the next line; jax's words for a traced bool without their class
+    colab = sig("whisper-jax-34.log")
+    assert colab.kind == "environment" and "JAX only supports TPU VMs" in colab.message
+    assert sig("jaxopt-557.log").exception == "TracerBoolConversionError"

@@ -135,16 +135,18 @@ BARE_ERRORS: list[BareError] = [
         _python_kind,
         message=lambda m: m["msg"],
     ),
-    # Python's own words for an import that failed or an attribute a module lacks, alone on a line (a post that
-    # quotes the message without its class: "module 'flax' has no attribute 'optim'")
+    # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
+    # used as a bool, alone on a line (a post that quotes the message without its class: "module 'flax' has no
+    # attribute 'optim'")
     BareError(
         "python-words",
-        ("has no attribute ", "cannot import name ", "No module named "),
+        ("has no attribute ", "cannot import name ", "No module named ", "Attempted boolean conversion of traced"),
         re.compile(
             r"^(?P<msg>(?:module '[\w.]{1,200}' has no attribute '\w{1,200}'|cannot import name '[\w.]{1,200}' from "
-            r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'))\.?$"
+            r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
+            r"(?P<bool>Attempted boolean conversion of traced array with shape \S{1,100}?)))\.{0,2}$"
         ),
-        lambda m: words_class(m["msg"]),
+        lambda m: "TracerBoolConversionError" if m["bool"] else words_class(m["msg"]),
         _python_kind,
     ),
     # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters
@@ -158,6 +160,17 @@ BARE_ERRORS: list[BareError] = [
         ),
         "XlaRuntimeError",
         message=lambda m: ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"],
+    ),
+    # an exception raised with a message that starts on a new line ("RuntimeError: " and, below it, "As of JAX
+    # 0.4.0, JAX only supports TPU VMs, not the older Colab TPUs."): the message is the lines after it
+    BareError(
+        "python-exception-below",
+        ("Error:", "Exception:"),
+        re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)):$"),
+        lambda m: canonical_class(m["cls"]),
+        _python_kind,
+        message=lambda m: "",
+        context=4,
     ),
     # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
     # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)

@@ -243,9 +243,10 @@ ENVIRONMENT_ERRORS: list[BareError] = [
             "is not a supported wheel",
             "has inconsistent version",
         ),
-        r"(?P<msg>No matching distribution found for \S{1,200}|Could not find a version that satisfies the requirement "
-        r"\S{1,200}|[\w.+-]{1,200}\.whl is not a supported wheel on this platform|Requested [\w.-]{1,100}==\S{1,100} "
-        r"from \S{1,500} has inconsistent version)",
+        # (a requirement ends where a post's quote or pip's marker ("; extra == ...") does)
+        r"(?P<msg>No matching distribution found for [^\s\"'`;]{1,200}|Could not find a version that satisfies the "
+        r"requirement [^\s\"'`;]{1,200}|[\w.+-]{1,200}\.whl is not a supported wheel on this platform|"
+        r"Requested [\w.-]{1,100}==\S{1,100} from \S{1,500} has inconsistent version)",
         None,
     ),
     # a flag the library does not know: absl's ("ERROR: Unknown command line flag 'xla_latency_hiding_scheduler_rerun'",

@@ -96,7 +96,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"
     r"is not a supported wheel on this platform|has inconsistent version|"
     r"Unknown command line flag '|Unknown flags in XLA_FLAGS|"
-    r"This version of jaxlib was built using AVX instructions"
+    r"This version of jaxlib was built using AVX instructions|JAX only supports TPU VMs, not the older Colab TPUs"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A
