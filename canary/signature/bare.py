@@ -144,9 +144,9 @@ BARE_ERRORS: list[BareError] = [
         re.compile(
             r"^(?P<msg>(?:module '[\w.]{1,200}' has no attribute '\w{1,200}'|cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
-            r"(?P<bool>Attempted boolean conversion of traced array with shape \S{1,100}?)))\.{0,2}$"
+            r"Attempted boolean conversion of traced array with shape \S{1,100}?))\.{0,2}$"
         ),
-        lambda m: "TracerBoolConversionError" if m["bool"] else words_class(m["msg"]),
+        lambda m: words_class(m["msg"]),
         _python_kind,
     ),
     # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters

@@ -155,7 +155,7 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
             skip=("signal", "fatal-python", "python-exception", "ray-task"),
         )
         # (a warning the process went on after, a slow TPU backend, did not make it crash)
-        if cause is not None and cause[1].exception not in _ABORTS and not _weak(cause[2]):
+        if cause is not None and cause[1].exception not in _ABORTS and cause[2] not in _WEAK:
             return cause[0], cause[1]
         return i, sig
     if not any(line.strip() for line in lines[i + 1 :]):  # the log ends on it: perhaps cut mid-line
@@ -201,10 +201,12 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
         seen += 1
         if seen > _ERROR_SAID_WITHIN:
             break
-        m = None if i in info else _SAYS_ERROR.search(s)
+        if i in info:
+            continue
+        m = _SAYS_ERROR.search(s)
         raw = _bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0) if m else ""
         # "error : AttributeError: ...", or "... throws ValueError: Please provide a TPU Name. even with ..."
-        named = _NAMED.search(raw) if m else (None if i in info else _IN_PROSE.search(s))
+        named = _NAMED.search(raw) if m else _IN_PROSE.search(s)
         if not (m or named):
             continue
         excerpt = "\n".join(lines[max(0, i - 3) : i + 10])
@@ -215,8 +217,7 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
     return None
 
 
-def _weak(name: str) -> bool:
-    return any(b.name == name and b.weak for b in bare.BARE_ERRORS)
+_WEAK = frozenset(b.name for b in bare.BARE_ERRORS if b.weak)  # warnings a process goes on after
 
 
 def _starts(whole: str, cut: str) -> bool:

@@ -319,11 +319,12 @@ _IMPORT_WORDS = (
     (re.compile(r"^module '[\w.]{1,200}' has no attribute "), "AttributeError"),
     (re.compile(r"^cannot import name "), "ImportError"),
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
+    (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),
 )
 
 
 def words_class(message: str) -> str | None:
-    """The class Python raises with ``message``'s words (an import's errors), or None."""
+    """The class Python (or jax) raises with ``message``'s words (an import's errors, a traced bool), or None."""
     return next((c for rx, c in _IMPORT_WORDS if rx.match(message)), None)
 
 

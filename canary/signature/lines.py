@@ -230,8 +230,11 @@ def _unglued(raw: list[str]) -> list[str]:
         return raw
     out: list[str] = []
     for line in raw:
-        cuts = [m.start() for m in _GLUED.finditer(line, 1) if not line[m.start() - 1].isspace()]
-        cuts = [c for c in cuts if line[c - 1] != "]"]
+        cuts = [
+            m.start()
+            for m in _GLUED.finditer(line, 1)
+            if not line[m.start() - 1].isspace() and line[m.start() - 1] != "]"
+        ]
         if cuts:
             out.extend(line[a:b] for a, b in zip([0, *cuts], [*cuts, len(line)], strict=True))
         else:
