@@ -295,7 +295,7 @@ def test_a_line_that_says_error_in_words_no_rule_knows_names_the_failure():
     title = extract("23 September error : AttributeError: 'Config' object has no attribute 'x'")
     assert (title.exception, title.message) == ("AttributeError", "'Config' object has no attribute 'x'")
     prose = extract("The resolver throws ValueError: Please provide a TPU Name to connect to. even with it set")
-    assert (prose.exception, prose.message) == ("ValueError", "Please provide a TPU Name to connect to.")
+    assert (prose.exception, prose.message) == ("ValueError", "Please provide a TPU Name to connect to")
     # a function's name, a metric, a record logged at INFO, a line long before the end: not a failure said
     assert extract("dlerror: libcudart.so.11.0: cannot open shared object file") is None
     assert extract("step 10\nval error: 0.123\nerror:   3.2e-4\n") is None

@@ -173,3 +173,15 @@ def test_a_gate_regression_is_told_apart_by_its_ferry():
     old = make("gate_regression", None, "failed gates: max_final_loss")
     assert current(old, "moe-canary").fingerprint == a.fingerprint
     assert old.fingerprint in current(old, "moe-canary").legacy
+
+
+def test_a_closing_full_stop_doubled_or_dropped_is_one_failure():
+    # jax until 0.8.2 closed TracerBoolConversionError's sentence with two dots, after it with one
+    two, one = (extract((REAL / f).read_text()) for f in ("diffrax-379.log", "amici-3113.log"))
+    assert two.message == one.message == "Attempted boolean conversion of traced array with shape bool[]"
+    assert two.fingerprint == one.fingerprint
+    said = extract("ValueError: Please provide a TPU Name to connect to.\n")
+    assert said.fingerprint == extract("ValueError: Please provide a TPU Name to connect to\n").fingerprint
+    assert said.message == "Please provide a TPU Name to connect to"
+    # only the end: a stop inside the message is its words
+    assert extract("ValueError: a. b\n").fingerprint != extract("ValueError: a b\n").fingerprint

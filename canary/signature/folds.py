@@ -217,6 +217,12 @@ RULES: tuple[Rule, ...] = (
         rewordings.import_location,
     ),
     Rule(
+        "full-stop",
+        "a message ends its last sentence with a full stop in one release and not in another, a post doubles or drops "
+        "it, or a cut falls just after it; how it ends says nothing of the failure",
+        rewordings.full_stop,
+    ),
+    Rule(
         "frames",
         "a call path names files relative to their package root with '..' resolved (and, in the "
         "fingerprint, by file name outside a package), so a checkout's location does not matter",

@@ -217,3 +217,7 @@ def detail(exc: str | None, message: str, frames: list[str]) -> Parts:
                 message += f" (gRPC {rpc.group(1)})" if rpc else " (gRPC)"
         message = message.rstrip(" .;\"'")  # an excerpt ends its sentence (or its quote), or is cut before it
     return exc, message, frames
+
+
+def full_stop(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, message.rstrip(" .!;,"), frames
