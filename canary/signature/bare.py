@@ -142,7 +142,8 @@ BARE_ERRORS: list[BareError] = [
         "python-words",
         ("has no attribute ", "cannot import name ", "No module named ", "Attempted boolean conversion of traced"),
         re.compile(
-            r"^(?P<msg>(?:module '[\w.]{1,200}' has no attribute '\w{1,200}'|cannot import name '[\w.]{1,200}' from "
+            r"^(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
+            r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?))\.{0,2}$"
         ),

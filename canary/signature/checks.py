@@ -250,12 +250,57 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         None,
     ),
     # a flag the library does not know: absl's ("ERROR: Unknown command line flag 'xla_latency_hiding_scheduler_rerun'",
-    # torch_xla setting a flag its libtpu is too old for) and XLA's ("Unknown flags in XLA_FLAGS: --xla_tpu_...")
+    # torch_xla setting a flag its libtpu is too old for) and XLA's ("Unknown flags in XLA_FLAGS: --xla_tpu_...", or a
+    # flag typed with an en dash, which no XLA parses)
     _environment(
         "unknown-flag",
         ("Unknown command line flag", "Unknown flags in XLA_FLAGS"),
-        r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.-]{1,200})",
+        r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.\u2013-]{1,200})",
         None,
+    ),
+    # TensorFlow's check of the CPU it runs on ("F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow
+    # library was compiled to use AVX instructions, but these aren't available on your machine.", then the abort):
+    # which instructions is the failure
+    _environment(
+        "tf-cpu-feature",
+        ("aren't available on your machine",),
+        r"(?P<msg>The TensorFlow library was compiled to use [\w.]{1,20} instructions, but these aren't available on "
+        r"your machine)",
+        "SIGABRT",
+    ),
+    # TensorFlow's loader without a CUDA library its build names ("W .../dso_loader.cc:60] Could not load dynamic
+    # library 'libcudart.so.11.0'; dlerror: ..."): it goes on with the CPU; which library (which CUDA) is the failure
+    _environment(
+        "tf-dso",
+        ("Could not load dynamic library",),
+        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?lib[\w.+-]{1,100}\.(?:so|dll|dylib)[\w.]{0,20}')",
+        weak=True,
+    ),
+    # nvcc without the architecture a build asks for ("nvcc fatal   : Unsupported gpu architecture 'compute_35'":
+    # CUDA 12 dropped it, an older CUDA does not know compute_90 yet): the compiler's, no class
+    _environment(
+        "nvcc-arch",
+        ("Unsupported gpu architecture",),
+        r"(?P<msg>Unsupported gpu architecture '\w{1,20}')",
+        None,
+    ),
+    # PyTorch's check of the GPU against the architectures its build holds ("NVIDIA GeForce RTX 5090 with CUDA
+    # capability sm_120 is not compatible with the current PyTorch installation.", a warning: kernels then fail
+    # with "no kernel image"); the GPU's name is the machine's, its capability the failure
+    _environment(
+        "torch-capability",
+        ("is not compatible with the current PyTorch",),
+        r"(?P<msg>CUDA capability sm_\d{1,4} is not compatible with the current PyTorch installation)",
+        "UserWarning",
+        weak=True,
+    ),
+    # PyTorch's check of a GPU older than its build supports ("Found GPU0 GeForce 820M which is of cuda capability
+    # 2.1. PyTorch no longer supports this GPU because it is too old."): the "no kernel image" after it is its doing
+    _environment(
+        "torch-old-gpu",
+        ("no longer supports this GPU",),
+        r"(?P<msg>PyTorch no longer supports this GPU because it is too old)",
+        "UserWarning",
     ),
     _environment(
         "jaxlib-newer",

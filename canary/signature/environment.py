@@ -160,6 +160,18 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         lambda m: f"cuInit failed: {m[1] or f'CUDA error {m[2]}'}",
     ),
+    # a system library older than a binary was linked against ("/lib64/libm.so.6: version `GLIBC_2.23' not found
+    # (required by <site-packages>/jaxlib/xla_extension.so)", libstdc++'s GLIBCXX_3.4.26): where the library is, and
+    # which file needs it (a post cuts it anywhere), are the machine's; the library and the version are the failure
+    (
+        re.compile(
+            r"^(?:\S{0,300}/)?(lib[\w.+-]{1,60}\.so[\d.]{0,12}): version `(GLIBC(?:XX)?_[\d.]{1,12})' not found\b.*$"
+        ),
+        r"\1: version `\2' not found",
+    ),
+    # jax's setup refusing the Python it runs on ("ERROR: JAX requires Python 3.9 or newer, found (3, 8)"): which
+    # Python it found is the machine's
+    (re.compile(r"^(?:ERROR: )?(JAX requires Python [\d.]{1,10}\d or newer)\b.*$"), r"\1"),
     # a library that is not installed: where it was looked for is the machine's ("Failed to open <a site-packages
     # path>/libtpu/libtpu.so: <again>: cannot open shared object file"); which library is the failure
     (
@@ -315,7 +327,8 @@ def _whole(message: str) -> str:
 _TOOLS = re.compile(
     r"^(?:could not select device driver|unsatisfied condition: cuda|No matching distribution found for |Could not "
     r"find a version that satisfies|\S{1,100} wheel is not a supported wheel|Requested \S{1,100} from \S{1,500} has "
-    r"inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library failed: )"
+    r"inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library failed: |"
+    r"Unsupported gpu architecture)"
 )
 
 

@@ -151,9 +151,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "advice",
-        "advice a release adds ('run with NCCL_DEBUG=INFO', 'Look at the errors above', 'set JAX_PLATFORMS', "
-        "'uninstall the failing plugin', 'file a bug against XLA', protobuf's 'If this call came from a _pb2.py "
-        "file, ...'), and an NCCL last warning that repeats the error, say nothing of the failure",
+        "advice a release adds (NCCL_DEBUG, 'Look at the errors above', JAX_PLATFORMS, uninstalling a plugin, "
+        "filing a bug, protobuf's _pb2.py, PyTorch's asynchronous CUDA errors), and an NCCL last warning that repeats "
+        "the error, say nothing of the failure",
         rewordings.advice,
     ),
     Rule(

@@ -96,7 +96,12 @@ ENVIRONMENT_TEXT = re.compile(
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"
     r"is not a supported wheel on this platform|has inconsistent version|"
     r"Unknown command line flag '|Unknown flags in XLA_FLAGS|"
-    r"This version of jaxlib was built using AVX instructions|JAX only supports TPU VMs, not the older Colab TPUs"
+    r"This version of jaxlib was built using AVX instructions|JAX only supports TPU VMs, not the older Colab TPUs|"
+    r"library was compiled to use \S{1,20} instructions, but these aren't available|"
+    r"Could not load dynamic library '|Unsupported gpu architecture '|"
+    r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
+    r"version `GLIBC(?:XX)?_[\d.]{1,12}' not found|"
+    r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A
@@ -316,7 +321,7 @@ _LAZY_IMPORT = re.compile(
     r"^Failed to import [\w.]{1,200} because of the following error \(look up to see its traceback\):\s?"
 )
 _IMPORT_WORDS = (
-    (re.compile(r"^module '[\w.]{1,200}' has no attribute "), "AttributeError"),
+    (re.compile(r"^(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute "), "AttributeError"),
     (re.compile(r"^cannot import name "), "ImportError"),
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),

@@ -139,7 +139,9 @@ _ADVICE = re.compile(
     r" ?You may be able (?:to )?work around this issue by building jaxlib from source.{0,50}$|"
     # protobuf's ways out of generated code older than itself, after "Descriptors cannot not be created directly."
     r" ?If this call came from a _pb2\.py file, your generated code is out of date.{0,2000}$|"
-    r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.))"
+    r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.)|"
+    # PyTorch's note after a CUDA error since 1.10 (and its debugging advice after it)
+    r" ?CUDA kernel errors might be asynchronously reported at some other API call.{0,400}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
