@@ -673,3 +673,32 @@ def test_the_nineteenth_batchs_failures_in_the_words_it_met():
     assert sig("jax-13148.log").message.startswith("Unknown flags in XLA_FLAGS: -\u2013xla_force_host")
     assert sig("colabdock-8.log").exception == "AttributeError"
     assert sig("jax-16616.log").kind == "environment"
+
+
+def test_the_twentieth_batchs_failures_in_the_words_it_met():
+    # PyTorch out of GPU memory in four releases' words (and a post that lost the space after the class's colon)
+    oom = {sig(f).fingerprint for f in ("pytorch-examples-621.log", "dcrnn-pytorch-6.log", "pytorch-16417.log")}
+    assert len(oom) == 1 and sig("pytorch-16417.log").exception == "OutOfMemoryError"
+    # host memory: c10's check location and a post's words after its sentence are not it; TensorFlow's which memory
+    assert sig("fooocus-237.log").fingerprint == sig("android-demo-app-114.log").fingerprint
+    assert sig("sleap-2142.log").fingerprint != sig("sleap-2001.log").fingerprint  # device vs pinned host memory
+    # TensorFlow's OOM by any tensor's shape; an error quoted in parentheses in prose; a progress bar after one
+    assert sig("segan-42.log").fingerprint == sig("tensorflow-17669.log").fingerprint
+    assert sig("progen-3.log").fingerprint == sig("jax-12575.log").fingerprint
+    assert sig("progrockdiffusion-111.log").message == "\"slow_conv2d_cpu\" not implemented for 'Half'"
+    # NCCL's shared memory segment: its random name and size are not it; the cause it warned of first is
+    assert sig("nccl-342.log").fingerprint == sig("nccl-525.log").fingerprint != sig("nccl-1518.log").fingerprint
+    assert sig("dynamo-1408.log").fingerprint == sig("ci-infra-490.log").fingerprint
+    # the machine a cluster gives: DataLoader's advice, Slurm's OOM kill, UCX's signal, Kubernetes' scheduler
+    assert sig("stcn-132.log").fingerprint == sig("basicsr-59.log").fingerprint != sig("dcpdn-12.log").fingerprint
+    assert sig("nextflow-5932.log").fingerprint == sig("vision-950.log").fingerprint
+    assert sig("nvidia-resiliency-ext-6.log").exception == "SIGBUS"
+    pod = sig("kubeflow-1262.log")
+    assert pod.kind == "infrastructure" and pod.fingerprint == sig("pipelines-2561.log").fingerprint
+    assert pod.fingerprint != sig("pai-5577.log").fingerprint
+    # numbers: jax's x64 warning by dtype and function, the TPU driver's advice, an op under its program's scopes
+    assert sig("google-research-964.log").fingerprint == sig("jax-17366.log").fingerprint
+    assert sig("jax-17366.log").fingerprint != sig("keras-core-198.log").fingerprint
+    assert sig("pyhf-1145.log").fingerprint == sig("jax-9862.log").fingerprint
+    assert sig("diffrax-366.log").group == sig("jax-21108.log").group
+    assert sig("vllm-docker-37.log").kind == "environment"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
+from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of, words_class
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
@@ -80,6 +81,8 @@ def _status_class(m: re.Match[str]) -> str:
     return canonical_class(c.group(1)) if c else "XlaRuntimeError"
 
 
+_SIGNAL_NUMBERS = {"4": "SIGILL", "6": "SIGABRT", "7": "SIGBUS", "8": "SIGFPE", "11": "SIGSEGV"}  # on Linux
+
 BARE_ERRORS: list[BareError] = [
     *ENVIRONMENT_ERRORS,
     BareError(
@@ -109,14 +112,15 @@ BARE_ERRORS: list[BareError] = [
     # printed it before what its message quotes is looked at
     BareError(
         "python-exception",
-        ("Error: ", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: ", "for traceback): "),
+        ("Error:", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: ", "for traceback): "),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
             r"(?:\([\w.]{1,100}\)|(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
-            r" \(see above for traceback\))?: (?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
+            # (a post may lose the space after the colon: "RuntimeError:CUDA out of memory")
+            r" \(see above for traceback\))?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
         ),
         lambda m: _unwrapped(m)[0],
         _python_kind,
@@ -140,12 +144,19 @@ BARE_ERRORS: list[BareError] = [
     # attribute 'optim'")
     BareError(
         "python-words",
-        ("has no attribute ", "cannot import name ", "No module named ", "Attempted boolean conversion of traced"),
+        (
+            "has no attribute ",
+            "cannot import name ",
+            "No module named ",
+            "Attempted boolean conversion of traced",
+            "DataLoader worker (pid",
+        ),
         re.compile(
             r"^(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
-            r"Attempted boolean conversion of traced array with shape \S{1,100}?))\.{0,2}$"
+            r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
+            r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?))\.{0,2}$"
         ),
         lambda m: words_class(m["msg"]),
         _python_kind,
@@ -218,11 +229,15 @@ BARE_ERRORS: list[BareError] = [
     ),
     BareError(
         "signal",
-        ("*** SIG",),
-        # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"
-        re.compile(r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\), see \S{1,100})? received"),
-        lambda m: m.group("sig"),
-        message=lambda m: f"process received {m.group('sig')}",
+        ("*** SIG", "Caught signal "),
+        # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"; UCX
+        # (under NCCL, MPI) by number and words: "[host:1034 :0:1034] Caught signal 7 (Bus error: nonexistent ...)"
+        re.compile(
+            r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\), see \S{1,100})? received|"
+            r"\bCaught signal (?P<num>4|6|7|8|11) \((?:Illegal|Abort|Bus|Floating|Segmentation)"
+        ),
+        lambda m: m.group("sig") or _SIGNAL_NUMBERS[m.group("num")],
+        message=lambda m: f"process received {m.group('sig') or _SIGNAL_NUMBERS[m.group('num')]}",
     ),
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
@@ -290,55 +305,7 @@ BARE_ERRORS: list[BareError] = [
         "compile_error",
         context=6,
     ),
-    BareError(
-        "nccl",
-        ("NCCL", "nccl"),
-        re.compile(
-            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
-            r"nccl[A-Z]\w{1,60} failed\b|"  # an NCCL call named alone ("ncclCommInitRank failed: ...")
-            r"nccl\w{0,40}Error\b|"
-            r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
-            r"ncclRemoteError).{0,1000})$"
-        ),
-        "NCCLError",
-    ),
-    BareError(
-        "cuda",
-        ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access"),
-        re.compile(
-            r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|"
-            r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
-            r"an illegal memory access was encountered).{0,1000})$"
-        ),
-        # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class)
-        lambda m: "RuntimeError" if m.string.startswith("CUDA error: ") else "CUDAError",
-    ),
-    # ROCm's HIP runtime names its error by code, the words after it differ by release ("hipErrorNoBinaryForGpu:
-    # Unable to find code object for all current devices!", "... Coudn't find binary for current devices!")
-    BareError(
-        "hip",
-        ("hipError",),
-        re.compile(r"\b(?P<msg>hipError[A-Z]\w{2,60})\b"),
-        "HIPError",
-        lambda text: "environment" if ENVIRONMENT_TEXT.search(text) else "runtime_crash",
-    ),
-    # LLVM's fatal error ("LLVM ERROR: Failed to infer result type(s).") aborts the process that hit it
-    BareError(
-        "llvm",
-        ("LLVM ERROR: ",),
-        re.compile(r"^LLVM ERROR: (?P<msg>.{1,1000})$"),
-        "SIGABRT",
-    ),
-    BareError(
-        "oom-killer",
-        ("Out of memory: Kill", "oom-kill", "OOMKilled", "low on memory", "cgroup out of memory"),
-        re.compile(
-            r"(?P<msg>Out of memory: Kill|oom-kill|OOMKilled|The node was low on memory|"
-            r"Memory cgroup out of memory)"
-        ),
-        "SIGKILL",
-        message=lambda m: "killed by the kernel's OOM killer",
-    ),
+    *DEVICE_ERRORS,
     # XLA's rendezvous watchdog: a collective some participants never joined
     BareError(
         "rendezvous",

@@ -20,7 +20,8 @@ _VERSION_REPORT = re.compile(r"^(?:Version JAX was built against|Minimum support
 # Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
 _BARE_END = re.compile(
     r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
-    r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG)"
+    r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG|"
+    r".{0,200}?\b\d{1,3}%\|)"  # (a progress bar, tqdm's "Image 1 of 1: :   0%|", is the program going on)
 )
 
 
@@ -55,9 +56,16 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
 
 def _quoted(line: str, start: int, message: str) -> str:
     """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
-    at its closing backtick."""
+    at its closing backtick; one in parentheses ("this error (XlaRuntimeError: ...) every time"), at
+    the parenthesis that closes the one open before it."""
     if line.count("`", 0, start) % 2 == 1 and "`" in message:
         return message[: message.index("`")]
+    if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
+        depth = 0
+        for k, c in enumerate(message):
+            depth += (c == "(") - (c == ")")
+            if depth < 0:
+                return message[:k]
     return message
 
 
@@ -139,12 +147,22 @@ def environment_before(lines: list[str], index: int, options: Options) -> tuple[
     return (found[0], found[1]) if found is not None else None
 
 
+_NOT_NCCL = tuple(b.name for b in bare.BARE_ERRORS if b.name != "nccl")
+_NCCL_AFTER = re.compile(r"NCCL WARN Error while creating shared memory segment \S{1,300} \(size \d{1,15}\)$")
+_NCCL_BACK = 6  # lines looked back for the cause NCCL warned of first
+
+
 def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
     """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
     found = _scan(lines, options)
     if found is None:
         return None
     i, sig, name, raw = found
+    if name == "nccl" and _NCCL_AFTER.search(raw):
+        # NCCL warns of a failure's cause, then of the segment it could not create for it: the cause names it
+        cause = _scan(lines, options, stop=max(-1, i - _NCCL_BACK), start=i - 1, skip=_NOT_NCCL)
+        if cause is not None:
+            return cause[0], make(sig.kind, sig.exception, f"{cause[3]}, then: {raw}", [], cause[1].excerpt)
     if name == "signal":
         # absl's failure handler prints the signal after what aborted: a failed CHECK, a status
         cause = _scan(

@@ -172,6 +172,9 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     # jax's setup refusing the Python it runs on ("ERROR: JAX requires Python 3.9 or newer, found (3, 8)"): which
     # Python it found is the machine's
     (re.compile(r"^(?:ERROR: )?(JAX requires Python [\d.]{1,10}\d or newer)\b.*$"), r"\1"),
+    # a GPU older than a dtype needs (vLLM's "Bfloat16 is only supported on GPUs with compute capability of at least
+    # 8.0. Your Tesla T4 GPU has compute capability 7.5."): which GPU, and its capability, are the machine's
+    (re.compile(r"^(Bfloat16 is only supported on GPUs with compute capability of at least [\d.]{1,6}\d)\b.*$"), r"\1"),
     # a library that is not installed: where it was looked for is the machine's ("Failed to open <a site-packages
     # path>/libtpu/libtpu.so: <again>: cannot open shared object file"); which library is the failure
     (

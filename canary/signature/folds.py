@@ -105,9 +105,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "source-location",
-        "some XLA builds prepend the C++ file and line that made the status "
-        "('nccl_utils.cc:<line>: '), TensorFlow's runtime its task ('From /job:tpu_worker/replica:0/task:0: "
-        "'), its XLA:TPU 'Compilation failure: ', XLA:GPU 'CustomCall failed: ', others do not; the words after are it",
+        "some builds prepend where the status was made (XLA's 'nccl_utils.cc:<line>: ', PyTorch's '[enforce fail at "
+        "alloc_cpu.cpp:<line>] data. '), TensorFlow's runtime its task ('From /job:tpu_worker/...: '), XLA:TPU "
+        "'Compilation failure: ', XLA:GPU 'CustomCall failed: '; the words after are it",
         rewordings.source_location,
     ),
     Rule(
@@ -177,6 +177,24 @@ RULES: tuple[Rule, ...] = (
         kinds.mosaic_wording,
     ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", rewordings.device),
+    Rule(
+        "torch-oom",
+        "PyTorch words running out of GPU memory by release ('... cached)' in 1.x, '... reserved in total by PyTorch' "
+        "with advice later, torch.cuda.OutOfMemoryError's 'GPU 0 has a total capacity of ...' in 2.x); the figures "
+        "are the run's: that it ran out is the failure",
+        rewordings.torch_oom,
+    ),
+    Rule(
+        "tf-oom",
+        "TensorFlow's OOM names the tensor that tipped it by shape, which the batch decides, as jax's names its bytes",
+        rewordings.tf_oom,
+    ),
+    Rule(
+        "nccl-shm",
+        "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
+        "colon in some releases; the segment, and why it failed, are the failure",
+        rewordings.nccl_shm,
+    ),
     Rule(
         "versions",
         "the versions an environment check names (X.Y.Z in XLA's lines, XXYY integers in jax's, PJRT's "

@@ -101,7 +101,8 @@ ENVIRONMENT_TEXT = re.compile(
     r"Could not load dynamic library '|Unsupported gpu architecture '|"
     r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
     r"version `GLIBC(?:XX)?_[\d.]{1,12}' not found|"
-    r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old"
+    r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
+    r"is only supported on GPUs with compute capability of at least"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A
@@ -109,6 +110,13 @@ ENVIRONMENT_TEXT = re.compile(
 CACHE_POISONED_TEXT = re.compile(r"CacheVerificationError|Persistent compilation cache inconsistency for key")
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
+    # Kubernetes' scheduler: "0/5 nodes are available: 5 Insufficient nvidia.com/gpu." (which nodes, and how many,
+    # are the cluster's; an accelerator no node has free is one failure, any other shortage another)
+    (
+        re.compile(r"nodes are available: .{0,300}?Insufficient (?:nvidia\.com/gpu|google\.com/tpu|amd\.com/gpu)"),
+        "unschedulable: no node has the accelerator the pod asks for",
+    ),
+    (re.compile(r"\b\d{1,6}/\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
     # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
     (re.compile(r"preempt(?!ed, or crashed)", re.I), "preempted"),
     (
@@ -176,11 +184,12 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
 
 # ----------------------------------------------------------------------------- failing op or kernel
 
+_OP_NAME = re.compile(r"\b(?:op_name|Operator|XLA Label)[=:]\s?\"?(?P<name>[\w()./\[\]=-]{1,300})")
 _OPS = [
     re.compile(r"pallas_call kernel (?:at \S{1,300}|\w{1,200})"),  # Pallas: where the kernel is
     re.compile(r"\b(?P<name>Mosaic) failed to compile"),
     re.compile(r"\bkernel[ =:]+['\"`]?(?P<name>[a-z_][\w.<>]{1,200})"),
-    re.compile(r"\b(?:op_name|Operator|XLA Label)[=:]\s?\"?(?P<name>[\w()./\[\]=-]{1,300})"),
+    _OP_NAME,
     re.compile(r"\b(?P<name>nccl[A-Z]\w{1,100})\b"),
     re.compile(r"\b(?P<name>cu[A-Z]\w{1,100}|cudnn\w{1,100}|cublas\w{1,100})\b"),
     re.compile(r"\b(?P<name>CUDA_ERROR_[A-Z_]{2,60}|CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60})\b"),
@@ -279,8 +288,10 @@ def failing_op(message: str, exception: str | None = None) -> str:
     for rx in _OPS:
         m = rx.search(message)
         if m:
-            name = m.groupdict().get("name") or m.group(0)
-            return re.sub(r":<line>$", "", name)
+            name = re.sub(r":<line>$", "", m.groupdict().get("name") or m.group(0))
+            # (an op_name is the op under the program's scopes, "jit(diffeqsolve)/jit(main)/while/body/nextafter":
+            # the op is its last part, the scopes the program's)
+            return name.rsplit("/", 1)[-1] if rx is _OP_NAME and "/" in name else name
     return ""
 
 
@@ -325,6 +336,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^cannot import name "), "ImportError"),
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),
+    (re.compile(r"^DataLoader worker \(pid \d{1,9}\) is killed by signal"), "RuntimeError"),
 )
 
 

@@ -38,7 +38,7 @@ _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
 _TOKEN = re.compile(r"\d+|[ \t]+|.")
 # What a tag never holds: the words that name a failure (three lines that all begin with one exception's
 # class are three failures, not a tag)
-_SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File ")
+_SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b")
 
 
 def unpage(raw: list[str]) -> list[str]:

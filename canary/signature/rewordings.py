@@ -70,7 +70,12 @@ def failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# PyTorch's c10 names where its check failed and the condition ("[enforce fail at alloc_cpu.cpp:<line>] data. ")
+_ENFORCE = re.compile(r"^\[enforce fail at [^\]]{1,300}\] (?:\w{1,40}\. )?")
+
+
 def source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
+    message = _ENFORCE.sub("", message) if message.startswith("[enforce fail") else message
     return exc, _TASK.sub(r"\1", _SOURCE_LOCATION.sub("", message, count=2)), frames
 
 
@@ -141,7 +146,12 @@ _ADVICE = re.compile(
     r" ?If this call came from a _pb2\.py file, your generated code is out of date.{0,2000}$|"
     r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.)|"
     # PyTorch's note after a CUDA error since 1.10 (and its debugging advice after it)
-    r" ?CUDA kernel errors might be asynchronously reported at some other API call.{0,400}$)"
+    r" ?CUDA kernel errors might be asynchronously reported at some other API call.{0,400}$|"
+    # jax's TPU driver after refusing 64-bit types ('int32' in 2020, 'int32_t' in 2022)
+    r" ?Convert inputs to float32/int32(?:_t)? before using\.?|"
+    # PyTorch's DataLoader after a worker's signal: where to look (shared memory, num_workers=0)
+    r"(?<=\.) (?:It is possible that dataloader's workers are out of shared memory|Details are lost due to "
+    r"multiprocessing).{0,400}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
@@ -223,3 +233,37 @@ def detail(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 def full_stop(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message.rstrip(" .!;,"), frames
+
+
+# PyTorch's words for running out of GPU memory (and of the host's), by release: 'CUDA out of memory. Tried to
+# allocate X (GPU 0; ... cached)' (1.x), '... reserved in total by PyTorch)' and advice (1.5-1.13),
+# torch.cuda.OutOfMemoryError's 'GPU 0 has a total capacity of X of which Y is free. ...' (2.x)
+def torch_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("CUDA out of memory") and exc in (None, "RuntimeError", "OutOfMemoryError"):
+        return "OutOfMemoryError", "CUDA out of memory", frames
+    if message.startswith(_HOST_OOM):  # (its sentence ends at the bytes: what a post glues after it is not it)
+        return exc, _HOST_OOM, frames
+    return exc, message, frames
+
+
+_HOST_OOM = "DefaultCPUAllocator: not enough memory: you tried to allocate <bytes>"
+
+
+# NCCL's shared memory segment: its name is random ('nccl-shm-recv-<hex>-1-2-3', '/dev/shm/nccl-NzwJ7O'), its
+# size the job's; a release pads a colon (' : ')
+_SHM = re.compile(r"(shared memory segment) \S{1,300} \(size \d{1,15}\)")
+
+
+def nccl_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "NCCL WARN" in message:
+        message = _SHM.sub(r"\1 <segment> (size <n>)", message).replace(" : ", ": ")
+    return exc, message, frames
+
+
+# TensorFlow's OOM names the tensor that tipped it by shape ('OOM when allocating tensor with shape[100,4096,32]'):
+# which allocation ran out is the batch's, as the bytes of jax's are
+_TF_OOM = re.compile(r"(OOM when allocating tensor with shape)\s?\[[\d,\s]{0,200}\]")
+
+
+def tf_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _TF_OOM.sub(r"\1 <shape>", message) if "OOM when" in message else message, frames

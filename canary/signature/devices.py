@@ -1,0 +1,88 @@
+"""Failures a device, its runtime or the machine report on a line of their own, not as a traceback:
+NCCL's, CUDA's and HIP's errors, LLVM's fatal error, the kernel's OOM killer, jax narrowing a 64-bit dtype.
+Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, whose order decides which
+recogniser has a line first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.kinds import ENVIRONMENT_TEXT
+from canary.signature.recogniser import BareError
+
+_ALLOC = re.compile(r"failed to alloc(?:ate)? [^:]{0,80}?\b(from device|on host): $")
+_ALLOC_WHERE = {"from device": "device memory", "on host": "pinned host memory"}
+
+DEVICE_ERRORS: list[BareError] = [
+    BareError(
+        "nccl",
+        ("NCCL", "nccl"),
+        re.compile(
+            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+            r"nccl[A-Z]\w{1,60} failed\b|"  # an NCCL call named alone ("ncclCommInitRank failed: ...")
+            r"nccl\w{0,40}Error\b|"
+            r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
+            r"ncclRemoteError).{0,1000})$"
+        ),
+        "NCCLError",
+    ),
+    BareError(
+        "cuda",
+        ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access"),
+        re.compile(
+            r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|"
+            r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
+            r"an illegal memory access was encountered).{0,1000})$"
+        ),
+        # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class)
+        lambda m: "RuntimeError" if m.string.startswith("CUDA error: ") else "CUDAError",
+        # (TensorFlow's stream executor says which memory before it: "failed to allocate 2.12G (... bytes) from
+        # device: CUDA_ERROR_OUT_OF_MEMORY" is the GPU's, "failed to alloc N bytes on host: ..." pinned host memory)
+        message=lambda m: (
+            (f"failed to allocate {_ALLOC_WHERE[w[1]]}: " if (w := _ALLOC.search(m.string, 0, m.start())) else "")
+            + m["msg"]
+        ),
+    ),
+    # ROCm's HIP runtime names its error by code, the words after it differ by release ("hipErrorNoBinaryForGpu:
+    # Unable to find code object for all current devices!", "... Coudn't find binary for current devices!")
+    BareError(
+        "hip",
+        ("hipError",),
+        re.compile(r"\b(?P<msg>hipError[A-Z]\w{2,60})\b"),
+        "HIPError",
+        lambda text: "environment" if ENVIRONMENT_TEXT.search(text) else "runtime_crash",
+    ),
+    # LLVM's fatal error ("LLVM ERROR: Failed to infer result type(s).") aborts the process that hit it
+    BareError(
+        "llvm",
+        ("LLVM ERROR: ",),
+        re.compile(r"^LLVM ERROR: (?P<msg>.{1,1000})$"),
+        "SIGABRT",
+    ),
+    BareError(
+        "oom-killer",
+        ("Out of memory: Kill", "oom-kill", "oom_kill", "OOMKilled", "low on memory", "cgroup out of memory"),
+        re.compile(
+            # (Slurm: "Detected 1 oom-kill event(s) in step ...", later "Detected 1 oom_kill event in StepId=...")
+            r"(?P<msg>Out of memory: Kill|oom[-_]kill|OOMKilled|The node was low on memory|"
+            r"Memory cgroup out of memory)"
+        ),
+        "SIGKILL",
+        message=lambda m: "killed by the kernel's OOM killer",
+    ),
+    # jax without jax_enable_x64 narrowing a 64-bit dtype a program asked for ("UserWarning: Explicitly requested dtype
+    # float64 requested in zeros is not available, and will be truncated to dtype float32. To enable more dtypes,
+    # ..."; jax 0.2 names the dtype by its class): the program goes on in 32 bits
+    BareError(
+        "jax-x64",
+        ("Explicitly requested dtype",),
+        re.compile(
+            r"Explicitly requested dtype (?:<class '[\w.]{0,200}?\.)?(?P<dtype>\w{1,20})'?>? requested in "
+            r"(?P<where>\w{1,60}) is not available"
+        ),
+        "UserWarning",
+        message=lambda m: f"Explicitly requested dtype {m['dtype']} requested in {m['where']} is not available",
+        weak=True,
+    ),
+]
