@@ -702,3 +702,29 @@ def test_the_twentieth_batchs_failures_in_the_words_it_met():
     assert sig("pyhf-1145.log").fingerprint == sig("jax-9862.log").fingerprint
     assert sig("diffrax-366.log").group == sig("jax-21108.log").group
     assert sig("vllm-docker-37.log").kind == "environment"
+
+
+def test_the_twenty_first_batchs_failures_in_the_words_it_met():
+    # Ray: its scheduler, its lost GCS, a worker lost, its dead actor by why it died (RayActorError renamed)
+    pending = sig("efficientzero-44.log")
+    assert pending.kind == "infrastructure" and pending.fingerprint == sig("ray-13905.log").fingerprint
+    assert sig("ray-31717.log").fingerprint == sig("ray-34334.log").fingerprint != sig("mm-eureka-54.log").fingerprint
+    assert sig("ray-24495.log").kind == "infrastructure" and sig("ray-6103.log").exception == "SIGSEGV"
+    worker = sig("logic-rl-18.log")
+    assert worker.exception == "ActorDiedError" and worker.fingerprint == sig("verl-2398.log").fingerprint
+    assert worker.fingerprint != sig("easyr1-324.log").fingerprint  # its worker died vs its owner's node crashed
+    assert sig("simplerl-reason-98.log").exception == "ActorDiedError"
+    assert sig("ray-28776.log").message == sig("flingbot-11.log").message
+    # GPU kernels: flash attention, a kernel image and ptxas that do not fit the GPU; Triton's two classes
+    assert sig("minference-51.log").kind == "environment"
+    assert (
+        sig("minference-51.log").fingerprint == sig("vllm-8189.log").fingerprint == sig("ms-swift-1603.log").fingerprint
+    )
+    assert sig("pytorch-141744.log").fingerprint == sig("triton-2971.log").fingerprint
+    assert sig("helion-85.log").fingerprint == sig("triton-5017.log").fingerprint != sig("triton-8539.log").fingerprint
+    # storage: GCS by HTTP code and permission (never linked across them), the hub without the model's name
+    assert sig("fenwicks-4.log").fingerprint == sig("mesh-transformer-jax-152.log").fingerprint
+    assert similarity(sig("colabtools-1177.log"), sig("mesh-transformer-jax-152.log")) == 0
+    assert similarity(sig("cotext-8.log"), sig("fenwicks-4.log")) == 0
+    assert sig("dl4marco-bert-19-b.log").message.startswith("NOT_FOUND: ")
+    assert sig("bitsandbytes-34.log").fingerprint == sig("mmdetection-12349.log").fingerprint

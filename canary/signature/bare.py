@@ -81,6 +81,7 @@ def _status_class(m: re.Match[str]) -> str:
     return canonical_class(c.group(1)) if c else "XlaRuntimeError"
 
 
+_HTTP_STATUS = {"401": "PERMISSION_DENIED", "403": "PERMISSION_DENIED", "404": "NOT_FOUND"}
 _SIGNAL_NUMBERS = {"4": "SIGILL", "6": "SIGABRT", "7": "SIGBUS", "8": "SIGFPE", "11": "SIGSEGV"}  # on Linux
 
 BARE_ERRORS: list[BareError] = [
@@ -150,13 +151,15 @@ BARE_ERRORS: list[BareError] = [
             "No module named ",
             "Attempted boolean conversion of traced",
             "DataLoader worker (pid",
+            "The actor ",
         ),
         re.compile(
             r"^(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
-            r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?))\.{0,2}$"
+            r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
+            r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?))\.{0,2}$"
         ),
         lambda m: words_class(m["msg"]),
         _python_kind,
@@ -233,7 +236,7 @@ BARE_ERRORS: list[BareError] = [
         # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"; UCX
         # (under NCCL, MPI) by number and words: "[host:1034 :0:1034] Caught signal 7 (Bus error: nonexistent ...)"
         re.compile(
-            r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\), see \S{1,100})? received|"
+            r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\)(?:, see \S{1,100})?)? received|"
             r"\bCaught signal (?P<num>4|6|7|8|11) \((?:Illegal|Abort|Bus|Floating|Segmentation)"
         ),
         lambda m: m.group("sig") or _SIGNAL_NUMBERS[m.group("num")],
@@ -306,6 +309,17 @@ BARE_ERRORS: list[BareError] = [
         context=6,
     ),
     *DEVICE_ERRORS,
+    # TensorFlow's GCS file system refused by the storage service, the status (TensorFlow 1's "Permission denied: ",
+    # or none) before it: the status its code maps to (401 and 403: PERMISSION_DENIED, 404: NOT_FOUND), the response
+    # body on the lines after it
+    BareError(
+        "gcs-http",
+        ("Error executing an HTTP request",),
+        re.compile(r"(?P<msg>Error executing an HTTP request: HTTP response code (?P<code>\d{3}) with body.{0,2000})$"),
+        "XlaRuntimeError",
+        message=lambda m: f"{_HTTP_STATUS.get(m['code'], 'UNKNOWN')}: {m['msg']}",
+        context=14,
+    ),
     # XLA's rendezvous watchdog: a collective some participants never joined
     BareError(
         "rendezvous",

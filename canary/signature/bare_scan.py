@@ -202,7 +202,11 @@ _SAYS_ERROR = re.compile(
 )
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
-_IN_PROSE = re.compile(r"(?<=\s)(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>[A-Z][^.!?]{5,300}[.!?])(?=\s|$)")
+# (after a blank, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a line may end the sentence)
+_IN_PROSE = re.compile(
+    r"(?<=[\s\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): "
+    r"(?P<msg>[A-Z][^.!?]{5,300}(?:[.!?](?=\s|$)|$))"
+)
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 
 

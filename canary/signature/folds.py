@@ -105,9 +105,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "source-location",
-        "some builds prepend where the status was made (XLA's 'nccl_utils.cc:<line>: ', PyTorch's '[enforce fail at "
-        "alloc_cpu.cpp:<line>] data. '), TensorFlow's runtime its task ('From /job:tpu_worker/...: '), XLA:TPU "
-        "'Compilation failure: ', XLA:GPU 'CustomCall failed: '; the words after are it",
+        "some builds prepend where the status was made (XLA's 'nccl_utils.cc:<line>: ', c10's '[enforce fail at "
+        "<file>:<line>] data. ', vLLM's 'Error in model execution (input dumped to <file>): '), TensorFlow's its task, "
+        "XLA:TPU 'Compilation failure: ', XLA:GPU 'CustomCall failed: '; the words after are it",
         rewordings.source_location,
     ),
     Rule(
@@ -188,6 +188,29 @@ RULES: tuple[Rule, ...] = (
         "tf-oom",
         "TensorFlow's OOM names the tensor that tipped it by shape, which the batch decides, as jax's names its bytes",
         rewordings.tf_oom,
+    ),
+    Rule(
+        "ray",
+        "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, and names the actor's class, ids, pid and "
+        "node before why it died; its memory monitor's kill is followed by the node's figures: why is the failure",
+        rewordings.ray,
+    ),
+    Rule(
+        "triton-ptxas",
+        "Triton raises ptxas's failure as a RuntimeError with ptxas's stderr (2.x), as PTXASError with a longer head "
+        "(3.x); ptxas's info lines before its fatal one, and the register count tried, are the kernel's",
+        rewordings.triton_ptxas,
+    ),
+    Rule(
+        "http-body",
+        "TensorFlow's GCS file system puts the storage service's response body after the HTTP code, as JSON or XML by "
+        "release, with the run's account and object; the code and the permission it names are the failure",
+        rewordings.http_body,
+    ),
+    Rule(
+        "hub-model",
+        "transformers' check that the hub could not be reached names the model the program asked for, the program's",
+        rewordings.hub_model,
     ),
     Rule(
         "nccl-shm",

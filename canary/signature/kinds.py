@@ -102,7 +102,8 @@ ENVIRONMENT_TEXT = re.compile(
     r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
     r"version `GLIBC(?:XX)?_[\d.]{1,12}' not found|"
     r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
-    r"is only supported on GPUs with compute capability of at least"
+    r"is only supported on GPUs with compute capability of at least|FlashAttention only supports Ampere GPUs or newer|"
+    r"device kernel image is invalid|ptxas fatal\s{0,4}: Value 'sm_\w{1,10}' is not defined for option 'gpu-name'"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A
@@ -136,8 +137,24 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "lost: the node running the job died",
     ),
     (
-        re.compile(r"ActorDiedError|RaySystemError|GCS (?:server )?(?:is )?unavailable", re.I),
+        # (Ray's raylet when its GCS went away: "Failed to connect to GCS within 60 seconds. GCS may have been killed")
+        re.compile(
+            r"ActorDiedError|RaySystemError|GCS (?:server )?(?:is )?unavailable|Failed to connect to GCS within \d",
+            re.I,
+        ),
         "lost: the cluster scheduler failed",
+    ),
+    # Ray's workers and scheduler: a worker that died under a task; a task or actor no node has the resources for
+    # ("The following resource request cannot be scheduled right now: {'GPU': 1.0}", "The actor or task with ID ...
+    # is pending and cannot currently be scheduled"); a node that never reached the head's GCS
+    (re.compile(r"A worker died or was killed while executing a task"), "lost: a Ray worker died"),
+    (
+        re.compile(r"cannot (?:currently )?be scheduled(?: right now)?[.:]"),
+        "unschedulable: no Ray node has the resources the task asks for",
+    ),
+    (
+        re.compile(r"Failed to connect to GCS at address \S{0,100} within|Failed to get cluster ID from GCS server"),
+        "never started: the Ray head's GCS could not be reached",
     ),
 ]
 INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)
@@ -337,6 +354,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),
     (re.compile(r"^DataLoader worker \(pid \d{1,9}\) is killed by signal"), "RuntimeError"),
+    (re.compile(r"^The actor (?:died unexpectedly before finishing this task|is dead because)"), "ActorDiedError"),
 )
 
 

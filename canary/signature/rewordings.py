@@ -74,8 +74,14 @@ def failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
 _ENFORCE = re.compile(r"^\[enforce fail at [^\]]{1,300}\] (?:\w{1,40}\. )?")
 
 
+# vLLM re-raises what its model raised with where it dumped the inputs ("Error in model execution (input dumped to
+# /tmp/err_execute_model_input_20240903-083021.pkl): ")
+_VLLM = re.compile(r"^Error in model execution \(input dumped to \S{1,300}\): ")
+
+
 def source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _ENFORCE.sub("", message) if message.startswith("[enforce fail") else message
+    message = _VLLM.sub("", message) if message.startswith("Error in model execution") else message
     return exc, _TASK.sub(r"\1", _SOURCE_LOCATION.sub("", message, count=2)), frames
 
 
@@ -267,3 +273,60 @@ _TF_OOM = re.compile(r"(OOM when allocating tensor with shape)\s?\[[\d,\s]{0,200
 
 def tf_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _TF_OOM.sub(r"\1 <shape>", message) if "OOM when" in message else message, frames
+
+
+# Ray's words for an actor that died, by release: RayActorError, ActorDiedError since 2.x; "The actor died unexpectedly
+# before finishing this task." then the actor's class, ids, pid, name and node (the run's), then why ("The actor is
+# dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: <what>. <advice>")
+_ACTOR_WHY = re.compile(
+    r"The actor is dead because ([^.]{1,200})\.(?:.{0,600}?Worker exit detail: (.{1,300}?)(?:\.(?: |$)|$))?"
+)
+_RAY_MEMORY = "Task was killed due to the node running low on memory"
+
+
+def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("ActorDiedError", "RayActorError") and message.startswith("The actor ") and ": " not in message[:16]:
+        why = _ACTOR_WHY.search(message)
+        if why is None:
+            return "ActorDiedError", "The actor died unexpectedly before finishing this task", frames
+        return "ActorDiedError", f"The actor died: {why[1]}" + (f": {why[2]}" if why[2] else ""), frames
+    if message.startswith(_RAY_MEMORY):  # (the node's figures, the task's ids, and how to look, are the run's)
+        return exc, _RAY_MEMORY, frames
+    return exc, message, frames
+
+
+# Triton's ptxas failing: "Internal Triton PTX codegen error: <ptxas's stderr>" (RuntimeError, Triton 2.x), since 3.x
+# PTXASError's "PTXAS error: Internal Triton PTX codegen error `ptxas` stderr: ..."; ptxas's info lines before its
+# fatal one, and the register count it tried, are the kernel's
+_PTXAS_FATAL = re.compile(r"ptxas fatal\s{0,4}: (.{1,300}?)(?=\.? ptxas |\.?$)")
+
+
+def triton_ptxas(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "Internal Triton PTX codegen error" not in message:
+        return exc, message, frames
+    fatal = _PTXAS_FATAL.search(message)
+    what = re.sub(r"register count of '\d{1,5}'", "register count of '<n>'", fatal[1]) if fatal else ""
+    return "PTXASError", "Internal Triton PTX codegen error" + (f": ptxas fatal: {what}" if what else ""), frames
+
+
+# TensorFlow's GCS file system (and tensorstore's) puts the storage service's response after its status: JSON or XML
+# by release, with the account, bucket and object (the run's); the HTTP code and the permission it names are it
+_HTTP_BODY = re.compile(r"^(\w{1,40}: Error executing an HTTP request: HTTP response code \d{3}) with body .*$")
+_PERMISSION = re.compile(r"\bstorage\.\w{1,40}\.\w{1,40}\b")
+
+
+def http_body(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _HTTP_BODY.match(message) if "with body" in message else None
+    if m is None:
+        return exc, message, frames
+    permission = _PERMISSION.search(message, m.end(1))
+    return exc, m[1] + (f" ({permission[0]})" if permission else ""), frames
+
+
+# transformers' hub check names the model a program asked for ("it looks like bert-base-uncased is not the path to a
+# directory containing a file named config.json"): which model is the program's, that the hub was unreachable is it
+_HUB_MODEL = re.compile(r"(it looks like )\S{1,200}( is not the path to a directory)")
+
+
+def hub_model(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _HUB_MODEL.sub(r"\1<model>\2", message) if "it looks like " in message else message, frames

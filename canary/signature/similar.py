@@ -12,10 +12,11 @@ least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt
 whole; one cut inside a figure that the whole masks, ``Used <bytes> of 31.25``, too). Two
 environment checks (:data:`canary.signature.kinds.ENVIRONMENT_TEXT`), whatever class raised them, are
 alike only when their texts are one, or one is cut from the other: the folds already give each check
-one wording, so what still differs is another check or the other direction (cuDNN newer than the build, not older). Two
-out-of-memory messages that name different memory spaces (XLA:TPU's HBM, VMEM, SMEM) are not alike
-either. :data:`THRESHOLD` was chosen on tests/logs/real with bench/signature_corpus.py: the lowest
-value at which no more than one look-alike pair in twenty is linked (docs/signatures.md has the
+one wording, so what still differs is another check or the other direction (cuDNN newer than the
+build, not older). Two out-of-memory messages that name different memory spaces (XLA:TPU's HBM,
+VMEM, SMEM) are not alike either, nor two refused storage requests of different HTTP codes or
+permissions. :data:`THRESHOLD` was chosen on tests/logs/real with bench/signature_corpus.py: the
+lowest value at which no more than one look-alike pair in twenty is linked (docs/signatures.md has the
 figures and the false-link rate).
 """
 
@@ -40,19 +41,21 @@ def identity_text(sig: Signature) -> str:
 
 
 _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
-_SPACE = re.compile(r"\bmemory space (\w{1,20})")
+# what two failures must name alike to be alike at all: the memory space an out-of-memory names (XLA:TPU's hbm, vmem,
+# smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403)
+_KEYS = re.compile(r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)")
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
 
-def _spaces(text: str) -> set[str]:
-    """The memory spaces an out-of-memory message names (XLA:TPU's hbm, vmem, smem): running out of one
-    is not running out of another, however alike the words."""
-    return set(_SPACE.findall(text)) if "memory space" in text else set()
+def _keys(text: str) -> set[tuple[str, ...]]:
+    """What ``text`` names that another failure must name too to be like it (:data:`_KEYS`): running out of one
+    memory space is not running out of another, nor is a refused read a refused write, however alike the words."""
+    return set(_KEYS.findall(text)) if ("memory space" in text or "HTTP response code" in text) else set()
 
 
 def text_similarity(a: str, b: str) -> float:
     """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
-    if _spaces(a) != _spaces(b):
+    if _keys(a) != _keys(b):
         return 0.0
     checks = bool(ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b))
     if checks:  # one check is raised by whichever layer ran it: its class is not compared (check-class)
