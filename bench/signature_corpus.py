@@ -76,6 +76,7 @@ def main() -> None:
         ("added by #38, held out (nineteenth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 19),
         ("added by #38, held out (twentieth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 20),
         ("added by #38, held out (twenty-first)", lambda e: e.get("issue") == 38 and e.get("heldout") == 21),
+        ("added by #38, held out (twenty-second)", lambda e: e.get("issue") == 38 and e.get("heldout") == 22),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:
