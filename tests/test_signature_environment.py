@@ -728,3 +728,21 @@ def test_the_twenty_first_batchs_failures_in_the_words_it_met():
     assert similarity(sig("cotext-8.log"), sig("fenwicks-4.log")) == 0
     assert sig("dl4marco-bert-19-b.log").message.startswith("NOT_FOUND: ")
     assert sig("bitsandbytes-34.log").fingerprint == sig("mmdetection-12349.log").fingerprint
+
+
+def test_the_twenty_second_batchs_failures_in_the_words_it_met():
+    # GitHub Actions' runner: shut down, or lost (hosted and self-hosted apart); the job's time limit in two wordings
+    assert sig("runner-2427.log").kind == "infrastructure"
+    assert sig("runner-2427.log").fingerprint == sig("runner-2468.log").fingerprint
+    lost = sig("runner-2624.log")
+    assert lost.fingerprint == sig("anki-android-backend-600.log").fingerprint != sig("fedimint-6021.log").fingerprint
+    assert sig("metrics-731.log").fingerprint == sig("vm-packages-1448.log").fingerprint
+    # a .NET exception quoted in prose; Python's bare Exception; a class in parentheses; fairseq's advice
+    assert sig("thunderbird-android-9884.log").fingerprint == sig("abp-23884.log").fingerprint
+    assert sig("firefly-68.log").exception == "Exception"
+    assert sig("fairseq-3185.log").fingerprint == sig("fairseq-3691.log").fingerprint
+    # the loss scaler's skipped step, whose scaler (a sentence on every line is not a viewer's tag); a NaN loss
+    apex = sig("apex-318.log")
+    assert apex.kind == "nan" and apex.fingerprint == sig("pvt-94.log").fingerprint
+    assert apex.fingerprint != sig("chinese-llama-alpaca-534-b.log").fingerprint  # DeepSpeed's
+    assert sig("deim-96.log").fingerprint == sig("greenmim-6.log").fingerprint

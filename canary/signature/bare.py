@@ -118,7 +118,8 @@ BARE_ERRORS: list[BareError] = [
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
-            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace))"
+            # (Python's bare "Exception: ..." too: `raise Exception("...")`)
+            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception)"
             r"(?:\([\w.]{1,100}\)|(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
             # (a post may lose the space after the colon: "RuntimeError:CUDA out of memory")
             r" \(see above for traceback\))?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
@@ -319,6 +320,20 @@ BARE_ERRORS: list[BareError] = [
         "XlaRuntimeError",
         message=lambda m: f"{_HTTP_STATUS.get(m['code'], 'UNKNOWN')}: {m['msg']}",
         context=14,
+    ),
+    # mixed precision's loss scaler skipping a step on an overflow, a warning the run goes on after (apex: "Gradient
+    # overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0"; DeepSpeed: "[deepspeed] OVERFLOW! Rank 0
+    # Skipping step. Attempted loss scale: 2048, reducing to 1024"): whose scaler, not the scale it reached
+    BareError(
+        "loss-scale",
+        ("Skipping step",),
+        re.compile(r"(?P<apex>Gradient overflow\.\s{1,2}Skipping step)|(?P<ds>OVERFLOW! Rank \d{1,6} Skipping step)"),
+        None,
+        "nan",
+        message=lambda m: (
+            "gradient overflow: skipping the step, reducing the loss scale" + (" (DeepSpeed)" if m["ds"] else " (apex)")
+        ),
+        weak=True,
     ),
     # XLA's rendezvous watchdog: a collective some participants never joined
     BareError(

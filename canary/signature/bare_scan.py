@@ -203,9 +203,11 @@ _SAYS_ERROR = re.compile(
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
 # (after a blank, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a line may end the sentence)
+# (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
+# .NET class's namespace, "System.IO.IOException: ..."; a line, a closing quote or parenthesis may end the sentence)
 _IN_PROSE = re.compile(
-    r"(?<=[\s\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): "
-    r"(?P<msg>[A-Z][^.!?]{5,300}(?:[.!?](?=\s|$)|$))"
+    r"(?<=[\s`(\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
+    r"(?P<msg>[A-Z](?:[^.!?`]|[.!?](?![\s`)]|$)){5,300}(?:[.!?](?=[\s`)]|$)|(?=`)|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 

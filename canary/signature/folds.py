@@ -213,6 +213,12 @@ RULES: tuple[Rule, ...] = (
         rewordings.hub_model,
     ),
     Rule(
+        "job-limit",
+        "GitHub Actions names the runner a job hit its time limit on and the limit (360 minutes, later 6h0m0s): the "
+        "workflow's, not the failure",
+        rewordings.job_limit,
+    ),
+    Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
         "colon in some releases; the segment, and why it failed, are the failure",

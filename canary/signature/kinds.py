@@ -148,6 +148,11 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # ("The following resource request cannot be scheduled right now: {'GPU': 1.0}", "The actor or task with ID ...
     # is pending and cannot currently be scheduled"); a node that never reached the head's GCS
     (re.compile(r"A worker died or was killed while executing a task"), "lost: a Ray worker died"),
+    # GitHub Actions' runner: stopped under the job ("The runner has received a shutdown signal"), or gone silent
+    # ("The self-hosted runner: xxx lost communication with the server", the hosted runner's the same words)
+    (re.compile(r"runner has received a shutdown signal"), "lost: the CI runner was shut down"),
+    (re.compile(r"self-hosted runner\b.{0,200}? lost communication with the server"), "lost: the self-hosted runner"),
+    (re.compile(r"hosted runner\b.{0,200}? lost communication with the server"), "lost: the hosted runner"),
     (
         re.compile(r"cannot (?:currently )?be scheduled(?: right now)?[.:]"),
         "unschedulable: no Ray node has the resources the task asks for",

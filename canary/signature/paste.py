@@ -18,6 +18,7 @@ from collections.abc import Callable
 MIN_LINES = 3  # a tag is told from text on this many lines; on two, only one that holds a mark of a tag
 _MARKED = re.compile(r"[\[\]()|<>]|\d")  # a bracket, a pipe, a number: a tag's, not a sentence's
 SHARE = 0.9  # of the non-blank lines that must begin with it
+_SENTENCE = re.compile(r"[A-Za-z][.!?][ \t]*$")  # a tag is a name, a clock, a number: it ends no sentence
 SAMPLE = 200  # the lines a tag is looked for on, evenly spread over a long log
 MIN_REFLOW = 60  # the narrowest word wrap undone (a tracker's 80 columns, a mail's 72)
 MAX_TOKENS = 24  # the longest tag looked for, in tokens (a digit run, a space run, or a character)
@@ -173,6 +174,8 @@ def _tag(raw: list[str], known: Callable[[str], bool]) -> re.Pattern[str] | None
             break
     if cut is None or (m := cut.match(sample)) is None or known(sample) or _SPOKEN.search(m.group()):
         return None
+    if _SENTENCE.search(m.group()):
+        return None  # a sentence every line begins with (a warning logged at each step) is the log's words, not a tag
     if len(lines) < MIN_LINES and not _MARKED.search(m.group()):
         return None
     return cut

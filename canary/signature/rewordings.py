@@ -155,6 +155,8 @@ _ADVICE = re.compile(
     r" ?CUDA kernel errors might be asynchronously reported at some other API call.{0,400}$|"
     # jax's TPU driver after refusing 64-bit types ('int32' in 2020, 'int32_t' in 2022)
     r" ?Convert inputs to float32/int32(?:_t)? before using\.?|"
+    # fairseq's after its minimum loss scale
+    r" ?Your loss is probably exploding\..{0,300}$|"
     # PyTorch's DataLoader after a worker's signal: where to look (shared memory, num_workers=0)
     r"(?<=\.) (?:It is possible that dataloader's workers are out of shared memory|Details are lost due to "
     r"multiprocessing).{0,400}$)"
@@ -330,3 +332,16 @@ _HUB_MODEL = re.compile(r"(it looks like )\S{1,200}( is not the path to a direct
 
 def hub_model(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _HUB_MODEL.sub(r"\1<model>\2", message) if "it looks like " in message else message, frames
+
+
+# GitHub Actions' time limit: "The job running on runner <name> has exceeded the maximum execution time of 360 minutes."
+# (later "The job has exceeded the maximum execution time of 6h0m0s"); the runner and the limit are the workflow's
+_JOB_LIMIT = re.compile(
+    r"^.{0,300}?The job (?:running on runner .{1,200}? )?has exceeded the maximum execution time\b.*$"
+)
+
+
+def job_limit(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "maximum execution time" in message:
+        message = _JOB_LIMIT.sub("The job has exceeded the maximum execution time", message)
+    return exc, message, frames
