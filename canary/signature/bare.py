@@ -82,7 +82,6 @@ def _status_class(m: re.Match[str]) -> str:
 
 
 _HTTP_STATUS = {"401": "PERMISSION_DENIED", "403": "PERMISSION_DENIED", "404": "NOT_FOUND"}
-_SIGNAL_NUMBERS = {"4": "SIGILL", "6": "SIGABRT", "7": "SIGBUS", "8": "SIGFPE", "11": "SIGSEGV"}  # on Linux
 
 BARE_ERRORS: list[BareError] = [
     *ENVIRONMENT_ERRORS,
@@ -238,10 +237,10 @@ BARE_ERRORS: list[BareError] = [
         # (under NCCL, MPI) by number and words: "[host:1034 :0:1034] Caught signal 7 (Bus error: nonexistent ...)"
         re.compile(
             r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\)(?:, see \S{1,100})?)? received|"
-            r"\bCaught signal (?P<num>4|6|7|8|11) \((?:Illegal|Abort|Bus|Floating|Segmentation)"
+            r"\bCaught signal \d{1,2} \((?P<words>" + "|".join(_SIGNALS) + ")"
         ),
-        lambda m: m.group("sig") or _SIGNAL_NUMBERS[m.group("num")],
-        message=lambda m: f"process received {m.group('sig') or _SIGNAL_NUMBERS[m.group('num')]}",
+        lambda m: m.group("sig") or _SIGNALS[m.group("words")],
+        message=lambda m: f"process received {m.group('sig') or _SIGNALS[m.group('words')]}",
     ),
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")

@@ -202,7 +202,6 @@ _SAYS_ERROR = re.compile(
 )
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
-# (after a blank, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a line may end the sentence)
 # (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
 # .NET class's namespace, "System.IO.IOException: ..."; a line, a closing quote or parenthesis may end the sentence)
 _IN_PROSE = re.compile(

@@ -358,8 +358,7 @@ _VERSION = re.compile(r"(?<![\w.<])(?:\d{1,3}(?:\.\d{1,4}){1,3}|\d{4,6})(?![\w.]
 
 def versions(exc: str | None, message: str, frames: list[str]) -> Parts:
     if kinds.ENVIRONMENT_TEXT.search(message):
-        # (and its last full stop, which a post cut after the version loses)
-        message = _VERSION.sub("<version>", message).rstrip(" .")
+        message = _VERSION.sub("<version>", message)  # (its last full stop is the full-stop rule's)
         # (a four-part version, jaxlib's 0.9.0.1 post-release, was masked as an address)
         message = message.replace("version <ip>", "version <version>")
     return exc, message, frames

@@ -227,8 +227,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "versions",
         "the versions an environment check names (X.Y.Z in XLA's lines, XXYY integers in jax's, PJRT's "
-        "0.54) are the machine's, and so is the full stop after the last of them, which a post cut there "
-        "loses; which check failed, and which way, is the failure",
+        "0.54) are the machine's; which check failed, and which way, is the failure",
         environment.versions,
     ),
     Rule(

@@ -246,15 +246,15 @@ def full_stop(exc: str | None, message: str, frames: list[str]) -> Parts:
 # PyTorch's words for running out of GPU memory (and of the host's), by release: 'CUDA out of memory. Tried to
 # allocate X (GPU 0; ... cached)' (1.x), '... reserved in total by PyTorch)' and advice (1.5-1.13),
 # torch.cuda.OutOfMemoryError's 'GPU 0 has a total capacity of X of which Y is free. ...' (2.x)
+_HOST_OOM = "DefaultCPUAllocator: not enough memory: you tried to allocate <bytes>"
+
+
 def torch_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("CUDA out of memory") and exc in (None, "RuntimeError", "OutOfMemoryError"):
         return "OutOfMemoryError", "CUDA out of memory", frames
     if message.startswith(_HOST_OOM):  # (its sentence ends at the bytes: what a post glues after it is not it)
         return exc, _HOST_OOM, frames
     return exc, message, frames
-
-
-_HOST_OOM = "DefaultCPUAllocator: not enough memory: you tried to allocate <bytes>"
 
 
 # NCCL's shared memory segment: its name is random ('nccl-shm-recv-<hex>-1-2-3', '/dev/shm/nccl-NzwJ7O'), its
