@@ -165,8 +165,10 @@ def test_where_libdevice_was_looked_for_is_the_machines_layout():
 
 def test_jax_0_2s_wrapper_and_where_a_concretization_error_arose():
     reshape, boolean = sig("aesara-43.log"), sig("numpyro-771.log")
-    assert reshape.exception == boolean.exception == "ConcretizationTypeError"
+    assert reshape.exception == "ConcretizationTypeError"
     assert reshape.message.endswith("The error arose in jax.numpy.reshape")
+    # where it arose, bool(), is what jax 0.4.14 gave a class of its own (the tracer-bool rule)
+    assert boolean.exception == "TracerBoolConversionError"
     assert reshape.fingerprint != boolean.fingerprint
     assert similarity(reshape, boolean) < THRESHOLD
     # a message without the shared head is left as it is
@@ -746,3 +748,27 @@ def test_the_twenty_second_batchs_failures_in_the_words_it_met():
     assert apex.kind == "nan" and apex.fingerprint == sig("pvt-94.log").fingerprint
     assert apex.fingerprint != sig("chinese-llama-alpaca-534-b.log").fingerprint  # DeepSpeed's
     assert sig("deim-96.log").fingerprint == sig("greenmim-6.log").fingerprint
+
+
+def test_a_tracer_used_as_a_bool_is_one_class_across_jax_0_4_14():
+    older, newer = sig("jax-13393.log"), sig("jaxopt-557.log")
+    assert older.exception == newer.exception == "TracerBoolConversionError"
+    assert older.message == newer.message == "Attempted boolean conversion of traced array with shape bool[]"
+    assert older.group == newer.group
+    # int() on a tracer is still a concretization error
+    assert sig("klujax-34.log").exception == "ConcretizationTypeError"
+
+
+def test_an_error_quoted_as_the_cause_inside_anothers_message_is_that_ones():
+    for name in ("dynalang-10.log", "computation-thru-dynamics-15.log"):
+        s = sig(name)
+        assert s.exception == "ValueError" and s.message.startswith("Non-hashable static arguments are not supported")
+    assert sig("dynalang-10.log").group == sig("jax-6233.log").group
+
+
+def test_a_class_cut_at_its_colon_names_the_failure_only_alone():
+    s = sig("pipedream-76.log")
+    assert s.exception == "SIGBUS"
+    assert extract("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n").exception == (
+        "ChildFailedError"
+    )

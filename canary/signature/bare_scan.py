@@ -16,7 +16,11 @@ _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent c
 _SENTENCE_END = (".", "!", "?", ")", "]")
 # jax's report of a CUDA component under its finished sentence ("Outdated cuSPARSE installation found."):
 # the versions that say which way it is outdated belong to the message
-_VERSION_REPORT = re.compile(r"^(?:Version JAX was built against|Minimum supported|Installed version): \d{1,8}$")
+# Lines a message carries on its own lines: the versions jax's cuDNN check compares, the function a tracer met
+_VERSION_REPORT = re.compile(
+    r"^(?:(?:Version JAX was built against|Minimum supported|Installed version): \d{1,8}"
+    r"|The problem arose with the `\w{1,20}` function\.?)$"
+)
 # Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
 _BARE_END = re.compile(
     r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
@@ -73,6 +77,8 @@ def _quoted(line: str, start: int, message: str) -> str:
 _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
 _FALLBACK = "env-fallback"
+# jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below
+_QUOTES_NEXT = "The error was:"
 
 
 def _scan(
@@ -83,8 +89,8 @@ def _scan(
     info = getattr(lines, "info", ())
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
-        if not s:
-            continue
+        if not s or (i and lines[i - 1].rstrip().endswith(_QUOTES_NEXT)):
+            continue  # an error quoted as the cause inside another's message is that one's
         for rec in bare.BARE_ERRORS:
             if rec.name in skip:
                 continue
@@ -104,8 +110,8 @@ def _scan(
                 if weak[2] == _FALLBACK and tried is None and weak[0] - i <= _LOOK_BACK:
                     tried = found
                 break
-            if not rec.weak:
-                return found
+            if not rec.weak and not (exc and not raw and s.endswith(":")):
+                return found  # (a class cut at its colon, torch elastic's "ChildFailedError:", names it only alone)
             # jax's fallback to the CPU is what it did about a check that failed just before (cuInit's
             # error, a backend that could not start): that warning names it
             if weak is None or (weak[2] == _FALLBACK and rec.name != _FALLBACK and weak[0] - i <= _LOOK_BACK):

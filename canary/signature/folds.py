@@ -225,6 +225,13 @@ RULES: tuple[Rule, ...] = (
         rewordings.nccl_shm,
     ),
     Rule(
+        "tracer-bool",
+        "jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ('... The problem "
+        "arose with the `bool` function'), since as TracerBoolConversionError ('Attempted boolean conversion of "
+        "traced array with shape bool[]'); the tracer's repr is the trace's",
+        rewordings.tracer_bool,
+    ),
+    Rule(
         "versions",
         "the versions an environment check names (X.Y.Z in XLA's lines, XXYY integers in jax's, PJRT's "
         "0.54) are the machine's; which check failed, and which way, is the failure",

@@ -345,3 +345,15 @@ def job_limit(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "maximum execution time" in message:
         message = _JOB_LIMIT.sub("The job has exceeded the maximum execution time", message)
     return exc, message, frames
+
+
+_BOOL_FUNCTION = "The problem arose with the `bool` function"
+_TRACED_SHAPE = re.compile(r"ShapedArray\((\w{1,20}\[[\d,\s]{0,100}\])")
+
+
+def tracer_bool(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc != "ConcretizationTypeError" or _BOOL_FUNCTION not in message:
+        return exc, message, frames
+    shape = _TRACED_SHAPE.search(message)
+    words = "Attempted boolean conversion of traced array" + (f" with shape {shape.group(1)}" if shape else "")
+    return "TracerBoolConversionError", words, frames
