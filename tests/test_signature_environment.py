@@ -772,3 +772,35 @@ def test_a_class_cut_at_its_colon_names_the_failure_only_alone():
     assert extract("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n").exception == (
         "ChildFailedError"
     )
+
+
+def test_the_twenty_third_batchs_failures_in_the_words_it_met():
+    # XLA:CPU's ahead-of-time result loaded on a CPU without a feature it was compiled for: an environment check
+    aot = sig("xla-44565.log")
+    assert aot.kind == "environment" and aot.fingerprint == sig("jax-38445.log").fingerprint
+    # wandb's ERROR lines name the class it raises them with; its login and timeout advice is advice; a code span's
+    # close on the last line is not the message's
+    assert sig("chatdoctor-15.log").exception == "UsageError"
+    assert sig("chatdoctor-15.log").fingerprint == sig("comet-atomic-2020-20.log").fingerprint
+    assert sig("globalpointer_pytorch-12.log").fingerprint == sig("comet-atomic-2020-20.log").fingerprint
+    timed_out = sig("deformgs-7.log")
+    assert timed_out.exception == "CommError" and timed_out.group == sig("deepresearcher-7.log").group
+    # the error wandb logged before a chain cut inside the traceback it caused is what the chain was printing
+    assert sig("wandb-10044.log").exception == "CommError"
+    assert sig("energy-forecasting-29.log").exception == "CommError"
+    # an upload that failed is the failure only alone, and why it failed tells two apart
+    upload, bug = sig("wandb-1001.log"), sig("wandb-1220.log")
+    assert upload.exception == bug.exception == "CommError" and upload.fingerprint != bug.fingerprint
+    assert extract('RuntimeError: boom\nwandb: ERROR Error uploading "config.yaml": CommError, None\n').exception == (
+        "RuntimeError"
+    )
+    # a Windows path is read with "/"; TensorFlow's generated API package is its public module
+    assert sig("wandb-1003.log").message == sig("wandb-673.log").message
+    assert sig("cmc-csci181-deeplearning-56.log").fingerprint == sig("tutorials-1919.log").fingerprint
+    # a class before a colon with a space (a translated post); Mosaic's pass before its words
+    assert sig("mlflow-5192.log").exception == "MlflowException"
+    assert sig("jax-37370.log").fingerprint == sig("jax-21999.log").fingerprint
+    # LLVM's abort is named by the MLIR diagnostic it aborted on: MPSGraph's broadcast is not jax-metal's abort alone
+    mps = sig("sdnext-413.log")
+    assert mps.message.endswith("are not broadcast compatible") and mps.group == sig("animatediff-173.log").group
+    assert mps.group != sig("jax-21554.log").group and sig("jax-21554.log").exception == "SIGABRT"

@@ -15,6 +15,7 @@ from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of, words_class
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
+from canary.signature.services import SERVICE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 
 
@@ -110,9 +111,20 @@ BARE_ERRORS: list[BareError] = [
     # that say nothing of one, whose message is read), or the exception's repr as
     # TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
     # printed it before what its message quotes is looked at
+    *SERVICE_ERRORS,
     BareError(
         "python-exception",
-        ("Error:", "Exception: ", "Error(", "Interrupt", "Exit: ", "StackTrace: ", "for traceback): "),
+        (
+            "Error:",
+            "Exception: ",
+            "Error(",
+            "Interrupt",
+            "Exit: ",
+            "StackTrace: ",
+            "for traceback): ",
+            "Error :",
+            "Exception :",
+        ),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
@@ -120,8 +132,9 @@ BARE_ERRORS: list[BareError] = [
             # (Python's bare "Exception: ..." too: `raise Exception("...")`)
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception)"
             r"(?:\([\w.]{1,100}\)|(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
-            # (a post may lose the space after the colon: "RuntimeError:CUDA out of memory")
-            r" \(see above for traceback\))?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
+            # (a post may lose the space after the colon, "RuntimeError:CUDA out of memory", or be translated into a
+            # language that puts one before it, "MlflowException : la demande d'API ...")
+            r" \(see above for traceback\))?[ \u00a0\u202f]?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
         ),
         lambda m: _unwrapped(m)[0],
         _python_kind,

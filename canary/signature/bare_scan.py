@@ -60,10 +60,12 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
 
 def _quoted(line: str, start: int, message: str) -> str:
     """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
-    at its closing backtick; one in parentheses ("this error (XlaRuntimeError: ...) every time"), at
-    the parenthesis that closes the one open before it."""
+    at its closing backtick (also one whose opening backtick is lines above); one in parentheses ("this
+    error (XlaRuntimeError: ...) every time"), at the parenthesis that closes the one open before it."""
     if line.count("`", 0, start) % 2 == 1 and "`" in message:
         return message[: message.index("`")]
+    if message.endswith("`") and message.count("`") % 2 == 1:
+        return message[:-1]  # the close of a code span a post opened lines above
     if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
         depth = 0
         for k, c in enumerate(message):
@@ -169,8 +171,9 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
         cause = _scan(lines, options, stop=max(-1, i - _NCCL_BACK), start=i - 1, skip=_NOT_NCCL)
         if cause is not None:
             return cause[0], make(sig.kind, sig.exception, f"{cause[3]}, then: {raw}", [], cause[1].excerpt)
-    if name == "signal":
-        # absl's failure handler prints the signal after what aborted: a failed CHECK, a status
+    if name in ("signal", "llvm"):
+        # absl's failure handler prints the signal after what aborted: a failed CHECK, a status; LLVM its fatal
+        # error after the diagnostic that made it abort
         cause = _scan(
             lines,
             options,

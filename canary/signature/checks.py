@@ -258,6 +258,18 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.\u2013-]{1,200})",
         None,
     ),
+    # XLA:CPU loading a program compiled ahead of time (a cache entry, an exported executable) on a CPU without a
+    # feature it was compiled for ("Loading XLA:CPU AOT result. Target machine feature +prefer-no-gather is not
+    # supported on the host machine. Machine type used for XLA:CPU compilation doesn't match ..."): which feature
+    _environment(
+        "xla-cpu-aot",
+        ("XLA:CPU AOT result",),
+        r"Loading XLA:CPU AOT result\. Target machine feature (?P<feature>\S{1,100}) is not\b",
+        None,
+        message=lambda m: (
+            f"Loading XLA:CPU AOT result: target machine feature {m['feature']} is not supported on the host"
+        ),
+    ),
     # TensorFlow's check of the CPU it runs on ("F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow
     # library was compiled to use AVX instructions, but these aren't available on your machine.", then the abort):
     # which instructions is the failure

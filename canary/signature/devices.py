@@ -54,6 +54,15 @@ DEVICE_ERRORS: list[BareError] = [
         lambda text: "environment" if ENVIRONMENT_TEXT.search(text) else "runtime_crash",
     ),
     # LLVM's fatal error ("LLVM ERROR: Failed to infer result type(s).") aborts the process that hit it
+    # an MLIR diagnostic ('loc("mps_add"(...)): error: input types ... are not broadcast compatible'), which the
+    # compiler (Apple's MPSGraph, jax-metal) may abort on just after with LLVM's "Failed to infer result type(s)."
+    BareError(
+        "mlir",
+        ("): error: ",),
+        re.compile(r"(?<![A-Za-z_])loc\(.{1,600}?\): error: (?P<msg>.{1,1000})$"),
+        None,
+        "compile_error",
+    ),
     BareError(
         "llvm",
         ("LLVM ERROR: ",),

@@ -27,8 +27,11 @@ from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferr
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.tracebacks import (
+    _CAUSE,
+    _CONTEXT,
     _JAX_SOURCE_TRACE,
     _JAX_WRAPPERS,
+    _TB_START,
     DEFAULT_OPTIONS,
     ExceptionBlock,
     Frame,
@@ -221,6 +224,8 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
             crash is None or crash[0] < max(b.end for b in chains[-1]) or crash[1].exception == "CompilationCacheError"
         )
     ):
+        if crash is not None and _cause_of_a_cut(lines, chains[-1], crash[0]):
+            return crash[1]
         return _explained(lines, chains[-1], options)
     if (
         crash
@@ -239,6 +244,24 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return _no_dnn(lines, crash[0], crash[1], options)
     return None
+
+
+_LINKED_CUT = 3  # lines between an error logged and the chain it was printing
+
+
+def _cause_of_a_cut(lines: list[str], chain: list[ExceptionBlock], logged: int) -> bool:
+    """Whether ``chain`` is only the cause of a traceback the log is cut inside ("The above exception was the
+    direct cause ..." and a traceback that never reaches its line), printed just after the error logged at
+    ``logged``: that error is what it was printing (wandb's init timing out, then asyncio's CancelledError)."""
+    start = chain[0].end - len(chain[0].lines)
+    rest = [ln.strip() for ln in lines[max(b.end for b in chain) :] if ln.strip()]
+    return (
+        0 < start - logged <= _LINKED_CUT
+        and len(rest) >= 2
+        and rest[0] in (_CAUSE, _CONTEXT)
+        and rest[1] == _TB_START
+        and not any(_parse_exception_line(ln) for ln in lines[max(b.end for b in chain) :])
+    )
 
 
 # XLA's CUDA backend finds no device ("No visible GPU devices") when cuInit failed, and logs cuInit's error

@@ -173,7 +173,7 @@ RULES: tuple[Rule, ...] = (
         "mosaic-layout",
         "Mosaic rewords by release: a layout check 'does not match MLIR layout: expected A, got B', later 'XLA "
         "layout (A) does not match Mosaic layout (B)'; 2023's 'Failed to compile a Mosaic module: ... op X' is "
-        "'Mosaic failed to compile TPU kernel: X', later with ' in this target'",
+        "'Mosaic failed to compile TPU kernel: X', later with ' in this target' or its pass first",
         kinds.mosaic_wording,
     ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", rewordings.device),
@@ -223,6 +223,12 @@ RULES: tuple[Rule, ...] = (
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
         "colon in some releases; the segment, and why it failed, are the failure",
         rewordings.nccl_shm,
+    ),
+    Rule(
+        "tf-api",
+        "TensorFlow names a public module by the generated package of its major version (tensorflow._api.v1.io.gfile, "
+        "tensorflow._api.v2.io.gfile); the module a program asked for is tensorflow.io.gfile in both",
+        rewordings.tf_api,
     ),
     Rule(
         "tracer-bool",

@@ -102,6 +102,16 @@ _PY_LIB = re.compile(r"/lib/python3\.\d+/")
 _TMP_ROOTS = ("/tmp", "/var/tmp", "/var/folders", "/dev/shm", "/private/tmp", "/private/var/folders")
 
 
+# A Windows path (C:\Users\x\lib\site-packages\wandb\sdk\wandb_init.py, wandb\debug.log), ending in a file's
+# extension so that an escape between words ("match:\nalg_cfg") is not one: read with "/", the drive dropped
+_WINDOWS_PATH = re.compile(r"(?<![\w\\])(?:[A-Za-z]:\\)?(?:[\w.~+-]{1,200}\\){1,40}[\w~+-]{1,200}\.[A-Za-z]\w{0,7}\b")
+
+
+def _forward(m: re.Match[str]) -> str:
+    p = m.group(0).replace("\\", "/")
+    return p[2:] if p[1:2] == ":" else p
+
+
 def _path(m: re.Match[str]) -> str:
     """One path: installed packages from the package down, stdlib as ``<stdlib>/``, temp dirs
     whole, home directories as ``~``."""
@@ -135,6 +145,8 @@ def normalize(text: str, limit: int = MAX_MESSAGE) -> str:
     for rx, repl in _NORMALIZERS:
         text = rx.sub(repl, text)
     text = _HEX_RUN.sub(_hex, text)
+    if "\\" in text:
+        text = _WINDOWS_PATH.sub(_forward, text)
     if "/" in text:
         text = _PATH_RUN.sub(_path, text)
     for rx, repl in _MASKS:

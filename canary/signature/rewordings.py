@@ -159,7 +159,10 @@ _ADVICE = re.compile(
     r" ?Your loss is probably exploding\..{0,300}$|"
     # PyTorch's DataLoader after a worker's signal: where to look (shared memory, num_workers=0)
     r"(?<=\.) (?:It is possible that dataloader's workers are out of shared memory|Details are lost due to "
-    r"multiprocessing).{0,400}$)"
+    r"multiprocessing).{0,400}$|"
+    # wandb's ways to log in after "api_key not configured (no-tty).", and to wait longer after its init timed out
+    r"(?<=\.)\s{1,2}(?:call wandb\.login\(key=\[your_api_key\]\)|Run wandb login)$|"
+    r" ?Please try increasing the timeout with the `init_timeout` setting.{0,300}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
@@ -357,3 +360,12 @@ def tracer_bool(exc: str | None, message: str, frames: list[str]) -> Parts:
     shape = _TRACED_SHAPE.search(message)
     words = "Attempted boolean conversion of traced array" + (f" with shape {shape.group(1)}" if shape else "")
     return "TracerBoolConversionError", words, frames
+
+
+# TensorFlow's public modules live in the generated package of its major version: tensorflow._api.v1.io.gfile in
+# 1.x, tensorflow._api.v2.io.gfile in 2.x are tensorflow.io.gfile
+_TF_API = re.compile(r"\btensorflow\._api\.v\d{1,2}\.")
+
+
+def tf_api(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _TF_API.sub("tensorflow.", message), frames

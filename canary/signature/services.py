@@ -1,0 +1,64 @@
+"""Failures the services a run reports to log on a line of their own, not as a traceback: Weights &
+Biases' ``wandb: ERROR`` lines. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.kinds import kind_of
+from canary.signature.recogniser import BareError
+
+# wandb logs the error it is about to raise, without its class: the class its words are raised with
+_WANDB_CLASSES = (
+    (re.compile(r"^api_key not configured\b"), "UsageError"),
+    (
+        re.compile(
+            r"^(?:Run initialization has timed out|Error while calling W&B API|It appears that you do not have "
+            r"permission)"
+        ),
+        "CommError",
+    ),
+)
+# a file it failed to upload names the class and the error after it: 'Error uploading "config.yaml": CommError, ...'
+_UPLOAD = re.compile(r'^Error uploading "[^"]{1,300}": (?P<cls>\w{1,60}Error), (?P<why>.{1,1000})$')
+
+
+def _wandb_class(m: re.Match[str]) -> str | None:
+    upload = _UPLOAD.match(m["msg"])
+    if upload:
+        return upload["cls"]
+    return next((c for rx, c in _WANDB_CLASSES if rx.match(m["msg"])), None)
+
+
+def _wandb_message(m: re.Match[str]) -> str:
+    upload = _UPLOAD.match(m["msg"])
+    return f"Error uploading a file: {upload['why']}" if upload else m["msg"]
+
+
+def _wandb_kind(text: str) -> str:
+    return kind_of(text.split(":", 1)[0], text, text, [])
+
+
+# (a log whose every line wandb wrote has its "wandb: " taken off, as a logger's name: its own words say it is wandb's)
+_OWN_WORDS = (
+    'Error uploading "',
+    "api_key not configured",
+    "Run initialization has timed out",
+    "Error while calling W&B",
+)
+_WANDB = re.compile(r"^(?:wandb: ERROR |ERROR (?=" + "|".join(map(re.escape, _OWN_WORDS)) + r"))(?P<msg>.{1,2000})$")
+
+SERVICE_ERRORS: list[BareError] = [
+    # a file upload that failed while the run went on: the failure only when nothing else is
+    BareError(
+        "wandb-upload",
+        ("ERROR Error uploading",),
+        _WANDB,
+        _wandb_class,
+        _wandb_kind,
+        message=_wandb_message,
+        weak=True,
+    ),
+    BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, _wandb_kind),
+]
