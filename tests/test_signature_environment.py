@@ -804,3 +804,9 @@ def test_the_twenty_third_batchs_failures_in_the_words_it_met():
     mps = sig("sdnext-413.log")
     assert mps.message.endswith("are not broadcast compatible") and mps.group == sig("animatediff-173.log").group
     assert mps.group != sig("jax-21554.log").group and sig("jax-21554.log").exception == "SIGABRT"
+
+
+def test_lightnings_words_for_a_loss_gone_non_finite_are_a_nan():
+    s = sig("diet-pytorch-1.log")
+    assert s.kind == "nan" and s.fingerprint == sig("greenmim-6.log").fingerprint
+    assert sig("ikflow-23.log").fingerprint != s.fingerprint  # a program's own ValueError

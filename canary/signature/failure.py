@@ -60,8 +60,9 @@ _SIGNAL_WORDS = {
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)
 _FH_TIMEOUT = re.compile(r"^Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!$")
-# ("loss: nan", "train/loss=inf", a program's own check: "Loss is nan, stopping training")
-_LOSS_NAN = re.compile(r"\b(?:train/)?loss\b(?:[\s:=]{1,8}|\sis\s)(?:nan|-?inf)\b", re.I)
+# ("loss: nan", "train/loss=inf", a program's own check: "Loss is nan, stopping training", Lightning's "The loss
+# returned in `training_step` is nan or inf.")
+_LOSS_NAN = re.compile(r"\b(?:train/)?loss\b(?:[\s:=]{1,8}|(?: returned in `?\w{1,60}`?)?\sis\s)(?:nan|-?inf)\b", re.I)
 
 
 def _signal_name(value: str | int) -> str:
