@@ -810,3 +810,9 @@ def test_lightnings_words_for_a_loss_gone_non_finite_are_a_nan():
     s = sig("diet-pytorch-1.log")
     assert s.kind == "nan" and s.fingerprint == sig("greenmim-6.log").fingerprint
     assert sig("ikflow-23.log").fingerprint != s.fingerprint  # a program's own ValueError
+
+
+def test_a_notebooks_error_as_vs_code_copies_it_is_its_exceptions_line():
+    s = sig("jax-19595.log")
+    assert s.exception == "FloatingPointError" and s.kind == "nan"
+    assert s.message.startswith("invalid value (nan) encountered in jit(compiled_train_step).")

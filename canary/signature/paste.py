@@ -55,7 +55,24 @@ def unpage(raw: list[str]) -> list[str]:
     escaped = sum(line.count("\\_") for line in raw)
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
+    if any('"name": "' in line for line in raw[:50]):
+        raw = _notebook_error(raw)
     return _dedent(_single_spaced(raw))
+
+
+# A notebook's error as VS Code copies it, a JSON object ('"name": "FloatingPointError",', '"message": "invalid
+# value ...', '"stack": "...'): its name and message are the exception's line Python printed
+_NOTEBOOK_NAME = re.compile(r'^\s{0,8}"name": "([A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning|Interrupt|Exit))",$')
+_NOTEBOOK_MESSAGE = re.compile(r'^\s{0,8}"message": "(.{0,2000})$')
+
+
+def _notebook_error(raw: list[str]) -> list[str]:
+    for i, line in enumerate(raw[:50]):
+        name = _NOTEBOOK_NAME.match(line)
+        message = name and i + 1 < len(raw) and _NOTEBOOK_MESSAGE.match(raw[i + 1])
+        if message:
+            return [*raw[:i], f"{name[1]}: {message[1]}", *raw[i + 2 :]]
+    return raw
 
 
 def reflow(raw: list[str], known: Callable[[str], bool]) -> list[str]:
