@@ -16,6 +16,7 @@ from canary.record import Attempt
 from canary.run.runner import RunOptions, run_canary
 from canary.signature import RULES, extract, gate_signature
 from canary.signature.checks import cpu_fallback
+from canary.signature.folds import fold
 from canary.signature.lines import strip_prefix
 from canary.signature.similar import THRESHOLD, similarity
 
@@ -816,3 +817,36 @@ def test_a_notebooks_error_as_vs_code_copies_it_is_its_exceptions_line():
     s = sig("jax-19595.log")
     assert s.exception == "FloatingPointError" and s.kind == "nan"
     assert s.message.startswith("invalid value (nan) encountered in jit(compiled_train_step).")
+
+
+def test_the_twenty_fourth_batchs_failures_in_the_words_it_met():
+    # tensorstore's file, its C++ sources and spec, orbax's "cast" driver and gin's configurable are the run's
+    key = sig("t5x-452.log")
+    assert fold(key.exception, key.message, [])[1] == (
+        'Error opening "zarr" driver: Error reading local file <file>: Invalid key: <file>'
+    )
+    assert key.fingerprint == sig("flax-3369.log").fingerprint
+    assert key.group == sig("speech-10884.log").group
+    assert sig("zarr-python-2647.log").fingerprint == sig("xradio-480.log").fingerprint
+    # jax's devices of a jitted call: two platforms, or one platform's devices, whoever's arguments
+    assert sig("scvi-tools-1907.log").fingerprint == sig("rl-2319.log").fingerprint
+    assert sig("openpi-261.log").fingerprint == sig("keras-18681.log").fingerprint != sig("rl-2319.log").fingerprint
+    # the loader's undefined symbol, by the extension's name and the symbol, in prose or a title; one symbol is not
+    # another however alike
+    setdevice = sig("exllamav2-522.log")
+    assert fold(None, setdevice.message, [])[1] == "flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"
+    assert (
+        setdevice.fingerprint
+        == sig("flash-attention-928.log").fingerprint
+        == sig("flash-attention-966.log").fingerprint
+    )
+    assert sig("flash-attention-1832.log").fingerprint == sig("flash-attention-940.log").fingerprint
+    assert similarity(setdevice, sig("flash-attention-1832-b.log")) < THRESHOLD  # SetDeviceEa
+    # an extension built against another NumPy is an environment check, by type and sizes
+    banner = sig("ai-scribe-6.log")
+    assert banner.kind == "environment" and banner.fingerprint == sig("spyder-23561.log").fingerprint
+    dtype = sig("mask_rcnn-3063.log")
+    assert dtype.kind == "environment" and dtype.exception == "ValueError"
+    assert dtype.fingerprint == sig("unite-2.log").fingerprint != sig("desisim-560.log").fingerprint
+    # pdb's post-mortem prints the exception after "*** "
+    assert sig("og-marl-34.log").exception == "ValueError"

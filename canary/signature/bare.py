@@ -127,7 +127,8 @@ BARE_ERRORS: list[BareError] = [
         ),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?)?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
+            # (pdb's post-mortem prints the exception after "*** ")
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* )?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
             # (Python's bare "Exception: ..." too: `raise Exception("...")`)
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception)"
@@ -165,6 +166,7 @@ BARE_ERRORS: list[BareError] = [
             "Attempted boolean conversion of traced",
             "DataLoader worker (pid",
             "The actor ",
+            "Received incompatible devices for ",
         ),
         re.compile(
             r"^(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
@@ -172,7 +174,8 @@ BARE_ERRORS: list[BareError] = [
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
             r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
-            r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?))\.{0,2}$"
+            r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
+            r"Received incompatible devices for p?jitted computation\b.{0,2000}?))\.{0,2}$"
         ),
         lambda m: words_class(m["msg"]),
         _python_kind,

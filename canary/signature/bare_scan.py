@@ -212,10 +212,11 @@ _SAYS_ERROR = re.compile(
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
 # (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
-# .NET class's namespace, "System.IO.IOException: ..."; a line, a closing quote or parenthesis may end the sentence)
+# .NET class's namespace, "System.IO.IOException: ..."; a line, a closing quote or parenthesis may end the sentence;
+# a message may open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...")
 _IN_PROSE = re.compile(
     r"(?<=[\s`(\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
-    r"(?P<msg>[A-Z](?:[^.!?`]|[.!?](?![\s`)]|$)){5,300}(?:[.!?](?=[\s`)]|$)|(?=`)|$))"
+    r"(?P<msg>[A-Z/<~](?:[^.!?`]|[.!?](?![\s`)]|$)){5,300}(?:[.!?](?=[\s`)]|$)|(?=`)|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 
@@ -243,7 +244,8 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
             continue
         excerpt = "\n".join(lines[max(0, i - 3) : i + 10])
         if named:
-            cls, msg = canonical_class(named["cls"], named["msg"]), named["msg"]
+            msg = _quoted(s, named.start(), named["msg"])
+            cls = canonical_class(named["cls"], msg)
             return i, make(kinds.kind_of(cls, msg, f"{cls}: {msg}", []), cls, msg, [], excerpt)
         return i, make(kinds.kind_of("", raw, raw, []), None, raw, [], excerpt)
     return None

@@ -22,6 +22,10 @@ def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: Exc
     return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)
 
 
+# the class a check's words follow on their line ("ValueError: numpy.dtype size changed", "RuntimeWarning: ...")
+_RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
+
+
 # Environment mismatches printed, not raised; a line that starts with a Python class is the
 # python-exception recogniser's. Their wording across releases is folded by signature.folds.
 ENVIRONMENT_ERRORS: list[BareError] = [
@@ -172,6 +176,20 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"installed jaxlib version [\w.+]{0,40}\w)?)",
         "RuntimeWarning",
         context=1,
+    ),
+    # an extension compiled against another NumPy: NumPy 2's banner for one built with 1.x ("A module that was compiled
+    # using NumPy 1.x cannot be run in NumPy 2.0.0 as it may crash.", before the import's error) and NumPy's check of
+    # its types' sizes against the extension's C headers ("numpy.dtype size changed, may indicate binary
+    # incompatibility. Expected 96 from C header, got 88 from PyObject", raised or warned): which type, which way
+    _environment(
+        "numpy-abi",
+        ("compiled using NumPy 1.x", "may indicate binary incompatibility"),
+        r"(?P<banner>A module that was compiled using NumPy 1\.x cannot be run in)|(?P<msg>(?:numpy\.)?\w{1,40} size "
+        r"changed, may indicate binary incompatibility\. Expected \d{1,4} from C header, got \d{1,4} from PyObject)",
+        lambda m: c[1] if (c := _RAISED_AS.search(m.string, 0, m.start())) else "ImportError",
+        message=lambda m: (
+            "A module that was compiled using NumPy 1.x cannot be run in NumPy 2" if m["banner"] else m["msg"]
+        ),
     ),
     # jax-metal built for a newer macOS than the machine's: its MLIR names the MPS dialect the OS cannot read
     # ('loc("-":0:0): error: current mps dialect version is 1.0.0, can't parse version 1.1.0'), then aborts

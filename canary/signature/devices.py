@@ -63,6 +63,14 @@ DEVICE_ERRORS: list[BareError] = [
         None,
         "compile_error",
     ),
+    # the dynamic loader refusing a compiled extension built against another library's ABI ("flash_attn_2_cuda.cpython-
+    # 311-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"), raised by Python's import as ImportError
+    BareError(
+        "undefined-symbol",
+        (": undefined symbol: ",),
+        re.compile(r"(?P<msg>[^\s:`'\"(]{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: [^\s`'\")]{1,1000})"),
+        "ImportError",
+    ),
     BareError(
         "llvm",
         ("LLVM ERROR: ",),

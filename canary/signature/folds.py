@@ -17,7 +17,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from canary.signature import environment, kinds, rewordings
+from canary.signature import environment, kinds, libraries, rewordings
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
@@ -229,6 +229,24 @@ RULES: tuple[Rule, ...] = (
         "TensorFlow names a public module by the generated package of its major version (tensorflow._api.v1.io.gfile, "
         "tensorflow._api.v2.io.gfile); the module a program asked for is tensorflow.io.gfile in both",
         rewordings.tf_api,
+    ),
+    Rule(
+        "tensorstore",
+        "tensorstore names the checkpoint file it could not read, write or lock (the run's path), orbax wraps zarr in "
+        "a 'cast' driver by release, the status carries its C++ sources and spec, gin its configurable: the rest is it",
+        libraries.tensorstore,
+    ),
+    Rule(
+        "undefined-symbol",
+        "the loader names an extension it refused by where it is installed and the tag of the Python it was built for "
+        "(.cpython-311-x86_64-linux-gnu.so); the extension's name and the symbol it lacks are the failure",
+        libraries.undefined_symbol,
+    ),
+    Rule(
+        "jit-devices",
+        "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
+        "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",
+        libraries.jit_devices,
     ),
     Rule(
         "tracer-bool",

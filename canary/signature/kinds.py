@@ -66,6 +66,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
     r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
     r"Couldn't open the TPU device|"
+    r"compiled using NumPy 1\.x cannot be run in|size changed, may indicate binary incompatibility|"
     r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
     r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
@@ -363,6 +364,8 @@ _IMPORT_WORDS = (
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),
     (re.compile(r"^DataLoader worker \(pid \d{1,9}\) is killed by signal"), "RuntimeError"),
     (re.compile(r"^The actor (?:died unexpectedly before finishing this task|is dead because)"), "ActorDiedError"),
+    (re.compile(r"^\S{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: "), "ImportError"),
+    (re.compile(r"^Received incompatible devices for p?jitted computation\b"), "ValueError"),
 )
 
 

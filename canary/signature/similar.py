@@ -43,14 +43,22 @@ def identity_text(sig: Signature) -> str:
 _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # what two failures must name alike to be alike at all: the memory space an out-of-memory names (XLA:TPU's hbm, vmem,
 # smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403)
-_KEYS = re.compile(r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)")
+_KEYS = re.compile(
+    r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
+    r"undefined symbol: (\S{1,1000})"
+)
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
 
 def _keys(text: str) -> set[tuple[str, ...]]:
     """What ``text`` names that another failure must name too to be like it (:data:`_KEYS`): running out of one
-    memory space is not running out of another, nor is a refused read a refused write, however alike the words."""
-    return set(_KEYS.findall(text)) if ("memory space" in text or "HTTP response code" in text) else set()
+    memory space is not running out of another, nor is a refused read a refused write, nor one symbol an extension
+    lacks another (SetDeviceEi, SetDeviceEa), however alike the words."""
+    return (
+        set(_KEYS.findall(text))
+        if ("memory space" in text or "HTTP response code" in text or "undefined symbol" in text)
+        else set()
+    )
 
 
 def text_similarity(a: str, b: str) -> float:

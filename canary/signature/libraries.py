@@ -1,0 +1,63 @@
+"""The rewordings of what the libraries around a training step name of the run: tensorstore's checkpoint
+files and its detail, gin's configurable, the dynamic loader's extension, jax's devices of a jitted call.
+Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+
+Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+
+# tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
+# orbax wraps zarr in a "cast" driver in some releases, and the status carries the C++ source and the spec
+_TS_FILE = re.compile(r'((?:local file|Invalid key:|lock on file:)) (?!<file>)\**"?[^"\s*]{1,1000}"?\**')
+_TS_DETAIL = re.compile(r"\s?\[(?:source locations|tensorstore_spec)[^=\s]{0,20}=.*$")
+_CAST = 'Error opening "cast" driver: '
+# gin's note after an error raised inside a configurable: "In call to configurable 'train' (<function train at ...>)"
+_GIN = re.compile(r"\s?In call to configurable '[\w.]{1,200}' \(.{0,300}?\)\)?$")
+
+
+def tensorstore(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "driver" in message or "local file" in message:
+        message = _TS_DETAIL.sub("", _TS_FILE.sub(r"\1 <file>", message.replace(_CAST, "")))
+    if "In call to configurable" in message:
+        message = _GIN.sub("", message)
+    return exc, message, frames
+
+
+# the loader names an extension by where it is installed and by the tag of the Python it was built for
+# ("/x/site-packages/flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so"): its name and the symbol are the failure
+_UNDEFINED = re.compile(
+    r"^\S{0,300}?([\w+-]{1,200}?)(?:\.cpython-\w{1,20}-[\w-]{1,60}|\.abi3)?\.so(?:\.\d{1,4}){0,3}: undefined symbol: "
+)
+
+
+def undefined_symbol(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if ": undefined symbol: " in message:
+        message = _UNDEFINED.sub(r"\1.so: undefined symbol: ", message)
+    return exc, message, frames
+
+
+# jax's check that a jitted call's arguments are on one set of devices names the program's arguments, functions,
+# shapes and device ids ("Got argument args[0] of f with shape float32[2,224] and device ids [0] on platform GPU
+# and ..."), pjit's older word for it "pjitted": which platforms disagree, or that one platform's devices do (the
+# machine's platform), is the failure
+_DEVICES = re.compile(
+    r"^Received incompatible devices for p?jitted computation\. Got .{1,2000}? device ids \[[\d, ]{0,2000}\] on "
+    r"platform (\w{1,20}) and .{1,2000}? device ids \[[\d, ]{0,2000}\] on platform (\w{1,20})\b.*$"
+)
+_JITTED = "Received incompatible devices for jitted computation"
+
+
+def jit_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Received incompatible devices for p"):
+        message = _JITTED + message[len(_JITTED) + 1 :]
+    if message.startswith(_JITTED):
+        m = _DEVICES.match(message)
+        if m:
+            one = m[1] == m[2]
+            message = f"{_JITTED}. Got " + (
+                "different devices of one platform" if one else f"devices on platforms {m[1]} and {m[2]}"
+            )
+    return exc, message, frames
