@@ -850,3 +850,27 @@ def test_the_twenty_fourth_batchs_failures_in_the_words_it_met():
     assert dtype.fingerprint == sig("unite-2.log").fingerprint != sig("desisim-560.log").fingerprint
     # pdb's post-mortem prints the exception after "*** "
     assert sig("og-marl-34.log").exception == "ValueError"
+
+
+def test_the_twenty_fifth_batchs_failures_in_the_words_it_met():
+    # an exception quoted in prose may open its message in lower case, inside quotes, after its source line
+    removed = sig("af2bind-5.log")
+    assert removed.exception == "AttributeError" and removed.fingerprint == sig("pyrddlgym-jax-16.log").fingerprint
+    assert sig("ml-auto-solutions-838.log").fingerprint == removed.fingerprint
+    assert sig("lapa-32.log").exception == sig("needle-24.log").exception == "ImportError"
+    assert sig("diffusion_policy-105.log").fingerprint == sig("diffusion_policy-67.log").fingerprint
+    # one name a module lacks is not another, however alike
+    assert similarity(sig("diffusion_policy-67.log"), sig("chromax-14.log")) < THRESHOLD
+    # Python's deprecation warnings, and jax's words for them alone: the failure only when nothing else is
+    warned = sig("umol-10.log")
+    assert warned.exception == "FutureWarning" and warned.fingerprint == sig("alphafold-650.log").fingerprint
+    assert sig("chex-197.log").exception == "AttributeError"  # a traceback cut after the warning
+    # a TPU's host and its VM's metadata unreachable are infrastructure; a libtpu symbol in backticks; /dev/accel0
+    assert sig("bert-325.log").kind == sig("text-to-text-transfer-transformer-38.log").kind == "infrastructure"
+    assert sig("pytorch-xla-6568.log").kind == "infrastructure"
+    assert sig("jax-6797.log").kind == "environment"
+    assert sig("pytorch-xla-3883.log").fingerprint == sig("pytorch-xla-3165.log").fingerprint
+    # the loader's versioned symbol and cuDNN's run-time load of a library: environment checks, by library
+    assert sig("jax-1863.log").fingerprint == sig("jax-2494.log").fingerprint
+    assert sig("nixpkgs-236070.log").fingerprint == sig("fastdeploy-1325.log").fingerprint
+    assert sig("nixpkgs-236070.log").kind == "environment"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
+from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of, words_class
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
@@ -169,13 +170,15 @@ BARE_ERRORS: list[BareError] = [
             "Received incompatible devices for ",
         ),
         re.compile(
-            r"^(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
+            # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
+            r"^(?P<q>[\"`])?(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
             r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
             r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
-            r"Received incompatible devices for p?jitted computation\b.{0,2000}?))\.{0,2}$"
+            r"Received incompatible devices for p?jitted computation\b.{0,2000}?))"
+            r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
         _python_kind,
@@ -203,14 +206,7 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: "",
         context=4,
     ),
-    # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
-    # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)
-    BareError(
-        "jax-removed",
-        ("was removed in JAX v",),
-        re.compile(r"^(?P<msg>jax(?:\.\w{1,100}){1,6} was removed in JAX v\d{1,3}(?:\.\d{1,4}){1,3}\b.{0,500})$"),
-        "AttributeError",
-    ),
+    *DEPRECATIONS,
     # VS Code's debugger: "Exception has occurred: FloatingPointError" and the message after it, on its line
     # or the next
     BareError(

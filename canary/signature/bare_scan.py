@@ -66,6 +66,8 @@ def _quoted(line: str, start: int, message: str) -> str:
         return message[: message.index("`")]
     if message.endswith("`") and message.count("`") % 2 == 1:
         return message[:-1]  # the close of a code span a post opened lines above
+    if start and line[start - 1] in "\"'" and message.endswith(line[start - 1]):
+        return message[:-1]  # the quote that closes the one it opened after
     if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
         depth = 0
         for k, c in enumerate(message):
@@ -213,10 +215,11 @@ _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)
 # an exception named inside a sentence, its message up to the sentence's end
 # (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
 # .NET class's namespace, "System.IO.IOException: ..."; a line, a closing quote or parenthesis may end the sentence;
-# a message may open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...")
+# a message may open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
+# own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\"")
 _IN_PROSE = re.compile(
-    r"(?<=[\s`(\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
-    r"(?P<msg>[A-Z/<~](?:[^.!?`]|[.!?](?![\s`)]|$)){5,300}(?:[.!?](?=[\s`)]|$)|(?=`)|$))"
+    r"(?<=[\s`(\"'\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
+    r"(?P<msg>[\w/<~'\"](?:[^.!?`]|[.!?](?![\s`)]|$)){5,300}(?:[.!?](?=[\s`)]|$)|(?=`)|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 

@@ -148,8 +148,37 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "tpu-symbol",
         (" not available in this library",),
-        r"(?P<msg>\b[A-Z]\w{2,100} not available in this library\.)",
+        r"\b(?P<symbol>[A-Z]\w{2,100})`? not available in this library\.",  # (a post's backticks round the symbol)
         "SIGABRT",
+        message=lambda m: f"{m['symbol']} not available in this library.",
+    ),
+    # a CUDA library that loads another at run time without finding it (cuDNN 8's "Could not load library
+    # libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: No such file or directory", then
+    # the abort): which library, not the CUDA major its file name carries (the machine's)
+    _environment(
+        "library-load",
+        ("Could not load library ",),
+        r"Could not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}\. Error: ",
+        message=lambda m: f"Could not load library {m['lib']}.so: cannot open shared object file",
+    ),
+    # the loader finding the installed library older than the one a build links ("jaxlib/xla_extension.so: symbol
+    # cudnnSetCTCLossDescriptorEx version libcudnn.so.7 not defined in file libcudnn.so.7 with link time reference"):
+    # which library; the symbol is whichever the build needed first
+    _environment(
+        "library-symbol",
+        ("not defined in file ",),
+        r"symbol \w{1,200} version (?P<lib>lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3}) not defined in file "
+        r"(?P=lib) with link time reference",
+        "ImportError",
+        message=lambda m: f"a symbol version {m['lib']} the build links is not defined in the installed {m['lib']}",
+    ),
+    # the TPU's device file refused to the process (a container without it, another user's): libtpu's "Couldn't open
+    # device: /dev/accel0 (Operation not permitted)", the line the environment rule folds its other wordings to
+    _environment(
+        "tpu-device",
+        ("Couldn't open device: /dev/accel",),
+        r"(?P<msg>Couldn't open device: /dev/accel\d{1,3} \(Operation not permitted\))",
+        "XlaRuntimeError",
     ),
     # the driver older than the toolkit whose code XLA links ("cuLinkAddData fails. This is usually caused by
     # stale driver version."); XLA then raises that the CUDA linking API did not work

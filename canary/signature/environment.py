@@ -87,6 +87,16 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         _TPU_IN_USE,
     ),
+    # the loader finding an installed library older than the one a build links, raised by Python's import or not
+    # (checks.py's library-symbol), and a library cuDNN loads at run time missing (library-load)
+    (
+        re.compile(r"^.{0,300}?symbol \w{1,200} version (lib[\w+-]{1,60}\.so[\d.]{0,12}) not defined in file \1\b.*$"),
+        r"a symbol version \1 the build links is not defined in the installed \1",
+    ),
+    (
+        re.compile(r"^.{0,300}?Could not load library (lib[\w+-]{1,60})\.so[\d.]{0,12}\. Error: .*$"),
+        r"Could not load library \1.so: cannot open shared object file",
+    ),
     # XRT cannot open the TPU device (torch_xla 1.9-1.12, 2021-2022; another process or user holds it):
     # grpc_server_lib's "Invalid fd: -1; Couldn't open device: /dev/accel0 (Operation not permitted); ..."
     # and the CHECK of its server's status "(PERMISSION_DENIED: open(/dev/accel0): Operation not permitted ...)"

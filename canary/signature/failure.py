@@ -15,6 +15,7 @@ from typing import Any
 
 from canary.record import Signature, as_float
 from canary.signature import checks, kinds
+from canary.signature.bare import BARE_ERRORS
 from canary.signature.bare_scan import (
     _FH_HEADER,
     _faulthandler_frames,
@@ -218,6 +219,8 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     """The last failure in the log names it: an exception logged and survived earlier does not
     explain a later fatal signal, and a process the launcher saw killed did not die of one."""
     crash = bare_error(lines, options)
+    if crash is not None and _warned_before_a_cut(lines, crash[0]):
+        crash = None  # a traceback the log is cut inside, after a warning, was printing what failed
     if (
         chains
         and not killed
@@ -245,6 +248,15 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return _no_dnn(lines, crash[0], crash[1], options)
     return None
+
+
+def _warned_before_a_cut(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is a warning (a run goes on after one) and the log ends inside a traceback after it."""
+    line = lines[i].strip()
+    if not any(b.weak and b.match(line) for b in BARE_ERRORS):
+        return False
+    frames, _, start = unfinished(lines)
+    return bool(frames) and start > i
 
 
 _LINKED_CUT = 3  # lines between an error logged and the chain it was printing

@@ -67,6 +67,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
     r"Couldn't open the TPU device|"
     r"compiled using NumPy 1\.x cannot be run in|size changed, may indicate binary incompatibility|"
+    r"Could not load library lib\w|version lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3} not defined in file lib|"
     r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
     r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
     r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
@@ -161,6 +162,15 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     (
         re.compile(r"Failed to connect to GCS at address \S{0,100} within|Failed to get cluster ID from GCS server"),
         "never started: the Ray head's GCS could not be reached",
+    ),
+    # a TPU's host, as TensorFlow (and t5, bert) asks it for the TPU system ("Failed to connect to the Tensorflow
+    # master. The TPU worker may not be ready (still scheduling) or the Tensorflow master address is incorrect"), and a
+    # TPU VM's metadata server without the attribute a library asks it for ("HTTP 404 for url http://metadata.google
+    # .internal/computeMetadata/v1/instance/attributes/tpu-env")
+    (re.compile(r"Failed to connect to the Tensorflow master\b"), "never started: the TPU worker could not be reached"),
+    (
+        re.compile(r"HTTP 404 for url https?://metadata\.google\.internal/"),
+        "never started: the TPU VM's metadata has no such attribute",
     ),
 ]
 INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)

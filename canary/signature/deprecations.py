@@ -1,0 +1,52 @@
+"""APIs a release deprecates or removes, as the failure a newer jax (or any library) meets: jax's words for a
+name it removed, and Python's deprecation warnings. Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.kinds import kind_of
+from canary.signature.recogniser import BareError
+
+
+def _kind(text: str) -> str:
+    return kind_of(text.split(":", 1)[0], text, text, [])
+
+
+DEPRECATIONS: list[BareError] = [
+    # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
+    # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)
+    BareError(
+        "jax-removed",
+        ("was removed in JAX v",),
+        re.compile(r"^(?P<msg>jax(?:\.\w{1,100}){1,6} was removed in JAX v\d{1,3}(?:\.\d{1,4}){1,3}\b.{0,500})$"),
+        "AttributeError",
+    ),
+    # Python's warning that a name will go ("/x/mapping.py:49: FutureWarning: jax.tree_flatten is deprecated, and will
+    # be removed in a future release. Use jax.tree_util.tree_flatten instead."): a run goes on after it, so it names
+    # the failure only when nothing else does
+    BareError(
+        "deprecation-warning",
+        ("DeprecationWarning: ", "FutureWarning: "),
+        re.compile(
+            r"^(?:\S{1,300}:\d{1,6}: )?(?P<cls>(?:Pending)?DeprecationWarning|FutureWarning): (?P<msg>.{1,1000})$"
+        ),
+        lambda m: m["cls"],
+        _kind,
+        weak=True,
+    ),
+    # its words alone, as a title quotes them ("jax.tree_flatten is deprecated, and will be removed in a future
+    # release. Use jax.tree_util.tree_flatten instead.")
+    BareError(
+        "jax-deprecated",
+        (" is deprecated, and will be removed in a future release",),
+        re.compile(
+            r"^(?P<msg>jax(?:\.\w{1,100}){1,6} is deprecated, and will be removed in a future release\b.{0,500})$"
+        ),
+        "FutureWarning",
+        _kind,
+        weak=True,
+    ),
+]
