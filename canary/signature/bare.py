@@ -13,7 +13,7 @@ import re
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
-from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, kind_of, words_class
+from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind, words_class
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
 from canary.signature.services import SERVICE_ERRORS
@@ -50,10 +50,6 @@ def _device_exception(m: re.Match[str]) -> tuple[str, str]:
     if inner:
         return canonical_class(inner["cls"], inner["msg"]), inner["msg"]
     return canonical_class("RuntimeError", m["msg"]), m["msg"]
-
-
-def _python_kind(text: str) -> str:
-    return kind_of(text.split(":", 1)[0], text, text, [])
 
 
 _CODES = "|".join(STATUS_CODES)
@@ -104,7 +100,7 @@ BARE_ERRORS: list[BareError] = [
             r": (?P<msg>.{0,1000})$"
         ),
         lambda m: canonical_class(m.group("inner") or m.group("cls")),
-        _python_kind,
+        line_kind,
         context=12,
     ),
     # a Python exception line without its traceback (an excerpt, a logged error, one quoted whole or in backticks,
@@ -139,7 +135,7 @@ BARE_ERRORS: list[BareError] = [
             r" \(see above for traceback\))?[ \u00a0\u202f]?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
         ),
         lambda m: _unwrapped(m)[0],
-        _python_kind,
+        line_kind,
         message=lambda m: _unwrapped(m)[1],
         context=12,
     ),
@@ -152,7 +148,7 @@ BARE_ERRORS: list[BareError] = [
             r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>(?:(?!\\n|(?P=q)\)).){1,2000})"
         ),
         lambda m: canonical_class(m["cls"], m["msg"]),
-        _python_kind,
+        line_kind,
         message=lambda m: m["msg"],
     ),
     # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
@@ -181,7 +177,7 @@ BARE_ERRORS: list[BareError] = [
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
-        _python_kind,
+        line_kind,
     ),
     # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters
     # (4748) than supported (limit 3304)."), and TensorFlow's TPU used before it was initialised, logged bare
@@ -202,7 +198,7 @@ BARE_ERRORS: list[BareError] = [
         ("Error:", "Exception:"),
         re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)):$"),
         lambda m: canonical_class(m["cls"]),
-        _python_kind,
+        line_kind,
         message=lambda m: "",
         context=4,
     ),
@@ -217,7 +213,7 @@ BARE_ERRORS: list[BareError] = [
             r"(?::? (?P<msg>.{1,2000}))?$"
         ),
         lambda m: canonical_class(m["cls"], m["msg"] or ""),
-        _python_kind,
+        line_kind,
         message=lambda m: m["msg"] or "",
         context=12,
     ),
@@ -385,7 +381,7 @@ BARE_ERRORS: list[BareError] = [
             r"(?P<msg>(?:[A-Z][a-z]{2,20}(?: [a-z]{2,20})?|[A-Za-z_][\w.]{0,200}(?:Error|Exception)): .{1,2000})$"
         ),
         lambda m: _device_exception(m)[0],
-        _python_kind,
+        line_kind,
         message=lambda m: _device_exception(m)[1],
     ),
 ]

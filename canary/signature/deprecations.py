@@ -7,13 +7,8 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.kinds import kind_of
+from canary.signature.kinds import line_kind
 from canary.signature.recogniser import BareError
-
-
-def _kind(text: str) -> str:
-    return kind_of(text.split(":", 1)[0], text, text, [])
-
 
 DEPRECATIONS: list[BareError] = [
     # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
@@ -34,7 +29,7 @@ DEPRECATIONS: list[BareError] = [
             r"^(?:\S{1,300}:\d{1,6}: )?(?P<cls>(?:Pending)?DeprecationWarning|FutureWarning): (?P<msg>.{1,1000})$"
         ),
         lambda m: m["cls"],
-        _kind,
+        line_kind,
         weak=True,
     ),
     # its words alone, as a title quotes them ("jax.tree_flatten is deprecated, and will be removed in a future
@@ -46,7 +41,7 @@ DEPRECATIONS: list[BareError] = [
             r"^(?P<msg>jax(?:\.\w{1,100}){1,6} is deprecated, and will be removed in a future release\b.{0,500})$"
         ),
         "FutureWarning",
-        _kind,
+        line_kind,
         weak=True,
     ),
 ]

@@ -379,6 +379,11 @@ _IMPORT_WORDS = (
 )
 
 
+def line_kind(text: str) -> str:
+    """The kind of an error line "Class: message" (or a message alone)."""
+    return kind_of(text.split(":", 1)[0], text, text, [])
+
+
 def words_class(message: str) -> str | None:
     """The class Python (or jax) raises with ``message``'s words (an import's errors, a traced bool), or None."""
     return next((c for rx, c in _IMPORT_WORDS if rx.match(message)), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.kinds import kind_of
+from canary.signature.kinds import line_kind
 from canary.signature.recogniser import BareError
 
 # wandb logs the error it is about to raise, without its class: the class its words are raised with
@@ -36,10 +36,6 @@ def _wandb_message(m: re.Match[str]) -> str:
     return f"Error uploading a file: {upload['why']}" if upload else m["msg"]
 
 
-def _wandb_kind(text: str) -> str:
-    return kind_of(text.split(":", 1)[0], text, text, [])
-
-
 # (a log whose every line wandb wrote has its "wandb: " taken off, as a logger's name: its own words say it is wandb's)
 _OWN_WORDS = (
     'Error uploading "',
@@ -56,9 +52,9 @@ SERVICE_ERRORS: list[BareError] = [
         ("ERROR Error uploading",),
         _WANDB,
         _wandb_class,
-        _wandb_kind,
+        line_kind,
         message=_wandb_message,
         weak=True,
     ),
-    BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, _wandb_kind),
+    BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, line_kind),
 ]
