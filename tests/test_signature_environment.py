@@ -874,3 +874,26 @@ def test_the_twenty_fifth_batchs_failures_in_the_words_it_met():
     assert sig("jax-1863.log").fingerprint == sig("jax-2494.log").fingerprint
     assert sig("nixpkgs-236070.log").fingerprint == sig("fastdeploy-1325.log").fingerprint
     assert sig("nixpkgs-236070.log").kind == "environment"
+
+
+def test_the_twenty_sixth_batchs_failures_in_the_words_it_met():
+    # vmap's inconsistent sizes in three generations of jax's words, by which sizes; never linked across sizes
+    assert sig("jax-705.log").fingerprint == sig("jax-1613.log").fingerprint != sig("jax-705-b.log").fingerprint
+    assert sig("jax-705.log").exception == "ValueError"
+    assert similarity(sig("jax-1613.log"), sig("physics-informed-deeponets-3.log")) < THRESHOLD
+    # shapes that do not broadcast, rank-promoted in older jax
+    assert sig("jax-12305.log").fingerprint == sig("jax-12308.log").fingerprint
+    # Paddle's cuDNN status in three wordings and a hint line; its CUDA/cuDNN version warning, by which way
+    batch_norm = sig("paddledetection-3002.log")
+    assert batch_norm.exception == "ExternalError"
+    assert batch_norm.fingerprint == sig("paddle-34166.log").fingerprint == sig("paddle-26272.log").fingerprint
+    assert sig("paddlepaddle-models-4145.log").kind == "environment"
+    assert sig("paddlepaddle-models-4145.log").group == sig("paddle-23061.log").group
+    # a shell's signal in the system's language; TensorFlow's cuDNN words in prose; libstdc++'s CXXABI; a DLL
+    assert sig("tensorflow-2459.log").exception == "SIGSEGV"
+    assert extract("Speicherzugriffsfehler (Speicherabzug geschrieben)\n").exception == "SIGSEGV"
+    assert sig("reinceptione-6.log").fingerprint == sig("attentive-gan-derainnet-49.log").fingerprint
+    cxxabi = sig("tensorflow-15777.log")
+    assert cxxabi.kind == "environment" and cxxabi.fingerprint == sig("tensorflow-5017.log").fingerprint
+    assert cxxabi.fingerprint == sig("horovod-1258.log").fingerprint
+    assert sig("faceswap-playground-136.log").fingerprint == sig("tensorflow-13442.log").fingerprint

@@ -27,7 +27,8 @@ One module per concern:
 from canary.signature.failure import bare_error, extract, for_attempt, gate_signature
 from canary.signature.folds import RULES, frame_key
 from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, group, group_key, make
-from canary.signature.kinds import KINDS, infrastructure_reason, known_kinds
+from canary.signature.infra import infrastructure_reason
+from canary.signature.kinds import KINDS, known_kinds
 from canary.signature.lines import clean_lines, read_window, strip_prefix, window
 from canary.signature.masks import canonical_class, normalize, status_code
 from canary.signature.recorded import of_record

@@ -164,6 +164,8 @@ BARE_ERRORS: list[BareError] = [
             "DataLoader worker (pid",
             "The actor ",
             "Received incompatible devices for ",
+            "got inconsistent map dimension sizes",
+            "got incompatible shapes for broadcasting",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -173,23 +175,13 @@ BARE_ERRORS: list[BareError] = [
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
             r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
             r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
-            r"Received incompatible devices for p?jitted computation\b.{0,2000}?))"
+            r"Received incompatible devices for p?jitted computation\b.{0,2000}?|"
+            r"got inconsistent map dimension sizes: .{1,500}?|"
+            r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
         line_kind,
-    ),
-    # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters
-    # (4748) than supported (limit 3304)."), and TensorFlow's TPU used before it was initialised, logged bare
-    BareError(
-        "tpu-program",
-        ("Computation requires more parameters", "The TPU system has not been initialized"),
-        re.compile(
-            r"^(?P<msg>Computation requires more parameters \(\d{1,9}\) than supported \(limit \d{1,9}\)|"
-            r"(?P<init>The TPU system has not been initialized))\.?$"
-        ),
-        "XlaRuntimeError",
-        message=lambda m: ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"],
     ),
     # an exception raised with a message that starts on a new line ("RuntimeError: " and, below it, "As of JAX
     # 0.4.0, JAX only supports TPU VMs, not the older Colab TPUs."): the message is the lines after it

@@ -9,6 +9,7 @@ import re
 from canary.record import Signature
 from canary.signature import bare, kinds
 from canary.signature.identity import make
+from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
@@ -49,7 +50,7 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or _MESSAGE_END.match(s)
             or _BARE_END.match(s)
             or s.startswith("File ")
-            or kinds.INFRA_TEXT.match(s)
+            or INFRA_TEXT.match(s)
         ):
             break
         if any(b.match(s) for b in bare.BARE_ERRORS):
@@ -62,7 +63,9 @@ def _quoted(line: str, start: int, message: str) -> str:
     """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
     at its closing backtick (also one whose opening backtick is lines above); one in parentheses ("this
     error (XlaRuntimeError: ...) every time"), at the parenthesis that closes the one open before it."""
-    if line.count("`", 0, start) % 2 == 1 and "`" in message:
+    if message.endswith("```"):
+        message = message[:-3].rstrip()  # a fence closed on the message's line
+    if line[:start].replace("```", "").count("`") % 2 == 1 and "`" in message:
         return message[: message.index("`")]
     if message.endswith("`") and message.count("`") % 2 == 1:
         return message[:-1]  # the close of a code span a post opened lines above

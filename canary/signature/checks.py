@@ -5,25 +5,12 @@ the CPU. Pure. Their wording across releases is folded by :mod:`canary.signature
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
+from canary.signature.builds import BUILD_CHECKS
 from canary.signature.masks import STATUS_CODES
 from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
 
 _CODES = "|".join(STATUS_CODES)
-Exception_ = str | None | Callable[[re.Match[str]], str | None]
-
-
-def _environment(name: str, hints: tuple[str, ...], pattern: str, exception: Exception_ = "RuntimeError", **options):
-    """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
-    is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
-    ``weak``, ``context``, ``at_info``."""
-    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)
-
-
-# the class a check's words follow on their line ("ValueError: numpy.dtype size changed", "RuntimeWarning: ...")
-_RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 
 # Environment mismatches printed, not raised; a line that starts with a Python class is the
@@ -152,26 +139,6 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         "SIGABRT",
         message=lambda m: f"{m['symbol']} not available in this library.",
     ),
-    # a CUDA library that loads another at run time without finding it (cuDNN 8's "Could not load library
-    # libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: No such file or directory", then
-    # the abort): which library, not the CUDA major its file name carries (the machine's)
-    _environment(
-        "library-load",
-        ("Could not load library ",),
-        r"Could not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}\. Error: ",
-        message=lambda m: f"Could not load library {m['lib']}.so: cannot open shared object file",
-    ),
-    # the loader finding the installed library older than the one a build links ("jaxlib/xla_extension.so: symbol
-    # cudnnSetCTCLossDescriptorEx version libcudnn.so.7 not defined in file libcudnn.so.7 with link time reference"):
-    # which library; the symbol is whichever the build needed first
-    _environment(
-        "library-symbol",
-        ("not defined in file ",),
-        r"symbol \w{1,200} version (?P<lib>lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3}) not defined in file "
-        r"(?P=lib) with link time reference",
-        "ImportError",
-        message=lambda m: f"a symbol version {m['lib']} the build links is not defined in the installed {m['lib']}",
-    ),
     # the TPU's device file refused to the process (a container without it, another user's): libtpu's "Couldn't open
     # device: /dev/accel0 (Operation not permitted)", the line the environment rule folds its other wordings to
     _environment(
@@ -205,20 +172,6 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"installed jaxlib version [\w.+]{0,40}\w)?)",
         "RuntimeWarning",
         context=1,
-    ),
-    # an extension compiled against another NumPy: NumPy 2's banner for one built with 1.x ("A module that was compiled
-    # using NumPy 1.x cannot be run in NumPy 2.0.0 as it may crash.", before the import's error) and NumPy's check of
-    # its types' sizes against the extension's C headers ("numpy.dtype size changed, may indicate binary
-    # incompatibility. Expected 96 from C header, got 88 from PyObject", raised or warned): which type, which way
-    _environment(
-        "numpy-abi",
-        ("compiled using NumPy 1.x", "may indicate binary incompatibility"),
-        r"(?P<banner>A module that was compiled using NumPy 1\.x cannot be run in)|(?P<msg>(?:numpy\.)?\w{1,40} size "
-        r"changed, may indicate binary incompatibility\. Expected \d{1,4} from C header, got \d{1,4} from PyObject)",
-        lambda m: c[1] if (c := _RAISED_AS.search(m.string, 0, m.start())) else "ImportError",
-        message=lambda m: (
-            "A module that was compiled using NumPy 1.x cannot be run in NumPy 2" if m["banner"] else m["msg"]
-        ),
     ),
     # jax-metal built for a newer macOS than the machine's: its MLIR names the MPS dialect the OS cannot read
     # ('loc("-":0:0): error: current mps dialect version is 1.0.0, can't parse version 1.1.0'), then aborts
@@ -305,44 +258,6 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.\u2013-]{1,200})",
         None,
     ),
-    # XLA:CPU loading a program compiled ahead of time (a cache entry, an exported executable) on a CPU without a
-    # feature it was compiled for ("Loading XLA:CPU AOT result. Target machine feature +prefer-no-gather is not
-    # supported on the host machine. Machine type used for XLA:CPU compilation doesn't match ..."): which feature
-    _environment(
-        "xla-cpu-aot",
-        ("XLA:CPU AOT result",),
-        r"Loading XLA:CPU AOT result\. Target machine feature (?P<feature>\S{1,100}) is not\b",
-        None,
-        message=lambda m: (
-            f"Loading XLA:CPU AOT result: target machine feature {m['feature']} is not supported on the host"
-        ),
-    ),
-    # TensorFlow's check of the CPU it runs on ("F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow
-    # library was compiled to use AVX instructions, but these aren't available on your machine.", then the abort):
-    # which instructions is the failure
-    _environment(
-        "tf-cpu-feature",
-        ("aren't available on your machine",),
-        r"(?P<msg>The TensorFlow library was compiled to use [\w.]{1,20} instructions, but these aren't available on "
-        r"your machine)",
-        "SIGABRT",
-    ),
-    # TensorFlow's loader without a CUDA library its build names ("W .../dso_loader.cc:60] Could not load dynamic
-    # library 'libcudart.so.11.0'; dlerror: ..."): it goes on with the CPU; which library (which CUDA) is the failure
-    _environment(
-        "tf-dso",
-        ("Could not load dynamic library",),
-        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?lib[\w.+-]{1,100}\.(?:so|dll|dylib)[\w.]{0,20}')",
-        weak=True,
-    ),
-    # nvcc without the architecture a build asks for ("nvcc fatal   : Unsupported gpu architecture 'compute_35'":
-    # CUDA 12 dropped it, an older CUDA does not know compute_90 yet): the compiler's, no class
-    _environment(
-        "nvcc-arch",
-        ("Unsupported gpu architecture",),
-        r"(?P<msg>Unsupported gpu architecture '\w{1,20}')",
-        None,
-    ),
     # PyTorch's check of the GPU against the architectures its build holds ("NVIDIA GeForce RTX 5090 with CUDA
     # capability sm_120 is not compatible with the current PyTorch installation.", a warning: kernels then fail
     # with "no kernel image"); the GPU's name is the machine's, its capability the failure
@@ -366,6 +281,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         ("is newer than and incompatible",),
         r"^(?P<msg>jaxlib version \S{1,40} is newer than and incompatible with jax version [\w.+]{0,40}\w)",
     ),
+    *BUILD_CHECKS,
 ]
 
 

@@ -71,6 +71,29 @@ DEVICE_ERRORS: list[BareError] = [
         re.compile(r"(?P<msg>[^\s:`'\"(]{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: [^\s`'\")]{1,1000})"),
         "ImportError",
     ),
+    # TensorFlow's cuDNN that could not start, in its words wherever they are quoted (a post's prose, "UnknownError (see
+    # above for traceback): Failed to get convolution algorithm. This is probably because cuDNN failed to initialize,
+    # so try looking to see if a warning log message was printed above.")
+    BareError(
+        "tf-conv-algorithm",
+        ("Failed to get convolution algorithm",),
+        re.compile(
+            r"(?P<msg>Failed to get convolution algorithm\. This is probably because cuDNN failed to initialize)"
+        ),
+        "UnknownError",
+    ),
+    # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters
+    # (4748) than supported (limit 3304)."), and TensorFlow's TPU used before it was initialised, logged bare
+    BareError(
+        "tpu-program",
+        ("Computation requires more parameters", "The TPU system has not been initialized"),
+        re.compile(
+            r"^(?P<msg>Computation requires more parameters \(\d{1,9}\) than supported \(limit \d{1,9}\)|"
+            r"(?P<init>The TPU system has not been initialized))\.?$"
+        ),
+        "XlaRuntimeError",
+        message=lambda m: ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"],
+    ),
     BareError(
         "llvm",
         ("LLVM ERROR: ",),

@@ -171,11 +171,12 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         lambda m: f"cuInit failed: {m[1] or f'CUDA error {m[2]}'}",
     ),
     # a system library older than a binary was linked against ("/lib64/libm.so.6: version `GLIBC_2.23' not found
-    # (required by <site-packages>/jaxlib/xla_extension.so)", libstdc++'s GLIBCXX_3.4.26): where the library is, and
-    # which file needs it (a post cuts it anywhere), are the machine's; the library and the version are the failure
+    # (required by <site-packages>/jaxlib/xla_extension.so)", libstdc++'s GLIBCXX_3.4.26 and CXXABI_1.3.8): where it
+    # is, and which file needs it (a post cuts it anywhere), are the machine's; the library and the version are it
     (
         re.compile(
-            r"^(?:\S{0,300}/)?(lib[\w.+-]{1,60}\.so[\d.]{0,12}): version `(GLIBC(?:XX)?_[\d.]{1,12})' not found\b.*$"
+            r"^(?:\S{0,300}/)?(lib[\w.+-]{1,60}\.so[\d.]{0,12}): version "
+            r"`((?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12})' not found\b.*$"
         ),
         r"\1: version `\2' not found",
     ),

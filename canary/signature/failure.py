@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-import signal as signal_mod
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,8 +24,10 @@ from canary.signature.bare_scan import (
     error_said,
 )
 from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferry
+from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, window
 from canary.signature.masks import canonical_class, numbers_masked
+from canary.signature.signals import last_output, signal_from_text, signal_name
 from canary.signature.tracebacks import (
     _CAUSE,
     _CONTEXT,
@@ -44,35 +45,10 @@ from canary.signature.tracebacks import (
     unfinished,
 )
 
-_SHELL_SIGNAL = re.compile(
-    r"(?:^|(?<=[\s\]*`]))(?P<name>[Kk]illed|[Ss]egmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
-    r"Floating point exception)"
-    r"(?:\s{1,8}\(core dumped\))?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
-)
-_SIGNAL_WORDS = {
-    "Killed": "SIGKILL",
-    "Segmentation fault": "SIGSEGV",
-    "Aborted": "SIGABRT",
-    "Bus error": "SIGBUS",
-    "Terminated": "SIGTERM",
-    "Illegal instruction": "SIGILL",  # a binary built for instructions the CPU lacks (jaxlib's AVX)
-    "Floating point exception": "SIGFPE",
-}
-_SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
-_EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)
 _FH_TIMEOUT = re.compile(r"^Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!$")
 # ("loss: nan", "train/loss=inf", a program's own check: "Loss is nan, stopping training", Lightning's "The loss
 # returned in `training_step` is nan or inf.")
 _LOSS_NAN = re.compile(r"\b(?:train/)?loss\b(?:[\s:=]{1,8}|(?: returned in `?\w{1,60}`?)?\sis\s)(?:nan|-?inf)\b", re.I)
-
-
-def _signal_name(value: str | int) -> str:
-    if isinstance(value, str) and value.startswith("SIG"):
-        return value
-    try:
-        return signal_mod.Signals(abs(int(value))).name
-    except (ValueError, TypeError):
-        return f"signal {value}"
 
 
 def _is_jax_wrapper(b: ExceptionBlock) -> bool:
@@ -120,30 +96,6 @@ def _faulthandler_timeout(lines: list[str], options: Options) -> Signature | Non
     return None
 
 
-def _last_output(lines: list[str], n: int = 1) -> list[str]:
-    out: list[str] = []
-    for line in reversed(lines):
-        if line.strip():
-            out.append(line)
-            if len(out) == n:
-                break
-    return out[::-1]
-
-
-def _signal_from_text(lines: list[str]) -> str | None:
-    for line in reversed(_last_output(lines, 5)):
-        m = _SIGNAL_TEXT.search(line)
-        if m:
-            return _signal_name(m.group("sig"))
-        m = _SHELL_SIGNAL.search(line.strip())
-        if m:
-            return _SIGNAL_WORDS[m.group("name").capitalize()]  # zsh's job report is in lower case
-        m = _EXIT_CODE.search(line)
-        if m and int(m.group("rc")) > 128:
-            return _signal_name(int(m.group("rc")) - 128)
-    return None
-
-
 def extract(
     log_text: str,
     *,
@@ -159,7 +111,7 @@ def extract(
     ``outcome``/``exit_code``/``signal``/``detail`` are what the launcher saw (``timeout``,
     ``never_started``, ``lost``, ...); they decide when the log alone cannot."""
     lines = clean_lines(window(log_text))
-    tail = "\n".join(_last_output(lines, 40))
+    tail = "\n".join(last_output(lines, 40))
     chains = parse_chains(lines)
     said = _launcher_said(outcome, detail, tail, chains)
     if said is not None:
@@ -179,7 +131,7 @@ def extract(
         if said is not None:
             return said[1]
     if outcome == "failed":
-        last_line = _last_output(lines, 1)
+        last_line = last_output(lines, 1)
         status = f"exit status {exit_code}" if exit_code is not None else (detail or "failed")
         return make(
             "runtime_crash",
@@ -200,7 +152,7 @@ def _launcher_said(outcome: str | None, detail: str, tail: str, chains) -> Signa
         ]
         return make("infrastructure", None, what + (f": {detail}" if detail else ""), [], tail[-2000:])
     if outcome != "succeeded":
-        reason = kinds.infrastructure_reason(tail)
+        reason = infrastructure_reason(tail)
         if reason and not chains:
             return make("infrastructure", None, reason, [], tail[-2000:])
     return None
@@ -208,7 +160,7 @@ def _launcher_said(outcome: str | None, detail: str, tail: str, chains) -> Signa
 
 def _hung_after(lines: list[str], tail: str) -> Signature:
     """A hang without a faulthandler dump: the last thing it printed, step numbers and losses masked."""
-    last = _last_output([ln for ln in lines if not _FH_HEADER.match(ln.strip())], 1)
+    last = last_output([ln for ln in lines if not _FH_HEADER.match(ln.strip())], 1)
     return make("timeout", None, "hung after: " + (numbers_masked(last[0]) if last else "no output"), [], tail[-2000:])
 
 
@@ -236,7 +188,7 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         and checks.warned(lines[crash[0]])
         and (
             killed
-            or _signal_from_text(lines)
+            or signal_from_text(lines)
             or any(kinds.TIMEOUT_TEXT.search(line) for line in lines[crash[0] + 1 : crash[0] + 1 + _AFTER_WARNING])
         )
     ):
@@ -251,9 +203,10 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
 
 
 def _warned_before_a_cut(lines: list[str], i: int) -> bool:
-    """Whether line ``i`` is a warning (a run goes on after one) and the log ends inside a traceback after it."""
+    """Whether line ``i`` is a warning (a run goes on after one) and the log ends inside a traceback after it (an
+    environment mismatch warned of is the cause of what follows it, cut or not)."""
     line = lines[i].strip()
-    if not any(b.weak and b.match(line) for b in BARE_ERRORS):
+    if not any(b.weak and b.kind != "environment" and b.match(line) for b in BARE_ERRORS):
         return False
     frames, _, start = unfinished(lines)
     return bool(frames) and start > i
@@ -326,12 +279,12 @@ def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_
     """A failed process with no traceback: a timeout it printed, the signal that killed it, or a
     loss that became non-finite."""
     if kinds.TIMEOUT_TEXT.search(tail):
-        line = next(ln for ln in reversed(_last_output(lines, 40)) if kinds.TIMEOUT_TEXT.search(ln))
+        line = next(ln for ln in reversed(last_output(lines, 40)) if kinds.TIMEOUT_TEXT.search(ln))
         return make("timeout", None, numbers_masked(line), [], tail[-2000:])
     sig = (
-        _signal_name(signal)
+        signal_name(signal)
         if signal
-        else (_signal_name(-exit_code) if exit_code is not None and exit_code < 0 else _signal_from_text(lines))
+        else (signal_name(-exit_code) if exit_code is not None and exit_code < 0 else signal_from_text(lines))
     )
     if sig:
         return make("runtime_crash", sig, f"process killed by {sig}", [], tail[-2000:])

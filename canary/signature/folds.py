@@ -17,7 +17,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from canary.signature import environment, kinds, libraries, rewordings
+from canary.signature import environment, jax_words, kinds, libraries, rewordings
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
@@ -247,6 +247,24 @@ RULES: tuple[Rule, ...] = (
         "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
         "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",
         libraries.jit_devices,
+    ),
+    Rule(
+        "paddle-status",
+        "PaddlePaddle raises a CUDA library's status as ExternalError (2.x: 'OSError: (External) ...') with its "
+        "kernel's source, worded three ways by release, or logs it as a hint line; the status and the kernel are it",
+        libraries.paddle_status,
+    ),
+    Rule(
+        "vmap-sizes",
+        "jax words vmap's axes of inconsistent sizes by generation (2019's TypeError 'got inconsistent map dimension "
+        "sizes: {10, 2}', then each argument's shape and axis, then 'most axes had size'): which sizes, not whose",
+        jax_words.vmap_sizes,
+    ),
+    Rule(
+        "broadcast-shapes",
+        "jax up to 0.3.16 printed shapes that do not broadcast rank-promoted ('((2, 4), (1, 2))'), later as given "
+        "('shapes=[(2, 4), (2,)]'); leading 1s do not change how a shape broadcasts",
+        jax_words.broadcast_shapes,
     ),
     Rule(
         "tracer-bool",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, status_code
 
 KINDS: tuple[str, ...] = (
@@ -67,6 +68,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
     r"Couldn't open the TPU device|"
     r"compiled using NumPy 1\.x cannot be run in|size changed, may indicate binary incompatibility|"
+    r"Could not find '(?:cudart|cudnn|cublas|cufft|curand|cusolver|cusparse|nvcuda)\w{0,20}\.dll'|"
     r"Could not load library lib\w|version lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3} not defined in file lib|"
     r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
     r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
@@ -102,7 +104,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"library was compiled to use \S{1,20} instructions, but these aren't available|"
     r"Could not load dynamic library '|Unsupported gpu architecture '|"
     r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
-    r"version `GLIBC(?:XX)?_[\d.]{1,12}' not found|"
+    r"version `(?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with |"
     r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
     r"is only supported on GPUs with compute capability of at least|FlashAttention only supports Ampere GPUs or newer|"
     r"device kernel image is invalid|ptxas fatal\s{0,4}: Value 'sm_\w{1,10}' is not defined for option 'gpu-name'"
@@ -111,76 +113,6 @@ ENVIRONMENT_TEXT = re.compile(
 # persistent cache holds differs from a fresh compile of the same program under the same key. A
 # poisoned or stale cache entry, whatever the code does.
 CACHE_POISONED_TEXT = re.compile(r"CacheVerificationError|Persistent compilation cache inconsistency for key")
-# Infrastructure failures are named by what happened, not by which host it happened to.
-INFRA: list[tuple[re.Pattern[str], str]] = [
-    # Kubernetes' scheduler: "0/5 nodes are available: 5 Insufficient nvidia.com/gpu." (which nodes, and how many,
-    # are the cluster's; an accelerator no node has free is one failure, any other shortage another)
-    (
-        re.compile(r"nodes are available: .{0,300}?Insufficient (?:nvidia\.com/gpu|google\.com/tpu|amd\.com/gpu)"),
-        "unschedulable: no node has the accelerator the pod asks for",
-    ),
-    (re.compile(r"\b\d{1,6}/\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
-    # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
-    (re.compile(r"preempt(?!ed, or crashed)", re.I), "preempted"),
-    (
-        re.compile(
-            r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"
-            r"ZONE_RESOURCE_POOL_EXHAUSTED|not enough resources? (?:available|to schedule)",
-            re.I,
-        ),
-        "no capacity: the job never started",
-    ),
-    (
-        re.compile(
-            r"NodeDiedError|node (?:\S{1,200} )?(?:has )?died|The node running this job|"
-            r"lost (?:contact|connection) (?:to|with) (?:the )?(?:worker|node|host)|worker (?:was )?lost",
-            re.I,
-        ),
-        "lost: the node running the job died",
-    ),
-    (
-        # (Ray's raylet when its GCS went away: "Failed to connect to GCS within 60 seconds. GCS may have been killed")
-        re.compile(
-            r"ActorDiedError|RaySystemError|GCS (?:server )?(?:is )?unavailable|Failed to connect to GCS within \d",
-            re.I,
-        ),
-        "lost: the cluster scheduler failed",
-    ),
-    # Ray's workers and scheduler: a worker that died under a task; a task or actor no node has the resources for
-    # ("The following resource request cannot be scheduled right now: {'GPU': 1.0}", "The actor or task with ID ...
-    # is pending and cannot currently be scheduled"); a node that never reached the head's GCS
-    (re.compile(r"A worker died or was killed while executing a task"), "lost: a Ray worker died"),
-    # GitHub Actions' runner: stopped under the job ("The runner has received a shutdown signal"), or gone silent
-    # ("The self-hosted runner: xxx lost communication with the server", the hosted runner's the same words)
-    (re.compile(r"runner has received a shutdown signal"), "lost: the CI runner was shut down"),
-    (re.compile(r"self-hosted runner\b.{0,200}? lost communication with the server"), "lost: the self-hosted runner"),
-    (re.compile(r"hosted runner\b.{0,200}? lost communication with the server"), "lost: the hosted runner"),
-    (
-        re.compile(r"cannot (?:currently )?be scheduled(?: right now)?[.:]"),
-        "unschedulable: no Ray node has the resources the task asks for",
-    ),
-    (
-        re.compile(r"Failed to connect to GCS at address \S{0,100} within|Failed to get cluster ID from GCS server"),
-        "never started: the Ray head's GCS could not be reached",
-    ),
-    # a TPU's host, as TensorFlow (and t5, bert) asks it for the TPU system ("Failed to connect to the Tensorflow
-    # master. The TPU worker may not be ready (still scheduling) or the Tensorflow master address is incorrect"), and a
-    # TPU VM's metadata server without the attribute a library asks it for ("HTTP 404 for url http://metadata.google
-    # .internal/computeMetadata/v1/instance/attributes/tpu-env")
-    (re.compile(r"Failed to connect to the Tensorflow master\b"), "never started: the TPU worker could not be reached"),
-    (
-        re.compile(r"HTTP 404 for url https?://metadata\.google\.internal/"),
-        "never started: the TPU VM's metadata has no such attribute",
-    ),
-]
-INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)
-
-
-def infrastructure_reason(text: str) -> str | None:
-    for rx, reason in INFRA:
-        if rx.search(text):
-            return reason
-    return None
 
 
 def _plugin(file: str, func: str) -> bool:
@@ -376,6 +308,10 @@ _IMPORT_WORDS = (
     (re.compile(r"^The actor (?:died unexpectedly before finishing this task|is dead because)"), "ActorDiedError"),
     (re.compile(r"^\S{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: "), "ImportError"),
     (re.compile(r"^Received incompatible devices for p?jitted computation\b"), "ValueError"),
+    (
+        re.compile(r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: "),
+        "TypeError",
+    ),
 )
 
 

@@ -61,3 +61,21 @@ def jit_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
                 "different devices of one platform" if one else f"devices on platforms {m[1]} and {m[2]}"
             )
     return exc, message, frames
+
+
+# PaddlePaddle raises a CUDA library's status as ExternalError (1.x; "OSError: (External) ..." in 2.x) with where
+# its kernel is ("Cudnn error, CUDNN_STATUS_BAD_PARAM (at /paddle/paddle/fluid/operators/batch_norm_op.cu:199)
+# [operator < batch_norm > error]", earlier "... at (/paddle/...)", a hint line "[Hint: CUDNN_STATUS_BAD_PARAM] at
+# (...)"): the status and the kernel's file are the failure
+_PADDLE = re.compile(
+    r"^(?:\(External\) )?(?:(Cudnn|Cublas|CUDA) error, )?((?:CUDNN|CUBLAS)_STATUS_[A-Z_]{2,60})\]? \(?at \(?"
+    r"\S{0,300}?/paddle/fluid/operators/(\w{1,100})\.cu(?::<line>)?\)?.*$"
+)
+
+
+def paddle_status(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _PADDLE.match(message) if "/paddle/" in message else None
+    if m and exc in ("ExternalError", "OSError", "CUDAError", None):
+        library = m[1] or ("Cudnn" if m[2].startswith("CUDNN") else "Cublas")
+        return "ExternalError", f"{library} error, {m[2]} at {m[3]}.cu", frames
+    return exc, message, frames

@@ -6,6 +6,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+Exception_ = str | None | Callable[[re.Match[str]], str | None]
+
 
 @dataclass(frozen=True)
 class BareError:
@@ -19,7 +21,7 @@ class BareError:
     name: str
     hints: tuple[str, ...]
     pattern: re.Pattern[str]
-    exception: str | None | Callable[[re.Match[str]], str | None]  # None: a tool's failure, no Python class
+    exception: Exception_  # None: a tool's failure, no Python class
     kind: str | Callable[[str], str] = "runtime_crash"
     message: Callable[[re.Match[str]], str] = lambda m: m.group("msg")
     context: int = 0  # following lines that belong to the message (a status message goes on)
@@ -36,3 +38,12 @@ class BareError:
 
     def kind_of(self, text: str) -> str:
         return self.kind(text) if callable(self.kind) else self.kind
+
+
+def environment_check(
+    name: str, hints: tuple[str, ...], pattern: str, exception: Exception_ = "RuntimeError", **options
+):
+    """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
+    is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
+    ``message``, ``weak``, ``context``, ``at_info``."""
+    return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)

@@ -162,7 +162,9 @@ _ADVICE = re.compile(
     r"multiprocessing).{0,400}$|"
     # wandb's ways to log in after "api_key not configured (no-tty).", and to wait longer after its init timed out
     r"(?<=\.)\s{1,2}(?:call wandb\.login\(key=\[your_api_key\]\)|Run wandb login)$|"
-    r" ?Please try increasing the timeout with the `init_timeout` setting.{0,300}$)"
+    r" ?Please try increasing the timeout with the `init_timeout` setting.{0,300}$|"
+    # TensorFlow 1.x on Windows, after the CUDA DLL it could not find: where it must be, and where to get it
+    r" ?TensorFlow requires that this DLL be installed in a directory that is named in your %PATH%.{0,600}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

@@ -45,7 +45,16 @@ _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403)
 _KEYS = re.compile(
     r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
-    r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'"
+    r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
+    r"to be mapped: sizes ([\d, ]{1,200})"
+)
+_KEYED = (
+    "memory space",
+    "HTTP response code",
+    "undefined symbol",
+    "has no attribute ",
+    "import name ",
+    "mapped: sizes",
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -53,16 +62,9 @@ _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 def _keys(text: str) -> set[tuple[str, ...]]:
     """What ``text`` names that another failure must name too to be like it (:data:`_KEYS`): running out of one
     memory space is not running out of another, nor is a refused read a refused write, nor one symbol an extension
-    lacks another (SetDeviceEi, SetDeviceEa), nor one name a module lacks another (KeyArray, PRNGKeyArray), however
-    alike the words."""
-    return (
-        set(_KEYS.findall(text))
-        if any(
-            k in text
-            for k in ("memory space", "HTTP response code", "undefined symbol", "has no attribute ", "import name ")
-        )
-        else set()
-    )
+    lacks another (SetDeviceEi, SetDeviceEa), nor one name a module lacks another (KeyArray, PRNGKeyArray), nor vmap's
+    sizes 2, 10 its sizes 10, 1000, however alike the words."""
+    return set(_KEYS.findall(text)) if any(k in text for k in _KEYED) else set()
 
 
 def text_similarity(a: str, b: str) -> float:

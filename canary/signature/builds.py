@@ -1,0 +1,119 @@
+"""Checks that a build fits the machine's libraries, printed (or raised) rather than a failure of the program: the
+dynamic loader's (a library missing, older than a binary links, without a symbol), NumPy's ABI, Paddle's and
+TensorFlow's own checks of their CUDA and the CPU, nvcc's architectures, XLA:CPU's ahead-of-time results. Pure.
+They take their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; their wording across releases is
+folded by :mod:`canary.signature.environment`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+
+def _tuple(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in version.split(".") if p.isdigit())
+
+
+# the class a check's words follow on their line ("ValueError: numpy.dtype size changed", "RuntimeWarning: ...")
+_RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
+
+BUILD_CHECKS: list[BareError] = [
+    # a CUDA library that loads another at run time without finding it (cuDNN 8's "Could not load library
+    # libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: No such file or directory", then
+    # the abort): which library, not the CUDA major its file name carries (the machine's)
+    _environment(
+        "library-load",
+        ("Could not load library ",),
+        r"Could not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}\. Error: ",
+        message=lambda m: f"Could not load library {m['lib']}.so: cannot open shared object file",
+    ),
+    # the loader finding the installed library older than the one a build links ("jaxlib/xla_extension.so: symbol
+    # cudnnSetCTCLossDescriptorEx version libcudnn.so.7 not defined in file libcudnn.so.7 with link time reference"):
+    # which library; the symbol is whichever the build needed first
+    _environment(
+        "library-symbol",
+        ("not defined in file ",),
+        r"symbol \w{1,200} version (?P<lib>lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3}) not defined in file "
+        r"(?P=lib) with link time reference",
+        "ImportError",
+        message=lambda m: f"a symbol version {m['lib']} the build links is not defined in the installed {m['lib']}",
+    ),
+    # a system library older than a binary was linked against, quoted anywhere (a title: "TF Quit working with
+    # /lib/libstdc++.so.6: version `CXXABI_1.3.8' not found, I then reinstalled"); folded by the environment rule
+    _environment(
+        "library-version",
+        ("' not found",),
+        r"(?P<msg>(?:\S{0,300}/)?lib[\w.+-]{1,60}\.so[\d.]{0,12}: version `(?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' "
+        r"not found)",
+        "ImportError",
+    ),
+    # PaddlePaddle's check of the CUDA and cuDNN it runs with against its build, a warning ("WARNING: device: 0. The
+    # installed Paddle is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause serious
+    # incompatible bug."): which library, and which way
+    _environment(
+        "paddle-version",
+        ("The installed Paddle is compiled with ",),
+        r"The installed Paddle is compiled with (?P<lib>CUDNN|CUDA) (?P<built>[\d.]{1,12}\d), but (?:CUDNN|CUDA "
+        r"runtime) version in your machine is (?P<have>[\d.]{1,12}\d)",
+        message=lambda m: (
+            f"The installed Paddle is compiled with {m['lib']}, but the {m['lib']} in the machine is "
+            + ("older" if _tuple(m["have"]) < _tuple(m["built"]) else "newer")
+        ),
+        weak=True,
+    ),
+    # an extension compiled against another NumPy: NumPy 2's banner for one built with 1.x ("A module that was compiled
+    # using NumPy 1.x cannot be run in NumPy 2.0.0 as it may crash.", before the import's error) and NumPy's check of
+    # its types' sizes against the extension's C headers ("numpy.dtype size changed, may indicate binary
+    # incompatibility. Expected 96 from C header, got 88 from PyObject", raised or warned): which type, which way
+    _environment(
+        "numpy-abi",
+        ("compiled using NumPy 1.x", "may indicate binary incompatibility"),
+        r"(?P<banner>A module that was compiled using NumPy 1\.x cannot be run in)|(?P<msg>(?:numpy\.)?\w{1,40} size "
+        r"changed, may indicate binary incompatibility\. Expected \d{1,4} from C header, got \d{1,4} from PyObject)",
+        lambda m: c[1] if (c := _RAISED_AS.search(m.string, 0, m.start())) else "ImportError",
+        message=lambda m: (
+            "A module that was compiled using NumPy 1.x cannot be run in NumPy 2" if m["banner"] else m["msg"]
+        ),
+    ),
+    # XLA:CPU loading a program compiled ahead of time (a cache entry, an exported executable) on a CPU without a
+    # feature it was compiled for ("Loading XLA:CPU AOT result. Target machine feature +prefer-no-gather is not
+    # supported on the host machine. Machine type used for XLA:CPU compilation doesn't match ..."): which feature
+    _environment(
+        "xla-cpu-aot",
+        ("XLA:CPU AOT result",),
+        r"Loading XLA:CPU AOT result\. Target machine feature (?P<feature>\S{1,100}) is not\b",
+        None,
+        message=lambda m: (
+            f"Loading XLA:CPU AOT result: target machine feature {m['feature']} is not supported on the host"
+        ),
+    ),
+    # TensorFlow's check of the CPU it runs on ("F tensorflow/core/platform/cpu_feature_guard.cc:37] The TensorFlow
+    # library was compiled to use AVX instructions, but these aren't available on your machine.", then the abort):
+    # which instructions is the failure
+    _environment(
+        "tf-cpu-feature",
+        ("aren't available on your machine",),
+        r"(?P<msg>The TensorFlow library was compiled to use [\w.]{1,20} instructions, but these aren't available on "
+        r"your machine)",
+        "SIGABRT",
+    ),
+    # TensorFlow's loader without a CUDA library its build names ("W .../dso_loader.cc:60] Could not load dynamic
+    # library 'libcudart.so.11.0'; dlerror: ..."): it goes on with the CPU; which library (which CUDA) is the failure
+    _environment(
+        "tf-dso",
+        ("Could not load dynamic library",),
+        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?lib[\w.+-]{1,100}\.(?:so|dll|dylib)[\w.]{0,20}')",
+        weak=True,
+    ),
+    # nvcc without the architecture a build asks for ("nvcc fatal   : Unsupported gpu architecture 'compute_35'":
+    # CUDA 12 dropped it, an older CUDA does not know compute_90 yet): the compiler's, no class
+    _environment(
+        "nvcc-arch",
+        ("Unsupported gpu architecture",),
+        r"(?P<msg>Unsupported gpu architecture '\w{1,20}')",
+        None,
+    ),
+]

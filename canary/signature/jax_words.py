@@ -1,0 +1,61 @@
+"""jax's words for a misuse, reworded between its releases: vmap's axes of inconsistent sizes, shapes that do not
+broadcast. Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+
+Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+
+# vmap's axes of inconsistent sizes, in three generations: 2019's TypeError "got inconsistent map dimension sizes:
+# set([10, 2])" ({10, 2} in Python 3), 2020's ValueError "vmap got inconsistent sizes for array axes to be mapped:
+# arg 0 has shape (10, 4) and axis 0 is to be mapped ... so arg 0 has an axis to be mapped of size 10 ...", and
+# 2023's "* most axes (2 of them) had size 2, e.g. axis 0 of argument x1 of type float32[2]; * one axis had size 1:
+# ...": which sizes disagree is the misuse; the arguments and their shapes are the program's
+_VMAP_HEAD = "vmap got inconsistent sizes for array axes to be mapped"
+_OLD_SIZES = re.compile(r"^got inconsistent map dimension sizes: (?:set\(\[)?\{?([\d, ]{1,200})")
+_SIZES = re.compile(r"(?:an axis to be mapped of size|had size) (\d{1,9})")
+_FOLDED = re.compile(_VMAP_HEAD + r"(?:: sizes [\d, ]{1,200})?$")
+_ARG_AXIS = re.compile(r"has shape \(([\d, ]{0,200})\) and axis (\d{1,3}) is to be mapped")
+
+
+def _sizes(message: str) -> list[int]:
+    old = _OLD_SIZES.match(message)
+    if old:
+        return [int(n) for n in re.findall(r"\d+", old[1])]
+    found = [int(n) for n in _SIZES.findall(message)]
+    if found:
+        return found
+    return [
+        int(shape.split(",")[int(axis)]) for shape, axis in _ARG_AXIS.findall(message) if shape.count(",") >= int(axis)
+    ]
+
+
+def vmap_sizes(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith((_VMAP_HEAD, "got inconsistent map dimension sizes")) and not _FOLDED.match(message):
+        sizes = sorted(set(_sizes(message)))
+        message = _VMAP_HEAD + (": sizes " + ", ".join(map(str, sizes)) if sizes else "")
+        exc = "ValueError"
+    return exc, message, frames
+
+
+# shapes that do not broadcast: jax up to 0.3.16 printed them rank-promoted ("((2, 4), (1, 2))"), later as given
+# ("shapes=[(2, 4), (2,)]"); leading 1s do not change how a shape broadcasts
+_BROADCAST = re.compile(r"^Incompatible shapes for broadcasting: (?:shapes=\[(.{1,500})\]|\((.{1,500})\))$")
+_SHAPE = re.compile(r"\(([\d, ]{0,100})\)")
+
+
+def _unpromoted(shape: str) -> str:
+    dims = [d.strip() for d in shape.split(",") if d.strip()]
+    while len(dims) > 1 and dims[0] == "1":
+        dims.pop(0)
+    return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+
+
+def broadcast_shapes(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _BROADCAST.match(message)
+    if m:
+        shapes = [_unpromoted(s) for s in _SHAPE.findall(m[1] or m[2])]
+        message = f"Incompatible shapes for broadcasting: shapes=[{', '.join(shapes)}]"
+    return exc, message, frames
