@@ -897,3 +897,24 @@ def test_the_twenty_sixth_batchs_failures_in_the_words_it_met():
     assert cxxabi.kind == "environment" and cxxabi.fingerprint == sig("tensorflow-5017.log").fingerprint
     assert cxxabi.fingerprint == sig("horovod-1258.log").fingerprint
     assert sig("faceswap-playground-136.log").fingerprint == sig("tensorflow-13442.log").fingerprint
+
+
+def test_the_twenty_seventh_batchs_failures_in_the_words_it_met():
+    # XLA's slow-compile alarm in three releases' words, the failure only when nothing else is: a signal after it names
+    slow = sig("tapnet-53.log")
+    assert (
+        slow.kind == "timeout" and slow.fingerprint == sig("brax-87.log").fingerprint == sig("mava-758.log").fingerprint
+    )
+    assert sig("jax-12789.log").group == sig("dm-haiku-539.log").group
+    assert sig("dmff-54.log").exception == "SIGSEGV"
+    assert sig("jax-3323.log").kind == sig("tensorflow-73487.log").kind == "environment"
+    # the delay kernel's advice; PyTorch's advice after a CUDA error
+    assert sig("tensorflow-73487-b.log").fingerprint == sig("xla-38882.log").fingerprint
+    assert sig("deepgemm-405.log").fingerprint == sig("deepgemm-300.log").fingerprint
+    # a TensorFlow older than the jax2tf module it runs, in jax2tf's words (also inside a wrapper's) and in its own
+    module = sig("flax-5054.log")
+    assert module.kind == "environment" and module.fingerprint == sig("openvino-26100.log").fingerprint
+    assert module.fingerprint != sig("perch-hoplite-35.log").fingerprint
+    # a title's tag before Python's words; identical records of one width are no terminal's folds
+    assert sig("jax-17194.log").fingerprint == sig("jax-17660.log").fingerprint
+    assert sig("vllm-16521.log").fingerprint == sig("pytorch-xla-9094.log").fingerprint

@@ -166,10 +166,14 @@ BARE_ERRORS: list[BareError] = [
             "Received incompatible devices for ",
             "got inconsistent map dimension sizes",
             "got incompatible shapes for broadcasting",
+            "got an unexpected keyword argument",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
-            r"^(?P<q>[\"`])?(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
+            # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
+            r"^(?:\[[\w./ -]{1,40}\] )?(?P<q>[\"`])?"
+            r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
+            r"\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}'|"
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"

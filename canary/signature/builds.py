@@ -21,6 +21,32 @@ def _tuple(version: str) -> tuple[int, ...]:
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 BUILD_CHECKS: list[BareError] = [
+    # XLA built without compiler optimizations, told at its first slow compile ("Slow compile?  XLA was built without
+    # compiler optimizations, which can be slow.  Try rebuilding with -c opt.")
+    _environment(
+        "xla-unoptimized",
+        ("XLA was built without compiler optimizations",),
+        r"(?P<msg>XLA was built without compiler optimizations)",
+        None,
+        weak=True,
+    ),
+    # a TensorFlow older than the jax that serialized a module for it (jax2tf's "XlaCallModule from your TensorFlow
+    # installation supports up to serialization version 9 but the serialized module needs version 10", TensorFlow's
+    # own "XlaCallModuleOp with version 10 is not supported by this build. Must be <= 9"): which check, and which way
+    _environment(
+        "xla-call-module",
+        ("XlaCallModule from your TensorFlow installation", "is not supported by this build"),
+        r"XlaCallModule from your TensorFlow installation supports up to serialization version (?P<have>\d{1,4}) but "
+        r"the serialized module needs version (?P<needs>\d{1,4})|(?P<op>XlaCallModuleOp) with version (?P<v>\d{1,4}) "
+        r"is not supported by this build\. Must be <= (?P<max>\d{1,4})",
+        lambda m: "InvalidArgumentError" if m["op"] else "NotImplementedError",
+        message=lambda m: (
+            "XlaCallModuleOp with a newer version is not supported by this build"
+            if m["op"]
+            else "XlaCallModule from your TensorFlow installation supports up to an older serialization version than "
+            "the serialized module needs"
+        ),
+    ),
     # a CUDA library that loads another at run time without finding it (cuDNN 8's "Could not load library
     # libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: No such file or directory", then
     # the abort): which library, not the CUDA major its file name carries (the machine's)

@@ -295,8 +295,3 @@ def cpu_fallback(text: str) -> str | None:
         return None
     m = _FALLBACK.search(text)
     return m.group("msg") if m else None
-
-
-def warned(line: str) -> bool:
-    """Whether ``line`` is an environment warning a process carries on after (on the CPU, or slower)."""
-    return any(b.weak and b.match(line.strip()) for b in ENVIRONMENT_ERRORS)

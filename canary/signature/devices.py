@@ -1,5 +1,6 @@
 """Failures a device, its runtime or the machine report on a line of their own, not as a traceback:
-NCCL's, CUDA's and HIP's errors, LLVM's fatal error, the kernel's OOM killer, jax narrowing a 64-bit dtype.
+NCCL's, CUDA's and HIP's errors, LLVM's fatal error, the kernel's OOM killer, jax narrowing a 64-bit dtype, XLA's
+slow-operation alarms.
 Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, whose order decides which
 recogniser has a line first.
 """
@@ -93,6 +94,30 @@ DEVICE_ERRORS: list[BareError] = [
         ),
         "XlaRuntimeError",
         message=lambda m: ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"],
+    ),
+    # XLA's slow-operation alarms, logged while a compile runs on ("[Compiling module jit_f] Very slow compile? If you
+    # want to file a bug, ...", in 2021 the module on the next line; "Constant folding an instruction is taking > 1s:"
+    # and the instruction): a compile that ran too long, the failure only when nothing else is
+    BareError(
+        "slow-compile",
+        ("Very slow compile?", "Constant folding an instruction is taking"),
+        re.compile(
+            r"(?:^|\] )(?P<msg>Very slow compile)\?|^(?P<fold>Constant folding an instruction is taking > \S{1,12}):?$"
+        ),
+        None,
+        "timeout",
+        message=lambda m: m["msg"] or m["fold"],
+        weak=True,
+    ),
+    # XLA's GPU timer without the delay kernel it measures autotuning with ("Skipping the delay kernel, measurement
+    # accuracy will be reduced"): the machine's driver or GPU, a warning
+    BareError(
+        "delay-kernel",
+        ("Skipping the delay kernel",),
+        re.compile(r"(?P<msg>Skipping the delay kernel), measurement accuracy will be reduced"),
+        None,
+        "environment",
+        weak=True,
     ),
     BareError(
         "llvm",

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from canary.record import Signature, as_float
-from canary.signature import checks, kinds
+from canary.signature import kinds
 from canary.signature.bare import BARE_ERRORS
 from canary.signature.bare_scan import (
     _FH_HEADER,
@@ -185,7 +185,7 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         return _explained(lines, chains[-1], options)
     if (
         crash
-        and checks.warned(lines[crash[0]])
+        and _a_warning(lines[crash[0]])
         and (
             killed
             or signal_from_text(lines)
@@ -200,6 +200,12 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return _no_dnn(lines, crash[0], crash[1], options)
     return None
+
+
+def _a_warning(line: str) -> bool:
+    """Whether ``line`` is a warning a process carries on after (an environment mismatch, on the CPU or slower; a
+    deprecation; a slow compile)."""
+    return any(b.weak and b.match(line.strip()) for b in BARE_ERRORS)
 
 
 def _warned_before_a_cut(lines: list[str], i: int) -> bool:

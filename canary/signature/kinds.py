@@ -68,6 +68,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
     r"Couldn't open the TPU device|"
     r"compiled using NumPy 1\.x cannot be run in|size changed, may indicate binary incompatibility|"
+    r"XlaCallModule from your TensorFlow installation supports|XlaCallModuleOp with a?\S{0,10} ?version|"
     r"Could not find '(?:cudart|cudnn|cublas|cufft|curand|cusolver|cusparse|nvcuda)\w{0,20}\.dll'|"
     r"Could not load library lib\w|version lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3} not defined in file lib|"
     r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
@@ -309,7 +310,10 @@ _IMPORT_WORDS = (
     (re.compile(r"^\S{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: "), "ImportError"),
     (re.compile(r"^Received incompatible devices for p?jitted computation\b"), "ValueError"),
     (
-        re.compile(r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: "),
+        re.compile(
+            r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"
+            r"^\w{1,100}\(\) got an unexpected keyword argument "
+        ),
         "TypeError",
     ),
 )

@@ -187,7 +187,11 @@ def unwrap(raw: list[str]) -> list[str]:
             out.append(line)
         word = line.rsplit(None, 1)[-1] if line.strip() else ""
         folding = (
-            n == width and line.endswith(word) and bool(word) and (fixed or "/" in word or (folding and word == line))
+            n == width
+            and line.endswith(word)
+            and bool(word)
+            # (a hard wrap at W seldom falls just after a sentence's end: identical records, each one sentence, do)
+            and ((fixed and not word.endswith((".", "!", "?"))) or "/" in word or (folding and word == line))
         )
     return out
 

@@ -164,7 +164,10 @@ _ADVICE = re.compile(
     r"(?<=\.)\s{1,2}(?:call wandb\.login\(key=\[your_api_key\]\)|Run wandb login)$|"
     r" ?Please try increasing the timeout with the `init_timeout` setting.{0,300}$|"
     # TensorFlow 1.x on Windows, after the CUDA DLL it could not find: where it must be, and where to get it
-    r" ?TensorFlow requires that this DLL be installed in a directory that is named in your %PATH%.{0,600}$)"
+    r" ?TensorFlow requires that this DLL be installed in a directory that is named in your %PATH%.{0,600}$|"
+    # XLA's GPU timer's, after its delay kernel timed out; PyTorch 2.8's after a CUDA error, where to read of it
+    r"(?<=\.) There may be a missing warmup execution, please investigate in Nsight.{0,30}$|"
+    r" ?Search for `cuda\w{1,60}' in https?://\S{1,300} for more information\.?)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 
