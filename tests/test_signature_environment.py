@@ -918,3 +918,18 @@ def test_the_twenty_seventh_batchs_failures_in_the_words_it_met():
     # a title's tag before Python's words; identical records of one width are no terminal's folds
     assert sig("jax-17194.log").fingerprint == sig("jax-17660.log").fingerprint
     assert sig("vllm-16521.log").fingerprint == sig("pytorch-xla-9094.log").fingerprint
+
+
+def test_the_twenty_eighth_batchs_failures_in_the_words_it_met():
+    # libtpu's halt in two releases' words; the TPU driver's long execute, a hang; TensorFlow's lame TPU workers
+    assert sig("jax-19118.log").fingerprint == sig("maxtext-2041-b.log").fingerprint
+    assert (
+        sig("jax-4153.log").kind == "timeout" and sig("jax-4153.log").fingerprint == sig("score_sde-9.log").fingerprint
+    )
+    assert sig("tpu-305.log").kind == sig("t5-japanese-1.log").kind == "infrastructure"
+    assert sig("tpu-305.log").fingerprint == sig("t5-japanese-1.log").fingerprint
+    # CUPTI refusing a profiler, by its error, a warning; its advice logged at INFO is not it
+    assert sig("serving-1718.log").kind == "environment"
+    assert sig("serving-1718.log").fingerprint == sig("paddle-35857.log").fingerprint
+    assert sig("pytorch-118982.log").fingerprint != sig("habitat-5.log").fingerprint
+    assert sig("xprof-443.log").fingerprint == sig("serving-1718-b.log").fingerprint

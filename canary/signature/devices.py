@@ -119,6 +119,44 @@ DEVICE_ERRORS: list[BareError] = [
         "environment",
         weak=True,
     ),
+    # libtpu halting the chips: 2023's "*** Halt is unexpected, all pending programs will fail. This is likely an XLA
+    # compiler bug, ...", 2025's "*** A program or fatal error occurred, all pending programs will fail, and results may
+    # be corrupted. ..."; TensorFlow 1.x's TPU "Core halted unexpectedly"
+    BareError(
+        "tpu-halt",
+        ("all pending programs will fail", "Core halted unexpectedly"),
+        re.compile(r"(?P<pending>all pending programs will fail)|(?P<core>Core halted unexpectedly)"),
+        lambda m: "XlaRuntimeError" if m["core"] else None,
+        message=lambda m: "TPU halted: all pending programs will fail" if m["pending"] else "Core halted unexpectedly",
+    ),
+    # the TPU driver's warning while a program runs on without end ("TPU Execute is taking a long time. This might be
+    # due to a deadlock between multiple TPU cores or a very slow program."): a hang, the failure only alone
+    BareError(
+        "tpu-execute-long",
+        ("TPU Execute is taking a long time",),
+        re.compile(r"(?P<msg>TPU Execute is taking a long time)"),
+        None,
+        "timeout",
+        weak=True,
+    ),
+    # CUPTI refusing a profiler (its privileges, a missing library, an error it carried from an earlier call): the
+    # machine's, and the run goes on without the GPU's activities ("function cupti_interface_->Subscribe(...)failed
+    # with error CUPTI_ERROR_INSUFFICIENT_PRIVILEGES", "CUPTI error: CUPTI_ERROR_INVALID_PARAMETER", TensorBoard's
+    # "Failed to load libcupti (is it installed and accessible?)", "Insufficient privilege to run libcupti")
+    BareError(
+        "cupti",
+        ("CUPTI_ERROR_", "libcupti (", "privilege to run libcupti", "CUPTI could not be loaded", ": error "),
+        re.compile(
+            r"(?:failed with error |CUPTI error: )(?P<code>CUPTI_ERROR_[A-Z_]{2,60})|"
+            r"\bcupti\w{1,60}: (?P<number>error \d{1,4}):|"
+            r"(?P<msg>Failed to load libcupti|Insufficient privilege to run libcupti|CUPTI could not be loaded)"
+        ),
+        None,
+        "environment",
+        message=lambda m: f"CUPTI: {m['code'] or m['number']}" if m["code"] or m["number"] else m["msg"],
+        weak=True,
+        at_info=False,  # ("If you see CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, refer to ..." is advice)
+    ),
     BareError(
         "llvm",
         ("LLVM ERROR: ",),

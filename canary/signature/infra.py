@@ -63,6 +63,8 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # TPU VM's metadata server without the attribute a library asks it for ("HTTP 404 for url http://metadata.google
     # .internal/computeMetadata/v1/instance/attributes/tpu-env")
     (re.compile(r"Failed to connect to the Tensorflow master\b"), "never started: the TPU worker could not be reached"),
+    # TensorFlow's TPU session without a worker's heartbeat ("ShutdownHook: lame workers found: HeartbeatManager(...)")
+    (re.compile(r"\blame workers found\b"), "lost: a TPU worker stopped answering its heartbeat"),
     (
         re.compile(r"HTTP 404 for url https?://metadata\.google\.internal/"),
         "never started: the TPU VM's metadata has no such attribute",
