@@ -25,9 +25,10 @@ from canary.signature.bare_scan import (
 )
 from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferry
 from canary.signature.infra import infrastructure_reason
-from canary.signature.lines import clean_lines, window
+from canary.signature.lines import clean_lines, last_output, window
 from canary.signature.masks import canonical_class, numbers_masked
-from canary.signature.signals import last_output, signal_from_text, signal_name
+from canary.signature.recogniser import BareError
+from canary.signature.signals import signal_from_text, signal_name
 from canary.signature.tracebacks import (
     _CAUSE,
     _CONTEXT,
@@ -185,7 +186,7 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         return _explained(lines, chains[-1], options)
     if (
         crash
-        and _a_warning(lines[crash[0]])
+        and _warning(lines[crash[0]])
         and (
             killed
             or signal_from_text(lines)
@@ -202,17 +203,17 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     return None
 
 
-def _a_warning(line: str) -> bool:
-    """Whether ``line`` is a warning a process carries on after (an environment mismatch, on the CPU or slower; a
-    deprecation; a slow compile)."""
-    return any(b.weak and b.match(line.strip()) for b in BARE_ERRORS)
+def _warning(line: str) -> BareError | None:
+    """The recogniser of the warning ``line`` is, one a process carries on after (an environment mismatch, on the
+    CPU or slower; a deprecation; a slow compile), or None."""
+    return next((b for b in BARE_ERRORS if b.weak and b.match(line.strip())), None)
 
 
 def _warned_before_a_cut(lines: list[str], i: int) -> bool:
     """Whether line ``i`` is a warning (a run goes on after one) and the log ends inside a traceback after it (an
     environment mismatch warned of is the cause of what follows it, cut or not)."""
-    line = lines[i].strip()
-    if not any(b.weak and b.kind != "environment" and b.match(line) for b in BARE_ERRORS):
+    warning = _warning(lines[i])
+    if warning is None or warning.kind == "environment":
         return False
     frames, _, start = unfinished(lines)
     return bool(frames) and start > i

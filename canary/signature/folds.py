@@ -246,7 +246,7 @@ RULES: tuple[Rule, ...] = (
         "jit-devices",
         "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
         "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",
-        libraries.jit_devices,
+        jax_words.jit_devices,
     ),
     Rule(
         "paddle-status",
@@ -271,7 +271,7 @@ RULES: tuple[Rule, ...] = (
         "jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ('... The problem "
         "arose with the `bool` function'), since as TracerBoolConversionError ('Attempted boolean conversion of "
         "traced array with shape bool[]'); the tracer's repr is the trace's",
-        rewordings.tracer_bool,
+        jax_words.tracer_bool,
     ),
     Rule(
         "versions",

@@ -1,12 +1,13 @@
-"""jax's words for a misuse, reworded between its releases: vmap's axes of inconsistent sizes, shapes that do not
-broadcast. Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+"""jax's words for a misuse, reworded between its releases: a tracer used as a Python bool, vmap's axes of
+inconsistent sizes, shapes that do not broadcast, a jitted call's inputs on different devices. Pure. Each is stated
+once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
 from __future__ import annotations
 
 import re
 
-Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+from canary.signature.rewordings import Parts
 
 # vmap's axes of inconsistent sizes, in three generations: 2019's TypeError "got inconsistent map dimension sizes:
 # set([10, 2])" ({10, 2} in Python 3), 2020's ValueError "vmap got inconsistent sizes for array axes to be mapped:
@@ -58,4 +59,42 @@ def broadcast_shapes(exc: str | None, message: str, frames: list[str]) -> Parts:
     if m:
         shapes = [_unpromoted(s) for s in _SHAPE.findall(m[1] or m[2])]
         message = f"Incompatible shapes for broadcasting: shapes=[{', '.join(shapes)}]"
+    return exc, message, frames
+
+
+# jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ("... The problem arose with the
+# `bool` function."), 0.4.14 as TracerBoolConversionError
+_BOOL_FUNCTION = "The problem arose with the `bool` function"
+_TRACED_SHAPE = re.compile(r"ShapedArray\((\w{1,20}\[[\d,\s]{0,100}\])")
+
+
+def tracer_bool(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc != "ConcretizationTypeError" or _BOOL_FUNCTION not in message:
+        return exc, message, frames
+    shape = _TRACED_SHAPE.search(message)
+    words = "Attempted boolean conversion of traced array" + (f" with shape {shape.group(1)}" if shape else "")
+    return "TracerBoolConversionError", words, frames
+
+
+# jax's check that a jitted call's arguments are on one set of devices names the program's arguments, functions,
+# shapes and device ids ("Got argument args[0] of f with shape float32[2,224] and device ids [0] on platform GPU
+# and ..."), pjit's older word for it "pjitted": which platforms disagree, or that one platform's devices do (the
+# machine's platform), is the failure
+_DEVICES = re.compile(
+    r"^Received incompatible devices for p?jitted computation\. Got .{1,2000}? device ids \[[\d, ]{0,2000}\] on "
+    r"platform (\w{1,20}) and .{1,2000}? device ids \[[\d, ]{0,2000}\] on platform (\w{1,20})\b.*$"
+)
+_JITTED = "Received incompatible devices for jitted computation"
+
+
+def jit_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Received incompatible devices for p"):
+        message = _JITTED + message[len(_JITTED) + 1 :]
+    if message.startswith(_JITTED):
+        m = _DEVICES.match(message)
+        if m:
+            one = m[1] == m[2]
+            message = f"{_JITTED}. Got " + (
+                "different devices of one platform" if one else f"devices on platforms {m[1]} and {m[2]}"
+            )
     return exc, message, frames

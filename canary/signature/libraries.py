@@ -1,5 +1,5 @@
 """The rewordings of what the libraries around a training step name of the run: tensorstore's checkpoint
-files and its detail, gin's configurable, the dynamic loader's extension, jax's devices of a jitted call.
+files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses.
 Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+from canary.signature.rewordings import Parts
 
 # tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
 # orbax wraps zarr in a "cast" driver in some releases, and the status carries the C++ source and the spec
@@ -36,30 +36,6 @@ _UNDEFINED = re.compile(
 def undefined_symbol(exc: str | None, message: str, frames: list[str]) -> Parts:
     if ": undefined symbol: " in message:
         message = _UNDEFINED.sub(r"\1.so: undefined symbol: ", message)
-    return exc, message, frames
-
-
-# jax's check that a jitted call's arguments are on one set of devices names the program's arguments, functions,
-# shapes and device ids ("Got argument args[0] of f with shape float32[2,224] and device ids [0] on platform GPU
-# and ..."), pjit's older word for it "pjitted": which platforms disagree, or that one platform's devices do (the
-# machine's platform), is the failure
-_DEVICES = re.compile(
-    r"^Received incompatible devices for p?jitted computation\. Got .{1,2000}? device ids \[[\d, ]{0,2000}\] on "
-    r"platform (\w{1,20}) and .{1,2000}? device ids \[[\d, ]{0,2000}\] on platform (\w{1,20})\b.*$"
-)
-_JITTED = "Received incompatible devices for jitted computation"
-
-
-def jit_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if message.startswith("Received incompatible devices for p"):
-        message = _JITTED + message[len(_JITTED) + 1 :]
-    if message.startswith(_JITTED):
-        m = _DEVICES.match(message)
-        if m:
-            one = m[1] == m[2]
-            message = f"{_JITTED}. Got " + (
-                "different devices of one platform" if one else f"devices on platforms {m[1]} and {m[2]}"
-            )
     return exc, message, frames
 
 

@@ -386,3 +386,14 @@ def read_window(stream: IO[str], chunk: int = 1 << 20) -> str:
     if head or long:
         w.extend([line()])
     return "\n".join(w.lines())
+
+
+def last_output(lines: list[str], n: int = 1) -> list[str]:
+    """The last ``n`` lines of ``lines`` that are not blank, in order."""
+    out: list[str] = []
+    for line in reversed(lines):
+        if line.strip():
+            out.append(line)
+            if len(out) == n:
+                break
+    return out[::-1]

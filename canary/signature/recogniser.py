@@ -42,7 +42,7 @@ class BareError:
 
 def environment_check(
     name: str, hints: tuple[str, ...], pattern: str, exception: Exception_ = "RuntimeError", **options
-):
+) -> BareError:
     """A toolchain or environment mismatch printed as a log line or a warning (not raised): the class
     is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
     ``message``, ``weak``, ``context``, ``at_info``."""

@@ -355,18 +355,6 @@ def job_limit(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-_BOOL_FUNCTION = "The problem arose with the `bool` function"
-_TRACED_SHAPE = re.compile(r"ShapedArray\((\w{1,20}\[[\d,\s]{0,100}\])")
-
-
-def tracer_bool(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc != "ConcretizationTypeError" or _BOOL_FUNCTION not in message:
-        return exc, message, frames
-    shape = _TRACED_SHAPE.search(message)
-    words = "Attempted boolean conversion of traced array" + (f" with shape {shape.group(1)}" if shape else "")
-    return "TracerBoolConversionError", words, frames
-
-
 # TensorFlow's public modules live in the generated package of its major version: tensorflow._api.v1.io.gfile in
 # 1.x, tensorflow._api.v2.io.gfile in 2.x are tensorflow.io.gfile
 _TF_API = re.compile(r"\btensorflow\._api\.v\d{1,2}\.")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 import signal as signal_mod
 
+from canary.signature.lines import last_output
+
 # a shell's words for a signal in the system's language (glibc's strsignal: zh_CN, de_DE, ja_JP, ru_RU, es, fr)
 _LOCALISED_SIGNALS = {
     "已杀死": "Killed",
@@ -51,16 +53,6 @@ def signal_name(value: str | int) -> str:
         return signal_mod.Signals(abs(int(value))).name
     except (ValueError, TypeError):
         return f"signal {value}"
-
-
-def last_output(lines: list[str], n: int = 1) -> list[str]:
-    out: list[str] = []
-    for line in reversed(lines):
-        if line.strip():
-            out.append(line)
-            if len(out) == n:
-                break
-    return out[::-1]
 
 
 def signal_from_text(lines: list[str]) -> str | None:

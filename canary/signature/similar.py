@@ -48,14 +48,6 @@ _KEYS = re.compile(
     r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
     r"to be mapped: sizes ([\d, ]{1,200})"
 )
-_KEYED = (
-    "memory space",
-    "HTTP response code",
-    "undefined symbol",
-    "has no attribute ",
-    "import name ",
-    "mapped: sizes",
-)
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
 
@@ -64,7 +56,7 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     memory space is not running out of another, nor is a refused read a refused write, nor one symbol an extension
     lacks another (SetDeviceEi, SetDeviceEa), nor one name a module lacks another (KeyArray, PRNGKeyArray), nor vmap's
     sizes 2, 10 its sizes 10, 1000, however alike the words."""
-    return set(_KEYS.findall(text)) if any(k in text for k in _KEYED) else set()
+    return set(_KEYS.findall(text))
 
 
 def text_similarity(a: str, b: str) -> float:
