@@ -137,9 +137,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "cuda-runtime",
-        "XLA since 2025 says 'CUDA Runtime error: [0] ' before a CUDA runtime call that failed and names CUDA's "
-        "error code before its words; earlier releases the words alone; PyTorch 1.x says 'cuda runtime error (35) : "
-        "<words> at <file>:<line>', later 'CUDA error: <words>': the words are the failure",
+        "XLA since 2025 says 'CUDA Runtime error: [0] ' before a failed CUDA call and its error code before its "
+        "words; PyTorch 1.x 'cuda runtime error (35) : <words> at <file>:<line>', later 'CUDA error: <words>'; "
+        "jaxlib's 'cudaGetLastError()' is 'gpuGetLastError()' later: the words are the failure",
         rewordings.cuda_runtime,
     ),
     Rule(

@@ -56,12 +56,17 @@ _THC_CUDA = re.compile(r"^cuda runtime error \(\d{1,4}\) : (.{1,500}?)(?: at \S{
 _CUDA_RUNTIME = re.compile(
     r"\bCUDA Runtime error: \[\d{1,4}\] (?=Failed call to cuda)|(?<=: )cudaError[A-Z]\w{1,60}: (?=[a-z])"
 )
+# jaxlib's GPU kernels name the CUDA runtime call they check 'cudaGetLastError()' until 2023 and by the wrapper
+# shared with ROCm, 'gpuGetLastError()', later: one call
+_GPU_CALL = re.compile(r"\boperation cuda(?=[A-Z]\w{1,60}\(\) failed)")
 
 
 def cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cuda runtime error ("):
         message = _THC_CUDA.sub(r"CUDA error: \1", message)
-    return exc, _CUDA_RUNTIME.sub("", message) if "cuda" in message else message, frames
+    if "cuda" not in message:
+        return exc, message, frames
+    return exc, _GPU_CALL.sub("operation gpu", _CUDA_RUNTIME.sub("", message)), frames
 
 
 def failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
