@@ -933,3 +933,26 @@ def test_the_twenty_eighth_batchs_failures_in_the_words_it_met():
     assert sig("serving-1718.log").fingerprint == sig("paddle-35857.log").fingerprint
     assert sig("pytorch-118982.log").fingerprint != sig("habitat-5.log").fingerprint
     assert sig("xprof-443.log").fingerprint == sig("serving-1718-b.log").fingerprint
+
+
+def test_the_twenty_ninth_batchs_failures_in_the_words_it_met():
+    # the C allocator's check names an abort, with the library glibc's backtrace names first
+    libshm = sig("pytorch-2542.log")
+    assert libshm.exception == "SIGABRT" and libshm.message == "free(): invalid pointer"
+    assert libshm.fingerprint == sig("pytorch-2339.log").fingerprint == sig("pytorch-2507.log").fingerprint
+    assert libshm.fingerprint != sig("onnx-tensorflow-138.log").fingerprint
+    assert sig("tvm-16103.log").fingerprint == sig("tvm-16103-b.log").fingerprint == sig("tvm-13156.log").fingerprint
+    assert sig("tvm-7471.log").fingerprint != sig("tvm-13156.log").fingerprint
+    assert sig("jax-30517.log").message == "pointer being freed was not allocated"
+    # faulthandler's crash site is the current thread's, not tqdm's monitor listed first
+    assert sig("pyhf-1501.log").fingerprint == sig("jax-7198.log").fingerprint
+    # TensorFlow's node in three generations' words, and its op kernel's log line of the status
+    end = sig("yolov3_tensorflow-41.log")
+    assert end.message == "OUT_OF_RANGE: End of sequence [[node IteratorGetNext]]"
+    assert (
+        end.fingerprint == sig("transformer-123.log").fingerprint == sig("tensorflow-deeplab-v3-plus-6.log").fingerprint
+    )
+    # an exception's repr inside a sentence
+    assert sig("datasets-1781.log").fingerprint == sig("datasets-1963.log").fingerprint
+    # jaxlib's kernels name the CUDA call they check by its later name
+    assert sig("jax-14546.log").fingerprint == sig("jax-18514.log").fingerprint

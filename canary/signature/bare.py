@@ -17,6 +17,7 @@ from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT,
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
 from canary.signature.services import SERVICE_ERRORS
+from canary.signature.signals import MALLOC_CHECK, malloc_words
 from canary.signature.tracebacks import _JAX_WRAPPERS
 
 
@@ -145,7 +146,10 @@ BARE_ERRORS: list[BareError] = [
         "exception-repr",
         ('Error("', "Error('", 'Exception("', "Exception('"),
         re.compile(
-            r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>(?:(?!\\n|(?P=q)\)).){1,2000})"
+            # (or inside a sentence, whole, between its emphasis: 'the error: _AssertionError("No examples were
+            # yielded.")_ is thrown'; not a statement that raises it, a traceback's source line)
+            r"(?:^|(?<=[\s`_*])(?<!raise )(?=[A-Z][\w.]{0,200}(?:Error|Exception)\([\"'][^\"'\n]{1,2000}[\"']\)))"
+            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>(?:(?!\\n|(?P=q)\)).){1,2000})"
         ),
         lambda m: canonical_class(m["cls"], m["msg"]),
         line_kind,
@@ -214,6 +218,13 @@ BARE_ERRORS: list[BareError] = [
         context=12,
     ),
     BareError(
+        "malloc-check",
+        ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***"),
+        MALLOC_CHECK,
+        "SIGABRT",
+        message=malloc_words,
+    ),
+    BareError(
         "fatal-python",
         ("Fatal Python error",),
         re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
@@ -276,8 +287,9 @@ BARE_ERRORS: list[BareError] = [
         "xla-status",
         (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
         re.compile(
-            # (TensorFlow numbers the statuses of a step's failed ops: "  (0) Invalid argument: ...")
-            rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: )|(?<=handling error )|(?<=\(\d\) ))"
+            # (TensorFlow numbers the statuses of a step's failed ops: "  (0) Invalid argument: ...", and its op
+            # kernels log one after their glog source line: "W .../op_kernel.cc:1192] Out of range: End of sequence")
+            rf"(?P<msg>(?:\b(?:{_CODES})|(?:^|(?<=failed: )|(?<=Error: )|(?<=handling error )|(?<=\(\d\) )|(?<=\d\] ))"
             rf"(?:{_OLD})): .{{1,2000}})$"
         ),
         _status_class,

@@ -11,6 +11,7 @@ from canary.signature import bare, kinds
 from canary.signature.identity import make
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
+from canary.signature.signals import MALLOC_CHECK, malloc_caller
 from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
@@ -107,7 +108,11 @@ def _scan(
             raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
             frames: list[str] = []
             if rec.name == "fatal-python":
+                if rec.exception_of(m) == "SIGABRT" and _allocator_before(lines, i):
+                    break  # faulthandler's report of the abort the C allocator's check just said why of
                 frames = _crash_site(_faulthandler_frames(lines, i), options)
+            elif rec.name == "malloc-check":
+                frames = malloc_caller(lines, i) or _crash_site(_faulthandler_frames(lines, i, _FH_NEAR), options)
             excerpt = "\n".join(lines[max(0, i - 3) : i + 1 + max(rec.context, 10)])
             exc = rec.exception_of(m)
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
@@ -264,10 +269,19 @@ def _starts(whole: str, cut: str) -> bool:
     return canonical_message(whole).startswith(canonical_message(cut).rstrip())
 
 
-def _faulthandler_frames(lines: list[str], start: int) -> list[Frame]:
-    """The first thread in a faulthandler dump at/after ``start`` (most recent call first)."""
-    for i in range(start, len(lines)):
+_FH_NEAR = 4  # lines after the C allocator's check within which faulthandler's dump of it starts
+
+
+def _allocator_before(lines: list[str], i: int) -> bool:
+    return any(MALLOC_CHECK.search(ln.strip()) for ln in lines[max(0, i - 2) : i])
+
+
+def _faulthandler_frames(lines: list[str], start: int, within: int | None = None) -> list[Frame]:
+    """The first thread in a faulthandler dump at/after ``start`` (most recent call first), its header
+    ``within`` lines of it when given."""
+    for i in range(start, len(lines) if within is None else min(len(lines), start + within)):
         if _FH_HEADER.match(lines[i].strip()):
+            i = _current_thread(lines, i)
             frames = []
             for line in lines[i + 1 :]:
                 m = _FH_FRAME.match(line)
@@ -276,6 +290,18 @@ def _faulthandler_frames(lines: list[str], start: int) -> list[Frame]:
                 frames.append(Frame(m.group("file"), m.group("func").strip(), int(m.group("line"))))
             return list(reversed(frames))
     return []
+
+
+def _current_thread(lines: list[str], first: int) -> int:
+    """The header of the thread that crashed ("Current thread 0x..."), where the dump that starts at ``first`` lists
+    other threads before it (tqdm's monitor, a prefetcher); ``first`` when it lists none."""
+    for j in range(first, len(lines)):
+        line = lines[j].strip()
+        if line.startswith("Current thread 0x") and _FH_HEADER.match(line):
+            return j
+        if line and not (_FH_HEADER.match(line) or _FH_FRAME.match(lines[j])):
+            break
+    return first
 
 
 def _crash_site(frames: list[Frame], options: Options) -> list[str]:

@@ -255,6 +255,12 @@ RULES: tuple[Rule, ...] = (
         libraries.paddle_status,
     ),
     Rule(
+        "tf-node",
+        "TensorFlow names the graph node a status came from in each generation's words ('[[Node: X = Op[...](in)]]', "
+        "'[[{{node X}} = ...]]', '[[node X (defined at f.py:40) ]]'), with its copy to a GPU after: the node is it",
+        libraries.tf_node,
+    ),
+    Rule(
         "vmap-sizes",
         "jax words vmap's axes of inconsistent sizes by generation (2019's TypeError 'got inconsistent map dimension "
         "sizes: {10, 2}', then each argument's shape and axis, then 'most axes had size'): which sizes, not whose",

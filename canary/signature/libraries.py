@@ -55,3 +55,17 @@ def paddle_status(exc: str | None, message: str, frames: list[str]) -> Parts:
         library = m[1] or ("Cudnn" if m[2].startswith("CUDNN") else "Cublas")
         return "ExternalError", f"{library} error, {m[2]} at {m[3]}.cu", frames
     return exc, message, frames
+
+
+# TensorFlow names the graph node a status came from after the status, in each generation's words: 1.x "[[Node:
+# IteratorGetNext = IteratorGetNext[output_shapes=..., _device=...](IteratorFromStringHandle)]]", 1.12 "[[{{node
+# IteratorGetNext}} = IteratorGetNext[...]]]", 1.13 on "[[node IteratorGetNext (defined at train.py:40) ]]", 2.x
+# "[[{{node IteratorGetNext}}]]"; on a GPU the node's copy to the device follows ("[[Node: IteratorGetNext/_535 =
+# _Recv[...]]]"), and later releases add where the node was defined: the first node named is where it failed
+_TF_NODE = re.compile(r"\s?\[\[(?:Node: |\{\{node |node )([\w/.-]{1,300})(?=[ }]).*$")
+
+
+def tf_node(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "[[" in message:
+        message = _TF_NODE.sub(r" [[node \1]]", message)
+    return exc, message, frames

@@ -68,3 +68,48 @@ def signal_from_text(lines: list[str]) -> str | None:
         if m and int(m.group("rc")) > 128:
             return signal_name(int(m.group("rc")) - 128)
     return None
+
+
+# The C allocator's own check, which aborts the process (SIGABRT) after one line: glibc before 2.26 says
+# "*** Error in `python': free(): invalid pointer: 0x00007f... ***" and prints a backtrace, later releases the words
+# alone ("free(): invalid pointer", "double free or corruption (!prev)"); macOS "python(73214,0x20e4) malloc: ***
+# error for object 0x6000...: pointer being freed was not allocated". The words say which check failed.
+_GLIBC_WORDS = (
+    r"(?:free|malloc|realloc|calloc|munmap_chunk|malloc_consolidate|_int_free|_int_malloc|tcache_thread_shutdown)"
+    r"\(\): [a-z][\w .()!-]{2,80}?|double free or corruption(?: \([!\w]{1,10}\))?|corrupted size vs\. prev_size"
+    r"|corrupted double-linked list(?: \(not small\))?"
+)
+MALLOC_CHECK = re.compile(
+    r"\*\*\* Error in `[^`']{1,300}': (?P<old>" + _GLIBC_WORDS + r"): 0x[0-9a-f]{1,16} \*\*\*"
+    r"|(?:^|(?<=\s))(?P<new>" + _GLIBC_WORDS + r")$"
+    r"|\bmalloc: \*\*\* error for object 0x[0-9a-f]{1,16}: (?P<mac>[a-z][\w ']{5,80}[a-z])$"
+)
+
+
+def malloc_words(m: re.Match[str]) -> str:
+    return m.group("old") or m.group("new") or m.group("mac")
+
+
+# a line of glibc's backtrace: "/usr/lib/python3/torch/lib/libshm.so(_ZNSt6locale5_Impl...+0x142)[0x7fc39a269802]"
+_BACKTRACE_LINE = re.compile(r"^(?P<lib>[^\s()\[\]]{1,400})\((?P<sym>[\w.@]{0,300})(?:\+0x[0-9a-f]{1,16})?\)\[0x")
+# the allocator's, the threads' and the interpreter's own entries say nothing of who freed the pointer
+_NOT_THE_CALLER = re.compile(r"^(?:libc|libpthread|ld-linux[\w-]*|libpython[\d.]*m?|python[\d.]*m?)(?:\.so)?[\d.]*$")
+_BACKTRACE_HEAD = "======= Backtrace: ========="
+
+
+def malloc_caller(lines: list[str], index: int) -> list[str]:
+    """The library that handed glibc the bad pointer (the first entry of the backtrace after ``index`` that is not
+    the allocator or the interpreter) as ``library:symbol``, the library's version and ABI tags dropped; none when
+    the check printed no backtrace."""
+    if index + 1 >= len(lines) or lines[index + 1].strip().lstrip("> ") != _BACKTRACE_HEAD:
+        return []
+    for line in lines[index + 2 : index + 40]:
+        m = _BACKTRACE_LINE.match(line.strip().lstrip("> "))
+        if m is None:
+            return []
+        lib = re.sub(
+            r"(?:\.cpython-[\w-]{1,60}|\.abi3)?\.so(?:\.[\d.]{1,20})?$", ".so", m.group("lib").rsplit("/", 1)[-1]
+        )
+        if not _NOT_THE_CALLER.match(lib.removesuffix(".so")):
+            return [f"{lib}:{m.group('sym')}"]
+    return []
