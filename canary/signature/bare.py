@@ -171,6 +171,7 @@ BARE_ERRORS: list[BareError] = [
             "got inconsistent map dimension sizes",
             "got incompatible shapes for broadcasting",
             "got an unexpected keyword argument",
+            "before flags were parsed",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -185,7 +186,8 @@ BARE_ERRORS: list[BareError] = [
             r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
             r"Received incompatible devices for p?jitted computation\b.{0,2000}?|"
             r"got inconsistent map dimension sizes: .{1,500}?|"
-            r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?))"
+            r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?|"
+            r"Trying to access flag --\w{1,200} before flags were parsed))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),

@@ -230,6 +230,18 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"unsatisfied condition: cuda\s?>=\s?[\d.]{1,10}\d)",
         None,
     ),
+    # the NVIDIA driver as nvidia-smi finds it: the kernel module of one release under the user-space library of
+    # another after an upgrade without a reboot ("Failed to initialize NVML: Driver/library version mismatch", then
+    # "NVML library version: 570.124"), a container that lost its devices ("Failed to initialize NVML: Unknown
+    # Error"), no driver loaded ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make
+    # sure that the latest NVIDIA driver is installed and running."): the tool's, no class
+    _environment(
+        "nvml",
+        ("Failed to initialize NVML", "NVIDIA-SMI has failed"),
+        r"(?P<msg>Failed to initialize NVML: (?:Driver/library version mismatch|Unknown Error|[A-Z][\w /-]{2,60}\w)|"
+        r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver)",
+        None,
+    ),
     # pip installing the stack: no wheel of a pinned jaxlib or libtpu for this machine ("No matching distribution
     # found for jaxlib==0.4.25+cuda12.cudnn89", "Could not find a version that satisfies the requirement ...",
     # "jaxlib-0.1.55-cp38-none-manylinux2010_x86_64.whl is not a supported wheel on this platform.") or a wheel

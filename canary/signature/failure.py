@@ -56,6 +56,24 @@ def _is_jax_wrapper(b: ExceptionBlock) -> bool:
     return canonical_class(b.exc_type) in _JAX_WRAPPERS or canonical_class(b.exc_type) == _JAX_SOURCE_TRACE
 
 
+def _lookup_translated(chain: list[ExceptionBlock], first: ExceptionBlock) -> tuple[str, str] | None:
+    """A library's words for the lookup that missed in ``first``: a KeyError of one name, raised from as another
+    class whose message names it (jax's ``primitive_transposes[p]`` missing, raised from as "NotImplementedError:
+    Transpose rule (for reverse-mode differentiation) for 'p' not implemented", also inside jax's trace of where the
+    operation came from); the words name the failure (which rule), the dict's key alone does not."""
+    i = chain.index(first)
+    if canonical_class(first.exc_type) != "KeyError" or i + 1 >= len(chain) or chain[i + 1].link != "cause":
+        return None
+    then = chain[i + 1]
+    exc, message = (
+        (_parse_exception_line(then.message) or ("", "")) if _is_jax_wrapper(then) else (then.exc_type, then.message)
+    )
+    key = first.message.strip().strip("'\"")
+    if not key or " " in key or "(" in exc or f"'{key}'" not in message or "KeyError" in message:
+        return None
+    return exc, message
+
+
 def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
     real = [b for b in chain if not _is_jax_wrapper(b)] or chain
     root = real[0]
@@ -74,7 +92,7 @@ def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
             frames += b.frames
     path = call_path(frames, options)
     text = " ".join(f"{b.exc_type}: {b.message}" for b in real)
-    exc_type, message = root.exc_type, root.message
+    exc_type, message = _lookup_translated(chain, root) or (root.exc_type, root.message)
     if _is_jax_wrapper(root):  # only jax's wrapper left (the traceback it wraps cut): what it prints is the failure
         exc_type, message = _parse_exception_line(message) or (exc_type, message)
     kind = kinds.kind_of(exc_type, message, text, [(fr.file, fr.func, fr.code) for b in real for fr in b.frames])

@@ -249,6 +249,12 @@ RULES: tuple[Rule, ...] = (
         jax_words.jit_devices,
     ),
     Rule(
+        "while-reverse",
+        "jax 0.2 says reverse-mode differentiation 'does not work for lax.while_loop or lax.fori_loop. Try using "
+        "lax.scan instead', later releases '... with dynamic start/stop values' and other advice: one loop's rule",
+        jax_words.while_reverse,
+    ),
+    Rule(
         "paddle-status",
         "PaddlePaddle raises a CUDA library's status as ExternalError (2.x: 'OSError: (External) ...') with its "
         "kernel's source, worded three ways by release, or logs it as a hint line; the status and the kernel are it",

@@ -1,6 +1,6 @@
 """jax's words for a misuse, reworded between its releases: a tracer used as a Python bool, vmap's axes of
-inconsistent sizes, shapes that do not broadcast, a jitted call's inputs on different devices. Pure. Each is stated
-once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+inconsistent sizes, shapes that do not broadcast, a jitted call's inputs on different devices, a while loop under
+reverse mode. Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
 from __future__ import annotations
@@ -97,4 +97,17 @@ def jit_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
             message = f"{_JITTED}. Got " + (
                 "different devices of one platform" if one else f"devices on platforms {m[1]} and {m[2]}"
             )
+    return exc, message, frames
+
+
+# reverse-mode differentiation of a while loop: jax 0.2's "Reverse-mode differentiation does not work for
+# lax.while_loop or lax.fori_loop. Try using lax.scan instead.", later releases (a fori_loop with static bounds is a
+# scan since) "... lax.fori_loop with dynamic start/stop values. Try using lax.scan, or using fori_loop with static
+# start/stop.": one rule of the loop, its advice the release's
+_WHILE_REVERSE = "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop"
+
+
+def while_reverse(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith(_WHILE_REVERSE):
+        message = _WHILE_REVERSE
     return exc, message, frames

@@ -98,6 +98,8 @@ ENVIRONMENT_TEXT = re.compile(
     r"Failed to deserialize the Mosaic module|"
     r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(|"
     r"could not select device driver \S{0,40} with capabilities|unsatisfied condition: cuda|"
+    r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
+    r"forward compatibility was attempted on non supported HW|"
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"
     r"is not a supported wheel on this platform|has inconsistent version|"
     r"Unknown command line flag '|Unknown flags in XLA_FLAGS|"
@@ -309,6 +311,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^The actor (?:died unexpectedly before finishing this task|is dead because)"), "ActorDiedError"),
     (re.compile(r"^\S{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: "), "ImportError"),
     (re.compile(r"^Received incompatible devices for p?jitted computation\b"), "ValueError"),
+    (re.compile(r"^Trying to access flag --\w{1,200} before flags were parsed"), "UnparsedFlagAccessError"),
     (
         re.compile(
             r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"

@@ -55,9 +55,15 @@ def unpage(raw: list[str]) -> list[str]:
     escaped = sum(line.count("\\_") for line in raw)
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
+    raw = [_EMPHASIS.sub(r"\g<inner>", line) if line[:1] in "*_" and line[-1:] in "*_" else line for line in raw]
     if any('"name": "' in line for line in raw[:50]):
         raw = _notebook_error(raw)
     return _dedent(_single_spaced(raw))
+
+
+# markdown's emphasis around a whole line that says what failed: "**cupy_backends...CUDARuntimeError: ...**",
+# "_RuntimeError: Unexpected error from cudaGetDeviceCount() ..._" (a message inside, so "__init__" stays)
+_EMPHASIS = re.compile(r"^(?P<m>\*\*|__|\*|_)(?![\s*_])(?P<inner>.{0,2000}?\S: .{0,2000}?)(?<![\s*_])(?P=m)$")
 
 
 # A notebook's error as VS Code copies it, a JSON object ('"name": "FloatingPointError",', '"message": "invalid
@@ -71,7 +77,10 @@ def _notebook_error(raw: list[str]) -> list[str]:
         name = _NOTEBOOK_NAME.match(line)
         message = name and i + 1 < len(raw) and _NOTEBOOK_MESSAGE.match(raw[i + 1])
         if message:
-            return [*raw[:i], f"{name[1]}: {message[1]}", *raw[i + 2 :]]
+            text, whole = message[1], message[1].endswith('",')
+            # (a message whose string closes on its line is whole: the "stack" after it is not more of it)
+            line = f"{name[1]}: {text[:-2] if whole else text}"
+            return [*raw[:i], line, *([""] if whole else []), *raw[i + 2 :]]
     return raw
 
 

@@ -166,8 +166,12 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
     records = getattr(lines, "records", set())
     logged = i in records
     i += 1
+    head = lines[i - 1].strip()
     while i < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
         line = lines[i]
+        if line.strip() == head:  # the exception's line printed again (nbconvert's "ename: evalue" after it)
+            i += 1
+            break
         if (
             not line.strip()
             or _MESSAGE_END.match(line.strip())
