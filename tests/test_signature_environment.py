@@ -983,3 +983,26 @@ def test_the_thirtieth_batchs_failures_in_the_words_it_met():
     assert sig("deepsegmentor-31.log").fingerprint == sig("stable-diffusion-438.log").fingerprint
     assert sig("cusignal-398.log").exception == "CUDARuntimeError"
     assert sig("create_tfrecords-10.log").exception == "UnparsedFlagAccessError"
+
+
+def test_the_thirty_first_batchs_failures_in_the_words_it_met():
+    # GitHub Actions' own steps refusing the workflow: environment checks, which version and which action kept
+    pinned = sig("grafana-client-201.log")
+    assert pinned.kind == "environment" and pinned.exception is None
+    assert pinned.fingerprint == sig("mwclient-368.log").fingerprint != sig("simulator-158.log").fingerprint
+    assert similarity(pinned, sig("simulator-158.log")) < THRESHOLD
+    assert sig("cache-apt-pkgs-action-147.log").fingerprint == sig("fome-fw-535.log").fingerprint
+    assert sig("cache-apt-pkgs-action-147.log").fingerprint != sig("super-preloader-1308.log").fingerprint
+    assert sig("github-version-generate-45.log").kind == "environment"
+    # its storage, and the clouds' quota and capacity: infrastructure, each its own
+    assert sig("hazel-27.log").message == sig("parachord-125.log").message
+    assert sig("tket2-29.log").fingerprint == sig("toolkit-658.log").fingerprint != sig("cache-1624.log").fingerprint
+    quota = sig("course-v3-165.log")
+    assert quota.kind == "infrastructure" and "GPUS_ALL_REGIONS" in quota.message
+    assert sig("xmanager-29.log").fingerprint != sig("stable-diffusion-on-gcp-12.log").fingerprint
+    assert sig("skyplane-299.log").message.startswith("no capacity")
+    assert (
+        sig("terraform-provider-google-16957.log").fingerprint == sig("terraform-provider-google-21243.log").fingerprint
+    )
+    # an exception raised with several arguments is named by the first
+    assert sig("google-auth-library-python-1043.log").fingerprint == sig("archiverforgooglephotos-37.log").fingerprint

@@ -16,7 +16,7 @@ from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind, words_class
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
-from canary.signature.services import SERVICE_ERRORS
+from canary.signature.services import CI_CHECKS, SERVICE_ERRORS
 from canary.signature.signals import MALLOC_CHECK, malloc_words
 from canary.signature.tracebacks import _JAX_WRAPPERS
 
@@ -110,6 +110,7 @@ BARE_ERRORS: list[BareError] = [
     # TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
     # printed it before what its message quotes is looked at
     *SERVICE_ERRORS,
+    *CI_CHECKS,
     BareError(
         "python-exception",
         (

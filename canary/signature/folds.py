@@ -249,6 +249,12 @@ RULES: tuple[Rule, ...] = (
         jax_words.jit_devices,
     ),
     Rule(
+        "exception-args",
+        "an exception raised with several arguments prints them as a tuple, ('invalid_grant: Bad Request', {...}): "
+        "the first is its message, the rest what it carried (a response, as a dict or as its JSON text)",
+        libraries.exception_args,
+    ),
+    Rule(
         "while-reverse",
         "jax 0.2 says reverse-mode differentiation 'does not work for lax.while_loop or lax.fori_loop. Try using "
         "lax.scan instead', later releases '... with dynamic start/stop values' and other advice: one loop's rule",

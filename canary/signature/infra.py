@@ -16,14 +16,27 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     ),
     (re.compile(r"\b\d{1,6}/\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
     # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
-    (re.compile(r"preempt(?!ed, or crashed)", re.I), "preempted"),
+    # (nor a kind of machine: "a preemptible queued resource" in the advice after a zone without capacity)
+    (re.compile(r"preempt(?!ed, or crashed|ible)", re.I), "preempted"),
     (
         re.compile(
             r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"
-            r"ZONE_RESOURCE_POOL_EXHAUSTED|not enough resources? (?:available|to schedule)",
+            r"ZONE_RESOURCE_POOL_EXHAUSTED|not enough resources? (?:available|to schedule)|"
+            # (AWS: "An error occurred (InsufficientInstanceCapacity) ...: We currently do not have sufficient
+            # m5.8xlarge capacity in the Availability Zone you requested")
+            r"InsufficientInstanceCapacity|do not have sufficient \S{1,60} capacity",
             re.I,
         ),
         "no capacity: the job never started",
+    ),
+    # a cloud project's quota, not the zone's capacity: gcloud's "Quota 'GPUS_ALL_REGIONS' exceeded. Limit: 0.0
+    # globally.", Vertex AI's "The following quota metrics exceed quota limits: ...", "QUOTA_EXCEEDED"
+    (
+        re.compile(
+            r"\bQuota '(?P<quota>[\w.-]{1,100})' exceeded|"
+            r"quota metrics exceed quota limits: (?P<metric>[\w./-]{1,200})|\bQUOTA_EXCEEDED\b"
+        ),
+        "no quota: the job never started",
     ),
     (
         re.compile(
@@ -50,6 +63,20 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"runner has received a shutdown signal"), "lost: the CI runner was shut down"),
     (re.compile(r"self-hosted runner\b.{0,200}? lost communication with the server"), "lost: the self-hosted runner"),
     (re.compile(r"hosted runner\b.{0,200}? lost communication with the server"), "lost: the hosted runner"),
+    # GitHub Actions' storage: the account's artifact quota ("Failed to CreateArtifact: Artifact storage quota has been
+    # hit."), the cache service refusing a save (another job reserved its key) or failing ("Failed to restore:
+    # getCacheEntry failed: Cache service responded with 503")
+    (re.compile(r"Artifact storage quota has been hit"), "no storage: the CI's artifact quota is used up"),
+    (re.compile(r"Unable to reserve cache with key"), "cache: another job is saving the same key"),
+    (
+        re.compile(r"Failed to save: .{0,200}?Cache service responded with 5\d\d"),
+        "cache: the CI's cache service failed a save",
+    ),
+    (
+        re.compile(r"Failed to restore: .{0,200}?Cache service responded with 5\d\d"),
+        "cache: the CI's cache service failed a restore",
+    ),
+    (re.compile(r"Cache upload failed because file read failed"), "cache: the CI's cache upload could not read a file"),
     (
         re.compile(r"cannot (?:currently )?be scheduled(?: right now)?[.:]"),
         "unschedulable: no Ray node has the resources the task asks for",
@@ -75,6 +102,9 @@ INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)
 
 def infrastructure_reason(text: str) -> str | None:
     for rx, reason in INFRA:
-        if rx.search(text):
-            return reason
+        m = rx.search(text)
+        if m:
+            # (which quota ran out is which lane could not start: a TPU's is not a GPU's)
+            quota = m.groupdict().get("quota") or m.groupdict().get("metric")
+            return f"{reason} ({quota})" if quota else reason
     return None

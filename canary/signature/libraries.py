@@ -69,3 +69,14 @@ def tf_node(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "[[" in message:
         message = _TF_NODE.sub(r" [[node \1]]", message)
     return exc, message, frames
+
+
+# an exception raised with several arguments prints them as a tuple ("RefreshError: ('invalid_grant: Bad Request',
+# {'error': 'invalid_grant', ...})"); the first is its message, the rest the response it carried (a dict in one
+# release of google-auth, its JSON text in another)
+_ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), .*\)$""")
+
+
+def exception_args(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _ARGS.match(message) if message.startswith("(") else None
+    return exc, m["first"] if m else message, frames

@@ -1,5 +1,6 @@
 """Failures the services a run reports to log on a line of their own, not as a traceback: Weights &
-Biases' ``wandb: ERROR`` lines. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+Biases' ``wandb: ERROR`` lines, and the CI that runs it (GitHub Actions' own steps). Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`.
 """
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.kinds import line_kind
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 
 # wandb logs the error it is about to raise, without its class: the class its words are raised with
 _WANDB_CLASSES = (
@@ -57,4 +58,35 @@ SERVICE_ERRORS: list[BareError] = [
         weak=True,
     ),
     BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, line_kind),
+]
+
+# GitHub Actions' own steps refusing the workflow on the runner it got: setup-python without the Python it pins for
+# the runner's image ("The version '3.7' with architecture 'x64' was not found for Ubuntu 24.04."), an action's
+# release GitHub retired ("This request has been automatically failed because it uses a deprecated version of
+# `actions/upload-artifact: v3`."), and the warning before a runtime it retires ("Node.js 16 actions are deprecated.
+# Please update the following actions to use Node.js 20: actions/checkout@v3"): the workflow against the runner, an
+# environment mismatch; which version, which action are the failure (a post's backticks are not)
+CI_CHECKS: list[BareError] = [
+    environment_check(
+        "setup-python",
+        ("with architecture",),
+        r"(?P<msg>The version '[\w.+-]{1,30}' with architecture '\w{1,10}' was not found for [\w .-]{1,40}?\d)",
+        None,
+    ),
+    environment_check(
+        "retired-action",
+        ("uses a deprecated version of",),
+        r"(?P<msg>This request has been automatically failed because it uses a deprecated version of `?[\w./-]{1,100}"
+        r":? ?v\d{1,3}`?)",
+        None,
+        message=lambda m: m["msg"].replace("`", ""),
+    ),
+    environment_check(
+        "node-runtime",
+        ("actions are deprecated",),
+        r"(?P<msg>Node\.js \d{1,3} actions are deprecated\. Please update the following actions to use Node\.js "
+        r"\d{1,3}: [\w./@, -]{1,500}?)\.?(?: For more information|$)",
+        None,
+        weak=True,
+    ),
 ]
