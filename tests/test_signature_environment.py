@@ -1006,3 +1006,26 @@ def test_the_thirty_first_batchs_failures_in_the_words_it_met():
     )
     # an exception raised with several arguments is named by the first
     assert sig("google-auth-library-python-1043.log").fingerprint == sig("archiverforgooglephotos-37.log").fingerprint
+
+
+def test_the_thirty_second_batchs_failures_in_the_words_it_met():
+    # a launcher's report of its child killed by a signal is that signal, as the shell's "Killed"
+    killed = sig("ompi-2661.log")
+    assert killed.exception == "SIGKILL" and killed.message == "process killed by SIGKILL"
+    for name in ("relion-112.log", "deepspeed-4890.log", "egovlp-21.log", "robomamba-10.log", "minicpm-v-770.log"):
+        assert sig(name).fingerprint == killed.fingerprint, name
+    assert sig("minigpt-4-237.log").exception == "SIGABRT"
+    # C++'s uncaught exception: the error pybind11 raises it as, unless its what() line is already named
+    assert sig("train-clip-ft-7.log").fingerprint == sig("t2net-2.log").fingerprint
+    assert sig("vqa-regat-41.log").exception == "NCCLError"
+    # jax's fork warning; multiprocessing's words without their class, wrapped; escaped quotes
+    assert sig("layup-302.log").fingerprint == sig("scico-513.log").fingerprint
+    assert sig("layup-302.log").fingerprint != sig("pytorch-138957.log").fingerprint
+    assert sig("undetected-chromedriver-1552.log").fingerprint == sig("chexnet-keras-56.log").fingerprint
+    assert sig("groundingdino-276.log").fingerprint == sig("pycls-183.log").fingerprint
+    # PyTorch's CUDA error after a title's tag or its class in prose
+    assert (
+        sig("ktransformers-942.log").fingerprint
+        == sig("cuhpx-11.log").fingerprint
+        == sig("lmdeploy-2544.log").fingerprint
+    )

@@ -13,12 +13,13 @@ import re
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
-from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind, words_class
+from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
 from canary.signature.services import CI_CHECKS, SERVICE_ERRORS
-from canary.signature.signals import MALLOC_CHECK, malloc_words
+from canary.signature.signals import MALLOC_CHECK, TERMINATE, malloc_words
 from canary.signature.tracebacks import _JAX_WRAPPERS
+from canary.signature.words import WORDS
 
 
 def _status_kind(text: str) -> str:
@@ -156,44 +157,7 @@ BARE_ERRORS: list[BareError] = [
         line_kind,
         message=lambda m: m["msg"],
     ),
-    # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
-    # used as a bool, alone on a line (a post that quotes the message without its class: "module 'flax' has no
-    # attribute 'optim'")
-    BareError(
-        "python-words",
-        (
-            "has no attribute ",
-            "cannot import name ",
-            "No module named ",
-            "Attempted boolean conversion of traced",
-            "DataLoader worker (pid",
-            "The actor ",
-            "Received incompatible devices for ",
-            "got inconsistent map dimension sizes",
-            "got incompatible shapes for broadcasting",
-            "got an unexpected keyword argument",
-            "before flags were parsed",
-        ),
-        re.compile(
-            # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
-            # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
-            r"^(?:\[[\w./ -]{1,40}\] )?(?P<q>[\"`])?"
-            r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
-            r"\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}'|"
-            r"cannot import name '[\w.]{1,200}' from "
-            r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
-            r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
-            r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
-            r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
-            r"Received incompatible devices for p?jitted computation\b.{0,2000}?|"
-            r"got inconsistent map dimension sizes: .{1,500}?|"
-            r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?|"
-            r"Trying to access flag --\w{1,200} before flags were parsed))"
-            r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
-        ),
-        lambda m: words_class(m["msg"]),
-        line_kind,
-    ),
+    *WORDS,
     # an exception raised with a message that starts on a new line ("RuntimeError: " and, below it, "As of JAX
     # 0.4.0, JAX only supports TPU VMs, not the older Colab TPUs."): the message is the lines after it
     BareError(
@@ -220,6 +184,7 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: m["msg"] or "",
         context=12,
     ),
+    BareError("cpp-terminate", ("terminate called after throwing",), TERMINATE, "SIGABRT", message=lambda m: ""),
     BareError(
         "malloc-check",
         ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***"),

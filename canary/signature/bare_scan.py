@@ -11,7 +11,7 @@ from canary.signature import bare, kinds
 from canary.signature.identity import make
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
-from canary.signature.signals import MALLOC_CHECK, malloc_caller
+from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
 from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
@@ -115,6 +115,8 @@ def _scan(
                 frames = malloc_caller(lines, i) or _crash_site(_faulthandler_frames(lines, i, _FH_NEAR), options)
             excerpt = "\n".join(lines[max(0, i - 3) : i + 1 + max(rec.context, 10)])
             exc = rec.exception_of(m)
+            if rec.name == "cpp-terminate":
+                exc, raw = terminate_error(lines, i, m["type"]) or (exc, "process killed by SIGABRT")
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
             if i in info and weak is not None:
                 # what jax logged at INFO of the backends it tried explains its fallback only when nothing

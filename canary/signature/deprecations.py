@@ -1,6 +1,6 @@
 """APIs a release deprecates or removes, as the failure a newer jax (or any library) meets: jax's words for a
-name it removed, and Python's deprecation warnings. Pure. They take their place in
-:data:`canary.signature.bare.BARE_ERRORS`.
+name it removed, and Python's deprecation warnings; and jax's warning that a fork will deadlock. Pure. They take their
+place in :data:`canary.signature.bare.BARE_ERRORS`.
 """
 
 from __future__ import annotations
@@ -42,6 +42,20 @@ DEPRECATIONS: list[BareError] = [
         ),
         "FutureWarning",
         line_kind,
+        weak=True,
+    ),
+    # jax's warning that a process running it forked ("/x/popen_fork.py:66: RuntimeWarning: os.fork() was called.
+    # os.fork() is incompatible with multithreaded code, and JAX is multithreaded, so this will likely lead to a
+    # deadlock."): a DataLoader's or multiprocessing's workers after an upgrade made them fork; the run goes on (or
+    # hangs) after it, so it names the failure only when nothing else does
+    BareError(
+        "jax-fork",
+        ("os.fork() was called",),
+        re.compile(
+            r"(?:^|: )(?P<cls>RuntimeWarning: )?(?P<msg>os\.fork\(\) was called\. os\.fork\(\) is incompatible with "
+            r"multithreaded code, and JAX is multithreaded)"
+        ),
+        "RuntimeWarning",
         weak=True,
     ),
 ]

@@ -15,6 +15,8 @@ from canary.signature.recogniser import BareError
 _ALLOC = re.compile(r"failed to alloc(?:ate)? [^:]{0,80}?\b(from device|on host): $")
 _ALLOC_WHERE = {"from device": "device memory", "on host": "pinned host memory"}
 
+_TORCH_CUDA = re.compile(r"^(?:\[[\w ./-]{1,40}\] )?(?:.{0,300}[\s`\"']RuntimeError: |RuntimeError: )?CUDA error: ")
+
 DEVICE_ERRORS: list[BareError] = [
     BareError(
         "nccl",
@@ -36,8 +38,10 @@ DEVICE_ERRORS: list[BareError] = [
             r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
             r"an illegal memory access was encountered).{0,1000})$"
         ),
-        # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class)
-        lambda m: "RuntimeError" if m.string.startswith("CUDA error: ") else "CUDAError",
+        # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class, also after a
+        # title's tag, "[Bug] CUDA error: ...", and one that names the class before it in prose: "an `RuntimeError:
+        # CUDA error: ...`")
+        lambda m: "RuntimeError" if _TORCH_CUDA.match(m.string[: m.start() + 12]) else "CUDAError",
         # (TensorFlow's stream executor says which memory before it: "failed to allocate 2.12G (... bytes) from
         # device: CUDA_ERROR_OUT_OF_MEMORY" is the GPU's, "failed to alloc N bytes on host: ..." pinned host memory)
         message=lambda m: (

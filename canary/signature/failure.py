@@ -28,7 +28,7 @@ from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output, window
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.recogniser import BareError
-from canary.signature.signals import signal_from_text, signal_name
+from canary.signature.signals import launcher_signal, signal_from_text, signal_name
 from canary.signature.tracebacks import (
     _CAUSE,
     _CONTEXT,
@@ -141,9 +141,10 @@ def extract(
     killed = bool(signal) or (exit_code is not None and exit_code < 0)
     last = _last_failure(lines, chains, killed, options)
     if last is not None:
-        return last
+        return (_child_signal(lines, tail) or last) if last.exception == "ChildFailedError" else last
     if outcome is None or outcome == "failed":
         died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines)
+        died = died or _child_signal(lines, tail)
         if died is not None:
             return died
         said = error_said(lines)
@@ -160,6 +161,13 @@ def extract(
             tail[-2000:],
         )
     return None
+
+
+def _child_signal(lines: list[str], tail: str) -> Signature | None:
+    """torch elastic's report of a child it saw die of a signal ("failed (exitcode: -9) local_rank: 0"), before its
+    own ChildFailedError's traceback (whole or cut): the signal names it."""
+    died_of = launcher_signal(lines)
+    return make("runtime_crash", died_of, f"process killed by {died_of}", [], tail[-2000:]) if died_of else None
 
 
 def _launcher_said(outcome: str | None, detail: str, tail: str, chains) -> Signature | None:

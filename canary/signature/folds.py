@@ -249,6 +249,11 @@ RULES: tuple[Rule, ...] = (
         jax_words.jit_devices,
     ),
     Rule(
+        "escaped-quotes",
+        "a repr, a JSON string or a post escapes a message's quotes (\\' for '); the words are the same",
+        rewordings.escaped_quotes,
+    ),
+    Rule(
         "exception-args",
         "an exception raised with several arguments prints them as a tuple, ('invalid_grant: Bad Request', {...}): "
         "the first is its message, the rest what it carried (a response, as a dict or as its JSON text)",

@@ -367,3 +367,8 @@ _TF_API = re.compile(r"\btensorflow\._api\.v\d{1,2}\.")
 
 def tf_api(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _TF_API.sub("tensorflow.", message), frames
+
+
+def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes."""
+    return exc, message.replace("\\'", "'").replace('\\"', '"') if "\\" in message else message, frames

@@ -43,6 +43,13 @@ _SIGNAL_WORDS = {
     "Floating point exception": "SIGFPE",
 }
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
+# a launcher's report of the child it started dying of a signal: mpirun's "mpirun noticed that process rank 0 with PID
+# 21183 on node host01 exited on signal 9 (Killed).", DeepSpeed's "[...] exits with return code = -9", torch elastic's
+# "failed (exitcode: -9) local_rank: 0 (pid: 1322) of binary: ..." (a negative exit code is the signal's number)
+LAUNCHER_SIGNAL = re.compile(
+    r"\bexited on signal (?P<a>\d{1,2})\b|\bexits with return code = -(?P<b>\d{1,2})\b|"
+    r"\bfailed \(exitcode: -(?P<c>\d{1,2})\) local_rank"
+)
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)
 
 
@@ -60,6 +67,9 @@ def signal_from_text(lines: list[str]) -> str | None:
         m = _SIGNAL_TEXT.search(line)
         if m:
             return signal_name(m.group("sig"))
+        m = LAUNCHER_SIGNAL.search(line)
+        if m:
+            return signal_name(m["a"] or m["b"] or m["c"])
         m = _SHELL_SIGNAL.search(line.strip())
         if m:
             name = _LOCALISED_SIGNALS.get(m.group("name"), m.group("name"))
@@ -113,3 +123,36 @@ def malloc_caller(lines: list[str], index: int) -> list[str]:
         if not _NOT_THE_CALLER.match(lib.removesuffix(".so")):
             return [f"{lib}:{m.group('sym')}"]
     return []
+
+
+def launcher_signal(lines: list[str]) -> str | None:
+    """The signal a launcher reports its child died of, wherever it says so (torch elastic logs it before the
+    traceback of its own ChildFailedError)."""
+    for line in lines:
+        m = LAUNCHER_SIGNAL.search(line) if "exit" in line else None
+        if m:
+            return signal_name(m["a"] or m["b"] or m["c"])
+    return None
+
+
+# C++'s runtime aborting on an exception nothing caught ("terminate called after throwing an instance of
+# 'std::runtime_error'", then "  what():  <its message>"): an abort is named by the error that caused it, as the
+# class pybind11 raises that C++ exception as in Python (torch_xla's "Missing XLA configuration" is a RuntimeError
+# whether Python caught it or nothing did)
+TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'")
+_WHAT = re.compile(r"^\s{0,8}what\(\):\s{1,8}(?P<msg>\S.{0,2000})$")
+_PYBIND_CLASSES = {
+    "std::invalid_argument": "ValueError",
+    "std::domain_error": "ValueError",
+    "std::length_error": "ValueError",
+    "std::out_of_range": "IndexError",
+    "std::bad_alloc": "MemoryError",
+    "std::overflow_error": "OverflowError",
+}
+
+
+def terminate_error(lines: list[str], index: int, cpp_type: str) -> tuple[str, str] | None:
+    """The class and message of the C++ exception whose uncaught throw line ``index`` reports: its ``what()`` on the
+    next line, as pybind11 would raise it (``RuntimeError`` for std::runtime_error and the rest)."""
+    m = _WHAT.match(lines[index + 1].strip("│ ")) if index + 1 < len(lines) else None
+    return (_PYBIND_CLASSES.get(cpp_type, "RuntimeError"), m["msg"].strip()) if m else None

@@ -117,6 +117,8 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
     m = _EXC_LINE.match(line)
     if not m:
         return None
+    if m.group("msg") is None and "." in m.group("type") and m.group("type").rsplit(".", 1)[1][:1].islower():
+        return None  # a module's path cut before its class ("torch.distr"), not an exception
     return m.group("type"), (m.group("msg") or "").strip()
 
 

@@ -1,0 +1,63 @@
+"""A failure's own words posted without its class: Python's (an import that failed, an attribute a module lacks, a
+call's unexpected keyword, multiprocessing's start before its bootstrapping), and those of the libraries a run sits
+on (jax's traced bool, vmap's sizes and broadcasting, jit's devices; PyTorch's DataLoader worker, Ray's actor, absl's
+unparsed flag). Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, and
+:func:`canary.signature.kinds.words_class` names the class each is raised with.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.kinds import line_kind, words_class
+from canary.signature.recogniser import BareError
+
+_BOOTSTRAP = (
+    "An attempt has been made to start a new process before the current process has finished its bootstrapping phase"
+)
+
+WORDS: list[BareError] = [
+    # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
+    # used as a bool, alone on a line (a post that quotes the message without its class: "module 'flax' has no
+    # attribute 'optim'")
+    BareError(
+        "python-words",
+        (
+            "has no attribute ",
+            "cannot import name ",
+            "No module named ",
+            "Attempted boolean conversion of traced",
+            "DataLoader worker (pid",
+            "The actor ",
+            "Received incompatible devices for ",
+            "got inconsistent map dimension sizes",
+            "got incompatible shapes for broadcasting",
+            "got an unexpected keyword argument",
+            "before flags were parsed",
+            "An attempt has been made to start a new process",
+        ),
+        re.compile(
+            # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
+            # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
+            r"^(?:\[[\w./ -]{1,40}\] )?(?P<q>[\"`])?"
+            r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
+            r"\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}'|"
+            r"cannot import name '[\w.]{1,200}' from "
+            r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
+            r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
+            r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
+            r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
+            r"Received incompatible devices for p?jitted computation\b.{0,2000}?|"
+            r"got inconsistent map dimension sizes: .{1,500}?|"
+            r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?|"
+            r"Trying to access flag --\w{1,200} before flags were parsed|"
+            r"An attempt has been made to start a new process before the(?: current process has finished its "
+            r"bootstrapping phase)?))"
+            r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
+        ),
+        lambda m: words_class(m["msg"]),
+        line_kind,
+        # (multiprocessing's sentence wraps after "before the" in its own message)
+        message=lambda m: _BOOTSTRAP if m["msg"].startswith(_BOOTSTRAP[:40]) else m["msg"],
+    ),
+]
