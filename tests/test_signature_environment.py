@@ -1029,3 +1029,23 @@ def test_the_thirty_second_batchs_failures_in_the_words_it_met():
         == sig("cuhpx-11.log").fingerprint
         == sig("lmdeploy-2544.log").fingerprint
     )
+
+
+def test_the_thirty_third_batchs_failures_in_the_words_it_met():
+    # ROCm's words: PyTorch's HIP error, rocBLAS without the GPU's kernels, rocminfo's failed call
+    hip = sig("legacy-rocm-build-5668.log")
+    assert hip.exception == "RuntimeError" and hip.message == "HIP error: invalid device function"
+    rocblas = sig("rocblas-1267.log")
+    assert rocblas.kind == "environment" and rocblas.fingerprint == sig("rocblas-1339.log").fingerprint
+    assert sig("legacy-rocm-build-2719.log").fingerprint != sig("amdmigraphx-3517.log").fingerprint
+    assert similarity(sig("legacy-rocm-build-2719.log"), sig("amdmigraphx-3517.log")) < THRESHOLD
+    assert sig("rocm-arch-901.log").fingerprint == sig("legacy-rocm-build-930.log").fingerprint
+    # a kernel for another GPU generation; titles in a library's words without their class
+    assert sig("triton-4232.log").kind == "environment"
+    assert sig("triton-4232.log").fingerprint == sig("ktransformers-836.log").fingerprint
+    assert sig("triton-4232.log").fingerprint != sig("triton-4319.log").fingerprint
+    assert sig("vllm-16243.log").fingerprint == sig("marin-3737.log").fingerprint
+    assert sig("comfyui-hunyuanvideowrapper-98.log").fingerprint == sig("pytorch-164251.log").fingerprint
+    # ComfyUI's error report; another device's report after a message
+    assert sig("comfyui-pyramidflowwrapper-43.log").fingerprint == sig("pytorch-164251.log").fingerprint
+    assert sig("pytorch-xla-2792.log").fingerprint == sig("pytorch-lightning-1703.log").fingerprint

@@ -1,8 +1,8 @@
 """Checks that a build fits the machine's libraries, printed (or raised) rather than a failure of the program: the
 dynamic loader's (a library missing, older than a binary links, without a symbol), NumPy's ABI, Paddle's and
-TensorFlow's own checks of their CUDA and the CPU, nvcc's architectures, XLA:CPU's ahead-of-time results. Pure.
-They take their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; their wording across releases is
-folded by :mod:`canary.signature.environment`.
+TensorFlow's own checks of their CUDA and the CPU, nvcc's and rocBLAS's architectures, XLA:CPU's ahead-of-time
+results. Pure. They take their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; their wording across
+releases is folded by :mod:`canary.signature.environment`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,33 @@ def _tuple(version: str) -> tuple[int, ...]:
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 BUILD_CHECKS: list[BareError] = [
+    # a kernel for a GPU generation the machine's is not: Triton's FP8 types ("Conversion from/to f8e4m3nv is only
+    # supported on compute capability >= 90", "fp8e4nv data type is not supported on CUDA arch < 89"), ptxas refusing
+    # Hopper's instructions for another target ("ptxas error: Instruction 'wgmma.fence' not supported on .target
+    # 'sm_120'"): which instruction or type, and which generation, is the failure
+    _environment(
+        "gpu-generation",
+        ("only supported on compute capability", "data type is not supported on CUDA arch", "not supported on .target"),
+        # (a title may drop Triton's "Conversion from/to ": the type and the generation are the check)
+        r"(?:Conversion from/to )?(?P<msg>\w{1,20} is only supported on compute capability >= \d{2,3}|"
+        r"\w{1,20} data type is not supported on CUDA arch < \d{2,3}|"
+        r"Instruction '[\w.]{1,60}'(?: with [\w ]{1,40})? not supported on \.target '\w{1,20}')",
+        None,
+    ),
+    # rocBLAS without kernels for the GPU it runs on ("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/
+    # TensileLibrary.dat: Illegal seek for GPU arch : gfx1103", older releases without the architecture), then an
+    # abort: the build against the machine's architecture; where the library is installed is the machine's
+    _environment(
+        "rocblas-arch",
+        ("TensileLibrary",),
+        r"(?:rocBLAS error: )?Cannot read \S{0,300}TensileLibrary\.dat: Illegal seek"
+        r"(?: for GPU arch ?: ?(?P<arch>gfx\w{1,10}))?",
+        None,
+        message=lambda m: (
+            "rocBLAS error: Cannot read TensileLibrary.dat: Illegal seek"
+            + (f" for GPU arch : {m['arch']}" if m["arch"] else "")
+        ),
+    ),
     # XLA built without compiler optimizations, told at its first slow compile ("Slow compile?  XLA was built without
     # compiler optimizations, which can be slow.  Try rebuilding with -c opt.")
     _environment(

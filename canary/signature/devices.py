@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 
 from canary.signature.kinds import ENVIRONMENT_TEXT
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 
 _ALLOC = re.compile(r"failed to alloc(?:ate)? [^:]{0,80}?\b(from device|on host): $")
 _ALLOC_WHERE = {"from device": "device memory", "on host": "pinned host memory"}
 
-_TORCH_CUDA = re.compile(r"^(?:\[[\w ./-]{1,40}\] )?(?:.{0,300}[\s`\"']RuntimeError: |RuntimeError: )?CUDA error: ")
+_TORCH_CUDA = re.compile(
+    r"^(?:\[[\w ./-]{1,40}\] )?(?:.{0,300}[\s`\"']RuntimeError: |RuntimeError: )?(?:CUDA|HIP) error: "
+)
 
 DEVICE_ERRORS: list[BareError] = [
     BareError(
@@ -32,9 +34,9 @@ DEVICE_ERRORS: list[BareError] = [
     ),
     BareError(
         "cuda",
-        ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access"),
+        ("CUDA", "cuda", "CUDNN", "CUBLAS", "illegal memory access", "HIP error: "),
         re.compile(
-            r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|"
+            r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|HIP error(?=: )|"
             r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
             r"an illegal memory access was encountered).{0,1000})$"
         ),
@@ -48,6 +50,17 @@ DEVICE_ERRORS: list[BareError] = [
             (f"failed to allocate {_ALLOC_WHERE[w[1]]}: " if (w := _ALLOC.search(m.string, 0, m.start())) else "")
             + m["msg"]
         ),
+    ),
+    # rocminfo without the GPU the ROCm runtime should reach ("hsa api call failure at: .../rocminfo.cc:1148", then
+    # "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources."): the
+    # tool's check of the machine, no class; which status it returned is the failure
+    environment_check(
+        "rocminfo",
+        ("hsa api call failure at",),
+        r"hsa api call failure at: \S{0,300}rocminfo\.cc:\d{1,6}$",
+        None,
+        message=lambda m: "rocminfo's HSA call failed:",
+        context=1,
     ),
     # ROCm's HIP runtime names its error by code, the words after it differ by release ("hipErrorNoBinaryForGpu:
     # Unable to find code object for all current devices!", "... Coudn't find binary for current devices!")
@@ -89,15 +102,21 @@ DEVICE_ERRORS: list[BareError] = [
     ),
     # XRT's TPU compile of a program with more parameters than the TPU takes ("Computation requires more parameters
     # (4748) than supported (limit 3304)."), and TensorFlow's TPU used before it was initialised, logged bare
+    # (and libtpu without the slice's topology, "INTERNAL: Failed to get global TPU topology", which a title words
+    # without its status: "Unable to train on TPU v4-8: Failed to get global TPU topology.")
     BareError(
         "tpu-program",
-        ("Computation requires more parameters", "The TPU system has not been initialized"),
+        ("Computation requires more parameters", "The TPU system has not been initialized", "global TPU topology"),
         re.compile(
             r"^(?P<msg>Computation requires more parameters \(\d{1,9}\) than supported \(limit \d{1,9}\)|"
-            r"(?P<init>The TPU system has not been initialized))\.?$"
+            r"(?P<init>The TPU system has not been initialized))\.?$|(?P<topology>Failed to get global TPU topology)"
         ),
         "XlaRuntimeError",
-        message=lambda m: ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"],
+        message=lambda m: (
+            f"INTERNAL: {m['topology']}"
+            if m["topology"]
+            else ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"]
+        ),
     ),
     # XLA's slow-operation alarms, logged while a compile runs on ("[Compiling module jit_f] Very slow compile? If you
     # want to file a bug, ...", in 2021 the module on the next line; "Constant folding an instruction is taking > 1s:"

@@ -313,6 +313,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^Received incompatible devices for p?jitted computation\b"), "ValueError"),
     (re.compile(r"^Trying to access flag --\w{1,200} before flags were parsed"), "UnparsedFlagAccessError"),
     (re.compile(r"^An attempt has been made to start a new process before the\b"), "RuntimeError"),
+    (re.compile(r"^torch\._scaled_mm is only supported on "), "RuntimeError"),
     (
         re.compile(
             r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"

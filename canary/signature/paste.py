@@ -58,6 +58,8 @@ def unpage(raw: list[str]) -> list[str]:
     raw = [_EMPHASIS.sub(r"\g<inner>", line) if line[:1] in "*_" and line[-1:] in "*_" else line for line in raw]
     if any('"name": "' in line for line in raw[:50]):
         raw = _notebook_error(raw)
+    if any("**Exception Type:**" in line for line in raw):
+        raw = _error_report(raw)
     return _dedent(_single_spaced(raw))
 
 
@@ -81,6 +83,21 @@ def _notebook_error(raw: list[str]) -> list[str]:
             # (a message whose string closes on its line is whole: the "stack" after it is not more of it)
             line = f"{name[1]}: {text[:-2] if whole else text}"
             return [*raw[:i], line, *([""] if whole else []), *raw[i + 2 :]]
+    return raw
+
+
+# ComfyUI's error report, as its users post it ("- **Exception Type:** RuntimeError", then "- **Exception Message:**
+# torch._scaled_mm is only supported on ..."): the exception's line Python printed
+_REPORT_TYPE = re.compile(r"^\s{0,8}-?\s{0,4}\*\*Exception Type:\*\*\s{1,8}([A-Za-z_][\w.]{0,200})\s*$")
+_REPORT_MESSAGE = re.compile(r"^\s{0,8}-?\s{0,4}\*\*Exception Message:\*\*\s{1,8}(.{1,2000})$")
+
+
+def _error_report(raw: list[str]) -> list[str]:
+    for i, line in enumerate(raw[:-1]):
+        kind = _REPORT_TYPE.match(line)
+        message = kind and _REPORT_MESSAGE.match(raw[i + 1])
+        if message:
+            return [*raw[:i], f"{kind[1]}: {message[1].strip()}", "", *raw[i + 2 :]]
     return raw
 
 

@@ -156,8 +156,8 @@ _ADVICE = re.compile(
     # protobuf's ways out of generated code older than itself, after "Descriptors cannot not be created directly."
     r" ?If this call came from a _pb2\.py file, your generated code is out of date.{0,2000}$|"
     r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.)|"
-    # PyTorch's note after a CUDA error since 1.10 (and its debugging advice after it)
-    r" ?CUDA kernel errors might be asynchronously reported at some other API call.{0,400}$|"
+    # PyTorch's note after a CUDA error since 1.10 (and its debugging advice after it), and after a HIP error on ROCm
+    r" ?(?:CUDA|HIP) kernel errors might be asynchronously reported at some other API call.{0,400}$|"
     # jax's TPU driver after refusing 64-bit types ('int32' in 2020, 'int32_t' in 2022)
     r" ?Convert inputs to float32/int32(?:_t)? before using\.?|"
     # fairseq's after its minimum loss scale

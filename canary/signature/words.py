@@ -1,7 +1,7 @@
 """A failure's own words posted without its class: Python's (an import that failed, an attribute a module lacks, a
 call's unexpected keyword, multiprocessing's start before its bootstrapping), and those of the libraries a run sits
-on (jax's traced bool, vmap's sizes and broadcasting, jit's devices; PyTorch's DataLoader worker, Ray's actor, absl's
-unparsed flag). Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, and
+on (jax's traced bool, vmap's sizes and broadcasting, jit's devices; PyTorch's DataLoader worker and FP8 matmul,
+Ray's actor, absl's unparsed flag). Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, and
 :func:`canary.signature.kinds.words_class` names the class each is raised with.
 """
 
@@ -35,6 +35,7 @@ WORDS: list[BareError] = [
             "got an unexpected keyword argument",
             "before flags were parsed",
             "An attempt has been made to start a new process",
+            "torch._scaled_mm is only supported on",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -52,7 +53,7 @@ WORDS: list[BareError] = [
             r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?|"
             r"Trying to access flag --\w{1,200} before flags were parsed|"
             r"An attempt has been made to start a new process before the(?: current process has finished its "
-            r"bootstrapping phase)?))"
+            r"bootstrapping phase)?|torch\._scaled_mm is only supported on [\w ,.>=+-]{1,200}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
