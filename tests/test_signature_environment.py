@@ -1049,3 +1049,20 @@ def test_the_thirty_third_batchs_failures_in_the_words_it_met():
     # ComfyUI's error report; another device's report after a message
     assert sig("comfyui-pyramidflowwrapper-43.log").fingerprint == sig("pytorch-164251.log").fingerprint
     assert sig("pytorch-xla-2792.log").fingerprint == sig("pytorch-lightning-1703.log").fingerprint
+
+
+def test_the_thirty_fourth_batchs_failures_in_the_words_it_met():
+    # LLVM not knowing the CPU, whichever processor or feature it names, before jax's fallback
+    cpu = sig("tensorflow-probability-1644.log")
+    assert cpu.kind == "environment" and cpu.fingerprint == sig("jax-5679.log").fingerprint
+    assert sig("jax-5501.log").fingerprint == cpu.fingerprint
+    # LLVM's backend error in clang's words; gloo's source and peer
+    assert sig("llvm-project-132161.log").exception == sig("xla-19105.log").exception == "SIGABRT"
+    assert sig("pytorch-75512.log").fingerprint == sig("applio-126.log").fingerprint
+    # Triton's resources, bare, after its class or in a sentence; jax's and Pallas's words without their class
+    smem = sig("pascal-pkgs-ci-50.log")
+    assert smem.exception == "OutOfResources" and smem.message == "out of resource: shared memory"
+    assert smem.fingerprint == sig("triton-8182.log").fingerprint == sig("dest3d-2.log").fingerprint
+    assert sig("flax-3994.log").exception == "ValueError"
+    assert sig("jax-31876.log").exception == "NotImplementedError"
+    assert similarity(sig("jax-19214.log"), sig("jax-31876.log")) < THRESHOLD

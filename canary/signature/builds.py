@@ -21,6 +21,19 @@ def _tuple(version: str) -> tuple[int, ...]:
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 BUILD_CHECKS: list[BareError] = [
+    # XLA:CPU's LLVM not knowing the machine's CPU ("'apple-m1' is not a recognized processor for this target
+    # (ignoring processor)", "'+neon' is not a recognized feature for this target"): a jaxlib built for another
+    # architecture (x86 under Rosetta on an Apple chip, aarch64 under another), or an LLVM older than the CPU; it goes
+    # on with a generic target, so a warning
+    _environment(
+        "llvm-target",
+        ("is not a recognized processor for this target", "is not a recognized feature for this target"),
+        r"'[\w.+-]{1,40}' is not a recognized (?:processor|feature) for this target",
+        None,
+        # (which processor and features are the machine's, and it lists many: that LLVM does not know it is the check)
+        message=lambda m: "the machine's CPU is not a recognized processor for this target",
+        weak=True,
+    ),
     # a kernel for a GPU generation the machine's is not: Triton's FP8 types ("Conversion from/to f8e4m3nv is only
     # supported on compute capability >= 90", "fp8e4nv data type is not supported on CUDA arch < 89"), ptxas refusing
     # Hopper's instructions for another target ("ptxas error: Instruction 'wgmma.fence' not supported on .target

@@ -180,10 +180,13 @@ DEVICE_ERRORS: list[BareError] = [
         weak=True,
         at_info=False,  # ("If you see CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, refer to ..." is advice)
     ),
+    # (LLVM's fatal error in its backend, as "LLVM ERROR: Cannot select: ..." or, through clang's driver and later
+    # releases, "fatal error: error in backend: Cannot select: ...": one abort)
     BareError(
         "llvm",
-        ("LLVM ERROR: ",),
-        re.compile(r"^LLVM ERROR: (?P<msg>.{1,1000})$"),
+        ("LLVM ERROR: ", "error in backend: "),
+        # (also glued to a test's name in a pytest line: "test_x_bfloat16 LLVM ERROR: Cannot select: ...")
+        re.compile(r"(?:^|(?<=\s))(?:LLVM ERROR|(?:\S{0,300}: )?fatal error: error in backend): (?P<msg>.{1,1000})$"),
         "SIGABRT",
     ),
     BareError(

@@ -249,6 +249,12 @@ RULES: tuple[Rule, ...] = (
         jax_words.jit_devices,
     ),
     Rule(
+        "triton-resources",
+        "Triton's OutOfResources says how much shared memory (or registers) its kernel's configuration asked and "
+        "the GPU has ('Required: 98304, Hardware limit: 49152'), and advises: which resource is the failure",
+        libraries.triton_resources,
+    ),
+    Rule(
         "escaped-quotes",
         "a repr, a JSON string or a post escapes a message's quotes (\\' for '); the words are the same",
         rewordings.escaped_quotes,

@@ -314,6 +314,8 @@ _IMPORT_WORDS = (
     (re.compile(r"^Trying to access flag --\w{1,200} before flags were parsed"), "UnparsedFlagAccessError"),
     (re.compile(r"^An attempt has been made to start a new process before the\b"), "RuntimeError"),
     (re.compile(r"^torch\._scaled_mm is only supported on "), "RuntimeError"),
+    (re.compile(r"^Unimplemented primitive in Pallas "), "NotImplementedError"),
+    (re.compile(r"^Custom node type mismatch"), "ValueError"),
     (
         re.compile(
             r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"

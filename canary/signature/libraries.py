@@ -80,3 +80,15 @@ _ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), .
 def exception_args(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _ARGS.match(message) if message.startswith("(") else None
     return exc, m["first"] if m else message, frames
+
+
+# Triton's OutOfResources raised in a traceback says how much its kernel's configuration asked and the GPU has ("out of
+# resource: shared memory, Required: 98304, Hardware limit: 49152. Reducing block sizes or `num_stages` may help."):
+# which resource is the failure, as the bare line names it (canary.signature.words)
+_RESOURCE = re.compile(r"^(out of resource: [a-z][a-z ]{1,40}?),? ?Required: .*$")
+
+
+def triton_resources(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "OutOfResources" and message.startswith("out of resource: "):
+        message = _RESOURCE.sub(r"\1", message)
+    return exc, message, frames

@@ -38,6 +38,11 @@ def status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
 _SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line> ?: ")
+# gloo names where it failed in brackets before its words ("[../third_party/gloo/gloo/transport/tcp/pair.cc:598]
+# Connection closed by peer [10.1.2.3]:28048"), and the peer by its address and port: the words are the failure
+_GLOO = re.compile(
+    r"^\[[\w.+/-]{0,300}\.(?:cc|cpp|h):<line>\] |(?<=peer) \[?<ip>\]?:\d{1,5}|(?<=connect) \[?<ip>\]?:\d{1,5}"
+)
 
 # TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code, its XLA:TPU the stage,
 # some XLA:GPU releases the custom call a compile failed in
@@ -85,6 +90,8 @@ _VLLM = re.compile(r"^Error in model execution \(input dumped to \S{1,300}\): ")
 
 
 def source_location(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "gloo" in message or "<ip>" in message:
+        message = _GLOO.sub("", message)
     message = _ENFORCE.sub("", message) if message.startswith("[enforce fail") else message
     message = _VLLM.sub("", message) if message.startswith("Error in model execution") else message
     return exc, _TASK.sub(r"\1", _SOURCE_LOCATION.sub("", message, count=2)), frames

@@ -1,8 +1,9 @@
 """A failure's own words posted without its class: Python's (an import that failed, an attribute a module lacks, a
 call's unexpected keyword, multiprocessing's start before its bootstrapping), and those of the libraries a run sits
-on (jax's traced bool, vmap's sizes and broadcasting, jit's devices; PyTorch's DataLoader worker and FP8 matmul,
-Ray's actor, absl's unparsed flag). Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, and
-:func:`canary.signature.kinds.words_class` names the class each is raised with.
+on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's node type, Pallas's lowering; PyTorch's
+DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag). Pure. They take their place
+in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
+raised with.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ WORDS: list[BareError] = [
             "before flags were parsed",
             "An attempt has been made to start a new process",
             "torch._scaled_mm is only supported on",
+            "Unimplemented primitive in Pallas",
+            "Custom node type mismatch",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -53,12 +56,25 @@ WORDS: list[BareError] = [
             r"\w{1,60} got incompatible shapes for broadcasting: .{1,500}?|"
             r"Trying to access flag --\w{1,200} before flags were parsed|"
             r"An attempt has been made to start a new process before the(?: current process has finished its "
-            r"bootstrapping phase)?|torch\._scaled_mm is only supported on [\w ,.>=+-]{1,200}?))"
+            r"bootstrapping phase)?|torch\._scaled_mm is only supported on [\w ,.>=+-]{1,200}?|"
+            r"Unimplemented primitive in Pallas \w{1,10} lowering: \w{1,60}|"
+            r"Custom node type mismatch[:;] expected type: <class '[\w.]{1,200}'>[,;] value: .{1,1000}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
         line_kind,
         # (multiprocessing's sentence wraps after "before the" in its own message)
         message=lambda m: _BOOTSTRAP if m["msg"].startswith(_BOOTSTRAP[:40]) else m["msg"],
+    ),
+    # Triton's kernel needing more of a resource than the GPU has, after its class (triton.runtime.errors's,
+    # triton.code_gen's) or in a sentence ("triton.runtime.errors.OutOfResources: out of resource: shared memory,
+    # Required: 98304, Hardware limit: 49152. Reducing block sizes or `num_stages` may help."): which resource; how
+    # much the kernel's configuration asked and the GPU has are the run's
+    BareError(
+        "triton-resources",
+        ("out of resource: ",),
+        re.compile(r"(?:^|\bOutOfResources: )out of resource: (?P<msg>[a-z][a-z ]{1,40}?)(?=,? ?Required|\.?$)"),
+        "OutOfResources",
+        message=lambda m: f"out of resource: {m['msg']}",
     ),
 ]
