@@ -1066,3 +1066,24 @@ def test_the_thirty_fourth_batchs_failures_in_the_words_it_met():
     assert sig("flax-3994.log").exception == "ValueError"
     assert sig("jax-31876.log").exception == "NotImplementedError"
     assert similarity(sig("jax-19214.log"), sig("jax-31876.log")) < THRESHOLD
+
+
+def test_the_thirty_fifth_batchs_failures_in_the_words_it_met():
+    # an extension without a symbol of the library it was built against: the build, not the program that imported it
+    xlac = sig("pytorch-xla-8813.log")
+    assert xlac.kind == "environment" and xlac.exception == "ImportError"
+    assert xlac.fingerprint == sig("pytorch-xla-8603.log").fingerprint == sig("pytorch-xla-5649.log").fingerprint
+    assert xlac.fingerprint != sig("pytorch-xla-8406.log").fingerprint
+    # a name jax removed, with or without its advice and the release that deprecated it
+    assert (
+        sig("colabfold-692.log").fingerprint
+        == sig("localcolabfold-287.log").fingerprint
+        == sig("cfold-3.log").fingerprint
+    )
+    assert sig("treescope-68.log").fingerprint == sig("apax-475.log").fingerprint
+    assert sig("treescope-68.log").fingerprint != sig("shone-34.log").fingerprint
+    # equinox's names for its error; Ray's autoscaler without a node type, by the resources asked
+    assert sig("equinox-696.log").exception == sig("levanter-1186.log").exception == "EquinoxRuntimeError"
+    ray = sig("scalingup-6.log")
+    assert ray.kind == "infrastructure" and ray.fingerprint == sig("tinyzero-94.log").fingerprint
+    assert ray.fingerprint != sig("ray-18979.log").fingerprint

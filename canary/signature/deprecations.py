@@ -15,8 +15,13 @@ DEPRECATIONS: list[BareError] = [
     # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)
     BareError(
         "jax-removed",
-        ("was removed in JAX v",),
-        re.compile(r"^(?P<msg>jax(?:\.\w{1,100}){1,6} was removed in JAX v\d{1,3}(?:\.\d{1,4}){1,3}\b.{0,500})$"),
+        ("removed in JAX v",),
+        # (also after its deprecation's release, "was deprecated in JAX v0.6.0 and removed in JAX v0.7.0", and after a
+        # class a post spells apart, "Attribute Error: jax.interpreters.xla.xe was removed in JAX v0.4.36")
+        re.compile(
+            r"^(?:Attribute ?Error: )?(?P<msg>jax(?:\.\w{1,100}){1,6} was (?:deprecated in JAX v[\d.]{1,12} and )?"
+            r"removed in JAX v\d{1,3}(?:\.\d{1,4}){1,3}\b.{0,500})$"
+        ),
         "AttributeError",
     ),
     # Python's warning that a name will go ("/x/mapping.py:49: FutureWarning: jax.tree_flatten is deprecated, and will

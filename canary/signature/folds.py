@@ -249,6 +249,18 @@ RULES: tuple[Rule, ...] = (
         jax_words.jit_devices,
     ),
     Rule(
+        "jax-removed",
+        "jax names a name it removed and the release ('X was removed in JAX v0.4.36. Use Y instead.'), since 0.5 with "
+        "the release that deprecated it first; what to use is advice a title drops: the name and release are it",
+        jax_words.jax_removed,
+    ),
+    Rule(
+        "equinox",
+        "equinox raised eqx.error_if's failures as EqxRuntimeError until 0.11, EquinoxRuntimeError since (a private "
+        "_EquinoxRuntimeError in some releases): one class",
+        libraries.equinox,
+    ),
+    Rule(
         "triton-resources",
         "Triton's OutOfResources says how much shared memory (or registers) its kernel's configuration asked and "
         "the GPU has ('Required: 98304, Hardware limit: 49152'), and advises: which resource is the failure",

@@ -77,6 +77,12 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "cache: the CI's cache service failed a restore",
     ),
     (re.compile(r"Cache upload failed because file read failed"), "cache: the CI's cache upload could not read a file"),
+    # Ray's autoscaler without a node type for a request ("Error: No available node types can fulfill resource request
+    # {'CPU': 1.0, 'GPU': 1.0}. Add suitable node types to this cluster to resolve this issue."): which resources
+    (
+        re.compile(r"No available node types can fulfill resource request (?P<request>.{0,300}?\})"),
+        "unschedulable: no Ray node type has the resources the request asks for",
+    ),
     (
         re.compile(r"cannot (?:currently )?be scheduled(?: right now)?[.:]"),
         "unschedulable: no Ray node has the resources the task asks for",
@@ -100,11 +106,19 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
 INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)
 
 
+def _accelerators(request: str | None) -> str | None:
+    """The resources a Ray request names beyond CPUs and memory (its amounts are the job's): "GPU", "TPU", a node's."""
+    names = sorted({n for n in re.findall(r"'([\w:.-]{1,60})': ", request or "") if n not in ("CPU", "memory")})
+    return ", ".join(n.split(":")[0] for n in names) or None
+
+
 def infrastructure_reason(text: str) -> str | None:
     for rx, reason in INFRA:
         m = rx.search(text)
         if m:
             # (which quota ran out is which lane could not start: a TPU's is not a GPU's)
-            quota = m.groupdict().get("quota") or m.groupdict().get("metric")
+            quota = (
+                m.groupdict().get("quota") or m.groupdict().get("metric") or _accelerators(m.groupdict().get("request"))
+            )
             return f"{reason} ({quota})" if quota else reason
     return None

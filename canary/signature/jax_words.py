@@ -1,6 +1,7 @@
 """jax's words for a misuse, reworded between its releases: a tracer used as a Python bool, vmap's axes of
 inconsistent sizes, shapes that do not broadcast, a jitted call's inputs on different devices, a while loop under
-reverse mode. Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+reverse mode, a name it removed. Pure. Each is stated once, with the reason it is safe, in
+:data:`canary.signature.folds.RULES`.
 """
 
 from __future__ import annotations
@@ -110,4 +111,19 @@ _WHILE_REVERSE = "Reverse-mode differentiation does not work for lax.while_loop 
 def while_reverse(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith(_WHILE_REVERSE):
         message = _WHILE_REVERSE
+    return exc, message, frames
+
+
+# a name jax removed, in its own words: "jax.interpreters.xla.xe was removed in JAX v0.4.36. Use
+# jax.lib.xla_extension instead.", from 0.5 "X was deprecated in JAX v0.6.0 and removed in JAX v0.7.0. <what to use>"
+# (a title may stop after the release): which name, and the release that removed it, are the failure
+_REMOVED = re.compile(
+    r"^(jax(?:\.\w{1,100}){1,6}) was (?:deprecated in JAX v[\d.]{1,12} and )?"
+    r"(removed in JAX v\d{1,3}(?:\.\d{1,4}){1,3})\b.*$"
+)
+
+
+def jax_removed(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "removed in JAX v" in message:
+        message = _REMOVED.sub(r"\1 was \2", message)
     return exc, message, frames

@@ -98,6 +98,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"Failed to deserialize the Mosaic module|"
     r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(|"
     r"could not select device driver \S{0,40} with capabilities|unsatisfied condition: cuda|"
+    r"\.so(?:\.\d{1,4}){0,3}: undefined symbol: |"
     r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
     r"forward compatibility was attempted on non supported HW|"
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"

@@ -92,3 +92,12 @@ def triton_resources(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc == "OutOfResources" and message.startswith("out of resource: "):
         message = _RESOURCE.sub(r"\1", message)
     return exc, message, frames
+
+
+# equinox raised its runtime errors (eqx.error_if's) as EqxRuntimeError until 0.11, EquinoxRuntimeError since, and a
+# private _EquinoxRuntimeError in some releases: one class
+_EQUINOX = ("EqxRuntimeError", "_EquinoxRuntimeError")
+
+
+def equinox(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return ("EquinoxRuntimeError" if exc in _EQUINOX else exc), message, frames
