@@ -1087,3 +1087,20 @@ def test_the_thirty_fifth_batchs_failures_in_the_words_it_met():
     ray = sig("scalingup-6.log")
     assert ray.kind == "infrastructure" and ray.fingerprint == sig("tinyzero-94.log").fingerprint
     assert ray.fingerprint != sig("ray-18979.log").fingerprint
+
+
+def test_the_thirty_sixth_batchs_failures_in_the_words_it_met():
+    # NVIDIA's images refusing the host's driver, wrapped or not; images for another architecture
+    ngc = sig("nvidia-docker-1479.log")
+    assert ngc.kind == "environment" and ngc.exception is None
+    assert ngc.fingerprint == sig("tensorrt-llm-23.log").fingerprint == sig("llamafactory-5962.log").fingerprint
+    assert sig("caprover-1378.log").fingerprint == sig("digital_atlas-37.log").fingerprint
+    assert sig("caprover-1378.log").fingerprint != sig("speedtest-tracker-913.log").fingerprint
+    assert sig("dockge-494.log").fingerprint == sig("wmbusmeters-530.log").fingerprint
+    assert similarity(sig("dockge-494.log"), sig("docker-autocompose-29.log")) < THRESHOLD
+    assert sig("pinchy-8.log").fingerprint == sig("swe-agent-180.log").fingerprint != sig("ptbrush-16.log").fingerprint
+    assert sig("masr-75.log").fingerprint == sig("maubot-75.log").fingerprint
+    # the loader's words in a title; a KeyError's key and a model type keep look-alikes apart
+    assert sig("desed_task-81.log").exception == sig("fbgemm-2715.log").exception == "ImportError"
+    assert sig("transformerengine-1684.log").message.startswith("transformer_engine_torch.so: undefined symbol")
+    assert similarity(sig("alphaedit-27.log"), sig("fastchat-3536.log")) < THRESHOLD

@@ -54,7 +54,7 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        if any(b.match(s) for b in bare.BARE_ERRORS):
+        if not parts[-1].rstrip().endswith(".so:") and any(b.match(s) for b in bare.BARE_ERRORS):
             break  # the next error, not this one's continuation
         parts.append(s)
     return " ".join(parts)
@@ -97,8 +97,10 @@ def _scan(
     info = getattr(lines, "info", ())
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
-        if not s or (i and lines[i - 1].rstrip().endswith(_QUOTES_NEXT)):
-            continue  # an error quoted as the cause inside another's message is that one's
+        if not s or (i and lines[i - 1].rstrip().endswith((_QUOTES_NEXT, ".so:"))):
+            # an error quoted as the cause inside another's message is that one's (and the loader's message goes on
+            # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...")
+            continue
         for rec in bare.BARE_ERRORS:
             if rec.name in skip:
                 continue

@@ -6,6 +6,7 @@ the CPU. Pure. Their wording across releases is folded by :mod:`canary.signature
 from __future__ import annotations
 
 from canary.signature.builds import BUILD_CHECKS
+from canary.signature.containers import CONTAINER_CHECKS
 from canary.signature.masks import STATUS_CODES
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
@@ -294,6 +295,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"^(?P<msg>jaxlib version \S{1,40} is newer than and incompatible with jax version [\w.+]{0,40}\w)",
     ),
     *BUILD_CHECKS,
+    *CONTAINER_CHECKS,
 ]
 
 

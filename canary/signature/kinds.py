@@ -98,7 +98,8 @@ ENVIRONMENT_TEXT = re.compile(
     r"Failed to deserialize the Mosaic module|"
     r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(|"
     r"could not select device driver \S{0,40} with capabilities|unsatisfied condition: cuda|"
-    r"\.so(?:\.\d{1,4}){0,3}: undefined symbol: |"
+    r"\.so(?:\.\d{1,4}){0,3}: undefined symbol: |^(?:importing failed due to )?[Uu]ndefined symbol: |"
+    r"This container was built for NVIDIA Driver Release|"
     r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
     r"forward compatibility was attempted on non supported HW|"
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"
@@ -317,6 +318,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^torch\._scaled_mm is only supported on "), "RuntimeError"),
     (re.compile(r"^Unimplemented primitive in Pallas "), "NotImplementedError"),
     (re.compile(r"^Custom node type mismatch"), "ValueError"),
+    (re.compile(r"^(?:importing failed due to )?[Uu]ndefined symbol: "), "ImportError"),
     (
         re.compile(
             r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"

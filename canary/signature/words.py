@@ -39,6 +39,8 @@ WORDS: list[BareError] = [
             "torch._scaled_mm is only supported on",
             "Unimplemented primitive in Pallas",
             "Custom node type mismatch",
+            "undefined symbol: ",
+            "Undefined symbol: ",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -58,7 +60,10 @@ WORDS: list[BareError] = [
             r"An attempt has been made to start a new process before the(?: current process has finished its "
             r"bootstrapping phase)?|torch\._scaled_mm is only supported on [\w ,.>=+-]{1,200}?|"
             r"Unimplemented primitive in Pallas \w{1,10} lowering: \w{1,60}|"
-            r"Custom node type mismatch[:;] expected type: <class '[\w.]{1,200}'>[,;] value: .{1,1000}?))"
+            r"Custom node type mismatch[:;] expected type: <class '[\w.]{1,200}'>[,;] value: .{1,1000}?|"
+            # (the loader's words in a title, without the extension it loaded: "importing failed due to undefined
+            # symbol: _ZNK5torch8autograd4Node4nameEv")
+            r"(?:importing failed due to )?[Uu]ndefined symbol: _Z\w{1,1000}))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),

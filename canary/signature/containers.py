@@ -1,0 +1,58 @@
+"""A container's image against the machine that runs it, as the container runtime and the image's own entrypoint say
+it: an image built for another CPU architecture (Docker's platform warning, a registry without a manifest for the
+host's, the kernel refusing to exec its binaries), and NVIDIA's images checking the host's driver. Pure. They take
+their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; all are the tool's checks, with no class.
+"""
+
+from __future__ import annotations
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+CONTAINER_CHECKS: list[BareError] = [
+    # NVIDIA's NGC images check the host's driver at start ("ERROR: This container was built for NVIDIA Driver Release
+    # 545.23 or later, but version 535.104.05 was detected and compatibility mode is UNAVAILABLE."); which versions are
+    # the image's and the machine's (a post may run "but" into "version")
+    _environment(
+        "ngc-driver",
+        ("This container was built for NVIDIA Driver Release",),
+        r"(?P<msg>This container was built for NVIDIA Driver Release [\d.]{1,20} or later, ?but"
+        r"(?: ?version [\d.]{1,20} was detected and compatibility mode is \w{1,20})?)",
+        None,
+        message=lambda m: m["msg"].replace(", butversion", ", but version"),
+        context=2,  # (its banner wraps the sentence over three lines)
+    ),
+    # Docker pulling an image for another architecture than the host's ("The requested image's platform (linux/amd64)
+    # does not match the detected host platform (linux/arm64/v8) and no specific platform was requested"), or finding
+    # none ("no matching manifest for linux/arm64/v8 in the manifest list entries"): which platforms are the failure;
+    # the warning names it only when nothing after it does
+    _environment(
+        "image-platform",
+        ("does not match the detected host platform",),
+        r"(?P<msg>The requested image's platform \([\w/]{1,40}\) does not match the detected host platform "
+        r"\([\w/]{1,40}\))",
+        None,
+        weak=True,
+    ),
+    _environment(
+        "image-manifest",
+        ("matching manifest for",),
+        r"[Nn]o matching manifest for (?P<platform>[\w/]{1,40}) in the manifest list entries",
+        None,
+        message=lambda m: f"no matching manifest for {m['platform']} in the manifest list entries",
+    ),
+    # the kernel refusing to run a binary built for another architecture, as runc words it: 2019's "standard_init_linux.
+    # go:211: exec user process caused "exec format error"", later "exec /usr/local/bin/python: exec format error"
+    # (which program the image runs first, by its name)
+    _environment(
+        "exec-format",
+        ("exec format error",),
+        r"exec (?:user process caused:? \"?|(?P<path>\S{1,300}): )exec format error",
+        None,
+        message=lambda m: (
+            f"exec {m['path'].rsplit('/', 1)[-1]}: exec format error"
+            if m["path"]
+            else "exec user process caused: exec format error"
+        ),
+    ),
+]
