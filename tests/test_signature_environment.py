@@ -1104,3 +1104,18 @@ def test_the_thirty_sixth_batchs_failures_in_the_words_it_met():
     assert sig("desed_task-81.log").exception == sig("fbgemm-2715.log").exception == "ImportError"
     assert sig("transformerengine-1684.log").message.startswith("transformer_engine_torch.so: undefined symbol")
     assert similarity(sig("alphaedit-27.log"), sig("fastchat-3536.log")) < THRESHOLD
+
+
+def test_the_thirty_seventh_batchs_failures_in_the_words_it_met():
+    # a source build's tools against the ones it pins
+    gnu = sig("tensorflow_cc-47.log")
+    assert gnu.kind == "environment" and gnu.fingerprint == sig("tensorflow_cc-162.log").fingerprint
+    bazel = sig("envoy-mobile-847.log")
+    assert bazel.fingerprint == sig("tensorflow-77176.log").fingerprint != sig("enzyme-jax-14.log").fingerprint
+    assert sig("openxla-16749.log").fingerprint == sig("jax-23689.log").fingerprint
+    assert sig("tensorflow-43956.log").fingerprint == sig("tensorflow-44574.log").fingerprint
+    assert similarity(sig("tensorflow-44574.log"), sig("tensorflow-60178.log")) < THRESHOLD
+    # pip's resolver by which package needs which; a failed CHECK before faulthandler's abort
+    assert sig("stable-diffusion-videos-199.log").kind == "environment"
+    assert sig("stable-diffusion-videos-199.log").fingerprint != sig("learned_optimization-281.log").fingerprint
+    assert sig("jax-4611.log").fingerprint == sig("equivariant-mlp-7.log").fingerprint

@@ -111,7 +111,7 @@ def _scan(
             frames: list[str] = []
             if rec.name == "fatal-python":
                 if rec.exception_of(m) == "SIGABRT" and _allocator_before(lines, i):
-                    break  # faulthandler's report of the abort the C allocator's check just said why of
+                    break  # faulthandler's report of the abort the line before it said why of
                 frames = _crash_site(_faulthandler_frames(lines, i), options)
             elif rec.name == "malloc-check":
                 frames = malloc_caller(lines, i) or _crash_site(_faulthandler_frames(lines, i, _FH_NEAR), options)
@@ -276,8 +276,12 @@ def _starts(whole: str, cut: str) -> bool:
 _FH_NEAR = 4  # lines after the C allocator's check within which faulthandler's dump of it starts
 
 
+_CHECK_FAILED = next(b for b in bare.BARE_ERRORS if b.name == "check-failed")
+
+
 def _allocator_before(lines: list[str], i: int) -> bool:
-    return any(MALLOC_CHECK.search(ln.strip()) for ln in lines[max(0, i - 2) : i])
+    """Whether what aborted is said just before faulthandler's report: the C allocator's check, or a failed CHECK."""
+    return any(MALLOC_CHECK.search(ln.strip()) or _CHECK_FAILED.match(ln.strip()) for ln in lines[max(0, i - 2) : i])
 
 
 def _faulthandler_frames(lines: list[str], start: int, within: int | None = None) -> list[Frame]:

@@ -21,6 +21,66 @@ def _tuple(version: str) -> tuple[int, ...]:
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 BUILD_CHECKS: list[BareError] = [
+    # pip's resolver installing over what a hosted runtime preinstalled ("ERROR: pip's dependency resolver does not
+    # currently take into account all the packages that are installed. ...", then each conflict: "tensorflow 2.8.0
+    # requires numpy>=1.20, but you have numpy 1.19.5 which is incompatible.", "ipython 7.9.0 requires jedi>=0.10, which
+    # is not installed."): it installs anyway, so a warning; which package needs which is the check, versions the
+    # machine's
+    _environment(
+        "pip-conflict",
+        (" requires ",),
+        r"^(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} requires (?P<req>[\w.\[\]-]{1,100})[^ ]{0,80}, "
+        r"(?:but you have [\w.-]{1,100} [\w.+!-]{1,40} (?P<have>which is incompatible)|which is not installed)\.$",
+        None,
+        message=lambda m: (
+            f"pip: {m['pkg']} requires {m['req']}, "
+            + ("but another version is installed" if m["have"] else "which is not installed")
+        ),
+        weak=True,
+    ),
+    # building jaxlib, XLA or TensorFlow from source on a machine whose tools are not the ones the build pins: nvcc
+    # refusing a newer gcc ("#error -- unsupported GNU version! gcc versions later than 6 are not supported!"), bazel
+    # not the release .bazelversion names ("The project you're trying to build requires Bazel 6.5.0 (specified in
+    # /x/.bazelversion), but it wasn't found in ...") or older than a rule needs ("Current Bazel version is 5.3.0;
+    # expected at least 5.4.0"), gcc given clang's flag ("unrecognized command-line option '--cuda-path=...'"), and
+    # TensorFlow's configure without a CUDA header ("Could not find any cudnn.h matching version '8' in any
+    # subdirectory"): the machine's tools, each its check; which versions are the machine's and the build's
+    _environment(
+        "source-build",
+        (
+            "unsupported GNU version",
+            "you're trying to build requires Bazel",
+            "Current Bazel version is",
+            "unrecognized command-line option '--cuda",
+            "Analysis of target",
+            "file not found",
+            "matching version",
+        ),
+        r"(?P<gnu>unsupported GNU version! gcc versions later than \d{1,2} are not supported)|"
+        r"(?P<bazel>The project you're trying to build requires Bazel) \S{1,20} \(specified in|"
+        r"(?P<older>Current Bazel version is) [\d.]{1,20}; expected at least|"
+        r"unrecognized command-line option '(?P<flag>--cuda-[\w-]{1,40})|"
+        r"Could not find any (?P<header>\w{1,20}\.h) matching version '[\w.]{0,20}' in any subdirectory|"
+        # (bazel refusing a target it cannot analyse, a compile without a CUDA library's header)
+        r"(?P<analysis>Analysis of target '[\w/:.-]{1,200}' failed)|"
+        r"fatal error: '(?P<include>[\w/.-]{0,200}(?:cudnn|cuda|nccl|cublas)\w{0,20}\.h)' file not found",
+        None,
+        message=lambda m: (
+            "unsupported GNU version! gcc versions later than <version> are not supported"
+            if m["gnu"]
+            else f"{m['bazel']} <version> (.bazelversion), but it wasn't found"
+            if m["bazel"]
+            else "Current Bazel version is <version>; expected at least <version>"
+            if m["older"]
+            else f"gcc: unrecognized command-line option '{m['flag']}'"
+            if m["flag"]
+            else f"Could not find any {m['header']} matching version <version> in any subdirectory"
+            if m["header"]
+            else m["analysis"]
+            if m["analysis"]
+            else f"fatal error: '{m['include']}' file not found"
+        ),
+    ),
     # XLA:CPU's LLVM not knowing the machine's CPU ("'apple-m1' is not a recognized processor for this target
     # (ignoring processor)", "'+neon' is not a recognized feature for this target"): a jaxlib built for another
     # architecture (x86 under Rosetta on an Apple chip, aarch64 under another), or an LLVM older than the CPU; it goes
