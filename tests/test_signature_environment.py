@@ -1119,3 +1119,22 @@ def test_the_thirty_seventh_batchs_failures_in_the_words_it_met():
     assert sig("stable-diffusion-videos-199.log").kind == "environment"
     assert sig("stable-diffusion-videos-199.log").fingerprint != sig("learned_optimization-281.log").fingerprint
     assert sig("jax-4611.log").fingerprint == sig("equivariant-mlp-7.log").fingerprint
+
+
+def test_the_thirty_eighth_batchs_failures_in_the_words_it_met():
+    # the GPU as hardware, by the driver's Xid; ssh to a machine; a TPU Node refused
+    bus = sig("gpu-burn-1.log")
+    assert bus.kind == "infrastructure" and bus.fingerprint == sig("nvsentinel-155.log").fingerprint
+    assert sig("relion-436.log").fingerprint == sig("vllm-5901.log").fingerprint
+    assert similarity(sig("relion-436.log"), sig("collenchyma-blas-14.log")) < THRESHOLD
+    assert sig("tpu-233.log").fingerprint == sig("feedback-380.log").fingerprint
+    assert (
+        sig("tpu-233.log").fingerprint
+        != sig("remokaggle-4.log").fingerprint
+        != sig("ain-blockchain-1240.log").fingerprint
+    )
+    assert sig("skypilot-5593.log").fingerprint == sig("terraform-provider-google-21292.log").fingerprint
+    # PyTorch's advice and THC's source after a CUDA error; C++'s terminate after a message
+    ecc = sig("alpaca-lora-123.log")
+    assert ecc.message == "CUDA error: uncorrectable ECC error encountered"
+    assert ecc.fingerprint == sig("semantic-segmentation-33.log").fingerprint == sig("ai-toolkit-470.log").fingerprint

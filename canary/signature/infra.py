@@ -63,6 +63,33 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"runner has received a shutdown signal"), "lost: the CI runner was shut down"),
     (re.compile(r"self-hosted runner\b.{0,200}? lost communication with the server"), "lost: the self-hosted runner"),
     (re.compile(r"hosted runner\b.{0,200}? lost communication with the server"), "lost: the hosted runner"),
+    # a GPU failing as hardware, as the kernel's driver logs it: "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the
+    # bus." (a newer driver words it over three lines: "... has fallen off the bus and is not responding to commands."),
+    # other Xid codes by number (13 a graphics exception, 31 a memory page fault, 48 a double-bit ECC error): the code
+    # is which fault; the GPU's address, the process and the registers are the machine's
+    (
+        re.compile(r"fallen off the bus|Xid \(PCI:[\w:.]{1,20}\): 79\b"),
+        "hardware: the GPU has fallen off the bus (Xid 79)",
+    ),
+    (re.compile(r"NVRM: Xid \(PCI:[\w:.]{1,20}\): (?P<xid>\d{1,3})\b"), "hardware: the GPU reported an Xid error"),
+    # ssh to a worker, as gcloud runs it ("ERROR: (gcloud.compute.tpus.tpu-vm.ssh) [/usr/bin/ssh] exited with return
+    # code [255]."), the worker closing the connection ("kex_exchange_identification: Connection closed by remote
+    # host"), or never answering ("ssh: connect to host 10.0.0.2 port 22: Operation timed out")
+    (
+        re.compile(r"(?:ssh_exchange|kex_exchange)_identification: Connection closed by remote host"),
+        "unreachable: the machine closed the ssh connection",
+    ),
+    (
+        re.compile(r"ssh: connect to host \S{1,100} port \d{1,5}: (?:Operation|Connection) timed out"),
+        "unreachable: ssh to the machine timed out",
+    ),
+    (re.compile(r"\[\S{0,100}ssh\] exited with return code \[255\]"), "unreachable: ssh to the machine failed"),
+    # Google Cloud refusing the TPU Node architecture it retired ("Your request to provision TPU Node has been denied.
+    # Please migrate to TPU VM Architecture"), whichever client asked
+    (
+        re.compile(r"request to provision TPU Node has been denied"),
+        "never started: the cloud refused a TPU Node (TPU VMs only)",
+    ),
     # GitHub Actions' storage: the account's artifact quota ("Failed to CreateArtifact: Artifact storage quota has been
     # hit."), the cache service refusing a save (another job reserved its key) or failing ("Failed to restore:
     # getCacheEntry failed: Cache service responded with 503")
@@ -117,8 +144,8 @@ def infrastructure_reason(text: str) -> str | None:
         m = rx.search(text)
         if m:
             # (which quota ran out is which lane could not start: a TPU's is not a GPU's)
-            quota = (
-                m.groupdict().get("quota") or m.groupdict().get("metric") or _accelerators(m.groupdict().get("request"))
-            )
+            groups = m.groupdict()
+            quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
+            quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else None)
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -63,14 +63,17 @@ _CUDA_RUNTIME = re.compile(
 )
 # jaxlib's GPU kernels name the CUDA runtime call they check 'cudaGetLastError()' until 2023 and by the wrapper
 # shared with ROCm, 'gpuGetLastError()', later: one call
+_THC_AT = re.compile(r" at \S{1,300}\.(?:cpp|cu|h):(?:<line>|\d{1,6})$")
 _GPU_CALL = re.compile(r"\boperation cuda(?=[A-Z]\w{1,60}\(\) failed)")
 
 
 def cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cuda runtime error ("):
         message = _THC_CUDA.sub(r"CUDA error: \1", message)
-    if "cuda" not in message:
+    if "cuda" not in message.lower():
         return exc, message, frames
+    if message.startswith("CUDA error: "):  # (PyTorch 1.x names where in THC it checked: "... at /x/THCGeneral.cpp:50")
+        message = _THC_AT.sub("", message)
     return exc, _GPU_CALL.sub("operation gpu", _CUDA_RUNTIME.sub("", message)), frames
 
 
@@ -165,6 +168,7 @@ _ADVICE = re.compile(
     r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.)|"
     # PyTorch's note after a CUDA error since 1.10 (and its debugging advice after it), and after a HIP error on ROCm
     r" ?(?:CUDA|HIP) kernel errors might be asynchronously reported at some other API call.{0,400}$|"
+    r" ?Compile with `TORCH_USE_(?:CUDA|HIP)_DSA` to enable device-side assertions\.?|"
     # jax's TPU driver after refusing 64-bit types ('int32' in 2020, 'int32_t' in 2022)
     r" ?Convert inputs to float32/int32(?:_t)? before using\.?|"
     # fairseq's after its minimum loss scale

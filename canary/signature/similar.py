@@ -44,7 +44,8 @@ _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # what two failures must name alike to be alike at all: the memory space an out-of-memory names (XLA:TPU's hbm, vmem,
 # smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403), the
 # version a CI step pins, the action release it retired, the tokenizer class a config names, a GPU's architecture,
-# the primitive a lowering lacks, a KeyError's key, a model type, an image's platform, a header a build looks for
+# the primitive a lowering lacks, a KeyError's key, a model type, an image's platform, a header a build looks for,
+# a GPU's Xid code
 _KEYS = re.compile(
     r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
     r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
@@ -52,7 +53,7 @@ _KEYS = re.compile(
     r"deprecated version of ([\w./-]{1,100}:? ?v\d{1,3})|Tokenizer class (\w{1,100}) does not exist|"
     r"\.target '?(sm_\w{1,10})|\b(gfx\d{3,4}\w?)\b|Unimplemented primitive in [\w ]{1,40}: (\w{1,60})|"
     r"^KeyError: (.{1,200})$|model type `(\w{1,100})`|platform \(([\w/]{1,40})\)|manifest for ([\w/]{1,40})|"
-    r"Could not find any (\w{1,20}\.h)"
+    r"Could not find any (\w{1,20}\.h)|\(Xid (\d{1,3})\)"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -64,7 +65,7 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     sizes 2, 10 its sizes 10, 1000, nor one Python a CI step pins another, nor one retired release of an action another,
     nor one tokenizer class transformers lacks another, nor one GPU architecture (sm_90a, gfx1103) another, nor one
     primitive a lowering lacks another, nor one key a KeyError names or one model type transformers does not know
-    another, nor one image platform or one header a build looks for another, however alike the words."""
+    another, nor one image platform, one header a build looks for or one Xid code another, however alike the words."""
     return set(_KEYS.findall(text))
 
 

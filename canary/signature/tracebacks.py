@@ -62,6 +62,7 @@ _MESSAGE_END = re.compile(
     r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
+    r"|terminate called (?:after throwing an instance of|without an active exception)"
 )
 _MAX_MESSAGE_LINES = 12
 _LOOK_BACK = 200  # lines searched above a cut exception line for the whole one
