@@ -1138,3 +1138,13 @@ def test_the_thirty_eighth_batchs_failures_in_the_words_it_met():
     ecc = sig("alpaca-lora-123.log")
     assert ecc.message == "CUDA error: uncorrectable ECC error encountered"
     assert ecc.fingerprint == sig("semantic-segmentation-33.log").fingerprint == sig("ai-toolkit-470.log").fingerprint
+
+
+def test_the_thirty_ninth_batchs_failures_in_the_words_it_met():
+    # a name NumPy 2 removed, with or without its backticks, advice and Python 3.10's guess after it
+    floats = sig("scdrs-106.log")
+    assert floats.message == "np.float_ was removed in the NumPy 2.0 release"
+    assert floats.fingerprint == sig("meow-43.log").fingerprint == sig("agcounts-28.log").fingerprint
+    assert sig("tensorflow-onnx-2378.log").fingerprint == sig("guidata-76.log").fingerprint
+    assert sig("mne-python-11930.log").fingerprint == sig("mkl_fft-102.log").fingerprint
+    assert sig("deepgemm-37.log").message.endswith("'m_grouped_bf16_gemm_nt_masked'")

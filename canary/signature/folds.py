@@ -249,6 +249,18 @@ RULES: tuple[Rule, ...] = (
         jax_words.jit_devices,
     ),
     Rule(
+        "did-you-mean",
+        "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
+        "'tree_util'?'); the same failure under an older Python has none",
+        rewordings.did_you_mean,
+    ),
+    Rule(
+        "numpy-removed",
+        "NumPy 2 names a name it removed and the release ('`np.float_` was removed in the NumPy 2.0 release. Use "
+        "`np.float64` instead.'); backticks a post drops and the advice are not the failure",
+        libraries.numpy_removed,
+    ),
+    Rule(
         "jax-removed",
         "jax names a name it removed and the release ('X was removed in JAX v0.4.36. Use Y instead.'), since 0.5 with "
         "the release that deprecated it first; what to use is advice a title drops: the name and release are it",

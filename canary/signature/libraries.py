@@ -101,3 +101,14 @@ _EQUINOX = ("EqxRuntimeError", "_EquinoxRuntimeError")
 
 def equinox(exc: str | None, message: str, frames: list[str]) -> Parts:
     return ("EquinoxRuntimeError" if exc in _EQUINOX else exc), message, frames
+
+
+# NumPy 2 names a name it removed ("`np.float_` was removed in the NumPy 2.0 release. Use `np.float64` instead.", a
+# post may drop the backticks): the name and the release are the failure, what to use instead advice
+_NUMPY_REMOVED = re.compile(r"^`?(np\.\w{1,60})`? was removed in the NumPy (\d{1,2}\.\d{1,2}) release\b.*$")
+
+
+def numpy_removed(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "was removed in the NumPy" in message:
+        message = _NUMPY_REMOVED.sub(r"\1 was removed in the NumPy \2 release", message)
+    return exc, message, frames

@@ -383,3 +383,14 @@ def tf_api(exc: str | None, message: str, frames: list[str]) -> Parts:
 def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
     """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes."""
     return exc, message.replace("\\'", "'").replace('\\"', '"') if "\\" in message else message, frames
+
+
+# Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ("... has no attribute
+# 'tree_map'. Did you mean: 'tree_util'?"): the same failure under an older Python has none
+_DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")
+
+
+def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("AttributeError", "NameError", "ImportError", "ModuleNotFoundError") and "Did you mean" in message:
+        message = _DID_YOU_MEAN.sub("", message)
+    return exc, message, frames
