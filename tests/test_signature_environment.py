@@ -1148,3 +1148,17 @@ def test_the_thirty_ninth_batchs_failures_in_the_words_it_met():
     assert sig("tensorflow-onnx-2378.log").fingerprint == sig("guidata-76.log").fingerprint
     assert sig("mne-python-11930.log").fingerprint == sig("mkl_fft-102.log").fingerprint
     assert sig("deepgemm-37.log").message.endswith("'m_grouped_bf16_gemm_nt_masked'")
+
+
+def test_the_fortieth_batchs_failures_in_the_words_it_met():
+    # a module Python removed: the code against a newer interpreter, whichever program imported it
+    imp = sig("runnel-13.log")
+    assert imp.kind == "environment" and imp.fingerprint == sig("imp-1085.log").fingerprint
+    assert sig("setuptools-4401.log").fingerprint == sig("tuttut-18.log").fingerprint != imp.fingerprint
+    assert similarity(sig("talkey-11.log"), imp) < THRESHOLD
+    # NCCL's InfiniBand status and its result's standard words; jaxlib's module renamed; shard_map's rule
+    assert sig("nccl-1405.log").fingerprint == sig("nccl-1170.log").fingerprint != sig("nccl-928.log").fingerprint
+    assert sig("segmenter-60.log").fingerprint == sig("nccl-975.log").fingerprint
+    assert sig("navix-92.log").fingerprint == sig("pobax-27.log").fingerprint
+    assert sig("jax-18977.log").fingerprint == sig("jax-20162.log").fingerprint
+    assert similarity(sig("jax-17691.log"), sig("jax-18851.log")) < THRESHOLD

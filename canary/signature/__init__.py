@@ -25,8 +25,8 @@ One module per concern:
 """
 
 from canary.signature.failure import bare_error, extract, for_attempt, gate_signature
-from canary.signature.folds import RULES, frame_key
-from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, group, group_key, make
+from canary.signature.folds import RULES
+from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, frame_key, group, group_key, make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.kinds import KINDS, known_kinds
 from canary.signature.lines import clean_lines, read_window, strip_prefix, window

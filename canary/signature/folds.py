@@ -14,7 +14,7 @@ stated once, in :data:`RULES`, with the reason it is safe; what most of them do 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from canary.signature import environment, jax_words, kinds, libraries, rewordings
@@ -27,23 +27,6 @@ class Rule:
     name: str
     reason: str
     apply: Callable[[str | None, str, list[str]], Parts]
-
-
-ROOTS = ("canary", "levanter", "haliax")  # the default call path's package roots (tracebacks.DEFAULT_KEEP)
-
-
-def frame_key(frame: str, roots: Iterable[str] = ROOTS) -> str:
-    """What a call-path entry (``path:function``) is known by: ``..`` resolved, then from its
-    package root when it has one, else by its file name alone."""
-    path, sep, func = frame.rpartition(":")
-    if not sep:
-        path, func = frame, ""
-    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
-    roots = set(roots)
-    for i in range(len(parts) - 2, -1, -1):
-        if parts[i] in roots:
-            return "/".join(parts[i:]) + sep + func
-    return (parts[-1] if parts else path) + sep + func
 
 
 def _resolved(frame: str) -> str:
@@ -247,6 +230,24 @@ RULES: tuple[Rule, ...] = (
         "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
         "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",
         jax_words.jit_devices,
+    ),
+    Rule(
+        "nccl-ib",
+        "NCCL's InfiniBand transport names a work completion's error with the peer, opcode and vendor's code ('Got "
+        "completion from peer ... with status=12 opcode=...'; 'with error 4' earlier): the status is the failure",
+        libraries.nccl_ib,
+    ),
+    Rule(
+        "jaxlib-module",
+        "jaxlib's extension module is jaxlib.xla_extension until 0.5 and jaxlib._jax since; a message that prints a "
+        "class of it ('mutable default <class 'jaxlib._jax.ArrayImpl'>') names one class",
+        libraries.jaxlib_module,
+    ),
+    Rule(
+        "replication-rule",
+        "shard_map without a replication rule for a primitive says which and advises check_rep=False (a post may "
+        "drop the advice or its backticks): the primitive is the failure",
+        jax_words.replication_rule,
     ),
     Rule(
         "did-you-mean",

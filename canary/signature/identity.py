@@ -18,7 +18,8 @@ opened keep matching after the rules change.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+import posixpath
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -29,6 +30,23 @@ from canary.signature.masks import canonical_class, canonical_message, normalize
 
 FINGERPRINT_LEN = 12
 GATE_KINDS = ("gate_regression", "perf_regression")
+
+
+ROOTS = ("canary", "levanter", "haliax")  # the default call path's package roots (tracebacks.DEFAULT_KEEP)
+
+
+def frame_key(frame: str, roots: Iterable[str] = ROOTS) -> str:
+    """What a call-path entry (``path:function``) is known by: ``..`` resolved, then from its
+    package root when it has one, else by its file name alone."""
+    path, sep, func = frame.rpartition(":")
+    if not sep:
+        path, func = frame, ""
+    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
+    roots = set(roots)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] in roots:
+            return "/".join(parts[i:]) + sep + func
+    return (parts[-1] if parts else path) + sep + func
 
 
 def _hash(parts: Sequence[str]) -> str:
@@ -75,7 +93,7 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     exc, msg, path = folds.fold(exception, message, frames)
     key = _class_key(kind, exc, msg)
     where = [] if key is None and exc is not None else path
-    fp = fingerprint(folds.kind_key(kind, exc), key, msg, [folds.frame_key(f) for f in where])
+    fp = fingerprint(folds.kind_key(kind, exc), key, msg, [frame_key(f) for f in where])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind
     return Signature(fp, kind, exc, msg, path, group=group(kind, _group_class(key, exc, msg), msg)), before

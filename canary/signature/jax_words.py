@@ -127,3 +127,15 @@ def jax_removed(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "removed in JAX v" in message:
         message = _REMOVED.sub(r"\1 was \2", message)
     return exc, message, frames
+
+
+# shard_map without a replication rule for a primitive: "No replication rule for erf. As a workaround, pass the
+# `check_rep=False` argument to `shard_map`. To get this fixed, open an issue ..." (a post may drop the advice, or
+# its backticks): which primitive is the failure
+_NO_REP_RULE = re.compile(r"^(No replication rule for \w{1,100})\b.*$")
+
+
+def replication_rule(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("No replication rule for "):
+        message = _NO_REP_RULE.sub(r"\1", message)
+    return exc, message, frames

@@ -100,6 +100,9 @@ ENVIRONMENT_TEXT = re.compile(
     r"could not select device driver \S{0,40} with capabilities|unsatisfied condition: cuda|"
     r"\.so(?:\.\d{1,4}){0,3}: undefined symbol: |^(?:importing failed due to )?[Uu]ndefined symbol: |"
     r"This container was built for NVIDIA Driver Release|"
+    # (a module Python removed, PEP 594 and 632: the code against a newer interpreter)
+    r"No module named '(?:distutils|imp|pipes|asynchat|asyncore|smtpd|cgi|cgitb|crypt|imghdr|mailcap|telnetlib|uu|"
+    r"xdrlib|aifc|audioop|chunk|sndhdr|sunau|nntplib|lib2to3)'|module 'pkgutil' has no attribute 'ImpImporter'|"
     r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
     r"forward compatibility was attempted on non supported HW|"
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"
@@ -206,7 +209,7 @@ def nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # NCCL's result, in the words of its release: "NCCL Error 1: unhandled cuda error" (NCCL 2.4-2.6, older
 # PyTorch) and "ncclUnhandledCudaError: Call to CUDA function failed." (later), when that is all the line says
-_NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z][^.;:]{0,200}\.?)$")
+_NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z](?:e\.g\.|[^.;:]){0,200}\.?)$")
 # PyTorch's "NCCL error in: <its file>:<line>, unhandled cuda error (run with ...), NCCL version 2.4.8", and
 # later with the result's name after it ("... NCCL version 2.20.5 ncclUnhandledCudaError: Call to CUDA ...")
 _TORCH_NCCL = re.compile(

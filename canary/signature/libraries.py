@@ -112,3 +112,28 @@ def numpy_removed(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "was removed in the NumPy" in message:
         message = _NUMPY_REMOVED.sub(r"\1 was removed in the NumPy \2 release", message)
     return exc, message, frames
+
+
+# NCCL's InfiniBand transport reporting a work completion's error ("NCCL WARN NET/IB : Got completion from peer
+# 10.0.0.2<49892> with status=12 opcode=32616 len=0 vendor err 129 (Recv)", an older "with error 4, opcode 3", a title's
+# "NET/IB Got completion error 12"): the status is which failure (12 a retry count exceeded, 4 a protection error);
+# the peer, the opcode and the vendor's code are the run's
+_IB_COMPLETION = re.compile(
+    r"^NCCL WARN NET/IB ?:? Got completion (?:from peer \S{1,200} with (?:status=|error )|error )(\d{1,3})\b.*$"
+)
+
+
+def nccl_ib(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "NET/IB" in message:
+        message = _IB_COMPLETION.sub(r"NCCL WARN NET/IB: Got completion with status=\1", message)
+    return exc, message, frames
+
+
+# jaxlib's extension module, named in messages that print a class (a dataclass's "mutable default <class
+# 'jaxlib.xla_extension.ArrayImpl'> for field position is not allowed"), is jaxlib._jax since 0.6: one class
+def jaxlib_module(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return (
+        exc,
+        message.replace("jaxlib.xla_extension.", "jaxlib._jax.") if "xla_extension." in message else message,
+        frames,
+    )

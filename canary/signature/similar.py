@@ -45,7 +45,7 @@ _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403), the
 # version a CI step pins, the action release it retired, the tokenizer class a config names, a GPU's architecture,
 # the primitive a lowering lacks, a KeyError's key, a model type, an image's platform, a header a build looks for,
-# a GPU's Xid code
+# a GPU's Xid code, an InfiniBand completion's status, a primitive without a replication rule, a dataclass's field
 _KEYS = re.compile(
     r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
     r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
@@ -53,7 +53,8 @@ _KEYS = re.compile(
     r"deprecated version of ([\w./-]{1,100}:? ?v\d{1,3})|Tokenizer class (\w{1,100}) does not exist|"
     r"\.target '?(sm_\w{1,10})|\b(gfx\d{3,4}\w?)\b|Unimplemented primitive in [\w ]{1,40}: (\w{1,60})|"
     r"^KeyError: (.{1,200})$|model type `(\w{1,100})`|platform \(([\w/]{1,40})\)|manifest for ([\w/]{1,40})|"
-    r"Could not find any (\w{1,20}\.h)|\(Xid (\d{1,3})\)"
+    r"Could not find any (\w{1,20}\.h)|\(Xid (\d{1,3})\)|completion with status=(\d{1,3})|"
+    r"No replication rule for (\w{1,100})|for field (\w{1,100}) is not allowed"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -65,7 +66,8 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     sizes 2, 10 its sizes 10, 1000, nor one Python a CI step pins another, nor one retired release of an action another,
     nor one tokenizer class transformers lacks another, nor one GPU architecture (sm_90a, gfx1103) another, nor one
     primitive a lowering lacks another, nor one key a KeyError names or one model type transformers does not know
-    another, nor one image platform, one header a build looks for or one Xid code another, however alike the words."""
+    another, nor one image platform, one header a build looks for, one Xid code or one InfiniBand status another, nor
+    one primitive shard_map lacks a rule for or one dataclass field another, however alike the words."""
     return set(_KEYS.findall(text))
 
 
