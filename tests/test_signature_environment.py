@@ -1162,3 +1162,18 @@ def test_the_fortieth_batchs_failures_in_the_words_it_met():
     assert sig("navix-92.log").fingerprint == sig("pobax-27.log").fingerprint
     assert sig("jax-18977.log").fingerprint == sig("jax-20162.log").fingerprint
     assert similarity(sig("jax-17691.log"), sig("jax-18851.log")) < THRESHOLD
+
+
+def test_the_forty_first_batchs_failures_in_the_words_it_met():
+    # cuDNN 9's sublibraries and the loader's words in titles; PyTorch's allocator settings and tf.data's sharding
+    ops = sig("always-on-ai-assistant-3.log")
+    assert ops.kind == "environment" and ops.fingerprint == sig("xtts-finetune-webui-18-b.log").fingerprint
+    assert ops.fingerprint != sig("ms-swift-3390.log").fingerprint
+    assert sig("paddlets-357.log").fingerprint == sig("paddleocr-12641.log").fingerprint
+    assert sig("tabpfn-608.log").fingerprint == sig("heretic-32.log").fingerprint
+    assert sig("lada-51.log").exception == "UserWarning" and sig("lada-51.log").kind == "environment"
+    assert sig("tensorflow-55474.log").fingerprint == sig("tensorflow-66851.log").fingerprint
+    # jax's and PyTorch's words without their class; too few devices in two generations' words
+    assert sig("jax-28409.log").exception == sig("tpu-inference-3592.log").exception == "RuntimeError"
+    assert sig("sageattention-333.log").fingerprint == sig("comfyui-lightning-3.log").fingerprint
+    assert sig("jax-2558.log").fingerprint == sig("jax-13137.log").fingerprint

@@ -21,6 +21,44 @@ def _tuple(version: str) -> tuple[int, ...]:
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 BUILD_CHECKS: list[BareError] = [
+    # cuDNN 9 loading its sublibraries ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1,
+    # libcudnn_ops.so.9, libcudnn_ops.so}", then "Invalid handle. Cannot load symbol cudnnCreate"): which library; the
+    # sonames it tried are the release's
+    _environment(
+        "cudnn-sublibrary",
+        ("Unable to load any of {",),
+        r"Unable to load any of \{(?P<lib>lib\w{1,60}?)\.so",
+        message=lambda m: f"Unable to load {m['lib']}",
+    ),
+    # PyTorch's allocator settings an upgrade renamed or the platform does not take ("Warning:
+    # PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF instead", "expandable_segments not supported on
+    # this platform"): warnings, the failure only when nothing else is
+    _environment(
+        "torch-alloc-conf",
+        ("PYTORCH_CUDA_ALLOC_CONF is deprecated", "expandable_segments not supported"),
+        r"(?P<msg>PYTORCH_CUDA_ALLOC_CONF is deprecated, use PYTORCH_ALLOC_CONF instead|"
+        r"(?P<platform>expandable_segments not supported on this platform))",
+        lambda m: "UserWarning" if m["platform"] else None,  # (raised through Python's warnings, the other C++'s)
+        weak=True,
+    ),
+    # tf.data's auto-sharding falling back from files to data ("AUTO sharding policy will apply DATA sharding policy as
+    # it failed to apply FILE sharding policy ...", TensorFlow 2.4's "In AUTO-mode, and switching to DATA-based
+    # sharding, instead of FILE-based sharding as we cannot find appropriate reader dataset op(s) to shard"): each host
+    # reads all the data, a warning
+    _environment(
+        "tf-autoshard",
+        ("AUTO sharding policy will apply DATA shar", "In AUTO-mode, and switching to DATA-based sharding"),
+        r"(?P<new>AUTO sharding policy will apply DATA shar)|"
+        r"In AUTO-mode, and switching to DATA-based sharding, instead of FILE-based sharding",
+        None,
+        # (a post cut inside the line is the line: its words are the release's)
+        message=lambda m: (
+            "AUTO sharding policy will apply DATA sharding policy as it failed to apply FILE sharding policy"
+            if m["new"]
+            else "In AUTO-mode, and switching to DATA-based sharding, instead of FILE-based sharding"
+        ),
+        weak=True,
+    ),
     # pip's resolver installing over what a hosted runtime preinstalled ("ERROR: pip's dependency resolver does not
     # currently take into account all the packages that are installed. ...", then each conflict: "tensorflow 2.8.0
     # requires numpy>=1.20, but you have numpy 1.19.5 which is incompatible.", "ipython 7.9.0 requires jedi>=0.10, which
@@ -152,9 +190,12 @@ BUILD_CHECKS: list[BareError] = [
     # the abort): which library, not the CUDA major its file name carries (the machine's)
     _environment(
         "library-load",
-        ("Could not load library ",),
-        r"Could not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}\. Error: ",
-        message=lambda m: f"Could not load library {m['lib']}.so: cannot open shared object file",
+        ("Could not load library ", "could not load library "),
+        # (a title may stop at "Error" or type the name in lower case: the loader's case-sensitive name is the library)
+        r"[Cc]ould not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}(?:\. Error(?:: |$)|$)",
+        message=lambda m: (
+            f"Could not load library {m['lib'].replace('cublaslt', 'cublasLt')}.so: cannot open shared object file"
+        ),
     ),
     # the loader finding the installed library older than the one a build links ("jaxlib/xla_extension.so: symbol
     # cudnnSetCTCLossDescriptorEx version libcudnn.so.7 not defined in file libcudnn.so.7 with link time reference"):

@@ -250,6 +250,12 @@ RULES: tuple[Rule, ...] = (
         jax_words.replication_rule,
     ),
     Rule(
+        "too-few-devices",
+        "jax words a computation needing more devices than the process has by generation ('requires 2 replicas', "
+        "'requires 8 logical devices ... (num_replicas=8, ...)'): how many are the program's and the machine's",
+        jax_words.too_few_devices,
+    ),
+    Rule(
         "did-you-mean",
         "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
         "'tree_util'?'); the same failure under an older Python has none",

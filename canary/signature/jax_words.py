@@ -139,3 +139,19 @@ def replication_rule(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("No replication rule for "):
         message = _NO_REP_RULE.sub(r"\1", message)
     return exc, message, frames
+
+
+# a computation needing more devices than the process has, by generation: 2020's "compiling a primitive computation
+# `while` that requires 2 replicas, but only 1 XLA devices are available", 2022's "compiling computation that requires
+# 8 logical devices, but only 1 XLA devices are available (num_replicas=8, num_partitions=1)": how many are the
+# program's and the machine's
+_TOO_FEW_DEVICES = re.compile(
+    r"^compiling (?:a primitive )?computation(?: `\w{1,60}`)? that requires \d{1,6} (?:replicas|logical devices), "
+    r"but only \d{1,6} XLA devices are available\b.*$"
+)
+
+
+def too_few_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("compiling ") and _TOO_FEW_DEVICES.match(message):
+        message = "compiling a computation that requires more devices than the XLA devices available"
+    return exc, message, frames

@@ -321,6 +321,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^torch\._scaled_mm is only supported on "), "RuntimeError"),
     (re.compile(r"^Unimplemented primitive in Pallas "), "NotImplementedError"),
     (re.compile(r"^Custom node type mismatch"), "ValueError"),
+    (re.compile(r"^cudaMallocAsync does not yet support|^Fetching value for `?jax\.Array"), "RuntimeError"),
     (re.compile(r"^(?:importing failed due to )?[Uu]ndefined symbol: "), "ImportError"),
     (
         re.compile(

@@ -39,6 +39,8 @@ WORDS: list[BareError] = [
             "torch._scaled_mm is only supported on",
             "Unimplemented primitive in Pallas",
             "Custom node type mismatch",
+            "does not yet support checkPoolLiveAllocations",
+            "Fetching value for",
             "undefined symbol: ",
             "Undefined symbol: ",
         ),
@@ -63,7 +65,10 @@ WORDS: list[BareError] = [
             r"Custom node type mismatch[:;] expected type: <class '[\w.]{1,200}'>[,;] value: .{1,1000}?|"
             # (the loader's words in a title, without the extension it loaded: "importing failed due to undefined
             # symbol: _ZNK5torch8autograd4Node4nameEv")
-            r"(?:importing failed due to )?[Uu]ndefined symbol: _Z\w{1,1000}))"
+            r"(?:importing failed due to )?[Uu]ndefined symbol: _Z\w{1,1000}|"
+            r"cudaMallocAsync does not yet support checkPoolLiveAllocations\b.{0,300}?|"
+            r"Fetching value for `?jax\.Array`? that spans non-addressable (?:\(non process local\) )?"
+            r"devices\b.{0,500}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
