@@ -1177,3 +1177,18 @@ def test_the_forty_first_batchs_failures_in_the_words_it_met():
     assert sig("jax-28409.log").exception == sig("tpu-inference-3592.log").exception == "RuntimeError"
     assert sig("sageattention-333.log").fingerprint == sig("comfyui-lightning-3.log").fingerprint
     assert sig("jax-2558.log").fingerprint == sig("jax-13137.log").fingerprint
+
+
+def test_the_forty_second_batchs_failures_in_the_words_it_met():
+    # a notebook front-end's report of its kernel's death; OpenMP and BLAS runtimes against each other
+    assert sig("notebook-4097.log").fingerprint == sig("tensorflow_macos-51.log").fingerprint
+    assert sig("juliabox-490.log").fingerprint == sig("jupyter-c-kernel-30.log").fingerprint
+    assert sig("juliabox-490.log").fingerprint != sig("notebook-4097.log").fingerprint
+    omp = sig("comic-translate-79.log")
+    assert omp.kind == "environment" and omp.fingerprint == sig("ms-agent-175.log").fingerprint
+    assert similarity(sig("chatyuan-28.log"), sig("huskarl-18.log")) < THRESHOLD
+    assert sig("nnunet-1343.log").fingerprint == sig("worms-2.log").fingerprint
+    assert sig("smcpp-50.log").fingerprint == sig("end-to-end-asr-pytorch-50.log").fingerprint
+    # the Hub: an unknown model identifier whatever the name, a rate limit whatever the file
+    assert sig("chatglm-finetuning-148.log").fingerprint == sig("textgen-865.log").fingerprint
+    assert sig("transformers-34841.log").fingerprint == sig("transformers-27952.log").fingerprint

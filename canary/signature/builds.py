@@ -21,6 +21,29 @@ def _tuple(version: str) -> tuple[int, ...]:
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
 BUILD_CHECKS: list[BareError] = [
+    # two OpenMP runtimes in one process ("OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already
+    # initialized.", on macOS "Initializing libiomp5.dylib, but found libomp.dylib already initialized."), a BLAS or
+    # OpenMP runtime that cannot start its threads ("OpenBLAS blas_thread_init: pthread_create failed for thread 57 of
+    # 64: Resource temporarily unavailable", older "pthread_create: Resource ...", "libgomp: Thread creation failed:
+    # ..."), MKL without its kernels for the CPU ("Intel MKL FATAL ERROR: Cannot load libmkl_avx2.so or
+    # libmkl_def.so."): the libraries the environment installed against each other and the machine; which runtimes,
+    # not how many threads
+    _environment(
+        "blas-runtime",
+        ("OMP: Error #15", "pthread_create", "Thread creation failed", "Cannot load libmkl"),
+        r"(?P<omp>OMP: Error #15: Initializing [\w.]{1,60}, but found [\w.]{1,60} already initialized)|"
+        # (a log of many such lines may have "OpenBLAS " taken off as their tag)
+        r"(?P<openblas>(?:(?:OpenBLAS )?blas_thread_init: |^)pthread_create(?: failed for thread \d|:))|"
+        r"(?P<gomp>libgomp: Thread creation failed)|"
+        r"(?P<mkl>Cannot load libmkl_\w{1,20}\.so or libmkl_def\.so)",
+        None,
+        message=lambda m: (
+            m["omp"]
+            or m["gomp"]
+            or (f"Intel MKL FATAL ERROR: {m['mkl']}" if m["mkl"] else "")
+            or "OpenBLAS blas_thread_init: pthread_create failed"
+        ),
+    ),
     # cuDNN 9 loading its sublibraries ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1,
     # libcudnn_ops.so.9, libcudnn_ops.so}", then "Invalid handle. Cannot load symbol cudnnCreate"): which library; the
     # sonames it tried are the release's

@@ -256,6 +256,12 @@ RULES: tuple[Rule, ...] = (
         jax_words.too_few_devices,
     ),
     Rule(
+        "hub",
+        "transformers names the model it could not find by the program's name for it, and requests a rate limit by "
+        "the URL it was fetching: that the name is no model, that the Hub refused for load, are the failure",
+        libraries.hub,
+    ),
+    Rule(
         "did-you-mean",
         "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
         "'tree_util'?'); the same failure under an older Python has none",

@@ -137,3 +137,18 @@ def jaxlib_module(exc: str | None, message: str, frames: list[str]) -> Parts:
         message.replace("jaxlib.xla_extension.", "jaxlib._jax.") if "xla_extension." in message else message,
         frames,
     )
+
+
+# the Hugging Face Hub as transformers and requests word it: "<name> is not a local folder and is not a valid model
+# identifier listed on 'https://huggingface.co/models'" (which name is the program's), "429 Client Error: Too Many
+# Requests for url: https://huggingface.co/..." (a rate limit, whichever file it was fetching)
+_NOT_A_MODEL = re.compile(r"^\S{1,300} is not a local folder and is not a valid model identifier\b.*$")
+_RATE_LIMIT = re.compile(r"\b429 Client Error: Too Many Requests for (?:url|URL): \S{1,1000}")
+
+
+def hub(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "is not a valid model identifier" in message:
+        message = _NOT_A_MODEL.sub("<model> is not a local folder and is not a valid model identifier", message)
+    if "429 Client Error" in message:
+        message = _RATE_LIMIT.sub("429 Client Error: Too Many Requests", message)
+    return exc, message, frames

@@ -90,3 +90,28 @@ CI_CHECKS: list[BareError] = [
         weak=True,
     ),
 ]
+
+
+# a notebook's front-end reporting its kernel's death in its own words, the only words a post of it has: Jupyter's
+# "The kernel appears to have died. It will restart automatically." and, when the restart fails too, "The kernel has
+# died, and the automatic restart has failed.", VS Code's "The Kernel crashed while executing code in the current cell
+# or a previous cell.", Colab's "Your session crashed after using all available RAM." (which front-end, and whether
+# the machine's memory ran out, are the failure)
+NOTEBOOK_CRASHES: list[BareError] = [
+    BareError(
+        "notebook-kernel",
+        (
+            "kernel appears to have died",
+            "automatic restart has failed",
+            "Kernel crashed while executing",
+            "session crashed",
+        ),
+        re.compile(
+            r"(?P<msg>The kernel appears to have died\. It will restart automatically|"
+            r"The kernel has died, and the automatic restart has failed|"
+            r"The Kernel crashed while executing code in the current cell or a previous cell|"
+            r"Your session crashed after using all available RAM)"
+        ),
+        None,
+    ),
+]
