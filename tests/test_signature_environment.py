@@ -1192,3 +1192,20 @@ def test_the_forty_second_batchs_failures_in_the_words_it_met():
     # the Hub: an unknown model identifier whatever the name, a rate limit whatever the file
     assert sig("chatglm-finetuning-148.log").fingerprint == sig("textgen-865.log").fingerprint
     assert sig("transformers-34841.log").fingerprint == sig("transformers-27952.log").fingerprint
+
+
+def test_the_forty_third_batchs_failures_in_the_words_it_met():
+    # jax's indexing and pmap checks across releases
+    mask = sig("nx-221.log")
+    assert mask.exception == "NonConcreteBooleanIndexError" and mask.fingerprint == sig("jax-10231.log").fingerprint
+    assert (
+        sig("objax-59.log").fingerprint
+        == sig("jax-24315.log").fingerprint
+        == sig("marginaleffects-1587.log").fingerprint
+    )
+    assert sig("jax-1991-b.log").fingerprint == sig("jax-4563.log").fingerprint
+    assert sig("spu-148.log").exception == "ConcretizationTypeError"
+    # a machine's clock against a cloud store; Azure's refusal in the .NET SDK's words
+    skew = sig("node-s3-client-59.log")
+    assert skew.kind == "environment" and skew.fingerprint == sig("aws-sdk-net-211.log").fingerprint
+    assert sig("kusto-copy-79.log").fingerprint == sig("azure-storage-net-1040.log").fingerprint

@@ -16,7 +16,7 @@ from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
-from canary.signature.services import CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
+from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
 from canary.signature.signals import MALLOC_CHECK, TERMINATE, malloc_words
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
@@ -113,6 +113,7 @@ BARE_ERRORS: list[BareError] = [
     *SERVICE_ERRORS,
     *CI_CHECKS,
     *NOTEBOOK_CRASHES,
+    *AZURE_ERRORS,
     BareError(
         "python-exception",
         (

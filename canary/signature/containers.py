@@ -1,6 +1,7 @@
 """A container's image against the machine that runs it, as the container runtime and the image's own entrypoint say
 it: an image built for another CPU architecture (Docker's platform warning, a registry without a manifest for the
-host's, the kernel refusing to exec its binaries), and NVIDIA's images checking the host's driver. Pure. They take
+host's, the kernel refusing to exec its binaries), NVIDIA's images checking the host's driver, and a cloud store
+refusing a machine whose clock is off. Pure. They take
 their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; all are the tool's checks, with no class.
 """
 
@@ -54,5 +55,14 @@ CONTAINER_CHECKS: list[BareError] = [
             if m["path"]
             else "exec user process caused: exec format error"
         ),
+    ),
+    # a cloud store refusing a request signed by a machine whose clock is off ("RequestTimeTooSkewed: The difference
+    # between the request time and the current time is too large.", in any client's words): the machine's clock
+    _environment(
+        "clock-skew",
+        ("RequestTimeTooSkewed", "difference between the request time and the current time"),
+        r"RequestTimeTooSkewed|The difference between the request time and the current time is too large",
+        "RequestTimeTooSkewed",
+        message=lambda m: "RequestTimeTooSkewed: the request time and the current time differ too much",
     ),
 ]

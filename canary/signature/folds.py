@@ -13,11 +13,10 @@ stated once, in :data:`RULES`, with the reason it is safe; what most of them do 
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from canary.signature import environment, jax_words, kinds, libraries, rewordings
+from canary.signature import environment, jax_words, kinds, libraries, rewordings, tracebacks
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
@@ -27,18 +26,6 @@ class Rule:
     name: str
     reason: str
     apply: Callable[[str | None, str, list[str]], Parts]
-
-
-def _resolved(frame: str) -> str:
-    path, sep, func = frame.rpartition(":")
-    if not sep or ".." not in path.split("/"):
-        return frame
-    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
-    return "/".join(parts) + sep + func
-
-
-def _frames(exc: str | None, message: str, frames: list[str]) -> Parts:
-    return exc, message, [_resolved(f) for f in frames]
 
 
 # compile_error, runtime_crash and timeout of one exception: which one depends on whether the excerpt shows
@@ -262,6 +249,12 @@ RULES: tuple[Rule, ...] = (
         libraries.hub,
     ),
     Rule(
+        "indexing-checks",
+        "jax rewords its checks of a traced boolean mask (IndexError, later NonConcreteBooleanIndexError with the "
+        "mask's shape), in-place assignment and pmap's rank-0 argument by release: which check is the failure",
+        jax_words.indexing_checks,
+    ),
+    Rule(
         "did-you-mean",
         "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
         "'tree_util'?'); the same failure under an older Python has none",
@@ -387,7 +380,7 @@ RULES: tuple[Rule, ...] = (
         "frames",
         "a call path names files relative to their package root with '..' resolved (and, in the "
         "fingerprint, by file name outside a package), so a checkout's location does not matter",
-        _frames,
+        tracebacks.resolved_frames,
     ),
 )
 

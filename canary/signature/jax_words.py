@@ -155,3 +155,28 @@ def too_few_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("compiling ") and _TOO_FEW_DEVICES.match(message):
         message = "compiling a computation that requires more devices than the XLA devices available"
     return exc, message, frames
+
+
+# jax's indexing and mapping checks, reworded by its releases: a traced boolean mask (0.2's IndexError "Array boolean
+# indices must be concrete.", since NonConcreteBooleanIndexError with the mask's "; got ShapedArray(bool[4897])"), an
+# array assigned in place (2020's "'<class 'jax.interpreters.xla.DeviceArray'>' object does not support item
+# assignment. JAX arrays are immutable. ...", 2024's the same of jaxlib._jax.ArrayImpl, 2025's "JAX arrays are
+# immutable and do not support in-place item assignment. ..."), and pmap's argument of rank 0 ("pmap got arg 18 of
+# rank 0 but axis to be mapped 0", later with ". The tree of ranks is: ..."): which check is the failure; the shapes,
+# classes and argument numbers are the program's and the release's
+_BOOLEAN_INDEX = re.compile(r"^Array boolean indices must be concrete\b.*$")
+_ITEM_ASSIGNMENT = re.compile(
+    r"^(?:'<class '[\w.]{1,100}'>' object does not support item assignment\. JAX arrays are immutable|"
+    r"JAX arrays are immutable and do not support in-place item assignment)\b.*$"
+)
+_RANK_ZERO = re.compile(r"^pmap got arg \d{1,4} of rank 0 but axis to be mapped \d{1,3}\b.*$")
+
+
+def indexing_checks(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Array boolean indices must be concrete"):
+        return "NonConcreteBooleanIndexError", "Array boolean indices must be concrete", frames
+    if "item assignment" in message and _ITEM_ASSIGNMENT.match(message):
+        return exc, "JAX arrays are immutable and do not support in-place item assignment", frames
+    if message.startswith("pmap got arg ") and _RANK_ZERO.match(message):
+        return exc, "pmap got an argument of rank 0 but an axis to be mapped", frames
+    return exc, message, frames

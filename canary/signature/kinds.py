@@ -322,6 +322,8 @@ _IMPORT_WORDS = (
     (re.compile(r"^Unimplemented primitive in Pallas "), "NotImplementedError"),
     (re.compile(r"^Custom node type mismatch"), "ValueError"),
     (re.compile(r"^cudaMallocAsync does not yet support|^Fetching value for `?jax\.Array"), "RuntimeError"),
+    (re.compile(r"^JAX does not support string indexing"), "TypeError"),
+    (re.compile(r"^The size argument of jnp\.\w{1,40} must be statically specified"), "ConcretizationTypeError"),
     (re.compile(r"^(?:importing failed due to )?[Uu]ndefined symbol: "), "ImportError"),
     (
         re.compile(

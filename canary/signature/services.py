@@ -115,3 +115,20 @@ NOTEBOOK_CRASHES: list[BareError] = [
         None,
     ),
 ]
+
+
+# Azure Storage refusing a principal (the .NET SDK's RequestFailedException: "Service request failed.", then "Status:
+# 403 (This request is not authorized to perform this operation using this permission.)" and "ErrorCode:
+# AuthorizationPermissionMismatch", also printed as one escaped string): which refusal, not the request's ids
+AZURE_ERRORS: list[BareError] = [
+    BareError(
+        "azure-storage",
+        ("This request is not authorized to perform this operation",),
+        re.compile(
+            r"(?:^|\\n|Service request failed\. ?)Status: (?P<code>\d{3}) \((?P<msg>This request is not authorized "
+            r"to perform this operation[^)]{0,100})\)"
+        ),
+        "RequestFailedException",
+        message=lambda m: f"Status: {m['code']} ({m['msg']})",
+    ),
+]

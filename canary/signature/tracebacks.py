@@ -4,6 +4,7 @@ errors, JAX's filtered and unfiltered traces), their frames, and the call path t
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -331,3 +332,16 @@ def call_path(frames: Sequence[Frame], options: Options = DEFAULT_OPTIONS) -> li
             continue
         out.append(key)
     return out[-options.max_frames :] if options.max_frames else out
+
+
+def _resolved(frame: str) -> str:
+    path, sep, func = frame.rpartition(":")
+    if not sep or ".." not in path.split("/"):
+        return frame
+    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) + sep + func
+
+
+def resolved_frames(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``frames`` rule of :mod:`~canary.signature.folds`: a call path's ``..`` resolved."""
+    return exc, message, [_resolved(f) for f in frames]

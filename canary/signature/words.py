@@ -41,6 +41,8 @@ WORDS: list[BareError] = [
             "Custom node type mismatch",
             "does not yet support checkPoolLiveAllocations",
             "Fetching value for",
+            "does not support string indexing",
+            "must be statically specified to use",
             "undefined symbol: ",
             "Undefined symbol: ",
         ),
@@ -68,7 +70,11 @@ WORDS: list[BareError] = [
             r"(?:importing failed due to )?[Uu]ndefined symbol: _Z\w{1,1000}|"
             r"cudaMallocAsync does not yet support checkPoolLiveAllocations\b.{0,300}?|"
             r"Fetching value for `?jax\.Array`? that spans non-addressable (?:\(non process local\) )?"
-            r"devices\b.{0,500}?))"
+            r"devices\b.{0,500}?|"
+            # (also quoted in a title: 0.4.21 release: "JAX does not support string indexing" error, but ...)
+            r"JAX does not support string indexing\b.{0,300}?|"
+            r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
+            r"transformations\b.{0,300}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
