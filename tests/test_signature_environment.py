@@ -1209,3 +1209,12 @@ def test_the_forty_third_batchs_failures_in_the_words_it_met():
     skew = sig("node-s3-client-59.log")
     assert skew.kind == "environment" and skew.fingerprint == sig("aws-sdk-net-211.log").fingerprint
     assert sig("kusto-copy-79.log").fingerprint == sig("azure-storage-net-1040.log").fingerprint
+
+
+def test_the_forty_fourth_batchs_failures_in_the_words_it_met():
+    # Travis CI's line after a message; transformers' refusal of Keras 3, also inside its lazy import's wrapper
+    assert sig("keras-13244.log").message == "module 'keras.backend' has no attribute 'tf'"
+    keras3 = sig("liger-kernel-161.log")
+    assert sig("transforemotion-16.log").exception == keras3.exception == "ValueError"
+    # two modules not found are not alike however alike their names
+    assert similarity(sig("keras-adamw-59.log"), sig("classification-models-3d-26.log")) < THRESHOLD

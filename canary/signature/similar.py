@@ -46,7 +46,7 @@ _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # version a CI step pins, the action release it retired, the tokenizer class a config names, a GPU's architecture,
 # the primitive a lowering lacks, a KeyError's key, a model type, an image's platform, a header a build looks for,
 # a GPU's Xid code, an InfiniBand completion's status, a primitive without a replication rule, a dataclass's field,
-# the OpenMP runtimes in one process
+# the OpenMP runtimes in one process, a module not found
 _KEYS = re.compile(
     r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
     r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
@@ -56,7 +56,7 @@ _KEYS = re.compile(
     r"^KeyError: (.{1,200})$|model type `(\w{1,100})`|platform \(([\w/]{1,40})\)|manifest for ([\w/]{1,40})|"
     r"Could not find any (\w{1,20}\.h)|\(Xid (\d{1,3})\)|completion with status=(\d{1,3})|"
     r"No replication rule for (\w{1,100})|for field (\w{1,100}) is not allowed|"
-    r"Initializing ([\w.]{1,60}), but found ([\w.]{1,60}) already initialized"
+    r"Initializing ([\w.]{1,60}), but found ([\w.]{1,60}) already initialized|No module named '([\w.]{1,200})'"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -69,8 +69,8 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     nor one tokenizer class transformers lacks another, nor one GPU architecture (sm_90a, gfx1103) another, nor one
     primitive a lowering lacks another, nor one key a KeyError names or one model type transformers does not know
     another, nor one image platform, one header a build looks for, one Xid code or one InfiniBand status another, nor
-    one primitive shard_map lacks a rule for, one dataclass field or one pair of OpenMP runtimes another, however
-    alike the words."""
+    one primitive shard_map lacks a rule for, one dataclass field, one pair of OpenMP runtimes or one missing module
+    another, however alike the words."""
     return set(_KEYS.findall(text))
 
 

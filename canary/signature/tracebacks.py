@@ -64,6 +64,7 @@ _MESSAGE_END = re.compile(
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
+    r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
 )
 _MAX_MESSAGE_LINES = 12
 _LOOK_BACK = 200  # lines searched above a cut exception line for the whole one
