@@ -110,7 +110,7 @@ def _scan(
             raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
             frames: list[str] = []
             if rec.name == "fatal-python":
-                if rec.exception_of(m) == "SIGABRT" and _allocator_before(lines, i):
+                if rec.exception_of(m) == "SIGABRT" and _abort_said_before(lines, i):
                     break  # faulthandler's report of the abort the line before it said why of
                 frames = _crash_site(_faulthandler_frames(lines, i), options)
             elif rec.name == "malloc-check":
@@ -279,7 +279,7 @@ _FH_NEAR = 4  # lines after the C allocator's check within which faulthandler's 
 _CHECK_FAILED = next(b for b in bare.BARE_ERRORS if b.name == "check-failed")
 
 
-def _allocator_before(lines: list[str], i: int) -> bool:
+def _abort_said_before(lines: list[str], i: int) -> bool:
     """Whether what aborted is said just before faulthandler's report: the C allocator's check, or a failed CHECK."""
     return any(MALLOC_CHECK.search(ln.strip()) or _CHECK_FAILED.match(ln.strip()) for ln in lines[max(0, i - 2) : i])
 

@@ -20,6 +20,24 @@ def _tuple(version: str) -> tuple[int, ...]:
 # the class a check's words follow on their line ("ValueError: numpy.dtype size changed", "RuntimeWarning: ...")
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 
+# the words each alternative of the "blas-runtime" and "source-build" checks is named by (versions and thread counts
+# masked: they are the machine's), by the group that matched
+_BLAS_WORDS = {
+    "omp": "{omp}",
+    "openblas": "OpenBLAS blas_thread_init: pthread_create failed",
+    "gomp": "{gomp}",
+    "mkl": "Intel MKL FATAL ERROR: {mkl}",
+}
+_SOURCE_BUILD_WORDS = {
+    "gnu": "unsupported GNU version! gcc versions later than <version> are not supported",
+    "bazel": "{bazel} <version> (.bazelversion), but it wasn't found",
+    "older": "Current Bazel version is <version>; expected at least <version>",
+    "flag": "gcc: unrecognized command-line option '{flag}'",
+    "header": "Could not find any {header} matching version <version> in any subdirectory",
+    "analysis": "{analysis}",
+    "include": "fatal error: '{include}' file not found",
+}
+
 BUILD_CHECKS: list[BareError] = [
     # two OpenMP runtimes in one process ("OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already
     # initialized.", on macOS "Initializing libiomp5.dylib, but found libomp.dylib already initialized."), a BLAS or
@@ -37,12 +55,7 @@ BUILD_CHECKS: list[BareError] = [
         r"(?P<gomp>libgomp: Thread creation failed)|"
         r"(?P<mkl>Cannot load libmkl_\w{1,20}\.so or libmkl_def\.so)",
         None,
-        message=lambda m: (
-            m["omp"]
-            or m["gomp"]
-            or (f"Intel MKL FATAL ERROR: {m['mkl']}" if m["mkl"] else "")
-            or "OpenBLAS blas_thread_init: pthread_create failed"
-        ),
+        message=lambda m: _BLAS_WORDS[m.lastgroup].format(**m.groupdict()),
     ),
     # cuDNN 9 loading its sublibraries ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1,
     # libcudnn_ops.so.9, libcudnn_ops.so}", then "Invalid handle. Cannot load symbol cudnnCreate"): which library; the
@@ -126,21 +139,7 @@ BUILD_CHECKS: list[BareError] = [
         r"(?P<analysis>Analysis of target '[\w/:.-]{1,200}' failed)|"
         r"fatal error: '(?P<include>[\w/.-]{0,200}(?:cudnn|cuda|nccl|cublas)\w{0,20}\.h)' file not found",
         None,
-        message=lambda m: (
-            "unsupported GNU version! gcc versions later than <version> are not supported"
-            if m["gnu"]
-            else f"{m['bazel']} <version> (.bazelversion), but it wasn't found"
-            if m["bazel"]
-            else "Current Bazel version is <version>; expected at least <version>"
-            if m["older"]
-            else f"gcc: unrecognized command-line option '{m['flag']}'"
-            if m["flag"]
-            else f"Could not find any {m['header']} matching version <version> in any subdirectory"
-            if m["header"]
-            else m["analysis"]
-            if m["analysis"]
-            else f"fatal error: '{m['include']}' file not found"
-        ),
+        message=lambda m: _SOURCE_BUILD_WORDS[m.lastgroup].format(**m.groupdict()),
     ),
     # XLA:CPU's LLVM not knowing the machine's CPU ("'apple-m1' is not a recognized processor for this target
     # (ignoring processor)", "'+neon' is not a recognized feature for this target"): a jaxlib built for another
