@@ -221,7 +221,9 @@ def test_absls_signal_line_with_its_address_is_the_signal():
 def test_a_traceback_cut_in_its_last_line_is_the_exception_its_wrapper_printed():
     gymnax = sig("gymnax-27.log")  # ends "Att", under IPython 7's frames
     assert (gymnax.exception, gymnax.message) == ("AttributeError", "module 'jax' has no attribute 'tree_multimap'")
-    assert gymnax.fingerprint == sig("gymnax-blines-3.log").fingerprint  # quoted, with make's error after it
+    # quoted in markdown with its indentation, make's error after it: the same failure, from its program's frame
+    blines = sig("gymnax-blines-3.log")
+    assert (blines.group, blines.frames) == (gymnax.group, ["MetaBlocks/run_ippo_cartpole.py:<module>"])
     # IPython 7's frames, as Colab links them: the application's own file is the call path
     assert sig("colabfold-300.log").frames == ["model/mapping.py:mapped_fn"]
     assert sig("colabfold-300.log").fingerprint != sig("colabfold-298.log").fingerprint
@@ -1218,3 +1220,39 @@ def test_the_forty_fourth_batchs_failures_in_the_words_it_met():
     assert sig("transforemotion-16.log").exception == keras3.exception == "ValueError"
     # two modules not found are not alike however alike their names
     assert similarity(sig("keras-adamw-59.log"), sig("classification-models-3d-26.log")) < THRESHOLD
+
+
+def test_the_forty_fifth_batchs_failures_in_the_words_it_met():
+    # XLA:GPU's autotuners: which check found results that disagree, told by the check above or below its
+    # comparator's lines, and the comparator's lines alone
+    fusion = sig("jax-24036.log")
+    assert (fusion.kind, fusion.message) == ("compile_error", "Results do not match the reference")
+    assert fusion.fingerprint == sig("xla-23934.log").fingerprint == sig("rocm-jax-467.log").fingerprint
+    assert sig("rocm-jax-265.log").fingerprint == sig("jax-26846.log").fingerprint != fusion.fingerprint
+    assert sig("dreamax-1.log").fingerprint not in (fusion.fingerprint, sig("jax-26846.log").fingerprint)
+    assert sig("flax-4113.log").fingerprint == sig("jax-22855.log").fingerprint
+    # XLA's abort after a replica failed is named by the replica's error logged before it
+    assert sig("jax-1325.log").group == sig("jax-12669.log").group
+    # the path a check was given, a title's words after an AttributeError's attribute, a Colab cell's file
+    assert sig("apax-465.log").fingerprint == sig("morl-baselines-186.log").fingerprint
+    assert sig("orbax-2521.log").fingerprint == sig("metaworld-algorithms-4.log").fingerprint
+    assert sig("jax-ai-stack-241.log").fingerprint == sig("jax-ai-stack-244.log").fingerprint
+    # a traceback quoted in markdown with its indentation is read whole
+    assert sig("flax-4812.log").frames[-1] == "flax/nnx/nnx/training/optimizer.py:update"
+
+
+def test_the_forty_sixth_batchs_failures_in_the_words_it_met():
+    # jax_debug_nans' notice of 2019-2020 names what the cut traceback after it raises
+    notice = sig("jax-2505.log")
+    assert (notice.kind, notice.exception) == ("nan", "FloatingPointError")
+    assert notice.fingerprint == sig("jax-24955.log").fingerprint
+    # a frame's "File" cut to its first letters, a reporter's elided frames
+    assert sig("jax-7510.log").exception is None and sig("jax-7510.log").group == sig("jax-24732.log").group
+    assert sig("jax-482.log").exception == "FloatingPointError"
+    # the errors jax2tf lists after its NotImplementedError are its message's, not the failure
+    assert sig("jax-12801.log").exception == sig("tensorflow-onnx-2259.log").exception == "NotImplementedError"
+    # a class jax names without Error, a class named with <locals>, Mosaic's head above its coded words
+    assert sig("jax-23456-b.log").group == sig("jax-24730.log").group
+    assert sig("jax-18370.log").exception == "MLIRError"
+    sliced = sig("sglang-jax-1546.log")
+    assert sliced.exception == "XlaRuntimeError" and "E2002" in sliced.message

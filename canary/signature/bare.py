@@ -126,14 +126,18 @@ BARE_ERRORS: list[BareError] = [
             "for traceback): ",
             "Error :",
             "Exception :",
+            "jax._src.",
+            "InconclusiveDimensionOperation: ",
         ),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             # (pdb's post-mortem prints the exception after "*** ")
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* )?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
-            # (Python's bare "Exception: ..." too: `raise Exception("...")`)
-            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception)"
+            # (Python's bare "Exception: ..." too: `raise Exception("...")`, a class jax names by its module whatever
+            # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
+            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
+            r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation)"
             r"(?:\([\w.]{1,100}\)|(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
             # (a post may lose the space after the colon, "RuntimeError:CUDA out of memory", or be translated into a
             # language that puts one before it, "MlflowException : la demande d'API ...")
@@ -151,8 +155,10 @@ BARE_ERRORS: list[BareError] = [
         ('Error("', "Error('", 'Exception("', "Exception('"),
         re.compile(
             # (or inside a sentence, whole, between its emphasis: 'the error: _AssertionError("No examples were
-            # yielded.")_ is thrown'; not a statement that raises it, a traceback's source line)
-            r"(?:^|(?<=[\s`_*])(?<!raise )(?=[A-Z][\w.]{0,200}(?:Error|Exception)\([\"'][^\"'\n]{1,2000}[\"']\)))"
+            # yielded.")_ is thrown'; not a statement that raises it, a traceback's source line, nor one of the errors a
+            # message lists after what raised each: "<function _gather_with_batch_dims at 0x7f...>: ValueError('...')")
+            r"(?:^|(?<=[\s`_*])(?<!raise )(?<!>: )"
+            r"(?=[A-Z][\w.]{0,200}(?:Error|Exception)\([\"'][^\"'\n]{1,2000}[\"']\)))"
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception))\((?P<q>[\"'])(?P<msg>(?:(?!\\n|(?P=q)\)).){1,2000})"
         ),
         lambda m: canonical_class(m["cls"], m["msg"]),

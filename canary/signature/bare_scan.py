@@ -54,7 +54,7 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        if not parts[-1].rstrip().endswith(".so:") and any(b.match(s) for b in bare.BARE_ERRORS):
+        if not parts[-1].rstrip().endswith((".so:", _MOSAIC_NEXT)) and any(b.match(s) for b in bare.BARE_ERRORS):
             break  # the next error, not this one's continuation
         parts.append(s)
     return " ".join(parts)
@@ -85,8 +85,12 @@ def _quoted(line: str, start: int, message: str) -> str:
 _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
 _FALLBACK = "env-fallback"
+# weak findings that report what a nearby warning before them says better: jax's fallback to the CPU (the check
+# that failed just before it), the buffer comparator's lines (the autotuner's check that printed them)
+_EXPLAINED = frozenset({_FALLBACK, "autotune-difference"})
 # jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below
 _QUOTES_NEXT = "The error was:"
+_MOSAIC_NEXT = "Mosaic failed to compile TPU kernel:"
 
 
 def _scan(
@@ -97,9 +101,10 @@ def _scan(
     info = getattr(lines, "info", ())
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
-        if not s or (i and lines[i - 1].rstrip().endswith((_QUOTES_NEXT, ".so:"))):
+        if not s or (i and lines[i - 1].rstrip().endswith((_QUOTES_NEXT, ".so:", _MOSAIC_NEXT))):
             # an error quoted as the cause inside another's message is that one's (and the loader's message goes on
-            # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...")
+            # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...", Mosaic's below
+            # its head: "...: Mosaic failed to compile TPU kernel:" above "Failed to set window params ...: E2002: ")
             continue
         for rec in bare.BARE_ERRORS:
             if rec.name in skip:
@@ -130,7 +135,7 @@ def _scan(
                 return found  # (a class cut at its colon, torch elastic's "ChildFailedError:", names it only alone)
             # jax's fallback to the CPU is what it did about a check that failed just before (cuInit's
             # error, a backend that could not start): that warning names it
-            if weak is None or (weak[2] == _FALLBACK and rec.name != _FALLBACK and weak[0] - i <= _LOOK_BACK):
+            if weak is None or (weak[2] in _EXPLAINED and rec.name != weak[2] and weak[0] - i <= _LOOK_BACK):
                 weak = found
             break
     return tried if weak is not None and weak[2] == _FALLBACK and tried is not None else weak
@@ -279,9 +284,18 @@ _FH_NEAR = 4  # lines after the C allocator's check within which faulthandler's 
 _CHECK_FAILED = next(b for b in bare.BARE_ERRORS if b.name == "check-failed")
 
 
+# XLA's own abort after a replica failed ("Replicated computation launch failed, but not all replicas terminated.
+# Aborting process to work around deadlock. Failure message (...): " and the replica's error below it): the error
+# logged before it is the failure
+_DEADLOCK_ABORT = "Aborting process to work around deadlock."
+
+
 def _abort_said_before(lines: list[str], i: int) -> bool:
-    """Whether what aborted is said just before faulthandler's report: the C allocator's check, or a failed CHECK."""
-    return any(MALLOC_CHECK.search(ln.strip()) or _CHECK_FAILED.match(ln.strip()) for ln in lines[max(0, i - 2) : i])
+    """Whether what aborted is said just before faulthandler's report: the C allocator's check, a failed CHECK, or
+    XLA's abort for a replica that failed."""
+    return any(
+        MALLOC_CHECK.search(ln.strip()) or _CHECK_FAILED.match(ln.strip()) for ln in lines[max(0, i - 2) : i]
+    ) or any(_DEADLOCK_ABORT in ln for ln in lines[max(0, i - 4) : i])
 
 
 def _faulthandler_frames(lines: list[str], start: int, within: int | None = None) -> list[Frame]:

@@ -142,6 +142,32 @@ DEVICE_ERRORS: list[BareError] = [
         "environment",
         weak=True,
     ),
+    # XLA:GPU's autotuners checking each candidate against a reference, logged as an error while the compile goes on:
+    # "Results do not match the reference. This is likely a bug/unexpected loss of precision." (the GEMM fusion
+    # autotuner), "Results mismatch between different GEMM algorithms. ..." (the GEMM algorithm picker), "... between
+    # different convolution algorithms. ... in cudnn." (the convolution picker); which check it is, is the failure
+    BareError(
+        "autotune-mismatch",
+        ("Results do not match the reference", "Results mismatch between different"),
+        re.compile(
+            r"(?P<msg>Results do not match the reference|Results mismatch between different \w{1,20} algorithms)"
+        ),
+        None,
+        "compile_error",
+        weak=True,
+    ),
+    # the buffer comparator's lines those checks print (".../buffer_comparator.cc:157] Difference at 32: 400, expected
+    # 772"): the same failure,
+    # told by the check above them where the excerpt keeps it, alone where it does not
+    BareError(
+        "autotune-difference",
+        ("Difference at ",),
+        re.compile(r"^(?P<msg>Difference at) \d{1,12}: [\d.e+-]{1,40}, expected [\d.e+-]{1,40}$"),
+        None,
+        "compile_error",
+        message=lambda m: "Results differ from the reference (buffer comparator: Difference at ...)",
+        weak=True,
+    ),
     # libtpu halting the chips: 2023's "*** Halt is unexpected, all pending programs will fail. This is likely an XLA
     # compiler bug, ...", 2025's "*** A program or fatal error occurred, all pending programs will fail, and results may
     # be corrupted. ..."; TensorFlow 1.x's TPU "Core halted unexpectedly"
@@ -199,6 +225,17 @@ DEVICE_ERRORS: list[BareError] = [
         ),
         "SIGKILL",
         message=lambda m: "killed by the kernel's OOM killer",
+    ),
+    # jax_debug_nans of 2019-2020 finding a nan or an inf in a jitted function's output, before it re-runs the function
+    # op by op to raise where ("Invalid value encountered in the output of a jit function. Calling the de-optimized
+    # version."): the check's FloatingPointError, named so when the excerpt stops before it is raised
+    BareError(
+        "jax-debug-nans",
+        ("Invalid value encountered in the output of a jit function",),
+        re.compile(r"(?P<msg>Invalid value encountered in the output of a jit function)"),
+        "FloatingPointError",
+        "nan",
+        weak=True,
     ),
     # jax without jax_enable_x64 narrowing a 64-bit dtype a program asked for ("UserWarning: Explicitly requested dtype
     # float64 requested in zeros is not available, and will be truncated to dtype float32. To enable more dtypes,

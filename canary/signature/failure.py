@@ -237,9 +237,10 @@ def _warning(line: str) -> BareError | None:
 
 def _warned_before_a_cut(lines: list[str], i: int) -> bool:
     """Whether line ``i`` is a warning (a run goes on after one) and the log ends inside a traceback after it (an
-    environment mismatch warned of is the cause of what follows it, cut or not)."""
+    environment mismatch warned of is the cause of what follows it, cut or not, and jax's notice of a nan is what the
+    traceback after it raises)."""
     warning = _warning(lines[i])
-    if warning is None or warning.kind == "environment":
+    if warning is None or warning.kind in ("environment", "nan"):
         return False
     frames, _, start = unfinished(lines)
     return bool(frames) and start > i

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from canary.signature import environment, jax_words, kinds, libraries, rewordings, tracebacks
+from canary.signature import environment, jax_words, kinds, libraries, pythons, rewordings, tracebacks
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
@@ -249,6 +249,12 @@ RULES: tuple[Rule, ...] = (
         libraries.hub,
     ),
     Rule(
+        "given-path",
+        "a check quotes the path it was given after what it wanted ('... should be absolute. Got weights/x'), a post "
+        "may cut it after 'Got': the path is the program's, the check the failure",
+        libraries.given_path,
+    ),
+    Rule(
         "indexing-checks",
         "jax rewords its checks of a traced boolean mask (IndexError, later NonConcreteBooleanIndexError with the "
         "mask's shape), in-place assignment and pmap's rank-0 argument by release: which check is the failure",
@@ -257,8 +263,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "did-you-mean",
         "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
-        "'tree_util'?'); the same failure under an older Python has none",
-        rewordings.did_you_mean,
+        "'tree_util'?'); the same failure under an older Python has none, and a title goes on after the attribute's "
+        "quote in the reporter's words",
+        pythons.did_you_mean,
     ),
     Rule(
         "numpy-removed",
@@ -287,7 +294,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "escaped-quotes",
         "a repr, a JSON string or a post escapes a message's quotes (\\' for '); the words are the same",
-        rewordings.escaped_quotes,
+        pythons.escaped_quotes,
     ),
     Rule(
         "exception-args",
@@ -368,7 +375,7 @@ RULES: tuple[Rule, ...] = (
         "import-location",
         "where Python found the module a name could not be imported from ('(/usr/lib/python3/dist-packages/jax/"
         "config.py)', '(unknown location)') is the machine's, and a post may cut it anywhere; the name is the failure",
-        rewordings.import_location,
+        pythons.import_location,
     ),
     Rule(
         "full-stop",

@@ -18,6 +18,9 @@ _IPY7_FILE = re.compile(
     r"^\[?(?P<file>(?:/|~/|<ipython-input-)[^\s\[\]()]{1,500}?)(?:\]\([^)\s]{1,300}\))? "
     r"in (?P<func><cell line: \d{1,7}>|<\w{1,40}>|[\w.]{1,200})(?:\(|$)"
 )
+# a cell's file, named by a number each run draws anew: "<ipython-input-8-bc07f049eb27>", Colab's
+# "/tmp/ipython-input-3209941142.py"
+_IPY_INPUT_FILE = re.compile(r"(?:^<|/)ipython-input-[\w-]{1,60}(?:\.py|>)$")
 _IPY_MODULE = re.compile(r"^File (?P<file>[~/][^\s\"]{1,500}?\.py):(?P<line>\d{1,7})$")
 _IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
 # IPython 8.0-8.3's cell: "Input In [1], in <cell line: 1>()"
@@ -35,7 +38,8 @@ def frame(line: str) -> str:
         if m is None:
             return line
         func = "<module>" if m.group("func").startswith("<cell") else m.group("func")
-        return f'  File "{m.group("file")}", line 0, in {func}'
+        file = "<ipython-cell>" if _IPY_INPUT_FILE.search(m.group("file")) else m.group("file")
+        return f'  File "{file}", line 0, in {func}'
     m = _IPY_FILE.match(line)
     if m and (m.group("line") or m.group("line2")):
         file = m.group("file")

@@ -152,3 +152,14 @@ def hub(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "429 Client Error" in message:
         message = _RATE_LIMIT.sub("429 Client Error: Too Many Requests", message)
     return exc, message, frames
+
+
+# a check that quotes the path it was given after what it wanted ("Checkpoint path should be absolute. Got
+# weights/run 1.orbax-checkpoint-tmp"; a post may wrap or cut it after "Got"): the path is the program's
+_GOT_PATH = re.compile(r"^(.{1,500}?)\.? Got(?: \S{0,300}/.{0,1000})?$")
+
+
+def given_path(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if " Got" in message:
+        message = _GOT_PATH.sub(r"\1", message)
+    return exc, message, frames

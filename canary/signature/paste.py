@@ -46,8 +46,8 @@ def unpage(raw: list[str]) -> list[str]:
     """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at
     their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's
     quotes, non-breaking and zero-width spaces and byte order mark, markdown's escapes where every
-    ``_`` is escaped, a blank line after every line (a double-spaced copy), and the indentation every
-    line shares."""
+    ``_`` is escaped, a blank line after every line (a double-spaced copy), a markdown quote around a block
+    that keeps its indentation, and the indentation every line shares."""
     raw = [(_ANSI.sub("", line) if "\x1b" in line else line).rstrip() for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
@@ -60,7 +60,24 @@ def unpage(raw: list[str]) -> list[str]:
         raw = _notebook_error(raw)
     if any("**Exception Type:**" in line for line in raw):
         raw = _error_report(raw)
-    return _dedent(_single_spaced(raw))
+    return _dedent(_single_spaced(_unquoted(raw)))
+
+
+_QUOTE = re.compile(r"^> ?")
+
+
+def _unquoted(raw: list[str]) -> list[str]:
+    """``raw`` with a markdown quote taken off a quoted block of three lines or more that keeps its indentation
+    (a traceback's "> " then "  File ...": the quote's prefix alone would take the indentation with it)."""
+    out, i = list(raw), 0
+    while i < len(out):
+        j = i
+        while j < len(out) and out[j].startswith(">"):
+            j += 1
+        if j - i >= 3 and any(line.startswith(">   ") for line in out[i:j]):
+            out[i:j] = [_QUOTE.sub("", line) for line in out[i:j]]
+        i = j + 1
+    return out
 
 
 # markdown's emphasis around a whole line that says what failed: "**cupy_backends...CUDARuntimeError: ...**",

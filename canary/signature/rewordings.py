@@ -197,16 +197,6 @@ def advice(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# Python's "cannot import name 'x' from 'y' (<where y is installed>)"
-_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,200}') \(.{0,1000}$")
-
-
-def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if message.startswith("cannot import name "):
-        message = _IMPORT_FROM.sub(r"\1", message)
-    return exc, message, frames
-
-
 # a slice's chip that ran out ("(0x0x0_HBM0)", "(1x0x0_HBM0)") is where, not what
 _DEVICE = re.compile(r"\((?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\)|\bmemory (?:\d{1,3}x){2}\d{1,3}_HBM\d{1,3}\b")
 
@@ -378,19 +368,3 @@ _TF_API = re.compile(r"\btensorflow\._api\.v\d{1,2}\.")
 
 def tf_api(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _TF_API.sub("tensorflow.", message), frames
-
-
-def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes."""
-    return exc, message.replace("\\'", "'").replace('\\"', '"') if "\\" in message else message, frames
-
-
-# Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ("... has no attribute
-# 'tree_map'. Did you mean: 'tree_util'?"): the same failure under an older Python has none
-_DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")
-
-
-def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc in ("AttributeError", "NameError", "ImportError", "ModuleNotFoundError") and "Did you mean" in message:
-        message = _DID_YOU_MEAN.sub("", message)
-    return exc, message, frames

@@ -48,7 +48,11 @@ _FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<
 _FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
 # "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
 # (the bracketed form only after a class's name: "app.run(main)" is a relayed traceback's source line)
-_EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*\([\w.]+\))(?::\s?(?P<msg>.*))?$")
+# (a class defined in a function is named with "<locals>": "jaxlib.mlir._mlir_libs._site_initialize.<locals>.MLIRError")
+_EXC_LINE = re.compile(
+    r"^(?P<type>[A-Za-z_][\w.]*(?:\.<locals>\.[A-Za-z_]\w*)?|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*\([\w.]+\))"
+    r"(?::\s?(?P<msg>.*))?$"
+)
 # jax's wrappers of the exception it prints: FilteredStackTrace (jax 0.2), UnfilteredStackTrace and
 # SimplifiedTraceback (later)
 _JAX_WRAPPERS = {"FilteredStackTrace", "UnfilteredStackTrace", "SimplifiedTraceback"}
@@ -123,6 +127,8 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
         return None
     if m.group("msg") is None and "." in m.group("type") and m.group("type").rsplit(".", 1)[1][:1].islower():
         return None  # a module's path cut before its class ("torch.distr"), not an exception
+    if m.group("msg") is None and m.group("type") in ("F", "Fi", "Fil", "File"):
+        return None  # a frame's "File" cut short, not an exception
     return m.group("type"), (m.group("msg") or "").strip()
 
 
@@ -278,10 +284,11 @@ _IPY_HEADER = re.compile(
 )
 # a frame's header cut short by the post: IPython's ("File ~/x.py:20,", "~/x.py in <mod", a path cut
 # before its end, "/usr/lib/x/named_call.") or Python's
-_CUT_HEADER = re.compile(r'^(?:File [~/"<]|~/|/\S{1,300}\.py |/\S{1,300}$|\[/)')
+_CUT_HEADER = re.compile(r'^(?:File [~/"<]|~/|/\S{1,300}\.py |/\S{1,300}$|\[/|\s{0,8}F(?:il?)?$)')
 _HEADLESS_FRAMES = 3
 # Colab's fold of the library's frames between two it shows: "7 frames"
-_COLAB_FOLD = re.compile(r"^\d{1,4} frames$")
+# Colab's fold of library frames ("11 frames"), a reporter's elision of frames ("... a bit more stack trace here ...")
+_COLAB_FOLD = re.compile(r"^\d{1,4} frames$|^\s{0,8}\.{3} [\w ]{1,60} \.{3}$")
 
 
 # ----------------------------------------------------------------------------- frames

@@ -1,0 +1,44 @@
+"""What Python itself adds to a message or a post adds after it: the guess after a name not found, where a module
+was found, escaped quotes, a title's words after the attribute an AttributeError names. Pure. Each is stated once,
+with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.rewordings import Parts
+
+# Python's "cannot import name 'x' from 'y' (<where y is installed>)"
+_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,200}') \(.{0,1000}$")
+
+
+def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("cannot import name "):
+        message = _IMPORT_FROM.sub(r"\1", message)
+    return exc, message, frames
+
+
+def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes."""
+    return exc, message.replace("\\'", "'").replace('\\"', '"') if "\\" in message else message, frames
+
+
+# Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ("... has no attribute
+# 'tree_map'. Did you mean: 'tree_util'?"): the same failure under an older Python has none
+_DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")
+
+
+# an AttributeError's message ends at the attribute's quote; what a title or a post goes on with after it ("... has
+# no attribute 'DeviceLocalLayout' with `jax==0.8.0` and `orbax==0.11.13`") is the reporter's
+_ATTRIBUTE_TAIL = re.compile(
+    r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}')\s.{1,1000}$"
+)
+
+
+def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("AttributeError", "NameError", "ImportError", "ModuleNotFoundError") and "Did you mean" in message:
+        message = _DID_YOU_MEAN.sub("", message)
+    if exc == "AttributeError":
+        message = _ATTRIBUTE_TAIL.sub(r"\1", message)
+    return exc, message, frames
