@@ -13,19 +13,13 @@ stated once, in :data:`RULES`, with the reason it is safe; what most of them do 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from canary.signature import environment, jax_words, kinds, libraries, pythons, rewordings, tracebacks
+from canary.signature import environment, kinds, pythons, rewordings, tracebacks
+from canary.signature.rewordings import Rule
+from canary.signature.word_folds import WORD_RULES
 
-Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    reason: str
-    apply: Callable[[str | None, str, list[str]], Parts]
+Parts = rewordings.Parts
 
 
 # compile_error, runtime_crash and timeout of one exception: which one depends on whether the excerpt shows
@@ -159,186 +153,7 @@ RULES: tuple[Rule, ...] = (
         "TensorFlow's OOM names the tensor that tipped it by shape, which the batch decides, as jax's names its bytes",
         rewordings.tf_oom,
     ),
-    Rule(
-        "ray",
-        "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, and names the actor's class, ids, pid and "
-        "node before why it died; its memory monitor's kill is followed by the node's figures: why is the failure",
-        rewordings.ray,
-    ),
-    Rule(
-        "triton-ptxas",
-        "Triton raises ptxas's failure as a RuntimeError with ptxas's stderr (2.x), as PTXASError with a longer head "
-        "(3.x); ptxas's info lines before its fatal one, and the register count tried, are the kernel's",
-        rewordings.triton_ptxas,
-    ),
-    Rule(
-        "http-body",
-        "TensorFlow's GCS file system puts the storage service's response body after the HTTP code, as JSON or XML by "
-        "release, with the run's account and object; the code and the permission it names are the failure",
-        rewordings.http_body,
-    ),
-    Rule(
-        "hub-model",
-        "transformers' check that the hub could not be reached names the model the program asked for, the program's",
-        rewordings.hub_model,
-    ),
-    Rule(
-        "job-limit",
-        "GitHub Actions names the runner a job hit its time limit on and the limit (360 minutes, later 6h0m0s): the "
-        "workflow's, not the failure",
-        rewordings.job_limit,
-    ),
-    Rule(
-        "nccl-shm",
-        "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
-        "colon in some releases; the segment, and why it failed, are the failure",
-        rewordings.nccl_shm,
-    ),
-    Rule(
-        "tf-api",
-        "TensorFlow names a public module by the generated package of its major version (tensorflow._api.v1.io.gfile, "
-        "tensorflow._api.v2.io.gfile); the module a program asked for is tensorflow.io.gfile in both",
-        rewordings.tf_api,
-    ),
-    Rule(
-        "tensorstore",
-        "tensorstore names the checkpoint file it could not read, write or lock (the run's path), orbax wraps zarr in "
-        "a 'cast' driver by release, the status carries its C++ sources and spec, gin its configurable: the rest is it",
-        libraries.tensorstore,
-    ),
-    Rule(
-        "undefined-symbol",
-        "the loader names an extension it refused by where it is installed and the tag of the Python it was built for "
-        "(.cpython-311-x86_64-linux-gnu.so); the extension's name and the symbol it lacks are the failure",
-        libraries.undefined_symbol,
-    ),
-    Rule(
-        "jit-devices",
-        "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
-        "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",
-        jax_words.jit_devices,
-    ),
-    Rule(
-        "nccl-ib",
-        "NCCL's InfiniBand transport names a work completion's error with the peer, opcode and vendor's code ('Got "
-        "completion from peer ... with status=12 opcode=...'; 'with error 4' earlier): the status is the failure",
-        libraries.nccl_ib,
-    ),
-    Rule(
-        "jaxlib-module",
-        "jaxlib's extension module is jaxlib.xla_extension until 0.5 and jaxlib._jax since; a message that prints a "
-        "class of it ('mutable default <class 'jaxlib._jax.ArrayImpl'>') names one class",
-        libraries.jaxlib_module,
-    ),
-    Rule(
-        "replication-rule",
-        "shard_map without a replication rule for a primitive says which and advises check_rep=False (a post may "
-        "drop the advice or its backticks): the primitive is the failure",
-        jax_words.replication_rule,
-    ),
-    Rule(
-        "too-few-devices",
-        "jax words a computation needing more devices than the process has by generation ('requires 2 replicas', "
-        "'requires 8 logical devices ... (num_replicas=8, ...)'): how many are the program's and the machine's",
-        jax_words.too_few_devices,
-    ),
-    Rule(
-        "hub",
-        "transformers names the model it could not find by the program's name for it, and requests a rate limit by "
-        "the URL it was fetching: that the name is no model, that the Hub refused for load, are the failure",
-        libraries.hub,
-    ),
-    Rule(
-        "given-path",
-        "a check quotes the path it was given after what it wanted ('... should be absolute. Got weights/x'), a post "
-        "may cut it after 'Got': the path is the program's, the check the failure",
-        libraries.given_path,
-    ),
-    Rule(
-        "indexing-checks",
-        "jax rewords its checks of a traced boolean mask (IndexError, later NonConcreteBooleanIndexError with the "
-        "mask's shape), in-place assignment and pmap's rank-0 argument by release: which check is the failure",
-        jax_words.indexing_checks,
-    ),
-    Rule(
-        "did-you-mean",
-        "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
-        "'tree_util'?'); the same failure under an older Python has none, and a title goes on after the attribute's "
-        "quote in the reporter's words",
-        pythons.did_you_mean,
-    ),
-    Rule(
-        "numpy-removed",
-        "NumPy 2 names a name it removed and the release ('`np.float_` was removed in the NumPy 2.0 release. Use "
-        "`np.float64` instead.'); backticks a post drops and the advice are not the failure",
-        libraries.numpy_removed,
-    ),
-    Rule(
-        "jax-removed",
-        "jax names a name it removed and the release ('X was removed in JAX v0.4.36. Use Y instead.'), since 0.5 with "
-        "the release that deprecated it first; what to use is advice a title drops: the name and release are it",
-        jax_words.jax_removed,
-    ),
-    Rule(
-        "equinox",
-        "equinox raised eqx.error_if's failures as EqxRuntimeError until 0.11, EquinoxRuntimeError since (a private "
-        "_EquinoxRuntimeError in some releases): one class",
-        libraries.equinox,
-    ),
-    Rule(
-        "triton-resources",
-        "Triton's OutOfResources says how much shared memory (or registers) its kernel's configuration asked and "
-        "the GPU has ('Required: 98304, Hardware limit: 49152'), and advises: which resource is the failure",
-        libraries.triton_resources,
-    ),
-    Rule(
-        "escaped-quotes",
-        "a repr, a JSON string or a post escapes a message's quotes (\\' for '); the words are the same",
-        pythons.escaped_quotes,
-    ),
-    Rule(
-        "exception-args",
-        "an exception raised with several arguments prints them as a tuple, ('invalid_grant: Bad Request', {...}): "
-        "the first is its message, the rest what it carried (a response, as a dict or as its JSON text)",
-        libraries.exception_args,
-    ),
-    Rule(
-        "while-reverse",
-        "jax 0.2 says reverse-mode differentiation 'does not work for lax.while_loop or lax.fori_loop. Try using "
-        "lax.scan instead', later releases '... with dynamic start/stop values' and other advice: one loop's rule",
-        jax_words.while_reverse,
-    ),
-    Rule(
-        "paddle-status",
-        "PaddlePaddle raises a CUDA library's status as ExternalError (2.x: 'OSError: (External) ...') with its "
-        "kernel's source, worded three ways by release, or logs it as a hint line; the status and the kernel are it",
-        libraries.paddle_status,
-    ),
-    Rule(
-        "tf-node",
-        "TensorFlow names the graph node a status came from in each generation's words ('[[Node: X = Op[...](in)]]', "
-        "'[[{{node X}} = ...]]', '[[node X (defined at f.py:40) ]]'), with its copy to a GPU after: the node is it",
-        libraries.tf_node,
-    ),
-    Rule(
-        "vmap-sizes",
-        "jax words vmap's axes of inconsistent sizes by generation (2019's TypeError 'got inconsistent map dimension "
-        "sizes: {10, 2}', then each argument's shape and axis, then 'most axes had size'): which sizes, not whose",
-        jax_words.vmap_sizes,
-    ),
-    Rule(
-        "broadcast-shapes",
-        "jax up to 0.3.16 printed shapes that do not broadcast rank-promoted ('((2, 4), (1, 2))'), later as given "
-        "('shapes=[(2, 4), (2,)]'); leading 1s do not change how a shape broadcasts",
-        jax_words.broadcast_shapes,
-    ),
-    Rule(
-        "tracer-bool",
-        "jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ('... The problem "
-        "arose with the `bool` function'), since as TracerBoolConversionError ('Attempted boolean conversion of "
-        "traced array with shape bool[]'); the tracer's repr is the trace's",
-        jax_words.tracer_bool,
-    ),
+    *WORD_RULES,
     Rule(
         "versions",
         "the versions an environment check names (X.Y.Z in XLA's lines, XXYY integers in jax's, PJRT's "

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from canary.signature import kinds
 from canary.signature.masks import STATUS_CODES
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    reason: str
+    apply: Callable[[str | None, str, list[str]], Parts]
 
 
 _CODE_HEAD = re.compile(r"^(?:" + "|".join(STATUS_CODES) + r"): ")
