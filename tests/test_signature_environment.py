@@ -17,6 +17,7 @@ from canary.run.runner import RunOptions, run_canary
 from canary.signature import RULES, extract, gate_signature
 from canary.signature.checks import cpu_fallback
 from canary.signature.folds import fold
+from canary.signature.identity import CUT_TRACEBACK
 from canary.signature.lines import strip_prefix
 from canary.signature.similar import THRESHOLD, similarity
 
@@ -1256,3 +1257,40 @@ def test_the_forty_sixth_batchs_failures_in_the_words_it_met():
     assert sig("jax-18370.log").exception == "MLIRError"
     sliced = sig("sglang-jax-1546.log")
     assert sliced.exception == "XlaRuntimeError" and "E2002" in sliced.message
+
+
+def test_the_forty_seventh_batchs_failures_in_the_words_it_met():
+    # pip's report of the exception that stopped an install, also an older pip's EnvironmentError (Python 3's OSError)
+    disk = sig("text-generation-inference-11.log")
+    assert (disk.exception, disk.message) == ("OSError", "[Errno 28] No space left on device")
+    assert disk.fingerprint == sig("localai-791.log").fingerprint == sig("tutorials-2044.log").fingerprint
+    assert sig("google-cloud-python-12271.log").fingerprint == disk.fingerprint  # (pip's notice after it is not)
+    # Docker unpacking a layer onto a full disk; no runner online for a day; bash's report of a step killed
+    layer = sig("guild-operators-1430.log")
+    assert layer.kind == "infrastructure" and layer.fingerprint == sig("jina-hub-37.log").fingerprint
+    assert sig("tianshou-508.log").message == "never started: no CI runner online for the job"
+    assert sig("setup-python-612.log").exception == "SIGKILL"
+    # libc++'s uncaught exception, abseil's mutex blocked for ever, a class cut at its first letter, a flattened frame
+    assert sig("array_record-179.log").exception == "RuntimeError"
+    assert sig("array_record-179-b.log").fingerprint == sig("grain-1045.log").fingerprint
+    assert sig("grain-812.log").exception is None and sig("grain-812.log").message.startswith(CUT_TRACEBACK)
+    assert sig("maxtext-1109.log").frames[-1] == "grain/_src/python/checkpoint_handlers.py:<module>"
+    # pip's two lines for one requirement no wheel meets
+    assert sig("airio-257.log").fingerprint == sig("airio-257-b.log").fingerprint
+
+
+def test_the_forty_eighth_batchs_failures_in_the_words_it_met():
+    # pip's extras a release lacks, at install and at import
+    assert sig("jax-27874.log").fingerprint == sig("jax-27317.log").fingerprint
+    assert sig("autoforge-8.log").fingerprint != sig("jax-windows-builder-5.log").fingerprint
+    assert sig("dial-mpc-5.log").exception == "UnknownExtra"
+    # TensorBoard's profile tab empty, IPython 7's frames at Windows paths, a relayed traceback's cause
+    assert sig("tensorflow-61212.log").fingerprint == sig("tensorboard-6497.log").fingerprint
+    assert sig("tensorflow-61212.log").fingerprint != sig("jax-4120.log").fingerprint
+    assert sig("tensorboard-2752.log").exception == sig("tensorboard-2279.log").exception == "ProfilerNotRunningError"
+    assert sig("monai-1577.log").exception == "AssertionError" and sig("monai-7550.log").exception == "ValueError"
+    # numpy.testing's report without its class; pytest's header of a report cut before its error
+    assert sig("jax-18123.log").exception == "AssertionError"
+    assert (
+        sig("optax-960.log").fingerprint == sig("jaxopt-592.log").fingerprint == sig("nixpkgs-291705.log").fingerprint
+    )

@@ -131,8 +131,9 @@ BARE_ERRORS: list[BareError] = [
         ),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
-            # (pdb's post-mortem prints the exception after "*** ")
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* )?(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
+            # (pdb's post-mortem prints the exception after "*** ", pip the one that stopped an install after its words)
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |ERROR: Could not install packages due to an? )?"
+            r"(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
             # (Python's bare "Exception: ..." too: `raise Exception("...")`, a class jax names by its module whatever
             # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
@@ -192,7 +193,13 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: m["msg"] or "",
         context=12,
     ),
-    BareError("cpp-terminate", ("terminate called after throwing",), TERMINATE, "SIGABRT", message=lambda m: ""),
+    BareError(
+        "cpp-terminate",
+        ("terminate called after throwing", "terminating due to uncaught exception"),
+        TERMINATE,
+        "SIGABRT",
+        message=lambda m: "",
+    ),
     BareError(
         "malloc-check",
         ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***"),

@@ -12,7 +12,7 @@ from canary.signature.identity import make
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
-from canary.signature.tracebacks import _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
+from canary.signature.tracebacks import _CAUSE, _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
 _SENTENCE_END = (".", "!", "?", ")", "]")
@@ -27,6 +27,7 @@ _VERSION_REPORT = re.compile(
 _BARE_END = re.compile(
     r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
     r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG|"
+    r"(?:\[notice\]|Notice:)\s{1,4}A new release of pip|"  # (pip's notice after its error)
     r".{0,200}?\b\d{1,3}%\|)"  # (a progress bar, tqdm's "Image 1 of 1: :   0%|", is the program going on)
 )
 
@@ -123,7 +124,7 @@ def _scan(
             excerpt = "\n".join(lines[max(0, i - 3) : i + 1 + max(rec.context, 10)])
             exc = rec.exception_of(m)
             if rec.name == "cpp-terminate":
-                exc, raw = terminate_error(lines, i, m["type"]) or (exc, "process killed by SIGABRT")
+                exc, raw = terminate_error(lines, i, m) or (exc, "process killed by SIGABRT")
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
             if i in info and weak is not None:
                 # what jax logged at INFO of the backends it tried explains its fallback only when nothing
@@ -172,6 +173,19 @@ def environment_before(lines: list[str], index: int, options: Options) -> tuple[
     """The toolchain or environment check (a warning too) printed in the lines just before ``index``."""
     found = _scan(lines, options, stop=max(-1, index - _LOOK_BACK), start=index - 1, skip=_NOT_A_CHECK)
     return (found[0], found[1]) if found is not None else None
+
+
+def relayed_cause(lines: list[str], index: int, options: Options) -> Signature | None:
+    """The exception printed bare (without its traceback) above "The above exception was the direct cause ..." just
+    before line ``index``, where a chain begins whose exception relays another process's traceback as its message
+    (a test harness's ``raise RuntimeError(res.traceback) from res``): that exception is the failure."""
+    k = index - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k < 1 or lines[k].strip() != _CAUSE:
+        return None
+    found = _scan(lines, options, stop=max(-1, k - _LOOK_BACK), start=k - 1)
+    return found[1] if found is not None and found[1].exception else None
 
 
 _NOT_NCCL = tuple(b.name for b in bare.BARE_ERRORS if b.name != "nccl")

@@ -112,6 +112,23 @@ BUILD_CHECKS: list[BareError] = [
         ),
         weak=True,
     ),
+    # pip asked for an extra the release it picked lacks ("WARNING: jax 0.3.4 does not provide the extra 'cuda111'",
+    # "... jax-cuda12-plugin 0.5.3 does not provide the extra 'with_cuda'"): it installs without what the extra pulls
+    # in; pkg_resources refusing the same at import ("UnknownExtra: jax 0.4.7 has no such extra feature 'cuda12'").
+    # Which package lacks which extra is the check, the release the machine's
+    _environment(
+        "pip-extra",
+        ("does not provide the extra", "has no such extra feature"),
+        r"(?:^WARNING: (?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} does not provide the extra '(?P<extra>[\w.-]{1,60})'|"
+        r"\bUnknownExtra: (?P<upkg>[\w.-]{1,100}) [\w.+!-]{1,40} has no such extra feature '(?P<uextra>[\w.-]{1,60})')",
+        lambda m: "UnknownExtra" if m["upkg"] else None,
+        message=lambda m: (
+            f"{m['upkg']} has no such extra feature '{m['uextra']}'"
+            if m["upkg"]
+            else f"pip: {m['pkg']} does not provide the extra '{m['extra']}'"
+        ),
+        weak=True,
+    ),
     # building jaxlib, XLA or TensorFlow from source on a machine whose tools are not the ones the build pins: nvcc
     # refusing a newer gcc ("#error -- unsupported GNU version! gcc versions later than 6 are not supported!"), bazel
     # not the release .bazelversion names ("The project you're trying to build requires Bazel 6.5.0 (specified in

@@ -157,8 +157,7 @@ DEVICE_ERRORS: list[BareError] = [
         weak=True,
     ),
     # the buffer comparator's lines those checks print (".../buffer_comparator.cc:157] Difference at 32: 400, expected
-    # 772"): the same failure,
-    # told by the check above them where the excerpt keeps it, alone where it does not
+    # 772"): the same failure, told by the check above or below them where the excerpt keeps it, alone where it does not
     BareError(
         "autotune-difference",
         ("Difference at ",),
@@ -206,6 +205,28 @@ DEVICE_ERRORS: list[BareError] = [
         weak=True,
         at_info=False,  # ("If you see CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, refer to ..." is advice)
     ),
+    # abseil's mutex reporting a lock it waits on for ever ("[mutex.cc : 452] RAW: Lock blocking 0x10351a128   @"), as
+    # two copies of abseil in one process (a native module loaded after another's) leave it: the process hangs there
+    BareError(
+        "absl-lock-blocking",
+        ("RAW: Lock blocking",),
+        re.compile(r"(?P<msg>RAW: Lock blocking) (?:0x)?[0-9a-fA-F]{1,16}\b"),
+        None,
+        "timeout",
+        message=lambda m: "hung: abseil's mutex blocked (RAW: Lock blocking)",
+        weak=True,
+    ),
+    # TensorBoard's profile tab with nothing to show ("No profile data was found.", quoted in a post's sentence too) or
+    # a capture that came back empty ("Failed to capture profile: empty trace result."): the profiler's setup, the
+    # run goes on
+    BareError(
+        "profile-empty",
+        ("No profile data was found", "Failed to capture profile: "),
+        re.compile(r"(?P<msg>No profile data was found|Failed to capture profile: [\w ]{1,60}?)\.?(?:[\"'`]|$)"),
+        None,
+        "environment",
+        weak=True,
+    ),
     # (LLVM's fatal error in its backend, as "LLVM ERROR: Cannot select: ..." or, through clang's driver and later
     # releases, "fatal error: error in backend: Cannot select: ...": one abort)
     BareError(
@@ -235,6 +256,25 @@ DEVICE_ERRORS: list[BareError] = [
         re.compile(r"(?P<msg>Invalid value encountered in the output of a jit function)"),
         "FloatingPointError",
         "nan",
+        weak=True,
+    ),
+    # numpy.testing's and torch.testing's report of arrays not close, posted without the AssertionError above it
+    # ("Mismatched elements: 458 / 262144 (0.175%)", then the differences): how many, and by how much, are the run's
+    BareError(
+        "array-mismatch",
+        ("Mismatched elements: ",),
+        re.compile(r"^(?P<msg>Mismatched elements): \d{1,12} / \d{1,12}\b"),
+        "AssertionError",
+        weak=True,
+    ),
+    # pytest's header of a failed test's report ("______ LinearSolveTest.test_solve_sparse ______"): which test failed,
+    # the failure only where the report is cut before its error
+    BareError(
+        "pytest-failure",
+        ("___ ",),
+        re.compile(r"^_{3,} (?P<test>[\w.:/\[\]-]{1,200}) _{3,}$"),
+        None,
+        message=lambda m: f"pytest: {m['test']} failed",
         weak=True,
     ),
     # jax without jax_enable_x64 narrowing a 64-bit dtype a program asked for ("UserWarning: Explicitly requested dtype

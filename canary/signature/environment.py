@@ -285,6 +285,8 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         "no GPU or TPU backend: falling back to CPU",
     ),
+    # pip's two lines of one requirement no wheel meets (a post may keep either)
+    (re.compile(r"^Could not find a version that satisfies the requirement "), "No matching distribution found for "),
 ]
 
 

@@ -22,6 +22,7 @@ from canary.signature.bare_scan import (
     cuda_error_before,
     environment_before,
     error_said,
+    relayed_cause,
 )
 from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferry
 from canary.signature.infra import infrastructure_reason
@@ -276,6 +277,10 @@ def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) 
     """The signature of ``chain``; when its backend has no device, named by the cuInit error logged before it."""
     sig = _from_chain(chain, options)
     start = chain[0].end - len(chain[0].lines)
+    # (a message that is a traceback, whole or cut inside its header)
+    relays = len(sig.message) >= len("Traceback") and _TB_START.startswith(sig.message[: len(_TB_START)])
+    if relays and (relayed := relayed_cause(lines, start, options)) is not None:
+        return relayed
     if _NO_DEVICE.search(sig.message):
         cause = environment_before(lines, start, options)
         if cause is not None and "cuInit" in cause[1].message:

@@ -63,6 +63,16 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"runner has received a shutdown signal"), "lost: the CI runner was shut down"),
     (re.compile(r"self-hosted runner\b.{0,200}? lost communication with the server"), "lost: the self-hosted runner"),
     (re.compile(r"hosted runner\b.{0,200}? lost communication with the server"), "lost: the hosted runner"),
+    # ... or no runner with the job's labels online for a day ("This request was automatically failed because there
+    # were no enabled runners online to process the request for more than 1 days.")
+    (re.compile(r"no enabled runners online to process the request"), "never started: no CI runner online for the job"),
+    # Docker unpacking an image's layer onto a full disk ("failed to register layer: ApplyLayer exit status 1 stdout:
+    # stderr: write /x/lib.so: no space left on device", 2019's "Error processing tar file(exit status 1): write ..."):
+    # the machine's disk; which file it was writing is the image's
+    (
+        re.compile(r"failed to register layer: .{0,600}?no space left on device"),
+        "no disk space: the machine could not unpack the image",
+    ),
     # a GPU failing as hardware, as the kernel's driver logs it: "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the
     # bus." (a newer driver words it over three lines: "... has fallen off the bus and is not responding to commands."),
     # other Xid codes by number (13 a graphics exception, 31 a memory page fault, 48 a double-bit ECC error): the code

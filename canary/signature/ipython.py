@@ -13,9 +13,9 @@ _IPY_FILE = re.compile(
     r" in (?P<func>[\w.<>]{1,200})"
 )
 # IPython 7's: "/usr/lib/python3.7/x.py in f(a, b)", "<ipython-input-8-bc07f049eb27> in <module>", and
-# Colab's rendering of them as links: "[/content/x.py](https://localhost:8080/#) in f(a)"
+# Colab's rendering of them as links: "[/content/x.py](https://localhost:8080/#) in f(a)", and Windows paths
 _IPY7_FILE = re.compile(
-    r"^\[?(?P<file>(?:/|~/|<ipython-input-)[^\s\[\]()]{1,500}?)(?:\]\([^)\s]{1,300}\))? "
+    r"^\[?(?P<file>(?:/|~/|<ipython-input-|[A-Za-z]:\\)[^\s\[\]()]{1,500}?)(?:\]\([^)\s]{1,300}\))? "
     r"in (?P<func><cell line: \d{1,7}>|<\w{1,40}>|[\w.]{1,200})(?:\(|$)"
 )
 # a cell's file, named by a number each run draws anew: "<ipython-input-8-bc07f049eb27>", Colab's
@@ -25,15 +25,16 @@ _IPY_MODULE = re.compile(r"^File (?P<file>[~/][^\s\"]{1,500}?\.py):(?P<line>\d{1
 _IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
 # IPython 8.0-8.3's cell: "Input In [1], in <cell line: 1>()"
 _IPY_INPUT = re.compile(r"^Input In \[\d{1,7}\], in <cell line: (?P<line>\d{1,7})>\(")
-_IPY_ARROW = re.compile(r"^-{2,}> ?\d{1,7} |^ {3,}\d{1,7} ")
+_IPY_ARROW = re.compile(r"^-{1,}> ?\d{1,7} |^ {3,}\d{1,7} ")  # ("-> 1297 ": the arrow shortened for a longer number)
 _IPY_RULE = re.compile(r"^-{20,}\s*$")
 
 
 def frame(line: str) -> str:
     """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
-    if not line or line[0] not in "FCI-/[<~":
+    drive = line[1:3] == ":\\"  # a Windows path: "C:\\anaconda3\\lib\\x.py in f(a)"
+    if not line or (line[0] not in "FCI-/[<~" and not drive):
         return line
-    if line[0] in "/[<~":
+    if line[0] in "/[<~" or drive:
         m = _IPY7_FILE.match(line)
         if m is None:
             return line

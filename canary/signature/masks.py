@@ -167,6 +167,9 @@ def numbers_masked(line: str) -> str:
 # Classes renamed across releases, or raised under another name by a wrapper, that are one thing.
 CANONICAL_CLASSES = {
     "JaxRuntimeError": "XlaRuntimeError",  # jax.errors.JaxRuntimeError (jax >= 0.4.36)
+    # Python 3's aliases of OSError, as Python 2 and an older pip name it ("due to an EnvironmentError: [Errno 28] ...")
+    "EnvironmentError": "OSError",
+    "IOError": "OSError",
 }
 # Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
 STATUS_CODES = (

@@ -33,6 +33,11 @@ _SHELL_SIGNAL = re.compile(
     # ("(core dumped)" in the system's language: "(核心已转储)", "(Speicherabzug geschrieben)")
     r"(?:\s{1,8}\(core dumped\)|\s{0,8}[(（][^()（）]{1,40}[)）])?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
+# bash's report of a job that died, in a script (a CI step's): "/x/_temp/step.sh: line 1:  1950 Killed      pytest"
+_BASH_JOB = re.compile(
+    r": line \d{1,7}: {1,4}\d{1,9} (?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
+    r"Floating point exception)(?: \(core dumped\))? {1,80}\S"
+)
 _SIGNAL_WORDS = {
     "Killed": "SIGKILL",
     "Segmentation fault": "SIGSEGV",
@@ -70,7 +75,7 @@ def signal_from_text(lines: list[str]) -> str | None:
         m = LAUNCHER_SIGNAL.search(line)
         if m:
             return signal_name(m["a"] or m["b"] or m["c"])
-        m = _SHELL_SIGNAL.search(line.strip())
+        m = _SHELL_SIGNAL.search(line.strip()) or _BASH_JOB.search(line)
         if m:
             name = _LOCALISED_SIGNALS.get(m.group("name"), m.group("name"))
             return _SIGNAL_WORDS[name.capitalize()]  # zsh's job report is in lower case
@@ -139,7 +144,12 @@ def launcher_signal(lines: list[str]) -> str | None:
 # 'std::runtime_error'", then "  what():  <its message>"): an abort is named by the error that caused it, as the
 # class pybind11 raises that C++ exception as in Python (torch_xla's "Missing XLA configuration" is a RuntimeError
 # whether Python caught it or nothing did)
-TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'")
+# (libc++'s words, macOS's, say both on one line: "libc++abi: terminating due to uncaught exception of type
+# std::__1::system_error: mutex lock failed: Invalid argument", its inline namespace "__1" in the type)
+TERMINATE = re.compile(
+    r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'|"
+    r"libc\+\+abi: terminating due to uncaught exception of type (?P<libcxx>[\w:<>, ]{1,200}?): (?P<what>.{1,2000})$"
+)
 _WHAT = re.compile(r"^\s{0,8}what\(\):\s{1,8}(?P<msg>\S.{0,2000})$")
 _PYBIND_CLASSES = {
     "std::invalid_argument": "ValueError",
@@ -151,8 +161,11 @@ _PYBIND_CLASSES = {
 }
 
 
-def terminate_error(lines: list[str], index: int, cpp_type: str) -> tuple[str, str] | None:
-    """The class and message of the C++ exception whose uncaught throw line ``index`` reports: its ``what()`` on the
-    next line, as pybind11 would raise it (``RuntimeError`` for std::runtime_error and the rest)."""
+def terminate_error(lines: list[str], index: int, thrown: re.Match[str]) -> tuple[str, str] | None:
+    """The class and message of the C++ exception whose uncaught throw line ``index`` reports (``thrown``): its
+    ``what()`` on the next line or after its type, as pybind11 would raise it (``RuntimeError`` for
+    std::runtime_error and the rest)."""
+    if thrown["libcxx"]:
+        return _PYBIND_CLASSES.get(thrown["libcxx"].replace("std::__1::", "std::"), "RuntimeError"), thrown["what"]
     m = _WHAT.match(lines[index + 1].strip("│ ")) if index + 1 < len(lines) else None
-    return (_PYBIND_CLASSES.get(cpp_type, "RuntimeError"), m["msg"].strip()) if m else None
+    return (_PYBIND_CLASSES.get(thrown["type"], "RuntimeError"), m["msg"].strip()) if m else None

@@ -43,7 +43,8 @@ DEFAULT_OPTIONS = Options()  # frozen: one shared default
 _TB_START = "Traceback (most recent call last):"
 _CAUSE = "The above exception was the direct cause of the following exception:"
 _CONTEXT = "During handling of the above exception, another exception occurred:"
-_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S.*)$')
+# (a copy that joined each frame's line with its source keeps the source after two blanks: "in <module>    import x")
+_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S.*?)(?: {2,}\S.*)?$')
 # faulthandler's dumps: '  File "x.py", line 12 in f' (most recent call first)
 _FH_FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<func>\S.*)$')
 # "ValueError: msg", "jaxlib._jax.XlaRuntimeError: ...", Ray's "ray.exceptions.RayTaskError(ValueError): ..."
@@ -127,8 +128,10 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
         return None
     if m.group("msg") is None and "." in m.group("type") and m.group("type").rsplit(".", 1)[1][:1].islower():
         return None  # a module's path cut before its class ("torch.distr"), not an exception
-    if m.group("msg") is None and m.group("type") in ("F", "Fi", "Fil", "File"):
-        return None  # a frame's "File" cut short, not an exception
+    if m.group("msg") is None and (len(m.group("type")) < 3 or m.group("type") in ("Fil", "File")):
+        return None  # a frame's "File" cut short, or a class cut at its first letters, is no exception
+    if len(m.group("type")) == 1 and (m.group("msg") or "").startswith("\\"):
+        return None  # a Windows path ("c:\\users\\x\\lib\\site"), not an exception
     return m.group("type"), (m.group("msg") or "").strip()
 
 
@@ -272,7 +275,8 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     ]
     # a line of output, not a traceback's header, above the frames: a post copied from inside a traceback
     # (a CI log's excerpt) when three frames or more say so, else frames printed by something else
-    if len(frames) < (_HEADLESS_FRAMES if start and not header else 2):
+    # (under IPython's header that names the class, the cell's frame alone will do)
+    if len(frames) < (_HEADLESS_FRAMES if start and not header else 1 if header and header["cls"] else 2):
         return [], None, end
     return frames, (header.group("cls") if header else None), start
 
@@ -283,8 +287,11 @@ _IPY_HEADER = re.compile(
     r"Traceback \(most recent call last\):?$"
 )
 # a frame's header cut short by the post: IPython's ("File ~/x.py:20,", "~/x.py in <mod", a path cut
-# before its end, "/usr/lib/x/named_call.") or Python's
-_CUT_HEADER = re.compile(r'^(?:File [~/"<]|~/|/\S{1,300}\.py |/\S{1,300}$|\[/|\s{0,8}F(?:il?)?$)')
+# before its end, "/usr/lib/x/named_call.", Colab's link cut at its bracket, "[") or Python's ("  Fi"), or the
+# exception's class cut at its first letters ("I")
+_CUT_HEADER = re.compile(
+    r'^(?:File [~/"<]|~/|/\S{1,300}\.py |/\S{1,300}$|\[/|\[$|[A-Za-z]:\\|\s{0,8}F(?:il?)?$|[A-Z][a-z]?$)'
+)
 _HEADLESS_FRAMES = 3
 # Colab's fold of the library's frames between two it shows: "7 frames"
 # Colab's fold of library frames ("11 frames"), a reporter's elision of frames ("... a bit more stack trace here ...")

@@ -49,7 +49,8 @@ WORDS: list[BareError] = [
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
             # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
-            r"^(?:\[[\w./ -]{1,40}\] )?(?P<q>[\"`])?"
+            # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...")
+            r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\bImport error: )?(?P<q>[\"`])?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}'|"
             r"cannot import name '[\w.]{1,200}' from "
