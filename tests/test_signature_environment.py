@@ -1294,3 +1294,30 @@ def test_the_forty_eighth_batchs_failures_in_the_words_it_met():
     assert (
         sig("optax-960.log").fingerprint == sig("jaxopt-592.log").fingerprint == sig("nixpkgs-291705.log").fingerprint
     )
+
+
+def test_the_forty_ninth_batchs_failures_in_the_words_it_met():
+    # GitHub's API refusing a CI bot: Node.js's error name in brackets, its stack and headers after it; gh's and
+    # octokit's GraphQL errors; the hourly limit; a JavaScript logger's symbol and level before the class
+    assert sig("create-or-update-comment-188.log").fingerprint == sig("ultimate-express-55.log").fingerprint
+    assert sig("create-or-update-comment-188.log").message == "Resource not accessible by integration"
+    assert sig("igorkowalczyk-28.log").fingerprint == sig("github-activity-readme-71.log").fingerprint
+    graphql = sig("yari-12787.log")
+    assert graphql.kind == "environment" and graphql.fingerprint == sig("harbor-next-298.log").fingerprint
+    assert sig("action-wait-for-check-29.log").fingerprint == sig("deployments-67.log").fingerprint
+    assert sig("action-wait-for-check-29.log").kind == "infrastructure"
+    # a flag libtpu retired; an actor that died of its creation task's error is that error; a starred-out node
+    assert sig("easylm-109.log").kind == "environment"
+    assert sig("ray-46684.log").fingerprint == sig("jax-16078.log").fingerprint
+    assert sig("xgboost_ray-222.log").fingerprint == sig("ray-18979.log").fingerprint
+
+
+def test_the_fiftieth_batchs_failures_in_the_words_it_met():
+    # a reference in parentheses at a message's end; XLA's custom call API version; conda's solver
+    assert sig("jax-finufft-135.log").fingerprint == sig("s2fft-299.log").fingerprint
+    assert sig("mpi4jax-294.log").kind == "environment"
+    cuda = sig("tensorflow-feedstock-216.log")
+    assert cuda.message == "conda: nothing provides __cuda needed by tensorflow"
+    assert cuda.fingerprint != sig("metaflow-1904.log").fingerprint
+    # bold and italic at once around a whole line
+    assert sig("darts-969.log").exception == "MisconfigurationException"

@@ -37,7 +37,7 @@ _INNER = re.compile(r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg
 
 def _unwrapped(m: re.Match[str]) -> tuple[str, str]:
     """A Python exception line's class and message; JAX's traceback wrappers give the wrapped ones."""
-    cls, msg = m.group("cls"), m.group("msg")
+    cls, msg = m.group("named") or m.group("cls"), m.group("msg")
     if cls.rsplit(".", 1)[-1] in _JAX_WRAPPERS:
         inner = _INNER.match(msg)
         if inner:
@@ -128,18 +128,23 @@ BARE_ERRORS: list[BareError] = [
             "Exception :",
             "jax._src.",
             "InconclusiveDimensionOperation: ",
+            "]: ",
         ),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
             # (pdb's post-mortem prints the exception after "*** ", pip the one that stopped an install after its words)
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |ERROR: Could not install packages due to an? )?"
+            # (a JavaScript logger's symbol and level before it: "✖  fatal     HttpError: Bad credentials")
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |ERROR: Could not install packages due to an? |"
+            r"[^\x00-\x7f]{1,3}\s{1,8}(?:fatal|error)\s{1,12})?"
             r"(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
             # (Python's bare "Exception: ..." too: `raise Exception("...")`, a class jax names by its module whatever
             # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation)"
-            r"(?:\([\w.]{1,100}\)|(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
+            # (Node.js prints an error's name after its constructor's: "RequestError [HttpError]: Bad credentials")
+            r"(?:\([\w.]{1,100}\)| \[(?P<named>[A-Z]\w{1,60}(?:Error|Exception))\]|"
+            r"(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
             # (a post may lose the space after the colon, "RuntimeError:CUDA out of memory", or be translated into a
             # language that puts one before it, "MlflowException : la demande d'API ...")
             r" \(see above for traceback\))?[ \u00a0\u202f]?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"

@@ -129,6 +129,20 @@ BUILD_CHECKS: list[BareError] = [
         ),
         weak=True,
     ),
+    # conda's solver without a virtual package the machine should provide ("nothing provides __cuda needed by
+    # tensorflow-2.7.0-cuda102py310hcf4adbc_0", "... __glibc >=2.17 needed by ..."), and mamba's without any solution
+    # ("Could not solve for environment specs", the conflicts below it): which virtual package, which package
+    _environment(
+        "conda-solve",
+        ("nothing provides __",),
+        r"nothing provides (?P<virtual>__\w{1,20})(?: \S{1,30})? needed by (?P<pkg>[\w.-]{1,100}?)-\d",
+        None,
+        message=lambda m: f"conda: nothing provides {m['virtual']} needed by {m['pkg']}",
+    ),
+    # (mamba's head alone says only that it found no solution: the failure when nothing more specific is read)
+    _environment(
+        "mamba-solve", ("Could not solve for",), r"^(?P<msg>Could not solve for environment specs)$", None, weak=True
+    ),
     # building jaxlib, XLA or TensorFlow from source on a machine whose tools are not the ones the build pins: nvcc
     # refusing a newer gcc ("#error -- unsupported GNU version! gcc versions later than 6 are not supported!"), bazel
     # not the release .bazelversion names ("The project you're trying to build requires Bazel 6.5.0 (specified in

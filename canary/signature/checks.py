@@ -265,11 +265,23 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     # a flag the library does not know: absl's ("ERROR: Unknown command line flag 'xla_latency_hiding_scheduler_rerun'",
     # torch_xla setting a flag its libtpu is too old for) and XLA's ("Unknown flags in XLA_FLAGS: --xla_tpu_...", or a
     # flag typed with an en dash, which no XLA parses)
+    # (and a flag a newer release retired: "ERROR: Accessing retired flag 'jax_enable_async_collective_offload'")
     _environment(
         "unknown-flag",
-        ("Unknown command line flag", "Unknown flags in XLA_FLAGS"),
-        r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.\u2013-]{1,200})",
+        ("Unknown command line flag", "Unknown flags in XLA_FLAGS", "Accessing retired flag"),
+        r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.\u2013-]{1,200}|"
+        r"Accessing retired flag '[\w.-]{1,200}')",
         None,
+    ),
+    # XLA refusing a custom call registered with an API version it dropped ("Custom call API version
+    # `API_VERSION_STATUS_RETURNING` is not supported by XLA:CPU. Prefer https://docs.jax.dev/en/latest/ffi.html. ...
+    # Custom call target: mpi_allreduce"): a library built for an older XLA; which version, which backend
+    _environment(
+        "custom-call-api",
+        ("Custom call API version",),
+        r"(?P<msg>Custom call API version `?\w{1,60}`? is not supported by [\w:]{1,20})",
+        None,
+        message=lambda m: m["msg"].replace("`", ""),
     ),
     # PyTorch's check of the GPU against the architectures its build holds ("NVIDIA GeForce RTX 5090 with CUDA
     # capability sm_120 is not compatible with the current PyTorch installation.", a warning: kernels then fail

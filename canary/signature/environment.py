@@ -345,7 +345,7 @@ _TOOLS = re.compile(
     r"find a version that satisfies|\S{1,100} wheel is not a supported wheel|Requested \S{1,100} from \S{1,500} has "
     r"inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library failed: |"
     r"Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed|"
-    r"This container was built for NVIDIA)"
+    r"This container was built for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for)"
 )
 
 

@@ -47,9 +47,11 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "lost: the node running the job died",
     ),
     (
-        # (Ray's raylet when its GCS went away: "Failed to connect to GCS within 60 seconds. GCS may have been killed")
+        # (Ray's raylet when its GCS went away: "Failed to connect to GCS within 60 seconds. GCS may have been killed";
+        # not an actor that died of an error its creation task raised, which is that error's)
         re.compile(
-            r"ActorDiedError|RaySystemError|GCS (?:server )?(?:is )?unavailable|Failed to connect to GCS within \d",
+            r"ActorDiedError(?!: The actor died because of an error raised in its creation task)|RaySystemError|"
+            r"GCS (?:server )?(?:is )?unavailable|Failed to connect to GCS within \d",
             re.I,
         ),
         "lost: the cluster scheduler failed",
@@ -66,6 +68,12 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # ... or no runner with the job's labels online for a day ("This request was automatically failed because there
     # were no enabled runners online to process the request for more than 1 days.")
     (re.compile(r"no enabled runners online to process the request"), "never started: no CI runner online for the job"),
+    # GitHub's API refusing a token past its hourly limit ("API rate limit exceeded for installation ID 8440595", "...
+    # for user ID 24456188"): which installation or user is the token's
+    (
+        re.compile(r"API rate limit exceeded for (?P<limited>installation|user) ID \d"),
+        "rate limited: GitHub's API limit for the token",
+    ),
     # Docker unpacking an image's layer onto a full disk ("failed to register layer: ApplyLayer exit status 1 stdout:
     # stderr: write /x/lib.so: no space left on device", 2019's "Error processing tar file(exit status 1): write ..."):
     # the machine's disk; which file it was writing is the image's
@@ -145,7 +153,8 @@ INFRA_TEXT = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in INFRA), re.I)
 
 def _accelerators(request: str | None) -> str | None:
     """The resources a Ray request names beyond CPUs and memory (its amounts are the job's): "GPU", "TPU", a node's."""
-    names = sorted({n for n in re.findall(r"'([\w:.-]{1,60})': ", request or "") if n not in ("CPU", "memory")})
+    # (a post may star out a node's address: 'node:************')
+    names = sorted({n for n in re.findall(r"'([\w:.*-]{1,60})': ", request or "") if n not in ("CPU", "memory")})
     return ", ".join(n.split(":")[0] for n in names) or None
 
 
@@ -156,6 +165,6 @@ def infrastructure_reason(text: str) -> str | None:
             # (which quota ran out is which lane could not start: a TPU's is not a GPU's)
             groups = m.groupdict()
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
-            quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else None)
+            quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
             return f"{reason} ({quota})" if quota else reason
     return None

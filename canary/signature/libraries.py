@@ -163,3 +163,16 @@ def given_path(exc: str | None, message: str, frames: list[str]) -> Parts:
     if " Got" in message:
         message = _GOT_PATH.sub(r"\1", message)
     return exc, message, frames
+
+
+# conda's packages no channel has, named with the version the program asked for ("- jaxlib[version='>=0.1.51']",
+# "- cudatoolkit=11.3"): which package is the failure, its version the program's
+_CONDA_SPEC = re.compile(
+    r"^(The following packages are not available from current channels: - [\w.-]{1,100})\S{0,200}$"
+)
+
+
+def conda_spec(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "PackagesNotFoundError":
+        message = _CONDA_SPEC.sub(r"\1", message)
+    return exc, message, frames

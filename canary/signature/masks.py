@@ -51,6 +51,8 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bline \d+"), "line <n>"),
     # pointers to documentation are not part of what failed
     (re.compile(r"\s?(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"), ""),
+    # (and a reference in parentheses at a sentence's end: "use the JAX FFI instead (https://docs.jax.dev/...)")
+    (re.compile(r"\s?\(https?://[^\s()]{1,500}\)(?=[.;]?$)"), ""),
     # quantities that differ run to run: durations and byte counts (sizes, free memory)
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|sec|secs|seconds?|minutes?|mins?|hours?|h)\b"), "<duration>"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:bytes?|[KMGTPE]i?B|[KMGTPE])(?:\s?\(\d+B?\))?(?![\w\[])"), "<bytes>"),

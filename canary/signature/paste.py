@@ -82,7 +82,11 @@ def _unquoted(raw: list[str]) -> list[str]:
 
 # markdown's emphasis around a whole line that says what failed: "**cupy_backends...CUDARuntimeError: ...**",
 # "_RuntimeError: Unexpected error from cudaGetDeviceCount() ..._" (a message inside, so "__init__" stays)
-_EMPHASIS = re.compile(r"^(?P<m>\*\*|__|\*|_)(?![\s*_])(?P<inner>.{0,2000}?\S: .{0,2000}?)(?<![\s*_])(?P=m)$")
+# (bold and italic at once, "**_MisconfigurationException: ..._**", nests the two markers)
+_EMPHASIS = re.compile(
+    r"^(?:(?P<bi>\*\*_)|(?P<ib>_\*\*)|(?P<m>\*\*\*|\*\*|__|\*|_))(?![\s*_])(?P<inner>.{0,2000}?\S: .{0,2000}?)"
+    r"(?<![\s*_])(?(bi)_\*\*|(?(ib)\*\*_|(?P=m)))$"
+)
 
 
 # A notebook's error as VS Code copies it, a JSON object ('"name": "FloatingPointError",', '"message": "invalid

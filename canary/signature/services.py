@@ -81,6 +81,21 @@ CI_CHECKS: list[BareError] = [
         None,
         message=lambda m: m["msg"].replace("`", ""),
     ),
+    # GitHub's GraphQL API refusing a CI bot, as gh prints it ("GraphQL: Resource not accessible by integration
+    # (addComment)") and as octokit does ("Request failed due to following response errors:" and each below it): a
+    # token without the permission is the job's configuration; the mutation gh names is which call
+    BareError(
+        "github-graphql",
+        ("GraphQL: ", "following response errors"),
+        re.compile(
+            r"^(?:GraphQL: (?P<msg>.{1,300}?) \((?P<op>\w{1,60})\)|"
+            r"(?:Error: )?(?P<octokit>Request failed due to following response errors):?)$"
+        ),
+        None,
+        lambda text: "environment" if "not accessible by integration" in text else "runtime_crash",
+        message=lambda m: f"GraphQL: {m['msg']} ({m['op']})" if m["msg"] else m["octokit"] + ":",
+        context=3,
+    ),
     environment_check(
         "node-runtime",
         ("actions are deprecated",),

@@ -83,6 +83,8 @@ _GENERIC_HEADS = (
         re.compile(r"incompatible function arguments\. The following argument types are supported:"),
         re.compile(r"Invoked with(?: types)?:"),
     ),
+    # conda's packages no channel has, listed after a blank line: which package is the failure
+    (re.compile(r"The following packages are not available from current channels:$"), re.compile(r"- \S")),
 )
 
 

@@ -100,6 +100,12 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.hub,
     ),
     Rule(
+        "conda-spec",
+        "conda lists the packages no channel has with the version the program asked for ('- cudatoolkit=11.3'): "
+        "which package is the failure, its version the program's",
+        libraries.conda_spec,
+    ),
+    Rule(
         "given-path",
         "a check quotes the path it was given after what it wanted ('... should be absolute. Got weights/x'), a post "
         "may cut it after 'Got': the path is the program's, the check the failure",
