@@ -1321,3 +1321,29 @@ def test_the_fiftieth_batchs_failures_in_the_words_it_met():
     assert cuda.fingerprint != sig("metaflow-1904.log").fingerprint
     # bold and italic at once around a whole line
     assert sig("darts-969.log").exception == "MisconfigurationException"
+
+
+def test_the_fifty_first_batchs_failures_in_the_words_it_met():
+    # transformers' loaders name the program's directory or checkpoint file; their words without the class
+    assert sig("pefad-2.log").fingerprint == sig("seesr-8.log").fingerprint == sig("minigpt-4-32.log").fingerprint
+    assert sig("resdsql-32.log").fingerprint == sig("transformers-17216.log").fingerprint
+    assert sig("baize-chatbot-31.log").fingerprint == sig("x-sir-1.log").fingerprint
+    assert sig("flux-fine-tuner-45.log").fingerprint == sig("baize-chatbot-31.log").fingerprint
+    # a code span's closing backtick at a message's end is the post's
+    assert sig("facenet-1122.log").message.endswith("float32, uint8")
+
+
+def test_the_fifty_second_batchs_failures_in_the_words_it_met():
+    # Keras' TerminateOnNaN, DeepSpeed's 2021 overflow words, detectron2's iteration, a class retyped in lower case
+    keras = sig("keras-tuner-442.log")
+    assert keras.kind == "nan" and keras.fingerprint == sig("keras-6747.log").fingerprint
+    assert keras.fingerprint != sig("diet-pytorch-1.log").fingerprint
+    assert sig("deepspeed-697.log").fingerprint == sig("deepspeed-931.log").fingerprint
+    assert sig("opendet2-29.log").fingerprint == sig("entity-6.log").fingerprint
+    # two backward functions PyTorch's anomaly mode caught are not alike
+    assert similarity(sig("pytorch-37712.log"), sig("pytorch-51196.log")) < THRESHOLD
+    # Cloud TPU's and ctpu's version checks; pip's wheel check is the installer's, no class
+    assert sig("tpu-877.log").kind == sig("models-7962.log").kind == "environment"
+    assert sig("pytorch-xla-4663.log").exception is None
+    # IPython 7's frame at a relative path; a class cut inside its name, completed by the raise above it
+    assert sig("flax-1552.log").exception == "InvalidRngError"

@@ -330,7 +330,11 @@ BARE_ERRORS: list[BareError] = [
     BareError(
         "loss-scale",
         ("Skipping step",),
-        re.compile(r"(?P<apex>Gradient overflow\.\s{1,2}Skipping step)|(?P<ds>OVERFLOW! Rank \d{1,6} Skipping step)"),
+        # (DeepSpeed's 2021 words: "[Rank 0] Overflow detected. Skipping step. Attempted loss scale: 1, reducing to 1")
+        re.compile(
+            r"(?P<apex>Gradient overflow\.\s{1,2}Skipping step)|(?P<ds>OVERFLOW! Rank \d{1,6} Skipping step|"
+            r"Overflow detected\. Skipping step\. Attempted loss scale)"
+        ),
         None,
         "nan",
         message=lambda m: (

@@ -251,8 +251,8 @@ _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)
 # a message may open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
 # own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\"")
 _IN_PROSE = re.compile(
-    r"(?<=[\s`(\"'\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
-    r"(?P<msg>[\w/<~'\"](?:[^.!?`]|[.!?](?![\s`)]|$)){5,300}(?:[.!?](?=[\s`)]|$)|(?=`)|$))"
+    r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
+    r"(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)){5,300}(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 

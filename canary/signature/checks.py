@@ -273,6 +273,24 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"Accessing retired flag '[\w.-]{1,200}')",
         None,
     ),
+    # Cloud TPU's tools refusing the TensorFlow version or image a TPU is created with: the API's field check
+    # ('googleapi: Error 400: Cloud TPU received an invalid argument. The field "TensorflowVersion" cannot be "2.4".'),
+    # ctpu's ('"2.1" TensorFlow version not available; to see available versions, execute ctpu tf-versions', "could
+    # not create GCE Instance without a base image"): which check; the version asked is the job's
+    _environment(
+        "tpu-version",
+        ("TensorflowVersion", "TensorFlow version not available", "without a base image"),
+        r"(?P<field>The field \"TensorflowVersion\" cannot be)|(?P<ctpu>TensorFlow version not available)|"
+        r"(?P<image>could not create GCE Instance without a base image)",
+        None,
+        message=lambda m: (
+            "Cloud TPU: the TensorflowVersion field cannot be the version asked"
+            if m["field"]
+            else "ctpu: TensorFlow version not available"
+            if m["ctpu"]
+            else "ctpu: could not create GCE Instance without a base image"
+        ),
+    ),
     # XLA refusing a custom call registered with an API version it dropped ("Custom call API version
     # `API_VERSION_STATUS_RETURNING` is not supported by XLA:CPU. Prefer https://docs.jax.dev/en/latest/ffi.html. ...
     # Custom call target: mpi_allreduce"): a library built for an older XLA; which version, which backend

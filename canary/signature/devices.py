@@ -247,6 +247,16 @@ DEVICE_ERRORS: list[BareError] = [
         "SIGKILL",
         message=lambda m: "killed by the kernel's OOM killer",
     ),
+    # Keras' TerminateOnNaN stopping the run on a loss that is not finite ("Batch 5: Invalid loss, terminating
+    # training", after the progress bar's "loss: nan" on the same line): which trainer stopped it, not the batch
+    BareError(
+        "keras-terminate-on-nan",
+        ("Invalid loss, terminating training",),
+        re.compile(r"(?:^|\s|`)Batch \d{1,9}: (?P<msg>Invalid loss, terminating training)"),
+        None,
+        "nan",
+        message=lambda m: f"{m['msg']} (Keras TerminateOnNaN)",
+    ),
     # jax_debug_nans of 2019-2020 finding a nan or an inf in a jitted function's output, before it re-runs the function
     # op by op to raise where ("Invalid value encountered in the output of a jit function. Calling the de-optimized
     # version."): the check's FloatingPointError, named so when the excerpt stops before it is raised

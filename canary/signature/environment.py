@@ -342,10 +342,10 @@ def _whole(message: str) -> str:
 # the class jax raises checks with, but these are no Python exception
 _TOOLS = re.compile(
     r"^(?:could not select device driver|unsatisfied condition: cuda|No matching distribution found for |Could not "
-    r"find a version that satisfies|\S{1,100} wheel is not a supported wheel|Requested \S{1,100} from \S{1,500} has "
-    r"inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library failed: |"
-    r"Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed|"
-    r"This container was built for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for)"
+    r"find a version that satisfies|\S{1,100}(?:\.whl| wheel) is not a supported wheel|Requested \S{1,100} from "
+    r"\S{1,500} has inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library "
+    r"failed: |Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed|This container was built "
+    r"for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for|Cloud TPU: |ctpu: )"
 )
 
 

@@ -15,7 +15,8 @@ _IPY_FILE = re.compile(
 # IPython 7's: "/usr/lib/python3.7/x.py in f(a, b)", "<ipython-input-8-bc07f049eb27> in <module>", and
 # Colab's rendering of them as links: "[/content/x.py](https://localhost:8080/#) in f(a)", and Windows paths
 _IPY7_FILE = re.compile(
-    r"^\[?(?P<file>(?:/|~/|<ipython-input-|[A-Za-z]:\\)[^\s\[\]()]{1,500}?)(?:\]\([^)\s]{1,300}\))? "
+    r"^\[?(?P<file>(?:/|~/|<ipython-input-|[A-Za-z]:\\)[^\s\[\]()]{1,500}?|"
+    r"[\w.-]{1,100}/[^\s\[\]()]{1,500}?\.py)(?:\]\([^)\s]{1,300}\))? "
     r"in (?P<func><cell line: \d{1,7}>|<\w{1,40}>|[\w.]{1,200})(?:\(|$)"
 )
 # a cell's file, named by a number each run draws anew: "<ipython-input-8-bc07f049eb27>", Colab's
@@ -31,7 +32,8 @@ _IPY_RULE = re.compile(r"^-{20,}\s*$")
 
 def frame(line: str) -> str:
     """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
-    drive = line[1:3] == ":\\"  # a Windows path: "C:\\anaconda3\\lib\\x.py in f(a)"
+    # a Windows path ("C:\\anaconda3\\lib\\x.py in f(a)") or a relative one ("google3/x/scope.py in make_rng(self)")
+    drive = line[1:3] == ":\\" or (".py in " in line and line[:1].isalnum())
     if not line or (line[0] not in "FCI-/[<~" and not drive):
         return line
     if line[0] in "/[<~" or drive:

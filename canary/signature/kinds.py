@@ -323,6 +323,7 @@ _IMPORT_WORDS = (
     (re.compile(r"^Custom node type mismatch"), "ValueError"),
     (re.compile(r"^cudaMallocAsync does not yet support|^Fetching value for `?jax\.Array"), "RuntimeError"),
     (re.compile(r"^JAX does not support string indexing"), "TypeError"),
+    (re.compile(r"^Unable to load weights from pytorch checkpoint file for |^Error no file named "), "OSError"),
     (re.compile(r"^Your currently installed version of Keras is Keras 3"), "ValueError"),
     (re.compile(r"^The size argument of jnp\.\w{1,40} must be statically specified"), "ConcretizationTypeError"),
     (re.compile(r"^(?:importing failed due to )?[Uu]ndefined symbol: "), "ImportError"),

@@ -141,9 +141,16 @@ def jaxlib_module(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # the Hugging Face Hub as transformers and requests word it: "<name> is not a local folder and is not a valid model
 # identifier listed on 'https://huggingface.co/models'" (which name is the program's), "429 Client Error: Too Many
-# Requests for url: https://huggingface.co/..." (a rate limit, whichever file it was fetching)
+# Requests for url: https://huggingface.co/..." (a rate limit, whichever file it was fetching); transformers' loaders
+# name the directory or checkpoint file they looked in ("Error no file named pytorch_model.bin, ... found in directory
+# /x/ckpt but there is a file for Flax weights. Use `from_flax=True` ...", "Unable to load weights from pytorch
+# checkpoint file for '/x/pytorch_model.bin' at '/x/pytorch_model.bin'. If you tried to load ..."): the program's
 _NOT_A_MODEL = re.compile(r"^\S{1,300} is not a local folder and is not a valid model identifier\b.*$")
 _RATE_LIMIT = re.compile(r"\b429 Client Error: Too Many Requests for (?:url|URL): \S{1,1000}")
+_NO_FILE = re.compile(
+    r"^(Error no file named .{1,300}? found in directory)(?: \S{1,500})?( but there is a file for \w{1,20} weights)?.*$"
+)
+_CHECKPOINT = re.compile(r"^(Unable to load weights from pytorch checkpoint file) for .{1,1000}$")
 
 
 def hub(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -151,6 +158,10 @@ def hub(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _NOT_A_MODEL.sub("<model> is not a local folder and is not a valid model identifier", message)
     if "429 Client Error" in message:
         message = _RATE_LIMIT.sub("429 Client Error: Too Many Requests", message)
+    if message.startswith("Error no file named "):
+        message = _NO_FILE.sub(r"\1 <directory>\2", message)
+    if message.startswith("Unable to load weights from pytorch checkpoint file"):
+        message = _CHECKPOINT.sub(r"\1 for <file>", message)
     return exc, message, frames
 
 
@@ -175,4 +186,15 @@ _CONDA_SPEC = re.compile(
 def conda_spec(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc == "PackagesNotFoundError":
         message = _CONDA_SPEC.sub(r"\1", message)
+    return exc, message, frames
+
+
+# a trainer's check naming the iteration its loss went non-finite and the losses there (detectron2's "Loss became
+# infinite or NaN at iteration=1029! loss_dict = {...}"): that it did is the failure, when and by how much the run's
+_LOSS_AT = re.compile(r"^(Loss became infinite or NaN at iteration)=\d{1,12}!?.*$")
+
+
+def loss_iteration(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Loss became infinite or NaN"):
+        message = _LOSS_AT.sub(r"\1=<n>", message)
     return exc, message, frames

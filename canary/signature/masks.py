@@ -12,6 +12,7 @@ text, paths are found as maximal runs of path characters and rewritten in Python
 
 from __future__ import annotations
 
+import builtins
 import re
 
 MAX_MESSAGE = 2000  # characters of a message that are normalised (and fingerprinted)
@@ -167,6 +168,11 @@ def numbers_masked(line: str) -> str:
 # ----------------------------------------------------------------------------- error classes
 
 # Classes renamed across releases, or raised under another name by a wrapper, that are one thing.
+_BUILTIN_CLASSES = {
+    name.lower(): name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+}
 CANONICAL_CLASSES = {
     "JaxRuntimeError": "XlaRuntimeError",  # jax.errors.JaxRuntimeError (jax >= 0.4.36)
     # Python 3's aliases of OSError, as Python 2 and an older pip name it ("due to an EnvironmentError: [Errno 28] ...")
@@ -232,6 +238,8 @@ def canonical_class(exc_type: str, message: str = "") -> str:
     whose message carries a status code is one."""
     name = exc_type.rsplit(".", 1)[-1]
     name = CANONICAL_CLASSES.get(name, name)
+    if name[:1].islower():  # (a builtin class a post retyped in lower case: "floatingPointError")
+        name = _BUILTIN_CLASSES.get(name.lower(), name)
     if name == "RuntimeError" and message and status_code(message):
         return "XlaRuntimeError"
     return name

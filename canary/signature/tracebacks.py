@@ -147,7 +147,7 @@ def _whole_line(lines: Sequence[str], start: int, i: int) -> str:
         whole = line.strip().split(": ", 1)[1] if line.split(":", 1)[0] in _JAX_WRAPPERS else line.strip()
         if len(whole) > len(cut) and whole.startswith(cut) and _parse_exception_line(whole):
             return whole
-    return lines[i]
+    return _cut_class(lines, i + 1) or lines[i]
 
 
 def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
@@ -258,7 +258,8 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     end = len(lines)
     while end and not lines[end - 1].strip():
         end -= 1
-    if end and _CUT_HEADER.match(lines[end - 1]):
+    raised = _cut_class(lines, end)
+    if end and (raised or _CUT_HEADER.match(lines[end - 1])):
         end -= 1
         while end and not lines[end - 1].strip():
             end -= 1
@@ -280,7 +281,23 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     # (under IPython's header that names the class, the cell's frame alone will do)
     if len(frames) < (_HEADLESS_FRAMES if start and not header else 1 if header and header["cls"] else 2):
         return [], None, end
-    return frames, (header.group("cls") if header else None), start
+    return frames, raised or (header.group("cls") if header else None), start
+
+
+# the exception's class cut inside its name ("InvalidRngErro") under the frame whose source raises it
+_CUT_CLASS = re.compile(r"^[A-Z]\w{2,100}$")
+
+
+def _cut_class(lines: Sequence[str], end: int) -> str | None:
+    """The class the last frame's ``raise`` names, when the log's last line is that class cut inside its name."""
+    last = lines[end - 1].strip() if end else ""
+    if not _CUT_CLASS.match(last):
+        return None
+    for line in reversed(lines[max(0, end - 8) : end - 1]):
+        m = re.search(r"\braise (?:[\w.]+\.)?(" + last + r"\w*)\(", line)
+        if m:
+            return m.group(1)
+    return None
 
 
 # Python's header of a traceback, and IPython's with the class before it

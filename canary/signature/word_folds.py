@@ -95,8 +95,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "hub",
-        "transformers names the model it could not find by the program's name for it, and requests a rate limit by "
-        "the URL it was fetching: that the name is no model, that the Hub refused for load, are the failure",
+        "transformers names a model it could not find, and the directory or checkpoint file it looked in, by the "
+        "program's names; requests a rate limit by the URL: no model, no readable file, a refusal are the failure",
         libraries.hub,
     ),
     Rule(
@@ -104,6 +104,12 @@ WORD_RULES: tuple[Rule, ...] = (
         "conda lists the packages no channel has with the version the program asked for ('- cudatoolkit=11.3'): "
         "which package is the failure, its version the program's",
         libraries.conda_spec,
+    ),
+    Rule(
+        "loss-iteration",
+        "a trainer's check names the iteration its loss went non-finite and the losses there ('Loss became infinite "
+        "or NaN at iteration=1029! loss_dict = {...}'): that it did is the failure, when and by how much the run's",
+        libraries.loss_iteration,
     ),
     Rule(
         "given-path",
@@ -150,7 +156,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "escaped-quotes",
-        "a repr, a JSON string or a post escapes a message's quotes (\\' for '); the words are the same",
+        "a repr, a JSON string or a post escapes a message's quotes (\\' for '), or leaves a code span's closing "
+        "backtick at its end; the words are the same",
         pythons.escaped_quotes,
     ),
     Rule(

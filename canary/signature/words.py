@@ -45,6 +45,8 @@ WORDS: list[BareError] = [
             "must be statically specified to use",
             "undefined symbol: ",
             "Undefined symbol: ",
+            "Unable to load weights from pytorch checkpoint",
+            "Error no file named ",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -74,6 +76,9 @@ WORDS: list[BareError] = [
             r"devices\b.{0,500}?|"
             # (also quoted in a title: 0.4.21 release: "JAX does not support string indexing" error, but ...)
             r"JAX does not support string indexing\b.{0,300}?|"
+            # (transformers' loader, its class lost in a trainer's report: "Training failed." and the message alone)
+            r"Unable to load weights from pytorch checkpoint file for .{1,1000}?|"
+            r"Error no file named .{1,300}? found in directory \S{1,500}?|"
             r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
             r"transformations\b.{0,300}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
