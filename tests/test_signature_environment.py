@@ -1347,3 +1347,20 @@ def test_the_fifty_second_batchs_failures_in_the_words_it_met():
     assert sig("pytorch-xla-4663.log").exception is None
     # IPython 7's frame at a relative path; a class cut inside its name, completed by the raise above it
     assert sig("flax-1552.log").exception == "InvalidRngError"
+
+
+def test_the_fifty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # git in a CI checkout: Git LFS's quota, a missing object, any LFS fetch, a remote asking for credentials; a
+    # shallow checkout's unknown revision
+    quota = sig("splade-32.log")
+    assert quota.kind == "infrastructure" and quota.fingerprint == sig("santosnet-7.log").fingerprint
+    assert quota.fingerprint != sig("hallo-72.log").fingerprint
+    assert sig("simulator-541.log").fingerprint == sig("git-lfs-2868.log").fingerprint
+    assert sig("checkout-664.log").fingerprint == sig("checkout-641.log").fingerprint
+    assert sig("checkout-296.log").fingerprint == sig("changed-files-28.log").fingerprint
+    # poetry's resolver; ptxas refusing a feature for a target; wandb's ways to start its process are advice
+    assert sig("tensorflow-68290.log").fingerprint == sig("jax-21335.log").fingerprint
+    assert sig("triton-583.log").kind == "environment"
+    assert sig("wandb-4608.log").message == "Error communicating with wandb process"
+    # a builtin class retyped in mixed case
+    assert sig("framepack-731.log").exception == "AssertionError"

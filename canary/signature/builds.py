@@ -191,11 +191,19 @@ BUILD_CHECKS: list[BareError] = [
     # 'sm_120'"): which instruction or type, and which generation, is the failure
     _environment(
         "gpu-generation",
-        ("only supported on compute capability", "data type is not supported on CUDA arch", "not supported on .target"),
-        # (a title may drop Triton's "Conversion from/to ": the type and the generation are the check)
+        (
+            "only supported on compute capability",
+            "data type is not supported on CUDA arch",
+            "not supported on .target",
+            "requires .target",
+        ),
+        # (a title may drop Triton's "Conversion from/to ": the type and the generation are the check; ptxas names a
+        # feature too: "Feature '.block_scale' not supported on .target 'sm_120'", "Feature 'mma' requires .target
+        # sm_70 or higher")
         r"(?:Conversion from/to )?(?P<msg>\w{1,20} is only supported on compute capability >= \d{2,3}|"
         r"\w{1,20} data type is not supported on CUDA arch < \d{2,3}|"
-        r"Instruction '[\w.]{1,60}'(?: with [\w ]{1,40})? not supported on \.target '\w{1,20}')",
+        r"(?:Instruction|Feature) '[\w.:]{1,60}'(?: with [\w ]{1,40})? (?:not supported on \.target '\w{1,20}'|"
+        r"requires \.target sm_\d{2,3} or higher))",
         None,
     ),
     # rocBLAS without kernels for the GPU it runs on ("rocBLAS error: Cannot read /opt/rocm/lib/rocblas/library/

@@ -74,6 +74,20 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"API rate limit exceeded for (?P<limited>installation|user) ID \d"),
         "rate limited: GitHub's API limit for the token",
     ),
+    # git in a CI checkout: Git LFS past the repository's bandwidth ("This repository is over its data quota.", 2025's
+    # "... exceeded its LFS budget"), an LFS object the server lacks ("[404] Object does not exist on the server"),
+    # any other LFS fetch ("fatal: x.pth: smudge filter lfs failed"), a remote that asks for credentials the job lacks
+    # ("could not read Username for 'https://github.com/': terminal prompts disabled"): which file is the repository's
+    (
+        re.compile(r"over its data quota|exceeded its LFS budget"),
+        "no quota: the repository's Git LFS bandwidth is used up",
+    ),
+    (re.compile(r"\[404\] Object does not exist on the server"), "missing: a Git LFS object is not on the server"),
+    (re.compile(r"smudge filter lfs failed"), "checkout: Git LFS could not fetch an object"),
+    (
+        re.compile(r"could not read Username for '\S{1,200}': "),
+        "no credentials: git could not authenticate to the remote",
+    ),
     # Docker unpacking an image's layer onto a full disk ("failed to register layer: ApplyLayer exit status 1 stdout:
     # stderr: write /x/lib.so: no space left on device", 2019's "Error processing tar file(exit status 1): write ..."):
     # the machine's disk; which file it was writing is the image's

@@ -238,8 +238,8 @@ def canonical_class(exc_type: str, message: str = "") -> str:
     whose message carries a status code is one."""
     name = exc_type.rsplit(".", 1)[-1]
     name = CANONICAL_CLASSES.get(name, name)
-    if name[:1].islower():  # (a builtin class a post retyped in lower case: "floatingPointError")
-        name = _BUILTIN_CLASSES.get(name.lower(), name)
+    if name.lower() in _BUILTIN_CLASSES:  # (a builtin class a post retyped: "floatingPointError", "ASSertionError")
+        name = _BUILTIN_CLASSES[name.lower()]
     if name == "RuntimeError" and message and status_code(message):
         return "XlaRuntimeError"
     return name

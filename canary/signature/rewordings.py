@@ -187,6 +187,8 @@ _ADVICE = re.compile(
     # wandb's ways to log in after "api_key not configured (no-tty).", and to wait longer after its init timed out
     r"(?<=\.)\s{1,2}(?:call wandb\.login\(key=\[your_api_key\]\)|Run wandb login)$|"
     r" ?Please try increasing the timeout with the `init_timeout` setting.{0,300}$|"
+    # (and its ways to start its process otherwise, after "Error communicating with wandb process")
+    r"(?<=wandb process) (?:try: wandb\.init\(settings=|For more info see: https?://).{0,600}$|"
     # TensorFlow 1.x on Windows, after the CUDA DLL it could not find: where it must be, and where to get it
     r" ?TensorFlow requires that this DLL be installed in a directory that is named in your %PATH%.{0,600}$|"
     # XLA's GPU timer's, after its delay kernel timed out; PyTorch 2.8's after a CUDA error, where to read of it
