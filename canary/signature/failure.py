@@ -278,7 +278,7 @@ def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) 
     sig = _from_chain(chain, options)
     start = chain[0].end - len(chain[0].lines)
     # (a message that is a traceback, whole or cut inside its header)
-    relays = len(sig.message) >= len("Traceback") and _TB_START.startswith(sig.message[: len(_TB_START)])
+    relays = len(sig.message) >= len("Traceback") and _TB_START.startswith(sig.message)
     if relays and (relayed := relayed_cause(lines, start, options)) is not None:
         return relayed
     if _NO_DEVICE.search(sig.message):

@@ -33,10 +33,10 @@ _IPY_RULE = re.compile(r"^-{20,}\s*$")
 def frame(line: str) -> str:
     """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
     # a Windows path ("C:\\anaconda3\\lib\\x.py in f(a)") or a relative one ("google3/x/scope.py in make_rng(self)")
-    drive = line[1:3] == ":\\" or (".py in " in line and line[:1].isalnum())
-    if not line or (line[0] not in "FCI-/[<~" and not drive):
+    other_path = line[1:3] == ":\\" or (".py in " in line and line[:1].isalnum())
+    if not line or (line[0] not in "FCI-/[<~" and not other_path):
         return line
-    if line[0] in "/[<~" or drive:
+    if line[0] in "/[<~" or other_path:
         m = _IPY7_FILE.match(line)
         if m is None:
             return line
