@@ -109,6 +109,8 @@ def main() -> None:
         ("added by #38, held out (fifty-second)", lambda e: e.get("issue") == 38 and e.get("heldout") == 52),
         ("added by #38, held out (fifty-third)", lambda e: e.get("issue") == 38 and e.get("heldout") == 53),
         ("added by #38, held out (fifty-fourth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 54),
+        ("added by #38, held out (fifty-fifth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 55),
+        ("added by #38, held out (fifty-sixth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 56),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:
