@@ -1364,3 +1364,36 @@ def test_the_fifty_third_and_fourth_batchs_failures_in_the_words_they_met():
     assert sig("wandb-4608.log").message == "Error communicating with wandb process"
     # a builtin class retyped in mixed case
     assert sig("framepack-731.log").exception == "AssertionError"
+
+
+def test_the_fifty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # Python's installers and build tools refusing the machine: PEP 668, setup.py without wheel, uv without a wheel
+    # for the interpreter, CMake 4 against an old minimum; each the tool's check, with no class
+    pep668 = sig("freebsd-vm-83.log")
+    assert pep668.kind == "environment" and pep668.exception is None
+    assert pep668.fingerprint == sig("ansible-collection-spin-5.log").fingerprint  # (relayed inside JSON)
+    assert sig("airsenal-741.log").fingerprint == sig("gt4py-2575.log").fingerprint  # (cp313 and cp314, two pins)
+    assert sig("sentencepiece-1121.log").fingerprint == sig("delayed-streams-modeling-80.log").fingerprint
+    assert sig("sentencepiece-1121.log").fingerprint != sig("sentencepiece-1082.log").fingerprint
+    assert sig("requests-html-96.log").fingerprint != pep668.fingerprint
+    # containers: a runtime the daemon lacks in two Docker generations, a retired tag by docker and podman, NVIDIA's
+    # hook relayed by runc or printed by itself; a library the hook could not load stays the loader's check
+    assert sig("nvidia-docker-838.log").fingerprint == sig("nvidia-docker-1795.log").fingerprint
+    assert sig("metamorph-3.log").fingerprint == sig("nvidia-docker-1768.log").fingerprint
+    assert sig("apollo_perception_ros-20.log").fingerprint == sig("nvidia-container-toolkit-1269.log").fingerprint
+    assert sig("nvidia-docker-1252.log").fingerprint == sig("meta-tegra-1456.log").fingerprint
+    assert sig("apollo_perception_ros-20.log").fingerprint != sig("nvidia-docker-1252.log").fingerprint
+    assert sig("for-linux-1387.log").exception is None
+    # jax's coordination service names a restarted task by path or number; a status whose RPC follows a blank line;
+    # two lines that begin with one status are two statuses, not a tag
+    assert sig("marin-7650.log").fingerprint == sig("grain-802.log").fingerprint
+    assert sig("marin-3219.log").fingerprint == sig("jax-35905.log").fingerprint
+    # torchrun's "[default1]:" before a rank's lines; c10d's store names the rank and key
+    store = sig("speech-14399.log")
+    assert store.exception == "DistBackendError" and store.group == sig("bagel-245.log").group
+    # a code span's backtick before a class; jax's check that an argument is an array in two generations
+    assert sig("jax-4714.log").fingerprint == sig("jax-2507.log").fingerprint
+    assert sig("equinox-706.log").fingerprint == sig("equinox-1127.log").fingerprint
+    # a colon before details a post leaves out ("...provided: ..."); pytest-xdist's worker dying under a test
+    assert sig("diffrax-502.log").fingerprint == sig("diffrax-503.log").fingerprint
+    assert sig("jax-12560.log").kind == "runtime_crash"

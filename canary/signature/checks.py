@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from canary.signature.builds import BUILD_CHECKS
 from canary.signature.containers import CONTAINER_CHECKS
+from canary.signature.installs import INSTALL_CHECKS
 from canary.signature.masks import STATUS_CODES
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
@@ -326,6 +327,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     ),
     *BUILD_CHECKS,
     *CONTAINER_CHECKS,
+    *INSTALL_CHECKS,
 ]
 
 

@@ -42,6 +42,40 @@ CONTAINER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"no matching manifest for {m['platform']} in the manifest list entries",
     ),
+    # a container runtime the Docker daemon has not registered ("docker: Error response from daemon: Unknown runtime
+    # specified nvidia.", Docker 23's "unknown or invalid runtime name: nvidia"): NVIDIA's toolkit not configured for
+    # the daemon; which runtime
+    _environment(
+        "container-runtime",
+        ("Unknown runtime specified", "unknown or invalid runtime name"),
+        r"(?:Unknown runtime specified|unknown or invalid runtime name:) (?P<name>[\w-]{1,40})",
+        None,
+        message=lambda m: f"unknown container runtime: {m['name']}",
+    ),
+    # a registry without the tag an image is built from or run as ("manifest for
+    # nvidia/cuda:11.1-cudnn8-devel-ubuntu20.04 not found: manifest unknown: manifest unknown", podman's "reading
+    # manifest 10.2-cudnn7-devel-ubuntu18.04 in docker.io/nvidia/cuda: manifest unknown"): a tag the registry retired;
+    # which repository (its tags are retired together: the pinned one is the program's)
+    _environment(
+        "image-tag",
+        ("manifest unknown",),
+        r"manifest for (?:docker\.io/)?(?P<repo>[\w./-]{1,200}):[\w.-]{1,128} not found: manifest unknown|"
+        r"reading manifest [\w.-]{1,128} in (?:docker\.io/)?(?P<repo2>[\w./-]{1,200}): manifest unknown",
+        None,
+        message=lambda m: f"manifest unknown: {m['repo'] or m['repo2']}:<tag>",
+    ),
+    # NVIDIA's container hook failing before the container starts, relayed by runc in any of its wordings or printed
+    # by `nvidia-container-cli info` ("nvidia-container-cli: initialization error: nvml error: driver not loaded",
+    # "... driver error: failed to process request"): the host's driver as the hook found it; runc's escapes and
+    # its ": unknown" are the relay's (a library it could not load is the loader's check, ``load library failed``)
+    _environment(
+        "container-cli",
+        ("nvidia-container-cli: ",),
+        r"nvidia-container-cli: (?P<stage>[a-z]{1,20}) error: (?!load library failed)"
+        r"(?P<cause>[^\\\"\n]{1,200}?)(?:: unknown\b|\\|\"|\.?$)",
+        None,
+        message=lambda m: f"nvidia-container-cli: {m['stage']} error: {m['cause']}",
+    ),
     # the kernel refusing to run a binary built for another architecture, as runc words it: 2019's "standard_init_linux.
     # go:211: exec user process caused "exec format error"", later "exec /usr/local/bin/python: exec format error"
     # (which program the image runs first, by its name)

@@ -287,6 +287,16 @@ DEVICE_ERRORS: list[BareError] = [
         message=lambda m: f"pytest: {m['test']} failed",
         weak=True,
     ),
+    # pytest-xdist's worker dying under a test ("worker 'gw2' crashed while running 'tests/multiprocess_gpu_test.py::
+    # DistributedTest::testConcurrentInitializeAndShutdown1'"): the process, not the test's assertion; which test, not
+    # which worker
+    BareError(
+        "xdist-worker",
+        ("crashed while running",),
+        re.compile(r"\bworker '?gw\d{1,4}'? crashed while running '?(?P<test>[\w.:/\[\]-]{1,300}?)'?$"),
+        None,
+        message=lambda m: f"pytest-xdist: worker crashed while running {m['test']}",
+    ),
     # jax without jax_enable_x64 narrowing a 64-bit dtype a program asked for ("UserWarning: Explicitly requested dtype
     # float64 requested in zeros is not available, and will be truncated to dtype float32. To enable more dtypes,
     # ..."; jax 0.2 names the dtype by its class): the program goes on in 32 bits

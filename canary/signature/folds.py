@@ -83,7 +83,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "coordination",
         "JAX's coordination service rewords its barrier, RegisterTask and heartbeat timeouts "
-        "between releases (Barrier_id/Id, counters, the gRPC text); the barrier or step that timed out is kept",
+        "between releases (Barrier_id/Id, counters, the gRPC text), and names a restarted task by path or number; "
+        "the barrier or step that timed out is kept",
         rewordings.coordination,
     ),
     Rule(
@@ -195,7 +196,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "full-stop",
         "a message ends its last sentence with a full stop in one release and not in another, a post doubles or drops "
-        "it, or a cut falls just after it; how it ends says nothing of the failure",
+        "it, or a cut falls just after it (or after the colon of details a post leaves out); how it ends says nothing",
         rewordings.full_stop,
     ),
     Rule(

@@ -180,3 +180,23 @@ def indexing_checks(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("pmap got arg ") and _RANK_ZERO.match(message):
         return exc, "pmap got an argument of rank 0 but an axis to be mapped", frames
     return exc, message, frames
+
+
+# jax's check that a jitted function's argument is an array, in three generations: "Argument '<function gelu at ...>'
+# of type <class 'function'> is not a valid JAX type" (0.2-0.3), "Cannot interpret value of type <class '...'> as an
+# abstract array; it does not have a dtype attribute" (0.4), "Error interpreting argument to <function f at ...> as an
+# abstract array. The problematic value is of type <class 'function'> and was passed to the function at path ..."
+# (0.4.3x on): the value's type is the misuse; the argument, the function and its path are the program's
+_NOT_ARRAY = re.compile(
+    r"^(?:Argument '.{1,300}?' of type (<class '[\w.]{1,200}'>) is not a valid JAX type|Cannot interpret value of "
+    r"type (<class '[\w.]{1,200}'>) as an abstract array\b|Error interpreting argument to .{1,300}? as an abstract "
+    r"array\. The problematic value is of type (<class '[\w.]{1,200}'>)).*$"
+)
+
+
+def abstract_array(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "valid JAX type" in message or "as an abstract array" in message:
+        m = _NOT_ARRAY.match(message)
+        if m:
+            message = f"Cannot interpret value of type {m[1] or m[2] or m[3]} as an abstract array"
+    return exc, message, frames

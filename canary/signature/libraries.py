@@ -129,6 +129,26 @@ def nccl_ib(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# c10d's rank waiting in the key-value store for rank 0's NCCL id ("[1] is setting up NCCL communicator and retrieving
+# ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait timeout after 600000ms,
+# keys: /default_pg/0//cuda//0"): which rank waited, the key and the store's keys are the job's; its error is the
+# failure
+_C10D_STORE = re.compile(
+    r"^\[\d{1,6}\] is setting up NCCL communicator and retrieving ncclUniqueId from \[(\d{1,6})\] via c10d key-value "
+    r"store by key '[^']{0,200}', but store->get\('[^']{0,200}'\) got error: (.{1,300}?)(?:, keys: .*)?$"
+)
+
+
+def c10d_store(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "via c10d key-value store" in message:
+        message = _C10D_STORE.sub(
+            r"[<rank>] is setting up NCCL communicator and retrieving ncclUniqueId from [\1] via c10d key-value store "
+            r"by key <key>, but store->get(<key>) got error: \2",
+            message,
+        )
+    return exc, message, frames
+
+
 # jaxlib's extension module, named in messages that print a class (a dataclass's "mutable default <class
 # 'jaxlib.xla_extension.ArrayImpl'> for field position is not allowed"), is jaxlib._jax since 0.6: one class
 def jaxlib_module(exc: str | None, message: str, frames: list[str]) -> Parts:

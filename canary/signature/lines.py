@@ -80,16 +80,16 @@ _PREFIXES = [
     re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
     # GitHub Actions annotations: "##[error]", "::error file=x::"
     re.compile(r"##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)[^:]{0,200}::"),
-    # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | "
+    # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | ", torchrun's "[default1]:"
     re.compile(r"(?:\d{1,4}|task \d{1,6}|[\w.]{1,100}-\d{1,6}):(?: |$)"),
-    re.compile(r"\[(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?\d{1,6}\]:? ?"),
+    re.compile(r"\[(?:(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?|default)\d{1,6}\]:? ?"),
     re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
     # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
     re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
     re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
     # markdown: quotes, headings and code fences of a pasted log
     re.compile(r"(?:> ?)+(?=\S|$)"),
-    re.compile(r"`{3}(?=\S)"),
+    re.compile(r"`{3}(?=\S)|`(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): )"),  # (a code span's, at a class)
     # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
     re.compile(
         r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "

@@ -38,8 +38,11 @@ _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
 # are), a run of blanks, or one other character
 _TOKEN = re.compile(r"\d+|[ \t]+|.")
 # What a tag never holds: the words that name a failure (three lines that all begin with one exception's
-# class are three failures, not a tag)
-_SPOKEN = re.compile(r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b")
+# class, or one status, are three failures, not a tag)
+_SPOKEN = re.compile(
+    r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b|"
+    r"\b(?:[A-Z]{2,}_[A-Z_]{2,}|ABORTED|CANCELLED|INTERNAL|UNKNOWN|UNAVAILABLE|UNIMPLEMENTED|UNAUTHENTICATED): "
+)
 
 
 def unpage(raw: list[str]) -> list[str]:

@@ -21,11 +21,11 @@ def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
     """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes;
-    a backtick that closes no code span at its end (``... float32, uint8` ``) is the post's."""
+    a backtick that closes no code span at its end (``... float32, uint8` ``, or before a full stop) is the post's."""
     if "\\" in message:
         message = message.replace("\\'", "'").replace('\\"', '"')
-    if message.endswith("`") and message.count("`") == 1:
-        message = message[:-1].rstrip()
+    if message.count("`") == 1 and message.rstrip(".").endswith("`"):
+        message = message.rstrip(".")[:-1].rstrip()
     return exc, message, frames
 
 

@@ -138,11 +138,19 @@ COORDINATION: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]
     # and "Task <task> heartbeat timeout" (later): a peer task stopped
     (re.compile(r"The following tasks are unhealthy \(stopped sending heartbeats\):.*$"), _HEARTBEAT),
     (re.compile(r"Task /job:[\w/:]{1,200} heartbeat timeout\b.*$"), _HEARTBEAT),
+    # a task that reconnects after a restart, named by its path ("/job:jax_worker/replica:0/task:1", 2025) or its
+    # number ("14", 2026): which task restarted is incidental
+    (
+        re.compile(
+            r"^ABORTED: (?:/job:[\w-]{1,100}/replica:\d{1,6}/task:\d{1,6}|(?:task )?\d{1,6}) (?=unexpectedly tried)"
+        ),
+        "ABORTED: <task> ",
+    ),
 ]
 
 
 def coordination(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if "imed out" in message or "heartbeat" in message or "Deadline Exceeded" in message:
+    if "imed out" in message or "heartbeat" in message or "Deadline Exceeded" in message or "incarnation" in message:
         for rx, repl in COORDINATION:
             message = rx.sub(repl, message)
     return exc, message, frames
@@ -264,7 +272,7 @@ def detail(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 def full_stop(exc: str | None, message: str, frames: list[str]) -> Parts:
-    return exc, message.rstrip(" .!;,"), frames
+    return exc, message.rstrip(" .!;,:"), frames
 
 
 # PyTorch's words for running out of GPU memory (and of the host's), by release: 'CUDA out of memory. Tried to

@@ -83,6 +83,9 @@ _GENERIC_HEADS = (
         re.compile(r"incompatible function arguments\. The following argument types are supported:"),
         re.compile(r"Invoked with(?: types)?:"),
     ),
+    # a gRPC status printed by absl with its code's text alone ("DEADLINE_EXCEEDED: Deadline Exceeded"), the call
+    # after a blank line ("RPC: /tensorflow.CoordinationService/RegisterTask"): which call timed out is the failure
+    (re.compile(r"^[A-Z_]{4,}: [A-Z][a-z]{1,20}(?: [A-Za-z]{1,20}){0,3}$"), re.compile(r"RPC: /")),
     # conda's packages no channel has, listed after a blank line: which package is the failure
     (re.compile(r"The following packages are not available from current channels:$"), re.compile(r"- \S")),
 )

@@ -76,6 +76,13 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.nccl_ib,
     ),
     Rule(
+        "c10d-store",
+        "c10d's rank waiting in its key-value store for rank 0's NCCL id names itself, the key and the store's keys "
+        "(a barrier's, a broadcast's, a job's): which rank and which key are the job's; the store's error is the "
+        "failure",
+        libraries.c10d_store,
+    ),
+    Rule(
         "jaxlib-module",
         "jaxlib's extension module is jaxlib.xla_extension until 0.5 and jaxlib._jax since; a message that prints a "
         "class of it ('mutable default <class 'jaxlib._jax.ArrayImpl'>') names one class",
@@ -189,6 +196,13 @@ WORD_RULES: tuple[Rule, ...] = (
         "jax words vmap's axes of inconsistent sizes by generation (2019's TypeError 'got inconsistent map dimension "
         "sizes: {10, 2}', then each argument's shape and axis, then 'most axes had size'): which sizes, not whose",
         jax_words.vmap_sizes,
+    ),
+    Rule(
+        "abstract-array",
+        "jax's check that an argument is an array: 'is not a valid JAX type' (0.2), 'Cannot interpret value of type "
+        "... as an abstract array' (0.4), 'Error interpreting argument to f ...' (0.4.3x); the value's type is the "
+        "misuse",
+        jax_words.abstract_array,
     ),
     Rule(
         "broadcast-shapes",
