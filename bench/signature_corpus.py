@@ -111,6 +111,8 @@ def main() -> None:
         ("added by #38, held out (fifty-fourth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 54),
         ("added by #38, held out (fifty-fifth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 55),
         ("added by #38, held out (fifty-sixth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 56),
+        ("added by #38, held out (fifty-seventh)", lambda e: e.get("issue") == 38 and e.get("heldout") == 57),
+        ("added by #38, held out (fifty-eighth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 58),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:
