@@ -1397,3 +1397,23 @@ def test_the_fifty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
     # a colon before details a post leaves out ("...provided: ..."); pytest-xdist's worker dying under a test
     assert sig("diffrax-502.log").fingerprint == sig("diffrax-503.log").fingerprint
     assert sig("jax-12560.log").kind == "runtime_crash"
+
+
+def test_the_fifty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # TensorFlow's recoverable session names a lost peer by the transport error after its guess at a preemption; a
+    # remote TPU master's closed socket; Ray's node marked dead for missed heartbeats; NCCL's remote error, XLA's words
+    os_error = sig("models-5633.log")
+    assert os_error.kind == "infrastructure" and os_error.fingerprint == sig("models-6220.log").fingerprint
+    assert os_error.fingerprint != sig("shifu-684.log").fingerprint != sig("tensorflow-31787.log").fingerprint
+    assert sig("tensorflow-38190.log").fingerprint == sig("pytorch-xla-3708.log").fingerprint
+    assert sig("ray-3446.log").fingerprint == sig("ray-44680.log").fingerprint == sig("levanter-684.log").fingerprint
+    assert sig("jax-19307.log").fingerprint == sig("jax-toolbox-194.log").fingerprint
+    # the Coordinator's report with its class; pytest's Failed; pytest's next summary record ends a message
+    assert sig("models-3788.log").message == "UNAVAILABLE: OS Error"
+    assert sig("equinox-1186.log").exception == "Failed"
+    assert sig("equinox-959.log").fingerprint == sig("diffrax-612.log").fingerprint
+    assert sig("numpyro-1981.log").message.endswith("Leaked tracer(s)")
+    # notebooks' linked frames (VS Code, JupyterLab); a cell's number is the run's; jax's argument check, quoted
+    assert sig("equinox-746.log").exception == "ValueError"
+    assert sig("jax-24253.log").frames[-1] == "equinox/internal/_loop/checkpointed.py:_stop_gradient_on_unperturbed_jvp"
+    assert sig("jax-28144.log").fingerprint == sig("diffrax-622.log").fingerprint

@@ -29,6 +29,7 @@ _BARE_END = re.compile(
     r"terminate called after|Aborted \(core dumped\)|Traceback \(most recent call last\)|https?://|\*\*\* SIG|"
     r"(?:\[notice\]|Notice:)\s{1,4}A new release of pip|"  # (pip's notice after its error)
     r"at (?:async )?\S.{0,300}:\d{1,7}:\d{1,7}\)?$|"  # (Node.js's stack under its error: "at /x/a.js:46:21")
+    r"(?:FAILED|ERROR)(?: |$)|"  # (pytest's next summary record, or a post cut after its first word)
     r"Error: |"  # (another error's line: GitHub Actions' "Error: ..." annotations, github-script's "Error: Unhandled")
     r".{0,200}?\b\d{1,3}%\|)"  # (a progress bar, tqdm's "Image 1 of 1: :   0%|", is the program going on)
 )

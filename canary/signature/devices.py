@@ -287,6 +287,26 @@ DEVICE_ERRORS: list[BareError] = [
         message=lambda m: f"pytest: {m['test']} failed",
         weak=True,
     ),
+    # TensorFlow's Coordinator reporting the error that stops a 1.x training loop, with its class ("Error reported to
+    # Coordinator: <class 'tensorflow.python.framework.errors_impl.UnavailableError'>, OS Error"): that error; a log
+    # service's replica name after it ("  worker-replica-2") is the job's
+    BareError(
+        "tf-coordinator",
+        ("Error reported to Coordinator: <class '",),
+        re.compile(
+            r"Error reported to Coordinator: <class '(?:[\w.]{0,200}\.)?(?P<cls>\w{1,100})'>, "
+            r"(?P<msg>.{1,1000}?)(?:\s{1,8}(?:worker|master|ps)-replica-\d{1,4})?\s*$"
+        ),
+        lambda m: m["cls"],
+    ),
+    # pytest.warns or pytest.raises without what it expected ("Failed: DID NOT WARN. No warnings of type (<class
+    # 'Warning'>,) were emitted.", "Failed: DID NOT RAISE <class 'ValueError'>"): pytest's Failed, which names it
+    BareError(
+        "pytest-did-not",
+        ("Failed: DID NOT ",),
+        re.compile(r"^(?:E\s{1,20})?Failed: (?P<msg>DID NOT (?:WARN|RAISE)\b.{0,300}?)\.?$"),
+        "Failed",
+    ),
     # pytest-xdist's worker dying under a test ("worker 'gw2' crashed while running 'tests/multiprocess_gpu_test.py::
     # DistributedTest::testConcurrentInitializeAndShutdown1'"): the process, not the test's assertion; which test, not
     # which worker

@@ -15,9 +15,41 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "unschedulable: no node has the accelerator the pod asks for",
     ),
     (re.compile(r"\b\d{1,6}/\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
+    # TensorFlow's client of a remote TPU master whose connection went away ("grpc_remote_master.cc:157] RPC failed with
+    # status = "Unavailable: Socket closed" ... maybe retrying the RPC"), the status's case the release's
+    (
+        re.compile(r"RPC failed with status = \"Unavailable: (?P<rpc>[\w ]{1,60})\" and grpc_error_string", re.I),
+        "lost: the remote TPU master's connection",
+    ),
+    # TensorFlow's recoverable session after an RPC between tasks failed ("An error was raised. This may be due to a
+    # preemption in a connected worker or parameter server. The current session will be closed and a new session will be
+    # created. Error: OS Error"): a peer lost, and which transport error (OS Error, Stream removed, Stream IDs
+    # exhausted) is the failure; a session it could not close ("Error: Session ... is not found") is that loss
+    (
+        re.compile(
+            r"This may be due to a preemption in a connected worker or parameter server\..{0,300}?\bError: "
+            r"(?:Session |(?P<cause>[A-Z]\w{0,30}(?: (?![\w]{1,40}-)[A-Za-z]\w{0,30}){0,4}))"
+        ),
+        "lost: a connected worker or parameter server",
+    ),
+    # NCCL's remote error as XLA logs it ("Aborting communicator: 0x... due to async NCCL error: remote process exited
+    # or there was a network error", then its INTERNAL status): a peer process died or the network between them failed;
+    # what killed the peer is in its own log
+    (
+        re.compile(r"async NCCL error: remote process exited or there was a network error"),
+        "lost: a peer process exited or the network failed (NCCL)",
+    ),
+    # Ray's GCS marking a node dead ("The node with client ID ... has been marked dead because the monitor has missed
+    # too many heartbeats from it.", later "... node id: ... and ip: ... because the detector has missed ..."), its
+    # advice naming OOM or a preempted node as possible causes
+    (
+        re.compile(r"has been marked dead because the (?:monitor|detector) has missed too many heartbeats"),
+        "lost: a Ray node stopped sending heartbeats",
+    ),
     # (not XLA's advice on a peer's heartbeat: "the remote task has failed, got preempted, or crashed")
     # (nor a kind of machine: "a preemptible queued resource" in the advice after a zone without capacity)
-    (re.compile(r"preempt(?!ed, or crashed|ible)", re.I), "preempted"),
+    # (nor TensorFlow's guess at why a session failed: "This may be due to a preemption in a connected worker")
+    (re.compile(r"preempt(?!ed, or crashed|ible|ion in a connected worker)", re.I), "preempted"),
     (
         re.compile(
             r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"
@@ -180,5 +212,7 @@ def infrastructure_reason(text: str) -> str | None:
             groups = m.groupdict()
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
+            cause = groups.get("cause") or groups.get("rpc")  # (which transport error)
+            quota = quota or (cause[:1].upper() + cause[1:] if cause else None)
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -28,10 +28,23 @@ _IPY_CELL = re.compile(r"^Cell In\s?\[\d+\], line (?P<line>\d{1,7})")
 _IPY_INPUT = re.compile(r"^Input In \[\d{1,7}\], in <cell line: (?P<line>\d{1,7})>\(")
 _IPY_ARROW = re.compile(r"^-{1,}> ?\d{1,7} |^ {3,}\d{1,7} ")  # ("-> 1297 ": the arrow shortened for a longer number)
 _IPY_RULE = re.compile(r"^-{20,}\s*$")
+# VS Code's and JupyterLab's rendering of a notebook's traceback link line numbers and files: "Cell In[17], [line
+# 29](vscode-notebook-cell:?execution_count=17&line=29)", "---> [29](vscode-notebook-cell:...) y = f(x)", "File
+# [~\\x\\y.py:12](http://localhost:8888/lab/tree/...#line=11), in f(...)": the link's text is the frame's
+_NOTEBOOK_LINK = re.compile(
+    r"\[((?:line )?\d{1,7}|[^\]\n]{1,500}?\.py(?::\d{1,7})?)\]\((?:vscode-|file:|https?://)[^)\s]{0,800}\)"
+)
+
+_LINKED_FRAME = re.compile(r"^(?:File \[|Cell In|-{1,}> ?\[| {3,}\[)")
+
+
+def _unlinked(line: str) -> str:
+    return _NOTEBOOK_LINK.sub(r"\1", line) if "](" in line and _LINKED_FRAME.match(line) else line
 
 
 def frame(line: str) -> str:
     """IPython's frame headers as Python's (``  File "x.py", line 12, in f``); its arrows dropped."""
+    line = _unlinked(line)
     # a Windows path ("C:\\anaconda3\\lib\\x.py in f(a)") or a relative one ("google3/x/scope.py in make_rng(self)")
     other_path = line[1:3] == ":\\" or (".py in " in line and line[:1].isalnum())
     if not line or (line[0] not in "FCI-/[<~" and not other_path):
@@ -46,7 +59,7 @@ def frame(line: str) -> str:
     m = _IPY_FILE.match(line)
     if m and (m.group("line") or m.group("line2")):
         file = m.group("file")
-        if file.startswith("Cell In"):
+        if line.startswith("Cell "):  # (a cell's number is the run's: "Cell In[17], line 3, in f")
             file = "<ipython-cell>"
         return f'  File "{file}", line {m.group("line") or m.group("line2")}, in {m.group("func")}'
     m = _IPY_MODULE.match(line)
@@ -62,4 +75,4 @@ def frame(line: str) -> str:
 
 def is_source(line: str) -> bool:
     """Whether ``line`` is IPython's numbered source line (``----> 12 y = f(x)``, ``     13 z = 1``)."""
-    return bool(_IPY_ARROW.match(line))
+    return bool(_IPY_ARROW.match(_unlinked(line)))

@@ -188,7 +188,7 @@ def indexing_checks(exc: str | None, message: str, frames: list[str]) -> Parts:
 # abstract array. The problematic value is of type <class 'function'> and was passed to the function at path ..."
 # (0.4.3x on): the value's type is the misuse; the argument, the function and its path are the program's
 _NOT_ARRAY = re.compile(
-    r"^(?:Argument '.{1,300}?' of type (<class '[\w.]{1,200}'>) is not a valid JAX type|Cannot interpret value of "
+    r"^(?:Argument '.{1,300}?' of type '?(<class '[\w.]{1,200}'>)'? is not a valid JAX type|Cannot interpret value of "
     r"type (<class '[\w.]{1,200}'>) as an abstract array\b|Error interpreting argument to .{1,300}? as an abstract "
     r"array\. The problematic value is of type (<class '[\w.]{1,200}'>)).*$"
 )

@@ -181,7 +181,7 @@ def unwrap(raw: list[str]) -> list[str]:
     out: list[str] = []
     folding = False
     for line, n in zip(raw, widths, strict=True):
-        if folding and line[:1].strip():
+        if folding and line[:1].strip() and not line.startswith(("FAILED ", "ERROR ")):  # (pytest's next record)
             out[-1] += line
         else:
             out.append(line)
