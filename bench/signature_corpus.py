@@ -113,6 +113,8 @@ def main() -> None:
         ("added by #38, held out (fifty-sixth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 56),
         ("added by #38, held out (fifty-seventh)", lambda e: e.get("issue") == 38 and e.get("heldout") == 57),
         ("added by #38, held out (fifty-eighth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 58),
+        ("added by #38, held out (fifty-ninth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 59),
+        ("added by #38, held out (sixtieth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 60),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:
