@@ -1262,7 +1262,10 @@ def test_the_forty_sixth_batchs_failures_in_the_words_it_met():
 def test_the_forty_seventh_batchs_failures_in_the_words_it_met():
     # pip's report of the exception that stopped an install, also an older pip's EnvironmentError (Python 3's OSError)
     disk = sig("text-generation-inference-11.log")
-    assert (disk.exception, disk.message) == ("OSError", "[Errno 28] No space left on device")
+    assert (disk.exception, disk.message) == (
+        "OSError",
+        "pip could not install packages: [Errno 28] No space left on device",
+    )
     assert disk.fingerprint == sig("localai-791.log").fingerprint == sig("tutorials-2044.log").fingerprint
     assert sig("google-cloud-python-12271.log").fingerprint == disk.fingerprint  # (pip's notice after it is not)
     # Docker unpacking a layer onto a full disk; no runner online for a day; bash's report of a step killed
@@ -1417,3 +1420,19 @@ def test_the_fifty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
     assert sig("equinox-746.log").exception == "ValueError"
     assert sig("jax-24253.log").frames[-1] == "equinox/internal/_loop/checkpointed.py:_stop_gradient_on_unperturbed_jvp"
     assert sig("jax-28144.log").fingerprint == sig("diffrax-622.log").fingerprint
+
+
+def test_the_fifty_ninth_and_sixtieth_batchs_failures_in_the_words_they_met():
+    # protobuf's runtime against generated code of another release: its VersionError by check and majors (the class
+    # posted or not), its warnings by which way; an environment mismatch, either way
+    major = sig("a2a-python-192.log")
+    assert major.kind == "environment" and major.fingerprint == sig("sdk-python-1080.log").fingerprint
+    assert sig("rules_proto_grpc-404.log").fingerprint == sig("notpixel-134.log").fingerprint != major.fingerprint
+    older = sig("grpc-37656.log")
+    assert older.kind == "environment" and older.fingerprint == sig("diagonal-b6-336.log").fingerprint
+    assert sig("nixpkgs-438198.log").fingerprint == sig("pyatv-2738.log").fingerprint != older.fingerprint
+    # pip's error that stopped an install, after a progress bar or in an older pip's words: not a disk full at run time
+    assert sig("hackgpt-9.log").fingerprint == sig("pip-7751.log").fingerprint != sig("cpython-93253.log").fingerprint
+    # torch.save's record; ptxas's first error names "Ptx assembly aborted due to errors"
+    assert sig("llamafactory-1223.log").fingerprint == sig("f5-tts-458.log").fingerprint
+    assert sig("jax-triton-114.log").fingerprint != sig("triton-496.log").fingerprint

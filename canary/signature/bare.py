@@ -132,9 +132,9 @@ BARE_ERRORS: list[BareError] = [
         ),
         re.compile(
             # (jax's source trace prints the exception it carries after its own name: that exception is read)
-            # (pdb's post-mortem prints the exception after "*** ", pip the one that stopped an install after its words)
+            # (pdb's post-mortem prints the exception after "*** "; pip the one that stopped an install: installs.py)
             # (a JavaScript logger's symbol and level before it: "✖  fatal     HttpError: Bad credentials")
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |ERROR: Could not install packages due to an? |"
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |"
             r"[^\x00-\x7f]{1,3}\s{1,8}(?:fatal|error)\s{1,12})?"
             r"(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"

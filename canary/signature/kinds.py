@@ -106,6 +106,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
     r"forward compatibility was attempted on non supported HW|"
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"
+    r"Protobuf Gencode/Runtime (?:major )?versions|"
     r"is not a supported wheel on this platform|has inconsistent version|"
     r"Unknown command line flag '|Unknown flags in XLA_FLAGS|"
     r"This version of jaxlib was built using AVX instructions|JAX only supports TPU VMs, not the older Colab TPUs|"

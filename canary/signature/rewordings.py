@@ -333,6 +333,8 @@ def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
 # PTXASError's "PTXAS error: Internal Triton PTX codegen error `ptxas` stderr: ..."; ptxas's info lines before its
 # fatal one, and the register count it tried, are the kernel's
 _PTXAS_FATAL = re.compile(r"ptxas fatal\s{0,4}: (.{1,300}?)(?=\.? ptxas |\.?$)")
+# (a fatal "Ptx assembly aborted due to errors" is named by ptxas's first error before it: which feature, which target)
+_PTXAS_ERROR = re.compile(r"ptxas \S{1,300}, line (?:\d{1,7}|<n>); error\s{0,4}: (.{1,300}?)(?=\s?ptxas |$)")
 
 
 def triton_ptxas(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -340,6 +342,8 @@ def triton_ptxas(exc: str | None, message: str, frames: list[str]) -> Parts:
         return exc, message, frames
     fatal = _PTXAS_FATAL.search(message)
     what = re.sub(r"register count of '\d{1,5}'", "register count of '<n>'", fatal[1]) if fatal else ""
+    error = _PTXAS_ERROR.search(message) if what.startswith("Ptx assembly aborted") else None
+    what = f"{what}: {error[1]}" if error else what
     return "PTXASError", "Internal Triton PTX codegen error" + (f": ptxas fatal: {what}" if what else ""), frames
 
 

@@ -198,6 +198,18 @@ WORD_RULES: tuple[Rule, ...] = (
         jax_words.vmap_sizes,
     ),
     Rule(
+        "stream-writer",
+        "torch.save's zip writer names the record it failed to write ('data/176', 'data.pkl') after an enforce's "
+        "stray full stop: which record is the run's; the writer's failure is the failure",
+        libraries.stream_writer,
+    ),
+    Rule(
+        "protobuf-versions",
+        "protobuf's runtime names the .proto it loaded and both full versions when it refuses generated code of "
+        "another release: which check and the two majors are the failure, the file and the minor versions the run's",
+        libraries.protobuf_versions,
+    ),
+    Rule(
         "abstract-array",
         "jax's check that an argument is an array: 'is not a valid JAX type' (0.2), 'Cannot interpret value of type "
         "... as an abstract array' (0.4), 'Error interpreting argument to f ...' (0.4.3x); the value's type is the "
