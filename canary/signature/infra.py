@@ -212,7 +212,6 @@ def infrastructure_reason(text: str) -> str | None:
             groups = m.groupdict()
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
-            cause = groups.get("cause") or groups.get("rpc")  # (which transport error)
-            quota = quota or (cause[:1].upper() + cause[1:] if cause else None)
+            quota = quota or groups.get("cause") or groups.get("rpc")  # (which transport error)
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -34,7 +34,7 @@ _IPY_RULE = re.compile(r"^-{20,}\s*$")
 _NOTEBOOK_LINK = re.compile(
     r"\[((?:line )?\d{1,7}|[^\]\n]{1,500}?\.py(?::\d{1,7})?)\]\((?:vscode-|file:|https?://)[^)\s]{0,800}\)"
 )
-
+# (only on a frame's or a source line's head: a GitHub Actions log links its line numbers too)
 _LINKED_FRAME = re.compile(r"^(?:File \[|Cell In|-{1,}> ?\[| {3,}\[)")
 
 
