@@ -1436,3 +1436,38 @@ def test_the_fifty_ninth_and_sixtieth_batchs_failures_in_the_words_they_met():
     # torch.save's record; ptxas's first error names "Ptx assembly aborted due to errors"
     assert sig("llamafactory-1223.log").fingerprint == sig("f5-tts-458.log").fingerprint
     assert sig("jax-triton-114.log").fingerprint != sig("triton-496.log").fingerprint
+
+
+def test_the_sixty_first_and_second_batchs_failures_in_the_words_they_met():
+    # jax's warning that donated buffers went unused, whichever arguments it lists and however posted; not the error
+    # of a donated buffer used again
+    unused = sig("jax-1273.log")
+    assert unused.exception == "UserWarning" and unused.message == "Some donated buffers were not usable"
+    for name in ("jax-9237.log", "tpu-inference-115.log", "transformers-18881.log"):
+        assert sig(name).fingerprint == unused.fingerprint
+    assert sig("jax-9237-2.log").fingerprint != unused.fingerprint
+    # XLA's refusal of one buffer donated twice, whichever argument positions
+    assert sig("liesel-272.log").fingerprint == sig("tpu-inference-1778.log").fingerprint
+    assert sig("gb-25-136.log").fingerprint == sig("liesel-272.log").fingerprint
+    # a warning of a class no recogniser knows (Polars' fork warning, from three callers) is read when nothing else
+    # is, and is not jax's fork warning, which is read without its first sentence too; a known one above it wins
+    polars = sig("polars-20255.log")
+    assert polars.exception == "RuntimeWarning" and polars.fingerprint == sig("ert-9245.log").fingerprint
+    assert sig("polars-20284.log").fingerprint == polars.fingerprint != sig("clearml-1315.log").fingerprint
+    assert sig("loguru-1125.log").fingerprint == sig("clearml-1315.log").fingerprint
+    assert sig("dreamtalk-32.log").kind == "environment"
+    # jax's deprecation in a sentence's code span, with two spaces a post typed
+    assert sig("brax-212.log").fingerprint == sig("jax-13506.log").fingerprint
+    # Hydra's refused override printed without its class; OmegaConf's detail lines after a refused key
+    hydra = sig("hydra-1912.log")
+    assert hydra.exception == "ConfigCompositionException" and hydra.message == "Could not override 'perferences.trait'"
+    assert sig("espresso-74.log").message == "Could not override 'task.data'"
+    assert sig("fairseq-5003.log").message == "Key 'input_feat_per_channel' is not in struct"
+    # Pallas's scalar prefetch refused by the GPU lowering, in two releases' words
+    assert sig("jax-18603.log").fingerprint == sig("weathernext-105.log").fingerprint
+    # a post's <details> after the block ends the message; torch_xla's xla_dist tag is taken off
+    assert sig("pymc-7593.log").fingerprint == sig("pymc-marketing-1095.log").fingerprint
+    assert sig("pytorch-lightning-7197.log").exception == "MisconfigurationException"
+    for markup in ("```", "</details>", "<summary>Full log</summary>"):
+        pasted = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nRuntimeError: boom\n' + markup
+        assert extract(pasted).message == "boom"

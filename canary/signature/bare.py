@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
-from canary.signature.deprecations import DEPRECATIONS
+from canary.signature.configs import CONFIG_ERRORS
+from canary.signature.deprecations import ANY_WARNING, DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
@@ -184,6 +185,7 @@ BARE_ERRORS: list[BareError] = [
         context=4,
     ),
     *DEPRECATIONS,
+    *CONFIG_ERRORS,
     # VS Code's debugger: "Exception has occurred: FloatingPointError" and the message after it, on its line
     # or the next
     BareError(
@@ -384,6 +386,7 @@ BARE_ERRORS: list[BareError] = [
         line_kind,
         message=lambda m: _device_exception(m)[1],
     ),
+    ANY_WARNING,
 ]
 # every recogniser but the environment mismatches that stop a program (looking back for one)
 NOT_ENVIRONMENT = tuple(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)

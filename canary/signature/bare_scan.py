@@ -139,7 +139,12 @@ def _scan(
                 return found  # (a class cut at its colon, torch elastic's "ChildFailedError:", names it only alone)
             # jax's fallback to the CPU is what it did about a check that failed just before (cuInit's
             # error, a backend that could not start): that warning names it
-            if weak is None or (weak[2] in _EXPLAINED and rec.name != weak[2] and weak[0] - i <= _LOOK_BACK):
+            # (and a warning no recogniser knows yields to one that is known, above it)
+            if (
+                weak is None
+                or (weak[2] == bare.ANY_WARNING.name and rec.name != weak[2])
+                or (weak[2] in _EXPLAINED and rec.name != weak[2] and weak[0] - i <= _LOOK_BACK)
+            ):
                 weak = found
             break
     return tried if weak is not None and weak[2] == _FALLBACK and tried is not None else weak

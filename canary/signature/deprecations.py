@@ -1,6 +1,7 @@
 """APIs a release deprecates or removes, as the failure a newer jax (or any library) meets: jax's words for a
-name it removed, and Python's deprecation warnings; and jax's warning that a fork will deadlock. Pure. They take their
-place in :data:`canary.signature.bare.BARE_ERRORS`.
+name it removed, and Python's deprecation warnings; jax's warnings that a fork will deadlock and that donated buffers
+went unused; and a warning of any class, read last. Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import re
 
 from canary.signature.kinds import line_kind
 from canary.signature.recogniser import BareError
+
+_FORK = "os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded"
 
 DEPRECATIONS: list[BareError] = [
     # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
@@ -41,12 +44,17 @@ DEPRECATIONS: list[BareError] = [
     # release. Use jax.tree_util.tree_flatten instead.")
     BareError(
         "jax-deprecated",
-        (" is deprecated, and will be removed in a future release",),
+        (" is deprecated, ", "and will be removed in a future release"),
+        # (or in a sentence's code span, with the class: "getting `FutureWarning: jax.tree_leaves is deprecated,  and
+        # will be removed in a future release. Use jax.tree_util.tree_leaves instead.`.")
         re.compile(
-            r"^(?P<msg>jax(?:\.\w{1,100}){1,6} is deprecated, and will be removed in a future release\b.{0,500})$"
+            r"^(?P<msg>jax(?:\.\w{1,100}){1,6} is deprecated, and will be removed in a future release\b.{0,500})$|"
+            r"`(?:FutureWarning: )?(?P<span>jax(?:\.\w{1,100}){1,6} is deprecated, {1,3}and will be removed in a "
+            r"future release\b[^`]{0,500})`"
         ),
         "FutureWarning",
         line_kind,
+        message=lambda m: m["msg"] or m["span"].replace(",  ", ", ").replace(",   ", ", "),
         weak=True,
     ),
     # jax's warning that a process running it forked ("/x/popen_fork.py:66: RuntimeWarning: os.fork() was called.
@@ -55,12 +63,38 @@ DEPRECATIONS: list[BareError] = [
     # hangs) after it, so it names the failure only when nothing else does
     BareError(
         "jax-fork",
-        ("os.fork() was called",),
+        ("os.fork() was called", "and JAX is multithreaded"),
+        # (a post may drop the class and the first sentence: "os.fork() is incompatible with multithreaded code, and
+        # JAX is multithreaded, so this will likely lead to a deadlock. self.pid = os.fork()")
         re.compile(
-            r"(?:^|: )(?P<cls>RuntimeWarning: )?(?P<msg>os\.fork\(\) was called\. os\.fork\(\) is incompatible with "
-            r"multithreaded code, and JAX is multithreaded)"
+            r"(?:^|: )(?P<cls>RuntimeWarning: )?(?:os\.fork\(\) was called\. )?os\.fork\(\) is incompatible with "
+            r"multithreaded code, and JAX is multithreaded"
         ),
         "RuntimeWarning",
+        message=lambda m: _FORK,
+        weak=True,
+    ),
+    # jax's warning that buffers a jitted call was asked to donate could not be used ("UserWarning: Some donated
+    # buffers were not usable: ShapedArray(float32[185,16,16,3]), ...", in 2020 XLA's shapes "f32[524288,32,32,1]";
+    # a post may drop the class and its source): which arguments is the program's (folds: donated-unusable)
+    BareError(
+        "jax-donation",
+        ("Some donated buffers were not usable",),
+        re.compile(r"^(?:\S{1,300}:\d{1,6}: )?(?:UserWarning: )?(?P<msg>Some donated buffers were not usable)\b"),
+        "UserWarning",
         weak=True,
     ),
 ]
+
+# a warning of any other class, as Python's warnings module prints it ("/x/multiprocessing/popen_fork.py:66:
+# RuntimeWarning: Using fork() can cause Polars to deadlock in the child process.", or without its source): what
+# its first line says, when nothing else in the log names the failure, not even a warning another recogniser knows;
+# where it was raised is the caller's
+ANY_WARNING = BareError(
+    "python-warning",
+    ("Warning: ",),
+    re.compile(r"^(?:\S{1,300}:\d{1,6}: )?(?P<cls>[A-Z]\w{0,60}Warning): (?P<msg>\S.{0,1000})$"),
+    lambda m: m["cls"],
+    line_kind,
+    weak=True,
+)

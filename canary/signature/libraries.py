@@ -238,3 +238,28 @@ def loss_iteration(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("Loss became infinite or NaN"):
         message = _LOSS_AT.sub(r"\1=<n>", message)
     return exc, message, frames
+
+
+# XLA's refusal of one buffer donated twice to a call names the program's argument positions ("(flattened argument
+# 49, replica 0, partition 0, first use: 30)"): the check is the failure
+_DONATED_TWICE = re.compile(r"\(flattened argument \d{1,9}, replica \d{1,6}, partition \d{1,6}, first use: \d{1,9}\)")
+
+
+donated_twice = _rewrite("donate the same buffer twice", _DONATED_TWICE, "(flattened argument <n>, first use: <n>)")
+
+# jax's warning that donated buffers went unused lists them (their shapes in 2020's XLA notation, ShapedArray later):
+# which arguments is the program's
+_DONATED_UNUSABLE = re.compile(r"^(Some donated buffers were not usable):.*$")
+
+
+donated_unusable = _rewrite("Some donated buffers were not usable", _DONATED_UNUSABLE, r"\1")
+
+# Pallas's GPU lowering refusing a TPU kernel's scalar prefetch, in two releases' words ("Scalar prefetch not supported
+# in Triton lowering.", 2024-05; "scalar prefetch not implemented in the Triton backend", 2024-12), a post may run its
+# prose on after the closing quote: one check
+_PREFETCH = re.compile(
+    r"^[Ss]calar prefetch not (?:supported in Triton lowering|implemented in the Triton backend)\b.*$"
+)
+
+
+triton_prefetch = _rewrite("calar prefetch not ", _PREFETCH, "scalar prefetch not implemented in the Triton backend")

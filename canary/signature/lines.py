@@ -80,9 +80,10 @@ _PREFIXES = [
     re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
     # GitHub Actions annotations: "##[error]", "::error file=x::"
     re.compile(r"##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)[^:]{0,200}::"),
-    # srun --label / multi-host fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | ", torchrun's "[default1]:"
+    # srun --label, fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | ", "[default1]:", xla_dist "1.2.3.4 [3] "
     re.compile(r"(?:\d{1,4}|task \d{1,6}|[\w.]{1,100}-\d{1,6}):(?: |$)"),
     re.compile(r"\[(?:(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?|default)\d{1,6}\]:? ?"),
+    re.compile(r"(?:\d{1,3}\.){3}\d{1,3} \[\d{1,4}\] "),
     re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
     # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
     re.compile(r"(?:pod|job)/[\w.-]{1,200} "),

@@ -70,6 +70,8 @@ _MESSAGE_END = re.compile(
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
+    # (a post's markup after the block it pasted: a code fence, GitHub's folded <details> and its HTML)
+    r"|`{3}[\w+-]{0,20}$|</?(?:details|summary|pre|code|br|p|hr)\b[^>]{0,100}>"
 )
 _MAX_MESSAGE_LINES = 12
 _LOOK_BACK = 200  # lines searched above a cut exception line for the whole one

@@ -6,7 +6,7 @@ Pure. They take their place, in this order, in :data:`canary.signature.folds.RUL
 
 from __future__ import annotations
 
-from canary.signature import jax_words, libraries, pythons, rewordings
+from canary.signature import configs, jax_words, libraries, pythons, rewordings
 from canary.signature.rewordings import Rule
 
 WORD_RULES: tuple[Rule, ...] = (
@@ -208,6 +208,29 @@ WORD_RULES: tuple[Rule, ...] = (
         "protobuf's runtime names the .proto it loaded and both full versions when it refuses generated code of "
         "another release: which check and the two majors are the failure, the file and the minor versions the run's",
         libraries.protobuf_versions,
+    ),
+    Rule(
+        "omegaconf",
+        "OmegaConf (2.1 on) prints where a refused key sits (full_key, reference_type, object_type) after its message, "
+        "Hydra its advice after an override it refused: the key and the check are the failure, the rest the run's",
+        configs.omegaconf,
+    ),
+    Rule(
+        "donated-twice",
+        "XLA's refusal of one buffer donated twice to a call names the program's argument positions: the check is it",
+        libraries.donated_twice,
+    ),
+    Rule(
+        "donated-unusable",
+        "jax's warning that donated buffers went unused lists them, in XLA's shape notation (2020) or as ShapedArrays: "
+        "which arguments is the program's",
+        libraries.donated_unusable,
+    ),
+    Rule(
+        "triton-prefetch",
+        "Pallas's GPU lowering refused a TPU kernel's scalar prefetch as 'Scalar prefetch not supported in Triton "
+        "lowering.' (2024-05), later 'scalar prefetch not implemented in the Triton backend': one check",
+        libraries.triton_prefetch,
     ),
     Rule(
         "abstract-array",

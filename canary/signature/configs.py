@@ -1,0 +1,39 @@
+"""Training configurations as their frameworks refuse them: Hydra's refused override printed without its class, and
+what Hydra and OmegaConf print around a refused key. Pure. The recogniser takes its place in
+:data:`canary.signature.bare.BARE_ERRORS`, the fold in :data:`canary.signature.folds.RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Parts
+
+CONFIG_ERRORS: list[BareError] = [
+    # Hydra refusing a command-line override prints its exception without the class unless HYDRA_FULL_ERROR=1
+    # ("Could not override 'perferences.trait'.", then "To append to your config use +perferences.trait=..." and
+    # OmegaConf's "Key 'perferences' is not in struct"): the key is which failure
+    BareError(
+        "hydra-override",
+        ("Could not override '",),
+        re.compile(r"^Could not override '(?P<key>[^'\s]{1,300})'\.?$"),
+        "ConfigCompositionException",
+        message=lambda m: f"Could not override '{m['key']}'",
+    ),
+]
+
+# OmegaConf (2.1 on) prints where a refused key is after its message ("Key 'x' is not in struct", then "full_key:
+# model.x", "reference_type=Any", "object_type=dict"), and Hydra its advice after its own ("Could not override
+# 'task.data'." then "To append to your config use +task.data=..."): the key and the check are the failure, where
+# the key sits in the run's config and what to type instead are the run's
+_OMEGACONF_DETAIL = re.compile(r"\s{0,8}\bfull_key: .*$")
+_HYDRA_OVERRIDE = re.compile(r"^(Could not override '[^'\s]{1,300}')\..*$")
+
+
+def omegaconf(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "full_key: " in message:
+        message = _OMEGACONF_DETAIL.sub("", message)
+    if message.startswith("Could not override '"):
+        message = _HYDRA_OVERRIDE.sub(r"\1", message)
+    return exc, message, frames
