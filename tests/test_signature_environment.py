@@ -1468,6 +1468,8 @@ def test_the_sixty_first_and_second_batchs_failures_in_the_words_they_met():
     # a post's <details> after the block ends the message; torch_xla's xla_dist tag is taken off
     assert sig("pymc-7593.log").fingerprint == sig("pymc-marketing-1095.log").fingerprint
     assert sig("pytorch-lightning-7197.log").exception == "MisconfigurationException"
+    # an exception's line in a double-backtick code span
+    assert sig("transformers-6303.log").message == "`tpu_cores` can only be 1, 8 or [<1-8>]"
     for markup in ("```", "</details>", "<summary>Full log</summary>"):
         pasted = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nRuntimeError: boom\n' + markup
         assert extract(pasted).message == "boom"

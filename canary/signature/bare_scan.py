@@ -70,6 +70,8 @@ def _quoted(line: str, start: int, message: str) -> str:
     error (XlaRuntimeError: ...) every time"), at the parenthesis that closes the one open before it."""
     if message.endswith("```"):
         message = message[:-3].rstrip()  # a fence closed on the message's line
+    elif message.endswith("``") and message.count("``") % 2 == 1:
+        message = message[:-2].rstrip()  # a double-backtick code span, opened at the class
     if line[:start].replace("```", "").count("`") % 2 == 1 and "`" in message:
         return message[: message.index("`")]
     if message.endswith("`") and message.count("`") % 2 == 1:
