@@ -54,7 +54,7 @@ DEPRECATIONS: list[BareError] = [
         ),
         "FutureWarning",
         line_kind,
-        message=lambda m: m["msg"] or m["span"].replace(",  ", ", ").replace(",   ", ", "),
+        message=lambda m: m["msg"] or m["span"],
         weak=True,
     ),
     # jax's warning that a process running it forked ("/x/popen_fork.py:66: RuntimeWarning: os.fork() was called.
