@@ -1473,3 +1473,41 @@ def test_the_sixty_first_and_second_batchs_failures_in_the_words_they_met():
     for markup in ("```", "</details>", "<summary>Full log</summary>"):
         pasted = 'Traceback (most recent call last):\n  File "a.py", line 1, in <module>\nRuntimeError: boom\n' + markup
         assert extract(pasted).message == "boom"
+
+
+def test_the_sixty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # Slurm ending a job or a step at its time limit, in two orders of its words, and srun's tasks terminated after it
+    limit = sig("zetta_utils-671.log")
+    assert limit.kind == "timeout" and limit.message == "Slurm cancelled the job DUE TO TIME LIMIT"
+    for name in ("mcmicro-163.log", "canu-1067.log", "desitarget-628.log"):
+        assert sig(name).fingerprint == limit.fingerprint
+    # einops' check, whatever the pattern, the shape and the lengths, with or without its class, in two releases' words
+    divide = sig("comfyui-6933.log")
+    assert divide.exception == "EinopsError"
+    for name in ("flux-jupyter-21.log", "dat-22.log", "sd-scripts-2020.log"):
+        assert sig(name).fingerprint == divide.fingerprint
+    assert sig("zeta-122.log").fingerprint == sig("hotshot-xl-32.log").fingerprint != divide.fingerprint
+    assert sig("bottleneck-transformer-pytorch-13.log").fingerprint == sig("comfyui-longlook-2.log").fingerprint
+    # lax's control flow named by which dtypes differ (or that only shapes do), not by the program's tree
+    assert sig("jax-22045.log").fingerprint == sig("numpyro-1827.log").fingerprint
+    assert sig("pymc-examples-768.log").fingerprint != sig("optax-1039.log").fingerprint
+    assert sig("optax-515.log").message.endswith("got leaves that differ: shapes")
+    # Kubernetes' extended resources are named; PyTorch's private LinAlgError class and cuSOLVER's status by number
+    assert (
+        sig("gpushare-scheduler-extender-59.log").fingerprint == sig("gpushare-scheduler-extender-59-2.log").fingerprint
+    )
+    assert sig("gpu-admission-1.log").fingerprint != sig("gpushare-scheduler-extender-59.log").fingerprint
+    assert sig("dipp-6.log").exception == "LinAlgError"
+    assert sig("vqgan-clip-143.log").fingerprint == sig("vis-mvsnet-38.log").fingerprint
+    # torch.load's weights_only refusal by why, raised or posted without its class
+    operand = sig("songgeneration-63.log")
+    assert (
+        operand.exception == "UnpicklingError"
+        and operand.fingerprint == sig("joy-caption-alpha-two-gui-mod-7.log").fingerprint
+    )
+    assert sig("rapidocr-527.log").fingerprint != operand.fingerprint
+    assert sig("styletts2-348.log").message.startswith("Weights only load failed: Unsupported global: GLOBAL getattr")
+    # a class of any name in an exceptions module (not jax's SimplifiedTraceback); a shell prompt ends a message
+    assert sig("ccm-5.log").exception == "MissingApiToken"
+    assert sig("jax-18471.log").exception != "SimplifiedTraceback"
+    assert sig("medsam-168.log").message == "Cannot load file containing pickled data when allow_pickle=False"

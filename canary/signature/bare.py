@@ -129,6 +129,8 @@ BARE_ERRORS: list[BareError] = [
             "Exception :",
             "jax._src.",
             "InconclusiveDimensionOperation: ",
+            ".exceptions.",
+            ".errors.",
             "]: ",
         ),
         re.compile(
@@ -142,7 +144,10 @@ BARE_ERRORS: list[BareError] = [
             # (Python's bare "Exception: ..." too: `raise Exception("...")`, a class jax names by its module whatever
             # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
-            r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation)"
+            r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
+            # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...")
+            # (not jax's SimplifiedTraceback, which only says it left frames out)
+            r"[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){0,6}\.(?:exceptions?|errors?)\.[A-Z]\w{1,100}(?<!Traceback))"
             # (Node.js prints an error's name after its constructor's: "RequestError [HttpError]: Bad credentials")
             r"(?:\([\w.]{1,100}\)| \[(?P<named>[A-Z]\w{1,60}(?:Error|Exception))\]|"
             r"(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"

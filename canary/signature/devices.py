@@ -1,6 +1,6 @@
 """Failures a device, its runtime or the machine report on a line of their own, not as a traceback:
-NCCL's, CUDA's and HIP's errors, LLVM's fatal error, the kernel's OOM killer, jax narrowing a 64-bit dtype, XLA's
-slow-operation alarms.
+NCCL's, CUDA's and HIP's errors, LLVM's fatal error, the kernel's OOM killer, Slurm cancelling a job, jax
+narrowing a 64-bit dtype, XLA's slow-operation alarms.
 Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, whose order decides which
 recogniser has a line first.
 """
@@ -246,6 +246,21 @@ DEVICE_ERRORS: list[BareError] = [
         ),
         "SIGKILL",
         message=lambda m: "killed by the kernel's OOM killer",
+    ),
+    # Slurm ending a job or a step ("slurmstepd: error: *** JOB 494583 ON node023 CANCELLED AT 2024-04-20T09:09:37 DUE
+    # TO TIME LIMIT ***", "*** STEP 494583.0 ON ...", an older order "*** JOB 830329 CANCELLED AT ... DUE TO TIME LIMIT
+    # on n447 ***"): the job, node and time are the run's; why is the failure, a time limit a timeout, the rest the
+    # cluster's (and srun's "Terminated" tasks after it are what it did)
+    BareError(
+        "slurm-cancelled",
+        ("CANCELLED AT",),
+        re.compile(
+            r"\*\*\* (?P<what>JOB|STEP) [\d.]{1,30}(?: ON \S{1,200})? CANCELLED AT \S{1,40} DUE TO "
+            r"(?P<why>TIME LIMIT|PREEMPTION|NODE FAILURE)\b"
+        ),
+        None,
+        lambda text: "timeout" if text.endswith("TIME LIMIT") else "infrastructure",
+        message=lambda m: f"Slurm cancelled the job DUE TO {m['why']}",
     ),
     # Keras' TerminateOnNaN stopping the run on a loss that is not finite ("Batch 5: Invalid loss, terminating
     # training", after the progress bar's "loss: nan" on the same line): which trainer stopped it, not the batch

@@ -14,7 +14,14 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"nodes are available: .{0,300}?Insufficient (?:nvidia\.com/gpu|google\.com/tpu|amd\.com/gpu)"),
         "unschedulable: no node has the accelerator the pod asks for",
     ),
-    (re.compile(r"\b\d{1,6}/\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
+    # (a device plugin's extended resource, "Insufficient aliyun.com/gpu-mem", "tencent.com/vcuda-core": which one)
+    (
+        re.compile(
+            r"nodes are available: .{0,300}?Insufficient (?P<resource>[a-z0-9.-]{1,100}\.[a-z]{2,12}/[\w.-]{1,100})"
+        ),
+        "unschedulable: no node has the extended resource the pod asks for",
+    ),
+    (re.compile(r"\b\d{1,6} ?/ ?\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
     # TensorFlow's client of a remote TPU master whose connection went away ("grpc_remote_master.cc:157] RPC failed with
     # status = "Unavailable: Socket closed" ... maybe retrying the RPC"), the status's case the release's
     (
@@ -213,5 +220,6 @@ def infrastructure_reason(text: str) -> str | None:
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
             quota = quota or groups.get("cause") or groups.get("rpc")  # (which transport error)
+            quota = quota or (groups.get("resource") or "").rstrip(".")
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -200,3 +200,22 @@ def abstract_array(exc: str | None, message: str, frames: list[str]) -> Parts:
         if m:
             message = f"Cannot interpret value of type {m[1] or m[2] or m[3]} as an abstract array"
     return exc, message, frames
+
+
+# lax's control flow refusing a carry or branches whose types differ, where the release marks each leaf that differs
+# ("body_fun output and input must have identical types, got ('ShapedArray(int32[], weak_type=True)', ['DIFFERENT
+# ShapedArray(int32[], weak_type=True) vs. ShapedArray(float0[])', ...])", cond's "true_fun and false_fun output ..."):
+# the tree of leaves and their shapes is the program's; which dtypes differ (or that only shapes do) is the misuse
+_IDENTICAL = re.compile(
+    r"^((?:body_fun|scan carry|true_fun and false_fun) output(?: and input)? must have identical types)"
+)
+_DIFFERENT = re.compile(r"DIFFERENT ShapedArray\((\w{1,20})\[[^\]]{0,200}\][^)]{0,40}\) vs\. ShapedArray\((\w{1,20})\[")
+
+
+def identical_types(exc: str | None, message: str, frames: list[str]) -> Parts:
+    head = _IDENTICAL.match(message) if "DIFFERENT " in message else None
+    if head:
+        pairs = sorted({"shapes" if a == b else f"{a} vs. {b}" for a, b in _DIFFERENT.findall(message)})
+        if pairs:
+            message = f"{head[1]}, got leaves that differ: {', '.join(pairs)}"
+    return exc, message, frames

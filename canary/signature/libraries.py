@@ -263,3 +263,56 @@ _PREFETCH = re.compile(
 
 
 triton_prefetch = _rewrite("calar prefetch not ", _PREFETCH, "scalar prefetch not implemented in the Triton backend")
+
+# einops names a pattern it could not apply, the input's shape and the axes it was given, then which check refused
+# it, worded by release ("Shape mismatch, can't divide axis of length 135 in chunks of 2", also "into chunks"; "Shape
+# mismatch, 900 != 676"; "Wrong shape: expected 4 dims. Received 3-dim tensor." and earlier "Expected 4 dimensions, got
+# 5"): the pattern, the shape and the lengths are the program's, the check is the failure
+EINOPS_CHECK = re.compile(
+    r"(?P<divide>Shape mismatch, can't divide axis of length \d{1,12} in(?:to)? chunks of\b)|"
+    r"(?P<product>Shape mismatch, \d{1,15} != \d{1,15})|"
+    r"(?P<ndim>Wrong shape: expected \d{1,3} dims\. Received \d{1,3}-dim tensor|"
+    r"Expected \d{1,3} dimensions, got \d{1,3})"
+)
+_EINOPS_NAMES = {
+    "divide": "Shape mismatch, can't divide axis of length <n> in chunks of <n>",
+    "product": "Shape mismatch, <n> != <n>",
+    "ndim": "Wrong shape: expected <n> dims, received <n>",
+}
+
+
+def einops_check(m: re.Match[str]) -> str:
+    """The name of the einops check ``m`` (a match of :data:`EINOPS_CHECK`) found."""
+    return _EINOPS_NAMES[next(k for k in _EINOPS_NAMES if m[k])]
+
+
+def einops(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "EinopsError" and (m := EINOPS_CHECK.search(message)):
+        message = einops_check(m)
+    return exc, message, frames
+
+
+# PyTorch names a cuSOLVER status by its name ("cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling
+# `cusolverDnCreate(handle)`") or, in some releases, by its number ("cusolver error: 7, ..."): one status
+# (cusolverStatus_t's values in cusolver_common.h)
+_CUSOLVER_NAMES = (
+    "SUCCESS",
+    "NOT_INITIALIZED",
+    "ALLOC_FAILED",
+    "INVALID_VALUE",
+    "ARCH_MISMATCH",
+    "MAPPING_ERROR",
+    "EXECUTION_FAILED",
+    "INTERNAL_ERROR",
+    "MATRIX_TYPE_NOT_SUPPORTED",
+    "NOT_SUPPORTED",
+)
+_CUSOLVER_NUMBER = re.compile(r"\bcusolver error: ([1-9])\b")
+
+
+def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "cusolver error: " in message:
+        message = _CUSOLVER_NUMBER.sub(
+            lambda m: f"cusolver error: CUSOLVER_STATUS_{_CUSOLVER_NAMES[int(m[1])]}", message
+        )
+    return exc, message, frames

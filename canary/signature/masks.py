@@ -178,6 +178,8 @@ CANONICAL_CLASSES = {
     # Python 3's aliases of OSError, as Python 2 and an older pip name it ("due to an EnvironmentError: [Errno 28] ...")
     "EnvironmentError": "OSError",
     "IOError": "OSError",
+    # PyTorch's torch.linalg.LinAlgError, printed by the name of the class it is (torch._C._LinAlgError)
+    "_LinAlgError": "LinAlgError",
 }
 # Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
 STATUS_CODES = (

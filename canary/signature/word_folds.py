@@ -227,10 +227,29 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.donated_unusable,
     ),
     Rule(
+        "einops",
+        "einops names the pattern, the input's shape and the axes given, then the check that refused it, worded by "
+        "release ('Wrong shape: expected 4 dims', earlier 'Expected 4 dimensions'): that check is the failure",
+        libraries.einops,
+    ),
+    Rule(
+        "cusolver-status",
+        "PyTorch names a cuSOLVER status by its name or, in some releases, by its number ('cusolver error: 7'): one "
+        "status",
+        libraries.cusolver_status,
+    ),
+    Rule(
         "triton-prefetch",
         "Pallas's GPU lowering refused a TPU kernel's scalar prefetch as 'Scalar prefetch not supported in Triton "
         "lowering.' (2024-05), later 'scalar prefetch not implemented in the Triton backend': one check",
         libraries.triton_prefetch,
+    ),
+    Rule(
+        "identical-types",
+        "lax's control flow refusing a carry or branches whose types differ marks each leaf that differs ('DIFFERENT "
+        "ShapedArray(int32[], weak_type=True) vs. ShapedArray(float0[])'): the tree and its shapes are the program's; "
+        "which dtypes differ, or that only shapes do, is the misuse",
+        jax_words.identical_types,
     ),
     Rule(
         "abstract-array",

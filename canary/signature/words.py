@@ -1,7 +1,8 @@
 """A failure's own words posted without its class: Python's (an import that failed, an attribute a module lacks, a
 call's unexpected keyword, multiprocessing's start before its bootstrapping), and those of the libraries a run sits
 on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's node type, Pallas's lowering; PyTorch's
-DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag). Pure. They take their place
+DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag, einops' check, torch.load's
+weights_only refusal). Pure. They take their place
 in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
 raised with.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.kinds import line_kind, words_class
+from canary.signature.libraries import EINOPS_CHECK, einops_check
 from canary.signature.recogniser import BareError
 
 _BOOTSTRAP = (
@@ -98,5 +100,26 @@ WORDS: list[BareError] = [
         re.compile(r"(?:^|\bOutOfResources: )out of resource: (?P<msg>[a-z][a-z ]{1,40}?)(?=,? ?Required|\.?$)"),
         "OutOfResources",
         message=lambda m: f"out of resource: {m['msg']}",
+    ),
+    # einops' check posted without its class, alone or after the pattern on one line ("Error while processing
+    # rearrange-reduction pattern ... Shape mismatch, can't divide axis of length 135 in chunks of 2", in bold): the
+    # check is the failure (folds: einops)
+    BareError(
+        "einops-words",
+        ("Shape mismatch, ", "Wrong shape: expected ", "Expected "),
+        EINOPS_CHECK,
+        "EinopsError",
+        message=einops_check,
+    ),
+    # PyTorch 2.6's torch.load with weights_only refusing a checkpoint names why on a line of its own ("WeightsUnpickler
+    # error: Unsupported operand 118", "... Unsupported global: GLOBAL getattr was not an allowed global by default.
+    # Please use ..."), below the UnpicklingError's head every refusal shares, or posted without it: why is the failure,
+    # the advice after it not
+    BareError(
+        "torch-weights-only",
+        ("WeightsUnpickler error: ",),
+        re.compile(r"WeightsUnpickler error: (?P<msg>.{1,1000}?)(?:\. Please use .*)?$"),
+        "UnpicklingError",
+        message=lambda m: f"Weights only load failed: {m['msg']}",
     ),
 ]
