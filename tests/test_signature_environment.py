@@ -1488,6 +1488,10 @@ def test_the_sixty_third_and_fourth_batchs_failures_in_the_words_they_met():
         assert sig(name).fingerprint == divide.fingerprint
     assert sig("zeta-122.log").fingerprint == sig("hotshot-xl-32.log").fingerprint != divide.fingerprint
     assert sig("bottleneck-transformer-pytorch-13.log").fingerprint == sig("comfyui-longlook-2.log").fingerprint
+    # (einops' words that are not its alone are read as a line of their own or after its head, not inside a sentence)
+    assert extract("Expected 4 dimensions, got 5").exception == "EinopsError"
+    assert extract("it says Expected 4 dimensions, got 5 here") is None
+    assert extract("ValueError: Expected 4 dimensions, got 5").exception == "ValueError"
     # lax's control flow named by which dtypes differ (or that only shapes do), not by the program's tree
     assert sig("jax-22045.log").fingerprint == sig("numpyro-1827.log").fingerprint
     assert sig("pymc-examples-768.log").fingerprint != sig("optax-1039.log").fingerprint

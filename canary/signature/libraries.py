@@ -268,21 +268,28 @@ triton_prefetch = _rewrite("calar prefetch not ", _PREFETCH, "scalar prefetch no
 # it, worded by release ("Shape mismatch, can't divide axis of length 135 in chunks of 2", also "into chunks"; "Shape
 # mismatch, 900 != 676"; "Wrong shape: expected 4 dims. Received 3-dim tensor." and earlier "Expected 4 dimensions, got
 # 5"): the pattern, the shape and the lengths are the program's, the check is the failure
-EINOPS_CHECK = re.compile(
-    r"(?P<divide>Shape mismatch, can't divide axis of length \d{1,12} in(?:to)? chunks of\b)|"
-    r"(?P<product>Shape mismatch, \d{1,15} != \d{1,15})|"
-    r"(?P<ndim>Wrong shape: expected \d{1,3} dims\. Received \d{1,3}-dim tensor|"
-    r"Expected \d{1,3} dimensions, got \d{1,3})"
+_DIVIDE = r"Shape mismatch, can't divide axis of length \d{1,12} in(?:to)? chunks of\b"
+_PRODUCT = r"Shape mismatch, \d{1,15} != \d{1,15}"
+_NDIM = r"Wrong shape: expected \d{1,3} dims\. Received \d{1,3}-dim tensor"
+_NDIM_OLD = r"Expected \d{1,3} dimensions, got \d{1,3}"
+EINOPS_CHECK = re.compile(f"(?P<divide>{_DIVIDE})|(?P<product>{_PRODUCT})|(?P<ndim>{_NDIM})|(?P<ndim_old>{_NDIM_OLD})")
+# the same, posted without its class: the two checks whose words are einops' alone anywhere, the other two as a line of
+# their own (einops' last line) or after einops' class or its head on the line
+EINOPS_WORDS = re.compile(
+    f"(?P<divide>{_DIVIDE})|(?P<ndim>{_NDIM})|"
+    f"(?:^|(?:EinopsError|rearrange-reduction pattern).{{0,1000}}?)"
+    f"(?:(?P<product>{_PRODUCT})|(?P<ndim_old>{_NDIM_OLD}))\\.?$"
 )
 _EINOPS_NAMES = {
     "divide": "Shape mismatch, can't divide axis of length <n> in chunks of <n>",
     "product": "Shape mismatch, <n> != <n>",
     "ndim": "Wrong shape: expected <n> dims, received <n>",
+    "ndim_old": "Wrong shape: expected <n> dims, received <n>",
 }
 
 
 def einops_check(m: re.Match[str]) -> str:
-    """The name of the einops check ``m`` (a match of :data:`EINOPS_CHECK`) found."""
+    """The name of the einops check ``m`` (a match of :data:`EINOPS_CHECK` or :data:`EINOPS_WORDS`) found."""
     return _EINOPS_NAMES[next(k for k in _EINOPS_NAMES if m[k])]
 
 

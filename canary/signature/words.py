@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.kinds import line_kind, words_class
-from canary.signature.libraries import EINOPS_CHECK, einops_check
+from canary.signature.libraries import EINOPS_WORDS, einops_check
 from canary.signature.recogniser import BareError
 
 _BOOTSTRAP = (
@@ -106,8 +106,8 @@ WORDS: list[BareError] = [
     # check is the failure (folds: einops)
     BareError(
         "einops-words",
-        ("Shape mismatch, ", "Wrong shape: expected ", "Expected "),
-        EINOPS_CHECK,
+        ("can't divide axis", "Wrong shape: expected ", "Shape mismatch, ", "dimensions, got "),
+        EINOPS_WORDS,
         "EinopsError",
         message=einops_check,
     ),
