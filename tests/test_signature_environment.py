@@ -1456,6 +1456,10 @@ def test_the_sixty_first_and_second_batchs_failures_in_the_words_they_met():
     assert sig("polars-20284.log").fingerprint == polars.fingerprint != sig("clearml-1315.log").fingerprint
     assert sig("loguru-1125.log").fingerprint == sig("clearml-1315.log").fingerprint
     assert sig("dreamtalk-32.log").kind == "environment"
+    # (read last of all, and only in a log alone: a run its launcher saw fail keeps its exit status)
+    warned = "UserWarning: something odd\nlots of output"
+    assert extract(warned).exception == "UserWarning"
+    assert extract(warned, outcome="failed", exit_code=1).message == "exit status 1: lots of output"
     # jax's deprecation in a sentence's code span, with two spaces a post typed
     assert sig("brax-212.log").fingerprint == sig("jax-13506.log").fingerprint
     # Hydra's refused override printed without its class; OmegaConf's detail lines after a refused key

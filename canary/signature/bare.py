@@ -12,7 +12,7 @@ import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.configs import CONFIG_ERRORS
-from canary.signature.deprecations import ANY_WARNING, DEPRECATIONS
+from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
@@ -391,7 +391,6 @@ BARE_ERRORS: list[BareError] = [
         line_kind,
         message=lambda m: _device_exception(m)[1],
     ),
-    ANY_WARNING,
 ]
 # every recogniser but the environment mismatches that stop a program (looking back for one)
 NOT_ENVIRONMENT = tuple(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)

@@ -8,6 +8,7 @@ import re
 
 from canary.record import Signature
 from canary.signature import bare, kinds
+from canary.signature.deprecations import ANY_WARNING
 from canary.signature.identity import make
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
@@ -141,12 +142,7 @@ def _scan(
                 return found  # (a class cut at its colon, torch elastic's "ChildFailedError:", names it only alone)
             # jax's fallback to the CPU is what it did about a check that failed just before (cuInit's
             # error, a backend that could not start): that warning names it
-            # (and a warning no recogniser knows yields to one that is known, above it)
-            if (
-                weak is None
-                or (weak[2] == bare.ANY_WARNING.name and rec.name != weak[2])
-                or (weak[2] in _EXPLAINED and rec.name != weak[2] and weak[0] - i <= _LOOK_BACK)
-            ):
+            if weak is None or (weak[2] in _EXPLAINED and rec.name != weak[2] and weak[0] - i <= _LOOK_BACK):
                 weak = found
             break
     return tried if weak is not None and weak[2] == _FALLBACK and tried is not None else weak
@@ -263,6 +259,18 @@ _IN_PROSE = re.compile(
     r"(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)){5,300}(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
+
+
+def any_warning(lines: list[str]) -> Signature | None:
+    """The last warning of any class Python's warnings module printed, read after every other reader found nothing:
+    a run goes on after a warning, so it names a failure only when nothing else in the log does."""
+    info = getattr(lines, "info", ())
+    for i in range(len(lines) - 1, -1, -1):
+        m = ANY_WARNING.match(lines[i].strip()) if i not in info else None
+        if m:
+            cls, msg = ANY_WARNING.exception_of(m), ANY_WARNING.message(m)
+            return make(ANY_WARNING.kind_of(f"{cls}: {msg}"), cls, msg, [], "\n".join(lines[i : i + 10]))
+    return None
 
 
 def error_said(lines: list[str]) -> tuple[int, Signature] | None:

@@ -1,7 +1,7 @@
 """APIs a release deprecates or removes, as the failure a newer jax (or any library) meets: jax's words for a
 name it removed, and Python's deprecation warnings; jax's warnings that a fork will deadlock and that donated buffers
-went unused; and a warning of any class, read last. Pure. They take their place in
-:data:`canary.signature.bare.BARE_ERRORS`.
+went unused; and a warning of any class, read last of all. Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`, but for the last.
 """
 
 from __future__ import annotations
@@ -88,8 +88,8 @@ DEPRECATIONS: list[BareError] = [
 
 # a warning of any other class, as Python's warnings module prints it ("/x/multiprocessing/popen_fork.py:66:
 # RuntimeWarning: Using fork() can cause Polars to deadlock in the child process.", or without its source): what
-# its first line says, when nothing else in the log names the failure, not even a warning another recogniser knows;
-# where it was raised is the caller's
+# its first line says; not one of BARE_ERRORS, it is read after every other reader found nothing
+# (bare_scan.any_warning); where it was raised is the caller's
 ANY_WARNING = BareError(
     "python-warning",
     ("Warning: ",),

@@ -18,6 +18,7 @@ from canary.signature.bare import BARE_ERRORS
 from canary.signature.bare_scan import (
     _FH_HEADER,
     _faulthandler_frames,
+    any_warning,
     bare_error,
     cuda_error_before,
     environment_before,
@@ -151,6 +152,10 @@ def extract(
         said = error_said(lines)
         if said is not None:
             return said[1]
+        # (a log alone: where the launcher saw the process fail, its exit status says more than a warning before it)
+        warned = any_warning(lines) if outcome is None else None
+        if warned is not None:
+            return warned
     if outcome == "failed":
         last_line = last_output(lines, 1)
         status = f"exit status {exit_code}" if exit_code is not None else (detail or "failed")
