@@ -17,9 +17,8 @@ CONFIG_ERRORS: list[BareError] = [
     BareError(
         "hydra-override",
         ("Could not override '",),
-        re.compile(r"^Could not override '(?P<key>[^'\s]{1,300})'\.?$"),
+        re.compile(r"^(?P<msg>Could not override '[^'\s]{1,300}')\.?$"),
         "ConfigCompositionException",
-        message=lambda m: f"Could not override '{m['key']}'",
     ),
 ]
 
