@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from canary.signature import extract  # noqa: E402
+from canary.signature import extract, folds  # noqa: E402
 from canary.signature.similar import THRESHOLD, similarity  # noqa: E402
 
 REAL = ROOT / "tests" / "logs" / "real"
@@ -36,8 +36,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threshold", type=float, default=THRESHOLD, help="the similarity that links two signatures")
     ap.add_argument("--sweep", action="store_true", help="the whole corpus's links at thresholds from 0.80 to 1.0")
+    ap.add_argument(
+        "--naming-sweep",
+        action="store_true",
+        help="held-out pairs sharing a fingerprint, and look-alikes merged, by the words a message needs to have "
+        "no call path in its fingerprint (folds.NAMING_WORDS)",
+    )
     args = ap.parse_args()
     index = tomllib.loads((REAL / "INDEX.toml").read_text())
+    if args.naming_sweep:
+        naming_sweep(index)
+        return
     sigs = {e["file"]: extract((REAL / e["file"]).read_text(encoding="utf-8")) for e in index["log"]}
 
     def before(name: str) -> str | None:
@@ -176,6 +185,24 @@ def sweep(index: dict, sigs: dict) -> None:
             f"  at {t:.2f}: same failure linked {pct(count(same, t), len(same))}"
             f"  look-alikes linked {pct(count(diff, t), len(diff))}"
         )
+
+
+def naming_sweep(index: dict) -> None:
+    """The ``program-frames`` rule's threshold: each value of folds.NAMING_WORDS, every log read again under it."""
+    texts = {e["file"]: (REAL / e["file"]).read_text(encoding="utf-8") for e in index["log"]}
+    held = [g for g in index["same"] if g.get("issue") == 38 and g.get("heldout")]
+    same = [(g["logs"][0], n) for g in held for n in g["logs"][1:]]
+    diff = [tuple(d["logs"]) for d in index["different"] if d.get("issue") == 38 and d.get("heldout")]
+    kept = folds.NAMING_WORDS
+    print(f"held out under #38: {len(same)} same-failure pairs, {len(diff)} look-alike pairs (now {kept} words)")
+    for words in (3, 4, 5, 6, 7, 8, 10, 12, None):
+        folds.NAMING_WORDS = words or 10**9
+        fps = {n: (s.fingerprint if s else None) for n, s in ((n, extract(t)) for n, t in texts.items())}
+        same_n = sum(fps[a] is not None and fps[a] == fps[b] for a, b in same)
+        merged = sum(fps[a] is not None and fps[a] == fps[b] for a, b in diff)
+        label = f"under {words} words" if words else "always"
+        print(f"  call path kept {label:15} same failure {pct(same_n, len(same))}  merged {pct(merged, len(diff))}")
+    folds.NAMING_WORDS = kept
 
 
 if __name__ == "__main__":

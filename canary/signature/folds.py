@@ -13,6 +13,7 @@ stated once, in :data:`RULES`, with the reason it is safe; what most of them do 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from canary.signature import environment, kinds, pythons, rewordings, tracebacks
@@ -25,6 +26,28 @@ Parts = rewordings.Parts
 # compile_error, runtime_crash and timeout of one exception: which one depends on whether the excerpt shows
 # the compile frames, or on a release's words ("heartbeat timeout" for "stopped sending heartbeats")
 ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
+
+
+# a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
+# corpus, docs/signatures.md gives the sweep
+NAMING_WORDS = 7
+
+
+# memory run out, in any runtime's words: any program meets it anywhere, and where (compiling or running, which
+# step) is what tells two apart
+_OUT_OF_MEMORY = re.compile(r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory", re.IGNORECASE)
+
+
+def names_itself(exception: str | None, message: str) -> bool:
+    """Whether an exception's message says enough to be its failure without the program's frames above it (the
+    ``program-frames`` rule): ``NAMING_WORDS`` words or more, neither memory run out nor the interpreter's words for
+    a program's own mistake."""
+    return (
+        exception is not None
+        and len(message.split()) >= NAMING_WORDS
+        and not _OUT_OF_MEMORY.search(message)
+        and not pythons.interpreter_words(message)
+    )
 
 
 def kind_key(kind: str, exception: str | None) -> str:
@@ -185,6 +208,13 @@ RULES: tuple[Rule, ...] = (
         "one toolchain check is raised by whichever layer ran it (the CUDA plugin's RuntimeError, the backend's "
         "XlaRuntimeError, an older release's AssertionError), from whatever program; the check is the failure: its "
         "fingerprint has no class and no call path",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "program-frames",
+        "a library's failure met from two programs, or posted with and without its traceback, is one failure; a "
+        "message of NAMING_WORDS words or more names it without a call path, but for memory run out and the "
+        "interpreter's words for a program's own mistake, which only where they were met tells apart",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

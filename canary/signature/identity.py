@@ -2,10 +2,10 @@
 by an earlier canary. Pure.
 
 The exact ``fingerprint`` hashes the kind, the canonical exception class, the normalised message
-and the call path, after the rules of :mod:`~canary.signature.folds`: one bug in one program gives
-one fingerprint. The coarser ``group`` hashes the error class (canonical class and status code)
-and the failing op or kernel: failures that share a group are worth a look together even when
-their messages differ.
+and, where the message is too terse to name the failure alone, the call path, after the rules of
+:mod:`~canary.signature.folds`: one bug gives one fingerprint, from one program or from two. The
+coarser ``group`` hashes the error class (canonical class and status code) and the failing op or
+kernel: failures that share a group are worth a look together even when their messages differ.
 
 A failed-gates run's message says what left its band (:func:`what_moved`): which series, which way,
 from which window, and a coarse magnitude, so two regressions are two failures.
@@ -92,7 +92,8 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     before = fingerprint(kind, exception, message, frames)
     exc, msg, path = folds.fold(exception, message, frames)
     key = _class_key(kind, exc, msg)
-    where = [] if key is None and exc is not None else path
+    # (check-class: a check has no call path; program-frames: nor has a message that names its failure)
+    where = [] if (key is None and exc is not None) or folds.names_itself(exc, msg) else path
     fp = fingerprint(folds.kind_key(kind, exc), key, msg, [frame_key(f) for f in where])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind

@@ -1,5 +1,6 @@
 """What Python itself adds to a message or a post adds after it: the guess after a name not found, where a module
-was found, escaped quotes, a title's words after the attribute an AttributeError names. Pure. Each is stated once,
+was found, escaped quotes, a title's words after the attribute an AttributeError names; and the messages the
+interpreter words for a program's own mistake, which name no code. Pure. Each is stated once,
 with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -47,3 +48,20 @@ def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc == "AttributeError":
         message = _ATTRIBUTE_TAIL.sub(r"\1", message)
     return exc, message, frames
+
+
+# the interpreter's words for a program's own mistake that name neither a function nor a library: any program
+# can make it anywhere, so only where it was made tells two apart (the ``program-frames`` rule keeps its call path)
+_INTERPRETER = re.compile(
+    r"unsupported operand type\(s\)|can only concatenate|can't multiply sequence|object is not "
+    r"(?:subscriptable|callable|iterable|an iterator)|has no len\(\)|index out of range|division (?:or modulo )?by "
+    r"zero|unhashable type|referenced before assignment|not supported between instances|cannot unpack non-iterable|"
+    r"too many values to unpack|not enough values to unpack|object does not support item assignment|"
+    r"must be (?:str|int|real number), not|argument must be a string or a|is not defined$"
+)
+
+
+def interpreter_words(message: str) -> bool:
+    """Whether ``message`` is the interpreter's for a program's own mistake (``unsupported operand type(s) for +:
+    'int' and 'NoneType'``), not a library's check."""
+    return bool(_INTERPRETER.search(message))
