@@ -25,9 +25,10 @@ from canary.launchers.ray import RayLauncher
 
 RAY = str(Path(sys.executable).parent / "ray")
 HEAD_TPUS = 4
-# RAY_JOB_START_TIMEOUT_SECONDS: how long Ray tries to start a job's supervisor (short here, so
-# the never-started case is quick; the rehearsal, whose jobs must start on a busy machine, asks more)
-START_TIMEOUT_S = int(os.environ.get("CANARY_TEST_RAY_START_TIMEOUT_S", "5"))
+# RAY_JOB_START_TIMEOUT_SECONDS: how long Ray tries to start a job's supervisor. It is the head's, for every job: short
+# enough that the never-started case is quick, long enough that a supervisor a busy machine starts slowly (5 s ran
+# out once on a loaded box) still starts; the rehearsal, whose jobs start on a busier one, asks more
+START_TIMEOUT_S = int(os.environ.get("CANARY_TEST_RAY_START_TIMEOUT_S", "20"))
 
 
 def _free_port() -> int:
