@@ -1519,3 +1519,43 @@ def test_the_sixty_third_and_fourth_batchs_failures_in_the_words_they_met():
     assert sig("ccm-5.log").exception == "MissingApiToken"
     assert sig("jax-18471.log").exception != "SimplifiedTraceback"
     assert sig("medsam-168.log").message == "Cannot load file containing pickled data when allow_pickle=False"
+
+
+def test_the_sixty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # Ray's full object store, raised or logged by the plasma store's client, without the object, its size or advice
+    full = sig("ray-11594.log")
+    assert full.exception == "ObjectStoreFullError"
+    assert full.message == "Failed to put object in object store because it is full"
+    assert sig("ray-22176.log").fingerprint == sig("ray-22176-2.log").fingerprint == full.fingerprint
+    # a worker that could not register with its raylet, in two releases' words, apart by why
+    eof = sig("tinyzero-7.log")
+    assert eof.exception == "OSError" and eof.kind == "infrastructure"
+    assert sig("smallpond-17.log").fingerprint == sig("roll-263.log").fingerprint == eof.fingerprint
+    assert sig("luffy-12.log").fingerprint != eof.fingerprint
+    # the raylet's report of workers its memory monitor killed (wrapped by a terminal or not), and a disk nearly full
+    oom = sig("plantf-28.log")
+    assert oom.kind == "infrastructure" and "memory monitor" in oom.message
+    assert sig("vllm-1160.log").fingerprint == sig("ray-34695.log").fingerprint == oom.fingerprint
+    assert sig("lmdeploy-3457.log").kind == "infrastructure" and sig("lmdeploy-3457.log").fingerprint != oom.fingerprint
+    # torch.compile's wrappers name the error inside them, by its own class
+    assert sig("pytorch-102539.log").fingerprint == sig("pytorch-lightning-17196.log").fingerprint
+    wrapped = extract("torch._inductor.exc.InductorError: PermissionError: [Errno 13] Permission denied: '/.triton'")
+    assert wrapped.exception == "PermissionError"
+    # Hypothesis' checks without the run's times and counts; a deadline missed every time is not unreliable timings
+    timings = sig("nnpdf-509.log").fingerprint
+    assert sig("argon2-cffi-52.log").fingerprint == sig("landlab-1401.log").fingerprint == timings
+    assert sig("brotlicffi-155.log").fingerprint == sig("schemathesis-880-2.log").fingerprint
+    assert sig("brotlicffi-155.log").fingerprint != sig("nnpdf-509.log").fingerprint
+    assert sig("dd-trace-py-3076.log").fingerprint == sig("array-api-tests-115.log").fingerprint
+    # a host callback's error relayed inside XLA's status is that error
+    assert sig("lineax-77.log").exception == "EquinoxRuntimeError"
+    relayed = extract("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: CpuCallback error: ValueError: bad value here")
+    assert (relayed.exception, relayed.message) == ("ValueError", "bad value here")
+    # XLA's RET_CHECK without the program's numbering; an MLIR diagnostic without where in the program
+    assert sig("xla-7904.log").fingerprint == sig("jax-24821.log").fingerprint
+    assert sig("jax-28095.log").fingerprint == sig("flax-4735.log").fingerprint
+    # pydantic: its names moved or removed in V2, posted without the class or the link; its validation by model and type
+    assert sig("connectors-2642.log").fingerprint == sig("mockingbird-985.log").fingerprint
+    assert sig("fractal-server-778.log").fingerprint == sig("30days-i18n-22.log").fingerprint
+    assert sig("flagembedding-1487.log").fingerprint == sig("h2o-llmstudio-945.log").fingerprint
+    assert sig("openrlhf-63.log").fingerprint != sig("flagembedding-1487.log").fingerprint

@@ -185,3 +185,23 @@ def test_a_closing_full_stop_doubled_or_dropped_is_one_failure():
     assert said.message == "Please provide a TPU Name to connect to"
     # only the end: a stop inside the message is its words
     assert extract("ValueError: a. b\n").fingerprint != extract("ValueError: a b\n").fingerprint
+
+
+def _raised_in(program: str, line: str) -> str:
+    return f'Traceback (most recent call last):\n  File "/home/u/{program}.py", line 3, in <module>\n    f()\n{line}\n'
+
+
+def test_a_message_that_names_its_failure_has_no_call_path_in_its_fingerprint():
+    # a library's failure met from two programs, and posted without its traceback, is one failure (program-frames)
+    named = "ValueError: Only interpret mode is supported on CPU backend"
+    one, two, bare = extract(_raised_in("train", named)), extract(_raised_in("serve", named)), extract(named)
+    assert one.frames == ["u/train.py:<module>"] and two.frames == ["u/serve.py:<module>"]
+    assert one.fingerprint == two.fingerprint == bare.fingerprint
+    # a terse message, memory run out, and the interpreter's words for a program's own mistake keep their call path
+    for line in (
+        "AttributeError: module 'jax' has no attribute 'tree_multimap'",
+        "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1024 bytes.",
+        "TypeError: unsupported operand type(s) for +: 'int' and 'NoneType' in the step function here",
+        "IndexError: list index out of range while reading the batch of the second data set",
+    ):
+        assert extract(_raised_in("train", line)).fingerprint != extract(_raised_in("serve", line)).fingerprint, line

@@ -129,6 +129,9 @@ BARE_ERRORS: list[BareError] = [
             "Exception :",
             "jax._src.",
             "InconclusiveDimensionOperation: ",
+            "Flaky: ",
+            "DeadlineExceeded: ",
+            "FailedHealthCheck: ",
             ".exceptions.",
             ".errors.",
             "]: ",
@@ -145,6 +148,7 @@ BARE_ERRORS: list[BareError] = [
             # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
+            r"(?:hypothesis\.errors\.)?(?:Flaky|DeadlineExceeded|FailedHealthCheck)|"  # (Hypothesis' own names)
             # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...")
             # (not jax's SimplifiedTraceback, which only says it left frames out)
             r"[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){0,6}\.(?:exceptions?|errors?)\.[A-Z]\w{1,100}(?<!Traceback))"

@@ -99,6 +99,22 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # ("The following resource request cannot be scheduled right now: {'GPU': 1.0}", "The actor or task with ID ...
     # is pending and cannot currently be scheduled"); a node that never reached the head's GCS
     (re.compile(r"A worker died or was killed while executing a task"), "lost: a Ray worker died"),
+    # Ray's raylet reporting the workers its memory monitor killed ("node_manager.cc:3064: 12 Workers (tasks /
+    # actors) killed due to memory pressure (OOM), 0 Workers crashed due to other reasons at node ..."): how many, and
+    # on which node, are the run's
+    (
+        re.compile(r"Workers \(tasks /\s{1,4}actors\) killed due to memory pressure \(OOM\)"),
+        "lost: Ray's memory monitor killed the workers (OOM)",
+    ),
+    # ... and its disk monitor refusing to spill objects to a disk nearly full ("file_system_monitor.cc:116:
+    # /tmp/ray/session_... is over 95% full, available space: 42.6 GB; capacity: 876.1 GB. Object creation will fail if
+    # spilling is required."): the session's path and the figures are the node's
+    (
+        re.compile(
+            r"is over \d{1,3}% full, available space: .{1,100}?Object creation will fail if spilling is required"
+        ),
+        "lost: the disk Ray spills objects to is nearly full",
+    ),
     # GitHub Actions' runner: stopped under the job ("The runner has received a shutdown signal"), or gone silent
     # ("The self-hosted runner: xxx lost communication with the server", the hosted runner's the same words)
     (re.compile(r"runner has received a shutdown signal"), "lost: the CI runner was shut down"),

@@ -1,7 +1,8 @@
 """jax's words for a misuse, reworded between its releases: a tracer used as a Python bool, vmap's axes of
 inconsistent sizes, shapes that do not broadcast, a jitted call's inputs on different devices, a while loop under
-reverse mode, a name it removed. Pure. Each is stated once, with the reason it is safe, in
-:data:`canary.signature.folds.RULES`.
+reverse mode, a name it removed, a host callback's error relayed by XLA's status, the program's numbering in XLA's
+RET_CHECK, an MLIR diagnostic's location in the program. Pure. Each is stated once, with the
+reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
 from __future__ import annotations
@@ -218,4 +219,48 @@ def identical_types(exc: str | None, message: str, frames: list[str]) -> Parts:
         pairs = sorted({"shapes" if a == b else f"{a} vs. {b}" for a, b in _DIFFERENT.findall(message)})
         if pairs:
             message = f"{head[1]}, got leaves that differ: {', '.join(pairs)}"
+    return exc, message, frames
+
+
+# XLA relaying a host callback's exception inside its status ("INTERNAL: CpuCallback error: EqxRuntimeError: The linear
+# solver returned non-finite ..."): the callback's exception, by its own class, is the failure
+_CALLBACK = re.compile(
+    r"^(?:INTERNAL: )?(?:Cpu|Gpu|Tpu|Ffi)?Callback error: "
+    r"(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>.{1,2000})$"
+)
+
+
+def callback_relay(exc: str | None, message: str, frames: list[str]) -> Parts:
+    relayed = _CALLBACK.match(message) if "Callback error: " in message else None
+    return (relayed["cls"], relayed["msg"], frames) if relayed else (exc, message, frames)
+
+
+# XLA's RET_CHECK names the check's expression, then the instruction or channel it failed on by the program's
+# numbering ("channel 11 is used for multiple host send/recv instructions", "Instruction name is not unique:
+# constant_29831"; a dotted suffix, "%rng-get-and-update-state.3", is masked with every message's numbers)
+_RET_CHECK_NUMBERS = re.compile(r"\b(channel |[a-z][a-z-]{1,60}_)\d{1,9}\b")
+
+
+def ret_check(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "RET_CHECK failure" in message:
+        message = _RET_CHECK_NUMBERS.sub(r"\1<n>", message)
+    return exc, message, frames
+
+
+# an MLIR diagnostic names where in the program its op came from before what is wrong with it ('error:
+# "jit(f)/jit(main)/debug_callback"(callsite("f"("~/src/a.py":14:8 to :49) at ...)): 'stablehlo.custom_call' op ...'):
+# the op's name path and the program's file, line and column are the program's
+_MLIR_LOCATION = re.compile(
+    r'(?<=error: )"[^"]{1,300}"\((?:callsite\(.{0,1000}?\)\)|"[^"]{1,500}":\d{1,7}:\d{1,5}(?: to [\d:]{1,20})?)\): '
+)
+
+
+# (and the notes after the error, 'note: "jit(f)/..."(callsite(...)): see current operation: %0 = ...', are the op as
+# the program built it)
+_MLIR_NOTE = re.compile(r"(?<=\S) note: .*$")
+
+
+def mlir_location(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if 'error: "' in message:
+        message = _MLIR_NOTE.sub("", _MLIR_LOCATION.sub("", message))
     return exc, message, frames

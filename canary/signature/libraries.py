@@ -1,5 +1,6 @@
 """The rewordings of what the libraries around a training step name of the run: tensorstore's checkpoint
-files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses.
+files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses, the error
+torch.compile's backend raised inside torch's own class, Hypothesis' checks, and pydantic's validation.
 Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from canary.signature.masks import canonical_class
 from canary.signature.rewordings import Parts
 
 
@@ -323,3 +325,51 @@ def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
             lambda m: f"cusolver error: CUSOLVER_STATUS_{_CUSOLVER_NAMES[int(m[1])]}", message
         )
     return exc, message, frames
+
+
+# torch.compile raises what its backend raised inside a class of its own: "BackendCompilerFailed: backend='inductor'
+# raised:" above "FileNotFoundError: ...", PyTorch 2.0's "debug_wrapper raised OSError: ...", since 2.6 "InductorError:
+# PermissionError: ..."; the error inside, by its own class, is the failure
+_COMPILE_WRAPPERS = ("BackendCompilerFailed", "InductorError")
+_COMPILE_RAISED = re.compile(
+    r"^(?:(?:backend='[\w.]{1,60}'|[\w.]{1,60}) raised:? )?"
+    r"(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>.{1,2000})$"
+)
+
+
+def compile_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
+    inner = _COMPILE_RAISED.match(message) if exc in _COMPILE_WRAPPERS else None
+    if inner is None:
+        return exc, message, frames
+    return canonical_class(inner["cls"], inner["msg"]), inner["msg"], frames
+
+
+# Hypothesis names a deadline its test missed by the times ("Test took 748.20ms, which exceeds the deadline of
+# 500.00ms"; schemathesis' "API response time is too slow! It took ..."), and a failed health check by its head and the
+# run's counts ("Data generation is extremely slow: Only produced 7 valid examples in 1.07 seconds (0 invalid ones ...")
+_DEADLINE = re.compile(r"^.{0,100}?\btook \S{1,40}, which exceeds the deadline of \S{1,40}?\.?$")
+_HEALTH_HEAD = re.compile(r"^([^:.]{1,200})[:.] .*$")
+
+
+def hypothesis(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "DeadlineExceeded" and _DEADLINE.match(message):
+        return exc, "took longer than its deadline", frames
+    if exc == "FailedHealthCheck":
+        return exc, _HEALTH_HEAD.sub(r"\1", message), frames
+    if exc == "Flaky" and message.startswith("Unreliable test timings!"):
+        return exc, "Unreliable test timings", frames
+    return exc, message, frames
+
+
+# pydantic's ValidationError counts the errors, then names each field, its error and the input ("5 validation errors
+# for DeepSpeedBF16Config loss_scale Extra inputs are not permitted [type=extra_forbidden, input_value=0, ...]", v1's
+# "... extra fields not permitted (type=value_error.extra)"): how many, which keys and their values are the config's;
+# the model that refused them and the first error's type are the failure
+_VALIDATION = re.compile(
+    r"^\d{1,4} validation errors? for (?P<model>[\w.]{1,200})\b.{0,2000}?[\[(]type=(?P<type>[\w.]{1,100})[,)\]]"
+)
+
+
+def pydantic_validation(exc: str | None, message: str, frames: list[str]) -> Parts:
+    v = _VALIDATION.match(message) if exc == "ValidationError" else None
+    return (exc, f"validation error for {v['model']}: {v['type']}", frames) if v else (exc, message, frames)

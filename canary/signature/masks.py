@@ -51,7 +51,14 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(\.(?:py|cc|h|cpp|c|cu|mlir)):\d+(?::\d+)?"), r"\1:<line>"),
     (re.compile(r"\bline \d+"), "line <n>"),
     # pointers to documentation are not part of what failed
-    (re.compile(r"\s?(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"), ""),
+    # (pydantic: "... package. See https://docs.pydantic.dev/2.6/migration/#... for more details.", the words too)
+    (
+        re.compile(
+            r"\s?(?:(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"
+            r"(?: for more (?:details|information)\.?)?|For further information visit https?://\S+)"
+        ),
+        "",
+    ),
     # (and a reference in parentheses at a sentence's end: "use the JAX FFI instead (https://docs.jax.dev/...)")
     (re.compile(r"\s?\(https?://[^\s()]{1,500}\)(?=[.;]?$)"), ""),
     # quantities that differ run to run: durations and byte counts (sizes, free memory)

@@ -316,6 +316,9 @@ _ACTOR_WHY = re.compile(
     r"The actor is dead because ([^.]{1,200})\.(?:.{0,600}?Worker exit detail: (.{1,300}?)(?:\.(?: |$)|$))?"
 )
 _RAY_MEMORY = "Task was killed due to the node running low on memory"
+# the object store refusing an object: "Failed to put object <id> in object store because it is full. Object size is
+# <bytes>. ..." (raised as ObjectStoreFullError, or logged by the plasma store's client); a post may cut it after the id
+_STORE_FULL = re.compile(r"^(Failed to put object)(?: (?!in )\S{1,100})?(?: (in object store because it is full))?")
 
 
 def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -326,6 +329,9 @@ def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
         return "ActorDiedError", f"The actor died: {why[1]}" + (f": {why[2]}" if why[2] else ""), frames
     if message.startswith(_RAY_MEMORY):  # (the node's figures, the task's ids, and how to look, are the run's)
         return exc, _RAY_MEMORY, frames
+    full = _STORE_FULL.match(message) if exc == "ObjectStoreFullError" else None
+    if full:  # (which object, its size and the store's, and the advice, are the run's)
+        return exc, full[1] + (" in object store because it is full" if full[2] else ""), frames
     return exc, message, frames
 
 

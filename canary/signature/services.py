@@ -1,5 +1,6 @@
 """Failures the services a run reports to log on a line of their own, not as a traceback: Weights &
-Biases' ``wandb: ERROR`` lines, and the CI that runs it (GitHub Actions' own steps). Pure. They take their place in
+Biases' ``wandb: ERROR`` lines, Ray's core worker and object store, and the CI that runs it (GitHub Actions' own
+steps). Pure. They take their place in
 :data:`canary.signature.bare.BARE_ERRORS`.
 """
 
@@ -47,6 +48,30 @@ _OWN_WORDS = (
 _WANDB = re.compile(r"^(?:wandb: ERROR |ERROR (?=" + "|".join(map(re.escape, _OWN_WORDS)) + r"))(?P<msg>.{1,2000})$")
 
 SERVICE_ERRORS: list[BareError] = [
+    # Ray's core worker that could not register with its node's raylet ("core_worker.cc:496: Failed to register worker
+    # to Raylet: IOError: [RayletClient] Unable to register worker with raylet. Failed to read data from the socket: End
+    # of file worker_id=...", 2025's without the RayletClient sentence, an older one naming the worker before "to
+    # Raylet."): the node's, and why (end of file, no such socket) tells two apart; the worker's id is the run's
+    BareError(
+        "ray-register-worker",
+        ("to Raylet",),
+        re.compile(
+            r"Failed to register worker(?: \w{8,64})? to Raylet[.:] IOError: (?:\[RayletClient\] )?"
+            r"(?:Unable to register worker with raylet\. )?(?P<why>.{1,300}?)\.?(?: worker_id=\S{0,64})?$"
+        ),
+        "OSError",
+        "infrastructure",
+        message=lambda m: f"Failed to register worker to Raylet: {m['why']}",
+    ),
+    # the plasma store's client logging an object it could not put ("plasma_store_provider.cc:122: Failed to put
+    # object <id> in object store because it is full. Object size is <n> bytes."): what Ray raises as
+    # ObjectStoreFullError (its words folded by the ray rule)
+    BareError(
+        "ray-object-store-full",
+        ("in object store because it is full",),
+        re.compile(r"(?P<msg>Failed to put object \S{1,100} in object store because it is full)"),
+        "ObjectStoreFullError",
+    ),
     # a file upload that failed while the run went on: the failure only when nothing else is
     BareError(
         "wandb-upload",

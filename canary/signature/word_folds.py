@@ -1,6 +1,8 @@
 """The folding rules of one library's or Python's own words, reworded across releases or framed by a post: a dead
 Ray actor, Triton's ptxas and resources, an HTTP body, the Hub, NCCL's transports, TensorFlow's API and OOM's tensor,
-tensorstore's files, jax's checks of a misuse, NumPy's and jax's removals, equinox's class, Python's guess and quotes.
+tensorstore's files, jax's checks of a misuse, NumPy's and jax's removals, equinox's class, Python's guess and quotes,
+a host callback's error relayed, torch.compile's wrapped error, Hypothesis' checks, XLA's RET_CHECK numbering, an MLIR
+diagnostic's location, pydantic's validation.
 Pure. They take their place, in this order, in :data:`canary.signature.folds.RULES`, where every rule is applied.
 """
 
@@ -11,10 +13,46 @@ from canary.signature.rewordings import Rule
 
 WORD_RULES: tuple[Rule, ...] = (
     Rule(
+        "callback-relay",
+        "XLA relays an exception a host callback raised inside its status ('INTERNAL: CpuCallback error: "
+        "EqxRuntimeError: ...'), where jax raises it by its own class elsewhere: that exception is the failure",
+        jax_words.callback_relay,
+    ),
+    Rule(
+        "ret-check",
+        "XLA's RET_CHECK names the instruction or channel it failed on by the program's numbering (channel 11, "
+        "constant_29831); the check's expression and words are the failure",
+        jax_words.ret_check,
+    ),
+    Rule(
+        "mlir-location",
+        "an MLIR diagnostic names the op's name path and the program's file, line and column before what is wrong "
+        "with the op: where in the program, not the failure",
+        jax_words.mlir_location,
+    ),
+    Rule(
+        "pydantic-validation",
+        "pydantic's ValidationError counts the errors and names each field and its input (the config's); the model "
+        "that refused them and the first error's type are the failure",
+        libraries.pydantic_validation,
+    ),
+    Rule(
         "ray",
         "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, and names the actor's class, ids, pid and "
-        "node before why it died; its memory monitor's kill is followed by the node's figures: why is the failure",
+        "node before why it died; its memory monitor's kill and its full object store by the run's ids and figures",
         rewordings.ray,
+    ),
+    Rule(
+        "compile-wrapper",
+        "torch.compile raises what its backend raised as BackendCompilerFailed ('backend='inductor' raised:', 2.0's "
+        "'debug_wrapper raised'), since 2.6 as InductorError; the error inside, by its own class, is the failure",
+        libraries.compile_wrapper,
+    ),
+    Rule(
+        "hypothesis",
+        "Hypothesis names a missed deadline by the test's times (schemathesis by its API response's), a failed health "
+        "check by its head and the run's counts, unreliable timings by both runs' times: the check is the failure",
+        libraries.hypothesis,
     ),
     Rule(
         "triton-ptxas",

@@ -2,7 +2,7 @@
 call's unexpected keyword, multiprocessing's start before its bootstrapping), and those of the libraries a run sits
 on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's node type, Pallas's lowering; PyTorch's
 DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag, einops' check, torch.load's
-weights_only refusal). Pure. They take their place
+weights_only refusal, Hypothesis' unreliable timings, pydantic 2's moved and removed names). Pure. They take their place
 in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
 raised with.
 """
@@ -20,6 +20,25 @@ _BOOTSTRAP = (
 )
 
 WORDS: list[BareError] = [
+    # pydantic 2 refusing a name version 1 had ("`pydantic:parse_raw_as` has been removed in V2.", "`BaseSettings` has
+    # been moved to the `pydantic-settings` package."), posted without its class or after a runner's "Failed: "
+    BareError(
+        "pydantic-import",
+        ("has been removed in V2", "has been moved to the `"),
+        re.compile(
+            r"(?:^|: )(?P<msg>`[\w.:]{1,200}` has been (?:removed in V2|moved to the `[\w.-]{1,100}` package))(?:\.|$)"
+        ),
+        "PydanticImportError",
+    ),
+    # Hypothesis' report of a test that missed its deadline once and then not ("Unreliable test timings! On an initial
+    # run, this test took 1330.21ms, which exceeded the deadline of 1000.00ms, but on a subsequent run ..."), which it
+    # raises as Flaky: the times are the run's
+    BareError(
+        "hypothesis-timings",
+        ("Unreliable test timings!",),
+        re.compile(r"^(?P<msg>Unreliable test timings)! On an initial run"),
+        "Flaky",
+    ),
     # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
     # used as a bool, alone on a line (a post that quotes the message without its class: "module 'flax' has no
     # attribute 'optim'")
