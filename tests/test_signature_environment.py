@@ -1559,3 +1559,35 @@ def test_the_sixty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
     assert sig("fractal-server-778.log").fingerprint == sig("30days-i18n-22.log").fingerprint
     assert sig("flagembedding-1487.log").fingerprint == sig("h2o-llmstudio-945.log").fingerprint
     assert sig("openrlhf-63.log").fingerprint != sig("flagembedding-1487.log").fingerprint
+
+
+def test_the_sixty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # a C++ header's line number is the build's, as a source file's is
+    assert sig("deepgemm-140.log").fingerprint == sig("deepgemm-153.log").fingerprint
+    # the data set libraries: which data set, its script, the URL's path and the download folder are the run's; the host
+    # a file came from is kept (Drive's page for a file is not an archive that changed)
+    assert sig("datasets-3817.log").fingerprint == sig("datasets-5342.log").fingerprint
+    assert sig("datasets-3051.log").fingerprint == sig("datasets-3807.log").fingerprint
+    assert sig("datasets-3918.log").fingerprint != sig("datasets-3051.log").fingerprint
+    scripts = sig("litgpt-2095.log").fingerprint
+    assert sig("hest-110.log").fingerprint == sig("barcodebert-21.log").fingerprint == scripts
+    assert sig("mteb-930.log").fingerprint == sig("lighteval-314.log").fingerprint
+    # transformers' missing backend and its fast tokenizer it could not build, with or without their class and advice
+    assert sig("postercraft-14.log").fingerprint == sig("comfyui_extramodels-74.log").fingerprint
+    assert sig("aiwaifu-40.log").fingerprint == sig("comfyui_slk_joy_caption_two-8.log").fingerprint
+    assert sig("chatpsychiatrist-8.log").fingerprint == sig("llasa_training-41.log").fingerprint
+    # a Rust library's panic, absl's flags parsing before main, Windows' DLL load, each by the class Python raises
+    assert (sig("tokenizers-1452.log").exception, sig("tokenizers-1452.log").message) == (
+        "PanicException",
+        "AddedVocabulary bad split",
+    )
+    assert sig("alphafold-366.log").exception == "IllegalFlagValueError"
+    assert sig("alphafold-366.log").fingerprint == sig("alphafold_non_docker-34.log").fingerprint
+    assert sig("alphafold-811.log").exception == "UnrecognizedFlagError"
+    assert sig("alphafold_singularity-7.log").message == "Unknown command line flag 'model_names'"
+    assert sig("lib_flashattention-1.log").exception == "ImportError"
+    # NCCL's internal error by the check that failed, whichever class PyTorch raised it with
+    assert sig("mftcoder-31.log").fingerprint == sig("mambatree-14.log").fingerprint
+    assert sig("mftcoder-31.log").message == "ncclInternalError: Last error: Bootstrap : no socket interface found"
+    # an attribute's closing quote a paste lost
+    assert sig("octo-159.log").fingerprint == sig("spatialvla-33.log").fingerprint

@@ -197,9 +197,14 @@ def test_a_message_that_names_its_failure_has_no_call_path_in_its_fingerprint():
     one, two, bare = extract(_raised_in("train", named)), extract(_raised_in("serve", named)), extract(named)
     assert one.frames == ["u/train.py:<module>"] and two.frames == ["u/serve.py:<module>"]
     assert one.fingerprint == two.fingerprint == bare.fingerprint
-    # a terse message, memory run out, and the interpreter's words for a program's own mistake keep their call path
+    short = "jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant"
+    assert extract(_raised_in("train", short)).fingerprint == extract(short).fingerprint
+    # a terse message, a name a module lacks, memory run out, and the interpreter's words for a program's own mistake
+    # keep their call path
     for line in (
+        "ValueError: bad block shape",
         "AttributeError: module 'jax' has no attribute 'tree_multimap'",
+        "ModuleNotFoundError: No module named 'flash_attn_2_cuda'",
         "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1024 bytes.",
         "TypeError: unsupported operand type(s) for +: 'int' and 'NoneType' in the step function here",
         "IndexError: list index out of range while reading the batch of the second data set",

@@ -270,6 +270,8 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "unknown-flag",
         ("Unknown command line flag", "Unknown flags in XLA_FLAGS", "Accessing retired flag"),
+        # (not absl's Python refusing a program's own flags before main, "FATAL Flags parsing error: ...": words.py)
+        r"(?<!FATAL Flags parsing error: )"
         r"(?P<msg>Unknown command line flag '[\w.-]{1,200}'|Unknown flags in XLA_FLAGS: -{0,2}[\w.\u2013-]{1,200}|"
         r"Accessing retired flag '[\w.-]{1,200}')",
         None,

@@ -30,22 +30,27 @@ ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 
 # a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
 # corpus, docs/signatures.md gives the sweep
-NAMING_WORDS = 7
+NAMING_WORDS = 5
 
-
-# memory run out, in any runtime's words: any program meets it anywhere, and where (compiling or running, which
-# step) is what tells two apart
-_OUT_OF_MEMORY = re.compile(r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory", re.IGNORECASE)
+# what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
+# name a module lacks or cannot import (which library read it), a crash (where it crashed)
+_MET_WHERE = re.compile(
+    r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory|has no attribute|cannot import name|No module named|"
+    r"Fatal Python error",
+    re.IGNORECASE,
+)
 
 
 def names_itself(exception: str | None, message: str) -> bool:
     """Whether an exception's message says enough to be its failure without the program's frames above it (the
-    ``program-frames`` rule): ``NAMING_WORDS`` words or more, neither memory run out nor the interpreter's words for
-    a program's own mistake."""
+    ``program-frames`` rule): ``NAMING_WORDS`` words or more, none that only where it was met tells apart (a signal or a
+    failed CHECK, memory run out, a name a module lacks) nor the interpreter's words for a program's own mistake."""
     return (
         exception is not None
+        and not exception.startswith("SIG")
+        and exception != "CheckFailed"
         and len(message.split()) >= NAMING_WORDS
-        and not _OUT_OF_MEMORY.search(message)
+        and not _MET_WHERE.search(message)
         and not pythons.interpreter_words(message)
     )
 
@@ -212,9 +217,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "program-frames",
-        "a library's failure met from two programs, or posted with and without its traceback, is one failure; a "
-        "message of NAMING_WORDS words or more names it without a call path, but for memory run out and the "
-        "interpreter's words for a program's own mistake, which only where they were met tells apart",
+        "one library failure met from two programs, or posted with or without its traceback, is one: a message of "
+        "NAMING_WORDS words or more names it without a call path, but a crash, memory run out, a name a module lacks "
+        "and the interpreter's words for a program's mistake, which where they were met tells",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -178,7 +178,7 @@ _OPS = [
 _NCCL_CODES = [
     (re.compile(r"ncclUnhandledCudaError|NCCL Error 1\b|unhandled cuda error", re.I), "ncclUnhandledCudaError"),
     (re.compile(r"ncclSystemError|NCCL Error 2\b|unhandled system error", re.I), "ncclSystemError"),
-    (re.compile(r"ncclInternalError|NCCL Error 3\b|internal check failed", re.I), "ncclInternalError"),
+    (re.compile(r"ncclInternalError|NCCL Error 3\b|internal check failed|^internal error$", re.I), "ncclInternalError"),
     (re.compile(r"ncclInvalidArgument|NCCL Error 4\b|invalid argument", re.I), "ncclInvalidArgument"),
     (re.compile(r"ncclInvalidUsage|NCCL Error 5\b|invalid usage", re.I), "ncclInvalidUsage"),
     (re.compile(r"ncclRemoteError|NCCL Error 6\b|remote process exited", re.I), "ncclRemoteError"),
@@ -215,8 +215,11 @@ _NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}):
 # later with the result's name after it ("... NCCL version 2.20.5 ncclUnhandledCudaError: Call to CUDA ...")
 _TORCH_NCCL = re.compile(
     r"^NCCL error in: \S{1,300}, ([a-z ]{3,60}?)(?: \([^()]{0,100}\))?, NCCL version \S{1,40}"
-    r"(?: (nccl[A-Z]\w{3,40}): .{0,300})?$"
+    r"(?: (nccl[A-Z]\w{3,40}): .{0,2000})?$"
 )
+# since NCCL 2.12 an internal or system error says which check failed after it ("ncclInternalError: Internal check
+# failed. Last error: Bootstrap : no socket interface found"): that is the failure, not the result alone
+_LAST_ERROR = re.compile(r"\bLast error:\s?(.{1,300}?)(?=\s(?:ERROR|WARNING|INFO)\b|\s?\(|$)")
 
 
 def nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -228,7 +231,8 @@ def nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
         return exc, message, frames
     code = nccl_code(m.group(0) if exc == "NCCLError" else m.group(1)) if m else ""
     if code and (not m.group(m.re.groups) or m.group(m.re.groups) == code):
-        return "NCCLError", code, frames
+        last = _LAST_ERROR.search(message) if "Last error:" in message else None
+        return "NCCLError", code + (f": Last error: {last[1].rstrip('. ')}" if last else ""), frames
     return exc, message, frames
 
 

@@ -1,6 +1,7 @@
 """The rewordings of what the libraries around a training step name of the run: tensorstore's checkpoint
 files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses, the error
-torch.compile's backend raised inside torch's own class, Hypothesis' checks, and pydantic's validation.
+torch.compile's backend raised inside torch's own class, Hypothesis' checks, pydantic's validation, and what the data
+set and tokenizer libraries name of the run's data.
 Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -373,3 +374,43 @@ _VALIDATION = re.compile(
 def pydantic_validation(exc: str | None, message: str, frames: list[str]) -> Parts:
     v = _VALIDATION.match(message) if exc == "ValidationError" else None
     return (exc, f"validation error for {v['model']}: {v['type']}", frames) if v else (exc, message, frames)
+
+
+# Hugging Face datasets and TensorFlow Datasets name the run's data set and where its files came from: "Dataset scripts
+# are no longer supported, but found logiqa.py", "The repository for nguha/legalbench contains custom code ...", a
+# checksum that failed for "['https://github.com/x/y/archive/master.zip']" or for "Artifact https://drive.google.com/uc?
+# ..., downloaded to ~/tensorflow_datasets/downloads/..., has wrong checksum: * Expected: UrlInfo(...)": which data set,
+# the URL's path and where it was saved are the run's; the host it came from (Drive's page for a file, an archive that
+# changed) is kept; and transformers lists the converters its release has after a conversion that failed
+_SCRIPT_FOUND = re.compile(r"^(Dataset scripts are no longer supported, but found) \S{1,300}\.py\b.*$")
+_CUSTOM_CODE = re.compile(
+    r"^The repository for \S{1,300} (contains custom code which must be executed to correctly load the dataset)\b.*$"
+)
+_HOSTS = re.compile(r"https?://([\w.-]{1,200})[^\s'\],]*")
+_SOURCE_FILES = re.compile(r"^(Checksums didn't match for dataset source files): \[(.{1,5000}?)\]?$")
+_ARTIFACT = re.compile(r"^Artifact (https?://\S{1,2000}?),? downloaded to .{1,2000}?, has wrong checksum\b.*$")
+_CONVERTERS = re.compile(r"\.?\s?Currently available slow->fast conver[a-z]{2,4}: \[.*$")
+# ... and after a backend it needs and has not, the installation advice; after a fast tokenizer it could not build, the
+# three ways it tried, which every release lists (whether it says sentencepiece is missing is kept)
+_BACKEND = re.compile(r"^(.{1,300}? requires the [\w.-]{1,60} library but it was not found in your environment)\b.*$")
+_BACKEND_TOKENIZER = "Couldn't instantiate the backend tokenizer"
+
+
+def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
+    message = _SCRIPT_FOUND.sub(r"\1 <script>", message)
+    message = _CUSTOM_CODE.sub(r"The repository for <dataset> \1", message)
+    if exc == "NonMatchingChecksumError":
+        files = _SOURCE_FILES.match(message)
+        if files:
+            message = f"{files[1]}: " + ", ".join(sorted(set(_HOSTS.findall(files[2]))))
+        artifact = _ARTIFACT.match(message)
+        if artifact:
+            message = "Artifact from " + ", ".join(_HOSTS.findall(artifact[1])) + " has wrong checksum"
+    if "slow->fast conver" in message:
+        message = _CONVERTERS.sub(".", message)
+    if "library but it was not found" in message:
+        message = _BACKEND.sub(r"\1", message)
+    if message.startswith(_BACKEND_TOKENIZER):
+        missing = "sentencepiece installed" in message
+        message = _BACKEND_TOKENIZER + (": sentencepiece is not installed" if missing else "")
+    return exc, message, frames

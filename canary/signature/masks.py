@@ -48,7 +48,7 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\bprogram_id=\d+"), "program_id=<n>"),
     (re.compile(r"((?:%|current tracing scope: )[\w-]{1,200})\.\d+\b"), r"\1.<n>"),
     # line numbers drift with every unrelated edit
-    (re.compile(r"(\.(?:py|cc|h|cpp|c|cu|mlir)):\d+(?::\d+)?"), r"\1:<line>"),
+    (re.compile(r"(\.(?:py|cc|h|hh|hpp|cpp|cxx|c|cu|cuh|mlir)):\d+(?::\d+)?"), r"\1:<line>"),
     (re.compile(r"\bline \d+"), "line <n>"),
     # pointers to documentation are not part of what failed
     # (pydantic: "... package. See https://docs.pydantic.dev/2.6/migration/#... for more details.", the words too)

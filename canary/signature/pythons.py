@@ -42,11 +42,15 @@ _ATTRIBUTE_TAIL = re.compile(
 )
 
 
+# (and a paste that lost the attribute's closing quote: "'Config' object has no attribute 'define_bool_state")
+_ATTRIBUTE_UNCLOSED = re.compile(r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200})$")
+
+
 def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc in ("AttributeError", "NameError", "ImportError", "ModuleNotFoundError") and "Did you mean" in message:
         message = _DID_YOU_MEAN.sub("", message)
     if exc == "AttributeError":
-        message = _ATTRIBUTE_TAIL.sub(r"\1", message)
+        message = _ATTRIBUTE_UNCLOSED.sub(r"\1'", _ATTRIBUTE_TAIL.sub(r"\1", message))
     return exc, message, frames
 
 

@@ -37,6 +37,12 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.pydantic_validation,
     ),
     Rule(
+        "data-sets",
+        "Hugging Face's and TensorFlow's data set libraries name the run's data set, script, URLs' paths and download "
+        "folder (the host a file came from is kept); transformers lists its release's converters after a failed one",
+        libraries.data_sets,
+    ),
+    Rule(
         "ray",
         "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, and names the actor's class, ids, pid and "
         "node before why it died; its memory monitor's kill and its full object store by the run's ids and figures",
@@ -171,8 +177,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "did-you-mean",
         "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
-        "'tree_util'?'); the same failure under an older Python has none, and a title goes on after the attribute's "
-        "quote in the reporter's words",
+        "'tree_util'?'); the same failure under an older Python has none; a title goes on after the attribute's "
+        "quote in the reporter's words, or a paste loses that quote",
         pythons.did_you_mean,
     ),
     Rule(

@@ -2,7 +2,8 @@
 call's unexpected keyword, multiprocessing's start before its bootstrapping), and those of the libraries a run sits
 on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's node type, Pallas's lowering; PyTorch's
 DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag, einops' check, torch.load's
-weights_only refusal, Hypothesis' unreliable timings, pydantic 2's moved and removed names). Pure. They take their place
+weights_only refusal, Hypothesis' unreliable timings, pydantic 2's moved and removed names, transformers' missing
+backends, a Rust library's panic, absl's flags parsing, Windows' failed DLL load). Pure. They take their place
 in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
 raised with.
 """
@@ -20,6 +21,49 @@ _BOOTSTRAP = (
 )
 
 WORDS: list[BareError] = [
+    # transformers naming a backend it needs and has not ("T5Converter requires the protobuf library but it was not
+    # found in your environment."), raised as ImportError, and a fast tokenizer it could not build ("Couldn't
+    # instantiate the backend tokenizer from one of: ..."), raised as ValueError, posted without their class
+    BareError(
+        "transformers-backend",
+        ("library but it was not found in your environment", "Couldn't instantiate the backend tokenizer"),
+        re.compile(
+            r"(?:^|: )(?P<msg>(?:The new behaviou?r of )?\S{1,200}(?: \(with `[^`]{1,100}`\))? requires the "
+            r"[\w.-]{1,60} library but it was not found in your environment|Couldn't instantiate the backend tokenizer)"
+        ),
+        lambda m: "ValueError" if m["msg"].startswith("Couldn't") else "ImportError",
+        context=4,
+    ),
+    # a Rust library's panic (tokenizers, safetensors) as Python meets it, PanicException: "thread '<unnamed>'
+    # panicked at src/tokenizer/added_vocabulary.rs:428:22: AddedVocabulary bad split" (Rust since 1.73; before,
+    # "panicked at '<what>', <where>"): where in the library's source is its build's, what is the failure
+    BareError(
+        "rust-panic",
+        ("' panicked at ",),
+        re.compile(
+            r"thread '[^']{1,100}' panicked at (?:'(?P<old>[^']{1,500})', \S{1,500}|\S{1,500}?\.rs:\d{1,6}:\d{1,6}:? "
+            r"(?P<new>.{1,500}?))(?: note: run with `RUST_BACKTRACE.*)?$"
+        ),
+        "PanicException",
+        message=lambda m: m["old"] or m["new"],
+    ),
+    # absl's Python flags refusing the command line before main ("FATAL Flags parsing error: Unknown command line flag
+    # 'run_relax'", "... flag --use_gpu_relax=None: Flag --use_gpu_relax must have a value other than None."): the
+    # classes absl raises them with, an unknown flag or an illegal value
+    BareError(
+        "absl-flags",
+        ("FATAL Flags parsing error: ",),
+        re.compile(r"FATAL Flags parsing error: (?P<msg>.{1,500}?)(?:\. Did you mean: .{1,200})?\.?$"),
+        lambda m: "UnrecognizedFlagError" if m["msg"].startswith("Unknown command line") else "IllegalFlagValueError",
+    ),
+    # Windows' loader refusing an extension module ("DLL load failed while importing flash_attn_2_cuda: The specified
+    # module could not be found."), raised as ImportError, posted without its class
+    BareError(
+        "dll-load",
+        ("DLL load failed while importing ",),
+        re.compile(r"^(?P<msg>DLL load failed while importing [\w.]{1,200})"),
+        "ImportError",
+    ),
     # pydantic 2 refusing a name version 1 had ("`pydantic:parse_raw_as` has been removed in V2.", "`BaseSettings` has
     # been moved to the `pydantic-settings` package."), posted without its class or after a runner's "Failed: "
     BareError(
