@@ -35,7 +35,8 @@ OUTCOMES = ["failed", "timeout", "never_started", "lost", "stopped"]
     "--keep",
     multiple=True,
     metavar="GLOB",
-    help="Also keep library frames matching GLOB in the call path (e.g. 'mylib/*'); repeatable.",
+    help="Also keep library frames matching GLOB in the call path (e.g. 'mylib/*'); repeatable. The fingerprint holds "
+    "the call path only for a message too terse to name its failure alone.",
 )
 @click.option(
     "--max-frames",

@@ -109,7 +109,9 @@ class _FerryIdentity(Strict):
     description: str = ""
     watched_paths: list[str] = Field(default_factory=list)
     call_path: list[str] = Field(
-        default_factory=list, description="globs of library frames kept in failure signatures' call paths"
+        default_factory=list,
+        description="globs of library frames kept in failure signatures' call paths (a terse message's fingerprint "
+        "holds its call path; one that names its failure is one fingerprint from any call path: docs/signatures.md)",
     )
 
     @field_validator("watched_paths")
