@@ -1,8 +1,8 @@
 """The rewordings of what the libraries around a training step name of the run: tensorstore's checkpoint
-files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses, the error
-torch.compile's backend raised inside torch's own class, Hypothesis' checks, pydantic's validation, and what the data
-set and tokenizer libraries name of the run's data.
-Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses. The tools
+around a training run (a compiler's wrapper, a test runner, a config validator, data sets) are in
+:mod:`~canary.signature.toolkits`. Pure. Each is stated once, with the reason it is safe, in
+:data:`canary.signature.folds.RULES`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from canary.signature.masks import canonical_class
 from canary.signature.rewordings import Parts
 
 
@@ -325,92 +324,4 @@ def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _CUSOLVER_NUMBER.sub(
             lambda m: f"cusolver error: CUSOLVER_STATUS_{_CUSOLVER_NAMES[int(m[1])]}", message
         )
-    return exc, message, frames
-
-
-# torch.compile raises what its backend raised inside a class of its own: "BackendCompilerFailed: backend='inductor'
-# raised:" above "FileNotFoundError: ...", PyTorch 2.0's "debug_wrapper raised OSError: ...", since 2.6 "InductorError:
-# PermissionError: ..."; the error inside, by its own class, is the failure
-_COMPILE_WRAPPERS = ("BackendCompilerFailed", "InductorError")
-_COMPILE_RAISED = re.compile(
-    r"^(?:(?:backend='[\w.]{1,60}'|[\w.]{1,60}) raised:? )?"
-    r"(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>.{1,2000})$"
-)
-
-
-def compile_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
-    inner = _COMPILE_RAISED.match(message) if exc in _COMPILE_WRAPPERS else None
-    if inner is None:
-        return exc, message, frames
-    return canonical_class(inner["cls"], inner["msg"]), inner["msg"], frames
-
-
-# Hypothesis names a deadline its test missed by the times ("Test took 748.20ms, which exceeds the deadline of
-# 500.00ms"; schemathesis' "API response time is too slow! It took ..."), and a failed health check by its head and the
-# run's counts ("Data generation is extremely slow: Only produced 7 valid examples in 1.07 seconds (0 invalid ones ...")
-_DEADLINE = re.compile(r"^.{0,100}?\btook \S{1,40}, which exceeds the deadline of \S{1,40}?\.?$")
-_HEALTH_HEAD = re.compile(r"^([^:.]{1,200})[:.] .*$")
-
-
-def hypothesis(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc == "DeadlineExceeded" and _DEADLINE.match(message):
-        return exc, "took longer than its deadline", frames
-    if exc == "FailedHealthCheck":
-        return exc, _HEALTH_HEAD.sub(r"\1", message), frames
-    if exc == "Flaky" and message.startswith("Unreliable test timings!"):
-        return exc, "Unreliable test timings", frames
-    return exc, message, frames
-
-
-# pydantic's ValidationError counts the errors, then names each field, its error and the input ("5 validation errors
-# for DeepSpeedBF16Config loss_scale Extra inputs are not permitted [type=extra_forbidden, input_value=0, ...]", v1's
-# "... extra fields not permitted (type=value_error.extra)"): how many, which keys and their values are the config's;
-# the model that refused them and the first error's type are the failure
-_VALIDATION = re.compile(
-    r"^\d{1,4} validation errors? for (?P<model>[\w.]{1,200})\b.{0,2000}?[\[(]type=(?P<type>[\w.]{1,100})[,)\]]"
-)
-
-
-def pydantic_validation(exc: str | None, message: str, frames: list[str]) -> Parts:
-    v = _VALIDATION.match(message) if exc == "ValidationError" else None
-    return (exc, f"validation error for {v['model']}: {v['type']}", frames) if v else (exc, message, frames)
-
-
-# Hugging Face datasets and TensorFlow Datasets name the run's data set and where its files came from: "Dataset scripts
-# are no longer supported, but found logiqa.py", "The repository for nguha/legalbench contains custom code ...", a
-# checksum that failed for "['https://github.com/x/y/archive/master.zip']" or for "Artifact https://drive.google.com/uc?
-# ..., downloaded to ~/tensorflow_datasets/downloads/..., has wrong checksum: * Expected: UrlInfo(...)": which data set,
-# the URL's path and where it was saved are the run's; the host it came from (Drive's page for a file, an archive that
-# changed) is kept; and transformers lists the converters its release has after a conversion that failed
-_SCRIPT_FOUND = re.compile(r"^(Dataset scripts are no longer supported, but found) \S{1,300}\.py\b.*$")
-_CUSTOM_CODE = re.compile(
-    r"^The repository for \S{1,300} (contains custom code which must be executed to correctly load the dataset)\b.*$"
-)
-_HOSTS = re.compile(r"https?://([\w.-]{1,200})[^\s'\],]*")
-_SOURCE_FILES = re.compile(r"^(Checksums didn't match for dataset source files): \[(.{1,5000}?)\]?$")
-_ARTIFACT = re.compile(r"^Artifact (https?://\S{1,2000}?),? downloaded to .{1,2000}?, has wrong checksum\b.*$")
-_CONVERTERS = re.compile(r"\.?\s?Currently available slow->fast conver[a-z]{2,4}: \[.*$")
-# ... and after a backend it needs and has not, the installation advice; after a fast tokenizer it could not build, the
-# three ways it tried, which every release lists (whether it says sentencepiece is missing is kept)
-_BACKEND = re.compile(r"^(.{1,300}? requires the [\w.-]{1,60} library but it was not found in your environment)\b.*$")
-_BACKEND_TOKENIZER = "Couldn't instantiate the backend tokenizer"
-
-
-def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
-    message = _SCRIPT_FOUND.sub(r"\1 <script>", message)
-    message = _CUSTOM_CODE.sub(r"The repository for <dataset> \1", message)
-    if exc == "NonMatchingChecksumError":
-        files = _SOURCE_FILES.match(message)
-        if files:
-            message = f"{files[1]}: " + ", ".join(sorted(set(_HOSTS.findall(files[2]))))
-        artifact = _ARTIFACT.match(message)
-        if artifact:
-            message = "Artifact from " + ", ".join(_HOSTS.findall(artifact[1])) + " has wrong checksum"
-    if "slow->fast conver" in message:
-        message = _CONVERTERS.sub(".", message)
-    if "library but it was not found" in message:
-        message = _BACKEND.sub(r"\1", message)
-    if message.startswith(_BACKEND_TOKENIZER):
-        missing = "sentencepiece installed" in message
-        message = _BACKEND_TOKENIZER + (": sentencepiece is not installed" if missing else "")
     return exc, message, frames

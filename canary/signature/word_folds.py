@@ -8,7 +8,7 @@ Pure. They take their place, in this order, in :data:`canary.signature.folds.RUL
 
 from __future__ import annotations
 
-from canary.signature import configs, jax_words, libraries, pythons, rewordings
+from canary.signature import configs, jax_words, libraries, pythons, rewordings, toolkits
 from canary.signature.rewordings import Rule
 
 WORD_RULES: tuple[Rule, ...] = (
@@ -34,13 +34,13 @@ WORD_RULES: tuple[Rule, ...] = (
         "pydantic-validation",
         "pydantic's ValidationError counts the errors and names each field and its input (the config's); the model "
         "that refused them and the first error's type are the failure",
-        libraries.pydantic_validation,
+        toolkits.pydantic_validation,
     ),
     Rule(
         "data-sets",
         "Hugging Face's and TensorFlow's data set libraries name the run's data set, script, URLs' paths and download "
         "folder (the host a file came from is kept); transformers lists its release's converters after a failed one",
-        libraries.data_sets,
+        toolkits.data_sets,
     ),
     Rule(
         "ray",
@@ -52,13 +52,13 @@ WORD_RULES: tuple[Rule, ...] = (
         "compile-wrapper",
         "torch.compile raises what its backend raised as BackendCompilerFailed ('backend='inductor' raised:', 2.0's "
         "'debug_wrapper raised'), since 2.6 as InductorError; the error inside, by its own class, is the failure",
-        libraries.compile_wrapper,
+        toolkits.compile_wrapper,
     ),
     Rule(
         "hypothesis",
         "Hypothesis names a missed deadline by the test's times (schemathesis by its API response's), a failed health "
         "check by its head and the run's counts, unreliable timings by both runs' times: the check is the failure",
-        libraries.hypothesis,
+        toolkits.hypothesis,
     ),
     Rule(
         "triton-ptxas",
