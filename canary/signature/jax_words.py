@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.masks import canonical_class
 from canary.signature.rewordings import Parts
 
 # vmap's axes of inconsistent sizes, in three generations: 2019's TypeError "got inconsistent map dimension sizes:
@@ -232,7 +233,9 @@ _CALLBACK = re.compile(
 
 def callback_relay(exc: str | None, message: str, frames: list[str]) -> Parts:
     relayed = _CALLBACK.match(message) if "Callback error: " in message else None
-    return (relayed["cls"], relayed["msg"], frames) if relayed else (exc, message, frames)
+    if relayed is None:
+        return exc, message, frames
+    return canonical_class(relayed["cls"], relayed["msg"]), relayed["msg"], frames
 
 
 # XLA's RET_CHECK names the check's expression, then the instruction or channel it failed on by the program's

@@ -64,7 +64,7 @@ def pydantic_validation(exc: str | None, message: str, frames: list[str]) -> Par
 # checksum that failed for "['https://github.com/x/y/archive/master.zip']" or for "Artifact https://drive.google.com/uc?
 # ..., downloaded to ~/tensorflow_datasets/downloads/..., has wrong checksum: * Expected: UrlInfo(...)": which data set,
 # the URL's path and where it was saved are the run's; the host it came from (Drive's page for a file, an archive that
-# changed) is kept; and transformers lists the converters its release has after a conversion that failed
+# changed) is kept
 _SCRIPT_FOUND = re.compile(r"^(Dataset scripts are no longer supported, but found) \S{1,300}\.py\b.*$")
 _CUSTOM_CODE = re.compile(
     r"^The repository for \S{1,300} (contains custom code which must be executed to correctly load the dataset)\b.*$"
@@ -72,11 +72,6 @@ _CUSTOM_CODE = re.compile(
 _HOSTS = re.compile(r"https?://([\w.-]{1,200})[^\s'\],]*")
 _SOURCE_FILES = re.compile(r"^(Checksums didn't match for dataset source files): \[(.{1,5000}?)\]?$")
 _ARTIFACT = re.compile(r"^Artifact (https?://\S{1,2000}?),? downloaded to .{1,2000}?, has wrong checksum\b.*$")
-_CONVERTERS = re.compile(r"\.?\s?Currently available slow->fast conver[a-z]{2,4}: \[.*$")
-# ... and after a backend it needs and has not, the installation advice; after a fast tokenizer it could not build, the
-# three ways it tried, which every release lists (whether it says sentencepiece is missing is kept)
-_BACKEND = re.compile(r"^(.{1,300}? requires the [\w.-]{1,60} library but it was not found in your environment)\b.*$")
-_BACKEND_TOKENIZER = "Couldn't instantiate the backend tokenizer"
 
 
 def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -89,6 +84,19 @@ def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
         artifact = _ARTIFACT.match(message)
         if artifact:
             message = "Artifact from " + ", ".join(_HOSTS.findall(artifact[1])) + " has wrong checksum"
+    return exc, message, frames
+
+
+# transformers after a conversion to a fast tokenizer that failed lists the converters its release has ("Currently
+# available slow->fast convertors: [...]", "converters" later); after a backend it needs and has not, the installation
+# advice; after a fast tokenizer it could not build, the three ways it tried, which every release lists (whether it
+# says sentencepiece is missing is kept)
+_CONVERTERS = re.compile(r"\.?\s?Currently available slow->fast conver[a-z]{2,4}: \[.*$")
+_BACKEND = re.compile(r"^(.{1,300}? requires the [\w.-]{1,60} library but it was not found in your environment)\b.*$")
+_BACKEND_TOKENIZER = "Couldn't instantiate the backend tokenizer"
+
+
+def transformers_lists(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "slow->fast conver" in message:
         message = _CONVERTERS.sub(".", message)
     if "library but it was not found" in message:

@@ -39,8 +39,14 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "data-sets",
         "Hugging Face's and TensorFlow's data set libraries name the run's data set, script, URLs' paths and download "
-        "folder (the host a file came from is kept); transformers lists its release's converters after a failed one",
+        "folder; the host a file came from (Drive's page for a file, an archive that changed) is kept",
         toolkits.data_sets,
+    ),
+    Rule(
+        "transformers-lists",
+        "transformers follows a failed tokenizer conversion with its release's converters, a missing backend with "
+        "installation advice, an unbuildable fast tokenizer with the ways it tried: the release's words",
+        toolkits.transformers_lists,
     ),
     Rule(
         "ray",
