@@ -79,6 +79,15 @@ def test_a_post_cut_short_is_near_its_whole():
     assert similarity(one, other) < THRESHOLD
 
 
+def test_a_warning_is_near_the_error_it_became_and_not_merged_with_it():
+    warned, raised = sig("helm-2597.log"), sig("mteb-930.log")  # datasets' FutureWarning, a release later its ValueError
+    assert (warned.exception, raised.exception) == ("FutureWarning", "ValueError")
+    assert warned.fingerprint != raised.fingerprint and similarity(warned, raised) >= THRESHOLD
+    # two errors of another class, or two warnings, still compare their classes
+    assert text_similarity("ValueError: repository lacks a file", "TypeError: repository lacks a file") < THRESHOLD
+    assert text_similarity("UserWarning: the repository lacks a file", "FutureWarning: the repository lacks a file") < 1
+
+
 def test_the_identity_marker_reads_back():
     text = identity_text(sig("jax-22416.log"))
     assert issue_identity(identity_marker(text)) == text

@@ -76,10 +76,21 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     return set(_KEYS.findall(text))
 
 
+def _as_error(a: str, b: str) -> tuple[str, str]:
+    """A warning and the error it became (warning-became-error): a release warns of what its successor raises
+    (datasets' ``FutureWarning`` for a repository's custom code, its ``ValueError`` a release later), so where one
+    class is a warning and the other is not, the classes are not compared, only the words."""
+    ha, hb = _CLASS_HEAD.match(a), _CLASS_HEAD.match(b)
+    if ha and hb and (ha[0].endswith("Warning: ") != hb[0].endswith("Warning: ")):
+        return "warned: " + a[ha.end() :], "warned: " + b[hb.end() :]
+    return a, b
+
+
 def text_similarity(a: str, b: str) -> float:
     """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
     if _keys(a) != _keys(b):
         return 0.0
+    a, b = _as_error(a, b)
     checks = bool(ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b))
     if checks:  # one check is raised by whichever layer ran it: its class is not compared (check-class)
         a, b = _CLASS_HEAD.sub("environment: ", a, 1), _CLASS_HEAD.sub("environment: ", b, 1)
