@@ -88,6 +88,15 @@ def test_a_warning_is_near_the_error_it_became_and_not_merged_with_it():
     assert text_similarity("UserWarning: the repository lacks a file", "FutureWarning: the repository lacks a file") < 1
 
 
+def test_a_symbol_cut_short_is_near_its_whole_and_a_name_that_begins_another_is_not():
+    cut, whole = sig("pytorch-xla-5608.log"), sig("pytorch-xla-4133.log")  # ...4nameB5cxx11E of ...4nameB5cxx11Ev
+    assert cut.fingerprint != whole.fingerprint and similarity(cut, whole) >= THRESHOLD
+    assert similarity(sig("jax-17691.log"), sig("jax-18851.log")) == 0.0  # no replication rule for erf, erf_inv
+    one = "ImportError: /x/_C.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"
+    assert text_similarity(one, one.replace("SetDeviceEi", "SetDeviceEa")) == 0.0
+    assert text_similarity(one, one.replace("undefined", "Undefined").replace("Ei", "Ea")) == 0.0
+
+
 def test_the_identity_marker_reads_back():
     text = identity_text(sig("jax-22416.log"))
     assert issue_identity(identity_marker(text)) == text

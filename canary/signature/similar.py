@@ -49,7 +49,7 @@ _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # the OpenMP runtimes in one process, a module not found
 _KEYS = re.compile(
     r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
-    r"undefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
+    r"[Uu]ndefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
     r"to be mapped: sizes ([\d, ]{1,200})|[Tt]he version '([^']{1,40})'|"
     r"deprecated version of ([\w./-]{1,100}:? ?v\d{1,3})|Tokenizer class (\w{1,100}) does not exist|"
     r"\.target '?(sm_\w{1,10})|\b(gfx\d{3,4}\w?)\b|Unimplemented primitive in [\w ]{1,40}: (\w{1,60})|"
@@ -76,6 +76,17 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     return set(_KEYS.findall(text))
 
 
+_SYMBOL_END = re.compile(r"[Uu]ndefined symbol: (\S{1,1000})$")
+
+
+def _cut_symbol(a: str, b: str) -> bool:
+    """One text is how the other begins, cut inside the symbol it ends with (a mangled name cut before its last
+    letters, ``..4nameB5cxx11E`` of ``..4nameB5cxx11Ev``): a cut symbol names no other symbol. Other names are
+    not read so: a message may end with one name that begins another (``erf`` of ``erf_inv``)."""
+    short, long = sorted((a, b), key=len)
+    return len(short) >= MIN_PREFIX and long.startswith(short) and bool(_SYMBOL_END.search(short))
+
+
 def _as_error(a: str, b: str) -> tuple[str, str]:
     """A warning and the error it became (warning-became-error): a release warns of what its successor raises
     (datasets' ``FutureWarning`` for a repository's custom code, its ``ValueError`` a release later), so where one
@@ -88,9 +99,9 @@ def _as_error(a: str, b: str) -> tuple[str, str]:
 
 def text_similarity(a: str, b: str) -> float:
     """The similarity of two identity texts, 0 to 1 (1: one is the other, or how it begins)."""
-    if _keys(a) != _keys(b):
-        return 0.0
     a, b = _as_error(a, b)
+    if _keys(a) != _keys(b) and not _cut_symbol(a, b):
+        return 0.0
     checks = bool(ENVIRONMENT_TEXT.search(a) and ENVIRONMENT_TEXT.search(b))
     if checks:  # one check is raised by whichever layer ran it: its class is not compared (check-class)
         a, b = _CLASS_HEAD.sub("environment: ", a, 1), _CLASS_HEAD.sub("environment: ", b, 1)
