@@ -1591,3 +1591,28 @@ def test_the_sixty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
     assert sig("mftcoder-31.log").message == "ncclInternalError: Last error: Bootstrap : no socket interface found"
     # an attribute's closing quote a paste lost
     assert sig("octo-159.log").fingerprint == sig("spatialvla-33.log").fingerprint
+
+
+def test_the_sixty_ninth_and_seventieth_batchs_failures_in_the_words_they_met():
+    # uv's and pip's resolvers without a solution: by the package and the reason, not the release or the markers
+    uv = sig("uv-2538.log")
+    assert (uv.kind, uv.exception) == ("environment", None)
+    assert uv.fingerprint == sig("uv-7557.log").fingerprint  # uv 0.1's "is unusable because ..." and 2024's words
+    assert len({sig(f"{n}.log").fingerprint for n in ("uv-2538", "uv-2777", "uv-8746", "uv-1497", "uv-10604")}) == 5
+    assert sig("colabfold-250.log").fingerprint == sig("wazy-30.log").fingerprint
+    assert sig("wazy-30.log").fingerprint != sig("easylm-100.log").fingerprint  # jax's extras vs a requirements file
+    # an extension built for another CUDA or torch: its check, logged or raised, without what it lists after it
+    assert sig("pia-30.log").fingerprint == sig("xformers-800.log").fingerprint == sig("xformers-874.log").fingerprint
+    assert (sig("pia-30.log").kind, sig("pia-30.log").exception) == ("environment", None)
+    bnb = {sig(f"{n}.log").fingerprint for n in ("tallrec-27", "bitsandbytes-176", "cosmos-predict1-35")}
+    assert len(bnb) == 1
+    assert sig("concept-graphs-67.log").fingerprint == sig("textgen-508.log").fingerprint
+    assert sig("autoalign-25.log").fingerprint == sig("droidcalib-5.log").fingerprint
+    assert sig("autoalign-25.log").kind == "environment"
+    # torch elastic's table of a child killed by a signal names it; c10d's port in use in two releases' words
+    assert sig("openocr-71.log").exception == sig("llamafactory-2206.log").exception == "SIGBUS"
+    assert sig("tune-a-video-90.log").fingerprint == sig("vlm-r1-289.log").fingerprint
+    # load_state_dict's lines without their RuntimeError, and below it where a post has it
+    assert sig("peft-1337.log").exception == sig("vst-10.log").exception == "RuntimeError"
+    assert sig("ultimatevocalremovergui-1175.log").fingerprint == sig("ultimatevocalremovergui-1542.log").fingerprint
+    assert "size mismatch for" in sig("ultimatevocalremovergui-1542.log").message

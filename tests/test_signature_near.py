@@ -80,7 +80,7 @@ def test_a_post_cut_short_is_near_its_whole():
 
 
 def test_a_warning_is_near_the_error_it_became_and_not_merged_with_it():
-    warned, raised = sig("helm-2597.log"), sig("mteb-930.log")  # datasets' FutureWarning, a release later its ValueError
+    warned, raised = sig("helm-2597.log"), sig("mteb-930.log")  # a FutureWarning, later a ValueError
     assert (warned.exception, raised.exception) == ("FutureWarning", "ValueError")
     assert warned.fingerprint != raised.fingerprint and similarity(warned, raised) >= THRESHOLD
     # two errors of another class, or two warnings, still compare their classes

@@ -36,6 +36,9 @@ _BARE_END = re.compile(
 )
 
 
+_STATE_DICT_NEXT = re.compile(r"loading state_dict for [\w.]{1,200}:$")
+
+
 def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
     """A bare error's message: its line and the lines that continue it (up to ``context``): a
     message wrapped mid-sentence goes on; a finished sentence, a blank line or the next error ends it."""
@@ -59,8 +62,11 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        if not parts[-1].rstrip().endswith((".so:", _MOSAIC_NEXT)) and any(b.match(s) for b in bare.BARE_ERRORS):
-            break  # the next error, not this one's continuation
+        head = parts[-1].rstrip()
+        if not (head.endswith((".so:", _MOSAIC_NEXT)) or _STATE_DICT_NEXT.search(head)) and any(
+            b.match(s) for b in bare.BARE_ERRORS
+        ):
+            break  # the next error, not this one's continuation (torch's state_dict lines go on below its head)
         parts.append(s)
     return " ".join(parts)
 

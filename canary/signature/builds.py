@@ -129,6 +129,24 @@ BUILD_CHECKS: list[BareError] = [
         ),
         weak=True,
     ),
+    # an extension that loaded without what it was built for, logged rather than raised (xformers' "WARNING[XFORMERS]:
+    # xFormers can't load C++/CUDA extensions. xFormers was built for:", then the torch, CUDA and Python it was built
+    # for; bitsandbytes' "[WARNING | bitsandbytes.cextension]: The installed version of bitsandbytes was compiled
+    # without GPU support. ..."): the run goes on without its kernels, so a warning; the check is its first sentence
+    _environment(
+        "xformers-unloaded",
+        ("xFormers can't load",),
+        r"(?P<msg>xFormers can't load C\+\+/CUDA extensions)",
+        None,
+        weak=True,
+    ),
+    _environment(
+        "bitsandbytes-cpu",
+        ("compiled without GPU support",),
+        r"(?P<msg>The installed version of bitsandbytes was compiled without GPU support)",
+        "UserWarning",
+        weak=True,
+    ),
     # conda's solver without a virtual package the machine should provide ("nothing provides __cuda needed by
     # tensorflow-2.7.0-cuda102py310hcf4adbc_0", "... __glibc >=2.17 needed by ..."), and mamba's without any solution
     # ("Could not solve for environment specs", the conflicts below it): which virtual package, which package

@@ -12,6 +12,17 @@ import re
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
+_UV_VERSION = re.compile(r"(?:\{[^{}]{0,300}(?:\}|$))?(?:(?:==|>=|<=|!=|~=|<|>)[\w.+*-]{1,60},?)*")
+_UV_UNUSABLE = re.compile(r"\bis unusable because no wheels are available with a matching (Python \w{1,20})$")
+_UV_TAG_EXAMPLE = re.compile(r" tag \(e\.g\., .{0,200}\)$")
+
+
+def _uv_reason(why: str) -> str:
+    """uv's first reason without the release it names or its markers, in one wording across uv's releases."""
+    why = _UV_TAG_EXAMPLE.sub(" tag", _UV_VERSION.sub("", why.strip()))
+    return _UV_UNUSABLE.sub(r"has no wheels with a matching \1 tag", why)
+
+
 INSTALL_CHECKS: list[BareError] = [
     # pip on an interpreter its distribution marks as managed (PEP 668: Debian's and Ubuntu 24.04's Python 3.12, a
     # runner's system Python): "error: externally-managed-environment", then the advice box; the same words when a
@@ -46,6 +57,31 @@ INSTALL_CHECKS: list[BareError] = [
             f"Distribution `{m['pkg']}` can't be installed because it doesn't have a source distribution or wheel for "
             "the current platform"
         ),
+    ),
+    # uv's resolver without a solution ("× No solution found when resolving dependencies:", then "╰─▶ Because there
+    # is no version of torch==2.1.0+cpu and you require ...", an ASCII terminal's "`-> Because ..."): the first reason
+    # uv gives, by package; the release and the markers are the lock's, uv 0.1's "is unusable because no wheels are
+    # available with a matching Python implementation" is 2024's "has no wheels with a matching Python implementation
+    # tag" (an implementation, an ABI and a platform tag stay three)
+    _environment(
+        "uv-resolution",
+        ("Because ",),
+        r"(?:╰─[▶>]|`->)\s{0,4}Because (?P<why>.{1,400}?)"
+        r"(?: and you require| and (?=[\w.-]{1,100}==)|, we can conclude|$)",
+        None,
+        message=lambda m: f"uv: no solution found when resolving dependencies: {_uv_reason(m['why'])}",
+    ),
+    # pip's resolver without a solution ("ERROR: Cannot install jax[cuda]==0.3.10, jax[cuda]==0.3.11 ... because these
+    # package versions have conflicting dependencies.", then "ERROR: ResolutionImpossible"): what pip names first
+    # that it cannot install, without its releases and extras (a requirements file, "-r ..."); the releases it tried
+    # are the index's
+    _environment(
+        "pip-resolution",
+        ("because these package versions have conflicting dependencies",),
+        r"Cannot install (?P<first>-r|[A-Za-z][\w.-]{0,100}).{0,3000} because these package versions have conflicting "
+        r"dependencies",
+        None,
+        message=lambda m: f"pip: cannot install {m['first']}: conflicting dependencies (ResolutionImpossible)",
     ),
     # CMake 4 refusing a project whose cmake_minimum_required is older than it keeps ("CMake Error at CMakeLists.txt:15
     # (cmake_minimum_required): Compatibility with CMake < 3.5 has been removed from CMake."), building an sdist pip

@@ -23,6 +23,44 @@ def _rewrite(hint: str, pattern: re.Pattern[str], repl: str) -> Callable[[str | 
     return fold
 
 
+# an extension built for another CUDA or torch names its check in its first sentence and, after it, what is
+# unavailable, what to run or what to match, which its releases reword (bitsandbytes' "... compiled without GPU
+# support. 8-bit optimizers and GPU quantization are unavailable.", later "8-bit optimizers, 8-bit multiplication,
+# and GPU quantization ..."; "CUDA Setup failed despite GPU being available. Inspect the CUDA SETUP outputs above ...",
+# later "Please run the following command ..."; xformers' "xFormers was built for: PyTorch 2.1.2+cu121 ..."); torch's
+# cpp_extension names the CUDA it found and the one torch was built with, the machine's, on lines a post breaks anywhere
+_EXTENSION_HEAD = re.compile(
+    r"(The installed version of bitsandbytes was compiled without GPU support|"
+    r"CUDA Setup failed despite GPU being available|xFormers can't load C\+\+/CUDA extensions)\b"
+)
+_TORCH_CUDA = re.compile(
+    r"The detected CUDA version \(\S{1,20}\) mismatches the version that was used to compile\s{1,40}PyTorch "
+    r"\(\S{1,20}\)\.?(?: Please make sure to use the same CUDA versions\.?)?"
+)
+
+_TORCH_CUDA_WORDS = "The detected CUDA version mismatches the version that was used to compile PyTorch"
+
+
+def extension_builds(exc: str | None, message: str, frames: list[str]) -> Parts:
+    head = _EXTENSION_HEAD.search(message) if ("bitsandbytes" in message or "CUDA" in message) else None
+    if head:
+        message = head[1]
+    elif "The detected CUDA version" in message:
+        message = _TORCH_CUDA.sub(_TORCH_CUDA_WORDS, message)
+    return exc, message, frames
+
+
+# c10d's store server on a port another process holds, by release: "The server socket has failed to bind to [::]:29500
+# (errno: 98 - Address already in use). The server socket has failed to bind to 0.0.0.0:29500 (...)", since 2.2
+# "port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"; the port is the job's
+_C10D_BIND = re.compile(
+    r"(The server socket has failed to listen on any local network address)\.? (?:The server socket has failed to bind "
+    r"to .{0,300}?\(errno: 98 - Address already in use\).*|port: \d{1,5}, useIpv6: \d, code: -98, name: EADDRINUSE, "
+    r"message: address already in use.*)$"
+)
+c10d_bind = _rewrite("failed to listen on any local network address", _C10D_BIND, r"\1: address already in use")
+
+
 # tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
 # orbax wraps zarr in a "cast" driver in some releases, and the status carries the C++ source and the spec
 _TS_FILE = re.compile(r'((?:local file|Invalid key:|lock on file:)) (?!<file>)\**"?[^"\s*]{1,1000}"?\**')

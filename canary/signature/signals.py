@@ -50,10 +50,12 @@ _SIGNAL_WORDS = {
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
 # a launcher's report of the child it started dying of a signal: mpirun's "mpirun noticed that process rank 0 with PID
 # 21183 on node host01 exited on signal 9 (Killed).", DeepSpeed's "[...] exits with return code = -9", torch elastic's
-# "failed (exitcode: -9) local_rank: 0 (pid: 1322) of binary: ..." (a negative exit code is the signal's number)
+# "failed (exitcode: -9) local_rank: 0 (pid: 1322) of binary: ..." (a negative exit code is the signal's number), and
+# the table its ChildFailedError prints ("traceback : Signal 7 (SIGBUS) received by PID 467397")
 LAUNCHER_SIGNAL = re.compile(
     r"\bexited on signal (?P<a>\d{1,2})\b|\bexits with return code = -(?P<b>\d{1,2})\b|"
-    r"\bfailed \(exitcode: -(?P<c>\d{1,2})\) local_rank"
+    r"\bfailed \(exitcode: -(?P<c>\d{1,2})\) local_rank|"
+    r"\btraceback\s{0,8}: Signal (?P<d>\d{1,2}) \(SIG[A-Z]{2,6}\) received"
 )
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)
 
@@ -74,7 +76,7 @@ def signal_from_text(lines: list[str]) -> str | None:
             return signal_name(m.group("sig"))
         m = LAUNCHER_SIGNAL.search(line)
         if m:
-            return signal_name(m["a"] or m["b"] or m["c"])
+            return signal_name(m["a"] or m["b"] or m["c"] or m["d"])
         m = _SHELL_SIGNAL.search(line.strip()) or _BASH_JOB.search(line)
         if m:
             name = _LOCALISED_SIGNALS.get(m.group("name"), m.group("name"))
@@ -134,9 +136,9 @@ def launcher_signal(lines: list[str]) -> str | None:
     """The signal a launcher reports its child died of, wherever it says so (torch elastic logs it before the
     traceback of its own ChildFailedError)."""
     for line in lines:
-        m = LAUNCHER_SIGNAL.search(line) if "exit" in line else None
+        m = LAUNCHER_SIGNAL.search(line) if ("exit" in line or "received" in line) else None
         if m:
-            return signal_name(m["a"] or m["b"] or m["c"])
+            return signal_name(m["a"] or m["b"] or m["c"] or m["d"])
     return None
 
 

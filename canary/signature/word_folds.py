@@ -114,6 +114,19 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.undefined_symbol,
     ),
     Rule(
+        "extension-builds",
+        "an extension built for another CUDA or torch (bitsandbytes, xformers, torch's cpp_extension) names its check "
+        "in its first sentence; what is unavailable, what to run and the versions it found are its release's words and "
+        "the machine's",
+        libraries.extension_builds,
+    ),
+    Rule(
+        "c10d-bind",
+        "c10d's store server on a port another process holds is 'failed to bind to [::]:29500 (errno: 98 - Address "
+        "already in use)' before PyTorch 2.2 and 'code: -98, name: EADDRINUSE' since; the port is the job's",
+        libraries.c10d_bind,
+    ),
+    Rule(
         "jit-devices",
         "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
         "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",

@@ -3,7 +3,8 @@ call's unexpected keyword, multiprocessing's start before its bootstrapping), an
 on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's node type, Pallas's lowering; PyTorch's
 DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag, einops' check, torch.load's
 weights_only refusal, Hypothesis' unreliable timings, pydantic 2's moved and removed names, transformers' missing
-backends, a Rust library's panic, absl's flags parsing, Windows' failed DLL load). Pure. They take their place
+backends, a Rust library's panic, absl's flags parsing, Windows' failed DLL load, torch's load_state_dict refusing
+weights). Pure. They take their place
 in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
 raised with.
 """
@@ -46,6 +47,24 @@ WORDS: list[BareError] = [
         ),
         "PanicException",
         message=lambda m: m["old"] or m["new"],
+    ),
+    # torch's load_state_dict refusing weights that do not fit the model, its lines posted without the RuntimeError and
+    # the "Error(s) in loading state_dict for <model>:" above them ("size mismatch for fc.weight: copying a param with
+    # shape torch.Size([1000, 320]) from checkpoint, the shape in current model is torch.Size([6, 320]).", "Missing
+    # key(s) in state_dict: ...", or a program's log line that quotes the error whole): the first line torch names
+    BareError(
+        "state-dict",
+        ("loading state_dict for ", "from checkpoint, the shape in current model is", "key(s) in state_dict: "),
+        re.compile(
+            r"(?:^\s{0,8}|Error\(s\) in loading state_dict for [\w.]{1,200}: ?)"
+            r"(?:(?:size mismatch for )?(?P<param>\S{1,300}): (?P<shapes>copying a param with shape .{1,200}? from "
+            r"checkpoint, the shape in current model is .{1,200}?)|"
+            r"(?P<keys>(?:Missing|Unexpected) key\(s\) in state_dict: .{1,300}?))\.{0,2}(?: Exiting.{0,20})?$"
+        ),
+        "RuntimeError",
+        # (a paste of many mismatches loses their common "size mismatch for " as if it were each line's decoration)
+        message=lambda m: m["keys"] or f"size mismatch for {m['param']}: {m['shapes']}",
+        weak=True,  # (the RuntimeError above them, where the post has it, names the failure)
     ),
     # absl's Python flags refusing the command line before main ("FATAL Flags parsing error: Unknown command line flag
     # 'run_relax'", "... flag --use_gpu_relax=None: Flag --use_gpu_relax must have a value other than None."): the
