@@ -1612,6 +1612,9 @@ def test_the_sixty_ninth_and_seventieth_batchs_failures_in_the_words_they_met():
     # torch elastic's table of a child killed by a signal names it; c10d's port in use in two releases' words
     assert sig("openocr-71.log").exception == sig("llamafactory-2206.log").exception == "SIGBUS"
     assert sig("tune-a-video-90.log").fingerprint == sig("vlm-r1-289.log").fingerprint
+    # PyTorch 2.2's DistNetworkError is the RuntimeError earlier releases raised: the fingerprint knows it so
+    assert sig("torchtune-1025.log").exception == "DistNetworkError"
+    assert sig("torchtune-1025.log").fingerprint == sig("tune-a-video-90.log").fingerprint
     # load_state_dict's lines without their RuntimeError, and below it where a post has it
     assert sig("peft-1337.log").exception == sig("vst-10.log").exception == "RuntimeError"
     assert sig("ultimatevocalremovergui-1175.log").fingerprint == sig("ultimatevocalremovergui-1542.log").fingerprint

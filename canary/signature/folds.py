@@ -31,6 +31,12 @@ ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 # a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
 # corpus, docs/signatures.md gives the sweep
 NAMING_WORDS = 5
+# the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with (the ``dist-class`` rule)
+TORCH_DIST_CLASSES = {
+    "DistBackendError": "RuntimeError",
+    "DistNetworkError": "RuntimeError",
+    "DistStoreError": "RuntimeError",
+}
 
 # what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
 # name a module lacks or cannot import (which library read it), a crash (where it crashed)
@@ -213,6 +219,13 @@ RULES: tuple[Rule, ...] = (
         "one toolchain check is raised by whichever layer ran it (the CUDA plugin's RuntimeError, the backend's "
         "XlaRuntimeError, an older release's AssertionError), from whatever program; the check is the failure: its "
         "fingerprint has no class and no call path",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "dist-class",
+        "PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors as DistBackendError, DistNetworkError and DistStoreError, "
+        "subclasses of the RuntimeError earlier releases raised with the same words: the fingerprint knows them as "
+        "RuntimeError (the signature still names the class)",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -76,7 +76,9 @@ def group(kind: str, exception: str | None, message: str) -> str:
 def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     """The class as the fingerprint knows it (the ``check-class`` rule of :mod:`~canary.signature.folds`):
     none for a toolchain or environment check, which whichever layer ran it raises."""
-    return None if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) else exception
+    if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message):
+        return None
+    return folds.TORCH_DIST_CLASSES.get(exception, exception) if exception else exception
 
 
 def _group_class(key: str | None, exception: str | None, message: str) -> str | None:
