@@ -1619,3 +1619,25 @@ def test_the_sixty_ninth_and_seventieth_batchs_failures_in_the_words_they_met():
     assert sig("peft-1337.log").exception == sig("vst-10.log").exception == "RuntimeError"
     assert sig("ultimatevocalremovergui-1175.log").fingerprint == sig("ultimatevocalremovergui-1542.log").fingerprint
     assert "size mismatch for" in sig("ultimatevocalremovergui-1542.log").message
+
+
+def test_the_seventy_first_batchs_failures_in_the_words_they_met():
+    # CUDA's driver older than its runtime: Lua Torch's cutorch as PyTorch words it, deviceQuery by the code it got
+    assert sig("cutorch-308.log").fingerprint == sig("neural-style-355.log").fingerprint
+    assert sig("cutorch-308.log").fingerprint == sig("pytorch-charrnn-1.log").fingerprint  # one check (check-class)
+    query = sig("jetpack-nixos-328.log")
+    assert (query.kind, query.exception) == ("environment", None)
+    assert query.fingerprint == sig("cutorch-308-2.log").fingerprint != sig("cuda-samples-13.log").fingerprint
+    # c10's warning without the C++ function that warned
+    assert sig("torchpod-43.log").fingerprint == sig("lightllm-191.log").fingerprint
+    # tensorboardX's refusal of a non-finite value, Keras' TerminateOnNaN run onto the progress bar, a retyped Nan
+    assert sig("fastchat-2378.log").message == "NaN or Inf found in input tensor (tensorboardX)"
+    assert sig("fastchat-2378.log").fingerprint == sig("dreamfields-torch-7.log").fingerprint
+    assert sig("fastchat-2378.log").fingerprint != sig("deim-96.log").fingerprint  # a trainer's own stop on a NaN loss
+    assert sig("hey-jetson-7.log").fingerprint == sig("mobilenet-ssd-keras-21.log").fingerprint
+    assert sig("dct-mask-3.log").fingerprint == sig("classawareteacher-2.log").fingerprint
+    # a spot machine's notice by its cloud, a runner's cancelled job, Slurm's requeue
+    assert sig("runs-on-277.log").kind == sig("translations-964.log").kind == "infrastructure"
+    assert sig("runs-on-277.log").fingerprint != sig("translations-964.log").fingerprint
+    assert sig("rancher-47892.log").fingerprint == sig("runner-1473.log").fingerprint
+    assert sig("rancher-47892.log").kind == "infrastructure"

@@ -256,21 +256,50 @@ DEVICE_ERRORS: list[BareError] = [
         ("CANCELLED AT",),
         re.compile(
             r"\*\*\* (?P<what>JOB|STEP) [\d.]{1,30}(?: ON \S{1,200})? CANCELLED AT \S{1,40} DUE TO "
-            r"(?P<why>TIME LIMIT|PREEMPTION|NODE FAILURE)\b"
+            r"(?P<why>TIME LIMIT|PREEMPTION|NODE FAILURE|JOB REQUEUE)\b"
         ),
         None,
         lambda text: "timeout" if text.endswith("TIME LIMIT") else "infrastructure",
         message=lambda m: f"Slurm cancelled the job DUE TO {m['why']}",
     ),
+    # Lua Torch's cutorch raising CUDA's error through luajit ("luajit: .../trepl/init.lua:389: cuda runtime error
+    # (35) : CUDA driver version is insufficient for CUDA runtime version at .../THCGeneral.c:70", a Lua stack traceback
+    # below it), and CUDA's deviceQuery sample ("cudaGetDeviceCount returned 35", "-> <its words>", "Result = FAIL"):
+    # CUDA's error, worded as PyTorch 1.x raised it from the same library, and the code deviceQuery got
+    BareError(
+        "lua-cuda",
+        ("cuda runtime error (",),
+        re.compile(r"luajit: \S{1,300}?\.lua:\d{1,6}: (?P<msg>cuda runtime error \(\d{1,4}\) : .{1,500})$"),
+        None,
+    ),
+    environment_check(
+        "device-query",
+        ("cudaGetDeviceCount returned ",),
+        r"^(?P<msg>cudaGetDeviceCount returned \d{1,4})$",
+        None,
+        context=1,
+        message=lambda m: f"deviceQuery: {m['msg']}",
+    ),
     # Keras' TerminateOnNaN stopping the run on a loss that is not finite ("Batch 5: Invalid loss, terminating
-    # training", after the progress bar's "loss: nan" on the same line): which trainer stopped it, not the batch
+    # training", after the progress bar's "loss: nan" on the same line, or run onto its last figure): which trainer
+    # stopped it, not the batch
     BareError(
         "keras-terminate-on-nan",
         ("Invalid loss, terminating training",),
-        re.compile(r"(?:^|\s|`)Batch \d{1,9}: (?P<msg>Invalid loss, terminating training)"),
+        re.compile(r"(?:^|[\s`\d])Batch \d{1,9}: (?P<msg>Invalid loss, terminating training)"),
         None,
         "nan",
         message=lambda m: f"{m['msg']} (Keras TerminateOnNaN)",
+    ),
+    # tensorboardX refusing to log a scalar or histogram that is not finite ("NaN or Inf found in input tensor.", on a
+    # line of its own, behind the root logger's "WARNING:root:", or run onto a progress bar): the logger that saw it
+    BareError(
+        "tensorboardx-nan",
+        ("NaN or Inf found in input tensor",),
+        re.compile(r"(?P<msg>NaN or Inf found in input tensor)"),
+        None,
+        "nan",
+        message=lambda m: f"{m['msg']} (tensorboardX)",
     ),
     # jax_debug_nans of 2019-2020 finding a nan or an inf in a jitted function's output, before it re-runs the function
     # op by op to raise where ("Invalid value encountered in the output of a jit function. Calling the de-optimized

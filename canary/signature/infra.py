@@ -57,6 +57,20 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # (nor a kind of machine: "a preemptible queued resource" in the advice after a zone without capacity)
     # (nor TensorFlow's guess at why a session failed: "This may be due to a preemption in a connected worker")
     (re.compile(r"preempt(?!ed, or crashed|ible|ion in a connected worker)", re.I), "preempted"),
+    # a spot machine told it is being taken: AWS's interruption notice ("Spot interruption payload received", "Instance
+    # is going to be interrupted in 2 minutes"), GCE's metadata ("GCP Metadata Service says termination is imminent");
+    # which cloud said it is kept (one runner's handling of one cloud's notice is not another's)
+    (
+        re.compile(r"Spot interruption (?:payload|notice) received|Instance is going to be interrupted in"),
+        "preempted: a spot interruption notice (AWS)",
+    ),
+    (re.compile(r"Metadata Service says termination is imminent"), "preempted: termination is imminent (GCE)"),
+    # GitHub Actions' runner ending a job it was told to stop ("Error: The operation was canceled.": a cancelled run, a
+    # runner shut down under it)
+    (
+        re.compile(r"^\W{0,4}(?:##\[error\])?(?:Error: )?The operation was canceled\.?\W{0,4}$"),
+        "cancelled: the runner stopped the job",
+    ),
     (
         re.compile(
             r"no worker (?:ever )?start|never started|stockout|insufficient capacity|no more capacity|"

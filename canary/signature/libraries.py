@@ -61,6 +61,18 @@ _C10D_BIND = re.compile(
 c10d_bind = _rewrite("failed to listen on any local network address", _C10D_BIND, r"\1: address already in use")
 
 
+# c10's warnings end by naming the C++ function that warned ("... forward compatibility was attempted on non supported
+# HW (function operator())", "(function initCUDA)" by release): the check is the words before it
+_C10_FUNCTION = re.compile(r" \(function [\w:~<>]{1,200}(?:\(\))?\)$")
+c10_function = _rewrite("(function ", _C10_FUNCTION, "")
+
+
+# a NaN retyped by a poster in title case ("contain Inf/Nan." of detectron2's "Inf/NaN."): NaN; Python's own "nan" is
+# left as it prints it
+_TITLE_NAN = re.compile(r"\bNan\b")
+title_nan = _rewrite("Nan", _TITLE_NAN, "NaN")
+
+
 # tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
 # orbax wraps zarr in a "cast" driver in some releases, and the status carries the C++ source and the spec
 _TS_FILE = re.compile(r'((?:local file|Invalid key:|lock on file:)) (?!<file>)\**"?[^"\s*]{1,1000}"?\**')

@@ -127,6 +127,17 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.c10d_bind,
     ),
     Rule(
+        "c10-function",
+        "c10's warnings end by naming the C++ function that warned ('(function operator())'), which a release renames; "
+        "the check is the words before it",
+        libraries.c10_function,
+    ),
+    Rule(
+        "title-nan",
+        "a poster retyping a message spells NaN 'Nan'; Python's 'nan' and a library's 'NaN' are left as printed",
+        libraries.title_nan,
+    ),
+    Rule(
         "jit-devices",
         "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
         "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",
