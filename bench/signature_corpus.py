@@ -134,6 +134,8 @@ def main() -> None:
         ("added by #38, held out (sixty-eighth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 68),
         ("added by #38, held out (sixty-ninth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 69),
         ("added by #38, held out (seventieth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 70),
+        ("added by #38, held out (seventy-first)", lambda e: e.get("issue") == 38 and e.get("heldout") == 71),
+        ("added by #38, held out (seventy-second)", lambda e: e.get("issue") == 38 and e.get("heldout") == 72),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:

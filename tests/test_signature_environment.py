@@ -1641,3 +1641,25 @@ def test_the_seventy_first_batchs_failures_in_the_words_they_met():
     assert sig("runs-on-277.log").fingerprint != sig("translations-964.log").fingerprint
     assert sig("rancher-47892.log").fingerprint == sig("runner-1473.log").fingerprint
     assert sig("rancher-47892.log").kind == "infrastructure"
+
+
+def test_the_seventy_second_batchs_failures_in_the_words_they_met():
+    # an admission webhook the cluster cannot reach is infrastructure, by why (its call's timeout is not a timeout)
+    refused = {sig(f"kueue-{n}.log").fingerprint for n in (12008, 11981, 415, 7650, 1659)}
+    assert len(refused) == 1 and sig("kueue-415.log").kind == "infrastructure"
+    assert sig("kueue-622.log").fingerprint == sig("kueue-12084.log").fingerprint not in refused
+    # TPUEstimator's replica counts and the TPU master's address are the job's
+    shards = {sig(f"{n}.log").fingerprint for n in ("transformer-xl-57", "xlnet-209", "bert-885")}
+    assert len(shards) == 1
+    # a cuDNN older than the build explains TensorFlow's failure to get a convolution algorithm after it
+    assert sig("colabtools-3086.log").fingerprint == sig("tensorflowobjectdetectiontutorial-103.log").fingerprint
+    # Habana's graph compiler, raised, logged by its bridge or relayed at DEBUG; AWS Neuron's compiler by its code
+    gaudi = {sig(f"{n}.log").fingerprint for n in ("optimum-habana-1426", "tgi-gaudi-54", "vllm-fork-484")}
+    assert len(gaudi) == 1
+    assert sig("aws-neuron-sdk-947.log").kind == "compile_error"
+    assert sig("aws-neuron-sdk-947.log").fingerprint != sig("aws-neuron-sdk-948.log").fingerprint  # TEN404 vs NLA001
+    # the accelerator stacks' checks of the torch they were built for; a client newer than a cluster's controller
+    assert sig("intel-extension-for-transformers-1278.log").kind == "environment"
+    neuron = sig("aws-neuron-sdk-686.log")
+    assert (neuron.kind, neuron.exception) == ("environment", "ImportError")
+    assert sig("xpk-443.log").kind == "environment"

@@ -147,6 +147,25 @@ BUILD_CHECKS: list[BareError] = [
         "UserWarning",
         weak=True,
     ),
+    # Intel's extension for PyTorch refusing the torch it was not built for ("ERROR! Intel® Extension for PyTorch* needs
+    # to work with PyTorch 2.2.*, but PyTorch 2.1.0+cu121 is found. Please switch to the matching version and run
+    # again."): the releases are the machine's
+    _environment(
+        "ipex-torch",
+        ("Extension for PyTorch* needs to work with PyTorch",),
+        r"Intel® Extension for PyTorch\* needs to work with PyTorch [\w.*]{1,20}, but PyTorch \S{1,40} is found",
+        None,
+        message=lambda m: "Intel Extension for PyTorch needs to work with another PyTorch than the one found",
+    ),
+    # torch-neuron refusing the torch it was not built for ("ImportError Invalid dependency version torch==2.0.1+cu117.
+    # Expected torch==1.13.1"): the releases are the machine's
+    _environment(
+        "neuron-torch",
+        ("Invalid dependency version torch==",),
+        r"Invalid dependency version torch==\S{1,40}\. Expected torch==\S{1,40}",
+        "ImportError",
+        message=lambda m: "Invalid dependency version of torch for torch-neuron",
+    ),
     # conda's solver without a virtual package the machine should provide ("nothing provides __cuda needed by
     # tensorflow-2.7.0-cuda102py310hcf4adbc_0", "... __glibc >=2.17 needed by ..."), and mamba's without any solution
     # ("Could not solve for environment specs", the conflicts below it): which virtual package, which package

@@ -99,4 +99,15 @@ CONTAINER_CHECKS: list[BareError] = [
         "RequestTimeTooSkewed",
         message=lambda m: "RequestTimeTooSkewed: the request time and the current time differ too much",
     ),
+    # a Kubernetes API server refusing a manifest whose field its custom resource's version does not know ('JobSet in
+    # version "v1alpha2" cannot be handled as a JobSet: strict decoding error: unknown field
+    # "spec.ttlSecondsAfterFinished"'): a client (xpk) newer than the controller the cluster runs; which field
+    _environment(
+        "k8s-unknown-field",
+        ("strict decoding error: unknown field",),
+        r"cannot be handled as an? (?P<kind>\w{1,60}): strict decoding error: "
+        r'unknown field "(?P<field>[\w.\[\]-]{1,200})"',
+        None,
+        message=lambda m: f'Kubernetes: a {m["kind"]} cannot be handled: unknown field "{m["field"]}"',
+    ),
 ]

@@ -276,6 +276,9 @@ def _cause_of_a_cut(lines: list[str], chain: list[ExceptionBlock], logged: int) 
 # "Could not create cudnn handle: CUDNN_STATUS_X" (not initialised, an internal error, out of memory)
 _NO_DEVICE = re.compile(r"\bNo visible \w{1,20} devices\b")
 _NO_DNN = re.compile(r"\bDNN library initialization failed\b")
+# (TensorFlow's "Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try
+# looking to see if a warning log message was printed above": the cuDNN check logged above it is what failed)
+_NO_CONV = re.compile(r"\bcuDNN failed to initialize\b")
 
 
 def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) -> Signature:
@@ -290,6 +293,10 @@ def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) 
         cause = environment_before(lines, start, options)
         if cause is not None and "cuInit" in cause[1].message:
             return make("environment", sig.exception, cause[1].message, [], sig.excerpt)
+    if _NO_CONV.search(sig.message):
+        cause = environment_before(lines, start, options)
+        if cause is not None and "cuDNN" in cause[1].message:
+            return cause[1]
     return _no_dnn(lines, start, sig, options)
 
 

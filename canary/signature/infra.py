@@ -65,6 +65,19 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "preempted: a spot interruption notice (AWS)",
     ),
     (re.compile(r"Metadata Service says termination is imminent"), "preempted: termination is imminent (GCE)"),
+    # Kubernetes' API server refused a request because an admission webhook it must call could not be reached ('failed
+    # calling webhook "mresourceflavor.kb.io": failed to call webhook: Post "https://kueue-webhook-service.kueue-system
+    # .svc:443/mutate-...?timeout=10s": dial tcp 10.96.1.2:443: connect: connection refused', "... context deadline
+    # exceeded", "no endpoints available for service ..."): the operator's service is not up; which call and
+    # its address are the cluster's, why it could not be reached is the failure (the call's timeout is not a timeout)
+    (
+        re.compile(
+            r"failed calling webhook \\?\"[\w.-]{1,200}\\?\": failed to call webhook: Post \\?\"\S{1,500}?\\?\": "
+            r"(?:dial tcp \S{1,100}: )?(?P<webhook>connect: connection refused|context deadline exceeded|no endpoints "
+            r"available|x509: certificate)"
+        ),
+        "unreachable: an admission webhook's service",
+    ),
     # GitHub Actions' runner ending a job it was told to stop ("Error: The operation was canceled.": a cancelled run, a
     # runner shut down under it)
     (
@@ -249,7 +262,9 @@ def infrastructure_reason(text: str) -> str | None:
             groups = m.groupdict()
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
-            quota = quota or groups.get("cause") or groups.get("rpc")  # (which transport error)
+            quota = (
+                quota or groups.get("cause") or groups.get("rpc") or groups.get("webhook")
+            )  # (which transport error)
             quota = quota or (groups.get("resource") or "").rstrip(".")
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -73,6 +73,16 @@ _TITLE_NAN = re.compile(r"\bNan\b")
 title_nan = _rewrite("Nan", _TITLE_NAN, "NaN")
 
 
+# TPUEstimator's check of its shards against the TPU system it found ("TPUConfig.num_shards is not set correctly.
+# According to TPU system metadata for Tensorflow master (grpc://10.0.0.2:8470): num_replicas should be (8), got
+# (64)."): the master's address and the two counts are the job's, that the counts disagree is the failure
+_NUM_SHARDS = re.compile(
+    r"(According to TPU system metadata for Tensorflow master)(?: \([^)]{0,300}\))?: "
+    r"num_replicas should be \(\d{1,6}\), got \(\d{1,6}\)"
+)
+num_shards = _rewrite("num_replicas should be", _NUM_SHARDS, r"\1: num_replicas should be (<n>), got (<n>)")
+
+
 # tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
 # orbax wraps zarr in a "cast" driver in some releases, and the status carries the C++ source and the spec
 _TS_FILE = re.compile(r'((?:local file|Invalid key:|lock on file:)) (?!<file>)\**"?[^"\s*]{1,1000}"?\**')

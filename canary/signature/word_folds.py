@@ -138,6 +138,12 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.title_nan,
     ),
     Rule(
+        "num-shards",
+        "TPUEstimator names the TPU master it asked and the two counts of replicas that disagree, the job's; that they "
+        "disagree is the failure",
+        libraries.num_shards,
+    ),
+    Rule(
         "jit-devices",
         "jax's check that a jitted call's inputs share devices names the program's arguments, functions, shapes and "
         "device ids ('pjitted' in older releases): two platforms, or one platform's devices disagreeing, is it",

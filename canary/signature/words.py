@@ -4,7 +4,7 @@ on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's 
 DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag, einops' check, torch.load's
 weights_only refusal, Hypothesis' unreliable timings, pydantic 2's moved and removed names, transformers' missing
 backends, a Rust library's panic, absl's flags parsing, Windows' failed DLL load, torch's load_state_dict refusing
-weights). Pure. They take their place
+weights), AWS Neuron's compiler and Habana's graph compiler failing. Pure. They take their place
 in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
 raised with.
 """
@@ -65,6 +65,32 @@ WORDS: list[BareError] = [
         # (a paste of many mismatches loses their common "size mismatch for " as if it were each line's decoration)
         message=lambda m: m["keys"] or f"size mismatch for {m['param']}: {m['shapes']}",
         weak=True,  # (the RuntimeError above them, where the post has it, names the failure)
+    ),
+    # AWS Neuron's compiler failing under torch-neuronx's wrapper ("ERROR ||NEURON_CC_WRAPPER||: Failed compilation with
+    # ['neuronx-cc', ...]: 2024-08-15T14:01:19Z [TEN404] (aten__add_add.31237) Internal tensorizer error: ... - Please
+    # open a support ticket at https://github.com/aws-neuron/aws-neuron-sdk/issues/new."): the compiler's error code and
+    # words; the op's name and number are the graph's
+    BareError(
+        "neuronx-cc",
+        ("aws-neuron-sdk/issues",),
+        re.compile(
+            r"\[(?P<code>[A-Z]{2,5}\d{3})\] (?:\([^)]{0,200}\) )?(?P<msg>.{1,300}?) - Please open a support ticket at"
+        ),
+        None,
+        "compile_error",
+        message=lambda m: f"neuronx-cc [{m['code']}]: {m['msg']}",
+    ),
+    # Habana's bridge failing to compile a graph for Gaudi ("Graph compile failed. synStatus=synStatus 26 [Generic
+    # failure]."), raised as RuntimeError, logged by its bridge ("[PT_BRIDGE][error] .../graph.cpp: 599Graph compile
+    # failed. ...") or relayed at DEBUG by a server that caught it; an older release spells it "[Generice failure]"
+    BareError(
+        "synapse-graph",
+        ("Graph compile failed. synStatus=",),
+        re.compile(r"Graph compile failed\. synStatus=synStatus (?P<code>\d{1,4}) \[(?P<words>[\w ]{1,60})\]"),
+        "RuntimeError",
+        message=lambda m: (
+            f"Graph compile failed. synStatus=synStatus {m['code']} [{m['words'].replace('Generice', 'Generic')}]"
+        ),
     ),
     # absl's Python flags refusing the command line before main ("FATAL Flags parsing error: Unknown command line flag
     # 'run_relax'", "... flag --use_gpu_relax=None: Flag --use_gpu_relax must have a value other than None."): the
