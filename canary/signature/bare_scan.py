@@ -36,7 +36,9 @@ _BARE_END = re.compile(
 )
 
 
-_STATE_DICT_NEXT = re.compile(r"loading state_dict for [\w.]{1,200}:$")
+# a head whose message goes on below it: the loader's extension above its symbol, Mosaic's head above its error, torch's
+# "Error(s) in loading state_dict for Model:" above its mismatches
+_GOES_ON_BELOW = re.compile(r"(?:\.so:|Mosaic failed to compile TPU kernel:|loading state_dict for [\w.]{1,200}:)$")
 
 
 def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
@@ -62,11 +64,8 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        head = parts[-1].rstrip()
-        if not (head.endswith((".so:", _MOSAIC_NEXT)) or _STATE_DICT_NEXT.search(head)) and any(
-            b.match(s) for b in bare.BARE_ERRORS
-        ):
-            break  # the next error, not this one's continuation (torch's state_dict lines go on below its head)
+        if not _GOES_ON_BELOW.search(parts[-1].rstrip()) and any(b.match(s) for b in bare.BARE_ERRORS):
+            break  # the next error, not this one's continuation
         parts.append(s)
     return " ".join(parts)
 
@@ -103,7 +102,6 @@ _FALLBACK = "env-fallback"
 _EXPLAINED = frozenset({_FALLBACK, "autotune-difference"})
 # jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below
 _QUOTES_NEXT = "The error was:"
-_MOSAIC_NEXT = "Mosaic failed to compile TPU kernel:"
 
 
 def _scan(
@@ -114,7 +112,8 @@ def _scan(
     info = getattr(lines, "info", ())
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
-        if not s or (i and lines[i - 1].rstrip().endswith((_QUOTES_NEXT, ".so:", _MOSAIC_NEXT))):
+        above = lines[i - 1].rstrip() if i else ""
+        if not s or above.endswith(_QUOTES_NEXT) or _GOES_ON_BELOW.search(above):
             # an error quoted as the cause inside another's message is that one's (and the loader's message goes on
             # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...", Mosaic's below
             # its head: "...: Mosaic failed to compile TPU kernel:" above "Failed to set window params ...: E2002: ")

@@ -78,7 +78,7 @@ def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     none for a toolchain or environment check, which whichever layer ran it raises."""
     if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message):
         return None
-    return folds.TORCH_DIST_CLASSES.get(exception, exception) if exception else exception
+    return folds.TORCH_DIST_CLASSES.get(exception, exception)
 
 
 def _group_class(key: str | None, exception: str | None, message: str) -> str | None:

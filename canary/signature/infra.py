@@ -262,9 +262,8 @@ def infrastructure_reason(text: str) -> str | None:
             groups = m.groupdict()
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
-            quota = (
-                quota or groups.get("cause") or groups.get("rpc") or groups.get("webhook")
-            )  # (which transport error)
+            # (which transport error, which reason a webhook could not be reached)
+            quota = quota or next((groups[k] for k in ("cause", "rpc", "webhook") if groups.get(k)), None)
             quota = quota or (groups.get("resource") or "").rstrip(".")
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -1,5 +1,7 @@
 """The rewordings of what the libraries around a training step name of the run: tensorstore's checkpoint
-files and its detail, gin's configurable, the dynamic loader's extension, PaddlePaddle's CUDA statuses. The tools
+files and its detail, gin's configurable, the dynamic loader's extension, what an extension built for another CUDA or
+torch lists after its check, c10d's port in use and c10's warning's function, TPUEstimator's replica counts, Habana's
+status typo, a retyped NaN, PaddlePaddle's CUDA statuses. The tools
 around a training run (a compiler's wrapper, a test runner, a config validator, data sets) are in
 :mod:`~canary.signature.toolkits`. Pure. Each is stated once, with the reason it is safe, in
 :data:`canary.signature.folds.RULES`.
@@ -71,6 +73,11 @@ c10_function = _rewrite("(function ", _C10_FUNCTION, "")
 # left as it prints it
 _TITLE_NAN = re.compile(r"\bNan\b")
 title_nan = _rewrite("Nan", _TITLE_NAN, "NaN")
+
+
+# Habana's bridge spelled its generic status "[Generice failure]" in a release ("Graph compile failed.
+# synStatus=synStatus 26 [Generice failure]."), "[Generic failure]" before and since
+synapse_typo = _rewrite("Generice failure", re.compile(r"\[Generice failure\]"), "[Generic failure]")
 
 
 # TPUEstimator's check of its shards against the TPU system it found ("TPUConfig.num_shards is not set correctly.

@@ -57,6 +57,13 @@ LAUNCHER_SIGNAL = re.compile(
     r"\bfailed \(exitcode: -(?P<c>\d{1,2})\) local_rank|"
     r"\btraceback\s{0,8}: Signal (?P<d>\d{1,2}) \(SIG[A-Z]{2,6}\) received"
 )
+
+
+def _launched(m: re.Match[str]) -> str:
+    """The signal a :data:`LAUNCHER_SIGNAL` match names, whichever launcher's words it matched."""
+    return signal_name(m["a"] or m["b"] or m["c"] or m["d"])
+
+
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)
 
 
@@ -76,7 +83,7 @@ def signal_from_text(lines: list[str]) -> str | None:
             return signal_name(m.group("sig"))
         m = LAUNCHER_SIGNAL.search(line)
         if m:
-            return signal_name(m["a"] or m["b"] or m["c"] or m["d"])
+            return _launched(m)
         m = _SHELL_SIGNAL.search(line.strip()) or _BASH_JOB.search(line)
         if m:
             name = _LOCALISED_SIGNALS.get(m.group("name"), m.group("name"))
@@ -138,7 +145,7 @@ def launcher_signal(lines: list[str]) -> str | None:
     for line in lines:
         m = LAUNCHER_SIGNAL.search(line) if ("exit" in line or "received" in line) else None
         if m:
-            return signal_name(m["a"] or m["b"] or m["c"] or m["d"])
+            return _launched(m)
     return None
 
 

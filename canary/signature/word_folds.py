@@ -138,6 +138,11 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.title_nan,
     ),
     Rule(
+        "synapse-typo",
+        "one release of Habana's bridge spells its generic status 'Generice failure'; the status is the same",
+        libraries.synapse_typo,
+    ),
+    Rule(
         "num-shards",
         "TPUEstimator names the TPU master it asked and the two counts of replicas that disagree, the job's; that they "
         "disagree is the failure",

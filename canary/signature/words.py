@@ -82,15 +82,13 @@ WORDS: list[BareError] = [
     ),
     # Habana's bridge failing to compile a graph for Gaudi ("Graph compile failed. synStatus=synStatus 26 [Generic
     # failure]."), raised as RuntimeError, logged by its bridge ("[PT_BRIDGE][error] .../graph.cpp: 599Graph compile
-    # failed. ...") or relayed at DEBUG by a server that caught it; an older release spells it "[Generice failure]"
+    # failed. ...") or relayed at DEBUG by a server that caught it (an older release's "[Generice failure]" is folded
+    # by synapse-typo)
     BareError(
         "synapse-graph",
         ("Graph compile failed. synStatus=",),
-        re.compile(r"Graph compile failed\. synStatus=synStatus (?P<code>\d{1,4}) \[(?P<words>[\w ]{1,60})\]"),
+        re.compile(r"(?P<msg>Graph compile failed\. synStatus=synStatus \d{1,4} \[[\w ]{1,60}\])"),
         "RuntimeError",
-        message=lambda m: (
-            f"Graph compile failed. synStatus=synStatus {m['code']} [{m['words'].replace('Generice', 'Generic')}]"
-        ),
     ),
     # absl's Python flags refusing the command line before main ("FATAL Flags parsing error: Unknown command line flag
     # 'run_relax'", "... flag --use_gpu_relax=None: Flag --use_gpu_relax must have a value other than None."): the
