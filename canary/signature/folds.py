@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canary.signature import environment, kinds, pythons, rewordings, tracebacks
+from canary.signature import environment, framework_words, kinds, pythons, rewordings, tracebacks
 from canary.signature.rewordings import Rule
 from canary.signature.word_folds import WORD_RULES
 
@@ -181,12 +181,12 @@ RULES: tuple[Rule, ...] = (
         "PyTorch words running out of GPU memory by release ('... cached)' in 1.x, '... reserved in total by PyTorch' "
         "with advice later, torch.cuda.OutOfMemoryError's 'GPU 0 has a total capacity of ...' in 2.x); the figures "
         "are the run's: that it ran out is the failure",
-        rewordings.torch_oom,
+        framework_words.torch_oom,
     ),
     Rule(
         "tf-oom",
         "TensorFlow's OOM names the tensor that tipped it by shape, which the batch decides, as jax's names its bytes",
-        rewordings.tf_oom,
+        framework_words.tf_oom,
     ),
     *WORD_RULES,
     Rule(

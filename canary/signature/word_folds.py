@@ -8,7 +8,7 @@ Pure. They take their place, in this order, in :data:`canary.signature.folds.RUL
 
 from __future__ import annotations
 
-from canary.signature import configs, jax_words, libraries, pythons, rewordings, toolkits
+from canary.signature import configs, framework_words, jax_words, libraries, pythons, toolkits
 from canary.signature.rewordings import Rule
 
 WORD_RULES: tuple[Rule, ...] = (
@@ -52,7 +52,7 @@ WORD_RULES: tuple[Rule, ...] = (
         "ray",
         "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, and names the actor's class, ids, pid and "
         "node before why it died; its memory monitor's kill and its full object store by the run's ids and figures",
-        rewordings.ray,
+        framework_words.ray,
     ),
     Rule(
         "compile-wrapper",
@@ -70,36 +70,36 @@ WORD_RULES: tuple[Rule, ...] = (
         "triton-ptxas",
         "Triton raises ptxas's failure as a RuntimeError with ptxas's stderr (2.x), as PTXASError with a longer head "
         "(3.x); ptxas's info lines before its fatal one, and the register count tried, are the kernel's",
-        rewordings.triton_ptxas,
+        framework_words.triton_ptxas,
     ),
     Rule(
         "http-body",
         "TensorFlow's GCS file system puts the storage service's response body after the HTTP code, as JSON or XML by "
         "release, with the run's account and object; the code and the permission it names are the failure",
-        rewordings.http_body,
+        framework_words.http_body,
     ),
     Rule(
         "hub-model",
         "transformers' check that the hub could not be reached names the model the program asked for, the program's",
-        rewordings.hub_model,
+        framework_words.hub_model,
     ),
     Rule(
         "job-limit",
         "GitHub Actions names the runner a job hit its time limit on and the limit (360 minutes, later 6h0m0s): the "
         "workflow's, not the failure",
-        rewordings.job_limit,
+        framework_words.job_limit,
     ),
     Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
         "colon in some releases; the segment, and why it failed, are the failure",
-        rewordings.nccl_shm,
+        framework_words.nccl_shm,
     ),
     Rule(
         "tf-api",
         "TensorFlow names a public module by the generated package of its major version (tensorflow._api.v1.io.gfile, "
         "tensorflow._api.v2.io.gfile); the module a program asked for is tensorflow.io.gfile in both",
-        rewordings.tf_api,
+        framework_words.tf_api,
     ),
     Rule(
         "tensorstore",

@@ -1,0 +1,133 @@
+"""The rewordings of frameworks' and services' own words, by release: PyTorch's and TensorFlow's out of memory,
+NCCL's shared memory segment, Ray's dead actor, full object store and memory monitor, Triton's ptxas, a storage
+service's HTTP response, the model hub's path check, GitHub Actions' time limit, TensorFlow's generated API modules.
+Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.rewordings import Parts
+
+# PyTorch's words for running out of GPU memory (and of the host's), by release: 'CUDA out of memory. Tried to
+# allocate X (GPU 0; ... cached)' (1.x), '... reserved in total by PyTorch)' and advice (1.5-1.13),
+# torch.cuda.OutOfMemoryError's 'GPU 0 has a total capacity of X of which Y is free. ...' (2.x)
+_HOST_OOM = "DefaultCPUAllocator: not enough memory: you tried to allocate <bytes>"
+
+
+def torch_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("CUDA out of memory") and exc in (None, "RuntimeError", "OutOfMemoryError"):
+        return "OutOfMemoryError", "CUDA out of memory", frames
+    if message.startswith(_HOST_OOM):  # (its sentence ends at the bytes: what a post glues after it is not it)
+        return exc, _HOST_OOM, frames
+    return exc, message, frames
+
+
+# NCCL's shared memory segment: its name is random ('nccl-shm-recv-<hex>-1-2-3', '/dev/shm/nccl-NzwJ7O'), its
+# size the job's; a release pads a colon (' : ')
+_SHM = re.compile(r"(shared memory segment) \S{1,300} \(size \d{1,15}\)")
+
+
+def nccl_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "NCCL WARN" in message:
+        message = _SHM.sub(r"\1 <segment> (size <n>)", message).replace(" : ", ": ")
+    return exc, message, frames
+
+
+# TensorFlow's OOM names the tensor that tipped it by shape ('OOM when allocating tensor with shape[100,4096,32]'):
+# which allocation ran out is the batch's, as the bytes of jax's are
+_TF_OOM = re.compile(r"(OOM when allocating tensor with shape)\s?\[[\d,\s]{0,200}\]")
+
+
+def tf_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _TF_OOM.sub(r"\1 <shape>", message) if "OOM when" in message else message, frames
+
+
+# Ray's words for an actor that died, by release: RayActorError, ActorDiedError since 2.x; "The actor died unexpectedly
+# before finishing this task." then the actor's class, ids, pid, name and node (the run's), then why ("The actor is
+# dead because its worker process has died. Worker exit type: SYSTEM_ERROR Worker exit detail: <what>. <advice>")
+_ACTOR_WHY = re.compile(
+    r"The actor is dead because ([^.]{1,200})\.(?:.{0,600}?Worker exit detail: (.{1,300}?)(?:\.(?: |$)|$))?"
+)
+_RAY_MEMORY = "Task was killed due to the node running low on memory"
+# the object store refusing an object: "Failed to put object <id> in object store because it is full. Object size is
+# <bytes>. ..." (raised as ObjectStoreFullError, or logged by the plasma store's client); a post may cut it after the id
+_STORE_FULL = re.compile(r"^(Failed to put object)(?: (?!in )\S{1,100})?(?: (in object store because it is full))?")
+
+
+def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc in ("ActorDiedError", "RayActorError") and message.startswith("The actor ") and ": " not in message[:16]:
+        why = _ACTOR_WHY.search(message)
+        if why is None:
+            return "ActorDiedError", "The actor died unexpectedly before finishing this task", frames
+        return "ActorDiedError", f"The actor died: {why[1]}" + (f": {why[2]}" if why[2] else ""), frames
+    if message.startswith(_RAY_MEMORY):  # (the node's figures, the task's ids, and how to look, are the run's)
+        return exc, _RAY_MEMORY, frames
+    full = _STORE_FULL.match(message) if exc == "ObjectStoreFullError" else None
+    if full:  # (which object, its size and the store's, and the advice, are the run's)
+        return exc, full[1] + (" in object store because it is full" if full[2] else ""), frames
+    return exc, message, frames
+
+
+# Triton's ptxas failing: "Internal Triton PTX codegen error: <ptxas's stderr>" (RuntimeError, Triton 2.x), since 3.x
+# PTXASError's "PTXAS error: Internal Triton PTX codegen error `ptxas` stderr: ..."; ptxas's info lines before its
+# fatal one, and the register count it tried, are the kernel's
+_PTXAS_FATAL = re.compile(r"ptxas fatal\s{0,4}: (.{1,300}?)(?=\.? ptxas |\.?$)")
+# (a fatal "Ptx assembly aborted due to errors" is named by ptxas's first error before it: which feature, which target)
+_PTXAS_ERROR = re.compile(r"ptxas \S{1,300}, line (?:\d{1,7}|<n>); error\s{0,4}: (.{1,300}?)(?=\s?ptxas |$)")
+
+
+def triton_ptxas(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "Internal Triton PTX codegen error" not in message:
+        return exc, message, frames
+    fatal = _PTXAS_FATAL.search(message)
+    what = re.sub(r"register count of '\d{1,5}'", "register count of '<n>'", fatal[1]) if fatal else ""
+    error = _PTXAS_ERROR.search(message) if what.startswith("Ptx assembly aborted") else None
+    what = f"{what}: {error[1]}" if error else what
+    return "PTXASError", "Internal Triton PTX codegen error" + (f": ptxas fatal: {what}" if what else ""), frames
+
+
+# TensorFlow's GCS file system (and tensorstore's) puts the storage service's response after its status: JSON or XML
+# by release, with the account, bucket and object (the run's); the HTTP code and the permission it names are it
+_HTTP_BODY = re.compile(r"^(\w{1,40}: Error executing an HTTP request: HTTP response code \d{3}) with body .*$")
+_PERMISSION = re.compile(r"\bstorage\.\w{1,40}\.\w{1,40}\b")
+
+
+def http_body(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _HTTP_BODY.match(message) if "with body" in message else None
+    if m is None:
+        return exc, message, frames
+    permission = _PERMISSION.search(message, m.end(1))
+    return exc, m[1] + (f" ({permission[0]})" if permission else ""), frames
+
+
+# transformers' hub check names the model a program asked for ("it looks like bert-base-uncased is not the path to a
+# directory containing a file named config.json"): which model is the program's, that the hub was unreachable is it
+_HUB_MODEL = re.compile(r"(it looks like )\S{1,200}( is not the path to a directory)")
+
+
+def hub_model(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _HUB_MODEL.sub(r"\1<model>\2", message) if "it looks like " in message else message, frames
+
+
+# GitHub Actions' time limit: "The job running on runner <name> has exceeded the maximum execution time of 360 minutes."
+# (later "The job has exceeded the maximum execution time of 6h0m0s"); the runner and the limit are the workflow's
+_JOB_LIMIT = re.compile(
+    r"^.{0,300}?The job (?:running on runner .{1,200}? )?has exceeded the maximum execution time\b.*$"
+)
+
+
+def job_limit(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "maximum execution time" in message:
+        message = _JOB_LIMIT.sub("The job has exceeded the maximum execution time", message)
+    return exc, message, frames
+
+
+# TensorFlow's public modules live in the generated package of its major version: tensorflow._api.v1.io.gfile in
+# 1.x, tensorflow._api.v2.io.gfile in 2.x are tensorflow.io.gfile
+_TF_API = re.compile(r"\btensorflow\._api\.v\d{1,2}\.")
+
+
+def tf_api(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return exc, _TF_API.sub("tensorflow.", message), frames
