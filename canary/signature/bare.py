@@ -18,7 +18,7 @@ from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT,
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
-from canary.signature.signals import MALLOC_CHECK, TERMINATE, malloc_words
+from canary.signature.signals import PROCESS_DEATHS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
 
@@ -57,13 +57,6 @@ def _device_exception(m: re.Match[str]) -> tuple[str, str]:
 
 _CODES = "|".join(STATUS_CODES)
 _OLD = "|".join(OLD_STATUS_NAMES)
-_SIGNALS = {
-    "Segmentation fault": "SIGSEGV",
-    "Aborted": "SIGABRT",
-    "Bus error": "SIGBUS",
-    "Floating point exception": "SIGFPE",
-    "Illegal instruction": "SIGILL",
-}
 _CLASS_BEFORE = re.compile(
     r"([A-Za-z_][\w.]{0,200}(?:Error|Exception))(?:\([\w.]{1,100}\))?: (?:Bad StatusOr access: )?$"
 )
@@ -209,53 +202,7 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: m["msg"] or "",
         context=12,
     ),
-    BareError(
-        "cpp-terminate",
-        ("terminate called after throwing", "terminating due to uncaught exception"),
-        TERMINATE,
-        "SIGABRT",
-        message=lambda m: "",
-    ),
-    BareError(
-        "malloc-check",
-        ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***"),
-        MALLOC_CHECK,
-        "SIGABRT",
-        message=malloc_words,
-    ),
-    BareError(
-        "fatal-python",
-        ("Fatal Python error",),
-        re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
-        lambda m: _SIGNALS.get(m.group("what").strip(), "FatalError"),
-        message=lambda m: f"Fatal Python error: {m.group('what').strip()}",
-    ),
-    BareError(
-        "check-failed",
-        ("Check failed", "CHECK failed"),
-        re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
-        "CheckFailed",
-        context=3,
-    ),
-    # PJRT's C API client aborting on a plugin's error ("F... pjrt_c_api_helpers.cc:241] Unexpected error status ...")
-    BareError(
-        "pjrt-fatal",
-        ("Unexpected error status",),
-        re.compile(r"Unexpected error status (?P<msg>.{1,1000})$"),
-        "CheckFailed",
-    ),
-    BareError(
-        "signal",
-        ("*** SIG", "Caught signal "),
-        # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"; UCX
-        # (under NCCL, MPI) by number and words: "[host:1034 :0:1034] Caught signal 7 (Bus error: nonexistent ...)"
-        re.compile(
-            r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\)(?:, see \S{1,100})?)? received|"
-            r"\bCaught signal \d{1,2} \((?P<words>" + "|".join(_SIGNALS) + ")"
-        ),
-        lambda m: m.group("sig") or _SIGNALS[m.group("words")],
-        message=lambda m: f"process received {m.group('sig') or _SIGNALS[m.group('words')]}",
-    ),
+    *PROCESS_DEATHS,
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
     # PyTorch's NCCL watchdog (1.x-2.x): "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7,

@@ -1,5 +1,6 @@
 """What a process that died of a signal says of it: the shell's words (in the system's language), the launcher's
-"killed by signal", an exit status past 128. Pure.
+"killed by signal", an exit status past 128, and the lines it prints as it dies (``PROCESS_DEATHS``, read among
+:data:`canary.signature.bare.BARE_ERRORS`). Pure.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import re
 import signal as signal_mod
 
 from canary.signature.lines import last_output
+from canary.signature.recogniser import BareError
 
 # a shell's words for a signal in the system's language (glibc's strsignal: zh_CN, de_DE, ja_JP, ru_RU, es, fr)
 _LOCALISED_SIGNALS = {
@@ -178,3 +180,56 @@ def terminate_error(lines: list[str], index: int, thrown: re.Match[str]) -> tupl
         return _PYBIND_CLASSES.get(thrown["libcxx"].replace("std::__1::", "std::"), "RuntimeError"), thrown["what"]
     m = _WHAT.match(lines[index + 1].strip("│ ")) if index + 1 < len(lines) else None
     return (_PYBIND_CLASSES.get(thrown["type"], "RuntimeError"), m["msg"].strip()) if m else None
+
+
+# what a process printed as it died (bare lines, no traceback): a C++ exception nobody caught, the C allocator's
+# check, CPython's fatal error, a glog CHECK or PJRT's abort on a plugin's error, a signal handler's report
+PROCESS_DEATHS: list[BareError] = [
+    BareError(
+        "cpp-terminate",
+        ("terminate called after throwing", "terminating due to uncaught exception"),
+        TERMINATE,
+        "SIGABRT",
+        message=lambda m: "",
+    ),
+    BareError(
+        "malloc-check",
+        ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***"),
+        MALLOC_CHECK,
+        "SIGABRT",
+        message=malloc_words,
+    ),
+    BareError(
+        "fatal-python",
+        ("Fatal Python error",),
+        re.compile(r"Fatal Python error: (?P<what>.{1,300})$"),
+        lambda m: _SIGNAL_WORDS.get(m.group("what").strip(), "FatalError"),
+        message=lambda m: f"Fatal Python error: {m.group('what').strip()}",
+    ),
+    BareError(
+        "check-failed",
+        ("Check failed", "CHECK failed"),
+        re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
+        "CheckFailed",
+        context=3,
+    ),
+    # PJRT's C API client aborting on a plugin's error ("F... pjrt_c_api_helpers.cc:241] Unexpected error status ...")
+    BareError(
+        "pjrt-fatal",
+        ("Unexpected error status",),
+        re.compile(r"Unexpected error status (?P<msg>.{1,1000})$"),
+        "CheckFailed",
+    ),
+    BareError(
+        "signal",
+        ("*** SIG", "Caught signal "),
+        # absl also names the faulting address and its help page: "*** SIGSEGV (@0x10), see go/... received"; UCX
+        # (under NCCL, MPI) by number and words: "[host:1034 :0:1034] Caught signal 7 (Bus error: nonexistent ...)"
+        re.compile(
+            r"^\*\*\* (?P<sig>SIG[A-Z]{2,10})(?: \(@[\w()]{1,20}\)(?:, see \S{1,100})?)? received|"
+            r"\bCaught signal \d{1,2} \((?P<words>" + "|".join(_SIGNAL_WORDS) + ")"
+        ),
+        lambda m: m.group("sig") or _SIGNAL_WORDS[m.group("words")],
+        message=lambda m: f"process received {m.group('sig') or _SIGNAL_WORDS[m.group('words')]}",
+    ),
+]
