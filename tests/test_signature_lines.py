@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from canary.signature import extract, normalize, read_window, strip_prefix, window
-from canary.signature.lines import MAX_LINE, REGION_AFTER, REGION_BEFORE, TAIL_LINES, clean_lines, unwrap
+from canary.signature.lines import MAX_LINE, clean_lines, unwrap
+from canary.signature.windows import REGION_AFTER, REGION_BEFORE, TAIL_LINES
 
 ERROR = "ValueError: The Pallas TPU lowering currently requires that the last two dimensions of your block shape"
 

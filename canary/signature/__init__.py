@@ -29,7 +29,7 @@ from canary.signature.folds import RULES
 from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, frame_key, group, group_key, make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.kinds import KINDS, known_kinds
-from canary.signature.lines import clean_lines, read_window, strip_prefix, window
+from canary.signature.lines import clean_lines, strip_prefix
 from canary.signature.masks import canonical_class, normalize, status_code
 from canary.signature.recorded import of_record
 from canary.signature.tracebacks import (
@@ -42,6 +42,7 @@ from canary.signature.tracebacks import (
     frame_path,
     parse_chains,
 )
+from canary.signature.windows import read_window, window
 
 __all__ = [
     "DEFAULT_KEEP",

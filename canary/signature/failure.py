@@ -27,7 +27,7 @@ from canary.signature.bare_scan import (
 )
 from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferry
 from canary.signature.infra import infrastructure_reason
-from canary.signature.lines import clean_lines, last_output, window
+from canary.signature.lines import clean_lines, last_output
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.recogniser import BareError
 from canary.signature.signals import launcher_signal, signal_from_text, signal_name
@@ -47,6 +47,7 @@ from canary.signature.tracebacks import (
     parse_chains,
     unfinished,
 )
+from canary.signature.windows import window
 
 _FH_TIMEOUT = re.compile(r"^Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!$")
 # ("loss: nan", "train/loss=inf", a program's own check: "Loss is nan, stopping training", Lightning's "The loss
