@@ -229,7 +229,7 @@ def test_a_30_percent_slower_step_fails_throughput(tmp_path, cli):
     fastest step takes 1.3x the golden's. `canary gate` fails it on throughput alone, and its
     signature is a perf regression. A speed measured live depends on what else the machine runs;
     bench/golden_noise.py measures the zoo's slow step for real."""
-    from canary.signature.failure import gate_signature
+    from canary.signature.attempts import gate_signature
     from tests.perf_records import write_run_dir
 
     golden = json.loads((ROOT / "gates" / "moe-canary.cpu.golden.json").read_text())

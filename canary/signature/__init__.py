@@ -24,7 +24,8 @@ One module per concern:
     sig = gate_signature(gate_results)             # a run that completed but failed its gates
 """
 
-from canary.signature.failure import bare_error, extract, for_attempt, gate_signature
+from canary.signature.attempts import for_attempt, gate_signature
+from canary.signature.failure import bare_error, extract
 from canary.signature.folds import RULES
 from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, frame_key, group, group_key, make
 from canary.signature.infra import infrastructure_reason

@@ -7,12 +7,9 @@ a Ray task error), or what the launcher saw (a timeout, a signal, an exit status
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Sequence
-from typing import Any
 
-from canary.record import Signature, as_float
+from canary.record import Signature
 from canary.signature import kinds
 from canary.signature.bare import BARE_ERRORS
 from canary.signature.bare_scan import (
@@ -25,7 +22,7 @@ from canary.signature.bare_scan import (
     error_said,
     relayed_cause,
 )
-from canary.signature.identity import CUT_TRACEBACK, make, what_moved, with_ferry
+from canary.signature.identity import CUT_TRACEBACK, make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output
 from canary.signature.masks import canonical_class, numbers_masked
@@ -343,57 +340,3 @@ def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_
     if any(_LOSS_NAN.search(ln) for ln in lines):
         return make("nan", None, "loss became non-finite", [], tail[-2000:])
     return None
-
-
-def gate_signature(gates: Sequence[dict[str, Any]], excerpt: str = "", ferry: str = "") -> Signature | None:
-    """The signature of a run that completed but failed its gates: ``nan`` when the loss went
-    non-finite, else ``gate_regression`` naming the failed gates (not their values, which vary),
-    the ``ferry`` that failed them and what the curve gates saw leave its band (``moved``:
-    :func:`~canary.signature.identity.what_moved`)."""
-    failed = [g for g in gates if g.get("status") == "FAIL"]
-    if not failed:
-        return None
-    detail = excerpt or "\n".join(
-        f"{g['name']}: {g.get('value')} (threshold {g.get('threshold')}) {g.get('detail', '')}".rstrip() for g in failed
-    )
-    if any(g["name"] == "finite_loss" or _is_nonfinite(g.get("value")) for g in failed):
-        return make("nan", None, "loss became non-finite", [], detail)
-    if any(g["name"] == "platform" for g in failed):  # canary.judge.platform: the lane's accelerator unused
-        return make("environment", "RuntimeError", "No GPU/TPU found, falling back to CPU", [], detail)
-    names = sorted(g["name"] for g in failed)
-    kind = "perf_regression" if all(n in kinds.PERF_GATES for n in names) else "gate_regression"
-    message, legacy = with_ferry("failed gates: " + ", ".join(names), ferry), _named_before(kind, names, ferry)
-    what = what_moved(failed)  # said since the curve gates record it: the older names are legacy
-    return make(kind, None, f"{message}; moved: {what}" if what else message, [], detail, legacy)
-
-
-def _named_before(kind: str, names: list[str], ferry: str) -> list[str]:
-    """The fingerprints earlier canaries gave these failed gates: by their names, with and without
-    the ferry, and without the gates added since (stats_curve): a recurrence reaches its old issue."""
-    out = []
-    for gates in dict.fromkeys([tuple(names), tuple(n for n in names if n != "stats_curve")]):
-        message = "failed gates: " + ", ".join(gates)
-        out += [make(kind, None, m).fingerprint for m in (message, with_ferry(message, ferry)) if gates]
-    return out
-
-
-def _is_nonfinite(v: Any) -> bool:
-    x = as_float(v)
-    return x is not None and not math.isfinite(x)
-
-
-def for_attempt(
-    log_text: str,
-    outcome: str,
-    exit_code: int | None = None,
-    signal: int | None = None,
-    detail: str = "",
-    gates: Sequence[dict[str, Any]] = (),
-    options: Options = DEFAULT_OPTIONS,
-    ferry: str = "",
-) -> Signature | None:
-    """The signature of one attempt: from its log when it did not run to the end, from its gates
-    when it did and they failed, ``None`` when it passed."""
-    if outcome != "succeeded":
-        return extract(log_text, outcome=outcome, exit_code=exit_code, signal=signal, detail=detail, options=options)
-    return gate_signature(gates, ferry=ferry)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from canary.errors import ConfigError
 from canary.record import RunRecord, Signature
-from canary.signature.failure import gate_signature
+from canary.signature.attempts import gate_signature
 from canary.signature.identity import current, make
 
 
