@@ -19,6 +19,7 @@ from canary.signature.checks import cpu_fallback
 from canary.signature.folds import fold
 from canary.signature.identity import CUT_TRACEBACK
 from canary.signature.lines import strip_prefix
+from canary.signature.paste import unpage
 from canary.signature.similar import THRESHOLD, similarity
 
 REAL = Path(__file__).parent / "logs" / "real"
@@ -1663,3 +1664,78 @@ def test_the_seventy_second_batchs_failures_in_the_words_they_met():
     neuron = sig("aws-neuron-sdk-686.log")
     assert (neuron.kind, neuron.exception) == ("environment", "ImportError")
     assert sig("xpk-443.log").kind == "environment"
+
+
+def test_the_seventy_third_and_seventy_fourth_batchs_failures_in_the_words_they_met():
+    # gdb's stop on a fault names the signal and the function it stopped in, not the address or the library's path
+    fill = {sig(f"pytorch-{n}.log").fingerprint for n in ("22338", "22338-2")}
+    assert len(fill) == 1 and sig("pytorch-22338.log").exception == "SIGILL"
+    assert sig("pytorch-22338.log").message == "process received SIGILL in THFloatVector_normal_fill_AVX2"
+    assert sig("pytorch-37577.log").fingerprint not in fill  # another AVX2 kernel, at import
+    assert sig("pytorch-97226.log").fingerprint == sig("pytorch-132032.log").fingerprint  # libarm_compute's hash
+    assert sig("pytorch-97226.log").fingerprint not in fill
+    bare = extract('Thread 1 "python" received signal SIGSEGV, Segmentation fault.\n(gdb) bt\n')
+    assert (bare.exception, bare.message) == ("SIGSEGV", "process received SIGSEGV")
+    # zsh's word for SIGILL, bare or after a prompt
+    rosetta = {
+        sig(f"{n}.log").fingerprint for n in ("tensorflow_macos-72", "tensorflow-46178", "predict_lottery_ticket-84")
+    }
+    assert len(rosetta) == 1 and sig("tensorflow-46178.log").exception == "SIGILL"
+    # a double free named by the library that freed the pointer, not by which of free()'s checks caught it
+    mir = {sig(f"{n}.log").fingerprint for n in ("textboxes_plusplus-72", "caffe-5282", "caffe-784", "caffe-391")}
+    assert len(mir) == 1 and sig("tensorflow-48987.log").fingerprint not in mir
+    assert similarity(sig("caffe-391.log"), sig("tensorflow-48987.log")) < THRESHOLD
+    # std::terminate with nothing thrown, named alone; after an error, that error names it
+    assert sig("pytorch-38230.log").fingerprint == sig("pytorch-47776.log").fingerprint
+    assert sig("pytorch-38230.log").message == "terminate called without an active exception"
+    assert sig("semantic-segmentation-33.log").exception == "RuntimeError"
+    traced = extract(
+        'Traceback (most recent call last):\n  File "t.py", line 3, in <module>\n    f()\n'
+        "ValueError: bad input\nterminate called without an active exception\n"
+    )
+    assert (traced.exception, traced.message) == ("ValueError", "bad input")
+    # an import's crash is named by the module imported, not by the import machinery's frames
+    assert sig("pytorch-30651.log").fingerprint != sig("transformers-2205.log").fingerprint
+    assert sig("transformers-2205.log").frames == ["torch/__init__.py:<module>"]
+    # jaxlib's AVX check in its 2023 words, posted without its class
+    assert sig("lux-design-s3-21.log").fingerprint == sig("jax-13886.log").fingerprint
+    # dynamo: the recompile limit's warning (three releases' words) and its error (two), an unsupported call's function
+    warned = {sig(f"{n}.log").fingerprint for n in ("torchdynamo-1673", "torchdynamo-1955", "lightning-thunder-2682")}
+    assert len(warned) == 1 and sig("torchdynamo-1673.log").kind == "compile_error"
+    limit = {sig(f"{n}.log").fingerprint for n in ("dion-23", "pytorch-163329", "pytorch-167504")}
+    assert len(limit) == 1 and sig("dion-23.log").exception == "FailOnRecompileLimitHit"
+    assert (
+        sig("pytorch-155426.log").message == "Attempted to call function marked as skipped (_immutable_list_unflatten)"
+    )
+    assert sig("pytorch-155426.log").group == sig("torch-xpu-ops-1618.log").group
+    # a message run onto a progress bar or rich's box; apex's parameter; Triton's GPU; jax's tree prefixes
+    assert sig("baichuan-13b-finetuning-21.log").fingerprint == sig("chinese-vicuna-168.log").fingerprint
+    amp = {sig(f"{n}.log").fingerprint for n in ("apex-230", "saber-167", "improved-body-parts-15")}
+    assert len(amp) == 1 and sig("pytorch_image_classification-22.log").fingerprint not in amp  # a buffer
+    old = {
+        sig(f"{n}.log").fingerprint for n in ("chattts-341", "nnunet-2188", "ml-cross-entropy-41", "pascal-pkgs-ci-5")
+    }
+    assert len(old) == 1 and sig("jax-26799.log").fingerprint not in old
+    assert sig("jax-9372.log").fingerprint == sig("catalyst-497.log").fingerprint != sig("jax-7225.log").fingerprint
+    fetched = {
+        sig(f"{n}.log").fingerprint for n in ("levanter-635", "tpu-inference-3570", "jax-22218", "tpu-inference-3592")
+    }
+    assert len(fetched) == 1
+    # an argument against jit's context mesh is not two arguments against each other
+    assert sig("maxtext-2863.log").fingerprint == sig("orbax-3183.log").fingerprint != sig("openpi-261.log").fingerprint
+    # a class in a library's exc module; a module's class named in prose backticks; a matmul's dtypes without class
+    assert sig("torch-xpu-ops-1618.log").exception == "Unsupported"
+    assert sig("ome-zarr-models-py-263.log").fingerprint == sig("jsgg-3.log").fingerprint
+    assert sig("pulid-162.log").exception == "RuntimeError"
+
+
+def test_inline_code_around_every_line_is_the_paste_s():
+    lines = ["`step 1`", "`step 2`", "`*** Error in './a.out': double free or corruption (out): 0x0000000001 ***`"]
+    assert unpage(lines) == [
+        "step 1",
+        "step 2",
+        "*** Error in './a.out': double free or corruption (out): 0x0000000001 ***",
+    ]
+    assert extract("\n".join(lines)).message == "double free or corruption (out)"
+    # lines in backticks among prose are not a block marked as code
+    assert unpage(["see `x`", "and `y` here", "`ValueError: no`"]) == ["see `x`", "and `y` here", "`ValueError: no`"]

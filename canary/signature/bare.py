@@ -88,6 +88,18 @@ BARE_ERRORS: list[BareError] = [
         context=2,
         weak=True,
     ),
+    # dynamo's warning that a function hit its recompile limit and runs uncompiled from then on ("torchdynamo hit
+    # config.cache_size_limit (64)" in 2022, "torch._dynamo hit config.cache_size_limit (64)", since 2.6 "torch._dynamo
+    # hit config.recompile_limit (8)"): a warning the run goes on after; the limit is the run's configuration
+    BareError(
+        "dynamo-recompile-limit",
+        ("hit config.",),
+        re.compile(r"\b(?:torchdynamo|torch\._dynamo) hit config\.(?:cache_size|recompile)_limit\b"),
+        None,
+        "compile_error",
+        message=lambda m: "torch._dynamo hit config.recompile_limit",
+        weak=True,
+    ),
     BareError(
         "ray-task",
         ("ray.exceptions.", "Ray"),
@@ -127,6 +139,7 @@ BARE_ERRORS: list[BareError] = [
             "FailedHealthCheck: ",
             ".exceptions.",
             ".errors.",
+            ".exc.",
             "]: ",
         ),
         re.compile(
@@ -142,9 +155,9 @@ BARE_ERRORS: list[BareError] = [
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
             r"(?:hypothesis\.errors\.)?(?:Flaky|DeadlineExceeded|FailedHealthCheck)|"  # (Hypothesis' own names)
-            # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...")
-            # (not jax's SimplifiedTraceback, which only says it left frames out)
-            r"[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){0,6}\.(?:exceptions?|errors?)\.[A-Z]\w{1,100}(?<!Traceback))"
+            # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...",
+            # "torch._dynamo.exc.Unsupported: ..."; not jax's SimplifiedTraceback, which only says it left frames out)
+            r"[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){0,6}\.(?:exceptions?|errors?|exc)\.[A-Z]\w{1,100}(?<!Traceback))"
             # (Node.js prints an error's name after its constructor's: "RequestError [HttpError]: Bad credentials")
             r"(?:\([\w.]{1,100}\)| \[(?P<named>[A-Z]\w{1,60}(?:Error|Exception))\]|"
             r"(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"

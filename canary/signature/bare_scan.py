@@ -215,16 +215,12 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
         cause = _scan(lines, options, stop=max(-1, i - _NCCL_BACK), start=i - 1, skip=_NOT_NCCL)
         if cause is not None:
             return cause[0], make(sig.kind, sig.exception, f"{cause[3]}, then: {raw}", [], cause[1].excerpt)
-    if name in ("signal", "llvm"):
+    if name in ("signal", "llvm", "cpp-terminate-unthrown"):
         # absl's failure handler prints the signal after what aborted: a failed CHECK, a status; LLVM its fatal
-        # error after the diagnostic that made it abort
-        cause = _scan(
-            lines,
-            options,
-            stop=max(-1, i - _LOOK_BACK),
-            start=i - 1,
-            skip=("signal", "fatal-python", "python-exception", "ray-task"),
-        )
+        # error after the diagnostic that made it abort; std::terminate with nothing thrown the error it tore down
+        # after (a Python exception's line too; a traceback's, in failure._last_failure)
+        quiet = ("signal",) if name == "cpp-terminate-unthrown" else ("signal", "fatal-python", "python-exception")
+        cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1, skip=(*quiet, "ray-task"))
         # (a warning the process went on after, a slow TPU backend, did not make it crash)
         if cause is not None and cause[1].exception not in _ABORTS and cause[2] not in _WEAK:
             return cause[0], cause[1]
@@ -256,11 +252,12 @@ _SAYS_ERROR = re.compile(
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
 # (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
-# .NET class's namespace, "System.IO.IOException: ..."; a line, a closing quote or parenthesis may end the sentence;
+# .NET class's namespace, "System.IO.IOException: ...", or a Python module's, "`botocore.exceptions.NoCredentialsError:
+# ...`"; a line, a closing quote or parenthesis may end the sentence;
 # a message may open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
 # own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\"")
 _IN_PROSE = re.compile(
-    r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>[A-Z][\w.]{0,100}(?:Error|Exception)): "
+    r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)): "
     r"(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)){5,300}(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
@@ -363,10 +360,16 @@ def _current_thread(lines: list[str], first: int) -> int:
     return first
 
 
+# Python's import machinery, the frames between an import and the module it runs (or the extension it loads)
+_IMPORTING = re.compile(r"^<frozen importlib\._bootstrap(?:_external)?>$|(?:^|/)(?:imp|importlib/__init__)\.py$")
+
+
 def _crash_site(frames: list[Frame], options: Options) -> list[str]:
     """The call path of a crash; when none of its frames is the application's, the innermost frame
-    (the library function that crashed) names where."""
+    (the library function that crashed) names where, or the module being imported when the crash was in
+    the import machinery's frames (loading an extension): none when a dump cut before that module's frame."""
     path = call_path(frames, options)
     if path or not frames:
         return path
-    return call_path(frames[-1:], Options(keep=("*",), max_frames=1))
+    loaded = [f for f in frames if not _IMPORTING.search(f.file)]
+    return call_path(loaded[-1:], Options(keep=("*",), max_frames=1))

@@ -27,7 +27,7 @@ from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.recogniser import BareError
-from canary.signature.signals import launcher_signal, signal_from_text, signal_name
+from canary.signature.signals import UNTHROWN, launcher_signal, signal_from_text, signal_name
 from canary.signature.tracebacks import (
     _CAUSE,
     _CONTEXT,
@@ -208,7 +208,10 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         chains
         and not killed
         and (
-            crash is None or crash[0] < max(b.end for b in chains[-1]) or crash[1].exception == "CompilationCacheError"
+            crash is None
+            or crash[0] < max(b.end for b in chains[-1])
+            or crash[1].exception == "CompilationCacheError"
+            or crash[1].message == UNTHROWN  # (the process tearing down after the traceback's exception)
         )
     ):
         if crash is not None and _cause_of_a_cut(lines, chains[-1], crash[0]):

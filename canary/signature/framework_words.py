@@ -88,6 +88,17 @@ def triton_ptxas(exc: str | None, message: str, frames: list[str]) -> Parts:
     return "PTXASError", "Internal Triton PTX codegen error" + (f": ptxas fatal: {what}" if what else ""), frames
 
 
+# torch.compile's check of a GPU for Triton names the GPU ("Found NVIDIA GeForce GTX 1080 Ti which is too old to be
+# supported by the triton GPU compiler, which is used as the backend.") and since 2.1 the capabilities ("Triton only
+# supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1"): which GPU is the machine's
+_TRITON_TOO_OLD = re.compile(r"^Found .{1,200}? (which is too old to be supported by the triton GPU compiler)\b.*$")
+
+
+def triton_too_old(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _TRITON_TOO_OLD.match(message) if "too old to be supported by the triton" in message else None
+    return exc, f"Found a GPU {m[1]}" if m else message, frames
+
+
 # TensorFlow's GCS file system (and tensorstore's) puts the storage service's response after its status: JSON or XML
 # by release, with the account, bucket and object (the run's); the HTTP code and the permission it names are it
 _HTTP_BODY = re.compile(r"^(\w{1,40}: Error executing an HTTP request: HTTP response code \d{3}) with body .*$")

@@ -82,7 +82,7 @@ def tracer_bool(exc: str | None, message: str, frames: list[str]) -> Parts:
 # jax's check that a jitted call's arguments are on one set of devices names the program's arguments, functions,
 # shapes and device ids ("Got argument args[0] of f with shape float32[2,224] and device ids [0] on platform GPU
 # and ..."), pjit's older word for it "pjitted": which platforms disagree, or that one platform's devices do (the
-# machine's platform), is the failure
+# machine's platform), and whether an argument disagrees with another or with jit's context mesh, is the failure
 _DEVICES = re.compile(
     r"^Received incompatible devices for p?jitted computation\. Got .{1,2000}? device ids \[[\d, ]{0,2000}\] on "
     r"platform (\w{1,20}) and .{1,2000}? device ids \[[\d, ]{0,2000}\] on platform (\w{1,20})\b.*$"
@@ -96,9 +96,10 @@ def jit_devices(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith(_JITTED):
         m = _DEVICES.match(message)
         if m:
-            one = m[1] == m[2]
+            mesh = " and jit's context mesh with device ids" in message
+            one = "an argument and jit's context mesh" if mesh else "one platform"
             message = f"{_JITTED}. Got " + (
-                "different devices of one platform" if one else f"devices on platforms {m[1]} and {m[2]}"
+                f"different devices of {one}" if m[1] == m[2] else f"devices on platforms {m[1]} and {m[2]}"
             )
     return exc, message, frames
 
@@ -267,3 +268,26 @@ def mlir_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     if 'error: "' in message:
         message = _MLIR_NOTE.sub("", _MLIR_LOCATION.sub("", message))
     return exc, message, frames
+
+
+# jax's check that a transformation's axes or shardings are a tree prefix of its arguments (vmap's in_axes, pjit's
+# in_axis_resources, later in_shardings) quotes the specification and the arguments' tree ("got specification
+# {'a': [(0, 0, None)]} for value tree PyTreeDef(...)"): which transformation and which argument, not the trees,
+# is the misuse
+_TREE_PREFIX = re.compile(r"^([\w ]{1,60} specification must be a tree prefix of the corresponding value), got\b.*$")
+# jax's refusal to fetch an array that spans other processes' devices, since 2024 "non-addressable (non process
+# local)", with advice after it ("You can use `jax.experimental.multihost_utils.process_allgather` for this use case")
+_NON_ADDRESSABLE = re.compile(
+    r"^(Fetching value for `jax\.Array` that spans non-addressable) (?:\(non process local\) )?"
+    r"(devices is not possible)\b.*$"
+)
+
+
+def tree_prefix(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _TREE_PREFIX.match(message) if "must be a tree prefix" in message else None
+    return exc, m[1] if m else message, frames
+
+
+def non_addressable(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _NON_ADDRESSABLE.match(message) if message.startswith("Fetching value") else None
+    return exc, f"{m[1]} {m[2]}" if m else message, frames

@@ -326,7 +326,11 @@ _IMPORT_WORDS = (
     (re.compile(r"^Received incompatible devices for p?jitted computation\b"), "ValueError"),
     (re.compile(r"^Trying to access flag --\w{1,200} before flags were parsed"), "UnparsedFlagAccessError"),
     (re.compile(r"^An attempt has been made to start a new process before the\b"), "RuntimeError"),
-    (re.compile(r"^torch\._scaled_mm is only supported on "), "RuntimeError"),
+    (
+        re.compile(r"^torch\._scaled_mm is only supported on |^expected mat1 and mat2 to have the same dtype"),
+        "RuntimeError",
+    ),
+    (re.compile(r"^This version of jaxlib was built using AVX instructions"), "RuntimeError"),
     (re.compile(r"^Unimplemented primitive in Pallas "), "NotImplementedError"),
     (re.compile(r"^Custom node type mismatch"), "ValueError"),
     (re.compile(r"^cudaMallocAsync does not yet support|^Fetching value for `?jax\.Array"), "RuntimeError"),

@@ -49,8 +49,8 @@ def unpage(raw: list[str]) -> list[str]:
     """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at
     their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's
     quotes, non-breaking and zero-width spaces and byte order mark, markdown's escapes where every
-    ``_`` is escaped, a blank line after every line (a double-spaced copy), a markdown quote around a block
-    that keeps its indentation, and the indentation every line shares."""
+    ``_`` is escaped, inline code around each line, a blank line after every line (a double-spaced copy), a
+    markdown quote around a block that keeps its indentation, and the indentation every line shares."""
     raw = [(_ANSI.sub("", line) if "\x1b" in line else line).rstrip() for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
@@ -59,6 +59,9 @@ def unpage(raw: list[str]) -> list[str]:
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
     raw = [_EMPHASIS.sub(r"\g<inner>", line) if line[:1] in "*_" and line[-1:] in "*_" else line for line in raw]
+    spans = sum(bool(_CODE_SPAN.match(line)) for line in raw)
+    if spans >= MIN_LINES and spans >= SHARE * sum(bool(line.strip()) for line in raw):
+        raw = [m["inner"] if (m := _CODE_SPAN.match(line)) else line for line in raw]
     if any('"name": "' in line for line in raw[:50]):
         raw = _notebook_error(raw)
     if any("**Exception Type:**" in line for line in raw):
@@ -81,6 +84,11 @@ def _unquoted(raw: list[str]) -> list[str]:
             out[i:j] = [_QUOTE.sub("", line) for line in out[i:j]]
         i = j + 1
     return out
+
+
+# markdown's inline code around each line of a block ("`*** Error in './test.testbin': double free or corruption ...`"),
+# one span a line: the program printed what is inside
+_CODE_SPAN = re.compile(r"^\s{0,8}`(?!`)(?P<inner>[^`]{1,2000})`$")
 
 
 # markdown's emphasis around a whole line that says what failed: "**cupy_backends...CUDARuntimeError: ...**",

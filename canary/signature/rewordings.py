@@ -178,7 +178,10 @@ _ADVICE = re.compile(
     r"[^()]{0,200}(?:\)|$)|Look at the errors above for more details\.?|"
     r"Please file (?:a bug against XLA|an issue on \S+)\.?|"
     # jaxlib's way out of its AVX check, after "... which your CPU and/or operating system do not support."
-    r" ?You may be able (?:to )?work around this issue by building jaxlib from source.{0,50}$|"
+    # (since 2023 with a guess first: "This error is frequently encountered on macOS when running an x86 Python
+    # installation on ARM hardware. In this case, try installing an ARM build of Python. Otherwise, you may be ...")
+    r" ?(?:This error is frequently encountered on macOS when running an x86 Python.{0,300}?Otherwise, y|Y)"
+    r"ou may be able (?:to )?work around this issue by building jaxlib from source.{0,50}$|"
     # protobuf's ways out of generated code older than itself, after "Descriptors cannot not be created directly."
     r" ?If this call came from a _pb2\.py file, your generated code is out of date.{0,2000}$|"
     r"It should not be possible to run out of (?:scoped )?\w{1,20} - please (?:file a bug against XLA\.?|\.\.\.)|"

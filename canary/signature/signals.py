@@ -10,6 +10,7 @@ import signal as signal_mod
 
 from canary.signature.lines import last_output
 from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Parts
 
 # a shell's words for a signal in the system's language (glibc's strsignal: zh_CN, de_DE, ja_JP, ru_RU, es, fr)
 _LOCALISED_SIGNALS = {
@@ -31,6 +32,7 @@ _LOCALISED_SIGNALS = {
 }
 _SHELL_SIGNAL = re.compile(
     r"(?:^|(?<=[\s\]*`]))(?P<name>[Kk]illed|[Ss]egmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
+    r"illegal hardware instruction|"
     r"Floating point exception|" + "|".join(_LOCALISED_SIGNALS) + r")"
     # ("(core dumped)" in the system's language: "(核心已转储)", "(Speicherabzug geschrieben)")
     r"(?:\s{1,8}\(core dumped\)|\s{0,8}[(（][^()（）]{1,40}[)）])?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
@@ -47,6 +49,7 @@ _SIGNAL_WORDS = {
     "Bus error": "SIGBUS",
     "Terminated": "SIGTERM",
     "Illegal instruction": "SIGILL",  # a binary built for instructions the CPU lacks (jaxlib's AVX)
+    "Illegal hardware instruction": "SIGILL",  # (zsh's words: an x86 build under Rosetta, a wheel's AVX)
     "Floating point exception": "SIGFPE",
 }
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
@@ -106,7 +109,8 @@ _GLIBC_WORDS = (
     r"|corrupted double-linked list(?: \(not small\))?"
 )
 MALLOC_CHECK = re.compile(
-    r"\*\*\* Error in `[^`']{1,300}': (?P<old>" + _GLIBC_WORDS + r"): 0x[0-9a-f]{1,16} \*\*\*"
+    # (glibc opens the program's name with a backtick; a post that marks each line as code, with a quote)
+    r"\*\*\* Error in [`'][^`']{1,300}': (?P<old>" + _GLIBC_WORDS + r"): 0x[0-9a-f]{1,16} \*\*\*"
     r"|(?:^|(?<=\s))(?P<new>" + _GLIBC_WORDS + r")$"
     r"|\bmalloc: \*\*\* error for object 0x[0-9a-f]{1,16}: (?P<mac>[a-z][\w ']{5,80}[a-z])$"
 )
@@ -182,6 +186,7 @@ def terminate_error(lines: list[str], index: int, thrown: re.Match[str]) -> tupl
     return (_PYBIND_CLASSES.get(thrown["type"], "RuntimeError"), m["msg"].strip()) if m else None
 
 
+UNTHROWN = "terminate called without an active exception"
 # what a process printed as it died (bare lines, no traceback): a C++ exception nobody caught, the C allocator's
 # check, CPython's fatal error, a glog CHECK or PJRT's abort on a plugin's error, a signal handler's report
 PROCESS_DEATHS: list[BareError] = [
@@ -191,6 +196,15 @@ PROCESS_DEATHS: list[BareError] = [
         TERMINATE,
         "SIGABRT",
         message=lambda m: "",
+    ),
+    # std::terminate with nothing thrown (a std::thread destroyed while it still runs, a rethrow outside a handler):
+    # what ends a process that an error before it explains better (bare_scan looks back for one), as it tears down
+    # after that error
+    BareError(
+        "cpp-terminate-unthrown",
+        ("terminate called without an active exception",),
+        re.compile(f"(?P<msg>{UNTHROWN})"),
+        "SIGABRT",
     ),
     BareError(
         "malloc-check",
@@ -220,6 +234,21 @@ PROCESS_DEATHS: list[BareError] = [
         re.compile(r"Unexpected error status (?P<msg>.{1,1000})$"),
         "CheckFailed",
     ),
+    # gdb's stop on a fault ("Thread 1 "python" received signal SIGILL, Illegal instruction." or "Program received
+    # signal SIGSEGV, Segmentation fault."), the frame it stopped in on the line below ("0x00007fff9eaea4d0 in
+    # THFloatVector_normal_fill_AVX2 () from .../libtorch.so"): the signal, and the function (the ``gdb-frame`` rule);
+    # not SIGABRT, which a process raises itself after saying why
+    BareError(
+        "gdb-signal",
+        (" received signal SIG",),
+        re.compile(
+            r"^(?:Thread \d{1,6} \"[^\"]{0,100}\"|Program) received signal "
+            r"(?P<sig>SIG(?:ILL|SEGV|BUS|FPE)), [\w ]{1,60}\.$"
+        ),
+        lambda m: m["sig"],
+        message=lambda m: f"process received {m['sig']}:",
+        context=2,
+    ),
     BareError(
         "signal",
         ("*** SIG", "Caught signal "),
@@ -233,3 +262,31 @@ PROCESS_DEATHS: list[BareError] = [
         message=lambda m: f"process received {m.group('sig') or _SIGNAL_WORDS[m.group('words')]}",
     ),
 ]
+
+
+# gdb's frame after the fault it stopped on ("process received SIGILL: 0x00007fff9eaea4d0 in
+# THFloatVector_normal_fill_AVX2 () from /x/torch/lib/libtorch.so"): the function; its address and the library's
+# path (and name: libtorch.so became libtorch_cpu.so) are the build's
+_GDB_FRAME = re.compile(
+    r"^(process received SIG[A-Z]{2,10}):(?: \S{1,30} in (?P<fn>.{1,300}?) \((?:[^()]|\([^()]{0,200}\)){0,300}\)"
+    r"(?: (?:from|at) \S.{0,500})?$)?"
+)
+
+
+def gdb_frame(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _GDB_FRAME.match(message) if message.startswith("process received SIG") else None
+    if m is None:
+        return exc, message, frames
+    return exc, m[1] + (f" in {m['fn']}" if m["fn"] else ""), frames
+
+
+# glibc's double free names which of free()'s consistency checks caught it ("(out)", "(!prev)", "(fasttop)"), which
+# the heap's state at that moment decides; where its backtrace names the library that freed the pointer, that library
+# is the failure, and the message names it in the check's place (without a backtrace the check's name is all that
+# tells two apart)
+_WHICH_CHECK = re.compile(r"^(double free or corruption) \([!\w]{1,10}\)$")
+
+
+def glibc_check(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _WHICH_CHECK.match(message) if exc == "SIGABRT" and frames else None
+    return exc, f"{m[1]} (freed by {frames[-1]})" if m else message, frames

@@ -1,7 +1,7 @@
 """The rewordings of what the tools around a training run name of it: the error torch.compile's backend raised inside
-torch's own class, Hypothesis' checks by the run's times and counts, pydantic's validation by the config's keys, and the
-data set and tokenizer libraries by the run's data set, URLs and advice. Pure. Each is stated once, with the reason it
-is safe, in :data:`canary.signature.folds.RULES`.
+torch's own class, dynamo's recompile limit and unsupported calls by release, Hypothesis' checks by the run's times and
+counts, pydantic's validation by the config's keys, and the data set and tokenizer libraries by the run's data set, URLs
+and advice. Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,39 @@ def compile_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
     if inner is None:
         return exc, message, frames
     return canonical_class(inner["cls"], inner["msg"]), inner["msg"], frames
+
+
+# dynamo's words for a graph it will not compile or compile again, by release: the recompile limit it hit with a whole
+# graph required (torch 2.5's "cache_size_limit reached with one_graph=True", 2.6's "recompile_limit reached with
+# one_graph=True", 2.7's "... with fullgraph=True"), its advice after; since 2.7 an unsupported call's headline, then
+# "Explanation:" naming the function (a path of the run's), "Hint:"s and a developer's context
+_RECOMPILE = re.compile(r"^(?:cache_size|recompile)_limit reached with (?:one_graph|fullgraph)=True\b.*$")
+_EXPLAINED = re.compile(
+    r"^(?P<head>.{1,300}?) Explanation: (?P<why>.{0,2000}?)(?= Hint: | Developer debug context: |$)"
+)
+_SKIPPED = re.compile(r"the function `(?P<fn>[\w.<>]{1,200})`")
+
+
+def dynamo(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "FailOnRecompileLimitHit" and _RECOMPILE.match(message):
+        return exc, "recompile_limit reached with fullgraph=True", frames
+    explained = _EXPLAINED.match(message) if exc == "Unsupported" else None
+    if explained:
+        fn = _SKIPPED.search(explained["why"])
+        return exc, explained["head"] + (f" ({fn['fn']})" if fn else ""), frames
+    return exc, message, frames
+
+
+# apex's amp.initialize refusing a model not on the GPU names the parameter or buffer it met first ("Found param
+# block_one.conv.0.weight with type torch.FloatTensor, expected torch.cuda.FloatTensor."), later with advice ("When
+# using amp.initialize, you need to provide a model with parameters located on a CUDA device ..."): the model's name
+# for it is the program's; a parameter or a buffer, and the types, are the failure
+_AMP_FOUND = re.compile(r"^Found (param|buffer) \S{1,300} with type (\S{1,60}?), expected (\S{1,60}?)(?:\.(?: .*)?)?$")
+
+
+def apex_amp(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _AMP_FOUND.match(message) if message.startswith("Found ") else None
+    return exc, f"Found {m[1]} <name> with type {m[2]}, expected {m[3]}" if m else message, frames
 
 
 # Hypothesis names a deadline its test missed by the times ("Test took 748.20ms, which exceeds the deadline of

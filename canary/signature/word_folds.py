@@ -1,14 +1,16 @@
 """The folding rules of one library's or Python's own words, reworded across releases or framed by a post: a dead
 Ray actor, Triton's ptxas and resources, an HTTP body, the Hub, NCCL's transports, TensorFlow's API and OOM's tensor,
 tensorstore's files, jax's checks of a misuse, NumPy's and jax's removals, equinox's class, Python's guess and quotes,
-a host callback's error relayed, torch.compile's wrapped error, Hypothesis' checks, XLA's RET_CHECK numbering, an MLIR
-diagnostic's location, pydantic's validation.
+a host callback's error relayed, torch.compile's wrapped error and dynamo's limits, Hypothesis' checks, XLA's RET_CHECK
+numbering, an MLIR diagnostic's location, pydantic's validation, gdb's frame and glibc's check; jax's words for a
+misuse of its transformations last (:mod:`canary.signature.jax_folds`).
 Pure. They take their place, in this order, in :data:`canary.signature.folds.RULES`, where every rule is applied.
 """
 
 from __future__ import annotations
 
-from canary.signature import configs, framework_words, jax_words, libraries, pythons, toolkits
+from canary.signature import configs, framework_words, jax_words, libraries, pythons, signals, toolkits
+from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.rewordings import Rule
 
 WORD_RULES: tuple[Rule, ...] = (
@@ -61,10 +63,41 @@ WORD_RULES: tuple[Rule, ...] = (
         toolkits.compile_wrapper,
     ),
     Rule(
+        "gdb-frame",
+        "gdb names the frame a fault stopped in by its address and the library's path (libtorch.so became "
+        "libtorch_cpu.so): the signal and the function are the failure",
+        signals.gdb_frame,
+    ),
+    Rule(
+        "glibc-check",
+        "glibc names which of free()'s checks caught a double free ('(out)', '(!prev)'), as the heap's state decides; "
+        "where its backtrace names the library that freed the pointer, that library is the failure",
+        signals.glibc_check,
+    ),
+    Rule(
+        "dynamo",
+        "dynamo words its recompile limit with a whole graph by release (cache_size_limit, recompile_limit; "
+        "one_graph, fullgraph), advice after; since 2.7 an unsupported call's hints follow what it names: the limit, "
+        "the call and its function are the failure",
+        toolkits.dynamo,
+    ),
+    Rule(
+        "apex-amp",
+        "apex's amp.initialize names the first parameter or buffer it found off the GPU by the model's name for it, "
+        "later with advice after: a parameter or a buffer, and its type against the one expected, are the failure",
+        toolkits.apex_amp,
+    ),
+    Rule(
         "hypothesis",
         "Hypothesis names a missed deadline by the test's times (schemathesis by its API response's), a failed health "
         "check by its head and the run's counts, unreliable timings by both runs' times: the check is the failure",
         toolkits.hypothesis,
+    ),
+    Rule(
+        "triton-too-old",
+        "torch.compile's check that a GPU can run Triton names the GPU and, since 2.1, its capability against 7.0: "
+        "which GPU is the machine's; that it is too old for Triton is the failure",
+        framework_words.triton_too_old,
     ),
     Rule(
         "triton-ptxas",
@@ -329,31 +362,5 @@ WORD_RULES: tuple[Rule, ...] = (
         "lowering.' (2024-05), later 'scalar prefetch not implemented in the Triton backend': one check",
         libraries.triton_prefetch,
     ),
-    Rule(
-        "identical-types",
-        "lax's control flow refusing a carry or branches whose types differ marks each leaf that differs ('DIFFERENT "
-        "ShapedArray(int32[], weak_type=True) vs. ShapedArray(float0[])'): the tree and its shapes are the program's; "
-        "which dtypes differ, or that only shapes do, is the misuse",
-        jax_words.identical_types,
-    ),
-    Rule(
-        "abstract-array",
-        "jax's check that an argument is an array: 'is not a valid JAX type' (0.2), 'Cannot interpret value of type "
-        "... as an abstract array' (0.4), 'Error interpreting argument to f ...' (0.4.3x); the value's type is the "
-        "misuse",
-        jax_words.abstract_array,
-    ),
-    Rule(
-        "broadcast-shapes",
-        "jax up to 0.3.16 printed shapes that do not broadcast rank-promoted ('((2, 4), (1, 2))'), later as given "
-        "('shapes=[(2, 4), (2,)]'); leading 1s do not change how a shape broadcasts",
-        jax_words.broadcast_shapes,
-    ),
-    Rule(
-        "tracer-bool",
-        "jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ('... The problem "
-        "arose with the `bool` function'), since as TracerBoolConversionError ('Attempted boolean conversion of "
-        "traced array with shape bool[]'); the tracer's repr is the trace's",
-        jax_words.tracer_bool,
-    ),
+    *JAX_MISUSE_RULES,
 )

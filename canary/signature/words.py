@@ -155,6 +155,8 @@ WORDS: list[BareError] = [
             "Undefined symbol: ",
             "Unable to load weights from pytorch checkpoint",
             "Error no file named ",
+            "to have the same dtype",
+            "was built using AVX instructions",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -187,6 +189,13 @@ WORDS: list[BareError] = [
             # (transformers' loader, its class lost in a trainer's report: "Training failed." and the message alone)
             r"Unable to load weights from pytorch checkpoint file for .{1,1000}?|"
             r"Error no file named .{1,300}? found in directory \S{1,500}?|"
+            # (torch's matmul refusing operands of two dtypes, a reply's quote of it: "expected mat1 and mat2 to have
+            # the same dtype, but got: float != c10::Half")
+            r"expected mat1 and mat2 to have the same dtype, but got: .{1,100}?|"
+            # (jaxlib's check of the CPU it was built for, a post's quote of it: "This version of jaxlib was built
+            # using AVX instructions, which your CPU and/or operating system do not support. ...")
+            r"This version of jaxlib was built using AVX instructions, which your CPU and/or operating system do not "
+            r"support\b.{0,1000}?|"
             r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
             r"transformations\b.{0,300}?))"
             r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"

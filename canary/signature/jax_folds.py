@@ -1,0 +1,52 @@
+"""The folding rules of jax's words for a misuse of its transformations and arrays, reworded across releases: a tree
+prefix a transformation's axes are not, an array fetched across processes, control flow's types that differ, a value
+that is not an array, shapes that do not broadcast, a tracer used as a bool. Pure. They close
+:data:`canary.signature.word_folds.WORD_RULES`, in this order.
+"""
+
+from __future__ import annotations
+
+from canary.signature import jax_words
+from canary.signature.rewordings import Rule
+
+JAX_MISUSE_RULES: tuple[Rule, ...] = (
+    Rule(
+        "tree-prefix",
+        "jax's check that a transformation's axes or shardings are a tree prefix of its arguments (vmap's in_axes, "
+        "pjit's in_axis_resources) quotes the program's specification and tree: which check is the misuse",
+        jax_words.tree_prefix,
+    ),
+    Rule(
+        "non-addressable",
+        "jax's refusal to fetch an array spanning other processes' devices says '(non process local)' since 2024, "
+        "with advice after it by release: the refusal is the misuse",
+        jax_words.non_addressable,
+    ),
+    Rule(
+        "identical-types",
+        "lax's control flow refusing a carry or branches whose types differ marks each leaf that differs ('DIFFERENT "
+        "ShapedArray(int32[], weak_type=True) vs. ShapedArray(float0[])'): the tree and its shapes are the program's; "
+        "which dtypes differ, or that only shapes do, is the misuse",
+        jax_words.identical_types,
+    ),
+    Rule(
+        "abstract-array",
+        "jax's check that an argument is an array: 'is not a valid JAX type' (0.2), 'Cannot interpret value of type "
+        "... as an abstract array' (0.4), 'Error interpreting argument to f ...' (0.4.3x); the value's type is the "
+        "misuse",
+        jax_words.abstract_array,
+    ),
+    Rule(
+        "broadcast-shapes",
+        "jax up to 0.3.16 printed shapes that do not broadcast rank-promoted ('((2, 4), (1, 2))'), later as given "
+        "('shapes=[(2, 4), (2,)]'); leading 1s do not change how a shape broadcasts",
+        jax_words.broadcast_shapes,
+    ),
+    Rule(
+        "tracer-bool",
+        "jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ('... The problem "
+        "arose with the `bool` function'), since as TracerBoolConversionError ('Attempted boolean conversion of "
+        "traced array with shape bool[]'); the tracer's repr is the trace's",
+        jax_words.tracer_bool,
+    ),
+)
