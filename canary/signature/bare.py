@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
+from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.configs import CONFIG_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
@@ -120,6 +121,8 @@ BARE_ERRORS: list[BareError] = [
     *CI_CHECKS,
     *NOTEBOOK_CRASHES,
     *AZURE_ERRORS,
+    # Google Cloud's API errors as its clients print them (cloud_apis.py): a Python client's line before Python's
+    *CLOUD_API_ERRORS,
     BareError(
         "python-exception",
         (

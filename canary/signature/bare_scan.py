@@ -36,6 +36,9 @@ _BARE_END = re.compile(
 )
 
 
+_BREAKS = tuple(b for b in bare.BARE_ERRORS if not b.continues)  # the lines that begin another error
+
+
 # a head whose message goes on below it: the loader's extension above its symbol, Mosaic's head above its error, torch's
 # "Error(s) in loading state_dict for Model:" above its mismatches
 _GOES_ON_BELOW = re.compile(r"(?:\.so:|Mosaic failed to compile TPU kernel:|loading state_dict for [\w.]{1,200}:)$")
@@ -64,8 +67,8 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        if not _GOES_ON_BELOW.search(parts[-1].rstrip()) and any(b.match(s) for b in bare.BARE_ERRORS):
-            break  # the next error, not this one's continuation
+        if not _GOES_ON_BELOW.search(parts[-1].rstrip()) and any(b.match(s) for b in _BREAKS):
+            break  # the next error, not this one's continuation (a response body's line is the error's)
         parts.append(s)
     return " ".join(parts)
 

@@ -229,6 +229,13 @@ RULES: tuple[Rule, ...] = (
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(
+        "cloud-class",
+        "Google Cloud's clients raise one refusal of the service by their own classes (BadRequest, "
+        "GoogleJsonResponseException, RateLimitError, an Error, none) and print its status, imply it by the class or "
+        "leave it below: the fingerprint knows the service's message alone (the signature still names both)",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
         "program-frames",
         "one library failure met from two programs, or posted with or without its traceback, is one: a message of "
         "NAMING_WORDS words or more names it without a call path, but a crash, memory run out, a name a module lacks "

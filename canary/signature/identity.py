@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from canary.record import Signature
-from canary.signature import folds, kinds
+from canary.signature import cloud_apis, folds, kinds
 from canary.signature.masks import canonical_class, canonical_message, normalize, status_code
 
 FINGERPRINT_LEN = 12
@@ -78,12 +78,16 @@ def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     none for a toolchain or environment check, which whichever layer ran it raises."""
     if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message):
         return None
+    if cloud_apis.is_cloud(message):
+        return None  # (cloud-class: whichever client printed the service's refusal)
     return folds.TORCH_DIST_CLASSES.get(exception, exception)
 
 
 def _group_class(key: str | None, exception: str | None, message: str) -> str | None:
     """The class a group is made of: none for an environment check (whichever layer raised it), an XLA
-    status's where the check carries one."""
+    status's where the check carries one; a cloud API's status where its refusal carries one."""
+    if cloud_apis.is_cloud(message):
+        return cloud_apis.status_class(message)
     if key is None and exception is not None:
         return "XlaRuntimeError" if status_code(message) else None
     return exception
@@ -96,7 +100,7 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     key = _class_key(kind, exc, msg)
     # (check-class: a check has no call path; program-frames: nor has a message that names its failure)
     where = [] if (key is None and exc is not None) or folds.names_itself(exc, msg) else path
-    fp = fingerprint(folds.kind_key(kind, exc), key, msg, [frame_key(f) for f in where])
+    fp = fingerprint(folds.kind_key(kind, exc), key, cloud_apis.identity_message(msg), [frame_key(f) for f in where])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind
     return Signature(fp, kind, exc, msg, path, group=group(kind, _group_class(key, exc, msg), msg)), before

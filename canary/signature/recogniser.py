@@ -16,7 +16,8 @@ class BareError:
     A line is tried only when it holds one of ``hints`` (plain substrings), so a long log costs
     one substring scan per line and recogniser. A ``weak`` one (a warning) names the failure
     only when nothing else in the log does. One not ``at_info`` is not read in a record logged at
-    INFO or DEBUG level (what a program says it tried and went on from)."""
+    INFO or DEBUG level (what a program says it tried and went on from). One that ``continues`` (a
+    response body's line) goes on the message of an error above it, where one is being read."""
 
     name: str
     hints: tuple[str, ...]
@@ -27,6 +28,7 @@ class BareError:
     context: int = 0  # following lines that belong to the message (a status message goes on)
     weak: bool = False
     at_info: bool = True
+    continues: bool = False
 
     def match(self, line: str) -> re.Match[str] | None:
         if not any(h in line for h in self.hints):

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from canary.signature import kinds
+from canary.signature import cloud_apis, kinds
 from canary.signature.masks import STATUS_CODES
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
@@ -37,7 +37,8 @@ _TF_STATUS = {
 
 
 def status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc in _TF_STATUS and not _CODE_HEAD.match(message):
+    # (google-cloud-ruby names its classes after gRPC's codes too: a cloud API's refusal, not TensorFlow's status)
+    if exc in _TF_STATUS and not _CODE_HEAD.match(message) and not cloud_apis.is_cloud(message):
         return "XlaRuntimeError", f"{_TF_STATUS[exc]}: {message}", frames
     if exc and exc != "XlaRuntimeError" and _CODE_HEAD.match(message):
         return "XlaRuntimeError", message, frames

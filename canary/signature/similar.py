@@ -42,13 +42,15 @@ def identity_text(sig: Signature) -> str:
 
 _CLASS_HEAD = re.compile(r"^[A-Za-z_][\w.]{0,200}: ")
 # what two failures must name alike to be alike at all: the memory space an out-of-memory names (XLA:TPU's hbm, vmem,
-# smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403), the
+# smem), the HTTP code and the storage permission a refused request names (a read is not a write, 401 is not 403; in
+# TensorFlow's words or the service's own, "does not have storage.objects.get access"), the
 # version a CI step pins, the action release it retired, the tokenizer class a config names, a GPU's architecture,
 # the primitive a lowering lacks, a KeyError's key, a model type, an image's platform, a header a build looks for,
 # a GPU's Xid code, an InfiniBand completion's status, a primitive without a replication rule, a dataclass's field,
 # the OpenMP runtimes in one process, a module not found
 _KEYS = re.compile(
     r"\bmemory space (\w{1,20})|HTTP response code (\d{3})|\((storage\.\w{1,40}\.\w{1,40})\)|"
+    r"does not have ([\w.]{1,100}) access\b|"
     r"[Uu]ndefined symbol: (\S{1,1000})|has no attribute '(\w{1,200})'|cannot import name '(\w{1,200})'|"
     r"to be mapped: sizes ([\d, ]{1,200})|[Tt]he version '([^']{1,40})'|"
     r"deprecated version of ([\w./-]{1,100}:? ?v\d{1,3})|Tokenizer class (\w{1,100}) does not exist|"

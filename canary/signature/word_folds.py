@@ -1,15 +1,15 @@
 """The folding rules of one library's or Python's own words, reworded across releases or framed by a post: a dead
-Ray actor, Triton's ptxas and resources, an HTTP body, the Hub, NCCL's transports, TensorFlow's API and OOM's tensor,
-tensorstore's files, jax's checks of a misuse, NumPy's and jax's removals, equinox's class, Python's guess and quotes,
-a host callback's error relayed, torch.compile's wrapped error and dynamo's limits, Hypothesis' checks, XLA's RET_CHECK
-numbering, an MLIR diagnostic's location, pydantic's validation, gdb's frame and glibc's check; jax's words for a
-misuse of its transformations last (:mod:`canary.signature.jax_folds`).
+Ray actor, Triton's ptxas and resources, an HTTP body, a cloud API's refusal and Cloud Storage's rate limit, the Hub,
+NCCL's transports, TensorFlow's API and OOM's tensor, tensorstore's files, jax's checks of a misuse, NumPy's and jax's
+removals, equinox's class, Python's guess and quotes, a host callback's error relayed, torch.compile's wrapped error and
+dynamo's limits, Hypothesis' checks, XLA's RET_CHECK numbering, an MLIR diagnostic's location, pydantic's validation,
+gdb's frame and glibc's check; jax's words for a misuse of its transformations last (:mod:`canary.signature.jax_folds`).
 Pure. They take their place, in this order, in :data:`canary.signature.folds.RULES`, where every rule is applied.
 """
 
 from __future__ import annotations
 
-from canary.signature import configs, framework_words, jax_words, libraries, pythons, signals, toolkits
+from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.rewordings import Rule
 
@@ -110,6 +110,20 @@ WORD_RULES: tuple[Rule, ...] = (
         "TensorFlow's GCS file system puts the storage service's response body after the HTTP code, as JSON or XML by "
         "release, with the run's account and object; the code and the permission it names are the failure",
         framework_words.http_body,
+    ),
+    Rule(
+        "cloud-api",
+        "Google Cloud's clients print one refusal of the service their own ways (Python's '400 GET <url>: <message>', "
+        "Ruby's 'reason: message', Go's 'Error 400: message, reason', Java's body, node's object, the body alone): the "
+        "service's message is the failure, the run's caller, object and URLs not",
+        cloud_apis.cloud_api,
+    ),
+    Rule(
+        "gcs-rate-limit",
+        "Cloud Storage words its limit on one object's writes three ways by generation ('The total number of changes "
+        "to the object ...' answered 410 in 2018, 'The rate of change requests to the object ...', 'The object ... "
+        "exceeded the rate limit for object mutation operations'): one limit, a 429",
+        cloud_apis.gcs_rate_limit,
     ),
     Rule(
         "hub-model",
