@@ -97,6 +97,12 @@ def test_a_symbol_cut_short_is_near_its_whole_and_a_name_that_begins_another_is_
     assert text_similarity(one, one.replace("undefined", "Undefined").replace("Ei", "Ea")) == 0.0
 
 
+def test_one_signal_torch_elastic_got_is_not_another_however_alike_the_words():
+    hup, term = "SignalException: Process <n> got signal: 1", "SignalException: Process <n> got signal: 15"
+    assert text_similarity(hup, term) == 0.0  # (the one's words are how the other's begin)
+    assert text_similarity(hup, hup) == 1.0
+
+
 def test_the_identity_marker_reads_back():
     text = identity_text(sig("jax-22416.log"))
     assert issue_identity(identity_marker(text)) == text
