@@ -166,3 +166,16 @@ def test_the_rules_are_stated_once_with_their_reasons():
     for name in ("cloud-api", "gcs-rate-limit", "cloud-class"):
         assert names.count(name) == 1
     assert names.index("cloud-api") < names.index("gcs-rate-limit") < names.index("full-stop")
+
+
+def test_the_services_sentence_alone_names_who_lacks_which_permission():
+    # Cloud Storage's refusal with no client's class (curl's XML, a browser's JSON): one with gsutil's, as declared
+    xml = {sig(f"{n}.log").fingerprint for n in ("glow-60", "hive-15", "ethereum-emissions-6")}
+    assert len(xml) == 1 and sig("hive-15.log").kind == "infrastructure"
+    assert sig("zarr-python-1684.log").fingerprint not in xml
+    assert similarity(sig("zarr-python-1684.log"), sig("hive-15.log")) < THRESHOLD
+    # IAM's refusal of a service account's token, its body alone and through googleapi
+    assert sig("auth-340.log").fingerprint == sig("stratus-red-team-299.log").fingerprint
+    assert sig("auth-340.log").fingerprint != sig("fenwicks-4.log").fingerprint
+    # the sentence inside prose without its words ("does not have") is not the service's
+    assert extract("the bot does not have a token yet, retrying") is None

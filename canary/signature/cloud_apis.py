@@ -183,6 +183,20 @@ CLOUD_API_ERRORS: list[BareError] = [
         "CommandException",
         weak=True,
     ),
+    # the service's sentence alone, or in its XML error's details (curl, a browser): who lacks which permission
+    BareError(
+        "cloud-caller",
+        (" does not have ",),
+        re.compile(
+            r"(?:^|(?<=[\s>\"'`]))(?P<msg>(?:Anonymous caller|Caller|\S{1,200}@\S{1,200}) does not have [\w.]{1,100} "
+            r"access to\b.{0,1000})$"
+        ),
+        None,
+        "infrastructure",
+        message=lambda m: said(None, m["msg"]),
+        weak=True,
+        continues=True,
+    ),
     # the body on one line, or its message's line in a body printed over many (a client's own line above it names the
     # failure; the body alone only where none does)
     BareError(
@@ -192,7 +206,7 @@ CLOUD_API_ERRORS: list[BareError] = [
             r'^\{\s?"error"\s?:\s?\{.{0,2000}?"message"\s?:\s?"(?P<msg>(?:[^"\\]|\\.){1,2000}?)".*$'
             # (the last of an error item's: domain, reason, message; not an exception's own line, which torch
             # elastic's error file holds as its "message")
-            r'|^"message"\s?:\s?"(?![A-Z]\w{0,60}(?:Error|Exception): )(?P<item>(?:[^"\\]|\\.){1,2000})"$'
+            r'|^"message"\s?:\s?"(?![A-Z]\w{0,60}(?:Error|Exception): )(?P<item>(?:[^"\\]|\\.){1,2000})",?$'
         ),
         None,
         "infrastructure",
