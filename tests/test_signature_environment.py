@@ -1739,3 +1739,26 @@ def test_inline_code_around_every_line_is_the_paste_s():
     assert extract("\n".join(lines)).message == "double free or corruption (out)"
     # lines in backticks among prose are not a block marked as code
     assert unpage(["see `x`", "and `y` here", "`ValueError: no`"]) == ["see `x`", "and `y` here", "`ValueError: no`"]
+
+
+def test_the_seventy_fifth_batchs_failures_in_the_words_they_met():
+    # setup-python's older words, an environment check named by the version it lacks (never linked across versions)
+    old = sig("jichang-checkin-9.log")
+    assert (old.kind, old.fingerprint) == ("environment", sig("running-page-723.log").fingerprint)
+    assert similarity(sig("setup-python-92.log"), sig("running-page-723.log")) < THRESHOLD  # 3.8 is not 3.7
+    # GitHub's retired cache service: a restore answered 422, a save refused as the legacy service shuts down
+    assert sig("install-qt-action-286.log").fingerprint == sig("flatter-145.log").fingerprint
+    legacy = {sig(f"{n}.log").fingerprint for n in ("rust-cache-244", "setup-sdl-30", "setup-wsl-73")}
+    assert len(legacy) == 1 and sig("toolkit-658.log").fingerprint not in legacy  # another job saving the key
+    assert sig("mlrun-8341.log").kind == "infrastructure"  # uv's full disk
+    # orbax's deprecated APIs warned through absl, by the API and not the deadline
+    assert sig("orbax-722.log").fingerprint == sig("orbax-839.log").fingerprint
+    assert sig("turbozero-23.log").kind == "environment" != sig("turbozero-23.log").exception
+    # XLA:GPU: the CUDA driver's lines after a status that named its error are its aftermath; a launch by its error
+    cubin = {sig(f"{n}.log").fingerprint for n in ("alphafold-660", "alphafold-831")}
+    launch = {sig(f"{n}.log").fingerprint for n in ("alphafold-140", "colabfold-251", "jaxley-53")}
+    assert len(cubin) == len(launch) == 1 and cubin != launch
+    assert sig("alphafold-660.log").exception == "XlaRuntimeError"
+    assert sig("xla-15945.log").fingerprint not in launch  # a kernel of the program's own is named
+    # XLA's NCCL call with its stream's accessor (AsGpuStreamValue, AsCudaStream) is one call
+    assert sig("flax-4942.log").fingerprint == sig("jax-34918.log").fingerprint

@@ -207,6 +207,10 @@ _NCCL_AFTER = re.compile(r"NCCL WARN Error while creating shared memory segment 
 _NCCL_BACK = 6  # lines looked back for the cause NCCL warned of first
 
 
+_CUDA_CODE = re.compile(r"\bCUDA_ERROR_[A-Z_]{2,60}")
+_AFTERMATH = 12  # lines before the CUDA driver's error in which a status that named it is looked for
+
+
 def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
     """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
     found = _scan(lines, options)
@@ -228,6 +232,13 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
         if cause is not None and cause[1].exception not in _ABORTS and cause[2] not in _WEAK:
             return cause[0], cause[1]
         return i, sig
+    code = _CUDA_CODE.search(raw) if name == "cuda" else None
+    if code:
+        # the CUDA driver's lines after a status that named its error (a sticky error: "could not synchronize on CUDA
+        # context: CUDA_ERROR_ILLEGAL_ADDRESS ...") are that failure's aftermath: the status names it
+        cause = _scan(lines, options, stop=max(-1, i - _AFTERMATH), start=i - 1, skip=("cuda",))
+        if cause is not None and code[0] in cause[3]:
+            return cause[0], cause[1]
     if not any(line.strip() for line in lines[i + 1 :]):  # the log ends on it: perhaps cut mid-line
         j = i - 1
         while j > max(-1, i - _LOOK_BACK):

@@ -1,7 +1,7 @@
 """APIs a release deprecates or removes, as the failure a newer jax (or any library) meets: jax's words for a
-name it removed, and Python's deprecation warnings; jax's warnings that a fork will deadlock and that donated buffers
-went unused; and a warning of any class, read last of all. Pure. They take their place in
-:data:`canary.signature.bare.BARE_ERRORS`, but for the last.
+name it removed, and Python's deprecation warnings; orbax's of its legacy APIs; jax's warnings that a fork will
+deadlock and that donated buffers went unused; and a warning of any class, read last of all. Pure. They take their
+place in :data:`canary.signature.bare.BARE_ERRORS`, but for the last.
 """
 
 from __future__ import annotations
@@ -55,6 +55,21 @@ DEPRECATIONS: list[BareError] = [
         "FutureWarning",
         line_kind,
         message=lambda m: m["msg"] or m["span"],
+        weak=True,
+    ),
+    # orbax's warnings of an API it deprecated, logged through absl ("Configured `CheckpointManager` using deprecated
+    # legacy API. Please follow the instructions at ... to migrate by May 1st, 2024.", later without the date;
+    # "SaveArgs.aggregate is deprecated, please use custom TypeHandler ..."): the checkpointing library against the code
+    # calling it, an environment mismatch the run goes on after; which API, not the advice or its deadline
+    BareError(
+        "orbax-deprecated",
+        ("using deprecated legacy API", "SaveArgs.aggregate is deprecated"),
+        re.compile(
+            r"(?P<msg>Configured `?CheckpointManager`? using deprecated legacy API|SaveArgs\.aggregate is deprecated)"
+        ),
+        None,
+        "environment",
+        message=lambda m: m["msg"].replace("`", ""),
         weak=True,
     ),
     # jax's warning that a process running it forked ("/x/popen_fork.py:66: RuntimeWarning: os.fork() was called.

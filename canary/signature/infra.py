@@ -208,7 +208,20 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # hit."), the cache service refusing a save (another job reserved its key) or failing ("Failed to restore:
     # getCacheEntry failed: Cache service responded with 503")
     (re.compile(r"Artifact storage quota has been hit"), "no storage: the CI's artifact quota is used up"),
+    # uv (Rust) failing to write a package's files on a full disk ("failed to copy file from ... to ...: No space left
+    # on device (os error 28)")
+    (re.compile(r"No space left on device \(os error 28\)"), "no space: the disk filled while installing packages"),
+    # (since GitHub retired its legacy cache service on 2025-04-15, "More details: This legacy service is shutting down"
+    # after the same words, and a restore answered 422)
+    (
+        re.compile(r"Unable to reserve cache with key.{0,400}?This legacy service is shutting down"),
+        "cache: the CI's legacy cache service is shut down",
+    ),
     (re.compile(r"Unable to reserve cache with key"), "cache: another job is saving the same key"),
+    (
+        re.compile(r"Failed to restore: .{0,200}?Cache service responded with 422"),
+        "cache: the CI's cache service refused a restore (422)",
+    ),
     (
         re.compile(r"Failed to save: .{0,200}?Cache service responded with 5\d\d"),
         "cache: the CI's cache service failed a save",

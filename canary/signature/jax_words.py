@@ -291,3 +291,23 @@ def tree_prefix(exc: str | None, message: str, frames: list[str]) -> Parts:
 def non_addressable(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _NON_ADDRESSABLE.match(message) if message.startswith("Fetching value") else None
     return exc, f"{m[1]} {m[2]}" if m else message, frames
+
+
+# XLA:GPU's launch of a kernel that failed, 2021's words without the kernel ("Failed to launch CUDA kernel:
+# CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"), 2022's naming it and its launch
+# ("Failed to launch CUDA kernel: fusion_99 with block dimensions: 256x1x1 and grid dimensions: 18907x1x1: ..."):
+# which of XLA's fusions, and the dimensions, are the program's; a kernel of the program's own (a custom call's) is
+# named; the CUDA error is the failure (its words follow from its code)
+_LAUNCH = re.compile(
+    r"(Failed to launch CUDA kernel: )(?:(?P<kernel>\S{1,200}) with block dimensions: [\dx]{1,40} and grid "
+    r"dimensions: [\dx]{1,40}: )?(?P<code>CUDA_ERROR_[A-Z_]{2,60})\b.*$"
+)
+_FUSION = re.compile(r"^(?:\w{0,60}_)?fusion(?:[._](?:\d{1,9}|<n>))*$")
+
+
+def kernel_launch(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _LAUNCH.search(message) if "Failed to launch CUDA kernel" in message else None
+    if m is None:
+        return exc, message, frames
+    own = f"{m['kernel']}: " if m["kernel"] and not _FUSION.match(m["kernel"]) else ""
+    return exc, message[: m.start()] + m[1] + own + m["code"], frames

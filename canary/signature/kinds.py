@@ -200,8 +200,9 @@ def nccl_code(message: str) -> str:
 # The rules nccl-status and nccl-result of canary.signature.folds.RULES (where their reasons are stated).
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 # "NCCL operation ncclX(...) failed: ..." is XLA's INTERNAL status whether or not the line kept "INTERNAL: ";
-# the call's arguments ("(&comm, nranks, id, rank)", "(comm.get(), nranks, id, rank)") are XLA's source
-_NCCL_CALL = re.compile(r"\b(NCCL operation nccl\w{1,60})\([^()]{0,300}(?:\([^()]{0,100}\)[^()]{0,300}){0,4}\)")
+# the call's arguments ("(&comm, nranks, id, rank)", "(comm.get(), nranks, id, rank)", a stream's accessor
+# "se::gpu::AsGpuStreamValue(stream)" or "AsCudaStream(stream)") are XLA's source
+_NCCL_CALL = re.compile(r"\b(NCCL operation nccl\w{1,60})\([^()]{0,300}(?:\([^()]{0,100}\)[^()]{0,300}){0,8}\)")
 
 
 def nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:

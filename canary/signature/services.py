@@ -98,6 +98,14 @@ CI_CHECKS: list[BareError] = [
         r"(?P<msg>The version '[\w.+-]{1,30}' with architecture '\w{1,10}' was not found for [\w .-]{1,40}?\d)",
         None,
     ),
+    # (its releases before v5: "Version 3.7 with arch x64 not found", after "Error: " or "##[error]", also where a
+    # self-hosted runner's installation script failed)
+    environment_check(
+        "setup-python-arch",
+        ("with arch ",),
+        r"^(?:Error: |##\[error\])?(?P<msg>Version [\w.+-]{1,30} with arch \w{1,10} not found)\b",
+        None,
+    ),
     environment_check(
         "retired-action",
         ("uses a deprecated version of",),

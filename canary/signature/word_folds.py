@@ -33,6 +33,12 @@ WORD_RULES: tuple[Rule, ...] = (
         jax_words.mlir_location,
     ),
     Rule(
+        "kernel-launch",
+        "XLA:GPU names a kernel whose launch failed and its block and grid dimensions since 2022 (2021 did not): the "
+        "fusion and its dimensions are the program's; the CUDA error's code is the failure, its words follow from it",
+        jax_words.kernel_launch,
+    ),
+    Rule(
         "pydantic-validation",
         "pydantic's ValidationError counts the errors and names each field and its input (the config's); the model "
         "that refused them and the first error's type are the failure",
