@@ -1762,3 +1762,20 @@ def test_the_seventy_fifth_batchs_failures_in_the_words_they_met():
     assert sig("xla-15945.log").fingerprint not in launch  # a kernel of the program's own is named
     # XLA's NCCL call with its stream's accessor (AsGpuStreamValue, AsCudaStream) is one call
     assert sig("flax-4942.log").fingerprint == sig("jax-34918.log").fingerprint
+
+
+def test_the_seventy_sixth_batchs_failures_in_the_words_they_met():
+    # TensorFlow's loader without a Windows DLL (no "lib" before its name), in a title and in its log line
+    dll = sig("tensorflow-43030.log")
+    assert (dll.kind, dll.fingerprint) == ("environment", sig("tensorflow-46520.log").fingerprint)
+    assert dll.message == "Could not load dynamic library 'cupti64_110.dll'"
+    # a profiler without CUPTI, as PyTorch warns it falls back; a PJRT plugin without the client's layouts extension
+    assert sig("pytorch-58133.log").fingerprint == sig("pytorch-65393.log").fingerprint
+    assert sig("pytorch-58133.log").kind == "environment"
+    assert (sig("jax-23820.log").kind, sig("jax-23820.log").message) == (
+        "environment",
+        "PJRT_Layouts_Extension is not found",
+    )
+    assert sig("jax-23820.log").fingerprint != sig("jax-21383.log").fingerprint  # the PJRT API's version
+    # the shell's bare "Aborted" after a failed CHECK is not the CHECK's message
+    assert sig("miopen-87.log").fingerprint == sig("miopen-87-2.log").fingerprint

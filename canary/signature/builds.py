@@ -370,7 +370,9 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "tf-dso",
         ("Could not load dynamic library",),
-        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?lib[\w.+-]{1,100}\.(?:so|dll|dylib)[\w.]{0,20}')",
+        # (on Windows a DLL without "lib": 'cupti64_110.dll', 'cudart64_110.dll')
+        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?"
+        r"(?:lib[\w.+-]{1,100}\.(?:so|dll|dylib)|[\w.+-]{1,100}\.dll)[\w.]{0,20}')",
         weak=True,
     ),
     # nvcc without the architecture a build asks for ("nvcc fatal   : Unsupported gpu architecture 'compute_35'":

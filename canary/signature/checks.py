@@ -322,6 +322,23 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>PyTorch no longer supports this GPU because it is too old)",
         "UserWarning",
     ),
+    # a profiler without the CUPTI it traces with: PyTorch's warning that it falls back ("UserWarning: CUPTI tracing is
+    # not available, falling back to legacy CUDA profiling"), and a PJRT plugin without the layouts extension its
+    # client asks for (jax-metal: "PJRT_Layouts_Extension is not found when PjRtCApiBuffer::layout is called")
+    _environment(
+        "cupti-fallback",
+        ("CUPTI tracing is not available",),
+        r"(?P<msg>CUPTI tracing is not available, falling back to legacy CUDA profiling)",
+        "UserWarning",
+        weak=True,
+    ),
+    _environment(
+        "pjrt-extension",
+        ("_Extension is not found",),
+        r"(?P<msg>PJRT_\w{1,60}_Extension is not found)\b",
+        None,
+        weak=True,
+    ),
     _environment(
         "jaxlib-newer",
         ("is newer than and incompatible",),
