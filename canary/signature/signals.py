@@ -32,10 +32,12 @@ _LOCALISED_SIGNALS = {
 }
 _SHELL_SIGNAL = re.compile(
     r"(?:^|(?<=[\s\]*`]))(?P<name>[Kk]illed|[Ss]egmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
-    r"illegal hardware instruction|"
+    r"illegal hardware instruction|Abort trap|"
     r"Floating point exception|" + "|".join(_LOCALISED_SIGNALS) + r")"
-    # ("(core dumped)" in the system's language: "(核心已转储)", "(Speicherabzug geschrieben)")
-    r"(?:\s{1,8}\(core dumped\)|\s{0,8}[(（][^()（）]{1,40}[)）])?\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
+    # ("(core dumped)" in the system's language: "(核心已转储)", "(Speicherabzug geschrieben)"; macOS's shell gives the
+    # signal's number instead: "Segmentation fault: 11", "Abort trap: 6", "Bus error: 10")
+    r"(?:\s{1,8}\(core dumped\)|\s{0,8}[(（][^()（）]{1,40}[)）]|: \d{1,2})?"
+    r"\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
 # bash's report of a job that died, in a script (a CI step's): "/x/_temp/step.sh: line 1:  1950 Killed      pytest"
 _BASH_JOB = re.compile(
@@ -50,6 +52,7 @@ _SIGNAL_WORDS = {
     "Terminated": "SIGTERM",
     "Illegal instruction": "SIGILL",  # a binary built for instructions the CPU lacks (jaxlib's AVX)
     "Illegal hardware instruction": "SIGILL",  # (zsh's words: an x86 build under Rosetta, a wheel's AVX)
+    "Abort trap": "SIGABRT",  # (macOS's words)
     "Floating point exception": "SIGFPE",
 }
 _SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)

@@ -143,6 +143,12 @@ WORD_RULES: tuple[Rule, ...] = (
         framework_words.job_limit,
     ),
     Rule(
+        "torch-shm",
+        "PyTorch names a tensor's shared-memory file by the process and a random number, by release with where or "
+        "why it failed; its extension loader's lines after a failed build are not the build's",
+        framework_words.torch_shm,
+    ),
+    Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
         "colon in some releases; the segment, and why it failed, are the failure",
