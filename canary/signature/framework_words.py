@@ -27,20 +27,24 @@ def torch_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
 # PyTorch's shared-memory file for a tensor a DataLoader worker sends ("unable to write to file
 # </torch_15769_1517813162>"), named by the process and a random number, by release with where (0.4's " at
 # /pytorch/aten/src/TH/THAllocator.c:383") or why (2.x's ": No space left on device (28)"): that /dev/shm could not take
-# it is the failure; and torch's extension builder, whose loader goes on after the build it reported failed ("Error
-# building extension 'fused_adam' Loading extension module fused_adam..." when a post runs its lines together)
+# it is the failure
 _TORCH_SHM = re.compile(r"^(unable to write to file </torch_)[\d_]{1,60}>.*$")
-
-
-_EXTENSION_BUILD = re.compile(r"^(Error building extension '[\w.-]{1,100}') Loading extension module\b.*$")
 
 
 def torch_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _TORCH_SHM.match(message) if message.startswith("unable to write to file </torch_") else None
-    if m is None:
-        m = _EXTENSION_BUILD.match(message) if message.startswith("Error building extension") else None
-        return exc, m[1] if m else message, frames
-    return exc, f"{m[1]}<id>>", frames
+    return exc, f"{m[1]}<id>>" if m else message, frames
+
+
+# torch's extension builder, whose loader goes on after the build it reported failed ("Error building extension
+# 'fused_adam'" then "Loading extension module fused_adam...", on the next line or, in a post that runs its lines
+# together, on the same one): the loader's words are not the build's
+_EXTENSION_BUILD = re.compile(r"^(Error building extension '[\w.-]{1,100}') Loading extension module\b.*$")
+
+
+def extension_build(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _EXTENSION_BUILD.match(message) if message.startswith("Error building extension") else None
+    return exc, m[1] if m else message, frames
 
 
 # NCCL's shared memory segment: its name is random ('nccl-shm-recv-<hex>-1-2-3', '/dev/shm/nccl-NzwJ7O'), its

@@ -76,9 +76,7 @@ def group(kind: str, exception: str | None, message: str) -> str:
 def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     """The class as the fingerprint knows it (the ``check-class`` rule of :mod:`~canary.signature.folds`):
     none for a toolchain or environment check, which whichever layer ran it raises."""
-    if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message):
-        return None
-    if cloud_apis.is_cloud(message):
+    if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) or cloud_apis.is_cloud(message):
         return None  # (cloud-class: whichever client printed the service's refusal)
     return folds.TORCH_DIST_CLASSES.get(exception, exception)
 

@@ -73,8 +73,6 @@ _MESSAGE_END = re.compile(
     # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]"; rich's box around
     # its own copy of the traceback, "╭───── Traceback (most recent call last) ─────╮")
     r"|\d{1,3}%\||╭─{3,}"
-    # (torch's extension loader going on after a build it reported failed: "Loading extension module fused_adam...")
-    r"|Loading extension module \w{1,100}"
     # (a post's markup after the block it pasted: a code fence, GitHub's folded <details> and its HTML)
     r"|`{3}[\w+-]{0,20}$|</?(?:details|summary|pre|code|br|p|hr)\b[^>]{0,100}>"
     r"|[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}[$#](?: |$)"  # (the shell's prompt after the program ended: "me@host:~/x$")

@@ -145,8 +145,14 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "torch-shm",
         "PyTorch names a tensor's shared-memory file by the process and a random number, by release with where or "
-        "why it failed; its extension loader's lines after a failed build are not the build's",
+        "why it failed: that /dev/shm could not take it is the failure",
         framework_words.torch_shm,
+    ),
+    Rule(
+        "extension-loader",
+        "torch's extension loader goes on after a build it reported failed ('Loading extension module fused_adam...'): "
+        "its words, run onto the build's, are not the failure",
+        framework_words.extension_build,
     ),
     Rule(
         "nccl-shm",
