@@ -49,6 +49,46 @@ def test_shown_platform_reaches_the_library_only():
     assert ragged.jax is jax and ragged._preferred_implementations("auto") == ("xla",)
 
 
+def test_the_lanes_gpu_as_jax_describes_it():
+    from canary.workload.platform_view import ShownDevice, shown_devices
+
+    devices = shown_devices("cuda", "H100", 8)
+    assert len(devices) == 8 and [d.id for d in devices] == list(range(8))
+    assert devices[0] == ShownDevice(0, "gpu", "NVIDIA H100 80GB HBM3", "9.0")
+    assert shown_devices("cuda", "H200", 1)[0].device_kind == "NVIDIA H200"  # read on an H200
+    assert shown_devices("cuda", "MI300X", 8) is None  # canary does not know it: nothing is shown
+    assert shown_devices("tpu", "v6e-4", 4) is None
+
+
+def test_shown_devices_reach_the_library_only_and_decide_its_kernels():
+    import jax
+
+    from canary.workload.platform_view import ShownDevice, shown_devices
+
+    ragged = importlib.import_module("haliax.nn.ragged_dot")
+    h100 = shown_devices("cuda", "H100", 8)
+    with shown_platform("cuda", ("haliax", "levanter"), h100):
+        assert ragged.jax.devices("gpu") == h100 and ragged.jax.devices() == h100
+        assert ragged.jax.local_devices(0, "gpu") == h100 and ragged.jax.local_devices(backend="cuda") == h100
+        assert ragged.jax.devices("cpu") == jax.devices("cpu")  # another backend asked by name is the real one
+        assert jax.devices()[0].platform == "cpu"  # JAX itself, and canary, see the real devices
+        assert ragged._is_blackwell_gpu_backend() is False  # haliax reads the shown device's capability
+    blackwell = [ShownDevice(0, "gpu", "NVIDIA B200", "10.0")]
+    with shown_platform("cuda", ("haliax", "levanter"), blackwell):
+        assert ragged._is_blackwell_gpu_backend() is True
+    assert ragged.jax is jax and ragged._is_blackwell_gpu_backend() is False  # nothing is left behind
+
+
+def test_a_library_kernel_fallback_is_read_from_its_warning():
+    from canary.run.stack_lowering import fell_back
+
+    # marin-haliax 0.2.227 on a CPU host shown no GPU: its Triton family choice asks for a GPU device
+    said = ["ragged_dot auto fallback: triton failed (RuntimeError), trying next."]
+    assert fell_back(["unrelated", *said]) == ("triton", "RuntimeError")
+    assert fell_back(["Pallas fused cross-entropy unavailable, falling back to XLA: ..."]) is None
+    assert fell_back([]) is None
+
+
 def test_owner_of_names_the_distribution_that_installed_a_file():
     ragged = importlib.import_module("haliax.nn.ragged_dot")
     assert owner_of(ragged.__file__) == ("marin-haliax", importlib.metadata.version("marin-haliax"))
@@ -114,6 +154,8 @@ def test_grug_ferry_lowers_for_the_gpu_with_the_librarys_triton_kernels(cli):
     assert (p["platform"], p["lane"], p["ok"], p["ragged_dot"]) == ("cuda", "gpu", True, "triton")
     assert (p["batch_size"], p["seq_len"], p["devices"]) == (4, 8192, 8)  # one chip's share
     assert len(p["fingerprint"]) == 64
+    # the library picked its kernels for the lane's GPU, not for this host's absent one
+    assert "the library was shown the lane's devices: 8 x NVIDIA H100 80GB HBM3" in p["notes"]
     # levanter's fused cross-entropy would time kernels on this CPU before picking its block sizes
     assert any("autotuning" in n for n in p["notes"]), p["notes"]
 

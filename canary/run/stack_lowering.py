@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import time
 import traceback
+import warnings
 from typing import Any
 
 from canary.config import Ferry, Lane
@@ -52,12 +54,15 @@ def check_options(ferry: Ferry, ragged_dot: str | None, tiling: str | None) -> N
 
 def library_frames(exc: BaseException) -> list[traceback.FrameSummary]:
     """The library's frames in the trace-time stack of the equation whose lowering failed (JAX
-    chains it as the exception's cause), outermost first; [] when there is none."""
+    chains it as the exception's cause), or, for an error raised while the library's code was
+    being traced (a removed JAX API, say), in the exception's own traceback; outermost first; []
+    when there is none."""
     cause = exc.__cause__
-    if cause is None or type(cause).__name__ != "JaxStackTraceBeforeTransformation":
-        return []
-    frames = traceback.extract_tb(cause.__traceback__)
-    return [f for f in frames if _in_library(f.filename)]
+    if cause is not None and type(cause).__name__ == "JaxStackTraceBeforeTransformation":
+        tb = cause.__traceback__
+    else:
+        tb = exc.__traceback__
+    return [f for f in traceback.extract_tb(tb) if _in_library(f.filename)]
 
 
 def _in_library(path: str) -> bool:
@@ -162,7 +167,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     import jax
 
     from canary.workload import stack
-    from canary.workload.platform_view import shown_platform
+    from canary.workload.platform_view import shown_devices, shown_platform
 
     spec = build_spec(ferry, lane, run_id="lower", out_dir=os.devnull)
     spec = per_device_spec(spec, lane.devices).model_copy(update={"platform": platform})
@@ -181,7 +186,9 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
     )
     t0 = time.perf_counter()
     one_device = stack.device_mesh(jax.devices()[:1])  # the per-device program, as each chip runs it
-    with shown_platform(platform, LIBRARY_PACKAGES):
+    devices = shown_devices(platform, lane.accelerator, lane.devices)
+    with shown_platform(platform, LIBRARY_PACKAGES, devices), warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
         result.ragged_dot = stack.ragged_dot_choice()
         try:
             exported = export_train_step(spec, lambda s: stack.make_train_step(s, mesh=one_device))
@@ -192,6 +199,22 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
         except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
             cfg = stack.grug_config(spec)
             _explain(result, e, platform, spec.batch_size * spec.seq_len * ferry.model.experts_per_token, cfg)
+    for w in said:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    fallback = fell_back([str(w.message) for w in said])
+    if fallback and result.ok:
+        kernel, why = fallback
+        result.ok = False
+        result.error = (
+            f"haliax's ragged_dot fell back from {kernel} to XLA's op ({why}) while lowering for {platform}: "
+            f"the lowered program is not the one the {lane.name} lane runs, so its {kernel} kernels went unchecked"
+        )
+    if devices:
+        result.notes.append(f"the library was shown the lane's devices: {lane.devices} x {devices[0].device_kind}")
+    elif platform != "cpu":
+        result.notes.append(
+            f"canary does not know how JAX describes a {lane.accelerator!r} device: the library was shown none"
+        )
     if platform == "cuda":
         result.notes.append(
             "the export's stability check for Triton custom calls is disabled (they lower, "
@@ -203,6 +226,20 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
         )
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
+
+
+# haliax's dispatch, when a preferred kernel raises while tracing: "ragged_dot auto fallback: triton
+# failed (RuntimeError), trying next." (RuntimeWarning, once per process)
+_FALLBACK = re.compile(r"ragged_dot auto fallback: (\w+) failed \((\w+)\)")
+
+
+def fell_back(messages: list[str]) -> tuple[str, str] | None:
+    """(kernel, exception class) of the library's first kernel fallback among warnings' messages. Pure."""
+    for m in messages:
+        found = _FALLBACK.search(m)
+        if found:
+            return found[1], found[2]
+    return None
 
 
 def _explain(result: PlatformResult, e: Exception, platform: str, rows: int, cfg) -> None:
