@@ -386,7 +386,7 @@ def test_a_cpu_recording_compiles_for_older_instruction_sets_and_nudges_the_weig
     ]
     assert [v.name for v in variants("tpu", 2, "megablox", 128, native_isa="AVX512")] == ["base", "base"]
     assert [v.name for v in variants("cpu", 2, "auto", 8, perf_only=True)] == ["base", "base"]
-    from canary.run.recording import xla_flag_env
+    from canary.formats.spec import xla_flag_env
 
     assert xla_flag_env("xla_cpu_max_isa", "AVX", {"XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX2"}) == {
         "XLA_FLAGS": "--a=1 --xla_cpu_max_isa=AVX"

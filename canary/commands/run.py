@@ -111,7 +111,8 @@ def _bars(as_json: bool) -> RichProgress:
     default="warm",
     show_default=True,
     help="warm: JAX's persistent compilation cache; cold: bypass it (nothing read or written); both: "
-    "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit; verify: "
+    "train cold, then warm, and fail as cache_inconsistency unless the losses match bit for bit (on a cuda "
+    "lane both with XLA's deterministic GPU ops; a tpu lane's to a relative 1e-6); verify: "
     "the cache with JAX's jax_compilation_cache_check_contents, each cached program compared with a fresh "
     "compile on first use, a mismatch failing as cache_poisoned (classified cache-poisoned) naming the entry "
     "(not for a cpu lane's own workload: XLA:CPU's compiles are not byte-reproducible).",

@@ -32,6 +32,12 @@ def ragged_dot_override(flag: str | None, environ: Mapping[str, str]) -> str | N
     return choice
 
 
+def xla_flag_env(name: str, value: object, environ: Mapping[str, str]) -> dict[str, str]:
+    """``XLA_FLAGS`` with ``--name=value`` in place of any setting of it ``environ`` has. Pure."""
+    flags = [f for f in environ.get("XLA_FLAGS", "").split() if f.split("=", 1)[0] != f"--{name}"]
+    return {"XLA_FLAGS": " ".join([*flags, f"--{name}={value}"])}
+
+
 class CacheSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     mode: Literal["warm", "cold", "verify"] = "warm"

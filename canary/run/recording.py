@@ -37,7 +37,7 @@ from canary.config import load_gates
 from canary.errors import CanaryError, ConfigError
 from canary.formats.directory import METRICS_FILE, RESULT_FILE, read_result
 from canary.formats.metrics import load_run_metrics
-from canary.formats.spec import NUDGE_ENV, CacheSpec
+from canary.formats.spec import NUDGE_ENV, CacheSpec, xla_flag_env
 from canary.git import head_commit
 from canary.golden import curve as golden_curve
 from canary.golden import store as golden_store
@@ -59,12 +59,6 @@ class Variant:
     ragged_dot: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     perf_comparable: bool = False
-
-
-def xla_flag_env(name: str, value: object, environ: dict[str, str] | os._Environ = os.environ) -> dict[str, str]:
-    """``XLA_FLAGS`` with ``--name=value`` in place of any setting of it the environment has."""
-    flags = [f for f in environ.get("XLA_FLAGS", "").split() if f.split("=", 1)[0] != f"--{name}"]
-    return {"XLA_FLAGS": " ".join([*flags, f"--{name}={value}"])}
 
 
 def forced_devices_env(n: int, environ: dict[str, str] | os._Environ = os.environ) -> dict[str, str]:
@@ -102,7 +96,8 @@ def variants(
     base = base_backend(ragged_dot, platform)
     out += [Variant(f"ragged_dot={b}", ragged_dot=b) for b in EQUIVALENT_RAGGED_DOT if b != base and not stack]
     native = host_mod.isa() if native_isa == "here" else native_isa
-    out += [Variant(f"isa={t}", env=xla_flag_env("xla_cpu_max_isa", t)) for t in host_mod.older_isas(native)]
+    older = host_mod.older_isas(native)
+    out += [Variant(f"isa={t}", env=xla_flag_env("xla_cpu_max_isa", t, os.environ)) for t in older]
     out += [Variant(f"nudged={seed}", env={NUDGE_ENV: str(seed)}) for seed in range(1, nudged + 1)]
     return out
 
