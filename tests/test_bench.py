@@ -48,6 +48,8 @@ NOT_RUN = {
     # it needs libtpu importable; tests/test_tpu_lane.py runs the same `canary lower --lane tpu`
     # with libtpu installed by its fixture
     "tpu_lane.py": "tests/test_tpu_lane.py",
+    # it trains the gpu lane's ferries on the host's GPUs; on a CPU host it says so (the test below)
+    "gpu_lane.py": "a GPU",
 }
 
 
@@ -89,3 +91,11 @@ def test_the_ray_launchers_overhead_script_runs_once():
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "local pass" in proc.stdout and "ray   pass" in proc.stdout, proc.stdout + proc.stderr[-3000:]
+
+
+def test_the_gpu_lane_script_says_there_is_no_gpu_here():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "JAX_PLATFORMS": "cpu"}
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "gpu_lane.py")], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120
+    )
+    assert proc.returncode == 1 and "not gpu: no GPU to run the gpu lane on" in proc.stderr, proc.stderr
