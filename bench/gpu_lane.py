@@ -14,6 +14,7 @@ filled, and fails (cache_inconsistency) unless the two losses agree bit for bit.
 
     python bench/gpu_lane.py                                   # both ferries, cold
     python bench/gpu_lane.py --ferry moe-canary --cache both --steps 10
+    python bench/gpu_lane.py --ferry moe-canary --cache verify --cache-dir C   # C filled by a warm run
     python bench/gpu_lane.py --save DIR                        # also each run's result, its log inside
 
 Needs a CUDA jax (`jax[cuda12]` or `jax[cuda13]`) and, for grug-moe-canary, the `levanter` extra.
@@ -90,8 +91,11 @@ def share_ferry(tmp: Path, name: str, devices: int, lane_devices: int) -> tuple[
     return path, ours
 
 
-def run(tmp: Path, ferry: Path, cache: str, steps: int | None, timeout_s: int) -> tuple[float, dict | None, str]:
+def run(
+    tmp: Path, ferry: Path, cache: str, steps: int | None, timeout_s: int, cache_dir: Path | None = None
+) -> tuple[float, dict | None, str]:
     argv = [sys.executable, "-m", "canary", "run", "gpu", "--ferry", str(ferry), "--cache", cache]
+    argv += ["--cache-dir", str(cache_dir)] if cache_dir else []
     argv += ["--out", str(tmp / "runs"), "--no-history", "--json"]
     argv += ["--steps", str(steps)] if steps else []
     t0 = time.perf_counter()
@@ -140,6 +144,7 @@ def main() -> None:
     ap.add_argument("--ferry", action="append", choices=FERRIES, help="a ferry (repeatable) [default: both]")
     ap.add_argument("--cache", default="cold", choices=("cold", "warm", "both", "verify"))
     ap.add_argument("--steps", type=int, help="train this many steps instead of the lane's")
+    ap.add_argument("--cache-dir", type=Path, help="a compilation cache kept between invocations [default: a new one]")
     ap.add_argument("--timeout", type=int, default=900, help="the lane's timeout_s for each run")
     ap.add_argument("--save", type=Path, help="write each run's result.json, its train.log inside, here")
     args = ap.parse_args()
@@ -155,7 +160,7 @@ def main() -> None:
         lanes_file(tmp, devices, kind, args.timeout)
         for name in args.ferry or FERRIES:
             ferry, batch = share_ferry(tmp, name, devices, lane_devices)
-            wall, res, err = run(tmp, ferry, args.cache, args.steps, args.timeout)
+            wall, res, err = run(tmp, ferry, args.cache, args.steps, args.timeout, args.cache_dir)
             if res is None:
                 print(f"{name}: no result ({wall:.1f} s): {err}", flush=True)
                 continue

@@ -115,7 +115,8 @@ def _bars(as_json: bool) -> RichProgress:
     "lane both with XLA's deterministic GPU ops; a tpu lane's to a relative 1e-6); verify: "
     "the cache with JAX's jax_compilation_cache_check_contents, each cached program compared with a fresh "
     "compile on first use, a mismatch failing as cache_poisoned (classified cache-poisoned) naming the entry "
-    "(not for a cpu lane's own workload: XLA:CPU's compiles are not byte-reproducible).",
+    "(on a cuda lane compiled with XLA's deterministic GPU ops, as autotuned compiles differ; not for a cpu "
+    "lane's own workload: XLA:CPU's compiles are not byte-reproducible).",
 )
 @click.option("--cold", is_flag=True, help="Same as --cache cold.")
 @click.option(

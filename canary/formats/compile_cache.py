@@ -15,14 +15,14 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from canary.errors import ConfigError
 from canary.extras import INSTALL
 from canary.formats.directory import CACHE_FILE
-from canary.formats.spec import CacheSpec
+from canary.formats.spec import CacheSpec, xla_flag_env
 
 # What JAX needs to use a remote cache directory, per URL scheme: without them it warns and runs
 # uncached. gs:// is what the lanes use (etils[epath,epath-gcs]).
@@ -87,6 +87,23 @@ def check_verify(cache: CacheSpec, platform: str, builtin: bool) -> None:
             "check (jax_compilation_cache_check_contents) would call every clean cache entry of a cpu lane "
             "poisoned. Use --cache both on a cpu lane (it compares the losses of a cold and a warm run)."
         )
+
+
+# XLA:GPU's flag that makes a program's ops deterministic and its compile reproducible (no autotuning:
+# the cost model picks GEMM tilings). Measured on one H200 (jax 0.11.2, moe-canary's gpu lane): without
+# it two cold runs' losses differed by step 10 (atomic scatter-adds) and a fresh compile of the train
+# step differed from its clean cache entry (1,430,611 bytes against 1,419,749: autotuning); with it
+# cold and warm agreed bit for bit and 33 of 33 entries verified, at 64 ms a step against 51.
+DETERMINISTIC_GPU_OPS = "xla_gpu_deterministic_ops"
+
+
+def check_env(platform: str, env: dict[str, str], environ: Mapping[str, str]) -> dict[str, str] | None:
+    """The workload's extra environment for a cache check (``--cache both``'s passes, ``--cache
+    verify``) on a ``platform`` lane whose programs must be made reproducible first (cuda: XLA's
+    deterministic GPU ops joined to ``XLA_FLAGS``), or None where they need not be. Pure."""
+    if platform != "cuda":
+        return None
+    return {**env, **xla_flag_env(DETERMINISTIC_GPU_OPS, "true", {**environ, **env})}
 
 
 def read_facts(attempt_dir: Path) -> dict[str, Any] | None:

@@ -12,14 +12,13 @@ then compares (:func:`judge`, pure) the per-step losses, bit for bit on CPU (to 
 1e-6 elsewhere: accelerators need not be bit-reproducible), and the cache facts: the last warm
 run must have been served from the cache (hits, no failed reads).
 
-On a cuda lane every pass runs with XLA's deterministic GPU ops (``--xla_gpu_deterministic_ops=true``
-in ``XLA_FLAGS``), and the losses must agree bit for bit there too. Without them XLA:GPU's atomic
-scatter-adds (the embedding's gradient) sum in whatever order the threads finish: two cold runs of
-moe-canary's gpu lane on one H200 already differed by 2e-4 at step 10 (12.0985 against 12.0958), and
-a cold/warm pair failed the gate once in two tries with the cache blameless. The deterministic
-programs are other cache entries than the daily run's (the flag is part of the cache key), and
-about a quarter slower a step there (64.0 ms against 51.4); ``--cache verify`` is the check on the
-daily run's own entries. Any difference is the gate
+On a cuda lane every pass runs with XLA's deterministic GPU ops
+(:func:`canary.formats.compile_cache.check_env`), and the losses must agree bit for bit there too.
+Without them XLA:GPU's atomic scatter-adds (the embedding's gradient) sum in whatever order the
+threads finish: two cold runs of moe-canary's gpu lane on one H200 already differed by 2e-4 at step
+10 (12.0985 against 12.0958), and a cold/warm pair failed the gate once in two tries with the cache
+blameless. The deterministic programs are other cache entries than the daily run's (the flag is
+part of the cache key), about a quarter slower a step there (64.0 ms against 51.4). Any difference is the gate
 ``cache_consistency`` failing, and the run's failure kind is ``cache_inconsistency``; a warm run
 that crashes where the cold one passed is one too, with the crash's own signature in its detail.
 
@@ -31,23 +30,22 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from canary import history as history_mod
 from canary import signature as signature_mod
-from canary.formats import signals
+from canary.formats import compile_cache, signals
 from canary.formats.directory import PROMOTED, promote_file, write_record
 from canary.formats.metrics import load_run_metrics
-from canary.formats.spec import CacheSpec, xla_flag_env
+from canary.formats.spec import CacheSpec
 from canary.judge.classify import classify
 from canary.judge.results import GateResult, verdict_of
 from canary.record import RunRecord
 
 GATE = "cache_consistency"
-DETERMINISTIC_GPU_OPS = "xla_gpu_deterministic_ops"
 KIND = "cache_inconsistency"
 NON_CPU_RTOL = 1e-6
 
@@ -177,22 +175,13 @@ def combine(cold: RunRecord, warms: list[RunRecord], gate: GateResult, run_id: s
     )
 
 
-def passes_env(platform: str, env: dict[str, str], environ: Mapping[str, str]) -> dict[str, str] | None:
-    """The workload's extra environment for every pass on a ``platform`` lane whose programs must
-    be made deterministic first (cuda: XLA's deterministic GPU ops), or None where they need not
-    be. Pure."""
-    if platform != "cuda":
-        return None
-    return {**env, **xla_flag_env(DETERMINISTIC_GPU_OPS, "true", {**environ, **env})}
-
-
 def run_both(opts, progress=None) -> RunRecord:
     """Cold, then warm (twice when the first warm run found the cache empty), compared."""
     from canary.run.inputs import new_run_id, resolve_inputs
     from canary.run.runner import run_canary
 
     inputs = resolve_inputs(opts)  # read once for every pass
-    env = passes_env(inputs.lane.platform, opts.env or {}, os.environ)
+    env = compile_cache.check_env(inputs.lane.platform, opts.env or {}, os.environ)
     deterministic = env is not None
     if deterministic:
         opts = replace(opts, env=env)

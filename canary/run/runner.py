@@ -111,7 +111,7 @@ def _attempt(
             steps=opts.steps,
             ragged_dot=setup.ragged_dot,
             tiling=opts.tiling,
-            env=opts.env or {},
+            env=_attempt_env(lane.platform, setup.cache, opts.env or {}),
         ),
     )
     tried.steps_requested = prepared.steps
@@ -123,6 +123,15 @@ def _attempt(
     tried.attempts.append(_judge_attempt(n, outcome, attempt_dir, no_summary, inputs, setup, tried))
     promote(attempt_dir, setup.run_dir)
     return outcome
+
+
+def _attempt_env(platform: str, cache, env: dict[str, str]) -> dict[str, str]:
+    """The workload's extra environment: ``--cache verify`` on a lane whose compiles are not
+    reproducible as they stand (cuda) compiles deterministically, so that JAX's byte comparison of
+    a cached executable with a fresh one means something."""
+    if cache.mode == "verify":
+        return compile_cache.check_env(platform, env, os.environ) or env
+    return env
 
 
 def _judge_attempt(
