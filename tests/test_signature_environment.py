@@ -1793,3 +1793,27 @@ def test_the_seventy_seventh_batchs_failures_in_the_words_they_met():
     # macOS's shell names a signal by its number after the words
     assert sig("jax-10530.log").exception == "SIGSEGV" and sig("jax-16417.log").exception == "SIGABRT"
     assert extract("$ python train.py\nBus error: 10\n").exception == "SIGBUS"
+
+
+def test_the_seventy_eighth_batchs_failures_in_the_words_they_met():
+    # PyTorch's determinism check refusing an op: 1.7's set_deterministic, use_deterministic_algorithms after, the
+    # warning warn_only makes of it, the kernel named with '_out' by a release; the op is kept
+    for group in (
+        ("pytorch-50469", "bliss-487", "pytorch-108569"),  # scatter_add_cuda_kernel
+        ("pytorch-68961", "pytorch-111335"),  # upsample_bilinear2d_backward(_out)_cuda
+        ("pytorch-68959", "pytorch-68959-2"),  # grid_sampler_2d_backward_cuda, the error and its warning
+        ("metta-654", "litgpt-2124", "ignite-2756", "pytorch-109856"),  # cuBLAS's workspace
+    ):
+        assert len({sig(f"{n}.log").fingerprint for n in group}) == 1, group
+    assert sig("pytorch-68959-2.log").exception == "RuntimeError"  # the warning is named by the check's error
+    assert sig("pytorch-149130.log").fingerprint != sig("pytorch-131972.log").fingerprint  # avg vs max pool
+    assert sig("pytorch-68959.log").fingerprint != sig("pytorch-68961.log").fingerprint
+    # Triton's cache's temporary file, by two generations of its name; a rename's, and a Windows path's, apart
+    assert len({sig(f"{n}.log").fingerprint for n in ("vllm-34", "vllm-35", "vllm-6103", "pytorch-134384")}) == 1
+    assert sig("vllm-34.log").fingerprint not in {
+        sig(f"{n}.log").fingerprint for n in ("triton-2688", "comfyui-wanvideowrapper-665")
+    }
+    assert sig("comfyui-wanvideowrapper-665.log").fingerprint == sig("comfyui-kjnodes-312.log").fingerprint
+    # the loader meeting NFS' stale handle on a cached object, at two of its steps; Python's own OSError apart
+    assert sig("pytorch-173679.log").fingerprint == sig("prime-rl-2305.log").fingerprint
+    assert sig("pytorch-173679.log").group != sig("nengo-913.log").group

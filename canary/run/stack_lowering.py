@@ -199,22 +199,7 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
         except Exception as e:  # noqa: BLE001 - a lowering failure is the result, not a crash
             cfg = stack.grug_config(spec)
             _explain(result, e, platform, spec.batch_size * spec.seq_len * ferry.model.experts_per_token, cfg)
-    for w in said:
-        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-    fallback = fell_back([str(w.message) for w in said])
-    if fallback and result.ok:
-        kernel, why = fallback
-        result.ok = False
-        result.error = (
-            f"haliax's ragged_dot fell back from {kernel} to XLA's op ({why}) while lowering for {platform}: "
-            f"the lowered program is not the one the {lane.name} lane runs, so its {kernel} kernels went unchecked"
-        )
-    if devices:
-        result.notes.append(f"the library was shown the lane's devices: {lane.devices} x {devices[0].device_kind}")
-    elif platform != "cpu":
-        result.notes.append(
-            f"canary does not know how JAX describes a {lane.accelerator!r} device: the library was shown none"
-        )
+    _library_said(result, said, lane, devices)
     if platform == "cuda":
         result.notes.append(
             "the export's stability check for Triton custom calls is disabled (they lower, "
@@ -226,6 +211,27 @@ def lower_one(ferry: Ferry, lane: Lane, platform: str) -> PlatformResult:
         )
     result.seconds = round(time.perf_counter() - t0, 3)
     return result
+
+
+def _library_said(result: PlatformResult, said: list, lane: Lane, devices: list | None) -> None:
+    """The library's warnings while lowering, shown again; a kernel it fell back from fails the lowering (the
+    program is not the lane's); and which devices it was shown, in the result's notes."""
+    for w in said:
+        warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    fallback = fell_back([str(w.message) for w in said])
+    if fallback and result.ok:
+        kernel, why = fallback
+        result.ok = False
+        result.error = (
+            f"haliax's ragged_dot fell back from {kernel} to XLA's op ({why}) while lowering for {result.platform}: "
+            f"the lowered program is not the one the {lane.name} lane runs, so its {kernel} kernels went unchecked"
+        )
+    if devices:
+        result.notes.append(f"the library was shown the lane's devices: {lane.devices} x {devices[0].device_kind}")
+    elif result.platform == "cuda":  # (a TPU's kernels are picked by the platform alone, and libtpu's devices)
+        result.notes.append(
+            f"canary does not know how JAX describes a {lane.accelerator!r} device: the library was shown none"
+        )
 
 
 # haliax's dispatch, when a preferred kernel raises while tracing: "ragged_dot auto fallback: triton

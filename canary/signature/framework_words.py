@@ -1,6 +1,7 @@
 """The rewordings of frameworks' and services' own words, by release: PyTorch's and TensorFlow's out of memory,
-NCCL's shared memory segment, Ray's dead actor, full object store and memory monitor, Triton's ptxas, a storage
-service's HTTP response, the model hub's path check, GitHub Actions' time limit, TensorFlow's generated API modules.
+PyTorch's determinism check, NCCL's shared memory segment, Ray's dead actor, full object store and memory monitor,
+Triton's ptxas, a storage service's HTTP response, the model hub's path check, GitHub Actions' time limit,
+TensorFlow's generated API modules.
 Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -45,6 +46,33 @@ _EXTENSION_BUILD = re.compile(r"^(Error building extension '[\w.-]{1,100}') Load
 def extension_build(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _EXTENSION_BUILD.match(message) if message.startswith("Error building extension") else None
     return exc, m[1] if m else message, frames
+
+
+# PyTorch's determinism check refusing an op, by release: "<op> does not have a deterministic implementation, but you
+# set 'torch.set_deterministic(True)'" (1.7), "... 'torch.use_deterministic_algorithms(True)'" after, and under
+# warn_only=True the same words as a UserWarning; the kernel is named with or without '_out' (upsample_bilinear2d_
+# backward_out_cuda); cuBLAS's own: "Deterministic behavior was enabled with either ... but this operation is not
+# deterministic because it uses CuBLAS and you have CUDA >= 10.2. ... CUBLAS_WORKSPACE_CONFIG=:4096:8 ..."
+_NOT_DETERMINISTIC = re.compile(r"^(\w{1,150}) does not have a deterministic implementation, but you set\b")
+_CUBLAS_DETERMINISTIC = re.compile(
+    r"^Deterministic behavior was enabled with either .{0,200}?but this operation is not deterministic because it uses "
+    r"CuBLAS"
+)
+
+
+_CUBLAS_ENV = "CUBLAS_WORKSPACE_CONFIG"
+
+
+def torch_deterministic(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc not in (None, "RuntimeError", "UserWarning"):
+        return exc, message, frames
+    m = _NOT_DETERMINISTIC.match(message) if "deterministic implementation" in message else None
+    if m:
+        op = re.sub(r"_out(?=_cuda$|_cpu$|$)", "", m[1])
+        return "RuntimeError", f"{op} does not have a deterministic implementation (torch's determinism check)", frames
+    if message.startswith("Deterministic behavior was enabled") and _CUBLAS_DETERMINISTIC.match(message):
+        return "RuntimeError", f"this operation is not deterministic because it uses CuBLAS ({_CUBLAS_ENV})", frames
+    return exc, message, frames
 
 
 # NCCL's shared memory segment: its name is random ('nccl-shm-recv-<hex>-1-2-3', '/dev/shm/nccl-NzwJ7O'), its
@@ -115,6 +143,40 @@ def triton_ptxas(exc: str | None, message: str, frames: list[str]) -> Parts:
 # supported by the triton GPU compiler, which is used as the backend.") and since 2.1 the capabilities ("Triton only
 # supports devices of CUDA Capability >= 7.0, but your device is of CUDA capability 6.1"): which GPU is the machine's
 _TRITON_TOO_OLD = re.compile(r"^Found .{1,200}? (which is too old to be supported by the triton GPU compiler)\b.*$")
+
+
+# Triton's cache writes an entry through a temporary file ('<cache>/<hash>/fused_moe_kernel.cubin.tmp.pid_72_945989',
+# '..._sgmv_expand_kernel.json.tmp.pid_450752_<uuid>'); another process that lists or reads it as it is renamed away
+# meets FileNotFoundError. A rename's own (' -> <dest>') is another failure, and keeps its words; so does a Windows
+# path (a drive, backslashes): under Inductor's cache there the name passes Windows' 260 characters, and Windows
+# refuses to open it, which no other process caused (a post's normalised path no longer shows its length).
+# (a later Triton's is a directory, '<hash>\\tmp.pid_<pid>_<uuid>\\__grp__<kernel>.json', which a post may cut)
+_TRITON_TMP = re.compile(
+    r"'([^']{0,400}?[/\\](?:[^/\\']{1,200}\.)?tmp\.pid_(?:\d{1,10}|<n>)_[\w<>-]{1,60}(?:[/\\]{1,2}[^/\\']{0,200})?)"
+    r"(?:'(?! -> )|$)"
+)
+
+
+def _tmp_name(m: re.Match) -> str:
+    windows = "\\" in m[1]
+    return "'<triton cache>/<file>.tmp.pid_<pid>_<id>'" + (" (a Windows path)" if windows else "")
+
+
+def triton_cache_tmp(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "FileNotFoundError" and "tmp.pid_" in message:
+        message = _TRITON_TMP.sub(_tmp_name, message)
+    return exc, message, frames
+
+
+# The loader's words for an object it could not load, by step ("<path>.so: cannot read file data: Stale file handle",
+# "...: cannot stat shared object: Stale file handle"): on a cache on NFS the handle went stale under it
+_STALE = re.compile(r"^'?[^']{1,400}?: cannot [\w ]{1,40}: Stale file handle'?$")
+
+
+def stale_handle(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "ImportError" and message.endswith(("Stale file handle", "Stale file handle'")) and _STALE.match(message):
+        return exc, "<shared object>: Stale file handle", frames
+    return exc, message, frames
 
 
 def triton_too_old(exc: str | None, message: str, frames: list[str]) -> Parts:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.rewordings import Rule
+from canary.signature.torch_folds import TORCH_RULES
 
 WORD_RULES: tuple[Rule, ...] = (
     Rule(
@@ -142,18 +143,7 @@ WORD_RULES: tuple[Rule, ...] = (
         "workflow's, not the failure",
         framework_words.job_limit,
     ),
-    Rule(
-        "torch-shm",
-        "PyTorch names a tensor's shared-memory file by the process and a random number, by release with where or "
-        "why it failed: that /dev/shm could not take it is the failure",
-        framework_words.torch_shm,
-    ),
-    Rule(
-        "extension-loader",
-        "torch's extension loader goes on after a build it reported failed ('Loading extension module fused_adam...'): "
-        "its words, run onto the build's, are not the failure",
-        framework_words.extension_build,
-    ),
+    *TORCH_RULES,
     Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "

@@ -1,0 +1,44 @@
+"""The folding rules of PyTorch's and its compiler's own words, reworded across releases: a tensor's shared-memory file,
+the extension loader after a failed build, the determinism check refusing an op, Triton's cache's temporary files and
+the stale NFS handle its cached objects meet. Pure. They take their place in
+:data:`canary.signature.word_folds.WORD_RULES`, in this order.
+"""
+
+from __future__ import annotations
+
+from canary.signature import framework_words
+from canary.signature.rewordings import Rule
+
+TORCH_RULES: tuple[Rule, ...] = (
+    Rule(
+        "torch-shm",
+        "PyTorch names a tensor's shared-memory file by the process and a random number, by release with where or "
+        "why it failed: that /dev/shm could not take it is the failure",
+        framework_words.torch_shm,
+    ),
+    Rule(
+        "extension-loader",
+        "torch's extension loader goes on after a build it reported failed ('Loading extension module fused_adam...'): "
+        "its words, run onto the build's, are not the failure",
+        framework_words.extension_build,
+    ),
+    Rule(
+        "torch-deterministic",
+        "PyTorch's determinism check names the op it refuses and how determinism was asked for by release (1.7's "
+        "set_deterministic, use_deterministic_algorithms after, a warning under warn_only), a kernel with or without "
+        "'_out': the op refused, or cuBLAS's workspace, is the failure",
+        framework_words.torch_deterministic,
+    ),
+    Rule(
+        "triton-cache-tmp",
+        "Triton writes a cache entry through a temporary file named by the kernel, the process and a random id (an "
+        "integer in 2.3.0, a uuid after): that a temporary file of its cache vanished is the failure, whose is not",
+        framework_words.triton_cache_tmp,
+    ),
+    Rule(
+        "stale-handle",
+        "the loader meets NFS' stale handle on a cached shared object at one step or another ('cannot read file data', "
+        "'cannot stat shared object'), on an object named by the cache's hash: the stale handle is the failure",
+        framework_words.stale_handle,
+    ),
+)
