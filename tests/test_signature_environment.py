@@ -1817,3 +1817,30 @@ def test_the_seventy_eighth_batchs_failures_in_the_words_they_met():
     # the loader meeting NFS' stale handle on a cached object, at two of its steps; Python's own OSError apart
     assert sig("pytorch-173679.log").fingerprint == sig("prime-rl-2305.log").fingerprint
     assert sig("pytorch-173679.log").group != sig("nengo-913.log").group
+
+
+def test_the_seventy_ninth_batchs_failures_in_the_words_they_met():
+    # CUDA error 222 as four programs' own checks print it, and an abort after one: the driver older than the PTX
+    ptx = ("powerinfer-229", "inter-operator-scheduler-4", "lidar_ai_solution-289", "gpu-burn-145")
+    assert len({sig(f"{n}.log").fingerprint for n in ptx}) == 1
+    assert sig("gpu-burn-145.log").kind == "environment"
+    # ...but not where XLA raised it inside its own status (a CustomCall's), which keeps its class
+    assert sig("colabfold-234.log").exception == "XlaRuntimeError"
+    # NVRTC not knowing the GPU's architecture, raised or printed bare before a progress bar
+    nvrtc = ("maskpls-18", "diffusiondet-107", "mip-splatting-7", "codeformer-167")
+    assert len({sig(f"{n}.log").fingerprint for n in nvrtc}) == 1
+    # PyTorch's extension builder's CUDA check, wrapped over two lines without its class
+    assert sig("dect-1.log").fingerprint == sig("rational_kat_cu-4.log").fingerprint
+    # the BFC allocator's retry warning by three releases' words, cut after 'with freed_' too; its fatal line apart
+    retry = ("tensorflow-23953", "alpr-unconstrained-128", "loghi-55", "tensorflow-43546")
+    assert len({sig(f"{n}.log").fingerprint for n in retry}) == 1
+    assert sig("tensorflow-47820.log").fingerprint != sig("tensorflow-23953.log").fingerprint
+    # TensorFlow 1.x's allocator aborting: the abort named by its cause, not merged with every other abort
+    assert sig("fastmaskrcnn-129.log").fingerprint == sig("fastmaskrcnn-15.log").fingerprint
+    assert sig("fastmaskrcnn-129.log").message.startswith("EigenAllocator for GPU ran out of memory")
+    # PyTorch's allocator refusing an option it does not know: the option is kept
+    assert sig("pytorch-1304.log").message == "Unrecognized CachingAllocator option: release_lock_on_cudamalloc"
+    assert sig("pytorch-1304.log").fingerprint != sig("birefnet-179.log").fingerprint
+    # TensorFlow's notice that XLA:CPU is off for want of its flag, and its flag parser refusing a value
+    assert sig("tensorflow-30308.log").fingerprint == sig("deeplearningexamples-445.log").fingerprint
+    assert sig("tensorflow-36247.log").message == "Couldn't interpret the value of flag tf_xla_cpu_global_jit"

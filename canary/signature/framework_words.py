@@ -179,6 +179,23 @@ def stale_handle(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# The BFC allocator (TensorFlow's, then XLA's) warning it will retry an allocation, by release: "Allocator (GPU_0_bfc)
+# ran out of memory trying to allocate <bytes>. The caller indicates that this is not a failure, but may mean ..."
+# (2018), "... <bytes> with freed_by_count=0. ..." (2020), "..., but this may mean ..." (XLA's copy); a post may cut
+# it after "with freed_", which only this warning has. Its fatal line ("(rounded to <bytes>)requested by op ...") is
+# not it.
+_BFC_RETRY = re.compile(
+    r"^(Allocator \(\w{1,100}\) ran out of memory trying to allocate <bytes>)(?: with freed_[\w=]{0,30})?"
+)
+
+
+def bfc_retry(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _BFC_RETRY.match(message) if exc == "OutOfMemory" and "rounded to" not in message else None
+    if m and (m.end() == len(message) or message[m.end() :].startswith(". The caller indicates")):
+        return exc, f"{m[1]}. The caller indicates that this is not a failure", frames
+    return exc, message, frames
+
+
 def triton_too_old(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _TRITON_TOO_OLD.match(message) if "too old to be supported by the triton" in message else None
     return exc, f"Found a GPU {m[1]}" if m else message, frames

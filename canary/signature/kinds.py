@@ -120,6 +120,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving|"
     r"was compiled without GPU support|CUDA Setup failed despite GPU being available|"
     r"The detected CUDA version \(\S{1,20}\) mismatches the version|xFormers can't load C\+\+/CUDA extensions|"
+    r"nvrtc: error: invalid value for --gpu-architecture|"
     r"device kernel image is invalid|ptxas fatal\s{0,4}: Value 'sm_\w{1,10}' is not defined for option 'gpu-name'"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the

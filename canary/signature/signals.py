@@ -230,6 +230,14 @@ PROCESS_DEATHS: list[BareError] = [
         "CheckFailed",
         context=3,
     ),
+    # TensorFlow 1.x's allocator aborting the process ("F .../gpu_device.cc:103] EigenAllocator for GPU ran out of
+    # memory when allocating 0. See error logs for more detailed info."), the abort's cause
+    BareError(
+        "eigen-allocator",
+        ("EigenAllocator for",),
+        re.compile(r"(?P<msg>EigenAllocator for \w{1,20} ran out of memory when allocating \d{1,20})"),
+        "SIGABRT",
+    ),
     # PJRT's C API client aborting on a plugin's error ("F... pjrt_c_api_helpers.cc:241] Unexpected error status ...")
     BareError(
         "pjrt-fatal",

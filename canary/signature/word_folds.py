@@ -113,6 +113,12 @@ WORD_RULES: tuple[Rule, ...] = (
         framework_words.triton_ptxas,
     ),
     Rule(
+        "bfc-retry",
+        "the BFC allocator's warning that it will retry an allocation gained 'with freed_by_count=0' (2020) and 'but "
+        "this may mean' (XLA's copy): one warning; its fatal line, which names the op, is another",
+        framework_words.bfc_retry,
+    ),
+    Rule(
         "http-body",
         "TensorFlow's GCS file system puts the storage service's response body after the HTTP code, as JSON or XML by "
         "release, with the run's account and object; the code and the permission it names are the failure",

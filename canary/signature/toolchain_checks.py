@@ -1,0 +1,65 @@
+"""Toolchain and settings checks printed, not raised by a framework: the driver refusing PTX from a newer toolkit, NVRTC
+not knowing the GPU's architecture, PyTorch's extension builder finding another
+CUDA than PyTorch's, PyTorch's allocator refusing an option, a flag's value the flag parser of TensorFlow or XLA could
+not read, and TensorFlow's notice that XLA:CPU is off for want of its flag. Pure. They take their place in
+:data:`canary.signature.checks.ENVIRONMENT_ERRORS`; a check a program printed has no class, but for PyTorch's, which
+it raises as ``RuntimeError``.
+"""
+
+from __future__ import annotations
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+TOOLCHAIN_CHECKS: list[BareError] = [
+    # CUDA error 222 (cudaErrorUnsupportedPtxVersion), as each program's own check prints it ("CUDA error 222 at
+    # <file>:<line>: ...", "Cuda failure: 222 ...", "Error in load module (<file>): ..."): a driver older than the
+    # toolkit that wrote the PTX
+    _environment(
+        "ptx-toolchain",
+        ("unsupported toolchain",),
+        r"^(?!.{0,400}(?:INTERNAL: |CustomCall failed))(?:.{0,400}?)(?P<msg>the provided PTX was compiled with an "
+        r"unsupported toolchain)",
+        None,
+    ),
+    # NVRTC (a JIT in a program or an extension) asked for an architecture it does not know: a toolkit older than the
+    # GPU
+    _environment(
+        "nvrtc-arch",
+        ("--gpu-architecture",),
+        r"(?P<msg>nvrtc: error: invalid value for --gpu-architecture \(-arch\))",
+        None,
+    ),
+    # torch.utils.cpp_extension's check of the CUDA it found against PyTorch's, printed wrapped and without its class
+    # ("The detected CUDA version (12.1) mismatches the version that was used to compile" / "PyTorch (11.8). ...")
+    _environment(
+        "torch-cuda-build",
+        ("The detected CUDA version",),
+        r"(?P<msg>The detected CUDA version \(\S{1,20}\) mismatches the version that was used to compile"
+        r"(?:\s{1,40}PyTorch \(\S{1,20}\))?)",
+        context=1,
+    ),
+    # TensorFlow's and XLA's flag parser: "Couldn't interpret value <value> for flag <flag>." (the value the run set)
+    _environment(
+        "flag-value",
+        ("Couldn't interpret value",),
+        r"Couldn't interpret value .{0,2000}? for fl\w{0,4}ag (?P<flag>\w{1,100})",
+        None,
+        message=lambda m: f"Couldn't interpret the value of flag {m['flag']}",
+    ),
+    # PyTorch's caching allocator refusing an option of PYTORCH_CUDA_ALLOC_CONF this release does not know
+    _environment(
+        "alloc-conf",
+        ("Unrecognized CachingAllocator option",),
+        r"(?P<msg>Unrecognized CachingAllocator option: \w{1,80})",
+    ),
+    # TensorFlow's one-time notice that it will not JIT for the CPU for want of TF_XLA_FLAGS' flag: a run that asked
+    # for XLA:CPU goes on without it (a warning: it names the failure only when nothing else does)
+    _environment(
+        "xla-cpu-off",
+        ("Not using XLA:CPU",),
+        r"(?P<msg>Not using XLA:CPU for cluster because envvar TF_XLA_FLAGS=--tf_xla_cpu_global_jit was not set)",
+        None,
+        weak=True,
+    ),
+]
