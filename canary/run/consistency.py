@@ -10,7 +10,9 @@ computes something else, where a cold compile passes). So the lane trains its st
 
 then compares (:func:`judge`, pure) the per-step losses, bit for bit on CPU (to a relative
 1e-6 elsewhere: accelerators need not be bit-reproducible), and the cache facts: the last warm
-run must have been served from the cache (hits, no failed reads).
+run must have been served from the cache (hits, no failed reads). Any difference is the gate
+``cache_consistency`` failing, and the run's failure kind is ``cache_inconsistency``; a warm run
+that crashes where the cold one passed is one too, with the crash's own signature in its detail.
 
 On a cuda lane every pass runs with XLA's deterministic GPU ops
 (:func:`canary.formats.compile_cache.check_env`), and the losses must agree bit for bit there too.
@@ -18,9 +20,7 @@ Without them XLA:GPU's atomic scatter-adds (the embedding's gradient) sum in wha
 threads finish: two cold runs of moe-canary's gpu lane on one H200 already differed by 2e-4 at step
 10 (12.0985 against 12.0958), and a cold/warm pair failed the gate once in two tries with the cache
 blameless. The deterministic programs are other cache entries than the daily run's (the flag is
-part of the cache key), about a quarter slower a step there (64.0 ms against 51.4). Any difference is the gate
-``cache_consistency`` failing, and the run's failure kind is ``cache_inconsistency``; a warm run
-that crashes where the cold one passed is one too, with the crash's own signature in its detail.
+part of the cache key), about a quarter slower a step there (64.0 ms against 51.4).
 
 The run directory holds ``cold/`` and ``warm/`` (and ``warm-2/``), each an ordinary run
 directory; the top level holds the deciding (last warm) run's files and the combined result.

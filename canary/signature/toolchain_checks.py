@@ -43,7 +43,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
     _environment(
         "flag-value",
         ("Couldn't interpret value",),
-        r"Couldn't interpret value .{0,2000}? for fl\w{0,4}ag (?P<flag>\w{1,100})",
+        r"Couldn't interpret value .{0,2000}? for flag (?P<flag>\w{1,100})",
         None,
         message=lambda m: f"Couldn't interpret the value of flag {m['flag']}",
     ),
