@@ -14,7 +14,7 @@ from canary.notify.compose import new_issue
 from canary.notify.model import Facts
 from canary.record import Attempt
 from canary.run.runner import RunOptions, run_canary
-from canary.signature import RULES, extract, gate_signature
+from canary.signature import RULES, extract, gate_signature, paste
 from canary.signature.checks import cpu_fallback
 from canary.signature.folds import fold
 from canary.signature.identity import CUT_TRACEBACK
@@ -1844,3 +1844,42 @@ def test_the_seventy_ninth_batchs_failures_in_the_words_they_met():
     # TensorFlow's notice that XLA:CPU is off for want of its flag, and its flag parser refusing a value
     assert sig("tensorflow-30308.log").fingerprint == sig("deeplearningexamples-445.log").fingerprint
     assert sig("tensorflow-36247.log").message == "Couldn't interpret the value of flag tf_xla_cpu_global_jit"
+
+
+def test_the_eightieth_batchs_failures_in_the_words_they_met():
+    # a stored copy cut inside its last rank's watchdog line is read by the line it copies; the whole line was printed
+    assert sig("ofa-271.log").fingerprint == sig("pytorch-118369.log").fingerprint == sig("verl-597.log").fingerprint
+    # ...but a traceback cut inside a frame's path is not read as another frame of that directory, nor a line that
+    # only lacks the quotes an earlier copy closes with
+    frames = ['  File "/site-packages/jax/_src/core.py", line 913, in process_primitive', "    return f()"]
+    assert paste.uncut([*frames, '  File "/site-packages/jax/_src/cor']) == [
+        *frames,
+        '  File "/site-packages/jax/_src/cor',
+    ]
+    said = [
+        '    make sure PyTorch is built with USE_KINETO=1"""',
+        "x",
+        "    make sure PyTorch is built with USE_KINETO=1",
+    ]
+    assert paste.uncut(said) == said
+    whole = "[Rank 1] Watchdog caught collective operation timeout: ran for 1800012 milliseconds"
+    assert paste.uncut([whole, "[Rank 2] Watchdog caught collective operation timeout: ran for 18"])[-1] == whole
+    # the NCCL watchdog's heartbeat monitor, whichever process group it names, apart from the watchdog's timeout
+    stuck = ("verl-1158", "llamafactory-8549", "ms-swift-7992")
+    assert len({sig(f"{n}.log").fingerprint for n in stuck}) == 1
+    assert sig("verl-1158.log").kind == "timeout"
+    assert sig("verl-1158.log").fingerprint != sig("verl-597.log").fingerprint
+    # gloo's peer by its address and port is the run's; a peer's reset apart from a recv's timeout
+    assert sig("retrieval-based-voice-conversion-webui-1882.log").fingerprint == sig("mooncake-842.log").fingerprint
+    assert sig("mooncake-842.log").message == "Read error: Connection reset by peer"
+    assert sig("kwola-2.log").fingerprint != sig("mooncake-842.log").fingerprint
+    # NCCL's remote error: the transport's words for the peer that went away are not kept
+    assert sig("nccl-934.log").fingerprint == sig("nccl-1928.log").fingerprint
+    # the loader's missing symbol version, its backquote retyped as a quote and the file that needs it elided
+    assert sig("tensorflow-wheels-13.log").fingerprint == sig("tensorflow-bin-17.log").fingerprint
+    assert sig("tensorflow-bin-17.log").kind == "environment"
+    assert sig("tensorflow-wheels-13.log").fingerprint != sig("tensorflow-56562.log").fingerprint
+    # NumPy's advice after an expired alias's AttributeError; which alias is kept
+    assert sig("textbsr-3.log").fingerprint == sig("neoloopfinder-45.log").fingerprint
+    assert sig("asffnet512-8.log").message == "module 'numpy' has no attribute 'float'"
+    assert sig("noisereduce-102.log").fingerprint != sig("textbsr-3.log").fingerprint

@@ -235,6 +235,19 @@ BARE_ERRORS: list[BareError] = [
         "timeout",
         message=lambda m: f"Watchdog caught collective operation timeout: WorkNCCL(OpType={m['op']})",
     ),
+    # its heartbeat monitor (torch 2.3 and later) when the watchdog itself hangs: "[PG ID 0 PG GUID 0(default_pg)
+    # Rank 7] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued
+    # collectives."; which process group (by number, by name, or both) and how long are the run's
+    BareError(
+        "nccl-heartbeat",
+        ("watchdog got stuck",),
+        re.compile(r"ProcessGroupNCCL's watchdog got stuck for \d{1,9} seconds without making progress in monitoring"),
+        None,
+        "timeout",
+        message=lambda m: (
+            "ProcessGroupNCCL's watchdog got stuck without making progress in monitoring enqueued collectives"
+        ),
+    ),
     # Colab's tpu_driver (2020-2023) that cannot reach its TPU host, gRPC's status by number ("4: Deadline
     # Exceeded"): the status of that code (gRPC numbers them in STATUS_CODES' order, from 1)
     BareError(

@@ -311,7 +311,7 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "library-version",
         ("' not found",),
-        r"(?P<msg>(?:\S{0,300}/)?lib[\w.+-]{1,60}\.so[\d.]{0,12}: version `(?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' "
+        r"(?P<msg>(?:\S{0,300}/)?lib[\w.+-]{1,60}\.so[\d.]{0,12}: version [`'](?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' "
         r"not found)",
         "ImportError",
     ),

@@ -173,10 +173,11 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     # a system library older than a binary was linked against ("/lib64/libm.so.6: version `GLIBC_2.23' not found
     # (required by <site-packages>/jaxlib/xla_extension.so)", libstdc++'s GLIBCXX_3.4.26 and CXXABI_1.3.8): where it
     # is, and which file needs it (a post cuts it anywhere), are the machine's; the library and the version are it
+    # (a post that retyped the loader's backquote as a quote is the same line)
     (
         re.compile(
             r"^(?:\S{0,300}/)?(lib[\w.+-]{1,60}\.so[\d.]{0,12}): version "
-            r"`((?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12})' not found\b.*$"
+            r"[`']((?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12})' not found\b.*$"
         ),
         r"\1: version `\2' not found",
     ),

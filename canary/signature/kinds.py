@@ -114,7 +114,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"library was compiled to use \S{1,20} instructions, but these aren't available|"
     r"Could not load dynamic library '|Unsupported gpu architecture '|"
     r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
-    r"version `(?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with |"
+    r"version [`'](?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with |"
     r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
     r"is only supported on GPUs with compute capability of at least|FlashAttention only supports Ampere GPUs or newer|"
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving|"
@@ -237,7 +237,9 @@ def nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
         return exc, message, frames
     code = nccl_code(m.group(0) if exc == "NCCLError" else m.group(1)) if m else ""
     if code and (not m.group(m.re.groups) or m.group(m.re.groups) == code):
-        last = _LAST_ERROR.search(message) if "Last error:" in message else None
+        # (a remote error's is the transport's view of the peer that went away, which each network words its own
+        # way: "NET/IB : Got completion from peer ...", "NET/OFI Request ... completed with error"; the result is it)
+        last = _LAST_ERROR.search(message) if "Last error:" in message and code != "ncclRemoteError" else None
         return "NCCLError", code + (f": Last error: {last[1].rstrip('. ')}" if last else ""), frames
     return exc, message, frames
 

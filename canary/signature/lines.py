@@ -242,7 +242,7 @@ def _unglued(raw: list[str]) -> list[str]:
 def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
     folds undone first (:func:`unwrap`), an exception group's borders taken off."""
-    raw = paste.unpage(text.splitlines() if isinstance(text, str) else list(text))
+    raw = paste.uncut(paste.unpage(text.splitlines() if isinstance(text, str) else list(text)))
     raw = paste.rejoin(paste.reflow(paste.untag(unwrap(raw), _known), _known))
     raw = _unglued(raw)
     grouped = any("Exception Group Traceback" in line for line in raw)

@@ -330,3 +330,35 @@ def rejoin(raw: list[str]) -> list[str]:
             continue
         out.append(line)
     return out
+
+
+_DIGITS = re.compile(r"\d+")
+_WORD = re.compile(r"[A-Za-z]")
+COPIES = 200  # the lines before a cut one its whole copy is looked for in (ranks print one record together)
+MIN_CUT = 40  # the shortest cut line taken for a copy: a shorter one is too little to tell a copy from a new line
+
+
+def uncut(raw: list[str]) -> list[str]:
+    """``raw`` with its last line read whole where a copy of the log ends inside it and an earlier line says it whole
+    (the same words, its numbers aside: every rank prints one watchdog timeout, and a stored copy cut inside the last
+    rank's reads "... OpType=ALLR"): the whole line is what was printed there, the cut one only a part of it."""
+    ends = [i for i, line in enumerate(raw) if line.strip()]
+    if len(ends) < 2:
+        return raw
+    last = _DIGITS.sub("0", raw[ends[-1]].strip())
+    # (a traceback cut inside a frame's path is cut, but not a copy of another frame in the same directory)
+    if len(last) < MIN_CUT or last.startswith("File "):
+        return raw
+    head = last.rstrip("0")  # (cut inside a number, or after one)
+    for i in reversed(ends[-COPIES:-1]):
+        whole = _DIGITS.sub("0", raw[i].strip())
+        # what the cut took holds words: a line that only lacks a closing quote or bracket is a line of its own
+        if whole.startswith(head) and _WORD.search(whole[len(last) :]):
+            # with the lines a terminal wrapped it onto (indented, not a frame's; a double-spaced copy's blanks between)
+            j = i + 1
+            while j < ends[-1] and (
+                not raw[j].strip() or raw[j][:1].isspace() and not raw[j].lstrip().startswith("File ")
+            ):
+                j += 1
+            return [*raw[: ends[-1]], *raw[i:j], *raw[ends[-1] + 1 :]]
+    return raw

@@ -36,9 +36,11 @@ _DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")
 
 
 # an AttributeError's message ends at the attribute's quote; what a title or a post goes on with after it ("... has
-# no attribute 'DeviceLocalLayout' with `jax==0.8.0` and `orbax==0.11.13`") is the reporter's
+# no attribute 'DeviceLocalLayout' with `jax==0.8.0` and `orbax==0.11.13`") is the reporter's, and what a module's
+# __getattr__ adds after its sentence is advice (NumPy 1.24's "... has no attribute 'float'. `np.float` was a
+# deprecated alias for the builtin `float`. To avoid this error ..." that a post may quote or leave out)
 _ATTRIBUTE_TAIL = re.compile(
-    r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}')\s.{1,1000}$"
+    r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}')\.?\s.{1,1000}$"
 )
 
 

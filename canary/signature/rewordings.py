@@ -48,9 +48,11 @@ def status_class(exc: str | None, message: str, frames: list[str]) -> Parts:
 # "INTERNAL: external/xla/xla/service/gpu/nccl_utils.cc:<line>: ..." (after a status, or leading)
 _SOURCE_LOCATION = re.compile(r"(?:(?<=^)|(?<=: ))[\w.+/-]{0,300}\.(?:cc|cpp|h|cu):<line> ?: ")
 # gloo names where it failed in brackets before its words ("[../third_party/gloo/gloo/transport/tcp/pair.cc:598]
-# Connection closed by peer [10.1.2.3]:28048"), and the peer by its address and port: the words are the failure
+# Connection closed by peer [10.1.2.3]:28048", "Read error [10.1.2.3]:25266: Connection reset by peer"), and the
+# peer by its address and port: the words are the failure
 _GLOO = re.compile(
-    r"^\[[\w.+/-]{0,300}\.(?:cc|cpp|h):<line>\] |(?<=peer) \[?<ip>\]?:\d{1,5}|(?<=connect) \[?<ip>\]?:\d{1,5}"
+    r"^\[[\w.+/-]{0,300}\.(?:cc|cpp|h):<line>\] |(?:(?<=peer)|(?<=connect)|(?<=Read error)|(?<=Write error)) "
+    r"\[?<ip>\]?:\d{1,5}"
 )
 
 # TensorFlow's distributed runtime (XRT, 2019-2021) names the task after a status's code, its XLA:TPU the stage,
