@@ -279,8 +279,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "did-you-mean",
         "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
-        "'tree_util'?'); the same failure under an older Python has none; a title goes on after the attribute's "
-        "quote in the reporter's words, or a paste loses that quote",
+        "'tree_util'?'); the same failure under an older Python has none; a title or a module's advice (NumPy's "
+        "expired aliases) goes on after the attribute's quote, or a paste loses that quote",
         pythons.did_you_mean,
     ),
     Rule(
