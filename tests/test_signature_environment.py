@@ -1883,3 +1883,40 @@ def test_the_eightieth_batchs_failures_in_the_words_they_met():
     assert sig("textbsr-3.log").fingerprint == sig("neoloopfinder-45.log").fingerprint
     assert sig("asffnet512-8.log").message == "module 'numpy' has no attribute 'float'"
     assert sig("noisereduce-102.log").fingerprint != sig("textbsr-3.log").fingerprint
+
+
+def test_the_eighty_first_batchs_failures_in_the_words_they_met():
+    # urllib3's pool giving up on a host, raised by requests or warned by huggingface_hub: the host and the cause
+    assert sig("transformers-17611.log").fingerprint == sig("llm-bootcamp-build-2023-18.log").fingerprint
+    assert sig("transformers-17611.log").message == (
+        "huggingface.co: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in "
+        "certificate chain"
+    )
+    assert sig("transformers-17611.log").kind == "infrastructure"
+    assert sig("transformers-17611.log").fingerprint != sig("comfyui_diffrhythm-24.log").fingerprint
+    assert sig("private-gpt-1849.log").fingerprint == sig("private-gpt-1854.log").fingerprint
+    assert sig("private-gpt-1849.log").fingerprint != sig("huggingface_hub-2625.log").fingerprint  # 403 vs 407
+    warned = sig("gpustack-3343.log")
+    assert (warned.exception, warned.kind) == ("NameResolutionError", "infrastructure")
+    assert warned.fingerprint == sig("agent-zero-1531.log").fingerprint
+    assert warned.fingerprint != sig("stable-diffusion-webui-17165.log").fingerprint
+    # ...under the class a client raised it as
+    assert sig("mlflow-545.log").exception == "MlflowException"
+    # W&B's retry loop by the error it retries on
+    assert sig("server-34.log").fingerprint == sig("wandb-6038.log").fingerprint
+    assert sig("wandb-2039.log").exception == "ReadTimeout"
+    # XLA's CUDA plugins registered twice: an environment mismatch only where nothing else names the failure
+    assert sig("stablediffusion-webui-9.log").fingerprint == sig("xla-20803.log").fingerprint
+    assert sig("kohya-ss-3320.log").fingerprint == sig("deepfacelab-rtx5000-2.log").fingerprint
+    assert sig("xla-20803.log").kind == "environment"
+    # the CUDA runtime failing before cuDNN's handle, also before a cut traceback; not where XLA's failure follows
+    assert sig("jax-25075.log").fingerprint == sig("localcolabfold-272.log").fingerprint
+    assert sig("jax-25075.log").fingerprint != sig("jax-windows-builder-28.log").fingerprint
+    assert sig("jax-14801.log").fingerprint == sig("lecture-python.myst-319.log").fingerprint
+    # c10's check without a condition before its words
+    assert sig("ocr_tablenet-7.log").fingerprint == sig("bert-vits2-integration-package-25.log").fingerprint
+    # jax's backends tried before its fallback, past those that only say their hardware is not there
+    fell_back = sig("maxim-32.log")
+    assert (fell_back.exception, fell_back.kind) == ("AttributeError", "environment")
+    assert fell_back.message == "module 'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'"
+    assert fell_back.fingerprint == sig("t5x-1286.log").fingerprint

@@ -17,6 +17,7 @@ from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
+from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
 from canary.signature.signals import PROCESS_DEATHS
@@ -173,6 +174,8 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: _unwrapped(m)[1],
         context=12,
     ),
+    # a request over the network that failed on the way (network.py), where no class was printed before it
+    *NETWORK_ERRORS,
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

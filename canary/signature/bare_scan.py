@@ -103,6 +103,12 @@ _FALLBACK = "env-fallback"
 # weak findings that report what a nearby warning before them says better: jax's fallback to the CPU (the check
 # that failed just before it), the buffer comparator's lines (the autotuner's check that printed them)
 _EXPLAINED = frozenset({_FALLBACK, "autotune-difference"})
+# a backend jax tried that says only that its hardware is not there (a GPU host's "Unable to initialize backend 'tpu':
+# INVALID_ARGUMENT: TpuPlatform is not available.", a jaxlib built without plugins): not why it fell back, where a
+# backend listed above it says why
+_ABSENT = re.compile(
+    r"TpuPlatform is not available|Unable to find driver in registry|no attributes named get_plugin_device_client"
+)
 # jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below
 _QUOTES_NEXT = "The error was:"
 
@@ -125,7 +131,9 @@ def _scan(
             if rec.name in skip:
                 continue
             m = rec.match(s)
-            if m is None or (not rec.at_info and i in info):
+            # (what is read only above INFO is read at INFO too where it may say why jax fell back to the CPU)
+            explains = weak is not None and weak[2] == _FALLBACK and tried is None
+            if m is None or (not rec.at_info and i in info and not explains):
                 continue
             raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
             frames: list[str] = []
@@ -143,7 +151,7 @@ def _scan(
             if i in info and weak is not None:
                 # what jax logged at INFO of the backends it tried explains its fallback only when nothing
                 # logged louder does (cuInit's error before "Unable to initialize backend 'tpu': ...")
-                if weak[2] == _FALLBACK and tried is None and weak[0] - i <= _LOOK_BACK:
+                if weak[2] == _FALLBACK and tried is None and weak[0] - i <= _LOOK_BACK and not _ABSENT.search(raw):
                     tried = found
                 break
             if not rec.weak and not (exc and not raw and s.endswith(":")):

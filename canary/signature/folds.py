@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canary.signature import environment, framework_words, kinds, pythons, rewordings, tracebacks
+from canary.signature import environment, framework_words, kinds, network, pythons, rewordings, tracebacks
 from canary.signature.rewordings import Rule
 from canary.signature.word_folds import WORD_RULES
 
@@ -147,6 +147,13 @@ RULES: tuple[Rule, ...] = (
         "'ncclUnhandledCudaError: Call to CUDA function failed.' in later ones; PyTorch's 'NCCL error in: "
         "<its source>, <result>, NCCL version <v>' names the result among where it was seen and which NCCL",
         kinds.nccl_result,
+    ),
+    Rule(
+        "connection-pool",
+        "requests raises urllib3's pool giving up on a host as its cause's class or ConnectionError, huggingface_hub "
+        "warns it with a request id; which url and request are the job's, the host and the cause (a certificate check, "
+        "a proxy's status, an errno) the failure",
+        network.pool,
     ),
     Rule(
         "advice",

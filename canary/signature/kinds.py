@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import cloud_apis
+from canary.signature import cloud_apis, network
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, status_code
 
@@ -141,8 +141,8 @@ def kind_of(exc_type: str, message: str, chain_text: str, frames: list[tuple[str
     ``frames`` are its chain's ``(file, func, code)``."""
     if CACHE_POISONED_TEXT.search(f"{exc_type}: {chain_text}"):
         return "cache_poisoned"
-    if INFRA_TEXT.search(chain_text) or cloud_apis.CLIENT_TEXT.match(message):
-        return "infrastructure"  # (a cloud API refusing a request, as a Python client raises it)
+    if INFRA_TEXT.search(chain_text) or cloud_apis.CLIENT_TEXT.match(message) or network.POOL_TEXT.search(chain_text):
+        return "infrastructure"  # (a cloud API refusing a request, as a Python client raises it; a host not reached)
     if ENVIRONMENT_TEXT.search(chain_text) or any(_plugin(file, func) for file, func, _ in frames):
         return "environment"
     if exc_type.endswith("FloatingPointError") or NAN_TEXT.search(message):

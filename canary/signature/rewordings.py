@@ -94,8 +94,9 @@ def failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# PyTorch's c10 names where its check failed and the condition ("[enforce fail at alloc_cpu.cpp:<line>] data. ")
-_ENFORCE = re.compile(r"^\[enforce fail at [^\]]{1,300}\] (?:\w{1,40}\. )?")
+# PyTorch's c10 names where its check failed and the condition ("[enforce fail at alloc_cpu.cpp:<line>] data. ", or
+# none: "[enforce fail at inline_container.cc:<line>] . PytorchStreamReader failed ...")
+_ENFORCE = re.compile(r"^\[enforce fail at [^\]]{1,300}\] (?:\w{0,40}\. )?")
 
 
 # vLLM re-raises what its model raised with where it dumped the inputs ("Error in model execution (input dumped to

@@ -62,4 +62,37 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         None,
         weak=True,
     ),
+    # XLA's CUDA plugins registered twice in one process (TensorFlow 2.14 on, its copy of XLA and another: "Unable to
+    # register cuDNN factory: Attempting to register factory for plugin cuDNN when one has already been registered",
+    # cuFFT's and cuBLAS' after it, later "computation placer already registered"): two builds linked together, which
+    # a run often survives, so only when nothing else names the failure; which plugin's line a copy ends on is not it
+    _environment(
+        "factory-twice",
+        ("when one has already been registered",),
+        r"Unable to register \w{1,20} factory: Attempting to register factory for plugin \w{1,20} when one has "
+        r"already been registered",
+        None,
+        message=lambda m: "Unable to register a CUDA plugin's factory: one has already been registered",
+        weak=True,
+    ),
+    _environment(
+        "placer-twice",
+        ("computation placer already registered",),
+        r"(?P<msg>computation placer already registered)",
+        None,
+        weak=True,
+    ),
+    # the CUDA runtime failing before XLA creates cuDNN's handle ("There was an error before creating cudnn handle
+    # (500): cudaErrorSymbolNotFound : named symbol not found", 2023's "(302): cudaGetErrorName symbol not found."):
+    # a runtime without a symbol the cuDNN or the plugin was built against; which error is kept. XLA goes on to fail
+    # creating the handle, which names the failure where it is printed
+    _environment(
+        "cudnn-handle-runtime",
+        ("error before creating cudnn handle",),
+        r"There was an error before creating cudnn handle(?: \(\d{1,4}\))?: (?P<err>cudaError\w{1,60}|\w{1,60} symbol "
+        r"not found)",
+        "CUDAError",
+        message=lambda m: f"There was an error before creating cudnn handle: {m['err']}",
+        weak=True,
+    ),
 ]

@@ -1,0 +1,86 @@
+"""Requests a job makes over the network that fail on the way. Pure.
+
+urllib3's pool gives up on a host and says why in the error it was caused by:
+"HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /x/resolve/main/config.json
+(Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable
+to get local issuer certificate (_ssl.c:1010)')))".
+requests raises it as the class of its cause (``SSLError``, ``ProxyError``) or as ``ConnectionError``, a client as its
+own (``MlflowException``), huggingface_hub wraps it in a tuple with a request id and warns it before each retry
+("'(MaxRetryError(...), '(Request ID: ...)')' thrown while requesting HEAD https://..."). Which file, which request,
+which retry are the job's; the host and the cause (the certificate check that failed, the proxy's status, the
+resolver's errno) are the failure, an infrastructure one, under the class it was raised as, or, printed, the cause's.
+W&B's client entering its retry loop names its cause the same way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+
+_POOL = re.compile(
+    r"HTTPS?ConnectionPool\(host=\\?['\"](?P<host>[^'\"\\]{1,200})\\?['\"], port=[^)]{1,12}\): Max retries exceeded "
+    r"with url: \S{0,1000} \(Caused by (?P<cause>[A-Z]\w{1,60})\((?P<inner>.{0,2000})"
+)
+# (what says so in an exception's chain: the kind is infrastructure, whatever class carries it)
+POOL_TEXT = re.compile(r"Max retries exceeded with url: .{0,1000}?\(Caused by [A-Z]\w{1,60}\(")
+_WHY = (
+    # the certificate check OpenSSL failed (1.1 writes "self signed", 3.x "self-signed"); where in _ssl.c is the build's
+    re.compile(r"(?P<why>\[SSL: ?[A-Z_]{3,60}\] [^'\"()\\]{1,300}?)\s?(?:\(_ssl\.c:[^)]{1,12}\)|['\"\\]|$)"),
+    # the proxy's refusal of the tunnel, by its status
+    re.compile(r"(?P<why>Tunnel connection failed: [^'\"()\\]{1,100})"),
+    # the resolver's or the socket's errno and its words
+    re.compile(r"(?P<why>\[Errno -?\d{1,5}\] [^'\"()\\]{1,200})"),
+    # a timeout, without the object that timed out
+    re.compile(r"(?P<why>(?:Read|Connect|Connection) timed out)"),
+)
+
+
+def pool_failure(text: str) -> tuple[str, str] | None:
+    """The class and the words of a pool that gave up on a host, where ``text`` holds its message: the cause's class,
+    and the host with why."""
+    m = _POOL.search(text)
+    if m is None:
+        return None
+    inner = m["inner"]
+    why = next((w["why"].rstrip(" .") for rx in _WHY if (w := rx.search(inner))), None)
+    if why is None:  # (a cause of no words these know: its first quoted words)
+        quoted = re.search(r"['\"](?!<)([^'\"\\]{1,200})", inner)
+        why = quoted[1].rstrip(" .") if quoted else m["cause"]
+    return m["cause"], f"{m['host']}: {why.replace('self signed', 'self-signed')}"
+
+
+def pool(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``connection-pool`` rule: a raised request error read by its host and cause, under the class it was raised
+    as (requests' ``ConnectionError``, a client's own, as ``MlflowException``); urllib3's ``MaxRetryError`` is the
+    pool's, named by its cause as where it is only printed."""
+    if "Max retries exceeded" not in message:
+        return exc, message, frames
+    failed = pool_failure(message)
+    if failed is None:
+        return exc, message, frames
+    return (failed[0] if exc in (None, "MaxRetryError") else exc), failed[1], frames
+
+
+NETWORK_ERRORS: list[BareError] = [
+    # a pool's failure printed, not raised (huggingface_hub's warning before its retry, a program's message)
+    BareError(
+        "connection-pool",
+        ("Max retries exceeded with url",),
+        _POOL,
+        lambda m: pool_failure(m.group(0))[0],  # type: ignore[index]
+        "infrastructure",
+        message=lambda m: pool_failure(m.group(0))[1],  # type: ignore[index]
+    ),
+    # W&B's client retrying a request ("wandb: Network error (ConnectionError), entering retry loop."), by its cause;
+    # a retry may succeed, so only where nothing else (a file it then failed to upload) names the failure
+    BareError(
+        "wandb-retry",
+        ("entering retry loop",),
+        re.compile(r"\bNetwork error \((?P<cls>[A-Z]\w{1,60})\), entering retry loop"),
+        lambda m: m["cls"],
+        "infrastructure",
+        message=lambda m: f"wandb: Network error ({m['cls']}), entering retry loop",
+        weak=True,
+    ),
+]
