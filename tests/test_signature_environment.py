@@ -1920,3 +1920,33 @@ def test_the_eighty_first_batchs_failures_in_the_words_they_met():
     assert (fell_back.exception, fell_back.kind) == ("AttributeError", "environment")
     assert fell_back.message == "module 'jaxlib.xla_extension' has no attribute 'GpuAllocatorConfig'"
     assert fell_back.fingerprint == sig("t5x-1286.log").fingerprint
+
+
+def test_the_eighty_second_batchs_failures_in_the_words_they_met():
+    # the kernel's OOM killer on the host apart from a memory cgroup's (a container's, a Slurm step's)
+    assert sig("py-autovod-7.log").fingerprint == sig("qaconv-19.log").fingerprint
+    assert sig("py-autovod-7.log").fingerprint != sig("arknights-mower-896.log").fingerprint
+    assert sig("arknights-mower-896.log").fingerprint == sig("vision-950.log").fingerprint
+    # numpy's array it could not allocate, by either release's class; which array is the job's
+    assert sig("a-person-mask-generator-87.log").exception == "MemoryError"
+    assert sig("a-person-mask-generator-87.log").fingerprint == sig("mmhuman3d-331.log").fingerprint
+    # four workers' lines run together, a progress line glued after the DataLoader's
+    assert sig("graphormer-7.log").fingerprint == sig("self-critical.pytorch-11.log").fingerprint
+    assert sig("mmsegmentation-993.log").fingerprint == sig("3drs-7.log").fingerprint
+    # PyTorch's shared memory mapped back, its file's name the process's; HDF5's write by its errno
+    assert sig("sd-scripts-1790.log").fingerprint == sig("pytorch-87861.log").fingerprint
+    assert sig("sd-scripts-1790.log").fingerprint != sig("hopsworks-1557.log").fingerprint
+    assert sig("h5py-914.log").fingerprint == sig("h5py-1120.log").fingerprint
+    # TensorFlow's large host allocation in two releases' words, only where nothing else names the failure
+    assert sig("tensorflow-data-9.log").fingerprint == sig("federated-learning-3.log").fingerprint
+    assert sig("tensorflow-data-9.log").kind == "infrastructure"
+    # Lua Torch's writer short of its count, safetensors' Rust words without their class or set in italics
+    assert sig("grid-lstm-5.log").fingerprint == sig("opennmt-463.log").fingerprint
+    assert sig("openllm-754.log").fingerprint == sig("comfyui-modelquantizer-4.log").fingerprint
+    assert sig("openllm-754.log").exception == "SafetensorError"
+    # numpy's full disk after a converter's words; Python's errno words without their class
+    assert sig("rknn-llm-297.log").exception == "OSError"
+    assert sig("transformers-13472.log").exception == "PermissionError"
+    # wandb's service not up in time, by its class, printed by its command line or an embedding host
+    assert sig("wandb-8023.log").fingerprint == sig("wandb-3911.log").fingerprint
+    assert sig("wandb-8023.log").exception == "ServiceStartTimeoutError"

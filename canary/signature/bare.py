@@ -21,6 +21,7 @@ from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
 from canary.signature.signals import PROCESS_DEATHS
+from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
 
@@ -176,6 +177,8 @@ BARE_ERRORS: list[BareError] = [
     ),
     # a request over the network that failed on the way (network.py), where no class was printed before it
     *NETWORK_ERRORS,
+    # a file the disk or the file system refused (storage.py), where no class was printed before it
+    *STORAGE_ERRORS,
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

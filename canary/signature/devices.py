@@ -245,7 +245,25 @@ DEVICE_ERRORS: list[BareError] = [
             r"Memory cgroup out of memory)"
         ),
         "SIGKILL",
-        message=lambda m: "killed by the kernel's OOM killer",
+        # (a container's or a Slurm step's memory cgroup past its limit is not the host out of memory: "Memory cgroup
+        # out of memory: Killed process ...", Slurm's "Detected 1 oom-kill event(s) in StepId=...")
+        message=lambda m: (
+            "killed by its memory cgroup's OOM killer"
+            if m["msg"].startswith("Memory cgroup") or "slurmstepd" in m.string or "StepId=" in m.string
+            else "killed by the kernel's OOM killer"
+        ),
+    ),
+    # TensorFlow's CPU allocator warning of a large host allocation ("Allocation of 25690112 exceeds 10% of system
+    # memory." in allocator.cc, later "... of free system memory." in tsl's cpu_allocator_impl.cc): the host's memory
+    # running short, which a run may survive, so only where nothing else names the failure; the size is the job's
+    BareError(
+        "cpu-allocator-large",
+        ("exceeds 10% of",),
+        re.compile(r"\bAllocation of \d{1,20} exceeds 10% of (?:free )?system memory"),
+        None,
+        "infrastructure",
+        message=lambda m: "Allocation exceeds 10% of system memory",
+        weak=True,
     ),
     # Slurm ending a job or a step ("slurmstepd: error: *** JOB 494583 ON node023 CANCELLED AT 2024-04-20T09:09:37 DUE
     # TO TIME LIMIT ***", "*** STEP 494583.0 ON ...", an older order "*** JOB 830329 CANCELLED AT ... DUE TO TIME LIMIT

@@ -29,12 +29,14 @@ def torch_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
 # </torch_15769_1517813162>"), named by the process and a random number, by release with where (0.4's " at
 # /pytorch/aten/src/TH/THAllocator.c:383") or why (2.x's ": No space left on device (28)"): that /dev/shm could not take
 # it is the failure
-_TORCH_SHM = re.compile(r"^(unable to write to file </torch_)[\d_]{1,60}>.*$")
+_TORCH_SHM = re.compile(r"^(unable to (?:write to|mmap \S{1,30} from) file </torch_)[\d_]{1,60}>(.*)$")
 
 
 def torch_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
-    m = _TORCH_SHM.match(message) if message.startswith("unable to write to file </torch_") else None
-    return exc, f"{m[1]}<id>>" if m else message, frames
+    m = _TORCH_SHM.match(message) if message.startswith("unable to ") else None
+    # (mapping it back, "unable to mmap <bytes> from file </torch_...>: Cannot allocate memory (12)", says why in every
+    # release: that is kept)
+    return exc, (f"{m[1]}<id>>" + (m[2] if "mmap" in m[1] else "") if m else message), frames
 
 
 # torch's extension builder, whose loader goes on after the build it reported failed ("Error building extension

@@ -187,6 +187,9 @@ CANONICAL_CLASSES = {
     "IOError": "OSError",
     # PyTorch's torch.linalg.LinAlgError, printed by the name of the class it is (torch._C._LinAlgError)
     "_LinAlgError": "LinAlgError",
+    # numpy's MemoryError of an array it could not allocate (numpy.core._exceptions._ArrayMemoryError, numpy 2's
+    # numpy._core._exceptions), printed by its own name or, before 1.18, as MemoryError
+    "_ArrayMemoryError": "MemoryError",
 }
 # Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
 STATUS_CODES = (
@@ -277,6 +280,24 @@ WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\s(?:Aborted|Segmentation fault|Bus error) \(core dumped\)$"), ""),
     # jaxlib's names for CUDA's functions since it builds for ROCm too ("gpusolverDnCreate" for "cusolverDnCreate")
     (re.compile(r"\bgpu(solver|sparse|blas|fft)(?=[A-Z])"), r"cu\1"),
+    # numpy's host allocation that failed: which array (its shape and dtype) is the job's
+    (
+        re.compile(r"^(Unable to allocate .{1,30}? for an array with shape )\([\d, ]{0,200}\) and data type \w{1,30}"),
+        r"\1<shape>",
+    ),
+    # HDF5's write that failed (h5py's OSError), by its errno: its time, file, descriptor and buffer are the job's, and
+    # whether it was preparing or writing its stage
+    (
+        re.compile(
+            r"^Can't (?:prepare for writing|write) data \([Ff]ile write failed: .{0,600}?\berrno = (\d{1,4})\b.*$"
+        ),
+        r"Can't write data (file write failed: errno = \1)",
+    ),
+    # PyTorch's DataLoader names the signal its worker died of and ends; a progress line glued after it is not its
+    (re.compile(r"^(DataLoader worker \(pid \S{1,12}\) is killed by signal: [\w ]{2,40}?)\.{2,}.*$"), r"\1"),
+    # a message run together with the same line of other processes (four workers' tails pasted without their line
+    # ends: "[Errno 12] Cannot allocate memoryOSError: [Errno 12] Cannot allocate memory")
+    (re.compile(r"^(.{8,300}?)(?:[A-Z]\w{0,60}(?:Error|Exception): \1)+$"), r"\1"),
 ]
 
 

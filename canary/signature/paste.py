@@ -59,6 +59,7 @@ def unpage(raw: list[str]) -> list[str]:
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
     raw = [_EMPHASIS.sub(r"\g<inner>", line) if line[:1] in "*_" and line[-1:] in "*_" else line for line in raw]
+    raw = _unemphasised(raw)
     spans = sum(bool(_CODE_SPAN.match(line)) for line in raw)
     if spans >= MIN_LINES and spans >= SHARE * sum(bool(line.strip()) for line in raw):
         raw = [m["inner"] if (m := _CODE_SPAN.match(line)) else line for line in raw]
@@ -67,6 +68,20 @@ def unpage(raw: list[str]) -> list[str]:
     if any("**Exception Type:**" in line for line in raw):
         raw = _error_report(raw)
     return _dedent(_single_spaced(_unquoted(raw)))
+
+
+def _unemphasised(raw: list[str]) -> list[str]:
+    """``raw`` without markdown's italics around a whole block: a ``_`` that opens its first line and one that closes
+    its last (a post that set the log it pasted in italics: "_DEBUG: ..." down to "...})_")."""
+    ends = [i for i, line in enumerate(raw) if line.strip()]
+    if len(ends) < 2:
+        return raw
+    first, last = raw[ends[0]], raw[ends[-1]]
+    if not (first.startswith("_") and first[1:2].isalpha() and last.endswith("_") and last[-2:-1] not in "_ "):
+        return raw
+    out = list(raw)
+    out[ends[0]], out[ends[-1]] = first[1:], last[:-1]
+    return out
 
 
 _QUOTE = re.compile(r"^> ?")

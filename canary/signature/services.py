@@ -83,6 +83,17 @@ SERVICE_ERRORS: list[BareError] = [
         weak=True,
     ),
     BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, line_kind),
+    # wandb's local service process not up in time ("Timed out waiting for wandb service to start after 30.0 seconds.
+    # Try increasing the timeout with the `_service_wait` setting."), raised as ServiceStartTimeoutError, printed by its
+    # command line after "Error: " or by an embedding host's wrapper: how long it waited is the setting's
+    BareError(
+        "wandb-service-start",
+        ("waiting for wandb service to start",),
+        re.compile(r"\bTimed out waiting for wandb service to start\b"),
+        "ServiceStartTimeoutError",
+        "timeout",
+        message=lambda m: "Timed out waiting for wandb service to start",
+    ),
 ]
 
 # GitHub Actions' own steps refusing the workflow on the runner it got: setup-python without the Python it pins for

@@ -1,0 +1,55 @@
+"""What a job's files say when the disk or the file system refuses them, printed without a traceback: Lua Torch's writer
+short of its count, safetensors' errors as its Rust side words them, and Python's errno words a post quotes without
+their class. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+
+# the class Python raises an OSError of these errnos as (PEP 3151); any other is OSError
+_ERRNO_CLASS = {"2": "FileNotFoundError", "13": "PermissionError", "17": "FileExistsError"}
+
+STORAGE_ERRORS: list[BareError] = [
+    # Lua Torch's file writer short of its count ("write error: wrote 9367499 blocks instead of 31014000 at
+    # .../TH/THDiskFile.c:340", 356 for another element type): a disk that filled; the counts and the line are the job's
+    BareError(
+        "th-disk-write",
+        ("blocks instead of",),
+        re.compile(r"\bwrite error: wrote \d{1,20} blocks instead of \d{1,20} at \S{0,300}THDiskFile\.c"),
+        None,
+        "infrastructure",
+        message=lambda m: "write error: wrote fewer blocks than asked (THDiskFile.c)",
+    ),
+    # safetensors' errors, Rust's words raised as SafetensorError ("Error while serializing: IoError(Os { code: 28,
+    # kind: StorageFull, message: \"No space left on device\" })", "Error while deserializing header: HeaderTooLarge"),
+    # quoted without the class or after an application's node name
+    BareError(
+        "safetensors",
+        ("Error while serializing: ", "Error while deserializing header: "),
+        re.compile(
+            r"(?:^|\s)(?P<msg>Error while (?:serializing|deserializing header): [A-Z]\w{1,60}(?:\(.{0,300}?\))?)_?$"
+        ),
+        "SafetensorError",
+    ),
+    # numpy's writer of an array to a file on a full disk ("Not enough free space to write 4194304 bytes"), an OSError,
+    # printed after a converter's own words ("ERROR: Catch exception when converting model: ..."): the size is the job's
+    BareError(
+        "numpy-tofile",
+        ("Not enough free space to write",),
+        re.compile(r"\b(?P<msg>Not enough free space to write \d{1,20} bytes)"),
+        "OSError",
+        "infrastructure",
+    ),
+    # Python's words for an OSError, quoted without its class ("[Errno 13] Permission denied: '/.cache'"): the class
+    # Python raises for that errno; only where nothing else names the failure
+    BareError(
+        "errno-words",
+        ("[Errno ",),
+        re.compile(r"^(?P<msg>\[Errno (?P<errno>\d{1,4})\] [A-Z][a-z][\w ]{2,60}(?:: '[^']{1,500}')?)$"),
+        lambda m: _ERRNO_CLASS.get(m["errno"], "OSError"),
+        weak=True,
+    ),
+]
