@@ -127,13 +127,13 @@ def _scan(
             # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...", Mosaic's below
             # its head: "...: Mosaic failed to compile TPU kernel:" above "Failed to set window params ...: E2002: ")
             continue
+        # (what is read only above INFO is read at INFO too where it may say why jax fell back to the CPU)
+        quiet = i in info and not (weak is not None and weak[2] == _FALLBACK and tried is None)
         for rec in bare.BARE_ERRORS:
             if rec.name in skip:
                 continue
             m = rec.match(s)
-            # (what is read only above INFO is read at INFO too where it may say why jax fell back to the CPU)
-            explains = weak is not None and weak[2] == _FALLBACK and tried is None
-            if m is None or (not rec.at_info and i in info and not explains):
+            if m is None or (not rec.at_info and quiet):
                 continue
             raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
             frames: list[str] = []

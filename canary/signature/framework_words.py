@@ -34,9 +34,12 @@ _TORCH_SHM = re.compile(r"^(unable to (?:write to|mmap \S{1,30} from) file </tor
 
 def torch_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _TORCH_SHM.match(message) if message.startswith("unable to ") else None
+    if m is None:
+        return exc, message, frames
     # (mapping it back, "unable to mmap <bytes> from file </torch_...>: Cannot allocate memory (12)", says why in every
     # release: that is kept)
-    return exc, (f"{m[1]}<id>>" + (m[2] if "mmap" in m[1] else "") if m else message), frames
+    why = m[2] if "mmap" in m[1] else ""
+    return exc, f"{m[1]}<id>>{why}", frames
 
 
 # torch's extension builder, whose loader goes on after the build it reported failed ("Error building extension

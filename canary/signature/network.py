@@ -36,18 +36,21 @@ _WHY = (
 )
 
 
-def pool_failure(text: str) -> tuple[str, str] | None:
-    """The class and the words of a pool that gave up on a host, where ``text`` holds its message: the cause's class,
-    and the host with why."""
-    m = _POOL.search(text)
-    if m is None:
-        return None
+def _described(m: re.Match[str]) -> str:
+    """A pool's failure (a match of ``_POOL``) in words: the host, and why."""
     inner = m["inner"]
     why = next((w["why"].rstrip(" .") for rx in _WHY if (w := rx.search(inner))), None)
     if why is None:  # (a cause of no words these know: its first quoted words)
         quoted = re.search(r"['\"](?!<)([^'\"\\]{1,200})", inner)
         why = quoted[1].rstrip(" .") if quoted else m["cause"]
-    return m["cause"], f"{m['host']}: {why.replace('self signed', 'self-signed')}"
+    return f"{m['host']}: {why.replace('self signed', 'self-signed')}"
+
+
+def pool_failure(text: str) -> tuple[str, str] | None:
+    """The class and the words of a pool that gave up on a host, where ``text`` holds its message: the cause's class,
+    and the host with why."""
+    m = _POOL.search(text)
+    return (m["cause"], _described(m)) if m else None
 
 
 def pool(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
@@ -68,9 +71,9 @@ NETWORK_ERRORS: list[BareError] = [
         "connection-pool",
         ("Max retries exceeded with url",),
         _POOL,
-        lambda m: pool_failure(m.group(0))[0],  # type: ignore[index]
+        lambda m: m["cause"],
         "infrastructure",
-        message=lambda m: pool_failure(m.group(0))[1],  # type: ignore[index]
+        message=_described,
     ),
     # W&B's client retrying a request ("wandb: Network error (ConnectionError), entering retry loop."), by its cause;
     # a retry may succeed, so only where nothing else (a file it then failed to upload) names the failure

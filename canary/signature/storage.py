@@ -30,7 +30,7 @@ STORAGE_ERRORS: list[BareError] = [
         "safetensors",
         ("Error while serializing: ", "Error while deserializing header: "),
         re.compile(
-            r"(?:^|\s)(?P<msg>Error while (?:serializing|deserializing header): [A-Z]\w{1,60}(?:\(.{0,300}?\))?)_?$"
+            r"(?:^|\s)(?P<msg>Error while (?:serializing|deserializing header): [A-Z]\w{1,60}(?:\(.{0,300}?\))?)$"
         ),
         "SafetensorError",
     ),
