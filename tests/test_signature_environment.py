@@ -1950,3 +1950,31 @@ def test_the_eighty_second_batchs_failures_in_the_words_they_met():
     # wandb's service not up in time, by its class, printed by its command line or an embedding host
     assert sig("wandb-8023.log").fingerprint == sig("wandb-3911.log").fingerprint
     assert sig("wandb-8023.log").exception == "ServiceStartTimeoutError"
+
+
+def test_the_eighty_third_batchs_failures_in_the_words_they_met():
+    # a package built from source without Rust (setuptools-rust's and maturin's words), or with a rustc too new
+    assert sig("quivr-1030.log").fingerprint == sig("safetensors-430.log").fingerprint
+    assert sig("quivr-1030.log").kind == "environment"
+    assert sig("opennyai-9.log").fingerprint == sig("parrot_paraphraser-41.log").fingerprint
+    assert sig("qwen-audio-72.log").fingerprint == sig("lora-training-in-comfy-38.log").fingerprint
+    assert sig("opennyai-9.log").fingerprint != sig("lora-training-in-comfy-38.log").fingerprint
+    # pip's conflict after an install in three releases' words; its resolver by the package the request is over
+    assert sig("pytorch-lightning-739.log").fingerprint == sig("comfyui-pmrf-11.log").fingerprint
+    assert sig("comfyui-pmrf-11.log").fingerprint != sig("diad-49.log").fingerprint
+    assert sig("invokeai-532.log").fingerprint == sig("lora-scripts-375.log").fingerprint
+    # conda's solver conflict by the package it is over, in 4.5's and 4.7's words; a copy cut before it stays apart
+    assert sig("demucs-21.log").fingerprint == sig("robotics-rl-srl-26.log").fingerprint
+    assert sig("demucs-21.log").fingerprint != sig("jax-feedstock-125.log").fingerprint
+    # transformers: a repository's code refused in two releases' words, a model type without its class, a tokenizer
+    assert sig("h2o-llmstudio-560.log").fingerprint == sig("easydel-94.log").fingerprint
+    assert sig("yafsdp-12.log").fingerprint == sig("comfyui_extramodels-114.log").fingerprint
+    assert sig("yafsdp-12.log").exception == "ValueError"
+    assert sig("clap-134.log").fingerprint == sig("comfyui_segment_anything-104.log").fingerprint
+    assert sig("fastchat-2108.log").exception == "OSError"
+    assert sig("qwen3-247.log").message == "'qwen2'"
+    # Numba's NumPy bound by which way; MPI's init by where it failed; CuPy's wheels installed together
+    assert sig("sipann-25.log").fingerprint == sig("numba-10033.log").fingerprint
+    assert sig("mpi4py-281.log").fingerprint == sig("ompi-12786.log").fingerprint
+    assert sig("cdat-2250.log").kind == "infrastructure"
+    assert sig("gpustack-5459.log").fingerprint == sig("rapidsai-csp-utils-138.log").fingerprint

@@ -12,9 +12,11 @@ import re
 
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
+from canary.signature.companions import COMPANION_ERRORS
 from canary.signature.configs import CONFIG_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
+from canary.signature.hub import HUB_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.network import NETWORK_ERRORS
@@ -179,6 +181,9 @@ BARE_ERRORS: list[BareError] = [
     *NETWORK_ERRORS,
     # a file the disk or the file system refused (storage.py), where no class was printed before it
     *STORAGE_ERRORS,
+    # Hugging Face's refusals and libraries beside the framework (hub.py, companions.py), posted without their class
+    *HUB_ERRORS,
+    *COMPANION_ERRORS,
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

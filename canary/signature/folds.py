@@ -16,7 +16,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canary.signature import environment, framework_words, kinds, network, pythons, rewordings, tracebacks
+from canary.signature import (
+    companions,
+    environment,
+    framework_words,
+    hub,
+    installs,
+    kinds,
+    network,
+    pythons,
+    rewordings,
+    tracebacks,
+)
 from canary.signature.rewordings import Rule
 from canary.signature.word_folds import WORD_RULES
 
@@ -154,6 +165,32 @@ RULES: tuple[Rule, ...] = (
         "warns it with a request id; which url and request are the job's, the host and the cause (a certificate check, "
         "a proxy's status, an errno) the failure",
         network.pool,
+    ),
+    Rule(
+        "hub-loading",
+        "transformers words its refusal of a repository's code three ways by release, naming the repository, and "
+        "follows a model type, a tokenizer or a file it could not load with advice; a KeyError prints its key's repr "
+        "alone: the refusal, the type, the file, the key are the failure",
+        hub.hub_words,
+    ),
+    Rule(
+        "hub",
+        "transformers names a model it could not find, and the directory or checkpoint file it looked in, by the "
+        "program's names; requests a rate limit by the URL: no model, no readable file, a refusal are the failure",
+        hub.hub_names,
+    ),
+    Rule(
+        "conda-spec",
+        "conda lists the packages no channel has with the version the program asked for ('- cudatoolkit=11.3'), and "
+        "its solver's conflicts by each release's specifications: which package is the failure, versions the program's",
+        installs.conda,
+    ),
+    Rule(
+        "companion-libraries",
+        "Numba names the NumPy range its release supports and the NumPy it got ('needs NumPy 2.1 or less. Got NumPy "
+        "2.2.'), CuPy the library it could not load with its wheel's CUDA major (libnvrtc.so.12): which way, which "
+        "library are the failure",
+        companions.library_bounds,
     ),
     Rule(
         "advice",

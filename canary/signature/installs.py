@@ -1,8 +1,9 @@
 """Python's installers and build tools refusing the machine they run on: pip refusing an interpreter its distribution
 manages (PEP 668) or stopped by an error, setup.py without the wheel package, uv finding no wheel of a locked release
-for the interpreter, CMake newer than a project's minimum or without a compiler, protobuf's runtime against generated
-code of another release. Pure. They take their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; the tools'
-checks have no class, pip's error and protobuf's have theirs.
+for the interpreter, CMake newer than a project's minimum or without a compiler, Rust missing or newer than a
+crate's source, protobuf's runtime against generated code of another release. Pure. They take their place in
+:data:`canary.signature.checks.ENVIRONMENT_ERRORS`; the tools' checks have no class, pip's error and protobuf's have
+theirs.
 """
 
 from __future__ import annotations
@@ -21,6 +22,25 @@ def _uv_reason(why: str) -> str:
     """uv's first reason without the release it names or its markers, in one wording across uv's releases."""
     why = _UV_TAG_EXAMPLE.sub(" tag", _UV_VERSION.sub("", why.strip()))
     return _UV_UNUSABLE.sub(r"has no wheels with a matching \1 tag", why)
+
+
+# conda's packages no channel has, named with the version the program asked for ("- jaxlib[version='>=0.1.51']",
+# "- cudatoolkit=11.3"): which package is the failure, its version the program's; its solver's conflict, by the package
+# it is over: conda 4.7's "Package cudatoolkit conflicts for:" under its sentence, 4.5's "- pytorch==0.4.0=... ->
+# cudatoolkit=9" in it (a copy cut after the sentence names none)
+_CONDA_SPEC = re.compile(
+    r"^(The following packages are not available from current channels: - [\w.-]{1,100})\S{0,200}$"
+)
+_CONFLICT = re.compile(r"^The following specifications were found to be (?:incompatible with each other|in conflict)\b")
+_OVER = re.compile(r"\bPackage ([\w.-]{1,100}) conflicts for\b|\s-> ([\w.-]{1,100})")
+
+
+def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    if exc == "PackagesNotFoundError":
+        message = _CONDA_SPEC.sub(r"\1", message)
+    elif exc == "UnsatisfiableError" and _CONFLICT.match(message) and (over := _OVER.search(message)):
+        message = f"The following specifications were found to be in conflict: {over[1] or over[2]}"
+    return exc, message, frames
 
 
 INSTALL_CHECKS: list[BareError] = [
@@ -83,6 +103,15 @@ INSTALL_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"pip: cannot install {m['first']}: conflicting dependencies (ResolutionImpossible)",
     ),
+    # (the conflict's cause below it, "The user requested torch==1.12.1" above "torchvision 0.13.0 depends on
+    # torch==1.12.0": the package the request conflicts over, where pip names a requirements file first)
+    _environment(
+        "pip-requested",
+        ("The user requested ",),
+        r"^The user requested (?:\(constraint\) )?(?P<first>[A-Za-z][\w.-]{0,100})",
+        None,
+        message=lambda m: f"pip: cannot install {m['first']}: conflicting dependencies (ResolutionImpossible)",
+    ),
     # CMake 4 refusing a project whose cmake_minimum_required is older than it keeps ("CMake Error at CMakeLists.txt:15
     # (cmake_minimum_required): Compatibility with CMake < 3.5 has been removed from CMake."), building an sdist pip
     # found no wheel for; and a generator without a compiler ("CMake Error: CMAKE_CXX_COMPILER not set, after
@@ -104,6 +133,25 @@ INSTALL_CHECKS: list[BareError] = [
         re.compile(r"Could not install packages due to an? (?P<cls>[A-Z]\w{1,60}Error): (?P<msg>.{1,1000})$"),
         lambda m: m["cls"],
         message=lambda m: f"pip could not install packages: {m['msg']}",
+    ),
+    # a package built from source (no wheel for the machine) that needs Rust where none is: setuptools-rust's "error:
+    # can't find Rust compiler" (tokenizers, safetensors 0.3), maturin's "Cargo, the Rust package manager, is not
+    # installed or is not on PATH." (safetensors 0.4): the machine lacks the toolchain, whichever package found it
+    _environment(
+        "no-rust",
+        ("can't find Rust compiler", "Cargo, the Rust package manager, is not installed"),
+        r"error: can't find Rust compiler|Cargo, the Rust package manager, is not installed or is not on PATH",
+        None,
+        message=lambda m: "error: can't find Rust compiler",
+    ),
+    # a rustc newer than a crate's source denying what it once allowed (1.73 denies invalid_reference_casting, which
+    # tokenizers 0.13's trainer.rs does: "error: casting `&T` to `&mut T` is undefined behavior, ..."): the lint
+    _environment(
+        "rustc-denied",
+        ("error: casting `&T` to `&mut T`",),
+        r"^error: (?P<msg>casting `&T` to `&mut T` is undefined behavior)",
+        None,
+        message=lambda m: f"rustc: {m['msg']}",
     ),
     # protobuf's runtime refusing code generated by another release, its VersionError's words posted without the class
     # ("Detected incompatible Protobuf Gencode/Runtime versions when loading client.proto: gencode 5.28.3 runtime

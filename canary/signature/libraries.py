@@ -251,51 +251,12 @@ def jaxlib_module(exc: str | None, message: str, frames: list[str]) -> Parts:
     )
 
 
-# the Hugging Face Hub as transformers and requests word it: "<name> is not a local folder and is not a valid model
-# identifier listed on 'https://huggingface.co/models'" (which name is the program's), "429 Client Error: Too Many
-# Requests for url: https://huggingface.co/..." (a rate limit, whichever file it was fetching); transformers' loaders
-# name the directory or checkpoint file they looked in ("Error no file named pytorch_model.bin, ... found in directory
-# /x/ckpt but there is a file for Flax weights. Use `from_flax=True` ...", "Unable to load weights from pytorch
-# checkpoint file for '/x/pytorch_model.bin' at '/x/pytorch_model.bin'. If you tried to load ..."): the program's
-_NOT_A_MODEL = re.compile(r"^\S{1,300} is not a local folder and is not a valid model identifier\b.*$")
-_RATE_LIMIT = re.compile(r"\b429 Client Error: Too Many Requests for (?:url|URL): \S{1,1000}")
-_NO_FILE = re.compile(
-    r"^(Error no file named .{1,300}? found in directory)(?: \S{1,500})?( but there is a file for \w{1,20} weights)?.*$"
-)
-_CHECKPOINT = re.compile(r"^(Unable to load weights from pytorch checkpoint file) for .{1,1000}$")
-
-
-def hub(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if "is not a valid model identifier" in message:
-        message = _NOT_A_MODEL.sub("<model> is not a local folder and is not a valid model identifier", message)
-    if "429 Client Error" in message:
-        message = _RATE_LIMIT.sub("429 Client Error: Too Many Requests", message)
-    if message.startswith("Error no file named "):
-        message = _NO_FILE.sub(r"\1 <directory>\2", message)
-    if message.startswith("Unable to load weights from pytorch checkpoint file"):
-        message = _CHECKPOINT.sub(r"\1 for <file>", message)
-    return exc, message, frames
-
-
 # a check that quotes the path it was given after what it wanted ("Checkpoint path should be absolute. Got
 # weights/run 1.orbax-checkpoint-tmp"; a post may wrap or cut it after "Got"): the path is the program's
 _GOT_PATH = re.compile(r"^(.{1,500}?)\.? Got(?: \S{0,300}/.{0,1000})?$")
 
 
 given_path = _rewrite(" Got", _GOT_PATH, r"\1")
-
-
-# conda's packages no channel has, named with the version the program asked for ("- jaxlib[version='>=0.1.51']",
-# "- cudatoolkit=11.3"): which package is the failure, its version the program's
-_CONDA_SPEC = re.compile(
-    r"^(The following packages are not available from current channels: - [\w.-]{1,100})\S{0,200}$"
-)
-
-
-def conda_spec(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc == "PackagesNotFoundError":
-        message = _CONDA_SPEC.sub(r"\1", message)
-    return exc, message, frames
 
 
 # a trainer's check naming the iteration its loss went non-finite and the losses there (detectron2's "Loss became

@@ -68,6 +68,8 @@ _MESSAGE_END = re.compile(
     r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
+    r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
+    r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
     # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]"; rich's box around
@@ -94,6 +96,11 @@ _GENERIC_HEADS = (
     (re.compile(r"^[A-Z_]{4,}: [A-Z][a-z]{1,20}(?: [A-Za-z]{1,20}){0,3}$"), re.compile(r"RPC: /")),
     # conda's packages no channel has, listed after a blank line: which package is the failure
     (re.compile(r"The following packages are not available from current channels:$"), re.compile(r"- \S")),
+    # conda 4.7's solver conflict, the package it is over after a blank line ("Package cudatoolkit conflicts for:")
+    (
+        re.compile(r"The following specifications were found to be incompatible with each other:$"),
+        re.compile(r"Package \S{1,100} conflicts for:"),
+    ),
 )
 
 

@@ -247,18 +247,6 @@ WORD_RULES: tuple[Rule, ...] = (
         jax_words.too_few_devices,
     ),
     Rule(
-        "hub",
-        "transformers names a model it could not find, and the directory or checkpoint file it looked in, by the "
-        "program's names; requests a rate limit by the URL: no model, no readable file, a refusal are the failure",
-        libraries.hub,
-    ),
-    Rule(
-        "conda-spec",
-        "conda lists the packages no channel has with the version the program asked for ('- cudatoolkit=11.3'): "
-        "which package is the failure, its version the program's",
-        libraries.conda_spec,
-    ),
-    Rule(
         "loss-iteration",
         "a trainer's check names the iteration its loss went non-finite and the losses there ('Loss became infinite "
         "or NaN at iteration=1029! loss_dict = {...}'): that it did is the failure, when and by how much the run's",

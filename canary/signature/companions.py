@@ -1,0 +1,59 @@
+"""Libraries a training job loads beside its framework (Numba, CuPy, MPI) refusing the environment they meet. Pure.
+
+Numba's import checks the NumPy it finds against the range its release supports ("Numba needs NumPy 1.22 or less",
+later "... 2.1 or less. Got NumPy 2.2."): which way is the failure, the numbers are the two releases'. CuPy names the
+library it could not load with the CUDA major its wheel was built for ("CuPy failed to load libnvrtc.so.12: OSError:
+libnvrtc.so.12: cannot open shared object file ..."), which moves with the wheel; it warns when several of its
+wheels are installed together. MPI's init prints its error stack without a class ("Fatal error in PMPI_Init_thread:
+Other MPI error, error stack:", then one line per function with the source line, "MPIDI_OFI_mpi_init_hook(1473):"):
+the function that failed and what it says are the failure, the error class's words change with the release.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+_NUMBA = re.compile(r"^(Numba needs NumPy) \d{1,3}(?:\.\d{1,4}){0,2} or (less|greater)\b.{0,200}$")
+_CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,3}: (?:\w{1,60}Error: )?\S{1,200}: ")
+
+
+def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``companion-libraries`` rule: Numba's NumPy bound by which way, CuPy's library by its name."""
+    if message.startswith("Numba needs NumPy"):
+        message = _NUMBA.sub(r"\1 <version> or \2", message)
+    elif message.startswith("CuPy failed to load lib"):
+        message = _CUPY_LOAD.sub(r"\1: ", message)
+    return exc, message, frames
+
+
+# MPI's stack lines: "MPIDI_OFI_mpi_init_hook(1473):", "MPID_nem_tcp_init(379).......: gethostbyname failed, host (errno
+# 1)"; the innermost (the last printed) says where init failed, a resolver's failure is the machine's network
+_MPI_STACK = re.compile(r"^(?P<fn>MPI[A-Za-z]?_\w{1,80})\(\d{1,6}\)\.{0,80}:\s?(?P<detail>.{0,300}?)\s*$")
+_HOST = re.compile(r"(gethostbyname failed), \S{1,200}")
+
+
+def _mpi_message(m: re.Match[str]) -> str:
+    detail = _HOST.sub(r"\1", m["detail"])
+    return f"MPI init failed in {m['fn']}" + (f": {detail}" if detail else "")
+
+
+COMPANION_ERRORS: list[BareError] = [
+    _environment(
+        "cupy-packages",
+        ("multiple CuPy packages are installed",),
+        r"(?P<msg>CuPy may not function correctly because multiple CuPy packages are installed)",
+        "UserWarning",
+        weak=True,
+    ),
+    BareError(
+        "mpi-init",
+        ("MPI",),
+        _MPI_STACK,
+        None,
+        lambda text: "infrastructure" if "gethostbyname failed" in text else "environment",
+        message=_mpi_message,
+    ),
+]

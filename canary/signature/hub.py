@@ -1,0 +1,96 @@
+"""Hugging Face's libraries loading a model's files, config and code, in the words of several releases. Pure.
+
+transformers refuses a repository's own code without ``trust_remote_code=True`` in three wordings ("Loading X requires
+you to execute the configuration file in that repo on your local machine. ...", "Loading this model requires you to
+execute custom code contained in the model repository ...", since 4.36 "The repository for X contains custom code which
+must be executed to correctly load the model. ..."), follows a model type it does not know, a tokenizer or config it
+cannot load and a file a repository lacks with advice, and a post may quote any of them without the class. The refusal,
+the model type, what could not be loaded and the file are the failure; which repository asked for code, and the
+advice, are not. Python's KeyError prints its key's repr alone, so what follows it on the line is the post's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+
+_REMOTE_CODE = re.compile(
+    r"^(?:Loading (?:this model|\S{1,200}) requires you to execute (?:the configuration file in that repo|custom code "
+    r"contained in the model repository) on your local machine\b|The repository for \S{1,200} contains custom code "
+    r"which must be executed to correctly load the model\b).{0,1000}$"
+)
+REMOTE_CODE = "The repository for <model> contains custom code which must be executed to correctly load the model"
+_MODEL_TYPE = (
+    r"The checkpoint you are trying to load has model type `[\w.-]{1,100}` but Transformers does not recognize"
+)
+_MODEL_TYPE_ADVICE = re.compile(rf"^({_MODEL_TYPE} this architecture)\b.{{1,1000}}$")
+_CANT_LOAD = (
+    r"Can't load (?:tokenizer|config|the configuration|the model|feature extractor|image processor|processor) "
+    r"for '[^']{1,300}'"
+)
+_CANT_LOAD_ADVICE = re.compile(rf"^({_CANT_LOAD})\.?\s.{{1,2000}}$")
+_NO_FILE = r"[\w.-]{1,100}/[\w.-]{1,200} does not appear to have a file named [\w.-]{1,200}"
+_NO_FILE_ADVICE = re.compile(rf"^({_NO_FILE})\. Checkout '[^']{{1,400}}' for available files\.?$")
+# KeyError: its key's repr, then what a post wrote after it on the line ("KeyError: 'qwen2' 。 是不是因为 ...")
+_KEY_TAIL = re.compile(r"^('[^'\\]{1,300}')\s.{1,2000}$")
+
+
+def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``hub-loading`` rule: transformers' refusals and what it could not load, without the repository that asked
+    and the advice; a KeyError's key without a post's words after it."""
+    if _REMOTE_CODE.match(message):
+        return exc, REMOTE_CODE, frames
+    if "Transformers does not recognize" in message:
+        message = _MODEL_TYPE_ADVICE.sub(r"\1", message)
+    elif message.startswith("Can't load "):
+        message = _CANT_LOAD_ADVICE.sub(r"\1", message)
+    elif "does not appear to have a file named" in message:
+        message = _NO_FILE_ADVICE.sub(r"\1", message)
+    elif exc == "KeyError":
+        message = _KEY_TAIL.sub(r"\1", message)
+    return exc, message, frames
+
+
+# the Hugging Face Hub as transformers and requests word it: "<name> is not a local folder and is not a valid model
+# identifier listed on 'https://huggingface.co/models'" (which name is the program's), "429 Client Error: Too Many
+# Requests for url: https://huggingface.co/..." (a rate limit, whichever file it was fetching); transformers' loaders
+# name the directory or checkpoint file they looked in ("Error no file named pytorch_model.bin, ... found in directory
+# /x/ckpt but there is a file for Flax weights. Use `from_flax=True` ...", "Unable to load weights from pytorch
+# checkpoint file for '/x/pytorch_model.bin' at '/x/pytorch_model.bin'. If you tried to load ..."): the program's
+_NOT_A_MODEL = re.compile(r"^\S{1,300} is not a local folder and is not a valid model identifier\b.*$")
+_RATE_LIMIT = re.compile(r"\b429 Client Error: Too Many Requests for (?:url|URL): \S{1,1000}")
+_NO_WEIGHTS = re.compile(
+    r"^(Error no file named .{1,300}? found in directory)(?: \S{1,500})?( but there is a file for \w{1,20} weights)?.*$"
+)
+_CHECKPOINT = re.compile(r"^(Unable to load weights from pytorch checkpoint file) for .{1,1000}$")
+
+
+def hub_names(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    if "is not a valid model identifier" in message:
+        message = _NOT_A_MODEL.sub("<model> is not a local folder and is not a valid model identifier", message)
+    if "429 Client Error" in message:
+        message = _RATE_LIMIT.sub("429 Client Error: Too Many Requests", message)
+    if message.startswith("Error no file named "):
+        message = _NO_WEIGHTS.sub(r"\1 <directory>\2", message)
+    if message.startswith("Unable to load weights from pytorch checkpoint file"):
+        message = _CHECKPOINT.sub(r"\1 for <file>", message)
+    return exc, message, frames
+
+
+# posted without the class they are raised as
+HUB_ERRORS: list[BareError] = [
+    BareError(
+        "hub-model-type",
+        ("Transformers does not recognize",),
+        re.compile(rf"(?P<msg>{_MODEL_TYPE} this architecture)"),
+        "ValueError",
+    ),
+    BareError("hub-cant-load", ("Can't load ",), re.compile(rf"(?:^|(?<=[\s\"'`]))(?P<msg>{_CANT_LOAD})"), "OSError"),
+    BareError(
+        "hub-no-file",
+        ("does not appear to have a file named",),
+        re.compile(rf"(?:^|(?<=[\s\"'`]))(?P<msg>{_NO_FILE})"),
+        "OSError",
+    ),
+]
