@@ -1978,3 +1978,22 @@ def test_the_eighty_third_batchs_failures_in_the_words_they_met():
     assert sig("mpi4py-281.log").fingerprint == sig("ompi-12786.log").fingerprint
     assert sig("cdat-2250.log").kind == "infrastructure"
     assert sig("gpustack-5459.log").fingerprint == sig("rapidsai-csp-utils-138.log").fingerprint
+
+
+def test_the_eighty_fourth_batchs_failures_in_the_words_they_met():
+    # Windows' error by its code and the DLL torch failed to load, in any language, wherever torch is installed
+    assert sig("pytorch-131662.log").fingerprint == sig("materialsearch-105.log").fingerprint
+    assert sig("hi3dgen_1click_installer-3.log").fingerprint == sig("materialsearch-105.log").fingerprint
+    assert sig("video-retalking-76.log").fingerprint != sig("yolov7-1036.log").fingerprint
+    # a DLL load by where it was met; Python 3.8's module name after it is that import's
+    assert sig("pytorch-574.log").fingerprint == sig("pytorch-cpu-feedstock-354.log").fingerprint
+    assert sig("pytorch-7323.log").fingerprint != sig("vision-1062.log").fingerprint
+    # pyarrow's ArrowInvalid printed without a traceback; a codec's error without the position; Click's advice
+    assert sig("llm_unlearn-6.log").exception == "ArrowInvalid"
+    assert (
+        sig("jdbrandmember-44.log").message
+        == "'gbk' codec can't decode byte <hex> in position <n>: illegal multibyte sequence"
+    )
+    assert sig("click-817.log").fingerprint == sig("pyspider-206.log").fingerprint
+    # logging's report of an error in a handler ends at its call stack
+    assert sig("mayronui-official-312.log").fingerprint == sig("netexec-174.log").fingerprint

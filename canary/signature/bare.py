@@ -140,6 +140,7 @@ BARE_ERRORS: list[BareError] = [
             "Error :",
             "Exception :",
             "jax._src.",
+            "ArrowInvalid: ",
             "InconclusiveDimensionOperation: ",
             "Flaky: ",
             "DeadlineExceeded: ",
@@ -161,6 +162,7 @@ BARE_ERRORS: list[BareError] = [
             # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
+            r"(?:pyarrow\.lib\.)?ArrowInvalid|"  # (pyarrow's class whose name says neither)
             r"(?:hypothesis\.errors\.)?(?:Flaky|DeadlineExceeded|FailedHealthCheck)|"  # (Hypothesis' own names)
             # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...",
             # "torch._dynamo.exc.Unsupported: ..."; not jax's SimplifiedTraceback, which only says it left frames out)

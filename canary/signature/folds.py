@@ -53,7 +53,7 @@ TORCH_DIST_CLASSES = {
 # name a module lacks or cannot import (which library read it), a crash (where it crashed)
 _MET_WHERE = re.compile(
     r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory|has no attribute|cannot import name|No module named|"
-    r"Fatal Python error",
+    r"Fatal Python error|DLL load failed",
     re.IGNORECASE,
 )
 
@@ -191,6 +191,13 @@ RULES: tuple[Rule, ...] = (
         "2.2.'), CuPy the library it could not load with its wheel's CUDA major (libnvrtc.so.12): which way, which "
         "library are the failure",
         companions.library_bounds,
+    ),
+    Rule(
+        "platform-words",
+        "Windows words an OSError's code in the machine's language and torch names its DLL by where it is installed; "
+        "a codec names the position of the byte in what it read; Click's ASCII refusal advises by release: the code, "
+        "the DLL, the codec and the refusal are the failure",
+        pythons.platform_words,
     ),
     Rule(
         "advice",

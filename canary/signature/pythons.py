@@ -71,3 +71,33 @@ def interpreter_words(message: str) -> bool:
     """Whether ``message`` is the interpreter's for a program's own mistake (``unsupported operand type(s) for +:
     'int' and 'NoneType'``), not a library's check."""
     return bool(_INTERPRETER.search(message))
+
+
+# Windows words an OSError's code in the machine's language ("[WinError 126] The specified module could not be
+# found.", "[WinError 126] 找不到指定的模块。") and torch names the DLL by where it is installed; a codec's error names
+# the position of the byte in whatever it read; Click's refusal of an ASCII interpreter advises differently by release
+_WIN_ERROR = re.compile(r"^(\[WinError \d{1,6}\])")
+_DLL = re.compile(r'Error loading \\?"(?:[^"]{0,500}?[\\/])?([^"\\/]{1,200}\.dll)\\?"')
+# Python since 3.8 names the module a DLL failed for ("DLL load failed while importing _C:"): where it was imported
+_DLL_MODULE = re.compile(r"^(DLL load failed) while importing \w{1,100}:")
+_CODEC_POSITION = re.compile(r"(codec can't (?:en|de)code \S{1,60}(?: \S{1,20})? in position) \d{1,12}(?:-\d{1,12})?")
+_CLICK_ASCII = re.compile(
+    r"^(Click will abort further execution because Python(?: 3)? was configured to use ASCII as encoding for the "
+    r"environment)\b.{1,1000}$"
+)
+
+
+def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``platform-words`` rule: a Windows error by its code and DLL, a codec's error without the position, Click's
+    refusal without its advice."""
+    if message.startswith("[WinError "):
+        code, dll = _WIN_ERROR.match(message), _DLL.search(message)
+        if code:
+            message = code[1] + (f' Error loading "{dll[1]}" or one of its dependencies' if dll else "")
+    elif message.startswith("DLL load failed while"):
+        message = _DLL_MODULE.sub(r"\1:", message)
+    elif "codec can't" in message:
+        message = _CODEC_POSITION.sub(r"\1 <n>", message)
+    elif message.startswith("Click will abort"):
+        message = _CLICK_ASCII.sub(r"\1", message)
+    return exc, message, frames

@@ -69,6 +69,7 @@ _MESSAGE_END = re.compile(
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
+    r"|Call stack:$"  # (logging's report of an error in a handler, after its traceback)
     r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
