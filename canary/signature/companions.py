@@ -1,4 +1,4 @@
-"""Libraries a training job loads beside its framework (Numba, CuPy, MPI) refusing the environment they meet. Pure.
+"""Libraries a training job loads beside its framework (Numba, CuPy, MPI, pyarrow) refusing what they meet. Pure.
 
 Numba's import checks the NumPy it finds against the range its release supports ("Numba needs NumPy 1.22 or less",
 later "... 2.1 or less. Got NumPy 2.2."): which way is the failure, the numbers are the two releases'. CuPy names the
@@ -7,6 +7,7 @@ libnvrtc.so.12: cannot open shared object file ..."), which moves with the wheel
 wheels are installed together. MPI's init prints its error stack without a class ("Fatal error in PMPI_Init_thread:
 Other MPI error, error stack:", then one line per function with the source line, "MPIDI_OFI_mpi_init_hook(1473):"):
 the function that failed and what it says are the failure, the error class's words change with the release.
+pyarrow names the column and both lengths of a table whose columns differ in length: which column is the failure.
 """
 
 from __future__ import annotations
@@ -17,15 +18,19 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
 _NUMBA = re.compile(r"^(Numba needs NumPy) \d{1,3}(?:\.\d{1,4}){0,2} or (less|greater)\b.{0,200}$")
+_ARROW_LENGTHS = re.compile(r"^Column \d{1,9} (named \S{1,200} expected length) \d{1,15} (but got length) \d{1,15}$")
 _CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,3}: (?:\w{1,60}Error: )?\S{1,200}: ")
 
 
 def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    """The ``companion-libraries`` rule: Numba's NumPy bound by which way, CuPy's library by its name."""
+    """The ``companion-libraries`` rule: Numba's NumPy bound by which way, CuPy's library by its name, pyarrow's
+    columns of unequal length by the column's name."""
     if message.startswith("Numba needs NumPy"):
         message = _NUMBA.sub(r"\1 <version> or \2", message)
     elif message.startswith("CuPy failed to load lib"):
         message = _CUPY_LOAD.sub(r"\1: ", message)
+    elif message.startswith("Column "):
+        message = _ARROW_LENGTHS.sub(r"Column <n> \1 <n> \2 <n>", message)
     return exc, message, frames
 
 
