@@ -1997,3 +1997,26 @@ def test_the_eighty_fourth_batchs_failures_in_the_words_they_met():
     assert sig("click-817.log").fingerprint == sig("pyspider-206.log").fingerprint
     # logging's report of an error in a handler ends at its call stack
     assert sig("mayronui-official-312.log").fingerprint == sig("netexec-174.log").fingerprint
+
+
+def test_the_eighty_fifth_batchs_failures_in_the_words_they_met():
+    # ONNX Runtime's status without the model's path, its source or its C++ function; a node without its name
+    assert sig("nudenet-156.log").exception == "Fail"
+    assert sig("nudenet-156.log").fingerprint == sig("onnxruntime-20559.log").fingerprint
+    assert sig("onnxruntime-15888.log").fingerprint == sig("onnxruntime-3130.log").fingerprint
+    assert sig("onnxruntime-3130.log").fingerprint != sig("onnxruntime-6793.log").fingerprint
+    # its CUDA provider that did not load, by the library it lacked, on Linux and on Windows
+    assert sig("onnxruntime-19616.log").kind == "environment"
+    assert sig("onnxruntime-19616.log").fingerprint != sig("openpilot-31708.log").fingerprint
+    assert sig("deface-26.log").fingerprint == sig("onnxruntime-22491.log").fingerprint
+    # torch.onnx's refusal without the opset asked for or its advice; ORT's provider warning wrapped or whole
+    assert sig("onnx-4097.log").fingerprint == sig("openpcdet-1554.log").fingerprint
+    assert sig("animatediff-cli-prompt-travel-206.log").fingerprint == sig("sunone_aimbot-195.log").fingerprint
+    # the kubelet's evictions by the resource, a pod over its own storage limit, an image it could not pull
+    assert sig("kubeflow-1261.log").fingerprint == sig("kuberay-2125.log").fingerprint
+    assert sig("kubeflow-1261.log").fingerprint != sig("argo-workflows-8526.log").fingerprint
+    assert sig("runbooks-246.log").kind == "infrastructure"
+    assert sig("kubeflow-3055.log").fingerprint == sig("community-distribution-2496.log").fingerprint
+    assert sig("kubeflow-3055.log").fingerprint != sig("kubeflow-2731.log").fingerprint
+    # a container's OOMKilled is its memory cgroup's OOM kill, not the host's
+    assert sig("testing-997.log").message.startswith("killed by its memory cgroup's OOM killer")

@@ -141,6 +141,7 @@ BARE_ERRORS: list[BareError] = [
             "Exception :",
             "jax._src.",
             "ArrowInvalid: ",
+            "[ONNXRuntimeError]",
             "InconclusiveDimensionOperation: ",
             "Flaky: ",
             "DeadlineExceeded: ",
@@ -163,6 +164,8 @@ BARE_ERRORS: list[BareError] = [
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
             r"(?:pyarrow\.lib\.)?ArrowInvalid|"  # (pyarrow's class whose name says neither)
+            # (and ONNX Runtime's, from its pybind11 module)
+            r"(?:onnxruntime\.capi\.onnxruntime_pybind11_state\.)?[A-Z][A-Za-z]{1,40}(?=: \[ONNXRuntimeError\])|"
             r"(?:hypothesis\.errors\.)?(?:Flaky|DeadlineExceeded|FailedHealthCheck)|"  # (Hypothesis' own names)
             # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...",
             # "torch._dynamo.exc.Unsupported: ..."; not jax's SimplifiedTraceback, which only says it left frames out)

@@ -1,4 +1,4 @@
-"""Libraries a training job loads beside its framework (Numba, CuPy, MPI, pyarrow) refusing what they meet. Pure.
+"""Libraries a job loads beside its framework (Numba, CuPy, MPI, pyarrow, ONNX Runtime) refusing what they meet. Pure.
 
 Numba's import checks the NumPy it finds against the range its release supports ("Numba needs NumPy 1.22 or less",
 later "... 2.1 or less. Got NumPy 2.2."): which way is the failure, the numbers are the two releases'. CuPy names the
@@ -8,6 +8,9 @@ wheels are installed together. MPI's init prints its error stack without a class
 Other MPI error, error stack:", then one line per function with the source line, "MPIDI_OFI_mpi_init_hook(1473):"):
 the function that failed and what it says are the failure, the error class's words change with the release.
 pyarrow names the column and both lengths of a table whose columns differ in length: which column is the failure.
+ONNX Runtime prints its status's code and name before what failed ("[ONNXRuntimeError] : 1 : FAIL : Load model from
+x.onnx failed:<source>:179 onnxruntime::Model::Model(...) Unsupported model IR version: 10, ..."): which model and where
+in its source are not the failure; an execution provider it could not load is the machine's CUDA or cuDNN.
 """
 
 from __future__ import annotations
@@ -19,6 +22,35 @@ from canary.signature.recogniser import environment_check as _environment
 
 _NUMBA = re.compile(r"^(Numba needs NumPy) \d{1,3}(?:\.\d{1,4}){0,2} or (less|greater)\b.{0,200}$")
 _ARROW_LENGTHS = re.compile(r"^Column \d{1,9} (named \S{1,200} expected length) \d{1,15} (but got length) \d{1,15}$")
+_ORT = re.compile(r"^(\[ONNXRuntimeError\] : \d{1,3} : [A-Z_]{2,40} : )(.{1,2000})$")
+_ORT_LOAD = re.compile(r"^Load model from .{1,500}? failed:")
+# (the words after the source location and the C++ function ORT names, which may be its whole signature)
+_ORT_WORDS = re.compile(r"(?<![\w:&*])([A-Z][a-z]{1,30}(?: [\w'.,:()-]{1,60}){2,}.{0,1000})$")
+_ORT_NODE = re.compile(
+    r"^(Could not find an implementation for) (?:the node )?(\w{1,100}\(\d{1,4}\))(?: node with name .*)?$"
+)
+# torch.onnx's exporter names the opset the program asked for and advises by release ("Please open a bug to request
+# ONNX export support ...", later "Please feel free to request support ..."); ORT's provider the program asked for
+_EXPORT = re.compile(r"^(Exporting the operator \S{1,200} to ONNX opset version) \d{1,4} (is not supported)\b.{0,999}$")
+_PROVIDER = re.compile(r"^(Specified provider '\w{1,100}' is not in available provider)(?: names)?\b.{0,1000}$")
+
+
+def onnx_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``onnx`` rule: ORT's status without the model's path and its source, the node's name and the provider's
+    list; the exporter's refusal without the opset asked for and its advice."""
+    if message.startswith("[ONNXRuntimeError]") and (m := _ORT.match(message)):
+        rest = m[2]
+        if rest.startswith("Load model from "):
+            words = _ORT_WORDS.search(_ORT_LOAD.sub("", rest))
+            rest = f"Load model failed: {words[1] if words else ''}".rstrip()
+        message = m[1] + _ORT_NODE.sub(r"\1 \2", rest)
+    elif message.startswith("Exporting the operator "):
+        message = _EXPORT.sub(r"\1 <n> \2", message)
+    elif message.startswith("Specified provider "):
+        message = _PROVIDER.sub(r"\1 names", message)
+    return exc, message, frames
+
+
 _CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,3}: (?:\w{1,60}Error: )?\S{1,200}: ")
 
 
@@ -46,6 +78,23 @@ def _mpi_message(m: re.Match[str]) -> str:
 
 
 COMPANION_ERRORS: list[BareError] = [
+    # ONNX Runtime's execution provider it could not load, logged before it goes on with the CPU's: Linux's loader
+    # ("Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.8: cannot open shared object
+    # file ..."), Windows' ("LoadLibrary failed with error 126 "" when trying to load
+    # "...\\onnxruntime_providers_cuda.dll"")
+    _environment(
+        "ort-provider",
+        ("onnxruntime_providers_",),
+        r"(?:Failed to load library (?:lib)?onnxruntime_providers_(?P<ep>\w{1,30})\.so with error: "
+        r"(?P<why>\S{1,200}: cannot open shared object file)|"
+        r"LoadLibrary failed with error (?P<code>\d{1,6}) \"[^\"]{0,300}\" when trying to load "
+        r"\"[^\"]{0,500}onnxruntime_providers_(?P<ep2>\w{1,30})\.dll\")",
+        None,
+        message=lambda m: (
+            f"onnxruntime: its {m['ep'] or m['ep2']} provider failed to load: "
+            + (m["why"] or f"LoadLibrary error {m['code']}")
+        ),
+    ),
     _environment(
         "cupy-packages",
         ("multiple CuPy packages are installed",),

@@ -64,6 +64,20 @@ CONTAINER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"manifest unknown: {m['repo'] or m['repo2']}:<tag>",
     ),
+    # Kubernetes' kubelet failing to pull a pod's image, as the runtime words it: docker's "rpc error: code = Unknown
+    # desc = Error response from daemon: manifest for <image> not found" (or "unauthorized: ..."), containerd's "code =
+    # NotFound desc = failed to pull and unpack image ...: failed to resolve reference ...: not found": whether the
+    # registry lacks the reference or refuses the node; which image is the program's
+    _environment(
+        "image-pull",
+        ("Failed to pull image",),
+        r"Failed to pull image \"[^\"]{1,500}\": rpc error: code = \w{1,20} desc = (?:Error response from daemon: "
+        r"(?:manifest for \S{1,500} (?P<nf>not found)|(?P<auth>unauthorized|pull access denied))|"
+        r"failed to pull and unpack image \"[^\"]{1,500}\": failed to resolve reference \"[^\"]{1,500}\": "
+        r"(?:\S{1,500}: )?(?P<nf2>not found))",
+        None,
+        message=lambda m: "failed to pull image: " + ("not found" if m["nf"] or m["nf2"] else "unauthorized"),
+    ),
     # NVIDIA's container hook failing before the container starts, relayed by runc in any of its wordings or printed
     # by `nvidia-container-cli info` ("nvidia-container-cli: initialization error: nvml error: driver not loaded",
     # "... driver error: failed to process request"): the host's driver as the hook found it; runc's escapes and

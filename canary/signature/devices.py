@@ -246,10 +246,13 @@ DEVICE_ERRORS: list[BareError] = [
         ),
         "SIGKILL",
         # (a container's or a Slurm step's memory cgroup past its limit is not the host out of memory: "Memory cgroup
-        # out of memory: Killed process ...", Slurm's "Detected 1 oom-kill event(s) in StepId=...")
+        # out of memory: Killed process ...", Kubernetes' OOMKilled, Slurm's "Detected 1 oom-kill event(s) in StepId=")
         message=lambda m: (
             "killed by its memory cgroup's OOM killer"
-            if m["msg"].startswith("Memory cgroup") or "slurmstepd" in m.string or "StepId=" in m.string
+            if m["msg"].startswith("Memory cgroup")
+            or m["msg"] == "OOMKilled"
+            or "slurmstepd" in m.string
+            or "StepId=" in m.string
             else "killed by the kernel's OOM killer"
         ),
     ),

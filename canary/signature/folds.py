@@ -193,6 +193,13 @@ RULES: tuple[Rule, ...] = (
         companions.library_bounds,
     ),
     Rule(
+        "onnx",
+        "ONNX Runtime names the model's path, its own source and C++ function, a node's name and the providers it has; "
+        "torch.onnx the opset the program asked for and advice by release: the status and its words, the operator "
+        "and the provider are the failure",
+        companions.onnx_words,
+    ),
+    Rule(
         "platform-words",
         "Windows words an OSError's code in the machine's language and torch names its DLL by where it is installed; "
         "a codec names the position of the byte in what it read; Click's ASCII refusal advises by release: the code, "

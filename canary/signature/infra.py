@@ -22,6 +22,14 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "unschedulable: no node has the extended resource the pod asks for",
     ),
     (re.compile(r"\b\d{1,6} ?/ ?\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
+    # the kubelet evicting a running pod: its node low on a resource ("The node was low on resource: memory.",
+    # "... ephemeral-storage. Container x was using ..."), or the pod over its own storage limit ("Pod ephemeral local
+    # storage usage exceeds the total limit of containers 100Gi."): which resource; how much each container used is not
+    (re.compile(r"The node was low on resource: (?P<low>[\w-]{1,40})"), "evicted: the node was low on a resource"),
+    (
+        re.compile(r"Pod ephemeral local storage usage exceeds the total limit of containers"),
+        "evicted: the pod's ephemeral storage is over its limit",
+    ),
     # TensorFlow's client of a remote TPU master whose connection went away ("grpc_remote_master.cc:157] RPC failed with
     # status = "Unavailable: Socket closed" ... maybe retrying the RPC"), the status's case the release's
     (
@@ -277,6 +285,6 @@ def infrastructure_reason(text: str) -> str | None:
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
             # (which transport error, which reason a webhook could not be reached)
             quota = quota or next((groups[k] for k in ("cause", "rpc", "webhook") if groups.get(k)), None)
-            quota = quota or (groups.get("resource") or "").rstrip(".")
+            quota = quota or (groups.get("resource") or groups.get("low") or "").rstrip(".")
             return f"{reason} ({quota})" if quota else reason
     return None
