@@ -2020,3 +2020,26 @@ def test_the_eighty_fifth_batchs_failures_in_the_words_they_met():
     assert sig("kubeflow-3055.log").fingerprint != sig("kubeflow-2731.log").fingerprint
     # a container's OOMKilled is its memory cgroup's OOM kill, not the host's
     assert sig("testing-997.log").message.startswith("killed by its memory cgroup's OOM killer")
+
+
+def test_the_eighty_sixth_batchs_failures_in_the_words_they_met():
+    # pip's requires-python refusal by the bound the interpreter misses: too old apart from too new
+    assert sig("frappe-21145.log").fingerprint == sig("frappe_docker-837.log").fingerprint
+    assert sig("empyrean-374.log").fingerprint == sig("pyinstaller-6322.log").fingerprint
+    assert sig("frappe-21145.log").fingerprint != sig("empyrean-374.log").fingerprint
+    assert sig("frappe-21145.log").kind == "environment"
+    # a fence glued to the end of an exception's line is the post's
+    assert sig("redditvideomakerbot-1208.log").fingerprint == sig("redditvideomakerbot-1405.log").fingerprint
+    # a GPU generation's check in Triton's later words and FlashAttention's quoted in bold
+    assert sig("ktransformers-1978.log").fingerprint == sig("sglang-5871.log").fingerprint
+    assert sig("triton-windows-3.log").fingerprint == sig("vllm-12581.log").fingerprint
+    assert sig("pointllm-47.log").fingerprint == sig("locate-3d-22.log").fingerprint
+    assert sig("dolly-11.log").fingerprint == sig("lmflow-251.log").fingerprint
+    # gcloud's and Terraform's refusals of the TPU API as the service's, a project by no name, its advice dropped
+    assert sig("tpu-227.log").fingerprint == sig("tpu-284.log").fingerprint
+    assert sig("maxtext-158.log").fingerprint == sig("terraform-provider-google-12901.log").fingerprint
+    assert sig("maxtext-158.log").kind == "infrastructure"
+    # a region's TPU quota by its name, in either client's words; an accelerator a zone does not offer
+    assert sig("marin-1612.log").fingerprint == sig("marin-3200.log").fingerprint
+    assert sig("marin-1612.log").fingerprint != sig("marin-87.log").fingerprint
+    assert sig("skypilot-3840.log").kind == "infrastructure"

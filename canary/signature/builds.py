@@ -225,7 +225,8 @@ BUILD_CHECKS: list[BareError] = [
         weak=True,
     ),
     # a kernel for a GPU generation the machine's is not: Triton's FP8 types ("Conversion from/to f8e4m3nv is only
-    # supported on compute capability >= 90", "fp8e4nv data type is not supported on CUDA arch < 89"), ptxas refusing
+    # supported on compute capability >= 90", "fp8e4nv data type is not supported on CUDA arch < 89", later "type
+    # fp8e4nv not supported in this architecture. The supported fp8 dtypes are (...)"), ptxas refusing
     # Hopper's instructions for another target ("ptxas error: Instruction 'wgmma.fence' not supported on .target
     # 'sm_120'"): which instruction or type, and which generation, is the failure
     _environment(
@@ -235,12 +236,13 @@ BUILD_CHECKS: list[BareError] = [
             "data type is not supported on CUDA arch",
             "not supported on .target",
             "requires .target",
+            "not supported in this architecture",
         ),
         # (a title may drop Triton's "Conversion from/to ": the type and the generation are the check; ptxas names a
         # feature too: "Feature '.block_scale' not supported on .target 'sm_120'", "Feature 'mma' requires .target
         # sm_70 or higher")
         r"(?:Conversion from/to )?(?P<msg>\w{1,20} is only supported on compute capability >= \d{2,3}|"
-        r"\w{1,20} data type is not supported on CUDA arch < \d{2,3}|"
+        r"\w{1,20} data type is not supported on CUDA arch < \d{2,3}|type \w{1,20} not supported in this architecture|"
         r"(?:Instruction|Feature) '[\w.:]{1,60}'(?: with [\w ]{1,40})? (?:not supported on \.target '\w{1,20}'|"
         r"requires \.target sm_\d{2,3} or higher))",
         None,

@@ -56,6 +56,26 @@ _STATUS_OF = {
 }
 
 
+# gcloud names the status of the API's refusal by its gRPC code ("ERROR: (gcloud.compute.tpus.list) PERMISSION_DENIED:
+# ..."), Terraform's provider by the code's number ("Error code 3, message: ..."): the HTTP status each is
+_GRPC_STATUS = {
+    "INVALID_ARGUMENT": "400",
+    "FAILED_PRECONDITION": "400",
+    "OUT_OF_RANGE": "400",
+    "UNAUTHENTICATED": "401",
+    "PERMISSION_DENIED": "403",
+    "NOT_FOUND": "404",
+    "ALREADY_EXISTS": "409",
+    "ABORTED": "409",
+    "RESOURCE_EXHAUSTED": "429",
+    "INTERNAL": "500",
+    "UNKNOWN": "500",
+    "UNAVAILABLE": "503",
+    "DEADLINE_EXCEEDED": "504",
+}
+_GRPC_NUMBER = {"3": "400", "5": "404", "6": "409", "7": "403", "8": "429", "9": "400", "13": "500", "14": "503"}
+
+
 def said(status: str | None, text: str) -> str:
     """The service's refusal as the ``cloud-api`` rule words it: ``Google API 429: <message>``."""
     return f"{MARK} {status}: {text}" if status else f"{MARK}: {text}"
@@ -174,6 +194,22 @@ CLOUD_API_ERRORS: list[BareError] = [
         "infrastructure",
         message=lambda m: said(m["code"], m["msg"]),
     ),
+    # gcloud's line for a refusal ("ERROR: (gcloud.compute.tpus.list) PERMISSION_DENIED: Read access to project 'x' was
+    # denied"), Terraform's provider's ("Error code 3, message: Cloud TPU was unable to complete the operation. ...")
+    BareError(
+        "cloud-gcloud",
+        ("ERROR: (gcloud.", "Error code "),
+        re.compile(
+            r"ERROR: \(gcloud\.[\w.-]{1,100}\) (?P<status>[A-Z_]{5,20}): (?P<msg>.{1,1000}?)`?$"
+            r"|\bError code (?P<code>\d{1,2}), message: (?P<text>.{1,1000})$"
+        ),
+        None,
+        # (a runtime version the service no longer supports is the job's environment, not the service's refusal)
+        lambda text: "environment" if "runtime version" in text and "not supported" in text else "infrastructure",
+        message=lambda m: said(
+            _GRPC_STATUS.get(m["status"] or "") or _GRPC_NUMBER.get(m["code"] or ""), m["msg"] or m["text"]
+        ),
+    ),
     # gsutil's summary after the errors it met ("CommandException: 1 file/object could not be transferred."): the
     # error above it names the failure; the summary only where none does
     BareError(
@@ -228,8 +264,15 @@ _ACCESS = re.compile(r"\b(does not have [\w.]{1,100} access) to\b.*$", re.S)
 _OBJECT = re.compile(r"(?<=\bobject )\S{0,1000}/\S{0,1000}?(?=\.?(?:\s|$))")
 
 
+# which project is the run's ("Read access to project 'annotator-1286' was denied"); the service's advice to try again
+# and the id of its error ("Please try again, or contact support if the problem persists. [EID: 0x...]") are not
+_PROJECT = re.compile(r"\b(to project|on resource project) (?:'[^']{1,200}'|<[\w-]{1,100}>|[\w.-]{1,200})")
+_TRY_AGAIN = re.compile(r"(?<=\.) Please\b.{0,300}$|\s?\[EID: [^\]]{0,100}\]?$")
+
+
 def _masked(text: str) -> str:
-    text = _ACCESS.sub(r"\1 to <resource>", _ACCOUNT.sub("<account>", text.strip()))
+    text = _TRY_AGAIN.sub("", _PROJECT.sub(r"\1 <project>", text.strip()))
+    text = _ACCESS.sub(r"\1 to <resource>", _ACCOUNT.sub("<account>", text))
     return _URL.sub("<url>", _OBJECT.sub("<object>", text)).strip()
 
 

@@ -1,12 +1,13 @@
 """Hugging Face's libraries loading a model's files, config and code, in the words of several releases. Pure.
 
-transformers refuses a repository's own code without ``trust_remote_code=True`` in three wordings ("Loading X requires
-you to execute the configuration file in that repo on your local machine. ...", "Loading this model requires you to
-execute custom code contained in the model repository ...", since 4.36 "The repository for X contains custom code which
-must be executed to correctly load the model. ..."), follows a model type it does not know, a tokenizer or config it
-cannot load and a file a repository lacks with advice, and a post may quote any of them without the class. The refusal,
-the model type, what could not be loaded and the file are the failure; which repository asked for code, and the
-advice, are not. Python's KeyError prints its key's repr alone, so what follows it on the line is the post's.
+transformers refuses bf16 on a GPU without it with advice, and a repository's own code without
+``trust_remote_code=True`` in three wordings ("Loading X requires you to execute the configuration file in that repo
+on your local machine. ...", "Loading this model requires you to execute custom code contained in the model repository
+...", since 4.36 "The repository for X contains custom code which must be executed to correctly load the model. ..."),
+follows a model type it does not know, a tokenizer or config it cannot load and a file a repository lacks with advice,
+and a post may quote any of them without the class. The refusal, the model type, what could not be loaded and the file
+are the failure; which repository asked for code, and the advice, are not. Python's KeyError prints its key's repr
+alone, so what follows it on the line is the post's.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ _CANT_LOAD = (
 _CANT_LOAD_ADVICE = re.compile(rf"^({_CANT_LOAD})\.?\s.{{1,2000}}$")
 _NO_FILE = r"[\w.-]{1,100}/[\w.-]{1,200} does not appear to have a file named [\w.-]{1,200}"
 _NO_FILE_ADVICE = re.compile(rf"^({_NO_FILE})\. Checkout '[^']{{1,400}}' for available files\.?$")
+# TrainingArguments' refusal of bf16 on a GPU without it, then what it needs ("Your setup doesn't support bf16/gpu. You
+# need torch>=1.10, using Ampere GPU with cuda>=11.0"): the advice a post may leave out
+_BF16_ADVICE = re.compile(r"^(Your setup doesn't support bf16/\(?gpu\)?)\.? You need\b.{0,300}$")
 # KeyError: its key's repr, then what a post wrote after it on the line ("KeyError: 'qwen2' 。 是不是因为 ...")
 _KEY_TAIL = re.compile(r"^('[^'\\]{1,300}')\s.{1,2000}$")
 
@@ -47,6 +51,8 @@ def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
         message = _CANT_LOAD_ADVICE.sub(r"\1", message)
     elif "does not appear to have a file named" in message:
         message = _NO_FILE_ADVICE.sub(r"\1", message)
+    elif message.startswith("Your setup doesn't support bf16"):
+        message = _BF16_ADVICE.sub(r"\1", message)
     elif exc == "KeyError":
         message = _KEY_TAIL.sub(r"\1", message)
     return exc, message, frames

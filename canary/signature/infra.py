@@ -73,6 +73,16 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "preempted: a spot interruption notice (AWS)",
     ),
     (re.compile(r"Metadata Service says termination is imminent"), "preempted: termination is imminent (GCE)"),
+    # Cloud TPU refusing an accelerator type a zone does not have ("the accelerator v4-128 was not found in zone
+    # us-central2-b", gcloud's "The requested accelerator type is not available in zone"): the zone's offer, not its
+    # capacity at the time
+    (
+        re.compile(
+            r"accelerator (?P<accel>[\w-]{1,40}) was not found in zone|"
+            r"requested accelerator type (?:is )?not available in (?:this )?zone"
+        ),
+        "unavailable: the zone has no such accelerator type",
+    ),
     # Kubernetes' API server refused a request because an admission webhook it must call could not be reached ('failed
     # calling webhook "mresourceflavor.kb.io": failed to call webhook: Post "https://kueue-webhook-service.kueue-system
     # .svc:443/mutate-...?timeout=10s": dial tcp 10.96.1.2:443: connect: connection refused', "... context deadline
@@ -104,10 +114,11 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "no capacity: the job never started",
     ),
     # a cloud project's quota, not the zone's capacity: gcloud's "Quota 'GPUS_ALL_REGIONS' exceeded. Limit: 0.0
-    # globally.", Vertex AI's "The following quota metrics exceed quota limits: ...", "QUOTA_EXCEEDED"
+    # globally.", Vertex AI's "The following quota metrics exceed quota limits: ...", "QUOTA_EXCEEDED", the TPU API's
+    # "Quota limit 'TPUV6EPreemptiblePerProjectPerRegionForTPUAPI' has been exceeded." and "Quota '...' exhausted."
     (
         re.compile(
-            r"\bQuota '(?P<quota>[\w.-]{1,100})' exceeded|"
+            r"\bQuota (?:limit )?'(?P<quota>[\w.-]{1,100})' (?:has been )?(?:exceeded|exhausted)|"
             r"quota metrics exceed quota limits: (?P<metric>[\w./-]{1,200})|\bQUOTA_EXCEEDED\b"
         ),
         "no quota: the job never started",
@@ -284,7 +295,7 @@ def infrastructure_reason(text: str) -> str | None:
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
             # (which transport error, which reason a webhook could not be reached)
-            quota = quota or next((groups[k] for k in ("cause", "rpc", "webhook") if groups.get(k)), None)
+            quota = quota or next((groups[k] for k in ("cause", "rpc", "webhook", "accel") if groups.get(k)), None)
             quota = quota or (groups.get("resource") or groups.get("low") or "").rstrip(".")
             return f"{reason} ({quota})" if quota else reason
     return None

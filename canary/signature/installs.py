@@ -43,7 +43,46 @@ def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None,
     return exc, message, frames
 
 
+# pip refusing a package for the interpreter ("ERROR: Package 'frappe' requires a different Python: 3.9.2 not in
+# '>=3.10'"): the package and the bound the interpreter misses, which says too old or too new; its own version and the
+# package's other bounds are the machine's and the release's
+_BOUND = re.compile(r"(>=|<=|==|!=|~=|>|<)\s?(\d{1,3}(?:\.\d{1,4}){0,2})")
+
+
+def _release(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split("."))
+
+
+def _missed_bound(version: str, spec: str) -> str:
+    have = _release(version)
+    for op, bound in _BOUND.findall(spec):
+        want = _release(bound)
+        width = len(want)
+        ok = {
+            ">=": have >= want,
+            ">": have > want,
+            "<=": have[:width] <= want,
+            "<": have < want,
+            "==": have[:width] == want,
+            "!=": have[:width] != want,
+            "~=": have >= want,
+        }[op]
+        if not ok:
+            return f"{op}{bound}"
+    return spec
+
+
 INSTALL_CHECKS: list[BareError] = [
+    _environment(
+        "requires-python",
+        ("requires a different Python",),
+        r"Package '(?P<pkg>[\w.-]{1,100})' requires a different Python: (?P<have>\d{1,3}(?:\.\d{1,4}){0,2})\S{0,20} "
+        r"not in '(?P<spec>[^']{1,200})'",
+        None,
+        message=lambda m: (
+            f"pip: Package '{m['pkg']}' requires a different Python ({_missed_bound(m['have'], m['spec'])})"
+        ),
+    ),
     # pip on an interpreter its distribution marks as managed (PEP 668: Debian's and Ubuntu 24.04's Python 3.12, a
     # runner's system Python): "error: externally-managed-environment", then the advice box; the same words when a
     # provisioning tool relays pip's stderr inside its own JSON ("msg": "\n:stderr: error: ...")

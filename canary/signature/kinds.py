@@ -117,6 +117,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"version [`'](?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with |"
     r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
     r"is only supported on GPUs with compute capability of at least|FlashAttention only supports Ampere GPUs or newer|"
+    r"data type is not supported on CUDA arch < \d|not supported in this architecture\. The supported|"
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving|"
     r"was compiled without GPU support|CUDA Setup failed despite GPU being available|"
     r"The detected CUDA version \(\S{1,20}\) mismatches the version|xFormers can't load C\+\+/CUDA extensions|"

@@ -25,6 +25,8 @@ def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
     a backtick that closes no code span at its end (``... float32, uint8` ``, or before a full stop) is the post's."""
     if "\\" in message:
         message = message.replace("\\'", "'").replace('\\"', '"')
+    if message.endswith("```"):
+        message = message[:-3].rstrip()  # (a post's fence glued to the line's end)
     if message.count("`") == 1 and message.rstrip(".").endswith("`"):
         message = message.rstrip(".")[:-1].rstrip()
     return exc, message, frames

@@ -12,6 +12,12 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
 TOOLCHAIN_CHECKS: list[BareError] = [
+    # FlashAttention 2 on a GPU older than Ampere, its check quoted in a sentence or set in bold without its class
+    _environment(
+        "flash-attn-gpu",
+        ("FlashAttention only supports Ampere",),
+        r"(?P<msg>FlashAttention only supports Ampere GPUs or newer)",
+    ),
     # CUDA error 222 (cudaErrorUnsupportedPtxVersion), as each program's own check prints it ("CUDA error 222 at
     # <file>:<line>: ...", "Cuda failure: 222 ...", "Error in load module (<file>): ..."): a driver older than the
     # toolkit that wrote the PTX
