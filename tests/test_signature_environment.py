@@ -2043,3 +2043,33 @@ def test_the_eighty_sixth_batchs_failures_in_the_words_they_met():
     assert sig("marin-1612.log").fingerprint == sig("marin-3200.log").fingerprint
     assert sig("marin-1612.log").fingerprint != sig("marin-87.log").fingerprint
     assert sig("skypilot-3840.log").kind == "infrastructure"
+
+
+def test_the_eighty_seventh_batchs_failures_in_the_words_they_met():
+    # git: a repository another user owns in two releases' words, a commit the checkout lacks, no .git (weak)
+    assert sig("onnx-6949.log").fingerprint == sig("mkdocs-deploy-gh-pages-184.log").fingerprint
+    assert sig("onnx-6949.log").fingerprint != sig("navigate-818.log").fingerprint
+    assert sig("navigate-818.log").fingerprint == sig("bipython-14.log").fingerprint
+    assert sig("flake8-your-pr-3.log").fingerprint == sig("action-eslint-fix-8.log").fingerprint
+    assert sig("ideep-6.log").fingerprint != sig("flake8-your-pr-3.log").fingerprint
+    # ssh's key refused apart from its host key; a transfer the network dropped, by curl's code, not the stream
+    assert sig("wptt-vim-config-2.log").fingerprint == sig("efi-clang-1.log").fingerprint
+    assert sig("efi-clang-1.log").fingerprint != sig("semver-resource-3.log").fingerprint
+    assert sig("desktop-1048.log").fingerprint == sig("linux-bsp-7.log").fingerprint
+    assert sig("desktop-1048.log").kind == "infrastructure"
+    # apt: a repository's key, a half-synced mirror, the dpkg lock held apart from one not there to take
+    assert sig("mmfashion-160.log").fingerprint == sig("midas-188.log").fingerprint
+    assert sig("moby-30207.log").fingerprint == sig("issues-52.log").fingerprint
+    assert sig("ci-runners-57.log").fingerprint == sig("lisa-660.log").fingerprint
+    assert sig("ci-runners-57.log").fingerprint != sig("riscv-runner-38.log").fingerprint
+    # the C toolchain: a header, a library, a symbol the link did not resolve (the build's own mistake)
+    assert sig("restatic-2.log").fingerprint == sig("nupic-legacy-1756.log").fingerprint
+    assert sig("mxnet-2656.log").fingerprint == sig("fastchat-2207.log").fingerprint
+    assert sig("mxnet-2656.log").fingerprint != sig("pg-strom-384.log").fingerprint
+    assert sig("pg-strom-384.log").kind == "compile_error"
+    # pytest: options a missing plugin would add, a fixture no plugin provides, its deprecations raised as errors
+    assert sig("stdpopsim-1436.log").fingerprint == sig("squidpy-129.log").fingerprint
+    assert sig("stdpopsim-1436.log").fingerprint != sig("pytest-html-547.log").fingerprint
+    assert sig("geoips-912.log").exception == "FixtureLookupError"
+    assert sig("geoips-912.log").fingerprint == sig("laplace-214.log").fingerprint
+    assert sig("alpaca-trade-api-python-741.log").exception == "PytestRemovedIn8Warning"

@@ -141,6 +141,7 @@ BARE_ERRORS: list[BareError] = [
             "Exception :",
             "jax._src.",
             "ArrowInvalid: ",
+            "Warning: ",
             "[ONNXRuntimeError]",
             "InconclusiveDimensionOperation: ",
             "Flaky: ",
@@ -164,6 +165,7 @@ BARE_ERRORS: list[BareError] = [
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
             r"(?:pyarrow\.lib\.)?ArrowInvalid|"  # (pyarrow's class whose name says neither)
+            r"(?:pytest\.)?Pytest\w{1,60}Warning|"  # (pytest's deprecation raised as an error under -W error)
             # (and ONNX Runtime's, from its pybind11 module)
             r"(?:onnxruntime\.capi\.onnxruntime_pybind11_state\.)?[A-Z][A-Za-z]{1,40}(?=: \[ONNXRuntimeError\])|"
             r"(?:hypothesis\.errors\.)?(?:Flaky|DeadlineExceeded|FailedHealthCheck)|"  # (Hypothesis' own names)

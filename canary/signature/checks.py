@@ -11,6 +11,7 @@ from canary.signature.installs import INSTALL_CHECKS
 from canary.signature.masks import STATUS_CODES
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.runners import RUNNER_CHECKS
 from canary.signature.toolchain_checks import TOOLCHAIN_CHECKS
 
 _CODES = "|".join(STATUS_CODES)
@@ -349,6 +350,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     *CONTAINER_CHECKS,
     *INSTALL_CHECKS,
     *TOOLCHAIN_CHECKS,
+    *RUNNER_CHECKS,
 ]
 
 

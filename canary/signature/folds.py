@@ -186,6 +186,12 @@ RULES: tuple[Rule, ...] = (
         installs.conda,
     ),
     Rule(
+        "scm-path",
+        "setuptools-scm names the tree it found no version for ('unable to detect version for /code'): which tree is "
+        "the program's, that it has no git metadata the failure",
+        installs.scm_path,
+    ),
+    Rule(
         "companion-libraries",
         "Numba names the NumPy range its release supports and the NumPy it got ('needs NumPy 2.1 or less. Got NumPy "
         "2.2.'), CuPy the library it could not load with its wheel's CUDA major (libnvrtc.so.12), pyarrow a column's "

@@ -35,6 +35,17 @@ _CONFLICT = re.compile(r"^The following specifications were found to be (?:incom
 _OVER = re.compile(r"\bPackage ([\w.-]{1,100}) conflicts for\b|\s-> ([\w.-]{1,100})")
 
 
+# setuptools-scm finding no version for a tree without git's metadata names the tree ("setuptools-scm was unable to
+# detect version for /code."): the program's
+_SCM_PATH = re.compile(r"\b(setuptools-scm was unable to detect version for) \S{1,500}?\.?$")
+
+
+def scm_path(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    if exc == "LookupError" and "setuptools-scm was unable" in message:
+        message = _SCM_PATH.sub(r"\1 <path>", message)
+    return exc, message, frames
+
+
 def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     if exc == "PackagesNotFoundError":
         message = _CONDA_SPEC.sub(r"\1", message)

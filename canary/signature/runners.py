@@ -1,0 +1,160 @@
+"""What a CI runner or an image's build meets below Python: git's checkouts, apt's package lists and its lock, the C
+compiler and linker building an extension, pytest's command line. Pure.
+
+Each prints its failure as a line without a class ("fatal: detected dubious ownership in repository at '/x'", "E:
+Unable to locate package x", "fatal error: Python.h: No such file or directory", "/usr/bin/ld: cannot find -lcuda",
+"pytest: error: unrecognized arguments: -n"), and the tool that ran it ends on its own exit status after it (pip's
+"error: command 'gcc' failed with exit status 1", collect2's "ld returned 1 exit status", the runner's "Process
+completed with exit code 100"), which names nothing. Which repository, path, commit, package or process is the job's;
+what the tool refused is the failure: the machine's checkout, packages or toolchain (an environment check), or the
+network and the machine's other processes (infrastructure). They take their place in
+:data:`canary.signature.checks.ENVIRONMENT_ERRORS`, so a tool's exit status after one is explained by it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+
+def _infrastructure(name: str, hints: tuple[str, ...], pattern: str, message: str) -> BareError:
+    return BareError(name, hints, re.compile(pattern), None, "infrastructure", message=lambda m: message)
+
+
+RUNNER_CHECKS: list[BareError] = [
+    # git refusing a repository another user owns (2.35.2's "fatal: unsafe repository ('/x' is owned by someone
+    # else)", later "fatal: detected dubious ownership in repository at '/x'"): a container's user, not the checkout's
+    _environment(
+        "git-ownership",
+        ("dubious ownership", "is owned by someone else"),
+        r"fatal: (?:detected dubious ownership in repository at |"
+        r"unsafe repository \(.{1,500} is owned by someone else)",
+        None,
+        message=lambda m: "git: the repository is owned by someone else (safe.directory)",
+    ),
+    # a checkout without git's metadata (an sdist, a copied tree), in git's and its older capitalised words; a build
+    # that asks git for its version prints it and goes on, so only where nothing else names the failure
+    _environment(
+        "git-no-repository",
+        ("ot a git repository",),
+        r"fatal: [Nn]ot a git repository \(or any of the parent directories\)",
+        None,
+        message=lambda m: "git: not a git repository",
+        weak=True,
+    ),
+    # a commit the checkout does not hold: a shallow clone's ("fatal: bad object <sha>"), a submodule's commit a force
+    # push took away ("fatal: reference is not a tree: <sha>"); which commit is the job's
+    _environment(
+        "git-missing-commit",
+        ("fatal: bad object ", "fatal: reference is not a tree"),
+        r"fatal: (?P<what>bad object|reference is not a tree:) [0-9a-f]{7,40}\b",
+        None,
+        message=lambda m: f"git: {m['what'].rstrip(':')} <commit>",
+    ),
+    # ssh (git's, a launcher's) refused the machine's key by the remote, or the remote's host key by the machine
+    _infrastructure(
+        "ssh-key",
+        ("Permission denied (publickey",),
+        r"(?:^|: )Permission denied \(publickey[\w,-]{0,60}\)",
+        "ssh: Permission denied (publickey)",
+    ),
+    _infrastructure(
+        "ssh-host-key",
+        ("Host key verification failed",),
+        r"^Host key verification failed",
+        "ssh: Host key verification failed",
+    ),
+    # a transfer the network dropped ("error: RPC failed; curl 92 HTTP/2 stream 5 was not closed cleanly: CANCEL (err
+    # 8)", curl 56's "Recv failure"): curl's code and why, not which stream
+    BareError(
+        "git-rpc",
+        ("RPC failed; curl",),
+        re.compile(r"error: RPC failed; curl (?P<code>\d{1,3}) (?P<why>.{1,200}?)(?: \(err \d{1,4}\))?$"),
+        None,
+        "infrastructure",
+        message=lambda m: f"git: RPC failed; curl {m['code']} " + re.sub(r"stream \d{1,6}", "stream <n>", m["why"]),
+    ),
+    # apt: a repository whose signing key the machine lacks (NVIDIA's CUDA repository rotated its key in 2022), a
+    # package list never fetched ("E: Unable to locate package x": install before update), an index a mirror served
+    # half-synced ("Hash Sum mismatch"), dpkg's lock held by another process (unattended-upgrades) or not there to take
+    _environment(
+        "apt-key",
+        ("NO_PUBKEY ",),
+        r"NO_PUBKEY (?P<key>[0-9A-F]{8,40})",
+        None,
+        message=lambda m: f"apt: the public key is not available: NO_PUBKEY {m['key']}",
+    ),
+    _environment(
+        "apt-no-package",
+        ("Unable to locate package",),
+        r"^E: Unable to locate package \S{1,200}$",
+        None,
+        message=lambda m: "apt: Unable to locate package",
+    ),
+    _infrastructure("apt-hash", ("Hash Sum mismatch",), r"Hash Sum mismatch", "apt: Hash Sum mismatch"),
+    _infrastructure(
+        "apt-lock-held",
+        ("It is held by process", "Resource temporarily unavailable", "is another process using it"),
+        r"^E: Could not get lock /var/lib/dpkg/\S{1,60}(?:\. It is held by process| - open \(11: Resource temporarily "
+        r"unavailable\))|^E: Unable to acquire the dpkg frontend lock .{1,200}is another process using it\?",
+        "apt: the dpkg lock is held by another process",
+    ),
+    _environment(
+        "apt-lock-missing",
+        ("are you root?",),
+        r"^E: Unable to acquire the dpkg frontend lock .{1,200}are you root\?",
+        None,
+        message=lambda m: "apt: could not open the dpkg lock (are you root?)",
+    ),
+    # the C toolchain building an extension: a header or a library the machine lacks, a compiler it does not have,
+    # and a symbol the link did not resolve (the build's own mistake, where the library was found)
+    _environment(
+        "c-header",
+        ("fatal error: ",),
+        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): No such file or directory",
+        None,
+        message=lambda m: f"fatal error: {m['header']}: No such file or directory",
+    ),
+    _environment(
+        "ld-library",
+        ("cannot find -l",),
+        r"\bld(?:\.\w{1,10})?: cannot find -l(?P<lib>[\w.+-]{1,100})",
+        None,
+        message=lambda m: f"ld: cannot find -l{m['lib']}",
+    ),
+    _environment(
+        "no-compiler",
+        ("unable to execute",),
+        r"unable to execute '?(?P<cc>[\w.+-]{1,60})'?: No such file or directory",
+        None,
+        message=lambda m: f"unable to execute {m['cc']}: No such file or directory",
+    ),
+    BareError(
+        "ld-undefined",
+        ("undefined reference to",),
+        re.compile(r"undefined reference to [`'](?P<sym>[\w:<>~]{1,200})'"),
+        None,
+        "compile_error",
+        message=lambda m: f"ld: undefined reference to `{m['sym']}'",
+    ),
+    # pytest asked for a fixture no plugin or conftest provides ("E       fixture 'mocker' not found", above the list of
+    # those it has): which fixture (pytest-mock's, missing; or the project's own, not loaded)
+    BareError(
+        "pytest-fixture",
+        ("fixture '",),
+        re.compile(r"^(?:E\s{1,12})?fixture '(?P<name>[\w-]{1,100})' not found$"),
+        "FixtureLookupError",
+        message=lambda m: f"fixture '{m['name']}' not found",
+    ),
+    # pytest's command line with an option a plugin it lacks would add ("pytest: error: unrecognized arguments: -n",
+    # "__main__.py: error: ..." under python -m pytest, pytest 7's "ERROR: usage: ..." above it)
+    _environment(
+        "pytest-arguments",
+        ("error: unrecognized arguments: ",),
+        r"^(?:ERROR: )?(?:pytest|py\.test|__main__\.py): error: unrecognized arguments: (?P<args>.{1,300}?)\s*$",
+        None,
+        message=lambda m: f"pytest: unrecognized arguments: {m['args']}",
+    ),
+]
