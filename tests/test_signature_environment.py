@@ -2073,3 +2073,32 @@ def test_the_eighty_seventh_batchs_failures_in_the_words_they_met():
     assert sig("geoips-912.log").exception == "FixtureLookupError"
     assert sig("geoips-912.log").fingerprint == sig("laplace-214.log").fingerprint
     assert sig("alpaca-trade-api-python-741.log").exception == "PytestRemovedIn8Warning"
+
+
+def test_the_eighty_eighth_batchs_failures_in_the_words_they_met():
+    # pip's cache a user does not own in two releases' words; an entry pip or uv could not read back
+    assert sig("thefuck-743.log").fingerprint == sig("envd-170.log").fingerprint
+    assert sig("pipx-1802.log").fingerprint == sig("pip-13979.log").fingerprint
+    assert sig("uv-2711.log").fingerprint == sig("uv-2711-2.log").fingerprint
+    assert sig("pip-13979.log").fingerprint != sig("uv-2711.log").fingerprint
+    # huggingface_hub's stale lock (a hang) apart from a file system without flock; conda's cached package
+    assert sig("huggingface_hub-2543.log").kind == "timeout"
+    assert sig("huggingface_hub-2543.log").fingerprint == sig("club-3090-726.log").fingerprint
+    assert sig("anaconda-issues-9285.log").fingerprint == sig("anaconda-client-504.log").fingerprint
+    assert sig("dolly-119.log").fingerprint == sig("chatglm-finetuning-91.log").fingerprint
+    # the Hub: a gated repository unauthenticated apart from off its list, by class and status, not the request's id
+    assert sig("sd-forge-ic-light-13.log").fingerprint == sig("semantic-router-817.log").fingerprint
+    assert sig("sd-forge-ic-light-13.log").fingerprint != sig("llamafactory-3403.log").fingerprint
+    assert sig("huggingface.js-2119.log").exception == "EntryNotFoundError"
+    assert sig("huggingface.js-2119.log").fingerprint == sig("idprotector-5.log").fingerprint
+    assert sig("kernels-553.log").fingerprint == sig("text-generation-inference-3192.log").fingerprint
+    assert sig("moneyprinterturbo-166.log").fingerprint == sig("exo-80.log").fingerprint
+    # GitHub Actions: a workflow command disabled or deprecated, a runner image retired, an artifact's name taken
+    assert sig("camerahub-630.log").fingerprint == sig("fpbench-85.log").fingerprint
+    assert sig("fpbench-85.log").fingerprint != sig("setup-miniconda-99.log").fingerprint
+    assert sig("get-tag-302.log").fingerprint == sig("wasm-micro-runtime-1639.log").fingerprint
+    assert sig("the-littlest-jupyterhub-852.log").fingerprint == sig("omicron-1637.log").fingerprint
+    assert sig("kcm-1636.log").fingerprint == sig("cuda-toolkit-369.log").fingerprint
+    # the remote refusing the bot's push (infrastructure), in a fence or inside a JSON string
+    assert sig("mawesome-739.log").fingerprint == sig("keepalive-workflow-16.log").fingerprint
+    assert sig("mawesome-739.log").kind == "infrastructure"

@@ -36,6 +36,25 @@ _NO_FILE_ADVICE = re.compile(rf"^({_NO_FILE})\. Checkout '[^']{{1,400}}' for ava
 # TrainingArguments' refusal of bf16 on a GPU without it, then what it needs ("Your setup doesn't support bf16/gpu. You
 # need torch>=1.10, using Ampere GPU with cuda>=11.0"): the advice a post may leave out
 _BF16_ADVICE = re.compile(r"^(Your setup doesn't support bf16/\(?gpu\)?)\.? You need\b.{0,300}$")
+# huggingface_hub's errors print the status and the request's id on their first line ("401 Client Error. (Request ID:
+# Root=1-...)"), the words below it: the class and the status are the failure, which request is the run's
+_HUB_STATUS = re.compile(r"^(\d{3}) Client Error\.?(?: \(Request ID: [^)]{0,300}\)?)?$")
+_GATED = {"401": "Cannot access gated repo: not authenticated", "403": "Cannot access gated repo: not on its list"}
+_HUB_WORDS = {
+    "GatedRepoError": "Cannot access gated repo",
+    "RepositoryNotFoundError": "Repository Not Found",
+    "RevisionNotFoundError": "Revision Not Found",
+    "EntryNotFoundError": "Entry Not Found",
+}
+# offline mode, by release: a request it blocked ("Cannot reach https://huggingface.co/api/...: offline mode is
+# enabled. To disable it, ..."), a snapshot it could not find cached, with each release's advice
+_OFFLINE = re.compile(r"^Cannot reach \S{1,500}: offline mode is enabled\b.{0,500}$")
+_NO_SNAPSHOT = re.compile(
+    r"^(Cannot find an appropriate cached snapshot folder for the specified revision on the local disk and outgoing "
+    r"traffic has been disabled)\b.{0,500}$"
+)
+# the Hub refusing a token at whoami, 2021's raw status and its later words for it ("Invalid user token")
+_WHOAMI = re.compile(r"^401 Client Error: Unauthorized for url: \S{0,100}/api/whoami-v2\S{0,100}$")
 # KeyError: its key's repr, then what a post wrote after it on the line ("KeyError: 'qwen2' 。 是不是因为 ...")
 _KEY_TAIL = re.compile(r"^('[^'\\]{1,300}')\s.{1,2000}$")
 
@@ -51,6 +70,15 @@ def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
         message = _CANT_LOAD_ADVICE.sub(r"\1", message)
     elif "does not appear to have a file named" in message:
         message = _NO_FILE_ADVICE.sub(r"\1", message)
+    elif exc in _HUB_WORDS and (m := _HUB_STATUS.match(message)):
+        words = _GATED.get(m[1], _HUB_WORDS[exc]) if exc == "GatedRepoError" else _HUB_WORDS[exc]
+        message = f"{m[1]} Client Error: {words}"
+    elif message.startswith("Cannot reach ") and _OFFLINE.match(message):
+        message = "Cannot reach <url>: offline mode is enabled"
+    elif message.startswith("Cannot find an appropriate cached snapshot"):
+        message = _NO_SNAPSHOT.sub(r"\1", message)
+    elif message.startswith("401 Client Error") and _WHOAMI.match(message):
+        message = "Invalid user token"
     elif message.startswith("Your setup doesn't support bf16"):
         message = _BF16_ADVICE.sub(r"\1", message)
     elif exc == "KeyError":
@@ -91,6 +119,38 @@ HUB_ERRORS: list[BareError] = [
         ("Transformers does not recognize",),
         re.compile(rf"(?P<msg>{_MODEL_TYPE} this architecture)"),
         "ValueError",
+    ),
+    # a gated repository's words posted without the class: unauthenticated (401) or not on its list (403)
+    BareError(
+        "hub-gated",
+        ("is restricted", "is gated."),
+        re.compile(
+            r"(?:Access to model \S{1,200} is restricted(?P<list> and you are not in the authorized list)?|"
+            r"Repo model \S{1,200} is gated\.)"
+        ),
+        "GatedRepoError",
+        message=lambda m: "403 Client Error." if m["list"] else "401 Client Error.",
+        weak=True,  # (below transformers' OSError, which names the failure, the words of its message)
+    ),
+    # a download waiting on another process's lock in the cache (a stale one: "Still waiting to acquire lock on
+    # /x/.cache/huggingface/download/model.safetensors.lock (elapsed: 10.0 seconds)...", 2024's lower-case words), and
+    # a file system without flock, which the cache falls back from (a warning): which file is the run's
+    BareError(
+        "hub-lock-wait",
+        ("aiting to acquire lock on",),
+        re.compile(r"\b[Ss]till waiting to acquire lock on \S{1,500}"),
+        None,
+        "timeout",
+        message=lambda m: "huggingface_hub: still waiting to acquire a lock in the cache",
+    ),
+    BareError(
+        "hub-soft-lock",
+        ("does not appear to support flock",),
+        re.compile(r"FileSystem does not appear to support flock\. Falling back to SoftFileLock"),
+        None,
+        "environment",
+        message=lambda m: "filelock: the file system does not support flock; falling back to SoftFileLock",
+        weak=True,
     ),
     BareError("hub-cant-load", ("Can't load ",), re.compile(rf"(?:^|(?<=[\s\"'`]))(?P<msg>{_CANT_LOAD})"), "OSError"),
     BareError(

@@ -175,6 +175,11 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"API rate limit exceeded for (?P<limited>installation|user) ID \d"),
         "rate limited: GitHub's API limit for the token",
     ),
+    # (and for an address, without a token: "API rate limit exceeded for 13.83.3.161.")
+    (
+        re.compile(r"API rate limit exceeded for (?:\d{1,3}\.){3}\d{1,3}\b"),
+        "rate limited: GitHub's API limit for an unauthenticated address",
+    ),
     # git in a CI checkout: Git LFS past the repository's bandwidth ("This repository is over its data quota.", 2025's
     # "... exceeded its LFS budget"), an LFS object the server lacks ("[404] Object does not exist on the server"),
     # any other LFS fetch ("fatal: x.pth: smudge filter lfs failed"), a remote that asks for credentials the job lacks

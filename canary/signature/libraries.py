@@ -43,8 +43,15 @@ _TORCH_CUDA = re.compile(
 _TORCH_CUDA_WORDS = "The detected CUDA version mismatches the version that was used to compile PyTorch"
 
 
+# torch's extension builder names its build directory by the Python and CUDA it built for ("~/.cache/torch_extensions/
+# py310_cu117/fused_adam/fused_adam.so: cannot open shared object file"): which are the machine's
+_EXTENSION_DIR = re.compile(r"\btorch_extensions/py\d{2,3}_cu\d{2,4}/")
+
+
 def extension_builds(exc: str | None, message: str, frames: list[str]) -> Parts:
     head = _EXTENSION_HEAD.search(message) if ("bitsandbytes" in message or "CUDA" in message) else None
+    if "torch_extensions/py" in message:
+        message = _EXTENSION_DIR.sub("torch_extensions/<build>/", message)
     if head:
         message = head[1]
     elif "The detected CUDA version" in message:

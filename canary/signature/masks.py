@@ -190,6 +190,8 @@ CANONICAL_CLASSES = {
     # numpy's MemoryError of an array it could not allocate (numpy.core._exceptions._ArrayMemoryError, numpy 2's
     # numpy._core._exceptions), printed by its own name or, before 1.18, as MemoryError
     "_ArrayMemoryError": "MemoryError",
+    # huggingface_hub 1.x's name for the EntryNotFoundError of a file a repository lacks
+    "RemoteEntryNotFoundError": "EntryNotFoundError",
 }
 # Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
 STATUS_CODES = (

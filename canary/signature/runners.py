@@ -66,6 +66,14 @@ RUNNER_CHECKS: list[BareError] = [
         r"^Host key verification failed",
         "ssh: Host key verification failed",
     ),
+    # a push the remote refused to the job's token ("remote: Permission to o/r.git denied to github-actions[bot].", then
+    # the 403): the token's permissions, whichever repository
+    _infrastructure(
+        "git-push-denied",
+        ("remote: Permission to ",),
+        r"remote: Permission to \S{1,200} denied to (?:github-actions\[bot\]|[\w-]{1,60})",
+        "git: the remote refused the push to the job's token (403)",
+    ),
     # a transfer the network dropped ("error: RPC failed; curl 92 HTTP/2 stream 5 was not closed cleanly: CANCEL (err
     # 8)", curl 56's "Recv failure"): curl's code and why, not which stream
     BareError(

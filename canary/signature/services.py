@@ -125,6 +125,41 @@ CI_CHECKS: list[BareError] = [
         None,
         message=lambda m: m["msg"].replace("`", ""),
     ),
+    # a workflow command GitHub disabled or deprecates ("The `add-path` command is disabled. Please upgrade to using
+    # Environment Files ...", "The `set-output` command is deprecated and will be disabled soon."; a post may drop the
+    # backticks), a runner image it retires ("This is a scheduled Ubuntu-18.04 brownout.", "This is a scheduled Ubuntu
+    # 20.04 retirement."), an artifact's name taken on the run (upload-artifact v4's 409): which command, which image
+    environment_check(
+        "workflow-command",
+        ("command is disabled",),
+        r"The `?(?P<cmd>[\w-]{1,30})`? command is disabled",
+        None,
+        message=lambda m: f"GitHub Actions: the `{m['cmd']}` command is disabled",
+    ),
+    environment_check(
+        "workflow-command-deprecated",
+        ("command is deprecated",),
+        r"The `?(?P<cmd>[\w-]{1,30})`? command is deprecated",
+        None,
+        message=lambda m: f"GitHub Actions: the `{m['cmd']}` command is deprecated",
+        weak=True,
+    ),
+    environment_check(
+        "runner-image",
+        ("This is a scheduled Ubuntu",),
+        r"This is a scheduled Ubuntu[- ](?P<release>\d{2}\.\d{2}) (?:brownout|retirement)",
+        None,
+        message=lambda m: f"GitHub Actions: the Ubuntu-{m['release']} runner image is retired",
+    ),
+    environment_check(
+        "artifact-name",
+        ("an artifact with this name already exists",),
+        r"\(409\) Conflict: an artifact with this name already exists on the workflow run",
+        None,
+        message=lambda m: (
+            "upload-artifact: (409) Conflict: an artifact with this name already exists on the workflow run"
+        ),
+    ),
     # GitHub's GraphQL API refusing a CI bot, as gh prints it ("GraphQL: Resource not accessible by integration
     # (addComment)") and as octokit does ("Request failed due to following response errors:" and each below it): a
     # token without the permission is the job's configuration; the mutation gh names is which call
