@@ -1,5 +1,5 @@
-"""What a CI runner or an image's build meets below Python: git's checkouts, apt's package lists and its lock, the C
-compiler and linker building an extension, pytest's command line. Pure.
+"""What a CI runner or an image's build meets below Python: git's checkouts (their ownership, history and remotes),
+apt's package lists and its lock, the C compiler and linker building an extension, pytest's command line. Pure.
 
 Each prints its failure as a line without a class ("fatal: detected dubious ownership in repository at '/x'", "E:
 Unable to locate package x", "fatal error: Python.h: No such file or directory", "/usr/bin/ld: cannot find -lcuda",
@@ -52,6 +52,23 @@ RUNNER_CHECKS: list[BareError] = [
         r"fatal: (?P<what>bad object|reference is not a tree:) [0-9a-f]{7,40}\b",
         None,
         message=lambda m: f"git: {m['what'].rstrip(':')} <commit>",
+    ),
+    # git in a shallow checkout without the history or tags a step asks for ("fatal: ambiguous argument 'master':
+    # unknown revision or path not in the working tree.", "fatal: No tags can describe 'a2922bd...'.", "fatal: No names
+    # found, cannot describe anything."): the checkout's depth; which revision or commit is the job's
+    _environment(
+        "git-shallow",
+        ("unknown revision or path not in the working tree", "cannot describe anything", "No tags can describe"),
+        r"^fatal: (?:ambiguous argument '[^']{1,200}': (?P<rev>unknown revision or path not in the working tree)|"
+        r"(?P<tags>No tags can describe) \S{1,100}|(?P<names>No names found, cannot describe anything))",
+        None,
+        message=lambda m: (
+            "git: ambiguous argument: unknown revision or path not in the working tree"
+            if m["rev"]
+            else "git: No tags can describe the commit"
+            if m["tags"]
+            else "git: No names found, cannot describe anything"
+        ),
     ),
     # ssh (git's, a launcher's) refused the machine's key by the remote, or the remote's host key by the machine
     _infrastructure(

@@ -175,23 +175,6 @@ CI_CHECKS: list[BareError] = [
         message=lambda m: f"GraphQL: {m['msg']} ({m['op']})" if m["msg"] else m["octokit"] + ":",
         context=3,
     ),
-    # git in a shallow checkout without the history or tags a step asks for ("fatal: ambiguous argument 'master':
-    # unknown revision or path not in the working tree.", "fatal: No tags can describe 'a2922bd...'.", "fatal: No names
-    # found, cannot describe anything."): the checkout's depth; which revision or commit is the job's
-    environment_check(
-        "git-shallow",
-        ("unknown revision or path not in the working tree", "cannot describe anything", "No tags can describe"),
-        r"^fatal: (?:ambiguous argument '[^']{1,200}': (?P<rev>unknown revision or path not in the working tree)|"
-        r"(?P<tags>No tags can describe) \S{1,100}|(?P<names>No names found, cannot describe anything))",
-        None,
-        message=lambda m: (
-            "git: ambiguous argument: unknown revision or path not in the working tree"
-            if m["rev"]
-            else "git: No tags can describe the commit"
-            if m["tags"]
-            else "git: No names found, cannot describe anything"
-        ),
-    ),
     # poetry's resolver with no set of versions that fits ("So, because x depends on both a (1.0) and b (2.0), version
     # solving failed."): the requirements conflict, whichever packages; its reasons are the lines above it
     environment_check(
