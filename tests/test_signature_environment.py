@@ -2102,3 +2102,24 @@ def test_the_eighty_eighth_batchs_failures_in_the_words_they_met():
     # the remote refusing the bot's push (infrastructure), in a fence or inside a JSON string
     assert sig("mawesome-739.log").fingerprint == sig("keepalive-workflow-16.log").fingerprint
     assert sig("mawesome-739.log").kind == "infrastructure"
+
+
+def test_the_eighty_ninth_batchs_failures_in_the_words_they_met():
+    # PyTorch's factorizations in 1.x's kernel words and later linalg's, by which failed: not an element or a code
+    assert sig("vos-22.log").fingerprint == sig("autogptq-98.log").fingerprint
+    assert sig("rmi-12.log").fingerprint != sig("deepsem-17.log").fingerprint
+    assert sig("deepsem-17.log").fingerprint == sig("4dgs-slam-9.log").fingerprint
+    assert sig("sd-scripts-517.log").fingerprint == sig("infinigen-3.log").fingerprint
+    assert sig("vos-22.log").exception == "LinAlgError"
+    # OpenCV's check without its release or source file, posted without a traceback
+    assert sig("python-opencv3-9.log").exception == "error"
+    assert (
+        sig("python-opencv3-9.log").message
+        == "OpenCV: error: (-215:Assertion failed) !_src.empty() in function 'cvtColor'"
+    )
+    # Keras' input run dry and tf.data's cache not read through, warnings in any release's words
+    assert sig("deepcell-tf-519.log").fingerprint == sig("aucmedi-189.log").fingerprint
+    assert sig("tensorflowasr-264.log").fingerprint == sig("generative-compression-28.log").fingerprint
+    assert sig("deepcell-tf-519.log").fingerprint != sig("tensorflowasr-264.log").fingerprint
+    # tfds' manual directory by no path, in two releases' words
+    assert sig("datasets-1051.log").fingerprint == sig("text-to-text-transfer-transformer-468.log").fingerprint

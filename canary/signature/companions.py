@@ -1,4 +1,5 @@
-"""Libraries a job loads beside its framework (Numba, CuPy, MPI, pyarrow, ONNX Runtime) refusing what they meet. Pure.
+"""Libraries a job loads beside its framework (Numba, CuPy, MPI, pyarrow, ONNX Runtime, OpenCV, tf.data) refusing what
+they meet. Pure.
 
 Numba's import checks the NumPy it finds against the range its release supports ("Numba needs NumPy 1.22 or less",
 later "... 2.1 or less. Got NumPy 2.2."): which way is the failure, the numbers are the two releases'. CuPy names the
@@ -10,7 +11,10 @@ the function that failed and what it says are the failure, the error class's wor
 pyarrow names the column and both lengths of a table whose columns differ in length: which column is the failure.
 ONNX Runtime prints its status's code and name before what failed ("[ONNXRuntimeError] : 1 : FAIL : Load model from
 x.onnx failed:<source>:179 onnxruntime::Model::Model(...) Unsupported model IR version: 10, ..."): which model and where
-in its source are not the failure; an execution provider it could not load is the machine's CUDA or cuDNN.
+in its source are not the failure; an execution provider it could not load is the machine's CUDA or cuDNN. OpenCV
+names its release and source file before its check ("OpenCV(4.6.0) /io/opencv/modules/imgproc/src/color.cpp:182:
+error: (-215:Assertion failed) !_src.empty() in function 'cvtColor'"): the check and the function are the failure.
+Keras and tf.data warn of input that ran out or a cache not read through, and go on.
 """
 
 from __future__ import annotations
@@ -51,6 +55,12 @@ def onnx_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | 
     return exc, message, frames
 
 
+_OPENCV = re.compile(
+    r"^OpenCV\([\w.-]{1,30}\) \S{1,300}?:(?:\d{1,6}|<line>): error: (\(-?\d{1,4}:[^)]{1,100}\) .{1,500})$"
+)
+# tfds' manual download directory that is not there, by release ("... does not exist." and "... does not exist or is
+# empty. Create it and download/extract dataset artifacts in there using instructions:"): which directory is the run's
+_MANUAL_DIR = re.compile(r"^(Manual directory) \S{1,500} (does not exist)\b.{0,1000}$")
 _CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,3}: (?:\w{1,60}Error: )?\S{1,200}: ")
 
 
@@ -61,6 +71,10 @@ def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[st
         message = _NUMBA.sub(r"\1 <version> or \2", message)
     elif message.startswith("CuPy failed to load lib"):
         message = _CUPY_LOAD.sub(r"\1: ", message)
+    elif message.startswith("OpenCV("):
+        message = _OPENCV.sub(r"OpenCV: error: \1", message)
+    elif message.startswith("Manual directory "):
+        message = _MANUAL_DIR.sub(r"\1 <dir> \2", message)
     elif message.startswith("Column "):
         message = _ARROW_LENGTHS.sub(r"Column <n> \1 <n> \2 <n>", message)
     return exc, message, frames
@@ -78,6 +92,36 @@ def _mpi_message(m: re.Match[str]) -> str:
 
 
 COMPANION_ERRORS: list[BareError] = [
+    # OpenCV's error posted without a traceback ("cv2.error: OpenCV(4.5.4-dev) ...", or its words alone)
+    BareError(
+        "opencv",
+        ("OpenCV(",),
+        re.compile(
+            r"(?:^|(?<=[\s`'\"]))(?:cv2\.)?(?:error: )?"
+            r"(?P<msg>OpenCV\([\w.-]{1,30}\) \S{1,300}?:\d{1,6}: error: \(.{1,500}?)[`'\"]?$"
+        ),
+        "error",
+    ),
+    # Keras stopping an epoch whose input ran out ("Your input ran out of data; interrupting training. Make sure that
+    # your dataset or generator can generate at least `steps_per_epoch * epochs` batches"), tf.data's cache not read
+    # through (2.x's "The calling iterator did not fully read the dataset being cached.", 1.x's "... the dataset we
+    # were attempting to cache"): warnings of a pipeline the program goes on with
+    _environment(
+        "keras-input-ran-out",
+        ("Your input ran out of data",),
+        r"Your input ran out of data; interrupting training",
+        None,
+        message=lambda m: "Keras: your input ran out of data; interrupting training",
+        weak=True,
+    ),
+    _environment(
+        "tfdata-cache",
+        ("did not fully read the dataset",),
+        r"The calling iterator did not fully read the dataset (?:being cached|we were attempting to cache)",
+        None,
+        message=lambda m: "tf.data: the calling iterator did not fully read the dataset being cached",
+        weak=True,
+    ),
     # ONNX Runtime's execution provider it could not load, logged before it goes on with the CPU's: Linux's loader
     # ("Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.8: cannot open shared object
     # file ..."), Windows' ("LoadLibrary failed with error 126 "" when trying to load

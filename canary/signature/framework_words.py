@@ -249,3 +249,28 @@ _TF_API = re.compile(r"\btensorflow\._api\.v\d{1,2}\.")
 
 def tf_api(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _TF_API.sub("tensorflow.", message), frames
+
+
+# PyTorch's factorizations, by release: 1.x's "cholesky_cuda: U(1,1) is zero, singular U." and "inverse_cuda: ..." as
+# RuntimeError (the same words for two checks: the function tells them apart), "svd_cpu: The algorithm failed to
+# converge ..."; since 1.13 "linalg.cholesky: The factorization could not be completed because the input is not
+# positive-definite (the leading minor of order 3 is not positive-definite).", "linalg.inv: The diagonal element 1 is
+# zero, ... singular.", "linalg.svd: ... (error code: 319)." as LinAlgError, a RuntimeError: which factorization failed
+# and why are the failure, which element, order or code the data's
+_OLD_FACTOR = re.compile(r"^(cholesky|inverse|svd)_(?:cpu|cuda)(?:_helper)?: (?:For batch \d{1,9}: )?(.{1,400})$")
+_FACTOR_WORDS = {
+    "cholesky": "linalg.cholesky: the input is not positive-definite",
+    "inv": "linalg.inv: the input matrix is singular",
+    "svd": "linalg.svd: the algorithm failed to converge",
+}
+_NEW_FACTOR = re.compile(r"^linalg\.(cholesky|inv|svd)(?:_ex)?: .{1,600}$")
+
+
+def torch_linalg(exc: str | None, message: str, frames: list[str]) -> Parts:
+    old = _OLD_FACTOR.match(message) if exc == "RuntimeError" else None
+    if old and ("singular U" in old[2] or "failed to converge" in old[2]):
+        return "LinAlgError", _FACTOR_WORDS[{"inverse": "inv"}.get(old[1], old[1])], frames
+    new = _NEW_FACTOR.match(message) if message.startswith("linalg.") else None
+    if new and ("positive-definite" in message or "singular" in message or "failed to converge" in message):
+        return exc, _FACTOR_WORDS[new[1]], frames
+    return exc, message, frames

@@ -41,4 +41,11 @@ TORCH_RULES: tuple[Rule, ...] = (
         "'cannot stat shared object'), on an object named by the cache's hash: the stale handle is the failure",
         framework_words.stale_handle,
     ),
+    Rule(
+        "torch-linalg",
+        "PyTorch 1.x raised a failed factorization as RuntimeError in its kernel's words ('cholesky_cuda: U(1,1) is "
+        "zero, singular U.'), later as LinAlgError in linalg's, naming an element, order or code: which factorization "
+        "failed and why are the failure",
+        framework_words.torch_linalg,
+    ),
 )
