@@ -66,7 +66,8 @@ _CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,
 
 def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``companion-libraries`` rule: Numba's NumPy bound by which way, CuPy's library by its name, pyarrow's
-    columns of unequal length by the column's name."""
+    columns of unequal length by the column's name, OpenCV's check without its release and source, tfds' manual
+    directory without its path."""
     if message.startswith("Numba needs NumPy"):
         message = _NUMBA.sub(r"\1 <version> or \2", message)
     elif message.startswith("CuPy failed to load lib"):

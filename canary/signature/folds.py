@@ -193,9 +193,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "companion-libraries",
-        "Numba names the NumPy range its release supports and the NumPy it got ('needs NumPy 2.1 or less. Got NumPy "
-        "2.2.'), CuPy the library it could not load with its wheel's CUDA major (libnvrtc.so.12), pyarrow a column's "
-        "index and lengths: which way, which library, which column are the failure",
+        "Numba names the NumPy it got, CuPy a library with its wheel's CUDA major (libnvrtc.so.12), pyarrow a column's "
+        "index and lengths, OpenCV its release and source file, tfds a manual directory's path: which way, which "
+        "library, column or check are the failure",
         companions.library_bounds,
     ),
     Rule(

@@ -23,6 +23,8 @@ def _infrastructure(name: str, hints: tuple[str, ...], pattern: str, message: st
     return BareError(name, hints, re.compile(pattern), None, "infrastructure", message=lambda m: message)
 
 
+_STREAM = re.compile(r"stream \d{1,6}")
+
 RUNNER_CHECKS: list[BareError] = [
     # git refusing a repository another user owns (2.35.2's "fatal: unsafe repository ('/x' is owned by someone
     # else)", later "fatal: detected dubious ownership in repository at '/x'"): a container's user, not the checkout's
@@ -99,7 +101,7 @@ RUNNER_CHECKS: list[BareError] = [
         re.compile(r"error: RPC failed; curl (?P<code>\d{1,3}) (?P<why>.{1,200}?)(?: \(err \d{1,4}\))?$"),
         None,
         "infrastructure",
-        message=lambda m: f"git: RPC failed; curl {m['code']} " + re.sub(r"stream \d{1,6}", "stream <n>", m["why"]),
+        message=lambda m: f"git: RPC failed; curl {m['code']} " + _STREAM.sub("stream <n>", m["why"]),
     ),
     # apt: a repository whose signing key the machine lacks (NVIDIA's CUDA repository rotated its key in 2022), a
     # package list never fetched ("E: Unable to locate package x": install before update), an index a mirror served

@@ -177,8 +177,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "extension-builds",
         "an extension built for another CUDA or torch (bitsandbytes, xformers, torch's cpp_extension) names its check "
-        "in its first sentence; what is unavailable, what to run and the versions it found are its release's words and "
-        "the machine's",
+        "in its first sentence; what is unavailable, what to run, the versions it found and torch's build directory "
+        "(py310_cu117) are its release's words and the machine's",
         libraries.extension_builds,
     ),
     Rule(
