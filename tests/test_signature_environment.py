@@ -2123,3 +2123,36 @@ def test_the_eighty_ninth_batchs_failures_in_the_words_they_met():
     assert sig("deepcell-tf-519.log").fingerprint != sig("tensorflowasr-264.log").fingerprint
     # tfds' manual directory by no path, in two releases' words
     assert sig("datasets-1051.log").fingerprint == sig("text-to-text-transfer-transformer-468.log").fingerprint
+
+
+def test_the_ninetieth_batchs_failures_in_the_words_they_met():
+    # Lightning's removed hook without the program's model, its strategy refused in a notebook and GPUs it lacks in
+    # any release's words, its Trainer's keyword refused under any Python's qualified name
+    assert sig("motion-latent-diffusion-24.log").fingerprint == sig("hts-audio-transformer-54.log").fingerprint
+    assert sig("rave-219.log").fingerprint == sig("pytorch-lightning-20559.log").fingerprint
+    assert sig("rave-219.log").fingerprint != sig("motion-latent-diffusion-24.log").fingerprint
+    assert sig("pytorch-lightning-7491.log").fingerprint == sig("graphnet-413.log").fingerprint
+    assert sig("speech-1653.log").fingerprint == sig("nemo_compatible-16.log").fingerprint
+    assert sig("nemo_compatible-16.log").fingerprint != sig("pytorch-vae-81.log").fingerprint
+    assert sig("xformers-818.log").fingerprint == sig("pyrelational-14.log").fingerprint
+    # backticks a release adds or drops are its markup
+    assert sig("pytorch-lightning-21561.log").fingerprint == sig("pytorch-lightning-19869.log").fingerprint
+    # gym's classes by their errors module, a namespace in gym's and gymnasium's words, the registry's KeyError read as
+    # the error raised while handling it, IPython's header naming a class of any name
+    assert sig("gail-pytorch-3.log").exception == "DeprecatedEnv"
+    assert sig("private-gpt-1105.log").exception == "DeprecatedEnv"
+    assert sig("renderlab-3.log").fingerprint == sig("gym-3201.log").fingerprint
+    assert sig("darc-1.log").fingerprint == sig("mujoco-py-772.log").fingerprint
+    assert sig("human-robot-gym-5.log").kind == "environment"
+    assert sig("human-robot-gym-5.log").fingerprint == sig("mujoco-py-222.log").fingerprint
+    # PyTorch's MPS backend posted without its class, its operator without advice, its macOS by no release
+    assert sig("comfyui-supir-47.log").exception == "NotImplementedError"
+    assert sig("comfyui-supir-47.log").fingerprint == sig("mineru-260.log").fingerprint
+    assert sig("pytorch-98272.log").fingerprint == sig("pytorch-116392.log").fingerprint
+    assert sig("mineru-260.log").fingerprint != sig("pytorch-77754.log").fingerprint
+    assert sig("comfyui-8984.log").fingerprint == sig("surya-254.log").fingerprint
+    assert sig("comfyui-depthanythingv3-12.log").fingerprint == sig("microsplit-reproducibility-22.log").fingerprint
+    assert sig("noscribe-14.log").fingerprint == sig("pytorch-164943.log").fingerprint
+    assert sig("segment-anything-636.log").fingerprint == sig("sd-webui-segment-anything-105.log").fingerprint
+    # macOS's C++ runtime in its older words, c10's TypeError as torch raises it
+    assert sig("pytorch-78044.log").exception == "TypeError"

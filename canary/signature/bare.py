@@ -19,12 +19,14 @@ from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.hub import HUB_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
+from canary.signature.mps import MPS_ERRORS
 from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
 from canary.signature.signals import PROCESS_DEATHS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
+from canary.signature.trainers import SIMULATOR_ERRORS
 from canary.signature.words import WORDS
 
 
@@ -149,6 +151,7 @@ BARE_ERRORS: list[BareError] = [
             "FailedHealthCheck: ",
             ".exceptions.",
             ".errors.",
+            ".error.",
             ".exc.",
             "]: ",
         ),
@@ -191,6 +194,8 @@ BARE_ERRORS: list[BareError] = [
     # Hugging Face's refusals and libraries beside the framework (hub.py, companions.py), posted without their class
     *HUB_ERRORS,
     *COMPANION_ERRORS,
+    *MPS_ERRORS,  # (PyTorch's MPS backend: mps.py)
+    *SIMULATOR_ERRORS,  # (a simulator's window: trainers.py)
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(
@@ -214,7 +219,7 @@ BARE_ERRORS: list[BareError] = [
     BareError(
         "python-exception-below",
         ("Error:", "Exception:"),
-        re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)):$"),
+        re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)|Exception):$"),
         lambda m: canonical_class(m["cls"]),
         line_kind,
         message=lambda m: "",

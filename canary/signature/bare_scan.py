@@ -12,6 +12,7 @@ from canary.signature.deprecations import ANY_WARNING
 from canary.signature.identity import make
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
+from canary.signature.quoting import quoted
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
 from canary.signature.tracebacks import _CAUSE, _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
 
@@ -19,10 +20,12 @@ _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent c
 _SENTENCE_END = (".", "!", "?", ")", "]")
 # jax's report of a CUDA component under its finished sentence ("Outdated cuSPARSE installation found."):
 # the versions that say which way it is outdated belong to the message
-# Lines a message carries on its own lines: the versions jax's cuDNN check compares, the function a tracer met
+# Lines a message carries on its own lines: the versions jax's cuDNN check compares, the function a tracer met, the
+# GPUs Lightning found where it was asked for others
 _VERSION_REPORT = re.compile(
     r"^(?:(?:Version JAX was built against|Minimum supported|Installed version): \d{1,8}"
-    r"|The problem arose with the `\w{1,20}` function\.?)$"
+    r"|The problem arose with the `\w{1,20}` function\.?"
+    r"|But your machine only has: \[[\d, ]{0,100}\])$"
 )
 # Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
 _BARE_END = re.compile(
@@ -73,29 +76,6 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
     return " ".join(parts)
 
 
-def _quoted(line: str, start: int, message: str) -> str:
-    """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
-    at its closing backtick (also one whose opening backtick is lines above); one in parentheses ("this
-    error (XlaRuntimeError: ...) every time"), at the parenthesis that closes the one open before it."""
-    if message.endswith("```"):
-        message = message[:-3].rstrip()  # a fence closed on the message's line
-    elif message.endswith("``") and message.count("``") % 2 == 1:
-        message = message[:-2].rstrip()  # a double-backtick code span, opened at the class
-    if line[:start].replace("```", "").count("`") % 2 == 1 and "`" in message:
-        return message[: message.index("`")]
-    if message.endswith("`") and message.count("`") % 2 == 1:
-        return message[:-1]  # the close of a code span a post opened lines above
-    if start and line[start - 1] in "\"'" and message.endswith(line[start - 1]):
-        return message[:-1]  # the quote that closes the one it opened after
-    if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
-        depth = 0
-        for k, c in enumerate(message):
-            depth += (c == "(") - (c == ")")
-            if depth < 0:
-                return message[:k]
-    return message
-
-
 # A process that aborts says so after the error that made it abort: that error names the failure.
 _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
@@ -135,7 +115,7 @@ def _scan(
             m = rec.match(s)
             if m is None or (not rec.at_info and quiet):
                 continue
-            raw = _quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
+            raw = quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
             frames: list[str] = []
             if rec.name == "fatal-python":
                 if rec.exception_of(m) == "SIGABRT" and _abort_said_before(lines, i):
@@ -276,11 +256,13 @@ _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)
 # (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
 # .NET class's namespace, "System.IO.IOException: ...", or a Python module's, "`botocore.exceptions.NoCredentialsError:
 # ...`"; a line, a closing quote or parenthesis may end the sentence;
-# a message may open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
+# a message may mark its own code spans, "`NotImplementedError: Support for `validation_epoch_end` has been removed",
+# open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
 # own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\"")
 _IN_PROSE = re.compile(
     r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)): "
-    r"(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)){5,300}(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
+    r"(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)|(?<=\s)`[^`\s][^`]{0,100}`(?=[\s.,;:])){5,300}"
+    r"(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 
@@ -320,7 +302,7 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
             continue
         excerpt = "\n".join(lines[max(0, i - 3) : i + 10])
         if named:
-            msg = _quoted(s, named.start(), named["msg"])
+            msg = quoted(s, named.start(), named["msg"])
             cls = canonical_class(named["cls"], msg)
             return i, make(kinds.kind_of(cls, msg, f"{cls}: {msg}", []), cls, msg, [], excerpt)
         return i, make(kinds.kind_of("", raw, raw, []), None, raw, [], excerpt)

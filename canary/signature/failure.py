@@ -60,16 +60,18 @@ def _lookup_translated(chain: list[ExceptionBlock], first: ExceptionBlock) -> tu
     """A library's words for the lookup that missed in ``first``: a KeyError of one name, raised from as another
     class whose message names it (jax's ``primitive_transposes[p]`` missing, raised from as "NotImplementedError:
     Transpose rule (for reverse-mode differentiation) for 'p' not implemented", also inside jax's trace of where the
-    operation came from); the words name the failure (which rule), the dict's key alone does not."""
+    operation came from), or while handling it (gym's registry: "KeyError: 'seals/CartPole-v0'", then "DeprecatedEnv:
+    Env seals/CartPole-v0 not found ..."); the words name the failure (which rule), the dict's key alone does not."""
     i = chain.index(first)
-    if canonical_class(first.exc_type) != "KeyError" or i + 1 >= len(chain) or chain[i + 1].link != "cause":
+    if canonical_class(first.exc_type) != "KeyError" or i + 1 >= len(chain) or not chain[i + 1].link:
         return None
     then = chain[i + 1]
     exc, message = (
         (_parse_exception_line(then.message) or ("", "")) if _is_jax_wrapper(then) else (then.exc_type, then.message)
     )
     key = first.message.strip().strip("'\"")
-    if not key or " " in key or "(" in exc or f"'{key}'" not in message or "KeyError" in message:
+    named = f"'{key}'" in message or re.search(rf"(?<!\S){re.escape(key)}(?!\S)", message)
+    if not key or " " in key or "(" in exc or not named or exc == "KeyError" or "KeyError" in message:
         return None
     return exc, message
 
@@ -319,9 +321,21 @@ def _cut_short(lines: list[str]) -> Signature | None:
     if not frames:
         return None
     path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
-    message = f"{CUT_TRACEBACK}{path[-1]}"
+    message = _said_above(lines, start, exc) or f"{CUT_TRACEBACK}{path[-1]}"
     excerpt = "\n".join(lines[max(0, start - 1) :])[-2000:]
     return make("runtime_crash", canonical_class(exc) if exc else None, message, path, excerpt)
+
+
+def _said_above(lines: list[str], start: int, exc: str | None) -> str | None:
+    """The message a post gives above a cut traceback on a line of the class its header names ("NamespaceNotFound:
+    Namespace ALE not found. ..." over IPython's "NamespaceNotFound    Traceback (most recent call last)")."""
+    if not exc:
+        return None
+    for line in reversed(lines[: max(0, start - 1)]):
+        parsed = _parse_exception_line(line.strip())
+        if parsed and parsed[0].rsplit(".", 1)[-1] == exc.rsplit(".", 1)[-1] and parsed[1]:
+            return parsed[1]
+    return None
 
 
 _CUT_FRAMES = 3  # the innermost frames that name a traceback cut before its exception

@@ -23,10 +23,12 @@ from canary.signature import (
     hub,
     installs,
     kinds,
+    mps,
     network,
     pythons,
     rewordings,
     tracebacks,
+    trainers,
 )
 from canary.signature.rewordings import Rule
 from canary.signature.word_folds import WORD_RULES
@@ -197,6 +199,19 @@ RULES: tuple[Rule, ...] = (
         "index and lengths, OpenCV its release and source file, tfds a manual directory's path: which way, which "
         "library, column or check are the failure",
         companions.library_bounds,
+    ),
+    Rule(
+        "mps",
+        "PyTorch's MPS backend names an operator it lacks with advice a post may cut anywhere, and the macOS it needs "
+        "by release (12.3+, later 13.0+): which operator, and that the macOS is too old, are the failure",
+        mps.mps_words,
+    ),
+    Rule(
+        "trainers",
+        "Lightning names the program's model in a hook it removed, words a strategy refused in a notebook and GPUs "
+        "the machine lacks by release; gym and gymnasium word a namespace not found differently; mujoco_py names "
+        "the machine's library paths: which hook, strategy, namespace or check is the failure",
+        trainers.trainer_words,
     ),
     Rule(
         "onnx",

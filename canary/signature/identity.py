@@ -98,7 +98,8 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     key = _class_key(kind, exc, msg)
     # (check-class: a check has no call path; program-frames: nor has a message that names its failure)
     where = [] if (key is None and exc is not None) or folds.names_itself(exc, msg) else path
-    fp = fingerprint(folds.kind_key(kind, exc), key, cloud_apis.identity_message(msg), [frame_key(f) for f in where])
+    said = cloud_apis.identity_message(msg).replace("`", "")  # (backticks: the library's markup, by release)
+    fp = fingerprint(folds.kind_key(kind, exc), key, said, [frame_key(f) for f in where])
     if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind
     return Signature(fp, kind, exc, msg, path, group=group(kind, _group_class(key, exc, msg), msg)), before

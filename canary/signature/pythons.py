@@ -58,6 +58,20 @@ def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# Python since 3.10 names a call's function by its qualified name in its argument errors ("Trainer.__init__() got an
+# unexpected keyword argument 'gpus'", before "__init__() got ..."): the function and the argument are the failure
+_CALL_QUALNAME = re.compile(
+    r"^(?:[A-Za-z_]\w{0,100}\.){1,6}(?=\w{1,100}\(\) (?:got an unexpected keyword argument|got multiple values for "
+    r"argument|missing \d{1,3} required|takes \d{1,3} positional arguments? but))"
+)
+
+
+def call_qualname(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "TypeError" and "() " in message:
+        message = _CALL_QUALNAME.sub("", message)
+    return exc, message, frames
+
+
 # the interpreter's words for a program's own mistake that name neither a function nor a library: any program
 # can make it anywhere, so only where it was made tells two apart (the ``program-frames`` rule keeps its call path)
 _INTERPRETER = re.compile(

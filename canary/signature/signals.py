@@ -163,10 +163,12 @@ def launcher_signal(lines: list[str]) -> str | None:
 # class pybind11 raises that C++ exception as in Python (torch_xla's "Missing XLA configuration" is a RuntimeError
 # whether Python caught it or nothing did)
 # (libc++'s words, macOS's, say both on one line: "libc++abi: terminating due to uncaught exception of type
-# std::__1::system_error: mutex lock failed: Invalid argument", its inline namespace "__1" in the type)
+# std::__1::system_error: mutex lock failed: Invalid argument", its inline namespace "__1" in the type; older releases
+# "terminating with uncaught exception of type")
 TERMINATE = re.compile(
     r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'|"
-    r"libc\+\+abi: terminating due to uncaught exception of type (?P<libcxx>[\w:<>, ]{1,200}?): (?P<what>.{1,2000})$"
+    r"libc\+\+abi: terminating (?:due to|with) uncaught exception of type (?P<libcxx>[\w:<>, ]{1,200}?): "
+    r"(?P<what>.{1,2000})$"
 )
 _WHAT = re.compile(r"^\s{0,8}what\(\):\s{1,8}(?P<msg>\S.{0,2000})$")
 _PYBIND_CLASSES = {
@@ -176,6 +178,11 @@ _PYBIND_CLASSES = {
     "std::out_of_range": "IndexError",
     "std::bad_alloc": "MemoryError",
     "std::overflow_error": "OverflowError",
+    # (and c10's own, which torch's bindings raise as Python's: "c10::TypeError" as TypeError)
+    "c10::TypeError": "TypeError",
+    "c10::ValueError": "ValueError",
+    "c10::IndexError": "IndexError",
+    "c10::NotImplementedError": "NotImplementedError",
 }
 
 
@@ -195,7 +202,11 @@ UNTHROWN = "terminate called without an active exception"
 PROCESS_DEATHS: list[BareError] = [
     BareError(
         "cpp-terminate",
-        ("terminate called after throwing", "terminating due to uncaught exception"),
+        (
+            "terminate called after throwing",
+            "terminating due to uncaught exception",
+            "terminating with uncaught exception",
+        ),
         TERMINATE,
         "SIGABRT",
         message=lambda m: "",

@@ -298,7 +298,9 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     # (under IPython's header that names the class, the cell's frame alone will do)
     if len(frames) < (_HEADLESS_FRAMES if start and not header else 1 if header and header["cls"] else 2):
         return [], None, end
-    return frames, raised or (header.group("cls") if header else None), start
+    # (jax's wrapper of the exception it prints names none)
+    named = header.group("cls") if header and header.group("cls") not in _JAX_WRAPPERS else None
+    return frames, raised or named, start
 
 
 # the exception's class cut inside its name ("InvalidRngErro") under the frame whose source raises it
@@ -317,9 +319,9 @@ def _cut_class(lines: Sequence[str], end: int) -> str | None:
     return None
 
 
-# Python's header of a traceback, and IPython's with the class before it
+# Python's header of a traceback, and IPython's with the class before it (of any name: gym's "NamespaceNotFound")
 _IPY_HEADER = re.compile(
-    r"^(?:(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt))\s{2,})?"
+    r"^(?:(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Exit|Interrupt)|[A-Z][A-Za-z]{2,100})\s{2,})?"
     r"Traceback \(most recent call last\):?$"
 )
 # a frame's header cut short by the post: IPython's ("File ~/x.py:20,", "~/x.py in <mod", a path cut

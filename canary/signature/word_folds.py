@@ -272,6 +272,12 @@ WORD_RULES: tuple[Rule, ...] = (
         pythons.did_you_mean,
     ),
     Rule(
+        "call-qualname",
+        "Python since 3.10 names a call's function by its qualified name in its argument errors ('Trainer.__init__() "
+        "got an unexpected keyword argument'), before by its name alone: the function and the argument are the failure",
+        pythons.call_qualname,
+    ),
+    Rule(
         "numpy-removed",
         "NumPy 2 names a name it removed and the release ('`np.float_` was removed in the NumPy 2.0 release. Use "
         "`np.float64` instead.'); backticks a post drops and the advice are not the failure",

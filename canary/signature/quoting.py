@@ -1,0 +1,42 @@
+"""A message a post quotes inside its prose: where the code span, the quotes or the parentheses it opened around the
+message close. Pure."""
+
+from __future__ import annotations
+
+
+def span_close(message: str) -> int:
+    """Where a code span a post opened before the message closes: its first backtick that opens none of the spans the
+    message marks itself ("`NotImplementedError: Support for `validation_epoch_end` has been removed ...`", a
+    backtick after a blank and before a word, and the one after it); the message's end where none is left."""
+    ticks = [k for k, c in enumerate(message) if c == "`"]
+    i = 0
+    while i < len(ticks):
+        k = ticks[i]
+        if i + 1 < len(ticks) and k and message[k - 1] == " " and message[k + 1 : k + 2].strip(" .,;:"):
+            i += 2
+            continue
+        return k
+    return len(message)
+
+
+def quoted(line: str, start: int, message: str) -> str:
+    """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
+    at its closing backtick (also one whose opening backtick is lines above); one in parentheses ("this
+    error (XlaRuntimeError: ...) every time"), at the parenthesis that closes the one open before it."""
+    if message.endswith("```"):
+        message = message[:-3].rstrip()  # a fence closed on the message's line
+    elif message.endswith("``") and message.count("``") % 2 == 1:
+        message = message[:-2].rstrip()  # a double-backtick code span, opened at the class
+    if line[:start].replace("```", "").count("`") % 2 == 1 and "`" in message:
+        return message[: span_close(message)]
+    if message.endswith("`") and message.count("`") % 2 == 1:
+        return message[:-1]  # the close of a code span a post opened lines above
+    if start and line[start - 1] in "\"'" and message.endswith(line[start - 1]):
+        return message[:-1]  # the quote that closes the one it opened after
+    if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
+        depth = 0
+        for k, c in enumerate(message):
+            depth += (c == "(") - (c == ")")
+            if depth < 0:
+                return message[:k]
+    return message

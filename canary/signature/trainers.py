@@ -1,0 +1,57 @@
+"""Training libraries' own checks by release: PyTorch Lightning's trainer and the reinforcement-learning environments
+(gym, gymnasium, mujoco_py) a training loop steps. Pure.
+
+Lightning 2.0 refuses a hook it removed and names the program's model class ("Support for `training_epoch_end` has
+been removed in v2.0.0. `MLD` implements this method. You can use the `on_train_epoch_end` hook instead. ..."): which
+hook is the failure, whose model is not. It refused a distributed strategy in a notebook in 1.x's words ("Selected
+distributed backend ddp is not compatible with an interactive environment. ...") and 2.x's ("`Trainer(strategy='ddp')`
+is not compatible with an interactive environment. ..."), and GPUs the machine lacks as "GPUs" or "gpu" by release.
+gym and gymnasium word a namespace no package registered differently ("Namespace `ALE` does not exist." and "Namespace
+ALE not found."); mujoco_py names the library path it looked in, which is the machine's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import environment_check
+from canary.signature.rewordings import Parts
+
+_HOOK_REMOVED = re.compile(r"^(Support for `?\w{1,100}`? has been removed in v\d{1,2}\.\d{1,2}\.\d{1,2})\b.*$")
+_INTERACTIVE = re.compile(
+    r"^(?:Selected distributed backend (?P<old>\w{1,60})|`?Trainer\(strategy='?(?P<new>\w{1,60})'?\)`?) is not "
+    r"compatible with an interactive environment\b.*$"
+)
+_GPUS = re.compile(r"^You requested (?:GPUs|gpus?): ")
+_NAMESPACE = re.compile(r"^(Namespace `?[\w-]{1,100}`?) does not exist\b")
+_MUJOCO_PATH = "Missing path to your environment variable"
+
+
+def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``trainers`` rule: Lightning's removed hook without the model's name and advice, its strategy refused in a
+    notebook in one wording, its GPUs requested in one; gym's namespace not found in one; mujoco_py's path check
+    without the machine's paths."""
+    if message.startswith("Support for "):
+        message = _HOOK_REMOVED.sub(r"\1", message)
+    elif "compatible with an interactive environment" in message and (m := _INTERACTIVE.match(message)):
+        message = f"strategy {m['old'] or m['new']} is not compatible with an interactive environment"
+    elif message.startswith("You requested "):
+        message = _GPUS.sub("You requested gpus: ", message)
+    elif message.startswith("Namespace "):
+        message = _NAMESPACE.sub(r"\1 not found", message)
+    elif message.startswith(_MUJOCO_PATH):
+        message = _MUJOCO_PATH
+    return exc, message, frames
+
+
+SIMULATOR_ERRORS = [
+    # MuJoCo's window without an OpenGL context to draw in (a headless machine, a driver's GL missing), printed by its
+    # GLEW loader before it exits: "ERROR: GLEW initalization error: Missing GL version" (its spelling)
+    environment_check(
+        "glew",
+        ("GLEW initalization error", "GLEW initialization error"),
+        r"GLEW initi?alization error: (?P<msg>[^.]{1,200})",
+        None,
+        message=lambda m: f"GLEW initialization error: {m['msg'].strip()}",
+    ),
+]
