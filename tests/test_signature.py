@@ -482,7 +482,7 @@ def test_a_traceback_cut_before_its_exception_is_named_by_where_it_was():
 
 
 def test_a_library_run_from_its_source_tree_is_the_librarys_code():
-    from canary.signature.tracebacks import frame_path
+    from canary.signature.call_paths import frame_path
 
     # an editable checkout, a bazel runfiles tree: from the package down, and library code
     assert frame_path("/home/u/jax/jax/_src/scipy/linalg.py") == ("jax/_src/scipy/linalg.py", True)

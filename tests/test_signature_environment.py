@@ -2156,3 +2156,34 @@ def test_the_ninetieth_batchs_failures_in_the_words_they_met():
     assert sig("segment-anything-636.log").fingerprint == sig("sd-webui-segment-anything-105.log").fingerprint
     # macOS's C++ runtime in its older words, c10's TypeError as torch raises it
     assert sig("pytorch-78044.log").exception == "TypeError"
+
+
+def test_the_ninety_first_batchs_failures_in_the_words_they_met():
+    # TensorRT's plans in each release's logger: another release, another GPU, no plan at all; a node no tactic builds
+    assert sig("retinanet-examples-314.log").fingerprint == sig("tensorrt-2041.log").fingerprint
+    assert sig("insightface-rest-84.log").fingerprint == sig("tensorrt-2072.log").fingerprint
+    assert sig("tensorrt-564.log").fingerprint == sig("ocrintegrator-6.log").fingerprint
+    assert sig("tensorrt-564.log").fingerprint != sig("retinanet-examples-314.log").fingerprint
+    assert sig("tensorrt-2041.log").fingerprint != sig("tensorrt-insight-65.log").fingerprint
+    assert sig("voltaml-fast-stable-diffusion-17.log").fingerprint == sig("tensorrt-2918.log").fingerprint
+    assert sig("tensorrt-2918.log").kind == "compile_error"
+    # TF-TRT's stub aborting without TensorRT's library, named by it; the loader refusing a program's library
+    assert sig("tensorflow-2.x-yolov3-105.log").fingerprint == sig("serving-1914.log").fingerprint
+    assert sig("serving-1435.log").fingerprint == sig("serving-1141.log").fingerprint
+    # Horovod's shutdown by its own class in any release's words; Open MPI's refusals; ORTE's daemons by the line
+    # that says why
+    assert sig("horovod-243.log").fingerprint == sig("horovod-3412.log").fingerprint
+    assert sig("horovod-314.log").fingerprint == sig("horovod-3877.log").fingerprint
+    assert sig("horovod-2843.log").kind == "timeout"
+    assert sig("horovod-978.log").fingerprint == sig("spvnas-10.log").fingerprint
+    assert sig("fedml-456.log").fingerprint == sig("fedml-601.log").fingerprint
+    assert sig("horovod-655.log").kind == "infrastructure"
+    assert sig("horovod-655.log").fingerprint != sig("horovod-1021.log").fingerprint
+    # llama.cpp's model files: an architecture, a magic as characters or as its number; AutoGPTQ's kernels
+    assert sig("llamafile-772.log").fingerprint == sig("lmstudio-bug-tracker-820.log").fingerprint
+    assert sig("minicpm-250.log").fingerprint == sig("llama-cpp-python-755.log").fingerprint
+    assert sig("llamafile-772.log").fingerprint != sig("minicpm-250.log").fingerprint
+    assert sig("autogptq-598.log").fingerprint == sig("localgpt-402.log").fingerprint
+    assert sig("autogptq-406.log").fingerprint == sig("guidance-536.log").fingerprint
+    # Python's report of an error a finalizer could not raise is not the failure
+    assert sig("llama_index-8252.log").exception == "AssertionError"

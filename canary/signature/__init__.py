@@ -25,6 +25,7 @@ One module per concern:
 """
 
 from canary.signature.attempts import for_attempt, gate_signature
+from canary.signature.call_paths import call_path, frame_path
 from canary.signature.failure import bare_error, extract
 from canary.signature.folds import RULES
 from canary.signature.identity import FINGERPRINT_LEN, current, fingerprint, frame_key, group, group_key, make
@@ -39,8 +40,6 @@ from canary.signature.tracebacks import (
     ExceptionBlock,
     Frame,
     Options,
-    call_path,
-    frame_path,
     parse_chains,
 )
 from canary.signature.windows import read_window, window

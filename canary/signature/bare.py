@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature import engines, horovod, mps, trainers
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -19,14 +20,12 @@ from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.hub import HUB_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
-from canary.signature.mps import MPS_ERRORS
 from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
 from canary.signature.signals import PROCESS_DEATHS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
-from canary.signature.trainers import SIMULATOR_ERRORS
 from canary.signature.words import WORDS
 
 
@@ -194,8 +193,10 @@ BARE_ERRORS: list[BareError] = [
     # Hugging Face's refusals and libraries beside the framework (hub.py, companions.py), posted without their class
     *HUB_ERRORS,
     *COMPANION_ERRORS,
-    *MPS_ERRORS,  # (PyTorch's MPS backend: mps.py)
-    *SIMULATOR_ERRORS,  # (a simulator's window: trainers.py)
+    *mps.MPS_ERRORS,  # (PyTorch's MPS backend: mps.py)
+    *trainers.SIMULATOR_ERRORS,  # (a simulator's window: trainers.py)
+    *engines.ENGINE_ERRORS,  # (TensorRT, llama.cpp, quantized kernels: engines.py)
+    *horovod.MPI_ERRORS,  # (Horovod and Open MPI: horovod.py)
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

@@ -8,13 +8,14 @@ import re
 
 from canary.record import Signature
 from canary.signature import bare, kinds
+from canary.signature.call_paths import call_path
 from canary.signature.deprecations import ANY_WARNING
 from canary.signature.identity import make
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.quoting import quoted
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
-from canary.signature.tracebacks import _CAUSE, _FH_FRAME, _MESSAGE_END, Frame, Options, call_path, detail_after
+from canary.signature.tracebacks import _CAUSE, _FH_FRAME, _MESSAGE_END, Frame, Options, detail_after
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
 _SENTENCE_END = (".", "!", "?", ")", "]")

@@ -22,6 +22,7 @@ from canary.signature.bare_scan import (
     error_said,
     relayed_cause,
 )
+from canary.signature.call_paths import call_path, frame_path
 from canary.signature.identity import CUT_TRACEBACK, make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output
@@ -39,8 +40,6 @@ from canary.signature.tracebacks import (
     Frame,
     Options,
     _parse_exception_line,
-    call_path,
-    frame_path,
     parse_chains,
     unfinished,
 )

@@ -17,9 +17,11 @@ import re
 from collections.abc import Sequence
 
 from canary.signature import (
+    call_paths,
     companions,
     environment,
     framework_words,
+    horovod,
     hub,
     installs,
     kinds,
@@ -27,7 +29,6 @@ from canary.signature import (
     network,
     pythons,
     rewordings,
-    tracebacks,
     trainers,
 )
 from canary.signature.rewordings import Rule
@@ -214,6 +215,12 @@ RULES: tuple[Rule, ...] = (
         trainers.trainer_words,
     ),
     Rule(
+        "horovod",
+        "Horovod explains its shutdown in each release's words after saying it shut down, and names the library of an "
+        "extension not built in later releases: that it shut down, and which extension, are the failure",
+        horovod.horovod_words,
+    ),
+    Rule(
         "onnx",
         "ONNX Runtime names the model's path, its own source and C++ function, a node's name and the providers it has; "
         "torch.onnx the opset the program asked for and advice by release: the status and its words, the operator "
@@ -337,7 +344,7 @@ RULES: tuple[Rule, ...] = (
         "frames",
         "a call path names files relative to their package root with '..' resolved (and, in the "
         "fingerprint, by file name outside a package), so a checkout's location does not matter",
-        tracebacks.resolved_frames,
+        call_paths.resolved_frames,
     ),
 )
 

@@ -151,6 +151,16 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"ld: cannot find -l{m['lib']}",
     ),
+    # the dynamic loader refusing to start a program linked against a library the machine lacks ("serving: error while
+    # loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory"): which
+    # library, whichever program
+    _environment(
+        "ld-so",
+        ("error while loading shared libraries: ",),
+        r"error while loading shared libraries: (?P<lib>[\w.+-]{1,100}): cannot open shared object file",
+        None,
+        message=lambda m: f"error while loading shared libraries: {m['lib']}: cannot open shared object file",
+    ),
     _environment(
         "no-compiler",
         ("unable to execute",),

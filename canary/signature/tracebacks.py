@@ -4,11 +4,9 @@ errors, JAX's filtered and unfiltered traces), their frames, and the call path t
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 
 # Frames kept in the call path besides the application's own (globs over the normalized path,
 # which for installed packages starts at the package: ``jax/experimental/pallas/ops/...``).
@@ -42,6 +40,7 @@ DEFAULT_OPTIONS = Options()  # frozen: one shared default
 
 _TB_START = "Traceback (most recent call last):"
 _CAUSE = "The above exception was the direct cause of the following exception:"
+_UNRAISABLE = "Exception ignored in: "  # (sys.unraisablehook's report, above the traceback it prints)
 _CONTEXT = "During handling of the above exception, another exception occurred:"
 # (a copy that joined each frame's line with its source keeps the source after two blanks: "in <module>    import x")
 _FRAME = re.compile(r'^\s{2,}File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>\S.*?)(?: {2,}\S.*)?$')
@@ -70,6 +69,7 @@ _MESSAGE_END = re.compile(
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|Call stack:$"  # (logging's report of an error in a handler, after its traceback)
+    r"|Exception ignored in: "  # (an error a finalizer could not raise, reported after it)
     r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
@@ -151,6 +151,8 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
         return None  # a frame's "File" cut short, or a class cut at its first letters, is no exception
     if len(m.group("type")) == 1 and (m.group("msg") or "").startswith("\\"):
         return None  # a Windows path ("c:\\users\\x\\lib\\site"), not an exception
+    if m.group("type") == "Node" and (m.group("msg") or "").startswith("'"):
+        return None  # TensorFlow's line naming the graph node above its error ("Node: 'gradients/AddN'"), no class
     return m.group("type"), (m.group("msg") or "").strip()
 
 
@@ -234,9 +236,15 @@ def parse_chains(lines: list[str]) -> list[list[ExceptionBlock]]:
         stripped = lines[i].strip()
         headless = stripped != _TB_START and stripped.startswith("File ") and not linked and _FRAME.match(lines[i])
         if stripped == _TB_START or headless:
+            start = i
             # a traceback whose header line was cut off (an excerpt) starts at its first frame
             block, i = _read_block(lines, i - 1 if headless else i)
             if block is None:
+                continue
+            if start and lines[start - 1].startswith(_UNRAISABLE):
+                # (Python's report of an error a finalizer could not raise, after the chain it tore down: the chain's)
+                if current:
+                    current[-1].end = i
                 continue
             group = [block]
             if "(" in block.exc_type and i < len(lines) and _FRAME.match(lines[i]):
@@ -334,67 +342,3 @@ _HEADLESS_FRAMES = 3
 # Colab's fold of the library's frames between two it shows: "7 frames"
 # Colab's fold of library frames ("11 frames"), a reporter's elision of frames ("... a bit more stack trace here ...")
 _COLAB_FOLD = re.compile(r"^\d{1,4} frames$|^\s{0,8}\.{3} [\w ]{1,60} \.{3}$")
-
-
-# ----------------------------------------------------------------------------- frames
-
-
-# packages whose code is never a program's own, wherever they are run from
-_LIBRARIES = frozenset(
-    ("jax", "jaxlib", "tensorflow", "torch", "torch_xla", "flax", "optax", "numpy", "scipy", "haiku", "chex")
-)
-
-
-def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
-    """The path a frame is known by, and whether it is library (installed or stdlib) code.
-
-    Installed packages are named from the package down (``jax/_src/pjit.py``); application files
-    from the last directory named in ``roots`` (``canary/workload/model.py``), else by their
-    directory and name (``moe/probe.py``): either survives checkouts in different places."""
-    f = file.replace("\\", "/")
-    for marker in ("/site-packages/", "/dist-packages/"):
-        if marker in f:
-            return f.rsplit(marker, 1)[1], True
-    m = re.search(r"/lib/python3\.\d+/(.*)$", f)
-    if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
-        return (m.group(1) if m else f), True
-    parts = [p for p in f.split("/") if p and p != "."]
-    roots = set(roots)
-    for i in range(len(parts) - 2, -1, -1):
-        if parts[i] in roots:
-            return "/".join(parts[i:]), False
-    # a library run from its source tree (an editable install, a bazel runfiles tree): still the library's code
-    for i in range(len(parts) - 2, -1, -1):
-        # (a package's directory, not a project's file in one: every part after it names a module)
-        if parts[i] in _LIBRARIES and i + 2 < len(parts) and all(p.isidentifier() for p in parts[i + 1 : -1]):
-            return "/".join(parts[i:]), True
-    return "/".join(parts[-2:]), False
-
-
-def call_path(frames: Sequence[Frame], options: Options = DEFAULT_OPTIONS) -> list[str]:
-    """``path:function`` of the frames that matter, outermost first: the application's own and
-    those matching ``options.keep``; consecutive repeats (recursion) once."""
-    out: list[str] = []
-    roots = options.roots()
-    for fr in frames:
-        path, library = frame_path(fr.file, roots)
-        if library and not any(fnmatchcase(path, g) for g in options.keep):
-            continue
-        key = f"{path}:{fr.func}"
-        if out and out[-1] == key:
-            continue
-        out.append(key)
-    return out[-options.max_frames :] if options.max_frames else out
-
-
-def _resolved(frame: str) -> str:
-    path, sep, func = frame.rpartition(":")
-    if not sep or ".." not in path.split("/"):
-        return frame
-    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
-    return "/".join(parts) + sep + func
-
-
-def resolved_frames(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    """The ``frames`` rule of :mod:`~canary.signature.folds`: a call path's ``..`` resolved."""
-    return exc, message, [_resolved(f) for f in frames]

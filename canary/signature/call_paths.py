@@ -1,0 +1,71 @@
+"""The call path a traceback's frames give: the path each frame is known by, whether it is a library's code or the
+program's, and the frames that matter. Pure."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from fnmatch import fnmatchcase
+
+from canary.signature.tracebacks import DEFAULT_OPTIONS, Frame, Options
+
+# packages whose code is never a program's own, wherever they are run from
+_LIBRARIES = frozenset(
+    ("jax", "jaxlib", "tensorflow", "torch", "torch_xla", "flax", "optax", "numpy", "scipy", "haiku", "chex")
+)
+
+
+def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
+    """The path a frame is known by, and whether it is library (installed or stdlib) code.
+
+    Installed packages are named from the package down (``jax/_src/pjit.py``); application files
+    from the last directory named in ``roots`` (``canary/workload/model.py``), else by their
+    directory and name (``moe/probe.py``): either survives checkouts in different places."""
+    f = file.replace("\\", "/")
+    for marker in ("/site-packages/", "/dist-packages/"):
+        if marker in f:
+            return f.rsplit(marker, 1)[1], True
+    m = re.search(r"/lib/python3\.\d+/(.*)$", f)
+    if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
+        return (m.group(1) if m else f), True
+    parts = [p for p in f.split("/") if p and p != "."]
+    roots = set(roots)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] in roots:
+            return "/".join(parts[i:]), False
+    # a library run from its source tree (an editable install, a bazel runfiles tree): still the library's code
+    for i in range(len(parts) - 2, -1, -1):
+        # (a package's directory, not a project's file in one: every part after it names a module)
+        if parts[i] in _LIBRARIES and i + 2 < len(parts) and all(p.isidentifier() for p in parts[i + 1 : -1]):
+            return "/".join(parts[i:]), True
+    return "/".join(parts[-2:]), False
+
+
+def call_path(frames: Sequence[Frame], options: Options = DEFAULT_OPTIONS) -> list[str]:
+    """``path:function`` of the frames that matter, outermost first: the application's own and
+    those matching ``options.keep``; consecutive repeats (recursion) once."""
+    out: list[str] = []
+    roots = options.roots()
+    for fr in frames:
+        path, library = frame_path(fr.file, roots)
+        if library and not any(fnmatchcase(path, g) for g in options.keep):
+            continue
+        key = f"{path}:{fr.func}"
+        if out and out[-1] == key:
+            continue
+        out.append(key)
+    return out[-options.max_frames :] if options.max_frames else out
+
+
+def _resolved(frame: str) -> str:
+    path, sep, func = frame.rpartition(":")
+    if not sep or ".." not in path.split("/"):
+        return frame
+    parts = [p for p in posixpath.normpath(path).split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) + sep + func
+
+
+def resolved_frames(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``frames`` rule of :mod:`~canary.signature.folds`: a call path's ``..`` resolved."""
+    return exc, message, [_resolved(f) for f in frames]
