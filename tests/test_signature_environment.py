@@ -2187,3 +2187,29 @@ def test_the_ninety_first_batchs_failures_in_the_words_they_met():
     assert sig("autogptq-406.log").fingerprint == sig("guidance-536.log").fingerprint
     # Python's report of an error a finalizer could not raise is not the failure
     assert sig("llama_index-8252.log").exception == "AssertionError"
+
+
+def test_the_ninety_second_batchs_failures_in_the_words_they_met():
+    # vLLM's KV cache short of one sequence in either engine's words, its free memory, its engine core, its refused
+    # architecture; SGLang's graph capture by the CUDA error; TGI's warmup in Rust's debug form
+    assert sig("product-catalog-generator-10.log").fingerprint == sig("tpu-inference-223.log").fingerprint
+    assert sig("bonito-7.log").fingerprint == sig("recipes-653.log").fingerprint
+    assert sig("bonito-7.log").fingerprint != sig("bonito-22.log").fingerprint
+    assert sig("pytorch-175666.log").fingerprint == sig("vllm-omni-276.log").fingerprint
+    assert sig("vllm-23176.log").fingerprint == sig("gpustack-2723.log").fingerprint
+    assert sig("sglang-1467.log").fingerprint == sig("sglang-5029.log").fingerprint
+    assert sig("sglang-5029.log").fingerprint != sig("sglang-5285.log").fingerprint
+    assert sig("text-generation-inference-1067.log").fingerprint == sig("text-generation-inference-755.log").fingerprint
+    assert sig("vllm-10653.log").exception == "RuntimeError"
+    # FSDP's flattening by which property in 2.0's and 2.1's words, its devices, c10's lazy allocation, DTensor's op
+    assert sig("transformers-27542.log").fingerprint == sig("bagel-85.log").fingerprint
+    assert sig("accelerate-1620.log").fingerprint == sig("deep-learning-pytorch-huggingface-61.log").fingerprint
+    assert sig("bagel-85.log").fingerprint != sig("deep-learning-pytorch-huggingface-61.log").fingerprint
+    assert sig("lm-evaluation-harness-1003.log").fingerprint == sig("trl-316.log").fingerprint
+    assert sig("torchtune-2856.log").fingerprint != sig("pytorch-105348.log").fingerprint
+    # faiss's check without its function and source, its allocator in either release's words; scikit-learn's pickle
+    assert sig("ncl-22.log").fingerprint == sig("spcl-44.log").fingerprint
+    assert sig("spcl-44.log").fingerprint != sig("faiss-1173.log").fingerprint
+    assert sig("faiss-1173.log").exception == "RuntimeError"
+    assert sig("dysgu-23.log").fingerprint == sig("dysgu-73.log").fingerprint
+    assert sig("neuralbody-145.log").fingerprint == sig("mlconjug3-517.log").fingerprint

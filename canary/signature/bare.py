@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import engines, horovod, mps, trainers
+from canary.signature import engines, horovod, mps, serving, sharded, trainers
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -22,7 +22,7 @@ from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT,
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
-from canary.signature.services import AZURE_ERRORS, CI_CHECKS, NOTEBOOK_CRASHES, SERVICE_ERRORS
+from canary.signature.services import AZURE_ERRORS, CI_CHECKS, FRONT_END_REPORTS, SERVICE_ERRORS
 from canary.signature.signals import PROCESS_DEATHS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
@@ -124,7 +124,7 @@ BARE_ERRORS: list[BareError] = [
     # printed it before what its message quotes is looked at
     *SERVICE_ERRORS,
     *CI_CHECKS,
-    *NOTEBOOK_CRASHES,
+    *FRONT_END_REPORTS,
     *AZURE_ERRORS,
     # Google Cloud's API errors as its clients print them (cloud_apis.py): a Python client's line before Python's
     *CLOUD_API_ERRORS,
@@ -196,7 +196,9 @@ BARE_ERRORS: list[BareError] = [
     *mps.MPS_ERRORS,  # (PyTorch's MPS backend: mps.py)
     *trainers.SIMULATOR_ERRORS,  # (a simulator's window: trainers.py)
     *engines.ENGINE_ERRORS,  # (TensorRT, llama.cpp, quantized kernels: engines.py)
-    *horovod.MPI_ERRORS,  # (Horovod and Open MPI: horovod.py)
+    *horovod.MPI_ERRORS,
+    *serving.SERVING_ERRORS,
+    *sharded.SHARDED_ERRORS,  # (Horovod and Open MPI: horovod.py)
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(
@@ -228,20 +230,6 @@ BARE_ERRORS: list[BareError] = [
     ),
     *DEPRECATIONS,
     *CONFIG_ERRORS,
-    # VS Code's debugger: "Exception has occurred: FloatingPointError" and the message after it, on its line
-    # or the next
-    BareError(
-        "vscode-exception",
-        ("Exception has occurred: ",),
-        re.compile(
-            r"^Exception has occurred: (?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))"
-            r"(?::? (?P<msg>.{1,2000}))?$"
-        ),
-        lambda m: canonical_class(m["cls"], m["msg"] or ""),
-        line_kind,
-        message=lambda m: m["msg"] or "",
-        context=12,
-    ),
     *PROCESS_DEATHS,
     # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
     # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")

@@ -64,6 +64,27 @@ _MANUAL_DIR = re.compile(r"^(Manual directory) \S{1,500} (does not exist)\b.{0,1
 _CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,3}: (?:\w{1,60}Error: )?\S{1,200}: ")
 
 
+# faiss raises its C++ check through SWIG with the function and source that made it ("Error in void
+# faiss::gpu::allocMemorySpaceV(...) at gpu/utils/MemorySpace.cpp:26: Error: 'err == cudaSuccess' failed: failed to
+# cudaMalloc 1610612736 bytes (error 2 out of memory)"), and rewords its allocator's failure by release ("...
+# StandardGpuResources: alloc fail type TemporaryMemoryBuffer dev 0 space Device stream 0x... size ... bytes (cudaMalloc
+# error out of memory [2])"); scikit-learn's pickle of another release warned as UserWarning, since 1.3 as
+# InconsistentVersionWarning, with both releases
+_FAISS = re.compile(r"^Error in .{1,500}? at \S{1,300}?:(?:\d{1,6}|<line>): (Error: '.{1,200}?' failed: .{1,500})$")
+_FAISS_OOM = re.compile(r"\bcudaMalloc\b.{0,200}\bout of memory\b")
+_UNPICKLE = re.compile(r"^(Trying to unpickle estimator \w{1,100}) from version \S{1,30} when using version \S{1,30}\b")
+
+
+def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``companion-checks`` rule: faiss's check without the function and source that made it, its GPU allocator
+    out of memory in one wording; scikit-learn's pickle of another release by no release, under its own class."""
+    if message.startswith("Error in ") and (m := _FAISS.match(message)):
+        message = "faiss: " + ("failed to cudaMalloc: out of memory" if _FAISS_OOM.search(m[1]) else m[1])
+    elif message.startswith("Trying to unpickle estimator") and (m := _UNPICKLE.match(message)):
+        return "InconsistentVersionWarning", f"{m[1]} from another version", frames
+    return exc, message, frames
+
+
 def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``companion-libraries`` rule: Numba's NumPy bound by which way, CuPy's library by its name, pyarrow's
     columns of unequal length by the column's name, OpenCV's check without its release and source, tfds' manual
@@ -93,6 +114,16 @@ def _mpi_message(m: re.Match[str]) -> str:
 
 
 COMPANION_ERRORS: list[BareError] = [
+    # faiss's check posted without the RuntimeError SWIG raises it as
+    BareError(
+        "faiss",
+        ("Error in ",),
+        re.compile(
+            r"(?:^|(?<=[\s`'\"]))(?P<msg>Error in .{1,500}? at \S{1,300}:\d{1,6}: Error: '.{1,200}?' failed: "
+            r".{1,500}?)`?$"
+        ),
+        "RuntimeError",
+    ),
     # OpenCV's error posted without a traceback ("cv2.error: OpenCV(4.5.4-dev) ...", or its words alone)
     BareError(
         "opencv",

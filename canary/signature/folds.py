@@ -29,6 +29,8 @@ from canary.signature import (
     network,
     pythons,
     rewordings,
+    serving,
+    sharded,
     trainers,
 )
 from canary.signature.rewordings import Rule
@@ -219,6 +221,26 @@ RULES: tuple[Rule, ...] = (
         "Horovod explains its shutdown in each release's words after saying it shut down, and names the library of an "
         "extension not built in later releases: that it shut down, and which extension, are the failure",
         horovod.horovod_words,
+    ),
+    Rule(
+        "serving",
+        "vLLM words its KV cache short of one sequence by engine and names lengths, sizes, devices, the architectures "
+        "it supports and the line a post runs on; SGLang's graph capture words its CUDA error by the layer that met "
+        "it: which check, and which CUDA error, are the failure",
+        serving.serving_words,
+    ),
+    Rule(
+        "sharded",
+        "FSDP words a unit's mixed parameters by release and names the dtypes, the rank and the devices; c10's lazy "
+        "allocation advises after it: which property is mixed, and that the data was freed, are the failure",
+        sharded.sharded_words,
+    ),
+    Rule(
+        "companion-checks",
+        "faiss names the C++ function and source of its check and words its GPU allocator's failure by release; "
+        "scikit-learn names both releases of a pickle and warns with UserWarning before 1.3: which check fails, and "
+        "that the pickle is another release's, are the failure",
+        companions.library_checks,
     ),
     Rule(
         "onnx",

@@ -115,6 +115,16 @@ INSTALL_CHECKS: list[BareError] = [
         None,
         message=lambda m: "error: externally-managed-environment",
     ),
+    # the 'sklearn' placeholder package refusing to install since 2023-12 ("The 'sklearn' PyPI package is deprecated,
+    # use 'scikit-learn' rather than 'sklearn' for pip commands.", inside pip's box or an installer's): a requirement
+    # to change, whichever installer ran it
+    _environment(
+        "sklearn-package",
+        ("The 'sklearn' PyPI package is deprecated",),
+        r"The 'sklearn' PyPI package is deprecated",
+        None,
+        message=lambda m: "pip: the 'sklearn' PyPI package is deprecated, use 'scikit-learn'",
+    ),
     # setup.py asked for a command no installed package provides ("error: invalid command 'bdist_wheel'": the wheel
     # package missing from the build's environment), after distutils' usage lines: which command
     _environment(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.kinds import line_kind
+from canary.signature.masks import canonical_class
 from canary.signature.recogniser import BareError, environment_check
 
 # wandb logs the error it is about to raise, without its class: the class its words are raised with
@@ -200,8 +201,8 @@ CI_CHECKS: list[BareError] = [
 # "The kernel appears to have died. It will restart automatically." and, when the restart fails too, "The kernel has
 # died, and the automatic restart has failed.", VS Code's "The Kernel crashed while executing code in the current cell
 # or a previous cell.", Colab's "Your session crashed after using all available RAM." (which front-end, and whether
-# the machine's memory ran out, are the failure)
-NOTEBOOK_CRASHES: list[BareError] = [
+# the machine's memory ran out, are the failure); and VS Code's debugger's report of an exception
+FRONT_END_REPORTS: list[BareError] = [
     BareError(
         "notebook-kernel",
         (
@@ -217,6 +218,20 @@ NOTEBOOK_CRASHES: list[BareError] = [
             r"Your session crashed after using all available RAM)"
         ),
         None,
+    ),
+    # VS Code's debugger: "Exception has occurred: FloatingPointError" and the message after it, on its line
+    # or the next
+    BareError(
+        "vscode-exception",
+        ("Exception has occurred: ",),
+        re.compile(
+            r"^Exception has occurred: (?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))"
+            r"(?::? (?P<msg>.{1,2000}))?$"
+        ),
+        lambda m: canonical_class(m["cls"], m["msg"] or ""),
+        line_kind,
+        message=lambda m: m["msg"] or "",
+        context=12,
     ),
 ]
 
