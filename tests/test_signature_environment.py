@@ -2213,3 +2213,32 @@ def test_the_ninety_second_batchs_failures_in_the_words_they_met():
     assert sig("faiss-1173.log").exception == "RuntimeError"
     assert sig("dysgu-23.log").fingerprint == sig("dysgu-73.log").fingerprint
     assert sig("neuralbody-145.log").fingerprint == sig("mlconjug3-517.log").fingerprint
+
+
+def test_the_ninety_third_batchs_failures_in_the_words_they_met():
+    # Triton's load failures by which refusal, in each release's words, not the model, its outputs or its paths
+    assert sig("server-4767.log").fingerprint == sig("systems-139.log").fingerprint
+    assert sig("server-8342.log").fingerprint == sig("server-3965.log").fingerprint
+    assert sig("server-8342.log").fingerprint != sig("tensorrt-llm-1995.log").fingerprint
+    assert sig("server-4488.log").fingerprint == sig("server-1633.log").fingerprint
+    assert sig("server-4488.log").fingerprint != sig("tensorrtllm_backend-393.log").fingerprint
+    # TorchServe's JSON before a cloud API's reading of it, its worker's argparse; TF Serving's base path
+    assert sig("serve-1105.log").exception == "ModelNotFoundException"
+    assert sig("serve-1105.log").fingerprint == sig("serve-2018.log").fingerprint
+    assert sig("serve-1234.log").fingerprint == sig("serve-3299.log").fingerprint
+    assert sig("dls-example-11.log").fingerprint == sig("bitnami-docker-tensorflow-inception-4.log").fingerprint
+    assert sig("tensor2tensor-1473.log").fingerprint == sig("rekognition-236.log").fingerprint
+    # DeepSpeed's ZeRO and op builder; a post's words after a full-width comma
+    assert sig("piccolo-embedding-8.log").fingerprint == sig("ms-swift-3128.log").fingerprint
+    assert sig("deepspeed-3211.log").fingerprint == sig("deepspeed-1401.log").fingerprint
+    assert sig("vixtts-demo-12.log").fingerprint == sig("deepspeed-2337.log").fingerprint
+    assert sig("anomalygpt-24.log").fingerprint == sig("swiftsage-4.log").fingerprint
+    assert sig("llamafactory-2081.log").fingerprint == sig("llamafactory-513.log").fingerprint
+    # big models: meta tensors, offloading, weights a checkpoint and a model do not share, by the model's class
+    assert sig("search-your-pdf-app-7.log").fingerprint == sig("comfyui-qwenvl-53.log").fingerprint
+    assert sig("open_llama-37.log").fingerprint == sig("llava-1553.log").fingerprint
+    assert sig("llama-cookbook-56.log").fingerprint == sig("comfyui_nyjy-17.log").fingerprint
+    assert sig("danlp-167.log").fingerprint == sig("bert-extractive-summarizer-118.log").fingerprint
+    assert sig("dshmp-13.log").fingerprint == sig("bert_score-201.log").fingerprint
+    assert sig("bert_score-201.log").fingerprint != sig("donut-27.log").fingerprint
+    assert sig("chatglm2-6b-204.log").exception == "RuntimeError"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import engines, horovod, mps, serving, sharded, trainers
+from canary.signature import engines, horovod, loading, model_servers, mps, serving, sharded, trainers
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -127,6 +127,7 @@ BARE_ERRORS: list[BareError] = [
     *FRONT_END_REPORTS,
     *AZURE_ERRORS,
     # Google Cloud's API errors as its clients print them (cloud_apis.py): a Python client's line before Python's
+    *model_servers.MODEL_SERVER_ERRORS,  # (TorchServe's JSON before a cloud API's)
     *CLOUD_API_ERRORS,
     BareError(
         "python-exception",
@@ -198,7 +199,8 @@ BARE_ERRORS: list[BareError] = [
     *engines.ENGINE_ERRORS,  # (TensorRT, llama.cpp, quantized kernels: engines.py)
     *horovod.MPI_ERRORS,
     *serving.SERVING_ERRORS,
-    *sharded.SHARDED_ERRORS,  # (Horovod and Open MPI: horovod.py)
+    *sharded.SHARDED_ERRORS,
+    *loading.LOADING_ERRORS,  # (Horovod and Open MPI: horovod.py)
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

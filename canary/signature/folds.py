@@ -25,6 +25,7 @@ from canary.signature import (
     hub,
     installs,
     kinds,
+    loading,
     mps,
     network,
     pythons,
@@ -241,6 +242,13 @@ RULES: tuple[Rule, ...] = (
         "scikit-learn names both releases of a pickle and warns with UserWarning before 1.3: which check fails, and "
         "that the pickle is another release's, are the failure",
         companions.library_checks,
+    ),
+    Rule(
+        "big-models",
+        "transformers advises after refusing a big model's load by release and names a checkpoint's path and its "
+        "weights' names in the warnings of weights a model and a checkpoint do not share; torch advises after a meta "
+        "tensor: which refusal, and which model class, are the failure",
+        loading.loading_words,
     ),
     Rule(
         "onnx",

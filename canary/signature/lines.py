@@ -79,6 +79,8 @@ _PREFIXES = [
     re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
     # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
     re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
+    # Docker BuildKit's progress output of a step's log: " => => # "
+    re.compile(r" ?=> => # ?"),
     re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
     # markdown: quotes, headings and code fences of a pasted log
     re.compile(r"(?:> ?)+(?=\S|$)"),

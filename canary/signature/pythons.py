@@ -32,6 +32,21 @@ def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# a post that runs its own words on after the message in a script that writes full-width punctuation ("... has no
+# attribute 'ds_opt_adam'"，请问这是什么原因？", "... at non-singleton dimension 1]，qwen"): the closing bracket or
+# double quote it opened before the message and what follows are the post's (its words, or one word: not code the post
+# typed a full-width comma into)
+_POST_TAIL = re.compile(
+    r"^([\x00-\x7f]{8,}?)[\])\"`]{0,3}\s?[\uff0c\u3002\uff1f\uff01\uff1b](?=[^\x00-\x7f]|\w{1,20}$).*$"
+)
+
+
+def post_tail(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc and not message.isascii():
+        message = _POST_TAIL.sub(r"\1", message)
+    return exc, message, frames
+
+
 # Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ("... has no attribute
 # 'tree_map'. Did you mean: 'tree_util'?"): the same failure under an older Python has none
 _DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")

@@ -19,6 +19,11 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
 
+def _program(prog: str) -> str:
+    """The program argparse names: pytest by any of its entry points."""
+    return "pytest" if prog in ("py.test", "__main__.py") else prog
+
+
 def _infrastructure(name: str, hints: tuple[str, ...], pattern: str, message: str) -> BareError:
     return BareError(name, hints, re.compile(pattern), None, "infrastructure", message=lambda m: message)
 
@@ -186,12 +191,13 @@ RUNNER_CHECKS: list[BareError] = [
         message=lambda m: f"fixture '{m['name']}' not found",
     ),
     # pytest's command line with an option a plugin it lacks would add ("pytest: error: unrecognized arguments: -n",
-    # "__main__.py: error: ..." under python -m pytest, pytest 7's "ERROR: usage: ..." above it)
+    # "__main__.py: error: ..." under python -m pytest, pytest 7's "ERROR: usage: ..." above it), and any program's
+    # argparse refusing what its launcher passed (TorchServe's worker: "model_service_worker.py: error: ...")
     _environment(
         "pytest-arguments",
         ("error: unrecognized arguments: ",),
-        r"^(?:ERROR: )?(?:pytest|py\.test|__main__\.py): error: unrecognized arguments: (?P<args>.{1,300}?)\s*$",
+        r"(?:^|\s)(?:ERROR: )?(?P<prog>[\w.-]{1,100}): error: unrecognized arguments: (?P<args>.{1,300}?)\s*$",
         None,
-        message=lambda m: f"pytest: unrecognized arguments: {m['args']}",
+        message=lambda m: f"{_program(m['prog'])}: unrecognized arguments: {m['args']}",
     ),
 ]

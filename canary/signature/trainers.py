@@ -25,6 +25,21 @@ _INTERACTIVE = re.compile(
 _GPUS = re.compile(r"^You requested (?:GPUs|gpus?): ")
 _NAMESPACE = re.compile(r"^(Namespace `?[\w-]{1,100}`?) does not exist\b")
 _MUJOCO_PATH = "Missing path to your environment variable"
+# DeepSpeed's ZeRO naming the parameter it reduced twice, an op its setup could not build followed by the build's
+# warnings a post runs on, and CUDA_HOME missing, asserted until its op builder raised MissingCUDAException
+_DEEPSPEED = re.compile(
+    r"^(?:(The parameter) \d{1,9}( has already been reduced)\b.*|(Unable to pre-compile \w{1,60})\b.*|"
+    r"(CUDA_HOME does not exist, unable to compile CUDA op\(s\)).*)$"
+)
+
+
+def _deepspeed_words(m: re.Match[str]) -> str:
+    return f"{m[1]} <n>{m[2]}" if m[1] else m[3] or m[4]
+
+
+def _deepspeed(exc: str | None, message: str) -> str | None:
+    missing = message.startswith("CUDA_HOME does not exist") and exc in ("AssertionError", None)
+    return "MissingCUDAException" if missing else exc
 
 
 def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -41,6 +56,8 @@ def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _NAMESPACE.sub(r"\1 not found", message)
     elif message.startswith(_MUJOCO_PATH):
         message = _MUJOCO_PATH
+    elif message.startswith(("The parameter ", "Unable to pre-compile ", "CUDA_HOME does not exist")):
+        return _deepspeed(exc, message), _DEEPSPEED.sub(_deepspeed_words, message), frames
     return exc, message, frames
 
 

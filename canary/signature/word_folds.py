@@ -302,6 +302,12 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.triton_resources,
     ),
     Rule(
+        "post-tail",
+        "a post runs its own words on after the message in a script of full-width punctuation ('... dimension "
+        "1]，qwen'); the bracket or quote it opened before the message and what follows are the post's",
+        pythons.post_tail,
+    ),
+    Rule(
         "escaped-quotes",
         "a repr, a JSON string or a post escapes a message's quotes (\\' for '), or leaves a code span's closing "
         "backtick at its end; the words are the same",

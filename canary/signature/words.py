@@ -22,6 +22,15 @@ _BOOTSTRAP = (
 )
 
 WORDS: list[BareError] = [
+    # an assert statement with its message quoted as the error, where nothing else names it ('assert cuda_home is not
+    # None, "CUDA_HOME does not exist, unable to compile CUDA op(s)"'): the AssertionError it raises
+    BareError(
+        "assert-statement",
+        ("assert ",),
+        re.compile(r"^assert \S.{0,300}?, (?P<q>[\"'])(?P<msg>.{1,500}?)(?P=q)\.?$"),
+        "AssertionError",
+        weak=True,
+    ),
     # transformers naming a backend it needs and has not ("T5Converter requires the protobuf library but it was not
     # found in your environment."), raised as ImportError, and a fast tokenizer it could not build ("Couldn't
     # instantiate the backend tokenizer from one of: ..."), raised as ValueError, posted without their class
