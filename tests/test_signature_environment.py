@@ -2242,3 +2242,26 @@ def test_the_ninety_third_batchs_failures_in_the_words_they_met():
     assert sig("dshmp-13.log").fingerprint == sig("bert_score-201.log").fingerprint
     assert sig("bert_score-201.log").fingerprint != sig("donut-27.log").fingerprint
     assert sig("chatglm2-6b-204.log").exception == "RuntimeError"
+
+
+def test_the_ninety_fourth_batchs_failures_in_the_words_they_met():
+    # Slurm's refusals at submission and of a step, as infrastructure by why, whichever tool printed them
+    assert sig("seml-42.log").fingerprint == sig("caper-35.log").fingerprint
+    assert sig("seml-42.log").kind == "infrastructure"
+    assert sig("seml-42.log").fingerprint != sig("training-824.log").fingerprint
+    assert sig("sos-898.log").fingerprint == sig("batchtools-199.log").fingerprint
+    assert sig("radical.saga-835.log").fingerprint == sig("submitit-1769.log").fingerprint
+    assert sig("waveorder-201.log").fingerprint == sig("submitit-1726.log").fingerprint
+    assert sig("waveorder-201.log").fingerprint != sig("signac-flow-59.log").fingerprint
+    # torch elastic's error record, its rendezvous closed without srun's lines after it, c10d's store in any words
+    assert sig("av_hubert-19.log").exception == "RendezvousTimeoutError"
+    assert sig("pytorch-64926.log").fingerprint == sig("pytorch-67581.log").fingerprint
+    assert sig("pytorch-116974.log").fingerprint == sig("pytorch-91943.log").fingerprint
+    assert sig("llamafactory-3698.log").fingerprint == sig("pytorch-68597.log").fingerprint
+    assert sig("pytorch-55571.log").fingerprint == sig("llamafactory-6154.log").fingerprint
+    assert sig("vllm-16334.log").fingerprint == sig("pytorch-111805.log").fingerprint
+    assert sig("controlnet-382.log").fingerprint == sig("cosmos-rl-681.log").fingerprint
+    assert sig("torchtune-2676.log").exception == "RendezvousConnectionError"
+    # numpy's allocation by release, a message a post closes with its own quote
+    assert sig("numpy-13306.log").fingerprint == sig("pyart-1015.log").fingerprint
+    assert sig("mydatascienceportfolio-2.log").fingerprint == sig("implicit-442.log").fingerprint

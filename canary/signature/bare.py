@@ -23,7 +23,7 @@ from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_cla
 from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, FRONT_END_REPORTS, SERVICE_ERRORS
-from canary.signature.signals import PROCESS_DEATHS
+from canary.signature.signals import ELASTIC_RECORDS, PROCESS_DEATHS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
@@ -128,6 +128,7 @@ BARE_ERRORS: list[BareError] = [
     *AZURE_ERRORS,
     # Google Cloud's API errors as its clients print them (cloud_apis.py): a Python client's line before Python's
     *model_servers.MODEL_SERVER_ERRORS,  # (TorchServe's JSON before a cloud API's)
+    *ELASTIC_RECORDS,
     *CLOUD_API_ERRORS,
     BareError(
         "python-exception",

@@ -11,7 +11,7 @@ from canary.signature import bare, kinds
 from canary.signature.call_paths import call_path
 from canary.signature.deprecations import ANY_WARNING
 from canary.signature.identity import make
-from canary.signature.infra import INFRA_TEXT
+from canary.signature.infra import INFRA_TEXT, infrastructure_reason
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.quoting import quoted
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
@@ -303,10 +303,12 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
             continue
         excerpt = "\n".join(lines[max(0, i - 3) : i + 10])
         if named:
-            msg = quoted(s, named.start(), named["msg"])
+            msg = quoted(raw if m else s, named.start(), named["msg"])
             cls = canonical_class(named["cls"], msg)
             return i, make(kinds.kind_of(cls, msg, f"{cls}: {msg}", []), cls, msg, [], excerpt)
-        return i, make(kinds.kind_of("", raw, raw, []), None, raw, [], excerpt)
+        kind = kinds.kind_of("", raw, raw, [])
+        # (an infrastructure failure is named by what happened, as when nothing else in the log names it)
+        return i, make(kind, None, infrastructure_reason(raw) or raw if kind == "infrastructure" else raw, [], excerpt)
     return None
 
 

@@ -345,6 +345,9 @@ def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_
     loss that became non-finite."""
     if kinds.TIMEOUT_TEXT.search(tail):
         line = next(ln for ln in reversed(last_output(lines, 40)) if kinds.TIMEOUT_TEXT.search(ln))
+        named = error_said([line])  # (a timeout a post words as its exception, "... DistStoreError: Socket Timeout")
+        if named is not None and named[1].exception:
+            return named[1]
         return make("timeout", None, numbers_masked(line), [], tail[-2000:])
     sig = (
         signal_name(signal)

@@ -8,6 +8,21 @@ import re
 
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
+    # Slurm refusing a job at submission ("sbatch: error: Batch job submission failed: Invalid account or
+    # account/partition combination specified", "... Requested node configuration is not available") or a step inside
+    # one ("srun: error: Unable to create step for job 16413634: Invalid generic resource (gres) specification"): the
+    # job's number is the run's, why is the failure
+    (
+        re.compile(
+            r"Batch job submission failed: (?P<sbatch>[A-Z][\w /-]{1,100}?)(?=$|[.'\"`(]| \()|"
+            r"(?P<gres>Requested GRES option unsupported by configured SelectType plugin)"
+        ),
+        "never started: Slurm refused the batch job",
+    ),
+    (
+        re.compile(r"Unable to create step for job \d{1,12}: (?P<step>[A-Z][\w /-]{1,100}?)(?=$|[.'\"`(]| \()"),
+        "never started: Slurm could not create the job's step",
+    ),
     # Kubernetes' scheduler: "0/5 nodes are available: 5 Insufficient nvidia.com/gpu." (which nodes, and how many,
     # are the cluster's; an accelerator no node has free is one failure, any other shortage another)
     (
@@ -300,7 +315,10 @@ def infrastructure_reason(text: str) -> str | None:
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
             # (which transport error, which reason a webhook could not be reached)
-            quota = quota or next((groups[k] for k in ("cause", "rpc", "webhook", "accel") if groups.get(k)), None)
+            quota = quota or next(
+                (groups[k] for k in ("cause", "rpc", "webhook", "accel", "sbatch", "gres", "step") if groups.get(k)),
+                None,
+            )
             quota = quota or (groups.get("resource") or groups.get("low") or "").rstrip(".")
             return f"{reason} ({quota})" if quota else reason
     return None

@@ -207,11 +207,12 @@ nccl_ib = _rewrite("NET/IB", _IB_COMPLETION, r"NCCL WARN NET/IB: Got completion 
 
 # c10d's rank waiting in the key-value store for rank 0's NCCL id ("[1] is setting up NCCL communicator and retrieving
 # ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait timeout after 600000ms,
-# keys: /default_pg/0//cuda//0"): which rank waited, the key and the store's keys are the job's; its error is the
-# failure
+# keys: /default_pg/0//cuda//0", 2021's "retreiving ... got exception: ..."): which rank waited, the key and the store's
+# keys are the job's; its error is the failure
 _C10D_STORE = re.compile(
-    r"^\[\d{1,6}\] is setting up NCCL communicator and retrieving ncclUniqueId from \[(\d{1,6})\] via c10d key-value "
-    r"store by key '[^']{0,200}', but store->get\('[^']{0,200}'\) got error: (.{1,300}?)(?:, keys: .*)?$"
+    r"^\[(?:\d{1,6}|<rank>)\] is setting up NCCL communicator and retr(?:ie|ei)ving ncclUniqueId from \[(\d{1,6})\] "
+    r"via c10d key-value store by key (?:'[^']{0,200}'|<key>), but store->get\((?:'[^']{0,200}'|<key>)\) got "
+    r"(?:error|exception): (.{1,300}?)(?:, keys: .*| Exception raised from .*)?$"
 )
 
 

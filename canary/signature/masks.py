@@ -282,10 +282,13 @@ WORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\s(?:Aborted|Segmentation fault|Bus error) \(core dumped\)$"), ""),
     # jaxlib's names for CUDA's functions since it builds for ROCm too ("gpusolverDnCreate" for "cusolverDnCreate")
     (re.compile(r"\bgpu(solver|sparse|blas|fft)(?=[A-Z])"), r"cu\1"),
-    # numpy's host allocation that failed: which array (its shape and dtype) is the job's
+    # numpy's host allocation that failed: which array (its shape and dtype) is the job's, and 1.17 did not say its size
+    # ("Unable to allocate array with shape (9681, 9681) and data type float64")
     (
-        re.compile(r"^(Unable to allocate .{1,30}? for an array with shape )\([\d, ]{0,200}\) and data type \w{1,30}"),
-        r"\1<shape>",
+        re.compile(
+            r"^Unable to allocate (?:.{1,30}? for an )?array with shape \([\d, ]{0,200}\) and data type \w{1,30}"
+        ),
+        "Unable to allocate <bytes> for an array with shape <shape>",
     ),
     # HDF5's write that failed (h5py's OSError), by its errno: its time, file, descriptor and buffer are the job's, and
     # whether it was preparing or writing its stage

@@ -33,6 +33,8 @@ def quoted(line: str, start: int, message: str) -> str:
         return message[:-1]  # the close of a code span a post opened lines above
     if start and line[start - 1] in "\"'" and message.endswith(line[start - 1]):
         return message[:-1]  # the quote that closes the one it opened after
+    if start and line[start - 1] == '"' and '"' in message:
+        return message[: message.index('"')]  # (and the sentence the post goes on with after it)
     if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
         depth = 0
         for k, c in enumerate(message):

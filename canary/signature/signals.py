@@ -196,6 +196,17 @@ def terminate_error(lines: list[str], index: int, thrown: re.Match[str]) -> tupl
     return (_PYBIND_CLASSES.get(thrown["type"], "RuntimeError"), m["msg"].strip()) if m else None
 
 
+# torch.distributed.elastic's error file, logged by its error handler as JSON ('"message": "RendezvousTimeoutError: "',
+# its traceback escaped in "py_callstack"): the exception the agent died of, read before a cloud API's reading of a
+# JSON message
+ELASTIC_RECORDS: list[BareError] = [
+    BareError(
+        "elastic-error-record",
+        ('"message": "',),
+        re.compile(r'^"message": "(?P<cls>[A-Z]\w{1,100}(?:Error|Exception)): (?P<msg>(?:[^"\\]|\\.){0,2000})",?$'),
+        lambda m: m["cls"],
+    ),
+]
 UNTHROWN = "terminate called without an active exception"
 # what a process printed as it died (bare lines, no traceback): a C++ exception nobody caught, the C allocator's
 # check, CPython's fatal error, a glog CHECK or PJRT's abort on a plugin's error, a signal handler's report

@@ -70,6 +70,7 @@ _MESSAGE_END = re.compile(
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|Call stack:$"  # (logging's report of an error in a handler, after its traceback)
     r"|Exception ignored in: "  # (an error a finalizer could not raise, reported after it)
+    r"|srun: error: |slurmstepd: error: "  # (Slurm's report of the tasks that exited after it)
     r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
@@ -306,11 +307,13 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     # (under IPython's header that names the class, the cell's frame alone will do)
     if len(frames) < (_HEADLESS_FRAMES if start and not header else 1 if header and header["cls"] else 2):
         return [], None, end
-    # (jax's wrapper of the exception it prints names none)
+    # (jax's wrapper of the exception it prints names none; a cut after the raise statement names its class)
     named = header.group("cls") if header and header.group("cls") not in _JAX_WRAPPERS else None
-    return frames, raised or named, start
+    last = _RAISE.match(lines[end - 1]) if not (raised or named) else None
+    return frames, raised or named or (last and last.group(1)), start
 
 
+_RAISE = re.compile(r"^\s{4,}raise (?:[\w.]{1,200}\.)?([A-Z]\w{1,100})\($")
 # the exception's class cut inside its name ("InvalidRngErro") under the frame whose source raises it
 _CUT_CLASS = re.compile(r"^[A-Z]\w{2,100}$")
 
