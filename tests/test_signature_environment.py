@@ -2265,3 +2265,25 @@ def test_the_ninety_fourth_batchs_failures_in_the_words_they_met():
     # numpy's allocation by release, a message a post closes with its own quote
     assert sig("numpy-13306.log").fingerprint == sig("pyart-1015.log").fingerprint
     assert sig("mydatascienceportfolio-2.log").fingerprint == sig("implicit-442.log").fingerprint
+
+
+def test_the_ninety_fifth_batchs_failures_in_the_words_they_met():
+    # gRPC's repr by status and details, with or without its class line, under today's class, not the last address
+    assert sig("tfserving-python-predict-client-10.log").fingerprint == sig("grpc.io-1254.log").fingerprint
+    assert sig("hm-diag-548.log").fingerprint == sig("lamda-120.log").fingerprint
+    assert sig("lamda-120.log").fingerprint != sig("grpc-26731.log").fingerprint
+    assert sig("hm-diag-548.log").exception == "_InactiveRpcError"
+    assert sig("server-1776.log").fingerprint == sig("dali_backend-241-2.log").fingerprint
+    assert sig("dali_backend-241.log").fingerprint != sig("dali_backend-241-2.log").fingerprint
+    assert sig("server-2130.log").fingerprint == sig("server-4972.log").fingerprint
+    assert sig("mpire-66.log").fingerprint == sig("flyte-sdk-85.log").fingerprint
+    # conversion scripts: a vocabulary's mismatch by no path under today's class, a double space after the colon
+    assert sig("llama.cpp-6111.log").fingerprint == sig("chatmusician-23.log").fingerprint
+    assert sig("llama.cpp-6111.log").fingerprint != sig("tigerbot-110.log").fingerprint
+    assert sig("llama.cpp-12650.log").fingerprint == sig("llama.cpp-11991.log").fingerprint
+    # diffusers: keys missing by no class or path, a pipeline's components in any order, config and weights warnings
+    assert sig("comfyui-kwaikolorswrapper-14.log").fingerprint == sig("comfyui-kwaikolorswrapper-25.log").fingerprint
+    assert sig("comfyui-3d-pack-264.log").fingerprint == sig("comfyui-3d-pack-357.log").fingerprint
+    assert sig("diffusers-8581.log").fingerprint == sig("diffusers-8581-2.log").fingerprint
+    assert sig("echomimic-30.log").kind == "environment"
+    assert sig("seesr-51.log").fingerprint != sig("diffusers-380.log").fingerprint

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import engines, horovod, loading, model_servers, mps, serving, sharded, trainers
+from canary.signature import engines, grpc_words, horovod, loading, model_servers, mps, serving, sharded, trainers
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -129,6 +129,7 @@ BARE_ERRORS: list[BareError] = [
     # Google Cloud's API errors as its clients print them (cloud_apis.py): a Python client's line before Python's
     *model_servers.MODEL_SERVER_ERRORS,  # (TorchServe's JSON before a cloud API's)
     *ELASTIC_RECORDS,
+    *grpc_words.GRPC_ERRORS,
     *CLOUD_API_ERRORS,
     BareError(
         "python-exception",

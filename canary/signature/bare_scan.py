@@ -71,7 +71,8 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        if not _GOES_ON_BELOW.search(parts[-1].rstrip()) and any(b.match(s) for b in _BREAKS):
+        first = next((b for b in bare.BARE_ERRORS if b.match(s)), None) if any(b.match(s) for b in _BREAKS) else None
+        if first is not None and not first.continues and not _GOES_ON_BELOW.search(parts[-1].rstrip()):
             break  # the next error, not this one's continuation (a response body's line is the error's)
         parts.append(s)
     return " ".join(parts)
@@ -261,8 +262,8 @@ _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)
 # open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
 # own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\"")
 _IN_PROSE = re.compile(
-    r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)): "
-    r"(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)|(?<=\s)`[^`\s][^`]{0,100}`(?=[\s.,;:])){5,300}"
+    r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)):"
+    r" {1,3}(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)|(?<=\s)`[^`\s][^`]{0,100}`(?=[\s.,;:])){5,300}"
     r"(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in

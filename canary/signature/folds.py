@@ -21,6 +21,7 @@ from canary.signature import (
     companions,
     environment,
     framework_words,
+    grpc_words,
     horovod,
     hub,
     installs,
@@ -110,6 +111,13 @@ RULES: tuple[Rule, ...] = (
         "too old, CUDA init failing, a fallback to CPU, a TPU backend slow or unreachable) is a log line in one "
         "release, a warning or exception in another; where a file was looked, or a cut, is not it",
         environment.fold,
+    ),
+    Rule(
+        "grpc",
+        "grpcio prints a failed call as its class's repr (named _Rendezvous before 1.26) with a debug string of the "
+        "call's own and, since 1.48, the address that failed last after its details: the status and the details are "
+        "the failure",
+        grpc_words.grpc_words,
     ),
     Rule(
         "status-class",
@@ -245,9 +253,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "big-models",
-        "transformers advises after refusing a big model's load by release and names a checkpoint's path and its "
-        "weights' names in the warnings of weights a model and a checkpoint do not share; torch advises after a meta "
-        "tensor: which refusal, and which model class, are the failure",
+        "transformers advises after a big model's refusal by release and names a checkpoint's path and weights; torch "
+        "advises after a meta tensor; diffusers names a model's class and path, a pipeline's parts in no order; "
+        "llama.cpp's converter a tokenizer's path: which refusal and class are the failure",
         loading.loading_words,
     ),
     Rule(

@@ -24,7 +24,7 @@ _ADVISED = re.compile(
     r"Some modules are dispatched on the CPU or the disk)\b.*$"
 )
 _NOT_USED = re.compile(
-    r"^(Some weights of the model checkpoint) at \S{1,500} (were not used when initializing \w{1,100})\b"
+    r"^(Some weights of the model checkpoint)(?: at \S{1,500})? (were not used when initializing \w{1,100})\b"
 )
 _NEWLY = re.compile(
     r"^(Some weights of \w{1,100} were not initialized from the model checkpoint) at \S{1,500} (and are newly "
@@ -37,11 +37,41 @@ def _weights(message: str) -> str:
     return f"{m[1]} {m[2]}" if m else message
 
 
+# diffusers names the class and path of a model it could not load ("Cannot load <class '...UNet2DConditionModel'> from
+# D:\\models\\Kolors because the following keys are missing: ...", ComfyUI's dialog without the class), and a
+# pipeline's components expected and passed as sets, in no order; llama.cpp's converter names the tokenizer's path in a
+# vocabulary's mismatch and raised it as Exception, later ValueError
+_KEYS_MISSING = re.compile(
+    r"^Cannot load (?:<class '[\w.]{1,200}'> )?from \S{1,500} (because the following keys are missing)\b.*$"
+)
+_PIPELINE_SETS = re.compile(
+    r"^(Pipeline <class '[\w.]{1,200}'> expected) (\{[^}]{0,2000}\}), but only (\{[^}]{0,2000}\})"
+)
+_VOCAB_PATH = re.compile(r"(?<= combined with )\S{0,500}?(added_tokens\.json)")
+_VOCAB = re.compile(
+    r"(?<=^Vocab size mismatch \(model has )(\d{1,9}, but) \S{0,500}?(tokenizer\.model|added_tokens\.json)"
+)
+
+
+def _sorted_set(text: str) -> str:
+    return "{" + ", ".join(sorted(re.findall(r"'[^']{1,200}'", text))) + "}"
+
+
 def loading_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``big-models`` rule: a refusal without the advice after it, the weights a checkpoint and a model do not
     share by the model's class, not the checkpoint's path or the weights' names."""
     if message.startswith("Some weights of "):
         message = _weights(message)
+    elif message.startswith("Cannot load ") and (m := _KEYS_MISSING.match(message)):
+        message = f"Cannot load a model {m[1]}"
+    elif message.startswith("Pipeline <class ") and (m := _PIPELINE_SETS.match(message)):
+        message = f"{m[1]} {_sorted_set(m[2])}, but only {_sorted_set(m[3])} were passed"
+    elif message.startswith("Vocab size mismatch"):
+        return (
+            "ValueError" if exc in ("Exception", None) else exc,
+            _VOCAB_PATH.sub(r"\1", _VOCAB.sub(r"\1 \2", message)),
+            frames,
+        )
     elif _ADVISED.match(message):
         message = _ADVISED.sub(r"\1", message)
     return exc, message, frames
@@ -52,11 +82,51 @@ LOADING_ERRORS: list[BareError] = [
     environment_check(
         "model-weights",
         ("Some weights of ",),
-        r"(?P<msg>Some weights of (?:the model checkpoint at \S{1,500} were not used when initializing \w{1,100}|"
+        r"(?P<msg>Some weights of (?:the model checkpoint(?: at \S{1,500})? were not used when initializing \w{1,100}|"
         r"\w{1,100} were not initialized from the model checkpoint at \S{1,500} and are newly initialized"
         r"(?: because the shapes did not match)?))",
         None,
         message=lambda m: "transformers: " + _weights(m["msg"]),
+        weak=True,
+    ),
+    # diffusers' refusals posted without their class (ComfyUI's dialog, a sentence)
+    BareError(
+        "diffusers-load",
+        ("because the following keys are missing", "Checkpoint not supported because layer "),
+        re.compile(
+            r"(?:^|(?<=\s))(?P<msg>Cannot load (?:<class '[\w.]{1,200}'> )?from \S{1,500} because the following keys "
+            r"are missing|Checkpoint not supported because layer \S{1,200} not supported)"
+        ),
+        "ValueError",
+    ),
+    # xformers' extension that Windows could not load ("Could not find module '...\\xformers\\_C.pyd' (or one of its
+    # dependencies)"), a warning the run goes on after without its kernels
+    environment_check(
+        "xformers-pyd",
+        ("_C.pyd' (or one",),
+        r"Could not find module '[^']{0,500}xformers\W{0,2}_C\.pyd' \(or one",
+        None,
+        message=lambda m: "xformers: could not load its C++ extension (_C.pyd)",
+        weak=True,
+    ),
+    # diffusers' config of another release than the library's, warned of as it goes on ("The config attributes
+    # {'dropout': 0.0} were passed to UNet2DConditionModel, but are not expected and will be ignored.",
+    # "{'trained_betas'} was not found in config. Values will be initialized to default values."): which way, for which
+    # class
+    environment_check(
+        "diffusers-config",
+        ("but are not expected and will be ignored", "was not found in config. Values will be initialized"),
+        r"(?P<extra>were passed to (?P<cls>\w{1,100}), but are not expected and will be ignored)|"
+        r"(?P<missing>was not found in config\. Values will be initialized to default values)",
+        None,
+        message=lambda m: (
+            "diffusers: "
+            + (
+                f"config attributes passed to {m['cls']} are not expected"
+                if m["extra"]
+                else "config attributes not found"
+            )
+        ),
         weak=True,
     ),
     BareError(

@@ -279,4 +279,4 @@ def detail(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 def full_stop(exc: str | None, message: str, frames: list[str]) -> Parts:
-    return exc, message.rstrip(" .!;,:"), frames
+    return exc, message.rstrip(" .!;,:\u3002\uff01"), frames  # (and a full-width full stop a post typed)
