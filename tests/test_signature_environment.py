@@ -2287,3 +2287,23 @@ def test_the_ninety_fifth_batchs_failures_in_the_words_they_met():
     assert sig("diffusers-8581.log").fingerprint == sig("diffusers-8581-2.log").fingerprint
     assert sig("echomimic-30.log").kind == "environment"
     assert sig("seesr-51.log").fingerprint != sig("diffusers-380.log").fingerprint
+
+
+def test_the_ninety_sixth_batchs_failures_in_the_words_they_met():
+    # generate()'s checks and warnings by no length, value or id, in any release's words and class
+    assert sig("nlpaug-285.log").fingerprint == sig("green-10.log").fingerprint
+    assert sig("webglm-70.log").fingerprint == sig("green-10.log").fingerprint
+    assert sig("textgen-3701.log").fingerprint == sig("transformers-36896.log").fingerprint
+    assert sig("koboldai-client-382.log").fingerprint == sig("qwen3-267.log").fingerprint
+    assert sig("openrlhf-613.log").fingerprint == sig("comfyui_llm_sdxl_adapter-5.log").fingerprint
+    # torchvision's warning, missing kernel and C++ ops by release; a cut traceback ending on a raise with arguments
+    assert sig("explainable-cnn-6.log").fingerprint == sig("aipnd-revision-15.log").fingerprint
+    assert sig("explainable-cnn-6.log").fingerprint == sig("basicsr-605.log").fingerprint
+    assert sig("vision-3058.log").fingerprint == sig("dz-facedetailer-21.log").fingerprint
+    assert sig("vision-9085.log").fingerprint == sig("cogs-24.log").fingerprint
+    assert sig("concept-graphs-79.log").fingerprint == sig("scene_graph_benchmark-60.log").fingerprint
+    assert sig("pytorch-image-models-2307.log").exception == "RuntimeError"
+    # DGL's CHECK by no time or source and its library by no path; a post's words after a blank in another script
+    assert sig("dgl-5427.log").fingerprint == sig("dgl-3749.log").fingerprint
+    assert sig("dgl-7791.log").fingerprint == sig("dgl-7873.log").fingerprint
+    assert sig("bernnet-3.log").message == "No module named 'torch_sparse'"

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import engines, grpc_words, horovod, loading, model_servers, mps, serving, sharded, trainers
+from canary.signature import (
+    grpc_words,
+    model_servers,
+)
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -24,6 +27,7 @@ from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, FRONT_END_REPORTS, SERVICE_ERRORS
 from canary.signature.signals import ELASTIC_RECORDS, PROCESS_DEATHS
+from canary.signature.stacks import STACK_ERRORS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
@@ -196,13 +200,7 @@ BARE_ERRORS: list[BareError] = [
     # Hugging Face's refusals and libraries beside the framework (hub.py, companions.py), posted without their class
     *HUB_ERRORS,
     *COMPANION_ERRORS,
-    *mps.MPS_ERRORS,  # (PyTorch's MPS backend: mps.py)
-    *trainers.SIMULATOR_ERRORS,  # (a simulator's window: trainers.py)
-    *engines.ENGINE_ERRORS,  # (TensorRT, llama.cpp, quantized kernels: engines.py)
-    *horovod.MPI_ERRORS,
-    *serving.SERVING_ERRORS,
-    *sharded.SHARDED_ERRORS,
-    *loading.LOADING_ERRORS,  # (Horovod and Open MPI: horovod.py)
+    *STACK_ERRORS,  # (the libraries around a training step: stacks.py)
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

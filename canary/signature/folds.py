@@ -22,20 +22,15 @@ from canary.signature import (
     environment,
     framework_words,
     grpc_words,
-    horovod,
     hub,
     installs,
     kinds,
-    loading,
-    mps,
     network,
     pythons,
     rewordings,
-    serving,
-    sharded,
-    trainers,
 )
 from canary.signature.rewordings import Rule
+from canary.signature.stacks import STACK_RULES
 from canary.signature.word_folds import WORD_RULES
 
 Parts = rewordings.Parts
@@ -212,52 +207,7 @@ RULES: tuple[Rule, ...] = (
         "library, column or check are the failure",
         companions.library_bounds,
     ),
-    Rule(
-        "mps",
-        "PyTorch's MPS backend names an operator it lacks with advice a post may cut anywhere, and the macOS it needs "
-        "by release (12.3+, later 13.0+): which operator, and that the macOS is too old, are the failure",
-        mps.mps_words,
-    ),
-    Rule(
-        "trainers",
-        "Lightning names the program's model in a hook it removed, words a strategy refused in a notebook and GPUs "
-        "the machine lacks by release; gym and gymnasium word a namespace not found differently; mujoco_py names "
-        "the machine's library paths: which hook, strategy, namespace or check is the failure",
-        trainers.trainer_words,
-    ),
-    Rule(
-        "horovod",
-        "Horovod explains its shutdown in each release's words after saying it shut down, and names the library of an "
-        "extension not built in later releases: that it shut down, and which extension, are the failure",
-        horovod.horovod_words,
-    ),
-    Rule(
-        "serving",
-        "vLLM words its KV cache short of one sequence by engine and names lengths, sizes, devices, the architectures "
-        "it supports and the line a post runs on; SGLang's graph capture words its CUDA error by the layer that met "
-        "it: which check, and which CUDA error, are the failure",
-        serving.serving_words,
-    ),
-    Rule(
-        "sharded",
-        "FSDP words a unit's mixed parameters by release and names the dtypes, the rank and the devices; c10's lazy "
-        "allocation advises after it: which property is mixed, and that the data was freed, are the failure",
-        sharded.sharded_words,
-    ),
-    Rule(
-        "companion-checks",
-        "faiss names the C++ function and source of its check and words its GPU allocator's failure by release; "
-        "scikit-learn names both releases of a pickle and warns with UserWarning before 1.3: which check fails, and "
-        "that the pickle is another release's, are the failure",
-        companions.library_checks,
-    ),
-    Rule(
-        "big-models",
-        "transformers advises after a big model's refusal by release and names a checkpoint's path and weights; torch "
-        "advises after a meta tensor; diffusers names a model's class and path, a pipeline's parts in no order; "
-        "llama.cpp's converter a tokenizer's path: which refusal and class are the failure",
-        loading.loading_words,
-    ),
+    *STACK_RULES,
     Rule(
         "onnx",
         "ONNX Runtime names the model's path, its own source and C++ function, a node's name and the providers it has; "

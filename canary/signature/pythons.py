@@ -35,9 +35,9 @@ def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
 # a post that runs its own words on after the message in a script that writes full-width punctuation ("... has no
 # attribute 'ds_opt_adam'"，请问这是什么原因？", "... at non-singleton dimension 1]，qwen"): the closing bracket or
 # double quote it opened before the message and what follows are the post's (its words, or one word: not code the post
-# typed a full-width comma into)
+# typed a full-width comma into), or its words in such a script after a blank
 _POST_TAIL = re.compile(
-    r"^([\x00-\x7f]{8,}?)[\])\"`]{0,3}\s?[\uff0c\u3002\uff1f\uff01\uff1b](?=[^\x00-\x7f]|\w{1,20}$).*$"
+    r"^([\x00-\x7f]{8,}?)(?:[\])\"`]{0,3}\s?[\uff0c\u3002\uff1f\uff01\uff1b](?=[^\x00-\x7f]|\w{1,20}$)|\s(?=[\u4e00-\u9fff])).*$"
 )
 
 

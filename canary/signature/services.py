@@ -223,9 +223,9 @@ FRONT_END_REPORTS: list[BareError] = [
     # or the next
     BareError(
         "vscode-exception",
-        ("Exception has occurred: ",),
+        ("Exception has occurred: ",),  # (in a code span too)
         re.compile(
-            r"^Exception has occurred: (?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))"
+            r"^`?Exception has occurred: (?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit))"
             r"(?::? (?P<msg>.{1,2000}))?$"
         ),
         lambda m: canonical_class(m["cls"], m["msg"] or ""),

@@ -313,7 +313,7 @@ def unfinished(lines: Sequence[str]) -> tuple[list[Frame], str | None, int]:
     return frames, raised or named or (last and last.group(1)), start
 
 
-_RAISE = re.compile(r"^\s{4,}raise (?:[\w.]{1,200}\.)?([A-Z]\w{1,100})\($")
+_RAISE = re.compile(r"^\s{4,}raise (?:[\w.]{1,200}\.)?([A-Z]\w{1,100})\(.{0,500}$")
 # the exception's class cut inside its name ("InvalidRngErro") under the frame whose source raises it
 _CUT_CLASS = re.compile(r"^[A-Z]\w{2,100}$")
 

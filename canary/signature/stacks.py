@@ -1,0 +1,78 @@
+"""The rules and recognisers of the libraries around a training step, each in its own module (PyTorch's MPS backend,
+the trainers and simulators, Horovod and MPI, serving engines, sharded training, big models' loading, generation and
+the vision and graph libraries, the companions' checks), gathered in the order :mod:`~canary.signature.folds` and
+:mod:`~canary.signature.bare` apply them. Pure."""
+
+from __future__ import annotations
+
+from canary.signature import companions, engines, generation, horovod, loading, mps, serving, sharded, trainers
+from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Rule
+
+STACK_RULES: tuple[Rule, ...] = (
+    Rule(
+        "mps",
+        "PyTorch's MPS backend names an operator it lacks with advice a post may cut anywhere, and the macOS it needs "
+        "by release (12.3+, later 13.0+): which operator, and that the macOS is too old, are the failure",
+        mps.mps_words,
+    ),
+    Rule(
+        "trainers",
+        "Lightning names the program's model in a hook it removed, words a strategy refused in a notebook and GPUs "
+        "the machine lacks by release; gym and gymnasium word a namespace not found differently; mujoco_py names "
+        "the machine's library paths: which hook, strategy, namespace or check is the failure",
+        trainers.trainer_words,
+    ),
+    Rule(
+        "horovod",
+        "Horovod explains its shutdown in each release's words after saying it shut down, and names the library of an "
+        "extension not built in later releases: that it shut down, and which extension, are the failure",
+        horovod.horovod_words,
+    ),
+    Rule(
+        "serving",
+        "vLLM words its KV cache short of one sequence by engine and names lengths, sizes, devices, the architectures "
+        "it supports and the line a post runs on; SGLang's graph capture words its CUDA error by the layer that met "
+        "it: which check, and which CUDA error, are the failure",
+        serving.serving_words,
+    ),
+    Rule(
+        "sharded",
+        "FSDP words a unit's mixed parameters by release and names the dtypes, the rank and the devices; c10's lazy "
+        "allocation advises after it: which property is mixed, and that the data was freed, are the failure",
+        sharded.sharded_words,
+    ),
+    Rule(
+        "companion-checks",
+        "faiss names the C++ function and source of its check and words its GPU allocator's failure by release; "
+        "scikit-learn names both releases of a pickle and warns with UserWarning before 1.3: which check fails, and "
+        "that the pickle is another release's, are the failure",
+        companions.library_checks,
+    ),
+    Rule(
+        "big-models",
+        "transformers advises after a big model's refusal by release and names a checkpoint's path and weights; torch "
+        "advises after a meta tensor; diffusers names a model's class and path, a pipeline's parts in no order; "
+        "llama.cpp's converter a tokenizer's path: which refusal and class are the failure",
+        loading.loading_words,
+    ),
+    Rule(
+        "generation",
+        "generate() names a prompt's length, a flag's value and an eos id; torchvision words a warning and a missing "
+        "kernel by release (RuntimeError, later NotImplementedError); DGL names a CHECK's time and source and 'gpu' "
+        "for 'cuda': which check is the failure",
+        generation.generation_words,
+    ),
+)
+
+# (read among the bare errors after the companions' and before the exception's repr)
+STACK_ERRORS: list[BareError] = [
+    *mps.MPS_ERRORS,
+    *trainers.SIMULATOR_ERRORS,
+    *engines.ENGINE_ERRORS,
+    *horovod.MPI_ERRORS,
+    *serving.SERVING_ERRORS,
+    *sharded.SHARDED_ERRORS,
+    *loading.LOADING_ERRORS,
+    *generation.GENERATION_ERRORS,
+]
