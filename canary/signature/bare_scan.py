@@ -5,6 +5,7 @@ its whole message, read across the lines it was cut into, and the error an abort
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from canary.record import Signature
 from canary.signature import bare, kinds
@@ -40,7 +41,9 @@ _BARE_END = re.compile(
 )
 
 
-_BREAKS = tuple(b for b in bare.BARE_ERRORS if not b.continues)  # the lines that begin another error
+def _readers(line: str) -> Iterator[bare.BareError]:
+    """The bare-error readers that read ``line``, in their order."""
+    return (b for b in bare.BARE_ERRORS if b.match(line))
 
 
 # a head whose message goes on below it: the loader's extension above its symbol, Mosaic's head above its error, torch's
@@ -71,9 +74,11 @@ def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
             or INFRA_TEXT.match(s)
         ):
             break
-        first = next((b for b in bare.BARE_ERRORS if b.match(s)), None) if any(b.match(s) for b in _BREAKS) else None
-        if first is not None and not first.continues and not _GOES_ON_BELOW.search(parts[-1].rstrip()):
-            break  # the next error, not this one's continuation (a response body's line is the error's)
+        # the next error, not this one's continuation: a line whose first reader begins another (a response body's
+        # line, a gRPC repr's details, is the error's; a head whose message goes on below it keeps it)
+        first = None if _GOES_ON_BELOW.search(parts[-1].rstrip()) else next(_readers(s), None)
+        if first is not None and not first.continues:
+            break
         parts.append(s)
     return " ".join(parts)
 

@@ -16,7 +16,7 @@ import re
 from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
 
-_SHUT_DOWN = re.compile(r"(Horovod has been shut down)\..*$")
+_SHUT_DOWN = "Horovod has been shut down"
 _NOT_BUILT = re.compile(r"^(Extension horovod\.\w{1,40} has not been built)\b.*$")
 
 
@@ -24,8 +24,8 @@ def horovod_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``horovod`` rule: its shutdown without the explanation a release words, named by the class Horovod raises
     it with (a framework's status carries it as its own: TensorFlow's AbortedError), an extension not built without
     its library's path and advice."""
-    if "Horovod has been shut down" in message:
-        return "HorovodInternalError", _SHUT_DOWN.sub(r"\1", message).split(": ", 1)[-1], frames
+    if _SHUT_DOWN in message:
+        return "HorovodInternalError", _SHUT_DOWN, frames
     elif message.startswith("Extension horovod."):
         message = _NOT_BUILT.sub(r"\1", message)
     return exc, message, frames
