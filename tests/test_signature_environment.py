@@ -2307,3 +2307,17 @@ def test_the_ninety_sixth_batchs_failures_in_the_words_they_met():
     assert sig("dgl-5427.log").fingerprint == sig("dgl-3749.log").fingerprint
     assert sig("dgl-7791.log").fingerprint == sig("dgl-7873.log").fingerprint
     assert sig("bernnet-3.log").message == "No module named 'torch_sparse'"
+
+
+def test_a_module_not_found_by_python_2_35_and_36_is_one_failure():
+    # Python 3.5's ImportError and 3.6's ModuleNotFoundError for one missing module; the signature names each class
+    assert sig("pytorch_geometric-542.log").exception == "ImportError"
+    assert sig("pytorch_geometric-542.log").fingerprint == sig("bernnet-3.log").fingerprint
+    # Python 2 names the module without quotes
+    head = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n    import torch_sparse\n'
+    py2 = extract(head + "ImportError: No module named torch_sparse\n")
+    py36 = extract(head + "ModuleNotFoundError: No module named 'torch_sparse'\n")
+    assert py2.fingerprint == py36.fingerprint and py2.message == "No module named 'torch_sparse'"
+    # a name that cannot be imported stays an ImportError, apart from a module not found
+    named = extract(head + "ImportError: cannot import name torch_sparse\n")
+    assert named.message == "cannot import name 'torch_sparse'" and named.fingerprint != py36.fingerprint

@@ -50,6 +50,17 @@ TORCH_DIST_CLASSES = {
     "DistNetworkError": "RuntimeError",
     "DistStoreError": "RuntimeError",
 }
+# Python 3.6's subclass of ImportError for a module not found, which Python 2 and 3.5 raised as ImportError with the
+# same words (the ``module-class`` rule)
+MODULE_NOT_FOUND = re.compile(r"^No module named ")
+
+
+def class_key(exception: str | None, message: str) -> str | None:
+    """The class as the fingerprint knows it, after the ``dist-class`` and ``module-class`` rules."""
+    if exception == "ImportError" and MODULE_NOT_FOUND.match(message):
+        return "ModuleNotFoundError"
+    return TORCH_DIST_CLASSES.get(exception, exception)
+
 
 # what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
 # name a module lacks or cannot import (which library read it), a crash (where it crashed)
@@ -303,6 +314,12 @@ RULES: tuple[Rule, ...] = (
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(
+        "module-class",
+        "Python 3.6 raises a module not found as ModuleNotFoundError, a subclass of the ImportError Python 2 and 3.5 "
+        "raised with the same words ('No module named x'): the fingerprint knows both as ModuleNotFoundError",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
         "cloud-class",
         "Google Cloud's clients raise one refusal of the service by their own classes (BadRequest, "
         "GoogleJsonResponseException, RateLimitError, an Error, none) and print its status, imply it by the class or "
@@ -319,7 +336,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "import-location",
         "where Python found the module a name could not be imported from ('(/usr/lib/python3/dist-packages/jax/"
-        "config.py)', '(unknown location)') is the machine's, and a post may cut it anywhere; the name is the failure",
+        "config.py)', '(unknown location)') is the machine's, and a post may cut it anywhere; Python 2 names it "
+        "without quotes: the name is the failure",
         pythons.import_location,
     ),
     Rule(

@@ -78,7 +78,7 @@ def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     none for a toolchain or environment check, which whichever layer ran it raises."""
     if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) or cloud_apis.is_cloud(message):
         return None  # (cloud-class: whichever client printed the service's refusal)
-    return folds.TORCH_DIST_CLASSES.get(exception, exception)
+    return folds.class_key(exception, message)
 
 
 def _group_class(key: str | None, exception: str | None, message: str) -> str | None:

@@ -14,10 +14,14 @@ from canary.signature.rewordings import Parts
 _IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,200}') \(.{0,1000}$")
 
 
+# Python 2 names a module or a name it could not import without quotes ("No module named foo.bar")
+_UNQUOTED_IMPORT = re.compile(r"^(No module named|cannot import name) ([A-Za-z_][\w.]{0,200})$")
+
+
 def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cannot import name "):
         message = _IMPORT_FROM.sub(r"\1", message)
-    return exc, message, frames
+    return exc, _UNQUOTED_IMPORT.sub(r"\1 '\2'", message), frames
 
 
 def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
