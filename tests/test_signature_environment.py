@@ -2321,3 +2321,29 @@ def test_a_module_not_found_by_python_2_35_and_36_is_one_failure():
     # a name that cannot be imported stays an ImportError, apart from a module not found
     named = extract(head + "ImportError: cannot import name torch_sparse\n")
     assert named.message == "cannot import name 'torch_sparse'" and named.fingerprint != py36.fingerprint
+
+
+def test_the_ninety_seventh_batchs_failures_in_the_words_they_met():
+    # a tracer turned into a bool, an array or an index, by release and class, by no tracer or place it was traced
+    assert sig("jax-24511.log").fingerprint == sig("jax-24516.log").fingerprint
+    assert sig("jax-3133.log").fingerprint == sig("jax-3180.log").fingerprint == sig("brax-306.log").fingerprint
+    assert sig("jax-3180.log").exception == "TracerArrayConversionError"
+    assert sig("jax-5853.log").fingerprint == sig("jax-5853-b.log").fingerprint
+    assert sig("jax-5853-b.log").fingerprint != sig("jax-7545.log").fingerprint  # (an index, not an array)
+    assert sig("jax-14279.log").fingerprint == sig("egoallo-17.log").fingerprint
+    assert sig("fortuna-55.log").fingerprint == sig("fortuna-57.log").fingerprint
+    assert sig("fortuna-57.log").exception == "UnexpectedTracerError"
+    # XGBoost's dmlc lines, library and relay; LightGBM's bytes, command line and advice; CatBoost's older class
+    assert sig("xgboost-4355.log").fingerprint == sig("xgboost-11394.log").fingerprint
+    assert sig("xgboost-5586.log").fingerprint == sig("ado-1189.log").fingerprint == sig("bigdl-3924.log").fingerprint
+    assert sig("xgboost-1300.log").fingerprint == sig("xgboost-2012.log").fingerprint
+    assert sig("xgboost-8484.log").exception == "XGBoostError"
+    assert sig("xgboost-8484.log").fingerprint != sig("xgboost-4355.log").fingerprint
+    assert sig("lightgbm-3696.log").fingerprint == sig("lightgbm-2070.log").fingerprint
+    assert sig("lightgbm-586.log").fingerprint == sig("lightgbm-1998.log").fingerprint
+    assert sig("catboost-299.log").fingerprint == sig("catboost-1951.log").fingerprint
+    # macOS's loader by the libraries' names; conda run's report; xformers' warning from its advice alone
+    assert sig("pyreal-428.log").fingerprint == sig("energy-forecasting-14.log").fingerprint
+    assert sig("pyreal-428.log").fingerprint != sig("lightgbm-1573.log").fingerprint
+    assert sig("mamba-318.log").fingerprint == sig("mamba-331.log").fingerprint
+    assert sig("ltx-desktop-23.log").fingerprint == sig("xformers-971.log").fingerprint

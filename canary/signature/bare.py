@@ -13,6 +13,7 @@ import re
 from canary.signature import (
     grpc_words,
     model_servers,
+    quoting,
 )
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
@@ -193,6 +194,7 @@ BARE_ERRORS: list[BareError] = [
         message=lambda m: _unwrapped(m)[1],
         context=12,
     ),
+    quoting.CODE_SPAN_CLASS,
     # a request over the network that failed on the way (network.py), where no class was printed before it
     *NETWORK_ERRORS,
     # a file the disk or the file system refused (storage.py), where no class was printed before it

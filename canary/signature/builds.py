@@ -137,9 +137,11 @@ BUILD_CHECKS: list[BareError] = [
     # without GPU support. ..."): the run goes on without its kernels, so a warning; the check is its first sentence
     _environment(
         "xformers-unloaded",
-        ("xFormers can't load",),
-        r"(?P<msg>xFormers can't load C\+\+/CUDA extensions)",
+        ("xFormers can't load", "Please reinstall xformers"),
+        # (or its advice alone, a post that begins below the warning's head)
+        r"xFormers can't load C\+\+/CUDA extensions|^\s{0,8}Please reinstall xformers \(see ",
         None,
+        message=lambda m: "xFormers can't load C++/CUDA extensions",
         weak=True,
     ),
     _environment(

@@ -228,9 +228,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "platform-words",
-        "Windows words an OSError's code in the machine's language and torch names its DLL by where it is installed; "
-        "a codec names the position of the byte in what it read; Click's ASCII refusal advises by release: the code, "
-        "the DLL, the codec and the refusal are the failure",
+        "Windows words an OSError's code in the machine's language, torch names its DLL by where it is installed, "
+        "macOS's loader a library by path; a codec names a byte's position, Click's ASCII refusal advises by release: "
+        "the code, the library, the codec and the refusal are the failure",
         pythons.platform_words,
     ),
     Rule(

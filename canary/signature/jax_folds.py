@@ -1,12 +1,12 @@
 """The folding rules of jax's words for a misuse of its transformations and arrays, reworded across releases: a tree
 prefix a transformation's axes are not, an array fetched across processes, control flow's types that differ, a value
-that is not an array, shapes that do not broadcast, a tracer used as a bool. Pure. They close
+that is not an array, shapes that do not broadcast, a tracer turned into a Python or NumPy value. Pure. They close
 :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
 from __future__ import annotations
 
-from canary.signature import jax_words
+from canary.signature import jax_words, tracers
 from canary.signature.rewordings import Rule
 
 JAX_MISUSE_RULES: tuple[Rule, ...] = (
@@ -43,10 +43,10 @@ JAX_MISUSE_RULES: tuple[Rule, ...] = (
         jax_words.broadcast_shapes,
     ),
     Rule(
-        "tracer-bool",
-        "jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ('... The problem "
-        "arose with the `bool` function'), since as TracerBoolConversionError ('Attempted boolean conversion of "
-        "traced array with shape bool[]'); the tracer's repr is the trace's",
-        jax_words.tracer_bool,
+        "tracer-conversion",
+        "jax raised a tracer used as a bool, a NumPy array or an index as ConcretizationTypeError, Exception or "
+        "TypeError by release, then as TracerBool-, TracerArray-, TracerIntegerConversionError: the conversion (a "
+        "bool's shape) is the misuse, the tracer and where it was traced the program's",
+        tracers.tracer_conversion,
     ),
 )

@@ -1,4 +1,4 @@
-"""jax's words for a misuse, reworded between its releases: a tracer used as a Python bool, vmap's axes of
+"""jax's words for a misuse, reworded between its releases: vmap's axes of
 inconsistent sizes, shapes that do not broadcast, a jitted call's inputs on different devices, a while loop under
 reverse mode, a name it removed, a host callback's error relayed by XLA's status, the program's numbering in XLA's
 RET_CHECK, an MLIR diagnostic's location in the program. Pure. Each is stated once, with the
@@ -63,20 +63,6 @@ def broadcast_shapes(exc: str | None, message: str, frames: list[str]) -> Parts:
         shapes = [_unpromoted(s) for s in _SHAPE.findall(m[1] or m[2])]
         message = f"Incompatible shapes for broadcasting: shapes=[{', '.join(shapes)}]"
     return exc, message, frames
-
-
-# jax up to 0.4.13 raised a tracer used as a Python bool as ConcretizationTypeError ("... The problem arose with the
-# `bool` function."), 0.4.14 as TracerBoolConversionError
-_BOOL_FUNCTION = "The problem arose with the `bool` function"
-_TRACED_SHAPE = re.compile(r"ShapedArray\((\w{1,20}\[[\d,\s]{0,100}\])")
-
-
-def tracer_bool(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc != "ConcretizationTypeError" or _BOOL_FUNCTION not in message:
-        return exc, message, frames
-    shape = _TRACED_SHAPE.search(message)
-    words = "Attempted boolean conversion of traced array" + (f" with shape {shape.group(1)}" if shape else "")
-    return "TracerBoolConversionError", words, frames
 
 
 # jax's check that a jitted call's arguments are on one set of devices names the program's arguments, functions,

@@ -326,6 +326,13 @@ _IMPORT_WORDS = (
     (re.compile(r"^cannot import name "), "ImportError"),
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),
+    (
+        re.compile(
+            r"^Tracer can't be used with raw numpy|^The numpy\.ndarray conversion method __array__\(\) was called on "
+            r"(?:the JAX Tracer|traced array)"
+        ),
+        "TracerArrayConversionError",
+    ),
     (re.compile(r"^DataLoader worker \(pid \d{1,9}\) is killed by signal"), "RuntimeError"),
     (re.compile(r"^The actor (?:died unexpectedly before finishing this task|is dead because)"), "ActorDiedError"),
     (re.compile(r"^\S{0,300}\.so(?:\.\d{1,4}){0,3}: undefined symbol: "), "ImportError"),

@@ -192,6 +192,8 @@ CANONICAL_CLASSES = {
     "_ArrayMemoryError": "MemoryError",
     # huggingface_hub 1.x's name for the EntryNotFoundError of a file a repository lacks
     "RemoteEntryNotFoundError": "EntryNotFoundError",
+    # CatBoost up to 0.x named its error CatboostError, since CatBoostError (_catboost.CatBoostError)
+    "CatboostError": "CatBoostError",
 }
 # Status codes XLA, gRPC and absl put at the head of a message: the class of the error.
 STATUS_CODES = (

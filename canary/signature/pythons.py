@@ -45,9 +45,16 @@ _POST_TAIL = re.compile(
 )
 
 
+# conda run's report that the program it ran failed, on the line after the program's error ("ERROR
+# conda.cli.main_run:execute(124): `conda run python train.py` failed. (See above for error)")
+_CONDA_RUN = re.compile(r"\s(?:\*\*)?ERROR conda\.cli\.main_run:execute\(\d{1,6}\): .*$")
+
+
 def post_tail(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc and not message.isascii():
         message = _POST_TAIL.sub(r"\1", message)
+    if "conda.cli.main_run" in message:
+        message = _CONDA_RUN.sub("", message)
     return exc, message, frames
 
 
@@ -116,6 +123,12 @@ _DLL = re.compile(r'Error loading \\?"(?:[^"]{0,500}?[\\/])?([^"\\/]{1,200}\.dll
 # Python since 3.8 names the module a DLL failed for ("DLL load failed while importing _C:"): where it was imported
 _DLL_MODULE = re.compile(r"^(DLL load failed) while importing \w{1,100}:")
 _CODEC_POSITION = re.compile(r"(codec can't (?:en|de)code \S{1,60}(?: \S{1,20})? in position) \d{1,12}(?:-\d{1,12})?")
+# macOS's loader names the library it opened and the one it lacks by their paths and a mode (6, later 0x0006, quoted),
+# then why: "Reason: image not found" before macOS 12, the paths it "tried: '...' (no such file)" since
+_DYLD = re.compile(
+    r"^dlopen\((?:\S{0,500}/)?([^/\s,]{1,200}), \S{1,20}\): "
+    r"Library not loaded: '?(?:\S{0,500}/)?([^/\s']{1,200})'?\b.*$"
+)
 _CLICK_ASCII = re.compile(
     r"^(Click will abort further execution because Python(?: 3)? was configured to use ASCII as encoding for the "
     r"environment)\b.{1,1000}$"
@@ -123,7 +136,8 @@ _CLICK_ASCII = re.compile(
 
 
 def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The ``platform-words`` rule: a Windows error by its code and DLL, a codec's error without the position, Click's
+    """The ``platform-words`` rule: a Windows error by its code and DLL, macOS's loader by the libraries' names, a
+    codec's error without the position, Click's
     refusal without its advice."""
     if message.startswith("[WinError "):
         code, dll = _WIN_ERROR.match(message), _DLL.search(message)
@@ -133,6 +147,9 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _DLL_MODULE.sub(r"\1:", message)
     elif "codec can't" in message:
         message = _CODEC_POSITION.sub(r"\1 <n>", message)
+    elif message.startswith("dlopen(") and (m := _DYLD.match(message)):
+        arch = " (wrong architecture)" if "architecture" in message else ""
+        message = f"dlopen({m[1]}): Library not loaded: {m[2]}{arch}"
     elif message.startswith("Click will abort"):
         message = _CLICK_ASCII.sub(r"\1", message)
     return exc, message, frames

@@ -1,7 +1,12 @@
 """A message a post quotes inside its prose: where the code span, the quotes or the parentheses it opened around the
-message close. Pure."""
+message close; a class a sentence names in a code span. Pure."""
 
 from __future__ import annotations
+
+import re
+
+from canary.signature.masks import canonical_class
+from canary.signature.recogniser import BareError
 
 
 def span_close(message: str) -> int:
@@ -42,3 +47,19 @@ def quoted(line: str, start: int, message: str) -> str:
             if depth < 0:
                 return message[:k]
     return message
+
+
+# a class named by its module's path alone in a code span of a sentence, no message after it ("the following error
+# is raised: `jax._src.traceback_util.UnfilteredStackTrace: jax._src.errors.UnexpectedTracerError`."), jax's
+# wrapper of its traceback before it: the class is all the post says of the failure, read when nothing else is
+CODE_SPAN_CLASS = BareError(
+    "class-in-code-span",
+    ("Error`", "Exception`"),
+    re.compile(
+        r"`(?:[\w.]{0,100}(?:Unfiltered|Filtered)StackTrace: `?)?"
+        r"(?P<cls>[a-z_]\w{0,60}(?:\.\w{1,60}){1,8}\.[A-Z]\w{0,100}(?:Error|Exception))`"
+    ),
+    lambda m: canonical_class(m["cls"]),
+    message=lambda m: "",
+    weak=True,
+)

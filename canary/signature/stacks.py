@@ -1,11 +1,22 @@
 """The rules and recognisers of the libraries around a training step, each in its own module (PyTorch's MPS backend,
 the trainers and simulators, Horovod and MPI, serving engines, sharded training, big models' loading, generation and
-the vision and graph libraries, the companions' checks), gathered in the order :mod:`~canary.signature.folds` and
-:mod:`~canary.signature.bare` apply them. Pure."""
+the vision and graph libraries, gradient boosting, the companions' checks), gathered in the order
+:mod:`~canary.signature.folds` and :mod:`~canary.signature.bare` apply them. Pure."""
 
 from __future__ import annotations
 
-from canary.signature import companions, engines, generation, horovod, loading, mps, serving, sharded, trainers
+from canary.signature import (
+    boosting,
+    companions,
+    engines,
+    generation,
+    horovod,
+    loading,
+    mps,
+    serving,
+    sharded,
+    trainers,
+)
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import Rule
 
@@ -63,6 +74,13 @@ STACK_RULES: tuple[Rule, ...] = (
         "for 'cuda': which check is the failure",
         generation.generation_words,
     ),
+    Rule(
+        "boosting",
+        "XGBoost's errors carry dmlc's time, source and stack trace, one relayed inside another, advice and the paths "
+        "it looked in (misspelt in 2016); LightGBM's were bytes up to 2.x with advice to rebuild: which check is the "
+        "failure",
+        boosting.boosting_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)
@@ -75,4 +93,5 @@ STACK_ERRORS: list[BareError] = [
     *sharded.SHARDED_ERRORS,
     *loading.LOADING_ERRORS,
     *generation.GENERATION_ERRORS,
+    *boosting.BOOSTING_ERRORS,
 ]

@@ -304,7 +304,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "post-tail",
         "a post runs its own words on after the message in a script of full-width punctuation ('... dimension "
-        "1]，qwen'); the bracket or quote it opened before the message and what follows are the post's",
+        "1]，qwen'); the bracket or quote it opened before the message and what follows are the post's, as is conda "
+        "run's report that the program failed",
         pythons.post_tail,
     ),
     Rule(

@@ -145,6 +145,8 @@ WORDS: list[BareError] = [
             "cannot import name ",
             "No module named ",
             "Attempted boolean conversion of traced",
+            "Tracer can't be used with raw numpy",
+            "conversion method __array__() was called on",
             "DataLoader worker (pid",
             "The actor ",
             "Received incompatible devices for ",
@@ -177,6 +179,11 @@ WORDS: list[BareError] = [
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
+            # (jax's words for a tracer turned into a NumPy array, 2020's and later: "Tracer can't be used with raw
+            # numpy functions. You might have", "The numpy.ndarray conversion method __array__() was called on ...")
+            r"Tracer can't be used with raw numpy functions\b.{0,300}?|"
+            r"The numpy\.ndarray conversion method __array__\(\) was called on (?:the JAX Tracer object|traced "
+            r"array)\b.{0,500}?|"
             r"DataLoader worker \(pid \d{1,9}\) is killed by signal: .{1,400}?|"
             r"The actor (?:died unexpectedly before finishing this task|is dead because) .{1,1000}?|"
             r"Received incompatible devices for p?jitted computation\b.{0,2000}?|"
