@@ -2347,3 +2347,25 @@ def test_the_ninety_seventh_batchs_failures_in_the_words_they_met():
     assert sig("pyreal-428.log").fingerprint != sig("lightgbm-1573.log").fingerprint
     assert sig("mamba-318.log").fingerprint == sig("mamba-331.log").fingerprint
     assert sig("ltx-desktop-23.log").fingerprint == sig("xformers-971.log").fingerprint
+
+
+def test_the_ninety_eighth_batchs_failures_in_the_words_they_met():
+    # exported jax programs: a moved import in bold and after YOLOv5's export line, TensorFlow's and TFLite's checks
+    assert sig("jax-18978.log").fingerprint == sig("jax-22505.log").fingerprint
+    assert sig("jax-12504.log").fingerprint == sig("tensorflow-8446.log").fingerprint
+    assert sig("jax-13207.log").fingerprint == sig("tensorflow-62538.log").fingerprint
+    assert sig("jax-13207.log").fingerprint != sig("tensorflow-58208.log").fingerprint
+    assert sig("jax-13207.log").exception == "ConverterError"
+    assert sig("jax2onnx-36.log").exception == "NotImplementedError"
+    # audio: torchaudio by no file and without its class, soundfile's two classes, cffi's library and why
+    assert sig("zonos-126.log").fingerprint == sig("stable-audio-3-32.log").fingerprint
+    assert sig("zonos-126.log").fingerprint == sig("pesto-15.log").fingerprint
+    assert sig("python-soundfile-383.log").fingerprint == sig("elevenlabss4ts-1.log").fingerprint
+    assert sig("real-time-voice-cloning-21.log").fingerprint == sig("librosa-654.log").fingerprint
+    assert sig("python-soundfile-324.log").fingerprint == sig("python-soundfile-310.log").fingerprint
+    assert sig("pyvideotrans-261.log").fingerprint == sig("librosa-1292.log").fingerprint
+    assert sig("python-soundfile-324.log").fingerprint != sig("pyvideotrans-261.log").fingerprint
+    # detection: detectron2's op by no source, YOLO's NMS over its time limit a timeout
+    assert sig("detectron2-55.log").fingerprint == sig("detectron2-1392.log").fingerprint
+    assert sig("yolov5-7390.log").kind == "timeout"
+    assert sig("yolov5-7390.log").fingerprint == sig("ultralytics-14585.log").fingerprint

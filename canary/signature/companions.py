@@ -14,7 +14,8 @@ x.onnx failed:<source>:179 onnxruntime::Model::Model(...) Unsupported model IR v
 in its source are not the failure; an execution provider it could not load is the machine's CUDA or cuDNN. OpenCV
 names its release and source file before its check ("OpenCV(4.6.0) /io/opencv/modules/imgproc/src/color.cpp:182:
 error: (-215:Assertion failed) !_src.empty() in function 'cvtColor'"): the check and the function are the failure.
-Keras and tf.data warn of input that ran out or a cache not read through, and go on.
+Keras and tf.data warn of input that ran out or a cache not read through, and go on. jax2onnx and TensorFlow Lite's
+converter refuse an op they cannot convert, read by the op without a class.
 """
 
 from __future__ import annotations
@@ -113,7 +114,32 @@ def _mpi_message(m: re.Match[str]) -> str:
     return f"MPI init failed in {m['fn']}" + (f": {detail}" if detail else "")
 
 
+def _flex_op(m: re.Match[str]) -> str:
+    op = m["op"] or f"tf.{m['custom']}"
+    return f"'{op}' op is neither a custom op nor a flex op"
+
+
 COMPANION_ERRORS: list[BareError] = [
+    # jax2onnx's converter without a handler for a primitive, posted without the NotImplementedError it raises
+    BareError(
+        "jax2onnx-handler",
+        ("No ONNX handler registered",),
+        re.compile(r"(?P<msg>No ONNX handler registered for JAX primitive: '?\w{1,100}'?)"),
+        "NotImplementedError",
+    ),
+    # TensorFlow Lite's converter refusing an op it has no kernel for, raised as ConverterError after MLIR's
+    # diagnostics: "'tf.Mod' op is neither a custom op nor a flex op" (2022), "Custom ops: Mod" below "Some ops in the
+    # model are custom ops" (2.15): which op is the failure, where the program wrote it not
+    BareError(
+        "tflite-flex-op",
+        ("is neither a custom op nor a flex op", "Custom ops: "),
+        re.compile(
+            r"'(?P<op>tf\.\w{1,100})' op is neither a custom op nor a flex op|^Custom ops: (?P<custom>\w{1,100})$"
+        ),
+        "ConverterError",
+        "compile_error",
+        message=_flex_op,
+    ),
     # faiss's check posted without the RuntimeError SWIG raises it as
     BareError(
         "faiss",

@@ -29,6 +29,7 @@ from canary.signature import (
     pythons,
     rewordings,
 )
+from canary.signature.masks import BUILTIN_CLASS_NAMES
 from canary.signature.rewordings import Rule
 from canary.signature.stacks import STACK_RULES
 from canary.signature.word_folds import WORD_RULES
@@ -44,11 +45,13 @@ ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 # a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
 # corpus, docs/signatures.md gives the sweep
 NAMING_WORDS = 5
-# the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with (the ``dist-class`` rule)
-TORCH_DIST_CLASSES = {
+# the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with, and soundfile 0.11
+# libsndfile's (the ``dist-class`` rule)
+RUNTIME_SUBCLASSES = {
     "DistBackendError": "RuntimeError",
     "DistNetworkError": "RuntimeError",
     "DistStoreError": "RuntimeError",
+    "LibsndfileError": "RuntimeError",
 }
 # Python 3.6's subclass of ImportError for a module not found, which Python 2 and 3.5 raised as ImportError with the
 # same words (the ``module-class`` rule)
@@ -59,7 +62,7 @@ def class_key(exception: str | None, message: str) -> str | None:
     """The class as the fingerprint knows it, after the ``dist-class`` and ``module-class`` rules."""
     if exception == "ImportError" and MODULE_NOT_FOUND.match(message):
         return "ModuleNotFoundError"
-    return TORCH_DIST_CLASSES.get(exception, exception)
+    return RUNTIME_SUBCLASSES.get(exception, exception)
 
 
 # what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
@@ -75,6 +78,9 @@ def names_itself(exception: str | None, message: str) -> bool:
     """Whether an exception's message says enough to be its failure without the program's frames above it (the
     ``program-frames`` rule): ``NAMING_WORDS`` words or more, none that only where it was met tells apart (a signal or a
     failed CHECK, memory run out, a name a module lacks) nor the interpreter's words for a program's own mistake."""
+    if exception is not None and not message.strip():
+        # (a library's own class raised without a message, audioread's NoBackendError: the class is all it says)
+        return exception not in BUILTIN_CLASS_NAMES and not exception.startswith("SIG") and exception != "CheckFailed"
     return (
         exception is not None
         and not exception.startswith("SIG")
@@ -229,8 +235,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "platform-words",
         "Windows words an OSError's code in the machine's language, torch names its DLL by where it is installed, "
-        "macOS's loader a library by path; a codec names a byte's position, Click's ASCII refusal advises by release: "
-        "the code, the library, the codec and the refusal are the failure",
+        "macOS's loader and cffi a library by path; a codec names a byte's position, Click's ASCII refusal advises by "
+        "release: the code, the library, the codec and the refusal are the failure",
         pythons.platform_words,
     ),
     Rule(
@@ -273,6 +279,12 @@ RULES: tuple[Rule, ...] = (
         "TensorFlow's OOM names the tensor that tipped it by shape, which the batch decides, as jax's names its bytes",
         framework_words.tf_oom,
     ),
+    Rule(
+        "tf-scatter",
+        "TensorFlow words scatter_nd's check of its updates by IXDIM and params_shape in 1.x, by batch_dim and "
+        "buffer_shape in 2.x, and names the program's shapes: the check is the failure",
+        framework_words.tf_scatter,
+    ),
     *WORD_RULES,
     Rule(
         "versions",
@@ -308,9 +320,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "dist-class",
-        "PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors as DistBackendError, DistNetworkError and DistStoreError, "
-        "subclasses of the RuntimeError earlier releases raised with the same words: the fingerprint knows them as "
-        "RuntimeError (the signature still names the class)",
+        "PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors as DistBackendError, DistNetworkError, DistStoreError, "
+        "soundfile 0.11 libsndfile's as LibsndfileError, subclasses of the RuntimeError older releases raised with the "
+        "same words: the fingerprint knows them as RuntimeError",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -1,7 +1,7 @@
 """The rewordings of frameworks' and services' own words, by release: PyTorch's and TensorFlow's out of memory,
 PyTorch's determinism check, NCCL's shared memory segment, Ray's dead actor, full object store and memory monitor,
 Triton's ptxas, a storage service's HTTP response, the model hub's path check, GitHub Actions' time limit,
-TensorFlow's generated API modules.
+TensorFlow's generated API modules and its scatter_nd check.
 Pure. Each is stated once, with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -98,6 +98,21 @@ _TF_OOM = re.compile(r"(OOM when allocating tensor with shape)\s?\[[\d,\s]{0,200
 
 def tf_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _TF_OOM.sub(r"\1 <shape>", message) if "OOM when" in message else message, frames
+
+
+# TensorFlow's check of scatter_nd's updates, 1.x's words ("indices.shape[:IXDIM] + params_shape[IXDIM:], got
+# updates.shape [1,2,4], ...") and 2.x's ("indices.shape[:batch_dim] + buffer_shape[num_index_dims:], got
+# updates.shape: [1,1,1,16], ..."): the check is the failure, the shapes the program's
+_SCATTER_ND = re.compile(
+    r"(Must have updates\.shape = indices\.shape\[:)(?:IXDIM|batch_dim)\]\s{0,8}\+\s{0,8}(?:params|buffer)_shape"
+    r"\[(?:IXDIM|num_index_dims):\], got\b.*$"
+)
+
+
+def tf_scatter(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "Must have updates.shape" in message:
+        message = _SCATTER_ND.sub(r"\1batch_dim] + buffer_shape[num_index_dims:]", message)
+    return exc, message, frames
 
 
 # Ray's words for an actor that died, by release: RayActorError, ActorDiedError since 2.x; "The actor died unexpectedly

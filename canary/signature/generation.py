@@ -9,6 +9,8 @@ generation modes. ..."): which check is the failure, the lengths, values and ids
 `pretrained` by release ("... will be removed in 0.15", later "... may be removed in the future"), raises an operator
 without a backend's kernel as RuntimeError, later NotImplementedError, and advises after its C++ ops that did not load.
 DGL's failed CHECK names when and where in its source, and "gpu", later "cuda", for the device API it lacks.
+detectron2's op built without CUDA names where in its source it checked; YOLO warns that its NMS ran over its time
+limit and goes on.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ _NO_OPERATOR = re.compile(r"^(operator [\w:.]{1,200} does not exist)\b.*$")
 _CUSTOM_OPS = "Couldn't load custom C++ ops"
 _DGL_CHECK = re.compile(r"^\[[^\]]{1,40}\] \S{1,300}?:(?:\d{1,6}|<line>): (Check failed: .{1,500})$")
 _DGL_DEVICE = re.compile(r"\bDevice API gpu is not enabled")
+# detectron2's and mmcv's op built without CUDA names where in its source it checked ("Not compiled with GPU support
+# (ROIAlign_forward at /.../ROIAlign.h:71)"); a post may cut it after the op
+_NOT_COMPILED = re.compile(r"^(Not compiled with GPU support) \((\w{1,100})\b.*$")
 _DGL_LIBRARY = re.compile(r"^(Cannot find DGL C\+\+ \w{1,40} library) at \S{1,500}$")
 
 
@@ -57,6 +62,8 @@ def generation_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _DGL_DEVICE.sub("Device API cuda is not enabled", _DGL_CHECK.sub(r"\1", message))
     elif message.startswith("Cannot find DGL C++"):
         message = _DGL_LIBRARY.sub(r"\1", message)
+    elif message.startswith("Not compiled with GPU support ("):
+        message = _NOT_COMPILED.sub(r"\1 (\2)", message)
     return exc, message, frames
 
 
@@ -85,6 +92,18 @@ GENERATION_ERRORS: list[BareError] = [
         ("is deprecated since 0.13", _CUSTOM_OPS),
         re.compile(rf"(?P<msg>The parameter '\w{{1,40}}' is deprecated since 0\.13|{re.escape(_CUSTOM_OPS)})"),
         lambda m: "RuntimeError" if m["msg"] == _CUSTOM_OPS else "UserWarning",
+        weak=True,
+    ),
+    # YOLO's non-maximum suppression over its time limit ("WARNING: NMS time limit 0.580s exceeded", Ultralytics 8's
+    # "WARNING ⚠️ NMS time limit 3.600s exceeded"), after a progress bar: a validation that goes on past its budget;
+    # the limit is the run's batch's
+    BareError(
+        "nms-time-limit",
+        ("NMS time limit",),
+        re.compile(r"\bNMS time limit [\d.]{1,10}s exceeded"),
+        None,
+        "timeout",
+        message=lambda m: "NMS time limit exceeded",
         weak=True,
     ),
 ]

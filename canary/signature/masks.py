@@ -180,6 +180,7 @@ _BUILTIN_CLASSES = {
     for name, value in vars(builtins).items()
     if isinstance(value, type) and issubclass(value, BaseException)
 }
+BUILTIN_CLASS_NAMES = frozenset(_BUILTIN_CLASSES.values())
 CANONICAL_CLASSES = {
     "JaxRuntimeError": "XlaRuntimeError",  # jax.errors.JaxRuntimeError (jax >= 0.4.36)
     # Python 3's aliases of OSError, as Python 2 and an older pip name it ("due to an EnvironmentError: [Errno 28] ...")

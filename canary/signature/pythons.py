@@ -129,6 +129,14 @@ _DYLD = re.compile(
     r"^dlopen\((?:\S{0,500}/)?([^/\s,]{1,200}), \S{1,20}\): "
     r"Library not loaded: '?(?:\S{0,500}/)?([^/\s']{1,200})'?\b.*$"
 )
+# cffi's library it could not load, by its path and the loader's words ("cannot load library '/usr/local/lib/
+# libsndfile.dylib': dlopen(..., 0x0002): tried: '...' (mach-o file, but is an incompatible architecture ...)", macOS
+# 11's "no suitable image found. Did find: ...", "(no such file)", Linux's "cannot open shared object file")
+_CFFI = re.compile(r"^cannot load library '(?:[^']{0,500}/)?([^'/]{1,200})': ")
+_CFFI_WHY = (
+    (re.compile(r"architecture|no suitable image found"), "wrong architecture"),
+    (re.compile(r"\(no such file\)|image not found|cannot open shared object file"), "not found"),
+)
 _CLICK_ASCII = re.compile(
     r"^(Click will abort further execution because Python(?: 3)? was configured to use ASCII as encoding for the "
     r"environment)\b.{1,1000}$"
@@ -150,6 +158,9 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     elif message.startswith("dlopen(") and (m := _DYLD.match(message)):
         arch = " (wrong architecture)" if "architecture" in message else ""
         message = f"dlopen({m[1]}): Library not loaded: {m[2]}{arch}"
+    elif message.startswith("cannot load library '") and (m := _CFFI.match(message)):
+        why = next((w for rx, w in _CFFI_WHY if rx.search(message, m.end())), None)
+        message = f"cannot load library '{m[1]}': {why}" if why else message
     elif message.startswith("Click will abort"):
         message = _CLICK_ASCII.sub(r"\1", message)
     return exc, message, frames

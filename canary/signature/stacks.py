@@ -1,11 +1,12 @@
 """The rules and recognisers of the libraries around a training step, each in its own module (PyTorch's MPS backend,
 the trainers and simulators, Horovod and MPI, serving engines, sharded training, big models' loading, generation and
-the vision and graph libraries, gradient boosting, the companions' checks), gathered in the order
+the vision and graph libraries, gradient boosting, audio, the companions' checks), gathered in the order
 :mod:`~canary.signature.folds` and :mod:`~canary.signature.bare` apply them. Pure."""
 
 from __future__ import annotations
 
 from canary.signature import (
+    audio,
     boosting,
     companions,
     engines,
@@ -81,6 +82,12 @@ STACK_RULES: tuple[Rule, ...] = (
         "failure",
         boosting.boosting_words,
     ),
+    Rule(
+        "audio",
+        "torchaudio's dispatcher names the file and format it found no backend for, soundfile the file it could not "
+        "open: that no backend reads it, or which format is refused, is the failure",
+        audio.audio_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)
@@ -94,4 +101,5 @@ STACK_ERRORS: list[BareError] = [
     *loading.LOADING_ERRORS,
     *generation.GENERATION_ERRORS,
     *boosting.BOOSTING_ERRORS,
+    *audio.AUDIO_ERRORS,
 ]

@@ -172,8 +172,10 @@ WORDS: list[BareError] = [
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
             # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
-            # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...")
-            r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\bImport error: )?(?P<q>[\"`])?"
+            # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
+            # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; or in bold in a sentence)
+            r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |"
+            r".{0,500}?\s(?=\*\*))?(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}'|"
             r"cannot import name '[\w.]{1,200}' from "
@@ -214,7 +216,7 @@ WORDS: list[BareError] = [
             r"support\b.{0,1000}?|"
             r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
             r"transformations\b.{0,300}?))"
-            r"(?(q)\.{0,2}(?P=q)(?:\s.{0,500})?|\.{0,2})$"
+            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?])?|\.{0,2})$"
         ),
         lambda m: words_class(m["msg"]),
         line_kind,
