@@ -2369,3 +2369,33 @@ def test_the_ninety_eighth_batchs_failures_in_the_words_they_met():
     assert sig("detectron2-55.log").fingerprint == sig("detectron2-1392.log").fingerprint
     assert sig("yolov5-7390.log").kind == "timeout"
     assert sig("yolov5-7390.log").fingerprint == sig("ultralytics-14585.log").fingerprint
+
+
+def test_the_ninety_ninth_batchs_failures_in_the_words_they_met():
+    # container runtimes: NVIDIA's hook by no device id, a namespace refused and why, podman's CDI by release
+    assert sig("nvidia-container-toolkit-632.log").fingerprint == sig("nvidia-container-toolkit-29.log").fingerprint
+    assert sig("llama-gpt-132.log").fingerprint != sig("plex-18.log").fingerprint
+    assert sig("apptainer-1017.log").fingerprint == sig("apptainer-1294.log").fingerprint
+    assert sig("enroot-247.log").fingerprint == sig("enroot-61.log").fingerprint
+    assert sig("enroot-61.log").fingerprint != sig("pyxis-93.log").fingerprint
+    assert sig("setup-singularity-7.log").fingerprint == sig("dyno-139.log").fingerprint
+    assert sig("setup-singularity-7.log").fingerprint != sig("singularity-6341.log").fingerprint
+    assert sig("nvidia-container-toolkit-146.log").fingerprint == sig("fasterliveportrait-116.log").fingerprint
+    assert sig("enroot-247.log").kind == "environment"
+    # HDF5 and h5py by no size, errno or release; LMDB's code by whichever library relays it
+    assert sig("my_tensorflow-1.log").fingerprint == sig("imageai-837.log").fingerprint
+    assert sig("d4rl-210.log").fingerprint == sig("te_density-149.log").fingerprint
+    assert sig("deepinsight-4.log").fingerprint == sig("oq-engine-8449.log").fingerprint
+    assert sig("oq-engine-8449.log").exception == "BlockingIOError"
+    assert sig("deepinsight-4.log").fingerprint != sig("rvt-75.log").fingerprint
+    assert sig("pyfor-41.log").fingerprint == sig("netcdf4-python-1032.log").fingerprint
+    assert sig("mantidimaging-2865.log").fingerprint == sig("pympdata-680.log").fingerprint
+    assert sig("lmdb-python-dbm-6.log").fingerprint == sig("arcticdb-2343.log").fingerprint
+    # NLTK's resources by name in any release's box, spaCy's codes by their first sentence, sentencepiece by no path
+    assert sig("chatbot_tutorial-9.log").fingerprint == sig("cail2018-14.log").fingerprint
+    assert sig("sage-40.log").fingerprint == sig("context_chat_backend-147.log").fingerprint
+    assert sig("nati-6.log").fingerprint == sig("seo-audits-toolkit-2.log").fingerprint
+    assert sig("spacy-4915.log").fingerprint == sig("taaco-1.log").fingerprint
+    assert sig("spacy-4915.log").fingerprint != sig("fastnlp-295.log").fingerprint
+    assert sig("spacy-7453.log").fingerprint == sig("hub-2711.log").fingerprint
+    assert sig("simpletransformers-1504.log").fingerprint == sig("sensevoice-82.log").fingerprint

@@ -1,14 +1,21 @@
 """A container's image against the machine that runs it, as the container runtime and the image's own entrypoint say
 it: an image built for another CPU architecture (Docker's platform warning, a registry without a manifest for the
-host's, the kernel refusing to exec its binaries), NVIDIA's images checking the host's driver, and a cloud store
-refusing a machine whose clock is off. Pure. They take
+host's, the kernel refusing to exec its binaries), NVIDIA's images checking the host's driver, a runtime refused the
+namespace or the GPU devices a container asks for (Apptainer, enroot, podman's CDI), and a cloud store refusing a
+machine whose clock is off. Pure. They take
 their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; all are the tool's checks, with no class.
 """
 
 from __future__ import annotations
 
+import re
+
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+
+# the device a container asked NVIDIA's hook for, by index or a compose file's value ("device error: 2: unknown device",
+# "device error: false: unknown device")
+_DEVICE_ID = re.compile(r"^[\w-]{1,40}(?=: unknown device$)")
 
 CONTAINER_CHECKS: list[BareError] = [
     # NVIDIA's NGC images check the host's driver at start ("ERROR: This container was built for NVIDIA Driver Release
@@ -85,10 +92,36 @@ CONTAINER_CHECKS: list[BareError] = [
     _environment(
         "container-cli",
         ("nvidia-container-cli: ",),
+        # (runc's ": unknown" after the cause, not the hook's own "unknown device" or "unknown error")
         r"nvidia-container-cli: (?P<stage>[a-z]{1,20}) error: (?!load library failed)"
-        r"(?P<cause>[^\\\"\n]{1,200}?)(?:: unknown\b|\\|\"|\.?$)",
+        r"(?P<cause>[^\\\"\n`]{1,200}?)(?:: unknown(?! device| error)\b|\\|\"|`|\.?$)",
         None,
-        message=lambda m: f"nvidia-container-cli: {m['stage']} error: {m['cause']}",
+        message=lambda m: f"nvidia-container-cli: {m['stage']} error: " + _DEVICE_ID.sub("<device>", m["cause"]),
+    ),
+    # a container runtime that could not give a container its own namespace, as Apptainer/Singularity ("ERROR  :
+    # Failed to create user namespace: user namespace requires to set /proc/sys/kernel/unprivileged_userns_clone to
+    # 1", inside SingularityCE's "FATAL: while extracting ...: root filesystem extraction failed: ...") and enroot
+    # ("enroot-nsenter: failed to create user namespace: Permission denied", relayed by pyxis under slurmstepd) word
+    # it: which namespace, and why, is the host's configuration
+    _environment(
+        "container-namespace",
+        ("Failed to create user namespace", "Failed to create mount namespace", "failed to create user namespace"),
+        r"(?:(?P<enroot>enroot-nsenter): failed|Failed) to create (?P<ns>user|mount) namespace: "
+        r"(?P<why>[^*,\n]{1,200}?)(?:, check Apptainer installation)?\**$",
+        None,
+        message=lambda m: (
+            (f"{m['enroot']}: failed" if m["enroot"] else "Failed") + f" to create {m['ns']} namespace: {m['why']}"
+        ),
+    ),
+    # podman's CDI refusing the devices a container asked for ("Error: error setting up CDI devices: unresolvable CDI
+    # devices [nvidia.com/gpu=all]" in 4.x, "Error: setting up CDI devices: unresolvable CDI devices nvidia.com/gpu=all"
+    # in 5.x): no CDI specification of the host's GPUs, or one naming a device the host lacks
+    _environment(
+        "cdi-devices",
+        ("setting up CDI devices: ",),
+        r"\bsetting up CDI devices: (?P<why>.{1,300}?)\.?$",
+        None,
+        message=lambda m: "setting up CDI devices: " + m["why"].replace("[", "").replace("]", ""),
     ),
     # the kernel refusing to run a binary built for another architecture, as runc words it: 2019's "standard_init_linux.
     # go:211: exec user process caused "exec format error"", later "exec /usr/local/bin/python: exec format error"

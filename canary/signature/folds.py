@@ -58,10 +58,19 @@ RUNTIME_SUBCLASSES = {
 MODULE_NOT_FOUND = re.compile(r"^No module named ")
 
 
+# the subclasses of OSError Python raises an OSError with an errno as (``OSError(11, ...)`` is a BlockingIOError), which
+# a library raising it with or without the errno, or by its own release, chooses between (the ``errno-class`` rule)
+ERRNO_SUBCLASSES = frozenset(
+    ("BlockingIOError", "FileExistsError", "FileNotFoundError", "IsADirectoryError", "NotADirectoryError")
+)
+
+
 def class_key(exception: str | None, message: str) -> str | None:
-    """The class as the fingerprint knows it, after the ``dist-class`` and ``module-class`` rules."""
+    """The class as the fingerprint knows it, after the ``dist-class``, ``module-class`` and ``errno-class`` rules."""
     if exception == "ImportError" and MODULE_NOT_FOUND.match(message):
         return "ModuleNotFoundError"
+    if exception in ERRNO_SUBCLASSES:
+        return "OSError"
     return RUNTIME_SUBCLASSES.get(exception, exception)
 
 
@@ -329,6 +338,13 @@ RULES: tuple[Rule, ...] = (
         "module-class",
         "Python 3.6 raises a module not found as ModuleNotFoundError, a subclass of the ImportError Python 2 and 3.5 "
         "raised with the same words ('No module named x'): the fingerprint knows both as ModuleNotFoundError",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "errno-class",
+        "Python raises an OSError with an errno as that errno's subclass (BlockingIOError for EAGAIN); a library that "
+        "raises it with or without the errno, or by release (h5py 2 and 3), chooses between them: the fingerprint "
+        "knows them as OSError (the signature still names the subclass)",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -1,6 +1,7 @@
 """The rules and recognisers of the libraries around a training step, each in its own module (PyTorch's MPS backend,
 the trainers and simulators, Horovod and MPI, serving engines, sharded training, big models' loading, generation and
-the vision and graph libraries, gradient boosting, audio, the companions' checks), gathered in the order
+the vision and graph libraries, gradient boosting, audio, data files and
+model resources, the companions' checks), gathered in the order
 :mod:`~canary.signature.folds` and :mod:`~canary.signature.bare` apply them. Pure."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from canary.signature import (
     horovod,
     loading,
     mps,
+    resources,
     serving,
     sharded,
     trainers,
@@ -88,6 +90,13 @@ STACK_RULES: tuple[Rule, ...] = (
         "open: that no backend reads it, or which format is refused, is the failure",
         audio.audio_words,
     ),
+    Rule(
+        "data-resources",
+        "HDF5 words a file it cannot open, truncated or locked, by release, size and errno; LMDB's code is relayed by "
+        "other libraries; NLTK boxes a resource, spaCy advises by release, sentencepiece names a path: the check, the "
+        "resource or the code is the failure",
+        resources.resource_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)
@@ -102,4 +111,5 @@ STACK_ERRORS: list[BareError] = [
     *generation.GENERATION_ERRORS,
     *boosting.BOOSTING_ERRORS,
     *audio.AUDIO_ERRORS,
+    *resources.RESOURCE_ERRORS,
 ]
