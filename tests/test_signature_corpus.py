@@ -113,6 +113,14 @@ def test_groups_of_one_failure_do_not_merge_with_each_other():
     first = {g["name"]: next((SIGS[n] for n in g["logs"] if SIGS[n]), None) for g in exact}
     # a merge that a [[different]] pair of the two failures' logs already says is missed is that pair's (expected)
     missed = {frozenset(p["logs"]) for p in INDEX["different"] if p.get("missed")}
+    # a merge a group's ``merges`` says is a rule's policy (expected, and checked to hold)
+    policy = {
+        frozenset((g["name"], other))
+        for g in INDEX["same"]
+        if g.get("merges")
+        for other in g["merges"].partition(":")[0].split(", ")
+    }
+    assert {n for pair in policy for n in pair} <= set(failure), policy
     logs_of: dict[str, set[str]] = {}
     for g in INDEX["same"]:
         logs_of.setdefault(failure[g["name"]], set()).update(g["logs"])
@@ -122,6 +130,9 @@ def test_groups_of_one_failure_do_not_merge_with_each_other():
         if f1 == f2 or a is None or b is None:
             continue
         if any(frozenset((x, y)) in missed for x in logs_of[f1] for y in logs_of[f2]):
+            continue
+        if frozenset((g1["name"], g2["name"])) in policy:
+            assert a.fingerprint == b.fingerprint, (g1["name"], g2["name"])  # the note is stale
             continue
         assert a.fingerprint != b.fingerprint, (g1["name"], g2["name"])
 

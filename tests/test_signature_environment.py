@@ -2399,3 +2399,27 @@ def test_the_ninety_ninth_batchs_failures_in_the_words_they_met():
     assert sig("spacy-4915.log").fingerprint != sig("fastnlp-295.log").fingerprint
     assert sig("spacy-7453.log").fingerprint == sig("hub-2711.log").fingerprint
     assert sig("simpletransformers-1504.log").fingerprint == sig("sensevoice-82.log").fingerprint
+
+
+def test_the_hundredth_batchs_failures_in_the_words_they_met():
+    # the GKE machinery: Compute Engine's refusal by field through xpk and googleapiclient, gcloud's ResponseError,
+    # Kueue's quota by resource, an admission webhook by its name
+    assert sig("xpk-434.log").fingerprint == sig("elasticluster-568.log").fingerprint
+    assert sig("xpk-434.log").fingerprint != sig("xpk-476.log").fingerprint
+    assert sig("xpk-825.log").kind == sig("gsutil-1000.log").kind == "infrastructure"
+    assert sig("kueue-3909.log").fingerprint == sig("kueue-4134.log").fingerprint
+    assert sig("kueue-3909.log").fingerprint != sig("xpk-603.log").fingerprint
+    assert sig("jobset-430.log").fingerprint == sig("jobset-291.log").fingerprint
+    assert sig("jobset-430.log").fingerprint != sig("kueue-415.log").fingerprint
+    # TensorFlow's distribution: a kernel by its op, TPU cores by no device list, a collective aborted in both releases
+    assert sig("tensorflow-28372.log").fingerprint == sig("tensorflow-33656.log").fingerprint
+    assert sig("tensorflow-28372.log").fingerprint == sig("models-9239.log").fingerprint
+    assert sig("tensorflow-28372.log").fingerprint != sig("tensorflow-96203.log").fingerprint
+    assert sig("bert-623.log").fingerprint == sig("bert-628.log").fingerprint
+    assert sig("training-272.log").fingerprint == sig("tensorflowonspark-607.log").fingerprint
+    # PyTorch's function transforms: functorch 0.1's fallback words are today's refusals
+    assert sig("functorch-257.log").fingerprint == sig("functorch-90.log").fingerprint
+    assert sig("functorch-1024.log").fingerprint == sig("functorch-337.log").fingerprint
+    assert sig("functorch-257.log").fingerprint != sig("functorch-1024.log").fingerprint
+    assert sig("pytorch-141845.log").fingerprint == sig("pytorch-122729.log").fingerprint
+    assert sig("mamba-239.log").fingerprint == sig("flash-attention-2071.log").fingerprint

@@ -202,13 +202,34 @@ CLOUD_API_ERRORS: list[BareError] = [
         re.compile(
             r"ERROR: \(gcloud\.[\w.-]{1,100}\) (?P<status>[A-Z_]{5,20}): (?P<msg>.{1,1000}?)`?$"
             r"|\bError code (?P<code>\d{1,2}), message: (?P<text>.{1,1000})$"
+            # (GKE's API through gcloud: "ERROR: (gcloud.container.node-pools.create) ResponseError: code=429,
+            # message=Reservation does not have enough resources for the request: ...")
+            r"|ERROR: \(gcloud\.[\w.-]{1,100}\) ResponseError: "
+            r"code=(?P<http>[1-5]\d\d), message=(?P<rmsg>.{1,1000}?)`?$"
         ),
         None,
         # (a runtime version the service no longer supports is the job's environment, not the service's refusal)
         lambda text: "environment" if "runtime version" in text and "not supported" in text else "infrastructure",
         message=lambda m: said(
-            _GRPC_STATUS.get(m["status"] or "") or _GRPC_NUMBER.get(m["code"] or ""), m["msg"] or m["text"]
+            m["http"] or _GRPC_STATUS.get(m["status"] or "") or _GRPC_NUMBER.get(m["code"] or ""),
+            m["msg"] or m["text"] or m["rmsg"],
         ),
+    ),
+    # Compute Engine's refusal as GKE relays it ("Google Compute Engine: Invalid value for field ..."), in a node
+    # pool's error or gcloud's dump of its operation, and googleapiclient's repr of an HttpError ("<HttpError 400 when
+    # requesting https://www.googleapis.com/compute/v1/... returned "Invalid value for field ...">")
+    BareError(
+        "cloud-gce",
+        ("Google Compute Engine: ", "<HttpError ", "`Invalid value for field '"),
+        re.compile(
+            r"(?:Google Compute Engine: |<HttpError (?P<code>[1-5]\d\d) when requesting \S{1,2000} returned \")"
+            r"(?P<msg>[^\"`\n]{1,1000}?)[\"`]?>?\.?$"
+            # (or its words alone in a sentence's code span: "an error in the console `Invalid value for field ...")
+            r"|`(?P<span>Invalid value for field '[^`\n]{1,1000}?)`?\.?$"
+        ),
+        lambda m: "HttpError" if m["code"] else None,
+        "infrastructure",
+        message=lambda m: said(m["code"], m["msg"] or m["span"]),
     ),
     # gsutil's summary after the errors it met ("CommandException: 1 file/object could not be transferred."): the
     # error above it names the failure; the summary only where none does
@@ -270,7 +291,13 @@ _PROJECT = re.compile(r"\b(to project|on resource project) (?:'[^']{1,200}'|<[\w
 _TRY_AGAIN = re.compile(r"(?<=\.) Please\b.{0,300}$|\s?\[EID: [^\]]{0,100}\]?$")
 
 
+# Compute Engine names a field by its path in the request and the value it was given ("Invalid value for field
+# 'resource.properties.scheduling.preemptible': 'false'."): which field, and why, are the refusal
+_FIELD = re.compile(r"\bInvalid value for field '(?:[\w]{1,100}\.){0,10}(\w{1,100})': '[^']{0,200}'\.? ?")
+
+
 def _masked(text: str) -> str:
+    text = _FIELD.sub(r"Invalid value for field '\1': ", text)
     text = _TRY_AGAIN.sub("", _PROJECT.sub(r"\1 <project>", text.strip()))
     text = _ACCESS.sub(r"\1 to <resource>", _ACCOUNT.sub("<account>", text))
     return _URL.sub("<url>", _OBJECT.sub("<object>", text)).strip()

@@ -37,6 +37,22 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         "unschedulable: no node has the extended resource the pod asks for",
     ),
     (re.compile(r"\b\d{1,6} ?/ ?\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
+    # Kueue not admitting a workload ("couldn't assign flavors to pod set worker: insufficient quota for nvidia.com/gpu
+    # in flavor single-node-h100, request > maximum capacity (24 > 16)"): a request over the queue's quota never fits,
+    # quota used by other workloads frees, a resource the ClusterQueue lacks never fits; which resource, not the pod
+    # set, flavor or amounts (a YAML condition may wrap the sentence anywhere)
+    (
+        re.compile(r"\binsufficient unused quota for (?P<kinuse>[\w./-]{1,100}) in flavor"),
+        "pending: Kueue's quota is in use",
+    ),
+    (
+        re.compile(r"\binsufficient quota for (?P<kover>[\w./-]{1,100}) in flavor"),
+        "unschedulable: the request is over Kueue's quota",
+    ),
+    (
+        re.compile(r"\bresource (?P<knone>[\w./-]{1,100}) unavailable in ClusterQueue"),
+        "unschedulable: the ClusterQueue has no quota for the resource",
+    ),
     # the kubelet evicting a running pod: its node low on a resource ("The node was low on resource: memory.",
     # "... ephemeral-storage. Container x was using ..."), or the pod over its own storage limit ("Pod ephemeral local
     # storage usage exceeds the total limit of containers 100Gi."): which resource; how much each container used is not
@@ -101,11 +117,13 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # Kubernetes' API server refused a request because an admission webhook it must call could not be reached ('failed
     # calling webhook "mresourceflavor.kb.io": failed to call webhook: Post "https://kueue-webhook-service.kueue-system
     # .svc:443/mutate-...?timeout=10s": dial tcp 10.96.1.2:443: connect: connection refused', "... context deadline
-    # exceeded", "no endpoints available for service ..."): the operator's service is not up; which call and
-    # its address are the cluster's, why it could not be reached is the failure (the call's timeout is not a timeout)
+    # exceeded", "no endpoints available for service ..."): the operator's service is not up; which webhook (an
+    # operator's: Kueue's mresourceflavor, JobSet's mjobset and mpod) and why it could not be reached is the failure,
+    # the call's address the cluster's (the call's timeout is not a timeout)
     (
         re.compile(
-            r"failed calling webhook \\?\"[\w.-]{1,200}\\?\": failed to call webhook: Post \\?\"\S{1,500}?\\?\": "
+            r"failed calling webhook \\?\"(?P<hook>[\w.-]{1,200})\\?\": failed to call webhook: "
+            r"Post \\?\"\S{1,500}?\\?\": "
             r"(?:dial tcp \S{1,100}: )?(?P<webhook>connect: connection refused|context deadline exceeded|no endpoints "
             r"available|x509: certificate)"
         ),
@@ -314,9 +332,18 @@ def infrastructure_reason(text: str) -> str | None:
             groups = m.groupdict()
             quota = groups.get("quota") or groups.get("metric") or _accelerators(groups.get("request"))
             quota = quota or (f"Xid {groups['xid']}" if groups.get("xid") else groups.get("limited"))
-            # (which transport error, which reason a webhook could not be reached)
+            # (which transport error, which webhook and why it could not be reached)
+            if groups.get("hook"):
+                quota = f"{groups['hook']}: {groups['webhook']}"
             quota = quota or next(
-                (groups[k] for k in ("cause", "rpc", "webhook", "accel", "sbatch", "gres", "step") if groups.get(k)),
+                (
+                    groups[k]
+                    for k in (
+                        *("cause", "rpc", "webhook", "accel", "sbatch", "gres", "step"),
+                        *("kinuse", "kover", "knone"),
+                    )
+                    if groups.get(k)
+                ),
                 None,
             )
             quota = quota or (groups.get("resource") or groups.get("low") or "").rstrip(".")

@@ -1,7 +1,8 @@
 """The rules and recognisers of the libraries around a training step, each in its own module (PyTorch's MPS backend,
 the trainers and simulators, Horovod and MPI, serving engines, sharded training, big models' loading, generation and
 the vision and graph libraries, gradient boosting, audio, data files and
-model resources, the companions' checks), gathered in the order
+model resources, TensorFlow's distribution, PyTorch's function transforms, the
+companions' checks), gathered in the order
 :mod:`~canary.signature.folds` and :mod:`~canary.signature.bare` apply them. Pure."""
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from canary.signature import (
     resources,
     serving,
     sharded,
+    tf_distribute,
     trainers,
+    transforms,
 )
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import Rule
@@ -97,6 +100,18 @@ STACK_RULES: tuple[Rule, ...] = (
         "resource or the code is the failure",
         resources.resource_words,
     ),
+    Rule(
+        "tf-distribute",
+        "TensorFlow names an op without a kernel with its node, attributes and the machine's devices, TPUEstimator the "
+        "devices it found instead of TPU cores: which op, and that no TPU core was found, are the failure",
+        tf_distribute.distribute_words,
+    ),
+    Rule(
+        "torch-func",
+        "functorch 0.1 refused control flow or .item() under vmap by the fallback it could not make, later releases in "
+        "words of their own with advice; torch.func names its transforms by release: which refusal is the failure",
+        transforms.transform_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)
@@ -112,4 +127,6 @@ STACK_ERRORS: list[BareError] = [
     *boosting.BOOSTING_ERRORS,
     *audio.AUDIO_ERRORS,
     *resources.RESOURCE_ERRORS,
+    *tf_distribute.DISTRIBUTE_ERRORS,
+    *transforms.TRANSFORM_ERRORS,
 ]

@@ -1,0 +1,66 @@
+"""TensorFlow's distribution strategies on GPUs and TPUs, in its releases' words. Pure.
+
+A build without an op's kernel names the op, the node and its attributes, and the devices it has ("No OpKernel was
+registered to support Op 'NcclAllReduce' used by {{node training/Adam/NcclAllReduce}} with these attrs: [...]
+Registered devices: [CPU, GPU]"): which op is the failure, the node is the program's and the devices the machine's.
+TPUEstimator's search for TPU cores lists the devices it found instead ("Cannot find any TPU cores in the system.
+Please double check Tensorflow master address and TPU worker(s). Available devices are [...]"). A collective aborted by
+a peer is a glog line of the ring reducer in 1.x ("Aborting RingReduce with Unavailable: Socket closed") and the gRPC
+message of a remote task in 2.x ("grpc_message":"Collective ops is aborted by: Socket closed", its status by number):
+that the collective was aborted, and by what, is the failure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Parts
+
+_NO_KERNEL = re.compile(r"\b(No OpKernel was registered to support Op) '(\w{1,200})'(?: used by\b.*)?$")
+_TPU_CORES = "Cannot find any TPU cores in the system"
+_TPU_ADVICE = re.compile(rf"^({_TPU_CORES}\.?(?: Please double check Tensorflow master address and TPU worker\(s\))?)")
+_ABORTED = "Collective ops is aborted by: "
+# gRPC's codes by number, in TensorFlow's older spelling (which the status-class rule reads)
+_GRPC = {"1": "Cancelled", "2": "Unknown", "4": "Deadline exceeded", "13": "Internal", "14": "Unavailable"}
+
+
+def distribute_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``tf-distribute`` rule: a missing kernel by its op, the TPU cores not found by no device list."""
+    if "No OpKernel was registered" in message:
+        message = _NO_KERNEL.sub(r"\1 \2", message)
+    elif message.startswith(_TPU_CORES) and (m := _TPU_ADVICE.match(message)):
+        message = m[1].rstrip(".")
+    return exc, message, frames
+
+
+def _aborted(m: re.Match[str]) -> str:
+    why = (m["why"] or m["why2"]).rstrip(". ")
+    # (a line cut before its status: gRPC's "Socket closed" is always its UNAVAILABLE)
+    status = m["status"] or _GRPC.get(m["code"] or "") or ("Unavailable" if why == "Socket closed" else None)
+    words = _ABORTED + why
+    return f"{status}: {words}" if status else words
+
+
+DISTRIBUTE_ERRORS: list[BareError] = [
+    # TPUEstimator's search posted without its class
+    BareError(
+        "tpu-cores",
+        (_TPU_CORES,),
+        re.compile(
+            rf"(?P<msg>{_TPU_CORES}\.(?: Please double check Tensorflow master address and TPU worker\(s\)\.)?)"
+        ),
+        "RuntimeError",
+    ),
+    BareError(
+        "collective-aborted",
+        ("Aborting RingReduce with ", _ABORTED),
+        re.compile(
+            r"Aborting RingReduce with (?P<status>[A-Z][a-z]{1,20}(?: [a-z]{1,20})?): (?P<why>[^\\\"\n]{1,200})$|"
+            rf"\"grpc_message\":\"(?:{_ABORTED})+(?P<why2>[^\\\"\n]{{1,200}}?)(?:\\n|\")"
+            r"(?:.{0,2000}?\"grpc_status\":(?P<code>\d{1,2}))?"
+        ),
+        "RuntimeError",
+        message=_aborted,
+    ),
+]
