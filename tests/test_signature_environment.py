@@ -2423,3 +2423,26 @@ def test_the_hundredth_batchs_failures_in_the_words_they_met():
     assert sig("functorch-257.log").fingerprint != sig("functorch-1024.log").fingerprint
     assert sig("pytorch-141845.log").fingerprint == sig("pytorch-122729.log").fingerprint
     assert sig("mamba-239.log").fingerprint == sig("flash-attention-2071.log").fingerprint
+
+
+def test_the_hundred_and_first_batchs_failures_in_the_words_they_met():
+    # runner images: a tag removed in BuildKit's words, Docker Hub's limit, apt's repository gone, conda's ToS, pip
+    assert sig("midas-281.log").fingerprint == sig("instant-ngp-1406.log").fingerprint
+    assert sig("cogview-32.log").fingerprint == sig("cvat-2542.log").fingerprint == sig("ci-imgs-427.log").fingerprint
+    assert sig("cogview-32.log").kind == sig("fod-687.log").kind == "infrastructure"
+    assert sig("libnvidia-container-217.log").fingerprint == sig("nvidia-container-toolkit-91.log").fingerprint
+    assert sig("nvidia-docker-1624.log").kind == "infrastructure"
+    assert sig("kotaemon-795.log").fingerprint == sig("faceswap-1495.log").fingerprint
+    assert sig("serve-1660.log").fingerprint == sig("python-414.log").fingerprint
+    # names Python removed from modules it keeps are environment checks, by no call path
+    assert sig("cot-90.log").fingerprint == sig("sotodlib-668.log").fingerprint
+    assert sig("ratelimiter-18.log").fingerprint == sig("cpython-99159.log").fingerprint
+    assert sig("lihq-9.log").fingerprint == sig("pypiper-182.log").fingerprint
+    assert sig("flux-core-4040.log").fingerprint != sig("lihq-9.log").fingerprint
+    assert sig("cot-90.log").kind == "environment" and sig("cot-90.log").exception == "AttributeError"
+    # ROCm: AcceleratorError is RuntimeError, rocBLAS by architecture, libdrm's table
+    assert sig("pytorch-164346.log").fingerprint == sig("pytorch-147626.log").fingerprint
+    assert sig("koboldcpp-676.log").fingerprint == sig("comfyui-zluda-209.log").fingerprint
+    assert sig("koboldcpp-676.log").fingerprint != sig("rocmlibs-4.log").fingerprint
+    assert sig("sakura_launcher_gui-46.log").fingerprint == sig("alpaca-585.log").fingerprint
+    assert sig("pytorch-984.log").fingerprint == sig("legacy-rocm-build-5943.log").fingerprint

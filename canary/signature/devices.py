@@ -67,7 +67,8 @@ DEVICE_ERRORS: list[BareError] = [
     BareError(
         "hip",
         ("hipError",),
-        re.compile(r"\b(?P<msg>hipError[A-Z]\w{2,60})\b"),
+        # (not PyTorch's advice after its own line of the error: "Search for `hipErrorInvalidDeviceFunction' in ...")
+        re.compile(r"(?<!Search for `)\b(?P<msg>hipError[A-Z]\w{2,60})\b"),
         "HIPError",
         lambda text: "environment" if ENVIRONMENT_TEXT.search(text) else "runtime_crash",
     ),

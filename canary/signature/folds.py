@@ -45,13 +45,14 @@ ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 # a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
 # corpus, docs/signatures.md gives the sweep
 NAMING_WORDS = 5
-# the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with, and soundfile 0.11
-# libsndfile's (the ``dist-class`` rule)
+# the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with, 2.8 a CUDA or HIP error, and
+# soundfile 0.11 libsndfile's (the ``dist-class`` rule)
 RUNTIME_SUBCLASSES = {
     "DistBackendError": "RuntimeError",
     "DistNetworkError": "RuntimeError",
     "DistStoreError": "RuntimeError",
     "LibsndfileError": "RuntimeError",
+    "AcceleratorError": "RuntimeError",
 }
 # Python 3.6's subclass of ImportError for a module not found, which Python 2 and 3.5 raised as ImportError with the
 # same words (the ``module-class`` rule)
@@ -329,9 +330,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "dist-class",
-        "PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors as DistBackendError, DistNetworkError, DistStoreError, "
-        "soundfile 0.11 libsndfile's as LibsndfileError, subclasses of the RuntimeError older releases raised with the "
-        "same words: the fingerprint knows them as RuntimeError",
+        "PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors as DistBackendError, DistNetworkError, DistStoreError, 2.8 "
+        "a CUDA error as AcceleratorError, soundfile 0.11 as LibsndfileError: subclasses of the RuntimeError older "
+        "releases raised with the same words; the fingerprint knows them as RuntimeError",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

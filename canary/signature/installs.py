@@ -55,8 +55,21 @@ _CORRUPTED = re.compile(
 )
 
 
+# conda 25's refusal of channels whose Terms of Service a non-interactive run has not accepted lists them after
+# "before proceeding:" (bullets by the terminal's encoding): that they are not accepted is the failure, which channels
+# the machine's configuration
+_TOS = re.compile(
+    r"^(Terms of Service have not been accepted for the following channels\b.{0,200}?before proceeding)\b.*$"
+)
+
+
+_ERRNO_PATH = re.compile(r"^(\[Errno \d{1,4}\] [A-Z][\w ]{1,60}): '[^']{1,500}'\.?$")
+
+
 def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    if exc == "CondaVerificationError" and _CORRUPTED.match(message):
+    if exc == "CondaToSNonInteractiveError":
+        message = _TOS.sub(r"\1", message)
+    elif exc == "CondaVerificationError" and _CORRUPTED.match(message):
         message = "The package for <package> appears to be corrupted: a path in its manifest cannot be found"
     elif exc == "PackagesNotFoundError":
         message = _CONDA_SPEC.sub(r"\1", message)
@@ -203,7 +216,8 @@ INSTALL_CHECKS: list[BareError] = [
         ("Could not install packages due to a",),
         re.compile(r"Could not install packages due to an? (?P<cls>[A-Z]\w{1,60}Error): (?P<msg>.{1,1000})$"),
         lambda m: m["cls"],
-        message=lambda m: f"pip could not install packages: {m['msg']}",
+        # (which file it could not write is the package's: "[Errno 13] Permission denied: '/usr/lib/.../chardet'")
+        message=lambda m: "pip could not install packages: " + _ERRNO_PATH.sub(r"\1: <path>", m["msg"]),
     ),
     # a package built from source (no wheel for the machine) that needs Rust where none is: setuptools-rust's "error:
     # can't find Rust compiler" (tokenizers, safetensors 0.3), maturin's "Cargo, the Rust package manager, is not

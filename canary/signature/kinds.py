@@ -104,6 +104,13 @@ ENVIRONMENT_TEXT = re.compile(
     # (a module Python removed, PEP 594 and 632: the code against a newer interpreter)
     r"No module named '(?:distutils|imp|pipes|asynchat|asyncore|smtpd|cgi|cgitb|crypt|imghdr|mailcap|telnetlib|uu|"
     r"xdrlib|aifc|audioop|chunk|sndhdr|sunau|nntplib|lib2to3)'|module 'pkgutil' has no attribute 'ImpImporter'|"
+    # (a name Python removed from a module it keeps: collections' ABCs in 3.10, asyncio.coroutine and
+    # inspect.getargspec in 3.11, configparser's SafeConfigParser in 3.12, time.clock in 3.8; distutils.version, which
+    # setuptools 60 no longer imports with distutils)
+    r"(?:module '(?:collections|asyncio|inspect|configparser|time|distutils)' has no attribute |"
+    r"cannot import name (?=.{0,40}from 'collections'))'(?:Mapping|MutableMapping|Iterable|Sequence|Callable|"
+    r"MutableSequence|MutableSet|Set|Hashable|Iterator|Container|Sized|coroutine|getargspec|formatargspec|"
+    r"SafeConfigParser|clock|version)'|"
     r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
     r"forward compatibility was attempted on non supported HW|"
     r"No matching distribution found for |Could not find a version that satisfies the requirement|"

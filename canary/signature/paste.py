@@ -40,7 +40,8 @@ _TOKEN = re.compile(r"\d+|[ \t]+|.")
 # What a tag never holds: the words that name a failure (three lines that all begin with one exception's
 # class, or one status, are three failures, not a tag)
 _SPOKEN = re.compile(
-    r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b|"
+    # (and apt's severity before its words: "E: Failed to fetch ..." on every line is apt's errors, not a tag)
+    r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b|(?:^|\s)[EW]: |"
     r"\b(?:[A-Z]{2,}_[A-Z_]{2,}|ABORTED|CANCELLED|INTERNAL|UNKNOWN|UNAVAILABLE|UNIMPLEMENTED|UNAUTHENTICATED): "
 )
 

@@ -126,6 +126,25 @@ RUNNER_CHECKS: list[BareError] = [
         message=lambda m: "apt: Unable to locate package",
     ),
     _infrastructure("apt-hash", ("Hash Sum mismatch",), r"Hash Sum mismatch", "apt: Hash Sum mismatch"),
+    # a repository its publisher removed (NVIDIA's per-release libnvidia-container paths, 2023): apt's "E: The
+    # repository '<url> Release' does not have a Release file." (later "no longer has"): which repository's host is
+    # the failure, its path the distribution's; a file the host serves 404 for one day ("E: Failed to fetch
+    # <url>/Packages  404  Not Found", NVIDIA's CDN in 2022) is the host's
+    _environment(
+        "apt-no-release",
+        ("a Release file",),
+        r"^E: The repository '(?:https?://)?(?P<host>[\w.-]{1,200})/\S{0,500}\s{1,4}\S{0,40}' (?:does not|no longer) "
+        r"ha(?:ve|s) a Release file",
+        None,
+        message=lambda m: f"apt: the repository no longer has a Release file: {m['host']}",
+    ),
+    _infrastructure(
+        "apt-fetch-404",
+        ("Failed to fetch ",),
+        r"^(?:#\d{1,4} [\d.]{1,10} )?E: Failed to fetch (?:https?://)?[\w.-]{1,200}/\S{1,500}\s{1,4}404\s{1,4}"
+        r"Not Found",
+        "apt: a file of the repository was not found (404)",
+    ),
     _infrastructure(
         "apt-lock-held",
         ("It is held by process", "Resource temporarily unavailable", "is another process using it"),

@@ -1,7 +1,8 @@
 """Toolchain and settings checks printed, not raised by a framework: the driver refusing PTX from a newer toolkit, NVRTC
 not knowing the GPU's architecture, PyTorch's extension builder finding another
 CUDA than PyTorch's, PyTorch's allocator refusing an option, a flag's value the flag parser of TensorFlow or XLA could
-not read, and TensorFlow's notice that XLA:CPU is off for want of its flag. Pure. They take their place in
+not read, TensorFlow's notice that XLA:CPU is off for want of its flag, and ROCm's rocBLAS and libdrm without
+what the GPU needs. Pure. They take their place in
 :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; a check a program printed has no class, but for PyTorch's, which
 it raises as ``RuntimeError``.
 """
@@ -99,6 +100,33 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         r"not found)",
         "CUDAError",
         message=lambda m: f"There was an error before creating cudnn handle: {m['err']}",
+        weak=True,
+    ),
+    # ROCm's rocBLAS without kernels for the GPU ("rocBLAS error: Cannot read <dir>/TensileLibrary.dat: No such file or
+    # directory for GPU arch : gfx1036", "... Could not load <dir>/TensileLibrary_lazy_gfx1103.dat" then "Could not
+    # initialize Tensile library"), or without a GPU ("Could not initialize Tensile host: No devices found", relayed by
+    # a server as "error:Could not ..."): which check, and which architecture, are the failure; where ROCm is installed
+    # is the machine's
+    _environment(
+        "rocblas-tensile",
+        ("Tensile",),
+        r"(?:rocBLAS error: ?|error:)(?:Cannot read .{0,500}?TensileLibrary\.dat: No such file or directory for "
+        r"GPU arch : (?P<arch>\w{1,20})|(?P<host>Could not initialize Tensile host: No devices found)|"
+        r"(?P<lib>Could not initialize Tensile library))",
+        None,
+        message=lambda m: (
+            "rocBLAS error: "
+            + (f"Cannot read TensileLibrary.dat for GPU arch {m['arch']}" if m["arch"] else m["host"] or m["lib"])
+        ),
+    ),
+    # libdrm without AMD's table of GPU names, in a ROCm wheel run outside a ROCm install ("/opt/amdgpu/share/libdrm/
+    # amdgpu.ids: No such file or directory"): printed, and the run goes on
+    _environment(
+        "amdgpu-ids",
+        ("amdgpu.ids: No such file",),
+        r"amdgpu\.ids: No such file or directory",
+        None,
+        message=lambda m: "libdrm: amdgpu.ids: No such file or directory",
         weak=True,
     ),
 ]
