@@ -2446,3 +2446,25 @@ def test_the_hundred_and_first_batchs_failures_in_the_words_they_met():
     assert sig("koboldcpp-676.log").fingerprint != sig("rocmlibs-4.log").fingerprint
     assert sig("sakura_launcher_gui-46.log").fingerprint == sig("alpaca-585.log").fingerprint
     assert sig("pytorch-984.log").fingerprint == sig("legacy-rocm-build-5943.log").fingerprint
+
+
+def test_the_hundred_and_second_batchs_failures_in_the_words_they_met():
+    # reaching VMs: ssh's own line over gcloud's exit 255, a resource by its kind, IAP by its code, a startup script
+    assert sig("feedback-278.log").fingerprint == sig("elasticluster-661.log").fingerprint
+    assert sig("feedback-278.log").fingerprint != sig("feedback-392.log").fingerprint
+    assert sig("feedback-392.log").fingerprint == sig("cloud-builders-community-221-b.log").fingerprint
+    assert sig("bdutil-105.log").fingerprint == sig("zebra-5517.log").fingerprint
+    assert sig("course-v3-430.log").fingerprint == sig("lizzie-gcloud-setup-6.log").fingerprint
+    assert sig("course-v3-430.log").fingerprint != sig("actions-249.log").fingerprint
+    assert sig("marin-1735.log").fingerprint == sig("marin-3404.log").fingerprint
+    assert sig("ssh-compute-44.log").fingerprint != sig("packer-plugin-googlecompute-195.log").fingerprint
+    assert sig("guest-agent-141.log").kind == "environment"
+    # ops and dtypes a TPU lacks, by op and dtype; torch_xla's ops not lowered
+    assert sig("keras_cv_attention_models-8.log").fingerprint == sig("tensorflow-59061.log").fingerprint
+    assert sig("tensorflow-59061.log").fingerprint != sig("tensorflow-59058.log").fingerprint
+    assert sig("quantum-707.log").fingerprint == sig("tensorflow-60092.log").fingerprint
+    assert sig("tensorboardcolab-5.log").fingerprint == sig("google-research-651.log").fingerprint
+    assert sig("pytorch-xla-4839.log").kind == "environment"
+    # pickling by release; a spawned child's EOFError after its parent's pickling error is the parent's failure
+    assert sig("pytorch-51836.log").fingerprint == sig("barman-1184.log").fingerprint
+    assert sig("pytorch-deeplab-xception-220.log").exception == "TypeError"

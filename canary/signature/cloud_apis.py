@@ -206,14 +206,34 @@ CLOUD_API_ERRORS: list[BareError] = [
             # message=Reservation does not have enough resources for the request: ...")
             r"|ERROR: \(gcloud\.[\w.-]{1,100}\) ResponseError: "
             r"code=(?P<http>[1-5]\d\d), message=(?P<rmsg>.{1,1000}?)`?$"
+            # (IAP's tunnel refused: "ERROR: (gcloud.compute.start-iap-tunnel) Error while connecting [4033: 'not
+            # authorized']")
+            r"|ERROR: \(gcloud\.[\w.-]{1,100}\) (?:.{0,200}?: )?Error while connecting \[(?P<iap>\d{4}): "
+            r"'(?P<iapmsg>[^']{1,200})'\]"
         ),
         None,
         # (a runtime version the service no longer supports is the job's environment, not the service's refusal)
         lambda text: "environment" if "runtime version" in text and "not supported" in text else "infrastructure",
-        message=lambda m: said(
-            m["http"] or _GRPC_STATUS.get(m["status"] or "") or _GRPC_NUMBER.get(m["code"] or ""),
-            m["msg"] or m["text"] or m["rmsg"],
+        message=lambda m: (
+            said(None, f"IAP tunnel: error {m['iap']}: {m['iapmsg']}")
+            if m["iap"]
+            else said(
+                m["http"] or _GRPC_STATUS.get(m["status"] or "") or _GRPC_NUMBER.get(m["code"] or ""),
+                m["msg"] or m["text"] or m["rmsg"],
+            )
         ),
+    ),
+    # a resource gcloud could not fetch, on its line or the next ("ERROR: (gcloud.compute.ssh) Could not fetch resource:
+    # The resource 'projects/p/zones/z/instances/x' was not found", "ERROR: (gcloud.compute.instances.create) Could not
+    # fetch resource:" above " - The resource '.../acceleratorTypes/nvidia-tesla-p4' was not found")
+    BareError(
+        "cloud-gcloud-fetch",
+        ("ould not fetch resource:",),
+        re.compile(r"ERROR: \(gcloud\.[\w.-]{1,100}\) [Cc]ould not fetch resource:\s?(?P<msg>.{0,1000}?)`?$"),
+        None,
+        "infrastructure",
+        message=lambda m: said("404", m["msg"].lstrip(" -")),
+        context=1,
     ),
     # Compute Engine's refusal as GKE relays it ("Google Compute Engine: Invalid value for field ..."), in a node
     # pool's error or gcloud's dump of its operation, and googleapiclient's repr of an HttpError ("<HttpError 400 when
@@ -296,8 +316,21 @@ _TRY_AGAIN = re.compile(r"(?<=\.) Please\b.{0,300}$|\s?\[EID: [^\]]{0,100}\]?$")
 _FIELD = re.compile(r"\bInvalid value for field '(?:[\w]{1,100}\.){0,10}(\w{1,100})': '[^']{0,200}'\.? ?")
 
 
+# a resource the API did not find, by its path ("The resource 'projects/p/zones/z/acceleratorTypes/nvidia-tesla-p4'
+# was not found", "Resource 'projects/p/locations/l/nodes/n' was not found"): which kind of resource is the refusal,
+# the project, zone and name the run's; gcloud adds who ran it ("This command is authenticated as x which is ...")
+_RESOURCE = re.compile(
+    r"\b(?:The )?[Rr]esource '(?:projects/[^'/]{1,200}/)?(?:[^'/]{1,200}/[^'/]{1,200}/)*?(\w{1,60})/[^'/]{1,300}' "
+    r"was not found\b.*$"
+)
+
+
+_FETCHED = re.compile(r"^\s{0,4}-\s")  # (the line below gcloud's "Could not fetch resource:")
+
+
 def _masked(text: str) -> str:
-    text = _FIELD.sub(r"Invalid value for field '\1': ", text)
+    text = _FETCHED.sub("", text)
+    text = _RESOURCE.sub(r"The resource (\1) was not found", _FIELD.sub(r"Invalid value for field '\1': ", text))
     text = _TRY_AGAIN.sub("", _PROJECT.sub(r"\1 <project>", text.strip()))
     text = _ACCESS.sub(r"\1 to <resource>", _ACCOUNT.sub("<account>", text))
     return _URL.sub("<url>", _OBJECT.sub("<object>", text)).strip()

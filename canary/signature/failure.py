@@ -217,7 +217,7 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         if crash is not None and _cause_of_a_cut(lines, chains[-1], crash[0]):
             return crash[1]
-        return _explained(lines, chains[-1], options)
+        return _explained(lines, chains[_spawning(chains)], options)
     if (
         crash
         and _warning(lines[crash[0]])
@@ -235,6 +235,19 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return _no_dnn(lines, crash[0], crash[1], options)
     return None
+
+
+def _spawning(chains) -> int:
+    """The chain that names the failure: the last, or the parent's before it when the last is a spawned child's
+    ``EOFError: Ran out of input`` reading the process object its parent failed to pickle (Windows and macOS print the
+    child's traceback after the parent's ``TypeError: can't pickle ...``)."""
+    last = chains[-1][-1]
+    if len(chains) > 1 and last.exc_type.endswith("EOFError") and any(f.file.endswith("spawn.py") for f in last.frames):
+        parent = chains[-2][-1]
+        dumped = ("reduction.py", "popen_spawn_win32.py", "popen_spawn_posix.py")
+        if any(f.file.endswith(dumped) for f in parent.frames):
+            return -2
+    return -1
 
 
 def _warning(line: str) -> BareError | None:

@@ -254,7 +254,10 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"ssh: connect to host \S{1,100} port \d{1,5}: (?:Operation|Connection) timed out"),
         "unreachable: ssh to the machine timed out",
     ),
-    (re.compile(r"\[\S{0,100}ssh\] exited with return code \[255\]"), "unreachable: ssh to the machine failed"),
+    (
+        re.compile(r"ssh: connect to host \S{1,100} port \d{1,5}: Connection refused"),
+        "unreachable: ssh to the machine was refused",
+    ),
     # Google Cloud refusing the TPU Node architecture it retired ("Your request to provision TPU Node has been denied.
     # Please migrate to TPU VM Architecture"), whichever client asked
     (

@@ -58,6 +58,21 @@ def post_tail(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# pickle's refusal of an object, by release: 3.7's "can't pickle _thread.lock objects", 3.8's "cannot pickle
+# '_thread.lock' object", 3.14's with notes on where it met it ("... when serializing dict item '_pipe_lock' when
+# serializing ..."): which type it could not pickle is the failure, where in the program's object the program's
+_PICKLE_OLD = re.compile(r"^can't pickle ([\w.]{1,200}) objects?$")
+_PICKLE_NOTES = re.compile(r"^(cannot pickle '[\w.]{1,200}' object) when serializing\b.*$")
+
+
+def pickle_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("can't pickle "):
+        message = _PICKLE_OLD.sub(r"cannot pickle '\1' object", message)
+    elif message.startswith("cannot pickle '"):
+        message = _PICKLE_NOTES.sub(r"\1", message)
+    return exc, message, frames
+
+
 # Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ("... has no attribute
 # 'tree_map'. Did you mean: 'tree_util'?"): the same failure under an older Python has none
 _DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")

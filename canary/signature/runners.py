@@ -84,6 +84,28 @@ RUNNER_CHECKS: list[BareError] = [
         r"(?:^|: )Permission denied \(publickey[\w,-]{0,60}\)",
         "ssh: Permission denied (publickey)",
     ),
+    # gcloud's report that the ssh it ran failed ("ERROR: (gcloud.compute.ssh) [/usr/bin/ssh] exited with return code
+    # [255]."): ssh's own line above it says why; the report names the failure only where none does
+    BareError(
+        "gcloud-ssh-exit",
+        ("exited with return code [255]",),
+        re.compile(r"\[\S{0,100}ssh\] exited with return code \[255\]"),
+        None,
+        "infrastructure",
+        message=lambda m: "unreachable: ssh to the machine failed",
+        weak=True,
+    ),
+    # a VM's guest agent running its startup script, refused by the shell ("google_metadata_script_runner[523]:
+    # startup-script: /bin/bash: line 1: /tmp/metadata-scripts.../startup-script: Permission denied" on a noexec /tmp,
+    # "... cannot execute: required file not found" for an interpreter the image lacks): the image's
+    _environment(
+        "startup-script",
+        ("startup-script: ",),
+        r"startup-script: /bin/\w{1,10}: line \d{1,6}: \S{1,300}/startup-script: (?P<why>Permission denied|cannot "
+        r"execute: [\w ]{1,60}|No such file or directory)",
+        None,
+        message=lambda m: f"startup-script could not run: {m['why']}",
+    ),
     _infrastructure(
         "ssh-host-key",
         ("Host key verification failed",),

@@ -17,7 +17,7 @@ import re
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import Parts
 
-_NO_KERNEL = re.compile(r"\b(No OpKernel was registered to support Op) '(\w{1,200})'(?: used by\b.*)?$")
+_NO_KERNEL = re.compile(r"\b(No OpKernel was registered to support Op) '(\w{1,200})'(?: (?:used by|with these)\b.*)?$")
 _TPU_CORES = "Cannot find any TPU cores in the system"
 _TPU_ADVICE = re.compile(rf"^({_TPU_CORES}\.?(?: Please double check Tensorflow master address and TPU worker\(s\))?)")
 _ABORTED = "Collective ops is aborted by: "
@@ -25,10 +25,29 @@ _ABORTED = "Collective ops is aborted by: "
 _GRPC = {"1": "Cancelled", "2": "Unknown", "4": "Deadline exceeded", "13": "Internal", "14": "Unavailable"}
 
 
+# XLA's refusal of a graph with an op it has no kernel for on a device ("Detected unsupported operations when trying to
+# compile graph __inference_run_step_3512[] on XLA_GPU_JIT: ExtractImagePatches (No registered 'ExtractImagePatches'
+# OpKernel for XLA_GPU_JIT devices compatible with node {{node ...}} (OpKernel was found, but attributes didn't match)
+# Requested Attributes: T=DT_INT64, ...)"): which op, and which dtype it was asked for, are the failure; the graph, the
+# node and the device the program's and the machine's; a dtype a TPU refuses names the output it was met at
+_UNSUPPORTED = re.compile(
+    r"\bDetected unsupported operations when trying to compile graph \S{1,300} on XLA_\w{1,20}_JIT: ?(\w{1,200})\b"
+)
+_REQUESTED_DTYPE = re.compile(r"attributes didn't match\).{0,100}?\b(?:T|dtype)=(DT_\w{1,20})")
+_TPU_DTYPE = re.compile(r"\b(Unsupported data type for TPU: \w{1,40}), caused by output\b.*$")
+
+
 def distribute_words(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The ``tf-distribute`` rule: a missing kernel by its op, the TPU cores not found by no device list."""
-    if "No OpKernel was registered" in message:
+    """The ``tf-distribute`` rule: a missing kernel by its op, the TPU cores not found by no device list, an op XLA
+    cannot compile by the op and the dtype asked for, a dtype a TPU refuses by no output."""
+    if "Detected unsupported operations" in message and (m := _UNSUPPORTED.search(message)):
+        dtype = _REQUESTED_DTYPE.search(message, m.end())
+        head = message[: m.start()].replace("Compilation failure: ", "")
+        message = f"{head}Detected unsupported operations: {m[1]}" + (f" ({dtype[1]})" if dtype else "")
+    elif "No OpKernel was registered" in message:
         message = _NO_KERNEL.sub(r"\1 \2", message)
+    elif "Unsupported data type for TPU" in message:
+        message = _TPU_DTYPE.sub(r"\1", message)
     elif message.startswith(_TPU_CORES) and (m := _TPU_ADVICE.match(message)):
         message = m[1].rstrip(".")
     return exc, message, frames
@@ -43,6 +62,18 @@ def _aborted(m: re.Match[str]) -> str:
 
 
 DISTRIBUTE_ERRORS: list[BareError] = [
+    # TensorFlow's and XLA's refusals posted without the InvalidArgumentError they are raised as (a bare line, a
+    # sentence quoting the kernel not registered)
+    BareError(
+        "tf-unsupported",
+        ("Detected unsupported operations", "Unsupported data type for TPU", "No OpKernel was registered"),
+        re.compile(
+            r"(?P<msg>Detected unsupported operations when trying to compile graph .{1,2000}|"
+            r"Unsupported data type for TPU: .{1,500}|No OpKernel was registered to support Op '\w{1,200}'.{0,500}?)"
+            r"[\"']?(?: occurs!?)?$"
+        ),
+        "InvalidArgumentError",
+    ),
     # TPUEstimator's search posted without its class
     BareError(
         "tpu-cores",

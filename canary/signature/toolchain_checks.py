@@ -119,6 +119,16 @@ TOOLCHAIN_CHECKS: list[BareError] = [
             + (f"Cannot read TensileLibrary.dat for GPU arch {m['arch']}" if m["arch"] else m["host"] or m["lib"])
         ),
     ),
+    # torch_xla's profiler naming ops it has no XLA lowering for, which run on the CPU ("pt-xla-profiler: Op(s) not
+    # lowered: aten::multinomial,  Please open a GitHub issue ..."): a warning the run goes on after, slower; which op
+    _environment(
+        "xla-not-lowered",
+        ("Op(s) not lowered: ",),
+        r"Op\(s\) not lowered: (?P<ops>aten::[\w.]{1,100}(?:, ?aten::[\w.]{1,100}){0,20})",
+        None,
+        message=lambda m: f"torch_xla: op(s) not lowered to XLA: {m['ops']}",
+        weak=True,
+    ),
     # libdrm without AMD's table of GPU names, in a ROCm wheel run outside a ROCm install ("/opt/amdgpu/share/libdrm/
     # amdgpu.ids: No such file or directory"): printed, and the run goes on
     _environment(
