@@ -2468,3 +2468,18 @@ def test_the_hundred_and_second_batchs_failures_in_the_words_they_met():
     # pickling by release; a spawned child's EOFError after its parent's pickling error is the parent's failure
     assert sig("pytorch-51836.log").fingerprint == sig("barman-1184.log").fingerprint
     assert sig("pytorch-deeplab-xception-220.log").exception == "TypeError"
+
+
+def test_the_hundred_and_third_batchs_failures_in_the_words_they_met():
+    # building from source: Bazel too old or too new, rules_closure, the CUDA wrapper, an option, a checksum
+    assert sig("tensorflow-36415.log").fingerprint == sig("quantum-363.log").fingerprint
+    assert sig("tensorflow-rocm-38.log").fingerprint == sig("vcpkg-18817.log").fingerprint
+    assert sig("tensorflow-36415.log").fingerprint != sig("tensorflow-rocm-38.log").fingerprint
+    assert sig("tensorflow-16893.log").fingerprint == sig("bazel-4834.log").fingerprint
+    assert sig("jax-15688.log").fingerprint == sig("nixpkgs-227145.log").fingerprint
+    assert sig("tensorflow-17046.log").fingerprint == sig("tensorflow-10685.log").fingerprint
+    assert sig("tensorflow-17046.log").fingerprint != sig("tensorflow-44926.log").fingerprint
+    assert sig("jax-14213.log").fingerprint == sig("addons-2802.log").fingerprint
+    assert sig("jax-14213.log").fingerprint != sig("mediapipe-592.log").fingerprint
+    # XLA's autotuner without a supported config, by the instruction's kind, with and without its class
+    assert sig("hgq2-14.log").fingerprint == sig("deep-learning-containers-6417.log").fingerprint

@@ -181,6 +181,46 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: "apt: could not open the dpkg lock (are you root?)",
     ),
+    # Bazel building jaxlib, XLA or TensorFlow from source: a Bazel the tree's configure script refuses ("Please upgrade
+    # your bazel installation to version 0.27.1 or higher to build TensorFlow!", "Please downgrade ... or lower"),
+    # rules_closure comparing releases as text ("Closure Rules requires Bazel >=0.4.5 but was 0.10.0"), the CUDA
+    # compiler wrapper not there to run ('"execvp(external/local_config_cuda/crosstool/clang/bin/
+    # crosstool_wrapper_driver_is_not_gcc, ...)": No such file or directory'), a compiler refusing an option
+    # ("clang: error: unsupported option '-fopenmp'"), an archive whose checksum changed ("java.io.IOException: Error
+    # downloading [<url>] to <dir>: Checksum was <x> but wanted <y>"): which way, which tool, which option; the releases
+    # and the archive are the tree's and the machine's
+    _environment(
+        "bazel-version",
+        ("your bazel installation to version", "Rules requires Bazel"),
+        r"Please (?P<way>upgrade|downgrade) your bazel installation to version [\w.-]{1,20} or (?:higher|lower)|"
+        r"(?P<rules>[\w ]{1,40} Rules) requires Bazel >=",
+        None,
+        message=lambda m: f"{m['rules']} requires a newer Bazel" if m["rules"] else f"Bazel: please {m['way']} Bazel",
+    ),
+    _environment(
+        "crosstool-wrapper",
+        ("crosstool_wrapper_driver_is_not_gcc",),
+        r"\"execvp\(\S{0,300}crosstool_wrapper_driver_is_not_gcc, \.\.\.\)\": No such file or directory",
+        None,
+        message=lambda m: "Bazel: the CUDA compiler wrapper crosstool_wrapper_driver_is_not_gcc could not be run",
+    ),
+    _environment(
+        "compiler-option",
+        ("unsupported option '",),
+        r"\b(?P<cc>clang|gcc|nvcc)(?:\+\+)?: error: unsupported option '(?P<opt>-{1,2}[\w=-]{1,60})'",
+        None,
+        message=lambda m: f"{m['cc']}: error: unsupported option '{m['opt']}'",
+    ),
+    BareError(
+        "bazel-checksum",
+        ("Checksum was ",),
+        re.compile(
+            r"java\.io\.IOException: Error downloading \[\S{1,500}\] to \S{1,1000}: Checksum was \w{1,128} but wanted"
+        ),
+        "IOException",
+        "infrastructure",
+        message=lambda m: "Error downloading an archive: its checksum is not the one wanted",
+    ),
     # the C toolchain building an extension: a header or a library the machine lacks, a compiler it does not have,
     # and a symbol the link did not resolve (the build's own mistake, where the library was found)
     _environment(

@@ -34,6 +34,10 @@ _UNSUPPORTED = re.compile(
     r"\bDetected unsupported operations when trying to compile graph \S{1,300} on XLA_\w{1,20}_JIT: ?(\w{1,200})\b"
 )
 _REQUESTED_DTYPE = re.compile(r"attributes didn't match\).{0,100}?\b(?:T|dtype)=(DT_\w{1,20})")
+# XLA:GPU's autotuner finding no config it supports for an instruction ("Autotuner could not find any supported configs
+# for HLO: %cudnn-conv-bias-activation.6 = (f32[128,16,12,12]{3,2,1,0}, u8[0]{0}) custom-call(...)"): which kind of
+# instruction; its number, shapes and operands are the program's
+_AUTOTUNER = re.compile(r"\b(Autotuner could not find any supported configs for HLO): %?([a-z][a-z-]{0,60})\b.*$")
 _TPU_DTYPE = re.compile(r"\b(Unsupported data type for TPU: \w{1,40}), caused by output\b.*$")
 
 
@@ -46,6 +50,8 @@ def distribute_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = f"{head}Detected unsupported operations: {m[1]}" + (f" ({dtype[1]})" if dtype else "")
     elif "No OpKernel was registered" in message:
         message = _NO_KERNEL.sub(r"\1 \2", message)
+    elif "Autotuner could not find" in message:
+        message = _AUTOTUNER.sub(r"\1: \2", message)
     elif "Unsupported data type for TPU" in message:
         message = _TPU_DTYPE.sub(r"\1", message)
     elif message.startswith(_TPU_CORES) and (m := _TPU_ADVICE.match(message)):
@@ -75,6 +81,14 @@ DISTRIBUTE_ERRORS: list[BareError] = [
         "InvalidArgumentError",
     ),
     # TPUEstimator's search posted without its class
+    BareError(
+        "autotuner-no-config",
+        ("Autotuner could not find any supported configs",),
+        re.compile(r"^(?P<msg>Autotuner could not find any supported configs for HLO:.{0,500})$"),
+        "InternalError",
+        message=lambda m: f"INTERNAL: {m['msg']}",  # (the status XLA raises it with)
+        context=1,
+    ),
     BareError(
         "tpu-cores",
         (_TPU_CORES,),
