@@ -370,6 +370,12 @@ RULES: tuple[Rule, ...] = (
         pythons.import_location,
     ),
     Rule(
+        "pickle-words",
+        "pickle refuses an object in 3.7's words ('can't pickle X objects'), 3.8's ('cannot pickle 'X' object') and "
+        "3.14's with notes on where it met it: which type could not be pickled is the failure",
+        pythons.pickle_words,
+    ),
+    Rule(
         "full-stop",
         "a message ends its last sentence with a full stop in one release and not in another, a post doubles or drops "
         "it, or a cut falls just after it (or after the colon of details a post leaves out); how it ends says nothing",

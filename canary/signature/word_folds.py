@@ -302,12 +302,6 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.triton_resources,
     ),
     Rule(
-        "pickle-words",
-        "pickle refuses an object in 3.7's words ('can't pickle X objects'), 3.8's ('cannot pickle 'X' object') and "
-        "3.14's with notes on where it met it: which type could not be pickled is the failure",
-        pythons.pickle_words,
-    ),
-    Rule(
         "post-tail",
         "a post runs its own words on after the message in a script of full-width punctuation ('... dimension "
         "1]，qwen'); the bracket or quote it opened before the message and what follows are the post's, as is conda "
