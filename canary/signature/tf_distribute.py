@@ -19,7 +19,9 @@ from canary.signature.rewordings import Parts
 
 _NO_KERNEL = re.compile(r"\b(No OpKernel was registered to support Op) '(\w{1,200})'(?: (?:used by|with these)\b.*)?$")
 _TPU_CORES = "Cannot find any TPU cores in the system"
-_TPU_ADVICE = re.compile(rf"^({_TPU_CORES}\.?(?: Please double check Tensorflow master address and TPU worker\(s\))?)")
+# (its first two sentences, the second a post may leave out or end without its full stop)
+_TPU_WORDS = rf"{_TPU_CORES}\.?(?: Please double check Tensorflow master address and TPU worker\(s\)\.?)?"
+_TPU_ADVICE = re.compile(rf"^({_TPU_WORDS})")
 _ABORTED = "Collective ops is aborted by: "
 # gRPC's codes by number, in TensorFlow's older spelling (which the status-class rule reads)
 _GRPC = {"1": "Cancelled", "2": "Unknown", "4": "Deadline exceeded", "13": "Internal", "14": "Unavailable"}
@@ -28,12 +30,12 @@ _GRPC = {"1": "Cancelled", "2": "Unknown", "4": "Deadline exceeded", "13": "Inte
 # XLA's refusal of a graph with an op it has no kernel for on a device ("Detected unsupported operations when trying to
 # compile graph __inference_run_step_3512[] on XLA_GPU_JIT: ExtractImagePatches (No registered 'ExtractImagePatches'
 # OpKernel for XLA_GPU_JIT devices compatible with node {{node ...}} (OpKernel was found, but attributes didn't match)
-# Requested Attributes: T=DT_INT64, ...)"): which op, and which dtype it was asked for, are the failure; the graph, the
-# node and the device the program's and the machine's; a dtype a TPU refuses names the output it was met at
+# Requested Attributes: T=DT_INT64, ...)"): which op is the failure (the attributes go on over lines a post breaks
+# anywhere); the graph, the node and the device the program's and the machine's; a dtype a TPU refuses names the
+# output it was met at
 _UNSUPPORTED = re.compile(
     r"\bDetected unsupported operations when trying to compile graph \S{1,300} on XLA_\w{1,20}_JIT: ?(\w{1,200})\b"
 )
-_REQUESTED_DTYPE = re.compile(r"attributes didn't match\).{0,100}?\b(?:T|dtype)=(DT_\w{1,20})")
 # XLA:GPU's autotuner finding no config it supports for an instruction ("Autotuner could not find any supported configs
 # for HLO: %cudnn-conv-bias-activation.6 = (f32[128,16,12,12]{3,2,1,0}, u8[0]{0}) custom-call(...)"): which kind of
 # instruction; its number, shapes and operands are the program's
@@ -43,11 +45,10 @@ _TPU_DTYPE = re.compile(r"\b(Unsupported data type for TPU: \w{1,40}), caused by
 
 def distribute_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``tf-distribute`` rule: a missing kernel by its op, the TPU cores not found by no device list, an op XLA
-    cannot compile by the op and the dtype asked for, a dtype a TPU refuses by no output."""
+    cannot compile by the op, a dtype a TPU refuses by no output."""
     if "Detected unsupported operations" in message and (m := _UNSUPPORTED.search(message)):
-        dtype = _REQUESTED_DTYPE.search(message, m.end())
         head = message[: m.start()].replace("Compilation failure: ", "")
-        message = f"{head}Detected unsupported operations: {m[1]}" + (f" ({dtype[1]})" if dtype else "")
+        message = f"{head}Detected unsupported operations: {m[1]}"
     elif "No OpKernel was registered" in message:
         message = _NO_KERNEL.sub(r"\1 \2", message)
     elif "Autotuner could not find" in message:
@@ -92,9 +93,7 @@ DISTRIBUTE_ERRORS: list[BareError] = [
     BareError(
         "tpu-cores",
         (_TPU_CORES,),
-        re.compile(
-            rf"(?P<msg>{_TPU_CORES}\.(?: Please double check Tensorflow master address and TPU worker\(s\)\.)?)"
-        ),
+        re.compile(rf"(?P<msg>{_TPU_WORDS})"),
         "RuntimeError",
     ),
     BareError(
