@@ -106,6 +106,8 @@ def _scan(
     """The last bare error in ``lines[stop+1:start]``: its line index, signature, recogniser and raw message."""
     weak = tried = None
     info = getattr(lines, "info", ())
+    skipped = frozenset(skip)
+    readers = [rec for rec in bare.BARE_ERRORS if rec.name not in skipped] if skip else bare.BARE_ERRORS
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
         above = lines[i - 1].rstrip() if i else ""
@@ -116,9 +118,7 @@ def _scan(
             continue
         # (what is read only above INFO is read at INFO too where it may say why jax fell back to the CPU)
         quiet = i in info and not (weak is not None and weak[2] == _FALLBACK and tried is None)
-        for rec in bare.BARE_ERRORS:
-            if rec.name in skip:
-                continue
+        for rec in readers:
             m = rec.match(s)
             if m is None or (not rec.at_info and quiet):
                 continue
