@@ -167,6 +167,7 @@ def main() -> None:
         ("added by #38, held out (hundred-and-first)", lambda e: e.get("issue") == 38 and e.get("heldout") == 101),
         ("added by #38, held out (hundred-and-second)", lambda e: e.get("issue") == 38 and e.get("heldout") == 102),
         ("added by #38, held out (hundred-and-third)", lambda e: e.get("issue") == 38 and e.get("heldout") == 103),
+        ("added by #38, held out (hundred-and-fourth)", lambda e: e.get("issue") == 38 and e.get("heldout") == 104),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:

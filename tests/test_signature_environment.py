@@ -2483,3 +2483,25 @@ def test_the_hundred_and_third_batchs_failures_in_the_words_they_met():
     assert sig("jax-14213.log").fingerprint != sig("mediapipe-592.log").fingerprint
     # XLA's autotuner without a supported config, by the instruction's kind, with and without its class
     assert sig("hgq2-14.log").fingerprint == sig("deep-learning-containers-6417.log").fingerprint
+
+
+def test_the_hundred_and_fourth_batchs_failures_in_the_words_they_met():
+    # botocore's refusal without its class: the AWS CLI's, a post's sentence, a test suite's JSON; not the code's twin
+    assert sig("ocs-ci-2698.log").fingerprint == sig("non-profit-blockchain-3.log").fingerprint
+    assert sig("simple-s3-setup-1.log").exception == "ClientError"
+    assert sig("ocs-ci-2698.log").fingerprint != sig("serverless-localstack-83.log").fingerprint
+    assert sig("simple-s3-setup-1.log").fingerprint != sig("prolong-20.log").fingerprint
+    assert "max retries" not in sig("minio-11255.log").message
+    # PyTorch's dtypes in MSVC's spelling; which side is half is the failure
+    assert sig("humanref-3.log").fingerprint == sig("mmdetection-11653.log").fingerprint
+    half_bias = sig("comfyui-advanced-controlnet-105.log").fingerprint
+    assert half_bias == sig("stable-diffusion-webui-amdgpu-651.log").fingerprint
+    assert sig("humanref-3.log").fingerprint != sig("comfyui-advanced-controlnet-105.log").fingerprint
+    # checks read without their class, a progress bar's description, Transformer Engine's advice and logger
+    assert sig("pytorch-128207.log").exception == "RuntimeError"
+    assert sig("pytorch-128207.log").fingerprint == sig("comfyui-3691.log").fingerprint
+    assert sig("verl-2594.log").fingerprint == sig("gpustack-1774.log").fingerprint
+    assert sig("kohya_ss-719.log").fingerprint == sig("comfyui-fluxtrainer-181.log").fingerprint
+    assert sig("gpustack-1774.log").fingerprint != sig("comfyui-fluxtrainer-181.log").fingerprint
+    assert sig("cogvideo-775.log").fingerprint == sig("lora_easy_training_scripts-57.log").fingerprint
+    assert sig("transformerengine-1821.log").fingerprint == sig("pai-megatron-patch-729.log").fingerprint

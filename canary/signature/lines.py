@@ -53,9 +53,11 @@ _PREFIXES = [
         r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? "
         r"\[?[\w./-]{1,200}:\d{1,6}\] ?"
     ),
-    # jax's logger: "WARNING:2025-06-06 20:45:54,562:jax._src.xla_bridge:791: "
+    # jax's logger: "WARNING:2025-06-06 20:45:54,562:jax._src.xla_bridge:791: "; Transformer Engine's without the
+    # module: "DEBUG:2025-05-24 03:30:22,799:Running with config=..."
     _record(
-        r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{1,6}:[\w.-]{1,100}:\d{1,6}: ?"
+        r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{1,6}:"
+        r"(?:[\w.-]{1,100}:\d{1,6}: ?)?"
     ),
     # make's report of a failed recipe: "make: *** [Makefile:35: train] Error 1", "make[2]: *** "
     _record(r"make(?:\[\d{1,4}\])?: \*\*\* "),

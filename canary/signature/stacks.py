@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from canary.signature import (
     audio,
+    aws,
     boosting,
     companions,
     engines,
@@ -16,6 +17,7 @@ from canary.signature import (
     horovod,
     loading,
     mps,
+    precisions,
     resources,
     serving,
     sharded,
@@ -112,6 +114,19 @@ STACK_RULES: tuple[Rule, ...] = (
         "words of their own with advice; torch.func names its transforms by release: which refusal is the failure",
         transforms.transform_words,
     ),
+    Rule(
+        "precisions",
+        "MSVC spells PyTorch's C++ dtypes with their keyword ('struct c10::Half'); accelerate names the device it "
+        "found without a GPU since 2024; Transformer Engine advises after refusing every attention backend: the dtypes "
+        "and the check are the failure",
+        precisions.precision_words,
+    ),
+    Rule(
+        "botocore",
+        "botocore names how many times it retried before a refusal (reached max retries: 4): the retries are the "
+        "client's configuration; the error's code and the operation are the failure",
+        aws.botocore_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)
@@ -129,4 +144,6 @@ STACK_ERRORS: list[BareError] = [
     *resources.RESOURCE_ERRORS,
     *tf_distribute.DISTRIBUTE_ERRORS,
     *transforms.TRANSFORM_ERRORS,
+    *precisions.PRECISION_ERRORS,
+    *aws.AWS_ERRORS,
 ]

@@ -74,9 +74,9 @@ _MESSAGE_END = re.compile(
     r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
-    # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]"; rich's box around
-    # its own copy of the traceback, "╭───── Traceback (most recent call last) ─────╮")
-    r"|\d{1,3}%\||╭─{3,}"
+    # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]", with its
+    # description "Training steps:   0%|"; rich's box around its own copy of the traceback, "╭───── Traceback ...")
+    r"|(?:[^|:]{1,100}:\s{1,4})?\d{1,3}%\||╭─{3,}"
     # (a post's markup after the block it pasted: a code fence, GitHub's folded <details> and its HTML)
     r"|`{3}[\w+-]{0,20}$|</?(?:details|summary|pre|code|br|p|hr)\b[^>]{0,100}>"
     r"|[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}[$#](?: |$)"  # (the shell's prompt after the program ended: "me@host:~/x$")
