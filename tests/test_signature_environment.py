@@ -2505,3 +2505,27 @@ def test_the_hundred_and_fourth_batchs_failures_in_the_words_they_met():
     assert sig("gpustack-1774.log").fingerprint != sig("comfyui-fluxtrainer-181.log").fingerprint
     assert sig("cogvideo-775.log").fingerprint == sig("lora_easy_training_scripts-57.log").fingerprint
     assert sig("transformerengine-1821.log").fingerprint == sig("pai-megatron-patch-729.log").fingerprint
+
+
+def test_the_hundred_and_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # numba's driver by release and in numba -s's report; CuPy's nvrtc on Linux and Windows
+    assert sig("cuml-4143.log").fingerprint == sig("cuml-5624.log").fingerprint
+    assert sig("second.pytorch-83.log").fingerprint == sig("numba-5303.log").fingerprint
+    assert sig("cuml-4143.log").fingerprint != sig("second.pytorch-83.log").fingerprint
+    assert sig("comfyui-fastblend-5.log").fingerprint == sig("comfyui-gimm-vfi-17.log").fingerprint
+    # a trace cut under ComfyUI's report; Hydra's directory, absl's flag, argparse's script
+    assert sig("comfyui-sam2-33.log").fingerprint == sig("comfyui-sam2-37.log").fingerprint
+    assert sig("defrise-and-clack-reconstruction-2.log").fingerprint == sig("mapperatorinator-48.log").fingerprint
+    assert sig("voxel-flow-10.log").fingerprint == sig("cnn-for-single-channel-speech-enhancement-25.log").fingerprint
+    assert sig("basicsr-626.log").fingerprint == sig("tecogan-pytorch-31.log").fingerprint
+    assert sig("basicsr-626.log").fingerprint != sig("xmem-18.log").fingerprint
+    # Keras 3's refusals, checkpointing's words, NeMo's missing piece, dynamo's 2022 limit
+    assert sig("ewstools-438.log").fingerprint == sig("ibex-10.log").fingerprint
+    assert sig("keras-19282.log").fingerprint == sig("deep-learning-with-tensorflow-2-and-keras-12.log").fingerprint
+    assert sig("keras-19282.log").fingerprint != sig("introtodeeplearning-162.log").fingerprint
+    assert sig("kohya_ss-2481.log").fingerprint == sig("axolotl-1021.log").fingerprint
+    assert sig("focalnet-4.log").fingerprint == sig("ibot-30.log").fingerprint
+    assert sig("jax-18405.log").fingerprint == sig("pmwd-27.log").fingerprint
+    assert sig("speech-8814.log").fingerprint == sig("speech-5111.log").fingerprint
+    assert sig("speech-8814.log").fingerprint != sig("speech-7647.log").fingerprint
+    assert sig("torchdynamo-330.log").group == sig("comfyui-mochiwrapper-44.log").group

@@ -104,8 +104,11 @@ BARE_ERRORS: list[BareError] = [
     # hit config.recompile_limit (8)"): a warning the run goes on after; the limit is the run's configuration
     BareError(
         "dynamo-recompile-limit",
-        ("hit config.",),
-        re.compile(r"\b(?:torchdynamo|torch\._dynamo) hit config\.(?:cache_size|recompile)_limit\b"),
+        ("hit config.", "hit recompilation cache limit"),  # (its first words, before config named it)
+        re.compile(
+            r"\b(?:torchdynamo|torch\._dynamo) hit "
+            r"(?:config\.(?:cache_size|recompile)_limit|recompilation cache limit)\b"
+        ),
         None,
         "compile_error",
         message=lambda m: "torch._dynamo hit config.recompile_limit",

@@ -47,8 +47,10 @@ def _readers(line: str) -> Iterator[bare.BareError]:
 
 
 # a head whose message goes on below it: the loader's extension above its symbol, Mosaic's head above its error, torch's
-# "Error(s) in loading state_dict for Model:" above its mismatches
-_GOES_ON_BELOW = re.compile(r"(?:\.so:|Mosaic failed to compile TPU kernel:|loading state_dict for [\w.]{1,200}:)$")
+# "Error(s) in loading state_dict for Model:" above its mismatches, numba's driver above cuInit's error
+_GOES_ON_BELOW = re.compile(
+    r"(?:\.so:|Mosaic failed to compile TPU kernel:|loading state_dict for [\w.]{1,200}:|Error at driver init:)$"
+)
 
 
 def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:

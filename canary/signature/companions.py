@@ -62,7 +62,15 @@ _OPENCV = re.compile(
 # tfds' manual download directory that is not there, by release ("... does not exist." and "... does not exist or is
 # empty. Create it and download/extract dataset artifacts in there using instructions:"): which directory is the run's
 _MANUAL_DIR = re.compile(r"^(Manual directory) \S{1,500} (does not exist)\b.{0,1000}$")
-_CUPY_LOAD = re.compile(r"^(CuPy failed to load lib\w{1,60}\.so)(?:\.\d{1,6}){0,3}: (?:\w{1,60}Error: )?\S{1,200}: ")
+# (Windows names the DLL by its CUDA major and minor, "nvrtc64_120_0.dll", and words the loader's refusal its own way)
+_CUPY_LOAD = re.compile(
+    r"^CuPy failed to load (?:lib)?(\w{1,60}?)(?:\.so(?:\.\d{1,6}){0,3}|64_\d{1,4}(?:_\d{1,3})?\.dll)(?:: .{0,1000})?$"
+)
+# numba's driver that failed to start, by release: "Error at driver init: \n[100] Call to cuInit results in
+# CUDA_ERROR_NO_DEVICE:" (the code before, on a line of its own), later "... CUDA_ERROR_NO_DEVICE (100)"
+_CUINIT = re.compile(
+    r"^(Error at driver init:) (?:\[[^\]]{1,12}\] )?(Call to cuInit results in \w{1,60})(?: \(.{1,12}\))?:?$"
+)
 
 
 # faiss raises its C++ check through SWIG with the function and source that made it ("Error in void
@@ -87,13 +95,16 @@ def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[st
 
 
 def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    """The ``companion-libraries`` rule: Numba's NumPy bound by which way, CuPy's library by its name, pyarrow's
+    """The ``companion-libraries`` rule: Numba's NumPy bound by which way, its driver's failure by no code, CuPy's
+    library by its name on any platform, pyarrow's
     columns of unequal length by the column's name, OpenCV's check without its release and source, tfds' manual
     directory without its path."""
     if message.startswith("Numba needs NumPy"):
         message = _NUMBA.sub(r"\1 <version> or \2", message)
-    elif message.startswith("CuPy failed to load lib"):
-        message = _CUPY_LOAD.sub(r"\1: ", message)
+    elif message.startswith("CuPy failed to load "):
+        message = _CUPY_LOAD.sub(r"CuPy failed to load lib\1.so", message)
+    elif message.startswith("Error at driver init:"):
+        message = _CUINIT.sub(r"\1 \2", message)
     elif message.startswith("OpenCV("):
         message = _OPENCV.sub(r"OpenCV: error: \1", message)
     elif message.startswith("Manual directory "):
@@ -196,6 +207,21 @@ COMPANION_ERRORS: list[BareError] = [
             f"onnxruntime: its {m['ep'] or m['ep2']} provider failed to load: "
             + (m["why"] or f"LoadLibrary error {m['code']}")
         ),
+    ),
+    # CuPy's library it could not load, posted without the RuntimeError it raises (ComfyUI's report, a code span)
+    _environment(
+        "cupy-load",
+        ("CuPy failed to load ",),
+        r"(?:^|(?<=[\s`'\"]))(?:RuntimeError: )?(?P<msg>CuPy failed to load \S{1,200}?: .{1,500}?)[`'\"]?$",
+    ),
+    # numba -s's report of a driver that did not start ("Error: CUDA device intialisation problem. Message:Error at
+    # driver init:", the code and cuInit's error on the next line), raised as CudaSupportError elsewhere
+    BareError(
+        "numba-report",
+        ("CUDA device intialisation problem", "CUDA device initialisation problem"),
+        re.compile(r"^Error: CUDA device ini?tialisation problem\. Message: ?(?P<msg>.{1,300})$"),
+        "CudaSupportError",
+        context=1,
     ),
     _environment(
         "cupy-packages",

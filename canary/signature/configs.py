@@ -20,6 +20,14 @@ CONFIG_ERRORS: list[BareError] = [
         re.compile(r"^(?P<msg>Could not override '[^'\s]{1,300}')\.?$"),
         "ConfigCompositionException",
     ),
+    # Hydra's config directory it did not find, printed without its class, the directory on the line below
+    BareError(
+        "hydra-config-dir",
+        ("Primary config directory not found",),
+        re.compile(r"^(?P<msg>Primary config directory not found\.?)$"),
+        "MissingConfigException",
+        context=1,
+    ),
 ]
 
 # OmegaConf (2.1 on) prints where a refused key is after its message ("Key 'x' is not in struct", then "full_key:
@@ -28,6 +36,9 @@ CONFIG_ERRORS: list[BareError] = [
 # the key sits in the run's config and what to type instead are the run's
 _OMEGACONF_DETAIL = re.compile(r"\s{0,8}\bfull_key: .*$")
 _HYDRA_OVERRIDE = re.compile(r"^(Could not override '[^'\s]{1,300}')\..*$")
+_HYDRA_DIR = re.compile(r"^(Primary config directory not found)\.? Check that the config directory .{0,600}$")
+# absl names the modules that defined a flag twice and the first one's help: which flag is the failure
+_ABSL_TWICE = re.compile(r"^(The flag '[^']{1,200}' is defined twice)\. First from .{0,2000}$")
 
 
 def omegaconf(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -35,4 +46,8 @@ def omegaconf(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _OMEGACONF_DETAIL.sub("", message)
     if message.startswith("Could not override '"):
         message = _HYDRA_OVERRIDE.sub(r"\1", message)
+    elif message.startswith("Primary config directory not found"):
+        message = _HYDRA_DIR.sub(r"\1.", message)
+    elif message.startswith("The flag '"):
+        message = _ABSL_TWICE.sub(r"\1.", message)
     return exc, message, frames

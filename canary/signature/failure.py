@@ -333,6 +333,8 @@ def _cut_short(lines: list[str]) -> Signature | None:
     if not frames:
         return None
     path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
+    if not exc and (reported := _application_said(lines, start)):
+        return make("runtime_crash", None, reported, [], "\n".join(lines[max(0, start - 3) :])[-2000:])
     message = _said_above(lines, start, exc) or f"{CUT_TRACEBACK}{path[-1]}"
     excerpt = "\n".join(lines[max(0, start - 1) :])[-2000:]
     return make("runtime_crash", canonical_class(exc) if exc else None, message, path, excerpt)
@@ -347,6 +349,19 @@ def _said_above(lines: list[str], start: int, exc: str | None) -> str | None:
         parsed = _parse_exception_line(line.strip())
         if parsed and parsed[0].rsplit(".", 1)[-1] == exc.rsplit(".", 1)[-1] and parsed[1]:
             return parsed[1]
+    return None
+
+
+# ComfyUI's report of a node's exception before its traceback: "!!! Exception during processing !!! <message>" (the
+# class is not printed); where the traceback is cut, the message is what names the failure, not where the cut fell
+_APPLICATION_REPORT = re.compile(r"^!!! Exception during processing ?!!!\s{1,4}(?P<msg>\S.{0,2000})$")
+_REPORT_ABOVE = 12
+
+
+def _application_said(lines: list[str], start: int) -> str | None:
+    for line in lines[max(0, start - _REPORT_ABOVE) : start]:  # (Hydra's search path may come between)
+        if m := _APPLICATION_REPORT.match(line.strip()):
+            return m["msg"]
     return None
 
 

@@ -229,9 +229,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "companion-libraries",
-        "Numba names the NumPy it got, CuPy a library with its wheel's CUDA major (libnvrtc.so.12), pyarrow a column's "
-        "index and lengths, OpenCV its release and source file, tfds a manual directory's path: which way, which "
-        "library, column or check are the failure",
+        "Numba names the NumPy it got and its driver's code, CuPy a library with its wheel's CUDA (libnvrtc.so.12, "
+        "nvrtc64_120_0.dll), pyarrow a column's index and lengths, OpenCV its release and source, tfds a directory's "
+        "path: which way, library, column or check are the failure",
         companions.library_bounds,
     ),
     *STACK_RULES,

@@ -178,7 +178,8 @@ def unwrap(raw: list[str]) -> list[str]:
     out: list[str] = []
     folding = False
     for line, n in zip(raw, widths, strict=True):
-        if folding and line[:1].strip() and not line.startswith(("FAILED ", "ERROR ")):  # (pytest's next record)
+        # (pytest's next record, or a logger's: a record is begun, not folded into, "2022-04-21 05:32:57.008529: E ...")
+        if folding and line[:1].strip() and not line.startswith(("FAILED ", "ERROR ")) and not _begins_record(line):
             out[-1] += line
         else:
             out.append(line)
@@ -198,6 +199,11 @@ def unwrap(raw: list[str]) -> list[str]:
 _GROUP_BORDER = re.compile(
     r"^\s{0,40}(?:[|+]-[-+]{0,3}-{3,}(?: (?:\d{1,4}|\.\.\.) -{3,})?\s*$|(?:[|+] ?){1,8}(?=\S| {2}))"
 )
+
+
+def _begins_record(line: str) -> bool:
+    """Whether ``line`` begins a logger's record (a timestamp and level, not a decoration any line may have)."""
+    return _strip_record(line)[1]
 
 
 def _known(line: str) -> bool:

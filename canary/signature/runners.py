@@ -20,8 +20,11 @@ from canary.signature.recogniser import environment_check as _environment
 
 
 def _program(prog: str) -> str:
-    """The program argparse names: pytest by any of its entry points."""
-    return "pytest" if prog in ("py.test", "__main__.py") else prog
+    """The program argparse names: pytest by any of its entry points; a project's own script by no name (train.py and
+    main.py refusing a launcher's --local-rank are one failure, the launcher's)."""
+    if prog in ("py.test", "__main__.py"):
+        return "pytest"
+    return "<script>" if prog.endswith(".py") else prog
 
 
 def _infrastructure(name: str, hints: tuple[str, ...], pattern: str, message: str) -> BareError:
@@ -277,7 +280,9 @@ RUNNER_CHECKS: list[BareError] = [
     _environment(
         "pytest-arguments",
         ("error: unrecognized arguments: ",),
-        r"(?:^|\s)(?:ERROR: )?(?P<prog>[\w.-]{1,100}): error: unrecognized arguments: (?P<args>.{1,300}?)\s*$",
+        # (or quoted in a sentence that goes on after it: '"train.py: error: ...", but i didn't use --local_rank')
+        r"(?:^|\s|(?P<q>[\"\u201c`]))(?:ERROR: )?(?P<prog>[\w.-]{1,100}): error: unrecognized arguments: "
+        r"(?P<args>.{1,300}?)(?(q)[\"\u201d`].{0,500}|\s*)$",
         None,
         message=lambda m: f"{_program(m['prog'])}: unrecognized arguments: {m['args']}",
     ),

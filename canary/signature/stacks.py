@@ -11,10 +11,12 @@ from canary.signature import (
     audio,
     aws,
     boosting,
+    checkpointing,
     companions,
     engines,
     generation,
     horovod,
+    keras3,
     loading,
     mps,
     precisions,
@@ -126,6 +128,18 @@ STACK_RULES: tuple[Rule, ...] = (
         "botocore names how many times it retried before a refusal (reached max retries: 4): the retries are the "
         "client's configuration; the error's code and the operation are the failure",
         aws.botocore_words,
+    ),
+    Rule(
+        "keras",
+        "Keras 3 names the path it refuses and advises, the values of keywords it refuses; Keras 2 the whole config of "
+        "a class it could not deserialize: the refusal, the layer and keywords, and the class are the failure",
+        keras3.keras_words,
+    ),
+    Rule(
+        "checkpointing",
+        "torch's checkpoint warning and DDP's parameter marked ready twice advise after their first sentence, by "
+        "release; jax.checkpoint names the program's static_argnums: the first sentence and the check are the failure",
+        checkpointing.checkpoint_words,
     ),
 )
 

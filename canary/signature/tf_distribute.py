@@ -69,6 +69,15 @@ def _aborted(m: re.Match[str]) -> str:
 
 
 DISTRIBUTE_ERRORS: list[BareError] = [
+    # TensorFlow 1.x's queue runner logging the exception that stopped it ("ERROR:tensorflow:Exception in QueueRunner:
+    # Input to reshape is a tensor with ..."), its status's words without the status: the input pipeline's failure
+    BareError(
+        "tf-queue-runner",
+        ("Exception in QueueRunner: ",),
+        re.compile(r"^Exception in QueueRunner: (?P<msg>\S.{0,2000})$"),
+        None,
+        context=4,
+    ),
     # TensorFlow's and XLA's refusals posted without the InvalidArgumentError they are raised as (a bare line, a
     # sentence quoting the kernel not registered)
     BareError(

@@ -7,7 +7,10 @@ hook is the failure, whose model is not. It refused a distributed strategy in a 
 distributed backend ddp is not compatible with an interactive environment. ...") and 2.x's ("`Trainer(strategy='ddp')`
 is not compatible with an interactive environment. ..."), and GPUs the machine lacks as "GPUs" or "gpu" by release.
 gym and gymnasium word a namespace no package registered differently ("Namespace `ALE` does not exist." and "Namespace
-ALE not found."); mujoco_py names the library path it looked in, which is the machine's.
+ALE not found."); mujoco_py names the library path it looked in, which is the machine's. NeMo says an optional piece
+is missing in one sentence ("Apex was not found. Please see the NeMo README for installation instructions: ..."),
+raised as ImportError where it is needed and logged as a warning where it is not ("[NeMo W ...] megatron-core was not
+found. ..."); a post quotes it without the class.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import re
 from canary.signature.recogniser import environment_check
 from canary.signature.rewordings import Parts
 
+_NEMO_README = re.compile(r"^(.{1,100} was not found\. Please see the NeMo README for installation instructions)\b.*$")
 _HOOK_REMOVED = re.compile(r"^(Support for `?\w{1,100}`? has been removed in v\d{1,2}\.\d{1,2}\.\d{1,2})\b.*$")
 _INTERACTIVE = re.compile(
     r"^(?:Selected distributed backend (?P<old>\w{1,60})|`?Trainer\(strategy='?(?P<new>\w{1,60})'?\)`?) is not "
@@ -56,6 +60,8 @@ def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _NAMESPACE.sub(r"\1 not found", message)
     elif message.startswith(_MUJOCO_PATH):
         message = _MUJOCO_PATH
+    elif "Please see the NeMo README" in message:
+        message = _NEMO_README.sub(r"\1", message)
     elif message.startswith(("The parameter ", "Unable to pre-compile ", "CUDA_HOME does not exist")):
         return _deepspeed(exc, message), _DEEPSPEED.sub(_deepspeed_words, message), frames
     return exc, message, frames
@@ -70,5 +76,13 @@ SIMULATOR_ERRORS = [
         r"GLEW initi?alization error: (?P<msg>[^.]{1,200})",
         None,
         message=lambda m: f"GLEW initialization error: {m['msg'].strip()}",
+    ),
+    environment_check(
+        "nemo-missing",
+        ("Please see the NeMo README",),
+        r"(?:^|(?<=[\s\"'`]))(?P<nemo>\[NeMo W [^\]]{0,100}\] )?"
+        r"(?P<msg>[\w.-]{1,60} was not found\. Please see the NeMo README for installation instructions)",
+        lambda m: None if m["nemo"] else "ImportError",
+        message=lambda m: m["msg"],
     ),
 ]

@@ -358,8 +358,9 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "omegaconf",
-        "OmegaConf (2.1 on) prints where a refused key sits (full_key, reference_type, object_type) after its message, "
-        "Hydra its advice after an override it refused: the key and the check are the failure, the rest the run's",
+        "OmegaConf (2.1 on) prints where a refused key sits after its message, Hydra its advice after an override it "
+        "refused and the directory it did not find, absl a twice-defined flag's modules: the key, flag and check are "
+        "the failure",
         configs.omegaconf,
     ),
     Rule(
