@@ -2529,3 +2529,28 @@ def test_the_hundred_and_fifth_and_sixth_batchs_failures_in_the_words_they_met()
     assert sig("speech-8814.log").fingerprint == sig("speech-5111.log").fingerprint
     assert sig("speech-8814.log").fingerprint != sig("speech-7647.log").fingerprint
     assert sig("torchdynamo-330.log").group == sig("comfyui-mochiwrapper-44.log").group
+
+
+def test_the_hundred_and_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # PEFT's targets as a list and a set; a class a post's words run onto; transformers' bitsandbytes checks
+    assert sig("llamafactory-181.log").fingerprint == sig("llamafactory-1785.log").fingerprint
+    assert sig("baichuan_sft_lora-1.log").fingerprint == sig("firefly-134.log").fingerprint
+    assert sig("firefly-134.log").exception == "ValueError"
+    assert sig("fin-llama-1.log").fingerprint == sig("controlmllm-21.log").fingerprint
+    assert sig("fine-tune-deepseek-1.log").fingerprint != sig("hands-on-large-language-models-10.log").fingerprint
+    assert sig("diffusers-7498.log").message == sig("diffusers-9664.log").message  # (a cut "Tr" ends it)
+    # taichi's fallback, cudarc's driver, MPSGraph's assertion
+    assert sig("genesis-world-352.log").fingerprint == sig("taichi-2460.log").fingerprint
+    assert sig("genesis-world-352.log").kind == "environment"
+    assert sig("cudarc-255.log").fingerprint == sig("cudarc-255-2.log").fingerprint
+    assert sig("jax-16435.log").fingerprint == sig("jax-19841.log").fingerprint
+    assert sig("jax-16435.log").exception == "SIGABRT"
+    # NCCL's InfiniBand completion and OFI provider by release
+    assert sig("nccl-426.log").fingerprint == sig("pytorch-81628.log").fingerprint
+    assert sig("nccl-229.log").fingerprint == sig("aws-efa-nccl-baseami-pipeline-2.log").fingerprint
+    # data sets: an errno in a code span, MosaicML's names, Hub files, loading scripts, ArrayRecord's file
+    assert sig("streaming-689.log").fingerprint == sig("streaming-884.log").fingerprint
+    assert sig("streaming-306.log").fingerprint == sig("llm-foundry-436.log").fingerprint
+    assert sig("datasets-7440.log").fingerprint == sig("datasets-7440-2.log").fingerprint
+    assert sig("datasets-1797.log").fingerprint == sig("transformers-14915.log").fingerprint
+    assert sig("array_record-120.log").fingerprint == sig("datasets-10981.log").fingerprint

@@ -267,10 +267,12 @@ _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)
 # ...`"; a line, a closing quote or parenthesis may end the sentence;
 # a message may mark its own code spans, "`NotImplementedError: Support for `validation_epoch_end` has been removed",
 # open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
-# own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\"")
+# own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\""; an OSError's errno
+# first, "`FileExistsError: [Errno 17] File exists: '/000002_locals'`"; after a colon a post ran it onto, "issue:X:")
 _IN_PROSE = re.compile(
-    r"(?<=[\s`(\"'*\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)):"
-    r" {1,3}(?P<msg>[\w/<~'\"](?:[^.!?`*]|[.!?](?![\s`)*]|$)|(?<=\s)`[^`\s][^`]{0,100}`(?=[\s.,;:])){5,300}"
+    r"(?<=[\s`(\"'*:\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)):"
+    r" {1,3}(?P<msg>(?:\[Errno \d{1,4}\] )?[\w/<~'\"]"
+    r"(?:[^.!?`*]|[.!?](?![\s`)*]|$)|(?<=\s)`[^`\s][^`]{0,100}`(?=[\s.,;:])){5,300}"
     r"(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
@@ -307,6 +309,8 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
         raw = _bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0) if m else ""
         # "error : AttributeError: ...", or "... throws ValueError: Please provide a TPU Name. even with ..."
         named = _NAMED.search(raw) if m else _IN_PROSE.search(s)
+        if named and not m and named["msg"].startswith("[Errno") and s[named.start() - 1] not in "`'\"":
+            named = None  # (an errno's message is read in prose only where the post quotes it: a tagged line is not)
         if not (m or named):
             continue
         excerpt = "\n".join(lines[max(0, i - 3) : i + 10])

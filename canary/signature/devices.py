@@ -24,7 +24,7 @@ DEVICE_ERRORS: list[BareError] = [
         "nccl",
         ("NCCL", "nccl"),
         re.compile(
-            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL failure\b|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
             r"nccl[A-Z]\w{1,60} failed\b|"  # an NCCL call named alone ("ncclCommInitRank failed: ...")
             r"nccl\w{0,40}Error\b|"
             r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"

@@ -195,14 +195,22 @@ numpy_removed = _rewrite("was removed in the NumPy", _NUMPY_REMOVED, r"\1 was re
 
 # NCCL's InfiniBand transport reporting a work completion's error ("NCCL WARN NET/IB : Got completion from peer
 # 10.0.0.2<49892> with status=12 opcode=32616 len=0 vendor err 129 (Recv)", an older "with error 4, opcode 3", a title's
-# "NET/IB Got completion error 12"): the status is which failure (12 a retry count exceeded, 4 a protection error);
-# the peer, the opcode and the vendor's code are the run's
+# "NET/IB Got completion error 12", 2020's "Got completion with error 12, opcode 1, ..."): the status is which failure
+# (12 a retry count exceeded, 4 a protection error); the peer, the opcode and the vendor's code are the run's. The OFI
+# plugin says it could not find a provider in 2019's words and "Couldn't" since.
 _IB_COMPLETION = re.compile(
-    r"^NCCL WARN NET/IB ?:? Got completion (?:from peer \S{1,200} with (?:status=|error )|error )(\d{1,3})\b.*$"
+    r"^NCCL WARN NET/IB ?:? Got completion (?:from peer \S{1,200} with (?:status=|error )|with error |error )"
+    r"(\d{1,3})\b.*$"
 )
+_OFI_COULD_NOT = re.compile(r"^(NCCL WARN NET/OFI) Could not ")
 
 
-nccl_ib = _rewrite("NET/IB", _IB_COMPLETION, r"NCCL WARN NET/IB: Got completion with status=\1")
+def nccl_ib(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "NET/IB" in message:
+        message = _IB_COMPLETION.sub(r"NCCL WARN NET/IB: Got completion with status=\1", message)
+    elif "NET/OFI Could not" in message:
+        message = _OFI_COULD_NOT.sub(r"\1 Couldn't ", message)
+    return exc, message, frames
 
 
 # c10d's rank waiting in the key-value store for rank 0's NCCL id ("[1] is setting up NCCL communicator and retrieving

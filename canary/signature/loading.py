@@ -57,6 +57,26 @@ def _sorted_set(text: str) -> str:
     return "{" + ", ".join(sorted(re.findall(r"'[^']{1,200}'", text))) + "}"
 
 
+# transformers' check of bitsandbytes before a quantized load, by release ("Using `load_in_8bit=True` requires
+# Accelerate: `pip install accelerate` and the latest version of bitsandbytes ...", later "Using `bitsandbytes` 8-bit
+# quantization requires ..."), its install commands by release; PEFT's modules a config targets and the model lacks, a
+# list or a set by release ("Target modules ['q_proj', 'v_proj'] not found in the base model. Please check ...")
+_QUANTIZED = re.compile(
+    r"^Using `?(?:load_in_(?P<a>\d)bit=True|bitsandbytes`? (?P<b>\d)-bit quantization)`? requires "
+    r"(?P<what>Accelerate|the latest version of bitsandbytes)\b(?P<rest>.*)$"
+)
+_TARGETS = re.compile(
+    r"^Target modules (?:\[(?P<l>[^\]]{0,1000})\]|\{(?P<s>[^}]{0,1000})\}) not found in the base model\b.*$"
+)
+
+
+def _quantized(m: re.Match[str]) -> str:
+    needs = "Accelerate" if m["what"] == "Accelerate" else "the latest bitsandbytes"
+    if m["what"] == "Accelerate" and "bitsandbytes" in m["rest"]:
+        needs += " and the latest bitsandbytes"
+    return f"Using bitsandbytes {m['a'] or m['b']}-bit quantization requires {needs}"
+
+
 def loading_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``big-models`` rule: a refusal without the advice after it, the weights a checkpoint and a model do not
     share by the model's class, not the checkpoint's path or the weights' names."""
@@ -72,6 +92,11 @@ def loading_words(exc: str | None, message: str, frames: list[str]) -> Parts:
             _VOCAB_PATH.sub(r"\1", _VOCAB.sub(r"\1 \2", message)),
             frames,
         )
+    elif message.startswith("Using ") and (m := _QUANTIZED.match(message)):
+        message = _quantized(m)
+    elif message.startswith("Target modules ") and (m := _TARGETS.match(message)):
+        names = sorted(n.strip(" '\"") for n in (m["l"] if m["l"] is not None else m["s"]).split(",") if n.strip())
+        message = f"Target modules [{', '.join(names)}] not found in the base model"
     elif _ADVISED.match(message):
         message = _ADVISED.sub(r"\1", message)
     return exc, message, frames

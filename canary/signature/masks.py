@@ -248,12 +248,17 @@ _OLD_STATUS = {
 _OLD_STATUS_RX = re.compile(r"^(" + "|".join(map(re.escape, _OLD_STATUS)) + r"): ")
 
 
+_ASCII_TAIL = re.compile(r"(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]{0,100}$")
+
+
 def canonical_class(exc_type: str, message: str = "") -> str:
     """``jaxlib.xla_extension.XlaRuntimeError``, ``jaxlib._jax.XlaRuntimeError`` and
     ``jax.errors.JaxRuntimeError`` name one thing: the class name, renames folded. Older jaxlib
     raised a plain ``RuntimeError`` for what is now an ``XlaRuntimeError``: a ``RuntimeError``
     whose message carries a status code is one."""
     name = exc_type.rsplit(".", 1)[-1]
+    if not name.isascii() and (ascii_tail := _ASCII_TAIL.search(name)):
+        name = ascii_tail[0]  # (a post's own words run onto the class: "chatglm2qlora微调显示ValueError")
     name = CANONICAL_CLASSES.get(name, name)
     if name.lower() in _BUILTIN_CLASSES:  # (a builtin class a post retyped: "floatingPointError", "ASSertionError")
         name = _BUILTIN_CLASSES[name.lower()]

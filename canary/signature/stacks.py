@@ -19,6 +19,7 @@ from canary.signature import (
     keras3,
     loading,
     mps,
+    native_gpu,
     precisions,
     resources,
     serving,
@@ -160,4 +161,5 @@ STACK_ERRORS: list[BareError] = [
     *transforms.TRANSFORM_ERRORS,
     *precisions.PRECISION_ERRORS,
     *aws.AWS_ERRORS,
+    *native_gpu.NATIVE_GPU_ERRORS,
 ]

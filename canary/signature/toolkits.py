@@ -107,8 +107,31 @@ _SOURCE_FILES = re.compile(r"^(Checksums didn't match for dataset source files):
 _ARTIFACT = re.compile(r"^Artifact (https?://\S{1,2000}?),? downloaded to .{1,2000}?, has wrong checksum\b.*$")
 
 
+# datasets' loading script it could not fetch from GitHub by release and name ("Couldn't reach https://raw.githubuser
+# content.com/huggingface/datasets/1.0.2/datasets/xsum/xsum.py"); a Hub file a stream lost ("zstd://a.jsonl::hf://data
+# sets/org/name@rev/a.jsonl.zst"); MosaicML streaming's local directory taken and its shared memory's numbered names
+# ("'/000006_locals'"); ArrayRecord's and riegeli's file not opened ("open() failed: ...; opening gs://..."): the run's
+_SCRIPT_URL = re.compile(
+    r"^(Couldn't reach) https?://(raw\.githubusercontent\.com)/huggingface/datasets/\S{1,500}\.py\b.*$"
+)
+_HUB_FILE = re.compile(r"^(?:\w{1,20}://\S{1,500}?::)?hf://datasets/\S{1,1000}$")
+_REUSED = re.compile(r"^(Reused local directory): .{1,2000}?(\. Provide a different one)\b.*$")
+_SHM_NAME = re.compile(r"'/\d{1,12}_(\w{1,40})'")
+_OPENING = re.compile(r"^(open\(\) failed: [^;]{1,200}); opening \S{1,2000}$")
+
+
 def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _SCRIPT_FOUND.sub(r"\1 <script>", message)
+    if message.startswith("Couldn't reach http"):
+        message = _SCRIPT_URL.sub(r"\1 a datasets loading script on \2", message)
+    elif _HUB_FILE.match(message):
+        message = "hf://datasets/<file>"
+    elif message.startswith("Reused local directory"):
+        message = _REUSED.sub(r"\1: <dir>\2", message)
+    elif message.startswith("open() failed: "):
+        message = _OPENING.sub(r"\1; opening <file>", message)
+    if "_locals'" in message or "_filelock'" in message:
+        message = _SHM_NAME.sub(r"'/<n>_\1'", message)
     message = _CUSTOM_CODE.sub(r"The repository for <dataset> \1", message)
     if exc == "NonMatchingChecksumError":
         files = _SOURCE_FILES.match(message)

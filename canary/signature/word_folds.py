@@ -47,8 +47,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "data-sets",
-        "Hugging Face's and TensorFlow's data set libraries name the run's data set, script, URLs' paths and download "
-        "folder; the host a file came from (Drive's page for a file, an archive that changed) is kept",
+        "Hugging Face's, TensorFlow's and MosaicML's data set libraries and ArrayRecord name the run's data set, "
+        "script, URLs' paths, directories, files and shared memory; the host a file came from is kept",
         toolkits.data_sets,
     ),
     Rule(
@@ -218,7 +218,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "nccl-ib",
         "NCCL's InfiniBand transport names a work completion's error with the peer, opcode and vendor's code ('Got "
-        "completion from peer ... with status=12 opcode=...'; 'with error 4' earlier): the status is the failure",
+        "completion from peer ... with status=12 opcode=...'; 'with error 4' earlier); its OFI plugin says 'Could not' "
+        "in 2019's words: the status and the words are the failure",
         libraries.nccl_ib,
     ),
     Rule(

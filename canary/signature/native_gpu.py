@@ -1,0 +1,46 @@
+"""GPU runtimes below the Python frameworks, printing what failed without a Python class: taichi's choice of the CPU
+when CUDA would not load, cudarc's driver library not found, and Apple's MPSGraph asserting on what jax-metal gave it.
+Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+
+taichi warns that it fell back to the CPU ("[W ...] [misc.py:adaptive_arch_select@758] Arch=[<Arch.cuda: 3>] is not
+supported, falling back to CPU", the enum's number and the line by release) and goes on: on a lane with a GPU the run
+then trains on the wrong device. cudarc (Rust) panics when it cannot load the driver library, in 0.11's words
+("Unable to
+find cuda lib under the names [...]") and 0.12's ("Unable to dynamically load the \"cuda\" shared library - searched for
+library names: [...]"). MPSGraph asserts, and the process aborts, naming the parameter's index and both element types
+("failed assertion `Incompatible element type for parameter at index 0, mlir module expected element type f64 but
+received f32'"): the check is the failure, which parameter and which types the program's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError, environment_check
+
+NATIVE_GPU_ERRORS: list[BareError] = [
+    environment_check(
+        "taichi-fallback",
+        ("falling back to CPU",),
+        r"Arch=\[<Arch\.(?P<arch>\w{1,20}): \d{1,3}>\] is not supported, falling back to CPU",
+        None,
+        message=lambda m: f"taichi: Arch.{m['arch']} is not supported, falling back to CPU",
+        weak=True,
+    ),
+    environment_check(
+        "cudarc-driver",
+        ("Unable to find cuda lib under the names", 'Unable to dynamically load the "cuda" shared library'),
+        r'Unable to (?:find cuda lib under the names|dynamically load the "cuda" shared library)',
+        None,
+        message=lambda m: "cudarc: unable to load the cuda driver library",
+    ),
+    BareError(
+        "mpsgraph-assertion",
+        ("failed assertion `",),
+        re.compile(
+            r"(?P<src>MPSGraph\w{0,40})\.mm:\d{1,6}: failed assertion `(?P<check>[^`,']{1,200}?)(?: at index \d|,|'|$)"
+        ),
+        "SIGABRT",
+        message=lambda m: f"{m['src']}: failed assertion `{m['check']}'",
+    ),
+]
