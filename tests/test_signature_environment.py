@@ -2554,3 +2554,25 @@ def test_the_hundred_and_seventh_and_eighth_batchs_failures_in_the_words_they_me
     assert sig("datasets-7440.log").fingerprint == sig("datasets-7440-2.log").fingerprint
     assert sig("datasets-1797.log").fingerprint == sig("transformers-14915.log").fingerprint
     assert sig("array_record-120.log").fingerprint == sig("datasets-10981.log").fingerprint
+
+
+def test_the_hundred_and_ninth_and_tenth_batchs_failures_in_the_words_they_met():
+    # Windows' DLL failures in four languages; ComfyUI's later report; a span at Ray's prefix; jax's sharding and grad
+    assert sig("triton-windows-27.log").fingerprint == sig("comfyui-hunyuanvideowrapper-92.log").fingerprint
+    assert sig("triton-windows-27.log").fingerprint == sig("pallaidium-139.log").fingerprint
+    assert sig("triton-windows-7.log").fingerprint == sig("comfyui_hidream-sampler-68.log").fingerprint
+    assert sig("triton-windows-7.log").fingerprint != sig("triton-windows-27.log").fingerprint
+    assert sig("ray-63828.log").fingerprint == sig("tpu-inference-3140.log").fingerprint
+    assert sig("keras-hub-1613.log").fingerprint == sig("tpu-inference-139.log").fingerprint
+    assert sig("jax-2215.log").fingerprint == sig("dm-haiku-513.log").fingerprint == sig("jax-2663.log").fingerprint
+    assert sig("miopen-1427.log").fingerprint == sig("miopen-114.log").fingerprint
+    # conda's and mamba's words, inductor's Triton, LLVM's GPU generation, C's assert()
+    assert sig("stable-diffusion-309.log").fingerprint == sig("textual_inversion-55.log").fingerprint
+    assert sig("stable-diffusion-309.log").fingerprint != sig("stable-diffusion-145.log").fingerprint
+    assert sig("mamba-969.log").fingerprint == sig("tomotwin-cryoet-3.log").fingerprint
+    assert sig("gym-1900.log").fingerprint == sig("hypo-18.log").fingerprint
+    assert sig("pytorch-127271.log").fingerprint == sig("triton-windows-158.log").fingerprint
+    assert sig("triton-4034.log").fingerprint == sig("comfyui_openvino-12.log").fingerprint
+    assert sig("triton-windows-59.log").fingerprint == sig("triton-5950.log").fingerprint
+    assert "GPU" in sig("triton-5950.log").message
+    assert sig("triton-1669.log").fingerprint == sig("triton-4418.log").fingerprint

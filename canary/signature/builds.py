@@ -220,10 +220,15 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "llvm-target",
         ("is not a recognized processor for this target", "is not a recognized feature for this target"),
-        r"'[\w.+-]{1,40}' is not a recognized (?:processor|feature) for this target",
+        r"'(?P<name>[\w.+-]{1,40})' is not a recognized (?:processor|feature) for this target",
         None,
-        # (which processor and features are the machine's, and it lists many: that LLVM does not know it is the check)
-        message=lambda m: "the machine's CPU is not a recognized processor for this target",
+        # (which processor and features are the machine's, and it lists many: that LLVM does not know it is the check;
+        # a GPU's generation, Triton's LLVM older than an 'sm_120', is another machine's part and named)
+        message=lambda m: (
+            f"the GPU's {m['name']} is not a recognized processor for this target"
+            if re.fullmatch(r"sm_\d{2,4}\w?|gfx\w{2,8}", m["name"])
+            else "the machine's CPU is not a recognized processor for this target"
+        ),
         weak=True,
     ),
     # a kernel for a GPU generation the machine's is not: Triton's FP8 types ("Conversion from/to f8e4m3nv is only

@@ -334,7 +334,8 @@ def _cut_short(lines: list[str]) -> Signature | None:
         return None
     path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
     if not exc and (reported := _application_said(lines, start)):
-        return make("runtime_crash", None, reported, [], "\n".join(lines[max(0, start - 3) :])[-2000:])
+        excerpt = "\n".join(lines[max(0, start - 3) :])[-2000:]
+        return make("runtime_crash", kinds.words_class(reported), reported, [], excerpt)
     message = _said_above(lines, start, exc) or f"{CUT_TRACEBACK}{path[-1]}"
     excerpt = "\n".join(lines[max(0, start - 1) :])[-2000:]
     return make("runtime_crash", canonical_class(exc) if exc else None, message, path, excerpt)
@@ -352,9 +353,12 @@ def _said_above(lines: list[str], start: int, exc: str | None) -> str | None:
     return None
 
 
-# ComfyUI's report of a node's exception before its traceback: "!!! Exception during processing !!! <message>" (the
-# class is not printed); where the traceback is cut, the message is what names the failure, not where the cut fell
-_APPLICATION_REPORT = re.compile(r"^!!! Exception during processing ?!!!\s{1,4}(?P<msg>\S.{0,2000})$")
+# ComfyUI's report of a node's exception before its traceback: "!!! Exception during processing !!! <message>", later
+# "!!! ERROR during execution: <message>" (the class is not printed, but an import's words give it); where the traceback
+# is cut, the message is what names the failure, not where the cut fell
+_APPLICATION_REPORT = re.compile(
+    r"^!!! (?:Exception during processing ?!!!|ERROR during execution:)\s{1,4}(?P<msg>\S.{0,2000}?)\s*$"
+)
 _REPORT_ABOVE = 12
 
 

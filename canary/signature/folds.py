@@ -244,9 +244,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "platform-words",
-        "Windows words an OSError's code in the machine's language, torch names its DLL by where it is installed, "
-        "macOS's loader and cffi a library by path; a codec names a byte's position, Click's ASCII refusal advises by "
-        "release: the code, the library, the codec and the refusal are the failure",
+        "Windows words an OSError's code and a DLL's failure in the machine's language, torch names its DLL by where "
+        "it is installed, macOS's loader and cffi a library by path; a codec names a byte's position, Click advises "
+        "by release: the code, the library, the codec and the refusal are the failure",
         pythons.platform_words,
     ),
     Rule(

@@ -66,6 +66,9 @@ _TOS = re.compile(
 _ERRNO_PATH = re.compile(r"^(\[Errno \d{1,4}\] [A-Z][\w ]{1,60}): '[^']{1,500}'\.?$")
 
 
+_CUDA_DRIVER = "incompatible with your CUDA driver"
+
+
 def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     if exc == "CondaToSNonInteractiveError":
         message = _TOS.sub(r"\1", message)
@@ -73,6 +76,9 @@ def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None,
         message = "The package for <package> appears to be corrupted: a path in its manifest cannot be found"
     elif exc == "PackagesNotFoundError":
         message = _CONDA_SPEC.sub(r"\1", message)
+    elif exc == "UnsatisfiableError" and _CUDA_DRIVER in message:
+        # (conda 4.8 may print an empty "incompatible with each other:" section before it, glued to its format line)
+        message = f"The following specifications were found to be {_CUDA_DRIVER}"
     elif exc == "UnsatisfiableError" and _CONFLICT.match(message) and (over := _OVER.search(message)):
         message = f"The following specifications were found to be in conflict: {over[1] or over[2]}"
     return exc, message, frames
@@ -107,7 +113,32 @@ def _missed_bound(version: str, spec: str) -> str:
     return spec
 
 
+def _not_found(m: re.Match[str]) -> str:
+    return "conda: ResolvePackageNotFound: " + (m["pkg"] or "")
+
+
 INSTALL_CHECKS: list[BareError] = [
+    # conda's solver without a package for the machine's platform, the specs one per line below it
+    # ("ResolvePackageNotFound:", "  - cudatoolkit=11.3"), quoted in a sentence too: which specs are the failure
+    BareError(
+        "conda-not-found",
+        ("ResolvePackageNotFound",),
+        re.compile(r"(?:^|(?<=[\s\"'`]))ResolvePackageNotFound:\s*(?P<pkg>(?:- )?\S{1,200})?\s*$"),
+        "ResolvePackageNotFound",
+        "environment",
+        message=_not_found,
+        context=12,
+    ),
+    # mamba's solver refusing a package whose virtual __cuda constraint the driver does not meet ("package
+    # cudatoolkit-11.6.0-habf752d_9 has constraint __cuda >=11.6.0 conflicting with __cuda-10.2-0"): the driver is
+    # too old
+    _environment(
+        "mamba-cuda-constraint",
+        ("has constraint __cuda",),
+        r"package (?P<pkg>[\w.-]{1,100}?)-\d\S{0,60} has constraint __cuda \S{1,30} conflicting with __cuda-\S{1,30}",
+        None,
+        message=lambda m: f"conda: {m['pkg']} has a __cuda constraint the driver's __cuda does not meet",
+    ),
     _environment(
         "requires-python",
         ("requires a different Python",),

@@ -49,4 +49,16 @@ JAX_MISUSE_RULES: tuple[Rule, ...] = (
         "bool's shape) is the misuse, the tracer and where it was traced the program's",
         tracers.tracer_conversion,
     ),
+    Rule(
+        "sharding-divisible",
+        "jax's check that a sharding divides an array's dimension names what was given it, the NamedSharding's repr "
+        "by release and the sizes: that a mesh axis does not divide a dimension is the misuse",
+        jax_words.sharding_divisible,
+    ),
+    Rule(
+        "grad-input",
+        "jax's grad refuses an input that is not inexact in 0.1's words ('Primal inputs to reverse-mode "
+        "differentiation must be of float or complex type') and later ones, with advice: the dtype is the misuse",
+        jax_words.grad_input,
+    ),
 )

@@ -297,3 +297,35 @@ def kernel_launch(exc: str | None, message: str, frames: list[str]) -> Parts:
         return exc, message, frames
     own = f"{m['kernel']}: " if m["kernel"] and not _FUSION.match(m["kernel"]) else ""
     return exc, message[: m.start()] + m[1] + own + m["code"], frames
+
+
+# jax's check that a sharding divides an array's dimension names what was given it (device_put's args, a jit's outputs),
+# the NamedSharding's whole repr (its mesh's sizes, axis types, memory kind by release) and the sizes ("..., which
+# implies that the global size of its dimension 0 should be divisible by 8, but it is equal to 2 (full shape: (2,
+# 128))"): that a mesh axis does not divide a dimension is the misuse, which one and by how much the program's
+_NOT_DIVISIBLE = re.compile(
+    r"^One of .{1,200}? was given the sharding of .{1,3000}?, which implies that the global size of its dimension "
+    r"\d{1,3} should be divisible by\b.*$"
+)
+
+
+def sharding_divisible(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("One of ") and _NOT_DIVISIBLE.match(message):
+        message = "an array was given a sharding whose mesh axes do not divide the global size of one of its dimensions"
+    return exc, message, frames
+
+
+# jax's grad refusing an input that is not inexact, by release: 0.1's "Primal inputs to reverse-mode differentiation
+# must be of float or complex type, got type int32", later "grad requires real- or complex-valued inputs (input dtype
+# that is a sub-dtype of np.inexact), but got int32. If you want to use Boolean- or integer-valued inputs, use vjp or
+# set allow_int to True.": the dtype is the misuse, the advice the release's
+_GRAD_INPUT = re.compile(
+    r"^(?:Primal inputs to reverse-mode differentiation must be of float or complex type, got type|grad requires "
+    r"real- or complex-valued inputs \(input dtype that is a sub-dtype of np\.inexact\), but got) (\w{1,30})\b.*$"
+)
+
+
+def grad_input(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith(("Primal inputs to reverse-mode", "grad requires real-")):
+        message = _GRAD_INPUT.sub(r"grad requires real- or complex-valued inputs, but got \1", message)
+    return exc, message, frames

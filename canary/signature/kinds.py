@@ -333,6 +333,9 @@ _IMPORT_WORDS = (
     (re.compile(r"^(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute "), "AttributeError"),
     (re.compile(r"^cannot import name "), "ImportError"),
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
+    (re.compile(r"^DLL load failed\b"), "ImportError"),
+    (re.compile(r"^Primal inputs to reverse-mode differentiation must be of float or complex type"), "TypeError"),
+    (re.compile(r"^Cannot find a working triton installation"), "RuntimeError"),
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),
     (
         re.compile(

@@ -86,7 +86,8 @@ _PREFIXES = [
     re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
     # markdown: quotes, headings and code fences of a pasted log
     re.compile(r"(?:> ?)+(?=\S|$)"),
-    re.compile(r"`{3}(?=\S)|`{1,2}(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): )"),  # (a span at a class)
+    # (a span opened at a class, or at Ray's worker prefix before one)
+    re.compile(r"`{3}(?=\S)|`{1,2}(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): |\([^()\n]{0,200}pid=\d)"),
     # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
     re.compile(
         r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "

@@ -9,7 +9,10 @@ then trains on the wrong device. cudarc (Rust) panics when it cannot load the dr
 find cuda lib under the names [...]") and 0.12's ("Unable to dynamically load the \"cuda\" shared library - searched for
 library names: [...]"). MPSGraph asserts, and the process aborts, naming the parameter's index and both element types
 ("failed assertion `Incompatible element type for parameter at index 0, mlir module expected element type f64 but
-received f32'"): the check is the failure, which parameter and which types the program's.
+received f32'"): the check is the failure, which parameter and which types the program's. MIOpen's on-disk
+databases fail in boost::filesystem's words with the file's path ("boost::filesystem::permissions: No such file or
+directory: \"~/.config/miopen//gfx906_60.HIP.2_11_0.ufdb.txt\""): the call and why are the failure, the path the
+machine's.
 """
 
 from __future__ import annotations
@@ -17,6 +20,17 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError, environment_check
+from canary.signature.rewordings import Parts
+
+_BOOST_PATH = re.compile(r"^(boost::filesystem::\w{1,60}: [^:\"]{1,200}): \"[^\"]{0,1000}\"(?:, \"[^\"]{0,1000}\")?$")
+
+
+def native_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``native-gpu`` rule: boost::filesystem's error without the path it names."""
+    if message.startswith("boost::filesystem::"):
+        message = _BOOST_PATH.sub(r"\1", message)
+    return exc, message, frames
+
 
 NATIVE_GPU_ERRORS: list[BareError] = [
     environment_check(

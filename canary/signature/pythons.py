@@ -137,6 +137,24 @@ _WIN_ERROR = re.compile(r"^(\[WinError \d{1,6}\])")
 _DLL = re.compile(r'Error loading \\?"(?:[^"]{0,500}?[\\/])?([^"\\/]{1,200}\.dll)\\?"')
 # Python since 3.8 names the module a DLL failed for ("DLL load failed while importing _C:"): where it was imported
 _DLL_MODULE = re.compile(r"^(DLL load failed) while importing \w{1,100}:")
+# and Windows words why in the machine's language: a module not found (126), a DLL's initialisation failed (1114)
+_DLL_WHY = (
+    (
+        re.compile(
+            r"The specified module could not be found|找不到指定的模块|Das angegebene Modul wurde nicht gefunden|"
+            r"Не найден указанный модуль"
+        ),
+        "The specified module could not be found.",
+    ),
+    (
+        re.compile(
+            r"initiali[sz]ation routine failed|failure occurred in the dynamic link library \(DLL\) initiali|"
+            r"DLL-Initialisierungsroutine ist fehlgeschlagen|инициализации библиотеки динамической компоновки|"
+            r"动态链接库\(DLL\)初始化例程失败"
+        ),
+        "A dynamic link library (DLL) initialization routine failed.",
+    ),
+)
 _CODEC_POSITION = re.compile(r"(codec can't (?:en|de)code \S{1,60}(?: \S{1,20})? in position) \d{1,12}(?:-\d{1,12})?")
 # macOS's loader names the library it opened and the one it lacks by their paths and a mode (6, later 0x0006, quoted),
 # then why: "Reason: image not found" before macOS 12, the paths it "tried: '...' (no such file)" since
@@ -166,8 +184,10 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         code, dll = _WIN_ERROR.match(message), _DLL.search(message)
         if code:
             message = code[1] + (f' Error loading "{dll[1]}" or one of its dependencies' if dll else "")
-    elif message.startswith("DLL load failed while"):
+    elif message.startswith("DLL load failed"):
         message = _DLL_MODULE.sub(r"\1:", message)
+        why = next((w for rx, w in _DLL_WHY if rx.search(message)), None)
+        message = f"DLL load failed: {why}" if why else message
     elif "codec can't" in message:
         message = _CODEC_POSITION.sub(r"\1 <n>", message)
     elif message.startswith("dlopen(") and (m := _DYLD.match(message)):

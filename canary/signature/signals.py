@@ -210,7 +210,22 @@ ELASTIC_RECORDS: list[BareError] = [
 UNTHROWN = "terminate called without an active exception"
 # what a process printed as it died (bare lines, no traceback): a C++ exception nobody caught, the C allocator's
 # check, CPython's fatal error, a glog CHECK or PJRT's abort on a plugin's error, a signal handler's report
+# C's assert() failing before the abort it raises ("python: ../lib/Analysis/Allocation.cpp:43: std::pair<...>
+# mlir::triton::getCvtOrder(mlir::Attribute, mlir::Attribute): Assertion `...' failed.", a post's copy cut inside the
+# expression): the function and its source file are the failure; the line and the expression's words move by release
+_C_ASSERT = re.compile(
+    r"(?:^|(?<=[\s`]))\S{1,200}: (?:\S{0,300}/)?(?P<file>[\w.-]{1,100}):\d{1,6}: (?P<func>.{1,600}?): Assertion `"
+)
+_FUNCTION = re.compile(r"([\w~]{1,200})\s?\(")
+
+
+def _c_assert(m: re.Match[str]) -> str:
+    name = _FUNCTION.search(m["func"])
+    return f"Assertion failed in {name[1] if name else m['func']} ({m['file']})"
+
+
 PROCESS_DEATHS: list[BareError] = [
+    BareError("c-assert", ("Assertion `",), _C_ASSERT, None, message=_c_assert),
     BareError(
         "cpp-terminate",
         (

@@ -142,6 +142,12 @@ STACK_RULES: tuple[Rule, ...] = (
         "release; jax.checkpoint names the program's static_argnums: the first sentence and the check are the failure",
         checkpointing.checkpoint_words,
     ),
+    Rule(
+        "native-gpu",
+        "boost::filesystem names the path of the file MIOpen's database could not reach: the call and why are the "
+        "failure, the path is the machine's",
+        native_gpu.native_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)

@@ -13,8 +13,9 @@ from canary.signature.rewordings import Parts
 
 # torch.compile raises what its backend raised inside a class of its own: "BackendCompilerFailed: backend='inductor'
 # raised:" above "FileNotFoundError: ...", PyTorch 2.0's "debug_wrapper raised OSError: ...", since 2.6 "InductorError:
-# PermissionError: ..."; the error inside, by its own class, is the failure
-_COMPILE_WRAPPERS = ("BackendCompilerFailed", "InductorError")
+# PermissionError: ...", a lowering's "LoweringException: ImportError: ..."; the error inside, by its own class, is the
+# failure
+_COMPILE_WRAPPERS = ("BackendCompilerFailed", "InductorError", "LoweringException")
 _COMPILE_RAISED = re.compile(
     r"^(?:(?:backend='[\w.]{1,60}'|[\w.]{1,60}) raised:? )?"
     r"(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>.{1,2000})$"
@@ -39,7 +40,14 @@ _EXPLAINED = re.compile(
 _SKIPPED = re.compile(r"the function `(?P<fn>[\w.<>]{1,200})`")
 
 
+# inductor without a working Triton, by release: "Cannot find a working triton installation. More information ...",
+# later "... installation. Either the package is not installed or it is too old. More information ..."
+_NO_TRITON = re.compile(r"^(Cannot find a working triton installation)\..*$")
+
+
 def dynamo(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Cannot find a working triton"):
+        return exc, _NO_TRITON.sub(r"\1", message), frames
     if exc == "FailOnRecompileLimitHit" and _RECOMPILE.match(message):
         return exc, "recompile_limit reached with fullgraph=True", frames
     explained = _EXPLAINED.match(message) if exc == "Unsupported" else None

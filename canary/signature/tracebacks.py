@@ -99,10 +99,11 @@ _GENERIC_HEADS = (
     (re.compile(r"^[A-Z_]{4,}: [A-Z][a-z]{1,20}(?: [A-Za-z]{1,20}){0,3}$"), re.compile(r"RPC: /")),
     # conda's packages no channel has, listed after a blank line: which package is the failure
     (re.compile(r"The following packages are not available from current channels:$"), re.compile(r"- \S")),
-    # conda 4.7's solver conflict, the package it is over after a blank line ("Package cudatoolkit conflicts for:")
+    # conda 4.7's solver conflict, the package it is over after a blank line ("Package cudatoolkit conflicts for:"), or
+    # 4.8's CUDA driver section, glued to the empty section's format line ("... Available versionsThe following ...")
     (
         re.compile(r"The following specifications were found to be incompatible with each other:$"),
-        re.compile(r"Package \S{1,100} conflicts for:"),
+        re.compile(r"Package \S{1,100} conflicts for:|.{0,200}incompatible with your CUDA driver:"),
     ),
 )
 

@@ -66,7 +66,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "compile-wrapper",
         "torch.compile raises what its backend raised as BackendCompilerFailed ('backend='inductor' raised:', 2.0's "
-        "'debug_wrapper raised'), since 2.6 as InductorError; the error inside, by its own class, is the failure",
+        "'debug_wrapper raised'), since 2.6 as InductorError, a lowering's as LoweringException; the error inside, by "
+        "its own class, is the failure",
         toolkits.compile_wrapper,
     ),
     Rule(
@@ -84,8 +85,8 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "dynamo",
         "dynamo words its recompile limit with a whole graph by release (cache_size_limit, recompile_limit; "
-        "one_graph, fullgraph), advice after; since 2.7 an unsupported call's hints follow what it names: the limit, "
-        "the call and its function are the failure",
+        "one_graph, fullgraph), advice after; since 2.7 an unsupported call's hints follow what it names; inductor "
+        "advises after finding no Triton: the limit, the call and its function are the failure",
         toolkits.dynamo,
     ),
     Rule(

@@ -168,6 +168,8 @@ WORDS: list[BareError] = [
             "Error no file named ",
             "to have the same dtype",
             "was built using AVX instructions",
+            "Primal inputs to reverse-mode differentiation",
+            "Cannot find a working triton installation",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -181,6 +183,8 @@ WORDS: list[BareError] = [
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
+            r"Primal inputs to reverse-mode differentiation must be of float or complex type, got type \w{1,30}|"
+            r"Cannot find a working triton installation\b.{0,1000}?|"
             # (jax's words for a tracer turned into a NumPy array, 2020's and later: "Tracer can't be used with raw
             # numpy functions. You might have", "The numpy.ndarray conversion method __array__() was called on ...")
             r"Tracer can't be used with raw numpy functions\b.{0,300}?|"
