@@ -2576,3 +2576,11 @@ def test_the_hundred_and_ninth_and_tenth_batchs_failures_in_the_words_they_met()
     assert sig("triton-windows-59.log").fingerprint == sig("triton-5950.log").fingerprint
     assert "GPU" in sig("triton-5950.log").message
     assert sig("triton-1669.log").fingerprint == sig("triton-4418.log").fingerprint
+
+
+def test_the_hundred_and_eleventh_and_twelfth_batchs_failures_in_the_words_they_met():
+    # a qualified name's keyword read without its class; the Trainer's strategies; Accelerate's config; capture advice
+    assert sig("smol-course-218.log").exception == "TypeError"
+    assert sig("tsar-13.log").fingerprint == sig("deepke-394.log").fingerprint
+    assert sig("sd-webui-easyphoto-446.log").fingerprint == sig("accelerate-2744.log").fingerprint
+    assert sig("flash-attention-379.log").fingerprint == sig("flash-attention-165.log").fingerprint

@@ -366,7 +366,7 @@ _IMPORT_WORDS = (
     (
         re.compile(
             r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"
-            r"^\w{1,100}\(\) got an unexpected keyword argument "
+            r"^[\w.]{1,200}\(\) got an unexpected keyword argument "
         ),
         "TypeError",
     ),

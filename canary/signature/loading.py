@@ -77,6 +77,14 @@ def _quantized(m: re.Match[str]) -> str:
     return f"Using bitsandbytes {m['a'] or m['b']}-bit quantization requires {needs}"
 
 
+# transformers' Trainer names the strategies it found mismatched ("--load_best_model_at_end requires the save and eval
+# strategy to match, but found - Evaluation strategy: epoch - Save strategy: steps"), accelerate the path of a config
+# whose keys it does not know and advises ("The config file at ~/.cache/.../default_config.yaml had unknown keys
+# (['enable_cpu_affinity']), please try upgrading ..."): the run's values and paths, not which check refused them
+_FOUND = re.compile(r"^(--load_best_model_at_end requires the save and eval strategy to match), but found\b.*$")
+_UNKNOWN_KEYS = re.compile(r"^The config file at .{1,500}? (had unknown keys \(\[[^\]]{0,500}\]\)).*$")
+
+
 def loading_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``big-models`` rule: a refusal without the advice after it, the weights a checkpoint and a model do not
     share by the model's class, not the checkpoint's path or the weights' names."""
@@ -94,6 +102,10 @@ def loading_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         )
     elif message.startswith("Using ") and (m := _QUANTIZED.match(message)):
         message = _quantized(m)
+    elif message.startswith("--load_best_model_at_end"):
+        message = _FOUND.sub(r"\1", message)
+    elif message.startswith("The config file at ") and (m := _UNKNOWN_KEYS.match(message)):
+        message = f"The config file {m[1]}"
     elif message.startswith("Target modules ") and (m := _TARGETS.match(message)):
         names = sorted(n.strip(" '\"") for n in (m["l"] if m["l"] is not None else m["s"]).split(",") if n.strip())
         message = f"Target modules [{', '.join(names)}] not found in the base model"

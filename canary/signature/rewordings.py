@@ -208,7 +208,9 @@ _ADVICE = re.compile(
     r" ?TensorFlow requires that this DLL be installed in a directory that is named in your %PATH%.{0,600}$|"
     # XLA's GPU timer's, after its delay kernel timed out; PyTorch 2.8's after a CUDA error, where to read of it
     r"(?<=\.) There may be a missing warmup execution, please investigate in Nsight.{0,30}$|"
-    r" ?Search for `(?:cuda|hip)\w{1,60}' in https?://\S{1,300} for more information\.?)"
+    r" ?Search for `(?:cuda|hip)\w{1,60}' in https?://\S{1,300} for more information\.?|"
+    # PyTorch's generator called during a CUDA graph's capture: where to ask, and the capture's status
+    r"(?<=\.) If you need this call to be captured, please file an issue\..{0,300}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

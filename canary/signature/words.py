@@ -179,7 +179,7 @@ WORDS: list[BareError] = [
             r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |"
             r".{0,500}?\s(?=\*\*))?(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
-            r"\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}'|"
+            r"[\w.]{1,200}\(\) got an unexpected keyword argument '\w{1,100}'|"
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
