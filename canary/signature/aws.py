@@ -13,16 +13,12 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError
-from canary.signature.rewordings import Parts
+from canary.signature.rewordings import rewrite
 
 _RETRIES = re.compile(r"(?<= operation) \(reached max retries: \d{1,4}\)")
 
-
-def botocore_words(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The ``botocore`` rule: a refusal without the retries before it."""
-    if "reached max retries" in message:
-        message = _RETRIES.sub("", message)
-    return exc, message, frames
+# the ``botocore`` rule: a refusal without the retries before it
+botocore_words = rewrite("reached max retries", _RETRIES, "")
 
 
 AWS_ERRORS: list[BareError] = [

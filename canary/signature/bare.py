@@ -392,4 +392,4 @@ BARE_ERRORS: list[BareError] = [
     ),
 ]
 # every recogniser but the environment mismatches that stop a program (looking back for one)
-NOT_ENVIRONMENT = tuple(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)
+NOT_ENVIRONMENT = frozenset(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)

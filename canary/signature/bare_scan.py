@@ -5,7 +5,7 @@ its whole message, read across the lines it was cut into, and the error an abort
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from canary.record import Signature
 from canary.signature import bare, kinds
@@ -103,13 +103,12 @@ _QUOTES_NEXT = "The error was:"
 
 
 def _scan(
-    lines: list[str], options: Options, stop: int = -1, start: int | None = None, skip: tuple[str, ...] = ()
+    lines: list[str], options: Options, stop: int = -1, start: int | None = None, skip: Collection[str] = ()
 ) -> tuple[int, Signature, str, str] | None:
     """The last bare error in ``lines[stop+1:start]``: its line index, signature, recogniser and raw message."""
     weak = tried = None
     info = getattr(lines, "info", ())
-    skipped = frozenset(skip)
-    readers = [rec for rec in bare.BARE_ERRORS if rec.name not in skipped] if skip else bare.BARE_ERRORS
+    readers = [rec for rec in bare.BARE_ERRORS if rec.name not in skip] if skip else bare.BARE_ERRORS
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
         above = lines[i - 1].rstrip() if i else ""
@@ -168,10 +167,10 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 
 
 # every recogniser but the toolchain and environment checks, warnings included
-_NOT_A_CHECK = tuple(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
+_NOT_A_CHECK = frozenset(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
 
 
-_NOT_CUDA = tuple(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
+_NOT_CUDA = frozenset(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
 
 
 def cuda_error_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
@@ -199,7 +198,7 @@ def relayed_cause(lines: list[str], index: int, options: Options) -> Signature |
     return found[1] if found is not None and found[1].exception else None
 
 
-_NOT_NCCL = tuple(b.name for b in bare.BARE_ERRORS if b.name != "nccl")
+_NOT_NCCL = frozenset(b.name for b in bare.BARE_ERRORS if b.name != "nccl")
 _NCCL_AFTER = re.compile(r"NCCL WARN Error while creating shared memory segment \S{1,300} \(size \d{1,15}\)$")
 _NCCL_BACK = 6  # lines looked back for the cause NCCL warned of first
 

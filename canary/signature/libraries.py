@@ -10,20 +10,8 @@ around a training run (a compiler's wrapper, a test runner, a config validator, 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from canary.signature.rewordings import Parts
-
-
-def _rewrite(hint: str, pattern: re.Pattern[str], repl: str) -> Callable[[str | None, str, list[str]], Parts]:
-    """A fold that rewrites ``pattern`` to ``repl`` in a message that holds ``hint`` (one substring scan for the many
-    messages that do not)."""
-
-    def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
-        return exc, (pattern.sub(repl, message) if hint in message else message), frames
-
-    return fold
-
+from canary.signature.rewordings import Parts, rewrite
 
 # an extension built for another CUDA or torch names its check in its first sentence and, after it, what is
 # unavailable, what to run or what to match, which its releases reword (bitsandbytes' "... compiled without GPU
@@ -67,24 +55,24 @@ _C10D_BIND = re.compile(
     r"to .{0,300}?\(errno: 98 - Address already in use\).*|port: \d{1,5}, useIpv6: \d, code: -98, name: EADDRINUSE, "
     r"message: address already in use.*)$"
 )
-c10d_bind = _rewrite("failed to listen on any local network address", _C10D_BIND, r"\1: address already in use")
+c10d_bind = rewrite("failed to listen on any local network address", _C10D_BIND, r"\1: address already in use")
 
 
 # c10's warnings end by naming the C++ function that warned ("... forward compatibility was attempted on non supported
 # HW (function operator())", "(function initCUDA)" by release): the check is the words before it
 _C10_FUNCTION = re.compile(r" \(function [\w:~<>]{1,200}(?:\(\))?\)$")
-c10_function = _rewrite("(function ", _C10_FUNCTION, "")
+c10_function = rewrite("(function ", _C10_FUNCTION, "")
 
 
 # a NaN retyped by a poster in title case ("contain Inf/Nan." of detectron2's "Inf/NaN."): NaN; Python's own "nan" is
 # left as it prints it
 _TITLE_NAN = re.compile(r"\bNan\b")
-title_nan = _rewrite("Nan", _TITLE_NAN, "NaN")
+title_nan = rewrite("Nan", _TITLE_NAN, "NaN")
 
 
 # Habana's bridge spelled its generic status "[Generice failure]" in a release ("Graph compile failed.
 # synStatus=synStatus 26 [Generice failure]."), "[Generic failure]" before and since
-synapse_typo = _rewrite("Generice failure", re.compile(r"\[Generice failure\]"), "[Generic failure]")
+synapse_typo = rewrite("Generice failure", re.compile(r"\[Generice failure\]"), "[Generic failure]")
 
 
 # TPUEstimator's check of its shards against the TPU system it found ("TPUConfig.num_shards is not set correctly.
@@ -94,7 +82,7 @@ _NUM_SHARDS = re.compile(
     r"(According to TPU system metadata for Tensorflow master)(?: \([^)]{0,300}\))?: "
     r"num_replicas should be \(\d{1,6}\), got \(\d{1,6}\)"
 )
-num_shards = _rewrite("num_replicas should be", _NUM_SHARDS, r"\1: num_replicas should be (<n>), got (<n>)")
+num_shards = rewrite("num_replicas should be", _NUM_SHARDS, r"\1: num_replicas should be (<n>), got (<n>)")
 
 
 # tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
@@ -121,7 +109,7 @@ _UNDEFINED = re.compile(
 )
 
 
-undefined_symbol = _rewrite(": undefined symbol: ", _UNDEFINED, r"\1.so: undefined symbol: ")
+undefined_symbol = rewrite(": undefined symbol: ", _UNDEFINED, r"\1.so: undefined symbol: ")
 
 
 # PaddlePaddle raises a CUDA library's status as ExternalError (1.x; "OSError: (External) ..." in 2.x) with where
@@ -150,7 +138,7 @@ def paddle_status(exc: str | None, message: str, frames: list[str]) -> Parts:
 _TF_NODE = re.compile(r"\s?\[\[(?:Node: |\{\{node |node )([\w/.-]{1,300})(?=[ }]).*$")
 
 
-tf_node = _rewrite("[[", _TF_NODE, r" [[node \1]]")
+tf_node = rewrite("[[", _TF_NODE, r" [[node \1]]")
 
 
 # an exception raised with several arguments prints them as a tuple ("RefreshError: ('invalid_grant: Bad Request',
@@ -190,7 +178,7 @@ def equinox(exc: str | None, message: str, frames: list[str]) -> Parts:
 _NUMPY_REMOVED = re.compile(r"^`?(np\.\w{1,60})`? was removed in the NumPy (\d{1,2}\.\d{1,2}) release\b.*$")
 
 
-numpy_removed = _rewrite("was removed in the NumPy", _NUMPY_REMOVED, r"\1 was removed in the NumPy \2 release")
+numpy_removed = rewrite("was removed in the NumPy", _NUMPY_REMOVED, r"\1 was removed in the NumPy \2 release")
 
 
 # NCCL's InfiniBand transport reporting a work completion's error ("NCCL WARN NET/IB : Got completion from peer
@@ -224,7 +212,7 @@ _C10D_STORE = re.compile(
 )
 
 
-c10d_store = _rewrite(
+c10d_store = rewrite(
     "via c10d key-value store",
     _C10D_STORE,
     r"[<rank>] is setting up NCCL communicator and retrieving ncclUniqueId from [\1] via c10d key-value store "
@@ -237,7 +225,7 @@ c10d_store = _rewrite(
 _STREAM_WRITER = re.compile(r"^\.? ?PytorchStreamWriter failed writing file \S{1,300}?: ")
 
 
-stream_writer = _rewrite(
+stream_writer = rewrite(
     "PytorchStreamWriter failed writing file", _STREAM_WRITER, "PytorchStreamWriter failed writing file <record>: "
 )
 
@@ -252,7 +240,7 @@ _PROTOBUF = re.compile(
 )
 
 
-protobuf_versions = _rewrite(
+protobuf_versions = rewrite(
     "Protobuf Gencode/Runtime", _PROTOBUF, r"Detected \1 Protobuf Gencode/Runtime \2versions: gencode \3 runtime \4. \5"
 )
 
@@ -272,7 +260,7 @@ def jaxlib_module(exc: str | None, message: str, frames: list[str]) -> Parts:
 _GOT_PATH = re.compile(r"^(.{1,500}?)\.? Got(?: \S{0,300}/.{0,1000})?$")
 
 
-given_path = _rewrite(" Got", _GOT_PATH, r"\1")
+given_path = rewrite(" Got", _GOT_PATH, r"\1")
 
 
 # a trainer's check naming the iteration its loss went non-finite and the losses there (detectron2's "Loss became
@@ -291,14 +279,14 @@ def loss_iteration(exc: str | None, message: str, frames: list[str]) -> Parts:
 _DONATED_TWICE = re.compile(r"\(flattened argument \d{1,9}, replica \d{1,6}, partition \d{1,6}, first use: \d{1,9}\)")
 
 
-donated_twice = _rewrite("donate the same buffer twice", _DONATED_TWICE, "(flattened argument <n>, first use: <n>)")
+donated_twice = rewrite("donate the same buffer twice", _DONATED_TWICE, "(flattened argument <n>, first use: <n>)")
 
 # jax's warning that donated buffers went unused lists them (their shapes in 2020's XLA notation, ShapedArray later):
 # which arguments is the program's
 _DONATED_UNUSABLE = re.compile(r"^(Some donated buffers were not usable):.*$")
 
 
-donated_unusable = _rewrite("Some donated buffers were not usable", _DONATED_UNUSABLE, r"\1")
+donated_unusable = rewrite("Some donated buffers were not usable", _DONATED_UNUSABLE, r"\1")
 
 # Pallas's GPU lowering refusing a TPU kernel's scalar prefetch, in two releases' words ("Scalar prefetch not supported
 # in Triton lowering.", 2024-05; "scalar prefetch not implemented in the Triton backend", 2024-12), a post may run its
@@ -308,7 +296,7 @@ _PREFETCH = re.compile(
 )
 
 
-triton_prefetch = _rewrite("calar prefetch not ", _PREFETCH, "scalar prefetch not implemented in the Triton backend")
+triton_prefetch = rewrite("calar prefetch not ", _PREFETCH, "scalar prefetch not implemented in the Triton backend")
 
 # einops names a pattern it could not apply, the input's shape and the axes it was given, then which check refused
 # it, worded by release ("Shape mismatch, can't divide axis of length 135 in chunks of 2", also "into chunks"; "Shape

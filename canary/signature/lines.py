@@ -204,7 +204,7 @@ _GROUP_BORDER = re.compile(
 
 def _begins_record(line: str) -> bool:
     """Whether ``line`` begins a logger's record (a timestamp and level, not a decoration any line may have)."""
-    return _strip_record(line)[1]
+    return _strip(line)[1]
 
 
 def _known(line: str) -> bool:

@@ -20,16 +20,13 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError, environment_check
-from canary.signature.rewordings import Parts
+from canary.signature.rewordings import rewrite
 
 _BOOST_PATH = re.compile(r"^(boost::filesystem::\w{1,60}: [^:\"]{1,200}): \"[^\"]{0,1000}\"(?:, \"[^\"]{0,1000}\")?$")
 
 
-def native_words(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The ``native-gpu`` rule: boost::filesystem's error without the path it names."""
-    if message.startswith("boost::filesystem::"):
-        message = _BOOST_PATH.sub(r"\1", message)
-    return exc, message, frames
+# the ``native-gpu`` rule: boost::filesystem's error without the path it names
+native_words = rewrite("boost::filesystem::", _BOOST_PATH, r"\1")
 
 
 NATIVE_GPU_ERRORS: list[BareError] = [

@@ -17,6 +17,16 @@ from canary.signature.masks import STATUS_CODES
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
 
+def rewrite(hint: str, pattern: re.Pattern[str], repl: str) -> Callable[[str | None, str, list[str]], Parts]:
+    """A fold that rewrites ``pattern`` to ``repl`` in a message that holds ``hint`` (one substring scan for the many
+    messages that do not)."""
+
+    def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
+        return exc, (pattern.sub(repl, message) if hint in message else message), frames
+
+    return fold
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
