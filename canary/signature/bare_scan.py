@@ -124,6 +124,7 @@ def _scan(
             if m is None or (not rec.at_info and quiet):
                 continue
             raw = quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
+            raw = rec.below(lines, i, raw) if rec.below else raw
             frames: list[str] = []
             if rec.name == "fatal-python":
                 if rec.exception_of(m) == "SIGABRT" and _abort_said_before(lines, i):
@@ -166,23 +167,27 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     return (cause[0], cause[1]) if cause is not None else found
 
 
-# every recogniser but the toolchain and environment checks, warnings included
-_NOT_A_CHECK = frozenset(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
+# every recogniser but the toolchain and environment checks, warnings included; every one but CUDA's
+NOT_A_CHECK = frozenset(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
+NOT_CUDA = frozenset(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
 
 
-_NOT_CUDA = frozenset(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
-
-
-def cuda_error_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
-    """The CUDA, cuDNN or cuBLAS error logged in the lines just before ``index``."""
-    found = _scan(lines, options, stop=max(-1, index - _LOOK_BACK), start=index - 1, skip=_NOT_CUDA)
+def error_before(
+    lines: list[str], index: int, options: Options, skip: Collection[str] = (), within: int = _LOOK_BACK
+) -> tuple[int, Signature] | None:
+    """The error logged in the ``within`` lines just before ``index`` (by the recognisers not in ``skip``: a CUDA
+    error, a toolchain or environment check, a warning too)."""
+    found = _scan(lines, options, stop=max(-1, index - within), start=index - 1, skip=skip)
     return (found[0], found[1]) if found is not None else None
 
 
-def environment_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
-    """The toolchain or environment check (a warning too) printed in the lines just before ``index``."""
-    found = _scan(lines, options, stop=max(-1, index - _LOOK_BACK), start=index - 1, skip=_NOT_A_CHECK)
-    return (found[0], found[1]) if found is not None else None
+# (all but the logged lines that name the class of a traceback printed after them, one a log cuts, leaving its cause)
+_NOT_NAMING = frozenset(b.name for b in bare.BARE_ERRORS) - {"rendezvous-shutdown"}
+
+
+def named_before(lines: list[str], index: int, options: Options) -> tuple[int, Signature] | None:
+    """A line logged just before ``index`` that names the class of the traceback printed after it."""
+    return error_before(lines, index, options, _NOT_NAMING, 3)
 
 
 def relayed_cause(lines: list[str], index: int, options: Options) -> Signature | None:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 
 from canary.signature import kinds
+from canary.signature.installs import library_home
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
@@ -172,17 +173,16 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
     ),
     # a system library older than a binary was linked against ("/lib64/libm.so.6: version `GLIBC_2.23' not found
     # (required by <site-packages>/jaxlib/xla_extension.so)", libstdc++'s GLIBCXX_3.4.26 and CXXABI_1.3.8): where it
-    # is, and which file needs it (a post cuts it anywhere), are the machine's; the library and the version are it
-    # (a post that retyped the loader's backquote as a quote is the same line)
+    # is, and which file needs it, are the machine's; the library, the version and whose copy it is (the system's,
+    # an environment's own: conda's), which another fix mends, are the failure
     (
         re.compile(
-            r"^(?:\S{0,300}/)?(lib[\w.+-]{1,60}\.so[\d.]{0,12}): version "
+            r"^(?:(\S{0,300})/)?(lib[\w.+-]{1,60}\.so[\d.]{0,12}): version "
             r"[`']((?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12})' not found\b.*$"
         ),
-        r"\1: version `\2' not found",
+        lambda m: f"{m[2]}{library_home(m[1])}: version `{m[3]}' not found",
     ),
-    # jax's setup refusing the Python it runs on ("ERROR: JAX requires Python 3.9 or newer, found (3, 8)"): which
-    # Python it found is the machine's
+    # jax's setup refusing its Python ("ERROR: JAX requires Python 3.9 or newer, found (3, 8)"): which is the machine's
     (re.compile(r"^(?:ERROR: )?(JAX requires Python [\d.]{1,10}\d or newer)\b.*$"), r"\1"),
     # a GPU older than a dtype needs (vLLM's "Bfloat16 is only supported on GPUs with compute capability of at least
     # 8.0. Your Tesla T4 GPU has compute capability 7.5."): which GPU, and its capability, are the machine's
@@ -252,13 +252,14 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         r"libtpu could not fetch the TPU VM's metadata (http status: \1)",
     ),
-    # a wheel pip cannot install here: the package, not its version or tags (which Python, which platform)
+    # a wheel pip cannot install here: the package and the platform's family (macOS's on Linux is not manylinux's on
+    # too old a glibc), not its version or its other tags (which Python, which glibc or macOS)
     (
         re.compile(
-            r"^([A-Za-z][\w.]{0,100}?)-\d[\w.+!]{0,60}-[\w.+-]{1,200}\.whl "
-            r"is not a supported wheel on this platform\b.*$"
+            r"^([A-Za-z][\w.]{0,100}?)-\d[\w.+!]{0,60}-[\w.+-]{0,200}?(?:-(manylinux|macosx|win|linux)[\w.]{0,60})?"
+            r"\.whl is not a supported wheel on this platform\b.*$"
         ),
-        r"\1 wheel is not a supported wheel on this platform",
+        lambda m: f"{m[1]} wheel is not a supported wheel on this platform" + (f" ({m[2]})" if m[2] else ""),
     ),
     (
         re.compile(r"^unsatisfied condition: cuda\s?>=\s?[\d.]{1,10}\d\b.*$"),

@@ -14,12 +14,14 @@ from canary.signature import kinds
 from canary.signature.bare import BARE_ERRORS
 from canary.signature.bare_scan import (
     _FH_HEADER,
+    NOT_A_CHECK,
+    NOT_CUDA,
     _faulthandler_frames,
     any_warning,
     bare_error,
-    cuda_error_before,
-    environment_before,
+    error_before,
     error_said,
+    named_before,
     relayed_cause,
 )
 from canary.signature.call_paths import call_path, frame_path
@@ -27,6 +29,7 @@ from canary.signature.identity import CUT_TRACEBACK, make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output
 from canary.signature.masks import canonical_class, numbers_masked
+from canary.signature.numerics import non_finite
 from canary.signature.recogniser import BareError
 from canary.signature.signals import UNTHROWN, launcher_signal, signal_from_text, signal_name
 from canary.signature.tracebacks import (
@@ -40,6 +43,7 @@ from canary.signature.tracebacks import (
     Frame,
     Options,
     _parse_exception_line,
+    naming_chain,
     parse_chains,
     unfinished,
 )
@@ -48,7 +52,6 @@ from canary.signature.windows import window
 _FH_TIMEOUT = re.compile(r"^Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!$")
 # ("loss: nan", "train/loss=inf", a program's own check: "Loss is nan, stopping training", Lightning's "The loss
 # returned in `training_step` is nan or inf.")
-_LOSS_NAN = re.compile(r"\b(?:train/)?loss\b(?:[\s:=]{1,8}|(?: returned in `?\w{1,60}`?)?\sis\s)(?:nan|-?inf)\b", re.I)
 
 
 def _is_jax_wrapper(b: ExceptionBlock) -> bool:
@@ -145,7 +148,8 @@ def extract(
         return (_child_signal(lines, tail) or last) if last.exception == "ChildFailedError" else last
     if outcome is None or outcome == "failed":
         died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines)
-        died = died or _child_signal(lines, tail)
+        if died is None or died.message.startswith(_LAUNCHER_CUT):  # (torch elastic's own traceback, cut)
+            died = _child_signal(lines, tail) or died
         if died is not None:
             return died
         said = error_said(lines)
@@ -166,6 +170,9 @@ def extract(
             tail[-2000:],
         )
     return None
+
+
+_LAUNCHER_CUT = f"{CUT_TRACEBACK}torch/distributed/"
 
 
 def _child_signal(lines: list[str], tail: str) -> Signature | None:
@@ -205,6 +212,10 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     crash = bare_error(lines, options)
     if crash is not None and _warned_before_a_cut(lines, crash[0]):
         crash = None  # a traceback the log is cut inside, after a warning, was printing what failed
+    if chains and not killed and crash is not None and crash[0] >= max(b.end for b in chains[-1]):
+        raised = _explained(lines, chains[naming_chain(chains)], options)
+        if raised.message == crash[1].message:
+            return raised  # (NCCL's watchdog, or an abort, repeating after the traceback the error it raised)
     if (
         chains
         and not killed
@@ -215,9 +226,11 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
             or crash[1].message == UNTHROWN  # (the process tearing down after the traceback's exception)
         )
     ):
-        if crash is not None and _cause_of_a_cut(lines, chains[-1], crash[0]):
-            return crash[1]
-        return _explained(lines, chains[_spawning(chains)], options)
+        start = chains[-1][0].end - len(chains[-1][0].lines)
+        logged = crash if crash is not None and crash[0] < start else named_before(lines, start, options)
+        if logged is not None and _cause_of_a_cut(lines, chains[-1], logged[0]):
+            return logged[1]
+        return _explained(lines, chains[naming_chain(chains)], options)
     if (
         crash
         and _warning(lines[crash[0]])
@@ -235,19 +248,6 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return _no_dnn(lines, crash[0], crash[1], options)
     return None
-
-
-def _spawning(chains) -> int:
-    """The chain that names the failure: the last, or the parent's before it when the last is a spawned child's
-    ``EOFError: Ran out of input`` reading the process object its parent failed to pickle (Windows and macOS print the
-    child's traceback after the parent's ``TypeError: can't pickle ...``)."""
-    last = chains[-1][-1]
-    if len(chains) > 1 and last.exc_type.endswith("EOFError") and any(f.file.endswith("spawn.py") for f in last.frames):
-        parent = chains[-2][-1]
-        dumped = ("reduction.py", "popen_spawn_win32.py", "popen_spawn_posix.py")
-        if any(f.file.endswith(dumped) for f in parent.frames):
-            return -2
-    return -1
 
 
 def _warning(line: str) -> BareError | None:
@@ -305,11 +305,11 @@ def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) 
     if relays and (relayed := relayed_cause(lines, start, options)) is not None:
         return relayed
     if _NO_DEVICE.search(sig.message):
-        cause = environment_before(lines, start, options)
+        cause = error_before(lines, start, options, NOT_A_CHECK)
         if cause is not None and "cuInit" in cause[1].message:
             return make("environment", sig.exception, cause[1].message, [], sig.excerpt)
     if _NO_CONV.search(sig.message):
-        cause = environment_before(lines, start, options)
+        cause = error_before(lines, start, options, NOT_A_CHECK)
         if cause is not None and "cuDNN" in cause[1].message:
             return cause[1]
     return _no_dnn(lines, start, sig, options)
@@ -318,7 +318,7 @@ def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) 
 def _no_dnn(lines: list[str], index: int, sig: Signature, options: Options) -> Signature:
     """``sig``, or when it is XLA's "DNN library initialization failed", the cuDNN error logged before it."""
     if _NO_DNN.search(sig.message):
-        cause = cuda_error_before(lines, index, options)
+        cause = error_before(lines, index, options, NOT_CUDA)
         if cause is not None and cause[1].message.startswith("CUDNN_STATUS_"):
             return cause[1]
     return sig
@@ -388,6 +388,6 @@ def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_
     )
     if sig:
         return make("runtime_crash", sig, f"process killed by {sig}", [], tail[-2000:])
-    if any(_LOSS_NAN.search(ln) for ln in lines):
-        return make("nan", None, "loss became non-finite", [], tail[-2000:])
+    if said := non_finite(lines):
+        return make("nan", None, said, [], tail[-2000:])
     return None

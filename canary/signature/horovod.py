@@ -6,7 +6,14 @@ built in later releases ("Extension horovod.tensorflow has not been built: .../m
 not found"): that it shut down, and which extension, are the failure. Its stall inspector warns of ranks waiting for
 the others, which a hang follows. Open MPI's mpirun prints its refusals in boxes without a class (not enough slots, a
 run as root); ORTE's daemons that did not start are explained by the line before its box: ssh unable to resolve a
-host (the cluster's network) or orted not found on a node (the machine's install).
+host (the cluster's network) or orted not found on a node (the machine's install). A job that srun launched directly,
+with an Open MPI built without SLURM's PMI, cannot start ("The application appears to have been direct launched using
+"srun", but OMPI was not built with SLURM's PMI support"). mpirun (or mpiexec) ends a job one process of which exited
+non-zero ("mpirun detected that one or more processes exited with non-zero status"): the code is the program's.
+Open MPI's own handler reports a process's fatal signal ("[host:4968] Signal: Segmentation fault (11)") over a
+backtrace ("[ 3] /usr/lib/libmpi.so.12(ompi_datatype_sndrcv+0x54c)[0x7f60...]"): the signal, and the first frame
+past the C library's (its function, or its library where it has none), are the failure; an abort (6) is named by
+what made the process abort.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import re
 
 from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
+from canary.signature.signals import signal_name
 
 _SHUT_DOWN = "Horovod has been shut down"
 _NOT_BUILT = re.compile(r"^(Extension horovod\.\w{1,40} has not been built)\b.*$")
@@ -29,6 +37,25 @@ def horovod_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     elif message.startswith("Extension horovod."):
         message = _NOT_BUILT.sub(r"\1", message)
     return exc, message, frames
+
+
+# Open MPI's backtrace under its signal handler: "[ 3] /usr/lib/libmpi.so.12(ompi_datatype_sndrcv+0x54c)[0x7f6...]"
+_OMPI_FRAME = re.compile(
+    r"\[\s{0,2}\d{1,3}\] (?P<lib>\S{1,300}?)\((?P<fn>[\w:.]{0,200})\+0x[0-9a-f]{1,16}\)\[0x[0-9a-f]{1,16}\]"
+)
+_C_LIBRARY = re.compile(r"^(?:libpthread|libc|ld-linux)\b")
+_OMPI_FRAMES = 12  # the backtrace's lines in which the first frame past the C library's is looked for
+
+
+def _crashed_in(lines: list[str], i: int, message: str) -> str:
+    """The first frame past the C library's in the backtrace under line ``i``: its function, or its library's name
+    without its version or Python's ABI tag."""
+    for line in lines[i + 1 : i + 1 + _OMPI_FRAMES]:
+        m = _OMPI_FRAME.search(line)
+        lib = m["lib"].rsplit("/", 1)[-1] if m else ""
+        if m and not _C_LIBRARY.match(lib):
+            return f"{message} in {m['fn'] or lib.split('.', 1)[0]}"
+    return message
 
 
 MPI_ERRORS: list[BareError] = [
@@ -50,9 +77,10 @@ MPI_ERRORS: list[BareError] = [
     ),
     environment_check(
         "mpirun",
-        ("There are not enough slots available", "mpirun has detected an attempt to run as root", "orted: command"),
-        r"(?P<slots>There are not enough slots available in the system to satisfy the \d{1,6} slots?)|"
-        r"(?P<root>mpirun has detected an attempt to run as root)|(?P<orted>\borted: command not found)",
+        ("There are not enough slots available", "mpirun has detected an attempt to run as root", "orted: "),
+        r"(?P<slots>There are not enough slots available in the system to satisfy the \d{1,6}(?: slots?|$))|"
+        r"(?P<root>mpirun has detected an attempt to run as root)|"
+        r"(?P<orted>\borted: (?:command not found|No such file or directory))",
         None,
         message=lambda m: (
             "Open MPI: "
@@ -64,6 +92,28 @@ MPI_ERRORS: list[BareError] = [
                 else "orted not found on a node (ORTE could not start its daemons)"
             )
         ),
+    ),
+    environment_check(
+        "ompi-direct-launch",
+        ("direct launched using",),
+        r"The application appears to have been direct launched using \"?srun\"?",
+        None,
+        message=lambda m: "Open MPI: launched directly by srun, without SLURM's PMI support",
+    ),
+    BareError(
+        "mpirun-non-zero",
+        ("processes exited with non-zero status",),
+        re.compile(r"\bmpi(?:run|exec) detected that one or more processes exited with non-zero status"),
+        None,
+        message=lambda m: "mpirun: a process exited with a non-zero status, and the job was aborted",
+    ),
+    BareError(
+        "ompi-signal",
+        ("Signal: ",),
+        re.compile(r"^(?:\[[\w.-]{1,100}:\d{1,10}\] )?Signal: [A-Za-z ]{1,40} \((?P<n>(?!6\))\d{1,2})\)$"),
+        lambda m: signal_name(m["n"]),
+        message=lambda m: f"process received {signal_name(m['n'])}",
+        below=_crashed_in,
     ),
     BareError(
         "ssh-resolve",

@@ -242,7 +242,19 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"fallen off the bus|Xid \(PCI:[\w:.]{1,20}\): 79\b"),
         "hardware: the GPU has fallen off the bus (Xid 79)",
     ),
-    (re.compile(r"NVRM: Xid \(PCI:[\w:.]{1,20}\): (?P<xid>\d{1,3})\b"), "hardware: the GPU reported an Xid error"),
+    # (a log whose every line is the driver's may come with its "NVRM: " dropped)
+    (re.compile(r"\bXid \(PCI:[\w:.]{1,20}\): (?P<xid>\d{1,3})\b"), "hardware: the GPU reported an Xid error"),
+    # nvidia-smi when NVML cannot reach a GPU ("Unable to determine the device handle for GPU 0000:0B:00.0: Unknown
+    # Error", a 2024 driver without the space: "GPU0000:03:00.0") or the driver has marked it lost ("...: GPU is lost.
+    # Reboot the system to recover this GPU"): which of the two; the GPU's address is the machine's
+    (
+        re.compile(r"Unable to determine the device handle for GPU ?[\w:.]{1,20}: GPU is lost\b"),
+        "hardware: the GPU is lost (NVML)",
+    ),
+    (
+        re.compile(r"Unable to determine the device handle for GPU ?[\w:.]{1,20}: Unknown Error\b"),
+        "hardware: NVML cannot reach the GPU (Unknown Error)",
+    ),
     # ssh to a worker, as gcloud runs it ("ERROR: (gcloud.compute.tpus.tpu-vm.ssh) [/usr/bin/ssh] exited with return
     # code [255]."), the worker closing the connection ("kex_exchange_identification: Connection closed by remote
     # host"), or never answering ("ssh: connect to host 10.0.0.2 port 22: Operation timed out")

@@ -13,6 +13,19 @@ import re
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
+# the system's library directories (Debian's multiarch one, Red Hat's lib64), where the distribution's glibc and
+# libstdc++ live; a copy anywhere else is an environment's own (conda's "envs/x/bin/../lib", a venv's bundled one)
+_SYSTEM_LIBS = re.compile(r"(?:/usr)?/lib(?:32|64)?(?:/[\w-]{1,40}-linux-gnu\w{0,10})?")
+
+
+def library_home(directory: str | None) -> str:
+    """Whose copy of a shared library the loader found in ``directory``: " (the system's)", " (an environment's)",
+    or nothing where a post left the directory out."""
+    if not directory:
+        return ""
+    return " (the system's)" if _SYSTEM_LIBS.fullmatch(directory) else " (an environment's)"
+
+
 _UV_VERSION = re.compile(r"(?:\{[^{}]{0,300}(?:\}|$))?(?:(?:==|>=|<=|!=|~=|<|>)[\w.+*-]{1,60},?)*")
 _UV_UNUSABLE = re.compile(r"\bis unusable because no wheels are available with a matching (Python \w{1,20})$")
 _UV_TAG_EXAMPLE = re.compile(r" tag \(e\.g\., .{0,200}\)$")

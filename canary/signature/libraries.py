@@ -331,29 +331,3 @@ def einops(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc == "EinopsError" and (m := EINOPS_CHECK.search(message)):
         message = einops_check(m)
     return exc, message, frames
-
-
-# PyTorch names a cuSOLVER status by its name ("cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling
-# `cusolverDnCreate(handle)`") or, in some releases, by its number ("cusolver error: 7, ..."): one status
-# (cusolverStatus_t's values in cusolver_common.h)
-_CUSOLVER_NAMES = (
-    "SUCCESS",
-    "NOT_INITIALIZED",
-    "ALLOC_FAILED",
-    "INVALID_VALUE",
-    "ARCH_MISMATCH",
-    "MAPPING_ERROR",
-    "EXECUTION_FAILED",
-    "INTERNAL_ERROR",
-    "MATRIX_TYPE_NOT_SUPPORTED",
-    "NOT_SUPPORTED",
-)
-_CUSOLVER_NUMBER = re.compile(r"\bcusolver error: ([1-9])\b")
-
-
-def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if "cusolver error: " in message:
-        message = _CUSOLVER_NUMBER.sub(
-            lambda m: f"cusolver error: CUSOLVER_STATUS_{_CUSOLVER_NAMES[int(m[1])]}", message
-        )
-    return exc, message, frames

@@ -251,8 +251,8 @@ def _tag(raw: list[str], known: Callable[[str], bool]) -> re.Pattern[str] | None
             going = [widths[i][depth] for i in alive if len(tokens[i]) > depth + 1]
             blanks[len(prefix)] = min(going or [widths[i][depth] for i in alive])
     sample = lines[alive[0]] if alive else lines[0]
-    if not prefix or prefix[0] == " ":
-        return None
+    if not prefix or prefix[0] in (" ", "{"):
+        return None  # (a record that is a dict, the Trainer's "{'loss': 0.0, ...", is the log's words)
     # cut after a blank: the longest such cut, or the first after which a known decoration begins
     # (a logger's record prefix after the tag stays, for lines to read the record by)
     cut = None

@@ -17,7 +17,8 @@ class BareError:
     one substring scan per line and recogniser. A ``weak`` one (a warning) names the failure
     only when nothing else in the log does. One not ``at_info`` is not read in a record logged at
     INFO or DEBUG level (what a program says it tried and went on from). One that ``continues`` (a
-    response body's line) goes on the message of an error above it, where one is being read."""
+    response body's line) goes on the message of an error above it, where one is being read. ``below`` gives the
+    message what the lines under it add (c10's frames under its logged error name the call that met it)."""
 
     name: str
     hints: tuple[str, ...]
@@ -29,6 +30,7 @@ class BareError:
     weak: bool = False
     at_info: bool = True
     continues: bool = False
+    below: Callable[[list[str], int, str], str] | None = None
 
     def match(self, line: str) -> re.Match[str] | None:
         if not any(h in line for h in self.hints):

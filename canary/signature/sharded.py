@@ -5,6 +5,14 @@ dtype but got torch.float16 and torch.float32") and 2.1's ("Must flatten tensors
 property that is mixed is the failure, which dtypes the model's. It names the rank and the two devices of a
 compute device and a `device_id` that disagree. A tensor FSDP freed, used outside its forward, reports c10's lazy
 allocation with Caffe2's advice after it. DTensor names the operator that got a plain tensor beside a DTensor.
+
+c10d logs its sockets' failures in its own lines before (or without) the class Python raises: a server that could not
+bind its port ("[W socket.cpp:401] [c10d] The server socket has failed to bind to 0.0.0.0:29400 (errno: 98 - Address
+already in use)."), a client that could not connect ("... The client socket has failed to connect to [localhost]:29500
+(errno: 99 - Cannot assign requested address)."), a store's peer gone ("[rank6]:[W729 ...TCPStore.cpp:125] [c10d]
+recvValue failed on SocketImpl(fd=76, ...): Connection reset by peer" over c10's frames): the errno, and which of the
+store's calls met the reset (`TCPStore::check` mid-run, `TCPStore::ping` connecting), are the failure; the address,
+the port and the descriptor are the machine's.
 """
 
 from __future__ import annotations
@@ -46,7 +54,56 @@ def sharded_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+_STORE_CALL = re.compile(r"\bc10d::TCPStore::(?P<call>\w{1,40})\(")
+
+
+_C10_FRAMES = 12  # c10's frames under its logged error in which the store's call is looked for
+
+
+def _store_call(lines: list[str], i: int, message: str) -> str:
+    """The store's call whose receive failed, from c10's frames under line ``i`` (``check`` mid-run, ``ping`` while
+    connecting), after ``message``."""
+    call = next((m["call"] for ln in lines[i + 1 : i + 1 + _C10_FRAMES] if (m := _STORE_CALL.search(ln))), None)
+    return f"{message} (in TCPStore::{call})" if call else message
+
+
+def _socket_failed(m: re.Match[str]) -> str:
+    """c10d's socket line without its address: the server's bind (errno 98 is the message Python raises it with) or
+    the client's connect, and its errno's words."""
+    if m["side"] == "server" and m["errno"] == "98":
+        return "The server socket has failed to listen on any local network address: address already in use"
+    return f"The {m['side']} socket has failed to {m['verb']} (errno: {m['errno']} - {m['why']})"
+
+
 SHARDED_ERRORS: list[BareError] = [
+    BareError(
+        "c10d-socket",
+        ("[c10d] The ",),
+        re.compile(
+            r"\[c10d\] The (?P<side>server|client) socket has failed to (?P<verb>bind|connect) to \S{1,200} "
+            r"\(errno: (?P<errno>\d{1,3}) - (?P<why>[^)]{1,80})\)"
+        ),
+        "DistNetworkError",
+        message=_socket_failed,
+    ),
+    # torch elastic's rendezvous failing to shut down, logged before the store's error (torch 1.12's "Broken pipe",
+    # 2.0's "Connection reset by peer") and the traceback it raises: "The node 'host_3140_0' has failed to shutdown the
+    # rendezvous '3045...' due to an error of type RendezvousConnectionError."; the node and the run are the job's
+    BareError(
+        "rendezvous-shutdown",
+        ("has failed to shutdown the rendezvous",),
+        re.compile(r"has failed to shutdown the rendezvous '[^']{0,200}' due to an error of type (?P<cls>\w{1,60})"),
+        lambda m: m["cls"],
+        message=lambda m: "The node has failed to shut down the rendezvous",
+    ),
+    BareError(
+        "c10d-recv",
+        ("recvValue failed on SocketImpl",),
+        re.compile(r"\[c10d\] (?P<call>recvValue) failed on SocketImpl\(.{0,300}?\): (?P<why>[A-Z][\w ]{1,60})$"),
+        "DistStoreError",
+        message=lambda m: f"TCPStore: {m['call']} failed: {m['why']}",
+        below=_store_call,
+    ),
     BareError(
         "sharded-words",
         ("but its data is not allocated yet", "got mixed torch.Tensor and DTensor"),

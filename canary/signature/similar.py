@@ -59,7 +59,8 @@ _KEYS = re.compile(
     r"Could not find any (\w{1,20}\.h)|\(Xid (\d{1,3})\)|completion with status=(\d{1,3})|"
     r"No replication rule for (\w{1,100})|for field (\w{1,100}) is not allowed|"
     r"Initializing ([\w.]{1,60}), but found ([\w.]{1,60}) already initialized|No module named '([\w.]{1,200})'|"
-    r"the extra '([\w.-]{1,60})'|Function '(\w{1,100})' returned nan values|\bgot signal: (\d{1,2})$|"
+    r"the extra '([\w.-]{1,60})'|Function '(\w{1,100})' returned nan values|error detected in (\w{1,100}Backward)\b|"
+    r"\bgot signal: (\d{1,2})$|"
     r"\bVersion ([\w.+-]{1,30}) with arch \w{1,10} not found|requested in (\w{1,60}) is not available"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
@@ -75,8 +76,9 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     another, nor one image platform, one header a build looks for, one Xid code or one InfiniBand status another, nor
     one primitive shard_map lacks a rule for, one dataclass field, one pair of OpenMP runtimes or one missing module
     another, nor one extra a release lacks another, nor one backward function PyTorch's anomaly mode caught
-    another, nor one signal torch elastic's launcher got another (1 of 15), nor one Python setup-python lacks another,
-    nor jax's x64 warning from one function (astype, zeros) from another, however alike the words."""
+    another (in its RuntimeError or its warning), nor one signal torch elastic's launcher got another (1 of 15), nor
+    one Python setup-python lacks another, nor jax's x64 warning from one function (astype, zeros) from another,
+    however alike the words."""
     return set(_KEYS.findall(text))
 
 

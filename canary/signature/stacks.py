@@ -13,6 +13,7 @@ from canary.signature import (
     boosting,
     checkpointing,
     companions,
+    cuda_libraries,
     engines,
     generation,
     horovod,
@@ -20,6 +21,7 @@ from canary.signature import (
     loading,
     mps,
     native_gpu,
+    numerics,
     precisions,
     resources,
     serving,
@@ -148,6 +150,12 @@ STACK_RULES: tuple[Rule, ...] = (
         "failure, the path is the machine's",
         native_gpu.native_words,
     ),
+    Rule(
+        "numerics",
+        "PyTorch 1.10 numbered its backward functions ('SqrtBackward' became 'SqrtBackward0'), in anomaly mode's "
+        "warning and in the RuntimeError after it: one function either way",
+        numerics.numeric_words,
+    ),
 )
 
 # (read among the bare errors after the companions' and before the exception's repr)
@@ -168,4 +176,6 @@ STACK_ERRORS: list[BareError] = [
     *precisions.PRECISION_ERRORS,
     *aws.AWS_ERRORS,
     *native_gpu.NATIVE_GPU_ERRORS,
+    *cuda_libraries.CUDA_LIBRARY_ERRORS,
+    *numerics.NUMERIC_ERRORS,
 ]

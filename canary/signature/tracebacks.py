@@ -347,3 +347,16 @@ _HEADLESS_FRAMES = 3
 # Colab's fold of the library's frames between two it shows: "7 frames"
 # Colab's fold of library frames ("11 frames"), a reporter's elision of frames ("... a bit more stack trace here ...")
 _COLAB_FOLD = re.compile(r"^\d{1,4} frames$|^\s{0,8}\.{3} [\w ]{1,60} \.{3}$")
+
+
+def naming_chain(chains: Sequence[list[ExceptionBlock]]) -> int:
+    """The chain that names the failure: the last, or the parent's before it when the last is a spawned child's
+    ``EOFError: Ran out of input`` reading the process object its parent failed to pickle (Windows and macOS print the
+    child's traceback after the parent's ``TypeError: can't pickle ...``)."""
+    last = chains[-1][-1]
+    if len(chains) > 1 and last.exc_type.endswith("EOFError") and any(f.file.endswith("spawn.py") for f in last.frames):
+        parent = chains[-2][-1]
+        dumped = ("reduction.py", "popen_spawn_win32.py", "popen_spawn_posix.py")
+        if any(f.file.endswith(dumped) for f in parent.frames):
+            return -2
+    return -1

@@ -10,6 +10,7 @@ Pure. They take their place, in this order, in :data:`canary.signature.folds.RUL
 from __future__ import annotations
 
 from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
+from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.rewordings import Rule
 from canary.signature.torch_folds import TORCH_RULES
@@ -384,9 +385,9 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "cusolver-status",
-        "PyTorch names a cuSOLVER status by its name or, in some releases, by its number ('cusolver error: 7'): one "
-        "status",
-        libraries.cusolver_status,
+        "PyTorch names a cuSOLVER status by its name or, in some releases, by its number ('cusolver error: 7'), its "
+        "call with or without a comma and backticks, then advice; a cuFFT status by its check site: status and call",
+        cusolver_status,
     ),
     Rule(
         "triton-prefetch",

@@ -1,0 +1,75 @@
+"""CUDA's math libraries as PyTorch and XLA report their failures: cuSOLVER's and cuFFT's statuses. Pure.
+
+PyTorch names a cuSOLVER status by its name ("cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling
+`cusolverDnCreate(handle)`") or, in some releases, by its number ("cusolver error: 7, ..."), with or without the comma
+and the backticks, and later with advice after it ("... If you keep seeing this error, you may use
+`torch.backends.cuda.preferred_linalg_library()` ..."): the status and the call are the failure. A log may print the
+check's words without their class (ComfyUI's "Error during sampling: cusolver error: ...", a post's prose): they are
+PyTorch's `RuntimeError`. XLA's cuFFT aborts the process when it cannot make a batched plan, saying why after its
+words ("failed to initialize batched cufft plan with customized allocator: Failed to create cuFFT batched plan.", or
+"...: Allocating 8000000160 bytes exceeds the memory limit of 4294967296 bytes."): why is the failure, the sizes the
+program's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.masks import numbers_masked
+from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Parts
+
+# cusolverStatus_t's values, in cusolver_common.h's order
+_CUSOLVER_NAMES = (
+    "SUCCESS",
+    "NOT_INITIALIZED",
+    "ALLOC_FAILED",
+    "INVALID_VALUE",
+    "ARCH_MISMATCH",
+    "MAPPING_ERROR",
+    "EXECUTION_FAILED",
+    "INTERNAL_ERROR",
+    "MATRIX_TYPE_NOT_SUPPORTED",
+    "NOT_SUPPORTED",
+)
+_CUSOLVER_NUMBER = re.compile(r"\bcusolver error: ([1-9])\b")
+# (the call as PyTorch quotes it, before advice: "..., when calling `cusolverDnCreate(handle)`. If you keep ...")
+_CUSOLVER_CALL = re.compile(
+    r"\b(cusolver error: CUSOLVER_STATUS_\w{1,40}),? when calling `?(\w{1,60}\((?:[^()`]|\([^()`]{0,100}\)){0,600}\))`?"
+    r"(?:\.? If you keep seeing this error\b.*)?$"
+)
+# (a release's check site after a cuFFT status: "cuFFT error: CUFFT_INVALID_PLAN (CUFFT_CHECK at /x/CuFFTUtils.h:70)")
+_CUFFT_SITE = re.compile(r"\b(cuFFT error: CUFFT_\w{1,40}) \(CUFFT_CHECK at \S{1,300}\)$")
+
+
+def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``cusolver-status`` rule: a cuSOLVER status by its name, its call as PyTorch quotes it without advice; a
+    cuFFT status without the check site."""
+    if "cusolver error: " in message:
+        message = _CUSOLVER_NUMBER.sub(
+            lambda m: f"cusolver error: CUSOLVER_STATUS_{_CUSOLVER_NAMES[int(m[1])]}", message
+        )
+        message = _CUSOLVER_CALL.sub(r"\1, when calling `\2`", message)
+    elif "(CUFFT_CHECK at " in message:
+        message = _CUFFT_SITE.sub(r"\1", message)
+    return exc, message, frames
+
+
+CUDA_LIBRARY_ERRORS: list[BareError] = [
+    BareError(
+        "torch-cuda-library",
+        ("cusolver error: ", "cuFFT error: "),
+        re.compile(
+            r"(?<![\w.])(?P<msg>cusolver error: (?:CUSOLVER_STATUS_\w{1,40}|[1-9])\b.{0,1000}|"
+            r"cuFFT error: CUFFT_[A-Z_]{2,40})"
+        ),
+        "RuntimeError",
+    ),
+    BareError(
+        "xla-cufft-plan",
+        ("failed to initialize batched cufft plan",),
+        re.compile(r"failed to initialize batched cufft plan with customized allocator: (?P<why>.{1,300}?)\.?$"),
+        "SIGABRT",
+        message=lambda m: f"failed to initialize batched cufft plan: {numbers_masked(m['why'])}",
+    ),
+]
