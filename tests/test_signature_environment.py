@@ -2619,3 +2619,34 @@ def test_the_hundred_and_fourteenth_batchs_nans_mpi_and_old_systems():
     assert sig("raccoon-230.log").fingerprint == sig("apex-482.log").fingerprint
     assert sig("scipy-18163.log").fingerprint == sig("dasper-5.log").fingerprint != sig("fastddm-51.log").fingerprint
     assert sig("textgen-5006.log").fingerprint != sig("textgen-4355.log").fingerprint
+
+
+def test_the_hundred_and_fifteenth_batchs_cudnn_nccl_and_gpu_builds():
+    # a cuDNN sublibrary by what it needs; PyTorch's cuDNN check by which way; NCCL's symbols and tools; GPU builds
+    assert sig("facefusion-docker-9.log").fingerprint == sig("synchformer-9.log").fingerprint
+    assert sig("synchformer-9.log").fingerprint != sig("anomalydiffusion-76.log").fingerprint
+    assert sig("co-gat-2.log").fingerprint == sig("t2f-6.log").fingerprint == sig("whisperx-1297-2.log").fingerprint
+    assert sig("t2f-6.log").fingerprint != sig("da_detection-19.log").fingerprint
+    assert sig("tatt-18.log").fingerprint == sig("asgcn-19.log").fingerprint
+    assert sig("ranet-4.log").fingerprint == sig("sknet-14.log").fingerprint
+    assert sig("exllamav2-530.log").fingerprint == sig("pytorch-119932.log").fingerprint
+    assert sig("npkit-38.log").fingerprint == sig("msccl-64.log").fingerprint
+    assert sig("nccl-tests-12.log").fingerprint == sig("nccl-tests-98.log").fingerprint
+    assert sig("nccl-tests-12.log").kind == "environment"
+    assert sig("pinokio-193.log").fingerprint == sig("pinokio-931.log").fingerprint
+    assert sig("lmdeploy-1108.log").fingerprint == sig("lmdeploy-1267.log").fingerprint
+    assert sig("pytorch-scripts-13.log").fingerprint != sig("pytorch-36315.log").fingerprint
+    assert sig("voice-changer-447.log").fingerprint != sig("pytorch-627.log").fingerprint
+    assert sig("bitsandbytes-223.log").fingerprint == sig("kohya-ss-490.log").fingerprint  # (accelerate's re-raise)
+
+
+def test_the_hundred_and_sixteenth_batchs_resolvers_companions_and_fallbacks():
+    # poetry's installer and solver; torchvision's and torchaudio's builds; nms by release; jax's fallback
+    assert sig("pixeltable-15.log").fingerprint == sig("io-1881.log").fingerprint == sig("io-1617.log").fingerprint
+    assert sig("poetry-5044.log").fingerprint == sig("poetry-8764-2.log").fingerprint
+    assert sig("poetry-8764.log").kind == "environment"
+    assert sig("autocut-62.log").fingerprint == sig("audio-2721.log").fingerprint
+    assert sig("sd-1click-colab-30.log").fingerprint != sig("audio-2721.log").fingerprint
+    assert sig("pytorch-157648.log").fingerprint == sig("vision-8289.log").fingerprint
+    assert sig("vision-6453.log").fingerprint == sig("segment-anything-video-62.log").fingerprint
+    assert sig("mobilegpt-2.log").fingerprint == sig("agentlaboratory-87.log").fingerprint

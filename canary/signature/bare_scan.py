@@ -5,86 +5,21 @@ its whole message, read across the lines it was cut into, and the error an abort
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 
 from canary.record import Signature
 from canary.signature import bare, kinds
+from canary.signature.bare_message import DANGLING, GOES_ON_BELOW, bare_message
 from canary.signature.call_paths import call_path
 from canary.signature.deprecations import ANY_WARNING
 from canary.signature.identity import make
-from canary.signature.infra import INFRA_TEXT, infrastructure_reason
+from canary.signature.infra import infrastructure_reason
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.quoting import quoted
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
-from canary.signature.tracebacks import _CAUSE, _FH_FRAME, _MESSAGE_END, Frame, Options, detail_after
+from canary.signature.tracebacks import _CAUSE, _FH_FRAME, Frame, Options
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
-_SENTENCE_END = (".", "!", "?", ")", "]")
-# jax's report of a CUDA component under its finished sentence ("Outdated cuSPARSE installation found."):
-# the versions that say which way it is outdated belong to the message
-# Lines a message carries on its own lines: the versions jax's cuDNN check compares, the function a tracer met, the
-# GPUs Lightning found where it was asked for others
-_VERSION_REPORT = re.compile(
-    r"^(?:(?:Version JAX was built against|Minimum supported|Installed version): \d{1,8}"
-    r"|The problem arose with the `\w{1,20}` function\.?"
-    r"|But your machine only has: \[[\d, ]{0,100}\])$"
-)
-# Lines that end a bare error's message (what XLA appends to an out-of-memory error, a C++ stack).
-_BARE_END = re.compile(
-    r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
-    r"terminate called after|Aborted(?: \(core dumped\))?$|Traceback \(most recent call last\)|https?://|\*\*\* SIG|"
-    r"(?:\[notice\]|Notice:)\s{1,4}A new release of pip|"  # (pip's notice after its error)
-    r"at (?:async )?\S.{0,300}:\d{1,7}:\d{1,7}\)?$|"  # (Node.js's stack under its error: "at /x/a.js:46:21")
-    r"(?:FAILED|ERROR)(?: |$)|"  # (pytest's next summary record, or a post cut after its first word)
-    r"Error: |"  # (another error's line: GitHub Actions' "Error: ..." annotations, github-script's "Error: Unhandled")
-    r".{0,200}?\b\d{1,3}%\|)"  # (a progress bar, tqdm's "Image 1 of 1: :   0%|", is the program going on)
-)
-
-
-def _readers(line: str) -> Iterator[bare.BareError]:
-    """The bare-error readers that read ``line``, in their order."""
-    return (b for b in bare.BARE_ERRORS if b.match(line))
-
-
-# a head whose message goes on below it: the loader's extension above its symbol, Mosaic's head above its error, torch's
-# "Error(s) in loading state_dict for Model:" above its mismatches, numba's driver above cuInit's error
-_GOES_ON_BELOW = re.compile(
-    r"(?:\.so:|Mosaic failed to compile TPU kernel:|loading state_dict for [\w.]{1,200}:|Error at driver init:)$"
-)
-
-
-def _bare_message(lines: list[str], i: int, first: str, context: int) -> str:
-    """A bare error's message: its line and the lines that continue it (up to ``context``): a
-    message wrapped mid-sentence goes on; a finished sentence, a blank line or the next error ends it."""
-    parts = [first]
-    records = getattr(lines, "records", ())
-    for k, line in enumerate(lines[i + 1 : i + 1 + context], start=i + 1):
-        s = line.strip()
-        if _VERSION_REPORT.match(s):
-            parts.append(s)
-            continue
-        if not s and (detail := detail_after(lines, k, " ".join(parts))) is not None:
-            parts.append(lines[detail].strip())
-            break
-        if (
-            not s
-            or k in records
-            or parts[-1].rstrip().endswith(_SENTENCE_END)
-            or _MESSAGE_END.match(s)
-            or _BARE_END.match(s)
-            or s.startswith("File ")
-            or INFRA_TEXT.match(s)
-        ):
-            break
-        # the next error, not this one's continuation: a line whose first reader begins another (a response body's
-        # line, a gRPC repr's details, is the error's; a head whose message goes on below it keeps it)
-        first = None if _GOES_ON_BELOW.search(parts[-1].rstrip()) else next(_readers(s), None)
-        if first is not None and not first.continues:
-            break
-        parts.append(s)
-    return " ".join(parts)
-
-
 # A process that aborts says so after the error that made it abort: that error names the failure.
 _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
@@ -96,7 +31,9 @@ _EXPLAINED = frozenset({_FALLBACK, "autotune-difference"})
 # INVALID_ARGUMENT: TpuPlatform is not available.", a jaxlib built without plugins): not why it fell back, where a
 # backend listed above it says why
 _ABSENT = re.compile(
-    r"TpuPlatform is not available|Unable to find driver in registry|no attributes named get_plugin_device_client"
+    r"TpuPlatform is not available|Unable to find driver in registry|no attributes named get_plugin_device_client|"
+    # (a GPU host without libtpu)
+    r"Failed to open libtpu\.so: libtpu\.so: cannot open"
 )
 # jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below
 _QUOTES_NEXT = "The error was:"
@@ -112,7 +49,7 @@ def _scan(
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
         above = lines[i - 1].rstrip() if i else ""
-        if not s or above.endswith(_QUOTES_NEXT) or _GOES_ON_BELOW.search(above):
+        if not s or above.endswith(_QUOTES_NEXT) or GOES_ON_BELOW.search(above):
             # an error quoted as the cause inside another's message is that one's (and the loader's message goes on
             # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...", Mosaic's below
             # its head: "...: Mosaic failed to compile TPU kernel:" above "Failed to set window params ...: E2002: ")
@@ -123,7 +60,7 @@ def _scan(
             m = rec.match(s)
             if m is None or (not rec.at_info and quiet):
                 continue
-            raw = quoted(s, m.start(), _bare_message(lines, i, rec.message(m), rec.context))
+            raw = quoted(s, m.start(), bare_message(lines, i, rec.message(m), rec.context))
             raw = rec.below(lines, i, raw) if rec.below else raw
             frames: list[str] = []
             if rec.name == "fatal-python":
@@ -282,6 +219,9 @@ _IN_PROSE = re.compile(
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 
 
+_WARNING_LINES = 1  # the line a warning's message may be wrapped onto
+
+
 def any_warning(lines: list[str]) -> Signature | None:
     """The last warning of any class Python's warnings module printed, read after every other reader found nothing:
     a run goes on after a warning, so it names a failure only when nothing else in the log does."""
@@ -290,6 +230,8 @@ def any_warning(lines: list[str]) -> Signature | None:
         m = ANY_WARNING.match(lines[i].strip()) if i not in info else None
         if m:
             cls, msg = ANY_WARNING.exception_of(m), ANY_WARNING.message(m)
+            if DANGLING.search(msg):  # (a message a terminal wrapped after a word no sentence ends on)
+                msg = bare_message(lines, i, msg, _WARNING_LINES)
             return make(ANY_WARNING.kind_of(f"{cls}: {msg}"), cls, msg, [], "\n".join(lines[i : i + 10]))
     return None
 
@@ -310,7 +252,7 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
         if i in info:
             continue
         m = _SAYS_ERROR.search(s)
-        raw = _bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0) if m else ""
+        raw = bare_message(lines, i, s[m.start() :].lstrip(" \"'\u201c\u201d`"), 0) if m else ""
         # "error : AttributeError: ...", or "... throws ValueError: Please provide a TPU Name. even with ..."
         named = _NAMED.search(raw) if m else _IN_PROSE.search(s)
         if named and not m and named["msg"].startswith("[Errno") and s[named.start() - 1] not in "`'\"":

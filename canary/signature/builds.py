@@ -295,15 +295,18 @@ BUILD_CHECKS: list[BareError] = [
         ),
     ),
     # a CUDA library that loads another at run time without finding it (cuDNN 8's "Could not load library
-    # libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file: No such file or directory", then
-    # the abort): which library, not the CUDA major its file name carries (the machine's)
+    # libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared object file", then the abort): which library,
+    # and which it needs that is missing ("... Error: libnvrtc.so: ..."), not the CUDA major its file name carries
     _environment(
         "library-load",
         ("Could not load library ", "could not load library "),
         # (a title may stop at "Error" or type the name in lower case: the loader's case-sensitive name is the library)
-        r"[Cc]ould not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}(?:\. Error(?:: |$)|$)",
+        r"[Cc]ould not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}(?:\. Error(?:: |$)|$)"
+        r"(?:(?!(?P=lib)\b)(?P<dep>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}: )?",
         message=lambda m: (
-            f"Could not load library {m['lib'].replace('cublaslt', 'cublasLt')}.so: cannot open shared object file"
+            f"Could not load library {m['lib'].replace('cublaslt', 'cublasLt')}.so: "
+            + (f"{m['dep']}.so: " if m["dep"] else "")
+            + "cannot open shared object file"
         ),
     ),
     # the loader finding the installed library older than the one a build links ("jaxlib/xla_extension.so: symbol

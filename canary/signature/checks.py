@@ -5,6 +5,8 @@ the CPU. Pure. Their wording across releases is folded by :mod:`canary.signature
 
 from __future__ import annotations
 
+import re
+
 from canary.signature.builds import BUILD_CHECKS
 from canary.signature.containers import CONTAINER_CHECKS
 from canary.signature.installs import INSTALL_CHECKS
@@ -15,6 +17,22 @@ from canary.signature.runners import RUNNER_CHECKS
 from canary.signature.toolchain_checks import TOOLCHAIN_CHECKS
 
 _CODES = "|".join(STATUS_CODES)
+_CAPABILITY = re.compile(r"\bwhich is of cuda capability (\d{1,2}\.\d)")
+_MINIMUM = re.compile(r"\bThe minimum cuda capability (?:that we support|supported by this library) is (\d{1,2}\.\d)")
+
+
+def _capabilities(lines: list[str], i: int, message: str) -> str:
+    """PyTorch's old-GPU warning with the GPU's capability (on its line or the one above) and the build's minimum
+    (on its line or the two below), where the log shows them."""
+    found = next((m[1] for ln in lines[max(0, i - 1) : i + 1] if (m := _CAPABILITY.search(ln))), None)
+    least = next((m[1] for ln in lines[i : i + 3] if (m := _MINIMUM.search(ln))), None)
+    # (as CUDA names architectures, "sm_21": a capability is which GPU, not a version to mask)
+    arch = [
+        f"the GPU is sm_{found.replace('.', '')}" if found else "",
+        f"the build needs sm_{least.replace('.', '')} or newer" if least else "",
+    ]
+    said = ", ".join(w for w in arch if w)
+    return f"{message} ({said})" if said else message
 
 
 # Environment mismatches printed, not raised; a line that starts with a Python class is the
@@ -317,12 +335,15 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         weak=True,
     ),
     # PyTorch's check of a GPU older than its build supports ("Found GPU0 GeForce 820M which is of cuda capability
-    # 2.1. PyTorch no longer supports this GPU because it is too old."): the "no kernel image" after it is its doing
+    # 2.1. PyTorch no longer supports this GPU because it is too old.", later with "The minimum cuda capability that
+    # we support is 3.5.", then "... supported by this library is 3.7."): the "no kernel image" after it is its doing;
+    # the GPU's capability and the release's minimum tell one GPU too old from another
     _environment(
         "torch-old-gpu",
         ("no longer supports this GPU",),
         r"(?P<msg>PyTorch no longer supports this GPU because it is too old)",
         "UserWarning",
+        below=_capabilities,
     ),
     # a profiler without the CUPTI it traces with: PyTorch's warning that it falls back ("UserWarning: CUPTI tracing is
     # not available, falling back to legacy CUDA profiling"), and a PJRT plugin without the layouts extension its

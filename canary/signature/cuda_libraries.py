@@ -8,13 +8,21 @@ check's words without their class (ComfyUI's "Error during sampling: cusolver er
 PyTorch's `RuntimeError`. XLA's cuFFT aborts the process when it cannot make a batched plan, saying why after its
 words ("failed to initialize batched cufft plan with customized allocator: Failed to create cuFFT batched plan.", or
 "...: Allocating 8000000160 bytes exceeds the memory limit of 4294967296 bytes."): why is the failure, the sizes the
-program's.
+program's. PyTorch checks the cuDNN it loads against the one it was built with, by release: 0.4's "cuDNN version
+mismatch: PyTorch was compiled against 7102 but linked against 7600", 1.0's "cuDNN version incompatibility: ... 7401
+but linked against 7301", later "... compiled against (8, 5, 0) but found runtime version (8, 3, 3). PyTorch already
+comes bundled with cuDNN. ...": that the cuDNN found is older (or newer) than the build's is the failure, the versions
+the machine's. Its cuDNN statuses ("cuDNN error: CUDNN_STATUS_EXECUTION_FAILED") are read without their class too.
+bitsandbytes' kernels print CUDA's words where their check fails ("Error no kernel image is available for execution on
+the device at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu"): the words; a source's line is masked,
+as every source line is.
 """
 
 from __future__ import annotations
 
 import re
 
+from canary.signature.kinds import line_kind
 from canary.signature.masks import numbers_masked
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import Parts
@@ -55,15 +63,46 @@ def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+_CUDNN_CHECK = re.compile(
+    r"^cuDNN version (?:incompatibility|mismatch): PyTorch was compiled\s{1,4}against "
+    r"(?P<built>\([\d, ]{1,20}\)|\d{4,6}) but (?:found runtime version|linked against) "
+    r"(?P<found>\([\d, ]{1,20}\)|\d{4,6})(?!\d).*$"
+)
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """A cuDNN version as PyTorch prints it: a tuple ("(8, 5, 0)") or cuDNN's integer ("7401")."""
+    return tuple(int(n) for n in text.strip("()").split(","))
+
+
+def cudnn_version(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``torch-cudnn`` rule: PyTorch's check of the cuDNN it loads by which way it differs from the build's."""
+    m = _CUDNN_CHECK.match(message) if message.startswith("cuDNN version ") else None
+    if m:
+        way = "older" if _version(m["found"]) < _version(m["built"]) else "newer"
+        message = f"cuDNN version incompatibility: the cuDNN found is {way} than the one PyTorch was compiled against"
+    return exc, message, frames
+
+
 CUDA_LIBRARY_ERRORS: list[BareError] = [
     BareError(
         "torch-cuda-library",
-        ("cusolver error: ", "cuFFT error: "),
+        ("cusolver error: ", "cuFFT error: ", "cuDNN error: "),
         re.compile(
             r"(?<![\w.])(?P<msg>cusolver error: (?:CUSOLVER_STATUS_\w{1,40}|[1-9])\b.{0,1000}|"
-            r"cuFFT error: CUFFT_[A-Z_]{2,40})"
+            r"cuFFT error: CUFFT_[A-Z_]{2,40}|"
+            r"cuDNN error: CUDNN_STATUS_[A-Z_]{2,40}"
+            r"(?:\. This error may appear if you passed in a non-contiguous input)?)"
         ),
         "RuntimeError",
+    ),
+    BareError(
+        "bitsandbytes-cuda",
+        (" in file ",),
+        re.compile(r"\bError (?P<words>[a-z][\w ]{2,100}?) at line \d{1,6} in file \S{0,300}\bcsrc[/\\]\w{1,40}\.cu$"),
+        None,
+        line_kind,
+        message=lambda m: f"bitsandbytes: CUDA error: {m['words']}",
     ),
     BareError(
         "xla-cufft-plan",

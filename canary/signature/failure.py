@@ -24,7 +24,8 @@ from canary.signature.bare_scan import (
     named_before,
     relayed_cause,
 )
-from canary.signature.call_paths import call_path, frame_path
+from canary.signature.call_paths import call_path
+from canary.signature.cut_tracebacks import cut_short
 from canary.signature.identity import CUT_TRACEBACK, make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output
@@ -147,7 +148,7 @@ def extract(
     if last is not None:
         return (_child_signal(lines, tail) or last) if last.exception == "ChildFailedError" else last
     if outcome is None or outcome == "failed":
-        died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or _cut_short(lines)
+        died = hang or _died_without_a_trace(lines, tail, signal, exit_code) or cut_short(lines)
         if died is None or died.message.startswith(_LAUNCHER_CUT):  # (torch elastic's own traceback, cut)
             died = _child_signal(lines, tail) or died
         if died is not None:
@@ -230,6 +231,8 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         logged = crash if crash is not None and crash[0] < start else named_before(lines, start, options)
         if logged is not None and _cause_of_a_cut(lines, chains[-1], logged[0]):
             return logged[1]
+        if (child := _launched_child(lines, chains[-1], start, options)) is not None:
+            return child
         return _explained(lines, chains[naming_chain(chains)], options)
     if (
         crash
@@ -248,6 +251,21 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     ):
         return _no_dnn(lines, crash[0], crash[1], options)
     return None
+
+
+# a launcher that re-raises its child's failure as its own (accelerate launch's CalledProcessError, torchrun's): what
+# the child printed just before the launcher's traceback is the failure
+_LAUNCHERS = ("accelerate/commands/launch.py", "deepspeed/launcher/", "torch/distributed/run.py")
+
+
+def _launched_child(lines: list[str], chain: list[ExceptionBlock], start: int, options: Options) -> Signature | None:
+    """The error the launched child logged just before ``chain``, when ``chain`` is a launcher's re-raise of it."""
+    last = chain[-1]
+    files = [f.file.replace("\\", "/") for f in last.frames]
+    if not last.exc_type.endswith("CalledProcessError") or not any(s in f for f in files for s in _LAUNCHERS):
+        return None
+    logged = error_before(lines, start, options, (), _LINKED_CUT)
+    return logged[1] if logged is not None else None
 
 
 def _warning(line: str) -> BareError | None:
@@ -294,6 +312,7 @@ _NO_DNN = re.compile(r"\bDNN library initialization failed\b")
 # (TensorFlow's "Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try
 # looking to see if a warning log message was printed above": the cuDNN check logged above it is what failed)
 _NO_CONV = re.compile(r"\bcuDNN failed to initialize\b")
+_BUILD_LACKS_GPU = ("PyTorch no longer supports this GPU", "CUDA capability sm_")
 
 
 def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) -> Signature:
@@ -316,60 +335,17 @@ def _explained(lines: list[str], chain: list[ExceptionBlock], options: Options) 
 
 
 def _no_dnn(lines: list[str], index: int, sig: Signature, options: Options) -> Signature:
-    """``sig``, or when it is XLA's "DNN library initialization failed", the cuDNN error logged before it."""
+    """``sig``, or when it is XLA's "DNN library initialization failed", the cuDNN error logged before it; when it is
+    CUDA's "no kernel image", PyTorch's warning before it that its build lacks the GPU (too old, too new)."""
     if _NO_DNN.search(sig.message):
         cause = error_before(lines, index, options, NOT_CUDA)
         if cause is not None and cause[1].message.startswith("CUDNN_STATUS_"):
             return cause[1]
+    if "no kernel image is available" in sig.message:
+        cause = error_before(lines, index, options, NOT_A_CHECK)
+        if cause is not None and cause[1].message.startswith(_BUILD_LACKS_GPU):
+            return cause[1]
     return sig
-
-
-def _cut_short(lines: list[str]) -> Signature | None:
-    """A log that ends inside a traceback, before its exception's line (a post cut there, or a process
-    killed while it printed): named by where it was, its innermost frames, the library's too (they are
-    all it shows of the failure), and the class IPython's header names, if it does. Only when nothing
-    else names the failure: an error logged before the traceback is what it was printing."""
-    frames, exc, start = unfinished(lines)
-    if not frames:
-        return None
-    path = [f"{frame_path(fr.file)[0]}:{fr.func}" for fr in frames[-_CUT_FRAMES:]]
-    if not exc and (reported := _application_said(lines, start)):
-        excerpt = "\n".join(lines[max(0, start - 3) :])[-2000:]
-        return make("runtime_crash", kinds.words_class(reported), reported, [], excerpt)
-    message = _said_above(lines, start, exc) or f"{CUT_TRACEBACK}{path[-1]}"
-    excerpt = "\n".join(lines[max(0, start - 1) :])[-2000:]
-    return make("runtime_crash", canonical_class(exc) if exc else None, message, path, excerpt)
-
-
-def _said_above(lines: list[str], start: int, exc: str | None) -> str | None:
-    """The message a post gives above a cut traceback on a line of the class its header names ("NamespaceNotFound:
-    Namespace ALE not found. ..." over IPython's "NamespaceNotFound    Traceback (most recent call last)")."""
-    if not exc:
-        return None
-    for line in reversed(lines[: max(0, start - 1)]):
-        parsed = _parse_exception_line(line.strip())
-        if parsed and parsed[0].rsplit(".", 1)[-1] == exc.rsplit(".", 1)[-1] and parsed[1]:
-            return parsed[1]
-    return None
-
-
-# ComfyUI's report of a node's exception before its traceback: "!!! Exception during processing !!! <message>", later
-# "!!! ERROR during execution: <message>" (the class is not printed, but an import's words give it); where the traceback
-# is cut, the message is what names the failure, not where the cut fell
-_APPLICATION_REPORT = re.compile(
-    r"^!!! (?:Exception during processing ?!!!|ERROR during execution:)\s{1,4}(?P<msg>\S.{0,2000}?)\s*$"
-)
-_REPORT_ABOVE = 12
-
-
-def _application_said(lines: list[str], start: int) -> str | None:
-    for line in lines[max(0, start - _REPORT_ABOVE) : start]:  # (Hydra's search path may come between)
-        if m := _APPLICATION_REPORT.match(line.strip()):
-            return m["msg"]
-    return None
-
-
-_CUT_FRAMES = 3  # the innermost frames that name a traceback cut before its exception
 
 
 def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_code: int | None) -> Signature | None:

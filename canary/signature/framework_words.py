@@ -289,3 +289,26 @@ def torch_linalg(exc: str | None, message: str, frames: list[str]) -> Parts:
     if new and ("positive-definite" in message or "singular" in message or "failed to converge" in message):
         return exc, _FACTOR_WORDS[new[1]], frames
     return exc, message, frames
+
+
+# torchvision and torchaudio check the CUDA their build and PyTorch's were made with, in their words ("Detected that
+# PyTorch and torchvision were compiled with different CUDA versions. PyTorch has CUDA Version=11.7 and torchvision has
+# CUDA Version=11.8. Please reinstall ...", torchaudio's "... PyTorch has CUDA version 11.6 whereas TorchAudio has CUDA
+# version 11.7. ...", later "... different CUDA major versions"): which library's build differs is the failure, the
+# versions the machine's; and PyTorch 2.2 raises an operator a library did not register as ValueError ("Could not
+# find the operator torchvision::nms. Please make sure you have already registered the operator ..."), earlier as
+# RuntimeError ("operator torchvision::nms does not exist"): which operator is the failure
+_CUDA_BUILDS = re.compile(
+    r"^(Detected that PyTorch and \w{1,20} were compiled with different CUDA) (?:major )?versions\b.*$"
+)
+_NO_OPERATOR = re.compile(
+    r"^Could not find the operator ([\w.:]{1,200})\. Please make sure you have already registered\b"
+)
+
+
+def torch_companions(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Detected that PyTorch and "):
+        message = _CUDA_BUILDS.sub(r"\1 versions", message)
+    elif exc == "ValueError" and (m := _NO_OPERATOR.match(message)):
+        return "RuntimeError", f"operator {m[1]} does not exist", frames
+    return exc, message, frames

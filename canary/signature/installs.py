@@ -131,6 +131,44 @@ def _not_found(m: re.Match[str]) -> str:
 
 
 INSTALL_CHECKS: list[BareError] = [
+    # poetry: its installer without a file of a locked release for the machine ("Unable to find installation candidates
+    # for tensorflow-io-gcs-filesystem (0.28.0)", under cleo's "RuntimeError" and above "at .../chooser.py:73"),
+    # its solver's Python range against a package's (1.1's "The current project's Python requirement (>=3.10,<4.0) is
+    # not compatible with some of the required packages Python requirement:", 1.7's "... supported Python range ...",
+    # raised as SolverProblemError) and the first reason of a failed resolve ("Because no versions of tensorflow match
+    # >2.15.0.post1,<3.0.0"): which package, not its version or the project's range
+    _environment(
+        "poetry-candidates",
+        ("Unable to find installation candidates for ",),
+        r"Unable to find installation candidates for (?P<pkg>[\w.-]{1,100})(?: \([^)]{0,60}\)|$)",
+        message=lambda m: f"poetry: unable to find installation candidates for {m['pkg']}",
+    ),
+    _environment(
+        "poetry-python-range",
+        ("is not compatible with some of the required packages",),
+        r"The current project's (?:Python requirement|supported Python range) \([^)]{0,60}\) is not compatible with "
+        r"some of the required packages Python requirement",
+        "SolverProblemError",
+        message=lambda m: "poetry: the project's Python range is not compatible with a required package's",
+    ),
+    _environment(
+        "poetry-no-versions",
+        ("Because no versions of ",),
+        r"^Because no versions of (?P<pkg>[\w.-]{1,100}) match\b",
+        None,
+        message=lambda m: f"resolver: no versions of {m['pkg']} match",
+        weak=True,
+    ),
+    # the dynamic loader's own words when a binary (not Python's import) meets a library without a symbol it links
+    # ("./build/all_reduce_perf: symbol lookup error: ./build/all_reduce_perf: undefined symbol: ncclCommRegister",
+    # once a rank): the symbol is the failure, the binary's path the machine's
+    _environment(
+        "symbol-lookup",
+        ("symbol lookup error: ",),
+        r"symbol lookup error: \S{0,300}: undefined symbol: (?P<sym>[\w@.]{1,300})",
+        None,
+        message=lambda m: f"symbol lookup error: undefined symbol: {m['sym']}",
+    ),
     # conda's solver without a package for the machine's platform, the specs one per line below it
     # ("ResolvePackageNotFound:", "  - cudatoolkit=11.3"), quoted in a sentence too: which specs are the failure
     BareError(

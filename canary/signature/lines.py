@@ -159,6 +159,9 @@ class Lines(list):
 _BORDER_END = re.compile(r"[\s\u2500-\u257f|+]")
 
 
+_REPEATED = 16  # the characters two lines begin with alike that make the second the first's output again
+
+
 def unwrap(raw: list[str]) -> list[str]:
     """``raw`` with a terminal's folds undone, so that one output saved at 80 columns and at 250
     reads as the same lines. A console that wraps at W columns moves a word to the next line and
@@ -178,12 +181,22 @@ def unwrap(raw: list[str]) -> list[str]:
     fixed = at_width >= 3 and at_width >= 0.8 * sum(1 for n in widths if n > width // 2)
     out: list[str] = []
     folding = False
+    prev = ""
     for line, n in zip(raw, widths, strict=True):
-        # (pytest's next record, or a logger's: a record is begun, not folded into, "2022-04-21 05:32:57.008529: E ...")
-        if folding and line[:1].strip() and not line.startswith(("FAILED ", "ERROR ")) and not _begins_record(line):
+        # (pytest's next record, or a logger's: a record is begun, not folded into, "2022-04-21 05:32:57.008529: E ...";
+        # and a line that begins as the one before it is that output repeated, each copy at the width)
+        again = len(prev) >= _REPEATED and line.startswith(prev[:_REPEATED])
+        if (
+            folding
+            and not again
+            and line[:1].strip()
+            and not line.startswith(("FAILED ", "ERROR "))
+            and not _begins_record(line)
+        ):
             out[-1] += line
         else:
             out.append(line)
+        prev = line
         word = line.rsplit(None, 1)[-1] if line.strip() else ""
         folding = (
             n == width

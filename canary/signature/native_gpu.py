@@ -12,13 +12,16 @@ library names: [...]"). MPSGraph asserts, and the process aborts, naming the par
 received f32'"): the check is the failure, which parameter and which types the program's. MIOpen's on-disk
 databases fail in boost::filesystem's words with the file's path ("boost::filesystem::permissions: No such file or
 directory: \"~/.config/miopen//gfx906_60.HIP.2_11_0.ufdb.txt\""): the call and why are the failure, the path the
-machine's.
+machine's. nccl-tests checks each CUDA call and prints CUDA's words without a class ("Cuda failure common.cu:891
+'CUDA driver version is insufficient for CUDA runtime version'", 2021's "Test CUDA failure common.cu:1045 '...'"): the
+words are the failure, the line of its source the build's.
 """
 
 from __future__ import annotations
 
 import re
 
+from canary.signature.kinds import line_kind
 from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import rewrite
 
@@ -44,6 +47,16 @@ NATIVE_GPU_ERRORS: list[BareError] = [
         r'Unable to (?:find cuda lib under the names|dynamically load the "cuda" shared library)',
         None,
         message=lambda m: "cudarc: unable to load the cuda driver library",
+    ),
+    BareError(
+        "nccl-tests-cuda",
+        ("Cuda failure ", "CUDA failure "),
+        re.compile(
+            r"(?:^|(?<=[\s`]))(?:Test )?(?:Cuda|CUDA) failure [\w./-]{1,100}\.cu:\d{1,6} '(?P<words>[^']{1,200})'"
+        ),
+        None,
+        line_kind,
+        message=lambda m: f"nccl-tests: CUDA failure: {m['words']}",
     ),
     BareError(
         "mpsgraph-assertion",

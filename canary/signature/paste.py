@@ -49,13 +49,15 @@ _SPOKEN = re.compile(
 def unpage(raw: list[str]) -> list[str]:
     """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at
     their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's
-    quotes, non-breaking and zero-width spaces and byte order mark, markdown's escapes where every
-    ``_`` is escaped, inline code around each line, a blank line after every line (a double-spaced copy), a
-    markdown quote around a block that keeps its indentation, and the indentation every line shares."""
+    quotes, non-breaking and zero-width spaces and byte order mark, a URL's encoded spaces, markdown's escapes
+    where every ``_`` is escaped, inline code around each line, a blank line after every line (a double-spaced
+    copy), a markdown quote around a block that keeps its indentation, and the indentation every line shares."""
     raw = [(_ANSI.sub("", line) if "\x1b" in line else line).rstrip() for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
     raw = [line.translate(_TYPESET) if _TYPESET_CHARS.search(line) else line for line in raw]
+    # (a line copied out of a URL, its spaces percent-encoded: "libtorch_cuda.so:%20undefined%20symbol:%20...")
+    raw = [line.replace("%20", " ") if line.count("%20") >= 2 and " " not in line else line for line in raw]
     escaped = sum(line.count("\\_") for line in raw)
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]
@@ -229,8 +231,8 @@ def _tag(raw: list[str], known: Callable[[str], bool]) -> re.Pattern[str] | None
     lines = [line.lstrip(" \t") + " " for line in raw if line.strip()]  # right-aligned tags: "  9 " and " 10 "
     if len(lines) > SAMPLE:  # a tag on nearly every line is on nearly every line of an even sample
         lines = lines[:: -(-len(lines) // SAMPLE)]
-    if len(lines) < 2:
-        return None
+    if len(set(lines)) < 2:
+        return None  # (one line, or one line repeated, is the log's words whatever it begins with)
     need = SHARE * len(lines)
     if Counter("0" if line[0].isdigit() else line[0] for line in lines).most_common(1)[0][1] < need:
         return None  # most logs: no first character on nearly every line

@@ -51,7 +51,7 @@ _CONDA_RUN = re.compile(r"\s(?:\*\*)?ERROR conda\.cli\.main_run:execute\(\d{1,6}
 
 
 def post_tail(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc and not message.isascii():
+    if not message.isascii():
         message = _POST_TAIL.sub(r"\1", message)
     if "conda.cli.main_run" in message:
         message = _CONDA_RUN.sub("", message)

@@ -186,10 +186,11 @@ def backend(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 # advice a release added to a message, and NCCL's last warning when it only repeats the error; a bracketed
-# piece of advice is known by how it opens, and runs to its bracket or to where a post cut it
+# piece of advice is known by how it opens, and runs to its bracket (and a quote the message closes after it) or to
+# where a post cut it
 _ADVICE = re.compile(
     r"\s?(?:\((?:run with NCCL_DEBUG=|set JAX_PLATFORMS=|Set TF_CPP_MIN_LOG_LEVEL=|you may need to uninstall )"
-    r"[^()]{0,200}(?:\)|$)|Look at the errors above for more details\.?|"
+    r"[^()]{0,200}(?:\)'?|$)|Look at the errors above for more details\.?|"
     r"Please file (?:a bug against XLA|an issue on \S+)\.?|"
     # jaxlib's way out of its AVX check, after "... which your CPU and/or operating system do not support."
     # (since 2023 with a guess first: "This error is frequently encountered on macOS when running an x86 Python

@@ -60,7 +60,7 @@ _KEYS = re.compile(
     r"No replication rule for (\w{1,100})|for field (\w{1,100}) is not allowed|"
     r"Initializing ([\w.]{1,60}), but found ([\w.]{1,60}) already initialized|No module named '([\w.]{1,200})'|"
     r"the extra '([\w.-]{1,60})'|Function '(\w{1,100})' returned nan values|error detected in (\w{1,100}Backward)\b|"
-    r"\bgot signal: (\d{1,2})$|"
+    r"\bgot signal: (\d{1,2})$|the cuDNN found is (older|newer)|PyTorch and (\w{1,20}) were compiled with different|"
     r"\bVersion ([\w.+-]{1,30}) with arch \w{1,10} not found|requested in (\w{1,60}) is not available"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
@@ -77,8 +77,9 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     one primitive shard_map lacks a rule for, one dataclass field, one pair of OpenMP runtimes or one missing module
     another, nor one extra a release lacks another, nor one backward function PyTorch's anomaly mode caught
     another (in its RuntimeError or its warning), nor one signal torch elastic's launcher got another (1 of 15), nor
-    one Python setup-python lacks another, nor jax's x64 warning from one function (astype, zeros) from another,
-    however alike the words."""
+    one Python setup-python lacks another, nor jax's x64 warning from one function (astype, zeros) from another, nor a
+    cuDNN older than PyTorch's build one newer, nor torchvision's build against PyTorch's CUDA torchaudio's, however
+    alike the words."""
     return set(_KEYS.findall(text))
 
 

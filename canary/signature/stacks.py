@@ -151,6 +151,12 @@ STACK_RULES: tuple[Rule, ...] = (
         native_gpu.native_words,
     ),
     Rule(
+        "torch-cudnn",
+        "PyTorch checks the cuDNN it loads against its build's by release ('compiled against 7102 but linked against "
+        "7600', '(8, 5, 0) but found runtime version (8, 3, 3)', then advice): which way they differ is the failure",
+        cuda_libraries.cudnn_version,
+    ),
+    Rule(
         "numerics",
         "PyTorch 1.10 numbered its backward functions ('SqrtBackward' became 'SqrtBackward0'), in anomaly mode's "
         "warning and in the RuntimeError after it: one function either way",

@@ -48,4 +48,11 @@ TORCH_RULES: tuple[Rule, ...] = (
         "failed and why are the failure",
         framework_words.torch_linalg,
     ),
+    Rule(
+        "torch-companions",
+        "torchvision and torchaudio name the CUDA versions they and PyTorch were built with, and advise; PyTorch 2.2 "
+        "raises an operator a library did not register as ValueError, earlier as RuntimeError: that the builds differ, "
+        "and which operator is missing, are the failure",
+        framework_words.torch_companions,
+    ),
 )

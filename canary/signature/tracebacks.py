@@ -80,6 +80,7 @@ _MESSAGE_END = re.compile(
     # (a post's markup after the block it pasted: a code fence, GitHub's folded <details> and its HTML)
     r"|`{3}[\w+-]{0,20}$|</?(?:details|summary|pre|code|br|p|hr)\b[^>]{0,100}>"
     r"|[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}[$#](?: |$)"  # (the shell's prompt after the program ended: "me@host:~/x$")
+    r"|\([\w.-]{1,40}\)(?: \([\w.-]{1,40}\)){0,3} .{0,200}[$#>]$"  # (a conda env's prompt: "(env) (base) ... $")
     r"|Tr(?:a|ac|ace|aceb|aceba|acebac|aceback)?$"  # (the next traceback's first line, where a post was cut inside it)
 )
 _MAX_MESSAGE_LINES = 12
