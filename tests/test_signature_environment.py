@@ -2650,3 +2650,43 @@ def test_the_hundred_and_sixteenth_batchs_resolvers_companions_and_fallbacks():
     assert sig("pytorch-157648.log").fingerprint == sig("vision-8289.log").fingerprint
     assert sig("vision-6453.log").fingerprint == sig("segment-anything-video-62.log").fingerprint
     assert sig("mobilegpt-2.log").fingerprint == sig("agentlaboratory-87.log").fingerprint
+
+
+def test_the_hundred_and_seventeenth_batchs_tpu_toolchain_and_host_memory():
+    # nvlink and ptxas in their own lines; torch_xla's configuration in prose; PyCharm's signal; a --timeout flag
+    assert sig("memtestg80-15.log").fingerprint == sig("gpubootcamp-55.log").fingerprint
+    assert sig("memtestg80-15.log").kind == "environment"
+    assert (
+        sig("xla-4211.log").fingerprint
+        == sig("pytorch-lightning-3104.log").fingerprint
+        == sig("t2net-2.log").fingerprint
+    )
+    assert sig("logic-llm-10.log").fingerprint == sig("ldp-net-4.log").fingerprint
+    assert sig("radardistill-5.log").exception == "SIGSEGV"
+    assert sig("gb-25-7.log").fingerprint == sig("qwen2.5-omni-247.log").fingerprint
+    assert sig("triton-4576.log").exception == "PTXASError"  # (the ptxas line below Triton's head is its message)
+
+
+def test_the_hundred_and_eighteenth_batchs_hub_containers_and_slurm():
+    # the Hub's words without their class; container CLIs and hooks; Slurm's limits and refusals
+    assert (
+        sig("freemorph-9.log").fingerprint == sig("lhm-plusplus-7.log").fingerprint == sig("pywaifu-5.log").fingerprint
+    )
+    assert sig("evcap-10.log").exception == "RepositoryNotFoundError"
+    assert sig("comfyui-mixlab-nodes-408.log").fingerprint == sig("filo-10.log").fingerprint
+    assert sig("transformers-34682.log").fingerprint == sig("tortoise-tts-499.log").fingerprint
+    assert sig("peft-371.log").fingerprint == sig("whisperlivekit-59.log").fingerprint
+    assert sig("serve-627.log").fingerprint == sig("nvidia-docker-1199.log").fingerprint
+    assert sig("serve-627.log").fingerprint != sig("podman-10420.log").fingerprint
+    assert sig("serve-627.log").fingerprint != sig("fuzzbench-1947.log").fingerprint
+    assert sig("nvidia-docker-1337.log").fingerprint == sig("nvidia-docker-958.log").fingerprint
+    assert sig("nvidia-docker-1337.log").fingerprint != sig("nvidia-docker-1364.log").fingerprint
+    assert sig("nvidia-docker-1225.log").fingerprint == sig("nixpkgs-136920.log").fingerprint
+    assert (
+        sig("popsv-7.log").fingerprint == sig("openbabel-2657.log").fingerprint == sig("openbabel-2658.log").fingerprint
+    )
+    assert sig("openbabel-2657.log").fingerprint != sig("cuhksz-csc4005-51.log").fingerprint
+    assert sig("documentation-5.log").fingerprint == sig("k-net-30.log").fingerprint
+    assert sig("galaxy-2309.log").fingerprint == sig("slurm-54.log").fingerprint
+    assert sig("sheffield_hpc-1042.log").fingerprint == sig("arjunausers-112.log").fingerprint
+    assert sig("slurm_exporter-168.log").fingerprint != sig("pman-200.log").fingerprint

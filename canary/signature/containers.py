@@ -123,12 +123,38 @@ CONTAINER_CHECKS: list[BareError] = [
     # its ": unknown" are the relay's (a library it could not load is the loader's check, ``load library failed``)
     _environment(
         "container-cli",
-        ("nvidia-container-cli: ",),
-        # (runc's ": unknown" after the cause, not the hook's own "unknown device" or "unknown error")
-        r"nvidia-container-cli: (?P<stage>[a-z]{1,20}) error: (?!load library failed)"
+        ("nvidia-container-cli",),
+        # (runc's ": unknown" after the cause, not the hook's own "unknown device" or "unknown error"; CoreOS names
+        # the binary "nvidia-container-cli.real")
+        r"nvidia-container-cli(?:\.real)?: (?P<stage>[a-z]{1,20}) error: (?!load library failed)"
         r"(?P<cause>[^\\\"\n`]{1,200}?)(?:: unknown(?! device| error)\b|\\|\"|`|\.?$)",
         None,
         message=lambda m: f"nvidia-container-cli: {m['stage']} error: " + _DEVICE_ID.sub("<device>", m["cause"]),
+    ),
+    # NVIDIA's container hook, or the CLI it runs, not installed where runc looks ('exec:
+    # "nvidia-container-runtime-hook": executable file not found in $PATH', runc's escapes around it): which program
+    _environment(
+        "container-hook-missing",
+        ("executable file not found in $PATH",),
+        r"exec: [\\\"]{0,12}(?P<exe>nvidia-container-[\w-]{1,40})[\\\"]{0,12}: executable file not found in \$PATH",
+        None,
+        message=lambda m: f"{m['exe']}: executable file not found in $PATH",
+    ),
+    # a container CLI without the --gpus flag (docker before 19.03: "unknown flag: --gpus" then "See 'docker run
+    # --help'."; podman's CLI prints its errors after "Error: "), or given "--gpus all" as one argument
+    _environment(
+        "gpus-flag",
+        ("unknown flag: --gpus",),
+        r"(?P<err>\bError: )?unknown flag: --gpus(?P<all> all)?\b",
+        None,
+        message=lambda m: (
+            ("podman" if m["err"] else "docker")
+            + (
+                ": unknown flag: '--gpus all' (the flag and its value as one argument)"
+                if m["all"]
+                else ": unknown flag: --gpus"
+            )
+        ),
     ),
     # a container runtime that could not give a container its own namespace, as Apptainer/Singularity ("ERROR  :
     # Failed to create user namespace: user namespace requires to set /proc/sys/kernel/unprivileged_userns_clone to

@@ -98,6 +98,12 @@ _NO_WEIGHTS = re.compile(
     r"^(Error no file named .{1,300}? found in directory)(?: \S{1,500})?( but there is a file for \w{1,20} weights)?.*$"
 )
 _CHECKPOINT = re.compile(r"^(Unable to load weights from pytorch checkpoint file) for .{1,1000}$")
+# (a revision the Hub does not have: "v2.0.1 is not a valid git identifier (branch name, tag name or commit id) that
+# exists for this model name. ...", "None is not ..."; which revision the program asked for, and the model's page, are
+# the program's; and huggingface_hub 0.2x raises a token not found as LocalTokenNotFoundError, an OSError, as OSError
+# before, with advice by release)
+_REVISION = re.compile(r"^\S{1,200} (is not a valid git identifier) \(branch name, tag name or commit id\).*$")
+_TOKEN_REQUIRED = "Token is required (`token=True`), but no token found"
 
 
 def hub_names(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
@@ -109,11 +115,44 @@ def hub_names(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
         message = _NO_WEIGHTS.sub(r"\1 <directory>\2", message)
     if message.startswith("Unable to load weights from pytorch checkpoint file"):
         message = _CHECKPOINT.sub(r"\1 for <file>", message)
+    if "is not a valid git identifier" in message:
+        message = _REVISION.sub(r"<revision> \1 (branch name, tag name or commit id)", message)
+    if message.startswith(_TOKEN_REQUIRED):  # (and the advice after it, by release)
+        exc, message = "OSError" if exc == "LocalTokenNotFoundError" else exc, _TOKEN_REQUIRED
     return exc, message, frames
 
 
 # posted without the class they are raised as
+def _refused_how(lines: list[str], i: int, message: str) -> str:
+    """The Hub's "Repository Not Found" with the 401 its last line says it answered ("Invalid username or password."
+    a few lines below), as huggingface_hub raises it."""
+    # (and where huggingface_hub's own line above it says 401, as a traceback prints it before the Hub's words)
+    near = lines[max(0, i - 3) : i + 5]
+    refused = any("Invalid username or password" in ln or "401 Client Error" in ln for ln in near)
+    return f"401 Client Error: {message}" if refused else message
+
+
 HUB_ERRORS: list[BareError] = [
+    # the Hub's words a post copies without huggingface_hub's class ("Repository Not Found for url: https://...",
+    # "Please make sure you specified the correct `repo_id` ...", "Invalid username or password."), and transformers'
+    # "We couldn't connect to 'https://huggingface.co' to load this file, ..." after a post's image: the class each
+    # is raised with
+    BareError(
+        "hub-repo-not-found",
+        ("Repository Not Found for url: ",),
+        re.compile(r"^Repository Not Found for url: \S{1,500}$"),
+        "RepositoryNotFoundError",
+        message=lambda m: "Repository Not Found",
+        below=_refused_how,
+    ),
+    BareError(
+        "hub-cannot-connect",
+        ("We couldn't connect to 'https://huggingface.co'",),
+        re.compile(
+            r"(?:^|(?<=[\s)]))(?P<msg>We couldn't connect to 'https://huggingface\.co' to load this file\b.{0,600})$"
+        ),
+        "OSError",
+    ),
     BareError(
         "hub-model-type",
         ("Transformers does not recognize",),

@@ -8,6 +8,17 @@ import re
 
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
+    # Slurm's limit it could not satisfy, said before its refusal ("sbatch: error: Memory specification can not be
+    # satisfied"): which one; srun's words when it asks for an allocation itself ("srun: error: Unable to allocate
+    # resources: Requested node configuration is not available"), and sbatch's gres refusal alone
+    (
+        re.compile(
+            r"sbatch: error: (?P<unmet>[A-Z][\w /-]{1,60}?) can not be satisfied\b|"
+            r"srun: error: Unable to allocate resources: (?P<srun>[A-Z][\w /-]{1,100}?)(?=$|[.'\"`(]| \()|"
+            r"sbatch: error: (?P<sgres>Invalid generic resource)"
+        ),
+        "never started: Slurm refused the batch job",
+    ),
     # Slurm refusing a job at submission ("sbatch: error: Batch job submission failed: Invalid account or
     # account/partition combination specified", "... Requested node configuration is not available") or a step inside
     # one ("srun: error: Unable to create step for job 16413634: Invalid generic resource (gres) specification"): the
@@ -354,7 +365,7 @@ def infrastructure_reason(text: str) -> str | None:
                 (
                     groups[k]
                     for k in (
-                        *("cause", "rpc", "webhook", "accel", "sbatch", "gres", "step"),
+                        *("cause", "rpc", "webhook", "accel", "sbatch", "unmet", "srun", "sgres", "gres", "step"),
                         *("kinuse", "kover", "knone"),
                     )
                     if groups.get(k)

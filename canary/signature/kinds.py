@@ -53,7 +53,7 @@ NAN_TEXT = re.compile(
     re.I,
 )
 TIMEOUT_TEXT = re.compile(
-    r"DEADLINE_EXCEEDED|timed out|time(?:d)?out|exceeded the maximum execution time|"
+    r"DEADLINE_EXCEEDED|timed out|(?<!--)time(?:d)?out|exceeded the maximum execution time|"  # (not a "--timeout" flag)
     r"Barrier (?:timed out|failed)",
     re.I,
 )

@@ -55,7 +55,8 @@ _SIGNAL_WORDS = {
     "Abort trap": "SIGABRT",  # (macOS's words)
     "Floating point exception": "SIGFPE",
 }
-_SIGNAL_TEXT = re.compile(r"(?:killed|terminated) by signal (?P<sig>SIG[A-Z]+|\d+)", re.I)
+# (and PyCharm's run window: "Process finished with exit code 137 (interrupted by signal 9: SIGKILL)")
+_SIGNAL_TEXT = re.compile(r"(?:killed|terminated|interrupted) by signal (?:\d{1,2}: ?)?(?P<sig>SIG[A-Z]+|\d+)", re.I)
 # a launcher's report of the child it started dying of a signal: mpirun's "mpirun noticed that process rank 0 with PID
 # 21183 on node host01 exited on signal 9 (Killed).", DeepSpeed's "[...] exits with return code = -9", torch elastic's
 # "failed (exitcode: -9) local_rank: 0 (pid: 1322) of binary: ..." (a negative exit code is the signal's number), and

@@ -24,6 +24,7 @@ from canary.signature import (
     numerics,
     precisions,
     resources,
+    schedulers,
     serving,
     sharded,
     tf_distribute,
@@ -184,4 +185,5 @@ STACK_ERRORS: list[BareError] = [
     *native_gpu.NATIVE_GPU_ERRORS,
     *cuda_libraries.CUDA_LIBRARY_ERRORS,
     *numerics.NUMERIC_ERRORS,
+    *schedulers.SCHEDULER_ERRORS,
 ]

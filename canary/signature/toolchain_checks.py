@@ -9,10 +9,41 @@ it raises as ``RuntimeError``.
 
 from __future__ import annotations
 
+import re
+
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
 TOOLCHAIN_CHECKS: list[BareError] = [
+    # CUDA's tools older than what they are given, in their own lines: nvlink ("nvlink fatal   : Input file
+    # '/usr/local/cuda/lib64/libcudadevrt.a:cuda_device_runtime.o' newer than toolkit (129 vs 120)") and ptxas on a
+    # PTX file ("ptxas /tmp/x.ptx, line 5; fatal   : Unsupported .version 8.6; current version is '8.4'"), as XLA's
+    # wrapper of ptxas is read (not the driver's own JIT, "ptxas application ptx input, ..."): which tool is too old
+    _environment(
+        "nvlink-newer-input",
+        ("newer than toolkit",),
+        # (a terminal may wrap the line before the quoted file)
+        r"^_?(?:nvlink fatal\s{0,4}: Input file )?'[^']{1,500}' newer than toolkit \(\d{2,4} vs \d{2,4}\)",
+        None,
+        message=lambda m: "nvlink fatal: an input file is newer than the toolkit",
+    ),
+    _environment(
+        "ptxas-old",
+        ("Unsupported .version",),
+        r"^ptxas (?!application )\S{1,300}, line \d{1,6}; fatal\s{0,4}: Unsupported \.version [\d.]{1,10}; current "
+        r"version",
+        None,
+        message=lambda m: "ptxas is older than the PTX it is given (Unsupported .version <version>)",
+    ),
+    # torch_xla without its runtime's configuration ("RuntimeError: .../computation_client.cc:280: Missing XLA
+    # Configuration", a post's lower-case "Missing XLA configuration"): PyTorch's RuntimeError
+    BareError(
+        "xla-configuration",
+        ("Missing XLA", "missing XLA"),
+        re.compile(r"(?:^|(?<=[\s:`]))[Mm]issing XLA [Cc]onfiguration\b"),
+        "RuntimeError",
+        message=lambda m: "Missing XLA configuration",
+    ),
     # FlashAttention 2 on a GPU older than Ampere, its check quoted in a sentence or set in bold without its class
     _environment(
         "flash-attn-gpu",
