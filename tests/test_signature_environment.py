@@ -2690,3 +2690,18 @@ def test_the_hundred_and_eighteenth_batchs_hub_containers_and_slurm():
     assert sig("galaxy-2309.log").fingerprint == sig("slurm-54.log").fingerprint
     assert sig("sheffield_hpc-1042.log").fingerprint == sig("arjunausers-112.log").fingerprint
     assert sig("slurm_exporter-168.log").fingerprint != sig("pman-200.log").fingerprint
+
+
+def test_the_hundred_and_nineteenth_and_twentieth_batchs_failures_in_the_words_they_met():
+    # TensorFlow's loader before its summary, its stub and TF-TRT; Python guards; Ray's autoscaler; trackers
+    assert sig("tensorflow-53352.log").fingerprint == sig("tensorflow-60854.log").fingerprint
+    assert sig("fiftyone-3780.log").fingerprint == sig("laughr-13.log").fingerprint
+    assert sig("fiftyone-3780.log").fingerprint != sig("llamafactory-3673.log").fingerprint
+    assert sig("nebula-140.log").fingerprint == sig("mstar-148.log").fingerprint == sig("crested-168.log").fingerprint
+    assert sig("crested-168.log").fingerprint != sig("llvmlite-699.log").fingerprint
+    assert sig("msbuddy-5.log").fingerprint == sig("numba-9883.log").fingerprint != sig("nebula-140.log").fingerprint
+    assert sig("kuberay-653.log").fingerprint == sig("ray-16549.log").fingerprint
+    assert sig("kuberay-653.log").fingerprint != sig("ray-40894.log").fingerprint
+    assert sig("ray-45244.log").fingerprint == sig("ray-47380.log").fingerprint
+    assert sig("server-75.log").fingerprint == sig("wandb-11728.log").fingerprint
+    assert sig("ray-20473.log").fingerprint == sig("pytorch-lightning-19889.log").fingerprint

@@ -25,8 +25,11 @@ _ABORTS = ("SIGABRT", "SIGSEGV", "SIGBUS", "FatalError")
 _LOOK_BACK = 40  # lines searched for the error before an abort, or for the whole of a cut one
 _FALLBACK = "env-fallback"
 # weak findings that report what a nearby warning before them says better: jax's fallback to the CPU (the check
-# that failed just before it), the buffer comparator's lines (the autotuner's check that printed them)
-_EXPLAINED = frozenset({_FALLBACK, "autotune-difference"})
+# that failed just before it), the buffer comparator's lines (the autotuner's check that printed them), TensorFlow's
+# "Cannot dlopen some GPU libraries" (the library its loader could not load just before it), TF-TRT's missing
+# TensorRT (the driver TensorFlow could not find before it)
+_TRT, _NO_DRIVER = "env-tf-trt", "env-tf-no-driver"
+_EXPLAINED = frozenset({_FALLBACK, "autotune-difference", "env-tf-skip-gpu", _TRT})
 # a backend jax tried that says only that its hardware is not there (a GPU host's "Unable to initialize backend 'tpu':
 # INVALID_ARGUMENT: TpuPlatform is not available.", a jaxlib built without plugins): not why it fell back, where a
 # backend listed above it says why
@@ -74,9 +77,10 @@ def _scan(
             if rec.name == "cpp-terminate":
                 exc, raw = terminate_error(lines, i, m) or (exc, "process killed by SIGABRT")
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
-            if i in info and weak is not None:
+            if i in info and weak is not None and not (weak[2] == _TRT and rec.name == _NO_DRIVER):
                 # what jax logged at INFO of the backends it tried explains its fallback only when nothing
-                # logged louder does (cuInit's error before "Unable to initialize backend 'tpu': ...")
+                # logged louder does (cuInit's error before "Unable to initialize backend 'tpu': ..."); TensorFlow's
+                # stub logs its missing driver at INFO, before TF-TRT's warning
                 if weak[2] == _FALLBACK and tried is None and weak[0] - i <= _LOOK_BACK and not _ABSENT.search(raw):
                     tried = found
                 break

@@ -223,6 +223,17 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"(?P<msg>Cannot dlopen some GPU libraries|Skipping registering GPU devices)",
         weak=True,
     ),
+    # (TensorFlow 2.13's stub for a machine without the driver, "I .../cudart_stub.cc:28] Could not find cuda drivers
+    # on your machine, GPU will not be used.", and TF-TRT's "TF-TRT Warning: Could not find TensorRT": it goes on)
+    _environment(
+        "tf-no-driver",
+        ("Could not find cuda drivers on your machine",),
+        r"(?P<msg>Could not find cuda drivers on your machine, GPU will not be used)",
+        weak=True,
+    ),
+    _environment(
+        "tf-trt", ("Could not find TensorRT",), r"(?P<msg>TF-TRT Warning: Could not find TensorRT)", weak=True
+    ),
     # libtpu's tries to read the TPU VM's metadata, answered with an HTTP error, logged at INFO ("Failed to fetch URL
     # on try 6 out of 6: Failed to fetch URL (http status: 404) No error"): what libtpu tried before it gave up
     _environment(

@@ -320,6 +320,16 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"No available node types can fulfill resource request (?P<request>.{0,300}?\})"),
         "unschedulable: no Ray node type has the resources the request asks for",
     ),
+    # (and the autoscaler's own words for it, 2021's "The autoscaler could not find a node type to satisfy the request:
+    # [...]"; and its cloud refusing the node it asked for: "Failed to launch 1 node(s) of type worker.")
+    (
+        re.compile(r"\bThe autoscaler could not find a node type to satisfy the request\b"),
+        "unschedulable: no Ray node type has the resources the request asks for",
+    ),
+    (
+        re.compile(r"\bFailed to launch \d{1,6} node\(s\) of type \S{1,100}"),
+        "never started: Ray could not launch a node",
+    ),
     (
         re.compile(r"cannot (?:currently )?be scheduled(?: right now)?[.:]"),
         "unschedulable: no Ray node has the resources the task asks for",

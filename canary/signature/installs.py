@@ -131,6 +131,12 @@ def _not_found(m: re.Match[str]) -> str:
 
 
 INSTALL_CHECKS: list[BareError] = [
+    _environment(
+        "python-guard",
+        ("Cannot install on Python version",),
+        r"(?:^|(?<=[\s`'\"]))(?P<msg>Cannot install on Python version [\d.]{1,12}; only versions [^ ]{1,30} are "
+        r"supported)",
+    ),
     # poetry: its installer without a file of a locked release for the machine ("Unable to find installation candidates
     # for tensorflow-io-gcs-filesystem (0.28.0)", under cleo's "RuntimeError" and above "at .../chooser.py:73"),
     # its solver's Python range against a package's (1.1's "The current project's Python requirement (>=3.10,<4.0) is

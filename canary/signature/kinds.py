@@ -123,6 +123,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
     r"version [`'](?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with |"
     r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
+    r"Cannot install on (?:a )?Python\b|"
     r"is only supported on GPUs with compute capability of at least|FlashAttention only supports Ampere GPUs or newer|"
     r"data type is not supported on CUDA arch < \d|not supported in this architecture\. The supported|"
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving|"

@@ -192,6 +192,7 @@ _ADVICE = re.compile(
     r"\s?(?:\((?:run with NCCL_DEBUG=|set JAX_PLATFORMS=|Set TF_CPP_MIN_LOG_LEVEL=|you may need to uninstall )"
     r"[^()]{0,200}(?:\)'?|$)|Look at the errors above for more details\.?|"
     r"Please file (?:a bug against XLA|an issue on \S+)\.?|"
+    r"\s?Check python-core-worker-\*\.log files for more information\.?|"  # (Ray's, after a worker that died)
     # jaxlib's way out of its AVX check, after "... which your CPU and/or operating system do not support."
     # (since 2023 with a guess first: "This error is frequently encountered on macOS when running an x86 Python
     # installation on ARM hardware. In this case, try installing an ARM build of Python. Otherwise, you may be ...")

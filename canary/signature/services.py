@@ -15,6 +15,7 @@ from canary.signature.recogniser import BareError, environment_check
 # wandb logs the error it is about to raise, without its class: the class its words are raised with
 _WANDB_CLASSES = (
     (re.compile(r"^api_key not configured\b"), "UsageError"),
+    (re.compile(r"^API key must be 40 characters long\b"), "ValueError"),
     (
         re.compile(
             r"^(?:Run initialization has timed out|Error while calling W&B API|It appears that you do not have "
@@ -37,6 +38,24 @@ def _wandb_class(m: re.Match[str]) -> str | None:
 def _wandb_message(m: re.Match[str]) -> str:
     upload = _UPLOAD.match(m["msg"])
     return f"Error uploading a file: {upload['why']}" if upload else m["msg"]
+
+
+# what experiment trackers name of the run (the ``trackers`` rule): the length of a key that is not W&B's ("API key
+# must be 40 characters long, yours was 86"), MLflow's parameter and its two values ("Changing param values is not
+# allowed. Param with key='lr' was already logged with value='0.02' for run ID='...'. Attempted logging new value
+# '0.03'."), which a tracking server raises as RestException with its code first ("INVALID_PARAMETER_VALUE: ...")
+_KEY_LENGTH = re.compile(r"^(API key must be 40 characters long), yours was \d{1,6}\.?$")
+_PARAM_CHANGED = re.compile(
+    r"^(?:INVALID_PARAMETER_VALUE: )?(Changing param values is not allowed)\. Param with key=.*$"
+)
+
+
+def tracker_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    if message.startswith("API key must be 40"):
+        message = _KEY_LENGTH.sub(r"\1", message)
+    elif "Changing param values is not allowed" in message and (m := _PARAM_CHANGED.match(message)):
+        return ("MlflowException" if exc == "RestException" else exc), m[1], frames
+    return exc, message, frames
 
 
 # (a log whose every line wandb wrote has its "wandb: " taken off, as a logger's name: its own words say it is wandb's)

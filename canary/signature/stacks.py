@@ -23,8 +23,10 @@ from canary.signature import (
     native_gpu,
     numerics,
     precisions,
+    pythons,
     resources,
     schedulers,
+    services,
     serving,
     sharded,
     tf_distribute,
@@ -156,6 +158,18 @@ STACK_RULES: tuple[Rule, ...] = (
         "PyTorch checks the cuDNN it loads against its build's by release ('compiled against 7102 but linked against "
         "7600', '(8, 5, 0) but found runtime version (8, 3, 3)', then advice): which way they differ is the failure",
         cuda_libraries.cudnn_version,
+    ),
+    Rule(
+        "python-guard",
+        "a package's setup refuses the Python it runs on naming it and the range its release supports: the range, and "
+        "whether the Python is older or newer than it, are the failure; which Python is the machine's",
+        pythons.python_guard,
+    ),
+    Rule(
+        "trackers",
+        "W&B names the length of a key that is not its own; MLflow names the parameter and both values it refused to "
+        "change, and a tracking server raises it as RestException with its code: the refusal is the failure",
+        services.tracker_words,
     ),
     Rule(
         "numerics",
