@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.environment import direction
 from canary.signature.kinds import line_kind
 from canary.signature.masks import numbers_masked
 from canary.signature.recogniser import BareError
@@ -70,16 +71,12 @@ _CUDNN_CHECK = re.compile(
 )
 
 
-def _version(text: str) -> tuple[int, ...]:
-    """A cuDNN version as PyTorch prints it: a tuple ("(8, 5, 0)") or cuDNN's integer ("7401")."""
-    return tuple(int(n) for n in text.strip("()").split(","))
-
-
 def cudnn_version(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``torch-cudnn`` rule: PyTorch's check of the cuDNN it loads by which way it differs from the build's."""
     m = _CUDNN_CHECK.match(message) if message.startswith("cuDNN version ") else None
     if m:
-        way = "older" if _version(m["found"]) < _version(m["built"]) else "newer"
+        found, built = (m[k].strip("()").replace(", ", ".") for k in ("found", "built"))
+        way = direction(found, built)
         message = f"cuDNN version incompatibility: the cuDNN found is {way} than the one PyTorch was compiled against"
     return exc, message, frames
 

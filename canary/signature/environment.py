@@ -32,7 +32,7 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
             r"^Loaded runtime CuDNN library: (\S{1,40}?)(?: \(compatibility version \S{1,20}\))? but source was "
             r"compiled with:? ([\d.]{0,20}\d)\b.*$"
         ),
-        lambda m: f"cuDNN {m[1]} is {_direction(m[1], m[2])} than the cuDNN {m[2]} jaxlib was built against",
+        lambda m: f"cuDNN {m[1]} is {direction(m[1], m[2])} than the cuDNN {m[2]} jaxlib was built against",
     ),
     (
         re.compile(
@@ -311,7 +311,7 @@ def _version(text: str) -> tuple[int, ...]:
     return (n // 10000, n // 100 % 100, n % 100) if n >= 10000 else (n // 1000, n // 100 % 10, n % 100)
 
 
-def _direction(runtime: str, built: str) -> str:
+def direction(runtime: str, built: str) -> str:
     return "newer" if _version(runtime) > _version(built) else "older"
 
 

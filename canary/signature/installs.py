@@ -12,6 +12,7 @@ import re
 
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.rewordings import Parts
 
 # the system's library directories (Debian's multiarch one, Red Hat's lib64), where the distribution's glibc and
 # libstdc++ live; a copy anywhere else is an environment's own (conda's "envs/x/bin/../lib", a venv's bundled one)
@@ -124,6 +125,23 @@ def _missed_bound(version: str, spec: str) -> str:
         if not ok:
             return f"{op}{bound}"
     return spec
+
+
+# a package's setup refusing the Python it runs on (llvmlite's and numba's "Cannot install on Python version 3.13.3;
+# only versions >=3.6,<3.10 are supported."): the bound the Python misses, as pip's refusal above, which says older or
+# newer; which Python is the machine's (the ``python-guard`` rule); read without its class too
+_PYTHON_GUARD = re.compile(
+    r"^Cannot install on Python version (?P<v>\d{1,2}(?:\.\d{1,3}){1,2}); only versions (?P<spec>\S{1,40}) are"
+)
+
+
+def python_guard(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _PYTHON_GUARD.match(message) if message.startswith("Cannot install on Python") else None
+    if m:
+        bound = _missed_bound(m["v"], m["spec"])
+        way = "older" if bound.startswith(">") else "newer"
+        message = f"Cannot install on a Python {way} than the package supports ({bound})"
+    return exc, message, frames
 
 
 def _not_found(m: re.Match[str]) -> str:

@@ -199,25 +199,3 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     elif message.startswith("Click will abort"):
         message = _CLICK_ASCII.sub(r"\1", message)
     return exc, message, frames
-
-
-# a package's setup refusing the Python it runs on (llvmlite's and numba's "Cannot install on Python version 3.13.3;
-# only versions >=3.6,<3.10 are supported."): whether the Python is older or newer than the release's range, and the
-# bound it crossed, are the failure; which Python is the machine's (the ``python-guard`` rule); read without its class
-_PYTHON_GUARD = re.compile(
-    r"^Cannot install on Python version (?P<v>\d{1,2}(?:\.\d{1,3}){1,2}); only versions (?P<lo>>=[\d.]{1,10}),"
-    r"(?P<hi><[\d.]{1,10}) are supported\.?$"
-)
-
-
-def _release(text: str) -> tuple[int, ...]:
-    return tuple(int(n) for n in text.strip("<>=").split(".") if n)
-
-
-def python_guard(exc: str | None, message: str, frames: list[str]) -> Parts:
-    m = _PYTHON_GUARD.match(message) if message.startswith("Cannot install on Python") else None
-    if m:
-        older = _release(m["v"]) < _release(m["lo"])
-        bound = m["lo"] if older else m["hi"]
-        message = f"Cannot install on a Python {'older' if older else 'newer'} than the package supports ({bound})"
-    return exc, message, frames

@@ -17,13 +17,13 @@ from canary.signature import (
     engines,
     generation,
     horovod,
+    installs,
     keras3,
     loading,
     mps,
     native_gpu,
     numerics,
     precisions,
-    pythons,
     resources,
     schedulers,
     services,
@@ -163,7 +163,7 @@ STACK_RULES: tuple[Rule, ...] = (
         "python-guard",
         "a package's setup refuses the Python it runs on naming it and the range its release supports: the range, and "
         "whether the Python is older or newer than it, are the failure; which Python is the machine's",
-        pythons.python_guard,
+        installs.python_guard,
     ),
     Rule(
         "trackers",
