@@ -1677,11 +1677,10 @@ def test_the_seventy_third_and_seventy_fourth_batchs_failures_in_the_words_they_
     assert sig("pytorch-97226.log").fingerprint not in fill
     bare = extract('Thread 1 "python" received signal SIGSEGV, Segmentation fault.\n(gdb) bt\n')
     assert (bare.exception, bare.message) == ("SIGSEGV", "process received SIGSEGV")
-    # zsh's word for SIGILL, bare or after a prompt
-    rosetta = {
-        sig(f"{n}.log").fingerprint for n in ("tensorflow_macos-72", "tensorflow-46178", "predict_lottery_ticket-84")
-    }
+    # zsh's word for SIGILL, bare or after a prompt (where the prompt imports a module, it is named)
+    rosetta = {sig(f"{n}.log").fingerprint for n in ("tensorflow-46178", "predict_lottery_ticket-84")}
     assert len(rosetta) == 1 and sig("tensorflow-46178.log").exception == "SIGILL"
+    assert sig("tensorflow_macos-72.log").message == "process killed by SIGILL importing tensorflow"
     # a double free named by the library that freed the pointer, not by which of free()'s checks caught it
     mir = {sig(f"{n}.log").fingerprint for n in ("textboxes_plusplus-72", "caffe-5282", "caffe-784", "caffe-391")}
     assert len(mir) == 1 and sig("tensorflow-48987.log").fingerprint not in mir
@@ -2705,3 +2704,57 @@ def test_the_hundred_and_nineteenth_and_twentieth_batchs_failures_in_the_words_t
     assert sig("ray-45244.log").fingerprint == sig("ray-47380.log").fingerprint
     assert sig("server-75.log").fingerprint == sig("wandb-11728.log").fingerprint
     assert sig("ray-20473.log").fingerprint == sig("pytorch-lightning-19889.log").fingerprint
+
+
+def test_the_hundred_and_twenty_first_and_second_batchs_failures_in_the_words_they_met():
+    # pytrees across jax's releases; a crash at an import; polars' CPU check; libprotobuf; inductor's toolchain; GPUs
+    s = sig("jax-25800.log")
+    assert s.fingerprint == sig("jax-25800-2.log").fingerprint != sig("jax-12385.log").fingerprint
+    assert s.message == "branch 0 and 1 outputs must have same type structure"
+    assert sig("dm-haiku-205.log").exception == "TypeError"
+    assert sig("dm-haiku-205.log").fingerprint == sig("genjax-1295.log").fingerprint
+    assert sig("jax-23771.log").fingerprint == sig("jax-23771-2.log").fingerprint != sig("jax-13849.log").fingerprint
+    assert sig("jax-14093.log").fingerprint == sig("jax-14093-2.log").fingerprint != sig("jax-23771-2.log").fingerprint
+    assert sig("pymob-161.log").fingerprint == sig("jax-9928.log").fingerprint
+    numpy = sig("numpy-18468.log")
+    assert numpy.fingerprint == sig("numpy-18131.log").fingerprint == sig("numpy-18175.log").fingerprint
+    assert sig("numpy-18468.log").message == "process killed by SIGILL importing numpy"
+    assert sig("numpy-18468.log").fingerprint != sig("tensorflow-62342.log").fingerprint
+    assert sig("tensorflow-62342.log").fingerprint == sig("tensorflow-44701.log").fingerprint
+    assert sig("jax-6671.log").fingerprint != sig("jax-2906.log").fingerprint
+    polars = sig("barbet-11.log")
+    assert (polars.exception, polars.kind) == ("RuntimeWarning", "environment")
+    assert polars.fingerprint == sig("mastodon-bookmark-search-1.log").fingerprint
+    assert polars.fingerprint == sig("mindshub-9187.log").fingerprint
+    assert polars.fingerprint != sig("polars-17746.log").fingerprint
+    old = sig("digits-2061.log")
+    assert (old.kind, old.exception) == ("environment", None)
+    assert old.fingerprint == sig("dynamicgem-10.log").fingerprint == sig("deep-image-matting-25.log").fingerprint
+    newer = sig("ds-slam-17.log")
+    assert old.fingerprint != newer.fingerprint == sig("only_train_once_personal_footprint-20.log").fingerprint
+    assert sig("react-agent-26.log").fingerprint == sig("a2a-samples-137.log").fingerprint
+    assert sig("payload_dumper-38.log").fingerprint == sig("apnet-1.log").fingerprint
+    cxx = sig("marie-ai-94.log")
+    assert (cxx.exception, cxx.kind) == ("InvalidCxxCompiler", "environment")
+    assert cxx.fingerprint == sig("chattts-133.log").fingerprint
+    assert (
+        sig("pytorch-157458.log").fingerprint
+        == sig("core_zonos-1.log").fingerprint
+        == sig("lightning-thunder-1326.log").fingerprint
+    )
+    assert sig("comfyui-teacache-40.log").fingerprint == sig("comfyui-wanvideowrapper-978.log").fingerprint
+    assert sig("comfyui-cogvideoxwrapper-328.log").fingerprint == sig("torch-xpu-ops-3160.log").fingerprint
+    assert sig("cyto-dl-184.log").fingerprint == sig("torchchat-509.log").fingerprint
+    assert sig("triton-windows-113.log").fingerprint != sig("triton-windows-96.log").fingerprint
+    assert sig("implicit-241.log").kind == "environment"
+    assert sig("implicit-241.log").fingerprint == sig("tsai-735.log").fingerprint
+    assert sig("comfyui-apqnodes-3.log").fingerprint == sig("openblas-539.log").fingerprint
+    assert sig("comfyui-apqnodes-3.log").fingerprint != sig("celescope-293.log").fingerprint
+    assert sig("pgcn-30.log").fingerprint == sig("simxns-2.log").fingerprint == sig("rag-retrieval-27.log").fingerprint
+    assert (
+        sig("pytorch_classification-1.log").fingerprint
+        == sig("redn-5.log").fingerprint
+        == sig("cor-gs-23.log").fingerprint
+    )
+    assert sig("tech-8.log").fingerprint == sig("cosipy-631.log").fingerprint != sig("redn-5.log").fingerprint
+    assert sig("sglang-6342.log").fingerprint != sig("flash-attention-379.log").fingerprint

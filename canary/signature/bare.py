@@ -13,6 +13,7 @@ import re
 from canary.signature import (
     grpc_words,
     model_servers,
+    pytrees,
     quoting,
 )
 from canary.signature.checks import ENVIRONMENT_ERRORS
@@ -206,6 +207,7 @@ BARE_ERRORS: list[BareError] = [
     *HUB_ERRORS,
     *COMPANION_ERRORS,
     *STACK_ERRORS,  # (the libraries around a training step: stacks.py)
+    *pytrees.PYTREE_ERRORS,
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

@@ -171,7 +171,12 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
         quiet = ("signal",) if name == "cpp-terminate-unthrown" else ("signal", "fatal-python", "python-exception")
         cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1, skip=(*quiet, "ray-task"))
         # (a warning the process went on after, a slow TPU backend, did not make it crash)
-        if cause is not None and cause[1].exception not in _ABORTS and cause[2] not in _WEAK:
+        # (an environment check that names the abort it ends in, OpenBLAS' memory regions, is its cause too)
+        if (
+            cause is not None
+            and (cause[1].exception not in _ABORTS or cause[1].kind == "environment")
+            and (cause[2] not in _WEAK)
+        ):
             return cause[0], cause[1]
         return i, sig
     code = _CUDA_CODE.search(raw) if name == "cuda" else None

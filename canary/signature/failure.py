@@ -32,7 +32,7 @@ from canary.signature.lines import clean_lines, last_output
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.numerics import non_finite
 from canary.signature.recogniser import BareError
-from canary.signature.signals import UNTHROWN, launcher_signal, signal_from_text, signal_name
+from canary.signature.signals import UNTHROWN, died_importing, launcher_signal, signal_from_text, signal_name
 from canary.signature.tracebacks import (
     _CAUSE,
     _CONTEXT,
@@ -363,7 +363,9 @@ def _died_without_a_trace(lines: list[str], tail: str, signal: int | None, exit_
         else (signal_name(-exit_code) if exit_code is not None and exit_code < 0 else signal_from_text(lines))
     )
     if sig:
-        return make("runtime_crash", sig, f"process killed by {sig}", [], tail[-2000:])
+        module = died_importing(lines)
+        said = f"process killed by {sig}" + (f" importing {module}" if module else "")
+        return make("runtime_crash", sig, said, [], tail[-2000:])
     if said := non_finite(lines):
         return make("nan", None, said, [], tail[-2000:])
     return None

@@ -53,6 +53,7 @@ RUNTIME_SUBCLASSES = {
     "DistStoreError": "RuntimeError",
     "LibsndfileError": "RuntimeError",
     "AcceleratorError": "RuntimeError",
+    "TritonMissing": "RuntimeError",  # (inductor's missing Triton, a RuntimeError until 2.7)
 }
 # Python 3.6's subclass of ImportError for a module not found, which Python 2 and 3.5 raised as ImportError with the
 # same words (the ``module-class`` rule)

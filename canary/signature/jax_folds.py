@@ -1,12 +1,12 @@
 """The folding rules of jax's words for a misuse of its transformations and arrays, reworded across releases: a tree
-prefix a transformation's axes are not, an array fetched across processes, control flow's types that differ, a value
-that is not an array, shapes that do not broadcast, a tracer turned into a Python or NumPy value. Pure. They close
-:data:`canary.signature.word_folds.WORD_RULES`, in this order.
+prefix a transformation's axes are not, two pytrees of another structure or length, an array fetched across processes,
+control flow's types that differ, a value that is not an array, shapes that do not broadcast, a tracer turned into a
+Python or NumPy value. Pure. They close :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
 from __future__ import annotations
 
-from canary.signature import jax_words, tracers
+from canary.signature import jax_words, pytrees, tracers
 from canary.signature.rewordings import Rule
 
 JAX_MISUSE_RULES: tuple[Rule, ...] = (
@@ -15,6 +15,25 @@ JAX_MISUSE_RULES: tuple[Rule, ...] = (
         "jax's check that a transformation's axes or shardings are a tree prefix of its arguments (vmap's in_axes, "
         "pjit's in_axis_resources) quotes the program's specification and tree: which check is the misuse",
         jax_words.tree_prefix,
+    ),
+    Rule(
+        "vmap-axes",
+        "vmap since 0.4.3x checks a tuple of in_axes against the positional arguments by their lengths before the tree "
+        "prefix check that refused the same axes earlier: one misuse",
+        pytrees.vmap_axes,
+    ),
+    Rule(
+        "same-structure",
+        "control flow's check that branches or a carry share a structure printed both trees up to 0.4, since 0.5 where "
+        "they differ: which check is the misuse, and whether the trees differ only in a custom node's data",
+        pytrees.same_structure,
+    ),
+    Rule(
+        "tree-lengths",
+        "tree_map's second tree with a list of another length ('List arity mismatch', later 'in tree_map, at the key "
+        "path ...'), a prefix tree's node of another length ('different numbers of pytree children', later 'different "
+        "lengths of list'), a custom node's data: the container",
+        pytrees.tree_lengths,
     ),
     Rule(
         "non-addressable",

@@ -131,6 +131,8 @@ ENVIRONMENT_TEXT = re.compile(
     r"was not found\. Please see the NeMo README|"
     r"The detected CUDA version \(\S{1,20}\) mismatches the version|xFormers can't load C\+\+/CUDA extensions|"
     r"nvrtc: error: invalid value for --gpu-architecture|"
+    r"No working C\+\+ compiler found|Compiler: \w{1,20} is not found|Cannot find a working triton installation|"
+    r"Failed to find C compiler\. Please specify via CC|"
     r"device kernel image is invalid|ptxas fatal\s{0,4}: Value 'sm_\w{1,10}' is not defined for option 'gpu-name'"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the

@@ -234,15 +234,25 @@ stream_writer = rewrite(
 # versions when loading a2a.proto: gencode 6.31.1 runtime 5.29.5. Same major version is required. See ...", "Detected
 # incompatible Protobuf Gencode/Runtime versions when loading x.proto: gencode 5.29.2 runtime 5.27.2. Runtime version
 # cannot be older than the linked gencode version."): which check, and the majors; the .proto and the rest are the run's
+# (the sentence after the versions follows from the check's words)
 _PROTOBUF = re.compile(
     r"^Detected (mismatched|incompatible) Protobuf Gencode/Runtime (major )?versions when loading \S{1,300}: gencode "
-    r"(\d{1,3})\.[\d.]{1,20} runtime (\d{1,3})\.[\d.]{1,20}\.? ?(.{0,120}?\.)(?: See .*)?$"
+    r"(\d{1,3})\.[\d.]{1,20} runtime (\d{1,3})\b.*$"
 )
 
 
-protobuf_versions = rewrite(
-    "Protobuf Gencode/Runtime", _PROTOBUF, r"Detected \1 Protobuf Gencode/Runtime \2versions: gencode \3 runtime \4. \5"
+_GENCODE = rewrite(
+    "Protobuf Gencode/Runtime", _PROTOBUF, r"Detected \1 Protobuf Gencode/Runtime \2versions: gencode \3 runtime \4"
 )
+# (protobuf 4.21.0 refused old generated code with a typo, "Descriptors cannot not be created directly", 4.21.1 on
+# without it: one refusal)
+_TYPO = "Descriptors cannot not be created directly"
+
+
+def protobuf_versions(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith(_TYPO):
+        message = "Descriptors cannot be created directly" + message[len(_TYPO) :]
+    return _GENCODE(exc, message, frames)
 
 
 # jaxlib's extension module, named in messages that print a class (a dataclass's "mutable default <class

@@ -38,7 +38,9 @@ _PREFIXES = [
     _record(
         r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
         r"(?:(?:\s{1,8}-?\s?|::)\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?"
-        r"|\s{1,8}[\w./-]{1,200}:\d{1,6})(?:\s{1,8}--?)? ?"
+        r"|\s{1,8}[\w./-]{1,200}:\d{1,6}"
+        # (PyTorch 2.1's loggers: "[2023-11-29 22:29:33,093] torch._dynamo.convert_frame: [WARNING] ")
+        r"|\s{1,8}[\w.]{1,200}: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])(?:\s{1,8}--?)? ?"
     ),
     re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
     # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] " (absl before InitGoogle counts seconds since the

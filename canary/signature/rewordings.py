@@ -78,13 +78,27 @@ _TASK = re.compile(
 # ..."); earlier releases print "Failed call to cudaGetFuncBySymbol: no kernel image is available ..."
 # PyTorch up to 1.x words CUDA's error as "cuda runtime error (35) : CUDA driver version is insufficient for CUDA
 # runtime version at torch/csrc/cuda/Module.cpp:32" (its code and where THC checked it), later as "CUDA error: ..."
-_THC_CUDA = re.compile(r"^cuda runtime error \(\d{1,4}\) : (.{1,500}?)(?: at \S{1,300}:(?:<line>|\d{1,6}))?$")
+_THC_CUDA = re.compile(r"^cuda runtime error \(\d{1,4}\) : (.{1,500}?)(?: at \S{1,300}:(?:<line>|\d{1,6}\b).*)?$")
 _CUDA_RUNTIME = re.compile(
     r"\bCUDA Runtime error: \[\d{1,4}\] (?=Failed call to cuda)|(?<=: )cudaError[A-Z]\w{1,60}: (?=[a-z])"
 )
 # jaxlib's GPU kernels name the CUDA runtime call they check 'cudaGetLastError()' until 2023 and by the wrapper
 # shared with ROCm, 'gpuGetLastError()', later: one call
-_THC_AT = re.compile(r" at \S{1,300}\.(?:cpp|cu|h):(?:<line>|\d{1,6})$")
+# (and what follows it: THC's next check, "THCudaCheck FAIL file=...", a post's own words)
+_THC_AT = re.compile(r" at \S{1,300}\.(?:cpp|cu|h):(?:<line>|\d{1,6}\b).*$")
+# the CUDA runtime's words for a device in exclusive mode held by another process, reworded in CUDA 10 ("all
+# CUDA-capable devices are busy or unavailable", later "CUDA-capable device(s) is/are busy or unavailable"); PyTorch
+# 1.5 on raises CUDA's "no CUDA-capable device is detected" as its own "No CUDA GPUs are available": one failure each
+_CUDA_WORDS = re.compile(
+    r"^CUDA error: (?:(?P<busy>CUDA-capable device\(s\) is/are busy or unavailable)|(?P<none>no CUDA-capable device is "
+    r"detected))"
+)
+
+
+def _cuda_words(m: re.Match[str]) -> str:
+    return "CUDA error: all CUDA-capable devices are busy or unavailable" if m["busy"] else "No CUDA GPUs are available"
+
+
 _GPU_CALL = re.compile(r"\boperation cuda(?=[A-Z]\w{1,60}\(\) failed)")
 
 
@@ -95,6 +109,7 @@ def cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
         return exc, message, frames
     if message.startswith("CUDA error: "):  # (PyTorch 1.x names where in THC it checked: "... at /x/THCGeneral.cpp:50")
         message = _THC_AT.sub("", message)
+        message = _CUDA_WORDS.sub(_cuda_words, message)
     return exc, _GPU_CALL.sub("operation gpu", _CUDA_RUNTIME.sub("", message)), frames
 
 

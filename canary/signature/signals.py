@@ -103,6 +103,25 @@ def signal_from_text(lines: list[str]) -> str | None:
     return None
 
 
+# a process that died importing a module, the command just above the shell's word for its signal (">>> import numpy",
+# 'python3 -c "import tensorflow as tf; ..."', "$ python -m polars"): a wheel built for instructions the CPU lacks
+# dies in its import, and which module it was is the failure, as a traceback's frames would say
+_IMPORTING = re.compile(
+    r"^(?:>>> |\S{0,100}[$#] )?(?:python[\d.]{0,5} (?:-c [\"'](?:import|from) |-m )|(?:import|from) )(?P<mod>\w{1,60})"
+)
+
+
+def died_importing(lines: list[str]) -> str | None:
+    """The module whose import the signal at the end of ``lines`` killed, by the command just above the shell's words
+    for the signal; None when no import is there."""
+    out = [line.strip().strip("`").strip() for line in last_output(lines, 8)]
+    for i in range(len(out) - 1, 0, -1):
+        if _SHELL_SIGNAL.search(out[i]) or _BASH_JOB.search(out[i]):
+            m = _IMPORTING.match(out[i - 1])
+            return m["mod"] if m else None
+    return None
+
+
 # The C allocator's own check, which aborts the process (SIGABRT) after one line: glibc before 2.26 says
 # "*** Error in `python': free(): invalid pointer: 0x00007f... ***" and prints a backtrace, later releases the words
 # alone ("free(): invalid pointer", "double free or corruption (!prev)"); macOS "python(73214,0x20e4) malloc: ***

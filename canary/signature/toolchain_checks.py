@@ -170,4 +170,76 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         message=lambda m: "libdrm: amdgpu.ids: No such file or directory",
         weak=True,
     ),
+    # polars' check of the CPU's features before it loads a wheel built for more ("RuntimeWarning: Missing required CPU
+    # features." then "The following required CPU features were not detected:" and, on the line below, "avx2, fma,
+    # bmi1, ..."), after which the import dies of SIGILL: a wheel built for another x86-64 level than the CPU's; the
+    # lowest level missing is the failure (the features a release lists are its own)
+    _environment(
+        "cpu-features",
+        ("required CPU features were not detected",),
+        r"The following required CPU features were not detected:",
+        "RuntimeWarning",
+        message=lambda m: "Missing required CPU features",
+        below=lambda lines, i, said: f"{said}: {_x86_level(lines[i + 1 : i + 3])}",
+    ),
+    # a C compiler without the host's headers a compile on the fly needs (inductor's C++ backend, Triton's launcher):
+    # clang without OpenMP on macOS ("fatal error: 'omp.h' file not found"), TinyCC's include path without Python's
+    # ("error: include file 'Python.h' not found", then 'pyconfig.h'): the machine's toolchain; which header is the
+    # failure
+    _environment(
+        "host-headers",
+        ("file not found", "include file '"),
+        r"(?:fatal error: |error: include file )'(?P<h>omp\.h|Python\.h|pyconfig\.h)'(?: file)? not found",
+        None,
+        message=lambda m: f"fatal error: '{m['h']}' file not found",
+    ),
+    # OpenBLAS built with pthreads called inside an OpenMP loop ("OpenBLAS Warning : Detect OpenMP Loop and this
+    # application may hang. Please rebuild the library with USE_OPENMP=1 option."): a warning the run may hang after
+    _environment(
+        "openblas-openmp-loop",
+        ("Detect OpenMP Loop",),
+        r"(?P<msg>OpenBLAS Warning : Detect OpenMP Loop and this application may hang)",
+        None,
+        weak=True,
+    ),
+    # OpenBLAS out of the memory regions its threads take ("BLAS : Program is Terminated. Because you tried to allocate
+    # too many memory regions.", later "OpenBLAS : Program is Terminated. ..."), then the segmentation fault it ends
+    # in: more threads than the build's NUM_THREADS, the environment's; the fault is named by its cause
+    _environment(
+        "openblas-memory-regions",
+        ("too many memory regions",),
+        r"(?:Open)?BLAS : Program is Terminated\. Because you tried to allocate too many memory regions",
+        "SIGSEGV",
+        message=lambda m: "OpenBLAS: Program is Terminated. Because you tried to allocate too many memory regions",
+    ),
+    # libprotobuf's check of the runtime against what a C++ program was built with, fatal ("[libprotobuf FATAL
+    # google/protobuf/stubs/common.cc:61] This program requires version 3.5.0 of the Protocol Buffer runtime library,
+    # but the installed version is 2.6.1.", "This program was compiled against version 2.6.1 of the Protocol Buffer
+    # runtime library, which is not compatible with the installed version (3.3.0)."), then std::terminate's what():
+    # which way the runtime differs is the failure, the versions the machine's
+    _environment(
+        "libprotobuf-version",
+        ("of the Protocol Buffer runtime",),
+        r"This program (?P<how>requires version|was compiled against version) [\d.]{1,20} of the Protocol Buffer "
+        r"runtime",
+        None,
+        message=lambda m: (
+            "This program requires a newer Protocol Buffer runtime library than the one installed"
+            if m["how"].startswith("requires")
+            else "This program was compiled against a Protocol Buffer runtime library the installed one is not "
+            "compatible with"
+        ),
+    ),
 ]
+# x86-64's levels by the features each adds, as the System V ABI names them
+_LEVELS = (
+    ("SSSE3 and SSE4 (x86-64-v2)", ("ssse3", "sse4.1", "sse4.2", "popcnt", "cmpxchg16b")),
+    ("AVX2, FMA and BMI (x86-64-v3)", ("avx", "avx2", "fma", "bmi1", "bmi2", "lzcnt", "movbe", "f16c")),
+    ("AVX-512 (x86-64-v4)", ("avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")),
+)
+
+
+def _x86_level(below: list[str]) -> str:
+    """The lowest x86-64 level whose features the lines under polars' check name as missing."""
+    named = {w.strip(" ,`") for line in below for w in line.split(",")}
+    return next((level for level, features in _LEVELS if named & set(features)), "unnamed")

@@ -15,14 +15,23 @@ from canary.signature.rewordings import Parts
 # raised:" above "FileNotFoundError: ...", PyTorch 2.0's "debug_wrapper raised OSError: ...", since 2.6 "InductorError:
 # PermissionError: ...", a lowering's "LoweringException: ImportError: ..."; the error inside, by its own class, is the
 # failure
-_COMPILE_WRAPPERS = ("BackendCompilerFailed", "InductorError", "LoweringException")
+# (dynamo's own error around what it met compiling, "InternalTorchDynamoError: RuntimeError: Compiler: cl is not
+# found.", and inductor's classes named for what is missing, "InvalidCxxCompiler: No working C++ compiler found")
+_COMPILE_WRAPPERS = ("BackendCompilerFailed", "InductorError", "LoweringException", "InternalTorchDynamoError")
 _COMPILE_RAISED = re.compile(
     r"^(?:(?:backend='[\w.]{1,60}'|[\w.]{1,60}) raised:? )?"
-    r"(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>.{1,2000})$"
+    r"(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)|InvalidCxxCompiler|TritonMissing): (?P<msg>.{1,2000}?)(?<!\.)\.?\"?$"
 )
 
 
+# (dynamo's own error around what it met is dynamo's failure, unwrapped only where what it met is the machine's: a
+# compiler or Triton it did not find)
+_MISSING_TOOL = re.compile(r"Compiler: \w{1,20} is not found|No working C\+\+ compiler found|Failed to find C compiler")
+
+
 def compile_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if exc == "InternalTorchDynamoError" and not _MISSING_TOOL.search(message):
+        return exc, message, frames
     inner = _COMPILE_RAISED.match(message) if exc in _COMPILE_WRAPPERS else None
     if inner is None:
         return exc, message, frames
@@ -46,6 +55,8 @@ _NO_TRITON = re.compile(r"^(Cannot find a working triton installation)\..*$")
 
 
 def dynamo(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Failed to find C compiler."):  # (Triton's advice after it, by release)
+        return exc, "Failed to find C compiler", frames
     if message.startswith("Cannot find a working triton"):
         return exc, _NO_TRITON.sub(r"\1", message), frames
     if exc == "FailOnRecompileLimitHit" and _RECOMPILE.match(message):

@@ -355,8 +355,9 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "protobuf-versions",
-        "protobuf's runtime names the .proto it loaded and both full versions when it refuses generated code of "
-        "another release: which check and the two majors are the failure, the file and the minor versions the run's",
+        "protobuf's runtime names the .proto and both versions when it refuses generated code of another release: the "
+        "check and the two majors are the failure, the file and the minor versions the run's; 4.21.0's typo ('cannot "
+        "not') is 4.21.1's refusal",
         libraries.protobuf_versions,
     ),
     Rule(
