@@ -2758,3 +2758,38 @@ def test_the_hundred_and_twenty_first_and_second_batchs_failures_in_the_words_th
     )
     assert sig("tech-8.log").fingerprint == sig("cosipy-631.log").fingerprint != sig("redn-5.log").fingerprint
     assert sig("sglang-6342.log").fingerprint != sig("flash-attention-379.log").fingerprint
+
+
+def test_the_hundred_and_twenty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # pip's and uv's build output read for the error a step raised; TLS by the check; toolchains; jax's removed names
+    nvcc = sig("flash-attention-509.log")
+    assert (nvcc.exception, nvcc.fingerprint) == ("RuntimeError", sig("flash-attention-205.log").fingerprint)
+    assert sig("selfee-6.log").fingerprint == sig("falcon-11.log").fingerprint != sig("pointnext-1.log").fingerprint
+    isolated = sig("lckv-17.log")
+    assert isolated.message == "in an isolated build: No module named 'torch'"
+    assert isolated.fingerprint == sig("flagembedding-1501.log").fingerprint
+    setup = sig("stable-diffusion-krita-plugin-60.log")
+    assert (
+        setup.fingerprint == sig("dataset-maker-15.log").fingerprint == sig("introtodeeplearning-215.log").fingerprint
+    )
+    assert setup.fingerprint != sig("onetrainer-1304.log").fingerprint
+    assert sig("pytorch-74687.log").fingerprint == sig("torchstudio-19.log").fingerprint
+    assert sig("facenet-pytorch-100.log").fingerprint == sig("openlrm-59.log").fingerprint
+    assert sig("dl-keras-tf-5.log").fingerprint == sig("ganforiphonewithcoreml-2.log").fingerprint
+    assert sig("developer-60.log").fingerprint == sig("p4rs-3.log").fingerprint
+    retried = sig("codeproject.ai-server-41.log")
+    assert (retried.exception, retried.kind) == ("SSLError", "infrastructure")
+    assert retried.fingerprint == sig("pytorch-47354.log").fingerprint != sig("pip-1805.log").fingerprint
+    assert sig("pytorch-33292.log").fingerprint == sig("pytorch-150492.log").fingerprint
+    assert sig("tensorstore-129.log").fingerprint == sig("tensorstore-236.log").fingerprint
+    assert sig("matlab-support-for-zarr-files-57.log").fingerprint == sig("marin-755.log").fingerprint
+    built = sig("cocoapi-168.log")
+    assert built.kind == "environment" and built.fingerprint == sig("maskrcnn-benchmark-1225.log").fingerprint
+    assert built.fingerprint != sig("cocoapi-217.log").fingerprint
+    assert sig("implicit-88.log").fingerprint == sig("xtts-finetune-webui-46.log").fingerprint
+    assert sig("cornernet-5.log").message == "unable to execute the C compiler"
+    removed = sig("probability-2010.log")
+    assert removed.message == "module 'jax.interpreters.xla' has no attribute 'pytype_aval_mappings'"
+    assert removed.fingerprint == sig("pyautoarray-385.log").fingerprint == sig("stingray-934.log").fingerprint
+    assert sig("whisper-jax-206.log").fingerprint == sig("whisper-jax-209.log").fingerprint
+    assert sig("mt3-55.log").fingerprint == sig("transformers-24285.log").fingerprint

@@ -100,6 +100,11 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     An excerpt may end mid-line: when the last error's message is the start of an earlier one's,
     the whole earlier one names it. A signal or abort names it only when no error came just before."""
     found = _last_bare(lines, options)
+    if found is not None and _UNRESOLVED.match(found[1].message):
+        # pip finding no version because it could not fetch the index (a certificate, a proxy): the fetch names it
+        fetch = _scan(lines, options, stop=max(-1, found[0] - _LOOK_BACK), start=found[0] - 1, skip=_NOT_NETWORK)
+        if fetch is not None:
+            return fetch[0], fetch[1]
     if found is None or found[1].kind == "environment":
         return found
     # a toolchain that does not match explains the errors that follow it (cuDNN too old, then "DNN
@@ -108,6 +113,8 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     return (cause[0], cause[1]) if cause is not None else found
 
 
+_UNRESOLVED = re.compile(r"(?:pip: )?(?:No matching distribution found for|Could not find a version that satisfies)")
+_NOT_NETWORK = frozenset(b.name for b in bare.BARE_ERRORS if b.name not in ("connection-pool", "pip-retry"))
 # every recogniser but the toolchain and environment checks, warnings included; every one but CUDA's
 NOT_A_CHECK = frozenset(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
 NOT_CUDA = frozenset(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
@@ -153,12 +160,52 @@ _CUDA_CODE = re.compile(r"\bCUDA_ERROR_[A-Z_]{2,60}")
 _AFTERMATH = 12  # lines before the CUDA driver's error in which a status that named it is looked for
 
 
+# pip's own words after a build step it ran failed ("error: metadata-generation-failed", "error:
+# subprocess-exited-with-error", "ERROR: Failed building wheel for x", "ERROR: Could not build wheels for x", "ERROR:
+# Failed to build 'x' when getting requirements to build wheel"), below the step's output it boxed ("[end of output]",
+# "note: This error originates from a subprocess"), and uv's hint after its build backend's output: the error the step
+# raised names the failure
+_PIP_RELAY = re.compile(
+    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error)|ERROR: (?:Failed building wheel for|"
+    r"Could not build wheels for|Failed to build) |(?P<uv>hint: This (?:error )?(?:likely|usually)\b|note: This error "
+    r"originates from a subprocess))"
+)
+_PIP_BOX_END = re.compile(r"^\[end of output\]$|^note: This error originates from a subprocess")
+# a build step run in an isolated environment, with only its build requirements (PEP 517's hooks under pip, uv's
+# builds), not in the one pip installs into (setup.py's egg_info): a module it could not import is missing there
+_ISOLATED = re.compile(
+    r"[Gg]etting requirements to build (?:wheel|editable)|Preparing metadata \(pyproject\.toml\)|build_meta\.|"
+    r"The build backend returned an error|as a build dependency|--no-build-isolation"
+)
+
+
+def pip_relayed(lines: list[str], end: int, said: int) -> bool:
+    """Whether the line ``said`` is pip's (or uv's) report of a build step whose output, closed after ``end``, held the
+    error."""
+    m = _PIP_RELAY.match(lines[said].strip())
+    return bool(m) and (bool(m["uv"]) or any(_PIP_BOX_END.match(line.strip()) for line in lines[end:said]))
+
+
+def pip_built(lines: list[str], said: int, raised: Signature) -> Signature:
+    """The error a build step raised, a module it could not import named with where the step ran."""
+    if not raised.message.startswith("No module named ") or not any(
+        _ISOLATED.search(line) for line in lines[max(0, said - 200) : said]
+    ):
+        return raised
+    said_so = f"in an isolated build: {raised.message}"
+    return make(raised.kind, raised.exception, said_so, raised.frames, raised.excerpt)
+
+
 def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | None:
     """The last bare error (an excerpt cut mid-line matched to its whole line, an abort to its cause)."""
     found = _scan(lines, options)
     if found is None:
         return None
     i, sig, name, raw = found
+    if pip_relayed(lines, max(0, i - _LOOK_BACK), i):
+        cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1)
+        if cause is not None and cause[1].exception and not _PIP_RELAY.match(lines[cause[0]].strip()):
+            return cause[0], pip_built(lines, i, cause[1])
     if name == "nccl" and _NCCL_AFTER.search(raw):
         # NCCL warns of a failure's cause, then of the segment it could not create for it: the cause names it
         cause = _scan(lines, options, stop=max(-1, i - _NCCL_BACK), start=i - 1, skip=_NOT_NCCL)

@@ -22,6 +22,8 @@ from canary.signature.bare_scan import (
     error_before,
     error_said,
     named_before,
+    pip_built,
+    pip_relayed,
     relayed_cause,
 )
 from canary.signature.call_paths import call_path
@@ -145,6 +147,8 @@ def extract(
         return hang or _hung_after(lines, tail)
     killed = bool(signal) or (exit_code is not None and exit_code < 0)
     last = _last_failure(lines, chains, killed, options)
+    if last is not None and last.message.startswith("No module named "):
+        last = pip_built(lines, len(lines), last)
     if last is not None:
         return (_child_signal(lines, tail) or last) if last.exception == "ChildFailedError" else last
     if outcome is None or outcome == "failed":
@@ -217,6 +221,8 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
         raised = _explained(lines, chains[naming_chain(chains)], options)
         if raised.message == crash[1].message:
             return raised  # (NCCL's watchdog, or an abort, repeating after the traceback the error it raised)
+        if pip_relayed(lines, max(b.end for b in chains[-1]), crash[0]):
+            return pip_built(lines, crash[0], raised)
     if (
         chains
         and not killed

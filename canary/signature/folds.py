@@ -198,9 +198,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "connection-pool",
-        "requests raises urllib3's pool giving up on a host as its cause's class or ConnectionError, huggingface_hub "
-        "warns it with a request id; which url and request are the job's, the host and the cause (a certificate check, "
-        "a proxy's status, an errno) the failure",
+        "requests raises urllib3's pool giving up on a host as its cause's class, huggingface_hub warns it; urllib, "
+        "keras and requests wrap a failed fetch: the url, request, path and OpenSSL's build are the job's, the host "
+        "and the cause (a certificate check, a proxy's status, an errno) the failure",
         network.pool,
     ),
     Rule(

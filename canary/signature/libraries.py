@@ -87,8 +87,13 @@ num_shards = rewrite("num_replicas should be", _NUM_SHARDS, r"\1: num_replicas s
 
 # tensorstore names the file it could not read, write or lock (a checkpoint's: the run's path, bold in a post),
 # orbax wraps zarr in a "cast" driver in some releases, and the status carries the C++ source and the spec
-_TS_FILE = re.compile(r'((?:local file|Invalid key:|lock on file:)) (?!<file>)\**"?[^"\s*]{1,1000}"?\**')
-_TS_DETAIL = re.compile(r"\s?\[(?:source locations|tensorstore_spec)[^=\s]{0,20}=.*$")
+_TS_FILE = re.compile(
+    r'((?:local file|Invalid key:|lock on file:|Invalid file path:)) (?!<file>)\**"?[^"\s*]{1,1000}"?\**'
+)
+# (a later release names the key it was reading before the check's own words: 'Error reading invalid key "info":
+# Invalid key: "info"')
+_TS_READING = re.compile(r'Error reading invalid key "[^"]{0,300}": (?=Invalid key:)')
+_TS_DETAIL = re.compile(r"\s?\[(?:(?:source locations|tensorstore_spec)[^=\s]{0,20}=.*|source)$")
 _CAST = 'Error opening "cast" driver: '
 # gin's note after an error raised inside a configurable: "In call to configurable 'train' (<function train at ...>)"
 _GIN = re.compile(r"\s?In call to configurable '[\w.]{1,200}' \(.{0,300}?\)\)?$")
@@ -97,6 +102,8 @@ _GIN = re.compile(r"\s?In call to configurable '[\w.]{1,200}' \(.{0,300}?\)\)?$"
 def tensorstore(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "driver" in message or "local file" in message:
         message = _TS_DETAIL.sub("", _TS_FILE.sub(r"\1 <file>", message.replace(_CAST, "")))
+    if "Invalid key" in message or "Invalid file path" in message:
+        message = _TS_DETAIL.sub("", _TS_FILE.sub(r"\1 <file>", _TS_READING.sub("", message)))
     if "In call to configurable" in message:
         message = _GIN.sub("", message)
     return exc, message, frames

@@ -57,6 +57,7 @@ def pool(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, 
     """The ``connection-pool`` rule: a raised request error read by its host and cause, under the class it was raised
     as (requests' ``ConnectionError``, a client's own, as ``MlflowException``); urllib3's ``MaxRetryError`` is the
     pool's, named by its cause as where it is only printed."""
+    exc, message, frames = fetch_words(exc, message, frames)
     if "Max retries exceeded" not in message:
         return exc, message, frames
     failed = pool_failure(message)
@@ -65,7 +66,53 @@ def pool(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, 
     return (failed[0] if exc in (None, "MaxRetryError") else exc), failed[1], frames
 
 
+# urllib's and keras' wrappers of a failed fetch ("<urlopen error [SSL: ...] ... (_ssl.c:1129)>", keras' "URL fetch
+# failure on https://x/mnist.npz: None -- [SSL: ...]") and requests' CA bundle not found at a path: the check that
+# failed
+_URLOPEN = re.compile(r"^<urlopen error (.{1,2000}?)>?$")
+_FETCH_FAILURE = re.compile(r"^URL fetch failure on \S{1,1000}: (?:None|\d{3}) -- ")
+_SSL_WHY = re.compile(r"\s?\(_ssl\.c:(?:<line>|\d{1,6})\)")
+_CA_BUNDLE = re.compile(r"^(Could not find a suitable TLS CA certificate bundle, invalid path): .{1,1000}$")
+
+
+def fetch_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``fetch-words`` rule: a fetch's failure by the check that failed, not the URL, path or build of OpenSSL."""
+    if message.startswith("<urlopen error "):
+        message = _URLOPEN.sub(r"\1", message)
+    elif message.startswith("URL fetch failure on "):
+        message = _FETCH_FAILURE.sub("URL fetch failure: ", message)
+    elif message.startswith("Could not find a suitable TLS CA"):
+        message = _CA_BUNDLE.sub(r"\1", message)
+    if "[SSL" in message:
+        message = _SSL_WHY.sub("", message).replace("self signed", "self-signed")
+    return exc, message, frames
+
+
+# pip's retry after a connection broke, by its cause ("WARNING: Retrying (Retry(total=4, ...)) after connection broken
+# by 'SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] ... self signed certificate in
+# certificate chain (_ssl.c:1123)'))': /simple/torch/", "... by 'ProxyError('Cannot connect to proxy.', OSError('Tunnel
+# connection failed: 407 Proxy Authentication Required'))'"): a retry may succeed, so only where nothing else names it
+_PIP_RETRY = re.compile(
+    r"(?:\bRetrying )?\(Retry\(total=\d{1,3}, .{0,200}?\)\)? after connection broken by "
+    r"'(?P<cause>[A-Z]\w{1,60})\((?P<inner>.{0,2000})"
+)
+
+
+def _retried(m: re.Match[str]) -> str:
+    why = next((w["why"].rstrip(" .") for rx in _WHY if (w := rx.search(m["inner"]))), m["cause"])
+    return f"pip: connection broken: {why.replace('self signed', 'self-signed')}"
+
+
 NETWORK_ERRORS: list[BareError] = [
+    BareError(
+        "pip-retry",
+        ("after connection broken by",),
+        _PIP_RETRY,
+        lambda m: m["cause"],
+        "infrastructure",
+        message=_retried,
+        weak=True,
+    ),
     # a pool's failure printed, not raised (huggingface_hub's warning before its retry, a program's message)
     BareError(
         "connection-pool",

@@ -91,11 +91,27 @@ _ATTRIBUTE_TAIL = re.compile(
 _ATTRIBUTE_UNCLOSED = re.compile(r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200})$")
 
 
+# (a title that drops the quotes, "module jax.core has no attribute NamedShape"; jax's shim for a name it removed,
+# "jax.interpreters.xla.pytype_aval_mappings was removed in JAX v0.7.0", until a later release drops the shim and Python
+# says the module has no such attribute)
+_MODULE_UNCLOSED = re.compile(r"^(No module named '[\w.]{1,200})$")
+_UNQUOTED = re.compile(r"^module ([\w.]{1,200}) has no attribute (\w{1,200})$")
+_REMOVED_IN_JAX = re.compile(
+    r"^(jax(?:\.\w{1,100}){0,6})\.(\w{1,200}) was (?:deprecated in JAX v[\d.]{1,20} and )?removed in JAX "
+    r"v[\d.]{1,20}\b.{0,300}$"
+)
+
+
 def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc in ("AttributeError", "NameError", "ImportError", "ModuleNotFoundError") and "Did you mean" in message:
         message = _DID_YOU_MEAN.sub("", message)
+    if exc in ("ModuleNotFoundError", "ImportError") and message.startswith("No module named '"):
+        message = _MODULE_UNCLOSED.sub(r"\1'", message)  # (a post that lost the module's closing quote)
     if exc == "AttributeError":
         message = _ATTRIBUTE_UNCLOSED.sub(r"\1'", _ATTRIBUTE_TAIL.sub(r"\1", message))
+        message = _REMOVED_IN_JAX.sub(
+            r"module '\1' has no attribute '\2'", _UNQUOTED.sub(r"module '\1' has no attribute '\2'", message)
+        )
     return exc, message, frames
 
 

@@ -193,6 +193,29 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"fatal error: '{m['h']}' file not found",
     ),
+    # a package built from source on a machine without the compiler it calls ("unable to execute 'x86_64-linux-gnu-gcc':
+    # No such file or directory", Windows' "error: Microsoft Visual C++ 14.0 is required. Get it with ...", later "...
+    # 14.0 or greater is required"), or given a file it does not have (Cython's "_mask.c" never generated, a setting
+    # passed as a file: "gcc: error: pycocotools/_mask.c: No such file or directory", in the system's language too):
+    # the machine's toolchain; which compiler, or which file, is the failure; pip's exit status after it names nothing
+    _environment(
+        "build-compiler",
+        ("unable to execute '", "Microsoft Visual C++ 14.0", "error: "),
+        r"unable to execute '(?P<cc>[\w.+-]{1,60})' ?: No such file or directory|"
+        r"(?P<msvc>Microsoft Visual C\+\+ 14\.0) (?:or greater )?is required|"
+        # (a log's fan-out prefix, "gcc-7: ", is taken off as a host's: the file is a source or a setting)
+        r"^(?:(?:[\w.+-]{1,40}-)?g(?:cc|\+\+)(?:-\d{1,2})?: )?(?:error|错误)[:：] ?"
+        r"(?P<file>[\w./+-]{1,300}\.(?:c|cc|cpp|cu|h)|[A-Z]{2,10}=[\w.+-]{1,60})[:：] ?"
+        r"(?:No such file or directory|没有那个文件或目录)",
+        None,
+        message=lambda m: (
+            "unable to execute the C compiler"
+            if m["cc"]
+            else "Microsoft Visual C++ 14.0 or greater is required"
+            if m["msvc"]
+            else f"gcc: error: {m['file'].rsplit('/', 1)[-1]}: No such file or directory"
+        ),
+    ),
     # OpenBLAS built with pthreads called inside an OpenMP loop ("OpenBLAS Warning : Detect OpenMP Loop and this
     # application may hang. Please rebuild the library with USE_OPENMP=1 option."): a warning the run may hang after
     _environment(

@@ -67,6 +67,9 @@ _MESSAGE_END = re.compile(
     r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
+    # (pip's box around a build step's output, and its words after it)
+    r"|\[end of output\]$|note: This error originates from a subprocess|ERROR: (?:Failed to build|Failed building wheel"
+    r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|Call stack:$"  # (logging's report of an error in a handler, after its traceback)
     r"|Exception ignored in: "  # (an error a finalizer could not raise, reported after it)
@@ -173,31 +176,62 @@ def _whole_line(lines: Sequence[str], start: int, i: int) -> str:
     return _cut_class(lines, i + 1) or lines[i]
 
 
-def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
-    """Read the traceback starting at ``lines[i]`` (its header line); return it and the index after."""
-    start = max(i, 0)
-    i += 1
+# pip's and uv's words after a build step's output (the step's traceback is in it, indented)
+_PIP_WORDS = re.compile(
+    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error)|ERROR: (?:Failed|Could not build)"
+    r"|hint: This |note: This error originates)"
+)
+
+
+def _read_frames(lines: list[str], i: int, indent: int) -> tuple[list[Frame], int, int | None]:
+    """The frames of a traceback from ``lines[i]`` on, the index of the line after them, and the last exception line
+    indented among the output after them (where pip's words follow, the exception is that one)."""
     frames: list[Frame] = []
+    inner: int | None = None
     while i < len(lines):
         m = _FRAME.match(lines[i])
         if m:
             code = ""
             j = i + 1
             # the source line, and 3.11+'s caret markers under it
-            while j < len(lines) and lines[j].startswith("    ") and not _FRAME.match(lines[j]):
+            while (
+                j < len(lines)
+                and lines[j].startswith("    ")
+                and not _FRAME.match(lines[j])
+                and (not indent or lines[j][: indent + 1].isspace())  # (an indented traceback's exception line)
+            ):
                 if not code and lines[j].strip() and set(lines[j].strip()) - set("^~ "):
                     code = lines[j].strip()
                 j += 1
             frames.append(Frame(m.group("file"), m.group("func").strip(), int(m.group("line")), code))
             i = j
             continue
+        if indent and frames and not lines[i][: indent + 1].isspace() and _parse_exception_line(lines[i][indent:]):
+            break
         if lines[i].startswith("  ") or not lines[i].strip():
+            if _parse_exception_line(lines[i].strip()) and not _PIP_WORDS.match(lines[i].strip()):
+                inner = i
             i += 1  # "[Previous line repeated N more times]", stray indented output
             continue
         break
+    return frames, i, inner
+
+
+def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
+    """Read the traceback starting at ``lines[i]`` (its header line); return it and the index after."""
+    start = max(i, 0)
+    # (a traceback a tool printed indented, pip's build output in its box: its exception's line is at its header's
+    # indentation, not at the line's start)
+    header = lines[start].lstrip(" ")
+    indent = len(lines[start]) - len(header) if header.startswith("Traceback (most recent call last)") else 0
+    frames, i, inner = _read_frames(lines, i + 1, indent)
     if i >= len(lines):
         return None, i
-    parsed = _parse_exception_line(_whole_line(lines, start, i))
+    if inner is not None and _PIP_WORDS.match(lines[i].strip()):
+        i = inner  # (pip's words after the output it boxed: the exception is the one indented in the box)
+        indent = len(lines[i]) - len(lines[i].lstrip(" "))
+    said = _whole_line(lines, start, i)
+    parsed = _parse_exception_line(said[indent:] if indent and said[:indent].isspace() else said)
     if parsed is None:
         return None, i
     exc_type, first = parsed
