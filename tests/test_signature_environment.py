@@ -2793,3 +2793,29 @@ def test_the_hundred_and_twenty_third_and_fourth_batchs_failures_in_the_words_th
     assert removed.fingerprint == sig("pyautoarray-385.log").fingerprint == sig("stingray-934.log").fingerprint
     assert sig("whisper-jax-206.log").fingerprint == sig("whisper-jax-209.log").fingerprint
     assert sig("mt3-55.log").fingerprint == sig("transformers-24285.log").fingerprint
+
+
+def test_the_hundred_and_twenty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # XLA's memory lines without a class; deleted arrays; host_callback; SageMaker's limits and failed jobs
+    remat = sig("enzyme-jax-1307.log")
+    assert (remat.kind, remat.exception) == ("infrastructure", None)
+    assert remat.fingerprint == sig("enzyme-jax-1363.log").fingerprint == sig("mujoco-1431.log").fingerprint
+    hbm = sig("easydel-95.log")
+    assert hbm.fingerprint == sig("flax-1733.log").fingerprint == sig("easydel-142.log").fingerprint
+    assert sig("tensor2tensor-1382.log").fingerprint == hbm.fingerprint
+    assert sig("keras-20936.log").fingerprint == sig("jax-16906.log").fingerprint
+    assert sig("gpjax-479.log").fingerprint == sig("pymc-7426.log").fingerprint
+    assert sig("gpjax-479.log").exception == "NotImplementedError"
+    assert sig("jax-30852.log").exception == "UserWarning"
+    assert sig("zenml-847.log").fingerprint == sig("sagemaker-python-sdk-35.log").fingerprint
+    assert sig("zenml-847.log").fingerprint != sig("amazon-sagemaker-examples-1543.log").fingerprint
+    assert sig("amazon-sagemaker-examples-1543.log").fingerprint == sig("sagemakerrl-sml-summit-2019-1.log").fingerprint
+    capacity = sig("sagemaker-pytorch-training-toolkit-171.log")
+    assert (capacity.exception, capacity.fingerprint) == (
+        "CapacityError",
+        sig("rse-grand-challenge-2631.log").fingerprint,
+    )
+    script = sig("sagemaker-python-sdk-1225.log")
+    assert script.exception == "ExecuteUserScriptError"
+    assert script.fingerprint == sig("amazon-sagemaker-bert-classify-pytorch-2.log").fingerprint
+    assert script.fingerprint != capacity.fingerprint

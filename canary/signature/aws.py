@@ -16,9 +16,43 @@ from canary.signature.recogniser import BareError
 from canary.signature.rewordings import rewrite
 
 _RETRIES = re.compile(r"(?<= operation) \(reached max retries: \d{1,4}\)")
+_WITHOUT_RETRIES = rewrite("reached max retries", _RETRIES, "")
+# SageMaker's quota on an instance type for a kind of job, in the service's words by year ("The account-level service
+# limit 'ml.p3.8xlarge for training job usage' is 1 Instances, with current utilization of 1 Instances and a request
+# delta of 1 Instances.", 2018's "... limit for training-job/ml.p2.xlarge is 0 Instances", a terminal's wrap inside the
+# quote): which limit; the counts are the account's
+_LIMIT = re.compile(
+    r"The account-level service limit (?:'(?P<name>[^']{1,200}?)(?:'|$)|"
+    r"for (?P<kind>[\w-]{1,40})/(?P<type>[\w.]{1,60})).*$"
+)
+# SageMaker's status of a job that failed, raised by the SDK (UnexpectedStatusException, 1.x's ValueError): "Error for
+# Training job pytorch-training-2020-10-26-17-35-06-746: Failed. Reason: AlgorithmError: ExecuteUserScriptError:
+# Command "/opt/conda/bin/python3 train.py ..."": the reason's class is the failure; the job's name and command its own
+_JOB_STATUS = re.compile(
+    r"^Error for \w{1,40} job \S{1,200}: Failed\.? Reason: (?:AlgorithmError: |ClientError: )?(?P<cls>[A-Z]\w{1,60}):"
+    r" ?(?P<msg>.*)$"
+)
 
-# the ``botocore`` rule: a refusal without the retries before it
-botocore_words = rewrite("reached max retries", _RETRIES, "")
+
+def _limit(m: re.Match[str], operation: str) -> str:
+    name = m["name"] or f"{m['type']} for {m['kind'].replace('-', ' ')} usage"
+    if m["name"] and " for " not in name and name.startswith("ml."):  # (cut at the terminal's wrap)
+        name += f" for {operation} usage"
+    return f"The account-level service limit '{name}'"
+
+
+def botocore_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``botocore`` rule: a refusal without the retries before it; SageMaker's limits by their names; its failed
+    job by the reason's class."""
+    exc, message, frames = _WITHOUT_RETRIES(exc, message, frames)
+    if "service limit" in message and (m := _LIMIT.search(message)):
+        job = re.search(r"calling the Create(\w{1,40})Job operation", message)
+        kind = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", job[1]).lower() + " job" if job else "job"
+        message = message[: m.start()] + _limit(m, kind)
+    if message.startswith("Error for ") and (m := _JOB_STATUS.match(message)):
+        said = "" if m["cls"] == "ExecuteUserScriptError" else re.split(r"\. |\n", m["msg"], maxsplit=1)[0]
+        return m["cls"], said.rstrip("."), frames
+    return exc, message, frames
 
 
 AWS_ERRORS: list[BareError] = [

@@ -15,6 +15,7 @@ from canary.signature import (
     model_servers,
     pytrees,
     quoting,
+    xla_lines,
 )
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
@@ -208,6 +209,7 @@ BARE_ERRORS: list[BareError] = [
     *COMPANION_ERRORS,
     *STACK_ERRORS,  # (the libraries around a training step: stacks.py)
     *pytrees.PYTREE_ERRORS,
+    *xla_lines.XLA_LINES,
     # an exception's repr, as a logger or a returned error prints it: 'ValueError("User-provided restore item and
     # on-disk value metadata tree structures do not match:\nalg_cfg: ...")' (its message to its first escaped line)
     BareError(

@@ -131,8 +131,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "botocore",
-        "botocore names how many times it retried before a refusal (reached max retries: 4): the retries are the "
-        "client's configuration; the error's code and the operation are the failure",
+        "botocore names how many times it retried before a refusal: the retries are the client's configuration; "
+        "SageMaker words a quota by year and a failed job by its name: the code, the operation, the limit's name and "
+        "the reason's class are the failure",
         aws.botocore_words,
     ),
     Rule(
