@@ -2819,3 +2819,29 @@ def test_the_hundred_and_twenty_fifth_and_sixth_batchs_failures_in_the_words_the
     assert script.exception == "ExecuteUserScriptError"
     assert script.fingerprint == sig("amazon-sagemaker-bert-classify-pytorch-2.log").fingerprint
     assert script.fingerprint != capacity.fingerprint
+
+
+def test_the_hundred_and_twenty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # docker's registry and layers; ROCm's device libraries and MIOpen; XPU builds; flax's scopes; errno words
+    assert sig("bundlesdf-1.log").fingerprint == sig("imaginaire-3.log").fingerprint
+    assert sig("repro-106.log").fingerprint == sig("rootlesskit-304.log").fingerprint
+    assert sig("repro-106.log").kind == "environment"
+    opencl = sig("legacy-rocm-build-1796.log")
+    assert opencl.fingerprint == sig("tensorflow-upstream-2026.log").fingerprint == sig("xla-68.log").fingerprint
+    assert opencl.fingerprint != sig("xla-82.log").fingerprint
+    miopen = sig("jax-14582.log")
+    assert (miopen.exception, miopen.fingerprint) == ("RuntimeError", sig("miopen-3077.log").fingerprint)
+    assert miopen.fingerprint != sig("miopen-1994.log").fingerprint
+    assert sig("pytorch-gpu-benchmark-19.log").fingerprint != sig("legacy-rocm-build-6150.log").fingerprint
+    xpu = sig("intel-extension-for-pytorch-392.log")
+    assert xpu.kind == "environment" and xpu.fingerprint == sig("latent-consistency-model-71.log").fingerprint
+    assert sig("spack-12501.log").fingerprint == sig("spack-22861.log").fingerprint
+    assert sig("spack-12501.log").exception == "OSError"
+    assert sig("ray-13998.log").fingerprint == sig("ray-29216-2.log").fingerprint
+    shape = sig("viper_rl-10.log")
+    assert shape.exception == "ScopeParamShapeError"
+    assert shape.fingerprint == sig("hypernerf-28.log").fingerprint == sig("multinerf-163.log").fingerprint
+    missing = sig("jax-9139.log")
+    assert missing.fingerprint == sig("stable-diffusion-jax-12.log").fingerprint == sig("viper_rl-6.log").fingerprint
+    assert sig("ninjax-13-2.log").exception == "ScopeCollectionNotFound"
+    assert sig("flax-2479.log").fingerprint == sig("vision_transformer-288.log").fingerprint

@@ -215,4 +215,23 @@ CONTAINER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f'Kubernetes: a {m["kind"]} cannot be handled: unknown field "{m["field"]}"',
     ),
+    # a registry refusing an anonymous pull ("Error response from daemon: unauthorized: authentication required",
+    # nvcr.io's orgs), and a layer the daemon cannot apply because a file's owner does not map into its user namespace
+    # ("failed to register layer: Error processing tar file(exit status 1): lchown /x: invalid argument", rootless
+    # Docker's "ApplyLayer exit status 1 stdout:  stderr: lchown /x: invalid argument"): the machine's configuration;
+    # which image and which file are the job's
+    _environment(
+        "registry-unauthorized",
+        ("unauthorized: authentication required",),
+        r"(?:^|(?<=\s))unauthorized: authentication required",
+        None,
+        message=lambda m: "docker: unauthorized: authentication required",
+    ),
+    _environment(
+        "layer-lchown",
+        ("lchown ",),
+        r"failed to register layer: .{0,200}?lchown \S{1,500}: invalid argument",
+        None,
+        message=lambda m: "docker: failed to register layer: lchown: invalid argument",
+    ),
 ]

@@ -108,4 +108,14 @@ CUDA_LIBRARY_ERRORS: list[BareError] = [
         "SIGABRT",
         message=lambda m: f"failed to initialize batched cufft plan: {numbers_masked(m['why'])}",
     ),
+    # MIOpen, ROCm's DNN library, logging the check that failed before the framework's error ("MIOpen Error:
+    # /x/src/ocl/convolutionocl.cpp:658: No invoker was registered for convolution forward. Was find executed?"), alone
+    # in a post or after a progress bar: which check, not where MIOpen's source was built
+    BareError(
+        "miopen-error",
+        ("MIOpen Error: ",),
+        re.compile(r"MIOpen Error: \S{1,400}?:\d{1,6}: (?P<msg>[A-Z].{3,300}?)\s*$"),
+        "RuntimeError",
+        message=lambda m: f"MIOpen Error: {m['msg']}",
+    ),
 ]

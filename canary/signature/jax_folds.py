@@ -36,6 +36,12 @@ JAX_MISUSE_RULES: tuple[Rule, ...] = (
         pytrees.tree_lengths,
     ),
     Rule(
+        "flax-scope",
+        "flax's scopes refuse a parameter of another shape or none, worded by release, with a link to the docs: the "
+        "check and the parameter's name are the misuse, the module's path and the shapes the program's",
+        pytrees.flax_scope,
+    ),
+    Rule(
         "non-addressable",
         "jax's refusal to fetch an array spanning other processes' devices says '(non process local)' since 2024, "
         "with advice after it by release: the refusal is the misuse",

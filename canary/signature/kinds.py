@@ -132,7 +132,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"The detected CUDA version \(\S{1,20}\) mismatches the version|xFormers can't load C\+\+/CUDA extensions|"
     r"nvrtc: error: invalid value for --gpu-architecture|"
     r"No working C\+\+ compiler found|Compiler: \w{1,20} is not found|Cannot find a working triton installation|"
-    r"Failed to find C compiler\. Please specify via CC|"
+    r"Failed to find C compiler\. Please specify via CC|PyTorch is not linked with support for \w{1,20} devices|"
     r"device kernel image is invalid|ptxas fatal\s{0,4}: Value 'sm_\w{1,10}' is not defined for option 'gpu-name'"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the

@@ -97,6 +97,29 @@ def vmap_axes(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# flax's scopes, the trees of a module's variables, refusing a parameter by release: a shape that differs from the
+# initializer's ("Inconsistent shapes between value and initializer for parameter "kernel" in "/x": (32, 128), (47,
+# 128)", later "Initializer expected to generate shape (96, 256) but got shape (504, 256) instead for parameter
+# "kernel" in "/x""), a parameter not there ("No parameter named "kernel" exists in "/x"", later "Could not find
+# parameter named "kernel" in scope "/x""), each with a link to its entry in flax's docs: the check and the parameter's
+# name, not the module's path or the shapes
+_FLAX_LINK = re.compile(r"\.?\s?\(https?://flax\.readt[^\s)]{0,300}\)?")
+_FLAX_SHAPE = re.compile(
+    r"^(?:Inconsistent shapes between value and initializer|Initializer expected to generate shape)"
+)
+_FLAX_MISSING = re.compile(r'^(?:No parameter named|Could not find parameter named) "(\w{1,100})" (?:exists )?in\b.*$')
+
+
+def flax_scope(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "flax.readt" in message:
+        message = _FLAX_LINK.sub("", message).rstrip(" \"'`")  # (and the quote a post closes after it)
+    if exc == "ScopeParamShapeError" and _FLAX_SHAPE.match(message):
+        message = "Initializer expected to generate the shape of the parameter's value"
+    elif exc == "ScopeParamNotFoundError":
+        message = _FLAX_MISSING.sub(r'Could not find parameter named "\1"', message)
+    return exc, message, frames
+
+
 # control flow's check quoted without its class or trees ("true_fun and false_fun output must have same type
 # structure"): jax raises it as TypeError
 PYTREE_ERRORS: list[BareError] = [

@@ -48,7 +48,11 @@ STORAGE_ERRORS: list[BareError] = [
     BareError(
         "errno-words",
         ("[Errno ",),
-        re.compile(r"^(?P<msg>\[Errno (?P<errno>\d{1,4})\] [A-Z][a-z][\w ]{2,60}(?:: '[^']{1,500}')?)$"),
+        # (after a tool's "Error: ", spack's "==> Error: [Errno 37] No locks available", or in a sentence's code span)
+        re.compile(
+            r"(?:^|(?<=^Error: )|(?<=^==> Error: )|(?<=`Error: ))"
+            r"(?P<msg>\[Errno (?P<errno>\d{1,4})\] [A-Z][a-z][\w ]{2,60}(?:: '[^']{1,500}')?)(?:$|(?=`))"
+        ),
         lambda m: _ERRNO_CLASS.get(m["errno"], "OSError"),
         weak=True,
     ),

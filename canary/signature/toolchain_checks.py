@@ -235,6 +235,35 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         "SIGSEGV",
         message=lambda m: "OpenBLAS: Program is Terminated. Because you tried to allocate too many memory regions",
     ),
+    # XLA on ROCm without ROCm's device library or linker where it looks ("bitcode module not found at ./opencl.bc",
+    # 2023's "bitcode module is required by this HLO module but was not found at ./opencl.bc", "unable to find ld.lld in
+    # PATH"): ROCM_PATH unset or a partial install; which tool is the failure
+    _environment(
+        "rocm-device-libs",
+        ("opencl.bc", "unable to find ld.lld"),
+        r"bitcode module (?:is required by this HLO module but was )?not found at \S{0,300}opencl\.bc|"
+        r"(?P<lld>unable to find ld\.lld in PATH)",
+        None,
+        message=lambda m: (
+            "XLA: " + ("unable to find ld.lld in PATH" if m["lld"] else "bitcode module not found: opencl.bc")
+        ),
+    ),
+    # PyTorch built without a device's backend asked for it (" PyTorch is not linked with support for xpu devices",
+    # a post's leading space kept): raised as RuntimeError
+    _environment(
+        "torch-not-linked",
+        ("is not linked with support for",),
+        r"(?P<msg>PyTorch is not linked with support for \w{1,20} devices)",
+    ),
+    # Ray Tune's warning that a function trainable takes no checkpoint argument ("Function checkpointing is disabled.
+    # This may result in unexpected behavior ...", by release from function_runner.py or function_trainable.py)
+    _environment(
+        "tune-function-checkpointing",
+        ("Function checkpointing is disabled",),
+        r"(?P<msg>Function checkpointing is disabled)",
+        None,
+        weak=True,
+    ),
     # libprotobuf's check of the runtime against what a C++ program was built with, fatal ("[libprotobuf FATAL
     # google/protobuf/stubs/common.cc:61] This program requires version 3.5.0 of the Protocol Buffer runtime library,
     # but the installed version is 2.6.1.", "This program was compiled against version 2.6.1 of the Protocol Buffer

@@ -259,4 +259,17 @@ WORDS: list[BareError] = [
         "UnpicklingError",
         message=lambda m: f"Weights only load failed: {m['msg']}",
     ),
+    # flax's errors end on a link to their entry in its docs, which names the class ("... for parameter "d_0" in
+    # "/model/Dense_0". (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.
+    # ScopeParamShapeError)"): posted without the class, or with one that does not end in Error
+    # ("ScopeCollectionNotFound: Tried to access ..."), the link's class is the one raised
+    BareError(
+        "flax-error-link",
+        ("flax.errors.html#flax.errors.",),
+        re.compile(
+            r"^(?:(?:flax\.errors\.)?[A-Z]\w{1,80}: )?(?P<msg>.{1,1000}?)\.? \(https?://flax\.readthedocs\.io/\S{1,200}?"
+            r"flax\.errors\.html#flax\.errors\.(?P<cls>[A-Z]\w{1,80})\)"
+        ),
+        lambda m: m["cls"],
+    ),
 ]
