@@ -17,7 +17,7 @@ from canary.signature.infra import infrastructure_reason
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.quoting import quoted
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
-from canary.signature.tracebacks import _CAUSE, _FH_FRAME, Frame, Options
+from canary.signature.tracebacks import _CAUSE, _FH_FRAME, PIP_WORDS, Frame, Options
 
 _FH_HEADER = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$")
 # A process that aborts says so after the error that made it abort: that error names the failure.
@@ -160,16 +160,7 @@ _CUDA_CODE = re.compile(r"\bCUDA_ERROR_[A-Z_]{2,60}")
 _AFTERMATH = 12  # lines before the CUDA driver's error in which a status that named it is looked for
 
 
-# pip's own words after a build step it ran failed ("error: metadata-generation-failed", "error:
-# subprocess-exited-with-error", "ERROR: Failed building wheel for x", "ERROR: Could not build wheels for x", "ERROR:
-# Failed to build 'x' when getting requirements to build wheel"), below the step's output it boxed ("[end of output]",
-# "note: This error originates from a subprocess"), and uv's hint after its build backend's output: the error the step
-# raised names the failure
-_PIP_RELAY = re.compile(
-    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error)|ERROR: (?:Failed building wheel for|"
-    r"Could not build wheels for|Failed to build) |(?P<uv>hint: This (?:error )?(?:likely|usually)\b|note: This error "
-    r"originates from a subprocess))"
-)
+# the end of pip's box around a build step's output: pip's words below it (tracebacks.PIP_WORDS) relay the error in it
 _PIP_BOX_END = re.compile(r"^\[end of output\]$|^note: This error originates from a subprocess")
 # a build step run in an isolated environment, with only its build requirements (PEP 517's hooks under pip, uv's
 # builds), not in the one pip installs into (setup.py's egg_info): a module it could not import is missing there
@@ -182,8 +173,8 @@ _ISOLATED = re.compile(
 def pip_relayed(lines: list[str], end: int, said: int) -> bool:
     """Whether the line ``said`` is pip's (or uv's) report of a build step whose output, closed after ``end``, held the
     error."""
-    m = _PIP_RELAY.match(lines[said].strip())
-    return bool(m) and (bool(m["uv"]) or any(_PIP_BOX_END.match(line.strip()) for line in lines[end:said]))
+    m = PIP_WORDS.match(lines[said].strip())
+    return bool(m) and (bool(m["after"]) or any(_PIP_BOX_END.match(line.strip()) for line in lines[end:said]))
 
 
 def pip_built(lines: list[str], said: int, raised: Signature) -> Signature:
@@ -204,7 +195,7 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
     i, sig, name, raw = found
     if pip_relayed(lines, max(0, i - _LOOK_BACK), i):
         cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1)
-        if cause is not None and cause[1].exception and not _PIP_RELAY.match(lines[cause[0]].strip()):
+        if cause is not None and cause[1].exception and not PIP_WORDS.match(lines[cause[0]].strip()):
             return cause[0], pip_built(lines, i, cause[1])
     if name == "nccl" and _NCCL_AFTER.search(raw):
         # NCCL warns of a failure's cause, then of the segment it could not create for it: the cause names it

@@ -176,10 +176,13 @@ def _whole_line(lines: Sequence[str], start: int, i: int) -> str:
     return _cut_class(lines, i + 1) or lines[i]
 
 
-# pip's and uv's words after a build step's output (the step's traceback is in it, indented)
-_PIP_WORDS = re.compile(
-    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error)|ERROR: (?:Failed|Could not build)"
-    r"|hint: This |note: This error originates)"
+# pip's words after a build step it ran failed ("error: metadata-generation-failed", "ERROR: Failed building wheel
+# for x", ...) below the output it boxed, and what closes that output (pip's note, uv's hint): the step's traceback is
+# in the output, indented, and the error it raised names the failure
+PIP_WORDS = re.compile(
+    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error)|ERROR: (?:Failed building wheel for|"
+    r"Could not build wheels for|Failed to build) |(?P<after>hint: This (?:error )?(?:likely|usually)\b|note: This "
+    r"error originates from a subprocess))"
 )
 
 
@@ -209,7 +212,7 @@ def _read_frames(lines: list[str], i: int, indent: int) -> tuple[list[Frame], in
         if indent and frames and not lines[i][: indent + 1].isspace() and _parse_exception_line(lines[i][indent:]):
             break
         if lines[i].startswith("  ") or not lines[i].strip():
-            if _parse_exception_line(lines[i].strip()) and not _PIP_WORDS.match(lines[i].strip()):
+            if _parse_exception_line(lines[i].strip()) and not PIP_WORDS.match(lines[i].strip()):
                 inner = i
             i += 1  # "[Previous line repeated N more times]", stray indented output
             continue
@@ -227,7 +230,7 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
     frames, i, inner = _read_frames(lines, i + 1, indent)
     if i >= len(lines):
         return None, i
-    if inner is not None and _PIP_WORDS.match(lines[i].strip()):
+    if inner is not None and PIP_WORDS.match(lines[i].strip()):
         i = inner  # (pip's words after the output it boxed: the exception is the one indented in the box)
         indent = len(lines[i]) - len(lines[i].lstrip(" "))
     said = _whole_line(lines, start, i)
