@@ -2845,3 +2845,40 @@ def test_the_hundred_and_twenty_seventh_and_eighth_batchs_failures_in_the_words_
     assert missing.fingerprint == sig("stable-diffusion-jax-12.log").fingerprint == sig("viper_rl-6.log").fingerprint
     assert sig("ninjax-13-2.log").exception == "ScopeCollectionNotFound"
     assert sig("flax-2479.log").fingerprint == sig("vision_transformer-288.log").fingerprint
+
+
+def test_the_hundred_and_twenty_ninth_and_thirtieth_batchs_failures_in_the_words_they_met():
+    # CMake's errors; GLFW, ale_py and DGL on the host; setuptools-scm; pickle's protocol; pytest and xdist; Click
+    cmake = sig("traj-lo-8.log")
+    assert cmake.kind == "environment" and cmake.fingerprint == sig("openvino-307.log").fingerprint
+    assert len({sig(n).fingerprint for n in ("traj-lo-8.log", "dali-62.log", "gdl-1489.log")}) == 3
+    assert sig("tkdnn-134.log").message.startswith("unsupported GNU version!")  # (what the step printed, not CMake)
+    glfw = sig("loco-mujoco-25.log")
+    assert (glfw.exception, glfw.fingerprint) == ("GLFWError", sig("gymnasium-robotics-266.log").fingerprint)
+    rom = sig("arcade-learning-environment-564.log")
+    assert (rom.exception, rom.fingerprint) == ("Error", sig("kerasrl-openai-atari-spaceinvadersv0-2.log").fingerprint)
+    adapter = sig("dgl-3377.log")
+    assert adapter.kind == "environment" and adapter.exception is None
+    assert adapter.fingerprint == sig("dgl-3705.log").fingerprint == sig("dgl-3241.log").fingerprint
+    assert adapter.fingerprint != sig("equibind-12.log").fingerprint
+    assert sig("setuptools-scm-416.log").fingerprint == sig("scikit-survival-34.log").fingerprint
+    shallow = sig("circuitpython-build-tools-108.log").fingerprint
+    assert shallow == sig("openneuro-py-160.log").fingerprint == sig("aurora-dsql-django-70.log").fingerprint
+    assert sig("mmtransformer-23.log").fingerprint == sig("x-gaussian-5.log").fingerprint
+    assert sig("mmtransformer-23.log").fingerprint != sig("py-upset-23.log").fingerprint
+    assert sig("nervestitcher-1.log").fingerprint != sig("embeddings_reproduction-11.log").fingerprint
+    assert sig("stylegan2-ada-pytorch-48.log").fingerprint == sig("ganspace-31.log").fingerprint
+    mismatch = sig("oop-python-nycu-138.log")
+    assert mismatch.kind == "environment" and mismatch.fingerprint == sig("oop-python-nycu-146.log").fingerprint
+    assert mismatch.fingerprint != sig("torchrec-2123.log").fingerprint
+    assert sig("pytest-sugar-266.log").fingerprint == sig("pytest-relaxed-28.log").fingerprint
+    assert sig("core-8497.log").message == (
+        "pytest-xdist: worker crashed while running tests/test_iroh_webxdc.py::test_no_duplicate_messages"
+    )
+    assert sig("operator-1771.log").group == sig("pytest-xdist-1209.log").group
+    click = sig("mlrun-2536.log").fingerprint
+    assert click == sig("turicreate-2165.log").fingerprint == sig("click-817.log").fingerprint
+    locale = sig("docker-taiga-example-4.log")
+    assert locale.message == "unsupported locale setting"
+    assert locale.fingerprint == sig("octopi-214.log").fingerprint == sig("powerfulseal-71.log").fingerprint
+    assert sig("xpk-443.log").message.endswith('"spec.ttlSecondsAfterFinished"')  # (a quote closed, not opened)

@@ -26,9 +26,10 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     for marker in ("/site-packages/", "/dist-packages/"):
         if marker in f:
             return f.rsplit(marker, 1)[1], True
-    m = re.search(r"/lib/python3\.\d+/(.*)$", f)
+    # (Python 2's and 3's, lib64's, PyPy's lib-python)
+    m = re.search(r"/lib(?:64)?/python[23]\.\d+/(.*)$|/lib-python/[23][.\d]{0,5}/(.*)$", f)
     if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
-        return (m.group(1) if m else f), True
+        return (m.group(1) or m.group(2) if m else f), True
     parts = [p for p in f.split("/") if p and p != "."]
     roots = set(roots)
     for i in range(len(parts) - 2, -1, -1):

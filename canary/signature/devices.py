@@ -379,7 +379,7 @@ DEVICE_ERRORS: list[BareError] = [
     BareError(
         "xdist-worker",
         ("crashed while running",),
-        re.compile(r"\bworker '?gw\d{1,4}'? crashed while running '?(?P<test>[\w.:/\[\]-]{1,300}?)'?$"),
+        re.compile(r"\bworker '?gw(?:\d{1,4}|N)'? crashed while running '?(?P<test>[\w.:/\[\]-]{1,300}?)'?(?:`.*)?$"),
         None,
         message=lambda m: f"pytest-xdist: worker crashed while running {m['test']}",
     ),

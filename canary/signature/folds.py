@@ -96,7 +96,7 @@ def names_itself(exception: str | None, message: str) -> bool:
         exception is not None
         and not exception.startswith("SIG")
         and exception != "CheckFailed"
-        and len(message.split()) >= NAMING_WORDS
+        and (len(message.split()) >= NAMING_WORDS or pythons.says_file(message))
         and not _MET_WHERE.search(message)
         and not pythons.interpreter_words(message)
     )
@@ -358,9 +358,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "program-frames",
-        "one library failure met from two programs, or posted with or without its traceback, is one: a message of "
-        "NAMING_WORDS words or more names it without a call path, but a crash, memory run out, a name a module lacks "
-        "and the interpreter's words for a program's mistake, which where they were met tells",
+        "one failure met from two programs, with or without its traceback, is one: a message of NAMING_WORDS words or "
+        "more, or pickle's protocol, names it without a call path; a crash, memory run out, a name a module lacks "
+        "and the interpreter's words for a program's mistake are told by where they were met",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -49,14 +49,14 @@ _CONFLICT = re.compile(r"^The following specifications were found to be (?:incom
 _OVER = re.compile(r"\bPackage ([\w.-]{1,100}) conflicts for\b|\s-> ([\w.-]{1,100})")
 
 
-# setuptools-scm finding no version for a tree without git's metadata names the tree ("setuptools-scm was unable to
-# detect version for /code."): the program's
-_SCM_PATH = re.compile(r"\b(setuptools-scm was unable to detect version for) \S{1,500}?\.?$")
+# setuptools-scm finding no version for a tree without git's metadata, or warning of a shallow one, names the tree
+# ("setuptools-scm was unable to detect version for /code.", '"/x/y" is shallow and may cause errors'): the program's
+_SCM_PATH = re.compile(r'(setuptools-scm was unable to detect version for) \S{1,500}?\.?$|^"[^"]{1,300}"( is shallow)')
 
 
 def scm_path(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    if exc == "LookupError" and "setuptools-scm was unable" in message:
-        message = _SCM_PATH.sub(r"\1 <path>", message)
+    if exc in ("LookupError", "UserWarning") and ("setuptools-scm was unable" in message or "is shallow" in message):
+        message = _SCM_PATH.sub(lambda m: f"{m[1]} <path>" if m[1] else f'"<path>"{m[2]}', message)
     return exc, message, frames
 
 

@@ -38,7 +38,7 @@ _PREFIXES = [
     _record(
         r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:?"
         r"(?:(?:\s{1,8}-?\s?|::)\[?(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]?\b:?(?:\s{1,8}[\w./-]{1,200}:\d{1,6})?"
-        r"|\s{1,8}[\w./-]{1,200}:\d{1,6}"
+        r"|\s{1,8}[\w./-]{1,200}:\d{1,6}(?!: )"  # (not a warning's file: "... /x/git.py:163: UserWarning: ...")
         # (PyTorch 2.1's loggers: "[2023-11-29 22:29:33,093] torch._dynamo.convert_frame: [WARNING] ")
         r"|\s{1,8}[\w.]{1,200}: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])(?:\s{1,8}--?)? ?"
     ),
@@ -63,6 +63,8 @@ _PREFIXES = [
     ),
     # make's report of a failed recipe: "make: *** [Makefile:35: train] Error 1", "make[2]: *** "
     _record(r"make(?:\[\d{1,4}\])?: \*\*\* "),
+    # pytest's live log: "ERROR    cocotb:simulator.py:302 "
+    _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{1,8}[\w.-]{1,100}:[\w.-]{1,100}\.py:\d{1,6} "),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "

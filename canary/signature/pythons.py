@@ -140,6 +140,16 @@ _INTERPRETER = re.compile(
 )
 
 
+# pickle's few words that say what it was given, whoever read it: the protocol of a newer Python ("unsupported pickle
+# protocol: 5"); not a first byte ("invalid load key, 'v'."), which says what the file is but not which loader met it
+_SAYS_FILE = re.compile(r"^unsupported pickle protocol: \d{1,2}$")
+
+
+def says_file(message: str) -> bool:
+    """Whether ``message`` is pickle's few words that name the file it read (the ``program-frames`` rule)."""
+    return bool(_SAYS_FILE.match(message))
+
+
 def interpreter_words(message: str) -> bool:
     """Whether ``message`` is the interpreter's for a program's own mistake (``unsupported operand type(s) for +:
     'int' and 'NoneType'``), not a library's check."""
@@ -187,8 +197,8 @@ _CFFI_WHY = (
     (re.compile(r"\(no such file\)|image not found|cannot open shared object file"), "not found"),
 )
 _CLICK_ASCII = re.compile(
-    r"^(Click will abort further execution because Python(?: 3)? was configured to use ASCII as encoding for the "
-    r"environment)\b.{1,1000}$"
+    r"^(Click will abort further execution because Python)(?: 3)?( was configured to use ASCII as encoding for the "
+    r"environment)\b.{0,1000}$"
 )
 
 
@@ -213,5 +223,5 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         why = next((w for rx, w in _CFFI_WHY if rx.search(message, m.end())), None)
         message = f"cannot load library '{m[1]}': {why}" if why else message
     elif message.startswith("Click will abort"):
-        message = _CLICK_ASCII.sub(r"\1", message)
+        message = _CLICK_ASCII.sub(r"\1\2", message)
     return exc, message, frames

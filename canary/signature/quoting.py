@@ -24,6 +24,9 @@ def span_close(message: str) -> int:
     return len(message)
 
 
+_OPENED_BEFORE_SPACE = re.compile(r"(?:^|\s)[\"'] +$")
+
+
 def quoted(line: str, start: int, message: str) -> str:
     """A message quoted in backticks in prose ("I receive `RESOURCE_EXHAUSTED: ...` errors") ends
     at its closing backtick (also one whose opening backtick is lines above); one in parentheses ("this
@@ -36,9 +39,12 @@ def quoted(line: str, start: int, message: str) -> str:
         return message[: span_close(message)]
     if message.endswith("`") and message.count("`") % 2 == 1:
         return message[:-1]  # the close of a code span a post opened lines above
-    if start and line[start - 1] in "\"'" and message.endswith(line[start - 1]):
+    q = line[start - 1] if start else ""
+    if q == " " and _OPENED_BEFORE_SPACE.search(line, 0, start):
+        q = line[:start].rstrip()[-1]  # (the quote it opened after, a space between them: 'this error " ValueError')
+    if q and q in "\"'" and message.endswith(q):
         return message[:-1]  # the quote that closes the one it opened after
-    if start and line[start - 1] == '"' and '"' in message:
+    if q == '"' and '"' in message:
         return message[: message.index('"')]  # (and the sentence the post goes on with after it)
     if ")" in message and line.count("(", 0, start) > line.count(")", 0, start):
         depth = 0

@@ -73,7 +73,8 @@ _MESSAGE_END = re.compile(
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|Call stack:$"  # (logging's report of an error in a handler, after its traceback)
     r"|Exception ignored in: "  # (an error a finalizer could not raise, reported after it)
-    r"|srun: error: |slurmstepd: error: "  # (Slurm's report of the tasks that exited after it)
+    # (Slurm's report of the tasks that exited after it, docker-compose's of the build step it ran in)
+    r"|srun: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
@@ -88,10 +89,9 @@ _MESSAGE_END = re.compile(
 )
 _MAX_MESSAGE_LINES = 12
 _LOOK_BACK = 200  # lines searched above a cut exception line for the whole one
-# A first paragraph that every error of its class shares, and what the paragraph after it says that
-# tells one from another: jax's concretization error up to 0.4.1x ("The error arose in
-# jax.numpy.reshape."), and pybind11's incompatible arguments, whose first paragraph lists what the
-# function takes and whose "Invoked with: ..." (or "Invoked with types: ...") says what it was given.
+# A first paragraph that every error of its class shares, and what the paragraph after it says that tells one from
+# another: jax's concretization error up to 0.4.1x ("The error arose in jax.numpy.reshape."), pybind11's incompatible
+# arguments, whose first paragraph lists what the function takes and whose "Invoked with: ..." says what it was given.
 _GENERIC_HEADS = (
     (re.compile(r"Abstract tracer value encountered where concrete value is expected\.$"), None),
     (
