@@ -2882,3 +2882,42 @@ def test_the_hundred_and_twenty_ninth_and_thirtieth_batchs_failures_in_the_words
     assert locale.message == "unsupported locale setting"
     assert locale.fingerprint == sig("octopi-214.log").fingerprint == sig("powerfulseal-71.log").fingerprint
     assert sig("xpk-443.log").message.endswith('"spec.ttlSecondsAfterFinished"')  # (a quote closed, not opened)
+
+
+def test_the_hundred_and_thirty_first_and_second_batchs_failures_in_the_words_they_met():
+    # the host's clock, git's paths and TensorFlow's Cloud Storage client; pip's long paths; quantization checks;
+    # pydantic's value error; Lightning's removals; a class's repr; strings a stray comma split; a title's tag
+    not_yet = sig("appcenter-1535.log")
+    assert not_yet.kind == "environment" and not_yet.fingerprint == sig("docker-curriculum-220.log").fingerprint
+    assert sig("nexspence-77.log").kind == "infrastructure"
+    assert sig("beszel-2123.log").fingerprint != sig("docker-crashplan-pro-465.log").fingerprint
+    assert sig("ura-49.log").fingerprint == sig("libkrun-80.log").fingerprint != sig("tifffile-126.log").fingerprint
+    long_path = sig("flash-attention-1469.log")
+    assert long_path.kind == "environment"
+    assert (
+        long_path.fingerprint
+        == sig("flash-attention-1726.log").fingerprint
+        == sig("hunyuanvideo-avatar-34.log").fingerprint
+    )
+    assert sig("datasets-2761.log").fingerprint == sig("rlds_dataset_builder-16.log").fingerprint
+    stuck = sig("rlds_dataset_builder-10.log")
+    assert stuck.kind == "infrastructure" and stuck.fingerprint == sig("rt-1-6.log").fingerprint
+    jwt = sig("dsub-194.log")
+    assert jwt.exception == "RefreshError" and jwt.group == sig("python-ndb-282.log").group
+    assert sig("got-your-back-343.log").fingerprint == sig("google-auth-library-python-889.log").fingerprint
+    assert sig("mudg-4.log").fingerprint == sig("trajectorycrafter-18.log").fingerprint
+    assert sig("mudg-4.log").fingerprint != sig("flash-attention-1631.log").fingerprint
+    assert sig("pip-7398.log").fingerprint == sig("real-time-voice-cloning-358.log").fingerprint
+    assert sig("pip-7398.log").fingerprint != sig("trajectorycrafter-18.log").fingerprint
+    gptq = sig("textgen-4543.log")
+    assert (gptq.exception, gptq.fingerprint) == ("ImportError", sig("qwen-610.log").fingerprint)
+    assert sig("vllm-4202.log").fingerprint == sig("vllm-1488.log").fingerprint
+    assert sig("vllm-14040.log").fingerprint == sig("vllm-25022.log").fingerprint
+    awq = sig("tpu-inference-1659.log")
+    assert (awq.exception, awq.fingerprint) == ("ValueError", sig("vllm-1823.log").fingerprint)
+    assert sig("optuna-4297.log").fingerprint == sig("optuna-examples-148.log").fingerprint
+    assert sig("ctcnet-8.log").exception == "RuntimeError"
+    assert sig("satellite-cloud-removal-dip-3.log").fingerprint == sig("neural-amp-modeler-128.log").fingerprint
+    assert sig("zhenxun_bot-880.log").fingerprint == sig("secret_handshake-2.log").fingerprint
+    assert sig("dysample-8.log").fingerprint == sig("pytorch-152171.log").fingerprint
+    assert sig("vllm-12847.log").fingerprint == sig("dynamo-391.log").fingerprint  # (a tag before a code span stays)

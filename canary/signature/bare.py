@@ -200,6 +200,7 @@ BARE_ERRORS: list[BareError] = [
         context=12,
     ),
     quoting.CODE_SPAN_CLASS,
+    quoting.CLASS_REPR,
     # a request over the network that failed on the way (network.py), where no class was printed before it
     *NETWORK_ERRORS,
     # a file the disk or the file system refused (storage.py), where no class was printed before it

@@ -151,6 +151,32 @@ COMPANION_ERRORS: list[BareError] = [
         "compile_error",
         message=_flex_op,
     ),
+    # quantization kernels' checks written without their class: optimum's of the auto-gptq installed ("Found an
+    # incompatible version of auto-gptq. Found version 0.4.2+cu121, but only version above 0.4.99 are supported", in
+    # Markdown italics), raised as ImportError; vLLM's of the GPU for a method ("The quantization method awq is not
+    # supported for the current GPU. Minimum capability: 75. Current capability: 70."), raised as ValueError: the
+    # minimum and the method are the failure, which version or GPU the machine's
+    BareError(
+        "auto-gptq-version",
+        ("incompatible version of auto-gptq",),
+        re.compile(
+            r"(?P<msg>Found an incompatible version of auto-gptq)\. Found version \S{1,40}, but only versions? "
+            r"above (?P<least>[\w.{}]{1,40}) are supported"
+        ),
+        "ImportError",
+        "environment",
+        message=lambda m: f"Found an incompatible version of auto-gptq: only versions above {m['least']} are supported",
+    ),
+    BareError(
+        "quantization-capability",
+        ("is not supported for the current GPU",),
+        re.compile(
+            r"(?P<msg>The quantization method \w{1,40} is not supported for the current GPU\. Minimum "
+            r"capability: \d{2,3})\. Current capability: \d{2,3}"
+        ),
+        "ValueError",
+        "environment",
+    ),
     # faiss's check posted without the RuntimeError SWIG raises it as
     BareError(
         "faiss",

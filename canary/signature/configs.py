@@ -20,6 +20,15 @@ CONFIG_ERRORS: list[BareError] = [
         re.compile(r"^(?P<msg>Could not override '[^'\s]{1,300}')\.?$"),
         "ConfigCompositionException",
     ),
+    # pydantic 2's line for a validator's ValueError under its ValidationError ("Value error, torch.bfloat16 is not
+    # supported for quantization method awq. Supported dtypes: [torch.float16] [type=value_error, input_value=...]"):
+    # that ValueError, as the validator raised it
+    BareError(
+        "pydantic-value-error",
+        ("Value error, ",),
+        re.compile(r"^\s{0,8}Value error, (?P<msg>.{1,1000}?)(?: \[type=value_error\b.{0,2000})?$"),
+        "ValueError",
+    ),
     # Hydra's config directory it did not find, printed without its class, the directory on the line below
     BareError(
         "hydra-config-dir",

@@ -14,6 +14,30 @@ from canary.signature.recogniser import BareError
 _FORK = "os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded"
 
 DEPRECATIONS: list[BareError] = [
+    # PyTorch Lightning's refusal of a hook a release removed, written without its RuntimeError in a title or a sentence
+    # ("The `on_init_start` callback hook was deprecated in v1.6 and is no longer supported as of v1.8", "The
+    # `LightningModule.on_epoch_end` hook was removed in v1.8."): its words, as it raises them
+    BareError(
+        "lightning-removed-hook",
+        ("is no longer supported as of v", "hook was removed in v"),
+        re.compile(
+            r"(?:^|(?<=\s))(?P<msg>The `[\w.<>/]{1,100}` (?:callback )?hook was (?:deprecated in v[\d.]{1,10} and "
+            r"is no longer supported as of|removed in) v\d{1,2}\.\d{1,3})"
+        ),
+        "RuntimeError",
+    ),
+    # Python's refusal of a keyword a release removed, written in a sentence without its TypeError ("Unable to train due
+    # to: Trainer.__init__() got an unexpected keyword argument 'gpus'"): its words (the did-you-mean rule drops the
+    # class Python 3.10 names)
+    BareError(
+        "unexpected-keyword",
+        ("got an unexpected keyword argument '",),
+        re.compile(
+            r"(?:^|(?<=: ))(?P<msg>(?:[\w.]{1,200}\.)?\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}')$"
+        ),
+        "TypeError",
+        weak=True,
+    ),
     # jax's own words for an API a release removed, quoted without the AttributeError it raises them with
     # ("jax.core.pp_eqn_rules was removed in JAX v0.4.34.", an issue's title)
     BareError(

@@ -1,6 +1,8 @@
-"""What a library or a test runner finds missing on the host and prints, not raises: a display for GLFW, ale_py's game
-ROMs, DGL's adapter for the installed torch or its backend, and pytest's own words for two test files of one name and
-for a worker it lost. Pure. They take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+"""What a library or a test runner finds missing or wrong on the host and prints, not raises: a display for GLFW,
+ale_py's game ROMs, DGL's adapter for the installed torch or its backend, pytest's own words for two test files of one
+name and for a worker it lost; the machine's clock behind or ahead (apt's Release files, Go's x509 check, make's and
+tar's times in the future); a file system git cannot check a tree out onto; TensorFlow's Cloud Storage client without
+credentials or a reply. Pure. They take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
@@ -81,5 +83,103 @@ HOST_CHECKS: list[BareError] = [
         None,
         message=lambda m: "pytest-xdist: worker crashed (node down: Not properly terminated)",
         below=_lost_test,
+    ),
+    # apt refusing a repository's Release file by its dates ("E: Release file for http://x/dists/focal/InRelease is not
+    # valid yet (invalid for another 3h 54min 10s).", "... is expired (invalid since 4d 17h 44min 44s)."): a clock
+    # behind the repository's (the machine's), or a mirror not refreshed (the repository's); which repository is not
+    _environment(
+        "apt-release-not-valid-yet",
+        ("is not valid yet (invalid for another",),
+        r"Release file for \S{1,500} is not valid yet \(invalid for another",
+        None,
+        message=lambda m: "apt: a Release file is not valid yet (the machine's clock is behind)",
+    ),
+    BareError(
+        "apt-release-expired",
+        ("is expired (invalid since",),
+        re.compile(r"Release file for \S{1,500} is expired \(invalid since"),
+        None,
+        "infrastructure",
+        message=lambda m: "apt: a Release file is expired (the repository is not refreshed)",
+    ),
+    # Go's TLS check of a certificate by the machine's time ("x509: certificate has expired or is not yet valid: current
+    # time 2026-05-17T10:34:05+02:00 is before 2026-07-08T01:10:17Z"): before, the clock is behind; after, the
+    # certificate expired; the times are the machine's
+    _environment(
+        "x509-time",
+        ("x509: certificate has expired or is not yet valid",),
+        r"x509: certificate has expired or is not yet valid: current time \S{1,40} is (?P<how>before|after)\b",
+        None,
+        message=lambda m: (
+            "x509: certificate is not yet valid (the clock is behind)"
+            if m["how"] == "before"
+            else "x509: certificate has expired"
+        ),
+    ),
+    # make and tar finding files from the future ("make: warning:  Clock skew detected.  Your build may be incomplete.",
+    # "make[1]: Warning: File 'recorder' has modification time 69 s in the future", "tar: x/y: time stamp 2022-04-09
+    # 00:57:46 is 7384.38 s in the future"): the machine's clock behind the files'; they go on
+    _environment(
+        "clock-skew",
+        ("Clock skew detected", "s in the future"),
+        r"Clock skew detected|has modification time -?[\d.]{1,20} s in the future|"
+        r"(?P<tar>time stamp [\d-]{10} [\d:]{8} is [\d.]{1,20} s in the future)",
+        None,
+        message=lambda m: (
+            "tar: a time stamp in the archive is in the future" if m["tar"] else "make: Clock skew detected"
+        ),
+        weak=True,
+    ),
+    # git unable to write a checkout's file ("error: unable to create file library/src/.../x.cpp: Filename too long"),
+    # on Windows without core.longpaths; or warning of paths one case-insensitive file system cannot keep apart
+    # ("warning: the following paths have collided (e.g. case-sensitive paths on a case-insensitive filesystem)")
+    _environment(
+        "git-checkout-paths",
+        ("Filename too long", "the following paths have collided"),
+        r"^(?:error: )?unable to create file \S.{0,1000}: (?P<long>Filename too long)$|"
+        r"warning: the following paths have collided",
+        None,
+        message=lambda m: (
+            "git: unable to create file: Filename too long"
+            if m["long"]
+            else "git: the following paths have collided (a case-insensitive file system)"
+        ),
+        weak=True,
+    ),
+    # Google's token endpoint refusing a service account's JWT for its times, quoted without google-auth's
+    # RefreshError ("('invalid_grant: Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable
+    # timeframe. Check your iat and exp values ...', {...})"): a clock off from Google's
+    BareError(
+        "jwt-timeframe",
+        ("invalid_grant: Invalid JWT: Token must be a short-lived token",),
+        re.compile(r"(?P<msg>invalid_grant: Invalid JWT: Token must be a short-lived token [^'`]{1,500})"),
+        "RefreshError",
+    ),
+    # TensorFlow's Cloud Storage client finding no credentials ("All attempts to get a Google authentication bearer
+    # token failed, returning an empty token. Retrieving token from files failed with ..."), its statuses by release
+    # ("Not found:", "NOT_FOUND:"): no credentials on a machine outside Google Cloud; it goes on without them
+    _environment(
+        "tf-gcs-token",
+        ("bearer token failed",),
+        r"(?P<msg>All attempts to get a Google authentication bearer token failed)",
+        None,
+        weak=True,
+    ),
+    # its request to Cloud Storage that got no reply ("The transmission  of request 0x564da523fa20 (URI:
+    # https://www.googleapis.com/storage/v1/b/tfds-data/o/...) has been stuck at 0 of 0 bytes for 61 seconds and will
+    # be aborted."): the network's; which bucket, not which object or request
+    BareError(
+        "tf-gcs-stuck",
+        ("has been stuck at",),
+        re.compile(
+            r"The transmission\s{1,4}of request \S{1,40} \(URI: https?://(?P<host>[\w.-]{1,200})(?:/storage/v1/b/"
+            r"(?P<bucket>[\w.-]{1,200}))?\S{0,1000}\) has been stuck at"
+        ),
+        None,
+        "infrastructure",
+        message=lambda m: (
+            f"a request to {m['host']}{'/' + m['bucket'] if m['bucket'] else ''} has been stuck and will be aborted"
+        ),
+        weak=True,
     ),
 ]

@@ -13,6 +13,7 @@ import re
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.rewordings import Parts
+from canary.signature.storage import errno_path
 
 # the system's library directories (Debian's multiarch one, Red Hat's lib64), where the distribution's glibc and
 # libstdc++ live; a copy anywhere else is an environment's own (conda's "envs/x/bin/../lib", a venv's bundled one)
@@ -75,9 +76,6 @@ _CORRUPTED = re.compile(
 _TOS = re.compile(
     r"^(Terms of Service have not been accepted for the following channels\b.{0,200}?before proceeding)\b.*$"
 )
-
-
-_ERRNO_PATH = re.compile(r"^(\[Errno \d{1,4}\] [A-Z][\w ]{1,60}): '[^']{1,500}'\.?$")
 
 
 _CUDA_DRIVER = "incompatible with your CUDA driver"
@@ -323,7 +321,7 @@ INSTALL_CHECKS: list[BareError] = [
         re.compile(r"Could not install packages due to an? (?P<cls>[A-Z]\w{1,60}Error): (?P<msg>.{1,1000})$"),
         lambda m: m["cls"],
         # (which file it could not write is the package's: "[Errno 13] Permission denied: '/usr/lib/.../chardet'")
-        message=lambda m: "pip could not install packages: " + _ERRNO_PATH.sub(r"\1: <path>", m["msg"]),
+        message=lambda m: "pip could not install packages: " + errno_path(m["msg"]),
     ),
     # a package built from source (no wheel for the machine) that needs Rust where none is: setuptools-rust's "error:
     # can't find Rust compiler" (tokenizers, safetensors 0.3), maturin's "Cargo, the Rust package manager, is not

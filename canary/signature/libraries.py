@@ -154,7 +154,15 @@ tf_node = rewrite("[[", _TF_NODE, r" [[node \1]]")
 _ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), .*\)$""")
 
 
+# (a message a stray comma split into strings is one: "('Quantization scheme is not supported for ', 'the current
+# GPU. Min capability: 80. ', 'Current capability: 75.')")
+_STRINGS = re.compile(r"""^\((?:'[^'{\[][^']{0,500} ', ){1,9}'[^'{\[][^']{0,500}',?\)$""")
+_PIECE = re.compile(r"'([^']{0,500})'")
+
+
 def exception_args(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("(") and _STRINGS.match(message):
+        return exc, "".join(_PIECE.findall(message)).strip(), frames
     m = _ARGS.match(message) if message.startswith("(") else None
     return exc, m["first"] if m else message, frames
 

@@ -55,6 +55,16 @@ def quoted(line: str, start: int, message: str) -> str:
     return message
 
 
+# a class printed by its repr before its message, as a program's handler prints type(e) and e ("<class
+# 'ssl.SSLCertVerificationError'>：[SSL: CERTIFICATE_VERIFY_FAILED] ...", a full-width colon kept): that exception
+CLASS_REPR = BareError(
+    "class-repr",
+    ("<class '",),
+    re.compile(r"<class '(?P<cls>[\w.]{1,200}(?:Error|Exception|Warning))'>\s?[:：]\s?(?P<msg>\S.{0,2000})$"),
+    lambda m: canonical_class(m["cls"]),
+)
+
+
 # a class named by its module's path alone in a code span of a sentence, no message after it ("the following error
 # is raised: `jax._src.traceback_util.UnfilteredStackTrace: jax._src.errors.UnexpectedTracerError`."), jax's
 # wrapper of its traceback before it: the class is all the post says of the failure, read when nothing else is

@@ -11,6 +11,26 @@ from canary.signature.recogniser import BareError
 
 # the class Python raises an OSError of these errnos as (PEP 3151); any other is OSError
 _ERRNO_CLASS = {"2": "FileNotFoundError", "13": "PermissionError", "17": "FileExistsError"}
+_ERRNO_PATH = re.compile(r"^(\[Errno (\d{1,4})\] [A-Z][\w ]{1,60}): '([^']{1,500})'\.?$")
+# a file pip could not write, named inside the package it unpacked ("...\\pip-install-6l0da6v6\\xformers_b48e11c0...
+# \\third_party/flash-attention/csrc/..."; "...\\site-packages\\tensorboard\\_vendor\\tensorflow_serving\\...")
+_PACKAGE_TREE = re.compile(
+    r"(?:pip-install-\w{1,20}|site-packages)[\\/]{1,2}[^\\/]{1,200}[\\/]{1,2}((?:[^\\/]{1,200}[\\/]{1,2}){3})"
+)
+
+_SEPARATORS = re.compile(r"[\\/]+")
+
+
+def errno_path(message: str) -> str:
+    """An OSError's words without the machine's path ("[Errno 13] Permission denied: <path>"); a file not found while
+    pip unpacked a package (Windows' path limit) by the first three directories of the package's tree it was in."""
+    m = _ERRNO_PATH.match(message)
+    if m is None:
+        return message
+    tree = _PACKAGE_TREE.search(m[3]) if m[2] == "2" else None
+    inner = "/".join(_SEPARATORS.split(tree[1])[:3]) if tree else ""
+    return f"{m[1]}: <path>" + (f" (in {inner}/)" if inner else "")
+
 
 STORAGE_ERRORS: list[BareError] = [
     # Lua Torch's file writer short of its count ("write error: wrote 9367499 blocks instead of 31014000 at

@@ -1,16 +1,15 @@
-"""The folding rules of one library's or Python's own words, reworded across releases or framed by a post: a dead
-Ray actor, Triton's ptxas and resources, an HTTP body, a cloud API's refusal and Cloud Storage's rate limit, the Hub,
-NCCL's transports, TensorFlow's API and OOM's tensor, tensorstore's files, jax's checks of a misuse, NumPy's and jax's
-removals, equinox's class, Python's guess and quotes, a host callback's error relayed, torch.compile's wrapped error and
-dynamo's limits, Hypothesis' checks, XLA's RET_CHECK numbering, an MLIR diagnostic's location, pydantic's validation,
-gdb's frame and glibc's check; jax's words for a misuse of its transformations last (:mod:`canary.signature.jax_folds`).
-Pure. They take their place, in this order, in :data:`canary.signature.folds.RULES`, where every rule is applied.
+"""The folding rules of one library's or Python's own words, reworded across releases or framed by a post (a dead Ray
+actor, Triton, an HTTP body, a cloud API, the Hub, NCCL, TensorFlow, tensorstore, NumPy's and jax's removals, Python's
+guess and quotes, a host callback's error, torch.compile, Hypothesis, XLA's RET_CHECK, MLIR, pydantic, gdb, glibc, the
+host's clock); jax's words for a misuse of its transformations last (:mod:`canary.signature.jax_folds`). Pure. They
+take their place, in this order, in :data:`canary.signature.folds.RULES`, where every rule is applied.
 """
 
 from __future__ import annotations
 
 from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
 from canary.signature.cuda_libraries import cusolver_status
+from canary.signature.host_folds import HOST_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.rewordings import Rule
 from canary.signature.torch_folds import TORCH_RULES
@@ -320,7 +319,7 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "exception-args",
         "an exception raised with several arguments prints them as a tuple, ('invalid_grant: Bad Request', {...}): "
-        "the first is its message, the rest what it carried (a response, as a dict or as its JSON text)",
+        "the first is its message, the rest what it carried (a response); strings a stray comma split are one message",
         libraries.exception_args,
     ),
     Rule(
@@ -396,5 +395,6 @@ WORD_RULES: tuple[Rule, ...] = (
         "lowering.' (2024-05), later 'scalar prefetch not implemented in the Triton backend': one check",
         libraries.triton_prefetch,
     ),
+    *HOST_RULES,
     *JAX_MISUSE_RULES,
 )
