@@ -2921,3 +2921,33 @@ def test_the_hundred_and_thirty_first_and_second_batchs_failures_in_the_words_th
     assert sig("zhenxun_bot-880.log").fingerprint == sig("secret_handshake-2.log").fingerprint
     assert sig("dysample-8.log").fingerprint == sig("pytorch-152171.log").fingerprint
     assert sig("vllm-12847.log").fingerprint == sig("dynamo-391.log").fingerprint  # (a tag before a code span stays)
+
+
+def test_the_hundred_and_thirty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # Python's environment tools and a notebook's front end; ONNX's converters and runtimes; TensorBoard's notices
+    venv = sig("issues-97.log")
+    assert venv.kind == "environment" and venv.fingerprint == sig("build-224.log").fingerprint
+    assert sig("sherlock-461.log").fingerprint == sig("socialfish-187.log").fingerprint
+    assert sig("sherlock-461.log").fingerprint != sig("pyenv-installer-125.log").fingerprint
+    assert sig("downr1n-129.log").fingerprint == sig("setupvibe-41.log").fingerprint  # (in Markdown bold)
+    assert sig("asdf-python-154.log").message == "No module named '_lzma'"
+    hashes = sig("textgen-4290.log")
+    assert hashes.kind == "infrastructure" and hashes.fingerprint == sig("voice-pro-47.log").fingerprint
+    assert (
+        sig("utilities-90.log").fingerprint == sig("hi4d-10.log").fingerprint != sig("nanopolish-633.log").fingerprint
+    )
+    pending = sig("agents-1264.log")
+    assert pending.fingerprint == sig("agents-1264-2.log").fingerprint != sig("lmdeploy-1818.log").fingerprint
+    widgets = sig("ipywidgets-1690.log")
+    assert widgets.fingerprint == sig("jupyter-lc_wrapper-9.log").fingerprint != sig("tqdm-1497.log").fingerprint
+    assert sig("simswap-173.log").fingerprint == sig("deepstream-yolo-498.log").fingerprint
+    assert sig("tensorrt-centernet-81.log").fingerprint == sig("tensorrt-centernet-3d-3.log").fingerprint
+    assert sig("onnx-tensorrt-633.log").kind == "compile_error"
+    assert sig("onnxruntime-11898.log").fingerprint == sig("onnxruntime-inference-examples-345.log").fingerprint
+    assert sig("captcha-recognizer-1.log").fingerprint == sig("onnxruntime-15874.log").fingerprint
+    assert sig("onnx-3811.log").fingerprint == sig("clrnet-onnxruntime-and-tensorrt-demo-1.log").fingerprint
+    assert sig("tensorflow-onnx-1200.log").fingerprint != sig("tensorflow-onnx-1926.log").fingerprint
+    assert sig("lora-scripts-656.log").fingerprint == sig("tensorboard-6100.log").fingerprint
+    assert sig("jupyter_tensorboard-62.log").fingerprint == sig("tensorflow-18087.log").fingerprint
+    assert sig("tensorboard-4020.log").fingerprint == sig("pytorch-81511.log").fingerprint
+    assert sig("tutorials-1167.log").fingerprint == sig("rf-detr-844.log").fingerprint

@@ -177,6 +177,93 @@ COMPANION_ERRORS: list[BareError] = [
         "ValueError",
         "environment",
     ),
+    # converters and runtimes of ONNX models logging what they cannot take: TensorRT's parser casting INT64 weights down
+    # (weak: it goes on), finding no importer for an op ("[8] No importer registered for op: DCNv2") or failing an
+    # assertion on the weights ("[8] Assertion failed: convertOnnxWeights(initializer, &weights, ctx)", compiling);
+    # ONNX Runtime's notice of an opset under development (weak) and its IR version check without its status; tf2onnx's
+    # op it cannot convert ("Tensorflow op [Preprocessor/.../Round_1: Round] is not supported", by the op);
+    # torch.onnx's refusal of an operator without its RuntimeError
+    _environment(
+        "trt-int64",
+        ("generated with INT64 weights",),
+        r"(?P<msg>Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support "
+        r"INT64)",
+        None,
+        weak=True,
+    ),
+    _environment(
+        "trt-importer",
+        ("No importer registered for op",),
+        r"(?P<msg>No importer registered for op: \w{1,100})",
+        None,
+        message=lambda m: f"TensorRT's ONNX parser: {m['msg']}",
+    ),
+    BareError(
+        "trt-assertion",
+        ("Assertion failed: convert", "Assertion failed: parse"),
+        re.compile(r"^(?:\[8\] )?Assertion failed: (?P<msg>(?:convert|parse)\w{0,100})\("),
+        None,
+        "compile_error",
+        message=lambda m: f"TensorRT's ONNX parser: Assertion failed: {m['msg']}",
+    ),
+    _environment(
+        "ort-opset",
+        ("is under development and support for this is limited",),
+        r"Opset (?P<opset>\d{1,3}) is under development and support for this is limited\..{0,400}?domain "
+        r"(?P<domain>[\w.]{1,60}) is till opset (?P<till>\d{1,3})",
+        None,
+        message=lambda m: f"ONNX Runtime: opset {m['opset']} of {m['domain']} is under development (till {m['till']})",
+        weak=True,
+    ),
+    BareError(
+        "ort-ir-version",
+        ("Unsupported model IR version",),
+        re.compile(r"(?<!: )(?P<msg>Unsupported model IR version: \d{1,3}, max supported IR version: \d{1,3})"),
+        "Fail",
+        message=lambda m: f"[ONNXRuntimeError] : 1 : FAIL : Load model failed: {m['msg']}",
+    ),
+    _environment(
+        "tf2onnx-op",
+        ("] is not supported",),
+        r"Tensorflow op \[\S{1,500}: (?P<op>\w{1,100})\] is not supported",
+        None,
+        message=lambda m: f"tf2onnx: Tensorflow op {m['op']} is not supported",
+    ),
+    BareError(
+        "onnx-export-operator",
+        ("to ONNX opset version",),
+        re.compile(
+            r"^(?P<msg>Exporting the operator \S{1,200} to ONNX opset version \d{1,4} is not supported\b.{0,500})$"
+        ),
+        "RuntimeError",
+    ),
+    # TensorBoard's notices, and torch's and protobuf's checks of it written without their class: TensorFlow not
+    # installed beside it ("TensorFlow installation not found - running with reduced feature set."), no event files
+    # where it looked ("No dashboards are active for the current data set."), both weak; torch's minimum
+    # ("TensorBoard logging requires TensorBoard version 1.15 or above"), an ImportError; protobuf's generated code
+    # too old ("Descriptors cannot not be created directly.", a later release's "cannot be"), a TypeError
+    _environment(
+        "tensorboard-notices",
+        ("TensorFlow installation not found", "No dashboards are active"),
+        r"(?P<msg>TensorFlow installation not found - running with reduced feature set|No dashboards are active for "
+        r"the current data set)",
+        None,
+        weak=True,
+    ),
+    BareError(
+        "torch-tensorboard-version",
+        ("TensorBoard logging requires TensorBoard version",),
+        re.compile(r"(?P<msg>TensorBoard logging requires TensorBoard version [\d.]{1,10} or above)"),
+        "ImportError",
+    ),
+    BareError(
+        "protobuf-descriptors",
+        ("be created directly",),
+        re.compile(r"(?:^|(?<=\s))Descriptors cannot (?:not )?be created directly\b"),
+        "TypeError",
+        message=lambda m: "Descriptors cannot be created directly",
+        weak=True,
+    ),
     # faiss's check posted without the RuntimeError SWIG raises it as
     BareError(
         "faiss",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.host_checks import HOST_CHECKS
+from canary.signature.python_envs import PYTHON_ENV_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
@@ -335,6 +336,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         ),
     ),
     *HOST_CHECKS,
+    *PYTHON_ENV_CHECKS,
 ]
 # x86-64's levels by the features each adds, as the System V ABI names them
 _LEVELS = (

@@ -71,7 +71,7 @@ _MESSAGE_END = re.compile(
     r"|\[end of output\]$|note: This error originates from a subprocess|ERROR: (?:Failed to build|Failed building wheel"
     r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
-    r"|Call stack:$"  # (logging's report of an error in a handler, after its traceback)
+    r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
     r"|Exception ignored in: "  # (an error a finalizer could not raise, reported after it)
     # (Slurm's report of the tasks that exited after it, docker-compose's of the build step it ran in)
     r"|srun: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"

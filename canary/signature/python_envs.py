@@ -1,0 +1,103 @@
+"""What Python's environment tools and a notebook's front end print without a class: venv without ensurepip, an
+interpreter without the module ``-m`` asked for, pip too old for a flag or refusing a download whose hash differs,
+python-build's extensions not compiled, gzip and tar on an archive cut short, asyncio's task destroyed while pending,
+and ipywidgets' front end missing or out of step with the kernel. Pure. They take their place in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+_CORO = re.compile(r"coro=<(?P<coro>[\w.<>]{1,200}?)\(\)")
+
+
+def _pending_coroutine(lines: list[str], i: int, said: str) -> str:
+    """asyncio's destroyed task with the coroutine it was running, on its line (a JSON record's) or the next."""
+    m = next((m for line in lines[i : i + 2] if (m := _CORO.search(line))), None)
+    return f"{said}: {m['coro']}" if m else said
+
+
+PYTHON_ENV_CHECKS: list[BareError] = [
+    # Debian's venv without its ensurepip ("The virtual environment was not created successfully because ensurepip is
+    # not" / "available.  On Debian/Ubuntu systems, you need to install the python3-venv"): the machine lacks the
+    # package, which Python's the advice names
+    _environment(
+        "venv-ensurepip",
+        ("was not created successfully because ensurepip",),
+        r"(?P<msg>The virtual environment was not created successfully because ensurepip is not)",
+        None,
+        message=lambda m: "The virtual environment was not created successfully because ensurepip is not available",
+    ),
+    # an interpreter without the module `python -m` was asked to run ("/usr/bin/python3: No module named pip",
+    # "... No module named ensurepip"): which module; where the interpreter is, the machine's
+    _environment(
+        "python-m-module",
+        ("No module named ",),
+        r"(?:^|`)\S{0,300}python[\d.]{0,5}(?:\.exe)?: No module named (?P<mod>[\w.]{1,100})",
+        None,
+        message=lambda m: f"python -m: No module named {m['mod']}",
+    ),
+    # pip older than a flag it is given ("no such option: --break-system-packages", under its usage; in Markdown bold):
+    # which flag
+    _environment(
+        "pip-no-such-option",
+        ("no such option: ",),
+        r"^\**(?P<msg>no such option: --?[\w-]{1,60})\**$",
+        None,
+        message=lambda m: f"pip: {m['msg']}",
+    ),
+    # python-build's check after it built an interpreter ("WARNING: The Python lzma extension was not compiled. Missing
+    # the lzma lib?"): which extension the machine's headers lacked; the build goes on
+    _environment(
+        "python-build-extension",
+        ("extension was not compiled",),
+        r"(?P<msg>The Python \w{1,20} extension was not compiled)",
+        None,
+        weak=True,
+    ),
+    # pip refusing a download whose hash is not the one its index or requirements give ("THESE PACKAGES DO NOT MATCH THE
+    # HASHES FROM THE REQUIREMENTS FILE. If you have updated the package versions, ..."): a download cut or corrupted
+    BareError(
+        "pip-hashes",
+        ("DO NOT MATCH THE HASHES",),
+        re.compile(r"(?P<msg>THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE)"),
+        None,
+        "infrastructure",
+    ),
+    # gzip on an archive cut short or not gzip at all ("gzip: stdin: unexpected end of file", "gzip: stdin: invalid
+    # compressed data--format violated"), tar's lines after it following from it
+    BareError(
+        "gzip",
+        ("gzip: ",),
+        re.compile(r"^\"?gzip: \S{1,300}: (?P<msg>unexpected end of file|invalid compressed data--format violated)$"),
+        None,
+        "infrastructure",
+        message=lambda m: f"gzip: {m['msg']}",
+    ),
+    # asyncio's logger on a task garbage-collected before it finished ("Task was destroyed but it is pending!", then
+    # "task: <Task pending name='Task-12' coro=<TTSForwarder._main_task() running at ...>>"): which coroutine
+    BareError(
+        "asyncio-task-destroyed",
+        ("Task was destroyed but it is pending",),
+        re.compile(r"Task was destroyed but it is pending"),
+        None,
+        message=lambda m: "asyncio: Task was destroyed but it is pending",
+        below=_pending_coroutine,
+        weak=True,
+    ),
+    # ipywidgets' front end not there or of another release than the kernel's ("Widget Javascript not detected.  It
+    # may not be installed properly.", ipywidgets 7's "Failed to display Jupyter Widget of type HBox", JupyterLab's
+    # "Error displaying widget: model not found"): which way; the notebook goes on with the text
+    _environment(
+        "ipywidgets-front-end",
+        ("Widget Javascript not detected", "Failed to display Jupyter Widget", "Error displaying widget"),
+        r"(?P<msg>Widget Javascript not detected|Failed to display Jupyter Widget|Error displaying widget: model not "
+        r"found)",
+        None,
+        weak=True,
+    ),
+]
