@@ -2951,3 +2951,29 @@ def test_the_hundred_and_thirty_third_and_fourth_batchs_failures_in_the_words_th
     assert sig("jupyter_tensorboard-62.log").fingerprint == sig("tensorflow-18087.log").fingerprint
     assert sig("tensorboard-4020.log").fingerprint == sig("pytorch-81511.log").fingerprint
     assert sig("tutorials-1167.log").fingerprint == sig("rf-detr-844.log").fingerprint
+
+
+def test_the_hundred_and_thirty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # pkg_resources' classes and conflicts; pip's older checks; GitHub's retired runtimes; c10's warnings; attention
+    # kernels; a module's missing name in prose
+    invalid = sig("pandora-51.log")
+    assert invalid.exception == "InvalidVersion"
+    assert invalid.fingerprint == sig("charge-lnd-93.log").fingerprint == sig("chi-in-a-box-252.log").fingerprint
+    conflict = sig("dffml-816.log")
+    assert conflict.exception == "ContextualVersionConflict"
+    assert conflict.fingerprint == sig("ocrd_all-199.log").fingerprint != sig("checkm2-24.log").fingerprint
+    assert sig("tensorboard-5572.log").fingerprint == sig("cachetools-240.log").fingerprint
+    assert sig("tensorflowonspark-568.log").exception == "DistributionNotFound"
+    pip_old = sig("disentanglement_lib-20.log")
+    assert pip_old.kind == "environment" and pip_old.fingerprint == sig("keras-yolo3-251.log").fingerprint
+    assert pip_old.fingerprint != sig("pysyft-2310.log").fingerprint
+    node16 = sig("checkout-1596.log").fingerprint
+    assert node16 == sig("needs-attention-23.log").fingerprint == sig("replicated-field-labs-334.log").fingerprint
+    assert sig("epics-base-842.log").fingerprint == sig("advisory-database-7146.log").fingerprint != node16
+    flash = sig("torchsharp-1375.log")
+    assert (flash.exception, flash.fingerprint) == ("UserWarning", sig("detikzify-3.log").fingerprint)
+    assert sig("comfyui-janus-pro-13.log").fingerprint == sig("catvton-33.log").fingerprint
+    assert sig("comfyui_fill-chatterbox-41.log").fingerprint == sig("onnx-7249.log").fingerprint
+    assert sig("fstd2nc-98.log").exception == "AttributeError"
+    assert sig("multinerf-12.log").exception == "XlaRuntimeError"  # (a backend's words at INFO are not the failure)
+    assert sig("pytorch-102457.log").group == sig("pytorch-117016.log").group

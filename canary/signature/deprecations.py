@@ -26,6 +26,15 @@ DEPRECATIONS: list[BareError] = [
         ),
         "RuntimeError",
     ),
+    # Python's words for a name a module no longer has, in a title or a sentence without the AttributeError ("Bug:
+    # module 'numpy' has no attribute 'product'", "Cannot import X module 'ml_dtypes' has no attribute 'float4_e2m1fn'")
+    BareError(
+        "module-attribute-words",
+        ("' has no attribute '",),
+        re.compile(r"(?:^|(?<=[\s:]))(?<!Error: )(?<!': )(?P<msg>module '[\w.]{1,100}' has no attribute '\w{1,100}')"),
+        "AttributeError",
+        weak=True,
+    ),
     # Python's refusal of a keyword a release removed, written in a sentence without its TypeError ("Unable to train due
     # to: Trainer.__init__() got an unexpected keyword argument 'gpus'"): its words (the did-you-mean rule drops the
     # class Python 3.10 names)

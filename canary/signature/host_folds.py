@@ -1,6 +1,6 @@
 """The folding rules of what the host a job runs on puts into a library's words: google-auth's check of a token's
-times by the machine's clock. Pure. They take their place, in this order, in
-:data:`canary.signature.word_folds.WORD_RULES`.
+times by the machine's clock, pkg_resources' conflict by the versions and paths the machine has. Pure. They take their
+place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
 """
 
 from __future__ import annotations
@@ -19,11 +19,32 @@ def token_time(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# pkg_resources' conflict names the version installed and where, then what a package requires of it ("(numpy 1.19.1
+# (/usr/share/miniconda/lib/python3.7/site-packages), Requirement.parse('numpy<1.19.0,>=1.16.0'), {'tensorflow'})")
+_CONFLICT = re.compile(
+    r"^\((\S{1,100}) \S{1,40} \([^)]{0,500}\), Requirement\.parse\('([^']{1,200})'\)(?:, \{([^}]{0,200})\})?\)$"
+)
+
+
+def pkg_conflict(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """pkg_resources' conflict by the requirement and who requires it, not the version installed or its path."""
+    if exc in ("ContextualVersionConflict", "VersionConflict") and (m := _CONFLICT.match(message)):
+        message = f"{m[1]} installed does not meet {m[2]}" + (f" required by {m[3]}" if m[3] else "")
+    return exc, message, frames
+
+
 HOST_RULES: tuple[Rule, ...] = (
     Rule(
         "token-time",
         "google-auth refuses a token by the two times it compared ('Token used too early, 1642758070 < 1642758071. "
         "Check that your computer's clock is set correctly.'): that the machine's clock is off is the failure",
         token_time,
+    ),
+    Rule(
+        "pkg-conflict",
+        "pkg_resources names the version of a package installed and where ('(numpy 1.19.1 (/x/site-packages), "
+        "Requirement.parse('numpy<1.19.0,>=1.16.0'), {'tensorflow'})'): the requirement and who requires it are "
+        "the failure",
+        pkg_conflict,
     ),
 )

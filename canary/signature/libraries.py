@@ -59,9 +59,15 @@ c10d_bind = rewrite("failed to listen on any local network address", _C10D_BIND,
 
 
 # c10's warnings end by naming the C++ function that warned ("... forward compatibility was attempted on non supported
-# HW (function operator())", "(function initCUDA)" by release): the check is the words before it
-_C10_FUNCTION = re.compile(r" \(function [\w:~<>]{1,200}(?:\(\))?\)$")
-c10_function = rewrite("(function ", _C10_FUNCTION, "")
+# HW (function operator())", "(function initCUDA)" by release) or, raised as Python's warning, the source line
+# ("(Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:263.)"): the words before it
+_C10_FUNCTION = re.compile(r" \((?:function [\w:~<>]{1,200}(?:\(\))?|Triggered internally at \S{1,500}?\.?)\)$")
+
+
+def c10_function(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "(function " in message or "(Triggered internally at " in message:
+        message = _C10_FUNCTION.sub("", message)
+    return exc, message, frames
 
 
 # a NaN retyped by a poster in title case ("contain Inf/Nan." of detectron2's "Inf/NaN."): NaN; Python's own "nan" is

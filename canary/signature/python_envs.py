@@ -89,6 +89,37 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         below=_pending_coroutine,
         weak=True,
     ),
+    # pkg_resources' and packaging's classes, whose names end in neither Error nor Exception, on a line of their own,
+    # in a code span or ending a traceback ("pkg_resources.ContextualVersionConflict: (numpy 1.19.1 (/x/site-packages),
+    # Requirement.parse('numpy<1.19.0,>=1.16.0'), {'tensorflow'})", "...packaging.version.InvalidVersion: Invalid
+    # version: '0.23ubuntu1' (package: distro-info)"): the environment's packages against what one of them requires
+    BareError(
+        "pkg-resources",
+        ("pkg_resources.", "packaging.version."),
+        re.compile(
+            r"(?:^|(?<=[\s`\"]))(?:pkg_resources|packaging)(?:\.\w{1,40}){0,3}\.(?P<cls>ContextualVersionConflict|"
+            r"VersionConflict|DistributionNotFound|InvalidVersion|InvalidRequirement|InvalidSpecifier): "
+            r"(?P<msg>.{1,1000}?)[`\"]?\s*$"
+        ),
+        lambda m: m["cls"],
+    ),
+    # pip's and setuptools' older checks of what an installed package requires ("tensorboard 1.14.0 has requirement
+    # setuptools>=41.0.0, but you'll have setuptools 40.8.0 which is incompatible.", setup.py install's "error:
+    # setuptools 38.2.4 is installed but setuptools>=41.0.0 is required by {'tensorboard'}"): which requirement of
+    # which package; the versions installed the machine's
+    _environment(
+        "pip-has-requirement",
+        ("has requirement ", "is installed but "),
+        r"(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} has requirement (?P<req>[\w.-]{1,100}[<>=!~,\d.*]{1,60}), but you'll "
+        r"have|(?P<inst>[\w.-]{1,100}) [\w.+!-]{1,40} is installed but (?P<need>[\w.-]{1,100}[<>=!~,\d.*]{1,60}) is "
+        r"required by \{'(?P<by>[\w.-]{1,100})'",
+        None,
+        message=lambda m: (
+            f"pip: {m['pkg']} has requirement {m['req']}, another is installed"
+            if m["pkg"]
+            else f"setuptools: {m['need']} is required by {m['by']}, another is installed"
+        ),
+    ),
     # ipywidgets' front end not there or of another release than the kernel's ("Widget Javascript not detected.  It
     # may not be installed properly.", ipywidgets 7's "Failed to display Jupyter Widget of type HBox", JupyterLab's
     # "Error displaying widget: model not found"): which way; the notebook goes on with the text

@@ -122,6 +122,15 @@ SERVICE_ERRORS: list[BareError] = [
 # `actions/upload-artifact: v3`."), and the warning before a runtime it retires ("Node.js 16 actions are deprecated.
 # Please update the following actions to use Node.js 20: actions/checkout@v3"): the workflow against the runner, an
 # environment mismatch; which version, which action are the failure (a post's backticks are not)
+_RETIRED = re.compile(r"(?:use Node\.js \d{1,3}|may not work as expected): (?P<acts>[\w./@, -]{1,500}?)\.?(?: |$)")
+
+
+def _retired_actions(lines: list[str], i: int, said: str) -> str:
+    """The actions GitHub's warning of a retired runtime names, on its line or the two a terminal wrapped it onto."""
+    m = _RETIRED.search(" ".join(line.strip() for line in lines[i : i + 3]))
+    return f"{said}: {m['acts']}" if m else said
+
+
 CI_CHECKS: list[BareError] = [
     environment_check(
         "setup-python",
@@ -205,12 +214,15 @@ CI_CHECKS: list[BareError] = [
         message=lambda m: "resolver: version solving failed",
         weak=True,
     ),
+    # (by release: "Please update the following actions to use Node.js 20: actions/checkout@v3", 2025's "The following
+    # actions are running on Node.js 20 and may not work as expected: actions/checkout@v4"; a terminal may wrap it)
     environment_check(
         "node-runtime",
         ("actions are deprecated",),
-        r"(?P<msg>Node\.js \d{1,3} actions are deprecated\. Please update the following actions to use Node\.js "
-        r"\d{1,3}: [\w./@, -]{1,500}?)\.?(?: For more information|$)",
+        r"Node\.js (?P<n>\d{1,3}) actions are deprecated\.",
         None,
+        message=lambda m: f"Node.js {m['n']} actions are deprecated",
+        below=_retired_actions,
         weak=True,
     ),
 ]

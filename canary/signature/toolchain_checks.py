@@ -335,6 +335,23 @@ TOOLCHAIN_CHECKS: list[BareError] = [
             "compatible with"
         ),
     ),
+    # PyTorch's attention kernels missing from the build or the GPU, written without their class: c10's log line of
+    # a build without flash attention ("[W914 ...sdp_utils.cpp:555] Warning: 1Torch was not compiled with flash
+    # attention. (function operator ())", Python's UserWarning elsewhere; weak, it falls back), xformers' and torch's
+    # memory-efficient kernel with none for the GPU ("cutlassF: no kernel found to launch!", a RuntimeError)
+    _environment(
+        "torch-flash-attention",
+        ("was not compiled with flash attention",),
+        r"(?P<msg>1?Torch was not compiled with flash attention)",
+        "UserWarning",
+        weak=True,
+    ),
+    BareError(
+        "cutlass-no-kernel",
+        ("no kernel found to launch",),
+        re.compile(r"(?:^|(?<=\s))(?P<msg>cutlassF: no kernel found to launch)!?"),
+        "RuntimeError",
+    ),
     *HOST_CHECKS,
     *PYTHON_ENV_CHECKS,
 ]

@@ -190,8 +190,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "c10-function",
-        "c10's warnings end by naming the C++ function that warned ('(function operator())'), which a release renames; "
-        "the check is the words before it",
+        "c10's warnings end by naming where in C++ they warned ('(function operator())', '(Triggered internally at "
+        "x.cpp:91.)'), which a release moves: the check is the words before it",
         libraries.c10_function,
     ),
     Rule(
