@@ -2977,3 +2977,37 @@ def test_the_hundred_and_thirty_fifth_and_sixth_batchs_failures_in_the_words_the
     assert sig("fstd2nc-98.log").exception == "AttributeError"
     assert sig("multinerf-12.log").exception == "XlaRuntimeError"  # (a backend's words at INFO are not the failure)
     assert sig("pytorch-102457.log").group == sig("pytorch-117016.log").group
+
+
+def test_the_hundred_and_thirty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # Docker's CLI and Compose; uv's lockfiles and wheels; datasets 4; Sphinx's extension; GSPMD's notice
+    compose = sig("taskwarrior-3576.log")
+    assert compose.kind == "environment" and compose.fingerprint == sig("physionet-build-2268.log").fingerprint
+    assert sig("sn1per-430.log").fingerprint == sig("docker-355.log").fingerprint != sig("buildx-1603.log").fingerprint
+    assert (
+        sig("fai-airscore-107.log").fingerprint
+        == sig("sysreptor-48.log").fingerprint
+        != sig("docs-6970.log").fingerprint
+    )
+    assert (
+        sig("ocaml-layer-4.log").fingerprint
+        == sig("docker-katas-142.log").fingerprint
+        != sig("docker-255.log").fingerprint
+    )
+    assert sig("docklogkeeper-4.log").fingerprint == sig("docker-debug-28.log").fingerprint
+    assert sig("docklogkeeper-4.log").fingerprint != sig("server-6732.log").fingerprint
+    assert sig("spoolman-366.log").fingerprint == sig("archiveteam-warrior-docker-compose-1.log").fingerprint
+    assert sig("bugbug-6117.log").fingerprint == sig("uv-8581.log").fingerprint
+    lock = sig("uv-10683-2.log").fingerprint
+    assert lock == sig("syftr-76.log").fingerprint == sig("qontract-reconcile-4935.log").fingerprint
+    assert lock != sig("a2a-399.log").fingerprint and lock != sig("anomalib-2964.log").fingerprint
+    assert sig("scriberr-241.log").fingerprint == sig("uv-13512.log").fingerprint != sig("uv-10262.log").fingerprint
+    assert sig("uv-9647.log").fingerprint == sig("uv-11532.log").fingerprint
+    assert sig("patho-bench-27.log").fingerprint == sig("awsome-distributed-ai-785.log").fingerprint
+    imghdr = sig("torchmetrics-2928.log")
+    assert (imghdr.exception, imghdr.fingerprint) == (
+        "ModuleNotFoundError",
+        sig("nightscout.github.io-229.log").fingerprint,
+    )
+    assert sig("colabtools-2849.log").fingerprint == sig("transformers-17488.log").fingerprint
+    assert sig("reactant.jl-1472.log").fingerprint == sig("reactant.jl-2565.log").fingerprint

@@ -17,6 +17,19 @@ from canary.signature.recogniser import environment_check as _environment
 # "device error: false: unknown device")
 _DEVICE_ID = re.compile(r"^[\w-]{1,40}(?=: unknown device$)")
 
+_SEE_HELP = re.compile(r"See '(docker(?: [\w-]{1,40}){0,2}) --help'")
+_WHY_LEGACY = re.compile(r"(Install the buildx component|BuildKit is currently disabled)")
+
+
+def _docker_context(lines: list[str], i: int, said: str) -> str:
+    """Docker's line under its refusal where it says more than its commonest case: a subcommand that refused a flag
+    ("See 'docker stack deploy --help'.", not docker's own), the legacy builder run with BuildKit turned off (not
+    for want of buildx)."""
+    below = " ".join(line.strip() for line in lines[i + 1 : i + 3])
+    m = _SEE_HELP.search(below) if "flag" in said else _WHY_LEGACY.search(below)
+    return f"{said} ({m[1]})" if m and m[1] not in ("docker", "Install the buildx component") else said
+
+
 CONTAINER_CHECKS: list[BareError] = [
     # NVIDIA's NGC images check the host's driver at start ("ERROR: This container was built for NVIDIA Driver Release
     # 545.23 or later, but version 535.104.05 was detected and compatibility mode is UNAVAILABLE."); which versions are
@@ -233,5 +246,53 @@ CONTAINER_CHECKS: list[BareError] = [
         r"failed to register layer: .{0,200}?lchown \S{1,500}: invalid argument",
         None,
         message=lambda m: "docker: failed to register layer: lchown: invalid argument",
+    ),
+    # Docker's CLI and Compose out of step with a runner image or a daemon: Compose v1 gone from the image
+    # ("docker-compose: command not found"), the plugin missing ("docker: 'compose' is not a docker command.", the same
+    # for buildx; "unknown shorthand flag: 'f' in -f", docker reading compose's flag), Compose v2's warning of the
+    # obsolete `version` field (weak, by release "`version` is obsolete", "the attribute `version` is obsolete, it will
+    # be ignored ..."), Compose v1 refusing a file version, the legacy builder's notice (weak) and BuildKit without
+    # buildx, and the client's API version against the daemon's ("client version 1.43 is too new. Maximum supported API
+    # version is 1.41", Docker 29's "... is too old. Minimum supported ..."): which way, which command; the versions
+    # are the machine's
+    _environment(
+        "docker-cli",
+        ("docker-compose: command not found", "is not a docker command", "unknown shorthand flag: 'f' in -f"),
+        r"(?P<v1>docker-compose: command not found)|docker: '(?P<sub>\w{1,40})' is not a docker command|"
+        r"(?P<flag>unknown shorthand flag: 'f' in -f)",
+        None,
+        message=lambda m: m["v1"] or m["flag"] or f"docker: '{m['sub']}' is not a docker command",
+        below=_docker_context,
+    ),
+    _environment(
+        "compose-version-obsolete",
+        ("`version` is obsolete",),
+        r"`version` is obsolete",
+        None,
+        message=lambda m: "docker compose: the attribute `version` is obsolete",
+        weak=True,
+    ),
+    _environment(
+        "compose-v1-version",
+        ("is unsupported. You might be seeing this error because you're using the wrong Compose file version",),
+        r"Version in \S{1,300} is unsupported\. You might be seeing this error because you're using the wrong Compose",
+        None,
+        message=lambda m: "docker-compose: the Compose file's version is unsupported",
+    ),
+    _environment(
+        "docker-builder",
+        ("The legacy builder is deprecated", "BuildKit is enabled but the buildx component is missing"),
+        r"(?P<msg>The legacy builder is deprecated|BuildKit is enabled but the buildx component is missing)",
+        None,
+        message=lambda m: f"docker: {m['msg']}",
+        below=_docker_context,
+        weak=True,
+    ),
+    _environment(
+        "docker-api-version",
+        ("supported API version is",),
+        r"client version [\d.]{1,10} is too (?P<how>new|old)\. (?:Maximum|Minimum) supported API version is",
+        None,
+        message=lambda m: f"docker: the client's API version is too {m['how']} for the daemon",
     ),
 ]

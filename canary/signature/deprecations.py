@@ -35,6 +35,24 @@ DEPRECATIONS: list[BareError] = [
         "AttributeError",
         weak=True,
     ),
+    # datasets 4 refusing what 2.x required ("`trust_remote_code` is not supported anymore.", logged as "[ERROR]
+    # datasets.load: trust_remote_code is not supported anymore."): a loading script's data set under a newer datasets
+    BareError(
+        "datasets-trust-remote-code",
+        ("trust_remote_code` is not supported anymore", "trust_remote_code is not supported anymore"),
+        re.compile(r"(?P<msg>`?trust_remote_code`? is not supported anymore)"),
+        None,
+        "environment",
+        message=lambda m: "datasets: `trust_remote_code` is not supported anymore",
+    ),
+    # Sphinx unable to import an extension, naming the import's error ("Could not import extension
+    # sphinx.builders.epub3 (exception: No module named 'imghdr')"): that error, a module a Python release removed
+    BareError(
+        "sphinx-extension",
+        ("Could not import extension ",),
+        re.compile(r"Could not import extension \S{1,200} \(exception: (?P<msg>No module named '?[\w.]{1,100}'?)\)"),
+        "ModuleNotFoundError",
+    ),
     # Python's refusal of a keyword a release removed, written in a sentence without its TypeError ("Unable to train due
     # to: Trainer.__init__() got an unexpected keyword argument 'gpus'"): its words (the did-you-mean rule drops the
     # class Python 3.10 names)
@@ -42,7 +60,8 @@ DEPRECATIONS: list[BareError] = [
         "unexpected-keyword",
         ("got an unexpected keyword argument '",),
         re.compile(
-            r"(?:^|(?<=: ))(?P<msg>(?:[\w.]{1,200}\.)?\w{1,100}\(\) got an unexpected keyword argument '\w{1,100}')$"
+            r"(?:^|(?<=: ))(?P<msg>(?:[\w.]{1,200}\.)?\w{1,100}\(\) got an unexpected keyword argument "
+            r"'\w{1,100}')(?=\s|$)"
         ),
         "TypeError",
         weak=True,

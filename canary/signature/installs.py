@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.python_envs import uv_platform
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.rewordings import Parts
@@ -265,6 +266,7 @@ INSTALL_CHECKS: list[BareError] = [
             f"Distribution `{m['pkg']}` can't be installed because it doesn't have a source distribution or wheel for "
             "the current platform"
         ),
+        below=uv_platform,
     ),
     # uv's resolver without a solution ("× No solution found when resolving dependencies:", then "╰─▶ Because there
     # is no version of torch==2.1.0+cpu and you require ...", an ASCII terminal's "`-> Because ..."): the first reason

@@ -21,6 +21,37 @@ def _pending_coroutine(lines: list[str], i: int, said: str) -> str:
     return f"{said}: {m['coro']}" if m else said
 
 
+# (BuildKit's plain output keeps its step's time before each line: "#15 0.332 ")
+_TOML_SOURCE = re.compile(r"^(?:[\d.]{1,12}\s)?\s{0,8}\d{1,7} \| (?P<src>\S{1,40})")
+_TOML_CAUSE = re.compile(r"^(?:[\d.]{1,12}\s)?\s{0,8}(?![|\d]|Caused by)(?P<cause>[a-z][\w `=,-]{2,120})$")
+
+
+def _lock_parse(lines: list[str], i: int, said: str) -> str:
+    """uv's refusal to parse its lockfile with the TOML error's cause ("missing field `version`") and the line it met
+    it on by its first word ("[[package]]", "revision", "version" of a Git LFS pointer), not its number."""
+    src = cause = None
+    for line in lines[i + 1 : i + 9]:
+        if src is None and (m := _TOML_SOURCE.match(line)):
+            src = m["src"]
+        elif src is not None and (m := _TOML_CAUSE.match(line.strip())):
+            cause = m["cause"]
+            break
+    return f"{said}: {cause} (at {src})" if cause and src else said
+
+
+_UV_PLATFORM = re.compile(
+    r"hint: You're on (?P<os>\w{1,20}) \(`[\w.]{0,60}?(?P<arch>x86_64|arm64|aarch64|amd64|i686|universal2)`\)"
+)
+
+
+def uv_platform(lines: list[str], i: int, said: str) -> str:
+    """uv's refusal of a release without a wheel for the platform with the platform its hint names ("hint: You're on
+    macOS (`macosx_15_0_x86_64`), but `torch` (v2.6.0) only has wheels for ..."): which OS and architecture lack
+    one, not the OS's release; a Python tag the hint names instead is not the platform."""
+    m = next((m for line in lines[i + 1 : i + 4] if (m := _UV_PLATFORM.search(line))), None)
+    return f"{said} ({m['os']} {m['arch']})" if m else said
+
+
 PYTHON_ENV_CHECKS: list[BareError] = [
     # Debian's venv without its ensurepip ("The virtual environment was not created successfully because ensurepip is
     # not" / "available.  On Debian/Ubuntu systems, you need to install the python3-venv"): the machine lacks the
@@ -88,6 +119,18 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         message=lambda m: "asyncio: Task was destroyed but it is pending",
         below=_pending_coroutine,
         weak=True,
+    ),
+    # uv refusing a lockfile that its project no longer matches under --locked ("The lockfile at `uv.lock` needs to be
+    # updated, but `--locked` was provided.") or that it cannot read ("error: Failed to parse `uv.lock`", the TOML
+    # error below it: a lockfile a newer uv wrote, a Git LFS pointer checked out in its place)
+    _environment(
+        "uv-lockfile",
+        ("needs to be updated, but `--locked`", "Failed to parse `uv.lock`"),
+        r"(?P<stale>The lockfile at `uv\.lock` needs to be updated, but `--locked` was provided)|"
+        r"(?P<parse>Failed to parse `uv\.lock`)",
+        None,
+        message=lambda m: f"uv: {m['stale'] or m['parse']}",
+        below=lambda lines, i, said: _lock_parse(lines, i, said) if "parse" in said else said,
     ),
     # pkg_resources' and packaging's classes, whose names end in neither Error nor Exception, on a line of their own,
     # in a code span or ending a traceback ("pkg_resources.ContextualVersionConflict: (numpy 1.19.1 (/x/site-packages),

@@ -1,7 +1,8 @@
 """What XLA and jax print about memory, buffers and callbacks without a class, read where a post gives only those
 lines: the rematerializer's warning that it could not bring a program under its limit, XLA:TPU's report of a program's
-HBM without the status above it, a platform that does not implement donation, a donated array used again, and
-host_callback refused under the PJRT C API. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+HBM without the status above it, a platform that does not implement donation, a donated array used again,
+host_callback refused under the PJRT C API, and GSPMD's propagation to be retired. Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`.
 """
 
 from __future__ import annotations
@@ -63,5 +64,16 @@ XLA_LINES: list[BareError] = [
         ("host_callback functionality isn't supported",),
         re.compile(r"(?P<msg>host_callback functionality isn't supported with PJRT C API)"),
         "NotImplementedError",
+    ),
+    # XLA's notice that GSPMD's sharding propagation will be retired ("GSPMD sharding propagation is going to be
+    # deprecated and not supported in the future. Please consider migrating to Shardy"): a program still on the old
+    # partitioner; it compiles on
+    BareError(
+        "gspmd-deprecated",
+        ("GSPMD sharding propagation is going to be deprecated",),
+        re.compile(r"(?P<msg>GSPMD sharding propagation is going to be deprecated)"),
+        None,
+        "environment",
+        weak=True,
     ),
 ]
