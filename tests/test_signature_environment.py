@@ -3011,3 +3011,29 @@ def test_the_hundred_and_thirty_seventh_and_eighth_batchs_failures_in_the_words_
     )
     assert sig("colabtools-2849.log").fingerprint == sig("transformers-17488.log").fingerprint
     assert sig("reactant.jl-1472.log").fingerprint == sig("reactant.jl-2565.log").fingerprint
+
+
+def test_the_hundred_and_thirty_ninth_and_fortieth_batchs_failures_in_the_words_they_met():
+    # conda's solver plugin and mamba 2; pip's resolver; pip's check after an install in any framing; the Hub's notices
+    plugin = sig("quantecon.py-743.log")
+    assert plugin.kind == "environment" and plugin.fingerprint == sig("anaconda-issues-13353.log").fingerprint
+    assert plugin.fingerprint != sig("conda-libmamba-solver-424.log").fingerprint  # (libarchive.so.10, not .19)
+    assert sig("conda-libmamba-solver-540.log").fingerprint == sig("harpy-248.log").fingerprint
+    assert sig("prairielearn-11885.log").fingerprint == sig("mintpy-1393.log").fingerprint
+    assert sig("prairielearn-11885.log").fingerprint != sig("mamba-1323.log").fingerprint
+    too_deep = sig("maxtext-1996.log").fingerprint
+    assert too_deep == sig("gorilla-1092.log").fingerprint == sig("trajectorycrafter-33.log").fingerprint
+    resolvelib = sig("pip-12305.log")
+    assert (resolvelib.exception, resolvelib.fingerprint) == (
+        "ResolutionTooDeep",
+        sig("animatediff-cli-6.log").fingerprint,
+    )
+    slow = sig("frame-interpolation-10.log")
+    assert slow.kind == "timeout" and slow.fingerprint == sig("colabtools-2199.log").fingerprint
+    assert sig("disentanglement_lib-20.log").fingerprint == sig("keras-yolo3-251.log").fingerprint
+    assert (
+        sig("keras-yolo3-251.log").message == "pip: tensorboard requires setuptools, but another version is installed"
+    )
+    assert sig("vibevoice-comfyui-64.log").fingerprint == sig("wan2gp-2051.log").fingerprint
+    assert sig("comfyui-nunchaku-431.log").fingerprint == sig("tt-inference-server-423.log").fingerprint
+    assert sig("transformers-27526.log").fingerprint == sig("transformers-32345.log").fingerprint

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 
 _REMOTE_CODE = re.compile(
     r"^(?:Loading (?:this model|\S{1,200}) requires you to execute (?:the configuration file in that repo|custom code "
@@ -197,5 +197,19 @@ HUB_ERRORS: list[BareError] = [
         ("does not appear to have a file named",),
         re.compile(rf"(?:^|(?<=[\s\"'`]))(?P<msg>{_NO_FILE})"),
         "OSError",
+    ),
+    # the Hub's client telling of its download machinery: Xet storage without hf_xet installed ("Xet Storage is enabled
+    # for this repo, but the 'hf_xet' package is not installed. Falling back to regular HTTP download."), the CLI
+    # renamed ("Warning: 'huggingface-cli download' is deprecated. Use 'hf download' instead."), transformers 4.22
+    # migrating its cache: all weak, the download goes on
+    environment_check(
+        "hub-download-notices",
+        ("but the 'hf_xet' package is not installed", "is deprecated. Use 'hf ", "Migrating your old cache"),
+        r"(?P<xet>Xet Storage is enabled for this repo, but the 'hf_xet' package is not installed)|"
+        r"'huggingface-cli (?P<cmd>\w{1,20})' is deprecated\. Use 'hf|"
+        r"(?P<cache>The cache for model files in Transformers v[\d.]{1,10} has been updated)",
+        None,
+        message=lambda m: m["xet"] or m["cache"] or f"'huggingface-cli {m['cmd']}' is deprecated",
+        weak=True,
     ),
 ]

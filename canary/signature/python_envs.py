@@ -146,22 +146,58 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         ),
         lambda m: m["cls"],
     ),
-    # pip's and setuptools' older checks of what an installed package requires ("tensorboard 1.14.0 has requirement
-    # setuptools>=41.0.0, but you'll have setuptools 40.8.0 which is incompatible.", setup.py install's "error:
-    # setuptools 38.2.4 is installed but setuptools>=41.0.0 is required by {'tensorboard'}"): which requirement of
-    # which package; the versions installed the machine's
+    # setuptools' own check of what an installed package requires ("error: setuptools 38.2.4 is installed but
+    # setuptools>=41.0.0 is required by {'tensorboard'}", setup.py install; pip's is builds.py's): which requirement of
+    # which package; the version installed the machine's
     _environment(
-        "pip-has-requirement",
-        ("has requirement ", "is installed but "),
-        r"(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} has requirement (?P<req>[\w.-]{1,100}[<>=!~,\d.*]{1,60}), but you'll "
-        r"have|(?P<inst>[\w.-]{1,100}) [\w.+!-]{1,40} is installed but (?P<need>[\w.-]{1,100}[<>=!~,\d.*]{1,60}) is "
+        "setuptools-requirement",
+        ("is installed but ",),
+        r"(?P<inst>[\w.-]{1,100}) [\w.+!-]{1,40} is installed but (?P<need>[\w.-]{1,100}[<>=!~,\d.*]{1,60}) is "
         r"required by \{'(?P<by>[\w.-]{1,100})'",
         None,
-        message=lambda m: (
-            f"pip: {m['pkg']} has requirement {m['req']}, another is installed"
-            if m["pkg"]
-            else f"setuptools: {m['need']} is required by {m['by']}, another is installed"
-        ),
+        message=lambda m: f"setuptools: {m['need']} is required by {m['by']}, another is installed",
+    ),
+    # conda unable to load its solver plugin ("Error while loading conda entry point: conda-libmamba-solver
+    # (libarchive.so.19: cannot open shared object file: No such file or directory)", "... (module 'libmambapy' has no
+    # attribute 'QueryFormat')"), mamba 2 refusing mamba 1's arguments ("The following arguments were not expected:
+    # bash init"), and pip's resolver giving up or backtracking: pip 25's "error: resolution-too-deep", pip 23's
+    # resolvelib class ("ResolutionTooDeep: 200000", in a title), pip 21's notice "INFO: This is taking longer than
+    # usual." (weak, a timeout)
+    _environment(
+        "conda-entry-point",
+        ("Error while loading conda entry point",),
+        r"Error while loading conda entry point: (?P<plugin>[\w.-]{1,100}) \((?P<why>[^():]{1,200}?)(?::|\))",
+        None,
+        message=lambda m: f"conda: Error while loading conda entry point: {m['plugin']} ({m['why']})",
+    ),
+    _environment(
+        "mamba-arguments",
+        ("The following arguments were not expected",),
+        r"(?P<msg>The following arguments were not expected: \S.{0,100}?)(?:\s+Run with --help.*)?\s*$",
+        None,
+        message=lambda m: f"mamba: {m['msg']}",
+    ),
+    _environment(
+        "pip-resolution-too-deep",
+        ("resolution-too-deep",),
+        r"^error: resolution-too-deep",
+        None,
+        message=lambda m: "pip: resolution-too-deep (the dependency graph is too complex)",
+    ),
+    BareError(
+        "resolvelib-too-deep",
+        ("resolvers.ResolutionTooDeep: ",),
+        re.compile(r"resolvers\.ResolutionTooDeep: (?P<msg>\d{1,9})\b"),
+        "ResolutionTooDeep",
+    ),
+    BareError(
+        "pip-backtracking",
+        ("This is taking longer than usual",),
+        re.compile(r"(?P<msg>This is taking longer than usual)"),
+        None,
+        "timeout",
+        message=lambda m: "pip: dependency resolution is taking longer than usual",
+        weak=True,
     ),
     # ipywidgets' front end not there or of another release than the kernel's ("Widget Javascript not detected.  It
     # may not be installed properly.", ipywidgets 7's "Failed to display Jupyter Widget of type HBox", JupyterLab's
