@@ -10,24 +10,28 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 
 # the device a container asked NVIDIA's hook for, by index or a compose file's value ("device error: 2: unknown device",
 # "device error: false: unknown device")
 _DEVICE_ID = re.compile(r"^[\w-]{1,40}(?=: unknown device$)")
 
-_SEE_HELP = re.compile(r"See '(docker(?: [\w-]{1,40}){0,2}) --help'")
-_WHY_LEGACY = re.compile(r"(Install the buildx component|BuildKit is currently disabled)")
+_SEE_HELP = re.compile(r"See '(docker(?: [\w-]{1,40}){1,2}) --help'")
+_BUILDKIT_OFF = "BuildKit is currently disabled"
 
 
-def _docker_context(lines: list[str], i: int, said: str) -> str:
-    """Docker's line under its refusal where it says more than its commonest case: a subcommand that refused a flag
-    ("See 'docker stack deploy --help'.", not docker's own), the legacy builder run with BuildKit turned off (not
-    for want of buildx)."""
-    below = " ".join(line.strip() for line in lines[i + 1 : i + 3])
-    m = _SEE_HELP.search(below) if "flag" in said else _WHY_LEGACY.search(below)
-    return f"{said} ({m[1]})" if m and m[1] not in ("docker", "Install the buildx component") else said
+def _flag_command(lines: list[str], i: int, said: str) -> str:
+    """docker's refusal of a flag with the subcommand that refused it, where its next line names one ("See 'docker
+    stack deploy --help'."; docker's own refusal, "See 'docker --help'.", is the commonest and adds nothing)."""
+    m = match_below(_SEE_HELP, lines, i + 1, i + 3)
+    return f"{said} ({m[1]})" if m else said
+
+
+def _legacy_why(lines: list[str], i: int, said: str) -> str:
+    """The legacy builder's notice with BuildKit turned off, where its next lines say so (the commonest cause, buildx
+    missing, adds nothing)."""
+    return f"{said} ({_BUILDKIT_OFF})" if any(_BUILDKIT_OFF in line for line in lines[i + 1 : i + 3]) else said
 
 
 CONTAINER_CHECKS: list[BareError] = [
@@ -262,7 +266,7 @@ CONTAINER_CHECKS: list[BareError] = [
         r"(?P<flag>unknown shorthand flag: 'f' in -f)",
         None,
         message=lambda m: m["v1"] or m["flag"] or f"docker: '{m['sub']}' is not a docker command",
-        below=_docker_context,
+        below=_flag_command,
     ),
     _environment(
         "compose-version-obsolete",
@@ -285,7 +289,7 @@ CONTAINER_CHECKS: list[BareError] = [
         r"(?P<msg>The legacy builder is deprecated|BuildKit is enabled but the buildx component is missing)",
         None,
         message=lambda m: f"docker: {m['msg']}",
-        below=_docker_context,
+        below=_legacy_why,
         weak=True,
     ),
     _environment(

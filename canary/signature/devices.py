@@ -12,6 +12,8 @@ import re
 from canary.signature.kinds import ENVIRONMENT_TEXT
 from canary.signature.recogniser import BareError, environment_check
 
+XDIST_CRASH = "pytest-xdist: worker crashed while running"  # (host_checks words its node-down report so too)
+
 _ALLOC = re.compile(r"failed to alloc(?:ate)? [^:]{0,80}?\b(from device|on host): $")
 _ALLOC_WHERE = {"from device": "device memory", "on host": "pinned host memory"}
 
@@ -217,9 +219,8 @@ DEVICE_ERRORS: list[BareError] = [
         message=lambda m: "hung: abseil's mutex blocked (RAW: Lock blocking)",
         weak=True,
     ),
-    # TensorBoard's profile tab with nothing to show ("No profile data was found.", quoted in a post's sentence too) or
-    # a capture that came back empty ("Failed to capture profile: empty trace result."): the profiler's setup, the
-    # run goes on
+    # TensorBoard's profile tab with nothing to show ("No profile data was found.", quoted in a sentence too) or a
+    # capture that came back empty ("Failed to capture profile: empty trace result."): the profiler's setup; it goes on
     BareError(
         "profile-empty",
         ("No profile data was found", "Failed to capture profile: "),
@@ -373,15 +374,14 @@ DEVICE_ERRORS: list[BareError] = [
         re.compile(r"^(?:E\s{1,20})?Failed: (?P<msg>DID NOT (?:WARN|RAISE)\b.{0,300}?)\.?$"),
         "Failed",
     ),
-    # pytest-xdist's worker dying under a test ("worker 'gw2' crashed while running 'tests/multiprocess_gpu_test.py::
-    # DistributedTest::testConcurrentInitializeAndShutdown1'"): the process, not the test's assertion; which test, not
-    # which worker
+    # pytest-xdist's worker dying under a test ("worker 'gw2' crashed while running 'tests/x_test.py::T::test_y'"): the
+    # process, not the test's assertion; which test, not which worker
     BareError(
         "xdist-worker",
         ("crashed while running",),
         re.compile(r"\bworker '?gw(?:\d{1,4}|N)'? crashed while running '?(?P<test>[\w.:/\[\]-]{1,300}?)'?(?:`.*)?$"),
         None,
-        message=lambda m: f"pytest-xdist: worker crashed while running {m['test']}",
+        message=lambda m: f"{XDIST_CRASH} {m['test']}",
     ),
     # jax without jax_enable_x64 narrowing a 64-bit dtype a program asked for ("UserWarning: Explicitly requested dtype
     # float64 requested in zeros is not available, and will be truncated to dtype float32. To enable more dtypes,

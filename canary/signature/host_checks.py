@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.devices import XDIST_CRASH
+from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 
-_FAILED_TEST = re.compile(r"^\[gw\d{1,4}\] \[\s{0,2}\d{1,3}%\] FAILED (?P<test>\S{1,300})")
+_FAILED_TEST = re.compile(r"^\s{0,8}\[gw\d{1,4}\] \[\s{0,2}\d{1,3}%\] FAILED (?P<test>\S{1,300})")
 
 
 def _lost_test(lines: list[str], i: int, said: str) -> str:
     """pytest-xdist's report of the test its lost worker was running, on the worker's next line ("[gw5] [ 95%] FAILED
     tests/test_x.py::test_y"), in the words of its "worker 'gw5' crashed while running" line."""
-    m = next((m for line in lines[i + 1 : i + 4] if (m := _FAILED_TEST.match(line.strip()))), None)
-    return f"pytest-xdist: worker crashed while running {m['test']}" if m else said
+    m = match_below(_FAILED_TEST, lines, i + 1, i + 4)
+    return f"{XDIST_CRASH} {m['test']}" if m else said
 
 
 HOST_CHECKS: list[BareError] = [

@@ -1,15 +1,16 @@
 """What Python's environment tools and a notebook's front end print without a class: venv without ensurepip, an
-interpreter without the module ``-m`` asked for, pip too old for a flag or refusing a download whose hash differs,
-python-build's extensions not compiled, gzip and tar on an archive cut short, asyncio's task destroyed while pending,
-and ipywidgets' front end missing or out of step with the kernel. Pure. They take their place in
-:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+interpreter without the module ``-m`` asked for, pip too old for a flag, refusing a download whose hash differs or
+giving up resolving, python-build's extensions not compiled, gzip and tar on an archive cut short, uv's lockfile and
+its missing wheel, pkg_resources' and setuptools' requirement checks, conda's solver plugin and mamba 2's arguments,
+asyncio's task destroyed while pending, and ipywidgets' front end missing or out of step with the kernel. Pure. They
+take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 
 _CORO = re.compile(r"coro=<(?P<coro>[\w.<>]{1,200}?)\(\)")
@@ -17,7 +18,7 @@ _CORO = re.compile(r"coro=<(?P<coro>[\w.<>]{1,200}?)\(\)")
 
 def _pending_coroutine(lines: list[str], i: int, said: str) -> str:
     """asyncio's destroyed task with the coroutine it was running, on its line (a JSON record's) or the next."""
-    m = next((m for line in lines[i : i + 2] if (m := _CORO.search(line))), None)
+    m = match_below(_CORO, lines, i, i + 2)
     return f"{said}: {m['coro']}" if m else said
 
 
@@ -29,6 +30,8 @@ _TOML_CAUSE = re.compile(r"^(?:[\d.]{1,12}\s)?\s{0,8}(?![|\d]|Caused by)(?P<caus
 def _lock_parse(lines: list[str], i: int, said: str) -> str:
     """uv's refusal to parse its lockfile with the TOML error's cause ("missing field `version`") and the line it met
     it on by its first word ("[[package]]", "revision", "version" of a Git LFS pointer), not its number."""
+    if not said.endswith("Failed to parse `uv.lock`"):
+        return said  # (its refusal of a stale lockfile has no TOML error below it)
     src = cause = None
     for line in lines[i + 1 : i + 9]:
         if src is None and (m := _TOML_SOURCE.match(line)):
@@ -48,7 +51,7 @@ def uv_platform(lines: list[str], i: int, said: str) -> str:
     """uv's refusal of a release without a wheel for the platform with the platform its hint names ("hint: You're on
     macOS (`macosx_15_0_x86_64`), but `torch` (v2.6.0) only has wheels for ..."): which OS and architecture lack
     one, not the OS's release; a Python tag the hint names instead is not the platform."""
-    m = next((m for line in lines[i + 1 : i + 4] if (m := _UV_PLATFORM.search(line))), None)
+    m = match_below(_UV_PLATFORM, lines, i + 1, i + 4)
     return f"{said} ({m['os']} {m['arch']})" if m else said
 
 
@@ -130,7 +133,7 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         r"(?P<parse>Failed to parse `uv\.lock`)",
         None,
         message=lambda m: f"uv: {m['stale'] or m['parse']}",
-        below=lambda lines, i, said: _lock_parse(lines, i, said) if "parse" in said else said,
+        below=_lock_parse,
     ),
     # pkg_resources' and packaging's classes, whose names end in neither Error nor Exception, on a line of their own,
     # in a code span or ending a traceback ("pkg_resources.ContextualVersionConflict: (numpy 1.19.1 (/x/site-packages),
@@ -152,7 +155,7 @@ PYTHON_ENV_CHECKS: list[BareError] = [
     _environment(
         "setuptools-requirement",
         ("is installed but ",),
-        r"(?P<inst>[\w.-]{1,100}) [\w.+!-]{1,40} is installed but (?P<need>[\w.-]{1,100}[<>=!~,\d.*]{1,60}) is "
+        r"[\w.-]{1,100} [\w.+!-]{1,40} is installed but (?P<need>[\w.-]{1,100}[<>=!~,\d.*]{1,60}) is "
         r"required by \{'(?P<by>[\w.-]{1,100})'",
         None,
         message=lambda m: f"setuptools: {m['need']} is required by {m['by']}, another is installed",

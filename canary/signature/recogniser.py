@@ -44,6 +44,11 @@ class BareError:
         return self.kind(text) if callable(self.kind) else self.kind
 
 
+def match_below(pattern: re.Pattern[str], lines: list[str], start: int, stop: int) -> re.Match[str] | None:
+    """The first match of ``pattern`` in ``lines[start:stop]`` (what a recogniser's ``below`` reads), or None."""
+    return next((m for line in lines[start:stop] if (m := pattern.search(line))), None)
+
+
 def environment_check(
     name: str, hints: tuple[str, ...], pattern: str, exception: Exception_ = "RuntimeError", **options
 ) -> BareError:
