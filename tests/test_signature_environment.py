@@ -3037,3 +3037,41 @@ def test_the_hundred_and_thirty_ninth_and_fortieth_batchs_failures_in_the_words_
     assert sig("vibevoice-comfyui-64.log").fingerprint == sig("wan2gp-2051.log").fingerprint
     assert sig("comfyui-nunchaku-431.log").fingerprint == sig("tt-inference-server-423.log").fingerprint
     assert sig("transformers-27526.log").fingerprint == sig("transformers-32345.log").fingerprint
+
+
+def test_the_hundred_and_forty_first_and_second_batchs_failures_in_the_words_they_met():
+    # Cython, compilers and pybind11 against new Pythons; numba and CuPy; cuDNN's loader; Docker's and the runner's
+    # full disks; Keras 3; pip's and OpenSSL's refusals
+    assign = sig("mujoco-py-773.log")
+    assert assign.kind == "compile_error" and assign.fingerprint == sig("corl-12.log").fingerprint
+    assert assign.fingerprint != sig("pyfftw-362.log").fingerprint  # (another callback's types)
+    assert sig("mujoco-py-786.log").message == "Cython: cymj.pyx: Syntax error in C variable declaration"
+    header = sig("ushuffle-9.log").fingerprint
+    assert header == sig("fpylll-230.log").fingerprint == sig("bt-408.log").fingerprint  # (gcc, clang, MSVC)
+    assert sig("triton-windows-113.log").fingerprint != sig("restatic-2.log").fingerprint  # (on the fly, a build)
+    member = sig("py-pgproto-24.log")
+    assert member.message == "pgproto.c: error: struct _longobject has no member named ob_digit"
+    assert member.fingerprint != sig("ndicapi-43.log").fingerprint
+    assert sig("east-375.log").fingerprint == sig("pylcs-5.log").fingerprint
+    numba = sig("comfyui_matanyone_kytra-3.log")
+    assert (numba.exception, numba.kind) == ("ImportError", "environment")
+    assert numba.fingerprint == sig("nolitsa-6.log").fingerprint == sig("keypoint-moseq-88.log").fingerprint
+    assert sig("mnnpy-35.log").exception == "NumbaDeprecationWarning"  # (its message on the line after its class)
+    assert sig("nellie-18-2.log").fingerprint == sig("neuropyxels-377.log").fingerprint
+    assert sig("fbpic-371.log").fingerprint == sig("comfyui-frame-interpolation-106.log").fingerprint
+    version = sig("nvidia-docker-1726.log")
+    assert version.message.endswith("libcudnn_ops_train.so: a symbol version not defined")
+    assert version.fingerprint != sig("nvidia-container-toolkit-224.log").fingerprint
+    assert sig("mmaction2-218.log").fingerprint == sig("nowcasting_dataset-158.log").fingerprint
+    assert sig("aha-1744.log").fingerprint == sig("tlcpack-186.log").fingerprint
+    assert sig("langchain-redis-93.log").fingerprint == sig("runner-images-10699.log").fingerprint
+    assert sig("relernn-53.log").fingerprint == sig("dl-4-tsc-53.log").fingerprint  # (without the path refused)
+    assert sig("eventdetector-3.log").fingerprint == sig("cppflow-265.log").fingerprint
+    assert sig("tensorflow-72497.log").fingerprint == sig("bert-1401.log").fingerprint
+    assert sig("comfyui-mixlab-nodes-285.log").group == sig("max-124.log").group
+    tls = sig("hypothesis-1297.log")
+    assert tls.message == "pip: There was a problem confirming the ssl certificate: [SSL: TLSV1_ALERT_PROTOCOL_VERSION]"
+    assert tls.fingerprint == sig("pip-5236.log").fingerprint
+    assert sig("pip-7691.log").message == "pypi.org: Can't connect to HTTPS URL because the SSL module is not available"
+    assert sig("keylime-395.log").exception == "SSLError"  # (under journald's prefixes)
+    assert sig("covid19canadaarchive-280.log").group == sig("flashrank-40.log").group

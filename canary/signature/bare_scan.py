@@ -114,7 +114,8 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 
 
 _UNRESOLVED = re.compile(r"(?:pip: )?(?:No matching distribution found for|Could not find a version that satisfies)")
-_NOT_NETWORK = frozenset(b.name for b in bare.BARE_ERRORS if b.name not in ("connection-pool", "pip-retry"))
+_FETCHES = ("connection-pool", "pip-retry", "env-pip-ssl")
+_NOT_NETWORK = frozenset(b.name for b in bare.BARE_ERRORS if b.name not in _FETCHES)
 # every recogniser but the toolchain and environment checks, warnings included; every one but CUDA's
 NOT_A_CHECK = frozenset(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)
 NOT_CUDA = frozenset(b.name for b in bare.BARE_ERRORS if b.name != "cuda")
@@ -277,6 +278,8 @@ def any_warning(lines: list[str]) -> Signature | None:
         m = ANY_WARNING.match(lines[i].strip()) if i not in info else None
         if m:
             cls, msg = ANY_WARNING.exception_of(m), ANY_WARNING.message(m)
+            if not msg:  # (its message begins on the next line)
+                msg = next((s for line in lines[i + 1 : i + 3] if (s := line.strip())), "")
             if DANGLING.search(msg):  # (a message a terminal wrapped after a word no sentence ends on)
                 msg = bare_message(lines, i, msg, _WARNING_LINES)
             return make(ANY_WARNING.kind_of(f"{cls}: {msg}"), cls, msg, [], "\n".join(lines[i : i + 10]))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.native_folds import library_load
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
@@ -302,12 +303,9 @@ BUILD_CHECKS: list[BareError] = [
         ("Could not load library ", "could not load library "),
         # (a title may stop at "Error" or type the name in lower case: the loader's case-sensitive name is the library)
         r"[Cc]ould not load library (?P<lib>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}(?:\. Error(?:: |$)|$)"
-        r"(?:(?!(?P=lib)\b)(?P<dep>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}: )?",
-        message=lambda m: (
-            f"Could not load library {m['lib'].replace('cublaslt', 'cublasLt')}.so: "
-            + (f"{m['dep']}.so: " if m["dep"] else "")
-            + "cannot open shared object file"
-        ),
+        r"(?:(?:\S{0,300}/)?(?!(?P=lib)\b)(?P<dep>lib[\w+-]{1,60})\.so(?:\.\d{1,4}){0,3}: )?(?P<why>.{0,1000})",
+        # (the library, the one it depends on, and how that failed: native_folds.library_load)
+        message=lambda m: library_load(m["lib"], m["dep"], m["why"]),
     ),
     # the loader finding the installed library older than the one a build links ("jaxlib/xla_extension.so: symbol
     # cudnnSetCTCLossDescriptorEx version libcudnn.so.7 not defined in file libcudnn.so.7 with link time reference"):

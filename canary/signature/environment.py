@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from canary.signature import kinds
 from canary.signature.installs import library_home
+from canary.signature.native_folds import LIBRARY_LOAD, library_load
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
@@ -94,10 +95,7 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         re.compile(r"^.{0,300}?symbol \w{1,200} version (lib[\w+-]{1,60}\.so[\d.]{0,12}) not defined in file \1\b.*$"),
         r"a symbol version \1 the build links is not defined in the installed \1",
     ),
-    (
-        re.compile(r"^.{0,300}?Could not load library (lib[\w+-]{1,60})\.so[\d.]{0,12}\. Error: .*$"),
-        r"Could not load library \1.so: cannot open shared object file",
-    ),
+    (LIBRARY_LOAD, lambda m: library_load(m[1], m[2], m[3])),
     # XRT cannot open the TPU device (torch_xla 1.9-1.12, 2021-2022; another process or user holds it):
     # grpc_server_lib's "Invalid fd: -1; Couldn't open device: /dev/accel0 (Operation not permitted); ..."
     # and the CHECK of its server's status "(PERMISSION_DENIED: open(/dev/accel0): Operation not permitted ...)"

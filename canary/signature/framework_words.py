@@ -28,8 +28,10 @@ def torch_oom(exc: str | None, message: str, frames: list[str]) -> Parts:
 # PyTorch's shared-memory file for a tensor a DataLoader worker sends ("unable to write to file
 # </torch_15769_1517813162>"), named by the process and a random number, by release with where (0.4's " at
 # /pytorch/aten/src/TH/THAllocator.c:383") or why (2.x's ": No space left on device (28)"): that /dev/shm could not take
-# it is the failure
-_TORCH_SHM = re.compile(r"^(unable to (?:write to|mmap \S{1,30} from) file </torch_)[\d_]{1,60}>(.*)$")
+# it is the failure; the receiver's "unable to open shared memory object </torch_...> in read-write mode" likewise
+_TORCH_SHM = re.compile(
+    r"^(unable to (?:write to file|mmap \S{1,30} from file|open shared memory object) </torch_)[\d_]{1,60}>(.*)$"
+)
 
 
 def torch_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -37,8 +39,8 @@ def torch_shm(exc: str | None, message: str, frames: list[str]) -> Parts:
     if m is None:
         return exc, message, frames
     # (mapping it back, "unable to mmap <bytes> from file </torch_...>: Cannot allocate memory (12)", says why in every
-    # release: that is kept)
-    why = m[2] if "mmap" in m[1] else ""
+    # release, and opening it how: those are kept)
+    why = m[2] if "write" not in m[1] else ""
     return exc, f"{m[1]}<id>>{why}", frames
 
 

@@ -240,9 +240,10 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     ),
     # Docker unpacking an image's layer onto a full disk ("failed to register layer: ApplyLayer exit status 1 stdout:
     # stderr: write /x/lib.so: no space left on device", 2019's "Error processing tar file(exit status 1): write ..."):
-    # the machine's disk; which file it was writing is the image's
+    # the machine's disk; which file it was writing is the image's (rootless Docker's begins at "ApplyLayer", a post may
+    # wrap it before "stderr: write ...")
     (
-        re.compile(r"failed to register layer: .{0,600}?no space left on device"),
+        re.compile(r"(?:failed to register layer: |ApplyLayer exit |\bstderr: write \S).{0,600}?no space left on"),
         "no disk space: the machine could not unpack the image",
     ),
     # a GPU failing as hardware, as the kernel's driver logs it: "NVRM: Xid (PCI:0000:02:00): 79, GPU has fallen off the

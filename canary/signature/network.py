@@ -41,8 +41,9 @@ def _described(m: re.Match[str]) -> str:
     inner = m["inner"]
     why = next((w["why"].rstrip(" .") for rx in _WHY if (w := rx.search(inner))), None)
     if why is None:  # (a cause of no words these know: its first quoted words)
-        quoted = re.search(r"['\"](?!<)([^'\"\\]{1,200})", inner)
-        why = quoted[1].rstrip(" .") if quoted else m["cause"]
+        # (to its own closing quote: "Can't connect to HTTPS URL because the SSL module is not available.")
+        quoted = re.search(r"(?P<q>['\"])(?!<)((?:(?!(?P=q))[^\\]){1,200})", inner)
+        why = quoted[2].rstrip(" .") if quoted else m["cause"]
     return f"{m['host']}: {why.replace('self signed', 'self-signed')}"
 
 

@@ -55,6 +55,15 @@ def uv_platform(lines: list[str], i: int, said: str) -> str:
     return f"{said} ({m['os']} {m['arch']})" if m else said
 
 
+_SSL_REASON = re.compile(r"\[SSL: (?P<reason>\w{1,80})\]")
+
+
+def _ssl_reason(lines: list[str], i: int, said: str) -> str:
+    """pip's refusal of an index's TLS with OpenSSL's reason, on its line or the two a terminal wrapped it onto."""
+    m = _SSL_REASON.search(lines[i]) or match_below(_SSL_REASON, lines, i + 1, i + 3)
+    return f"{said}: [SSL: {m['reason']}]" if m else said
+
+
 PYTHON_ENV_CHECKS: list[BareError] = [
     # Debian's venv without its ensurepip ("The virtual environment was not created successfully because ensurepip is
     # not" / "available.  On Debian/Ubuntu systems, you need to install the python3-venv"): the machine lacks the
@@ -74,6 +83,18 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         r"(?:^|`)\S{0,300}python[\d.]{0,5}(?:\.exe)?: No module named (?P<mod>[\w.]{1,100})",
         None,
         message=lambda m: f"python -m: No module named {m['mod']}",
+    ),
+    # pip refusing an index's TLS ("Could not fetch URL https://pypi.python.org/simple/keras/: There was a problem
+    # confirming the ssl certificate: [SSL: TLSV1_ALERT_PROTOCOL_VERSION] tlsv1 alert protocol version (_ssl.c:645) -
+    # skipping", pip 9 on an OpenSSL older than PyPI's TLS 1.2): OpenSSL's reason, not the package or the index's URL
+    _environment(
+        "pip-ssl",
+        ("There was a problem confirming the ssl certificate",),
+        # (OpenSSL's reason after it or on the lines a terminal wrapped it onto; urllib3's wrapper is read elsewhere)
+        r"There was a problem confirming the ssl certificate:\s?(?:\[SSL: |$)",
+        None,
+        message=lambda m: "pip: There was a problem confirming the ssl certificate",
+        below=_ssl_reason,
     ),
     # pip older than a flag it is given ("no such option: --break-system-packages", under its usage; in Markdown bold):
     # which flag

@@ -228,10 +228,14 @@ RUNNER_CHECKS: list[BareError] = [
     # and a symbol the link did not resolve (the build's own mistake, where the library was found)
     _environment(
         "c-header",
-        ("fatal error: ",),
-        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): No such file or directory",
+        ("fatal error: ", "fatal error C1083: "),
+        # (in gcc's words, clang's "fatal error: 'x.h' file not found" and MSVC's "fatal error C1083: Cannot open
+        # include file: 'x.h': No such file or directory"; the c-header fold says them in gcc's)
+        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): No such file or directory|"
+        r"fatal error(?: C1083: Cannot open include file)?: '(?P<q>[\w./+-]{1,100}\.h(?:pp)?)'"
+        r"(?:: No such| file not found)",
         None,
-        message=lambda m: f"fatal error: {m['header']}: No such file or directory",
+        message=lambda m: f"fatal error: {m['header'] or m['q']}: No such file or directory",
     ),
     _environment(
         "ld-library",

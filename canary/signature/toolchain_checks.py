@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.host_checks import HOST_CHECKS
+from canary.signature.native_checks import NATIVE_CHECKS
 from canary.signature.python_envs import PYTHON_ENV_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
@@ -238,13 +239,13 @@ TOOLCHAIN_CHECKS: list[BareError] = [
     # a C compiler without the host's headers a compile on the fly needs (inductor's C++ backend, Triton's launcher):
     # clang without OpenMP on macOS ("fatal error: 'omp.h' file not found"), TinyCC's include path without Python's
     # ("error: include file 'Python.h' not found", then 'pyconfig.h'): the machine's toolchain; which header is the
-    # failure
+    # failure, in no compiler's words (a package's build missing one is runners' c-header)
     _environment(
         "host-headers",
         ("file not found", "include file '"),
         r"(?:fatal error: |error: include file )'(?P<h>omp\.h|Python\.h|pyconfig\.h)'(?: file)? not found",
         None,
-        message=lambda m: f"fatal error: '{m['h']}' file not found",
+        message=lambda m: f"a compile on the fly: '{m['h']}' file not found",
     ),
     # a package built from source on a machine without the compiler it calls ("unable to execute 'x86_64-linux-gnu-gcc':
     # No such file or directory", Windows' "error: Microsoft Visual C++ 14.0 is required. Get it with ...", later "...
@@ -354,6 +355,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
     ),
     *HOST_CHECKS,
     *PYTHON_ENV_CHECKS,
+    *NATIVE_CHECKS,
 ]
 # x86-64's levels by the features each adds, as the System V ABI names them
 _LEVELS = (

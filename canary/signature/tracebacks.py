@@ -72,10 +72,10 @@ _MESSAGE_END = re.compile(
     r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
-    r"|Exception ignored in: "  # (an error a finalizer could not raise, reported after it)
+    r"|Exception ignored in: |\[end of output\]\W{1,4}$"  # (a finalizer's error after it; pip's box, closed by a post)
     # (Slurm's report of the tasks that exited after it, docker-compose's of the build step it ran in)
     r"|srun: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
-    r"|'''$|\"\"\"$"  # (a post's quotes around a pasted block)
+    r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
     # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]", with its

@@ -1,9 +1,7 @@
-"""The folding rules of one library's or Python's own words, reworded across releases or framed by a post (a dead Ray
-actor, Triton, an HTTP body, a cloud API, the Hub, NCCL, TensorFlow, tensorstore, NumPy's and jax's removals, Python's
-guess and quotes, a host callback's error, torch.compile, Hypothesis, XLA's RET_CHECK, MLIR, pydantic, gdb, glibc, the
-host's clock); jax's words for a misuse of its transformations last (:mod:`canary.signature.jax_folds`). Pure. They
-take their place, in this order, in :data:`canary.signature.folds.RULES`, where every rule is applied.
-"""
+"""One library's or Python's own words folded across releases or a post's framing (a dead Ray actor, Triton, an HTTP
+body, a cloud API, the Hub, NCCL, TensorFlow, tensorstore, NumPy's and jax's removals, Python's quotes, a host callback,
+torch.compile, Hypothesis, XLA's RET_CHECK, MLIR, pydantic, gdb, glibc, the host's clock, native extensions), jax's
+misuse of its transformations last (jax_folds). Pure. In this order in canary.signature.folds.RULES, all applied."""
 
 from __future__ import annotations
 
@@ -11,6 +9,7 @@ from canary.signature import cloud_apis, configs, framework_words, jax_words, li
 from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.host_folds import HOST_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
+from canary.signature.native_folds import NATIVE_RULES
 from canary.signature.rewordings import Rule
 from canary.signature.torch_folds import TORCH_RULES
 
@@ -396,5 +395,6 @@ WORD_RULES: tuple[Rule, ...] = (
         libraries.triton_prefetch,
     ),
     *HOST_RULES,
+    *NATIVE_RULES,
     *JAX_MISUSE_RULES,
 )

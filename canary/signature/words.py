@@ -259,6 +259,37 @@ WORDS: list[BareError] = [
         "UnpicklingError",
         message=lambda m: f"Weights only load failed: {m['msg']}",
     ),
+    # Keras 3's refusals posted without their ValueError, in a title or behind transformers' lazy import ("Failed to
+    # import transformers.models.gpt2.modeling_tf_gpt2 because of the following error (look up to see its traceback):
+    # Your currently installed version of Keras is Keras 3, but this is not yet supported in Transformers. ...", a
+    # title GitHub cut inside it; "A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. ...")
+    BareError(
+        "keras3-words",
+        ("version of Keras is Keras 3", "A KerasTensor is symbolic"),
+        re.compile(
+            r"(?P<msg>Your currently installed version of Keras is Keras 3, but this is not yet supp[\w ]{0,60}?"
+            r"(?=\.|$)|"
+            r"A KerasTensor is symbolic: .{1,500}?(?=\.?$))"
+        ),
+        "ValueError",
+    ),
+    # torch.save's zip writer failing a record, in a title without its RuntimeError ("[BUG] PytorchStreamWriter failed
+    # writing file data/3: file write failed")
+    BareError(
+        "torch-stream-writer",
+        ("PytorchStreamWriter failed writing file",),
+        re.compile(r"(?P<msg>PytorchStreamWriter failed writing file \S{1,300}: file write failed)"),
+        "RuntimeError",
+    ),
+    # OpenSSL's refusal quoted alone from the tail of requests' wrapper ("SSLError(SSLError(1, '[SSL:
+    # UNSAFE_LEGACY_RENEGOTIATION_DISABLED] unsafe legacy renegotiation disabled (_ssl.c:997)')))"): its reason
+    BareError(
+        "ssl-reason",
+        ("SSLError(",),
+        re.compile(r"SSLError\((?:SSLError\()?\d{1,3}, '(?P<msg>\[SSL: \w{1,80}\] [^'(]{1,200}?) \(_ssl\.c:\d{1,6}\)'"),
+        "SSLError",
+        "infrastructure",
+    ),
     # flax's errors end on a link to their entry in its docs, which names the class ("... for parameter "d_0" in
     # "/model/Dense_0". (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.
     # ScopeParamShapeError)"): posted without the class, or with one that does not end in Error

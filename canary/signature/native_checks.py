@@ -1,0 +1,91 @@
+"""What native extensions and their builds print against the Python, NumPy or CUDA they meet, without a class or
+before one: Cython's compiler refusing a ``.pyx`` file, a C compiler on a structure member a Python release removed,
+numba's check of the NumPy it runs with, CuPy looking for CUDA. Pure. They take their place in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+# (Cython's types hold no period; a message's first sentence is its check, later ones its advice)
+_CYTHON = re.compile(
+    r"(?:^|(?<=\s))(?<!warning: )(?:\S{0,300}[/\\])?(?P<file>[\w.-]{1,100}\.(?:pyx|pxd|pxi)):\d{1,6}:\d{1,4}: "
+    r"(?P<msg>[A-Z][^.]{1,400})|(?P<assign>Cannot assign type '[^']{1,300}' to '[^']{1,300}')"
+)
+
+
+def _cython(m: re.Match[str]) -> str:
+    # (a refused assignment names both types, which is where it is; any other check is told by its file)
+    if m["assign"] or m["msg"].startswith("Cannot assign type '"):
+        return f"Cython: {m['assign'] or m['msg']}"
+    return f"Cython: {m['file']}: {m['msg']}"
+
+
+# (clang's "no member named 'ob_digit' in 'struct _longobject'", gcc's "'PyLongObject' {aka 'struct _longobject'} has
+# no member named 'ob_digit'", with typographic quotes or, retyped into a title, none)
+_Q = "['\u2018\u2019]?"
+_MEMBER = re.compile(
+    rf"(?:(?P<file>[\w.-]{{1,100}}\.(?:c|cc|cpp|cxx)):\d{{1,7}}:\d{{1,5}}: )?error: "
+    rf"(?:no member named {_Q}(?P<m1>\w{{1,100}}){_Q} in {_Q}(?P<s1>struct \w{{1,100}}){_Q}|"
+    rf"{_Q}\w{{1,100}}{_Q} \{{aka {_Q}(?P<s2>struct \w{{1,100}}){_Q}\}} has no member named {_Q}(?P<m2>\w{{1,100}}))"
+)
+
+
+def _member(m: re.Match[str]) -> str:
+    said = f"error: {m['s1'] or m['s2']} has no member named {m['m1'] or m['m2']}"
+    return f"{m['file']}: {said}" if m["file"] else said
+
+
+NATIVE_CHECKS: list[BareError] = [
+    # Cython's compiler refusing a file ("x/cymj.pyx:127:21: Cannot assign type 'void (const char *) except * nogil' to
+    # 'void (*)(const char *) noexcept nogil'. Exception values are incompatible. Suggest adding 'noexcept' ...", 3.0's
+    # first words without the advice, quoted alone; "cymj.pyx:65:55: Syntax error in C variable declaration"): which
+    # check and where; the line, the column and the advice are each release's (a "warning: " line goes on)
+    BareError(
+        "cython-compile",
+        (".pyx:", ".pxd:", ".pxi:", "Cannot assign type '"),
+        _CYTHON,
+        None,
+        "compile_error",
+        message=_cython,
+    ),
+    # a C compiler meeting a structure's member a Python release removed (3.12's PyLongObject without ob_digit), in
+    # clang's and gcc's words: which member of which structure, in which file where the line names one
+    BareError(
+        "c-missing-member",
+        ("no member named",),
+        _MEMBER,
+        None,
+        "compile_error",
+        message=_member,
+    ),
+    # numba's import-time check of NumPy posted without its ImportError ("Numba needs NumPy 2.1 or less. Got NumPy
+    # 2.2.", alone or as a title): the check, in the words its class carries (the installed release is the run's)
+    _environment(
+        "numba-numpy",
+        ("Numba needs NumPy ",),
+        r"(?:^|(?<=[\s\"'`(]))(?:ImportError: )?(?P<msg>Numba needs NumPy \d{1,2}\.\d{1,3} or less)\b",
+        "ImportError",
+        message=lambda m: m["msg"],
+    ),
+    # CuPy not finding CUDA: its warning at import ("UserWarning: CUDA path could not be detected. Set CUDA_PATH
+    # environment variable if CuPy fails to load.", a console may wrap it after "could") and its RuntimeError when it
+    # needs the toolkit ("Failed to auto-detect CUDA root directory. Please specify `CUDA_PATH` ...", posted alone)
+    _environment(
+        "cupy-cuda-path",
+        ("CUDA path could",),
+        r"(?:^|(?<=[\s\"'`]))(?:UserWarning: )?CUDA path could(?: not be detected\b|\s?$)",
+        "UserWarning",
+        message=lambda m: "CUDA path could not be detected. Set CUDA_PATH environment variable if CuPy fails to load.",
+        weak=True,
+    ),
+    _environment(
+        "cupy-cuda-root",
+        ("Failed to auto-detect CUDA root directory",),
+        r"(?:^|(?<=[\s\"'`]))(?:RuntimeError: )?(?P<msg>Failed to auto-detect CUDA root directory)\b",
+    ),
+]

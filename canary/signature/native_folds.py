@@ -1,0 +1,93 @@
+"""The folding rules of native extensions' checks and the runner's own disk: pybind11's check of the Python a module
+was built for in two releases' words, CuPy's search for CUDA by release, a compiler's missing header in gcc's, clang's
+and MSVC's words, and .NET's IOException on a full disk by no path. Pure. They take their place, in this order, in
+:data:`canary.signature.word_folds.WORD_RULES`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.rewordings import Parts, Rule, rewrite
+
+# pybind11's refusal of a module built for another Python, without either version
+pybind_python = rewrite(
+    "Python version mismatch: ",
+    re.compile(
+        r"^Python version mismatch: module was compiled for (?:Python |version )\d[\d.]{0,10}(?:, while the "
+        r"interpreter is running version|, but the interpreter version is incompatible:) .*$"
+    ),
+    "Python version mismatch: module was compiled for another Python than the interpreter's",
+)
+# CuPy's failed search for CUDA without the advice that follows it (which releases it names is its own)
+cupy_root = rewrite(
+    "Failed to auto-detect CUDA root directory.",
+    re.compile(r"^(Failed to auto-detect CUDA root directory)\..*$"),
+    r"\1",
+)
+
+
+# (gcc: "fatal error: longintrepr.h: No such file or directory"; clang: "fatal error: 'longintrepr.h' file not found";
+# MSVC: "fatal error C1083: Cannot open include file: 'longintrepr.h': No such file or directory")
+_HEADER = re.compile(
+    r"^fatal error(?: C1083: Cannot open include file)?: '(?P<h>[\w./+-]{1,100}\.h(?:pp)?)'(?:: No such file or "
+    r"directory| file not found)$"
+)
+
+
+def c_header(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """A header the compiler did not find, in gcc's words whichever compiler said it."""
+    if message.startswith("fatal error") and (m := _HEADER.match(message)):
+        message = f"fatal error: {m['h']}: No such file or directory"
+    return exc, message, frames
+
+
+# .NET's IOException on a full disk (the Actions runner writing its own log) without the file it was writing
+dotnet_no_space = rewrite("No space left on device : '", re.compile(r"^(No space left on device) : '.*$"), r"\1")
+
+
+NATIVE_RULES: tuple[Rule, ...] = (
+    Rule(
+        "pybind-python",
+        "pybind11 refuses a module built for another Python in two releases' words ('module was compiled for version "
+        "3.6, while the interpreter is running version 3.7.', 'compiled for Python 3.5, but the interpreter version is "
+        "incompatible: 3.6.5 (default, ...)'): one check, the versions are the machine's",
+        pybind_python,
+    ),
+    Rule(
+        "cupy-root",
+        "CuPy's 'Failed to auto-detect CUDA root directory.' goes on with advice naming the CUDA releases it does not "
+        "know (2019's 'CUDA v9.0, v9.1 or versions not yet supported', later 'CUDA versions not yet supported'): the "
+        "search that failed is the failure",
+        cupy_root,
+    ),
+    Rule(
+        "c-header",
+        "a compiler that did not find a header says so in its own words (gcc's 'fatal error: x.h: No such file or "
+        "directory', clang's \"fatal error: 'x.h' file not found\", MSVC's 'fatal error C1083: Cannot open include "
+        "file'): which header is the failure, the compiler the machine's",
+        c_header,
+    ),
+    Rule(
+        "dotnet-no-space",
+        "the Actions runner's IOException on a full disk names the log it was writing ('No space left on device : "
+        "'/home/runner/runners/2.319.1/_diag/Worker_...log'): the runner's release and the log's time are the run's",
+        dotnet_no_space,
+    ),
+)
+
+
+LIBRARY_LOAD = re.compile(
+    r"^.{0,300}?Could not load library (lib[\w+-]{1,60})\.so[\d.]{0,12}\. Error: (?:\S{0,300}/)?"
+    r"(?:(lib[\w+-]{1,60})\.so[\d.]{0,12}: )?(.*)$"
+)
+_LOAD_WHY = (("undefined symbol", "undefined symbol"), (" not defined in file ", "a symbol version not defined"))
+
+
+def library_load(lib: str, dep: str | None, why: str) -> str:
+    """cuDNN 8's loader failing a library it loads at run time, by the library, the one it depends on that failed
+    (where the loader names it, by name not path or major) and how: missing, or present without a symbol it needs
+    ("undefined symbol: ...", "symbol ..., version ... not defined in file ... with link time reference")."""
+    said = next((said for key, said in _LOAD_WHY if key in why), "cannot open shared object file")
+    dep = f"{dep}.so: " if dep and dep != lib else ""
+    return f"Could not load library {lib.replace('cublaslt', 'cublasLt')}.so: {dep}{said}"
