@@ -3075,3 +3075,38 @@ def test_the_hundred_and_forty_first_and_second_batchs_failures_in_the_words_the
     assert sig("pip-7691.log").message == "pypi.org: Can't connect to HTTPS URL because the SSL module is not available"
     assert sig("keylime-395.log").exception == "SSLError"  # (under journald's prefixes)
     assert sig("covid19canadaarchive-280.log").group == sig("flashrank-40.log").group
+
+
+def test_the_hundred_and_forty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # fork and pickle under start methods; DeepSpeed's builds and launcher; OpenMP and MKL; flash-attn, xFormers and
+    # bitsandbytes loading; W&B and MLflow
+    assert sig("pexpect-827.log").fingerprint == sig("seedsync-13.log").fingerprint  # (3.15's words without the pid)
+    assert sig("pexpect-827.log").fingerprint != sig("plaso-4796.log").fingerprint  # (forkpty(), fork())
+    assert sig("pytorch-distributed-20.log").exception == "PicklingError"
+    assert sig("time-series-library-129.log").fingerprint == sig("time-series-library-592.log").fingerprint
+    mismatch = sig("lightseq-158.log")
+    assert (mismatch.exception, mismatch.kind) == ("CUDAMismatchException", "environment")
+    assert mismatch.fingerprint == sig("mgm-91.log").fingerprint
+    assert sig("yi-392.log").fingerprint == sig("deepspeed-5818.log").fingerprint  # (no slot, whichever)
+    assert sig("lmflow-282.log").fingerprint == sig("monkey-31.log").fingerprint  # (setup.py is the package's)
+    assert sig("deepspeed-5302.log").message == "a launched rank exits with return code = 1"
+    assert sig("dalle-pytorch-70.log").fingerprint != sig("deepspeed-3152.log").fingerprint  # (CUDA, torch)
+    assert sig("souffle-1116.log").fingerprint == sig("fmscoupler-68.log").fingerprint  # (#270, #276)
+    assert sig("souffle-1116.log").fingerprint != sig("spral-124.log").fingerprint
+    assert sig("darts-2535.log").fingerprint == sig("mne-installers-199.log").fingerprint
+    assert sig("tensorflow-deeplab-resnet-206.log").fingerprint == sig("ml-cm-2019-3.log").fingerprint
+    assert sig("conda-9685.log").message == "Intel MKL FATAL ERROR: Cannot load mkl_intel_thread.dll"
+    window = sig("xformers-1267.log").fingerprint
+    assert window == sig("flash-attention-1828.log").fingerprint == sig("comfyui-wanvideowrapper-1317.log").fingerprint
+    assert sig("internvl-467.log").group == sig("flash-attention-836.log").group  # (a name linked to itself)
+    assert sig("bitsandbytes-1058.log").fingerprint == sig("bitsandbytes-626.log").fingerprint
+    assert sig("bitsandbytes-246.log").fingerprint == sig("chatglm-tuning-247.log").fingerprint
+    rocm = sig("bitsandbytes-2014.log").fingerprint
+    assert rocm == sig("desktop-1630.log").fingerprint == sig("playbooks-250.log").fingerprint
+    assert sig("kohya_ss-1445.log").group == sig("kohya_ss-1523.log").group
+    assert sig("comfyui-gimm-vfi-17.log").fingerprint == sig("comfyui-fastblend-5.log").fingerprint  # (CuPy's)
+    shutdown = sig("wandb-4651.log").fingerprint
+    assert shutdown == sig("wandb-3625.log").fingerprint == sig("wandb-4155.log").fingerprint
+    assert sig("yolov5-1703.log").fingerprint == sig("pnlcalib-6.log").fingerprint
+    assert sig("mlflow-5852.log").fingerprint == sig("mlflow-7819.log").fingerprint
+    assert sig("wandb-10178.log").fingerprint == sig("wandb-8966.log").fingerprint

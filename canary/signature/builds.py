@@ -24,7 +24,7 @@ _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 # the words each alternative of the "blas-runtime" and "source-build" checks is named by (versions and thread counts
 # masked: they are the machine's), by the group that matched
 _BLAS_WORDS = {
-    "omp": "{omp}",
+    "omp": "OMP: {omp}",
     "openblas": "OpenBLAS blas_thread_init: pthread_create failed",
     "gomp": "{gomp}",
     "mkl": "Intel MKL FATAL ERROR: {mkl}",
@@ -49,12 +49,12 @@ BUILD_CHECKS: list[BareError] = [
     # not how many threads
     _environment(
         "blas-runtime",
-        ("OMP: Error #15", "pthread_create", "Thread creation failed", "Cannot load libmkl"),
-        r"(?P<omp>OMP: Error #15: Initializing [\w.]{1,60}, but found [\w.]{1,60} already initialized)|"
+        ("Error #15: Initializing", "pthread_create", "Thread creation failed", "Cannot load libmkl", "load mkl_"),
+        r"(?:OMP: )?(?P<omp>Error #15: Initializing [\w.]{1,60}, but found [\w.]{1,60} already initialized)|"
         # (a log of many such lines may have "OpenBLAS " taken off as their tag)
         r"(?P<openblas>(?:(?:OpenBLAS )?blas_thread_init: |^)pthread_create(?: failed for thread \d|:))|"
         r"(?P<gomp>libgomp: Thread creation failed)|"
-        r"(?P<mkl>Cannot load libmkl_\w{1,20}\.so or libmkl_def\.so)",
+        r"(?P<mkl>Cannot load (?:libmkl_\w{1,20}\.so or libmkl_def\.so|mkl_\w{1,40}\.dll))",
         None,
         message=lambda m: _BLAS_WORDS[m.lastgroup].format(**m.groupdict()),
     ),

@@ -26,6 +26,10 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     for marker in ("/site-packages/", "/dist-packages/"):
         if marker in f:
             return f.rsplit(marker, 1)[1], True
+    # (a package's build script, from its checkout or pip's temporary tree, "/tmp/pip-install-x/deepspeed_<hash>/
+    # setup.py": the package's code, not the program's)
+    if f.endswith("/setup.py") or f == "setup.py":
+        return "setup.py", True
     # (Python 2's and 3's, lib64's, PyPy's lib-python)
     m = re.search(r"/lib(?:64)?/python[23]\.\d+/(.*)$|/lib-python/[23][.\d]{0,5}/(.*)$", f)
     if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)

@@ -14,6 +14,18 @@ from canary.signature.recogniser import BareError
 _FORK = "os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded"
 
 DEPRECATIONS: list[BareError] = [
+    # Python 3.12's warning of fork() in a process with threads, posted without its class or its pid (3.15's, in a
+    # title: "DeprecationWarning on CPython v3.15: This process is multi-threaded, use of forkpty() may lead to ...")
+    BareError(
+        "fork-threads",
+        ("is multi-threaded, use of fork",),
+        re.compile(
+            r"(?P<msg>This process (?:\(pid=\d{1,9}\) )?is multi-threaded, use of fork(?:pty)?\(\) may lead to "
+            r"deadlocks in the child)"
+        ),
+        "DeprecationWarning",
+        weak=True,
+    ),
     # PyTorch Lightning's refusal of a hook a release removed, written without its RuntimeError in a title or a sentence
     # ("The `on_init_start` callback hook was deprecated in v1.6 and is no longer supported as of v1.8", "The
     # `LightningModule.on_epoch_end` hook was removed in v1.8."): its words, as it raises them

@@ -1,5 +1,6 @@
 """The folding rules of what the host a job runs on puts into a library's words: google-auth's check of a token's
-times by the machine's clock, pkg_resources' conflict by the versions and paths the machine has. Pure. They take their
+times by the machine's clock, pkg_resources' conflict by the versions and paths the machine has, Python's warning of
+fork() in a threaded process by the process's id. Pure. They take their
 place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
 """
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.rewordings import Parts, Rule
+from canary.signature.rewordings import Parts, Rule, rewrite
 
 _TOKEN_TIME = re.compile(r"^(Token used too (?:early|late)), \d{1,20} [<>] \d{1,20}\b.*$")
 
@@ -33,6 +34,14 @@ def pkg_conflict(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# Python 3.12's "This process (pid=75) is multi-threaded, use of fork() may lead to deadlocks in the child."
+fork_pid = rewrite(
+    "This process (pid=",
+    re.compile(r"^This process \(pid=[^)]{1,12}\) is multi-threaded"),
+    "This process is multi-threaded",
+)
+
+
 HOST_RULES: tuple[Rule, ...] = (
     Rule(
         "token-time",
@@ -46,5 +55,11 @@ HOST_RULES: tuple[Rule, ...] = (
         "Requirement.parse('numpy<1.19.0,>=1.16.0'), {'tensorflow'})'): the requirement and who requires it are "
         "the failure",
         pkg_conflict,
+    ),
+    Rule(
+        "fork-pid",
+        "Python warns of fork() in a process with threads by its pid ('This process (pid=75) is multi-threaded, use "
+        "of fork() may lead to deadlocks in the child.'), in a later release without it: the pid is the machine's",
+        fork_pid,
     ),
 )

@@ -88,4 +88,35 @@ NATIVE_CHECKS: list[BareError] = [
         ("Failed to auto-detect CUDA root directory",),
         r"(?:^|(?<=[\s\"'`]))(?:RuntimeError: )?(?P<msg>Failed to auto-detect CUDA root directory)\b",
     ),
+    # OpenMP's runtime telling of a call or variable a release deprecated ("OMP: Info #276: omp_set_nested routine
+    # deprecated, please use omp_set_max_active_levels instead.", #270 in another release): which, not its number;
+    # threadpoolctl's warning of Intel's and LLVM's runtimes loaded together; both go on, so weak
+    _environment(
+        "omp-deprecated",
+        # (a log of only such lines may have "OMP: Info #N: " taken off as their tag)
+        ("routine deprecated, please use", "variable deprecated, please use"),
+        r"(?:^|OMP: Info #\d{1,4}: )(?P<what>\w{1,60} (?:routine|variable)) deprecated, please use",
+        None,
+        message=lambda m: f"OMP: {m['what']} deprecated",
+        weak=True,
+    ),
+    _environment(
+        "threadpoolctl-openmp",
+        ("Found Intel OpenMP ('libiomp') and LLVM OpenMP ('libomp') loaded at",),
+        r"Found Intel OpenMP \('libiomp'\) and LLVM OpenMP \('libomp'\) loaded at",
+        "RuntimeWarning",
+        message=lambda m: "Found Intel OpenMP ('libiomp') and LLVM OpenMP ('libomp') loaded at the same time",
+        weak=True,
+    ),
+    # DeepSpeed's report of an op the machine cannot build (ds_report's " [WARNING]  sparse_attn requires a torch
+    # version >= 1.5 but detected 2.0", "... requires CUDA version 10.1+, does not currently support >=11", "async_io
+    # requires the dev libaio .so object and headers"): which op and what it requires; the versions are the machine's
+    _environment(
+        "deepspeed-op-requires",
+        (" requires ",),
+        r"^\s{0,2}\[WARNING\]\s{1,4}(?P<op>\w{1,40}) requires (?P<what>(?:a )?\w{1,20} version|the dev \w{1,20})\b",
+        None,
+        message=lambda m: f"DeepSpeed: {m['op']} requires {m['what']} the machine does not have",
+        weak=True,
+    ),
 ]

@@ -46,6 +46,24 @@ def c_header(exc: str | None, message: str, frames: list[str]) -> Parts:
 dotnet_no_space = rewrite("No space left on device : '", re.compile(r"^(No space left on device) : '.*$"), r"\1")
 
 
+# xFormers' window of flash-attn releases and the release it got ("Requires Flash-Attention version >=2.7.1,<=2.7.4 but
+# got 2.8.0.post2"), each xFormers release its own window
+flash_window = rewrite(
+    "Requires Flash-Attention version ",
+    re.compile(r"^(Requires Flash-Attention version) \S{1,60} (but got) [\w.+]{1,40}?\.?$"),
+    r"\1 <range> \2 <version>",
+)
+# bitsandbytes' library for the ROCm or CUDA release it was configured for ("Configured ROCm binary not found at
+# bitsandbytes/libbitsandbytes_rocm84.so", ".dll" on Windows), and whatever a post ran on after it
+bnb_binary = rewrite(
+    "binary not found at ",
+    re.compile(
+        r"^(Configured (?:ROCm|CUDA) binary not found at \S{0,300}?libbitsandbytes_[a-z]{1,10})\d{1,4}\.\w{1,6}\b.*$"
+    ),
+    r"\1<n>",
+)
+
+
 NATIVE_RULES: tuple[Rule, ...] = (
     Rule(
         "pybind-python",
@@ -73,6 +91,18 @@ NATIVE_RULES: tuple[Rule, ...] = (
         "the Actions runner's IOException on a full disk names the log it was writing ('No space left on device : "
         "'/home/runner/runners/2.319.1/_diag/Worker_...log'): the runner's release and the log's time are the run's",
         dotnet_no_space,
+    ),
+    Rule(
+        "flash-window",
+        "xFormers refuses the flash-attn installed by the window of releases it accepts and the one it got, each "
+        "release its own window ('Requires Flash-Attention version >=2.7.1,<=2.7.4 but got 2.8.0.post2'): one check",
+        flash_window,
+    ),
+    Rule(
+        "bnb-binary",
+        "bitsandbytes names the library it was configured for by the ROCm or CUDA release and the platform's suffix "
+        "('Configured ROCm binary not found at bitsandbytes/libbitsandbytes_rocm84.so', '..._rocm72.dll'): one check",
+        bnb_binary,
     ),
 )
 

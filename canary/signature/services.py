@@ -45,6 +45,14 @@ def _wandb_message(m: re.Match[str]) -> str:
 # allowed. Param with key='lr' was already logged with value='0.02' for run ID='...'. Attempted logging new value
 # '0.03'."), which a tracking server raises as RestException with its code first ("INVALID_PARAMETER_VALUE: ...")
 _KEY_LENGTH = re.compile(r"^(API key must be 40 characters long), yours was \d{1,6}\.?$")
+# (and what it advises after a missing key, "Run wandb login" by release "call wandb.login(key=[your_api_key])";
+# MLflow's allowed schemes, a set printed in either order; wandb-core missing by the file or, reworded, by the system,
+# its platform the machine's)
+_NO_TTY = re.compile(r"^(api_key not configured \(no-tty\))\..*$")
+_SCHEMES = re.compile(
+    r"^(The configured tracking uri scheme: '\w{1,40}' is invalid for use with the proxy [\w-]{1,60} "
+    r"scheme)\. The allowed tracking schemes are: .*$"
+)
 _PARAM_CHANGED = re.compile(
     r"^(?:INVALID_PARAMETER_VALUE: )?(Changing param values is not allowed)\. Param with key=.*$"
 )
@@ -53,6 +61,12 @@ _PARAM_CHANGED = re.compile(
 def tracker_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     if message.startswith("API key must be 40"):
         message = _KEY_LENGTH.sub(r"\1", message)
+    elif message.startswith("api_key not configured (no-tty)."):
+        message = _NO_TTY.sub(r"\1", message)
+    elif message.startswith("The configured tracking uri scheme: "):
+        message = _SCHEMES.sub(r"\1", message)
+    elif exc == "WandbCoreNotAvailableError" and "wandb-core" in message:
+        message = "wandb-core is not available for this system"
     elif "Changing param values is not allowed" in message and (m := _PARAM_CHANGED.match(message)):
         return ("MlflowException" if exc == "RestException" else exc), m[1], frames
     return exc, message, frames
@@ -103,6 +117,20 @@ SERVICE_ERRORS: list[BareError] = [
         weak=True,
     ),
     BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, line_kind),
+    # W&B's and MLflow's errors quoted or titled without their class, as their words are raised: wandb's backend gone
+    # ("Exception: The wandb backend process has shutdown", its raise line), its key missing without a terminal (a
+    # reporter may split the class, "Usage Error:api_key not configured (no-tty)"), MLflow's tracking URI refused
+    BareError(
+        "tracker-words",
+        ("The wandb backend process has shutdown", "api_key not configured (no-tty)", "The configured tracking uri"),
+        re.compile(
+            r"(?P<msg>The wandb backend process has shutdown|api_key not configured \(no-tty\)|The configured tracking "
+            r"uri scheme: '\w{1,40}' is invalid for use with the proxy [\w-]{1,60} scheme)"
+        ),
+        lambda m: (
+            "Exception" if "backend" in m["msg"] else "UsageError" if "api_key" in m["msg"] else "MlflowException"
+        ),
+    ),
     # wandb's local service process not up in time ("Timed out waiting for wandb service to start after 30.0 seconds.
     # Try increasing the timeout with the `_service_wait` setting."), raised as ServiceStartTimeoutError, printed by its
     # command line after "Error: " or by an embedding host's wrapper: how long it waited is the setting's

@@ -246,6 +246,16 @@ def _c_assert(m: re.Match[str]) -> str:
 
 PROCESS_DEATHS: list[BareError] = [
     BareError("c-assert", ("Assertion `",), _C_ASSERT, None, message=_c_assert),
+    # DeepSpeed's launcher reporting a rank that exited with an error code ("[...] exits with return code = 1"; a
+    # negative one is the signal, read as such): weak, the rank's own error names it where the log has it
+    BareError(
+        "launcher-exit-code",
+        ("exits with return code = ",),
+        re.compile(r"\] exits with return code = (?P<code>\d{1,3})$"),
+        None,
+        message=lambda m: f"a launched rank exits with return code = {m['code']}",
+        weak=True,
+    ),
     BareError(
         "cpp-terminate",
         (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.extension_loads import EXTENSION_LOADS
 from canary.signature.host_checks import HOST_CHECKS
 from canary.signature.native_checks import NATIVE_CHECKS
 from canary.signature.python_envs import PYTHON_ENV_CHECKS
@@ -356,6 +357,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
     *HOST_CHECKS,
     *PYTHON_ENV_CHECKS,
     *NATIVE_CHECKS,
+    *EXTENSION_LOADS,
 ]
 # x86-64's levels by the features each adds, as the System V ABI names them
 _LEVELS = (

@@ -72,7 +72,7 @@ _MESSAGE_END = re.compile(
     r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
-    r"|Exception ignored in: |\[end of output\]\W{1,4}$"  # (a finalizer's error after it; pip's box, closed by a post)
+    r"|Exception ignored in: |Error in atexit\._run_exitfuncs|\[end of output\]\W{1,4}$"  # (finalizers'; pip's box)
     # (Slurm's report of the tasks that exited after it, docker-compose's of the build step it ran in)
     r"|srun: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)

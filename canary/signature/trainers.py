@@ -31,19 +31,34 @@ _NAMESPACE = re.compile(r"^(Namespace `?[\w-]{1,100}`?) does not exist\b")
 _MUJOCO_PATH = "Missing path to your environment variable"
 # DeepSpeed's ZeRO naming the parameter it reduced twice, an op its setup could not build followed by the build's
 # warnings a post runs on, and CUDA_HOME missing, asserted until its op builder raised MissingCUDAException
+# (its op builder's CUDA check, raised as Exception until CUDAMismatchException, later behind ">- DeepSpeed Op
+# Builder: ": "Installed CUDA version 9.0 does not match the version torch was compiled with 10.1, unable to compile
+# ...", by no version; its launcher's "No slot '1' specified on host 'localhost'" by no slot or host)
 _DEEPSPEED = re.compile(
     r"^(?:(The parameter) \d{1,9}( has already been reduced)\b.*|(Unable to pre-compile \w{1,60})\b.*|"
-    r"(CUDA_HOME does not exist, unable to compile CUDA op\(s\)).*)$"
+    r"(CUDA_HOME does not exist, unable to compile CUDA op\(s\)).*|(?:>- DeepSpeed Op Builder: )?(Installed CUDA "
+    r"version) [\d.]{1,10} (does not match the version torch was compiled with) [\d.]{1,10}\b.*|"
+    r"(No slot) '\d{1,4}' (specified on host) '[^']{1,200}'.*)$"
 )
+_DEEPSPEED_STARTS = (
+    "The parameter ",
+    "Unable to pre-compile ",
+    "CUDA_HOME does not exist",
+    ">- DeepSpeed Op Builder: ",
+)
+_DEEPSPEED_STARTS += ("Installed CUDA version ", "No slot '")
 
 
 def _deepspeed_words(m: re.Match[str]) -> str:
+    if m[5] or m[7]:
+        return f"{m[5]} <version> {m[6]} <version>" if m[5] else f"{m[7]} <n> {m[8]} <host>"
     return f"{m[1]} <n>{m[2]}" if m[1] else m[3] or m[4]
 
 
 def _deepspeed(exc: str | None, message: str) -> str | None:
     missing = message.startswith("CUDA_HOME does not exist") and exc in ("AssertionError", None)
-    return "MissingCUDAException" if missing else exc
+    mismatch = "does not match the version torch was compiled with" in message and exc in ("Exception", None)
+    return "MissingCUDAException" if missing else "CUDAMismatchException" if mismatch else exc
 
 
 def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -62,7 +77,7 @@ def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _MUJOCO_PATH
     elif "Please see the NeMo README" in message:
         message = _NEMO_README.sub(r"\1", message)
-    elif message.startswith(("The parameter ", "Unable to pre-compile ", "CUDA_HOME does not exist")):
+    elif message.startswith(_DEEPSPEED_STARTS):
         return _deepspeed(exc, message), _DEEPSPEED.sub(_deepspeed_words, message), frames
     return exc, message, frames
 

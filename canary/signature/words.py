@@ -175,8 +175,9 @@ WORDS: list[BareError] = [
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
             # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
             # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
-            # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; or in bold in a sentence)
-            r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |"
+            # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> ", or in
+            # bold in a sentence)
+            r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,500}?\s(?=\*\*))?(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"[\w.]{1,200}\(\) got an unexpected keyword argument '\w{1,100}'|"
@@ -289,6 +290,18 @@ WORDS: list[BareError] = [
         re.compile(r"SSLError\((?:SSLError\()?\d{1,3}, '(?P<msg>\[SSL: \w{1,80}\] [^'(]{1,200}?) \(_ssl\.c:\d{1,6}\)'"),
         "SSLError",
         "infrastructure",
+    ),
+    # pickle refusing what it cannot name, posted without its class ("Can't pickle local object
+    # 'data_provider.<locals>.<lambda>'", an AttributeError; "Can't pickle <function main_worker at 0x7f...>: attribute
+    # lookup main_worker on __main__ failed", a PicklingError): the object, not where it was in memory
+    BareError(
+        "pickle-words",
+        ("Can't pickle ",),
+        re.compile(
+            r"(?:^|(?<=[\s\"'`]))(?P<msg>Can't pickle (?:(?P<local>local object '[^']{1,200}')|<function [\w.]{1,200} "
+            r"at 0x[0-9a-f]{4,16}>: attribute lookup [\w.]{1,200} on [\w.]{1,200} failed))"
+        ),
+        lambda m: "AttributeError" if m["local"] else "PicklingError",
     ),
     # flax's errors end on a link to their entry in its docs, which names the class ("... for parameter "d_0" in
     # "/model/Dense_0". (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.

@@ -1,0 +1,72 @@
+"""What attention and quantization extensions print when they load on a machine or against a torch they were not built
+for, without a class or before one: Windows' and macOS's loaders refusing bitsandbytes' library, bitsandbytes 0.37's
+setup tripping on a Windows path, xFormers without its C++ extensions, flash-attn outside the window xFormers accepts,
+and transformers' FlashAttention2 without flash-attn. Pure. They take their place in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+EXTENSION_LOADS: list[BareError] = [
+    # Windows' loader refusing a library by its path ("Could not find module 'C:\...\libbitsandbytes_cuda116.dll' (or
+    # one of its dependencies). Try using the full path with constructor syntax.", a FileNotFoundError from ctypes):
+    # which library, not where it was installed; on its own line (CuPy's RuntimeError relays it, an extension's .pyd
+    # is its own library's failure), weak
+    _environment(
+        "dll-not-found",
+        ("(or one of its dependencies)",),
+        r"^(?:FileNotFoundError: )?Could not find module '(?:[^']{0,500}[\\/])?(?P<lib>[^'\\/]{1,200}\.dll)' "
+        r"\(or one of its dependencies\)",
+        "FileNotFoundError",
+        message=lambda m: f"Could not find module '{m['lib']}' (or one of its dependencies)",
+        weak=True,
+    ),
+    # macOS's loader refusing a file it tried ("dlopen(/x/libbitsandbytes_cpu.so, 0x0006): tried: '/x/...so' (not a
+    # mach-o file), ..."), an OSError from ctypes, on its own line (cffi's and others' words around it are read as
+    # theirs): which library and why, not its path; weak, as above
+    _environment(
+        "dlopen-tried",
+        ("dlopen(",),
+        r"^dlopen\((?:\S{0,500}/)?(?P<lib>[^/,()]{1,200}), 0x[0-9a-f]{1,8}\): tried: '[^']{1,1000}' "
+        r"\((?P<why>[^)]{1,100})\)",
+        "OSError",
+        message=lambda m: f"dlopen({m['lib']}): {m['why']}",
+        weak=True,
+    ),
+    # bitsandbytes 0.37's setup on Windows printing the TypeError it met ("argument of type 'WindowsPath' is not
+    # iterable") between its CUDA SETUP lines
+    BareError(
+        "bnb-windows-path",
+        ("argument of type 'WindowsPath' is not iterable",),
+        re.compile(r"^(?P<msg>argument of type 'WindowsPath' is not iterable)$"),
+        "TypeError",
+        "environment",
+    ),
+    # xFormers loaded without its compiled extensions ("WARNING[XFORMERS]: Need to compile C++ extensions to use all
+    # xFormers features."): it goes on without them, so weak
+    _environment(
+        "xformers-uncompiled",
+        ("Need to compile C++ extensions to use all xFormers features",),
+        r"Need to compile C\+\+ extensions to use all xFormers features",
+        None,
+        message=lambda m: "xFormers: Need to compile C++ extensions to use all xFormers features",
+        weak=True,
+    ),
+    # xFormers refusing the flash-attn installed, by the window it accepts ("ImportError: Requires Flash-Attention
+    # version >=2.7.1,<=2.7.4 but got 2.8.0.post2.", after ComfyUI's "Cannot import <node> module for custom nodes: ")
+    # and transformers' FlashAttention2 without flash-attn ("FlashAttention2 has been toggled on, but it cannot be used
+    # due to the following error: the package flash_attn seems to be not installed."), posted without their class
+    _environment(
+        "flash-attn-window",
+        ("Requires Flash-Attention version", "FlashAttention2 has been toggled on, but it cannot be used"),
+        r"(?P<msg>Requires Flash-Attention version \S{1,60} but got [\w.+]{1,40}?|FlashAttention2 has been toggled on, "
+        r"but it cannot be used due to the following error: the package flash_attn seems to be not installed)\.?"
+        r"(?:\s|$)",
+        "ImportError",
+    ),
+]
