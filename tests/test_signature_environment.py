@@ -3110,3 +3110,41 @@ def test_the_hundred_and_forty_third_and_fourth_batchs_failures_in_the_words_the
     assert sig("yolov5-1703.log").fingerprint == sig("pnlcalib-6.log").fingerprint
     assert sig("mlflow-5852.log").fingerprint == sig("mlflow-7819.log").fingerprint
     assert sig("wandb-10178.log").fingerprint == sig("wandb-8966.log").fingerprint
+
+
+def test_the_hundred_and_forty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # Qt, Tk, OpenCV and Matplotlib without a display; pip's checks in a sentence; Hydra's and OmegaConf's words;
+    # free-threaded Pythons, PyO3 and C compilers; tokenizers and sentencepiece builds; orbax and tensorstore
+    display = sig("opencv-19361.log")
+    assert display.message == "Qt: xcb could not connect to display"
+    assert display.fingerprint == sig("girder-detection-ros-5.log").fingerprint == sig("openseeface-72.log").fingerprint
+    assert sig("openscene-72.log").fingerprint == sig("kanvas-1.log").fingerprint != display.fingerprint
+    assert sig("pyrep-368.log").message == 'Qt: Could not find the Qt platform plugin "xcb"'
+    gui = sig("opencv-python-444.log")
+    assert gui.kind == "environment" and gui.fingerprint == sig("deepo-50.log").fingerprint
+    assert gui.fingerprint != sig("opencv-17181.log").fingerprint  # (cvShowImage, cvNamedWindow)
+    agg = sig("tf-pose-estimation-506.log").fingerprint
+    assert agg == sig("cnvkit-805.log").fingerprint == sig("moon-11.log").fingerprint
+    assert sig("aiobotocore-559.log").fingerprint == sig("aiobotocore-1095.log").fingerprint
+    assert sig("fairseq-5048.log").fingerprint == sig("fairseq-5073.log").fingerprint
+    assert sig("fairseq-4335.log").fingerprint == sig("fairseq-5048-2.log").fingerprint
+    assert sig("auto-avsr-3.log").message == "Error merging data/dataset=cstm: Key 'defaults' not in 'FairseqConfig'"
+    assert sig("auto-avsr-3.log").fingerprint == sig("auto-avsr-6-2.log").fingerprint
+    grammar = sig("diffusiondrive-25.log")
+    assert grammar.exception == "OverrideParseException" and grammar.fingerprint == sig("chemformer-38.log").fingerprint
+    assert sig("soma-25.log").exception == "UnsupportedInterpolationType"
+    gil = sig("onnxruntime-26780.log")
+    assert gil.kind == "environment" and gil.fingerprint == sig("onnxruntime-26786.log").fingerprint
+    assert gil.fingerprint != sig("onnxsim-484.log").fingerprint  # (another module)
+    pyo3 = sig("zxcvbn-rs-py-2.log")
+    assert pyo3.kind == "environment" and pyo3.fingerprint == sig("reshard-safetensors-4.log").fingerprint
+    assert pyo3.fingerprint != sig("pcodec-331.log").fingerprint  # (3.13 over 3.12, 3.14 over 3.13)
+    assert sig("pytorch-144048.log").fingerprint == sig("sbi-1532.log").fingerprint
+    assert sig("sbi-1532.log").fingerprint != sig("chattts-ui-36.log").fingerprint  # (3.13+, 3.12+)
+    assert sig("uvloop-680.log").fingerprint == sig("robyn-1164.log").fingerprint
+    assert sig("uvloop-680.log").kind == "compile_error"
+    assert sig("sentencepiece-1103.log").message == "cmake: command not found"
+    assert sig("cargo-14070.log").fingerprint == sig("lora-training-in-comfy-101.log").fingerprint
+    assert sig("framepack-147-2.log").group == sig("hunyuan-video-jupyter-3.log").group
+    assert sig("tevatron-111.log").fingerprint == sig("multinerf-160.log").fingerprint
+    assert sig("orbax-448.log").fingerprint == sig("lobs5-2.log").fingerprint  # (without its source locations)

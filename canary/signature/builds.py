@@ -105,9 +105,9 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "pip-conflict",
         (" requires ", " has requirement "),
-        r"(?:^(?:ERROR: )?|(?<=[\"`]))(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} (?:requires|has requirement) "
+        r"(?:^|(?<=[\"`*])|(?<=: ))(?:ERROR: )?(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} (?:requires|has requirement) "
         r"(?P<req>[\w.\[\]-]{1,100})[^ ]{0,80}, (?:but you(?: have|'ll have) [\w.-]{1,100} [\w.+!-]{1,40} "
-        r"(?P<have>which is incompatible)|which is not installed)\.(?:[\"`]|$)",
+        r"(?P<have>which is incompatible)|which is not installed)\.(?:[\"`*]|$)",
         None,
         message=lambda m: (
             f"pip: {m['pkg']} requires {m['req']}, "

@@ -94,6 +94,11 @@ def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[st
     return exc, message, frames
 
 
+# (OpenCV built without a GUI backend, the headless wheel: "The function is not implemented. Rebuild the library with
+# Windows, GTK+ 2.x or Cocoa support. ... in function 'cvShowImage'", 3.4's "Carbon" and no quotes): which function
+_NO_GUI = re.compile(r"in function '?(\w{1,100})'?")
+
+
 def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``companion-libraries`` rule: Numba's NumPy bound by which way, its driver's failure by no code, CuPy's
     library by its name on any platform, pyarrow's
@@ -105,6 +110,8 @@ def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[st
         message = _CUPY_LOAD.sub(r"CuPy failed to load lib\1.so", message)
     elif message.startswith("Error at driver init:"):
         message = _CUINIT.sub(r"\1 \2", message)
+    elif "The function is not implemented. Rebuild the library with" in message and (m := _NO_GUI.search(message)):
+        message = f"OpenCV: the function is not implemented without a GUI backend: {m[1]}"
     elif message.startswith("OpenCV("):
         message = _OPENCV.sub(r"OpenCV: error: \1", message)
     elif message.startswith("Manual directory "):

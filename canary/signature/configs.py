@@ -10,15 +10,56 @@ import re
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import Parts
 
+# Hydra's and OmegaConf's words posted without their class, each as its class raises them: an override's grammar
+# refused ("mismatched input '=' expecting <EOF>", after "Hydra Override Parsing Error : " in 1.0), a config group that
+# could not be merged ("Error merging data/dataset=cstm", OmegaConf's reason on its own line or run on), a value never
+# set ("Missing mandatory value: model", quoted in a sentence), a resolver not registered
+_HYDRA_WORDS = re.compile(
+    r"(?:^|(?<=[\s\"'`]))(?:[\w.]{0,40}(?:Exception|Value|Type): )?"
+    r"(?P<msg>mismatched input '[^']{1,200}' expecting \S{1,60}|"
+    r"Error merging (?P<merged>\S{1,200})(?:\s{1,4}(?P<why>Key '[^']{1,100}' not in '[^']{1,100}'))?|"
+    r"Missing mandatory value: [\w.]{1,200}|Unsupported interpolation type \w{1,100})"
+)
+_HYDRA_CLASSES = {
+    "mismatched": "OverrideParseException",
+    "Error": "ConfigCompositionException",
+    "Missing": "MissingMandatoryValue",
+    "Unsupported": "UnsupportedInterpolationType",
+}
+_WHY_BELOW = re.compile(r"^\s{0,8}(Key '[^']{1,100}' not in '[^']{1,100}')")
+
+
+def _hydra_said(m: re.Match[str]) -> str:
+    return f"Error merging {m['merged']}: {m['why']}" if m["why"] else m["msg"]
+
+
+def _merge_why(lines: list[str], i: int, said: str) -> str:
+    """Hydra's merge error with OmegaConf's reason on the line below it, where the reason was not run on."""
+    m = (
+        _WHY_BELOW.match(lines[i + 1])
+        if said.startswith("Error merging ") and ": " not in said[14:] and i + 1 < len(lines)
+        else None
+    )
+    return f"{said}: {m[1]}" if m else said
+
+
 CONFIG_ERRORS: list[BareError] = [
     # Hydra refusing a command-line override prints its exception without the class unless HYDRA_FULL_ERROR=1
     # ("Could not override 'perferences.trait'.", then "To append to your config use +perferences.trait=..." and
-    # OmegaConf's "Key 'perferences' is not in struct"): the key is which failure
+    # OmegaConf's "Key 'perferences' is not in struct"), alone or after a title's words: the key is which failure
     BareError(
         "hydra-override",
         ("Could not override '",),
-        re.compile(r"^(?P<msg>Could not override '[^'\s]{1,300}')\.?$"),
+        re.compile(r"(?:^|(?<=\s))(?P<msg>Could not override '[^'\s]{1,300}')\.?$"),
         "ConfigCompositionException",
+    ),
+    BareError(
+        "hydra-words",
+        ("mismatched input '", "Error merging ", "Missing mandatory value: ", "Unsupported interpolation type "),
+        _HYDRA_WORDS,
+        lambda m: _HYDRA_CLASSES[m["msg"].split(" ", 1)[0]],
+        message=_hydra_said,
+        below=_merge_why,
     ),
     # pydantic 2's line for a validator's ValueError under its ValidationError ("Value error, torch.bfloat16 is not
     # supported for quantization method awq. Supported dtypes: [torch.float16] [type=value_error, input_value=...]"):

@@ -183,4 +183,45 @@ HOST_CHECKS: list[BareError] = [
         ),
         weak=True,
     ),
+    # Qt without the display or the libraries its xcb plugin needs (OpenCV's and PyQt's bundled Qt on a headless machine
+    # or in a container): Qt 6.5's "qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt
+    # xcb platform plugin.", Qt 5's "qt.qpa.xcb: could not connect to display " (a display it names is kept), then
+    # "Could not load the Qt platform plugin "xcb" in "..." even though it was found." (or "Could not find ...") and
+    # the abort: the cause above names the abort; the plugin's line alone, weak, where no cause is shown
+    _environment(
+        "qt-xcb-cursor",
+        ("xcb-cursor0 or libxcb-cursor0 is needed",),
+        r"From 6\.5\.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin",
+        None,
+        message=lambda m: "Qt: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin",
+    ),
+    _environment(
+        "qt-xcb-display",
+        ("qt.qpa.xcb: could not connect to display",),
+        r"qt\.qpa\.xcb: could not connect to display(?: (?P<display>\S{1,60}))?",
+        None,
+        message=lambda m: "Qt: xcb could not connect to display" + (f" {m['display']}" if m["display"] else ""),
+    ),
+    _environment(
+        "qt-platform-plugin",
+        ("the Qt platform plugin",),
+        r"Could not (?P<how>load|find) the Qt platform plugin \"(?P<plugin>[\w-]{1,40})\"",
+        None,
+        message=lambda m: f'Qt: Could not {m["how"]} the Qt platform plugin "{m["plugin"]}"',
+        weak=True,
+    ),
+    # Matplotlib asked to show a figure on a non-GUI backend, in two releases' words ("UserWarning: Matplotlib is
+    # currently using agg, which is a non-GUI backend, so cannot show the figure.", 3.8's "FigureCanvasAgg is
+    # non-interactive, and thus cannot be shown"), after any program's words: it goes on, so weak
+    BareError(
+        "matplotlib-non-gui",
+        ("which is a non-GUI backend", "is non-interactive, and thus cannot be shown"),
+        re.compile(
+            r"(?:UserWarning: )?(?P<msg>Matplotlib is currently using \w{1,20}, which is a non-GUI backend, so cannot "
+            r"show the figure|FigureCanvas\w{1,20} is non-interactive, and thus cannot be shown)"
+        ),
+        "UserWarning",
+        "environment",
+        weak=True,
+    ),
 ]

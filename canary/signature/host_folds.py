@@ -1,6 +1,6 @@
 """The folding rules of what the host a job runs on puts into a library's words: google-auth's check of a token's
 times by the machine's clock, pkg_resources' conflict by the versions and paths the machine has, Python's warning of
-fork() in a threaded process by the process's id. Pure. They take their
+fork() in a threaded process by the process's id, Matplotlib's backend without a display. Pure. They take their
 place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
 """
 
@@ -42,6 +42,19 @@ fork_pid = rewrite(
 )
 
 
+_NON_GUI = re.compile(
+    r"^(?:Matplotlib is currently using (?P<old>\w{1,20}), which is a non-GUI backend, so cannot show the figure|"
+    r"FigureCanvas(?P<new>\w{1,20}) is non-interactive, and thus cannot be shown)\.?$"
+)
+
+
+def non_gui(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """Matplotlib's warning of a figure a non-GUI backend cannot show, in either release's words, by the backend."""
+    if message.startswith(("Matplotlib is currently using ", "FigureCanvas")) and (m := _NON_GUI.match(message)):
+        message = f"Matplotlib: the {(m['old'] or m['new']).lower()} backend is non-GUI and cannot show the figure"
+    return exc, message, frames
+
+
 HOST_RULES: tuple[Rule, ...] = (
     Rule(
         "token-time",
@@ -61,5 +74,12 @@ HOST_RULES: tuple[Rule, ...] = (
         "Python warns of fork() in a process with threads by its pid ('This process (pid=75) is multi-threaded, use "
         "of fork() may lead to deadlocks in the child.'), in a later release without it: the pid is the machine's",
         fork_pid,
+    ),
+    Rule(
+        "non-gui",
+        "Matplotlib warns of a figure it cannot show on a machine without a display in two releases' words "
+        "('Matplotlib is currently using agg, which is a non-GUI backend, so cannot show the figure', 3.8's "
+        "'FigureCanvasAgg is non-interactive, and thus cannot be shown'): one warning, by the backend",
+        non_gui,
     ),
 )

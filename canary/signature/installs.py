@@ -340,7 +340,7 @@ INSTALL_CHECKS: list[BareError] = [
     _environment(
         "rustc-denied",
         ("error: casting `&T` to `&mut T`",),
-        r"^error: (?P<msg>casting `&T` to `&mut T` is undefined behavior)",
+        r"^[\"'`]?error: (?P<msg>casting `&T` to `&mut T` is undefined behavior)",
         None,
         message=lambda m: f"rustc: {m['msg']}",
     ),

@@ -110,6 +110,8 @@ def tensorstore(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _TS_DETAIL.sub("", _TS_FILE.sub(r"\1 <file>", message.replace(_CAST, "")))
     if "Invalid key" in message or "Invalid file path" in message:
         message = _TS_DETAIL.sub("", _TS_FILE.sub(r"\1 <file>", _TS_READING.sub("", message)))
+    if " [source locations=" in message:  # (on a check of its JSON spec too: "Error parsing object member ...")
+        message = _TS_DETAIL.sub("", message)
     if "In call to configurable" in message:
         message = _GIN.sub("", message)
     return exc, message, frames

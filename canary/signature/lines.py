@@ -88,7 +88,7 @@ _PREFIXES = [
     re.compile(r"(?:\d{1,4}|task \d{1,6}|[\w.]{1,100}-\d{1,6}):(?: |$)"),
     re.compile(r"\[(?:(?:[\w.]{1,100}-)?(?:worker|host|node|task|rank)[-_ ]?|default)\d{1,6}\]:? ?"),
     re.compile(r"(?:\d{1,3}\.){3}\d{1,3} \[\d{1,4}\] "),
-    re.compile(r"[\w.-]{1,100}-\d{1,6}\s{1,8}\| ?"),
+    re.compile(r"[\w.-]{1,100}[-_]\d{1,6}\s{1,8}\| ?"),
     # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
     re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
     # Docker BuildKit's progress output of a step's log: " => => # "

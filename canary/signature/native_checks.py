@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 
 # (Cython's types hold no period; a message's first sentence is its check, later ones its advice)
@@ -28,16 +28,31 @@ def _cython(m: re.Match[str]) -> str:
 # (clang's "no member named 'ob_digit' in 'struct _longobject'", gcc's "'PyLongObject' {aka 'struct _longobject'} has
 # no member named 'ob_digit'", with typographic quotes or, retyped into a title, none)
 _Q = "['\u2018\u2019]?"
+# (and gcc's "too few arguments to function '_PyLong_AsByteArray'", a call a Python release changed; clang's "too few
+# arguments to function call, expected 6, have 5" names no function)
 _MEMBER = re.compile(
     rf"(?:(?P<file>[\w.-]{{1,100}}\.(?:c|cc|cpp|cxx)):\d{{1,7}}:\d{{1,5}}: )?error: "
     rf"(?:no member named {_Q}(?P<m1>\w{{1,100}}){_Q} in {_Q}(?P<s1>struct \w{{1,100}}){_Q}|"
-    rf"{_Q}\w{{1,100}}{_Q} \{{aka {_Q}(?P<s2>struct \w{{1,100}}){_Q}\}} has no member named {_Q}(?P<m2>\w{{1,100}}))"
+    rf"{_Q}\w{{1,100}}{_Q} \{{aka {_Q}(?P<s2>struct \w{{1,100}}){_Q}\}} has no member named {_Q}(?P<m2>\w{{1,100}})|"
+    rf"(?P<few>too few arguments to function (?:{_Q}\w{{1,100}}{_Q}|call, expected \d{{1,3}}, have \d{{1,3}})))"
 )
 
 
 def _member(m: re.Match[str]) -> str:
-    said = f"error: {m['s1'] or m['s2']} has no member named {m['m1'] or m['m2']}"
+    said = (
+        f"error: {m['few']}".replace("\u2018", "'").replace("\u2019", "'")
+        if m["few"]
+        else (f"error: {m['s1'] or m['s2']} has no member named {m['m1'] or m['m2']}")
+    )
     return f"{m['file']}: {said}" if m["file"] else said
+
+
+_MODULE_BELOW = re.compile(r"^\s{0,8}'(?P<mod>[\w.]{1,200})'")
+
+
+def _module_below(lines: list[str], i: int, said: str) -> str:
+    m = match_below(_MODULE_BELOW, lines, i + 1, i + 2)
+    return f"{said} '{m['mod']}'" if m else said
 
 
 NATIVE_CHECKS: list[BareError] = [
@@ -54,10 +69,11 @@ NATIVE_CHECKS: list[BareError] = [
         message=_cython,
     ),
     # a C compiler meeting a structure's member a Python release removed (3.12's PyLongObject without ob_digit), in
-    # clang's and gcc's words: which member of which structure, in which file where the line names one
+    # clang's and gcc's words, or a function whose arguments it changed (3.13's _PyLong_AsByteArray): which member of
+    # which structure or which call, in which file where the line names one
     BareError(
         "c-missing-member",
-        ("no member named",),
+        ("no member named", "too few arguments to function"),
         _MEMBER,
         None,
         "compile_error",
@@ -118,5 +134,42 @@ NATIVE_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"DeepSpeed: {m['op']} requires {m['what']} the machine does not have",
         weak=True,
+    ),
+    # a free-threaded Python (3.13t) turning the GIL back on for an extension that has not declared it can run without
+    # it ("<frozen importlib._bootstrap>:488: RuntimeWarning: The global interpreter lock (GIL) has been enabled to load
+    # module 'onnxruntime.capi.onnxruntime_pybind11_state', which has not declared ...", a post may wrap it before the
+    # module): which module; it goes on, so weak
+    _environment(
+        "gil-reenabled",
+        ("The global interpreter lock (GIL) has been enabled to load",),
+        r"The global interpreter lock \(GIL\) has been enabled to load(?: module '?(?P<mod>[\w.]{1,200}))?",
+        "RuntimeWarning",
+        message=lambda m: (
+            "The global interpreter lock (GIL) has been enabled to load module" + (f" '{m['mod']}'" if m["mod"] else "")
+        ),
+        weak=True,
+        below=lambda lines, i, said: said if "'" in said else _module_below(lines, i, said),
+    ),
+    # PyO3's build script refusing the interpreter ("error: the configured Python interpreter version (3.13) is newer
+    # than PyO3's maximum supported version (3.12)", "error: the Python interpreter was built with the GIL disabled,
+    # which is not yet supported by PyO3"): which check, and which Pythons (3.13 is not 3.14)
+    _environment(
+        "pyo3-interpreter",
+        ("is newer than PyO3's maximum supported version", "which is not yet supported by PyO3"),
+        r"(?P<msg>the configured Python interpreter version \(\d\.\d{1,2}\) is newer than PyO3's maximum supported "
+        r"version \(\d\.\d{1,2}\)|the Python interpreter was built with the GIL disabled, which is not yet supported "
+        r"by PyO3)",
+        None,
+        message=lambda m: f"PyO3: {m['msg']}",
+    ),
+    # a build script calling a tool the machine does not have ("./build_bundled.sh: line 21: cmake: command not found",
+    # sentencepiece's build without cmake): which tool (a shell's "command not found" of anything else stays the run's)
+    _environment(
+        "build-tool-missing",
+        (": command not found",),
+        r"^\S{1,200}: line \d{1,6}: (?P<tool>cmake|ninja|nvcc|gcc|g\+\+|cc|c\+\+|make|cargo|rustc|swig|bazel|protoc"
+        r"|pkg-config): command not found",
+        None,
+        message=lambda m: f"{m['tool']}: command not found",
     ),
 ]

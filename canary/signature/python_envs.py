@@ -96,6 +96,14 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         message=lambda m: "pip: There was a problem confirming the ssl certificate",
         below=_ssl_reason,
     ),
+    # torch.compile's dynamo refusing the Python it runs on, posted without its RuntimeError ("Dynamo is not supported
+    # on Python 3.13+", in a title): in its words, which Pythons kept (each torch release refuses its own)
+    BareError(
+        "dynamo-python",
+        ("Dynamo is not supported on Python",),
+        re.compile(r"(?P<msg>Dynamo is not supported on Python 3\.\d{1,2}\+)"),
+        "RuntimeError",
+    ),
     # pip older than a flag it is given ("no such option: --break-system-packages", under its usage; in Markdown bold):
     # which flag
     _environment(

@@ -303,6 +303,29 @@ WORDS: list[BareError] = [
         ),
         lambda m: "AttributeError" if m["local"] else "PicklingError",
     ),
+    # orbax's and tensorstore's checks posted without their ValueError, in a title or alone ("Checkpoint path should be
+    # absolute", "jax.Array must be fully replicated to be saved in aggregate file", tensorstore's spec 'Error parsing
+    # object member "base": ... Array has length 0 but should have length 1'); tokenizers' reading of a tokenizer.json
+    # newer than it ("data did not match any variant of untagged enum ModelWrapper at line 1251019 column 3")
+    BareError(
+        "checkpoint-words",
+        (
+            "Checkpoint path should be absolute",
+            "must be fully replicated to be saved",
+            "Error parsing object member ",
+            "did not match any variant of untagged enum",
+        ),
+        re.compile(
+            # (tensorstore's only alone on its line: inside a status or an error's message it is theirs)
+            r"(?:^|(?<=[\s\"'`])(?!Error parsing))(?P<msg>Checkpoint path should be absolute|jax\.Array must be fully "
+            r"replicated to be "
+            r"saved in aggregate file|Error parsing object member \"\w{1,100}\": .{1,500}?|(?P<enum>data did not match "
+            r"any variant of untagged enum \w{1,100} at line \d{1,12} column \d{1,6}))(?=\.?$|\. |\s\[source)"
+        ),
+        lambda m: "Exception" if m["enum"] else "ValueError",
+        weak=True,  # (a raised error's message wrapped onto its own line is that error's, and goes on it)
+        continues=True,
+    ),
     # flax's errors end on a link to their entry in its docs, which names the class ("... for parameter "d_0" in
     # "/model/Dense_0". (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.
     # ScopeParamShapeError)"): posted without the class, or with one that does not end in Error
