@@ -3148,3 +3148,35 @@ def test_the_hundred_and_forty_fifth_and_sixth_batchs_failures_in_the_words_they
     assert sig("framepack-147-2.log").group == sig("hunyuan-video-jupyter-3.log").group
     assert sig("tevatron-111.log").fingerprint == sig("multinerf-160.log").fingerprint
     assert sig("orbax-448.log").fingerprint == sig("lobs5-2.log").fingerprint  # (without its source locations)
+
+
+def test_the_hundred_and_forty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # inductor against Triton; jax's CUDA plugins and pip's extras; torchvision's and torchaudio's loaders; Kubernetes'
+    # device plugin; Poetry, Pipenv and PDM; accelerate's checks
+    hook = sig("unsloth-3441.log")
+    assert hook.message == "type object 'CompiledKernel' has no attribute 'launch_enter_hook'"  # (no dynamo advice)
+    assert hook.fingerprint == sig("comfyui-radialattn-3.log").fingerprint
+    assert sig("unsloth-4001.log").fingerprint == sig("pytorch-2838.log").fingerprint  # (InductorError's words)
+    assert sig("pytorch-117185.log").exception == "AssertionError"
+    assert sig("recovar-64-2.log").message == "No FFI handler registered for cuda_backproject"
+    assert sig("therock-7067.log").exception == "XlaRuntimeError"  # (inside XLA's status, the status names it)
+    assert sig("jax-16362.log").kind == "environment"
+    assert sig("localcolabfold-236-2.log").kind == "environment"
+    assert sig("easyocr-717.log").fingerprint == sig("intel-extension-for-pytorch-656.log").fingerprint
+    nvml = sig("k8s-device-plugin-182.log")
+    assert nvml.message == "NVIDIA device plugin: could not load NVML library"
+    assert nvml.fingerprint == sig("k8s-device-plugin-444.log").fingerprint
+    assert nvml.fingerprint == sig("k8s-device-plugin-23.log").fingerprint
+    assert sig("k8s-device-plugin-1220.log").fingerprint == sig("k8s-device-plugin-1470.log").fingerprint
+    stale = sig("llm-engineers-handbook-8.log").fingerprint
+    assert stale == sig("bcut-asr-11.log").fingerprint == sig("simpletuner-1501.log").fingerprint
+    assert sig("heroku-buildpack-python-702.log").fingerprint == sig("pipenv-5392.log").fingerprint
+    assert sig("developer-125.log").fingerprint == sig("mev-inspect-py-347.log").fingerprint
+    assert sig("modelgauge-133.log").fingerprint == sig("gpt-engineer-978.log").fingerprint
+    assert sig("pdm-2193.log").message == "Unable to find a resolution for pystac"
+    assert sig("pdm-2193.log").fingerprint != sig("pdm-781.log").fingerprint
+    solving = sig("poetry-4231.log")
+    assert solving.message == "resolver: version solving failed (torchvision)"
+    assert solving.fingerprint == sig("vision-4347.log").fingerprint != sig("poetry-7876.log").fingerprint
+    assert sig("instructlab-3456.log").fingerprint == sig("ms-swift-4473.log").fingerprint
+    assert sig("txtinstruct-6.log").fingerprint == sig("audio-transformers-course-158.log").fingerprint

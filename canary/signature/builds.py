@@ -122,7 +122,8 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "pip-extra",
         ("does not provide the extra", "has no such extra feature"),
-        r"(?:^WARNING: (?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} does not provide the extra '(?P<extra>[\w.-]{1,60})'|"
+        r"(?:(?:^WARNING: |(?<=[\"`]))(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} does not provide the extra "
+        r"'(?P<extra>[\w.-]{1,60})'|"
         r"\bUnknownExtra: (?P<upkg>[\w.-]{1,100}) [\w.+!-]{1,40} has no such extra feature '(?P<uextra>[\w.-]{1,60})')",
         lambda m: "UnknownExtra" if m["upkg"] else None,
         message=lambda m: (

@@ -283,13 +283,13 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "pip",
         (
-            "No matching distribution found for ",
+            "atching distribution found for ",
             "Could not find a version that satisfies",
             "is not a supported wheel",
             "has inconsistent version",
         ),
         # (a requirement ends where a post's quote or pip's marker ("; extra == ...") does)
-        r"(?P<msg>No matching distribution found for [^\s\"'`;]{1,200}|Could not find a version that satisfies the "
+        r"(?P<msg>No [Mm]atching distribution found for [^\s\"'`;]{1,200}|Could not find a version that satisfies the "
         r"requirement [^\s\"'`;]{1,200}|[\w.+-]{1,200}\.whl is not a supported wheel on this platform|"
         r"Requested [\w.-]{1,100}==\S{1,100} from \S{1,500} has inconsistent version)",
         None,

@@ -299,4 +299,19 @@ CONTAINER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"docker: the client's API version is too {m['how']} for the daemon",
     ),
+    # NVIDIA's Kubernetes device plugin on a node whose runtime does not give it the driver ("Failed to initialize NVML:
+    # could not load NVML library.", 2018's "Failed to start nvml with error:  could not load NVML library"), or
+    # configured to discover devices it cannot ("error starting plugins: ... invalid device discovery strategy"): the
+    # node's runtime or the plugin's settings, not the job
+    _environment(
+        "k8s-device-plugin",
+        ("could not load NVML library", "invalid device discovery strategy"),
+        r"(?P<nvml>Failed to (?:initialize NVML|start nvml with error): {1,2}could not load NVML library)|"
+        r"error starting plugins: .{0,300}?(?P<strategy>invalid device discovery strategy)",
+        None,
+        message=lambda m: (
+            "NVIDIA device plugin: "
+            + ("could not load NVML library" if m["nvml"] else "invalid device discovery strategy")
+        ),
+    ),
 ]

@@ -69,4 +69,20 @@ EXTENSION_LOADS: list[BareError] = [
         r"(?:\s|$)",
         "ImportError",
     ),
+    # a jaxlib plugin or extension without the handlers the jaxlib calls ("No FFI handler registered for
+    # cusolver_potrf_ffi"), and inductor's Triton launcher not finding the attributes of another Triton release
+    # ("Triton CompiledKernel object does not has any of the attributes: ('cluster_dims', 'clusterDims')", its
+    # get_first_attr's AssertionError): which handler, which attributes
+    _environment(
+        "ffi-handler",
+        ("No FFI handler registered for ",),
+        r"(?:^|(?<=[`\"']))(?P<msg>No FFI handler registered for \w{1,100})",
+        weak=True,  # (alone or quoted: XLA's status around it, where a log has one, names it)
+    ),
+    _environment(
+        "triton-kernel-attributes",
+        ("object does not has any of the attributes",),
+        r"(?P<msg>CompiledKernel object does not has any of the attributes: \([^)]{1,200}\))",
+        "AssertionError",
+    ),
 ]

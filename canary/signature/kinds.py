@@ -71,6 +71,7 @@ ENVIRONMENT_TEXT = re.compile(
     r"compiled using NumPy 1\.x cannot be run in|size changed, may indicate binary incompatibility|"
     r"Numba needs NumPy \d|CUDA Setup failed despite GPU|does not match the version torch was compiled with|"
     r"Requires Flash-Attention version \S|binary not found at \S{0,300}libbitsandbytes_|without a GUI backend: |"
+    r"with `PyTorch` requires `accelerate>=|"
     r"XlaCallModule from your TensorFlow installation supports|XlaCallModuleOp with a?\S{0,10} ?version|"
     r"Could not find '(?:cudart|cudnn|cublas|cufft|curand|cusolver|cusparse|nvcuda)\w{0,20}\.dll'|"
     r"Could not load library lib\w|version lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3} not defined in file lib|"

@@ -43,6 +43,8 @@ _PREFIXES = [
         r"|\s{1,8}[\w.]{1,200}: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])(?:\s{1,8}--?)? ?"
     ),
     re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
+    # Go's standard logger: "2020/10/14 18:04:53 "; a container runtime's log file after its timestamp: "stderr F "
+    re.compile(r"\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? |std(?:out|err) [FP] "),
     # syslog's and journald's: "Nov 09 17:07:11 host-1 keylime_verifier[1329931]: " (a service's lines, each tagged)
     _record(r"[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} [\w.-]{1,100} [\w./@-]{1,100}(?:\[\d{1,10}\])?: "),
     # glog / absl: "E0828 03:15:02.123456  4242 pjit.py:123] " (absl before InitGoogle counts seconds since the

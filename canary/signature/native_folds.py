@@ -64,6 +64,17 @@ bnb_binary = rewrite(
 )
 
 
+# torchvision's warning of its image extension by release: the loader's words, then (later) quoted and followed by
+# advice ("Failed to load image Python extension: 'Could not find module ... syntax.'If you don't plan on using ...")
+image_extension = rewrite(
+    "Failed to load image Python extension: ",
+    re.compile(
+        r"^(Failed to load image Python extension: )'?(.{1,500}?)\.?'?(?:If you don't plan on using image\b.*)?$"
+    ),
+    r"\1\2",
+)
+
+
 NATIVE_RULES: tuple[Rule, ...] = (
     Rule(
         "pybind-python",
@@ -103,6 +114,12 @@ NATIVE_RULES: tuple[Rule, ...] = (
         "bitsandbytes names the library it was configured for by the ROCm or CUDA release and the platform's suffix "
         "('Configured ROCm binary not found at bitsandbytes/libbitsandbytes_rocm84.so', '..._rocm72.dll'): one check",
         bnb_binary,
+    ),
+    Rule(
+        "image-extension",
+        "torchvision warns that its image extension did not load in the loader's words, later quoted and followed by "
+        "advice on whether to ignore it: the loader's words are the failure",
+        image_extension,
     ),
 )
 

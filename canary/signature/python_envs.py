@@ -64,6 +64,21 @@ def _ssl_reason(lines: list[str], i: int, said: str) -> str:
     return f"{said}: [SSL: {m['reason']}]" if m else said
 
 
+_PDM_FOR = re.compile(
+    r"Unable to find a resolution for (?P<pkg>[\w.-]{1,100})|^\s{1,8}(?P<first>[\w.-]{1,100})[=<>!~ ]"
+)
+
+
+def _pdm_package(lines: list[str], i: int, said: str) -> str:
+    """PDM's refusal by the package it could not resolve, named above it ("Unable to find a resolution for pystac") or
+    first under "the following requirements conflict:"."""
+    for k in range(i - 1, max(-1, i - 16), -1):
+        if m := _PDM_FOR.search(lines[k]):
+            if m["pkg"] or (k and lines[k - 1].rstrip().endswith("requirements conflict:")):
+                return f"{said} for {m['pkg'] or m['first']}"
+    return said
+
+
 PYTHON_ENV_CHECKS: list[BareError] = [
     # Debian's venv without its ensurepip ("The virtual environment was not created successfully because ensurepip is
     # not" / "available.  On Debian/Ubuntu systems, you need to install the python3-venv"): the machine lacks the
@@ -103,6 +118,46 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         ("Dynamo is not supported on Python",),
         re.compile(r"(?P<msg>Dynamo is not supported on Python 3\.\d{1,2}\+)"),
         "RuntimeError",
+    ),
+    # the lock files of Poetry, Pipenv and PDM out of step with the project or the tool: Poetry's "pyproject.toml
+    # changed significantly since poetry.lock was last generated. Run `poetry lock [--no-update]` ..." (the advice by
+    # release) and its warning "poetry.lock is not consistent with pyproject.toml" (weak), its RuntimeError "The lock
+    # file is not compatible with the current version of Poetry." (in its source, as its traceback shows it), Pipenv's
+    # "Your Pipfile.lock (48bdc8) is out of date. Expected: (2bfadf)." (by no hash), PDM's "[ResolutionImpossible]:
+    # Unable to find a resolution" by the package it names above
+    _environment(
+        "lock-file-stale",
+        (
+            "changed significantly since poetry.lock",
+            "is out of date. Expected: (",
+            "is not compatible with the current ",
+        ),
+        r"(?P<msg>pyproject\.toml changed significantly since poetry\.lock was last generated|Your Pipfile\.lock) ?"
+        r"(?:\(\w{1,64}\) is out of date\. Expected|\.)|(?P<poetry>The lock file is not compatible with the current "
+        r"version of Poetry)",
+        None,
+        message=lambda m: (
+            "poetry: The lock file is not compatible with the current version of Poetry"
+            if m["poetry"]
+            else "pipenv: Your Pipfile.lock is out of date"
+            if m["msg"].startswith("Your")
+            else f"poetry: {m['msg']}"
+        ),
+    ),
+    _environment(
+        "poetry-lock-inconsistent",
+        ("poetry.lock is not consistent with pyproject.toml",),
+        r"poetry\.lock is not consistent with pyproject\.toml",
+        None,
+        message=lambda m: "poetry: poetry.lock is not consistent with pyproject.toml",
+        weak=True,
+    ),
+    _environment(
+        "pdm-resolution",
+        ("[ResolutionImpossible]: ",),
+        r"^\[ResolutionImpossible\]: (?P<msg>Unable to find a resolution)",
+        "ResolutionImpossible",
+        below=_pdm_package,
     ),
     # pip older than a flag it is given ("no such option: --break-system-packages", under its usage; in Markdown bold):
     # which flag

@@ -81,6 +81,17 @@ _OWN_WORDS = (
 )
 _WANDB = re.compile(r"^(?:wandb: ERROR |ERROR (?=" + "|".join(map(re.escape, _OWN_WORDS)) + r"))(?P<msg>.{1,2000})$")
 
+_BECAUSE = re.compile(r"^\s{0,8}(?:> )?Because (?:no versions of |every version of )?`?(?P<pkg>[\w.-]{1,100})")
+
+
+def _first_because(lines: list[str], i: int, said: str) -> str:
+    """The package the resolver's first reason names, in the dozen lines above its conclusion."""
+    for line in lines[max(0, i - 12) : i + 1]:
+        if m := _BECAUSE.match(line):
+            return f"{said} ({m['pkg']})"
+    return said
+
+
 SERVICE_ERRORS: list[BareError] = [
     # Ray's core worker that could not register with its node's raylet ("core_worker.cc:496: Failed to register worker
     # to Raylet: IOError: [RayletClient] Unable to register worker with raylet. Failed to read data from the socket: End
@@ -233,7 +244,8 @@ CI_CHECKS: list[BareError] = [
         context=3,
     ),
     # poetry's resolver with no set of versions that fits ("So, because x depends on both a (1.0) and b (2.0), version
-    # solving failed."): the requirements conflict, whichever packages; its reasons are the lines above it
+    # solving failed."): the requirements conflict, by the package its first reason names ("Because torchvision
+    # (0.10.0+cu111) depends on torch (1.9.0)", "Because no versions of torchaudio match ..."), not the versions
     environment_check(
         "version-solving",
         ("version solving failed",),
@@ -241,6 +253,7 @@ CI_CHECKS: list[BareError] = [
         None,
         message=lambda m: "resolver: version solving failed",
         weak=True,
+        below=lambda lines, i, said: _first_because(lines, i, said),
     ),
     # (by release: "Please update the following actions to use Node.js 20: actions/checkout@v3", 2025's "The following
     # actions are running on Node.js 20 and may not work as expected: actions/checkout@v4"; a terminal may wrap it)

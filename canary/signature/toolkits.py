@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature import kinds
 from canary.signature.masks import canonical_class
 from canary.signature.rewordings import Parts
 
@@ -29,12 +30,22 @@ _COMPILE_RAISED = re.compile(
 _MISSING_TOOL = re.compile(r"Compiler: \w{1,20} is not found|No working C\+\+ compiler found|Failed to find C compiler")
 
 
+# (dynamo's advice after what it raised, on the message's line where a post runs them on: "  Set TORCHDYNAMO_VERBOSE=1
+# for the internal stack trace (please do this especially if you're reporting a bug to PyTorch). ...")
+_DYNAMO_ADVICE = re.compile(r"\s{1,8}Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace\b.*$")
+
+
 def compile_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "TORCHDYNAMO_VERBOSE" in message:
+        message = _DYNAMO_ADVICE.sub("", message)
     if exc == "InternalTorchDynamoError" and not _MISSING_TOOL.search(message):
         return exc, message, frames
     inner = _COMPILE_RAISED.match(message) if exc in _COMPILE_WRAPPERS else None
     if inner is None:
-        return exc, message, frames
+        # (a wrapper whose message is the inner error's words without its class: "InductorError: 'KernelMetadata'
+        # object has no attribute 'cluster_dims'")
+        words = kinds.words_class(message) if exc in _COMPILE_WRAPPERS else None
+        return (words or exc), message, frames
     return canonical_class(inner["cls"], inner["msg"]), inner["msg"], frames
 
 
