@@ -3180,3 +3180,19 @@ def test_the_hundred_and_forty_seventh_and_eighth_batchs_failures_in_the_words_t
     assert solving.fingerprint == sig("vision-4347.log").fingerprint != sig("poetry-7876.log").fingerprint
     assert sig("instructlab-3456.log").fingerprint == sig("ms-swift-4473.log").fingerprint
     assert sig("txtinstruct-6.log").fingerprint == sig("audio-transformers-course-158.log").fingerprint
+
+
+def test_the_hundred_and_forty_ninth_and_fiftieth_batchs_failures_in_the_words_they_met():
+    # Colab's crashed sessions; transformers' TF32 check; the loader on a noexec /tmp; safetensors' words by release
+    assert sig("colabtools-1142.log").fingerprint == sig("text-to-video-synthesis-colab-4.log").fingerprint
+    tf32 = sig("rl-swarm-148.log")
+    assert (tf32.exception, tf32.kind) == ("ValueError", "environment")
+    assert tf32.fingerprint == sig("fastchat-1191.log").fingerprint == sig("blip3o-15.log").fingerprint
+    mapped = sig("pytorch-123054.log")
+    assert mapped.message == "cuda_utils.so: failed to map segment from shared object"
+    assert mapped.fingerprint != sig("cryptography-7318.log").fingerprint  # (which library)
+    header = sig("bigrec-8.log").fingerprint
+    assert header == sig("omtrackvla-15.log").fingerprint  # (InvalidHeaderDeserialization, "invalid JSON in header")
+    assert sig("motiongpt3-4.log").fingerprint == sig("minimind-v-117.log").fingerprint  # (HeaderTooLarge)
+    assert sig("gemma3-object-detection-48.log").fingerprint == sig("curiosity_redteam-6.log").fingerprint
+    assert sig("torchkeras-98.log").fingerprint == sig("sd-webui-supermerger-296.log").fingerprint

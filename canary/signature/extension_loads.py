@@ -1,8 +1,8 @@
 """What attention and quantization extensions print when they load on a machine or against a torch they were not built
 for, without a class or before one: Windows' and macOS's loaders refusing bitsandbytes' library, bitsandbytes 0.37's
 setup tripping on a Windows path, xFormers without its C++ extensions, flash-attn outside the window xFormers accepts,
-and transformers' FlashAttention2 without flash-attn. Pure. They take their place in
-:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+transformers' FlashAttention2 without flash-attn and its TF32 check of the GPU, and safetensors' refusals. Pure. They
+take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
@@ -84,5 +84,27 @@ EXTENSION_LOADS: list[BareError] = [
         ("object does not has any of the attributes",),
         r"(?P<msg>CompiledKernel object does not has any of the attributes: \([^)]{1,200}\))",
         "AssertionError",
+    ),
+    # transformers' check of the GPU for a precision asked ("ValueError: --tf32 requires Ampere or a newer GPU arch,
+    # cuda>=11 and torch>=1.7", posted as its raise line or a title): the GPU's generation, not the program's
+    _environment(
+        "tf32-gpu",
+        ("--tf32 requires Ampere",),
+        r"(?P<msg>--tf32 requires Ampere or a newer GPU arch, cuda>=11 and torch>=1\.7)",
+        "ValueError",
+    ),
+    # safetensors' refusals posted without their class: a header it cannot parse ("invalid JSON in header: EOF while
+    # parsing a value at line 1 column 0"), tensors it will not save ("Some tensors share memory, ...", "You are trying
+    # to save a non contiguous tensor: `...`", after a program's "ERROR is ")
+    BareError(
+        "safetensors-words",
+        ("invalid JSON in header", "Some tensors share memory", "save a non contiguous tensor"),
+        re.compile(
+            r"(?P<msg>(?P<header>invalid JSON in header)(?::.{0,300})?|Some tensors share memory, this will lead to "
+            r"duplicate memory on disk\b.{0,2000}?|You are trying to save a non contiguous tensor: `[^`]{1,300}`"
+            r".{0,300}?)[\"'`]?$"
+        ),
+        lambda m: "SafetensorError" if m["header"] else "RuntimeError" if m["msg"].startswith("Some") else "ValueError",
+        message=lambda m: "Error while deserializing header: invalid JSON in header" if m["header"] else m["msg"],
     ),
 ]

@@ -172,4 +172,14 @@ NATIVE_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"{m['tool']}: command not found",
     ),
+    # the loader refusing to map a library a build or a cache put where the machine does not let it execute (a noexec
+    # /tmp: "cuda_utils.so: failed to map segment from shared object", Triton's cached launcher; cryptography's
+    # "_rust.abi3.so: ..."), posted without its ImportError: which library
+    _environment(
+        "map-segment",
+        ("failed to map segment from shared object",),
+        r"(?:^|(?<=[\s/`\"']))(?P<lib>[\w.+-]{1,200}\.so(?:\.\d{1,4}){0,3}): failed to map segment from shared object",
+        "ImportError",
+        message=lambda m: f"{m['lib']}: failed to map segment from shared object",
+    ),
 ]

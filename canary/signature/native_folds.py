@@ -75,6 +75,39 @@ image_extension = rewrite(
 )
 
 
+# safetensors' header errors by release: the enum's names ("HeaderTooLarge", "InvalidHeaderDeserialization") and later
+# lower-case words ("header too large", "invalid JSON in header: EOF while parsing a value at line 1 column 0")
+_SAFETENSORS = re.compile(
+    r"(?<=deserializing header: )(?:(?P<large>header too large)|(?P<small>header too small)|(?P<json>invalid JSON in "
+    r"header)(?:: .*)?|(?P<meta>incomplete metadata, file not fully covered))$"
+)
+_SAFETENSORS_NAMES = {
+    "large": "HeaderTooLarge",
+    "small": "HeaderTooSmall",
+    "json": "InvalidHeaderDeserialization",
+    "meta": "MetadataIncompleteBuffer",
+}
+
+
+def safetensors_header(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """safetensors' header errors in the enum's names, whichever release's words."""
+    if "deserializing header: " in message and (m := _SAFETENSORS.search(message)):
+        message = message[: m.start()] + _SAFETENSORS_NAMES[m.lastgroup]
+    return exc, message, frames
+
+
+# safetensors refusing to save tensors by which ("Some tensors share memory, ...: [{'lm_head.weight', ...}]", "You are
+# trying to save a non contiguous tensor: `bert...query.weight` which is not allowed"): the model's names
+saved_tensors = rewrite(
+    " tensor",
+    re.compile(
+        r"^(Some tensors share memory, this will lead to duplicate memory on disk)\b.*$|"
+        r"^(You are trying to save a non contiguous tensor): `[^`]{1,300}`.*$"
+    ),
+    r"\1\2",
+)
+
+
 NATIVE_RULES: tuple[Rule, ...] = (
     Rule(
         "pybind-python",
@@ -120,6 +153,18 @@ NATIVE_RULES: tuple[Rule, ...] = (
         "torchvision warns that its image extension did not load in the loader's words, later quoted and followed by "
         "advice on whether to ignore it: the loader's words are the failure",
         image_extension,
+    ),
+    Rule(
+        "safetensors-header",
+        "safetensors names its header errors by its enum ('HeaderTooLarge', 'InvalidHeaderDeserialization') and in "
+        "later releases in lower-case words ('header too large', 'invalid JSON in header: ...'): one check each",
+        safetensors_header,
+    ),
+    Rule(
+        "saved-tensors",
+        "safetensors refuses to save shared or non-contiguous tensors by the model's tensor names: the refusal is the "
+        "failure",
+        saved_tensors,
     ),
 )
 

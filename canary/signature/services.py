@@ -272,7 +272,8 @@ CI_CHECKS: list[BareError] = [
 # a notebook's front-end reporting its kernel's death in its own words, the only words a post of it has: Jupyter's
 # "The kernel appears to have died. It will restart automatically." and, when the restart fails too, "The kernel has
 # died, and the automatic restart has failed.", VS Code's "The Kernel crashed while executing code in the current cell
-# or a previous cell.", Colab's "Your session crashed after using all available RAM." (which front-end, and whether
+# or a previous cell.", Colab's "Your session crashed after using all available RAM." or "... for an unknown reason."
+# (which front-end, and whether
 # the machine's memory ran out, are the failure); and VS Code's debugger's report of an exception
 FRONT_END_REPORTS: list[BareError] = [
     BareError(
@@ -287,7 +288,7 @@ FRONT_END_REPORTS: list[BareError] = [
             r"(?P<msg>The kernel appears to have died\. It will restart automatically|"
             r"The kernel has died, and the automatic restart has failed|"
             r"The Kernel crashed while executing code in the current cell or a previous cell|"
-            r"Your session crashed after using all available RAM)"
+            r"Your session crashed (?:after using all available RAM|for an unknown reason))"
         ),
         None,
     ),
