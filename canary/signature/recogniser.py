@@ -18,7 +18,8 @@ class BareError:
     only when nothing else in the log does. One not ``at_info`` is not read in a record logged at
     INFO or DEBUG level (what a program says it tried and went on from). One that ``continues`` (a
     response body's line) goes on the message of an error above it, where one is being read. ``below`` gives the
-    message what the lines under it add (c10's frames under its logged error name the call that met it)."""
+    message what the lines around it add (c10's frames under its logged error name the call that met it; a resolver's
+    first reason above its conclusion names the package)."""
 
     name: str
     hints: tuple[str, ...]
