@@ -3196,3 +3196,22 @@ def test_the_hundred_and_forty_ninth_and_fiftieth_batchs_failures_in_the_words_t
     assert sig("motiongpt3-4.log").fingerprint == sig("minimind-v-117.log").fingerprint  # (HeaderTooLarge)
     assert sig("gemma3-object-detection-48.log").fingerprint == sig("curiosity_redteam-6.log").fingerprint
     assert sig("torchkeras-98.log").fingerprint == sig("sd-webui-supermerger-296.log").fingerprint
+
+
+def test_the_hundred_and_fifty_first_and_second_batchs_failures_in_the_words_they_met():
+    # vLLM's KV cache; ops without a kernel image; apt's packages on Ubuntu 24.04; Lightning under Slurm; Streamlit;
+    # peft's merge refusals
+    kv = sig("gptfuzz-27.log")
+    assert kv.fingerprint == sig("qwen3-295.log").fingerprint == sig("bonito-7.log").fingerprint
+    dcn = sig("edvr-171.log")
+    assert dcn.message == "modulated_deformable_im2col_cuda: no kernel image is available for execution on the device"
+    assert dcn.fingerprint == sig("centernet-913.log").fingerprint != sig("deformable-detr-202.log").fingerprint
+    assert sig("vote2cap-detr-22.log").fingerprint == sig("pointnet2_pytorch-158.log").fingerprint
+    apt = sig("setup-headless-display-action-20.log")
+    assert apt.message == "apt: Package 'libgl1-mesa-glx' has no installation candidate"
+    assert sig("companion-pi-30.log").fingerprint == sig("appliance-build-787.log").fingerprint
+    assert sig("lightly-train-148.log").fingerprint == sig("pytorch-lightning-20776.log").fingerprint
+    assert sig("mlem-619.log").fingerprint == sig("streamlit-jupyter-51.log").fingerprint
+    gptq = sig("qwen-542.log")
+    assert gptq.exception == "ValueError" and gptq.fingerprint == sig("optimum-1287.log").fingerprint
+    assert gptq.fingerprint != sig("qlora-28.log").fingerprint  # (gptq, 8-bit)

@@ -14,6 +14,17 @@ from canary.signature.recogniser import BareError
 _FORK = "os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded"
 
 DEPRECATIONS: list[BareError] = [
+    # Streamlit's notice of its removed cache ("st.cache is deprecated. Please use one of Streamlit's new caching
+    # commands, ...", a later release adding when it goes): the app goes on, so weak
+    BareError(
+        "streamlit-cache",
+        ("st.cache is deprecated",),
+        re.compile(r"(?:^|(?<=[\s`>]))st\.cache is deprecated\b"),
+        None,
+        "environment",
+        message=lambda m: "Streamlit: st.cache is deprecated",
+        weak=True,
+    ),
     # Python 3.12's warning of fork() in a process with threads, posted without its class or its pid (3.15's, in a
     # title: "DeprecationWarning on CPython v3.15: This process is multi-threaded, use of forkpty() may lead to ...")
     BareError(

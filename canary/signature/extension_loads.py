@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
+
+_WRAPPER = re.compile(r"^\s{0,8}\w[\w *]{0,40}? (?P<fn>\w{1,100})\([^)]{0,300}\) at L")
+
+
+def _wrapper_below(lines: list[str], i: int, said: str) -> str:
+    """PointNet++'s kernel report by the wrapper its next line names ("void furthest_point_sampling_kernel_wrapper(int,
+    ...) at L:231 in ...")."""
+    m = match_below(_WRAPPER, lines, i + 1, i + 2)
+    return f"{m['fn']}: {said}" if m else said
+
 
 EXTENSION_LOADS: list[BareError] = [
     # Windows' loader refusing a library by its path ("Could not find module 'C:\...\libbitsandbytes_cuda116.dll' (or
@@ -106,5 +116,31 @@ EXTENSION_LOADS: list[BareError] = [
         ),
         lambda m: "SafetensorError" if m["header"] else "RuntimeError" if m["msg"].startswith("Some") else "ValueError",
         message=lambda m: "Error while deserializing header: invalid JSON in header" if m["header"] else m["msg"],
+    ),
+    # a compiled op's own report that the GPU has no kernel built for it ("error in modulated_deformable_im2col_cuda: no
+    # kernel image is available for execution on the device", PointNet++'s "CUDA kernel failed : no kernel image ..."
+    # above the kernel wrapper's line): which op, where the report names it; the extension's build is the machine's
+    _environment(
+        "op-no-kernel-image",
+        ("no kernel image is available for execution on the device",),
+        r"(?:^|(?<=[\s\"'`]))(?:error in (?P<op>\w{1,100}): |CUDA kernel failed : )no kernel image is available for "
+        r"execution on the device",
+        None,
+        message=lambda m: (
+            f"{m['op'] or 'CUDA kernel failed'}: no kernel image is available for execution on the device"
+        ),
+        below=lambda lines, i, said: said if "error in" in lines[i] else _wrapper_below(lines, i, said),
+    ),
+    # vLLM's KV cache too small for the model's length ("The model's max seq len (4096) is larger than the maximum
+    # number of tokens that can be stored in KV cache (1792). Try increasing ...", posted without its ValueError), as
+    # vllm's fold names it raised
+    BareError(
+        "vllm-kv-cache",
+        ("is larger than the maximum number of tokens that can be stored in KV cache",),
+        re.compile(
+            r"(?P<msg>The model's max seq len \(\d{1,9}\) is larger than the maximum number of tokens that can be "
+            r"stored in KV cache \(\d{1,9}\))"
+        ),
+        "ValueError",
     ),
 ]

@@ -224,4 +224,14 @@ HOST_CHECKS: list[BareError] = [
         "environment",
         weak=True,
     ),
+    # Lightning on a Slurm machine started without srun ("The `srun` command is available on your system but is not
+    # used. HINT: ..."): it goes on as one process, so weak
+    _environment(
+        "srun-unused",
+        ("command is available on your system but is not used",),
+        r"The `srun` command is available on your system but is not used",
+        None,
+        message=lambda m: "Lightning: The `srun` command is available on your system but is not used",
+        weak=True,
+    ),
 ]

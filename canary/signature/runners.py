@@ -150,6 +150,15 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: "apt: Unable to locate package",
     ),
+    # (a package a distribution's release renamed or dropped: "E: Package 'libgl1-mesa-glx' has no installation
+    # candidate", Ubuntu 24.04's; which package is the failure)
+    _environment(
+        "apt-no-candidate",
+        ("has no installation candidate",),
+        r"(?:^|(?<=[\s\"]))E: Package '(?P<pkg>[\w.+-]{1,100})' has no installation candidate",
+        None,
+        message=lambda m: f"apt: Package '{m['pkg']}' has no installation candidate",
+    ),
     _infrastructure("apt-hash", ("Hash Sum mismatch",), r"Hash Sum mismatch", "apt: Hash Sum mismatch"),
     # a repository its publisher removed (NVIDIA's per-release libnvidia-container paths, 2023): apt's "E: The
     # repository '<url> Release' does not have a Release file." (later "no longer has"): which repository's host is

@@ -327,6 +327,16 @@ WORDS: list[BareError] = [
         weak=True,  # (a raised error's message wrapped onto its own line is that error's, and goes on it)
         continues=True,
     ),
+    # peft refusing to merge adapters into a quantized model, posted without its ValueError ("Cannot merge LORA layers
+    # when the model is gptq quantized", run into a sentence): how the model was quantized is which refusal
+    BareError(
+        "peft-merge",
+        ("Cannot merge LORA layers when the model is ",),
+        re.compile(
+            r"(?P<msg>Cannot merge LORA layers when the model is (?:gptq quantized|loaded in \d{1,2}-bit mode))"
+        ),
+        "ValueError",
+    ),
     # flax's errors end on a link to their entry in its docs, which names the class ("... for parameter "d_0" in
     # "/model/Dense_0". (https://flax.readthedocs.io/en/latest/api_reference/flax.errors.html#flax.errors.
     # ScopeParamShapeError)"): posted without the class, or with one that does not end in Error
