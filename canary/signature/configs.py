@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, match_below
 from canary.signature.rewordings import Parts
 
 # Hydra's and OmegaConf's words posted without their class, each as its class raises them: an override's grammar
@@ -35,11 +35,9 @@ def _hydra_said(m: re.Match[str]) -> str:
 
 def _merge_why(lines: list[str], i: int, said: str) -> str:
     """Hydra's merge error with OmegaConf's reason on the line below it, where the reason was not run on."""
-    m = (
-        _WHY_BELOW.match(lines[i + 1])
-        if said.startswith("Error merging ") and ": " not in said[14:] and i + 1 < len(lines)
-        else None
-    )
+    if not said.startswith("Error merging ") or ": " in said[14:]:
+        return said  # (no merge error, or its reason already run on)
+    m = match_below(_WHY_BELOW, lines, i + 1, i + 2)
     return f"{said}: {m[1]}" if m else said
 
 

@@ -129,7 +129,7 @@ EXTENSION_LOADS: list[BareError] = [
         message=lambda m: (
             f"{m['op'] or 'CUDA kernel failed'}: no kernel image is available for execution on the device"
         ),
-        below=lambda lines, i, said: said if "error in" in lines[i] else _wrapper_below(lines, i, said),
+        below=_wrapper_below,
     ),
     # vLLM's KV cache too small for the model's length ("The model's max seq len (4096) is larger than the maximum
     # number of tokens that can be stored in KV cache (1792). Try increasing ...", posted without its ValueError), as

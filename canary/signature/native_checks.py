@@ -51,6 +51,9 @@ _MODULE_BELOW = re.compile(r"^\s{0,8}'(?P<mod>[\w.]{1,200})'")
 
 
 def _module_below(lines: list[str], i: int, said: str) -> str:
+    """The module a wrapped warning names on the line below, where its own line did not."""
+    if "'" in said:
+        return said
     m = match_below(_MODULE_BELOW, lines, i + 1, i + 2)
     return f"{said} '{m['mod']}'" if m else said
 
@@ -148,7 +151,7 @@ NATIVE_CHECKS: list[BareError] = [
             "The global interpreter lock (GIL) has been enabled to load module" + (f" '{m['mod']}'" if m["mod"] else "")
         ),
         weak=True,
-        below=lambda lines, i, said: said if "'" in said else _module_below(lines, i, said),
+        below=_module_below,
     ),
     # PyO3's build script refusing the interpreter ("error: the configured Python interpreter version (3.13) is newer
     # than PyO3's maximum supported version (3.12)", "error: the Python interpreter was built with the GIL disabled,

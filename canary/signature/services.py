@@ -253,7 +253,7 @@ CI_CHECKS: list[BareError] = [
         None,
         message=lambda m: "resolver: version solving failed",
         weak=True,
-        below=lambda lines, i, said: _first_because(lines, i, said),
+        below=_first_because,
     ),
     # (by release: "Please update the following actions to use Node.js 20: actions/checkout@v3", 2025's "The following
     # actions are running on Node.js 20 and may not work as expected: actions/checkout@v4"; a terminal may wrap it)
