@@ -3215,3 +3215,37 @@ def test_the_hundred_and_fifty_first_and_second_batchs_failures_in_the_words_the
     gptq = sig("qwen-542.log")
     assert gptq.exception == "ValueError" and gptq.fingerprint == sig("optimum-1287.log").fingerprint
     assert gptq.fingerprint != sig("qlora-28.log").fingerprint  # (gptq, 8-bit)
+
+
+def test_the_hundred_and_fifty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # NVML and the driver; pynvml; protobuf; TensorFlow's allocator and fatal fetch; ROCm; MPS; NCCL
+    nvml = sig("imaginaire-56.log")
+    assert (
+        nvml.exception == "NVMLError_LibraryNotFound"
+        and nvml.fingerprint == sig("jupyterlab-nvdashboard-31.log").fingerprint
+    )
+    assert sig("pytorch-118263.log").fingerprint == sig("pytorch-112950.log").fingerprint
+    r = sig("fal-478.log")
+    assert r.fingerprint == sig("pytorch-121899.log").fingerprint != sig("pytorch-112950.log").fingerprint
+    assert sig("dalle-playground-104.log").fingerprint == sig("k8s-device-plugin-1431.log").fingerprint
+    assert sig("tensorflowobjectdetectiontutorial-115.log").fingerprint == sig("protobuf-9778.log").fingerprint
+    assert sig("protobuf-18000.log").fingerprint == sig("opennre-376.log").fingerprint
+    assert sig("tensorflow-12237.log").fingerprint == sig("tensorflow-52123.log").fingerprint
+    assert sig("colabtools-2170.log").fingerprint != sig("pointnet2-107.log").fingerprint  # (the abort after it)
+    assert sig("keras-12695.log").fingerprint == sig("tensorflow-30594.log").fingerprint  # (bash's job line)
+    assert sig("comfy-cli-289.log").fingerprint == sig("comfyui-2058.log").fingerprint
+    assert sig("llamacpp-rocm-74.log").fingerprint == sig("llamacpp-rocm-83.log").fingerprint
+    hip = sig("rocalution-197.log")
+    assert hip.message == "HIP error: invalid device function (in hip_vector.cpp)"
+    assert hip.fingerprint != sig("f5-tts-1236.log").fingerprint
+    mps = sig("comfyui-advancedliveportrait-96.log")
+    assert mps.exception == "NotImplementedError" and mps.fingerprint == sig("teamtomo-69.log").fingerprint
+    assert sig("imagen-pytorch-68.log").fingerprint == sig("invokeai-262.log").fingerprint
+    assert sig("pytorch-80278.log").fingerprint == sig("pytorch-87776.log").fingerprint
+    assert sig("pytorch-148420.log").exception == "TypeError"
+    assert sig("horovod-3965.log").fingerprint == sig("nccl-932.log").fingerprint
+    dup = sig("mambair-39.log")
+    assert dup.message == "NCCL WARN Duplicate GPU detected: two ranks on one CUDA device"
+    assert dup.fingerprint == sig("d-fine-289.log").fingerprint == sig("verl-161.log").fingerprint
+    assert dup.fingerprint == sig("horovod-3929.log").fingerprint
+    assert sig("nccl-207.log").fingerprint == sig("slowfast-535.log").fingerprint

@@ -128,10 +128,9 @@ BARE_ERRORS: list[BareError] = [
         context=12,
     ),
     # a Python exception line without its traceback (an excerpt, a logged error, one quoted whole or in backticks,
-    # TensorFlow 1's "ResourceExhaustedError (see above for traceback): ...", a status class: not the classes
-    # that say nothing of one, whose message is read), or the exception's repr as
-    # TensorFlow prints one ("<ResourceExhaustedError: ...>"); a class-named line is read as Python
-    # printed it before what its message quotes is looked at
+    # TensorFlow 1's "ResourceExhaustedError (see above for traceback): ...", a status class: not the classes that say
+    # nothing of one, whose message is read), or the exception's repr as TensorFlow prints one ("<ResourceExhausted
+    # Error: ...>"); a class-named line is read as Python printed it before what its message quotes is looked at
     *SERVICE_ERRORS,
     *CI_CHECKS,
     *FRONT_END_REPORTS,
@@ -147,6 +146,7 @@ BARE_ERRORS: list[BareError] = [
             "Error:",
             "Exception: ",
             "Error(",
+            "Error_",
             "Interrupt",
             "Exit: ",
             "StackTrace: ",
@@ -168,16 +168,16 @@ BARE_ERRORS: list[BareError] = [
             "]: ",
         ),
         re.compile(
-            # (jax's source trace prints the exception it carries after its own name: that exception is read)
-            # (pdb's post-mortem prints the exception after "*** "; pip the one that stopped an install: installs.py)
+            # (the exception jax's source trace carries after its own name; pdb's post-mortem's after "*** "; pip's the
+            # one that stopped an install: installs.py)
             # (a JavaScript logger's symbol and level before it: "✖  fatal     HttpError: Bad credentials")
             r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |"
             r"[^\x00-\x7f]{1,3}\s{1,8}(?:fatal|error)\s{1,12})?"
             r"(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
-            # (Python's bare "Exception: ..." too: `raise Exception("...")`, a class jax names by its module whatever
-            # its name: "jax._src.export.shape_poly.InconclusiveDimensionOperation: ...", and that one without it)
-            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception|Interrupt|Exit|StackTrace)|Exception|"
+            # (Python's bare "Exception: ..." too; a class jax names by its module whatever its name, "jax._src.export.
+            # shape_poly.InconclusiveDimensionOperation: ...", and without it; pynvml's by NVML's code, "NVMLError_...")
+            r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error(?:_[A-Z][A-Za-z]{1,60})?|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
             r"(?:pyarrow\.lib\.)?ArrowInvalid|"  # (pyarrow's class whose name says neither)
             r"(?:pytest\.)?Pytest\w{1,60}Warning|"  # (pytest's deprecation raised as an error under -W error)

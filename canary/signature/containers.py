@@ -34,6 +34,15 @@ def _legacy_why(lines: list[str], i: int, said: str) -> str:
     return f"{said} ({_BUILDKIT_OFF})" if any(_BUILDKIT_OFF in line for line in lines[i + 1 : i + 3]) else said
 
 
+# the hook's cause on the line below its stage, where a post wrapped runc's line by hand after "error:"
+_CAUSE = re.compile(r"^(?P<cause>[^\\\"`]{1,200}?)(?:: unknown\b|\.?$)")
+
+
+def _cause_below(lines: list[str], i: int, said: str) -> str:
+    m = _CAUSE.match(lines[i + 1].strip()) if said.endswith("error: ") and i + 1 < len(lines) else None
+    return said + m["cause"] if m else said
+
+
 CONTAINER_CHECKS: list[BareError] = [
     # NVIDIA's NGC images check the host's driver at start ("ERROR: This container was built for NVIDIA Driver Release
     # 545.23 or later, but version 535.104.05 was detected and compatibility mode is UNAVAILABLE."); which versions are
@@ -143,10 +152,11 @@ CONTAINER_CHECKS: list[BareError] = [
         ("nvidia-container-cli",),
         # (runc's ": unknown" after the cause, not the hook's own "unknown device" or "unknown error"; CoreOS names
         # the binary "nvidia-container-cli.real")
-        r"nvidia-container-cli(?:\.real)?: (?P<stage>[a-z]{1,20}) error: (?!load library failed)"
-        r"(?P<cause>[^\\\"\n`]{1,200}?)(?:: unknown(?! device| error)\b|\\|\"|`|\.?$)",
+        r"nvidia-container-cli(?:\.real)?: (?P<stage>[a-z]{1,20}) error:(?: (?!load library failed)"
+        r"(?P<cause>[^\\\"\n`]{1,200}?)(?:: unknown(?! device| error)\b|\\|\"|`|\.?$)|$)",
         None,
-        message=lambda m: f"nvidia-container-cli: {m['stage']} error: " + _DEVICE_ID.sub("<device>", m["cause"]),
+        message=lambda m: f"nvidia-container-cli: {m['stage']} error: " + _DEVICE_ID.sub("<device>", m["cause"] or ""),
+        below=_cause_below,
     ),
     # NVIDIA's container hook, or the CLI it runs, not installed where runc looks ('exec:
     # "nvidia-container-runtime-hook": executable file not found in $PATH', runc's escapes around it): which program

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature import native_gpu
 from canary.signature.kinds import ENVIRONMENT_TEXT
 from canary.signature.recogniser import BareError, environment_check
 
@@ -24,9 +25,10 @@ _TORCH_CUDA = re.compile(
 DEVICE_ERRORS: list[BareError] = [
     BareError(
         "nccl",
-        ("NCCL", "nccl"),
+        ("NCCL", "nccl", "Duplicate GPU detected"),
         re.compile(
-            r"(?P<msg>(?:NCCL WARN|NCCL error|NCCL Error|NCCL failure\b|NCCL operation \w{1,60}\(.{0,200}?\) failed|"
+            r"(?P<msg>(?:NCCL WARN|NCCL error|Duplicate GPU detected ?: rank |NCCL Error|NCCL failure\b|"
+            r"NCCL operation \w{1,60}\(.{0,200}?\) failed|"
             r"nccl[A-Z]\w{1,60} failed\b|"  # an NCCL call named alone ("ncclCommInitRank failed: ...")
             r"nccl\w{0,40}Error\b|"
             r"ncclInternalError|ncclUnhandledCudaError|ncclSystemError|ncclInvalidUsage|"
@@ -43,8 +45,7 @@ DEVICE_ERRORS: list[BareError] = [
             r"an illegal memory access was encountered).{0,1000})$"
         ),
         # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class, also after a
-        # title's tag, "[Bug] CUDA error: ...", and one that names the class before it in prose: "an `RuntimeError:
-        # CUDA error: ...`")
+        # title's tag, "[Bug] CUDA error: ...", or its class in prose: "an `RuntimeError: CUDA error: ...`")
         lambda m: "RuntimeError" if _TORCH_CUDA.match(m.string[: m.start() + 12]) else "CUDAError",
         # (TensorFlow's stream executor says which memory before it: "failed to allocate 2.12G (... bytes) from
         # device: CUDA_ERROR_OUT_OF_MEMORY" is the GPU's, "failed to alloc N bytes on host: ..." pinned host memory)
@@ -52,6 +53,7 @@ DEVICE_ERRORS: list[BareError] = [
             (f"failed to allocate {_ALLOC_WHERE[w[1]]}: " if (w := _ALLOC.search(m.string, 0, m.start())) else "")
             + m["msg"]
         ),
+        below=native_gpu.source_below,
     ),
     # rocminfo without the GPU the ROCm runtime should reach ("hsa api call failure at: .../rocminfo.cc:1148", then
     # "Call returned HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the necessary resources."): the
@@ -74,7 +76,6 @@ DEVICE_ERRORS: list[BareError] = [
         "HIPError",
         lambda text: "environment" if ENVIRONMENT_TEXT.search(text) else "runtime_crash",
     ),
-    # LLVM's fatal error ("LLVM ERROR: Failed to infer result type(s).") aborts the process that hit it
     # an MLIR diagnostic ('loc("mps_add"(...)): error: input types ... are not broadcast compatible'), which the
     # compiler (Apple's MPSGraph, jax-metal) may abort on just after with LLVM's "Failed to infer result type(s)."
     BareError(
@@ -229,8 +230,7 @@ DEVICE_ERRORS: list[BareError] = [
         "environment",
         weak=True,
     ),
-    # (LLVM's fatal error in its backend, as "LLVM ERROR: Cannot select: ..." or, through clang's driver and later
-    # releases, "fatal error: error in backend: Cannot select: ...": one abort)
+    # (LLVM's backend aborting, "LLVM ERROR: Cannot select: ...", through clang "fatal error: error in backend")
     BareError(
         "llvm",
         ("LLVM ERROR: ", "error in backend: "),

@@ -233,10 +233,11 @@ def nccl_status(exc: str | None, message: str, frames: list[str]) -> Parts:
 # PyTorch) and "ncclUnhandledCudaError: Call to CUDA function failed." (later), when that is all the line says
 _NCCL_RESULT = re.compile(r"^(?:NCCL Error \d: [a-z ]{3,60}|(nccl[A-Z]\w{3,40}): [A-Z](?:e\.g\.|[^.;:]){0,200}\.?)$")
 # PyTorch's "NCCL error in: <its file>:<line>, unhandled cuda error (run with ...), NCCL version 2.4.8", and
-# later with the result's name after it ("... NCCL version 2.20.5 ncclUnhandledCudaError: Call to CUDA ...")
+# later with the result's name after it ("... NCCL version 2.20.5 ncclUnhandledCudaError: Call to CUDA ..."), 1.0's
+# without the version
 _TORCH_NCCL = re.compile(
-    r"^NCCL error in: \S{1,300}, ([a-z ]{3,60}?)(?: \([^()]{0,100}\))?, NCCL version \S{1,40}"
-    r"(?: (nccl[A-Z]\w{3,40}): .{0,2000})?$"
+    r"^NCCL error in: \S{1,300}, ([a-z ]{3,60}?)(?: \([^()]{0,100}\))?(?:, NCCL version \S{1,40}"
+    r"(?: (nccl[A-Z]\w{3,40}): .{0,2000})?)?$"
 )
 # since NCCL 2.12 an internal or system error says which check failed after it ("ncclInternalError: Internal check
 # failed. Last error: Bootstrap : no socket interface found"): that is the failure, not the result alone
@@ -244,13 +245,14 @@ _LAST_ERROR = re.compile(r"\bLast error:\s?(.{1,300}?)(?=\s(?:ERROR|WARNING|INFO
 
 
 def nccl_result(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc == "NCCLError":
-        m = _NCCL_RESULT.match(message)
-    elif exc in ("RuntimeError", "DistBackendError") and message.startswith("NCCL error in: "):
+    torch = exc in ("RuntimeError", "DistBackendError", "NCCLError") and message.startswith("NCCL error in: ")
+    if torch:
         m = _TORCH_NCCL.match(message)
+    elif exc == "NCCLError":
+        m = _NCCL_RESULT.match(message)
     else:
         return exc, message, frames
-    code = nccl_code(m.group(0) if exc == "NCCLError" else m.group(1)) if m else ""
+    code = nccl_code(m.group(1) if torch else m.group(0)) if m else ""
     if code and (not m.group(m.re.groups) or m.group(m.re.groups) == code):
         # (a remote error's is the transport's view of the peer that went away, which each network words its own
         # way: "NET/IB : Got completion from peer ...", "NET/OFI Request ... completed with error"; the result is it)

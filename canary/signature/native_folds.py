@@ -1,7 +1,8 @@
 """The folding rules of native extensions' checks and the runner's own disk: pybind11's check of the Python a module
 was built for in two releases' words, CuPy's search for CUDA by release, a compiler's missing header in gcc's, clang's
-and MSVC's words, and .NET's IOException on a full disk by no path. Pure. They take their place, in this order, in
-:data:`canary.signature.word_folds.WORD_RULES`.
+and MSVC's words, PyTorch's internal assert by its file from its source tree down, NCCL's duplicate GPU by no rank,
+TensorFlow's allocation error by the driver's code, protobuf's duplicate file by its name, and .NET's IOException on a
+full disk by no path. Pure. They take their place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
 """
 
 from __future__ import annotations
@@ -44,6 +45,37 @@ def c_header(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 # .NET's IOException on a full disk (the Actions runner writing its own log) without the file it was writing
 dotnet_no_space = rewrite("No space left on device : '", re.compile(r"^(No space left on device) : '.*$"), r"\1")
+
+
+# PyTorch's internal assert names its source file as the build saw it ('"../c10/cuda/CUDACachingAllocator.cpp":830',
+# '"/opt/builds/pytorch/c10/cuda/..."'): the tree the build ran in is the builder's, the file from c10, aten or torch on
+torch_assert_source = rewrite(
+    ' INTERNAL ASSERT FAILED at "',
+    re.compile(r'( INTERNAL ASSERT FAILED at ")[^"]{0,300}?/(?=(?:c10|aten|torch)/)'),
+    r"\1",
+)
+
+
+# NCCL's check that every rank has a GPU of its own ("Duplicate GPU detected : rank 1 and rank 3 both on CUDA device
+# a000", 2.19's spacing, posted as the last error under the invalid usage it returns), in its warning's words
+nccl_duplicate_gpu = rewrite(
+    "Duplicate GPU detected",
+    re.compile(r"^(?:NCCL WARN |ncclInvalidUsage: (?:Last error: )?)?Duplicate GPU detected ?: rank .*$"),
+    "NCCL WARN Duplicate GPU detected: two ranks on one CUDA device",
+)
+
+
+# TensorFlow's allocator naming the CUDA driver's error by its code, which later releases follow with the driver's own
+# words for it ("failed to allocate ... from device: CUDA_ERROR_OUT_OF_MEMORY", then "...: out of memory")
+cuda_driver_words = rewrite(
+    "failed to allocate ",
+    re.compile(r"^(failed to allocate [\w ]{1,60}: CUDA_ERROR_[A-Z_]{2,60}): [a-z][a-z ]{2,80}$"),
+    r"\1",
+)
+# protobuf's descriptor pool naming a file it already holds, by release with and without parentheses around the name
+proto_duplicate = rewrite(
+    "duplicate file name (", re.compile(r"duplicate file name \(([\w./-]{1,200})\)"), r"duplicate file name \1"
+)
 
 
 # xFormers' window of flash-attn releases and the release it got ("Requires Flash-Attention version >=2.7.1,<=2.7.4 but
@@ -135,6 +167,31 @@ NATIVE_RULES: tuple[Rule, ...] = (
         "the Actions runner's IOException on a full disk names the log it was writing ('No space left on device : "
         "'/home/runner/runners/2.319.1/_diag/Worker_...log'): the runner's release and the log's time are the run's",
         dotnet_no_space,
+    ),
+    Rule(
+        "torch-assert-source",
+        "PyTorch's failed internal assert names its source file under the tree its build ran in ('../c10/cuda/...', "
+        "'/opt/builds/pytorch/c10/cuda/...'): the builder's tree is not the failure, the file and line are",
+        torch_assert_source,
+    ),
+    Rule(
+        "nccl-duplicate-gpu",
+        "NCCL names the two ranks and the device's bus id when two ranks of a job share a GPU, as its warning line or "
+        "as the last error under the invalid usage it returns, with or without a space before the colon: which ranks "
+        "and which device are the job's",
+        nccl_duplicate_gpu,
+    ),
+    Rule(
+        "cuda-driver-words",
+        "TensorFlow's allocator names the CUDA driver's error by its code, later releases with the driver's words for "
+        "it after ('... from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory'): the code is the failure",
+        cuda_driver_words,
+    ),
+    Rule(
+        "proto-duplicate",
+        "protobuf's descriptor pool names a file it already holds with parentheses around the name in some releases "
+        "('duplicate file name (sentencepiece_model.proto)') and without in others: one check",
+        proto_duplicate,
     ),
     Rule(
         "flash-window",

@@ -1,6 +1,6 @@
 """GPU runtimes below the Python frameworks, printing what failed without a Python class: taichi's choice of the CPU
-when CUDA would not load, cudarc's driver library not found, and Apple's MPSGraph asserting on what jax-metal gave it.
-Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+when CUDA would not load, cudarc's driver library not found, llama.cpp's ggml finding no GPU, and Apple's MPSGraph
+asserting on what jax-metal gave it. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
 
 taichi warns that it fell back to the CPU ("[W ...] [misc.py:adaptive_arch_select@758] Arch=[<Arch.cuda: 3>] is not
 supported, falling back to CPU", the enum's number and the line by release) and goes on: on a lane with a GPU the run
@@ -14,7 +14,8 @@ databases fail in boost::filesystem's words with the file's path ("boost::filesy
 directory: \"~/.config/miopen//gfx906_60.HIP.2_11_0.ufdb.txt\""): the call and why are the failure, the path the
 machine's. nccl-tests checks each CUDA call and prints CUDA's words without a class ("Cuda failure common.cu:891
 'CUDA driver version is insufficient for CUDA runtime version'", 2021's "Test CUDA failure common.cu:1045 '...'"): the
-words are the failure, the line of its source the build's.
+words are the failure, the line of its source the build's. NCCL's own check of a CUDA call ("NCCL WARN Cuda failure
+'invalid device ordinal'") is quoted in titles without its prefix: NCCL's warning all the same.
 """
 
 from __future__ import annotations
@@ -30,6 +31,17 @@ _BOOST_PATH = re.compile(r"^(boost::filesystem::\w{1,60}: [^:\"]{1,200}): \"[^\"
 
 # the ``native-gpu`` rule: boost::filesystem's error without the path it names
 native_words = rewrite("boost::filesystem::", _BOOST_PATH, r"\1")
+
+
+# a C++ library's check of a HIP or CUDA call says where below it (rocALUTION: "HIP error: invalid device function"
+# above "File: .../src/base/hip/hip_vector.cpp; line: 845"), which PyTorch's error with the same words never does
+_SOURCE = re.compile(r"^File: \S{0,300}?([\w.-]{1,100}); line: \d{1,6}$")
+
+
+def source_below(lines: list[str], i: int, said: str) -> str:
+    """A CUDA or HIP error's message with the source file a library's check names on the line below it."""
+    m = _SOURCE.match(lines[i + 1].strip()) if i + 1 < len(lines) else None
+    return f"{said} (in {m[1]})" if m else said
 
 
 NATIVE_GPU_ERRORS: list[BareError] = [
@@ -57,6 +69,25 @@ NATIVE_GPU_ERRORS: list[BareError] = [
         None,
         line_kind,
         message=lambda m: f"nccl-tests: CUDA failure: {m['words']}",
+    ),
+    # NCCL's own check of a CUDA call ("NCCL WARN Cuda failure 'invalid device ordinal'") quoted without NCCL's prefix,
+    # in a title or a sentence: NCCL's words, named as NCCL's warning line names them
+    BareError(
+        "nccl-cuda-failure",
+        ("Cuda failure '",),
+        re.compile(r"^(?P<msg>Cuda failure '[^']{1,200}'.{0,300}?)\.?$"),
+        "NCCLError",
+        line_kind,
+        message=lambda m: f"NCCL WARN {m['msg']}",
+    ),
+    # llama.cpp's ggml finding no GPU its build was made for ("ggml_cuda_init: failed to initialize ROCm: no
+    # ROCm-capable device is detected", CUDA's builds in CUDA's words): which runtime and why
+    environment_check(
+        "ggml-cuda-init",
+        ("ggml_cuda_init: failed to initialize ",),
+        r"ggml_cuda_init: failed to initialize (?P<rt>\w{2,10}): (?P<why>[^\"`]{1,200}?)\.?(?:[\"`]|$)",
+        None,
+        message=lambda m: f"ggml_cuda_init: failed to initialize {m['rt']}: {m['why'].rstrip()}",
     ),
     BareError(
         "mpsgraph-assertion",

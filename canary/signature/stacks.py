@@ -39,8 +39,9 @@ from canary.signature.rewordings import Rule
 STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "mps",
-        "PyTorch's MPS backend names an operator it lacks with advice a post may cut anywhere, and the macOS it needs "
-        "by release (12.3+, later 13.0+): which operator, and that the macOS is too old, are the failure",
+        "PyTorch's MPS backend names an operator it lacks (1.12: 'is not current implemented') with advice a post may "
+        "cut, one it runs on the CPU with a sentence a title may drop, and the macOS it needs by release (12.3+, later "
+        "13.0+): which operator, and that the macOS is too old, are the failure",
         mps.mps_words,
     ),
     Rule(

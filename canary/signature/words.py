@@ -240,6 +240,20 @@ WORDS: list[BareError] = [
         "OutOfResources",
         message=lambda m: f"out of resource: {m['msg']}",
     ),
+    # PyTorch's failed internal assert (c10's TORCH_INTERNAL_ASSERT: 'NVML_SUCCESS == r INTERNAL ASSERT FAILED at
+    # "../c10/cuda/CUDACachingAllocator.cpp":830, please report a bug to PyTorch.') and its check that a CUDA driver is
+    # there ("Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver
+    # from http://www.nvidia.com/Download/index.aspx"), posted without the RuntimeError they are raised as
+    BareError(
+        "torch-words",
+        (" INTERNAL ASSERT FAILED at ", "Found no NVIDIA driver on your system"),
+        re.compile(
+            r"(?:^|(?<=[\s\"'`*]))(?P<msg>\S.{0,500} INTERNAL ASSERT FAILED at \"[^\"]{1,300}\":\d{1,6}, please "
+            r"report a bug to PyTorch|Found no NVIDIA driver on your system\. Please check that you have an NVIDIA GPU "
+            r"and installed a driver from http://www\.nvidia\.com/Download/index\.aspx)"
+        ),
+        "RuntimeError",
+    ),
     # einops' check posted without its class, alone or after the pattern on one line ("Error while processing
     # rearrange-reduction pattern ... Shape mismatch, can't divide axis of length 135 in chunks of 2", in bold): the
     # check is the failure (folds: einops)
