@@ -3249,3 +3249,26 @@ def test_the_hundred_and_fifty_third_and_fourth_batchs_failures_in_the_words_the
     assert dup.fingerprint == sig("d-fine-289.log").fingerprint == sig("verl-161.log").fingerprint
     assert dup.fingerprint == sig("horovod-3929.log").fingerprint
     assert sig("nccl-207.log").fingerprint == sig("slowfast-535.log").fingerprint
+
+
+def test_the_hundred_and_fifty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # musl's loader; Git LFS missing; TensorFlow without cuDNN or TensorRT's dependency; Ray; a warning that quotes
+    dnn = sig("starnet-2.log")
+    assert dnn.kind == "environment" and dnn.message == "TensorFlow: DNN library is not found"
+    assert dnn.fingerprint == sig("colabtools-3008.log").fingerprint == sig("colabtools-3013.log").fingerprint
+    assert dnn.fingerprint != sig("multinerf-52.log").fingerprint  # (jaxlib's status)
+    musl = sig("vane-694.log")
+    assert musl.kind == "environment" and musl.fingerprint == sig("transformers.js-1275.log").fingerprint
+    assert musl.fingerprint != sig("flowfuse-3383.log").fingerprint  # (arm64's loader)
+    lfs = sig("darling-docs-38.log")
+    assert lfs.kind == "environment" and lfs.fingerprint == sig("git-lfs-1554.log").fingerprint
+    assert sig("rtp-llm-137.log").fingerprint == sig("zingg-52.log").fingerprint != lfs.fingerprint
+    assert sig("sleap-426.log").fingerprint != sig("tensorflow-35968.log").fingerprint  # (libnvrtc missing)
+    store = sig("open-instruct-1067.log")
+    assert store.fingerprint == sig("llmaz-238.log").fingerprint == sig("ray-11951.log").fingerprint
+    assert sig("ray-20520.log").fingerprint == sig("ray-35592.log").fingerprint
+    assert sig("ray-37197.log").fingerprint == sig("ray-15960.log").fingerprint != sig("ray-20520.log").fingerprint
+    assert (
+        sig("ray-on-aml-15.log").fingerprint == sig("logic-rl-30.log").fingerprint == sig("ray-44063.log").fingerprint
+    )
+    assert sig("pymfe-134.log").exception == "UserWarning"  # (the TypeError it quotes below is not its failure)

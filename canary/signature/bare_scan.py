@@ -38,8 +38,11 @@ _ABSENT = re.compile(
     # (a GPU host without libtpu)
     r"Failed to open libtpu\.so: libtpu\.so: cannot open"
 )
-# jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below
+# jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below, and a
+# library's warning that it caught and went on quotes the error below it (pymfe's "UserWarning: * Something went wrong
+# while precomputing 'x'. Will ignore this method. Error message:")
 _QUOTES_NEXT = "The error was:"
+_WARNING_QUOTES = re.compile(r"Warning: .{0,500}Error message:$")
 
 
 def _scan(
@@ -52,7 +55,7 @@ def _scan(
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
         above = lines[i - 1].rstrip() if i else ""
-        if not s or above.endswith(_QUOTES_NEXT) or GOES_ON_BELOW.search(above):
+        if not s or above.endswith(_QUOTES_NEXT) or GOES_ON_BELOW.search(above) or _WARNING_QUOTES.search(above):
             # an error quoted as the cause inside another's message is that one's (and the loader's message goes on
             # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...", Mosaic's below
             # its head: "...: Mosaic failed to compile TPU kernel:" above "Failed to set window params ...: E2002: ")

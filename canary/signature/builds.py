@@ -44,9 +44,8 @@ BUILD_CHECKS: list[BareError] = [
     # initialized.", on macOS "Initializing libiomp5.dylib, but found libomp.dylib already initialized."), a BLAS or
     # OpenMP runtime that cannot start its threads ("OpenBLAS blas_thread_init: pthread_create failed for thread 57 of
     # 64: Resource temporarily unavailable", older "pthread_create: Resource ...", "libgomp: Thread creation failed:
-    # ..."), MKL without its kernels for the CPU ("Intel MKL FATAL ERROR: Cannot load libmkl_avx2.so or
-    # libmkl_def.so."): the libraries the environment installed against each other and the machine; which runtimes,
-    # not how many threads
+    # ..."), MKL without its kernels for the CPU ("Intel MKL FATAL ERROR: Cannot load libmkl_avx2.so or ..."):
+    # the libraries the environment installed against each other and the machine; which runtimes, not how many threads
     _environment(
         "blas-runtime",
         ("Error #15: Initializing", "pthread_create", "Thread creation failed", "Cannot load libmkl", "load mkl_"),
@@ -58,9 +57,8 @@ BUILD_CHECKS: list[BareError] = [
         None,
         message=lambda m: _BLAS_WORDS[m.lastgroup].format(**m.groupdict()),
     ),
-    # cuDNN 9 loading its sublibraries ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1,
-    # libcudnn_ops.so.9, libcudnn_ops.so}", then "Invalid handle. Cannot load symbol cudnnCreate"): which library; the
-    # sonames it tried are the release's
+    # cuDNN 9 loading its sublibraries ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, ...}",
+    # then "Invalid handle. Cannot load symbol cudnnCreate"): which library; the sonames it tried are the release's
     _environment(
         "cudnn-sublibrary",
         ("Unable to load any of {",),
@@ -379,13 +377,16 @@ BUILD_CHECKS: list[BareError] = [
         "SIGABRT",
     ),
     # TensorFlow's loader without a CUDA library its build names ("W .../dso_loader.cc:60] Could not load dynamic
-    # library 'libcudart.so.11.0'; dlerror: ..."): it goes on with the CPU; which library (which CUDA) is the failure
+    # library 'libcudart.so.11.0'; dlerror: ..."): it goes on with the CPU; which library (which CUDA) is the failure,
+    # and which library it needs is missing where that is another ("'libnvinfer.so.6'; dlerror: libcublas.so.10: ...")
     _environment(
         "tf-dso",
         ("Could not load dynamic library",),
         # (on Windows a DLL without "lib": 'cupti64_110.dll', 'cudart64_110.dll')
-        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?"
-        r"(?:lib[\w.+-]{1,100}\.(?:so|dll|dylib)|[\w.+-]{1,100}\.dll)[\w.]{0,20}')",
+        r"(?P<msg>Could not load dynamic library '(?:\S{0,300}/)?(?P<lib>"
+        r"(?:lib[\w.+-]{1,100}\.(?:so|dll|dylib)|[\w.+-]{1,100}\.dll)[\w.]{0,20})')"
+        r"(?:; dlerror: (?P<dep>lib[\w.+-]{1,100}\.so[\w.]{0,20}): cannot open shared object file)?",
+        message=lambda m: m["msg"] + (f" ({m['dep']} missing)" if m["dep"] and m["dep"] != m["lib"] else ""),
         weak=True,
     ),
     # nvcc without the architecture a build asks for ("nvcc fatal   : Unsupported gpu architecture 'compute_35'":

@@ -15,7 +15,7 @@ comes bundled with cuDNN. ...": that the cuDNN found is older (or newer) than th
 the machine's. Its cuDNN statuses ("cuDNN error: CUDNN_STATUS_EXECUTION_FAILED") are read without their class too.
 bitsandbytes' kernels print CUDA's words where their check fails ("Error no kernel image is available for execution on
 the device at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu"): the words; a source's line is masked,
-as every source line is.
+as every source line is. TensorFlow's op finding no cuDNN ("DNN library is not found.") is the machine's.
 """
 
 from __future__ import annotations
@@ -117,5 +117,16 @@ CUDA_LIBRARY_ERRORS: list[BareError] = [
         re.compile(r"MIOpen Error: \S{1,400}?:\d{1,6}: (?P<msg>[A-Z].{3,300}?)\s*$"),
         "RuntimeError",
         message=lambda m: f"MIOpen Error: {m['msg']}",
+    ),
+    # TensorFlow's op without cuDNN, its words alone on a line above the op's node ("DNN library is not found." above
+    # "[[{{node model/conv2d/Conv2D}}]] [Op:__inference_train_function_1081]"), posted without the UnimplementedError
+    # around them: the machine's cuDNN (jaxlib's same words come after its status)
+    BareError(
+        "tf-dnn-missing",
+        ("DNN library is not found",),
+        re.compile(r"^\"?DNN library is not found\.?$"),
+        None,
+        "environment",
+        message=lambda m: "TensorFlow: DNN library is not found",
     ),
 ]

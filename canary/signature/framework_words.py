@@ -129,6 +129,10 @@ _RAY_MEMORY = "Task was killed due to the node running low on memory"
 _STORE_FULL = re.compile(r"^(Failed to put object)(?: (?!in )\S{1,100})?(?: (in object store because it is full))?")
 
 
+_RAY_NOT_STARTED = "System error: Ray has not been started yet"
+_RAY_MISMATCH = "Version mismatch: The cluster"
+
+
 def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc in ("ActorDiedError", "RayActorError") and message.startswith("The actor ") and ": " not in message[:16]:
         why = _ACTOR_WHY.search(message)
@@ -140,6 +144,10 @@ def ray(exc: str | None, message: str, frames: list[str]) -> Parts:
     full = _STORE_FULL.match(message) if exc == "ObjectStoreFullError" else None
     if full:  # (which object, its size and the store's, and the advice, are the run's)
         return exc, full[1] + (" in object store because it is full" if full[2] else ""), frames
+    if message.startswith(_RAY_NOT_STARTED):  # (without the advice a title may drop)
+        return exc, _RAY_NOT_STARTED, frames
+    if message.startswith(_RAY_MISMATCH):  # (which Ray and Python, and the node, are the cluster's and the job's)
+        return exc, f"{_RAY_MISMATCH} and this process were started with other Ray or Python versions", frames
     return exc, message, frames
 
 

@@ -1,8 +1,9 @@
 """What a library or a test runner finds missing or wrong on the host and prints, not raises: a display for GLFW,
-ale_py's game ROMs, DGL's adapter for the installed torch or its backend, pytest's own words for two test files of one
-name and for a worker it lost; the machine's clock behind or ahead (apt's Release files, Go's x509 check, make's and
-tar's times in the future); a file system git cannot check a tree out onto; TensorFlow's Cloud Storage client without
-credentials or a reply. Pure. They take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+ale_py's game ROMs, musl's loader without glibc, DGL's adapter for the installed torch or its backend, pytest's own
+words for two test files of one name and for a worker it lost; the machine's clock behind or ahead (apt's Release
+files, Go's x509 check, make's and tar's times in the future); a file system git cannot check a tree out onto;
+TensorFlow's Cloud Storage client without credentials or a reply. Pure. They take their place in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,17 @@ HOST_CHECKS: list[BareError] = [
         r"GLFWError: \(\d{5}\) b?'(?P<msg>[^']{1,300})'",
         "GLFWError",
         weak=True,
+    ),
+    # musl's loader (Alpine) refusing a glibc build a Node.js addon loads ("Error: Error loading shared library
+    # ld-linux-x86-64.so.2: No such file or directory (needed by /app/node_modules/.../libonnxruntime.so.1.14.0)"): a
+    # distribution without glibc; which library is missing and which needed it, not where the addon is installed
+    _environment(
+        "musl-loader",
+        ("Error loading shared library ",),
+        r"Error loading shared library (?P<lib>[\w.+-]{1,100}): No such file or directory \(needed by "
+        r"\S{0,300}?/(?P<by>[\w.+-]{1,100})\)",
+        None,
+        message=lambda m: f"Error loading shared library {m['lib']}: No such file or directory (needed by {m['by']})",
     ),
     # ale_py refusing an Atari game whose ROM is not installed ("Error: We're Unable to find the game "Assault". Note:
     # Gymnasium no longer distributes ROMs. ...", gym's wording with its link), raised as gym's error.Error: the ROMs

@@ -179,7 +179,7 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         # (Ray's raylet when its GCS went away: "Failed to connect to GCS within 60 seconds. GCS may have been killed";
         # not an actor that died of an error its creation task raised, which is that error's)
         re.compile(
-            r"ActorDiedError(?!: The actor died because of an error raised in its creation task)|RaySystemError|"
+            r"ActorDiedError(?!: The actor died because of an error raised in its creation task)|"
             r"GCS (?:server )?(?:is )?unavailable|Failed to connect to GCS within \d",
             re.I,
         ),

@@ -1,4 +1,4 @@
-"""What a CI runner or an image's build meets below Python: git's checkouts (their ownership, history and remotes),
+"""What a CI runner or an image's build meets below Python: git's checkouts (their ownership, history, remotes and LFS),
 apt's package lists and its lock, the C compiler and linker building an extension, pytest's command line. Pure.
 
 Each prints its failure as a line without a class ("fatal: detected dubious ownership in repository at '/x'", "E:
@@ -43,6 +43,18 @@ RUNNER_CHECKS: list[BareError] = [
         r"unsafe repository \(.{1,500} is owned by someone else)",
         None,
         message=lambda m: "git: the repository is owned by someone else (safe.directory)",
+    ),
+    # Git LFS not installed where a repository needs it: git's refusal of the subcommand ("git: 'lfs' is not a git
+    # command. See 'git --help'.") and a clone's filter that cannot start it (bash's "git-lfs filter-process: git-lfs:
+    # command not found", dash's "...: 1: git-lfs: not found"): the machine lacks git-lfs
+    _environment(
+        "git-lfs-missing",
+        ("git: 'lfs' is not a git command", "git-lfs filter-process: "),
+        r"git: 'lfs' is not a git command|"
+        r"(?P<filter>git-lfs filter-process): (?:\d{1,4}: )?git-lfs: (?:command )?not found",
+        None,
+        # (which command met it: git's subcommand, or a clone's filter)
+        message=lambda m: "git: git-lfs is not installed" + (" (the clone's filter)" if m["filter"] else ""),
     ),
     # a checkout without git's metadata (an sdist, a copied tree), in git's and its older capitalised words; a build
     # that asks git for its version prints it and goes on, so only where nothing else names the failure

@@ -117,6 +117,28 @@ SERVICE_ERRORS: list[BareError] = [
         re.compile(r"(?P<msg>Failed to put object \S{1,100} in object store because it is full)"),
         "ObjectStoreFullError",
     ),
+    # Ray's object store on /tmp because /dev/shm is too small (2020's "... This may slow down performance! ...",
+    # later "... This will harm performance! ..."), a warning the run goes on after: the machine's shared memory
+    environment_check(
+        "ray-object-store-tmp",
+        ("The object store is using /tmp instead",),
+        r"The object store is using /tmp instead\b",
+        None,
+        message=lambda m: "ray: the object store is not in shared memory",
+        weak=True,
+    ),
+    # Ray's RaySystemError after a title's tag ("[Core] ray.exceptions.RaySystemError: System error: Broken pipe"),
+    # or without its class: its API called before ray.init() ("System error: Ray has not been started yet. You can
+    # start Ray with 'ray.init()'."), any after a "[ray]" tag
+    BareError(
+        "ray-system-error",
+        ("System error: ",),
+        re.compile(
+            r"^(?P<tag>\[\w{1,20}\] (?:ray\.exceptions\.)?(?:RaySystemError: )?)?"
+            r"(?P<msg>System error: (?(tag).{1,300}|Ray has not been started yet\b))"
+        ),
+        "RaySystemError",
+    ),
     # a file upload that failed while the run went on: the failure only when nothing else is
     BareError(
         "wandb-upload",

@@ -58,8 +58,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "ray",
-        "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, and names the actor's class, ids, pid and "
-        "node before why it died; its memory monitor's kill and its full object store by the run's ids and figures",
+        "Ray raised a dead actor as RayActorError, since 2.x ActorDiedError, naming its class, ids, pid, node before "
+        "why it died; its memory monitor's kill, full store by the figures, a call before init, a version mismatch",
         framework_words.ray,
     ),
     Rule(
