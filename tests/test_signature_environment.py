@@ -3272,3 +3272,31 @@ def test_the_hundred_and_fifty_fifth_and_sixth_batchs_failures_in_the_words_they
         sig("ray-on-aml-15.log").fingerprint == sig("logic-rl-30.log").fingerprint == sig("ray-44063.log").fingerprint
     )
     assert sig("pymfe-134.log").exception == "UserWarning"  # (the TypeError it quotes below is not its failure)
+
+
+def test_the_hundred_and_fifty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # Open MPI's help texts; a DataLoader worker's signal; CUDA graph capture; TensorRT; Flax 0.12's static attributes
+    execute = sig("fastpm-101.log")
+    assert (
+        execute.kind == "environment" and execute.message == "Open MPI: mpirun could not access or execute the program"
+    )
+    assert execute.fingerprint == sig("aiida-tutorials-465.log").fingerprint == sig("hyphy-1751.log").fingerprint
+    assert sig("q-e-32.log").fingerprint == sig("horovod-347.log").fingerprint != execute.fingerprint
+    init = sig("mpi4py-249.log")
+    assert init.message == "Open MPI: opal_init failed: opal_shmem_base_select failed (-1)"
+    assert init.fingerprint == sig("ompi-2665.log").fingerprint
+    assert sig("mpi4py-705.log").fingerprint == sig("ompi-8017.log").fingerprint
+    lost = sig("examples-13.log")
+    assert lost.kind == "infrastructure" and lost.fingerprint == sig("mpi-operator-152.log").fingerprint
+    assert sig("radical.pilot-2417.log").fingerprint == sig("trilinos-8515.log").fingerprint
+    assert sig("horovod-1021.log").fingerprint != sig("horovod-655.log").fingerprint  # (why the daemons did not start)
+    assert sig("kraken-699.log").fingerprint == sig("pla-33.log").fingerprint
+    assert sig("mmsegmentation-2085.log").fingerprint == sig("stylegan2-ada-pytorch-71.log").fingerprint
+    assert sig("pytorch-185074.log").fingerprint == sig("flaggems-4472.log").fingerprint
+    assert sig("kernl-331.log").fingerprint == sig("pytorch-149653.log").fingerprint
+    assert sig("kernl-336.log").fingerprint == sig("text-generation-inference-526.log").fingerprint
+    assert sig("onnx-tensorrt-479.log").fingerprint == sig("onnx-tensorrt-211.log").fingerprint
+    assert sig("tensorrt-574.log").fingerprint != sig("tensorrt-1059.log").fingerprint  # (a plan with no release)
+    flax = sig("flax-5183.log")
+    assert flax.exception == "ValueError"
+    assert flax.fingerprint == sig("jasmine-228.log").fingerprint == sig("bonsai-47.log").fingerprint

@@ -41,10 +41,10 @@ def _readers(line: str) -> Iterator[bare.BareError]:
 
 # a head whose message goes on below it: the loader's extension above its symbol, Mosaic's head above its error, torch's
 # "Error(s) in loading state_dict for Model:" above its mismatches, numba's driver above cuInit's error, Triton's
-# "Internal Triton PTX codegen error:" above ptxas' output
+# "Internal Triton PTX codegen error:" above ptxas' output, a DataLoader worker's signal wrapped after its colon
 GOES_ON_BELOW = re.compile(
     r"(?:\.so:|Mosaic failed to compile TPU kernel:|loading state_dict for [\w.]{1,200}:|Error at driver init:|"
-    r"PTX codegen error:)$"
+    r"PTX codegen error:|is killed by signal:)$"
 )
 
 

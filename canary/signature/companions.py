@@ -185,8 +185,9 @@ COMPANION_ERRORS: list[BareError] = [
         "environment",
     ),
     # converters and runtimes of ONNX models logging what they cannot take: TensorRT's parser casting INT64 weights down
-    # (weak: it goes on), finding no importer for an op ("[8] No importer registered for op: DCNv2") or failing an
-    # assertion on the weights ("[8] Assertion failed: convertOnnxWeights(initializer, &weights, ctx)", compiling);
+    # or a model's IR version newer than its own (weak: it goes on), finding no importer for an op ("[8] No importer
+    # registered for op: DCNv2") or failing an assertion on the weights ("[8] Assertion failed: convertOnnxWeights(
+    # initializer, &weights, ctx)", compiling);
     # ONNX Runtime's notice of an opset under development (weak) and its IR version check without its status; tf2onnx's
     # op it cannot convert ("Tensorflow op [Preprocessor/.../Round_1: Round] is not supported", by the op);
     # torch.onnx's refusal of an operator without its RuntimeError
@@ -196,6 +197,14 @@ COMPANION_ERRORS: list[BareError] = [
         r"(?P<msg>Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support "
         r"INT64)",
         None,
+        weak=True,
+    ),
+    _environment(
+        "trt-ir-version",
+        ("ONNX model has a newer ir_version",),
+        r"ONNX model has a newer ir_version \([\d.]{1,12}\) than this parser was built against",
+        None,
+        message=lambda m: "TensorRT's ONNX parser: the model's ir_version is newer than the parser's",
         weak=True,
     ),
     _environment(

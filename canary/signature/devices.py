@@ -42,7 +42,7 @@ DEVICE_ERRORS: list[BareError] = [
         re.compile(
             r"(?P<msg>(?:CUDA_ERROR_[A-Z_]{2,60}|CUDA error|[Cc]uda error|HIP error(?=: )|"
             r"CUDNN_STATUS_[A-Z_]{2,60}|CUBLAS_STATUS_[A-Z_]{2,60}|"
-            r"an illegal memory access was encountered).{0,1000})$"
+            r"an illegal memory access was encountered).{0,1000}?)[\"`]?$"
         ),
         # (a line that is only "CUDA error: ..." is PyTorch's RuntimeError printed without its class, also after a
         # title's tag, "[Bug] CUDA error: ...", or its class in prose: "an `RuntimeError: CUDA error: ...`")

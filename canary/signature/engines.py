@@ -32,16 +32,20 @@ ENGINE_ERRORS: list[BareError] = [
     environment_check(
         "tensorrt-plan",
         ("The engine plan file is", "Version tag does not match", "Magic tag does not match"),
+        # (a plan read back with no release in it, "... expecting library version 5.1.5 got 0.0.0", is no plan)
         r"(?P<release>The engine plan file is not compatible with this version of TensorRT|Version tag does not match)"
+        r"(?P<none>, expecting library version [\d.]{1,20} got 0\.0\.0)?"
         r"|(?P<gpu>The engine plan file is generated on an incompatible device)|(?P<magic>Magic tag does not match)",
         None,
         message=lambda m: (
             "TensorRT: "
             + (
                 "the engine plan was serialized by another TensorRT release"
-                if m["release"]
+                if m["release"] and not m["none"]
                 else "the engine plan was built for another GPU's compute capability"
                 if m["gpu"]
+                else "the file is no serialized engine plan (it names no release)"
+                if m["none"]
                 else "the file is no serialized engine plan (its magic tag does not match)"
             )
         ),

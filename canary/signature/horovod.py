@@ -5,15 +5,16 @@ rank ...", later "This was caused by an exception on one of the ranks ..."), and
 built in later releases ("Extension horovod.tensorflow has not been built: .../mpi_lib.cpython-36m-x86_64-linux-gnu.so
 not found"): that it shut down, and which extension, are the failure. Its stall inspector warns of ranks waiting for
 the others, which a hang follows. Open MPI's mpirun prints its refusals in boxes without a class (not enough slots, a
-run as root); ORTE's daemons that did not start are explained by the line before its box: ssh unable to resolve a
-host (the cluster's network) or orted not found on a node (the machine's install). A job that srun launched directly,
-with an Open MPI built without SLURM's PMI, cannot start ("The application appears to have been direct launched using
-"srun", but OMPI was not built with SLURM's PMI support"). mpirun (or mpiexec) ends a job one process of which exited
-non-zero ("mpirun detected that one or more processes exited with non-zero status"): the code is the program's.
-Open MPI's own handler reports a process's fatal signal ("[host:4968] Signal: Segmentation fault (11)") over a
-backtrace ("[ 3] /usr/lib/libmpi.so.12(ompi_datatype_sndrcv+0x54c)[0x7f60...]"): the signal, and the first frame
-past the C library's (its function, or its library where it has none), are the failure; an abort (6) is named by
-what made the process abort.
+run as root); a program it could not start, a layer's init that failed (by step and returned value), and ORTE's daemons
+lost or failed, are its help text's first sentences; ORTE's daemons that did not start are explained by the line before
+its box: ssh unable to resolve a host (the cluster's network) or orted not found on a node (the machine's install). A
+job that srun launched directly, with an Open MPI built without SLURM's PMI, cannot start ("The application appears to
+have been direct launched using "srun", but OMPI was not built with SLURM's PMI support"). mpirun (or mpiexec) ends a
+job one process of which exited non-zero ("mpirun detected that one or more processes exited with non-zero status"):
+the code is the program's. Open MPI's own handler reports a process's fatal signal ("[host:4968] Signal: Segmentation
+fault (11)") over a backtrace ("[ 3] /usr/lib/libmpi.so.12(ompi_datatype_sndrcv+0x54c)[0x7f60...]"): the signal, and
+the first frame past the C library's (its function, or its library where it has none), are the failure; an abort (6)
+is named by what made the process abort.
 """
 
 from __future__ import annotations
@@ -58,6 +59,22 @@ def _crashed_in(lines: list[str], i: int, message: str) -> str:
     return message
 
 
+# Open MPI's help text when a layer's init fails says which step and what it returned on indented lines below
+# ("  getting local rank failed" / "  --> Returned value No permission (-17) instead of ORTE_SUCCESS")
+_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>\w[\w ]{2,100}? failed)\s*$")
+_RETURNED = re.compile(r"^\s{1,8}--> Returned (?:value )?(?P<v>.{1,80}?) instead of [A-Z]{3,10}_SUCCESS")
+
+
+def _init_step(lines: list[str], i: int, said: str) -> str:
+    """An init failure's step and the value it returned, from the help text's indented lines below it."""
+    below = lines[i + 1 : i + 12]
+    for k, line in enumerate(below[:-1]):
+        step, value = _INIT_STEP.match(line), _RETURNED.match(below[k + 1])
+        if step and value:
+            return f"{said}: {step['step']} ({value['v']})"
+    return said
+
+
 MPI_ERRORS: list[BareError] = [
     # (under TensorFlow 2 its status's class is printed above the graph's node, which a post may leave out)
     BareError(
@@ -92,6 +109,53 @@ MPI_ERRORS: list[BareError] = [
                 else "orted not found on a node (ORTE could not start its daemons)"
             )
         ),
+    ),
+    # mpirun's help text for a program it could not start ("mpirun was unable to launch the specified application as
+    # it could not access or execute an executable:", "mpirun was unable to find the specified executable file, and
+    # therefore did not launch the job."): the machine's install or path; which program and node are the job's
+    environment_check(
+        "mpirun-executable",
+        ("mpirun was unable to ",),
+        r"mpirun was unable to (?:(?P<exec>launch the specified application as it could not access)|"
+        r"find the specified executable file)",
+        None,
+        message=lambda m: (
+            "Open MPI: mpirun could not " + ("access or execute" if m["exec"] else "find") + " the program"
+        ),
+    ),
+    # a layer of Open MPI that could not start ("It looks like orte_init failed for some reason; your parallel process
+    # is likely to abort."), and which step with what value (its help text's indented lines): the machine's install
+    environment_check(
+        "ompi-init",
+        ("_init failed for some reason",),
+        r"^It looks like (?P<layer>orte|opal|ompi_mpi|MPI)_init failed for some reason",
+        None,
+        message=lambda m: f"Open MPI: {m['layer']}_init failed",
+        below=_init_step,
+    ),
+    # ORTE's daemons lost or failed ("ORTE has lost communication with a remote daemon.", "An ORTE daemon has
+    # unexpectedly failed after launch and before communicating back to mpirun."): the cluster's nodes and network
+    # (those it could not start are named by the line above their box, below, where there is one)
+    BareError(
+        "orte-daemon",
+        ("ORTE has lost communication", "ORTE daemon has unexpectedly failed"),
+        re.compile(
+            r"(?P<msg>ORTE has lost communication with a remote daemon|An ORTE daemon has unexpectedly failed after "
+            r"launch)"
+        ),
+        None,
+        "infrastructure",
+        message=lambda m: f"Open MPI: {m['msg']}",
+    ),
+    # (and those it could not start, where no line above its box says why: weak)
+    BareError(
+        "orte-daemon-start",
+        ("ORTE was unable to reliably start",),
+        re.compile(r"(?P<msg>ORTE was unable to reliably start one or more daemons)"),
+        None,
+        "infrastructure",
+        message=lambda m: f"Open MPI: {m['msg']}",
+        weak=True,
     ),
     environment_check(
         "ompi-direct-launch",

@@ -38,7 +38,8 @@ JAX_MISUSE_RULES: tuple[Rule, ...] = (
     Rule(
         "flax-scope",
         "flax's scopes refuse a parameter of another shape or none, worded by release, with a link to the docs: the "
-        "check and the parameter's name are the misuse, the module's path and the shapes the program's",
+        "check and the parameter's name are the misuse, the module's path and the shapes the program's; Flax 0.12 "
+        "names the static attribute that holds arrays and its module, which are the program's",
         pytrees.flax_scope,
     ),
     Rule(

@@ -306,8 +306,12 @@ WORDINGS: list[tuple[re.Pattern[str], str]] = [
         ),
         r"Can't write data (file write failed: errno = \1)",
     ),
-    # PyTorch's DataLoader names the signal its worker died of and ends; a progress line glued after it is not its
-    (re.compile(r"^(DataLoader worker \(pid \S{1,12}\) is killed by signal: [\w ]{2,40}?)\.{2,}.*$"), r"\1"),
+    # PyTorch's DataLoader names the signal its worker died of and ends; a progress line glued after it, or a title's
+    # "???", is not its
+    (
+        re.compile(r"^(DataLoader worker \(pid \S{1,12}\) is killed by signal: [\w ]{2,40}?)(?:\.{2,}|\.?[?!]{2,}).*$"),
+        r"\1",
+    ),
     # a message run together with the same line of other processes (four workers' tails pasted without their line
     # ends: "[Errno 12] Cannot allocate memoryOSError: [Errno 12] Cannot allocate memory")
     (re.compile(r"^(.{8,300}?)(?:[A-Z]\w{0,60}(?:Error|Exception): \1)+$"), r"\1"),

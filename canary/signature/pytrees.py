@@ -1,7 +1,7 @@
 """jax's words for two pytrees that do not match, reworded across releases: control flow's branches or carry of another
 structure, tree_map's second tree with a list or tuple of another length, a prefix tree (a transformation's axes)
-whose node has another number of children, a custom node's data that differs. Pure. Their rules are in
-:data:`canary.signature.jax_folds.JAX_MISUSE_RULES`.
+whose node has another number of children, a custom node's data that differs; flax's scopes and Flax 0.12's static
+attributes. Pure. Their rules are in :data:`canary.signature.jax_folds.JAX_MISUSE_RULES`.
 """
 
 from __future__ import annotations
@@ -110,7 +110,15 @@ _FLAX_SHAPE = re.compile(
 _FLAX_MISSING = re.compile(r'^(?:No parameter named|Could not find parameter named) "(\w{1,100})" (?:exists )?in\b.*$')
 
 
+# Flax 0.12's check of a module's static attributes ("Found unexpected Arrays on value of type <class 'list'> in static
+# attribute 'blocks' of Pytree type '<class 'x.STTransformer'>'. This is an error starting from Flax version 0.12.0.
+# ..."): the check and the container's type, not which attribute of which module
+_STATIC_ARRAYS = re.compile(r"^(Found unexpected Arrays on value of type <class '\w{1,60}'> in static attribute)\b.*$")
+
+
 def flax_scope(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("Found unexpected Arrays"):
+        return exc, _STATIC_ARRAYS.sub(r"\1", message), frames
     if "flax.readt" in message:
         message = _FLAX_LINK.sub("", message).rstrip(" \"'`")  # (and the quote a post closes after it)
     if exc == "ScopeParamShapeError" and _FLAX_SHAPE.match(message):
@@ -123,6 +131,13 @@ def flax_scope(exc: str | None, message: str, frames: list[str]) -> Parts:
 # control flow's check quoted without its class or trees ("true_fun and false_fun output must have same type
 # structure"): jax raises it as TypeError
 PYTREE_ERRORS: list[BareError] = [
+    # (and Flax 0.12's check of a module's static attributes, posted without its ValueError)
+    BareError(
+        "flax-static-arrays",
+        ("Found unexpected Arrays on value of type",),
+        re.compile(r"^(?P<msg>Found unexpected Arrays on value of type <class '\w{1,60}'> in static attribute\b.*)$"),
+        "ValueError",
+    ),
     BareError(
         "jax-same-structure",
         ("must have same type structure",),

@@ -1,13 +1,23 @@
 """The folding rules of PyTorch's and its compiler's own words, reworded across releases: a tensor's shared-memory file,
 the extension loader after a failed build, the determinism check refusing an op, Triton's cache's temporary files and
-the stale NFS handle its cached objects meet. Pure. They take their place in
+the stale NFS handle its cached objects meet, CUDA graph capture's refusals. Pure. They take their place in
 :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
 from __future__ import annotations
 
+import re
+
 from canary.signature import framework_words
-from canary.signature.rewordings import Rule
+from canary.signature.rewordings import Rule, rewrite
+
+# CUDA graph capture's refusal of an unpinned copy, with advice after it in later releases, and its warning of a graph
+# that captured nothing, whose second sentence one release misspelt ("This ususally means ...")
+_CAPTURE = re.compile(
+    r"^(Cannot copy between CPU and CUDA tensors during CUDA graph capture unless the CPU tensor is pinned"
+    r"|The CUDA Graph is empty)\b.+$"
+)
+cuda_graph_words = rewrite("CUDA", _CAPTURE, r"\1")
 
 TORCH_RULES: tuple[Rule, ...] = (
     Rule(
@@ -47,6 +57,12 @@ TORCH_RULES: tuple[Rule, ...] = (
         "zero, singular U.'), later as LinAlgError in linalg's, naming an element, order or code: which factorization "
         "failed and why are the failure",
         framework_words.torch_linalg,
+    ),
+    Rule(
+        "cuda-graph-words",
+        "PyTorch's CUDA graph capture refuses an unpinned copy with advice after it in later releases, and warns of "
+        "an empty graph with a second sentence one release misspelt: the refusal, and the empty graph, are the failure",
+        cuda_graph_words,
     ),
     Rule(
         "torch-companions",

@@ -135,6 +135,15 @@ WORDS: list[BareError] = [
         re.compile(r"^(?P<msg>Unreliable test timings)! On an initial run"),
         "Flaky",
     ),
+    # a DataLoader worker's signal wrapped after its colon ("... is killed by signal: " above "Bus error. It is possible
+    # that dataloader's workers are out of shared memory."): the line below names the signal
+    BareError(
+        "dataloader-signal-wrapped",
+        ("is killed by signal:",),
+        re.compile(r"(?:^|\bRuntimeError: )(?P<msg>DataLoader worker \(pid \d{1,9}\) is killed by signal:)$"),
+        "RuntimeError",
+        context=1,
+    ),
     # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
     # used as a bool, alone on a line (a post that quotes the message without its class: "module 'flax' has no
     # attribute 'optim'")
