@@ -3300,3 +3300,35 @@ def test_the_hundred_and_fifty_seventh_and_eighth_batchs_failures_in_the_words_t
     flax = sig("flax-5183.log")
     assert flax.exception == "ValueError"
     assert flax.fingerprint == sig("jasmine-228.log").fingerprint == sig("bonsai-47.log").fingerprint
+
+
+def test_the_hundred_and_fifty_ninth_and_sixtieth_batchs_failures_in_the_words_they_met():
+    # torch_xla's runtime warnings; remote code's packages; conda and micromamba; pip's metadata; setuptools; ptxas
+    xrt = sig("pytorch-xla-4630-2.log")
+    assert xrt.kind == "environment" and xrt.message == "torch_xla: XRT configuration not detected, defaulting to PJRT"
+    assert xrt.fingerprint == sig("pytorch-xla-4599.log").fingerprint == sig("pytorch-xla-4630.log").fingerprint
+    assert sig("pytorch-xla-6331.log").fingerprint == sig("pytorch-xla-7268.log").fingerprint
+    assert sig("transformers-37301.log").fingerprint == sig("transformers-37301-2.log").fingerprint
+    assert (
+        sig("emu3-21.log").fingerprint == sig("orion-1.log").fingerprint != sig("llm-on-openshift-77.log").fingerprint
+    )
+    assert sig("xiaobei-57.log").fingerprint == sig("conda-14147.log").fingerprint
+    assert sig("pytorch-158438.log").fingerprint == sig("deep-rl-class-667.log").fingerprint
+    mm = sig("leakpro-181.log")
+    assert mm.kind == "environment" and mm.fingerprint == sig("reticulate-1382.log").fingerprint
+    assert sig("tox-conda-74.log").fingerprint == sig("conda-9513.log").fingerprint
+    assert sig("setup-conda-12.log").fingerprint != sig("setup-miniconda-149.log").fingerprint  # (which command)
+    meta = sig("ola-23.log")  # (pip's conclusion below is named by the release it ignored)
+    assert meta.message == "pip: omegaconf 2.0.6 has invalid metadata"
+    assert meta.fingerprint == sig("rvc-python-32.log").fingerprint
+    assert sig("synthclip-7.log").fingerprint == sig("invokeai-6866.log").fingerprint != meta.fingerprint
+    assert sig("t-export-1.log").fingerprint == sig("torchsde-151.log").fingerprint
+    assert sig("pytorch-lightning-18563.log").fingerprint == sig("comfyui-2739.log").fingerprint
+    backend = sig("rwkv-runner-418.log")
+    assert backend.exception == "BackendUnavailable" and backend.fingerprint == sig("xtts-rvc-ui-25.log").fingerprint
+    assert backend.fingerprint != sig("comfyui-sensenova-u1-5.log").fingerprint  # (hatchling)
+    gym = sig("stable-baselines3-1522.log")
+    assert gym.fingerprint == sig("compilergym-817.log").fingerprint != sig("scdml-1.log").fingerprint
+    ptxas = sig("alphafold-122.log")
+    assert ptxas.exception == "SIGABRT" and ptxas.fingerprint == sig("jax-windows-builder-19.log").fingerprint
+    assert sig("alpa-794.log").fingerprint != sig("jax-6799.log").fingerprint  # (no ptxas vs an old one)

@@ -104,7 +104,8 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
     the whole earlier one names it. A signal or abort names it only when no error came just before."""
     found = _last_bare(lines, options)
     if found is not None and _UNRESOLVED.match(found[1].message):
-        # pip finding no version because it could not fetch the index (a certificate, a proxy): the fetch names it
+        # pip finding no version because it could not fetch the index (a certificate, a proxy), or because it ignored
+        # the release asked for, whose metadata is invalid: that names it
         fetch = _scan(lines, options, stop=max(-1, found[0] - _LOOK_BACK), start=found[0] - 1, skip=_NOT_NETWORK)
         if fetch is not None:
             return fetch[0], fetch[1]
@@ -117,7 +118,7 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
 
 
 _UNRESOLVED = re.compile(r"(?:pip: )?(?:No matching distribution found for|Could not find a version that satisfies)")
-_FETCHES = ("connection-pool", "pip-retry", "env-pip-ssl")
+_FETCHES = ("connection-pool", "pip-retry", "env-pip-ssl", "env-pip-invalid-metadata")
 _NOT_NETWORK = frozenset(b.name for b in bare.BARE_ERRORS if b.name not in _FETCHES)
 # every recogniser but the toolchain and environment checks, warnings included; every one but CUDA's
 NOT_A_CHECK = frozenset(b.name for b in bare.BARE_ERRORS if b not in bare.ENVIRONMENT_ERRORS)

@@ -212,14 +212,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "hub",
-        "transformers names a model it could not find, and the directory or checkpoint file it looked in, by the "
-        "program's names; requests a rate limit by the URL: no model, no readable file, a refusal are the failure",
+        "transformers names a model it could not find and the directory or file it looked in by the program's names, "
+        "remote code's missing packages before a pip command; requests a rate limit by its URL: those are the failure",
         hub.hub_names,
     ),
     Rule(
         "conda-spec",
-        "conda lists the packages no channel has with the version the program asked for ('- cudatoolkit=11.3'), and "
-        "its solver's conflicts by each release's specifications: which package is the failure, versions the program's",
+        "conda lists packages no channel has with the version asked ('- cudatoolkit=11.3'), its solver's conflicts by "
+        "release, channels whose terms are unaccepted, 'conda init' quoted or not: the package or check is the failure",
         installs.conda,
     ),
     Rule(

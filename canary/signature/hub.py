@@ -104,6 +104,10 @@ _CHECKPOINT = re.compile(r"^(Unable to load weights from pytorch checkpoint file
 # before, with advice by release)
 _REVISION = re.compile(r"^\S{1,200} (is not a valid git identifier) \(branch name, tag name or commit id\).*$")
 _TOKEN_REQUIRED = "Token is required (`token=True`), but no token found"
+# (a repository's modeling file importing packages the environment lacks: "... not found in your environment:
+# flash_attn. Run `pip install flash_attn`", the command in backticks or quotes: which packages)
+_REMOTE_IMPORTS = "This modeling file requires the following packages that were not found in your environment: "
+_REMOTE_PACKAGES = re.compile(r"^(.{1,200}? in your environment: [\w., -]{1,300}?)\. Run .*$")
 
 
 def hub_names(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
@@ -117,6 +121,8 @@ def hub_names(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
         message = _CHECKPOINT.sub(r"\1 for <file>", message)
     if "is not a valid git identifier" in message:
         message = _REVISION.sub(r"<revision> \1 (branch name, tag name or commit id)", message)
+    if message.startswith(_REMOTE_IMPORTS):  # (without the pip command after it, quoted one way or another)
+        message = _REMOTE_PACKAGES.sub(r"\1", message)
     if message.startswith(_TOKEN_REQUIRED):  # (and the advice after it, by release)
         exc, message = "OSError" if exc == "LocalTokenNotFoundError" else exc, _TOKEN_REQUIRED
     return exc, message, frames

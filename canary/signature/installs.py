@@ -71,12 +71,10 @@ _CORRUPTED = re.compile(
 )
 
 
-# conda 25's refusal of channels whose Terms of Service a non-interactive run has not accepted lists them after
-# "before proceeding:" (bullets by the terminal's encoding): that they are not accepted is the failure, which channels
-# the machine's configuration
-_TOS = re.compile(
-    r"^(Terms of Service have not been accepted for the following channels\b.{0,200}?before proceeding)\b.*$"
-)
+# conda 25's refusal of channels whose Terms of Service a non-interactive run has not accepted lists them after advice
+# (bullets by the terminal's encoding; a cut post may stop before either): that they are not accepted is the failure;
+# which channels are the machine's configuration, and "conda init" before "conda activate" with or without its quotes
+_TOS = re.compile(r"^(Terms of Service have not been accepted for the following channels)\b.*$")
 
 
 _CUDA_DRIVER = "incompatible with your CUDA driver"
@@ -85,6 +83,8 @@ _CUDA_DRIVER = "incompatible with your CUDA driver"
 def conda(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     if exc == "CondaToSNonInteractiveError":
         message = _TOS.sub(r"\1", message)
+    elif exc == "CondaError" and message.replace("'", "").startswith("Run conda init before conda activate"):
+        message = "Run 'conda init' before 'conda activate'"
     elif exc == "CondaVerificationError" and _CORRUPTED.match(message):
         message = "The package for <package> appears to be corrupted: a path in its manifest cannot be found"
     elif exc == "PackagesNotFoundError":

@@ -1,6 +1,7 @@
 """GPU runtimes below the Python frameworks, printing what failed without a Python class: taichi's choice of the CPU
-when CUDA would not load, cudarc's driver library not found, llama.cpp's ggml finding no GPU, and Apple's MPSGraph
-asserting on what jax-metal gave it. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+when CUDA would not load, cudarc's driver library not found, llama.cpp's ggml finding no GPU, XLA's ptxas failing or
+not found, and Apple's MPSGraph asserting on what jax-metal gave it. Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`.
 
 taichi warns that it fell back to the CPU ("[W ...] [misc.py:adaptive_arch_select@758] Arch=[<Arch.cuda: 3>] is not
 supported, falling back to CPU", the enum's number and the line by release) and goes on: on a lane with a GPU the run
@@ -88,6 +89,27 @@ NATIVE_GPU_ERRORS: list[BareError] = [
         r"ggml_cuda_init: failed to initialize (?P<rt>\w{2,10}): (?P<why>[^\"`]{1,200}?)\.?(?:[\"`]|$)",
         None,
         message=lambda m: f"ggml_cuda_init: failed to initialize {m['rt']}: {m['why'].rstrip()}",
+    ),
+    # XLA's GPU compiler aborting when ptxas fails ("F .../nvptx_compiler.cc:479] ptxas returned an error during
+    # compilation of ptx to sass: 'Internal: ptxas exited with non-zero error code ...'"), and warning that it finds no
+    # ptxas where it looks ("Can't find ptxas binary in ${CUDA_DIR}/bin."): the CUDA toolkit beside jaxlib
+    BareError(
+        "xla-ptxas-error",
+        ("ptxas returned an error during compilation of ptx to sass",),
+        re.compile(
+            r"(?P<msg>ptxas returned an error during compilation of ptx to sass)"
+            r"(?:: '(?:INTERNAL|Internal): (?P<why>ptxas exited with non-zero error code \d{1,6}))?"
+        ),
+        "SIGABRT",
+        # (how ptxas exited: 32512 is a shell's 127, no ptxas to run; a check of its release above explains the rest)
+        message=lambda m: m["msg"] + (f": {m['why']}" if m["why"] else ""),
+    ),
+    environment_check(
+        "xla-ptxas-not-found",
+        ("Can't find ptxas binary",),
+        r"Can't find ptxas binary in \S{1,300}",
+        None,
+        message=lambda m: "XLA: can't find the ptxas binary",
     ),
     BareError(
         "mpsgraph-assertion",

@@ -1,9 +1,10 @@
 """What Python's environment tools and a notebook's front end print without a class: venv without ensurepip, an
 interpreter without the module ``-m`` asked for, pip too old for a flag, refusing a download whose hash differs or
 giving up resolving, python-build's extensions not compiled, gzip and tar on an archive cut short, uv's lockfile and
-its missing wheel, pkg_resources' and setuptools' requirement checks, conda's solver plugin and mamba 2's arguments,
-asyncio's task destroyed while pending, and ipywidgets' front end missing or out of step with the kernel. Pure. They
-take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+its missing wheel, pkg_resources' and setuptools' requirement checks, pip's invalid metadata and build backend,
+conda's solver plugin, mamba 2's arguments and micromamba's shell, asyncio's task destroyed while pending, and
+ipywidgets' front end missing or out of step with the kernel. Pure. They take their place in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
@@ -296,5 +297,57 @@ PYTHON_ENV_CHECKS: list[BareError] = [
         r"found)",
         None,
         weak=True,
+    ),
+    # packaging 22's stricter specifiers as pip meets them in a package's metadata: 24.1 ignoring a release ("WARNING:
+    # Ignoring version 2.0.6 of omegaconf since it has invalid metadata:") or failing to parse what is installed
+    # ("WARNING: Error parsing dependencies of torchsde: .* suffix can only be used with `==` or `!=` operators"), and
+    # 23.x's warning before it ("DEPRECATION: pytorch-lightning 1.7.7 has a non-standard dependency specifier
+    # torch>=1.9.*. pip 23.3 will enforce this behaviour change.", quoted without its head too): which package and
+    # release, not which pip, nor the specifier pip's caret points at
+    _environment(
+        "pip-invalid-metadata",
+        ("since it has invalid metadata", "WARNING: Error parsing dependencies of ", "non-standard dependency spec"),
+        r"Ignoring version (?P<ver>\S{1,40}) of (?P<pkg>[\w.-]{1,100}) since it has invalid metadata|"
+        r"Error parsing dependencies of (?P<parse>[\w.-]{1,100}):|"
+        r"(?:^|DEPRECATION: |\")(?P<dep>[\w.-]{1,100}) (?P<dver>\S{1,40}) has a non-standard dependency specifier",
+        None,
+        message=lambda m: (
+            f"pip: {m['pkg']} {m['ver']} has invalid metadata"
+            if m["pkg"]
+            else f"pip: error parsing the dependencies of {m['parse']}"
+            if m["parse"]
+            else f"pip: {m['dep']} {m['dver']} has a non-standard dependency specifier (deprecated)"
+        ),
+    ),
+    # setuptools refusing a package's own setup arguments ("error in gym setup command: 'extras_require' must be a
+    # dictionary whose values are strings or lists of strings containing valid project/version requirement
+    # specifiers."): which package and which argument, not the parser's words after them
+    _environment(
+        "setup-command",
+        (" setup command: '",),
+        r"error in (?P<pkg>[\w.-]{1,100}) setup command: '(?P<arg>\w{1,60})' must be",
+        None,
+        message=lambda m: f"setuptools: error in {m['pkg']} setup command: '{m['arg']}' is invalid",
+    ),
+    # pip's build frontend without the build backend a project names ("pip._vendor.pyproject_hooks._impl.
+    # BackendUnavailable: Cannot import 'setuptools.build_meta'"), raised as a class named neither Error nor Exception
+    _environment(
+        "build-backend",
+        ("BackendUnavailable: ",),
+        r"(?:^|[\s`.])BackendUnavailable: (?P<msg>Cannot import '[\w.:]{1,100}')",
+        "BackendUnavailable",
+    ),
+    # micromamba asked to activate in a shell it was not hooked into ("'micromamba' is running as a subprocess and can't
+    # modify the parent shell.", 2.x's "critical libmamba Shell not initialized"), and conda 4.3 handed its own path as
+    # the command ("conda: error: argument command: invalid choice: '/x/miniconda/bin/conda'"): the shell's setup
+    _environment(
+        "conda-shell",
+        ("is running as a subprocess and can't modify the parent shell", "Shell not initialized", "invalid choice: '"),
+        r"(?P<mm>'micromamba' is running as a subprocess and can't modify the parent shell|libmamba Shell not "
+        r"initialized)|conda: error: argument command: invalid choice: '\S{0,300}/conda'",
+        None,
+        message=lambda m: (
+            "micromamba: the shell is not initialized" if m["mm"] else "conda: given its own path as the command"
+        ),
     ),
 ]

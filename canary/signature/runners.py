@@ -56,6 +56,16 @@ RUNNER_CHECKS: list[BareError] = [
         # (which command met it: git's subcommand, or a clone's filter)
         message=lambda m: "git: git-lfs is not installed" + (" (the clone's filter)" if m["filter"] else ""),
     ),
+    # a step's shell without the program it runs ("/home/runner/work/_temp/x.sh: line 1: pytest: command not found"):
+    # the runner's environment (an activation that did not carry over); the failure only where nothing else is
+    _environment(
+        "command-not-found",
+        (": command not found",),
+        r"\bline \d{1,6}: (?P<cmd>[\w.+-]{1,60}): command not found",
+        None,
+        message=lambda m: f"shell: {m['cmd']}: command not found",
+        weak=True,
+    ),
     # a checkout without git's metadata (an sdist, a copied tree), in git's and its older capitalised words; a build
     # that asks git for its version prints it and goes on, so only where nothing else names the failure
     _environment(

@@ -215,6 +215,24 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         message=lambda m: f"torch_xla: op(s) not lowered to XLA: {m['ops']}",
         weak=True,
     ),
+    # torch_xla choosing its runtime for a job that set none (2.0: "XRT configuration not detected. Defaulting to
+    # preview PJRT runtime.", 2.1 and later: "PJRT is now the default runtime."), and its world-size API deprecated for
+    # 2.7 ("torch_xla.core.xla_model.xrt_world_size() will be removed in release 2.7."): warnings the run goes on after
+    _environment(
+        "xla-runtime-default",
+        ("XRT configuration not detected", "PJRT is now the default runtime", "will be removed in release "),
+        r"(?P<xrt>XRT configuration not detected)|(?P<pjrt>PJRT is now the default runtime)|"
+        r"torch_xla\.core\.xla_model\.(?P<api>\w{1,40})\(\) will be removed in release",
+        None,
+        message=lambda m: (
+            "torch_xla: XRT configuration not detected, defaulting to PJRT"
+            if m["xrt"]
+            else "torch_xla: PJRT is now the default runtime"
+            if m["pjrt"]
+            else f"torch_xla: xla_model.{m['api']}() is deprecated"
+        ),
+        weak=True,
+    ),
     # libdrm without AMD's table of GPU names, in a ROCm wheel run outside a ROCm install ("/opt/amdgpu/share/libdrm/
     # amdgpu.ids: No such file or directory"): printed, and the run goes on
     _environment(
