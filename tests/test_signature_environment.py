@@ -3332,3 +3332,15 @@ def test_the_hundred_and_fifty_ninth_and_sixtieth_batchs_failures_in_the_words_t
     ptxas = sig("alphafold-122.log")
     assert ptxas.exception == "SIGABRT" and ptxas.fingerprint == sig("jax-windows-builder-19.log").fingerprint
     assert sig("alpa-794.log").fingerprint != sig("jax-6799.log").fingerprint  # (no ptxas vs an old one)
+
+
+def test_the_hundred_and_sixty_first_and_second_batchs_failures_in_the_words_they_met():
+    # Windows' DLL loads without their class; transformers' logger; YOLO's non-finite loss
+    dll = sig("aitextgen-188.log")
+    assert dll.exception == "OSError" and dll.fingerprint == sig("pytorch-segmentation-118.log").fingerprint
+    assert sig("nunif-701.log").fingerprint == sig("kronos-166.log").fingerprint != sig("sdnext-598.log").fingerprint
+    tok = sig("llamafactory-6130.log")
+    assert tok.kind == "environment" and tok.fingerprint == sig("silnlp-1014.log").fingerprint
+    assert tok.fingerprint == sig("evaluate-654.log").fingerprint
+    nan = sig("yolov3-1123.log")
+    assert nan.kind == "nan" and nan.fingerprint == sig("yolov3-1539.log").fingerprint

@@ -14,6 +14,17 @@ from canary.signature.recogniser import BareError
 _FORK = "os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded"
 
 DEPRECATIONS: list[BareError] = [
+    # transformers' logger warning that the Trainer's tokenizer property is deprecated ("Trainer.tokenizer is now
+    # deprecated. You should use Trainer.processing_class instead."), with its logger's head, bare, or in a sentence
+    BareError(
+        "trainer-tokenizer",
+        ("Trainer.tokenizer is now deprecated",),
+        re.compile(r"(?P<msg>Trainer\.tokenizer is now deprecated)"),
+        None,
+        "environment",
+        message=lambda m: "transformers: Trainer.tokenizer is now deprecated (use Trainer.processing_class)",
+        weak=True,
+    ),
     # Streamlit's notice of its removed cache ("st.cache is deprecated. Please use one of Streamlit's new caching
     # commands, ...", a later release adding when it goes): the app goes on, so weak
     BareError(

@@ -1,6 +1,7 @@
 """A training run's numbers turning non-finite, as the run itself reports them. Pure.
 
-A loss logged as nan or inf ("loss: nan", "train/loss=inf", "loss returned in `step` is nan") is the failure. So is a
+A loss logged as nan or inf ("loss: nan", "train/loss=inf", "loss returned in `step` is nan", YOLO's "non-finite
+loss, ending training") is the failure. So is a
 gradient norm logged as nan, by the Trainer's dict ("{'loss': 0.1474, 'grad_norm': nan, ...}") or OpenMMLab's logger
 ("... loss: 2.5128  grad_norm: nan"): with the loss at zero beside it (every token masked, or a loss that underflowed)
 it is another failure than with a finite loss (fp16's overflow in one step). PyTorch's anomaly mode warns of the
@@ -17,7 +18,9 @@ import re
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import rewrite
 
-_LOSS_NAN = re.compile(r"\b(?:train/)?loss\b(?:[\s:=]{1,8}|(?: returned in `?\w{1,60}`?)?\sis\s)(?:nan|-?inf)\b", re.I)
+_LOSS_NAN = re.compile(
+    r"\b(?:train/)?loss\b(?:[\s:=]{1,8}|(?: returned in `?\w{1,60}`?)?\sis\s)(?:nan|-?inf)\b|\bnon-finite loss\b", re.I
+)
 _GRAD_NAN = re.compile(r"\bgrad_norm'?[\s:=]{1,8}(?:nan|-?inf)\b")
 # (the loss logged just before it; a terminal's wrap may split the record between the two)
 _LOSS_BESIDE = re.compile(r"\bloss'?[\s:=]{1,8}(?P<loss>[^\s,]{1,30}),?\s{1,8}'?grad_norm'?[\s:=]{1,8}(?:nan|-?inf)\b")

@@ -116,6 +116,18 @@ WORDS: list[BareError] = [
         re.compile(r"^(?P<msg>DLL load failed while importing [\w.]{1,200})"),
         "ImportError",
     ),
+    # Windows refusing a DLL torch loads, its OSError's words posted without the class ("[WinError 1455] The paging
+    # file is too small for this operation to complete. Error loading "...\\torch\\lib\\c10.dll" or one of its
+    # dependencies.")
+    BareError(
+        "win-error-dll",
+        ("[WinError ",),
+        re.compile(
+            r"(?:^|(?<=[\s`'\"]))(?P<msg>\[WinError \d{1,6}\] .{0,300}?Error loading \"[^\"]{1,300}\" or one of its "
+            r"dependencies)"
+        ),
+        "OSError",
+    ),
     # pydantic 2 refusing a name version 1 had ("`pydantic:parse_raw_as` has been removed in V2.", "`BaseSettings` has
     # been moved to the `pydantic-settings` package."), posted without its class or after a runner's "Failed: "
     BareError(
