@@ -45,6 +45,10 @@ _QUOTES_NEXT = "The error was:"
 _WARNING_QUOTES = re.compile(r"Warning: .{0,500}Error message:$")
 
 
+def _warning_quotes(above: str) -> bool:
+    return above.endswith("Error message:") and _WARNING_QUOTES.search(above) is not None
+
+
 def _scan(
     lines: list[str], options: Options, stop: int = -1, start: int | None = None, skip: Collection[str] = ()
 ) -> tuple[int, Signature, str, str] | None:
@@ -55,7 +59,7 @@ def _scan(
     for i in range(len(lines) - 1 if start is None else start, stop, -1):
         s = lines[i].strip()
         above = lines[i - 1].rstrip() if i else ""
-        if not s or above.endswith(_QUOTES_NEXT) or GOES_ON_BELOW.search(above) or _WARNING_QUOTES.search(above):
+        if not s or above.endswith(_QUOTES_NEXT) or GOES_ON_BELOW.search(above) or _warning_quotes(above):
             # an error quoted as the cause inside another's message is that one's (and the loader's message goes on
             # below the extension it names: "ImportError: /x/te.so: " above "undefined symbol: ...", Mosaic's below
             # its head: "...: Mosaic failed to compile TPU kernel:" above "Failed to set window params ...: E2002: ")

@@ -1,12 +1,14 @@
 """PyTorch's MPS backend on Apple silicon refusing what a program asks of it. Pure.
 
-An operator the backend lacks is named with the same advice in every release ("The operator 'aten::_fft_r2c' is not
-currently implemented for the MPS device. If you want this op to be added in priority during the prototype phase of
-this feature, please comment on https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the
-environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` ..."): the operator is the failure, the advice is not, and a post
-may cut it anywhere. The macOS the backend needs moves with the release ("The MPS backend is supported on MacOS 12.3+.",
-later "... 13.0+."): that the machine's macOS is too old is the failure. Posts and applications (ComfyUI's dialog, a
-quote) give these words without the class torch raises them with.
+An operator the backend lacks is named with advice after it ("The operator 'aten::_fft_r2c' is not currently
+implemented for the MPS device. If you want this op to be added in priority during the prototype phase of this
+feature, please comment on https://github.com/pytorch/pytorch/issues/77764. As a temporary fix, you can set the
+environment variable `PYTORCH_ENABLE_MPS_FALLBACK=1` ...", 1.12's "is not current implemented", later releases' link to
+another issue): the operator is the failure, the advice is not, and a post may cut it anywhere. Under the fallback the
+backend warns that it runs the operator on the CPU, and a title may keep the first sentence alone. The macOS the
+backend needs moves with the release ("The MPS backend is supported on MacOS 12.3+.", later "... 13.0+."): that the
+machine's macOS is too old is the failure. Posts and applications (ComfyUI's dialog, a quote) give these words without
+the class torch raises them with.
 """
 
 from __future__ import annotations
