@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import zipfile
 from pathlib import Path
@@ -128,14 +129,18 @@ def test_from_an_old_end_that_cannot_be_tested_it_steps_inward_to_the_oldest_tha
 
 def test_a_cpu_run_over_versions_whose_verdicts_agree_names_none():
     p, d = _bisect("--old", FIRST_CALLABLE, "--new", NEW, "--test", "run", "--ferry", "moe-canary", "--lane", "cpu")
-    # moe-canary is canary's own model: no haliax version changes its run, so both ends pass
+    # moe-canary is canary's own model: no haliax version changes its run, so both ends agree. They pass; on a machine
+    # busy enough to miss the golden's throughput they fail alike on that gate alone, which is the machine's
     assert p.returncode == 1 and not d["found"] and d["first"] is None
-    assert d["reason"] == "--old and --new both pass: no version between them changes the verdict"
+    verdict = d["log"][0]["verdict"]
+    agree = {"good": "both pass", "bad": "both fail the same way"}[verdict]
+    assert d["reason"] == f"--old and --new {agree}: no version between them changes the verdict"
     assert [(s["sha"], s["role"], s["verdict"]) for s in d["log"]] == [
-        (FIRST_CALLABLE, "old end", "good"),
-        (NEW, "new end", "good"),
+        (FIRST_CALLABLE, "old end", verdict),
+        (NEW, "new end", verdict),
     ]
-    assert all(s["detail"].startswith("passed: ") for s in d["log"])
+    machine = re.compile(r"^perf_regression \w{12}: failed gates: throughput \(ferry moe-canary\)$")
+    assert all(s["detail"].startswith("passed: ") or machine.match(s["detail"]) for s in d["log"]), d["log"]
     assert d["python_version"].startswith("3.12.")
     env = Path(d["environment"])
     assert (env / "canary-base.json").is_file() and not list(env.glob("lib/python3.12/site-packages/haliax"))
