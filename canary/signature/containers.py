@@ -35,11 +35,11 @@ def _legacy_why(lines: list[str], i: int, said: str) -> str:
 
 
 # the hook's cause on the line below its stage, where a post wrapped runc's line by hand after "error:"
-_CAUSE = re.compile(r"^(?P<cause>[^\\\"`]{1,200}?)(?:: unknown\b|\.?$)")
+_CAUSE = re.compile(r"^\s*(?P<cause>[^\\\"`\s][^\\\"`]{0,199}?)(?:: unknown\b|\.?\s*$)")
 
 
 def _cause_below(lines: list[str], i: int, said: str) -> str:
-    m = _CAUSE.match(lines[i + 1].strip()) if said.endswith("error: ") and i + 1 < len(lines) else None
+    m = match_below(_CAUSE, lines, i + 1, i + 2) if said.endswith("error: ") else None
     return said + m["cause"] if m else said
 
 

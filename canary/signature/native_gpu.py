@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.kinds import line_kind
-from canary.signature.recogniser import BareError, environment_check
+from canary.signature.recogniser import BareError, environment_check, match_below
 from canary.signature.rewordings import rewrite
 
 _BOOST_PATH = re.compile(r"^(boost::filesystem::\w{1,60}: [^:\"]{1,200}): \"[^\"]{0,1000}\"(?:, \"[^\"]{0,1000}\")?$")
@@ -36,12 +36,12 @@ native_words = rewrite("boost::filesystem::", _BOOST_PATH, r"\1")
 
 # a C++ library's check of a HIP or CUDA call says where below it (rocALUTION: "HIP error: invalid device function"
 # above "File: .../src/base/hip/hip_vector.cpp; line: 845"), which PyTorch's error with the same words never does
-_SOURCE = re.compile(r"^File: \S{0,300}?([\w.-]{1,100}); line: \d{1,6}$")
+_SOURCE = re.compile(r"^\s*File: \S{0,300}?([\w.-]{1,100}); line: \d{1,6}\s*$")
 
 
 def source_below(lines: list[str], i: int, said: str) -> str:
     """A CUDA or HIP error's message with the source file a library's check names on the line below it."""
-    m = _SOURCE.match(lines[i + 1].strip()) if i + 1 < len(lines) else None
+    m = match_below(_SOURCE, lines, i + 1, i + 2)
     return f"{said} (in {m[1]})" if m else said
 
 
