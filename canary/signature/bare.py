@@ -10,13 +10,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import (
-    grpc_words,
-    model_servers,
-    pytrees,
-    quoting,
-    xla_lines,
-)
+from canary.signature import grpc_words, model_servers, pytrees, quoting, xla_lines
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -24,8 +18,9 @@ from canary.signature.configs import CONFIG_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.hub import HUB_ERRORS
-from canary.signature.kinds import COMPILE_TEXT, ENVIRONMENT_TEXT, TIMEOUT_TEXT, line_kind
+from canary.signature.kinds import COMPILE_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
+from canary.signature.mismatches import ENVIRONMENT_TEXT
 from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, FRONT_END_REPORTS, SERVICE_ERRORS

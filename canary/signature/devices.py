@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from canary.signature import native_gpu
-from canary.signature.kinds import ENVIRONMENT_TEXT
+from canary.signature.mismatches import ENVIRONMENT_TEXT
 from canary.signature.recogniser import BareError, environment_check
 
 XDIST_CRASH = "pytest-xdist: worker crashed while running"  # (host_checks words its node-down report so too)

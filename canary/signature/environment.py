@@ -2,7 +2,7 @@
 
 The rules ``environment``, ``jaxlib-version`` and ``versions`` of :data:`canary.signature.folds.RULES`
 (where their reasons are stated) are these functions; the checks themselves are recognised by
-:data:`canary.signature.kinds.ENVIRONMENT_TEXT` and, printed rather than raised, by
+:data:`canary.signature.mismatches.ENVIRONMENT_TEXT` and, printed rather than raised, by
 :data:`canary.signature.checks.ENVIRONMENT_ERRORS`.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from canary.signature import kinds
+from canary.signature import kinds, mismatches
 from canary.signature.installs import library_home
 from canary.signature.native_folds import LIBRARY_LOAD, library_load
 
@@ -352,7 +352,7 @@ _TOOLS = re.compile(
 
 def fold(exc: str | None, message: str, frames: list[str]) -> Parts:
     message = _whole(message)
-    if not kinds.ENVIRONMENT_TEXT.search(message):
+    if not mismatches.ENVIRONMENT_TEXT.search(message):
         return exc, message, frames
     inner = _BACKEND_HEAD.sub("", message)
     # (the backend's error, in Python's words, is of its own class: jax wraps it in a RuntimeError)
@@ -372,7 +372,7 @@ _VERSION = re.compile(r"(?<![\w.<])(?:\d{1,3}(?:\.\d{1,4}){1,3}|\d{4,6})(?![\w.]
 
 
 def versions(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if kinds.ENVIRONMENT_TEXT.search(message):
+    if mismatches.ENVIRONMENT_TEXT.search(message):
         message = _VERSION.sub("<version>", message)  # (its last full stop is the full-stop rule's)
         # (a four-part version, jaxlib's 0.9.0.1 post-release, was masked as an address)
         message = message.replace("version <ip>", "version <version>")

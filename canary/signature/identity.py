@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from canary.record import Signature
-from canary.signature import cloud_apis, folds, kinds
+from canary.signature import cloud_apis, folds, kinds, mismatches
 from canary.signature.masks import canonical_class, canonical_message, normalize, status_code
 
 FINGERPRINT_LEN = 12
@@ -76,7 +76,7 @@ def group(kind: str, exception: str | None, message: str) -> str:
 def _class_key(kind: str, exception: str | None, message: str) -> str | None:
     """The class as the fingerprint knows it (the ``check-class`` rule of :mod:`~canary.signature.folds`):
     none for a toolchain or environment check, which whichever layer ran it raises."""
-    if kind == "environment" or kinds.ENVIRONMENT_TEXT.search(message) or cloud_apis.is_cloud(message):
+    if kind == "environment" or mismatches.ENVIRONMENT_TEXT.search(message) or cloud_apis.is_cloud(message):
         return None  # (cloud-class: whichever client printed the service's refusal)
     return folds.class_key(exception, message)
 
@@ -100,7 +100,7 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     where = [] if (key is None and exc is not None) or folds.names_itself(exc, msg) else path
     said = cloud_apis.identity_message(msg).replace("`", "")  # (backticks: the library's markup, by release)
     fp = fingerprint(folds.kind_key(kind, exc), key, said, [frame_key(f) for f in where])
-    if kind == "runtime_crash" and kinds.ENVIRONMENT_TEXT.search(msg):
+    if kind == "runtime_crash" and mismatches.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind
     return Signature(fp, kind, exc, msg, path, group=group(kind, _group_class(key, exc, msg), msg)), before
 

@@ -12,6 +12,7 @@ import re
 from canary.signature import cloud_apis, network
 from canary.signature.infra import INFRA_TEXT
 from canary.signature.masks import canonical_class, status_code
+from canary.signature.mismatches import ENVIRONMENT_TEXT
 
 KINDS: tuple[str, ...] = (
     "compile_error",
@@ -56,87 +57,6 @@ TIMEOUT_TEXT = re.compile(
     r"DEADLINE_EXCEEDED|timed out|(?<!--)time(?:d)?out|exceeded the maximum execution time|"  # (not a "--timeout" flag)
     r"Barrier (?:timed out|failed)",
     re.I,
-)
-# A toolchain or environment that does not match what the program was built for: infrastructure, not
-# a code regression, even when a release prints it as a warning and carries on (on the CPU, or slower).
-ENVIRONMENT_TEXT = re.compile(
-    r"jaxlib is version .{1,40} requires version|jaxlib version is .{1,40} requires|"
-    r"jaxlib (?:is version|version is) [\w.+]{1,40},? but this version of jax\b|"
-    r"jaxlib version .{1,40} is newer than and incompatible|"
-    r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected|"
-    r"built with a later version than the framework|"
-    r"TPU is already in use by|libtpu\.so already in use|Loaded runtime CuDNN library|"
-    r"open\(/dev/vfio/\d{1,4}\): Device or resource busy|/dev/accel\d{1,3}\)?:? \(?Operation not permitted|"
-    r"Couldn't open the TPU device|"
-    r"compiled using NumPy 1\.x cannot be run in|size changed, may indicate binary incompatibility|"
-    r"Numba needs NumPy \d|CUDA Setup failed despite GPU|does not match the version torch was compiled with|"
-    r"Requires Flash-Attention version \S|binary not found at \S{0,300}libbitsandbytes_|without a GUI backend: |"
-    r"with `PyTorch` requires `accelerate>=|"
-    r"XlaCallModule from your TensorFlow installation supports|XlaCallModuleOp with a?\S{0,10} ?version|"
-    r"Could not find '(?:cudart|cudnn|cublas|cufft|curand|cusolver|cusparse|nvcuda)\w{0,20}\.dll'|"
-    r"Could not load library lib\w|version lib[\w+-]{1,60}\.so(?:\.\d{1,4}){0,3} not defined in file lib|"
-    r"Found (?:cu[A-Za-z]{2,10}|CUDA) version \d{1,8}, but JAX was built against|"
-    r"cu[A-Za-z]{2,10} \S{1,20} is (?:older|newer) than the cu[A-Za-z]{2,10}|"
-    r"CUDA \S{1,20} is older than the CUDA|Outdated \w{1,20} installation found|"
-    r"Unable to load cu\w{2,10}\. Is it installed|operation cu\w{2,30}Get(?:Version|Property)\(|"
-    r"(?i:falling back to CPU)|-enabled jaxlib is not installed|"
-    r"failed call to cuInit|operation cuInit\(\d{1,3}\) failed|cuInit failed: CUDA|"
-    r"You are using ptxas \S{1,20}, which is older|ptxas \S{0,300} ?too old|"
-    r"ptxas does not support CC|^Used ptxas at \S|older than the (?:ptxas CUDA|PTX compiler) version|"
-    r"is not compatible with the installed jaxlib version|current mps dialect version is|"
-    r"TPU initialization failed: No \S{1,40} device found|no supported devices found for platform|"
-    r"not supported by XLA service|hipErrorNoBinaryForGpu|"
-    r"\bUnknown backend:? '?\w{1,20}'?(?: requested, but no platforms|(?m:$))|"
-    r"PTX version \S{1,10} does not support target|no kernel image is available for execution|"
-    r"Couldn't (?:get ptxas version string|invoke ptxas|find a suitable version of ptxas)|Failed to launch ptxas|"
-    r"Unsupported \.version \d{1,2}\.\d{1,2}; current version is|ptxas is older than the PTX it is given|"
-    r"module 'libtpu' has no attribute|"
-    r" not available in this library\.|caused by stale driver version|"
-    r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared obj|"
-    r"nvlink fatal\s{1,8}: (?:Input file .{1,300} newer than toolkit|Value 'sm_\d{1,4}' is not defined)|"
-    r"ptxas not found|requires ptxas \S{1,20}|ptxas \S{1,20} is older than the ptxas|libdevice not found|"
-    r"Unexpected error from cudaGetDeviceCount\(\)|cudaGetDeviceCount\(\) failed|"
-    r"Cannot dlopen some GPU libraries|Skipping registering GPU devices|"
-    r"TPU backend initialization is taking more than|Failed to connect to remote server at address: grpc://|"
-    r"CUDA driver version is insufficient for CUDA runtime version|The NVIDIA driver on your system is too old|"
-    r"Failed to deserialize the Mosaic module|"
-    r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(|"
-    r"could not select device driver \S{0,40} with capabilities|unsatisfied condition: cuda|"
-    r"\.so(?:\.\d{1,4}){0,3}: undefined symbol: |^(?:importing failed due to )?[Uu]ndefined symbol: |"
-    r"This container was built for NVIDIA Driver Release|"
-    # (a module Python removed, PEP 594 and 632: the code against a newer interpreter)
-    r"No module named '(?:distutils|imp|pipes|asynchat|asyncore|smtpd|cgi|cgitb|crypt|imghdr|mailcap|telnetlib|uu|"
-    r"xdrlib|aifc|audioop|chunk|sndhdr|sunau|nntplib|lib2to3)'|module 'pkgutil' has no attribute 'ImpImporter'|"
-    # (a name Python removed from a module it keeps: collections' ABCs in 3.10, asyncio.coroutine and
-    # inspect.getargspec in 3.11, configparser's SafeConfigParser in 3.12, time.clock in 3.8; distutils.version, which
-    # setuptools 60 no longer imports with distutils)
-    r"(?:module '(?:collections|asyncio|inspect|configparser|time|distutils)' has no attribute |"
-    r"cannot import name (?=.{0,40}from 'collections'))'(?:Mapping|MutableMapping|Iterable|Sequence|Callable|"
-    r"MutableSequence|MutableSet|Set|Hashable|Iterator|Container|Sized|coroutine|getargspec|formatargspec|"
-    r"SafeConfigParser|clock|version)'|"
-    r"Failed to initialize NVML: |NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
-    r"forward compatibility was attempted on non supported HW|"
-    r"No matching distribution found for |Could not find a version that satisfies the requirement|"
-    r"Protobuf Gencode/Runtime (?:major )?versions|"
-    r"is not a supported wheel on this platform|has inconsistent version|"
-    r"Unknown command line flag '|Unknown flags in XLA_FLAGS|"
-    r"This version of jaxlib was built using AVX instructions|JAX only supports TPU VMs, not the older Colab TPUs|"
-    r"library was compiled to use \S{1,20} instructions, but these aren't available|"
-    r"Could not load dynamic library '|Unsupported gpu architecture '|"
-    r"CUDA capability sm_\d{1,4} is not compatible with the current PyTorch|"
-    r"version [`'](?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with |"
-    r"\bJAX requires Python \d\.\d{1,2} or newer|PyTorch no longer supports this GPU because it is too old|"
-    r"Cannot install on (?:a )?Python\b|"
-    r"is only supported on GPUs with compute capability of at least|FlashAttention only supports Ampere GPUs or newer|"
-    r"data type is not supported on CUDA arch < \d|not supported in this architecture\. The supported|"
-    r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving|"
-    r"was compiled without GPU support|CUDA Setup failed despite GPU being available|CuPy failed to load |"
-    r"was not found\. Please see the NeMo README|"
-    r"The detected CUDA version \(\S{1,20}\) mismatches the version|xFormers can't load C\+\+/CUDA extensions|"
-    r"nvrtc: error: invalid value for --gpu-architecture|"
-    r"No working C\+\+ compiler found|Compiler: \w{1,20} is not found|Cannot find a working triton installation|"
-    r"Failed to find C compiler\. Please specify via CC|PyTorch is not linked with support for \w{1,20} devices|"
-    r"device kernel image is invalid|ptxas fatal\s{0,4}: Value 'sm_\w{1,10}' is not defined for option 'gpu-name'"
 )
 # JAX's jax_compilation_cache_check_contents (canary run --cache verify): an executable the
 # persistent cache holds differs from a fresh compile of the same program under the same key. A

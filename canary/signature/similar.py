@@ -10,7 +10,7 @@ The measure is a ratio over the normalised identity text (``class: message``, af
 as PyTorch's alerting matches its failures: difflib's ratio; and 1 when the shorter text, of at
 least :data:`MIN_PREFIX` characters, is how the longer one begins (a cut excerpt is as close as its
 whole; one cut inside a figure that the whole masks, ``Used <bytes> of 31.25``, too). Two
-environment checks (:data:`canary.signature.kinds.ENVIRONMENT_TEXT`), whatever class raised them, are
+environment checks (:data:`canary.signature.mismatches.ENVIRONMENT_TEXT`), whatever class raised them, are
 alike only when their texts are one, or one is cut from the other: the folds already give each check
 one wording, so what still differs is another check or the other direction (cuDNN newer than the
 build, not older). Two out-of-memory messages that name different memory spaces (XLA:TPU's HBM,
@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from typing import TypeVar
 
 from canary.record import Signature
-from canary.signature.kinds import ENVIRONMENT_TEXT
+from canary.signature.mismatches import ENVIRONMENT_TEXT
 
 THRESHOLD = 0.95
 MIN_PREFIX = 40
