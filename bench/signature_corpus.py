@@ -3,7 +3,7 @@
     python bench/signature_corpus.py
 
 For each part of tests/logs/real/INDEX.toml (the corpus before #28, the pairs #28 added, and those #38
-added, seen and held out in a hundred and sixty-two batches, and the held-out batches together): the logs in which a
+added, seen and held out in a hundred and sixty-four batches, and the held-out batches together): the logs in which a
 failure is found; the occurrences of one failure
 ([[same]]: each log after the first paired with the first) that share an exact fingerprint by the
 rules before #28 (unfolded: the ``legacy`` fingerprint a signature keeps) and by today's, that share a group,
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from canary.signature import extract, folds  # noqa: E402
+from canary.signature import call_paths, extract  # noqa: E402
 from canary.signature.similar import THRESHOLD, similarity  # noqa: E402
 
 REAL = ROOT / "tests" / "logs" / "real"
@@ -40,7 +40,7 @@ def main() -> None:
         "--naming-sweep",
         action="store_true",
         help="held-out pairs sharing a fingerprint, and look-alikes merged, by the words a message needs to have "
-        "no call path in its fingerprint (folds.NAMING_WORDS)",
+        "no call path in its fingerprint (call_paths.NAMING_WORDS)",
     )
     args = ap.parse_args()
     index = tomllib.loads((REAL / "INDEX.toml").read_text())
@@ -355,6 +355,14 @@ def main() -> None:
             "added by #38, held out (hundred-and-sixty-second)",
             lambda e: e.get("issue") == 38 and e.get("heldout") == 162,
         ),
+        (
+            "added by #38, held out (hundred-and-sixty-third)",
+            lambda e: e.get("issue") == 38 and e.get("heldout") == 163,
+        ),
+        (
+            "added by #38, held out (hundred-and-sixty-fourth)",
+            lambda e: e.get("issue") == 38 and e.get("heldout") == 164,
+        ),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )
     if args.sweep:
@@ -415,21 +423,21 @@ def sweep(index: dict, sigs: dict) -> None:
 
 
 def naming_sweep(index: dict) -> None:
-    """The ``program-frames`` rule's threshold: each value of folds.NAMING_WORDS, every log read again under it."""
+    """The ``program-frames`` rule's threshold: each value of call_paths.NAMING_WORDS, every log read again under it."""
     texts = {e["file"]: (REAL / e["file"]).read_text(encoding="utf-8") for e in index["log"]}
     held = [g for g in index["same"] if g.get("issue") == 38 and g.get("heldout")]
     same = [(g["logs"][0], n) for g in held for n in g["logs"][1:]]
     diff = [tuple(d["logs"]) for d in index["different"] if d.get("issue") == 38 and d.get("heldout")]
-    kept = folds.NAMING_WORDS
+    kept = call_paths.NAMING_WORDS
     print(f"held out under #38: {len(same)} same-failure pairs, {len(diff)} look-alike pairs (now {kept} words)")
     for words in (3, 4, 5, 6, 7, 8, 10, 12, None):
-        folds.NAMING_WORDS = words or 10**9
+        call_paths.NAMING_WORDS = words or 10**9
         fps = {n: (s.fingerprint if s else None) for n, s in ((n, extract(t)) for n, t in texts.items())}
         same_n = sum(fps[a] is not None and fps[a] == fps[b] for a, b in same)
         merged = sum(fps[a] is not None and fps[a] == fps[b] for a, b in diff)
         label = f"under {words} words" if words else "always"
         print(f"  call path kept {label:15} same failure {pct(same_n, len(same))}  merged {pct(merged, len(diff))}")
-    folds.NAMING_WORDS = kept
+    call_paths.NAMING_WORDS = kept
 
 
 if __name__ == "__main__":

@@ -228,7 +228,8 @@ def test_a_traceback_cut_in_its_last_line_is_the_exception_its_wrapper_printed()
     assert (blines.group, blines.frames) == (gymnax.group, ["MetaBlocks/run_ippo_cartpole.py:<module>"])
     # IPython 7's frames, as Colab links them: the application's own file is the call path
     assert sig("colabfold-300.log").frames == ["model/mapping.py:mapped_fn"]
-    assert sig("colabfold-300.log").fingerprint != sig("colabfold-298.log").fingerprint
+    # (jax without tree_multimap is the jax installed, whichever library called it: program-frames)
+    assert sig("colabfold-300.log").fingerprint == sig("colabfold-298.log").fingerprint
 
 
 def test_tensorflows_task_after_a_status_code_and_the_hbm_table_are_not_the_failure():
@@ -3344,3 +3345,38 @@ def test_the_hundred_and_sixty_first_and_second_batchs_failures_in_the_words_the
     assert tok.fingerprint == sig("evaluate-654.log").fingerprint
     nan = sig("yolov3-1123.log")
     assert nan.kind == "nan" and nan.fingerprint == sig("yolov3-1539.log").fingerprint
+
+
+def test_the_hundred_and_sixty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # Mosaic's status and version; c10d's Windows socket; a title's conventional tag; a memory space in backticks
+    assert sig("jax-30104-2.log").fingerprint == sig("jax-30104.log").fingerprint  # (a title without INTERNAL)
+    version = sig("pytorch-xla-7932.log")
+    assert version.kind == "environment" and version.fingerprint == sig("weathernext-132.log").fingerprint
+    assert similarity(sig("weathernext-132-2.log"), version) == 1.0  # (a title's capitals: linked)
+    windows = sig("stanford_alpaca-150.log")
+    assert windows.message == "The client socket has failed to connect (system error: 10049)"
+    assert windows.fingerprint == sig("llama3-138.log").fingerprint == sig("jointist-3.log").fingerprint
+    assert windows.fingerprint != sig("pippy-158.log").fingerprint
+    assert sig("jax-17317-2.log").fingerprint == sig("jax-17317.log").fingerprint
+    assert sig("pytorch-xla-2628-2.log").fingerprint == sig("pytorch-xla-2628.log").fingerprint
+    assert sig("opengait-148.log").fingerprint == sig("unimatch-87.log").fingerprint
+    # google-github-actions/auth and gcloud: which step, which answer; the inputs' check is the job's environment
+    token = sig("auth-370.log")
+    assert token.kind == "infrastructure" and token.fingerprint == sig("auth-202.log").fingerprint
+    assert token.fingerprint != sig("terraform-example-foundation-1362.log").fingerprint  # (invalid_target, not ...)
+    inputs = sig("auth-476.log")
+    assert inputs.kind == "environment" and inputs.fingerprint == sig("auth-252.log").fingerprint
+    assert inputs.fingerprint == sig("auth-151.log").fingerprint
+    assert sig("auth-334.log").fingerprint != sig("terraform-example-foundation-1404.log").fingerprint
+    assert sig("auth-189.log").message == "Google API: The caller does not have permission"  # (the body names it)
+    # cuBLAS and cuDNN with a post's words after them; cuDNN v8's engines; an editor's path link; beartype's classes
+    assert sig("cdial-gpt-70.log").fingerprint == sig("rfb_esrgan-pytorch-5.log").fingerprint
+    assert sig("pytorch-deeplab-xception-174.log").fingerprint == sig("video-to-pose3d-51.log").fingerprint
+    get = sig("openvla-238.log")
+    assert get.exception == "RuntimeError" and get.fingerprint == sig("dinov2-158.log").fingerprint
+    assert similarity(sig("dinov2-158.log"), sig("vggt-183.log")) == 0.0  # (GET is not FIND)
+    assert sig("jaxtyping-344.log").exception == "InstrumentationWarning"
+    assert sig("openpi-305-2.log").exception == "BeartypeCallHintParamViolation"
+    # a name a module the message names lacks: the release installed, whichever program read it
+    assert sig("jax-triton-114-2.log").fingerprint == sig("jax-triton-131.log").fingerprint
+    assert sig("jax-triton-167.log").fingerprint == sig("jax-triton-167-2.log").fingerprint

@@ -199,11 +199,18 @@ def test_a_message_that_names_its_failure_has_no_call_path_in_its_fingerprint():
     assert one.fingerprint == two.fingerprint == bare.fingerprint
     short = "jinja2.exceptions.TemplateError: Conversation roles must alternate user/assistant"
     assert extract(_raised_in("train", short)).fingerprint == extract(short).fingerprint
-    # a terse message, a name a module lacks, memory run out, and the interpreter's words for a program's own mistake
-    # keep their call path
+    # a name a module the message names lacks is the release installed, whichever program read it
+    for removed in (
+        "AttributeError: module 'jax' has no attribute 'tree_multimap'",
+        "ImportError: cannot import name 'AdamW' from 'transformers'",
+    ):
+        assert extract(_raised_in("train", removed)).fingerprint == extract(_raised_in("serve", removed)).fingerprint
+        assert extract(_raised_in("train", removed)).fingerprint == extract(removed).fingerprint
+    # a terse message, a name an object lacks, a module not found, memory run out, and the interpreter's words for a
+    # program's own mistake keep their call path
     for line in (
         "ValueError: bad block shape",
-        "AttributeError: module 'jax' has no attribute 'tree_multimap'",
+        "AttributeError: 'NoneType' object has no attribute 'shape'",
         "ModuleNotFoundError: No module named 'flash_attn_2_cuda'",
         "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 1024 bytes.",
         "TypeError: unsupported operand type(s) for +: 'int' and 'NoneType' in the step function here",

@@ -20,7 +20,8 @@ def test_mosaic_errors_are_grouped_by_their_code():
     a, b = extract(E2002), extract(E2003)
     assert (a.kind, a.exception) == (b.kind, b.exception) == ("compile_error", "XlaRuntimeError")
     assert group_key(a.kind, a.exception, a.message) == "XlaRuntimeError UNIMPLEMENTED @ Mosaic E2002"
-    assert group_key(b.kind, b.exception, b.message) == "XlaRuntimeError INTERNAL @ Mosaic E2003"
+    # (Mosaic's compile failure without the status its release raised it with: a title quotes it without one)
+    assert group_key(b.kind, b.exception, b.message) == "XlaRuntimeError @ Mosaic E2003"
     # the block shape identifies the bug: another shape, another fingerprint; the same group
     c = extract(E2002.replace("(..., 8, 8192)", "(..., 4, 8192)"))
     assert c.fingerprint != a.fingerprint and c.group == a.group

@@ -15,6 +15,7 @@ from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
 from canary.signature.configs import CONFIG_ERRORS
+from canary.signature.credentials import CREDENTIAL_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
 from canary.signature.hub import HUB_ERRORS
@@ -134,6 +135,7 @@ BARE_ERRORS: list[BareError] = [
     *model_servers.MODEL_SERVER_ERRORS,  # (TorchServe's JSON before a cloud API's)
     *ELASTIC_RECORDS,
     *grpc_words.GRPC_ERRORS,
+    *CREDENTIAL_ERRORS,  # (an action's or gcloud's words for a token refused, before the body's)
     *CLOUD_API_ERRORS,
     BareError(
         "python-exception",
@@ -150,6 +152,7 @@ BARE_ERRORS: list[BareError] = [
             "Exception :",
             "jax._src.",
             "ArrowInvalid: ",
+            "Violation: ",
             "Warning: ",
             "[ONNXRuntimeError]",
             "InconclusiveDimensionOperation: ",
@@ -174,7 +177,7 @@ BARE_ERRORS: list[BareError] = [
             # shape_poly.InconclusiveDimensionOperation: ...", and without it; pynvml's by NVML's code, "NVMLError_...")
             r"(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error(?:_[A-Z][A-Za-z]{1,60})?|Exception|Interrupt|Exit|StackTrace)|Exception|"
             r"jax\._src\.[\w.]{1,200}\.[A-Z]\w{1,100}|InconclusiveDimensionOperation|"
-            r"(?:pyarrow\.lib\.)?ArrowInvalid|"  # (pyarrow's class whose name says neither)
+            r"(?:pyarrow\.lib\.)?ArrowInvalid|(?:[\w.]{0,60}\.)?[A-Z]\w{0,80}Violation|"  # (pyarrow's, beartype's)
             r"(?:pytest\.)?Pytest\w{1,60}Warning|"  # (pytest's deprecation raised as an error under -W error)
             # (and ONNX Runtime's, from its pybind11 module)
             r"(?:onnxruntime\.capi\.onnxruntime_pybind11_state\.)?[A-Z][A-Za-z]{1,40}(?=: \[ONNXRuntimeError\])|"
@@ -299,8 +302,9 @@ BARE_ERRORS: list[BareError] = [
         "memory-space",
         ("Ran out of memory in memory space", "It should not be possible to run out of ", "Aborting compilation early"),
         re.compile(
-            r"(?P<msg>(?:Ran out of memory in memory space \w{1,20}\b|Aborting compilation early because it's unlikely "
-            r"to have enough memory).{0,1000})$|It should not be possible to run out of (?P<space>\w{1,20}) - please"
+            r"(?P<msg>(?:Ran out of memory in memory space `?\w{1,20}\b`?|"
+            r"Aborting compilation early because it's unlikely to have enough memory).{0,1000})$|"
+            r"It should not be possible to run out of (?P<space>\w{1,20}) - please"
         ),
         "XlaRuntimeError",
         "compile_error",

@@ -1,5 +1,6 @@
 """The call path a traceback's frames give: the path each frame is known by, whether it is a library's code or the
-program's, and the frames that matter. Pure."""
+program's, and the frames that matter; and whether a message names its failure without them (the ``program-frames``
+rule of :data:`canary.signature.folds.RULES`). Pure."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 
+from canary.signature import pythons
+from canary.signature.masks import BUILTIN_CLASS_NAMES
 from canary.signature.tracebacks import DEFAULT_OPTIONS, Frame, Options
 
 # packages whose code is never a program's own, wherever they are run from
@@ -74,3 +77,40 @@ def _resolved(frame: str) -> str:
 def resolved_frames(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``frames`` rule of :mod:`~canary.signature.folds`: a call path's ``..`` resolved."""
     return exc, message, [_resolved(f) for f in frames]
+
+
+# a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
+# corpus, docs/signatures.md gives the sweep
+NAMING_WORDS = 5
+# what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
+# name an object lacks or a module not found (which library read it), a crash (where it crashed)
+_MET_WHERE = re.compile(
+    r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory|has no attribute|cannot import name|No module named|"
+    r"Fatal Python error|DLL load failed",
+    re.IGNORECASE,
+)
+
+
+# ... except a name a module named by the message lacks ("module 'jax' has no attribute 'tree_multimap'", "cannot import
+# name 'AdamW' from 'transformers'"): the release installed lacks it, whichever program or library read it
+_NAMES_MODULE = re.compile(
+    r"^(?:cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|module '[\w.]{1,200}' has no attribute '\w{1,200}')"
+    r"(?: \(.{0,500}\))?\.?$"
+)
+
+
+def names_itself(exception: str | None, message: str) -> bool:
+    """Whether an exception's message says enough to be its failure without the program's frames above it (the
+    ``program-frames`` rule): ``NAMING_WORDS`` words or more, none that only where it was met tells apart (a signal or a
+    failed CHECK, memory run out, a name a module lacks) nor the interpreter's words for a program's own mistake."""
+    if exception is not None and not message.strip():
+        # (a library's own class raised without a message, audioread's NoBackendError: the class is all it says)
+        return exception not in BUILTIN_CLASS_NAMES and not exception.startswith("SIG") and exception != "CheckFailed"
+    return (
+        exception is not None
+        and not exception.startswith("SIG")
+        and exception != "CheckFailed"
+        and (len(message.split()) >= NAMING_WORDS or pythons.says_file(message))
+        and (not _MET_WHERE.search(message) or bool(_NAMES_MODULE.match(message)))
+        and not pythons.interpreter_words(message)
+    )

@@ -12,7 +12,9 @@ program's. PyTorch checks the cuDNN it loads against the one it was built with, 
 mismatch: PyTorch was compiled against 7102 but linked against 7600", 1.0's "cuDNN version incompatibility: ... 7401
 but linked against 7301", later "... compiled against (8, 5, 0) but found runtime version (8, 3, 3). PyTorch already
 comes bundled with cuDNN. ...": that the cuDNN found is older (or newer) than the build's is the failure, the versions
-the machine's. Its cuDNN statuses ("cuDNN error: CUDNN_STATUS_EXECUTION_FAILED") are read without their class too.
+the machine's. Its cuDNN statuses ("cuDNN error: CUDNN_STATUS_EXECUTION_FAILED") and its cuDNN v8 API finding no engine
+for a convolution ("GET was unable to find an engine to execute this computation", FIND when benchmarking) are read
+without their class too.
 bitsandbytes' kernels print CUDA's words where their check fails ("Error no kernel image is available for execution on
 the device at line 167 in file D:\\ai\\tool\\bitsandbytes\\csrc\\ops.cu"): the words; a source's line is masked,
 as every source line is. TensorFlow's op finding no cuDNN ("DNN library is not found.") is the machine's.
@@ -47,13 +49,19 @@ _CUSOLVER_CALL = re.compile(
     r"\b(cusolver error: CUSOLVER_STATUS_\w{1,40}),? when calling `?(\w{1,60}\((?:[^()`]|\([^()`]{0,100}\)){0,600}\))`?"
     r"(?:\.? If you keep seeing this error\b.*)?$"
 )
+# (cuBLAS's status and its call, PyTorch's words, with a post's own run on after the call; a cuDNN status with a post's
+# line joined after it: "cuDNN error: CUDNN_STATUS_NOT_INITIALIZED cuda9.0 pytorch1.1.0")
+_CUBLAS_CALL = re.compile(
+    r"\b(CUDA error: CUBLAS_STATUS_\w{1,40}),? when calling `?(\w{1,60}\((?:[^()`]|\([^()`]{0,100}\)){0,600}\))`?.*$"
+)
+_CUDNN_TAIL = re.compile(r"^(cuDNN error: CUDNN_STATUS_[A-Z_]{2,40}) \S.*$")
 # (a release's check site after a cuFFT status: "cuFFT error: CUFFT_INVALID_PLAN (CUFFT_CHECK at /x/CuFFTUtils.h:70)")
 _CUFFT_SITE = re.compile(r"\b(cuFFT error: CUFFT_\w{1,40}) \(CUFFT_CHECK at \S{1,300}\)$")
 
 
 def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``cusolver-status`` rule: a cuSOLVER status by its name, its call as PyTorch quotes it without advice; a
-    cuFFT status without the check site."""
+    cuFFT status without the check site; a cuBLAS status and its call, a cuDNN status, without what a post ran on."""
     if "cusolver error: " in message:
         message = _CUSOLVER_NUMBER.sub(
             lambda m: f"cusolver error: CUSOLVER_STATUS_{_CUSOLVER_NAMES[int(m[1])]}", message
@@ -61,6 +69,10 @@ def cusolver_status(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _CUSOLVER_CALL.sub(r"\1, when calling `\2`", message)
     elif "(CUFFT_CHECK at " in message:
         message = _CUFFT_SITE.sub(r"\1", message)
+    elif "CUBLAS_STATUS_" in message:
+        message = _CUBLAS_CALL.sub(r"\1 when calling `\2`", message)
+    elif message.startswith("cuDNN error: "):
+        message = _CUDNN_TAIL.sub(r"\1", message)
     return exc, message, frames
 
 
@@ -84,9 +96,10 @@ def cudnn_version(exc: str | None, message: str, frames: list[str]) -> Parts:
 CUDA_LIBRARY_ERRORS: list[BareError] = [
     BareError(
         "torch-cuda-library",
-        ("cusolver error: ", "cuFFT error: ", "cuDNN error: "),
+        ("cusolver error: ", "cuFFT error: ", "cuDNN error: ", "was unable to find an engine"),
         re.compile(
             r"(?<![\w.])(?P<msg>cusolver error: (?:CUSOLVER_STATUS_\w{1,40}|[1-9])\b.{0,1000}|"
+            r"(?:GET|FIND) was unable to find an engine to execute this computation|"
             r"cuFFT error: CUFFT_[A-Z_]{2,40}|"
             r"cuDNN error: CUDNN_STATUS_[A-Z_]{2,40}"
             r"(?:\. This error may appear if you passed in a non-contiguous input)?)"

@@ -29,7 +29,6 @@ from canary.signature import (
     pythons,
     rewordings,
 )
-from canary.signature.masks import BUILTIN_CLASS_NAMES
 from canary.signature.rewordings import Rule
 from canary.signature.stacks import STACK_RULES
 from canary.signature.word_folds import WORD_RULES
@@ -42,9 +41,6 @@ Parts = rewordings.Parts
 ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 
 
-# a message of this many words or more names its failure by itself (the ``program-frames`` rule); chosen on the
-# corpus, docs/signatures.md gives the sweep
-NAMING_WORDS = 5
 # the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with, 2.8 a CUDA or HIP error, and
 # soundfile 0.11 libsndfile's (the ``dist-class`` rule)
 RUNTIME_SUBCLASSES = {
@@ -74,32 +70,6 @@ def class_key(exception: str | None, message: str) -> str | None:
     if exception in ERRNO_SUBCLASSES:
         return "OSError"
     return RUNTIME_SUBCLASSES.get(exception, exception)
-
-
-# what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
-# name a module lacks or cannot import (which library read it), a crash (where it crashed)
-_MET_WHERE = re.compile(
-    r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory|has no attribute|cannot import name|No module named|"
-    r"Fatal Python error|DLL load failed",
-    re.IGNORECASE,
-)
-
-
-def names_itself(exception: str | None, message: str) -> bool:
-    """Whether an exception's message says enough to be its failure without the program's frames above it (the
-    ``program-frames`` rule): ``NAMING_WORDS`` words or more, none that only where it was met tells apart (a signal or a
-    failed CHECK, memory run out, a name a module lacks) nor the interpreter's words for a program's own mistake."""
-    if exception is not None and not message.strip():
-        # (a library's own class raised without a message, audioread's NoBackendError: the class is all it says)
-        return exception not in BUILTIN_CLASS_NAMES and not exception.startswith("SIG") and exception != "CheckFailed"
-    return (
-        exception is not None
-        and not exception.startswith("SIG")
-        and exception != "CheckFailed"
-        and (len(message.split()) >= NAMING_WORDS or pythons.says_file(message))
-        and not _MET_WHERE.search(message)
-        and not pythons.interpreter_words(message)
-    )
 
 
 def kind_key(kind: str, exception: str | None) -> str:
@@ -272,9 +242,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "mosaic-layout",
-        "Mosaic rewords by release: a layout check 'does not match MLIR layout: expected A, got B', later 'XLA "
+        "Mosaic rewords by release: a layout check 'does not match MLIR layout: expected A, got B', then 'XLA "
         "layout (A) does not match Mosaic layout (B)'; 2023's 'Failed to compile a Mosaic module: ... op X' is "
-        "'Mosaic failed to compile TPU kernel: X', later with ' in this target' or its pass first",
+        "'Mosaic failed to compile TPU kernel: X', with ' in this target' or its pass first, any status",
         kinds.mosaic_wording,
     ),
     Rule("device", "which chip of a slice ran out of HBM differs from run to run", rewordings.device),
@@ -358,9 +328,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "program-frames",
-        "one failure met from two programs, with or without its traceback, is one: a message of NAMING_WORDS words or "
-        "more, or pickle's protocol, names it without a call path; a crash, memory run out, a name a module lacks "
-        "and the interpreter's words for a program's mistake are told by where they were met",
+        "one failure met from two programs, with or without its traceback, is one: NAMING_WORDS words, pickle's "
+        "protocol or a name a module it names lacks need no call path; a crash, memory run out, a name an object "
+        "lacks, a module not found and a program's own mistake are told by where they were met",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from canary.record import Signature
-from canary.signature import cloud_apis, folds, kinds, mismatches
+from canary.signature import call_paths, cloud_apis, folds, kinds, mismatches
 from canary.signature.masks import canonical_class, canonical_message, normalize, status_code
 
 FINGERPRINT_LEN = 12
@@ -97,7 +97,7 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     exc, msg, path = folds.fold(exception, message, frames)
     key = _class_key(kind, exc, msg)
     # (check-class: a check has no call path; program-frames: nor has a message that names its failure)
-    where = [] if (key is None and exc is not None) or folds.names_itself(exc, msg) else path
+    where = [] if (key is None and exc is not None) or call_paths.names_itself(exc, msg) else path
     said = cloud_apis.identity_message(msg).replace("`", "")  # (backticks: the library's markup, by release)
     fp = fingerprint(folds.kind_key(kind, exc), key, said, [frame_key(f) for f in where])
     if kind == "runtime_crash" and mismatches.ENVIRONMENT_TEXT.search(msg):

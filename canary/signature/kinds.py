@@ -238,15 +238,18 @@ _MOSAIC_LAYOUT = re.compile(
 
 # 2023's "INVALID_ARGUMENT: Failed to compile a Mosaic module: 'tpu.matmul' op X" is later releases'
 # "INTERNAL: Mosaic failed to compile TPU kernel: X", some of whose checks then add " in this target"
+# (the status it is raised with, INTERNAL or INVALID_ARGUMENT, is its release's, and a title or a later release's class
+# quotes it without one)
 _MOSAIC_2023 = re.compile(r"^(?:INVALID_ARGUMENT|INTERNAL): Failed to compile a Mosaic module: '[\w.]{1,100}' op ")
-_MOSAIC_TARGET = re.compile(r"^(INTERNAL: Mosaic failed to compile TPU kernel: [^.]{1,300}?) in this target\b")
+_MOSAIC_STATUS = re.compile(r"^(?:INVALID_ARGUMENT|INTERNAL): (?=Mosaic failed to compile TPU kernel: )")
+_MOSAIC_TARGET = re.compile(r"^(Mosaic failed to compile TPU kernel: [^.]{1,300}?) in this target\b")
 # 2026's names the pass that failed before its words ("... TPU kernel: infer-vector-layout: unsupported shape cast")
-_MOSAIC_PASS = re.compile(r"^(INTERNAL: Mosaic failed to compile TPU kernel: )[a-z]{1,40}(?:-[a-z]{1,40}){1,6}: ")
+_MOSAIC_PASS = re.compile(r"^(Mosaic failed to compile TPU kernel: )[a-z]{1,40}(?:-[a-z]{1,40}){1,6}: ")
 
 
 def mosaic_wording(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "Mosaic" in message:
-        message = _MOSAIC_2023.sub("INTERNAL: Mosaic failed to compile TPU kernel: ", message)
+        message = _MOSAIC_STATUS.sub("", _MOSAIC_2023.sub("Mosaic failed to compile TPU kernel: ", message))
         message = _MOSAIC_PASS.sub(r"\1", message)
         message = _MOSAIC_TARGET.sub(r"\1", _MOSAIC_LAYOUT.sub(r"\1: XLA layout does not match the kernel's", message))
     return exc, message, frames

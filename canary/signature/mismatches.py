@@ -19,7 +19,7 @@ _FRAMEWORK = (
     r"Mismatched PJRT plugin PJRT API version|PJRT_\w{1,60} size: expected",
     r"built with a later version than the framework",
     r"XlaCallModule from your TensorFlow installation supports|XlaCallModuleOp with a?\S{0,10} ?version",
-    r"current mps dialect version is|Failed to deserialize the Mosaic module",
+    r"current mps dialect version is|(?i:Failed to deserialize the Mosaic module)|Unsupported Mosaic version: \d",
     r"Unknown command line flag '|Unknown flags in XLA_FLAGS",
 )
 # TPUs: a chip held by another process, absent, or not the kind this jax runs on

@@ -49,15 +49,17 @@ _SPOKEN = re.compile(
 _AUTOLINK = re.compile(r"\[([^\]\s]{1,300})\]\(https?://\1/?\)")
 # (a whole line made a link to a page about it, in a code span or not: "`[ImportError: ...](https://stackoverflow...)`")
 _LINK_LINE = re.compile(r"^(`?)\[(?P<text>[^\[\]]{1,2000})\]\(https?://[^\s()]{1,2000}\)\1$")
+# (a path an editor's notebook made a link to the file: "[/x/jaxtyping/_decorator.py:71](https://vscode-remote...)")
+_PATH_LINK = re.compile(r"\[(?P<path>(?:[A-Za-z]:)?[/\\~][^\[\]\s]{1,500})\]\(https?://[^\s()]{1,2000}\)")
 
 
 def unpage(raw: list[str]) -> list[str]:
-    """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at
-    their ends (a terminal's padding, a page's), a page's colour codes, HTML entities, typographer's
-    quotes, non-breaking and zero-width spaces and byte order mark, a URL's encoded spaces, a name linked to itself, a
-    line made a link, markdown's escapes where every ``_`` is escaped, inline code around each line, a blank line
-    after every line (a double-spaced copy), a markdown quote around a block that keeps its indentation, and the
-    indentation every line shares."""
+    """``raw``'s lines without what the paste added (before a terminal's folds are undone): blanks at their ends (a
+    terminal's padding, a page's), a page's colour codes, HTML entities, typographer's quotes, non-breaking and
+    zero-width spaces and byte order mark, a URL's encoded spaces, a name linked to itself, a path linked to its file, a
+    line made a link, markdown's escapes where every ``_`` is escaped, inline code around each line, a blank line after
+    every line (a double-spaced copy), a markdown quote around a block that keeps its indentation, and the indentation
+    every line shares."""
     raw = [(_ANSI.sub("", line) if "\x1b" in line else line).rstrip() for line in raw]
     if any("&" in line and _ENTITY.search(line) for line in raw):
         raw = [html.unescape(line) if "&" in line else line for line in raw]
@@ -65,7 +67,12 @@ def unpage(raw: list[str]) -> list[str]:
     # (a line copied out of a URL, its spaces percent-encoded: "libtorch_cuda.so:%20undefined%20symbol:%20...")
     raw = [line.replace("%20", " ") if line.count("%20") >= 2 and " " not in line else line for line in raw]
     # (a file's name GitHub made a link of, its text its own URL: "[flash_attn_2_cuda.so](http://flash_attn_2_cuda.so/)")
-    raw = [_LINK_LINE.sub(r"\g<text>", _AUTOLINK.sub(r"\1", line)) if "](http" in line else line for line in raw]
+    raw = [
+        _LINK_LINE.sub(r"\g<text>", _PATH_LINK.sub(r"\g<path>", _AUTOLINK.sub(r"\1", line)))
+        if "](http" in line
+        else line
+        for line in raw
+    ]
     escaped = sum(line.count("\\_") for line in raw)
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]

@@ -69,9 +69,11 @@ def _store_call(lines: list[str], i: int, message: str) -> str:
 
 def _socket_failed(m: re.Match[str]) -> str:
     """c10d's socket line without its address: the server's bind (errno 98 is the message Python raises it with) or
-    the client's connect, and its errno's words."""
+    the client's connect, and its errno's words (on Windows, its system error's code)."""
     if m["side"] == "server" and m["errno"] == "98":
         return "The server socket has failed to listen on any local network address: address already in use"
+    if m["sys"] == "system error":  # (Windows' words for its code are in the machine's language)
+        return f"The {m['side']} socket has failed to {m['verb']} (system error: {m['errno']})"
     return f"The {m['side']} socket has failed to {m['verb']} (errno: {m['errno']} - {m['why']})"
 
 
@@ -81,7 +83,7 @@ SHARDED_ERRORS: list[BareError] = [
         ("[c10d] The ",),
         re.compile(
             r"\[c10d\] The (?P<side>server|client) socket has failed to (?P<verb>bind|connect) to \S{1,200} "
-            r"\(errno: (?P<errno>\d{1,3}) - (?P<why>[^)]{1,80})\)"
+            r"\((?P<sys>errno|system error): (?P<errno>\d{1,5}) - (?P<why>[^)]{1,80})\)"
         ),
         "DistNetworkError",
         message=_socket_failed,

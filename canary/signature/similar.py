@@ -61,7 +61,8 @@ _KEYS = re.compile(
     r"Initializing ([\w.]{1,60}), but found ([\w.]{1,60}) already initialized|No module named '([\w.]{1,200})'|"
     r"the extra '([\w.-]{1,60})'|Function '(\w{1,100})' returned nan values|error detected in (\w{1,100}Backward)\b|"
     r"\bgot signal: (\d{1,2})$|the cuDNN found is (older|newer)|PyTorch and (\w{1,20}) were compiled with different|"
-    r"\bVersion ([\w.+-]{1,30}) with arch \w{1,10} not found|requested in (\w{1,60}) is not available"
+    r"\bVersion ([\w.+-]{1,30}) with arch \w{1,10} not found|requested in (\w{1,60}) is not available|"
+    r"\b(GET|FIND) was unable to find an engine"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -78,8 +79,8 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     another, nor one extra a release lacks another, nor one backward function PyTorch's anomaly mode caught
     another (in its RuntimeError or its warning), nor one signal torch elastic's launcher got another (1 of 15), nor
     one Python setup-python lacks another, nor jax's x64 warning from one function (astype, zeros) from another, nor a
-    cuDNN older than PyTorch's build one newer, nor torchvision's build against PyTorch's CUDA torchaudio's, however
-    alike the words."""
+    cuDNN older than PyTorch's build one newer, nor torchvision's build against PyTorch's CUDA torchaudio's, nor cuDNN's
+    heuristic finding no engine (GET) its benchmark (FIND), however alike the words."""
     return set(_KEYS.findall(text))
 
 
@@ -120,8 +121,8 @@ def text_similarity(a: str, b: str) -> float:
     cut = _CUT_FIGURE.sub("", head)
     if cut != head and len(cut) >= MIN_PREFIX and long.startswith(cut) and long[len(cut) :].startswith(("<", "(<")):
         return 1.0
-    if checks:
-        return 1.0 if a == b else 0.0  # another check, or the other direction; a cut one is its start
+    if checks:  # another check, or the other direction; a cut one is its start; a title's capitals are not another
+        return 1.0 if a.lower() == b.lower() else 0.0
     return difflib.SequenceMatcher(None, short, long, autojunk=False).ratio()
 
 

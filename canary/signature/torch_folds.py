@@ -1,7 +1,7 @@
 """The folding rules of PyTorch's and its compiler's own words, reworded across releases: a tensor's shared-memory file,
 the extension loader after a failed build, the determinism check refusing an op, Triton's cache's temporary files and
-the stale NFS handle its cached objects meet, CUDA graph capture's refusals. Pure. They take their place in
-:data:`canary.signature.word_folds.WORD_RULES`, in this order.
+the stale NFS handle its cached objects meet, CUDA graph capture's refusals, the old launcher's deprecation. Pure. They
+take their place in :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
 from __future__ import annotations
@@ -18,6 +18,10 @@ _CAPTURE = re.compile(
     r"|The CUDA Graph is empty)\b.+$"
 )
 cuda_graph_words = rewrite("CUDA", _CAPTURE, r"\1")
+# torch.distributed.launch's deprecation, its advice on lines of its own in 1.10 to 1.13 and run onto its first line in
+# 2.0 ("The module torch.distributed.launch is deprecated and will be removed in future. Use torchrun.")
+_LAUNCH = re.compile(r"^(The module torch\.distributed\.launch is deprecated)\b.+$")
+launch_deprecated = rewrite("torch.distributed.launch", _LAUNCH, r"\1")
 
 TORCH_RULES: tuple[Rule, ...] = (
     Rule(
@@ -63,6 +67,12 @@ TORCH_RULES: tuple[Rule, ...] = (
         "PyTorch's CUDA graph capture refuses an unpinned copy with advice after it in later releases, and warns of "
         "an empty graph with a second sentence one release misspelt: the refusal, and the empty graph, are the failure",
         cuda_graph_words,
+    ),
+    Rule(
+        "launch-deprecated",
+        "torch.distributed.launch's deprecation carries its advice on lines of their own up to 1.13 and on its first "
+        "line from 2.0, which a post's copy keeps or drops: that the launcher is deprecated is the failure",
+        launch_deprecated,
     ),
     Rule(
         "torch-companions",

@@ -384,8 +384,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "cusolver-status",
-        "PyTorch names a cuSOLVER status by its name or, in some releases, by its number ('cusolver error: 7'), its "
-        "call with or without a comma and backticks, then advice; a cuFFT status by its check site: status and call",
+        "PyTorch names a cuSOLVER status by name or number ('cusolver error: 7'), its call with or without comma and "
+        "backticks, then advice; cuFFT's by check site; cuBLAS's and cuDNN's with a post's words after: status, call",
         cusolver_status,
     ),
     Rule(

@@ -194,11 +194,13 @@ WORDS: list[BareError] = [
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
-            # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'")
+            # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'", or
+            # its conventional type and scope: "bug(pallas): Unimplemented primitive in Pallas GPU lowering: sign")
             # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
             # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> " or a
             # sentence's colon before a quote, or in bold in a sentence)
-            r"^(?:\[[\w./ -]{1,40}\] |.{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
+            r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
+            r".{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?:\s(?=[\"`])|"
             r".{0,500}?\s(?=\*\*))?(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"

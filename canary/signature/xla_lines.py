@@ -39,6 +39,17 @@ XLA_LINES: list[BareError] = [
         ),
         weak=True,  # (below the status it explains, the status names the failure)
     ),
+    # Mosaic's check of a serialized kernel's version, the line libtpu logs above its status ("error: Unsupported
+    # Mosaic version: 3", then "Failed to deserialize the Mosaic module"): a kernel serialized by a newer jax than the
+    # libtpu reading it; the status is the failure, which version the two releases'
+    BareError(
+        "mosaic-version",
+        ("Unsupported Mosaic version",),
+        re.compile(r"\bUnsupported Mosaic version: \d{1,4}"),
+        "XlaRuntimeError",
+        "environment",
+        message=lambda m: "Failed to deserialize the Mosaic module",
+    ),
     # a platform whose PJRT client does not implement donation ("Donation is not implemented for ('METAL',)", a
     # custom backend's), the second line of jax's warning that some donated buffers were not usable
     BareError(

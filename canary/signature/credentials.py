@@ -1,0 +1,66 @@
+"""Google Cloud's credentials refused as a CI step and gcloud report it, printed without a traceback. Pure.
+
+google-github-actions/auth says what failed after its own name, since v1 after its retries' count ("Error:
+google-github-actions/auth failed with: retry function failed after 4 attempts: failed to generate Google Cloud
+federated token for //iam.googleapis.com/projects/...: {"error":"invalid_target",...}", v0's "retry function failed
+with 0 attempts"): which step failed and the error code the token service answered with are the failure; the
+provider's path and the count are the job's. Its check of its inputs ("the GitHub Action workflow must specify exactly
+one of "workload_identity_provider" or "credentials_json"!", v0.4's "The GitHub Action ...") is a secret not set: the
+job's environment. gcloud refreshing its tokens quotes the token service's code first ("There was a problem refreshing
+your current auth tokens: ('Error code invalid_target: ...', '{...}')"). They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`, before a JSON body's own words are read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+
+_CODE = re.compile(r'"error": ?"(?P<code>\w{1,60})"')
+_HTTP = re.compile(r"\bHTTP (?P<status>\d{3})\b")
+
+
+def _step(m: re.Match[str]) -> str:
+    """The action's failed step without the account or provider it names, and the code or HTTP status it was answered
+    with on its line (an answer in a JSON body below is the body's to name)."""
+    said = _CODE.search(m["rest"]) or _HTTP.search(m["rest"])
+    return f"google-github-actions/auth: failed to generate Google Cloud {m['token']}: {said[1] if said else ''}"
+
+
+CREDENTIAL_ERRORS: list[BareError] = [
+    BareError(
+        "gha-auth-inputs",
+        ("must specify exactly one of",),
+        re.compile(
+            r"\b[Tt]he GitHub Action workflow must specify exactly one of \"workload_identity_provider\" or "
+            r"\"credentials_json\""
+        ),
+        None,
+        "environment",
+        message=lambda m: (
+            'google-github-actions/auth: the workflow must specify exactly one of "workload_identity_provider" or '
+            '"credentials_json"'
+        ),
+    ),
+    BareError(
+        "gha-auth-token",
+        ("auth failed with: ",),
+        re.compile(
+            r"google-github-actions/auth failed with: (?:retry function failed (?:after|with) \d{1,4} attempts?: )?"
+            r"failed to generate Google Cloud (?P<token>federated token|OAuth 2\.0 Access Token|access token) for "
+            r"(?P<rest>.{0,1000}?(?:\"error\": ?\"\w{1,60}\"|\bHTTP \d{3}\b).{0,1000})$"
+        ),
+        None,
+        "infrastructure",
+        message=_step,
+    ),
+    BareError(
+        "gcloud-token-refresh",
+        ("problem refreshing your current auth tokens",),
+        re.compile(r"There was a problem refreshing your current auth tokens: \('Error code (?P<code>\w{1,60}): "),
+        None,
+        "infrastructure",
+        message=lambda m: f"gcloud: there was a problem refreshing your current auth tokens: {m['code']}",
+    ),
+]
