@@ -3380,3 +3380,28 @@ def test_the_hundred_and_sixty_third_and_fourth_batchs_failures_in_the_words_the
     # a name a module the message names lacks: the release installed, whichever program read it
     assert sig("jax-triton-114-2.log").fingerprint == sig("jax-triton-131.log").fingerprint
     assert sig("jax-triton-167.log").fingerprint == sig("jax-triton-167-2.log").fingerprint
+
+
+def test_the_hundred_and_sixty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # Slurm: options refused, the controller out of reach, a lost batch script, its configuration not found
+    opts = sig("recorder-482.log")
+    assert opts.kind == "infrastructure" and opts.fingerprint == sig("snakemake-2912.log").fingerprint
+    assert opts.fingerprint != sig("canu-2350.log").fingerprint == sig("dask-jobqueue-698.log").fingerprint
+    assert similarity(sig("snakemake-executor-plugin-slurm-342.log"), sig("picongpu-4215.log")) == 0.0
+    partitions, jobs = sig("trixie-93.log"), sig("arjunausers-92.log")
+    assert partitions.fingerprint == sig("snap-slurm-24.log").fingerprint != jobs.fingerprint
+    assert jobs.fingerprint == sig("auto_process_ngs-1182.log").fingerprint
+    assert sig("arjunausers-20.log").fingerprint == sig("arjunausers-21.log").fingerprint  # (quoted or not)
+    assert sig("arjunausers-51.log").kind == "infrastructure"
+    # LLVM's fatal error in a code span; h5py's and HDF5's checks without their first line
+    assert sig("triton-3875.log").fingerprint == sig("pyjuice-20-2.log").fingerprint
+    assert sig("h5py-2263.log").fingerprint == sig("mingw-packages-19960.log").fingerprint
+    assert sig("dbscan_multiplex-7.log").fingerprint == sig("repodata-hotfixes-122.log").fingerprint
+    # matplotlib's config directory; inotify's limits in the kubelet's, systemd's and Node's words
+    tmp = sig("fermibottle-8.log")
+    assert tmp.kind == "environment" and tmp.fingerprint == sig("credmark-models-py-132.log").fingerprint
+    assert sig("blueapi-867.log").fingerprint != sig("megsap-332.log").fingerprint  # (Errno 13, not 30)
+    watcher = sig("telepresence-916.log")
+    assert watcher.kind == "infrastructure" and watcher.fingerprint == sig("cli-963.log").fingerprint
+    assert watcher.fingerprint != sig("rke2-2382.log").fingerprint
+    assert sig("whalebird-desktop-3895.log").fingerprint == sig("gatsby-14789.log").fingerprint

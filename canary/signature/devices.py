@@ -234,8 +234,8 @@ DEVICE_ERRORS: list[BareError] = [
     BareError(
         "llvm",
         ("LLVM ERROR: ", "error in backend: "),
-        # (also glued to a test's name in a pytest line: "test_x_bfloat16 LLVM ERROR: Cannot select: ...")
-        re.compile(r"(?:^|(?<=\s))(?:LLVM ERROR|(?:\S{0,300}: )?fatal error: error in backend): (?P<msg>.{1,1000})$"),
+        # (also glued to a test's name in a pytest line, "test_x_bfloat16 LLVM ERROR: Cannot select: ...", or in a span)
+        re.compile(r"(?<![^\s`])(?:LLVM ERROR|(?:\S{0,300}: )?fatal error: error in backend): (?P<msg>.{1,1000}?)`?$"),
         "SIGABRT",
     ),
     BareError(

@@ -1,4 +1,5 @@
-"""What a library or a test runner finds missing or wrong on the host and prints, not raises: a display for GLFW,
+"""What a library or a test runner finds missing or wrong on the host and prints, not raises: matplotlib's config
+directory where the home is not writable, a display for GLFW,
 ale_py's game ROMs, musl's loader without glibc, DGL's adapter for the installed torch or its backend, pytest's own
 words for two test files of one name and for a worker it lost; the machine's clock behind or ahead (apt's Release
 files, Go's x509 check, make's and tar's times in the future); a file system git cannot check a tree out onto;
@@ -25,6 +26,26 @@ def _lost_test(lines: list[str], i: int, said: str) -> str:
 
 
 HOST_CHECKS: list[BareError] = [
+    # matplotlib's config directory where the home is not writable ("mkdir -p failed for path /.config/matplotlib:
+    # [Errno 13] Permission denied: '/.config'", a read-only home's Errno 30), then its warning that it made a
+    # temporary one, in two releases' words ("... because the default path (...) is not a writable directory", "...
+    # because there was an issue with the default path (...)"): why is the failure, whose home the machine's
+    _environment(
+        "matplotlib-config",
+        ("mkdir -p failed for path ",),
+        r"mkdir -p failed for path \S{0,300}matplotlib: (?P<why>\[Errno \d{1,4}\] [A-Z][\w -]{1,60})",
+        None,
+        message=lambda m: f"Matplotlib could not make its config directory: {m['why']}",
+    ),
+    _environment(
+        "matplotlib-temporary",
+        ("Matplotlib created a temporary ",),
+        r"Matplotlib created a temporary (?:config/)?cache directory at \S{1,300} because "
+        r"(?:the default path \(\S{1,300}\) is not a writable directory|there was an issue with the default path)",
+        None,
+        message=lambda m: "Matplotlib created a temporary config directory: its default path is not writable",
+        weak=True,
+    ),
     # the GLFW binding's warning, raised as its GLFWError class, that the window system is not there ("GLFWError:
     # (65544) b'X11: The DISPLAY environment variable is missing'"; GLFW 3.4 numbers its platform error 65550): a
     # headless machine rendering; the code is the GLFW release's, the program goes on to fail at its first window

@@ -6,34 +6,11 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.schedulers import SLURM_REFUSALS
+
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
-    # Slurm's limit it could not satisfy, said before its refusal ("sbatch: error: Memory specification can not be
-    # satisfied"): which one; srun's words when it asks for an allocation itself ("srun: error: Unable to allocate
-    # resources: Requested node configuration is not available"), and sbatch's gres refusal alone
-    (
-        re.compile(
-            r"sbatch: error: (?P<unmet>[A-Z][\w /-]{1,60}?) can not be satisfied\b|"
-            r"srun: error: Unable to allocate resources: (?P<srun>[A-Z][\w /-]{1,100}?)(?=$|[.'\"`(]| \()|"
-            r"sbatch: error: (?P<sgres>Invalid generic resource)"
-        ),
-        "never started: Slurm refused the batch job",
-    ),
-    # Slurm refusing a job at submission ("sbatch: error: Batch job submission failed: Invalid account or
-    # account/partition combination specified", "... Requested node configuration is not available") or a step inside
-    # one ("srun: error: Unable to create step for job 16413634: Invalid generic resource (gres) specification"): the
-    # job's number is the run's, why is the failure
-    (
-        re.compile(
-            r"Batch job submission failed: (?P<sbatch>[A-Z][\w /-]{1,100}?)(?=$|[.'\"`(]| \()|"
-            r"(?P<gres>Requested GRES option unsupported by configured SelectType plugin)"
-        ),
-        "never started: Slurm refused the batch job",
-    ),
-    (
-        re.compile(r"Unable to create step for job \d{1,12}: (?P<step>[A-Z][\w /-]{1,100}?)(?=$|[.'\"`(]| \()"),
-        "never started: Slurm could not create the job's step",
-    ),
+    *SLURM_REFUSALS,
     # Kubernetes' scheduler: "0/5 nodes are available: 5 Insufficient nvidia.com/gpu." (which nodes, and how many,
     # are the cluster's; an accelerator no node has free is one failure, any other shortage another)
     (
@@ -361,6 +338,14 @@ def _accelerators(request: str | None) -> str | None:
     return ", ".join(n.split(":")[0] for n in names) or None
 
 
+# the named parts of INFRA's patterns that say which one, in the order they are looked for
+_REASON_KEYS = (
+    *("cause", "rpc", "webhook", "accel", "sbatch", "unmet", "srun", "sgres", "gres", "step", "fatal", "ctl", "execve"),
+    *("alloc", "config"),
+    *("kinuse", "kover", "knone"),
+)
+
+
 def infrastructure_reason(text: str) -> str | None:
     for rx, reason in INFRA:
         m = rx.search(text)
@@ -373,14 +358,7 @@ def infrastructure_reason(text: str) -> str | None:
             if groups.get("hook"):
                 quota = f"{groups['hook']}: {groups['webhook']}"
             quota = quota or next(
-                (
-                    groups[k]
-                    for k in (
-                        *("cause", "rpc", "webhook", "accel", "sbatch", "unmet", "srun", "sgres", "gres", "step"),
-                        *("kinuse", "kover", "knone"),
-                    )
-                    if groups.get(k)
-                ),
+                (groups[k] for k in _REASON_KEYS if groups.get(k)),
                 None,
             )
             quota = quota or (groups.get("resource") or groups.get("low") or "").rstrip(".")

@@ -27,7 +27,10 @@ _H5_DETAIL = (
     (re.compile(r"^truncated file: .*$"), "truncated file"),
     (re.compile(r"^unable to lock file, errno = \d{1,4}, error message = '([^']{1,100})'$"), None),
 )
-_H5PY_BUILT = re.compile(r"^(h5py is running against HDF5) [\d.]{1,20} (when it was built against) [\d.]{1,20}\b.*$")
+# (a post may break the warning's line after "built", and a copy end there)
+_H5PY_BUILT = re.compile(
+    r"^(h5py is running against HDF5) [\d.]{1,20} (when it was built)(?: against [\d.]{1,20}\b.*)?$"
+)
 _LMDB_CODE = re.compile(r"\b(mdb_\w{1,40}: MDB_(\w{1,40}): [^.]{1,200}?)(?: for object .*|\.)?$")
 _LMDB_CLASSES = {"READERS_FULL": "ReadersFullError", "MAP_FULL": "MapFullError"}
 _NLTK = re.compile(r"^\**\s{0,4}Resource u?'?(?:[\w]{1,40}/)?(\w{1,60})(?:\.zip)?'? not found\b.*$")
@@ -49,7 +52,7 @@ def resource_words(exc: str | None, message: str, frames: list[str]) -> Parts:
                 break
         return exc, f"Unable to open file ({detail})", frames
     if message.startswith("h5py is running against"):
-        message = _H5PY_BUILT.sub(r"\1 <version> \2 another", message)
+        message = _H5PY_BUILT.sub(r"\1 <version> \2 against another", message)
     elif "MDB_" in message and (m := _LMDB_CODE.search(message)):
         return _LMDB_CLASSES.get(m[2], exc), m[1], frames
     elif "Resource " in message and (m := _NLTK.match(message)):
@@ -71,6 +74,13 @@ RESOURCE_ERRORS: list[BareError] = [
     ),
     # NLTK's box without its LookupError line (a post that begins inside it), or below a LookupError line whose
     # message is the box's border
+    # h5py's warning of the HDF5 it runs against, posted without its class (the line, then its source's "_warn(...)")
+    BareError(
+        "h5py-built",
+        ("h5py is running against HDF5",),
+        re.compile(r"^(?P<msg>h5py is running against HDF5 [\d.]{1,20} when it was built against [\d.]{1,20})\b"),
+        "UserWarning",
+    ),
     BareError(
         "nltk-resource",
         ("Resource ",),
@@ -78,12 +88,13 @@ RESOURCE_ERRORS: list[BareError] = [
         "LookupError",
     ),
     # HDF5's own check of the headers a program was built with against the library it runs with ("Warning! ***HDF5
-    # library version mismatched error***", then "Headers are 1.10.2, library is 1.10.1"): it aborts after; the
+    # library version mismatched error***", then "The HDF5 header files used to compile this application do not match
+    # ..." and "Headers are 1.10.2, library is 1.10.1", a post may begin at the second): it aborts after; the
     # releases are the machine's
     _environment(
         "hdf5-version",
-        ("HDF5 library version mismatched error",),
-        r"HDF5 library version mismatched error",
+        ("HDF5 library version mismatched error", "The HDF5 header files used to compile this application"),
+        r"HDF5 library version mismatched error|^The HDF5 header files used to compile this application do not match",
         None,
         message=lambda m: "HDF5 library version mismatched: its headers are not the library's",
     ),

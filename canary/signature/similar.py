@@ -62,7 +62,7 @@ _KEYS = re.compile(
     r"the extra '([\w.-]{1,60})'|Function '(\w{1,100})' returned nan values|error detected in (\w{1,100}Backward)\b|"
     r"\bgot signal: (\d{1,2})$|the cuDNN found is (older|newer)|PyTorch and (\w{1,20}) were compiled with different|"
     r"\bVersion ([\w.+-]{1,30}) with arch \w{1,10} not found|requested in (\w{1,60}) is not available|"
-    r"\b(GET|FIND) was unable to find an engine"
+    r"\b(GET|FIND) was unable to find an engine|\b(SLURM_[A-Z_]{2,40})\b"
 )
 _CUT_FIGURE = re.compile(r"\(?[\d.]{1,40}$")
 
@@ -80,7 +80,7 @@ def _keys(text: str) -> set[tuple[str, ...]]:
     another (in its RuntimeError or its warning), nor one signal torch elastic's launcher got another (1 of 15), nor
     one Python setup-python lacks another, nor jax's x64 warning from one function (astype, zeros) from another, nor a
     cuDNN older than PyTorch's build one newer, nor torchvision's build against PyTorch's CUDA torchaudio's, nor cuDNN's
-    heuristic finding no engine (GET) its benchmark (FIND), however alike the words."""
+    heuristic finding no engine (GET) its benchmark (FIND), nor one Slurm variable another, however alike the words."""
     return set(_KEYS.findall(text))
 
 

@@ -1,6 +1,7 @@
 """What a job's files say when the disk or the file system refuses them, printed without a traceback: Lua Torch's writer
-short of its count, safetensors' errors as its Rust side words them, and Python's errno words a post quotes without
-their class. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
+short of its count, safetensors' errors as its Rust side words them, inotify's instance limit in the kubelet's and
+systemd's words, and Python's errno words a post quotes without their class. Pure. They take their place in
+:data:`canary.signature.bare.BARE_ERRORS`.
 """
 
 from __future__ import annotations
@@ -61,6 +62,25 @@ STORAGE_ERRORS: list[BareError] = [
         ("Not enough free space to write",),
         re.compile(r"\b(?P<msg>Not enough free space to write \d{1,20} bytes)"),
         "OSError",
+        "infrastructure",
+    ),
+    # a watcher the kernel's inotify instance limit refused, in the kubelet's words following a container's log
+    # ("failed to create fsnotify watcher: too many open files", in a code span, or with a shell's "%" after it) and
+    # systemd's ("Failed to allocate directory watch: Too many open files"), and Node's watch limit ("Error: ENOSPC:
+    # System limit for number of file watchers reached, watch '<path>'"): the host's limit, not which file was watched
+    BareError(
+        "inotify-limits",
+        (
+            "fsnotify watcher: too many open files",
+            "Failed to allocate directory watch: Too many open files",
+            "System limit for number of file watchers reached",
+        ),
+        re.compile(
+            r"(?:^|(?<=[\s`]))(?P<msg>failed to create fsnotify watcher: too many open files|"
+            r"Failed to allocate directory watch: Too many open files|"
+            r"(?<=Error: )ENOSPC: System limit for number of file watchers reached)\b"
+        ),
+        lambda m: "Error" if m["msg"].startswith("ENOSPC") else None,  # (Node's class, its code in the message)
         "infrastructure",
     ),
     # Python's words for an OSError, quoted without its class ("[Errno 13] Permission denied: '/.cache'"): the class
