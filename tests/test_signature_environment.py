@@ -3405,3 +3405,21 @@ def test_the_hundred_and_sixty_fifth_and_sixth_batchs_failures_in_the_words_they
     assert watcher.kind == "infrastructure" and watcher.fingerprint == sig("cli-963.log").fingerprint
     assert watcher.fingerprint != sig("rke2-2382.log").fingerprint
     assert sig("whalebird-desktop-3895.log").fingerprint == sig("gatsby-14789.log").fingerprint
+
+
+def test_the_hundred_and_sixty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # apt's pins: a version the repository no longer serves, a dependency another pin holds back
+    pinned = sig("cosmos-rl-192.log")
+    assert pinned.kind == "environment" and pinned.fingerprint == sig("deepspeech-2288.log").fingerprint
+    held = sig("jax-toolbox-290.log")
+    assert held.fingerprint == sig("llama-toolchest-47.log").fingerprint == sig("simpletuner-47.log").fingerprint
+    assert held.fingerprint != sig("nvidia-docker-1285.log").fingerprint  # (libnccl2, not cuda-cudart)
+    # XLA's libdevice in three releases' sources; PyTorch's zip reader without its class
+    libdevice = sig("jax-4452.log")
+    assert libdevice.kind == "environment" and libdevice.fingerprint == sig("gpu-jupyter-129.log").fingerprint
+    assert sig("sadtalker-217.log").fingerprint == sig("lmgaussian-13.log").fingerprint
+    assert sig("deepdewedge-37.log").fingerprint != sig("lmgaussian-13.log").fingerprint
+    # a warning after its file in brackets; a bug title's tag; the fused optimizers' devices; a raise statement alone
+    assert sig("alphapeptdeep-194.log").fingerprint == sig("pytorch-124367.log").fingerprint
+    assert sig("deepmd-kit-4667.log").fingerprint == sig("pytorch-148666.log").fingerprint
+    assert sig("mmcv-93.log").fingerprint == sig("hrnet-semantic-segmentation-227.log").fingerprint

@@ -169,7 +169,7 @@ BARE_ERRORS: list[BareError] = [
             # (the exception jax's source trace carries after its own name; pdb's post-mortem's after "*** "; pip's the
             # one that stopped an install: installs.py)
             # (a JavaScript logger's symbol and level before it: "✖  fatal     HttpError: Bad credentials")
-            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |"
+            r"^(?:[^\x00-\x7f]{1,20}[：:]\s?|\*\*\* |\[(?i:bug)\] (?:[A-Z]{1,8}: )?|"  # (a title's tag)
             r"[^\x00-\x7f]{1,3}\s{1,8}(?:fatal|error)\s{1,12})?"
             r"(?:[\w.]{0,60}JaxStackTraceBeforeTransformation: )?"
             r"(?P<lt><)?(?P<q>[\"`])?(?!nccl|cuda|CUDA)"
@@ -199,6 +199,7 @@ BARE_ERRORS: list[BareError] = [
     ),
     quoting.CODE_SPAN_CLASS,
     quoting.CLASS_REPR,
+    quoting.RAISE_LINE,
     # a request over the network that failed on the way (network.py), where no class was printed before it
     *NETWORK_ERRORS,
     # a file the disk or the file system refused (storage.py), where no class was printed before it

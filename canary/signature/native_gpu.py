@@ -111,6 +111,15 @@ NATIVE_GPU_ERRORS: list[BareError] = [
         None,
         message=lambda m: "XLA: can't find the ptxas binary",
     ),
+    # (XLA's warning that CUDA's libdevice is not where it looked, "Can't find libdevice directory ${CUDA_DIR}/nvvm/
+    # libdevice. This may result in compilation or runtime failures ...", 2020 to 2024's sources alike)
+    environment_check(
+        "xla-libdevice-not-found",
+        ("Can't find libdevice directory",),
+        r"Can't find libdevice directory \S{0,300}nvvm/libdevice\b",
+        None,
+        message=lambda m: "XLA: can't find the libdevice directory",
+    ),
     BareError(
         "mpsgraph-assertion",
         ("failed assertion `",),

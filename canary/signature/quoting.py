@@ -1,5 +1,5 @@
 """A message a post quotes inside its prose: where the code span, the quotes or the parentheses it opened around the
-message close; a class a sentence names in a code span. Pure."""
+message close; a class a sentence names in a code span; a raise statement without the exception under it. Pure."""
 
 from __future__ import annotations
 
@@ -77,5 +77,19 @@ CODE_SPAN_CLASS = BareError(
     ),
     lambda m: canonical_class(m["cls"]),
     message=lambda m: "",
+    weak=True,
+)
+
+
+# a raise statement a post gives without the exception line under it ("raise AttributeError('SyncBatchNorm is only
+# supported within torch.nn.parallel.DistributedDataParallel')"), its message a string literal: that exception, read
+# when nothing else is
+RAISE_LINE = BareError(
+    "raise-line",
+    ("raise ",),
+    re.compile(
+        r"^ {0,12}raise (?P<cls>[A-Z]\w{0,60}(?:Error|Exception))\((?P<q>['\"])(?P<msg>[^'\"{}%]{5,300})(?P=q)\) ?$"
+    ),
+    lambda m: canonical_class(m["cls"]),
     weak=True,
 )

@@ -181,6 +181,24 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"apt: Package '{m['pkg']}' has no installation candidate",
     ),
+    # (a version a pin names that the repository no longer serves, "E: Version '2.3.7-1+cuda10.0' for 'libnccl2' was not
+    # found", and a package whose dependency another pin holds back, "libnccl-dev : Depends: libnccl2 (= 2.18.5-1+
+    # cuda12.2) but 2.17.1-1+cuda12.1 is to be installed": which packages; the versions are the image's and the pin's)
+    _environment(
+        "apt-version",
+        ("' was not found",),
+        r"(?:^|(?<=[\s\"`]))E: Version '[^']{1,100}' for '(?P<pkg>[\w.+-]{1,100})' was not found",
+        None,
+        message=lambda m: f"apt: the version pinned for '{m['pkg']}' was not found",
+    ),
+    _environment(
+        "apt-depends",
+        (" is to be installed",),
+        r"(?:^|(?<=[\s:]))(?P<pkg>[\w.+-]{1,100}) : Depends: (?P<dep>[\w.+-]{1,100}) \([<>=]{1,2} [^)]{1,100}\) but "
+        r"[^ ]{1,100} is to be installed",
+        None,
+        message=lambda m: f"apt: {m['pkg']} depends on a version of {m['dep']} other than the one to be installed",
+    ),
     _infrastructure("apt-hash", ("Hash Sum mismatch",), r"Hash Sum mismatch", "apt: Hash Sum mismatch"),
     # a repository its publisher removed (NVIDIA's per-release libnvidia-container paths, 2023): apt's "E: The
     # repository '<url> Release' does not have a Release file." (later "no longer has"): which repository's host is

@@ -1,7 +1,7 @@
 """What a job's files say when the disk or the file system refuses them, printed without a traceback: Lua Torch's writer
-short of its count, safetensors' errors as its Rust side words them, inotify's instance limit in the kubelet's and
-systemd's words, and Python's errno words a post quotes without their class. Pure. They take their place in
-:data:`canary.signature.bare.BARE_ERRORS`.
+short of its count, safetensors' errors as its Rust side words them, PyTorch's zip reader refusing a checkpoint,
+inotify's limits in the kubelet's, systemd's and Node's words, and Python's errno words a post quotes without their
+class. Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`.
 """
 
 from __future__ import annotations
@@ -82,6 +82,18 @@ STORAGE_ERRORS: list[BareError] = [
         ),
         lambda m: "Error" if m["msg"].startswith("ENOSPC") else None,  # (Node's class, its code in the message)
         "infrastructure",
+    ),
+    # PyTorch's reader of a checkpoint's zip archive refusing it (a truncated or half-downloaded file), posted without
+    # the RuntimeError it raises, after a sentence or a title's own words ("... PytorchStreamReader failed reading zip
+    # archive: failed finding central directory"; "... failed reading file data.pkl: file read failed")
+    BareError(
+        "torch-zip-reader",
+        ("PytorchStreamReader failed reading ",),
+        re.compile(
+            r"(?:^|(?<=[^\x00-\x7f\s])|(?<=\s))(?P<msg>PytorchStreamReader failed reading "
+            r"(?:zip archive|file [\w./-]{1,200}): [a-z][\w ]{2,60}[a-z])"
+        ),
+        "RuntimeError",
     ),
     # Python's words for an OSError, quoted without its class ("[Errno 13] Permission denied: '/.cache'"): the class
     # Python raises for that errno; only where nothing else names the failure

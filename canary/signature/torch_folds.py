@@ -1,7 +1,7 @@
 """The folding rules of PyTorch's and its compiler's own words, reworded across releases: a tensor's shared-memory file,
 the extension loader after a failed build, the determinism check refusing an op, Triton's cache's temporary files and
-the stale NFS handle its cached objects meet, CUDA graph capture's refusals, the old launcher's deprecation. Pure. They
-take their place in :data:`canary.signature.word_folds.WORD_RULES`, in this order.
+the stale NFS handle its cached objects meet, CUDA graph capture's refusals, the old launcher's deprecation, the fused
+optimizers' devices. Pure. They take their place in :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
 from __future__ import annotations
@@ -22,6 +22,12 @@ cuda_graph_words = rewrite("CUDA", _CAPTURE, r"\1")
 # 2.0 ("The module torch.distributed.launch is deprecated and will be removed in future. Use torchrun.")
 _LAUNCH = re.compile(r"^(The module torch\.distributed\.launch is deprecated)\b.+$")
 launch_deprecated = rewrite("torch.distributed.launch", _LAUNCH, r"\1")
+# the fused optimizers' check of their parameters, naming the devices its release supports and, later, what it got
+# ("`fused=True` requires all the params to be floating point Tensors of supported devices: ['cuda', 'xpu', ...]")
+_FUSED = re.compile(
+    r"^`?(fused=True)`? (requires all the params to be floating point Tensors of supported devices)\b.*$"
+)
+fused_devices = rewrite("fused=True", _FUSED, r"\1 \2")
 
 TORCH_RULES: tuple[Rule, ...] = (
     Rule(
@@ -73,6 +79,12 @@ TORCH_RULES: tuple[Rule, ...] = (
         "torch.distributed.launch's deprecation carries its advice on lines of their own up to 1.13 and on its first "
         "line from 2.0, which a post's copy keeps or drops: that the launcher is deprecated is the failure",
         launch_deprecated,
+    ),
+    Rule(
+        "fused-devices",
+        "PyTorch's fused optimizers refuse a parameter off the devices they support, naming those devices by release "
+        "and, later, the dtype and device they got: that a parameter is not on a supported device is the failure",
+        fused_devices,
     ),
     Rule(
         "torch-companions",
