@@ -102,7 +102,8 @@ _NAMES_MODULE = re.compile(
 def names_itself(exception: str | None, message: str) -> bool:
     """Whether an exception's message says enough to be its failure without the program's frames above it (the
     ``program-frames`` rule): ``NAMING_WORDS`` words or more, none that only where it was met tells apart (a signal or a
-    failed CHECK, memory run out, a name a module lacks) nor the interpreter's words for a program's own mistake."""
+    failed CHECK, memory run out, a name an object lacks, a module not found) nor the interpreter's words for a
+    program's own mistake; a name a module the message names lacks is that release's, whichever program read it."""
     if exception is not None and not message.strip():
         # (a library's own class raised without a message, audioread's NoBackendError: the class is all it says)
         return exception not in BUILTIN_CLASS_NAMES and not exception.startswith("SIG") and exception != "CheckFailed"
