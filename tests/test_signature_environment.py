@@ -3423,3 +3423,27 @@ def test_the_hundred_and_sixty_seventh_and_eighth_batchs_failures_in_the_words_t
     assert sig("alphapeptdeep-194.log").fingerprint == sig("pytorch-124367.log").fingerprint
     assert sig("deepmd-kit-4667.log").fingerprint == sig("pytorch-148666.log").fingerprint
     assert sig("mmcv-93.log").fingerprint == sig("hrnet-semantic-segmentation-227.log").fingerprint
+
+
+def test_the_hundred_and_sixty_ninth_and_seventieth_batchs_failures_in_the_words_they_met():
+    # numpy's DTypes by class or by dtype, its refused cast without its class
+    assert sig("jax-11014.log").fingerprint == sig("entropix-33.log").fingerprint == sig("mlir-air-802.log").fingerprint
+    assert sig("ml_dtypes-145.log").fingerprint == sig("ml_dtypes-145-2.log").fingerprint
+    # Python 3.7's pickle refusal with a typed full stop, as 3.8's words
+    assert sig("riadd.aucmedi-17.log").fingerprint == sig("amazing-semantic-segmentation-3.log").fingerprint
+    # CI: a runner's disk, Travis' time limit, Buildkite's cancellation, a day waiting for a runner
+    disk = sig("camel-karaf-534.log")
+    assert disk.kind == "infrastructure" and disk.fingerprint == sig("images-773.log").fingerprint
+    assert sig("commcare-hq-11500.log").kind == "timeout"
+    assert sig("commcare-hq-11500.log").fingerprint == sig("travis-ci-7774.log").fingerprint
+    assert sig("mljflux.jl-99.log").kind == "infrastructure"
+    assert sig("baml-4680.log").fingerprint != sig("baml-4680-2.log").fingerprint
+    # Colab's allocator: no TPU backend, no backend at all, usage limits
+    tpu = sig("colabtools-4126.log")
+    assert tpu.kind == "infrastructure" and tpu.fingerprint == sig("colabtools-5108.log").fingerprint
+    assert tpu.fingerprint != sig("colabtools-968.log").fingerprint != sig("colabtools-1523.log").fingerprint
+    # transformers' padding and template warnings in their releases' words
+    assert sig("longwriter-13.log").fingerprint == sig("insanely-fast-whisper-261.log").fingerprint
+    assert sig("delphi-132.log").fingerprint == sig("bait-4.log").fingerprint
+    assert sig("openllm-740.log").fingerprint == sig("fastmlx-6.log").fingerprint
+    assert sig("biomedlm-4.log").fingerprint == sig("belle-103.log").fingerprint

@@ -69,6 +69,8 @@ def class_key(exception: str | None, message: str) -> str | None:
         return "ModuleNotFoundError"
     if exception in ERRNO_SUBCLASSES:
         return "OSError"
+    if exception == "DTypePromotionError":  # (NumPy 1.25's subclass of the TypeError it raised two DTypes' refusal as)
+        return "TypeError"
     return RUNTIME_SUBCLASSES.get(exception, exception)
 
 

@@ -255,15 +255,17 @@ def hub_model(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 # GitHub Actions' time limit: "The job running on runner <name> has exceeded the maximum execution time of 360 minutes."
-# (later "The job has exceeded the maximum execution time of 6h0m0s"); the runner and the limit are the workflow's
+# (later "The job has exceeded the maximum execution time of 6h0m0s"); the runner and the limit are the workflow's; a
+# job that waited a day for a runner ("... while awaiting a runner for 24h0m0s") never ran, which is another failure
 _JOB_LIMIT = re.compile(
-    r"^.{0,300}?The job (?:running on runner .{1,200}? )?has exceeded the maximum execution time\b.*$"
+    r"^.{0,300}?The job (?:running on runner .{1,200}? )?has exceeded the maximum execution time\b(?P<wait> while "
+    r"awaiting a runner)?.*$"
 )
 
 
 def job_limit(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "maximum execution time" in message:
-        message = _JOB_LIMIT.sub("The job has exceeded the maximum execution time", message)
+        message = _JOB_LIMIT.sub(r"The job has exceeded the maximum execution time\g<wait>", message)
     return exc, message, frames
 
 

@@ -3,7 +3,9 @@ DGL), in their releases' words. Pure.
 
 generate() checks a prompt against `max_length` in each release's backticks and advice ("Input length of input_ids is
 1836, but ``max_length`` is set to 1200. This can lead to unexpected behavior. You should consider increasing ...") and
-warns of a mask and a pad token not set with the model's eos id; its config check names the value a flag was given
+warns of a mask and a pad token not set with the model's eos id, of a pad token that is the eos token, of right padding
+for a decoder, and of the class's default chat template, in two releases' words, and refuses to pad without a pad
+token; its config check names the value a flag was given
 ("`do_sample` is set to `False`. However, `temperature` is set to `0.7` -- this flag is only used in sample-based
 generation modes. ..."): which check is the failure, the lengths, values and ids are the run's. torchvision warns of
 `pretrained` by release ("... will be removed in 0.15", later "... may be removed in the future"), raises an operator
@@ -28,6 +30,17 @@ _SAMPLING_FLAG = re.compile(
     r"only used in sample-based generation modes)\b.*$"
 )
 _MASK = "The attention mask and the pad token id were not set"
+# generate()'s other warnings of a tokenizer's padding, by their first sentence (4.43's "... eos token.As a consequence"
+# lost its space); the template a tokenizer without one falls back to, in 2023's and 2024's words; and its refusal to
+# pad without a pad token, a post's copy wrapped before its advice
+_PAD_WORDS = re.compile(
+    r"^`?(?P<msg>The attention mask is not set and cannot be inferred from input because pad token is same as eos "
+    r"token|"
+    r"A decoder-only architecture is being used, but right-padding was detected|"
+    r"Asking to pad but the tokenizer does not have a padding token)\b.*$|"
+    r"^`?No chat template is (?:defined|set) for this tokenizer\b.*$"
+)
+_FALLBACK = "No chat template is set for this tokenizer: the class's default template is used"
 _PRETRAINED = re.compile(r"^(The parameter '\w{1,40}' is deprecated since 0\.13)\b.*$")
 _NO_BACKEND = re.compile(r"^(Could not run '[\w:.]{1,200}' with arguments from the '\w{1,40}' backend)\b.*$")
 _NO_OPERATOR = re.compile(r"^(operator [\w:.]{1,200} does not exist)\b.*$")
@@ -52,6 +65,8 @@ def generation_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _SAMPLING_FLAG.sub(r"\1 <value>\2", message)
     elif message.startswith((_MASK, _CUSTOM_OPS)):
         message = _MASK if message.startswith(_MASK) else _CUSTOM_OPS
+    elif message.startswith(("The attention mask is not", "A decoder-only", "Asking to pad", "No chat template is ")):
+        message = (m["msg"] or _FALLBACK) if (m := _PAD_WORDS.match(message)) else message
     elif message.startswith("The parameter '"):
         message = _PRETRAINED.sub(r"\1", message)
     elif message.startswith("Could not run '") and (m := _NO_BACKEND.match(message)):
@@ -78,6 +93,20 @@ GENERATION_ERRORS: list[BareError] = [
         ),
         "UserWarning",
         weak=True,
+    ),
+    BareError(
+        "generate-padding",
+        ("pad token is same as eos token", "right-padding was detected", "No chat template is "),
+        _PAD_WORDS,
+        "UserWarning",
+        message=lambda m: m["msg"] or _FALLBACK,
+        weak=True,
+    ),
+    BareError(
+        "pad-token-missing",
+        ("Asking to pad but the tokenizer does not have a padding token",),
+        re.compile(r"(?P<msg>Asking to pad but the tokenizer does not have a padding token)"),
+        "ValueError",
     ),
     BareError(
         "chat-template-unset",

@@ -190,6 +190,24 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     # ... or no runner with the job's labels online for a day ("This request was automatically failed because there
     # were no enabled runners online to process the request for more than 1 days.")
     (re.compile(r"no enabled runners online to process the request"), "never started: no CI runner online for the job"),
+    # ... or its disk nearly full ("You are running out of disk space. The runner will stop working when the machine
+    # runs out of disk space. Free space left: 66 MB"): how much is left is the job's
+    (
+        re.compile(r"You are running out of disk space\. The runner will stop"),
+        "lost: the CI runner's disk is nearly full",
+    ),
+    # Colab's allocator with no machine to give ("Failed to assign a backend No backend with TPU available.", "Sorry, no
+    # backends available. Please try again later.") or none for this account ("You cannot currently connect to a GPU
+    # due to usage limits in Colab."): which accelerator
+    (
+        re.compile(r"(?:Failed to assign a backend\W{0,4})?No backend with (?P<colab>\w{2,10}) available"),
+        "never started: Colab has no backend with the accelerator",
+    ),
+    (re.compile(r"no backends available\. Please try again later"), "never started: Colab has no backend to assign"),
+    (
+        re.compile(r"You cannot currently connect to a (?P<colabgpu>\w{2,10}) due to usage limits in Colab"),
+        "never started: Colab's usage limits for the account",
+    ),
     # GitHub's API refusing a token past its hourly limit ("API rate limit exceeded for installation ID 8440595", "...
     # for user ID 24456188"): which installation or user is the token's
     (
@@ -341,7 +359,7 @@ def _accelerators(request: str | None) -> str | None:
 # the named parts of INFRA's patterns that say which one, in the order they are looked for
 _REASON_KEYS = (
     *("cause", "rpc", "webhook", "accel", "sbatch", "unmet", "srun", "sgres", "gres", "step", "fatal", "ctl", "execve"),
-    *("alloc", "config"),
+    *("alloc", "config", "colab", "colabgpu"),
     *("kinuse", "kover", "knone"),
 )
 

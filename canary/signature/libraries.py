@@ -201,7 +201,19 @@ def equinox(exc: str | None, message: str, frames: list[str]) -> Parts:
 _NUMPY_REMOVED = re.compile(r"^`?(np\.\w{1,60})`? was removed in the NumPy (\d{1,2}\.\d{1,2}) release\b.*$")
 
 
-numpy_removed = rewrite("was removed in the NumPy", _NUMPY_REMOVED, r"\1 was removed in the NumPy \2 release")
+_removed = rewrite("was removed in the NumPy", _NUMPY_REMOVED, r"\1 was removed in the NumPy \2 release")
+# NumPy 1.25 names two DTypes without a common one by their classes ("<class 'numpy.dtypes.Float16DType'>", before
+# "<class 'numpy.dtype[float16]'>"), raised as DTypePromotionError, a subclass of the TypeError it was, with advice
+_DTYPE = re.compile(r"<class 'numpy\.(?:dtypes\.(\w{1,40}?)DType|dtype\[(\w{1,40})\])'>")
+
+
+def numpy_removed(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``numpy-removed`` rule: a name NumPy 2 removed, by the name and the release; two DTypes without a common one
+    by their names (their class is folded by ``folds.class_key``)."""
+    if "do not have a common DType" in message and len(found := _DTYPE.findall(message)) == 2:
+        a, b = ((one or two).lower() for one, two in found)
+        return exc, f"The DTypes {a} and {b} have no common DType", frames
+    return _removed(exc, message, frames)
 
 
 # NCCL's InfiniBand transport reporting a work completion's error ("NCCL WARN NET/IB : Got completion from peer

@@ -8,7 +8,7 @@ the build's. accelerate refuses fp16 without a GPU, and names the device it foun
 with NVTE_DEBUG=1 NVTE_DEBUG_LEVEL=2 to find out the reasons for disabling all backends."): advice a post cuts anywhere.
 Posts and applications give these checks without the class their library raises them with: PyTorch's cuDNN frontend's
 refusal ("cuDNN Frontend error: s_kv not a multiple of 64 ..."), a RuntimeError; vLLM's bfloat16 check and accelerate's
-fp16 check, ValueErrors.
+fp16 check, ValueErrors; numpy's refused cast between two dtypes, a TypeError.
 """
 
 from __future__ import annotations
@@ -54,5 +54,16 @@ PRECISION_ERRORS: list[BareError] = [
         ),
         "ValueError",
         line_kind,
+    ),
+    # numpy refusing to cast between two dtypes ("Cannot cast array data from dtype(bfloat16) to dtype(bfloat16)
+    # according to the rule 'unsafe'": TensorFlow's bfloat16 against ml_dtypes'), posted without its TypeError
+    BareError(
+        "numpy-cast",
+        ("Cannot cast array data from ",),
+        re.compile(
+            r"(?:^|(?<=[\s:*_]))(?P<msg>Cannot cast array data from dtype\(\S{1,60}\) to dtype\(\S{1,60}\) "
+            r"according to the rule '\w{1,20}')"
+        ),
+        "TypeError",
     ),
 ]

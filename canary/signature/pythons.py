@@ -61,7 +61,7 @@ def post_tail(exc: str | None, message: str, frames: list[str]) -> Parts:
 # pickle's refusal of an object, by release: 3.7's "can't pickle _thread.lock objects", 3.8's "cannot pickle
 # '_thread.lock' object", 3.14's with notes on where it met it ("... when serializing dict item '_pipe_lock' when
 # serializing ..."): which type it could not pickle is the failure, where in the program's object the program's
-_PICKLE_OLD = re.compile(r"^can't pickle ([\w.]{1,200}) objects?$")
+_PICKLE_OLD = re.compile(r"^can't pickle ([\w.]{1,200}) objects?\.?$")  # (a typed full stop too)
 _PICKLE_NOTES = re.compile(r"^(cannot pickle '[\w.]{1,200}' object) when serializing\b.*$")
 
 

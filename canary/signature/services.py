@@ -193,6 +193,25 @@ def _retired_actions(lines: list[str], i: int, said: str) -> str:
 
 
 CI_CHECKS: list[BareError] = [
+    # Buildkite's agent cancelling a job under its step ("# Received cancellation signal, interrupting"): the CI's
+    BareError(
+        "buildkite-cancelled",
+        ("Received cancellation signal",),
+        re.compile(r"^# Received cancellation signal, interrupting"),
+        None,
+        "infrastructure",
+        message=lambda m: "Buildkite: the job received a cancellation signal",
+    ),
+    # Travis CI's limit on a job's time ("The job exceeded the maximum time limit for jobs, and has been terminated."):
+    # a timeout, as GitHub Actions' maximum execution time is
+    BareError(
+        "travis-time-limit",
+        ("The job exceeded the maximum time limit for jobs",),
+        re.compile(r"The job exceeded the maximum time limit for jobs, and has been terminated"),
+        None,
+        "timeout",
+        message=lambda m: "Travis CI: the job exceeded the maximum time limit for jobs",
+    ),
     environment_check(
         "setup-python",
         ("with architecture",),
