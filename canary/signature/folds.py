@@ -41,15 +41,17 @@ Parts = rewordings.Parts
 ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 
 
-# the subclasses of RuntimeError PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors with, 2.8 a CUDA or HIP error, and
-# soundfile 0.11 libsndfile's (the ``dist-class`` rule)
-RUNTIME_SUBCLASSES = {
+# the subclasses a library's later release raises what it raised as their base class with: of RuntimeError, PyTorch 2.1
+# and 2.2 c10d's and NCCL's errors, 2.8 a CUDA or HIP error, soundfile 0.11 libsndfile's (the ``dist-class`` rule); of
+# TypeError, NumPy 1.25 two DTypes without a common one
+SUBCLASSES = {
     "DistBackendError": "RuntimeError",
     "DistNetworkError": "RuntimeError",
     "DistStoreError": "RuntimeError",
     "LibsndfileError": "RuntimeError",
     "AcceleratorError": "RuntimeError",
     "TritonMissing": "RuntimeError",  # (inductor's missing Triton, a RuntimeError until 2.7)
+    "DTypePromotionError": "TypeError",
 }
 # Python 3.6's subclass of ImportError for a module not found, which Python 2 and 3.5 raised as ImportError with the
 # same words (the ``module-class`` rule)
@@ -69,9 +71,7 @@ def class_key(exception: str | None, message: str) -> str | None:
         return "ModuleNotFoundError"
     if exception in ERRNO_SUBCLASSES:
         return "OSError"
-    if exception == "DTypePromotionError":  # (NumPy 1.25's subclass of the TypeError it raised two DTypes' refusal as)
-        return "TypeError"
-    return RUNTIME_SUBCLASSES.get(exception, exception)
+    return SUBCLASSES.get(exception, exception)
 
 
 def kind_key(kind: str, exception: str | None) -> str:
