@@ -3447,3 +3447,53 @@ def test_the_hundred_and_sixty_ninth_and_seventieth_batchs_failures_in_the_words
     assert sig("delphi-132.log").fingerprint == sig("bait-4.log").fingerprint
     assert sig("openllm-740.log").fingerprint == sig("fastmlx-6.log").fingerprint
     assert sig("biomedlm-4.log").fingerprint == sig("belle-103.log").fingerprint
+
+
+def test_the_hundred_and_seventy_first_and_second_batchs_failures_in_the_words_they_met():
+    # nvcc's guard of its host compiler, by compiler, in each release's words
+    msvc = sig("brushedit-17.log")
+    assert msvc.kind == "environment" and "Microsoft Visual Studio" in msvc.message
+    assert msvc.fingerprint == sig("llama-cpp-python-1586.log").fingerprint == sig("openpose-551.log").fingerprint
+    apple = sig("caffe-6049.log")
+    assert apple.fingerprint == sig("mxnet-1212.log").fingerprint == sig("cholla-12.log").fingerprint
+    assert apple.fingerprint != sig("xmr-stak-nvidia-137.log").fingerprint != sig("cccl-7.log").fingerprint
+    assert sig("cccl-7.log").fingerprint != sig("pytorch-136556.log").fingerprint
+    # a header the compiler could not read: the first error of the run, wrapped by CMake or not, by its header
+    cospi = sig("nccl-1700.log")
+    assert cospi.kind == "compile_error" and "cospi" in cospi.message
+    assert cospi.fingerprint == sig("cuda-samples-378.log").fingerprint == sig("opencv-27111.log").fingerprint
+    assert cospi.fingerprint != sig("koboldcpp-1825.log").fingerprint
+    assert sig("ctranslate2-1306.log").fingerprint == sig("holoscan-sdk-10.log").fingerprint
+    assert sig("gloo-86.log").fingerprint == sig("opencv-10664.log").fingerprint != sig("caffe-3578.log").fingerprint
+    assert sig("llama.cpp-10629.log").kind == "compile_error"
+    assert sig("mmdetection-71.log").kind == "environment"  # (a header not there is the machine's)
+    # CMake: which package find_package did not find, in either mode; a compiler not found at either command
+    assert sig("normalspeed-2.log").fingerprint == sig("llm-tpu-77.log").fingerprint
+    assert sig("normalspeed-2.log").fingerprint != sig("pytorch-12449.log").fingerprint
+    assert sig("pointgroup-5.log").fingerprint == sig("llama.cpp-13527.log").fingerprint
+    assert sig("examples-1206.log").fingerprint != sig("pytorch-150167.log").fingerprint
+    # XLA's alarms: a conv algorithm's trial by no algorithm, a slow compile quoted in prose, the delay kernel
+    conv = sig("dreamerv3-126.log")
+    assert (
+        conv.kind == "timeout"
+        and conv.fingerprint == sig("dm_aux-4.log").fingerprint == sig("jax-25461.log").fingerprint
+    )
+    assert sig("jax-3891.log").fingerprint == sig("jax-8229-2.log").fingerprint == sig("jax-8229.log").fingerprint
+    assert sig("xla-39255.log").fingerprint == sig("keras-hub-2686.log").fingerprint
+    assert sig("lecture-python-programming-441.log").fingerprint == sig("jax-11271.log").fingerprint
+    # torch.hub and timm without their classes; the branch check by no repository
+    assert (
+        sig("zigma-27.log").fingerprint
+        == sig("pytorch-61755.log").fingerprint
+        != sig("efficientunet-pytorch-9.log").fingerprint
+    )
+    assert sig("yolov5-flask-18.log").fingerprint == sig("bioacoustics-model-zoo-6.log").fingerprint
+    assert sig("dpt-14.log").fingerprint == sig("pano2room-3.log").fingerprint
+    assert sig("walkwithfastai.github.io-10.log").fingerprint == sig("pytorch-image-models-316.log").fingerprint
+    assert sig("pytorchvideo-132.log").fingerprint == sig("wsl-images-21.log").fingerprint
+    # FSDP's words without their class, a code span opening the message, a test runner's bracket, quotes as markup
+    assert sig("twinkle-182.log").fingerprint == sig("automodel-2655.log").fingerprint
+    assert sig("transformers-32285.log").fingerprint == sig("llm-foundry-511.log").fingerprint
+    assert sig("axolotl-493.log").message == "Must flatten tensors with uniform dtype"
+    assert sig("pytorch-lightning-18230.log").exception == "ModuleNotFoundError"
+    assert sig("lightning-gpt-17.log").fingerprint == sig("pytorch-lightning-17515.log").fingerprint

@@ -259,16 +259,16 @@ _SAYS_ERROR = re.compile(
 )
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
-# (after a blank, a quote or a parenthesis, or after a CJK sentence that runs into it: "还是报错RuntimeError: ..."; a
-# .NET class's namespace, "System.IO.IOException: ...", or a Python module's, "`botocore.exceptions.NoCredentialsError:
-# ...`"; a line, a closing quote or parenthesis may end the sentence;
+# (after a blank, a quote, a parenthesis, a bracket, "Failed: [undefined]ModuleNotFoundError: ...", or after a CJK
+# sentence that runs into it: "还是报错RuntimeError: ..."; a .NET class's namespace, "System.IO.IOException: ...", or a
+# Python module's, "`botocore.exceptions.NoCredentialsError: ...`"; a line, a closing quote or parenthesis may end it;
 # a message may mark its own code spans, "`NotImplementedError: Support for `validation_epoch_end` has been removed",
 # open with a path, "ImportError: /home/x/ext.so: undefined symbol: ...", or in lower case, as Python's
 # own do, "... the issue \"AttributeError: jax.tree_map was removed in JAX v0.6.0: ...\""; an OSError's errno
 # first, "`FileExistsError: [Errno 17] File exists: '/000002_locals'`"; after a colon a post ran it onto, "issue:X:")
 _IN_PROSE = re.compile(
-    r"(?<=[\s`(\"'*:\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)):"
-    r" {1,3}(?P<msg>(?:\[Errno \d{1,4}\] )?[\w/<~'\"]"
+    r"(?<=[\s`(\"'*:\]\u3000-\u9fff\uff00-\uffef])(?P<cls>(?:[a-z_]\w{0,60}\.){0,6}[A-Z][\w.]{0,100}(?:Error|Exception)):"
+    r" {1,3}(?P<msg>(?:\[Errno \d{1,4}\] )?(?:[\w/<~'\"]|`[^`\s][^`]{0,100}`(?=\s))"
     r"(?:[^.!?`*]|[.!?](?![\s`)*]|$)|(?<=\s)`[^`\s][^`]{0,100}`(?=[\s.,;:])){5,300}"
     r"(?:[.!?](?=[\s`)*]|$)|(?=[`*])|$))"
 )

@@ -15,6 +15,7 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.runners import RUNNER_CHECKS
 from canary.signature.toolchain_checks import TOOLCHAIN_CHECKS
+from canary.signature.xla_alarms import XLA_NOTES
 
 _CODES = "|".join(STATUS_CODES)
 _CAPABILITY = re.compile(r"\bwhich is of cuda capability (\d{1,2}\.\d)")
@@ -383,6 +384,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     *INSTALL_CHECKS,
     *TOOLCHAIN_CHECKS,
     *RUNNER_CHECKS,
+    *XLA_NOTES,
 ]
 
 

@@ -1,6 +1,6 @@
 """Failures a device, its runtime or the machine report on a line of their own, not as a traceback:
 NCCL's, CUDA's and HIP's errors, LLVM's fatal error, the kernel's OOM killer, Slurm cancelling a job, jax
-narrowing a 64-bit dtype, XLA's slow-operation alarms.
+narrowing a 64-bit dtype, XLA's slow-operation alarms (:mod:`canary.signature.xla_alarms`).
 Pure. They take their place in :data:`canary.signature.bare.BARE_ERRORS`, whose order decides which
 recogniser has a line first.
 """
@@ -12,6 +12,7 @@ import re
 from canary.signature import native_gpu
 from canary.signature.mismatches import ENVIRONMENT_TEXT
 from canary.signature.recogniser import BareError, environment_check
+from canary.signature.xla_alarms import XLA_ALARMS
 
 XDIST_CRASH = "pytest-xdist: worker crashed while running"  # (host_checks words its node-down report so too)
 
@@ -122,30 +123,7 @@ DEVICE_ERRORS: list[BareError] = [
             else ("FAILED_PRECONDITION: " if m["init"] else "INVALID_ARGUMENT: ") + m["msg"]
         ),
     ),
-    # XLA's slow-operation alarms, logged while a compile runs on ("[Compiling module jit_f] Very slow compile? If you
-    # want to file a bug, ...", in 2021 the module on the next line; "Constant folding an instruction is taking > 1s:"
-    # and the instruction): a compile that ran too long, the failure only when nothing else is
-    BareError(
-        "slow-compile",
-        ("Very slow compile?", "Constant folding an instruction is taking"),
-        re.compile(
-            r"(?:^|\] )(?P<msg>Very slow compile)\?|^(?P<fold>Constant folding an instruction is taking > \S{1,12}):?$"
-        ),
-        None,
-        "timeout",
-        message=lambda m: m["msg"] or m["fold"],
-        weak=True,
-    ),
-    # XLA's GPU timer without the delay kernel it measures autotuning with ("Skipping the delay kernel, measurement
-    # accuracy will be reduced"): the machine's driver or GPU, a warning
-    BareError(
-        "delay-kernel",
-        ("Skipping the delay kernel",),
-        re.compile(r"(?P<msg>Skipping the delay kernel), measurement accuracy will be reduced"),
-        None,
-        "environment",
-        weak=True,
-    ),
+    *XLA_ALARMS,
     # XLA:GPU's autotuners checking each candidate against a reference, logged as an error while the compile goes on:
     # "Results do not match the reference. This is likely a bug/unexpected loss of precision." (the GEMM fusion
     # autotuner), "Results mismatch between different GEMM algorithms. ..." (the GEMM algorithm picker), "... between

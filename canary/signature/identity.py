@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
@@ -91,6 +92,9 @@ def _group_class(key: str | None, exception: str | None, message: str) -> str | 
     return exception
 
 
+_QUOTED_NAME = re.compile(r"(?<![\w'])'([^'\s]{1,200})'(?![\w'])")
+
+
 def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str]) -> tuple[Signature, str]:
     """The signature of parts taken as earlier canaries took them, and the fingerprint those had."""
     before = fingerprint(kind, exception, message, frames)
@@ -98,7 +102,9 @@ def _folded(kind: str, exception: str | None, message: str, frames: Sequence[str
     key = _class_key(kind, exc, msg)
     # (check-class: a check has no call path; program-frames: nor has a message that names its failure)
     where = [] if (key is None and exc is not None) or call_paths.names_itself(exc, msg) else path
-    said = cloud_apis.identity_message(msg).replace("`", "")  # (backticks: the library's markup, by release)
+    # (backticks, and quotes around a name: the library's markup, by release: "`self.trainer.model.parameters()`" in
+    # one, "'self.trainer.model.parameters()'" in the next)
+    said = _QUOTED_NAME.sub(r"\1", cloud_apis.identity_message(msg).replace("`", ""))
     fp = fingerprint(folds.kind_key(kind, exc), key, said, [frame_key(f) for f in where])
     if kind == "runtime_crash" and mismatches.ENVIRONMENT_TEXT.search(msg):
         kind = "environment"  # a check the folds recognised (one cut mid-word): one fingerprint, its own kind

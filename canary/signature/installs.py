@@ -302,17 +302,6 @@ INSTALL_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"pip: cannot install {m['first']}: conflicting dependencies (ResolutionImpossible)",
     ),
-    # CMake 4 refusing a project whose cmake_minimum_required is older than it keeps ("CMake Error at CMakeLists.txt:15
-    # (cmake_minimum_required): Compatibility with CMake < 3.5 has been removed from CMake."), building an sdist pip
-    # found no wheel for; and a generator without a compiler ("CMake Error: CMAKE_CXX_COMPILER not set, after
-    # EnableLanguage"): the machine's build tools against the project's
-    _environment(
-        "cmake",
-        ("has been removed from CMake", "_COMPILER not set"),
-        r"(?P<msg>Compatibility with CMake < [\d.]{1,10} has been removed from CMake|"
-        r"CMAKE_[A-Z]{1,10}_COMPILER not set, after EnableLanguage)",
-        None,
-    ),
     # pip's error that stopped an install, where a progress bar ran onto it ("... eta 0:00:01ERROR: Could not install
     # packages due to an OSError: [Errno 28] No space left on device") or an older pip printed it without "ERROR: "
     # ("Could not install packages due to an EnvironmentError: [Errno 30] Read-only file system: '...'"): that error,

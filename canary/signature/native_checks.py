@@ -58,7 +58,91 @@ def _module_below(lines: list[str], i: int, said: str) -> str:
     return f"{said} '{m['mod']}'" if m else said
 
 
+# a compiler's error in a header it was given: nvcc's front end ("/usr/include/bits/mathcalls.h(79): error: exception
+# specification is incompatible with that of previous function "cospi" (declared at line 2601 of /usr/local/cuda/
+# include/crt/math_functions.h)"), gcc's ("bits/mathcalls.h:143:8: error:" with "'_Float32' does not name a type" on
+# the next line); nvcc's own guard of the host compiler ("#error -- unsupported clang version!") and a header not there
+# ("fatal error: cuda_runtime.h: No such file or directory") are checks of the machine
+_HEADER = re.compile(
+    r"(?:^|(?<=[\s/`\"']))(?P<header>[\w+-]{1,100}\.(?:h|hpp|hxx|cuh|inl))(?:\(\d{1,7}\)|:\d{1,7}(?::\d{1,5})?): "
+    r"(?:fatal )?error:(?! ?#error| ?--|.{0,400}(?:No such file or directory|file not found))(?P<msg>.{0,2000})$"
+)
+_PATH = re.compile(r"(?:[A-Za-z]:)?[\\/]?(?:[\w.+-]{1,200}[\\/]){1,40}(?=[\w+-]{1,200}\.\w{1,4}\b)")
+_WRAPPED = 55  # a line CMake or a terminal wrapped is at least this long
+# (a wrapped line goes on in words, a quote or a path; make's, ninja's and CMake's own lines do not)
+_GOES_ON = re.compile(r"^[a-z('\"\u2018/]")
+_NOT_ON = re.compile(
+    r"\*\*\*|^\w{1,20}\[\d{1,3}\]: |errors? detected|^\S{1,400}(?:\(\d{1,7}\)|:\d{1,7}(?::\d{1,5})?): "
+)
+_FIRST_WITHIN = 400  # lines above the last header error within which the first of the run is looked for
+
+
+def _header(m: re.Match[str]) -> str:
+    return f"{m['header']}: error: {_PATH.sub('', m['msg'].strip())}".rstrip()
+
+
+def _header_below(lines: list[str], i: int, said: str) -> str:
+    """The first of a run of header errors (the compiler's first names the failure; the rest follow from it), with
+    the lines a terminal or CMake wrapped it into (the lines under a long one, or one that stops at "error:", that go
+    on in words, up to a blank line, a source line or the next error); the paths in it by their file."""
+    first, m = next(
+        ((k, m) for k in range(max(0, i - _FIRST_WITHIN), i) if (m := _HEADER.search(lines[k].strip()))), (i, None)
+    )
+    said = _header(m) if m is not None else said
+    if len(lines[first].rstrip()) < _WRAPPED and not said.endswith("error:"):
+        return said
+    words = [said]
+    for line in lines[first + 1 : first + 6]:
+        s = line.strip()
+        if len(line) - len(line.lstrip()) > 2 or not _GOES_ON.match(s) or _NOT_ON.search(s) or _HEADER.search(s):
+            break
+        words.append(_PATH.sub("", s))
+    return " ".join(words)
+
+
 NATIVE_CHECKS: list[BareError] = [
+    # nvcc's guard of the host compiler it is given, in host_config.h ("#error -- unsupported clang version! clang
+    # version must be less than 10 ...", "unsupported Microsoft Visual Studio version! Only the versions between 2017
+    # and 2022 (inclusive) are supported!", CUDA 9's "Only the versions 2012, 2013, 2015 and 2017 ...") or in nvcc
+    # itself ("nvcc fatal   : The version ('90000') of the host compiler ('Apple clang') is not supported", "GNU C/C++
+    # compiler is no longer supported as a host compiler on Mac OS X"), and MSVC's library refusing the compiler
+    # ("STL1001: Unexpected compiler version, expected MSVC 19.26 or newer."): which compiler, not which versions
+    _environment(
+        "host-compiler",
+        (
+            "unsupported clang version!",
+            "unsupported Microsoft Visual Studio version!",
+            "of the host compiler (",
+            "as a host compiler on",
+            "STL1001: ",
+        ),
+        r"(?P<guard>unsupported (?:clang|Microsoft Visual Studio) version)!|"
+        r"(?:nvcc fatal\s{0,4}: )?The version \('[\w.]{1,20}'\) of the host compiler \('(?P<cc>[^']{1,40})'\) is not "
+        r"supported|(?P<mac>GNU C/C\+\+ compiler is no longer supported as a host compiler on Mac OS X)|"
+        r"(?P<stl>STL1001: Unexpected compiler version), expected (?P<msvc>\w{1,10}) [\d.]{1,20} or newer",
+        None,
+        message=lambda m: (
+            f"nvcc: {m['guard'] or m['mac']}"
+            if m["guard"] or m["mac"]
+            else (
+                f"{m['stl']}, expected {m['msvc']} <version> or newer"
+                if m["stl"]
+                else f"nvcc fatal: the version of the host compiler ('{m['cc']}') is not supported"
+            )
+        ),
+    ),
+    # a header the compiler could not read (a newer glibc's mathcalls.h under an older CUDA: "identifier "_Float32" is
+    # undefined", "exception specification is incompatible with that of previous function "cospi""; boost's
+    # "__float128"): which header and what the compiler says of it, not its line or the machine's paths
+    BareError(
+        "header-error",
+        (".h(", ".h:", ".hpp", ".hxx", ".cuh", ".inl"),
+        _HEADER,
+        None,
+        "compile_error",
+        message=_header,
+        below=_header_below,
+    ),
     # Cython's compiler refusing a file ("x/cymj.pyx:127:21: Cannot assign type 'void (const char *) except * nogil' to
     # 'void (*)(const char *) noexcept nogil'. Exception values are incompatible. Suggest adding 'noexcept' ...", 3.0's
     # first words without the advice, quoted alone; "cymj.pyx:65:55: Syntax error in C variable declaration"): which

@@ -189,6 +189,7 @@ def reflow(raw: list[str], known: Callable[[str], bool]) -> list[str]:
         and not known(raw[i + 1])
         and not _CLASS_LINE.match(raw[i + 1])
         and not raw[i + 1].startswith("Traceback")
+        and raw[i + 1][:16] != raw[i][:16]  # (lines begun alike: one output's records, a compiler's errors)
         for i in range(len(raw))
     ]
     near = [i for i, n in enumerate(widths) if n >= width - 12 and i + 1 < len(raw)]

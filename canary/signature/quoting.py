@@ -12,12 +12,13 @@ from canary.signature.recogniser import BareError
 def span_close(message: str) -> int:
     """Where a code span a post opened before the message closes: its first backtick that opens none of the spans the
     message marks itself ("`NotImplementedError: Support for `validation_epoch_end` has been removed ...`", a
-    backtick after a blank and before a word, and the one after it); the message's end where none is left."""
+    backtick at its start or after a blank and before a word, and the one after it); the message's end where none is
+    left."""
     ticks = [k for k, c in enumerate(message) if c == "`"]
     i = 0
     while i < len(ticks):
         k = ticks[i]
-        if i + 1 < len(ticks) and k and message[k - 1] == " " and message[k + 1 : k + 2].strip(" .,;:"):
+        if i + 1 < len(ticks) and (not k or message[k - 1] == " ") and message[k + 1 : k + 2].strip(" .,;:"):
             i += 2
             continue
         return k

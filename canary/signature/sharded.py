@@ -116,4 +116,16 @@ SHARDED_ERRORS: list[BareError] = [
         ),
         "RuntimeError",
     ),
+    # FSDP2's check of its parameters' dtypes ("FSDP expects uniform original parameter dtype but got {torch.bfloat16,
+    # torch.float32}", an AssertionError, a title may run it onto its own words) and the embedding's check of a weight
+    # FSDP left sharded outside its forward ("'weight' must be 2-D", a RuntimeError), posted without their class
+    BareError(
+        "fsdp-words",
+        ("FSDP expects uniform original parameter dtype", "'weight' must be 2-D"),
+        re.compile(
+            r"(?:^|(?<=[\s`'\"\u3000-\u9fff]))(?P<msg>FSDP expects uniform original parameter dtype but got "
+            r"\{[\w., ]{1,200}\}|(?P<weight>'weight' must be 2-D))"
+        ),
+        lambda m: "RuntimeError" if m["weight"] else "AssertionError",
+    ),
 ]

@@ -30,6 +30,7 @@ from canary.signature import (
     serving,
     sharded,
     tf_distribute,
+    torch_hub,
     trainers,
     transforms,
 )
@@ -202,4 +203,5 @@ STACK_ERRORS: list[BareError] = [
     *cuda_libraries.CUDA_LIBRARY_ERRORS,
     *numerics.NUMERIC_ERRORS,
     *schedulers.SCHEDULER_ERRORS,
+    *torch_hub.TORCH_HUB_ERRORS,
 ]

@@ -11,30 +11,13 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.cmake import CMAKE_CHECKS
 from canary.signature.extension_loads import EXTENSION_LOADS
 from canary.signature.host_checks import HOST_CHECKS
 from canary.signature.native_checks import NATIVE_CHECKS
 from canary.signature.python_envs import PYTHON_ENV_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
-
-# a path in CMake's message, on its own line or in a sentence ("File /opt/dali/third_party/pybind11/CMakeLists.txt not
-# found."): the machine's checkout
-_CMAKE_PATH = re.compile(r"(?<![\w.])(?:[A-Za-z]:)?[/\\][\w./\\+-]{1,500}")
-_CMAKE_SENTENCE = re.compile(r"(?<=\w[.?!])\s.*$")
-
-
-def _cmake_message(lines: list[str], i: int, said: str) -> str:
-    """CMake's message under its head: the lines indented under it (paths further, after blank lines) up to the first
-    that is not, to its first sentence's end, its paths as ``<path>``."""
-    words = []
-    for line in lines[i + 1 : i + 16]:
-        if line.strip() and not line.startswith("  "):
-            break
-        words += line.split()
-    text = _CMAKE_SENTENCE.sub("", _CMAKE_PATH.sub("<path>", " ".join(words)))
-    return f"{said} {' '.join(text.split()[:24])}"
-
 
 TOOLCHAIN_CHECKS: list[BareError] = [
     # CUDA's tools older than what they are given, in their own lines: nvlink ("nvlink fatal   : Input file
@@ -57,20 +40,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         None,
         message=lambda m: "ptxas is older than the PTX it is given (Unsupported .version <version>)",
     ),
-    # CMake's error, with where it was raised and by which command ("CMake Error at thirdparty/CMakeLists.txt:30
-    # (add_subdirectory):"), above its message indented and wrapped, paths on lines of their own ("The source directory"
-    # / "/x/thirdparty/glm" / "does not contain a CMakeLists.txt file."): a checkout without its submodules, a source
-    # missing, a project's own FATAL_ERROR; the command and its message are the failure, the project's line and the
-    # machine's paths are not
-    _environment(
-        "cmake-error",
-        ("CMake Error at ",),
-        r"^CMake Error at \S{1,300}:\d{1,6} \((?P<cmd>\w{1,60})\):$",
-        None,
-        message=lambda m: f"CMake Error ({m['cmd']}):",
-        below=_cmake_message,
-        weak=True,  # (a step's own error above it names the failure: nvcc's "#error -- unsupported GNU version!")
-    ),
+    *CMAKE_CHECKS,
     # PyTorch's extension builder unable to read the compiler's version ("UserWarning: Error checking compiler version
     # for cl: 'utf-8' codec can't decode byte 0x8e in position 0: invalid start byte"): a compiler printing in a
     # Windows' language that is not UTF-8; which compiler and codec, not which byte, the program goes on

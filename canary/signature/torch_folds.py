@@ -29,6 +29,14 @@ _FUSED = re.compile(
 )
 fused_devices = rewrite("fused=True", _FUSED, r"\1 \2")
 
+# torch.hub's check that a branch is the repository's own ("Cannot find master in https://github.com/x/y. If it's a
+# commit from a forked repo, please call hub.load() with forked repo directly."), a post's word run onto its full stop
+_HUB_BRANCH = re.compile(
+    r"^(Cannot find \S{1,100} in) https?://\S{1,300}?\.? "
+    r"(If it's a commit from a forked repo, please call hub\.load\(\) with forked repo directly)\b.*$"
+)
+hub_branch = rewrite("If it's a commit from a forked repo", _HUB_BRANCH, r"\1 <repository>. \2")
+
 TORCH_RULES: tuple[Rule, ...] = (
     Rule(
         "torch-shm",
@@ -92,5 +100,11 @@ TORCH_RULES: tuple[Rule, ...] = (
         "raises an operator a library did not register as ValueError, earlier as RuntimeError: that the builds differ, "
         "and which operator is missing, are the failure",
         framework_words.torch_companions,
+    ),
+    Rule(
+        "hub-branch",
+        "torch.hub asks GitHub whether a branch (master, where the repository's is main) is the repository's own and "
+        "names the repository's URL, which a post's word may follow: the branch it could not find is the failure",
+        hub_branch,
     ),
 )
