@@ -3497,3 +3497,35 @@ def test_the_hundred_and_seventy_first_and_second_batchs_failures_in_the_words_t
     assert sig("axolotl-493.log").message == "Must flatten tensors with uniform dtype"
     assert sig("pytorch-lightning-18230.log").exception == "ModuleNotFoundError"
     assert sig("lightning-gpt-17.log").fingerprint == sig("pytorch-lightning-17515.log").fingerprint
+
+
+def test_the_hundred_and_seventy_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # TorchScript's refusals without their class, by the function or builtin
+    export = sig("deformable-detr-208.log")
+    assert export.exception == "RuntimeError" and export.fingerprint == sig("pytorch-107350.log").fingerprint
+    assert export.fingerprint != sig("mmdetection-8022.log").fingerprint
+    assert sig("pytorch-110134.log").fingerprint != sig("pytorch-61743.log").fingerprint
+    # c10's location after its message on Windows; pip's conflicts with a marker after the pin, by package
+    assert sig("scaledyolov4-199.log").fingerprint == sig("fastertransformer-20.log").fingerprint
+    triton = sig("s-lora-8.log")
+    assert triton.kind == "environment" and triton.fingerprint == sig("vllm-3426.log").fingerprint
+    assert triton.fingerprint != sig("pytorch-147144.log").fingerprint
+    # an older kernel's OOM line without its syslog prefix; runc's container init killed at its limit
+    assert sig("systemd-6966.log").fingerprint == sig("ert-7797.log").fingerprint
+    assert sig("trainer-1661.log").kind == "infrastructure"
+    # apex without its extensions, DeepSpeed's copy apart; its CUDA check by no version; ATen's wrappers by kernel
+    unscale = sig("dst-cbc-4.log")
+    assert unscale.kind == "environment" and unscale.fingerprint == sig("apex-717.log").fingerprint
+    assert sig("apex-923.log").fingerprint == sig("asff-67.log").fingerprint != sig("deepspeed-877.log").fingerprint
+    assert sig("apex-955.log").fingerprint == sig("apex-723.log").fingerprint
+    assert sig("conceptexpress-5.log").fingerprint == sig("moe-embedding-3.log").fingerprint
+    assert sig("cwt-for-fss-12.log").fingerprint == sig("sc_depth_pl-76.log").fingerprint
+    # a library's qualified name opening a short message names it without the program's frames
+    assert sig("vdvae-11.log").fingerprint == sig("apex-1193.log").fingerprint
+    # MLIR: a legalization by its op, a VHLO op of a newer producer as the reader's environment
+    assert sig("tt-xla-441.log").fingerprint == sig("tt-mlir-2768.log").fingerprint
+    assert sig("tt-xla-441.log").kind == "compile_error"
+    assert sig("iree-19852.log").fingerprint != sig("iree-13467.log").fingerprint
+    vhlo = sig("stablehlo-2569.log")
+    assert vhlo.kind == "environment" and vhlo.fingerprint == sig("xla-27900.log").fingerprint
+    assert sig("jax-16302.log").exception == "XlaRuntimeError"  # (a status's message that goes on below its class)

@@ -94,17 +94,17 @@ BUILD_CHECKS: list[BareError] = [
         ),
         weak=True,
     ),
-    # pip's resolver installing over what a hosted runtime preinstalled ("ERROR: pip's dependency resolver does not
-    # currently take into account all the packages that are installed. ...", then each conflict: "tensorflow 2.8.0
-    # requires numpy>=1.20, but you have numpy 1.19.5 which is incompatible.", "ipython 7.9.0 requires jedi>=0.10, which
-    # is not installed."; pip 10 to 20.2 "ERROR: torchvision 0.4.2 has requirement torch==1.3.1, but you'll have torch
-    # 1.4.0 which is incompatible.", 20.3's "... requires torch==2.0.0, but you'll have ..."): it installs anyway, so a
-    # warning; which package needs which is the check, versions the machine's
+    # pip's resolver installing over what a runtime preinstalled ("ERROR: pip's dependency resolver does not currently
+    # take into account ...", then each conflict: "tensorflow 2.8.0 requires numpy>=1.20, but you have numpy 1.19.5
+    # which is incompatible.", a marker after the pin or not, "... requires jedi>=0.10, which is not installed."; pip 10
+    # to 20.2 "ERROR: torchvision 0.4.2 has requirement torch==1.3.1, but you'll have torch 1.4.0 which is ..."): it
+    # installs anyway, so a warning; which package needs which is the check, versions the machine's
     _environment(
         "pip-conflict",
         (" requires ", " has requirement "),
         r"(?:^|(?<=[\"`*])|(?<=: ))(?:ERROR: )?(?P<pkg>[\w.-]{1,100}) [\w.+!-]{1,40} (?:requires|has requirement) "
-        r"(?P<req>[\w.\[\]-]{1,100})[^ ]{0,80}, (?:but you(?: have|'ll have) [\w.-]{1,100} [\w.+!-]{1,40} "
+        r"(?P<req>[\w.\[\]-]{1,100})(?:[^ ]{0,80}|[^ ]{0,80}; [^,]{1,200}), "
+        r"(?:but you(?: have|'ll have) [\w.-]{1,100} [\w.+!-]{1,40} "
         r"(?P<have>which is incompatible)|which is not installed)\.(?:[\"`*]|$)",
         None,
         message=lambda m: (

@@ -99,11 +99,16 @@ _NAMES_MODULE = re.compile(
 )
 
 
+# ... or fewer that open with a library's qualified name ("apex.optimizers.FusedAdam requires cuda extensions")
+_OPENS_QUALIFIED = re.compile(r"^[a-z_]\w{0,40}(?:\.\w{1,60}){2,6} [a-z]\w{1,40} ")
+
+
 def names_itself(exception: str | None, message: str) -> bool:
     """Whether an exception's message says enough to be its failure without the program's frames above it (the
-    ``program-frames`` rule): ``NAMING_WORDS`` words or more, none that only where it was met tells apart (a signal or a
-    failed CHECK, memory run out, a name an object lacks, a module not found) nor the interpreter's words for a
-    program's own mistake; a name a module the message names lacks is that release's, whichever program read it."""
+    ``program-frames`` rule): ``NAMING_WORDS`` words or more (or a library's qualified name first), none that only
+    where it was met tells apart (a signal or a failed CHECK, memory run out, a name an object lacks, a module not
+    found) nor the interpreter's words for a program's own mistake; a name a module the message names lacks is that
+    release's, whichever program read it."""
     if exception is not None and not message.strip():
         # (a library's own class raised without a message, audioread's NoBackendError: the class is all it says)
         return exception not in BUILTIN_CLASS_NAMES and not exception.startswith("SIG") and exception != "CheckFailed"
@@ -111,7 +116,9 @@ def names_itself(exception: str | None, message: str) -> bool:
         exception is not None
         and not exception.startswith("SIG")
         and exception != "CheckFailed"
-        and (len(message.split()) >= NAMING_WORDS or pythons.says_file(message))
+        and (
+            len(message.split()) >= NAMING_WORDS or pythons.says_file(message) or bool(_OPENS_QUALIFIED.match(message))
+        )
         and (not _MET_WHERE.search(message) or bool(_NAMES_MODULE.match(message)))
         and not pythons.interpreter_words(message)
     )

@@ -218,11 +218,20 @@ DEVICE_ERRORS: list[BareError] = [
     ),
     BareError(
         "oom-killer",
-        ("Out of memory: Kill", "oom-kill", "oom_kill", "OOMKilled", "low on memory", "cgroup out of memory"),
+        (
+            "Out of memory: Kill",
+            "oom-kill",
+            "oom_kill",
+            "OOMKilled",
+            "low on memory",
+            "cgroup out of memory",
+            "Killed process",
+        ),
         re.compile(
-            # (Slurm: "Detected 1 oom-kill event(s) in step ...", later "Detected 1 oom_kill event in StepId=...")
+            # (Slurm: "Detected 1 oom-kill event(s) in step ...", later "Detected 1 oom_kill event in StepId=...", an
+            # older kernel's syslog line, its prefix taken off, "Killed process 7748 (python) total-vm:...")
             r"(?P<msg>Out of memory: Kill|oom[-_]kill|OOMKilled|The node was low on memory|"
-            r"Memory cgroup out of memory)"
+            r"Memory cgroup out of memory|^Killed process \d{1,10} \([^)]{1,60}\) total-vm:)"
         ),
         "SIGKILL",
         # (a container's or a Slurm step's memory cgroup past its limit is not the host out of memory: "Memory cgroup

@@ -49,6 +49,9 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"Pod ephemeral local storage usage exceeds the total limit of containers"),
         "evicted: the pod's ephemeral storage is over its limit",
     ),
+    # the container runtime unable to start a container whose init the kernel killed for its memory limit ("runc
+    # create failed: unable to start container process: container init was OOM-killed (memory limit too low?)")
+    (re.compile(r"container init was OOM-killed"), "not started: the container's init was OOM-killed at its limit"),
     # TensorFlow's client of a remote TPU master whose connection went away ("grpc_remote_master.cc:157] RPC failed with
     # status = "Unavailable: Socket closed" ... maybe retrying the RPC"), the status's case the release's
     (

@@ -8,6 +8,7 @@ companions' checks), gathered in the order
 from __future__ import annotations
 
 from canary.signature import (
+    apex,
     audio,
     aws,
     boosting,
@@ -31,6 +32,7 @@ from canary.signature import (
     sharded,
     tf_distribute,
     torch_hub,
+    torchscript,
     trainers,
     transforms,
 )
@@ -204,4 +206,6 @@ STACK_ERRORS: list[BareError] = [
     *numerics.NUMERIC_ERRORS,
     *schedulers.SCHEDULER_ERRORS,
     *torch_hub.TORCH_HUB_ERRORS,
+    *torchscript.TORCHSCRIPT_ERRORS,
+    *apex.APEX_ERRORS,
 ]

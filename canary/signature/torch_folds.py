@@ -1,7 +1,8 @@
 """The folding rules of PyTorch's and its compiler's own words, reworded across releases: a tensor's shared-memory file,
 the extension loader after a failed build, the determinism check refusing an op, Triton's cache's temporary files and
 the stale NFS handle its cached objects meet, CUDA graph capture's refusals, the old launcher's deprecation, the fused
-optimizers' devices. Pure. They take their place in :data:`canary.signature.word_folds.WORD_RULES`, in this order.
+optimizers' devices, torch.hub's branch check, c10's own location, apex's CUDA check, ATen's kernel wrappers. Pure.
+They take their place in :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 
 from canary.signature import framework_words
+from canary.signature.apex import APEX_CUDA
 from canary.signature.rewordings import Rule, rewrite
 
 # CUDA graph capture's refusal of an unpinned copy, with advice after it in later releases, and its warning of a graph
@@ -36,6 +38,16 @@ _HUB_BRANCH = re.compile(
     r"(If it's a commit from a forked repo, please call hub\.load\(\) with forked repo directly)\b.*$"
 )
 hub_branch = rewrite("If it's a commit from a forked repo", _HUB_BRANCH, r"\1 <repository>. \2")
+
+# c10's error on Windows until 1.5 names where it was raised after its message ("... may be too old. (init at
+# ..\\caffe2\\serialize\\inline_container.cc:132)"), as later releases do on a line of their own
+_INIT_AT = re.compile(r"^(.{8,2000}?)\.?\s\(init at \S{1,300}:<line>\)$")
+c10_init_at = rewrite("(init at ", _INIT_AT, r"\1")
+apex_cuda = rewrite("Cuda extensions are being compiled", APEX_CUDA, r"\1")
+# ATen's check of its operands' devices names the kernel's wrapper, with the dispatch key in its name since 1.13
+# ("wrapper_CUDA__index_select" for "wrapper__index_select")
+_WRAPPER = re.compile(r"\bwrapper_[A-Za-z]{1,40}__(?=\w)")
+wrapper_key = rewrite("wrapper_", _WRAPPER, "wrapper__")
 
 TORCH_RULES: tuple[Rule, ...] = (
     Rule(
@@ -106,5 +118,23 @@ TORCH_RULES: tuple[Rule, ...] = (
         "torch.hub asks GitHub whether a branch (master, where the repository's is main) is the repository's own and "
         "names the repository's URL, which a post's word may follow: the branch it could not find is the failure",
         hub_branch,
+    ),
+    Rule(
+        "c10-init-at",
+        "c10's error names the file and line it was raised at after its message on Windows until 1.5, and on a line "
+        "of its own after: where in PyTorch's source is the release's, what it says is the failure",
+        c10_init_at,
+    ),
+    Rule(
+        "apex-cuda",
+        "apex's setup refuses a CUDA other than PyTorch's and names the one PyTorch was built with, the machine's: "
+        "that the two differ is the failure",
+        apex_cuda,
+    ),
+    Rule(
+        "wrapper-key",
+        "ATen's device check names the kernel's wrapper, with the dispatch key in its name since 1.13 "
+        "('wrapper_CUDA__index_select', before 'wrapper__index_select'): which kernel is the failure",
+        wrapper_key,
     ),
 )
