@@ -3529,3 +3529,53 @@ def test_the_hundred_and_seventy_third_and_fourth_batchs_failures_in_the_words_t
     vhlo = sig("stablehlo-2569.log")
     assert vhlo.kind == "environment" and vhlo.fingerprint == sig("xla-27900.log").fingerprint
     assert sig("jax-16302.log").exception == "XlaRuntimeError"  # (a status's message that goes on below its class)
+
+
+def test_the_hundred_and_seventy_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # GitHub's API refusing a workflow's token: by what actions/stale was doing, by the step's action, by gh's endpoint
+    stale = sig("stale-948.log")
+    assert stale.kind == "environment" and stale.fingerprint == sig("optimum-2110.log").fingerprint
+    assert stale.fingerprint != sig("stale-796.log").fingerprint != sig("stale-502.log").fingerprint
+    assert sig("stale-502.log").fingerprint == sig("stale-1307.log").fingerprint
+    assert sig("add-pr-comment-43.log").fingerprint == sig("vision-8224.log").fingerprint
+    assert "mshick/add-pr-comment" in sig("vision-8224.log").message
+    assert (
+        sig("ai-gateway-286.log").fingerprint == sig("neosync-2306.log").fingerprint == sig("cml-1431.log").fingerprint
+    )
+    assert sig("cli-1003.log").fingerprint == sig("cli-10032.log").fingerprint
+    assert sig("cli-10032.log").fingerprint != sig("create-gh-release-action-13.log").fingerprint
+    assert sig("gh-stack-451.log").kind == sig("create-pull-request-855.log").kind == "infrastructure"
+    assert sig("create-pull-request-855.log").fingerprint == sig("monorepo-deploy-actions-534.log").fingerprint
+    assert sig("create-an-issue-128.log").exception == "HttpError"  # (a class's line keeps its class)
+    disabled = sig("activity-summary-48.log")
+    assert disabled.kind == "infrastructure" and disabled.fingerprint == sig("roam2github-19.log").fingerprint
+    # uv 0.1's derivation, pip's wrapped conflict and its nameless requirement
+    assert sig("uv-2010.log").fingerprint == sig("uv-7616.log").fingerprint
+    assert sig("tunix-591.log").fingerprint == sig("tunix-502.log").fingerprint
+    # CPUs without the instructions: TensorFlow's note by its list, MKL's floor, Rosetta, qemu and bash's signals
+    assert sig("keras-to-tensorflow-2.log").fingerprint == sig("image-super-resolution-106.log").fingerprint
+    assert sig("keras-to-tensorflow-2.log").fingerprint != sig("hub-897.log").fingerprint
+    assert sig("signac-1165.log").fingerprint == sig("viralrecall-16.log").fingerprint
+    assert (
+        sig("stf-763.log").fingerprint
+        == sig("seleniumbase-3457.log").fingerprint
+        != sig("for-mac-6973.log").fingerprint
+    )
+    assert sig("rknn-toolkit2-22.log").exception == sig("tfbook-10.log").exception == "SIGILL"
+    assert sig("serving-1591.log").fingerprint == sig("tfbook-10.log").fingerprint
+    assert (
+        sig("for-mac-5342.log").fingerprint == sig("tensorflow-52845.log").fingerprint
+    )  # (the CHECK, not qemu's abort)
+    # torch.compile's refusal of the interpreter, its graph breaks in two releases' words; ComfyUI's node import
+    assert (
+        sig("ai-scientist-24.log").fingerprint
+        == sig("nanogpt-226.log").fingerprint
+        == sig("pytorch-104918.log").fingerprint
+    )
+    assert (
+        sig("cosmos-rl-16.log").fingerprint
+        == sig("pytorch-149586.log").fingerprint
+        != sig("pytorch-133185.log").fingerprint
+    )
+    assert sig("pytorch_scatter-457.log").fingerprint == sig("pytorch-138412.log").fingerprint
+    assert sig("comfyui-moore-animateanyone-14.log").fingerprint == sig("echomimic-3.log").fingerprint

@@ -211,10 +211,10 @@ def _last_bare(lines: list[str], options: Options) -> tuple[int, Signature] | No
         cause = _scan(lines, options, stop=max(-1, i - _NCCL_BACK), start=i - 1, skip=_NOT_NCCL)
         if cause is not None:
             return cause[0], make(sig.kind, sig.exception, f"{cause[3]}, then: {raw}", [], cause[1].excerpt)
-    if name in ("signal", "llvm", "cpp-terminate-unthrown"):
-        # absl's failure handler prints the signal after what aborted: a failed CHECK, a status; LLVM its fatal
-        # error after the diagnostic that made it abort; std::terminate with nothing thrown the error it tore down
-        # after (a Python exception's line too; a traceback's, in failure._last_failure)
+    if name in ("signal", "llvm", "cpp-terminate-unthrown", "qemu-signal"):
+        # absl's failure handler (and qemu, its guest's) prints the signal after what aborted: a failed CHECK, a status;
+        # LLVM its fatal error after the diagnostic that made it abort; std::terminate with nothing thrown the error it
+        # tore down after (a Python exception's line too; a traceback's, in failure._last_failure)
         quiet = ("signal",) if name == "cpp-terminate-unthrown" else ("signal", "fatal-python", "python-exception")
         cause = _scan(lines, options, stop=max(-1, i - _LOOK_BACK), start=i - 1, skip=(*quiet, "ray-task"))
         # (a warning the process went on after, a slow TPU backend, did not make it crash)

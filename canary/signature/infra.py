@@ -49,6 +49,12 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"Pod ephemeral local storage usage exceeds the total limit of containers"),
         "evicted: the pod's ephemeral storage is over its limit",
     ),
+    # a scheduled workflow GitHub turned off ("This scheduled workflow is disabled because there hasn't been activity
+    # in this repository for at least 60 days.", typographic apostrophe or not)
+    (
+        re.compile(r"This scheduled workflow is disabled because there hasn.t been activity in this repository"),
+        "not started: GitHub disabled the scheduled workflow after 60 days without activity",
+    ),
     # the container runtime unable to start a container whose init the kernel killed for its memory limit ("runc
     # create failed: unable to start container process: container init was OOM-killed (memory limit too low?)")
     (re.compile(r"container init was OOM-killed"), "not started: the container's init was OOM-killed at its limit"),

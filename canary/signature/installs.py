@@ -34,9 +34,13 @@ _UV_UNUSABLE = re.compile(r"\bis unusable because no wheels are available with a
 _UV_TAG_EXAMPLE = re.compile(r" tag \(e\.g\., .{0,200}\)$")
 
 
+# (a pin's requirement, which a terminal may wrap before: "... and jax[tpu]==0.4.33 depends on" / "libtpu-nightly==...")
+_UV_DEPENDS = re.compile(r"^(there is no version of \S{1,100} and \S{1,100} depends on)\b.*$")
+
+
 def _uv_reason(why: str) -> str:
     """uv's first reason without the release it names or its markers, in one wording across uv's releases."""
-    why = _UV_TAG_EXAMPLE.sub(" tag", _UV_VERSION.sub("", why.strip()))
+    why = _UV_DEPENDS.sub(r"\1", _UV_TAG_EXAMPLE.sub(" tag", _UV_VERSION.sub("", why.strip())))
     return _UV_UNUSABLE.sub(r"has no wheels with a matching \1 tag", why)
 
 
@@ -269,14 +273,15 @@ INSTALL_CHECKS: list[BareError] = [
         below=uv_platform,
     ),
     # uv's resolver without a solution ("× No solution found when resolving dependencies:", then "╰─▶ Because there
-    # is no version of torch==2.1.0+cpu and you require ...", an ASCII terminal's "`-> Because ..."): the first reason
+    # is no version of torch==2.1.0+cpu and you require ...", an ASCII terminal's "`-> Because ...", uv 0.1's derivation
+    # "Because there is no version of ..." on a line of its own): the first reason
     # uv gives, by package; the release and the markers are the lock's, uv 0.1's "is unusable because no wheels are
     # available with a matching Python implementation" is 2024's "has no wheels with a matching Python implementation
     # tag" (an implementation, an ABI and a platform tag stay three)
     _environment(
         "uv-resolution",
         ("Because ",),
-        r"(?:╰─[▶>]|`->)\s{0,4}Because (?P<why>.{1,400}?)"
+        r"(?:(?:╰─[▶>]|`->)\s{0,4}|^(?=Because there is no version of ))Because (?P<why>.{1,400}?)"
         r"(?: and you require| and (?=[\w.-]{1,100}==)|, we can conclude|$)",
         None,
         message=lambda m: f"uv: no solution found when resolving dependencies: {_uv_reason(m['why'])}",
@@ -287,9 +292,10 @@ INSTALL_CHECKS: list[BareError] = [
     # are the index's
     _environment(
         "pip-resolution",
-        ("because these package versions have conflicting dependencies",),
-        r"Cannot install (?P<first>-r|[A-Za-z][\w.-]{0,100}).{0,3000} because these package versions have conflicting "
-        r"dependencies",
+        ("because these package versions",),
+        # (a terminal may wrap the sentence after "versions"; a requirement without a name is "None")
+        r"Cannot install (?:None, )?(?P<first>-r|[A-Za-z][\w.-]{0,100}).{0,3000} because these package versions"
+        r"(?: have conflicting dependencies|\s*$)",
         None,
         message=lambda m: f"pip: cannot install {m['first']}: conflicting dependencies (ResolutionImpossible)",
     ),

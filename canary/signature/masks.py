@@ -76,8 +76,8 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\brounded to \d+"), "rounded to <bytes>"),
     # XLA's generated names are numbered per compile (fusion_1560, loop_fusion.12)
     (re.compile(r"\b((?:\w{1,60}_)?fusion)[._]\d+\b"), r"\1.<n>"),
-    # a failed CHECK's operands differ run to run: "(1.4 vs. 1.4)", "(-1 vs. 0)"
-    (re.compile(r"\((?:-?[\d.]+|<bytes>) vs\. (?:-?[\d.]+|<bytes>)\)"), "(<n> vs. <n>)"),
+    # a failed CHECK's operands differ run to run: "(1.4 vs. 1.4)", "(-1 vs. 0)", "(4.17216e-152 vs. 10)"
+    (re.compile(r"\((?:-?[\d.]+(?:e[-+]?\d+)?|<bytes>) vs\. (?:-?[\d.]+(?:e[-+]?\d+)?|<bytes>)\)"), "(<n> vs. <n>)"),
     # lists of tasks, ranks, devices that happen to be affected this time
     (
         re.compile(

@@ -39,10 +39,11 @@ _SHELL_SIGNAL = re.compile(
     r"(?:\s{1,8}\(core dumped\)|\s{0,8}[(（][^()（）]{1,40}[)）]|: \d{1,2})?"
     r"\s{0,80}(?:python\S{0,200}.{0,300})?[`*]{0,3}$"
 )
-# bash's report of a job that died, in a script (a CI step's): "/x/_temp/step.sh: line 1:  1950 Killed      pytest"
+# bash's report of a job that died, in a script (a CI step's): "/x/_temp/step.sh: line 1:  1950 Killed      pytest", a
+# terminal at 80 columns may break it inside "(core dumped)"
 _BASH_JOB = re.compile(
-    r": line \d{1,7}: {1,4}\d{1,9} (?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
-    r"Floating point exception)(?: \(core dumped\))? {1,80}\S"
+    r": line \d{1,7}: {1,8}\d{1,9} (?P<name>Killed|Segmentation fault|Aborted|Bus error|Terminated|Illegal instruction|"
+    r"Floating point exception)(?:(?: {1,8}\(core dumped\))? {1,80}\S| {1,8}\(core$)"
 )
 _SIGNAL_WORDS = {
     "Killed": "SIGKILL",

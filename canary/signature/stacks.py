@@ -14,9 +14,11 @@ from canary.signature import (
     boosting,
     checkpointing,
     companions,
+    cpu_features,
     cuda_libraries,
     engines,
     generation,
+    github_api,
     horovod,
     installs,
     keras3,
@@ -208,4 +210,6 @@ STACK_ERRORS: list[BareError] = [
     *torch_hub.TORCH_HUB_ERRORS,
     *torchscript.TORCHSCRIPT_ERRORS,
     *apex.APEX_ERRORS,
+    *github_api.GITHUB_API_ERRORS,
+    *cpu_features.CPU_FEATURE_ERRORS,
 ]

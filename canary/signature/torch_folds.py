@@ -1,7 +1,8 @@
 """The folding rules of PyTorch's and its compiler's own words, reworded across releases: a tensor's shared-memory file,
 the extension loader after a failed build, the determinism check refusing an op, Triton's cache's temporary files and
 the stale NFS handle its cached objects meet, CUDA graph capture's refusals, the old launcher's deprecation, the fused
-optimizers' devices, torch.hub's branch check, c10's own location, apex's CUDA check, ATen's kernel wrappers. Pure.
+optimizers' devices, torch.hub's branch check, c10's own location, apex's CUDA check, ATen's kernel wrappers,
+Dynamo's untraced builtins. Pure.
 They take their place in :data:`canary.signature.word_folds.WORD_RULES`, in this order.
 """
 
@@ -48,6 +49,14 @@ apex_cuda = rewrite("Cuda extensions are being compiled", APEX_CUDA, r"\1")
 # ("wrapper_CUDA__index_select" for "wrapper__index_select")
 _WRAPPER = re.compile(r"\bwrapper_[A-Za-z]{1,40}__(?=\w)")
 wrapper_key = rewrite("wrapper_", _WRAPPER, "wrapper__")
+# Dynamo's graph break on a builtin it cannot trace, by release: "Graph break due to unsupported builtin
+# None.pybind11_object.__new__. This function is either a Python builtin ...", 2.7's "Dynamo does not know how to trace
+# the builtin `None.pybind11_object.__new__.`"
+_BUILTIN = re.compile(
+    r"^(?:Graph break due to unsupported builtin |Dynamo does not know how to trace the builtin `?)([\w.]{1,200}?)\.?`?"
+    r"(?:\s.*)?$"
+)
+untraced_builtin = rewrite("builtin", _BUILTIN, r"Dynamo does not know how to trace the builtin \1")
 
 TORCH_RULES: tuple[Rule, ...] = (
     Rule(
@@ -136,5 +145,11 @@ TORCH_RULES: tuple[Rule, ...] = (
         "ATen's device check names the kernel's wrapper, with the dispatch key in its name since 1.13 "
         "('wrapper_CUDA__index_select', before 'wrapper__index_select'): which kernel is the failure",
         wrapper_key,
+    ),
+    Rule(
+        "untraced-builtin",
+        "Dynamo's graph break on a builtin it cannot trace is worded 'Graph break due to unsupported builtin X.' with "
+        "advice until 2.6 and 'Dynamo does not know how to trace the builtin `X.`' after: which builtin is the failure",
+        untraced_builtin,
     ),
 )

@@ -1,4 +1,5 @@
-"""TorchScript refusing what it is given, in the words a post copies without their class. Pure.
+"""TorchScript and torch.compile refusing what they are given, and ComfyUI's report of a node it could not import,
+in the words a post copies without their class. Pure.
 
 The tracer cannot export a call into Python ("Could not export Python function call 'MSDeformAttnFunction'. Remove
 calls to Python functions before export. Did you forget to add @script or @script_method annotation? ...", a post may
@@ -25,5 +26,36 @@ TORCHSCRIPT_ERRORS: list[BareError] = [
         ),
         "RuntimeError",
         message=lambda m: f"{m['msg']}>{m['tail']}" if m["tail"] else m["msg"],
+    ),
+    # torch.compile refusing the interpreter before Dynamo supported it ("Python 3.11+ not yet supported for
+    # torch.compile", a title may retype it in lower case: "python 3.11+ not yet supported for torch. compile")
+    BareError(
+        "compile-python",
+        ("not yet supported for torch",),
+        re.compile(r"(?i:python) 3\.(?P<minor>\d{1,2})\+ not yet supported for torch\. ?compile"),
+        "RuntimeError",
+        message=lambda m: f"Python 3.{m['minor']}+ not yet supported for torch.compile",
+    ),
+    # Dynamo's warning of a graph break on a tensor read back to Python ("Graph break from `Tensor.item()`, consider
+    # setting:" then torch._dynamo.config.capture_scalar_outputs and the user's frames): weak, the compile goes on
+    BareError(
+        "graph-break-item",
+        ("Graph break from ",),
+        re.compile(r"Graph break from `?(?P<call>Tensor\.\w{1,40}\(\))`?, consider setting"),
+        None,
+        "compile_error",
+        message=lambda m: f"Graph break from {m['call']}",
+        weak=True,
+    ),
+    # ComfyUI's report of a custom node it could not import ("Cannot import X module for custom nodes: cannot import
+    # name 'PositionNet' from 'diffusers.models.embeddings' (...)"): the import that failed, by its class's words
+    BareError(
+        "comfyui-custom-node",
+        ("module for custom nodes: ",),
+        re.compile(
+            r"module for custom nodes: (?P<msg>cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|"
+            r"No module named '[\w.]{1,200}')"
+        ),
+        lambda m: "ImportError" if m["msg"].startswith("cannot") else "ModuleNotFoundError",
     ),
 ]
