@@ -3579,3 +3579,54 @@ def test_the_hundred_and_seventy_fifth_and_sixth_batchs_failures_in_the_words_th
     )
     assert sig("pytorch_scatter-457.log").fingerprint == sig("pytorch-138412.log").fingerprint
     assert sig("comfyui-moore-animateanyone-14.log").fingerprint == sig("echomimic-3.log").fingerprint
+
+
+def test_the_hundred_and_seventy_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # Chroma's sqlite3 check without its advice; Optuna's schema by which way; TFP's TensorFlow check by no release
+    assert (
+        sig("localgpt-458.log").fingerprint
+        == sig("openhands-375.log").fingerprint
+        == sig("nutritrack-24.log").fingerprint
+    )
+    assert (
+        sig("optuna-2866.log").fingerprint == sig("optuna-2812.log").fingerprint != sig("rltrader-145.log").fingerprint
+    )
+    assert sig("rltrader-145.log").fingerprint == sig("optuna-2627.log").fingerprint  # (its CLI's log line)
+    assert sig("poisson_flow-6.log").fingerprint == sig("volatile-4.log").fingerprint
+    tf_keras = sig("bayesflow-148.log")  # (the warning explains the ModuleNotFoundError logged after it)
+    assert tf_keras.kind == "environment" and tf_keras.fingerprint == sig("distrax-280.log").fingerprint
+    # ruamel.yaml's removals and warning; pip refusing to uninstall a distutils install, by the package
+    assert sig("crafter-20.log").fingerprint == sig("qlib-1701.log").fingerprint
+    assert sig("iomatch-4.log").fingerprint == sig("nonebot-plugin-learning-chat-57.log").fingerprint
+    assert sig("batch-ppo-11.log").exception == "UnsafeLoaderWarning"
+    assert (
+        sig("kinpy-8.log").fingerprint
+        == sig("raspberry-noaa-v2-328.log").fingerprint
+        != sig("qlib-377.log").fingerprint
+    )
+    # c10d's settings and lifetime in each release's words
+    assert sig("spd-250.log").fingerprint == sig("ray-47286.log").fingerprint == sig("physicsnemo-568.log").fingerprint
+    assert sig("spd-250.log").fingerprint != sig("pytorch-114432.log").fingerprint
+    assert sig("torchtitan-1088.log").fingerprint == sig("vllm-25532.log").fingerprint
+    assert (
+        sig("pytorch-126275.log").fingerprint
+        == sig("dmlcloud-61.log").fingerprint
+        == sig("opensloth-17.log").fingerprint
+    )
+    assert (
+        sig("pytorch-60752.log").fingerprint
+        == sig("deepspeed-7266.log").fingerprint
+        == sig("verl-1472.log").fingerprint
+    )
+    assert sig("pytorch-60752.log").fingerprint != sig("ml-engineering-112.log").fingerprint
+    # notebooks run in CI: the kernel not found, one that did not start, MyST-NB's failed execution; Ray's deprecation
+    assert sig("scipy-2017-codegen-tutorial-7.log").fingerprint == sig("pyami-54.log").fingerprint
+    assert sig("pyami-54.log").fingerprint != sig("django-extensions-725.log").fingerprint
+    assert sig("client-superstaq-1129.log").fingerprint == sig("papermill-776-2.log").fingerprint
+    assert (
+        sig("papermill-776.log").fingerprint
+        == sig("papermill-239.log").fingerprint
+        == sig("charcoal-222.log").fingerprint
+    )
+    assert sig("myst-nb-457.log").fingerprint == sig("myst-nb-457-2.log").fingerprint
+    assert sig("scvi-tools-2895.log").fingerprint == sig("scvi-tools-2908.log").fingerprint

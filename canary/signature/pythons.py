@@ -26,13 +26,16 @@ def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
     """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes;
-    a backtick that closes no code span at its end (``... float32, uint8` ``, or before a full stop) is the post's."""
+    a backtick that closes no code span at its end (``... float32, uint8` ``, or before a full stop) is the post's, and
+    so are the words after one that closes the post's span before a comma (``... 60 seconds`, when trying to ...``)."""
     if "\\" in message:
         message = message.replace("\\'", "'").replace('\\"', '"')
     if message.endswith("```"):
         message = message[:-3].rstrip()  # (a post's fence glued to the line's end)
     if message.count("`") == 1 and message.rstrip(".").endswith("`"):
         message = message.rstrip(".")[:-1].rstrip()
+    elif message.count("`") == 1 and "`, " in message:
+        message = message[: message.index("`, ")].rstrip()
     return exc, message, frames
 
 

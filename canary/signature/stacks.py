@@ -13,6 +13,7 @@ from canary.signature import (
     aws,
     boosting,
     checkpointing,
+    companion_words,
     companions,
     cpu_features,
     cuda_libraries,
@@ -27,6 +28,7 @@ from canary.signature import (
     native_gpu,
     numerics,
     precisions,
+    process_groups,
     resources,
     schedulers,
     services,
@@ -212,4 +214,6 @@ STACK_ERRORS: list[BareError] = [
     *apex.APEX_ERRORS,
     *github_api.GITHUB_API_ERRORS,
     *cpu_features.CPU_FEATURE_ERRORS,
+    *companion_words.COMPANION_WORDS,
+    *process_groups.PROCESS_GROUP_ERRORS,
 ]

@@ -6,6 +6,7 @@ misuse of its transformations last (jax_folds). Pure. In this order in canary.si
 from __future__ import annotations
 
 from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
+from canary.signature.companion_words import COMPANION_RULES
 from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.host_folds import HOST_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
@@ -64,9 +65,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "compile-wrapper",
-        "torch.compile raises what its backend raised as BackendCompilerFailed ('backend='inductor' raised:', 2.0's "
-        "'debug_wrapper raised'), since 2.6 as InductorError, a lowering's as LoweringException; the error inside, by "
-        "its own class, is the failure",
+        "torch.compile raises its backend's error as BackendCompilerFailed ('backend='inductor' raised:', 2.0's "
+        "'debug_wrapper raised'), 2.6 InductorError, a lowering LoweringException: the error inside is the failure",
         toolkits.compile_wrapper,
     ),
     Rule(
@@ -150,6 +150,7 @@ WORD_RULES: tuple[Rule, ...] = (
         framework_words.job_limit,
     ),
     *TORCH_RULES,
+    *COMPANION_RULES,
     Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
@@ -224,9 +225,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "c10d-store",
-        "c10d's rank waiting in its key-value store for rank 0's NCCL id names itself, the key and the store's keys "
-        "(a barrier's, a broadcast's, a job's): which rank and which key are the job's; the store's error is the "
-        "failure",
+        "c10d's rank waiting in its store for rank 0's NCCL id names itself, the key and the store's keys (a "
+        "barrier's, a broadcast's, a job's): which rank and key are the job's; the store's error is the failure",
         libraries.c10d_store,
     ),
     Rule(
