@@ -3630,3 +3630,31 @@ def test_the_hundred_and_seventy_seventh_and_eighth_batchs_failures_in_the_words
     )
     assert sig("myst-nb-457.log").fingerprint == sig("myst-nb-457-2.log").fingerprint
     assert sig("scvi-tools-2895.log").fingerprint == sig("scvi-tools-2908.log").fingerprint
+
+
+def test_the_hundred_and_seventy_ninth_and_eightieth_batchs_failures_in_the_words_they_met():
+    # Shardy, jax's lowering rules and FFI handlers, the deprecated custom-call registration, XLA:CPU's missing symbols
+    assert sig("tt-xla-1696.log").fingerprint == sig("tt-xla-1639.log").fingerprint
+    assert sig("tt-xla-1696-2.log").fingerprint == sig("tt-xla-1996-2.log").fingerprint
+    assert sig("jax-finufft-64.log").fingerprint == sig("jax-finufft-64-2.log").fingerprint
+    assert sig("jax-finufft-64.log").fingerprint != sig("jax-finufft-46.log").fingerprint
+    assert sig("torch2jax-17.log").fingerprint == sig("torch2jax-17-2.log").fingerprint
+    assert sig("jetson-containers-1540-2.log").exception == "XlaRuntimeError"
+    symbols = sig("jax-22499.log")
+    assert symbols.kind == "environment" and symbols.fingerprint != sig("enzyme-jax-135.log").fingerprint
+    assert sig("tt-mlir-2645.log").kind == "compile_error"  # (an MLIR op's diagnostic)
+    assert sig("rcm-15.log").fingerprint == sig("laifs-container-recipes-33.log").fingerprint
+    # the resource tracker by what leaked, not how many; the extension builder's compiler warnings; Lightning's GPU
+    assert sig("trinity-318.log").fingerprint == sig("skyreels-v1-43.log").fingerprint
+    assert sig("trinity-318.log").fingerprint != sig("dial-mpc-8.log").fingerprint != sig("joblib-1620.log").fingerprint
+    assert sig("shared-memory-dict-55.log").fingerprint == sig("cpython-116849.log").fingerprint
+    assert sig("inference-3359.log").fingerprint == sig("inference-3359-2.log").fingerprint
+    assert sig("pytorch-25811.log").fingerprint == sig("gscnn-56.log").fingerprint == sig("vidar-46.log").fingerprint
+    assert sig("pytorch-25811.log").fingerprint != sig("pytorch-6435.log").fingerprint
+    assert sig("pytorch-166580.log").fingerprint == sig("pytorch3d-1935.log").fingerprint
+    assert (
+        sig("pytorch_tabular-16.log").fingerprint
+        == sig("deepforest-286.log").fingerprint
+        == sig("anomalib-232.log").fingerprint
+    )
+    assert sig("llama-chinese-65.log").message == "error: subprocess-exited-with-error"  # (not the builder's CUDA note)

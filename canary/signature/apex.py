@@ -1,4 +1,4 @@
-"""NVIDIA apex without its compiled parts, in its own words. Pure.
+"""NVIDIA apex without its compiled parts, and Transformer Engine's check of flash-attn, in their own words. Pure.
 
 apex built without its extensions goes on in Python and warns: amp without its fused unscale kernel ("Warning:
 multi_tensor_applier fused unscale kernel is unavailable, possibly because apex was installed without --cuda_ext
@@ -40,6 +40,16 @@ APEX_ERRORS: list[BareError] = [
         r"(?P<unscale>multi_tensor_applier fused unscale kernel is unavailable)|apex was installed without --cpp_ext\.",
         None,
         message=_without,
+        weak=True,
+    ),
+    # Transformer Engine's check of the flash-attn beside it ("Supported flash-attn versions are >= 2.1.1, <= 2.6.3.
+    # Found flash-attn 2.7.4.post1."): it goes on without FlashAttention (weak); the releases are the machine's
+    environment_check(
+        "te-flash-attn",
+        ("Supported flash-attn versions are",),
+        r"Supported flash-attn versions are >= [\w.+-]{1,40}, <= [\w.+-]{1,40}\. Found flash-attn",
+        None,
+        message=lambda m: "Transformer Engine: the flash-attn installed is not a supported version",
         weak=True,
     ),
 ]

@@ -1,4 +1,5 @@
-"""Libraries beside a training job in their own words: Chroma, Optuna, TensorFlow Probability, PyYAML and ruamel.yaml.
+"""Libraries beside a training job in their own words: Chroma, Optuna, TensorFlow Probability, PyYAML and ruamel.yaml,
+Lightning's unused GPU.
 Pure.
 
 Chroma refuses a Python whose sqlite3 is older than it needs ("Your system has an unsupported version of sqlite3.
@@ -58,6 +59,12 @@ COMPANION_RULES: tuple[Rule, ...] = (
         _optuna,
     ),
     Rule(
+        "lightning-unused-gpu",
+        "Lightning's warning of a GPU it does not use advises the flag of its release ('--gpus', 'Trainer(gpus=1)', "
+        "'Trainer(accelerator='gpu', devices=1)'): that a GPU goes unused is the failure",
+        rewrite("GPU available but not used", re.compile(r"^(GPU available but not used)\b.*$"), r"\1"),
+    ),
+    Rule(
         "tfp-tensorflow",
         "TensorFlow Probability names the TensorFlow it needs and the one it found: that the one beside it is too old "
         "is the failure, the releases the machine's",
@@ -66,6 +73,13 @@ COMPANION_RULES: tuple[Rule, ...] = (
 )
 
 COMPANION_WORDS: list[BareError] = [
+    BareError(
+        "lightning-unused-gpu",
+        ("GPU available but not used",),
+        re.compile(r"^(?P<msg>GPU available but not used)\. Set "),
+        "UserWarning",
+        weak=True,
+    ),
     BareError(
         "optuna-log-schema",
         ("is no longer compatible with the table schema",),

@@ -40,7 +40,7 @@ def known_kinds() -> tuple[str, ...]:
 COMPILE_TEXT = re.compile(
     r"lowering|Mosaic|pallas_call|while compiling|compilation|compile permanent error|"
     r"Ran out of memory in memory space|MLIR|stablehlo|mhlo|Triton.{0,200}(?:compil|lower)|TPU lowering|"
-    r"\bE2\d{3}\b|block shape",
+    r"\bE2\d{3}\b|block shape|'[a-z_]{1,20}\.[\w.]{1,60}' op\b",  # (an MLIR op's diagnostic: "'func.func' op ...")
     re.I,
 )
 COMPILE_FRAME = re.compile(

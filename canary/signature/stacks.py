@@ -29,6 +29,7 @@ from canary.signature import (
     numerics,
     precisions,
     process_groups,
+    resource_tracker,
     resources,
     schedulers,
     services,
@@ -216,4 +217,5 @@ STACK_ERRORS: list[BareError] = [
     *cpu_features.CPU_FEATURE_ERRORS,
     *companion_words.COMPANION_WORDS,
     *process_groups.PROCESS_GROUP_ERRORS,
+    *resource_tracker.RESOURCE_TRACKER_ERRORS,
 ]

@@ -56,6 +56,35 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         message=lambda m: f"Error checking compiler version for {m['cc']}: {m['why'] or 'unreadable'} its output",
         weak=True,
     ),
+    # PyTorch's extension builder on the compiler and CUDA it finds: a compiler other than the one PyTorch was built
+    # with ("Your compiler (c++) is not compatible with the compiler Pytorch was built with for this platform, which is
+    # g++ on linux. ...", in a box of '!' that wraps it or not), one older than its ABI ("Your compiler (g++ 4.8.5) may
+    # be ABI-incompatible with PyTorch!"), a CUDA it knows no g++ bounds for ("There are no g++ version bounds defined
+    # for CUDA version 11.8"): which check, not which compiler or release (warnings the build goes on after; its "No
+    # CUDA runtime is found" is not read, a build's own error after it in pip's output names the failure)
+    BareError(
+        "extension-compiler",
+        ("is not compatible with the compiler Pytorch", "may be ABI-incompatible with PyTorch"),
+        re.compile(
+            r"Your compiler \([^)]{1,100}\) (?:(?P<other>is not compatible with the compiler Pytorch)|"
+            r"may be ABI-incompatible with PyTorch)"
+        ),
+        "UserWarning",
+        message=lambda m: (
+            "Your compiler is not compatible with the compiler Pytorch was built with for this platform"
+            if m["other"]
+            else "Your compiler may be ABI-incompatible with PyTorch"
+        ),
+        weak=True,
+    ),
+    _environment(
+        "extension-cuda",
+        ("version bounds defined for CUDA version",),
+        r"There are no \S{1,200} version bounds defined for CUDA",
+        None,
+        message=lambda m: "There are no g++ version bounds defined for the CUDA version",
+        weak=True,
+    ),
     # setuptools-scm's refusal written without its class ("setuptools-scm was unable to detect version for ..."): its
     # LookupError (installs.scm_path keeps the tree's path out)
     BareError(
