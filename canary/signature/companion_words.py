@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError, environment_check
-from canary.signature.rewordings import Rule, rewrite
+from canary.signature.rewordings import Parts, Rule, rewrite
 
 _CHROMA = re.compile(
     r"^(Your system has an unsupported version of sqlite3\. Chroma requires sqlite3 >= [\d.]{1,12}\d)\b.*$"
@@ -38,7 +38,7 @@ _TFP = re.compile(
 )
 
 
-def _optuna(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+def _optuna(exc: str | None, message: str, frames: list[str]) -> Parts:
     if not message.startswith("The runtime optuna version") or not (m := _OPTUNA.match(message)):
         return exc, message, frames
     said = "try updating optuna" if m["update"] else "upgrade the storage (optuna storage upgrade)"

@@ -37,11 +37,14 @@ def _step(lines: list[str], i: int, said: str) -> str:
     return f"{step['action']}: {said}" if step else said
 
 
+_CALLER = re.compile(r" for \S{1,60}$")  # (the caller's address after a rate limit)
+_REPOSITORY = re.compile(r"^.{0,200}?/repos/[^/]{1,100}/[^/]{1,100}/?")
+
+
 def _gh(m: re.Match[str]) -> str:
     code, why, url = m["code"] or m["code2"], (m["why"] or m["why2"]).rstrip(". "), m["url"] or m["url2"]
-    why = re.sub(r" for \S{1,60}$", "", why)  # (the caller's address)
-    endpoint = "graphql" if url.endswith("/graphql") else re.sub(r"^.{0,200}?/repos/[^/]{1,100}/[^/]{1,100}/?", "", url)
-    return f"gh: HTTP {code}: {why} ({endpoint or 'repository'})"
+    endpoint = "graphql" if url.endswith("/graphql") else _REPOSITORY.sub("", url)
+    return f"gh: HTTP {code}: {_CALLER.sub('', why)} ({endpoint or 'repository'})"
 
 
 GITHUB_API_ERRORS: list[BareError] = [
