@@ -1,5 +1,5 @@
 """Libraries beside a training job in their own words: Chroma, Optuna, TensorFlow Probability, PyYAML and ruamel.yaml,
-Lightning's unused GPU.
+Lightning's unused GPU, ComfyUI's report of a custom node it could not import.
 Pure.
 
 Chroma refuses a Python whose sqlite3 is older than it needs ("Your system has an unsupported version of sqlite3.
@@ -73,6 +73,17 @@ COMPANION_RULES: tuple[Rule, ...] = (
 )
 
 COMPANION_WORDS: list[BareError] = [
+    # ComfyUI's report of a custom node it could not import ("Cannot import X module for custom nodes: cannot import
+    # name 'PositionNet' from 'diffusers.models.embeddings' (...)"): the import that failed, by its class's words
+    BareError(
+        "comfyui-custom-node",
+        ("module for custom nodes: ",),
+        re.compile(
+            r"module for custom nodes: (?P<msg>cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|"
+            r"No module named '[\w.]{1,200}')"
+        ),
+        lambda m: "ImportError" if m["msg"].startswith("cannot") else "ModuleNotFoundError",
+    ),
     BareError(
         "lightning-unused-gpu",
         ("GPU available but not used",),

@@ -17,8 +17,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError, environment_check
-
-_QEMU_SIGNALS = {"4": "SIGILL", "6": "SIGABRT", "7": "SIGBUS", "8": "SIGFPE", "11": "SIGSEGV"}
+from canary.signature.signals import signal_name
 
 CPU_FEATURE_ERRORS: list[BareError] = [
     environment_check(
@@ -59,7 +58,7 @@ CPU_FEATURE_ERRORS: list[BareError] = [
         "qemu-signal",
         ("qemu: uncaught target signal",),
         re.compile(r"qemu: uncaught target signal (?P<n>\d{1,2}) \((?P<name>[\w ]{1,40})\)"),
-        lambda m: _QEMU_SIGNALS.get(m["n"], f"signal {m['n']}"),
-        message=lambda m: f"process killed by {_QEMU_SIGNALS.get(m['n'], 'signal ' + m['n'])}",
+        lambda m: signal_name(m["n"]),
+        message=lambda m: f"process killed by {signal_name(m['n'])}",
     ),
 ]

@@ -1,5 +1,4 @@
-"""TorchScript and torch.compile refusing what they are given, and ComfyUI's report of a node it could not import,
-in the words a post copies without their class. Pure.
+"""TorchScript and torch.compile refusing what they are given, in the words a post copies without their class. Pure.
 
 The tracer cannot export a call into Python ("Could not export Python function call 'MSDeformAttnFunction'. Remove
 calls to Python functions before export. Did you forget to add @script or @script_method annotation? ...", a post may
@@ -46,16 +45,5 @@ TORCHSCRIPT_ERRORS: list[BareError] = [
         "compile_error",
         message=lambda m: f"Graph break from {m['call']}",
         weak=True,
-    ),
-    # ComfyUI's report of a custom node it could not import ("Cannot import X module for custom nodes: cannot import
-    # name 'PositionNet' from 'diffusers.models.embeddings' (...)"): the import that failed, by its class's words
-    BareError(
-        "comfyui-custom-node",
-        ("module for custom nodes: ",),
-        re.compile(
-            r"module for custom nodes: (?P<msg>cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|"
-            r"No module named '[\w.]{1,200}')"
-        ),
-        lambda m: "ImportError" if m["msg"].startswith("cannot") else "ModuleNotFoundError",
     ),
 ]
