@@ -3658,3 +3658,49 @@ def test_the_hundred_and_seventy_ninth_and_eightieth_batchs_failures_in_the_word
         == sig("anomalib-232.log").fingerprint
     )
     assert sig("llama-chinese-65.log").message == "error: subprocess-exited-with-error"  # (not the builder's CUDA note)
+
+
+def test_the_hundred_and_eighty_first_and_second_batchs_failures_in_the_words_they_met():
+    # apt: a release moved to its archive by the distribution's domain and release, whichever mirror and suite, and
+    # apt 1.4's 404s after its warning; a source listed twice with two keyrings, by the source
+    buster = sig("docker-hadoop-5.log")
+    assert buster.kind == "environment" and "debian.org buster" in buster.message
+    assert buster.fingerprint == sig("oakestra-437.log").fingerprint == sig("nllb-serve-33.log").fingerprint
+    impish = sig("android-lightweight-5.log").fingerprint
+    assert impish == sig("biosim4-85.log").fingerprint == sig("docker-ce-packaging-725.log").fingerprint
+    assert impish != sig("ubuntu_xboxdrv-73.log").fingerprint  # (a PPA not built for the release)
+    assert sig("pet-theory-42.log").fingerprint == sig("newscrawl-6.log").fingerprint != buster.fingerprint
+    assert sig("pet-theory-42.log").kind == "environment"
+    assert sig("libnvidia-container-217.log").message.endswith(": nvidia.github.io")  # (a flat repository)
+    assert sig("libnvidia-container-194.log").fingerprint == sig("nvidia-docker-1627.log").fingerprint
+    assert sig("libnvidia-container-194.log").fingerprint != sig("nvidia-docker-1632.log").fingerprint
+    assert sig("docker-brew-ubuntu-core-173.log").kind == "infrastructure"
+    # Python's removed modules in a title's words, a title's tag before a warning's source, XLA's CHECK and autotuner
+    assert sig("webpy.github.com-155.log").fingerprint == sig("webpy-793.log").fingerprint
+    assert sig("cython-4024-2.log").group == sig("cython-4024.log").group
+    assert sig("jax-20024.log").fingerprint == sig("jax-17730-a.log").fingerprint  # ("Check Failed")
+    assert sig("jax-17730-3.log").fingerprint == sig("jax-17730-2.log").fingerprint  # (not the operands)
+    assert sig("jax-37955-2.log").fingerprint == sig("jax-37955.log").fingerprint
+    assert sig("therock-4270-2.log").fingerprint == sig("therock-4270.log").fingerprint
+    assert sig("gcbfplus-11-2.log").exception == "XlaRuntimeError" == sig("jax-19534.log").exception
+    assert sig("alphafold3-68.log").exception == "XlaRuntimeError"  # (a status line is read before the quoted words)
+    assert sig("xla-39253.log").fingerprint != sig("xla-44429.log").fingerprint
+    # registries: the token refused, the limits, the refusals by registry; pytest's yield tests and hooks; the Hub
+    assert sig("stylegan3-167.log").fingerprint == sig("llamafactory-4765.log").fingerprint
+    throttled = sig("cli-380.log").fingerprint
+    assert throttled == sig("cuda-quantum-3979.log").fingerprint != sig("ray-15600.log").fingerprint
+    assert sig("ray-15600.log").fingerprint != sig("ci-imgs-162.log").fingerprint
+    assert sig("dex-2672.log").fingerprint == sig("nextcloud-docker-dev-158.log").fingerprint
+    assert sig("docker-1.log").fingerprint == sig("dnscontrol-4233.log").fingerprint != sig("dex-2672.log").fingerprint
+    assert sig("instant-ngp-1185.log").fingerprint == sig("bitcrackrandomiser-61.log").fingerprint
+    assert sig("cloth-funnels-5.log").message == "manifest unknown: nvidia/cuda:<tag>"
+    assert sig("dh-virtualenv-281.log").fingerprint == sig("moto-3499.log").fingerprint
+    assert sig("mdpow-66.log").fingerprint == sig("scikit-beam-525.log").fingerprint
+    assert sig("py-299.log").fingerprint == sig("periodictable-106.log").fingerprint
+    assert sig("pytest-quickcheck-13.log").fingerprint == sig("allure2-930.log").fingerprint
+    assert sig("pytest-quickcheck-13.log").fingerprint != sig("pymtl3-285.log").fingerprint
+    assert sig("verl-1098.log").fingerprint == sig("smolagents-599.log").fingerprint  # (not the request's id)
+    assert sig("tkgqa_competition_baseline-1.log").fingerprint == sig("generative-models-215.log").fingerprint
+    assert sig("matte-anything-15.log").fingerprint == sig("gs2mesh-21.log").fingerprint
+    assert sig("comfyui-easycontrol-24.log").fingerprint == sig("comfyui-hunyuanfoley-6.log").fingerprint
+    assert sig("guidellm-778.log").kind == sig("llama.cpp-18108.log").kind == "infrastructure"

@@ -30,6 +30,7 @@ from canary.signature.stacks import STACK_ERRORS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
+from canary.signature.xla_autotuning import XLA_QUOTED
 
 
 def _status_kind(text: str) -> str:
@@ -395,6 +396,7 @@ BARE_ERRORS: list[BareError] = [
         line_kind,
         message=lambda m: _device_exception(m)[1],
     ),
+    *XLA_QUOTED,
 ]
 # every recogniser but the environment mismatches that stop a program (looking back for one)
 NOT_ENVIRONMENT = frozenset(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)

@@ -12,6 +12,7 @@ import re
 
 from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.registries import REGISTRY_CHECKS
 
 # the device a container asked NVIDIA's hook for, by index or a compose file's value ("device error: 2: unknown device",
 # "device error: false: unknown device")
@@ -85,50 +86,7 @@ CONTAINER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"unknown container runtime: {m['name']}",
     ),
-    # a registry without the tag an image is built from or run as ("manifest for
-    # nvidia/cuda:11.1-cudnn8-devel-ubuntu20.04 not found: manifest unknown: manifest unknown", podman's "reading
-    # manifest 10.2-cudnn7-devel-ubuntu18.04 in docker.io/nvidia/cuda: manifest unknown"): a tag the registry retired;
-    # which repository (its tags are retired together: the pinned one is the program's)
-    _environment(
-        "image-tag",
-        ("manifest unknown", "failed to resolve source metadata for "),
-        # (BuildKit's words: "failed to solve: nvidia/cuda:10.2-...: failed to resolve source metadata for
-        # docker.io/nvidia/cuda:10.2-...: docker.io/nvidia/cuda:10.2-...: not found")
-        r"manifest for (?:docker\.io/)?(?P<repo>[\w./-]{1,200}):[\w.-]{1,128} not found: manifest unknown|"
-        r"reading manifest [\w.-]{1,128} in (?:docker\.io/)?(?P<repo2>[\w./-]{1,200}): manifest unknown|"
-        r"failed to resolve source metadata for (?:docker\.io/)?(?P<repo3>[\w./-]{1,200}):[\w.-]{1,128}: "
-        r"(?:\S{1,300}: )?not found\b",
-        None,
-        message=lambda m: f"manifest unknown: {m['repo'] or m['repo2'] or m['repo3']}:<tag>",
-    ),
-    # the Docker daemon not reaching a registry ("Error response from daemon: Get \"https://registry-1.docker.io/v2/\":
-    # net/http: request canceled while waiting for connection (Client.Timeout exceeded while awaiting headers)"): the
-    # network's or the registry's, not the job's time limit
-    BareError(
-        "registry-unreachable",
-        ("Error response from daemon: Get ",),
-        re.compile(
-            r"Error response from daemon: Get \\?\"?https?://[\w.-]{1,200}/v2/\\?\"?: (?:net/http: request canceled|"
-            r"dial tcp \S{1,200}: (?:i/o timeout|connect: connection refused)|context deadline exceeded)"
-        ),
-        None,
-        "infrastructure",
-        message=lambda m: "docker registry: the daemon could not reach it",
-    ),
-    # Docker Hub's limit on anonymous pulls ("toomanyrequests: You have reached your pull rate limit. ...", BuildKit's
-    # "unexpected status from HEAD request to https://registry-1.docker.io/v2/...: 429 Too Many Requests"): the
-    # registry's, whichever image
-    BareError(
-        "registry-rate-limit",
-        ("toomanyrequests", "429 Too Many Requests"),
-        re.compile(
-            r"toomanyrequests: You have reached your pull rate limit|"
-            r"unexpected status from HEAD request to https?://registry-1\.docker\.io/\S{1,500}: 429 Too Many Requests"
-        ),
-        None,
-        "infrastructure",
-        message=lambda m: "docker registry: pull rate limit reached (429)",
-    ),
+    *REGISTRY_CHECKS,
     # Kubernetes' kubelet failing to pull a pod's image, as the runtime words it: docker's "rpc error: code = Unknown
     # desc = Error response from daemon: manifest for <image> not found" (or "unauthorized: ..."), containerd's "code =
     # NotFound desc = failed to pull and unpack image ...: failed to resolve reference ...: not found": whether the

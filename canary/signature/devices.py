@@ -13,6 +13,7 @@ from canary.signature import native_gpu
 from canary.signature.mismatches import ENVIRONMENT_TEXT
 from canary.signature.recogniser import BareError, environment_check
 from canary.signature.xla_alarms import XLA_ALARMS
+from canary.signature.xla_autotuning import XLA_AUTOTUNING
 
 XDIST_CRASH = "pytest-xdist: worker crashed while running"  # (host_checks words its node-down report so too)
 
@@ -124,31 +125,7 @@ DEVICE_ERRORS: list[BareError] = [
         ),
     ),
     *XLA_ALARMS,
-    # XLA:GPU's autotuners checking each candidate against a reference, logged as an error while the compile goes on:
-    # "Results do not match the reference. This is likely a bug/unexpected loss of precision." (the GEMM fusion
-    # autotuner), "Results mismatch between different GEMM algorithms. ..." (the GEMM algorithm picker), "... between
-    # different convolution algorithms. ... in cudnn." (the convolution picker); which check it is, is the failure
-    BareError(
-        "autotune-mismatch",
-        ("Results do not match the reference", "Results mismatch between different"),
-        re.compile(
-            r"(?P<msg>Results do not match the reference|Results mismatch between different \w{1,20} algorithms)"
-        ),
-        None,
-        "compile_error",
-        weak=True,
-    ),
-    # the buffer comparator's lines those checks print (".../buffer_comparator.cc:157] Difference at 32: 400, expected
-    # 772"): the same failure, told by the check above or below them where the excerpt keeps it, alone where it does not
-    BareError(
-        "autotune-difference",
-        ("Difference at ",),
-        re.compile(r"^(?P<msg>Difference at) \d{1,12}: [\d.e+-]{1,40}, expected [\d.e+-]{1,40}$"),
-        None,
-        "compile_error",
-        message=lambda m: "Results differ from the reference (buffer comparator: Difference at ...)",
-        weak=True,
-    ),
+    *XLA_AUTOTUNING,
     # libtpu halting the chips: 2023's "*** Halt is unexpected, all pending programs will fail. This is likely an XLA
     # compiler bug, ...", 2025's "*** A program or fatal error occurred, all pending programs will fail, and results may
     # be corrupted. ..."; TensorFlow 1.x's TPU "Core halted unexpectedly"

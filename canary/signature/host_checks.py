@@ -1,9 +1,8 @@
 """What a library or a test runner finds missing or wrong on the host and prints, not raises: matplotlib's config
-directory where the home is not writable, a display for GLFW,
-ale_py's game ROMs, musl's loader without glibc, DGL's adapter for the installed torch or its backend, pytest's own
-words for two test files of one name and for a worker it lost; the machine's clock behind or ahead (apt's Release
-files, Go's x509 check, make's and tar's times in the future); a file system git cannot check a tree out onto;
-TensorFlow's Cloud Storage client without credentials or a reply. Pure. They take their place in
+directory where the home is not writable, a display for GLFW, ale_py's game ROMs, musl's loader without glibc, DGL's
+adapter for the installed torch or its backend, the worker pytest-xdist lost; the machine's clock behind or ahead (Go's
+x509 check, make's and tar's times in the future); a file system git cannot check a tree out onto; TensorFlow's Cloud
+Storage client without credentials or a reply. Pure. They take their place in
 :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
@@ -98,16 +97,6 @@ HOST_CHECKS: list[BareError] = [
         None,
         weak=True,
     ),
-    # pytest collecting a test module whose basename one it already imported has ("import file mismatch:" above
-    # "imported module 'test_utils' has this __file__ attribute:"): two test files of one name outside packages, or a
-    # stale __pycache__; which module
-    _environment(
-        "pytest-import-mismatch",
-        ("has this __file__ attribute",),
-        r"^imported module '(?P<mod>[\w.]{1,200})' has this __file__ attribute:",
-        None,
-        message=lambda m: f"pytest: import file mismatch: imported module '{m['mod']}'",
-    ),
     # pytest-xdist losing a worker ("[gw5] node down: Not properly terminated"), then naming the test it was running on
     # the worker's next line: the same failure as its "worker 'gw5' crashed while running ..." line (devices.py)
     BareError(
@@ -117,24 +106,6 @@ HOST_CHECKS: list[BareError] = [
         None,
         message=lambda m: "pytest-xdist: worker crashed (node down: Not properly terminated)",
         below=_lost_test,
-    ),
-    # apt refusing a repository's Release file by its dates ("E: Release file for http://x/dists/focal/InRelease is not
-    # valid yet (invalid for another 3h 54min 10s).", "... is expired (invalid since 4d 17h 44min 44s)."): a clock
-    # behind the repository's (the machine's), or a mirror not refreshed (the repository's); which repository is not
-    _environment(
-        "apt-release-not-valid-yet",
-        ("is not valid yet (invalid for another",),
-        r"Release file for \S{1,500} is not valid yet \(invalid for another",
-        None,
-        message=lambda m: "apt: a Release file is not valid yet (the machine's clock is behind)",
-    ),
-    BareError(
-        "apt-release-expired",
-        ("is expired (invalid since",),
-        re.compile(r"Release file for \S{1,500} is expired \(invalid since"),
-        None,
-        "infrastructure",
-        message=lambda m: "apt: a Release file is expired (the repository is not refreshed)",
     ),
     # Go's TLS check of a certificate by the machine's time ("x509: certificate has expired or is not yet valid: current
     # time 2026-05-17T10:34:05+02:00 is before 2026-07-08T01:10:17Z"): before, the clock is behind; after, the

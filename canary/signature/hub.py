@@ -39,6 +39,7 @@ _BF16_ADVICE = re.compile(r"^(Your setup doesn't support bf16/\(?gpu\)?)\.? You 
 # huggingface_hub's errors print the status and the request's id on their first line ("401 Client Error. (Request ID:
 # Root=1-...)"), the words below it: the class and the status are the failure, which request is the run's
 _HUB_STATUS = re.compile(r"^(\d{3}) Client Error\.?(?: \(Request ID: [^)]{0,300}\)?)?$")
+_REQUEST_ID = re.compile(r" \(Request ID: [^)]{0,300}\)$")
 _GATED = {"401": "Cannot access gated repo: not authenticated", "403": "Cannot access gated repo: not on its list"}
 _HUB_WORDS = {
     "GatedRepoError": "Cannot access gated repo",
@@ -53,6 +54,13 @@ _NO_SNAPSHOT = re.compile(
     r"^(Cannot find an appropriate cached snapshot folder for the specified revision on the local disk and outgoing "
     r"traffic has been disabled)\b.{0,500}$"
 )
+# a file neither downloaded nor cached, in 2023's words and the later ones ("An error happened while trying to locate
+# the file on the Hub and we cannot find the requested files in the local cache. Please check your connection ...")
+_NO_CACHE = re.compile(
+    r"^(?:Connection error, and we|An error happened while trying to locate the file on the Hub and we) cannot find "
+    r"the requested files? in the (?:disk|local) cache\b.{0,500}$"
+)
+NO_CACHE = "Connection error, and we cannot find the requested files in the disk cache"
 # the Hub refusing a token at whoami, 2021's raw status and its later words for it ("Invalid user token")
 _WHOAMI = re.compile(r"^401 Client Error: Unauthorized for url: \S{0,100}/api/whoami-v2\S{0,100}$")
 # KeyError: its key's repr, then what a post wrote after it on the line ("KeyError: 'qwen2' 。 是不是因为 ...")
@@ -64,6 +72,8 @@ def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
     and the advice; a KeyError's key without a post's words after it."""
     if _REMOTE_CODE.match(message):
         return exc, REMOTE_CODE, frames
+    if message.endswith(")") and " Client Error: " in message:
+        message = _REQUEST_ID.sub("", message)  # (which request is the run's: "... for url: <url> (Request ID: x)")
     if "Transformers does not recognize" in message:
         message = _MODEL_TYPE_ADVICE.sub(r"\1", message)
     elif message.startswith("Can't load "):
@@ -75,6 +85,10 @@ def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
         message = f"{m[1]} Client Error: {words}"
     elif message.startswith("Cannot reach ") and _OFFLINE.match(message):
         message = "Cannot reach <url>: offline mode is enabled"
+    elif message.startswith("We couldn't connect to 'https://huggingface.co/'"):
+        message = message.replace("'https://huggingface.co/'", "'https://huggingface.co'", 1)
+    elif _NO_CACHE.match(message):
+        message = NO_CACHE
     elif message.startswith("Cannot find an appropriate cached snapshot"):
         message = _NO_SNAPSHOT.sub(r"\1", message)
     elif message.startswith("401 Client Error") and _WHOAMI.match(message):
@@ -154,10 +168,36 @@ HUB_ERRORS: list[BareError] = [
     BareError(
         "hub-cannot-connect",
         ("We couldn't connect to 'https://huggingface.co'",),
+        # (transformers' later words for several files, "... to load the files, and couldn't find them in the cached
+        # files", an issue's title)
         re.compile(
-            r"(?:^|(?<=[\s)]))(?P<msg>We couldn't connect to 'https://huggingface\.co' to load this file\b.{0,600})$"
+            r"(?:^|(?<=[\s)]))(?P<msg>We couldn't connect to 'https://huggingface\.co/?' to load (?:this file|the "
+            r"files)\b.{0,600})$"
         ),
         "OSError",
+    ),
+    # the Hub refusing requests past its rate limit, as huggingface_hub warns before each retry ("HTTP Error 429 thrown
+    # while requesting HEAD https://huggingface.co/gpt2/resolve/main/config.json") and as llama.cpp's downloader says
+    # it ('error from HF API, response code: 429, data: {"error":"We had to rate limit your IP ..."}'): which client
+    # and status; which file and which address are the run's
+    BareError(
+        "hub-http-retry",
+        ("thrown while requesting ",),
+        re.compile(
+            r"\bHTTP Error (?P<code>\d{3}) thrown while requesting [A-Z]{3,7} https?://(?P<host>[\w.-]{1,200})/"
+        ),
+        None,
+        "infrastructure",
+        message=lambda m: f"huggingface_hub: HTTP Error {m['code']} thrown while requesting {m['host']}",
+        weak=True,
+    ),
+    BareError(
+        "hub-api-status",
+        ("error from HF API, response code: ",),
+        re.compile(r"error from HF API, response code: (?P<code>\d{3})\b"),
+        None,
+        "infrastructure",
+        message=lambda m: f"llama.cpp: error from HF API, response code: {m['code']}",
     ),
     BareError(
         "hub-model-type",

@@ -76,8 +76,12 @@ _PREFIXES = [
     re.compile(r"\[\d{1,4}(?:,\d{1,4})?\](?:<std(?:out|err)>)?:? ?"),
     # TensorFlow's op kernel naming the op whose status it logs: "OP_REQUIRES failed at xla_ops.cc:489 : "
     re.compile(r"OP_REQUIRES failed at [\w./-]{1,200}:\d{1,6} ?: "),
-    # an issue title's tag before a class: "[Bug]: RuntimeError: ...", "[BUG] TypeError: ..."
-    re.compile(r"\[(?:[Bb]ug|BUG|[Qq]uestion|[Ff]eature|[Hh]elp|[Uu]sage)\]:? ?(?=[A-Za-z_][\w.]{0,200}Error\b)"),
+    # an issue title's tag before a class or a warning's source: "[Bug]: RuntimeError: ...", "[BUG] TypeError: ...",
+    # "[ENH] pyximport/pyximport.py:51: DeprecationWarning: ..."
+    re.compile(
+        r"\[(?:[Bb]ug|BUG|[Qq]uestion|[Ff]eature|[Hh]elp|[Uu]sage|ENH|MAINT)\]:? ?"
+        r"(?=[A-Za-z_][\w.]{0,200}(?:Error|Warning)\b|[\w./-]{1,300}\.py:\d{1,6}: [A-Z]\w{0,60}Warning:)"
+    ),
     # a tqdm bar's tail a line was printed onto: "[00:00<?, ?it/s]"
     re.compile(r"\[\d{1,2}:\d{2}(?::\d{2})?<(?:\?|\d{1,2}:\d{2}(?::\d{2})?), ?(?:\?|[\d.]{1,10})(?:it|s)/(?:s|it)\]"),
     # a runner's stream tag: "[stdout] ", "[stderr] "

@@ -57,3 +57,9 @@ def environment_check(
     is the one jax raises the same check with, the kind ``environment``; ``options``: BareError's
     ``message``, ``weak``, ``context``, ``at_info``."""
     return BareError(f"env-{name}", hints, re.compile(pattern), exception, "environment", **options)
+
+
+def infrastructure_check(name: str, hints: tuple[str, ...], pattern: str, message: str) -> BareError:
+    """A failure of the network, a service or the machine's other processes printed as a line with no class (ssh refused
+    the key, apt's index half-synced): the kind ``infrastructure``, one fixed message."""
+    return BareError(name, hints, re.compile(pattern), None, "infrastructure", message=lambda m: message)

@@ -113,9 +113,15 @@ def cuda_runtime(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _GPU_CALL.sub("operation gpu", _CUDA_RUNTIME.sub("", message)), frames
 
 
+# a comparison's CHECK prints both sides' values after it ("Check failed: a <= b (500.867 vs. 500.867)"): the run's
+_CHECK_VALUES = re.compile(r" \(<n> vs\. <n>\)$")
+
+
 def failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc == "RuntimeError" and message.startswith("Check failed: "):
-        return "CheckFailed", message, frames
+        exc = "CheckFailed"
+    if exc == "CheckFailed" and message.endswith(" vs. <n>)"):
+        message = _CHECK_VALUES.sub("", message)
     return exc, message, frames
 
 

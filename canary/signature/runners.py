@@ -1,5 +1,5 @@
 """What a CI runner or an image's build meets below Python: git's checkouts (their ownership, history, remotes and LFS),
-apt's package lists and its lock, the C compiler and linker building an extension, pytest's command line. Pure.
+apt's (:mod:`canary.signature.apt`), the C compiler and linker building an extension, pytest's command line. Pure.
 
 Each prints its failure as a line without a class ("fatal: detected dubious ownership in repository at '/x'", "E:
 Unable to locate package x", "fatal error: Python.h: No such file or directory", "/usr/bin/ld: cannot find -lcuda",
@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.apt import APT_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.recogniser import infrastructure_check as _infrastructure
 
 
 def _program(prog: str) -> str:
@@ -25,10 +27,6 @@ def _program(prog: str) -> str:
     if prog in ("py.test", "__main__.py"):
         return "pytest"
     return "<script>" if prog.endswith(".py") else prog
-
-
-def _infrastructure(name: str, hints: tuple[str, ...], pattern: str, message: str) -> BareError:
-    return BareError(name, hints, re.compile(pattern), None, "infrastructure", message=lambda m: message)
 
 
 _STREAM = re.compile(r"stream \d{1,6}")
@@ -155,84 +153,7 @@ RUNNER_CHECKS: list[BareError] = [
         "infrastructure",
         message=lambda m: f"git: RPC failed; curl {m['code']} " + _STREAM.sub("stream <n>", m["why"]),
     ),
-    # apt: a repository whose signing key the machine lacks (NVIDIA's CUDA repository rotated its key in 2022), a
-    # package list never fetched ("E: Unable to locate package x": install before update), an index a mirror served
-    # half-synced ("Hash Sum mismatch"), dpkg's lock held by another process (unattended-upgrades) or not there to take
-    _environment(
-        "apt-key",
-        ("NO_PUBKEY ",),
-        r"NO_PUBKEY (?P<key>[0-9A-F]{8,40})",
-        None,
-        message=lambda m: f"apt: the public key is not available: NO_PUBKEY {m['key']}",
-    ),
-    _environment(
-        "apt-no-package",
-        ("Unable to locate package",),
-        r"^E: Unable to locate package \S{1,200}$",
-        None,
-        message=lambda m: "apt: Unable to locate package",
-    ),
-    # (a package a distribution's release renamed or dropped: "E: Package 'libgl1-mesa-glx' has no installation
-    # candidate", Ubuntu 24.04's; which package is the failure)
-    _environment(
-        "apt-no-candidate",
-        ("has no installation candidate",),
-        r"(?:^|(?<=[\s\"]))E: Package '(?P<pkg>[\w.+-]{1,100})' has no installation candidate",
-        None,
-        message=lambda m: f"apt: Package '{m['pkg']}' has no installation candidate",
-    ),
-    # (a version a pin names that the repository no longer serves, "E: Version '2.3.7-1+cuda10.0' for 'libnccl2' was not
-    # found", and a package whose dependency another pin holds back, "libnccl-dev : Depends: libnccl2 (= 2.18.5-1+
-    # cuda12.2) but 2.17.1-1+cuda12.1 is to be installed": which packages; the versions are the image's and the pin's)
-    _environment(
-        "apt-version",
-        ("' was not found",),
-        r"(?:^|(?<=[\s\"`]))E: Version '[^']{1,100}' for '(?P<pkg>[\w.+-]{1,100})' was not found",
-        None,
-        message=lambda m: f"apt: the version pinned for '{m['pkg']}' was not found",
-    ),
-    _environment(
-        "apt-depends",
-        (" is to be installed",),
-        r"(?:^|(?<=[\s:]))(?P<pkg>[\w.+-]{1,100}) : Depends: (?P<dep>[\w.+-]{1,100}) \([<>=]{1,2} [^)]{1,100}\) but "
-        r"[^ ]{1,100} is to be installed",
-        None,
-        message=lambda m: f"apt: {m['pkg']} depends on a version of {m['dep']} other than the one to be installed",
-    ),
-    _infrastructure("apt-hash", ("Hash Sum mismatch",), r"Hash Sum mismatch", "apt: Hash Sum mismatch"),
-    # a repository its publisher removed (NVIDIA's per-release libnvidia-container paths, 2023): apt's "E: The
-    # repository '<url> Release' does not have a Release file." (later "no longer has"): which repository's host is
-    # the failure, its path the distribution's; a file the host serves 404 for one day ("E: Failed to fetch
-    # <url>/Packages  404  Not Found", NVIDIA's CDN in 2022) is the host's
-    _environment(
-        "apt-no-release",
-        ("a Release file",),
-        r"^E: The repository '(?:https?://)?(?P<host>[\w.-]{1,200})/\S{0,500}\s{1,4}\S{0,40}' (?:does not|no longer) "
-        r"ha(?:ve|s) a Release file",
-        None,
-        message=lambda m: f"apt: the repository no longer has a Release file: {m['host']}",
-    ),
-    _infrastructure(
-        "apt-fetch-404",
-        ("Failed to fetch ",),
-        r"^(?:#\d{1,4} [\d.]{1,10} )?E: Failed to fetch (?:https?://)?[\w.-]{1,200}/\S{1,500}\s{1,4}404\s{1,4}"
-        r"Not Found",
-        "apt: a file of the repository was not found (404)",
-    ),
-    _infrastructure(
-        "apt-lock-held",
-        ("It is held by process", "Resource temporarily unavailable", "is another process using it"),
-        r"^E: Could not get lock /var/lib/dpkg/\S{1,60}(?:\. It is held by process| - open \(11: Resource temporarily "
-        r"unavailable\))|^E: Unable to acquire the dpkg frontend lock .{1,200}is another process using it\?",
-        "apt: the dpkg lock is held by another process",
-    ),
-    _environment(
-        "apt-lock-missing",
-        ("are you root?",),
-        r"^E: Unable to acquire the dpkg frontend lock .{1,200}are you root\?",
-        None,
-        message=lambda m: "apt: could not open the dpkg lock (are you root?)",
-    ),
+    *APT_CHECKS,
     # Bazel building jaxlib, XLA or TensorFlow from source: a Bazel the tree's configure script refuses ("Please upgrade
     # your bazel installation to version 0.27.1 or higher to build TensorFlow!", "Please downgrade ... or lower"),
     # rules_closure comparing releases as text ("Closure Rules requires Bazel >=0.4.5 but was 0.10.0"), the CUDA

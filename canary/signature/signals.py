@@ -293,9 +293,11 @@ PROCESS_DEATHS: list[BareError] = [
     ),
     BareError(
         "check-failed",
-        ("Check failed", "CHECK failed"),
-        re.compile(r"(?P<msg>(?:Check|CHECK) failed: .{1,1000})$"),
+        ("Check failed", "CHECK failed", "Check Failed"),
+        # (an issue's title may capitalise it: "XLA Check Failed: options.is_autotuning_compilation")
+        re.compile(r"(?P<msg>(?:Check|CHECK) [Ff]ailed: .{1,1000})$"),
         "CheckFailed",
+        message=lambda m: m["msg"].replace("Check Failed", "Check failed", 1),
         context=3,
     ),
     # TensorFlow 1.x's allocator aborting the process ("F .../gpu_device.cc:103] EigenAllocator for GPU ran out of

@@ -11,6 +11,7 @@ from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.host_folds import HOST_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.native_folds import NATIVE_RULES
+from canary.signature.pytest_words import PYTEST_RULES
 from canary.signature.rewordings import Rule
 from canary.signature.torch_folds import TORCH_RULES
 
@@ -151,6 +152,7 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     *TORCH_RULES,
     *COMPANION_RULES,
+    *PYTEST_RULES,
     Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "
