@@ -3704,3 +3704,38 @@ def test_the_hundred_and_eighty_first_and_second_batchs_failures_in_the_words_th
     assert sig("matte-anything-15.log").fingerprint == sig("gs2mesh-21.log").fingerprint
     assert sig("comfyui-easycontrol-24.log").fingerprint == sig("comfyui-hunyuanfoley-6.log").fingerprint
     assert sig("guidellm-778.log").kind == sig("llama.cpp-18108.log").kind == "infrastructure"
+
+
+def test_the_hundred_and_eighty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # mypy's and pyright's diagnostics by the library and the name, whichever file; mypy's crash without its advice
+    yaml = sig("adviser-2336.log")
+    assert yaml.kind == "environment" and yaml.fingerprint == sig("salam-440.log").fingerprint
+    assert sig("twine-762.log").fingerprint == sig("coincident-37.log").fingerprint != yaml.fingerprint
+    stubs = sig("arkouda-839.log").fingerprint
+    assert stubs == sig("datahub-12790.log").fingerprint == sig("optgbm-112.log").fingerprint
+    assert sig("numpy-17358.log").fingerprint == sig("framework-45.log").fingerprint
+    assert sig("pytorch-131764.log").fingerprint != sig("pytorch-33757.log").fingerprint
+    assert sig("pytorch-131764.log").fingerprint != sig("jax-15453.log").fingerprint
+    assert sig("pearl-58.log").exception == "RuntimeError"  # (TorchScript's words, not mypy's)
+    assert sig("mypy-9081.log").fingerprint == sig("mypy-11899.log").fingerprint
+    # Hypothesis: a parametrized test id with blanks, a class above its message, the fixture check by no test
+    assert sig("array-api-tests-277.log").fingerprint == sig("modeldb-4104.log").fingerprint
+    assert sig("pylinalg-65.log").fingerprint == sig("array-api-tests-280.log").fingerprint
+    assert sig("nixpkgs-375032.log").fingerprint == sig("pandas-45910.log").fingerprint
+    fixture = sig("dirac-4892.log").fingerprint
+    assert fixture == sig("datacube-core-1067.log").fingerprint == sig("h2-1248.log").fingerprint
+    # jax: 2019's type check with a title's words after it, jit's static_argnums checks, a keyword argument's absence
+    assert sig("jax-2657.log").fingerprint == sig("jax-1907.log").fingerprint
+    assert sig("jax-1159.log").fingerprint == sig("jax-5351.log").fingerprint
+    assert sig("trajax-17.log").fingerprint == sig("rubix-35.log").fingerprint != sig("jax-5351.log").fingerprint
+    assert sig("flax-3171-2.log").fingerprint == sig("flax-3171.log").fingerprint
+    assert sig("equinox-1089.log").group == sig("jax-6871.log").group
+    assert sig("sglang-jax-90-2.log").fingerprint == sig("jax-15368.log").fingerprint
+    # versions from git, the GPU's driver and devices
+    assert sig("simsopt-246.log").fingerprint == sig("deepymod-22.log").fingerprint
+    assert sig("pandas-5520.log").fingerprint == sig("numpy-20170.log").fingerprint
+    assert sig("open-gpu-kernel-modules-1150.log").message.endswith("(Xid 45)")  # (not a tag on every line)
+    assert sig("pai-4344.log").kind == "infrastructure"
+    assert sig("lightgbm-6966.log").fingerprint == sig("pytorch-167118.log").fingerprint
+    assert sig("k8s-device-plugin-414.log").fingerprint == sig("k8s-device-plugin-1552.log").fingerprint
+    assert sig("lightgbm-6966.log").fingerprint != sig("k8s-device-plugin-414.log").fingerprint

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature import grpc_words, model_servers, pytrees, quoting, xla_lines
+from canary.signature import grpc_words, model_servers, process_groups, pytrees, quoting, xla_autotuning, xla_lines
 from canary.signature.checks import ENVIRONMENT_ERRORS
 from canary.signature.cloud_apis import CLOUD_API_ERRORS
 from canary.signature.companions import COMPANION_ERRORS
@@ -30,7 +30,8 @@ from canary.signature.stacks import STACK_ERRORS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
-from canary.signature.xla_autotuning import XLA_QUOTED
+
+_HYPOTHESIS_CLASSES = r"(?:hypothesis\.errors\.)?(?:FailedHealthCheck|Flaky)"
 
 
 def _status_kind(text: str) -> str:
@@ -233,8 +234,8 @@ BARE_ERRORS: list[BareError] = [
     # 0.4.0, JAX only supports TPU VMs, not the older Colab TPUs."): the message is the lines after it
     BareError(
         "python-exception-below",
-        ("Error:", "Exception:"),
-        re.compile(r"^(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)|Exception):$"),
+        ("Error:", "Exception:", "FailedHealthCheck:", "Flaky:"),  # (and Hypothesis', which end in neither)
+        re.compile(rf"^(?P<cls>[A-Za-z_][\w.]{{0,200}}(?:Error|Exception)|Exception|{_HYPOTHESIS_CLASSES}):$"),
         lambda m: canonical_class(m["cls"]),
         line_kind,
         message=lambda m: "",
@@ -243,35 +244,7 @@ BARE_ERRORS: list[BareError] = [
     *DEPRECATIONS,
     *CONFIG_ERRORS,
     *PROCESS_DEATHS,
-    # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
-    # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
-    # PyTorch's NCCL watchdog (1.x-2.x): "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7,
-    # OpType=ALLREDUCE, NumelIn=.., Timeout(ms)=..) ran for .."; which collective timed out is the failure, its
-    # sizes and sequence number the run's; the lines after it (its exception, "Some NCCL operations have failed
-    # or timed out", the process taken down) repeat it. Raised as DistBackendError since torch 2.1
-    BareError(
-        "nccl-watchdog",
-        ("Watchdog caught collective operation timeout",),
-        re.compile(
-            r"Watchdog caught collective operation timeout: WorkNCCL\((?P<work>[^)]{0,400}?OpType=(?P<op>\w{1,60}))"
-        ),
-        "DistBackendError",
-        "timeout",
-        message=lambda m: f"Watchdog caught collective operation timeout: WorkNCCL(OpType={m['op']})",
-    ),
-    # its heartbeat monitor (torch 2.3 and later) when the watchdog itself hangs: "[PG ID 0 PG GUID 0(default_pg)
-    # Rank 7] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued
-    # collectives."; which process group (by number, by name, or both) and how long are the run's
-    BareError(
-        "nccl-heartbeat",
-        ("watchdog got stuck",),
-        re.compile(r"ProcessGroupNCCL's watchdog got stuck for \d{1,9} seconds without making progress in monitoring"),
-        None,
-        "timeout",
-        message=lambda m: (
-            "ProcessGroupNCCL's watchdog got stuck without making progress in monitoring enqueued collectives"
-        ),
-    ),
+    *process_groups.NCCL_WATCHDOG,
     # Colab's tpu_driver (2020-2023) that cannot reach its TPU host, gRPC's status by number ("4: Deadline
     # Exceeded"): the status of that code (gRPC numbers them in STATUS_CODES' order, from 1)
     BareError(
@@ -282,6 +255,8 @@ BARE_ERRORS: list[BareError] = [
         _status_kind,
         message=lambda m: f"{STATUS_CODES[int(m['code']) - 1]}: Failed to open the gRPC driver",
     ),
+    # "jaxlib.xla_extension.XlaRuntimeError: INTERNAL: ...", a glog "... failed: INTERNAL: ...",
+    # a line that is only a status, or how older releases spelled it ("failed: Resource exhausted: ")
     BareError(
         "xla-status",
         (*(f"{c}: " for c in STATUS_CODES), *(f"{c}: " for c in OLD_STATUS_NAMES)),
@@ -396,7 +371,7 @@ BARE_ERRORS: list[BareError] = [
         line_kind,
         message=lambda m: _device_exception(m)[1],
     ),
-    *XLA_QUOTED,
+    *xla_autotuning.XLA_QUOTED,
 ]
 # every recogniser but the environment mismatches that stop a program (looking back for one)
 NOT_ENVIRONMENT = frozenset(b.name for b in BARE_ERRORS if b not in ENVIRONMENT_ERRORS or b.weak)

@@ -271,9 +271,11 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     # sure that the latest NVIDIA driver is installed and running."): the tool's, no class
     _environment(
         "nvml",
-        ("Failed to initialize NVML", "NVIDIA-SMI has failed"),
+        ("Failed to initialize NVML", "NVIDIA-SMI has failed", "No devices were found"),
+        # (and a driver without a GPU to drive, a runner's or a node's: "No devices were found", alone or quoted)
         r"(?P<msg>Failed to initialize NVML: (?:Driver/library version mismatch|Unknown Error|[A-Z][\w /-]{2,60}\w)|"
-        r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver)",
+        r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
+        r"(?:^|(?<=[\"'`\u201c]))No devices were found\b)",
         None,
     ),
     # pip installing the stack: no wheel of a pinned jaxlib or libtpu for this machine ("No matching distribution

@@ -273,13 +273,21 @@ CONTAINER_CHECKS: list[BareError] = [
     # node's runtime or the plugin's settings, not the job
     _environment(
         "k8s-device-plugin",
-        ("could not load NVML library", "invalid device discovery strategy"),
+        ("could not load NVML library", "invalid device discovery strategy", "No devices found. Waiting indefinitely"),
+        # (or on a node whose GPUs it does not see: "No devices found. Waiting indefinitely.")
         r"(?P<nvml>Failed to (?:initialize NVML|start nvml with error): {1,2}could not load NVML library)|"
-        r"error starting plugins: .{0,300}?(?P<strategy>invalid device discovery strategy)",
+        r"error starting plugins: .{0,300}?(?P<strategy>invalid device discovery strategy)|"
+        r"(?P<none>No devices found\. Waiting indefinitely)",
         None,
         message=lambda m: (
             "NVIDIA device plugin: "
-            + ("could not load NVML library" if m["nvml"] else "invalid device discovery strategy")
+            + (
+                "could not load NVML library"
+                if m["nvml"]
+                else "invalid device discovery strategy"
+                if m["strategy"]
+                else "No devices found. Waiting indefinitely"
+            )
         ),
     ),
 ]

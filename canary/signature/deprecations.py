@@ -181,7 +181,11 @@ DEPRECATIONS: list[BareError] = [
     BareError(
         "jax-donation",
         ("Some donated buffers were not usable",),
-        re.compile(r"^(?:\S{1,300}:\d{1,6}: )?(?:UserWarning: )?(?P<msg>Some donated buffers were not usable)\b"),
+        # (or an issue's title that quotes it: '[Bug] "Some donated buffers were not usable" issue occurred ...')
+        re.compile(
+            r"(?:^(?:\S{1,300}:\d{1,6}: )?(?:UserWarning: )?|(?<=[\"'`]))"
+            r"(?P<msg>Some donated buffers were not usable)\b"
+        ),
         "UserWarning",
         weak=True,
     ),

@@ -258,6 +258,12 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
         re.compile(r"fallen off the bus|Xid \(PCI:[\w:.]{1,20}\): 79\b"),
         "hardware: the GPU has fallen off the bus (Xid 79)",
     ),
+    # (the driver failing to bring a GPU up at all: "NVRM: RmInitAdapter failed! (0x26:0xffff:1127)", its codes the
+    # driver's)
+    (
+        re.compile(r"\bRmInitAdapter failed!"),
+        "hardware: the driver could not initialise the GPU (RmInitAdapter failed)",
+    ),
     # (a log whose every line is the driver's may come with its "NVRM: " dropped)
     (re.compile(r"\bXid \(PCI:[\w:.]{1,20}\): (?P<xid>\d{1,3})\b"), "hardware: the GPU reported an Xid error"),
     # nvidia-smi when NVML cannot reach a GPU ("Unable to determine the device handle for GPU 0000:0B:00.0: Unknown

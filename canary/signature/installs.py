@@ -57,7 +57,10 @@ _OVER = re.compile(r"\bPackage ([\w.-]{1,100}) conflicts for\b|\s-> ([\w.-]{1,10
 
 # setuptools-scm finding no version for a tree without git's metadata, or warning of a shallow one, names the tree
 # ("setuptools-scm was unable to detect version for /code.", '"/x/y" is shallow and may cause errors'): the program's
-_SCM_PATH = re.compile(r'(setuptools-scm was unable to detect version for) \S{1,500}?\.?$|^"[^"]{1,300}"( is shallow)')
+# (a tree 2020's release quotes, with blanks in it: "... for '~/pCloud Drive/x'.")
+_SCM_PATH = re.compile(
+    r"(setuptools-scm was unable to detect version for) (?:'[^']{1,500}'|\S{1,500}?)\.?$|^\"[^\"]{1,300}\"( is shallow)"
+)
 
 
 def scm_path(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:

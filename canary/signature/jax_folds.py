@@ -56,6 +56,13 @@ JAX_MISUSE_RULES: tuple[Rule, ...] = (
         jax_words.identical_types,
     ),
     Rule(
+        "static-argnums",
+        "jit's check of static_argnums against a call (a TypeError in 2019, a ValueError since, naming donate_argnums "
+        "since 2021) or against the function's parameters (0.4.27) names the program's argument numbers: which check "
+        "is the misuse",
+        jax_words.static_argnums,
+    ),
+    Rule(
         "abstract-array",
         "jax's check that an argument is an array: 'is not a valid JAX type' (0.2), 'Cannot interpret value of type "
         "... as an abstract array' (0.4), 'Error interpreting argument to f ...' (0.4.3x); the value's type is the "

@@ -183,7 +183,14 @@ _NOT_ARRAY = re.compile(
 )
 
 
+# (2019's words for a value's type alone, "<class 'jax.ad_util.Zero'> is not a valid Jax type", which a title may go on
+# after: "... when I combine custom_jvp and lax.scan")
+_NOT_JAX_TYPE = re.compile(r"^(<class '[\w.]{1,200}'> is not a valid Jax type)\b.+$")
+
+
 def abstract_array(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if "valid Jax type" in message:
+        message = _NOT_JAX_TYPE.sub(r"\1", message)
     if "valid JAX type" in message or "as an abstract array" in message:
         m = _NOT_ARRAY.match(message)
         if m:
@@ -329,3 +336,26 @@ def grad_input(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith(("Primal inputs to reverse-mode", "grad requires real-")):
         message = _GRAD_INPUT.sub(r"grad requires real- or complex-valued inputs, but got \1", message)
     return exc, message, frames
+
+
+# jit's check of static_argnums against a call or a function, by release: 2019's "Jitted function has
+# static_argnums=(3,) but was called with only 0 positional arguments." (a TypeError), 2021's "jitted function has
+# static_argnums=(1,), donate_argnums=() but was called with only 1 positional arguments" (a ValueError), 0.4.27's
+# "Jitted function has static_argnums=(0, 6), but only accepts 6 positional arguments": which check; the argument
+# numbers are the program's, and the class is the later releases'
+_STATIC_ARGNUMS = re.compile(
+    r"^[Jj]itted function has static_argnums=\([^)]{0,100}\)(?:, donate_argnums=\([^)]{0,100}\))?,? "
+    r"(?:(?P<called>but was called with only)|but only accepts) \d{1,4} positional arguments?\.?$"
+)
+
+
+_TOO_FEW = "Jitted function has static_argnums but was called with too few positional arguments"
+
+
+def static_argnums(exc: str | None, message: str, frames: list[str]) -> Parts:
+    m = _STATIC_ARGNUMS.match(message) if "itted function has static_argnums=" in message else None
+    if m is None:
+        return exc, message, frames
+    if m["called"]:
+        return "ValueError", _TOO_FEW, frames
+    return exc, "Jitted function has static_argnums beyond the positional arguments it accepts", frames

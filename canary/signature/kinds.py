@@ -287,7 +287,7 @@ _IMPORT_WORDS = (
     ),
     (re.compile(r"^This version of jaxlib was built using AVX instructions"), "RuntimeError"),
     (re.compile(r"^Unimplemented primitive in Pallas "), "NotImplementedError"),
-    (re.compile(r"^Custom node type mismatch"), "ValueError"),
+    (re.compile(r"^Custom node type mismatch|^Non-hashable static arguments are not supported"), "ValueError"),
     (re.compile(r"^cudaMallocAsync does not yet support|^Fetching value for `?jax\.Array"), "RuntimeError"),
     (re.compile(r"^JAX does not support string indexing"), "TypeError"),
     (re.compile(r"^Unable to load weights from pytorch checkpoint file for |^Error no file named "), "OSError"),
@@ -297,7 +297,7 @@ _IMPORT_WORDS = (
     (
         re.compile(
             r"^got inconsistent map dimension sizes: |^\w{1,60} got incompatible shapes for broadcasting: |"
-            r"^[\w.]{1,200}\(\) got an unexpected keyword argument "
+            r"^[\w.]{1,200}\(\) (?:got an unexpected keyword argument|missing \d{1,3} required) "
         ),
         "TypeError",
     ),

@@ -86,8 +86,9 @@ _PREFIXES = [
     re.compile(r"\[\d{1,2}:\d{2}(?::\d{2})?<(?:\?|\d{1,2}:\d{2}(?::\d{2})?), ?(?:\?|[\d.]{1,10})(?:it|s)/(?:s|it)\]"),
     # a runner's stream tag: "[stdout] ", "[stderr] "
     re.compile(r"\[std(?:out|err)\] ?"),
-    # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ..."
-    re.compile(r"(?:FAILED|ERROR) [^\s]{1,500} - "),
+    # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ...", a parametrized id with spaces in its brackets
+    # ("FAILED x.py::test_or[bitwise_or(x1, x2)] - ...")
+    re.compile(r"(?:FAILED|ERROR) [^\s\[]{1,500}(?:\[[^\]]{0,300}\])? - "),
     # GitHub Actions annotations: "##[error]", "::error file=x::"
     re.compile(r"##\[(?:error|warning|notice|debug|group|endgroup)\]|::(?:error|warning|notice)[^:]{0,200}::"),
     # srun --label, fan-out: "0: ", "task 3: ", "[worker-0] ", "tpu-worker-1 | ", "[default1]:", xla_dist "1.2.3.4 [3] "

@@ -40,8 +40,9 @@ _TOKEN = re.compile(r"\d+|[ \t]+|.")
 # What a tag never holds: the words that name a failure (three lines that all begin with one exception's
 # class, or one status, are three failures, not a tag)
 _SPOKEN = re.compile(
-    # (and apt's severity before its words: "E: Failed to fetch ..." on every line is apt's errors, not a tag)
-    r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b|(?:^|\s)[EW]: |"
+    # (and apt's severity before its words: "E: Failed to fetch ..." on every line is apt's errors, not a tag; the GPU
+    # driver's "NVRM: Xid (PCI:...): 45, ..." on every line is its faults)
+    r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b|(?:^|\s)[EW]: |\bXid |"
     r"\b(?:[A-Z]{2,}_[A-Z_]{2,}|ABORTED|CANCELLED|INTERNAL|UNKNOWN|UNAVAILABLE|UNIMPLEMENTED|UNAUTHENTICATED): "
 )
 

@@ -15,7 +15,8 @@ the name alone: "NoSuchKernel: 'python'"), nbclient's kernel that died or did no
 while starting new kernel client for kernel <id>: Kernel didn't respond in 60 seconds"), MyST-NB's failed execution
 ("Executing notebook failed: CellExecutionError [mystnb.exec]") and Ray's deprecated RunConfig argument ("The
 `RunConfig(local_dir)` argument is deprecated.") are named by the class their library raises. They take their place in
-:data:`canary.signature.stacks.STACK_ERRORS`.
+:data:`canary.signature.stacks.STACK_ERRORS`; the watchdog's timeouts (:data:`NCCL_WATCHDOG`) in
+:data:`canary.signature.bare.BARE_ERRORS`, before XLA's status lines.
 """
 
 from __future__ import annotations
@@ -99,5 +100,35 @@ PROCESS_GROUP_ERRORS: list[BareError] = [
         "DeprecationWarning",
         message=lambda m: f"The {m['arg']} argument is deprecated",
         weak=True,
+    ),
+]
+
+NCCL_WATCHDOG: list[BareError] = [
+    # PyTorch's NCCL watchdog (1.x-2.x): "[Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=7,
+    # OpType=ALLREDUCE, NumelIn=.., Timeout(ms)=..) ran for .."; which collective timed out is the failure, its
+    # sizes and sequence number the run's; the lines after it (its exception, "Some NCCL operations have failed
+    # or timed out", the process taken down) repeat it. Raised as DistBackendError since torch 2.1
+    BareError(
+        "nccl-watchdog",
+        ("Watchdog caught collective operation timeout",),
+        re.compile(
+            r"Watchdog caught collective operation timeout: WorkNCCL\((?P<work>[^)]{0,400}?OpType=(?P<op>\w{1,60}))"
+        ),
+        "DistBackendError",
+        "timeout",
+        message=lambda m: f"Watchdog caught collective operation timeout: WorkNCCL(OpType={m['op']})",
+    ),
+    # its heartbeat monitor (torch 2.3 and later) when the watchdog itself hangs: "[PG ID 0 PG GUID 0(default_pg)
+    # Rank 7] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued
+    # collectives."; which process group (by number, by name, or both) and how long are the run's
+    BareError(
+        "nccl-heartbeat",
+        ("watchdog got stuck",),
+        re.compile(r"ProcessGroupNCCL's watchdog got stuck for \d{1,9} seconds without making progress in monitoring"),
+        None,
+        "timeout",
+        message=lambda m: (
+            "ProcessGroupNCCL's watchdog got stuck without making progress in monitoring enqueued collectives"
+        ),
     ),
 ]

@@ -89,7 +89,9 @@ RUNNER_CHECKS: list[BareError] = [
     _environment(
         "git-shallow",
         ("unknown revision or path not in the working tree", "cannot describe anything", "No tags can describe"),
-        r"^fatal: (?:ambiguous argument '[^']{1,200}': (?P<rev>unknown revision or path not in the working tree)|"
+        # (or quoted in a sentence: 'git describe fails with "fatal: No names found, cannot describe anything."')
+        r"(?:^|(?<=[\"'`\u201c]))fatal: (?:ambiguous argument '[^']{1,200}': (?P<rev>unknown revision or path not in "
+        r"the working tree)|"
         r"(?P<tags>No tags can describe) \S{1,100}|(?P<names>No names found, cannot describe anything))",
         None,
         message=lambda m: (

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.ci_tools import CI_TOOL_CHECKS
 from canary.signature.cmake import CMAKE_CHECKS
 from canary.signature.companion_words import COMPANION_CHECKS
 from canary.signature.extension_loads import EXTENSION_LOADS
 from canary.signature.host_checks import HOST_CHECKS
 from canary.signature.mlir import MLIR_CHECKS
 from canary.signature.native_checks import NATIVE_CHECKS
-from canary.signature.pytest_words import PYTEST_CHECKS
 from canary.signature.python_envs import PYTHON_ENV_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
@@ -46,7 +46,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
     *CMAKE_CHECKS,
     *MLIR_CHECKS,
     *COMPANION_CHECKS,
-    *PYTEST_CHECKS,
+    *CI_TOOL_CHECKS,
     # PyTorch's extension builder unable to read the compiler's version ("UserWarning: Error checking compiler version
     # for cl: 'utf-8' codec can't decode byte 0x8e in position 0: invalid start byte"): a compiler printing in a
     # Windows' language that is not UTF-8; which compiler and codec, not which byte, the program goes on

@@ -1,17 +1,17 @@
 """One library's or Python's own words folded across releases or a post's framing (a dead Ray actor, Triton, an HTTP
 body, a cloud API, the Hub, NCCL, TensorFlow, tensorstore, NumPy's and jax's removals, Python's quotes, a host callback,
-torch.compile, Hypothesis, XLA's RET_CHECK, MLIR, pydantic, gdb, glibc, the host's clock, native extensions), jax's
+torch.compile, XLA's RET_CHECK, MLIR, pydantic, gdb, glibc, the host's clock, native extensions), jax's
 misuse of its transformations last (jax_folds). Pure. In this order in canary.signature.folds.RULES, all applied."""
 
 from __future__ import annotations
 
 from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
+from canary.signature.ci_tools import CI_TOOL_RULES
 from canary.signature.companion_words import COMPANION_RULES
 from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.host_folds import HOST_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.native_folds import NATIVE_RULES
-from canary.signature.pytest_words import PYTEST_RULES
 from canary.signature.rewordings import Rule
 from canary.signature.torch_folds import TORCH_RULES
 
@@ -96,12 +96,6 @@ WORD_RULES: tuple[Rule, ...] = (
         toolkits.apex_amp,
     ),
     Rule(
-        "hypothesis",
-        "Hypothesis names a missed deadline by the test's times (schemathesis by its API response's), a failed health "
-        "check by its head and the run's counts, unreliable timings by both runs' times: the check is the failure",
-        toolkits.hypothesis,
-    ),
-    Rule(
         "triton-too-old",
         "torch.compile's check that a GPU can run Triton names the GPU and, since 2.1, its capability against 7.0: "
         "which GPU is the machine's; that it is too old for Triton is the failure",
@@ -152,7 +146,7 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     *TORCH_RULES,
     *COMPANION_RULES,
-    *PYTEST_RULES,
+    *CI_TOOL_RULES,
     Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "

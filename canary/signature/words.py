@@ -144,7 +144,7 @@ WORDS: list[BareError] = [
     BareError(
         "hypothesis-timings",
         ("Unreliable test timings!",),
-        re.compile(r"^(?P<msg>Unreliable test timings)! On an initial run"),
+        re.compile(r"(?:^|(?<=[\s`\"]))(?P<msg>Unreliable test timings)! On an initial run"),
         "Flaky",
     ),
     # a DataLoader worker's signal wrapped after its colon ("... is killed by signal: " above "Bus error. It is possible
@@ -191,6 +191,8 @@ WORDS: list[BareError] = [
             "was built using AVX instructions",
             "Primal inputs to reverse-mode differentiation",
             "Cannot find a working triton installation",
+            "Non-hashable static arguments are not supported",
+            "() missing ",
         ),
         re.compile(
             # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
@@ -202,9 +204,10 @@ WORDS: list[BareError] = [
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?:\s(?=[\"`])|"
-            r".{0,500}?\s(?=\*\*))?(?P<q>[\"`]|\*\*)?"
+            r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing ))?(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"[\w.]{1,200}\(\) got an unexpected keyword argument '\w{1,100}'|"
+            r"[\w.]{1,200}\(\) missing \d{1,3} required (?:positional|keyword-only) arguments?: '\w{1,100}'|"
             r"cannot import name '[\w.]{1,200}' from "
             r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
@@ -225,6 +228,8 @@ WORDS: list[BareError] = [
             r"bootstrapping phase)?|torch\._scaled_mm is only supported on [\w ,.>=+-]{1,200}?|"
             r"Unimplemented primitive in Pallas \w{1,10} lowering: \w{1,60}|"
             r"Custom node type mismatch[:;] expected type: <class '[\w.]{1,200}'>[,;] value: .{1,1000}?|"
+            # (jit's refusal of a static argument it cannot hash, a title's first sentence of it)
+            r"Non-hashable static arguments are not supported\b.{0,1000}?|"
             # (the loader's words in a title, without the extension it loaded: "importing failed due to undefined
             # symbol: _ZNK5torch8autograd4Node4nameEv")
             r"(?:importing failed due to )?[Uu]ndefined symbol: _Z\w{1,1000}|"

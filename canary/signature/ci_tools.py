@@ -1,0 +1,149 @@
+"""The tools a repository's CI runs around its tests, in their own words across releases: pytest's yield tests
+(deprecated in 3, removed in 4, refused in 8.4), a fixture that yields under pytest before 3.0, a plugin's hook a
+release removed, two test files of one name, Hypothesis' checks; mypy's and pyright's diagnostics and crashes after an
+upgrade. Pure.
+
+pytest 3 warns "yield tests are deprecated, and scheduled to be removed in pytest 4.0" with the test's path before it;
+pytest 4 to 8.3 collects nothing from one ("PytestCollectionWarning: yield tests were removed in pytest 4.0 - test_x
+will be ignored"), an issue's title says it without its class or its test; pytest 8.4 refuses it ("'yield' keyword is
+allowed in fixtures, but not in tests (test_x)"). Which test is the suite's, the release's words are the failure. A
+plugin registering a hook the release removed ("PluginValidationError: unknown hook 'pytest_namespace' in plugin
+<module 'x.plugin' from '/x/plugin.py'>") is the hook, whichever plugin. mypy prints each diagnostic on the line of
+the program's file it is in ('x.py:3: error: Library stubs not installed for "yaml"  [import-untyped]', mypy 0.9's
+'... (or incompatible with Python 3.6)  [import]'), then "Found 4 errors in 4 files": which library or module, and
+what about it, is the failure (the machine's stubs, or a library's exports), which file is the program's. mypy's own
+crash names the program's file and line before its advice ("x.py:12: : note: use --pdb to drop into pdb"). The folds
+take their place in :data:`canary.signature.word_folds.WORD_RULES`, the checks in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature import toolkits
+from canary.signature.recogniser import BareError, environment_check
+from canary.signature.rewordings import Rule, rewrite
+
+_MYPY_PDB = re.compile(r"^(.{1,1000}?) \S{1,300}:(?:\d{1,6}|<line>): : note: use --pdb to drop into pdb$")
+
+CI_TOOL_RULES: tuple[Rule, ...] = (
+    Rule(
+        "hypothesis",
+        "Hypothesis names a missed deadline by the test's times (schemathesis by its API response's), a failed health "
+        "check by its head and the run's counts (a function-scoped fixture by neither test nor fixture), unreliable "
+        "timings by both runs' times: the check is the failure",
+        toolkits.hypothesis,
+    ),
+    Rule(
+        "pytest-hook",
+        "pytest names the plugin that registered a hook its release does not know, by its module and path: the hook is "
+        "the failure, the plugin the program's",
+        rewrite("unknown hook '", re.compile(r"^(unknown hook '\w{1,100}') in plugin .*$"), r"\1"),
+    ),
+    Rule(
+        "mypy-crash",
+        "mypy's INTERNAL ERROR runs the program's file and line, then its advice to use --pdb, onto the exception's "
+        "message: the message is the failure",
+        rewrite(": note: use --pdb to drop into pdb", _MYPY_PDB, r"\1"),
+    ),
+    Rule(
+        "pytest-yield-test",
+        "pytest 4 to 8.3 names the yield test it will not collect: the release's words are the failure, the test the "
+        "suite's",
+        rewrite(
+            "yield tests were removed",
+            re.compile(r"^(yield tests were removed in pytest 4\.0) - \S{1,300} will be ignored$"),
+            r"\1",
+        ),
+    ),
+)
+
+CI_TOOL_CHECKS: list[BareError] = [
+    # (the removal said without its class, as an issue's title does: "Fix pytest warn: yield tests were removed in
+    # pytest 4.0")
+    BareError(
+        "pytest-yield-removed",
+        ("yield tests were removed in pytest 4.0",),
+        re.compile(r"(?:^|\s)yield tests were removed in pytest 4\.0(?: - \S{1,300} will be ignored)?$"),
+        "PytestCollectionWarning",
+        message=lambda m: "yield tests were removed in pytest 4.0",
+    ),
+    environment_check(
+        "pytest-yield-deprecated",
+        ("yield tests are deprecated",),
+        r"(?:^|\s)yield tests are deprecated, and scheduled to be removed in pytest 4\.0",
+        None,
+        message=lambda m: "pytest: yield tests are deprecated, and scheduled to be removed in pytest 4.0",
+    ),
+    environment_check(
+        "pytest-yield-refused",
+        ("keyword is allowed in fixtures, but not in tests",),
+        r"'yield' keyword is allowed in fixtures, but not in tests \(\S{1,300}\)",
+        None,
+        message=lambda m: "pytest: 'yield' keyword is allowed in fixtures, but not in tests",
+    ),
+    # pytest before 3.0 refusing a fixture that yields ("pytest.fixture functions cannot use ``yield``. Instead write
+    # and return an inner function/generator and let the consumer call and iterate over it.")
+    environment_check(
+        "pytest-fixture-yield",
+        ("pytest.fixture functions cannot use",),
+        r"pytest\.fixture functions cannot use ``yield``",
+        None,
+        message=lambda m: "pytest: pytest.fixture functions cannot use yield (pytest before 3.0)",
+    ),
+    # pytest collecting a test module whose basename one it already imported has ("import file mismatch:" above
+    # "imported module 'test_utils' has this __file__ attribute:"): two test files of one name outside packages, or a
+    # stale __pycache__; which module
+    environment_check(
+        "pytest-import-mismatch",
+        ("has this __file__ attribute",),
+        r"^imported module '(?P<mod>[\w.]{1,200})' has this __file__ attribute:",
+        None,
+        message=lambda m: f"pytest: import file mismatch: imported module '{m['mod']}'",
+    ),
+    # mypy's diagnostics of what a library lacks: its stubs not installed (mypy 0.900 split them into types-*
+    # packages: 'Library stubs not installed for "requests" (or incompatible with Python 3.9)', later '...  [import-
+    # untyped]'), a library without type hints (before numpy 1.20: "Skipping analyzing 'numpy': found module but no
+    # type hints or library stubs"), a name a module does not re-export or lacks ('Module "torch.optim" does not
+    # explicitly export attribute "SGD"  [attr-defined]', 'Module "numpy.typing" has no attribute "NDArray"', mypy
+    # 0.7's "Module 'torch.optim' has no attribute 'AdamW'; maybe "Adam"?"); pyright's ('"bfloat16" is not exported from
+    # module "torch"'): which library and which name, by the checker
+    environment_check(
+        "mypy-stubs",
+        ("Library stubs not installed for ",),
+        r"Library stubs not installed for [\"'](?P<lib>[\w.-]{1,100})[\"']",
+        None,
+        message=lambda m: f'mypy: Library stubs not installed for "{m["lib"]}"',
+    ),
+    environment_check(
+        "mypy-untyped",
+        ("found module but no type hints", "missing library stubs or py.typed marker"),
+        r"Skipping analyzing [\"'](?P<lib>[\w.-]{1,100})[\"']: (?:found module but no type hints or library stubs|"
+        r"module is installed, but missing library stubs or py\.typed marker)",
+        None,
+        message=lambda m: f"mypy: Skipping analyzing '{m['lib']}': no type hints or library stubs",
+    ),
+    environment_check(
+        "mypy-module-attribute",
+        ("does not explicitly export attribute", "has no attribute"),
+        # (mypy's own "error: " may be taken off with the file's name before it, never TorchScript's 'Module 'x' has no
+        # attribute 'y' (This attribute exists on the Python module, ...)')
+        r"(?:\berror: Module [\"']|^Module \")(?P<mod>[\w.]{1,200})[\"'] "
+        # (a terminal may wrap the attribute's name onto the next line)
+        r"(?:(?P<export>does not explicitly export)|has no) attribute(?: [\"'](?P<attr>\w{1,200})[\"']|$)",
+        None,
+        message=lambda m: (
+            f'mypy: Module "{m["mod"]}" does not explicitly export its attributes'
+            if m["export"]
+            else f'mypy: Module "{m["mod"]}" has no attribute' + (f' "{m["attr"]}"' if m["attr"] else "")
+        ),
+    ),
+    environment_check(
+        "pyright-not-exported",
+        ("is not exported from module",),
+        r"\berror: \"(?P<name>\w{1,200})\" is not exported from module \"(?P<mod>[\w.]{1,200})\"",
+        None,
+        message=lambda m: f'pyright: "{m["name"]}" is not exported from module "{m["mod"]}"',
+    ),
+]
