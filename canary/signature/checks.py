@@ -264,15 +264,13 @@ ENVIRONMENT_ERRORS: list[BareError] = [
         r"unsatisfied condition: cuda\s?>=\s?[\d.]{1,10}\d)",
         None,
     ),
-    # the NVIDIA driver as nvidia-smi finds it: the kernel module of one release under the user-space library of
-    # another after an upgrade without a reboot ("Failed to initialize NVML: Driver/library version mismatch", then
-    # "NVML library version: 570.124"), a container that lost its devices ("Failed to initialize NVML: Unknown
-    # Error"), no driver loaded ("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make
-    # sure that the latest NVIDIA driver is installed and running."): the tool's, no class
+    # the NVIDIA driver as nvidia-smi finds it: one release's kernel module under another's user-space library after
+    # an upgrade without a reboot ("Failed to initialize NVML: Driver/library version mismatch"), a container that lost
+    # its devices ("... Unknown Error"), no driver loaded ("NVIDIA-SMI has failed because it couldn't communicate with
+    # the NVIDIA driver. ..."), no GPU to drive ("No devices were found", alone or quoted): the tool's, no class
     _environment(
         "nvml",
         ("Failed to initialize NVML", "NVIDIA-SMI has failed", "No devices were found"),
-        # (and a driver without a GPU to drive, a runner's or a node's: "No devices were found", alone or quoted)
         r"(?P<msg>Failed to initialize NVML: (?:Driver/library version mismatch|Unknown Error|[A-Z][\w /-]{2,60}\w)|"
         r"NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver|"
         r"(?:^|(?<=[\"'`\u201c]))No devices were found\b)",
