@@ -3739,3 +3739,43 @@ def test_the_hundred_and_eighty_third_and_fourth_batchs_failures_in_the_words_th
     assert sig("lightgbm-6966.log").fingerprint == sig("pytorch-167118.log").fingerprint
     assert sig("k8s-device-plugin-414.log").fingerprint == sig("k8s-device-plugin-1552.log").fingerprint
     assert sig("lightgbm-6966.log").fingerprint != sig("k8s-device-plugin-414.log").fingerprint
+
+
+def test_the_hundred_and_eighty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # pre-commit's manifests, commands and hooks, ruff's rules, flake8 5's plugin codes, poetry-core's fields
+    stages = sig("lab-1733.log")
+    assert (
+        stages.exception == "InvalidManifestError"
+        and stages.fingerprint == sig("pre-commit-hooks-1125.log").fingerprint
+    )
+    assert stages.fingerprint != sig("fastapi-boilerplate-207.log").fingerprint  # (another key and value)
+    assert sig("pre-commit-36.log").fingerprint == sig("pre-commit-2829.log").fingerprint
+    assert sig("pre-commit-36.log").exception == "CalledProcessError"
+    assert sig("accelerate-4088.log").fingerprint == sig("gettsim-631.log").fingerprint
+    assert sig("accelerate-4088.log").fingerprint != sig("pyos-package-template-86.log").fingerprint
+    assert sig("flake8-future-import-25.log").fingerprint == sig("flake8-logging-format-33.log").fingerprint
+    assert sig("biomass-236.log").fingerprint == sig("egon-data-1322.log").fingerprint
+    assert sig("pre-commit-latex-hooks-35.log").kind == "environment"
+    # TensorFlow Datasets: its TensorFlow check by no version, a builder without configs by no config
+    assert sig("data-efficient-gans-28.log").fingerprint == sig("pegasus-186.log").fingerprint
+    assert sig("data-efficient-gans-28.log").fingerprint != sig("poisson_flow-6.log").fingerprint  # (TFP's check)
+    assert sig("flax-885.log").fingerprint == sig("privacy-177.log").fingerprint
+    assert sig("models-6669.log").message == "No module named 'tensorflow_datasets'"  # (not the bold's **)
+    # the kubelet and the node: devices refused at admission, evictions by the condition, a node shut down or gone
+    unavailable = sig("kubernetes-130145.log").fingerprint
+    assert unavailable == sig("kubernetes-124345.log").fingerprint == sig("hami-596.log").fingerprint
+    assert sig("kubernetes-125579.log").fingerprint == sig("truecharts-19201.log").fingerprint != unavailable
+    assert sig("hami-71.log").fingerprint != sig("kubernetes-97131.log").fingerprint
+    assert sig("prow-117.log").fingerprint == sig("topo-workflows-1252.log").fingerprint
+    assert sig("prow-117.log").fingerprint != sig("prow-117-2.log").fingerprint
+    pressure = sig("flagger-665.log").fingerprint
+    assert pressure == sig("dlworkspace-1128.log").fingerprint == sig("gitpod-1229.log").fingerprint
+    # torchrun's signal in a title's full-width brackets, argparse's refusal as a post retyped it, a Chinese sentence
+    assert sig("minicpm-v-770-2.log").exception == "SIGKILL"
+    assert sig("bnb-dataset-6.log").fingerprint == sig("cpt-65.log").fingerprint
+    assert (
+        sig("d3roma-11.log").fingerprint
+        == sig("llamafactory-4958.log").fingerprint
+        == sig("comfyui-4297.log").fingerprint
+    )
+    assert sig("openpi-795.log").exception == "ImportError"  # (not the repr its message quotes)

@@ -1,7 +1,8 @@
 """The tools a repository's CI runs around its tests, in their own words across releases: pytest's yield tests
 (deprecated in 3, removed in 4, refused in 8.4), a fixture that yields under pytest before 3.0, a plugin's hook a
 release removed, two test files of one name, Hypothesis' checks; mypy's and pyright's diagnostics and crashes after an
-upgrade. Pure.
+upgrade; pre-commit's manifests, commands and hooks, ruff's rules and flake8 5's plugin codes, poetry-core refusing a
+hook's pyproject. Pure.
 
 pytest 3 warns "yield tests are deprecated, and scheduled to be removed in pytest 4.0" with the test's path before it;
 pytest 4 to 8.3 collects nothing from one ("PytestCollectionWarning: yield tests were removed in pytest 4.0 - test_x
@@ -22,10 +23,35 @@ from __future__ import annotations
 import re
 
 from canary.signature import toolkits
-from canary.signature.recogniser import BareError, environment_check
-from canary.signature.rewordings import Rule, rewrite
+from canary.signature.recogniser import BareError, environment_check, match_below
+from canary.signature.rewordings import Parts, Rule, rewrite
 
 _MYPY_PDB = re.compile(r"^(.{1,1000}?) \S{1,300}:(?:\d{1,6}|<line>): : note: use --pdb to drop into pdb$")
+
+# pre-commit's refusal of a hook's manifest or a config, by where and what it got ("==> File /x/.pre-commit-hooks.yaml
+# ==> At Hook(id='black') ==> At key: stages ==> At index 0 =====> Expected one of commit, commit-msg, ... but got:
+# 'pre-commit'"): the key and the value; the file, the hook and the release's list of values are not
+_MANIFEST = re.compile(
+    r"^==> File .{1,2000}?==> At key: (?P<key>\w{1,100}) .{0,200}?=====> Expected one of .{1,1000}? but got: "
+    r"'(?P<got>[^']{1,200})'.*$"
+)
+# poetry-core refusing a pyproject's field, in 2023's and 2025's words ("[extras.x.2] 'pip-shims<=0.3.4' does not match
+# '^[a-zA-Z-_.0-9]+$'", "data.extras.x[2] must match pattern ^[a-zA-Z-_.0-9]+$"): which field and pattern
+_POETRY = re.compile(
+    r"^(The Poetry configuration is invalid:) - (?:\[(?P<a>[\w.-]{1,200})\] '[^']{0,200}' does not match|"
+    r"(?:data\.)?(?P<b>[\w.\[\]-]{1,200}) must match pattern) '?(?P<pat>\S{1,200}?)'?$"
+)
+_INDEX = re.compile(r"\[(\d{1,4})\]")
+
+
+def pre_commit_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("==> File ") and (m := _MANIFEST.match(message)):
+        return exc, f"At key: {m['key']}: expected one of its values but got: '{m['got']}'", frames
+    if message.startswith("The Poetry configuration is invalid:") and (m := _POETRY.match(message)):
+        field = _INDEX.sub(r".\1", m["a"] or m["b"])
+        return exc, f"{m[1]} {field} does not match {m['pat']}", frames
+    return exc, message, frames
+
 
 CI_TOOL_RULES: tuple[Rule, ...] = (
     Rule(
@@ -40,6 +66,13 @@ CI_TOOL_RULES: tuple[Rule, ...] = (
         "pytest names the plugin that registered a hook its release does not know, by its module and path: the hook is "
         "the failure, the plugin the program's",
         rewrite("unknown hook '", re.compile(r"^(unknown hook '\w{1,100}') in plugin .*$"), r"\1"),
+    ),
+    Rule(
+        "pre-commit-config",
+        "pre-commit names the manifest's file and hook and its release's list of values before the value it got, and "
+        "poetry-core words a field that does not match its pattern in two releases' words: the key, the field and "
+        "what they got are the failure",
+        pre_commit_words,
     ),
     Rule(
         "mypy-crash",
@@ -58,6 +91,22 @@ CI_TOOL_RULES: tuple[Rule, ...] = (
         ),
     ),
 )
+
+_PATHSPEC = re.compile(r"^error: pathspec '[^']{1,200}' did not match any file\(s\) known to git")
+
+
+def _manifest_below(lines: list[str], i: int, said: str) -> str:
+    """pre-commit's refusal of a manifest or a config, in the words of the lines below its report (``pre_commit_words``
+    folds them)."""
+    return " ".join(ln.strip() for ln in lines[i + 1 : i + 8] if ln.strip().startswith("==")) or said
+
+
+def _stderr_below(lines: list[str], i: int, said: str) -> str:
+    """A command pre-commit ran, with git's reason on the stderr below it, where it says one (its revision is the
+    config's)."""
+    m = match_below(_PATHSPEC, [ln.strip() for ln in lines[i + 1 : i + 8]], 0, 7)
+    return f"{said}: error: pathspec <revision> did not match any file(s) known to git" if m else said
+
 
 CI_TOOL_CHECKS: list[BareError] = [
     # (the removal said without its class, as an issue's title does: "Fix pytest warn: yield tests were removed in
@@ -145,5 +194,56 @@ CI_TOOL_CHECKS: list[BareError] = [
         r"\berror: \"(?P<name>\w{1,200})\" is not exported from module \"(?P<mod>[\w.]{1,200})\"",
         None,
         message=lambda m: f'pyright: "{m["name"]}" is not exported from module "{m["mod"]}"',
+    ),
+    # pre-commit's own report of an error above what it read ("An error has occurred: InvalidManifestError:" above
+    # "==> File ..."), of a command it ran ("An unexpected error has occurred: CalledProcessError: command:
+    # ('/usr/bin/git', 'checkout', 'v1.6.0.rc1')" above its return code and stderr), a hook the repository lacks
+    # ("[ERROR] `x` is not present in repository https://... Typo?"); ruff's selector a config names that its release
+    # does not know ("Unknown rule selector: `UP045`", under a TOML parse error) and rules it removed; flake8 5
+    # refusing a plugin's code ("plugin code for `flake8-future-import[...]` does not match ^[A-Z]{1,3}[0-9]{0,3}$"):
+    # which refusal, not which hook, rule, revision or plugin
+    BareError(
+        "pre-commit-error",
+        ("error has occurred: ",),
+        re.compile(r"^An (?:unexpected )?error has occurred: (?P<cls>[A-Z]\w{1,60}Error):\s*$"),
+        lambda m: m["cls"],
+        message=lambda m: "",
+        below=_manifest_below,
+    ),
+    BareError(
+        "pre-commit-command",
+        ("error has occurred: CalledProcessError: command: ",),
+        re.compile(
+            r"^An unexpected error has occurred: CalledProcessError: command: \('[^']{0,300}?(?P<prog>[\w.-]{1,60})', "
+            r"'(?P<sub>[\w-]{1,60})'"
+        ),
+        "CalledProcessError",
+        message=lambda m: f"command: {m['prog']} {m['sub']}",
+        below=_stderr_below,
+    ),
+    environment_check(
+        "pre-commit-hook-missing",
+        ("is not present in repository",),
+        r"`[^`]{1,200}` is not present in repository \S{1,300}?\.\s{1,4}Typo\?",
+        None,
+        message=lambda m: "pre-commit: a hook is not present in the repository (a typo, or a newer version's)",
+    ),
+    environment_check(
+        "ruff-rules",
+        ("Unknown rule selector: ", "The following rules have been removed"),
+        r"(?P<unknown>Unknown rule selector: `[\w-]{1,40}`)|(?P<removed>The following rules have been removed)",
+        None,
+        message=lambda m: (
+            "ruff: Unknown rule selector (a release older than the config)"
+            if m["unknown"]
+            else "ruff: the following rules have been removed"
+        ),
+    ),
+    environment_check(
+        "flake8-plugin-code",
+        ("plugin code for `",),
+        r"plugin code for `[^`]{1,200}` does not match\b",
+        None,
+        message=lambda m: "flake8: a plugin's code does not match ^[A-Z]{1,3}[0-9]{0,3}$ (flake8 5)",
     ),
 ]

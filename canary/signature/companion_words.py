@@ -33,7 +33,10 @@ _OPTUNA = re.compile(
     r"\S{1,40}\)\. Please (?:(?P<update>try updating optuna)|execute `?\$ optuna storage upgrade)\b.*$"
 )
 _TFP = re.compile(
-    r"^(This version of TensorFlow Probability requires TensorFlow version) >= \S{1,20}; Detected an installation of "
+    # (and TensorFlow Datasets' check, in the same words: "This version of TensorFlow Datasets requires TensorFlow
+    # version >= 2.1.0; Detected an installation of version 1.15.0. Please upgrade TensorFlow to proceed.")
+    r"^(This version of TensorFlow (?:Probability|Datasets) requires TensorFlow version) >= \S{1,20}; Detected an "
+    r"installation of "
     r"version \S{1,40}?\.? (?:Please upgrade TensorFlow to proceed)?.*$"
 )
 
@@ -68,7 +71,7 @@ COMPANION_RULES: tuple[Rule, ...] = (
         "tfp-tensorflow",
         "TensorFlow Probability names the TensorFlow it needs and the one it found: that the one beside it is too old "
         "is the failure, the releases the machine's",
-        rewrite("This version of TensorFlow Probability", _TFP, r"\1 >= <version>; Detected an older version"),
+        rewrite("This version of TensorFlow ", _TFP, r"\1 >= <version>; Detected an older version"),
     ),
 )
 

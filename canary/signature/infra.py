@@ -6,49 +6,13 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.kubernetes import KUBERNETES_REASONS
 from canary.signature.schedulers import SLURM_REFUSALS
 
 # Infrastructure failures are named by what happened, not by which host it happened to.
 INFRA: list[tuple[re.Pattern[str], str]] = [
     *SLURM_REFUSALS,
-    # Kubernetes' scheduler: "0/5 nodes are available: 5 Insufficient nvidia.com/gpu." (which nodes, and how many,
-    # are the cluster's; an accelerator no node has free is one failure, any other shortage another)
-    (
-        re.compile(r"nodes are available: .{0,300}?Insufficient (?:nvidia\.com/gpu|google\.com/tpu|amd\.com/gpu)"),
-        "unschedulable: no node has the accelerator the pod asks for",
-    ),
-    # (a device plugin's extended resource, "Insufficient aliyun.com/gpu-mem", "tencent.com/vcuda-core": which one)
-    (
-        re.compile(
-            r"nodes are available: .{0,300}?Insufficient (?P<resource>[a-z0-9.-]{1,100}\.[a-z]{2,12}/[\w.-]{1,100})"
-        ),
-        "unschedulable: no node has the extended resource the pod asks for",
-    ),
-    (re.compile(r"\b\d{1,6} ?/ ?\d{1,6} nodes are available: "), "unschedulable: no node fits the pod"),
-    # Kueue not admitting a workload ("couldn't assign flavors to pod set worker: insufficient quota for nvidia.com/gpu
-    # in flavor single-node-h100, request > maximum capacity (24 > 16)"): a request over the queue's quota never fits,
-    # quota used by other workloads frees, a resource the ClusterQueue lacks never fits; which resource, not the pod
-    # set, flavor or amounts (a YAML condition may wrap the sentence anywhere)
-    (
-        re.compile(r"\binsufficient unused quota for (?P<kinuse>[\w./-]{1,100}) in flavor"),
-        "pending: Kueue's quota is in use",
-    ),
-    (
-        re.compile(r"\binsufficient quota for (?P<kover>[\w./-]{1,100}) in flavor"),
-        "unschedulable: the request is over Kueue's quota",
-    ),
-    (
-        re.compile(r"\bresource (?P<knone>[\w./-]{1,100}) unavailable in ClusterQueue"),
-        "unschedulable: the ClusterQueue has no quota for the resource",
-    ),
-    # the kubelet evicting a running pod: its node low on a resource ("The node was low on resource: memory.",
-    # "... ephemeral-storage. Container x was using ..."), or the pod over its own storage limit ("Pod ephemeral local
-    # storage usage exceeds the total limit of containers 100Gi."): which resource; how much each container used is not
-    (re.compile(r"The node was low on resource: (?P<low>[\w-]{1,40})"), "evicted: the node was low on a resource"),
-    (
-        re.compile(r"Pod ephemeral local storage usage exceeds the total limit of containers"),
-        "evicted: the pod's ephemeral storage is over its limit",
-    ),
+    *KUBERNETES_REASONS,
     # a scheduled workflow GitHub turned off ("This scheduled workflow is disabled because there hasn't been activity
     # in this repository for at least 60 days.", typographic apostrophe or not)
     (
@@ -375,7 +339,7 @@ def _accelerators(request: str | None) -> str | None:
 _REASON_KEYS = (
     *("cause", "rpc", "webhook", "accel", "sbatch", "unmet", "srun", "sgres", "gres", "step", "fatal", "ctl", "execve"),
     *("alloc", "config", "colab", "colabgpu"),
-    *("kinuse", "kover", "knone"),
+    *("kinuse", "kover", "knone", "kdevice", "kcall"),
 )
 
 

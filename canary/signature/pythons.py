@@ -86,7 +86,9 @@ _DID_YOU_MEAN = re.compile(r"\.? Did you mean: '[\w.]{1,200}'\?$")
 # __getattr__ adds after its sentence is advice (NumPy 1.24's "... has no attribute 'float'. `np.float` was a
 # deprecated alias for the builtin `float`. To avoid this error ..." that a post may quote or leave out)
 _ATTRIBUTE_TAIL = re.compile(
-    r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}')\.?\s.{1,1000}$"
+    # (or a Chinese sentence run on without a blank: "... has no attribute 'float8_e4m3fn'是什么原因？")
+    r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}')"
+    r"(?:\.?\s.|[\u4e00-\u9fff]).{0,1000}$"
 )
 
 
@@ -98,7 +100,7 @@ _ATTRIBUTE_UNCLOSED = re.compile(r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' obj
 # "jax.interpreters.xla.pytype_aval_mappings was removed in JAX v0.7.0", until a later release drops the shim and Python
 # says the module has no such attribute)
 _MODULE_UNCLOSED = re.compile(r"^(No module named '[\w.]{1,200})$")
-_MODULE_TAIL = re.compile(r"^(No module named '[\w.]{1,200}') (?=[a-z])[\w ,.]{1,200}$")
+_MODULE_TAIL = re.compile(r"^(No module named '[\w.]{1,200}')(?: (?=[a-z])[\w ,.]{1,200}|\*\*)$")
 _UNQUOTED = re.compile(r"^module ([\w.]{1,200}) has no attribute (\w{1,200})$")
 _REMOVED_IN_JAX = re.compile(
     r"^(jax(?:\.\w{1,100}){0,6})\.(\w{1,200}) was (?:deprecated in JAX v[\d.]{1,20} and )?removed in JAX "
@@ -111,7 +113,7 @@ def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _DID_YOU_MEAN.sub("", message)
     if exc in ("ModuleNotFoundError", "ImportError") and message.startswith("No module named '"):
         message = _MODULE_UNCLOSED.sub(r"\1'", message)  # (a post that lost the module's closing quote)
-        message = _MODULE_TAIL.sub(r"\1", message)  # (or wrote on after it: "... 'cgi' when pip install")
+        message = _MODULE_TAIL.sub(r"\1", message)  # (or wrote on after it: "... 'cgi' when pip install", bold's **)
     if exc == "AttributeError":
         message = _ATTRIBUTE_UNCLOSED.sub(r"\1'", _ATTRIBUTE_TAIL.sub(r"\1", message))
         message = _REMOVED_IN_JAX.sub(

@@ -255,11 +255,15 @@ RUNNER_CHECKS: list[BareError] = [
     # argparse refusing what its launcher passed (TorchServe's worker: "model_service_worker.py: error: ...")
     _environment(
         "pytest-arguments",
-        ("error: unrecognized arguments: ",),
+        ("error: unrecognized arguments: ", "Error: unrecognized arguments: "),
         # (or quoted in a sentence that goes on after it: '"train.py: error: ...", but i didn't use --local_rank')
-        r"(?:^|\s|(?P<q>[\"\u201c`]))(?:ERROR: )?(?P<prog>[\w.-]{1,100}): error: unrecognized arguments: "
+        # (or as a post retyped it, without the program and with a typographic dash: "Error: unrecognized arguments:
+        # \u2013local_rank=19")
+        r"(?:^|\s|(?P<q>[\"\u201c`]))(?:ERROR: )?(?:(?P<prog>[\w.-]{1,100}): error|Error): unrecognized arguments: "
         r"(?P<args>.{1,300}?)(?(q)[\"\u201d`].{0,500}|\s*)$",
         None,
-        message=lambda m: f"{_program(m['prog'])}: unrecognized arguments: {m['args']}",
+        message=lambda m: (
+            f"{_program(m['prog'] or '.py')}: unrecognized arguments: " + re.sub(r"^\u2013(?=\w)", "--", m["args"])
+        ),
     ),
 ]

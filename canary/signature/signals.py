@@ -65,13 +65,15 @@ _SIGNAL_TEXT = re.compile(r"(?:killed|terminated|interrupted) by signal (?:\d{1,
 LAUNCHER_SIGNAL = re.compile(
     r"\bexited on signal (?P<a>\d{1,2})\b|\bexits with return code = -(?P<b>\d{1,2})\b|"
     r"\bfailed \(exitcode: -(?P<c>\d{1,2})\) local_rank|"
-    r"\btraceback\s{0,8}: Signal (?P<d>\d{1,2}) \(SIG[A-Z]{2,6}\) received"
+    r"\btraceback\s{0,8}: Signal (?P<d>\d{1,2}) \(SIG[A-Z]{2,6}\) received|"
+    # (a title's words for the exit code, in full-width brackets: "ChildFailedError（exitcode: -9）")
+    r"\bChildFailedError ?[(\uff08]exitcode: -(?P<e>\d{1,2})[)\uff09]"
 )
 
 
 def _launched(m: re.Match[str]) -> str:
     """The signal a :data:`LAUNCHER_SIGNAL` match names, whichever launcher's words it matched."""
-    return signal_name(m["a"] or m["b"] or m["c"] or m["d"])
+    return signal_name(m["a"] or m["b"] or m["c"] or m["d"] or m["e"])
 
 
 _EXIT_CODE = re.compile(r"exit(?:ed with)? (?:code|status) (?P<rc>\d+)", re.I)

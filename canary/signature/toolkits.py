@@ -155,6 +155,9 @@ _HUB_FILE = re.compile(r"^(?:\w{1,20}://\S{1,500}?::)?hf://datasets/\S{1,1000}$"
 _REUSED = re.compile(r"^(Reused local directory): .{1,2000}?(\. Provide a different one)\b.*$")
 _SHM_NAME = re.compile(r"'/\d{1,12}_(\w{1,40})'")
 _OPENING = re.compile(r"^(open\(\) failed: [^;]{1,200}); opening \S{1,2000}$")
+# TensorFlow Datasets' builder without the config the program asked for ("Failed to construct dataset lm1b:
+# BuilderConfig subwords32k not found. Available: []"): that none is there is the failure, which was asked the program's
+_BUILDER_CONFIG = re.compile(r"\bBuilderConfig \S{1,200} not found\. Available: \[\]")
 
 
 def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -170,6 +173,8 @@ def data_sets(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "_locals'" in message or "_filelock'" in message:
         message = _SHM_NAME.sub(r"'/<n>_\1'", message)
     message = _CUSTOM_CODE.sub(r"The repository for <dataset> \1", message)
+    if "BuilderConfig " in message:
+        message = _BUILDER_CONFIG.sub("BuilderConfig <config> not found. Available: []", message)
     if exc == "NonMatchingChecksumError":
         files = _SOURCE_FILES.match(message)
         if files:

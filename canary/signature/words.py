@@ -204,7 +204,8 @@ WORDS: list[BareError] = [
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?:\s(?=[\"`])|"
-            r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing ))?(?P<q>[\"`]|\*\*)?"
+            r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff](?=module '))?"
+            r"(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"[\w.]{1,200}\(\) got an unexpected keyword argument '\w{1,100}'|"
             r"[\w.]{1,200}\(\) missing \d{1,3} required (?:positional|keyword-only) arguments?: '\w{1,100}'|"
@@ -250,7 +251,8 @@ WORDS: list[BareError] = [
             r"support\b.{0,1000}?|"
             r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
             r"transformations\b.{0,300}?))"
-            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?])?|\.{0,2})$"
+            # (a Chinese sentence may go on after it: "...'float8_e4m3fn'的问题，有人知道解决方案吗？")
+            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?])?|\.{0,2}(?:[\u4e00-\u9fff].{0,500})?)$"
         ),
         lambda m: words_class(m["msg"]),
         line_kind,
