@@ -3779,3 +3779,31 @@ def test_the_hundred_and_eighty_fifth_and_sixth_batchs_failures_in_the_words_the
         == sig("comfyui-4297.log").fingerprint
     )
     assert sig("openpi-795.log").exception == "ImportError"  # (not the repr its message quotes)
+
+
+def test_the_hundred_and_eighty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # a machine's limits on threads by runtime: Intel's OpenMP (its "OMP: " taken as a tag), rayon, Go and its cgo
+    omp = sig("global-workflow-2211.log").fingerprint
+    assert omp == sig("dispy-160.log").fingerprint == sig("python-cx_oracle-262.log").fingerprint
+    assert (
+        sig("tokenizers-444.log").fingerprint == sig("cavif-rs-57.log").fingerprint != sig("dust-260.log").fingerprint
+    )
+    assert sig("roboticsdiffusiontransformer-12.log").kind == "runtime_crash"  # (a pool built twice: the program's)
+    assert sig("minio-10950.log").fingerprint == sig("loki-227.log").fingerprint != sig("scc-7.log").fingerprint
+    assert sig("for-linux-783.log").exception == "SIGABRT" == sig("podman-11950.log").exception
+    # Google Cloud's credentials: gcloud without an account or a project, the action without its OIDC token
+    account = sig("google-compute-snapshot-33.log").fingerprint
+    assert account == sig("akka-core-30623.log").fingerprint == sig("java-bigquery-3171.log").fingerprint
+    assert sig("vllm-19664.log").fingerprint != account
+    assert sig("fx-private-relay-6057.log").fingerprint == sig("auth-62.log").fingerprint
+    assert sig("skypilot-2738.log").fingerprint == sig("skypilot-3393.log").fingerprint
+    assert sig("bettercollected-283.log").fingerprint == sig("robin-52.log").fingerprint
+    assert sig("setup-gcloud-62.log").fingerprint == sig("cbi-55.log").fingerprint  # (a CI log's masked account)
+    # pip's editable installs and setuptools' license field by release; Triton's modules in titles; xformers' notice
+    assert sig("llava-544.log").fingerprint == sig("spotify_to_tidal-100.log").fingerprint
+    assert sig("python-chebai-106.log").fingerprint == sig("isaaclabextensiontemplate-5.log").fingerprint
+    assert sig("vllm-17464.log").fingerprint == sig("flash-attention-v100-17.log").fingerprint
+    assert sig("autotrain-advanced-884.log").fingerprint == sig("triton-5471.log").fingerprint
+    assert sig("rocm_sdk_builder-202.log").fingerprint == sig("triton-5471.log").fingerprint
+    assert sig("comfyui-7919.log").fingerprint == sig("comfyui-kjnodes-212.log").fingerprint
+    assert sig("lavie-50.log").fingerprint == sig("bitsandbytes-772.log").fingerprint

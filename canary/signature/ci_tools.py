@@ -246,4 +246,13 @@ CI_TOOL_CHECKS: list[BareError] = [
         None,
         message=lambda m: "flake8: a plugin's code does not match ^[A-Z]{1,3}[0-9]{0,3}$ (flake8 5)",
     ),
+    # Hypothesis' report of a test that missed its deadline once and then not ("Unreliable test timings! On an initial
+    # run, this test took 1330.21ms, which exceeded the deadline of 1000.00ms, but on a subsequent run ..."), which it
+    # raises as Flaky: the times are the run's
+    BareError(
+        "hypothesis-timings",
+        ("Unreliable test timings!",),
+        re.compile(r"(?:^|(?<=[\s`\"]))(?P<msg>Unreliable test timings)! On an initial run"),
+        "Flaky",
+    ),
 ]

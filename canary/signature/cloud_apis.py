@@ -265,8 +265,9 @@ CLOUD_API_ERRORS: list[BareError] = [
         "cloud-caller",
         (" does not have ",),
         re.compile(
-            r"(?:^|(?<=[\s>\"'`]))(?P<msg>(?:Anonymous caller|Caller|\S{1,200}@\S{1,200}) does not have [\w.]{1,100} "
-            r"access to\b.{0,1000})$"
+            # (or an account a CI log masked: "*** does not have storage.objects.get access to ...")
+            r"(?:^|(?<=[\s>\"'`]))(?P<msg>(?:Anonymous caller|Caller|\S{1,200}@\S{1,200}|\*{3}) does not have "
+            r"[\w.]{1,100} access to\b.{0,1000})$"
         ),
         None,
         "infrastructure",
@@ -298,7 +299,7 @@ CLOUD_API_ERRORS: list[BareError] = [
 
 _URL = re.compile(r"\bhttps?://\S{1,2000}")
 # who lacks a permission: an account (masked), not "Anonymous caller" or "Caller" (no credentials, or the client's)
-_ACCOUNT = re.compile(r"^\S{1,200}@\S{1,200}(?= does not have )")
+_ACCOUNT = re.compile(r"^(?:\S{1,200}@\S{1,200}|\*{3})(?= does not have )")
 # on what: "access to qiaseq-dna/data.", "... to the Google Cloud Storage object. Permission '...' denied on resource
 # (or it may not exist)." (gsutil of 2019 and of 2024)
 _ACCESS = re.compile(r"\b(does not have [\w.]{1,100} access) to\b.*$", re.S)

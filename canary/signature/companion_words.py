@@ -1,5 +1,5 @@
 """Libraries beside a training job in their own words: Chroma, Optuna, TensorFlow Probability, PyYAML and ruamel.yaml,
-Lightning's unused GPU, ComfyUI's report of a custom node it could not import.
+Lightning's unused GPU, ComfyUI's report of a custom node it could not import, xformers without its Triton.
 Pure.
 
 Chroma refuses a Python whose sqlite3 is older than it needs ("Your system has an unsupported version of sqlite3.
@@ -117,6 +117,16 @@ COMPANION_WORDS: list[BareError] = [
 
 # (the checks an environment look-back reads: a missing TF-Keras explains the ModuleNotFoundError logged after it)
 COMPANION_CHECKS: list[BareError] = [
+    # xformers without the Triton it was built for ("A matching Triton is not available, some optimizations will not be
+    # enabled." above "Error caught was: No module named 'triton'"): a notice the job goes on after
+    environment_check(
+        "xformers-triton",
+        ("A matching Triton is not available",),
+        r"A matching Triton is not available, some optimizations will not be enabled",
+        None,
+        message=lambda m: "xformers: A matching Triton is not available, some optimizations will not be enabled",
+        weak=True,
+    ),
     environment_check(
         "tfp-tf-keras",
         ("Failed to import TF-Keras",),

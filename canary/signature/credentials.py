@@ -6,8 +6,10 @@ federated token for //iam.googleapis.com/projects/...: {"error":"invalid_target"
 with 0 attempts"): which step failed and the error code the token service answered with are the failure; the
 provider's path and the count are the job's. Its check of its inputs ("the GitHub Action workflow must specify exactly
 one of "workload_identity_provider" or "credentials_json"!", v0.4's "The GitHub Action ...") is a secret not set: the
-job's environment. gcloud refreshing its tokens quotes the token service's code first ("There was a problem refreshing
-your current auth tokens: ('Error code invalid_target: ...', '{...}')"). They take their place in
+job's environment. The action without an OIDC token (the id-token permission), gcloud without an account or a
+project, or refused a bucket, are named by which. gcloud refreshing its tokens quotes the token service's code first
+("There was a problem refreshing your current auth tokens: ('Error code invalid_target: ...', '{...}')"). They take
+their place in
 :data:`canary.signature.bare.BARE_ERRORS`, before a JSON body's own words are read.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Rule, rewrite
 
 _CODE = re.compile(r'"error": ?"(?P<code>\w{1,60})"')
 _HTTP = re.compile(r"\bHTTP (?P<status>\d{3})\b")
@@ -63,4 +66,49 @@ CREDENTIAL_ERRORS: list[BareError] = [
         "infrastructure",
         message=lambda m: f"gcloud: there was a problem refreshing your current auth tokens: {m['code']}",
     ),
+    # the action without the OIDC token a job gets only with the id-token permission (v2's "gitHub Actions did not
+    # inject $ACTIONS_ID_TOKEN_REQUEST_TOKEN or $ACTIONS_ID_TOKEN_REQUEST_URL into this job", v0.4's "Unable to get
+    # ACTIONS_ID_TOKEN_REQUEST_URL env variable"): the workflow's permissions
+    BareError(
+        "gha-auth-oidc",
+        ("did not inject $ACTIONS_ID_TOKEN_REQUEST_", "Unable to get ACTIONS_ID_TOKEN_REQUEST_URL"),
+        re.compile(
+            r"did not inject \$ACTIONS_ID_TOKEN_REQUEST_|Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable"
+        ),
+        None,
+        "environment",
+        message=lambda m: "google-github-actions/auth: the job has no OIDC token (the workflow's id-token permission)",
+    ),
+    # gcloud without an account or a project to act as or on ("ERROR: (gcloud.compute.disks.list) You do not currently
+    # have an active account selected.", "The required property [project] is not currently set.") or refused a bucket
+    # ("The user is forbidden from accessing the bucket [x_cloudbuild]"): which, whichever command
+    BareError(
+        "gcloud-unset",
+        (
+            "You do not currently have an active account selected",
+            "is not currently set",
+            "forbidden from accessing the",
+        ),
+        re.compile(
+            r"(?P<msg>You do not currently have an active account selected|The required property \[\w{1,40}\] is not "
+            r"currently set)|(?P<bucket>The user is forbidden from accessing the bucket) \["
+        ),
+        None,
+        "infrastructure",
+        message=lambda m: f"gcloud: {m['msg'] or m['bucket']}",
+    ),
 ]
+
+# google-auth's refusals with the advice after them, which a post may cut or quote to its own punctuation
+# ("Reauthentication is needed. Please run `gcloud auth application-default login` to reauthenticate.", "Your default
+# credentials were not found. To set up Application Default Credentials, see https://... for more information.")
+_GOOGLE_AUTH = re.compile(r"^(Reauthentication is needed|Your default credentials were not found)\b.+$")
+
+CREDENTIAL_RULES: tuple[Rule, ...] = (
+    Rule(
+        "google-auth-advice",
+        "google-auth follows a refusal (reauthentication needed, no default credentials) with the command or page "
+        "that would fix it: the refusal is the failure",
+        rewrite(" ", _GOOGLE_AUTH, r"\1"),
+    ),
+)

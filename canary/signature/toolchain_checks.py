@@ -18,9 +18,11 @@ from canary.signature.extension_loads import EXTENSION_LOADS
 from canary.signature.host_checks import HOST_CHECKS
 from canary.signature.mlir import MLIR_CHECKS
 from canary.signature.native_checks import NATIVE_CHECKS
+from canary.signature.pyproject import PYPROJECT_CHECKS
 from canary.signature.python_envs import PYTHON_ENV_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.thread_limits import THREAD_LIMIT_CHECKS
 
 TOOLCHAIN_CHECKS: list[BareError] = [
     # CUDA's tools older than what they are given, in their own lines: nvlink ("nvlink fatal   : Input file
@@ -47,6 +49,8 @@ TOOLCHAIN_CHECKS: list[BareError] = [
     *MLIR_CHECKS,
     *COMPANION_CHECKS,
     *CI_TOOL_CHECKS,
+    *THREAD_LIMIT_CHECKS,
+    *PYPROJECT_CHECKS,
     # PyTorch's extension builder unable to read the compiler's version ("UserWarning: Error checking compiler version
     # for cl: 'utf-8' codec can't decode byte 0x8e in position 0: invalid start byte"): a compiler printing in a
     # Windows' language that is not UTF-8; which compiler and codec, not which byte, the program goes on

@@ -8,6 +8,7 @@ from __future__ import annotations
 from canary.signature import cloud_apis, configs, framework_words, jax_words, libraries, pythons, signals, toolkits
 from canary.signature.ci_tools import CI_TOOL_RULES
 from canary.signature.companion_words import COMPANION_RULES
+from canary.signature.credentials import CREDENTIAL_RULES
 from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.host_folds import HOST_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
@@ -147,6 +148,7 @@ WORD_RULES: tuple[Rule, ...] = (
     *TORCH_RULES,
     *COMPANION_RULES,
     *CI_TOOL_RULES,
+    *CREDENTIAL_RULES,
     Rule(
         "nccl-shm",
         "NCCL names a shared memory segment it could not create by a random name and the job's size, and pads a "

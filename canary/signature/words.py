@@ -138,15 +138,6 @@ WORDS: list[BareError] = [
         ),
         "PydanticImportError",
     ),
-    # Hypothesis' report of a test that missed its deadline once and then not ("Unreliable test timings! On an initial
-    # run, this test took 1330.21ms, which exceeded the deadline of 1000.00ms, but on a subsequent run ..."), which it
-    # raises as Flaky: the times are the run's
-    BareError(
-        "hypothesis-timings",
-        ("Unreliable test timings!",),
-        re.compile(r"(?:^|(?<=[\s`\"]))(?P<msg>Unreliable test timings)! On an initial run"),
-        "Flaky",
-    ),
     # a DataLoader worker's signal wrapped after its colon ("... is killed by signal: " above "Bus error. It is possible
     # that dataloader's workers are out of shared memory."): the line below names the signal
     BareError(
@@ -204,13 +195,15 @@ WORDS: list[BareError] = [
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?:\s(?=[\"`])|"
-            r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff](?=module '))?"
+            r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff](?=module ')|"
+            r".{0,300}?\s(?=\"No module named '))?"
             r"(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"[\w.]{1,200}\(\) got an unexpected keyword argument '\w{1,100}'|"
             r"[\w.]{1,200}\(\) missing \d{1,3} required (?:positional|keyword-only) arguments?: '\w{1,100}'|"
+            # (a title cut inside the path in brackets; a module in backticks: "No module named `triton.ops`")
             r"cannot import name '[\w.]{1,200}' from "
-            r"'[\w.]{1,200}'(?: \(.{0,500}\))?|No module named '[\w.]{1,200}'|"
+            r"'[\w.]{1,200}'(?: \(.{0,500}\)?)?|No module named (?P<mq>['`])[\w.]{1,200}(?P=mq)|"
             r"Attempted boolean conversion of traced array with shape \S{1,100}?|"
             r"Primal inputs to reverse-mode differentiation must be of float or complex type, got type \w{1,30}|"
             r"Cannot find a working triton installation\b.{0,1000}?|"
@@ -257,7 +250,13 @@ WORDS: list[BareError] = [
         lambda m: words_class(m["msg"]),
         line_kind,
         # (multiprocessing's sentence wraps after "before the" in its own message)
-        message=lambda m: _BOOTSTRAP if m["msg"].startswith(_BOOTSTRAP[:40]) else m["msg"],
+        message=lambda m: (
+            _BOOTSTRAP
+            if m["msg"].startswith(_BOOTSTRAP[:40])
+            else m["msg"].replace("`", "'")
+            if m["mq"] == "`"
+            else m["msg"]
+        ),
     ),
     # Triton's kernel needing more of a resource than the GPU has, after its class (triton.runtime.errors's,
     # triton.code_gen's) or in a sentence ("triton.runtime.errors.OutOfResources: out of resource: shared memory,
