@@ -3807,3 +3807,16 @@ def test_the_hundred_and_eighty_seventh_and_eighth_batchs_failures_in_the_words_
     assert sig("rocm_sdk_builder-202.log").fingerprint == sig("triton-5471.log").fingerprint
     assert sig("comfyui-7919.log").fingerprint == sig("comfyui-kjnodes-212.log").fingerprint
     assert sig("lavie-50.log").fingerprint == sig("bitsandbytes-772.log").fingerprint
+
+
+def test_the_hundred_and_eighty_ninth_and_ninetieth_batchs_failures_in_the_words_they_met():
+    # onnxruntime's CUDA provider by its code and call, not the GPU's handle, the host or the build's source line
+    ort = sig("mobius-316.log").fingerprint
+    assert ort == sig("roop-unleashed-621.log").fingerprint == sig("roop-unleashed-780.log").fingerprint
+    assert ort != sig("onnxruntime-16955.log").fingerprint  # (804: forward compatibility)
+    assert sig("facefusion-docker-34.log").message.endswith("(cudaGetDeviceCount)")
+    # TensorBoard's port and file systems; a lazy import's words after a loader's "import failed: "
+    assert sig("musika-25.log").kind == "infrastructure" != sig("tensorboard-4294.log").kind
+    assert sig("musika-25.log").fingerprint != sig("tensorboard-5808.log").fingerprint
+    assert sig("tensorboard-5480.log").group == sig("io-1731.log").group
+    assert sig("comfyui-brushnet-183.log").fingerprint == sig("comfyui_slk_joy_caption_two-177.log").fingerprint

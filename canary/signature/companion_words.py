@@ -1,6 +1,6 @@
 """Libraries beside a training job in their own words: Chroma, Optuna, TensorFlow Probability, PyYAML and ruamel.yaml,
-Lightning's unused GPU, ComfyUI's report of a custom node it could not import, xformers without its Triton.
-Pure.
+Lightning's unused GPU, ComfyUI's report of a custom node it could not import, xformers without its Triton,
+TensorBoard's port and file systems. Pure.
 
 Chroma refuses a Python whose sqlite3 is older than it needs ("Your system has an unsupported version of sqlite3.
 Chroma requires sqlite3 >= 3.35.0. Please visit ... to learn how to upgrade.", a terminal may run the shell's prompt
@@ -117,6 +117,36 @@ COMPANION_WORDS: list[BareError] = [
 
 # (the checks an environment look-back reads: a missing TF-Keras explains the ModuleNotFoundError logged after it)
 COMPANION_CHECKS: list[BareError] = [
+    # TensorBoard beside a job: its port taken or refused ("TensorBoard could not bind to port 6006, it was already in
+    # use", "TensorBoard must be run as superuser to bind to port 6006"), a log directory on a file system its build has
+    # no driver for (TensorFlow's "File system scheme 's3' not implemented", TensorBoard's own "No recognized filesystem
+    # for prefix s3" without TensorFlow): which, not which port
+    BareError(
+        "tensorboard-port",
+        ("TensorBoard could not bind to port", "TensorBoard must be run as superuser"),
+        re.compile(
+            r"TensorBoard (?:could not bind to port \d{1,5}, it was (?P<used>already in use)|must be run as superuser)"
+        ),
+        None,
+        "infrastructure",
+        message=lambda m: (
+            "TensorBoard could not bind to its port: " + ("already in use" if m["used"] else "not superuser")
+        ),
+    ),
+    BareError(
+        "tf-filesystem-scheme",
+        ("File system scheme '",),
+        re.compile(r"(?:^|(?<=[\s`]))File system scheme '(?P<scheme>\w{1,20})' not implemented"),
+        "UnimplementedError",
+        message=lambda m: f"File system scheme '{m['scheme']}' not implemented",
+    ),
+    environment_check(
+        "tensorboard-filesystem",
+        ("No recognized filesystem for prefix",),
+        r"No recognized filesystem for prefix (?P<prefix>\w{1,20})",
+        None,
+        message=lambda m: f"TensorBoard: No recognized filesystem for prefix {m['prefix']}",
+    ),
     # xformers without the Triton it was built for ("A matching Triton is not available, some optimizations will not be
     # enabled." above "Error caught was: No module named 'triton'"): a notice the job goes on after
     environment_check(

@@ -337,6 +337,18 @@ COMPANION_ERRORS: list[BareError] = [
             + (m["why"] or f"LoadLibrary error {m['code']}")
         ),
     ),
+    # (and its CUDA provider's call to CUDA failing, printed as an EP Error before the fallback to the CPU: "CUDA
+    # failure 35: CUDA driver version is insufficient for CUDA runtime version ; GPU=-1 ; hostname=x ; file=...
+    # cuda_execution_provider.cc ; line=336 ; expr=cudaSetDevice(info_.device_id);"): which code and call; the GPU's
+    # handle, the host and the source line are the run's and the build's
+    _environment(
+        "ort-cuda-call",
+        ("CUDA failure ",),
+        r"CUDA failure (?P<code>\d{1,4}): (?P<why>[^;]{1,200}?) ; GPU=[^;]{0,40}; hostname=[^;]{0,200}; "
+        r"(?:file=[^;]{0,500}; line=\d{1,6} ; )?expr=(?P<expr>\w{1,60})",
+        None,
+        message=lambda m: f"onnxruntime: CUDA failure {m['code']}: {m['why']} ({m['expr']})",
+    ),
     # CuPy's library it could not load, posted without the RuntimeError it raises (ComfyUI's report, a code span)
     _environment(
         "cupy-load",
