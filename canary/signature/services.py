@@ -16,6 +16,7 @@ from canary.signature.recogniser import BareError, environment_check
 _WANDB_CLASSES = (
     (re.compile(r"^api_key not configured\b"), "UsageError"),
     (re.compile(r"^API key must be 40 characters long\b"), "ValueError"),
+    (re.compile(r"^Invalid project name\b"), "UsageError"),
     (
         re.compile(
             r"^(?:Run initialization has timed out|Error while calling W&B API|It appears that you do not have "
@@ -37,6 +38,8 @@ def _wandb_class(m: re.Match[str]) -> str | None:
 
 def _wandb_message(m: re.Match[str]) -> str:
     upload = _UPLOAD.match(m["msg"])
+    if m["msg"].startswith("Invalid project name "):  # (which name, and the characters it lists, are the run's)
+        return "Invalid project name: it contains a character a project name cannot contain"
     return f"Error uploading a file: {upload['why']}" if upload else m["msg"]
 
 
@@ -149,7 +152,14 @@ SERVICE_ERRORS: list[BareError] = [
         message=_wandb_message,
         weak=True,
     ),
-    BareError("wandb", ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)), _WANDB, _wandb_class, line_kind),
+    BareError(
+        "wandb",
+        ("wandb: ERROR", *(f"ERROR {w}" for w in _OWN_WORDS)),
+        _WANDB,
+        _wandb_class,
+        line_kind,
+        message=_wandb_message,
+    ),
     # W&B's and MLflow's errors quoted or titled without their class, as their words are raised: wandb's backend gone
     # ("Exception: The wandb backend process has shutdown", its raise line), its key missing without a terminal (a
     # reporter may split the class, "Usage Error:api_key not configured (no-tty)"), MLflow's tracking URI refused
