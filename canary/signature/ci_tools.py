@@ -92,7 +92,7 @@ CI_TOOL_RULES: tuple[Rule, ...] = (
     ),
 )
 
-_PATHSPEC = re.compile(r"^error: pathspec '[^']{1,200}' did not match any file\(s\) known to git")
+_PATHSPEC = re.compile(r"^\s*error: pathspec '[^']{1,200}' did not match any file\(s\) known to git")
 
 
 def _manifest_below(lines: list[str], i: int, said: str) -> str:
@@ -104,7 +104,7 @@ def _manifest_below(lines: list[str], i: int, said: str) -> str:
 def _stderr_below(lines: list[str], i: int, said: str) -> str:
     """A command pre-commit ran, with git's reason on the stderr below it, where it says one (its revision is the
     config's)."""
-    m = match_below(_PATHSPEC, [ln.strip() for ln in lines[i + 1 : i + 8]], 0, 7)
+    m = match_below(_PATHSPEC, lines, i + 1, i + 8)
     return f"{said}: error: pathspec <revision> did not match any file(s) known to git" if m else said
 
 

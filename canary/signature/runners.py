@@ -263,7 +263,8 @@ RUNNER_CHECKS: list[BareError] = [
         r"(?P<args>.{1,300}?)(?(q)[\"\u201d`].{0,500}|\s*)$",
         None,
         message=lambda m: (
-            f"{_program(m['prog'] or '.py')}: unrecognized arguments: " + re.sub(r"^\u2013(?=\w)", "--", m["args"])
+            f"{_program(m['prog']) if m['prog'] else '<script>'}: unrecognized arguments: "
+            + re.sub(r"^\u2013(?=\w)", "--", m["args"])
         ),
     ),
 ]
