@@ -3820,3 +3820,11 @@ def test_the_hundred_and_eighty_ninth_and_ninetieth_batchs_failures_in_the_words
     assert sig("musika-25.log").fingerprint != sig("tensorboard-5808.log").fingerprint
     assert sig("tensorboard-5480.log").group == sig("io-1731.log").group
     assert sig("comfyui-brushnet-183.log").fingerprint == sig("comfyui_slk_joy_caption_two-177.log").fingerprint
+
+
+def test_pips_failed_build_step_is_an_environment_check_without_a_class():
+    # pip's words after the build step it ran failed: the tool or header the build needed, not the program's crash
+    for name in ("explainx-45.log", "orbax-436.log", "parrot_paraphraser-16.log", "tvm-15420.log"):
+        assert sig(name).kind == "environment" and sig(name).exception is None, name
+    assert sig("transformers-13599.log").group == sig("ai-powered-search-48.log").group  # (no Rust, two cuts)
+    assert sig("explainx-45.log").fingerprint != sig("parrot_paraphraser-16.log").fingerprint  # (pip's two words)

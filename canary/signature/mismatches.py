@@ -103,6 +103,9 @@ _INSTALLS = (
     r"is not a supported wheel on this platform|has inconsistent version",
     r"\bJAX requires Python \d\.\d{1,2} or newer|Cannot install on (?:a )?Python\b",
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving",
+    # (pip's words after a package's build step failed: a compiler, a tool or a header the build needed)
+    r"^error: (?:subprocess-exited-with-error|metadata-generation-failed|legacy-install-failure)$",
+    r"Could not build wheels for \S|Command errored out with exit status \d{1,3}: \S{0,200}python\S{0,20} setup\.py",
 )
 # the host's compilers a build or a just-in-time compiler needs
 _HOST_COMPILERS = (
