@@ -3828,3 +3828,45 @@ def test_pips_failed_build_step_is_an_environment_check_without_a_class():
         assert sig(name).kind == "environment" and sig(name).exception is None, name
     assert sig("transformers-13599.log").group == sig("ai-powered-search-48.log").group  # (no Rust, two cuts)
     assert sig("explainx-45.log").fingerprint != sig("parrot_paraphraser-16.log").fingerprint  # (pip's two words)
+
+
+def test_the_hundred_and_ninety_first_and_second_batchs_failures_in_the_words_they_met():
+    # Bazel's version checks by bound; one that refuses a release satisfying it is the check's own failure
+    assert sig("tensorflow-16662.log").fingerprint == sig("tensorflow-17137.log").fingerprint
+    assert sig("tensorflow-16662.log").fingerprint != sig("tensorflow-1681.log").fingerprint  # (0.2.0 is older)
+    assert sig("intellij-1342.log").fingerprint != sig("enzyme-jax-14.log").fingerprint  # (at most, at least)
+    assert sig("mediapipeunityplugin-1292.log").fingerprint == sig("homebrew-core-201589.log").fingerprint
+    assert sig("yggdrasil-10292.log").kind == "environment"
+    assert (
+        sig("sourcegraph-public-snapshot-50181.log").fingerprint == sig("continuous-integration-2367.log").fingerprint
+    )
+    # pydantic's DeprecatedSince warnings by decorator, wrapped or not; grpcio's beta API by status and details
+    validator = sig("huggingface_hub-1836.log")
+    assert (
+        validator.exception == "PydanticDeprecatedSince20"
+        and validator.fingerprint == sig("tuxemon-2003.log").fingerprint
+    )
+    root = sig("litellm-3611.log").fingerprint
+    assert (
+        root
+        == sig("guardrails-929.log").fingerprint
+        == sig("openlibrary-10978.log").fingerprint
+        != validator.fingerprint
+    )
+    assert (
+        sig("serving-1039.log").fingerprint
+        == sig("serving-1039-2.log").fingerprint
+        != sig("serving-940.log").fingerprint
+    )
+    assert sig("chainlit-143.log").fingerprint == sig("chainlit-56.log").fingerprint  # (cpython-38, cpython-311)
+    # the AWS CLI's words of 2014 and its fatal error; urllib3 2's ssl check by library; Horovod's exited worker
+    assert sig("aws-cli-674.log").fingerprint == sig("aws-cli-851.log").fingerprint
+    assert sig("mutcomputex-1.log").fingerprint == sig("warrant-108.log").fingerprint
+    assert sig("llama-hub-634.log").exception == "ClientError"
+    assert (
+        sig("tlidb-4.log").fingerprint == sig("graphscope-2662.log").fingerprint != sig("data-diff-580.log").fingerprint
+    )
+    assert sig("shell_gpt-380.log").fingerprint == sig("gpt_academic-1039.log").fingerprint
+    assert sig("determined-3275.log").fingerprint == sig("horovod-2484.log").fingerprint
+    assert sig("horovod-2940.log").exception == "RuntimeError" and sig("keras-onnx-645.log").exception == "CheckFailed"
+    assert sig("horovod-1838.log").message == "CUDA error: device not ready"

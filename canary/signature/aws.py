@@ -56,13 +56,36 @@ def botocore_words(exc: str | None, message: str, frames: list[str]) -> tuple[st
 
 
 AWS_ERRORS: list[BareError] = [
+    # (or quoted in a sentence that goes on after it: 'it returned "An error occurred (301) when calling ..." This')
     BareError(
         "botocore-client",
         ("when calling the ",),
         re.compile(
             r"(?:^|(?<=[\s\"'`]))(?P<msg>An error occurred \([\w.]{1,60}\) when calling the \w{1,100} operation"
-            r"(?: \(reached max retries: \d{1,4}\))?(?:: [^\"`]{1,1000}?)?)[\"'`]?,?$"
+            r"(?: \(reached max retries: \d{1,4}\))?(?:: [^\"`]{1,1000}?)?)(?:[\"'`]?,?$|[\"`](?= ))"
         ),
         "ClientError",
+    ),
+    # the AWS CLI's words for botocore's errors before botocore's own (2014: "A client error (PermanentRedirect)
+    # occurred when calling the ListObjects operation: ..."), and its print of botocore's NoCredentialsError ("fatal
+    # error: Unable to locate credentials"): the refusal in botocore's words, under the class botocore raises
+    BareError(
+        "aws-cli-client",
+        ("A client error (",),
+        re.compile(
+            r"(?:^|(?<=[\s\"'`]))A client error \((?P<code>[\w.]{1,60})\) occurred when calling the (?P<op>\w{1,100}) "
+            r"operation(?:: (?P<msg>[^\"`]{1,1000}?))?[\"'`]?,?$"
+        ),
+        "ClientError",
+        message=lambda m: (
+            f"An error occurred ({m['code']}) when calling the {m['op']} operation"
+            + (f": {m['msg']}" if m["msg"] else "")
+        ),
+    ),
+    BareError(
+        "aws-cli-credentials",
+        ("fatal error: Unable to locate credentials",),
+        re.compile(r"(?:^|: )fatal error: (?P<msg>Unable to locate credentials)\b"),
+        "NoCredentialsError",
     ),
 ]

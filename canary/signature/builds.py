@@ -12,6 +12,7 @@ import re
 from canary.signature.native_folds import library_load
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.source_builds import SOURCE_BUILD
 
 
 def _tuple(version: str) -> tuple[int, ...]:
@@ -28,15 +29,6 @@ _BLAS_WORDS = {
     "openblas": "OpenBLAS blas_thread_init: pthread_create failed",
     "gomp": "{gomp}",
     "mkl": "Intel MKL FATAL ERROR: {mkl}",
-}
-_SOURCE_BUILD_WORDS = {
-    "gnu": "unsupported GNU version! gcc versions later than <version> are not supported",
-    "bazel": "{bazel} <version> (.bazelversion), but it wasn't found",
-    "older": "Current Bazel version is <version>; expected at least <version>",
-    "flag": "gcc: unrecognized command-line option '{flag}'",
-    "header": "Could not find any {header} matching version <version> in any subdirectory",
-    "analysis": "{analysis}",
-    "include": "fatal error: '{include}' file not found",
 }
 
 BUILD_CHECKS: list[BareError] = [
@@ -184,35 +176,7 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "mamba-solve", ("Could not solve for",), r"^(?P<msg>Could not solve for environment specs)$", None, weak=True
     ),
-    # building jaxlib, XLA or TensorFlow from source on a machine whose tools are not the ones the build pins: nvcc
-    # refusing a newer gcc ("#error -- unsupported GNU version! gcc versions later than 6 are not supported!"), bazel
-    # not the release .bazelversion names ("The project you're trying to build requires Bazel 6.5.0 (specified in
-    # /x/.bazelversion), but it wasn't found in ...") or older than a rule needs ("Current Bazel version is 5.3.0;
-    # expected at least 5.4.0"), gcc given clang's flag ("unrecognized command-line option '--cuda-path=...'"), and
-    # TensorFlow's configure without a CUDA header ("Could not find any cudnn.h matching version '8' in any
-    # subdirectory"): the machine's tools, each its check; which versions are the machine's and the build's
-    _environment(
-        "source-build",
-        (
-            "unsupported GNU version",
-            "you're trying to build requires Bazel",
-            "Current Bazel version is",
-            "unrecognized command-line option '--cuda",
-            "Analysis of target",
-            "file not found",
-            "matching version",
-        ),
-        r"(?P<gnu>unsupported GNU version! gcc versions later than \d{1,2} are not supported)|"
-        r"(?P<bazel>The project you're trying to build requires Bazel) \S{1,20} \(specified in|"
-        r"(?P<older>Current Bazel version is) [\d.]{1,20}; expected at least|"
-        r"unrecognized command-line option '(?P<flag>--cuda-[\w-]{1,40})|"
-        r"Could not find any (?P<header>\w{1,20}\.h) matching version '[\w.]{0,20}' in any subdirectory|"
-        # (bazel refusing a target it cannot analyse, a compile without a CUDA library's header)
-        r"(?P<analysis>Analysis of target '[\w/:.-]{1,200}' failed)|"
-        r"fatal error: '(?P<include>[\w/.-]{0,200}(?:cudnn|cuda|nccl|cublas)\w{0,20}\.h)' file not found",
-        None,
-        message=lambda m: _SOURCE_BUILD_WORDS[m.lastgroup].format(**m.groupdict()),
-    ),
+    SOURCE_BUILD,
     # XLA:CPU's LLVM not knowing the machine's CPU ("'apple-m1' is not a recognized processor for this target
     # (ignoring processor)", "'+neon' is not a recognized feature for this target"): a jaxlib built for another
     # architecture (x86 under Rosetta on an Apple chip, aarch64 under another), or an LLVM older than the CPU; it goes

@@ -13,6 +13,16 @@ from canary.signature.recogniser import BareError
 
 _FORK = "os.fork() was called. os.fork() is incompatible with multithreaded code, and JAX is multithreaded"
 
+_PYDANTIC_V1_STYLE = re.compile(r"Pydantic V1 style `?@(\w{1,40})`?")
+
+
+def _pydantic_sentence(m: re.Match[str]) -> str:
+    style = _PYDANTIC_V1_STYLE.match(m["msg"])
+    if style:
+        return f"Pydantic V1 style @{style[1]} validators are deprecated."
+    return re.split(r"(?<=\.) ", m["msg"].replace("`", ""), maxsplit=1)[0]
+
+
 DEPRECATIONS: list[BareError] = [
     # transformers' logger warning that the Trainer's tokenizer property is deprecated ("Trainer.tokenizer is now
     # deprecated. You should use Trainer.processing_class instead."), with its logger's head, bare, or in a sentence
@@ -124,6 +134,21 @@ DEPRECATIONS: list[BareError] = [
         ),
         lambda m: m["cls"],
         line_kind,
+        weak=True,
+    ),
+    # pydantic 2's warnings of its V1 APIs, whose classes end in the release that deprecated them, not in Warning
+    # ("x.py:204: PydanticDeprecatedSince20: Pydantic V1 style `@validator` validators are deprecated. You should
+    # migrate to ...", a later release without the backticks): the first sentence, which a post may wrap after the
+    # decorator's name ("... style `@root_validator`" / "validators are deprecated."); the migration advice is not it
+    BareError(
+        "pydantic-deprecated",
+        ("DeprecatedSince",),
+        re.compile(
+            r"^`?(?:\S{1,300}:\d{1,6}:? ){0,2}(?P<cls>Pydantic\w{0,30}DeprecatedSince\d{1,4}): (?P<msg>.{1,1000})$"
+        ),
+        lambda m: m["cls"],
+        line_kind,
+        message=_pydantic_sentence,
         weak=True,
     ),
     # its words alone, as a title quotes them ("jax.tree_flatten is deprecated, and will be removed in a future

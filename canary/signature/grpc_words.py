@@ -6,7 +6,8 @@ named _Rendezvous before 1.26; the debug string is the call's (a time, a peer, i
 of its own), and since 1.48 the details go on with the address that failed last ("; last error: UNKNOWN:
 ipv4:10.0.0.1:4467: Failed to connect to remote host: Connection refused"): the status and the details are the
 failure. tritonclient raises a call's status in brackets before its details; Triton's Python backend relays a gRPC
-failure of its own channel; gRPC warns when it cannot run its fork handlers and goes on.
+failure of its own channel; the beta API's AbortionError is its repr's status and details; gRPC warns when it
+cannot run its fork handlers and goes on.
 """
 
 from __future__ import annotations
@@ -54,6 +55,15 @@ GRPC_ERRORS: list[BareError] = [
         ("[StatusCode.",),
         re.compile(r"\[(?P<code>StatusCode\.\w{1,40})\] (?P<msg>[^`'\"]{1,300}?)(?:`|$)"),
         "InferenceServerException",
+        message=lambda m: f"{m['code']}: {m['msg']}",
+    ),
+    # grpcio's beta API, which TensorFlow Serving's clients used before 1.0: a call's AbortionError by its repr
+    # ('AbortionError(code=StatusCode.UNAVAILABLE, details="OS Error")'), bare, in a sentence or a title
+    BareError(
+        "grpc-beta-abortion",
+        ("AbortionError(code=",),
+        re.compile(r"\bAbortionError\(code=(?P<code>StatusCode\.\w{1,40}), details=\"(?P<msg>[^\"]{0,300})\"\)"),
+        "AbortionError",
         message=lambda m: f"{m['code']}: {m['msg']}",
     ),
     environment_check(

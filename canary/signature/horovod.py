@@ -26,17 +26,20 @@ from canary.signature.rewordings import Parts
 from canary.signature.signals import signal_name
 
 _SHUT_DOWN = "Horovod has been shut down"
+_EXITED = "Horovod detected that one or more processes exited with non-zero status"
 _NOT_BUILT = re.compile(r"^(Extension horovod\.\w{1,40} has not been built)\b.*$")
 
 
 def horovod_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``horovod`` rule: its shutdown without the explanation a release words, named by the class Horovod raises
     it with (a framework's status carries it as its own: TensorFlow's AbortedError), an extension not built without
-    its library's path and advice."""
+    its library's path and advice, a worker that exited without which one and its code."""
     if _SHUT_DOWN in message:
         return "HorovodInternalError", _SHUT_DOWN, frames
     elif message.startswith("Extension horovod."):
         message = _NOT_BUILT.sub(r"\1", message)
+    elif message.startswith(_EXITED):
+        message = _EXITED  # (which process, and its exit code, are the run's: the lines below it)
     return exc, message, frames
 
 

@@ -124,7 +124,17 @@ _UNDEFINED = re.compile(
 )
 
 
-undefined_symbol = rewrite(": undefined symbol: ", _UNDEFINED, r"\1.so: undefined symbol: ")
+# (macOS's loader: "dlopen(grpc/_cython/cygrpc.cpython-38-darwin.so, 0x0002): symbol not found in flat namespace")
+_FLAT = re.compile(
+    r"^dlopen\(\S{0,300}?([\w+-]{1,200}?)(?:\.cpython-\w{1,20}-[\w-]{1,60}|\.abi3)?\.so, [^)]{1,40}\): "
+    r"symbol not found "
+)
+_linux_symbol = rewrite(": undefined symbol: ", _UNDEFINED, r"\1.so: undefined symbol: ")
+_macos_symbol = rewrite("): symbol not found ", _FLAT, r"\1.so: symbol not found ")
+
+
+def undefined_symbol(exc: str | None, message: str, frames: list[str]) -> Parts:
+    return _macos_symbol(*_linux_symbol(exc, message, frames))
 
 
 # PaddlePaddle raises a CUDA library's status as ExternalError (1.x; "OSError: (External) ..." in 2.x) with where

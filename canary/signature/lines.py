@@ -65,6 +65,8 @@ _PREFIXES = [
         r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\d{1,6}:"
         r"(?:[\w.-]{1,100}:\d{1,6}: ?)?"
     ),
+    # Determined's trial logs: "<info>    [2021-12-07 10:43:05] 087c0ee7 || ", its records of a task's output "<>"
+    _record(r"<(?:info|warning|error|debug)?>\s{1,12}\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] [0-9a-f]{8} \|\| ?"),
     # make's report of a failed recipe: "make: *** [Makefile:35: train] Error 1", "make[2]: *** "
     _record(r"make(?:\[\d{1,4}\])?: \*\*\* "),
     # pytest's live log: "ERROR    cocotb:simulator.py:302 "

@@ -190,10 +190,11 @@ def launcher_signal(lines: list[str]) -> str | None:
 # "terminating with uncaught exception of type")
 TERMINATE = re.compile(
     r"terminate called after throwing an instance of '(?P<type>[\w:<>, ]{1,200})'|"
-    r"libc\+\+abi: terminating (?:due to|with) uncaught exception of type (?P<libcxx>[\w:<>, ]{1,200}?): "
+    r"libc\+\+abi(?:\.dylib)?: terminating (?:due to|with) uncaught exception of type (?P<libcxx>[\w:<>, ]{1,200}?): "
     r"(?P<what>.{1,2000})$"
 )
-_WHAT = re.compile(r"^\s{0,8}what\(\):\s{1,8}(?P<msg>\S.{0,2000})$")
+# (mpirun --tag-output tags the message again where it begins a write: "what():  [1,1]<stderr>:cuda runtime error")
+_WHAT = re.compile(r"^\s{0,8}what\(\):\s{1,8}(?:\[\d{1,4},\d{1,4}\]<std(?:out|err)>:)?(?P<msg>\S.{0,2000})$")
 _PYBIND_CLASSES = {
     "std::invalid_argument": "ValueError",
     "std::domain_error": "ValueError",
@@ -214,6 +215,8 @@ def terminate_error(lines: list[str], index: int, thrown: re.Match[str]) -> tupl
     ``what()`` on the next line or after its type, as pybind11 would raise it (``RuntimeError`` for
     std::runtime_error and the rest)."""
     if thrown["libcxx"]:
+        if thrown["what"].startswith(("CHECK failed: ", "Check failed: ")):
+            return "CheckFailed", thrown["what"]  # (as the what() line below glibc's words is read: a failed CHECK)
         return _PYBIND_CLASSES.get(thrown["libcxx"].replace("std::__1::", "std::"), "RuntimeError"), thrown["what"]
     m = _WHAT.match(lines[index + 1].strip("│ ")) if index + 1 < len(lines) else None
     return (_PYBIND_CLASSES.get(thrown["type"], "RuntimeError"), m["msg"].strip()) if m else None

@@ -62,7 +62,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "horovod",
         "Horovod explains its shutdown in each release's words after saying it shut down, and names the library of an "
-        "extension not built in later releases: that it shut down, and which extension, are the failure",
+        "extension not built in later releases, and which worker exited with which code: that it shut down, which "
+        "extension, and that a worker exited are the failure",
         horovod.horovod_words,
     ),
     Rule(

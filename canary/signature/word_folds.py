@@ -11,6 +11,7 @@ from canary.signature.companion_words import COMPANION_RULES
 from canary.signature.credentials import CREDENTIAL_RULES
 from canary.signature.cuda_libraries import cusolver_status
 from canary.signature.host_folds import HOST_RULES
+from canary.signature.http_clients import HTTP_CLIENT_RULES
 from canary.signature.jax_folds import JAX_MISUSE_RULES
 from canary.signature.native_folds import NATIVE_RULES
 from canary.signature.rewordings import Rule
@@ -170,7 +171,7 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "undefined-symbol",
         "the loader names an extension it refused by where it is installed and the tag of the Python it was built for "
-        "(.cpython-311-x86_64-linux-gnu.so); the extension's name and the symbol it lacks are the failure",
+        "(.cpython-311-x86_64-linux-gnu.so, macOS's .cpython-38-darwin.so); its name and the symbol it lacks are it",
         libraries.undefined_symbol,
     ),
     Rule(
@@ -392,6 +393,7 @@ WORD_RULES: tuple[Rule, ...] = (
         "lowering.' (2024-05), later 'scalar prefetch not implemented in the Triton backend': one check",
         libraries.triton_prefetch,
     ),
+    *HTTP_CLIENT_RULES,
     *HOST_RULES,
     *NATIVE_RULES,
     *JAX_MISUSE_RULES,

@@ -194,7 +194,7 @@ WORDS: list[BareError] = [
             # sentence's colon before a quote, or in bold in a sentence)
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|import failed|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
-            r".{0,300}?:\s(?=[\"`])|"
+            r".{0,300}?(?::|\b[Ee]rror)\s(?=[\"`])|"
             r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff](?=module ')|"
             r".{0,300}?\s(?=\"No module named '))?"
             r"(?P<q>[\"`]|\*\*)?"
