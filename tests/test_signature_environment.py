@@ -3870,3 +3870,34 @@ def test_the_hundred_and_ninety_first_and_second_batchs_failures_in_the_words_th
     assert sig("determined-3275.log").fingerprint == sig("horovod-2484.log").fingerprint
     assert sig("horovod-2940.log").exception == "RuntimeError" and sig("keras-onnx-645.log").exception == "CheckFailed"
     assert sig("horovod-1838.log").message == "CUDA error: device not ready"
+
+
+def test_the_hundred_and_ninety_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # an HPC cluster's tools: Lmod by its refusal, not the module; Singularity's --nv, binds and cache; EESSI; Spack
+    unknown = sig("rrfs-workflow-962.log")
+    assert unknown.kind == "environment" and unknown.fingerprint == sig("hiop-524.log").fingerprint
+    assert sig("kokkos-kernels-1508.log").fingerprint == sig("lmod-823.log").fingerprint != unknown.fingerprint
+    nv = sig("singularity-6356.log").fingerprint
+    assert nv == sig("singularity-2805.log").fingerprint == sig("singularity-776.log").fingerprint
+    assert nv != sig("helixer-docker-5.log").fingerprint  # (no nvidia-container-cli for --nvccli)
+    assert sig("eager-894.log").fingerprint == sig("e4s-cl-66.log").fingerprint
+    assert sig("rnafusion-89.log").fingerprint == sig("rnafusion-236.log").fingerprint
+    assert sig("software-layer-523.log").fingerprint == sig("docs-342.log").fingerprint
+    assert sig("spack-30910.log").kind == "environment"
+    # the NVIDIA runtime's CDI apart from podman's; runc's relay and Docker's overlay2 root; the loader's path
+    cdi = sig("nvidia-container-toolkit-434.log").fingerprint
+    assert cdi == sig("k8s-device-plugin-1203.log").fingerprint != sig("fasterliveportrait-116.log").fingerprint
+    assert sig("libnvidia-container-231.log").fingerprint == sig("for-win-13835.log").fingerprint
+    assert sig("nvidia-docker-1690.log").fingerprint == sig("alnair-119.log").fingerprint
+    assert sig("ramalama-940.log").fingerprint != sig("elasticfusion-dockerfile-11.log").fingerprint
+    assert sig("scikit-learn-28362.log").fingerprint == sig("llamafactory-8768.log").fingerprint
+    # MLflow by its refusal, not its revisions, values or names; its words without a class; torch's assert and warning
+    schema = sig("mlflow-10493.log")
+    assert schema.exception == "MlflowException" and schema.fingerprint == sig("lumi-ai-guide-107.log").fingerprint
+    assert sig("qlib-1298.log").fingerprint == sig("mlflow-4992.log").fingerprint
+    assert (
+        sig("mlflow-6445.log").fingerprint == sig("mlflow-12947.log").fingerprint != sig("mlflow-6606.log").fingerprint
+    )
+    assert sig("mlflow-1870.log").message == "API request to /api/2.0/mlflow/runs/log-parameter failed with code 500"
+    assert sig("pytorch-130181.log").fingerprint == sig("pytorch-126344.log").fingerprint
+    assert sig("blossomnav-4.log").fingerprint == sig("pytorch-159954.log").fingerprint

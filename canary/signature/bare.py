@@ -22,6 +22,7 @@ from canary.signature.hub import HUB_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
 from canary.signature.mismatches import ENVIRONMENT_TEXT
+from canary.signature.mlflow_words import MLFLOW_ERRORS
 from canary.signature.network import NETWORK_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, FRONT_END_REPORTS, SERVICE_ERRORS
@@ -130,6 +131,7 @@ BARE_ERRORS: list[BareError] = [
     # nothing of one, whose message is read), or the exception's repr as TensorFlow prints one ("<ResourceExhausted
     # Error: ...>"); a class-named line is read as Python printed it before what its message quotes is looked at
     *SERVICE_ERRORS,
+    *MLFLOW_ERRORS,
     *CI_CHECKS,
     *FRONT_END_REPORTS,
     *AZURE_ERRORS,

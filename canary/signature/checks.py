@@ -260,7 +260,7 @@ ENVIRONMENT_ERRORS: list[BareError] = [
     _environment(
         "container-gpu",
         ("could not select device driver", "unsatisfied condition: cuda"),
-        r"(?P<msg>could not select device driver \S{0,40} with capabilities: \[\[gpu\]\]|"
+        r"(?P<msg>could not select device driver \S{0,40} with capabilities: \[(?:\[gpu\])?\]|"
         r"unsatisfied condition: cuda\s?>=\s?[\d.]{1,10}\d)",
         None,
     ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.hpc_stacks import HPC_CHECKS
 from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.registries import REGISTRY_CHECKS
@@ -87,6 +88,7 @@ CONTAINER_CHECKS: list[BareError] = [
         message=lambda m: f"unknown container runtime: {m['name']}",
     ),
     *REGISTRY_CHECKS,
+    *HPC_CHECKS,
     # Kubernetes' kubelet failing to pull a pod's image, as the runtime words it: docker's "rpc error: code = Unknown
     # desc = Error response from daemon: manifest for <image> not found" (or "unauthorized: ..."), containerd's "code =
     # NotFound desc = failed to pull and unpack image ...: failed to resolve reference ...: not found": whether the
@@ -165,6 +167,16 @@ CONTAINER_CHECKS: list[BareError] = [
         r"\bsetting up CDI devices: (?P<why>.{1,300}?)\.?$",
         None,
         message=lambda m: "setting up CDI devices: " + m["why"].replace("[", "").replace("]", ""),
+    ),
+    # NVIDIA's runtime in CDI mode injecting devices no specification names ("error modifying OCI spec: failed to
+    # inject CDI devices: unresolvable CDI devices nvidia.com/gpu=all: unknown", or its JSON log wrapped before "CDI
+    # devices"): the runtime's, apart from podman's own refusal
+    _environment(
+        "cdi-inject",
+        ("CDI devices: unresolvable CDI devices",),
+        r"(?:failed to inject |^)CDI devices: unresolvable CDI devices (?P<dev>[\w./=-]{1,100}?)(?=[\s\\\"]|:|$)",
+        None,
+        message=lambda m: f"NVIDIA runtime: failed to inject CDI devices: unresolvable CDI devices {m['dev']}",
     ),
     # the kernel refusing to run a binary built for another architecture, as runc words it: 2019's "standard_init_linux.
     # go:211: exec user process caused "exec format error"", later "exec /usr/local/bin/python: exec format error"

@@ -1,7 +1,8 @@
 """The folding rules of what the host a job runs on puts into a library's words: google-auth's check of a token's
 times by the machine's clock, pkg_resources' conflict by the versions and paths the machine has, Python's warning of
-fork() in a threaded process by the process's id, Matplotlib's backend without a display. Pure. They take their
-place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
+fork() in a threaded process by the process's id, runc's relay of a container hook's error and the container's root
+on the host, the loader's path to a library it could not fit in the static TLS block, Matplotlib's backend without a
+display. Pure. They take their place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
 """
 
 from __future__ import annotations
@@ -55,6 +56,35 @@ def non_gui(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
+# runc relaying a hook's error with its own status after it ("... cannot open shared object file: no such file or
+# directory: unknown"), and the container's root under Docker's overlay2 in the hook's paths
+# ("/var/lib/docker/overlay2/<hex>/merged/run/nvidia-persistenced/socket")
+_RUNC_UNKNOWN = re.compile(r": unknown\.?$")
+_OVERLAY_ROOT = re.compile(r"/\S{0,300}?/overlay2/(?:<hex>|[0-9a-f]{64})/merged/")
+
+
+def container_relay(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """A hook's error without runc's status after it or the container's root directory on the host."""
+    if message.endswith((": unknown", ": unknown.")) and ("load library failed" in message or "CDI devices" in message):
+        message = _RUNC_UNKNOWN.sub("", message)
+    if "/overlay2/" in message:
+        message = _OVERLAY_ROOT.sub("<container root>/", message)
+    return exc, message, frames
+
+
+# the loader naming a library by the path it was found through, from whichever module loaded it
+# ("sklearn/utils/../../scikit_learn.libs/libgomp-<hex>.so.1.0.0: cannot allocate memory in static TLS block")
+_UP = re.compile(r"[^/\s]{1,200}/\.\./")
+
+
+def static_tls(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The library the loader could not fit in the static TLS block, by its path with each "x/../" taken out."""
+    if "/../" in message and "static TLS block" in message:
+        while _UP.search(message):
+            message = _UP.sub("", message, count=1)
+    return exc, message, frames
+
+
 HOST_RULES: tuple[Rule, ...] = (
     Rule(
         "token-time",
@@ -74,6 +104,18 @@ HOST_RULES: tuple[Rule, ...] = (
         "Python warns of fork() in a process with threads by its pid ('This process (pid=75) is multi-threaded, use "
         "of fork() may lead to deadlocks in the child.'), in a later release without it: the pid is the machine's",
         fork_pid,
+    ),
+    Rule(
+        "container-relay",
+        "runc relays the NVIDIA hook's error with its own ': unknown' after it by release, and the hook names the "
+        "container's root under Docker's overlay2 directory (the host's): the hook's error is the failure",
+        container_relay,
+    ),
+    Rule(
+        "static-tls",
+        "the loader names a library it could not fit in the static TLS block by the path it was found through, from "
+        "the module that loaded it ('sklearn/utils/../../scikit_learn.libs/...'): the library, not who loaded it",
+        static_tls,
     ),
     Rule(
         "non-gui",

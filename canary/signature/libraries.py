@@ -61,12 +61,18 @@ c10d_bind = rewrite("failed to listen on any local network address", _C10D_BIND,
 # c10's warnings end by naming the C++ function that warned ("... forward compatibility was attempted on non supported
 # HW (function operator())", "(function initCUDA)" by release) or, raised as Python's warning, the source line
 # ("(Triggered internally at ../aten/src/ATen/native/transformers/cuda/sdp_utils.cpp:263.)"): the words before it
-_C10_FUNCTION = re.compile(r" \((?:function [\w:~<>]{1,200}(?:\(\))?|Triggered internally at \S{1,500}?\.?)\)$")
+# (a flattened post runs the warnings module's source line on after it: "...:109.) return torch._C._cuda_getDevi...")
+_C10_FUNCTION = re.compile(
+    r" \((?:function [\w:~<>]{1,200}(?:\(\))?\)|Triggered internally at \S{1,500}?\.?\)(?: \S.{0,500})?)$"
+)
+_C10_CUT = re.compile(r" \(Triggered(?: \w{0,12}(?: at \S{0,500})?)?$")  # (a copy cut inside it: "(Triggered int")
 
 
 def c10_function(exc: str | None, message: str, frames: list[str]) -> Parts:
     if "(function " in message or "(Triggered internally at " in message:
         message = _C10_FUNCTION.sub("", message)
+    if " (Triggered" in message:
+        message = _C10_CUT.sub("", message)
     return exc, message, frames
 
 

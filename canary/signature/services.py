@@ -61,6 +61,11 @@ _PARAM_CHANGED = re.compile(
 )
 
 
+_MLFLOW_NAMED = re.compile(
+    r"^(?:(Param value) '.*|(Cannot set a deleted experiment) '[^']{0,300}' as the active experiment\b.*)$"
+)
+
+
 def tracker_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     if message.startswith("API key must be 40"):
         message = _KEY_LENGTH.sub(r"\1", message)
@@ -70,6 +75,13 @@ def tracker_words(exc: str | None, message: str, frames: list[str]) -> tuple[str
         message = _SCHEMES.sub(r"\1", message)
     elif exc == "WandbCoreNotAvailableError" and "wandb-core" in message:
         message = "wandb-core is not available for this system"
+    elif message.startswith(("Param value '", "Cannot set a deleted experiment '")):
+        # (which parameter or experiment, and its length, are the run's)
+        message = _MLFLOW_NAMED.sub(
+            lambda m: "Param value exceeded the length limit" if m[1] else f"{m[2]} as the active experiment", message
+        )
+    elif message.startswith("Detected out-of-date database schema"):
+        message = "Detected out-of-date database schema"  # (which revisions are the database's and the release's)
     elif "Changing param values is not allowed" in message and (m := _PARAM_CHANGED.match(message)):
         return ("MlflowException" if exc == "RestException" else exc), m[1], frames
     return exc, message, frames
@@ -162,13 +174,20 @@ SERVICE_ERRORS: list[BareError] = [
     ),
     # W&B's and MLflow's errors quoted or titled without their class, as their words are raised: wandb's backend gone
     # ("Exception: The wandb backend process has shutdown", its raise line), its key missing without a terminal (a
-    # reporter may split the class, "Usage Error:api_key not configured (no-tty)"), MLflow's tracking URI refused
+    # reporter may split the class, "Usage Error:api_key not configured (no-tty)"), MLflow's tracking URI refused and
+    # its database's schema out of date ("ERROR mlflow.cli: Detected out-of-date database schema (found version ...")
     BareError(
         "tracker-words",
-        ("The wandb backend process has shutdown", "api_key not configured (no-tty)", "The configured tracking uri"),
+        (
+            "The wandb backend process has shutdown",
+            "api_key not configured (no-tty)",
+            "The configured tracking uri",
+            "Detected out-of-date database schema",
+        ),
         re.compile(
             r"(?P<msg>The wandb backend process has shutdown|api_key not configured \(no-tty\)|The configured tracking "
-            r"uri scheme: '\w{1,40}' is invalid for use with the proxy [\w-]{1,60} scheme)"
+            r"uri scheme: '\w{1,40}' is invalid for use with the proxy [\w-]{1,60} scheme|"
+            r"Detected out-of-date database schema)"
         ),
         lambda m: (
             "Exception" if "backend" in m["msg"] else "UsageError" if "api_key" in m["msg"] else "MlflowException"

@@ -178,8 +178,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "trackers",
-        "W&B names the length of a key that is not its own; MLflow names the parameter and both values it refused to "
-        "change, and a tracking server raises it as RestException with its code: the refusal is the failure",
+        "W&B names a key's length; MLflow the parameter and both values it would not change, a too long value and its "
+        "length, a deleted experiment's name, the database's revisions; a server raises with its code: the refusal is "
+        "the failure",
         services.tracker_words,
     ),
     Rule(

@@ -275,13 +275,15 @@ WORDS: list[BareError] = [
     # from http://www.nvidia.com/Download/index.aspx"), posted without the RuntimeError they are raised as
     BareError(
         "torch-words",
-        (" INTERNAL ASSERT FAILED at ", "Found no NVIDIA driver on your system"),
+        (" INTERNAL ASSERT FAILED at ", ' INTERNAL ASSERT FAILED"', "Found no NVIDIA driver on your system"),
         re.compile(
             r"(?:^|(?<=[\s\"'`*]))(?P<msg>\S.{0,500} INTERNAL ASSERT FAILED at \"[^\"]{1,300}\":\d{1,6}, please "
             r"report a bug to PyTorch|Found no NVIDIA driver on your system\. Please check that you have an NVIDIA GPU "
-            r"and installed a driver from http://www\.nvidia\.com/Download/index\.aspx)"
+            r"and installed a driver from http://www\.nvidia\.com/Download/index\.aspx)|"
+            r"^\"(?P<title>[^\"]{1,300} INTERNAL ASSERT FAILED)\"(?: |$)"  # (a title quoting the assert alone)
         ),
         "RuntimeError",
+        message=lambda m: m["msg"] or m["title"],
     ),
     # einops' check posted without its class, alone or after the pattern on one line ("Error while processing
     # rearrange-reduction pattern ... Shape mismatch, can't divide axis of length 135 in chunks of 2", in bold): the
