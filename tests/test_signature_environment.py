@@ -3901,3 +3901,25 @@ def test_the_hundred_and_ninety_third_and_fourth_batchs_failures_in_the_words_th
     assert sig("mlflow-1870.log").message == "API request to /api/2.0/mlflow/runs/log-parameter failed with code 500"
     assert sig("pytorch-130181.log").fingerprint == sig("pytorch-126344.log").fingerprint
     assert sig("blossomnav-4.log").fingerprint == sig("pytorch-159954.log").fingerprint
+
+
+def test_the_hundred_and_ninety_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # pools of workers: loky's and concurrent.futures' broken pool by its first sentence; Dask's lost workers
+    unserialize = sig("decomprc-8.log")
+    assert (
+        unserialize.exception == "BrokenProcessPool" and unserialize.fingerprint == sig("geemap-1602.log").fingerprint
+    )
+    assert unserialize.fingerprint != sig("data-validation-99.log").fingerprint  # (a task's, a result's)
+    stopped = sig("joblib-883.log")
+    assert stopped.exception == "UserWarning" and stopped.fingerprint == sig("extremeweatherbench-247.log").fingerprint
+    assert sig("benchmarks-1308.log").fingerprint == sig("distributed-5293.log").fingerprint  # (2022's, the tuple)
+    nanny = sig("modin-1643.log")
+    assert nanny.kind == "infrastructure" and nanny.fingerprint == sig("coffea-casa-409.log").fingerprint
+    assert sig("distributed-1914.log").kind == "infrastructure" != sig("benchmarks-1308.log").kind
+    # get-pip.py by the Python it refused; transformers without a framework, in two releases' words
+    assert sig("builder-1885.log").fingerprint == sig("testing-infra-docker-395.log").fingerprint
+    assert sig("builder-1885.log").fingerprint != sig("dataflow-ml-starter-27.log").fingerprint  # (3.7, 3.8)
+    assert sig("openedx-docker-282.log").fingerprint == sig("openedx-docker-290.log").fingerprint
+    none = sig("exo-392.log")
+    assert none.kind == "environment" and none.fingerprint == sig("sentimenter_minimal_hai-1.log").fingerprint
+    assert none.fingerprint != sig("jax-ai-stack-214.log").fingerprint

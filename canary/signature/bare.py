@@ -31,6 +31,7 @@ from canary.signature.stacks import STACK_ERRORS
 from canary.signature.storage import STORAGE_ERRORS
 from canary.signature.tracebacks import _JAX_WRAPPERS
 from canary.signature.words import WORDS
+from canary.signature.worker_pools import WORKER_POOL_ERRORS
 
 _HYPOTHESIS_CLASSES = r"(?:hypothesis\.errors\.)?(?:FailedHealthCheck|Flaky)"
 
@@ -132,6 +133,7 @@ BARE_ERRORS: list[BareError] = [
     # Error: ...>"); a class-named line is read as Python printed it before what its message quotes is looked at
     *SERVICE_ERRORS,
     *MLFLOW_ERRORS,
+    *WORKER_POOL_ERRORS,
     *CI_CHECKS,
     *FRONT_END_REPORTS,
     *AZURE_ERRORS,

@@ -81,6 +81,38 @@ def _pdm_package(lines: list[str], i: int, said: str) -> str:
 
 
 PYTHON_ENV_CHECKS: list[BareError] = [
+    # get-pip.py refusing a Python its release no longer supports ("ERROR: This script does not work on Python 3.8.
+    # The minimum supported Python version is 3.9. Please use https://bootstrap.pypa.io/pip/3.8/get-pip.py instead.",
+    # earlier without the full stop), and its notice that the URL it was fetched from moved ("The URL you are using to
+    # fetch this script has changed, and this one will no longer work."): which Python, and which minimum, are it
+    _environment(
+        "get-pip",
+        ("This script does not work on Python", "The URL you are using to fetch this script has changed"),
+        r"This script does not work on Python (?P<py>\d\.\d{1,2})\.? The minimum supported Python version is "
+        r"(?P<min>\d\.\d{1,2})|(?P<moved>The URL you are using to fetch this script has changed)",
+        None,
+        message=lambda m: (
+            f"get-pip.py: {m['moved']}"
+            if m["moved"]
+            else f"get-pip.py does not work on Python {m['py']}; the minimum supported Python version is {m['min']}"
+        ),
+    ),
+    # transformers finding no framework to run models on at import ("None of PyTorch, TensorFlow >= 2.0, or Flax have
+    # been found. Models won't be available and only tokenizers, configuration and file/data utilities can be used.",
+    # 3.x's "Neither PyTorch nor TensorFlow >= 2.0 have been found."), and 4.5x's that its TensorFlow and JAX classes
+    # will go in v5: the environment against the library; the run goes on
+    _environment(
+        "transformers-no-framework",
+        ("or Flax have been found", "Neither PyTorch nor TensorFlow >= 2.0 have been found", "classes are deprecated"),
+        r"None of PyTorch, TensorFlow >= 2\.0, or Flax have been found|"
+        r"Neither PyTorch nor TensorFlow >= 2\.0 have been found|"
+        r"(?P<v5>TensorFlow and JAX classes are deprecated and will be removed in Transformers v5)",
+        None,
+        message=lambda m: (
+            f"transformers: {m['v5']}" if m["v5"] else "transformers: none of PyTorch, TensorFlow >= 2.0 or Flax found"
+        ),
+        weak=True,
+    ),
     # Debian's venv without its ensurepip ("The virtual environment was not created successfully because ensurepip is
     # not" / "available.  On Debian/Ubuntu systems, you need to install the python3-venv"): the machine lacks the
     # package, which Python's the advice names

@@ -40,6 +40,7 @@ from canary.signature import (
     torchscript,
     trainers,
     transforms,
+    worker_pools,
 )
 from canary.signature.recogniser import BareError
 from canary.signature.rewordings import Rule
@@ -175,6 +176,12 @@ STACK_RULES: tuple[Rule, ...] = (
         "a package's setup refuses the Python it runs on naming it and the range its release supports: the range, and "
         "whether the Python is older or newer than it, are the failure; which Python is the machine's",
         installs.python_guard,
+    ),
+    Rule(
+        "worker-pools",
+        "a broken process pool follows its first sentence with advice by release, and Dask's KilledWorker names the "
+        "task, its key and the workers (a tuple before 2022, a sentence since): that the pool broke, and how, is it",
+        worker_pools.pool_words,
     ),
     Rule(
         "trackers",
