@@ -3923,3 +3923,28 @@ def test_the_hundred_and_ninety_fifth_and_sixth_batchs_failures_in_the_words_the
     none = sig("exo-392.log")
     assert none.kind == "environment" and none.fingerprint == sig("sentimenter_minimal_hai-1.log").fingerprint
     assert none.fingerprint != sig("jax-ai-stack-214.log").fingerprint
+
+
+def test_the_hundred_and_ninety_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # NumPy's C API versions are the failure: one mismatch the other way round is another
+    api = sig("python-control-926.log").fingerprint
+    assert api == sig("qgis-documentation-8455.log").fingerprint  # (NumPy's advice after it)
+    assert (
+        sig("sec-certs-119.log").fingerprint != sig("motion-diffusion-model-129.log").fingerprint
+    )  # (0xe/0xd, 0xf/0xe)
+    bridge = sig("swarmui-205.log")
+    assert bridge.exception == "UserWarning" and bridge.fingerprint == sig("training-760.log").fingerprint
+    assert sig("rembg-212.log").fingerprint == sig("tts-2273.log").fingerprint != bridge.fingerprint
+    # the accelerator gone: OpenCV's DNN on the CPU, Kaldi's GPUs all held
+    dnn = sig("opencv-cuda-docker-5.log")
+    assert dnn.kind == "environment" and dnn.fingerprint == sig("install-opencv-jetson-nano-23.log").fingerprint
+    assert (
+        sig("kaldi-2624.log").fingerprint == sig("fasterdnn-1.log").fingerprint == sig("kaldi-2624-2.log").fingerprint
+    )
+    # PySpark's checks across its releases
+    worker = sig("initialization-actions-291.log")
+    assert worker.kind == "environment" and worker.fingerprint == sig("spark-42776.log").fingerprint
+    assert sig("koalas-1579.log").fingerprint == sig("spark-20487.log").fingerprint
+    assert sig("koalas-1579.log").fingerprint != sig("docker-stacks-921.log").fingerprint  # (older, not found)
+    assert sig("reinvent-randomized-3.log").fingerprint == sig("jupyter-248.log").fingerprint
+    assert sig("docker-spark-56.log").fingerprint == sig("colabtools-727.log").fingerprint

@@ -32,6 +32,30 @@ _BLAS_WORDS = {
 }
 
 BUILD_CHECKS: list[BareError] = [
+    # OpenCV's DNN module asked for CUDA by a build without it ("[ WARN:0@72.901] global .../dnn/src/net_impl.cpp (179)
+    # setUpNet DNN module was not built with CUDA backend; switching to CPU", dnn.cpp's before 4.6): the model runs on
+    # the CPU instead, as a lane whose accelerator became the CPU does
+    _environment(
+        "opencv-dnn-cuda",
+        ("DNN module was not built with CUDA backend",),
+        r"(?P<msg>DNN module was not built with CUDA backend; switching to CPU)",
+        None,
+        message=lambda m: f"OpenCV: {m['msg']}",
+    ),
+    # torch warning that its NumPy bridge could not start ("UserWarning: Failed to initialize NumPy: _ARRAY_API not
+    # found (Triggered internally at ...tensor_numpy.cpp:84.)", or a C API version mismatch), behind an app's "Error: ",
+    # in a title or without its class: the NumPy torch was built against is not the one installed; tensors still work
+    BareError(
+        "torch-numpy-init",
+        ("Failed to initialize NumPy: ",),
+        re.compile(
+            r"Failed to initialize NumPy: (?P<msg>_ARRAY_API not found|module compiled against API version 0x\w{1,8} "
+            r"but this version of numpy is 0x\w{1,8})"
+        ),
+        "UserWarning",
+        message=lambda m: f"Failed to initialize NumPy: {m['msg']}",
+        weak=True,
+    ),
     # two OpenMP runtimes in one process ("OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already
     # initialized.", on macOS "Initializing libiomp5.dylib, but found libomp.dylib already initialized."), a BLAS or
     # OpenMP runtime that cannot start its threads ("OpenBLAS blas_thread_init: pthread_create failed for thread 57 of

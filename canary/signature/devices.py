@@ -25,6 +25,15 @@ _TORCH_CUDA = re.compile(
 )
 
 DEVICE_ERRORS: list[BareError] = [
+    # Kaldi finding every GPU busy under an exclusive compute mode ("ERROR (nnet3-chain-train[5.4]:SelectGpuId():
+    # cu-device.cc:160) Failed to create CUDA context, no more unused GPUs?"): another process holds them
+    environment_check(
+        "kaldi-no-unused-gpu",
+        ("no more unused GPUs?",),
+        r"(?P<msg>Failed to create CUDA context, no more unused GPUs\?)",
+        None,
+        message=lambda m: f"Kaldi: {m['msg']}",
+    ),
     BareError(
         "nccl",
         ("NCCL", "nccl", "Duplicate GPU detected"),

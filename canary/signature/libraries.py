@@ -225,10 +225,12 @@ _DTYPE = re.compile(r"<class 'numpy\.(?:dtypes\.(\w{1,40}?)DType|dtype\[(\w{1,40
 
 def numpy_removed(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``numpy-removed`` rule: a name NumPy 2 removed, by the name and the release; two DTypes without a common one
-    by their names (their class is folded by ``folds.class_key``)."""
+    by their names (their class is folded by ``folds.class_key``); a C API mismatch without its advice."""
     if "do not have a common DType" in message and len(found := _DTYPE.findall(message)) == 2:
         a, b = ((one or two).lower() for one, two in found)
         return exc, f"The DTypes {a} and {b} have no common DType", frames
+    if " . Check the section C-API" in message:
+        message = message.split(" . Check the section C-API", 1)[0]  # (1.2x's advice after a C API mismatch)
     return _removed(exc, message, frames)
 
 

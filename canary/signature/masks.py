@@ -26,7 +26,8 @@ _NORMALIZERS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:\.\d{1,9})?\b"), "<time>"),
     (re.compile(r"\btime=\d+(?:\.\d+)?"), "time=<n>"),
-    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<hex>"),
+    # (not NumPy's C API versions, "module compiled against API version 0x10 but this version of numpy is 0xf")
+    (re.compile(r"(?<!API version )(?<!numpy is )\b0x[0-9a-fA-F]+\b"), "<hex>"),
 ]
 _HEX_RUN = re.compile(r"\b[0-9a-f]{8,}\b")
 

@@ -102,6 +102,7 @@ _INSTALLS = (
     r"No matching distribution found for |Could not find a version that satisfies the requirement",
     r"is not a supported wheel on this platform|has inconsistent version",
     r"\bJAX requires Python \d\.\d{1,2} or newer|Cannot install on (?:a )?Python\b",
+    r"Python in worker has different version",  # (PySpark's workers against its driver)
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving",
     # (pip's words after a package's build step failed: a compiler, a tool or a header the build needed)
     r"^error: (?:subprocess-exited-with-error|metadata-generation-failed|legacy-install-failure)$",

@@ -35,6 +35,7 @@ from canary.signature import (
     services,
     serving,
     sharded,
+    spark,
     tf_distribute,
     torch_hub,
     torchscript,
@@ -176,6 +177,12 @@ STACK_RULES: tuple[Rule, ...] = (
         "a package's setup refuses the Python it runs on naming it and the range its release supports: the range, and "
         "whether the Python is older or newer than it, are the failure; which Python is the machine's",
         installs.python_guard,
+    ),
+    Rule(
+        "spark",
+        "PySpark names the worker's and driver's Pythons (3.5 after its error class), a library's minimum and the one "
+        "found, its gateway's exit by release: that they differ, which library, and the exit are it; releases are not",
+        spark.spark_words,
     ),
     Rule(
         "worker-pools",

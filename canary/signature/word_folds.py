@@ -280,7 +280,7 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "numpy-removed",
         "NumPy 2 names a name it removed and the release ('`np.float_` was removed in the NumPy 2.0 release. Use "
-        "`np.float64` instead.'), not advice; 1.25 names two DTypes by class (Float16DType) in a subclass of TypeError",
+        "`np.float64` instead.'), not advice (nor a C API mismatch's); 1.25 names two DTypes by class in a TypeError",
         libraries.numpy_removed,
     ),
     Rule(
