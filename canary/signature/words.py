@@ -190,8 +190,8 @@ WORDS: list[BareError] = [
             # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'", or
             # its conventional type and scope: "bug(pallas): Unimplemented primitive in Pallas GPU lowering: sign")
             # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
-            # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> " or a
-            # sentence's colon before a quote, or in bold in a sentence)
+            # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> ", a
+            # sentence's colon or "error" before a quote, or in bold in a sentence)
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|import failed|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?(?::|\b[Ee]rror)\s(?=[\"`])|"
