@@ -12,12 +12,7 @@ import re
 from canary.signature.native_folds import library_load
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
-from canary.signature.source_builds import SOURCE_BUILD
-
-
-def _tuple(version: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in version.split(".") if p.isdigit())
-
+from canary.signature.source_builds import SOURCE_BUILD, version_tuple
 
 # the class a check's words follow on their line ("ValueError: numpy.dtype size changed", "RuntimeWarning: ...")
 _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
@@ -324,7 +319,7 @@ BUILD_CHECKS: list[BareError] = [
         r"runtime) version in your machine is (?P<have>[\d.]{1,12}\d)",
         message=lambda m: (
             f"The installed Paddle is compiled with {m['lib']}, but the {m['lib']} in the machine is "
-            + ("older" if _tuple(m["have"]) < _tuple(m["built"]) else "newer")
+            + ("older" if version_tuple(m["have"]) < version_tuple(m["built"]) else "newer")
         ),
         weak=True,
     ),

@@ -23,7 +23,8 @@ _SOURCE_BUILD_WORDS = {
 }
 
 
-def _tuple(version: str) -> tuple[int, ...]:
+def version_tuple(version: str) -> tuple[int, ...]:
+    """A dotted release's numbers ("0.10.0" -> (0, 10, 0)), to compare releases as numbers, not strings."""
     return tuple(int(p) for p in version.strip(".").split(".") if p.isdigit())
 
 
@@ -32,7 +33,7 @@ def _misread(m: re.Match[str]) -> str:
     as strings) is its own failure: the check's, not the machine's Bazel."""
     if m.lastgroup != "exp":
         return ""
-    cur, exp = _tuple(m["cur"]), _tuple(m["exp"])
+    cur, exp = version_tuple(m["cur"]), version_tuple(m["exp"])
     accepted = cur >= exp if m["bound"] == "least" else cur <= exp
     return "a version check misreading a release it accepts: " if accepted else ""
 
