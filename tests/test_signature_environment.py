@@ -1887,11 +1887,11 @@ def test_the_eightieth_batchs_failures_in_the_words_they_met():
 
 
 def test_the_eighty_first_batchs_failures_in_the_words_they_met():
-    # urllib3's pool giving up on a host, raised by requests or warned by huggingface_hub: the host and the cause
+    # urllib3's pool giving up on a host, raised by requests or warned by huggingface_hub: the cause (and the host,
+    # but for a chain no host passes, as a proxy's own root)
     assert sig("transformers-17611.log").fingerprint == sig("llm-bootcamp-build-2023-18.log").fingerprint
     assert sig("transformers-17611.log").message == (
-        "huggingface.co: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in "
-        "certificate chain"
+        "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in certificate chain"
     )
     assert sig("transformers-17611.log").kind == "infrastructure"
     assert sig("transformers-17611.log").fingerprint != sig("comfyui_diffrhythm-24.log").fingerprint
@@ -3948,3 +3948,45 @@ def test_the_hundred_and_ninety_seventh_and_eighth_batchs_failures_in_the_words_
     assert sig("koalas-1579.log").fingerprint != sig("docker-stacks-921.log").fingerprint  # (older, not found)
     assert sig("reinvent-randomized-3.log").fingerprint == sig("jupyter-248.log").fingerprint
     assert sig("docker-spark-56.log").fingerprint == sig("colabtools-727.log").fingerprint
+
+
+def test_the_hundred_and_ninety_ninth_and_two_hundredth_batchs_failures_in_the_words_they_met():
+    # certificates: NLTK's downloader's wrapped lines, requests' CA bundle caught and printed, pip's pool by its cause
+    nltk = sig("nltk-3254.log")
+    assert nltk.exception == "URLError" and nltk.fingerprint == sig("textblob-419.log").fingerprint
+    assert nltk.fingerprint != sig("nltk-3357.log").fingerprint  # (no issuer, a self-signed root)
+    assert sig("sickchill-4398.log").fingerprint == sig("requests-4340.log").fingerprint
+    chain = sig("gitrec-31.log")
+    assert chain.exception == "SSLError" and chain.fingerprint == sig("truststore-123.log").fingerprint  # (any host)
+    # sandboxes: Python's startup and coreutils refused the clock's and the file's calls, gVisor's calls, podman's ids
+    startup = sig("whoogle-search-420.log")
+    assert startup.kind == "environment" and startup.exception == "PermissionError"
+    assert startup.fingerprint == sig("docker-ipk-6.log").fingerprint != sig("python-674.log").fingerprint
+    assert sig("docker-clojure-123.log").fingerprint == sig("docker-debian-artifacts-141.log").fingerprint
+    assert sig("docker-clojure-123.log").fingerprint != sig("tmt-1179.log").fingerprint  # (SELinux's denial)
+    assert sig("gvisor-1739.log").fingerprint == sig("xapiand-28.log").fingerprint != sig("gvisor-7575.log").fingerprint
+    ids = sig("podman-12715.log")
+    assert ids.fingerprint == sig("distribution-library-image-197.log").fingerprint
+    assert ids.fingerprint != sig("podman-22092.log").fingerprint  # (0:42, an owner out of range)
+    blas = sig("alphafold3-83.log")
+    assert blas.fingerprint == sig("rodan-1032.log").fingerprint != sig("vllm-5645.log").fingerprint  # (refused, limit)
+    # Apple's toolchain before the compile; an extension for another architecture
+    xcrun = sig("watchdog-488.log")
+    assert xcrun.kind == "environment" and xcrun.fingerprint == sig("pycryptodome-671.log").fingerprint
+    assert sig("detect-secrets-5.log").fingerprint == sig("pyxnat-144.log").fingerprint
+    assert sig("thinc-75.log").fingerprint == sig("neuroglancer-194.log").fingerprint  # (macOS's ld in GNU ld's words)
+    arch = sig("stable-diffusion-webui-4594.log")
+    assert arch.kind == "environment" and arch.fingerprint == sig("ml-stable-diffusion-6.log").fingerprint
+    assert arch.fingerprint != sig("nltk-3171.log").fingerprint  # (arm64 under x86_64)
+    # scientific builds: no Fortran compiler, NumPy's import by the loader's words, h5py without HDF5
+    fortran = sig("scipy-17601.log").fingerprint
+    assert fortran == sig("scipy-17266.log").fingerprint != sig("scipy-14847.log").fingerprint
+    assert sig("heroku-buildpack-python-sklearn-4.log").fingerprint == sig("scipy-17994.log").fingerprint
+    numpy = sig("petal-2.log")
+    assert numpy.kind == "environment" and numpy.fingerprint == sig("numpy-14533.log").fingerprint
+    assert sig("pirate-audio-120.log").fingerprint == sig("pifi-42.log").fingerprint != numpy.fingerprint
+    assert sig("tensorflow-on-arm-116.log").fingerprint == sig("tensorflow-39620.log").fingerprint
+    assert (
+        sig("grasp-46.log").kind == "compile_error"
+        and sig("nuitka-2285.log").fingerprint == sig("mxnet-15391.log").fingerprint
+    )

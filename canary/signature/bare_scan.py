@@ -16,6 +16,7 @@ from canary.signature.identity import make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.masks import canonical_class, canonical_message
 from canary.signature.quoting import quoted
+from canary.signature.sandboxes import startup_error
 from canary.signature.signals import MALLOC_CHECK, malloc_caller, terminate_error
 from canary.signature.tracebacks import _CAUSE, _FH_FRAME, PIP_WORDS, Frame, Options
 
@@ -38,9 +39,8 @@ _ABSENT = re.compile(
     # (a GPU host without libtpu)
     r"Failed to open libtpu\.so: libtpu\.so: cannot open"
 )
-# jit's "Non-hashable static arguments are not supported. ... The error was:" quotes hash()'s TypeError below, and a
-# library's warning that it caught and went on quotes the error below it (pymfe's "UserWarning: * Something went wrong
-# while precomputing 'x'. Will ignore this method. Error message:")
+# an error quoted below the line that brings it in: jit's "Non-hashable static arguments are not supported. ... The
+# error was:" (hash()'s TypeError), a warning a library went on from (pymfe's "Will ignore this method. Error message:")
 _QUOTES_NEXT = "The error was:"
 _WARNING_QUOTES = re.compile(r"Warning: .{0,500}Error message:$")
 
@@ -83,6 +83,8 @@ def _scan(
             exc = rec.exception_of(m)
             if rec.name == "cpp-terminate":
                 exc, raw = terminate_error(lines, i, m) or (exc, "process killed by SIGABRT")
+            elif rec.name == "env-python-startup":
+                exc, raw = startup_error(lines, i, m)
             found = (i, make(rec.kind_of(f"{exc}: {raw}"), exc, raw, frames, excerpt), rec.name, raw)
             if i in info and weak is not None and not (weak[2] == _TRT and rec.name == _NO_DRIVER):
                 # what jax logged at INFO of the backends it tried explains its fallback only when nothing
@@ -113,7 +115,7 @@ def bare_error(lines: list[str], options: Options) -> tuple[int, Signature] | No
         fetch = _scan(lines, options, stop=max(-1, found[0] - _LOOK_BACK), start=found[0] - 1, skip=_NOT_NETWORK)
         if fetch is not None:
             return fetch[0], fetch[1]
-    if found is None or found[1].kind == "environment":
+    if found is None or (found[1].kind == "environment" and not PIP_WORDS.match(lines[found[0]].strip())):
         return found
     # a toolchain that does not match explains the errors that follow it (cuDNN too old, then "DNN
     # library initialization failed"): the mismatch names the failure

@@ -12,6 +12,7 @@ import re
 from canary.signature.native_folds import library_load
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.scientific_builds import SCIENTIFIC_BUILDS
 from canary.signature.source_builds import SOURCE_BUILD, version_tuple
 
 # the class a check's words follow on their line ("ValueError: numpy.dtype size changed", "RuntimeWarning: ...")
@@ -21,10 +22,18 @@ _RAISED_AS = re.compile(r"\b([A-Z]\w{0,60}(?:Error|Warning)): $")
 # masked: they are the machine's), by the group that matched
 _BLAS_WORDS = {
     "omp": "OMP: {omp}",
-    "openblas": "OpenBLAS blas_thread_init: pthread_create failed",
+    "openblas": "OpenBLAS blas_thread_init: pthread_create failed{why}",
     "gomp": "{gomp}",
     "mkl": "Intel MKL FATAL ERROR: {mkl}",
 }
+
+
+def _blas_words(m: re.Match[str]) -> str:
+    """The "blas-runtime" check's words: OpenBLAS's errno kept, MKL's library without its ABI's number (2024's
+    ``mkl_intel_thread.2.dll``)."""
+    words = _BLAS_WORDS[m.lastgroup].format(**m.groupdict(), why=f": {m['errno']}" if m["errno"] else "")
+    return words.replace(f"{m['abi']}.dll", ".dll") if m["abi"] else words
+
 
 BUILD_CHECKS: list[BareError] = [
     # OpenCV's DNN module asked for CUDA by a build without it ("[ WARN:0@72.901] global .../dnn/src/net_impl.cpp (179)
@@ -57,16 +66,18 @@ BUILD_CHECKS: list[BareError] = [
     # 64: Resource temporarily unavailable", older "pthread_create: Resource ...", "libgomp: Thread creation failed:
     # ..."), MKL without its kernels for the CPU ("Intel MKL FATAL ERROR: Cannot load libmkl_avx2.so or ..."):
     # the libraries the environment installed against each other and the machine; which runtimes, not how many threads
+    # (OpenBLAS's errno is which: a sandbox refusing the call, not a limit on threads)
     _environment(
         "blas-runtime",
         ("Error #15: Initializing", "pthread_create", "Thread creation failed", "Cannot load libmkl", "load mkl_"),
         r"(?:OMP: )?(?P<omp>Error #15: Initializing [\w.]{1,60}, but found [\w.]{1,60} already initialized)|"
         # (a log of many such lines may have "OpenBLAS " taken off as their tag)
-        r"(?P<openblas>(?:(?:OpenBLAS )?blas_thread_init: |^)pthread_create(?: failed for thread \d|:))|"
+        r"(?P<openblas>(?:(?:OpenBLAS )?blas_thread_init: |^)pthread_create(?: failed for thread \d|:)"
+        r"(?:(?:[\d of]{0,20}:)? ?(?P<errno>Operation not permitted|Resource temporarily unavailable))?)|"
         r"(?P<gomp>libgomp: Thread creation failed)|"
-        r"(?P<mkl>Cannot load (?:libmkl_\w{1,20}\.so or libmkl_def\.so|mkl_\w{1,40}\.dll))",
+        r"(?P<mkl>Cannot load (?:libmkl_\w{1,20}\.so or libmkl_def\.so|mkl_\w{1,40}?(?P<abi>\.\d{1,3})?\.dll))",
         None,
-        message=lambda m: _BLAS_WORDS[m.lastgroup].format(**m.groupdict()),
+        message=_blas_words,
     ),
     # cuDNN 9 loading its sublibraries ("Unable to load any of {libcudnn_ops.so.9.1.0, libcudnn_ops.so.9.1, ...}",
     # then "Invalid handle. Cannot load symbol cudnnCreate"): which library; the sonames it tried are the release's
@@ -195,6 +206,7 @@ BUILD_CHECKS: list[BareError] = [
     _environment(
         "mamba-solve", ("Could not solve for",), r"^(?P<msg>Could not solve for environment specs)$", None, weak=True
     ),
+    *SCIENTIFIC_BUILDS,
     SOURCE_BUILD,
     # XLA:CPU's LLVM not knowing the machine's CPU ("'apple-m1' is not a recognized processor for this target
     # (ignoring processor)", "'+neon' is not a recognized feature for this target"): a jaxlib built for another

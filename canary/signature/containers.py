@@ -14,6 +14,7 @@ from canary.signature.hpc_stacks import HPC_CHECKS
 from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.registries import REGISTRY_CHECKS
+from canary.signature.sandboxes import SANDBOX_CHECKS
 
 # the device a container asked NVIDIA's hook for, by index or a compose file's value ("device error: 2: unknown device",
 # "device error: false: unknown device")
@@ -89,6 +90,7 @@ CONTAINER_CHECKS: list[BareError] = [
     ),
     *REGISTRY_CHECKS,
     *HPC_CHECKS,
+    *SANDBOX_CHECKS,
     # Kubernetes' kubelet failing to pull a pod's image, as the runtime words it: docker's "rpc error: code = Unknown
     # desc = Error response from daemon: manifest for <image> not found" (or "unauthorized: ..."), containerd's "code =
     # NotFound desc = failed to pull and unpack image ...: failed to resolve reference ...: not found": whether the

@@ -346,8 +346,8 @@ _TOOLS = re.compile(
     r"\S{1,500} has inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library "
     r"failed: |Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed|This container was built "
     r"for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for|Cloud TPU: |ctpu: |"
-    r"xFormers can't|uv: |pip: |deviceQuery: |Kubernetes: |nccl-tests: |bitsandbytes: |error: [\w-]{1,40}$|"
-    r"ERROR: (?:Could not build wheels|Command errored out))"
+    r"xFormers can't|uv: |pip: |deviceQuery: |Kubernetes: |nccl-tests: |bitsandbytes: |h5py: |error: [\w-]{1,40}$|"
+    r"ERROR: (?:Could not build wheels|Command errored out)|error: lib[\w.+-]{1,100}\.so[\d.]{0,12}: cannot open)"
 )
 
 

@@ -171,9 +171,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "connection-pool",
-        "requests raises urllib3's pool giving up on a host as its cause's class, huggingface_hub warns it; urllib, "
-        "keras and requests wrap a failed fetch: the url, request, path and OpenSSL's build are the job's, the host "
-        "and the cause (a certificate check, a proxy's status, an errno) the failure",
+        "requests raises urllib3's pool giving up on a host as its cause's class, pip and huggingface_hub print it; "
+        "urllib, keras and requests wrap a failed fetch: the url, request, path and OpenSSL's build are the job's, the "
+        "host (but for a chain no host passes) and the cause the failure",
         network.pool,
     ),
     Rule(
@@ -219,8 +219,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "platform-words",
         "Windows words an OSError's code and a DLL's failure in the machine's language, torch names its DLL by where "
-        "it is installed, macOS's loader and cffi a library by path; a codec names a byte's position, Click advises "
-        "by release: the code, the library, the codec and the refusal are the failure",
+        "it is installed, macOS's loader and cffi a library by path and Python tag; a codec names a byte's position, "
+        "Click advises by release: the code, library, architectures and refusal are it",
         pythons.platform_words,
     ),
     Rule(

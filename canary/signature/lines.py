@@ -86,8 +86,8 @@ _PREFIXES = [
     ),
     # a tqdm bar's tail a line was printed onto: "[00:00<?, ?it/s]"
     re.compile(r"\[\d{1,2}:\d{2}(?::\d{2})?<(?:\?|\d{1,2}:\d{2}(?::\d{2})?), ?(?:\?|[\d.]{1,10})(?:it|s)/(?:s|it)\]"),
-    # a runner's stream tag: "[stdout] ", "[stderr] "
-    re.compile(r"\[std(?:out|err)\] ?"),
+    # a runner's stream tag: "[stdout] ", "[stderr] "; NLTK's downloader's "[nltk_data]     " (its wrapped lines too)
+    re.compile(r"\[std(?:out|err)\] ?|\[nltk_data\]\s{1,8}"),
     # pytest's summary: "FAILED tests/x.py::test_y - ValueError: ...", a parametrized id with spaces in its brackets
     # ("FAILED x.py::test_or[bitwise_or(x1, x2)] - ...")
     re.compile(r"(?:FAILED|ERROR) [^\s\[]{1,500}(?:\[[^\]]{0,300}\])? - "),
@@ -103,8 +103,8 @@ _PREFIXES = [
     # Docker BuildKit's progress output of a step's log: " => => # "
     re.compile(r" ?=> => # ?"),
     re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
-    # markdown: quotes, headings and code fences of a pasted log
-    re.compile(r"(?:> ?)+(?=\S|$)"),
+    # markdown: quotes, headings and code fences of a pasted log; R's reprex output, "#> "
+    re.compile(r"(?:> ?)+(?=\S|$)|#> ?"),
     # (a span opened at a class, or at Ray's worker prefix before one)
     re.compile(r"`{3}(?=\S)|`{1,2}(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): |\([^()\n]{0,200}pid=\d)"),
     # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)

@@ -85,7 +85,8 @@ _BINARIES = (
     r"lib[\w.+-]{1,100}\.so(?:\.[\d.]{1,20})?: cannot open shared obj",
     r"\.so(?:\.\d{1,4}){0,3}: undefined symbol: |^(?:importing failed due to )?[Uu]ndefined symbol: ",
     r"version [`'](?:GLIBC(?:XX)?|CXXABI)_[\d.]{1,12}' not found|The installed Paddle is compiled with ",
-    r"This version of jaxlib was built using AVX instructions",
+    r"This version of jaxlib was built using AVX instructions|: incompatible architecture \(have \w{1,20}, need ",
+    r"^cannot load library '[^']{1,200}': wrong architecture$",
     r"library was compiled to use \S{1,20} instructions, but these aren't available",
     r"Protobuf Gencode/Runtime (?:major )?versions",
 )

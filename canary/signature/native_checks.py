@@ -269,4 +269,14 @@ NATIVE_CHECKS: list[BareError] = [
         "ImportError",
         message=lambda m: f"{m['lib']}: failed to map segment from shared object",
     ),
+    # NumPy's advice when its C extensions fail to import (its ImportError's message, from "IMPORTANT: PLEASE READ THIS
+    # FOR ADVICE ON HOW TO SOLVE THIS ISSUE!" on the line after the class), whose last line is the loader's words
+    # ("Original error was: libf77blas.so.3: cannot open shared object file: No such file or directory"), also quoted
+    # alone: what failed to load, as the loader says it
+    _environment(
+        "numpy-original-error",
+        ("Original error was: ",),
+        r"(?:^|(?<=[\s`'\"]))Original error was: (?P<msg>\S.{0,500}?)[`'\"]?\s*$",
+        "ImportError",
+    ),
 ]

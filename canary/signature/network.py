@@ -9,6 +9,8 @@ own (``MlflowException``), huggingface_hub wraps it in a tuple with a request id
 ("'(MaxRetryError(...), '(Request ID: ...)')' thrown while requesting HEAD https://..."). Which file, which request,
 which retry are the job's; the host and the cause (the certificate check that failed, the proxy's status, the
 resolver's errno) are the failure, an infrastructure one, under the class it was raised as, or, printed, the cause's.
+A chain the machine cannot trust (a proxy's own root, a store without the issuer) fails every host alike: its host is
+not kept. pip words the pool's failure as "an OSError", which is the pool's cause's class too.
 W&B's client entering its retry loop names its cause the same way.
 """
 
@@ -44,7 +46,12 @@ def _described(m: re.Match[str]) -> str:
         # (to its own closing quote: "Can't connect to HTTPS URL because the SSL module is not available.")
         quoted = re.search(r"(?P<q>['\"])(?!<)((?:(?!(?P=q))[^\\]){1,200})", inner)
         why = quoted[2].rstrip(" .") if quoted else m["cause"]
-    return f"{m['host']}: {why.replace('self signed', 'self-signed')}"
+    why = why.replace("self signed", "self-signed")
+    # (a chain the machine cannot trust, a proxy's own root or a store without the issuer, fails every host alike)
+    return why if why.endswith(_ANY_HOST) else f"{m['host']}: {why}"
+
+
+_ANY_HOST = ("self-signed certificate in certificate chain", "unable to get local issuer certificate")
 
 
 def pool_failure(text: str) -> tuple[str, str] | None:
@@ -64,13 +71,14 @@ def pool(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, 
     failed = pool_failure(message)
     if failed is None:
         return exc, message, frames
-    return (failed[0] if exc in (None, "MaxRetryError") else exc), failed[1], frames
+    # (pip's "Could not install packages due to an OSError: HTTPSConnectionPool(...)" names the pool's base class)
+    return (failed[0] if exc in (None, "MaxRetryError", "OSError") else exc), failed[1], frames
 
 
 # urllib's and keras' wrappers of a failed fetch ("<urlopen error [SSL: ...] ... (_ssl.c:1129)>", keras' "URL fetch
 # failure on https://x/mnist.npz: None -- [SSL: ...]") and requests' CA bundle not found at a path: the check that
 # failed
-_URLOPEN = re.compile(r"^<urlopen error (.{1,2000}?)>?$")
+_URLOPEN = re.compile(r"^<urlopen error (.{1,2000}?)(?:>(?: .{0,500})?)?$")  # (up to its ">": what a tool said after)
 _FETCH_FAILURE = re.compile(r"^URL fetch failure on \S{1,1000}: (?:None|\d{3}) -- ")
 _SSL_WHY = re.compile(r"\s?\(_ssl\.c:(?:<line>|\d{1,6})\)")
 _CA_BUNDLE = re.compile(r"^(Could not find a suitable TLS CA certificate bundle, invalid path): .{1,1000}$")
@@ -122,6 +130,24 @@ NETWORK_ERRORS: list[BareError] = [
         lambda m: m["cause"],
         "infrastructure",
         message=_described,
+    ),
+    # NLTK's downloader failing to fetch a package, its urllib error wrapped over lines after the "[nltk_data]" prefix
+    # ("Error loading punkt: <urlopen error [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get
+    # local issuer certificate (_ssl.c:1000)>"): urllib's error, by the check that failed, not the package
+    BareError(
+        "nltk-download",
+        ("Error loading ",),
+        re.compile(r"^Error loading [\w.-]{1,100}: (?P<msg><urlopen error\b.{0,2000})"),
+        "URLError",
+        context=6,
+    ),
+    # requests' CA bundle not found, printed by a program that caught it ("Request failed: Could not find a suitable TLS
+    # CA certificate bundle, invalid path: /app/lib/certifi/weak.pem"): requests' OSError
+    BareError(
+        "ca-bundle",
+        ("Could not find a suitable TLS CA certificate bundle",),
+        re.compile(r"(?P<msg>Could not find a suitable TLS CA certificate bundle, invalid path: \S{1,1000})"),
+        "OSError",
     ),
     # W&B's client retrying a request ("wandb: Network error (ConnectionError), entering retry loop."), by its cause;
     # a retry may succeed, so only where nothing else (a file it then failed to upload) names the failure

@@ -195,6 +195,13 @@ _DYLD = re.compile(
     r"^dlopen\((?:\S{0,500}/)?([^/\s,]{1,200}), \S{1,20}\): "
     r"Library not loaded: '?(?:\S{0,500}/)?([^/\s']{1,200})'?\b.*$"
 )
+# ... or found, built for another architecture (an x86_64 wheel under an arm64 Python, or the other way): the
+# extension by its name, not its path or the tag of the Python it was built for, and the two architectures (macOS 12
+# quotes them in parentheses and names Apple silicon's arm64e, later releases quote them as 'x86_64', 'arm64')
+_DYLD_ARCH = re.compile(
+    r"^dlopen\((?:[^,]{0,500}/)?([^/,]{1,200}?)(?:\.cpython-\w{1,20}-[\w-]{1,60}|\.abi3)?(\.so|\.dylib), [^)]{1,20}\): "
+    r".{0,3000}?incompatible architecture \(have \(?'?(\w{1,20})'?\)?, need \(?'?(\w{1,20}?)e?'?\)?\)"
+)
 # cffi's library it could not load, by its path and the loader's words ("cannot load library '/usr/local/lib/
 # libsndfile.dylib': dlopen(..., 0x0002): tried: '...' (mach-o file, but is an incompatible architecture ...)", macOS
 # 11's "no suitable image found. Did find: ...", "(no such file)", Linux's "cannot open shared object file")
@@ -223,6 +230,8 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = f"DLL load failed: {why}" if why else message
     elif "codec can't" in message:
         message = _CODEC_POSITION.sub(r"\1 <n>", message)
+    elif message.startswith("dlopen(") and (m := _DYLD_ARCH.match(message)):
+        message = f"dlopen({m[1]}{m[2]}): incompatible architecture (have {m[3]}, need {m[4]})"
     elif message.startswith("dlopen(") and (m := _DYLD.match(message)):
         arch = " (wrong architecture)" if "architecture" in message else ""
         message = f"dlopen({m[1]}): Library not loaded: {m[2]}{arch}"

@@ -186,6 +186,19 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"{m['cc']}: error: unsupported option '{m['opt']}'",
     ),
+    # Apple's toolchain refusing a build before it compiles: Xcode's command line tools missing after a macOS upgrade
+    # ("xcrun: error: invalid active developer path (/Library/Developer/CommandLineTools), missing xcrun at: ..."), a
+    # deployment target clang does not take ("clang: error: invalid version number in 'MACOSX_DEPLOYMENT_TARGET=11'",
+    # "invalid deployment target for -stdlib=libc++ (requires OS X 10.7 or later)"): which check, not the paths
+    _environment(
+        "apple-toolchain",
+        ("invalid active developer path", "DEPLOYMENT_TARGET=", "invalid deployment target"),
+        r"\b(?P<tool>xcrun|clang(?:\+\+)?): error: (?P<why>invalid active developer path|invalid version number in "
+        r"'[A-Z]{2,10}_DEPLOYMENT_TARGET=[\w.]{1,12}'|invalid deployment target for -stdlib=libc\+\+ \(requires OS X "
+        r"[\d.]{1,8} or later\))",
+        None,
+        message=lambda m: f"{m['tool'].rstrip('+')}: error: {m['why']}",
+    ),
     BareError(
         "bazel-checksum",
         ("Checksum was ",),
@@ -211,20 +224,23 @@ RUNNER_CHECKS: list[BareError] = [
     ),
     _environment(
         "ld-library",
-        ("cannot find -l",),
-        r"\bld(?:\.\w{1,10})?: cannot find -l(?P<lib>[\w.+-]{1,100})",
+        ("cannot find -l", "library not found for -l"),
+        # (macOS's ld in GNU ld's words: "ld: library not found for -lstdc++")
+        r"\bld(?:\.\w{1,10})?: (?:cannot find|library not found for) -l(?P<lib>[\w.+-]{1,100})",
         None,
         message=lambda m: f"ld: cannot find -l{m['lib']}",
     ),
     # the dynamic loader refusing to start a program linked against a library the machine lacks ("serving: error while
-    # loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory"): which
-    # library, whichever program
+    # loading shared libraries: libnvinfer.so.7: cannot open shared object file: No such file or directory", or a
+    # kernel that refuses the executable stack it asks for: "libopenblas.so.0: cannot enable executable stack as shared
+    # object requires: Permission denied"): which library and why, whichever program
     _environment(
         "ld-so",
         ("error while loading shared libraries: ",),
-        r"error while loading shared libraries: (?P<lib>[\w.+-]{1,100}): cannot open shared object file",
+        r"error while loading shared libraries: (?P<lib>[\w.+-]{1,100}): (?P<why>cannot open shared object file|"
+        r"cannot enable executable stack as shared object requires: [\w ]{1,60})",
         None,
-        message=lambda m: f"error while loading shared libraries: {m['lib']}: cannot open shared object file",
+        message=lambda m: f"error while loading shared libraries: {m['lib']}: {m['why'].strip()}",
     ),
     _environment(
         "no-compiler",

@@ -1,6 +1,5 @@
-"""Reading Python tracebacks out of log lines: exception chains (causes, contexts, Ray's remote
-errors, JAX's filtered and unfiltered traces), their frames, and the call path that matters. Pure.
-"""
+"""Reading Python tracebacks out of log lines: exception chains (causes, contexts, Ray's remote errors, JAX's filtered
+and unfiltered traces), their frames, and the call path that matters. Pure."""
 
 from __future__ import annotations
 
@@ -71,10 +70,11 @@ _MESSAGE_END = re.compile(
     r"|\[end of output\]$|note: This error originates from a subprocess|ERROR: (?:Failed to build|Failed building wheel"
     r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
     r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
+    r"|[\w./\\-]{1,300}\.pyx?:\d{1,6}: [A-Z]\w{0,60}(?:Error|Exception)$"  # (pytest's place of the raise, after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
     r"|Exception ignored in: |Error in atexit\._run_exitfuncs|\[end of output\]\W{1,4}$"  # (finalizers'; pip's box)
-    # (Slurm's report of the tasks that exited after it, docker-compose's of the build step it ran in)
-    r"|srun: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
+    # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
+    r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
@@ -180,9 +180,9 @@ def _whole_line(lines: Sequence[str], start: int, i: int) -> str:
 # for x", ...) below the output it boxed, and what closes that output (pip's note, uv's hint): the step's traceback is
 # in the output, indented, and the error it raised names the failure
 PIP_WORDS = re.compile(
-    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error)|ERROR: (?:Failed building wheel for|"
-    r"Could not build wheels for|Failed to build) |(?P<after>hint: This (?:error )?(?:likely|usually)\b|note: This "
-    r"error originates from a subprocess))"
+    r"^(?:error: (?:metadata-generation-failed|subprocess-exited-with-error|legacy-install-failure)|ERROR: (?:Failed "
+    r"building wheel for|Could not build wheels for|Failed to build) |(?P<after>hint: This (?:error )?(?:likely|"
+    r"usually)\b|note: This error originates from a subprocess))"
 )
 
 
