@@ -3990,3 +3990,34 @@ def test_the_hundred_and_ninety_ninth_and_two_hundredth_batchs_failures_in_the_w
         sig("grasp-46.log").kind == "compile_error"
         and sig("nuitka-2285.log").fingerprint == sig("mxnet-15391.log").fingerprint
     )
+
+
+def test_the_two_hundred_and_first_and_second_batchs_failures_in_the_words_they_met():
+    # HDF5's file lock by its reason, whatever the release, the errno or h5py's class; netCDF's error without the file
+    lock = sig("loss-landscape-4.log")
+    assert lock.kind == "environment" and lock.fingerprint == sig("loss-landscape-12.log").fingerprint
+    assert lock.fingerprint == sig("ehrdata-270.log").fingerprint != sig("scdior-6.log").fingerprint  # (no locks)
+    assert sig("e3sm_diags-164.log").fingerprint == sig("hdf5-3311.log").fingerprint  # (HDF5's own stack line)
+    assert sig("netcdf4-python-1027.log").fingerprint == sig("yank-1256.log").fingerprint
+    # GLFW's assert by the platform layer that failed first
+    assert sig("eg3d-19.log").fingerprint == sig("draggan-54.log").fingerprint != sig("stylegan3-52.log").fingerprint
+    # pip's hash-checking mode by its refusal, whichever installer; "===" pins as "=="
+    pin = sig("pip-9629.log")
+    assert pin.kind == "environment" and pin.fingerprint == sig("cloudflare-datadog-8.log").fingerprint
+    assert sig("codecarbon-962.log").fingerprint == sig("uv-3054.log").fingerprint != pin.fingerprint
+    assert sig("pyparsing-106.log").fingerprint == sig("deep_learning_cookbook-67.log").fingerprint
+    # SQLite: the interpreter built without it, IPython's history by SQLite's reason, Django's check by no release
+    assert sig("teleparser-8.log").fingerprint == sig("ratarmount-30.log").fingerprint  # (3.5's ImportError)
+    history = sig("ipython-11407.log")
+    assert history.kind == "environment" and history.fingerprint != sig("ipython-11893.log").fingerprint
+    django = sig("djangoproject.com-983.log")
+    assert django.kind == "environment" and django.fingerprint == sig("django-anymail-271.log").fingerprint
+    assert sig("ipython-11857.log").message == "disk I/O error"  # (Jupyter's next record ends it)
+    # TPU hosts: torch_xla's replication quoted, the mesh service's rendezvous, the allocator's check before the abort
+    assert sig("transformers-29935.log").fingerprint == sig("pytorch-xla-3947-2.log").fingerprint
+    assert sig("pytorch-xla-2119.log").exception == "RuntimeError"
+    assert sig("pytorch-xla-4847-3.log").fingerprint == sig("clipa-5.log").fingerprint
+    assert sig("clipa-5.log").fingerprint != sig("transformers-13721-3.log").fingerprint  # (tcmalloc's, glibc's)
+    # git in CI: pip's missing command in two releases' words; the runner's end names nothing a line above says
+    assert sig("spongeauth-180.log").fingerprint == sig("follow-9.log").fingerprint
+    assert sig("eo-datasets-238.log").fingerprint == sig("pre-commit-terraform-370.log").fingerprint

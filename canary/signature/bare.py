@@ -368,8 +368,10 @@ BARE_ERRORS: list[BareError] = [
         "xla-device-exception",
         ("Exception in device=",),
         re.compile(
-            r"^Exception in device=\w{1,10}:\d{1,5}: "
-            r"(?P<msg>(?:[A-Z][a-z]{2,20}(?: [a-z]{2,20})?|[A-Za-z_][\w.]{0,200}(?:Error|Exception)): .{1,2000})$"
+            # (XRT's mesh service naming its source first: "mesh_service.cc:243 : Failed to meet rendezvous 'init'")
+            r"^Exception in device=\w{1,10}:\d{1,5}: (?:\S{1,300}\.cc:\d{1,6} : (?=Failed to meet rendezvous ))?"
+            r"(?P<msg>(?:[A-Z][a-z]{2,20}(?: [a-z]{2,20})?|[A-Za-z_][\w.]{0,200}(?:Error|Exception)): .{1,2000}"
+            r"|Failed to meet rendezvous .{1,1000})$"
         ),
         lambda m: _device_exception(m)[0],
         line_kind,

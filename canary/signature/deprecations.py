@@ -219,7 +219,7 @@ DEPRECATIONS: list[BareError] = [
 # a warning of any other class, as Python's warnings module prints it ("/x/multiprocessing/popen_fork.py:66:
 # RuntimeWarning: Using fork() can cause Polars to deadlock in the child process.", or without its source): what
 # its first line says; not one of BARE_ERRORS, it is read after every other reader found nothing
-# (bare_scan.any_warning); where it was raised is the caller's
+# (said.any_warning); where it was raised is the caller's
 ANY_WARNING = BareError(
     "python-warning",
     ("Warning:",),

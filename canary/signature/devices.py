@@ -370,4 +370,12 @@ DEVICE_ERRORS: list[BareError] = [
         message=lambda m: f"Explicitly requested dtype {m['dtype']} requested in {m['where']} is not available",
         weak=True,
     ),
+    # torch_xla's multiprocessing finding fewer devices than it replicates over ("Cannot replicate if number of devices
+    # (1) is different from 8": a TPU host or Colab runtime where one core is visible), quoted without its RuntimeError
+    BareError(
+        "xla-replicate",
+        ("Cannot replicate if number of devices",),
+        re.compile(r"(?P<msg>Cannot replicate if number of devices \(\d{1,4}\) is different from \d{1,4})"),
+        "RuntimeError",
+    ),
 ]

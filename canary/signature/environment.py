@@ -17,8 +17,8 @@ from canary.signature.native_folds import LIBRARY_LOAD, library_load
 
 Parts = tuple[str | None, str, list[str]]  # exception class, normalised message, call path
 
-# One check of the toolchain or environment, in the words of each release, as one wording. Each
-# entry: the wordings, and the one they take.
+# One check of the toolchain or environment, in the words of each release, as one wording. Each entry: the wordings,
+# and the one they take.
 _TPU_IN_USE = (
     "ABORTED: The TPU is already in use by process with pid <n>. Not attempting to load libtpu.so in this process"
 )
@@ -103,9 +103,8 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         re.compile(r"^.{0,300}?/dev/accel\d{1,3}\)?:? \(?Operation not permitted\b.*$"),
         "Couldn't open the TPU device /dev/accel<n>: Operation not permitted",
     ),
-    # ptxas too old for the GPU: the compiler's warning (which compute capability; "Used ptxas at <path>",
-    # its second line, alone where a post is cut before the first) and the status XLA logs after it
-    # ("ptxas <its path> too old")
+    # ptxas too old for the GPU: the compiler's warning (which compute capability; "Used ptxas at <path>", its second
+    # line, alone where a post is cut before the first) and the status XLA logs after it ("ptxas <its path> too old")
     (
         re.compile(
             r"^(?:UNIMPLEMENTED: ptxas \S{0,300} ?too old\. Falling back to the driver to compile|"
@@ -285,8 +284,9 @@ ENVIRONMENT: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] 
         ),
         "no GPU or TPU backend: falling back to CPU",
     ),
-    # pip's two lines of one requirement no wheel meets (a post may keep either)
+    # pip's two lines of one requirement no wheel meets (a post may keep either); a pin by "===" is one by "=="
     (re.compile(r"^Could not find a version that satisfies the requirement "), "No matching distribution found for "),
+    (re.compile(r"^(No matching distribution found for [\w.-]{1,100})===(?=\S)"), r"\1=="),
 ]
 
 
@@ -341,13 +341,14 @@ def _whole(message: str) -> str:
 # the checks of tools that are not jax (an installer, a container runtime, a flag parser): a check only printed gets
 # the class jax raises checks with, but these are no Python exception
 _TOOLS = re.compile(
-    r"^(?:could not select device driver|unsatisfied condition: cuda|No matching distribution found for |Could not "
-    r"find a version that satisfies|\S{1,100}(?:\.whl| wheel) is not a supported wheel|Requested \S{1,100} from "
-    r"\S{1,500} has inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS|(?:error: )?load library "
-    r"failed: |Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed|This container was built "
-    r"for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for|Cloud TPU: |ctpu: |"
-    r"xFormers can't|uv: |pip: |deviceQuery: |Kubernetes: |nccl-tests: |bitsandbytes: |h5py: |error: [\w-]{1,40}$|"
-    r"ERROR: (?:Could not build wheels|Command errored out)|error: lib[\w.+-]{1,100}\.so[\d.]{0,12}: cannot open)"
+    r"^(?:could not select device driver|unsatisfied condition: cuda|No matching distribution found for "
+    r"|Could not find a version that satisfies|\S{1,100}(?:\.whl| wheel) is not a supported wheel"
+    r"|Requested \S{1,100} from \S{1,500} has inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS"
+    r"|(?:error: )?load library failed: |Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed"
+    r"|This container was built for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for"
+    r"|Cloud TPU: |ctpu: |xFormers can't|uv: |pip: |deviceQuery: |Kubernetes: |nccl-tests: |bitsandbytes: |h5py: "
+    r"|unable to lock file: |error: [\w-]{1,40}$|ERROR: (?:Could not build wheels|Command errored out)"
+    r"|error: lib[\w.+-]{1,100}\.so[\d.]{0,12}: cannot open)"
 )
 
 

@@ -17,10 +17,8 @@ from canary.signature.bare_scan import (
     NOT_A_CHECK,
     NOT_CUDA,
     _faulthandler_frames,
-    any_warning,
     bare_error,
     error_before,
-    error_said,
     named_before,
     pip_built,
     pip_relayed,
@@ -34,6 +32,7 @@ from canary.signature.lines import clean_lines, last_output
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.numerics import non_finite
 from canary.signature.recogniser import BareError
+from canary.signature.said import any_warning, error_said
 from canary.signature.signals import UNTHROWN, died_importing, launcher_signal, signal_from_text, signal_name
 from canary.signature.tracebacks import (
     _CAUSE,

@@ -71,6 +71,8 @@ _PREFIXES = [
     _record(r"make(?:\[\d{1,4}\])?: \*\*\* "),
     # pytest's live log: "ERROR    cocotb:simulator.py:302 "
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\s{1,8}[\w.-]{1,100}:[\w.-]{1,100}\.py:\d{1,6} "),
+    # Jupyter's and IPython's loggers: "[W 12:04:31.521 NotebookApp] ", "[TerminalIPythonApp] ERROR | "
+    _record(r"\[[DIWEC] (?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\d{1,6} \w{1,40}\] |\[\w{1,60}App\] [A-Z]{4,8} \| "),
     # Python logging: "ERROR:root:", "WARNING:absl:", "WARNING:pt-xla-profiler:"
     _record(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[\w.-]{1,100}:"),
     # NCCL's own: "host-1:843:843 [5] "; mpirun --tag-output and job labels: "[1,0]<stderr>:", "[1] "
@@ -105,8 +107,11 @@ _PREFIXES = [
     re.compile(r"\[pod/[\w.-]{1,200}/[\w.-]{1,200}\] ?"),
     # markdown: quotes, headings and code fences of a pasted log; R's reprex output, "#> "
     re.compile(r"(?:> ?)+(?=\S|$)|#> ?"),
-    # (a span opened at a class, or at Ray's worker prefix before one)
-    re.compile(r"`{3}(?=\S)|`{1,2}(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): |\([^()\n]{0,200}pid=\d)"),
+    # (a span opened at a class, at Ray's worker prefix before one, or at pytest's summary line)
+    re.compile(
+        r"`{3}(?=\S)|`{1,2}(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): |\([^()\n]{0,200}pid=\d"
+        r"|(?:FAILED|ERROR) )"
+    ),
     # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
     re.compile(
         r"#{1,6} ?(?=Traceback|File \"|[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning)\b|[A-Z]{4,}_[A-Z_]{3,}: "

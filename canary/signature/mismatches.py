@@ -97,6 +97,8 @@ _LIBRARIES = (
     r"without a GUI backend: |with `PyTorch` requires `accelerate>=",
     r"CuPy failed to load |was not found\. Please see the NeMo README",
     r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(",
+    # (h5py against another HDF5; an HDF5 file lock the file system or another process refused)
+    r"h5py is running against HDF5 |^unable to lock file: |^SQLite <version> or later is required$",
 )
 # installers: no release for this Python or platform, or no set of releases that agree
 _INSTALLS = (
@@ -121,6 +123,8 @@ _PYTHON = (
     r"No module named '(?:distutils|imp|pipes|asynchat|asyncore|smtpd|cgi|cgitb|crypt|imghdr|mailcap|telnetlib|uu|"
     r"xdrlib|aifc|audioop|chunk|sndhdr|sunau|nntplib|lib2to3)'",
     r"module 'pkgutil' has no attribute 'ImpImporter'",
+    # (an extension module of the interpreter's own that its build left out, for want of the library's headers)
+    r"No module named '_(?:sqlite3|ssl|ctypes|lzma|bz2|tkinter|curses|dbm|gdbm|uuid|hashlib|decimal)'",
     r"(?:module '(?:collections|asyncio|inspect|configparser|time|distutils)' has no attribute |"
     r"cannot import name (?=.{0,40}from 'collections'))'(?:Mapping|MutableMapping|Iterable|Sequence|Callable|"
     r"MutableSequence|MutableSet|Set|Hashable|Iterator|Container|Sized|coroutine|getargspec|formatargspec|"

@@ -242,6 +242,16 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"error while loading shared libraries: {m['lib']}: {m['why'].strip()}",
     ),
+    # pip cloning a VCS requirement on a machine without git ("ERROR: Cannot find command 'git' - do you have 'git'
+    # installed and in your PATH?", pip 9's "Cannot find command 'git'" after the errno): which command
+    _environment(
+        "pip-vcs-command",
+        ("Cannot find command '",),
+        r"\bCannot find command '(?P<cmd>[\w.-]{1,40})'(?: - do you have '[\w.-]{1,40}' installed and in your "
+        r"PATH\?)?$",
+        None,
+        message=lambda m: f"pip: cannot find command '{m['cmd']}'",
+    ),
     _environment(
         "no-compiler",
         ("unable to execute",),

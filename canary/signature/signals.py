@@ -139,11 +139,13 @@ MALLOC_CHECK = re.compile(
     r"\*\*\* Error in [`'][^`']{1,300}': (?P<old>" + _GLIBC_WORDS + r"): 0x[0-9a-f]{1,16} \*\*\*"
     r"|(?:^|(?<=\s))(?P<new>" + _GLIBC_WORDS + r")$"
     r"|\bmalloc: \*\*\* error for object 0x[0-9a-f]{1,16}: (?P<mac>[a-z][\w ']{5,80}[a-z])$"
+    # (tcmalloc's own check: "src/tcmalloc.cc:332] Attempt to free invalid pointer 0x7ffdb8479460")
+    r"|\btcmalloc\.cc:\d{1,6}\] (?P<tc>Attempt to free invalid pointer) 0x[0-9a-f]{1,16}"
 )
 
 
 def malloc_words(m: re.Match[str]) -> str:
-    return m.group("old") or m.group("new") or m.group("mac")
+    return m.group("old") or m.group("new") or m.group("mac") or f"tcmalloc: {m['tc']}"
 
 
 # a line of glibc's backtrace: "/usr/lib/python3/torch/lib/libshm.so(_ZNSt6locale5_Impl...+0x142)[0x7fc39a269802]"
@@ -250,8 +252,22 @@ def _c_assert(m: re.Match[str]) -> str:
     return f"Assertion failed in {name[1] if name else m['func']} ({m['file']})"
 
 
+# pyGLFW's warning of what its platform layer refused, before GLFW's assert on the window it could not make ("GLFWError:
+# (65544) b'X11: The DISPLAY environment variable is missing'", "b'GLX: Failed to create context: BadValue ...'"):
+# which layer failed first (no X display, or no GL context on one) tells two asserts apart
+_GLFW_LAYER = re.compile(r"GLFWError: \(\d{1,6}\) b['\"](?P<layer>X11|GLX|EGL|Wayland|WGL|NSGL|Cocoa|OSMesa):")
+_GLFW_BACK = 12
+
+
+def _glfw_layer(lines: list[str], i: int, said: str) -> str:
+    if not said.endswith(".c)") or "glfw" not in said:
+        return said
+    m = next((m for line in lines[max(0, i - _GLFW_BACK) : i] if (m := _GLFW_LAYER.search(line))), None)
+    return f"{said} after GLFW's {m['layer']} error" if m else said
+
+
 PROCESS_DEATHS: list[BareError] = [
-    BareError("c-assert", ("Assertion `",), _C_ASSERT, None, message=_c_assert),
+    BareError("c-assert", ("Assertion `",), _C_ASSERT, None, message=_c_assert, below=_glfw_layer),
     # DeepSpeed's launcher reporting a rank that exited with an error code ("[...] exits with return code = 1"; a
     # negative one is the signal, read as such): weak, the rank's own error names it where the log has it
     BareError(
@@ -284,7 +300,7 @@ PROCESS_DEATHS: list[BareError] = [
     ),
     BareError(
         "malloc-check",
-        ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***"),
+        ("*** Error in", "(): ", "double free", "corrupted ", "malloc: ***", "Attempt to free invalid pointer"),
         MALLOC_CHECK,
         "SIGABRT",
         message=malloc_words,

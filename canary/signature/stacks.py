@@ -118,8 +118,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "data-resources",
         "HDF5 words a file it cannot open, truncated or locked, by release, size and errno; LMDB's code is relayed by "
-        "other libraries; NLTK boxes a resource, spaCy advises by release, sentencepiece names a path: the check, the "
-        "resource or the code is the failure",
+        "other libraries; NLTK boxes a resource, spaCy advises by release, sentencepiece and netCDF name a path, "
+        "Django SQLite's release: the check, the resource or the code is the failure",
         resources.resource_words,
     ),
     Rule(
