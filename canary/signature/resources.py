@@ -4,14 +4,14 @@ LMDB, NLTK's data, spaCy's models, sentencepiece's model files, SQLite under IPy
 HDF5 words a file it could not open by release ("Unable to open file (File signature not found)" in 1.8, "(file
 signature not found)" later, 1.14's "Unable to synchronously open file (truncated file: eof = 96, ...)") and names a
 lock it could not take by the platform's errno ("errno = 35" on macOS, "errno = 11" on Linux), which h5py 3 raises as
-that errno's OSError subclass ("BlockingIOError: [Errno 11] ..."), a program may add the file's path (a lock is named
-by its reason, the errno's words, an environment check); h5py warns of
-the HDF5 it was built against by both releases; HDF5 itself prints its headers' and library's releases when they
-differ and aborts. LMDB's codes are the failure whoever relays them (py-lmdb's ``ReadersFullError``, ArcticDB's
-``StorageException: ... LMDBError#-30790: mdb_txn_begin: MDB_READERS_FULL: ...``). NLTK frames a resource it did not
-find in a box of asterisks, named by Python 2 as ``u'corpora/stopwords'``; spaCy follows its code's first sentence
-with advice that changes by release; sentencepiece names the model file it could not find. Which check failed, which
-resource or code, is the failure; the file, the sizes, the errno and the releases are the machine's.
+that errno's OSError subclass ("BlockingIOError: [Errno 11] ..."), a program may add the file's path (a lock is named by
+its reason, the errno's words, an environment check); h5py warns of the HDF5 it was built against by both releases; HDF5
+itself prints its headers' and library's releases when they differ and aborts. LMDB's codes are the failure whoever
+relays them (py-lmdb's ``ReadersFullError``, ArcticDB's ``StorageException: ... LMDBError#-30790: mdb_txn_begin:
+MDB_READERS_FULL: ...``). NLTK frames a resource it did not find in a box of asterisks, named by Python 2 as
+``u'corpora/stopwords'``; spaCy follows its code's first sentence with advice that changes by release; sentencepiece
+names the model file it could not find. Which check failed, which resource or code, is the failure; the file, the sizes,
+the errno and the releases are the machine's.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ _NETCDF = re.compile(r"^(\[Errno -?\d{1,4}\] NetCDF: [^:]{1,100}): b?['`].{0,100
 
 
 def hdf5_lock(m: re.Match[str]) -> str:
+    """A lock HDF5 could not take (``m`` a match of ``_H5_LOCK``) by its reason, the errno's words."""
     words = m["words"] or m["msg"] or _ERRNO_WORDS.get(m["errno"], f"Unknown error {m['errno']}")
     return f"unable to lock file: {words[:1].upper()}{words[1:]}"
 
@@ -65,8 +66,9 @@ _SENTENCEPIECE = re.compile(
 
 
 def resource_words(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The ``data-resources`` rule: HDF5's refusals by no file, size, errno or release; LMDB's code by whichever
-    library relays it; NLTK's resource by name; spaCy's code by its first sentence; sentencepiece's file by no path."""
+    """The ``data-resources`` rule: HDF5's refusals by no file, size, errno or release (a lock by its reason); LMDB's
+    code by whichever library relays it; NLTK's resource by name; spaCy's code by its first sentence; sentencepiece's
+    and netCDF's file by no path; Django's SQLite check by no release."""
     if " file (" in message and (m := _H5_OPEN.match(message)):
         if lock := _H5_LOCK.match(m[2]):
             return exc, hdf5_lock(lock), frames

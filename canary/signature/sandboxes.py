@@ -1,8 +1,9 @@
 """A container's sandbox refusing what a program in it asks of the kernel, as the program says it: an older Docker's
-seccomp profile refusing the system calls a newer C library makes (coreutils' "Operation not permitted" on a path,
-make unable to run its shell, Python unable to read the clock as it starts), gVisor's system calls it does not
-implement, and rootless Podman without the subordinate ids an image's files are owned by. Pure. They take their place
-in :data:`canary.signature.containers.CONTAINER_CHECKS`; each is the tool's check, with no class but Python's.
+seccomp profile refusing the system calls a newer C library makes (coreutils' "Operation not permitted" on a path, make
+unable to run its shell, Python unable to read the clock as it starts), gVisor's system calls it does not implement,
+rootless Podman without the subordinate ids an image's files are owned by, and Podman run inside a container that cannot
+re-exec it. Pure. They take their place in :data:`canary.signature.containers.CONTAINER_CHECKS`; each is the tool's
+check, with no class but Python's.
 """
 
 from __future__ import annotations
