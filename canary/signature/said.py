@@ -13,6 +13,7 @@ from canary.signature.identity import make
 from canary.signature.infra import infrastructure_reason
 from canary.signature.masks import canonical_class
 from canary.signature.quoting import quoted
+from canary.signature.tracebacks import RUNNER_END
 
 # A line that says it is an error, in words no recogniser knows: "LLVM ERROR: ...", "error: ...",
 # "Fatal error: ...", ERROR with a full-width colon, a CUDA or HIP error code ("hipErrorNoBinaryForGpu: ..."),
@@ -43,7 +44,7 @@ _IN_PROSE = re.compile(
 _ERROR_SAID_WITHIN = 60  # the last lines of output a post's failure is in
 # a CI runner's end of a failed step ("Error: Process completed with exit code 2."), which names nothing a line above
 # it says
-_RUNNER_END = re.compile(r"^(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$")
+_RUNNER_END = re.compile("^" + RUNNER_END)
 
 
 _WARNING_LINES = 1  # the line a warning's message may be wrapped onto

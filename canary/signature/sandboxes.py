@@ -12,10 +12,10 @@ import re
 
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.tracebacks import _parse_exception_line
 
 # (the interpreter's state line between its fatal error and the exception that caused it, 3.8 and later)
 _STATE = re.compile(r"^Python runtime state: ")
-_RAISED = re.compile(r"^(?P<cls>[A-Z]\w{0,60}(?:Error|Exception)): (?P<msg>.{1,500})$")
 
 
 def startup_error(lines: list[str], i: int, m: re.Match[str]) -> tuple[str, str]:
@@ -26,9 +26,8 @@ def startup_error(lines: list[str], i: int, m: re.Match[str]) -> tuple[str, str]
         s = line.strip()
         if _STATE.match(s):
             continue
-        raised = _RAISED.match(s)
-        if raised:
-            return raised["cls"], f"Fatal Python error: {m['what']}: {raised['msg']}"
+        if raised := _parse_exception_line(s):
+            return raised[0], f"Fatal Python error: {m['what']}: {raised[1]}"
         break
     return "FatalError", f"Fatal Python error: {m['what']}"
 

@@ -9,14 +9,7 @@ from dataclasses import dataclass, field
 
 # Frames kept in the call path besides the application's own (globs over the normalized path,
 # which for installed packages starts at the package: ``jax/experimental/pallas/ops/...``).
-DEFAULT_KEEP: tuple[str, ...] = (
-    "canary/*",
-    "*ragged_dot*",
-    "*/pallas/ops/*",
-    "*megablox*",
-    "levanter/*",
-    "haliax/*",
-)
+DEFAULT_KEEP: tuple[str, ...] = ("canary/*", "*ragged_dot*", "*/pallas/ops/*", "*megablox*", "levanter/*", "haliax/*")
 DEFAULT_MAX_FRAMES = 12
 
 
@@ -58,6 +51,7 @@ _JAX_WRAPPERS = {"FilteredStackTrace", "UnfilteredStackTrace", "SimplifiedTraceb
 # JAX prints where a failing operation was traced (the model code that called it) as a cause of
 # the lowering error: those frames are the inner part of the call path.
 _JAX_SOURCE_TRACE = "JaxStackTraceBeforeTransformation"
+RUNNER_END = r"(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a CI runner's end of a step)
 _MESSAGE_END = re.compile(
     r"^(?:-{10,}|For simplicity, JAX has removed|The stack trace below excludes JAX-internal frames"
     r"|The preceding is the original exception|The preceding stack trace is the source of the JAX operation"
@@ -69,7 +63,6 @@ _MESSAGE_END = re.compile(
     # (pip's box around a build step's output, and its words after it)
     r"|\[end of output\]$|note: This error originates from a subprocess|ERROR: (?:Failed to build|Failed building wheel"
     r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
-    r"|(?:Error: |##\[error\])Process completed with exit code \d{1,3}\.?$"  # (a runner's end after it)
     r"|[\w./\\-]{1,300}\.pyx?:\d{1,6}: [A-Z]\w{0,60}(?:Error|Exception)$"  # (pytest's place of the raise, after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
     r"|Exception ignored in: |Error in atexit\._run_exitfuncs|\[end of output\]\W{1,4}$"  # (finalizers'; pip's box)
@@ -86,6 +79,7 @@ _MESSAGE_END = re.compile(
     r"|[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}[$#](?: |$)"  # (the shell's prompt after the program ended: "me@host:~/x$")
     r"|\([\w.-]{1,40}\)(?: \([\w.-]{1,40}\)){0,3} .{0,200}[$#>]$"  # (a conda env's prompt: "(env) (base) ... $")
     r"|Tr(?:a|ac|ace|aceb|aceba|acebac|aceback)?$"  # (the next traceback's first line, where a post was cut inside it)
+    "|" + RUNNER_END,  # (a runner's end after it)
 )
 _MAX_MESSAGE_LINES = 12
 _LOOK_BACK = 200  # lines searched above a cut exception line for the whole one
