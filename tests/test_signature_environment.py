@@ -4021,3 +4021,85 @@ def test_the_two_hundred_and_first_and_second_batchs_failures_in_the_words_they_
     # git in CI: pip's missing command in two releases' words; the runner's end names nothing a line above says
     assert sig("spongeauth-180.log").fingerprint == sig("follow-9.log").fingerprint
     assert sig("eo-datasets-238.log").fingerprint == sig("pre-commit-terraform-370.log").fingerprint
+
+
+def test_the_two_hundred_and_third_to_sixth_batchs_failures_in_the_words_they_met():
+    # OpenSSL 3: hashlib's digest by its lowercase name; Node's refusal as Node's Error; legacy renegotiation, any host
+    assert sig("ntlm-auth-31.log").fingerprint == sig("pywhisker-9.log").fingerprint
+    node = sig("component-template-27.log")
+    assert node.kind == "environment" and node.exception == "Error"
+    assert (
+        node.fingerprint
+        == sig("sysml-v2-pilot-implementation-372.log").fingerprint
+        != sig("zone-mta-375.log").fingerprint
+    )
+    assert sig("pafd-automated-51.log").message == sig("nltk-3164.log").message
+    # Windows: a code by the file it names, a temporary file's head and a wheel's name masked, the class by its code
+    assert sig("pyannote-audio-1457.log").fingerprint == sig("faster-whisper-gui-205.log").fingerprint
+    assert sig("pyannote-audio-1457.log").fingerprint != sig("docling-961.log").fingerprint
+    assert (
+        sig("pip-11622.log").fingerprint == sig("pip-13339.log").fingerprint != sig("tradingagents-151.log").fingerprint
+    )
+    assert sig("tradingagents-151.log").fingerprint == sig("ipdb-python-17.log").fingerprint
+    assert (
+        sig("pytorch-ts-56.log").fingerprint
+        == sig("audio-webui-205.log").fingerprint
+        != sig("audio-webui-49.log").fingerprint
+    )
+    assert sig("deepfacelab-826.log").exception == "PermissionError"  # ("Error: [WinError 32] ...", a line of its own)
+    # setuptools 58's use_2to3, whichever package; PyInstaller's words after the exception end its message
+    assert sig("kmax-129.log").fingerprint == sig("regressors-24.log").fingerprint == sig("apparate-5.log").fingerprint
+    assert sig("aphrobyte-rat-11.log").fingerprint == sig("ethstaker-deposit-cli-84.log").fingerprint
+    # PySpark: the gateway's exit as an environment check by any release; Py4J's call by the JVM's words
+    gateway = sig("colabtools-5696.log")
+    assert gateway.kind == "environment" and gateway.fingerprint == sig("findspark-37.log").fingerprint
+    assert gateway.fingerprint == sig("zillacode-4.log").fingerprint == sig("reinvent-randomized-3.log").fingerprint
+    assert sig("coursera-6.log").fingerprint == sig("bigdatacourseexercises-48.log").fingerprint
+    assert sig("spark-50807.log").fingerprint == sig("spark-50865.log").fingerprint
+    assert sig("spark-50865.log").exception == "Py4JError"
+    # database clients: pyodbc's words, SQLAlchemy's wrapper, Oracle's DPI-1047 by release; PROJ without the CRS
+    assert (
+        sig("sql-docs-7658.log").fingerprint
+        == sig("pyodbc-717.log").fingerprint
+        != sig("sql-docs-6129.log").fingerprint
+    )
+    assert sig("psycopg2-1360.log").fingerprint == sig("oncall-1062.log").fingerprint
+    oracle = sig("python-oracledb-243.log")
+    assert oracle.kind == "environment" and oracle.fingerprint == sig("docker-oracle-12c-154.log").fingerprint
+    assert sig("python-cx_oracle-340.log").fingerprint == sig("pyrfc-76.log").fingerprint != oracle.fingerprint
+    assert (
+        sig("pyrosm-163.log").fingerprint == sig("geopandas-2270.log").fingerprint != sig("pycraf-10.log").fingerprint
+    )
+    assert sig("packages-22385.log").kind == "environment" and sig("packages-22385.log").exception is None
+    # programs a library runs and browsers: which program, which refusal, not its path or release
+    assert sig("tesseract-1799.log").fingerprint == sig("pytesseract-285.log").fingerprint
+    assert (
+        sig("adviser-5.log").fingerprint == sig("pytorchviz-89.log").fingerprint == sig("eo-learn-676.log").fingerprint
+    )
+    assert sig("ghunt-279.log").fingerprint == sig("webdrivermanager-374.log").fingerprint
+    assert sig("testissues-8288.log").fingerprint == sig("playwright-9256.log").fingerprint
+    assert sig("docker-puppeteer-148.log").fingerprint == sig("puppeteer-headful-17.log").fingerprint
+    # credentials: google-auth's and botocore's, an expired token whatever the operation, Azure's by what it tried
+    assert sig("google-cloud-python-2995.log").fingerprint == sig("python-runtimeconfig-66.log").fingerprint
+    assert sig("botocore-808.log").fingerprint == sig("earthml-45.log").fingerprint
+    assert sig("ttc_subway_times-59.log").fingerprint == sig("boto-898.log").fingerprint
+    assert sig("ttc_subway_times-59.log").fingerprint != sig("dvc-6325.log").fingerprint
+    azure = sig("skyplane-203.log")
+    assert (
+        azure.fingerprint == sig("azure-cli-30589.log").fingerprint != sig("azure-sdk-for-python-23245.log").fingerprint
+    )
+    # clocks, brokers, ssh: RequestTimeTooSkewed raised or printed; Redis' MISCONF by any release; the platform's errno
+    assert sig("datasets-6611.log").fingerprint == sig("python-472.log").fingerprint
+    assert (
+        sig("channels_redis-118.log").fingerprint
+        == sig("owapi-296.log").fingerprint
+        == sig("weblate-11614.log").fingerprint
+    )
+    assert sig("dify-14810.log").fingerprint == sig("arl-551.log").fingerprint != sig("kobo-docker-31.log").fingerprint
+    assert sig("fabric-1340.log").fingerprint == sig("sshlibrary-181.log").fingerprint
+    assert (
+        sig("jobs-16.log").fingerprint
+        == sig("vprofile-project-43.log").fingerprint
+        != sig("kobo-aura-remote-6.log").fingerprint
+    )
+    assert sig("mpich2-yarn-33.log").fingerprint == sig("virtualclient-752.log").fingerprint

@@ -34,6 +34,26 @@ _JOB_STATUS = re.compile(
 )
 
 
+# a refusal of the credentials a request was signed with, whichever operation sent it ("An error occurred
+# (ExpiredToken) when calling the PutObject operation: The provided token has expired."; STS's "Token expired: current
+# date/time 1624482533 must be before the expiration date/time1624482335"): the code and its words, not the operation
+# or the times; a clock off by too much is the machine's, as printed (containers.py's clock-skew)
+_CREDENTIAL_REFUSAL = re.compile(
+    r"^An error occurred \((?P<code>ExpiredToken(?:Exception)?|InvalidToken|InvalidClientTokenId|"
+    r"RequestTimeTooSkewed)\) when calling the \w{1,100} operation(?P<said>: .*)?$"
+)
+# boto3's transfer naming the file it moved around the ClientError ("Failed to upload /x/abc.csv to bucket/abc.csv: An
+# error occurred (ExpiredToken) ...")
+_TRANSFER = re.compile(r"^Failed to (?:upload|download) \S{1,1000} to \S{1,1000}: (?=An error occurred \()")
+
+
+def _credential_refusal(exc: str | None, m: re.Match[str]) -> tuple[str | None, str]:
+    if m["code"] == "RequestTimeTooSkewed":
+        return "RequestTimeTooSkewed", "RequestTimeTooSkewed: the request time and the current time differ too much"
+    said = re.sub(r"\d{9,}", "<n>", m["said"] or "").rstrip(".")
+    return exc, f"An error occurred ({m['code']}){said}"
+
+
 def _limit(m: re.Match[str], operation: str) -> str:
     name = m["name"] or f"{m['type']} for {m['kind'].replace('-', ' ')} usage"
     if m["name"] and " for " not in name and name.startswith("ml."):  # (cut at the terminal's wrap)
@@ -42,9 +62,13 @@ def _limit(m: re.Match[str], operation: str) -> str:
 
 
 def botocore_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    """The ``botocore`` rule: a refusal without the retries before it; SageMaker's limits by their names; its failed
-    job by the reason's class."""
+    """The ``botocore`` rule: a refusal without the retries before it; a credential refused without the operation, and
+    boto3's transfer around it; SageMaker's limits by their names; its failed job by the reason's class."""
     exc, message, frames = _WITHOUT_RETRIES(exc, message, frames)
+    if message.startswith("Failed to ") and _TRANSFER.match(message):
+        exc, message = "ClientError", _TRANSFER.sub("", message)
+    if message.startswith("An error occurred (") and (m := _CREDENTIAL_REFUSAL.match(message)):
+        return (*_credential_refusal(exc, m), frames)
     if "service limit" in message and (m := _LIMIT.search(message)):
         job = re.search(r"calling the Create(\w{1,40})Job operation", message)
         kind = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", job[1]).lower() + " job" if job else "job"
@@ -81,6 +105,14 @@ AWS_ERRORS: list[BareError] = [
             f"An error occurred ({m['code']}) when calling the {m['op']} operation"
             + (f": {m['msg']}" if m["msg"] else "")
         ),
+    ),
+    # botocore finding a credentials file with a key but not its secret ("Partial credentials found in
+    # shared-credentials-file, missing: aws_secret_access_key"), printed by a tool without its class
+    BareError(
+        "aws-partial-credentials",
+        ("Partial credentials found in ",),
+        re.compile(r"(?P<msg>Partial credentials found in [\w-]{1,60}, missing: \w{1,60})"),
+        "PartialCredentialsError",
     ),
     BareError(
         "aws-cli-credentials",

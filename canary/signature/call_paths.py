@@ -99,6 +99,13 @@ _NAMES_MODULE = re.compile(
 )
 
 
+# ... or fewer that refuse the machine's credentials ("Unable to locate credentials", paramiko's "Authentication
+# failed."): which program asked is the job's
+_CREDENTIALS = re.compile(
+    r"^(?:Unable to locate credentials|Authentication failed|No authentication methods available)"
+)
+
+
 # ... or fewer that open with a library's qualified name ("apex.optimizers.FusedAdam requires cuda extensions")
 _OPENS_QUALIFIED = re.compile(r"^[a-z_]\w{0,40}(?:\.\w{1,60}){2,6} [a-z]\w{1,40} ")
 
@@ -117,7 +124,9 @@ def names_itself(exception: str | None, message: str) -> bool:
         and not exception.startswith("SIG")
         and exception != "CheckFailed"
         and (
-            len(message.split()) >= NAMING_WORDS or pythons.says_file(message) or bool(_OPENS_QUALIFIED.match(message))
+            len(message.split()) >= NAMING_WORDS
+            or pythons.says_file(message)
+            or bool(_OPENS_QUALIFIED.match(message) or _CREDENTIALS.match(message))
         )
         and (not _MET_WHERE.search(message) or bool(_NAMES_MODULE.match(message)))
         and not pythons.interpreter_words(message)

@@ -1,4 +1,5 @@
-"""Google Cloud's credentials refused as a CI step and gcloud report it, printed without a traceback. Pure.
+"""Cloud credentials refused or not found: Google Cloud's as a CI step and gcloud report them, Azure's
+DefaultAzureCredential by the credentials it tried, printed without a traceback. Pure.
 
 google-github-actions/auth says what failed after its own name, since v1 after its retries' count ("Error:
 google-github-actions/auth failed with: retry function failed after 4 attempts: failed to generate Google Cloud
@@ -32,6 +33,19 @@ def _step(m: re.Match[str]) -> str:
 
 
 CREDENTIAL_ERRORS: list[BareError] = [
+    # Azure's DefaultAzureCredential printed by a tool without its class, with the credentials it tried below it
+    BareError(
+        "azure-default-credential",
+        ("DefaultAzureCredential failed to retrieve a token",),
+        re.compile(
+            r"^(?:[\w.]{0,100}ClientAuthenticationError: )?(?P<msg>DefaultAzureCredential failed to retrieve a token "
+            r"from the included credentials\b.*)$"
+        ),
+        "ClientAuthenticationError",
+        below=lambda lines, i, said: " ".join(
+            [said, *(s.strip() for s in lines[i + 1 : i + 10] if "Credential: " in s)]
+        ),
+    ),
     BareError(
         "gha-auth-inputs",
         ("must specify exactly one of",),
@@ -102,13 +116,42 @@ CREDENTIAL_ERRORS: list[BareError] = [
 # google-auth's refusals with the advice after them, which a post may cut or quote to its own punctuation
 # ("Reauthentication is needed. Please run `gcloud auth application-default login` to reauthenticate.", "Your default
 # credentials were not found. To set up Application Default Credentials, see https://... for more information.")
-_GOOGLE_AUTH = re.compile(r"^(Reauthentication is needed|Your default credentials were not found)\b.+$")
+_GOOGLE_AUTH = re.compile(
+    r"^(Reauthentication is needed|Your default credentials were not found|Could not automatically determine "
+    r"credentials)\b.+$"
+)
+
+# Azure's DefaultAzureCredential listing the credentials it tried under its one sentence ("DefaultAzureCredential failed
+# to retrieve a token from the included credentials. Attempted credentials: EnvironmentCredential: EnvironmentCredential
+# authentication unavailable. ...", by release a different list and links): that none was available to it, or which
+# one failed and how, not the list's order, length or links
+_AZURE_DEFAULT = re.compile(r"^DefaultAzureCredential failed to retrieve a token from the included credentials\b")
+_AZURE_TRIED = re.compile(r"\b(\w{2,40}Credential): (?!\1 authentication unavailable)(?P<why>[^.;]{1,80})")
+_AZURE_LISTED = re.compile(r"\b\w{2,40}Credential: ")
+_AZURE_ABSENT = re.compile(r"^(?:Please run 'az login'|Az\.Account module|Azure Developer CLI could not be found)")
+
+
+def azure_default(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    if message.startswith("DefaultAzureCredential") and (head := _AZURE_DEFAULT.match(message)):
+        if not _AZURE_LISTED.search(message):
+            return exc, head[0], frames  # (its list cut, or not posted: the sentence alone)
+        failed = next((m for m in _AZURE_TRIED.finditer(message) if not _AZURE_ABSENT.match(m["why"])), None)
+        how = f"{failed[1]}: {failed['why'].strip()}" if failed else "no credential was available"
+        message = f"DefaultAzureCredential failed to retrieve a token: {how}"
+    return exc, message, frames
+
 
 CREDENTIAL_RULES: tuple[Rule, ...] = (
     Rule(
         "google-auth-advice",
-        "google-auth follows a refusal (reauthentication needed, no default credentials) with the command or page "
-        "that would fix it: the refusal is the failure",
+        "google-auth follows a refusal (reauthentication needed, no default credentials, none determined) with the "
+        "command, page or advice by release that would fix it: the refusal is the failure",
         rewrite(" ", _GOOGLE_AUTH, r"\1"),
+    ),
+    Rule(
+        "azure-default-credential",
+        "Azure's DefaultAzureCredential lists the credentials it tried, by release a different list with links: that "
+        "none was available, or which one failed and how, is the failure",
+        azure_default,
     ),
 )

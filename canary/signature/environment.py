@@ -342,13 +342,13 @@ def _whole(message: str) -> str:
 # the class jax raises checks with, but these are no Python exception
 _TOOLS = re.compile(
     r"^(?:could not select device driver|unsatisfied condition: cuda|No matching distribution found for "
-    r"|Could not find a version that satisfies|\S{1,100}(?:\.whl| wheel) is not a supported wheel"
+    r"|Could not find a version that satisfies|\S{1,100}(?:\.whl| wheel) is not a supported wheel|MISCONF "
     r"|Requested \S{1,100} from \S{1,500} has inconsistent version|Unknown command line flag|Unknown flags in XLA_FLAGS"
     r"|(?:error: )?load library failed: |Unsupported gpu architecture|Failed to initialize NVML: |NVIDIA-SMI has failed"
     r"|This container was built for NVIDIA|Accessing retired flag|Custom call API version|conda: |Could not solve for"
     r"|Cloud TPU: |ctpu: |xFormers can't|uv: |pip: |deviceQuery: |Kubernetes: |nccl-tests: |bitsandbytes: |h5py: "
     r"|unable to lock file: |error: [\w-]{1,40}$|ERROR: (?:Could not build wheels|Command errored out)"
-    r"|error: lib[\w.+-]{1,100}\.so[\d.]{0,12}: cannot open)"
+    r"|error: lib[\w.+-]{1,100}\.so[\d.]{0,12}: cannot open|Error: pg_config |ERROR: A GDAL API version)"
 )
 
 

@@ -172,8 +172,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "connection-pool",
         "requests raises urllib3's pool giving up on a host as its cause's class, pip and huggingface_hub print it; "
-        "urllib, keras and requests wrap a failed fetch: the url, request, path and OpenSSL's build are the job's, the "
-        "host (but for a chain no host passes) and the cause the failure",
+        "urllib, keras and requests wrap a failed fetch: url, request, path, OpenSSL's build and an errno's number "
+        "are the job's, the host (but for a chain no host passes) and the cause the failure",
         network.pool,
     ),
     Rule(
@@ -218,9 +218,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "platform-words",
-        "Windows words an OSError's code and a DLL's failure in the machine's language, torch names its DLL by where "
-        "it is installed, macOS's loader and cffi a library by path and Python tag; a codec names a byte's position, "
-        "Click advises by release: the code, library, architectures and refusal are it",
+        "Windows words an error's code in the machine's language and names a DLL or file by path, macOS's loader and "
+        "cffi a library by path and Python tag; a codec names a byte's position, Click advises by release: the code, "
+        "file, library, architectures and refusal are it",
         pythons.platform_words,
     ),
     Rule(
@@ -332,8 +332,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "program-frames",
         "one failure met from two programs, with or without its traceback, is one: NAMING_WORDS words, pickle's "
-        "protocol or a name a module it names lacks need no call path; a crash, memory run out, a name an object "
-        "lacks, a module not found and a program's own mistake are told by where they were met",
+        "protocol, credentials refused, a name a module it names lacks need no call path; a crash, memory run out, a "
+        "missing attribute or module and a program's own mistake are told by where they were met",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

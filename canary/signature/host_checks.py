@@ -113,12 +113,14 @@ HOST_CHECKS: list[BareError] = [
     _environment(
         "x509-time",
         ("x509: certificate has expired or is not yet valid",),
-        r"x509: certificate has expired or is not yet valid: current time \S{1,40} is (?P<how>before|after)\b",
+        r"x509: certificate has expired or is not yet valid(?:: current time \S{1,40} is (?P<how>before|after)\b)?",
         None,
         message=lambda m: (
             "x509: certificate is not yet valid (the clock is behind)"
             if m["how"] == "before"
             else "x509: certificate has expired"
+            if m["how"]
+            else "x509: certificate has expired or is not yet valid"
         ),
     ),
     # make and tar finding files from the future ("make: warning:  Clock skew detected.  Your build may be incomplete.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.python_envs import uv_platform
+from canary.signature.pythons import win_error
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.rewordings import Parts
@@ -321,7 +322,7 @@ INSTALL_CHECKS: list[BareError] = [
         re.compile(r"Could not install packages due to an? (?P<cls>[A-Z]\w{1,60}Error): (?P<msg>.{1,1000})$"),
         lambda m: m["cls"],
         # (which file it could not write is the package's: "[Errno 13] Permission denied: '/usr/lib/.../chardet'")
-        message=lambda m: "pip could not install packages: " + errno_path(m["msg"]),
+        message=lambda m: "pip could not install packages: " + win_error(errno_path(m["msg"])),
     ),
     # a package built from source (no wheel for the machine) that needs Rust where none is: setuptools-rust's "error:
     # can't find Rust compiler" (tokenizers, safetensors 0.3), maturin's "Cargo, the Rust package manager, is not

@@ -172,25 +172,6 @@ _TF_NODE = re.compile(r"\s?\[\[(?:Node: |\{\{node |node )([\w/.-]{1,300})(?=[ }]
 tf_node = rewrite("[[", _TF_NODE, r" [[node \1]]")
 
 
-# an exception raised with several arguments prints them as a tuple ("RefreshError: ('invalid_grant: Bad Request',
-# {'error': 'invalid_grant', ...})"); the first is its message, the rest the response it carried (a dict in one
-# release of google-auth, its JSON text in another)
-_ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), .*\)$""")
-
-
-# (a message a stray comma split into strings is one: "('Quantization scheme is not supported for ', 'the current
-# GPU. Min capability: 80. ', 'Current capability: 75.')")
-_STRINGS = re.compile(r"""^\((?:'[^'{\[][^']{0,500} ', ){1,9}'[^'{\[][^']{0,500}',?\)$""")
-_PIECE = re.compile(r"'([^']{0,500})'")
-
-
-def exception_args(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if message.startswith("(") and _STRINGS.match(message):
-        return exc, "".join(_PIECE.findall(message)).strip(), frames
-    m = _ARGS.match(message) if message.startswith("(") else None
-    return exc, m["first"] if m else message, frames
-
-
 # Triton's OutOfResources raised in a traceback says how much its kernel's configuration asked and the GPU has ("out of
 # resource: shared memory, Required: 98304, Hardware limit: 49152. Reducing block sizes or `num_stages` may help."):
 # which resource is the failure, as the bare line names it (canary.signature.words)

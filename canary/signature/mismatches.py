@@ -99,13 +99,23 @@ _LIBRARIES = (
     r"Failed to fetch URL on try \d{1,3} out of \d{1,3}: Failed to fetch URL \(",
     # (h5py against another HDF5; an HDF5 file lock the file system or another process refused)
     r"h5py is running against HDF5 |^unable to lock file: |^SQLite <version> or later is required$",
+    r"^MISCONF Redis is configured to save RDB snapshots, but it cannot persist them to disk$",  # (the server's disk)
+    # (a browser or a program a library runs, not installed, as the helper-programs rule words it)
+    r"^Playwright: Executable doesn't exist \(|make sure the Graphviz executables are on your systems' PATH$",
+    r"^RequestTimeTooSkewed: the request time and the current time differ too much$",  # (the machine's clock)
+    # (Oracle's client library, as the databases rule words it)
+    r"^DPI-(?:1047|<version>): \d\d-bit Oracle Client library: ",
 )
+# the config tool a source build of a client library asks for (psycopg2's pg_config, mysqlclient's mysql_config,
+# rasterio's and GDAL's gdal-config)
+_CONFIG_TOOLS = (r"pg_config executable not found|\bmysql_config not found|A GDAL API version must be specified",)
 # installers: no release for this Python or platform, or no set of releases that agree
 _INSTALLS = (
     r"No matching distribution found for |Could not find a version that satisfies the requirement",
     r"is not a supported wheel on this platform|has inconsistent version",
     r"\bJAX requires Python \d\.\d{1,2} or newer|Cannot install on (?:a )?Python\b",
     r"Python in worker has different version",  # (PySpark's workers against its driver)
+    r"^Java gateway process exited before sending its port number",  # (PySpark's JVM that did not start)
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving",
     # (pip's words after a package's build step failed: a compiler, a tool or a header the build needed)
     r"^error: (?:subprocess-exited-with-error|metadata-generation-failed|legacy-install-failure)$",
@@ -140,6 +150,7 @@ ENTRIES: tuple[str, ...] = (
     *_GPU_COMPILERS,
     *_BINARIES,
     *_LIBRARIES,
+    *_CONFIG_TOOLS,
     *_INSTALLS,
     *_HOST_COMPILERS,
     *_PYTHON,

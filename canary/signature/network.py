@@ -9,8 +9,9 @@ own (``MlflowException``), huggingface_hub wraps it in a tuple with a request id
 ("'(MaxRetryError(...), '(Request ID: ...)')' thrown while requesting HEAD https://..."). Which file, which request,
 which retry are the job's; the host and the cause (the certificate check that failed, the proxy's status, the
 resolver's errno) are the failure, an infrastructure one, under the class it was raised as, or, printed, the cause's.
-A chain the machine cannot trust (a proxy's own root, a store without the issuer) fails every host alike: its host is
-not kept. pip words the pool's failure as "an OSError", which is the pool's cause's class too.
+A chain the machine cannot trust (a proxy's own root, a store without the issuer) fails every host alike, and so does an
+OpenSSL 3 refusing legacy renegotiation: its host is not kept. pip words the pool's failure as "an OSError", which is
+the pool's cause's class too.
 W&B's client entering its retry loop names its cause the same way.
 """
 
@@ -32,7 +33,7 @@ _WHY = (
     # the proxy's refusal of the tunnel, by its status
     re.compile(r"(?P<why>Tunnel connection failed: [^'\"()\\]{1,100})"),
     # the resolver's or the socket's errno and its words
-    re.compile(r"(?P<why>\[Errno -?\d{1,5}\] [^'\"()\\]{1,200})"),
+    re.compile(r"(?P<why>\[Errno (?:-?\d{1,5}|<n>)\] [^'\"()\\]{1,200})"),
     # a timeout, without the object that timed out
     re.compile(r"(?P<why>(?:Read|Connect|Connection) timed out)"),
 )
@@ -51,7 +52,11 @@ def _described(m: re.Match[str]) -> str:
     return why if why.endswith(_ANY_HOST) else f"{m['host']}: {why}"
 
 
-_ANY_HOST = ("self-signed certificate in certificate chain", "unable to get local issuer certificate")
+_ANY_HOST = (
+    "self-signed certificate in certificate chain",
+    "unable to get local issuer certificate",
+    "unsafe legacy renegotiation disabled",  # (OpenSSL 3 refusing every server that still renegotiates the old way)
+)
 
 
 def pool_failure(text: str) -> tuple[str, str] | None:
@@ -84,8 +89,14 @@ _SSL_WHY = re.compile(r"\s?\(_ssl\.c:(?:<line>|\d{1,6})\)")
 _CA_BUNDLE = re.compile(r"^(Could not find a suitable TLS CA certificate bundle, invalid path): .{1,1000}$")
 
 
+# a socket's errno numbered by the platform (a reset is 104 on Linux, 54 on macOS, 131 on Solaris, 10054 on Windows; a
+# refusal 111, 61, 146, 10061): its words are the failure
+_SOCKET_ERRNO = re.compile(r"\[Errno (?:104|54|131|10054|111|61|146|10061)\] (?=Connection (?:reset by peer|refused))")
+
+
 def fetch_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    """The ``fetch-words`` rule: a fetch's failure by the check that failed, not the URL, path or build of OpenSSL."""
+    """The ``fetch-words`` rule: a fetch's failure by the check that failed, not the URL, path or build of OpenSSL; a
+    socket's errno by its words, not the platform's number."""
     if message.startswith("<urlopen error "):
         message = _URLOPEN.sub(r"\1", message)
     elif message.startswith("URL fetch failure on "):
@@ -94,6 +105,8 @@ def fetch_words(exc: str | None, message: str, frames: list[str]) -> tuple[str |
         message = _CA_BUNDLE.sub(r"\1", message)
     if "[SSL" in message:
         message = _SSL_WHY.sub("", message).replace("self signed", "self-signed")
+    if "[Errno " in message and "Connection " in message:
+        message = _SOCKET_ERRNO.sub("[Errno <n>] ", message)
     return exc, message, frames
 
 

@@ -353,13 +353,19 @@ PYTHON_ENV_CHECKS: list[BareError] = [
     ),
     # setuptools refusing a package's own setup arguments ("error in gym setup command: 'extras_require' must be a
     # dictionary whose values are strings or lists of strings containing valid project/version requirement
-    # specifiers."): which package and which argument, not the parser's words after them
+    # specifiers."): which package and which argument, not the parser's words after them; and setuptools 58 refusing
+    # the use_2to3 it removed ("error in kmax setup command: use_2to3 is invalid."), whichever old package passed it
     _environment(
         "setup-command",
-        (" setup command: '",),
-        r"error in (?P<pkg>[\w.-]{1,100}) setup command: '(?P<arg>\w{1,60})' must be",
+        (" setup command: '", " setup command: use_2to3 is invalid"),
+        r"error in (?P<pkg>[\w.-]{1,100}) setup command: (?:'(?P<arg>\w{1,60})' must be|"
+        r"(?P<removed>use_2to3) is invalid)",
         None,
-        message=lambda m: f"setuptools: error in {m['pkg']} setup command: '{m['arg']}' is invalid",
+        message=lambda m: (
+            f"setuptools: error in {m['pkg']} setup command: '{m['arg']}' is invalid"
+            if m["arg"]
+            else "setuptools: error in setup command: use_2to3 is invalid"
+        ),
     ),
     # pip's build frontend without the build backend a project names ("pip._vendor.pyproject_hooks._impl.
     # BackendUnavailable: Cannot import 'setuptools.build_meta'"), raised as a class named neither Error nor Exception

@@ -1,6 +1,7 @@
 """What Python itself adds to a message or a post adds after it: the guess after a name not found, where a module
-was found, escaped quotes, a title's words after the attribute an AttributeError names; and the messages the
-interpreter words for a program's own mistake, which name no code. Pure. Each is stated once,
+was found, escaped quotes, an exception's arguments printed as a tuple, a title's words after the attribute an
+AttributeError names; the messages the interpreter words for a program's own mistake, which name no code; and what
+the platform words its own way (Windows' errors by code and file). Pure. Each is stated once,
 with the reason it is safe, in :data:`canary.signature.folds.RULES`.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.databases import sqlstate_message
 from canary.signature.rewordings import Parts
 
 # Python's "cannot import name 'x' from 'y' (<where y is installed>)"
@@ -24,19 +26,47 @@ def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, _UNQUOTED_IMPORT.sub(r"\1 '\2'", message), frames
 
 
+# (a span the post closed after the message, before a comma or the post's own words: "... not callable` issue is hit")
+_SPAN_END = re.compile(r"(?<=\S)`(?:, | (?=[a-z]{2,20} [a-z]{2,20}\b))")
+
+
 def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
     """A message's quotes escaped by a repr or a post (``you must use the \\'spawn\\' start method``) are its quotes;
     a backtick that closes no code span at its end (``... float32, uint8` ``, or before a full stop) is the post's, and
-    so are the words after one that closes the post's span before a comma (``... 60 seconds`, when trying to ...``)."""
+    so are the words after one that closes the post's span before a comma or its words (``... 60 seconds`, when
+    trying to ...``, ``... not callable` issue is hit when ...``)."""
     if "\\" in message:
         message = message.replace("\\'", "'").replace('\\"', '"')
     if message.endswith("```"):
         message = message[:-3].rstrip()  # (a post's fence glued to the line's end)
     if message.count("`") == 1 and message.rstrip(".").endswith("`"):
         message = message.rstrip(".")[:-1].rstrip()
-    elif message.count("`") == 1 and "`, " in message:
-        message = message[: message.index("`, ")].rstrip()
+    elif message.count("`") == 1 and (end := _SPAN_END.search(message)):
+        message = message[: end.start()].rstrip()
     return exc, message, frames
+
+
+# an exception raised with several arguments prints them as a tuple ("RefreshError: ('invalid_grant: Bad Request',
+# {'error': 'invalid_grant', ...})"); the first is its message, the rest the response it carried (a dict in one
+# release of google-auth, its JSON text in another)
+_ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), .*\)$""")
+
+
+# (a message a stray comma split into strings is one: "('Quantization scheme is not supported for ', 'the current
+# GPU. Min capability: 80. ', 'Current capability: 75.')")
+_STRINGS = re.compile(r"""^\((?:'[^'{\[][^']{0,500} ', ){1,9}'[^'{\[][^']{0,500}',?\)$""")
+_PIECE = re.compile(r"'([^']{0,500})'")
+
+
+def exception_args(exc: str | None, message: str, frames: list[str]) -> Parts:
+    if message.startswith("('") and (said := sqlstate_message(message)):  # (pyodbc's: its words, not its SQLSTATE)
+        return exc, said, frames
+    if exc and message == exc.rpartition(".")[2]:
+        return exc, "", frames  # (an error whose words are its class's name, kafka-python's: no words)
+    if message.startswith("(") and _STRINGS.match(message):
+        return exc, "".join(_PIECE.findall(message)).strip(), frames
+    m = _ARGS.match(message) if message.startswith("(") else None
+    return exc, m["first"] if m else message, frames
 
 
 # a post that runs its own words on after the message in a script that writes full-width punctuation ("... has no
@@ -168,6 +198,36 @@ def interpreter_words(message: str) -> bool:
 # the position of the byte in whatever it read; Click's refusal of an ASCII interpreter advises differently by release
 _WIN_ERROR = re.compile(r"^(\[WinError \d{1,6}\])")
 _DLL = re.compile(r'Error loading \\?"(?:[^"]{0,500}?[\\/])?([^"\\/]{1,200}\.dll)\\?"')
+# (and names the file it refused by its path: the file, by its name, is the failure, where it lies the machine's; a
+# temporary file's random head, a vendored library's hash, which wheel pip downloaded and when and where TensorBoard
+# wrote its events are not)
+_WIN_FILE = re.compile(r"^\[WinError \d{1,6}\] [^']{0,300}?: '(?:[^']{0,1000}[\\/])?([^'\\/]{1,200})'")
+_RANDOM = re.compile(
+    r"^tmp[a-z0-9_]{8}(?=_)|(?<=\.)[A-Z0-9]{20,}(?=\.)|^[\w.+-]{1,200}(?=\.whl$)|(?<=tfevents\.).*$|\d{4,}"
+)
+# (Python raises a Windows error as the OSError subclass of the errno it maps the code to)
+_WIN_CLASS = {"2": "FileNotFoundError", "3": "FileNotFoundError", "206": "FileNotFoundError", "5": "PermissionError"}
+_WIN_CLASS |= {"32": "PermissionError", "183": "FileExistsError"}
+
+
+def win_class(message: str) -> str:
+    """The class Python raises a Windows error's message (``[WinError 32] ...``) with."""
+    code = re.match(r"\[WinError (\d{1,6})\]", message)
+    return _WIN_CLASS.get(code[1], "OSError") if code else "OSError"
+
+
+def win_error(message: str) -> str:
+    """A Windows error by its code, and the DLL or file it names by name (``[WinError 32] file: *_in_process.py``)."""
+    code, dll = _WIN_ERROR.match(message), _DLL.search(message)
+    if code is None:
+        return message
+    if message.startswith(code[1] + " file: "):
+        return message  # (already by its file)
+    file = _WIN_FILE.match(message) if dll is None else None
+    said = f' Error loading "{dll[1]}" or one of its dependencies' if dll else ""
+    return code[1] + said + (f" file: {_RANDOM.sub('*', file[1].strip())}" if file else "")
+
+
 # Python since 3.8 names the module a DLL failed for ("DLL load failed while importing _C:"): where it was imported
 _DLL_MODULE = re.compile(r"^(DLL load failed) while importing \w{1,100}:")
 # and Windows words why in the machine's language: a module not found (126), a DLL's initialisation failed (1114)
@@ -221,13 +281,13 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     codec's error without the position, Click's
     refusal without its advice."""
     if message.startswith("[WinError "):
-        code, dll = _WIN_ERROR.match(message), _DLL.search(message)
-        if code:
-            message = code[1] + (f' Error loading "{dll[1]}" or one of its dependencies' if dll else "")
+        message = win_error(message)
     elif message.startswith("DLL load failed"):
         message = _DLL_MODULE.sub(r"\1:", message)
         why = next((w for rx, w in _DLL_WHY if rx.search(message)), None)
         message = f"DLL load failed: {why}" if why else message
+    elif message.startswith("unsupported hash type "):
+        message = message.lower()  # (hashlib names the digest as the program spelled it: "MD4", "md4")
     elif "codec can't" in message:
         message = _CODEC_POSITION.sub(r"\1 <n>", message)
     elif message.startswith("dlopen(") and (m := _DYLD_ARCH.match(message)):

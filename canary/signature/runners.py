@@ -134,8 +134,18 @@ RUNNER_CHECKS: list[BareError] = [
     _infrastructure(
         "ssh-host-key",
         ("Host key verification failed",),
-        r"^Host key verification failed",
+        r"(?:^|\[stderr\] )Host key verification failed",
         "ssh: Host key verification failed",
+    ),
+    # OpenSSH 8.8 and later refusing a server that offers only what it dropped ("Unable to negotiate with 10.0.0.1 port
+    # 22: no matching host key type found. Their offer: ssh-rsa"), a key type or a key exchange: which, and the offer
+    _environment(
+        "ssh-negotiate",
+        ("Unable to negotiate with ",),
+        r"Unable to negotiate with \S{1,200} port \d{1,5}: no matching (?P<what>[\w ]{1,40}?) found\. Their offer: "
+        r"(?P<offer>[\w@.,-]{1,300})",
+        None,
+        message=lambda m: f"ssh: unable to negotiate: no matching {m['what']} found (their offer: {m['offer']})",
     ),
     # a push the remote refused to the job's token ("remote: Permission to o/r.git denied to github-actions[bot].", then
     # the 403): the token's permissions, whichever repository

@@ -12,14 +12,17 @@ from canary.signature import (
     audio,
     aws,
     boosting,
+    brokers,
     checkpointing,
     companion_words,
     companions,
     cpu_features,
     cuda_libraries,
+    databases,
     engines,
     generation,
     github_api,
+    helper_programs,
     horovod,
     installs,
     keras3,
@@ -143,9 +146,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "botocore",
-        "botocore names how many times it retried before a refusal: the retries are the client's configuration; "
-        "SageMaker words a quota by year and a failed job by its name: the code, the operation, the limit's name and "
-        "the reason's class are the failure",
+        "botocore names how many times it retried before a refusal, and the operation whose credentials were refused; "
+        "SageMaker words a quota by year and a failed job by its name: the code, the operation (but for credentials), "
+        "the limit's name and the reason's class are the failure",
         aws.botocore_words,
     ),
     Rule(
@@ -180,9 +183,31 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "spark",
-        "PySpark names the worker's and driver's Pythons (3.5 after its error class), a library's minimum and the one "
-        "found, its gateway's exit by release: that they differ, which library, and the exit are it; releases are not",
+        "PySpark names the worker's and driver's Pythons and its gateway's exit (3.4 on after an error class), a "
+        "library's minimum and the one found; Py4J the JVM's exception after the call: that they differ, which "
+        "library, the exit and the JVM's words are it",
         spark.spark_words,
+    ),
+    Rule(
+        "databases",
+        "SQLAlchemy names the driver's class and links its page, pyodbc adds its SQLSTATE, ODBC names a driver's "
+        "library by path, Oracle's DPI-1047 is worded two ways, pyproj names the CRS asked before PROJ's error: the "
+        "driver's or PROJ's words, the library and why are the failure",
+        databases.database_words,
+    ),
+    Rule(
+        "brokers",
+        "Redis words its refusal to write without a snapshot (MISCONF) three ways by release, raised or printed; "
+        "Celery's consumer names its broker by URL: that Redis cannot persist, and the broker's scheme and why the "
+        "consumer cannot reach it, are the failure",
+        brokers.broker_words,
+    ),
+    Rule(
+        "helper-programs",
+        "pytesseract, pdfkit, camelot and graphviz name a program the machine lacks by the path tried, with advice "
+        "by release; Selenium, ChromeDriver, Chromium and Playwright name a browser's refusal, exit or missing "
+        "executable by release, path and source line: which program and refusal are the failure",
+        helper_programs.program_words,
     ),
     Rule(
         "worker-pools",
@@ -234,4 +259,8 @@ STACK_ERRORS: list[BareError] = [
     *companion_words.COMPANION_WORDS,
     *process_groups.PROCESS_GROUP_ERRORS,
     *resource_tracker.RESOURCE_TRACKER_ERRORS,
+    *databases.DATABASE_ERRORS,
+    *brokers.BROKER_ERRORS,
+    *helper_programs.HELPER_PROGRAM_ERRORS,
+    *spark.SPARK_CHECKS,
 ]

@@ -66,6 +66,7 @@ _MESSAGE_END = re.compile(
     r"|[\w./\\-]{1,300}\.pyx?:\d{1,6}: [A-Z]\w{0,60}(?:Error|Exception)$"  # (pytest's place of the raise, after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
     r"|Exception ignored in: |Error in atexit\._run_exitfuncs|\[end of output\]\W{1,4}$"  # (finalizers'; pip's box)
+    r"|(?:\[\d{1,10}\] )?Failed to execute script "  # (a PyInstaller bundle's words after its script's exception)
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
     r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)

@@ -311,14 +311,14 @@ WORD_RULES: tuple[Rule, ...] = (
     Rule(
         "escaped-quotes",
         "a repr, a JSON string or a post escapes a message's quotes (\\' for '), or leaves a code span's closing "
-        "backtick at its end; the words are the same",
+        "backtick at its end or before its own words; the words are the same",
         pythons.escaped_quotes,
     ),
     Rule(
         "exception-args",
-        "an exception raised with several arguments prints them as a tuple, ('invalid_grant: Bad Request', {...}): "
-        "the first is its message, the rest what it carried (a response); strings a stray comma split are one message",
-        libraries.exception_args,
+        "several arguments print as a tuple ('invalid_grant: Bad Request', {...}): the first is the message (pyodbc's "
+        "second), the rest what it carried; strings a comma split are one; a class's name as its words is none",
+        pythons.exception_args,
     ),
     Rule(
         "while-reverse",

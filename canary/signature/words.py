@@ -15,6 +15,7 @@ import re
 
 from canary.signature.kinds import line_kind, words_class
 from canary.signature.libraries import EINOPS_WORDS, einops_check
+from canary.signature.pythons import win_class
 from canary.signature.recogniser import BareError
 
 _BOOTSTRAP = (
@@ -118,15 +119,16 @@ WORDS: list[BareError] = [
     ),
     # Windows refusing a DLL torch loads, its OSError's words posted without the class ("[WinError 1455] The paging
     # file is too small for this operation to complete. Error loading "...\\torch\\lib\\c10.dll" or one of its
-    # dependencies.")
+    # dependencies."), or a file it names, on a line of its own or after an application's "Error: "
     BareError(
         "win-error-dll",
         ("[WinError ",),
         re.compile(
             r"(?:^|(?<=[\s`'\"]))(?P<msg>\[WinError \d{1,6}\] .{0,300}?Error loading \"[^\"]{1,300}\" or one of its "
-            r"dependencies)"
+            r"dependencies)|^(?:Error: )?(?P<file>\[WinError \d{1,6}\] [^']{1,300}?: '[^']{1,1000}'.{0,1000})$"
         ),
-        "OSError",
+        lambda m: win_class(m["msg"] or m["file"]),
+        message=lambda m: m["msg"] or m["file"],
     ),
     # pydantic 2 refusing a name version 1 had ("`pydantic:parse_raw_as` has been removed in V2.", "`BaseSettings` has
     # been moved to the `pydantic-settings` package."), posted without its class or after a runner's "Failed: "

@@ -1,0 +1,80 @@
+"""Database clients under Python jobs, in their drivers' words: pyodbc's SQLSTATE tuple, SQLAlchemy's wrapper of a
+driver's error, Oracle's client library not found or built for another architecture (cx_Oracle's and python-oracledb's
+DPI-1047, worded two ways by release), PROJ's database under pyproj, and the same errors posted without their class.
+Pure. The rule takes its place in
+:data:`canary.signature.stacks.STACK_RULES`, the recognisers in :data:`canary.signature.stacks.STACK_ERRORS`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Parts
+
+# pyodbc raises its Error with the SQLSTATE and the driver manager's words as two arguments ("('01000', "[01000]
+# [unixODBC][Driver Manager]Can't open lib 'ODBC Driver 17 for SQL Server' : file not found (0)
+# (SQLDriverConnect)")"): the words, which repeat the state, are the message
+_SQLSTATE = re.compile(r"""^\('(?P<state>[0-9A-Z]{5})', "(?P<msg>\[(?P=state)\] .{1,1000})"\)$""")
+
+
+def sqlstate_message(message: str) -> str | None:
+    """pyodbc's words of an error raised with its SQLSTATE (read by the ``exception-args`` rule), or None."""
+    m = _SQLSTATE.match(message)
+    return m["msg"] if m else None
+
+
+# SQLAlchemy names the driver's class before the driver's words and links its page after them ("(psycopg2.
+# OperationalError) SCRAM authentication requires libpq version 10 or above (Background on this error at:
+# https://sqlalche.me/e/14/e3q8)"), which the driver raising it alone does not
+_SQLALCHEMY = re.compile(r"^\((?:[\w.]{1,100}\.)?[A-Z]\w{1,60}\) (?=\S)")
+_BACKGROUND = re.compile(r"\s?\(Background on this error at: \S{1,200}\)")
+# ODBC names a driver's library by its path ("Can't open lib '/opt/microsoft/msodbcsql17/lib64/libmsodbcsql-17.7.so.1.1'
+# : file not found")
+_ODBC_LIB = re.compile(r"(Can't open lib ')[^']{0,500}[\\/]")
+# Oracle's client library not loaded, DPI-1047, in cx_Oracle 7's words ("64-bit Oracle Client library cannot be
+# loaded: ...") and later ones ("Cannot locate a 64-bit Oracle Client library: ..."), the library by its path and why:
+# not found, or built for another architecture; a version mask may have taken the number
+_DPI_1047 = re.compile(
+    r"^DPI-(?:1047|<version>): (?:Cannot locate an? )?(?P<bits>\d\d)-bit Oracle Client library(?: cannot be loaded)?: "
+    r"\"(?:[^\"]{0,500}[\\/])?(?P<lib>[^\"/\\:]{1,200}?)(?::| is) (?P<why>.{1,200}?)\"(?:\..*)?$"
+)
+
+
+# pyproj naming the CRS the program asked for before PROJ's own error ("Invalid projection: epsg:4326: (Internal Proj
+# Error: proj_create: no database context specified)"): PROJ's database, or what it could not do, is the failure
+_PROJ = re.compile(r"^Invalid projection: [\w:.+= -]{1,200}?: (?=\(Internal Proj Error: )")
+
+
+def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``databases`` rule: a driver's error without SQLAlchemy's wrapper, ODBC's library without its path, Oracle's
+    DPI-1047 by the library it could not load and why, not the release's wording or where it looked; PROJ's error
+    without the CRS asked for."""
+    if message.startswith("("):
+        message = _BACKGROUND.sub("", _SQLALCHEMY.sub("", message))
+    if "Can't open lib '" in message:
+        message = _ODBC_LIB.sub(r"\1", message)
+    if message.startswith("Invalid projection: "):
+        message = _PROJ.sub("Invalid projection: ", message)
+    if message.startswith("DPI-") and (m := _DPI_1047.match(message)):
+        why = "wrong architecture" if "architecture" in m["why"] else "not found"
+        message = f"DPI-1047: {m['bits']}-bit Oracle Client library: {m['lib']}: {why}"
+    return exc, message, frames
+
+
+DATABASE_ERRORS: list[BareError] = [
+    # pyodbc's error posted without its class, the tuple alone: pyodbc's Error
+    BareError(
+        "pyodbc-sqlstate",
+        ("[Driver Manager]",),
+        re.compile(r"""(?P<msg>\('[0-9A-Z]{5}', "\[[0-9A-Z]{5}\] \[[^\]]{1,60}\]\[Driver Manager\].{1,1000}"\))"""),
+        "Error",
+    ),
+    # Oracle's DPI-1047 posted without its class, or after SQLAlchemy's wrapper: the driver's DatabaseError
+    BareError(
+        "oracle-dpi-1047",
+        ("DPI-1047: ",),
+        re.compile(r"(?:^|\) )(?P<msg>DPI-1047: .{1,1000}?)(?: See https?://\S{1,300} for help.*)?$"),
+        "DatabaseError",
+    ),
+]
