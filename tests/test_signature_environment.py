@@ -4103,3 +4103,29 @@ def test_the_two_hundred_and_third_to_sixth_batchs_failures_in_the_words_they_me
         != sig("kobo-aura-remote-6.log").fingerprint
     )
     assert sig("mpich2-yarn-33.log").fingerprint == sig("virtualclient-752.log").fingerprint
+
+
+def test_the_two_hundred_and_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # a shebang's interpreter by name, a carriage return told from a missing file, in bash's, zsh's and env's words
+    crlf = sig("docker-db-apex-dev-25.log")
+    assert crlf.kind == "environment" and crlf.fingerprint == sig("wsl2-linux-kernel-133.log").fingerprint
+    assert crlf.fingerprint != sig("goku_lite-2.log").fingerprint  # (sh, not bash)
+    assert sig("dtp-stat-124.log").fingerprint == sig("letsencrypt-cloudflare-hook-4.log").fingerprint
+    assert sig("dtp-stat-124.log").fingerprint != sig("ufonet-366.log").fingerprint  # (no python at all)
+    assert sig("macos-virtualbox-611.log").fingerprint == sig("veeam-hardened-repository-1.log").fingerprint
+    moved = sig("spotify-downloader-836.log")
+    assert moved.fingerprint == sig("localstack-2914.log").fingerprint != sig("multibootusb-506.log").fingerprint
+    # libpng's release check; supervisorctl's socket gone or refusing
+    assert sig("libheif-1582.log").fingerprint == sig("pdfsizeopt-jbig2-3.log").fingerprint
+    assert sig("supervisor-1105.log").fingerprint == sig("supervisor-1723.log").fingerprint
+    assert sig("supervisor-1105.log").fingerprint != sig("apollo-4986.log").fingerprint
+    # image codecs: Pillow's missing codec needs no call path; OpenCV's function in either release's namespace
+    assert sig("minimal-bag-of-visual-words-image-classifier-18.log").fingerprint == sig("gts-809.log").fingerprint
+    assert sig("nude.py-13.log").fingerprint != sig("timeside-16.log").fingerprint  # (decoder, encoder)
+    assert sig("paddleocr-torch-infer-2.log").fingerprint == sig("facefusion-778.log").fingerprint
+    assert sig("opencv-5647.log").exception == "error"
+    # a library the loader could not map, by name without its release or unpacked copy's id; tempfile without its list
+    assert sig("koboldcpp-1517.log").fingerprint == sig("mitmproxy-8211.log").fingerprint
+    assert sig("koboldcpp-1517.log").fingerprint != sig("compose-6990.log").fingerprint
+    assert sig("snappy-java-240.log").fingerprint == sig("inception-4733.log").fingerprint
+    assert sig("ansible-playbook-671.log").fingerprint == sig("pyslam-184.log").fingerprint

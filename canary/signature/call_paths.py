@@ -99,10 +99,11 @@ _NAMES_MODULE = re.compile(
 )
 
 
-# ... or fewer that refuse the machine's credentials ("Unable to locate credentials", paramiko's "Authentication
-# failed."): which program asked is the job's
-_CREDENTIALS = re.compile(
-    r"^(?:Unable to locate credentials|Authentication failed|No authentication methods available)"
+# ... or fewer that say what the machine lacks: credentials ("Unable to locate credentials", paramiko's "Authentication
+# failed."), a codec its Pillow was built without ("decoder jpeg not available"): which program asked is the job's
+_LACKS = re.compile(
+    r"^(?:Unable to locate credentials|Authentication failed|No authentication methods available|"
+    r"(?:de|en)coder \w{1,20} not available$)"
 )
 
 
@@ -126,7 +127,7 @@ def names_itself(exception: str | None, message: str) -> bool:
         and (
             len(message.split()) >= NAMING_WORDS
             or pythons.says_file(message)
-            or bool(_OPENS_QUALIFIED.match(message) or _CREDENTIALS.match(message))
+            or bool(_OPENS_QUALIFIED.match(message) or _LACKS.match(message))
         )
         and (not _MET_WHERE.search(message) or bool(_NAMES_MODULE.match(message)))
         and not pythons.interpreter_words(message)

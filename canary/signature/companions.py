@@ -59,6 +59,7 @@ def onnx_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | 
 _OPENCV = re.compile(
     r"^OpenCV\([\w.-]{1,30}\) \S{1,300}?:(?:\d{1,6}|<line>): error: (\(-?\d{1,4}:[^)]{1,100}\) .{1,500})$"
 )
+_CV_FUNCTION = re.compile(r" in function '(?:cv::)?(\w{1,100})'$")
 # tfds' manual download directory that is not there, by release ("... does not exist." and "... does not exist or is
 # empty. Create it and download/extract dataset artifacts in there using instructions:"): which directory is the run's
 _MANUAL_DIR = re.compile(r"^(Manual directory) \S{1,500} (does not exist)\b.{0,1000}$")
@@ -114,6 +115,7 @@ def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[st
         message = f"OpenCV: the function is not implemented without a GUI backend: {m[1]}"
     elif message.startswith("OpenCV("):
         message = _OPENCV.sub(r"OpenCV: error: \1", message)
+        message = _CV_FUNCTION.sub(r" in function '\1'", message)  # (4.x names it in its namespace by release)
     elif message.startswith("Manual directory "):
         message = _MANUAL_DIR.sub(r"\1 <dir> \2", message)
     elif message.startswith("Column "):
@@ -298,6 +300,14 @@ COMPANION_ERRORS: list[BareError] = [
             r"(?:^|(?<=[\s`'\"]))(?:cv2\.)?(?:error: )?"
             r"(?P<msg>OpenCV\([\w.-]{1,30}\) \S{1,300}?:\d{1,6}: error: \(.{1,500}?)[`'\"]?$"
         ),
+        "error",
+    ),
+    # (OpenCV 2's own line, "OpenCV Error: Unspecified error (could not find encoder for the specified extension) in
+    # imencode, file .../loadsave.cpp, line 545": its words, without the source)
+    BareError(
+        "opencv-2",
+        ("OpenCV Error: ",),
+        re.compile(r"^OpenCV Error: (?P<msg>[\w ]{1,60} \(.{1,300}?\) in \w{1,100}), file \S{1,300}, line"),
         "error",
     ),
     # Keras stopping an epoch whose input ran out ("Your input ran out of data; interrupting training. Make sure that

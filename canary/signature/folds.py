@@ -339,8 +339,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "import-location",
         "where Python found the module a name could not be imported from ('(/usr/lib/python3/dist-packages/jax/"
-        "config.py)', '(unknown location)') is the machine's, and a post may cut it anywhere; Python 2 names it "
-        "without quotes: the name is the failure",
+        "config.py)', '(unknown location)') is the machine's, a post may cut it; Python 2 names it without quotes; "
+        "tempfile lists the directories it tried: the name, or that none was usable, is the failure",
         pythons.import_location,
     ),
     Rule(

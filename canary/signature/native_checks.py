@@ -100,6 +100,12 @@ def _header_below(lines: list[str], i: int, said: str) -> str:
     return " ".join(words)
 
 
+_LIB_RELEASE = re.compile(
+    r"^[a-z]{1,40}-[\d.]{1,20}-(?:<uuid>|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})-|(?<=^libpython)\d\.\d{1,2}"
+    r"(?=m?\.so)|(?<=\.so)(?:\.\d{1,4}){1,3}$"
+)
+
+
 NATIVE_CHECKS: list[BareError] = [
     # nvcc's guard of the host compiler it is given, in host_config.h ("#error -- unsupported clang version! clang
     # version must be less than 10 ...", "unsupported Microsoft Visual Studio version! Only the versions between 2017
@@ -261,13 +267,14 @@ NATIVE_CHECKS: list[BareError] = [
     ),
     # the loader refusing to map a library a build or a cache put where the machine does not let it execute (a noexec
     # /tmp: "cuda_utils.so: failed to map segment from shared object", Triton's cached launcher; cryptography's
-    # "_rust.abi3.so: ..."), posted without its ImportError: which library
+    # "_rust.abi3.so: ..."), posted without its ImportError: which library, not its release or the unpacked copy's id
+    # ("libpython3.8.so.1.0", snappy-java's "snappy-1.1.4-<uuid>-libsnappyjava.so")
     _environment(
         "map-segment",
         ("failed to map segment from shared object",),
         r"(?:^|(?<=[\s/`\"']))(?P<lib>[\w.+-]{1,200}\.so(?:\.\d{1,4}){0,3}): failed to map segment from shared object",
         "ImportError",
-        message=lambda m: f"{m['lib']}: failed to map segment from shared object",
+        message=lambda m: f"{_LIB_RELEASE.sub('', m['lib'])}: failed to map segment from shared object",
     ),
     # NumPy's advice when its C extensions fail to import (its ImportError's message, from "IMPORTANT: PLEASE READ THIS
     # FOR ADVICE ON HOW TO SOLVE THIS ISSUE!" on the line after the class), whose last line is the loader's words

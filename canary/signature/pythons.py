@@ -20,9 +20,15 @@ _IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,20
 _UNQUOTED_IMPORT = re.compile(r"^(No module named|cannot import name) ([A-Za-z_][\w.]{0,200})$")
 
 
+# tempfile's "No usable temporary directory found in ['/tmp', '/var/tmp', '/usr/tmp', '/home/x']": the machine's list
+_TEMP_DIRS = re.compile(r"^(\[Errno 2\] No usable temporary directory found) in \[.*$")
+
+
 def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cannot import name "):
         message = _IMPORT_FROM.sub(r"\1", message)
+    elif message.startswith("[Errno 2] No usable temporary"):
+        message = _TEMP_DIRS.sub(r"\1", message)
     return exc, _UNQUOTED_IMPORT.sub(r"\1 '\2'", message), frames
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from canary.signature.apt import APT_CHECKS
+from canary.signature.interpreters import INTERPRETER_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.recogniser import infrastructure_check as _infrastructure
@@ -32,6 +33,7 @@ def _program(prog: str) -> str:
 _STREAM = re.compile(r"stream \d{1,6}")
 
 RUNNER_CHECKS: list[BareError] = [
+    *INTERPRETER_CHECKS,
     # git refusing a repository another user owns (2.35.2's "fatal: unsafe repository ('/x' is owned by someone
     # else)", later "fatal: detected dubious ownership in repository at '/x'"): a container's user, not the checkout's
     _environment(
