@@ -132,6 +132,8 @@ _AZURE_ABSENT = re.compile(r"^(?:Please run 'az login'|Az\.Account module|Azure 
 
 
 def azure_default(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
+    """The ``azure-default-credential`` rule: that no credential was available, or the first that failed and how; the
+    sentence alone where the list was cut."""
     if message.startswith("DefaultAzureCredential") and (head := _AZURE_DEFAULT.match(message)):
         if not _AZURE_LISTED.search(message):
             return exc, head[0], frames  # (its list cut, or not posted: the sentence alone)

@@ -21,10 +21,11 @@ _CRLF = "ends in a carriage return (Windows line endings)"
 
 
 def _interpreter(m: re.Match[str]) -> str:
-    name = m["interp"].rsplit("/", 1)[-1]
-    if m["cr"]:
+    """bash's or zsh's refusal of a shebang's interpreter: its name, and the carriage return or why."""
+    name = (m["interp"] or m["zinterp"]).rsplit("/", 1)[-1]
+    if m["cr"] or m["zcr"]:
         return f"bad interpreter: {name} {_CRLF}"
-    return f"bad interpreter: {name}: {m['why'].lower()}"
+    return f"bad interpreter: {name}: {(m['why'] or m['zwhy']).lower()}"
 
 
 INTERPRETER_CHECKS: list[BareError] = [
@@ -37,9 +38,7 @@ INTERPRETER_CHECKS: list[BareError] = [
         r"Operation not permitted|Permission denied)|^zsh: \S{1,300}: bad interpreter: (?P<zinterp>/[^\s:^]{1,300})"
         r"(?P<zcr>\^M)?: (?P<zwhy>no such file or directory|operation not permitted|permission denied)",
         None,
-        message=lambda m: _interpreter(
-            {"interp": m["interp"] or m["zinterp"], "cr": m["cr"] or m["zcr"], "why": m["why"] or m["zwhy"]}
-        ),
+        message=_interpreter,
     ),
     # env given a name with the carriage return in it, shown escaped ("/usr/bin/env: ‘python\r’: No such file or
     # directory") or printed, so the line breaks before the rest ("/usr/bin/env: python" over ": No such file ...")
