@@ -26,8 +26,8 @@ _CONSUMER = re.compile(r"consumer: Cannot connect to (?P<scheme>[a-z]{2,10})://\
 
 
 def _consumer(m: re.Match[str]) -> str:
-    why = re.sub(r"\[Errno \d{1,5}\] ", "[Errno <n>] ", m["why"])
-    return f"celery: consumer cannot connect to the {m['scheme']} broker: {why}"
+    # (a socket's errno by its words is the fetch-words rule's, network.py)
+    return f"celery: consumer cannot connect to the {m['scheme']} broker: {m['why']}"
 
 
 def broker_words(exc: str | None, message: str, frames: list[str]) -> Parts:
