@@ -4129,3 +4129,46 @@ def test_the_two_hundred_and_seventh_and_eighth_batchs_failures_in_the_words_the
     assert sig("koboldcpp-1517.log").fingerprint != sig("compose-6990.log").fingerprint
     assert sig("snappy-java-240.log").fingerprint == sig("inception-4733.log").fingerprint
     assert sig("ansible-playbook-671.log").fingerprint == sig("pyslam-184.log").fingerprint
+
+
+def test_the_two_hundred_and_ninth_and_tenth_batchs_failures_in_the_words_they_met():
+    # Node's watch limits: Node 8's words and later ones one failure; descriptors spent by a running watcher or at start
+    enospc = sig("create-react-app-4802.log")
+    assert enospc.kind == "infrastructure" and enospc.exception == "Error"
+    assert enospc.fingerprint == sig("bfx-hf-ui-148.log").fingerprint == sig("gatsby-14789.log").fingerprint
+    assert sig("watermelondb-1816.log").fingerprint == sig("native-starter-kit-114.log").fingerprint
+    assert sig("mdts-104.log").fingerprint != sig("medusa-9811.log").fingerprint  # (a path: fs.watch refused to start)
+    assert sig("watermelondb-1816.log").fingerprint != enospc.fingerprint
+    # bash out of processes, in a sentence too; Cygwin's child that died starting is another failure
+    fork = sig("cmc-csci143-283.log")
+    assert fork.kind == "environment" and fork.fingerprint == sig("cmc-csci046-253.log").fingerprint
+    assert sig("httrack-1273.log").fingerprint != fork.fingerprint
+    # audio: ALSA without a card, whatever player follows; PortAudio's and libsndfile's libraries; a header's ENOENT
+    # in Dutch; a stream soundfile could not open by no object
+    alsa = sig("docker-shairport-sync-9.log")
+    assert alsa.kind == "environment" and alsa.fingerprint == sig("shairport-sync-1583.log").fingerprint
+    assert sig("node-speaker-96.log").fingerprint != alsa.fingerprint  # (an abort after it)
+    assert (
+        sig("applio-1144.log").fingerprint
+        == sig("glados-14.log").fingerprint
+        != sig("dcase2018_baseline-25.log").fingerprint
+    )
+    assert sig("dcase2018_baseline-25.log").fingerprint == sig("fastspeech-97.log").fingerprint
+    assert sig("mmm-awesome-alexa-122.log").fingerprint == sig("local_llm_assistant-2.log").fingerprint
+    assert sig("python-soundfile-418.log").fingerprint == sig("birdnet-analyzer-745.log").fingerprint
+    # matplotlib: Tcl's script by name, a font family and a glyph by none, TeX's programs as checks
+    assert (
+        sig("ivadomed-930.log").fingerprint == sig("xtgeo-1239.log").fingerprint != sig("hidimstat-467.log").fingerprint
+    )
+    assert sig("pauvre-3.log").fingerprint == sig("rpg_trajectory_evaluation-44.log").fingerprint
+    assert sig("sweetviz-23.log").fingerprint == sig("matplotlib-16367.log").fingerprint
+    assert sig("qmcpy-374.log").kind == "environment" != sig("neural-lam-161.log").kind
+    # pickles: dill's notes run onto the line, torch's legacy loader by no file, scikit-learn's estimator by none; a
+    # package's submodule a release removed needs no call path, a private one (a C extension) does
+    assert sig("datasets-7839.log").fingerprint == sig("sentence-transformers-3606.log").fingerprint
+    assert (
+        sig("clam-128.log").fingerprint == sig("koniqplusplus-3.log").fingerprint != sig("nanodet-121.log").fingerprint
+    )
+    assert sig("pypgx-112.log").fingerprint == sig("networkml-482.log").fingerprint == sig("dysgu-23.log").fingerprint
+    assert sig("kserve-2059.log").fingerprint == sig("scikit-learn-19605.log").fingerprint
+    assert sig("gaitset-27.log").fingerprint != sig("numpy-15455.log").fingerprint

@@ -17,7 +17,7 @@ from canary.signature.rewordings import Parts
 
 _NO_BACKEND = "Couldn't find appropriate backend to handle uri"
 _URI = re.compile(r"^(Couldn't find appropriate backend to handle uri) \S{1,500}? and format (\S{1,40}?)\.?(?:\s.*)?$")
-_OPENING = re.compile(r"^Error opening (?:'[^']{0,500}'|\S{1,500}): ")
+_OPENING = re.compile(r"^Error opening (?:'[^']{0,500}'|<[^:]{1,200}>|\S{1,500}): ")
 
 
 def audio_words(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -38,5 +38,16 @@ AUDIO_ERRORS: list[BareError] = [
             r"(?P<msg>Couldn't find appropriate backend to handle uri \S{1,500}? and format \S{1,40}?)\.?(?:\s|$)"
         ),
         "RuntimeError",
+    ),
+    # ALSA in a container without a sound card: alsa-lib's last line about the card it could not find ("ALSA lib
+    # pcm.c:2642:(snd_pcm_open_noupdate) Unknown PCM default"); a player's own words after it ("fatal error: the alsa
+    # output_device "default" can not be found.") say no more, an abort or a Python exception after it says its own
+    BareError(
+        "alsa-unknown-pcm",
+        ("Unknown PCM ",),
+        re.compile(r"^(?:ALSA lib )?pcm\.c:\d{1,5}:\(snd_pcm_open_noupdate\) Unknown PCM (?P<pcm>[\w.:=,-]{1,100})$"),
+        None,
+        "environment",
+        message=lambda m: f"ALSA: Unknown PCM {m['pcm']}",
     ),
 ]

@@ -92,9 +92,12 @@ _MET_WHERE = re.compile(
 
 
 # ... except a name a module named by the message lacks ("module 'jax' has no attribute 'tree_multimap'", "cannot import
-# name 'AdamW' from 'transformers'"): the release installed lacks it, whichever program or library read it
+# name 'AdamW' from 'transformers'", or a submodule of a package found: "No module named 'sklearn.svm.classes'"): the
+# release installed lacks it, whichever program or library (an unpickler) read it; not a private one, a C extension
+# a broken install lacks
 _NAMES_MODULE = re.compile(
-    r"^(?:cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|module '[\w.]{1,200}' has no attribute '\w{1,200}')"
+    r"^(?:cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|module '[\w.]{1,200}' has no attribute '\w{1,200}'|"
+    r"No module named '\w{1,100}(?:\.\w{1,100}){0,7}\.(?!_)\w{1,100}')"
     r"(?: \(.{0,500}\))?\.?$"
 )
 
@@ -127,7 +130,7 @@ def names_itself(exception: str | None, message: str) -> bool:
         and (
             len(message.split()) >= NAMING_WORDS
             or pythons.says_file(message)
-            or bool(_OPENS_QUALIFIED.match(message) or _LACKS.match(message))
+            or bool(_OPENS_QUALIFIED.match(message) or _LACKS.match(message) or _NAMES_MODULE.match(message))
         )
         and (not _MET_WHERE.search(message) or bool(_NAMES_MODULE.match(message)))
         and not pythons.interpreter_words(message)

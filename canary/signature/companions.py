@@ -87,11 +87,12 @@ _UNPICKLE = re.compile(r"^(Trying to unpickle estimator \w{1,100}) from version 
 
 def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``companion-checks`` rule: faiss's check without the function and source that made it, its GPU allocator
-    out of memory in one wording; scikit-learn's pickle of another release by no release, under its own class."""
+    out of memory in one wording; scikit-learn's pickle of another release by no release and no estimator (which the
+    job pickled), under its own class."""
     if message.startswith("Error in ") and (m := _FAISS.match(message)):
         message = "faiss: " + ("failed to cudaMalloc: out of memory" if _FAISS_OOM.search(m[1]) else m[1])
     elif message.startswith("Trying to unpickle estimator") and (m := _UNPICKLE.match(message)):
-        return "InconsistentVersionWarning", f"{m[1]} from another version", frames
+        return "InconsistentVersionWarning", "Trying to unpickle estimator <estimator> from another version", frames
     return exc, message, frames
 
 

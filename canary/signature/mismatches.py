@@ -103,6 +103,11 @@ _LIBRARIES = (
     # (a browser or a program a library runs, not installed, as the helper-programs rule words it)
     r"^Playwright: Executable doesn't exist \(|make sure the Graphviz executables are on your systems' PATH$",
     r"^RequestTimeTooSkewed: the request time and the current time differ too much$",  # (the machine's clock)
+    # (the audio libraries sounddevice and soundfile load by name, not installed: "PortAudio library not found")
+    r"^(?:PortAudio|sndfile) library not found$",
+    # (matplotlib's: Tcl's scripts, a font family, a TeX program; as the plotting rule words them)
+    r"^Can't find a usable [\w.]{1,20}\.tcl in the following directories: <dirs>$|^findfont: Font family <family> "
+    r"not found$|^Failed to process string with tex because \w{1,20} could not be found$",
     # (Oracle's client library, as the databases rule words it)
     r"^DPI-(?:1047|<version>): \d\d-bit Oracle Client library: ",
 )

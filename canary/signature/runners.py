@@ -31,6 +31,13 @@ def _program(prog: str) -> str:
 
 
 _STREAM = re.compile(r"stream \d{1,6}")
+# glibc's words for ENOENT in the locales a build machine is met in (gcc's own words stay English where its catalogue
+# is not installed: "fatal error: portaudio.h: Bestand of map bestaat niet")
+_ENOENT = (
+    "Bestand of map bestaat niet|Datei oder Verzeichnis nicht gefunden|Aucun fichier ou dossier de ce type|"
+    "No existe el archivo o el directorio|Arquivo ou diretório inexistente|File o directory non esistente|"
+    "Нет такого файла или каталога|没有那个文件或目录"
+)
 
 RUNNER_CHECKS: list[BareError] = [
     *INTERPRETER_CHECKS,
@@ -228,7 +235,7 @@ RUNNER_CHECKS: list[BareError] = [
         ("fatal error: ", "fatal error C1083: "),
         # (in gcc's words, clang's "fatal error: 'x.h' file not found" and MSVC's "fatal error C1083: Cannot open
         # include file: 'x.h': No such file or directory"; the c-header fold says them in gcc's)
-        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): No such file or directory|"
+        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): (?:No such file or directory|" + _ENOENT + ")|"
         r"fatal error(?: C1083: Cannot open include file)?: '(?P<q>[\w./+-]{1,100}\.h(?:pp)?)'"
         r"(?:: No such| file not found)",
         None,

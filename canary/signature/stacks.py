@@ -30,6 +30,8 @@ from canary.signature import (
     mps,
     native_gpu,
     numerics,
+    pickles,
+    plotting,
     precisions,
     process_groups,
     resource_tracker,
@@ -210,6 +212,20 @@ STACK_RULES: tuple[Rule, ...] = (
         helper_programs.program_words,
     ),
     Rule(
+        "pickles",
+        "pickle and dill since Python 3.11 note each object they were serializing below the error, which a summary "
+        "runs onto its line; PyTorch's legacy loader names the zip checkpoint it cannot read: what failed is the "
+        "failure, the objects and path the program's",
+        pickles.pickle_words,
+    ),
+    Rule(
+        "plotting",
+        "matplotlib's Tk backend names the directories it searched for Tcl's scripts, its font manager the family "
+        "asked for and the fallback by release, its text the glyph: which script, and that a font or a glyph is "
+        "missing, are the failure",
+        plotting.plot_words,
+    ),
+    Rule(
         "worker-pools",
         "a broken process pool follows its first sentence with advice by release, and Dask's KilledWorker names the "
         "task, its key and the workers (a tuple before 2022, a sentence since): that the pool broke, and how, is it",
@@ -263,4 +279,5 @@ STACK_ERRORS: list[BareError] = [
     *brokers.BROKER_ERRORS,
     *helper_programs.HELPER_PROGRAM_ERRORS,
     *spark.SPARK_CHECKS,
+    *plotting.PLOTTING_ERRORS,
 ]

@@ -67,21 +67,35 @@ STORAGE_ERRORS: list[BareError] = [
     # a watcher the kernel's inotify instance limit refused, in the kubelet's words following a container's log
     # ("failed to create fsnotify watcher: too many open files", in a code span, or with a shell's "%" after it) and
     # systemd's ("Failed to allocate directory watch: Too many open files"), and Node's watch limit ("Error: ENOSPC:
-    # System limit for number of file watchers reached, watch '<path>'"): the host's limit, not which file was watched
+    # System limit for number of file watchers reached, watch '<path>'", Node 8's "Error: watch <path> ENOSPC"), or its
+    # descriptors spent by a watcher ("Error: EMFILE: too many open files, watch", by a running watcher's change event,
+    # Node 7's "Error watching file for changes: EMFILE"; with the path fs.watch refused to start on): the host's
+    # limit and where it was met, not which file was watched
     BareError(
         "inotify-limits",
         (
             "fsnotify watcher: too many open files",
             "Failed to allocate directory watch: Too many open files",
-            "System limit for number of file watchers reached",
+            "ENOSPC",
+            "EMFILE",
         ),
         re.compile(
             r"(?:^|(?<=[\s`]))(?P<msg>failed to create fsnotify watcher: too many open files|"
             r"Failed to allocate directory watch: Too many open files|"
             r"(?<=Error: )ENOSPC: System limit for number of file watchers reached)\b"
+            r"|(?<=Error: )(?P<node8>watch \S{1,500} ENOSPC)$"
+            r"|(?<=Error: )(?P<emfile>EMFILE: too many open files, watch(?P<path> '[^']{1,500}')?|"
+            r"Error watching file for changes: EMFILE)$"
         ),
-        lambda m: "Error" if m["msg"].startswith("ENOSPC") else None,  # (Node's class, its code in the message)
+        lambda m: "Error" if m["node8"] or m["emfile"] or m["msg"].startswith("ENOSPC") else None,
         "infrastructure",
+        message=lambda m: (
+            "ENOSPC: System limit for number of file watchers reached"
+            if m["node8"]
+            else "EMFILE: too many open files, watch" + (" '<path>'" if m["path"] else "")
+            if m["emfile"]
+            else m["msg"]
+        ),
     ),
     # PyTorch's reader of a checkpoint's zip archive refusing it (a truncated or half-downloaded file), posted without
     # the RuntimeError it raises, after a sentence or a title's own words ("... PytorchStreamReader failed reading zip

@@ -14,7 +14,18 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError, environment_check
+from canary.signature.recogniser import BareError, environment_check, match_below
+
+# Cygwin's or MSYS's fork emulation reporting a child that died starting, above bash's own words
+_DOFORK = re.compile(
+    r"dofork: child -?\d{1,9} - forked process \d{1,9} died unexpectedly, retry \d{1,3}, exit code "
+    r"(?P<code>0x[0-9A-Fa-f]{1,8}), errno (?P<errno>\d{1,4})"
+)
+
+
+def _dofork(lines: list[str], i: int, said: str) -> str:
+    m = match_below(_DOFORK, lines, max(0, i - 10), i)
+    return f"Cygwin: dofork: forked process died unexpectedly, exit code {m['code']}, errno {m['errno']}" if m else said
 
 
 def _rayon(m: re.Match[str]) -> str:
@@ -59,5 +70,17 @@ THREAD_LIMIT_CHECKS: list[BareError] = [
         re.compile(r"runtime/cgo: pthread_create failed: (?P<why>[A-Z][\w ]{1,60}\w)"),
         "SIGABRT",
         message=lambda m: f"runtime/cgo: pthread_create failed: {m['why']}",
+    ),
+    # bash refused a process by the user's process limit ("-bash: fork: retry: Resource temporarily unavailable", then
+    # "fork: Resource temporarily unavailable" once it gives up; a script's name in place of "-bash"): one failure
+    # while retrying and after; under Cygwin or MSYS a child that died starting (Cygwin's "dofork: child -1 - forked
+    # process 3984 died unexpectedly, retry 0, exit code 0xC0000142, errno 11" above) is another, the same words after
+    environment_check(
+        "bash-fork",
+        ("fork: ",),
+        r"(?:^|: )fork: (?:retry: )?Resource temporarily unavailable(?:$|(?=`))",
+        None,
+        message=lambda m: "bash: fork: Resource temporarily unavailable",
+        below=_dofork,
     ),
 ]

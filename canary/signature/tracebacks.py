@@ -69,6 +69,7 @@ _MESSAGE_END = re.compile(
     r"|(?:\[\d{1,10}\] )?Failed to execute script "  # (a PyInstaller bundle's words after its script's exception)
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
     r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
+    r"|[\w.-]{1,100} exited with code \d{1,3}$"  # (docker compose's line as a service's container ends)
     r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
