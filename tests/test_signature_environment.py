@@ -4172,3 +4172,32 @@ def test_the_two_hundred_and_ninth_and_tenth_batchs_failures_in_the_words_they_m
     assert sig("pypgx-112.log").fingerprint == sig("networkml-482.log").fingerprint == sig("dysgu-23.log").fingerprint
     assert sig("kserve-2059.log").fingerprint == sig("scikit-learn-19605.log").fingerprint
     assert sig("gaitset-27.log").fingerprint != sig("numpy-15455.log").fingerprint
+
+
+def test_the_two_hundred_and_eleventh_and_twelfth_batchs_failures_in_the_words_they_met():
+    # a dead FUSE mount by who met it, not where it was mounted; other errnos on a mount or a shell's directory apart
+    fuser = sig("rclone-2982.log")
+    assert fuser.kind == "infrastructure" and fuser.fingerprint == sig("go-mtpfs-154.log").fingerprint
+    ls = sig("s3fs-fuse-635.log")
+    assert ls.fingerprint == sig("google-drive-ocamlfuse-259.log").fingerprint != fuser.fingerprint
+    assert sig("mountpoint-s3-775.log").fingerprint != ls.fingerprint  # (refused, not gone)
+    assert sig("s3fs-fuse-2176.log").fingerprint != ls.fingerprint
+    assert sig("colabtools-2919.log").fingerprint != sig("jobby-50.log").fingerprint  # (a dead mount, a deleted one)
+    assert sig("supervisor-1105.log").message.startswith("supervisorctl")  # (ls of a missing file is not a mount's)
+    assert sig("modelscope-104.log").fingerprint == sig("datalad-4495.log").fingerprint
+    # the host compiler under CUDA: PyTorch's check by compiler, printed or raised; C++17, nvcc's -std, a killed tool
+    above = sig("gptq-for-llama-33.log")
+    assert above.kind == "environment" and above.fingerprint == sig("torchsparse-189.log").fingerprint
+    assert above.fingerprint == sig("deep-hough-transform-43.log").fingerprint
+    assert sig("pytorch-102082.log").kind == "compile_error"
+    assert sig("pytorch-32135.log").kind == "environment"
+    killed = sig("onnxruntime-18579.log")
+    assert killed.exception == "SIGKILL" and killed.fingerprint == sig("warpx-4195.log").fingerprint
+    assert sig("llama.cpp-8714.log").exception == "SIGSEGV" and sig("fil-c-110.log").fingerprint != killed.fingerprint
+    # AWS Lambda's import error by the error it wraps: urllib3 2's refusal and its removed name, whatever the handler
+    assert sig("eoapi-cdk-44.log").fingerprint == sig("aws-waf-security-automations-239.log").fingerprint
+    ciphers = sig("eoapi-cdk-44-2.log")
+    assert ciphers.exception == "ImportModuleError" and ciphers.fingerprint == sig("requests-6438.log").fingerprint
+    assert (
+        ciphers.fingerprint == sig("aws-lambda-base-images-118.log").fingerprint != sig("eoapi-cdk-44.log").fingerprint
+    )

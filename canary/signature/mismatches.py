@@ -108,6 +108,8 @@ _LIBRARIES = (
     # (matplotlib's: Tcl's scripts, a font family, a TeX program; as the plotting rule words them)
     r"^Can't find a usable [\w.]{1,20}\.tcl in the following directories: <dirs>$|^findfont: Font family <family> "
     r"not found$|^Failed to process string with tex because \w{1,20} could not be found$",
+    # (the host compiler above the CUDA found, as the host-compilers rule words PyTorch's check)
+    r"^The current installed version of \S{1,40} is greater than the maximum required version by CUDA$",
     # (Oracle's client library, as the databases rule words it)
     r"^DPI-(?:1047|<version>): \d\d-bit Oracle Client library: ",
 )

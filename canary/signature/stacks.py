@@ -24,9 +24,11 @@ from canary.signature import (
     github_api,
     helper_programs,
     horovod,
+    host_compilers,
     installs,
     keras3,
     loading,
+    mounts,
     mps,
     native_gpu,
     numerics,
@@ -37,6 +39,7 @@ from canary.signature import (
     resource_tracker,
     resources,
     schedulers,
+    serverless,
     services,
     serving,
     sharded,
@@ -212,6 +215,25 @@ STACK_RULES: tuple[Rule, ...] = (
         helper_programs.program_words,
     ),
     Rule(
+        "host-compilers",
+        "PyTorch's extension builder checks the host compiler against the CUDA found, naming both versions and a "
+        "triple's prefix by distribution: which compiler is above CUDA's bound is the failure, the versions the "
+        "machine's",
+        host_compilers.compiler_words,
+    ),
+    Rule(
+        "nfs-silly-rename",
+        "NFS renames a file deleted while open to '.nfs' and an id, and a directory's removal meets it busy: that a "
+        "file was held open on NFS is the failure, the id the server's",
+        mounts.nfs_words,
+    ),
+    Rule(
+        "lambda",
+        "AWS Lambda's runtime wraps a handler's failed import in its own words with the handler's module, the path the "
+        "package was unpacked to and, in CloudWatch, the traceback's first line: the import's error is the failure",
+        serverless.lambda_words,
+    ),
+    Rule(
         "pickles",
         "pickle and dill since Python 3.11 note each object they were serializing below the error, which a summary "
         "runs onto its line; PyTorch's legacy loader names the zip checkpoint it cannot read: what failed is the "
@@ -280,4 +302,7 @@ STACK_ERRORS: list[BareError] = [
     *helper_programs.HELPER_PROGRAM_ERRORS,
     *spark.SPARK_CHECKS,
     *plotting.PLOTTING_ERRORS,
+    *mounts.MOUNT_ERRORS,
+    *host_compilers.HOST_COMPILER_ERRORS,
+    *serverless.LAMBDA_ERRORS,
 ]
