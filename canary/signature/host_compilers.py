@@ -13,10 +13,10 @@ versions are the machine's.
 from __future__ import annotations
 
 import re
-import signal as _signal
 
 from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
+from canary.signature.signals import signal_name
 
 _ABOVE = "is greater than the maximum required version by CUDA"
 _ABOVE_CUDA = re.compile(
@@ -32,13 +32,6 @@ def compiler_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     if _ABOVE in message:
         message = _ABOVE_CUDA.sub(lambda m: ABOVE_CUDA.replace("<compiler>", m[1]), message)
     return exc, message, frames
-
-
-def _signal_name(number: str) -> str:
-    try:
-        return _signal.Signals(int(number)).name
-    except ValueError:
-        return f"signal {number}"
 
 
 HOST_COMPILER_ERRORS: list[BareError] = [
@@ -67,7 +60,7 @@ HOST_COMPILER_ERRORS: list[BareError] = [
         "nvcc-tool-signal",
         ("died due to signal",),
         re.compile(r"\bnvcc error\s{0,6}: '(?P<tool>\w{1,20})' died due to signal (?P<n>\d{1,2})\b"),
-        lambda m: _signal_name(m["n"]),
+        lambda m: signal_name(m["n"]),
         message=lambda m: f"nvcc: '{m['tool']}' died due to signal {m['n']}",
     ),
     BareError(
