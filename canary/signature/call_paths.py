@@ -123,6 +123,7 @@ def names_itself(exception: str | None, message: str) -> bool:
     if exception is not None and not message.strip():
         # (a library's own class raised without a message, audioread's NoBackendError: the class is all it says)
         return exception not in BUILTIN_CLASS_NAMES and not exception.startswith("SIG") and exception != "CheckFailed"
+    names_module = bool(_NAMES_MODULE.match(message))
     return (
         exception is not None
         and not exception.startswith("SIG")
@@ -130,8 +131,9 @@ def names_itself(exception: str | None, message: str) -> bool:
         and (
             len(message.split()) >= NAMING_WORDS
             or pythons.says_file(message)
-            or bool(_OPENS_QUALIFIED.match(message) or _LACKS.match(message) or _NAMES_MODULE.match(message))
+            or names_module
+            or bool(_OPENS_QUALIFIED.match(message) or _LACKS.match(message))
         )
-        and (not _MET_WHERE.search(message) or bool(_NAMES_MODULE.match(message)))
+        and (not _MET_WHERE.search(message) or names_module)
         and not pythons.interpreter_words(message)
     )

@@ -82,7 +82,7 @@ _CUINIT = re.compile(
 # InconsistentVersionWarning, with both releases
 _FAISS = re.compile(r"^Error in .{1,500}? at \S{1,300}?:(?:\d{1,6}|<line>): (Error: '.{1,200}?' failed: .{1,500})$")
 _FAISS_OOM = re.compile(r"\bcudaMalloc\b.{0,200}\bout of memory\b")
-_UNPICKLE = re.compile(r"^(Trying to unpickle estimator \w{1,100}) from version \S{1,30} when using version \S{1,30}\b")
+_UNPICKLE = re.compile(r"^Trying to unpickle estimator \w{1,100} from version \S{1,30} when using version \S{1,30}\b")
 
 
 def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
@@ -91,7 +91,7 @@ def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[st
     job pickled), under its own class."""
     if message.startswith("Error in ") and (m := _FAISS.match(message)):
         message = "faiss: " + ("failed to cudaMalloc: out of memory" if _FAISS_OOM.search(m[1]) else m[1])
-    elif message.startswith("Trying to unpickle estimator") and (m := _UNPICKLE.match(message)):
+    elif message.startswith("Trying to unpickle estimator") and _UNPICKLE.match(message):
         return "InconsistentVersionWarning", "Trying to unpickle estimator <estimator> from another version", frames
     return exc, message, frames
 

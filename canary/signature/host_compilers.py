@@ -24,13 +24,12 @@ _ABOVE_CUDA = re.compile(
     + _ABOVE
     + r" [\d.]{1,10} \([\d.]{1,20}\)\..*$"
 )
-ABOVE_CUDA = f"The current installed version of <compiler> {_ABOVE}"  # (as mismatches.ENVIRONMENT_TEXT reads it)
 
 
 def compiler_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``host-compilers`` rule: PyTorch's check of the host compiler against CUDA by compiler, not versions."""
     if _ABOVE in message:
-        message = _ABOVE_CUDA.sub(lambda m: ABOVE_CUDA.replace("<compiler>", m[1]), message)
+        message = _ABOVE_CUDA.sub(rf"The current installed version of \1 {_ABOVE}", message)
     return exc, message, frames
 
 

@@ -32,11 +32,12 @@ def plot_words(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 PLOTTING_ERRORS = [
     # matplotlib's font manager logging that no font of a family is installed (a run goes on after it, and fails on
-    # what it drew, or does not): named only where nothing else in the log names a failure
+    # what it drew, or does not): named only where nothing else in the log names a failure; worded as the plotting
+    # rule words it, since the environment rule, which reads it as a check, comes first
     environment_check(
         "findfont",
         ("findfont: Font family ",),
-        r"^(?P<msg>findfont: Font family (?:\[[^\]]{0,300}\]|'[^']{0,100}') not found)\. Falling back to ",
+        r"^findfont: Font family (?:\[[^\]]{0,300}\]|'[^']{0,100}') not found\. Falling back to ",
         None,
         message=lambda m: "findfont: Font family <family> not found",
         weak=True,

@@ -33,6 +33,16 @@ def errno_path(message: str) -> str:
     return f"{m[1]}: <path>" + (f" (in {inner}/)" if inner else "")
 
 
+def _watch_limit(m: re.Match[str]) -> str:
+    """Node's watch limit in today's words (Node 8's ENOSPC, Node 7's EMFILE reworded), the path by whether there was
+    one; the other tools' words as they are."""
+    if m["node8"]:
+        return "ENOSPC: System limit for number of file watchers reached"
+    if m["emfile"]:
+        return "EMFILE: too many open files, watch" + (" '<path>'" if m["path"] else "")
+    return m["msg"]
+
+
 STORAGE_ERRORS: list[BareError] = [
     # Lua Torch's file writer short of its count ("write error: wrote 9367499 blocks instead of 31014000 at
     # .../TH/THDiskFile.c:340", 356 for another element type): a disk that filled; the counts and the line are the job's
@@ -87,15 +97,9 @@ STORAGE_ERRORS: list[BareError] = [
             r"|(?<=Error: )(?P<emfile>EMFILE: too many open files, watch(?P<path> '[^']{1,500}')?|"
             r"Error watching file for changes: EMFILE)$"
         ),
-        lambda m: "Error" if m["node8"] or m["emfile"] or m["msg"].startswith("ENOSPC") else None,
+        lambda m: None if m["msg"] and not m["msg"].startswith("ENOSPC") else "Error",  # (Node's, its code said)
         "infrastructure",
-        message=lambda m: (
-            "ENOSPC: System limit for number of file watchers reached"
-            if m["node8"]
-            else "EMFILE: too many open files, watch" + (" '<path>'" if m["path"] else "")
-            if m["emfile"]
-            else m["msg"]
-        ),
+        message=_watch_limit,
     ),
     # PyTorch's reader of a checkpoint's zip archive refusing it (a truncated or half-downloaded file), posted without
     # the RuntimeError it raises, after a sentence or a title's own words ("... PytorchStreamReader failed reading zip
