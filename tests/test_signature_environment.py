@@ -4201,3 +4201,48 @@ def test_the_two_hundred_and_eleventh_and_twelfth_batchs_failures_in_the_words_t
     assert (
         ciphers.fingerprint == sig("aws-lambda-base-images-118.log").fingerprint != sig("eoapi-cdk-44.log").fingerprint
     )
+
+
+def test_the_two_hundred_and_thirteenth_and_fourteenth_batchs_failures_in_the_words_they_met():
+    # gym's registry by the check that refused, not the program's id, namespace or game; an unregistered namespace apart
+    assert sig("d3rlpy-294.log").fingerprint == sig("learning_ray-1-2.log").fingerprint  # (two releases' words)
+    assert sig("imitation-814.log").fingerprint != sig("gail-pytorch-3.log").fingerprint  # (its namespace missing)
+    assert sig("gym-examples-16.log").fingerprint == sig("plangym-123.log").fingerprint  # (no module, no traceback)
+    assert sig("gym-3131.log").fingerprint == sig("minigrid-455.log").fingerprint != sig("plangym-123.log").fingerprint
+    assert sig("atari-py-82.log").fingerprint == sig("stable-baselines-1123.log").fingerprint
+    # NLP resources: spaCy's codes without their class, TextBlob's corpora, NLTK's box however a post escaped it
+    assert sig("pyresparser-72.log").fingerprint == sig("resumeparser-44.log").fingerprint
+    assert sig("pyresparser-72.log").fingerprint == sig("smart_resume_analyser_app-9.log").fingerprint
+    assert sig("pyate-48.log").message == "[E053] Could not read config.cfg"
+    assert sig("textblob-473.log").fingerprint == sig("textblob-201.log").fingerprint
+    assert sig("nltk-3024.log").message.startswith("Resource omw-1.4 not found")
+    # OpenCV's Qt without the display it names; Streamlit's "Traceback:" ends the message above it
+    assert sig("centertrack-141.log").fingerprint == sig("vehicle-cv-adas-20.log").fingerprint
+    assert sig("gvision-7.log").fingerprint == sig("plantcv-579.log").fingerprint
+    # ONNX: a status without its class, a model not loaded whichever entry point, an operator by release, providers
+    assert sig("onnxruntime-12558.log").exception == "NotImplemented"
+    assert sig("onnxruntime-12558.log").fingerprint != sig("onnxruntime-9685.log").fingerprint
+    assert sig("onnxscript-1288.log").fingerprint == sig("stable-diffusion-webui-tensorrt-313.log").fingerprint
+    assert sig("onnxsim-289.log").fingerprint == sig("onnxruntime-training-examples-166.log").fingerprint
+    assert sig("flight-net-3.log").fingerprint == sig("fastspeech2-clean-2.log").fingerprint
+    assert sig("cosyvoice-643.log").fingerprint != sig("pytorch-115538.log").fingerprint
+    create = sig("onnxruntime-13264.log")
+    assert create.kind == "environment" and create.fingerprint == sig("onnxruntime-16931.log").fingerprint
+    assert create.fingerprint != sig("g2pw-cantonese-1.log").fingerprint
+    assert sig("stablediffusion-4-2.log").fingerprint != sig("stablediffusion-4.log").fingerprint
+    # pkg_resources' missing distribution by name, not the pin, in either release's words
+    assert (
+        sig("mzbench-123.log").fingerprint
+        == sig("pip-4869.log").fingerprint
+        == sig("python-openhab-29.log").fingerprint
+    )
+    assert sig("pip-4869.log").fingerprint != sig("smop-137.log").fingerprint
+    # Arrow tables: the conversion by types, an array's limit without its size, Spark's file, pandas' engines
+    assert sig("standardizedinventories-112.log").fingerprint == sig("feather-349.log").fingerprint
+    assert sig("3d-bpp-4.log").fingerprint == sig("mage-ai-4682.log").fingerprint
+    assert sig("llm-datasets-12.log").fingerprint == sig("otter-320.log").fingerprint
+    assert sig("iceberg-python-1733.log").fingerprint == sig("llamafactory-7526.log").fingerprint
+    assert sig("spark-tpcds-datagen-8.log").fingerprint == sig("opensearch-spark-101.log").fingerprint
+    assert sig("sakugadataset-1.log").fingerprint == sig("pandas-24976.log").fingerprint
+    assert sig("pynsee-212.log").fingerprint != sig("sakugadataset-1.log").fingerprint  # (pyarrow too old)
+    assert sig("rapidsai-csp-utils-82.log").exception == "ValueError"

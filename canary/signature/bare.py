@@ -24,6 +24,7 @@ from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_cla
 from canary.signature.mismatches import ENVIRONMENT_TEXT
 from canary.signature.mlflow_words import MLFLOW_ERRORS
 from canary.signature.network import NETWORK_ERRORS
+from canary.signature.onnx_runtime import ONNX_ERRORS
 from canary.signature.recogniser import BareError
 from canary.signature.services import AZURE_ERRORS, CI_CHECKS, FRONT_END_REPORTS, SERVICE_ERRORS
 from canary.signature.signals import ELASTIC_RECORDS, PROCESS_DEATHS
@@ -165,6 +166,9 @@ BARE_ERRORS: list[BareError] = [
             "Flaky: ",
             "DeadlineExceeded: ",
             "FailedHealthCheck: ",
+            "NotFound: ",
+            "DeprecatedEnv: ",
+            "VersionConflict: ",
             ".exceptions.",
             ".errors.",
             ".error.",
@@ -188,6 +192,9 @@ BARE_ERRORS: list[BareError] = [
             # (and ONNX Runtime's, from its pybind11 module)
             r"(?:onnxruntime\.capi\.onnxruntime_pybind11_state\.)?[A-Z][A-Za-z]{1,40}(?=: \[ONNXRuntimeError\])|"
             r"(?:hypothesis\.errors\.)?(?:Flaky|DeadlineExceeded|FailedHealthCheck)|"  # (Hypothesis' own names)
+            # (gym's and gymnasium's registry's, pkg_resources' at a script's start, without their modules)
+            r"(?:gym(?:nasium)?\.error\.)?(?:NamespaceNotFound|NameNotFound|DeprecatedEnv|VersionNotFound)|"
+            r"(?:[\w.]{0,60}pkg_resources\.)?(?:DistributionNotFound|(?:Contextual)?VersionConflict)|"
             # (a class of any name in a library's exceptions module: "neptune.exceptions.MissingApiToken: ...",
             # "torch._dynamo.exc.Unsupported: ..."; not jax's SimplifiedTraceback, which only says it left frames out)
             r"[a-z_]\w{0,60}(?:\.[a-z_]\w{0,60}){0,6}\.(?:exceptions?|errors?|exc)\.[A-Z]\w{1,100}(?<!Traceback))"
@@ -196,7 +203,7 @@ BARE_ERRORS: list[BareError] = [
             r"(?<!UnknownError)(?<!InternalError)(?<!CancelledError)(?<!NotFoundError)"
             # (a post may lose the space after the colon, "RuntimeError:CUDA out of memory", or be translated into a
             # language that puts one before it, "MlflowException : la demande d'API ...")
-            r" \(see above for traceback\))?[ \u00a0\u202f]?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`])$"
+            r" \(see above for traceback\))?[ \u00a0\u202f]?:(?: |(?=[A-Z]))(?P<msg>.{1,2000}?)(?(lt)>)(?(q)[\"`]\.?)$"
         ),
         lambda m: _unwrapped(m)[0],
         line_kind,
@@ -212,6 +219,7 @@ BARE_ERRORS: list[BareError] = [
     *STORAGE_ERRORS,
     # Hugging Face's refusals and libraries beside the framework (hub.py, companions.py), posted without their class
     *HUB_ERRORS,
+    *ONNX_ERRORS,  # (ONNX's converters and runtimes: onnx_runtime.py)
     *COMPANION_ERRORS,
     *STACK_ERRORS,  # (the libraries around a training step: stacks.py)
     *pytrees.PYTREE_ERRORS,

@@ -25,7 +25,7 @@ _BARE_END = re.compile(
     r"^(?:BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)|"
     r"terminate called after|Aborted(?: \(core dumped\))?$|"
     r"\S{1,300}: line \d{1,6}: {1,4}\d{1,10} (?:Aborted|Killed|Segmentation fault)\b|"  # (bash's job line, a pid)
-    r"Traceback \(most recent call last\)|https?://|\*\*\* SIG|"
+    r"Traceback(?: \(most recent call last\)|:$)|https?://|\*\*\* SIG|"  # (Streamlit's "Traceback:" below its error)
     r"(?:\[notice\]|Notice:)\s{1,4}A new release of pip|"  # (pip's notice after its error)
     r"at (?:async )?\S.{0,300}:\d{1,7}:\d{1,7}\)?$|"  # (Node.js's stack under its error: "at /x/a.js:46:21")
     r"(?:FAILED|ERROR)(?: |$)|"  # (pytest's next summary record, or a post cut after its first word)

@@ -338,12 +338,14 @@ BUILD_CHECKS: list[BareError] = [
     # an extension compiled against another NumPy: NumPy 2's banner for one built with 1.x ("A module that was compiled
     # using NumPy 1.x cannot be run in NumPy 2.0.0 as it may crash.", before the import's error) and NumPy's check of
     # its types' sizes against the extension's C headers ("numpy.dtype size changed, may indicate binary
-    # incompatibility. Expected 96 from C header, got 88 from PyObject", raised or warned): which type, which way
+    # incompatibility. Expected 96 from C header, got 88 from PyObject", raised or warned; Cython's check of any
+    # module's type: "pyarrow.lib.IpcWriteOptions size changed, ..."): which type, which way
     _environment(
         "numpy-abi",
         ("compiled using NumPy 1.x", "may indicate binary incompatibility"),
-        r"(?P<banner>A module that was compiled using NumPy 1\.x cannot be run in)|(?P<msg>(?:numpy\.)?\w{1,40} size "
-        r"changed, may indicate binary incompatibility\. Expected \d{1,4} from C header, got \d{1,4} from PyObject)",
+        r"(?P<banner>A module that was compiled using NumPy 1\.x cannot be run in)|"
+        r"(?P<msg>(?:[a-z]\w{0,30}\.){0,3}\w{1,40} size changed, may indicate binary incompatibility\. Expected "
+        r"\d{1,4} from C header, got \d{1,4} from PyObject)",
         lambda m: c[1] if (c := _RAISED_AS.search(m.string, 0, m.start())) else "ImportError",
         message=lambda m: (
             "A module that was compiled using NumPy 1.x cannot be run in NumPy 2" if m["banner"] else m["msg"]

@@ -1,4 +1,5 @@
-"""Libraries a job loads beside its framework (Numba, CuPy, MPI, pyarrow, ONNX Runtime, OpenCV, tf.data) refusing what
+"""Libraries a job loads beside its framework (Numba, CuPy, MPI, OpenCV, TensorFlow Lite,
+tf.data) refusing what
 they meet. Pure.
 
 Numba's import checks the NumPy it finds against the range its release supports ("Numba needs NumPy 1.22 or less",
@@ -8,14 +9,11 @@ libnvrtc.so.12: cannot open shared object file ..."), which moves with the wheel
 wheels are installed together. MPI's init prints its error stack without a class ("Fatal error in PMPI_Init_thread:
 Other MPI error, error stack:", then one line per function with the source line, "MPIDI_OFI_mpi_init_hook(1473):"):
 the function that failed and what it says are the failure, the error class's words change with the release.
-pyarrow names the column and both lengths of a table whose columns differ in length: which column is the failure.
-ONNX Runtime prints its status's code and name before what failed ("[ONNXRuntimeError] : 1 : FAIL : Load model from
-x.onnx failed:<source>:179 onnxruntime::Model::Model(...) Unsupported model IR version: 10, ..."): which model and where
-in its source are not the failure; an execution provider it could not load is the machine's CUDA or cuDNN. OpenCV
+OpenCV
 names its release and source file before its check ("OpenCV(4.6.0) /io/opencv/modules/imgproc/src/color.cpp:182:
 error: (-215:Assertion failed) !_src.empty() in function 'cvtColor'"): the check and the function are the failure.
-Keras and tf.data warn of input that ran out or a cache not read through, and go on. jax2onnx and TensorFlow Lite's
-converter refuse an op they cannot convert, read by the op without a class.
+Keras and tf.data warn of input that ran out or a cache not read through, and go on. TensorFlow Lite's converter
+refuses an op it cannot convert, read by the op without a class. ONNX's converters and runtimes are onnx_runtime.py's.
 """
 
 from __future__ import annotations
@@ -26,36 +24,6 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
 _NUMBA = re.compile(r"^(Numba needs NumPy) \d{1,3}(?:\.\d{1,4}){0,2} or (less|greater)\b.{0,200}$")
-_ARROW_LENGTHS = re.compile(r"^Column \d{1,9} (named \S{1,200} expected length) \d{1,15} (but got length) \d{1,15}$")
-_ORT = re.compile(r"^(\[ONNXRuntimeError\] : \d{1,3} : [A-Z_]{2,40} : )(.{1,2000})$")
-_ORT_LOAD = re.compile(r"^Load model from .{1,500}? failed:")
-# (the words after the source location and the C++ function ORT names, which may be its whole signature)
-_ORT_WORDS = re.compile(r"(?<![\w:&*])([A-Z][a-z]{1,30}(?: [\w'.,:()-]{1,60}){2,}.{0,1000})$")
-_ORT_NODE = re.compile(
-    r"^(Could not find an implementation for) (?:the node )?(\w{1,100}\(\d{1,4}\))(?: node with name .*)?$"
-)
-# torch.onnx's exporter names the opset the program asked for and advises by release ("Please open a bug to request
-# ONNX export support ...", later "Please feel free to request support ..."); ORT's provider the program asked for
-_EXPORT = re.compile(r"^(Exporting the operator \S{1,200} to ONNX opset version) \d{1,4} (is not supported)\b.{0,999}$")
-_PROVIDER = re.compile(r"^(Specified provider '\w{1,100}' is not in available provider)(?: names)?\b.{0,1000}$")
-
-
-def onnx_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
-    """The ``onnx`` rule: ORT's status without the model's path and its source, the node's name and the provider's
-    list; the exporter's refusal without the opset asked for and its advice."""
-    if message.startswith("[ONNXRuntimeError]") and (m := _ORT.match(message)):
-        rest = m[2]
-        if rest.startswith("Load model from "):
-            words = _ORT_WORDS.search(_ORT_LOAD.sub("", rest))
-            rest = f"Load model failed: {words[1] if words else ''}".rstrip()
-        message = m[1] + _ORT_NODE.sub(r"\1 \2", rest)
-    elif message.startswith("Exporting the operator "):
-        message = _EXPORT.sub(r"\1 <n> \2", message)
-    elif message.startswith("Specified provider "):
-        message = _PROVIDER.sub(r"\1 names", message)
-    return exc, message, frames
-
-
 _OPENCV = re.compile(
     r"^OpenCV\([\w.-]{1,30}\) \S{1,300}?:(?:\d{1,6}|<line>): error: (\(-?\d{1,4}:[^)]{1,100}\) .{1,500})$"
 )
@@ -82,14 +50,29 @@ _CUINIT = re.compile(
 # InconsistentVersionWarning, with both releases
 _FAISS = re.compile(r"^Error in .{1,500}? at \S{1,300}?:(?:\d{1,6}|<line>): (Error: '.{1,200}?' failed: .{1,500})$")
 _FAISS_OOM = re.compile(r"\bcudaMalloc\b.{0,200}\bout of memory\b")
+# pandas with no Parquet engine it can use lists what importing each said, by release ("Unable to find a usable engine;
+# tried using: 'pyarrow', 'fastparquet'. A suitable version of pyarrow or fastparquet is required ... - Missing optional
+# dependency 'pyarrow'. ..."): none installed, or a pyarrow older than it requires ("Pandas requires version '10.0.1' or
+# newer of 'pyarrow' (version '8.0.0' currently installed)"), by no version
+_PARQUET = re.compile(r"^(Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet')(?P<why>.*)$")
+_PARQUET_OLD = re.compile(r"requires version '[^']{1,20}' or newer of 'pyarrow'")
+_OLD_PYARROW = ": pyarrow is older than pandas requires"
 _UNPICKLE = re.compile(r"^Trying to unpickle estimator \w{1,100} from version \S{1,30} when using version \S{1,30}\b")
+
+
+def _old_pyarrow(lines: list[str], i: int) -> int | None:
+    """The line of pandas' list below its Parquet error that says the pyarrow installed is too old, if one does."""
+    return next((k for k in range(i + 1, min(i + 6, len(lines))) if _PARQUET_OLD.search(lines[k])), None)
 
 
 def library_checks(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``companion-checks`` rule: faiss's check without the function and source that made it, its GPU allocator
     out of memory in one wording; scikit-learn's pickle of another release by no release and no estimator (which the
-    job pickled), under its own class."""
-    if message.startswith("Error in ") and (m := _FAISS.match(message)):
+    job pickled), under its own class; pandas' Parquet engines by whether none or an old pyarrow is installed."""
+    if message.startswith("Unable to find a usable engine") and (m := _PARQUET.match(message)):
+        old = _PARQUET_OLD.search(m["why"]) or m["why"].startswith(_OLD_PYARROW)
+        message = m[1] + (_OLD_PYARROW if old else "")
+    elif message.startswith("Error in ") and (m := _FAISS.match(message)):
         message = "faiss: " + ("failed to cudaMalloc: out of memory" if _FAISS_OOM.search(m[1]) else m[1])
     elif message.startswith("Trying to unpickle estimator") and _UNPICKLE.match(message):
         return "InconsistentVersionWarning", "Trying to unpickle estimator <estimator> from another version", frames
@@ -119,8 +102,6 @@ def library_bounds(exc: str | None, message: str, frames: list[str]) -> tuple[st
         message = _CV_FUNCTION.sub(r" in function '\1'", message)  # (4.x names it in its namespace by release)
     elif message.startswith("Manual directory "):
         message = _MANUAL_DIR.sub(r"\1 <dir> \2", message)
-    elif message.startswith("Column "):
-        message = _ARROW_LENGTHS.sub(r"Column <n> \1 <n> \2 <n>", message)
     return exc, message, frames
 
 
@@ -141,13 +122,6 @@ def _flex_op(m: re.Match[str]) -> str:
 
 
 COMPANION_ERRORS: list[BareError] = [
-    # jax2onnx's converter without a handler for a primitive, posted without the NotImplementedError it raises
-    BareError(
-        "jax2onnx-handler",
-        ("No ONNX handler registered",),
-        re.compile(r"(?P<msg>No ONNX handler registered for JAX primitive: '?\w{1,100}'?)"),
-        "NotImplementedError",
-    ),
     # TensorFlow Lite's converter refusing an op it has no kernel for, raised as ConverterError after MLIR's
     # diagnostics: "'tf.Mod' op is neither a custom op nor a flex op" (2022), "Custom ops: Mod" below "Some ops in the
     # model are custom ops" (2.15): which op is the failure, where the program wrote it not
@@ -186,75 +160,6 @@ COMPANION_ERRORS: list[BareError] = [
         ),
         "ValueError",
         "environment",
-    ),
-    # converters and runtimes of ONNX models logging what they cannot take: TensorRT's parser casting INT64 weights down
-    # or a model's IR version newer than its own (weak: it goes on), finding no importer for an op ("[8] No importer
-    # registered for op: DCNv2") or failing an assertion on the weights ("[8] Assertion failed: convertOnnxWeights(
-    # initializer, &weights, ctx)", compiling);
-    # ONNX Runtime's notice of an opset under development (weak) and its IR version check without its status; tf2onnx's
-    # op it cannot convert ("Tensorflow op [Preprocessor/.../Round_1: Round] is not supported", by the op);
-    # torch.onnx's refusal of an operator without its RuntimeError
-    _environment(
-        "trt-int64",
-        ("generated with INT64 weights",),
-        r"(?P<msg>Your ONNX model has been generated with INT64 weights, while TensorRT does not natively support "
-        r"INT64)",
-        None,
-        weak=True,
-    ),
-    _environment(
-        "trt-ir-version",
-        ("ONNX model has a newer ir_version",),
-        r"ONNX model has a newer ir_version \([\d.]{1,12}\) than this parser was built against",
-        None,
-        message=lambda m: "TensorRT's ONNX parser: the model's ir_version is newer than the parser's",
-        weak=True,
-    ),
-    _environment(
-        "trt-importer",
-        ("No importer registered for op",),
-        r"(?P<msg>No importer registered for op: \w{1,100})",
-        None,
-        message=lambda m: f"TensorRT's ONNX parser: {m['msg']}",
-    ),
-    BareError(
-        "trt-assertion",
-        ("Assertion failed: convert", "Assertion failed: parse"),
-        re.compile(r"^(?:\[8\] )?Assertion failed: (?P<msg>(?:convert|parse)\w{0,100})\("),
-        None,
-        "compile_error",
-        message=lambda m: f"TensorRT's ONNX parser: Assertion failed: {m['msg']}",
-    ),
-    _environment(
-        "ort-opset",
-        ("is under development and support for this is limited",),
-        r"Opset (?P<opset>\d{1,3}) is under development and support for this is limited\..{0,400}?domain "
-        r"(?P<domain>[\w.]{1,60}) is till opset (?P<till>\d{1,3})",
-        None,
-        message=lambda m: f"ONNX Runtime: opset {m['opset']} of {m['domain']} is under development (till {m['till']})",
-        weak=True,
-    ),
-    BareError(
-        "ort-ir-version",
-        ("Unsupported model IR version",),
-        re.compile(r"(?<!: )(?P<msg>Unsupported model IR version: \d{1,3}, max supported IR version: \d{1,3})"),
-        "Fail",
-        message=lambda m: f"[ONNXRuntimeError] : 1 : FAIL : Load model failed: {m['msg']}",
-    ),
-    _environment(
-        "tf2onnx-op",
-        ("] is not supported",),
-        r"Tensorflow op \[\S{1,500}: (?P<op>\w{1,100})\] is not supported",
-        None,
-        message=lambda m: f"tf2onnx: Tensorflow op {m['op']} is not supported",
-    ),
-    BareError(
-        "onnx-export-operator",
-        ("to ONNX opset version",),
-        re.compile(
-            r"^(?P<msg>Exporting the operator \S{1,200} to ONNX opset version \d{1,4} is not supported\b.{0,500})$"
-        ),
-        "RuntimeError",
     ),
     # TensorBoard's notices, and torch's and protobuf's checks of it written without their class: TensorFlow not
     # installed beside it ("TensorFlow installation not found - running with reduced feature set."), no event files
@@ -331,34 +236,13 @@ COMPANION_ERRORS: list[BareError] = [
         message=lambda m: "tf.data: the calling iterator did not fully read the dataset being cached",
         weak=True,
     ),
-    # ONNX Runtime's execution provider it could not load, logged before it goes on with the CPU's: Linux's loader
-    # ("Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.8: cannot open shared object
-    # file ..."), Windows' ("LoadLibrary failed with error 126 "" when trying to load
-    # "...\\onnxruntime_providers_cuda.dll"")
-    _environment(
-        "ort-provider",
-        ("onnxruntime_providers_",),
-        r"(?:Failed to load library (?:lib)?onnxruntime_providers_(?P<ep>\w{1,30})\.so with error: "
-        r"(?P<why>\S{1,200}: cannot open shared object file)|"
-        r"LoadLibrary failed with error (?P<code>\d{1,6}) \"[^\"]{0,300}\" when trying to load "
-        r"\"[^\"]{0,500}onnxruntime_providers_(?P<ep2>\w{1,30})\.dll\")",
-        None,
-        message=lambda m: (
-            f"onnxruntime: its {m['ep'] or m['ep2']} provider failed to load: "
-            + (m["why"] or f"LoadLibrary error {m['code']}")
-        ),
-    ),
-    # (and its CUDA provider's call to CUDA failing, printed as an EP Error before the fallback to the CPU: "CUDA
-    # failure 35: CUDA driver version is insufficient for CUDA runtime version ; GPU=-1 ; hostname=x ; file=...
-    # cuda_execution_provider.cc ; line=336 ; expr=cudaSetDevice(info_.device_id);"): which code and call; the GPU's
-    # handle, the host and the source line are the run's and the build's
-    _environment(
-        "ort-cuda-call",
-        ("CUDA failure ",),
-        r"CUDA failure (?P<code>\d{1,4}): (?P<why>[^;]{1,200}?) ; GPU=[^;]{0,40}; hostname=[^;]{0,200}; "
-        r"(?:file=[^;]{0,500}; line=\d{1,6} ; )?expr=(?P<expr>\w{1,60})",
-        None,
-        message=lambda m: f"onnxruntime: CUDA failure {m['code']}: {m['why']} ({m['expr']})",
+    # pandas without a Parquet engine it can use, posted without the ImportError it raises (its list below it)
+    BareError(
+        "pandas-parquet-engine",
+        ("Unable to find a usable engine",),
+        re.compile(r"^(?P<msg>Unable to find a usable engine; tried using: 'pyarrow', 'fastparquet'\.?)$"),
+        "ImportError",
+        below=lambda lines, i, said: said + (" " + lines[k] if (k := _old_pyarrow(lines, i)) else ""),
     ),
     # CuPy's library it could not load, posted without the RuntimeError it raises (ComfyUI's report, a code span)
     _environment(

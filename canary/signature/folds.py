@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from canary.signature import (
+    arrow_tables,
     call_paths,
     companions,
     environment,
@@ -26,6 +27,7 @@ from canary.signature import (
     installs,
     kinds,
     network,
+    onnx_runtime,
     pythons,
     rewordings,
 )
@@ -42,7 +44,8 @@ ERROR_KINDS = ("compile_error", "runtime_crash", "timeout", "environment")
 
 
 # the subclasses a library's later release raises what it raised as their base class with: of RuntimeError, PyTorch 2.1
-# and 2.2 c10d's and NCCL's errors, 2.8 a CUDA or HIP error, soundfile 0.11 libsndfile's (the ``dist-class`` rule); of
+# and 2.2 c10d's and NCCL's errors, 2.8 a CUDA or HIP error, 1.13 an operator torch.onnx cannot export, soundfile 0.11
+# libsndfile's (the ``dist-class`` rule); of
 # TypeError, NumPy 1.25 two DTypes without a common one
 SUBCLASSES = {
     "DistBackendError": "RuntimeError",
@@ -51,6 +54,7 @@ SUBCLASSES = {
     "LibsndfileError": "RuntimeError",
     "AcceleratorError": "RuntimeError",
     "TritonMissing": "RuntimeError",  # (inductor's missing Triton, a RuntimeError until 2.7)
+    "UnsupportedOperatorError": "RuntimeError",
     "DTypePromotionError": "TypeError",
 }
 # Python 3.6's subclass of ImportError for a module not found, which Python 2 and 3.5 raised as ImportError with the
@@ -66,11 +70,14 @@ ERRNO_SUBCLASSES = frozenset(
 
 
 def class_key(exception: str | None, message: str) -> str | None:
-    """The class as the fingerprint knows it, after the ``dist-class``, ``module-class`` and ``errno-class`` rules."""
+    """The class as the fingerprint knows it, after the ``dist-class``, ``module-class``, ``errno-class`` and
+    ``ort-load-class`` rules."""
     if exception == "ImportError" and MODULE_NOT_FOUND.match(message):
         return "ModuleNotFoundError"
     if exception in ERRNO_SUBCLASSES:
         return "OSError"
+    if message.startswith(onnx_runtime.LOAD_FAILED):
+        return "Fail"
     return SUBCLASSES.get(exception, exception)
 
 
@@ -204,9 +211,16 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "companion-libraries",
         "Numba names the NumPy it got and its driver's code, CuPy a library with its wheel's CUDA (libnvrtc.so.12, "
-        "nvrtc64_120_0.dll), pyarrow a column's index and lengths, OpenCV its release and source, tfds a directory's "
-        "path: which way, library, column or check are the failure",
+        "nvrtc64_120_0.dll), OpenCV its release and source, tfds a directory's path: which way, library or check are "
+        "the failure",
         companions.library_bounds,
+    ),
+    Rule(
+        "arrow-tables",
+        "pyarrow names a column's index and lengths, a value it could not convert, an array's size, and words bytes it "
+        "expected by release; Spark names a Parquet file, datasets both schemas: which column, conversion or limit is "
+        "the failure, the data's values not",
+        arrow_tables.arrow_words,
     ),
     *STACK_RULES,
     Rule(
@@ -214,7 +228,7 @@ RULES: tuple[Rule, ...] = (
         "ONNX Runtime names the model's path, its own source and C++ function, a node's name and the providers it has; "
         "torch.onnx the opset the program asked for and advice by release: the status and its words, the operator "
         "and the provider are the failure",
-        companions.onnx_words,
+        onnx_runtime.onnx_words,
     ),
     Rule(
         "platform-words",
@@ -303,10 +317,17 @@ RULES: tuple[Rule, ...] = (
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(
+        "ort-load-class",
+        "ONNX Runtime raises a model it could not load as Fail from a path and InvalidArgument from bytes, and its "
+        "training API relays it as RuntimeError: one failure, whichever entry point loaded the model; the fingerprint "
+        "knows them as Fail",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
         "dist-class",
-        "PyTorch 2.1 and 2.2 raise c10d's and NCCL's errors as DistBackendError, DistNetworkError, DistStoreError, 2.8 "
-        "a CUDA error as AcceleratorError, soundfile 0.11 as LibsndfileError: subclasses of the RuntimeError older "
-        "releases raised with the same words; the fingerprint knows them as RuntimeError",
+        "PyTorch 2.1 raises c10d's and NCCL's errors as DistBackendError, DistNetworkError, DistStoreError, 2.8 a "
+        "CUDA error as AcceleratorError, torch.onnx 1.13 UnsupportedOperatorError, soundfile LibsndfileError: "
+        "subclasses of the RuntimeError older releases raised, known as RuntimeError",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

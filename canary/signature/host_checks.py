@@ -191,7 +191,8 @@ HOST_CHECKS: list[BareError] = [
     ),
     # Qt without the display or the libraries its xcb plugin needs (OpenCV's and PyQt's bundled Qt on a headless machine
     # or in a container): Qt 6.5's "qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt
-    # xcb platform plugin.", Qt 5's "qt.qpa.xcb: could not connect to display " (a display it names is kept), then
+    # xcb platform plugin.", Qt 5's "qt.qpa.xcb: could not connect to display " (a display it names, ":0", ":.0", is the
+    # machine's), then
     # "Could not load the Qt platform plugin "xcb" in "..." even though it was found." (or "Could not find ...") and
     # the abort: the cause above names the abort; the plugin's line alone, weak, where no cause is shown
     _environment(
@@ -204,9 +205,9 @@ HOST_CHECKS: list[BareError] = [
     _environment(
         "qt-xcb-display",
         ("qt.qpa.xcb: could not connect to display",),
-        r"qt\.qpa\.xcb: could not connect to display(?: (?P<display>\S{1,60}))?",
+        r"qt\.qpa\.xcb: could not connect to display",
         None,
-        message=lambda m: "Qt: xcb could not connect to display" + (f" {m['display']}" if m["display"] else ""),
+        message=lambda m: "Qt: xcb could not connect to display",
     ),
     _environment(
         "qt-platform-plugin",

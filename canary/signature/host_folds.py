@@ -28,10 +28,23 @@ _CONFLICT = re.compile(
 )
 
 
+# ... and a distribution a console script pins that is not installed, by release ("The 'pip==9.0.1' distribution was not
+# found and is required by the application", before setuptools 8 the requirement alone: "pip==6.1.1"): a script
+# another release of the package wrote, by the package, not the version it pinned
+_NOT_FOUND = re.compile(
+    r"^(?:The ')?(?P<dist>[A-Za-z0-9][\w.-]{0,100})(?:\[[^\]]{0,100}\])?"
+    r"(?:[<>=!~]=?[^\s',]{1,60}(?:,[<>=!~]=?[^\s',]{1,60}){0,4})?"
+    r"(?:' distribution was not found and is required by .{1,200})?$"
+)
+
+
 def pkg_conflict(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """pkg_resources' conflict by the requirement and who requires it, not the version installed or its path."""
+    """pkg_resources' conflict by the requirement and who requires it, not the version installed or its path; a
+    distribution not found by its name, not the version pinned."""
     if exc in ("ContextualVersionConflict", "VersionConflict") and (m := _CONFLICT.match(message)):
         message = f"{m[1]} installed does not meet {m[2]}" + (f" required by {m[3]}" if m[3] else "")
+    elif exc == "DistributionNotFound" and (m := _NOT_FOUND.match(message)):
+        message = f"The '{m['dist']}' distribution was not found and is required"
     return exc, message, frames
 
 
@@ -95,8 +108,8 @@ HOST_RULES: tuple[Rule, ...] = (
     Rule(
         "pkg-conflict",
         "pkg_resources names the version of a package installed and where ('(numpy 1.19.1 (/x/site-packages), "
-        "Requirement.parse('numpy<1.19.0,>=1.16.0'), {'tensorflow'})'): the requirement and who requires it are "
-        "the failure",
+        "Requirement.parse('numpy<1.19.0,>=1.16.0'), {'tensorflow'})'), a distribution not found by the pin, worded "
+        "by release: the requirement and who requires it, or which distribution, are the failure",
         pkg_conflict,
     ),
     Rule(

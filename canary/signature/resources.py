@@ -9,7 +9,8 @@ its reason, the errno's words, an environment check); h5py warns of the HDF5 it 
 itself prints its headers' and library's releases when they differ and aborts. LMDB's codes are the failure whoever
 relays them (py-lmdb's ``ReadersFullError``, ArcticDB's ``StorageException: ... LMDBError#-30790: mdb_txn_begin:
 MDB_READERS_FULL: ...``). NLTK frames a resource it did not find in a box of asterisks, named by Python 2 as
-``u'corpora/stopwords'``; spaCy follows its code's first sentence with advice that changes by release; sentencepiece
+``u'corpora/stopwords'``; spaCy follows its code's first sentence with advice that changes by release, and its 2.x
+loader logs E053 without its code; TextBlob's missing corpora are NLTK's under its own class; sentencepiece
 names the model file it could not find. Which check failed, which resource or code, is the failure; the file, the sizes,
 the errno and the releases are the machine's.
 """
@@ -54,9 +55,12 @@ _H5PY_BUILT = re.compile(
 )
 _LMDB_CODE = re.compile(r"\b(mdb_\w{1,40}: MDB_(\w{1,40}): [^.]{1,200}?)(?: for object .*|\.)?$")
 _LMDB_CLASSES = {"READERS_FULL": "ReadersFullError", "MAP_FULL": "MapFullError"}
-_NLTK = re.compile(r"^\**\s{0,4}Resource u?'?(?:[\w]{1,40}/)?(\w{1,60})(?:\.zip)?'? not found\b.*$")
+# (its box's border before it, a post's Markdown escaping it: "\\****...")
+_NLTK = re.compile(r"^\\?\**\s{0,4}Resource u?'?(?:\w{1,40}/)?([\w:.-]{1,60}?)(?:\.zip)?'? not found\b.*$")
 _NLTK_ADVICE = "Please use the NLTK Downloader to obtain the resource"
 _SPACY = re.compile(r"^(\[E\d{3}\] .{1,300}?)(?: from \S{1,500})?(?:\.\s.*|\.)?$")
+# (spaCy 2's loader logging its E053 without the code: "Could not read config.cfg from /x/en_core_web_sm-2.2.5/...")
+_SPACY_CONFIG = re.compile(r"^Could not read (config\.cfg|meta\.json) from \S{1,500}$")
 # Django's check of the SQLite it is given ("SQLite 3.9.0 or later is required (found 3.7.17)."): the release each
 # Django requires and the machine's are versions
 _DJANGO_SQLITE = re.compile(r"^SQLite \d[\d.]{0,10} or later is required(?: \(found [\d.]{1,12}\))?\.?$")
@@ -84,6 +88,8 @@ def resource_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = f"Resource {m[1]} not found. {_NLTK_ADVICE}"  # (its box's words, whatever a post cut of them)
     elif message.startswith("[E") and (m := _SPACY.match(message)):
         message = m[1]
+    elif message.startswith("Could not read ") and (m := _SPACY_CONFIG.match(message)):
+        message = f"[E053] Could not read {m[1]}"
     elif message.startswith("SQLite ") and _DJANGO_SQLITE.match(message):
         message = "SQLite <version> or later is required"
     elif "No such file or directory" in message and (m := _SENTENCEPIECE.match(message)):
@@ -107,6 +113,24 @@ RESOURCE_ERRORS: list[BareError] = [
         ("h5py is running against HDF5",),
         re.compile(r"^(?P<msg>h5py is running against HDF5 [\d.]{1,20} when it was built against [\d.]{1,20})\b"),
         "UserWarning",
+    ),
+    # spaCy's model not found or unreadable, its code and words without the OSError it raises them with (a web
+    # framework's error page puts the class on a line of its own; spaCy 2's loader logs E053 without its code), and
+    # TextBlob's corpora missing, its MissingCorpusError's words alone
+    BareError(
+        "spacy-model",
+        ("[E050] ", "[E053] ", "Could not read config.cfg from ", "Could not read meta.json from "),
+        re.compile(
+            r"^(?:error\s{0,4}:\s{0,4})?"
+            r"(?P<msg>\[E05[03]\] .{1,500}|Could not read (?:config\.cfg|meta\.json) from \S{1,500})$"
+        ),
+        "OSError",
+    ),
+    BareError(
+        "textblob-corpora",
+        ("Looks like you are missing some required data for this feature",),
+        re.compile(r"^(?P<msg>Looks like you are missing some required data for this feature)\.?$"),
+        "MissingCorpusError",
     ),
     BareError(
         "nltk-resource",

@@ -91,9 +91,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "companion-checks",
-        "faiss names the C++ function and source of its check and words its GPU allocator's failure by release; "
-        "scikit-learn names both releases of a pickle and warns with UserWarning before 1.3: which check fails, and "
-        "that the pickle is another release's, are the failure",
+        "faiss names its check's C++ source and words its allocator's failure by release; scikit-learn names both "
+        "releases of a pickle, warning with UserWarning before 1.3; pandas lists each Parquet engine's error: which "
+        "check fails, and that a pickle or pyarrow is another release's, are the failure",
         companions.library_checks,
     ),
     Rule(

@@ -7,7 +7,12 @@ hook is the failure, whose model is not. It refused a distributed strategy in a 
 distributed backend ddp is not compatible with an interactive environment. ...") and 2.x's ("`Trainer(strategy='ddp')`
 is not compatible with an interactive environment. ..."), and GPUs the machine lacks as "GPUs" or "gpu" by release.
 gym and gymnasium word a namespace no package registered differently ("Namespace `ALE` does not exist." and "Namespace
-ALE not found."); mujoco_py names the library path it looked in, which is the machine's. NeMo says an optional piece
+ALE not found. Have you installed the proper package for ALE?"), an id not registered by name ("Environment
+`PongNoFrameskip` doesn't exist. Did you mean: ..."), a version no longer registered by release ("Env Pendulum-v0 not
+found (valid versions include ['Pendulum-v1'])", later "Environment version v0 for `Pendulum` is deprecated. Please
+use `Pendulum-v1` instead."), and atari_py a game whose ROM it no longer ships ("ROM is missing for pong, see ..."):
+which check refused is the failure, which namespace, id or game is the program's, as it is in ale_py's refusal of a
+game; mujoco_py names the library path it looked in, which is the machine's. NeMo says an optional piece
 is missing in one sentence ("Apex was not found. Please see the NeMo README for installation instructions: ..."),
 raised as ImportError where it is needed and logged as a warning where it is not ("[NeMo W ...] megatron-core was not
 found. ..."); a post quotes it without the class.
@@ -27,7 +32,16 @@ _INTERACTIVE = re.compile(
     r"compatible with an interactive environment\b.*$"
 )
 _GPUS = re.compile(r"^You requested (?:GPUs|gpus?): ")
-_NAMESPACE = re.compile(r"^(Namespace `?[\w-]{1,100}`?) does not exist\b")
+_NAMESPACE = re.compile(r"^Namespace `?[\w-]{1,100}`? (?:does not exist|not found)\b.*$")
+_ENV_NAME = re.compile(r"^Environment `?[\w:./-]{1,200}`? doesn't exist\b.*$")
+# (gym 0.21 words a retired version as not found: "Env Pendulum-v0 not found (valid versions include ['Pendulum-v1'])";
+# where the versions it lists hold the id asked for, "Env seals/CartPole-v0 not found (valid versions include
+# ['CartPole-v0', ...])", the namespace is what is missing, another failure, left in its words)
+_ENV_VERSION = re.compile(
+    r"^(?:Env (?:[\w:.-]{1,100}/)?(?P<name>[\w:.-]{1,200}-v\d{1,4}) not found "
+    r"\(valid versions include \[(?P<valid>.{0,500})\]\)|"
+    r"Environment version v?\d{1,4} for `?[\w:./-]{1,200}`? is deprecated\b.*)$"
+)
 _MUJOCO_PATH = "Missing path to your environment variable"
 # DeepSpeed's ZeRO naming the parameter it reduced twice, an op its setup could not build followed by the build's
 # warnings a post runs on, and CUDA_HOME missing, asserted until its op builder raised MissingCUDAException
@@ -63,7 +77,8 @@ def _deepspeed(exc: str | None, message: str) -> str | None:
 
 def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``trainers`` rule: Lightning's removed hook without the model's name and advice, its strategy refused in a
-    notebook in one wording, its GPUs requested in one; gym's namespace not found in one; mujoco_py's path check
+    notebook in one wording, its GPUs requested in one; gym's namespace, id or version not found, and atari_py's ROM
+    missing, in one wording without the program's name for it; mujoco_py's path check
     without the machine's paths."""
     if message.startswith("Support for "):
         message = _HOOK_REMOVED.sub(r"\1", message)
@@ -72,7 +87,14 @@ def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     elif message.startswith("You requested "):
         message = _GPUS.sub("You requested gpus: ", message)
     elif message.startswith("Namespace "):
-        message = _NAMESPACE.sub(r"\1 not found", message)
+        message = _NAMESPACE.sub("Namespace <namespace> not found", message)
+    elif message.startswith("Environment ") and _ENV_NAME.match(message):
+        message = "Environment <id> doesn't exist"
+    elif message.startswith(("Env ", "Environment version ")) and (m := _ENV_VERSION.match(message)):
+        if not (m["name"] and f"'{m['name']}'" in m["valid"]):
+            message = "Environment version <version> is deprecated"
+    elif message.startswith("ROM is missing for "):
+        message = "ROM is missing: its game's ROM is not installed"
     elif message.startswith(_MUJOCO_PATH):
         message = _MUJOCO_PATH
     elif "Please see the NeMo README" in message:
