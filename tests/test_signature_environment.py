@@ -4246,3 +4246,36 @@ def test_the_two_hundred_and_thirteenth_and_fourteenth_batchs_failures_in_the_wo
     assert sig("sakugadataset-1.log").fingerprint == sig("pandas-24976.log").fingerprint
     assert sig("pynsee-212.log").fingerprint != sig("sakugadataset-1.log").fingerprint  # (pyarrow too old)
     assert sig("rapidsai-csp-utils-82.log").exception == "ValueError"
+
+
+def test_the_two_hundred_and_fifteenth_and_sixteenth_batchs_failures_in_the_words_they_met():
+    # torch.load's weights-only refusal by what it refused, whichever release's advice came before; its warning
+    detection = sig("fracture_detection_improved_yolov8-14.log")
+    assert detection.fingerprint == sig("comfyui-advancedliveportrait-89.log").fingerprint
+    assert sig("axondeepseg-994.log").fingerprint == sig("get_model-23.log").fingerprint  # (the advice elided)
+    assert sig("ltp-735.log").fingerprint == sig("pytorch-150998.log").fingerprint != detection.fingerprint
+    assert sig("pytorch-130663.log").fingerprint == sig("vocos-61.log").fingerprint
+    # pip and uv on managed Pythons, pip's --user refusals; pydantic 2's list below its warning
+    assert sig("voltron-216.log").fingerprint == sig("vscode-python-14327.log").fingerprint
+    assert sig("uv-15635.log").fingerprint == sig("uv-12204.log").fingerprint != sig("datafusion-c-40.log").fingerprint
+    assert sig("ip2domain-6.log").kind == "environment"
+    assert sig("libensemble-1404.log").fingerprint == sig("full-stack-fastapi-template-525.log").fingerprint
+    assert sig("libensemble-1404.log").fingerprint != sig("ra.aid-72.log").fingerprint
+    assert sig("vehicle-counting-9.log").fingerprint == sig("deepsort_yolov5_pytorch-7.log").fingerprint
+    # aiohttp's body cut short by the header, whichever error a program met; its connector's line without a colon
+    assert sig("gpt4free-3292.log").fingerprint == sig("evalscope-851.log").fingerprint
+    assert sig("deepclaude-28.log").fingerprint == sig("gpt4free-3292.log").fingerprint
+    assert sig("ha-bouncie-59.log").fingerprint == sig("boosty-downloader-80.log").fingerprint
+    assert sig("ha-bouncie-59.log").fingerprint != sig("gpt4free-3292.log").fingerprint
+    assert sig("async-techniques-python-course-20.log").exception == "ClientConnectorError"
+    # boosting libraries: CatBoost's source dropped, LightGBM's Rust error, XGBoost's loader report
+    assert sig("catboost-797.log").fingerprint == sig("catboost-520.log").fingerprint
+    assert sig("lightgbm-rs-33.log").fingerprint == sig("machine-learning-for-trading-196.log").fingerprint
+    assert sig("xgboost-10946.log").group == sig("xgboost-6909.log").group
+    # transformers' checks of the releases beside it by which way they miss; tokenizers' type without where
+    older = sig("huggingface_hub-2377.log")
+    assert older.fingerprint == sig("comfyui_joy-caption-alpha-two-5.log").fingerprint
+    assert older.fingerprint != sig("hunyuan3d-2-winportable-104.log").fingerprint  # (newer than the range)
+    assert sig("comfyui-easy-install-56.log").fingerprint != sig("repo-4836.log").fingerprint
+    assert sig("tokenizers-880.log").fingerprint == sig("tokenizers-880-2.log").fingerprint
+    assert sig("comfyui-fl-acestep-training-3.log").fingerprint == sig("comfyui-indextts2-21.log").fingerprint

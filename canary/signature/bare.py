@@ -18,6 +18,7 @@ from canary.signature.configs import CONFIG_ERRORS
 from canary.signature.credentials import CREDENTIAL_ERRORS
 from canary.signature.deprecations import DEPRECATIONS
 from canary.signature.devices import DEVICE_ERRORS
+from canary.signature.http_clients import HTTP_CLIENT_ERRORS
 from canary.signature.hub import HUB_ERRORS
 from canary.signature.kinds import COMPILE_TEXT, TIMEOUT_TEXT, line_kind
 from canary.signature.masks import OLD_STATUS_NAMES, STATUS_CODES, canonical_class
@@ -215,6 +216,7 @@ BARE_ERRORS: list[BareError] = [
     quoting.RAISE_LINE,
     # a request over the network that failed on the way (network.py), where no class was printed before it
     *NETWORK_ERRORS,
+    *HTTP_CLIENT_ERRORS,  # (an HTTP client's response cut short: http_clients.py)
     # a file the disk or the file system refused (storage.py), where no class was printed before it
     *STORAGE_ERRORS,
     # Hugging Face's refusals and libraries beside the framework (hub.py, companions.py), posted without their class

@@ -1,4 +1,4 @@
-"""Gradient boosting libraries beside a model (XGBoost, LightGBM), in their releases' words. Pure.
+"""Gradient boosting libraries beside a model (XGBoost, LightGBM, CatBoost), in their releases' words. Pure.
 
 XGBoost's errors come from dmlc's log, which puts the time and its source before the words ("[07:02:59]
 /workspace/src/c_api/../common/common.h:174: XGBoost version not compiled with GPU support.") and its stack trace after
@@ -6,8 +6,10 @@ them, one inside another's when a GPU updater relays it; it advises after a libr
 ...") and lists where it looked for one, which 2016's release misspelt ("Cannot find XGBoost Libarary in the candicate
 path"). LightGBM (and XGBoost's Python 2 wrapper) raised errors as bytes up to 2.x (``b'GPU Tree Learner was not enabled
 in this build. Recompile with CMake option -DUSE_GPU=1'``), later as text with "Please recompile ...", and its command
-line prints them after "Met Exceptions:" with no class. Which check failed is the failure; the time, the source, the
-paths and the advice are the build's and the machine's.
+line prints them after "Met Exceptions:" with no class, its Rust binding as a struct ('Error { desc: "GPU Tree Learner
+was not enabled in this build.\nPlease recompile ..." }'). CatBoost names the source of its CUDA check before it
+("c:/goagent/.../cuda_lib/cuda_base.h:280: CUDA error 35: ..."). Which check failed is the failure; the time, the
+source, the paths and the advice are the build's and the machine's.
 """
 
 from __future__ import annotations
@@ -24,12 +26,13 @@ _LIBRARY_ADVICE = re.compile(r"^(XGBoost Library \([\w.-]{1,60}\) could not be l
 _NOT_FOUND = re.compile(r"^(Cannot find XGBoost Library in the candidate path)\b.*$")
 # a bytes repr's text: to its closing quote or its first escaped line break (a stack trace after it)
 _BYTES = re.compile(r"^b(['\"])(.{1,2000}?)(?:\1(?:\s.*)?|\\n.*)$")
+_CATBOOST_SOURCE = re.compile(r"^\S{1,500}?\.(?:h|cpp|cuh?):(?:\d{1,6}|<line>): (?=\S)")
 _RECOMPILE = re.compile(r"^(GPU Tree Learner was not enabled in this build)\b.*$")
 
 
 def boosting_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``boosting`` rule: XGBoost's errors by no time, source, trace, path or advice, its 2016 spelling
-    corrected; LightGBM's bytes read as text, its advice to rebuild dropped."""
+    corrected; LightGBM's bytes read as text, its advice to rebuild dropped; CatBoost's without its source."""
     if "] " in message and _DMLC_HEAD.search(message):
         message = _DMLC_TAIL.sub("", _DMLC_HEAD.sub("", message))
     if message.startswith("XGBoost Library ("):
@@ -38,6 +41,8 @@ def boosting_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _NOT_FOUND.sub(r"\1", message.replace("Libarary", "Library").replace("candicate", "candidate"))
     elif message.startswith(("b'", 'b"')) and exc in ("LightGBMError", "XGBoostError"):
         message = _BYTES.sub(r"\2", message)
+    elif exc == "CatBoostError":
+        message = _CATBOOST_SOURCE.sub("", message)
     if message.startswith("GPU Tree Learner"):
         message = _RECOMPILE.sub(r"\1", message)
     return exc, message, frames
@@ -64,6 +69,20 @@ BOOSTING_ERRORS: list[BareError] = [
         "lightgbm-fatal",
         ("[LightGBM] [Fatal] ",),
         re.compile(r"^\[LightGBM\] \[Fatal\] (?P<msg>.{1,1000})$"),
+        "LightGBMError",
+    ),
+    # XGBoost's own report of the loader's error in a library it could not load ('Error message(s): ["dlopen(/x/
+    # libxgboost.dylib, 0x0006): Library not loaded: @rpath/libomp.dylib\n', its reasons on the lines after)
+    BareError(
+        "xgboost-load-reasons",
+        ('Error message(s): ["dlopen(',),
+        re.compile(r'^Error message\(s\): \["(?P<msg>dlopen\(.{1,500}?\): Library not loaded: [^\s"\\]{1,300})'),
+        "XGBoostError",
+    ),
+    BareError(
+        "lightgbm-rust",
+        ('Error { desc: "',),
+        re.compile(r'^Error \{ desc: "(?P<msg>[^"\\]{1,500})'),
         "LightGBMError",
     ),
     BareError(

@@ -1,11 +1,15 @@
-"""Python's HTTP clients in their releases' words: urllib3 2's refusal of the ``ssl`` module's library. Pure. Its
-rules take their place in :data:`canary.signature.word_folds.WORD_RULES`."""
+"""Python's HTTP clients in their releases' words: urllib3 2's refusal of the ``ssl`` module's library; aiohttp's
+response body cut short, raised as ClientPayloadError around the parser's error ("Response payload is not completed:
+<TransferEncodingError: 400, message='Not enough data to satisfy transfer length header.'>"), or as that error where a
+program catches it first, in words releases changed ("for satisfy" in older releases). Pure. Its rules take their place
+in :data:`canary.signature.word_folds.WORD_RULES`, the recogniser in :data:`canary.signature.bare.BARE_ERRORS`."""
 
 from __future__ import annotations
 
 import re
 
-from canary.signature.rewordings import Rule, rewrite
+from canary.signature.recogniser import BareError
+from canary.signature.rewordings import Parts, Rule, rewrite
 
 # urllib3 2's check of the library Python's ssl module was built with, raised (2.0.0's ImportError) or warned
 # (NotOpenSSLWarning since 2.0.x): "urllib3 v2.0 only supports OpenSSL 1.1.1+, currently the 'ssl' module is compiled
@@ -16,7 +20,53 @@ _SSL = re.compile(
     r"'?(OpenSSL|LibreSSL)\b.*$"
 )
 
+_PAYLOAD = re.compile(
+    r"^(?:Response payload is not completed: <?)?(?:(?:TransferEncoding|ContentLength)Error: )?\d{3}, "
+    r"message='Not enough data (?:to|for) satisfy (transfer length|content length) header\.?'?>?$"
+)
+
+
+_NOT_COMPLETED = "Response payload is not completed"
+
+
+def payload(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """aiohttp's body cut short by which header it could not satisfy, whichever of its errors a program met."""
+    if "Not enough data " in message and (m := _PAYLOAD.match(message)):
+        return (
+            "ClientPayloadError",
+            f"Response payload is not completed: not enough data to satisfy {m[1]} header",
+            frames,
+        )
+    return exc, message, frames
+
+
+# aiohttp's body cut short posted without its class, in a logger's line or a program's own message; its connector's
+# error after its class without the colon ("ClientConnectorError Cannot connect to host x:80 ssl:default [...]")
+HTTP_CLIENT_ERRORS = [
+    BareError(
+        "aiohttp-connector",
+        ("Error Cannot connect to host ",),
+        re.compile(
+            r"^(?P<cls>Client\w{0,30}Error) (?P<msg>Cannot connect to host \S{1,300} ssl:\S{1,40} \[.{1,300}\])$"
+        ),
+        lambda m: m["cls"],
+    ),
+    BareError(
+        "aiohttp-payload",
+        ("Response payload is not completed: ",),
+        re.compile(r"(?P<msg>Response payload is not completed: <\w{1,40}: \d{3}, message='[^']{1,200}'?>?)$"),
+        "ClientPayloadError",
+    ),
+]
+
 HTTP_CLIENT_RULES: tuple[Rule, ...] = (
+    Rule(
+        "aiohttp-payload",
+        "aiohttp raises a body cut short as ClientPayloadError around its parser's error, which a program may meet "
+        "first, and words it by release ('for satisfy' in older releases): which header it could not satisfy is the "
+        "failure",
+        payload,
+    ),
     Rule(
         "urllib3-ssl",
         "urllib3 2 names itself 'v2.0' (2.0.0) or 'v2', quotes the ssl module's library by release and follows it "

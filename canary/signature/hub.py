@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.installs import missed_bound
 from canary.signature.recogniser import BareError, environment_check
 
 _REMOTE_CODE = re.compile(
@@ -23,7 +24,7 @@ _REMOTE_CODE = re.compile(
 )
 REMOTE_CODE = "The repository for <model> contains custom code which must be executed to correctly load the model"
 _MODEL_TYPE = (
-    r"The checkpoint you are trying to load has model type `[\w.-]{1,100}` but Transformers does not recognize"
+    r"The checkpoint you are trying to load has model type `?[\w.-]{1,100}`? but Transformers does not recognize"
 )
 _MODEL_TYPE_ADVICE = re.compile(rf"^({_MODEL_TYPE} this architecture)\b.{{1,1000}}$")
 _CANT_LOAD = (
@@ -63,18 +64,35 @@ _NO_CACHE = re.compile(
 NO_CACHE = "Connection error, and we cannot find the requested files in the disk cache"
 # the Hub refusing a token at whoami, 2021's raw status and its later words for it ("Invalid user token")
 _WHOAMI = re.compile(r"^401 Client Error: Unauthorized for url: \S{0,100}/api/whoami-v2\S{0,100}$")
+# transformers' check of the releases beside it at import ("tokenizers>=0.22.0,<=0.23.0 is required for a normal
+# functioning of this module, but found tokenizers==0.21.4."): which package, and whether the one found is older or
+# newer than the range, not the range of that transformers or the release found
+_DEPENDENCY = re.compile(
+    r"^(?P<pkg>[\w.-]{1,100}?)(?P<spec>[<>=!~]=?[\w.*]{1,30}(?:,[<>=!~]=?[\w.*]{1,30}){0,4}) is required for a normal "
+    r"functioning of this module, but found (?P=pkg)==(?P<have>\d{1,4}(?:\.\d{1,6}){0,3})\b.*$"
+)
+# tokenizers reading a tokenizer.json a newer release wrote, by the type it could not read, not where in the file;
+# the Inference API's wrapper before it ("Can't load tokenizer using from_pretrained, please update its
+# configuration: data did not match any variant of untagged enum PyPreTokenizerTypeWrapper at line 1 column 13014")
+_ENUM = re.compile(r"\b(data did not match any variant of untagged enum \w{1,100}) at line \S{1,14} column \S{1,8}$")
 # KeyError: its key's repr, then what a post wrote after it on the line ("KeyError: 'qwen2' 。 是不是因为 ...")
 _KEY_TAIL = re.compile(r"^('[^'\\]{1,300}')\s.{1,2000}$")
 
 
 def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:
     """The ``hub-loading`` rule: transformers' refusals and what it could not load, without the repository that asked
-    and the advice; a KeyError's key without a post's words after it."""
+    and the advice; its check of a package beside it by which way it missed; tokenizers' unreadable type without
+    where; a KeyError's key without a post's words after it."""
     if _REMOTE_CODE.match(message):
         return exc, REMOTE_CODE, frames
     if message.endswith(")") and " Client Error: " in message:
         message = _REQUEST_ID.sub("", message)  # (which request is the run's: "... for url: <url> (Request ID: x)")
-    if "Transformers does not recognize" in message:
+    if "untagged enum" in message and (m := _ENUM.search(message)):
+        message = m[1]
+    elif "is required for a normal functioning" in message and (m := _DEPENDENCY.match(message)):
+        way = "older" if missed_bound(m["have"], m["spec"]).startswith(">") else "newer"
+        message = f"{m['pkg']} is required for a normal functioning of this module, but found a release {way} than it"
+    elif "Transformers does not recognize" in message:
         message = _MODEL_TYPE_ADVICE.sub(r"\1", message)
     elif message.startswith("Can't load "):
         message = _CANT_LOAD_ADVICE.sub(r"\1", message)

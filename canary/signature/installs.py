@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.managed_pythons import MANAGED_PYTHON_CHECKS
 from canary.signature.python_envs import uv_platform
 from canary.signature.pythons import win_error
 from canary.signature.recogniser import BareError
@@ -115,7 +116,7 @@ def _release(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split("."))
 
 
-def _missed_bound(version: str, spec: str) -> str:
+def missed_bound(version: str, spec: str) -> str:
     have = _release(version)
     for op, bound in _BOUND.findall(spec):
         want = _release(bound)
@@ -145,7 +146,7 @@ _PYTHON_GUARD = re.compile(
 def python_guard(exc: str | None, message: str, frames: list[str]) -> Parts:
     m = _PYTHON_GUARD.match(message) if message.startswith("Cannot install on Python") else None
     if m:
-        bound = _missed_bound(m["v"], m["spec"])
+        bound = missed_bound(m["v"], m["spec"])
         way = "older" if bound.startswith(">") else "newer"
         message = f"Cannot install on a Python {way} than the package supports ({bound})"
     return exc, message, frames
@@ -228,19 +229,10 @@ INSTALL_CHECKS: list[BareError] = [
         r"not in '(?P<spec>[^']{1,200})'",
         None,
         message=lambda m: (
-            f"pip: Package '{m['pkg']}' requires a different Python ({_missed_bound(m['have'], m['spec'])})"
+            f"pip: Package '{m['pkg']}' requires a different Python ({missed_bound(m['have'], m['spec'])})"
         ),
     ),
-    # pip on an interpreter its distribution marks as managed (PEP 668: Debian's and Ubuntu 24.04's Python 3.12, a
-    # runner's system Python): "error: externally-managed-environment", then the advice box; the same words when a
-    # provisioning tool relays pip's stderr inside its own JSON ("msg": "\n:stderr: error: ...")
-    _environment(
-        "pep668",
-        ("externally-managed-environment",),
-        r"error: externally-managed-environment",
-        None,
-        message=lambda m: "error: externally-managed-environment",
-    ),
+    *MANAGED_PYTHON_CHECKS,  # (pip and uv on an interpreter a distribution manages, pip's --user in a venv)
     # the 'sklearn' placeholder package refusing to install since 2023-12 ("The 'sklearn' PyPI package is deprecated,
     # use 'scikit-learn' rather than 'sklearn' for pip commands.", inside pip's box or an installer's): a requirement
     # to change, whichever installer ran it

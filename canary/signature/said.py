@@ -4,6 +4,7 @@ says it is an error, or names an exception inside a sentence, and the last warni
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 
 from canary.record import Signature
 from canary.signature import kinds
@@ -62,6 +63,11 @@ def any_warning(lines: list[str]) -> Signature | None:
                 msg = next((s for line in lines[i + 1 : i + 3] if (s := line.strip())), "")
             if DANGLING.search(msg):  # (a message a terminal wrapped after a word no sentence ends on)
                 msg = bare_message(lines, i, msg, _WARNING_LINES)
+            elif msg.endswith(
+                ":"
+            ):  # (a list below it, pydantic 2's "Valid config keys have changed in V2:" and "* ...")
+                below = (line.strip() for line in lines[i + 1 : i + 1 + _WARNING_LINES])
+                msg = " ".join([msg, *takewhile(lambda s: s.startswith(("* ", "- ")), below)])
             return make(ANY_WARNING.kind_of(f"{cls}: {msg}"), cls, msg, [], "\n".join(lines[i : i + 10]))
     return None
 

@@ -113,8 +113,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "boosting",
         "XGBoost's errors carry dmlc's time, source and stack trace, one relayed inside another, advice and the paths "
-        "it looked in (misspelt in 2016); LightGBM's were bytes up to 2.x with advice to rebuild: which check is the "
-        "failure",
+        "it looked in (misspelt in 2016); LightGBM's were bytes up to 2.x with advice to rebuild; CatBoost names its "
+        "source: which check is the failure",
         boosting.boosting_words,
     ),
     Rule(
@@ -235,9 +235,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "pickles",
-        "pickle and dill since Python 3.11 note each object they were serializing below the error, which a summary "
-        "runs onto its line; PyTorch's legacy loader names the zip checkpoint it cannot read: what failed is the "
-        "failure, the objects and path the program's",
+        "pickle and dill note each object they were serializing below the error; PyTorch's legacy loader names the zip "
+        "checkpoint it cannot read, 2.6's weights-only load advises by release before what it refused: what failed "
+        "or was refused is the failure, the objects and path the program's",
         pickles.pickle_words,
     ),
     Rule(

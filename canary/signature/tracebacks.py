@@ -65,6 +65,7 @@ _MESSAGE_END = re.compile(
     r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
     r"|[\w./\\-]{1,300}\.pyx?:\d{1,6}: [A-Z]\w{0,60}(?:Error|Exception)$"  # (pytest's place of the raise, after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
+    r"|\[ ?(?:WARN|ERROR|INFO):\d{1,3}(?:@[\d.]{1,20})?\] "  # (OpenCV's log line, "[ WARN:0] global ...", after it)
     r"|Exception ignored in: |Error in atexit\._run_exitfuncs|\[end of output\]\W{1,4}$"  # (finalizers'; pip's box)
     r"|(?:\[\d{1,10}\] )?Failed to execute script "  # (a PyInstaller bundle's words after its script's exception)
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)

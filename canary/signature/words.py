@@ -368,7 +368,7 @@ WORDS: list[BareError] = [
             r"(?:^|(?<=[\s\"'`])(?!Error parsing))(?P<msg>Checkpoint path should be absolute|jax\.Array must be fully "
             r"replicated to be "
             r"saved in aggregate file|Error parsing object member \"\w{1,100}\": .{1,500}?|(?P<enum>data did not match "
-            r"any variant of untagged enum \w{1,100} at line \d{1,12} column \d{1,6}))(?=\.?$|\. |\s\[source)"
+            r"any variant of untagged enum \w{1,100} at line \d{1,12} column \d{1,6}))(?=\.?$|\. |\s\[source|`$)"
         ),
         lambda m: "Exception" if m["enum"] else "ValueError",
         weak=True,  # (a raised error's message wrapped onto its own line is that error's, and goes on it)
