@@ -42,13 +42,14 @@ _ORT_NODE = re.compile(
     r"^(Could not find an implementation for) (?:the node )?(\w{1,100}\(\d{1,4}\))(?: node with name .*)?$"
 )
 # torch.onnx's exporter names the opset the program asked for and advises by release ("Please open a bug to request
-# ONNX export support ...", later "Please feel free to request support ..."); ORT's provider the program asked for
-# (an operator named with its namespace and quotes by release, "'aten::unflatten'", or without, "::_convolution_mode"; a
-# converter's own RuntimeError may wrap it: "Failed to export model to ONNX: Exporting the operator ...")
+# ONNX export support ...", later "Please feel free to request support ..."), and the operator with its namespace and
+# quotes by release ("'aten::unflatten'", or "::_convolution_mode"); a converter's own RuntimeError may wrap it ("Failed
+# to export model to ONNX: Exporting the operator ...")
 _EXPORT = re.compile(
     r"^(?:Failed to export model to ONNX: )?Exporting the operator '?(?:aten)?(?:::)?(\w{1,200})'? to ONNX opset "
     r"version \d{1,4} (is not supported)\b.{0,999}$"
 )
+# (ORT's provider the program asked for, and the list of those it has)
 _PROVIDER = re.compile(r"^(Specified provider '\w{1,100}' is not in available provider)(?: names)?\b.{0,1000}$")
 
 
