@@ -26,9 +26,6 @@ _PAYLOAD = re.compile(
 )
 
 
-_NOT_COMPLETED = "Response payload is not completed"
-
-
 def payload(exc: str | None, message: str, frames: list[str]) -> Parts:
     """aiohttp's body cut short by which header it could not satisfy, whichever of its errors a program met."""
     if "Not enough data " in message and (m := _PAYLOAD.match(message)):
