@@ -4279,3 +4279,40 @@ def test_the_two_hundred_and_fifteenth_and_sixteenth_batchs_failures_in_the_word
     assert sig("comfyui-easy-install-56.log").fingerprint != sig("repo-4836.log").fingerprint
     assert sig("tokenizers-880.log").fingerprint == sig("tokenizers-880-2.log").fingerprint
     assert sig("comfyui-fl-acestep-training-3.log").fingerprint == sig("comfyui-indextts2-21.log").fingerprint
+
+
+def test_the_two_hundred_and_seventeenth_and_eighteenth_batchs_failures_in_the_words_they_met():
+    # PROJ's database by the two layouts, or missing, whichever prefix, function or path; a library's exception that
+    # quotes PROJ stays its own
+    layout = sig("lsat-38.log")
+    assert layout.kind == "environment" and layout.fingerprint == sig("riverscapes-tools-623.log").fingerprint
+    assert sig("node-mapnik-1016.log").fingerprint == sig("ortho4xp-45.log").fingerprint != layout.fingerprint
+    assert sig("gdal-10381.log").fingerprint != layout.fingerprint  # (a paste wrapped inside DATABASE.LAYOUT)
+    assert sig("toolmap-474.log").fingerprint == sig("pdal-2544.log").fingerprint == sig("sw4-112.log").fingerprint
+    assert sig("proj-1572.log").fingerprint != sig("sw4-112.log").fingerprint
+    assert sig("rasterio-1850.log").exception == "CRSError"
+    # ComfyUI's log prefix and its report above a cut traceback; PyAV's words name ImportError
+    assert sig("comfyui-latentsyncwrapper-17.log").fingerprint == sig("vlm2-bench-3.log").fingerprint
+    assert sig("comfyui-latentsyncwrapper-50.log").fingerprint == sig("docker-python-727.log").fingerprint
+    # git's describe in Chinese and after a logged exit status; GitPython without git by release
+    assert sig("sickchill-4143.log").fingerprint == sig("goval-dictionary-16.log").fingerprint
+    assert sig("prometheusalert-291.log").kind == "environment"
+    assert sig("prometheusalert-291.log").fingerprint != sig("sickchill-4143.log").fingerprint
+    assert sig("autogpt-2787.log").fingerprint == sig("gitpython-816.log").fingerprint
+    assert sig("waka-readme-stats-423.log").fingerprint == sig("gitpython-816.log").fingerprint
+    # Playwright's missing browser whichever client and path, its host check; Chrome dying at start under ChromeDriver
+    missing = sig("playwright-12150.log")
+    assert missing.fingerprint == sig("playwright-27421.log").fingerprint == sig("cyberscraper-2077-10.log").fingerprint
+    assert sig("playwright-32546.log").fingerprint == sig("playwright-35762.log").fingerprint != missing.fingerprint
+    assert sig("pytest-dash-77.log").fingerprint == sig("webdrivermanager-346.log").fingerprint
+    assert sig("crawlab-1063.log").fingerprint == sig("pytest-dash-77.log").fingerprint
+    # credentials: google-auth on a tool's Error: line, its arguments cut; Azure's chain in a warning, Functions' stack
+    assert sig("paperbanana-26.log").fingerprint == sig("vocode-core-179.log").fingerprint
+    assert sig("python-aria-mirror-bot-259.log").fingerprint == sig("gphotospy-27.log").fingerprint
+    assert sig("skyplane-896.log").exception == sig("azure-sdk-for-net-17113.log").exception
+    assert sig("azure-cli-23706.log").message == "Azure CLI not found on path"
+    # a loader's error with a semicolon, Snakemake's record and script copy, transformers' folder and formats
+    assert sig("rasterio-2040.log").fingerprint == sig("gdal-2629.log").fingerprint
+    assert sig("pypsa-eur-852.log").frames[0].startswith("scripts/build_shapes.py:")
+    assert sig("dolly-167.log").fingerprint == sig("animatediff-cli-prompt-travel-92.log").fingerprint
+    assert sig("xuanyuan-29.log").fingerprint == sig("tora-7.log").fingerprint

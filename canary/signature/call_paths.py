@@ -19,6 +19,9 @@ _LIBRARIES = frozenset(
 )
 
 
+_SNAKEMAKE_COPY = re.compile(r"(/\.snakemake/scripts/)tmp\w{6,12}\.(?=\w{1,200}\.py$)")
+
+
 def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     """The path a frame is known by, and whether it is library (installed or stdlib) code.
 
@@ -37,6 +40,8 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     m = re.search(r"/lib(?:64)?/python[23]\.\d+/(.*)$|/lib-python/[23][.\d]{0,5}/(.*)$", f)
     if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
         return (m.group(1) or m.group(2) if m else f), True
+    # (Snakemake runs a rule's script as a copy named for each run: ".snakemake/scripts/tmp77kjk9tq.build_shapes.py")
+    f = _SNAKEMAKE_COPY.sub(r"\1", f)
     parts = [p for p in f.split("/") if p and p != "."]
     roots = set(roots)
     for i in range(len(parts) - 2, -1, -1):

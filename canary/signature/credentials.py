@@ -38,8 +38,8 @@ CREDENTIAL_ERRORS: list[BareError] = [
         "azure-default-credential",
         ("DefaultAzureCredential failed to retrieve a token",),
         re.compile(
-            r"^(?:[\w.]{0,100}ClientAuthenticationError: )?(?P<msg>DefaultAzureCredential failed to retrieve a token "
-            r"from the included credentials\b.*)$"
+            r"(?:^|: )(?:[\w.]{0,100}ClientAuthenticationError: )?(?P<msg>DefaultAzureCredential failed to retrieve a "
+            r"token from the included credentials\b.*)$"
         ),
         "ClientAuthenticationError",
         below=lambda lines, i, said: " ".join(
@@ -128,7 +128,10 @@ _GOOGLE_AUTH = re.compile(
 _AZURE_DEFAULT = re.compile(r"^DefaultAzureCredential failed to retrieve a token from the included credentials\b")
 _AZURE_TRIED = re.compile(r"\b(\w{2,40}Credential): (?!\1 authentication unavailable)(?P<why>[^.;]{1,80})")
 _AZURE_LISTED = re.compile(r"\b\w{2,40}Credential: ")
-_AZURE_ABSENT = re.compile(r"^(?:Please run 'az login'|Az\.Account module|Azure Developer CLI could not be found)")
+_AZURE_ABSENT = re.compile(
+    r"^(?:Please run 'az login'|Az\.Account module|Azure Developer CLI could not be found|Azure CLI not found on path|"
+    r"PowerShell is not installed)"
+)
 
 
 def azure_default(exc: str | None, message: str, frames: list[str]) -> tuple[str | None, str, list[str]]:

@@ -47,14 +47,21 @@ def _said_above(lines: list[str], start: int, exc: str | None) -> str | None:
 # ComfyUI's report of a node's exception before its traceback: "!!! Exception during processing !!! <message>", later
 # "!!! ERROR during execution: <message>" (the class is not printed, but an import's words give it); where the traceback
 # is cut, the message is what names the failure, not where the cut fell
+# (a post's stray backtick may open it; a message of several lines goes on, flush left, to the blank line before the
+# traceback)
 _APPLICATION_REPORT = re.compile(
-    r"^!!! (?:Exception during processing ?!!!|ERROR during execution:)\s{1,4}(?P<msg>\S.{0,2000}?)\s*$"
+    r"^`{0,3}!!! (?:Exception during processing ?!!!|ERROR during execution:)\s{1,4}(?P<msg>\S.{0,2000}?)\s*$"
 )
 _REPORT_ABOVE = 12
 
 
 def _application_said(lines: list[str], start: int) -> str | None:
-    for line in lines[max(0, start - _REPORT_ABOVE) : start]:  # (Hydra's search path may come between)
-        if m := _APPLICATION_REPORT.match(line.strip()):
-            return m["msg"]
+    for k in range(max(0, start - _REPORT_ABOVE), start):  # (Hydra's search path may come between)
+        if m := _APPLICATION_REPORT.match(lines[k].strip()):
+            said = [m["msg"]]
+            for line in lines[k + 1 : start]:
+                if not line.strip() or line[:1].isspace() or line.startswith("Traceback "):
+                    break  # (its sentences run on flush left; an indented table below them is not its words)
+                said.append(line.strip())
+            return " ".join(said)
     return None

@@ -186,8 +186,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "hub-loading",
         "transformers words its refusal of a repository's code three ways by release, naming the repository, and "
-        "follows a model type, a tokenizer or a file it could not load with advice; a KeyError prints its key's repr "
-        "alone: the refusal, the type, the file, the key are the failure",
+        "follows a model type, a tokenizer or a file it could not load (a folder by its path) with advice; a KeyError "
+        "prints its key's repr: the refusal, the type, the file, the key are the failure",
         hub.hub_words,
     ),
     Rule(
@@ -233,8 +233,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "platform-words",
         "Windows words an error's code in the machine's language and names a DLL or file by path, macOS's loader and "
-        "cffi a library by path and Python tag; a codec names a byte's position, Click advises by release: the code, "
-        "file, library, architectures and refusal are it",
+        "cffi a library by path and Python tag (its colon a semicolon in a program's copy); a codec names a "
+        "byte's position, Click advises: the code, file, library, architectures, refusal are it",
         pythons.platform_words,
     ),
     Rule(

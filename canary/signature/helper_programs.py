@@ -5,7 +5,8 @@ pytesseract names Tesseract by the path it tried and its advice by release ("tes
 your PATH. See README file for more information."); pdfkit quotes what ``which`` printed ("No wkhtmltopdf executable
 found: "b''"") with advice by release; camelot adds where to read how to install Ghostscript; the graphviz package
 names the command it ran as a list or a path object by release ("failed to execute ['dot', '-Tpng', ...]",
-"failed to execute PosixPath('dot')"): the program missing is the failure. Selenium's exceptions open with "Message: ";
+"failed to execute PosixPath('dot')"), GitPython a git it cannot run at import by release ("Failed to initialize: Bad
+git executable.", later bare): the program missing is the failure. Selenium's exceptions open with "Message: ";
 ChromeDriver names the Chrome release it supports and the one it found, a Chrome that died at start with where it was
 and the crash it assumes, a driver that exited by its path; Chromium's own log names its source line; Playwright names
 the browser's executable by where its release keeps it: which browser, which refusal and which exit are the failure.
@@ -24,6 +25,8 @@ _MISSING = (
     (re.compile(r"^(?:\S{0,300}/)?(tesseract) is not installed or it's not in your path\b.*$", re.I), r"\1"),
     (re.compile(r"^No (wkhtmltopdf) executable found\b.*$"), r"\1"),
     (re.compile(r"^(Ghostscript) is not installed\b.*$"), r"\1"),
+    # (GitPython at import: 2.1's "Failed to initialize: Bad git executable.", later releases' bare, both with advice)
+    (re.compile(r"^(?:Failed to initialize: )?Bad (git) executable\b.*$"), r"\1"),
 )
 _GRAPHVIZ = re.compile(
     r"^failed to execute (?:\[?'|\w{0,20}Path\(')(?P<cmd>[\w.-]{1,40})'.{0,1000}?, make sure the Graphviz executables "
@@ -32,14 +35,17 @@ _GRAPHVIZ = re.compile(
 _CHROMEDRIVER = re.compile(
     r"^(session not created: This version of ChromeDriver only supports Chrome version) \d{1,4}\b.*$"
 )
+# (a post may drop the colon after "unknown error")
 _CHROME_START = re.compile(
-    r"^((?:unknown error|session not created): Chrome failed to start: exited (?:ab)?normally)\b.*$"
+    r"^(?:(unknown error):?|(session not created):) (Chrome failed to start: exited (?:ab)?normally)\b.*$"
 )
 _SERVICE = re.compile(r"^Service \S{0,500}?([\w.-]{1,60}) unexpectedly exited\. Status code was: (-?\d{1,4})\b.*$")
 _CHROMIUM_LOG = re.compile(r"^(ERROR:[\w.]{1,100}\.cc)\(\d{1,6}\)\]")
+# (Python's client names the call "BrowserType.launch"; Windows' path has backslashes, one copied from a CI run's page a
+# link to its log line inside it)
 _PLAYWRIGHT = re.compile(
-    r"^(?:browserType\.launch: )?Executable doesn't exist at \S{0,500}?/ms-playwright/(?P<browser>[a-z]{1,20})-\d{1,8}"
-    r"/.*$"
+    r"^(?:[Bb]rowserType\.launch: )?Executable doesn't exist at \S{0,500}?[\\/]ms-playwright[\\/]"
+    r"(?P<browser>[a-z]{1,20})-\d{1,8}.*$"
 )
 
 
@@ -57,8 +63,8 @@ def program_words(exc: str | None, message: str, frames: list[str]) -> Parts:
             f"failed to execute '{m['cmd']}', make sure the Graphviz executables are on your systems' PATH",
             frames,
         )
-    if message.startswith(("session not created: ", "unknown error: ")):
-        message = _CHROME_START.sub(r"\1", _CHROMEDRIVER.sub(r"\1 <version>", message))
+    if message.startswith(("session not created: ", "unknown error")):
+        message = _CHROME_START.sub(r"\1\2: \3", _CHROMEDRIVER.sub(r"\1 <version>", message))
     elif message.startswith("Service ") and (m := _SERVICE.match(message)):
         message = f"Service {m[1]} unexpectedly exited. Status code was: {m[2]}"
     elif message.startswith("ERROR:"):
@@ -90,8 +96,28 @@ HELPER_PROGRAM_ERRORS: list[BareError] = [
     environment_check(
         "playwright-missing",
         ("Executable doesn't exist at ",),
-        r"^(?:[\w.]{1,100}Exception: |Error: )?(?P<msg>(?:browserType\.launch: )?Executable doesn't exist at "
-        r"\S{0,500}/ms-playwright/\S{1,500})",
+        r"(?:^|: )(?P<msg>(?:[Bb]rowserType\.launch: )?Executable doesn't exist at \S{0,500}[\\/]ms-playwright[\\/]"
+        r"\S{1,500})",
         "Error",
+    ),
+    # Playwright's check of the host's libraries before it starts a browser, in its box ("Host system is missing
+    # dependencies to run browsers."): the machine's packages, whichever libraries it lists
+    environment_check(
+        "playwright-host",
+        ("Host system is missing dependencies to run browsers",),
+        r"Host system is missing dependencies to run browsers",
+        None,
+        message=lambda m: "Playwright: Host system is missing dependencies to run browsers",
+    ),
+    # ChromeDriver's Chrome that died at start, printed without Python's traceback (Java's exception after Guice's
+    # "Error injecting constructor, ", a test's output): Selenium's WebDriverException
+    BareError(
+        "chrome-start",
+        ("Chrome failed to start",),
+        re.compile(
+            r"(?:^|\s)(?:[\w.]{1,100}Exception: (?:Message: )?)?(?P<msg>unknown error:? Chrome failed to start: exited "
+            r"abnormally)"
+        ),
+        "WebDriverException",
     ),
 ]

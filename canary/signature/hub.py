@@ -34,6 +34,10 @@ _CANT_LOAD = (
 _CANT_LOAD_ADVICE = re.compile(rf"^({_CANT_LOAD})\.?\s.{{1,2000}}$")
 _NO_FILE = r"[\w.-]{1,100}/[\w.-]{1,200} does not appear to have a file named [\w.-]{1,200}"
 _NO_FILE_ADVICE = re.compile(rf"^({_NO_FILE})\. Checkout '[^']{{1,400}}' for available files\.?$")
+# ... or a local folder by its path, Windows' or POSIX's (a post may break it or cut the advice): which file is missing
+_LOCAL_NO_FILE = re.compile(
+    r"^(?:[A-Za-z]:\\|[/~.]|<path>).{0,500}? does not appear to have a file named ([\w.-]{1,200}?)\.?(?: Checkout .*)?$"
+)
 # TrainingArguments' refusal of bf16 on a GPU without it, then what it needs ("Your setup doesn't support bf16/gpu. You
 # need torch>=1.10, using Ampere GPU with cuda>=11.0"): the advice a post may leave out
 _BF16_ADVICE = re.compile(r"^(Your setup doesn't support bf16/\(?gpu\)?)\.? You need\b.{0,300}$")
@@ -97,6 +101,7 @@ def hub_words(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
     elif message.startswith("Can't load "):
         message = _CANT_LOAD_ADVICE.sub(r"\1", message)
     elif "does not appear to have a file named" in message:
+        message = _LOCAL_NO_FILE.sub(r"a local folder does not appear to have a file named \1", message)
         message = _NO_FILE_ADVICE.sub(r"\1", message)
     elif exc in _HUB_WORDS and (m := _HUB_STATUS.match(message)):
         words = _GATED.get(m[1], _HUB_WORDS[exc]) if exc == "GatedRepoError" else _HUB_WORDS[exc]
@@ -129,6 +134,8 @@ _RATE_LIMIT = re.compile(r"\b429 Client Error: Too Many Requests for (?:url|URL)
 _NO_WEIGHTS = re.compile(
     r"^(Error no file named .{1,300}? found in directory)(?: \S{1,500})?( but there is a file for \w{1,20} weights)?.*$"
 )
+_FORMATS = "pytorch_model.bin, tf_model.h5"
+_SAFETENSORS_TOO = "pytorch_model.bin, model.safetensors, tf_model.h5"
 _CHECKPOINT = re.compile(r"^(Unable to load weights from pytorch checkpoint file) for .{1,1000}$")
 # (a revision the Hub does not have: "v2.0.1 is not a valid git identifier (branch name, tag name or commit id) that
 # exists for this model name. ...", "None is not ..."; which revision the program asked for, and the model's page, are
@@ -148,7 +155,8 @@ def hub_names(exc: str | None, message: str, frames: list[str]) -> tuple[str | N
     if "429 Client Error" in message:
         message = _RATE_LIMIT.sub("429 Client Error: Too Many Requests", message)
     if message.startswith("Error no file named "):
-        message = _NO_WEIGHTS.sub(r"\1 <directory>\2", message)
+        # (4.30 added model.safetensors to the formats it names: one search of the folder)
+        message = _NO_WEIGHTS.sub(r"\1 <directory>\2", message.replace(_SAFETENSORS_TOO, _FORMATS, 1))
     if message.startswith("Unable to load weights from pytorch checkpoint file"):
         message = _CHECKPOINT.sub(r"\1 for <file>", message)
     if "is not a valid git identifier" in message:

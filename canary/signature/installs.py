@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from canary.signature.geospatial import GEOSPATIAL_CHECKS
 from canary.signature.managed_pythons import MANAGED_PYTHON_CHECKS
 from canary.signature.python_envs import uv_platform
 from canary.signature.pythons import win_error
@@ -233,6 +234,7 @@ INSTALL_CHECKS: list[BareError] = [
         ),
     ),
     *MANAGED_PYTHON_CHECKS,  # (pip and uv on an interpreter a distribution manages, pip's --user in a venv)
+    *GEOSPATIAL_CHECKS,  # (PROJ's database missing, or another installation's)
     # the 'sklearn' placeholder package refusing to install since 2023-12 ("The 'sklearn' PyPI package is deprecated,
     # use 'scikit-learn' rather than 'sklearn' for pip commands.", inside pip's box or an installer's): a requirement
     # to change, whichever installer ran it

@@ -265,6 +265,8 @@ _IMPORT_WORDS = (
     (re.compile(r"^cannot import name "), "ImportError"),
     (re.compile(r"^No module named "), "ModuleNotFoundError"),
     (re.compile(r"^DLL load failed\b"), "ImportError"),
+    (re.compile(r"^Your default credentials were not found"), "DefaultCredentialsError"),
+    (re.compile(r"^PyAV is not installed, and is necessary for the video operations in torchvision"), "ImportError"),
     (re.compile(r"^Primal inputs to reverse-mode differentiation must be of float or complex type"), "TypeError"),
     (re.compile(r"^Cannot find a working triton installation"), "RuntimeError"),
     (re.compile(r"^Attempted boolean conversion of traced array"), "TracerBoolConversionError"),

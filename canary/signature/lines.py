@@ -42,7 +42,8 @@ _PREFIXES = [
         # (PyTorch 2.1's loggers: "[2023-11-29 22:29:33,093] torch._dynamo.convert_frame: [WARNING] ")
         r"|\s{1,8}[\w.]{1,200}: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\])(?:\s{1,8}--?)? ?"
     ),
-    re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?"),
+    # (ComfyUI's log tags each line "2025-01-04T15:11:36.838039 - ")
+    re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?(?:- (?=\S))?"),
     # Go's standard logger: "2020/10/14 18:04:53 "; a container runtime's log file after its timestamp: "stderr F "
     re.compile(r"\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? |std(?:out|err) [FP] "),
     # syslog's and journald's: "Nov 09 17:07:11 host-1 keylime_verifier[1329931]: " (a service's lines, each tagged)

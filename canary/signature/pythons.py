@@ -55,7 +55,8 @@ def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
 # an exception raised with several arguments prints them as a tuple ("RefreshError: ('invalid_grant: Bad Request',
 # {'error': 'invalid_grant', ...})"); the first is its message, the rest the response it carried (a dict in one
 # release of google-auth, its JSON text in another)
-_ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), .*\)$""")
+# (a post cut inside the next argument, a dict or a list, leaves it open: "('invalid_grant: ...', {")
+_ARGS = re.compile(r"""^\((?P<q>['"])(?P<first>(?:(?!(?P=q)).){1,1000})(?P=q), (?:.*\)|[{\[].{0,2000})$""")
 
 
 # (a message a stray comma split into strings is one: "('Quantization scheme is not supported for ', 'the current
@@ -306,4 +307,7 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = f"cannot load library '{m[1]}': {why}" if why else message
     elif message.startswith("Click will abort"):
         message = _CLICK_ASCII.sub(r"\1\2", message)
+    elif "cannot open shared object file; " in message:
+        # (a program's own report of the loader's error, its colon a semicolon)
+        message = message.replace("cannot open shared object file; ", "cannot open shared object file: ", 1)
     return exc, message, frames

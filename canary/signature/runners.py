@@ -94,14 +94,21 @@ RUNNER_CHECKS: list[BareError] = [
     ),
     # git in a shallow checkout without the history or tags a step asks for ("fatal: ambiguous argument 'master':
     # unknown revision or path not in the working tree.", "fatal: No tags can describe 'a2922bd...'.", "fatal: No names
-    # found, cannot describe anything."): the checkout's depth; which revision or commit is the job's
+    # found, cannot describe anything."): the checkout's depth; which revision or commit is the job's (in git's Chinese
+    # catalogue too: "fatal: 没有标签能描述 '...'。")
     _environment(
         "git-shallow",
-        ("unknown revision or path not in the working tree", "cannot describe anything", "No tags can describe"),
-        # (or quoted in a sentence: 'git describe fails with "fatal: No names found, cannot describe anything."')
-        r"(?:^|(?<=[\"'`\u201c]))fatal: (?:ambiguous argument '[^']{1,200}': (?P<rev>unknown revision or path not in "
-        r"the working tree)|"
-        r"(?P<tags>No tags can describe) \S{1,100}|(?P<names>No names found, cannot describe anything))",
+        (
+            "unknown revision or path not in the working tree",
+            "cannot describe anything",
+            "No tags can describe",
+            "没有标签能描述",
+        ),
+        # (or quoted in a sentence: 'git describe fails with "fatal: No names found, cannot describe anything."', or
+        # after the exit status a program logged it with: "... returned : (128) fatal: No names found, ...")
+        r"(?:^|(?<=[\"'`\u201c])|(?<=\(\d{3}\) ))fatal: (?:ambiguous argument '[^']{1,200}': (?P<rev>unknown "
+        r"revision or path not in the working tree)|"
+        r"(?P<tags>No tags can describe|没有标签能描述) \S{1,100}|(?P<names>No names found, cannot describe anything))",
         None,
         message=lambda m: (
             "git: ambiguous argument: unknown revision or path not in the working tree"

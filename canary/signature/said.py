@@ -27,6 +27,7 @@ _SAYS_ERROR = re.compile(
     r"|Unavailable|Aborted|Unimplemented|Permission denied|Data loss):))"
     r"(?=\s{0,4}[\"'\u201c`]?[A-Za-z])"
 )
+_ERROR_WORD = re.compile(r"^(?:[Ee]rror|ERROR):\s{0,4}")
 _NAMED = re.compile(r"(?<![\w.])(?P<cls>[A-Za-z_][\w.]{0,200}(?:Error|Exception)): (?P<msg>\S.{0,2000})$")
 # an exception named inside a sentence, its message up to the sentence's end
 # (after a blank, a quote, a parenthesis, a bracket, "Failed: [undefined]ModuleNotFoundError: ...", or after a CJK
@@ -102,6 +103,11 @@ def error_said(lines: list[str]) -> tuple[int, Signature] | None:
             msg = quoted(raw if m else s, named.start(), named["msg"])
             cls = canonical_class(named["cls"], msg)
             return i, make(kinds.kind_of(cls, msg, f"{cls}: {msg}", []), cls, msg, [], excerpt)
+        # (words only one class says, after the line's own "Error: ": "❌ Error: Your default credentials were not
+        # found")
+        inner = _ERROR_WORD.sub("", raw, count=1)
+        if (cls := kinds.words_class(inner)) is not None:
+            return i, make(kinds.kind_of(cls, inner, f"{cls}: {inner}", []), cls, inner, [], excerpt)
         kind = kinds.kind_of("", raw, raw, [])
         # (an infrastructure failure is named by what happened, as when nothing else in the log names it)
         return i, make(kind, None, infrastructure_reason(raw) or raw if kind == "infrastructure" else raw, [], excerpt)

@@ -1,4 +1,5 @@
-"""AWS Lambda's runtime reporting a handler it could not import. Pure.
+"""AWS Lambda's runtime reporting a handler it could not import, and Azure Functions' host reporting a function's
+exception. Pure.
 
 The Python runtime wraps the import's error in its own ("[ERROR] Runtime.ImportModuleError: Unable to import module
 'handler': cannot import name 'DEFAULT_CIPHERS' from 'urllib3.util.ssl_' (/var/task/urllib3/util/ssl_.py)", its
@@ -24,6 +25,16 @@ def lambda_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("Unable to import module '") and (m := _UNABLE.match(message)):
         message = _WHERE.sub(r"\1", m["inner"])
     return exc, message, frames
+
+
+# Azure Functions' host reports a function's exception as "Result: Failure", "Exception: <class>: <message>" and
+# "Stack: <traceback>", which a portal's copy runs onto one line: the traceback is the worker's, not the message's
+_STACK = re.compile(r" Stack: {1,4}File \".*$")
+
+
+def functions_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """The ``azure-functions`` rule: the exception's message without the host's stack run onto it."""
+    return exc, _STACK.sub("", message) if " Stack: " in message else message, frames
 
 
 LAMBDA_ERRORS: list[BareError] = [

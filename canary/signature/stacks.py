@@ -209,9 +209,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "helper-programs",
-        "pytesseract, pdfkit, camelot and graphviz name a program the machine lacks by the path tried, with advice "
-        "by release; Selenium, ChromeDriver, Chromium and Playwright name a browser's refusal, exit or missing "
-        "executable by release, path and source line: which program and refusal are the failure",
+        "pytesseract, pdfkit, camelot, graphviz and GitPython name a program the machine lacks by the path tried, "
+        "with advice by release; Selenium, ChromeDriver, Chromium and Playwright a browser's refusal, exit or missing "
+        "executable by release, path, line: which program and refusal are the failure",
         helper_programs.program_words,
     ),
     Rule(
@@ -232,6 +232,12 @@ STACK_RULES: tuple[Rule, ...] = (
         "AWS Lambda's runtime wraps a handler's failed import in its own words with the handler's module, the path the "
         "package was unpacked to and, in CloudWatch, the traceback's first line: the import's error is the failure",
         serverless.lambda_words,
+    ),
+    Rule(
+        "azure-functions",
+        "Azure Functions' host follows a function's exception with 'Stack:' and the worker's traceback, which a "
+        "portal's copy runs onto the message's line: the exception's words are the failure",
+        serverless.functions_words,
     ),
     Rule(
         "pickles",

@@ -316,8 +316,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "exception-args",
-        "several arguments print as a tuple ('invalid_grant: Bad Request', {...}): the first is the message (pyodbc's "
-        "second), the rest what it carried; strings a comma split are one; a class's name as its words is none",
+        "several arguments print as a tuple ('invalid_grant: Bad Request', {...}, or cut): the first is the message "
+        "(pyodbc's second), the rest what it carried; strings a comma split are one; a class's name as words is none",
         pythons.exception_args,
     ),
     Rule(

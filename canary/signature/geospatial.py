@@ -1,0 +1,40 @@
+"""The geospatial stack's own checks under data jobs: PROJ's database (``proj.db``) missing, or written by another PROJ
+release than the library loading it, as PROJ logs them through GDAL ("ERROR 1: PROJ: proj_create_from_database: Cannot
+find proj.db", "Warning 1: PROJ: proj_identify: /x/proj.db contains DATABASE.LAYOUT.VERSION.MINOR = 0 whereas a number
+>= 2 is expected. It comes from another PROJ installation."), through pyproj or bare. Pure. They take their place in
+:data:`canary.signature.installs.INSTALL_CHECKS`: an installation's mismatch, printed as a line with no class, that
+explains the errors a program meets after it.
+"""
+
+from __future__ import annotations
+
+from canary.signature.recogniser import BareError
+from canary.signature.recogniser import environment_check as _environment
+
+# (a library's exception that quotes PROJ, "rasterio.errors.CRSError: The EPSG code is unknown. PROJ: ...", is its own)
+_NOT_RAISED = r"^(?![A-Za-z_][\w.]{0,200}(?:Error|Exception): ).{0,500}?"
+# which PROJ function met it, GDAL's prefix and the database's path are the caller's and the machine's; the layout
+# the file has and the one the library needs are which two installations met (0 against 2, 4 against 5)
+GEOSPATIAL_CHECKS: list[BareError] = [
+    # (a paste wrapped inside the word leaves "OUT.VERSION.MINOR = 2 whereas ..." at the start of a line)
+    _environment(
+        "proj-db-layout",
+        ("whereas a number >= ",),
+        _NOT_RAISED + r"(?:proj\.db contains DATABASE\.LAY|^)OUT\.VERSION\.MINOR = (?P<have>\d{1,3}) whereas a "
+        r"number >= (?P<need>\d{1,3}) is expected",
+        None,
+        message=lambda m: (
+            f"PROJ: proj.db contains DATABASE.LAYOUT.VERSION.MINOR = {m['have']} whereas a number >= {m['need']} "
+            "is expected (another PROJ installation's database)"
+        ),
+    ),
+    # no database where PROJ looks (PROJ_LIB or PROJ_DATA unset, a frozen app without its data), whichever function
+    # looked; its data directory not opened at all is another failure
+    _environment(
+        "proj-db-missing",
+        ("Cannot find proj.db", "proj failed"),
+        _NOT_RAISED + r"(?:^|: )(?:(?P<find>Cannot find proj\.db)\b|Open of \S{1,300}[\\/]proj failed$)",
+        None,
+        message=lambda m: "PROJ: Cannot find proj.db" if m["find"] else "PROJ: Open of its data directory failed",
+    ),
+]
