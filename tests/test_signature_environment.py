@@ -4316,3 +4316,46 @@ def test_the_two_hundred_and_seventeenth_and_eighteenth_batchs_failures_in_the_w
     assert sig("pypsa-eur-852.log").frames[0].startswith("scripts/build_shapes.py:")
     assert sig("dolly-167.log").fingerprint == sig("animatediff-cli-prompt-travel-92.log").fingerprint
     assert sig("xuanyuan-29.log").fingerprint == sig("tora-7.log").fingerprint
+
+
+def test_the_two_hundred_and_nineteenth_and_twentieth_batchs_failures_in_the_words_they_met():
+    # conda: an environment not found without its name (bare or under its class), a prefix by whether it is the base,
+    # a channel's HTTP error without its URL
+    assert sig("tracr_rna-6.log").fingerprint == sig("khaper-2.log").fingerprint
+    assert sig("tracr_rna-6.log").kind == "environment"
+    assert sig("anaconda-issues-3139.log").fingerprint == sig("pyshortcuts-17.log").fingerprint
+    assert sig("easydiffusion-419.log").fingerprint == sig("coastsat-22.log").fingerprint
+    assert sig("conda-6973.log").fingerprint == sig("setup-miniconda-25.log").fingerprint
+    assert sig("conda-6973.log").fingerprint != sig("earthspy-85.log").fingerprint  # (the base, an environment)
+    assert sig("datacube-core-1753.log").fingerprint == sig("conda-11272.log").fingerprint
+    assert sig("pynmea2-77.log").fingerprint == sig("conda-7568.log").fingerprint != sig("conda-11272.log").fingerprint
+    # notebooks: nbconvert's logged lost kernel and kernel not found; python3.6m without ipykernel
+    assert sig("ai-platform-samples-137.log").fingerprint == sig("nbconvert-1564.log").fingerprint
+    assert sig("rnaseqc-68.log").message == "No such kernel named python3"
+    assert sig("academicpages.github.io-2828.log").message == "No such kernel named Python [Root]"
+    assert sig("nixpkgs-36370.log").fingerprint == sig("notebook-4806.log").fingerprint
+    # pytest: xdist's node down after progress dots or a timestamp, its crash with the test below or as "gwX"; a
+    # conftest's pytest_plugins; a summary's line ends a message; a keyword or name is no timeout
+    assert sig("pytest-xdist-687.log").fingerprint == sig("pytest-json-report-75.log").fingerprint
+    assert sig("pytest-xdist-687.log").fingerprint == sig("pytest-xdist-70.log").fingerprint
+    assert sig("attune-ai-2153.log").message.endswith("::TestMetricsCollector::test_get_user_stats_by_level")
+    assert sig("pytest-xdist-714.log").message.endswith("tests/some_test.py::test_something")
+    assert sig("astropy-8836.log").fingerprint == sig("python-pytest-cases-204.log").fingerprint
+    assert sig("mvlearn-323.log").fingerprint == sig("pywbem-3114.log").fingerprint
+    assert sig("dataframe_image-1.log").kind == sig("promptwizard-17.log").kind == "runtime_crash"
+    # Sphinx's boxes: an extension's import by its error, a theme, a release needed, nbsphinx without pandoc
+    assert sig("devportal-9.log").fingerprint == sig("django-generate-series-14.log").fingerprint
+    assert sig("sphinx-13002.log").exception == "ImportError"
+    assert sig("bobtail-86.log").fingerprint == sig("example-sphinx-basic-7.log").fingerprint
+    assert sig("bobtail-86.log").fingerprint != sig("pyzh-4.log").fingerprint  # (another theme)
+    assert sig("single-cell-best-practices-263.log").fingerprint == sig("eq-python-client-158.log").fingerprint
+    assert sig("pymovements-551.log").fingerprint == sig("phentax-12.log").fingerprint
+    # Docker: a quoted manifest cut, Docker 1.13's tag not found, a push refused, a rate limit without its code
+    assert sig("rill-flow-100.log").fingerprint == sig("femr-712.log").fingerprint
+    assert sig("moby-34793.log").kind == "environment"
+    assert sig("for-mac-1271.log").fingerprint == sig("portus-2331.log").fingerprint
+    assert sig("meteor-up-1368.log").fingerprint == sig("kodekloud-engineer-58.log").fingerprint
+    # Windows: a path too long whichever file, not a command line; a console's codec whichever character
+    assert sig("nugget-389.log").fingerprint == sig("deeplabcut-891.log").fingerprint
+    assert sig("lavender-17.log").fingerprint != sig("sdps-net-11.log").fingerprint
+    assert sig("starred-44.log").fingerprint == sig("starred-65.log").fingerprint

@@ -1,8 +1,8 @@
 """The tools a repository's CI runs around its tests, in their own words across releases: pytest's yield tests
-(deprecated in 3, removed in 4, refused in 8.4), a fixture that yields under pytest before 3.0, a plugin's hook a
-release removed, two test files of one name, Hypothesis' checks; mypy's and pyright's diagnostics and crashes after an
-upgrade; pre-commit's manifests, commands and hooks, ruff's rules and flake8 5's plugin codes, poetry-core refusing a
-hook's pyproject. Pure.
+(deprecated in 3, removed in 4, refused in 8.4), a fixture that yields under pytest before 3.0, a conftest below the
+rootdir defining pytest_plugins (refused since 4), a plugin's hook a release removed, two test files of one name,
+Hypothesis' checks; mypy's and pyright's diagnostics and crashes after an upgrade; pre-commit's manifests, commands
+and hooks, ruff's rules and flake8 5's plugin codes, poetry-core refusing a hook's pyproject. Pure.
 
 pytest 3 warns "yield tests are deprecated, and scheduled to be removed in pytest 4.0" with the test's path before it;
 pytest 4 to 8.3 collects nothing from one ("PytestCollectionWarning: yield tests were removed in pytest 4.0 - test_x
@@ -131,6 +131,16 @@ CI_TOOL_CHECKS: list[BareError] = [
         r"'yield' keyword is allowed in fixtures, but not in tests \(\S{1,300}\)",
         None,
         message=lambda m: "pytest: 'yield' keyword is allowed in fixtures, but not in tests",
+    ),
+    # pytest 4 refusing a conftest below the rootdir that defines pytest_plugins, by release ("... is no longer
+    # supported because it affects the entire directory tree in a non-explicit way.", later "... no longer supported:"
+    # and a sentence below): which conftest is the suite's
+    environment_check(
+        "pytest-plugins-conftest",
+        ("in a non-top-level conftest is no longer supported",),
+        r"Defining 'pytest_plugins' in a non-top-level conftest is no longer supported",
+        None,
+        message=lambda m: "pytest: Defining 'pytest_plugins' in a non-top-level conftest is no longer supported",
     ),
     # pytest before 3.0 refusing a fixture that yields ("pytest.fixture functions cannot use ``yield``. Instead write
     # and return an inner function/generator and let the consumer call and iterate over it.")

@@ -74,7 +74,7 @@ CONTAINER_CHECKS: list[BareError] = [
     _environment(
         "image-manifest",
         ("matching manifest for",),
-        r"[Nn]o matching manifest for (?P<platform>[\w/]{1,40}) in the manifest list entries",
+        r"[Nn]o matching manifest for (?P<platform>[\w/]{1,40}) in the manifest list entri",  # (a quote may cut it)
         None,
         message=lambda m: f"no matching manifest for {m['platform']} in the manifest list entries",
     ),

@@ -89,14 +89,6 @@ DEPRECATIONS: list[BareError] = [
         "environment",
         message=lambda m: "datasets: `trust_remote_code` is not supported anymore",
     ),
-    # Sphinx unable to import an extension, naming the import's error ("Could not import extension
-    # sphinx.builders.epub3 (exception: No module named 'imghdr')"): that error, a module a Python release removed
-    BareError(
-        "sphinx-extension",
-        ("Could not import extension ",),
-        re.compile(r"Could not import extension \S{1,200} \(exception: (?P<msg>No module named '?[\w.]{1,100}'?)\)"),
-        "ModuleNotFoundError",
-    ),
     # Python's refusal of a keyword a release removed, written in a sentence without its TypeError ("Unable to train due
     # to: Trainer.__init__() got an unexpected keyword argument 'gpus'"): its words (the did-you-mean rule drops the
     # class Python 3.10 names)

@@ -15,7 +15,8 @@ from canary.signature.recogniser import BareError, environment_check
 from canary.signature.xla_alarms import XLA_ALARMS
 from canary.signature.xla_autotuning import XLA_AUTOTUNING
 
-XDIST_CRASH = "pytest-xdist: worker crashed while running"  # (host_checks words its node-down report so too)
+XDIST_CRASH = "pytest-xdist: worker crashed while running"
+_TEST_ID = re.compile(r"^[\w./-]{1,300}\.py::[\w.:\[\]-]{1,300}$")  # (host_checks words its node-down report so too)
 
 _ALLOC = re.compile(r"failed to alloc(?:ate)? [^:]{0,80}?\b(from device|on host): $")
 _ALLOC_WHERE = {"from device": "device memory", "on host": "pinned host memory"}
@@ -348,13 +349,21 @@ DEVICE_ERRORS: list[BareError] = [
         "Failed",
     ),
     # pytest-xdist's worker dying under a test ("worker 'gw2' crashed while running 'tests/x_test.py::T::test_y'"): the
-    # process, not the test's assertion; which test, not which worker
+    # process, not the test's assertion; which test, not which worker (a post's "gwX"; the test on the next line where
+    # a terminal broke it there)
     BareError(
         "xdist-worker",
         ("crashed while running",),
-        re.compile(r"\bworker '?gw(?:\d{1,4}|N)'? crashed while running '?(?P<test>[\w.:/\[\]-]{1,300}?)'?(?:`.*)?$"),
+        re.compile(
+            r"\bworker '?gw(?:\d{1,4}|[NX])'? crashed while running(?: '?(?P<test>[\w.:/\[\]-]{1,300}?)'?(?:`.*)?)?$"
+        ),
         None,
-        message=lambda m: f"{XDIST_CRASH} {m['test']}",
+        message=lambda m: f"{XDIST_CRASH} {m['test']}" if m["test"] else XDIST_CRASH,
+        below=lambda lines, i, said: (
+            f"{said} {lines[i + 1].strip()}"
+            if said == XDIST_CRASH and i + 1 < len(lines) and _TEST_ID.match(lines[i + 1].strip())
+            else said
+        ),
     ),
     # jax without jax_enable_x64 narrowing a 64-bit dtype a program asked for ("UserWarning: Explicitly requested dtype
     # float64 requested in zeros is not available, and will be truncated to dtype float32. To enable more dtypes,

@@ -102,7 +102,8 @@ HOST_CHECKS: list[BareError] = [
     BareError(
         "xdist-node-down",
         ("node down: Not properly terminated",),
-        re.compile(r"^\[gw\d{1,4}\] node down: Not properly terminated"),
+        # (after the progress characters of the tests before it: "....[gw0] node down: ...")
+        re.compile(r"^[.FEsxX]{0,200}\[gw\d{1,4}\] node down: Not properly terminated"),
         None,
         message=lambda m: "pytest-xdist: worker crashed (node down: Not properly terminated)",
         below=_lost_test,

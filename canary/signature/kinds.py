@@ -54,7 +54,8 @@ NAN_TEXT = re.compile(
     re.I,
 )
 TIMEOUT_TEXT = re.compile(
-    r"DEADLINE_EXCEEDED|timed out|(?<!--)time(?:d)?out|exceeded the maximum execution time|"  # (not a "--timeout" flag)
+    # (not a "--timeout" flag, a "timeout=600" argument, a "self._process_timeout" name or a "timeout-2.1.0" plugin)
+    r"DEADLINE_EXCEEDED|timed out|(?<!--)(?<!_)time(?:d)?out(?![=_(]|-\d)|exceeded the maximum execution time|"
     r"Barrier (?:timed out|failed)",
     re.I,
 )

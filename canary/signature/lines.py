@@ -44,6 +44,8 @@ _PREFIXES = [
     ),
     # (ComfyUI's log tags each line "2025-01-04T15:11:36.838039 - ")
     re.compile(r"\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?\]?:? ?(?:- (?=\S))?"),
+    # Jenkins' timestamper: "10:27:45 " (a time of day alone, then the line's own words)
+    re.compile(r"\d{2}:\d{2}:\d{2}(?: |\s*$)"),  # (a blank line's tag alone)
     # Go's standard logger: "2020/10/14 18:04:53 "; a container runtime's log file after its timestamp: "stderr F "
     re.compile(r"\d{4}/\d{2}/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,9})? |std(?:out|err) [FP] "),
     # syslog's and journald's: "Nov 09 17:07:11 host-1 keylime_verifier[1329931]: " (a service's lines, each tagged)

@@ -73,11 +73,15 @@ PROCESS_GROUP_ERRORS: list[BareError] = [
         message=_device,
         weak=True,
     ),
+    # (also as nbconvert logs it, "[NbConvertApp] ERROR | No such kernel named python3", without the class)
     BareError(
         "no-such-kernel",
-        ("NoSuchKernel: ",),
-        re.compile(r"\bNoSuchKernel: (?:No such kernel named (?P<name>[\w.-]{1,100})|'(?P<old>[\w.-]{1,100})')"),
-        "NoSuchKernel",
+        ("NoSuchKernel: ", "No such kernel named "),
+        re.compile(
+            r"(?:\b(?P<cls>NoSuchKernel): |^)(?:No such kernel named (?P<name>[\w.-]{1,100}(?: \[\w{1,40}\])?)|"
+            r"'(?P<old>[\w.-]{1,100})')"
+        ),
+        lambda m: m["cls"],
         message=lambda m: f"No such kernel named {m['name'] or m['old']}",
     ),
     BareError(
@@ -85,6 +89,15 @@ PROCESS_GROUP_ERRORS: list[BareError] = [
         ("Kernel didn't respond in ", "Kernel died before replying to kernel_info"),
         re.compile(r"(?P<msg>Kernel didn't respond in \d{1,6} seconds|Kernel died before replying to kernel_info)"),
         "RuntimeError",
+    ),
+    # nbconvert's and nbclient's log record of a kernel lost while a cell ran ("[NbConvertApp] ERROR | Kernel died while
+    # waiting for execute reply.", absl's "E0409 ... execute.py:509] ..."), before a traceback a post may cut
+    BareError(
+        "kernel-died-reply",
+        ("Kernel died while waiting for execute reply",),
+        re.compile(r"Kernel died while waiting for execute reply"),
+        None,
+        message=lambda m: "nbconvert: Kernel died while waiting for execute reply",
     ),
     BareError(
         "mystnb-execution",

@@ -128,7 +128,7 @@ PYTHON_ENV_CHECKS: list[BareError] = [
     _environment(
         "python-m-module",
         ("No module named ",),
-        r"(?:^|`)\S{0,300}python[\d.]{0,5}(?:\.exe)?: No module named (?P<mod>[\w.]{1,100})",
+        r"(?:^|`)\S{0,300}python[\d.]{0,5}m?(?:\.exe)?: No module named (?P<mod>[\w.]{1,100})",
         None,
         message=lambda m: f"python -m: No module named {m['mod']}",
     ),

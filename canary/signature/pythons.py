@@ -223,14 +223,19 @@ def win_class(message: str) -> str:
     return _WIN_CLASS.get(code[1], "OSError") if code else "OSError"
 
 
+_TOO_LONG = "[WinError 206] a path too long"
+
+
 def win_error(message: str) -> str:
     """A Windows error by its code, and the DLL or file it names by name (``[WinError 32] file: *_in_process.py``)."""
     code, dll = _WIN_ERROR.match(message), _DLL.search(message)
     if code is None:
         return message
-    if message.startswith(code[1] + " file: "):
-        return message  # (already by its file)
+    if message.startswith(code[1] + " file: ") or message == _TOO_LONG:
+        return message  # (already by its file, or by the limit)
     file = _WIN_FILE.match(message) if dll is None else None
+    if file and code[1] == "[WinError 206]":
+        return _TOO_LONG  # (Windows' limit on a path's length: whichever file met it)
     said = f' Error loading "{dll[1]}" or one of its dependencies' if dll else ""
     return code[1] + said + (f" file: {_RANDOM.sub('*', file[1].strip())}" if file else "")
 
@@ -256,6 +261,9 @@ _DLL_WHY = (
     ),
 )
 _CODEC_POSITION = re.compile(r"(codec can't (?:en|de)code \S{1,60}(?: \S{1,20})? in position) \d{1,12}(?:-\d{1,12})?")
+# (which character a console's codec could not encode is the data's, one or several: the codec is the failure; a byte
+# it could not decode says which encoding the file was in, and stays)
+_CODEC_CHARACTER = re.compile(r"(codec can't encode) characters? (?:'[^']{1,12}' )?(in position)")
 # macOS's loader names the library it opened and the one it lacks by their paths and a mode (6, later 0x0006, quoted),
 # then why: "Reason: image not found" before macOS 12, the paths it "tried: '...' (no such file)" since
 _DYLD = re.compile(
@@ -296,7 +304,7 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     elif message.startswith("unsupported hash type "):
         message = message.lower()  # (hashlib names the digest as the program spelled it: "MD4", "md4")
     elif "codec can't" in message:
-        message = _CODEC_POSITION.sub(r"\1 <n>", message)
+        message = _CODEC_POSITION.sub(r"\1 <n>", _CODEC_CHARACTER.sub(r"\1 characters \2", message))
     elif message.startswith("dlopen(") and (m := _DYLD_ARCH.match(message)):
         message = f"dlopen({m[1]}{m[2]}): incompatible architecture (have {m[3]}, need {m[4]})"
     elif message.startswith("dlopen(") and (m := _DYLD.match(message)):

@@ -29,10 +29,11 @@ REGISTRY_CHECKS: list[BareError] = [
     # which repository (its tags are retired together: the pinned one is the program's)
     _environment(
         "image-tag",
-        ("manifest unknown", "failed to resolve source metadata for ", "failed to solve: "),
+        ("manifest unknown", "failed to resolve source metadata for ", "failed to solve: ", " not found"),
         # (BuildKit's words: "failed to solve: nvidia/cuda:10.2-...: failed to resolve source metadata for
         # docker.io/nvidia/cuda:10.2-...: docker.io/nvidia/cuda:10.2-...: not found")
-        r"manifest for (?:docker\.io/)?(?P<repo>[\w./-]{1,200}):[\w.-]{1,128} not found: manifest unknown|"
+        # (Docker 1.13's daemon without the registry's words: "manifest for i3wm/travis-base:latest not found")
+        r"manifest for (?:docker\.io/)?(?P<repo>[\w./-]{1,200}):[\w.-]{1,128} not found(?:: manifest unknown|\.?$)|"
         r"reading manifest [\w.-]{1,128} in (?:docker\.io/)?(?P<repo2>[\w./-]{1,200}): manifest unknown|"
         r"failed to resolve source metadata for (?:docker\.io/)?(?P<repo3>[\w./-]{1,200}):[\w.-]{1,128}: "
         r"(?:\S{1,300}: )?not found\b|"
@@ -62,9 +63,9 @@ REGISTRY_CHECKS: list[BareError] = [
     # ("toomanyrequests: retry-after: 880.092µs, allowed: 44000/minute"): which limit, whichever image
     BareError(
         "registry-rate-limit",
-        ("toomanyrequests", "429 Too Many Requests"),
+        ("toomanyrequests", "429 Too Many Requests", "You have reached your pull rate limit"),
         re.compile(
-            r"(?P<pull>toomanyrequests: You have reached your pull rate limit|"
+            r"(?P<pull>(?:toomanyrequests: |^`? ?)You have reached your pull rate limit|"
             r"unexpected status from HEAD request to https?://registry-1\.docker\.io/\S{1,500}: 429 Too Many Requests)|"
             r"toomanyrequests: (?:(?P<retry>retry-after: )|Too Many Requests \((?P<code>\w{1,20})\))"
         ),
@@ -93,11 +94,16 @@ REGISTRY_CHECKS: list[BareError] = [
     ),
     _environment(
         "registry-refused",
-        ("denied: denied", ": unauthorized", "error from registry: "),
+        ("denied: denied", ": unauthorized", "error from registry: ", "denied: requested access to the resource"),
+        # (a push to a repository the machine's login may not write: "denied: requested access to the resource is
+        # denied", alone after the layers or quoted in a sentence)
+        r"(?:^|[`\s])(?P<push>denied: requested access to the resource is denied)|"
         r"(?:Head|Get) \\?\"?https?://(?P<host>[\w.-]{1,200})/v2/\S{1,500}\\?\"?: (?P<why>denied|unauthorized)\b|"
         r"Error response from daemon: error from registry: (?P<why2>denied|unauthorized)\b",
         None,
-        message=lambda m: f"docker registry: {m['why'] or m['why2']}" + (f": {m['host']}" if m["host"] else ""),
+        message=lambda m: (
+            f"docker registry: {m['push'] or m['why'] or m['why2']}" + (f": {m['host']}" if m["host"] else "")
+        ),
         below=_pulled_from,
     ),
     # NVIDIA's end-of-life CUDA images saying so at start ("THIS IMAGE IS DEPRECATED and is scheduled for DELETION."):

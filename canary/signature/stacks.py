@@ -16,9 +16,11 @@ from canary.signature import (
     checkpointing,
     companion_words,
     companions,
+    conda_envs,
     cpu_features,
     cuda_libraries,
     databases,
+    docs_builds,
     engines,
     generation,
     github_api,
@@ -234,6 +236,19 @@ STACK_RULES: tuple[Rule, ...] = (
         serverless.lambda_words,
     ),
     Rule(
+        "conda-environments",
+        "conda names the environment it could not find (4.3 without 'conda', later with it), the prefix that already "
+        "exists and a channel's URL, time and CDN id after its HTTP error: the refusal, the status and whether the "
+        "prefix is the base are the failure",
+        conda_envs.conda_words,
+    ),
+    Rule(
+        "sphinx-builds",
+        "nbsphinx names the notebook it was converting when pandoc is missing, above Pandoc's words; Sphinx follows "
+        "the release an extension needs with why it cannot build: that pandoc is missing, and which release, are it",
+        docs_builds.sphinx_words,
+    ),
+    Rule(
         "azure-functions",
         "Azure Functions' host follows a function's exception with 'Stack:' and the worker's traceback, which a "
         "portal's copy runs onto the message's line: the exception's words are the failure",
@@ -276,6 +291,8 @@ STACK_RULES: tuple[Rule, ...] = (
 
 # (read among the bare errors after the companions' and before the exception's repr)
 STACK_ERRORS: list[BareError] = [
+    *conda_envs.CONDA_ERRORS,
+    *docs_builds.DOCS_BUILD_ERRORS,
     *mps.MPS_ERRORS,
     *trainers.SIMULATOR_ERRORS,
     *engines.ENGINE_ERRORS,

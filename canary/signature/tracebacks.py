@@ -69,6 +69,7 @@ _MESSAGE_END = re.compile(
     r"|Exception ignored in: |Error in atexit\._run_exitfuncs|\[end of output\]\W{1,4}$"  # (finalizers'; pip's box)
     r"|(?:\[\d{1,10}\] )?Failed to execute script "  # (a PyInstaller bundle's words after its script's exception)
     r"|\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]$"  # (Snakemake's next record)
+    r"|={5,} .{1,300} ={5,}$"  # (pytest's next section or its summary: "=== 2 failed, 979 passed in 35.28s ===")
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
     r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|[\w.-]{1,100} exited with code \d{1,3}$"  # (docker compose's line as a service's container ends)
