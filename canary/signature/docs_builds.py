@@ -43,8 +43,8 @@ DOCS_BUILD_ERRORS: list[BareError] = [
         "sphinx-extension",
         ("not import extension ",),
         re.compile(
-            r"(?:^|Coul)d not import extension \S{1,200} \(exception: (?P<msg>(?P<mod>No module named)?"
-            r"(?:(?(mod)|cannot import name) [^()]{1,300}?))(?: \([^()]{1,500}\))?\)$"
+            r"(?:^|Coul)d not import extension \S{1,200} \(exception: "
+            r"(?P<msg>(?:(?P<mod>No module named)|cannot import name) [^()]{1,300}?)(?: \([^()]{1,500}\))?\)$"
         ),
         lambda m: "ModuleNotFoundError" if m["mod"] else "ImportError",
     ),

@@ -29,7 +29,7 @@ REGISTRY_CHECKS: list[BareError] = [
     # which repository (its tags are retired together: the pinned one is the program's)
     _environment(
         "image-tag",
-        ("manifest unknown", "failed to resolve source metadata for ", "failed to solve: ", " not found"),
+        ("manifest unknown", "failed to resolve source metadata for ", "failed to solve: ", "manifest for "),
         # (BuildKit's words: "failed to solve: nvidia/cuda:10.2-...: failed to resolve source metadata for
         # docker.io/nvidia/cuda:10.2-...: docker.io/nvidia/cuda:10.2-...: not found")
         # (Docker 1.13's daemon without the registry's words: "manifest for i3wm/travis-base:latest not found")
