@@ -4359,3 +4359,43 @@ def test_the_two_hundred_and_nineteenth_and_twentieth_batchs_failures_in_the_wor
     assert sig("nugget-389.log").fingerprint == sig("deeplabcut-891.log").fingerprint
     assert sig("lavender-17.log").fingerprint != sig("sdps-net-11.log").fingerprint
     assert sig("starred-44.log").fingerprint == sig("starred-65.log").fingerprint
+
+
+def test_the_two_hundred_and_twenty_first_and_second_batchs_failures_in_the_words_they_met():
+    # npm ci's refusals by what it refused, whichever packages or prefix; yarn's engines check by the package
+    assert sig("documcp-28.log").fingerprint == sig("apm-agent-nodejs-3318.log").fingerprint
+    assert sig("documcp-28.log").fingerprint == sig("squeezer-907.log").fingerprint
+    assert sig("documcp-28.log").kind == "environment"
+    assert sig("limitless-7.log").fingerprint == sig("remembear-69.log").fingerprint
+    assert sig("limitless-7.log").fingerprint == sig("wordpress-casdoor-plugin-25.log").fingerprint
+    assert sig("limitless-7.log").fingerprint != sig("documcp-28.log").fingerprint
+    assert sig("baserow-297.log").message == 'The engine "node" is incompatible with this module: cross-env'
+    assert sig("baserow-297.log").fingerprint != sig("plotly.py-2261.log").fingerprint  # (marked)
+    assert sig("baserow-297.log").fingerprint != sig("dvc.org-1078.log").fingerprint  # (execa)
+    # node-gyp: no Python by its banner or its error; no make; its lines end the Python error they report
+    assert sig("openfoodfacts-server-4895.log").fingerprint == sig("monitorss-clone-2.log").fingerprint
+    assert sig("hummingbot-6020.log").fingerprint == sig("monitorss-clone-2.log").fingerprint
+    assert sig("verdaccio-1676.log").message == "node-gyp: not found: make"
+    assert sig("noble-319.log").fingerprint == sig("node-gyp-2869.log").fingerprint
+    assert sig("noble-319.log").message == "No module named 'distutils'"
+    # a markdown escape before a class
+    assert sig("fourkeys-274.log").fingerprint == sig("di-sheep-1.log").fingerprint
+    # tox 4: positional arguments without "--", pip options in deps raised or reported, the allowlist wrapped or not;
+    # virtualenv's query by what it met, nox's missing interpreter
+    assert sig("s3-tests-512.log").fingerprint == sig("tox-2183.log").fingerprint == sig("ceph-dev-92.log").fingerprint
+    assert sig("tox-2631.log").fingerprint == sig("tox-2717.log").fingerprint
+    assert sig("tox-2717.log").kind == "environment"
+    assert sig("plaso-4467.log").fingerprint == sig("qtile-4364.log").fingerprint
+    assert sig("virtualenv-1545.log").fingerprint == sig("tox-1516.log").fingerprint
+    assert sig("virtualenv-1545.log").fingerprint != sig("virtualenv-2092.log").fingerprint
+    assert sig("nox-650.log").message == "nox: Python interpreter 3.10 not found"
+    # SQLAlchemy's dialect without the program's frames, Flask's context error without its advice
+    assert sig("vecs-25.log").fingerprint == sig("easyauth-81.log").fingerprint
+    assert sig("dashmachine-232.log").fingerprint == sig("ustc-course-35.log").fingerprint
+    # a call's qualified name relayed in another's message; requests' vendored urllib3; pip without ssl; Bazel's end
+    assert sig("webauthn.io-141.log").fingerprint == sig("community-edition-containers-53.log").fingerprint
+    assert sig("mqttwarn-655.log").fingerprint == sig("luna-grabber-364.log").fingerprint
+    assert (
+        sig("pip-4960.log").fingerprint == sig("pyenv-975.log").fingerprint != sig("routersploit-549.log").fingerprint
+    )
+    assert sig("incubator-heron-3545.log").message == "can't decompress data; zlib not available"

@@ -43,17 +43,23 @@ _DPI_1047 = re.compile(
 
 # pyproj naming the CRS the program asked for before PROJ's own error ("Invalid projection: epsg:4326: (Internal Proj
 # Error: proj_create: no database context specified)"): PROJ's database, or what it could not do, is the failure
+# Flask's error of a call outside its context, which Flask-SQLAlchemy 3 meets where 2.x did not, with advice since 2.2
+# ("Working outside of application context. This typically means that you attempted to use functionality ..."): its
+# first sentence
+_FLASK_CONTEXT = re.compile(r"^(Working outside of (?:application|request) context)\.\s.*$")
 _PROJ = re.compile(r"^Invalid projection: [\w:.+= -]{1,200}?: (?=\(Internal Proj Error: )")
 
 
 def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``databases`` rule: a driver's error without SQLAlchemy's wrapper, ODBC's library without its path, Oracle's
     DPI-1047 by the library it could not load and why, not the release's wording or where it looked; PROJ's error
-    without the CRS asked for."""
+    without the CRS asked for; Flask's context error without its advice."""
     if message.startswith("("):
         message = _BACKGROUND.sub("", _SQLALCHEMY.sub("", message))
     if "Can't open lib '" in message:
         message = _ODBC_LIB.sub(r"\1", message)
+    if message.startswith("Working outside of "):
+        message = _FLASK_CONTEXT.sub(r"\1", message)
     if message.startswith("Invalid projection: "):
         message = _PROJ.sub("Invalid projection: ", message)
     if message.startswith("DPI-") and (m := _DPI_1047.match(message)):

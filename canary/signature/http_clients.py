@@ -65,6 +65,12 @@ HTTP_CLIENT_RULES: tuple[Rule, ...] = (
         payload,
     ),
     Rule(
+        "requests-urllib3",
+        "requests re-exports urllib3 as requests.packages.urllib3, so a name urllib3 2 removed is missed from either "
+        "module by the importer's release: the name urllib3 lacks is the failure",
+        rewrite("'requests.packages.urllib3", re.compile(r"'requests\.packages\.urllib3\b"), "'urllib3"),
+    ),
+    Rule(
         "urllib3-ssl",
         "urllib3 2 names itself 'v2.0' (2.0.0) or 'v2', quotes the ssl module's library by release and follows it "
         "with its issue's address; which library (OpenSSL or LibreSSL), not its build or date, is the failure",

@@ -114,6 +114,7 @@ _PREFIXES = [
     re.compile(
         r"`{3}(?=\S)|`{1,2}(?=[A-Za-z_][\w.]{0,200}(?:Error|Exception|Warning): |\([^()\n]{0,200}pid=\d"
         r"|(?:FAILED|ERROR) )"
+        r"|\\(?=[A-Z]\w{0,100}(?:Error|Exception): )"  # (markdown's escape a post left before a class)
     ),
     # (a heading only before what starts a failure: "# of tasks ..." in a message is the message)
     re.compile(

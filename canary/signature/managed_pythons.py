@@ -9,7 +9,8 @@ refuses a ``--user`` install inside a virtual environment, whose user site is no
 ("ERROR: Can not combine '--user' and '--target'"), or where the user site would not come first ("ERROR: Will not
 install to the user site because it will lack sys.path precedence to setuptools in /usr/lib/..."), and cannot uninstall
 a package a distribution's package manager installed without pip's record of its files ("error:
-uninstall-no-record-file"). Which tool refused
+uninstall-no-record-file"), nor reach an index over HTTPS from an interpreter built without the ``ssl`` module ("pip is
+configured with locations that require TLS/SSL, however the ssl module in Python is not available."). Which tool refused
 and why is the failure; which interpreter and where it lives are the machine's. They take their place in
 :data:`canary.signature.installs.INSTALL_CHECKS`.
 """
@@ -59,5 +60,12 @@ MANAGED_PYTHON_CHECKS: list[BareError] = [
         r"error: uninstall-no-record-file",
         None,
         message=lambda m: "pip: error: uninstall-no-record-file",
+    ),
+    _environment(
+        "pip-no-ssl",
+        ("however the ssl module in Python is not available",),
+        r"pip is configured with locations that require TLS/SSL, however the ssl module in Python is not available",
+        None,
+        message=lambda m: "pip: the ssl module in Python is not available",
     ),
 ]

@@ -115,7 +115,11 @@ _LIBRARIES = (
 )
 # the config tool a source build of a client library asks for (psycopg2's pg_config, mysqlclient's mysql_config,
 # rasterio's and GDAL's gdal-config)
-_CONFIG_TOOLS = (r"pg_config executable not found|\bmysql_config not found|A GDAL API version must be specified",)
+_CONFIG_TOOLS = (
+    r"pg_config executable not found|\bmysql_config not found|A GDAL API version must be specified",
+    # (tox 4's refusal of an environment's configuration: a pip option in its deps, a command not allowed)
+    r"for tox env \S{1,100} within deps|use allowlist_externals to allow it",
+)
 # installers: no release for this Python or platform, or no set of releases that agree
 _INSTALLS = (
     r"No matching distribution found for |Could not find a version that satisfies the requirement",

@@ -162,13 +162,15 @@ def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
 # Python since 3.10 names a call's function by its qualified name in its argument errors ("Trainer.__init__() got an
 # unexpected keyword argument 'gpus'", before "__init__() got ..."): the function and the argument are the failure
 _CALL_QUALNAME = re.compile(
-    r"^(?:[A-Za-z_]\w{0,100}\.){1,6}(?=\w{1,100}\(\) (?:got an unexpected keyword argument|got multiple values for "
-    r"argument|missing \d{1,3} required|takes \d{1,3} positional arguments? but))"
+    r"(?:^|(?<=: ))(?:[A-Za-z_]\w{0,100}\.){1,6}(?=\w{1,100}\(\) (?:got an unexpected keyword argument|got multiple "
+    r"values for argument|missing \d{1,3} required|takes \d{1,3} positional arguments? but))"
 )
 
 
 def call_qualname(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if exc == "TypeError" and "() " in message:
+    # (or relayed in another's message: docker-py's "Error while fetching server API version: HTTPConnection.request()
+    # got an unexpected keyword argument 'chunked'")
+    if "() " in message and (exc == "TypeError" or "() got " in message):
         message = _CALL_QUALNAME.sub("", message)
     return exc, message, frames
 

@@ -30,6 +30,13 @@ def _program(prog: str) -> str:
     return "<script>" if prog.endswith(".py") else prog
 
 
+def _arguments(args: str) -> str:
+    """What argparse refused: options by their words (a retyped dash made two), positional ones (tox 4's test paths
+    given without "--") as such, the paths being the job's."""
+    args = re.sub(r"^\u2013(?=\w)", "--", args)
+    return args if any(a.startswith("-") for a in args.split()) else "<positional arguments>"
+
+
 _STREAM = re.compile(r"stream \d{1,6}")
 # glibc's words for ENOENT in the locales a build machine is met in (gcc's own words stay English where its catalogue
 # is not installed: "fatal error: portaudio.h: Bestand of map bestaat niet")
@@ -315,8 +322,7 @@ RUNNER_CHECKS: list[BareError] = [
         r"(?P<args>.{1,300}?)(?(q)[\"\u201d`].{0,500}|\s*)$",
         None,
         message=lambda m: (
-            f"{_program(m['prog']) if m['prog'] else '<script>'}: unrecognized arguments: "
-            + re.sub(r"^\u2013(?=\w)", "--", m["args"])
+            f"{_program(m['prog']) if m['prog'] else '<script>'}: unrecognized arguments: " + _arguments(m["args"])
         ),
     ),
 ]

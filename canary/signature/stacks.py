@@ -33,6 +33,7 @@ from canary.signature import (
     mounts,
     mps,
     native_gpu,
+    node_tools,
     numerics,
     pickles,
     plotting,
@@ -46,6 +47,7 @@ from canary.signature import (
     serving,
     sharded,
     spark,
+    test_envs,
     tf_distribute,
     torch_hub,
     torchscript,
@@ -198,8 +200,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "databases",
         "SQLAlchemy names the driver's class and links its page, pyodbc adds its SQLSTATE, ODBC names a driver's "
-        "library by path, Oracle's DPI-1047 is worded two ways, pyproj names the CRS asked before PROJ's error: the "
-        "driver's or PROJ's words, the library and why are the failure",
+        "library by path, Oracle's DPI-1047 is worded two ways, pyproj names the CRS before PROJ's error, Flask 2.2 "
+        "advises after its context error: their words, the library and why are the failure",
         databases.database_words,
     ),
     Rule(
@@ -249,6 +251,13 @@ STACK_RULES: tuple[Rule, ...] = (
         docs_builds.sphinx_words,
     ),
     Rule(
+        "test-environments",
+        "tox 4 names the pip options it refused in an environment's deps and the command outside its allowlist; "
+        "virtualenv the interpreter it could not query and relays its error's traceback: the refusal, and what the "
+        "query met, are the failure",
+        test_envs.test_env_words,
+    ),
+    Rule(
         "azure-functions",
         "Azure Functions' host follows a function's exception with 'Stack:' and the worker's traceback, which a "
         "portal's copy runs onto the message's line: the exception's words are the failure",
@@ -292,6 +301,8 @@ STACK_RULES: tuple[Rule, ...] = (
 # (read among the bare errors after the companions' and before the exception's repr)
 STACK_ERRORS: list[BareError] = [
     *conda_envs.CONDA_ERRORS,
+    *node_tools.NODE_ERRORS,
+    *test_envs.TEST_ENV_ERRORS,
     *docs_builds.DOCS_BUILD_ERRORS,
     *mps.MPS_ERRORS,
     *trainers.SIMULATOR_ERRORS,

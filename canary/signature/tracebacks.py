@@ -72,7 +72,7 @@ _MESSAGE_END = re.compile(
     r"|={5,} .{1,300} ={5,}$"  # (pytest's next section or its summary: "=== 2 failed, 979 passed in 35.28s ===")
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
     r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
-    r"|[\w.-]{1,100} exited with code \d{1,3}$"  # (docker compose's line as a service's container ends)
+    r"|[\w.-]{1,100} exited with code \d{1,3}$|INFO: Elapsed time: "  # (docker compose's as a container ends; Bazel's)
     r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
@@ -84,6 +84,7 @@ _MESSAGE_END = re.compile(
     r"|[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}[$#](?: |$)"  # (the shell's prompt after the program ended: "me@host:~/x$")
     r"|\([\w.-]{1,40}\)(?: \([\w.-]{1,40}\)){0,3} .{0,200}[$#>]$"  # (a conda env's prompt: "(env) (base) ... $")
     r"|Tr(?:a|ac|ace|aceb|aceba|acebac|aceback)?$"  # (the next traceback's first line, where a post was cut inside it)
+    r"|(?:gyp|npm) ERR! |npm error "  # (node-gyp's and npm's report of the Python script they ran, after its error)
     "|" + RUNNER_END,  # (a runner's end after it)
 )
 _MAX_MESSAGE_LINES = 12
