@@ -4399,3 +4399,45 @@ def test_the_two_hundred_and_twenty_first_and_second_batchs_failures_in_the_word
         sig("pip-4960.log").fingerprint == sig("pyenv-975.log").fingerprint != sig("routersploit-549.log").fingerprint
     )
     assert sig("incubator-heron-3545.log").message == "can't decompress data; zlib not available"
+
+
+def test_the_two_hundred_and_twenty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # kubectl's credential plugin by its name, in a tool's JSON, a record or wrapped; gcloud's warning of it
+    assert sig("kube-no-trouble-479.log").fingerprint == sig("octant-3336.log").fingerprint
+    assert sig("kube-no-trouble-479.log").fingerprint == sig("runner-images-6778.log").fingerprint
+    assert sig("kubernetes-action-5.log").fingerprint == sig("docker-ansible-35.log").fingerprint
+    assert (
+        sig("kubernetes-action-5.log").fingerprint != sig("kubectl-16.log").fingerprint
+    )  # (aws, not its authenticator)
+    assert sig("learn-terraform-provision-gke-cluster-23.log").fingerprint == sig("kernelci-core-1576.log").fingerprint
+    # an exec plugin's API version refused, an API the cluster no longer serves, whichever prefix or Helm's verb
+    assert sig("epinio-1453.log").fingerprint == sig("cloudnative-pg-226.log").fingerprint
+    assert sig("epinio-1453.log").kind == "environment"
+    assert "plugin returned version" in sig("kubectl-3.log").message
+    assert (
+        sig("kubernetes-bluegreen-deployment-tutorial-3.log").fingerprint == sig("signalk-server-1875.log").fingerprint
+    )
+    assert sig("contrib-helm-chart-94.log").fingerprint == sig("wg-access-server-65.log").fingerprint
+    assert sig("contrib-helm-chart-94.log").fingerprint == sig("helm-charts-232.log").fingerprint
+    # the JDK a build needs: Gradle's box or the plugin's exception, javac under Maven; a JVM's frames end its message
+    assert sig("react-native-template-obytes-372.log").fingerprint == sig("dollphone-foss-2.log").fingerprint
+    assert sig("docker-android-nodejs-347.log").fingerprint == sig("dollphone-foss-2.log").fingerprint
+    assert sig("dollphone-foss-2.log").kind == "environment"
+    assert sig("jitpack.io-5440.log").message == "javac: invalid target release: 17"
+    assert sig("ml-workspace-45.log").fingerprint == sig("zipkin-dependencies-119.log").fingerprint
+    assert sig("renaissance-439.log").fingerprint == sig("trinitylake-40.log").fingerprint
+    # maturin by its causes, weak below cargo's; PyO3's maximum wrapped onto the next line
+    assert sig("maturin-2293.log").fingerprint == sig("maturin-action-357.log").fingerprint
+    assert sig("orjson-510.log").fingerprint == sig("orjson-550.log").fingerprint
+    assert sig("maturin-1960.log").fingerprint == sig("pydantic-core-1264.log").fingerprint
+    assert sig("bustapi-8.log").fingerprint == sig("blake3-py-76.log").fingerprint
+    # GitHub's link to a log's line undone; a retired action's refusal broken before "because"
+    assert sig("setup-python-962.log").fingerprint == sig("galaxy-18959.log").fingerprint
+    assert sig("lich-139.log").fingerprint == sig("obsidian-publish-mkdocs-39.log").fingerprint
+    # Qt's abort named by the plugin it could not start; CMake's package by the first part missing; pip's box ends
+    assert sig("seamly2d-463.log").fingerprint == sig("pytest-qt-299.log").fingerprint
+    assert sig("seamly2d-463.log").fingerprint != sig("pytest-qt-570.log").fingerprint
+    assert sig("seamly2d-463.log").kind == "environment"
+    assert sig("chhrobotics_cpp-14.log").fingerprint == sig("arcade-learning-environment-378.log").fingerprint
+    assert sig("chhrobotics_cpp-14.log").fingerprint != sig("scikit-build-718.log").fingerprint
+    assert sig("pymol-open-source-411.log").message == "No module named 'cmake'"

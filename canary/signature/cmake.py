@@ -46,6 +46,16 @@ CMAKE_CHECKS: list[BareError] = [
         r"CMAKE_[A-Z]{1,10}_COMPILER not set, after EnableLanguage|No CMAKE_[A-Z]{1,10}_COMPILER could be found)",
         None,
     ),
+    # find_package's module for a package whose parts the machine lacks ("Could NOT find Python3 (missing:
+    # Python3_INCLUDE_DIRS Python3_LIBRARIES Development ...) (found version "3.9.5)", under CMake's head or alone):
+    # which package, by the first part missing (a header's directory is not a component), not the version found
+    _environment(
+        "cmake-find-package",
+        ("Could NOT find ",),
+        r"^Could NOT find (?P<pkg>[\w.:-]{1,100}) \(missing: (?P<part>[\w.:-]{1,100})",
+        None,
+        message=lambda m: f"CMake Error (message): Could NOT find {m['pkg']} (missing: {m['part']})",
+    ),
     _environment(
         "cmake-deprecation",
         ("will be removed from a future version",),

@@ -119,6 +119,8 @@ _CONFIG_TOOLS = (
     r"pg_config executable not found|\bmysql_config not found|A GDAL API version must be specified",
     # (tox 4's refusal of an environment's configuration: a pip option in its deps, a command not allowed)
     r"for tox env \S{1,100} within deps|use allowlist_externals to allow it",
+    # (the Android Gradle plugin's check of the JDK running Gradle)
+    r"Android Gradle plugin requires Java \d",
 )
 # installers: no release for this Python or platform, or no set of releases that agree
 _INSTALLS = (

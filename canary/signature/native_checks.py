@@ -106,7 +106,38 @@ _LIB_RELEASE = re.compile(
 )
 
 
+_CAUSED_BY = re.compile(r"^\s{0,8}(?:\|\s{1,8})?Caused by: (?P<cause>\S.{0,300}?)\.?$")
+
+
+def _maturin_cause(lines: list[str], i: int, said: str) -> str:
+    """maturin's failure by the causes it lists below it (anyhow's chain, outermost first, in a poetry box or not)."""
+    causes = [m["cause"] for line in lines[i + 1 : i + 8] if (m := _CAUSED_BY.match(line))]
+    return f"maturin: {': '.join(causes)}" if causes else said
+
+
+_MAXIMUM_BELOW = re.compile(r"^\s{0,12}(\(\d\.\d{1,2}\))$")
+
+
+def _pyo3_maximum(lines: list[str], i: int, said: str) -> str:
+    """PyO3's maximum on the next line, where cargo's output wrapped it."""
+    if said.endswith("supported version") and i + 1 < len(lines) and (m := _MAXIMUM_BELOW.match(lines[i + 1])):
+        return f"{said} {m[1]}"
+    return said
+
+
 NATIVE_CHECKS: list[BareError] = [
+    # maturin's build refusing what it was given or found ("💥 maturin failed", then "Caused by: Couldn't find any
+    # python interpreters. Please specify at least one with -i"): the deepest cause, whichever wrapper ran it
+    BareError(
+        "maturin-failed",
+        ("maturin failed",),
+        re.compile(r"(?:^|\s)maturin failed$"),
+        None,
+        "environment",
+        message=lambda m: "maturin failed",
+        below=_maturin_cause,
+        weak=True,  # (what cargo's build printed above it names it: PyO3's check of the interpreter)
+    ),
     # nvcc's guard of the host compiler it is given, in host_config.h ("#error -- unsupported clang version! clang
     # version must be less than 10 ...", "unsupported Microsoft Visual Studio version! Only the versions between 2017
     # and 2022 (inclusive) are supported!", CUDA 9's "Only the versions 2012, 2013, 2015 and 2017 ...") or in nvcc
@@ -250,10 +281,11 @@ NATIVE_CHECKS: list[BareError] = [
         "pyo3-interpreter",
         ("is newer than PyO3's maximum supported version", "which is not yet supported by PyO3"),
         r"(?P<msg>the configured Python interpreter version \(\d\.\d{1,2}\) is newer than PyO3's maximum supported "
-        r"version \(\d\.\d{1,2}\)|the Python interpreter was built with the GIL disabled, which is not yet supported "
-        r"by PyO3)",
+        r"version(?: \(\d\.\d{1,2}\)|$)|the Python interpreter was built with the GIL disabled, which is not yet "
+        r"supported by PyO3)",
         None,
         message=lambda m: f"PyO3: {m['msg']}",
+        below=_pyo3_maximum,
     ),
     # a build script calling a tool the machine does not have ("./build_bundled.sh: line 21: cmake: command not found",
     # sentencepiece's build without cmake): which tool (a shell's "command not found" of anything else stays the run's)

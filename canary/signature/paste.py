@@ -31,8 +31,7 @@ _TYPESET = str.maketrans(
     | dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff")
 )
 _TYPESET_CHARS = re.compile("[\u2018\u2019\u201c\u201d\u00a0\u200b\u200c\u200d\u2060\ufeff]")
-# markdown's escapes of its own marks
-_MD_ESCAPE = re.compile(r"\\([_*#\[\]<>`])")
+_MD_ESCAPE = re.compile(r"\\([_*#\[\]<>`])")  # markdown's escapes of its own marks
 _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|#\d{1,5}|#x[0-9a-fA-F]{1,4});")
 # A tag's tokens: a run of digits (a clock, a pid, a worker's number: the same tag whatever they
 # are), a run of blanks, or one other character
@@ -44,6 +43,7 @@ _SPOKEN = re.compile(
     # driver's "NVRM: Xid (PCI:...): 45, ..." on every line is its faults)
     r"Error|Exception|Warning|Traceback|Fatal|Check failed|File |\bWARN\b|\bERROR\b|\bNCCL\b|(?:^|\s)[EW]: |\bXid |"
     r"\b(?:[A-Z]{2,}_[A-Z_]{2,}|ABORTED|CANCELLED|INTERNAL|UNKNOWN|UNAVAILABLE|UNIMPLEMENTED|UNAUTHENTICATED): "
+    r"|^[ \t]*at[ \t]+$"  # (and a JVM's or Node's stack frames, each "at ...", which read as such)
 )
 
 
@@ -52,6 +52,12 @@ _AUTOLINK = re.compile(r"\[([^\]\s]{1,300})\]\(https?://\1/?\)")
 _LINK_LINE = re.compile(r"^(`?)\[(?P<text>[^\[\]]{1,2000})\]\(https?://[^\s()]{1,2000}\)\1$")
 # (a path an editor's notebook made a link to the file: "[/x/jaxtyping/_decorator.py:71](https://vscode-remote...)")
 _PATH_LINK = re.compile(r"\[(?P<path>(?:[A-Za-z]:)?[/\\~][^\[\]\s]{1,500})\]\(https?://[^\s()]{1,2000}\)")
+# (a digit GitHub's log view linked to the step's line: "Ubuntu [2](https://github.com/.../job/2#step:3:2)4.04")
+_STEP_LINK = re.compile(r"\[(\d{1,6})\]\(https://github\.com/[^\s()]{1,300}/job/\d{1,20}#step:\d{1,6}:\d{1,9}\)")
+
+
+def _unlinked(line: str) -> str:
+    return _LINK_LINE.sub(r"\g<text>", _PATH_LINK.sub(r"\g<path>", _AUTOLINK.sub(r"\1", _STEP_LINK.sub(r"\1", line))))
 
 
 def unpage(raw: list[str]) -> list[str]:
@@ -68,12 +74,7 @@ def unpage(raw: list[str]) -> list[str]:
     # (a line copied out of a URL, its spaces percent-encoded: "libtorch_cuda.so:%20undefined%20symbol:%20...")
     raw = [line.replace("%20", " ") if line.count("%20") >= 2 and " " not in line else line for line in raw]
     # (a file's name GitHub made a link of, its text its own URL: "[flash_attn_2_cuda.so](http://flash_attn_2_cuda.so/)")
-    raw = [
-        _LINK_LINE.sub(r"\g<text>", _PATH_LINK.sub(r"\g<path>", _AUTOLINK.sub(r"\1", line)))
-        if "](http" in line
-        else line
-        for line in raw
-    ]
+    raw = [_unlinked(line) if "](http" in line else line for line in raw]
     escaped = sum(line.count("\\_") for line in raw)
     if escaped >= 2 and escaped >= SHARE * sum(line.count("_") for line in raw):
         raw = [_MD_ESCAPE.sub(r"\1", line) if "\\" in line else line for line in raw]

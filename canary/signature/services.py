@@ -258,10 +258,11 @@ CI_CHECKS: list[BareError] = [
     environment_check(
         "retired-action",
         ("uses a deprecated version of",),
-        r"(?P<msg>This request has been automatically failed because it uses a deprecated version of `?[\w./-]{1,100}"
-        r":? ?v\d{1,3}`?)",
+        # (or a post's line broken before "because")
+        r"(?:^|This request has been automatically failed )(?P<msg>because it uses a deprecated version of `?[\w./-]"
+        r"{1,100}:? ?v\d{1,3}`?)",
         None,
-        message=lambda m: m["msg"].replace("`", ""),
+        message=lambda m: "This request has been automatically failed " + m["msg"].replace("`", ""),
     ),
     # a workflow command GitHub disabled or deprecates ("The `add-path` command is disabled. Please upgrade to using
     # Environment Files ...", "The `set-output` command is deprecated and will be disabled soon."; a post may drop the

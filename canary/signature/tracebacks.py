@@ -60,9 +60,9 @@ _MESSAGE_END = re.compile(
     r"|Fatal Python error:|\*\*\* SIG[A-Z]+ received|(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\)"
     r"|Timeout \(\d+:\d\d:\d\d)|BufferAssignment OOM Debugging|\*\*\* (?:Begin stack trace|Check failure stack trace)"
     r"|Exception in device=\S{1,40}: "  # (torch_xla's report of the same failure in another device's process)
-    # (pip's box around a build step's output, and its words after it)
     r"|\[end of output\]$|note: This error originates from a subprocess|ERROR: (?:Failed to build|Failed building wheel"
-    r" for|Could not build wheels for) |error: (?:metadata-generation-failed|subprocess-exited-with-error)$"
+    r" for|Could not build wheels for) |error: (?:metadata-generation-failed$|subprocess-exited-with-error$|command '"
+    r"[^']{1,300}' failed with exit code)|.{0,300} \(pyproject\.toml\) did not run successfully\.$"  # (pip's, after)
     r"|[\w./\\-]{1,300}\.pyx?:\d{1,6}: [A-Z]\w{0,60}(?:Error|Exception)$"  # (pytest's place of the raise, after it)
     r"|Call stack:$|WARNING: The Python \w{1,20} extension"  # (logging's in a handler, python-build's check after)
     r"|\[ ?(?:WARN|ERROR|INFO):\d{1,3}(?:@[\d.]{1,20})?\] "  # (OpenCV's log line, "[ WARN:0] global ...", after it)
@@ -73,7 +73,7 @@ _MESSAGE_END = re.compile(
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
     r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|[\w.-]{1,100} exited with code \d{1,3}$|INFO: Elapsed time: "  # (docker compose's as a container ends; Bazel's)
-    r"|'''$|\"\"\"$|at (?:[\w`]{1,100}\.){2,}[\w`<>]{1,100}\("  # (a post's quotes; a .NET exception's frames)
+    r"|'''$|\"\"\"$|at (?:[\w.-]{1,60}/)?(?:[\w`$]{1,100}\.){2,}[\w`<>$]{1,100} ?\("  # (quotes; JVM's, .NET's frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
     # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]", with its
