@@ -4441,3 +4441,37 @@ def test_the_two_hundred_and_twenty_third_and_fourth_batchs_failures_in_the_word
     assert sig("chhrobotics_cpp-14.log").fingerprint == sig("arcade-learning-environment-378.log").fingerprint
     assert sig("chhrobotics_cpp-14.log").fingerprint != sig("scikit-build-718.log").fingerprint
     assert sig("pymol-open-source-411.log").message == "No module named 'cmake'"
+
+
+def test_the_two_hundred_and_twenty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # Terraform's diagnostics by the summary and what the detail says, boxed or bare, wrapped at any width
+    assert sig("terraform-google-nomad-58.log").fingerprint == sig("zero-485.log").fingerprint
+    assert sig("terraform-google-nomad-58.log").fingerprint != sig("terraform-provider-vultr-124.log").fingerprint
+    assert sig("aws2tf-44.log").fingerprint == sig("learn-terraform-outputs-8.log").fingerprint
+    assert sig("aws2tf-44.log").fingerprint != sig("detectionlab-701.log").fingerprint  # (~> against >=)
+    assert sig("aws2tf-44.log").fingerprint != sig("aptos-core-5168.log").fingerprint  # (a module's)
+    assert sig("terraform-provider-curl-2.log").fingerprint == sig("terraform-31242.log").fingerprint
+    assert sig("oci-cli-862.log").fingerprint == sig("terraform-26161.log").fingerprint
+    assert sig("oci-cli-862.log").kind == "infrastructure"
+    assert sig("terraform-provider-utils-329.log").kind == "environment"
+    # Ansible's unresolved module, bare or in a task's JSON
+    assert sig("ansible-ufw-26.log").fingerprint == sig("drone-ansible-56.log").fingerprint
+    assert sig("autobase-597.log").fingerprint == sig("ubuntu24-cis-16.log").fingerprint
+    assert sig("ansible-openwrt-45.log").message == "Ansible: couldn't resolve module/action 'opkg'"
+    # macOS's loader: a library by its name without its release, and the program; an extension without its Python's tag
+    assert sig("homebrew-core-5799.log").fingerprint == sig("shpotify-68.log").fingerprint
+    assert sig("homebrew-core-5799.log").fingerprint != sig("phpbrew-1001.log").fingerprint  # (bash, php)
+    assert sig("react-native-18760.log").fingerprint == sig("invenio-4049.log").fingerprint
+    assert sig("yarn-7339.log").fingerprint == sig("invenio-4049.log").fingerprint
+    assert sig("fava-516.log").fingerprint == sig("needle-147.log").fingerprint
+    assert sig("pyenv-3262.log").fingerprint == sig("openssl-13168.log").fingerprint
+    assert sig("psutil-2016.log").fingerprint == sig("solox-275.log").fingerprint
+    # MSVC: a header in the machine's language; the linker's code and words
+    assert sig("light-weight-refinenet-17.log").fingerprint == sig("darkflow-1137.log").fingerprint
+    assert sig("node-gyp-1541.log").fingerprint == sig("node-gyp-2400.log").fingerprint
+    # PyMongo: a removed method's words without the program's frames; the wire version by the driver's minimum
+    assert sig("archery-2641.log").fingerprint == sig("penguindome-44.log").fingerprint
+    assert sig("apscheduler-657.log").fingerprint == sig("flask-profiler-122.log").fingerprint
+    assert sig("ivre-1248.log").fingerprint == sig("cimetrics-125.log").fingerprint
+    assert sig("ivre-1248.log").fingerprint != sig("mongoengine-1714.log").fingerprint
+    assert sig("klayers-190.log").fingerprint == sig("pmxbot-90.log").fingerprint

@@ -47,6 +47,10 @@ _DPI_1047 = re.compile(
 # ("Working outside of application context. This typically means that you attempted to use functionality ..."): its
 # first sentence
 _FLASK_CONTEXT = re.compile(r"^(Working outside of (?:application|request) context)\.\s.*$")
+# PyMongo's check of the server's wire protocol names the server and the version it reported ("Server at
+# localhost:27017 reports wire version 4, but this version of PyMongo requires at least 6 (MongoDB 3.6)"): the driver's
+# minimum is the failure, the server and how old it is are the machine's
+_WIRE = re.compile(r"^Server at \S{1,300} reports wire version \d{1,3}, (?=but this version of PyMongo requires)")
 _PROJ = re.compile(r"^Invalid projection: [\w:.+= -]{1,200}?: (?=\(Internal Proj Error: )")
 
 
@@ -58,6 +62,8 @@ def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _BACKGROUND.sub("", _SQLALCHEMY.sub("", message))
     if "Can't open lib '" in message:
         message = _ODBC_LIB.sub(r"\1", message)
+    if message.startswith("Server at ") and "PyMongo" in message:
+        message = _WIRE.sub("Server at <host> reports an older wire version, ", message)
     if message.startswith("Working outside of "):
         message = _FLASK_CONTEXT.sub(r"\1", message)
     if message.startswith("Invalid projection: "):
@@ -69,6 +75,14 @@ def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 DATABASE_ERRORS: list[BareError] = [
+    # PyMongo's SRV URI without dnspython posted without its class (a Lambda's errorMessage in JSON, quotes escaped)
+    BareError(
+        "pymongo-srv-dnspython",
+        ("module must be installed to use mongodb+srv",),
+        re.compile(r'(?<=dnspython\\" )module must be installed to use mongodb\+srv'),
+        "ConfigurationError",
+        message=lambda m: 'The "dnspython" module must be installed to use mongodb+srv',
+    ),
     # pyodbc's error posted without its class, the tuple alone: pyodbc's Error
     BareError(
         "pyodbc-sqlstate",

@@ -125,7 +125,40 @@ def _pyo3_maximum(lines: list[str], i: int, said: str) -> str:
     return said
 
 
+_REFERENCED = re.compile(r"^\s{0,8}Referenced from: '?(?:\S{0,500}/)?(?P<prog>[^/\s']{1,200})'?")
+
+
+def _referenced_from(lines: list[str], i: int, said: str) -> str:
+    """The program macOS's loader was starting, named on the line below its error."""
+    m = next((m for line in lines[i + 1 : i + 3] if (m := _REFERENCED.match(line))), None)
+    return f"{said} (referenced from {m['prog']})" if m else said
+
+
 NATIVE_CHECKS: list[BareError] = [
+    # macOS's loader starting a program whose library a package manager upgraded away ("dyld: Library not loaded:
+    # /usr/local/opt/icu4c/lib/libicui18n.58.dylib", "Referenced from: /usr/local/bin/node", "Reason: image not
+    # found", then the signal it stopped with; a crash report's "Dyld Error Message:"): the library by its name without
+    # its release, and the program
+    _environment(
+        "dyld-not-loaded",
+        ("Library not loaded: ",),
+        r"^(?:dyld(?:\[\d{1,10}\])?: )?Library not loaded: '?(?:\S{0,500}/)?(?P<lib>[\w+-]{1,200}?)(?:\.\d{1,4})*"
+        r"\.dylib'?$",
+        None,
+        message=lambda m: f"dyld: Library not loaded: {m['lib']}",
+        below=_referenced_from,
+    ),
+    # the loader's refusal of an extension built for another architecture, where a post's copy starts after the
+    # extension's path ("_psutil_osx.cpython-39-darwin.so, 0x0002): tried: '...' (mach-o file, but is an incompatible
+    # architecture (have 'x86_64', need 'arm64e'))"): as the whole ImportError reads
+    _environment(
+        "dyld-architecture-cut",
+        ("incompatible architecture (have ",),
+        r"^(?P<name>[\w-]{1,200}?)(?:\.cpython-\w{1,20}-[\w-]{1,60}|\.abi3)?\.so, 0x[0-9a-f]{4}\): tried: .{0,2000}?"
+        r"incompatible architecture \(have '(?P<have>\w{1,20})', need '(?P<need>\w{1,20}?)e?'\)",
+        "ImportError",
+        message=lambda m: f"dlopen({m['name']}.so): incompatible architecture (have {m['have']}, need {m['need']})",
+    ),
     # maturin's build refusing what it was given or found ("💥 maturin failed", then "Caused by: Couldn't find any
     # python interpreters. Please specify at least one with -i"): the deepest cause, whichever wrapper ran it
     BareError(

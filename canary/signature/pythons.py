@@ -198,8 +198,9 @@ def says_file(message: str) -> bool:
 
 def interpreter_words(message: str) -> bool:
     """Whether ``message`` is the interpreter's for a program's own mistake (``unsupported operand type(s) for +:
-    'int' and 'NoneType'``), not a library's check."""
-    return bool(_INTERPRETER.search(message))
+    'int' and 'NoneType'``), not a library's check (PyMongo's attribute that became a collection: "'Collection' object
+    is not callable. If you meant to call the 'count' method ...")."""
+    return bool(_INTERPRETER.search(message)) and "If you meant to call the '" not in message
 
 
 # Windows words an OSError's code in the machine's language ("[WinError 126] The specified module could not be
@@ -266,10 +267,12 @@ _CODEC_POSITION = re.compile(r"(codec can't (?:en|de)code \S{1,60}(?: \S{1,20})?
 # (which character a console's codec could not encode is the data's, one or several: the codec is the failure; a byte
 # it could not decode says which encoding the file was in, and stays)
 _CODEC_CHARACTER = re.compile(r"(codec can't encode) characters? (?:'[^']{1,12}' )?(in position)")
-# macOS's loader names the library it opened and the one it lacks by their paths and a mode (6, later 0x0006, quoted),
-# then why: "Reason: image not found" before macOS 12, the paths it "tried: '...' (no such file)" since
+# macOS's loader names the library it opened (without the tag of the Python it was built for) and the one it lacks by
+# their paths and a mode (6, later 0x0006, quoted), then why: "Reason: image not found" before macOS 12, the paths it
+# "tried: '...' (no such file)" since
 _DYLD = re.compile(
-    r"^dlopen\((?:\S{0,500}/)?([^/\s,]{1,200}), \S{1,20}\): "
+    r"^dlopen\((?:\S{0,500}/)?([^/\s,]{1,200}?)(?:\.cpython-\w{1,20}-[\w-]{1,60}|\.abi3)?((?:\.so|\.dylib)?), "
+    r"\S{1,20}\): "
     r"Library not loaded: '?(?:\S{0,500}/)?([^/\s']{1,200})'?\b.*$"
 )
 # ... or found, built for another architecture (an x86_64 wheel under an arm64 Python, or the other way): the
@@ -311,7 +314,7 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = f"dlopen({m[1]}{m[2]}): incompatible architecture (have {m[3]}, need {m[4]})"
     elif message.startswith("dlopen(") and (m := _DYLD.match(message)):
         arch = " (wrong architecture)" if "architecture" in message else ""
-        message = f"dlopen({m[1]}): Library not loaded: {m[2]}{arch}"
+        message = f"dlopen({m[1]}{m[2]}): Library not loaded: {m[3]}{arch}"
     elif message.startswith("cannot load library '") and (m := _CFFI.match(message)):
         why = next((w for rx, w in _CFFI_WHY if rx.search(message, m.end())), None)
         message = f"cannot load library '{m[1]}': {why}" if why else message

@@ -251,9 +251,23 @@ RUNNER_CHECKS: list[BareError] = [
         # include file: 'x.h': No such file or directory"; the c-header fold says them in gcc's)
         r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): (?:No such file or directory|" + _ENOENT + ")|"
         r"fatal error(?: C1083: Cannot open include file)?: '(?P<q>[\w./+-]{1,100}\.h(?:pp)?)'"
-        r"(?:: No such| file not found)",
+        r"(?:: No such| file not found)"
+        # (or MSVC's words in the machine's language, the header in its quotes: "fatal error C1083: 无法打开包括文件:
+        # “io.h”: No such file or directory")
+        r"|fatal error C1083: [^'\"“]{1,60}[\"“](?P<l>[\w./+-]{1,100}\.h(?:pp)?)[\"”]: No such",
         None,
-        message=lambda m: f"fatal error: {m['header'] or m['q']}: No such file or directory",
+        message=lambda m: f"fatal error: {m['header'] or m['q'] or m['l']}: No such file or directory",
+    ),
+    # MSVC's linker ("LINK : fatal error LNK1158: cannot run 'rc.exe' [x.vcxproj]", "LNK1104: cannot open file
+    # 'build\\temp\\x.exp'"): its code and words, a file by its name, not the project or the build's directories
+    _environment(
+        "msvc-link",
+        ("fatal error LNK",),
+        r"\bfatal error (?P<code>LNK\d{4}): (?P<msg>[^\[]{1,300}?)\s*(?:\[[^\]]{1,300}\])?$",
+        None,
+        message=lambda m: (
+            f"LINK : fatal error {m['code']}: " + re.sub(r"'(?:[^']{0,300}[\\/])?([^'\\/]{1,100})'", r"'\1'", m["msg"])
+        ),
     ),
     _environment(
         "ld-library",
