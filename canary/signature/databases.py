@@ -1,6 +1,7 @@
 """Database clients under Python jobs, in their drivers' words: pyodbc's SQLSTATE tuple, SQLAlchemy's wrapper of a
 driver's error, Oracle's client library not found or built for another architecture (cx_Oracle's and python-oracledb's
-DPI-1047, worded two ways by release), PROJ's database under pyproj, and the same errors posted without their class.
+DPI-1047, worded two ways by release), PROJ's database under pyproj, Flask's context error Flask-SQLAlchemy 3 meets,
+PyMongo's checks of the server's wire version and of dnspython, and the same errors posted without their class.
 Pure. The rule takes its place in
 :data:`canary.signature.stacks.STACK_RULES`, the recognisers in :data:`canary.signature.stacks.STACK_ERRORS`.
 """

@@ -1,4 +1,5 @@
-"""Python's HTTP clients in their releases' words: urllib3 2's refusal of the ``ssl`` module's library; aiohttp's
+"""Python's HTTP clients in their releases' words: urllib3 2's refusal of the ``ssl`` module's library and its names
+imported through requests' re-export (``requests.packages.urllib3``); aiohttp's
 response body cut short, raised as ClientPayloadError around the parser's error ("Response payload is not completed:
 <TransferEncodingError: 400, message='Not enough data to satisfy transfer length header.'>"), or as that error where a
 program catches it first, in words releases changed ("for satisfy" in older releases). Pure. Its rules take their place

@@ -160,7 +160,7 @@ NATIVE_CHECKS: list[BareError] = [
         message=lambda m: f"dlopen({m['name']}.so): incompatible architecture (have {m['have']}, need {m['need']})",
     ),
     # maturin's build refusing what it was given or found ("💥 maturin failed", then "Caused by: Couldn't find any
-    # python interpreters. Please specify at least one with -i"): the deepest cause, whichever wrapper ran it
+    # python interpreters. Please specify at least one with -i"): its causes, outermost first, whichever wrapper ran it
     BareError(
         "maturin-failed",
         ("maturin failed",),

@@ -22,6 +22,7 @@ from canary.signature import (
     databases,
     docs_builds,
     engines,
+    env_runners,
     generation,
     github_api,
     helper_programs,
@@ -50,7 +51,6 @@ from canary.signature import (
     serving,
     sharded,
     spark,
-    test_envs,
     tf_distribute,
     torch_hub,
     torchscript,
@@ -258,7 +258,7 @@ STACK_RULES: tuple[Rule, ...] = (
         "tox 4 names the pip options it refused in an environment's deps and the command outside its allowlist; "
         "virtualenv the interpreter it could not query and relays its error's traceback: the refusal, and what the "
         "query met, are the failure",
-        test_envs.test_env_words,
+        env_runners.env_runner_words,
     ),
     Rule(
         "azure-functions",
@@ -305,7 +305,7 @@ STACK_RULES: tuple[Rule, ...] = (
 STACK_ERRORS: list[BareError] = [
     *conda_envs.CONDA_ERRORS,
     *node_tools.NODE_ERRORS,
-    *test_envs.TEST_ENV_ERRORS,
+    *env_runners.ENV_RUNNER_ERRORS,
     *kube_clients.KUBE_CLIENT_ERRORS,
     *jvm_builds.JVM_BUILD_ERRORS,
     *provisioners.PROVISIONER_ERRORS,

@@ -24,7 +24,7 @@ _ALLOWLIST = "use allowlist_externals to allow it"
 _QUERY = re.compile(r"^failed to query .{1,500}? with code (\d{1,3}) err: '(.{0,2000}?)'?$")
 
 
-def test_env_words(exc: str | None, message: str, frames: list[str]) -> Parts:
+def env_runner_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``test-environments`` rule: tox's deps refused without the options, the allowlist without the command,
     virtualenv's query without the interpreter's path (and its relayed traceback by the error it ends on)."""
     if message.startswith("unrecognized arguments: ") and _DEPS.match(message):
@@ -37,7 +37,7 @@ def test_env_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-TEST_ENV_ERRORS: list[BareError] = [
+ENV_RUNNER_ERRORS: list[BareError] = [
     # tox 4's report of an environment that failed, by what it refused ("py37: failed with ..."), the allowlist's words
     # alone where a runner wrapped the line; raised, tox's class is HandledError
     BareError(
