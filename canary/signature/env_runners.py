@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
 
 _DEPS = re.compile(r"^unrecognized arguments: .{1,500} for tox env \S{1,100} within deps$")
@@ -40,32 +40,25 @@ def env_runner_words(exc: str | None, message: str, frames: list[str]) -> Parts:
 ENV_RUNNER_ERRORS: list[BareError] = [
     # tox 4's report of an environment that failed, by what it refused ("py37: failed with ..."), the allowlist's words
     # alone where a runner wrapped the line; raised, tox's class is HandledError
-    BareError(
+    environment_check(
         "tox-env-failed",
         (" within deps", _ALLOWLIST),
-        re.compile(
-            r"^(?:(?:[\w.-]{1,100}: )?failed with )?(?P<msg>unrecognized arguments: .{1,500} for tox env \S{1,100} "
-            r"within deps|.{0,500}is not allowed, use allowlist_externals to allow it)$"
-        ),
+        r"^(?:(?:[\w.-]{1,100}: )?failed with )?(?P<msg>unrecognized arguments: .{1,500} for tox env \S{1,100} "
+        r"within deps|.{0,500}is not allowed, use allowlist_externals to allow it)$",
         "HandledError",
-        "environment",
     ),
-    BareError(
+    environment_check(
         "tox-no-interpreter",
         ("skipped because could not find python interpreter with spec",),
-        re.compile(
-            r"^[\w.-]{1,100}: skipped because (?P<msg>could not find python interpreter with spec\(s\): \S.{0,200})$"
-        ),
+        r"^[\w.-]{1,100}: skipped because (?P<msg>could not find python interpreter with spec\(s\): \S.{0,200})$",
         None,
-        "environment",
         message=lambda m: f"tox: {m['msg']}",
     ),
-    BareError(
+    environment_check(
         "nox-no-interpreter",
         ("failed: Python interpreter ",),
-        re.compile(r"^(?:nox > )?Session \S{1,200} failed: Python interpreter (?P<v>[\w.]{1,40}) not found\.?$"),
+        r"^(?:nox > )?Session \S{1,200} failed: Python interpreter (?P<v>[\w.]{1,40}) not found\.?$",
         None,
-        "environment",
         message=lambda m: f"nox: Python interpreter {m['v']} not found",
     ),
 ]

@@ -51,7 +51,6 @@ from canary.signature.tracebacks import (
 )
 from canary.signature.windows import window
 
-_QT_ABORT = "no Qt platform plugin could be initialized"
 _FH_TIMEOUT = re.compile(r"^Timeout \(\d+:\d{2}:\d{2}(?:\.\d+)?\)!$")
 # ("loss: nan", "train/loss=inf", a program's own check: "Loss is nan, stopping training", Lightning's "The loss
 # returned in `training_step` is nan or inf.")
@@ -243,8 +242,6 @@ def _last_failure(lines: list[str], chains, killed: bool, options: Options) -> S
     if (
         crash
         and _warning(lines[crash[0]])
-        # (Qt's warning of a platform plugin, then its words that it could not start: the abort after them is Qt's)
-        and not any(_QT_ABORT in line for line in lines[crash[0] + 1 : crash[0] + 3])
         and (
             killed
             or signal_from_text(lines)

@@ -14,6 +14,60 @@ from canary.signature.devices import XDIST_CRASH
 from canary.signature.recogniser import BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 
+# Qt without the display or the libraries its xcb plugin needs (OpenCV's and PyQt's bundled Qt on a headless machine
+# or in a container): Qt 6.5's "qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt
+# xcb platform plugin.", Qt 5's "qt.qpa.xcb: could not connect to display " (a display it names, ":0", ":.0", is the
+# machine's), then "Could not load the Qt platform plugin "xcb" in "..." even though it was found." (or "Could not
+# find ..."), "This application failed to start because no Qt platform plugin could be initialized." and the abort:
+# the cause above names the abort, or the plugin where no cause is shown; the plugin's line alone, weak
+_QT_CAUSES = (
+    _environment(
+        "qt-xcb-cursor",
+        ("xcb-cursor0 or libxcb-cursor0 is needed",),
+        r"From 6\.5\.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin",
+        None,
+        message=lambda m: "Qt: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin",
+    ),
+    _environment(
+        "qt-xcb-display",
+        ("qt.qpa.xcb: could not connect to display",),
+        r"qt\.qpa\.xcb: could not connect to display",
+        None,
+        message=lambda m: "Qt: xcb could not connect to display",
+    ),
+    _environment(
+        "qt-platform-plugin",
+        ("the Qt platform plugin",),
+        r"Could not (?P<how>load|find) the Qt platform plugin \"(?P<plugin>[\w-]{1,40})\"",
+        None,
+        message=lambda m: f'Qt: Could not {m["how"]} the Qt platform plugin "{m["plugin"]}"',
+        weak=True,
+    ),
+)
+_QT_WITHIN = 6  # lines above Qt's words that it could not start within which it says why
+
+
+def _qt_cause_above(lines: list[str], i: int, said: str) -> str:
+    """Why Qt could not start, said on the lines above its words that it could not: a cause, else the plugin."""
+    for rec in _QT_CAUSES:
+        if m := next((m for line in lines[max(0, i - _QT_WITHIN) : i] if (m := rec.match(line.strip()))), None):
+            return rec.message(m)
+    return said
+
+
+_QT_CHECKS = [
+    *_QT_CAUSES,
+    _environment(
+        "qt-no-platform",
+        ("no Qt platform plugin could be initialized",),
+        r"This application failed to start because no Qt platform plugin could be initialized",
+        None,
+        message=lambda m: "Qt: no Qt platform plugin could be initialized",
+        below=_qt_cause_above,
+    ),
+]
+
+
 _FAILED_TEST = re.compile(r"^\s{0,8}\[gw\d{1,4}\] \[\s{0,2}\d{1,3}%\] FAILED (?P<test>\S{1,300})")
 
 
@@ -190,34 +244,7 @@ HOST_CHECKS: list[BareError] = [
         ),
         weak=True,
     ),
-    # Qt without the display or the libraries its xcb plugin needs (OpenCV's and PyQt's bundled Qt on a headless machine
-    # or in a container): Qt 6.5's "qt.qpa.plugin: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt
-    # xcb platform plugin.", Qt 5's "qt.qpa.xcb: could not connect to display " (a display it names, ":0", ":.0", is the
-    # machine's), then
-    # "Could not load the Qt platform plugin "xcb" in "..." even though it was found." (or "Could not find ...") and
-    # the abort: the cause above names the abort; the plugin's line alone, weak, where no cause is shown
-    _environment(
-        "qt-xcb-cursor",
-        ("xcb-cursor0 or libxcb-cursor0 is needed",),
-        r"From 6\.5\.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin",
-        None,
-        message=lambda m: "Qt: From 6.5.0, xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin",
-    ),
-    _environment(
-        "qt-xcb-display",
-        ("qt.qpa.xcb: could not connect to display",),
-        r"qt\.qpa\.xcb: could not connect to display",
-        None,
-        message=lambda m: "Qt: xcb could not connect to display",
-    ),
-    _environment(
-        "qt-platform-plugin",
-        ("the Qt platform plugin",),
-        r"Could not (?P<how>load|find) the Qt platform plugin \"(?P<plugin>[\w-]{1,40})\"",
-        None,
-        message=lambda m: f'Qt: Could not {m["how"]} the Qt platform plugin "{m["plugin"]}"',
-        weak=True,
-    ),
+    *_QT_CHECKS,
     # Matplotlib asked to show a figure on a non-GUI backend, in two releases' words ("UserWarning: Matplotlib is
     # currently using agg, which is a non-GUI backend, so cannot show the figure.", 3.8's "FigureCanvasAgg is
     # non-interactive, and thus cannot be shown"), after any program's words: it goes on, so weak

@@ -10,24 +10,20 @@ JDK found, its path and the project are the job's. The recognisers take their pl
 
 from __future__ import annotations
 
-import re
-
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 
 JVM_BUILD_ERRORS: list[BareError] = [
-    BareError(
+    environment_check(
         "gradle-agp-java",
         ("Android Gradle plugin requires Java ",),
-        re.compile(r"^(?:> )?(?P<msg>Android Gradle plugin requires Java (?P<v>[\d.]{1,6}) to run)\."),
+        r"^(?:> )?(?P<msg>Android Gradle plugin requires Java (?P<v>[\d.]{1,6}) to run)\.",
         "EvalIssueException",
-        "environment",
     ),
-    BareError(
+    environment_check(
         "maven-target-release",
         ("invalid target release: ",),
-        re.compile(r"Fatal error compiling: (?:error: )?invalid target release: (?P<v>[\d.]{1,6})"),
+        r"Fatal error compiling: (?:error: )?invalid target release: (?P<v>[\d.]{1,6})",
         None,
-        "environment",
         message=lambda m: f"javac: invalid target release: {m['v']}",
     ),
 ]

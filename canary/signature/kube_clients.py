@@ -16,52 +16,49 @@ server, object, file and release are the job's. The recognisers take their place
 
 from __future__ import annotations
 
-import re
-
-from canary.signature.recogniser import BareError
-
-
-def _client(name: str, hints: tuple[str, ...], pattern: str, message) -> BareError:
-    """A cluster client's refusal, an environment check with no class."""
-    return BareError(f"kube-{name}", hints, re.compile(pattern), None, "environment", message=message)
-
+from canary.signature.recogniser import BareError, environment_check
 
 KUBE_CLIENT_ERRORS: list[BareError] = [
-    _client(
-        "credential-plugin",
+    environment_check(
+        "kube-credential-plugin",
         ("exec: executable ", "executable file not found in $PATH"),
         r"getting credentials\s?: exec: (?:executable (?P<a>[\w.-]{1,100}) not found|exec: \\?\"(?P<b>[\w.-]{1,100})"
         r"\\?\": executable file not found in \$PATH)",
-        lambda m: f"kubectl: getting credentials: exec: executable {m['a'] or m['b']} not found",
+        None,
+        message=lambda m: f"kubectl: getting credentials: exec: executable {m['a'] or m['b']} not found",
     ),
     # (a runner's line the terminal wrapped after "getting credentials")
-    _client(
-        "credential-plugin-wrapped",
+    environment_check(
+        "kube-credential-plugin-wrapped",
         (": exec: executable ",),
         r"^: exec: executable (?P<a>[\w.-]{1,100}) not found$",
-        lambda m: f"kubectl: getting credentials: exec: executable {m['a']} not found",
+        None,
+        message=lambda m: f"kubectl: getting credentials: exec: executable {m['a']} not found",
     ),
-    _client(
-        "exec-api-version",
+    environment_check(
+        "kube-exec-api-version",
         ("exec plugin: invalid apiVersion", "exec plugin is configured to use API version"),
         r"exec plugin: invalid apiVersion \\?\"(?P<v>[\w./-]{1,100})\\?\"|exec plugin is configured to use API version "
         r"(?P<want>[\w./-]{1,100}), plugin returned version (?P<got>[\w./-]{1,100})",
-        lambda m: (
+        None,
+        message=lambda m: (
             f'exec plugin: invalid apiVersion "{m["v"]}"'
             if m["v"]
             else f"exec plugin is configured to use API version {m['want']}, plugin returned version {m['got']}"
         ),
     ),
-    _client(
-        "gke-auth-plugin",
+    environment_check(
+        "kube-gke-auth-plugin",
         ("which is needed for continued use of kubectl",),
         r"gke-gcloud-auth-plugin, which is needed for continued use of kubectl, was not found or is not executable",
-        lambda m: "gcloud: gke-gcloud-auth-plugin, which is needed for continued use of kubectl, was not found",
+        None,
+        message=lambda m: "gcloud: gke-gcloud-auth-plugin, which is needed for continued use of kubectl, was not found",
     ),
-    _client(
-        "api-removed",
+    environment_check(
+        "kube-api-removed",
         ("no matches for kind ",),
         r"no matches for kind \\?\"(?P<kind>\w{1,100})\\?\" in version \\?\"(?P<v>[\w./-]{1,100})\\?\"",
-        lambda m: f'no matches for kind "{m["kind"]}" in version "{m["v"]}"',
+        None,
+        message=lambda m: f'no matches for kind "{m["kind"]}" in version "{m["v"]}"',
     ),
 ]

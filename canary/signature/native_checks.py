@@ -120,9 +120,8 @@ _MAXIMUM_BELOW = re.compile(r"^\s{0,12}(\(\d\.\d{1,2}\))$")
 
 def _pyo3_maximum(lines: list[str], i: int, said: str) -> str:
     """PyO3's maximum on the next line, where cargo's output wrapped it."""
-    if said.endswith("supported version") and i + 1 < len(lines) and (m := _MAXIMUM_BELOW.match(lines[i + 1])):
-        return f"{said} {m[1]}"
-    return said
+    m = match_below(_MAXIMUM_BELOW, lines, i + 1, i + 2) if said.endswith("supported version") else None
+    return f"{said} {m[1]}" if m else said
 
 
 _REFERENCED = re.compile(r"^\s{0,8}Referenced from: '?(?:\S{0,500}/)?(?P<prog>[^/\s']{1,200})'?")
@@ -130,7 +129,7 @@ _REFERENCED = re.compile(r"^\s{0,8}Referenced from: '?(?:\S{0,500}/)?(?P<prog>[^
 
 def _referenced_from(lines: list[str], i: int, said: str) -> str:
     """The program macOS's loader was starting, named on the line below its error."""
-    m = next((m for line in lines[i + 1 : i + 3] if (m := _REFERENCED.match(line))), None)
+    m = match_below(_REFERENCED, lines, i + 1, i + 3)
     return f"{said} (referenced from {m['prog']})" if m else said
 
 
@@ -161,12 +160,11 @@ NATIVE_CHECKS: list[BareError] = [
     ),
     # maturin's build refusing what it was given or found ("💥 maturin failed", then "Caused by: Couldn't find any
     # python interpreters. Please specify at least one with -i"): its causes, outermost first, whichever wrapper ran it
-    BareError(
+    _environment(
         "maturin-failed",
         ("maturin failed",),
-        re.compile(r"(?:^|\s)maturin failed$"),
+        r"(?:^|\s)maturin failed$",
         None,
-        "environment",
         message=lambda m: "maturin failed",
         below=_maturin_cause,
         weak=True,  # (what cargo's build printed above it names it: PyO3's check of the interpreter)

@@ -12,54 +12,51 @@ take their place in :data:`canary.signature.stacks.STACK_ERRORS`.
 
 from __future__ import annotations
 
-import re
-
-from canary.signature.recogniser import BareError
-
-
-def _tool(name: str, hints: tuple[str, ...], pattern: str, message) -> BareError:
-    """A Node tool's refusal, an environment check with no class."""
-    return BareError(f"node-{name}", hints, re.compile(pattern), None, "environment", message=message)
-
+from canary.signature.recogniser import BareError, environment_check
 
 NODE_ERRORS: list[BareError] = [
     # npm ci with a lock file that package.json has moved past (npm 7 and later, whichever packages it lists)
-    _tool(
-        "ci-out-of-sync",
+    environment_check(
+        "node-ci-out-of-sync",
         ("can only install packages when your package.json and package-lock.json",),
         r"`npm ci` can only install packages when your package\.json and package-lock\.json (?:or "
         r"npm-shrinkwrap\.json )?are in sync",
-        lambda m: "npm ci: package.json and package-lock.json are not in sync",
+        None,
+        message=lambda m: "npm ci: package.json and package-lock.json are not in sync",
     ),
     # npm ci in a checkout with no lock file (npm 8's wording, "with an existing package-lock.json or ...")
-    _tool(
-        "ci-no-lock-file",
+    environment_check(
+        "node-ci-no-lock-file",
         ("command can only install with an existing package-lock.json",),
         r"`npm ci` command can only install with an existing package-lock\.json",
-        lambda m: "npm ci: no package-lock.json or npm-shrinkwrap.json",
+        None,
+        message=lambda m: "npm ci: no package-lock.json or npm-shrinkwrap.json",
     ),
     # yarn 1's engines check, as an error (as "info" it only skips an optional package): the package, not the ranges
-    _tool(
-        "engine",
+    environment_check(
+        "node-engine",
         ('The engine "',),
         r'^error (?P<pkg>(?:@[\w.-]{1,100}/)?[\w.-]{1,100})@[\w.+-]{1,60}: The engine "(?P<engine>[\w-]{1,40})" is '
         r"incompatible with this module\.",
-        lambda m: f'The engine "{m["engine"]}" is incompatible with this module: {m["pkg"]}',
+        None,
+        message=lambda m: f'The engine "{m["engine"]}" is incompatible with this module: {m["pkg"]}',
     ),
     # node-gyp without a Python: its banner of advice ("gyp ERR! find Python You need to install the latest version of
     # Python."), or the error after it; or without make (a log whose every line node-gyp's tags begin is read without
     # them)
-    _tool(
-        "gyp-no-python",
+    environment_check(
+        "node-gyp-no-python",
         ("You need to install the latest version of Python", "Could not find any Python installation to use"),
         r"^(?:gyp ERR! (?:find Python |stack )?)?(?:You need to install the latest version of Python\.$|Error: Could "
         r"not find any Python installation to use$)",
-        lambda m: "node-gyp: Could not find any Python installation to use",
+        None,
+        message=lambda m: "node-gyp: Could not find any Python installation to use",
     ),
-    _tool(
-        "gyp-not-found",
+    environment_check(
+        "node-gyp-not-found",
         ("Error: not found: ",),
         r"^(?:gyp ERR! stack )?Error: not found: (?P<prog>[\w.+-]{1,60})$",
-        lambda m: f"node-gyp: not found: {m['prog']}",
+        None,
+        message=lambda m: f"node-gyp: not found: {m['prog']}",
     ),
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 
 _SUMMARIES = (
     "Incompatible provider version",
@@ -53,7 +53,7 @@ def _detail(lines: list[str], i: int, said: str) -> str:
         return f"{said}: {m['p']} has no package for {m['plat']}"
     if summary == "Unsupported Terraform Core version":
         who = "a module" if re.search(r"\bModule \S", text) else "this configuration"
-        op = m["op"] or "=" if (m := _CONSTRAINT.search(text)) else None
+        op = (m["op"] or "=") if (m := _CONSTRAINT.search(text)) else None
         return f"{said}: {who}" + (f" requires {op} a version" if op else "")
     if summary == "Failed to query available provider packages":
         return next((f"{said}: {why}" for words_, why in _QUERY if words_ in text), said)
@@ -74,20 +74,18 @@ PROVISIONER_ERRORS: list[BareError] = [
         message=lambda m: f"Terraform: {m['s']}",
         below=_detail,
     ),
-    BareError(
+    environment_check(
         "terraform-lock-platform",
         ("failed to fetch the requested providers for ",),
-        re.compile(r"Terraform failed to fetch the requested providers for (?P<plat>\w{1,40}) in order"),
+        r"Terraform failed to fetch the requested providers for (?P<plat>\w{1,40}) in order",
         None,
-        "environment",
         message=lambda m: f"Terraform failed to fetch the requested providers for {m['plat']} to calculate checksums",
     ),
-    BareError(
+    environment_check(
         "ansible-unresolved",
         ("couldn't resolve module/action '",),
-        re.compile(r"couldn't resolve module/action '(?P<mod>[\w.]{1,200})'"),
+        r"couldn't resolve module/action '(?P<mod>[\w.]{1,200})'",
         None,
-        "environment",
         message=lambda m: f"Ansible: couldn't resolve module/action '{m['mod']}'",
     ),
 ]
