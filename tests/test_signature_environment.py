@@ -4475,3 +4475,42 @@ def test_the_two_hundred_and_twenty_fifth_and_sixth_batchs_failures_in_the_words
     assert sig("ivre-1248.log").fingerprint == sig("cimetrics-125.log").fingerprint
     assert sig("ivre-1248.log").fingerprint != sig("mongoengine-1714.log").fingerprint
     assert sig("klayers-190.log").fingerprint == sig("pmxbot-90.log").fingerprint
+
+
+def test_the_two_hundred_and_twenty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # Django's floors by the release it requires, not the one found; in an Ansible task's JSON after an escaped newline
+    assert sig("sentry-53468.log").fingerprint == sig("dd-trace-py-5505.log").fingerprint
+    assert sig("sentry-53468.log").fingerprint != sig("django-tenants-918.log").fingerprint  # (PostgreSQL 11's floor)
+    assert sig("deploy-pub-149.log").fingerprint == sig("djangoblog-725.log").fingerprint
+    assert sig("mysqldb1-155.log").fingerprint == sig("bindui-2.log").fingerprint
+    assert sig("deploy-pub-149.log").message == "MySQL 8 or later is required"
+    # HTML's code element around a line; a module's name that lost a quote or the space before where it was found
+    assert sig("django-rest-framework-8668.log").fingerprint == sig("drf-typescript-generator-15.log").fingerprint
+    assert sig("django-places-38.log").fingerprint == sig("django-managerie-10.log").fingerprint
+    assert sig("gensim-3525.log").fingerprint == sig("gensim-3530.log").fingerprint
+    # Python before 3.7 by the module its import statement names; a module not found whatever ran on after it
+    assert sig("cloudflare-scrape-265.log").message == "cannot import name 'DEFAULT_CIPHERS' from 'urllib3.util.ssl_'"
+    assert sig("chatgpt-retrieval-63.log").message == "No module named 'langchain_community'"
+    # the OpenAI SDK 1.0's removed APIs, their class alone above the message or not printed
+    assert sig("baiiab-5.log").fingerprint == sig("openaiworkshop-206.log").fingerprint
+    assert sig("ell-221.log").fingerprint == sig("gpt-llm-trainer-20.log").fingerprint
+    assert sig("hyperdb-36.log").fingerprint == sig("openai-python-1577.log").fingerprint
+    assert sig("ell-221.log").fingerprint != sig("baiiab-5.log").fingerprint
+    assert sig("ell-221.log").exception == "APIRemovedInV1"
+    # browsers: Selenium's refusal without its class, Puppeteer's pinned browser, Playwright's channel
+    assert sig("helium-103.log").fingerprint == sig("swagbucksbot-2.log").fingerprint
+    assert sig("rin-314.log").fingerprint == sig("amazon-kindle-bulk-downloader-161.log").fingerprint
+    assert sig("miro-export-58.log").fingerprint == sig("kctf-398.log").fingerprint
+    assert sig("playwright-mcp-12.log").message == "Playwright: Chromium distribution 'chrome' is not found"
+    # a special method whose underscores Markdown took for bold
+    assert sig("itprotv-dl-20.log").fingerprint == sig("pdf-crawler-12.log").fingerprint
+    # gensim 4's ways round its removed attribute; click's option in two releases' words
+    assert sig("sentiment-analysis-1.log").fingerprint == sig("contextualized-topic-models-114.log").fingerprint
+    assert sig("stock_download_celery-5.log").fingerprint == sig("full-stack-fastapi-template-444.log").fingerprint
+    assert sig("stock_download_celery-5.log").kind == "environment"
+    # a build's compiler missing in setuptools' two wordings; setuptools-rust's minimum
+    assert sig("nextcloud-tests-2.log").fingerprint == sig("mrab-regex-328.log").fingerprint
+    assert sig("ner-annotator-24.log").fingerprint == sig("python-318.log").fingerprint
+    assert sig("cryptography-5914.log").message == (
+        "setuptools-rust: Rust does not match extension requirement >=1.41.0"
+    )

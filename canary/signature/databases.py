@@ -1,7 +1,8 @@
 """Database clients under Python jobs, in their drivers' words: pyodbc's SQLSTATE tuple, SQLAlchemy's wrapper of a
 driver's error, Oracle's client library not found or built for another architecture (cx_Oracle's and python-oracledb's
 DPI-1047, worded two ways by release), PROJ's database under pyproj, Flask's context error Flask-SQLAlchemy 3 meets,
-PyMongo's checks of the server's wire version and of dnspython, and the same errors posted without their class.
+PyMongo's checks of the server's wire version and of dnspython, Django's floors of the server and of mysqlclient,
+and the same errors posted without their class.
 Pure. The rule takes its place in
 :data:`canary.signature.stacks.STACK_RULES`, the recognisers in :data:`canary.signature.stacks.STACK_ERRORS`.
 """
@@ -52,13 +53,20 @@ _FLASK_CONTEXT = re.compile(r"^(Working outside of (?:application|request) conte
 # localhost:27017 reports wire version 4, but this version of PyMongo requires at least 6 (MongoDB 3.6)"): the driver's
 # minimum is the failure, the server and how old it is are the machine's
 _WIRE = re.compile(r"^Server at \S{1,300} reports wire version \d{1,3}, (?=but this version of PyMongo requires)")
+# Django's checks of the database server and of its MySQL driver, each naming the machine's release ("PostgreSQL 12 or
+# later is required (found 11.19).", "MySQL 8 or later is required (found 5.7.44).", "mysqlclient 1.4.0 or newer is
+# required; you have 0.10.1."): the release Django requires is the failure, the one found is the machine's
+_DJANGO_FLOOR = re.compile(
+    r"^((?:PostgreSQL|MySQL|MariaDB|Oracle(?: Database)?) \d[\d.]{0,10} or later is required|"
+    r"mysqlclient \d[\d.]{0,10} or newer is required)(?: \(found [^)]{1,40}\)|; you have [\w.]{1,40})?\.?$"
+)
 _PROJ = re.compile(r"^Invalid projection: [\w:.+= -]{1,200}?: (?=\(Internal Proj Error: )")
 
 
 def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``databases`` rule: a driver's error without SQLAlchemy's wrapper, ODBC's library without its path, Oracle's
     DPI-1047 by the library it could not load and why, not the release's wording or where it looked; PROJ's error
-    without the CRS asked for; Flask's context error without its advice."""
+    without the CRS asked for; Flask's context error without its advice; Django's floors without the release found."""
     if message.startswith("("):
         message = _BACKGROUND.sub("", _SQLALCHEMY.sub("", message))
     if "Can't open lib '" in message:
@@ -67,6 +75,8 @@ def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _WIRE.sub("Server at <host> reports an older wire version, ", message)
     if message.startswith("Working outside of "):
         message = _FLASK_CONTEXT.sub(r"\1", message)
+    if " is required" in message and (m := _DJANGO_FLOOR.match(message)):
+        message = m[1]
     if message.startswith("Invalid projection: "):
         message = _PROJ.sub("Invalid projection: ", message)
     if message.startswith("DPI-") and (m := _DPI_1047.match(message)):
@@ -83,6 +93,18 @@ DATABASE_ERRORS: list[BareError] = [
         re.compile(r'(?<=dnspython\\" )module must be installed to use mongodb\+srv'),
         "ConfigurationError",
         message=lambda m: 'The "dnspython" module must be installed to use mongodb+srv',
+    ),
+    # Django's floor of the database server posted without its class, or inside an Ansible task's JSON after an escaped
+    # newline ("...raise NotSupportedError(\\ndjango.db.utils.NotSupportedError: MySQL 8 or later is required (found
+    # 5.7.44)."): the NotSupportedError it raises
+    BareError(
+        "django-database-floor",
+        (" or later is required",),
+        re.compile(
+            r"(?:^|(?<=[\s`:])|(?<=\\n))(?:django\.db\.utils\.NotSupportedError: )?(?P<msg>(?:PostgreSQL|MySQL|MariaDB|"
+            r"Oracle(?: Database)?) \d[\d.]{0,10} or later is required)\b"
+        ),
+        "NotSupportedError",
     ),
     # pyodbc's error posted without its class, the tuple alone: pyodbc's Error
     BareError(

@@ -240,7 +240,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "advice",
         "advice a release adds (NCCL_DEBUG, 'Look at the errors above', JAX_PLATFORMS, uninstalling a plugin, "
-        "filing a bug, protobuf's _pb2.py, PyTorch's asynchronous CUDA errors), and an NCCL last warning that repeats "
+        "filing a bug, protobuf's _pb2.py, PyTorch's asynchronous CUDA errors, gensim 4's ways round a removed "
+        "attribute), and an NCCL last warning that repeats "
         "the error, say nothing of the failure",
         rewordings.advice,
     ),
@@ -359,9 +360,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "import-location",
-        "where Python found the module a name could not be imported from ('(/usr/lib/python3/dist-packages/jax/"
-        "config.py)', '(unknown location)') is the machine's, a post may cut it; Python 2 names it without quotes; "
-        "tempfile lists the directories it tried: the name, or that none was usable, is the failure",
+        "where Python found the module a name could not be imported from ('(/x/jax/config.py)', '(unknown "
+        "location)') is the machine's, a post may cut it or a quote; Python 2 names it unquoted; output may run on "
+        "after a module not found; tempfile lists the directories tried: the name is the failure",
         pythons.import_location,
     ),
     Rule(

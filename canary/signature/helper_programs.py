@@ -9,7 +9,8 @@ names the command it ran as a list or a path object by release ("failed to execu
 git executable.", later bare): the program missing is the failure. Selenium's exceptions open with "Message: ";
 ChromeDriver names the Chrome release it supports and the one it found, a Chrome that died at start with where it was
 and the crash it assumes, a driver that exited by its path; Chromium's own log names its source line; Playwright names
-the browser's executable by where its release keeps it: which browser, which refusal and which exit are the failure.
+the browser's executable by where its release keeps it, and an installed browser's channel by its path; Puppeteer names
+the browser it pins by release: which browser, which refusal and which exit are the failure.
 The rule takes its place in :data:`canary.signature.stacks.STACK_RULES`, the recognisers in
 :data:`canary.signature.stacks.STACK_ERRORS`.
 """
@@ -100,6 +101,17 @@ HELPER_PROGRAM_ERRORS: list[BareError] = [
         r"\S{1,500})",
         "Error",
     ),
+    # Playwright asked for an installed browser's channel the machine lacks ("Error: browserType.launch: Chromium
+    # distribution 'chrome' is not found at C:\\...\\chrome.exe", then "Run "npx playwright install chrome""): which
+    # channel, not where its platform keeps it
+    environment_check(
+        "playwright-channel",
+        ("distribution '",),
+        r"^(?:Error: )?(?:[Bb]rowserType\.launch: )?(?P<b>Chromium|Firefox|WebKit) distribution "
+        r"'(?P<ch>[\w-]{1,40})' is not found\b",
+        "Error",
+        message=lambda m: f"Playwright: {m['b']} distribution '{m['ch']}' is not found",
+    ),
     # Playwright's check of the host's libraries before it starts a browser, in its box ("Host system is missing
     # dependencies to run browsers."): the machine's packages, whichever libraries it lists
     environment_check(
@@ -108,6 +120,25 @@ HELPER_PROGRAM_ERRORS: list[BareError] = [
         r"Host system is missing dependencies to run browsers",
         None,
         message=lambda m: "Playwright: Host system is missing dependencies to run browsers",
+    ),
+    # Selenium's refusal to start a session posted without its class, its "Message: " first ("Message: session not
+    # created: This version of ChromeDriver only supports Chrome version 89"): the SessionNotCreatedException it raises
+    BareError(
+        "selenium-session",
+        ("Message: session not created: ",),
+        re.compile(r"^Message: (?P<msg>session not created: .{1,500})$"),
+        "SessionNotCreatedException",
+    ),
+    # Puppeteer without the browser its release pins in its cache ("Error: Could not find Chrome (ver. 131.0.6778.204).
+    # This can occur if either", before 19.x "Could not find Chromium (rev. 1108766)."), as Node or Bun prints it: the
+    # Error it throws; which browser is missing is the failure, the release pinned is Puppeteer's
+    BareError(
+        "puppeteer-browser",
+        ("Could not find Chrom",),
+        re.compile(r"^(?:[Ee]rror: )?Could not find (?P<b>Chrome|Chromium) \((?:ver|rev)\. [\w.]{1,40}\)"),
+        "Error",
+        "environment",
+        message=lambda m: f"Puppeteer: Could not find {m['b']} (the release it pins)",
     ),
     # ChromeDriver's Chrome that died at start, printed without Python's traceback (Java's exception after Guice's
     # "Error injecting constructor, ", a test's output): Selenium's WebDriverException

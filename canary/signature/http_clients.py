@@ -2,7 +2,8 @@
 imported through requests' re-export (``requests.packages.urllib3``); aiohttp's
 response body cut short, raised as ClientPayloadError around the parser's error ("Response payload is not completed:
 <TransferEncodingError: 400, message='Not enough data to satisfy transfer length header.'>"), or as that error where a
-program catches it first, in words releases changed ("for satisfy" in older releases). Pure. Its rules take their place
+program catches it first, in words releases changed ("for satisfy" in older releases); the OpenAI SDK 1.0's refusal of
+the module-level APIs it removed. Pure. Its rules take their place
 in :data:`canary.signature.word_folds.WORD_RULES`, the recogniser in :data:`canary.signature.bare.BARE_ERRORS`."""
 
 from __future__ import annotations
@@ -48,6 +49,19 @@ HTTP_CLIENT_ERRORS = [
             r"^(?P<cls>Client\w{0,30}Error) (?P<msg>Cannot connect to host \S{1,300} ssl:\S{1,40} \[.{1,300}\])$"
         ),
         lambda m: m["cls"],
+    ),
+    # the OpenAI SDK 1.0's module-level APIs it removed (openai.ChatCompletion, openai.Completion, openai.Embedding),
+    # raised as APIRemovedInV1 with a message that opens on a new line, so its class prints alone above it ("openai.lib.
+    # _old_api.APIRemovedInV1:", a blank line, "You tried to access openai.ChatCompletion, but this is no longer
+    # supported in openai>=1.0.0 - see the README ..."), or relayed by a program's own "Error:": the API asked for
+    BareError(
+        "openai-removed-api",
+        ("but this is no longer supported in openai>=1",),
+        re.compile(
+            r"(?:^|(?<=\s))(?P<msg>You tried to access openai\.[\w.]{1,100}, but this is no longer supported in "
+            r"openai>=1\.0\.0)\b"
+        ),
+        "APIRemovedInV1",
     ),
     BareError(
         "aiohttp-payload",

@@ -1,9 +1,9 @@
 """Python's installers and build tools refusing the machine they run on: pip refusing an interpreter its distribution
 manages (PEP 668) or stopped by an error, setup.py without the wheel package, uv finding no wheel of a locked release
-for the interpreter, CMake newer than a project's minimum or without a compiler, Rust missing or newer than a
-crate's source, protobuf's runtime against generated code of another release. Pure. They take their place in
-:data:`canary.signature.checks.ENVIRONMENT_ERRORS`; the tools' checks have no class, pip's error and protobuf's have
-theirs.
+for the interpreter, CMake newer than a project's minimum or without a compiler, Rust missing, older than an extension's
+minimum or newer than a crate's source, protobuf's runtime against generated code of another release. Pure. They take
+their place in :data:`canary.signature.checks.ENVIRONMENT_ERRORS`; the tools' checks have no class, pip's error and
+protobuf's have theirs.
 """
 
 from __future__ import annotations
@@ -327,6 +327,15 @@ INSTALL_CHECKS: list[BareError] = [
         r"error: can't find Rust compiler|Cargo, the Rust package manager, is not installed or is not on PATH",
         None,
         message=lambda m: "error: can't find Rust compiler",
+    ),
+    # setuptools-rust's check of the rustc found against the extension's minimum ("error: Rust 1.34.2 does not match
+    # extension requirement >=1.41.0"): the minimum, not the machine's release
+    _environment(
+        "rust-too-old",
+        ("does not match extension requirement",),
+        r"error: Rust [\w.-]{1,40} does not match extension requirement (?P<req>\S{1,40})",
+        None,
+        message=lambda m: f"setuptools-rust: Rust does not match extension requirement {m['req']}",
     ),
     # a rustc newer than a crate's source denying what it once allowed (1.73 denies invalid_reference_casting, which
     # tokenizers 0.13's trainer.rs does: "error: casting `&T` to `&mut T` is undefined behavior, ..."): the lint

@@ -3,7 +3,7 @@ off. Pure.
 
 A log reaches us in many wrappings: Ray's ``(TrainWorker pid=.., ip=..)``, timestamps (ISO,
 GitHub Actions', glog/absl headers), ``srun --label`` task numbers, Kubernetes pod prefixes,
-markdown quotes (``> ``) and headings (``# ``) of a pasted issue, pytest's ``E   `` lines and
+markdown quotes (``> ``), headings (``# ``) and HTML's code element of a pasted issue, pytest's ``E   `` lines and
 IPython's ``----> 12`` frames. :func:`strip_prefix` takes them off one line; :func:`clean_lines`
 does it for a text. Lines longer than :data:`MAX_LINE` keep their head and tail, so one huge line
 costs the same as a short one (a long log is cut first, in :mod:`canary.signature.windows`).
@@ -172,6 +172,8 @@ def _strip_record(line: str) -> tuple[str, bool, bool]:
         if m.lastgroup in _RECORD_GROUPS and not record:
             record, info = True, bool(_INFO_PREFIX.match(m.group()))
         line = line[m.end() :]
+    if line.startswith("<code>") and line.endswith("</code>"):
+        line = line[6:-7]  # (an HTML post's code element around the line)
     return ipython.frame(line), record, info
 
 

@@ -12,12 +12,33 @@ import re
 from canary.signature.databases import sqlstate_message
 from canary.signature.rewordings import Parts
 
-# Python's "cannot import name 'x' from 'y' (<where y is installed>)"
-_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,200}') \(.{0,1000}$")
+# Python's "cannot import name 'x' from 'y' (<where y is installed>)"; a post's copy may lose a quote of the module's
+# name or the space before where it was found ("... from django.utils.encoding'(<path>)", "... from 'scipy.linalg")
+_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from) '?([\w.]{1,200}?)'?(?: ?\(.{0,1000})?$")
 
 
 # Python 2 names a module or a name it could not import without quotes ("No module named foo.bar")
 _UNQUOTED_IMPORT = re.compile(r"^(No module named|cannot import name) ([A-Za-z_][\w.]{0,200})$")
+
+
+# Python before 3.7 named a name it could not import without its module ("cannot import name b"); the statement that
+# raised it names the module ("from redis._compat import b, unicode, bytes"), as 3.7's words do
+_NAME_ALONE = re.compile(r"^cannot import name '?(\w{1,200})'?$")
+_FROM_STATEMENT = re.compile(r"^from ([A-Za-z_][\w.]{0,200}) import \(?([\w, ]{1,1000})")
+
+
+def import_from_source(message: str, code: str) -> str:
+    """``message`` in Python 3.7's words where it names an imported name alone and ``code``, the line that raised it,
+    imports that name from a module it names (not a relative one, which names no module by itself)."""
+    m = _NAME_ALONE.match(message)
+    s = _FROM_STATEMENT.match(code) if m else None
+    if m and s and m[1] in (name.split(" as ")[0].strip() for name in s[2].split(",")):
+        return f"cannot import name '{m[1]}' from '{s[1]}'"
+    return message
+
+
+# a module not found is named on one line, whatever output ran on after it (iconv's complaint from a shell's prompt)
+_MODULE_THEN = re.compile(r"^(No module named '[\w.]{1,200}') (?![(;]).*$")
 
 
 # tempfile's "No usable temporary directory found in ['/tmp', '/var/tmp', '/usr/tmp', '/home/x']": the machine's list
@@ -26,9 +47,11 @@ _TEMP_DIRS = re.compile(r"^(\[Errno 2\] No usable temporary directory found) in 
 
 def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cannot import name "):
-        message = _IMPORT_FROM.sub(r"\1", message)
+        message = _IMPORT_FROM.sub(r"\1 '\2'", message)
     elif message.startswith("[Errno 2] No usable temporary"):
         message = _TEMP_DIRS.sub(r"\1", message)
+    elif message.startswith("No module named '"):
+        message = _MODULE_THEN.sub(r"\1", message)
     return exc, _UNQUOTED_IMPORT.sub(r"\1 '\2'", message), frames
 
 
@@ -167,11 +190,15 @@ _CALL_QUALNAME = re.compile(
 )
 
 
+# (a class's special method whose underscores a post's Markdown took for bold: "WebDriver.init() got ...")
+_MARKDOWN_DUNDER = re.compile(r"(\b[A-Z]\w{0,100}\.)(init|call|new)(?=\(\) )")
+
+
 def call_qualname(exc: str | None, message: str, frames: list[str]) -> Parts:
     # (or relayed in another's message: docker-py's "Error while fetching server API version: HTTPConnection.request()
     # got an unexpected keyword argument 'chunked'")
     if "() " in message and (exc == "TypeError" or "() got " in message):
-        message = _CALL_QUALNAME.sub("", message)
+        message = _CALL_QUALNAME.sub("", _MARKDOWN_DUNDER.sub(r"\1__\2__", message))
     return exc, message, frames
 
 

@@ -243,7 +243,10 @@ _ADVICE = re.compile(
     r"(?<=\.) There may be a missing warmup execution, please investigate in Nsight.{0,30}$|"
     r" ?Search for `(?:cuda|hip)\w{1,60}' in https?://\S{1,300} for more information\.?|"
     # PyTorch's generator called during a CUDA graph's capture: where to ask, and the capture's status
-    r"(?<=\.) If you need this call to be captured, please file an issue\..{0,300}$)"
+    r"(?<=\.) If you need this call to be captured, please file an issue\..{0,300}$|"
+    # gensim 4's ways round an attribute it removed, after "The vocab attribute was removed from KeyedVector in Gensim
+    # 4.0.0." (a post may keep the first line alone)
+    r"(?<=in Gensim 4\.0\.0\.)\s?Use KeyedVector's .{0,600}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

@@ -1,5 +1,6 @@
 """What a CI runner or an image's build meets below Python: git's checkouts (their ownership, history, remotes and LFS),
-apt's (:mod:`canary.signature.apt`), the C compiler and linker building an extension, pytest's command line. Pure.
+apt's (:mod:`canary.signature.apt`), the C compiler and linker building an extension, pytest's command line, click's
+options. Pure.
 
 Each prints its failure as a line without a class ("fatal: detected dubious ownership in repository at '/x'", "E:
 Unable to locate package x", "fatal error: Python.h: No such file or directory", "/usr/bin/ld: cannot find -lcuda",
@@ -299,6 +300,17 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"pip: cannot find command '{m['cmd']}'",
     ),
+    # setuptools' and distutils' later words for the compiler a build could not start ("error: command 'gcc' failed: No
+    # such file or directory", a slim image's; before, "unable to execute 'gcc': ..."): the machine's toolchain, named
+    # as toolchain_checks' build-compiler names the earlier words
+    _environment(
+        "spawn-compiler",
+        ("' failed: No such file or directory",),
+        r"error: command '(?:[^']{0,200}[\\/])?(?:[\w.+-]{1,40}-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d{1,2})?' "
+        r"failed: No such file or directory",
+        None,
+        message=lambda m: "unable to execute the C compiler",
+    ),
     _environment(
         "no-compiler",
         ("unable to execute",),
@@ -322,6 +334,16 @@ RUNNER_CHECKS: list[BareError] = [
         re.compile(r"^(?:E\s{1,12})?fixture '(?P<name>[\w-]{1,100})' not found$"),
         "FixtureLookupError",
         message=lambda m: f"fixture '{m['name']}' not found",
+    ),
+    # click's refusal of an option its command no longer takes, below its usage (Celery 5's worker without "-A", which
+    # moved before the subcommand), in click 7's words ("Error: no such option: -A") or 8's ("No such option: -A", with
+    # a guess since 8.0): which option
+    _environment(
+        "click-option",
+        ("rror: no such option: ", "rror: No such option: "),
+        r"^Error: [Nn]o such option: (?P<opt>-{1,2}[\w-]{1,60})\.?(?: Did you mean .{1,200})?$",
+        None,
+        message=lambda m: f"click: No such option: {m['opt']}",
     ),
     # pytest's command line with an option a plugin it lacks would add ("pytest: error: unrecognized arguments: -n",
     # "__main__.py: error: ..." under python -m pytest, pytest 7's "ERROR: usage: ..." above it), and any program's

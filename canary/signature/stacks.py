@@ -202,9 +202,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "databases",
-        "SQLAlchemy names the driver's class and links its page, pyodbc adds its SQLSTATE, ODBC names a driver's "
-        "library by path, Oracle's DPI-1047 is worded two ways, pyproj names the CRS before PROJ's error, Flask 2.2 "
-        "advises after its context error: their words, the library and why are the failure",
+        "SQLAlchemy names the driver's class and links its page, pyodbc adds its SQLSTATE, ODBC names a library by "
+        "path, Oracle's DPI-1047 is worded two ways, pyproj names the CRS, Flask 2.2 advises, Django's floors name "
+        "the release found: their words, the library and why are the failure",
         databases.database_words,
     ),
     Rule(

@@ -273,8 +273,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "call-qualname",
-        "Python since 3.10 names a call's function by its qualified name in its argument errors ('Trainer.__init__() "
-        "got an unexpected keyword argument'), before by its name alone: the function and the argument are the failure",
+        "Python 3.10 names a call's function by qualified name in its argument errors ('Trainer.__init__() got ...'),"
+        " before by name; Markdown takes a dunder's underscores as bold ('X.init()'): function and argument are it",
         pythons.call_qualname,
     ),
     Rule(
