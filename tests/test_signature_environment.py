@@ -4514,3 +4514,34 @@ def test_the_two_hundred_and_twenty_seventh_and_eighth_batchs_failures_in_the_wo
     assert sig("cryptography-5914.log").message == (
         "setuptools-rust: Rust does not match extension requirement >=1.41.0"
     )
+
+
+def test_the_two_hundred_and_twenty_ninth_and_thirtieth_batchs_failures_in_the_words_they_met():
+    # documentation builds: MkDocs' removed option and its config values, Read the Docs' keys, PyYAML's module not
+    # found under MkDocs, Sphinx's handler by what it raised in any language, an extension's own ImportError
+    assert sig("develop-behind-proxy-5.log").fingerprint == sig("mapstore2-8036.log").fingerprint
+    assert sig("develop-behind-proxy-5.log").fingerprint != sig("mkdocs-1770.log").fingerprint
+    assert sig("py-ipv8-1205.log").fingerprint == sig("readthedocs.org-10859.log").fingerprint
+    assert sig("py-ipv8-1205.log").fingerprint != sig("pyproject-hooks-179.log").fingerprint
+    assert sig("docs-5750.log").message == "No module named 'material.extensions'"
+    assert sig("docs-5750.log").fingerprint != sig("execution-spec-tests-529-2.log").fingerprint
+    assert sig("posydon-531.log").fingerprint == sig("sphinx-13364.log").fingerprint
+    assert sig("semantique-45.log").message == "lxml.html.clean module is now a separate project lxml_html_clean"
+    # linters: a TOML config's unknown field, pylint's removed options, git's credentials under pre-commit
+    assert sig("weave-1928.log").fingerprint == sig("ruff-10865.log").fingerprint
+    assert sig("weave-1928.log").fingerprint != sig("integration_blueprint-111.log").fingerprint
+    assert sig("megalinter-1923.log").fingerprint == sig("super-linter-3037.log").fingerprint
+    assert sig("megalinter-1923.log").fingerprint != sig("pylint-6813.log").fingerprint
+    assert sig("pre-commit-2596-2.log").fingerprint == sig("vertical-rental-24.log").fingerprint
+    # pytest's fixture scopes; pytest-timeout's settings are no timeout
+    assert sig("pytest-asyncio-171.log").fingerprint == sig("pytest-async-sqlalchemy-1.log").fingerprint
+    assert sig("pytest-asyncio-171.log").exception == "ScopeMismatch"
+    assert sig("pytest-mypy-102.log").kind != "timeout"
+    # a message that opens on a new line below its class; Pillow's build by the library it lacks
+    assert sig("tools-134.log").fingerprint == sig("pillow-simd-115.log").fingerprint
+    assert sig("pillow-simd-96.log").fingerprint == sig("singularity-tutorial-4.log").fingerprint
+    assert sig("pillow-simd-96.log").fingerprint != sig("tools-134.log").fingerprint
+    # a program a build could not start, by its name; stable-baselines3's shimmy without its pin
+    assert sig("spinningup-32.log").fingerprint == sig("gym-1603.log").fingerprint
+    assert sig("spinningup-32.log").message == "a build could not run swig"
+    assert sig("minerl-774.log").fingerprint == sig("lean-7531.log").fingerprint

@@ -2,7 +2,8 @@
 (deprecated in 3, removed in 4, refused in 8.4), a fixture that yields under pytest before 3.0, a conftest below the
 rootdir defining pytest_plugins (refused since 4), a plugin's hook a release removed, two test files of one name,
 Hypothesis' checks; mypy's and pyright's diagnostics and crashes after an upgrade; pre-commit's manifests, commands
-and hooks, ruff's rules and flake8 5's plugin codes, poetry-core refusing a hook's pyproject. Pure.
+and hooks, ruff's rules and a TOML config's unknown field, pylint's removed options, flake8 5's plugin codes,
+poetry-core refusing a hook's pyproject, pytest's fixture scopes. Pure.
 
 pytest 3 warns "yield tests are deprecated, and scheduled to be removed in pytest 4.0" with the test's path before it;
 pytest 4 to 8.3 collects nothing from one ("PytestCollectionWarning: yield tests were removed in pytest 4.0 - test_x
@@ -249,12 +250,42 @@ CI_TOOL_CHECKS: list[BareError] = [
             else "ruff: the following rules have been removed"
         ),
     ),
+    # a TOML config's key the tool's release does not know, below the parse error's box or run onto it ("unknown field
+    # `lint`, expected one of `allowed-confusables`, ...": ruff older than a config's [tool.ruff.lint]); pylint refusing
+    # an option a release removed ("E0015: Unrecognized option found: no-space-check (unrecognized-option)"): which key
+    # or option, not the file, the line or the release's list of fields
+    environment_check(
+        "config-unknown-field",
+        ("unknown field `",),
+        r"(?:^|\^ )unknown field `(?P<f>[\w.-]{1,100})`(?:, expected|$)",
+        None,
+        message=lambda m: f"TOML config: unknown field `{m['f']}` (a release older than the config)",
+    ),
+    environment_check(
+        "pylint-unrecognized-option",
+        ("Unrecognized option found: ",),
+        r"\bE0015: Unrecognized option found: (?P<opts>[\w, -]{1,300}?) \(unrecognized-option\)",
+        None,
+        message=lambda m: f"pylint: E0015: Unrecognized option found: {m['opts']}",
+    ),
     environment_check(
         "flake8-plugin-code",
         ("plugin code for `",),
         r"plugin code for `[^`]{1,200}` does not match\b",
         None,
         message=lambda m: "flake8: a plugin's code does not match ^[A-Z]{1,3}[0-9]{0,3}$ (flake8 5)",
+    ),
+    # pytest refusing a narrower fixture asked for by a wider one ("ScopeMismatch: You tried to access the 'function'
+    # scoped fixture 'event_loop' with a 'session' scoped request object, involved factories", pytest-asyncio's loop
+    # under a session fixture), its class not an Error's: which fixture and which scopes
+    BareError(
+        "pytest-scope-mismatch",
+        ("ScopeMismatch: You tried to access the ",),
+        re.compile(
+            r"^ScopeMismatch: (?P<msg>You tried to access the '\w{1,20}' scoped fixture '\w{1,100}' with a '\w{1,20}' "
+            r"scoped request object)"
+        ),
+        "ScopeMismatch",
     ),
     # Hypothesis' report of a test that missed its deadline once and then not ("Unreliable test timings! On an initial
     # run, this test took 1330.21ms, which exceeded the deadline of 1000.00ms, but on a subsequent run ..."), which it

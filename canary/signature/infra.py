@@ -203,7 +203,7 @@ INFRA: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"\[404\] Object does not exist on the server"), "missing: a Git LFS object is not on the server"),
     (re.compile(r"smudge filter lfs failed"), "checkout: Git LFS could not fetch an object"),
     (
-        re.compile(r"could not read Username for '\S{1,200}': "),
+        re.compile(r"could not read Username for '\S{1,200}'/?: "),  # (a copy may add a slash after the quote)
         "no credentials: git could not authenticate to the remote",
     ),
     # Docker unpacking an image's layer onto a full disk ("failed to register layer: ApplyLayer exit status 1 stdout:

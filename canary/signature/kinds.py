@@ -54,8 +54,10 @@ NAN_TEXT = re.compile(
     re.I,
 )
 TIMEOUT_TEXT = re.compile(
-    # (not a "--timeout" flag, a "timeout=600" argument, a "self._process_timeout" name or a "timeout-2.1.0" plugin)
-    r"DEADLINE_EXCEEDED|timed out|(?<!--)(?<!_)time(?:d)?out(?![=_(]|-\d)|exceeded the maximum execution time|"
+    # (not a "--timeout" flag, a "timeout=600" argument, a "self._process_timeout" name or a "timeout-2.1.0" plugin, nor
+    # pytest-timeout's settings in a session's header: "timeout: 30.0s", "timeout method: signal")
+    r"DEADLINE_EXCEEDED|timed out|(?<!--)(?<!_)time(?:d)?out"
+    r"(?![=_(]|-\d| method: | func_only: |: \d{1,6}(?:\.\d{1,3})?s(?:\s|$))|exceeded the maximum execution time|"
     r"Barrier (?:timed out|failed)",
     re.I,
 )

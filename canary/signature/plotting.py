@@ -4,14 +4,15 @@
 found. Falling back to DejaVu Sans.", logged or warned, "Bitstream Vera Sans" before 2.0) and the glyphs its text needs
 ("Glyph 37239 missing from current font", later "Glyph 23435 (\\N{CJK UNIFIED IDEOGRAPH-5B8B}) missing from font(s)
 DejaVu Sans."). Pure. Which script or which kind of glyph the machine lacks is the failure; the directories searched,
-the family a figure asked for, the fallback and the character are the run's.
+the family a figure asked for, the fallback and the character are the run's. Pillow built from source names the
+library whose headers it could not find.
 """
 
 from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import environment_check
+from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
 
 _TCL = re.compile(r"^(Can't find a usable [\w.]{1,20}\.tcl in the following directories:)\s.*$")
@@ -31,6 +32,19 @@ def plot_words(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 PLOTTING_ERRORS = [
+    # Pillow built from source without a library's headers ("The headers or library files could not be found for
+    # zlib, a required dependency when compiling Pillow from source.", the message of the RequiredDependencyException
+    # its setup raises, which opens on a new line below the class, or printed alone): which library
+    BareError(
+        "pillow-build-dependency",
+        ("The headers or library files could not be found for ",),
+        re.compile(r"^The headers or library files could not be found for (?P<lib>[\w.+-]{1,60}),"),
+        "RequiredDependencyException",
+        message=lambda m: (
+            f"The headers or library files could not be found for {m['lib']}, a required dependency when compiling "
+            "Pillow from source"
+        ),
+    ),
     # matplotlib's font manager logging that no font of a family is installed (a run goes on after it, and fails on
     # what it drew, or does not): named only where nothing else in the log names a failure; worded as the plotting
     # rule words it, since the environment rule, which reads it as a check, comes first

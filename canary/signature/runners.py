@@ -300,16 +300,17 @@ RUNNER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"pip: cannot find command '{m['cmd']}'",
     ),
-    # setuptools' and distutils' later words for the compiler a build could not start ("error: command 'gcc' failed: No
-    # such file or directory", a slim image's; before, "unable to execute 'gcc': ..."): the machine's toolchain, named
-    # as toolchain_checks' build-compiler names the earlier words
+    # setuptools' and distutils' later words for a program a build could not start ("error: command 'gcc' failed: No
+    # such file or directory", a slim image's; before, "unable to execute 'gcc': ..."; box2d-py's 'swig.exe'): the
+    # machine's toolchain; a C compiler named as toolchain_checks' build-compiler names the earlier words, another
+    # program by its name without its path or ".exe"
     _environment(
-        "spawn-compiler",
+        "spawn-missing",
         ("' failed: No such file or directory",),
-        r"error: command '(?:[^']{0,200}[\\/])?(?:[\w.+-]{1,40}-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d{1,2})?' "
-        r"failed: No such file or directory",
+        r"error: command '(?:[^']{0,200}[\\/])?(?:(?P<cc>(?:[\w.+-]{1,40}-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)"
+        r"(?:-\d{1,2})?)|(?P<prog>[\w+-]{1,40}?))(?:\.exe)?' failed: No such file or directory",
         None,
-        message=lambda m: "unable to execute the C compiler",
+        message=lambda m: "unable to execute the C compiler" if m["cc"] else f"a build could not run {m['prog']}",
     ),
     _environment(
         "no-compiler",

@@ -72,8 +72,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "trainers",
         "Lightning names the program's model in a hook it removed, words a strategy refused in a notebook and GPUs "
-        "the machine lacks by release; gym and gymnasium word a namespace not found differently; mujoco_py names "
-        "the machine's library paths: which hook, strategy, namespace or check is the failure",
+        "by release; gym and gymnasium word a namespace not found differently; mujoco_py names library paths, "
+        "stable-baselines3 its pin of shimmy: which hook, strategy, namespace or check is the failure",
         trainers.trainer_words,
     ),
     Rule(
@@ -250,7 +250,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "sphinx-builds",
         "nbsphinx names the notebook it was converting when pandoc is missing, above Pandoc's words; Sphinx follows "
-        "the release an extension needs with why it cannot build: that pandoc is missing, and which release, are it",
+        "the release an extension needs with why, and wraps a handler's exception in the build's language: that "
+        "pandoc is missing, which release, what the handler raised are it",
         docs_builds.sphinx_words,
     ),
     Rule(

@@ -240,10 +240,10 @@ def _read_block(lines: list[str], i: int) -> tuple[ExceptionBlock | None, int]:
     exc_type, first = parsed
     message_lines = [first] if first else []
     # a message goes on in the stream it started in: a logged line does not run on into bare output
-    records = getattr(lines, "records", set())
-    logged = i in records
-    i += 1
-    head = lines[i - 1].strip()
+    logged = i in (records := getattr(lines, "records", set()))
+    head, i = lines[i].strip(), i + 1
+    if not first and head.endswith(":") and i + 1 < len(lines) and not lines[i].strip() and lines[i + 1].strip():
+        i += 1  # (a message that opens on a new line: Python prints the class and its colon alone above a blank)
     while i < len(lines) and len(message_lines) < _MAX_MESSAGE_LINES:
         line = lines[i]
         if line.strip() == head:  # the exception's line printed again (nbconvert's "ename: evalue" after it)

@@ -15,14 +15,14 @@ which check refused is the failure, which namespace, id or game is the program's
 game; mujoco_py names the library path it looked in, which is the machine's. NeMo says an optional piece
 is missing in one sentence ("Apex was not found. Please see the NeMo README for installation instructions: ..."),
 raised as ImportError where it is needed and logged as a warning where it is not ("[NeMo W ...] megatron-core was not
-found. ..."); a post quotes it without the class.
+found. ..."); a post quotes it without the class. stable-baselines3 2 names shimmy missing with its release's pin.
 """
 
 from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import environment_check
+from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
 
 _NEMO_README = re.compile(r"^(.{1,100} was not found\. Please see the NeMo README for installation instructions)\b.*$")
@@ -43,6 +43,9 @@ _ENV_VERSION = re.compile(
     r"Environment version v?\d{1,4} for `?[\w:./-]{1,200}`? is deprecated\b.*)$"
 )
 _MUJOCO_PATH = "Missing path to your environment variable"
+# stable-baselines3 2 given a gym environment without shimmy to wrap it ("Missing shimmy installation. You provided an
+# OpenAI Gym environment. ... you need to install shimmy (`pip install 'shimmy>=2.0'`).")
+_SHIMMY = "Missing shimmy installation. You provided an OpenAI Gym environment"
 # DeepSpeed's ZeRO naming the parameter it reduced twice, an op its setup could not build followed by the build's
 # warnings a post runs on, and CUDA_HOME missing, asserted until its op builder raised MissingCUDAException
 # (its op builder's CUDA check, raised as Exception until CUDAMismatchException, later behind ">- DeepSpeed Op
@@ -99,6 +102,8 @@ def trainer_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _MUJOCO_PATH
     elif "Please see the NeMo README" in message:
         message = _NEMO_README.sub(r"\1", message)
+    elif message.startswith(_SHIMMY):
+        message = _SHIMMY  # (stable-baselines3's pin of shimmy in its advice is its release's)
     elif message.startswith(_DEEPSPEED_STARTS):
         return _deepspeed(exc, message), _DEEPSPEED.sub(_deepspeed_words, message), frames
     return exc, message, frames
@@ -113,6 +118,13 @@ SIMULATOR_ERRORS = [
         r"GLEW initi?alization error: (?P<msg>[^.]{1,200})",
         None,
         message=lambda m: f"GLEW initialization error: {m['msg'].strip()}",
+    ),
+    BareError(
+        "sb3-shimmy",
+        ("Missing shimmy installation",),
+        re.compile(r"(?:^|(?<=[\s\"'`]))Missing shimmy installation\. You provided an OpenAI Gym environment"),
+        "ImportError",
+        message=lambda m: _SHIMMY,
     ),
     environment_check(
         "nemo-missing",
