@@ -4545,3 +4545,27 @@ def test_the_two_hundred_and_twenty_ninth_and_thirtieth_batchs_failures_in_the_w
     assert sig("spinningup-32.log").fingerprint == sig("gym-1603.log").fingerprint
     assert sig("spinningup-32.log").message == "a build could not run swig"
     assert sig("minerl-774.log").fingerprint == sig("lean-7531.log").fingerprint
+
+
+def test_the_two_hundred_and_thirty_first_and_second_batchs_failures_in_the_words_they_met():
+    # nbformat's refusal whichever program logged it; jupyter_server's module not found; JupyterLab's widgets release
+    assert sig("examples-47.log").fingerprint == sig("uncovar-78.log").fingerprint
+    assert sig("examples-47.log").fingerprint == sig("papermill-569.log").fingerprint
+    assert sig("examples-47.log").fingerprint != sig("snakemake-718.log").fingerprint  # ('outputs', not 'id')
+    assert sig("examples-47.log").exception == "NotebookValidationError"
+    assert sig("jupyter_nbextensions_configurator-172.log").message == "No module named 'notebook.base'"
+    assert sig("training-30.log").fingerprint == sig("jupyterlab-13556.log").fingerprint
+    # Poetry 2's moved commands and Cleo's unknown one; PDM's bracketed class; uv 0.2's words for its lock file
+    assert sig("dify-15067.log").fingerprint == sig("zerepy-137.log").fingerprint
+    assert sig("naptha-sdk-109.log").fingerprint != sig("poetry-monoranger-plugin-73.log").fingerprint
+    assert sig("pdm-1265.log").exception == "NonExistentKey"
+    assert sig("uv-5434.log").message == "uv: Failed to parse `uv.lock`: missing field `distribution` (at version)"
+    # DuckDB's relayed Python exception; GDAL's gdal-config inside pip's box; cartopy's minimum PROJ
+    assert sig("duckdb-8779.log").fingerprint == sig("duckdb-8802.log").fingerprint
+    assert sig("earthkit-80.log").fingerprint == sig("rasterio-2473.log").fingerprint
+    assert sig("earthkit-80.log").fingerprint == sig("rasterio-1467.log").fingerprint
+    assert sig("cartopy-1802.log").fingerprint == sig("cartopy-1369.log").fingerprint
+    # a US date's 12-hour time before each line; a double quote after the message's own closing quote
+    assert sig("etools-2286.log").fingerprint == sig("tornado-2616.log").fingerprint
+    # an address wrapped after a hyphen is all of it
+    assert sig("fastapi-app-4.log").fingerprint == sig("pandas-ai-1369.log").fingerprint

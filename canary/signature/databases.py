@@ -63,6 +63,12 @@ _DJANGO_FLOOR = re.compile(
 _PROJ = re.compile(r"^Invalid projection: [\w:.+= -]{1,200}?: (?=\(Internal Proj Error: )")
 
 
+# DuckDB relaying the Python exception a module it needs raised ("Invalid Input Error: Required module
+# 'pandas.core.arrays.arrow.dtype' failed to import, due to the following Python exception: ModuleNotFoundError: No
+# module named 'pandas.core.arrays.arrow.dtype'"): that exception, as Python raised it
+_DUCKDB_RELAYED = re.compile(r"^.{0,300}? due to the following Python exception: (?P<cls>[A-Z]\w{1,60}): (?P<msg>.+)$")
+
+
 def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``databases`` rule: a driver's error without SQLAlchemy's wrapper, ODBC's library without its path, Oracle's
     DPI-1047 by the library it could not load and why, not the release's wording or where it looked; PROJ's error
@@ -77,6 +83,8 @@ def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _FLASK_CONTEXT.sub(r"\1", message)
     if " is required" in message and (m := _DJANGO_FLOOR.match(message)):
         message = m[1]
+    if "due to the following Python exception: " in message and (m := _DUCKDB_RELAYED.match(message)):
+        return m["cls"], m["msg"], frames
     if message.startswith("Invalid projection: "):
         message = _PROJ.sub("Invalid projection: ", message)
     if message.startswith("DPI-") and (m := _DPI_1047.match(message)):

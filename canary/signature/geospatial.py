@@ -1,7 +1,8 @@
 """The geospatial stack's own checks under data jobs: PROJ's database (``proj.db``) missing, or written by another PROJ
 release than the library loading it, as PROJ logs them through GDAL ("ERROR 1: PROJ: proj_create_from_database: Cannot
 find proj.db", "Warning 1: PROJ: proj_identify: /x/proj.db contains DATABASE.LAYOUT.VERSION.MINOR = 0 whereas a number
->= 2 is expected. It comes from another PROJ installation."), through pyproj or bare. Pure. They take their place in
+>= 2 is expected. It comes from another PROJ installation."), through pyproj or bare; GDAL's gdal-config missing
+where rasterio or Fiona is built from source, and cartopy's minimum PROJ. Pure. They take their place in
 :data:`canary.signature.installs.INSTALL_CHECKS`: an installation's mismatch, printed as a line with no class, that
 explains the errors a program meets after it.
 """
@@ -36,5 +37,29 @@ GEOSPATIAL_CHECKS: list[BareError] = [
         _NOT_RAISED + r"(?:^|: )(?:(?P<find>Cannot find proj\.db)\b|Open of \S{1,300}[\\/]proj failed$)",
         None,
         message=lambda m: "PROJ: Cannot find proj.db" if m["find"] else "PROJ: Open of its data directory failed",
+    ),
+    # cartopy's setup finding a PROJ older than it needs, or none ("Proj version 0.0.0 is installed, but cartopy
+    # requires at least version 4.9.0."): the machine's PROJ against cartopy's minimum
+    _environment(
+        "cartopy-proj",
+        ("but cartopy requires at least version",),
+        r"Proj version (?P<have>[\d.]{1,12}) is installed, but cartopy requires at least version "
+        r"(?P<need>\d[\d.]{0,11}\d)",
+        None,
+        message=lambda m: f"cartopy: Proj version {m['have']} is installed, but cartopy requires at least {m['need']}",
+    ),
+    # rasterio's or Fiona's build from source without GDAL's gdal-config ("A GDAL API version must be specified. Provide
+    # a path to gdal-config using a GDAL_CONFIG environment variable or use a GDAL_VERSION environment variable."): the
+    # machine's GDAL, whichever package's setup asked
+    _environment(
+        "gdal-config-missing",
+        ("A GDAL API version must be specified",),
+        r"A GDAL API version must be specified\. Provide a path to gdal-config",
+        None,
+        # (in the words it has been read by where it ends a log, under the class a tool's check has: none)
+        message=lambda m: (
+            "ERROR: A GDAL API version must be specified. Provide a path to gdal-config using a GDAL_CONFIG "
+            "environment variable or use a GDAL_VERSION environment variable"
+        ),
     ),
 ]

@@ -55,7 +55,8 @@ _MASKS: list[tuple[re.Pattern[str], str]] = [
     # (pydantic: "... package. See https://docs.pydantic.dev/2.6/migration/#... for more details.", the words too)
     (
         re.compile(
-            r"\s?(?:(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+"
+            # (an address a terminal wrapped after a hyphen goes on after the space: "#basesettings-has- moved-to-...")
+            r"\s?(?:(?:For more (?:details|information), )?[Ss]ee (?:details at |more at )?https?://\S+(?:(?<=-) \S+)?"
             r"(?: for more (?:details|information)\.?)?|For further information visit https?://\S+)"
         ),
         "",

@@ -245,11 +245,12 @@ PYTHON_ENV_CHECKS: list[BareError] = [
     # error below it: a lockfile a newer uv wrote, a Git LFS pointer checked out in its place)
     _environment(
         "uv-lockfile",
-        ("needs to be updated, but `--locked`", "Failed to parse `uv.lock`"),
+        ("needs to be updated, but `--locked`", "Failed to parse `uv.lock`", "Failed to parse lockfile; "),
+        # (uv 0.2's words: "Failed to parse lockfile; ignoring locked requirements: TOML parse error at ...")
         r"(?P<stale>The lockfile at `uv\.lock` needs to be updated, but `--locked` was provided)|"
-        r"(?P<parse>Failed to parse `uv\.lock`)",
+        r"(?P<parse>Failed to parse `uv\.lock`|Failed to parse lockfile; ignoring locked requirements)",
         None,
-        message=lambda m: f"uv: {m['stale'] or m['parse']}",
+        message=lambda m: "uv: " + (m["stale"] or "Failed to parse `uv.lock`"),
         below=_lock_parse,
     ),
     # pkg_resources' and packaging's classes, whose names end in neither Error nor Exception, on a line of their own,

@@ -68,6 +68,8 @@ def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = message.replace("\\'", "'").replace('\\"', '"')
     if message.endswith("```"):
         message = message[:-3].rstrip()  # (a post's fence glued to the line's end)
+    if message.count('"') == 1 and message.endswith("'\""):
+        message = message[:-1]  # (a double quote after the message's own closing quote, closing nothing, is the post's)
     if message.count("`") == 1 and message.rstrip(".").endswith("`"):
         message = message.rstrip(".")[:-1].rstrip()
     elif message.count("`") == 1 and (end := _SPAN_END.search(message)):
