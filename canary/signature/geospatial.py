@@ -54,12 +54,9 @@ GEOSPATIAL_CHECKS: list[BareError] = [
     _environment(
         "gdal-config-missing",
         ("A GDAL API version must be specified",),
-        r"A GDAL API version must be specified\. Provide a path to gdal-config",
+        r"(?P<msg>A GDAL API version must be specified\. Provide a path to gdal-config.{0,300}?)\.?$",
         None,
-        # (in the words it has been read by where it ends a log, under the class a tool's check has: none)
-        message=lambda m: (
-            "ERROR: A GDAL API version must be specified. Provide a path to gdal-config using a GDAL_CONFIG "
-            "environment variable or use a GDAL_VERSION environment variable"
-        ),
+        # (its line whole, with setup.py's "ERROR: " or not, as read where it ends a log: a tool's check, no class)
+        message=lambda m: f"ERROR: {m['msg']}",
     ),
 ]

@@ -22,6 +22,9 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.recogniser import infrastructure_check as _infrastructure
 
+# how a build's C compiler the machine lacks is named, in whichever release's words (here and in toolchain_checks)
+NO_C_COMPILER = "unable to execute the C compiler"
+
 
 def _program(prog: str) -> str:
     """The program argparse names: pytest by any of its entry points; a project's own script by no name (train.py and
@@ -310,7 +313,7 @@ RUNNER_CHECKS: list[BareError] = [
         r"error: command '(?:[^']{0,200}[\\/])?(?:(?P<cc>(?:[\w.+-]{1,40}-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)"
         r"(?:-\d{1,2})?)|(?P<prog>[\w+-]{1,40}?))(?:\.exe)?' failed: No such file or directory",
         None,
-        message=lambda m: "unable to execute the C compiler" if m["cc"] else f"a build could not run {m['prog']}",
+        message=lambda m: NO_C_COMPILER if m["cc"] else f"a build could not run {m['prog']}",
     ),
     _environment(
         "no-compiler",

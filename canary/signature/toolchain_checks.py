@@ -22,6 +22,7 @@ from canary.signature.pyproject import PYPROJECT_CHECKS
 from canary.signature.python_envs import PYTHON_ENV_CHECKS
 from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
+from canary.signature.runners import NO_C_COMPILER
 from canary.signature.thread_limits import THREAD_LIMIT_CHECKS
 
 TOOLCHAIN_CHECKS: list[BareError] = [
@@ -276,10 +277,9 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         message=lambda m: f"a compile on the fly: '{m['h']}' file not found",
     ),
     # a package built from source on a machine without the compiler it calls ("unable to execute 'x86_64-linux-gnu-gcc':
-    # No such file or directory", Windows' "error: Microsoft Visual C++ 14.0 is required. Get it with ...", later "...
-    # 14.0 or greater is required"), or given a file it does not have (Cython's "_mask.c" never generated, a setting
-    # passed as a file: "gcc: error: pycocotools/_mask.c: No such file or directory", in the system's language too):
-    # the machine's toolchain; which compiler, or which file, is the failure; pip's exit status after it names nothing
+    # No such file or directory"; runners' spawn-missing reads setuptools' later words), Windows' "error: Microsoft
+    # Visual C++ 14.0 is required" (later "or greater"), or given a file it does not have ("gcc: error: x/_mask.c: No
+    # such file or directory", in the system's language too): which compiler or file is the failure, not pip's status
     _environment(
         "build-compiler",
         ("unable to execute '", "Microsoft Visual C++ 14.0", "error: "),
@@ -291,7 +291,7 @@ TOOLCHAIN_CHECKS: list[BareError] = [
         r"(?:No such file or directory|没有那个文件或目录)",
         None,
         message=lambda m: (
-            "unable to execute the C compiler"
+            NO_C_COMPILER
             if m["cc"]
             else "Microsoft Visual C++ 14.0 or greater is required"
             if m["msvc"]
