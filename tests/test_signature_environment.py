@@ -4197,7 +4197,7 @@ def test_the_two_hundred_and_eleventh_and_twelfth_batchs_failures_in_the_words_t
     # AWS Lambda's import error by the error it wraps: urllib3 2's refusal and its removed name, whatever the handler
     assert sig("eoapi-cdk-44.log").fingerprint == sig("aws-waf-security-automations-239.log").fingerprint
     ciphers = sig("eoapi-cdk-44-2.log")
-    assert ciphers.exception == "ImportModuleError" and ciphers.fingerprint == sig("requests-6438.log").fingerprint
+    assert ciphers.exception == "ImportError" and ciphers.fingerprint == sig("requests-6438.log").fingerprint
     assert (
         ciphers.fingerprint == sig("aws-lambda-base-images-118.log").fingerprint != sig("eoapi-cdk-44.log").fingerprint
     )
@@ -4569,3 +4569,24 @@ def test_the_two_hundred_and_thirty_first_and_second_batchs_failures_in_the_word
     assert sig("etools-2286.log").fingerprint == sig("tornado-2616.log").fingerprint
     # an address wrapped after a hyphen is all of it
     assert sig("fastapi-app-4.log").fingerprint == sig("pandas-ai-1369.log").fingerprint
+
+
+def test_the_two_hundred_and_thirty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # a shell's prompt after the error ends its message, and is not a cut copy of the prompt the log opened with
+    assert sig("atomrefine-7.log").fingerprint == sig("alphafold-175.log").fingerprint
+    assert sig("grass-124.log").fingerprint == sig("khoj-322.log").fingerprint
+    # Biopython's and xarray's advice after their refusal, whole, cut or with its backticks taken for markup
+    assert sig("binsanity-56.log").fingerprint == sig("insilicoseq-206.log").fingerprint
+    assert sig("binsanity-56.log").fingerprint == sig("emblmygff3-64.log").fingerprint
+    assert sig("numpy-23583.log").fingerprint == sig("xarray-7754.log").fingerprint
+    # AWS Lambda's import error under the class its words say, from CloudWatch, the caller's JSON or a traceback
+    assert sig("urllib3-3247.log").fingerprint == sig("requests-6443.log").fingerprint
+    assert sig("urllib3-3247.log").fingerprint == sig("aws-cli-7905.log").fingerprint
+    assert sig("urllib3-3247.log").exception == "ImportError"
+    # a name from a namespace with no package in it ("unknown location") is a package not installed
+    assert sig("azure-storage-python-666.log").fingerprint != sig("az-blob-attacker-1.log").fingerprint
+    # SQLAlchemy 2.0's refusal of a string as a statement, whatever the string, or cut after its cause
+    assert sig("csvkit-1212.log").fingerprint == sig("optimagic-431.log").fingerprint
+    assert sig("csvkit-1212.log").fingerprint == sig("sqlalchemy-9155.log").fingerprint
+    # the runpy that starts a console script on Windows, and the script's launcher, are not the program's frames
+    assert sig("weibo-search-409.log").frames == []

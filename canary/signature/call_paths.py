@@ -19,6 +19,11 @@ _LIBRARIES = frozenset(
 )
 
 
+_STDLIB = re.compile(
+    r"/lib(?:64)?/python[23]\.\d+/(.*)$|/lib-python/[23][.\d]{0,5}/(.*)$"
+    r"|^[A-Za-z]:/.{0,300}/[Ll]ib/(runpy\.py)$"
+    r"|/Scripts/([\w.-]{1,100}\.exe/__main__\.py)$"
+)
 _SNAKEMAKE_COPY = re.compile(r"(/\.snakemake/scripts/)tmp\w{6,12}\.(?=\w{1,200}\.py$)")
 
 
@@ -36,10 +41,11 @@ def frame_path(file: str, roots: Iterable[str] = ()) -> tuple[str, bool]:
     # setup.py": the package's code, not the program's)
     if f.endswith("/setup.py") or f == "setup.py":
         return "setup.py", True
-    # (Python 2's and 3's, lib64's, PyPy's lib-python)
-    m = re.search(r"/lib(?:64)?/python[23]\.\d+/(.*)$|/lib-python/[23][.\d]{0,5}/(.*)$", f)
+    # (Python 2's and 3's, lib64's, PyPy's lib-python; on Windows, the runpy that starts a module or a console script,
+    # "E:\Anaconda\envs\x\lib\runpy.py", and a console script's launcher, "...\Scripts\scrapy.exe\__main__.py")
+    m = _STDLIB.search(f)
     if m or f.startswith("<") or not f.endswith(".py"):  # stdlib, <frozen ...>, Cython (.pyx)
-        return (m.group(1) or m.group(2) if m else f), True
+        return (next(g for g in m.groups() if g) if m else f), True
     # (Snakemake runs a rule's script as a copy named for each run: ".snakemake/scripts/tmp77kjk9tq.build_shapes.py")
     f = _SNAKEMAKE_COPY.sub(r"\1", f)
     parts = [p for p in f.split("/") if p and p != "."]

@@ -72,7 +72,8 @@ _DUCKDB_RELAYED = re.compile(r"^.{0,300}? due to the following Python exception:
 def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     """The ``databases`` rule: a driver's error without SQLAlchemy's wrapper, ODBC's library without its path, Oracle's
     DPI-1047 by the library it could not load and why, not the release's wording or where it looked; PROJ's error
-    without the CRS asked for; Flask's context error without its advice; Django's floors without the release found."""
+    without the CRS asked for; Flask's context error without its advice; Django's floors without the release found;
+    SQLAlchemy's refusal of an object as a statement without the object."""
     if message.startswith("("):
         message = _BACKGROUND.sub("", _SQLALCHEMY.sub("", message))
     if "Can't open lib '" in message:
@@ -85,6 +86,10 @@ def database_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = m[1]
     if "due to the following Python exception: " in message and (m := _DUCKDB_RELAYED.match(message)):
         return m["cls"], m["msg"], frames
+    # SQLAlchemy 2.0's refusal of a plain string (or any object) as a statement, by the refusal, not the statement;
+    # a log cut after its cause ("'str' object has no attribute '_execute_on_connection'") says the same
+    if message.startswith("Not an executable object: ") or message.endswith(" attribute '_execute_on_connection'"):
+        return "ObjectNotExecutableError", "Not an executable object", frames
     if message.startswith("Invalid projection: "):
         message = _PROJ.sub("Invalid projection: ", message)
     if message.startswith("DPI-") and (m := _DPI_1047.match(message)):

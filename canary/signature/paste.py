@@ -301,8 +301,7 @@ def _pattern(tokens: list[str], last: int) -> re.Pattern[str]:
 
 
 def _tokens(line: str) -> tuple[list[str], list[int]]:
-    """The first MAX_TOKENS tokens of ``line`` (digit runs as ``0``, blank runs as `` ``) and their
-    lengths."""
+    """The first MAX_TOKENS tokens of ``line`` (digit runs as ``0``, blank runs as `` ``) and their lengths."""
     out: list[str] = []
     widths: list[int] = []
     for m in _TOKEN.finditer(line):
@@ -370,6 +369,7 @@ def rejoin(raw: list[str]) -> list[str]:
 
 _DIGITS = re.compile(r"\d+")
 _WORD = re.compile(r"[A-Za-z]")
+_PROMPT = re.compile(r"(?:@[\w.-]{1,64}:\S{0,300}|^\([\w.-]{1,40}\) .{0,200})[$#]$")  # a shell's, nothing typed after
 COPIES = 200  # the lines before a cut one its whole copy is looked for in (ranks print one record together)
 MIN_CUT = 40  # the shortest cut line taken for a copy: a shorter one is too little to tell a copy from a new line
 
@@ -382,8 +382,8 @@ def uncut(raw: list[str]) -> list[str]:
     if len(ends) < 2:
         return raw
     last = _DIGITS.sub("0", raw[ends[-1]].strip())
-    # (a traceback cut inside a frame's path is cut, but not a copy of another frame in the same directory)
-    if len(last) < MIN_CUT or last.startswith("File "):
+    # (a traceback cut inside a frame's path is cut, but not a copy of another frame in the same directory or a prompt)
+    if len(last) < MIN_CUT or last.startswith("File ") or _PROMPT.search(last):
         return raw
     head = last.rstrip("0")  # (cut inside a number, or after one)
     for i in reversed(ends[-COPIES:-1]):

@@ -13,8 +13,9 @@ from canary.signature.databases import sqlstate_message
 from canary.signature.rewordings import Parts
 
 # Python's "cannot import name 'x' from 'y' (<where y is installed>)"; a post's copy may lose a quote of the module's
-# name or the space before where it was found ("... from django.utils.encoding'(<path>)", "... from 'scipy.linalg")
-_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from) '?([\w.]{1,200}?)'?(?: ?\(.{0,1000})?$")
+# name or the space before where it was found ("... from django.utils.encoding'(<path>)", "... from 'scipy.linalg");
+# "(unknown location)" is no place but a namespace without the package in it: a package not installed at all
+_IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from) '?([\w.]{1,200}?)'?(?: ?\((.{0,1000}))?$")
 
 
 # Python 2 names a module or a name it could not import without quotes ("No module named foo.bar")
@@ -47,7 +48,9 @@ _TEMP_DIRS = re.compile(r"^(\[Errno 2\] No usable temporary directory found) in 
 
 def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("cannot import name "):
-        message = _IMPORT_FROM.sub(r"\1 '\2'", message)
+        message = _IMPORT_FROM.sub(
+            lambda m: f"{m[1]} '{m[2]}'" + (" (unknown location)" if m[3] == "unknown location)" else ""), message
+        )
     elif message.startswith("[Errno 2] No usable temporary"):
         message = _TEMP_DIRS.sub(r"\1", message)
     elif message.startswith("No module named '"):

@@ -246,7 +246,11 @@ _ADVICE = re.compile(
     r"(?<=\.) If you need this call to be captured, please file an issue\..{0,300}$|"
     # gensim 4's ways round an attribute it removed, after "The vocab attribute was removed from KeyedVector in Gensim
     # 4.0.0." (a post may keep the first line alone)
-    r"(?<=in Gensim 4\.0\.0\.)\s?Use KeyedVector's .{0,600}$)"
+    r"(?<=in Gensim 4\.0\.0\.)\s?Use KeyedVector's .{0,600}$|"
+    # Biopython's way round the alphabets it removed, and xarray's round an engine it did not find: a post may keep
+    # part of it (cut after "Please", or its double backticks taken for markup)
+    r"(?<=has been removed from Biopython\.) In many cases, the alphabet .{0,600}$|"
+    r"(?<=\]\.) Consider explicitly selecting one of the installed (?:IO )?engines .{0,600}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

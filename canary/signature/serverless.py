@@ -4,7 +4,8 @@ exception. Pure.
 The Python runtime wraps the import's error in its own ("[ERROR] Runtime.ImportModuleError: Unable to import module
 'handler': cannot import name 'DEFAULT_CIPHERS' from 'urllib3.util.ssl_' (/var/task/urllib3/util/ssl_.py)", its
 traceback's first line run onto it in CloudWatch; a console shows the words without the class). The import's error is
-the failure, under the runtime's class; the handler's module and where the package was unpacked are the function's.
+the failure, under the class its words say (a traceback of the same import names it); the handler's module and where
+the package was unpacked are the function's.
 """
 
 from __future__ import annotations
@@ -20,11 +21,27 @@ _UNABLE = re.compile(
 _WHERE = re.compile(r"^(cannot import name '[\w.]{1,200}' from '[\w.]{1,200}') \([^)]{1,500}\)$")
 
 
+# the class an import's error has, where its words say it (the runtime names none of its own)
+_WRAPPED = (("cannot import name ", "ImportError"), ("No module named ", "ModuleNotFoundError"))
+
+
 def lambda_words(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The ``lambda`` rule: the runtime's import error by the error it wraps, without the handler or its path."""
+    """The ``lambda`` rule: the runtime's import error by the error it wraps, without the handler or its path, under
+    the class its words say it has (a traceback of the same import names that class)."""
     if message.startswith("Unable to import module '") and (m := _UNABLE.match(message)):
         message = _WHERE.sub(r"\1", m["inner"])
+        exc = next((cls for head, cls in _WRAPPED if message.startswith(head)), exc)
     return exc, message, frames
+
+
+def _json_rest(lines: list[str], i: int, message: str) -> str:
+    """The rest of a JSON string a console wrapped onto the next line ("...: cannot import name \\n'X' from ...",)."""
+    if not lines[i].rstrip().endswith(('"', '",')) and i + 1 < len(lines) and (m := _REST.match(lines[i + 1])):
+        return f"{message} {m[1]}"
+    return message
+
+
+_REST = re.compile(r'^\s{0,20}([^"]{1,500})",?\s*$')
 
 
 # Azure Functions' host reports a function's exception as "Result: Failure", "Exception: <class>: <message>" and
@@ -46,5 +63,14 @@ LAMBDA_ERRORS: list[BareError] = [
             r"(?P<msg>Unable to import module '[\w.]{1,200}': .{1,2000})$"
         ),
         "ImportModuleError",
+    ),
+    # the same in the JSON the runtime returns to the caller ("errorMessage": "Unable to import module ..."), a
+    # console's wrap inside the string undone
+    BareError(
+        "lambda-import-json",
+        ('"errorMessage": "Unable to import module \'',),
+        re.compile(r'^"errorMessage": "(?P<msg>Unable to import module \'[\w.]{1,200}\': [^"]{1,2000}?)(?:",?)?$'),
+        "ImportModuleError",
+        below=_json_rest,
     ),
 ]

@@ -204,9 +204,9 @@ STACK_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "databases",
-        "SQLAlchemy names the driver's class and links its page, pyodbc adds its SQLSTATE, ODBC names a library by "
-        "path, Oracle's DPI-1047 is worded two ways, pyproj names the CRS, Flask 2.2 advises, Django's floors name "
-        "the release found: their words, the library and why are the failure",
+        "SQLAlchemy names the driver's class and links its page (2.0 quotes what it would not execute), pyodbc adds "
+        "its SQLSTATE, ODBC names a library by path, Oracle's DPI-1047 has two wordings, pyproj names the CRS, "
+        "Flask 2.2 advises, Django's floors the release: the words, library and why are the failure",
         databases.database_words,
     ),
     Rule(
@@ -239,7 +239,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "lambda",
         "AWS Lambda's runtime wraps a handler's failed import in its own words with the handler's module, the path the "
-        "package was unpacked to and, in CloudWatch, the traceback's first line: the import's error is the failure",
+        "package was unpacked to and, in CloudWatch, the traceback's first line: the import's error, of the class its "
+        "words say, is the failure",
         serverless.lambda_words,
     ),
     Rule(

@@ -81,7 +81,7 @@ _MESSAGE_END = re.compile(
     r"|(?:[^|:]{1,100}:\s{1,4})?\d{1,3}%\||╭─{3,}"
     # (a post's markup after the block it pasted: a code fence, GitHub's folded <details> and its HTML)
     r"|`{3}[\w+-]{0,20}$|</?(?:details|summary|pre|code|br|p|hr)\b[^>]{0,100}>"
-    r"|[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}[$#](?: |$)"  # (the shell's prompt after the program ended: "me@host:~/x$")
+    r"|(?:\([\w.-]{1,40}\) )?(?:[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}|-?bash-[\d.]{1,8})[$#](?: |$)"  # (a shell's prompt)
     r"|\([\w.-]{1,40}\)(?: \([\w.-]{1,40}\)){0,3} .{0,200}[$#>]$"  # (a conda env's prompt: "(env) (base) ... $")
     r"|Tr(?:a|ac|ace|aceb|aceba|acebac|aceback)?$"  # (the next traceback's first line, where a post was cut inside it)
     r"|(?:gyp|npm) ERR! |npm error "  # (node-gyp's and npm's report of the Python script they ran, after its error)
