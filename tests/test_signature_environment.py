@@ -4590,3 +4590,38 @@ def test_the_two_hundred_and_thirty_third_and_fourth_batchs_failures_in_the_word
     assert sig("csvkit-1212.log").fingerprint == sig("sqlalchemy-9155.log").fingerprint
     # the runpy that starts a console script on Windows, and the script's launcher, are not the program's frames
     assert sig("weibo-search-409.log").frames == []
+
+
+def test_the_two_hundred_and_thirty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # a coroutine never awaited, not Python's afterword about tracemalloc; a warning captured by logging, a Windows path
+    assert sig("casino-bot-8.log").fingerprint == sig("white-rabbit-109.log").fingerprint
+    assert sig("casino-bot-8.log").fingerprint == sig("cogwatch-16.log").fingerprint
+    assert sig("casino-bot-8.log").fingerprint != sig("chess-bot-1.log").fingerprint  # (add_cog, not load_extension)
+    # ninja's failed step where the copy ends before the step's own error
+    assert sig("dcm2niix-931.log").fingerprint == sig("shimming-toolbox-602.log").fingerprint
+    assert sig("dcm2niix-931.log").kind == "compile_error"
+    # ansible-galaxy's unexpected exception by its words, whichever collection the moved API's path names
+    assert sig("im-1554.log").fingerprint == sig("oci-ansible-collection-251.log").fingerprint
+    assert sig("im-1554.log").fingerprint == sig("ansible-builder-609.log").fingerprint
+    assert sig("princeton_ansible-4730.log").fingerprint == sig("ansible-multipass-collection-17.log").fingerprint
+    assert sig("princeton_ansible-4730.log").fingerprint != sig("im-1554.log").fingerprint
+    # a traceback inside one line with its newlines escaped, read as its lines where nothing else is found
+    assert sig("ansible-role-yedit-101.log").fingerprint == sig("vext-95.log").fingerprint
+    # tox 4's allowlist in a post's code span; docker-py's refusal logged without its class; paramiko's negotiation
+    assert sig("ceph-container-2084.log").fingerprint == sig("llvm-lnt-46.log").fingerprint
+    assert sig("safeexecute-2.log").fingerprint == sig("alphafold-1066.log").fingerprint
+    assert sig("sonic-mgmt-11177.log").exception == "SSHException"
+    assert sig("sonic-mgmt-11177.log").fingerprint != sig("paramiko-600.log").fingerprint  # (host key, not kex)
+    # a program's notice of its retry after the error is not the error's message
+    assert sig("cli2telegram-18.log").message == "__init__() got an unexpected keyword argument 'token'"
+
+
+def test_a_traceback_with_its_newlines_escaped_is_read_before_the_launchers_exit_status():
+    text = (
+        '{"module_stderr": "Traceback (most recent call last):\\n  File \\"/x/a.py\\", line 1, in <module>\\n'
+        "KeyError: 'x'\\n\"}"
+    )
+    assert extract(text).exception == "KeyError"
+    assert extract(text, outcome="failed", exit_code=1).exception == "KeyError"
+    assert extract("it stopped\n", outcome="failed", exit_code=3).message == "exit status 3: it stopped"
+    assert extract('{"msg": "done\\nall well"}') is None

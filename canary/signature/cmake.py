@@ -77,4 +77,15 @@ CMAKE_CHECKS: list[BareError] = [
         below=_cmake_message,
         weak=True,  # (a step's own error above it names the failure: nvcc's "#error -- unsupported GNU version!")
     ),
+    # ninja's report of a build step that failed ("FAILED: console-prefix/src/console-stamp/console-configure /x/..."),
+    # where a copy ends before the step's own error: the step, by its first output, names the failure (weak)
+    BareError(
+        "ninja-step",
+        ("FAILED: ",),
+        re.compile(r"^FAILED: (?P<msg>\S{1,300})"),
+        None,
+        "compile_error",
+        message=lambda m: f"ninja: build step failed: {m['msg']}",
+        weak=True,
+    ),
 ]

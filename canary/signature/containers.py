@@ -78,6 +78,18 @@ CONTAINER_CHECKS: list[BareError] = [
         None,
         message=lambda m: f"no matching manifest for {m['platform']} in the manifest list entries",
     ),
+    # docker-py's client failing before it spoke to the daemon ("Error while fetching server API version: Not supported
+    # URL scheme http+docker", requests 2.32 under docker-py 7.0; "...: ('Connection aborted.', FileNotFoundError(2,
+    # ...))", no socket), logged by a program without its class: its DockerException, why after the colon
+    BareError(
+        "docker-py-api-version",
+        ("Error while fetching server API version: ",),
+        re.compile(
+            r"(?:^|(?<=[\s:]))(?:docker\.errors\.DockerException: )?"
+            r"(?P<msg>Error while fetching server API version: .{1,500})$"
+        ),
+        "DockerException",
+    ),
     # a container runtime the Docker daemon has not registered ("docker: Error response from daemon: Unknown runtime
     # specified nvidia.", Docker 23's "unknown or invalid runtime name: nvidia"): NVIDIA's toolkit not configured for
     # the daemon; which runtime

@@ -216,9 +216,11 @@ ANY_WARNING = BareError(
     "python-warning",
     ("Warning:",),
     # (numba's begin on the line after the class: "x.py:188: NumbaDeprecationWarning: " / "Fall-back from ...")
-    # (or after what a post kept of its file: ": UserWarning: ...", or the file in brackets: "[.../x.py:232]: ...")
+    # (or after what a post kept of its file: ": UserWarning: ...", or the file in brackets: "[.../x.py:232]: ...";
+    # a Windows path with blanks in it; logging's record of it, captured: "... | py.warnings | WARNING | x.py:1: ...")
     re.compile(
-        r"^(?:\S{1,300}:\d{1,6}: |\[\S{1,300}:\d{1,6}\]: |: )?"
+        r"^(?:.{0,120}?\bpy\.warnings\b[\s|:\]-]{1,10}(?:WARNING[\s|:\]-]{1,10})?)?"
+        r"(?:\S{1,300}:\d{1,6}: |[A-Za-z]:\\[^:]{1,300}:\d{1,6}: |\[\S{1,300}:\d{1,6}\]: |: )?"
         r"(?P<cls>[A-Z]\w{0,60}Warning):(?: {1,4}(?P<msg>\S.{0,1000}))?$"
     ),
     lambda m: m["cls"],

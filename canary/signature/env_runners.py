@@ -39,12 +39,12 @@ def env_runner_words(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 ENV_RUNNER_ERRORS: list[BareError] = [
     # tox 4's report of an environment that failed, by what it refused ("py37: failed with ..."), the allowlist's words
-    # alone where a runner wrapped the line; raised, tox's class is HandledError
+    # alone where a runner wrapped the line, or in a post's code span; raised, tox's class is HandledError
     environment_check(
         "tox-env-failed",
         (" within deps", _ALLOWLIST),
-        r"^(?:(?:[\w.-]{1,100}: )?failed with )?(?P<msg>unrecognized arguments: .{1,500} for tox env \S{1,100} "
-        r"within deps|.{0,500}is not allowed, use allowlist_externals to allow it)$",
+        r"^`?(?:(?:[\w.-]{1,100}: )?failed with )?(?P<msg>unrecognized arguments: .{1,500} for tox env \S{1,100} "
+        r"within deps|.{0,500}is not allowed, use allowlist_externals to allow it)`?$",
         "HandledError",
     ),
     environment_check(

@@ -28,7 +28,7 @@ from canary.signature.call_paths import call_path
 from canary.signature.cut_tracebacks import cut_short
 from canary.signature.identity import CUT_TRACEBACK, make
 from canary.signature.infra import infrastructure_reason
-from canary.signature.lines import clean_lines, last_output
+from canary.signature.lines import clean_lines, last_output, unescaped
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.numerics import non_finite
 from canary.signature.pythons import import_from_source
@@ -137,7 +137,25 @@ def extract(
     launcher reported none (``outcome`` ``succeeded`` or unknown).
 
     ``outcome``/``exit_code``/``signal``/``detail`` are what the launcher saw (``timeout``,
-    ``never_started``, ``lost``, ...); they decide when the log alone cannot."""
+    ``never_started``, ``lost``, ...); they decide when the log alone cannot. Where nothing is found, a traceback
+    inside one line with its newlines escaped (a JSON field, an Ansible module's stderr) is read as its lines."""
+    seen = dict(outcome=outcome, exit_code=exit_code, signal=signal, detail=detail, options=options)
+    found = _extract(log_text, **seen, last_resort=False)
+    if found is None and (text := unescaped(log_text)) is not None:
+        found = _extract(text, **seen, last_resort=False)
+    return found if found is not None or outcome != "failed" else _extract(log_text, **seen, last_resort=True)
+
+
+def _extract(
+    log_text: str,
+    *,
+    outcome: str | None,
+    exit_code: int | None,
+    signal: int | None,
+    detail: str,
+    options: Options,
+    last_resort: bool,
+) -> Signature | None:
     lines = clean_lines(window(log_text))
     tail = "\n".join(last_output(lines, 40))
     chains = parse_chains(lines)
@@ -166,7 +184,7 @@ def extract(
         warned = any_warning(lines) if outcome is None else None
         if warned is not None:
             return warned
-    if outcome == "failed":
+    if outcome == "failed" and last_resort:  # (the launcher's exit status, where no text of the log says more)
         last_line = last_output(lines, 1)
         status = f"exit status {exit_code}" if exit_code is not None else (detail or "failed")
         return make(

@@ -295,6 +295,26 @@ def _unglued(raw: list[str]) -> list[str]:
     return out
 
 
+# a traceback inside one line, its newlines and quotes escaped (a JSON field, an Ansible module's stderr): "  File
+# \"/x/ruamel/yaml/main.py\", line 1105, in safe_load\n    ...\nAttributeError: \n\"safe_load()\" has been removed"
+_ESCAPED = re.compile(
+    r'(?:Traceback \(most recent call last\):|File \\"[^"]{1,300}\\", line \d{1,6}, in \S{1,200})\\n'
+    r"|\\n[A-Z]\w{0,60}(?:Error|Exception): "
+)
+
+
+def unescaped(text: str) -> str | None:
+    """``text`` with each line that holds a traceback with its newlines escaped written as the lines it escaped, or
+    None where no line does (read when nothing was found in the text as it is)."""
+    if "\\n" not in text:
+        return None
+    out: list[str] = []
+    for line in text.splitlines():
+        out.extend(line.replace('\\"', '"').split("\\n") if "\\n" in line and _ESCAPED.search(line) else [line])
+    joined = "\n".join(out)
+    return joined if joined != text else None
+
+
 def clean_lines(text: str | Iterable[str]) -> Lines:
     """The lines of a log, each without its decorations (see :func:`strip_prefix`), a terminal's
     folds undone first (:func:`unwrap`), an exception group's borders taken off."""

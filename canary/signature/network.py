@@ -126,6 +126,15 @@ def _retried(m: re.Match[str]) -> str:
 
 
 NETWORK_ERRORS: list[BareError] = [
+    # paramiko's transport logging the negotiation it gave up on before its traceback ("ERROR:paramiko.transport:
+    # Exception: Incompatible ssh peer (no acceptable kex algorithm)"), read where a copy ends inside the traceback:
+    # the SSHException it raises, by what the two sides share none of
+    BareError(
+        "ssh-negotiation",
+        ("Incompatible ssh peer (no acceptable ",),
+        re.compile(r"(?:^|(?<=[\s:|]))(?P<msg>Incompatible ssh peer \(no acceptable [\w ]{1,60}\))"),
+        "SSHException",
+    ),
     BareError(
         "pip-retry",
         ("after connection broken by",),

@@ -60,6 +60,9 @@ def _detail(lines: list[str], i: int, said: str) -> str:
     return said
 
 
+_V3_INDEX = re.compile(r"(/collections/index/)[\w-]{1,100}/[\w-]{1,100}(/versions/)")
+
+
 def _kind(text: str) -> str:
     return "infrastructure" if text.endswith("could not connect to the registry") else "environment"
 
@@ -87,5 +90,15 @@ PROVISIONER_ERRORS: list[BareError] = [
         r"couldn't resolve module/action '(?P<mod>[\w.]{1,200})'",
         None,
         message=lambda m: f"Ansible: couldn't resolve module/action '{m['mod']}'",
+    ),
+    # ansible-galaxy's report of an exception it did not expect ("ERROR! Unexpected Exception, this is probably a bug:
+    # 'results'"), by the exception's words (a KeyError's key: a field Galaxy's reply lacks, or the moved v3 API's
+    # path an older client asks for, whichever collection), alone, in a task's JSON or in an image build's quotes
+    environment_check(
+        "ansible-unexpected",
+        ("ERROR! Unexpected Exception, this is probably a bug: ",),
+        r"ERROR! Unexpected Exception, this is probably a bug: (?P<key>'[^']{1,300}'|[^\"']{1,300}?)(?=\"|$)",
+        None,
+        message=lambda m: "Ansible: Unexpected Exception: " + _V3_INDEX.sub(r"\1<collection>\2", m["key"]),
     ),
 ]

@@ -50,6 +50,7 @@ _RUNNER_END = re.compile("^" + RUNNER_END)
 
 
 _WARNING_LINES = 1  # the line a warning's message may be wrapped onto
+_AFTERWORD = "Enable tracemalloc to get the object allocation traceback"
 
 
 def any_warning(lines: list[str]) -> Signature | None:
@@ -58,6 +59,8 @@ def any_warning(lines: list[str]) -> Signature | None:
     info = getattr(lines, "info", ())
     for i in range(len(lines) - 1, -1, -1):
         m = ANY_WARNING.match(lines[i].strip()) if i not in info else None
+        if m and ANY_WARNING.message(m).startswith(_AFTERWORD):
+            continue  # (Python's afterword to the warning above it, a coroutine never awaited or a resource left open)
         if m:
             cls, msg = ANY_WARNING.exception_of(m), ANY_WARNING.message(m)
             if not msg:  # (its message begins on the next line)

@@ -75,7 +75,7 @@ _MESSAGE_END = re.compile(
     r"|[\w.-]{1,100} exited with code \d{1,3}$|INFO: Elapsed time: "  # (docker compose's as a container ends; Bazel's)
     r"|'''$|\"\"\"$|at (?:[\w.-]{1,60}/)?(?:[\w`$]{1,100}\.){2,}[\w`<>$]{1,100} ?\("  # (quotes; JVM's, .NET's frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
-    r"|The command \".{1,500}\" exited with \d{1,3}\."  # (Travis CI's line after a failed step)
+    r"|The command \".{1,500}\" exited with \d{1,3}\.|.{0,200}, retrying in [\d.]{1,8} s"  # (Travis CI's; a retry's)
     # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]", with its
     # description "Training steps:   0%|"; rich's box around its own copy of the traceback, "╭───── Traceback ...")
     r"|(?:[^|:]{1,100}:\s{1,4})?\d{1,3}%\||╭─{3,}"
