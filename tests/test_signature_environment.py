@@ -4625,3 +4625,18 @@ def test_a_traceback_with_its_newlines_escaped_is_read_before_the_launchers_exit
     assert extract(text, outcome="failed", exit_code=1).exception == "KeyError"
     assert extract("it stopped\n", outcome="failed", exit_code=3).message == "exit status 3: it stopped"
     assert extract('{"msg": "done\\nall well"}') is None
+
+
+def test_the_two_hundred_and_thirty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # any exception a Lambda handler raised, in the JSON the runtime returns: errorType's class, errorMessage's words
+    textract = sig("amazon-textract-idp-cdk-constructs-15.log")
+    assert textract.exception == "DeprecationError" and textract.fingerprint == sig("tk-path-finder-49.log").fingerprint
+    assert sig("python-chromedriver-binary-11.log").fingerprint == sig("ghunt-359.log").fingerprint
+    # pandas' floor for an optional dependency is the environment's, whichever release is installed
+    assert sig("mapeathor-28.log").kind == "environment"
+    assert sig("mapeathor-28.log").fingerprint == sig("robotframework-datadriver-35.log").fingerprint
+    # tzlocal's offsets are the machine's; a conda env's prompt on a home path ends the message
+    assert sig("bazarr-647.log").fingerprint == sig("bazarr-405.log").fingerprint
+    assert sig("pyopencl-258.log").message == sig("deepmimic-195.log").message
+    # a logged level cut inside its word after a traceback's frame is no exception
+    assert sig("paramiko-423.log").fingerprint == sig("paramiko-600.log").fingerprint

@@ -12,12 +12,16 @@ import re
 from canary.signature.rewordings import Parts, Rule, rewrite
 
 _TOKEN_TIME = re.compile(r"^(Token used too (?:early|late)), \d{1,20} [<>] \d{1,20}\b.*$")
+_TZ_OFFSET = re.compile(r"^(Timezone offset does not match system offset): -?\d{1,6} != -?\d{1,6}\b")
 
 
 def token_time(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """google-auth's check of a token's times without the two it compared and its advice."""
+    """google-auth's check of a token's times without the two it compared and its advice; tzlocal's of the zone's
+    offset without the two offsets."""
     if message.startswith("Token used too"):
         message = _TOKEN_TIME.sub(r"\1", message)
+    elif message.startswith("Timezone offset does not match"):
+        message = _TZ_OFFSET.sub(r"\1", message)
     return exc, message, frames
 
 
@@ -102,7 +106,8 @@ HOST_RULES: tuple[Rule, ...] = (
     Rule(
         "token-time",
         "google-auth refuses a token by the two times it compared ('Token used too early, 1642758070 < 1642758071. "
-        "Check that your computer's clock is set correctly.'): that the machine's clock is off is the failure",
+        "Check that your computer's clock is set correctly.'), tzlocal the zone's offset and the system's: that "
+        "the machine's clock or zone is off is the failure",
         token_time,
     ),
     Rule(

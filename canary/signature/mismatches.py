@@ -128,6 +128,7 @@ _INSTALLS = (
     r"is not a supported wheel on this platform|has inconsistent version",
     r"\bJAX requires Python \d\.\d{1,2} or newer|Cannot install on (?:a )?Python\b",
     r"Python in worker has different version",  # (PySpark's workers against its driver)
+    r"^Pandas requires version '\S{1,30}' or newer of '",  # (pandas' floor for an optional dependency it imports)
     r"^Java gateway process exited before sending its port number",  # (PySpark's JVM that did not start)
     r"conflicting dependencies \(ResolutionImpossible\)|uv: no solution found when resolving",
     # (pip's words after a package's build step failed: a compiler, a tool or a header the build needed)

@@ -5,7 +5,8 @@ The Python runtime wraps the import's error in its own ("[ERROR] Runtime.ImportM
 'handler': cannot import name 'DEFAULT_CIPHERS' from 'urllib3.util.ssl_' (/var/task/urllib3/util/ssl_.py)", its
 traceback's first line run onto it in CloudWatch; a console shows the words without the class). The import's error is
 the failure, under the class its words say (a traceback of the same import names it); the handler's module and where
-the package was unpacked are the function's.
+the package was unpacked are the function's. Any other exception a handler raised reaches its caller as JSON, its class
+in "errorType" and its words in the "errorMessage" beside it.
 """
 
 from __future__ import annotations
@@ -42,6 +43,17 @@ def _json_rest(lines: list[str], i: int, message: str) -> str:
 
 
 _REST = re.compile(r'^\s{0,20}([^"]{1,500})",?\s*$')
+_ERROR_MESSAGE = re.compile(r'^\s{0,20}"errorMessage": "(?P<msg>(?:[^"\\]|\\.){0,2000})",?\s*$')
+_NEAR = 3  # the lines around the errorType its errorMessage is looked for in
+
+
+def _error_message(lines: list[str], i: int, message: str) -> str:
+    """The errorMessage beside an errorType in the JSON the runtime returns, unescaped, its last newline left out."""
+    for line in (*lines[max(0, i - _NEAR) : i], *lines[i + 1 : i + 1 + _NEAR]):
+        if (m := _ERROR_MESSAGE.match(line)) is not None:
+            said = m["msg"].replace('\\"', '"')
+            return said[:-2] if said.endswith("\\n") else said
+    return message
 
 
 # Azure Functions' host reports a function's exception as "Result: Failure", "Exception: <class>: <message>" and
@@ -72,5 +84,15 @@ LAMBDA_ERRORS: list[BareError] = [
         re.compile(r'^"errorMessage": "(?P<msg>Unable to import module \'[\w.]{1,200}\': [^"]{1,2000}?)(?:",?)?$'),
         "ImportModuleError",
         below=_json_rest,
+    ),
+    # any other exception a handler raised, in the same JSON: its class by errorType, its words by the errorMessage
+    # beside it ("errorMessage": "PdfFileReader is deprecated ...", "errorType": "DeprecationError")
+    BareError(
+        "lambda-error-json",
+        ('"errorType": "',),
+        re.compile(r'^"errorType": "(?!Runtime\.)(?:[\w]{1,100}\.){0,6}(?P<cls>[A-Za-z_]\w{0,100})",?$'),
+        lambda m: m["cls"],
+        message=lambda m: "",
+        below=_error_message,
     ),
 ]

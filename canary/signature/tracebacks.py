@@ -81,8 +81,8 @@ _MESSAGE_END = re.compile(
     r"|(?:[^|:]{1,100}:\s{1,4})?\d{1,3}%\||╭─{3,}"
     # (a post's markup after the block it pasted: a code fence, GitHub's folded <details> and its HTML)
     r"|`{3}[\w+-]{0,20}$|</?(?:details|summary|pre|code|br|p|hr)\b[^>]{0,100}>"
-    r"|(?:\([\w.-]{1,40}\) )?(?:[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}|-?bash-[\d.]{1,8})[$#](?: |$)"  # (a shell's prompt)
-    r"|\([\w.-]{1,40}\)(?: \([\w.-]{1,40}\)){0,3} .{0,200}[$#>]$"  # (a conda env's prompt: "(env) (base) ... $")
+    r"|(?:\([\w.-]{1,40}\) )?(?:[\w.-]{1,64}@[\w.-]{1,64}:\S{0,300}|-?bash-[\d.]{1,8})[$#](?: |$)"  # (shell prompts)
+    r"|\([\w.-]{1,40}\)(?: \([\w.-]{1,40}\)){0,3} (?:.{0,200}[$#>]$|~\S{0,300}[$#] )"  # (a conda env's: "(env) ~/x$")
     r"|Tr(?:a|ac|ace|aceb|aceba|acebac|aceback)?$"  # (the next traceback's first line, where a post was cut inside it)
     r"|(?:gyp|npm) ERR! |npm error "  # (node-gyp's and npm's report of the Python script they ran, after its error)
     "|" + RUNNER_END,  # (a runner's end after it)
@@ -154,8 +154,8 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
         return None
     if m.group("msg") is None and "." in m.group("type") and m.group("type").rsplit(".", 1)[1][:1].islower():
         return None  # a module's path cut before its class ("torch.distr"), not an exception
-    if m.group("msg") is None and (len(m.group("type")) < 3 or m.group("type") in ("Fil", "File")):
-        return None  # a frame's "File" cut short, or a class cut at its first letters, is no exception
+    if m.group("msg") is None and (len(m.group("type")) < 3 or m.group("type") in ("Fil", "File", "ERRO", "WARN")):
+        return None  # a frame's "File" or a logged level cut short, or a class cut at its first letters: no exception
     if len(m.group("type")) == 1 and (m.group("msg") or "").startswith("\\"):
         return None  # a Windows path ("c:\\users\\x\\lib\\site"), not an exception
     if m.group("type") == "Node" and (m.group("msg") or "").startswith("'"):
