@@ -8,6 +8,7 @@ a Ray task error), or what the launcher saw (a timeout, a signal, an exit status
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from canary.record import Signature
 from canary.signature import kinds
@@ -139,11 +140,11 @@ def extract(
     ``outcome``/``exit_code``/``signal``/``detail`` are what the launcher saw (``timeout``,
     ``never_started``, ``lost``, ...); they decide when the log alone cannot. Where nothing is found, a traceback
     inside one line with its newlines escaped (a JSON field, an Ansible module's stderr) is read as its lines."""
-    seen = dict(outcome=outcome, exit_code=exit_code, signal=signal, detail=detail, options=options)
-    found = _extract(log_text, **seen, last_resort=False)
+    read = partial(_extract, outcome=outcome, exit_code=exit_code, signal=signal, detail=detail, options=options)
+    found = read(log_text, last_resort=False)
     if found is None and (text := unescaped(log_text)) is not None:
-        found = _extract(text, **seen, last_resort=False)
-    return found if found is not None or outcome != "failed" else _extract(log_text, **seen, last_resort=True)
+        found = read(text, last_resort=False)
+    return found if found is not None or outcome != "failed" else read(log_text, last_resort=True)
 
 
 def _extract(
