@@ -4640,3 +4640,16 @@ def test_the_two_hundred_and_thirty_seventh_and_eighth_batchs_failures_in_the_wo
     assert sig("pyopencl-258.log").message == sig("deepmimic-195.log").message
     # a logged level cut inside its word after a traceback's frame is no exception
     assert sig("paramiko-423.log").fingerprint == sig("paramiko-600.log").fingerprint
+
+
+def test_the_two_hundred_and_thirty_ninth_and_fortieth_batchs_failures_in_the_words_they_met():
+    # Python 2's count of a call's arguments in Python 3's words
+    assert sig("mqttwarn-251.log").message == "on_connect() takes 3 positional arguments but 4 were given"
+    assert sig("mqttwarn-251.log").fingerprint == sig("cayenne-mqtt-python-4.log").fingerprint
+    # python-engineio's refusal of another protocol revision, logged on its own or in a record
+    assert sig("flask-socketio-1424.log").fingerprint == sig("switch-remoteplay-37.log").fingerprint
+    assert sig("flask-socketio-1424.log").kind == "environment"
+    # a setup.py refusing the Python running it, by the package, whichever releases
+    assert sig("pony-155.log").fingerprint == sig("pony-364.log").fingerprint == sig("pony-583.log").fingerprint
+    # paho-mqtt 2.0's pointer to its migration notes, by release, is advice
+    assert sig("robotframework-mqttlibrary-34.log").fingerprint == sig("sofar_lsw3-62.log").fingerprint

@@ -61,4 +61,13 @@ BROKER_ERRORS: list[BareError] = [
         message=_consumer,
         weak=True,
     ),
+    # python-engineio's server refusing a client of another protocol revision (python-socketio 5 against a 2.x client,
+    # or the reverse), logged on its own or in a log record: the two sides' releases, the environment's
+    BareError(
+        "engineio-protocol",
+        ("unsupported version of the Socket.IO or Engine.IO protocols",),
+        re.compile(r"(?P<msg>The client is using an unsupported version of the Socket\.IO or Engine\.IO protocols)"),
+        None,
+        "environment",
+    ),
 ]

@@ -21,6 +21,15 @@ from canary.signature.recogniser import BareError
 from canary.signature.recogniser import environment_check as _environment
 
 MANAGED_PYTHON_CHECKS: list[BareError] = [
+    # a package's setup.py refusing the Python running it ("Sorry, but pony 0.6.1 requires Python of one of the
+    # following versions: 2.6, 2.7, 3.3 or 3.4. You have version 3.5.0"): which package, not which releases
+    _environment(
+        "setup-python-gate",
+        ("requires Python of one of the following versions",),
+        r"Sorry, but (?P<pkg>[\w.-]{1,60}) [\w.+-]{1,20} requires Python of one of the following versions",
+        None,
+        message=lambda m: f"{m['pkg']} requires Python of one of the following versions",
+    ),
     # (pip's words the same when a provisioning tool relays its stderr inside its own JSON: "msg": "\n:stderr: error:
     # ...")
     _environment(

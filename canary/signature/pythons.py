@@ -199,11 +199,18 @@ _CALL_QUALNAME = re.compile(
 _MARKDOWN_DUNDER = re.compile(r"(\b[A-Z]\w{0,100}\.)(init|call|new)(?=\(\) )")
 
 
+# Python 2's count of a call's arguments ("on_connect() takes exactly 3 arguments (4 given)"), in Python 3's words
+_PY2_COUNT = re.compile(r"^(\w{1,100}\(\)) takes exactly (\d{1,3}) arguments? \((\d{1,3}) given\)$")
+
+
 def call_qualname(exc: str | None, message: str, frames: list[str]) -> Parts:
     # (or relayed in another's message: docker-py's "Error while fetching server API version: HTTPConnection.request()
     # got an unexpected keyword argument 'chunked'")
     if "() " in message and (exc == "TypeError" or "() got " in message):
         message = _CALL_QUALNAME.sub("", _MARKDOWN_DUNDER.sub(r"\1__\2__", message))
+        if " takes exactly " in message and (m := _PY2_COUNT.match(message)):
+            takes, given = ("argument" if m[2] == "1" else "arguments"), ("was" if m[3] == "1" else "were")
+            message = f"{m[1]} takes {m[2]} positional {takes} but {m[3]} {given} given"
     return exc, message, frames
 
 

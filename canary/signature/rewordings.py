@@ -250,7 +250,8 @@ _ADVICE = re.compile(
     # Biopython's way round the alphabets it removed, and xarray's round an engine it did not find: a post may keep
     # part of it (cut after "Please", or its double backticks taken for markup)
     r"(?<=has been removed from Biopython\.) In many cases, the alphabet .{0,600}$|"
-    r"(?<=\]\.) Consider explicitly selecting one of the installed (?:IO )?engines .{0,600}$)"
+    r"(?<=\]\.) Consider explicitly selecting one of the installed (?:IO )?engines .{0,600}$|"
+    r"(?<=added a callback_api_version), see \S{1,100} for details$)"  # (paho-mqtt 2.0's, by release)
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

@@ -273,8 +273,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "call-qualname",
-        "Python 3.10 names a call's function by qualified name in its argument errors ('Trainer.__init__() got ...'),"
-        " before by name; Markdown takes a dunder's underscores as bold ('X.init()'): function and argument are it",
+        "Python 3.10 names a call's function by qualified name ('Trainer.__init__() got ...'), Python 2 counts its "
+        "arguments in its own words, Markdown takes a dunder's underscores as bold: function and argument are it",
         pythons.call_qualname,
     ),
     Rule(
