@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import BareError, environment_check
 from canary.signature.rewordings import Parts
 
 # ("... but is currently not able to persist on disk.", "... but it is currently not able to persist on disk.", "...
@@ -63,11 +63,10 @@ BROKER_ERRORS: list[BareError] = [
     ),
     # python-engineio's server refusing a client of another protocol revision (python-socketio 5 against a 2.x client,
     # or the reverse), logged on its own or in a log record: the two sides' releases, the environment's
-    BareError(
+    environment_check(
         "engineio-protocol",
         ("unsupported version of the Socket.IO or Engine.IO protocols",),
-        re.compile(r"(?P<msg>The client is using an unsupported version of the Socket\.IO or Engine\.IO protocols)"),
+        r"(?P<msg>The client is using an unsupported version of the Socket\.IO or Engine\.IO protocols)",
         None,
-        "environment",
     ),
 ]
