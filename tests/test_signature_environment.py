@@ -4653,3 +4653,29 @@ def test_the_two_hundred_and_thirty_ninth_and_fortieth_batchs_failures_in_the_wo
     assert sig("pony-155.log").fingerprint == sig("pony-364.log").fingerprint == sig("pony-583.log").fingerprint
     # paho-mqtt 2.0's pointer to its migration notes, by release, is advice
     assert sig("robotframework-mqttlibrary-34.log").fingerprint == sig("sofar_lsw3-62.log").fingerprint
+
+
+def test_the_two_hundred_and_forty_first_and_second_batchs_failures_in_the_words_they_met():
+    # freezers' refusals: PyInstaller's obsolete backport by the package, Nuitka's Python by why
+    backport = {sig(n).fingerprint for n in ("exo-973.log", "pyinstaller-7583.log", "anaconda-issues-13176.log")}
+    assert len(backport) == 1 and sig("exo-973.log").kind == "environment"
+    assert sig("pyinstaller-6374.log").fingerprint not in backport  # typing, not pathlib
+    assert sig("linvam-46.log").fingerprint == sig("nuitka-3630.log").fingerprint  # (below makepkg's own error)
+    assert sig("nuitka-2653.log").fingerprint != sig("nuitka-3630.log").fingerprint  # the Windows store's Python
+    # a program built for another machine by its name; a path through 'x/../' without it
+    assert sig("pulp-866.log").fingerprint == sig("pulp-765.log").fingerprint == sig("pulp-715.log").fingerprint
+    assert sig("pulp-584.log").fingerprint == sig("pulp-694.log").fingerprint != sig("pulp-866.log").fingerprint
+    assert sig("miniforge-698.log").message.endswith("(required by libcurl.so.4)")
+    # protobuf's CHECK in its logger's words before absl's and after
+    assert sig("or-tools-2047.log").fingerprint == sig("or-tools-4736.log").fingerprint
+    # pyusb finding no backend is the machine's, whichever program asked
+    assert sig("brother_ql-124.log").fingerprint == sig("pyccsniffer-9.log").fingerprint
+    # cffi's missing symbol by the library's name, with or without its class; ReportLab's and pythonnet's words alone
+    pango = {sig(n).fingerprint for n in ("weasyprint-1670.log", "weasyprint-1384.log", "wagtail-pdf-8.log")}
+    assert len(pango) == 1
+    assert sig("hyperglass-236.log").fingerprint == sig("langchain-16926.log").fingerprint
+    assert sig("pythonnet-2657.log").fingerprint == sig("pywebview-1735.log").fingerprint
+    # a lone quote closing a pasted block is not the message's
+    assert sig("simplehtr-148.log").fingerprint == sig("tensorflow-85070.log").fingerprint
+    # win32com's generated module by no type library's id
+    assert sig("dragonfly-359.log").message == "module 'win32com.gen_py.<uuid>' has no attribute 'CLSIDToClassMap'"

@@ -1,8 +1,8 @@
 """What attention and quantization extensions print when they load on a machine or against a torch they were not built
 for, without a class or before one: Windows' and macOS's loaders refusing bitsandbytes' library, bitsandbytes 0.37's
 setup tripping on a Windows path, xFormers without its C++ extensions, flash-attn outside the window xFormers accepts,
-transformers' FlashAttention2 without flash-attn and its TF32 check of the GPU, and safetensors' refusals. Pure. They
-take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+transformers' FlashAttention2 without flash-attn and its TF32 check of the GPU, safetensors' refusals, and cffi's
+of a symbol a library lacks. Pure. They take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
@@ -142,5 +142,14 @@ EXTENSION_LOADS: list[BareError] = [
             r"stored in KV cache \(\d{1,9}\))"
         ),
         "ValueError",
+    ),
+    # cffi's refusal of a function a shared library lacks, an AttributeError posted without its class ("function/symbol
+    # 'pango_context_set_round_glyph_positions' not found in library 'libpango-1.0.so.0'"): a library older than its
+    # binding (the ``undefined-symbol`` rule names the library by its name)
+    _environment(
+        "cffi-symbol",
+        ("' not found in library '",),
+        r"^(?P<msg>function/symbol '\w{1,200}' not found in library '[^']{1,300}')",
+        "AttributeError",
     ),
 ]

@@ -137,9 +137,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "failed-check",
-        "torch_xla raises its runtime's failed CHECK as a RuntimeError whose message is the check ('<file>.cc:<line> : "
-        "Check failed: ...'), the runtime logs it bare (and aborts); the check is the failure, as CheckFailed, and a "
-        "comparison's values after it ('(500.867 vs. 500.867)') the run's",
+        "torch_xla raises a failed CHECK as a RuntimeError whose message is the check ('<file>.cc:<line> : Check "
+        "failed: ...'), a runtime logs it bare (old protobuf 'CHECK failed'); the check is the failure, as "
+        "CheckFailed, and a comparison's values after it ('(500.867 vs. 500.867)') the run's",
         rewordings.failed_check,
     ),
     Rule(

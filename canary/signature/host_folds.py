@@ -1,7 +1,7 @@
 """The folding rules of what the host a job runs on puts into a library's words: google-auth's check of a token's
 times by the machine's clock, pkg_resources' conflict by the versions and paths the machine has, Python's warning of
 fork() in a threaded process by the process's id, runc's relay of a container hook's error and the container's root
-on the host, the loader's path to a library it could not fit in the static TLS block, Matplotlib's backend without a
+on the host, a path through 'x/../' and a program built for another machine, Matplotlib's backend without a
 display. Pure. They take their place, in this order, in :data:`canary.signature.word_folds.WORD_RULES`.
 """
 
@@ -89,16 +89,30 @@ def container_relay(exc: str | None, message: str, frames: list[str]) -> Parts:
     return exc, message, frames
 
 
-# the loader naming a library by the path it was found through, from whichever module loaded it
-# ("sklearn/utils/../../scikit_learn.libs/libgomp-<hex>.so.1.0.0: cannot allocate memory in static TLS block")
-_UP = re.compile(r"[^/\s]{1,200}/\.\./")
+# a file named by the path it was found through: the loader's library from whichever module loaded it
+# ("sklearn/utils/../../scikit_learn.libs/libgomp-<hex>.so.1.0.0: cannot allocate memory in static TLS block"), a
+# package's own program by the directory it computed it from ("pulp/apis/../solverdir/cbc/linux/64/cbc")
+_UP = re.compile(r"(?<![^/\s'\"(])(?!\.\.?/)[^/\s'\"(]{1,200}/\.\./")
+# the kernel refusing a program built for another machine: Linux's ENOEXEC, macOS's EBADARCH ("[Errno 86] Bad CPU type
+# in executable: '/x/site-packages/pulp/solverdir/cbc/osx/64/cbc'"); which directory the release keeps it in is not
+_WRONG_ARCH = re.compile(
+    r"^(\[Errno (?:8|86)\] (?:Exec format error|Bad CPU type in executable)): '(?:[^']{0,500}/)?([^/']{1,200})'"
+)
 
 
-def static_tls(exc: str | None, message: str, frames: list[str]) -> Parts:
-    """The library the loader could not fit in the static TLS block, by its path with each "x/../" taken out."""
-    if "/../" in message and "static TLS block" in message:
+# (what is left above the package a path was cut to: "torch/lib/../../../../libsycl.so.8", "x/../.././libcurl.so.4")
+_ABOVE = re.compile(r"(?<![^\s'\"(])(?:\.\.?/)+")
+
+
+def up_paths(exc: str | None, message: str, frames: list[str]) -> Parts:
+    """A path with each "x/../" taken out, and what it climbs above where it starts; a program the kernel could not run
+    on this machine by its name."""
+    if "/../" in message:
         while _UP.search(message):
             message = _UP.sub("", message, count=1)
+        message = _ABOVE.sub("", message)
+    if message.startswith("[Errno ") and (m := _WRONG_ARCH.match(message)):
+        message = f"{m[1]}: '{m[2]}'"
     return exc, message, frames
 
 
@@ -130,10 +144,11 @@ HOST_RULES: tuple[Rule, ...] = (
         container_relay,
     ),
     Rule(
-        "static-tls",
-        "the loader names a library it could not fit in the static TLS block by the path it was found through, from "
-        "the module that loaded it ('sklearn/utils/../../scikit_learn.libs/...'): the library, not who loaded it",
-        static_tls,
+        "up-paths",
+        "a file is named by the way it was found ('sklearn/utils/../../scikit_learn.libs/...', "
+        "'pulp/apis/../solverdir'), a program built for another machine ('Exec format error', 'Bad CPU type in "
+        "executable') by where a release keeps it: the file, by its path without 'x/../' or by its name",
+        up_paths,
     ),
     Rule(
         "non-gui",

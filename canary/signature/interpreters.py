@@ -5,9 +5,9 @@ endings (bash's "/bin/bash^M: bad interpreter", zsh's "bad interpreter: /usr/bin
 ``env``'s "'python\\r': No such file or directory", bash's "$'\\r': command not found" inside the script); a native
 library's libpng older than the one it runs with ("libpng warning: Application built with libpng-1.4.12 but running with
 1.6.50"), which fails the image it was reading; supervisorctl without supervisord's socket ("unix:///tmp/supervisor.sock
-no such file", "... refused connection"). Pure. Which script, which path and which line are the job's; which
-interpreter, and whether a carriage return or a missing file refused it, are the failure, the environment's. They take
-their place in :data:`canary.signature.runners.RUNNER_CHECKS`.
+no such file", "... refused connection"); pythonnet without a .NET runtime it can start. Pure. Which script, which path
+and which line are the job's; which interpreter, and whether a carriage return or a missing file refused it, are the
+failure, the environment's. They take their place in :data:`canary.signature.runners.RUNNER_CHECKS`.
 """
 
 from __future__ import annotations
@@ -80,5 +80,14 @@ INTERPRETER_CHECKS: list[BareError] = [
         r"^unix://\S{1,300}\.sock (?P<why>no such file|refused connection)$",
         None,
         message=lambda m: f"supervisorctl: supervisord's socket: {m['why']}",
+    ),
+    # pythonnet 3 finding no .NET runtime it can start ('Failed to create a default .NET runtime, which would have been
+    # "netfx" on this system. Either install ...'), its RuntimeError's message posted without it, wrapped by a terminal
+    BareError(
+        "pythonnet-runtime",
+        ("Failed to create a default .NET runtime",),
+        re.compile(r"^(?:RuntimeError: )?(?P<msg>Failed to create a default \.NET runtime\b.{0,300})$"),
+        "RuntimeError",
+        context=2,
     ),
 ]

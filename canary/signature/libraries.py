@@ -135,12 +135,19 @@ _FLAT = re.compile(
     r"^dlopen\(\S{0,300}?([\w+-]{1,200}?)(?:\.cpython-\w{1,20}-[\w-]{1,60}|\.abi3)?\.so, [^)]{1,40}\): "
     r"symbol not found "
 )
+# (cffi's: "function/symbol 'pango_context_set_round_glyph_positions' not found in library 'libpango-1.0.so.0':
+# /usr/lib/x86_64-linux-gnu/libpango-1.0.so.0: undefined symbol: ...", the library by the path it opened on macOS)
+_CFFI = re.compile(
+    r"^(function/symbol '\w{1,200}' not found in library ')(?:[^']{0,300}/)?([^'/]{1,200}?)"
+    r"(?:\.so(?:\.\d{1,4}){0,3}|\.dylib|\.dll)?'.*$"
+)
 _linux_symbol = rewrite(": undefined symbol: ", _UNDEFINED, r"\1.so: undefined symbol: ")
 _macos_symbol = rewrite("): symbol not found ", _FLAT, r"\1.so: symbol not found ")
+_cffi_symbol = rewrite("function/symbol '", _CFFI, r"\1\2'")
 
 
 def undefined_symbol(exc: str | None, message: str, frames: list[str]) -> Parts:
-    return _macos_symbol(*_linux_symbol(exc, message, frames))
+    return _cffi_symbol(*_macos_symbol(*_linux_symbol(exc, message, frames)))
 
 
 # PaddlePaddle raises a CUDA library's status as ExternalError (1.x; "OSError: (External) ..." in 2.x) with where

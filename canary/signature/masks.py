@@ -18,7 +18,11 @@ import re
 MAX_MESSAGE = 2000  # characters of a message that are normalised (and fingerprinted)
 
 _NORMALIZERS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    # (and win32com's generated module for a type library, by its id, locale and version: "gen_py.<uuid>x0x5x4")
+    (
+        re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:x\d{1,5}){0,3}\b"),
+        "<uuid>",
+    ),
     (re.compile(r"\b\d{8}T\d{6}Z-[\w.-]{1,80}?-[0-9a-f]{4}\b"), "<run>"),  # canary run ids
     (re.compile(r"\braysubmit_\w+"), "<job>"),
     (re.compile(r"\b((?:job|run|task|attempt|trace|request)[ _-]?id)([=: ]{1,3})['\"]?[\w.:/-]+"), r"\1\2<id>"),

@@ -5,7 +5,7 @@ found. Falling back to DejaVu Sans.", logged or warned, "Bitstream Vera Sans" be
 ("Glyph 37239 missing from current font", later "Glyph 23435 (\\N{CJK UNIFIED IDEOGRAPH-5B8B}) missing from font(s)
 DejaVu Sans."). Pure. Which script or which kind of glyph the machine lacks is the failure; the directories searched,
 the family a figure asked for, the fallback and the character are the run's. Pillow built from source names the
-library whose headers it could not find.
+library whose headers it could not find, ReportLab the renderPM backend it could not import.
 """
 
 from __future__ import annotations
@@ -55,5 +55,13 @@ PLOTTING_ERRORS = [
         None,
         message=lambda m: "findfont: Font family <family> not found",
         weak=True,
+    ),
+    # ReportLab 4 without the renderPM backend it asks for ("cannot import desired renderPM backend rlPyCairo", its
+    # RenderPMError's message, logged by an application without the class): which backend
+    BareError(
+        "reportlab-renderpm",
+        ("cannot import desired renderPM backend ",),
+        re.compile(r"(?:^|\s)(?P<msg>cannot import desired renderPM backend \w{1,40})"),
+        "RenderPMError",
     ),
 ]

@@ -5,7 +5,11 @@ a Poetry command that is not available." above "Since Poetry (2.0.0), the shell 
 default."); a command it does not know at all, a plugin's that is not installed, is Cleo's refusal ('The command
 "export" does not exist.'). PDM prints an error as its class in brackets before its words ("[NonExistentKey]: 'Key
 "url" does not exist.'", tomlkit's class reading a lock file an older PDM wrote), quoted as a repr. Which command, or
-which class and words, is the failure. The recognisers take their place in :data:`canary.signature.stacks.STACK_ERRORS`.
+which class and words, is the failure. Freezers refuse what they cannot bundle: PyInstaller a standard library module's
+obsolete backport ("The 'pathlib' package is an obsolete backport of a standard library package and is incompatible
+with PyInstaller."), Nuitka a Python newer than it ("FATAL: The Python version '3.12' is not supported by Nuitka
+'2.1.5', ...") or from the Windows store. The recognisers take their place in
+:data:`canary.signature.stacks.STACK_ERRORS`.
 """
 
 from __future__ import annotations
@@ -37,5 +41,25 @@ PROJECT_TOOL_ERRORS: list[BareError] = [
         re.compile(r"^\[(?P<cls>(?:[A-Z][a-z0-9]{1,30}){2,4})\]: (?P<q>['\"]?)(?P<msg>.{1,500}?)(?P=q)$"),
         lambda m: m["cls"],
         message=lambda m: m["msg"].rstrip("."),
+    ),
+    # (which package, and what to remove it with: pip or conda, where it is, is the machine's)
+    environment_check(
+        "pyinstaller-obsolete-backport",
+        ("is an obsolete backport of a standard library package",),
+        r"The '(?P<pkg>[\w.-]{1,60})' package is an obsolete backport of a standard library package and is "
+        r"incompatible with PyInstaller",
+        None,
+        message=lambda m: f"PyInstaller: the '{m['pkg']}' package is an obsolete backport of a standard library module",
+    ),
+    # (the two versions are the machine's; which Python it refused, by why, is the failure)
+    environment_check(
+        "nuitka-python",
+        ("is not supported by Nuitka", "from Windows store is not supported"),
+        r"^FATAL: (?:Error, )?[Tt]he Python (?:version '[\d.]{1,10}' is not supported by Nuitka '[\d.]{1,12}'|"
+        r"from (?P<store>Windows store) is not supported)",
+        None,
+        message=lambda m: (
+            "Nuitka: the Python " + ("from Windows store is not supported" if m["store"] else "is too new")
+        ),
     ),
 ]

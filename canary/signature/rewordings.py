@@ -120,6 +120,8 @@ _CHECK_VALUES = re.compile(r" \(<n> vs\. <n>\)$")
 def failed_check(exc: str | None, message: str, frames: list[str]) -> Parts:
     if exc == "RuntimeError" and message.startswith("Check failed: "):
         exc = "CheckFailed"
+    if exc == "CheckFailed" and message.startswith("CHECK failed: "):  # (protobuf's logger before absl's)
+        message = "Check failed: " + message[len("CHECK failed: ") :]
     if exc == "CheckFailed" and message.endswith(" vs. <n>)"):
         message = _CHECK_VALUES.sub("", message)
     return exc, message, frames
@@ -251,7 +253,10 @@ _ADVICE = re.compile(
     # part of it (cut after "Please", or its double backticks taken for markup)
     r"(?<=has been removed from Biopython\.) In many cases, the alphabet .{0,600}$|"
     r"(?<=\]\.) Consider explicitly selecting one of the installed (?:IO )?engines .{0,600}$|"
-    r"(?<=added a callback_api_version), see \S{1,100} for details$)"  # (paho-mqtt 2.0's, by release)
+    r"(?<=added a callback_api_version), see \S{1,100} for details$|"  # (paho-mqtt 2.0's, by release)
+    # ReportLab's after a renderPM backend it could not import; pythonnet's after the .NET runtime it could not create
+    r" ?Seek advice at the users list(?: see)?.{0,300}$|"
+    r"(?<=on this system\.) Either install a compatible runtime or configure it explicitly.{0,400}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

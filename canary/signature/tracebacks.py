@@ -73,7 +73,7 @@ _MESSAGE_END = re.compile(
     # (Slurm's report of the tasks that exited after it, Tianhe's yhrun's too; docker-compose's of its build step)
     r"|(?:yh|s)run: error: |slurmstepd: error: |ERROR: Service '[\w.-]{1,100}' failed to build"
     r"|[\w.-]{1,100} exited with code \d{1,3}$|INFO: Elapsed time: "  # (docker compose's as a container ends; Bazel's)
-    r"|'''$|\"\"\"$|at (?:[\w.-]{1,60}/)?(?:[\w`$]{1,100}\.){2,}[\w`<>$]{1,100} ?\("  # (quotes; JVM's, .NET's frames)
+    r"|'''$|\"(?:\"\")?$|at (?:[\w.-]{1,60}/)?(?:[\w`$]{1,100}\.){2,}[\w`<>$]{1,100} ?\("  # (quotes; JVM, .NET frames)
     r"|terminate called (?:after throwing an instance of|without an active exception)"
     r"|The command \".{1,500}\" exited with \d{1,3}\.|.{0,200}, retrying in [\d.]{1,8} s"  # (Travis CI's; a retry's)
     # (a progress bar the program drew after it, tqdm's "  0%|          | 0/6931 [00:01<?, ?it/s]", with its

@@ -170,8 +170,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "undefined-symbol",
-        "the loader names an extension it refused by where it is installed and the tag of the Python it was built for "
-        "(.cpython-311-x86_64-linux-gnu.so, macOS's .cpython-38-darwin.so); its name and the symbol it lacks are it",
+        "the loader names an extension it refused by where it is installed and the Python's tag (.cpython-311-x86_64-"
+        "linux-gnu.so, .cpython-38-darwin.so), cffi a library by its path: its name and the symbol it lacks are it",
         libraries.undefined_symbol,
     ),
     Rule(
