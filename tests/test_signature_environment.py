@@ -4679,3 +4679,36 @@ def test_the_two_hundred_and_forty_first_and_second_batchs_failures_in_the_words
     assert sig("simplehtr-148.log").fingerprint == sig("tensorflow-85070.log").fingerprint
     # win32com's generated module by no type library's id
     assert sig("dragonfly-359.log").message == "module 'win32com.gen_py.<uuid>' has no attribute 'CLSIDToClassMap'"
+
+
+def test_the_two_hundred_and_forty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # twine's errors in rich's layout, its words going on below them, or alone; what it supports is advice
+    missing = {sig(n).fingerprint for n in ("mtdata-169.log", "warehouse-19244.log", "extension-template-68.log")}
+    assert len(missing) == 1 and sig("mtdata-169.log").exception == "InvalidDistribution"
+    license_expression = {
+        sig(n).fingerprint for n in ("platformdirs-337.log", "platformdirs-343.log", "docker-py-3309.log")
+    }
+    assert len(license_expression) == 1 and not license_expression & missing
+    assert sig("fabric-cicd-730.log").fingerprint == sig("twine-1244.log").fingerprint
+    assert sig("deepmd-kit-3168.log").exception == "HTTPError"
+    # setuptools-scm 8's floor of setuptools, whichever older setuptools
+    assert (
+        sig("montepy-419.log").fingerprint
+        == sig("ctapipe-2445.log").fingerprint
+        == sig("philologic4-609.log").fingerprint
+    )
+    assert sig("montepy-419.log").fingerprint != sig("process-1496.log").fingerprint  # setuptools-scm 6's
+    # Django REST framework's wrapper of a setting's import error is that error
+    assert sig("django-rest-framework-7453.log").fingerprint == sig("django-rest-framework-filters-336.log").fingerprint
+    # SWIG's missing header by the first of its run; a missing header in the machine's language
+    assert sig("m2crypto-62.log").fingerprint == sig("chopshop-55.log").fingerprint != sig("apkleaks-9.log").fingerprint
+    assert sig("python-ldap-181.log").fingerprint == sig("pyldap-91.log").fingerprint
+    # Python's words without their class: a call's positional count, a keyword in a code span, a module after a dash,
+    # hashlib's digest in a tool's result lines; keyring's advice
+    assert sig("librosa-1803.log").exception == "TypeError"
+    assert sig("dsmr-reader-1947.log").fingerprint == sig("elastalert2-1339.log").fingerprint
+    assert sig("core-109718.log").fingerprint == sig("network-observability-lab-47.log").fingerprint
+    assert sig("crackmapexec-600.log").fingerprint == sig("requests-ntlm2-35.log").fingerprint
+    assert sig("octoprint-emailnotifier-13.log").fingerprint == sig("keyring-207.log").fingerprint
+    # a code line after an unindented frame is not a class
+    assert sig("inapppy-92.log") is None and sig("populationsim-83.log").exception == "UnicodeDecodeError"

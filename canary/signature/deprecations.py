@@ -98,9 +98,31 @@ DEPRECATIONS: list[BareError] = [
         ("got an unexpected keyword argument '",),
         re.compile(
             r"(?:^|(?<=: ))(?P<msg>(?:[\w.]{1,200}\.)?\w{1,100}\(\) got an unexpected keyword argument "
-            r"'\w{1,100}')(?=\s|$)"
+            r"'\w{1,100}')(?=[\s`]|$)"  # (or in a code span)
         ),
         "TypeError",
+        weak=True,
+    ),
+    # ... and of a call given more positional arguments than it takes, as a release that made them keyword-only words
+    # it ("melspectrogram() takes 0 positional arguments but 1 positional argument (and 1 keyword-only argument) were
+    # given")
+    BareError(
+        "positional-count",
+        (" positional argument",),
+        re.compile(
+            r"^(?P<msg>(?:[\w.]{1,200}\.)?\w{1,100}\(\) takes (?:from )?\d{1,3}(?: to \d{1,3})? positional arguments? "
+            r"but \d{1,3} (?:positional arguments? \(and \d{1,3} keyword-only arguments?\) )?(?:were|was) given)$"
+        ),
+        "TypeError",
+        weak=True,
+    ),
+    # hashlib refusing a digest the OpenSSL it runs on no longer provides (OpenSSL 3 moved MD4 to its legacy provider),
+    # quoted in a tool's result lines ('[-] None\\admin:123456 "unsupported hash type md4"') without the ValueError
+    BareError(
+        "hashlib-unsupported",
+        ('"unsupported hash type ',),
+        re.compile(r'"(?P<msg>unsupported hash type \w{1,20})"'),
+        "ValueError",
         weak=True,
     ),
     # jax's own words for an API a release removed, quoted without the AttributeError it raises them with

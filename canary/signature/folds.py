@@ -255,7 +255,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "import-wrapper",
         "a lazy module (transformers', diffusers', EasyDeL's) raises the import error it caught as a RuntimeError "
-        "'Failed to import X because of the following error ...: <it>'; that error, by Python's words, is the failure",
+        "'Failed to import X because of the following error ...: <it>', Django REST framework a setting's as 'Could "
+        "not import X for API setting Y. <it>'; that error, by Python's words, is the failure",
         kinds.import_wrapper,
     ),
     Rule(

@@ -259,9 +259,12 @@ def mosaic_wording(exc: str | None, message: str, frames: list[str]) -> Parts:
 
 
 # A lazy module's import wrapper (transformers', diffusers', EasyDeL's): "Failed to import X because of the
-# following error (look up to see its traceback):" and the import error it caught, in Python's own words
+# following error (look up to see its traceback):" and the import error it caught, in Python's own words; Django REST
+# framework's of a class a setting names ("Could not import 'x.IsAuthenticated' for API setting 'DEFAULT_...'.
+# ImportError: cannot import name 'six' from 'django.utils' ...")
 _LAZY_IMPORT = re.compile(
-    r"^Failed to import [\w.]{1,200} because of the following error \(look up to see its traceback\):\s?"
+    r"^(?:Failed to import [\w.]{1,200} because of the following error \(look up to see its traceback\):\s?|"
+    r"Could not import '[\w.]{1,300}' for API setting '\w{1,100}'\. \w{1,60}: )"
 )
 _IMPORT_WORDS = (
     (re.compile(r"^(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute "), "AttributeError"),
@@ -320,7 +323,7 @@ def words_class(message: str) -> str | None:
 
 
 def import_wrapper(exc: str | None, message: str, frames: list[str]) -> Parts:
-    if message.startswith("Failed to import "):
+    if message.startswith(("Failed to import ", "Could not import '")):
         inner = _LAZY_IMPORT.sub("", message)
         cls = words_class(inner)
         if inner != message and cls:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from canary.signature.recogniser import BareError, match_below
+from canary.signature.recogniser import ENOENT_WORDS, BareError, match_below
 from canary.signature.recogniser import environment_check as _environment
 
 # (Cython's types hold no period; a message's first sentence is its check, later ones its advice)
@@ -62,10 +62,11 @@ def _module_below(lines: list[str], i: int, said: str) -> str:
 # specification is incompatible with that of previous function "cospi" (declared at line 2601 of /usr/local/cuda/
 # include/crt/math_functions.h)"), gcc's ("bits/mathcalls.h:143:8: error:" with "'_Float32' does not name a type" on
 # the next line); nvcc's own guard of the host compiler ("#error -- unsupported clang version!") and a header not there
-# ("fatal error: cuda_runtime.h: No such file or directory") are checks of the machine
+# ("fatal error: cuda_runtime.h: No such file or directory", in the machine's language) are checks of the machine
 _HEADER = re.compile(
     r"(?:^|(?<=[\s/`\"']))(?P<header>[\w+-]{1,100}\.(?:h|hpp|hxx|cuh|inl))(?:\(\d{1,7}\)|:\d{1,7}(?::\d{1,5})?): "
-    r"(?:fatal )?error:(?! ?#error| ?--|.{0,400}(?:No such file or directory|file not found))(?P<msg>.{0,2000})$"
+    r"(?:fatal )?error:(?! ?#error| ?--|.{0,400}(?:No such file or directory|file not found|" + ENOENT_WORDS + r"))"
+    r"(?P<msg>.{0,2000})$"
 )
 _PATH = re.compile(r"(?:[A-Za-z]:)?[\\/]?(?:[\w.+-]{1,200}[\\/]){1,40}(?=[\w+-]{1,200}\.\w{1,4}\b)")
 _WRAPPED = 55  # a line CMake or a terminal wrapped is at least this long

@@ -8,8 +8,8 @@ default."); a command it does not know at all, a plugin's that is not installed,
 which class and words, is the failure. Freezers refuse what they cannot bundle: PyInstaller a standard library module's
 obsolete backport ("The 'pathlib' package is an obsolete backport of a standard library package and is incompatible
 with PyInstaller."), Nuitka a Python newer than it ("FATAL: The Python version '3.12' is not supported by Nuitka
-'2.1.5', ...") or from the Windows store. The recognisers take their place in
-:data:`canary.signature.stacks.STACK_ERRORS`.
+'2.1.5', ...") or from the Windows store; twine a distribution or an upload, in rich's layout; setuptools-scm a
+setuptools older than it needs. The recognisers take their place in :data:`canary.signature.stacks.STACK_ERRORS`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,27 @@ from __future__ import annotations
 import re
 
 from canary.signature.recogniser import BareError, environment_check
+
+# twine's errors in rich's layout: the level, the class and its words, which go on below indented under them
+# ("ERROR    InvalidDistribution: Metadata is missing required fields: Name, Version." over "         Make sure the
+# distribution includes ..."; PyPI's response to an HTTPError), or the class and words alone
+_TWINE = re.compile(
+    r"^(?:Checking \S{1,300}: )?(?:(?:ERROR {1,8})?(?P<cls>InvalidDistribution|PackageNotFound|InvalidConfiguration|"
+    r"UploadToDeprecatedPyPIDetected|RedirectDetected|InvalidPyPIUploadURL|NonInteractive|TrustedPublishingFailure)|"
+    r"ERROR {1,8}(?P<http>HTTPError)): (?P<msg>.{1,500}?)\s*$"
+)
+_UNDER = re.compile(r"^ {9}(\S.{0,500}?)\s*$")
+
+
+def _twine_below(lines: list[str], i: int, said: str) -> str:
+    """twine's words with the lines rich indented under them."""
+    more = []
+    for line in lines[i + 1 : i + 9]:
+        if not (m := _UNDER.match(line)):
+            break
+        more.append(m[1])
+    return " ".join([said, *more])
+
 
 PROJECT_TOOL_ERRORS: list[BareError] = [
     environment_check(
@@ -61,5 +82,21 @@ PROJECT_TOOL_ERRORS: list[BareError] = [
         message=lambda m: (
             "Nuitka: the Python " + ("from Windows store is not supported" if m["store"] else "is too new")
         ),
+    ),
+    BareError(
+        "twine-error",
+        ("InvalidDistribution: ", "ERROR "),
+        _TWINE,
+        lambda m: m["cls"] or m["http"],
+        below=_twine_below,
+    ),
+    # setuptools-scm 8's warning that the setuptools it runs under is older than it needs ("ERROR: setuptools==56.0.0 is
+    # used in combination with setuptools_scm>=8.x"; which older setuptools is the machine's)
+    environment_check(
+        "setuptools-scm-floor",
+        (" is used in combination with setuptools",),
+        r"^ERROR: setuptools==[\w.]{1,20} is used in combination with setuptools[_-]scm>=(?P<v>\d{1,2})\.x",
+        None,
+        message=lambda m: f"setuptools-scm>={m['v']} is used with a setuptools older than it requires",
     ),
 ]

@@ -8,6 +8,14 @@ from dataclasses import dataclass
 
 Exception_ = str | None | Callable[[re.Match[str]], str | None]
 
+# glibc's words for ENOENT in the locales a build machine is met in (gcc's own words stay English where its catalogue
+# is not installed: "fatal error: portaudio.h: Bestand of map bestaat niet")
+ENOENT_WORDS = (
+    "Bestand of map bestaat niet|Datei oder Verzeichnis nicht gefunden|Aucun fichier ou dossier de ce type|"
+    "No existe el archivo o el directorio|Arquivo ou diretório inexistente|File o directory non esistente|"
+    "Нет такого файла или каталога|没有那个文件或目录"
+)
+
 
 @dataclass(frozen=True)
 class BareError:

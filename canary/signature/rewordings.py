@@ -256,7 +256,10 @@ _ADVICE = re.compile(
     r"(?<=added a callback_api_version), see \S{1,100} for details$|"  # (paho-mqtt 2.0's, by release)
     # ReportLab's after a renderPM backend it could not import; pythonnet's after the .NET runtime it could not create
     r" ?Seek advice at the users list(?: see)?.{0,300}$|"
-    r"(?<=on this system\.) Either install a compatible runtime or configure it explicitly.{0,400}$)"
+    r"(?<=on this system\.) Either install a compatible runtime or configure it explicitly.{0,400}$|"
+    # twine's after metadata it could not read: the versions of it that release reads
+    r"(?<=\.) Make sure the distribution includes the files where those fields are specified.{0,300}$|"
+    r"(?<=No recommended backend was available\.) Install the keyrings\.alt package .{0,300}$)"  # (keyring's)
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

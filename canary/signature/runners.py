@@ -18,7 +18,7 @@ import re
 
 from canary.signature.apt import APT_CHECKS
 from canary.signature.interpreters import INTERPRETER_CHECKS
-from canary.signature.recogniser import BareError
+from canary.signature.recogniser import ENOENT_WORDS, BareError
 from canary.signature.recogniser import environment_check as _environment
 from canary.signature.recogniser import infrastructure_check as _infrastructure
 
@@ -42,13 +42,20 @@ def _arguments(args: str) -> str:
 
 
 _STREAM = re.compile(r"stream \d{1,6}")
-# glibc's words for ENOENT in the locales a build machine is met in (gcc's own words stay English where its catalogue
-# is not installed: "fatal error: portaudio.h: Bestand of map bestaat niet")
-_ENOENT = (
-    "Bestand of map bestaat niet|Datei oder Verzeichnis nicht gefunden|Aucun fichier ou dossier de ce type|"
-    "No existe el archivo o el directorio|Arquivo ou diretório inexistente|File o directory non esistente|"
-    "Нет такого файла или каталога|没有那个文件或目录"
-)
+
+_SWIG = re.compile(r"^\s{0,8}\S{1,200}\.i(?::\d{1,6}|\(\d{1,6}\)) ?: Error: Unable to find '(?P<h>[\w./\\+-]{1,100})'")
+
+
+def _swig(header: str) -> str:
+    return "swig: Unable to find '" + header.replace("\\", "/") + "'"
+
+
+def _first_swig(lines: list[str], i: int, said: str) -> str:
+    """SWIG's first header of the run of them its error line ends."""
+    while i > 0 and (m := _SWIG.match(lines[i - 1])):
+        said, i = _swig(m["h"]), i - 1
+    return said
+
 
 RUNNER_CHECKS: list[BareError] = [
     *INTERPRETER_CHECKS,
@@ -253,7 +260,7 @@ RUNNER_CHECKS: list[BareError] = [
         ("fatal error: ", "fatal error C1083: "),
         # (in gcc's words, clang's "fatal error: 'x.h' file not found" and MSVC's "fatal error C1083: Cannot open
         # include file: 'x.h': No such file or directory"; the c-header fold says them in gcc's)
-        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): (?:No such file or directory|" + _ENOENT + ")|"
+        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): (?:No such file or directory|" + ENOENT_WORDS + ")|"
         r"fatal error(?: C1083: Cannot open include file)?: '(?P<q>[\w./+-]{1,100}\.h(?:pp)?)'"
         r"(?:: No such| file not found)"
         # (or MSVC's words in the machine's language, the header in its quotes: "fatal error C1083: 无法打开包括文件:
@@ -261,6 +268,16 @@ RUNNER_CHECKS: list[BareError] = [
         r"|fatal error C1083: [^'\"“]{1,60}[\"“](?P<l>[\w./+-]{1,100}\.h(?:pp)?)[\"”]: No such",
         None,
         message=lambda m: f"fatal error: {m['header'] or m['q'] or m['l']}: No such file or directory",
+    ),
+    # SWIG's ("SWIG/_evp.i:12: Error: Unable to find 'openssl/opensslconf.h'", on Windows "SWIG\\_evp.i(12) : Error:
+    # ..."): the first header of its run of them, not the interface file that included it
+    _environment(
+        "swig-header",
+        ("Error: Unable to find '",),
+        _SWIG.pattern,
+        None,
+        message=lambda m: _swig(m["h"]),
+        below=_first_swig,
     ),
     # MSVC's linker ("LINK : fatal error LNK1158: cannot run 'rc.exe' [x.vcxproj]", "LNK1104: cannot open file
     # 'build\\temp\\x.exp'"): its code and words, a file by its name, not the project or the build's directories

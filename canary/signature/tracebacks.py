@@ -152,8 +152,8 @@ def _parse_exception_line(line: str) -> tuple[str, str] | None:
     m = _EXC_LINE.match(line)
     if not m:
         return None
-    if m.group("msg") is None and "." in m.group("type") and m.group("type").rsplit(".", 1)[1][:1].islower():
-        return None  # a module's path cut before its class ("torch.distr"), not an exception
+    if m.group("msg") is None and m.group("type").rsplit(".", 1)[-1][:1].islower():
+        return None  # a module's path cut before its class ("torch.distr"), a code line ("creden"): no exception
     if m.group("msg") is None and (len(m.group("type")) < 3 or m.group("type") in ("Fil", "File", "ERRO", "WARN")):
         return None  # a frame's "File" or a logged level cut short, or a class cut at its first letters: no exception
     if len(m.group("type")) == 1 and (m.group("msg") or "").startswith("\\"):
