@@ -4712,3 +4712,21 @@ def test_the_two_hundred_and_forty_third_and_fourth_batchs_failures_in_the_words
     assert sig("octoprint-emailnotifier-13.log").fingerprint == sig("keyring-207.log").fingerprint
     # a code line after an unindented frame is not a class
     assert sig("inapppy-92.log") is None and sig("populationsim-83.log").exception == "UnicodeDecodeError"
+
+
+def test_the_two_hundred_and_forty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # nbconvert's server extension relaying an export: a program the machine lacks, or TeX's run
+    xelatex = {sig(n).fingerprint for n in ("azurenotebooks-92.log", "pangeo-160.log", "jupyterlab-9486.log")}
+    assert len(xelatex) == 1 and sig("azurenotebooks-92.log").kind == "environment"
+    assert sig("jupyter_core-144.log").fingerprint not in xelatex
+    # flake8's plugin that failed, by the name a module lacks in its words
+    docstrings = {sig(n).fingerprint for n in ("pydocstyle-375.log", "wemake-python-styleguide-636.log")}
+    assert docstrings == {sig("addons-13298.log").fingerprint}
+    assert sig("flake8-351.log").exception == "AttributeError" and sig("openpi-795.log").exception == "ImportError"
+    # coverage.py's Python tracer, with or without its class; kubectl's removed flag by the command
+    assert sig("raiden-583.log").fingerprint == sig("coveragepy-bbmirror-30.log").fingerprint
+    assert sig("serve-3044-2.log").message == "kubectl version: unknown flag: --short"
+    # gcc's missing header wrapped after "No such file"; a post's bold around the whole message
+    assert sig("pygraphviz-40.log").fingerprint == sig("pygraphviz-11.log").fingerprint
+    assert sig("python-igraph-458.log").fingerprint == sig("leidenalg-144.log").fingerprint
+    assert sig("vmd-lifting-1.log").message.startswith("*" * 10)  # (a banner of asterisks is the message's own)

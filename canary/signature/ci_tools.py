@@ -3,7 +3,7 @@
 rootdir defining pytest_plugins (refused since 4), a plugin's hook a release removed, two test files of one name,
 Hypothesis' checks; mypy's and pyright's diagnostics and crashes after an upgrade; pre-commit's manifests, commands
 and hooks, ruff's rules and a TOML config's unknown field, pylint's removed options, flake8 5's plugin codes,
-poetry-core refusing a hook's pyproject, pytest's fixture scopes. Pure.
+poetry-core refusing a hook's pyproject, pytest's fixture scopes, coverage.py's Python tracer. Pure.
 
 pytest 3 warns "yield tests are deprecated, and scheduled to be removed in pytest 4.0" with the test's path before it;
 pytest 4 to 8.3 collects nothing from one ("PytestCollectionWarning: yield tests were removed in pytest 4.0 - test_x
@@ -295,5 +295,14 @@ CI_TOOL_CHECKS: list[BareError] = [
         ("Unreliable test timings!",),
         re.compile(r"(?:^|(?<=[\s`\"]))(?P<msg>Unreliable test timings)! On an initial run"),
         "Flaky",
+    ),
+    # coverage.py's refusal of a concurrency library its Python tracer cannot follow ("Can't support concurrency=gevent
+    # with PyTracer, only threads are supported", 4.x's CoverageException, where the C tracer was not built), posted
+    # without its class
+    BareError(
+        "coverage-pytracer",
+        ("with PyTracer, only threads are supported",),
+        re.compile(r"(?P<msg>Can't support concurrency=\w{1,20} with PyTracer, only threads are supported)"),
+        "CoverageException",
     ),
 ]

@@ -72,11 +72,15 @@ DEPRECATIONS: list[BareError] = [
     ),
     # Python's words for a name a module no longer has, in a title or a sentence without the AttributeError ("Bug:
     # module 'numpy' has no attribute 'product'", "Cannot import X module 'ml_dtypes' has no attribute 'float4_e2m1fn'";
-    # win32com's generated module named by its type library, "module 'win32com.gen_py.C866CA3A-32F7-...x0x5x4'")
+    # win32com's generated module named by its type library, "module 'win32com.gen_py.C866CA3A-...x0x5x4'"; flake8's
+    # plugin that failed, 'failed during execution due to "module 'pydocstyle' has no attribute 'tokenize_open'"')
     BareError(
         "module-attribute-words",
         ("' has no attribute '",),
-        re.compile(r"(?:^|(?<=[\s:]))(?<!Error: )(?<!': )(?P<msg>module '[\w.-]{1,100}' has no attribute '\w{1,100}')"),
+        re.compile(
+            r"(?:^|(?<=[\s:])|(?<=\s\"))(?<!Error: )(?<!': )"
+            r"(?P<msg>module '[\w.-]{1,100}' has no attribute '\w{1,100}')"
+        ),
         "AttributeError",
         weak=True,
     ),

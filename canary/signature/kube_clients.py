@@ -10,13 +10,24 @@ warns that the GKE plugin kubectl will need is missing ("CRITICAL: ACTION REQUIR
 needed for continued use of kubectl, was not found or is not executable"); kubectl and Helm refuse a manifest of an API
 the cluster no longer serves ("no matches for kind \"Ingress\" in version \"networking.k8s.io/v1beta1\"", after the
 object's name, file and Helm's verb). Which plugin, API version and kind are the failure, the environment's; which
-server, object, file and release are the job's. The recognisers take their place in
-:data:`canary.signature.stacks.STACK_ERRORS`.
+server, object, file and release are the job's. kubectl refuses a flag a release removed, by the command. The
+recognisers take their place in :data:`canary.signature.stacks.STACK_ERRORS`.
 """
 
 from __future__ import annotations
 
-from canary.signature.recogniser import BareError, environment_check
+import re
+
+from canary.signature.recogniser import BareError, environment_check, match_below
+
+# (cobra's pointer to the command's help below its refusal names the command: "See 'kubectl version --help' for usage.")
+_SEE_HELP = re.compile(r"^See '(?P<cmd>kubectl(?: [\w-]{1,40}){0,3}) --help' for usage\.?$")
+
+
+def _flag_command(lines: list[str], i: int, said: str) -> str:
+    m = match_below(_SEE_HELP, lines, i + 1, i + 2)
+    return f"{m['cmd']}: {said}" if m else said
+
 
 KUBE_CLIENT_ERRORS: list[BareError] = [
     environment_check(
@@ -60,5 +71,14 @@ KUBE_CLIENT_ERRORS: list[BareError] = [
         r"no matches for kind \\?\"(?P<kind>\w{1,100})\\?\" in version \\?\"(?P<v>[\w./-]{1,100})\\?\"",
         None,
         message=lambda m: f'no matches for kind "{m["kind"]}" in version "{m["v"]}"',
+    ),
+    # kubectl refusing a flag a release removed ("error: unknown flag: --short" above "See 'kubectl version --help' for
+    # usage.", kubectl 1.28 on a script written for an older one): which command and flag
+    environment_check(
+        "kubectl-unknown-flag",
+        ("error: unknown flag: --",),
+        r"^error: (?P<msg>unknown flag: --[\w-]{1,60})$",
+        None,
+        below=_flag_command,
     ),
 ]

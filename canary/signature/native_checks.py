@@ -65,7 +65,7 @@ def _module_below(lines: list[str], i: int, said: str) -> str:
 # ("fatal error: cuda_runtime.h: No such file or directory", in the machine's language) are checks of the machine
 _HEADER = re.compile(
     r"(?:^|(?<=[\s/`\"']))(?P<header>[\w+-]{1,100}\.(?:h|hpp|hxx|cuh|inl))(?:\(\d{1,7}\)|:\d{1,7}(?::\d{1,5})?): "
-    r"(?:fatal )?error:(?! ?#error| ?--|.{0,400}(?:No such file or directory|file not found|" + ENOENT_WORDS + r"))"
+    r"(?:fatal )?error:(?! ?#error| ?--|.{0,400}(?:No such file|file not found|" + ENOENT_WORDS + r"))"
     r"(?P<msg>.{0,2000})$"
 )
 _PATH = re.compile(r"(?:[A-Za-z]:)?[\\/]?(?:[\w.+-]{1,200}[\\/]){1,40}(?=[\w+-]{1,200}\.\w{1,4}\b)")

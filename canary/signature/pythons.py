@@ -71,6 +71,8 @@ def escaped_quotes(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = message.replace("\\'", "'").replace('\\"', '"')
     if message.endswith("```"):
         message = message[:-3].rstrip()  # (a post's fence glued to the line's end)
+    if message.startswith("**") and message.endswith("**") and "*" not in message[2:-2]:
+        message = message[2:-2].strip()  # (a post's bold around the whole message)
     if message.count('"') == 1 and message.endswith("'\""):
         message = message[:-1]  # (a double quote after the message's own closing quote, closing nothing, is the post's)
     if message.count("`") == 1 and message.rstrip(".").endswith("`"):

@@ -260,7 +260,10 @@ RUNNER_CHECKS: list[BareError] = [
         ("fatal error: ", "fatal error C1083: "),
         # (in gcc's words, clang's "fatal error: 'x.h' file not found" and MSVC's "fatal error C1083: Cannot open
         # include file: 'x.h': No such file or directory"; the c-header fold says them in gcc's)
-        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): (?:No such file or directory|" + ENOENT_WORDS + ")|"
+        # (a terminal may wrap it after "No such file")
+        r"fatal error: (?P<header>[\w./+-]{1,100}\.h(?:pp)?): (?:No such file(?: or directory|\s*$)|"
+        + ENOENT_WORDS
+        + ")|"
         r"fatal error(?: C1083: Cannot open include file)?: '(?P<q>[\w./+-]{1,100}\.h(?:pp)?)'"
         r"(?:: No such| file not found)"
         # (or MSVC's words in the machine's language, the header in its quotes: "fatal error C1083: 无法打开包括文件:

@@ -310,8 +310,8 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "escaped-quotes",
-        "a repr, a JSON string or a post escapes a message's quotes (\\' for '), or leaves a code span's closing "
-        "backtick at its end or before its own words; the words are the same",
+        "a repr, a JSON string or a post escapes a message's quotes (\\' for '), leaves a code span's closing "
+        "backtick at its end or before its own words, or sets it in bold; the words are the same",
         pythons.escaped_quotes,
     ),
     Rule(
