@@ -4730,3 +4730,16 @@ def test_the_two_hundred_and_forty_fifth_and_sixth_batchs_failures_in_the_words_
     assert sig("pygraphviz-40.log").fingerprint == sig("pygraphviz-11.log").fingerprint
     assert sig("python-igraph-458.log").fingerprint == sig("leidenalg-144.log").fingerprint
     assert sig("vmd-lifting-1.log").message.startswith("*" * 10)  # (a banner of asterisks is the message's own)
+
+
+def test_the_two_hundred_and_forty_seventh_and_eighth_batchs_failures_in_the_words_they_met():
+    # elasticsearch-py 8's ApiError by its str(), alone or in a sentence with the server's detail after it
+    assert sig("elasticsearch-py-2923.log").fingerprint == sig("llm-zoomcamp-97.log").fingerprint
+    assert sig("elasticsearch-py-2923.log").fingerprint != sig("elasticsearch-py-2388.log").fingerprint
+    # mujoco-py's library path check without its class or under pytest's "E"
+    assert sig("mujoco-40.log").fingerprint == sig("epg-7.log").fingerprint == sig("gym-1208.log").fingerprint
+    # Python's words after a Chinese record's; cassandra-driver's reasons after its refusal
+    assert sig("hello-agents-312.log").fingerprint == sig("geniml-18.log").fingerprint
+    assert sig("datasketch-236.log").fingerprint == sig("datasketch-288.log").fingerprint
+    # a space before a closing bracket is type
+    assert sig("pymilvus-1582.log").fingerprint == sig("pymilvus-1901.log").fingerprint

@@ -133,4 +133,16 @@ DATABASE_ERRORS: list[BareError] = [
         re.compile(r"(?:^|\) )(?P<msg>DPI-1047: .{1,1000}?)(?: See https?://\S{1,300} for help.*)?$"),
         "DatabaseError",
     ),
+    # elasticsearch-py 8's ApiError printed by its str(), the status, the server's error type and reason, alone or in a
+    # sentence ("BadRequestError(400, 'media_type_header_exception', 'Invalid media-type value on headers
+    # [Content-Type, Accept]')"; a sentence may add the server's detail after them): the class and those three
+    BareError(
+        "elasticsearch-api-error",
+        ("Error(4", "Error(5"),
+        re.compile(
+            r"(?:^|[\s(])(?P<cls>[A-Z]\w{2,40}Error)\((?P<st>[45]\d\d), '(?P<type>\w{1,100})', '(?P<why>[^']{1,300})'"
+        ),
+        lambda m: m["cls"],
+        message=lambda m: f"{m['cls']}({m['st']}, '{m['type']}', '{m['why']}')",
+    ),
 ]

@@ -130,6 +130,14 @@ HOST_CHECKS: list[BareError] = [
         "Error",
         message=lambda m: "We're Unable to find the game: its ROM is not installed",
     ),
+    # mujoco-py's check of the loader's path for MuJoCo's libraries ("Missing path to your environment variable." over
+    # "Current values LD_LIBRARY_PATH=..."), its Exception's message posted without the class or under pytest's "E"
+    BareError(
+        "mujoco-py-library-path",
+        ("Missing path to your environment variable",),
+        re.compile(r"^(?:E\s{1,8})?(?P<msg>Missing path to your environment variable)\.?\s*$"),
+        "Exception",
+    ),
     # DGL not finding its tensor adapter for the installed torch ("[23:48:28] /opt/dgl/src/runtime/tensordispatch.cc:43:
     # TensorDispatcher: dlopen failed: /x/dgl/tensoradapter/pytorch/libtensoradapter_pytorch_1.9.0.so: cannot open
     # shared object file: No such file or directory"), a DGL built for another torch (the adapter is named by torch's

@@ -167,7 +167,7 @@ def normalize(text: str, limit: int = MAX_MESSAGE) -> str:
         text = _PATH_RUN.sub(_path, text)
     for rx, repl in _MASKS:
         text = rx.sub(repl, text)
-    return _SPACES.sub(" ", text).strip()
+    return _SPACES.sub(" ", text).strip().replace(" )", ")")  # (a space before a closing bracket is type, not words)
 
 
 _NUMBER = re.compile(r"(?<![\w<])[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")

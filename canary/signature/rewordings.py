@@ -259,7 +259,9 @@ _ADVICE = re.compile(
     r"(?<=on this system\.) Either install a compatible runtime or configure it explicitly.{0,400}$|"
     # twine's after metadata it could not read: the versions of it that release reads
     r"(?<=\.) Make sure the distribution includes the files where those fields are specified.{0,300}$|"
-    r"(?<=No recommended backend was available\.) Install the keyrings\.alt package .{0,300}$)"  # (keyring's)
+    r"(?<=No recommended backend was available\.) Install the keyrings\.alt package .{0,300}$|"  # (keyring's)
+    # cassandra-driver's reasons, by release and machine, after it found no connection class it could load
+    r"(?<=Unable to load a default connection class) ?The following exceptions were observed:.{0,3000}$)"
 )
 _LAST_WARNING = re.compile(r"\.?\s?Last NCCL warning\(error\) log entry \(may be unrelated\) '(.{1,300}?)'\.?(?=;|$)")
 

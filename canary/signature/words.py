@@ -193,11 +193,11 @@ WORDS: list[BareError] = [
             # its conventional type and scope: "bug(pallas): Unimplemented primitive in Pallas GPU lowering: sign")
             # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
             # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> ", a
-            # sentence's colon or "error" before a quote, or in bold in a sentence; a module after a dash)
+            # sentence's colon or "error" before a quote, in bold, after a dash or a Chinese record's words)
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|import failed|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
-            r".{0,300}?(?::|\b[Ee]rror)\s(?=[\"`])|"
-            r".{0,500}?\s(?=\*\*)|.{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff](?=module ')|"
+            r".{0,300}?(?::|\b[Ee]rror)\s(?=[\"`])|.{0,500}?\s(?=\*\*)|"
+            r".{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff]:?\s?(?=module '|'\w{1,99}' object)|"
             r".{0,300}?\s(?=\"No module named ')|.{0,300}? - (?=No module named '))?"
             r"(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
