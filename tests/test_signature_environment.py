@@ -3155,7 +3155,7 @@ def test_the_hundred_and_forty_seventh_and_eighth_batchs_failures_in_the_words_t
     # inductor against Triton; jax's CUDA plugins and pip's extras; torchvision's and torchaudio's loaders; Kubernetes'
     # device plugin; Poetry, Pipenv and PDM; accelerate's checks
     hook = sig("unsloth-3441.log")
-    assert hook.message == "type object 'CompiledKernel' has no attribute 'launch_enter_hook'"  # (no dynamo advice)
+    assert hook.message == "'CompiledKernel' object has no attribute 'launch_enter_hook'"  # (no dynamo advice)
     assert hook.fingerprint == sig("comfyui-radialattn-3.log").fingerprint
     assert sig("unsloth-4001.log").fingerprint == sig("pytorch-2838.log").fingerprint  # (InductorError's words)
     assert sig("pytorch-117185.log").exception == "AssertionError"
@@ -4743,3 +4743,34 @@ def test_the_two_hundred_and_forty_seventh_and_eighth_batchs_failures_in_the_wor
     assert sig("datasketch-236.log").fingerprint == sig("datasketch-288.log").fingerprint
     # a space before a closing bracket is type
     assert sig("pymilvus-1582.log").fingerprint == sig("pymilvus-1901.log").fingerprint
+
+
+def test_the_two_hundred_and_forty_ninth_and_fiftieth_batchs_failures_in_the_words_they_met():
+    # Python 2's "'module' object has no attribute" named by the line that raised it
+    assert sig("aruco_ros-127.log").message == "module 'em' has no attribute 'RAW_OPT'"
+    assert sig("aruco_ros-127.log").fingerprint == sig("hector_simulation-19.log").fingerprint
+    # a setup's build tool, whichever step of pip's ran it
+    assert sig("itk-4451.log").fingerprint == sig("monai-8370.log").fingerprint
+    assert sig("itk-4451.log").kind == "environment"
+    # Python's words after a program's own words for what it caught, and its retry's after them
+    rename = {sig(n).fingerprint for n in ("hanafuda-2.log", "liskportal-4.log", "plume-testnet-1.log")}
+    assert len(rename) == 1 and sig("hanafuda-2.log").exception == "AttributeError"
+    assert sig("monad-testnet-4.log").fingerprint == sig("somnia-testnet-2.log").fingerprint
+    assert sig("monad-testnet-4.log").fingerprint != sig("hanafuda-2.log").fingerprint
+    # a name a library's class lacks, read off the class or an instance, whichever program met it
+    assert sig("uniswap-python-327.log").fingerprint == sig("pancakex-astra-v2-bsc-sniping-bot-22.log").fingerprint
+    assert sig("equity_cracker-4.log").fingerprint == sig("ethereum-wallet-cracker-6.log").fingerprint
+    assert sig("autorclone-61.log").fingerprint == sig("google-api-python-client-1047.log").fingerprint
+    # Python 3.6's name alone, its module read off a statement that goes on; a raised string a post cut
+    assert sig("alpaca-backtrader-api-121.log").fingerprint == sig("soltrade-36.log").fingerprint
+    assert sig("yfinance-1408.log").fingerprint == sig("yfinance-1407.log").fingerprint
+    # JSON's decoder refusing a text is told by whose response it read
+    assert sig("yfinance-760.log").fingerprint != sig("yahoo_finance_api2-11.log").fingerprint
+    # gdown's refusals by release, the Ads API's sunset version and the client's unshipped one, discovery's documents
+    old, new = sig("openood-132.log"), sig("mahatts-9.log")
+    assert old.fingerprint == sig("tensorflow-1-public-37.log").fingerprint != new.fingerprint
+    assert new.fingerprint == sig("adk-samples-59.log").fingerprint and new.kind == "environment"
+    sunset = {sig(n).fingerprint for n in ("cloud-for-marketing-45.log", "google-ads-api-438.log")}
+    assert sunset == {sig("google-ads-python-332.log").fingerprint}
+    assert sig("google-ads-python-628.log").fingerprint == sig("google-ads-python-687.log").fingerprint
+    assert sig("python-samples-194.log").fingerprint == sig("google-api-python-client-1730.log").fingerprint

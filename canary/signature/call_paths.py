@@ -94,10 +94,11 @@ def resolved_frames(exc: str | None, message: str, frames: list[str]) -> tuple[s
 # corpus, docs/signatures.md gives the sweep
 NAMING_WORDS = 5
 # what only where it was met tells apart, however many its words: memory run out (compiling or running, which step), a
-# name an object lacks or a module not found (which library read it), a crash (where it crashed)
+# name an object lacks or a module not found (which library read it), a crash (where it crashed), JSON's decoder
+# refusing a text (whose response it read: "Expecting value: line 1 column 1 (char 0)")
 _MET_WHERE = re.compile(
     r"out of memory|RESOURCE_EXHAUSTED|\bOOM\b|not enough memory|has no attribute|cannot import name|No module named|"
-    r"Fatal Python error|DLL load failed",
+    r"Fatal Python error|DLL load failed|^Expecting (?:value|property name enclosed in double quotes): line ",
     re.IGNORECASE,
 )
 
@@ -105,9 +106,11 @@ _MET_WHERE = re.compile(
 # ... except a name a module named by the message lacks ("module 'jax' has no attribute 'tree_multimap'", "cannot import
 # name 'AdamW' from 'transformers'", or a submodule of a package found: "No module named 'sklearn.svm.classes'"): the
 # release installed lacks it, whichever program or library (an unpickler) read it; not a private one, a C extension
-# a broken install lacks
+# a broken install lacks; nor a public name a class the message names lacks ("'Web3' object has no attribute
+# 'isConnected'", a library's rename met by two programs), where ``None`` is not the object
 _NAMES_MODULE = re.compile(
     r"^(?:cannot import name '[\w.]{1,200}' from '[\w.]{1,200}'|module '[\w.]{1,200}' has no attribute '\w{1,200}'|"
+    r"'(?!NoneType')[A-Z]\w{1,100}' object has no attribute '[A-Za-z]\w{1,200}'|"
     r"No module named '\w{1,100}(?:\.\w{1,100}){0,7}\.(?!_)\w{1,100}')"
     r"(?: \(.{0,500}\))?\.?$"
 )

@@ -32,7 +32,7 @@ from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output, unescaped
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.numerics import non_finite
-from canary.signature.pythons import import_from_source
+from canary.signature.pythons import words_from_source
 from canary.signature.recogniser import BareError
 from canary.signature.said import any_warning, error_said
 from canary.signature.signals import UNTHROWN, died_importing, launcher_signal, signal_from_text, signal_name
@@ -101,8 +101,8 @@ def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
     path = call_path(frames, options)
     text = " ".join(f"{b.exc_type}: {b.message}" for b in real)
     exc_type, message = _lookup_translated(chain, root) or (root.exc_type, root.message)
-    if message.startswith("cannot import name ") and root.frames:
-        message = import_from_source(message, root.frames[-1].code)
+    if root.frames:
+        message = words_from_source(message, root.frames[-1].code)
     if _is_jax_wrapper(root):  # only jax's wrapper left (the traceback it wraps cut): what it prints is the failure
         exc_type, message = _parse_exception_line(message) or (exc_type, message)
     kind = kinds.kind_of(exc_type, message, text, [(fr.file, fr.func, fr.code) for b in real for fr in b.frames])

@@ -1,14 +1,13 @@
 """The rules that fold one failure's drift across releases into one identity. Pure.
 
 A signature's parts are first taken as they always were (:mod:`~canary.signature.masks`,
-:mod:`~canary.signature.tracebacks`); the rules here then fold what a JAX, jaxlib, XLA or NCCL
-release, a wrapper or a cut excerpt changes about the same failure. Every rule reads only those
-parts (class, normalised message, call path), so a signature recorded before a rule existed can
-be folded again from its record (:func:`canary.signature.identity.current`) and land on the same
-identity as a new one; the fingerprint it had before is kept beside it (``legacy``). Each rule is
-stated once, in :data:`RULES`, with the reason it is safe; what most of them do is in
-:mod:`~canary.signature.rewordings` (of statuses and messages) and :mod:`~canary.signature.environment`
-(of toolchain checks).
+:mod:`~canary.signature.tracebacks`); the rules here then fold what a JAX, jaxlib, XLA or NCCL release, a wrapper or a
+cut excerpt changes about the same failure. Every rule reads only those parts (class, normalised message, call path), so
+a signature recorded before a rule existed can be folded again from its record
+(:func:`canary.signature.identity.current`) and land on the same identity as a new one; the fingerprint it had before is
+kept beside it (``legacy``). Each rule is stated once, in :data:`RULES`, with the reason it is safe; what most of them
+do is in :mod:`~canary.signature.rewordings` (of statuses and messages) and :mod:`~canary.signature.environment` (of
+toolchain checks).
 """
 
 from __future__ import annotations
@@ -98,6 +97,12 @@ RULES: tuple[Rule, ...] = (
         "jax prints the exception it raises inside a wrapper of its traceback (FilteredStackTrace in 0.2, "
         "UnfilteredStackTrace and SimplifiedTraceback later); the wrapped class and message are the failure, "
         "read so (signature.tracebacks) before the parts exist",
+        lambda exc, message, frames: (exc, message, frames),
+    ),
+    Rule(
+        "source-words",
+        "the line that raised an exception says what older Pythons leave out (the module of a name 3.6 could not "
+        "import, of an attribute 2 missed) and a post cut (a raised string): read in (signature.failure) first",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(
@@ -355,8 +360,8 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "program-frames",
         "one failure met from two programs, with or without its traceback, is one: NAMING_WORDS words, pickle's "
-        "protocol, credentials refused, a name a module it names lacks need no call path; a crash, memory run out, a "
-        "missing attribute or module and a program's own mistake are told by where they were met",
+        "protocol, refused credentials, a name a module or class it names lacks need no call path; a crash, OOM, a "
+        "missing attribute or module, bad JSON, a program's own mistake are told by where met",
         lambda exc, message, frames: (exc, message, frames),
     ),
     Rule(

@@ -1,15 +1,16 @@
 """Python's project managers in their releases' words. Pure.
 
-Poetry 2.0 no longer installs some commands by default and says so for the one asked ("Looks like you're trying to use
-a Poetry command that is not available." above "Since Poetry (2.0.0), the shell command is not installed by
-default."); a command it does not know at all, a plugin's that is not installed, is Cleo's refusal ('The command
-"export" does not exist.'). PDM prints an error as its class in brackets before its words ("[NonExistentKey]: 'Key
-"url" does not exist.'", tomlkit's class reading a lock file an older PDM wrote), quoted as a repr. Which command, or
-which class and words, is the failure. Freezers refuse what they cannot bundle: PyInstaller a standard library module's
-obsolete backport ("The 'pathlib' package is an obsolete backport of a standard library package and is incompatible
-with PyInstaller."), Nuitka a Python newer than it ("FATAL: The Python version '3.12' is not supported by Nuitka
-'2.1.5', ...") or from the Windows store; twine a distribution or an upload, in rich's layout; setuptools-scm a
-setuptools older than it needs. The recognisers take their place in :data:`canary.signature.stacks.STACK_ERRORS`.
+Poetry 2.0 no longer installs some commands by default and says so for the one asked ("Looks like you're trying to use a
+Poetry command that is not available." above "Since Poetry (2.0.0), the shell command is not installed by default."); a
+command it does not know at all, a plugin's that is not installed, is Cleo's refusal ('The command "export" does not
+exist.'). PDM prints an error as its class in brackets before its words ("[NonExistentKey]: 'Key "url" does not
+exist.'", tomlkit's class reading a lock file an older PDM wrote), quoted as a repr. Which command, or which class and
+words, is the failure. Freezers refuse what they cannot bundle: PyInstaller a standard library module's obsolete
+backport ("The 'pathlib' package is an obsolete backport of a standard library package and is incompatible with
+PyInstaller."), Nuitka a Python newer than it ("FATAL: The Python version '3.12' is not supported by Nuitka '2.1.5',
+...") or from the Windows store; twine a distribution or an upload, in rich's layout; setuptools-scm a setuptools older
+than it needs; setup.py an option a builder passes that its setuptools dropped. The recognisers take their place in
+:data:`canary.signature.stacks.STACK_ERRORS`.
 """
 
 from __future__ import annotations
@@ -98,5 +99,15 @@ PROJECT_TOOL_ERRORS: list[BareError] = [
         r"^ERROR: setuptools==[\w.]{1,20} is used in combination with setuptools[_-]scm>=(?P<v>\d{1,2})\.x",
         None,
         message=lambda m: f"setuptools-scm>={m['v']} is used with a setuptools older than it requires",
+    ),
+    # distutils' refusal, under setup.py's usage, of an option a builder passes that the setuptools installed dropped
+    # or never had (colcon's "--editable" for a symlink install under setuptools 80, "--install-layout" on a Debian
+    # patch's absence): which option
+    environment_check(
+        "setup-option-refused",
+        (" not recognized",),
+        r"^error: option (?P<opt>--[\w-]{1,60}) not recognized$",
+        None,
+        message=lambda m: f"setup.py: option {m['opt']} not recognized",
     ),
 ]

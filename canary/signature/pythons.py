@@ -28,12 +28,29 @@ _NAME_ALONE = re.compile(r"^cannot import name '?(\w{1,200})'?$")
 _FROM_STATEMENT = re.compile(r"^from ([A-Za-z_][\w.]{0,200}) import \(?([\w, ]{1,1000})")
 
 
-def import_from_source(message: str, code: str) -> str:
+# Python 2 says a module lacks an attribute without naming it ("'module' object has no attribute 'RAW_OPT'"); the line
+# that raised it names it where it reads the attribute off one name alone ("options={em.RAW_OPT: True}")
+_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(\w{1,200})'(?![\w'])")
+
+
+# a raise of a string alone ('raise Exception("yfinance failed to decrypt Yahoo data response")'): what it printed
+_RAISE_LITERAL = re.compile(r"""^raise [A-Za-z_][\w.]{0,200}\((["'])([^"'\\{}]{1,1000})\1\)$""")
+
+
+def words_from_source(message: str, code: str) -> str:
     """``message`` in Python 3.7's words where it names an imported name alone and ``code``, the line that raised it,
-    imports that name from a module it names (not a relative one, which names no module by itself)."""
+    imports that name from a module it names (not a relative one, which names no module by itself; the first line of
+    a statement that goes on names it too); in Python 3's where Python 2's names no module and ``code`` reads the
+    attribute off one name; whole where a post cut it and ``code`` raised it as a string alone."""
+    if a := _PY2_MODULE_ATTRIBUTE.match(message):
+        owners = set(re.findall(rf"(?<![\w.])([A-Za-z_]\w{{0,100}})\.{a[1]}\b", code))
+        return f"module '{owners.pop()}'{message[15:]}" if len(owners) == 1 else message
+    if (r := _RAISE_LITERAL.match(code)) and len(message) < len(r[2]) and r[2].startswith(message) and message:
+        return r[2]
     m = _NAME_ALONE.match(message)
     s = _FROM_STATEMENT.match(code) if m else None
-    if m and s and m[1] in (name.split(" as ")[0].strip() for name in s[2].split(",")):
+    names = [name.split(" as ")[0].strip() for name in s[2].split(",")] if s else []
+    if m and s and (m[1] in names or (code.count("(") > code.count(")") and code.rstrip().endswith(","))):
         return f"cannot import name '{m[1]}' from '{s[1]}'"
     return message
 
@@ -163,6 +180,11 @@ _ATTRIBUTE_TAIL = re.compile(
 _ATTRIBUTE_UNCLOSED = re.compile(r"^((?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200})$")
 
 
+# (a name a class lacks, read off the class rather than an instance: "type object 'Web3' has no attribute
+# 'toChecksumAddress'", where another program's "'Web3' object has no attribute ..." met the same release)
+_TYPE_OBJECT = re.compile(r"^type object ('[\w.]{1,200}') (?=has no attribute ')")
+
+
 # (a title that drops the quotes, "module jax.core has no attribute NamedShape"; jax's shim for a name it removed,
 # "jax.interpreters.xla.pytype_aval_mappings was removed in JAX v0.7.0", until a later release drops the shim and Python
 # says the module has no such attribute)
@@ -182,7 +204,7 @@ def did_you_mean(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _MODULE_UNCLOSED.sub(r"\1'", message)  # (a post that lost the module's closing quote)
         message = _MODULE_TAIL.sub(r"\1", message)  # (or wrote on after it: "... 'cgi' when pip install", bold's **)
     if exc == "AttributeError":
-        message = _ATTRIBUTE_UNCLOSED.sub(r"\1'", _ATTRIBUTE_TAIL.sub(r"\1", message))
+        message = _ATTRIBUTE_UNCLOSED.sub(r"\1'", _ATTRIBUTE_TAIL.sub(r"\1", _TYPE_OBJECT.sub(r"\1 object ", message)))
         message = _REMOVED_IN_JAX.sub(
             r"module '\1' has no attribute '\2'", _UNQUOTED.sub(r"module '\1' has no attribute '\2'", message)
         )

@@ -1,7 +1,7 @@
 """Building scientific Python's native parts from source where no wheel fits the machine (a new Python, an uncommon
 architecture, a board): Meson and numpy.distutils without a Fortran compiler, h5py's build without the HDF5 library it
-loads, gfortran 10's argument checks. Pure. They take their place among :data:`canary.signature.builds.BUILD_CHECKS`;
-each is the build's check, with no class.
+loads, gfortran 10's argument checks, a build tool a source distribution needs first. Pure. They take their place among
+:data:`canary.signature.builds.BUILD_CHECKS`; each is the build's check, with no class.
 """
 
 from __future__ import annotations
@@ -57,6 +57,16 @@ SCIENTIFIC_BUILDS: list[BareError] = [
         None,
         "compile_error",
         message=lambda m: f"gfortran: {m['msg']}",
+    ),
+    # a source distribution's setup naming the build tool it needs before it can do anything ("scikit-build is required
+    # to build from source." above "Please run:", ITK 5.0's under MONAI's pins, where no wheel fits the Python): which
+    # tool, whichever step of pip's ran the setup
+    _environment(
+        "build-tool-required",
+        ("is required to build from source",),
+        r"^(?P<tool>[A-Za-z][\w.-]{0,60}) is required to build from source\b",
+        None,
+        message=lambda m: f"{m['tool']} is required to build from source",
     ),
     # h5py's setup loading the HDF5 library to read its version, on a machine without it ("Loading library to get
     # version: libhdf5.so" above "error: libhdf5.so: cannot open shared object file: No such file or directory", a

@@ -25,6 +25,7 @@ from canary.signature import (
     env_runners,
     generation,
     github_api,
+    google_services,
     helper_programs,
     horovod,
     host_compilers,
@@ -298,6 +299,12 @@ STACK_RULES: tuple[Rule, ...] = (
         services.tracker_words,
     ),
     Rule(
+        "google-services",
+        "the Google Ads Python client names the version a job pinned and the ones its release ships when it does not "
+        "ship that one, Google's API client the API it found no document for: that none exists is the failure",
+        google_services.google_words,
+    ),
+    Rule(
         "numerics",
         "PyTorch 1.10 numbered its backward functions ('SqrtBackward' became 'SqrtBackward0'), in anomaly mode's "
         "warning and in the RuntimeError after it: one function either way",
@@ -339,6 +346,7 @@ STACK_ERRORS: list[BareError] = [
     *torchscript.TORCHSCRIPT_ERRORS,
     *apex.APEX_ERRORS,
     *github_api.GITHUB_API_ERRORS,
+    *google_services.GOOGLE_SERVICE_ERRORS,
     *cpu_features.CPU_FEATURE_ERRORS,
     *companion_words.COMPANION_WORDS,
     *process_groups.PROCESS_GROUP_ERRORS,

@@ -266,9 +266,9 @@ WORD_RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "did-you-mean",
-        "Python since 3.10 follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
-        "'tree_util'?'); the same failure under an older Python has none; a title or a module's advice (NumPy's "
-        "expired aliases) goes on after the attribute's quote, or a paste loses that quote",
+        "Python 3.10+ follows an AttributeError, a NameError or an ImportError with its guess ('Did you mean: "
+        "'tree_util'?'), older ones none; a title or a module's advice (NumPy's expired aliases) goes on after the "
+        "attribute's quote, a paste loses that quote; a class lacks it either way",
         pythons.did_you_mean,
     ),
     Rule(

@@ -4,9 +4,8 @@ on (jax's traced bool, vmap's sizes and broadcasting, jit's devices, a pytree's 
 DataLoader worker and FP8 matmul, Triton's resources, Ray's actor, absl's unparsed flag, einops' check, torch.load's
 weights_only refusal, Hypothesis' unreliable timings, pydantic 2's moved and removed names, transformers' missing
 backends, a Rust library's panic, absl's flags parsing, Windows' failed DLL load, torch's load_state_dict refusing
-weights), AWS Neuron's compiler and Habana's graph compiler failing. Pure. They take their place
-in :data:`canary.signature.bare.BARE_ERRORS`, and :func:`canary.signature.kinds.words_class` names the class each is
-raised with.
+weights), AWS Neuron's compiler and Habana's graph compiler failing. Pure. In :data:`canary.signature.bare.BARE_ERRORS`;
+:func:`canary.signature.kinds.words_class` names the class each is raised with.
 """
 
 from __future__ import annotations
@@ -149,9 +148,8 @@ WORDS: list[BareError] = [
         "RuntimeError",
         context=1,
     ),
-    # Python's own words for an import that failed or an attribute a module lacks, and jax's for a traced value
-    # used as a bool, alone on a line (a post that quotes the message without its class: "module 'flax' has no
-    # attribute 'optim'")
+    # Python's words for an import that failed or an attribute a module lacks, and jax's for a traced value used as a
+    # bool, alone on a line (a post quoting the message without its class: "module 'flax' has no attribute 'optim'")
     BareError(
         "python-words",
         (
@@ -193,12 +191,14 @@ WORDS: list[BareError] = [
             # its conventional type and scope: "bug(pallas): Unimplemented primitive in Pallas GPU lowering: sign")
             # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
             # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> ", a
-            # sentence's colon or "error" before a quote, in bold, after a dash or a Chinese record's words)
+            # sentence's colon or "error" before a quote, in bold, after a dash or a Chinese record's words; after a
+            # program's words for what it caught, "Error sending transaction from 0x26...3B78: ", and its retry's after)
             r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
             r".{0,200}\b(?:Import error|import failed|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?(?::|\b[Ee]rror)\s(?=[\"`])|.{0,500}?\s(?=\*\*)|"
             r".{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff]:?\s?(?=module '|'\w{1,99}' object)|"
-            r".{0,300}?\s(?=\"No module named ')|.{0,300}? - (?=No module named '))?"
+            r".{0,300}?\s(?=\"No module named ')|.{0,300}? - (?=No module named ')|"
+            r"(?P<app>.{0,300}?\b(?:[Ee]rror|ERROR|[Ff]ailed|FAILED)\b[^:'\"]{0,200}: (?=module '|'\w{1,99}' object)))?"
             r"(?P<q>[\"`]|\*\*)?"
             r"(?P<msg>(?:(?:module '[\w.]{1,200}'|'[\w.]{1,200}' object) has no attribute '\w{1,200}'|"
             r"[\w.]{1,200}\(\) got an unexpected keyword argument '\w{1,100}'|"
@@ -247,7 +247,7 @@ WORDS: list[BareError] = [
             r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
             r"transformations\b.{0,300}?))"
             # (a Chinese sentence may go on after it: "...'float8_e4m3fn'的问题，有人知道解决方案吗？")
-            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?])?|\.{0,2}(?:[\u4e00-\u9fff].{0,500})?)$"
+            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?])?|\.{0,2}(?:[\u4e00-\u9fff].{0,500}|(?(app)\s.{1,300}))?)$"
         ),
         lambda m: words_class(m["msg"]),
         line_kind,
