@@ -4774,3 +4774,38 @@ def test_the_two_hundred_and_forty_ninth_and_fiftieth_batchs_failures_in_the_wor
     assert sunset == {sig("google-ads-python-332.log").fingerprint}
     assert sig("google-ads-python-628.log").fingerprint == sig("google-ads-python-687.log").fingerprint
     assert sig("python-samples-194.log").fingerprint == sig("google-api-python-client-1730.log").fingerprint
+
+
+def test_the_two_hundred_and_fifty_first_and_second_batchs_failures_in_the_words_they_met():
+    # a logger's day, month's name and year before a warning's source
+    assert sig("pyspedas-883.log").fingerprint == sig("borg-7716.log").fingerprint
+    # an HTTP client's class named for its status, printed without its module
+    assert sig("twitter-sentimental-analysis-webapp-7.log").fingerprint == sig("tweepy-2148.log").fingerprint
+    assert sig("tweepy-2148.log").fingerprint != sig("tweepy-2098.log").fingerprint
+    # youtube-dl's ERROR line above its cut verbose traceback, and which program said it; pytube's video is the job's
+    dl = {sig(n).fingerprint for n in ("youtube-dl-31840.log", "youtube-dl-31699.log", "youtube-dl-32156.log")}
+    assert len(dl) == 1 and sig("youtube-dl-31840.log").exception == "RegexNotFoundError"
+    assert sig("yewtube-1228.log").fingerprint not in dl
+    assert sig("youtubevideotoaipoweredshorts-5.log").fingerprint == sig("pytube-1718.log").fingerprint
+    # instaloader's refused JSON query by its endpoint, not its parameters
+    assert sig("instaloader-2425.log").fingerprint == sig("instaloader-2532.log").fingerprint
+    assert sig("instaloader-2425.log").fingerprint != sig("instaloader-2554.log").fingerprint
+    # geopy's release in its user agent; cartopy without any PROJ, whichever minimum
+    assert sig("osintgram-70.log").fingerprint == sig("giveme5w1h-87.log").fingerprint
+    assert sig("cartopy-2063.log").fingerprint == sig("cartopy-1626.log").fingerprint
+    assert sig("cartopy-2063.log").fingerprint != sig("cartopy-1967.log").fingerprint
+    # a private extension probed for, then the fallback's load; cffi's library by its name after a program's words
+    assert sig("pyvips-64.log").fingerprint == sig("copyparty-832.log").fingerprint
+    assert sig("pyvips-64.log").fingerprint != sig("pyvips-304.log").fingerprint
+    assert sig("pyvips-536.log").fingerprint != sig("pyvips-84.log").fingerprint
+    # ImageMagick's policy by coder or step; Tesseract's data by language; Wand's search; 3.6's program named twice
+    assert sig("pyrmexplorer-3.log").fingerprint == sig("deda-20.log").fingerprint
+    assert sig("pdf-to-scan-2.log").kind == "environment"
+    tessdata = {sig(n).fingerprint for n in ("tessdoc-24.log", "hq_bot-19.log", "pytesseract-231.log")}
+    assert len(tessdata) == 1
+    assert sig("aisafety-16.log").fingerprint == sig("imagemagick-953.log").fingerprint
+    assert sig("pytesseract-104.log").fingerprint == sig("unstructured-3290.log").fingerprint
+    # PaddleOCR's refused argument; a server's JSON error body; gcc's member error in German
+    assert sig("magma-84.log").fingerprint == sig("omniparser-329.log").fingerprint
+    assert sig("qwen3-vl-871.log").exception == "AttributeError"
+    assert sig("pyav-1463.log").kind == "compile_error"

@@ -119,10 +119,11 @@ _NAMES_MODULE = re.compile(
 # ... or fewer that say what the machine lacks: credentials ("Unable to locate credentials", paramiko's "Authentication
 # failed."), a codec its Pillow was built without ("decoder jpeg not available"), a dialect SQLAlchemy cannot load
 # ("Can't load plugin: sqlalchemy.dialects:postgres", the name 1.4 dropped), a library to reach USB devices through
-# (pyusb's "No backend available"): which program asked is the job's
+# (pyusb's "No backend available"), or an argument a library's release no longer takes (PaddleOCR 3's "Unknown
+# argument: det_db_score_mode"): which program asked is the job's
 _LACKS = re.compile(
     r"^(?:Unable to locate credentials|Authentication failed|No authentication methods available|No backend available$|"
-    r"(?:de|en)coder \w{1,20} not available$|Can't load plugin: [\w.]{1,200}:\w{1,100}$)"
+    r"(?:de|en)coder \w{1,20} not available$|Can't load plugin: [\w.]{1,200}:\w{1,100}$|Unknown argument: \w{1,100}$)"
 )
 
 

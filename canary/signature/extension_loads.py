@@ -1,8 +1,9 @@
 """What attention and quantization extensions print when they load on a machine or against a torch they were not built
 for, without a class or before one: Windows' and macOS's loaders refusing bitsandbytes' library, bitsandbytes 0.37's
 setup tripping on a Windows path, xFormers without its C++ extensions, flash-attn outside the window xFormers accepts,
-transformers' FlashAttention2 without flash-attn and its TF32 check of the GPU, safetensors' refusals, and cffi's
-of a symbol a library lacks. Pure. They take their place in :data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
+transformers' FlashAttention2 without flash-attn and its TF32 check of the GPU, safetensors' refusals, and cffi's of a
+symbol a library lacks or of a library, after a program's words. Pure. They take their place in
+:data:`canary.signature.toolchain_checks.TOOLCHAIN_CHECKS`.
 """
 
 from __future__ import annotations
@@ -151,5 +152,15 @@ EXTENSION_LOADS: list[BareError] = [
         ("' not found in library '",),
         r"^(?P<msg>function/symbol '\w{1,200}' not found in library '[^']{1,300}')",
         "AttributeError",
+    ),
+    # cffi's refusal to load a library after a program's own words for it, its OSError not printed ("WARNING:root:
+    # libvips found, but failed to load: cannot load library 'C:\\...\\libvips-42.dll': error 0xc1"): which library,
+    # and the loader's words (the ``platform-words`` rule)
+    BareError(
+        "cffi-load",
+        (": cannot load library '",),
+        re.compile(r": (?P<msg>cannot load library '[^']{1,500}': .{1,500})$"),
+        "OSError",
+        weak=True,
     ),
 ]

@@ -32,10 +32,10 @@ from canary.signature.infra import infrastructure_reason
 from canary.signature.lines import clean_lines, last_output, unescaped
 from canary.signature.masks import canonical_class, numbers_masked
 from canary.signature.numerics import non_finite
-from canary.signature.pythons import words_from_source
 from canary.signature.recogniser import BareError
 from canary.signature.said import any_warning, error_said
 from canary.signature.signals import UNTHROWN, died_importing, launcher_signal, signal_from_text, signal_name
+from canary.signature.source_words import fallback_probe, words_from_source
 from canary.signature.tracebacks import (
     _CAUSE,
     _CONTEXT,
@@ -84,6 +84,8 @@ def _lookup_translated(chain: list[ExceptionBlock], first: ExceptionBlock) -> tu
 
 def _from_chain(chain: list[ExceptionBlock], options: Options) -> Signature:
     real = [b for b in chain if not _is_jax_wrapper(b)] or chain
+    if len(real) > 1 and fallback_probe(real[0].exc_type, real[0].message, real[1].exc_type, real[1].link):
+        real = real[1:]  # (a private extension probed for, its pure fallback's failure while handling it)
     root = real[0]
     # Wrappers that only re-raise (Ray's RayTaskError, a trainer's "training failed", JAX's
     # unfiltered trace) come later in the chain, linked as causes; the first exception names the

@@ -366,9 +366,9 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "import-location",
-        "where Python found the module a name could not be imported from ('(/x/jax/config.py)', '(unknown "
-        "location)') is the machine's, a post may cut it or a quote; Python 2 names it unquoted; output may run on "
-        "after a module not found; tempfile lists the directories tried: the name is the failure",
+        "where Python found the module a name could not be imported from ('(/x/jax/config.py)') is the machine's, a "
+        "post may cut it or a quote; Python 2 names it unquoted, 3.6 a program not run twice; output may run on; "
+        "tempfile lists the directories tried: the name is the failure",
         pythons.import_location,
     ),
     Rule(

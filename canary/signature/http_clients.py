@@ -1,10 +1,10 @@
 """Python's HTTP clients in their releases' words: urllib3 2's refusal of the ``ssl`` module's library and its names
-imported through requests' re-export (``requests.packages.urllib3``); aiohttp's
-response body cut short, raised as ClientPayloadError around the parser's error ("Response payload is not completed:
-<TransferEncodingError: 400, message='Not enough data to satisfy transfer length header.'>"), or as that error where a
-program catches it first, in words releases changed ("for satisfy" in older releases); the OpenAI SDK 1.0's refusal of
-the module-level APIs it removed. Pure. Its rules take their place
-in :data:`canary.signature.word_folds.WORD_RULES`, the recogniser in :data:`canary.signature.bare.BARE_ERRORS`."""
+imported through requests' re-export (``requests.packages.urllib3``); aiohttp's response body cut short, raised as
+ClientPayloadError around the parser's error ("Response payload is not completed: <TransferEncodingError: 400,
+message='Not enough data to satisfy transfer length header.'>"), or as that error where a program catches it first, in
+words releases changed ("for satisfy" in older releases); the OpenAI SDK 1.0's refusal of the module-level APIs it
+removed; an error class named for its HTTP status, printed without its module. Pure. Its rules take their place in
+:data:`canary.signature.word_folds.WORD_RULES`, the recogniser in :data:`canary.signature.bare.BARE_ERRORS`."""
 
 from __future__ import annotations
 
@@ -62,6 +62,18 @@ HTTP_CLIENT_ERRORS = [
             r"openai>=1\.0\.0)\b"
         ),
         "APIRemovedInV1",
+    ),
+    # an HTTP client's error class named for its status, printed without its module, as a program's handler or a post
+    # quotes it ("Forbidden: 403 Forbidden 453 - You currently have access to a subset of Twitter API v2 endpoints
+    # ...", tweepy's; google-api-core's, werkzeug's): the class its module raises, and its words
+    BareError(
+        "http-status-class",
+        tuple(f": {code} " for code in (400, 401, 403, 404, 405, 409, 429, 500, 502, 503, 504)),
+        re.compile(
+            r"^`?(?P<cls>BadRequest|Unauthorized|Forbidden|NotFound|MethodNotAllowed|Conflict|TooManyRequests|"
+            r"InternalServerError|BadGateway|ServiceUnavailable|GatewayTimeout): (?P<msg>[45]\d\d [A-Z].{1,1000}?)`?$"
+        ),
+        lambda m: m["cls"],
     ),
     BareError(
         "aiohttp-payload",

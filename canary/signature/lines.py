@@ -105,6 +105,8 @@ _PREFIXES = [
     re.compile(r"[\w.-]{1,100}[-_]\d{1,6}\s{1,8}\| ?"),
     # a US date and a 12-hour time before each line ("4/10/2019 1:49:47 PM "; a copy may lose the space after it)
     re.compile(r"\d{1,2}/\d{1,2}/\d{4},? \d{1,2}:\d\d:\d\d ?[AP]M ?"),
+    # a logger's day, month's name and year before its time ("12-Jun-24 03:16:40: ", logging's "%d-%b-%y %H:%M:%S")
+    re.compile(r"\d{2}-[A-Z][a-z]{2}-\d{2}(?:\d{2})? \d{2}:\d{2}:\d{2}(?:[.,]\d{1,6})?:? "),
     # Kubernetes / docker compose: "pod/trainer-0-abc12 " "trainer-7f9c-xk2 | "
     re.compile(r"(?:pod|job)/[\w.-]{1,200} "),
     # Docker BuildKit's progress output of a step's log: " => => # "

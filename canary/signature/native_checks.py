@@ -26,14 +26,16 @@ def _cython(m: re.Match[str]) -> str:
 
 
 # (clang's "no member named 'ob_digit' in 'struct _longobject'", gcc's "'PyLongObject' {aka 'struct _longobject'} has
-# no member named 'ob_digit'", with typographic quotes or, retyped into a title, none)
-_Q = "['\u2018\u2019]?"
+# no member named 'ob_digit'" or "'struct AVStream' has no member named 'codec'", in its German catalogue's words too
+# ("Fehler: »struct AVFrame« hat kein Element namens »channels«"), with typographic quotes or, retyped, none)
+_Q = "['\u2018\u2019\u00ab\u00bb]?"
 # (and gcc's "too few arguments to function '_PyLong_AsByteArray'", a call a Python release changed; clang's "too few
 # arguments to function call, expected 6, have 5" names no function)
 _MEMBER = re.compile(
-    rf"(?:(?P<file>[\w.-]{{1,100}}\.(?:c|cc|cpp|cxx)):\d{{1,7}}:\d{{1,5}}: )?error: "
+    rf"(?:(?P<file>[\w.-]{{1,100}}\.(?:c|cc|cpp|cxx)):\d{{1,7}}:\d{{1,5}}: )?(?:error|Fehler): "
     rf"(?:no member named {_Q}(?P<m1>\w{{1,100}}){_Q} in {_Q}(?P<s1>struct \w{{1,100}}){_Q}|"
-    rf"{_Q}\w{{1,100}}{_Q} \{{aka {_Q}(?P<s2>struct \w{{1,100}}){_Q}\}} has no member named {_Q}(?P<m2>\w{{1,100}})|"
+    rf"(?:{_Q}\w{{1,100}}{_Q} \{{aka )?{_Q}(?P<s2>struct \w{{1,100}}){_Q}\}}? (?:has no member named|hat kein Element "
+    rf"namens) {_Q}(?P<m2>\w{{1,100}})|"
     rf"(?P<few>too few arguments to function (?:{_Q}\w{{1,100}}{_Q}|call, expected \d{{1,3}}, have \d{{1,3}})))"
 )
 
@@ -229,7 +231,7 @@ NATIVE_CHECKS: list[BareError] = [
     # which structure or which call, in which file where the line names one
     BareError(
         "c-missing-member",
-        ("no member named", "too few arguments to function"),
+        ("no member named", "too few arguments to function", "hat kein Element namens"),
         _MEMBER,
         None,
         "compile_error",

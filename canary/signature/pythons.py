@@ -22,45 +22,15 @@ _IMPORT_FROM = re.compile(r"^(cannot import name '[\w.]{1,200}' from) '?([\w.]{1
 _UNQUOTED_IMPORT = re.compile(r"^(No module named|cannot import name) ([A-Za-z_][\w.]{0,200})$")
 
 
-# Python before 3.7 named a name it could not import without its module ("cannot import name b"); the statement that
-# raised it names the module ("from redis._compat import b, unicode, bytes"), as 3.7's words do
-_NAME_ALONE = re.compile(r"^cannot import name '?(\w{1,200})'?$")
-_FROM_STATEMENT = re.compile(r"^from ([A-Za-z_][\w.]{0,200}) import \(?([\w, ]{1,1000})")
-
-
-# Python 2 says a module lacks an attribute without naming it ("'module' object has no attribute 'RAW_OPT'"); the line
-# that raised it names it where it reads the attribute off one name alone ("options={em.RAW_OPT: True}")
-_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(\w{1,200})'(?![\w'])")
-
-
-# a raise of a string alone ('raise Exception("yfinance failed to decrypt Yahoo data response")'): what it printed
-_RAISE_LITERAL = re.compile(r"""^raise [A-Za-z_][\w.]{0,200}\((["'])([^"'\\{}]{1,1000})\1\)$""")
-
-
-def words_from_source(message: str, code: str) -> str:
-    """``message`` in Python 3.7's words where it names an imported name alone and ``code``, the line that raised it,
-    imports that name from a module it names (not a relative one, which names no module by itself; the first line of
-    a statement that goes on names it too); in Python 3's where Python 2's names no module and ``code`` reads the
-    attribute off one name; whole where a post cut it and ``code`` raised it as a string alone."""
-    if a := _PY2_MODULE_ATTRIBUTE.match(message):
-        owners = set(re.findall(rf"(?<![\w.])([A-Za-z_]\w{{0,100}})\.{a[1]}\b", code))
-        return f"module '{owners.pop()}'{message[15:]}" if len(owners) == 1 else message
-    if (r := _RAISE_LITERAL.match(code)) and len(message) < len(r[2]) and r[2].startswith(message) and message:
-        return r[2]
-    m = _NAME_ALONE.match(message)
-    s = _FROM_STATEMENT.match(code) if m else None
-    names = [name.split(" as ")[0].strip() for name in s[2].split(",")] if s else []
-    if m and s and (m[1] in names or (code.count("(") > code.count(")") and code.rstrip().endswith(","))):
-        return f"cannot import name '{m[1]}' from '{s[1]}'"
-    return message
-
-
 # a module not found is named on one line, whatever output ran on after it (iconv's complaint from a shell's prompt)
 _MODULE_THEN = re.compile(r"^(No module named '[\w.]{1,200}') (?![(;]).*$")
 
 
 # tempfile's "No usable temporary directory found in ['/tmp', '/var/tmp', '/usr/tmp', '/home/x']": the machine's list
 _TEMP_DIRS = re.compile(r"^(\[Errno 2\] No usable temporary directory found) in \[.*$")
+# Python 3.6's subprocess named a program it could not run in its words and the error named it again ("[Errno 2] No
+# such file or directory: 'tesseract': 'tesseract'"); 3.7's names it once
+_NAMED_TWICE = re.compile(r"^(\[Errno \d{1,4}\] [\w ]{1,100}: '([^']{1,300})'): '\2'$")
 
 
 def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
@@ -70,6 +40,8 @@ def import_location(exc: str | None, message: str, frames: list[str]) -> Parts:
         )
     elif message.startswith("[Errno 2] No usable temporary"):
         message = _TEMP_DIRS.sub(r"\1", message)
+    elif message.startswith("[Errno ") and message.endswith("'"):
+        message = _NAMED_TWICE.sub(r"\1", message)
     elif message.startswith("No module named '"):
         message = _MODULE_THEN.sub(r"\1", message)
     return exc, _UNQUOTED_IMPORT.sub(r"\1 '\2'", message), frames
@@ -348,10 +320,13 @@ _DYLD_ARCH = re.compile(
 # cffi's library it could not load, by its path and the loader's words ("cannot load library '/usr/local/lib/
 # libsndfile.dylib': dlopen(..., 0x0002): tried: '...' (mach-o file, but is an incompatible architecture ...)", macOS
 # 11's "no suitable image found. Did find: ...", "(no such file)", Linux's "cannot open shared object file")
-_CFFI = re.compile(r"^cannot load library '(?:[^']{0,500}/)?([^'/]{1,200})': ")
+# (Windows' loader by its error's code, which the masks took: "...\\bin\\libvips-42.dll': error 0xc1", and a note of
+# cffi's own after it, "Additionally, ctypes.util.find_library() did not manage to locate ...")
+_CFFI = re.compile(r"^cannot load library '(?:[^']{0,500}[/\\])?([^'/\\]{1,200})': ")
 _CFFI_WHY = (
     (re.compile(r"architecture|no suitable image found"), "wrong architecture"),
     (re.compile(r"\(no such file\)|image not found|cannot open shared object file"), "not found"),
+    (re.compile(r"^error <hex>(?:\.|$)"), "error <hex>"),
 )
 _CLICK_ASCII = re.compile(
     r"^(Click will abort further execution because Python)(?: 3)?( was configured to use ASCII as encoding for the "
@@ -379,7 +354,7 @@ def platform_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         arch = " (wrong architecture)" if "architecture" in message else ""
         message = f"dlopen({m[1]}{m[2]}): Library not loaded: {m[3]}{arch}"
     elif message.startswith("cannot load library '") and (m := _CFFI.match(message)):
-        why = next((w for rx, w in _CFFI_WHY if rx.search(message, m.end())), None)
+        why = next((w for rx, w in _CFFI_WHY if rx.search(message[m.end() :])), None)
         message = f"cannot load library '{m[1]}': {why}" if why else message
     elif message.startswith("Click will abort"):
         message = _CLICK_ASCII.sub(r"\1\2", message)

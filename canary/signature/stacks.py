@@ -24,16 +24,19 @@ from canary.signature import (
     engines,
     env_runners,
     generation,
+    geospatial,
     github_api,
     google_services,
     helper_programs,
     horovod,
     host_compilers,
+    image_tools,
     installs,
     jvm_builds,
     keras3,
     kube_clients,
     loading,
+    media_clients,
     mounts,
     mps,
     native_gpu,
@@ -305,6 +308,25 @@ STACK_RULES: tuple[Rule, ...] = (
         google_services.google_words,
     ),
     Rule(
+        "geopy-agent",
+        "geopy 2 refuses Nominatim's default user agent, which names geopy's release ('geopy/2.0.0'): the refusal, "
+        "not the release, is the failure",
+        geospatial.geopy_words,
+    ),
+    Rule(
+        "image-tools",
+        "ImageMagick names the file its policy refused, its source line and, since 6.9.10, the coder; Tesseract where "
+        "it looked for a language's data, Wand for MagickWand: which coder or step, and which language, are it",
+        image_tools.image_words,
+    ),
+    Rule(
+        "media-clients",
+        "yt-dlp follows what it could not extract with its tracker's advice, as youtube-dl's own ERROR line does; "
+        "pytube names the video it refuses: what could not be extracted and by which program, and the refusal, are "
+        "the failure",
+        media_clients.media_words,
+    ),
+    Rule(
         "numerics",
         "PyTorch 1.10 numbered its backward functions ('SqrtBackward' became 'SqrtBackward0'), in anomaly mode's "
         "warning and in the RuntimeError after it: one function either way",
@@ -347,6 +369,8 @@ STACK_ERRORS: list[BareError] = [
     *apex.APEX_ERRORS,
     *github_api.GITHUB_API_ERRORS,
     *google_services.GOOGLE_SERVICE_ERRORS,
+    *media_clients.MEDIA_CLIENT_ERRORS,
+    *image_tools.IMAGE_TOOL_ERRORS,
     *cpu_features.CPU_FEATURE_ERRORS,
     *companion_words.COMPANION_WORDS,
     *process_groups.PROCESS_GROUP_ERRORS,

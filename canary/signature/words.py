@@ -186,14 +186,13 @@ WORDS: list[BareError] = [
             "() missing ",
         ),
         re.compile(
-            # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block")
-            # (or after a title's tag: "[jax2tf] call_module() got an unexpected keyword argument 'function_list'", or
-            # its conventional type and scope: "bug(pallas): Unimplemented primitive in Pallas GPU lowering: sign")
-            # (or after a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...",
-            # YOLOv5's "TensorFlow.js: export failure ❌ 0.1s: cannot import name ..."; after a poster's "-> ", a
-            # sentence's colon or "error" before a quote, in bold, after a dash or a Chinese record's words; after a
-            # program's words for what it caught, "Error sending transaction from 0x26...3B78: ", and its retry's after)
-            r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |"
+            # (quoted in a sentence: "\"module 'jax.random' has no attribute 'KeyArray'\" occurs at the second block";
+            # after a title's tag, "[jax2tf] call_module() got ...", its type and scope, "bug(pallas): Unimplemented";
+            # a logger's words for it: "Unable to load profiler plugin. Import error: cannot import name ...", YOLOv5's
+            # "TensorFlow.js: export failure ❌ 0.1s: ..."; a poster's "-> ", a sentence's colon or "error" before a
+            # quote, bold, a dash, a Chinese record's words; a program's words for what it caught ("Error sending
+            # transaction from 0x26...3B78: "), its retry's after; a server's JSON error body, '{"message":"...",...}')
+            r"^(?:\[[\w./ -]{1,40}\] |[a-z]{1,12}\([\w./ -]{1,40}\): |(?P<json>\{\"(?:message|detail|error)\":(?=\"))|"
             r".{0,200}\b(?:Import error|import failed|export failure\W{1,4}[\d.]{1,10}s): |.{0,200}?-> |"
             r".{0,300}?(?::|\b[Ee]rror)\s(?=[\"`])|.{0,500}?\s(?=\*\*)|"
             r".{0,300}?\s(?=`[\w.]{1,200}\(\) missing )|.{0,300}?[\u4e00-\u9fff]:?\s?(?=module '|'\w{1,99}' object)|"
@@ -247,7 +246,7 @@ WORDS: list[BareError] = [
             r"The size argument of jnp\.\w{1,40} must be statically specified to use jnp\.\w{1,40} within JAX "
             r"transformations\b.{0,300}?))"
             # (a Chinese sentence may go on after it: "...'float8_e4m3fn'的问题，有人知道解决方案吗？")
-            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?])?|\.{0,2}(?:[\u4e00-\u9fff].{0,500}|(?(app)\s.{1,300}))?)$"
+            r"(?(q)\.{0,2}(?P=q)(?:[.,;:!?]?\s.{0,500}|[.,;:!?]|(?(json),\"\w{1,40}\":.{1,300}))?|\.{0,2}(?:[\u4e00-\u9fff].{0,500}|(?(app)\s.{1,300}))?)$"
         ),
         lambda m: words_class(m["msg"]),
         line_kind,
