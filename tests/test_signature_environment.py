@@ -4809,3 +4809,19 @@ def test_the_two_hundred_and_fifty_first_and_second_batchs_failures_in_the_words
     assert sig("magma-84.log").fingerprint == sig("omniparser-329.log").fingerprint
     assert sig("qwen3-vl-871.log").exception == "AttributeError"
     assert sig("pyav-1463.log").kind == "compile_error"
+
+
+def test_the_two_hundred_and_fifty_third_and_fourth_batchs_failures_in_the_words_they_met():
+    # Home Assistant's record of an integration it could not import, above its cut traceback, and of a platform
+    customize = {sig(n).fingerprint for n in ("remote_homeassistant-324.log", "core-129974.log")}
+    assert customize == {sig("hass-miio-yeelink-94.log").fingerprint}
+    assert sig("remote_homeassistant-324.log").exception == "ImportError"
+    imp = {sig(n).fingerprint for n in ("hass-xiaomi-miot-1548.log", "hass-xiaomi-miot-1526.log")}
+    assert imp == {sig("hass-xiaomi-miot-1903.log").fingerprint}
+    celsius = {sig(n).fingerprint for n in ("homeassistant-dht-160.log", "thermal-244.log")}
+    assert celsius == {sig("ha-cc-jablotron-cloud-34.log").fingerprint}
+    # 2024's loader naming the class the import raised
+    assert sig("dwd_weather-249.log").fingerprint == sig("opendata-nwp-demos-47.log").fingerprint
+    assert sig("dwd_weather-249.log").exception == "RuntimeError"
+    # the OpenAI SDK 1.0's removed API without its README's advice
+    assert sig("chroma-1640.log").fingerprint == sig("fastchat-2773.log").fingerprint

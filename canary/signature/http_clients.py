@@ -92,6 +92,19 @@ HTTP_CLIENT_RULES: tuple[Rule, ...] = (
         payload,
     ),
     Rule(
+        "openai-removed-api",
+        "the OpenAI SDK 1.0 follows an API it removed with its README's address and advice, which a program's own "
+        "relay of it leaves out: which API is the failure",
+        rewrite(
+            "but this is no longer supported in openai>=1",
+            re.compile(
+                r"^(You tried to access openai\.[\w.]{1,100}, but this is no longer supported in "
+                r"openai>=1\.0\.0)\b.+$"
+            ),
+            r"\1",
+        ),
+    ),
+    Rule(
         "requests-urllib3",
         "requests re-exports urllib3 as requests.packages.urllib3, so a name urllib3 2 removed is missed from either "
         "module by the importer's release: the name urllib3 lacks is the failure",
