@@ -3,7 +3,7 @@
     python bench/signature_corpus.py
 
 For each part of tests/logs/real/INDEX.toml (the corpus before #28, the pairs #28 added, and those #38
-added, seen and held out in two hundred and fifty-four batches, and the held-out batches together): the logs in
+added, seen and held out in two hundred and fifty-six batches, and the held-out batches together): the logs in
 which a failure is found; the occurrences of one failure
 ([[same]]: each log after the first paired with the first) that share an exact fingerprint by the
 rules before #28 (unfolded: the ``legacy`` fingerprint a signature keeps) and by today's, that share a group,
@@ -722,6 +722,14 @@ def main() -> None:
         (
             "added by #38, held out (two-hundred-and-fifty-fourth)",
             lambda e: e.get("issue") == 38 and e.get("heldout") == 254,
+        ),
+        (
+            "added by #38, held out (two-hundred-and-fifty-fifth)",
+            lambda e: e.get("issue") == 38 and e.get("heldout") == 255,
+        ),
+        (
+            "added by #38, held out (two-hundred-and-fifty-sixth)",
+            lambda e: e.get("issue") == 38 and e.get("heldout") == 256,
         ),
         ("added by #38, all held out", lambda e: e.get("issue") == 38 and bool(e.get("heldout"))),
     )

@@ -4825,3 +4825,13 @@ def test_the_two_hundred_and_fifty_third_and_fourth_batchs_failures_in_the_words
     assert sig("dwd_weather-249.log").exception == "RuntimeError"
     # the OpenAI SDK 1.0's removed API without its README's advice
     assert sig("chroma-1640.log").fingerprint == sig("fastchat-2773.log").fingerprint
+
+
+def test_the_two_hundred_and_fifty_fifth_and_sixth_batchs_failures_in_the_words_they_met():
+    # Django's debug page by its header's class and the message below it, whichever page raised it
+    assert sig("boilderplate-django-9.log").fingerprint == sig("django-webapp-14.log").fingerprint
+    assert sig("boilderplate-django-9.log").exception == "TemplateDoesNotExist"
+    # Pillow's grab on X by its error, not the request's numbers; configure's library not found
+    assert sig("whatsapp-msgstore-viewer-14.log").fingerprint == sig("mss-2529.log").fingerprint
+    healpy = {sig(n).fingerprint for n in ("healpy-256.log", "healpy-954.log", "healpy-318.log")}
+    assert len(healpy) == 1 and sig("healpy-954.log").kind == "environment"

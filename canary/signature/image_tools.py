@@ -8,7 +8,8 @@ failure; the file, the source line and what a crash handler printed after it are
 backtick). Tesseract cannot open its language data where ``TESSDATA_PREFIX`` points, printed by pytesseract as its
 ``TesseractError``'s status and message ("(1, 'Error opening data file /usr/share/tessdata/eng.traineddata Please make
 sure the TESSDATA_PREFIX environment variable is set ...')"): which language's file, not where it looked. Wand lists
-where it looked for MagickWand when it found none ("cannot find library; tried paths: [...]"): the machine's. The
+where it looked for MagickWand when it found none ("cannot find library; tried paths: [...]"): the machine's. Pillow's
+grab on X names the error and the request's numbers ("X get_image failed: error 8 (73, 0, 863)"): the error is it. The
 recogniser takes its place in :data:`canary.signature.stacks.STACK_ERRORS`.
 """
 
@@ -23,6 +24,7 @@ _POLICY = re.compile(
     r"^(attempt to perform an operation not allowed by the security policy) `?(\w{1,20})' @ error/\S{1,100}.*$"
 )
 _NOT_AUTHORIZED = re.compile(r"^not authorized `[^']{1,500}' @ error/[\w.]{1,60}/(\w{1,60})/\d{1,6}\b.*$")
+_X_GET_IMAGE = re.compile(r"^(X get_image failed: error \d{1,4}) \([\d, ]{1,60}\)$")
 _TESSDATA = re.compile(r"Error opening data file .{0,500}?([\w-]{1,40}\.traineddata)\b")
 
 
@@ -31,6 +33,8 @@ def image_words(exc: str | None, message: str, frames: list[str]) -> Parts:
         message = _POLICY.sub(r"\1 '\2'", message)
     elif message.startswith("not authorized `"):
         message = _NOT_AUTHORIZED.sub(r"not authorized '<file>' (\1)", message)
+    elif message.startswith("X get_image failed: error "):
+        message = _X_GET_IMAGE.sub(r"\1", message)  # (the request's numbers, as Pillow's grab on X printed them)
     elif message.startswith("cannot find library; tried paths: ["):
         message = "cannot find library; tried paths: [<paths>]"  # (Wand's search for MagickWand, where it looked)
     elif (exc or "").endswith("TesseractError") and (m := _TESSDATA.search(message)):

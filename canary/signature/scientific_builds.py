@@ -1,7 +1,8 @@
 """Building scientific Python's native parts from source where no wheel fits the machine (a new Python, an uncommon
 architecture, a board): Meson and numpy.distutils without a Fortran compiler, h5py's build without the HDF5 library it
-loads, gfortran 10's argument checks, a build tool a source distribution needs first. Pure. They take their place among
-:data:`canary.signature.builds.BUILD_CHECKS`; each is the build's check, with no class.
+loads, gfortran 10's argument checks, a build tool a source distribution needs first, a library autoconf's configure
+could not find. Pure. They take their place among :data:`canary.signature.builds.BUILD_CHECKS`; each is the build's
+check, with no class.
 """
 
 from __future__ import annotations
@@ -67,6 +68,15 @@ SCIENTIFIC_BUILDS: list[BareError] = [
         r"^(?P<tool>[A-Za-z][\w.-]{0,60}) is required to build from source\b",
         None,
         message=lambda m: f"{m['tool']} is required to build from source",
+    ),
+    # autoconf's configure finding no library a package's C part links (healpy's "configure: error: could not find the
+    # cfitsio library", run by its setup where no wheel fits): which library
+    _environment(
+        "configure-library",
+        ("could not find the ",),
+        r"^(?:configure: )?error: could not find the (?P<lib>[\w.+-]{1,60}) library\b",
+        None,
+        message=lambda m: f"configure: could not find the {m['lib']} library",
     ),
     # h5py's setup loading the HDF5 library to read its version, on a machine without it ("Loading library to get
     # version: libhdf5.so" above "error: libhdf5.so: cannot open shared object file: No such file or directory", a

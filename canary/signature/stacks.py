@@ -63,6 +63,7 @@ from canary.signature import (
     torchscript,
     trainers,
     transforms,
+    web_pages,
     worker_pools,
 )
 from canary.signature.recogniser import BareError
@@ -317,7 +318,8 @@ STACK_RULES: tuple[Rule, ...] = (
     Rule(
         "image-tools",
         "ImageMagick names the file its policy refused, its source line and, since 6.9.10, the coder; Tesseract where "
-        "it looked for a language's data, Wand for MagickWand: which coder or step, and which language, are it",
+        "it looked for a language's data, Wand for MagickWand, Pillow's X grab its request: which coder, step, "
+        "language or error is the failure",
         image_tools.image_words,
     ),
     Rule(
@@ -373,6 +375,7 @@ STACK_ERRORS: list[BareError] = [
     *media_clients.MEDIA_CLIENT_ERRORS,
     *image_tools.IMAGE_TOOL_ERRORS,
     *home_automation.HOME_AUTOMATION_ERRORS,
+    *web_pages.WEB_PAGE_ERRORS,
     *cpu_features.CPU_FEATURE_ERRORS,
     *companion_words.COMPANION_WORDS,
     *process_groups.PROCESS_GROUP_ERRORS,
