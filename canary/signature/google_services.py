@@ -36,7 +36,6 @@ GOOGLE_SERVICE_ERRORS = [
         ("Cannot retrieve the public link of the file",),
         r"^\s*(?P<msg>Cannot retrieve the public link of the file)\.",
         None,
-        message=lambda m: m["msg"],
         below=_gdown_head,
     ),
     environment_check(

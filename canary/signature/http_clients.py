@@ -28,6 +28,10 @@ _PAYLOAD = re.compile(
 )
 
 
+# the OpenAI SDK 1.0's words for a module-level API it removed, before its README's advice
+_OPENAI_REMOVED = r"You tried to access openai\.[\w.]{1,100}, but this is no longer supported in openai>=1\.0\.0"
+
+
 def payload(exc: str | None, message: str, frames: list[str]) -> Parts:
     """aiohttp's body cut short by which header it could not satisfy, whichever of its errors a program met."""
     if "Not enough data " in message and (m := _PAYLOAD.match(message)):
@@ -57,10 +61,7 @@ HTTP_CLIENT_ERRORS = [
     BareError(
         "openai-removed-api",
         ("but this is no longer supported in openai>=1",),
-        re.compile(
-            r"(?:^|(?<=\s))(?P<msg>You tried to access openai\.[\w.]{1,100}, but this is no longer supported in "
-            r"openai>=1\.0\.0)\b"
-        ),
+        re.compile(rf"(?:^|(?<=\s))(?P<msg>{_OPENAI_REMOVED})\b"),
         "APIRemovedInV1",
     ),
     # an HTTP client's error class named for its status, printed without its module, as a program's handler or a post
@@ -97,10 +98,7 @@ HTTP_CLIENT_RULES: tuple[Rule, ...] = (
         "relay of it leaves out: which API is the failure",
         rewrite(
             "but this is no longer supported in openai>=1",
-            re.compile(
-                r"^(You tried to access openai\.[\w.]{1,100}, but this is no longer supported in "
-                r"openai>=1\.0\.0)\b.+$"
-            ),
+            re.compile(rf"^({_OPENAI_REMOVED})\b.+$"),
             r"\1",
         ),
     ),

@@ -23,7 +23,8 @@ from canary.signature.rewordings import Parts
 _POLICY = re.compile(
     r"^(attempt to perform an operation not allowed by the security policy) `?(\w{1,20})' @ error/\S{1,100}.*$"
 )
-_NOT_AUTHORIZED = re.compile(r"^not authorized `[^']{1,500}' @ error/[\w.]{1,60}/(\w{1,60})/\d{1,6}\b.*$")
+_NOT_AUTHORIZED_WORDS = r"not authorized `[^']{1,500}' @ error/[\w.]{1,60}/(?P<where>\w{1,60})/\d{1,6}\b"
+_NOT_AUTHORIZED = re.compile(rf"^{_NOT_AUTHORIZED_WORDS}.*$")
 _X_GET_IMAGE = re.compile(r"^(X get_image failed: error \d{1,4}) \([\d, ]{1,60}\)$")
 _TESSDATA = re.compile(r"Error opening data file .{0,500}?([\w-]{1,40}\.traineddata)\b")
 
@@ -32,7 +33,7 @@ def image_words(exc: str | None, message: str, frames: list[str]) -> Parts:
     if message.startswith("attempt to perform an operation not allowed by the security policy "):
         message = _POLICY.sub(r"\1 '\2'", message)
     elif message.startswith("not authorized `"):
-        message = _NOT_AUTHORIZED.sub(r"not authorized '<file>' (\1)", message)
+        message = _NOT_AUTHORIZED.sub(r"not authorized '<file>' (\g<where>)", message)
     elif message.startswith("X get_image failed: error "):
         message = _X_GET_IMAGE.sub(r"\1", message)  # (the request's numbers, as Pillow's grab on X printed them)
     elif message.startswith("cannot find library; tried paths: ["):
@@ -48,7 +49,7 @@ IMAGE_TOOL_ERRORS = [
     environment_check(
         "imagemagick-policy",
         ("not authorized `",),
-        r"^(?:[\w.-]{1,40}: )?not authorized `[^']{1,500}' @ error/[\w.]{1,60}/(?P<where>\w{1,60})/\d{1,6}\b",
+        rf"^(?:[\w.-]{{1,40}}: )?{_NOT_AUTHORIZED_WORDS}",
         None,
         message=lambda m: f"not authorized '<file>' ({m['where']})",
     ),

@@ -21,9 +21,9 @@ from canary.signature.rewordings import Parts
 
 # the two programs' trackers, as their advice names them
 _TRACKERS = (("https://yt-dl.org/bug", "youtube-dl"), ("https://github.com/yt-dlp/yt-dlp/issues", "yt-dlp"))
-_REPORT = re.compile(
-    r"^(?P<msg>Unable to (?:extract|download) [\w ().-]{1,100}?); please report this issue on (?P<at>\S{1,200})"
-)
+# what could not be extracted, and the tracker the advice after it names
+_WORDS = r"Unable to (?:extract|download) [\w ().-]{1,100}?"
+_REPORT = re.compile(rf"^(?P<msg>{_WORDS}); please report this issue on (?P<at>\S{{1,200}})")
 
 
 def _program(at: str) -> str:
@@ -32,15 +32,15 @@ def _program(at: str) -> str:
 
 MEDIA_CLIENT_ERRORS = [
     # (the extractor's name may come first: "ERROR: [youtube] tFITtz06oyY: Unable to extract ...")
+    # (its words and the tracker's advice, which ``media_words`` reads as what and which program)
     BareError(
         "youtube-dl-error",
         ("; please report this issue on ",),
         re.compile(
-            r"^ERROR: (?:\[[\w:]{1,40}\] [\w-]{1,40}: )?(?P<msg>Unable to (?:extract|download) [\w ().-]{1,100}?); "
-            r"please report this issue on (?P<at>https://yt-dl\.org/bug|https://github\.com/yt-dlp/yt-dlp/issues)"
+            rf"^ERROR: (?:\[[\w:]{{1,40}}\] [\w-]{{1,40}}: )?(?P<msg>{_WORDS}; please report this issue on "
+            r"(?:https://yt-dl\.org/bug|https://github\.com/yt-dlp/yt-dlp/issues)\S{0,100})"
         ),
         "RegexNotFoundError",
-        message=lambda m: f"{m['msg']} ({_program(m['at'])})",
     ),
     environment_check(
         "instaloader-query-refused",

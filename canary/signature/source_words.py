@@ -16,7 +16,8 @@ _FROM_STATEMENT = re.compile(r"^from ([A-Za-z_][\w.]{0,200}) import \(?([\w, ]{1
 
 # Python 2 says a module lacks an attribute without naming it ("'module' object has no attribute 'RAW_OPT'"); the line
 # that raised it names it where it reads the attribute off one name alone ("options={em.RAW_OPT: True}")
-_PY2_MODULE_ATTRIBUTE = re.compile(r"^'module' object has no attribute '(\w{1,200})'(?![\w'])")
+_PY2_OWNER = "'module' object"
+_PY2_MODULE_ATTRIBUTE = re.compile(rf"^{_PY2_OWNER} has no attribute '(\w{{1,200}})'(?![\w'])")
 
 
 # a package probing for its private compiled extension before a fallback ("import _libvips" in pyvips, whose ABI mode
@@ -43,7 +44,7 @@ def words_from_source(message: str, code: str) -> str:
     attribute off one name; whole where a post cut it and ``code`` raised it as a string alone."""
     if a := _PY2_MODULE_ATTRIBUTE.match(message):
         owners = set(re.findall(rf"(?<![\w.])([A-Za-z_]\w{{0,100}})\.{a[1]}\b", code))
-        return f"module '{owners.pop()}'{message[15:]}" if len(owners) == 1 else message
+        return f"module '{owners.pop()}'{message[len(_PY2_OWNER) :]}" if len(owners) == 1 else message
     if (r := _RAISE_LITERAL.match(code)) and len(message) < len(r[2]) and r[2].startswith(message) and message:
         return r[2]
     m = _NAME_ALONE.match(message)
